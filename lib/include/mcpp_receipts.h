@@ -1,0 +1,36 @@
+/*
+ * mcpp_receipts.h — the umbrella header: include this one.
+ *
+ * mcpp_receipts makes ML-training benchmark numbers honest. A throughput number
+ * is evidence only with a *receipt*: the exact lane it was measured on (model
+ * pattern, MoE routing, sequence length, compile posture, backend requested and
+ * observed, hardware requested and observed, topology, data path, startup
+ * state, caveats). This library reads, validates and writes receipts, decides
+ * whether two are comparable and says why, compares their numbers with honest
+ * statistics, and labels the frontier of stable and unstable lanes.
+ *
+ * Sections, from the simple API to the advanced one:
+ *   common.h      version, status codes, the thread-local last error
+ *   receipt.h     load / validate / write receipts, read fields, build receipts
+ *   policy.h      comparability policies as data (dimensions, noise, gate)
+ *   policy_lua.h  policies from sandboxed Lua files
+ *   compare.h     pairwise comparison, metric statistics, the merge gate
+ *   frontier.h    lanes, the frontier report, claims, mergeable lane summaries
+ */
+#ifndef MCPP_RECEIPTS_H
+#define MCPP_RECEIPTS_H
+
+#include "mcpp_receipts/common.h"
+#include "mcpp_receipts/receipt.h"
+#include "mcpp_receipts/policy.h"
+#if __has_include("mcpp_receipts/policy_lua.h")
+#include "mcpp_receipts/policy_lua.h"
+#endif
+#if __has_include("mcpp_receipts/compare.h")
+#include "mcpp_receipts/compare.h"
+#endif
+#if __has_include("mcpp_receipts/frontier.h")
+#include "mcpp_receipts/frontier.h"
+#endif
+
+#endif /* MCPP_RECEIPTS_H */

@@ -1,0 +1,134 @@
+/*
+ * mcpp_receipts/policy.h — a comparability policy as data.
+ *
+ * A policy names the dimensions (groups of receipt fields) and what a
+ * difference in each means (must match, only qualifies, ignored), the fields
+ * that must be present, the noise bounds, the merge gate and the adjacency
+ * width of the frontier. mcpp_policy_default() gives DESIGN §4. Lua policy
+ * files (policy_lua.h) compile into this same type; custom Lua rules attach
+ * through mcpp_policy_add_rule().
+ *
+ * Ownership: a policy returned through `out` belongs to the caller; free it
+ * with mcpp_policy_free() (NULL-safe). A policy is not modified by comparing,
+ * so one policy may be shared by threads once it is built, provided its custom
+ * rules are thread-safe (the Lua glue serialises its own).
+ */
+#ifndef MCPP_RECEIPTS_POLICY_H
+#define MCPP_RECEIPTS_POLICY_H
+
+#include "receipt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mcpp_policy mcpp_policy;
+
+typedef enum mcpp_role {
+    MCPP_ROLE_MUST_MATCH = 0, /* a difference makes the pair not comparable       */
+    MCPP_ROLE_QUALIFY = 1,    /* a difference is listed; the pair stays comparable */
+    MCPP_ROLE_IGNORE = 2      /* not looked at                                     */
+} mcpp_role;
+
+/* "must_match", "qualify", "ignore". Static. */
+MCPP_API const char *mcpp_role_name(mcpp_role role);
+/* Parses those names; MCPP_EINVALID otherwise. */
+MCPP_API int mcpp_role_parse(mcpp_role *out, const char *name);
+
+/* The built-in default policy (DESIGN §4). */
+MCPP_API int mcpp_policy_default(mcpp_policy **out);
+/* An empty policy (no dimensions, no required fields, default noise and gate). */
+MCPP_API int mcpp_policy_new(mcpp_policy **out, const char *name);
+MCPP_API void mcpp_policy_free(mcpp_policy *policy);
+
+MCPP_API const char *mcpp_policy_name(const mcpp_policy *policy);
+MCPP_API int mcpp_policy_set_name(mcpp_policy *policy, const char *name, int64_t version);
+
+/* ---- Dimensions ---------------------------------------------------------- */
+
+/*
+ * Adds a dimension or replaces the one of the same name. `field_paths` are
+ * schema paths (receipt.h); a path ending in ".*" names every field under it
+ * ("routing.*"). When n_fields is 0 and `name` is one of the default dimension
+ * names, its default fields are used. Unknown field paths: MCPP_EINVALID.
+ */
+MCPP_API int mcpp_policy_set_dimension(mcpp_policy *policy, const char *name,
+                                       const char *const *field_paths, size_t n_fields,
+                                       mcpp_role role);
+/* Changes the role of an existing dimension; MCPP_ENOTFOUND when absent. */
+MCPP_API int mcpp_policy_set_role(mcpp_policy *policy, const char *name, mcpp_role role);
+
+MCPP_API size_t mcpp_policy_dimension_count(const mcpp_policy *policy);
+/* Borrowed views of dimension `index`; NULL/-1 when out of range. */
+MCPP_API const char *mcpp_policy_dimension_name(const mcpp_policy *policy, size_t index);
+MCPP_API int mcpp_policy_dimension_role(const mcpp_policy *policy, size_t index);
+MCPP_API size_t mcpp_policy_dimension_field_count(const mcpp_policy *policy, size_t index);
+MCPP_API const char *mcpp_policy_dimension_field(const mcpp_policy *policy, size_t index,
+                                                 size_t field);
+
+/* The names and default field lists of DESIGN §4, for linting policy files. */
+MCPP_API size_t mcpp_default_dimension_count(void);
+MCPP_API const char *mcpp_default_dimension_name(size_t index);
+
+/* ---- Required fields, noise, gate, adjacency ----------------------------- */
+
+MCPP_API int mcpp_policy_add_required_field(mcpp_policy *policy, const char *path);
+MCPP_API size_t mcpp_policy_required_count(const mcpp_policy *policy);
+MCPP_API const char *mcpp_policy_required_at(const mcpp_policy *policy, size_t index);
+
+typedef struct mcpp_noise_settings {
+    double max_rel_spread; /* (p90-p10)/median above this makes a lane unstable; default 0.05 */
+    int64_t min_runs;      /* ok receipts a lane needs to be stable; default 3                */
+    double noise_floor;    /* relative deltas below this are noise; default 0.01              */
+} mcpp_noise_settings;
+
+typedef struct mcpp_gate_settings {
+    const char *metric;    /* schema path of the headline metric; default "metrics.tokens_per_s" */
+    int higher_is_better;  /* default 1; 0 for time-to-train and the like                       */
+    double max_regression; /* relative; default 0.03                                            */
+    double confidence;     /* two-sided interval level; default 0.95                            */
+} mcpp_gate_settings;
+
+/* Copies the settings in (the metric string too). Nonsense (negative bounds,
+ * confidence outside (0,1), unknown metric path) is MCPP_EINVALID. */
+MCPP_API int mcpp_policy_set_noise(mcpp_policy *policy, const mcpp_noise_settings *noise);
+MCPP_API int mcpp_policy_set_gate(mcpp_policy *policy, const mcpp_gate_settings *gate);
+/* Borrowed views (strings live as long as the policy). */
+MCPP_API const mcpp_noise_settings *mcpp_policy_noise(const mcpp_policy *policy);
+MCPP_API const mcpp_gate_settings *mcpp_policy_gate(const mcpp_policy *policy);
+
+/* Lanes are adjacent when their keys differ in at most `width` must-match
+ * dimensions (default 1). */
+MCPP_API int mcpp_policy_set_adjacency_width(mcpp_policy *policy, int width);
+MCPP_API int mcpp_policy_adjacency_width(const mcpp_policy *policy);
+
+/* ---- Custom rules -------------------------------------------------------- */
+
+typedef enum mcpp_rule_outcome {
+    MCPP_RULE_PASS = 0,         /* no opinion                                    */
+    MCPP_RULE_QUALIFY = 1,      /* comparable, with this qualification listed    */
+    MCPP_RULE_MISMATCH = 2,     /* not comparable                                */
+    MCPP_RULE_INSUFFICIENT = 3  /* cannot decide: something needed is missing    */
+} mcpp_rule_outcome;
+
+/*
+ * A custom check run after the declarative dimensions. It writes its outcome
+ * and a one-line reason (NUL-terminated, at most reason_cap bytes) and returns
+ * MCPP_OK, or a negative code when the rule itself failed (the comparison then
+ * fails with MCPP_EPOLICY and the rule's last error).
+ */
+typedef int (*mcpp_rule_fn)(void *userdata, const mcpp_receipt *base, const mcpp_receipt *cand,
+                            mcpp_rule_outcome *outcome, char *reason, size_t reason_cap);
+
+/* Adds a rule. The policy owns `userdata` from here on and calls
+ * free_userdata(userdata) (when not NULL) as it is freed. */
+MCPP_API int mcpp_policy_add_rule(mcpp_policy *policy, const char *name, mcpp_rule_fn fn,
+                                  void *userdata, void (*free_userdata)(void *));
+MCPP_API size_t mcpp_policy_rule_count(const mcpp_policy *policy);
+MCPP_API const char *mcpp_policy_rule_name(const mcpp_policy *policy, size_t index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MCPP_RECEIPTS_POLICY_H */

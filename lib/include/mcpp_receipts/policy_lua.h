@@ -1,0 +1,48 @@
+/*
+ * mcpp_receipts/policy_lua.h — comparability policies from sandboxed Lua 5.4 files.
+ *
+ * A policy file is a Lua text chunk that returns a table (DESIGN §6). It runs in
+ * a fresh, sandboxed lua_State: no bytecode, a whitelisted environment (no io,
+ * os, debug, package, require, load*, dofile, collectgarbage, string.dump), an
+ * instruction budget and a memory cap. The declarative part is compiled into an
+ * mcpp_policy; custom rule functions stay in Lua and run through
+ * mcpp_policy_add_rule() with read-only views of the receipts.
+ *
+ * In builds without Lua (MCPP_LUA=OFF) the loaders fail with MCPP_EUNSUPPORTED.
+ */
+#ifndef MCPP_RECEIPTS_POLICY_LUA_H
+#define MCPP_RECEIPTS_POLICY_LUA_H
+
+#include "policy.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mcpp_lua_limits {
+    int64_t max_instructions; /* per load and per rule call; default 10,000,000 */
+    size_t max_memory_bytes;  /* per policy state; default 64 MiB               */
+} mcpp_lua_limits;
+
+/* Fills *out with the defaults above. */
+MCPP_API void mcpp_lua_limits_default(mcpp_lua_limits *out);
+
+/*
+ * Loads a policy file. `include = {...}` entries resolve next to `path` only;
+ * cycles are refused. On failure returns MCPP_EPOLICY (or MCPP_EIO,
+ * MCPP_ELIMIT) and mcpp_error_last() has the file and line.
+ * `limits` may be NULL (defaults). The caller frees *out with mcpp_policy_free.
+ */
+MCPP_API int mcpp_policy_load_lua_file(mcpp_policy **out, const char *path,
+                                       const mcpp_lua_limits *limits);
+
+/* As above for a chunk in memory; `name` is used in messages and includes are
+ * resolved relative to the directory part of `name` (none when NULL). */
+MCPP_API int mcpp_policy_load_lua_buffer(mcpp_policy **out, const char *buf, size_t len,
+                                         const char *name, const mcpp_lua_limits *limits);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MCPP_RECEIPTS_POLICY_LUA_H */

@@ -1,0 +1,231 @@
+/*
+ * mcpp_receipts/receipt.h — the receipt (schema mcpp.receipt/1): load, validate,
+ * read fields, write canonical JSON or YAML, and build one field by field.
+ *
+ * A receipt is immutable once loaded or built. It is its own typed structure
+ * (not a JSON tree); every field of the schema has a fixed type, listed by
+ * mcpp_schema_field_at(). Values are read with mcpp_receipt_get().
+ *
+ * Ownership: every mcpp_receipt returned through an `out` parameter belongs to
+ * the caller, who frees it with mcpp_receipt_free() (NULL-safe). Strings and
+ * arrays read from a receipt are borrowed and live as long as the receipt.
+ */
+#ifndef MCPP_RECEIPTS_RECEIPT_H
+#define MCPP_RECEIPTS_RECEIPT_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mcpp_receipt mcpp_receipt;
+
+/* ---- Formats and limits ---------------------------------------------------- */
+
+typedef enum mcpp_format {
+    MCPP_FORMAT_AUTO = 0, /* from the file extension (.json, .yaml, .yml), else sniffed */
+    MCPP_FORMAT_JSON = 1,
+    MCPP_FORMAT_YAML = 2
+} mcpp_format;
+
+/* Bounds on hostile input. Inputs beyond them are refused with MCPP_ELIMIT. */
+typedef struct mcpp_limits {
+    size_t max_input_bytes;  /* default 16 MiB                           */
+    size_t max_depth;        /* default 64 nested containers             */
+    size_t max_string_bytes; /* default 64 KiB per string                */
+    size_t max_array_items;  /* default 1,000,000 items per array        */
+} mcpp_limits;
+
+/* Fills *out with the defaults above. */
+MCPP_API void mcpp_limits_default(mcpp_limits *out);
+
+/* ---- Diagnostics --------------------------------------------------------- */
+
+typedef enum mcpp_severity { MCPP_SEVERITY_ERROR = 0, MCPP_SEVERITY_WARNING = 1 } mcpp_severity;
+
+/* One problem found in an input. Strings are owned by the report. `kind` uses
+ * the categories of mcpp_error. `message` is the full one-line text. */
+typedef struct mcpp_diagnostic {
+    mcpp_severity severity;
+    const char *kind;
+    const char *message;
+    const char *file;
+    const char *field;
+    int line;
+    int column;
+} mcpp_diagnostic;
+
+/* Every problem found while loading one input (errors first, then warnings in
+ * input order). Owned by the caller; free with mcpp_report_free (NULL-safe). */
+typedef struct mcpp_report mcpp_report;
+
+MCPP_API size_t mcpp_report_count(const mcpp_report *report);
+MCPP_API size_t mcpp_report_error_count(const mcpp_report *report);
+/* Borrowed; NULL when index is out of range or report is NULL. */
+MCPP_API const mcpp_diagnostic *mcpp_report_at(const mcpp_report *report, size_t index);
+MCPP_API void mcpp_report_free(mcpp_report *report);
+
+/* ---- Loading ------------------------------------------------------------- */
+
+/*
+ * Parses and validates one receipt.
+ *
+ *   out         receives the receipt on success (caller frees); set to NULL on failure
+ *   report_out  optional (may be NULL): receives every error and warning found,
+ *               also on success (warnings); caller frees with mcpp_report_free
+ *   limits      optional (NULL = mcpp_limits_default)
+ *
+ * Returns MCPP_OK, or MCPP_EINVALID / MCPP_ELIMIT / MCPP_EIO / MCPP_ENOMEM with the
+ * first error also in mcpp_error_last(). Refused outright: duplicate keys,
+ * invalid UTF-8, "\u0000", NaN, infinities, numbers that overflow their field,
+ * trailing garbage, YAML anchors, aliases, tags and multiple documents.
+ */
+MCPP_API int mcpp_receipt_load_file(mcpp_receipt **out, mcpp_report **report_out,
+                                    const char *path, const mcpp_limits *limits);
+
+/* As mcpp_receipt_load_file for bytes in memory. `buf` is borrowed and need not
+ * be NUL-terminated. `name` (may be NULL) is used in messages as the file name.
+ * MCPP_FORMAT_AUTO sniffs the format from the first non-blank byte. */
+MCPP_API int mcpp_receipt_load_buffer(mcpp_receipt **out, mcpp_report **report_out,
+                                      const char *buf, size_t len, mcpp_format format,
+                                      const char *name, const mcpp_limits *limits);
+
+/* NULL-safe. */
+MCPP_API void mcpp_receipt_free(mcpp_receipt *receipt);
+
+/* A deep copy (caller frees). */
+MCPP_API int mcpp_receipt_clone(mcpp_receipt **out, const mcpp_receipt *receipt);
+
+/* The receipt's id (stated, or derived from a content hash when absent) and
+ * the name of the input it was loaded from (NULL for built receipts). Borrowed. */
+MCPP_API const char *mcpp_receipt_id(const mcpp_receipt *receipt);
+MCPP_API const char *mcpp_receipt_source_name(const mcpp_receipt *receipt);
+
+/* ---- Writing ------------------------------------------------------------- */
+
+/*
+ * Serialises canonically: sections and fields in schema order, absent fields
+ * omitted, numbers in shortest round-trip form, `extra` keys sorted. For JSON,
+ * load -> write is byte-identical for canonical input.
+ *
+ *   out      receives a NUL-terminated string (caller frees with mcpp_free)
+ *   out_len  optional: receives strlen(*out)
+ *   format   MCPP_FORMAT_JSON or MCPP_FORMAT_YAML (AUTO means JSON)
+ */
+MCPP_API int mcpp_receipt_write(char **out, size_t *out_len, const mcpp_receipt *receipt,
+                                mcpp_format format);
+
+/* Writes to `path` atomically (temp file, fsync, rename, directory fsync): on
+ * failure the old file, if any, is untouched. AUTO picks from the extension. */
+MCPP_API int mcpp_receipt_write_file(const mcpp_receipt *receipt, const char *path,
+                                     mcpp_format format);
+
+/* ---- Reading fields ------------------------------------------------------ */
+
+typedef enum mcpp_type {
+    MCPP_TYPE_ABSENT = 0,  /* the field is not present in this receipt          */
+    MCPP_TYPE_BOOL,        /* boolean                                           */
+    MCPP_TYPE_INT,         /* int64 count                                       */
+    MCPP_TYPE_DOUBLE,      /* finite measurement                                */
+    MCPP_TYPE_STRING,      /* UTF-8 string                                      */
+    MCPP_TYPE_ENUM,        /* one of the schema's names (also given as .string) */
+    MCPP_TYPE_STRING_LIST, /* list of strings                                   */
+    MCPP_TYPE_DOUBLE_LIST, /* list of finite doubles (step samples)             */
+    MCPP_TYPE_OBJECT       /* free-form object (extra, launch.fixed_policy,
+                              artifacts): read it as canonical JSON text        */
+} mcpp_type;
+
+/*
+ * A borrowed view of one field. Only the members for `type` are meaningful:
+ *   BOOL: boolean   INT: integer   DOUBLE: number   STRING/ENUM: string
+ *   ENUM also sets enum_index (position in the schema's list of names)
+ *   STRING_LIST: strings[count]   DOUBLE_LIST: doubles[count]
+ *   OBJECT: string holds canonical JSON of the value
+ */
+typedef struct mcpp_value {
+    mcpp_type type;
+    int boolean;
+    int64_t integer;
+    double number;
+    const char *string;
+    int enum_index;
+    size_t count;
+    const char *const *strings;
+    const double *doubles;
+} mcpp_value;
+
+/* Stable ids of schema fields, for hot loops that read many receipts: resolve
+ * a path once with mcpp_schema_field_id(), then read with mcpp_receipt_get_field. */
+typedef struct mcpp_field_info {
+    int id;              /* 0 .. mcpp_schema_field_count()-1                    */
+    const char *path;    /* dotted path, e.g. "routing.top_k"                   */
+    mcpp_type type;      /* the declared type (never ABSENT)                    */
+    const char *const *enum_names; /* NULL-terminated, for MCPP_TYPE_ENUM only   */
+    const char *doc;     /* one-line meaning, for help text and generated docs   */
+} mcpp_field_info;
+
+MCPP_API int mcpp_schema_field_count(void);
+/* Borrowed static data; NULL when id is out of range. */
+MCPP_API const mcpp_field_info *mcpp_schema_field_at(int id);
+/* The field id of a dotted path, or -1 when the schema has no such field. */
+MCPP_API int mcpp_schema_field_id(const char *path);
+
+/*
+ * Reads a field by dotted path ("routing.top_k", "metrics.per_family_ms.E",
+ * "backend.moe.observed"). Paths into free-form objects also work:
+ * "extra.team" or "launch.fixed_policy.nccl" give the value as JSON text
+ * (type OBJECT) or as a scalar when it is one.
+ *
+ * Returns MCPP_OK with out->type == MCPP_TYPE_ABSENT when the schema knows the
+ * field but this receipt lacks it; MCPP_ENOTFOUND when the path names no field
+ * of the schema. Pointers in *out are borrowed from the receipt.
+ */
+MCPP_API int mcpp_receipt_get(const mcpp_receipt *receipt, const char *path, mcpp_value *out);
+
+/* The same by field id; never allocates (the hot path of comparisons). */
+MCPP_API int mcpp_receipt_get_field(const mcpp_receipt *receipt, int field_id, mcpp_value *out);
+
+/* ---- Building (for harnesses that emit receipts) ------------------------- */
+
+/*
+ * A builder collects fields, then mcpp_builder_finish() validates them into an
+ * immutable receipt. Setters take dotted paths of the schema and copy what they
+ * are given (the caller keeps ownership of its strings). A setter fails with
+ * MCPP_ENOTFOUND for an unknown path and MCPP_EINVALID for a value of the wrong
+ * type or out of range (so mistakes surface at the line that made them).
+ * "schema" is preset to mcpp.receipt/1.
+ */
+typedef struct mcpp_builder mcpp_builder;
+
+MCPP_API int mcpp_builder_new(mcpp_builder **out);
+MCPP_API void mcpp_builder_free(mcpp_builder *builder); /* NULL-safe */
+
+MCPP_API int mcpp_builder_set_string(mcpp_builder *b, const char *path, const char *value); /* STRING and ENUM fields */
+MCPP_API int mcpp_builder_set_int(mcpp_builder *b, const char *path, int64_t value);
+MCPP_API int mcpp_builder_set_double(mcpp_builder *b, const char *path, double value); /* DOUBLE; INT when integral */
+MCPP_API int mcpp_builder_set_bool(mcpp_builder *b, const char *path, int value);
+/* Appends to a STRING_LIST field (status.caveats, backend.fallbacks, ...). */
+MCPP_API int mcpp_builder_append_string(mcpp_builder *b, const char *path, const char *value);
+/* Appends one measured step time (seconds) to metrics.step_time_s.samples. */
+MCPP_API int mcpp_builder_add_step_sample(mcpp_builder *b, double seconds);
+MCPP_API int mcpp_builder_add_artifact(mcpp_builder *b, const char *kind, const char *uri);
+/* Sets a free-form value ("extra.KEY" or "launch.fixed_policy.KEY") from JSON text. */
+MCPP_API int mcpp_builder_set_json(mcpp_builder *b, const char *path, const char *json_text);
+/* Removes a field again (no error when it was absent). */
+MCPP_API int mcpp_builder_unset(mcpp_builder *b, const char *path);
+
+/*
+ * Validates what was set and produces the receipt. Derives what the schema
+ * derives: median/p10/p90 from the samples when not stated, and the id from a
+ * content hash when not set. The builder stays usable (finish again after more
+ * setters). `report_out` is optional, as for loading.
+ */
+MCPP_API int mcpp_builder_finish(mcpp_receipt **out, mcpp_report **report_out,
+                                 const mcpp_builder *b);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MCPP_RECEIPTS_RECEIPT_H */

@@ -1,0 +1,55 @@
+/*
+ * main.c — `mcpp-receipts`: dispatches to one command and maps the result to
+ * the exit codes of DESIGN §7.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "mcpp_receipts.h"
+
+static const cli_command COMMANDS[] = {
+    {"validate", "check receipts against schema mcpp.receipt/1", cli_validate},
+    {"show", "print a receipt for people (or as json/yaml)", cli_show},
+    {"convert", "convert a receipt to canonical JSON or YAML", cli_convert},
+    {"compare", "decide whether two receipts are comparable, and compare their numbers", cli_compare},
+    {"frontier", "group receipts into lanes and label the stable frontier", cli_frontier},
+    {"gate", "pre-merge gate: candidates against comparable baselines", cli_gate},
+    {"claim", "check a quoted number against the receipts (benchmark laundering)", cli_claim},
+    {"policy", "test and check Lua policy files", cli_policy},
+};
+
+static void print_usage(FILE *to)
+{
+    fprintf(to, "usage: mcpp-receipts COMMAND [ARGS...]\n\n"
+                "Receipts for ML-training benchmark numbers (schema %s, version %s).\n\n"
+                "commands:\n",
+            MCPP_SCHEMA_ID, mcpp_version_string());
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+        fprintf(to, "  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+    fprintf(to, "\nRun 'mcpp-receipts COMMAND --help' for a command's options.\n"
+                "exit codes: 0 ok, 1 regression, 2 not comparable, 3 invalid input or policy, "
+                "4 internal error\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_usage(stderr);
+        return CLI_EXIT_INVALID;
+    }
+    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
+        print_usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("mcpp-receipts %s (schema %s)\n", mcpp_version_string(), MCPP_SCHEMA_ID);
+        return CLI_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+        if (strcmp(argv[1], COMMANDS[i].name) == 0)
+            return COMMANDS[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "mcpp-receipts: unknown command '%s'\n\n", argv[1]);
+    print_usage(stderr);
+    return CLI_EXIT_INVALID;
+}

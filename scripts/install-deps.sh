@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# install-deps.sh — installs what a fresh Debian machine lacks to build and test
+# mcpp_receipts (apt only; Python packages go into a virtualenv in test.sh).
+# Idempotent: does nothing when everything is present.
+set -euo pipefail
+PACKAGES=(build-essential cmake pkg-config libcjson-dev libyaml-dev liblua5.4-dev lua5.4
+          libopenblas-dev python3-venv python3-dev)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "==> installing: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
