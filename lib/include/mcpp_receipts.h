@@ -16,6 +16,7 @@
  *   policy_lua.h  policies from sandboxed Lua files
  *   compare.h     pairwise comparison, metric statistics, the merge gate
  *   frontier.h    lanes, the frontier report, claims, mergeable lane summaries
+ *   receipt_set.h many receipts from files and directories, bad files reported
  */
 #ifndef MCPP_RECEIPTS_H
 #define MCPP_RECEIPTS_H
@@ -23,14 +24,9 @@
 #include "mcpp_receipts/common.h"
 #include "mcpp_receipts/receipt.h"
 #include "mcpp_receipts/policy.h"
-#if __has_include("mcpp_receipts/policy_lua.h")
 #include "mcpp_receipts/policy_lua.h"
-#endif
-#if __has_include("mcpp_receipts/compare.h")
 #include "mcpp_receipts/compare.h"
-#endif
-#if __has_include("mcpp_receipts/frontier.h")
 #include "mcpp_receipts/frontier.h"
-#endif
+#include "mcpp_receipts/receipt_set.h"
 
 #endif /* MCPP_RECEIPTS_H */

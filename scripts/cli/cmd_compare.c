@@ -1,7 +1,379 @@
-/* cmd_compare.c — placeholder until its issue lands; replaced by the owning work. */
+/*
+ * cmd_compare.c — `mcpp-receipts compare`, `frontier`, `gate` and `claim`:
+ * argument parsing and exit codes; the work and the rendering are the
+ * library's (compare.h, frontier.h), shared with the bindings.
+ *
+ * Exit codes (DESIGN §7): compare 0 comparable/qualified and gate passed,
+ * 1 regression beyond the gate, 2 not comparable or insufficient; gate 0/1/2
+ * as its outcome; claim 0 supported, 1 contradicted, 2 unsupported; frontier
+ * 0. Any unreadable input or policy is 3 (the report of what did load is
+ * still printed for frontier, gate and claim), internal errors 4.
+ */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
-int cli_compare(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "mcpp-receipts: 'compare' is not built yet\n"); return CLI_EXIT_INTERNAL; }
-int cli_frontier(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "mcpp-receipts: 'frontier' is not built yet\n"); return CLI_EXIT_INTERNAL; }
-int cli_gate(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "mcpp-receipts: 'gate' is not built yet\n"); return CLI_EXIT_INTERNAL; }
-int cli_claim(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "mcpp-receipts: 'claim' is not built yet\n"); return CLI_EXIT_INTERNAL; }
+#include "mcpp_receipts.h"
+#include "mcpp_receipts/receipt_set.h"
+
+typedef struct common_opts {
+    const char *policy_path;
+    mcpp_output_format format;
+} common_opts;
+
+/* Parses --policy and --format (also --opt=value); other arguments are left
+ * for the command in `rest`. Returns 0, or an exit code. */
+static int parse_common(int argc, char **argv, common_opts *o, char **rest, int *n_rest, const char *const *extra_opts,
+                        const char **extra_vals)
+{
+    o->policy_path = NULL;
+    o->format = MCPP_OUTPUT_TEXT;
+    *n_rest = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = NULL;
+        const char *name = a;
+        char namebuf[64];
+        if (strncmp(a, "--", 2) == 0 && strchr(a, '=')) {
+            size_t n = (size_t)(strchr(a, '=') - a);
+            if (n >= sizeof namebuf) n = sizeof namebuf - 1;
+            memcpy(namebuf, a, n);
+            namebuf[n] = '\0';
+            name = namebuf;
+            val = strchr(a, '=') + 1;
+        }
+        int takes = strcmp(name, "--policy") == 0 || strcmp(name, "--format") == 0;
+        int extra = -1;
+        for (int k = 0; extra_opts && extra_opts[k]; k++)
+            if (strcmp(name, extra_opts[k]) == 0) extra = k;
+        if (takes || extra >= 0) {
+            if (!val) {
+                if (i + 1 >= argc) {
+                    fprintf(stderr, "mcpp-receipts: %s needs a value\n", name);
+                    return CLI_EXIT_INVALID;
+                }
+                val = argv[++i];
+            }
+            if (strcmp(name, "--policy") == 0) o->policy_path = val;
+            else if (strcmp(name, "--format") == 0) {
+                if (mcpp_output_format_parse(&o->format, val) != MCPP_OK) {
+                    cli_print_last_error();
+                    return CLI_EXIT_INVALID;
+                }
+            } else {
+                extra_vals[extra] = val;
+            }
+            continue;
+        }
+        if (strncmp(a, "--", 2) == 0) {
+            fprintf(stderr, "mcpp-receipts: unknown option '%s'\n", a);
+            return CLI_EXIT_INVALID;
+        }
+        rest[(*n_rest)++] = argv[i];
+    }
+    return 0;
+}
+
+static int load_policy(mcpp_policy **out, const char *path)
+{
+    *out = NULL;
+    if (!path) return 0;
+    int rc = mcpp_policy_load_lua_file(out, path, NULL);
+    if (rc != MCPP_OK) {
+        cli_print_last_error();
+        return cli_exit_for_status(rc);
+    }
+    return 0;
+}
+
+static int print_rendered(int rc, char *text)
+{
+    if (rc != MCPP_OK) {
+        cli_print_last_error();
+        return cli_exit_for_status(rc);
+    }
+    fputs(text, stdout);
+    mcpp_free(text);
+    return 0;
+}
+
+/* Loads paths into a set; failures are reported on stderr and counted. */
+static int load_paths(mcpp_receipt_set *set, char **paths, int n, int *bad)
+{
+    for (int i = 0; i < n; i++) {
+        size_t before = mcpp_receipt_set_failure_count(set);
+        int rc = mcpp_receipt_set_add_path(set, paths[i], NULL);
+        if (rc != MCPP_OK) {
+            cli_print_last_error();
+            if (rc == MCPP_ENOMEM) return CLI_EXIT_INTERNAL;
+            (*bad)++;
+        }
+        for (size_t k = before; k < mcpp_receipt_set_failure_count(set); k++) {
+            fprintf(stderr, "mcpp-receipts: skipped %s\n", mcpp_receipt_set_failure_message(set, k));
+            (*bad)++;
+        }
+    }
+    return 0;
+}
+
+/* ---- compare ---------------------------------------------------------------------------- */
+
+static const char COMPARE_HELP[] =
+    "usage: mcpp-receipts compare BASE CAND [--policy P.lua] [--format text|json|markdown]\n\n"
+    "Decides whether CAND is comparable with BASE, dimension by dimension, and\n"
+    "compares the policy's headline metric when it is.\n\n"
+    "exit codes: 0 comparable (or qualified) and the gate passes, 1 regression beyond\n"
+    "the gate, 2 not comparable or insufficient, 3 invalid input or policy, 4 internal error\n";
+
+int cli_compare(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        fputs(COMPARE_HELP, stdout);
+        return CLI_EXIT_OK;
+    }
+    char **rest = calloc((size_t)argc, sizeof *rest);
+    if (!rest) return CLI_EXIT_INTERNAL;
+    common_opts o;
+    int n_rest, ex = parse_common(argc, argv, &o, rest, &n_rest, NULL, NULL);
+    mcpp_policy *policy = NULL;
+    mcpp_receipt *base = NULL, *cand = NULL;
+    mcpp_comparison *cmp = NULL;
+    if (ex) goto done;
+    if (n_rest != 2) {
+        fputs(COMPARE_HELP, stderr);
+        ex = CLI_EXIT_INVALID;
+        goto done;
+    }
+    if ((ex = load_policy(&policy, o.policy_path)) != 0) goto done;
+    int rc = mcpp_receipt_load_file(&base, NULL, rest[0], NULL);
+    if (rc == MCPP_OK) rc = mcpp_receipt_load_file(&cand, NULL, rest[1], NULL);
+    if (rc == MCPP_OK) rc = mcpp_compare(&cmp, policy, base, cand);
+    if (rc != MCPP_OK) {
+        cli_print_last_error();
+        ex = cli_exit_for_status(rc);
+        goto done;
+    }
+    char *text = NULL;
+    rc = mcpp_comparison_render(&text, cmp, o.format);
+    if ((ex = print_rendered(rc, text)) != 0) goto done;
+    mcpp_verdict v = mcpp_comparison_verdict(cmp);
+    if (v == MCPP_VERDICT_NOT_COMPARABLE || v == MCPP_VERDICT_INSUFFICIENT) ex = CLI_EXIT_NOT_COMPARABLE;
+    else if (mcpp_comparison_gate(cmp) == MCPP_GATE_FAILED) ex = CLI_EXIT_REGRESSION;
+    else ex = CLI_EXIT_OK;
+done:
+    mcpp_comparison_free(cmp);
+    mcpp_receipt_free(base);
+    mcpp_receipt_free(cand);
+    mcpp_policy_free(policy);
+    free(rest);
+    return ex;
+}
+
+/* ---- frontier --------------------------------------------------------------------------- */
+
+static const char FRONTIER_HELP[] =
+    "usage: mcpp-receipts frontier PATH... [--policy P.lua] [--format text|json|markdown]\n\n"
+    "Groups the receipts under PATH (files, or directories read recursively for\n"
+    "*.json, *.yaml, *.yml) into lanes and labels each lane stable or unstable with\n"
+    "its reasons, headline number, interval and adjacent lanes.\n\n"
+    "exit codes: 0 report printed, 3 some input or the policy could not be read\n"
+    "(the report of the rest is still printed), 4 internal error\n";
+
+int cli_frontier(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        fputs(FRONTIER_HELP, stdout);
+        return CLI_EXIT_OK;
+    }
+    char **rest = calloc((size_t)argc, sizeof *rest);
+    if (!rest) return CLI_EXIT_INTERNAL;
+    common_opts o;
+    int n_rest, bad = 0, ex = parse_common(argc, argv, &o, rest, &n_rest, NULL, NULL);
+    mcpp_policy *policy = NULL;
+    mcpp_receipt_set *set = NULL;
+    mcpp_frontier *f = NULL;
+    if (ex) goto done;
+    if (n_rest < 1) {
+        fputs(FRONTIER_HELP, stderr);
+        ex = CLI_EXIT_INVALID;
+        goto done;
+    }
+    if ((ex = load_policy(&policy, o.policy_path)) != 0) goto done;
+    if (mcpp_receipt_set_new(&set) != MCPP_OK || (ex = load_paths(set, rest, n_rest, &bad)) != 0) {
+        ex = ex ? ex : CLI_EXIT_INTERNAL;
+        goto done;
+    }
+    int rc = mcpp_frontier_build(&f, policy, mcpp_receipt_set_items(set), mcpp_receipt_set_count(set));
+    if (rc != MCPP_OK) {
+        cli_print_last_error();
+        ex = cli_exit_for_status(rc);
+        goto done;
+    }
+    char *text = NULL;
+    rc = mcpp_frontier_render(&text, f, o.format);
+    if ((ex = print_rendered(rc, text)) != 0) goto done;
+    ex = bad ? CLI_EXIT_INVALID : CLI_EXIT_OK;
+done:
+    mcpp_frontier_free(f);
+    mcpp_receipt_set_free(set);
+    mcpp_policy_free(policy);
+    free(rest);
+    return ex;
+}
+
+/* ---- gate -------------------------------------------------------------------------------- */
+
+static const char GATE_HELP[] =
+    "usage: mcpp-receipts gate --baseline PATH --candidate PATH [--policy P.lua]\n"
+    "                          [--format text|json|markdown]\n\n"
+    "Pre-merge gate: pairs every candidate receipt with each baseline it is\n"
+    "comparable with, pools those baselines, and fails when the candidate's headline\n"
+    "metric regresses beyond the policy's max_regression at its confidence.\n"
+    "Both options may be repeated; PATH is a file or a directory (recursive).\n\n"
+    "exit codes: 0 passed, 1 regression beyond the gate, 2 a candidate could not be\n"
+    "compared (no comparable baseline, metric missing), 3 invalid input or policy,\n"
+    "4 internal error\n";
+
+int cli_gate(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        fputs(GATE_HELP, stdout);
+        return CLI_EXIT_OK;
+    }
+    /* Repeatable options: collect them first, then parse the rest. */
+    char **rest = calloc((size_t)argc, sizeof *rest);
+    char **bpaths = calloc((size_t)argc, sizeof *bpaths);
+    char **cpaths = calloc((size_t)argc, sizeof *cpaths);
+    char **others = calloc((size_t)argc + 1, sizeof *others);
+    int nb = 0, nc = 0, no = 1, bad = 0, ex = 0, n_rest = 0;
+    mcpp_policy *policy = NULL;
+    mcpp_receipt_set *bs = NULL, *cs = NULL;
+    mcpp_gate_report *report = NULL;
+    common_opts o;
+    if (!rest || !bpaths || !cpaths || !others) {
+        ex = CLI_EXIT_INTERNAL;
+        goto done;
+    }
+    others[0] = argv[0];
+    for (int i = 1; i < argc; i++) {
+        int is_b = strcmp(argv[i], "--baseline") == 0, is_c = strcmp(argv[i], "--candidate") == 0;
+        if (is_b || is_c) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "mcpp-receipts: %s needs a value\n", argv[i]);
+                ex = CLI_EXIT_INVALID;
+                goto done;
+            }
+            if (is_b) bpaths[nb++] = argv[++i];
+            else cpaths[nc++] = argv[++i];
+        } else if (strncmp(argv[i], "--baseline=", 11) == 0) {
+            bpaths[nb++] = argv[i] + 11;
+        } else if (strncmp(argv[i], "--candidate=", 12) == 0) {
+            cpaths[nc++] = argv[i] + 12;
+        } else {
+            others[no++] = argv[i];
+        }
+    }
+    if ((ex = parse_common(no, others, &o, rest, &n_rest, NULL, NULL)) != 0) goto done;
+    if (n_rest || !nb || !nc) {
+        fputs(GATE_HELP, stderr);
+        ex = CLI_EXIT_INVALID;
+        goto done;
+    }
+    if ((ex = load_policy(&policy, o.policy_path)) != 0) goto done;
+    if (mcpp_receipt_set_new(&bs) != MCPP_OK || mcpp_receipt_set_new(&cs) != MCPP_OK) {
+        ex = CLI_EXIT_INTERNAL;
+        goto done;
+    }
+    if ((ex = load_paths(bs, bpaths, nb, &bad)) != 0 || (ex = load_paths(cs, cpaths, nc, &bad)) != 0) goto done;
+    int rc = mcpp_gate_run(&report, policy, mcpp_receipt_set_items(bs), mcpp_receipt_set_count(bs),
+                           mcpp_receipt_set_items(cs), mcpp_receipt_set_count(cs));
+    if (rc != MCPP_OK) {
+        cli_print_last_error();
+        ex = cli_exit_for_status(rc);
+        goto done;
+    }
+    char *text = NULL;
+    rc = mcpp_gate_report_render(&text, report, o.format);
+    if ((ex = print_rendered(rc, text)) != 0) goto done;
+    ex = bad ? CLI_EXIT_INVALID : mcpp_gate_report_exit_code(report);
+done:
+    mcpp_gate_report_free(report);
+    mcpp_receipt_set_free(bs);
+    mcpp_receipt_set_free(cs);
+    mcpp_policy_free(policy);
+    free(rest);
+    free(bpaths);
+    free(cpaths);
+    free(others);
+    return ex;
+}
+
+/* ---- claim -------------------------------------------------------------------------------- */
+
+static const char CLAIM_HELP[] =
+    "usage: mcpp-receipts claim --lane SELECTOR --value V [--metric M] PATH...\n"
+    "                           [--policy P.lua] [--format text|json|markdown]\n\n"
+    "Checks a quoted number against the receipts under PATH: supported only when a\n"
+    "stable lane matching SELECTOR produced V within its interval; otherwise names\n"
+    "the lane the number really came from (the benchmark-laundering check).\n"
+    "SELECTOR: a lane key, a short key (lane-...), or KEY=VALUE,... with KEY one of\n"
+    "family pattern depth name moe attention mamba recurrent gemm precision seq_len\n"
+    "micro_batch global_batch data dataset compile warmup startup routing top_k\n"
+    "experts accelerator count substrate tp pp ep cp dp, or any schema path.\n"
+    "M defaults to the policy's gate metric (metrics.tokens_per_s).\n\n"
+    "exit codes: 0 supported, 1 contradicted, 2 unsupported, 3 invalid input or\n"
+    "policy, 4 internal error\n";
+
+int cli_claim(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        fputs(CLAIM_HELP, stdout);
+        return CLI_EXIT_OK;
+    }
+    char **rest = calloc((size_t)argc, sizeof *rest);
+    if (!rest) return CLI_EXIT_INTERNAL;
+    static const char *const extra[] = {"--lane", "--metric", "--value", NULL};
+    const char *vals[3] = {NULL, NULL, NULL};
+    common_opts o;
+    int n_rest, bad = 0, ex = parse_common(argc, argv, &o, rest, &n_rest, extra, vals);
+    mcpp_policy *policy = NULL;
+    mcpp_receipt_set *set = NULL;
+    mcpp_claim_result *res = NULL;
+    if (ex) goto done;
+    char *end = NULL;
+    double value = vals[2] ? strtod(vals[2], &end) : 0;
+    if (!vals[0] || !vals[2] || n_rest < 1 || !end || *end || end == vals[2]) {
+        if (vals[2] && (!end || *end || end == vals[2])) fprintf(stderr, "mcpp-receipts: --value '%s' is not a number\n", vals[2]);
+        fputs(CLAIM_HELP, stderr);
+        ex = CLI_EXIT_INVALID;
+        goto done;
+    }
+    if ((ex = load_policy(&policy, o.policy_path)) != 0) goto done;
+    if (mcpp_receipt_set_new(&set) != MCPP_OK || (ex = load_paths(set, rest, n_rest, &bad)) != 0) {
+        ex = ex ? ex : CLI_EXIT_INTERNAL;
+        goto done;
+    }
+    int rc = mcpp_claim_check(&res, policy, mcpp_receipt_set_items(set), mcpp_receipt_set_count(set), vals[0], vals[1],
+                              value);
+    if (rc != MCPP_OK) {
+        cli_print_last_error();
+        ex = cli_exit_for_status(rc);
+        goto done;
+    }
+    char *text = NULL;
+    rc = mcpp_claim_result_render(&text, res, o.format);
+    if ((ex = print_rendered(rc, text)) != 0) goto done;
+    if (bad) ex = CLI_EXIT_INVALID;
+    else switch (mcpp_claim_result_verdict(res)) {
+        case MCPP_CLAIM_SUPPORTED: ex = CLI_EXIT_OK; break;
+        case MCPP_CLAIM_CONTRADICTED: ex = CLI_EXIT_REGRESSION; break;
+        default: ex = CLI_EXIT_NOT_COMPARABLE; break;
+        }
+done:
+    mcpp_claim_result_free(res);
+    mcpp_receipt_set_free(set);
+    mcpp_policy_free(policy);
+    free(rest);
+    return ex;
+}

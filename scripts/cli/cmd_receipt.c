@@ -1,6 +1,469 @@
-/* cmd_receipt.c — placeholder until its issue lands; replaced by the owning work. */
+/*
+ * cmd_receipt.c — `mcpp-receipts validate`, `show` and `convert`: the commands
+ * that read single receipts. Option parsing, exit codes and the json output of
+ * validate live here; loading and diagnostics are in cmd_receipt_io.c, the
+ * text rendering of show in cmd_receipt_text.c.
+ */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
-int cli_validate(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "mcpp-receipts: 'validate' is not built yet\n"); return CLI_EXIT_INTERNAL; }
-int cli_show(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "mcpp-receipts: 'show' is not built yet\n"); return CLI_EXIT_INTERNAL; }
-int cli_convert(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "mcpp-receipts: 'convert' is not built yet\n"); return CLI_EXIT_INTERNAL; }
+#include "cmd_receipt_io.h"
+
+/* ---- help texts ------------------------------------------------------------ */
+
+static const char VALIDATE_USAGE[] =
+    "usage: mcpp-receipts validate [--quiet] [--format text|json] FILE...\n";
+static const char VALIDATE_HELP[] =
+    "\n"
+    "Checks each receipt (JSON or YAML; \"-\" reads stdin) against schema mcpp.receipt/1.\n"
+    "Prints \"ok FILE (id ID, lane NAME)\" for a valid receipt, or every problem as\n"
+    "\"FILE:LINE:COL: FIELD: MESSAGE [KIND]\" (warnings as \"[warning: KIND]\"), then a summary.\n"
+    "\n"
+    "options:\n"
+    "  -q, --quiet           print only errors (no ok lines, warnings or summary)\n"
+    "  -f, --format FORMAT   text (default, for people) or json (for tools)\n"
+    "  -h, --help            this help\n"
+    "\n"
+    "exit codes: 0 all valid, 3 any invalid input (or a bad option), 4 internal error\n"
+    "\n"
+    "example:\n"
+    "  mcpp-receipts validate examples/receipts/*.json examples/receipts/*.yaml\n";
+
+static const char SHOW_USAGE[] = "usage: mcpp-receipts show [--format text|json|yaml] FILE\n";
+static const char SHOW_HELP[] =
+    "\n"
+    "Prints one receipt (\"-\" reads stdin). text is for people: one section per part of\n"
+    "the receipt (Lane, Workload, Routing, Compile, Backend requested -> observed,\n"
+    "Hardware requested vs observed, Topology, Metrics with median/p10/p90 and n,\n"
+    "Status with caveats), \"!\" marking where what ran differs from what was asked.\n"
+    "json and yaml print the canonical form.\n"
+    "\n"
+    "options:\n"
+    "  -f, --format FORMAT   text (default), json or yaml\n"
+    "  -h, --help            this help\n"
+    "\n"
+    "exit codes: 0 ok, 3 invalid input (or a bad option), 4 internal error\n"
+    "\n"
+    "example:\n"
+    "  mcpp-receipts show examples/receipts/h200_requested_h100_observed.json\n";
+
+static const char CONVERT_USAGE[] = "usage: mcpp-receipts convert FILE --to json|yaml\n";
+static const char CONVERT_HELP[] =
+    "\n"
+    "Validates one receipt (\"-\" reads stdin) and writes it to stdout in canonical form:\n"
+    "schema field order, absent fields left out, numbers in shortest round-trip form.\n"
+    "JSON -> YAML -> JSON gives back the same bytes.\n"
+    "\n"
+    "options:\n"
+    "  -t, --to FORMAT       json or yaml (required)\n"
+    "  -h, --help            this help\n"
+    "\n"
+    "exit codes: 0 ok, 3 invalid input (or a bad option), 4 internal error\n"
+    "\n"
+    "example:\n"
+    "  mcpp-receipts convert examples/receipts/nam52_dense.yaml --to json\n";
+
+static int usage_error(const char *command, const char *usage, const char *fmt, const char *arg)
+{
+    fprintf(stderr, "mcpp-receipts %s: ", command);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n%sRun 'mcpp-receipts %s --help' for more.\n", usage, command);
+    return CLI_EXIT_INVALID;
+}
+
+static int print_help(const char *usage, const char *help)
+{
+    fputs(usage, stdout);
+    fputs(help, stdout);
+    return CLI_EXIT_OK;
+}
+
+/* ---- option parsing ------------------------------------------------------------ */
+
+/*
+ * Matches argv[*i] against a value option given as "--long VALUE",
+ * "--long=VALUE" or "-s VALUE". Returns 1 and sets *value when it matched,
+ * 0 when it is another argument, -1 when the value is missing.
+ */
+static int take_value_option(int argc, char **argv, int *i, const char *long_name,
+                             const char *short_name, const char **value)
+{
+    const char *arg = argv[*i];
+    size_t n = strlen(long_name);
+    if (strncmp(arg, long_name, n) == 0 && arg[n] == '=') {
+        *value = arg + n + 1;
+        return 1;
+    }
+    if (strcmp(arg, long_name) == 0 || (short_name && strcmp(arg, short_name) == 0)) {
+        if (*i + 1 >= argc)
+            return -1;
+        *value = argv[++*i];
+        return 1;
+    }
+    return 0;
+}
+
+/* An argument that looks like an option ("-" alone is stdin, not an option). */
+static int is_option(const char *arg) { return arg[0] == '-' && arg[1] != '\0'; }
+
+/* ---- json output for validate ------------------------------------------------ */
+
+/* Writes a JSON string literal. Bytes that are not valid UTF-8 (a file name
+ * can hold anything) become U+FFFD so the output always parses. */
+static void json_string(FILE *to, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    fputc('"', to);
+    while (*p) {
+        unsigned char c = *p;
+        if (c == '"' || c == '\\') {
+            fputc('\\', to);
+            fputc(c, to);
+            p++;
+        } else if (c < 0x20) {
+            switch (c) {
+            case '\n': fputs("\\n", to); break;
+            case '\r': fputs("\\r", to); break;
+            case '\t': fputs("\\t", to); break;
+            default: fprintf(to, "\\u%04x", c); break;
+            }
+            p++;
+        } else if (c < 0x80) {
+            fputc(c, to);
+            p++;
+        } else {
+            size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+            size_t k = 1;
+            while (n && k < n && (p[k] & 0xC0) == 0x80)
+                k++;
+            if (n && k == n) {
+                fwrite(p, 1, n, to);
+                p += n;
+            } else {
+                fputs("\\ufffd", to);
+                p++;
+            }
+        }
+    }
+    fputc('"', to);
+}
+
+static void json_diagnostics(FILE *to, const mcpp_report *report, int load_status,
+                             const char *name)
+{
+    size_t n = mcpp_report_count(report), written = 0;
+    fputs("[", to);
+    for (size_t i = 0; i < n; i++) {
+        const mcpp_diagnostic *d = mcpp_report_at(report, i);
+        if (!d)
+            continue;
+        fputs(written++ ? ",\n        {" : "\n        {", to);
+        fputs("\"severity\": ", to);
+        json_string(to, d->severity == MCPP_SEVERITY_WARNING ? "warning" : "error");
+        fputs(", \"kind\": ", to);
+        json_string(to, d->kind);
+        fputs(", \"file\": ", to);
+        json_string(to, d->file && *d->file ? d->file : name);
+        fprintf(to, ", \"line\": %d, \"column\": %d, \"field\": ", d->line, d->column);
+        if (d->field && *d->field)
+            json_string(to, d->field);
+        else
+            fputs("null", to);
+        fputs(", \"message\": ", to);
+        json_string(to, d->message);
+        fputs("}", to);
+    }
+    if (load_status != MCPP_OK && mcpp_report_error_count(report) == 0) {
+        const mcpp_error *e = mcpp_error_last();
+        fputs(written++ ? ",\n        {" : "\n        {", to);
+        fputs("\"severity\": \"error\", \"kind\": ", to);
+        json_string(to, e->kind && *e->kind ? e->kind : mcpp_status_name(load_status));
+        fputs(", \"file\": ", to);
+        json_string(to, e->file && *e->file ? e->file : name);
+        fprintf(to, ", \"line\": %d, \"column\": %d, \"field\": ", e->line, e->column);
+        if (e->field && *e->field)
+            json_string(to, e->field);
+        else
+            fputs("null", to);
+        fputs(", \"message\": ", to);
+        json_string(to, e->message && *e->message ? e->message : mcpp_status_name(load_status));
+        fputs("}", to);
+    }
+    fputs(written ? "\n      ]" : "]", to);
+}
+
+/* ---- validate ------------------------------------------------------------------ */
+
+/* The lane as a person names it: lane.name, else family and pattern. */
+static void lane_label(char *buf, size_t cap, const mcpp_receipt *r)
+{
+    mcpp_value name, family, pattern;
+    if (mcpp_receipt_get(r, "lane.name", &name) == MCPP_OK && name.type == MCPP_TYPE_STRING) {
+        snprintf(buf, cap, "%s", name.string);
+        return;
+    }
+    int has_family = mcpp_receipt_get(r, "lane.family", &family) == MCPP_OK &&
+                     family.type == MCPP_TYPE_STRING;
+    int has_pattern = mcpp_receipt_get(r, "lane.pattern", &pattern) == MCPP_OK &&
+                      pattern.type == MCPP_TYPE_STRING;
+    snprintf(buf, cap, "%s%s%s", has_family ? family.string : "",
+             has_family && has_pattern ? " " : "", has_pattern ? pattern.string : "");
+    if (!*buf)
+        snprintf(buf, cap, "unnamed");
+}
+
+/* The exit code one file earns; the worst over all files is validate's. */
+static int exit_for_load(int status)
+{
+    return status == MCPP_OK ? CLI_EXIT_OK : cli_exit_for_status(status);
+}
+
+int cli_validate(int argc, char **argv)
+{
+    int quiet = 0, json = 0, only_files = 0, nfiles = 0;
+    /* argv has room for every FILE; the files are collected first so a bad
+     * option is reported before anything is read. */
+    char **files_arg = calloc((size_t)argc, sizeof *files_arg);
+    if (!files_arg) {
+        fprintf(stderr, "mcpp-receipts validate: out of memory\n");
+        return CLI_EXIT_INTERNAL;
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *value = NULL;
+        int taken;
+        if (only_files || !is_option(argv[i])) {
+            files_arg[nfiles++] = argv[i];
+            continue;
+        }
+        if (strcmp(argv[i], "--") == 0) {
+            only_files = 1;
+            continue;
+        }
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            free(files_arg);
+            return print_help(VALIDATE_USAGE, VALIDATE_HELP);
+        }
+        if (strcmp(argv[i], "-q") == 0 || strcmp(argv[i], "--quiet") == 0) {
+            quiet = 1;
+            continue;
+        }
+        taken = take_value_option(argc, argv, &i, "--format", "-f", &value);
+        if (taken > 0 && strcmp(value, "text") == 0) {
+            json = 0;
+            continue;
+        }
+        if (taken > 0 && strcmp(value, "json") == 0) {
+            json = 1;
+            continue;
+        }
+        free(files_arg);
+        if (taken < 0)
+            return usage_error("validate", VALIDATE_USAGE, "option '%s' needs a value", argv[i]);
+        if (taken > 0)
+            return usage_error("validate", VALIDATE_USAGE,
+                               "unknown format '%s' (expected text or json)", value);
+        return usage_error("validate", VALIDATE_USAGE, "unknown option '%s'", argv[i]);
+    }
+    if (!nfiles) {
+        free(files_arg);
+        return usage_error("validate", VALIDATE_USAGE, "%s", "no FILE given");
+    }
+
+    int exit_code = CLI_EXIT_OK;
+    size_t valid = 0, invalid = 0, warnings = 0, files = 0;
+    if (json)
+        fputs("{\n  \"files\": [", stdout);
+    for (int f = 0; f < nfiles; f++) {
+        const char *path = files_arg[f];
+        const char *name = cli_receipt_display_name(path);
+        mcpp_receipt *receipt = NULL;
+        mcpp_report *report = NULL;
+        int status = cli_receipt_load(&receipt, &report, path, NULL);
+        size_t n_warn = mcpp_report_count(report) - mcpp_report_error_count(report);
+        int code = exit_for_load(status);
+        char lane[256] = "";
+        if (receipt)
+            lane_label(lane, sizeof lane, receipt);
+        if (code > exit_code)
+            exit_code = code;
+        files++;
+        warnings += n_warn;
+        if (status == MCPP_OK)
+            valid++;
+        else
+            invalid++;
+
+        if (json) {
+            fputs(files > 1 ? ",\n    {" : "\n    {", stdout);
+            fputs("\"file\": ", stdout);
+            json_string(stdout, name);
+            fprintf(stdout, ", \"valid\": %s, \"id\": ", status == MCPP_OK ? "true" : "false");
+            if (receipt)
+                json_string(stdout, mcpp_receipt_id(receipt));
+            else
+                fputs("null", stdout);
+            fputs(", \"lane\": ", stdout);
+            if (receipt)
+                json_string(stdout, lane);
+            else
+                fputs("null", stdout);
+            fprintf(stdout, ", \"errors\": %zu, \"warnings\": %zu,\n      \"diagnostics\": ",
+                    status == MCPP_OK ? (size_t)0
+                                      : (mcpp_report_error_count(report) ? mcpp_report_error_count(report) : 1),
+                    n_warn);
+            json_diagnostics(stdout, report, status, name);
+            fputs("}", stdout);
+        } else if (status == MCPP_OK) {
+            /* the report is the product of validate: all of it on stdout, in
+             * file order, so it pipes and greps as one stream */
+            if (!quiet) {
+                fputs("ok ", stdout);
+                cli_fputs_safe(stdout, name, 0);
+                fputs(" (id ", stdout);
+                cli_fputs_safe(stdout, mcpp_receipt_id(receipt), 0);
+                fputs(", lane ", stdout);
+                cli_fputs_safe(stdout, lane, 0);
+                fputs(")\n", stdout);
+                cli_print_report(stdout, report, status, MCPP_SEVERITY_WARNING, name);
+            }
+        } else {
+            cli_print_report(stdout, report, status, quiet ? MCPP_SEVERITY_ERROR : -1, name);
+        }
+        mcpp_receipt_free(receipt);
+        mcpp_report_free(report);
+    }
+    free(files_arg);
+    if (json) {
+        fprintf(stdout, "\n  ],\n  \"valid\": %zu,\n  \"invalid\": %zu,\n  \"warnings\": %zu\n}\n",
+                valid, invalid, warnings);
+    } else if (!quiet) {
+        printf("%zu file%s: %zu valid, %zu invalid, %zu warning%s\n", files, files == 1 ? "" : "s",
+               valid, invalid, warnings, warnings == 1 ? "" : "s");
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        /* a verdict nobody could read is not a verdict */
+        fprintf(stderr, "mcpp-receipts validate: could not write to stdout\n");
+        return CLI_EXIT_INTERNAL;
+    }
+    return exit_code;
+}
+
+/* ---- show and convert --------------------------------------------------------- */
+
+/* Loads one receipt for show/convert, printing every problem on failure and
+ * the warnings on success (to stderr, so stdout stays the document). */
+static int load_one(mcpp_receipt **out, const char *path)
+{
+    mcpp_report *report = NULL;
+    const char *name = cli_receipt_display_name(path);
+    int status = cli_receipt_load(out, &report, path, NULL);
+    cli_print_report(stderr, report, status, -1, name);
+    mcpp_report_free(report);
+    return status;
+}
+
+static int write_canonical(const mcpp_receipt *receipt, mcpp_format format)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int status = mcpp_receipt_write(&text, &len, receipt, format);
+    if (status != MCPP_OK) {
+        cli_print_last_error();
+        return CLI_EXIT_INTERNAL; /* a valid receipt that cannot be written is a bug */
+    }
+    int failed = fwrite(text, 1, len, stdout) != len;
+    if (!failed && len && text[len - 1] != '\n')
+        failed = fputc('\n', stdout) == EOF;
+    failed |= fflush(stdout) != 0;
+    mcpp_free(text);
+    if (failed) {
+        fprintf(stderr, "mcpp-receipts: could not write to stdout\n");
+        return CLI_EXIT_INTERNAL;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* Parses "show"/"convert" arguments: exactly one FILE and one format option.
+ * Returns -1 to go on, or the exit code to stop with (after --help, 0). */
+static int parse_single(int argc, char **argv, const char *command, const char *usage,
+                        const char *help, const char *long_name, const char *short_name,
+                        const char **file, const char **format)
+{
+    int only_files = 0;
+    *file = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *value = NULL;
+        int taken;
+        if (only_files || !is_option(argv[i])) {
+            if (*file)
+                return usage_error(command, usage, "unexpected argument '%s' (one FILE only)", argv[i]);
+            *file = argv[i];
+            continue;
+        }
+        if (strcmp(argv[i], "--") == 0) {
+            only_files = 1;
+            continue;
+        }
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+            return print_help(usage, help);
+        taken = take_value_option(argc, argv, &i, long_name, short_name, &value);
+        if (taken < 0)
+            return usage_error(command, usage, "option '%s' needs a value", argv[i]);
+        if (taken > 0) {
+            *format = value;
+            continue;
+        }
+        return usage_error(command, usage, "unknown option '%s'", argv[i]);
+    }
+    if (!*file)
+        return usage_error(command, usage, "%s", "no FILE given");
+    return -1;
+}
+
+int cli_show(int argc, char **argv)
+{
+    const char *file = NULL, *format = "text";
+    int rc = parse_single(argc, argv, "show", SHOW_USAGE, SHOW_HELP, "--format", "-f", &file, &format);
+    if (rc >= 0)
+        return rc;
+    if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0 && strcmp(format, "yaml") != 0)
+        return usage_error("show", SHOW_USAGE, "unknown format '%s' (expected text, json or yaml)",
+                           format);
+
+    mcpp_receipt *receipt = NULL;
+    int status = load_one(&receipt, file);
+    if (status != MCPP_OK)
+        return cli_exit_for_status(status);
+    if (strcmp(format, "text") == 0) {
+        rc = cli_render_text(stdout, receipt, cli_receipt_display_name(file));
+        if (fflush(stdout) != 0)
+            rc = CLI_EXIT_INTERNAL;
+    } else {
+        rc = write_canonical(receipt, strcmp(format, "json") == 0 ? MCPP_FORMAT_JSON : MCPP_FORMAT_YAML);
+    }
+    mcpp_receipt_free(receipt);
+    return rc;
+}
+
+int cli_convert(int argc, char **argv)
+{
+    const char *file = NULL, *format = NULL;
+    int rc = parse_single(argc, argv, "convert", CONVERT_USAGE, CONVERT_HELP, "--to", "-t", &file, &format);
+    if (rc >= 0)
+        return rc;
+    if (!format)
+        return usage_error("convert", CONVERT_USAGE, "%s", "--to json|yaml is required");
+    if (strcmp(format, "json") != 0 && strcmp(format, "yaml") != 0)
+        return usage_error("convert", CONVERT_USAGE, "unknown format '%s' (expected json or yaml)",
+                           format);
+
+    mcpp_receipt *receipt = NULL;
+    int status = load_one(&receipt, file);
+    if (status != MCPP_OK)
+        return cli_exit_for_status(status);
+    rc = write_canonical(receipt, strcmp(format, "json") == 0 ? MCPP_FORMAT_JSON : MCPP_FORMAT_YAML);
+    mcpp_receipt_free(receipt);
+    return rc;
+}

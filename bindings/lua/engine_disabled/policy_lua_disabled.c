@@ -10,7 +10,7 @@ void mcpp_lua_limits_default(mcpp_lua_limits *out)
     if (!out)
         return;
     out->max_instructions = 10000000;
-    out->max_memory_bytes = (size_t)64 << 20;
+    out->max_memory_bytes = (size_t)16 << 20;
 }
 
 int mcpp_policy_load_lua_file(mcpp_policy **out, const char *path, const mcpp_lua_limits *limits)

@@ -1,0 +1,253 @@
+/*
+ * bench_ingest.c — how fast receipts are ingested, and how much memory a
+ * loaded receipt holds.
+ *
+ * Generates N varied receipts (patterns, routing, 10-30 step samples,
+ * strings, extra) as JSON text in memory, then times, best of 3 each, over the
+ * same bytes in the same run:
+ *   baseline   cJSON_ParseWithLength + cJSON_Delete (what a raw parse costs)
+ *   mcpp       mcpp_receipt_load_buffer + mcpp_receipt_free
+ *              (pre-scan + parse + bind + validate + pack + free)
+ * and reports receipts/s, MB/s and the ratio, plus the heap bytes per loaded
+ * receipt with all N held at once (mallinfo2 delta / N).
+ *
+ *   bench_ingest [--count N]      (default 100000)
+ */
+#include <malloc.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "mcpp_receipts.h"
+
+typedef struct text {
+    char *data;
+    size_t len;
+} text;
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
+static uint32_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state >> 11);
+}
+static double rnd01(void) { return (double)(rnd() % 1000000) / 1000000.0; }
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* linear interpolation between closest ranks, as the library documents */
+static double pct(const double *s, size_t n, double q)
+{
+    double pos = q * (double)(n - 1);
+    size_t lo = (size_t)pos;
+    if (lo + 1 >= n)
+        return s[n - 1];
+    return s[lo] + (s[lo + 1] - s[lo]) * (pos - (double)lo);
+}
+
+static const char *const patterns[] = {"AEMEAEMEAEMR", "AMAMAMAM", "AAAA", "AEAEAEAE",
+                                       "MMMAMMMA", "AEMEAEMEAEMEAEMR", "AMER", "MAMAMAMAMAMR"};
+static const char *const families[] = {"NAM56R", "NAM52", "NAM52", "MOE8", "MAMBA3",
+                                       "NAM56R", "NAM56R", "HYB12"};
+static const char *const moe_lanes[] = {"padded", "jagged", "block_sparse"};
+static const char *const postures[] = {"eager", "partial", "regional", "whole_model",
+                                       "graph_replay"};
+static const char *const gpus[] = {"H100-SXM5-80GB", "H200-SXM-141GB", "A100-SXM4-80GB",
+                                   "B200"};
+
+static void add(char **p, char *end, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void add(char **p, char *end, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(*p, (size_t)(end - *p), fmt, ap);
+    va_end(ap);
+    if (n > 0 && *p + n < end)
+        *p += n;
+}
+
+static text make_receipt(size_t i)
+{
+    char buf[8192], *p = buf, *end = buf + sizeof buf;
+    size_t k = rnd() % 8;
+    const char *pattern = patterns[k];
+    int has_e = strchr(pattern, 'E') != NULL;
+    const char *gpu = gpus[rnd() % 4];
+    size_t n = 10 + rnd() % 21;
+    double samples[32], sorted[32];
+    double base = 0.2 + rnd01() * 2.0;
+    for (size_t s = 0; s < n; s++)
+        samples[s] = (double)(int64_t)((base * (0.97 + 0.06 * rnd01())) * 10000) / 10000.0;
+    memcpy(sorted, samples, n * sizeof(double));
+    qsort(sorted, n, sizeof(double), cmp_double);
+
+    add(&p, end, "{\n  \"schema\": \"mcpp.receipt/1\",\n  \"id\": \"bench-%zu-%08x\",\n", i, rnd());
+    add(&p, end, "  \"created_at\": \"2026-11-%02uT%02u:%02u:%02uZ\",\n", 1 + rnd() % 28,
+        rnd() % 24, rnd() % 60, rnd() % 60);
+    add(&p, end,
+        "  \"source\": {\"tool\": \"mcpp-step\", \"git_commit\": \"%08x%04x\", \"host\": "
+        "\"node-%03u\"},\n",
+        rnd(), rnd() & 0xffff, rnd() % 512);
+    add(&p, end,
+        "  \"lane\": {\"name\": \"%s lane %zu\", \"family\": \"%s\", \"pattern\": \"%s\", "
+        "\"depth\": %u, \"params_total\": %u000000, \"params_active\": %u000000},\n",
+        families[k], i % 97, families[k], pattern, 24 + 8 * (rnd() % 6), 4000 + rnd() % 3000,
+        900 + rnd() % 1000);
+    unsigned seq = 1024u << (rnd() % 4), mb = 1 + rnd() % 8;
+    add(&p, end,
+        "  \"workload\": {\"seq_len\": %u, \"micro_batch\": %u, \"global_batch\": %u, "
+        "\"tokens_per_step\": %u, \"useful_tokens_per_step\": %u, \"data\": {\"path\": \"%s\"}},\n",
+        seq, mb, mb * 64, seq * mb * 64, seq * mb * 60, rnd() % 2 ? "real" : "synthetic");
+    if (has_e)
+        add(&p, end,
+            "  \"routing\": {\"mode\": \"%s\", \"score\": \"%s\", \"num_experts\": %u, "
+            "\"top_k\": %u, \"capacity_factor\": %.2f, \"overflow\": \"drop\"},\n",
+            rnd() % 2 ? "token_choice" : "expert_choice", rnd() % 2 ? "softmax" : "sigmoid",
+            64u, 1 + rnd() % 8, 1.0 + (rnd() % 50) / 100.0);
+    add(&p, end,
+        "  \"compile\": {\"posture\": \"%s\", \"warmup\": \"explicit\", \"graph_breaks\": %u, "
+        "\"compile_s\": %.1f},\n",
+        postures[rnd() % 5], rnd() % 4, 30 + rnd01() * 200);
+    add(&p, end, "  \"backend\": {\"precision\": \"bf16\", \"attention\": {\"requested\": "
+                 "\"flash\", \"observed\": \"flash\"}");
+    if (has_e) {
+        const char *lane = moe_lanes[rnd() % 3];
+        add(&p, end, ", \"moe\": {\"requested\": \"%s\", \"observed\": \"%s\"}", lane, lane);
+    }
+    add(&p, end, ", \"fallbacks\": [%s]},\n", rnd() % 4 ? "" : "\"attention:flash->sdpa\"");
+    add(&p, end,
+        "  \"hardware\": {\"requested\": {\"accelerator\": \"%s\", \"count\": 8}, \"observed\": "
+        "{\"accelerator\": \"%s\", \"count\": 8, \"memory_gib\": 79.6}},\n",
+        gpu, gpu);
+    add(&p, end,
+        "  \"topology\": {\"substrate\": \"cuda\", \"nodes\": 1, \"tp\": %u, \"pp\": 1, \"dp\": "
+        "%u, \"sp\": false, \"fsdp\": true},\n",
+        1u << (rnd() % 3), 8u);
+    add(&p, end, "  \"startup\": {\"state\": \"%s\"},\n", rnd() % 2 ? "warm_cache" : "cold_boot");
+    add(&p, end,
+        "  \"metrics\": {\n    \"window\": {\"warmup_steps\": 10, \"measured_steps\": %zu},\n"
+        "    \"step_time_s\": {\"samples\": [",
+        n);
+    for (size_t s = 0; s < n; s++)
+        add(&p, end, "%s%.4f", s ? ", " : "", samples[s]);
+    add(&p, end, "], \"median\": %.17g, \"p10\": %.17g, \"p90\": %.17g},\n", pct(sorted, n, 0.5),
+        pct(sorted, n, 0.1), pct(sorted, n, 0.9));
+    add(&p, end,
+        "    \"tokens_per_s\": %.1f,\n    \"per_family_ms\": {\"A\": %.2f, \"M\": %.2f, \"E\": "
+        "%.2f}\n  },\n",
+        (double)(seq * mb * 60) / pct(sorted, n, 0.5), rnd01() * 400, rnd01() * 400,
+        rnd01() * 600);
+    add(&p, end, "  \"status\": {\"outcome\": \"ok\", \"stability\": \"stable\"},\n");
+    add(&p, end, "  \"extra\": {\"run\": %zu, \"team\": \"perf-%u\"}\n}\n", i, rnd() % 16);
+    text t;
+    t.len = (size_t)(p - buf);
+    t.data = malloc(t.len);
+    memcpy(t.data, buf, t.len);
+    return t;
+}
+
+int main(int argc, char **argv)
+{
+    size_t count = 100000;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--count") == 0 && i + 1 < argc)
+            count = (size_t)strtoull(argv[++i], NULL, 10);
+        else {
+            fprintf(stderr, "usage: bench_ingest [--count N]\n");
+            return 2;
+        }
+    }
+    if (count == 0)
+        count = 1;
+    text *texts = malloc(count * sizeof *texts);
+    size_t total_bytes = 0;
+    for (size_t i = 0; i < count; i++) {
+        texts[i] = make_receipt(i);
+        total_bytes += texts[i].len;
+    }
+    /* every generated receipt must load: a benchmark of failures measures nothing */
+    for (size_t i = 0; i < count; i++) {
+        mcpp_receipt *r = NULL;
+        if (mcpp_receipt_load_buffer(&r, NULL, texts[i].data, texts[i].len, MCPP_FORMAT_JSON,
+                                     "bench", NULL) != MCPP_OK) {
+            fprintf(stderr, "receipt %zu does not load: %s\n%.*s\n", i,
+                    mcpp_error_last()->message, (int)texts[i].len, texts[i].data);
+            return 1;
+        }
+        mcpp_receipt_free(r);
+    }
+
+    double best_cjson = 1e30, best_mcpp = 1e30;
+    for (int rep = 0; rep < 3; rep++) {
+        double t0 = now_s();
+        for (size_t i = 0; i < count; i++) {
+            cJSON *root = cJSON_ParseWithLength(texts[i].data, texts[i].len);
+            if (!root)
+                return 1;
+            cJSON_Delete(root);
+        }
+        double t1 = now_s();
+        for (size_t i = 0; i < count; i++) {
+            mcpp_receipt *r = NULL;
+            if (mcpp_receipt_load_buffer(&r, NULL, texts[i].data, texts[i].len,
+                                         MCPP_FORMAT_JSON, NULL, NULL) != MCPP_OK)
+                return 1;
+            mcpp_receipt_free(r);
+        }
+        double t2 = now_s();
+        if (t1 - t0 < best_cjson)
+            best_cjson = t1 - t0;
+        if (t2 - t1 < best_mcpp)
+            best_mcpp = t2 - t1;
+    }
+
+    /* memory: all receipts held at once */
+    mcpp_receipt **held = calloc(count, sizeof *held);
+    struct mallinfo2 before = mallinfo2();
+    for (size_t i = 0; i < count; i++)
+        mcpp_receipt_load_buffer(&held[i], NULL, texts[i].data, texts[i].len, MCPP_FORMAT_JSON,
+                                 NULL, NULL);
+    struct mallinfo2 after = mallinfo2();
+    double per_receipt = (double)(after.uordblks - before.uordblks) / (double)count;
+    for (size_t i = 0; i < count; i++)
+        mcpp_receipt_free(held[i]);
+    free(held);
+
+    double mb = (double)total_bytes / 1e6;
+    printf("bench_ingest: %zu receipts, %.1f MB of JSON (%.0f bytes each on average), best of 3\n\n",
+           count, mb, (double)total_bytes / (double)count);
+    printf("| path                                   | receipts/s | MB/s   | vs raw cJSON |\n");
+    printf("|----------------------------------------|-----------:|-------:|-------------:|\n");
+    printf("| raw cJSON_ParseWithLength + cJSON_Delete | %10.0f | %6.1f | %11.2fx |\n",
+           (double)count / best_cjson, mb / best_cjson, 1.0);
+    printf("| mcpp_receipt_load_buffer + free        | %10.0f | %6.1f | %11.2fx |\n",
+           (double)count / best_mcpp, mb / best_mcpp, best_cjson / best_mcpp);
+    printf("\nmemory per loaded receipt (all %zu held, mallinfo2 delta): %.0f bytes (%.2f KiB)\n",
+           count, per_receipt, per_receipt / 1024.0);
+    printf("targets: >= 0.80x raw cJSON: %s; <= 2 KiB per receipt: %s\n",
+           best_cjson / best_mcpp >= 0.8 ? "met" : "MISSED",
+           per_receipt <= 2048 ? "met" : "MISSED");
+    for (size_t i = 0; i < count; i++)
+        free(texts[i].data);
+    free(texts);
+    return 0;
+}

@@ -1,0 +1,166 @@
+"""mcpp_receipts — honest receipts for ML-training benchmark numbers.
+
+A throughput number is evidence only with a *receipt*: the exact lane it was
+measured on (pattern, routing, sequence length, compile posture, backend and
+hardware requested *and* observed, topology, data path, startup state,
+caveats). This package reads and validates receipts, says whether two are
+comparable and why, compares their numbers with honest statistics, labels the
+frontier of stable and unstable lanes, and checks quoted claims::
+
+    import mcpp_receipts as mr
+
+    receipts = mr.load_dir("examples/receipts")
+    cmp = mr.compare(receipts[0], receipts[1])
+    cmp.verdict            # 'comparable' | 'qualified' | 'not_comparable' | 'insufficient'
+    fr = mr.frontier(receipts)
+    fr.to_pandas(); fr.plot()
+
+The heavy work (parsing, validation, comparison, frontier) runs in C with
+the GIL released.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Iterable, Union
+
+from . import _core
+from ._core import (
+    SCHEMA,
+    Builder,
+    Error,
+    FileError,
+    ParseError,
+    Policy,
+    PolicyError,
+    ValidationError,
+    lane_key,
+    library_version,
+)
+from ._receipt import FIELDS, Receipt, ReceiptSet, Section
+from ._results import (
+    VERDICTS,
+    Adjacent,
+    ClaimResult,
+    Comparison,
+    Frontier,
+    Gate,
+    GateReport,
+    Headline,
+    Lane,
+    Row,
+)
+
+__version__ = _core.__version__
+
+__all__ = [
+    "SCHEMA", "VERDICTS", "FIELDS",
+    "Error", "ParseError", "ValidationError", "PolicyError", "FileError",
+    "Receipt", "Section", "ReceiptSet", "Builder", "Policy",
+    "Comparison", "Row", "Gate", "Frontier", "Lane", "Headline", "Adjacent",
+    "ClaimResult", "GateReport",
+    "load", "loads", "load_dir", "compare", "frontier", "claim", "gate",
+    "lane_key", "library_version",
+]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def load(path: PathLike) -> Receipt:
+    """Loads and validates one receipt file (JSON or YAML, by extension).
+
+    Raises :class:`ParseError` or :class:`ValidationError` (both also
+    ``ValueError``) with ``.path``, ``.line``, ``.column`` and ``.field``, or
+    :class:`FileError` (also ``OSError``) when the file cannot be read.
+    """
+    return _core.load(path)
+
+
+def loads(text: str | bytes, format: str = "json", *, name: str | None = None) -> Receipt:
+    """Parses a receipt from text. ``format`` is "json", "yaml" or "auto";
+    ``name`` is the file name used in error messages."""
+    return _core.loads(text, format, name)
+
+
+def load_dir(path: PathLike, recursive: bool = True, *, threads: int | None = None) -> ReceiptSet:
+    """Loads every ``*.json``, ``*.yaml`` and ``*.yml`` under ``path``.
+
+    Files are parsed and validated in C on ``threads`` threads (None: one per
+    CPU, at most 8) with the GIL released; the result is in sorted path order
+    whatever the thread count, and hidden entries are skipped. Files
+    that fail do not stop the others: they are listed in ``.errors`` of the
+    returned :class:`ReceiptSet` as exception instances with their locations.
+    Raises :class:`FileError` when ``path`` itself cannot be read.
+    """
+    receipts, errors = _core.load_dir(path, recursive, threads)
+    return ReceiptSet(receipts, errors)
+
+
+def _as_receipt(obj: Receipt | PathLike) -> Receipt:
+    if isinstance(obj, _core.Receipt):
+        return obj  # type: ignore[return-value]
+    if isinstance(obj, (str, os.PathLike)):
+        return load(obj)
+    raise TypeError(f"expected a Receipt or a path, got {type(obj).__name__}")
+
+
+def _as_receipts(objs: Iterable[Receipt] | PathLike) -> tuple[Receipt, ...]:
+    if isinstance(objs, (str, os.PathLike)):
+        if os.path.isdir(objs):
+            return tuple(load_dir(objs))
+        return (load(objs),)
+    if isinstance(objs, _core.Receipt):
+        raise TypeError("expected several receipts (a list, a ReceiptSet or a directory)")
+    return tuple(_as_receipt(r) for r in objs)
+
+
+def _parse(texts: tuple[str, ...]):
+    import json
+
+    return json.loads(texts[0])
+
+
+def compare(base: Receipt | PathLike, cand: Receipt | PathLike,
+            policy: Policy | None = None) -> Comparison:
+    """Compares a candidate receipt against a base under ``policy`` (default:
+    ``Policy.default()``): a verdict with one row per dimension, and, when the
+    verdict allows it, the headline metric's relative delta with an interval
+    and the merge-gate outcome. Receipts may be given as paths."""
+    b, c = _as_receipt(base), _as_receipt(cand)
+    data = _parse(_core._compare(b, c, policy, "j"))
+    return Comparison(data, lambda f: _core._compare(b, c, policy, f)[0])
+
+
+def frontier(receipts: Iterable[Receipt] | PathLike, policy: Policy | None = None) -> Frontier:
+    """Groups receipts into lanes (by their must-match dimensions) and labels
+    each stable or unstable, with reasons, headline intervals and adjacent
+    lanes. ``receipts`` may be a ReceiptSet, any iterable of receipts, or a
+    directory path."""
+    items = _as_receipts(receipts)
+    data = _parse(_core._frontier(items, policy, "j"))
+    return Frontier(data, lambda f: _core._frontier(items, policy, f)[0])
+
+
+def claim(receipts: Iterable[Receipt] | PathLike, *, lane: str, value: float,
+          metric: str | None = None, policy: Policy | None = None) -> ClaimResult:
+    """Checks a quoted number: is ``value`` of ``metric`` (default: the policy's
+    gate metric) backed by a stable lane matching the selector ``lane``?
+
+    ``lane`` is a lane key, a short key ("lane-…") or terms such as
+    "family=NAM56R,seq_len=4096,moe=jagged". The result names the lane the
+    number really came from when it is not supported.
+    """
+    items = _as_receipts(receipts)
+    data = _parse(_core._claim(items, lane, metric, float(value), policy, "j"))
+    return ClaimResult(data,
+                       lambda f: _core._claim(items, lane, metric, float(value), policy, f)[0])
+
+
+def gate(baselines: Iterable[Receipt] | PathLike, candidates: Iterable[Receipt] | PathLike,
+         policy: Policy | None = None) -> GateReport:
+    """The pre-merge gate: each candidate against the comparable baselines;
+    fails on an established regression beyond the policy's threshold, and is
+    undetermined when comparability cannot be established."""
+    b, c = _as_receipts(baselines), _as_receipts(candidates)
+    data = _parse(_core._gate(b, c, policy, "j"))
+    return GateReport(data, lambda f: _core._gate(b, c, policy, f)[0])

@@ -1,0 +1,264 @@
+"""Receipts as Python objects: section attributes, dict views, HTML, and ReceiptSet.
+
+The C type ``_core.Receipt`` owns the data and does the exact work (field reads,
+canonical JSON, equality, pickling); this module adds what makes it pleasant in
+a notebook: ``r.routing.top_k``, ``to_dict()``, ``_repr_html_`` and a
+sequence type with ``to_pandas()``.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
+
+from . import _core
+
+# ---- the schema, read once from the C library --------------------------------
+
+#: path -> (type name, enum names or None, one-line doc)
+FIELDS: dict[str, tuple[str, tuple[str, ...] | None, str | None]] = {
+    path: (type_, enums, doc) for path, type_, enums, doc in _core.schema_fields()
+}
+
+# Every proper prefix of a field path is a section ("routing", "backend.moe").
+_SECTIONS: set[str] = set()
+for _path in FIELDS:
+    _parts = _path.split(".")
+    for _i in range(1, len(_parts)):
+        _SECTIONS.add(".".join(_parts[:_i]))
+del _path, _parts, _i
+
+#: Top-level section names, in schema order.
+TOP_LEVEL: tuple[str, ...] = tuple(dict.fromkeys(p.split(".")[0] for p in FIELDS))
+
+
+def _children(prefix: str) -> list[str]:
+    """Immediate child names of a section, in schema order."""
+    start = prefix + "." if prefix else ""
+    seen: dict[str, None] = {}
+    for path in FIELDS:
+        if path.startswith(start):
+            seen[path[len(start):].split(".")[0]] = None
+    return list(seen)
+
+
+def _join(prefix: str, name: str) -> str:
+    return f"{prefix}.{name}" if prefix else name
+
+
+class Section:
+    """A read-only view of one section of a receipt (``r.routing``, ``r.backend.moe``).
+
+    Attribute and item access read fields (``None`` when the receipt lacks
+    them); sub-sections come back as further ``Section`` views.
+    """
+
+    __slots__ = ("_receipt", "_prefix")
+
+    def __init__(self, receipt: Receipt, prefix: str) -> None:
+        object.__setattr__(self, "_receipt", receipt)
+        object.__setattr__(self, "_prefix", prefix)
+
+    def _lookup(self, name: str) -> Any:
+        path = _join(self._prefix, name)
+        if path in FIELDS:
+            return self._receipt[path]
+        if path in _SECTIONS:
+            return Section(self._receipt, path)
+        raise KeyError(path)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        try:
+            return self._lookup(name)
+        except KeyError:
+            known = ", ".join(_children(self._prefix))
+            raise AttributeError(
+                f"receipt section {self._prefix!r} has no field {name!r} (fields: {known})"
+            ) from None
+
+    def __getitem__(self, name: str) -> Any:
+        return self._lookup(name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("receipts are read-only; use mcpp_receipts.Builder to make one")
+
+    def __dir__(self) -> list[str]:
+        return _children(self._prefix) + ["to_dict", "keys"]
+
+    def keys(self) -> list[str]:
+        """Names of the fields and sub-sections this receipt has here."""
+        return [n for n in _children(self._prefix) if self._present(_join(self._prefix, n))]
+
+    def _present(self, path: str) -> bool:
+        if path in FIELDS:
+            return path in self._receipt
+        start = path + "."
+        return any(p.startswith(start) and p in self._receipt for p in FIELDS)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.keys())
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self._present(_join(self._prefix, name))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The section as a plain (nested) dict of the fields present."""
+        out: dict[str, Any] = {}
+        for name in self.keys():
+            value = self._lookup(name)
+            out[name] = value.to_dict() if isinstance(value, Section) else value
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Section):
+            return self.to_dict() == other.to_dict()
+        if isinstance(other, dict):
+            return self.to_dict() == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<Section {self._prefix} {self.to_dict()!r}>"
+
+
+class Receipt(_core.Receipt):
+    """An immutable, validated ``mcpp.receipt/1``.
+
+    Read fields by section (``r.routing.top_k``) or by dotted path
+    (``r["routing.top_k"]``); absent fields read as ``None``. Equality and
+    hashing use the canonical JSON; receipts pickle (as canonical JSON), so
+    they can be shipped to worker processes. Made by :func:`load`,
+    :func:`loads`, :func:`load_dir` or :meth:`Builder.finish`.
+    """
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _SECTIONS:
+            return Section(self, name)
+        if name in FIELDS:
+            return self[name]
+        raise AttributeError(
+            f"receipt has no section or field {name!r} (sections: {', '.join(TOP_LEVEL)})"
+        )
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("receipts are read-only; use mcpp_receipts.Builder to make one")
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(super().__dir__()) | set(TOP_LEVEL))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The receipt as a nested dict (a fresh copy; mutating it changes nothing)."""
+        return json.loads(self.to_json())
+
+    def to_flat_dict(self) -> dict[str, Any]:
+        """Every present field as ``{dotted path: value}`` in schema order."""
+        return self._flat()
+
+    def paths(self) -> list[str]:
+        """Dotted paths of the fields this receipt has, in schema order."""
+        return list(self._flat())
+
+    def _repr_html_(self) -> str:
+        flat = self._flat()
+        rows = []
+        current = None
+        for path, value in flat.items():
+            section = path.split(".")[0]
+            if section != current:
+                current = section
+                rows.append(
+                    f'<tr><th colspan="2" style="text-align:left;background:#eef">'
+                    f"{html.escape(section)}</th></tr>"
+                )
+            shown = json.dumps(value) if isinstance(value, (dict, list)) else value
+            if isinstance(value, tuple):
+                shown = ", ".join(map(str, value)) if len(value) <= 12 else (
+                    ", ".join(map(str, value[:12])) + f", … ({len(value)} values)"
+                )
+            rows.append(
+                f'<tr><td style="text-align:left"><code>{html.escape(path)}</code></td>'
+                f'<td style="text-align:left">{html.escape(str(shown))}</td></tr>'
+            )
+        title = html.escape(f"Receipt {self.id}")
+        return (
+            f'<div class="mcpp-receipt"><b>{title}</b>'
+            f'<table class="mcpp-receipt">{"".join(rows)}</table></div>'
+        )
+
+
+# load()/loads()/load_dir()/Builder.finish() make instances of this class.
+_core._set_receipt_class(Receipt)
+
+
+class ReceiptSet(Sequence[Receipt]):
+    """An ordered, read-only collection of receipts, as :func:`load_dir` returns.
+
+    Behaves as a sequence of :class:`Receipt`. ``errors`` lists an exception
+    instance (``ParseError``, ``ValidationError``, ``FileError``, with
+    ``.path``/``.line``/``.column``/``.field``) for each file that failed.
+    """
+
+    __slots__ = ("_items", "errors")
+
+    def __init__(self, receipts: Sequence[Receipt] = (), errors: Sequence[BaseException] = ()):
+        self._items: tuple[Receipt, ...] = tuple(receipts)
+        for r in self._items:
+            if not isinstance(r, _core.Receipt):
+                raise TypeError(f"ReceiptSet holds receipts, not {type(r).__name__}")
+        self.errors: list[BaseException] = list(errors)
+
+    @overload
+    def __getitem__(self, index: int) -> Receipt: ...
+    @overload
+    def __getitem__(self, index: slice) -> ReceiptSet: ...
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+        if isinstance(index, slice):
+            return ReceiptSet(self._items[index])
+        return self._items[index]
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __iter__(self) -> Iterator[Receipt]:
+        return iter(self._items)
+
+    def __add__(self, other: Sequence[Receipt]) -> ReceiptSet:
+        errors = self.errors + list(getattr(other, "errors", []))
+        return ReceiptSet(self._items + tuple(other), errors)
+
+    def __repr__(self) -> str:
+        return f"<ReceiptSet {len(self._items)} receipts, {len(self.errors)} errors>"
+
+    def to_pandas(self, columns: Sequence[str] | None = None):  # -> pandas.DataFrame
+        """One row per receipt, one column per dotted field path (``id`` first).
+
+        ``columns`` restricts the table to those paths. Needs pandas.
+        """
+        import pandas as pd
+
+        records = []
+        for r in self._items:
+            flat = r._flat()
+            flat["id"] = r.id
+            if columns is not None:
+                flat = {c: flat.get(c) for c in ("id", *columns)}
+            records.append(flat)
+        df = pd.DataFrame.from_records(records)
+        if "id" in df.columns:
+            df = df[["id"] + [c for c in df.columns if c != "id"]]
+        return df
+
+    def _repr_html_(self) -> str:
+        head = f"<b>ReceiptSet</b>: {len(self._items)} receipts"
+        if self.errors:
+            items = "".join(f"<li><code>{html.escape(str(e))}</code></li>" for e in self.errors[:20])
+            more = f"<li>… {len(self.errors) - 20} more</li>" if len(self.errors) > 20 else ""
+            head += f", {len(self.errors)} failed to load:<ul>{items}{more}</ul>"
+        return f"<div>{head}</div>"

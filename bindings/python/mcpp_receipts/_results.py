@@ -1,0 +1,448 @@
+"""Results of the analyses: Comparison, Frontier, ClaimResult, GateReport.
+
+The C library renders each result as JSON (the same documents the CLI prints
+with ``--format json``); these classes are typed, read-only views of that JSON
+with notebook HTML, pandas tables and a frontier plot. Text and Markdown
+renderings come from the same C renderers as the CLI.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable, NamedTuple, Sequence
+
+#: The four comparability verdicts, in order of precedence (DESIGN §4).
+VERDICTS = ("comparable", "qualified", "not_comparable", "insufficient")
+
+_STATUS_COLOURS = {
+    "match": "#e6f4ea",
+    "qualify": "#fff4d6",
+    "mismatch": "#fde2e1",
+    "missing": "#eeeeee",
+    "stable": "#e6f4ea",
+    "unstable": "#fff4d6",
+    "comparable": "#e6f4ea",
+    "qualified": "#fff4d6",
+    "not_comparable": "#fde2e1",
+    "insufficient": "#eeeeee",
+    "passed": "#e6f4ea",
+    "failed": "#fde2e1",
+    "undetermined": "#eeeeee",
+    "supported": "#e6f4ea",
+    "unsupported": "#fde2e1",
+    "contradicted": "#fde2e1",
+}
+
+_STATUS_MARKS = {"match": "✓", "qualify": "~", "mismatch": "✗", "missing": "?"}
+
+
+def _e(value: Any) -> str:
+    return html.escape("" if value is None else str(value))
+
+
+def _badge(status: str) -> str:
+    colour = _STATUS_COLOURS.get(status, "#ffffff")
+    return f'<span style="background:{colour};padding:0 .4em;border-radius:3px">{_e(status)}</span>'
+
+
+def _table(headers: Sequence[str], rows: Sequence[tuple[str, Sequence[Any]]]) -> str:
+    """An HTML table; each row is (status used for its colour and class, cells)."""
+    head = "".join(f'<th style="text-align:left">{_e(h)}</th>' for h in headers)
+    body = []
+    for status, cells in rows:
+        colour = _STATUS_COLOURS.get(status, "")
+        style = f' style="background:{colour}"' if colour else ""
+        tds = "".join(f'<td style="text-align:left">{c}</td>' for c in cells)
+        body.append(f'<tr class="mcpp-{_e(status)}"{style}>{tds}</tr>')
+    return f'<table class="mcpp"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{x * 100:+.2f}%"
+
+
+class _Rendered:
+    """Shared plumbing: the parsed JSON plus lazily made text/Markdown renderings."""
+
+    _data: dict[str, Any]
+    _render: Callable[[str], str]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as the JSON document of the C renderer (a fresh copy)."""
+        return json.loads(json.dumps(self._data))
+
+    def to_json(self) -> str:
+        """The result as JSON text (stable keys; same as the CLI's --format json)."""
+        return json.dumps(self._data, indent=2)
+
+    def to_text(self) -> str:
+        """The result as aligned text for people (same as the CLI's default)."""
+        return self._render("t")
+
+    def to_markdown(self) -> str:
+        """The result as Markdown, for pull-request comments."""
+        return self._render("m")
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+# ---- comparison ------------------------------------------------------------------
+
+
+class Row(NamedTuple):
+    """One dimension of a comparison: its status, both values and why."""
+
+    name: str
+    status: str  #: "match", "qualify", "mismatch" or "missing"
+    base: str
+    cand: str
+    reason: str
+    role: str = ""  #: "must_match", "qualify", ... (the policy's role for it)
+
+
+class Gate(NamedTuple):
+    """The merge-gate outcome: "passed", "failed" or "undetermined", and why."""
+
+    outcome: str
+    reason: str
+
+    @property
+    def passed(self) -> bool:
+        return self.outcome == "passed"
+
+
+class Comparison(_Rendered):
+    """Whether two receipts are comparable, dimension by dimension, and what
+    their headline numbers say. Made by :func:`compare`.
+
+    Attributes: ``verdict`` (one of :data:`VERDICTS`, a plain str), ``rows``
+    (one :class:`Row` per dimension), ``metric`` (dict or None), ``delta``
+    (relative change of the headline metric, or None), ``gate`` (:class:`Gate`).
+    """
+
+    __slots__ = ("_data", "_render", "verdict", "rows", "metric", "delta", "gate", "base_id",
+                 "cand_id")
+
+    def __init__(self, data: dict[str, Any], render: Callable[[str], str]):
+        self._data = data
+        self._render = render
+        self.verdict: str = data["verdict"]
+        self.base_id: str = data.get("base")
+        self.cand_id: str = data.get("cand")
+        self.rows: list[Row] = [
+            Row(d.get("name", ""), d.get("status", ""), d.get("base", ""), d.get("cand", ""),
+                d.get("reason", ""), d.get("role", ""))
+            for d in data.get("dimensions", [])
+        ]
+        self.metric: dict[str, Any] | None = data.get("metric")
+        self.delta: float | None = self.metric.get("rel_delta") if self.metric else None
+        gate = data.get("gate") or {}
+        self.gate = Gate(gate.get("outcome", "undetermined"), gate.get("reason", ""))
+
+    @property
+    def comparable(self) -> bool:
+        """True for the verdicts that allow comparing numbers (comparable, qualified)."""
+        return self.verdict in ("comparable", "qualified")
+
+    def rows_with(self, status: str) -> list[Row]:
+        """The rows whose status is `status` ("qualify", "mismatch", ...)."""
+        return [r for r in self.rows if r.status == status]
+
+    def to_pandas(self):  # -> pandas.DataFrame
+        """The per-dimension table as a DataFrame."""
+        import pandas as pd
+
+        return pd.DataFrame(self.rows, columns=Row._fields)
+
+    def __repr__(self) -> str:
+        odd = [r.name for r in self.rows if r.status != "match"]
+        extra = f" ({', '.join(odd)})" if odd else ""
+        return f"<Comparison {self.verdict}{extra} delta={_pct(self.delta)} gate={self.gate.outcome}>"
+
+    def _repr_html_(self) -> str:
+        head = (
+            f"<div><b>{_e(self.base_id)}</b> → <b>{_e(self.cand_id)}</b>: "
+            f"{_badge(self.verdict)}</div>"
+        )
+        rows = _table(
+            ["", "dimension", "status", "base", "candidate", "reason"],
+            [
+                (r.status, [_STATUS_MARKS.get(r.status, ""), f"<code>{_e(r.name)}</code>",
+                            _e(r.status), _e(r.base), _e(r.cand), _e(r.reason)])
+                for r in self.rows
+            ],
+        )
+        m = self.metric
+        if m:
+            lo, hi = (m.get("interval") or [None, None])[:2]
+            metric = (
+                f"<div><code>{_e(m.get('name'))}</code>: {m.get('base_median'):.6g} → "
+                f"{m.get('cand_median'):.6g} ({_pct(self.delta)}, {_e(m.get('confidence'))} "
+                f"interval [{_pct(lo)}, {_pct(hi)}], n={m.get('n_base')}/{m.get('n_cand')}, "
+                f"noise floor {_pct(m.get('noise_floor'))}, {_e(m.get('method'))})</div>"
+            )
+        else:
+            metric = "<div>No metric comparison (the verdict does not allow one).</div>"
+        gate = f"<div>gate: {_badge(self.gate.outcome)} {_e(self.gate.reason)}</div>"
+        return f'<div class="mcpp-comparison">{head}{rows}{metric}{gate}</div>'
+
+
+# ---- frontier ----------------------------------------------------------------------
+
+
+class Headline(NamedTuple):
+    """A lane's headline number: median with an interval for the median."""
+
+    metric: str
+    higher_is_better: bool
+    median: float
+    low: float
+    high: float
+    confidence: float
+    n: int
+    n_runs: int
+    rel_spread: float
+    from_steps: bool
+
+
+class Adjacent(NamedTuple):
+    """A lane whose key differs from this one in `differs_in` dimensions only."""
+
+    key: str
+    short_key: str
+    status: str
+    differs_in: str
+    blocker: str | None
+
+
+def _headline(d: dict[str, Any] | None) -> Headline | None:
+    if not d:
+        return None
+    low, high = (d.get("interval") or [None, None])[:2]
+    return Headline(d.get("metric", ""), bool(d.get("higher_is_better", True)), d.get("median"),
+                    low, high, d.get("confidence"), d.get("n", 0), d.get("n_runs", 0),
+                    d.get("rel_spread"), bool(d.get("from_steps", False)))
+
+
+@dataclass(frozen=True)
+class Lane:
+    """One lane of the frontier: receipts whose must-match dimensions agree.
+
+    ``status`` is "stable" or "unstable" (with ``reasons`` and a ``blocker``);
+    the headline number belongs to this lane only.
+    """
+
+    key: str
+    short_key: str
+    label: str
+    status: str
+    receipts: tuple[str, ...]
+    headline: Headline | None
+    reasons: tuple[str, ...]
+    blocker: str | None
+    adjacent: tuple[Adjacent, ...] = field(default_factory=tuple)
+
+    @property
+    def stable(self) -> bool:
+        return self.status == "stable"
+
+
+class Frontier(_Rendered):
+    """The lanes of a set of receipts, labelled stable or unstable, with
+    adjacency. Made by :func:`frontier`.
+    """
+
+    __slots__ = ("_data", "_render", "lanes", "policy", "receipt_count")
+
+    def __init__(self, data: dict[str, Any], render: Callable[[str], str]):
+        self._data = data
+        self._render = render
+        self.policy: str | None = data.get("policy")
+        self.receipt_count: int = data.get("receipts", 0)
+        self.lanes: list[Lane] = [
+            Lane(
+                key=d.get("key", ""),
+                short_key=d.get("short_key", ""),
+                label=d.get("label") or d.get("short_key", ""),
+                status=d.get("status", ""),
+                receipts=tuple(d.get("receipts", ())),
+                headline=_headline(d.get("headline")),
+                reasons=tuple(d.get("reasons", ())),
+                blocker=d.get("blocker"),
+                adjacent=tuple(
+                    Adjacent(a.get("key", ""), a.get("short_key", ""), a.get("status", ""),
+                             a.get("differs_in", ""), a.get("blocker"))
+                    for a in d.get("adjacent", ())
+                ),
+            )
+            for d in data.get("lanes", [])
+        ]
+
+    @property
+    def stable(self) -> list[Lane]:
+        """The stable lanes."""
+        return [lane for lane in self.lanes if lane.stable]
+
+    @property
+    def unstable(self) -> list[Lane]:
+        """The unstable lanes."""
+        return [lane for lane in self.lanes if not lane.stable]
+
+    def lane(self, key: str) -> Lane:
+        """The lane with this key or short key (KeyError otherwise)."""
+        for lane in self.lanes:
+            if key in (lane.key, lane.short_key):
+                return lane
+        raise KeyError(key)
+
+    def __len__(self) -> int:
+        return len(self.lanes)
+
+    def __iter__(self):
+        return iter(self.lanes)
+
+    def to_pandas(self):  # -> pandas.DataFrame
+        """One row per lane: label, status, receipts, headline median and
+        interval, spread, blocker, reasons and adjacent lanes."""
+        import pandas as pd
+
+        rows = []
+        for lane in self.lanes:
+            h = lane.headline
+            rows.append({
+                "lane": lane.short_key,
+                "label": lane.label,
+                "status": lane.status,
+                "receipts": len(lane.receipts),
+                "metric": h.metric if h else None,
+                "median": h.median if h else None,
+                "low": h.low if h else None,
+                "high": h.high if h else None,
+                "confidence": h.confidence if h else None,
+                "n": h.n if h else 0,
+                "rel_spread": h.rel_spread if h else None,
+                "blocker": lane.blocker,
+                "reasons": "; ".join(lane.reasons),
+                "adjacent": ", ".join(a.short_key for a in lane.adjacent),
+                "key": lane.key,
+            })
+        return pd.DataFrame(rows, columns=[
+            "lane", "label", "status", "receipts", "metric", "median", "low", "high",
+            "confidence", "n", "rel_spread", "blocker", "reasons", "adjacent", "key"])
+
+    def plot(self, ax=None, *, annotate: bool = True):
+        """Draws the lanes with matplotlib and returns the Axes.
+
+        One row per lane: the headline median with its interval; stable lanes
+        as filled green circles, unstable ones as hollow orange diamonds;
+        adjacent lanes joined by grey arcs labelled with the dimension they
+        differ in.
+        """
+        from ._plot import plot_frontier
+
+        return plot_frontier(self, ax=ax, annotate=annotate)
+
+    def __repr__(self) -> str:
+        return (f"<Frontier {len(self.lanes)} lanes ({len(self.stable)} stable) over "
+                f"{self.receipt_count} receipts>")
+
+    def _repr_html_(self) -> str:
+        rows = []
+        for lane in self.lanes:
+            h = lane.headline
+            number = (
+                f"{h.median:.6g} [{h.low:.6g}, {h.high:.6g}] n={h.n}" if h and h.median is not None
+                else "—"
+            )
+            adjacent = "<br>".join(
+                f"{_e(a.short_key)} ({_e(a.differs_in)}; {_e(a.status)}"
+                + (f": {_e(a.blocker)}" if a.blocker else "") + ")"
+                for a in lane.adjacent
+            )
+            why = "<br>".join(_e(r) for r in lane.reasons)
+            rows.append((lane.status, [f"<code>{_e(lane.short_key)}</code>", _e(lane.label),
+                                       _badge(lane.status), str(len(lane.receipts)), number,
+                                       why, adjacent]))
+        table = _table(["lane", "label", "status", "receipts", "headline", "reasons",
+                        "adjacent"], rows)
+        note = ("<div><i>Each headline number belongs to its lane only.</i></div>"
+                if self.lanes else "<div>No lanes.</div>")
+        return f'<div class="mcpp-frontier">{table}{note}</div>'
+
+
+# ---- claims and gates ----------------------------------------------------------------
+
+
+class ClaimResult(_Rendered):
+    """Whether a quoted number is backed by a stable lane. Made by :func:`claim`.
+
+    ``verdict`` is "supported", "unsupported" or "contradicted"; ``reason``
+    names the lane the number really came from; ``matched`` and ``sources``
+    are lists of dicts (key, short_key, status, ...).
+    """
+
+    __slots__ = ("_data", "_render", "verdict", "reason", "matched", "sources")
+
+    def __init__(self, data: dict[str, Any], render: Callable[[str], str]):
+        self._data = data
+        self._render = render
+        self.verdict: str = data.get("verdict", "")
+        self.reason: str = data.get("reason", "")
+        self.matched: list[dict[str, Any]] = list(data.get("matched", []))
+        self.sources: list[dict[str, Any]] = list(data.get("sources", []))
+
+    @property
+    def supported(self) -> bool:
+        return self.verdict == "supported"
+
+    def __bool__(self) -> bool:
+        return self.supported
+
+    def __repr__(self) -> str:
+        return f"<ClaimResult {self.verdict}: {self.reason}>"
+
+    def _repr_html_(self) -> str:
+        d = self._data
+        head = (f"<div>claim <code>{_e(d.get('metric'))} = {_e(d.get('value'))}</code> for "
+                f"<code>{_e(d.get('selector'))}</code>: {_badge(self.verdict)} "
+                f"{_e(self.reason)}</div>")
+        rows = [(s.get("status", ""), ["matched", f"<code>{_e(s.get('short_key'))}</code>",
+                                       _e(s.get("status"))]) for s in self.matched]
+        rows += [(s.get("status", ""), ["source", f"<code>{_e(s.get('short_key'))}</code>",
+                                        _e(s.get("status"))]) for s in self.sources]
+        return f'<div class="mcpp-claim">{head}{_table(["", "lane", "status"], rows)}</div>'
+
+
+class GateReport(_Rendered):
+    """The pre-merge gate over baselines and candidates. Made by :func:`gate`.
+
+    ``outcome`` is "passed", "failed" or "undetermined"; ``exit_code`` is the
+    CLI's (0, 1, 2); ``candidates`` one dict per candidate.
+    """
+
+    __slots__ = ("_data", "_render", "outcome", "reason", "exit_code", "candidates")
+
+    def __init__(self, data: dict[str, Any], render: Callable[[str], str]):
+        self._data = data
+        self._render = render
+        self.outcome: str = data.get("outcome", "undetermined")
+        self.reason: str = data.get("reason", "")
+        self.exit_code: int = data.get("exit_code", 2)
+        self.candidates: list[dict[str, Any]] = list(data.get("candidates", []))
+
+    @property
+    def passed(self) -> bool:
+        return self.outcome == "passed"
+
+    def __repr__(self) -> str:
+        return f"<GateReport {self.outcome}: {self.reason}>"
+
+    def _repr_html_(self) -> str:
+        rows = [(c.get("outcome", ""), [_e(c.get("id")), _badge(c.get("outcome", "")),
+                                        _e(c.get("baselines")), _e(c.get("reason"))])
+                for c in self.candidates]
+        head = f"<div>gate: {_badge(self.outcome)} {_e(self.reason)}</div>"
+        return f'<div class="mcpp-gate">{head}{_table(["candidate", "outcome", "baselines", "reason"], rows)}</div>'

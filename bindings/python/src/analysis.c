@@ -1,0 +1,310 @@
+/*
+ * analysis.c — compare, frontier, claim and gate for Python. Each runs the C
+ * analysis and its renderers with the GIL released and hands back the
+ * rendered texts (JSON for the rich Python objects, text and Markdown for
+ * people); the pure-Python layer parses the JSON into Comparison, Frontier
+ * and friends. The receipts are kept alive by a tuple we hold for the call.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+
+static mcpp_py_state *module_state(PyObject *module)
+{
+    return (mcpp_py_state *)PyModule_GetState(module);
+}
+
+/* Which renderings the caller asked for: a str of letters, 'j' JSON, 't' text,
+ * 'm' Markdown, in the order of the returned tuple. */
+typedef struct renderings {
+    char codes[4];
+    size_t n;
+    char *text[4];
+} renderings;
+
+static int renderings_parse(renderings *r, const char *codes)
+{
+    memset(r, 0, sizeof *r);
+    size_t n = strlen(codes);
+    if (n > 3) /* n == 0: run the analysis only (leak checks, timing) */
+        goto bad;
+    for (size_t i = 0; i < n; i++)
+        if (codes[i] != 'j' && codes[i] != 't' && codes[i] != 'm')
+            goto bad;
+    memcpy(r->codes, codes, n);
+    r->n = n;
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "formats must be up to 3 of 'j' (json), 't' (text), 'm' (markdown)");
+    return -1;
+}
+
+static mcpp_output_format format_of(char code)
+{
+    return code == 'j' ? MCPP_OUTPUT_JSON : code == 't' ? MCPP_OUTPUT_TEXT : MCPP_OUTPUT_MARKDOWN;
+}
+
+static void renderings_clear(renderings *r)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        mcpp_free(r->text[i]);
+        r->text[i] = NULL;
+    }
+}
+
+static PyObject *renderings_to_tuple(renderings *r)
+{
+    PyObject *t = PyTuple_New((Py_ssize_t)r->n);
+    for (size_t i = 0; t && i < r->n; i++) {
+        PyObject *s = PyUnicode_DecodeUTF8(r->text[i], (Py_ssize_t)strlen(r->text[i]), "replace");
+        if (!s) {
+            Py_CLEAR(t);
+            break;
+        }
+        PyTuple_SET_ITEM(t, (Py_ssize_t)i, s);
+    }
+    return t;
+}
+
+/* A borrowed C view of a sequence of Receipts; `keep` holds them alive. */
+typedef struct receipt_array {
+    PyObject *keep;
+    const mcpp_receipt **items;
+    size_t n;
+} receipt_array;
+
+static int receipt_array_from(mcpp_py_state *st, PyObject *seq, receipt_array *out)
+{
+    memset(out, 0, sizeof *out);
+    if (mcpp_py_receipt_check(st, seq)) {
+        PyErr_SetString(PyExc_TypeError, "expected a sequence of receipts, got a single Receipt");
+        return -1;
+    }
+    out->keep = PySequence_Tuple(seq);
+    if (!out->keep)
+        return -1;
+    out->n = (size_t)PyTuple_GET_SIZE(out->keep);
+    out->items = malloc((out->n ? out->n : 1) * sizeof *out->items);
+    if (!out->items) {
+        Py_CLEAR(out->keep);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t i = 0; i < out->n; i++) {
+        out->items[i] = mcpp_py_receipt_get(st, PyTuple_GET_ITEM(out->keep, (Py_ssize_t)i));
+        if (!out->items[i]) {
+            free(out->items);
+            out->items = NULL;
+            Py_CLEAR(out->keep);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void receipt_array_clear(receipt_array *a)
+{
+    free(a->items);
+    Py_XDECREF(a->keep);
+    memset(a, 0, sizeof *a);
+}
+
+/* ---- compare ---------------------------------------------------------------------- */
+
+PyObject *mcpp_py_compare(PyObject *module, PyObject *args)
+{
+    PyObject *base_obj, *cand_obj, *policy_obj = Py_None;
+    const char *codes = "j";
+    if (!PyArg_ParseTuple(args, "OO|Os:_compare", &base_obj, &cand_obj, &policy_obj, &codes))
+        return NULL;
+    mcpp_py_state *st = module_state(module);
+    const mcpp_receipt *base = mcpp_py_receipt_get(st, base_obj);
+    const mcpp_receipt *cand = base ? mcpp_py_receipt_get(st, cand_obj) : NULL;
+    renderings out;
+    if (!cand || renderings_parse(&out, codes) < 0)
+        return NULL;
+    const mcpp_policy *policy;
+    mcpp_policy *owned;
+    if (mcpp_py_policy_resolve(st, policy_obj, &policy, &owned) < 0)
+        return NULL;
+
+    mcpp_comparison *cmp = NULL;
+    mcpp_py_error err = {0};
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mcpp_compare(&cmp, policy, base, cand);
+    for (size_t i = 0; rc == 0 && i < out.n; i++)
+        rc = mcpp_comparison_render(&out.text[i], cmp, format_of(out.codes[i]));
+    if (rc < 0)
+        mcpp_py_error_capture(&err, rc);
+    mcpp_comparison_free(cmp);
+    Py_END_ALLOW_THREADS
+    mcpp_policy_free(owned);
+
+    PyObject *result = rc < 0 ? mcpp_py_raise_captured(st, &err) : renderings_to_tuple(&out);
+    mcpp_py_error_clear(&err);
+    renderings_clear(&out);
+    return result;
+}
+
+/* ---- frontier ----------------------------------------------------------------------- */
+
+PyObject *mcpp_py_frontier(PyObject *module, PyObject *args)
+{
+    PyObject *seq, *policy_obj = Py_None;
+    const char *codes = "j";
+    if (!PyArg_ParseTuple(args, "O|Os:_frontier", &seq, &policy_obj, &codes))
+        return NULL;
+    mcpp_py_state *st = module_state(module);
+    renderings out;
+    if (renderings_parse(&out, codes) < 0)
+        return NULL;
+    receipt_array arr;
+    if (receipt_array_from(st, seq, &arr) < 0)
+        return NULL;
+    const mcpp_policy *policy;
+    mcpp_policy *owned;
+    if (mcpp_py_policy_resolve(st, policy_obj, &policy, &owned) < 0) {
+        receipt_array_clear(&arr);
+        return NULL;
+    }
+
+    mcpp_frontier *fr = NULL;
+    mcpp_py_error err = {0};
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mcpp_frontier_build(&fr, policy, arr.items, arr.n);
+    for (size_t i = 0; rc == 0 && i < out.n; i++)
+        rc = mcpp_frontier_render(&out.text[i], fr, format_of(out.codes[i]));
+    if (rc < 0)
+        mcpp_py_error_capture(&err, rc);
+    mcpp_frontier_free(fr);
+    Py_END_ALLOW_THREADS
+    mcpp_policy_free(owned);
+    receipt_array_clear(&arr);
+
+    PyObject *result = rc < 0 ? mcpp_py_raise_captured(st, &err) : renderings_to_tuple(&out);
+    mcpp_py_error_clear(&err);
+    renderings_clear(&out);
+    return result;
+}
+
+/* ---- claim ---------------------------------------------------------------------------- */
+
+PyObject *mcpp_py_claim(PyObject *module, PyObject *args)
+{
+    PyObject *seq, *policy_obj = Py_None;
+    const char *selector, *metric = NULL, *codes = "j";
+    double value;
+    if (!PyArg_ParseTuple(args, "Oszd|Os:_claim", &seq, &selector, &metric, &value, &policy_obj,
+                          &codes))
+        return NULL;
+    mcpp_py_state *st = module_state(module);
+    renderings out;
+    if (renderings_parse(&out, codes) < 0)
+        return NULL;
+    receipt_array arr;
+    if (receipt_array_from(st, seq, &arr) < 0)
+        return NULL;
+    const mcpp_policy *policy;
+    mcpp_policy *owned;
+    if (mcpp_py_policy_resolve(st, policy_obj, &policy, &owned) < 0) {
+        receipt_array_clear(&arr);
+        return NULL;
+    }
+
+    mcpp_claim_result *res = NULL;
+    mcpp_py_error err = {0};
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mcpp_claim_check(&res, policy, arr.items, arr.n, selector, metric, value);
+    for (size_t i = 0; rc == 0 && i < out.n; i++)
+        rc = mcpp_claim_result_render(&out.text[i], res, format_of(out.codes[i]));
+    if (rc < 0)
+        mcpp_py_error_capture(&err, rc);
+    mcpp_claim_result_free(res);
+    Py_END_ALLOW_THREADS
+    mcpp_policy_free(owned);
+    receipt_array_clear(&arr);
+
+    PyObject *result = rc < 0 ? mcpp_py_raise_captured(st, &err) : renderings_to_tuple(&out);
+    mcpp_py_error_clear(&err);
+    renderings_clear(&out);
+    return result;
+}
+
+/* ---- gate ------------------------------------------------------------------------------- */
+
+PyObject *mcpp_py_gate(PyObject *module, PyObject *args)
+{
+    PyObject *bseq, *cseq, *policy_obj = Py_None;
+    const char *codes = "j";
+    if (!PyArg_ParseTuple(args, "OO|Os:_gate", &bseq, &cseq, &policy_obj, &codes))
+        return NULL;
+    mcpp_py_state *st = module_state(module);
+    renderings out;
+    if (renderings_parse(&out, codes) < 0)
+        return NULL;
+    receipt_array base, cand;
+    if (receipt_array_from(st, bseq, &base) < 0)
+        return NULL;
+    if (receipt_array_from(st, cseq, &cand) < 0) {
+        receipt_array_clear(&base);
+        return NULL;
+    }
+    const mcpp_policy *policy;
+    mcpp_policy *owned;
+    if (mcpp_py_policy_resolve(st, policy_obj, &policy, &owned) < 0) {
+        receipt_array_clear(&base);
+        receipt_array_clear(&cand);
+        return NULL;
+    }
+
+    mcpp_gate_report *rep = NULL;
+    mcpp_py_error err = {0};
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mcpp_gate_run(&rep, policy, base.items, base.n, cand.items, cand.n);
+    for (size_t i = 0; rc == 0 && i < out.n; i++)
+        rc = mcpp_gate_report_render(&out.text[i], rep, format_of(out.codes[i]));
+    if (rc < 0)
+        mcpp_py_error_capture(&err, rc);
+    mcpp_gate_report_free(rep);
+    Py_END_ALLOW_THREADS
+    mcpp_policy_free(owned);
+    receipt_array_clear(&base);
+    receipt_array_clear(&cand);
+
+    PyObject *result = rc < 0 ? mcpp_py_raise_captured(st, &err) : renderings_to_tuple(&out);
+    mcpp_py_error_clear(&err);
+    renderings_clear(&out);
+    return result;
+}
+
+/* ---- lane key ------------------------------------------------------------------------------ */
+
+PyObject *mcpp_py_lane_key(PyObject *module, PyObject *args)
+{
+    PyObject *robj, *policy_obj = Py_None;
+    if (!PyArg_ParseTuple(args, "O|O:lane_key", &robj, &policy_obj))
+        return NULL;
+    mcpp_py_state *st = module_state(module);
+    const mcpp_receipt *r = mcpp_py_receipt_get(st, robj);
+    if (!r)
+        return NULL;
+    const mcpp_policy *policy;
+    mcpp_policy *owned;
+    if (mcpp_py_policy_resolve(st, policy_obj, &policy, &owned) < 0)
+        return NULL;
+    char *key = NULL;
+    int rc = mcpp_lane_key(&key, policy, r);
+    mcpp_policy_free(owned);
+    if (rc < 0)
+        return mcpp_py_raise(st, rc);
+    char short_key[32];
+    rc = mcpp_lane_key_short(short_key, sizeof short_key, key);
+    PyObject *result = rc < 0 ? mcpp_py_raise(st, rc) : Py_BuildValue("(ss)", key, short_key);
+    mcpp_free(key);
+    return result;
+}

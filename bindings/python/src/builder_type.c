@@ -1,0 +1,373 @@
+/*
+ * builder_type.c — _core.Builder: emit a receipt field by field from a
+ * training script. set(path, value) dispatches on the schema's declared type
+ * of `path`, so a wrong type fails at the line that set it, not at finish().
+ */
+#include <string.h>
+
+#include "core.h"
+
+typedef struct mcpp_py_builder {
+    PyObject_HEAD
+    mcpp_builder *builder; /* owned */
+} mcpp_py_builder;
+
+static mcpp_py_state *state_of(mcpp_py_builder *self)
+{
+    return mcpp_py_state_of_type(Py_TYPE(self));
+}
+
+static PyObject *builder_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    if (PyTuple_GET_SIZE(args) != 0 || (kwargs && PyDict_GET_SIZE(kwargs) != 0)) {
+        PyErr_SetString(PyExc_TypeError, "Builder() takes no arguments");
+        return NULL;
+    }
+    mcpp_py_builder *self = (mcpp_py_builder *)type->tp_alloc(type, 0);
+    if (!self)
+        return NULL;
+    int rc = mcpp_builder_new(&self->builder);
+    if (rc < 0) {
+        Py_DECREF(self);
+        return mcpp_py_raise(mcpp_py_state_of_type(type), rc);
+    }
+    return (PyObject *)self;
+}
+
+static void builder_dealloc(mcpp_py_builder *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    mcpp_builder_free(self->builder);
+    tp->tp_free((PyObject *)self);
+    Py_DECREF(tp);
+}
+
+/* Free-form subtrees take any JSON-able Python value. */
+static int is_free_form_path(const char *path)
+{
+    return strncmp(path, "extra.", 6) == 0 || strncmp(path, "launch.fixed_policy.", 20) == 0;
+}
+
+static int set_json_value(mcpp_py_builder *self, const char *path, PyObject *value)
+{
+    PyObject *text = PyObject_CallOneArg(state_of(self)->json_dumps, value);
+    if (!text)
+        return -1;
+    const char *ctext = PyUnicode_AsUTF8(text);
+    int rc = ctext ? mcpp_builder_set_json(self->builder, path, ctext) : -1;
+    Py_DECREF(text);
+    if (!ctext)
+        return -1;
+    if (rc < 0) {
+        mcpp_py_raise(state_of(self), rc);
+        return -1;
+    }
+    return 0;
+}
+
+static int type_error(const char *path, const char *expected, PyObject *value)
+{
+    PyErr_Format(PyExc_TypeError, "%s expects %s, got %.100s", path, expected,
+                 Py_TYPE(value)->tp_name);
+    return -1;
+}
+
+/* Sets one list field from any iterable, replacing what was there. */
+static int set_list(mcpp_py_builder *self, const char *path, mcpp_type type, PyObject *value)
+{
+    if (PyUnicode_Check(value) || PyBytes_Check(value))
+        return type_error(path, "a list", value);
+    PyObject *seq = PySequence_Fast(value, "expected a list");
+    if (!seq)
+        return -1;
+    int rc = mcpp_builder_unset(self->builder, path);
+    for (Py_ssize_t i = 0; rc == 0 && i < PySequence_Fast_GET_SIZE(seq); i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        if (type == MCPP_TYPE_STRING_LIST) {
+            if (!PyUnicode_Check(item)) {
+                Py_DECREF(seq);
+                return type_error(path, "a list of str", item);
+            }
+            const char *s = PyUnicode_AsUTF8(item);
+            if (!s) {
+                Py_DECREF(seq);
+                return -1;
+            }
+            rc = mcpp_builder_append_string(self->builder, path, s);
+        } else {
+            double d = PyFloat_AsDouble(item);
+            if (d == -1.0 && PyErr_Occurred()) {
+                Py_DECREF(seq);
+                return -1;
+            }
+            rc = mcpp_builder_add_step_sample(self->builder, d);
+        }
+    }
+    Py_DECREF(seq);
+    if (rc < 0) {
+        mcpp_py_raise(state_of(self), rc);
+        return -1;
+    }
+    return 0;
+}
+
+static int set_value(mcpp_py_builder *self, const char *path, PyObject *value)
+{
+    int rc;
+    if (value == Py_None) {
+        rc = mcpp_builder_unset(self->builder, path);
+        goto done;
+    }
+    int id = mcpp_schema_field_id(path);
+    if (id < 0) {
+        if (is_free_form_path(path))
+            return set_json_value(self, path, value);
+        PyErr_Format(PyExc_KeyError, "%s is not a field of the receipt schema", path);
+        return -1;
+    }
+    const mcpp_field_info *info = mcpp_schema_field_at(id);
+    switch (info->type) {
+    case MCPP_TYPE_BOOL:
+        if (!PyBool_Check(value))
+            return type_error(path, "a bool", value);
+        rc = mcpp_builder_set_bool(self->builder, path, value == Py_True);
+        break;
+    case MCPP_TYPE_INT: {
+        if (PyBool_Check(value) || !PyLong_Check(value))
+            return type_error(path, "an int", value);
+        int overflow = 0;
+        long long n = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (overflow) {
+            PyErr_Format(PyExc_OverflowError, "%s: value does not fit in 64 bits", path);
+            return -1;
+        }
+        if (n == -1 && PyErr_Occurred())
+            return -1;
+        rc = mcpp_builder_set_int(self->builder, path, (int64_t)n);
+        break;
+    }
+    case MCPP_TYPE_DOUBLE: {
+        if (PyBool_Check(value) || !(PyFloat_Check(value) || PyLong_Check(value)))
+            return type_error(path, "a float", value);
+        double d = PyFloat_AsDouble(value);
+        if (d == -1.0 && PyErr_Occurred())
+            return -1;
+        rc = mcpp_builder_set_double(self->builder, path, d);
+        break;
+    }
+    case MCPP_TYPE_STRING:
+    case MCPP_TYPE_ENUM: {
+        if (!PyUnicode_Check(value))
+            return type_error(path, "a str", value);
+        const char *s = PyUnicode_AsUTF8(value);
+        if (!s)
+            return -1;
+        rc = mcpp_builder_set_string(self->builder, path, s);
+        break;
+    }
+    case MCPP_TYPE_STRING_LIST:
+    case MCPP_TYPE_DOUBLE_LIST:
+        return set_list(self, path, info->type, value);
+    case MCPP_TYPE_OBJECT:
+    default:
+        return set_json_value(self, path, value);
+    }
+done:
+    if (rc < 0) {
+        mcpp_py_raise(state_of(self), rc);
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(builder_set_doc,
+             "set(path, value)\n--\n\n"
+             "Sets the field at dotted `path`, checked against the schema's type:\n"
+             "bool, int, float, str (also enums), list of str, list of float, or any\n"
+             "JSON-able value under 'extra.' and 'launch.fixed_policy.'. None unsets.\n"
+             "Returns the builder, so calls chain.");
+
+static PyObject *builder_set(mcpp_py_builder *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "set() takes 2 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    if (!PyUnicode_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "set(): path must be a str");
+        return NULL;
+    }
+    const char *path = PyUnicode_AsUTF8(args[0]);
+    if (!path || set_value(self, path, args[1]) < 0)
+        return NULL;
+    return Py_NewRef(self);
+}
+
+PyDoc_STRVAR(builder_update_doc,
+             "update(mapping=None, /, **fields)\n--\n\n"
+             "set() for each item; keys are dotted paths (use the mapping form for\n"
+             "them). Returns the builder.");
+
+static PyObject *builder_update(mcpp_py_builder *self, PyObject *args, PyObject *kwargs)
+{
+    PyObject *mapping = NULL;
+    if (!PyArg_ParseTuple(args, "|O:update", &mapping))
+        return NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        PyObject *src = pass == 0 ? mapping : kwargs;
+        if (!src || src == Py_None)
+            continue;
+        PyObject *items = PyMapping_Items(src);
+        if (!items)
+            return NULL;
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(items); i++) {
+            PyObject *kv = PyList_GET_ITEM(items, i);
+            PyObject *key = PyTuple_GetItem(kv, 0);
+            const char *path = key && PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+            if (!path || set_value(self, path, PyTuple_GetItem(kv, 1)) < 0) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_TypeError, "update(): keys must be str paths");
+                Py_DECREF(items);
+                return NULL;
+            }
+        }
+        Py_DECREF(items);
+    }
+    return Py_NewRef(self);
+}
+
+PyDoc_STRVAR(builder_append_doc,
+             "append(path, value)\n--\n\n"
+             "Appends a str to a list field such as 'status.caveats' or\n"
+             "'backend.fallbacks'. Returns the builder.");
+
+static PyObject *builder_append(mcpp_py_builder *self, PyObject *args)
+{
+    const char *path, *value;
+    if (!PyArg_ParseTuple(args, "ss:append", &path, &value))
+        return NULL;
+    int rc = mcpp_builder_append_string(self->builder, path, value);
+    if (rc < 0)
+        return mcpp_py_raise(state_of(self), rc);
+    return Py_NewRef(self);
+}
+
+PyDoc_STRVAR(builder_add_step_sample_doc,
+             "add_step_sample(seconds)\n--\n\n"
+             "Appends one measured step time to metrics.step_time_s.samples.\n"
+             "Returns the builder.");
+
+static PyObject *builder_add_step_sample(mcpp_py_builder *self, PyObject *arg)
+{
+    double seconds = PyFloat_AsDouble(arg);
+    if (seconds == -1.0 && PyErr_Occurred())
+        return NULL;
+    int rc = mcpp_builder_add_step_sample(self->builder, seconds);
+    if (rc < 0)
+        return mcpp_py_raise(state_of(self), rc);
+    return Py_NewRef(self);
+}
+
+PyDoc_STRVAR(builder_add_artifact_doc,
+             "add_artifact(kind, uri)\n--\n\n"
+             "Records an artifact (trace, report, log). Returns the builder.");
+
+static PyObject *builder_add_artifact(mcpp_py_builder *self, PyObject *args)
+{
+    const char *kind, *uri;
+    if (!PyArg_ParseTuple(args, "ss:add_artifact", &kind, &uri))
+        return NULL;
+    int rc = mcpp_builder_add_artifact(self->builder, kind, uri);
+    if (rc < 0)
+        return mcpp_py_raise(state_of(self), rc);
+    return Py_NewRef(self);
+}
+
+PyDoc_STRVAR(builder_unset_doc, "unset(path)\n--\n\nRemoves a field again. Returns the builder.");
+
+static PyObject *builder_unset(mcpp_py_builder *self, PyObject *arg)
+{
+    const char *path = PyUnicode_Check(arg) ? PyUnicode_AsUTF8(arg) : NULL;
+    if (!path) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "unset(): path must be a str");
+        return NULL;
+    }
+    int rc = mcpp_builder_unset(self->builder, path);
+    if (rc < 0)
+        return mcpp_py_raise(state_of(self), rc);
+    return Py_NewRef(self);
+}
+
+PyDoc_STRVAR(builder_finish_doc,
+             "finish()\n--\n\n"
+             "Validates what was set and returns the Receipt (derives the id and the\n"
+             "step-time statistics). The builder stays usable. Raises ValidationError.");
+
+static PyObject *builder_finish(mcpp_py_builder *self, PyObject *Py_UNUSED(ignored))
+{
+    mcpp_receipt *r = NULL;
+    int rc = mcpp_builder_finish(&r, NULL, self->builder);
+    if (rc < 0)
+        return mcpp_py_raise(state_of(self), rc);
+    return mcpp_py_receipt_wrap(state_of(self), r);
+}
+
+PyDoc_STRVAR(builder_write_doc,
+             "write(path, format=None)\n--\n\n"
+             "finish() and write the receipt to `path` atomically ('json'/'yaml', or\n"
+             "None for the file extension). Returns the Receipt.");
+
+static PyObject *builder_write(mcpp_py_builder *self, PyObject *args, PyObject *kwargs)
+{
+    PyObject *receipt = builder_finish(self, NULL);
+    if (!receipt)
+        return NULL;
+    PyObject *write = PyObject_GetAttrString(receipt, "write");
+    PyObject *res = write ? PyObject_Call(write, args, kwargs) : NULL;
+    Py_XDECREF(write);
+    if (!res) {
+        Py_DECREF(receipt);
+        return NULL;
+    }
+    Py_DECREF(res);
+    return receipt;
+}
+
+static PyMethodDef builder_methods[] = {
+    {"set", (PyCFunction)(void (*)(void))builder_set, METH_FASTCALL, builder_set_doc},
+    {"update", (PyCFunction)(void (*)(void))builder_update, METH_VARARGS | METH_KEYWORDS,
+     builder_update_doc},
+    {"append", (PyCFunction)builder_append, METH_VARARGS, builder_append_doc},
+    {"add_step_sample", (PyCFunction)builder_add_step_sample, METH_O, builder_add_step_sample_doc},
+    {"add_artifact", (PyCFunction)builder_add_artifact, METH_VARARGS, builder_add_artifact_doc},
+    {"unset", (PyCFunction)builder_unset, METH_O, builder_unset_doc},
+    {"finish", (PyCFunction)builder_finish, METH_NOARGS, builder_finish_doc},
+    {"write", (PyCFunction)(void (*)(void))builder_write, METH_VARARGS | METH_KEYWORDS,
+     builder_write_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+PyDoc_STRVAR(builder_doc,
+             "Builder()\n--\n\n"
+             "Collects receipt fields, then finish() validates them into a Receipt.\n\n"
+             "    b = mr.Builder()\n"
+             "    b.set('lane.pattern', 'AEMEAEMEAEMR').set('workload.seq_len', 4096)\n"
+             "    for t in step_times: b.add_step_sample(t)\n"
+             "    receipt = b.write('run.json')");
+
+static PyType_Slot builder_slots[] = {
+    {Py_tp_doc, (void *)builder_doc},
+    {Py_tp_new, builder_new},
+    {Py_tp_dealloc, builder_dealloc},
+    {Py_tp_methods, builder_methods},
+    {0, NULL},
+};
+
+PyType_Spec mcpp_py_builder_spec = {
+    .name = "mcpp_receipts._core.Builder",
+    .basicsize = sizeof(mcpp_py_builder),
+    .itemsize = 0,
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
+    .slots = builder_slots,
+};

@@ -1,0 +1,131 @@
+/*
+ * core.h — what the files of the CPython extension mcpp_receipts._core share:
+ * the module state (types, exception classes, helpers), the one error mapper,
+ * and the constructors each file exports to the others.
+ *
+ * Style follows CPython's Modules/xxlimited.c and Modules/_bz2module.c:
+ * multi-phase init, heap types created per module, no static PyObject state.
+ */
+#ifndef MCPP_PY_CORE_H
+#define MCPP_PY_CORE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "mcpp_receipts.h"
+
+/* Everything the module owns; reached from a type through PyType_GetModuleByDef
+ * so Python subclasses of our types still find it. */
+typedef struct mcpp_py_state {
+    PyTypeObject *receipt_type;  /* _core.Receipt (the C base type)                  */
+    PyTypeObject *builder_type;  /* _core.Builder                                    */
+    PyTypeObject *policy_type;   /* _core.Policy                                     */
+    PyObject *receipt_class;     /* what load() instantiates: the pure-Python subclass
+                                    registered by mcpp_receipts/__init__.py, or the base */
+    PyObject *error;             /* mcpp_receipts.Error                              */
+    PyObject *parse_error;       /* ParseError(Error, ValueError)                    */
+    PyObject *validation_error;  /* ValidationError(Error, ValueError)               */
+    PyObject *policy_error;      /* PolicyError(Error)                               */
+    PyObject *file_error;        /* FileError(Error, OSError)                        */
+    PyObject *json_loads;        /* json.loads, for OBJECT values and renderer output */
+    PyObject *json_dumps;        /* json.dumps, for Builder.set() of dicts/lists      */
+} mcpp_py_state;
+
+extern PyModuleDef mcpp_py_module_def;
+
+/* The state of the module that defined `type` (or one of its bases). */
+mcpp_py_state *mcpp_py_state_of_type(PyTypeObject *type);
+
+/* ---- Errors (errors.c) ------------------------------------------------------ */
+
+/*
+ * A copy of mcpp_error taken on the thread that failed, so it can cross a
+ * Py_BEGIN_ALLOW_THREADS section or be kept for ReceiptSet.errors. Strings are
+ * malloc'ed (NULL when unknown); release with mcpp_py_error_clear.
+ */
+typedef struct mcpp_py_error {
+    int code;
+    char *kind;
+    char *message;
+    char *file;
+    char *field;
+    int line;
+    int column;
+} mcpp_py_error;
+
+/* Snapshots mcpp_error_last() of the calling thread (status used when the
+ * library left no message). Needs no GIL. */
+void mcpp_py_error_capture(mcpp_py_error *out, int status);
+void mcpp_py_error_clear(mcpp_py_error *err);
+
+/* THE mapping from library failures to Python exceptions: returns a new
+ * exception instance (or NULL with an exception set). */
+PyObject *mcpp_py_error_to_exception(mcpp_py_state *st, const mcpp_py_error *err);
+
+/* Raises for `status` from mcpp_error_last(); returns NULL for `return`. */
+PyObject *mcpp_py_raise(mcpp_py_state *st, int status);
+/* Raises a captured error; returns NULL. */
+PyObject *mcpp_py_raise_captured(mcpp_py_state *st, const mcpp_py_error *err);
+
+int mcpp_py_errors_init(PyObject *module, mcpp_py_state *st);
+
+/* ---- Receipt (receipt_type.c) --------------------------------------------- */
+
+typedef struct mcpp_py_receipt {
+    PyObject_HEAD
+    mcpp_receipt *receipt; /* owned; never NULL once constructed                  */
+    Py_hash_t hash;        /* -1 until computed from the canonical JSON           */
+} mcpp_py_receipt;
+
+extern PyType_Spec mcpp_py_receipt_spec;
+
+/* Wraps `receipt` (takes ownership, also on failure) in the registered
+ * Receipt class. */
+PyObject *mcpp_py_receipt_wrap(mcpp_py_state *st, mcpp_receipt *receipt);
+
+/* True when `obj` is a Receipt (or subclass) of this module. */
+int mcpp_py_receipt_check(mcpp_py_state *st, PyObject *obj);
+
+/* Borrowed mcpp_receipt of a Receipt object; sets TypeError and returns NULL
+ * for anything else. */
+const mcpp_receipt *mcpp_py_receipt_get(mcpp_py_state *st, PyObject *obj);
+
+/* Converts a borrowed field view to a Python value (None when absent). */
+PyObject *mcpp_py_value_to_object(mcpp_py_state *st, const mcpp_value *value);
+
+/* ---- Builder (builder_type.c), Policy (policy_type.c) ---------------------- */
+
+extern PyType_Spec mcpp_py_builder_spec;
+
+typedef struct mcpp_py_policy {
+    PyObject_HEAD
+    mcpp_policy *policy; /* owned */
+    PyObject *source;    /* str path of the policy file, or None */
+} mcpp_py_policy;
+
+extern PyType_Spec mcpp_py_policy_spec;
+
+/* The mcpp_policy of `obj`, or of the default policy when obj is None (then
+ * *owned receives a policy the caller frees; otherwise *owned is NULL). */
+int mcpp_py_policy_resolve(mcpp_py_state *st, PyObject *obj, const mcpp_policy **out,
+                           mcpp_policy **owned);
+
+/* ---- Module-level functions (loading.c, analysis.c) ------------------------ */
+
+
+PyObject *mcpp_py_load(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+                       PyObject *kwnames);
+PyObject *mcpp_py_loads(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+                        PyObject *kwnames);
+PyObject *mcpp_py_receipt_from_canonical(PyObject *module, PyObject *args);
+PyObject *mcpp_py_load_dir(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+                           PyObject *kwnames);
+
+/* analysis.c: each returns a tuple of renderings (JSON, text, Markdown as asked). */
+PyObject *mcpp_py_compare(PyObject *module, PyObject *args);
+PyObject *mcpp_py_frontier(PyObject *module, PyObject *args);
+PyObject *mcpp_py_claim(PyObject *module, PyObject *args);
+PyObject *mcpp_py_gate(PyObject *module, PyObject *args);
+PyObject *mcpp_py_lane_key(PyObject *module, PyObject *args);
+
+#endif /* MCPP_PY_CORE_H */

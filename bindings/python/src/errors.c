@@ -1,0 +1,213 @@
+/*
+ * errors.c — the exception classes of mcpp_receipts and the one place where
+ * library status codes and mcpp_error_last() become Python exceptions.
+ *
+ *   Error                       base of everything the library raises
+ *   ParseError(Error, ValueError)       the input is not a well-formed document
+ *                                       (syntax, encoding, duplicate keys, limits,
+ *                                       YAML features we refuse)
+ *   ValidationError(Error, ValueError)  well-formed, but not a valid receipt
+ *   PolicyError(Error)                  a policy is invalid or failed
+ *   FileError(Error, OSError)           a file could not be read or written
+ *
+ * Each instance carries .code, .kind, .path (the file), .line, .column and
+ * .field, None where the library did not know them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+
+static char *dup_or_null(const char *s)
+{
+    if (!s || !*s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *copy = malloc(n);
+    if (copy)
+        memcpy(copy, s, n);
+    return copy;
+}
+
+void mcpp_py_error_capture(mcpp_py_error *out, int status)
+{
+    const mcpp_error *e = mcpp_error_last();
+    memset(out, 0, sizeof *out);
+    /* A failing call always sets the thread's error; fall back to the status
+     * when some path forgot, so no exception ever lacks a message. */
+    out->code = (e->code != MCPP_OK) ? e->code : status;
+    out->kind = dup_or_null(e->code != MCPP_OK ? e->kind : NULL);
+    out->message = dup_or_null(e->code != MCPP_OK ? e->message : NULL);
+    if (e->code != MCPP_OK) {
+        out->file = dup_or_null(e->file);
+        out->field = dup_or_null(e->field);
+        out->line = e->line;
+        out->column = e->column;
+    }
+}
+
+void mcpp_py_error_clear(mcpp_py_error *err)
+{
+    if (!err)
+        return;
+    free(err->kind);
+    free(err->message);
+    free(err->file);
+    free(err->field);
+    memset(err, 0, sizeof *err);
+}
+
+/* Kinds that mean "this is not a well-formed document" rather than "this
+ * document is not a valid receipt". */
+static int kind_is_parse(const char *kind)
+{
+    static const char *const parse_kinds[] = {"syntax", "encoding", "duplicate_key", "limit",
+                                              "yaml_feature", NULL};
+    if (!kind)
+        return 0;
+    for (size_t i = 0; parse_kinds[i]; i++)
+        if (strcmp(kind, parse_kinds[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static PyObject *class_for(mcpp_py_state *st, const mcpp_py_error *err)
+{
+    switch (err->code) {
+    case MCPP_EINVALID:
+        return kind_is_parse(err->kind) ? st->parse_error : st->validation_error;
+    case MCPP_ELIMIT:
+        return st->parse_error;
+    case MCPP_EPOLICY:
+        return st->policy_error;
+    case MCPP_EIO:
+        return st->file_error;
+    default:
+        return st->error;
+    }
+}
+
+static int set_str_attr(PyObject *obj, const char *name, const char *value)
+{
+    PyObject *v = value ? PyUnicode_DecodeUTF8(value, (Py_ssize_t)strlen(value), "replace")
+                        : Py_NewRef(Py_None);
+    if (!v)
+        return -1;
+    int rc = PyObject_SetAttrString(obj, name, v);
+    Py_DECREF(v);
+    return rc;
+}
+
+static int set_int_attr(PyObject *obj, const char *name, int value, int none_when_zero)
+{
+    PyObject *v = (none_when_zero && value == 0) ? Py_NewRef(Py_None) : PyLong_FromLong(value);
+    if (!v)
+        return -1;
+    int rc = PyObject_SetAttrString(obj, name, v);
+    Py_DECREF(v);
+    return rc;
+}
+
+PyObject *mcpp_py_error_to_exception(mcpp_py_state *st, const mcpp_py_error *err)
+{
+    const char *message = err->message ? err->message : mcpp_status_name(err->code);
+    PyObject *cls = class_for(st, err);
+    PyObject *text = PyUnicode_DecodeUTF8(message, (Py_ssize_t)strlen(message), "replace");
+    if (!text)
+        return NULL;
+    PyObject *exc = PyObject_CallOneArg(cls, text);
+    Py_DECREF(text);
+    if (!exc)
+        return NULL;
+    if (set_int_attr(exc, "code", err->code, 0) < 0 ||
+        set_str_attr(exc, "kind", err->kind ? err->kind : mcpp_status_name(err->code)) < 0 ||
+        set_str_attr(exc, "path", err->file) < 0 || set_str_attr(exc, "field", err->field) < 0 ||
+        set_int_attr(exc, "line", err->line, 1) < 0 ||
+        set_int_attr(exc, "column", err->column, 1) < 0) {
+        Py_DECREF(exc);
+        return NULL;
+    }
+    return exc;
+}
+
+PyObject *mcpp_py_raise_captured(mcpp_py_state *st, const mcpp_py_error *err)
+{
+    if (err->code == MCPP_ENOMEM)
+        return PyErr_NoMemory();
+    PyObject *exc = mcpp_py_error_to_exception(st, err);
+    if (exc) {
+        PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+        Py_DECREF(exc);
+    }
+    return NULL;
+}
+
+PyObject *mcpp_py_raise(mcpp_py_state *st, int status)
+{
+    mcpp_py_error err;
+    mcpp_py_error_capture(&err, status);
+    mcpp_py_raise_captured(st, &err);
+    mcpp_py_error_clear(&err);
+    return NULL;
+}
+
+static PyObject *new_class(PyObject *module, const char *name, PyObject *bases, const char *doc)
+{
+    PyObject *cls = PyErr_NewExceptionWithDoc(name, doc, bases, NULL);
+    if (!cls)
+        return NULL;
+    /* Defaults so that `except mr.Error as e: e.line` works on every instance,
+     * including ones user code raises itself. */
+    static const char *const attrs[] = {"code", "kind", "path", "field", "line", "column", NULL};
+    for (size_t i = 0; attrs[i]; i++) {
+        if (PyObject_SetAttrString(cls, attrs[i], Py_None) < 0) {
+            Py_DECREF(cls);
+            return NULL;
+        }
+    }
+    if (PyModule_AddObjectRef(module, strrchr(name, '.') + 1, cls) < 0) {
+        Py_DECREF(cls);
+        return NULL;
+    }
+    return cls;
+}
+
+int mcpp_py_errors_init(PyObject *module, mcpp_py_state *st)
+{
+    PyObject *bases = NULL;
+    st->error = new_class(module, "mcpp_receipts.Error", PyExc_Exception,
+                          "Base class of every error raised by mcpp_receipts.\n\n"
+                          "Attributes: code (library status), kind (stable category such as\n"
+                          "'syntax', 'type', 'unknown_field'), path (the file), line, column\n"
+                          "and field (dotted path); None where unknown.");
+    if (!st->error)
+        return -1;
+
+    if (!(bases = PyTuple_Pack(2, st->error, PyExc_ValueError)))
+        return -1;
+    st->parse_error = new_class(module, "mcpp_receipts.ParseError", bases,
+                                "The input is not a well-formed JSON/YAML document (syntax,\n"
+                                "encoding, duplicate keys, size or depth limits, refused YAML\n"
+                                "features).");
+    st->validation_error = st->parse_error
+                               ? new_class(module, "mcpp_receipts.ValidationError", bases,
+                                           "The document is well-formed but not a valid\n"
+                                           "mcpp.receipt/1 (wrong type, bad enum, unknown\n"
+                                           "field, inconsistent values, ...).")
+                               : NULL;
+    Py_DECREF(bases);
+    if (!st->validation_error)
+        return -1;
+
+    st->policy_error = new_class(module, "mcpp_receipts.PolicyError", st->error,
+                                 "A policy file is invalid or a policy rule failed.");
+    if (!st->policy_error)
+        return -1;
+
+    if (!(bases = PyTuple_Pack(2, st->error, PyExc_OSError)))
+        return -1;
+    st->file_error = new_class(module, "mcpp_receipts.FileError", bases,
+                               "A file could not be read or written.");
+    Py_DECREF(bases);
+    return st->file_error ? 0 : -1;
+}

@@ -1,0 +1,261 @@
+/*
+ * policy_type.c — _core.Policy: a comparability policy (DESIGN §4, §6), either
+ * the built-in default or one compiled from a sandboxed Lua file. Read-only
+ * from Python; its settings are exposed for display and for tests.
+ */
+#include <string.h>
+
+#include "core.h"
+
+static mcpp_py_policy *policy_alloc(PyTypeObject *type, mcpp_policy *policy, PyObject *source)
+{
+    mcpp_py_policy *self = (mcpp_py_policy *)type->tp_alloc(type, 0);
+    if (!self) {
+        mcpp_policy_free(policy);
+        return NULL;
+    }
+    self->policy = policy;
+    self->source = Py_NewRef(source ? source : Py_None);
+    return self;
+}
+
+static void policy_dealloc(mcpp_py_policy *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    mcpp_policy_free(self->policy);
+    Py_XDECREF(self->source);
+    tp->tp_free((PyObject *)self);
+    Py_DECREF(tp);
+}
+
+PyDoc_STRVAR(policy_default_doc, "default()\n--\n\nThe built-in default policy (DESIGN §4).");
+
+static PyObject *policy_default(PyTypeObject *cls, PyObject *Py_UNUSED(ignored))
+{
+    mcpp_policy *p = NULL;
+    int rc = mcpp_policy_default(&p);
+    if (rc < 0)
+        return mcpp_py_raise(mcpp_py_state_of_type(cls), rc);
+    return (PyObject *)policy_alloc(cls, p, NULL);
+}
+
+PyDoc_STRVAR(policy_from_file_doc,
+             "from_file(path)\n--\n\n"
+             "Loads a sandboxed Lua policy file. Raises PolicyError (with .path and\n"
+             ".line) when it is invalid, FileError when it cannot be read.");
+
+static PyObject *policy_from_file(PyTypeObject *cls, PyObject *arg)
+{
+    PyObject *path = NULL;
+    if (!PyUnicode_FSConverter(arg, &path))
+        return NULL;
+    mcpp_policy *p = NULL;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mcpp_policy_load_lua_file(&p, PyBytes_AS_STRING(path), NULL);
+    Py_END_ALLOW_THREADS
+    if (rc < 0) {
+        Py_DECREF(path);
+        return mcpp_py_raise(mcpp_py_state_of_type(cls), rc);
+    }
+    PyObject *source = PyUnicode_DecodeFSDefault(PyBytes_AS_STRING(path));
+    Py_DECREF(path);
+    if (!source) {
+        mcpp_policy_free(p);
+        return NULL;
+    }
+    PyObject *self = (PyObject *)policy_alloc(cls, p, source);
+    Py_DECREF(source);
+    return self;
+}
+
+PyDoc_STRVAR(policy_from_string_doc,
+             "from_string(text, name=None)\n--\n\n"
+             "Compiles a Lua policy from text; `name` is used in error messages and\n"
+             "includes resolve next to it.");
+
+static PyObject *policy_from_string(PyTypeObject *cls, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"text", "name", NULL};
+    const char *text, *name = NULL;
+    Py_ssize_t len;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s#|z:from_string", kwlist, &text, &len, &name))
+        return NULL;
+    mcpp_policy *p = NULL;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mcpp_policy_load_lua_buffer(&p, text, (size_t)len, name, NULL);
+    Py_END_ALLOW_THREADS
+    if (rc < 0)
+        return mcpp_py_raise(mcpp_py_state_of_type(cls), rc);
+    return (PyObject *)policy_alloc(cls, p, NULL);
+}
+
+static PyObject *str_or_none(const char *s)
+{
+    if (!s)
+        Py_RETURN_NONE;
+    return PyUnicode_FromString(s);
+}
+
+static PyObject *policy_name_get(mcpp_py_policy *self, void *Py_UNUSED(closure))
+{
+    return str_or_none(mcpp_policy_name(self->policy));
+}
+
+static PyObject *policy_source_get(mcpp_py_policy *self, void *Py_UNUSED(closure))
+{
+    return Py_NewRef(self->source);
+}
+
+static PyObject *policy_dimensions_get(mcpp_py_policy *self, void *Py_UNUSED(closure))
+{
+    size_t n = mcpp_policy_dimension_count(self->policy);
+    PyObject *result = PyDict_New();
+    for (size_t i = 0; result && i < n; i++) {
+        size_t nf = mcpp_policy_dimension_field_count(self->policy, i);
+        PyObject *fields = PyTuple_New((Py_ssize_t)nf);
+        for (size_t f = 0; fields && f < nf; f++) {
+            PyObject *s = str_or_none(mcpp_policy_dimension_field(self->policy, i, f));
+            if (!s)
+                Py_CLEAR(fields);
+            else
+                PyTuple_SET_ITEM(fields, (Py_ssize_t)f, s);
+        }
+        int role = mcpp_policy_dimension_role(self->policy, i);
+        PyObject *entry = fields ? Py_BuildValue("{s:s,s:N}", "role",
+                                                 mcpp_role_name((mcpp_role)role), "fields", fields)
+                                 : NULL;
+        if (!entry ||
+            PyDict_SetItemString(result, mcpp_policy_dimension_name(self->policy, i), entry) < 0)
+            Py_CLEAR(result);
+        Py_XDECREF(entry);
+    }
+    return result;
+}
+
+static PyObject *policy_required_get(mcpp_py_policy *self, void *Py_UNUSED(closure))
+{
+    size_t n = mcpp_policy_required_count(self->policy);
+    PyObject *t = PyTuple_New((Py_ssize_t)n);
+    for (size_t i = 0; t && i < n; i++) {
+        PyObject *s = str_or_none(mcpp_policy_required_at(self->policy, i));
+        if (!s)
+            Py_CLEAR(t);
+        else
+            PyTuple_SET_ITEM(t, (Py_ssize_t)i, s);
+    }
+    return t;
+}
+
+static PyObject *policy_noise_get(mcpp_py_policy *self, void *Py_UNUSED(closure))
+{
+    const mcpp_noise_settings *n = mcpp_policy_noise(self->policy);
+    return Py_BuildValue("{s:d,s:L,s:d}", "max_rel_spread", n->max_rel_spread, "min_runs",
+                         (long long)n->min_runs, "noise_floor", n->noise_floor);
+}
+
+static PyObject *policy_gate_get(mcpp_py_policy *self, void *Py_UNUSED(closure))
+{
+    const mcpp_gate_settings *g = mcpp_policy_gate(self->policy);
+    return Py_BuildValue("{s:z,s:O,s:d,s:d}", "metric", g->metric, "higher_is_better",
+                         g->higher_is_better ? Py_True : Py_False, "max_regression",
+                         g->max_regression, "confidence", g->confidence);
+}
+
+static PyObject *policy_adjacency_get(mcpp_py_policy *self, void *Py_UNUSED(closure))
+{
+    return PyLong_FromLong(mcpp_policy_adjacency_width(self->policy));
+}
+
+static PyObject *policy_rules_get(mcpp_py_policy *self, void *Py_UNUSED(closure))
+{
+    size_t n = mcpp_policy_rule_count(self->policy);
+    PyObject *t = PyTuple_New((Py_ssize_t)n);
+    for (size_t i = 0; t && i < n; i++) {
+        PyObject *s = str_or_none(mcpp_policy_rule_name(self->policy, i));
+        if (!s)
+            Py_CLEAR(t);
+        else
+            PyTuple_SET_ITEM(t, (Py_ssize_t)i, s);
+    }
+    return t;
+}
+
+static PyObject *policy_repr(mcpp_py_policy *self)
+{
+    const char *name = mcpp_policy_name(self->policy);
+    if (self->source != Py_None)
+        return PyUnicode_FromFormat("<Policy %s from %R>", name ? name : "?", self->source);
+    return PyUnicode_FromFormat("<Policy %s>", name ? name : "?");
+}
+
+int mcpp_py_policy_resolve(mcpp_py_state *st, PyObject *obj, const mcpp_policy **out,
+                           mcpp_policy **owned)
+{
+    *owned = NULL;
+    *out = NULL;
+    if (obj == NULL || obj == Py_None) {
+        int rc = mcpp_policy_default(owned);
+        if (rc < 0) {
+            mcpp_py_raise(st, rc);
+            return -1;
+        }
+        *out = *owned;
+        return 0;
+    }
+    if (!PyObject_TypeCheck(obj, st->policy_type)) {
+        PyErr_Format(PyExc_TypeError, "policy must be an mcpp_receipts.Policy or None, not %.100s",
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    *out = ((mcpp_py_policy *)obj)->policy;
+    return 0;
+}
+
+static PyMethodDef policy_methods[] = {
+    {"default", (PyCFunction)policy_default, METH_NOARGS | METH_CLASS, policy_default_doc},
+    {"from_file", (PyCFunction)policy_from_file, METH_O | METH_CLASS, policy_from_file_doc},
+    {"from_string", (PyCFunction)(void (*)(void))policy_from_string,
+     METH_VARARGS | METH_KEYWORDS | METH_CLASS, policy_from_string_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef policy_getset[] = {
+    {"name", (getter)policy_name_get, NULL, "The policy's name.", NULL},
+    {"source", (getter)policy_source_get, NULL, "The file it came from, or None.", NULL},
+    {"dimensions", (getter)policy_dimensions_get, NULL,
+     "{dimension: {'role': 'must_match'|'qualify'|'ignore', 'fields': (...)}}", NULL},
+    {"required_fields", (getter)policy_required_get, NULL, "Fields both receipts must have.",
+     NULL},
+    {"noise", (getter)policy_noise_get, NULL, "{'max_rel_spread', 'min_runs', 'noise_floor'}",
+     NULL},
+    {"gate", (getter)policy_gate_get, NULL,
+     "{'metric', 'higher_is_better', 'max_regression', 'confidence'}", NULL},
+    {"adjacency_width", (getter)policy_adjacency_get, NULL,
+     "Lanes are adjacent when their keys differ in at most this many dimensions.", NULL},
+    {"rules", (getter)policy_rules_get, NULL, "Names of the custom (Lua) rules.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+PyDoc_STRVAR(policy_doc,
+             "A comparability policy: which dimensions must match, which only qualify,\n"
+             "required fields, noise bounds and the merge gate. Make one with\n"
+             "Policy.default(), Policy.from_file(path) or Policy.from_string(text).");
+
+static PyType_Slot policy_slots[] = {
+    {Py_tp_doc, (void *)policy_doc},
+    {Py_tp_dealloc, policy_dealloc},
+    {Py_tp_repr, policy_repr},
+    {Py_tp_methods, policy_methods},
+    {Py_tp_getset, policy_getset},
+    {0, NULL},
+};
+
+PyType_Spec mcpp_py_policy_spec = {
+    .name = "mcpp_receipts._core.Policy",
+    .basicsize = sizeof(mcpp_py_policy),
+    .itemsize = 0,
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = policy_slots,
+};

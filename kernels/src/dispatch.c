@@ -1,0 +1,105 @@
+/*
+ * dispatch.c — resolving requested backends into observed ones, per family,
+ * and recording every fallback (see mcpp_kernels/dispatch.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "error_internal.h"
+#include "mcpp_kernels/dispatch.h"
+
+static const char *const family_names[MCPP_FAMILY_COUNT] = {"attention", "mamba", "moe",
+                                                            "recurrent", "gemm"};
+static const char *const impl_names[] = {"cuda", "cublas", "cpu_blas", "blocked", "reference"};
+
+const char *mcpp_family_name(mcpp_family family) { return family_names[family]; }
+const char *mcpp_impl_name(mcpp_impl impl) { return impl_names[impl]; }
+
+static mcpp_impl dispatch_cpu_gemm_impl(mcpp_gemm_impl g)
+{
+    switch (g) {
+    case MCPP_GEMM_BLAS: return MCPP_IMPL_CPU_BLAS;
+    case MCPP_GEMM_BLOCKED: return MCPP_IMPL_CPU_BLOCKED;
+    default: return MCPP_IMPL_REFERENCE;
+    }
+}
+
+static void dispatch_set_cpu(mcpp_impl *impl, mcpp_gemm_impl gemm)
+{
+    /* On the CPU the block kernels (attention, scan, recurrence) are the C
+     * reference; the projections and the expert GEMMs use the chosen GEMM. */
+    impl[MCPP_FAMILY_ATTENTION] = MCPP_IMPL_REFERENCE;
+    impl[MCPP_FAMILY_MAMBA] = MCPP_IMPL_REFERENCE;
+    impl[MCPP_FAMILY_RECURRENT] = MCPP_IMPL_REFERENCE;
+    impl[MCPP_FAMILY_MOE] = dispatch_cpu_gemm_impl(gemm);
+    impl[MCPP_FAMILY_GEMM] = dispatch_cpu_gemm_impl(gemm);
+}
+
+static void dispatch_set_cuda(mcpp_impl *impl, mcpp_moe_lane lane)
+{
+    impl[MCPP_FAMILY_ATTENTION] = MCPP_IMPL_CUDA;
+    impl[MCPP_FAMILY_MAMBA] = MCPP_IMPL_CUDA;
+    impl[MCPP_FAMILY_RECURRENT] = MCPP_IMPL_CUDA;
+    /* Padded MoE is cuBLAS strided-batched GEMM; jagged/block-sparse are our kernels. */
+    impl[MCPP_FAMILY_MOE] = lane == MCPP_MOE_PADDED ? MCPP_IMPL_CUBLAS : MCPP_IMPL_CUDA;
+    impl[MCPP_FAMILY_GEMM] = MCPP_IMPL_CUBLAS;
+}
+
+int mcpp_dispatch_resolve(mcpp_dispatch *out, const mcpp_dispatch_request *request,
+                          const mcpp_device_info *device)
+{
+    memset(out, 0, sizeof *out);
+    out->requested_backend = request->backend;
+    out->moe_lane = request->moe_lane;
+    out->cpu_gemm = request->cpu_gemm;
+
+    if (request->backend == MCPP_BACKEND_CPU) {
+        out->observed_backend = MCPP_BACKEND_CPU;
+        dispatch_set_cpu(out->requested, request->cpu_gemm);
+        dispatch_set_cpu(out->observed, request->cpu_gemm);
+        return MCPP_OK;
+    }
+
+    dispatch_set_cuda(out->requested, request->moe_lane);
+    const char *why = NULL;
+    char buf[256];
+    if (!device->compiled_with_cuda || device->device_count <= 0) {
+        snprintf(buf, sizeof buf, "no usable CUDA device: %.200s",
+                 device->reason[0] ? device->reason : "device count is 0");
+        why = buf;
+    } else if (!request->cuda_stack_available) {
+        why = "the CUDA stack path is not available in this build";
+    }
+    if (!why) {
+        out->observed_backend = MCPP_BACKEND_CUDA;
+        dispatch_set_cuda(out->observed, request->moe_lane);
+        return MCPP_OK;
+    }
+    if (!request->allow_fallback)
+        return mcpp_error_set(MCPP_EUNSUPPORTED, "unsupported", NULL, "backend", 0, 0,
+                              "--backend cuda requested but %s (pass --allow-fallback to run "
+                              "on the CPU and record the fallback)",
+                              why);
+
+    out->observed_backend = MCPP_BACKEND_CPU;
+    dispatch_set_cpu(out->observed, request->cpu_gemm);
+    snprintf(out->fallback_reason, sizeof out->fallback_reason, "%s", why);
+    for (int f = 0; f < MCPP_FAMILY_COUNT; f++) {
+        if (out->fallback_count >= MCPP_DISPATCH_MAX_FALLBACKS) break;
+        snprintf(out->fallbacks[out->fallback_count++], sizeof out->fallbacks[0], "%s:%s->%s",
+                 family_names[f], impl_names[out->requested[f]], impl_names[out->observed[f]]);
+    }
+    return MCPP_OK;
+}
+
+const char *mcpp_dispatch_requested_name(const mcpp_dispatch *d, mcpp_family family)
+{
+    if (family == MCPP_FAMILY_MOE) return mcpp_moe_lane_name(d->moe_lane);
+    return impl_names[d->requested[family]];
+}
+
+const char *mcpp_dispatch_observed_name(const mcpp_dispatch *d, mcpp_family family)
+{
+    if (family == MCPP_FAMILY_MOE) return mcpp_moe_lane_name(d->moe_lane);
+    return impl_names[d->observed[family]];
+}

@@ -1,0 +1,249 @@
+/*
+ * step_args.c — parsing and checking mcpp-step's command line. Every bad
+ * value is refused with the flag's name and what was expected (exit 3).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcpp_kernels/reference.h"
+#include "mcpp_receipts.h"
+#include "step.h"
+
+static const char step_usage[] =
+    "usage: mcpp-step [options]\n"
+    "\n"
+    "Runs a hybrid layer stack (A attention, M selective scan, E MoE, R recurrent tail)\n"
+    "forward for a measured window and writes a receipt (schema mcpp.receipt/1).\n"
+    "\n"
+    "Model:\n"
+    "  --pattern STR            block pattern of A, M, E, R (default AEMEAEMEAEMR)\n"
+    "  --depth N                layers; the pattern is tiled (default: pattern length)\n"
+    "  --d-model N              hidden size (default 128)\n"
+    "  --heads N                attention heads; must divide d-model (default 4)\n"
+    "  --d-ff N                 expert hidden size (default 2 * d-model)\n"
+    "  --state N                selective-scan state per channel, 1..64 (default 16)\n"
+    "  --vocab N                vocab for synthetic data (default 256; a token file sets its own)\n"
+    "  --family NAME            lane.family (default: derived, e.g. NAM56R)\n"
+    "  --lane-name TEXT         lane.name (default: derived)\n"
+    "Workload:\n"
+    "  --seq-len N              tokens per sequence (default 128)\n"
+    "  --batch N                sequences per step (default 2)\n"
+    "  --data synthetic|FILE    uniform random tokens, or a token file (kernels/data/*.tok)\n"
+    "  --seed N                 parameters and synthetic data (default 1)\n"
+    "MoE (E blocks):\n"
+    "  --experts N              (default 8)\n"
+    "  --top-k N                (default 2)\n"
+    "  --capacity-factor X      (default 1.25)\n"
+    "  --overflow drop|pad|no_drop      (default drop)\n"
+    "  --score softmax|sigmoid          (default softmax)\n"
+    "  --moe-lane padded|jagged|block_sparse   (default jagged)\n"
+    "Backend:\n"
+    "  --backend cpu|cuda       (default cpu)\n"
+    "  --gemm blas|blocked|reference   CPU GEMM path (default blas = OpenBLAS)\n"
+    "  --precision fp32|bf16    (default: fp32 on cpu, bf16 on cuda)\n"
+    "  --allow-fallback         run on the CPU when CUDA is unusable, and record it\n"
+    "  --threads N              OpenBLAS threads (default 1)\n"
+    "Measurement:\n"
+    "  --steps N                measured steps (default 5)\n"
+    "  --warmup N               unmeasured steps before them (default 2)\n"
+    "  --profile-steps A:B      CUDA profiler capture over measured steps A..B (0-based)\n"
+    "  --no-verify              skip re-running one step through the reference\n"
+    "  --out FILE               receipt path, .json or .yaml (default: JSON on stdout)\n"
+    "  --quiet                  no progress on stderr\n"
+    "  --help                   this text\n"
+    "\n"
+    "Exit codes: 0 ok, 1 verification failed (receipt still written), 3 bad input or\n"
+    "CUDA requested without a usable device (and no --allow-fallback), 4 internal error.\n";
+
+static int step_bad(const char *flag, const char *expected, const char *got)
+{
+    fprintf(stderr, "mcpp-step: %s: expected %s, got '%s'\n", flag, expected, got ? got : "");
+    return STEP_EXIT_BAD_INPUT;
+}
+
+static int step_long(long *out, const char *flag, const char *s, long min, long max)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || !end || *end || end == s || v < min || v > max) {
+        char want[96];
+        snprintf(want, sizeof want, "an integer in %ld..%ld", min, max);
+        return step_bad(flag, want, s);
+    }
+    *out = v;
+    return -1;
+}
+
+static int step_size(size_t *out, const char *flag, const char *s, long min, long max)
+{
+    long v = 0;
+    int rc = step_long(&v, flag, s, min, max);
+    if (rc < 0) *out = (size_t)v;
+    return rc;
+}
+
+static void step_defaults(step_options *o)
+{
+    memset(o, 0, sizeof *o);
+    snprintf(o->stack.pattern, sizeof o->stack.pattern, "AEMEAEMEAEMR");
+    o->stack.d_model = 128;
+    o->stack.heads = 4;
+    o->stack.state = 16;
+    o->stack.vocab = 256;
+    o->stack.seq_len = 128;
+    o->stack.batch = 2;
+    o->stack.seed = 1;
+    o->stack.moe.experts = 8;
+    o->stack.moe.top_k = 2;
+    o->stack.moe.capacity_factor = 1.25;
+    o->stack.moe.score = MCPP_SCORE_SOFTMAX;
+    o->stack.moe.overflow = MCPP_OVERFLOW_DROP;
+    o->stack.moe.align_rows = 1;
+    o->stack.moe.block_rows = 32;
+    o->lane = MCPP_MOE_JAGGED;
+    o->backend = MCPP_BACKEND_CPU;
+    o->cpu_gemm = MCPP_GEMM_BLAS;
+    o->steps = 5;
+    o->warmup = 2;
+    o->data = "synthetic";
+    o->profile_first = o->profile_last = -1;
+    o->threads = 1;
+    o->verify = 1;
+}
+
+int step_parse_args(step_options *o, int argc, char **argv)
+{
+    step_defaults(o);
+    o->argc = argc;
+    o->argv = argv;
+    long depth = 0, dff = 0, threads = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        /* Flags without a value. */
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(step_usage, stdout);
+            return STEP_EXIT_OK;
+        }
+        if (strcmp(a, "--allow-fallback") == 0) { o->allow_fallback = 1; continue; }
+        if (strcmp(a, "--no-verify") == 0) { o->verify = 0; continue; }
+        if (strcmp(a, "--quiet") == 0) { o->quiet = 1; continue; }
+        if (strncmp(a, "--", 2) != 0) return step_bad("argument", "an option starting with --", a);
+
+        /* Flags with a value: "--flag VALUE" or "--flag=VALUE". */
+        char name[64];
+        const char *v = NULL, *eq = strchr(a, '=');
+        if (eq) {
+            size_t n = (size_t)(eq - a);
+            if (n >= sizeof name) return step_bad("argument", "a known option", a);
+            memcpy(name, a, n);
+            name[n] = '\0';
+            v = eq + 1;
+        } else {
+            snprintf(name, sizeof name, "%s", a);
+            if (i + 1 >= argc) return step_bad(a, "a value after it", "");
+            v = argv[++i];
+        }
+        int rc = -1;
+        if (strcmp(name, "--pattern") == 0) {
+            if (strlen(v) == 0 || strlen(v) > MCPP_STACK_MAX_PATTERN)
+                return step_bad(name, "1..64 letters of A, M, E, R", v);
+            snprintf(o->stack.pattern, sizeof o->stack.pattern, "%s", v);
+        } else if (strcmp(name, "--depth") == 0) rc = step_long(&depth, name, v, 1, MCPP_STACK_MAX_DEPTH);
+        else if (strcmp(name, "--d-model") == 0) rc = step_size(&o->stack.d_model, name, v, 1, 16384);
+        else if (strcmp(name, "--heads") == 0) rc = step_size(&o->stack.heads, name, v, 1, 1024);
+        else if (strcmp(name, "--d-ff") == 0) rc = step_long(&dff, name, v, 1, 65536);
+        else if (strcmp(name, "--state") == 0) rc = step_size(&o->stack.state, name, v, 1, MCPP_SCAN_MAX_STATE);
+        else if (strcmp(name, "--vocab") == 0) rc = step_size(&o->stack.vocab, name, v, 2, 1 << 24);
+        else if (strcmp(name, "--seq-len") == 0) rc = step_size(&o->stack.seq_len, name, v, 1, 65536);
+        else if (strcmp(name, "--batch") == 0) rc = step_size(&o->stack.batch, name, v, 1, 65536);
+        else if (strcmp(name, "--experts") == 0) rc = step_size(&o->stack.moe.experts, name, v, 1, 4096);
+        else if (strcmp(name, "--top-k") == 0) rc = step_size(&o->stack.moe.top_k, name, v, 1, 4096);
+        else if (strcmp(name, "--capacity-factor") == 0) {
+            char *end = NULL;
+            double cf = strtod(v, &end);
+            if (!end || *end || end == v || !(cf > 0.0) || cf > 1e6)
+                return step_bad(name, "a positive number", v);
+            o->stack.moe.capacity_factor = cf;
+        } else if (strcmp(name, "--overflow") == 0) {
+            if (mcpp_moe_overflow_parse(&o->stack.moe.overflow, v) != 0)
+                return step_bad(name, "drop, pad or no_drop", v);
+        } else if (strcmp(name, "--score") == 0) {
+            if (mcpp_moe_score_parse(&o->stack.moe.score, v) != 0)
+                return step_bad(name, "softmax or sigmoid", v);
+        } else if (strcmp(name, "--moe-lane") == 0) {
+            if (mcpp_moe_lane_parse(&o->lane, v) != 0)
+                return step_bad(name, "padded, jagged or block_sparse", v);
+        } else if (strcmp(name, "--backend") == 0) {
+            if (strcmp(v, "cpu") == 0) o->backend = MCPP_BACKEND_CPU;
+            else if (strcmp(v, "cuda") == 0) o->backend = MCPP_BACKEND_CUDA;
+            else return step_bad(name, "cpu or cuda", v);
+        } else if (strcmp(name, "--gemm") == 0) {
+            if (strcmp(v, "blas") == 0) o->cpu_gemm = MCPP_GEMM_BLAS;
+            else if (strcmp(v, "blocked") == 0) o->cpu_gemm = MCPP_GEMM_BLOCKED;
+            else if (strcmp(v, "reference") == 0) o->cpu_gemm = MCPP_GEMM_REFERENCE;
+            else return step_bad(name, "blas, blocked or reference", v);
+        } else if (strcmp(name, "--precision") == 0) {
+            if (strcmp(v, "fp32") != 0 && strcmp(v, "bf16") != 0)
+                return step_bad(name, "fp32 or bf16", v);
+            snprintf(o->precision, sizeof o->precision, "%s", v);
+            o->precision_given = 1;
+        } else if (strcmp(name, "--steps") == 0) rc = step_long(&o->steps, name, v, 1, STEP_MAX_STEPS);
+        else if (strcmp(name, "--warmup") == 0) rc = step_long(&o->warmup, name, v, 0, STEP_MAX_STEPS);
+        else if (strcmp(name, "--data") == 0) {
+            if (!*v) return step_bad(name, "synthetic or a token file", v);
+            o->data = v;
+        } else if (strcmp(name, "--seed") == 0) {
+            long seed = 0;
+            rc = step_long(&seed, name, v, 0, 2147483647L);
+            o->stack.seed = (uint64_t)seed;
+        } else if (strcmp(name, "--out") == 0) {
+            if (!*v) return step_bad(name, "a file path", v);
+            o->out = v;
+        } else if (strcmp(name, "--family") == 0) {
+            if (!*v) return step_bad(name, "a family label", v);
+            o->family = v;
+        } else if (strcmp(name, "--lane-name") == 0) {
+            if (!*v) return step_bad(name, "a lane name", v);
+            o->lane_name = v;
+        } else if (strcmp(name, "--threads") == 0) {
+            rc = step_long(&threads, name, v, 1, 256);
+            o->threads = (int)threads;
+        } else if (strcmp(name, "--profile-steps") == 0) {
+            char *end = NULL;
+            long a0 = strtol(v, &end, 10);
+            if (!end || *end != ':' || end == v) return step_bad(name, "A:B with 0 <= A <= B", v);
+            const char *second = end + 1;
+            long b0 = strtol(second, &end, 10);
+            if (!end || *end || end == second || a0 < 0 || b0 < a0)
+                return step_bad(name, "A:B with 0 <= A <= B", v);
+            o->profile_first = a0;
+            o->profile_last = b0;
+        } else {
+            return step_bad("argument", "a known option (see --help)", a);
+        }
+        if (rc >= 0) return rc;
+    }
+
+    o->stack.depth = depth ? (size_t)depth : strlen(o->stack.pattern);
+    o->stack.moe.d_ff = dff ? (size_t)dff : 2 * o->stack.d_model;
+    if (!o->precision_given)
+        snprintf(o->precision, sizeof o->precision, "%s", o->backend == MCPP_BACKEND_CUDA ? "bf16" : "fp32");
+    if (o->backend == MCPP_BACKEND_CPU && strcmp(o->precision, "fp32") != 0) {
+        fprintf(stderr, "mcpp-step: --precision %s: the CPU path computes in fp32 only\n", o->precision);
+        return STEP_EXIT_BAD_INPUT;
+    }
+    if (o->profile_first >= 0 && o->profile_last >= o->steps) {
+        fprintf(stderr, "mcpp-step: --profile-steps %ld:%ld: the measured window has steps 0..%ld\n",
+                o->profile_first, o->profile_last, o->steps - 1);
+        return STEP_EXIT_BAD_INPUT;
+    }
+    if (mcpp_stack_config_check(&o->stack) != 0) {
+        const mcpp_error *e = mcpp_error_last();
+        fprintf(stderr, "mcpp-step: %s\n", e->message ? e->message : "invalid configuration");
+        return STEP_EXIT_BAD_INPUT;
+    }
+    return -1;
+}

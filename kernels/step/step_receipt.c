@@ -1,0 +1,378 @@
+/*
+ * step_receipt.c — turning a measured run into a receipt through the
+ * library's builder, so what mcpp-step writes is validated exactly like any
+ * receipt a user loads. Every number here comes from step_result; nothing is
+ * asserted that was not measured or configured.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mcpp_receipts.h"
+#include "step.h"
+
+/* Collects the first builder failure so the setters read as a flat list. */
+typedef struct step_builder {
+    mcpp_builder *b;
+    int rc;
+    char failed_path[96];
+} step_builder;
+
+static void sb_check(step_builder *sb, int rc, const char *path)
+{
+    if (rc != 0 && sb->rc == 0) {
+        sb->rc = rc;
+        snprintf(sb->failed_path, sizeof sb->failed_path, "%s", path);
+    }
+}
+
+static void sb_str(step_builder *sb, const char *path, const char *v)
+{
+    sb_check(sb, mcpp_builder_set_string(sb->b, path, v), path);
+}
+static void sb_int(step_builder *sb, const char *path, long long v)
+{
+    sb_check(sb, mcpp_builder_set_int(sb->b, path, (int64_t)v), path);
+}
+static void sb_dbl(step_builder *sb, const char *path, double v)
+{
+    sb_check(sb, mcpp_builder_set_double(sb->b, path, v), path);
+}
+static void sb_bool(step_builder *sb, const char *path, int v)
+{
+    sb_check(sb, mcpp_builder_set_bool(sb->b, path, v), path);
+}
+static void sb_add(step_builder *sb, const char *path, const char *v)
+{
+    sb_check(sb, mcpp_builder_append_string(sb->b, path, v), path);
+}
+static void sb_json(step_builder *sb, const char *path, const char *json)
+{
+    sb_check(sb, mcpp_builder_set_json(sb->b, path, json), path);
+}
+
+static int step_has(const step_options *opt, char family)
+{
+    return strchr(opt->stack.pattern, family) != NULL;
+}
+
+/* "NAM<depth>" for dense stacks, "NAM<depth>R" for MoE stacks ending in an R
+ * block (e.g. AEMEAEMEAEMR tiled to 56 layers is NAM56R), "NAM<depth>E" for
+ * other MoE stacks. */
+static void step_family(char *out, size_t cap, const step_options *opt)
+{
+    const char *p = opt->stack.pattern;
+    size_t len = strlen(p);
+    char suffix[2] = {0, 0};
+    if (step_has(opt, 'E')) suffix[0] = p[len - 1] == 'R' ? 'R' : 'E';
+    snprintf(out, cap, "NAM%zu%s", opt->stack.depth, suffix);
+}
+
+static char *step_join_argv(int argc, char **argv)
+{
+    size_t len = 1;
+    for (int i = 0; i < argc; i++) len += strlen(argv[i]) + 3;
+    char *s = malloc(len), *p = s;
+    if (!s) return NULL;
+    for (int i = 0; i < argc; i++) {
+        int quote = strpbrk(argv[i], " \t\"'") != NULL || argv[i][0] == '\0';
+        p += sprintf(p, "%s%s%s%s", i ? " " : "", quote ? "'" : "", argv[i], quote ? "'" : "");
+    }
+    return s;
+}
+
+static size_t step_count_family(const step_options *opt, char family)
+{
+    size_t n = 0, len = strlen(opt->stack.pattern);
+    for (size_t i = 0; i < opt->stack.depth; i++) n += opt->stack.pattern[i % len] == family;
+    return n;
+}
+
+static int step_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int step_write_receipt(const step_options *opt, const step_result *res)
+{
+    step_builder sb = {0};
+    mcpp_receipt *receipt = NULL;
+    mcpp_report *report = NULL;
+    char *command = NULL, *text = NULL;
+    char buf[512];
+    int exit_code = STEP_EXIT_OK;
+    const mcpp_stack_config *c = &opt->stack;
+    const mcpp_dispatch *d = &res->dispatch;
+    int on_cuda = d->observed_backend == MCPP_BACKEND_CUDA;
+    size_t N = c->batch * c->seq_len;
+    long steps = opt->steps;
+    size_t e_layers = step_count_family(opt, 'E');
+
+    if (mcpp_builder_new(&sb.b) != 0) {
+        fprintf(stderr, "mcpp-step: %s\n", mcpp_error_last()->message);
+        return STEP_EXIT_INTERNAL;
+    }
+
+    /* source, lane */
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    sb_str(&sb, "created_at", buf);
+    sb_str(&sb, "source.tool", "mcpp-step");
+    command = step_join_argv(opt->argc, opt->argv);
+    if (command) sb_str(&sb, "source.command", command);
+    sb_str(&sb, "source.host", res->host.host);
+    const char *git = getenv("MCPP_GIT_COMMIT");
+    if (git && *git) sb_str(&sb, "source.git_commit", git);
+
+    char family[64];
+    if (opt->family) snprintf(family, sizeof family, "%s", opt->family);
+    else step_family(family, sizeof family, opt);
+    sb_str(&sb, "lane.family", family);
+    if (opt->lane_name) {
+        sb_str(&sb, "lane.name", opt->lane_name);
+    } else {
+        snprintf(buf, sizeof buf, "%s %s x%zu d%zu%s%s on %s", family, c->pattern, c->depth,
+                 c->d_model, step_has(opt, 'E') ? " moe " : "",
+                 step_has(opt, 'E') ? mcpp_moe_lane_name(opt->lane) : "",
+                 on_cuda ? "cuda" : "cpu");
+        sb_str(&sb, "lane.name", buf);
+    }
+    sb_str(&sb, "lane.pattern", c->pattern);
+    sb_int(&sb, "lane.depth", (long long)c->depth);
+    sb_int(&sb, "lane.params_total", (long long)res->params_total);
+    sb_int(&sb, "lane.params_active", (long long)res->params_active);
+
+    /* workload: a token that lost an expert assignment to capacity in an E
+     * layer is not useful in that layer; useful tokens are N minus the mean
+     * of such tokens over E layers and measured steps. */
+    double lost = e_layers ? (double)res->window.moe.dropped_tokens / ((double)steps * (double)e_layers) : 0.0;
+    long long useful_tokens = (long long)((double)N - lost + 0.5);
+    sb_int(&sb, "workload.seq_len", (long long)c->seq_len);
+    sb_int(&sb, "workload.micro_batch", (long long)c->batch);
+    sb_int(&sb, "workload.global_batch", (long long)c->batch);
+    sb_int(&sb, "workload.tokens_per_step", (long long)N);
+    sb_int(&sb, "workload.useful_tokens_per_step", useful_tokens);
+    sb_str(&sb, "workload.data.path", res->data_real ? "real" : "synthetic");
+    if (res->data_real) sb_str(&sb, "workload.data.dataset", res->dataset);
+
+    if (step_has(opt, 'E')) {
+        sb_str(&sb, "routing.mode", "token_choice");
+        sb_str(&sb, "routing.score", mcpp_moe_score_name(c->moe.score));
+        sb_int(&sb, "routing.num_experts", (long long)c->moe.experts);
+        sb_int(&sb, "routing.top_k", (long long)c->moe.top_k);
+        sb_int(&sb, "routing.shared_experts", 0);
+        sb_dbl(&sb, "routing.capacity_factor", c->moe.capacity_factor);
+        sb_str(&sb, "routing.overflow", mcpp_moe_overflow_name(c->moe.overflow));
+    }
+
+    sb_str(&sb, "compile.posture", "eager");
+    sb_str(&sb, "compile.warmup", opt->warmup > 0 ? "explicit" : "skipped");
+    sb_int(&sb, "compile.graph_breaks", 0);
+    sb_dbl(&sb, "compile.compile_s", 0.0);
+
+    /* backend: per family present in the pattern, plus the GEMM path. */
+    sb_str(&sb, "backend.precision", on_cuda ? opt->precision : "fp32");
+    static const struct { char letter; mcpp_family family; const char *req, *obs; } fams[] = {
+        {'A', MCPP_FAMILY_ATTENTION, "backend.attention.requested", "backend.attention.observed"},
+        {'M', MCPP_FAMILY_MAMBA, "backend.mamba.requested", "backend.mamba.observed"},
+        {'E', MCPP_FAMILY_MOE, "backend.moe.requested", "backend.moe.observed"},
+        {'R', MCPP_FAMILY_RECURRENT, "backend.recurrent.requested", "backend.recurrent.observed"},
+        {'*', MCPP_FAMILY_GEMM, "backend.gemm.requested", "backend.gemm.observed"},
+    };
+    for (size_t i = 0; i < sizeof fams / sizeof fams[0]; i++) {
+        if (fams[i].letter != '*' && !step_has(opt, fams[i].letter)) continue;
+        sb_str(&sb, fams[i].req, mcpp_dispatch_requested_name(d, fams[i].family));
+        sb_str(&sb, fams[i].obs, mcpp_dispatch_observed_name(d, fams[i].family));
+    }
+    for (size_t i = 0; i < d->fallback_count; i++) sb_add(&sb, "backend.fallbacks", d->fallbacks[i]);
+    if (d->fallback_count && strcmp(opt->precision, "fp32") != 0 && !on_cuda) {
+        snprintf(buf, sizeof buf, "precision:%s->fp32", opt->precision);
+        sb_add(&sb, "backend.fallbacks", buf);
+    }
+    if (res->verify_ran) {
+        sb_str(&sb, "backend.verification.status", res->verify_passed ? "passed" : "failed");
+        sb_dbl(&sb, "backend.verification.max_rel_err", res->verify_max_rel_err);
+    } else {
+        sb_str(&sb, "backend.verification.status", "skipped");
+    }
+
+    /* hardware: requested vs what the runtime / OS reports. */
+    sb_str(&sb, "hardware.requested.accelerator", opt->backend == MCPP_BACKEND_CUDA ? "cuda" : "cpu");
+    sb_int(&sb, "hardware.requested.count", 1);
+    if (on_cuda) {
+        sb_str(&sb, "hardware.observed.accelerator", res->device.name);
+        sb_int(&sb, "hardware.observed.count", res->device.device_count);
+        sb_dbl(&sb, "hardware.observed.memory_gib", res->device.memory_gib);
+        sb_str(&sb, "hardware.observed.driver", res->device.driver);
+        sb_str(&sb, "hardware.observed.runtime", res->device.runtime);
+    } else {
+        snprintf(buf, sizeof buf, "cpu: %s", res->host.cpu);
+        sb_str(&sb, "hardware.observed.accelerator", buf);
+        sb_int(&sb, "hardware.observed.count", 1);
+        if (res->host.memory_gib > 0) sb_dbl(&sb, "hardware.observed.memory_gib", res->host.memory_gib);
+    }
+    sb_str(&sb, "hardware.host.cpu", res->host.cpu);
+    sb_int(&sb, "hardware.host.cores", res->host.cores);
+
+    sb_str(&sb, "topology.substrate", on_cuda ? "cuda" : "cpu");
+    static const char *const ones[] = {"topology.nodes", "topology.tp", "topology.pp", "topology.vpp",
+                                       "topology.ep", "topology.cp", "topology.dp"};
+    for (size_t i = 0; i < sizeof ones / sizeof ones[0]; i++) sb_int(&sb, ones[i], 1);
+    sb_bool(&sb, "topology.sp", 0);
+    sb_bool(&sb, "topology.fsdp", 0);
+    sb_str(&sb, "startup.state", "cold_boot");
+
+    /* metrics */
+    sb_int(&sb, "metrics.window.warmup_steps", opt->warmup);
+    sb_int(&sb, "metrics.window.measured_steps", steps);
+    double measured_s = 0.0;
+    for (long i = 0; i < steps; i++) {
+        sb_check(&sb, mcpp_builder_add_step_sample(sb.b, res->samples[i]), "metrics.step_time_s.samples");
+        measured_s += res->samples[i];
+    }
+    double *sorted = malloc((size_t)steps * sizeof(double));
+    double median = measured_s / (double)steps;
+    if (sorted) {
+        memcpy(sorted, res->samples, (size_t)steps * sizeof(double));
+        qsort(sorted, (size_t)steps, sizeof(double), step_cmp_double);
+        median = steps % 2 ? sorted[steps / 2] : 0.5 * (sorted[steps / 2 - 1] + sorted[steps / 2]);
+        free(sorted);
+    }
+    sb_dbl(&sb, "metrics.tokens_per_s", median > 0 ? (double)useful_tokens / median : 0.0);
+    sb_dbl(&sb, "metrics.peak_memory_gib", (double)res->peak_bytes / (1024.0 * 1024.0 * 1024.0));
+    static const char *const fam_paths[4] = {"metrics.per_family_ms.A", "metrics.per_family_ms.M",
+                                             "metrics.per_family_ms.E", "metrics.per_family_ms.R"};
+    double busy = res->window.embed_s + res->window.head_s;
+    for (int f = 0; f < 4; f++) {
+        busy += res->window.family_s[f];
+        if (step_has(opt, "AMER"[f])) sb_dbl(&sb, fam_paths[f], 1e3 * res->window.family_s[f] / (double)steps);
+    }
+    /* Useful time: busy time less the E share spent on padding rows. */
+    const mcpp_moe_stats *ms = &res->window.moe;
+    double waste = ms->computed_rows ? 1.0 - (double)ms->useful_rows / (double)ms->computed_rows : 0.0;
+    double useful_s = busy - res->window.family_s[2] * waste;
+    if (busy > measured_s) busy = measured_s;
+    if (useful_s > busy) useful_s = busy;
+    if (useful_s < 0) useful_s = 0;
+    sb_dbl(&sb, "metrics.goodput.allocated_s", res->allocated_s);
+    sb_dbl(&sb, "metrics.goodput.kernel_busy_s", busy);
+    sb_dbl(&sb, "metrics.goodput.useful_s", useful_s);
+    sb_dbl(&sb, "metrics.goodput.badput_s.compile", 0.0);
+    sb_dbl(&sb, "metrics.goodput.badput_s.warmup", res->warmup_s);
+    sb_dbl(&sb, "metrics.goodput.badput_s.data", res->data_s);
+    double idle = res->allocated_s - res->warmup_s - res->data_s - measured_s;
+    sb_dbl(&sb, "metrics.goodput.badput_s.idle", idle > 0 ? idle : 0.0);
+
+    /* status and caveats, in plain words */
+    int fell_back = d->fallback_count > 0;
+    int verify_failed = res->verify_ran && !res->verify_passed;
+    sb_str(&sb, "status.outcome", verify_failed ? "failed" : "ok");
+    sb_str(&sb, "status.stability", fell_back || verify_failed ? "unstable" : "stable");
+    if (verify_failed) {
+        snprintf(buf, sizeof buf, "verification failed: max relative error %.3g over tolerance %.3g",
+                 res->verify_max_rel_err, res->verify_tolerance);
+        sb_str(&sb, "status.blocker", buf);
+    } else if (fell_back) {
+        snprintf(buf, sizeof buf, "requested CUDA ran on the CPU: %s", d->fallback_reason);
+        sb_str(&sb, "status.blocker", buf);
+    }
+    sb_add(&sb, "status.caveats", "forward-only: no backward pass");
+    if (fell_back) {
+        snprintf(buf, sizeof buf, "fallback: requested cuda, ran on the CPU (%s)", d->fallback_reason);
+        sb_add(&sb, "status.caveats", buf);
+    }
+    if (!on_cuda) sb_add(&sb, "status.caveats", "CPU run: attention, scan and recurrence use the C reference kernels; peak memory is tracked host allocations");
+    if (!res->verify_ran) sb_add(&sb, "status.caveats", "verification skipped (--no-verify)");
+    if (opt->profile_first >= 0 && !res->profiled)
+        sb_add(&sb, "status.caveats", "--profile-steps ignored: no CUDA profiler on the CPU path");
+    if (e_layers) {
+        if (ms->dropped) {
+            snprintf(buf, sizeof buf, "MoE dropped %.1f%% of expert assignments to capacity (%zu of %zu)",
+                     100.0 * (double)ms->dropped / (double)(ms->dropped + ms->useful_rows), ms->dropped,
+                     ms->dropped + ms->useful_rows);
+            sb_add(&sb, "status.caveats", buf);
+        }
+        if (ms->computed_rows > ms->useful_rows) {
+            snprintf(buf, sizeof buf, "MoE %s lane computed %.1f%% padding rows (%zu computed for %zu useful)",
+                     mcpp_moe_lane_name(opt->lane), 100.0 * waste, ms->computed_rows, ms->useful_rows);
+            sb_add(&sb, "status.caveats", buf);
+        }
+        if (res->imbalance_mean > 1.5) {
+            snprintf(buf, sizeof buf, "routing imbalance: busiest expert gets %.2fx the mean load (%s data)",
+                     res->imbalance_mean, res->data_real ? "real" : "synthetic");
+            sb_add(&sb, "status.caveats", buf);
+        }
+    }
+
+    /* extra: the accounting behind the headline numbers */
+    snprintf(buf, sizeof buf,
+             "{\"computed_rows\":%zu,\"useful_rows\":%zu,\"dropped_assignments\":%zu,"
+             "\"dropped_token_layers\":%zu,\"waste_fraction\":%.6f,\"useful_gflop\":%.6f,"
+             "\"computed_gflop\":%.6f,\"e_layers\":%zu}",
+             ms->computed_rows, ms->useful_rows, ms->dropped, ms->dropped_tokens, waste,
+             ms->flops_useful * 1e-9, ms->flops_computed * 1e-9, e_layers);
+    if (e_layers) sb_json(&sb, "extra.moe_rows", buf);
+    if (e_layers) {
+        snprintf(buf, sizeof buf, "{\"mean_max_over_mean\":%.6f,\"max_max_over_mean\":%.6f,\"data\":\"%s\"}",
+                 res->imbalance_mean, res->imbalance_max, res->data_real ? "real" : "synthetic");
+        sb_json(&sb, "extra.routing_imbalance", buf);
+    }
+    snprintf(buf, sizeof buf,
+             "{\"embedding_ms\":%.6f,\"lm_head_ms\":%.6f,\"setup_s\":%.6f,\"verify_step\":%ld,"
+             "\"verify_tolerance\":%g,\"threads\":%d,\"cpu_gemm\":\"%s\",\"d_ff\":%zu,\"state\":%zu,"
+             "\"heads\":%zu,\"d_model\":%zu,\"vocab\":%zu,\"seed\":%llu}",
+             1e3 * res->window.embed_s / (double)steps, 1e3 * res->window.head_s / (double)steps,
+             res->setup_s, res->verify_step, res->verify_tolerance, opt->threads,
+             mcpp_gemm_impl_name(opt->cpu_gemm), c->moe.d_ff, c->state, c->heads, c->d_model,
+             res->data_real ? (size_t)0 : c->vocab, (unsigned long long)c->seed);
+    sb_json(&sb, "extra.step", buf);
+    if (opt->profile_first >= 0) {
+        snprintf(buf, sizeof buf, "{\"first\":%ld,\"last\":%ld,\"captured\":%s}", opt->profile_first,
+                 opt->profile_last, res->profiled ? "true" : "false");
+        sb_json(&sb, "extra.profile_steps", buf);
+    }
+
+    if (sb.rc != 0) {
+        fprintf(stderr, "mcpp-step: internal error setting %s: %s\n", sb.failed_path,
+                mcpp_error_last()->message);
+        exit_code = STEP_EXIT_INTERNAL;
+        goto cleanup;
+    }
+    if (mcpp_builder_finish(&receipt, &report, sb.b) != 0) {
+        fprintf(stderr, "mcpp-step: the receipt does not validate:\n");
+        for (size_t i = 0; i < mcpp_report_count(report); i++)
+            fprintf(stderr, "  %s\n", mcpp_report_at(report, i)->message);
+        exit_code = STEP_EXIT_INTERNAL;
+        goto cleanup;
+    }
+    for (size_t i = 0; i < mcpp_report_count(report); i++)
+        fprintf(stderr, "mcpp-step: warning: %s\n", mcpp_report_at(report, i)->message);
+    if (opt->out) {
+        if (mcpp_receipt_write_file(receipt, opt->out, MCPP_FORMAT_AUTO) != 0) {
+            fprintf(stderr, "mcpp-step: --out: %s\n", mcpp_error_last()->message);
+            exit_code = STEP_EXIT_INTERNAL;
+            goto cleanup;
+        }
+        if (!opt->quiet) fprintf(stderr, "mcpp-step: wrote %s\n", opt->out);
+    } else {
+        if (mcpp_receipt_write(&text, NULL, receipt, MCPP_FORMAT_JSON) != 0) {
+            fprintf(stderr, "mcpp-step: %s\n", mcpp_error_last()->message);
+            exit_code = STEP_EXIT_INTERNAL;
+            goto cleanup;
+        }
+        fputs(text, stdout);
+    }
+    if (verify_failed) exit_code = STEP_EXIT_VERIFY_FAILED;
+
+cleanup:
+    mcpp_free(text);
+    free(command);
+    mcpp_report_free(report);
+    mcpp_receipt_free(receipt);
+    mcpp_builder_free(sb.b);
+    return exit_code;
+}

@@ -1,0 +1,227 @@
+/*
+ * step_run.c — mcpp-step's measured run: resolve the backend, load the data,
+ * build the stack, run warmup then the measured window (each step one forward
+ * pass), and re-run one measured step through the reference to verify it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mcpp_kernels/gemm.h"
+#include "mcpp_receipts.h"
+#include "step.h"
+#ifdef MCPP_HAVE_CUDA
+#include "mcpp_kernels/cuda_stack.h"
+#endif
+
+static double step_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static uint64_t step_mix(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* The tokens of global step `step`: fresh uniform tokens, or consecutive
+ * windows of the token file starting at a seed-chosen offset. */
+static void step_fill_tokens(int32_t *tokens, const step_options *opt, const mcpp_token_file *file,
+                             size_t vocab, long step)
+{
+    size_t B = opt->stack.batch, T = opt->stack.seq_len;
+    uint64_t rng = opt->stack.seed * 0x100000001B3ull + (uint64_t)step * 0x9E37ull + 7;
+    if (!file) {
+        for (size_t i = 0; i < B * T; i++) tokens[i] = (int32_t)(step_mix(&rng) % vocab);
+        return;
+    }
+    uint64_t base_rng = opt->stack.seed + 11;
+    size_t span = (size_t)file->count - T + 1;
+    size_t base = (size_t)(step_mix(&base_rng) % span);
+    for (size_t b = 0; b < B; b++) {
+        size_t start = (base + ((size_t)step * B + b) * T) % span;
+        memcpy(tokens + b * T, file->tokens + start, T * sizeof(int32_t));
+    }
+}
+
+static double step_rel_err(const float *got, const float *want, size_t n)
+{
+    double maxdiff = 0.0, maxref = 1e-30;
+    for (size_t i = 0; i < n; i++) {
+        double d = fabs((double)got[i] - (double)want[i]);
+        if (!(d <= maxdiff)) maxdiff = isnan(d) ? INFINITY : d;
+        if (fabs((double)want[i]) > maxref) maxref = fabs((double)want[i]);
+    }
+    return maxdiff / maxref;
+}
+
+void step_result_release(step_result *res)
+{
+    free(res->samples);
+    res->samples = NULL;
+}
+
+static int step_fail(int code, const char *what)
+{
+    const mcpp_error *e = mcpp_error_last();
+    fprintf(stderr, "mcpp-step: %s: %s\n", what, e->message && e->message[0] ? e->message : "failed");
+    return code;
+}
+
+int step_run(step_result *res, const step_options *opt)
+{
+    memset(res, 0, sizeof *res);
+    mcpp_kmem mem = {0};
+    mcpp_token_file file = {0};
+    mcpp_stack *stack = NULL;
+    int32_t *tokens = NULL;
+    float *logits_measured = NULL;
+    int rc = STEP_EXIT_OK;
+    mcpp_stack_config cfg = opt->stack;
+    double t_setup = step_now();
+#ifdef MCPP_HAVE_CUDA
+    mcpp_cuda_stack *cuda = NULL;
+#endif
+
+    mcpp_host_query(&res->host);
+    mcpp_device_query(&res->device);
+    mcpp_dispatch_request req = {opt->backend, opt->cpu_gemm, opt->lane, opt->allow_fallback, 0};
+#ifdef MCPP_HAVE_CUDA
+    req.cuda_stack_available = 1;
+#endif
+    if (mcpp_dispatch_resolve(&res->dispatch, &req, &res->device) != 0) {
+        fprintf(stderr, "mcpp-step: %s\n", mcpp_error_last()->message);
+        return STEP_EXIT_BAD_INPUT;
+    }
+    int on_cuda = res->dispatch.observed_backend == MCPP_BACKEND_CUDA;
+    if (res->dispatch.fallback_count && !opt->quiet)
+        fprintf(stderr, "mcpp-step: falling back to the CPU: %s\n", res->dispatch.fallback_reason);
+
+    if (strcmp(opt->data, "synthetic") != 0) {
+        if (mcpp_tokens_read(&file, opt->data) != 0) return step_fail(STEP_EXIT_BAD_INPUT, "--data");
+        if (file.count < cfg.seq_len) {
+            fprintf(stderr, "mcpp-step: --data: %s has %llu tokens, fewer than --seq-len %zu\n",
+                    opt->data, (unsigned long long)file.count, cfg.seq_len);
+            rc = STEP_EXIT_BAD_INPUT;
+            goto cleanup;
+        }
+        cfg.vocab = file.vocab_size;
+        res->data_real = 1;
+        snprintf(res->dataset, sizeof res->dataset, "%s", file.name[0] ? file.name : "unnamed");
+    }
+
+    mcpp_gemm_set_threads(opt->threads);
+    if (mcpp_stack_new(&stack, &cfg, &mem) != 0) {
+        rc = step_fail(STEP_EXIT_BAD_INPUT, "stack");
+        goto cleanup;
+    }
+    res->params_total = mcpp_stack_params_total(stack);
+    res->params_active = mcpp_stack_params_active(stack);
+    size_t N = cfg.batch * cfg.seq_len;
+    tokens = malloc(N * sizeof(int32_t));
+    logits_measured = malloc(N * cfg.vocab * sizeof(float));
+    res->samples = calloc((size_t)opt->steps, sizeof(double));
+    if (!tokens || !logits_measured || !res->samples) {
+        fprintf(stderr, "mcpp-step: out of memory\n");
+        rc = STEP_EXIT_INTERNAL;
+        goto cleanup;
+    }
+#ifdef MCPP_HAVE_CUDA
+    if (on_cuda && mcpp_cuda_stack_new(&cuda, stack, opt->lane) != 0) {
+        rc = step_fail(STEP_EXIT_INTERNAL, "cuda");
+        goto cleanup;
+    }
+#endif
+    res->setup_s = step_now() - t_setup;
+
+    mcpp_stack_exec exec = {opt->cpu_gemm, opt->lane, 0};
+    mcpp_stack_stats warm = {0};
+    long total = opt->warmup + opt->steps;
+    double t_alloc = step_now();
+    for (long s = 0; s < total; s++) {
+        int measured = s >= opt->warmup;
+        long m = s - opt->warmup;
+        double t0 = step_now();
+        step_fill_tokens(tokens, opt, res->data_real ? &file : NULL, cfg.vocab, s);
+        double t1 = step_now();
+        res->data_s += t1 - t0;
+        mcpp_stack_stats *st = measured ? &res->window : &warm;
+        int frc;
+#ifdef MCPP_HAVE_CUDA
+        if (on_cuda && measured && m == opt->profile_first) {
+            mcpp_cuda_profiler_start();
+            res->profiled = 1;
+        }
+        frc = on_cuda ? mcpp_cuda_stack_forward(cuda, tokens, st) : mcpp_stack_forward(stack, tokens, &exec, st);
+        if (on_cuda && measured && m == opt->profile_last) mcpp_cuda_profiler_stop();
+#else
+        frc = mcpp_stack_forward(stack, tokens, &exec, st);
+#endif
+        double t2 = step_now();
+        if (frc != 0) {
+            rc = step_fail(STEP_EXIT_INTERNAL, "forward");
+            goto cleanup;
+        }
+        if (measured) {
+            res->samples[m] = t2 - t1;
+        } else {
+            res->warmup_s += t2 - t1;
+        }
+        if (!opt->quiet)
+            fprintf(stderr, "mcpp-step: %s step %ld/%ld  %.2f ms\n", measured ? "measured" : "warmup",
+                    measured ? m + 1 : s + 1, measured ? opt->steps : opt->warmup, 1e3 * (t2 - t1));
+    }
+    res->allocated_s = step_now() - t_alloc;
+    res->peak_bytes = mem.peak_bytes;
+#ifdef MCPP_HAVE_CUDA
+    if (on_cuda) {
+        res->peak_bytes = mcpp_cuda_stack_peak_bytes(cuda);
+        res->peak_is_device = 1;
+        if (mcpp_cuda_stack_logits(cuda, logits_measured) != 0) {
+            rc = step_fail(STEP_EXIT_INTERNAL, "cuda logits");
+            goto cleanup;
+        }
+    }
+#endif
+    if (!on_cuda) memcpy(logits_measured, mcpp_stack_logits(stack), N * cfg.vocab * sizeof(float));
+    if (res->window.imbalance_count) {
+        res->imbalance_mean = res->window.imbalance_sum / (double)res->window.imbalance_count;
+        res->imbalance_max = res->window.imbalance_max;
+    }
+
+    /* Verification: the last measured step again, through the reference. */
+    res->verify_tolerance = on_cuda ? 3e-2 : 1e-3;
+    res->verify_step = opt->steps - 1;
+    if (opt->verify) {
+        mcpp_stack_exec ref = {MCPP_GEMM_REFERENCE, opt->lane, 1};
+        step_fill_tokens(tokens, opt, res->data_real ? &file : NULL, cfg.vocab, total - 1);
+        if (!opt->quiet) fprintf(stderr, "mcpp-step: verifying measured step %ld against the reference\n", res->verify_step);
+        if (mcpp_stack_forward(stack, tokens, &ref, NULL) != 0) {
+            rc = step_fail(STEP_EXIT_INTERNAL, "verification");
+            goto cleanup;
+        }
+        res->verify_ran = 1;
+        res->verify_max_rel_err = step_rel_err(logits_measured, mcpp_stack_logits(stack), N * cfg.vocab);
+        res->verify_passed = res->verify_max_rel_err <= res->verify_tolerance;
+        if (!opt->quiet)
+            fprintf(stderr, "mcpp-step: verification %s (max rel err %.3g, tolerance %.3g)\n",
+                    res->verify_passed ? "passed" : "FAILED", res->verify_max_rel_err, res->verify_tolerance);
+    }
+
+cleanup:
+#ifdef MCPP_HAVE_CUDA
+    mcpp_cuda_stack_free(cuda);
+#endif
+    mcpp_stack_free(stack);
+    mcpp_tokens_release(&file);
+    free(tokens);
+    free(logits_measured);
+    return rc;
+}

@@ -1,0 +1,241 @@
+/*
+ * mcpp_receipts/compare.h — is this pair of receipts comparable, why, and what
+ * do their numbers say; plus the pre-merge gate over many pairs.
+ *
+ * mcpp_compare() walks the policy's dimensions (policy.h) and gives one row per
+ * dimension (and per custom rule): match / qualify / mismatch / missing, both
+ * values as text, and a one-line reason. The verdict follows from the rows with
+ * this precedence (the first that applies wins):
+ *
+ *   insufficient    some row is `missing` (a must-match field or a required
+ *                   field is absent on either side: missing is never a match)
+ *   not_comparable  some row is `mismatch`
+ *   qualified       some row is `qualify` (each qualification is listed)
+ *   comparable      every row matches
+ *
+ * Only comparable and qualified pairs get a metric comparison (the policy's
+ * gate metric; see mcpp_metric_result) and a gate outcome.
+ *
+ * Ownership: objects returned through `out` belong to the caller and are freed
+ * with their NULL-safe _free. Strings returned by accessors are borrowed from
+ * the object and live as long as it. Rendered text (char **out) is freed with
+ * mcpp_free(). The policy and receipts passed in are only borrowed during the
+ * call; results copy what they keep.
+ */
+#ifndef MCPP_RECEIPTS_COMPARE_H
+#define MCPP_RECEIPTS_COMPARE_H
+
+#include "policy.h"
+#include "receipt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Names ------------------------------------------------------------------ */
+
+typedef enum mcpp_verdict {
+    MCPP_VERDICT_COMPARABLE = 0,     /* every dimension matches                    */
+    MCPP_VERDICT_QUALIFIED = 1,      /* comparable, with qualifications listed     */
+    MCPP_VERDICT_NOT_COMPARABLE = 2, /* some must-match dimension differs          */
+    MCPP_VERDICT_INSUFFICIENT = 3    /* something needed is missing on either side */
+} mcpp_verdict;
+
+/* "comparable", "qualified", "not_comparable", "insufficient"; "unknown" for
+ * other values. Static. */
+MCPP_API const char *mcpp_verdict_name(mcpp_verdict verdict);
+
+typedef enum mcpp_dim_status {
+    MCPP_DIM_MATCH = 0,    /* same on both sides (or not applicable to either)     */
+    MCPP_DIM_QUALIFY = 1,  /* differs in a qualifying dimension, or a fallback    */
+    MCPP_DIM_MISMATCH = 2, /* differs in a must-match dimension                   */
+    MCPP_DIM_MISSING = 3   /* a needed field is absent on one or both sides       */
+} mcpp_dim_status;
+
+/* "match", "qualify", "mismatch", "missing"; "unknown" otherwise. Static. */
+MCPP_API const char *mcpp_dim_status_name(mcpp_dim_status status);
+
+/* Output formats of every renderer in this library (compare, gate, frontier,
+ * claims): TEXT for people (aligned columns), JSON for tools (stable keys,
+ * documented in README), MARKDOWN for pull-request comments. */
+typedef enum mcpp_output_format {
+    MCPP_OUTPUT_TEXT = 0,
+    MCPP_OUTPUT_JSON = 1,
+    MCPP_OUTPUT_MARKDOWN = 2
+} mcpp_output_format;
+
+/* Parses "text", "json", "markdown" (also "md"); MCPP_EARG otherwise. */
+MCPP_API int mcpp_output_format_parse(mcpp_output_format *out, const char *name);
+
+/* Outcome of the gate for one comparison or a whole gate run. The numeric
+ * values are the CLI exit codes of DESIGN §7. */
+typedef enum mcpp_gate_outcome {
+    MCPP_GATE_PASSED = 0,      /* comparable and no established regression        */
+    MCPP_GATE_FAILED = 1,      /* a regression beyond max_regression is established */
+    MCPP_GATE_UNDETERMINED = 2 /* comparability or the metric could not be established */
+} mcpp_gate_outcome;
+
+/* "passed", "failed", "undetermined"; "unknown" otherwise. Static. */
+MCPP_API const char *mcpp_gate_outcome_name(mcpp_gate_outcome outcome);
+
+/* ---- The metric comparison --------------------------------------------------- */
+
+/*
+ * How the headline metric compares. A borrowed view (strings live as long as
+ * the object that returned it).
+ *
+ * Values per side: when the metric is metrics.tokens_per_s and the receipt has
+ * step samples, each measured step gives one value K / step_time, where K is
+ * workload.useful_tokens_per_step when stated, else the stated tokens_per_s
+ * times the median step time (so the per-step values keep the stated median);
+ * when the metric is metrics.step_time_s.median the samples are used directly
+ * (lower is better). Otherwise the side has one value, the stated metric, and
+ * the comparison is a point comparison (point_comparison = 1, no interval
+ * beyond the point).
+ *
+ * rel_delta = cand_median / base_median - 1 (raw change of the metric; its
+ * sign does not depend on the direction). The interval [interval_low,
+ * interval_high] is for the same ratio minus one: a Hodges–Lehmann shift of
+ * log(values) with the distribution-free Mann–Whitney interval at
+ * `confidence` (normal approximation of U; deterministic, no resampling).
+ * noise_floor = max(policy noise_floor, (p90-p10)/(2*median) of the base
+ * values): relative changes smaller than it are reported as noise.
+ */
+typedef struct mcpp_metric_result {
+    const char *metric;     /* schema path, e.g. "metrics.tokens_per_s"          */
+    int higher_is_better;   /* from the gate settings                             */
+    double base_median;     /* median of the base values                          */
+    double cand_median;     /* median of the candidate values                     */
+    double rel_delta;       /* cand_median / base_median - 1                      */
+    double interval_low;    /* lower end of the interval of rel_delta             */
+    double interval_high;   /* upper end                                          */
+    double confidence;      /* two-sided level of the interval                    */
+    size_t n_base;          /* values on the base side (steps, or 1 for a point)  */
+    size_t n_cand;          /* values on the candidate side                       */
+    double noise_floor;     /* relative; see above                                */
+    const char *method;     /* "hodges-lehmann/mann-whitney on log values" or "point" */
+    int point_comparison;   /* 1 when either side had no samples                  */
+} mcpp_metric_result;
+
+/* ---- One comparison ------------------------------------------------------------ */
+
+typedef struct mcpp_comparison mcpp_comparison;
+
+/*
+ * Compares `cand` against `base` under `policy` (NULL: the built-in default
+ * policy). On success *out holds the comparison (caller frees with
+ * mcpp_comparison_free); the verdict itself is never an error. Fails with
+ * MCPP_EARG for NULL receipts or out, MCPP_ENOMEM, or MCPP_EPOLICY when a
+ * custom rule failed (then *out is NULL).
+ *
+ * Fast path: field ids are resolved once per policy, so a comparison makes one
+ * allocation for its rows and their text, none per field.
+ */
+MCPP_API int mcpp_compare(mcpp_comparison **out, const mcpp_policy *policy,
+                          const mcpp_receipt *base, const mcpp_receipt *cand);
+
+/* Only the verdict, with no allocation at all (for pairing many receipts).
+ * Custom rules run too. Returns MCPP_OK and writes *out, or an error code. */
+MCPP_API int mcpp_compare_verdict(mcpp_verdict *out, const mcpp_policy *policy,
+                                  const mcpp_receipt *base, const mcpp_receipt *cand);
+
+/* NULL-safe. */
+MCPP_API void mcpp_comparison_free(mcpp_comparison *comparison);
+
+/* The verdict; MCPP_VERDICT_INSUFFICIENT for NULL. */
+MCPP_API mcpp_verdict mcpp_comparison_verdict(const mcpp_comparison *comparison);
+
+/* Ids of the two receipts (copied). Borrowed; NULL for NULL. */
+MCPP_API const char *mcpp_comparison_base_id(const mcpp_comparison *comparison);
+MCPP_API const char *mcpp_comparison_cand_id(const mcpp_comparison *comparison);
+
+/* Rows: one per policy dimension (in policy order, ignored ones left out), then
+ * one per required field that is missing, then one per custom rule. 0 for NULL. */
+MCPP_API size_t mcpp_comparison_row_count(const mcpp_comparison *comparison);
+/* Row accessors: NULL (strings) or -1 (ints) when `index` is out of range.
+ * dimension: the dimension, required-field path or rule name.
+ * base/cand: the side's values as canonical text ("a, b" for several fields,
+ *            "-" for an absent field, "(absent)" when all are absent).
+ * reason:    one line for a reviewer. */
+MCPP_API const char *mcpp_comparison_row_dimension(const mcpp_comparison *comparison, size_t index);
+MCPP_API int mcpp_comparison_row_status(const mcpp_comparison *comparison, size_t index);
+MCPP_API int mcpp_comparison_row_role(const mcpp_comparison *comparison, size_t index);
+MCPP_API const char *mcpp_comparison_row_base(const mcpp_comparison *comparison, size_t index);
+MCPP_API const char *mcpp_comparison_row_cand(const mcpp_comparison *comparison, size_t index);
+MCPP_API const char *mcpp_comparison_row_reason(const mcpp_comparison *comparison, size_t index);
+
+/* The metric comparison; NULL when the verdict did not allow one or the metric
+ * is absent on either side (the gate reason then says which). Borrowed. */
+MCPP_API const mcpp_metric_result *mcpp_comparison_metric(const mcpp_comparison *comparison);
+
+/*
+ * The gate for this pair (settings from the policy's gate). With u the change
+ * in the favourable direction (u = rel for higher-is-better metrics and
+ * u = 1/(1+rel) - 1 for lower-is-better ones, rel ranging over the interval):
+ *   failed        verdict comparable/qualified and the favourable end of u's
+ *                 interval is still below -max_regression (the regression is
+ *                 established at the policy's confidence); for a point
+ *                 comparison, u itself below -max_regression
+ *   undetermined  verdict not_comparable/insufficient, or metric missing
+ *   passed        otherwise
+ */
+MCPP_API mcpp_gate_outcome mcpp_comparison_gate(const mcpp_comparison *comparison);
+/* One line saying why. Borrowed; never NULL for a non-NULL comparison. */
+MCPP_API const char *mcpp_comparison_gate_reason(const mcpp_comparison *comparison);
+
+/*
+ * Renders the comparison (the one renderer the CLI and the bindings share).
+ * JSON keys: schema ("mcpp.compare/1"), base, cand, verdict, dimensions
+ * [{name, role, status, base, cand, reason}], metric (null or {name,
+ * higher_is_better, base_median, cand_median, rel_delta, interval [low, high],
+ * confidence, n_base, n_cand, noise_floor, method, point_comparison}), gate
+ * {outcome, reason}. *out is NUL-terminated; free with mcpp_free().
+ */
+MCPP_API int mcpp_comparison_render(char **out, const mcpp_comparison *comparison,
+                                    mcpp_output_format format);
+
+/* ---- The gate over many pairs --------------------------------------------------- */
+
+typedef struct mcpp_gate_report mcpp_gate_report;
+
+/*
+ * Pairs every candidate with each baseline it is comparable with (verdict
+ * comparable or qualified), pools those baselines' values and compares the
+ * candidate's headline metric against the pool as mcpp_comparison_gate() does.
+ * One entry per candidate. The overall outcome: failed when any candidate
+ * failed; else undetermined when any candidate has no comparable baseline (or
+ * there are no candidates); else passed. `policy` NULL: the default policy.
+ * Arrays are borrowed; nb or nc may be 0 (then the arrays may be NULL).
+ */
+MCPP_API int mcpp_gate_run(mcpp_gate_report **out, const mcpp_policy *policy,
+                           const mcpp_receipt *const *baselines, size_t nb,
+                           const mcpp_receipt *const *candidates, size_t nc);
+MCPP_API void mcpp_gate_report_free(mcpp_gate_report *report); /* NULL-safe */
+
+/* Overall outcome and its reason line (borrowed). UNDETERMINED for NULL. */
+MCPP_API mcpp_gate_outcome mcpp_gate_report_outcome(const mcpp_gate_report *report);
+MCPP_API const char *mcpp_gate_report_reason(const mcpp_gate_report *report);
+/* The process exit code for the outcome (0, 1 or 2). */
+MCPP_API int mcpp_gate_report_exit_code(const mcpp_gate_report *report);
+
+/* Entries, one per candidate in input order. Out of range: NULL / -1 / 0. */
+MCPP_API size_t mcpp_gate_report_count(const mcpp_gate_report *report);
+MCPP_API const char *mcpp_gate_report_candidate_id(const mcpp_gate_report *report, size_t index);
+MCPP_API int mcpp_gate_report_entry_outcome(const mcpp_gate_report *report, size_t index);
+MCPP_API const char *mcpp_gate_report_entry_reason(const mcpp_gate_report *report, size_t index);
+/* How many baselines were comparable with this candidate (and pooled). */
+MCPP_API size_t mcpp_gate_report_entry_baseline_count(const mcpp_gate_report *report, size_t index);
+/* The pooled metric comparison, NULL when there was none. Borrowed. */
+MCPP_API const mcpp_metric_result *mcpp_gate_report_entry_metric(const mcpp_gate_report *report,
+                                                                 size_t index);
+
+/* JSON keys: schema ("mcpp.gate/1"), outcome, exit_code, reason, candidates
+ * [{id, outcome, reason, baselines, metric}]. Free *out with mcpp_free(). */
+MCPP_API int mcpp_gate_report_render(char **out, const mcpp_gate_report *report,
+                                     mcpp_output_format format);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MCPP_RECEIPTS_COMPARE_H */

@@ -1,0 +1,243 @@
+/*
+ * mcpp_receipts/frontier.h — lanes, the frontier report, claims (the
+ * benchmark-laundering check) and mergeable lane summaries.
+ *
+ * A lane is the set of receipts whose must-match dimensions (policy.h) have
+ * the same canonical values. Its key is canonical text:
+ *
+ *     dimension=value|value;dimension=value...
+ *
+ * dimensions in policy order, fields in dimension order, each value in the
+ * canonical form of the receipt writer (integers in decimal, numbers in
+ * shortest round-trip form, strings verbatim with '\\', ';', '|' and '='
+ * escaped by '\\'), "-" for an absent field. The key therefore does not depend
+ * on field order, on JSON vs YAML, or on the platform. The short form
+ * "lane-" + 12 hex digits is the first 48 bits of the 64-bit FNV-1a hash of
+ * the key text.
+ *
+ * A lane is stable when it has at least noise.min_runs receipts with outcome
+ * ok, no failed outcome, no unresolved fallback (backend.fallbacks non-empty
+ * or requested != observed), no failed verification, a relative spread
+ * (p90-p10)/median of its headline under noise.max_rel_spread (across runs;
+ * within the step values when it has a single run), and no receipt claiming
+ * stability unstable or blocked. Otherwise it is unstable, with every reason.
+ * Two lanes are adjacent when their keys differ in at most the policy's
+ * adjacency width of dimensions (default 1).
+ *
+ * The headline of a lane: the policy's gate metric. With two or more runs its
+ * values are the runs' stated metric; with one run, the per-step values of
+ * compare.h. Median, and the distribution-free interval for the median from
+ * order statistics (binomial); its achieved confidence is reported (with few
+ * values the interval is [min, max] and the confidence is below the asked one).
+ *
+ * Ownership as everywhere: `out` objects belong to the caller and have a
+ * NULL-safe _free; accessor strings are borrowed from the object; rendered
+ * text is freed with mcpp_free(). Receipts and policies passed in are borrowed
+ * for the call only, except where a function says otherwise.
+ */
+#ifndef MCPP_RECEIPTS_FRONTIER_H
+#define MCPP_RECEIPTS_FRONTIER_H
+
+#include "compare.h"
+#include "policy.h"
+#include "receipt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Lane keys ------------------------------------------------------------------ */
+
+/* The canonical lane key of `receipt` under `policy` (NULL: default). *out is
+ * NUL-terminated; free with mcpp_free(). */
+MCPP_API int mcpp_lane_key(char **out, const mcpp_policy *policy, const mcpp_receipt *receipt);
+
+/* The short form of a key ("lane-" + 12 hex digits) into buf (cap >= 18).
+ * Returns MCPP_OK or MCPP_EARG. */
+MCPP_API int mcpp_lane_key_short(char *buf, size_t cap, const char *key);
+
+typedef enum mcpp_lane_status {
+    MCPP_LANE_STABLE = 0,
+    MCPP_LANE_UNSTABLE = 1
+} mcpp_lane_status;
+
+/* "stable", "unstable"; "unknown" otherwise. Static. */
+MCPP_API const char *mcpp_lane_status_name(mcpp_lane_status status);
+
+/* The headline of one lane. A borrowed view. */
+typedef struct mcpp_lane_headline {
+    const char *metric;    /* schema path of the metric                               */
+    int higher_is_better;
+    double median;
+    double interval_low;   /* interval for the median                                 */
+    double interval_high;
+    double confidence;     /* achieved two-sided confidence of that interval          */
+    size_t n;              /* values the median is taken over                         */
+    size_t n_runs;         /* receipts that stated the metric                         */
+    double rel_spread;     /* (p90-p10)/median of those values                        */
+    int from_steps;        /* 1 when the values are one run's step values             */
+} mcpp_lane_headline;
+
+/* ---- Mergeable lane summaries ----------------------------------------------------- */
+
+/*
+ * Everything the frontier needs to know about one lane, computed from a
+ * multiset of receipts such that summaries of disjoint sets merge into exactly
+ * the summary of their union: it keeps counts, flags, reasons as sets and the
+ * headline values themselves (exact quantiles; merging is multiset union,
+ * about 8 bytes per value). A distributed engine builds summaries per
+ * partition and merges them.
+ *
+ * The summary borrows `policy`, which must outlive it. `metric` NULL means the
+ * policy's gate metric (copied).
+ */
+typedef struct mcpp_lane_summary mcpp_lane_summary;
+
+MCPP_API int mcpp_lane_summary_new(mcpp_lane_summary **out, const mcpp_policy *policy,
+                                   const char *metric);
+MCPP_API void mcpp_lane_summary_free(mcpp_lane_summary *summary); /* NULL-safe */
+
+/* Adds one receipt. The first receipt sets the lane key; a receipt of another
+ * lane is refused with MCPP_EINVALID. */
+MCPP_API int mcpp_lane_summary_add(mcpp_lane_summary *summary, const mcpp_receipt *receipt);
+/* Merges `from` into `into` (from is unchanged). Keys must agree (an empty
+ * summary agrees with any), as must metric and policy: MCPP_EINVALID otherwise. */
+MCPP_API int mcpp_lane_summary_merge(mcpp_lane_summary *into, const mcpp_lane_summary *from);
+/* 1 when both summarise the same multiset (same key, counts, flags, reasons,
+ * receipt ids and headline values), else 0. */
+MCPP_API int mcpp_lane_summary_equal(const mcpp_lane_summary *a, const mcpp_lane_summary *b);
+/* Canonical JSON of the summary (sorted sets), equal text for equal summaries:
+ * {key, receipts, ok, failed, status, reasons, headline, values}. */
+MCPP_API int mcpp_lane_summary_serialize(char **out, const mcpp_lane_summary *summary);
+
+/* Borrowed key ("" while empty), receipt count, status and headline (NULL when
+ * the lane has no value of the metric). Reasons: count and text. */
+MCPP_API const char *mcpp_lane_summary_key(const mcpp_lane_summary *summary);
+MCPP_API size_t mcpp_lane_summary_receipt_count(const mcpp_lane_summary *summary);
+MCPP_API mcpp_lane_status mcpp_lane_summary_status(const mcpp_lane_summary *summary);
+MCPP_API size_t mcpp_lane_summary_reason_count(const mcpp_lane_summary *summary);
+MCPP_API const char *mcpp_lane_summary_reason(const mcpp_lane_summary *summary, size_t index);
+/* Fills *out; MCPP_ENOTFOUND when there is no value. Strings borrowed. */
+MCPP_API int mcpp_lane_summary_headline(mcpp_lane_headline *out, const mcpp_lane_summary *summary);
+
+/* ---- The frontier ------------------------------------------------------------------ */
+
+typedef struct mcpp_frontier mcpp_frontier;
+
+/*
+ * Groups `receipts` into lanes and labels them. `policy` NULL: the default.
+ * Lanes are ordered by key (deterministic). The frontier copies what it keeps.
+ */
+MCPP_API int mcpp_frontier_build(mcpp_frontier **out, const mcpp_policy *policy,
+                                 const mcpp_receipt *const *receipts, size_t n);
+MCPP_API void mcpp_frontier_free(mcpp_frontier *frontier); /* NULL-safe */
+
+MCPP_API size_t mcpp_frontier_lane_count(const mcpp_frontier *frontier);
+MCPP_API size_t mcpp_frontier_stable_count(const mcpp_frontier *frontier);
+/* Lane accessors: NULL / -1 / 0 when out of range. */
+MCPP_API const char *mcpp_frontier_lane_key(const mcpp_frontier *frontier, size_t lane);
+MCPP_API const char *mcpp_frontier_lane_short_key(const mcpp_frontier *frontier, size_t lane);
+/* A human label: lane.name of the lane's first receipt, else family/pattern. */
+MCPP_API const char *mcpp_frontier_lane_label(const mcpp_frontier *frontier, size_t lane);
+MCPP_API int mcpp_frontier_lane_status(const mcpp_frontier *frontier, size_t lane);
+MCPP_API size_t mcpp_frontier_lane_receipt_count(const mcpp_frontier *frontier, size_t lane);
+MCPP_API const char *mcpp_frontier_lane_receipt_id(const mcpp_frontier *frontier, size_t lane,
+                                                   size_t index);
+/* Fills *out with the lane's headline; MCPP_ENOTFOUND when it has none. */
+MCPP_API int mcpp_frontier_lane_headline(mcpp_lane_headline *out, const mcpp_frontier *frontier,
+                                         size_t lane);
+MCPP_API size_t mcpp_frontier_lane_reason_count(const mcpp_frontier *frontier, size_t lane);
+MCPP_API const char *mcpp_frontier_lane_reason(const mcpp_frontier *frontier, size_t lane,
+                                               size_t index);
+/* The next blocker: the first status.blocker stated in the lane, else its
+ * first reason; NULL for a stable lane. */
+MCPP_API const char *mcpp_frontier_lane_blocker(const mcpp_frontier *frontier, size_t lane);
+/* Adjacent lanes (any status), in lane order: their lane index and the
+ * dimensions the keys differ in ("routing" or "routing, sequence"). */
+MCPP_API size_t mcpp_frontier_lane_adjacent_count(const mcpp_frontier *frontier, size_t lane);
+MCPP_API size_t mcpp_frontier_lane_adjacent_index(const mcpp_frontier *frontier, size_t lane,
+                                                  size_t index);
+MCPP_API const char *mcpp_frontier_lane_adjacent_dimensions(const mcpp_frontier *frontier,
+                                                            size_t lane, size_t index);
+/* The index of the lane with this key or short key; MCPP_ENOTFOUND otherwise. */
+MCPP_API int mcpp_frontier_find_lane(size_t *out, const mcpp_frontier *frontier, const char *key);
+
+/* JSON keys: schema ("mcpp.frontier/1"), policy, receipts, lanes [{key, short_key,
+ * label, status, receipts [ids], headline (null or {metric, higher_is_better,
+ * median, interval [low, high], confidence, n, n_runs, rel_spread, from_steps}),
+ * reasons [..], blocker, adjacent [{key, short_key, status, differs_in,
+ * blocker}]}]. Free *out with mcpp_free(). */
+MCPP_API int mcpp_frontier_render(char **out, const mcpp_frontier *frontier,
+                                  mcpp_output_format format);
+
+/* ---- Claims ------------------------------------------------------------------------- */
+
+/*
+ * A lane selector is either a lane key, a short key ("lane-…"), or
+ * comma-separated KEY=VALUE terms that must all hold for every receipt of the
+ * lane. KEY is one of these names or any schema path ("routing.top_k=2"):
+ *
+ *   family      lane.family              pattern    lane.pattern
+ *   depth       lane.depth               name       lane.name
+ *   moe         backend.moe.observed     attention  backend.attention.observed
+ *   mamba       backend.mamba.observed   recurrent  backend.recurrent.observed
+ *   gemm        backend.gemm.observed    precision  backend.precision
+ *   seq_len     workload.seq_len         micro_batch / global_batch  workload.*
+ *   data        workload.data.path       dataset    workload.data.dataset
+ *   compile     compile.posture          warmup     compile.warmup
+ *   startup     startup.state            routing    routing.mode
+ *   top_k       routing.top_k            experts    routing.num_experts
+ *   accelerator hardware.observed.accelerator  count  hardware.observed.count
+ *   substrate   topology.substrate       tp pp ep cp dp  topology.*
+ *
+ * VALUE is compared with the field's canonical text (numbers compare by value).
+ */
+typedef enum mcpp_claim_verdict {
+    MCPP_CLAIM_SUPPORTED = 0,    /* a stable matching lane's interval holds the value */
+    MCPP_CLAIM_UNSUPPORTED = 1,  /* no stable matching lane produced it              */
+    MCPP_CLAIM_CONTRADICTED = 2  /* stable matching lane(s) exist; value outside them */
+} mcpp_claim_verdict;
+
+/* "supported", "unsupported", "contradicted"; "unknown" otherwise. Static. */
+MCPP_API const char *mcpp_claim_verdict_name(mcpp_claim_verdict verdict);
+
+typedef struct mcpp_claim_result mcpp_claim_result;
+
+/*
+ * Checks that `value` of `metric` (a schema path; NULL = the gate metric) is
+ * backed by the receipts for the lanes `lane_selector` names. The result names
+ * the matching lanes and, separately, the lanes whose numbers do contain the
+ * value (the value lies within the lane's interval or the range of its values
+ * widened by noise_floor) — where the number really came from. MCPP_EARG for
+ * a malformed selector, an unknown key, or an unknown metric.
+ */
+MCPP_API int mcpp_claim_check(mcpp_claim_result **out, const mcpp_policy *policy,
+                              const mcpp_receipt *const *receipts, size_t n,
+                              const char *lane_selector, const char *metric, double value);
+MCPP_API void mcpp_claim_result_free(mcpp_claim_result *result); /* NULL-safe */
+
+MCPP_API mcpp_claim_verdict mcpp_claim_result_verdict(const mcpp_claim_result *result);
+/* One line saying why ("this number came from lane X (unstable: ...)"). */
+MCPP_API const char *mcpp_claim_result_reason(const mcpp_claim_result *result);
+/* Lanes matching the selector. */
+MCPP_API size_t mcpp_claim_result_matched_count(const mcpp_claim_result *result);
+MCPP_API const char *mcpp_claim_result_matched_key(const mcpp_claim_result *result, size_t index);
+MCPP_API int mcpp_claim_result_matched_status(const mcpp_claim_result *result, size_t index);
+/* Lanes whose numbers contain the value (any status, matching or not). */
+MCPP_API size_t mcpp_claim_result_source_count(const mcpp_claim_result *result);
+MCPP_API const char *mcpp_claim_result_source_key(const mcpp_claim_result *result, size_t index);
+MCPP_API int mcpp_claim_result_source_status(const mcpp_claim_result *result, size_t index);
+/* For an unstable source lane: its reasons joined by "; ". */
+MCPP_API const char *mcpp_claim_result_source_reason(const mcpp_claim_result *result, size_t index);
+
+/* JSON keys: schema ("mcpp.claim/1"), selector, metric, value, verdict, reason,
+ * matched [{key, short_key, status, headline}], sources [{key, short_key,
+ * status, reasons}]. Free *out with mcpp_free(). */
+MCPP_API int mcpp_claim_result_render(char **out, const mcpp_claim_result *result,
+                                      mcpp_output_format format);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MCPP_RECEIPTS_FRONTIER_H */

@@ -1,0 +1,55 @@
+/*
+ * mcpp_receipts/receipt_set.h — load many receipts at once (files and
+ * directories, recursively) for the CLI and the bindings.
+ *
+ * A set keeps going past bad files: each one that fails to load is recorded
+ * with its path and error message, and the rest are kept. Directory entries
+ * are visited in byte order of their names, so the set's order is
+ * deterministic; within a directory only *.json, *.yaml and *.yml files are
+ * loaded (a file named explicitly is loaded whatever its extension) and
+ * entries starting with '.' are skipped.
+ *
+ * Ownership: the set owns its receipts; pointers from mcpp_receipt_set_at()
+ * and mcpp_receipt_set_items() are borrowed and live as long as the set.
+ */
+#ifndef MCPP_RECEIPTS_RECEIPT_SET_H
+#define MCPP_RECEIPTS_RECEIPT_SET_H
+
+#include "receipt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mcpp_receipt_set mcpp_receipt_set;
+
+MCPP_API int mcpp_receipt_set_new(mcpp_receipt_set **out);
+MCPP_API void mcpp_receipt_set_free(mcpp_receipt_set *set); /* NULL-safe */
+
+/*
+ * Loads `path` (a file, or a directory walked recursively). Returns MCPP_OK
+ * even when some files failed (see the failure accessors); MCPP_EIO when
+ * `path` itself cannot be read; MCPP_ENOMEM. `limits` may be NULL.
+ */
+MCPP_API int mcpp_receipt_set_add_path(mcpp_receipt_set *set, const char *path,
+                                       const mcpp_limits *limits);
+/* Adds a receipt the set takes ownership of (also on failure, when it frees it). */
+MCPP_API int mcpp_receipt_set_add(mcpp_receipt_set *set, mcpp_receipt *receipt);
+
+MCPP_API size_t mcpp_receipt_set_count(const mcpp_receipt_set *set);
+MCPP_API const mcpp_receipt *mcpp_receipt_set_at(const mcpp_receipt_set *set, size_t index);
+/* The receipts as an array of count pointers, for mcpp_frontier_build() and
+ * mcpp_gate_run(). NULL when empty. */
+MCPP_API const mcpp_receipt *const *mcpp_receipt_set_items(const mcpp_receipt_set *set);
+
+/* Files that failed to load: path, status code and the error message. */
+MCPP_API size_t mcpp_receipt_set_failure_count(const mcpp_receipt_set *set);
+MCPP_API const char *mcpp_receipt_set_failure_path(const mcpp_receipt_set *set, size_t index);
+MCPP_API int mcpp_receipt_set_failure_code(const mcpp_receipt_set *set, size_t index);
+MCPP_API const char *mcpp_receipt_set_failure_message(const mcpp_receipt_set *set, size_t index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MCPP_RECEIPTS_RECEIPT_SET_H */

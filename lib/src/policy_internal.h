@@ -1,0 +1,85 @@
+/*
+ * policy_internal.h — the layout of mcpp_policy, shared by the comparison,
+ * frontier and claim code that reads it on their hot paths.
+ *
+ * Field paths are resolved to schema field ids when a dimension is set, so a
+ * comparison reads fields by id and never looks a path up.
+ */
+#ifndef MCPP_POLICY_INTERNAL_H
+#define MCPP_POLICY_INTERNAL_H
+
+#include "mcpp_receipts/policy.h"
+
+/* How a dimension's rows are computed. */
+typedef enum mcpp_dim_kind {
+    MCPP_DIM_KIND_FIELDS = 0,   /* compare the listed fields                          */
+    MCPP_DIM_KIND_FALLBACKS = 1 /* backend.fallbacks plus requested != observed pairs */
+} mcpp_dim_kind;
+
+typedef struct mcpp_policy_dim {
+    char *name;
+    mcpp_role role;
+    mcpp_dim_kind kind;
+    char **paths; /* as resolved (".*" expanded), owned */
+    int *ids;     /* schema field ids, parallel to paths */
+    /* Per field: the block letter the field applies to ('E' for routing.* and
+     * backend.moe.*, 'A' attention, 'M' mamba, 'R' recurrent), 0 for always.
+     * A dense model has no routing; that is not "missing". */
+    char *needs;
+    /* Per field: where the value lives in a receipt and how it is stored
+     * (receipt_internal.h), so comparisons read slots without the table. */
+    size_t *offsets;
+    unsigned char *storage;
+    size_t n_fields;
+} mcpp_policy_dim;
+
+typedef struct mcpp_policy_rule {
+    char *name;
+    mcpp_rule_fn fn;
+    void *userdata;
+    void (*free_userdata)(void *);
+} mcpp_policy_rule;
+
+/* requested/observed field ids of one backend family, or of the hardware. */
+typedef struct mcpp_policy_pair {
+    const char *label; /* "attention", "moe", ..., "hardware" */
+    int requested;
+    int observed;
+    int requested_count; /* hardware only, else -1 */
+    int observed_count;
+} mcpp_policy_pair;
+
+#define MCPP_POLICY_PAIRS 6
+
+struct mcpp_policy {
+    char *name;
+    int64_t version;
+    mcpp_policy_dim *dims;
+    size_t n_dims, cap_dims;
+    char **required;
+    int *required_ids;
+    size_t n_required, cap_required;
+    mcpp_noise_settings noise;
+    mcpp_gate_settings gate; /* gate.metric points at gate_metric */
+    char *gate_metric;
+    int gate_metric_id;
+    int adjacency_width;
+    mcpp_policy_rule *rules;
+    size_t n_rules, cap_rules;
+    /* Fields the engine itself reads, resolved once. -1 when the schema lacks one. */
+    int id_pattern, id_fallbacks, id_outcome, id_stability, id_blocker, id_verification;
+    int id_samples, id_useful_tokens, id_tokens_per_s, id_step_median, id_lane_name;
+    int id_family;
+    mcpp_policy_pair pairs[MCPP_POLICY_PAIRS];
+};
+
+/* The built-in default policy, built once per process and immutable after
+ * that (so NULL policies cost nothing per call). Never NULL unless out of
+ * memory at first use. */
+const mcpp_policy *mcpp_policy_builtin(void);
+
+/* `policy` or, when NULL, the built-in default; NULL only when out of memory
+ * (and then the last error is set). */
+const mcpp_policy *mcpp_policy_or_default(const mcpp_policy *policy);
+
+#endif /* MCPP_POLICY_INTERNAL_H */

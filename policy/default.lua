@@ -1,0 +1,57 @@
+-- policy/default.lua — the built-in default comparability policy, written out.
+--
+-- This file has exactly the effect of mcpp_policy_default() (DESIGN §4); a test
+-- (tests/lua/test_policy_lua.c) compares the two on every example receipt pair,
+-- so if you change one, change the other. Other shipped policies include this
+-- file and override what they need: the including file always wins.
+--
+-- Reading guide for reviewers:
+--   must_match  a difference makes two receipts not comparable at all;
+--   qualify     a difference is listed next to the comparison, which still stands;
+--   ignore      never looked at (say so explicitly: an unlisted dimension is
+--               silently skipped, and `policy check` warns about it).
+return {
+  name = "default",
+  version = 1,
+
+  dimensions = {
+    -- The work itself: the same model pattern, routing, shapes, compile
+    -- posture, topology, accelerator, data path and backends, or the numbers
+    -- describe different lanes.
+    must_match = {
+      "pattern",   -- lane.pattern, lane.depth
+      "routing",   -- routing.* (only when the pattern has an E block)
+      "sequence",  -- workload.seq_len
+      "batch",     -- workload.micro_batch, workload.global_batch
+      "compile",   -- compile.posture, compile.warmup
+      "topology",  -- topology.*
+      "hardware",  -- hardware.observed.accelerator, .count (what ran, not what was asked)
+      "data",      -- workload.data.path, .dataset
+      "backend",   -- backend.<family>.observed, backend.precision
+    },
+    -- What ran differently inside the lane, the starting line and the
+    -- environment: worth knowing, not disqualifying.
+    qualify = {
+      "compile_detail", -- compile.graph_breaks, compile.disabled_regions
+      "startup",   -- startup.state (cold boot vs warm cache vs snapshot restore)
+      "cache",     -- compile cache state, driver and runtime versions
+      "fallbacks", -- backend.fallbacks and every requested != observed, each named
+    },
+  },
+
+  -- Noise: a lane is stable with 3 ok runs whose p10..p90 spread is within 5%
+  -- of the median; relative changes under 1% are reported as noise.
+  noise = { max_rel_spread = 0.05, min_runs = 3, noise_floor = 0.01 },
+
+  -- Gate: fail a merge when useful tokens/s drop by more than 3%, established
+  -- with a 95% interval from the step samples.
+  gate = {
+    metric = "metrics.tokens_per_s",
+    higher_is_better = true,
+    max_regression = 0.03,
+    confidence = 0.95,
+  },
+
+  -- Lanes whose keys differ in one must-match dimension are adjacent.
+  adjacency = { width = 1 },
+}

@@ -1,0 +1,56 @@
+-- policy/strict.lua — for numbers that go into release notes and papers.
+--
+-- Everything of default.lua, and:
+--   * the starting line must match: a cold-boot run is not compared with a
+--     warm-cache one, and neither are different compile-cache / driver /
+--     runtime states (default.lua only lists these differences);
+--   * a lane needs 5 ok runs (not 3) and a tighter spread (3%, not 5%) to be
+--     stable; changes under 0.5% are noise;
+--   * the gate fails at a 2% regression, established at 99% confidence;
+--   * two custom rules (Lua, run for every compared pair):
+--       enough_samples  each side needs at least 10 measured step samples,
+--                       else the pair is insufficient (the interval would be
+--                       too wide to mean anything);
+--       verification    a receipt whose kernel verification failed is not
+--                       comparable with anything.
+-- Fallbacks stay a qualification: the row names each one, and a lane with an
+-- unresolved fallback is never stable on the frontier anyway.
+return {
+  include = { "default.lua" },
+  name = "strict",
+  version = 1,
+
+  dimensions = {
+    must_match = { "startup", "cache" },
+  },
+
+  noise = { max_rel_spread = 0.03, min_runs = 5, noise_floor = 0.005 },
+  gate = { max_regression = 0.02, confidence = 0.99 },
+
+  rules = {
+    {
+      name = "enough_samples",
+      fn = function(base, cand)
+        for _, side in ipairs({ { "base", base }, { "candidate", cand } }) do
+          local samples = side[2].metrics.step_time_s.samples
+          local n = samples and #samples or 0
+          if n < 10 then
+            return "insufficient", ("%s has %d step samples; strict needs 10"):format(side[1], n)
+          end
+        end
+        return nil
+      end,
+    },
+    {
+      name = "verification",
+      fn = function(base, cand)
+        for _, side in ipairs({ { "base", base }, { "candidate", cand } }) do
+          if side[2].backend.verification.status == "failed" then
+            return "mismatch", side[1] .. " failed kernel verification"
+          end
+        end
+        return nil
+      end,
+    },
+  },
+}

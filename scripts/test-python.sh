@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# test-python.sh — builds the Python binding with `pip install .` into a virtual
+# environment (created on first use, reused after) and runs the Python tests.
+#
+#   scripts/test-python.sh [pytest args...]
+#
+# Environment: PYTHON (interpreter for the venv, default python3),
+#              MCPP_VENV (venv folder, default <repo>/.venv-py).
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+venv="${MCPP_VENV:-$repo/.venv-py}"
+python="${PYTHON:-python3}"
+
+if [ ! -x "$venv/bin/python" ]; then
+    echo "test-python: creating $venv"
+    "$python" -m venv "$venv"
+fi
+pip=("$venv/bin/python" -m pip --disable-pip-version-check -q)
+
+# Test dependencies first (cached after the first run), then the package itself.
+"${pip[@]}" install pytest pandas matplotlib nbclient nbformat ipykernel scikit-build-core
+# --no-build-isolation reuses the venv's scikit-build-core and the incremental
+# build folder build-python/ (see pyproject.toml), so re-runs rebuild only what changed.
+"${pip[@]}" install --no-build-isolation "$repo"
+
+cd "$repo"
+exec "$venv/bin/python" -m pytest tests/python -q "$@"

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# test.sh — the README's test command: installs what is missing, builds everything
+# and runs every test: the C/Lua/CLI suites (ctest), the same suites under
+# AddressSanitizer + UndefinedBehaviorSanitizer, then the Python binding's tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+JOBS=$(nproc)
+
+echo "==> dependencies"
+./scripts/install-deps.sh
+
+echo "==> build (release; CUDA kernels compile when nvcc is present)"
+cmake -S . -B build/release -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build/release -j"$JOBS"
+
+echo "==> C, CLI and Lua tests"
+ctest --test-dir build/release --output-on-failure -j"$JOBS"
+
+echo "==> the same tests under ASan + UBSan"
+cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DMCPP_SANITIZE=ON -DMCPP_CUDA=OFF \
+      -DMCPP_BUILD_BENCHMARKS=ON >/dev/null
+cmake --build build/sanitize -j"$JOBS"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build/sanitize --output-on-failure -j"$JOBS"
+
+echo "==> Python binding tests"
+./scripts/test-python.sh

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# install_test.sh — installs the build into a temporary prefix and builds the
+# external harness (examples/c-harness) against that install twice: with
+# find_package(mcpp_receipts) and with pkg-config. Both binaries must run,
+# print an id, and write a receipt the built CLI accepts.
+#
+# usage: install_test.sh BUILD_DIR HARNESS_SRC CLI WORK_DIR CC [SANITIZE]
+set -u
+build=$1 harness=$2 cli=$3 work=$4 cc=$5 sanitize=${6:-OFF}
+prefix=$work/prefix
+rm -rf "$work" && mkdir -p "$work"
+fail=0
+ok() { echo "ok - $*"; }
+bad() { echo "not ok - $*"; fail=$((fail + 1)); }
+
+# A sanitized library needs the sanitizer runtime in whatever links it.
+extra_flags=""
+case "$sanitize" in ON|on|1|TRUE|true|YES|yes) extra_flags="-fsanitize=address,undefined" ;; esac
+
+if cmake --install "$build" --prefix "$prefix" >"$work/install.log" 2>&1; then
+  ok "cmake --install into $prefix"
+else
+  bad "cmake --install failed:"; sed 's/^/    /' "$work/install.log"
+  echo "0 passed, $fail failed"; exit 1
+fi
+libdir=$(find "$prefix" -name 'mcpp_receipts.pc' -printf '%h\n' | head -n1)
+libdir=${libdir%/pkgconfig}
+for f in include/mcpp_receipts.h include/mcpp_receipts/receipt.h; do
+  [ -f "$prefix/$f" ] && ok "installed $f" || bad "missing $prefix/$f"
+done
+[ -n "$libdir" ] && [ -f "$libdir/pkgconfig/mcpp_receipts.pc" ] && ok "installed pkg-config file" \
+  || bad "no mcpp_receipts.pc under $prefix"
+[ -f "$libdir/cmake/mcpp_receipts/mcpp_receiptsConfig.cmake" ] && ok "installed CMake package config" \
+  || bad "no mcpp_receiptsConfig.cmake under $libdir/cmake/mcpp_receipts"
+
+run_harness() { # label binary output
+  local label=$1 bin=$2 out=$3 id
+  if id=$(LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" timeout 30 "$bin" "$out" 2>"$work/$label.err"); then
+    [ -n "$id" ] && ok "$label harness ran and printed id '$id'" || bad "$label harness printed no id"
+  else
+    bad "$label harness failed:"; sed 's/^/    /' "$work/$label.err"; return
+  fi
+  if "$cli" validate "$out" >"$work/$label.validate" 2>&1; then
+    grep -qF "ok $out (id $id," "$work/$label.validate" && ok "$label receipt validates with id $id" \
+      || { bad "$label: validate did not report id $id:"; sed 's/^/    /' "$work/$label.validate"; }
+  else
+    bad "$label receipt does not validate:"; sed 's/^/    /' "$work/$label.validate"
+  fi
+}
+
+# pkg-config must point into the prefix the files were installed to (a .pc
+# file configured with the build-time prefix breaks `cmake --install --prefix`)
+pc_includedir=$(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --variable=includedir mcpp_receipts 2>&1)
+if [ -f "$pc_includedir/mcpp_receipts.h" ]; then ok "pkg-config includedir ($pc_includedir) holds the installed headers"
+else bad "pkg-config says includedir=$pc_includedir, but the headers are in $prefix/include (the .pc file is not relocated by --prefix)"; fi
+
+# 1. CMake: find_package(mcpp_receipts CONFIG REQUIRED)
+if cmake -S "$harness" -B "$work/cmake-build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc" \
+     -DCMAKE_C_FLAGS="$extra_flags" -DCMAKE_EXE_LINKER_FLAGS="$extra_flags" >"$work/cmake.log" 2>&1 &&
+   cmake --build "$work/cmake-build" >>"$work/cmake.log" 2>&1; then
+  ok "harness builds with find_package(mcpp_receipts)"
+  run_harness cmake "$work/cmake-build/harness" "$work/from_cmake.json"
+else
+  bad "harness does not build with CMake:"; tail -n 30 "$work/cmake.log" | sed 's/^/    /'
+fi
+
+# 2. pkg-config, through the harness's own Makefile (copied: the source tree stays clean)
+mkdir -p "$work/make-build" && cp "$harness/harness.c" "$harness/Makefile" "$work/make-build/"
+if PKG_CONFIG_PATH="$libdir/pkgconfig" make -C "$work/make-build" CC="$cc" \
+     CFLAGS="-O1 -std=c11 -Wall -Wextra -Werror $extra_flags" LDFLAGS="$extra_flags" \
+     >"$work/make.log" 2>&1; then
+  ok "harness builds with pkg-config --cflags --libs mcpp_receipts"
+  run_harness pkg-config "$work/make-build/harness" "$work/from_pkg_config.yaml"
+else
+  bad "harness does not build with pkg-config:"; tail -n 30 "$work/make.log" | sed 's/^/    /'
+fi
+
+echo "$fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,205 @@
+/*
+ * test_step.c — mcpp-step end to end: the receipts it writes load and
+ * validate through the library, carry the measured window, the per-family
+ * time, the MoE accounting, verification, and the data path; CUDA without a
+ * device is exit 3 unless --allow-fallback, which is then recorded; bad
+ * input is exit 3.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "../test_util.h"
+#include "mcpp_kernels/device.h"
+#include "mcpp_receipts.h"
+
+#define SMALL "--d-model 32 --heads 2 --seq-len 32 --batch 2 --experts 4 --top-k 2 --quiet"
+
+static int run_step(const char *args, const char *out_name)
+{
+    char cmd[2048];
+    if (out_name)
+        snprintf(cmd, sizeof cmd, "'%s' %s --out '%s/%s' 2>/dev/null", MCPP_STEP_EXE, args,
+                 MCPP_TEST_OUT_DIR, out_name);
+    else
+        snprintf(cmd, sizeof cmd, "'%s' %s >/dev/null 2>&1", MCPP_STEP_EXE, args);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static mcpp_receipt *load(const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", MCPP_TEST_OUT_DIR, name);
+    mcpp_receipt *r = NULL;
+    mcpp_report *rep = NULL;
+    int rc = mcpp_receipt_load_file(&r, &rep, path, NULL);
+    if (rc != 0) {
+        fprintf(stderr, "load %s failed: %s\n", path, mcpp_error_last()->message);
+        for (size_t i = 0; i < mcpp_report_count(rep); i++)
+            fprintf(stderr, "  %s\n", mcpp_report_at(rep, i)->message);
+    }
+    mcpp_report_free(rep);
+    return r;
+}
+
+static const char *str(const mcpp_receipt *r, const char *path)
+{
+    mcpp_value v;
+    if (mcpp_receipt_get(r, path, &v) != 0) return NULL;
+    return (v.type == MCPP_TYPE_STRING || v.type == MCPP_TYPE_ENUM) ? v.string : NULL;
+}
+
+static long long num(const mcpp_receipt *r, const char *path)
+{
+    mcpp_value v;
+    if (mcpp_receipt_get(r, path, &v) != 0) return -1;
+    return v.type == MCPP_TYPE_INT ? v.integer : -1;
+}
+
+static double dbl(const mcpp_receipt *r, const char *path)
+{
+    mcpp_value v;
+    if (mcpp_receipt_get(r, path, &v) != 0) return -1;
+    if (v.type == MCPP_TYPE_DOUBLE) return v.number;
+    if (v.type == MCPP_TYPE_INT) return (double)v.integer;
+    return -1;
+}
+
+static int list_has(const mcpp_receipt *r, const char *path, const char *needle)
+{
+    mcpp_value v;
+    if (mcpp_receipt_get(r, path, &v) != 0 || v.type != MCPP_TYPE_STRING_LIST) return 0;
+    for (size_t i = 0; i < v.count; i++)
+        if (strstr(v.strings[i], needle)) return 1;
+    return 0;
+}
+
+TEST(a_cpu_moe_run_writes_a_receipt_that_validates_and_carries_the_window)
+{
+    CHECK_INT_EQ(run_step("--pattern AEMEAEMEAEMR --moe-lane padded --steps 3 --warmup 2 " SMALL,
+                          "padded.json"),
+                 0);
+    mcpp_receipt *r = load("padded.json");
+    CHECK(r != NULL);
+    if (!r) return;
+    CHECK_STR_EQ(str(r, "source.tool"), "mcpp-step");
+    CHECK_CONTAINS(str(r, "source.command"), "--moe-lane padded");
+    CHECK_STR_EQ(str(r, "lane.family"), "NAM12R");
+    CHECK_STR_EQ(str(r, "lane.pattern"), "AEMEAEMEAEMR");
+    CHECK_INT_EQ(num(r, "metrics.window.warmup_steps"), 2);
+    CHECK_INT_EQ(num(r, "metrics.window.measured_steps"), 3);
+    mcpp_value v;
+    CHECK_INT_EQ(mcpp_receipt_get(r, "metrics.step_time_s.samples", &v), 0);
+    CHECK_INT_EQ(v.count, 3);
+    CHECK(dbl(r, "metrics.per_family_ms.A") > 0);
+    CHECK(dbl(r, "metrics.per_family_ms.E") > 0);
+    CHECK(dbl(r, "metrics.per_family_ms.M") > 0);
+    CHECK(dbl(r, "metrics.per_family_ms.R") > 0);
+    CHECK(dbl(r, "metrics.tokens_per_s") > 0);
+    CHECK(dbl(r, "metrics.peak_memory_gib") > 0);
+    CHECK(dbl(r, "metrics.goodput.badput_s.warmup") > 0);
+    CHECK(dbl(r, "metrics.goodput.useful_s") <= dbl(r, "metrics.goodput.kernel_busy_s"));
+    CHECK(dbl(r, "metrics.goodput.kernel_busy_s") <= dbl(r, "metrics.goodput.allocated_s"));
+    CHECK_INT_EQ(num(r, "workload.tokens_per_step"), 64);
+    CHECK(num(r, "workload.useful_tokens_per_step") <= 64);
+    CHECK_STR_EQ(str(r, "workload.data.path"), "synthetic");
+    CHECK_STR_EQ(str(r, "routing.overflow"), "drop");
+    CHECK_STR_EQ(str(r, "backend.moe.observed"), "padded");
+    CHECK_STR_EQ(str(r, "backend.gemm.observed"), "cpu_blas");
+    CHECK_STR_EQ(str(r, "backend.verification.status"), "passed");
+    CHECK(dbl(r, "backend.verification.max_rel_err") < 1e-3);
+    CHECK_STR_EQ(str(r, "compile.posture"), "eager");
+    CHECK_STR_EQ(str(r, "startup.state"), "cold_boot");
+    CHECK_STR_EQ(str(r, "hardware.requested.accelerator"), "cpu");
+    CHECK_CONTAINS(str(r, "hardware.observed.accelerator"), "cpu: ");
+    CHECK(num(r, "hardware.host.cores") >= 1);
+    CHECK(list_has(r, "status.caveats", "forward-only: no backward pass"));
+    CHECK(list_has(r, "status.caveats", "padding rows"));
+    CHECK(num(r, "extra.moe_rows.computed_rows") > num(r, "extra.moe_rows.useful_rows"));
+    mcpp_receipt_free(r);
+}
+
+TEST(a_dense_run_has_no_routing_section_and_a_dense_family)
+{
+    CHECK_INT_EQ(run_step("--pattern A --depth 2 --steps 2 --warmup 1 " SMALL, "dense.json"), 0);
+    mcpp_receipt *r = load("dense.json");
+    CHECK(r != NULL);
+    if (!r) return;
+    CHECK_STR_EQ(str(r, "lane.family"), "NAM2");
+    mcpp_value v;
+    CHECK_INT_EQ(mcpp_receipt_get(r, "routing.num_experts", &v), 0);
+    CHECK_INT_EQ(v.type, MCPP_TYPE_ABSENT);
+    CHECK_INT_EQ(mcpp_receipt_get(r, "metrics.per_family_ms.E", &v), 0);
+    CHECK_INT_EQ(v.type, MCPP_TYPE_ABSENT);
+    CHECK_INT_EQ(num(r, "lane.params_total"), num(r, "lane.params_active"));
+    mcpp_receipt_free(r);
+}
+
+TEST(real_data_is_recorded_as_real_with_its_dataset)
+{
+    CHECK_INT_EQ(run_step("--pattern AE --steps 2 --warmup 1 --data " MCPP_KERNELS_DATA_DIR
+                          "/mcpp_sources.tok " SMALL,
+                          "real.json"),
+                 0);
+    mcpp_receipt *r = load("real.json");
+    CHECK(r != NULL);
+    if (!r) return;
+    CHECK_STR_EQ(str(r, "workload.data.path"), "real");
+    CHECK_STR_EQ(str(r, "workload.data.dataset"), "mcpp-sources-c-bytes");
+    CHECK(dbl(r, "extra.routing_imbalance.mean_max_over_mean") >= 1.0);
+    mcpp_receipt_free(r);
+}
+
+TEST(cuda_without_a_device_exits_3_and_with_allow_fallback_records_it)
+{
+    mcpp_device_info dev;
+    mcpp_device_query(&dev);
+    if (dev.device_count > 0) {
+        printf("# a CUDA device is present: the no-device case cannot be exercised here\n");
+        return;
+    }
+    CHECK_INT_EQ(run_step("--backend cuda --pattern AE --steps 1 --warmup 0 " SMALL, NULL), 3);
+    CHECK_INT_EQ(run_step("--backend cuda --allow-fallback --pattern AE --steps 1 --warmup 0 " SMALL,
+                          "fallback.json"),
+                 0);
+    mcpp_receipt *r = load("fallback.json");
+    CHECK(r != NULL);
+    if (!r) return;
+    CHECK_STR_EQ(str(r, "hardware.requested.accelerator"), "cuda");
+    CHECK_STR_EQ(str(r, "topology.substrate"), "cpu");
+    CHECK(list_has(r, "backend.fallbacks", "attention:cuda->reference"));
+    CHECK(list_has(r, "backend.fallbacks", "gemm:cublas->cpu_blas"));
+    CHECK(list_has(r, "backend.fallbacks", "precision:bf16->fp32"));
+    CHECK_STR_EQ(str(r, "backend.attention.requested"), "cuda");
+    CHECK_STR_EQ(str(r, "backend.attention.observed"), "reference");
+    CHECK_STR_EQ(str(r, "backend.precision"), "fp32");
+    CHECK_STR_EQ(str(r, "status.stability"), "unstable");
+    CHECK(list_has(r, "status.caveats", "fallback"));
+    mcpp_receipt_free(r);
+}
+
+TEST(bad_input_exits_3_and_help_exits_0)
+{
+    CHECK_INT_EQ(run_step("--heads 3 --d-model 32", NULL), 3);
+    CHECK_INT_EQ(run_step("--moe-lane ragged", NULL), 3);
+    CHECK_INT_EQ(run_step("--steps 0", NULL), 3);
+    CHECK_INT_EQ(run_step("--pattern AXE", NULL), 3);
+    CHECK_INT_EQ(run_step("--capacity-factor -1", NULL), 3);
+    CHECK_INT_EQ(run_step("--data /nonexistent.tok --steps 1", NULL), 3);
+    CHECK_INT_EQ(run_step("--precision bf16", NULL), 3);
+    CHECK_INT_EQ(run_step("--profile-steps 3:1", NULL), 3);
+    CHECK_INT_EQ(run_step("--frobnicate 1", NULL), 3);
+    CHECK_INT_EQ(run_step("--help", NULL), 0);
+}
+
+int main(void)
+{
+    RUN(a_cpu_moe_run_writes_a_receipt_that_validates_and_carries_the_window);
+    RUN(a_dense_run_has_no_routing_section_and_a_dense_family);
+    RUN(real_data_is_recorded_as_real_with_its_dataset);
+    RUN(cuda_without_a_device_exits_3_and_with_allow_fallback_records_it);
+    RUN(bad_input_exits_3_and_help_exits_0);
+    TEST_MAIN_END();
+}

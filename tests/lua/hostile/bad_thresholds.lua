@@ -1,0 +1,4 @@
+-- nonsensical thresholds
+return {
+  gate = { confidence = 1.5 },
+}

@@ -1,0 +1,3 @@
+-- debug is not in the sandbox
+debug.sethook()
+return debug.getregistry()

@@ -1,0 +1,2 @@
+-- dofile/loadfile are not in the sandbox
+return dofile("/etc/passwd")

@@ -1,0 +1,3 @@
+-- __gc finalizers are refused (they would run while the state closes)
+setmetatable({}, { __gc = function() while true do end end })
+return {}

@@ -1,0 +1,2 @@
+-- includes resolve next to this file only: no absolute paths
+return { include = { "/etc/passwd" } }

@@ -1,0 +1,2 @@
+-- a include cycle: a -> b -> a
+return { include = { "include_cycle_b.lua" } }

@@ -1,0 +1,2 @@
+-- a include cycle: b -> a -> b
+return { include = { "include_cycle_a.lua" } }

@@ -1,0 +1,2 @@
+-- includes resolve next to this file only: no ".."
+return { include = { "../../../policy/default.lua" } }

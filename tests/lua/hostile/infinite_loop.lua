@@ -1,0 +1,2 @@
+-- an infinite loop: stopped by the instruction budget
+while true do end

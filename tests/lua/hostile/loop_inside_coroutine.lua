@@ -1,0 +1,3 @@
+-- coroutines inherit the count hook
+coroutine.wrap(function() while true do end end)()
+return {}

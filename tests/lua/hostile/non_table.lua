@@ -1,0 +1,2 @@
+-- a policy must return a table
+return 42

@@ -1,0 +1,3 @@
+-- rawset/rawget are not in the sandbox
+rawset(string, "rep", nil)
+return {}

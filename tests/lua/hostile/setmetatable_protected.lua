@@ -1,0 +1,3 @@
+-- tampering with a protected metatable through setmetatable
+setmetatable("", {})
+return {}

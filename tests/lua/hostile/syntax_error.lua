@@ -1,0 +1,4 @@
+-- a syntax error, reported with its line
+return {
+  name = "broken",,
+}

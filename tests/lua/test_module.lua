@@ -1,0 +1,136 @@
+-- test_module.lua — the Lua module from a plain lua5.4:
+--   LUA_CPATH=build/bindings/lua/?.so lua5.4 test_module.lua EXAMPLES_RECEIPTS_DIR POLICY_DIR
+-- Prints "ok - NAME" per check and "N passed, N failed"; exits 1 on a failure.
+local examples, policies = arg[1], arg[2]
+local passed, failed = 0, 0
+
+local function check(name, fn)
+  local ok, err = pcall(fn)
+  if ok then
+    passed = passed + 1
+    print("ok - " .. name)
+  else
+    failed = failed + 1
+    print("not ok - " .. name .. ": " .. tostring(err))
+  end
+end
+
+local function eq(a, b, what)
+  if a ~= b then error(("%s: expected %s, got %s"):format(what or "value", tostring(b), tostring(a)), 2) end
+end
+
+local mr = require "mcpp_receipts"
+
+check("module_reports_version_and_schema", function()
+  eq(type(mr.version), "string")
+  eq(mr.schema, "mcpp.receipt/1")
+end)
+
+local padded = mr.load(examples .. "/nam56r_padded.json")
+local run2 = mr.load(examples .. "/nam56r_padded_run2.json")
+local jagged = mr.load(examples .. "/nam56r_jagged_graph_breaks.json")
+
+check("receipt_fields_read_by_section_by_dotted_path_and_by_get", function()
+  eq(padded.id, "nam56r-padded-2026-03-14-run1", "id")
+  eq(padded.lane.pattern, "AEMEAEMEAEMR", "lane.pattern")
+  eq(padded["routing.top_k"], 6, "routing.top_k")
+  eq(padded:get("workload.seq_len"), 4096, "seq_len")
+  eq(jagged.backend.moe.observed, "jagged", "backend.moe.observed")
+  eq(jagged.compile.graph_breaks, 3, "graph_breaks")
+  eq(type(padded.metrics.step_time_s.samples), "table", "samples")
+  eq(#padded.metrics.step_time_s.samples, 16, "sample count")
+  eq(padded.status.blocker, nil, "absent field is nil")
+end)
+
+check("unknown_field_and_writes_are_errors", function()
+  local ok, err = pcall(function() return padded.lane.patern end)
+  eq(ok, false, "unknown field")
+  assert(tostring(err):find("lane.patern", 1, true), err)
+  ok, err = pcall(function() padded.lane = 1 end)
+  eq(ok, false, "write")
+  assert(tostring(err):find("read-only", 1, true), err)
+end)
+
+check("tostring_names_the_receipt", function()
+  assert(tostring(padded):find("nam56r-padded-2026-03-14-run1", 1, true), tostring(padded))
+end)
+
+check("loads_parses_text_and_json_round_trips", function()
+  local text = padded:json()
+  local again = mr.loads(text, "json")
+  eq(again:json(), text, "canonical JSON round trip")
+  eq(again.id, padded.id)
+  local ok, err = pcall(mr.loads, "{\"schema\": \"mcpp.receipt/1\", \"bogus\": 1}", "json")
+  eq(ok, false, "invalid receipt")
+  assert(#tostring(err) > 0)
+end)
+
+check("compare_gives_verdict_rows_metric_and_gate", function()
+  local r = mr.compare(padded, run2)
+  eq(r.verdict, "comparable")
+  eq(r.base, padded.id)
+  assert(#r.rows >= 10, "rows")
+  eq(r.rows[1].dimension, "pattern")
+  eq(r.rows[1].status, "match")
+  assert(r.metric and r.metric.name == "metrics.tokens_per_s", "metric")
+  eq(r.gate.outcome, "passed")
+  assert(r.text:find("comparable", 1, true), "rendered text")
+  eq(mr.compare(padded, jagged).verdict, "not_comparable")
+end)
+
+check("policy_files_load_and_change_the_verdict", function()
+  local cold = mr.load(examples .. "/nam56r_cold_boot.json")
+  local strict = mr.policy(policies .. "/strict.lua")
+  eq(strict.name, "strict")
+  eq(#strict.rules, 2, "rules")
+  eq(mr.compare(padded, cold).verdict, "qualified")
+  eq(mr.compare(padded, cold, mr.default_policy()).verdict, "qualified")
+  eq(mr.compare(padded, cold, strict).verdict, "not_comparable")
+  assert(tostring(strict):find("strict", 1, true))
+  local roles = {}
+  for _, d in ipairs(strict.dimensions) do roles[d.name] = d.role end
+  eq(roles.startup, "must_match")
+  eq(roles.hardware, "must_match")
+end)
+
+check("hostile_policy_is_a_lua_error_not_a_crash", function()
+  local ok, err = pcall(mr.policy, policies .. "/../tests/lua/hostile/infinite_loop.lua")
+  eq(ok, false)
+  assert(tostring(err):find("instruction budget", 1, true), err)
+end)
+
+check("frontier_labels_lanes", function()
+  local list = {}
+  for _, name in ipairs({ "nam56r_padded", "nam56r_padded_run2", "nam56r_padded_run3",
+                          "nam56r_jagged_graph_breaks", "nam52_dense" }) do
+    list[#list + 1] = mr.load(examples .. "/" .. name .. ".json")
+  end
+  local f = mr.frontier(list)
+  assert(#f.lanes >= 3, "lanes: " .. #f.lanes)
+  eq(f.stable_count, 1, "stable lanes")
+  local stable
+  for _, lane in ipairs(f.lanes) do if lane.status == "stable" then stable = lane end end
+  eq(#stable.receipts, 3, "runs in the stable lane")
+  assert(stable.headline and stable.headline.median > 0, "headline")
+  assert(f.text:find("stable", 1, true), "rendered text")
+end)
+
+check("close_frees_now_and_closed_receipt_refuses_use", function()
+  local r = mr.load(examples .. "/nam52_dense.json")
+  do
+    local c <close> = r
+  end
+  local ok, err = pcall(function() return r.id end)
+  eq(ok, false)
+  assert(tostring(err):find("closed", 1, true), err)
+  assert(tostring(r):find("closed", 1, true))
+end)
+
+check("load_of_a_missing_file_is_an_error", function()
+  local ok, err = pcall(mr.load, examples .. "/no_such_receipt.json")
+  eq(ok, false)
+  assert(tostring(err):find("no_such_receipt", 1, true), err)
+end)
+
+print(("%d passed, %d failed"):format(passed, failed))
+os.exit(failed == 0 and 0 or 1, true) -- close the state: receipts are freed by __gc

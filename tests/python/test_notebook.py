@@ -1,0 +1,25 @@
+"""The example notebook runs end to end (so it never rots)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import REPO
+
+NOTEBOOK = REPO / "examples" / "notebooks" / "frontier.ipynb"
+
+
+def test_frontier_notebook_executes_end_to_end():
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    client = nbclient.NotebookClient(
+        nb, timeout=120, kernel_name="python3",
+        resources={"metadata": {"path": str(NOTEBOOK.parent)}},
+    )
+    client.execute()
+    outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.outputs]
+    assert not [o for o in outputs if o.get("output_type") == "error"]
+    html = "".join(o.get("data", {}).get("text/html", "") for o in outputs)
+    assert "mcpp-frontier" in html and "mcpp-comparison" in html
+    assert any("image/png" in o.get("data", {}) for o in outputs), "the frontier plot is shown"
