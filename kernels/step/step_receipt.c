@@ -188,7 +188,17 @@ int step_write_receipt(const step_options *opt, const step_result *res)
         sb_str(&sb, fams[i].req, mcpp_dispatch_requested_name(d, fams[i].family));
         sb_str(&sb, fams[i].obs, mcpp_dispatch_observed_name(d, fams[i].family));
     }
-    for (size_t i = 0; i < d->fallback_count; i++) sb_add(&sb, "backend.fallbacks", d->fallbacks[i]);
+    /* Only the families this pattern runs (plus the GEMMs every stack uses). */
+    for (size_t i = 0; i < d->fallback_count; i++) {
+        int listed = 0;
+        for (size_t k = 0; k < sizeof fams / sizeof fams[0]; k++) {
+            const char *name = mcpp_family_name(fams[k].family);
+            size_t n = strlen(name);
+            if (strncmp(d->fallbacks[i], name, n) == 0 && d->fallbacks[i][n] == ':')
+                listed = fams[k].letter == '*' || step_has(opt, fams[k].letter);
+        }
+        if (listed) sb_add(&sb, "backend.fallbacks", d->fallbacks[i]);
+    }
     if (d->fallback_count && strcmp(opt->precision, "fp32") != 0 && !on_cuda) {
         snprintf(buf, sizeof buf, "precision:%s->fp32", opt->precision);
         sb_add(&sb, "backend.fallbacks", buf);
@@ -201,7 +211,11 @@ int step_write_receipt(const step_options *opt, const step_result *res)
     }
 
     /* hardware: requested vs what the runtime / OS reports. */
-    sb_str(&sb, "hardware.requested.accelerator", opt->backend == MCPP_BACKEND_CUDA ? "cuda" : "cpu");
+    /* --backend cpu asks for this host's CPU, so the request names it the way
+     * the observation does; --backend cuda asks for "cuda" and the observation
+     * says which device (or which CPU, after a fallback). */
+    snprintf(buf, sizeof buf, "cpu: %s", res->host.cpu);
+    sb_str(&sb, "hardware.requested.accelerator", opt->backend == MCPP_BACKEND_CUDA ? "cuda" : buf);
     sb_int(&sb, "hardware.requested.count", 1);
     if (on_cuda) {
         sb_str(&sb, "hardware.observed.accelerator", res->device.name);

@@ -62,6 +62,19 @@ void mcpp_ctx_problem(mcpp_load_ctx *ctx, mcpp_severity severity, const char *ki
         /* a duplicate is reported where its second occurrence sits */
         int occurrence = strcmp(kind, "duplicate_key") == 0 ? 2 : 1;
         long off = mcpp_json_locate(ctx->buf, ctx->len, path, want_key, occurrence);
+        /* a missing field: point at the nearest enclosing section that exists */
+        char parent[512];
+        snprintf(parent, sizeof parent, "%s", path);
+        while (off < 0) {
+            char *dot = strrchr(parent, '.');
+            if (dot)
+                *dot = '\0';
+            else
+                parent[0] = '\0';
+            off = mcpp_json_locate(ctx->buf, ctx->len, parent, 1, 1);
+            if (!parent[0])
+                break;
+        }
         if (off >= 0)
             mcpp_text_position(ctx->buf, ctx->len, (size_t)off, &line, &column);
     } else if (ctx->format == MCPP_FORMAT_YAML && ctx->marks && ctx->root && path) {

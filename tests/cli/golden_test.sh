@@ -90,6 +90,9 @@ for f in *.json; do
   expect_exit "show $f (text)" 0 "$cli" show "$f"
   cp "$work/last.out" "$work/$stem.show.txt"
   golden "show $f text output" "$work/$stem.show.txt" "show_$stem.txt"
+  "$cli" show "$stem.yaml" 2>&1 | sed 1,2d >"$work/$stem.show_yaml.txt"
+  sed 1,2d "$work/$stem.show.txt" >"$work/$stem.show_json.txt"
+  same_bytes "show $stem.yaml prints what show $f prints (but the file name)" "$work/$stem.show_yaml.txt" "$work/$stem.show_json.txt"
 done
 
 # ---- what the text of show says --------------------------------------------------------

@@ -339,7 +339,7 @@ TEST(including_file_takes_precedence_key_by_key)
     mcpp_policy_free(p);
 }
 
-TEST(diamond_include_applies_the_shared_file_once)
+TEST(diamond_include_applies_the_shared_file_once_and_the_top_file_names_the_policy)
 {
     const char *dir = scratch("diamond");
     write_file(dir, "shared.lua", "return { rules = { function() return 'qualify', 'shared' end } }");
@@ -351,6 +351,7 @@ TEST(diamond_include_applies_the_shared_file_once)
     mcpp_policy *p = NULL;
     CHECK_INT_EQ(mcpp_policy_load_lua_file(&p, path, NULL), MCPP_OK);
     CHECK_INT_EQ(mcpp_policy_rule_count(p), 1);
+    CHECK_STR_EQ(mcpp_policy_name(p), "top"); /* names come from the top file only */
     mcpp_policy_free(p);
 }
 
@@ -444,8 +445,9 @@ TEST(shipped_default_policy_compiles_to_the_builtin_default)
     mcpp_policy_free(builtin);
 }
 
-/* Same verdict, rows and gate as the built-in default on every ordered pair. */
-TEST(shipped_default_policy_decides_every_example_pair_like_the_builtin)
+/* Same verdict, rows and gate as the built-in default on every ordered pair of
+ * the examples and of receipts edited here. */
+TEST(shipped_default_policy_decides_every_example_and_built_pair_like_the_builtin)
 {
     mcpp_policy *lua = load_shipped("default.lua");
     mcpp_policy *builtin = NULL;
@@ -463,6 +465,18 @@ TEST(shipped_default_policy_decides_every_example_pair_like_the_builtin)
     if (d)
         closedir(d);
     CHECK(n >= 8);
+    /* And pairs built here: each differs from an example in one dimension. */
+    mcpp_receipt *built[] = {
+        example_edited("nam56r_padded.json", "\"seq_len\": 4096", "\"seq_len\": 8192"),
+        example_edited("nam56r_padded.json", "NVIDIA H100 80GB HBM3", "NVIDIA H200"),
+        example_edited("nam52_dense.json", "\"precision\": \"bf16\"", "\"precision\": \"fp8\""),
+        example_edited("nam56r_padded.json", "\"top_k\": 6", "\"top_k\": 4"),
+    };
+    for (size_t i = 0; i < sizeof built / sizeof built[0]; i++) {
+        CHECK(built[i] != NULL);
+        if (built[i] && n < 64)
+            r[n++] = built[i];
+    }
     size_t pairs = 0, differing = 0;
     for (size_t i = 0; i < n && lua; i++) {
         for (size_t j = 0; j < n; j++) {
@@ -716,13 +730,13 @@ int main(int argc, char **argv)
     RUN(ordinary_string_and_table_functions_work_in_the_sandbox);
     RUN(limits_are_configurable);
     RUN(including_file_takes_precedence_key_by_key);
-    RUN(diamond_include_applies_the_shared_file_once);
+    RUN(diamond_include_applies_the_shared_file_once_and_the_top_file_names_the_policy);
     RUN(include_cycle_is_refused);
     RUN(include_escaping_its_directory_is_refused);
     RUN(include_of_a_symlink_or_missing_file_is_refused);
     RUN(buffer_without_a_name_cannot_include);
     RUN(shipped_default_policy_compiles_to_the_builtin_default);
-    RUN(shipped_default_policy_decides_every_example_pair_like_the_builtin);
+    RUN(shipped_default_policy_decides_every_example_and_built_pair_like_the_builtin);
     RUN(strict_policy_requires_the_same_starting_line_and_five_runs);
     RUN(cross_hardware_policy_qualifies_a_different_accelerator);
     RUN(rule_reads_nested_sections_and_dotted_paths_of_both_receipts);

@@ -560,7 +560,9 @@ static void apply_rules(lua_State *L, load_ctx *ctx, const file_view *f, int t)
     }
 }
 
-static void apply_table(lua_State *L, load_ctx *ctx, const file_view *f, int t)
+/* `top` is true for the file that was asked for: only its name and version
+ * name the policy (strict.lua including default.lua is called "strict"). */
+static void apply_table(lua_State *L, load_ctx *ctx, const file_view *f, int t, int top)
 {
     static const char *const KNOWN[] = {"name",     "version", "include", "dimensions", "require_fields",
                                         "noise",    "gate",    "adjacency", "rules",    NULL};
@@ -569,14 +571,16 @@ static void apply_table(lua_State *L, load_ctx *ctx, const file_view *f, int t)
     if (type != LUA_TNIL) {
         if (type != LUA_TSTRING)
             raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "name"), "name must be a string");
-        snprintf(ctx->policy_name, sizeof ctx->policy_name, "%s", lua_tostring(L, -1));
+        if (top)
+            snprintf(ctx->policy_name, sizeof ctx->policy_name, "%s", lua_tostring(L, -1));
     }
     lua_pop(L, 1);
     type = raw_field(L, t, "version");
     if (type != LUA_TNIL) {
         if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0)
             raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "version"), "version must be a whole number >= 0");
-        ctx->version = (int64_t)lua_tointeger(L, -1);
+        if (top)
+            ctx->version = (int64_t)lua_tointeger(L, -1);
     }
     lua_pop(L, 1);
     if (raw_field(L, t, "dimensions") != LUA_TNIL)
@@ -736,7 +740,7 @@ static void load_file(lua_State *L, load_ctx *ctx, const char *path, int src_ind
     int t = lua_gettop(L);
     mark(L, &LOADING_KEY, path, 1);
     load_includes(L, ctx, &f, t, depth);
-    apply_table(L, ctx, &f, t);
+    apply_table(L, ctx, &f, t, depth == 0);
     mark(L, &LOADING_KEY, path, 0);
     mark(L, &DONE_KEY, path, 1);
     lua_pop(L, 1);

@@ -2,7 +2,7 @@
 # bench_cli.sh — CLI throughput (not a test: no timing is asserted anywhere).
 # Validates 2000 copies of one example receipt in one process, JSON and YAML,
 # against Python's json.load of the same bytes (parse only) timed in the same
-# run, and prints a markdown table.  usage: tests/cli/bench_cli.sh [CLI]  (from the repo root)
+# run, and prints a markdown table.  usage: benchmarks/cli/bench_cli.sh [CLI]  (from the repo root)
 set -eu
 cli=${1:-build/scripts/mcpp-receipts}; n=2000; d=$(mktemp -d)
 for i in $(seq $n); do cp examples/receipts/nam56r_padded.json $d/$i.json; cp examples/receipts/nam56r_padded.yaml $d/$i.yaml; done
