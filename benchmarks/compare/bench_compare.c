@@ -168,9 +168,39 @@ static void write_jsonl(const char *dir, size_t n, mcpp_receipt **rs)
     fclose(f);
 }
 
+/* Verdicts over m receipts in rotation: 256 stay in cache, 2048 (about 6 MB)
+ * do not, which is what a large gate run looks like. */
+static void bench_verdicts(size_t m, double seconds)
+{
+    mcpp_builder *b = make_builder();
+    mcpp_receipt **rs = malloc(m * sizeof *rs);
+    for (size_t i = 0; i < m; i++) rs[i] = make_receipt(b, i, 64, 1);
+    mcpp_policy *p = NULL;
+    OK(mcpp_policy_default(&p));
+    size_t count = 0, comparable = 0;
+    double t0 = now(), t1;
+    do {
+        for (size_t k = 0; k < 100000; k++, count++) {
+            size_t i = count % m, j = (count & 1) ? (i + 64) % m : (i * 31 + 7) % m;
+            mcpp_verdict v;
+            mcpp_compare_verdict(&v, p, rs[i], rs[j]);
+            comparable += v <= MCPP_VERDICT_QUALIFIED;
+        }
+        t1 = now();
+    } while (t1 - t0 < seconds);
+    printf("pairs kind=verdict_%zu_receipts n=%zu seconds=%.3f per_s=%.0f comparable=%zu\n", m, count, t1 - t0,
+           (double)count / (t1 - t0), comparable);
+    for (size_t i = 0; i < m; i++) mcpp_receipt_free(rs[i]);
+    free(rs);
+    mcpp_policy_free(p);
+    mcpp_builder_free(b);
+}
+
 static void bench_pairs(double seconds)
 {
     enum { M = 256 };
+    bench_verdicts(256, seconds);
+    bench_verdicts(2048, seconds);
     mcpp_builder *b = make_builder();
     mcpp_receipt **rs = malloc(M * sizeof *rs);
     mcpp_receipt **point = malloc(M * sizeof *point);
@@ -180,21 +210,9 @@ static void bench_pairs(double seconds)
     }
     mcpp_policy *p = NULL;
     OK(mcpp_policy_default(&p));
-    /* Half the pairs share a lane (comparable, the common case in a gate),
-     * half do not. */
-    size_t count = 0, comparable = 0;
-    double t0 = now(), t1;
-    do {
-        for (size_t k = 0; k < 100000; k++, count++) {
-            size_t i = count % M, j = (count & 1) ? (i + 64) % M : (i * 31 + 7) % M;
-            mcpp_verdict v;
-            mcpp_compare_verdict(&v, p, rs[i], rs[j]);
-            comparable += v <= MCPP_VERDICT_QUALIFIED;
-        }
-        t1 = now();
-    } while (t1 - t0 < seconds);
-    printf("pairs kind=verdict n=%zu seconds=%.3f per_s=%.0f comparable=%zu\n", count, t1 - t0, (double)count / (t1 - t0),
-           comparable);
+    /* Half the pairs share a lane (comparable, the common case in a gate), half do not. */
+    size_t count = 0;
+    double t0, t1;
     const char *names[2] = {"explained_point", "explained_samples"};
     mcpp_receipt **sets[2] = {point, rs};
     for (int s = 0; s < 2; s++) {

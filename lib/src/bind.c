@@ -525,13 +525,39 @@ static const char *member_path(char *buf, size_t cap, int section, const char *k
     return buf;
 }
 
+/* Writers (ours included) emit keys in schema order, so the key after field f
+ * is most often field f+1, or the subsection that holds it: one comparison
+ * instead of a hash lookup. */
+static int predict(int section, int guess, const char *key, int *field, int *sub)
+{
+    if (guess < 0 || guess >= MCPP_FIELD_COUNT)
+        return -1;
+    int s = mcpp_schema_entries[guess].section;
+    if (s == section) {
+        if (strcmp(mcpp_schema_entries[guess].name, key) != 0)
+            return -1;
+        *field = guess;
+        *sub = -1;
+        return 0;
+    }
+    while (s != MCPP_S_ROOT && mcpp_schema_sections[s].parent != section)
+        s = mcpp_schema_sections[s].parent;
+    if (s == MCPP_S_ROOT || strcmp(mcpp_schema_sections[s].name, key) != 0)
+        return -1;
+    *field = -1;
+    *sub = s;
+    return 0;
+}
+
 static void bind_section(mcpp_load_ctx *ctx, mcpp_receipt *out, int section, const cJSON *obj,
                          uint64_t *seen)
 {
     char path[512];
+    int guess = mcpp_schema_sections[section].first_field;
     for (const cJSON *m = obj->child; m; m = m->next) {
         int field, sub;
-        if (mcpp_schema_lookup(section, m->string, &field, &sub) != 0) {
+        if (predict(section, guess, m->string, &field, &sub) != 0 &&
+            mcpp_schema_lookup(section, m->string, &field, &sub) != 0) {
             const char *hint = mcpp_schema_suggest(section, m->string);
             const char *where = section == MCPP_S_ROOT ? "top-level field" : "field";
             member_path(path, sizeof path, section, m->string);
@@ -551,6 +577,7 @@ static void bind_section(mcpp_load_ctx *ctx, mcpp_receipt *out, int section, con
             else
                 bind_section(ctx, out, sub, m, seen);
             *seen |= (uint64_t)1 << sub;
+            guess = mcpp_schema_sections[sub].last_field + 1;
         } else {
             uint64_t bit = (uint64_t)1 << (field & 63);
             uint64_t *tried = &ctx->tried[field >> 6];
@@ -559,6 +586,7 @@ static void bind_section(mcpp_load_ctx *ctx, mcpp_receipt *out, int section, con
             else
                 bind_field(ctx, out, field, m);
             *tried |= bit;
+            guess = field + 1;
         }
     }
 }

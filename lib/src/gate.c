@@ -43,13 +43,28 @@ static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *con
     memset(&sc, 0, sizeof sc);
     size_t by_verdict[4] = {0, 0, 0, 0};
     int rc = MCPP_OK;
+    const char **pooled = NULL;
     mcpp_textbuf reason;
     mcpp_textbuf_init(&reason, 256);
+    /* Ids already pooled: one run loaded twice (JSON and YAML copies) counts
+     * once, and a receipt is never its own baseline. */
+    pooled = malloc((nb ? nb : 1) * sizeof *pooled);
+    size_t n_pooled = 0;
+    const char *cand_id = mcpp_receipt_id(cand);
+    if (!pooled) {
+        rc = mcpp_error_nomem();
+        goto done;
+    }
     for (size_t i = 0; i < nb; i++) {
+        const char *bid = mcpp_receipt_id(baselines[i]);
+        int skip = bid && cand_id && strcmp(bid, cand_id) == 0;
+        for (size_t k = 0; !skip && bid && k < n_pooled; k++) skip = strcmp(pooled[k], bid) == 0;
+        if (skip) continue;
         mcpp_verdict v;
         if ((rc = mcpp_compare_verdict(&v, p, baselines[i], cand)) != 0) goto done;
         by_verdict[v]++;
         if (v != MCPP_VERDICT_COMPARABLE && v != MCPP_VERDICT_QUALIFIED) continue;
+        if (bid) pooled[n_pooled++] = bid;
         e->baselines++;
         int added = mcpp_metric_side_add(&sb, p, p->gate_metric_id, baselines[i]);
         if (added < 0) {
@@ -86,6 +101,7 @@ static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *con
     e->reason = reason.data;
     reason.data = NULL;
 done:
+    free(pooled);
     mcpp_textbuf_free(&reason);
     mcpp_metric_side_free(&sb);
     mcpp_metric_side_free(&sc);

@@ -87,26 +87,47 @@ static int prescan_fail(const char *buf, size_t len, size_t at, const char *kind
     return code;
 }
 
-/* The pre-scan looks at 8 bytes at a time (SWAR): a mask marks the bytes that
- * matter — quotes, backslashes, brackets, bytes >= 0x80 — and only those are
- * visited, so plain text and indentation cost a few instructions per word. */
+/* The pre-scan looks at 16 bytes at a time (SSE2, baseline on x86-64) or 8
+ * (portable SWAR): a bit mask marks the bytes that matter — quotes,
+ * backslashes, brackets, bytes >= 0x80 — and only those are visited, so plain
+ * text and indentation cost about one instruction per byte. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define SCAN_BLOCK 16
+static inline uint64_t interesting_block(const unsigned char *p)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i folded = _mm_or_si128(v, _mm_set1_epi8(0x20)); /* '[' '{' and ']' '}' differ in bit 5 */
+    __m128i hits = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+        _mm_or_si128(_mm_cmpeq_epi8(folded, _mm_set1_epi8('{')),
+                     _mm_cmpeq_epi8(folded, _mm_set1_epi8('}'))));
+    /* movemask of v itself gives the bytes >= 0x80 */
+    return (uint64_t)(unsigned)(_mm_movemask_epi8(hits) | _mm_movemask_epi8(v));
+}
+#else
+#define SCAN_BLOCK 8
 #define ONES 0x0101010101010101ULL
 #define LOWS 0x7F7F7F7F7F7F7F7FULL
 #define HIGHS 0x8080808080808080ULL
-
 /* High bit of each byte of w that equals c (exact per byte, no carries). */
 static inline uint64_t eq_mask(uint64_t w, unsigned char c)
 {
     uint64_t t = w ^ (ONES * c);
     return ~(((t & LOWS) + LOWS) | t) & HIGHS;
 }
-
-static inline uint64_t interesting_mask(uint64_t w)
+static inline uint64_t interesting_block(const unsigned char *p)
 {
-    uint64_t folded = w | (ONES * 0x20); /* '[' / '{' and ']' / '}' differ only in bit 5 */
-    return eq_mask(w, '"') | eq_mask(w, '\\') | eq_mask(folded, '{') | eq_mask(folded, '}') |
-           (w & HIGHS);
+    uint64_t w, bits = 0;
+    memcpy(&w, p, 8);
+    uint64_t folded = w | (ONES * 0x20);
+    uint64_t m = eq_mask(w, '"') | eq_mask(w, '\\') | eq_mask(folded, '{') |
+                 eq_mask(folded, '}') | (w & HIGHS);
+    for (int k = 0; k < 8; k++) /* one bit per byte, lowest address first */
+        bits |= ((m >> (8 * k + 7)) & 1u) << k;
+    return bits;
 }
+#endif
 
 int mcpp_json_prescan(const char *buf, size_t len, const mcpp_limits *limits, const char *name,
                       mcpp_report *report)
@@ -115,23 +136,19 @@ int mcpp_json_prescan(const char *buf, size_t len, const mcpp_limits *limits, co
     size_t depth = 0, skip_until = 0, string_start = 0;
     int in_string = 0;
     char text[160];
-    for (size_t base = 0; base < len; base += 8) {
+    for (size_t base = 0; base < len; base += SCAN_BLOCK) {
         uint64_t mask;
-        if (base + 8 <= len) {
-            uint64_t w;
-            memcpy(&w, s + base, 8);
-            mask = interesting_mask(w);
+        if (base + SCAN_BLOCK <= len) {
+            mask = interesting_block(s + base);
         } else {
-            unsigned char tail[8] = {0};
+            unsigned char tail[SCAN_BLOCK] = {0};
             memcpy(tail, s + base, len - base);
-            uint64_t w;
-            memcpy(&w, tail, 8);
-            mask = interesting_mask(w);
+            mask = interesting_block(tail);
         }
         while (mask) {
             int bit = __builtin_ctzll(mask);
             mask &= mask - 1;
-            size_t i = base + (size_t)(bit >> 3); /* little-endian byte order */
+            size_t i = base + (size_t)bit;
             if (i < skip_until || i >= len)
                 continue;
             unsigned char c = s[i];

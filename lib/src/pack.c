@@ -59,9 +59,49 @@ static void sort_by_key(const cJSON **items, size_t n)
     }
 }
 
+/* Canonical texts of containers are made once, while measuring, and kept in
+ * `texts` (NUL-separated) for the copy pass to take in the same order. */
+typedef struct text_cache {
+    mcpp_strbuf texts;
+    size_t cursor;
+    int replay;
+} text_cache;
+
+/* The compact JSON of `v` (or of artifacts) as an arena string. */
+static const char *cached_text(arena *a, text_cache *tc, const cJSON *v,
+                               const mcpp_artifact_list *artifacts)
+{
+    if (tc->replay) {
+        const char *s = tc->texts.data + tc->cursor;
+        size_t n = strlen(s);
+        tc->cursor += n + 1;
+        return arena_strn(a, s, n);
+    }
+    size_t start = tc->texts.len;
+    if (v) {
+        mcpp_sb_cjson_compact(&tc->texts, v);
+    } else {
+        mcpp_strbuf *sb = &tc->texts;
+        mcpp_sb_putc(sb, '[');
+        for (size_t i = 0; i < artifacts->count; i++) {
+            mcpp_sb_puts(sb, i ? ",{\"kind\":" : "{\"kind\":");
+            mcpp_sb_json_string(sb, artifacts->items[i].kind);
+            mcpp_sb_puts(sb, ",\"uri\":");
+            mcpp_sb_json_string(sb, artifacts->items[i].uri);
+            mcpp_sb_putc(sb, '}');
+        }
+        mcpp_sb_putc(sb, ']');
+    }
+    size_t n = tc->texts.len - start;
+    mcpp_sb_put(&tc->texts, "", 1); /* the separator */
+    if (tc->texts.failed)
+        return NULL;
+    return arena_strn(a, tc->texts.data + start, n);
+}
+
 /* Builds the packed form of cJSON value `v` into *dst (dst NULL while measuring). */
 static int pack_xnode(arena *a, mcpp_xnode *dst, const cJSON *v, const char *key,
-                      mcpp_strbuf *tmp)
+                      text_cache *tmp)
 {
     mcpp_xnode node;
     memset(&node, 0, sizeof node);
@@ -91,11 +131,9 @@ static int pack_xnode(arena *a, mcpp_xnode *dst, const cJSON *v, const char *key
         }
         if (order != stack_order)
             free(order);
-        tmp->len = 0;
-        mcpp_sb_cjson_compact(tmp, v);
-        if (tmp->failed)
+        node.text = cached_text(a, tmp, v, NULL);
+        if (tmp->texts.failed)
             return -1;
-        node.text = arena_strn(a, tmp->data, tmp->len);
     } else if (cJSON_IsString(v)) {
         node.kind = MCPP_X_STRING;
         node.text = arena_str(a, v->valuestring);
@@ -131,7 +169,7 @@ static void copy_xnode(arena *a, mcpp_xnode *dst, const mcpp_xnode *src)
 
 /* One pass of packing: dst is NULL while measuring. */
 static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const char *source_name,
-                     mcpp_strbuf *tmp)
+                     text_cache *tmp)
 {
     mcpp_receipt *r = dst;
     if (r) {
@@ -199,8 +237,6 @@ static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const
             mcpp_artifact *items =
                 l->count ? arena_take(a, l->count * sizeof(mcpp_artifact), alignof(mcpp_artifact))
                          : NULL;
-            tmp->len = 0;
-            mcpp_sb_putc(tmp, '[');
             for (size_t i = 0; i < l->count; i++) {
                 const char *k = arena_str(a, l->items[i].kind);
                 const char *u = arena_str(a, l->items[i].uri);
@@ -208,16 +244,10 @@ static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const
                     items[i].kind = k;
                     items[i].uri = u;
                 }
-                mcpp_sb_puts(tmp, i ? ",{\"kind\":" : "{\"kind\":");
-                mcpp_sb_json_string(tmp, l->items[i].kind);
-                mcpp_sb_puts(tmp, ",\"uri\":");
-                mcpp_sb_json_string(tmp, l->items[i].uri);
-                mcpp_sb_putc(tmp, '}');
             }
-            mcpp_sb_putc(tmp, ']');
-            if (tmp->failed)
+            const char *json = cached_text(a, tmp, NULL, l);
+            if (tmp->texts.failed)
                 return -1;
-            const char *json = arena_strn(a, tmp->data, tmp->len);
             if (to) {
                 ((mcpp_artifact_list *)to)->items = items;
                 ((mcpp_artifact_list *)to)->json = json;
@@ -243,33 +273,40 @@ static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const
 
 int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *source_name)
 {
-    char tmp_initial[512];
+    char tmp_initial[1024];
+    text_cache cache;
     mcpp_strbuf tmp;
     arena a = {NULL, 0};
     *out = NULL;
-    mcpp_sb_init(&tmp, tmp_initial, sizeof tmp_initial);
-    if (pack_pass(&a, NULL, staging, source_name, &tmp) != 0) {
-        mcpp_sb_free(&tmp);
+    mcpp_sb_init(&cache.texts, tmp_initial, sizeof tmp_initial);
+    cache.cursor = 0;
+    cache.replay = 0;
+    if (pack_pass(&a, NULL, staging, source_name, &cache) != 0) {
+        mcpp_sb_free(&cache.texts);
         return MCPP_ENOMEM;
     }
+    cache.replay = 1;
     size_t size = a.used;
     mcpp_receipt *r = malloc(sizeof *r);
     char *block = malloc(size ? size : 1);
     if (!r || !block) {
         free(r);
         free(block);
-        mcpp_sb_free(&tmp);
+        mcpp_sb_free(&cache.texts);
         return MCPP_ENOMEM;
     }
     a.base = block;
     a.used = 0;
-    if (pack_pass(&a, r, staging, source_name, &tmp) != 0) {
+    if (pack_pass(&a, r, staging, source_name, &cache) != 0) {
         free(r);
         free(block);
-        mcpp_sb_free(&tmp);
+        mcpp_sb_free(&cache.texts);
         return MCPP_ENOMEM;
     }
+    mcpp_sb_free(&cache.texts);
     r->arena = block;
+    char id_initial[2048];
+    mcpp_sb_init(&tmp, id_initial, sizeof id_initial);
     if (mcpp_present(r, MCPP_F_id)) {
         r->derived_id = r->f.id;
     } else {

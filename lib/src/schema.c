@@ -75,15 +75,20 @@ int mcpp_schema_lookup(int section, const char *key, int *field_out, int *sectio
 {
     *field_out = -1;
     *section_out = -1;
-    uint64_t h = 0xcbf29ce484222325ULL;
-    h = (h ^ (unsigned char)section) * 0x100000001b3ULL;
-    for (const unsigned char *p = (const unsigned char *)key; *p; p++)
-        h = (h ^ *p) * 0x100000001b3ULL;
-    for (size_t i = (size_t)(h % MCPP_SCHEMA_INDEX_SIZE);; i = (i + 1) % MCPP_SCHEMA_INDEX_SIZE) {
+    uint32_t h = (0x811c9dc5u ^ (unsigned char)section) * 0x01000193u;
+    size_t len = 0;
+    for (const unsigned char *p = (const unsigned char *)key; *p; p++, len++)
+        h = (h ^ *p) * 0x01000193u;
+    for (size_t i = h % MCPP_SCHEMA_INDEX_SIZE;; i = (i + 1) % MCPP_SCHEMA_INDEX_SIZE) {
         const char *name = mcpp_schema_index[i].name;
         if (!name)
             return -1;
-        if (mcpp_schema_index[i].section == section && strcmp(name, key) == 0) {
+        if (mcpp_schema_index[i].section != section || mcpp_schema_index[i].length != len)
+            continue;
+        size_t k = 0;
+        while (k < len && name[k] == key[k])
+            k++;
+        if (k == len) {
             int code = mcpp_schema_index[i].code;
             if (code >= 0)
                 *field_out = code;

@@ -7,6 +7,7 @@
  * file):
  *
  *   { "schema": "mcpp.policy-cases/1",
+ *     "policy": "default.lua",                      for readers: the policy they test
  *     "cases": [
  *       { "name": "run 2 of the padded lane is comparable with run 1",
  *         "base": "../../examples/receipts/nam56r_padded.json",
@@ -197,6 +198,30 @@ static const char *string_member(const cJSON *obj, const char *key)
     return cJSON_IsString(item) ? item->valuestring : NULL;
 }
 
+static int one_of(const char *s, const char *const *names)
+{
+    for (; *names; names++)
+        if (strcmp(s, *names) == 0)
+            return 1;
+    return 0;
+}
+
+/* The first member of `obj` not in `known` (a typo such as "expct"), or NULL. */
+static const char *unknown_member(const cJSON *obj, const char *const *known)
+{
+    const cJSON *m;
+    cJSON_ArrayForEach(m, obj)
+    {
+        int ok = 0;
+        for (const char *const *k = known; *k; k++)
+            if (m->string && strcmp(m->string, *k) == 0)
+                ok = 1;
+        if (!ok)
+            return m->string ? m->string : "(unnamed)";
+    }
+    return NULL;
+}
+
 static int load_case_receipt(mcpp_receipt **out, const char *case_file, const char *rel)
 {
     char *path = resolve_next_to(case_file, rel);
@@ -224,9 +249,36 @@ static int run_case(const mcpp_policy *policy, const char *case_file, const cJSO
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(c, "rows");
     char label[300];
     snprintf(label, sizeof label, "%d %s", number, name ? name : "(unnamed case)");
+    static const char *const CASE_KEYS[] = {"name", "base", "cand", "expect", "rows", "gate", NULL};
+    const char *typo = cJSON_IsObject(c) ? unknown_member(c, CASE_KEYS) : NULL;
+    if (typo) {
+        fprintf(stderr, "mcpp-receipts: %s: case %s: unknown member \"%s\" (allowed: name, base, cand, "
+                        "expect, rows, gate)\n", case_file, label, typo);
+        return -CLI_EXIT_INVALID;
+    }
     if (!cJSON_IsObject(c) || !base_rel || !cand_rel || !expect || (rows && !cJSON_IsObject(rows))) {
         fprintf(stderr, "mcpp-receipts: %s: case %s: needs string members base, cand, expect "
                         "(and rows as an object when given)\n", case_file, label);
+        return -CLI_EXIT_INVALID;
+    }
+    static const char *const VERDICTS[] = {"comparable", "qualified", "not_comparable", "insufficient", NULL};
+    static const char *const GATES[] = {"passed", "failed", "undetermined", NULL};
+    static const char *const STATUSES[] = {"match", "qualify", "mismatch", "missing", NULL};
+    const char *bad = NULL;
+    if (expect && !one_of(expect, VERDICTS))
+        bad = expect;
+    else if (expect_gate && !one_of(expect_gate, GATES))
+        bad = expect_gate;
+    const cJSON *row_item;
+    cJSON_ArrayForEach(row_item, rows)
+    {
+        if (!bad && (!cJSON_IsString(row_item) || !one_of(row_item->valuestring, STATUSES)))
+            bad = cJSON_IsString(row_item) ? row_item->valuestring : "(not a string)";
+    }
+    if (bad) {
+        fprintf(stderr, "mcpp-receipts: %s: case %s: \"%s\" is not a verdict (comparable, qualified, "
+                        "not_comparable, insufficient), gate outcome (passed, failed, undetermined) or row "
+                        "status (match, qualify, mismatch, missing) where it is used\n", case_file, label, bad);
         return -CLI_EXIT_INVALID;
     }
     mcpp_receipt *base = NULL, *cand = NULL;
@@ -309,7 +361,9 @@ static int policy_test(int argc, char **argv)
         free(text);
         const cJSON *cases = cJSON_IsArray(root) ? root : cJSON_GetObjectItemCaseSensitive(root, "cases");
         const char *schema = string_member(root, "schema");
-        if (!cJSON_IsArray(cases) || (schema && strcmp(schema, CASES_SCHEMA) != 0)) {
+        static const char *const FILE_KEYS[] = {"schema", "policy", "cases", NULL};
+        const char *typo = cJSON_IsObject(root) ? unknown_member(root, FILE_KEYS) : NULL;
+        if (!cJSON_IsArray(cases) || (schema && strcmp(schema, CASES_SCHEMA) != 0) || typo) {
             fprintf(stderr, "mcpp-receipts: %s: not a readable case file (JSON with a \"cases\" array, "
                             "schema \"%s\")\n", argv[f], CASES_SCHEMA);
             exit_code = CLI_EXIT_INVALID;

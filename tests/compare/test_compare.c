@@ -233,6 +233,31 @@ TEST(custom_rule_runs_after_dimensions_and_adds_a_row)
     mcpp_policy_free(p);
 }
 
+static int failing_rule(void *ud, const mcpp_receipt *base, const mcpp_receipt *cand, mcpp_rule_outcome *outcome,
+                        char *reason, size_t cap)
+{
+    (void)ud, (void)base, (void)cand, (void)reason, (void)cap;
+    *outcome = MCPP_RULE_PASS;
+    return MCPP_EINTERNAL;
+}
+
+TEST(failing_custom_rule_fails_the_comparison_with_policy_error)
+{
+    mcpp_policy *p = NULL;
+    CHECK_INT_EQ(mcpp_policy_default(&p), MCPP_OK);
+    CHECK_INT_EQ(mcpp_policy_add_rule(p, "broken", failing_rule, NULL, NULL), MCPP_OK);
+    mcpp_receipt *a = FIX(BASE_ID, BASE_ID);
+    mcpp_comparison *c = (mcpp_comparison *)1;
+    mcpp_error_clear();
+    CHECK_INT_EQ(mcpp_compare(&c, p, a, a), MCPP_EPOLICY);
+    CHECK(c == NULL);
+    CHECK_CONTAINS(mcpp_error_last()->message, "rule 'broken' failed");
+    mcpp_verdict v;
+    CHECK_INT_EQ(mcpp_compare_verdict(&v, p, a, a), MCPP_EPOLICY);
+    mcpp_receipt_free(a);
+    mcpp_policy_free(p);
+}
+
 TEST(ignored_dimension_has_no_row_and_no_effect)
 {
     mcpp_policy *p = NULL;
@@ -480,7 +505,13 @@ TEST(gate_run_pools_comparable_baselines_and_fails_on_regression)
     CHECK_INT_EQ(mcpp_gate_report_entry_metric(r, 0)->n_base, 16);
     CHECK_CONTAINS(mcpp_gate_report_reason(r), "1 of 2 candidates regressed");
     mcpp_gate_report_free(r);
+    /* The same baseline twice, and the candidate itself among the baselines, pool once / not at all. */
+    const mcpp_receipt *dup_bases[] = {b1, b1, b2, good};
     const mcpp_receipt *only_good[] = {good};
+    CHECK_INT_EQ(mcpp_gate_run(&r, NULL, dup_bases, 4, only_good, 1), MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_report_entry_baseline_count(r, 0), 2);
+    CHECK_INT_EQ(mcpp_gate_report_entry_metric(r, 0)->n_base, 16);
+    mcpp_gate_report_free(r);
     CHECK_INT_EQ(mcpp_gate_run(&r, NULL, bases, 3, only_good, 1), MCPP_OK);
     CHECK_INT_EQ(mcpp_gate_report_exit_code(r), 0);
     char *md = NULL;
@@ -530,6 +561,7 @@ int main(void)
     RUN(dense_patterns_without_routing_are_not_missing_routing);
     RUN(policy_required_field_missing_makes_insufficient);
     RUN(custom_rule_runs_after_dimensions_and_adds_a_row);
+    RUN(failing_custom_rule_fails_the_comparison_with_policy_error);
     RUN(ignored_dimension_has_no_row_and_no_effect);
     RUN(policy_refuses_unknown_field_paths_and_bad_settings);
     RUN(default_policy_has_the_design_dimensions_with_resolved_fields);

@@ -38,4 +38,27 @@ if [ "$rc" -eq 0 ] && grep -q '0 warnings' "$work/check.txt"; then
 else
   echo "not ok - policy check of shipped policies: exit $rc"; cat "$work/check.txt"; fail=1
 fi
+# A typo in a case file is invalid input (3), not a failing case (1).
+printf '{"cases": [{"base": "a.json", "cand": "b.json", "expect": "comparble"}]}\n' >"$work/typo1.json"
+printf '{"cases": [{"base": "a.json", "cand": "b.json", "expct": "comparable"}]}\n' >"$work/typo2.json"
+for c in typo1 typo2; do
+  "$cli" policy test "$dir/default.lua" "$work/$c.json" >/dev/null 2>"$work/$c.err"; rc=$?
+  if [ "$rc" -eq 3 ]; then echo "ok - $c in a case file exits 3: $(cat "$work/$c.err")"
+  else echo "not ok - $c exit $rc"; fail=1; fi
+done
+# Warnings: exit 0 normally, 3 with --strict; usage errors are 3.
+printf 'return { dimensions = { must_match = { "pattern" } }, noise = { min_runs = 1 } }\n' >"$work/partial.lua"
+"$cli" policy check "$work/partial.lua" >"$work/partial.txt"; rc=$?
+if [ "$rc" -eq 0 ] && grep -q "default dimension 'hardware' has no role" "$work/partial.txt" \
+   && grep -q "min_runs = 1" "$work/partial.txt"; then
+  echo "ok - lint warnings are printed and do not fail without --strict"
+else
+  echo "not ok - lint warnings: exit $rc"; cat "$work/partial.txt"; fail=1
+fi
+"$cli" policy check --strict "$work/partial.lua" >/dev/null; rc=$?
+if [ "$rc" -eq 3 ]; then echo "ok - --strict makes warnings fail (exit 3)"; else echo "not ok - --strict exit $rc"; fail=1; fi
+for args in "" "check" "frobnicate x"; do
+  "$cli" policy $args >/dev/null 2>&1; rc=$?
+  if [ "$rc" -eq 3 ]; then echo "ok - 'policy $args' is a usage error (exit 3)"; else echo "not ok - 'policy $args' exit $rc"; fail=1; fi
+done
 exit $fail

@@ -666,6 +666,29 @@ TEST(rule_budget_resets_so_a_heavy_but_finite_rule_passes_every_call)
     mcpp_policy_free(p);
 }
 
+TEST(rule_that_hit_a_limit_leaves_the_policy_usable_for_the_next_call)
+{
+    /* The first call bombs (memory, then the budget), later calls pass: the
+     * state recovers and each call starts with a full budget. */
+    mcpp_policy *p = load_text("local calls = 0\n"
+                               "return { rules = { function(b, c)\n"
+                               "  calls = calls + 1\n"
+                               "  if calls == 1 then local t = {} while true do t[#t + 1] = ('x'):rep(100) .. #t end end\n"
+                               "  if calls == 2 then while true do end end\n"
+                               "end } }");
+    mcpp_receipt *r = example("nam56r_padded.json");
+    CHECK(p && r);
+    if (p && r) {
+        CHECK(compare_fails_with(p, r, "memory cap"));
+        CHECK_INT_EQ(mcpp_error_last()->code == MCPP_EPOLICY || mcpp_error_last()->code == MCPP_ELIMIT, 1);
+        CHECK(compare_fails_with(p, r, "instruction budget"));
+        CHECK_INT_EQ(verdict_of(p, r, r), MCPP_VERDICT_COMPARABLE);
+        CHECK_INT_EQ(verdict_of(p, r, r), MCPP_VERDICT_COMPARABLE);
+    }
+    mcpp_receipt_free(r);
+    mcpp_policy_free(p);
+}
+
 typedef struct thread_arg {
     const mcpp_policy *policy;
     const mcpp_receipt *a, *b;
@@ -743,6 +766,7 @@ int main(int argc, char **argv)
     RUN(rule_mismatch_and_insufficient_drive_the_verdict);
     RUN(rule_cannot_write_receipts_loop_forever_or_return_nonsense);
     RUN(rule_budget_resets_so_a_heavy_but_finite_rule_passes_every_call);
+    RUN(rule_that_hit_a_limit_leaves_the_policy_usable_for_the_next_call);
     RUN(one_policy_with_rules_is_safe_to_share_between_threads);
     TEST_MAIN_END();
 }

@@ -49,3 +49,24 @@ def test_core_module_uses_multi_phase_init_and_heap_types():
     assert _core.Receipt.__module__ == "mcpp_receipts._core"
     assert mr.Receipt.__mro__[1] is _core.Receipt
     assert mr.library_version() == mr.__version__
+
+
+def test_a_second_module_instance_has_its_own_types_and_state():
+    """Multi-phase init with module state: executing the extension again gives
+    independent heap types and exception classes that work on their own."""
+    import importlib.util
+
+    from mcpp_receipts import _core
+
+    spec = importlib.util.find_spec("mcpp_receipts._core")
+    other = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(other)
+    assert other.Receipt is not _core.Receipt and other.Error is not _core.Error
+    r = other.loads('{"schema": "mcpp.receipt/1", "lane": {"pattern": "AMMM", "depth": 4}}')
+    assert type(r) is other.Receipt and r["lane.depth"] == 4
+    try:
+        other.loads("{")
+    except other.ParseError as e:
+        assert not isinstance(e, _core.Error)
+    else:
+        raise AssertionError("expected other.ParseError")

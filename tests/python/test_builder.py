@@ -88,3 +88,12 @@ def test_set_none_unsets_a_field():
     b = fill(mr.Builder())
     b.set("status.blocker", "x").set("status.blocker", None)
     assert b.finish().status.blocker is None
+
+
+def test_update_sets_many_paths_and_chains():
+    b = fill(mr.Builder())
+    assert b.update({"routing.top_k": 2, "status.caveats": ["a"]}) is b
+    r = b.finish()
+    assert r.routing.top_k == 2 and r.status.caveats == ("a",)
+    with pytest.raises(TypeError):
+        b.update({"routing.top_k": "two"})

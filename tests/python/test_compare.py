@@ -184,3 +184,12 @@ def test_lane_key_is_stable_across_formats():
     assert mr.lane_key(r) == mr.lane_key(y)
     key, short = mr.lane_key(r)
     assert short.startswith("lane-")
+
+
+def test_policy_from_string_names_errors_by_the_given_name():
+    p = mr.Policy.from_string('return { name = "inline", version = 2,\n'
+                              '  dimensions = { must_match = { "pattern" } } }', name="inline.lua")
+    assert p.name == "inline" and list(p.dimensions) == ["pattern"]
+    with pytest.raises(mr.PolicyError) as info:
+        mr.Policy.from_string("return {\n name = \n", name="bad.lua")
+    assert info.value.path == "bad.lua"

@@ -20,7 +20,11 @@
  *     metatable is protected with __metatable and its __index is the reduced
  *     string table, so ("").dump is nil too;
  *   - determinism: no clock, no random, and `pairs` visits keys in sorted
- *     order (numbers, then strings, then booleans) instead of hash order.
+ *     order (numbers, then strings, then booleans) instead of hash order;
+ *   - xpcall runs its message handler after unwinding: an error raised by the
+ *     hook leaves hooks off until the enclosing pcall returns, and a handler
+ *     run at the error point could loop unbounded in that window;
+ *   - setmetatable refuses __gc: finalizers run with hooks off.
  * C-stack overflow and deep recursion are errors by Lua's own LUAI limits.
  */
 #include "lua_sandbox.h"
@@ -253,6 +257,16 @@ static int guarded_move(lua_State *L)
     return call_original(L);
 }
 
+/* A coroutine that the count hook stopped keeps hooks off (Lua restores them
+ * only in pcall), and closing it runs its pending __close handlers: once a
+ * limit is hit, closing is refused so those handlers can never run unbounded. */
+static int guarded_close(lua_State *L)
+{
+    if (mcpp_lua_sandbox_limit_hit(mcpp_lua_sandbox_of(L)))
+        return luaL_error(L, "coroutine.close refused: the policy has hit its limits");
+    return call_original(L);
+}
+
 /* Replaces lib[name] by `guard` with the original as its upvalue. Table at -1. */
 static void wrap_function(lua_State *L, const char *name, lua_CFunction guard)
 {
@@ -286,9 +300,12 @@ static int sandbox_setmetatable(lua_State *L)
  *   xpcall  runs the message handler after pcall has unwound instead of at the
  *           point of the error: an error raised by the count hook leaves hooks
  *           disabled until the enclosing pcall returns, and a handler running
- *           in that window could loop with no budget at all. */
+ *           in that window could loop with no budget at all;
+ *   coroutine.wrap  built on create/resume and the guarded close, because the
+ *           C version closes a failed coroutine's __close handlers itself,
+ *           with that coroutine's hooks still off. */
 static const char PRELUDE[] =
-    "local next, type, sort, rawget, error, pcall, pack, unpack = ...\n"
+    "local next, type, sort, rawget, error, pcall, pack, unpack, create, resume, close, status = ...\n"
     "local rank = { number = 1, string = 2, boolean = 3 }\n"
     "local function before(a, b)\n"
     "  local ta, tb = type(a), type(b)\n"
@@ -316,7 +333,17 @@ static const char PRELUDE[] =
     "  if r[1] then return unpack(r, 1, r.n) end\n"
     "  return false, handler(r[2])\n"
     "end\n"
-    "return pairs, xpcall\n";
+    "local function wrap(f)\n"
+    "  local co = create(f)\n"
+    "  return function(...)\n"
+    "    local r = pack(resume(co, ...))\n"
+    "    if r[1] then return unpack(r, 2, r.n) end\n"
+    "    if status(co) == 'dead' then pcall(close, co) end\n"
+    "    if type(r[2]) == 'string' then error(r[2], 2) end\n"
+    "    error(r[2], 0)\n"
+    "  end\n"
+    "end\n"
+    "return pairs, xpcall, wrap\n";
 
 static void copy_field(lua_State *L, int from, int to, const char *name)
 {
@@ -378,8 +405,20 @@ static int sandbox_setup(lua_State *L)
     lua_getfield(L, g, "pcall");
     lua_getfield(L, tab, "pack");
     lua_getfield(L, tab, "unpack");
+    luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 0);
+    wrap_function(L, "close", guarded_close);
+    int co = lua_gettop(L);
+    lua_getfield(L, co, "create");
+    lua_getfield(L, co, "resume");
+    lua_getfield(L, co, "close");
+    lua_getfield(L, co, "status");
+    lua_remove(L, co);
     lua_remove(L, tab);
-    lua_call(L, 8, 2);
+    lua_call(L, 12, 3);
+    luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 0);
+    lua_insert(L, -2);
+    lua_setfield(L, -2, "wrap"); /* the coroutine library's own table */
+    lua_pop(L, 1);
     lua_setfield(L, tmpl, "xpcall");
     lua_setfield(L, tmpl, "pairs");
 
@@ -513,31 +552,21 @@ int mcpp_lua_sandbox_error(mcpp_lua_sandbox *sb, int lua_status, const char *fil
                               "policy exceeded its instruction budget of %lld",
                               (long long)sb->budget);
     }
-    char text[600];
+    char own[160];
+    const char *msg = own;
     int t = lua_gettop(L) > 0 ? lua_type(L, -1) : LUA_TNIL;
-    if (t == LUA_TSTRING) {
-        /* lua_tolstring on a string neither allocates nor runs metamethods. */
-        snprintf(text, sizeof text, "%s", lua_tostring(L, -1));
-    } else if (t == LUA_TNUMBER) {
-        snprintf(text, sizeof text, "error %.14g", (double)lua_tonumber(L, -1));
-    } else {
-        /* Never call __tostring here: it is policy code and could loop. */
-        snprintf(text, sizeof text, "policy raised an error object of type %s", lua_typename(L, t));
-    }
-    if (lua_gettop(L) > 0)
-        lua_pop(L, 1);
-    for (char *c = text; *c; c++) /* one line for people */
-        if (*c == '\n' || *c == '\r')
-            *c = ' ';
-    char where[512];
+    if (t == LUA_TSTRING) /* neither allocates nor runs metamethods */
+        msg = lua_tostring(L, -1);
+    else if (t == LUA_TNUMBER)
+        snprintf(own, sizeof own, "error %.14g", (double)lua_tonumber(L, -1));
+    else /* never call __tostring here: it is policy code and could loop */
+        snprintf(own, sizeof own, "policy raised an error object of type %s", lua_typename(L, t));
+
+    char where[512], text[600];
     int line = 0;
-    const char *rest = text;
-    if (split_position(text, where, sizeof where, &line, &rest)) {
-        /* Lua shortens long chunk names to "...tail"; give the full name back. */
-        size_t flen = file ? strlen(file) : 0, tlen = strlen(where);
-        if (tlen > 3 && strncmp(where, "...", 3) == 0 && flen >= tlen - 3 &&
-            strcmp(file + flen - (tlen - 3), where + 3) == 0)
-            snprintf(where, sizeof where, "%s", file);
+    const char *rest = msg;
+    int located = split_position(msg, where, sizeof where, &line, &rest);
+    if (located) {
         /* Errors passed up through coroutine.wrap repeat the position. */
         size_t wlen = strlen(where);
         while (strncmp(rest, where, wlen) == 0 && rest[wlen] == ':') {
@@ -548,7 +577,19 @@ int mcpp_lua_sandbox_error(mcpp_lua_sandbox *sb, int lua_status, const char *fil
                 break;
             rest = rest2;
         }
-        return mcpp_error_set(MCPP_EPOLICY, "policy", where, NULL, line, 0, "%s", rest);
+        /* Lua shortens long chunk names to "...tail"; give the full name back. */
+        size_t flen = file ? strlen(file) : 0;
+        if (wlen > 3 && strncmp(where, "...", 3) == 0 && flen >= wlen - 3 &&
+            strcmp(file + flen - (wlen - 3), where + 3) == 0)
+            snprintf(where, sizeof where, "%s", file);
     }
+    snprintf(text, sizeof text, "%s", rest);
+    if (lua_gettop(L) > 0)
+        lua_pop(L, 1);
+    for (char *c = text; *c; c++) /* one line for people */
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
+    if (located)
+        return mcpp_error_set(MCPP_EPOLICY, "policy", where, NULL, line, 0, "%s", text);
     return mcpp_error_set(MCPP_EPOLICY, "policy", file, NULL, 0, 0, "%s", text);
 }

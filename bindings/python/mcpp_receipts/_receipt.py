@@ -193,6 +193,24 @@ class Receipt(_core.Receipt):
         )
 
 
+def _section_property(name: str) -> property:
+    if name in _SECTIONS:
+        def get(self: Receipt) -> Any:
+            return Section(self, name)
+    else:
+        def get(self: Receipt) -> Any:
+            return self[name]
+    return property(get, doc=f"The {name!r} section of the receipt." if name in _SECTIONS
+                    else f"The top-level field {name!r}.")
+
+
+# Top-level names as real properties: `r.routing` is then a plain descriptor
+# hit rather than a failed lookup that falls back to __getattr__.
+for _name in TOP_LEVEL:
+    if not hasattr(Receipt, _name):
+        setattr(Receipt, _name, _section_property(_name))
+del _name
+
 # load()/loads()/load_dir()/Builder.finish() make instances of this class.
 _core._set_receipt_class(Receipt)
 

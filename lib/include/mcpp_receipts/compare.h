@@ -202,6 +202,8 @@ typedef struct mcpp_gate_report mcpp_gate_report;
  * Pairs every candidate with each baseline it is comparable with (verdict
  * comparable or qualified), pools those baselines' values and compares the
  * candidate's headline metric against the pool as mcpp_comparison_gate() does.
+ * A baseline with the candidate's own id is skipped, and a baseline id seen
+ * before (the same run loaded twice) is pooled once.
  * One entry per candidate. The overall outcome: failed when any candidate
  * failed; else undetermined when any candidate has no comparable baseline (or
  * there are no candidates); else passed. `policy` NULL: the default policy.

@@ -89,7 +89,9 @@ typedef struct mcpp_lane_headline {
  * partition and merges them.
  *
  * The summary borrows `policy`, which must outlive it. `metric` NULL means the
- * policy's gate metric (copied).
+ * policy's gate metric (copied). The status, reason and headline accessors
+ * evaluate once and cache the result until the next add or merge, so calls on
+ * one summary must not run concurrently (different summaries are independent).
  */
 typedef struct mcpp_lane_summary mcpp_lane_summary;
 

@@ -1,2 +1,2 @@
--- a 10 MB error message is cut to one line
-error(string.rep("x", 10000000))
+-- a 4 MB error message is cut to one line
+error(string.rep("x", 4000000))
