@@ -79,7 +79,8 @@ static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *con
     }
     if (e->baselines == 0) {
         e->outcome = MCPP_GATE_UNDETERMINED;
-        mcpp_textbuf_printf(&reason, "no comparable baseline among %zu (%zu not_comparable, %zu insufficient)", nb,
+        mcpp_textbuf_printf(&reason, "no comparable baseline among %zu (%zu not_comparable, %zu insufficient)",
+                            by_verdict[0] + by_verdict[1] + by_verdict[2] + by_verdict[3],
                             by_verdict[MCPP_VERDICT_NOT_COMPARABLE], by_verdict[MCPP_VERDICT_INSUFFICIENT]);
     } else if (!hc) {
         e->outcome = MCPP_GATE_UNDETERMINED;

@@ -528,7 +528,7 @@ TEST(gate_run_pools_comparable_baselines_and_fails_on_regression)
 
 TEST(gate_run_without_comparable_baseline_is_undetermined_exit_2)
 {
-    mcpp_receipt *b1 = FIX(BASE_ID, BASE_ID), *c1 = FIX("\"top_k\":2", "\"top_k\":4");
+    mcpp_receipt *b1 = FIX(BASE_ID, BASE_ID), *c1 = FIX("\"top_k\":2", "\"top_k\":4", BASE_ID, "\"id\":\"c1\"");
     const mcpp_receipt *bases[] = {b1};
     const mcpp_receipt *cands[] = {c1};
     mcpp_gate_report *r = NULL;
