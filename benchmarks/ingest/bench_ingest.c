@@ -250,11 +250,11 @@ int main(int argc, char **argv)
     printf("bench_ingest: %zu receipts, %.1f MB of JSON (%.0f bytes each on average)\n"
            "timing: thread CPU time, batches of %zu interleaved, best of 3 per batch, summed\n\n",
            count, mb, (double)total_bytes / (double)count, batch);
-    printf("| path                                   | receipts/s | MB/s   | vs raw cJSON |\n");
-    printf("|----------------------------------------|-----------:|-------:|-------------:|\n");
+    printf("| path                                     | receipts/s | MB/s   | vs raw cJSON |\n");
+    printf("|------------------------------------------|-----------:|-------:|-------------:|\n");
     printf("| raw cJSON_ParseWithLength + cJSON_Delete | %10.0f | %6.1f | %11.2fx |\n",
            (double)count / best_cjson, mb / best_cjson, 1.0);
-    printf("| mcpp_receipt_load_buffer + free        | %10.0f | %6.1f | %11.2fx |\n",
+    printf("| mcpp_receipt_load_buffer + free          | %10.0f | %6.1f | %11.2fx |\n",
            (double)count / best_mcpp, mb / best_mcpp, best_cjson / best_mcpp);
     printf("\nmemory per loaded receipt (all %zu held, mallinfo2 delta): %.0f bytes (%.2f KiB)\n",
            count, per_receipt, per_receipt / 1024.0);

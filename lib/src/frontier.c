@@ -299,7 +299,7 @@ int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const 
                 lane_hash = nh;
                 hash_cap = nc;
             }
-            if ((f->n_lanes + 1) * f->key_dims > f->cap_segs) {
+            if ((f->n_lanes + 1) * (f->key_dims ? f->key_dims : 1) > f->cap_segs) {
                 size_t nc = f->cap_segs ? f->cap_segs * 2 : 64 * (f->key_dims ? f->key_dims : 1);
                 uint64_t *ns = realloc(f->segs, nc * sizeof *ns);
                 if (!ns) {

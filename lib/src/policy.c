@@ -19,34 +19,33 @@ typedef struct default_dim {
     const char *name;
     mcpp_role role;
     mcpp_dim_kind kind;
-    char needs_block;
     const char *fields[8];
 } default_dim;
 
 /* "cache" lists every field that can carry compile-cache or driver/runtime
  * state; fields the schema lacks are skipped when the defaults are built. */
 static const default_dim DEFAULT_DIMS[] = {
-    {"pattern", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, 0, {"lane.pattern", "lane.depth"}},
-    {"routing", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, 'E', {"routing.*"}},
-    {"sequence", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, 0, {"workload.seq_len"}},
-    {"batch", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, 0,
+    {"pattern", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"lane.pattern", "lane.depth"}},
+    {"routing", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"routing.*"}},
+    {"sequence", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"workload.seq_len"}},
+    {"batch", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS,
      {"workload.micro_batch", "workload.global_batch"}},
-    {"compile", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, 0, {"compile.posture", "compile.warmup"}},
-    {"topology", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, 0, {"topology.*"}},
-    {"hardware", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, 0,
+    {"compile", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"compile.posture", "compile.warmup"}},
+    {"topology", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"topology.*"}},
+    {"hardware", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS,
      {"hardware.observed.accelerator", "hardware.observed.count"}},
-    {"data", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, 0, {"workload.data.path", "workload.data.dataset"}},
-    {"backend", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, 0,
+    {"data", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"workload.data.path", "workload.data.dataset"}},
+    {"backend", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS,
      {"backend.attention.observed", "backend.moe.observed", "backend.mamba.observed",
       "backend.recurrent.observed", "backend.gemm.observed", "backend.precision"}},
     /* Not in DESIGN §4's table, but a graph break or a region left out of
      * compile changes what ran: a reviewer must see it, so it qualifies. */
-    {"compile_detail", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS, 0,
+    {"compile_detail", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS,
      {"compile.graph_breaks", "compile.disabled_regions"}},
-    {"startup", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS, 0, {"startup.state"}},
-    {"cache", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS, 0,
+    {"startup", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS, {"startup.state"}},
+    {"cache", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS,
      {"compile.cache", "compile.cache_state", "hardware.observed.driver", "hardware.observed.runtime"}},
-    {"fallbacks", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FALLBACKS, 0, {"backend.fallbacks"}},
+    {"fallbacks", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FALLBACKS, {"backend.fallbacks"}},
 };
 
 #define N_DEFAULT_DIMS (sizeof DEFAULT_DIMS / sizeof DEFAULT_DIMS[0])

@@ -200,6 +200,23 @@ TEST(single_run_lane_uses_step_values_for_its_headline_and_noise)
     mcpp_receipt_free(one);
 }
 
+TEST(policy_without_must_match_dimensions_puts_everything_in_one_lane)
+{
+    mcpp_policy *p = NULL;
+    CHECK_INT_EQ(mcpp_policy_new(&p, "empty"), MCPP_OK);
+    mcpp_frontier *f = NULL;
+    CHECK_INT_EQ(mcpp_frontier_build(&f, p, (const mcpp_receipt *const *)mixed, N_MIXED), MCPP_OK);
+    CHECK_INT_EQ(mcpp_frontier_lane_count(f), 1);
+    CHECK_STR_EQ(mcpp_frontier_lane_key(f, 0), "");
+    CHECK_INT_EQ(mcpp_frontier_lane_receipt_count(f, 0), N_MIXED);
+    CHECK_INT_EQ(mcpp_frontier_lane_adjacent_count(f, 0), 0);
+    mcpp_frontier_free(f);
+    CHECK_INT_EQ(mcpp_frontier_build(&f, p, NULL, 0), MCPP_OK);
+    CHECK_INT_EQ(mcpp_frontier_lane_count(f), 0);
+    mcpp_frontier_free(f);
+    mcpp_policy_free(p);
+}
+
 /* ---- Lane keys ------------------------------------------------------------------------ */
 
 TEST(lane_key_is_the_same_across_field_order_and_json_vs_yaml)
@@ -452,6 +469,7 @@ int main(void)
     RUN(wider_adjacency_width_links_lanes_two_dimensions_apart);
     RUN(frontier_json_has_documented_keys_and_the_lane_only_note);
     RUN(same_receipt_twice_counts_as_one_run);
+    RUN(policy_without_must_match_dimensions_puts_everything_in_one_lane);
     RUN(single_run_lane_uses_step_values_for_its_headline_and_noise);
     RUN(lane_key_is_the_same_across_field_order_and_json_vs_yaml);
     RUN(claim_within_a_stable_matching_lane_is_supported);

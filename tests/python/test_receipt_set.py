@@ -72,3 +72,12 @@ def test_threaded_loading_gives_the_same_set_in_the_same_order(tmp_path):
     assert [e.path for e in many.errors] == [str(tmp_path / "r050.json")]
     with pytest.raises(ValueError):
         mr.load_dir(tmp_path, threads=0)
+
+
+def test_unique_drops_json_and_yaml_twins_of_one_receipt(receipt_dir):
+    first = mr.load(receipt_dir / "padded-run1.json")
+    first.write(receipt_dir / "padded-run1.yaml")
+    rs = mr.load_dir(receipt_dir)
+    assert len(rs) == 5
+    u = rs.unique()
+    assert len(u) == 4 and sorted(r.id for r in u) == sorted({r.id for r in rs})

@@ -254,6 +254,11 @@ class ReceiptSet(Sequence[Receipt]):
     def __repr__(self) -> str:
         return f"<ReceiptSet {len(self._items)} receipts, {len(self.errors)} errors>"
 
+    def unique(self) -> ReceiptSet:
+        """The set without repeats (receipts equal by canonical JSON, such as the
+        JSON and YAML copies of one run), first occurrence kept; errors kept."""
+        return ReceiptSet(list(dict.fromkeys(self._items)), self.errors)
+
     def to_pandas(self, columns: Sequence[str] | None = None):  # -> pandas.DataFrame
         """One row per receipt, one column per dotted field path (``id`` first).
 

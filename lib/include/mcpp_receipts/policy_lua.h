@@ -21,7 +21,7 @@ extern "C" {
 
 typedef struct mcpp_lua_limits {
     int64_t max_instructions; /* per load and per rule call; default 10,000,000 */
-    size_t max_memory_bytes;  /* per policy state; default 64 MiB               */
+    size_t max_memory_bytes;  /* per policy state; default 16 MiB               */
 } mcpp_lua_limits;
 
 /* Fills *out with the defaults above. */
