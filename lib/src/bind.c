@@ -28,7 +28,7 @@ static const cJSON *node_at_path(const cJSON *root, const char *path, const cJSO
         *parent_out = node;
         if (*comp == '[') {
             int index = atoi(comp + 1);
-            node = cJSON_IsArray(node) ? cJSON_GetArrayItem(node, index) : NULL;
+            node = mcpp_cj_is_array(node) ? cJSON_GetArrayItem(node, index) : NULL;
             comp = strchr(comp, ']');
             if (!comp)
                 return NULL;
@@ -39,7 +39,7 @@ static const cJSON *node_at_path(const cJSON *root, const char *path, const cJSO
                 return NULL;
             memcpy(name, comp, n);
             name[n] = '\0';
-            node = cJSON_IsObject(node) ? cJSON_GetObjectItemCaseSensitive(node, name) : NULL;
+            node = mcpp_cj_is_object(node) ? cJSON_GetObjectItemCaseSensitive(node, name) : NULL;
             comp += n;
         }
         if (*comp == '.')
@@ -97,24 +97,24 @@ void mcpp_ctx_problem(mcpp_load_ctx *ctx, mcpp_severity severity, const char *ki
 /* "string \"8\"", "number 8.5", "boolean true", "null", "an object", ... */
 static void describe(char *buf, size_t cap, const cJSON *v)
 {
-    if (cJSON_IsString(v)) {
+    if (mcpp_cj_is_string(v)) {
         const char *s = v->valuestring;
         size_t n = strlen(s);
         if (n > 40)
             snprintf(buf, cap, "string \"%.40s...\"", s);
         else
             snprintf(buf, cap, "string \"%s\"", s);
-    } else if (cJSON_IsNumber(v)) {
+    } else if (mcpp_cj_is_number(v)) {
         char num[40];
         mcpp_format_double(num, sizeof num, v->valuedouble, 0);
         snprintf(buf, cap, "number %s", num);
-    } else if (cJSON_IsTrue(v)) {
+    } else if (mcpp_cj_is_true(v)) {
         snprintf(buf, cap, "boolean true");
     } else if (cJSON_IsFalse(v)) {
         snprintf(buf, cap, "boolean false");
     } else if (cJSON_IsNull(v)) {
         snprintf(buf, cap, "null");
-    } else if (cJSON_IsArray(v)) {
+    } else if (mcpp_cj_is_array(v)) {
         snprintf(buf, cap, "a list");
     } else {
         snprintf(buf, cap, "an object");
@@ -145,7 +145,7 @@ static int check_number(mcpp_load_ctx *ctx, const char *path, int storage, int r
                         const cJSON *v)
 {
     const char *expected = storage == MCPP_ST_INT ? "integer" : "number";
-    if (!cJSON_IsNumber(v)) {
+    if (!mcpp_cj_is_number(v)) {
         type_problem(ctx, path, expected, v);
         return -1;
     }
@@ -181,6 +181,7 @@ static int check_number(mcpp_load_ctx *ctx, const char *path, int storage, int r
     }
     return 0;
 }
+
 
 static int check_array_size(mcpp_load_ctx *ctx, const char *path, const cJSON *v, size_t *n_out)
 {
@@ -243,7 +244,7 @@ int mcpp_check_free_form(mcpp_load_ctx *ctx, const cJSON *node, char *path, size
 {
     int bad = 0;
     (void)path_len;
-    if (cJSON_IsObject(node)) {
+    if (mcpp_cj_is_object(node)) {
         if (check_duplicates(ctx, node, path, cap) != 0)
             bad = -1;
         for (const cJSON *c = node->child; c; c = c->next) {
@@ -252,15 +253,17 @@ int mcpp_check_free_form(mcpp_load_ctx *ctx, const cJSON *node, char *path, size
                 bad = -1;
             path[old] = '\0';
         }
-    } else if (cJSON_IsArray(node)) {
-        size_t i = 0;
+    } else if (mcpp_cj_is_array(node)) {
+        size_t i = 0, n;
+        if (check_array_size(ctx, path, node, &n) != 0)
+            return -1;
         for (const cJSON *c = node->child; c; c = c->next, i++) {
             size_t old = path_push_index(path, cap, i);
             if (mcpp_check_free_form(ctx, c, path, strlen(path), cap) != 0)
                 bad = -1;
             path[old] = '\0';
         }
-    } else if (cJSON_IsNumber(node) && !isfinite(node->valuedouble)) {
+    } else if (mcpp_cj_is_number(node) && !isfinite(node->valuedouble)) {
         mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "range", path, 0,
                          "expected a finite number, got a number too large for a double "
                          "(infinity)");
@@ -271,13 +274,45 @@ int mcpp_check_free_form(mcpp_load_ctx *ctx, const cJSON *node, char *path, size
     return bad;
 }
 
+/* ---- scratch memory for staging lists ------------------------------------------------ */
+
+/* Staging lists live only until packing: they come from a scratch area in the
+ * load context (no malloc for ordinary receipts), or from the heap when big. */
+static void *ctx_alloc(mcpp_load_ctx *ctx, size_t bytes)
+{
+    size_t at = (ctx->scratch_used + 15) & ~(size_t)15;
+    if (at + bytes <= sizeof ctx->scratch) {
+        ctx->scratch_used = at + bytes;
+        return ctx->scratch + at;
+    }
+    if (ctx->heap_count == sizeof ctx->heap / sizeof ctx->heap[0]) {
+        ctx->nomem = 1; /* more big lists than a receipt has list fields */
+        return NULL;
+    }
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        ctx->nomem = 1;
+        return NULL;
+    }
+    ctx->heap[ctx->heap_count++] = p;
+    return p;
+}
+
+void mcpp_ctx_release(mcpp_load_ctx *ctx)
+{
+    for (size_t i = 0; i < ctx->heap_count; i++)
+        free(ctx->heap[i]);
+    ctx->heap_count = 0;
+    ctx->scratch_used = 0;
+}
+
 /* ---- one field -------------------------------------------------------------------- */
 
 static int bind_string_list(mcpp_load_ctx *ctx, mcpp_string_list *dst, const cJSON *v,
                             char *path, size_t cap)
 {
     size_t n;
-    if (!cJSON_IsArray(v)) {
+    if (!mcpp_cj_is_array(v)) {
         type_problem(ctx, path, "list of strings", v);
         return -1;
     }
@@ -286,7 +321,7 @@ static int bind_string_list(mcpp_load_ctx *ctx, mcpp_string_list *dst, const cJS
     int bad = 0;
     size_t i = 0;
     for (const cJSON *it = v->child; it; it = it->next, i++) {
-        if (!cJSON_IsString(it)) {
+        if (!mcpp_cj_is_string(it)) {
             size_t old = path_push_index(path, cap, i);
             type_problem(ctx, path, "string", it);
             path[old] = '\0';
@@ -295,11 +330,9 @@ static int bind_string_list(mcpp_load_ctx *ctx, mcpp_string_list *dst, const cJS
     }
     if (bad)
         return -1;
-    const char **items = n ? malloc(n * sizeof *items) : NULL;
-    if (n && !items) {
-        ctx->nomem = 1;
+    const char **items = n ? ctx_alloc(ctx, n * sizeof *items) : NULL;
+    if (n && !items)
         return -1;
-    }
     i = 0;
     for (const cJSON *it = v->child; it; it = it->next)
         items[i++] = it->valuestring;
@@ -312,7 +345,7 @@ static int bind_double_list(mcpp_load_ctx *ctx, mcpp_double_list *dst, int range
                             char *path, size_t cap)
 {
     size_t n;
-    if (!cJSON_IsArray(v)) {
+    if (!mcpp_cj_is_array(v)) {
         type_problem(ctx, path, "list of numbers", v);
         return -1;
     }
@@ -322,7 +355,7 @@ static int bind_double_list(mcpp_load_ctx *ctx, mcpp_double_list *dst, int range
     size_t i = 0;
     for (const cJSON *it = v->child; it; it = it->next, i++) {
         /* the path of an item is built only when the item is wrong */
-        if (cJSON_IsNumber(it) && isfinite(it->valuedouble) &&
+        if (mcpp_cj_is_number(it) && isfinite(it->valuedouble) &&
             !mcpp_range_problem(range, it->valuedouble))
             continue;
         size_t old = path_push_index(path, cap, i);
@@ -332,11 +365,9 @@ static int bind_double_list(mcpp_load_ctx *ctx, mcpp_double_list *dst, int range
     }
     if (bad)
         return -1;
-    double *items = n ? malloc(n * sizeof *items) : NULL;
-    if (n && !items) {
-        ctx->nomem = 1;
+    double *items = n ? ctx_alloc(ctx, n * sizeof *items) : NULL;
+    if (n && !items)
         return -1;
-    }
     i = 0;
     for (const cJSON *it = v->child; it; it = it->next)
         items[i++] = it->valuedouble;
@@ -349,22 +380,22 @@ static int bind_artifacts(mcpp_load_ctx *ctx, mcpp_artifact_list *dst, const cJS
                           size_t cap)
 {
     size_t n;
-    if (!cJSON_IsArray(v)) {
+    if (!mcpp_cj_is_array(v)) {
         type_problem(ctx, path, "list of {kind, uri} objects", v);
         return -1;
     }
     if (check_array_size(ctx, path, v, &n) != 0)
         return -1;
-    mcpp_artifact *items = n ? calloc(n, sizeof *items) : NULL;
-    if (n && !items) {
-        ctx->nomem = 1;
+    mcpp_artifact *items = n ? ctx_alloc(ctx, n * sizeof *items) : NULL;
+    if (n && !items)
         return -1;
-    }
+    if (n)
+        memset(items, 0, n * sizeof *items);
     int bad = 0;
     size_t i = 0;
     for (const cJSON *it = v->child; it; it = it->next, i++) {
         size_t old = path_push_index(path, cap, i);
-        if (!cJSON_IsObject(it)) {
+        if (!mcpp_cj_is_object(it)) {
             type_problem(ctx, path, "object {kind, uri}", it);
             bad = 1;
         } else {
@@ -377,7 +408,7 @@ static int bind_artifacts(mcpp_load_ctx *ctx, mcpp_artifact_list *dst, const cJS
                     mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "unknown_field", path, 1,
                                      "unknown field (an artifact has only 'kind' and 'uri')");
                     bad = 1;
-                } else if (!cJSON_IsString(m)) {
+                } else if (!mcpp_cj_is_string(m)) {
                     type_problem(ctx, path, "string", m);
                     bad = 1;
                 } else if (is_kind) {
@@ -395,10 +426,8 @@ static int bind_artifacts(mcpp_load_ctx *ctx, mcpp_artifact_list *dst, const cJS
         }
         path[old] = '\0';
     }
-    if (bad) {
-        free(items);
+    if (bad)
         return -1;
-    }
     dst->items = items;
     dst->count = n;
     dst->json = NULL;
@@ -420,11 +449,11 @@ static int bind_field(mcpp_load_ctx *ctx, mcpp_receipt *out, int id, const cJSON
     }
     switch (e->storage) {
     case MCPP_ST_BOOL:
-        if (!cJSON_IsBool(v)) {
+        if (!mcpp_cj_is_bool(v)) {
             type_problem(ctx, path, "boolean", v);
             return -1;
         }
-        *(uint8_t *)slot = cJSON_IsTrue(v) ? 1 : 0;
+        *(uint8_t *)slot = mcpp_cj_is_true(v) ? 1 : 0;
         break;
     case MCPP_ST_INT:
         if (check_number(ctx, path, MCPP_ST_INT, e->range, v) != 0)
@@ -437,7 +466,7 @@ static int bind_field(mcpp_load_ctx *ctx, mcpp_receipt *out, int id, const cJSON
         *(double *)slot = v->valuedouble;
         break;
     case MCPP_ST_STRING:
-        if (!cJSON_IsString(v)) {
+        if (!mcpp_cj_is_string(v)) {
             type_problem(ctx, path, "string", v);
             return -1;
         }
@@ -452,7 +481,7 @@ static int bind_field(mcpp_load_ctx *ctx, mcpp_receipt *out, int id, const cJSON
         break;
     case MCPP_ST_ENUM: {
         char list[200];
-        if (!cJSON_IsString(v)) {
+        if (!mcpp_cj_is_string(v)) {
             mcpp_enum_list_text(list, sizeof list, e->info.enum_names);
             char got[96];
             describe(got, sizeof got, v);
@@ -479,7 +508,7 @@ static int bind_field(mcpp_load_ctx *ctx, mcpp_receipt *out, int id, const cJSON
             return -1;
         break;
     case MCPP_ST_OBJECT:
-        if (!cJSON_IsObject(v)) {
+        if (!mcpp_cj_is_object(v)) {
             type_problem(ctx, path, "object", v);
             return -1;
         }
@@ -534,7 +563,7 @@ static int predict(int section, int guess, const char *key, int *field, int *sub
         return -1;
     int s = mcpp_schema_entries[guess].section;
     if (s == section) {
-        if (strcmp(mcpp_schema_entries[guess].name, key) != 0)
+        if (!mcpp_str_eq(mcpp_schema_entries[guess].name, key))
             return -1;
         *field = guess;
         *sub = -1;
@@ -542,7 +571,7 @@ static int predict(int section, int guess, const char *key, int *field, int *sub
     }
     while (s != MCPP_S_ROOT && mcpp_schema_sections[s].parent != section)
         s = mcpp_schema_sections[s].parent;
-    if (s == MCPP_S_ROOT || strcmp(mcpp_schema_sections[s].name, key) != 0)
+    if (s == MCPP_S_ROOT || !mcpp_str_eq(mcpp_schema_sections[s].name, key))
         return -1;
     *field = -1;
     *sub = s;
@@ -572,7 +601,7 @@ static void bind_section(mcpp_load_ctx *ctx, mcpp_receipt *out, int section, con
         } else if (sub >= 0) {
             if (*seen & ((uint64_t)1 << sub))
                 duplicate_problem(ctx, mcpp_schema_sections[sub].path, m->string);
-            else if (!cJSON_IsObject(m))
+            else if (!mcpp_cj_is_object(m))
                 type_problem(ctx, mcpp_schema_sections[sub].path, "object", m);
             else
                 bind_section(ctx, out, sub, m, seen);
@@ -593,7 +622,7 @@ static void bind_section(mcpp_load_ctx *ctx, mcpp_receipt *out, int section, con
 
 void mcpp_bind_tree(mcpp_load_ctx *ctx, mcpp_receipt *out, const cJSON *root)
 {
-    if (!cJSON_IsObject(root)) {
+    if (!mcpp_cj_is_object(root)) {
         char got[96];
         describe(got, sizeof got, root);
         mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "type", NULL, 0,

@@ -356,7 +356,7 @@ int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const 
     }
     for (size_t l = 0; l < f->n_lanes; l++) f->lanes[l].segs = f->segs + l * f->key_dims;
     for (size_t l = 0; l < f->n_lanes; l++) f->lanes[l].n_adj = l; /* remember the old index */
-    qsort(f->lanes, f->n_lanes, sizeof *f->lanes, compare_lanes);
+    if (f->n_lanes > 1) qsort(f->lanes, f->n_lanes, sizeof *f->lanes, compare_lanes);
     for (size_t l = 0; l < f->n_lanes; l++) {
         order[f->lanes[l].n_adj] = l;
         f->lanes[l].n_adj = 0;

@@ -87,26 +87,51 @@ static int prescan_fail(const char *buf, size_t len, size_t at, const char *kind
     return code;
 }
 
-/* The pre-scan looks at 16 bytes at a time (SSE2, baseline on x86-64) or 8
- * (portable SWAR): a bit mask marks the bytes that matter — quotes,
- * backslashes, brackets, bytes >= 0x80 — and only those are visited, so plain
- * text and indentation cost about one instruction per byte. */
+/* ---- the pre-scan ------------------------------------------------------------
+ *
+ * The input is read in chunks of 64 bytes. For each chunk, vector compares give
+ * one bit per byte for quotes, backslashes, opening and closing brackets and
+ * bytes >= 0x80 (SSE2 on x86-64, a portable SWAR fallback elsewhere).
+ *
+ * Fast path (almost every chunk of a receipt): no backslash, no byte >= 0x80.
+ * Then the bytes inside strings are the prefix-XOR of the quote bits (the
+ * simdjson trick), brackets outside strings are counted with popcount, and the
+ * depth limit can only be crossed if depth + opens > limit — only then are the
+ * brackets walked one by one.
+ *
+ * Slow path (a chunk with escapes, UTF-8, or a possible limit crossing): every
+ * interesting byte is visited in order, which is exact for all rules. Both
+ * paths share the same state (inside a string, depth, where the string began,
+ * bytes to skip after an escape or a multi-byte character). */
+
+typedef struct chunk_masks {
+    uint64_t quote, backslash, open, close, high;
+} chunk_masks;
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
-#define SCAN_BLOCK 16
-static inline uint64_t interesting_block(const unsigned char *p)
+static inline void classify16(const unsigned char *p, uint64_t shift, chunk_masks *m)
 {
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
     __m128i folded = _mm_or_si128(v, _mm_set1_epi8(0x20)); /* '[' '{' and ']' '}' differ in bit 5 */
-    __m128i hits = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-        _mm_or_si128(_mm_cmpeq_epi8(folded, _mm_set1_epi8('{')),
-                     _mm_cmpeq_epi8(folded, _mm_set1_epi8('}'))));
-    /* movemask of v itself gives the bytes >= 0x80 */
-    return (uint64_t)(unsigned)(_mm_movemask_epi8(hits) | _mm_movemask_epi8(v));
+    m->quote |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('"'))) << shift;
+    m->backslash |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))
+                    << shift;
+    m->open |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(folded, _mm_set1_epi8('{')))
+               << shift;
+    m->close |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(folded, _mm_set1_epi8('}')))
+                << shift;
+    m->high |= (uint64_t)(unsigned)_mm_movemask_epi8(v) << shift;
+}
+static inline void classify64(const unsigned char *p, chunk_masks *m)
+{
+    memset(m, 0, sizeof *m);
+    classify16(p, 0, m);
+    classify16(p + 16, 16, m);
+    classify16(p + 32, 32, m);
+    classify16(p + 48, 48, m);
 }
 #else
-#define SCAN_BLOCK 8
 #define ONES 0x0101010101010101ULL
 #define LOWS 0x7F7F7F7F7F7F7F7FULL
 #define HIGHS 0x8080808080808080ULL
@@ -116,88 +141,156 @@ static inline uint64_t eq_mask(uint64_t w, unsigned char c)
     uint64_t t = w ^ (ONES * c);
     return ~(((t & LOWS) + LOWS) | t) & HIGHS;
 }
-static inline uint64_t interesting_block(const unsigned char *p)
+/* One bit per byte (lowest address first) from the byte-high-bit mask m. */
+static inline uint64_t gather(uint64_t m)
 {
-    uint64_t w, bits = 0;
-    memcpy(&w, p, 8);
-    uint64_t folded = w | (ONES * 0x20);
-    uint64_t m = eq_mask(w, '"') | eq_mask(w, '\\') | eq_mask(folded, '{') |
-                 eq_mask(folded, '}') | (w & HIGHS);
-    for (int k = 0; k < 8; k++) /* one bit per byte, lowest address first */
+    uint64_t bits = 0;
+    for (int k = 0; k < 8; k++)
         bits |= ((m >> (8 * k + 7)) & 1u) << k;
     return bits;
 }
+static inline void classify64(const unsigned char *p, chunk_masks *m)
+{
+    memset(m, 0, sizeof *m);
+    for (int k = 0; k < 8; k++) {
+        uint64_t w;
+        memcpy(&w, p + 8 * k, 8);
+        uint64_t folded = w | (ONES * 0x20);
+        m->quote |= gather(eq_mask(w, '"')) << (8 * k);
+        m->backslash |= gather(eq_mask(w, '\\')) << (8 * k);
+        m->open |= gather(eq_mask(folded, '{')) << (8 * k);
+        m->close |= gather(eq_mask(folded, '}')) << (8 * k);
+        m->high |= gather(w & HIGHS) << (8 * k);
+    }
+}
 #endif
+
+/* Bit i set when an odd number of bits at positions <= i are set. */
+static inline uint64_t prefix_xor(uint64_t x)
+{
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    return x;
+}
+
+typedef struct prescan_state {
+    const unsigned char *s;
+    size_t len;
+    const mcpp_limits *limits;
+    const char *name;
+    mcpp_report *report;
+    size_t depth, skip_until, string_start;
+    int in_string;
+} prescan_state;
+
+static int fail_string_limit(prescan_state *st)
+{
+    char text[160];
+    snprintf(text, sizeof text, "string longer than the limit of %zu bytes",
+             st->limits->max_string_bytes);
+    return prescan_fail((const char *)st->s, st->len, st->string_start, "limit", MCPP_ELIMIT,
+                        st->name, st->report, text);
+}
+
+static int fail_depth_limit(prescan_state *st, size_t at)
+{
+    char text[160];
+    snprintf(text, sizeof text, "nesting deeper than the limit of %zu levels",
+             st->limits->max_depth);
+    return prescan_fail((const char *)st->s, st->len, at, "limit", MCPP_ELIMIT, st->name,
+                        st->report, text);
+}
+
+/* Visits every interesting byte of one chunk in order: exact for every rule. */
+static int scan_chunk_slow(prescan_state *st, size_t base, uint64_t mask)
+{
+    const unsigned char *s = st->s;
+    size_t len = st->len;
+    char text[160];
+    while (mask) {
+        size_t i = base + (size_t)__builtin_ctzll(mask);
+        mask &= mask - 1;
+        if (i < st->skip_until || i >= len)
+            continue;
+        unsigned char c = s[i];
+        if (c >= 0x80) {
+            size_t n = utf8_sequence(s + i, len - i);
+            if (!n) {
+                snprintf(text, sizeof text, "invalid UTF-8 (byte 0x%02X)", c);
+                return prescan_fail((const char *)s, len, i, "encoding", MCPP_EINVALID,
+                                    st->name, st->report, text);
+            }
+            st->skip_until = i + n;
+        } else if (c == '"') {
+            if (!st->in_string) {
+                st->in_string = 1;
+                st->string_start = i;
+            } else {
+                st->in_string = 0;
+                if (i - st->string_start - 1 > st->limits->max_string_bytes)
+                    return fail_string_limit(st);
+            }
+        } else if (c == '\\') {
+            if (i + 5 < len && s[i + 1] == 'u' && s[i + 2] == '0' && s[i + 3] == '0' &&
+                s[i + 4] == '0' && s[i + 5] == '0')
+                return prescan_fail((const char *)s, len, i, "encoding", MCPP_EINVALID, st->name,
+                                    st->report, "\\u0000 (NUL) is not allowed inside strings");
+            st->skip_until = i + 2; /* an escaped quote or backslash is not structure */
+        } else if (!st->in_string) {
+            if (c == '{' || c == '[') {
+                if (++st->depth > st->limits->max_depth)
+                    return fail_depth_limit(st, i);
+            } else if (st->depth) {
+                st->depth--;
+            }
+        }
+    }
+    return 0;
+}
 
 int mcpp_json_prescan(const char *buf, size_t len, const mcpp_limits *limits, const char *name,
                       mcpp_report *report)
 {
-    const unsigned char *s = (const unsigned char *)buf;
-    size_t depth = 0, skip_until = 0, string_start = 0;
-    int in_string = 0;
-    char text[160];
-    for (size_t base = 0; base < len; base += SCAN_BLOCK) {
-        uint64_t mask;
-        if (base + SCAN_BLOCK <= len) {
-            mask = interesting_block(s + base);
+    prescan_state st = {(const unsigned char *)buf, len, limits, name, report, 0, 0, 0, 0};
+    /* strings that fit in a chunk need no length check only if the limit is >= 64 */
+    int fast_ok = limits->max_string_bytes >= 64;
+    for (size_t base = 0; base < len; base += 64) {
+        chunk_masks m;
+        if (base + 64 <= len) {
+            classify64(st.s + base, &m);
         } else {
-            unsigned char tail[SCAN_BLOCK] = {0};
-            memcpy(tail, s + base, len - base);
-            mask = interesting_block(tail);
+            unsigned char tail[64] = {0}; /* NUL bytes are not interesting */
+            memcpy(tail, st.s + base, len - base);
+            classify64(tail, &m);
         }
-        while (mask) {
-            int bit = __builtin_ctzll(mask);
-            mask &= mask - 1;
-            size_t i = base + (size_t)bit;
-            if (i < skip_until || i >= len)
+        if (fast_ok && !m.backslash && !m.high && st.skip_until <= base) {
+            uint64_t inside = prefix_xor(m.quote) ^ (st.in_string ? ~(uint64_t)0 : 0);
+            if (st.in_string && m.quote) { /* the string carried in ends here */
+                size_t end = base + (size_t)__builtin_ctzll(m.quote);
+                if (end - st.string_start - 1 > limits->max_string_bytes)
+                    return fail_string_limit(&st);
+            }
+            uint64_t opens = m.open & ~inside, closes = m.close & ~inside;
+            size_t n_open = (size_t)__builtin_popcountll(opens);
+            size_t n_close = (size_t)__builtin_popcountll(closes);
+            if (st.depth + n_open <= limits->max_depth && n_close <= st.depth) {
+                st.depth = st.depth + n_open - n_close;
+                if (inside >> 63 && m.quote) /* a string opens here and runs on */
+                    st.string_start = base + 63 - (size_t)__builtin_clzll(m.quote);
+                st.in_string = (int)(inside >> 63);
                 continue;
-            unsigned char c = s[i];
-            if (c >= 0x80) {
-                size_t n = utf8_sequence(s + i, len - i);
-                if (!n) {
-                    snprintf(text, sizeof text, "invalid UTF-8 (byte 0x%02X)", c);
-                    return prescan_fail(buf, len, i, "encoding", MCPP_EINVALID, name, report,
-                                        text);
-                }
-                skip_until = i + n;
-            } else if (c == '"') {
-                if (!in_string) {
-                    in_string = 1;
-                    string_start = i;
-                } else {
-                    in_string = 0;
-                    if (i - string_start - 1 > limits->max_string_bytes) {
-                        snprintf(text, sizeof text, "string longer than the limit of %zu bytes",
-                                 limits->max_string_bytes);
-                        return prescan_fail(buf, len, string_start, "limit", MCPP_ELIMIT, name,
-                                            report, text);
-                    }
-                }
-            } else if (c == '\\') {
-                if (i + 5 < len && s[i + 1] == 'u' && s[i + 2] == '0' && s[i + 3] == '0' &&
-                    s[i + 4] == '0' && s[i + 5] == '0')
-                    return prescan_fail(buf, len, i, "encoding", MCPP_EINVALID, name, report,
-                                        "\\u0000 (NUL) is not allowed inside strings");
-                skip_until = i + 2; /* an escaped quote or backslash is not structure */
-            } else if (!in_string) {
-                if (c == '{' || c == '[') {
-                    if (++depth > limits->max_depth) {
-                        snprintf(text, sizeof text, "nesting deeper than the limit of %zu levels",
-                                 limits->max_depth);
-                        return prescan_fail(buf, len, i, "limit", MCPP_ELIMIT, name, report,
-                                            text);
-                    }
-                } else if (depth) {
-                    depth--;
-                }
             }
         }
+        int rc = scan_chunk_slow(&st, base, m.quote | m.backslash | m.open | m.close | m.high);
+        if (rc)
+            return rc;
     }
-    if (in_string && len - string_start - 1 > limits->max_string_bytes) {
-        snprintf(text, sizeof text, "string longer than the limit of %zu bytes",
-                 limits->max_string_bytes);
-        return prescan_fail(buf, len, string_start, "limit", MCPP_ELIMIT, name, report, text);
-    }
+    if (st.in_string && len - st.string_start - 1 > limits->max_string_bytes)
+        return fail_string_limit(&st);
     return 0;
 }
 

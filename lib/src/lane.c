@@ -183,7 +183,7 @@ static const char **textset_sorted(const textset *t)
     const char **v = malloc((t->n ? t->n : 1) * sizeof *v);
     if (!v) return NULL;
     for (size_t i = 0; i < t->n; i++) v[i] = textset_at(t, i);
-    qsort(v, t->n, sizeof *v, compare_cstr);
+    if (t->n > 1) qsort(v, t->n, sizeof *v, compare_cstr);
     return v;
 }
 
@@ -652,7 +652,7 @@ static void json_sorted_doubles(mcpp_textbuf *b, const dvec *d)
         b->failed = 1;
         return;
     }
-    memcpy(x, d->v, d->n * sizeof *x);
+    if (d->n) memcpy(x, d->v, d->n * sizeof *x);
     mcpp_stats_sort(x, d->n);
     mcpp_textbuf_putc(b, '[');
     for (size_t i = 0; i < d->n; i++) {

@@ -4,6 +4,7 @@
  * report + last error on failure.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,7 +134,7 @@ int mcpp_receipt_load_buffer(mcpp_receipt **out, mcpp_report **report_out, const
     }
 
     mcpp_load_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
+    memset(&ctx, 0, offsetof(mcpp_load_ctx, scratch)); /* the scratch area needs no zeroing */
     ctx.name = name;
     ctx.buf = buf;
     ctx.len = len;
@@ -155,7 +156,7 @@ int mcpp_receipt_load_buffer(mcpp_receipt **out, mcpp_report **report_out, const
         rc = MCPP_EINVALID;
     else if (mcpp_pack(out, &staging, name) != 0)
         rc = MCPP_ENOMEM;
-    mcpp_staging_release(&staging, 0);
+    mcpp_ctx_release(&ctx); /* staging lists; strings belong to the tree */
     cJSON_Delete(root);
     mcpp_yaml_marks_free(marks);
     if (rc == MCPP_ENOMEM) {

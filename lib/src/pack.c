@@ -106,11 +106,11 @@ static int pack_xnode(arena *a, mcpp_xnode *dst, const cJSON *v, const char *key
     mcpp_xnode node;
     memset(&node, 0, sizeof node);
     node.key = key ? arena_str(a, key) : NULL;
-    if (cJSON_IsObject(v) || cJSON_IsArray(v)) {
+    if (mcpp_cj_is_object(v) || mcpp_cj_is_array(v)) {
         size_t n = 0, i = 0;
         for (const cJSON *c = v->child; c; c = c->next)
             n++;
-        node.kind = cJSON_IsObject(v) ? MCPP_X_OBJECT : MCPP_X_ARRAY;
+        node.kind = mcpp_cj_is_object(v) ? MCPP_X_OBJECT : MCPP_X_ARRAY;
         node.count = (uint32_t)n;
         node.children = n ? arena_take(a, n * sizeof(mcpp_xnode), alignof(mcpp_xnode)) : NULL;
         const cJSON *stack_order[16];
@@ -134,13 +134,13 @@ static int pack_xnode(arena *a, mcpp_xnode *dst, const cJSON *v, const char *key
         node.text = cached_text(a, tmp, v, NULL);
         if (tmp->texts.failed)
             return -1;
-    } else if (cJSON_IsString(v)) {
+    } else if (mcpp_cj_is_string(v)) {
         node.kind = MCPP_X_STRING;
         node.text = arena_str(a, v->valuestring);
-    } else if (cJSON_IsNumber(v)) {
+    } else if (mcpp_cj_is_number(v)) {
         node.kind = MCPP_X_NUMBER;
         node.number = v->valuedouble;
-    } else if (cJSON_IsTrue(v)) {
+    } else if (mcpp_cj_is_true(v)) {
         node.kind = MCPP_X_TRUE;
     } else if (cJSON_IsFalse(v)) {
         node.kind = MCPP_X_FALSE;

@@ -22,6 +22,19 @@
 #include "mcpp_receipts/receipt.h"
 #include "schema_fields.h"
 
+/* cJSON's type tests are exported functions; the binder asks them for every
+ * value of every receipt, so it uses these inline equivalents instead. */
+#define MCPP_CJ_TYPE(v) ((v)->type & 0xFF)
+static inline int mcpp_cj_is_number(const cJSON *v) { return MCPP_CJ_TYPE(v) == cJSON_Number; }
+static inline int mcpp_cj_is_string(const cJSON *v) { return MCPP_CJ_TYPE(v) == cJSON_String; }
+static inline int mcpp_cj_is_object(const cJSON *v) { return MCPP_CJ_TYPE(v) == cJSON_Object; }
+static inline int mcpp_cj_is_array(const cJSON *v) { return MCPP_CJ_TYPE(v) == cJSON_Array; }
+static inline int mcpp_cj_is_true(const cJSON *v) { return MCPP_CJ_TYPE(v) == cJSON_True; }
+static inline int mcpp_cj_is_bool(const cJSON *v)
+{
+    return MCPP_CJ_TYPE(v) == cJSON_True || MCPP_CJ_TYPE(v) == cJSON_False;
+}
+
 /* ---- storage kinds, ranges, ids ------------------------------------------ */
 
 enum mcpp_storage {
@@ -167,6 +180,16 @@ static inline const void *mcpp_field_cptr(const mcpp_fields *f, int id)
 {
     return (const char *)f + mcpp_schema_entries[id].offset;
 }
+/* Equality of two short strings without a library call (schema names are
+ * short, and these comparisons run for every key of every receipt). */
+static inline int mcpp_str_eq(const char *a, const char *b)
+{
+    while (*a && *a == *b) {
+        a++;
+        b++;
+    }
+    return *a == *b;
+}
 /* Index of `value` in the NULL-terminated list, or -1. */
 int mcpp_enum_index(const char *const *names, const char *value);
 /* "a", "b" or "c" into buf (for messages). */
@@ -224,7 +247,15 @@ typedef struct mcpp_load_ctx {
     int errors;
     int nomem;
     uint64_t tried[MCPP_PRESENT_WORDS]; /* fields seen (bound or not): duplicates */
+    /* staging lists: a scratch area, then heap blocks freed by mcpp_ctx_release */
+    size_t scratch_used;
+    size_t heap_count;
+    void *heap[16];
+    _Alignas(16) char scratch[3072];
 } mcpp_load_ctx;
+
+/* Frees what the binder allocated for staging lists (call after packing). */
+void mcpp_ctx_release(mcpp_load_ctx *ctx);
 
 /* Adds an error (or warning) about `path`; locates it on the error path only. */
 void mcpp_ctx_problem(mcpp_load_ctx *ctx, mcpp_severity severity, const char *kind,

@@ -145,7 +145,7 @@ static int walk(mcpp_receipt_set *set, const char *dir, const mcpp_limits *limit
         n++;
     }
     closedir(d);
-    if (!rc) qsort(names, n, sizeof *names, compare_names);
+    if (!rc && n > 1) qsort(names, n, sizeof *names, compare_names);
     size_t dlen = strlen(dir);
     for (size_t i = 0; i < n && !rc; i++) {
         size_t len = dlen + 1 + strlen(names[i]) + 1;

@@ -179,7 +179,7 @@ const char *mcpp_schema_suggest(int section, const char *key)
 int mcpp_enum_index(const char *const *names, const char *value)
 {
     for (int i = 0; names && names[i]; i++)
-        if (strcmp(names[i], value) == 0)
+        if (names[i][0] == value[0] && mcpp_str_eq(names[i], value))
             return i;
     return -1;
 }

@@ -177,7 +177,7 @@ void mcpp_sb_free_number(mcpp_strbuf *sb, double d)
 
 void mcpp_sb_cjson_compact(mcpp_strbuf *sb, const cJSON *v)
 {
-    if (cJSON_IsObject(v)) {
+    if (mcpp_cj_is_object(v)) {
         size_t n = 0, i = 0;
         for (const cJSON *c = v->child; c; c = c->next)
             n++;
@@ -202,7 +202,7 @@ void mcpp_sb_cjson_compact(mcpp_strbuf *sb, const cJSON *v)
         mcpp_sb_putc(sb, '}');
         if (sorted != stack_sorted)
             free(sorted);
-    } else if (cJSON_IsArray(v)) {
+    } else if (mcpp_cj_is_array(v)) {
         mcpp_sb_putc(sb, '[');
         for (const cJSON *c = v->child; c; c = c->next) {
             if (c != v->child)
@@ -210,11 +210,11 @@ void mcpp_sb_cjson_compact(mcpp_strbuf *sb, const cJSON *v)
             mcpp_sb_cjson_compact(sb, c);
         }
         mcpp_sb_putc(sb, ']');
-    } else if (cJSON_IsString(v)) {
+    } else if (mcpp_cj_is_string(v)) {
         mcpp_sb_json_string(sb, v->valuestring);
-    } else if (cJSON_IsNumber(v)) {
+    } else if (mcpp_cj_is_number(v)) {
         mcpp_sb_free_number(sb, v->valuedouble);
-    } else if (cJSON_IsTrue(v)) {
+    } else if (mcpp_cj_is_true(v)) {
         mcpp_sb_puts(sb, "true");
     } else if (cJSON_IsFalse(v)) {
         mcpp_sb_puts(sb, "false");

@@ -301,6 +301,10 @@ TEST(string_length_and_depth_limits_are_configurable)
     r = load_text_fmt("{\"schema\": \"mcpp.receipt/1\", \"status\": {\"caveats\": [\"a\", \"b\", \"c\"]}}",
                       68, MCPP_FORMAT_JSON, "t.json", &lim);
     expect_refused(r, MCPP_ELIMIT, "limit");
+    const char *extra_list = "{\"schema\": \"mcpp.receipt/1\", \"extra\": {\"l\": [1, 2, 3]}}";
+    r = load_text_fmt(extra_list, strlen(extra_list), MCPP_FORMAT_JSON, "t.json", &lim);
+    expect_refused(r, MCPP_ELIMIT, "limit");
+    CHECK_CONTAINS(r.message, "extra.l: list of 3 items is beyond the limit of 2");
 }
 
 /* ---- threads: no shared state besides the thread-local error ------------------------- */

@@ -193,3 +193,14 @@ def test_policy_from_string_names_errors_by_the_given_name():
     with pytest.raises(mr.PolicyError) as info:
         mr.Policy.from_string("return {\n name = \n", name="bad.lua")
     assert info.value.path == "bad.lua"
+
+
+def test_shipped_strict_policy_needs_ten_step_samples():
+    assert {"default", "strict"} <= set(mr.Policy.shipped_names())
+    strict = mr.Policy.shipped("strict")
+    assert strict.name == "strict" and "enough_samples" in strict.rules
+    # The test receipts have 8 samples: fine for the default, too few for strict.
+    assert mr.compare(R(id="a"), R(id="b")).verdict == "comparable"
+    assert mr.compare(R(id="a"), R(id="b"), policy=strict).verdict == "insufficient"
+    with pytest.raises(ValueError, match="shipped"):
+        mr.Policy.shipped("no_such_policy")

@@ -81,3 +81,29 @@ def test_unique_drops_json_and_yaml_twins_of_one_receipt(receipt_dir):
     assert len(rs) == 5
     u = rs.unique()
     assert len(u) == 4 and sorted(r.id for r in u) == sorted({r.id for r in rs})
+
+
+def test_unreadable_subdirectory_is_reported_not_skipped(receipt_dir):
+    import os
+
+    locked = receipt_dir / "locked"
+    locked.mkdir()
+    (locked / "x.json").write_text("{}")
+    locked.chmod(0)
+    try:
+        if os.access(locked, os.R_OK):
+            pytest.skip("running with privileges that ignore directory permissions")
+        rs = mr.load_dir(receipt_dir)
+        assert len(rs) == 4
+        assert [e.path for e in rs.errors] == [str(locked)]
+        assert isinstance(rs.errors[0], mr.FileError)
+    finally:
+        locked.chmod(0o755)
+
+
+def test_dangling_link_named_like_a_receipt_is_reported(receipt_dir):
+    (receipt_dir / "gone.json").symlink_to(receipt_dir / "does-not-exist.json")
+    rs = mr.load_dir(receipt_dir)
+    assert len(rs) == 4
+    assert [e.path for e in rs.errors] == [str(receipt_dir / "gone.json")]
+    assert isinstance(rs.errors[0], mr.FileError)

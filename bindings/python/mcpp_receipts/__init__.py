@@ -31,12 +31,12 @@ from ._core import (
     Error,
     FileError,
     ParseError,
-    Policy,
     PolicyError,
     ValidationError,
     lane_key,
     library_version,
 )
+from ._policy import Policy
 from ._receipt import FIELDS, Receipt, ReceiptSet, Section
 from ._results import (
     VERDICTS,

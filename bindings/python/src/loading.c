@@ -5,6 +5,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -225,19 +226,31 @@ static char *join_path(const char *dir, const char *name)
 }
 
 /* Collects receipt files under `dir`; hidden entries (".git", editor swap
- * files) are skipped. Returns 0, or -1 with errno-style failure in *err. */
+ * files) are skipped. Returns 0, -2 when out of memory, or -1 with the
+ * failure in *err when `dir` itself cannot be opened. A sub-directory that
+ * cannot be opened is collected like a file, so that loading it fails and it
+ * shows up in ReceiptSet.errors instead of vanishing. */
 static int collect(path_list *out, const char *dir, int recursive, int depth, mcpp_py_error *err)
 {
     DIR *d = opendir(dir);
+    if (!d && depth > 0) {
+        char *copy = strdup(dir);
+        if (!copy || path_list_push(out, copy) < 0) {
+            free(copy);
+            return -2;
+        }
+        return 0;
+    }
     if (!d) {
+        const char *why = strerror(errno);
         memset(err, 0, sizeof *err);
         err->code = MCPP_EIO;
         err->kind = strdup("io");
         err->file = strdup(dir);
-        size_t n = strlen(dir) + 64;
+        size_t n = strlen(dir) + strlen(why) + 64;
         err->message = malloc(n);
         if (err->message)
-            snprintf(err->message, n, "%s: cannot open directory", dir);
+            snprintf(err->message, n, "%s: cannot open directory: %s", dir, why);
         return -1;
     }
     struct dirent *e;
@@ -252,6 +265,9 @@ static int collect(path_list *out, const char *dir, int recursive, int depth, mc
         }
         struct stat sb;
         if (stat(full, &sb) != 0) {
+            /* A dangling link named like a receipt: let loading report it. */
+            if (has_receipt_extension(e->d_name) && path_list_push(out, full) == 0)
+                continue;
             free(full);
             continue;
         }

@@ -256,6 +256,8 @@ PyType_Spec mcpp_py_policy_spec = {
     .name = "mcpp_receipts._core.Policy",
     .basicsize = sizeof(mcpp_py_policy),
     .itemsize = 0,
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    /* BASETYPE: the package adds Policy.shipped() in Python. */
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_IMMUTABLETYPE |
+             Py_TPFLAGS_DISALLOW_INSTANTIATION,
     .slots = policy_slots,
 };

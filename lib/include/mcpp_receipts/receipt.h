@@ -98,7 +98,11 @@ MCPP_API void mcpp_receipt_free(mcpp_receipt *receipt);
 MCPP_API int mcpp_receipt_clone(mcpp_receipt **out, const mcpp_receipt *receipt);
 
 /* The receipt's id (stated, or derived from a content hash when absent) and
- * the name of the input it was loaded from (NULL for built receipts). Borrowed. */
+ * the name of the input it was loaded from (NULL for built receipts). Borrowed.
+ * A derived id is "r-" + 16 hex digits of the 64-bit FNV-1a hash of the
+ * canonical JSON without id: the same content gives the same id whatever its
+ * key order or format. It is not written out, and mcpp_receipt_get(r, "id")
+ * reports only a stated id. */
 MCPP_API const char *mcpp_receipt_id(const mcpp_receipt *receipt);
 MCPP_API const char *mcpp_receipt_source_name(const mcpp_receipt *receipt);
 
@@ -141,7 +145,9 @@ typedef enum mcpp_type {
  *   BOOL: boolean   INT: integer   DOUBLE: number   STRING/ENUM: string
  *   ENUM also sets enum_index (position in the schema's list of names)
  *   STRING_LIST: strings[count]   DOUBLE_LIST: doubles[count]
- *   OBJECT: string holds canonical JSON of the value
+ *   OBJECT: string holds canonical JSON of the value, compact and with keys
+ *           sorted bytewise, e.g. {"a":1,"b":[true,"x"]}; count is its number of
+ *           members or items (artifacts: [{"kind":"trace","uri":"..."}])
  */
 typedef struct mcpp_value {
     mcpp_type type;
@@ -218,8 +224,11 @@ MCPP_API int mcpp_builder_unset(mcpp_builder *b, const char *path);
 /*
  * Validates what was set and produces the receipt. Derives what the schema
  * derives: median/p10/p90 from the samples when not stated, and the id from a
- * content hash when not set. The builder stays usable (finish again after more
- * setters). `report_out` is optional, as for loading.
+ * content hash when not set. Percentiles use linear interpolation between
+ * closest ranks: position q*(n-1) in the sorted samples (numpy's default), so
+ * the median of an even count is the mean of the middle two. The builder stays
+ * usable (finish again after more setters). `report_out` is optional, as for
+ * loading.
  */
 MCPP_API int mcpp_builder_finish(mcpp_receipt **out, mcpp_report **report_out,
                                  const mcpp_builder *b);
