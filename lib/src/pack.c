@@ -23,6 +23,10 @@
 typedef struct arena {
     char *base; /* NULL while measuring */
     size_t used;
+    /* string lengths found while measuring, replayed while copying (both
+     * passes make the same calls in the same order): one strlen per string */
+    uint32_t lengths[256];
+    size_t n_lengths, next_length;
 } arena;
 
 static void *arena_take(arena *a, size_t n, size_t align)
@@ -43,7 +47,20 @@ static const char *arena_strn(arena *a, const char *s, size_t n)
     return p;
 }
 
-static const char *arena_str(arena *a, const char *s) { return arena_strn(a, s, strlen(s)); }
+static const char *arena_str(arena *a, const char *s)
+{
+    size_t n;
+    if (!a->base) {
+        n = strlen(s);
+        if (a->n_lengths < sizeof a->lengths / sizeof a->lengths[0])
+            a->lengths[a->n_lengths++] = (uint32_t)n;
+    } else if (a->next_length < a->n_lengths) {
+        n = a->lengths[a->next_length++];
+    } else {
+        n = strlen(s);
+    }
+    return arena_strn(a, s, n);
+}
 
 /* Insertion sort by key: free-form objects are small, and qsort may allocate. */
 static void sort_by_key(const cJSON **items, size_t n)
@@ -276,7 +293,10 @@ int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *sourc
     char tmp_initial[1024];
     text_cache cache;
     mcpp_strbuf tmp;
-    arena a = {NULL, 0};
+    arena a;
+    a.base = NULL;
+    a.used = 0;
+    a.n_lengths = a.next_length = 0;
     *out = NULL;
     mcpp_sb_init(&cache.texts, tmp_initial, sizeof tmp_initial);
     cache.cursor = 0;
