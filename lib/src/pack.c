@@ -12,6 +12,7 @@
  *
  * Also here: releasing staging structs, and the derived id.
  */
+#include <math.h>
 #include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -414,20 +415,23 @@ static int double_cmp(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-static void sort_doubles(double *s, size_t n)
+/* Step windows are short and their order is random, so a comparison sort
+ * mispredicts on almost every step. For short windows each sample's rank is
+ * counted instead (n^2 branch-free compares; ties keep input order), which
+ * places it directly; longer windows use qsort. */
+static void sort_doubles(const double *in, double *out, size_t n)
 {
     if (n > 64) {
-        qsort(s, n, sizeof *s, double_cmp);
+        memcpy(out, in, n * sizeof *out);
+        qsort(out, n, sizeof *out, double_cmp);
         return;
     }
-    for (size_t i = 1; i < n; i++) { /* step windows are short */
-        double x = s[i];
-        size_t j = i;
-        while (j > 0 && s[j - 1] > x) {
-            s[j] = s[j - 1];
-            j--;
-        }
-        s[j] = x;
+    for (size_t i = 0; i < n; i++) {
+        double x = in[i];
+        size_t rank = 0;
+        for (size_t j = 0; j < n; j++)
+            rank += (size_t)(in[j] < x) + (size_t)((in[j] == x) & (j < i));
+        out[rank] = x;
     }
 }
 
@@ -445,14 +449,13 @@ static double percentile_sorted(const double *s, size_t n, double q)
 
 void mcpp_sample_stats(const double *samples, size_t n, double *median, double *p10, double *p90)
 {
-    double stack[64];
+    double stack[64] = {0}; /* every rank is written; the compiler cannot prove it */
     double *s = n <= 64 ? stack : malloc(n * sizeof *s);
     if (!s) {
         *median = *p10 = *p90 = samples[0];
         return;
     }
-    memcpy(s, samples, n * sizeof *s);
-    sort_doubles(s, n);
+    sort_doubles(samples, s, n);
     *median = percentile_sorted(s, n, 0.5);
     *p10 = percentile_sorted(s, n, 0.1);
     *p90 = percentile_sorted(s, n, 0.9);
