@@ -52,6 +52,18 @@ void mcpp_ctx_problem(mcpp_load_ctx *ctx, mcpp_severity severity, const char *ki
                       const char *path, int want_key, const char *fmt, ...)
 {
     char text[900];
+    if (severity == MCPP_SEVERITY_ERROR)
+        ctx->errors++;
+    /* Locating a problem scans the text, so a hostile file with a million bad
+     * keys would take quadratic time: past a cap, problems are only counted. */
+    if (ctx->shown >= MCPP_MAX_SHOWN_PROBLEMS) {
+        if (ctx->shown++ == MCPP_MAX_SHOWN_PROBLEMS &&
+            mcpp_report_add(ctx->report, MCPP_SEVERITY_WARNING, "limit", ctx->name, NULL, 0, 0,
+                            "too many problems: only the first 32 are reported") != 0)
+            ctx->nomem = 1;
+        return;
+    }
+    ctx->shown++;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
@@ -87,8 +99,6 @@ void mcpp_ctx_problem(mcpp_load_ctx *ctx, mcpp_severity severity, const char *ki
         if (node)
             mcpp_yaml_marks_find(ctx->marks, node, want_key, &line, &column);
     }
-    if (severity == MCPP_SEVERITY_ERROR)
-        ctx->errors++;
     if (mcpp_report_add(ctx->report, severity, kind, ctx->name, path && *path ? path : NULL, line,
                         column, text) != 0)
         ctx->nomem = 1;
@@ -220,22 +230,62 @@ static size_t path_push_key(char *path, size_t cap, const char *key)
     return old;
 }
 
-/* Duplicate keys in one object: cJSON keeps both, we refuse the second. */
+static int key_ptr_cmp(const void *x, const void *y)
+{
+    const cJSON *a = *(const cJSON *const *)x, *b = *(const cJSON *const *)y;
+    int c = strcmp(a->string, b->string);
+    if (c)
+        return c;
+    return (a > b) - (a < b); /* stable enough: only equality matters */
+}
+
+static void report_duplicate(mcpp_load_ctx *ctx, const char *key, char *path, size_t cap)
+{
+    size_t old = path_push_key(path, cap, key);
+    mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "duplicate_key", path, 1,
+                     "duplicate key \"%s\" (each key may appear once)", key);
+    path[old] = '\0';
+}
+
+/* Duplicate keys in one object: cJSON keeps both, we refuse the second. Small
+ * objects compare pairwise; big ones (a hostile 10^6-key object) sort a copy
+ * of the member pointers so the check stays O(n log n). */
 static int check_duplicates(mcpp_load_ctx *ctx, const cJSON *obj, char *path, size_t cap)
 {
-    int bad = 0;
-    for (const cJSON *a = obj->child; a; a = a->next) {
-        for (const cJSON *b = obj->child; b != a; b = b->next) {
-            if (a->string && b->string && strcmp(a->string, b->string) == 0) {
-                size_t old = path_push_key(path, cap, a->string);
-                mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "duplicate_key", path, 1,
-                                 "duplicate key \"%s\" (each key may appear once)", a->string);
-                path[old] = '\0';
-                bad = 1;
-                break;
+    size_t n = 0;
+    for (const cJSON *a = obj->child; a; a = a->next)
+        n++;
+    if (n <= 32) {
+        int bad = 0;
+        for (const cJSON *a = obj->child; a; a = a->next) {
+            for (const cJSON *b = obj->child; b != a; b = b->next) {
+                if (a->string && b->string && strcmp(a->string, b->string) == 0) {
+                    report_duplicate(ctx, a->string, path, cap);
+                    bad = 1;
+                    break;
+                }
             }
         }
+        return bad ? -1 : 0;
     }
+    const cJSON **members = malloc(n * sizeof *members);
+    if (!members) {
+        ctx->nomem = 1;
+        return -1;
+    }
+    size_t i = 0;
+    for (const cJSON *a = obj->child; a; a = a->next)
+        members[i++] = a;
+    qsort(members, n, sizeof *members, key_ptr_cmp);
+    int bad = 0;
+    for (i = 1; i < n; i++) {
+        if (strcmp(members[i - 1]->string, members[i]->string) == 0 &&
+            (i < 2 || strcmp(members[i - 2]->string, members[i]->string) != 0)) {
+            report_duplicate(ctx, members[i]->string, path, cap);
+            bad = 1;
+        }
+    }
+    free(members);
     return bad ? -1 : 0;
 }
 
@@ -587,7 +637,9 @@ static void bind_section(mcpp_load_ctx *ctx, mcpp_receipt *out, int section, con
         int field, sub;
         if (predict(section, guess, m->string, &field, &sub) != 0 &&
             mcpp_schema_lookup(section, m->string, &field, &sub) != 0) {
-            const char *hint = mcpp_schema_suggest(section, m->string);
+            const char *hint = ctx->shown < MCPP_MAX_SHOWN_PROBLEMS
+                                   ? mcpp_schema_suggest(section, m->string)
+                                   : NULL;
             const char *where = section == MCPP_S_ROOT ? "top-level field" : "field";
             member_path(path, sizeof path, section, m->string);
             if (hint)

@@ -488,8 +488,10 @@ int mcpp_builder_finish(mcpp_receipt **out, mcpp_report **report_out, const mcpp
         rc = MCPP_ENOMEM;
     else if (ctx.errors)
         rc = MCPP_EINVALID;
-    else if (mcpp_pack(out, &staging, NULL) != 0)
-        rc = MCPP_ENOMEM;
+    else if ((rc = mcpp_pack(out, &staging, NULL)) == MCPP_ELIMIT)
+        mcpp_report_add(report, MCPP_SEVERITY_ERROR, "limit", NULL, NULL, 0, 0,
+                        "free-form data (extra, launch.fixed_policy) is nested too deeply to "
+                        "index within 64 MiB");
     if (rc == MCPP_ENOMEM) {
         mcpp_report_free(report);
         return mcpp_error_nomem();

@@ -84,6 +84,8 @@ int mcpp_receipt_load_buffer(mcpp_receipt **out, mcpp_report **report_out, const
     *out = NULL;
     if (!buf && len)
         return mcpp_error_set(MCPP_EARG, "argument", name, NULL, 0, 0, "buf is NULL");
+    if (!buf)
+        buf = ""; /* an empty input is refused below like any other, never dereferenced as NULL */
     if (limits)
         lim = *limits;
     else
@@ -154,8 +156,10 @@ int mcpp_receipt_load_buffer(mcpp_receipt **out, mcpp_report **report_out, const
         rc = MCPP_ENOMEM;
     else if (ctx.errors)
         rc = MCPP_EINVALID;
-    else if (mcpp_pack(out, &staging, name) != 0)
-        rc = MCPP_ENOMEM;
+    else if ((rc = mcpp_pack(out, &staging, name)) == MCPP_ELIMIT)
+        mcpp_report_add(report, MCPP_SEVERITY_ERROR, "limit", name, NULL, 0, 0,
+                        "free-form data (extra, launch.fixed_policy) is nested too deeply to "
+                        "index within 64 MiB");
     mcpp_ctx_release(&ctx); /* staging lists; strings belong to the tree */
     cJSON_Delete(root);
     mcpp_yaml_marks_free(marks);

@@ -63,9 +63,19 @@ static const char *arena_str(arena *a, const char *s)
     return arena_strn(a, s, n);
 }
 
-/* Insertion sort by key: free-form objects are small, and qsort may allocate. */
+static int key_order(const void *x, const void *y)
+{
+    return strcmp((*(const cJSON *const *)x)->string, (*(const cJSON *const *)y)->string);
+}
+
+/* Insertion sort for the small objects receipts have (qsort may allocate);
+ * qsort beyond that, so a hostile 10^6-key object stays O(n log n). */
 static void sort_by_key(const cJSON **items, size_t n)
 {
+    if (n > 16) {
+        qsort(items, n, sizeof *items, key_order);
+        return;
+    }
     for (size_t i = 1; i < n; i++) {
         const cJSON *x = items[i];
         size_t j = i;
@@ -83,7 +93,13 @@ typedef struct text_cache {
     mcpp_strbuf texts;
     size_t cursor;
     int replay;
+    int too_big;
 } text_cache;
+
+/* Every nested container keeps its own text, so deep nesting multiplies the
+ * bytes (a 15 MiB list 60 levels down would need ~1 GiB): past this bound the
+ * receipt is refused as a limit instead of exhausting memory. */
+#define MCPP_MAX_FREE_FORM_TEXT ((size_t)64 << 20)
 
 /* The compact JSON of `v` (or of artifacts) as an arena string. */
 static const char *cached_text(arena *a, text_cache *tc, const cJSON *v,
@@ -112,6 +128,10 @@ static const char *cached_text(arena *a, text_cache *tc, const cJSON *v,
     }
     size_t n = tc->texts.len - start;
     mcpp_sb_put(&tc->texts, "", 1); /* the separator */
+    if (tc->texts.len > MCPP_MAX_FREE_FORM_TEXT) {
+        tc->too_big = 1;
+        tc->texts.failed = 1;
+    }
     if (tc->texts.failed)
         return NULL;
     return arena_strn(a, tc->texts.data + start, n);
@@ -302,9 +322,10 @@ int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *sourc
     mcpp_sb_init(&cache.texts, tmp_initial, sizeof tmp_initial);
     cache.cursor = 0;
     cache.replay = 0;
+    cache.too_big = 0;
     if (pack_pass(&a, NULL, staging, source_name, &cache) != 0) {
         mcpp_sb_free(&cache.texts);
-        return MCPP_ENOMEM;
+        return cache.too_big ? MCPP_ELIMIT : MCPP_ENOMEM;
     }
     cache.replay = 1;
     size_t size = a.used;
@@ -415,23 +436,20 @@ static int double_cmp(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* Step windows are short and their order is random, so a comparison sort
- * mispredicts on almost every step. For short windows each sample's rank is
- * counted instead (n^2 branch-free compares; ties keep input order), which
- * places it directly; longer windows use qsort. */
-static void sort_doubles(const double *in, double *out, size_t n)
+static void sort_doubles(double *s, size_t n)
 {
     if (n > 64) {
-        memcpy(out, in, n * sizeof *out);
-        qsort(out, n, sizeof *out, double_cmp);
+        qsort(s, n, sizeof *s, double_cmp);
         return;
     }
-    for (size_t i = 0; i < n; i++) {
-        double x = in[i];
-        size_t rank = 0;
-        for (size_t j = 0; j < n; j++)
-            rank += (size_t)(in[j] < x) + (size_t)((in[j] == x) & (j < i));
-        out[rank] = x;
+    for (size_t i = 1; i < n; i++) { /* step windows are short */
+        double x = s[i];
+        size_t j = i;
+        while (j > 0 && s[j - 1] > x) {
+            s[j] = s[j - 1];
+            j--;
+        }
+        s[j] = x;
     }
 }
 
@@ -449,13 +467,14 @@ static double percentile_sorted(const double *s, size_t n, double q)
 
 void mcpp_sample_stats(const double *samples, size_t n, double *median, double *p10, double *p90)
 {
-    double stack[64] = {0}; /* every rank is written; the compiler cannot prove it */
+    double stack[64];
     double *s = n <= 64 ? stack : malloc(n * sizeof *s);
     if (!s) {
         *median = *p10 = *p90 = samples[0];
         return;
     }
-    sort_doubles(samples, s, n);
+    memcpy(s, samples, n * sizeof *s);
+    sort_doubles(s, n);
     *median = percentile_sorted(s, n, 0.5);
     *p10 = percentile_sorted(s, n, 0.1);
     *p90 = percentile_sorted(s, n, 0.9);

@@ -235,6 +235,8 @@ void mcpp_yaml_marks_find(const mcpp_yaml_marks *marks, const cJSON *node, int w
 
 /* ---- binding and validation (bind.c, validate.c) ------------------------------ */
 
+#define MCPP_MAX_SHOWN_PROBLEMS 32
+
 typedef struct mcpp_load_ctx {
     const char *name; /* input name for messages (may be NULL) */
     const char *buf;  /* source text, for locating fields on the error path */
@@ -244,7 +246,8 @@ typedef struct mcpp_load_ctx {
     mcpp_report *report;
     const cJSON *root;            /* for locating YAML nodes by path */
     const mcpp_yaml_marks *marks; /* YAML only */
-    int errors;
+    int errors; /* every error, counted */
+    int shown;  /* problems located and reported (at most MCPP_MAX_SHOWN_PROBLEMS) */
     int nomem;
     uint64_t tried[MCPP_PRESENT_WORDS]; /* fields seen (bound or not): duplicates */
     /* staging lists: a scratch area, then heap blocks freed by mcpp_ctx_release */
@@ -282,7 +285,8 @@ int mcpp_check_free_form(mcpp_load_ctx *ctx, const cJSON *node, char *path, size
 
 /* ---- packing (pack.c) ---------------------------------------------------------- */
 
-/* Copies a staging struct into one exact-size allocation, derives the id. */
+/* Copies a staging struct into the compact receipt, derives the id. Returns 0,
+ * MCPP_ENOMEM, or MCPP_ELIMIT when free-form data would index to > 64 MiB. */
 int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *source_name);
 /* Frees what a staging struct owns: list arrays always; strings and cJSON
  * trees too when `owns_strings`. Leaves *r zeroed. */

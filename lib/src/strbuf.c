@@ -133,8 +133,19 @@ void mcpp_sb_json_string(mcpp_strbuf *sb, const char *s)
     mcpp_sb_putc(sb, '"');
 }
 
+static int key_order(const void *x, const void *y)
+{
+    return strcmp((*(const cJSON *const *)x)->string, (*(const cJSON *const *)y)->string);
+}
+
+/* Insertion sort for the small objects receipts have (qsort may allocate);
+ * qsort beyond that, so a hostile 10^6-key object stays O(n log n). */
 static void sort_by_key(const cJSON **items, size_t n)
 {
+    if (n > 16) {
+        qsort(items, n, sizeof *items, key_order);
+        return;
+    }
     for (size_t i = 1; i < n; i++) {
         const cJSON *x = items[i];
         size_t j = i;

@@ -143,6 +143,7 @@ static cJSON *typed_scalar(const char *s, int plain)
 typedef struct frame {
     cJSON *node;
     int is_map;
+    size_t members; /* mapping members so far: big mappings check duplicates at the end */
     char *key; /* pending key of a mapping (owned), NULL when a key is expected */
     int key_line, key_column;
 } frame;
@@ -238,7 +239,9 @@ static int on_scalar(reader *rd, const yaml_event_t *ev)
     }
     if (expecting_key(rd)) {
         frame *top = &rd->stack[rd->depth - 1];
-        if (cJSON_GetObjectItemCaseSensitive(top->node, value)) {
+        /* a linear look-up per key is fine for receipt-sized mappings; a hostile
+         * mapping with 10^6 keys is checked once, sorted, when it ends */
+        if (top->members++ < 64 && cJSON_GetObjectItemCaseSensitive(top->node, value)) {
             snprintf(text, sizeof text, "duplicate key \"%.80s\" (each key may appear once)",
                      value);
             return fail(rd, MCPP_EINVALID, "duplicate_key", &ev->start_mark, text);
@@ -279,8 +282,48 @@ static int on_container_start(reader *rd, const yaml_event_t *ev, int is_map)
     frame *f = &rd->stack[rd->depth++];
     f->node = node;
     f->is_map = is_map;
+    f->members = 0;
     f->key = NULL;
     return 0;
+}
+
+static int key_ptr_cmp(const void *x, const void *y)
+{
+    const cJSON *a = *(const cJSON *const *)x, *b = *(const cJSON *const *)y;
+    return strcmp(a->string, b->string);
+}
+
+/* Duplicate keys of a big mapping, found by sorting its members once. */
+static int check_big_mapping(reader *rd, const frame *f)
+{
+    size_t n = 0, i = 0;
+    for (const cJSON *c = f->node->child; c; c = c->next)
+        n++;
+    const cJSON **members = malloc(n * sizeof *members);
+    if (!members)
+        return MCPP_ENOMEM;
+    for (const cJSON *c = f->node->child; c; c = c->next)
+        members[i++] = c;
+    qsort(members, n, sizeof *members, key_ptr_cmp);
+    int rc = 0;
+    for (i = 1; i < n && rc == 0; i++) {
+        if (strcmp(members[i - 1]->string, members[i]->string) != 0)
+            continue;
+        int line, column, line2, column2;
+        mcpp_yaml_marks_find(rd->marks, members[i - 1], 1, &line, &column);
+        mcpp_yaml_marks_find(rd->marks, members[i], 1, &line2, &column2);
+        if (line2 > line || (line2 == line && column2 > column)) {
+            line = line2; /* report the later occurrence */
+            column = column2;
+        }
+        char text[160];
+        snprintf(text, sizeof text, "duplicate key \"%.80s\" (each key may appear once)",
+                 members[i]->string);
+        yaml_mark_t at = {0, (size_t)(line > 0 ? line - 1 : 0), (size_t)(column > 0 ? column - 1 : 0)};
+        rc = fail(rd, MCPP_EINVALID, "duplicate_key", &at, text);
+    }
+    free(members);
+    return rc;
 }
 
 static int parser_failure(reader *rd, const yaml_parser_t *parser)
@@ -354,8 +397,11 @@ int mcpp_yaml_read(cJSON **out, mcpp_yaml_marks **marks_out, const char *buf, si
         case YAML_MAPPING_START_EVENT: rc = on_container_start(&rd, &ev, 1); break;
         case YAML_SEQUENCE_END_EVENT:
         case YAML_MAPPING_END_EVENT:
-            if (rd.depth)
-                rd.depth--;
+            if (rd.depth) {
+                frame *f = &rd.stack[--rd.depth];
+                if (f->is_map && f->members > 64)
+                    rc = check_big_mapping(&rd, f);
+            }
             break;
         case YAML_STREAM_END_EVENT: done = 1; break;
         default: break;

@@ -149,6 +149,10 @@ TEST(trailing_garbage_is_refused)
 TEST(empty_and_non_object_inputs_are_refused)
 {
     expect_refused(load_json(""), MCPP_EINVALID, "syntax");
+    mcpp_receipt *none = NULL;
+    CHECK_INT_EQ(mcpp_receipt_load_buffer(&none, NULL, NULL, 0, MCPP_FORMAT_AUTO, NULL, NULL),
+                 MCPP_EINVALID); /* NULL with length 0: an empty input, not a crash */
+    CHECK(none == NULL);
     expect_refused(load_json("[1, 2]"), MCPP_EINVALID, "type");
     expect_refused(load_yaml(""), MCPP_EINVALID, "syntax");
     expect_refused(load_yaml("just a string\n"), MCPP_EINVALID, "type");
@@ -307,6 +311,80 @@ TEST(string_length_and_depth_limits_are_configurable)
     CHECK_CONTAINS(r.message, "extra.l: list of 3 items is beyond the limit of 2");
 }
 
+/* A text of `n` members "kNNN": 1 (JSON object body or YAML mapping lines). */
+static char *many_members(size_t n, int yaml, const char *head, const char *dup,
+                          const char *tail)
+{
+    size_t cap = strlen(head) + n * 32 + 64;
+    char *s = malloc(cap), *p = s;
+    p += sprintf(p, "%s", head);
+    for (size_t i = 0; i < n; i++)
+        p += yaml ? sprintf(p, "  k%zu: 1\n", i) : sprintf(p, "%s\"k%zu\": 1", i ? ", " : "", i);
+    if (dup)
+        p += sprintf(p, "%s", dup);
+    p += sprintf(p, "%s", tail);
+    return s;
+}
+
+TEST(a_million_problems_are_counted_but_only_32_are_located)
+{
+    /* 200k unknown top-level keys: linear time, a bounded report */
+    char *s = many_members(200000, 0, "{\"schema\": \"mcpp.receipt/1\", ", NULL, "}");
+    mcpp_receipt *r = NULL;
+    mcpp_report *report = NULL;
+    CHECK_INT_EQ(mcpp_receipt_load_buffer(&r, &report, s, strlen(s), MCPP_FORMAT_JSON, "t.json", NULL),
+                 MCPP_EINVALID);
+    CHECK_INT_EQ(mcpp_report_error_count(report), 32);
+    CHECK_INT_EQ(mcpp_report_count(report), 33);
+    CHECK_CONTAINS(mcpp_report_at(report, 32)->message, "too many problems");
+    CHECK_CONTAINS(mcpp_report_at(report, 0)->message, "t.json:1:30: k0: unknown top-level field");
+    mcpp_report_free(report);
+    free(s);
+}
+
+TEST(duplicates_in_huge_objects_are_found_in_n_log_n)
+{
+    char *s = many_members(200000, 0, "{\"schema\": \"mcpp.receipt/1\", \"extra\": {", ", \"k7\": 2",
+                           "}}");
+    load_result r = load_json(s);
+    expect_refused(r, MCPP_EINVALID, "duplicate_key");
+    CHECK_CONTAINS(r.message, "extra.k7: duplicate key \"k7\"");
+    free(s);
+    s = many_members(100000, 1, "schema: mcpp.receipt/1\nextra:\n", "  k7: 2\n", "");
+    r = load_yaml(s);
+    expect_refused(r, MCPP_EINVALID, "duplicate_key");
+    CHECK_STR_EQ(r.message, "t.yaml:100003:3: duplicate key \"k7\" (each key may appear once)");
+    free(s);
+    /* and without a duplicate, the same sizes load */
+    s = many_members(100000, 1, "schema: mcpp.receipt/1\nextra:\n", NULL, "");
+    CHECK_INT_EQ(load_yaml(s).status, MCPP_OK);
+    free(s);
+}
+
+TEST(deeply_nested_big_free_form_data_is_a_limit_not_a_memory_bomb)
+{
+    /* 40 levels of {"a": ...} around a list of 10^6 numbers: indexing every
+     * level's JSON text would take ~80 MiB, so the load is refused */
+    size_t items = 1000000, levels = 40;
+    char *s = malloc(64 + levels * 8 + items * 2 + levels + 8), *p = s;
+    p += sprintf(p, "{\"schema\": \"mcpp.receipt/1\", \"extra\": ");
+    for (size_t i = 0; i < levels; i++)
+        p += sprintf(p, "{\"a\": ");
+    *p++ = '[';
+    for (size_t i = 0; i < items; i++) {
+        *p++ = '1';
+        *p++ = i + 1 < items ? ',' : ']';
+    }
+    for (size_t i = 0; i < levels; i++)
+        *p++ = '}';
+    *p++ = '}';
+    *p = '\0';
+    load_result r = load_json(s);
+    expect_refused(r, MCPP_ELIMIT, "limit");
+    CHECK_CONTAINS(r.message, "nested too deeply to index within 64 MiB");
+    free(s);
+}
+
 /* ---- threads: no shared state besides the thread-local error ------------------------- */
 
 typedef struct thread_job {
@@ -381,6 +459,9 @@ int main(void)
     RUN(yaml_complex_keys_are_refused);
     RUN(input_size_limit_is_checked_before_reading);
     RUN(string_length_and_depth_limits_are_configurable);
+    RUN(a_million_problems_are_counted_but_only_32_are_located);
+    RUN(duplicates_in_huge_objects_are_found_in_n_log_n);
+    RUN(deeply_nested_big_free_form_data_is_a_limit_not_a_memory_bomb);
     RUN(loading_from_four_threads_at_once_gives_identical_results);
     TEST_MAIN_END();
 }
