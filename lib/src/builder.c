@@ -69,6 +69,7 @@ static const char *storage_words(int storage)
 /* Resolves a path for a setter; on failure sets the last error. */
 static int resolve(mcpp_builder *b, const char *path, int *id_out)
 {
+    *id_out = -1; /* callers only read it on success; set so -O3 can see that */
     if (!b || !path)
         return mcpp_error_set(MCPP_EARG, "argument", NULL, path, 0, 0,
                               "builder and path must not be NULL");
