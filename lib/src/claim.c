@@ -401,17 +401,7 @@ static void lane_json(mcpp_textbuf *b, const claim_lane *c, int with_headline)
     mcpp_textbuf_printf(b, ", \"status\": \"%s\"", mcpp_lane_status_name((mcpp_lane_status)c->status));
     if (with_headline) {
         mcpp_textbuf_puts(b, ", \"headline\": ");
-        if (c->has_headline) {
-            mcpp_textbuf_puts(b, "{\"median\": ");
-            mcpp_textbuf_json_number(b, c->headline.median);
-            mcpp_textbuf_puts(b, ", \"interval\": [");
-            mcpp_textbuf_json_number(b, c->headline.interval_low);
-            mcpp_textbuf_puts(b, ", ");
-            mcpp_textbuf_json_number(b, c->headline.interval_high);
-            mcpp_textbuf_printf(b, "], \"n\": %zu}", c->headline.n);
-        } else {
-            mcpp_textbuf_puts(b, "null");
-        }
+        mcpp_lane_headline_json(b, c->has_headline ? &c->headline : NULL);
     }
     mcpp_textbuf_puts(b, ", \"reasons\": ");
     mcpp_textbuf_json_string(b, c->reasons);

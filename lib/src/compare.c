@@ -79,7 +79,7 @@ int mcpp_output_format_parse(mcpp_output_format *out, const char *name)
     return MCPP_OK;
 }
 
-uint64_t mcpp_hash_bytes(const void *data, size_t n, uint64_t h)
+uint64_t mcpp_fnv1a(const void *data, size_t n, uint64_t h)
 {
     const unsigned char *p = data;
     for (size_t i = 0; i < n; i++) {
@@ -239,32 +239,32 @@ uint64_t mcpp_field_hash(const mcpp_receipt *r, int id, uint64_t h)
 {
     /* Hashes what equality compares (compare_slot), so equal fields hash equal. */
     unsigned char tag = 0;
-    if (id < 0 || !mcpp_present(r, id)) return mcpp_hash_bytes(&tag, 1, h);
+    if (id < 0 || !mcpp_present(r, id)) return mcpp_fnv1a(&tag, 1, h);
     tag = 1;
-    h = mcpp_hash_bytes(&tag, 1, h);
+    h = mcpp_fnv1a(&tag, 1, h);
     const void *x = mcpp_field_cptr(&r->f, id);
     switch (mcpp_schema_entries[id].storage) {
-    case MCPP_ST_BOOL: return mcpp_hash_bytes(x, 1, h);
-    case MCPP_ST_INT: return mcpp_hash_bytes(x, sizeof(int64_t), h);
-    case MCPP_ST_ENUM: return mcpp_hash_bytes(x, 1, h);
+    case MCPP_ST_BOOL: return mcpp_fnv1a(x, 1, h);
+    case MCPP_ST_INT: return mcpp_fnv1a(x, sizeof(int64_t), h);
+    case MCPP_ST_ENUM: return mcpp_fnv1a(x, 1, h);
     case MCPP_ST_DOUBLE: {
         double v = *(const double *)x;
         if (v == 0) v = 0; /* -0.0 equals 0.0 */
-        return mcpp_hash_bytes(&v, sizeof v, h);
+        return mcpp_fnv1a(&v, sizeof v, h);
     }
     case MCPP_ST_STRING: {
         const char *s = *(const char *const *)x;
-        return s ? mcpp_hash_bytes(s, strlen(s) + 1, h) : h;
+        return s ? mcpp_fnv1a(s, strlen(s) + 1, h) : h;
     }
     default: {
         mcpp_value v;
         mcpp_receipt_get_field(r, id, &v);
         if (v.type == MCPP_TYPE_STRING_LIST) {
-            for (size_t i = 0; i < v.count; i++) h = mcpp_hash_bytes(v.strings[i], strlen(v.strings[i]) + 1, h);
+            for (size_t i = 0; i < v.count; i++) h = mcpp_fnv1a(v.strings[i], strlen(v.strings[i]) + 1, h);
             return h;
         }
-        if (v.type == MCPP_TYPE_DOUBLE_LIST) return mcpp_hash_bytes(v.doubles, v.count * sizeof(double), h);
-        return v.string ? mcpp_hash_bytes(v.string, strlen(v.string), h) : h;
+        if (v.type == MCPP_TYPE_DOUBLE_LIST) return mcpp_fnv1a(v.doubles, v.count * sizeof(double), h);
+        return v.string ? mcpp_fnv1a(v.string, strlen(v.string), h) : h;
     }
     }
 }

@@ -58,8 +58,9 @@ size_t mcpp_fallback_items(const mcpp_policy *p, const int *list_ids, size_t n_l
 /* The same count without text, read straight from the receipt's slots. */
 size_t mcpp_fallback_count(const mcpp_policy *p, const int *list_ids, size_t n_lists, const mcpp_receipt *r);
 
-/* 64-bit FNV-1a over n bytes, continuing from h. */
-uint64_t mcpp_hash_bytes(const void *data, size_t n, uint64_t h);
+/* 64-bit FNV-1a over n bytes, continuing from h (start with MCPP_FNV_OFFSET). */
+#define MCPP_FNV_OFFSET 0xcbf29ce484222325ULL
+uint64_t mcpp_fnv1a(const void *data, size_t n, uint64_t h);
 /* 1 when field `id` is equal in both receipts or absent from both. */
 int mcpp_field_same(const mcpp_receipt *a, const mcpp_receipt *b, int id);
 /* Mixes field `id` of r into h so that mcpp_field_same fields hash equal. */

@@ -40,14 +40,6 @@ struct mcpp_frontier {
     size_t cap_segs;
 };
 
-static char *dup_text(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d) memcpy(d, s, n);
-    return d;
-}
-
 void mcpp_frontier_free(mcpp_frontier *f)
 {
     if (!f) return;
@@ -108,7 +100,7 @@ static int add_adjacent(frontier_lane *l, size_t other, const char *dims)
         l->adj_dims = nd;
         l->cap_adj = nc;
     }
-    char *d = dup_text(dims);
+    char *d = strdup(dims);
     if (!d) return mcpp_error_nomem();
     l->adj[l->n_adj] = other;
     l->adj_dims[l->n_adj] = d;
@@ -248,7 +240,7 @@ int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const 
     mcpp_textbuf_init(&key, 1024);
     f->n_receipts = n;
     f->key_dims = mcpp_lane_key_dim_count(p);
-    f->policy_name = dup_text(p->name);
+    f->policy_name = strdup(p->name);
     f->dim_names = calloc(f->key_dims ? f->key_dims : 1, sizeof *f->dim_names);
     uint64_t *segs_tmp = malloc((f->key_dims ? f->key_dims : 1) * sizeof *segs_tmp);
     if (!f->policy_name || !f->dim_names || !segs_tmp || key.failed || !ids_seen || !ids_text) {
@@ -256,7 +248,7 @@ int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const 
         goto done;
     }
     for (size_t k = 0; k < f->key_dims; k++)
-        if (!(f->dim_names[k] = dup_text(mcpp_lane_key_dim_name(p, k)))) {
+        if (!(f->dim_names[k] = strdup(mcpp_lane_key_dim_name(p, k)))) {
             rc = mcpp_error_nomem();
             goto done;
         }
@@ -371,7 +363,7 @@ int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const 
         if (x->eval.status == MCPP_LANE_STABLE) f->n_stable++;
         x->ids = mcpp_lane_summary_sorted_ids(x->summary, &x->n_ids);
         const char *label = mcpp_lane_summary_label(x->summary);
-        x->label = dup_text(label ? label : x->short_key);
+        x->label = strdup(label ? label : x->short_key);
         if (!x->ids || !x->label) rc = mcpp_error_nomem();
     }
     if (!rc) rc = find_adjacency(f, p->adjacency_width);

@@ -26,14 +26,6 @@ struct mcpp_gate_report {
     char *metric_name;
 };
 
-static char *dup_text(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d) memcpy(d, s, n);
-    return d;
-}
-
 /* Decides one candidate; writes its outcome, reason and metric. */
 static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *const *baselines, size_t nb,
                     const mcpp_receipt *cand, const char *metric_name)
@@ -125,7 +117,7 @@ int mcpp_gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcpp_
     mcpp_gate_report *r = calloc(1, sizeof *r);
     if (!r) return mcpp_error_nomem();
     int rc = MCPP_OK;
-    r->metric_name = dup_text(p->gate.metric);
+    r->metric_name = strdup(p->gate.metric);
     r->entries = calloc(nc ? nc : 1, sizeof *r->entries);
     if (!r->metric_name || !r->entries) {
         rc = mcpp_error_nomem();
@@ -136,7 +128,7 @@ int mcpp_gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcpp_
         gate_entry *e = &r->entries[i];
         r->n = i + 1;
         const char *id = mcpp_receipt_id(candidates[i]);
-        if (!(e->id = dup_text(id ? id : ""))) {
+        if (!(e->id = strdup(id ? id : ""))) {
             rc = mcpp_error_nomem();
             goto fail;
         }

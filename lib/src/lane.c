@@ -19,16 +19,6 @@
 #include "lane_internal.h"
 #include "stats_internal.h"
 
-uint64_t mcpp_fnv1a(const void *data, size_t n, uint64_t h)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
 static int is_key_dim(const mcpp_policy_dim *d)
 {
     return d->role == MCPP_ROLE_MUST_MATCH && d->kind == MCPP_DIM_KIND_FIELDS;
@@ -239,14 +229,6 @@ struct mcpp_lane_summary {
     mcpp_lane_eval cache;
 };
 
-static char *dup_text(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d) memcpy(d, s, n);
-    return d;
-}
-
 int mcpp_lane_summary_create(mcpp_lane_summary **out, const mcpp_policy *p, const char *metric, int metric_id,
                              const char *key)
 {
@@ -254,8 +236,8 @@ int mcpp_lane_summary_create(mcpp_lane_summary **out, const mcpp_policy *p, cons
     if (!s) return mcpp_error_nomem();
     s->policy = p;
     s->metric_id = metric_id;
-    s->metric = dup_text(metric);
-    if (!s->metric || (key && !(s->key = dup_text(key)))) {
+    s->metric = strdup(metric);
+    if (!s->metric || (key && !(s->key = strdup(key)))) {
         mcpp_lane_summary_free(s);
         return mcpp_error_nomem();
     }
@@ -308,7 +290,7 @@ static void invalidate(mcpp_lane_summary *s)
 static int set_label_min(mcpp_lane_summary *s, const char *name)
 {
     if (s->label && strcmp(s->label, name) <= 0) return MCPP_OK;
-    char *d = dup_text(name);
+    char *d = strdup(name);
     if (!d) return mcpp_error_nomem();
     free(s->label);
     s->label = d;
@@ -427,7 +409,7 @@ int mcpp_lane_summary_merge(mcpp_lane_summary *into, const mcpp_lane_summary *fr
     if (into == from) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "cannot merge a summary into itself");
     int rc;
     invalidate(into);
-    if (!into->key && from->key && !(into->key = dup_text(from->key))) return mcpp_error_nomem();
+    if (!into->key && from->key && !(into->key = strdup(from->key))) return mcpp_error_nomem();
     if (from->label && (rc = set_label_min(into, from->label)) != 0) return rc;
     into->n_receipts += from->n_receipts;
     into->n_ok += from->n_ok;
@@ -520,7 +502,7 @@ static int add_reason(mcpp_lane_eval *e, size_t *cap, const char *fmt, ...)
         e->reasons = nr;
         *cap = nc;
     }
-    char *d = dup_text(buf);
+    char *d = strdup(buf);
     if (!d) return mcpp_error_nomem();
     e->reasons[e->n_reasons++] = d;
     return MCPP_OK;
@@ -585,12 +567,12 @@ int mcpp_lane_summary_evaluate(const mcpp_lane_summary *s, mcpp_lane_eval *e)
         const char **bl = textset_sorted(&s->blockers);
         if (!bl) rc = mcpp_error_nomem();
         else {
-            if (!(e->blocker = dup_text(bl[0]))) rc = mcpp_error_nomem();
+            if (!(e->blocker = strdup(bl[0]))) rc = mcpp_error_nomem();
             free(bl);
         }
     }
     e->status = e->n_reasons ? MCPP_LANE_UNSTABLE : MCPP_LANE_STABLE;
-    if (!rc && e->status == MCPP_LANE_UNSTABLE && !e->blocker && !(e->blocker = dup_text(e->reasons[0])))
+    if (!rc && e->status == MCPP_LANE_UNSTABLE && !e->blocker && !(e->blocker = strdup(e->reasons[0])))
         rc = mcpp_error_nomem();
     if (!rc && e->status == MCPP_LANE_STABLE && e->blocker) {
         free(e->blocker);
@@ -679,6 +661,21 @@ static void json_sorted_texts(mcpp_textbuf *b, const textset *t)
     free(v);
 }
 
+void mcpp_lane_headline_json(mcpp_textbuf *b, const mcpp_lane_headline *h)
+{
+    if (!h) {
+        mcpp_textbuf_puts(b, "null");
+        return;
+    }
+    mcpp_textbuf_puts(b, "{\"median\": ");
+    mcpp_textbuf_json_number(b, h->median);
+    mcpp_textbuf_puts(b, ", \"interval\": [");
+    mcpp_textbuf_json_number(b, h->interval_low);
+    mcpp_textbuf_puts(b, ", ");
+    mcpp_textbuf_json_number(b, h->interval_high);
+    mcpp_textbuf_printf(b, "], \"n\": %zu}", h->n);
+}
+
 int mcpp_lane_summary_serialize(char **out, const mcpp_lane_summary *s)
 {
     if (!out || !s) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_lane_summary_serialize: NULL argument");
@@ -709,17 +706,7 @@ int mcpp_lane_summary_serialize(char **out, const mcpp_lane_summary *s)
         mcpp_textbuf_json_string(&b, e->reasons[i]);
     }
     mcpp_textbuf_puts(&b, "], \"headline\": ");
-    if (e->has_headline) {
-        mcpp_textbuf_puts(&b, "{\"median\": ");
-        mcpp_textbuf_json_number(&b, e->headline.median);
-        mcpp_textbuf_puts(&b, ", \"interval\": [");
-        mcpp_textbuf_json_number(&b, e->headline.interval_low);
-        mcpp_textbuf_puts(&b, ", ");
-        mcpp_textbuf_json_number(&b, e->headline.interval_high);
-        mcpp_textbuf_printf(&b, "], \"n\": %zu}", e->headline.n);
-    } else {
-        mcpp_textbuf_puts(&b, "null");
-    }
+    mcpp_lane_headline_json(&b, e->has_headline ? &e->headline : NULL);
     mcpp_textbuf_puts(&b, ", \"values\": ");
     json_sorted_doubles(&b, &s->values);
     mcpp_textbuf_puts(&b, ", \"steps\": ");

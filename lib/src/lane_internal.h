@@ -10,10 +10,6 @@
 #include "compare_internal.h"
 #include "mcpp_receipts/frontier.h"
 
-/* 64-bit FNV-1a over n bytes, continuing from h (start with MCPP_FNV_OFFSET). */
-#define MCPP_FNV_OFFSET 0xcbf29ce484222325ULL
-uint64_t mcpp_fnv1a(const void *data, size_t n, uint64_t h);
-
 /* Must-match field dimensions: the ones that make up a lane key. */
 size_t mcpp_lane_key_dim_count(const mcpp_policy *p);
 /* The name of key dimension k. */
@@ -53,5 +49,9 @@ const char *mcpp_lane_summary_label(const mcpp_lane_summary *s);
 /* The receipt ids, sorted: an array of n pointers into the summary (caller
  * frees the array only). NULL with *n = 0 when empty or out of memory. */
 const char **mcpp_lane_summary_sorted_ids(const mcpp_lane_summary *s, size_t *n);
+
+/* Appends a headline as the compact JSON of lane summaries and claims,
+ * {"median": .., "interval": [lo, hi], "n": ..}; NULL gives null. */
+void mcpp_lane_headline_json(mcpp_textbuf *b, const mcpp_lane_headline *h);
 
 #endif /* MCPP_LANE_INTERNAL_H */

@@ -83,14 +83,6 @@ const char *mcpp_default_dimension_name(size_t index)
     return index < N_DEFAULT_DIMS ? DEFAULT_DIMS[index].name : NULL;
 }
 
-static char *dup_string(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d) memcpy(d, s, n);
-    return d;
-}
-
 static const default_dim *find_default_dim(const char *name)
 {
     for (size_t i = 0; i < N_DEFAULT_DIMS; i++)
@@ -148,7 +140,7 @@ static int dim_push(mcpp_policy_dim *d, size_t *cap, const char *path, int id)
     d->needs[d->n_fields] = field_needs_block(path);
     d->offsets[d->n_fields] = mcpp_schema_entries[id].offset;
     d->storage[d->n_fields] = (unsigned char)mcpp_schema_entries[id].storage;
-    char *p = dup_string(path);
+    char *p = strdup(path);
     if (!p) return mcpp_error_nomem();
     d->paths[d->n_fields] = p;
     d->ids[d->n_fields] = id;
@@ -193,7 +185,7 @@ static int policy_set_dimension_impl(mcpp_policy *p, const char *name, const cha
     size_t cap = 0;
     int rc;
     const default_dim *def = find_default_dim(name);
-    nd.name = dup_string(name);
+    nd.name = strdup(name);
     if (!nd.name) return mcpp_error_nomem();
     nd.role = role;
     if (n == 0 && def) {
@@ -332,8 +324,8 @@ int mcpp_policy_new(mcpp_policy **out, const char *name)
     *out = NULL;
     mcpp_policy *p = calloc(1, sizeof *p);
     if (!p) return mcpp_error_nomem();
-    p->name = dup_string(name ? name : "unnamed");
-    p->gate_metric = dup_string("metrics.tokens_per_s");
+    p->name = strdup(name ? name : "unnamed");
+    p->gate_metric = strdup("metrics.tokens_per_s");
     if (!p->name || !p->gate_metric) {
         mcpp_policy_free(p);
         return mcpp_error_nomem();
@@ -394,7 +386,7 @@ int mcpp_policy_set_name(mcpp_policy *policy, const char *name, int64_t version)
 {
     if (!policy || !name)
         return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_policy_set_name: NULL argument");
-    char *n = dup_string(name);
+    char *n = strdup(name);
     if (!n) return mcpp_error_nomem();
     free(policy->name);
     policy->name = n;
@@ -425,7 +417,7 @@ int mcpp_policy_add_required_field(mcpp_policy *policy, const char *path)
         policy->required_ids = ni;
         policy->cap_required = nc;
     }
-    char *p = dup_string(path);
+    char *p = strdup(path);
     if (!p) return mcpp_error_nomem();
     policy->required[policy->n_required] = p;
     policy->required_ids[policy->n_required] = id;
@@ -475,7 +467,7 @@ int mcpp_policy_set_gate(mcpp_policy *policy, const mcpp_gate_settings *gate)
     if (!(gate->confidence > 0 && gate->confidence < 1))
         return mcpp_error_set(MCPP_EINVALID, "range", NULL, "gate.confidence", 0, 0,
                               "must lie strictly between 0 and 1");
-    char *m = dup_string(metric);
+    char *m = strdup(metric);
     if (!m) return mcpp_error_nomem();
     free(policy->gate_metric);
     policy->gate_metric = m;
@@ -529,7 +521,7 @@ int mcpp_policy_add_rule(mcpp_policy *policy, const char *name, mcpp_rule_fn fn,
         policy->rules = nr;
         policy->cap_rules = nc;
     }
-    char *n = dup_string(name);
+    char *n = strdup(name);
     if (!n) {
         if (free_userdata) free_userdata(userdata);
         return mcpp_error_nomem();

@@ -27,14 +27,6 @@ struct mcpp_receipt_set {
     size_t n_failures, cap_failures;
 };
 
-static char *dup_text(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d) memcpy(d, s, n);
-    return d;
-}
-
 int mcpp_receipt_set_new(mcpp_receipt_set **out)
 {
     if (!out) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_receipt_set_new: NULL out");
@@ -85,8 +77,8 @@ static int record_failure(mcpp_receipt_set *set, const char *path, int code, con
         set->cap_failures = nc;
     }
     failure *f = &set->failures[set->n_failures];
-    f->path = dup_text(path);
-    f->message = dup_text(message && *message ? message : mcpp_status_name(code));
+    f->path = strdup(path);
+    f->message = strdup(message && *message ? message : mcpp_status_name(code));
     f->code = code;
     if (!f->path || !f->message) {
         free(f->path);
@@ -138,7 +130,7 @@ static int walk(mcpp_receipt_set *set, const char *dir, const mcpp_limits *limit
             names = nn;
             cap = nc;
         }
-        if (!(names[n] = dup_text(e->d_name))) {
+        if (!(names[n] = strdup(e->d_name))) {
             rc = mcpp_error_nomem();
             break;
         }

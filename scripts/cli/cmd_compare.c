@@ -20,16 +20,21 @@
 typedef struct common_opts {
     const char *policy_path;
     mcpp_output_format format;
+    char **rest; /* the arguments no option took; free() it */
+    int n_rest;
 } common_opts;
 
 /* Parses --policy and --format (also --opt=value); other arguments are left
- * for the command in `rest`. Returns 0, or an exit code. */
-static int parse_common(int argc, char **argv, common_opts *o, char **rest, int *n_rest, const char *const *extra_opts,
-                        const char **extra_vals)
+ * for the command in o->rest (allocated here, freed by the caller even when
+ * this fails). Returns 0, or an exit code. */
+static int parse_common(int argc, char **argv, common_opts *o, const char *const *extra_opts, const char **extra_vals)
 {
     o->policy_path = NULL;
     o->format = MCPP_OUTPUT_TEXT;
-    *n_rest = 0;
+    o->n_rest = 0;
+    o->rest = calloc((size_t)argc, sizeof *o->rest);
+    if (!o->rest)
+        return CLI_EXIT_INTERNAL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
@@ -70,29 +75,38 @@ static int parse_common(int argc, char **argv, common_opts *o, char **rest, int 
             fprintf(stderr, "mcpp-receipts: unknown option '%s'\n", a);
             return CLI_EXIT_INVALID;
         }
-        rest[(*n_rest)++] = argv[i];
+        o->rest[o->n_rest++] = argv[i];
     }
     return 0;
+}
+
+/* 0 when a library call succeeded; otherwise prints its error and returns
+ * the exit code for its status. */
+static int exit_for(int rc)
+{
+    if (rc == MCPP_OK) return 0;
+    cli_print_last_error();
+    return cli_exit_for_status(rc);
+}
+
+/* Prints the command's usage on stderr; returns the exit code for it. */
+static int usage_error(const char *help)
+{
+    fputs(help, stderr);
+    return CLI_EXIT_INVALID;
 }
 
 static int load_policy(mcpp_policy **out, const char *path)
 {
     *out = NULL;
     if (!path) return 0;
-    int rc = mcpp_policy_load_lua_file(out, path, NULL);
-    if (rc != MCPP_OK) {
-        cli_print_last_error();
-        return cli_exit_for_status(rc);
-    }
-    return 0;
+    return exit_for(mcpp_policy_load_lua_file(out, path, NULL));
 }
 
 static int print_rendered(int rc, char *text)
 {
-    if (rc != MCPP_OK) {
-        cli_print_last_error();
-        return cli_exit_for_status(rc);
-    }
+    int ex = exit_for(rc);
+    if (ex) return ex;
     fputs(text, stdout);
     mcpp_free(text);
     return 0;
@@ -117,6 +131,13 @@ static int load_paths(mcpp_receipt_set *set, char **paths, int n, int *bad)
     return 0;
 }
 
+/* A new set holding the receipts under `paths`; returns 0 or an exit code. */
+static int load_set(mcpp_receipt_set **out, char **paths, int n, int *bad)
+{
+    if (mcpp_receipt_set_new(out) != MCPP_OK) return CLI_EXIT_INTERNAL;
+    return load_paths(*out, paths, n, bad);
+}
+
 /* ---- compare ---------------------------------------------------------------------------- */
 
 static const char COMPARE_HELP[] =
@@ -132,28 +153,21 @@ int cli_compare(int argc, char **argv)
         fputs(COMPARE_HELP, stdout);
         return CLI_EXIT_OK;
     }
-    char **rest = calloc((size_t)argc, sizeof *rest);
-    if (!rest) return CLI_EXIT_INTERNAL;
     common_opts o;
-    int n_rest, ex = parse_common(argc, argv, &o, rest, &n_rest, NULL, NULL);
+    int ex = parse_common(argc, argv, &o, NULL, NULL);
     mcpp_policy *policy = NULL;
     mcpp_receipt *base = NULL, *cand = NULL;
     mcpp_comparison *cmp = NULL;
     if (ex) goto done;
-    if (n_rest != 2) {
-        fputs(COMPARE_HELP, stderr);
-        ex = CLI_EXIT_INVALID;
+    if (o.n_rest != 2) {
+        ex = usage_error(COMPARE_HELP);
         goto done;
     }
     if ((ex = load_policy(&policy, o.policy_path)) != 0) goto done;
-    int rc = mcpp_receipt_load_file(&base, NULL, rest[0], NULL);
-    if (rc == MCPP_OK) rc = mcpp_receipt_load_file(&cand, NULL, rest[1], NULL);
+    int rc = mcpp_receipt_load_file(&base, NULL, o.rest[0], NULL);
+    if (rc == MCPP_OK) rc = mcpp_receipt_load_file(&cand, NULL, o.rest[1], NULL);
     if (rc == MCPP_OK) rc = mcpp_compare(&cmp, policy, base, cand);
-    if (rc != MCPP_OK) {
-        cli_print_last_error();
-        ex = cli_exit_for_status(rc);
-        goto done;
-    }
+    if ((ex = exit_for(rc)) != 0) goto done;
     char *text = NULL;
     rc = mcpp_comparison_render(&text, cmp, o.format);
     if ((ex = print_rendered(rc, text)) != 0) goto done;
@@ -166,7 +180,7 @@ done:
     mcpp_receipt_free(base);
     mcpp_receipt_free(cand);
     mcpp_policy_free(policy);
-    free(rest);
+    free(o.rest);
     return ex;
 }
 
@@ -186,30 +200,20 @@ int cli_frontier(int argc, char **argv)
         fputs(FRONTIER_HELP, stdout);
         return CLI_EXIT_OK;
     }
-    char **rest = calloc((size_t)argc, sizeof *rest);
-    if (!rest) return CLI_EXIT_INTERNAL;
     common_opts o;
-    int n_rest, bad = 0, ex = parse_common(argc, argv, &o, rest, &n_rest, NULL, NULL);
+    int bad = 0, ex = parse_common(argc, argv, &o, NULL, NULL);
     mcpp_policy *policy = NULL;
     mcpp_receipt_set *set = NULL;
     mcpp_frontier *f = NULL;
     if (ex) goto done;
-    if (n_rest < 1) {
-        fputs(FRONTIER_HELP, stderr);
-        ex = CLI_EXIT_INVALID;
+    if (o.n_rest < 1) {
+        ex = usage_error(FRONTIER_HELP);
         goto done;
     }
     if ((ex = load_policy(&policy, o.policy_path)) != 0) goto done;
-    if (mcpp_receipt_set_new(&set) != MCPP_OK || (ex = load_paths(set, rest, n_rest, &bad)) != 0) {
-        ex = ex ? ex : CLI_EXIT_INTERNAL;
-        goto done;
-    }
+    if ((ex = load_set(&set, o.rest, o.n_rest, &bad)) != 0) goto done;
     int rc = mcpp_frontier_build(&f, policy, mcpp_receipt_set_items(set), mcpp_receipt_set_count(set));
-    if (rc != MCPP_OK) {
-        cli_print_last_error();
-        ex = cli_exit_for_status(rc);
-        goto done;
-    }
+    if ((ex = exit_for(rc)) != 0) goto done;
     char *text = NULL;
     rc = mcpp_frontier_render(&text, f, o.format);
     if ((ex = print_rendered(rc, text)) != 0) goto done;
@@ -218,7 +222,7 @@ done:
     mcpp_frontier_free(f);
     mcpp_receipt_set_free(set);
     mcpp_policy_free(policy);
-    free(rest);
+    free(o.rest);
     return ex;
 }
 
@@ -242,16 +246,15 @@ int cli_gate(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     /* Repeatable options: collect them first, then parse the rest. */
-    char **rest = calloc((size_t)argc, sizeof *rest);
     char **bpaths = calloc((size_t)argc, sizeof *bpaths);
     char **cpaths = calloc((size_t)argc, sizeof *cpaths);
     char **others = calloc((size_t)argc + 1, sizeof *others);
-    int nb = 0, nc = 0, no = 1, bad = 0, ex = 0, n_rest = 0;
+    int nb = 0, nc = 0, no = 1, bad = 0, ex = 0;
     mcpp_policy *policy = NULL;
     mcpp_receipt_set *bs = NULL, *cs = NULL;
     mcpp_gate_report *report = NULL;
-    common_opts o;
-    if (!rest || !bpaths || !cpaths || !others) {
+    common_opts o = {0};
+    if (!bpaths || !cpaths || !others) {
         ex = CLI_EXIT_INTERNAL;
         goto done;
     }
@@ -274,25 +277,16 @@ int cli_gate(int argc, char **argv)
             others[no++] = argv[i];
         }
     }
-    if ((ex = parse_common(no, others, &o, rest, &n_rest, NULL, NULL)) != 0) goto done;
-    if (n_rest || !nb || !nc) {
-        fputs(GATE_HELP, stderr);
-        ex = CLI_EXIT_INVALID;
+    if ((ex = parse_common(no, others, &o, NULL, NULL)) != 0) goto done;
+    if (o.n_rest || !nb || !nc) {
+        ex = usage_error(GATE_HELP);
         goto done;
     }
     if ((ex = load_policy(&policy, o.policy_path)) != 0) goto done;
-    if (mcpp_receipt_set_new(&bs) != MCPP_OK || mcpp_receipt_set_new(&cs) != MCPP_OK) {
-        ex = CLI_EXIT_INTERNAL;
-        goto done;
-    }
-    if ((ex = load_paths(bs, bpaths, nb, &bad)) != 0 || (ex = load_paths(cs, cpaths, nc, &bad)) != 0) goto done;
+    if ((ex = load_set(&bs, bpaths, nb, &bad)) != 0 || (ex = load_set(&cs, cpaths, nc, &bad)) != 0) goto done;
     int rc = mcpp_gate_run(&report, policy, mcpp_receipt_set_items(bs), mcpp_receipt_set_count(bs),
                            mcpp_receipt_set_items(cs), mcpp_receipt_set_count(cs));
-    if (rc != MCPP_OK) {
-        cli_print_last_error();
-        ex = cli_exit_for_status(rc);
-        goto done;
-    }
+    if ((ex = exit_for(rc)) != 0) goto done;
     char *text = NULL;
     rc = mcpp_gate_report_render(&text, report, o.format);
     if ((ex = print_rendered(rc, text)) != 0) goto done;
@@ -302,7 +296,7 @@ done:
     mcpp_receipt_set_free(bs);
     mcpp_receipt_set_free(cs);
     mcpp_policy_free(policy);
-    free(rest);
+    free(o.rest);
     free(bpaths);
     free(cpaths);
     free(others);
@@ -331,36 +325,26 @@ int cli_claim(int argc, char **argv)
         fputs(CLAIM_HELP, stdout);
         return CLI_EXIT_OK;
     }
-    char **rest = calloc((size_t)argc, sizeof *rest);
-    if (!rest) return CLI_EXIT_INTERNAL;
     static const char *const extra[] = {"--lane", "--metric", "--value", NULL};
     const char *vals[3] = {NULL, NULL, NULL};
     common_opts o;
-    int n_rest, bad = 0, ex = parse_common(argc, argv, &o, rest, &n_rest, extra, vals);
+    int bad = 0, ex = parse_common(argc, argv, &o, extra, vals);
     mcpp_policy *policy = NULL;
     mcpp_receipt_set *set = NULL;
     mcpp_claim_result *res = NULL;
     if (ex) goto done;
     char *end = NULL;
     double value = vals[2] ? strtod(vals[2], &end) : 0;
-    if (!vals[0] || !vals[2] || n_rest < 1 || !end || *end || end == vals[2]) {
+    if (!vals[0] || !vals[2] || o.n_rest < 1 || !end || *end || end == vals[2]) {
         if (vals[2] && (!end || *end || end == vals[2])) fprintf(stderr, "mcpp-receipts: --value '%s' is not a number\n", vals[2]);
-        fputs(CLAIM_HELP, stderr);
-        ex = CLI_EXIT_INVALID;
+        ex = usage_error(CLAIM_HELP);
         goto done;
     }
     if ((ex = load_policy(&policy, o.policy_path)) != 0) goto done;
-    if (mcpp_receipt_set_new(&set) != MCPP_OK || (ex = load_paths(set, rest, n_rest, &bad)) != 0) {
-        ex = ex ? ex : CLI_EXIT_INTERNAL;
-        goto done;
-    }
+    if ((ex = load_set(&set, o.rest, o.n_rest, &bad)) != 0) goto done;
     int rc = mcpp_claim_check(&res, policy, mcpp_receipt_set_items(set), mcpp_receipt_set_count(set), vals[0], vals[1],
                               value);
-    if (rc != MCPP_OK) {
-        cli_print_last_error();
-        ex = cli_exit_for_status(rc);
-        goto done;
-    }
+    if ((ex = exit_for(rc)) != 0) goto done;
     char *text = NULL;
     rc = mcpp_claim_result_render(&text, res, o.format);
     if ((ex = print_rendered(rc, text)) != 0) goto done;
@@ -374,6 +358,6 @@ done:
     mcpp_claim_result_free(res);
     mcpp_receipt_set_free(set);
     mcpp_policy_free(policy);
-    free(rest);
+    free(o.rest);
     return ex;
 }

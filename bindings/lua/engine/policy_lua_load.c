@@ -252,6 +252,29 @@ static double get_number(lua_State *L, load_ctx *ctx, const file_view *f, int t,
     return v;
 }
 
+/* where.key into *out when present; raises for a negative number. */
+static void get_nonnegative(lua_State *L, load_ctx *ctx, const file_view *f, int t, const char *key,
+                            const char *where, double *out)
+{
+    int present;
+    double v = get_number(L, ctx, f, t, key, where, &present);
+    if (!present)
+        return;
+    if (v < 0)
+        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, key), "%s.%s must be >= 0 (got %g)", where, key, v);
+    *out = v;
+}
+
+/* Refuses a section (`name = {...}`) that is not a table or has a key
+ * outside `known`. */
+static void check_section(lua_State *L, load_ctx *ctx, const file_view *f, int t, const char *name,
+                          const char *const *known)
+{
+    if (lua_type(L, t) != LUA_TTABLE)
+        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, name), "%s must be a table", name);
+    check_keys(L, ctx, f, t, known, name);
+}
+
 /* ---- applying one file's table ----------------------------------------------- */
 
 static int find_dimension(const mcpp_policy *p, const char *name)
@@ -342,9 +365,7 @@ static void apply_dimensions(lua_State *L, load_ctx *ctx, const file_view *f, in
     static const char *const KNOWN[] = {"must_match", "qualify", "ignore", "define", NULL};
     static const char *const ROLE_KEYS[] = {"must_match", "qualify", "ignore"};
     static const mcpp_role ROLES[] = {MCPP_ROLE_MUST_MATCH, MCPP_ROLE_QUALIFY, MCPP_ROLE_IGNORE};
-    if (lua_type(L, dims) != LUA_TTABLE)
-        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "dimensions"), "dimensions must be a table");
-    check_keys(L, ctx, f, dims, KNOWN, "dimensions");
+    check_section(L, ctx, f, dims, "dimensions", KNOWN);
     if (raw_field(L, dims, "define") != LUA_TNIL)
         apply_define(L, ctx, f, lua_gettop(L));
     lua_pop(L, 1);
@@ -409,26 +430,12 @@ static void apply_required(lua_State *L, load_ctx *ctx, const file_view *f, int 
 static void apply_noise(lua_State *L, load_ctx *ctx, const file_view *f, int t)
 {
     static const char *const KNOWN[] = {"max_rel_spread", "min_runs", "noise_floor", NULL};
-    if (lua_type(L, t) != LUA_TTABLE)
-        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "noise"), "noise must be a table");
-    check_keys(L, ctx, f, t, KNOWN, "noise");
+    check_section(L, ctx, f, t, "noise", KNOWN);
     mcpp_noise_settings s = *mcpp_policy_noise(ctx->policy);
+    get_nonnegative(L, ctx, f, t, "max_rel_spread", "noise", &s.max_rel_spread);
+    get_nonnegative(L, ctx, f, t, "noise_floor", "noise", &s.noise_floor);
     int present;
-    double v = get_number(L, ctx, f, t, "max_rel_spread", "noise", &present);
-    if (present) {
-        if (v < 0)
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "max_rel_spread"),
-                     "noise.max_rel_spread must be >= 0 (got %g)", v);
-        s.max_rel_spread = v;
-    }
-    v = get_number(L, ctx, f, t, "noise_floor", "noise", &present);
-    if (present) {
-        if (v < 0)
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "noise_floor"),
-                     "noise.noise_floor must be >= 0 (got %g)", v);
-        s.noise_floor = v;
-    }
-    v = get_number(L, ctx, f, t, "min_runs", "noise", &present);
+    double v = get_number(L, ctx, f, t, "min_runs", "noise", &present);
     if (present) {
         if (v < 1 || v != (double)(int64_t)v || v > 1e9)
             raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "min_runs"),
@@ -442,9 +449,7 @@ static void apply_noise(lua_State *L, load_ctx *ctx, const file_view *f, int t)
 static void apply_gate(lua_State *L, load_ctx *ctx, const file_view *f, int t)
 {
     static const char *const KNOWN[] = {"metric", "higher_is_better", "max_regression", "confidence", NULL};
-    if (lua_type(L, t) != LUA_TTABLE)
-        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "gate"), "gate must be a table");
-    check_keys(L, ctx, f, t, KNOWN, "gate");
+    check_section(L, ctx, f, t, "gate", KNOWN);
     mcpp_gate_settings s = *mcpp_policy_gate(ctx->policy);
     int type = raw_field(L, t, "metric");
     if (type != LUA_TNIL) {
@@ -468,15 +473,9 @@ static void apply_gate(lua_State *L, load_ctx *ctx, const file_view *f, int t)
         s.higher_is_better = lua_toboolean(L, -1);
     }
     lua_pop(L, 1);
+    get_nonnegative(L, ctx, f, t, "max_regression", "gate", &s.max_regression);
     int present;
-    double v = get_number(L, ctx, f, t, "max_regression", "gate", &present);
-    if (present) {
-        if (v < 0)
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "max_regression"),
-                     "gate.max_regression must be >= 0 (got %g)", v);
-        s.max_regression = v;
-    }
-    v = get_number(L, ctx, f, t, "confidence", "gate", &present);
+    double v = get_number(L, ctx, f, t, "confidence", "gate", &present);
     if (present) {
         if (!(v > 0 && v < 1))
             raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "confidence"),
@@ -491,9 +490,7 @@ static void apply_gate(lua_State *L, load_ctx *ctx, const file_view *f, int t)
 static void apply_adjacency(lua_State *L, load_ctx *ctx, const file_view *f, int t)
 {
     static const char *const KNOWN[] = {"width", NULL};
-    if (lua_type(L, t) != LUA_TTABLE)
-        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "adjacency"), "adjacency must be a table");
-    check_keys(L, ctx, f, t, KNOWN, "adjacency");
+    check_section(L, ctx, f, t, "adjacency", KNOWN);
     int present;
     double v = get_number(L, ctx, f, t, "width", "adjacency", &present);
     if (!present)
@@ -583,24 +580,18 @@ static void apply_table(lua_State *L, load_ctx *ctx, const file_view *f, int t, 
             ctx->version = (int64_t)lua_tointeger(L, -1);
     }
     lua_pop(L, 1);
-    if (raw_field(L, t, "dimensions") != LUA_TNIL)
-        apply_dimensions(L, ctx, f, lua_gettop(L));
-    lua_pop(L, 1);
-    if (raw_field(L, t, "require_fields") != LUA_TNIL)
-        apply_required(L, ctx, f, lua_gettop(L));
-    lua_pop(L, 1);
-    if (raw_field(L, t, "noise") != LUA_TNIL)
-        apply_noise(L, ctx, f, lua_gettop(L));
-    lua_pop(L, 1);
-    if (raw_field(L, t, "gate") != LUA_TNIL)
-        apply_gate(L, ctx, f, lua_gettop(L));
-    lua_pop(L, 1);
-    if (raw_field(L, t, "adjacency") != LUA_TNIL)
-        apply_adjacency(L, ctx, f, lua_gettop(L));
-    lua_pop(L, 1);
-    if (raw_field(L, t, "rules") != LUA_TNIL)
-        apply_rules(L, ctx, f, lua_gettop(L));
-    lua_pop(L, 1);
+    /* Applied in this order, so of two bad sections the first one is reported. */
+    static const struct {
+        const char *key;
+        void (*apply)(lua_State *L, load_ctx *ctx, const file_view *f, int t);
+    } SECTIONS[] = {{"dimensions", apply_dimensions}, {"require_fields", apply_required},
+                    {"noise", apply_noise},           {"gate", apply_gate},
+                    {"adjacency", apply_adjacency},   {"rules", apply_rules}};
+    for (size_t i = 0; i < sizeof SECTIONS / sizeof SECTIONS[0]; i++) {
+        if (raw_field(L, t, SECTIONS[i].key) != LUA_TNIL)
+            SECTIONS[i].apply(L, ctx, f, lua_gettop(L));
+        lua_pop(L, 1);
+    }
 }
 
 /* ---- files and includes --------------------------------------------------------- */

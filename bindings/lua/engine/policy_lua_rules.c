@@ -20,11 +20,11 @@
 
 #include "error_internal.h"
 #include "lua_engine.h"
+#include "lua_values.h"
 
 static const char VIEW_META_KEY = 'm';
 static const char ROOTS_KEY = 'o';    /* {base view, cand view}           */
 static const char SECTIONS_KEY = 's'; /* {[1] = {prefix = view}, [2] = ...} */
-static const char PREFIXES_KEY = 'p'; /* set of schema path prefixes       */
 
 typedef struct receipt_view {
     int which; /* 0 base, 1 candidate */
@@ -74,43 +74,6 @@ static void push_section(lua_State *L, int which, const char *path, size_t len)
     lua_remove(L, -2);
 }
 
-static void push_value(lua_State *L, const mcpp_value *v)
-{
-    switch (v->type) {
-    case MCPP_TYPE_BOOL:
-        lua_pushboolean(L, v->boolean);
-        break;
-    case MCPP_TYPE_INT:
-        lua_pushinteger(L, (lua_Integer)v->integer);
-        break;
-    case MCPP_TYPE_DOUBLE:
-        lua_pushnumber(L, (lua_Number)v->number);
-        break;
-    case MCPP_TYPE_STRING:
-    case MCPP_TYPE_ENUM:
-    case MCPP_TYPE_OBJECT:
-        lua_pushstring(L, v->string);
-        break;
-    case MCPP_TYPE_STRING_LIST:
-        lua_createtable(L, (int)v->count, 0);
-        for (size_t i = 0; i < v->count; i++) {
-            lua_pushstring(L, v->strings[i]);
-            lua_rawseti(L, -2, (lua_Integer)i + 1);
-        }
-        break;
-    case MCPP_TYPE_DOUBLE_LIST:
-        lua_createtable(L, (int)v->count, 0);
-        for (size_t i = 0; i < v->count; i++) {
-            lua_pushnumber(L, (lua_Number)v->doubles[i]);
-            lua_rawseti(L, -2, (lua_Integer)i + 1);
-        }
-        break;
-    default:
-        lua_pushnil(L); /* absent: nil, so `if cand.x then` reads naturally */
-        break;
-    }
-}
-
 static int view_index(lua_State *L)
 {
     receipt_view *v = lua_touserdata(L, 1);
@@ -130,7 +93,7 @@ static int view_index(lua_State *L)
         return 1;
     if (cached == LUA_TNUMBER) {
         mcpp_receipt_get_field(r, (int)lua_tointeger(L, -1), &value);
-        push_value(L, &value);
+        mcpp_lua_push_value(L, &value);
         return 1;
     }
     lua_pop(L, 1);
@@ -150,11 +113,7 @@ static int view_index(lua_State *L)
     n += klen;
     path[n] = '\0';
 
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &PREFIXES_KEY);
-    lua_pushlstring(L, path, n);
-    int is_section = lua_rawget(L, -2) != LUA_TNIL;
-    lua_pop(L, 2);
-    if (is_section) {
+    if (mcpp_lua_is_section(L, path, n)) {
         push_section(L, v->which, path, n);
         lua_pushvalue(L, 2);
         lua_pushvalue(L, -2);
@@ -167,7 +126,7 @@ static int view_index(lua_State *L)
         lua_pushinteger(L, id);
         lua_rawset(L, cache);
         mcpp_receipt_get_field(r, id, &value);
-        push_value(L, &value);
+        mcpp_lua_push_value(L, &value);
         return 1;
     }
     /* Paths into free-form objects (extra.team) are not schema fields. */
@@ -176,7 +135,7 @@ static int view_index(lua_State *L)
         return luaL_error(L, "no field '%s' in schema %s", path, MCPP_SCHEMA_ID);
     if (rc != MCPP_OK)
         return luaL_error(L, "cannot read '%s': %s", path, mcpp_error_last()->message);
-    push_value(L, &value);
+    mcpp_lua_push_value(L, &value);
     return 1;
 }
 
@@ -207,20 +166,7 @@ void mcpp_lua_views_install(lua_State *L)
     lua_setfield(L, -2, "__metatable");
     lua_rawsetp(L, LUA_REGISTRYINDEX, &VIEW_META_KEY);
 
-    /* Every proper prefix of a schema path is a section: "backend", "backend.moe". */
-    lua_newtable(L);
-    int count = mcpp_schema_field_count();
-    for (int id = 0; id < count; id++) {
-        const mcpp_field_info *info = mcpp_schema_field_at(id);
-        if (!info || !info->path)
-            continue;
-        for (const char *dot = strchr(info->path, '.'); dot; dot = strchr(dot + 1, '.')) {
-            lua_pushlstring(L, info->path, (size_t)(dot - info->path));
-            lua_pushboolean(L, 1);
-            lua_rawset(L, -3);
-        }
-    }
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &PREFIXES_KEY);
+    mcpp_lua_sections_install(L);
 
     lua_createtable(L, 2, 0);
     lua_newtable(L);

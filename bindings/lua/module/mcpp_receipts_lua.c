@@ -29,11 +29,11 @@
 #include "mcpp_receipts/frontier.h"
 #include "mcpp_receipts/policy_lua.h"
 
+#include "lua_values.h" /* shared with the policy engine's receipt views */
+
 #define RECEIPT_MT "mcpp_receipts.receipt"
 #define SECTION_MT "mcpp_receipts.section"
 #define POLICY_MT "mcpp_receipts.policy"
-
-static const char PREFIXES_KEY = 'p'; /* registry: set of schema path prefixes */
 
 typedef struct lua_receipt {
     mcpp_receipt *receipt;
@@ -53,45 +53,6 @@ static int raise_last_error(lua_State *L)
     const mcpp_error *e = mcpp_error_last();
     lua_pushstring(L, e->message && *e->message ? e->message : mcpp_status_name(e->code));
     return lua_error(L);
-}
-
-/* ---- values ------------------------------------------------------------------- */
-
-static void push_value(lua_State *L, const mcpp_value *v)
-{
-    switch (v->type) {
-    case MCPP_TYPE_BOOL:
-        lua_pushboolean(L, v->boolean);
-        break;
-    case MCPP_TYPE_INT:
-        lua_pushinteger(L, (lua_Integer)v->integer);
-        break;
-    case MCPP_TYPE_DOUBLE:
-        lua_pushnumber(L, (lua_Number)v->number);
-        break;
-    case MCPP_TYPE_STRING:
-    case MCPP_TYPE_ENUM:
-    case MCPP_TYPE_OBJECT:
-        lua_pushstring(L, v->string);
-        break;
-    case MCPP_TYPE_STRING_LIST:
-        lua_createtable(L, (int)v->count, 0);
-        for (size_t i = 0; i < v->count; i++) {
-            lua_pushstring(L, v->strings[i]);
-            lua_rawseti(L, -2, (lua_Integer)i + 1);
-        }
-        break;
-    case MCPP_TYPE_DOUBLE_LIST:
-        lua_createtable(L, (int)v->count, 0);
-        for (size_t i = 0; i < v->count; i++) {
-            lua_pushnumber(L, (lua_Number)v->doubles[i]);
-            lua_rawseti(L, -2, (lua_Integer)i + 1);
-        }
-        break;
-    default:
-        lua_pushnil(L);
-        break;
-    }
 }
 
 /* ---- receipts ------------------------------------------------------------------- */
@@ -114,11 +75,7 @@ static void push_receipt(lua_State *L, mcpp_receipt *receipt)
 /* Reads `path` of the receipt at `owner`: a section view, a value or nil. */
 static int push_path(lua_State *L, int owner, const mcpp_receipt *receipt, const char *path, size_t len)
 {
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &PREFIXES_KEY);
-    lua_pushlstring(L, path, len);
-    int is_section = lua_rawget(L, -2) != LUA_TNIL;
-    lua_pop(L, 2);
-    if (is_section) {
+    if (mcpp_lua_is_section(L, path, len)) {
         lua_section *s = lua_newuserdatauv(L, sizeof *s + len + 1, 1);
         s->prefix_len = len;
         memcpy(s->prefix, path, len);
@@ -134,7 +91,7 @@ static int push_path(lua_State *L, int owner, const mcpp_receipt *receipt, const
         return luaL_error(L, "no field '%s' in schema %s", path, MCPP_SCHEMA_ID);
     if (rc != MCPP_OK)
         return raise_last_error(L);
-    push_value(L, &value);
+    mcpp_lua_push_value(L, &value);
     return 1;
 }
 
@@ -577,19 +534,7 @@ int luaopen_mcpp_receipts(lua_State *L)
     new_metatable(L, SECTION_MT, SECTION_META);
     new_metatable(L, POLICY_MT, POLICY_META);
 
-    lua_newtable(L);
-    int count = mcpp_schema_field_count();
-    for (int id = 0; id < count; id++) {
-        const mcpp_field_info *info = mcpp_schema_field_at(id);
-        if (!info || !info->path)
-            continue;
-        for (const char *dot = strchr(info->path, '.'); dot; dot = strchr(dot + 1, '.')) {
-            lua_pushlstring(L, info->path, (size_t)(dot - info->path));
-            lua_pushboolean(L, 1);
-            lua_rawset(L, -3);
-        }
-    }
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &PREFIXES_KEY);
+    mcpp_lua_sections_install(L);
 
     luaL_newlib(L, FUNCTIONS);
     lua_pushstring(L, mcpp_version_string());

@@ -110,6 +110,56 @@ static void receipt_array_clear(receipt_array *a)
     memset(a, 0, sizeof *a);
 }
 
+/* ---- the shape every analysis call has ------------------------------------------- */
+
+/* What one call holds from its arguments to its result: the renderings asked
+ * for, the receipt sequences as C arrays, the policy, and the error captured
+ * while the GIL was released. */
+typedef struct analysis_call {
+    mcpp_py_state *st;
+    renderings out;
+    receipt_array seqs[2];
+    const mcpp_policy *policy;
+    mcpp_policy *owned_policy;
+    mcpp_py_error err;
+} analysis_call;
+
+/* Checks the arguments in the order their errors are raised: the formats,
+ * then each sequence given (seq0, seq1; NULL for none), then the policy.
+ * On failure an exception is set and nothing is held. */
+static int analysis_begin(analysis_call *c, mcpp_py_state *st, const char *codes, PyObject *seq0, PyObject *seq1,
+                          PyObject *policy_obj)
+{
+    memset(c, 0, sizeof *c);
+    c->st = st;
+    if (renderings_parse(&c->out, codes) < 0)
+        return -1;
+    PyObject *seqs[2] = {seq0, seq1};
+    for (size_t i = 0; i < 2 && seqs[i]; i++)
+        if (receipt_array_from(st, seqs[i], &c->seqs[i]) < 0)
+            goto fail;
+    if (mcpp_py_policy_resolve(st, policy_obj, &c->policy, &c->owned_policy) < 0)
+        goto fail;
+    return 0;
+fail:
+    receipt_array_clear(&c->seqs[0]);
+    receipt_array_clear(&c->seqs[1]);
+    return -1;
+}
+
+/* Releases what analysis_begin took and returns the renderings as a tuple,
+ * or raises the captured error when rc < 0. */
+static PyObject *analysis_end(analysis_call *c, int rc)
+{
+    mcpp_policy_free(c->owned_policy);
+    receipt_array_clear(&c->seqs[0]);
+    receipt_array_clear(&c->seqs[1]);
+    PyObject *result = rc < 0 ? mcpp_py_raise_captured(c->st, &c->err) : renderings_to_tuple(&c->out);
+    mcpp_py_error_clear(&c->err);
+    renderings_clear(&c->out);
+    return result;
+}
+
 /* ---- compare ---------------------------------------------------------------------- */
 
 PyObject *mcpp_py_compare(PyObject *module, PyObject *args)
@@ -121,31 +171,21 @@ PyObject *mcpp_py_compare(PyObject *module, PyObject *args)
     mcpp_py_state *st = module_state(module);
     const mcpp_receipt *base = mcpp_py_receipt_get(st, base_obj);
     const mcpp_receipt *cand = base ? mcpp_py_receipt_get(st, cand_obj) : NULL;
-    renderings out;
-    if (!cand || renderings_parse(&out, codes) < 0)
-        return NULL;
-    const mcpp_policy *policy;
-    mcpp_policy *owned;
-    if (mcpp_py_policy_resolve(st, policy_obj, &policy, &owned) < 0)
+    analysis_call c;
+    if (!cand || analysis_begin(&c, st, codes, NULL, NULL, policy_obj) < 0)
         return NULL;
 
     mcpp_comparison *cmp = NULL;
-    mcpp_py_error err = {0};
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = mcpp_compare(&cmp, policy, base, cand);
-    for (size_t i = 0; rc == 0 && i < out.n; i++)
-        rc = mcpp_comparison_render(&out.text[i], cmp, format_of(out.codes[i]));
+    rc = mcpp_compare(&cmp, c.policy, base, cand);
+    for (size_t i = 0; rc == 0 && i < c.out.n; i++)
+        rc = mcpp_comparison_render(&c.out.text[i], cmp, format_of(c.out.codes[i]));
     if (rc < 0)
-        mcpp_py_error_capture(&err, rc);
+        mcpp_py_error_capture(&c.err, rc);
     mcpp_comparison_free(cmp);
     Py_END_ALLOW_THREADS
-    mcpp_policy_free(owned);
-
-    PyObject *result = rc < 0 ? mcpp_py_raise_captured(st, &err) : renderings_to_tuple(&out);
-    mcpp_py_error_clear(&err);
-    renderings_clear(&out);
-    return result;
+    return analysis_end(&c, rc);
 }
 
 /* ---- frontier ----------------------------------------------------------------------- */
@@ -156,38 +196,21 @@ PyObject *mcpp_py_frontier(PyObject *module, PyObject *args)
     const char *codes = "j";
     if (!PyArg_ParseTuple(args, "O|Os:_frontier", &seq, &policy_obj, &codes))
         return NULL;
-    mcpp_py_state *st = module_state(module);
-    renderings out;
-    if (renderings_parse(&out, codes) < 0)
+    analysis_call c;
+    if (analysis_begin(&c, module_state(module), codes, seq, NULL, policy_obj) < 0)
         return NULL;
-    receipt_array arr;
-    if (receipt_array_from(st, seq, &arr) < 0)
-        return NULL;
-    const mcpp_policy *policy;
-    mcpp_policy *owned;
-    if (mcpp_py_policy_resolve(st, policy_obj, &policy, &owned) < 0) {
-        receipt_array_clear(&arr);
-        return NULL;
-    }
 
     mcpp_frontier *fr = NULL;
-    mcpp_py_error err = {0};
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = mcpp_frontier_build(&fr, policy, arr.items, arr.n);
-    for (size_t i = 0; rc == 0 && i < out.n; i++)
-        rc = mcpp_frontier_render(&out.text[i], fr, format_of(out.codes[i]));
+    rc = mcpp_frontier_build(&fr, c.policy, c.seqs[0].items, c.seqs[0].n);
+    for (size_t i = 0; rc == 0 && i < c.out.n; i++)
+        rc = mcpp_frontier_render(&c.out.text[i], fr, format_of(c.out.codes[i]));
     if (rc < 0)
-        mcpp_py_error_capture(&err, rc);
+        mcpp_py_error_capture(&c.err, rc);
     mcpp_frontier_free(fr);
     Py_END_ALLOW_THREADS
-    mcpp_policy_free(owned);
-    receipt_array_clear(&arr);
-
-    PyObject *result = rc < 0 ? mcpp_py_raise_captured(st, &err) : renderings_to_tuple(&out);
-    mcpp_py_error_clear(&err);
-    renderings_clear(&out);
-    return result;
+    return analysis_end(&c, rc);
 }
 
 /* ---- claim ---------------------------------------------------------------------------- */
@@ -200,38 +223,21 @@ PyObject *mcpp_py_claim(PyObject *module, PyObject *args)
     if (!PyArg_ParseTuple(args, "Oszd|Os:_claim", &seq, &selector, &metric, &value, &policy_obj,
                           &codes))
         return NULL;
-    mcpp_py_state *st = module_state(module);
-    renderings out;
-    if (renderings_parse(&out, codes) < 0)
+    analysis_call c;
+    if (analysis_begin(&c, module_state(module), codes, seq, NULL, policy_obj) < 0)
         return NULL;
-    receipt_array arr;
-    if (receipt_array_from(st, seq, &arr) < 0)
-        return NULL;
-    const mcpp_policy *policy;
-    mcpp_policy *owned;
-    if (mcpp_py_policy_resolve(st, policy_obj, &policy, &owned) < 0) {
-        receipt_array_clear(&arr);
-        return NULL;
-    }
 
     mcpp_claim_result *res = NULL;
-    mcpp_py_error err = {0};
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = mcpp_claim_check(&res, policy, arr.items, arr.n, selector, metric, value);
-    for (size_t i = 0; rc == 0 && i < out.n; i++)
-        rc = mcpp_claim_result_render(&out.text[i], res, format_of(out.codes[i]));
+    rc = mcpp_claim_check(&res, c.policy, c.seqs[0].items, c.seqs[0].n, selector, metric, value);
+    for (size_t i = 0; rc == 0 && i < c.out.n; i++)
+        rc = mcpp_claim_result_render(&c.out.text[i], res, format_of(c.out.codes[i]));
     if (rc < 0)
-        mcpp_py_error_capture(&err, rc);
+        mcpp_py_error_capture(&c.err, rc);
     mcpp_claim_result_free(res);
     Py_END_ALLOW_THREADS
-    mcpp_policy_free(owned);
-    receipt_array_clear(&arr);
-
-    PyObject *result = rc < 0 ? mcpp_py_raise_captured(st, &err) : renderings_to_tuple(&out);
-    mcpp_py_error_clear(&err);
-    renderings_clear(&out);
-    return result;
+    return analysis_end(&c, rc);
 }
 
 /* ---- gate ------------------------------------------------------------------------------- */
@@ -242,44 +248,22 @@ PyObject *mcpp_py_gate(PyObject *module, PyObject *args)
     const char *codes = "j";
     if (!PyArg_ParseTuple(args, "OO|Os:_gate", &bseq, &cseq, &policy_obj, &codes))
         return NULL;
-    mcpp_py_state *st = module_state(module);
-    renderings out;
-    if (renderings_parse(&out, codes) < 0)
+    analysis_call c;
+    if (analysis_begin(&c, module_state(module), codes, bseq, cseq, policy_obj) < 0)
         return NULL;
-    receipt_array base, cand;
-    if (receipt_array_from(st, bseq, &base) < 0)
-        return NULL;
-    if (receipt_array_from(st, cseq, &cand) < 0) {
-        receipt_array_clear(&base);
-        return NULL;
-    }
-    const mcpp_policy *policy;
-    mcpp_policy *owned;
-    if (mcpp_py_policy_resolve(st, policy_obj, &policy, &owned) < 0) {
-        receipt_array_clear(&base);
-        receipt_array_clear(&cand);
-        return NULL;
-    }
+    const receipt_array *base = &c.seqs[0], *cand = &c.seqs[1];
 
     mcpp_gate_report *rep = NULL;
-    mcpp_py_error err = {0};
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = mcpp_gate_run(&rep, policy, base.items, base.n, cand.items, cand.n);
-    for (size_t i = 0; rc == 0 && i < out.n; i++)
-        rc = mcpp_gate_report_render(&out.text[i], rep, format_of(out.codes[i]));
+    rc = mcpp_gate_run(&rep, c.policy, base->items, base->n, cand->items, cand->n);
+    for (size_t i = 0; rc == 0 && i < c.out.n; i++)
+        rc = mcpp_gate_report_render(&c.out.text[i], rep, format_of(c.out.codes[i]));
     if (rc < 0)
-        mcpp_py_error_capture(&err, rc);
+        mcpp_py_error_capture(&c.err, rc);
     mcpp_gate_report_free(rep);
     Py_END_ALLOW_THREADS
-    mcpp_policy_free(owned);
-    receipt_array_clear(&base);
-    receipt_array_clear(&cand);
-
-    PyObject *result = rc < 0 ? mcpp_py_raise_captured(st, &err) : renderings_to_tuple(&out);
-    mcpp_py_error_clear(&err);
-    renderings_clear(&out);
-    return result;
+    return analysis_end(&c, rc);
 }
 
 /* ---- lane key ------------------------------------------------------------------------------ */

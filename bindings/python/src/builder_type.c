@@ -17,6 +17,13 @@ static mcpp_py_state *state_of(mcpp_py_builder *self)
     return mcpp_py_state_of_type(Py_TYPE(self));
 }
 
+/* The builder again, for chaining, after a call that returned rc; or the
+ * exception for a failed call. */
+static PyObject *chain_or_raise(mcpp_py_builder *self, int rc)
+{
+    return rc < 0 ? mcpp_py_raise(state_of(self), rc) : Py_NewRef(self);
+}
+
 static PyObject *builder_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
     if (PyTuple_GET_SIZE(args) != 0 || (kwargs && PyDict_GET_SIZE(kwargs) != 0)) {
@@ -246,10 +253,7 @@ static PyObject *builder_append(mcpp_py_builder *self, PyObject *args)
     const char *path, *value;
     if (!PyArg_ParseTuple(args, "ss:append", &path, &value))
         return NULL;
-    int rc = mcpp_builder_append_string(self->builder, path, value);
-    if (rc < 0)
-        return mcpp_py_raise(state_of(self), rc);
-    return Py_NewRef(self);
+    return chain_or_raise(self, mcpp_builder_append_string(self->builder, path, value));
 }
 
 PyDoc_STRVAR(builder_add_step_sample_doc,
@@ -262,10 +266,7 @@ static PyObject *builder_add_step_sample(mcpp_py_builder *self, PyObject *arg)
     double seconds = PyFloat_AsDouble(arg);
     if (seconds == -1.0 && PyErr_Occurred())
         return NULL;
-    int rc = mcpp_builder_add_step_sample(self->builder, seconds);
-    if (rc < 0)
-        return mcpp_py_raise(state_of(self), rc);
-    return Py_NewRef(self);
+    return chain_or_raise(self, mcpp_builder_add_step_sample(self->builder, seconds));
 }
 
 PyDoc_STRVAR(builder_add_artifact_doc,
@@ -277,10 +278,7 @@ static PyObject *builder_add_artifact(mcpp_py_builder *self, PyObject *args)
     const char *kind, *uri;
     if (!PyArg_ParseTuple(args, "ss:add_artifact", &kind, &uri))
         return NULL;
-    int rc = mcpp_builder_add_artifact(self->builder, kind, uri);
-    if (rc < 0)
-        return mcpp_py_raise(state_of(self), rc);
-    return Py_NewRef(self);
+    return chain_or_raise(self, mcpp_builder_add_artifact(self->builder, kind, uri));
 }
 
 PyDoc_STRVAR(builder_unset_doc, "unset(path)\n--\n\nRemoves a field again. Returns the builder.");
@@ -293,10 +291,7 @@ static PyObject *builder_unset(mcpp_py_builder *self, PyObject *arg)
             PyErr_SetString(PyExc_TypeError, "unset(): path must be a str");
         return NULL;
     }
-    int rc = mcpp_builder_unset(self->builder, path);
-    if (rc < 0)
-        return mcpp_py_raise(state_of(self), rc);
-    return Py_NewRef(self);
+    return chain_or_raise(self, mcpp_builder_unset(self->builder, path));
 }
 
 PyDoc_STRVAR(builder_finish_doc,
