@@ -108,28 +108,61 @@ typedef struct chunk_masks {
     uint64_t quote, backslash, open, close, high;
 } chunk_masks;
 
+/* Counting set bits without a call: on baseline x86-64 (no POPCNT)
+ * __builtin_popcountll calls libgcc, twice per chunk. */
+static inline unsigned bit_count(uint64_t x)
+{
+#if defined(__POPCNT__) || !defined(__GNUC__)
+    return (unsigned)__builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (unsigned)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
-static inline void classify16(const unsigned char *p, uint64_t shift, chunk_masks *m)
+static inline uint64_t movemask64(__m128i a, __m128i b, __m128i c, __m128i d)
 {
-    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-    __m128i folded = _mm_or_si128(v, _mm_set1_epi8(0x20)); /* '[' '{' and ']' '}' differ in bit 5 */
-    m->quote |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('"'))) << shift;
-    m->backslash |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))
-                    << shift;
-    m->open |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(folded, _mm_set1_epi8('{')))
-               << shift;
-    m->close |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(folded, _mm_set1_epi8('}')))
-                << shift;
-    m->high |= (uint64_t)(unsigned)_mm_movemask_epi8(v) << shift;
+    return (uint64_t)(unsigned)_mm_movemask_epi8(a) |
+           (uint64_t)(unsigned)_mm_movemask_epi8(b) << 16 |
+           (uint64_t)(unsigned)_mm_movemask_epi8(c) << 32 |
+           (uint64_t)(unsigned)_mm_movemask_epi8(d) << 48;
 }
-static inline void classify64(const unsigned char *p, chunk_masks *m)
+/* Quotes and brackets always; backslashes and bytes >= 0x80 only as "any in
+ * this chunk" (one OR-reduced movemask), because a chunk with either takes the
+ * slow path, which asks for them in full (full = 1). */
+static inline void classify64(const unsigned char *p, chunk_masks *m, int full)
 {
-    memset(m, 0, sizeof *m);
-    classify16(p, 0, m);
-    classify16(p + 16, 16, m);
-    classify16(p + 32, 32, m);
-    classify16(p + 48, 48, m);
+    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+    const __m128i open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}'), bit5 = _mm_set1_epi8(0x20);
+    __m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i v1 = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+    __m128i v2 = _mm_loadu_si128((const __m128i *)(const void *)(p + 32));
+    __m128i v3 = _mm_loadu_si128((const __m128i *)(const void *)(p + 48));
+    /* '[' '{' and ']' '}' differ in bit 5 only */
+    __m128i f0 = _mm_or_si128(v0, bit5), f1 = _mm_or_si128(v1, bit5);
+    __m128i f2 = _mm_or_si128(v2, bit5), f3 = _mm_or_si128(v3, bit5);
+    m->quote = movemask64(_mm_cmpeq_epi8(v0, quote), _mm_cmpeq_epi8(v1, quote),
+                          _mm_cmpeq_epi8(v2, quote), _mm_cmpeq_epi8(v3, quote));
+    m->open = movemask64(_mm_cmpeq_epi8(f0, open), _mm_cmpeq_epi8(f1, open),
+                         _mm_cmpeq_epi8(f2, open), _mm_cmpeq_epi8(f3, open));
+    m->close = movemask64(_mm_cmpeq_epi8(f0, close), _mm_cmpeq_epi8(f1, close),
+                          _mm_cmpeq_epi8(f2, close), _mm_cmpeq_epi8(f3, close));
+    __m128i b0 = _mm_cmpeq_epi8(v0, bslash), b1 = _mm_cmpeq_epi8(v1, bslash);
+    __m128i b2 = _mm_cmpeq_epi8(v2, bslash), b3 = _mm_cmpeq_epi8(v3, bslash);
+    if (full) {
+        m->backslash = movemask64(b0, b1, b2, b3);
+        m->high = movemask64(v0, v1, v2, v3);
+    } else {
+        /* the high bit of a byte is set for a backslash (0xFF) or a byte >= 0x80 */
+        __m128i any = _mm_or_si128(_mm_or_si128(_mm_or_si128(b0, b1), _mm_or_si128(b2, b3)),
+                                   _mm_or_si128(_mm_or_si128(v0, v1), _mm_or_si128(v2, v3)));
+        m->backslash = (uint64_t)(unsigned)_mm_movemask_epi8(any); /* nonzero: not fast */
+        m->high = 0;
+    }
 }
 #else
 #define ONES 0x0101010101010101ULL
@@ -149,8 +182,9 @@ static inline uint64_t gather(uint64_t m)
         bits |= ((m >> (8 * k + 7)) & 1u) << k;
     return bits;
 }
-static inline void classify64(const unsigned char *p, chunk_masks *m)
+static inline void classify64(const unsigned char *p, chunk_masks *m, int full)
 {
+    (void)full; /* always full */
     memset(m, 0, sizeof *m);
     for (int k = 0; k < 8; k++) {
         uint64_t w;
@@ -260,13 +294,14 @@ int mcpp_json_prescan(const char *buf, size_t len, const mcpp_limits *limits, co
     int fast_ok = limits->max_string_bytes >= 64;
     for (size_t base = 0; base < len; base += 64) {
         chunk_masks m;
-        if (base + 64 <= len) {
-            classify64(st.s + base, &m);
-        } else {
-            unsigned char tail[64] = {0}; /* NUL bytes are not interesting */
+        unsigned char tail[64];
+        const unsigned char *chunk = st.s + base;
+        if (base + 64 > len) {
+            memset(tail, 0, sizeof tail); /* NUL bytes are not interesting */
             memcpy(tail, st.s + base, len - base);
-            classify64(tail, &m);
+            chunk = tail;
         }
+        classify64(chunk, &m, 0);
         if (fast_ok && !m.backslash && !m.high && st.skip_until <= base) {
             uint64_t inside = prefix_xor(m.quote) ^ (st.in_string ? ~(uint64_t)0 : 0);
             if (st.in_string && m.quote) { /* the string carried in ends here */
@@ -275,8 +310,8 @@ int mcpp_json_prescan(const char *buf, size_t len, const mcpp_limits *limits, co
                     return fail_string_limit(&st);
             }
             uint64_t opens = m.open & ~inside, closes = m.close & ~inside;
-            size_t n_open = (size_t)__builtin_popcountll(opens);
-            size_t n_close = (size_t)__builtin_popcountll(closes);
+            size_t n_open = bit_count(opens);
+            size_t n_close = bit_count(closes);
             if (st.depth + n_open <= limits->max_depth && n_close <= st.depth) {
                 st.depth = st.depth + n_open - n_close;
                 if (inside >> 63 && m.quote) /* a string opens here and runs on */
@@ -285,6 +320,7 @@ int mcpp_json_prescan(const char *buf, size_t len, const mcpp_limits *limits, co
                 continue;
             }
         }
+        classify64(chunk, &m, 1);
         int rc = scan_chunk_slow(&st, base, m.quote | m.backslash | m.open | m.close | m.high);
         if (rc)
             return rc;

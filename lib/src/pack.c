@@ -205,6 +205,30 @@ static void copy_xnode(arena *a, mcpp_xnode *dst, const mcpp_xnode *src)
         *dst = node;
 }
 
+/* Which fields hold pointers into the arena (strings, lists, objects), one
+ * bit per field id like `present`, worked out at compile time. Both passes
+ * visit only present fields of these kinds: the scalars are already in place
+ * after the struct copy, and walking all ~95 fields twice, branching on each
+ * one's presence, was about half the time packing took. */
+#define MCPP_HOLDS_PTR_BOOL 0
+#define MCPP_HOLDS_PTR_INT 0
+#define MCPP_HOLDS_PTR_DOUBLE 0
+#define MCPP_HOLDS_PTR_ENUM 0
+#define MCPP_HOLDS_PTR_STRING 1
+#define MCPP_HOLDS_PTR_SLIST 1
+#define MCPP_HOLDS_PTR_DLIST 1
+#define MCPP_HOLDS_PTR_OBJECT 1
+#define MCPP_HOLDS_PTR_ARTIFACTS 1
+#define MCPP_X_PTR_BIT0(id, sec, name, path, st, range, allowed, doc)                            \
+    | (MCPP_F_##id < 64 ? (uint64_t)MCPP_HOLDS_PTR_##st << (MCPP_F_##id & 63) : 0)
+#define MCPP_X_PTR_BIT1(id, sec, name, path, st, range, allowed, doc)                            \
+    | (MCPP_F_##id >= 64 ? (uint64_t)MCPP_HOLDS_PTR_##st << (MCPP_F_##id & 63) : 0)
+_Static_assert(MCPP_PRESENT_WORDS == 2, "pointer_fields has one initializer per presence word");
+static const uint64_t pointer_fields[MCPP_PRESENT_WORDS] = {
+    0 MCPP_SCHEMA_FIELDS(MCPP_X_PTR_BIT0), 0 MCPP_SCHEMA_FIELDS(MCPP_X_PTR_BIT1)};
+#undef MCPP_X_PTR_BIT0
+#undef MCPP_X_PTR_BIT1
+
 /* One pass of packing: dst is NULL while measuring. */
 static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const char *source_name,
                      text_cache *tmp)
@@ -216,84 +240,86 @@ static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const
         r->source_name = NULL;
         r->derived_id = NULL;
     }
-    for (int id = 0; id < MCPP_FIELD_COUNT; id++) {
-        if (!mcpp_present(src, id))
-            continue;
-        const void *from = mcpp_field_cptr(&src->f, id);
-        void *to = r ? mcpp_field_ptr(&r->f, id) : NULL;
-        switch (mcpp_schema_entries[id].storage) {
-        case MCPP_ST_STRING: {
-            const char *s = arena_str(a, *(const char *const *)from);
-            if (to)
-                *(const char **)to = s;
-            break;
-        }
-        case MCPP_ST_SLIST: {
-            const mcpp_string_list *l = from;
-            const char **items =
-                l->count ? arena_take(a, l->count * sizeof(char *), alignof(char *)) : NULL;
-            for (size_t i = 0; i < l->count; i++) {
-                const char *s = arena_str(a, l->items[i]);
-                if (items)
-                    items[i] = s;
+    /* present pointer fields in increasing id order (the arena layout) */
+    for (int w = 0; w < MCPP_PRESENT_WORDS; w++) {
+        for (uint64_t bits = src->present[w] & pointer_fields[w]; bits; bits &= bits - 1) {
+            int id = w * 64 + __builtin_ctzll(bits);
+            const void *from = mcpp_field_cptr(&src->f, id);
+            void *to = r ? mcpp_field_ptr(&r->f, id) : NULL;
+            switch (mcpp_schema_entries[id].storage) {
+            case MCPP_ST_STRING: {
+                const char *s = arena_str(a, *(const char *const *)from);
+                if (to)
+                    *(const char **)to = s;
+                break;
             }
-            if (to)
-                ((mcpp_string_list *)to)->items = items;
-            break;
-        }
-        case MCPP_ST_DLIST: {
-            const mcpp_double_list *l = from;
-            double *items = l->count ? arena_take(a, l->count * sizeof(double), alignof(double))
-                                     : NULL;
-            if (items)
-                memcpy(items, l->items, l->count * sizeof(double));
-            if (to)
-                ((mcpp_double_list *)to)->items = items;
-            break;
-        }
-        case MCPP_ST_OBJECT: {
-            const mcpp_object_slot *o = from;
-            mcpp_xnode *node = arena_take(a, sizeof(mcpp_xnode), alignof(mcpp_xnode));
-            if (o->staged) {
-                if (pack_xnode(a, node, o->staged, NULL, tmp) != 0)
-                    return -1;
-            } else if (o->node) {
-                copy_xnode(a, node, o->node);
-            } else if (node) {
-                memset(node, 0, sizeof *node);
-                node->kind = MCPP_X_OBJECT;
-                node->text = "{}";
-            }
-            if (to) {
-                ((mcpp_object_slot *)to)->node = node;
-                ((mcpp_object_slot *)to)->staged = NULL;
-            }
-            break;
-        }
-        case MCPP_ST_ARTIFACTS: {
-            const mcpp_artifact_list *l = from;
-            mcpp_artifact *items =
-                l->count ? arena_take(a, l->count * sizeof(mcpp_artifact), alignof(mcpp_artifact))
-                         : NULL;
-            for (size_t i = 0; i < l->count; i++) {
-                const char *k = arena_str(a, l->items[i].kind);
-                const char *u = arena_str(a, l->items[i].uri);
-                if (items) {
-                    items[i].kind = k;
-                    items[i].uri = u;
+            case MCPP_ST_SLIST: {
+                const mcpp_string_list *l = from;
+                const char **items =
+                    l->count ? arena_take(a, l->count * sizeof(char *), alignof(char *)) : NULL;
+                for (size_t i = 0; i < l->count; i++) {
+                    const char *s = arena_str(a, l->items[i]);
+                    if (items)
+                        items[i] = s;
                 }
+                if (to)
+                    ((mcpp_string_list *)to)->items = items;
+                break;
             }
-            const char *json = cached_text(a, tmp, NULL, l);
-            if (tmp->texts.failed)
-                return -1;
-            if (to) {
-                ((mcpp_artifact_list *)to)->items = items;
-                ((mcpp_artifact_list *)to)->json = json;
+            case MCPP_ST_DLIST: {
+                const mcpp_double_list *l = from;
+                double *items = l->count ? arena_take(a, l->count * sizeof(double), alignof(double))
+                                         : NULL;
+                if (items)
+                    memcpy(items, l->items, l->count * sizeof(double));
+                if (to)
+                    ((mcpp_double_list *)to)->items = items;
+                break;
             }
-            break;
-        }
-        default:
-            break;
+            case MCPP_ST_OBJECT: {
+                const mcpp_object_slot *o = from;
+                mcpp_xnode *node = arena_take(a, sizeof(mcpp_xnode), alignof(mcpp_xnode));
+                if (o->staged) {
+                    if (pack_xnode(a, node, o->staged, NULL, tmp) != 0)
+                        return -1;
+                } else if (o->node) {
+                    copy_xnode(a, node, o->node);
+                } else if (node) {
+                    memset(node, 0, sizeof *node);
+                    node->kind = MCPP_X_OBJECT;
+                    node->text = "{}";
+                }
+                if (to) {
+                    ((mcpp_object_slot *)to)->node = node;
+                    ((mcpp_object_slot *)to)->staged = NULL;
+                }
+                break;
+            }
+            case MCPP_ST_ARTIFACTS: {
+                const mcpp_artifact_list *l = from;
+                mcpp_artifact *items = l->count ? arena_take(a, l->count * sizeof(mcpp_artifact),
+                                                             alignof(mcpp_artifact))
+                                                : NULL;
+                for (size_t i = 0; i < l->count; i++) {
+                    const char *k = arena_str(a, l->items[i].kind);
+                    const char *u = arena_str(a, l->items[i].uri);
+                    if (items) {
+                        items[i].kind = k;
+                        items[i].uri = u;
+                    }
+                }
+                const char *json = cached_text(a, tmp, NULL, l);
+                if (tmp->texts.failed)
+                    return -1;
+                if (to) {
+                    ((mcpp_artifact_list *)to)->items = items;
+                    ((mcpp_artifact_list *)to)->json = json;
+                }
+                break;
+            }
+            default:
+                break;
+            }
         }
     }
     if (source_name) {

@@ -178,8 +178,10 @@ const char *mcpp_schema_suggest(int section, const char *key)
 
 int mcpp_enum_index(const char *const *names, const char *value)
 {
+    /* the first byte rules out most names without a call; libc's strcmp
+     * compares the rest a vector at a time */
     for (int i = 0; names && names[i]; i++)
-        if (names[i][0] == value[0] && mcpp_str_eq(names[i], value))
+        if (names[i][0] == value[0] && strcmp(names[i], value) == 0)
             return i;
     return -1;
 }

@@ -4,7 +4,6 @@
  * schema id, RFC 3339 time, the A/M/E/R pattern and what it implies (routing,
  * family), samples against the stated statistics, and requested-vs-observed.
  */
-#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +13,14 @@
 #define P(id) mcpp_present(r, MCPP_F_##id)
 #define PATH(id) mcpp_schema_entries[MCPP_F_##id].info.path
 
+/* isdigit() accepts exactly '0'..'9' in every locale, but each call goes
+ * through the locale's table; a range test is the same answer inline. */
+static int is_digit(char c) { return (unsigned char)(c - '0') < 10; }
+
 static int digits(const char *s, int n)
 {
     for (int i = 0; i < n; i++)
-        if (!isdigit((unsigned char)s[i]))
+        if (!is_digit(s[i]))
             return 0;
     return 1;
 }
@@ -39,9 +42,9 @@ static int is_rfc3339(const char *s)
     const char *p = s + 19;
     if (*p == '.') {
         p++;
-        if (!isdigit((unsigned char)*p))
+        if (!is_digit(*p))
             return 0;
-        while (isdigit((unsigned char)*p))
+        while (is_digit(*p))
             p++;
     }
     if (*p == 'Z' || *p == 'z')
@@ -115,7 +118,7 @@ void mcpp_validate(mcpp_load_ctx *ctx, const mcpp_receipt *r)
             pattern_ok = 0;
         }
         for (size_t i = 0; p[i]; i++) {
-            if (!strchr("AMER", p[i])) {
+            if (p[i] != 'A' && p[i] != 'M' && p[i] != 'E' && p[i] != 'R') {
                 mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "enum", PATH(lane_pattern), 0,
                                  "expected only the letters A, M, E, R, got '%c' at position %zu "
                                  "of \"%s\"",
