@@ -63,30 +63,6 @@ static const char *arena_str(arena *a, const char *s)
     return arena_strn(a, s, n);
 }
 
-static int key_order(const void *x, const void *y)
-{
-    return strcmp((*(const cJSON *const *)x)->string, (*(const cJSON *const *)y)->string);
-}
-
-/* Insertion sort for the small objects receipts have (qsort may allocate);
- * qsort beyond that, so a hostile 10^6-key object stays O(n log n). */
-static void sort_by_key(const cJSON **items, size_t n)
-{
-    if (n > 16) {
-        qsort(items, n, sizeof *items, key_order);
-        return;
-    }
-    for (size_t i = 1; i < n; i++) {
-        const cJSON *x = items[i];
-        size_t j = i;
-        while (j > 0 && strcmp(items[j - 1]->string, x->string) > 0) {
-            items[j] = items[j - 1];
-            j--;
-        }
-        items[j] = x;
-    }
-}
-
 /* Canonical texts of containers are made once, while measuring, and kept in
  * `texts` (NUL-separated) for the copy pass to take in the same order. */
 typedef struct text_cache {
@@ -158,7 +134,7 @@ static int pack_xnode(arena *a, mcpp_xnode *dst, const cJSON *v, const char *key
         for (const cJSON *c = v->child; c; c = c->next)
             order[i++] = c;
         if (node.kind == MCPP_X_OBJECT && n > 1)
-            sort_by_key(order, n);
+            mcpp_cjson_sort_members(order, n);
         for (i = 0; i < n; i++) {
             if (pack_xnode(a, node.children ? &node.children[i] : NULL, order[i],
                            node.kind == MCPP_X_OBJECT ? order[i]->string : NULL, tmp) != 0) {

@@ -323,6 +323,8 @@ void mcpp_sb_free_number(mcpp_strbuf *sb, double d);
 void mcpp_sb_json_string(mcpp_strbuf *sb, const char *s);
 /* Compact canonical JSON of a cJSON value (keys sorted, numbers canonical). */
 void mcpp_sb_cjson_compact(mcpp_strbuf *sb, const cJSON *v);
+/* Sorts object members bytewise by key: the canonical order of free-form objects. */
+void mcpp_cjson_sort_members(const cJSON **items, size_t n);
 
 /* Canonical JSON of a receipt (staging or packed); `with_id` 0 leaves id out. */
 int mcpp_write_json(mcpp_strbuf *sb, const mcpp_receipt *r, int with_id);

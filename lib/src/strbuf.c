@@ -140,7 +140,7 @@ static int key_order(const void *x, const void *y)
 
 /* Insertion sort for the small objects receipts have (qsort may allocate);
  * qsort beyond that, so a hostile 10^6-key object stays O(n log n). */
-static void sort_by_key(const cJSON **items, size_t n)
+void mcpp_cjson_sort_members(const cJSON **items, size_t n)
 {
     if (n > 16) {
         qsort(items, n, sizeof *items, key_order);
@@ -201,7 +201,7 @@ void mcpp_sb_cjson_compact(mcpp_strbuf *sb, const cJSON *v)
         for (const cJSON *c = v->child; c; c = c->next)
             sorted[i++] = c;
         if (n > 1)
-            sort_by_key(sorted, n);
+            mcpp_cjson_sort_members(sorted, n);
         mcpp_sb_putc(sb, '{');
         for (i = 0; i < n; i++) {
             if (i)
