@@ -29,7 +29,7 @@
 #include "mcpp_receipts/frontier.h"
 #include "mcpp_receipts/policy_lua.h"
 
-#include "lua_values.h" /* shared with the policy engine's receipt views */
+#include "policy/lua/lua_values.h" /* shared with the policy engine's receipt views */
 
 #define RECEIPT_MT "mcpp_receipts.receipt"
 #define SECTION_MT "mcpp_receipts.section"

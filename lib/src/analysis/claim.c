@@ -1,0 +1,465 @@
+/*
+ * claim.c — the benchmark-laundering check: is a quoted number backed by a
+ * stable lane that matches the claim's selector, and if not, which lane did
+ * the number really come from?
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error_internal.h"
+#include "analysis/frontier_internal.h"
+
+typedef struct claim_lane {
+    char *key;
+    char short_key[24];
+    char *label;
+    int status;
+    char *reasons; /* joined by "; " */
+    int has_headline;
+    mcpp_lane_headline headline;
+} claim_lane;
+
+struct mcpp_claim_result {
+    mcpp_claim_verdict verdict;
+    char *reason;
+    char *selector;
+    char *metric;
+    double value;
+    claim_lane *matched;
+    size_t n_matched;
+    claim_lane *sources;
+    size_t n_sources;
+};
+
+static const struct {
+    const char *name;
+    const char *path;
+} SELECTOR_KEYS[] = {
+    {"family", "lane.family"},
+    {"pattern", "lane.pattern"},
+    {"depth", "lane.depth"},
+    {"name", "lane.name"},
+    {"moe", "backend.moe.observed"},
+    {"attention", "backend.attention.observed"},
+    {"mamba", "backend.mamba.observed"},
+    {"recurrent", "backend.recurrent.observed"},
+    {"gemm", "backend.gemm.observed"},
+    {"precision", "backend.precision"},
+    {"seq_len", "workload.seq_len"},
+    {"micro_batch", "workload.micro_batch"},
+    {"global_batch", "workload.global_batch"},
+    {"data", "workload.data.path"},
+    {"dataset", "workload.data.dataset"},
+    {"compile", "compile.posture"},
+    {"warmup", "compile.warmup"},
+    {"startup", "startup.state"},
+    {"routing", "routing.mode"},
+    {"top_k", "routing.top_k"},
+    {"experts", "routing.num_experts"},
+    {"accelerator", "hardware.observed.accelerator"},
+    {"count", "hardware.observed.count"},
+    {"substrate", "topology.substrate"},
+    {"tp", "topology.tp"},
+    {"pp", "topology.pp"},
+    {"ep", "topology.ep"},
+    {"cp", "topology.cp"},
+    {"dp", "topology.dp"},
+};
+
+typedef struct term {
+    int id;
+    char *value;
+} term;
+
+const char *mcpp_claim_verdict_name(mcpp_claim_verdict verdict)
+{
+    switch (verdict) {
+    case MCPP_CLAIM_SUPPORTED: return "supported";
+    case MCPP_CLAIM_UNSUPPORTED: return "unsupported";
+    case MCPP_CLAIM_CONTRADICTED: return "contradicted";
+    }
+    return "unknown";
+}
+
+static char *dup_n(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+static char *trim_dup(const char *s, size_t n)
+{
+    while (n && (*s == ' ' || *s == '\t')) s++, n--;
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t')) n--;
+    return dup_n(s, n);
+}
+
+static void free_terms(term *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++) free(t[i].value);
+    free(t);
+}
+
+static int parse_selector(term **out, size_t *n_out, const char *sel)
+{
+    size_t cap = 1;
+    for (const char *p = sel; *p; p++) cap += *p == ',';
+    term *t = calloc(cap, sizeof *t);
+    if (!t) return mcpp_error_nomem();
+    size_t n = 0;
+    const char *p = sel;
+    while (*p) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *eq = memchr(p, '=', len);
+        if (!eq) {
+            free_terms(t, n);
+            return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0,
+                                  "selector term '%.*s' is not KEY=VALUE (and '%s' is no lane key)", (int)len, p, sel);
+        }
+        char *key = trim_dup(p, (size_t)(eq - p));
+        char *val = trim_dup(eq + 1, len - (size_t)(eq - p) - 1);
+        if (!key || !val) {
+            free(key);
+            free(val);
+            free_terms(t, n);
+            return mcpp_error_nomem();
+        }
+        const char *path = key;
+        for (size_t i = 0; i < sizeof SELECTOR_KEYS / sizeof SELECTOR_KEYS[0]; i++)
+            if (strcmp(SELECTOR_KEYS[i].name, key) == 0) path = SELECTOR_KEYS[i].path;
+        int id = mcpp_schema_field_id(path);
+        if (id < 0) {
+            int rc = mcpp_error_set(MCPP_EARG, "argument", NULL, key, 0, 0,
+                                    "unknown selector key '%s' (use family, pattern, moe, seq_len, ... or a schema path)", key);
+            free(key);
+            free(val);
+            free_terms(t, n);
+            return rc;
+        }
+        free(key);
+        t[n].id = id;
+        t[n].value = val;
+        n++;
+        p = end ? end + 1 : p + len;
+    }
+    *out = t;
+    *n_out = n;
+    return MCPP_OK;
+}
+
+static int term_holds(const term *t, const mcpp_receipt *r, mcpp_textbuf *scratch)
+{
+    mcpp_value v;
+    if (mcpp_receipt_get_field(r, t->id, &v) != MCPP_OK || v.type == MCPP_TYPE_ABSENT) return 0;
+    if (v.type == MCPP_TYPE_INT || v.type == MCPP_TYPE_DOUBLE) {
+        char *end;
+        double want = strtod(t->value, &end);
+        if (end == t->value || *end) return 0;
+        return (v.type == MCPP_TYPE_INT ? (double)v.integer : v.number) == want;
+    }
+    scratch->len = 0;
+    mcpp_value_text(scratch, &v, 0);
+    return !scratch->failed && strcmp(scratch->data, t->value) == 0;
+}
+
+static int in_interval(double x, double lo, double hi)
+{
+    double eps = 1e-9 * fmax(fabs(lo), fabs(hi));
+    return x >= lo - eps && x <= hi + eps;
+}
+
+static int fill_lane(claim_lane *c, const mcpp_frontier *f, size_t lane, const char *metric)
+{
+    const mcpp_lane_eval *e = mcpp_frontier_lane_eval(f, lane);
+    c->key = dup_n(mcpp_frontier_lane_key(f, lane), strlen(mcpp_frontier_lane_key(f, lane)));
+    c->label = dup_n(mcpp_frontier_lane_label(f, lane), strlen(mcpp_frontier_lane_label(f, lane)));
+    snprintf(c->short_key, sizeof c->short_key, "%s", mcpp_frontier_lane_short_key(f, lane));
+    c->status = (int)e->status;
+    c->has_headline = e->has_headline;
+    c->headline = e->headline;
+    c->headline.metric = metric;
+    mcpp_textbuf t;
+    mcpp_textbuf_init(&t, 256);
+    for (size_t i = 0; i < e->n_reasons; i++) {
+        if (i) mcpp_textbuf_puts(&t, "; ");
+        mcpp_textbuf_puts(&t, e->reasons[i]);
+    }
+    if (t.failed || !c->key || !c->label) {
+        mcpp_textbuf_free(&t);
+        return mcpp_error_nomem();
+    }
+    c->reasons = t.data;
+    return MCPP_OK;
+}
+
+static void clear_lanes(claim_lane *l, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(l[i].key);
+        free(l[i].label);
+        free(l[i].reasons);
+    }
+    free(l);
+}
+
+void mcpp_claim_result_free(mcpp_claim_result *r)
+{
+    if (!r) return;
+    clear_lanes(r->matched, r->n_matched);
+    clear_lanes(r->sources, r->n_sources);
+    free(r->reason);
+    free(r->selector);
+    free(r->metric);
+    free(r);
+}
+
+static void describe_sources(mcpp_textbuf *t, const mcpp_claim_result *r, const char *skip_key)
+{
+    int first = 1;
+    for (size_t i = 0; i < r->n_sources; i++) {
+        const claim_lane *s = &r->sources[i];
+        if (skip_key && strcmp(s->key, skip_key) == 0) continue;
+        mcpp_textbuf_puts(t, first ? "; this number came from lane " : "; and from lane ");
+        first = 0;
+        mcpp_textbuf_printf(t, "%s (%s", s->short_key, s->label);
+        if (s->status == MCPP_LANE_STABLE) mcpp_textbuf_puts(t, ", stable, but not the lane the claim names)");
+        else mcpp_textbuf_printf(t, ", unstable: %s)", s->reasons);
+    }
+}
+
+int mcpp_claim_check(mcpp_claim_result **out, const mcpp_policy *policy, const mcpp_receipt *const *receipts, size_t n,
+                     const char *lane_selector, const char *metric, double value)
+{
+    if (!out) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_claim_check: NULL out");
+    *out = NULL;
+    if (!lane_selector || (n && !receipts))
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_claim_check: NULL selector or receipts");
+    if (!isfinite(value)) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "claimed value is not finite");
+    const mcpp_policy *p = mcpp_policy_or_default(policy);
+    if (!p) return MCPP_ENOMEM;
+    const char *m = metric ? metric : p->gate.metric;
+    int metric_id = mcpp_schema_field_id(m);
+    const mcpp_field_info *info = mcpp_schema_field_at(metric_id);
+    if (metric_id < 0 || !info || (info->type != MCPP_TYPE_DOUBLE && info->type != MCPP_TYPE_INT))
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, m, 0, 0, "'%s' is not a number field of schema %s", m,
+                              MCPP_SCHEMA_ID);
+
+    mcpp_claim_result *r = calloc(1, sizeof *r);
+    size_t *lane_of = malloc((n ? n : 1) * sizeof *lane_of);
+    mcpp_frontier *f = NULL;
+    term *terms = NULL;
+    size_t n_terms = 0;
+    unsigned char *match = NULL;
+    mcpp_textbuf scratch, reason;
+    mcpp_textbuf_init(&scratch, 128);
+    mcpp_textbuf_init(&reason, 512);
+    int rc = MCPP_OK;
+    if (!r || !lane_of || !(r->selector = dup_n(lane_selector, strlen(lane_selector))) || !(r->metric = dup_n(m, strlen(m)))) {
+        rc = mcpp_error_nomem();
+        goto done;
+    }
+    r->value = value;
+    if ((rc = mcpp_frontier_build_metric(&f, p, receipts, n, m, metric_id, lane_of)) != 0) goto done;
+    size_t L = mcpp_frontier_lane_count(f);
+    match = calloc(L ? L : 1, 1);
+    if (!match) {
+        rc = mcpp_error_nomem();
+        goto done;
+    }
+    size_t found;
+    if (mcpp_frontier_find_lane(&found, f, lane_selector) == MCPP_OK) {
+        match[found] = 1;
+    } else {
+        mcpp_error_clear();
+        if ((rc = parse_selector(&terms, &n_terms, lane_selector)) != 0) goto done;
+        memset(match, 1, L);
+        for (size_t i = 0; i < n; i++)
+            for (size_t k = 0; k < n_terms && match[lane_of[i]]; k++)
+                if (!term_holds(&terms[k], receipts[i], &scratch)) match[lane_of[i]] = 0;
+    }
+    r->matched = calloc(L ? L : 1, sizeof *r->matched);
+    r->sources = calloc(L ? L : 1, sizeof *r->sources);
+    if (!r->matched || !r->sources) {
+        rc = mcpp_error_nomem();
+        goto done;
+    }
+    const claim_lane *support = NULL, *stable_match = NULL;
+    for (size_t l = 0; l < L; l++) {
+        const mcpp_lane_eval *e = mcpp_frontier_lane_eval(f, l);
+        double nf = p->noise.noise_floor;
+        int contains = e->has_headline &&
+                       (in_interval(value, e->headline.interval_low, e->headline.interval_high) ||
+                        in_interval(value, e->min_value * (1 - nf), e->max_value * (1 + nf)));
+        if (match[l]) {
+            claim_lane *c = &r->matched[r->n_matched];
+            if ((rc = fill_lane(c, f, l, r->metric)) != 0) goto done;
+            r->n_matched++;
+            if (e->status == MCPP_LANE_STABLE) {
+                if (!stable_match) stable_match = c;
+                if (!support && e->has_headline && in_interval(value, e->headline.interval_low, e->headline.interval_high))
+                    support = c;
+            }
+        }
+        if (contains) {
+            if ((rc = fill_lane(&r->sources[r->n_sources], f, l, r->metric)) != 0) goto done;
+            r->n_sources++;
+        }
+    }
+    if (support) {
+        r->verdict = MCPP_CLAIM_SUPPORTED;
+        mcpp_textbuf_printf(&reason, "supported: stable lane %s (%s) has %s median %.6g, interval [%.6g, %.6g] (n=%zu); "
+                                     "this number belongs to this lane only",
+                            support->short_key, support->label, r->metric, support->headline.median,
+                            support->headline.interval_low, support->headline.interval_high, support->headline.n);
+    } else if (stable_match) {
+        r->verdict = MCPP_CLAIM_CONTRADICTED;
+        mcpp_textbuf_printf(&reason, "contradicted: the matching stable lane %s (%s) has %s median %.6g, interval "
+                                     "[%.6g, %.6g] (n=%zu); %.6g lies outside it",
+                            stable_match->short_key, stable_match->label, r->metric, stable_match->headline.median,
+                            stable_match->headline.interval_low, stable_match->headline.interval_high,
+                            stable_match->headline.n, value);
+        describe_sources(&reason, r, NULL);
+    } else {
+        r->verdict = MCPP_CLAIM_UNSUPPORTED;
+        if (r->n_matched == 0) {
+            mcpp_textbuf_puts(&reason, "unsupported: no lane matches the selector");
+        } else {
+            mcpp_textbuf_puts(&reason, "unsupported: no stable lane matches the selector (");
+            for (size_t i = 0; i < r->n_matched; i++)
+                mcpp_textbuf_printf(&reason, "%s%s is unstable: %s", i ? "; " : "", r->matched[i].short_key,
+                                    r->matched[i].reasons);
+            mcpp_textbuf_putc(&reason, ')');
+        }
+        describe_sources(&reason, r, NULL);
+    }
+    if (reason.failed) {
+        rc = mcpp_error_nomem();
+        goto done;
+    }
+    r->reason = reason.data;
+    reason.data = NULL;
+done:
+    mcpp_textbuf_free(&scratch);
+    mcpp_textbuf_free(&reason);
+    free_terms(terms, n_terms);
+    free(match);
+    free(lane_of);
+    mcpp_frontier_free(f);
+    if (rc) {
+        mcpp_claim_result_free(r);
+        return rc;
+    }
+    *out = r;
+    return MCPP_OK;
+}
+
+mcpp_claim_verdict mcpp_claim_result_verdict(const mcpp_claim_result *r) { return r ? r->verdict : MCPP_CLAIM_UNSUPPORTED; }
+const char *mcpp_claim_result_reason(const mcpp_claim_result *r) { return r ? r->reason : NULL; }
+size_t mcpp_claim_result_matched_count(const mcpp_claim_result *r) { return r ? r->n_matched : 0; }
+size_t mcpp_claim_result_source_count(const mcpp_claim_result *r) { return r ? r->n_sources : 0; }
+
+const char *mcpp_claim_result_matched_key(const mcpp_claim_result *r, size_t i)
+{
+    return r && i < r->n_matched ? r->matched[i].key : NULL;
+}
+
+int mcpp_claim_result_matched_status(const mcpp_claim_result *r, size_t i)
+{
+    return r && i < r->n_matched ? r->matched[i].status : -1;
+}
+
+const char *mcpp_claim_result_source_key(const mcpp_claim_result *r, size_t i)
+{
+    return r && i < r->n_sources ? r->sources[i].key : NULL;
+}
+
+int mcpp_claim_result_source_status(const mcpp_claim_result *r, size_t i)
+{
+    return r && i < r->n_sources ? r->sources[i].status : -1;
+}
+
+const char *mcpp_claim_result_source_reason(const mcpp_claim_result *r, size_t i)
+{
+    return r && i < r->n_sources ? r->sources[i].reasons : NULL;
+}
+
+static void lane_json(mcpp_textbuf *b, const claim_lane *c, int with_headline)
+{
+    mcpp_textbuf_puts(b, "{\"key\": ");
+    mcpp_textbuf_json_string(b, c->key);
+    mcpp_textbuf_puts(b, ", \"short_key\": ");
+    mcpp_textbuf_json_string(b, c->short_key);
+    mcpp_textbuf_puts(b, ", \"label\": ");
+    mcpp_textbuf_json_string(b, c->label);
+    mcpp_textbuf_printf(b, ", \"status\": \"%s\"", mcpp_lane_status_name((mcpp_lane_status)c->status));
+    if (with_headline) {
+        mcpp_textbuf_puts(b, ", \"headline\": ");
+        mcpp_lane_headline_json(b, c->has_headline ? &c->headline : NULL);
+    }
+    mcpp_textbuf_puts(b, ", \"reasons\": ");
+    mcpp_textbuf_json_string(b, c->reasons);
+    mcpp_textbuf_putc(b, '}');
+}
+
+int mcpp_claim_result_render(char **out, const mcpp_claim_result *r, mcpp_output_format format)
+{
+    if (!out || !r) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_claim_result_render: NULL argument");
+    *out = NULL;
+    mcpp_textbuf b;
+    mcpp_textbuf_init(&b, 2048);
+    if (format == MCPP_OUTPUT_JSON) {
+        mcpp_textbuf_puts(&b, "{\"schema\": \"mcpp.claim/1\", \"selector\": ");
+        mcpp_textbuf_json_string(&b, r->selector);
+        mcpp_textbuf_puts(&b, ", \"metric\": ");
+        mcpp_textbuf_json_string(&b, r->metric);
+        mcpp_textbuf_puts(&b, ", \"value\": ");
+        mcpp_textbuf_json_number(&b, r->value);
+        mcpp_textbuf_printf(&b, ", \"verdict\": \"%s\", \"reason\": ", mcpp_claim_verdict_name(r->verdict));
+        mcpp_textbuf_json_string(&b, r->reason);
+        mcpp_textbuf_puts(&b, ", \"matched\": [");
+        for (size_t i = 0; i < r->n_matched; i++) {
+            if (i) mcpp_textbuf_puts(&b, ", ");
+            lane_json(&b, &r->matched[i], 1);
+        }
+        mcpp_textbuf_puts(&b, "], \"sources\": [");
+        for (size_t i = 0; i < r->n_sources; i++) {
+            if (i) mcpp_textbuf_puts(&b, ", ");
+            lane_json(&b, &r->sources[i], 1);
+        }
+        mcpp_textbuf_puts(&b, "]}\n");
+    } else if (format == MCPP_OUTPUT_TEXT || format == MCPP_OUTPUT_MARKDOWN) {
+        int md = format == MCPP_OUTPUT_MARKDOWN;
+        mcpp_textbuf_printf(&b, md ? "### Claim check: **%s**\n\n" : "claim     %s\n", mcpp_claim_verdict_name(r->verdict));
+        mcpp_textbuf_printf(&b, md ? "`%s` = %.6g for lanes `" : "value     %s = %.6g\nselector  ", r->metric, r->value);
+        mcpp_textbuf_puts(&b, r->selector);
+        mcpp_textbuf_puts(&b, md ? "`\n\n" : "\nreason    ");
+        if (md) mcpp_textbuf_md_cell(&b, r->reason);
+        else mcpp_textbuf_puts(&b, r->reason);
+        mcpp_textbuf_putc(&b, '\n');
+        for (size_t i = 0; i < r->n_matched; i++) {
+            const claim_lane *c = &r->matched[i];
+            mcpp_textbuf_printf(&b, md ? "%s- matches `%s` %s (%s)" : "%smatches   %s %s (%s)", i || md ? "" : "\n",
+                                c->short_key, c->label, mcpp_lane_status_name((mcpp_lane_status)c->status));
+            if (c->has_headline)
+                mcpp_textbuf_printf(&b, ": median %.6g [%.6g, %.6g] n=%zu", c->headline.median, c->headline.interval_low,
+                                    c->headline.interval_high, c->headline.n);
+            mcpp_textbuf_putc(&b, '\n');
+        }
+        for (size_t i = 0; i < r->n_sources; i++) {
+            const claim_lane *c = &r->sources[i];
+            mcpp_textbuf_printf(&b, md ? "- value found in `%s` %s (%s)\n" : "found in  %s %s (%s)\n", c->short_key,
+                                c->label, mcpp_lane_status_name((mcpp_lane_status)c->status));
+        }
+    } else {
+        mcpp_textbuf_free(&b);
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "unknown output format %d", (int)format);
+    }
+    return mcpp_textbuf_finish(&b, out);
+}

@@ -1,0 +1,273 @@
+/*
+ * compare_metric.c — the headline metric of a comparison: which values each
+ * side contributes (per-step values when there are step samples, the stated
+ * number otherwise), the relative delta with its interval and noise floor,
+ * and the gate decision on that result.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/compare_internal.h"
+#include "util/error_internal.h"
+#include "analysis/stats_internal.h"
+
+static const char METHOD_HL[] = "hodges-lehmann/mann-whitney on log values";
+static const char METHOD_POINT[] = "point";
+
+void mcpp_metric_side_free(mcpp_metric_side *s)
+{
+    free(s->steps);
+    free(s->stated);
+    memset(s, 0, sizeof *s);
+}
+
+static int push(double **arr, size_t *n, size_t *cap, double v)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? *cap * 2 : 16;
+        double *na = realloc(*arr, nc * sizeof *na);
+        if (!na) return mcpp_error_nomem();
+        *arr = na;
+        *cap = nc;
+    }
+    (*arr)[(*n)++] = v;
+    return MCPP_OK;
+}
+
+static int number_of(const mcpp_receipt *r, int id, double *out)
+{
+    mcpp_value v;
+    if (id < 0 || mcpp_receipt_get_field(r, id, &v) != MCPP_OK) return 0;
+    if (v.type == MCPP_TYPE_DOUBLE) *out = v.number;
+    else if (v.type == MCPP_TYPE_INT) *out = (double)v.integer;
+    else return 0;
+    return 1;
+}
+
+static double median_of_samples(const double *samples, size_t n)
+{
+    double small[64];
+    double *tmp = n <= 64 ? small : malloc(n * sizeof *tmp);
+    if (!tmp) return NAN;
+    memcpy(tmp, samples, n * sizeof *tmp);
+    mcpp_stats_sort(tmp, n);
+    double m = mcpp_stats_quantile_sorted(tmp, n, 0.5);
+    if (tmp != small) free(tmp);
+    return m;
+}
+
+/* What one receipt contributes: its stated (or derived) value, and how to
+ * turn its step samples into values (scale / t for rates, t for times). */
+typedef struct receipt_metric {
+    int has_stated;
+    double stated;
+    int use_steps;
+    double scale;
+    const double *samples;
+    size_t n_samples;
+} receipt_metric;
+
+static void resolve_metric(receipt_metric *m, const mcpp_policy *p, int metric_id, const mcpp_receipt *r)
+{
+    memset(m, 0, sizeof *m);
+    m->has_stated = number_of(r, metric_id, &m->stated);
+    mcpp_value sv;
+    if (p->id_samples >= 0 && mcpp_receipt_get_field(r, p->id_samples, &sv) == MCPP_OK &&
+        sv.type == MCPP_TYPE_DOUBLE_LIST && sv.count > 0) {
+        m->samples = sv.doubles;
+        m->n_samples = sv.count;
+    }
+    if (m->samples && metric_id == p->id_tokens_per_s) {
+        double useful, med = NAN;
+        if (number_of(r, p->id_useful_tokens, &useful) && useful > 0) {
+            m->scale = useful;
+        } else if (m->has_stated) {
+            if (!number_of(r, p->id_step_median, &med)) med = median_of_samples(m->samples, m->n_samples);
+            m->scale = m->stated * med;
+        } else {
+            m->scale = NAN;
+        }
+        m->use_steps = isfinite(m->scale) && m->scale > 0;
+        if (m->use_steps && !m->has_stated) {
+            if (!number_of(r, p->id_step_median, &med)) med = median_of_samples(m->samples, m->n_samples);
+            if (med > 0) {
+                m->stated = m->scale / med;
+                m->has_stated = 1;
+            }
+        }
+    } else if (m->samples && metric_id == p->id_step_median) {
+        m->use_steps = 1;
+        if (!m->has_stated) {
+            m->stated = median_of_samples(m->samples, m->n_samples);
+            m->has_stated = 1;
+        }
+    }
+    if (!isfinite(m->stated)) m->has_stated = 0;
+}
+
+int mcpp_metric_stated(double *out, const mcpp_policy *p, int metric_id, const mcpp_receipt *r)
+{
+    receipt_metric m;
+    resolve_metric(&m, p, metric_id, r);
+    if (m.has_stated) *out = m.stated;
+    return m.has_stated;
+}
+
+int mcpp_metric_side_add(mcpp_metric_side *s, const mcpp_policy *p, int metric_id, const mcpp_receipt *r)
+{
+    receipt_metric m;
+    resolve_metric(&m, p, metric_id, r);
+    if (!m.has_stated) return 0;
+    int rc = push(&s->stated, &s->n_stated, &s->cap_stated, m.stated);
+    if (rc) return rc;
+    s->receipts++;
+    if (m.use_steps) {
+        for (size_t i = 0; i < m.n_samples; i++) {
+            double t = m.samples[i];
+            if (!(t > 0)) continue; /* a zero-length step carries no rate */
+            double v = metric_id == p->id_step_median ? t : m.scale / t;
+            if ((rc = push(&s->steps, &s->n_steps, &s->cap_steps, v)) != 0) return rc;
+        }
+        s->with_samples++;
+    }
+    return 1;
+}
+
+static int all_positive(const double *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!(v[i] > 0)) return 0;
+    return 1;
+}
+
+int mcpp_metric_compare(mcpp_metric_result *out, const mcpp_policy *p, const mcpp_metric_side *base,
+                        const mcpp_metric_side *cand)
+{
+    memset(out, 0, sizeof *out);
+    out->metric = p->gate.metric;
+    out->higher_is_better = p->gate.higher_is_better;
+    out->confidence = p->gate.confidence;
+    int steps = base->receipts && cand->receipts && base->with_samples == base->receipts &&
+                cand->with_samples == cand->receipts && base->n_steps >= 1 && cand->n_steps >= 1;
+    const double *bv = steps ? base->steps : base->stated;
+    const double *cv = steps ? cand->steps : cand->stated;
+    size_t nb = steps ? base->n_steps : base->n_stated;
+    size_t nc = steps ? cand->n_steps : cand->n_stated;
+    double *sorted = malloc((nb + nc) * sizeof *sorted);
+    if (!sorted) return mcpp_error_nomem();
+    double *bs = sorted, *cs = sorted + nb;
+    memcpy(bs, bv, nb * sizeof *bs);
+    memcpy(cs, cv, nc * sizeof *cs);
+    mcpp_stats_sort(bs, nb);
+    mcpp_stats_sort(cs, nc);
+    out->base_median = mcpp_stats_quantile_sorted(bs, nb, 0.5);
+    out->cand_median = mcpp_stats_quantile_sorted(cs, nc, 0.5);
+    out->n_base = nb;
+    out->n_cand = nc;
+    out->rel_delta = out->base_median != 0 ? out->cand_median / out->base_median - 1 : NAN;
+    double spread = mcpp_stats_rel_spread_sorted(bs, nb) / 2;
+    out->noise_floor = spread > p->noise.noise_floor ? spread : p->noise.noise_floor;
+    /* Two values per side at least, all positive (logs): otherwise a point. */
+    int interval = steps && nb >= 2 && nc >= 2 && all_positive(bs, nb) && all_positive(cs, nc);
+    if (interval) {
+        if (mcpp_stats_hl_ratio_interval(bs, nb, cs, nc, p->gate.confidence, &out->interval_low,
+                                         &out->interval_high) != 0) {
+            free(sorted);
+            return mcpp_error_nomem();
+        }
+        out->method = METHOD_HL;
+        out->point_comparison = 0;
+    } else {
+        out->interval_low = out->interval_high = out->rel_delta;
+        out->method = METHOD_POINT;
+        out->point_comparison = 1;
+    }
+    free(sorted);
+    return MCPP_OK;
+}
+
+/* The change in the favourable direction: positive is better. */
+static double favourable(double rel, int higher_is_better)
+{
+    return higher_is_better ? rel : 1.0 / (1.0 + rel) - 1.0;
+}
+
+mcpp_gate_outcome mcpp_metric_gate(const mcpp_metric_result *m, const mcpp_policy *p, mcpp_textbuf *reason)
+{
+    double allowance = p->gate.max_regression;
+    if (!isfinite(m->rel_delta)) {
+        mcpp_textbuf_printf(reason, "%s: base median is 0, no relative change can be formed", m->metric);
+        return MCPP_GATE_UNDETERMINED;
+    }
+    double u = favourable(m->rel_delta, m->higher_is_better);
+    /* The end of the interval most favourable to the candidate. */
+    double best = m->higher_is_better ? favourable(m->interval_high, 1) : favourable(m->interval_low, 0);
+    double lo = favourable(m->higher_is_better ? m->interval_low : m->interval_high, m->higher_is_better);
+    const char *dir = m->higher_is_better ? "higher is better" : "lower is better";
+    mcpp_gate_outcome outcome;
+    if (best < -allowance) {
+        outcome = MCPP_GATE_FAILED;
+        if (m->point_comparison)
+            mcpp_textbuf_printf(reason, "regression of %.1f%% on %s (%s) is beyond the %.1f%% allowance",
+                               -u * 100, m->metric, dir, allowance * 100);
+        else
+            mcpp_textbuf_printf(reason,
+                               "regression of %.1f%% on %s (%s) is established: even the favourable end "
+                               "of the %.0f%% interval (%+.1f%%) is worse than the -%.1f%% allowance",
+                               -u * 100, m->metric, dir, m->confidence * 100, best * 100, allowance * 100);
+    } else {
+        outcome = MCPP_GATE_PASSED;
+        if (fabs(u) < m->noise_floor)
+            mcpp_textbuf_printf(reason, "within noise: %+.1f%% on %s, noise floor %.1f%%", u * 100, m->metric,
+                               m->noise_floor * 100);
+        else if (u > 0)
+            mcpp_textbuf_printf(reason, "improvement of %.1f%% on %s (%s)", u * 100, m->metric, dir);
+        else
+            mcpp_textbuf_printf(reason, "change of %+.1f%% on %s does not establish a regression beyond %.1f%%",
+                               u * 100, m->metric, allowance * 100);
+        if (!m->point_comparison)
+            mcpp_textbuf_printf(reason, " (%.0f%% interval %+.1f%% .. %+.1f%%)", m->confidence * 100, lo * 100,
+                               best * 100);
+    }
+    if (m->point_comparison)
+        mcpp_textbuf_puts(reason, " [point comparison: no step samples on at least one side]");
+    return outcome;
+}
+
+void mcpp_metric_render_json(mcpp_textbuf *b, const mcpp_metric_result *m)
+{
+    mcpp_textbuf_puts(b, "{\"name\": ");
+    mcpp_textbuf_json_string(b, m->metric);
+    mcpp_textbuf_printf(b, ", \"higher_is_better\": %s, \"base_median\": ", m->higher_is_better ? "true" : "false");
+    mcpp_textbuf_json_number(b, m->base_median);
+    mcpp_textbuf_puts(b, ", \"cand_median\": ");
+    mcpp_textbuf_json_number(b, m->cand_median);
+    mcpp_textbuf_puts(b, ", \"rel_delta\": ");
+    mcpp_textbuf_json_number(b, m->rel_delta);
+    mcpp_textbuf_puts(b, ", \"interval\": [");
+    mcpp_textbuf_json_number(b, m->interval_low);
+    mcpp_textbuf_puts(b, ", ");
+    mcpp_textbuf_json_number(b, m->interval_high);
+    mcpp_textbuf_puts(b, "], \"confidence\": ");
+    mcpp_textbuf_json_number(b, m->confidence);
+    mcpp_textbuf_printf(b, ", \"n_base\": %zu, \"n_cand\": %zu, \"noise_floor\": ", m->n_base, m->n_cand);
+    mcpp_textbuf_json_number(b, m->noise_floor);
+    mcpp_textbuf_puts(b, ", \"method\": ");
+    mcpp_textbuf_json_string(b, m->method);
+    mcpp_textbuf_printf(b, ", \"point_comparison\": %s}", m->point_comparison ? "true" : "false");
+}
+
+void mcpp_metric_render_text(mcpp_textbuf *b, const mcpp_metric_result *m, const char *indent)
+{
+    mcpp_textbuf_printf(b, "%smetric      %s (%s)\n", indent, m->metric,
+                       m->higher_is_better ? "higher is better" : "lower is better");
+    mcpp_textbuf_printf(b, "%sbase        %.6g (median of %zu)\n", indent, m->base_median, m->n_base);
+    mcpp_textbuf_printf(b, "%scandidate   %.6g (median of %zu)\n", indent, m->cand_median, m->n_cand);
+    if (m->point_comparison)
+        mcpp_textbuf_printf(b, "%sdelta       %+.2f%% (point comparison: no interval)\n", indent, m->rel_delta * 100);
+    else
+        mcpp_textbuf_printf(b, "%sdelta       %+.2f%%  [%+.2f%% .. %+.2f%%] at %.0f%%\n", indent, m->rel_delta * 100,
+                           m->interval_low * 100, m->interval_high * 100, m->confidence * 100);
+    mcpp_textbuf_printf(b, "%snoise floor %.2f%%   method: %s\n", indent, m->noise_floor * 100, m->method);
+}

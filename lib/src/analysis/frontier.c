@@ -1,0 +1,507 @@
+/*
+ * frontier.c — groups receipts into lanes (hash table on the lane key), labels
+ * each lane from its mergeable summary, and finds adjacent lanes.
+ *
+ * Adjacency at width 1 is found without comparing all pairs: for every lane
+ * and key dimension d, the hash of the key with d left out is a bucket; lanes
+ * sharing a bucket differ in d only. Wider adjacency compares all pairs
+ * (quadratic in the number of lanes, which is small next to receipts).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error_internal.h"
+#include "analysis/frontier_internal.h"
+
+typedef struct frontier_lane {
+    mcpp_lane_summary *summary;
+    const mcpp_receipt *rep; /* the lane's first receipt, only while building */
+    char short_key[24];
+    char *label;
+    uint64_t *segs; /* key_dims segment hashes, into frontier->segs */
+    mcpp_lane_eval eval;
+    const char **ids;
+    size_t n_ids;
+    size_t *adj;
+    char **adj_dims;
+    size_t n_adj, cap_adj;
+} frontier_lane;
+
+struct mcpp_frontier {
+    char *policy_name;
+    size_t n_receipts;
+    size_t n_duplicates; /* receipts skipped: same id already in the lane */
+    frontier_lane *lanes;
+    size_t n_lanes, cap_lanes;
+    size_t n_stable;
+    size_t key_dims;
+    char **dim_names;
+    uint64_t *segs;
+    size_t cap_segs;
+};
+
+void mcpp_frontier_free(mcpp_frontier *f)
+{
+    if (!f) return;
+    for (size_t i = 0; i < f->n_lanes; i++) {
+        frontier_lane *l = &f->lanes[i];
+        mcpp_lane_summary_free(l->summary);
+        free(l->label);
+        mcpp_lane_eval_clear(&l->eval);
+        free(l->ids);
+        for (size_t j = 0; j < l->n_adj; j++) free(l->adj_dims[j]);
+        free(l->adj);
+        free(l->adj_dims);
+    }
+    free(f->lanes);
+    if (f->dim_names)
+        for (size_t k = 0; k < f->key_dims; k++) free(f->dim_names[k]);
+    free(f->dim_names);
+    free(f->segs);
+    free(f->policy_name);
+    free(f);
+}
+
+/* ---- Grouping ------------------------------------------------------------------------ */
+
+typedef struct slot {
+    uint64_t hash;
+    size_t lane; /* SIZE_MAX when empty */
+} slot;
+
+static int table_grow(slot **table, size_t *cap, const frontier_lane *lanes, size_t n_lanes, const uint64_t *hashes)
+{
+    size_t nc = *cap ? *cap * 2 : 1024;
+    slot *nt = malloc(nc * sizeof *nt);
+    if (!nt) return mcpp_error_nomem();
+    for (size_t i = 0; i < nc; i++) nt[i].lane = SIZE_MAX;
+    for (size_t l = 0; l < n_lanes; l++) {
+        size_t pos = (size_t)hashes[l] & (nc - 1);
+        while (nt[pos].lane != SIZE_MAX) pos = (pos + 1) & (nc - 1);
+        nt[pos].hash = hashes[l];
+        nt[pos].lane = l;
+    }
+    (void)lanes;
+    free(*table);
+    *table = nt;
+    *cap = nc;
+    return MCPP_OK;
+}
+
+static int add_adjacent(frontier_lane *l, size_t other, const char *dims)
+{
+    if (l->n_adj == l->cap_adj) {
+        size_t nc = l->cap_adj ? l->cap_adj * 2 : 4;
+        size_t *na = realloc(l->adj, nc * sizeof *na);
+        if (!na) return mcpp_error_nomem();
+        l->adj = na;
+        char **nd = realloc(l->adj_dims, nc * sizeof *nd);
+        if (!nd) return mcpp_error_nomem();
+        l->adj_dims = nd;
+        l->cap_adj = nc;
+    }
+    char *d = strdup(dims);
+    if (!d) return mcpp_error_nomem();
+    l->adj[l->n_adj] = other;
+    l->adj_dims[l->n_adj] = d;
+    l->n_adj++;
+    return MCPP_OK;
+}
+
+typedef struct bucket {
+    uint64_t hash;
+    size_t dim;
+    size_t lane;
+} bucket;
+
+static int compare_buckets(const void *a, const void *b)
+{
+    const bucket *x = a, *y = b;
+    if (x->hash != y->hash) return x->hash < y->hash ? -1 : 1;
+    if (x->dim != y->dim) return x->dim < y->dim ? -1 : 1;
+    return (x->lane > y->lane) - (x->lane < y->lane);
+}
+
+/* Segments in which two lanes differ, as "a, b" (count in *n). */
+static void differing(const mcpp_frontier *f, size_t a, size_t b, mcpp_textbuf *t, size_t *n)
+{
+    *n = 0;
+    for (size_t k = 0; k < f->key_dims; k++) {
+        if (f->lanes[a].segs[k] == f->lanes[b].segs[k]) continue;
+        if (t) {
+            if (*n) mcpp_textbuf_puts(t, ", ");
+            mcpp_textbuf_puts(t, f->dim_names[k]);
+        }
+        (*n)++;
+    }
+}
+
+static int find_adjacency(mcpp_frontier *f, int width)
+{
+    size_t L = f->n_lanes, D = f->key_dims;
+    int rc = MCPP_OK;
+    mcpp_textbuf t;
+    mcpp_textbuf_init(&t, 128);
+    if (width <= 1) {
+        bucket *bs = malloc((L * D > 0 ? L * D : 1) * sizeof *bs);
+        if (!bs) {
+            mcpp_textbuf_free(&t);
+            return mcpp_error_nomem();
+        }
+        size_t nb = 0;
+        for (size_t l = 0; l < L; l++) {
+            for (size_t d = 0; d < D; d++) {
+                uint64_t h = mcpp_fnv1a(&d, sizeof d, MCPP_FNV_OFFSET);
+                for (size_t k = 0; k < D; k++)
+                    if (k != d) h = mcpp_fnv1a(&f->lanes[l].segs[k], sizeof(uint64_t), h);
+                bs[nb].hash = h;
+                bs[nb].dim = d;
+                bs[nb].lane = l;
+                nb++;
+            }
+        }
+        qsort(bs, nb, sizeof *bs, compare_buckets);
+        for (size_t i = 0; i < nb && !rc;) {
+            size_t j = i + 1;
+            while (j < nb && bs[j].hash == bs[i].hash && bs[j].dim == bs[i].dim) j++;
+            for (size_t a = i; a < j && !rc; a++) {
+                for (size_t b = a + 1; b < j && !rc; b++) {
+                    size_t n;
+                    t.len = 0;
+                    differing(f, bs[a].lane, bs[b].lane, &t, &n);
+                    if (n != 1 || t.failed) continue; /* a hash collision, not a neighbour */
+                    rc = add_adjacent(&f->lanes[bs[a].lane], bs[b].lane, t.data);
+                    if (!rc) rc = add_adjacent(&f->lanes[bs[b].lane], bs[a].lane, t.data);
+                }
+            }
+            i = j;
+        }
+        free(bs);
+    } else {
+        for (size_t a = 0; a < L && !rc; a++) {
+            for (size_t b = a + 1; b < L && !rc; b++) {
+                size_t n;
+                differing(f, a, b, NULL, &n);
+                if (n == 0 || n > (size_t)width) continue;
+                t.len = 0;
+                differing(f, a, b, &t, &n);
+                if (t.failed) break;
+                rc = add_adjacent(&f->lanes[a], b, t.data);
+                if (!rc) rc = add_adjacent(&f->lanes[b], a, t.data);
+            }
+        }
+    }
+    if (!rc && t.failed) rc = mcpp_error_nomem();
+    mcpp_textbuf_free(&t);
+    /* Adjacent lanes in lane order (insertion sort: lists are short). */
+    for (size_t l = 0; l < L; l++) {
+        frontier_lane *x = &f->lanes[l];
+        for (size_t i = 1; i < x->n_adj; i++) {
+            size_t a = x->adj[i];
+            char *d = x->adj_dims[i];
+            size_t j = i;
+            for (; j > 0 && x->adj[j - 1] > a; j--) {
+                x->adj[j] = x->adj[j - 1];
+                x->adj_dims[j] = x->adj_dims[j - 1];
+            }
+            x->adj[j] = a;
+            x->adj_dims[j] = d;
+        }
+    }
+    return rc;
+}
+
+static int compare_lanes(const void *a, const void *b)
+{
+    const frontier_lane *x = a, *y = b;
+    return strcmp(mcpp_lane_summary_key(x->summary), mcpp_lane_summary_key(y->summary));
+}
+
+int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const mcpp_receipt *const *receipts,
+                               size_t n, const char *metric, int metric_id, size_t *lane_of)
+{
+    *out = NULL;
+    mcpp_frontier *f = calloc(1, sizeof *f);
+    if (!f) return mcpp_error_nomem();
+    int rc = MCPP_OK;
+    slot *table = NULL;
+    size_t table_cap = 0;
+    uint64_t *lane_hash = NULL;
+    size_t *order = NULL;
+    /* (lane, id) pairs seen: the same run loaded twice (say as JSON and as
+     * YAML) must not count as two runs. Open addressing, 2n slots. */
+    size_t ids_cap = 16;
+    while (ids_cap < 2 * n) ids_cap *= 2;
+    slot *ids_seen = malloc(ids_cap * sizeof *ids_seen);
+    const char **ids_text = malloc(ids_cap * sizeof *ids_text);
+    if (ids_seen)
+        for (size_t i = 0; i < ids_cap; i++) ids_seen[i].lane = SIZE_MAX;
+    mcpp_textbuf key;
+    mcpp_textbuf_init(&key, 1024);
+    f->n_receipts = n;
+    f->key_dims = mcpp_lane_key_dim_count(p);
+    f->policy_name = strdup(p->name);
+    f->dim_names = calloc(f->key_dims ? f->key_dims : 1, sizeof *f->dim_names);
+    uint64_t *segs_tmp = malloc((f->key_dims ? f->key_dims : 1) * sizeof *segs_tmp);
+    if (!f->policy_name || !f->dim_names || !segs_tmp || key.failed || !ids_seen || !ids_text) {
+        rc = mcpp_error_nomem();
+        goto done;
+    }
+    for (size_t k = 0; k < f->key_dims; k++)
+        if (!(f->dim_names[k] = strdup(mcpp_lane_key_dim_name(p, k)))) {
+            rc = mcpp_error_nomem();
+            goto done;
+        }
+    size_t hash_cap = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!receipts[i]) {
+            rc = mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "receipt %zu is NULL", i);
+            goto done;
+        }
+        /* The raw-value hash finds the lane; its key text is formatted once, for a new lane. */
+        uint64_t h = mcpp_lane_key_hash(p, receipts[i]);
+        if ((f->n_lanes + 1) * 2 > table_cap && (rc = table_grow(&table, &table_cap, f->lanes, f->n_lanes, lane_hash)) != 0)
+            goto done;
+        size_t pos = (size_t)h & (table_cap - 1), lane = SIZE_MAX;
+        while (table[pos].lane != SIZE_MAX) {
+            if (table[pos].hash == h && mcpp_lane_same(p, f->lanes[table[pos].lane].rep, receipts[i])) {
+                lane = table[pos].lane;
+                break;
+            }
+            pos = (pos + 1) & (table_cap - 1);
+        }
+        if (lane == SIZE_MAX) {
+            if (f->n_lanes == f->cap_lanes) {
+                size_t nc = f->cap_lanes ? f->cap_lanes * 2 : 64;
+                frontier_lane *nl = realloc(f->lanes, nc * sizeof *nl);
+                if (!nl) {
+                    rc = mcpp_error_nomem();
+                    goto done;
+                }
+                f->lanes = nl;
+                f->cap_lanes = nc;
+            }
+            if (f->n_lanes == hash_cap) {
+                size_t nc = hash_cap ? hash_cap * 2 : 64;
+                uint64_t *nh = realloc(lane_hash, nc * sizeof *nh);
+                if (!nh) {
+                    rc = mcpp_error_nomem();
+                    goto done;
+                }
+                lane_hash = nh;
+                hash_cap = nc;
+            }
+            if ((f->n_lanes + 1) * (f->key_dims ? f->key_dims : 1) > f->cap_segs) {
+                size_t nc = f->cap_segs ? f->cap_segs * 2 : 64 * (f->key_dims ? f->key_dims : 1);
+                uint64_t *ns = realloc(f->segs, nc * sizeof *ns);
+                if (!ns) {
+                    rc = mcpp_error_nomem();
+                    goto done;
+                }
+                f->segs = ns;
+                f->cap_segs = nc;
+            }
+            key.len = 0;
+            mcpp_lane_key_append(&key, p, receipts[i], segs_tmp);
+            if (key.failed) {
+                rc = mcpp_error_nomem();
+                goto done;
+            }
+            lane = f->n_lanes;
+            frontier_lane *l = &f->lanes[lane];
+            memset(l, 0, sizeof *l);
+            l->rep = receipts[i];
+            if ((rc = mcpp_lane_summary_create(&l->summary, p, metric, metric_id, key.data)) != 0) goto done;
+            f->n_lanes++;
+            if (f->key_dims) memcpy(f->segs + lane * f->key_dims, segs_tmp, f->key_dims * sizeof *segs_tmp);
+            lane_hash[lane] = h;
+            table[pos].hash = h;
+            table[pos].lane = lane;
+        }
+        if (lane_of) lane_of[i] = lane;
+        const char *rid = mcpp_receipt_id(receipts[i]);
+        if (!rid) rid = "";
+        uint64_t ih = mcpp_fnv1a(rid, strlen(rid), mcpp_fnv1a(&lane, sizeof lane, MCPP_FNV_OFFSET));
+        size_t ipos = (size_t)ih & (ids_cap - 1);
+        int dup = 0;
+        while (ids_seen[ipos].lane != SIZE_MAX) {
+            if (ids_seen[ipos].hash == ih && ids_seen[ipos].lane == lane && strcmp(ids_text[ipos], rid) == 0) {
+                dup = 1;
+                break;
+            }
+            ipos = (ipos + 1) & (ids_cap - 1);
+        }
+        if (dup) {
+            f->n_duplicates++;
+            continue;
+        }
+        ids_seen[ipos].hash = ih;
+        ids_seen[ipos].lane = lane;
+        ids_text[ipos] = rid;
+        if ((rc = mcpp_lane_summary_add_keyed(f->lanes[lane].summary, receipts[i])) != 0) goto done;
+    }
+    /* Lanes in key order; segments follow their lane. */
+    order = malloc((f->n_lanes ? f->n_lanes : 1) * sizeof *order);
+    if (!order) {
+        rc = mcpp_error_nomem();
+        goto done;
+    }
+    for (size_t l = 0; l < f->n_lanes; l++) f->lanes[l].segs = f->segs + l * f->key_dims;
+    for (size_t l = 0; l < f->n_lanes; l++) f->lanes[l].n_adj = l; /* remember the old index */
+    if (f->n_lanes > 1) qsort(f->lanes, f->n_lanes, sizeof *f->lanes, compare_lanes);
+    for (size_t l = 0; l < f->n_lanes; l++) {
+        order[f->lanes[l].n_adj] = l;
+        f->lanes[l].n_adj = 0;
+    }
+    if (lane_of)
+        for (size_t i = 0; i < n; i++) lane_of[i] = order[lane_of[i]];
+    for (size_t l = 0; l < f->n_lanes && !rc; l++) {
+        frontier_lane *x = &f->lanes[l];
+        const char *k = mcpp_lane_summary_key(x->summary);
+        mcpp_lane_key_short(x->short_key, sizeof x->short_key, k);
+        if ((rc = mcpp_lane_summary_evaluate(x->summary, &x->eval)) != 0) break;
+        if (x->eval.status == MCPP_LANE_STABLE) f->n_stable++;
+        x->ids = mcpp_lane_summary_sorted_ids(x->summary, &x->n_ids);
+        const char *label = mcpp_lane_summary_label(x->summary);
+        x->label = strdup(label ? label : x->short_key);
+        if (!x->ids || !x->label) rc = mcpp_error_nomem();
+    }
+    if (!rc) rc = find_adjacency(f, p->adjacency_width);
+done:
+    mcpp_textbuf_free(&key);
+    free(segs_tmp);
+    free(table);
+    free(lane_hash);
+    free(order);
+    free(ids_seen);
+    free(ids_text);
+    if (rc) {
+        mcpp_frontier_free(f);
+        return rc;
+    }
+    *out = f;
+    return MCPP_OK;
+}
+
+int mcpp_frontier_build(mcpp_frontier **out, const mcpp_policy *policy, const mcpp_receipt *const *receipts, size_t n)
+{
+    if (!out) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_frontier_build: NULL out");
+    *out = NULL;
+    if (n && !receipts) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_frontier_build: NULL receipts");
+    const mcpp_policy *p = mcpp_policy_or_default(policy);
+    if (!p) return MCPP_ENOMEM;
+    return mcpp_frontier_build_metric(out, p, receipts, n, p->gate.metric, p->gate_metric_id, NULL);
+}
+
+/* ---- Accessors --------------------------------------------------------------------------- */
+
+static const frontier_lane *lane_at(const mcpp_frontier *f, size_t i)
+{
+    return f && i < f->n_lanes ? &f->lanes[i] : NULL;
+}
+
+const mcpp_lane_eval *mcpp_frontier_lane_eval(const mcpp_frontier *f, size_t lane)
+{
+    const frontier_lane *l = lane_at(f, lane);
+    return l ? &l->eval : NULL;
+}
+
+size_t mcpp_frontier_lane_count(const mcpp_frontier *f) { return f ? f->n_lanes : 0; }
+size_t mcpp_frontier_stable_count(const mcpp_frontier *f) { return f ? f->n_stable : 0; }
+
+const char *mcpp_frontier_lane_key(const mcpp_frontier *f, size_t lane)
+{
+    const frontier_lane *l = lane_at(f, lane);
+    return l ? mcpp_lane_summary_key(l->summary) : NULL;
+}
+
+const char *mcpp_frontier_lane_short_key(const mcpp_frontier *f, size_t lane)
+{
+    const frontier_lane *l = lane_at(f, lane);
+    return l ? l->short_key : NULL;
+}
+
+const char *mcpp_frontier_lane_label(const mcpp_frontier *f, size_t lane)
+{
+    const frontier_lane *l = lane_at(f, lane);
+    return l ? l->label : NULL;
+}
+
+int mcpp_frontier_lane_status(const mcpp_frontier *f, size_t lane)
+{
+    const frontier_lane *l = lane_at(f, lane);
+    return l ? (int)l->eval.status : -1;
+}
+
+size_t mcpp_frontier_lane_receipt_count(const mcpp_frontier *f, size_t lane)
+{
+    const frontier_lane *l = lane_at(f, lane);
+    return l ? l->n_ids : 0;
+}
+
+const char *mcpp_frontier_lane_receipt_id(const mcpp_frontier *f, size_t lane, size_t index)
+{
+    const frontier_lane *l = lane_at(f, lane);
+    return l && index < l->n_ids ? l->ids[index] : NULL;
+}
+
+int mcpp_frontier_lane_headline(mcpp_lane_headline *out, const mcpp_frontier *f, size_t lane)
+{
+    const frontier_lane *l = lane_at(f, lane);
+    if (!out || !l) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "lane %zu out of range", lane);
+    if (!l->eval.has_headline) return mcpp_error_set(MCPP_ENOTFOUND, "missing", NULL, NULL, 0, 0, "lane has no headline");
+    *out = l->eval.headline;
+    return MCPP_OK;
+}
+
+size_t mcpp_frontier_lane_reason_count(const mcpp_frontier *f, size_t lane)
+{
+    const frontier_lane *l = lane_at(f, lane);
+    return l ? l->eval.n_reasons : 0;
+}
+
+const char *mcpp_frontier_lane_reason(const mcpp_frontier *f, size_t lane, size_t index)
+{
+    const frontier_lane *l = lane_at(f, lane);
+    return l && index < l->eval.n_reasons ? l->eval.reasons[index] : NULL;
+}
+
+const char *mcpp_frontier_lane_blocker(const mcpp_frontier *f, size_t lane)
+{
+    const frontier_lane *l = lane_at(f, lane);
+    return l ? l->eval.blocker : NULL;
+}
+
+size_t mcpp_frontier_lane_adjacent_count(const mcpp_frontier *f, size_t lane)
+{
+    const frontier_lane *l = lane_at(f, lane);
+    return l ? l->n_adj : 0;
+}
+
+size_t mcpp_frontier_lane_adjacent_index(const mcpp_frontier *f, size_t lane, size_t index)
+{
+    const frontier_lane *l = lane_at(f, lane);
+    return l && index < l->n_adj ? l->adj[index] : SIZE_MAX;
+}
+
+const char *mcpp_frontier_lane_adjacent_dimensions(const mcpp_frontier *f, size_t lane, size_t index)
+{
+    const frontier_lane *l = lane_at(f, lane);
+    return l && index < l->n_adj ? l->adj_dims[index] : NULL;
+}
+
+int mcpp_frontier_find_lane(size_t *out, const mcpp_frontier *f, const char *key)
+{
+    if (!out || !f || !key) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_frontier_find_lane: NULL argument");
+    for (size_t i = 0; i < f->n_lanes; i++) {
+        if (strcmp(f->lanes[i].short_key, key) == 0 || strcmp(mcpp_lane_summary_key(f->lanes[i].summary), key) == 0) {
+            *out = i;
+            return MCPP_OK;
+        }
+    }
+    return mcpp_error_set(MCPP_ENOTFOUND, "missing", NULL, NULL, 0, 0, "no lane with key '%s'", key);
+}
+
+const char *mcpp_frontier_policy_name(const mcpp_frontier *f) { return f ? f->policy_name : NULL; }
+size_t mcpp_frontier_receipt_total(const mcpp_frontier *f) { return f ? f->n_receipts : 0; }
+size_t mcpp_frontier_duplicate_count(const mcpp_frontier *f) { return f ? f->n_duplicates : 0; }

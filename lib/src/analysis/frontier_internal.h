@@ -1,0 +1,24 @@
+/*
+ * frontier_internal.h — building a frontier for any metric, and finding each
+ * receipt's lane (the claim checker needs both).
+ */
+#ifndef MCPP_FRONTIER_INTERNAL_H
+#define MCPP_FRONTIER_INTERNAL_H
+
+#include "analysis/lane_internal.h"
+
+/* As mcpp_frontier_build for `metric` (schema id metric_id). When lane_of is
+ * not NULL it receives, for each receipt, the index of its lane. */
+int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const mcpp_receipt *const *receipts,
+                               size_t n, const char *metric, int metric_id, size_t *lane_of);
+
+/* The evaluation of lane i (borrowed), NULL when out of range. */
+const mcpp_lane_eval *mcpp_frontier_lane_eval(const mcpp_frontier *f, size_t lane);
+
+/* The policy name and receipt count a frontier was built from (for rendering). */
+const char *mcpp_frontier_policy_name(const mcpp_frontier *f);
+size_t mcpp_frontier_receipt_total(const mcpp_frontier *f);
+/* Receipts skipped because their id was already in the lane. */
+size_t mcpp_frontier_duplicate_count(const mcpp_frontier *f);
+
+#endif /* MCPP_FRONTIER_INTERNAL_H */

@@ -1,0 +1,272 @@
+/*
+ * gate.c — the pre-merge gate over many pairs: each candidate against the
+ * pooled values of every baseline it is comparable with, one summary.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/compare_internal.h"
+#include "util/error_internal.h"
+
+typedef struct gate_entry {
+    char *id;
+    char *reason;
+    mcpp_gate_outcome outcome;
+    size_t baselines;
+    int has_metric;
+    mcpp_metric_result metric;
+} gate_entry;
+
+struct mcpp_gate_report {
+    gate_entry *entries;
+    size_t n;
+    mcpp_gate_outcome outcome;
+    char *reason;
+    char *metric_name;
+};
+
+/* Decides one candidate; writes its outcome, reason and metric. */
+static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *const *baselines, size_t nb,
+                    const mcpp_receipt *cand, const char *metric_name)
+{
+    mcpp_metric_side sb, sc;
+    memset(&sb, 0, sizeof sb);
+    memset(&sc, 0, sizeof sc);
+    size_t by_verdict[4] = {0, 0, 0, 0};
+    int rc = MCPP_OK;
+    const char **pooled = NULL;
+    mcpp_textbuf reason;
+    mcpp_textbuf_init(&reason, 256);
+    /* Ids already pooled: one run loaded twice (JSON and YAML copies) counts
+     * once, and a receipt is never its own baseline. */
+    pooled = malloc((nb ? nb : 1) * sizeof *pooled);
+    size_t n_pooled = 0;
+    const char *cand_id = mcpp_receipt_id(cand);
+    if (!pooled) {
+        rc = mcpp_error_nomem();
+        goto done;
+    }
+    for (size_t i = 0; i < nb; i++) {
+        const char *bid = mcpp_receipt_id(baselines[i]);
+        int skip = bid && cand_id && strcmp(bid, cand_id) == 0;
+        for (size_t k = 0; !skip && bid && k < n_pooled; k++) skip = strcmp(pooled[k], bid) == 0;
+        if (skip) continue;
+        mcpp_verdict v;
+        if ((rc = mcpp_compare_verdict(&v, p, baselines[i], cand)) != 0) goto done;
+        by_verdict[v]++;
+        if (v != MCPP_VERDICT_COMPARABLE && v != MCPP_VERDICT_QUALIFIED) continue;
+        if (bid) pooled[n_pooled++] = bid;
+        e->baselines++;
+        int added = mcpp_metric_side_add(&sb, p, p->gate_metric_id, baselines[i]);
+        if (added < 0) {
+            rc = added;
+            goto done;
+        }
+    }
+    int hc = mcpp_metric_side_add(&sc, p, p->gate_metric_id, cand);
+    if (hc < 0) {
+        rc = hc;
+        goto done;
+    }
+    if (e->baselines == 0) {
+        e->outcome = MCPP_GATE_UNDETERMINED;
+        mcpp_textbuf_printf(&reason, "no comparable baseline among %zu (%zu not_comparable, %zu insufficient)",
+                            by_verdict[0] + by_verdict[1] + by_verdict[2] + by_verdict[3],
+                            by_verdict[MCPP_VERDICT_NOT_COMPARABLE], by_verdict[MCPP_VERDICT_INSUFFICIENT]);
+    } else if (!hc) {
+        e->outcome = MCPP_GATE_UNDETERMINED;
+        mcpp_textbuf_printf(&reason, "%s is absent on the candidate", p->gate.metric);
+    } else if (sb.receipts == 0) {
+        e->outcome = MCPP_GATE_UNDETERMINED;
+        mcpp_textbuf_printf(&reason, "%s is absent on all %zu comparable baselines", p->gate.metric, e->baselines);
+    } else {
+        if ((rc = mcpp_metric_compare(&e->metric, p, &sb, &sc)) != 0) goto done;
+        e->has_metric = 1;
+        e->metric.metric = metric_name;
+        mcpp_textbuf_printf(&reason, "against %zu comparable baseline%s: ", e->baselines, e->baselines == 1 ? "" : "s");
+        e->outcome = mcpp_metric_gate(&e->metric, p, &reason);
+    }
+    if (reason.failed) {
+        rc = mcpp_error_nomem();
+        goto done;
+    }
+    e->reason = reason.data;
+    reason.data = NULL;
+done:
+    free(pooled);
+    mcpp_textbuf_free(&reason);
+    mcpp_metric_side_free(&sb);
+    mcpp_metric_side_free(&sc);
+    return rc;
+}
+
+int mcpp_gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcpp_receipt *const *baselines,
+                  size_t nb, const mcpp_receipt *const *candidates, size_t nc)
+{
+    if (!out) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_gate_run: NULL out");
+    *out = NULL;
+    if ((nb && !baselines) || (nc && !candidates))
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_gate_run: NULL receipt array");
+    for (size_t i = 0; i < nb; i++)
+        if (!baselines[i]) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "baseline %zu is NULL", i);
+    for (size_t i = 0; i < nc; i++)
+        if (!candidates[i]) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "candidate %zu is NULL", i);
+    const mcpp_policy *p = mcpp_policy_or_default(policy);
+    if (!p) return MCPP_ENOMEM;
+    mcpp_gate_report *r = calloc(1, sizeof *r);
+    if (!r) return mcpp_error_nomem();
+    int rc = MCPP_OK;
+    r->metric_name = strdup(p->gate.metric);
+    r->entries = calloc(nc ? nc : 1, sizeof *r->entries);
+    if (!r->metric_name || !r->entries) {
+        rc = mcpp_error_nomem();
+        goto fail;
+    }
+    size_t failed = 0, undetermined = 0;
+    for (size_t i = 0; i < nc; i++) {
+        gate_entry *e = &r->entries[i];
+        r->n = i + 1;
+        const char *id = mcpp_receipt_id(candidates[i]);
+        if (!(e->id = strdup(id ? id : ""))) {
+            rc = mcpp_error_nomem();
+            goto fail;
+        }
+        if ((rc = gate_one(e, p, baselines, nb, candidates[i], r->metric_name)) != 0) goto fail;
+        if (e->outcome == MCPP_GATE_FAILED) failed++;
+        else if (e->outcome == MCPP_GATE_UNDETERMINED) undetermined++;
+    }
+    mcpp_textbuf reason;
+    mcpp_textbuf_init(&reason, 256);
+    /* A definite regression outranks an undetermined pair: both fail the gate,
+     * and the regression is the more specific news. */
+    if (failed) {
+        r->outcome = MCPP_GATE_FAILED;
+        mcpp_textbuf_printf(&reason, "%zu of %zu candidate%s regressed beyond the %.1f%% allowance", failed, nc,
+                            nc == 1 ? "" : "s", p->gate.max_regression * 100);
+        if (undetermined) mcpp_textbuf_printf(&reason, "; %zu could not be compared", undetermined);
+    } else if (nc == 0) {
+        r->outcome = MCPP_GATE_UNDETERMINED;
+        mcpp_textbuf_puts(&reason, "no candidate receipts: nothing was established");
+    } else if (undetermined) {
+        r->outcome = MCPP_GATE_UNDETERMINED;
+        mcpp_textbuf_printf(&reason, "%zu of %zu candidate%s could not be compared with a baseline", undetermined, nc,
+                            nc == 1 ? "" : "s");
+    } else {
+        r->outcome = MCPP_GATE_PASSED;
+        mcpp_textbuf_printf(&reason, "all %zu candidate%s comparable, no regression beyond %.1f%% established", nc,
+                            nc == 1 ? "" : "s", p->gate.max_regression * 100);
+    }
+    if ((rc = mcpp_textbuf_finish(&reason, &r->reason)) != 0) goto fail;
+    *out = r;
+    return MCPP_OK;
+fail:
+    mcpp_gate_report_free(r);
+    return rc;
+}
+
+void mcpp_gate_report_free(mcpp_gate_report *report)
+{
+    if (!report) return;
+    for (size_t i = 0; i < report->n; i++) {
+        free(report->entries[i].id);
+        free(report->entries[i].reason);
+    }
+    free(report->entries);
+    free(report->reason);
+    free(report->metric_name);
+    free(report);
+}
+
+mcpp_gate_outcome mcpp_gate_report_outcome(const mcpp_gate_report *r) { return r ? r->outcome : MCPP_GATE_UNDETERMINED; }
+const char *mcpp_gate_report_reason(const mcpp_gate_report *r) { return r ? r->reason : NULL; }
+int mcpp_gate_report_exit_code(const mcpp_gate_report *r) { return (int)mcpp_gate_report_outcome(r); }
+size_t mcpp_gate_report_count(const mcpp_gate_report *r) { return r ? r->n : 0; }
+
+const char *mcpp_gate_report_candidate_id(const mcpp_gate_report *r, size_t i)
+{
+    return r && i < r->n ? r->entries[i].id : NULL;
+}
+
+int mcpp_gate_report_entry_outcome(const mcpp_gate_report *r, size_t i)
+{
+    return r && i < r->n ? (int)r->entries[i].outcome : -1;
+}
+
+const char *mcpp_gate_report_entry_reason(const mcpp_gate_report *r, size_t i)
+{
+    return r && i < r->n ? r->entries[i].reason : NULL;
+}
+
+size_t mcpp_gate_report_entry_baseline_count(const mcpp_gate_report *r, size_t i)
+{
+    return r && i < r->n ? r->entries[i].baselines : 0;
+}
+
+const mcpp_metric_result *mcpp_gate_report_entry_metric(const mcpp_gate_report *r, size_t i)
+{
+    return r && i < r->n && r->entries[i].has_metric ? &r->entries[i].metric : NULL;
+}
+
+int mcpp_gate_report_render(char **out, const mcpp_gate_report *r, mcpp_output_format format)
+{
+    if (!out || !r)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_gate_report_render: NULL argument");
+    *out = NULL;
+    mcpp_textbuf b;
+    mcpp_textbuf_init(&b, 4096);
+    if (format == MCPP_OUTPUT_JSON) {
+        mcpp_textbuf_printf(&b, "{\"schema\": \"mcpp.gate/1\", \"outcome\": \"%s\", \"exit_code\": %d, \"reason\": ",
+                            mcpp_gate_outcome_name(r->outcome), (int)r->outcome);
+        mcpp_textbuf_json_string(&b, r->reason);
+        mcpp_textbuf_puts(&b, ", \"candidates\": [");
+        for (size_t i = 0; i < r->n; i++) {
+            const gate_entry *e = &r->entries[i];
+            mcpp_textbuf_puts(&b, i ? ",\n  {\"id\": " : "\n  {\"id\": ");
+            mcpp_textbuf_json_string(&b, e->id);
+            mcpp_textbuf_printf(&b, ", \"outcome\": \"%s\", \"reason\": ", mcpp_gate_outcome_name(e->outcome));
+            mcpp_textbuf_json_string(&b, e->reason);
+            mcpp_textbuf_printf(&b, ", \"baselines\": %zu, \"metric\": ", e->baselines);
+            if (e->has_metric) mcpp_metric_render_json(&b, &e->metric);
+            else mcpp_textbuf_puts(&b, "null");
+            mcpp_textbuf_putc(&b, '}');
+        }
+        mcpp_textbuf_puts(&b, "]}\n");
+    } else if (format == MCPP_OUTPUT_MARKDOWN) {
+        mcpp_textbuf_printf(&b, "### Merge gate: **%s**\n\n", mcpp_gate_outcome_name(r->outcome));
+        mcpp_textbuf_md_cell(&b, r->reason);
+        mcpp_textbuf_puts(&b, "\n\n| candidate | outcome | baselines | delta | reason |\n|---|---|---|---|---|\n");
+        for (size_t i = 0; i < r->n; i++) {
+            const gate_entry *e = &r->entries[i];
+            mcpp_textbuf_puts(&b, "| `");
+            mcpp_textbuf_md_cell(&b, e->id);
+            mcpp_textbuf_printf(&b, "` | %s%s%s | %zu | ", e->outcome == MCPP_GATE_PASSED ? "" : "**",
+                                mcpp_gate_outcome_name(e->outcome), e->outcome == MCPP_GATE_PASSED ? "" : "**",
+                                e->baselines);
+            if (e->has_metric) mcpp_textbuf_printf(&b, "%+.2f%%", e->metric.rel_delta * 100);
+            else mcpp_textbuf_puts(&b, "–");
+            mcpp_textbuf_puts(&b, " | ");
+            mcpp_textbuf_md_cell(&b, e->reason);
+            mcpp_textbuf_puts(&b, " |\n");
+        }
+    } else if (format == MCPP_OUTPUT_TEXT) {
+        size_t wid = strlen("candidate");
+        for (size_t i = 0; i < r->n; i++)
+            if (strlen(r->entries[i].id) > wid) wid = strlen(r->entries[i].id);
+        mcpp_textbuf_printf(&b, "gate %s: %s\n\n", mcpp_gate_outcome_name(r->outcome), r->reason);
+        mcpp_textbuf_printf(&b, "%-*s  %-12s  %9s  %9s  reason\n", (int)wid, "candidate", "outcome", "baselines", "delta");
+        for (size_t i = 0; i < r->n; i++) {
+            const gate_entry *e = &r->entries[i];
+            char delta[32] = "-";
+            if (e->has_metric) snprintf(delta, sizeof delta, "%+.2f%%", e->metric.rel_delta * 100);
+            mcpp_textbuf_printf(&b, "%-*s  %-12s  %9zu  %9s  ", (int)wid, e->id, mcpp_gate_outcome_name(e->outcome),
+                                e->baselines, delta);
+            mcpp_textbuf_puts(&b, e->reason);
+            mcpp_textbuf_putc(&b, '\n');
+        }
+    } else {
+        mcpp_textbuf_free(&b);
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "unknown output format %d", (int)format);
+    }
+    return mcpp_textbuf_finish(&b, out);
+}

@@ -1,0 +1,716 @@
+/*
+ * lane.c — lane keys and mergeable lane summaries.
+ *
+ * A summary keeps exactly what the lane's status and headline are computed
+ * from: counts, sets of texts (blockers, fallbacks), the multiset of receipt
+ * ids and the multiset of headline values. Every quantity is a function of the
+ * multiset of receipts added, so summaries of disjoint partitions merge into
+ * exactly the summary of the union. The step values of single runs are kept
+ * only while the lane has fewer than two run values, because only then are
+ * they used; dropping them later is also a function of the multiset.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error_internal.h"
+#include "analysis/lane_internal.h"
+#include "analysis/stats_internal.h"
+
+static int is_key_dim(const mcpp_policy_dim *d)
+{
+    return d->role == MCPP_ROLE_MUST_MATCH && d->kind == MCPP_DIM_KIND_FIELDS;
+}
+
+size_t mcpp_lane_key_dim_count(const mcpp_policy *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->n_dims; i++) n += is_key_dim(&p->dims[i]);
+    return n;
+}
+
+const char *mcpp_lane_key_dim_name(const mcpp_policy *p, size_t k)
+{
+    for (size_t i = 0; i < p->n_dims; i++)
+        if (is_key_dim(&p->dims[i]) && k-- == 0) return p->dims[i].name;
+    return NULL;
+}
+
+void mcpp_lane_key_append(mcpp_textbuf *b, const mcpp_policy *p, const mcpp_receipt *r, uint64_t *seg_hashes)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < p->n_dims; i++) {
+        const mcpp_policy_dim *d = &p->dims[i];
+        if (!is_key_dim(d)) continue;
+        if (k) mcpp_textbuf_putc(b, ';');
+        size_t start = b->len;
+        mcpp_textbuf_puts(b, d->name);
+        mcpp_textbuf_putc(b, '=');
+        for (size_t f = 0; f < d->n_fields; f++) {
+            mcpp_value v;
+            if (f) mcpp_textbuf_putc(b, '|');
+            if (mcpp_receipt_get_field(r, d->ids[f], &v) != MCPP_OK) v.type = MCPP_TYPE_ABSENT;
+            mcpp_value_text(b, &v, 1);
+        }
+        if (seg_hashes && !b->failed) seg_hashes[k] = mcpp_fnv1a(b->data + start, b->len - start, MCPP_FNV_OFFSET);
+        k++;
+    }
+}
+
+uint64_t mcpp_lane_key_hash(const mcpp_policy *p, const mcpp_receipt *r)
+{
+    uint64_t h = MCPP_FNV_OFFSET;
+    for (size_t i = 0; i < p->n_dims; i++) {
+        const mcpp_policy_dim *d = &p->dims[i];
+        if (!is_key_dim(d)) continue;
+        for (size_t f = 0; f < d->n_fields; f++) h = mcpp_field_hash(r, d->ids[f], h);
+    }
+    return h;
+}
+
+int mcpp_lane_same(const mcpp_policy *p, const mcpp_receipt *a, const mcpp_receipt *b)
+{
+    for (size_t i = 0; i < p->n_dims; i++) {
+        const mcpp_policy_dim *d = &p->dims[i];
+        if (!is_key_dim(d)) continue;
+        for (size_t f = 0; f < d->n_fields; f++)
+            if (!mcpp_field_same(a, b, d->ids[f])) return 0;
+    }
+    return 1;
+}
+
+int mcpp_lane_key(char **out, const mcpp_policy *policy, const mcpp_receipt *receipt)
+{
+    if (!out || !receipt)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_lane_key: NULL argument");
+    *out = NULL;
+    const mcpp_policy *p = mcpp_policy_or_default(policy);
+    if (!p) return MCPP_ENOMEM;
+    mcpp_textbuf b;
+    mcpp_textbuf_init(&b, 512);
+    mcpp_lane_key_append(&b, p, receipt, NULL);
+    return mcpp_textbuf_finish(&b, out);
+}
+
+int mcpp_lane_key_short(char *buf, size_t cap, const char *key)
+{
+    if (!buf || !key || cap < 18)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_lane_key_short: NULL key or cap < 18");
+    uint64_t h = mcpp_fnv1a(key, strlen(key), MCPP_FNV_OFFSET);
+    snprintf(buf, cap, "lane-%012llx", (unsigned long long)(h >> 16));
+    return MCPP_OK;
+}
+
+const char *mcpp_lane_status_name(mcpp_lane_status status)
+{
+    switch (status) {
+    case MCPP_LANE_STABLE: return "stable";
+    case MCPP_LANE_UNSTABLE: return "unstable";
+    }
+    return "unknown";
+}
+
+/* ---- Text multisets ------------------------------------------------------------------ */
+
+typedef struct textset {
+    char *arena;
+    size_t len, cap;
+    size_t *offs;
+    size_t n, ncap;
+} textset;
+
+static void textset_free(textset *t)
+{
+    free(t->arena);
+    free(t->offs);
+    memset(t, 0, sizeof *t);
+}
+
+static const char *textset_at(const textset *t, size_t i) { return t->arena + t->offs[i]; }
+
+static int textset_contains(const textset *t, const char *s)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (strcmp(textset_at(t, i), s) == 0) return 1;
+    return 0;
+}
+
+/* Adds s; with `unique` set, a text already present is not added again. */
+static int textset_add(textset *t, const char *s, int unique)
+{
+    if (unique && textset_contains(t, s)) return MCPP_OK;
+    size_t n = strlen(s) + 1;
+    if (t->len + n > t->cap) {
+        size_t nc = t->cap ? t->cap : 256;
+        while (nc < t->len + n) nc *= 2;
+        char *na = realloc(t->arena, nc);
+        if (!na) return mcpp_error_nomem();
+        t->arena = na;
+        t->cap = nc;
+    }
+    if (t->n == t->ncap) {
+        size_t nc = t->ncap ? t->ncap * 2 : 8;
+        size_t *no = realloc(t->offs, nc * sizeof *no);
+        if (!no) return mcpp_error_nomem();
+        t->offs = no;
+        t->ncap = nc;
+    }
+    memcpy(t->arena + t->len, s, n);
+    t->offs[t->n++] = t->len;
+    t->len += n;
+    return MCPP_OK;
+}
+
+static int compare_cstr(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static const char **textset_sorted(const textset *t)
+{
+    const char **v = malloc((t->n ? t->n : 1) * sizeof *v);
+    if (!v) return NULL;
+    for (size_t i = 0; i < t->n; i++) v[i] = textset_at(t, i);
+    if (t->n > 1) qsort(v, t->n, sizeof *v, compare_cstr);
+    return v;
+}
+
+static int textset_equal(const textset *a, const textset *b)
+{
+    if (a->n != b->n) return 0;
+    const char **x = textset_sorted(a), **y = textset_sorted(b);
+    int eq = x && y;
+    for (size_t i = 0; eq && i < a->n; i++) eq = strcmp(x[i], y[i]) == 0;
+    free(x);
+    free(y);
+    return eq;
+}
+
+/* ---- Summaries ------------------------------------------------------------------- */
+
+typedef struct dvec {
+    double *v;
+    size_t n, cap;
+} dvec;
+
+static int dvec_push(dvec *d, double x)
+{
+    if (d->n == d->cap) {
+        size_t nc = d->cap ? d->cap * 2 : 4;
+        double *nv = realloc(d->v, nc * sizeof *nv);
+        if (!nv) return mcpp_error_nomem();
+        d->v = nv;
+        d->cap = nc;
+    }
+    d->v[d->n++] = x;
+    return MCPP_OK;
+}
+
+static void dvec_free(dvec *d)
+{
+    free(d->v);
+    memset(d, 0, sizeof *d);
+}
+
+struct mcpp_lane_summary {
+    const mcpp_policy *policy;
+    char *metric;
+    int metric_id;
+    char *key; /* NULL while empty */
+    char *label;
+    size_t n_receipts, n_ok, n_failed, n_partial, n_verification_failed, n_unstable, n_blocked, n_fallback_runs;
+    textset ids, blockers, fallbacks;
+    dvec values; /* one per run that stated the metric */
+    dvec steps;  /* per-step values, kept while values.n < 2 */
+    /* Evaluation cache for the public accessors; cleared by add and merge. */
+    int cache_valid;
+    mcpp_lane_eval cache;
+};
+
+int mcpp_lane_summary_create(mcpp_lane_summary **out, const mcpp_policy *p, const char *metric, int metric_id,
+                             const char *key)
+{
+    mcpp_lane_summary *s = calloc(1, sizeof *s);
+    if (!s) return mcpp_error_nomem();
+    s->policy = p;
+    s->metric_id = metric_id;
+    s->metric = strdup(metric);
+    if (!s->metric || (key && !(s->key = strdup(key)))) {
+        mcpp_lane_summary_free(s);
+        return mcpp_error_nomem();
+    }
+    *out = s;
+    return MCPP_OK;
+}
+
+int mcpp_lane_summary_new(mcpp_lane_summary **out, const mcpp_policy *policy, const char *metric)
+{
+    if (!out) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_lane_summary_new: NULL out");
+    *out = NULL;
+    const mcpp_policy *p = mcpp_policy_or_default(policy);
+    if (!p) return MCPP_ENOMEM;
+    const char *m = metric ? metric : p->gate.metric;
+    int id = mcpp_schema_field_id(m);
+    if (id < 0)
+        return mcpp_error_set(MCPP_EARG, "unknown_field", NULL, m, 0, 0, "'%s' is not a field of schema %s", m,
+                              MCPP_SCHEMA_ID);
+    return mcpp_lane_summary_create(out, p, m, id, NULL);
+}
+
+void mcpp_lane_summary_free(mcpp_lane_summary *s)
+{
+    if (!s) return;
+    mcpp_lane_eval_clear(&s->cache);
+    textset_free(&s->ids);
+    textset_free(&s->blockers);
+    textset_free(&s->fallbacks);
+    dvec_free(&s->values);
+    dvec_free(&s->steps);
+    free(s->metric);
+    free(s->key);
+    free(s->label);
+    free(s);
+}
+
+static int enum_is(const mcpp_receipt *r, int id, const char *name)
+{
+    mcpp_value v;
+    if (id < 0 || mcpp_receipt_get_field(r, id, &v) != MCPP_OK) return 0;
+    return (v.type == MCPP_TYPE_ENUM || v.type == MCPP_TYPE_STRING) && v.string && strcmp(v.string, name) == 0;
+}
+
+static void invalidate(mcpp_lane_summary *s)
+{
+    if (s->cache_valid) mcpp_lane_eval_clear(&s->cache);
+    s->cache_valid = 0;
+}
+
+static int set_label_min(mcpp_lane_summary *s, const char *name)
+{
+    if (s->label && strcmp(s->label, name) <= 0) return MCPP_OK;
+    char *d = strdup(name);
+    if (!d) return mcpp_error_nomem();
+    free(s->label);
+    s->label = d;
+    return MCPP_OK;
+}
+
+int mcpp_lane_summary_add_keyed(mcpp_lane_summary *s, const mcpp_receipt *r)
+{
+    const mcpp_policy *p = s->policy;
+    int rc;
+    invalidate(s);
+    const char *id = mcpp_receipt_id(r);
+    if ((rc = textset_add(&s->ids, id ? id : "", 0)) != 0) return rc;
+    s->n_receipts++;
+    if (enum_is(r, p->id_outcome, "ok")) s->n_ok++;
+    else if (enum_is(r, p->id_outcome, "failed")) s->n_failed++;
+    else if (enum_is(r, p->id_outcome, "partial")) s->n_partial++;
+    if (enum_is(r, p->id_verification, "failed")) s->n_verification_failed++;
+    if (enum_is(r, p->id_stability, "unstable")) s->n_unstable++;
+    if (enum_is(r, p->id_stability, "blocked")) s->n_blocked++;
+    mcpp_value v;
+    if (p->id_blocker >= 0 && mcpp_receipt_get_field(r, p->id_blocker, &v) == MCPP_OK &&
+        v.type == MCPP_TYPE_STRING && v.string && *v.string)
+        if ((rc = textset_add(&s->blockers, v.string, 1)) != 0) return rc;
+    if (p->id_lane_name >= 0 && mcpp_receipt_get_field(r, p->id_lane_name, &v) == MCPP_OK &&
+        v.type == MCPP_TYPE_STRING && v.string)
+        if ((rc = set_label_min(s, v.string)) != 0) return rc;
+    int list_ids[1] = {p->id_fallbacks};
+    if (mcpp_fallback_count(p, list_ids, 1, r)) {
+        s->n_fallback_runs++;
+        mcpp_textbuf t;
+        mcpp_textbuf_init(&t, 256);
+        mcpp_fallback_items(p, list_ids, 1, r, &t, "\n");
+        if (t.failed) {
+            mcpp_textbuf_free(&t);
+            return mcpp_error_nomem();
+        }
+        for (char *line = t.data; line && *line;) {
+            char *nl = strchr(line, '\n');
+            if (nl) *nl = '\0';
+            if ((rc = textset_add(&s->fallbacks, line, 1)) != 0) {
+                mcpp_textbuf_free(&t);
+                return rc;
+            }
+            line = nl ? nl + 1 : NULL;
+        }
+        mcpp_textbuf_free(&t);
+    }
+    if (s->values.n >= 1) {
+        /* A second run value drops the step values: only the stated value is needed. */
+        double stated;
+        if (!mcpp_metric_stated(&stated, p, s->metric_id, r)) return MCPP_OK;
+        if ((rc = dvec_push(&s->values, stated)) != 0) return rc;
+        dvec_free(&s->steps);
+        return MCPP_OK;
+    }
+    mcpp_metric_side side;
+    memset(&side, 0, sizeof side);
+    rc = mcpp_metric_side_add(&side, p, s->metric_id, r);
+    if (rc < 0) {
+        mcpp_metric_side_free(&side);
+        return rc;
+    }
+    if (rc == 1) {
+        rc = dvec_push(&s->values, side.stated[0]);
+        for (size_t i = 0; rc == 0 && s->values.n < 2 && i < side.n_steps; i++) rc = dvec_push(&s->steps, side.steps[i]);
+        if (s->values.n >= 2) dvec_free(&s->steps);
+    } else {
+        rc = MCPP_OK;
+    }
+    mcpp_metric_side_free(&side);
+    return rc;
+}
+
+int mcpp_lane_summary_add(mcpp_lane_summary *s, const mcpp_receipt *r)
+{
+    if (!s || !r) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_lane_summary_add: NULL argument");
+    mcpp_textbuf b;
+    mcpp_textbuf_init(&b, 512);
+    mcpp_lane_key_append(&b, s->policy, r, NULL);
+    if (b.failed) {
+        mcpp_textbuf_free(&b);
+        return mcpp_error_nomem();
+    }
+    if (s->key && strcmp(s->key, b.data) != 0) {
+        mcpp_textbuf_free(&b);
+        return mcpp_error_set(MCPP_EINVALID, "consistency", NULL, NULL, 0, 0,
+                              "receipt '%s' belongs to another lane than this summary", mcpp_receipt_id(r));
+    }
+    if (!s->key) {
+        s->key = b.data;
+        b.data = NULL;
+    }
+    mcpp_textbuf_free(&b);
+    return mcpp_lane_summary_add_keyed(s, r);
+}
+
+static int textset_merge(textset *into, const textset *from, int unique)
+{
+    for (size_t i = 0; i < from->n; i++) {
+        int rc = textset_add(into, textset_at(from, i), unique);
+        if (rc) return rc;
+    }
+    return MCPP_OK;
+}
+
+int mcpp_lane_summary_merge(mcpp_lane_summary *into, const mcpp_lane_summary *from)
+{
+    if (!into || !from)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_lane_summary_merge: NULL argument");
+    if (into->policy != from->policy || into->metric_id != from->metric_id)
+        return mcpp_error_set(MCPP_EINVALID, "consistency", NULL, NULL, 0, 0,
+                              "lane summaries of different policies or metrics cannot merge");
+    if (into->key && from->key && strcmp(into->key, from->key) != 0)
+        return mcpp_error_set(MCPP_EINVALID, "consistency", NULL, NULL, 0, 0, "lane summaries of different lanes cannot merge");
+    if (into == from) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "cannot merge a summary into itself");
+    int rc;
+    invalidate(into);
+    if (!into->key && from->key && !(into->key = strdup(from->key))) return mcpp_error_nomem();
+    if (from->label && (rc = set_label_min(into, from->label)) != 0) return rc;
+    into->n_receipts += from->n_receipts;
+    into->n_ok += from->n_ok;
+    into->n_failed += from->n_failed;
+    into->n_partial += from->n_partial;
+    into->n_verification_failed += from->n_verification_failed;
+    into->n_unstable += from->n_unstable;
+    into->n_blocked += from->n_blocked;
+    into->n_fallback_runs += from->n_fallback_runs;
+    if ((rc = textset_merge(&into->ids, &from->ids, 0)) != 0) return rc;
+    if ((rc = textset_merge(&into->blockers, &from->blockers, 1)) != 0) return rc;
+    if ((rc = textset_merge(&into->fallbacks, &from->fallbacks, 1)) != 0) return rc;
+    for (size_t i = 0; i < from->values.n; i++)
+        if ((rc = dvec_push(&into->values, from->values.v[i])) != 0) return rc;
+    if (into->values.n >= 2) {
+        dvec_free(&into->steps);
+    } else {
+        for (size_t i = 0; i < from->steps.n; i++)
+            if ((rc = dvec_push(&into->steps, from->steps.v[i])) != 0) return rc;
+    }
+    return MCPP_OK;
+}
+
+static int sorted_equal(const dvec *a, const dvec *b)
+{
+    if (a->n != b->n) return 0;
+    if (a->n == 0) return 1;
+    double *x = malloc(2 * a->n * sizeof *x);
+    if (!x) return 0;
+    memcpy(x, a->v, a->n * sizeof *x);
+    memcpy(x + a->n, b->v, a->n * sizeof *x);
+    mcpp_stats_sort(x, a->n);
+    mcpp_stats_sort(x + a->n, a->n);
+    int eq = memcmp(x, x + a->n, a->n * sizeof *x) == 0;
+    free(x);
+    return eq;
+}
+
+static int same_text(const char *a, const char *b) { return (!a && !b) || (a && b && strcmp(a, b) == 0); }
+
+int mcpp_lane_summary_equal(const mcpp_lane_summary *a, const mcpp_lane_summary *b)
+{
+    if (!a || !b) return a == b;
+    return same_text(a->key, b->key) && same_text(a->metric, b->metric) && same_text(a->label, b->label) &&
+           a->n_receipts == b->n_receipts && a->n_ok == b->n_ok && a->n_failed == b->n_failed &&
+           a->n_partial == b->n_partial && a->n_verification_failed == b->n_verification_failed &&
+           a->n_unstable == b->n_unstable && a->n_blocked == b->n_blocked &&
+           a->n_fallback_runs == b->n_fallback_runs && textset_equal(&a->ids, &b->ids) &&
+           textset_equal(&a->blockers, &b->blockers) && textset_equal(&a->fallbacks, &b->fallbacks) &&
+           sorted_equal(&a->values, &b->values) && sorted_equal(&a->steps, &b->steps);
+}
+
+const char *mcpp_lane_summary_label(const mcpp_lane_summary *s) { return s ? s->label : NULL; }
+
+const char **mcpp_lane_summary_sorted_ids(const mcpp_lane_summary *s, size_t *n)
+{
+    *n = 0;
+    const char **v = textset_sorted(&s->ids);
+    if (v) *n = s->ids.n;
+    return v;
+}
+
+/* ---- Evaluation ---------------------------------------------------------------------- */
+
+void mcpp_lane_eval_clear(mcpp_lane_eval *e)
+{
+    for (size_t i = 0; i < e->n_reasons; i++) free(e->reasons[i]);
+    free(e->reasons);
+    free(e->blocker);
+    memset(e, 0, sizeof *e);
+}
+
+static int add_reason(mcpp_lane_eval *e, size_t *cap, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static int add_reason(mcpp_lane_eval *e, size_t *cap, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (e->n_reasons == *cap) {
+        size_t nc = *cap ? *cap * 2 : 8;
+        char **nr = realloc(e->reasons, nc * sizeof *nr);
+        if (!nr) return mcpp_error_nomem();
+        e->reasons = nr;
+        *cap = nc;
+    }
+    char *d = strdup(buf);
+    if (!d) return mcpp_error_nomem();
+    e->reasons[e->n_reasons++] = d;
+    return MCPP_OK;
+}
+
+int mcpp_lane_summary_evaluate(const mcpp_lane_summary *s, mcpp_lane_eval *e)
+{
+    const mcpp_policy *p = s->policy;
+    memset(e, 0, sizeof *e);
+    size_t cap = 0;
+    int rc = MCPP_OK;
+    /* Headline values: runs when there are two or more, else one run's steps. */
+    const dvec *src = s->values.n >= 2 || s->steps.n == 0 ? &s->values : &s->steps;
+    double spread = 0;
+    if (src->n) {
+        double *sorted = malloc(src->n * sizeof *sorted);
+        if (!sorted) return mcpp_error_nomem();
+        memcpy(sorted, src->v, src->n * sizeof *sorted);
+        mcpp_stats_sort(sorted, src->n);
+        mcpp_lane_headline *h = &e->headline;
+        h->metric = s->metric;
+        h->higher_is_better = s->metric_id == p->id_step_median ? 0 : p->gate.higher_is_better;
+        h->median = mcpp_stats_quantile_sorted(sorted, src->n, 0.5);
+        mcpp_stats_median_interval(sorted, src->n, p->gate.confidence, &h->interval_low, &h->interval_high,
+                                   &h->confidence);
+        h->n = src->n;
+        h->n_runs = s->values.n;
+        spread = mcpp_stats_rel_spread_sorted(sorted, src->n);
+        h->rel_spread = spread;
+        h->from_steps = src == &s->steps;
+        e->has_headline = 1;
+        e->min_value = sorted[0];
+        e->max_value = sorted[src->n - 1];
+        free(sorted);
+    }
+    if (s->n_ok < (size_t)p->noise.min_runs)
+        rc = rc ? rc : add_reason(e, &cap, "too few ok runs: %zu of %lld needed", s->n_ok, (long long)p->noise.min_runs);
+    if (s->n_failed || s->n_partial)
+        rc = rc ? rc : add_reason(e, &cap, "%zu run%s not ok (%zu failed, %zu partial)", s->n_failed + s->n_partial,
+                                  s->n_failed + s->n_partial == 1 ? "" : "s", s->n_failed, s->n_partial);
+    if (s->fallbacks.n) {
+        const char **f = textset_sorted(&s->fallbacks);
+        if (!f) return mcpp_error_nomem();
+        for (size_t i = 0; !rc && i < s->fallbacks.n; i++)
+            rc = add_reason(e, &cap, "unresolved fallback: %s", f[i]);
+        free(f);
+    }
+    if (s->n_verification_failed)
+        rc = rc ? rc : add_reason(e, &cap, "verification failed in %zu run%s", s->n_verification_failed,
+                                  s->n_verification_failed == 1 ? "" : "s");
+    if (e->has_headline && spread > p->noise.max_rel_spread)
+        rc = rc ? rc : add_reason(e, &cap, "noise over bound: relative spread %.1f%% > %.1f%% (%s)", spread * 100,
+                                  p->noise.max_rel_spread * 100, e->headline.from_steps ? "within one run's steps" : "across runs");
+    if (!e->has_headline) rc = rc ? rc : add_reason(e, &cap, "%s absent in every run", s->metric);
+    if (s->n_unstable)
+        rc = rc ? rc : add_reason(e, &cap, "%zu run%s claim%s unstable", s->n_unstable, s->n_unstable == 1 ? "" : "s",
+                                  s->n_unstable == 1 ? "s" : "");
+    if (s->n_blocked)
+        rc = rc ? rc : add_reason(e, &cap, "%zu run%s claim%s blocked", s->n_blocked, s->n_blocked == 1 ? "" : "s",
+                                  s->n_blocked == 1 ? "s" : "");
+    if (!rc && s->blockers.n) {
+        const char **bl = textset_sorted(&s->blockers);
+        if (!bl) rc = mcpp_error_nomem();
+        else {
+            if (!(e->blocker = strdup(bl[0]))) rc = mcpp_error_nomem();
+            free(bl);
+        }
+    }
+    e->status = e->n_reasons ? MCPP_LANE_UNSTABLE : MCPP_LANE_STABLE;
+    if (!rc && e->status == MCPP_LANE_UNSTABLE && !e->blocker && !(e->blocker = strdup(e->reasons[0])))
+        rc = mcpp_error_nomem();
+    if (!rc && e->status == MCPP_LANE_STABLE && e->blocker) {
+        free(e->blocker);
+        e->blocker = NULL;
+    }
+    if (rc) mcpp_lane_eval_clear(e);
+    return rc;
+}
+
+/* ---- Public accessors of a summary ------------------------------------------------------- */
+
+static const mcpp_lane_eval *cached(const mcpp_lane_summary *s)
+{
+    /* The cache is logically const: it only memoises evaluate(). */
+    mcpp_lane_summary *m = (mcpp_lane_summary *)s;
+    if (!m->cache_valid) {
+        if (mcpp_lane_summary_evaluate(s, &m->cache) != MCPP_OK) return NULL;
+        m->cache_valid = 1;
+    }
+    return &m->cache;
+}
+
+const char *mcpp_lane_summary_key(const mcpp_lane_summary *s) { return s ? (s->key ? s->key : "") : NULL; }
+size_t mcpp_lane_summary_receipt_count(const mcpp_lane_summary *s) { return s ? s->n_receipts : 0; }
+
+mcpp_lane_status mcpp_lane_summary_status(const mcpp_lane_summary *s)
+{
+    const mcpp_lane_eval *e = s ? cached(s) : NULL;
+    return e ? e->status : MCPP_LANE_UNSTABLE;
+}
+
+size_t mcpp_lane_summary_reason_count(const mcpp_lane_summary *s)
+{
+    const mcpp_lane_eval *e = s ? cached(s) : NULL;
+    return e ? e->n_reasons : 0;
+}
+
+const char *mcpp_lane_summary_reason(const mcpp_lane_summary *s, size_t index)
+{
+    const mcpp_lane_eval *e = s ? cached(s) : NULL;
+    return e && index < e->n_reasons ? e->reasons[index] : NULL;
+}
+
+int mcpp_lane_summary_headline(mcpp_lane_headline *out, const mcpp_lane_summary *s)
+{
+    if (!out || !s) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_lane_summary_headline: NULL argument");
+    const mcpp_lane_eval *e = cached(s);
+    if (!e) return MCPP_ENOMEM;
+    if (!e->has_headline)
+        return mcpp_error_set(MCPP_ENOTFOUND, "missing", NULL, s->metric, 0, 0, "the lane has no value of %s", s->metric);
+    *out = e->headline;
+    return MCPP_OK;
+}
+
+static void json_sorted_doubles(mcpp_textbuf *b, const dvec *d)
+{
+    double *x = malloc((d->n ? d->n : 1) * sizeof *x);
+    if (!x) {
+        b->failed = 1;
+        return;
+    }
+    if (d->n) memcpy(x, d->v, d->n * sizeof *x);
+    mcpp_stats_sort(x, d->n);
+    mcpp_textbuf_putc(b, '[');
+    for (size_t i = 0; i < d->n; i++) {
+        if (i) mcpp_textbuf_puts(b, ", ");
+        mcpp_textbuf_json_number(b, x[i]);
+    }
+    mcpp_textbuf_putc(b, ']');
+    free(x);
+}
+
+static void json_sorted_texts(mcpp_textbuf *b, const textset *t)
+{
+    const char **v = textset_sorted(t);
+    if (!v) {
+        b->failed = 1;
+        return;
+    }
+    mcpp_textbuf_putc(b, '[');
+    for (size_t i = 0; i < t->n; i++) {
+        if (i) mcpp_textbuf_puts(b, ", ");
+        mcpp_textbuf_json_string(b, v[i]);
+    }
+    mcpp_textbuf_putc(b, ']');
+    free(v);
+}
+
+void mcpp_lane_headline_json(mcpp_textbuf *b, const mcpp_lane_headline *h)
+{
+    if (!h) {
+        mcpp_textbuf_puts(b, "null");
+        return;
+    }
+    mcpp_textbuf_puts(b, "{\"median\": ");
+    mcpp_textbuf_json_number(b, h->median);
+    mcpp_textbuf_puts(b, ", \"interval\": [");
+    mcpp_textbuf_json_number(b, h->interval_low);
+    mcpp_textbuf_puts(b, ", ");
+    mcpp_textbuf_json_number(b, h->interval_high);
+    mcpp_textbuf_printf(b, "], \"n\": %zu}", h->n);
+}
+
+int mcpp_lane_summary_serialize(char **out, const mcpp_lane_summary *s)
+{
+    if (!out || !s) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_lane_summary_serialize: NULL argument");
+    *out = NULL;
+    const mcpp_lane_eval *e = cached(s);
+    if (!e) return MCPP_ENOMEM;
+    mcpp_textbuf b;
+    mcpp_textbuf_init(&b, 1024);
+    mcpp_textbuf_puts(&b, "{\"key\": ");
+    mcpp_textbuf_json_string(&b, s->key ? s->key : "");
+    mcpp_textbuf_puts(&b, ", \"metric\": ");
+    mcpp_textbuf_json_string(&b, s->metric);
+    mcpp_textbuf_puts(&b, ", \"label\": ");
+    mcpp_textbuf_json_string(&b, s->label);
+    mcpp_textbuf_puts(&b, ", \"receipts\": ");
+    json_sorted_texts(&b, &s->ids);
+    mcpp_textbuf_printf(&b, ", \"ok\": %zu, \"failed\": %zu, \"partial\": %zu, \"verification_failed\": %zu, "
+                            "\"claim_unstable\": %zu, \"claim_blocked\": %zu, \"fallback_runs\": %zu",
+                        s->n_ok, s->n_failed, s->n_partial, s->n_verification_failed, s->n_unstable, s->n_blocked,
+                        s->n_fallback_runs);
+    mcpp_textbuf_puts(&b, ", \"blockers\": ");
+    json_sorted_texts(&b, &s->blockers);
+    mcpp_textbuf_puts(&b, ", \"fallbacks\": ");
+    json_sorted_texts(&b, &s->fallbacks);
+    mcpp_textbuf_printf(&b, ", \"status\": \"%s\", \"reasons\": [", mcpp_lane_status_name(e->status));
+    for (size_t i = 0; i < e->n_reasons; i++) {
+        if (i) mcpp_textbuf_puts(&b, ", ");
+        mcpp_textbuf_json_string(&b, e->reasons[i]);
+    }
+    mcpp_textbuf_puts(&b, "], \"headline\": ");
+    mcpp_lane_headline_json(&b, e->has_headline ? &e->headline : NULL);
+    mcpp_textbuf_puts(&b, ", \"values\": ");
+    json_sorted_doubles(&b, &s->values);
+    mcpp_textbuf_puts(&b, ", \"steps\": ");
+    json_sorted_doubles(&b, &s->steps);
+    mcpp_textbuf_puts(&b, "}");
+    return mcpp_textbuf_finish(&b, out);
+}

@@ -1,0 +1,251 @@
+/*
+ * load.c — mcpp_receipt_load_buffer / _load_file: limits, format choice, the
+ * parse (cJSON or the libyaml reader), binding, validation, packing, and the
+ * report + last error on failure.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util/error_internal.h"
+#include "receipt/receipt_internal.h"
+
+static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+static mcpp_format sniff(const char *buf, size_t len)
+{
+    size_t i = 0;
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+        i = 3;
+    while (i < len && is_blank(buf[i]))
+        i++;
+    return i < len && (buf[i] == '{' || buf[i] == '[') ? MCPP_FORMAT_JSON : MCPP_FORMAT_YAML;
+}
+
+static int finish_failure(mcpp_report *report, mcpp_report **report_out, int code)
+{
+    const char *kind = mcpp_report_first_kind(report);
+    if (code == MCPP_EINVALID && kind && strcmp(kind, "limit") == 0)
+        code = MCPP_ELIMIT;
+    mcpp_report_set_last_error(report, code);
+    if (report_out)
+        *report_out = report;
+    else
+        mcpp_report_free(report);
+    return code;
+}
+
+static int json_syntax_error(const char *buf, size_t len, const char *at, const char *name,
+                             mcpp_report *report)
+{
+    size_t off = at && at >= buf && at <= buf + len ? (size_t)(at - buf) : len;
+    int line, column;
+    char text[200];
+    /* cJSON stops just after a bad token start; step back over blanks to name it */
+    while (off < len && is_blank(buf[off]))
+        off++;
+    mcpp_text_position(buf, len, off, &line, &column);
+    if (off >= len) {
+        snprintf(text, sizeof text, "invalid JSON: unexpected end of input (truncated?)");
+    } else if (strncmp(buf + off, "NaN", len - off < 3 ? len - off : 3) == 0 ||
+               strncmp(buf + off, "Infinity", len - off < 8 ? len - off : 8) == 0 ||
+               strncmp(buf + off, "-Infinity", len - off < 9 ? len - off : 9) == 0) {
+        snprintf(text, sizeof text,
+                 "invalid JSON: NaN and Infinity are not numbers in JSON (measurements must be "
+                 "finite)");
+    } else {
+        unsigned char c = (unsigned char)buf[off];
+        if (c >= 0x20 && c < 0x7F)
+            snprintf(text, sizeof text, "invalid JSON: unexpected character '%c'", c);
+        else
+            snprintf(text, sizeof text, "invalid JSON: unexpected byte 0x%02X", c);
+    }
+    if (mcpp_report_add(report, MCPP_SEVERITY_ERROR, "syntax", name, NULL, line, column, text))
+        return MCPP_ENOMEM;
+    return MCPP_EINVALID;
+}
+
+int mcpp_receipt_load_buffer(mcpp_receipt **out, mcpp_report **report_out, const char *buf,
+                             size_t len, mcpp_format format, const char *name,
+                             const mcpp_limits *limits)
+{
+    mcpp_limits lim;
+    mcpp_report *report;
+    cJSON *root = NULL;
+    mcpp_yaml_marks *marks = NULL;
+    int rc;
+    if (report_out)
+        *report_out = NULL;
+    if (!out)
+        return mcpp_error_set(MCPP_EARG, "argument", name, NULL, 0, 0, "out is NULL");
+    *out = NULL;
+    if (!buf && len)
+        return mcpp_error_set(MCPP_EARG, "argument", name, NULL, 0, 0, "buf is NULL");
+    if (!buf)
+        buf = ""; /* an empty input is refused below like any other, never dereferenced as NULL */
+    if (limits)
+        lim = *limits;
+    else
+        mcpp_limits_default(&lim);
+    report = mcpp_report_new();
+    if (!report)
+        return mcpp_error_nomem();
+    if (len > lim.max_input_bytes) {
+        char text[160];
+        snprintf(text, sizeof text, "input of %zu bytes is beyond the limit of %zu bytes", len,
+                 lim.max_input_bytes);
+        mcpp_report_add(report, MCPP_SEVERITY_ERROR, "limit", name, NULL, 0, 0, text);
+        return finish_failure(report, report_out, MCPP_ELIMIT);
+    }
+    if (format == MCPP_FORMAT_AUTO)
+        format = sniff(buf, len);
+
+    if (format == MCPP_FORMAT_JSON) {
+        rc = mcpp_json_prescan(buf, len, &lim, name, report);
+        if (rc != 0)
+            return rc == MCPP_ENOMEM ? (mcpp_report_free(report), mcpp_error_nomem())
+                                     : finish_failure(report, report_out, rc);
+        const char *end = NULL;
+        root = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
+        if (!root) {
+            rc = json_syntax_error(buf, len, end, name, report);
+            return finish_failure(report, report_out, rc);
+        }
+        size_t off = end ? (size_t)(end - buf) : len;
+        while (off < len && is_blank(buf[off]))
+            off++;
+        if (off < len) {
+            int line, column;
+            mcpp_text_position(buf, len, off, &line, &column);
+            mcpp_report_add(report, MCPP_SEVERITY_ERROR, "syntax", name, NULL, line, column,
+                            "invalid JSON: trailing characters after the receipt");
+            cJSON_Delete(root);
+            return finish_failure(report, report_out, MCPP_EINVALID);
+        }
+    } else {
+        rc = mcpp_yaml_read(&root, &marks, buf, len, &lim, name, report);
+        if (rc == MCPP_ENOMEM) {
+            mcpp_report_free(report);
+            return mcpp_error_nomem();
+        }
+        if (rc != 0)
+            return finish_failure(report, report_out, rc);
+    }
+
+    mcpp_load_ctx ctx;
+    memset(&ctx, 0, offsetof(mcpp_load_ctx, scratch)); /* the scratch area needs no zeroing */
+    ctx.name = name;
+    ctx.buf = buf;
+    ctx.len = len;
+    ctx.format = format;
+    ctx.limits = &lim;
+    ctx.report = report;
+    ctx.root = root;
+    ctx.marks = marks;
+
+    mcpp_receipt staging;
+    memset(&staging, 0, sizeof staging);
+    mcpp_bind_tree(&ctx, &staging, root);
+    if (!ctx.nomem)
+        mcpp_validate(&ctx, &staging);
+    rc = 0;
+    if (ctx.nomem)
+        rc = MCPP_ENOMEM;
+    else if (ctx.errors)
+        rc = MCPP_EINVALID;
+    else if ((rc = mcpp_pack(out, &staging, name)) == MCPP_ELIMIT)
+        mcpp_report_add(report, MCPP_SEVERITY_ERROR, "limit", name, NULL, 0, 0,
+                        "free-form data (extra, launch.fixed_policy) is nested too deeply to "
+                        "index within 64 MiB");
+    mcpp_ctx_release(&ctx); /* staging lists; strings belong to the tree */
+    cJSON_Delete(root);
+    mcpp_yaml_marks_free(marks);
+    if (rc == MCPP_ENOMEM) {
+        mcpp_report_free(report);
+        return mcpp_error_nomem();
+    }
+    if (rc != 0)
+        return finish_failure(report, report_out, rc);
+    if (report_out)
+        *report_out = report;
+    else
+        mcpp_report_free(report);
+    return MCPP_OK;
+}
+
+static mcpp_format format_from_extension(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    if (dot && strchr(dot, '/') == NULL) {
+        if (strcmp(dot, ".json") == 0)
+            return MCPP_FORMAT_JSON;
+        if (strcmp(dot, ".yaml") == 0 || strcmp(dot, ".yml") == 0)
+            return MCPP_FORMAT_YAML;
+    }
+    return MCPP_FORMAT_AUTO;
+}
+
+static int io_failure(mcpp_report **report_out, int code, const char *kind, const char *path,
+                      const char *text)
+{
+    if (report_out) {
+        *report_out = mcpp_report_new();
+        if (*report_out)
+            mcpp_report_add(*report_out, MCPP_SEVERITY_ERROR, kind, path, NULL, 0, 0, text);
+    }
+    return mcpp_error_set(code, kind, path, NULL, 0, 0, "%s", text);
+}
+
+int mcpp_receipt_load_file(mcpp_receipt **out, mcpp_report **report_out, const char *path,
+                           const mcpp_limits *limits)
+{
+    mcpp_limits lim;
+    struct stat st;
+    char text[300];
+    if (report_out)
+        *report_out = NULL;
+    if (!out || !path)
+        return mcpp_error_set(MCPP_EARG, "argument", path, NULL, 0, 0,
+                              "out and path must not be NULL");
+    *out = NULL;
+    if (limits)
+        lim = *limits;
+    else
+        mcpp_limits_default(&lim);
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        snprintf(text, sizeof text, "cannot open: %s", strerror(errno));
+        return io_failure(report_out, MCPP_EIO, "io", path, text);
+    }
+    /* size first: a huge file is refused without reading it */
+    if (fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(fp);
+        return io_failure(report_out, MCPP_EIO, "io", path, "not a regular file");
+    }
+    if ((unsigned long long)st.st_size > (unsigned long long)lim.max_input_bytes) {
+        fclose(fp);
+        snprintf(text, sizeof text, "file of %lld bytes is beyond the limit of %zu bytes",
+                 (long long)st.st_size, lim.max_input_bytes);
+        return io_failure(report_out, MCPP_ELIMIT, "limit", path, text);
+    }
+    size_t size = (size_t)st.st_size;
+    char *buf = malloc(size ? size : 1);
+    if (!buf) {
+        fclose(fp);
+        return mcpp_error_nomem();
+    }
+    size_t got = size ? fread(buf, 1, size, fp) : 0;
+    int read_error = ferror(fp);
+    fclose(fp);
+    if (read_error || got != size) {
+        free(buf);
+        return io_failure(report_out, MCPP_EIO, "io", path, "read failed or file changed size");
+    }
+    int rc = mcpp_receipt_load_buffer(out, report_out, buf, size, format_from_extension(path),
+                                      path, &lim);
+    free(buf);
+    return rc;
+}

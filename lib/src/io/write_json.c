@@ -1,0 +1,221 @@
+/*
+ * write_json.c — the canonical JSON writer: 2-space indent, sections and
+ * fields in schema order, absent fields omitted, integers as integers, doubles
+ * in the shortest round-trip form (always with '.' or an exponent so the type
+ * survives), scalar lists inline, free-form keys sorted bytewise, trailing
+ * newline. Reading this output and writing again gives the same bytes.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "receipt/receipt_internal.h"
+
+static void indent(mcpp_strbuf *sb, int level)
+{
+    static const char spaces[] = "                                                                ";
+    size_t n = (size_t)level * 2;
+    while (n > 0) {
+        size_t k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
+        mcpp_sb_put(sb, spaces, k);
+        n -= k;
+    }
+}
+
+
+static int is_scalar(const mcpp_xnode *n) { return n->kind != MCPP_X_ARRAY && n->kind != MCPP_X_OBJECT; }
+
+static void xnode_json(mcpp_strbuf *sb, const mcpp_xnode *n, int level)
+{
+    switch (n->kind) {
+    case MCPP_X_NULL: mcpp_sb_puts(sb, "null"); break;
+    case MCPP_X_TRUE: mcpp_sb_puts(sb, "true"); break;
+    case MCPP_X_FALSE: mcpp_sb_puts(sb, "false"); break;
+    case MCPP_X_NUMBER: mcpp_sb_free_number(sb, n->number); break;
+    case MCPP_X_STRING: mcpp_sb_json_string(sb, n->text); break;
+    case MCPP_X_ARRAY: {
+        int inline_all = 1;
+        for (uint32_t i = 0; i < n->count; i++)
+            if (!is_scalar(&n->children[i]))
+                inline_all = 0;
+        if (n->count == 0) {
+            mcpp_sb_puts(sb, "[]");
+        } else if (inline_all) {
+            mcpp_sb_putc(sb, '[');
+            for (uint32_t i = 0; i < n->count; i++) {
+                if (i)
+                    mcpp_sb_puts(sb, ", ");
+                xnode_json(sb, &n->children[i], level);
+            }
+            mcpp_sb_putc(sb, ']');
+        } else {
+            mcpp_sb_puts(sb, "[\n");
+            for (uint32_t i = 0; i < n->count; i++) {
+                if (i)
+                    mcpp_sb_puts(sb, ",\n");
+                indent(sb, level + 1);
+                xnode_json(sb, &n->children[i], level + 1);
+            }
+            mcpp_sb_putc(sb, '\n');
+            indent(sb, level);
+            mcpp_sb_putc(sb, ']');
+        }
+        break;
+    }
+    case MCPP_X_OBJECT:
+        if (n->count == 0) {
+            mcpp_sb_puts(sb, "{}");
+            break;
+        }
+        mcpp_sb_puts(sb, "{\n");
+        for (uint32_t i = 0; i < n->count; i++) {
+            if (i)
+                mcpp_sb_puts(sb, ",\n");
+            indent(sb, level + 1);
+            mcpp_sb_json_string(sb, n->children[i].key);
+            mcpp_sb_puts(sb, ": ");
+            xnode_json(sb, &n->children[i], level + 1);
+        }
+        mcpp_sb_putc(sb, '\n');
+        indent(sb, level);
+        mcpp_sb_putc(sb, '}');
+        break;
+    default: break;
+    }
+}
+
+static void field_json(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int level)
+{
+    const void *slot = mcpp_field_cptr(&r->f, id);
+    const mcpp_schema_entry *e = &mcpp_schema_entries[id];
+    char num[40];
+    switch (e->storage) {
+    case MCPP_ST_BOOL: mcpp_sb_puts(sb, *(const uint8_t *)slot ? "true" : "false"); break;
+    case MCPP_ST_INT: mcpp_sb_printf(sb, "%lld", (long long)*(const int64_t *)slot); break;
+    case MCPP_ST_DOUBLE:
+        mcpp_format_double(num, sizeof num, *(const double *)slot, 1);
+        mcpp_sb_puts(sb, num);
+        break;
+    case MCPP_ST_STRING: mcpp_sb_json_string(sb, *(const char *const *)slot); break;
+    case MCPP_ST_ENUM: mcpp_sb_json_string(sb, e->info.enum_names[*(const int8_t *)slot]); break;
+    case MCPP_ST_SLIST: {
+        const mcpp_string_list *l = slot;
+        mcpp_sb_putc(sb, '[');
+        for (size_t i = 0; i < l->count; i++) {
+            if (i)
+                mcpp_sb_puts(sb, ", ");
+            mcpp_sb_json_string(sb, l->items[i]);
+        }
+        mcpp_sb_putc(sb, ']');
+        break;
+    }
+    case MCPP_ST_DLIST: {
+        const mcpp_double_list *l = slot;
+        mcpp_sb_putc(sb, '[');
+        for (size_t i = 0; i < l->count; i++) {
+            if (i)
+                mcpp_sb_puts(sb, ", ");
+            mcpp_format_double(num, sizeof num, l->items[i], 1);
+            mcpp_sb_puts(sb, num);
+        }
+        mcpp_sb_putc(sb, ']');
+        break;
+    }
+    case MCPP_ST_OBJECT: {
+        const mcpp_object_slot *o = slot;
+        if (o->node)
+            xnode_json(sb, o->node, level);
+        else
+            mcpp_sb_puts(sb, "{}");
+        break;
+    }
+    case MCPP_ST_ARTIFACTS: {
+        const mcpp_artifact_list *l = slot;
+        if (l->count == 0) {
+            mcpp_sb_puts(sb, "[]");
+            break;
+        }
+        mcpp_sb_puts(sb, "[\n");
+        for (size_t i = 0; i < l->count; i++) {
+            if (i)
+                mcpp_sb_puts(sb, ",\n");
+            indent(sb, level + 1);
+            mcpp_sb_puts(sb, "{\n");
+            indent(sb, level + 2);
+            mcpp_sb_puts(sb, "\"kind\": ");
+            mcpp_sb_json_string(sb, l->items[i].kind);
+            mcpp_sb_puts(sb, ",\n");
+            indent(sb, level + 2);
+            mcpp_sb_puts(sb, "\"uri\": ");
+            mcpp_sb_json_string(sb, l->items[i].uri);
+            mcpp_sb_putc(sb, '\n');
+            indent(sb, level + 1);
+            mcpp_sb_putc(sb, '}');
+        }
+        mcpp_sb_putc(sb, '\n');
+        indent(sb, level);
+        mcpp_sb_putc(sb, ']');
+        break;
+    }
+    default: break;
+    }
+}
+
+/* Section chain of `section` from the top (ROOT excluded); returns its length. */
+static int section_chain(int section, int chain[8])
+{
+    int tmp[8], n = 0;
+    while (section != MCPP_S_ROOT && n < 8) {
+        tmp[n++] = section;
+        section = mcpp_schema_sections[section].parent;
+    }
+    for (int i = 0; i < n; i++)
+        chain[i] = tmp[n - 1 - i];
+    return n;
+}
+
+int mcpp_write_json(mcpp_strbuf *sb, const mcpp_receipt *r, int with_id)
+{
+    int open[8], depth = 0, first[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1}, any = 0;
+    mcpp_sb_putc(sb, '{');
+    for (int id = 0; id < MCPP_FIELD_COUNT; id++) {
+        if (!mcpp_present(r, id) || (id == MCPP_F_id && !with_id))
+            continue;
+        any = 1;
+        int chain[8];
+        int n = section_chain(mcpp_schema_entries[id].section, chain);
+        int common = 0;
+        while (common < depth && common < n && open[common] == chain[common])
+            common++;
+        while (depth > common) {
+            mcpp_sb_putc(sb, '\n');
+            indent(sb, depth);
+            mcpp_sb_putc(sb, '}');
+            depth--;
+        }
+        while (depth < n) {
+            mcpp_sb_puts(sb, first[depth] ? "\n" : ",\n");
+            first[depth] = 0;
+            indent(sb, depth + 1);
+            mcpp_sb_json_string(sb, mcpp_schema_sections[chain[depth]].name);
+            mcpp_sb_puts(sb, ": {");
+            open[depth] = chain[depth];
+            depth++;
+            first[depth] = 1;
+        }
+        mcpp_sb_puts(sb, first[depth] ? "\n" : ",\n");
+        first[depth] = 0;
+        indent(sb, depth + 1);
+        mcpp_sb_json_string(sb, mcpp_schema_entries[id].name);
+        mcpp_sb_puts(sb, ": ");
+        field_json(sb, r, id, depth + 1);
+    }
+    while (depth > 0) {
+        mcpp_sb_putc(sb, '\n');
+        indent(sb, depth);
+        mcpp_sb_putc(sb, '}');
+        depth--;
+    }
+    mcpp_sb_puts(sb, any ? "\n}\n" : "}\n");
+    return sb->failed ? MCPP_ENOMEM : 0;
+}

@@ -1,0 +1,590 @@
+/*
+ * lua_sandbox.c — a lua_State that hostile policy files cannot escape, hang or
+ * grow without bound.
+ *
+ * Bounds, and why each is where it is:
+ *   - memory: our own lua_Alloc counts every byte and refuses past the cap, so
+ *     `s = s .. s` or an ever-growing table ends in a memory error;
+ *   - time: a count hook every HOOK_PERIOD instructions charges the budget.
+ *     Once it is spent the hook raises on every instruction of every thread
+ *     that runs, so a `pcall` around the loop cannot swallow it, and the flag
+ *     it sets is checked after the run in case the chunk caught it anyway.
+ *     New coroutines inherit the hook from the thread that creates them
+ *     (lua_newthread copies it), so coroutines are bounded too;
+ *   - C functions that loop without running Lua (and so without the hook):
+ *     pattern matching, string.rep and table.move are wrapped with checks on
+ *     their worst-case cost before the real function runs;
+ *   - environment: chunks get a fresh _ENV built from a whitelist; io, os,
+ *     debug, package, require, load*, dofile, collectgarbage, print, rawget,
+ *     rawset, string.dump and math.random are simply not there. The string
+ *     metatable is protected with __metatable and its __index is the reduced
+ *     string table, so ("").dump is nil too;
+ *   - determinism: no clock, no random, and `pairs` visits keys in sorted
+ *     order (numbers, then strings, then booleans) instead of hash order;
+ *   - xpcall runs its message handler after unwinding: an error raised by the
+ *     hook leaves hooks off until the enclosing pcall returns, and a handler
+ *     run at the error point could loop unbounded in that window;
+ *   - setmetatable refuses __gc: finalizers run with hooks off.
+ * C-stack overflow and deep recursion are errors by Lua's own LUAI limits.
+ */
+#include "policy/lua/lua_sandbox.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <lauxlib.h>
+#include <lualib.h>
+
+#include "util/error_internal.h"
+
+enum { HOOK_PERIOD = 1000 };
+
+/* The largest cost (roughly subject_length ^ (quantifiers + 1)) a pattern
+ * operation may have. Lua's matcher backtracks; beyond this a single C call
+ * could run for minutes without the count hook ever firing. */
+#define PATTERN_COST_MAX 5e7
+
+/* Largest element count one table.move may span. */
+#define TABLE_MOVE_MAX ((lua_Integer)1 << 24)
+
+static const char TEMPLATE_KEY = 't'; /* registry key: the whitelist template */
+
+mcpp_lua_sandbox *mcpp_lua_sandbox_of(lua_State *L)
+{
+    void *ud = NULL;
+    lua_getallocf(L, &ud);
+    return (mcpp_lua_sandbox *)ud;
+}
+
+/* ---- memory cap ---------------------------------------------------------- */
+
+static void *sandbox_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    mcpp_lua_sandbox *sb = ud;
+    size_t old = ptr ? osize : 0; /* for new blocks osize is a type tag, not a size */
+    if (nsize == 0) {
+        free(ptr);
+        sb->mem_used -= old;
+        return NULL;
+    }
+    if (nsize > old && (nsize - old > sb->mem_cap || sb->mem_used + (nsize - old) > sb->mem_cap)) {
+        sb->out_of_memory = 1;
+        return NULL;
+    }
+    void *p = realloc(ptr, nsize);
+    if (!p)
+        return NULL;
+    sb->mem_used = sb->mem_used - old + nsize;
+    return p;
+}
+
+/* ---- instruction budget -------------------------------------------------- */
+
+static void record_limit_place(mcpp_lua_sandbox *sb, lua_State *L, lua_Debug *ar)
+{
+    if (sb->limit_line > 0 || !lua_getinfo(L, "Sl", ar) || ar->currentline <= 0)
+        return;
+    const char *src = ar->source && ar->source[0] == '@' ? ar->source + 1 : ar->short_src;
+    snprintf(sb->limit_file, sizeof sb->limit_file, "%s", src);
+    sb->limit_line = ar->currentline;
+}
+
+static void sandbox_hook(lua_State *L, lua_Debug *ar)
+{
+    mcpp_lua_sandbox *sb = mcpp_lua_sandbox_of(L);
+    sb->executed += HOOK_PERIOD;
+    if (sb->executed > sb->budget)
+        sb->out_of_budget = 1;
+    if (!sb->out_of_budget && !sb->out_of_memory)
+        return;
+    record_limit_place(sb, L, ar);
+    /* From now on every instruction of this thread and of the main thread
+     * raises: whatever pcall catches, the next instruction outside it fails. */
+    lua_sethook(L, sandbox_hook, LUA_MASKCOUNT, 1);
+    if (L != sb->L)
+        lua_sethook(sb->L, sandbox_hook, LUA_MASKCOUNT, 1);
+    luaL_error(L, sb->out_of_memory ? "memory cap exceeded" : "instruction budget exhausted");
+}
+
+void mcpp_lua_sandbox_begin_run(mcpp_lua_sandbox *sb)
+{
+    sb->executed = 0;
+    sb->out_of_budget = 0;
+    sb->out_of_memory = 0;
+    sb->limit_line = 0;
+    sb->limit_file[0] = '\0';
+    lua_sethook(sb->L, sandbox_hook, LUA_MASKCOUNT, HOOK_PERIOD);
+}
+
+int mcpp_lua_sandbox_limit_hit(const mcpp_lua_sandbox *sb)
+{
+    return sb->out_of_budget || sb->out_of_memory;
+}
+
+/* ---- guarded C functions --------------------------------------------------- */
+
+/* Index just past the set that starts at p[i] == '[' (as lstrlib's classEnd). */
+static size_t skip_set(const char *p, size_t n, size_t i)
+{
+    i++;
+    if (i < n && p[i] == '^')
+        i++;
+    do {
+        if (i >= n)
+            return n;
+        if (p[i++] == '%' && i < n)
+            i++;
+    } while (i < n && p[i] != ']');
+    return i < n ? i + 1 : n;
+}
+
+/* Counts the variable-length quantifiers of a Lua pattern. */
+static int pattern_quantifiers(const char *p, size_t n, int *anchored)
+{
+    size_t i = 0;
+    int count = 0;
+    *anchored = n > 0 && p[0] == '^';
+    if (*anchored)
+        i = 1;
+    while (i < n) {
+        size_t end;
+        char c = p[i];
+        if (c == '(' || c == ')') {
+            i++;
+            continue;
+        }
+        if (c == '%') {
+            if (i + 1 >= n)
+                break;
+            if (p[i + 1] == 'b') { /* %bxy: linear, no quantifier */
+                i += 4;
+                continue;
+            }
+            if (p[i + 1] == 'f') { /* %f[set] */
+                i += 2;
+                if (i < n && p[i] == '[')
+                    i = skip_set(p, n, i);
+                continue;
+            }
+            end = i + 2;
+        } else if (c == '[') {
+            end = skip_set(p, n, i);
+        } else {
+            end = i + 1;
+        }
+        if (end < n && (p[end] == '*' || p[end] == '+' || p[end] == '-' || p[end] == '?')) {
+            count++;
+            end++;
+        }
+        i = end;
+    }
+    return count;
+}
+
+static void check_pattern_cost(lua_State *L, int subject_arg, int pattern_arg, int can_anchor)
+{
+    size_t slen, plen;
+    luaL_checklstring(L, subject_arg, &slen);
+    const char *p = luaL_checklstring(L, pattern_arg, &plen);
+    int anchored;
+    int q = pattern_quantifiers(p, plen, &anchored);
+    int power = q + ((anchored && can_anchor) ? 0 : 1);
+    double cost = 1.0;
+    for (int k = 0; k < power && cost <= PATTERN_COST_MAX; k++)
+        cost *= (double)slen + 1.0;
+    if (cost > PATTERN_COST_MAX)
+        luaL_error(L,
+                   "pattern too expensive for the sandbox: %d quantifier(s) over a %d-byte "
+                   "subject (use fewer quantifiers, an anchor, or a shorter subject)",
+                   q, (int)(slen > 2147483647u ? 2147483647u : slen));
+}
+
+static int call_original(lua_State *L)
+{
+    lua_CFunction orig = lua_tocfunction(L, lua_upvalueindex(1));
+    return orig(L);
+}
+
+static int guarded_find(lua_State *L)
+{
+    if (!lua_toboolean(L, 4))
+        check_pattern_cost(L, 1, 2, 1);
+    return call_original(L);
+}
+
+/* string.match and string.gsub: an anchored pattern is tried at one place only. */
+static int guarded_match_or_gsub(lua_State *L)
+{
+    check_pattern_cost(L, 1, 2, 1);
+    return call_original(L);
+}
+
+static int guarded_gmatch(lua_State *L)
+{
+    check_pattern_cost(L, 1, 2, 0);
+    return call_original(L);
+}
+
+static int guarded_rep(lua_State *L)
+{
+    size_t l, lsep = 0;
+    luaL_checklstring(L, 1, &l);
+    lua_Integer n = luaL_checkinteger(L, 2);
+    luaL_optlstring(L, 3, "", &lsep);
+    if (n > 0) {
+        if (l + lsep == 0) { /* would loop n times copying nothing */
+            lua_pushliteral(L, "");
+            return 1;
+        }
+        double total = (double)l * (double)n + (double)lsep * (double)(n - 1);
+        if (total > (double)mcpp_lua_sandbox_of(L)->mem_cap)
+            return luaL_error(L, "string.rep: a %f-byte result is over the memory cap", (lua_Number)total);
+    }
+    return call_original(L);
+}
+
+static int guarded_move(lua_State *L)
+{
+    lua_Integer f = luaL_checkinteger(L, 2);
+    lua_Integer e = luaL_checkinteger(L, 3);
+    if (e >= f && (lua_Unsigned)e - (lua_Unsigned)f >= (lua_Unsigned)TABLE_MOVE_MAX)
+        return luaL_error(L, "table.move: more than %d elements", (int)TABLE_MOVE_MAX);
+    return call_original(L);
+}
+
+/* A coroutine that the count hook stopped keeps hooks off (Lua restores them
+ * only in pcall), and closing it runs its pending __close handlers: once a
+ * limit is hit, closing is refused so those handlers can never run unbounded. */
+static int guarded_close(lua_State *L)
+{
+    if (mcpp_lua_sandbox_limit_hit(mcpp_lua_sandbox_of(L)))
+        return luaL_error(L, "coroutine.close refused: the policy has hit its limits");
+    return call_original(L);
+}
+
+/* Replaces lib[name] by `guard` with the original as its upvalue. Table at -1. */
+static void wrap_function(lua_State *L, const char *name, lua_CFunction guard)
+{
+    lua_getfield(L, -1, name);
+    lua_pushcclosure(L, guard, 1);
+    lua_setfield(L, -2, name);
+}
+
+/* setmetatable for plain tables only: no protected metatables changed, no
+ * __gc (finalizers would run at odd times, e.g. while the state closes). */
+static int sandbox_setmetatable(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    int t = lua_type(L, 2);
+    luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
+    if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL)
+        return luaL_error(L, "cannot change a protected metatable");
+    if (t == LUA_TTABLE) {
+        if (lua_getfield(L, 2, "__gc") != LUA_TNIL)
+            return luaL_error(L, "__gc metamethods are not allowed in policies");
+        lua_pop(L, 1);
+    }
+    lua_settop(L, 2);
+    lua_setmetatable(L, 1);
+    return 1;
+}
+
+/* Library functions written in Lua, run in the sandbox:
+ *   pairs   visits keys in a fixed order, so a policy's result never depends
+ *           on hash seeds;
+ *   xpcall  runs the message handler after pcall has unwound instead of at the
+ *           point of the error: an error raised by the count hook leaves hooks
+ *           disabled until the enclosing pcall returns, and a handler running
+ *           in that window could loop with no budget at all;
+ *   coroutine.wrap  built on create/resume and the guarded close, because the
+ *           C version closes a failed coroutine's __close handlers itself,
+ *           with that coroutine's hooks still off. */
+static const char PRELUDE[] =
+    "local next, type, sort, rawget, error, pcall, pack, unpack, create, resume, close, status = ...\n"
+    "local rank = { number = 1, string = 2, boolean = 3 }\n"
+    "local function before(a, b)\n"
+    "  local ta, tb = type(a), type(b)\n"
+    "  if ta ~= tb then return (rank[ta] or 4) < (rank[tb] or 4) end\n"
+    "  if ta == 'number' or ta == 'string' then return a < b end\n"
+    "  if ta == 'boolean' then return b and not a end\n"
+    "  return false\n"
+    "end\n"
+    "local function pairs(t)\n"
+    "  if type(t) ~= 'table' then\n"
+    "    error(\"bad argument #1 to 'pairs' (table expected, got \" .. type(t) .. ')', 2)\n"
+    "  end\n"
+    "  local keys, n = {}, 0\n"
+    "  for k in next, t do n = n + 1; keys[n] = k end\n"
+    "  sort(keys, before)\n"
+    "  local i = 0\n"
+    "  return function()\n"
+    "    i = i + 1\n"
+    "    local k = keys[i]\n"
+    "    if k ~= nil then return k, rawget(t, k) end\n"
+    "  end, t, nil\n"
+    "end\n"
+    "local function xpcall(f, handler, ...)\n"
+    "  local r = pack(pcall(f, ...))\n"
+    "  if r[1] then return unpack(r, 1, r.n) end\n"
+    "  return false, handler(r[2])\n"
+    "end\n"
+    "local function wrap(f)\n"
+    "  local co = create(f)\n"
+    "  return function(...)\n"
+    "    local r = pack(resume(co, ...))\n"
+    "    if r[1] then return unpack(r, 2, r.n) end\n"
+    "    if status(co) == 'dead' then pcall(close, co) end\n"
+    "    if type(r[2]) == 'string' then error(r[2], 2) end\n"
+    "    error(r[2], 0)\n"
+    "  end\n"
+    "end\n"
+    "return pairs, xpcall, wrap\n";
+
+static void copy_field(lua_State *L, int from, int to, const char *name)
+{
+    lua_getfield(L, from, name);
+    lua_setfield(L, to, name);
+}
+
+/* Copies the fields of the library table at the top into a new table
+ * (except `skip`, a NULL-terminated list), leaving the copy on top. */
+static void copy_library(lua_State *L, const char *const *skip)
+{
+    int src = lua_gettop(L);
+    lua_newtable(L);
+    lua_pushnil(L);
+    while (lua_next(L, src)) {
+        int skipped = 0;
+        if (skip && lua_type(L, -2) == LUA_TSTRING)
+            for (const char *const *s = skip; *s; s++)
+                if (strcmp(lua_tostring(L, -2), *s) == 0)
+                    skipped = 1;
+        if (skipped) {
+            lua_pop(L, 1);
+            continue;
+        }
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_settable(L, src + 1);
+    }
+    lua_remove(L, src);
+}
+
+/* Runs in protected mode: opens the allowed libraries and builds the template. */
+static int sandbox_setup(lua_State *L)
+{
+    static const char *const BASE_ALLOWED[] = {
+        "assert", "error",  "ipairs",   "next",   "pcall",  "rawequal", "rawlen",
+        "select", "tonumber", "tostring", "type", "getmetatable", "_VERSION", NULL};
+    static const char *const MATH_SKIP[] = {"random", "randomseed", NULL};
+
+    luaL_requiref(L, LUA_GNAME, luaopen_base, 0);
+    int g = lua_gettop(L);
+    lua_newtable(L);
+    int tmpl = lua_gettop(L);
+    for (const char *const *n = BASE_ALLOWED; *n; n++)
+        copy_field(L, g, tmpl, *n);
+    lua_pushcfunction(L, sandbox_setmetatable);
+    lua_setfield(L, tmpl, "setmetatable");
+
+    if (luaL_loadbufferx(L, PRELUDE, sizeof PRELUDE - 1, "=sandbox", "t") != LUA_OK)
+        return lua_error(L);
+    lua_getfield(L, g, "next");
+    lua_getfield(L, g, "type");
+    luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 0);
+    wrap_function(L, "move", guarded_move);
+    int tab = lua_gettop(L);
+    lua_getfield(L, tab, "sort");
+    lua_getfield(L, g, "rawget");
+    lua_getfield(L, g, "error");
+    lua_getfield(L, g, "pcall");
+    lua_getfield(L, tab, "pack");
+    lua_getfield(L, tab, "unpack");
+    luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 0);
+    wrap_function(L, "close", guarded_close);
+    int co = lua_gettop(L);
+    lua_getfield(L, co, "create");
+    lua_getfield(L, co, "resume");
+    lua_getfield(L, co, "close");
+    lua_getfield(L, co, "status");
+    lua_remove(L, co);
+    lua_remove(L, tab);
+    lua_call(L, 12, 3);
+    luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 0);
+    lua_insert(L, -2);
+    lua_setfield(L, -2, "wrap"); /* the coroutine library's own table */
+    lua_pop(L, 1);
+    lua_setfield(L, tmpl, "xpcall");
+    lua_setfield(L, tmpl, "pairs");
+
+    /* string: reduce the real library table, which is also the string
+     * metatable's __index, then protect that metatable. */
+    luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 0);
+    lua_pushnil(L);
+    lua_setfield(L, -2, "dump");
+    wrap_function(L, "find", guarded_find);
+    wrap_function(L, "match", guarded_match_or_gsub);
+    wrap_function(L, "gmatch", guarded_gmatch);
+    wrap_function(L, "gsub", guarded_match_or_gsub);
+    wrap_function(L, "rep", guarded_rep);
+    lua_setfield(L, tmpl, "string");
+    lua_pushliteral(L, "");
+    if (lua_getmetatable(L, -1)) {
+        lua_pushliteral(L, "the string metatable is protected");
+        lua_setfield(L, -2, "__metatable");
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+
+    luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 0);
+    lua_setfield(L, tmpl, "table");
+    luaL_requiref(L, LUA_MATHLIBNAME, luaopen_math, 0);
+    copy_library(L, MATH_SKIP);
+    lua_setfield(L, tmpl, "math");
+    luaL_requiref(L, LUA_UTF8LIBNAME, luaopen_utf8, 0);
+    lua_setfield(L, tmpl, "utf8");
+    luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 0);
+    lua_setfield(L, tmpl, "coroutine");
+
+    lua_pushvalue(L, tmpl);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &TEMPLATE_KEY);
+    return 0;
+}
+
+void mcpp_lua_sandbox_push_env(lua_State *L)
+{
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &TEMPLATE_KEY);
+    int tmpl = lua_gettop(L);
+    lua_newtable(L);
+    int env = tmpl + 1;
+    lua_pushnil(L);
+    while (lua_next(L, tmpl)) {
+        /* Libraries are copied so one file's changes never reach another. */
+        if (lua_type(L, -1) == LUA_TTABLE)
+            copy_library(L, NULL);
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, env);
+    }
+    lua_pushvalue(L, env);
+    lua_setfield(L, env, "_G");
+    lua_remove(L, tmpl);
+}
+
+/* ---- open / close ------------------------------------------------------------ */
+
+int mcpp_lua_sandbox_open(mcpp_lua_sandbox *sb, const mcpp_lua_limits *limits)
+{
+    mcpp_lua_limits defaults;
+    mcpp_lua_limits_default(&defaults);
+    memset(sb, 0, sizeof *sb);
+    sb->budget = limits && limits->max_instructions > 0 ? limits->max_instructions
+                                                         : defaults.max_instructions;
+    sb->mem_cap = limits && limits->max_memory_bytes > 0 ? limits->max_memory_bytes
+                                                          : defaults.max_memory_bytes;
+    sb->L = lua_newstate(sandbox_alloc, sb);
+    if (!sb->L)
+        return mcpp_error_set(MCPP_ELIMIT, "limit", NULL, NULL, 0, 0,
+                              "cannot open a Lua state within the memory cap of %zu bytes",
+                              sb->mem_cap);
+    lua_pushcfunction(sb->L, sandbox_setup);
+    if (lua_pcall(sb->L, 0, 0, 0) != LUA_OK) {
+        int rc = mcpp_lua_sandbox_error(sb, LUA_ERRRUN, NULL);
+        mcpp_lua_sandbox_close(sb);
+        return rc;
+    }
+    mcpp_lua_sandbox_begin_run(sb);
+    return MCPP_OK;
+}
+
+void mcpp_lua_sandbox_close(mcpp_lua_sandbox *sb)
+{
+    if (!sb || !sb->L)
+        return;
+    /* Pending __close/__gc code (if any slipped in) must not run long. */
+    sb->out_of_budget = 1;
+    lua_sethook(sb->L, sandbox_hook, LUA_MASKCOUNT, 1);
+    lua_close(sb->L);
+    sb->L = NULL;
+}
+
+/* ---- errors ---------------------------------------------------------------- */
+
+/* Splits "FILE:LINE: TEXT" (Lua's position prefix); returns 0 when absent. */
+static int split_position(const char *msg, char *file, size_t file_cap, int *line,
+                          const char **text)
+{
+    for (const char *p = msg; (p = strchr(p, ':')) != NULL; p++) {
+        const char *q = p + 1;
+        long n = 0;
+        while (*q >= '0' && *q <= '9' && n < 100000000)
+            n = n * 10 + (*q++ - '0');
+        if (q > p + 1 && q[0] == ':' && q[1] == ' ') {
+            size_t flen = (size_t)(p - msg);
+            if (flen >= file_cap)
+                flen = file_cap - 1;
+            memcpy(file, msg, flen);
+            file[flen] = '\0';
+            *line = (int)n;
+            *text = q + 2;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int mcpp_lua_sandbox_error(mcpp_lua_sandbox *sb, int lua_status, const char *file)
+{
+    lua_State *L = sb->L;
+    if (sb->out_of_budget || sb->out_of_memory || lua_status == LUA_ERRMEM) {
+        if (lua_gettop(L) > 0)
+            lua_pop(L, 1);
+        const char *where = sb->limit_line > 0 ? sb->limit_file : file;
+        if (sb->out_of_memory || lua_status == LUA_ERRMEM)
+            return mcpp_error_set(MCPP_ELIMIT, "limit", where, NULL, sb->limit_line, 0,
+                                  "policy exceeded its memory cap of %zu bytes", sb->mem_cap);
+        return mcpp_error_set(MCPP_ELIMIT, "limit", where, NULL, sb->limit_line, 0,
+                              "policy exceeded its instruction budget of %lld",
+                              (long long)sb->budget);
+    }
+    char own[160];
+    const char *msg = own;
+    int t = lua_gettop(L) > 0 ? lua_type(L, -1) : LUA_TNIL;
+    if (t == LUA_TSTRING) /* neither allocates nor runs metamethods */
+        msg = lua_tostring(L, -1);
+    else if (t == LUA_TNUMBER)
+        snprintf(own, sizeof own, "error %.14g", (double)lua_tonumber(L, -1));
+    else /* never call __tostring here: it is policy code and could loop */
+        snprintf(own, sizeof own, "policy raised an error object of type %s", lua_typename(L, t));
+
+    char where[512], text[600];
+    int line = 0;
+    const char *rest = msg;
+    int located = split_position(msg, where, sizeof where, &line, &rest);
+    if (located) {
+        /* Errors passed up through coroutine.wrap repeat the position. */
+        size_t wlen = strlen(where);
+        while (strncmp(rest, where, wlen) == 0 && rest[wlen] == ':') {
+            char again[512];
+            int line2;
+            const char *rest2;
+            if (!split_position(rest, again, sizeof again, &line2, &rest2))
+                break;
+            rest = rest2;
+        }
+        /* Lua shortens long chunk names to "...tail"; give the full name back. */
+        size_t flen = file ? strlen(file) : 0;
+        if (wlen > 3 && strncmp(where, "...", 3) == 0 && flen >= wlen - 3 &&
+            strcmp(file + flen - (wlen - 3), where + 3) == 0)
+            snprintf(where, sizeof where, "%s", file);
+    }
+    snprintf(text, sizeof text, "%s", rest);
+    if (lua_gettop(L) > 0)
+        lua_pop(L, 1);
+    for (char *c = text; *c; c++) /* one line for people */
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
+    if (located)
+        return mcpp_error_set(MCPP_EPOLICY, "policy", where, NULL, line, 0, "%s", text);
+    return mcpp_error_set(MCPP_EPOLICY, "policy", file, NULL, 0, 0, "%s", text);
+}

@@ -1,0 +1,31 @@
+/*
+ * policy_lua_disabled.c — the Lua policy loaders in builds without Lua: they
+ * say so instead of pretending.
+ */
+#include "mcpp_receipts/policy_lua.h"
+#include "util/error_internal.h"
+
+void mcpp_lua_limits_default(mcpp_lua_limits *out)
+{
+    if (!out)
+        return;
+    out->max_instructions = 10000000;
+    out->max_memory_bytes = (size_t)16 << 20;
+}
+
+int mcpp_policy_load_lua_file(mcpp_policy **out, const char *path, const mcpp_lua_limits *limits)
+{
+    (void)limits;
+    if (out)
+        *out = NULL;
+    return mcpp_error_set(MCPP_EUNSUPPORTED, "unsupported", path, NULL, 0, 0,
+                          "this build has no Lua (configure with -DMCPP_LUA=ON)");
+}
+
+int mcpp_policy_load_lua_buffer(mcpp_policy **out, const char *buf, size_t len, const char *name,
+                                const mcpp_lua_limits *limits)
+{
+    (void)buf;
+    (void)len;
+    return mcpp_policy_load_lua_file(out, name, limits);
+}

@@ -1,0 +1,563 @@
+/*
+ * policy.c — comparability policies as data: dimensions with resolved field
+ * ids, required fields, noise and gate settings, adjacency width, custom rules,
+ * and the built-in default policy of DESIGN §4.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error_internal.h"
+#include "policy/policy_internal.h"
+#include "receipt/receipt_internal.h"
+
+/* ---- The default dimensions (DESIGN §4) ---------------------------------------- */
+
+typedef struct default_dim {
+    const char *name;
+    mcpp_role role;
+    mcpp_dim_kind kind;
+    const char *fields[8];
+} default_dim;
+
+/* "cache" lists every field that can carry compile-cache or driver/runtime
+ * state; fields the schema lacks are skipped when the defaults are built. */
+static const default_dim DEFAULT_DIMS[] = {
+    {"pattern", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"lane.pattern", "lane.depth"}},
+    {"routing", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"routing.*"}},
+    {"sequence", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"workload.seq_len"}},
+    {"batch", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS,
+     {"workload.micro_batch", "workload.global_batch"}},
+    {"compile", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"compile.posture", "compile.warmup"}},
+    {"topology", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"topology.*"}},
+    {"hardware", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS,
+     {"hardware.observed.accelerator", "hardware.observed.count"}},
+    {"data", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"workload.data.path", "workload.data.dataset"}},
+    {"backend", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS,
+     {"backend.attention.observed", "backend.moe.observed", "backend.mamba.observed",
+      "backend.recurrent.observed", "backend.gemm.observed", "backend.precision"}},
+    /* Not in DESIGN §4's table, but a graph break or a region left out of
+     * compile changes what ran: a reviewer must see it, so it qualifies. */
+    {"compile_detail", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS,
+     {"compile.graph_breaks", "compile.disabled_regions"}},
+    {"startup", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS, {"startup.state"}},
+    {"cache", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS,
+     {"compile.cache", "compile.cache_state", "hardware.observed.driver", "hardware.observed.runtime"}},
+    {"fallbacks", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FALLBACKS, {"backend.fallbacks"}},
+};
+
+#define N_DEFAULT_DIMS (sizeof DEFAULT_DIMS / sizeof DEFAULT_DIMS[0])
+
+static const char *const PAIR_FAMILIES[MCPP_POLICY_PAIRS - 1] = {"attention", "moe", "mamba",
+                                                                 "recurrent", "gemm"};
+
+const char *mcpp_role_name(mcpp_role role)
+{
+    switch (role) {
+    case MCPP_ROLE_MUST_MATCH: return "must_match";
+    case MCPP_ROLE_QUALIFY: return "qualify";
+    case MCPP_ROLE_IGNORE: return "ignore";
+    }
+    return "unknown";
+}
+
+int mcpp_role_parse(mcpp_role *out, const char *name)
+{
+    if (!out || !name)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "role: NULL argument");
+    if (strcmp(name, "must_match") == 0) *out = MCPP_ROLE_MUST_MATCH;
+    else if (strcmp(name, "qualify") == 0) *out = MCPP_ROLE_QUALIFY;
+    else if (strcmp(name, "ignore") == 0) *out = MCPP_ROLE_IGNORE;
+    else
+        return mcpp_error_set(MCPP_EINVALID, "enum", NULL, NULL, 0, 0,
+                              "unknown role '%s' (expected must_match, qualify or ignore)", name);
+    return MCPP_OK;
+}
+
+size_t mcpp_default_dimension_count(void) { return N_DEFAULT_DIMS; }
+
+const char *mcpp_default_dimension_name(size_t index)
+{
+    return index < N_DEFAULT_DIMS ? DEFAULT_DIMS[index].name : NULL;
+}
+
+static const default_dim *find_default_dim(const char *name)
+{
+    for (size_t i = 0; i < N_DEFAULT_DIMS; i++)
+        if (strcmp(DEFAULT_DIMS[i].name, name) == 0) return &DEFAULT_DIMS[i];
+    return NULL;
+}
+
+static void dim_clear(mcpp_policy_dim *d)
+{
+    for (size_t i = 0; i < d->n_fields; i++) free(d->paths[i]);
+    free(d->paths);
+    free(d->ids);
+    free(d->needs);
+    free(d->offsets);
+    free(d->storage);
+    free(d->name);
+    memset(d, 0, sizeof *d);
+}
+
+/* The block a field applies to, from its path. */
+static char field_needs_block(const char *path)
+{
+    if (strncmp(path, "routing.", 8) == 0 || strncmp(path, "backend.moe.", 12) == 0) return 'E';
+    if (strncmp(path, "backend.attention.", 18) == 0) return 'A';
+    if (strncmp(path, "backend.mamba.", 14) == 0) return 'M';
+    if (strncmp(path, "backend.recurrent.", 18) == 0) return 'R';
+    return 0;
+}
+
+/* Appends one resolved field; duplicates are dropped so ".*" and an explicit
+ * path can be combined. */
+static int dim_push(mcpp_policy_dim *d, size_t *cap, const char *path, int id)
+{
+    for (size_t i = 0; i < d->n_fields; i++)
+        if (d->ids[i] == id) return MCPP_OK;
+    if (d->n_fields == *cap) {
+        size_t nc = *cap ? *cap * 2 : 8;
+        char **np = realloc(d->paths, nc * sizeof *np);
+        if (!np) return mcpp_error_nomem();
+        d->paths = np;
+        int *ni = realloc(d->ids, nc * sizeof *ni);
+        if (!ni) return mcpp_error_nomem();
+        d->ids = ni;
+        char *nn = realloc(d->needs, nc);
+        if (!nn) return mcpp_error_nomem();
+        d->needs = nn;
+        size_t *no = realloc(d->offsets, nc * sizeof *no);
+        if (!no) return mcpp_error_nomem();
+        d->offsets = no;
+        unsigned char *ns = realloc(d->storage, nc);
+        if (!ns) return mcpp_error_nomem();
+        d->storage = ns;
+        *cap = nc;
+    }
+    d->needs[d->n_fields] = field_needs_block(path);
+    d->offsets[d->n_fields] = mcpp_schema_entries[id].offset;
+    d->storage[d->n_fields] = (unsigned char)mcpp_schema_entries[id].storage;
+    char *p = strdup(path);
+    if (!p) return mcpp_error_nomem();
+    d->paths[d->n_fields] = p;
+    d->ids[d->n_fields] = id;
+    d->n_fields++;
+    return MCPP_OK;
+}
+
+/* Resolves one path ("a.b" or "a.*") into the dimension. `lenient` skips paths
+ * the schema lacks (the defaults name optional fields); otherwise they fail. */
+static int dim_add_path(mcpp_policy_dim *d, size_t *cap, const char *path, int lenient)
+{
+    size_t len = strlen(path);
+    if (len >= 2 && strcmp(path + len - 2, ".*") == 0) {
+        int found = 0, n = mcpp_schema_field_count();
+        for (int id = 0; id < n; id++) {
+            const mcpp_field_info *f = mcpp_schema_field_at(id);
+            if (f && strncmp(f->path, path, len - 1) == 0) {
+                int rc = dim_push(d, cap, f->path, id);
+                if (rc) return rc;
+                found = 1;
+            }
+        }
+        if (!found && !lenient)
+            return mcpp_error_set(MCPP_EINVALID, "unknown_field", NULL, path, 0, 0,
+                                  "no schema field under '%s'", path);
+        return MCPP_OK;
+    }
+    int id = mcpp_schema_field_id(path);
+    if (id < 0) {
+        if (lenient) return MCPP_OK;
+        return mcpp_error_set(MCPP_EINVALID, "unknown_field", NULL, path, 0, 0,
+                              "'%s' is not a field of schema %s", path, MCPP_SCHEMA_ID);
+    }
+    return dim_push(d, cap, path, id);
+}
+
+static int policy_set_dimension_impl(mcpp_policy *p, const char *name, const char *const *paths,
+                                     size_t n, mcpp_role role, int lenient)
+{
+    mcpp_policy_dim nd;
+    memset(&nd, 0, sizeof nd);
+    size_t cap = 0;
+    int rc;
+    const default_dim *def = find_default_dim(name);
+    nd.name = strdup(name);
+    if (!nd.name) return mcpp_error_nomem();
+    nd.role = role;
+    if (n == 0 && def) {
+        nd.kind = def->kind;
+        for (size_t i = 0; i < 8 && def->fields[i]; i++)
+            if ((rc = dim_add_path(&nd, &cap, def->fields[i], 1)) != 0) goto fail;
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            if (!paths[i]) {
+                rc = mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0,
+                                    "dimension '%s': field path %zu is NULL", name, i);
+                goto fail;
+            }
+            if ((rc = dim_add_path(&nd, &cap, paths[i], lenient)) != 0) goto fail;
+        }
+        /* A user-defined "fallbacks" dimension over backend.fallbacks keeps
+         * the requested != observed check: that is what the name promises. */
+        if (def && def->kind == MCPP_DIM_KIND_FALLBACKS) nd.kind = MCPP_DIM_KIND_FALLBACKS;
+    }
+    for (size_t i = 0; i < p->n_dims; i++) {
+        if (strcmp(p->dims[i].name, name) == 0) {
+            dim_clear(&p->dims[i]);
+            p->dims[i] = nd;
+            return MCPP_OK;
+        }
+    }
+    if (p->n_dims == p->cap_dims) {
+        size_t nc = p->cap_dims ? p->cap_dims * 2 : 16;
+        mcpp_policy_dim *nds = realloc(p->dims, nc * sizeof *nds);
+        if (!nds) {
+            rc = mcpp_error_nomem();
+            goto fail;
+        }
+        p->dims = nds;
+        p->cap_dims = nc;
+    }
+    p->dims[p->n_dims++] = nd;
+    return MCPP_OK;
+fail:
+    dim_clear(&nd);
+    return rc;
+}
+
+int mcpp_policy_set_dimension(mcpp_policy *policy, const char *name, const char *const *field_paths,
+                              size_t n_fields, mcpp_role role)
+{
+    if (!policy || !name || !*name || (n_fields && !field_paths))
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0,
+                              "mcpp_policy_set_dimension: NULL policy, name or field list");
+    if (role != MCPP_ROLE_MUST_MATCH && role != MCPP_ROLE_QUALIFY && role != MCPP_ROLE_IGNORE)
+        return mcpp_error_set(MCPP_EINVALID, "enum", NULL, NULL, 0, 0, "dimension '%s': bad role %d",
+                              name, (int)role);
+    if (n_fields == 0 && !find_default_dim(name))
+        return mcpp_error_set(MCPP_EINVALID, "policy", NULL, NULL, 0, 0,
+                              "dimension '%s' has no fields and is not a default dimension", name);
+    return policy_set_dimension_impl(policy, name, field_paths, n_fields, role, 0);
+}
+
+int mcpp_policy_set_role(mcpp_policy *policy, const char *name, mcpp_role role)
+{
+    if (!policy || !name)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_policy_set_role: NULL argument");
+    if (role != MCPP_ROLE_MUST_MATCH && role != MCPP_ROLE_QUALIFY && role != MCPP_ROLE_IGNORE)
+        return mcpp_error_set(MCPP_EINVALID, "enum", NULL, NULL, 0, 0, "bad role %d", (int)role);
+    for (size_t i = 0; i < policy->n_dims; i++) {
+        if (strcmp(policy->dims[i].name, name) == 0) {
+            policy->dims[i].role = role;
+            return MCPP_OK;
+        }
+    }
+    return mcpp_error_set(MCPP_ENOTFOUND, "policy", NULL, NULL, 0, 0, "no dimension named '%s'", name);
+}
+
+size_t mcpp_policy_dimension_count(const mcpp_policy *policy) { return policy ? policy->n_dims : 0; }
+
+const char *mcpp_policy_dimension_name(const mcpp_policy *policy, size_t index)
+{
+    return policy && index < policy->n_dims ? policy->dims[index].name : NULL;
+}
+
+int mcpp_policy_dimension_role(const mcpp_policy *policy, size_t index)
+{
+    return policy && index < policy->n_dims ? (int)policy->dims[index].role : -1;
+}
+
+size_t mcpp_policy_dimension_field_count(const mcpp_policy *policy, size_t index)
+{
+    return policy && index < policy->n_dims ? policy->dims[index].n_fields : 0;
+}
+
+const char *mcpp_policy_dimension_field(const mcpp_policy *policy, size_t index, size_t field)
+{
+    if (!policy || index >= policy->n_dims || field >= policy->dims[index].n_fields) return NULL;
+    return policy->dims[index].paths[field];
+}
+
+/* ---- Creation -------------------------------------------------------------------- */
+
+static int resolve(const char *path) { return mcpp_schema_field_id(path); }
+
+static void resolve_engine_fields(mcpp_policy *p)
+{
+    char req[64], obs[64];
+    p->id_pattern = resolve("lane.pattern");
+    p->id_family = resolve("lane.family");
+    p->id_lane_name = resolve("lane.name");
+    p->id_fallbacks = resolve("backend.fallbacks");
+    p->id_outcome = resolve("status.outcome");
+    p->id_stability = resolve("status.stability");
+    p->id_blocker = resolve("status.blocker");
+    p->id_verification = resolve("backend.verification.status");
+    p->id_samples = resolve("metrics.step_time_s.samples");
+    p->id_useful_tokens = resolve("workload.useful_tokens_per_step");
+    p->id_tokens_per_s = resolve("metrics.tokens_per_s");
+    p->id_step_median = resolve("metrics.step_time_s.median");
+    for (size_t i = 0; i < MCPP_POLICY_PAIRS - 1; i++) {
+        snprintf(req, sizeof req, "backend.%s.requested", PAIR_FAMILIES[i]);
+        snprintf(obs, sizeof obs, "backend.%s.observed", PAIR_FAMILIES[i]);
+        p->pairs[i].label = PAIR_FAMILIES[i];
+        p->pairs[i].requested = resolve(req);
+        p->pairs[i].observed = resolve(obs);
+        p->pairs[i].requested_count = -1;
+        p->pairs[i].observed_count = -1;
+    }
+    mcpp_policy_pair *hw = &p->pairs[MCPP_POLICY_PAIRS - 1];
+    hw->label = "hardware";
+    hw->requested = resolve("hardware.requested.accelerator");
+    hw->observed = resolve("hardware.observed.accelerator");
+    hw->requested_count = resolve("hardware.requested.count");
+    hw->observed_count = resolve("hardware.observed.count");
+}
+
+int mcpp_policy_new(mcpp_policy **out, const char *name)
+{
+    if (!out) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_policy_new: NULL out");
+    *out = NULL;
+    mcpp_policy *p = calloc(1, sizeof *p);
+    if (!p) return mcpp_error_nomem();
+    p->name = strdup(name ? name : "unnamed");
+    p->gate_metric = strdup("metrics.tokens_per_s");
+    if (!p->name || !p->gate_metric) {
+        mcpp_policy_free(p);
+        return mcpp_error_nomem();
+    }
+    p->version = 1;
+    p->noise.max_rel_spread = 0.05;
+    p->noise.min_runs = 3;
+    p->noise.noise_floor = 0.01;
+    p->gate.metric = p->gate_metric;
+    p->gate.higher_is_better = 1;
+    p->gate.max_regression = 0.03;
+    p->gate.confidence = 0.95;
+    p->gate_metric_id = resolve(p->gate_metric);
+    p->adjacency_width = 1;
+    resolve_engine_fields(p);
+    *out = p;
+    return MCPP_OK;
+}
+
+int mcpp_policy_default(mcpp_policy **out)
+{
+    mcpp_policy *p = NULL;
+    int rc = mcpp_policy_new(&p, "default");
+    if (rc) return rc;
+    for (size_t i = 0; i < N_DEFAULT_DIMS; i++) {
+        rc = policy_set_dimension_impl(p, DEFAULT_DIMS[i].name, NULL, 0, DEFAULT_DIMS[i].role, 1);
+        if (rc) {
+            mcpp_policy_free(p);
+            *out = NULL;
+            return rc;
+        }
+    }
+    *out = p;
+    return MCPP_OK;
+}
+
+void mcpp_policy_free(mcpp_policy *policy)
+{
+    if (!policy) return;
+    for (size_t i = 0; i < policy->n_dims; i++) dim_clear(&policy->dims[i]);
+    free(policy->dims);
+    for (size_t i = 0; i < policy->n_required; i++) free(policy->required[i]);
+    free(policy->required);
+    free(policy->required_ids);
+    for (size_t i = 0; i < policy->n_rules; i++) {
+        if (policy->rules[i].free_userdata) policy->rules[i].free_userdata(policy->rules[i].userdata);
+        free(policy->rules[i].name);
+    }
+    free(policy->rules);
+    free(policy->gate_metric);
+    free(policy->name);
+    free(policy);
+}
+
+const char *mcpp_policy_name(const mcpp_policy *policy) { return policy ? policy->name : NULL; }
+
+int mcpp_policy_set_name(mcpp_policy *policy, const char *name, int64_t version)
+{
+    if (!policy || !name)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_policy_set_name: NULL argument");
+    char *n = strdup(name);
+    if (!n) return mcpp_error_nomem();
+    free(policy->name);
+    policy->name = n;
+    policy->version = version;
+    return MCPP_OK;
+}
+
+/* ---- Required fields, noise, gate, adjacency ---------------------------------- */
+
+int mcpp_policy_add_required_field(mcpp_policy *policy, const char *path)
+{
+    if (!policy || !path)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0,
+                              "mcpp_policy_add_required_field: NULL argument");
+    int id = mcpp_schema_field_id(path);
+    if (id < 0)
+        return mcpp_error_set(MCPP_EINVALID, "unknown_field", NULL, path, 0, 0,
+                              "required field '%s' is not a field of schema %s", path, MCPP_SCHEMA_ID);
+    for (size_t i = 0; i < policy->n_required; i++)
+        if (policy->required_ids[i] == id) return MCPP_OK;
+    if (policy->n_required == policy->cap_required) {
+        size_t nc = policy->cap_required ? policy->cap_required * 2 : 8;
+        char **nr = realloc(policy->required, nc * sizeof *nr);
+        if (!nr) return mcpp_error_nomem();
+        policy->required = nr;
+        int *ni = realloc(policy->required_ids, nc * sizeof *ni);
+        if (!ni) return mcpp_error_nomem();
+        policy->required_ids = ni;
+        policy->cap_required = nc;
+    }
+    char *p = strdup(path);
+    if (!p) return mcpp_error_nomem();
+    policy->required[policy->n_required] = p;
+    policy->required_ids[policy->n_required] = id;
+    policy->n_required++;
+    return MCPP_OK;
+}
+
+size_t mcpp_policy_required_count(const mcpp_policy *policy) { return policy ? policy->n_required : 0; }
+
+const char *mcpp_policy_required_at(const mcpp_policy *policy, size_t index)
+{
+    return policy && index < policy->n_required ? policy->required[index] : NULL;
+}
+
+int mcpp_policy_set_noise(mcpp_policy *policy, const mcpp_noise_settings *noise)
+{
+    if (!policy || !noise)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_policy_set_noise: NULL argument");
+    if (!isfinite(noise->max_rel_spread) || noise->max_rel_spread < 0)
+        return mcpp_error_set(MCPP_EINVALID, "range", NULL, "noise.max_rel_spread", 0, 0,
+                              "must be a finite number >= 0");
+    if (noise->min_runs < 1)
+        return mcpp_error_set(MCPP_EINVALID, "range", NULL, "noise.min_runs", 0, 0, "must be >= 1");
+    if (!isfinite(noise->noise_floor) || noise->noise_floor < 0)
+        return mcpp_error_set(MCPP_EINVALID, "range", NULL, "noise.noise_floor", 0, 0,
+                              "must be a finite number >= 0");
+    policy->noise = *noise;
+    return MCPP_OK;
+}
+
+int mcpp_policy_set_gate(mcpp_policy *policy, const mcpp_gate_settings *gate)
+{
+    if (!policy || !gate)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_policy_set_gate: NULL argument");
+    const char *metric = gate->metric ? gate->metric : policy->gate_metric;
+    int id = mcpp_schema_field_id(metric);
+    if (id < 0)
+        return mcpp_error_set(MCPP_EINVALID, "unknown_field", NULL, "gate.metric", 0, 0,
+                              "'%s' is not a field of schema %s", metric, MCPP_SCHEMA_ID);
+    const mcpp_field_info *info = mcpp_schema_field_at(id);
+    if (info && info->type != MCPP_TYPE_DOUBLE && info->type != MCPP_TYPE_INT)
+        return mcpp_error_set(MCPP_EINVALID, "type", NULL, "gate.metric", 0, 0,
+                              "'%s' is not a number field", metric);
+    if (!isfinite(gate->max_regression) || gate->max_regression < 0)
+        return mcpp_error_set(MCPP_EINVALID, "range", NULL, "gate.max_regression", 0, 0,
+                              "must be a finite number >= 0");
+    if (!(gate->confidence > 0 && gate->confidence < 1))
+        return mcpp_error_set(MCPP_EINVALID, "range", NULL, "gate.confidence", 0, 0,
+                              "must lie strictly between 0 and 1");
+    char *m = strdup(metric);
+    if (!m) return mcpp_error_nomem();
+    free(policy->gate_metric);
+    policy->gate_metric = m;
+    policy->gate_metric_id = id;
+    policy->gate.metric = m;
+    policy->gate.higher_is_better = gate->higher_is_better ? 1 : 0;
+    policy->gate.max_regression = gate->max_regression;
+    policy->gate.confidence = gate->confidence;
+    return MCPP_OK;
+}
+
+const mcpp_noise_settings *mcpp_policy_noise(const mcpp_policy *policy)
+{
+    return policy ? &policy->noise : NULL;
+}
+
+const mcpp_gate_settings *mcpp_policy_gate(const mcpp_policy *policy)
+{
+    return policy ? &policy->gate : NULL;
+}
+
+int mcpp_policy_set_adjacency_width(mcpp_policy *policy, int width)
+{
+    if (!policy)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_policy_set_adjacency_width: NULL policy");
+    if (width < 1)
+        return mcpp_error_set(MCPP_EINVALID, "range", NULL, "adjacency_width", 0, 0, "must be >= 1");
+    policy->adjacency_width = width;
+    return MCPP_OK;
+}
+
+int mcpp_policy_adjacency_width(const mcpp_policy *policy) { return policy ? policy->adjacency_width : 0; }
+
+/* ---- Custom rules ------------------------------------------------------------- */
+
+int mcpp_policy_add_rule(mcpp_policy *policy, const char *name, mcpp_rule_fn fn, void *userdata,
+                         void (*free_userdata)(void *))
+{
+    if (!policy || !name || !fn) {
+        /* The policy owns userdata from the call on, failure included. */
+        if (free_userdata) free_userdata(userdata);
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_policy_add_rule: NULL argument");
+    }
+    if (policy->n_rules == policy->cap_rules) {
+        size_t nc = policy->cap_rules ? policy->cap_rules * 2 : 4;
+        mcpp_policy_rule *nr = realloc(policy->rules, nc * sizeof *nr);
+        if (!nr) {
+            if (free_userdata) free_userdata(userdata);
+            return mcpp_error_nomem();
+        }
+        policy->rules = nr;
+        policy->cap_rules = nc;
+    }
+    char *n = strdup(name);
+    if (!n) {
+        if (free_userdata) free_userdata(userdata);
+        return mcpp_error_nomem();
+    }
+    mcpp_policy_rule *r = &policy->rules[policy->n_rules++];
+    r->name = n;
+    r->fn = fn;
+    r->userdata = userdata;
+    r->free_userdata = free_userdata;
+    return MCPP_OK;
+}
+
+size_t mcpp_policy_rule_count(const mcpp_policy *policy) { return policy ? policy->n_rules : 0; }
+
+const char *mcpp_policy_rule_name(const mcpp_policy *policy, size_t index)
+{
+    return policy && index < policy->n_rules ? policy->rules[index].name : NULL;
+}
+
+/* ---- The built-in default, shared ----------------------------------------------- */
+
+static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
+static mcpp_policy *builtin_policy; /* written once under builtin_once, read-only after */
+
+static void builtin_init(void) { (void)mcpp_policy_default(&builtin_policy); }
+
+const mcpp_policy *mcpp_policy_builtin(void)
+{
+    pthread_once(&builtin_once, builtin_init);
+    return builtin_policy;
+}
+
+const mcpp_policy *mcpp_policy_or_default(const mcpp_policy *policy)
+{
+    if (policy) return policy;
+    const mcpp_policy *p = mcpp_policy_builtin();
+    if (!p) mcpp_error_nomem();
+    return p;
+}

@@ -1,0 +1,507 @@
+/*
+ * builder.c — mcpp_builder: a harness sets fields one by one (each setter
+ * checks type and range at once, so a mistake fails at the line that made
+ * it), appends step samples, then mcpp_builder_finish() derives the step
+ * statistics and validates exactly like loading a file does.
+ *
+ * The builder owns a staging receipt whose strings are heap copies and whose
+ * free-form objects are cJSON trees.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error_internal.h"
+#include "receipt/receipt_internal.h"
+
+struct mcpp_builder {
+    mcpp_receipt staging;
+};
+
+static char *dup_string(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+int mcpp_builder_new(mcpp_builder **out)
+{
+    if (!out)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "out is NULL");
+    *out = calloc(1, sizeof **out);
+    if (!*out)
+        return mcpp_error_nomem();
+    (*out)->staging.f.schema = dup_string(MCPP_SCHEMA_ID);
+    if (!(*out)->staging.f.schema) {
+        free(*out);
+        *out = NULL;
+        return mcpp_error_nomem();
+    }
+    mcpp_set_present(&(*out)->staging, MCPP_F_schema);
+    return MCPP_OK;
+}
+
+void mcpp_builder_free(mcpp_builder *builder)
+{
+    if (!builder)
+        return;
+    mcpp_staging_release(&builder->staging, 1);
+    free(builder);
+}
+
+static const char *storage_words(int storage)
+{
+    switch (storage) {
+    case MCPP_ST_BOOL: return "boolean";
+    case MCPP_ST_INT: return "integer";
+    case MCPP_ST_DOUBLE: return "number";
+    case MCPP_ST_STRING: return "string";
+    case MCPP_ST_ENUM: return "enum name";
+    case MCPP_ST_SLIST: return "list of strings";
+    case MCPP_ST_DLIST: return "list of numbers";
+    default: return "object";
+    }
+}
+
+/* Resolves a path for a setter; on failure sets the last error. */
+static int resolve(mcpp_builder *b, const char *path, int *id_out)
+{
+    *id_out = -1; /* callers only read it on success; set so -O3 can see that */
+    if (!b || !path)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, path, 0, 0,
+                              "builder and path must not be NULL");
+    int id = mcpp_schema_field_id(path);
+    if (id < 0)
+        return mcpp_error_set(MCPP_ENOTFOUND, "unknown_field", NULL, path, 0, 0,
+                              "unknown field of schema %s", MCPP_SCHEMA_ID);
+    *id_out = id;
+    return 0;
+}
+
+static int wrong_type(const char *path, int storage, const char *given)
+{
+    return mcpp_error_set(MCPP_EINVALID, "type", NULL, path, 0, 0, "expected %s, got %s",
+                          storage_words(storage), given);
+}
+
+/* Drops what field `id` holds (owned copies) and marks it absent. */
+static void clear_field(mcpp_builder *b, int id)
+{
+    void *slot = mcpp_field_ptr(&b->staging.f, id);
+    switch (mcpp_schema_entries[id].storage) {
+    case MCPP_ST_STRING:
+        free((char *)*(const char **)slot);
+        *(const char **)slot = NULL;
+        break;
+    case MCPP_ST_SLIST: {
+        mcpp_string_list *l = slot;
+        for (size_t i = 0; i < l->count; i++)
+            free((char *)l->items[i]);
+        free(l->items);
+        memset(l, 0, sizeof *l);
+        break;
+    }
+    case MCPP_ST_DLIST:
+        free(((mcpp_double_list *)slot)->items);
+        memset(slot, 0, sizeof(mcpp_double_list));
+        break;
+    case MCPP_ST_OBJECT:
+        cJSON_Delete(((mcpp_object_slot *)slot)->staged);
+        memset(slot, 0, sizeof(mcpp_object_slot));
+        break;
+    case MCPP_ST_ARTIFACTS: {
+        mcpp_artifact_list *l = slot;
+        for (size_t i = 0; i < l->count; i++) {
+            free((char *)l->items[i].kind);
+            free((char *)l->items[i].uri);
+        }
+        free(l->items);
+        memset(l, 0, sizeof *l);
+        break;
+    }
+    default: break;
+    }
+    mcpp_clear_present(&b->staging, id);
+}
+
+int mcpp_builder_set_string(mcpp_builder *b, const char *path, const char *value)
+{
+    int id, rc = resolve(b, path, &id);
+    if (rc)
+        return rc;
+    const mcpp_schema_entry *e = &mcpp_schema_entries[id];
+    if (!value)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, path, 0, 0, "value is NULL");
+    if (e->storage != MCPP_ST_STRING && e->storage != MCPP_ST_ENUM)
+        return wrong_type(path, e->storage, "a string");
+    if (mcpp_utf8_valid(value, strlen(value)) != 0)
+        return mcpp_error_set(MCPP_EINVALID, "encoding", NULL, path, 0, 0,
+                              "expected UTF-8 text, got invalid UTF-8");
+    if (e->info.enum_names) {
+        int index = mcpp_enum_index(e->info.enum_names, value);
+        if (index < 0) {
+            char list[200];
+            mcpp_enum_list_text(list, sizeof list, e->info.enum_names);
+            return mcpp_error_set(MCPP_EINVALID, "enum", NULL, path, 0, 0,
+                                  "expected one of %s, got \"%s\"", list, value);
+        }
+        if (e->storage == MCPP_ST_ENUM) {
+            *(int8_t *)mcpp_field_ptr(&b->staging.f, id) = (int8_t)index;
+            mcpp_set_present(&b->staging, id);
+            return MCPP_OK;
+        }
+    }
+    char *copy = dup_string(value);
+    if (!copy)
+        return mcpp_error_nomem();
+    clear_field(b, id);
+    *(const char **)mcpp_field_ptr(&b->staging.f, id) = copy;
+    mcpp_set_present(&b->staging, id);
+    return MCPP_OK;
+}
+
+static int set_number(mcpp_builder *b, const char *path, int id, double value)
+{
+    const mcpp_schema_entry *e = &mcpp_schema_entries[id];
+    if (!isfinite(value))
+        return mcpp_error_set(MCPP_EINVALID, "range", NULL, path, 0, 0,
+                              "expected a finite %s, got %g", storage_words(e->storage), value);
+    if (e->storage == MCPP_ST_INT) {
+        if (value != floor(value))
+            return mcpp_error_set(MCPP_EINVALID, "type", NULL, path, 0, 0,
+                                  "expected integer, got number %g", value);
+        if (fabs(value) > 9007199254740992.0)
+            return mcpp_error_set(MCPP_EINVALID, "range", NULL, path, 0, 0,
+                                  "expected integer, got %g which overflows the exact integer "
+                                  "range (+-2^53)",
+                                  value);
+    }
+    const char *rp = mcpp_range_problem(e->range, value);
+    if (rp)
+        return mcpp_error_set(MCPP_EINVALID, "range", NULL, path, 0, 0, "expected %s, got %g", rp,
+                              value);
+    if (e->storage == MCPP_ST_INT)
+        *(int64_t *)mcpp_field_ptr(&b->staging.f, id) = (int64_t)value;
+    else
+        *(double *)mcpp_field_ptr(&b->staging.f, id) = value;
+    mcpp_set_present(&b->staging, id);
+    return MCPP_OK;
+}
+
+int mcpp_builder_set_int(mcpp_builder *b, const char *path, int64_t value)
+{
+    int id, rc = resolve(b, path, &id);
+    if (rc)
+        return rc;
+    int st = mcpp_schema_entries[id].storage;
+    if (st != MCPP_ST_INT && st != MCPP_ST_DOUBLE)
+        return wrong_type(path, st, "an integer");
+    if (st == MCPP_ST_INT && (value > 9007199254740992LL || value < -9007199254740992LL))
+        return mcpp_error_set(MCPP_EINVALID, "range", NULL, path, 0, 0,
+                              "expected integer, got %lld which overflows the exact integer "
+                              "range (+-2^53)",
+                              (long long)value);
+    return set_number(b, path, id, (double)value);
+}
+
+int mcpp_builder_set_double(mcpp_builder *b, const char *path, double value)
+{
+    int id, rc = resolve(b, path, &id);
+    if (rc)
+        return rc;
+    int st = mcpp_schema_entries[id].storage;
+    if (st != MCPP_ST_INT && st != MCPP_ST_DOUBLE)
+        return wrong_type(path, st, "a number");
+    return set_number(b, path, id, value);
+}
+
+int mcpp_builder_set_bool(mcpp_builder *b, const char *path, int value)
+{
+    int id, rc = resolve(b, path, &id);
+    if (rc)
+        return rc;
+    int st = mcpp_schema_entries[id].storage;
+    if (st != MCPP_ST_BOOL)
+        return wrong_type(path, st, "a boolean");
+    *(uint8_t *)mcpp_field_ptr(&b->staging.f, id) = value ? 1 : 0;
+    mcpp_set_present(&b->staging, id);
+    return MCPP_OK;
+}
+
+int mcpp_builder_append_string(mcpp_builder *b, const char *path, const char *value)
+{
+    int id, rc = resolve(b, path, &id);
+    if (rc)
+        return rc;
+    int st = mcpp_schema_entries[id].storage;
+    if (st != MCPP_ST_SLIST)
+        return wrong_type(path, st, "a string to append");
+    if (!value)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, path, 0, 0, "value is NULL");
+    if (mcpp_utf8_valid(value, strlen(value)) != 0)
+        return mcpp_error_set(MCPP_EINVALID, "encoding", NULL, path, 0, 0,
+                              "expected UTF-8 text, got invalid UTF-8");
+    mcpp_string_list *l = mcpp_field_ptr(&b->staging.f, id);
+    const char **items = realloc(l->items, (l->count + 1) * sizeof *items);
+    if (!items)
+        return mcpp_error_nomem();
+    l->items = items;
+    char *copy = dup_string(value);
+    if (!copy)
+        return mcpp_error_nomem();
+    l->items[l->count++] = copy;
+    mcpp_set_present(&b->staging, id);
+    return MCPP_OK;
+}
+
+int mcpp_builder_add_step_sample(mcpp_builder *b, double seconds)
+{
+    const char *path = mcpp_schema_entries[MCPP_F_metrics_step_time_s_samples].info.path;
+    if (!b)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, path, 0, 0, "builder is NULL");
+    if (!isfinite(seconds) || !(seconds > 0))
+        return mcpp_error_set(MCPP_EINVALID, "range", NULL, path, 0, 0,
+                              "expected a finite step time > 0 seconds, got %g", seconds);
+    mcpp_double_list *l = &b->staging.f.metrics_step_time_s_samples;
+    double *items = realloc(l->items, (l->count + 1) * sizeof *items);
+    if (!items)
+        return mcpp_error_nomem();
+    l->items = items;
+    l->items[l->count++] = seconds;
+    mcpp_set_present(&b->staging, MCPP_F_metrics_step_time_s_samples);
+    return MCPP_OK;
+}
+
+int mcpp_builder_add_artifact(mcpp_builder *b, const char *kind, const char *uri)
+{
+    if (!b || !kind || !uri)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, "artifacts", 0, 0,
+                              "builder, kind and uri must not be NULL");
+    mcpp_artifact_list *l = &b->staging.f.artifacts;
+    mcpp_artifact *items = realloc(l->items, (l->count + 1) * sizeof *items);
+    if (!items)
+        return mcpp_error_nomem();
+    l->items = items;
+    char *k = dup_string(kind), *u = dup_string(uri);
+    if (!k || !u) {
+        free(k);
+        free(u);
+        return mcpp_error_nomem();
+    }
+    l->items[l->count].kind = k;
+    l->items[l->count].uri = u;
+    l->count++;
+    mcpp_set_present(&b->staging, MCPP_F_artifacts);
+    return MCPP_OK;
+}
+
+/* The free-form field a path lives in ("extra", "launch.fixed_policy"), and the rest. */
+static int free_form_root(const char *path, const char **rest)
+{
+    static const int roots[] = {MCPP_F_extra, MCPP_F_launch_fixed_policy};
+    for (size_t k = 0; k < 2; k++) {
+        const char *root = mcpp_schema_entries[roots[k]].info.path;
+        size_t rl = strlen(root);
+        if (strncmp(path, root, rl) == 0 && (path[rl] == '\0' || path[rl] == '.')) {
+            *rest = path[rl] ? path + rl + 1 : path + rl;
+            return roots[k];
+        }
+    }
+    return -1;
+}
+
+int mcpp_builder_set_json(mcpp_builder *b, const char *path, const char *json_text)
+{
+    const char *rest;
+    if (!b || !path || !json_text)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, path, 0, 0,
+                              "builder, path and json_text must not be NULL");
+    int id = free_form_root(path, &rest);
+    if (id < 0)
+        return mcpp_error_set(MCPP_ENOTFOUND, "unknown_field", NULL, path, 0, 0,
+                              "set_json takes extra.KEY or launch.fixed_policy.KEY; use the "
+                              "typed setters for schema fields");
+    mcpp_limits lim;
+    mcpp_limits_default(&lim);
+    mcpp_report *report = mcpp_report_new();
+    if (!report)
+        return mcpp_error_nomem();
+    size_t len = strlen(json_text);
+    int rc = mcpp_json_prescan(json_text, len, &lim, NULL, report);
+    cJSON *value = NULL;
+    if (rc == 0) {
+        const char *end = NULL;
+        value = cJSON_ParseWithLengthOpts(json_text, len, &end, 0);
+        while (value && end && (*end == ' ' || *end == '\n' || *end == '\t' || *end == '\r'))
+            end++;
+        if (!value || (end && *end)) {
+            cJSON_Delete(value);
+            mcpp_report_free(report);
+            return mcpp_error_set(MCPP_EINVALID, "syntax", NULL, path, 0, 0,
+                                  "expected one JSON value, got invalid JSON");
+        }
+        mcpp_load_ctx ctx;
+        memset(&ctx, 0, sizeof ctx);
+        ctx.limits = &lim;
+        ctx.report = report;
+        char p[512];
+        strncpy(p, path, sizeof p - 1);
+        p[sizeof p - 1] = '\0';
+        if (mcpp_check_free_form(&ctx, value, p, strlen(p), sizeof p) != 0 || ctx.errors)
+            rc = MCPP_EINVALID;
+    }
+    if (rc != 0) {
+        cJSON_Delete(value);
+        rc = mcpp_report_set_last_error(report, rc);
+        mcpp_report_free(report);
+        return rc;
+    }
+    mcpp_report_free(report);
+
+    mcpp_object_slot *slot = mcpp_field_ptr(&b->staging.f, id);
+    if (*rest == '\0') { /* the whole object */
+        if (!cJSON_IsObject(value)) {
+            cJSON_Delete(value);
+            return mcpp_error_set(MCPP_EINVALID, "type", NULL, path, 0, 0,
+                                  "expected a JSON object");
+        }
+        cJSON_Delete(slot->staged);
+        slot->staged = value;
+        mcpp_set_present(&b->staging, id);
+        return MCPP_OK;
+    }
+    if (!slot->staged && !(slot->staged = cJSON_CreateObject())) {
+        cJSON_Delete(value);
+        return mcpp_error_nomem();
+    }
+    /* walk/create the objects along "a.b", then replace or add the last key */
+    cJSON *obj = slot->staged;
+    char key[256];
+    for (;;) {
+        size_t n = strcspn(rest, ".");
+        if (n == 0 || n >= sizeof key) {
+            cJSON_Delete(value);
+            return mcpp_error_set(MCPP_EARG, "argument", NULL, path, 0, 0, "bad key in path");
+        }
+        memcpy(key, rest, n);
+        key[n] = '\0';
+        rest += n;
+        if (*rest == '\0')
+            break;
+        rest++;
+        cJSON *next = cJSON_GetObjectItemCaseSensitive(obj, key);
+        if (!cJSON_IsObject(next)) {
+            cJSON_DeleteItemFromObjectCaseSensitive(obj, key);
+            next = cJSON_AddObjectToObject(obj, key);
+            if (!next) {
+                cJSON_Delete(value);
+                return mcpp_error_nomem();
+            }
+        }
+        obj = next;
+    }
+    cJSON_DeleteItemFromObjectCaseSensitive(obj, key);
+    if (!cJSON_AddItemToObject(obj, key, value)) {
+        cJSON_Delete(value);
+        return mcpp_error_nomem();
+    }
+    mcpp_set_present(&b->staging, id);
+    return MCPP_OK;
+}
+
+int mcpp_builder_unset(mcpp_builder *b, const char *path)
+{
+    const char *rest;
+    if (!b || !path)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, path, 0, 0,
+                              "builder and path must not be NULL");
+    int id = mcpp_schema_field_id(path);
+    if (id >= 0) {
+        clear_field(b, id);
+        return MCPP_OK;
+    }
+    id = free_form_root(path, &rest);
+    if (id < 0)
+        return mcpp_error_set(MCPP_ENOTFOUND, "unknown_field", NULL, path, 0, 0,
+                              "unknown field of schema %s", MCPP_SCHEMA_ID);
+    mcpp_object_slot *slot = mcpp_field_ptr(&b->staging.f, id);
+    cJSON *obj = slot->staged;
+    char key[256];
+    while (obj && *rest) {
+        size_t n = strcspn(rest, ".");
+        if (n >= sizeof key)
+            return MCPP_OK;
+        memcpy(key, rest, n);
+        key[n] = '\0';
+        rest += n;
+        if (*rest == '\0') {
+            cJSON_DeleteItemFromObjectCaseSensitive(obj, key);
+            break;
+        }
+        rest++;
+        obj = cJSON_GetObjectItemCaseSensitive(obj, key);
+    }
+    return MCPP_OK;
+}
+
+int mcpp_builder_finish(mcpp_receipt **out, mcpp_report **report_out, const mcpp_builder *b)
+{
+    if (report_out)
+        *report_out = NULL;
+    if (!out || !b)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0,
+                              "out and builder must not be NULL");
+    *out = NULL;
+    /* a shallow copy: derived statistics go in the copy, the builder is unchanged */
+    mcpp_receipt staging = b->staging;
+    const mcpp_double_list *samples = &staging.f.metrics_step_time_s_samples;
+    if (mcpp_present(&staging, MCPP_F_metrics_step_time_s_samples) && samples->count > 0) {
+        double med, p10, p90;
+        mcpp_sample_stats(samples->items, samples->count, &med, &p10, &p90);
+        if (!mcpp_present(&staging, MCPP_F_metrics_step_time_s_median)) {
+            staging.f.metrics_step_time_s_median = med;
+            mcpp_set_present(&staging, MCPP_F_metrics_step_time_s_median);
+        }
+        if (!mcpp_present(&staging, MCPP_F_metrics_step_time_s_p10)) {
+            staging.f.metrics_step_time_s_p10 = p10;
+            mcpp_set_present(&staging, MCPP_F_metrics_step_time_s_p10);
+        }
+        if (!mcpp_present(&staging, MCPP_F_metrics_step_time_s_p90)) {
+            staging.f.metrics_step_time_s_p90 = p90;
+            mcpp_set_present(&staging, MCPP_F_metrics_step_time_s_p90);
+        }
+    }
+    mcpp_limits lim;
+    mcpp_limits_default(&lim);
+    mcpp_report *report = mcpp_report_new();
+    if (!report)
+        return mcpp_error_nomem();
+    mcpp_load_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.limits = &lim;
+    ctx.report = report;
+    mcpp_validate(&ctx, &staging);
+    int rc = MCPP_OK;
+    if (ctx.nomem)
+        rc = MCPP_ENOMEM;
+    else if (ctx.errors)
+        rc = MCPP_EINVALID;
+    else if ((rc = mcpp_pack(out, &staging, NULL)) == MCPP_ELIMIT)
+        mcpp_report_add(report, MCPP_SEVERITY_ERROR, "limit", NULL, NULL, 0, 0,
+                        "free-form data (extra, launch.fixed_policy) is nested too deeply to "
+                        "index within 64 MiB");
+    if (rc == MCPP_ENOMEM) {
+        mcpp_report_free(report);
+        return mcpp_error_nomem();
+    }
+    if (rc != MCPP_OK)
+        mcpp_report_set_last_error(report, rc);
+    if (report_out)
+        *report_out = report;
+    else
+        mcpp_report_free(report);
+    return rc;
+}

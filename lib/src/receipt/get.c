@@ -1,0 +1,157 @@
+/*
+ * get.c — reading fields of a receipt: by id (the allocation-free hot path),
+ * by dotted path, and into free-form objects ("extra.team.name").
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error_internal.h"
+#include "receipt/receipt_internal.h"
+
+const char *mcpp_receipt_id(const mcpp_receipt *receipt)
+{
+    return receipt ? receipt->derived_id : NULL;
+}
+
+const char *mcpp_receipt_source_name(const mcpp_receipt *receipt)
+{
+    return receipt ? receipt->source_name : NULL;
+}
+
+int mcpp_receipt_get_field(const mcpp_receipt *receipt, int field_id, mcpp_value *out)
+{
+    if (!out)
+        return MCPP_EARG;
+    memset(out, 0, sizeof *out);
+    out->enum_index = -1;
+    if (!receipt || field_id < 0 || field_id >= MCPP_FIELD_COUNT)
+        return MCPP_EARG;
+    if (!mcpp_present(receipt, field_id))
+        return MCPP_OK; /* type ABSENT */
+    const mcpp_schema_entry *e = &mcpp_schema_entries[field_id];
+    const void *slot = mcpp_field_cptr(&receipt->f, field_id);
+    out->type = e->info.type;
+    switch (e->storage) {
+    case MCPP_ST_BOOL: out->boolean = *(const uint8_t *)slot; break;
+    case MCPP_ST_INT:
+        out->integer = *(const int64_t *)slot;
+        out->number = (double)out->integer;
+        break;
+    case MCPP_ST_DOUBLE: out->number = *(const double *)slot; break;
+    case MCPP_ST_STRING: out->string = *(const char *const *)slot; break;
+    case MCPP_ST_ENUM:
+        out->enum_index = *(const int8_t *)slot;
+        out->string = e->info.enum_names[out->enum_index];
+        break;
+    case MCPP_ST_SLIST:
+        out->strings = ((const mcpp_string_list *)slot)->items;
+        out->count = ((const mcpp_string_list *)slot)->count;
+        break;
+    case MCPP_ST_DLIST:
+        out->doubles = ((const mcpp_double_list *)slot)->items;
+        out->count = ((const mcpp_double_list *)slot)->count;
+        break;
+    case MCPP_ST_OBJECT: {
+        const mcpp_xnode *n = ((const mcpp_object_slot *)slot)->node;
+        out->string = n && n->text ? n->text : "{}";
+        out->count = n ? n->count : 0;
+        break;
+    }
+    case MCPP_ST_ARTIFACTS:
+        out->string = ((const mcpp_artifact_list *)slot)->json;
+        out->count = ((const mcpp_artifact_list *)slot)->count;
+        break;
+    default: return MCPP_EINTERNAL;
+    }
+    return MCPP_OK;
+}
+
+static void xnode_value(const mcpp_xnode *n, mcpp_value *out)
+{
+    switch (n->kind) {
+    case MCPP_X_TRUE:
+    case MCPP_X_FALSE:
+        out->type = MCPP_TYPE_BOOL;
+        out->boolean = n->kind == MCPP_X_TRUE;
+        break;
+    case MCPP_X_NUMBER:
+        out->number = n->number;
+        if (n->number == floor(n->number) && fabs(n->number) < 9007199254740992.0) {
+            out->type = MCPP_TYPE_INT;
+            out->integer = (int64_t)n->number;
+        } else {
+            out->type = MCPP_TYPE_DOUBLE;
+        }
+        break;
+    case MCPP_X_STRING:
+        out->type = MCPP_TYPE_STRING;
+        out->string = n->text;
+        break;
+    case MCPP_X_NULL:
+        out->type = MCPP_TYPE_OBJECT;
+        out->string = "null";
+        break;
+    default:
+        out->type = MCPP_TYPE_OBJECT;
+        out->string = n->text;
+        out->count = n->count;
+        break;
+    }
+}
+
+/* Walks "a.b.2.c" below a free-form root; NULL when a step is missing. */
+static const mcpp_xnode *xnode_walk(const mcpp_xnode *n, const char *rest)
+{
+    while (n && *rest) {
+        size_t len = strcspn(rest, ".");
+        const mcpp_xnode *next = NULL;
+        if (n->kind == MCPP_X_OBJECT) {
+            for (uint32_t i = 0; i < n->count; i++) {
+                const char *k = n->children[i].key;
+                if (strlen(k) == len && memcmp(k, rest, len) == 0) {
+                    next = &n->children[i];
+                    break;
+                }
+            }
+        } else if (n->kind == MCPP_X_ARRAY && len > 0 && rest[0] >= '0' && rest[0] <= '9') {
+            char *end;
+            unsigned long index = strtoul(rest, &end, 10);
+            if ((size_t)(end - rest) == len && index < n->count)
+                next = &n->children[index];
+        }
+        n = next;
+        rest += len;
+        if (*rest == '.')
+            rest++;
+    }
+    return n;
+}
+
+int mcpp_receipt_get(const mcpp_receipt *receipt, const char *path, mcpp_value *out)
+{
+    if (!out || !receipt || !path)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, path, 0, 0,
+                              "receipt, path and out must not be NULL");
+    int id = mcpp_schema_field_id(path);
+    if (id >= 0)
+        return mcpp_receipt_get_field(receipt, id, out);
+    static const int free_form[] = {MCPP_F_extra, MCPP_F_launch_fixed_policy};
+    for (size_t k = 0; k < sizeof free_form / sizeof free_form[0]; k++) {
+        const char *root = mcpp_schema_entries[free_form[k]].info.path;
+        size_t rl = strlen(root);
+        if (strncmp(path, root, rl) != 0 || path[rl] != '.' || path[rl + 1] == '\0')
+            continue;
+        memset(out, 0, sizeof *out);
+        out->enum_index = -1;
+        if (!mcpp_present(receipt, free_form[k]))
+            return MCPP_OK;
+        const mcpp_object_slot *slot = mcpp_field_cptr(&receipt->f, free_form[k]);
+        const mcpp_xnode *n = xnode_walk(slot->node, path + rl + 1);
+        if (n)
+            xnode_value(n, out);
+        return MCPP_OK;
+    }
+    return mcpp_error_set(MCPP_ENOTFOUND, "unknown_field", NULL, path, 0, 0,
+                          "no such field in schema %s", MCPP_SCHEMA_ID);
+}

@@ -1,0 +1,485 @@
+/*
+ * pack.c — turns a staging receipt into the receipt callers hold: the fixed
+ * struct plus ONE arena of exactly the size needed for its strings, lists and
+ * free-form trees, so a loaded receipt costs two mallocs and stays small.
+ * Packing runs twice over the same code: first to measure, then to copy (an
+ * arena with no base only counts).
+ *
+ * Why two blocks and not one: glibc treats requests >= 1 KiB as "large" and
+ * consolidates its fastbins on every such malloc — right after cJSON has freed
+ * a few hundred small nodes that is a third of the cost of a load. The struct
+ * (~830 bytes) and a typical arena both stay below that size.
+ *
+ * Also here: releasing staging structs, and the derived id.
+ */
+#include <math.h>
+#include <stdalign.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error_internal.h"
+#include "receipt/receipt_internal.h"
+
+typedef struct arena {
+    char *base; /* NULL while measuring */
+    size_t used;
+    /* string lengths found while measuring, replayed while copying (both
+     * passes make the same calls in the same order): one strlen per string */
+    uint32_t lengths[256];
+    size_t n_lengths, next_length;
+} arena;
+
+static void *arena_take(arena *a, size_t n, size_t align)
+{
+    a->used = (a->used + align - 1) & ~(align - 1);
+    void *p = a->base ? a->base + a->used : NULL;
+    a->used += n;
+    return p;
+}
+
+static const char *arena_strn(arena *a, const char *s, size_t n)
+{
+    char *p = arena_take(a, n + 1, 1);
+    if (p) {
+        memcpy(p, s, n);
+        p[n] = '\0';
+    }
+    return p;
+}
+
+static const char *arena_str(arena *a, const char *s)
+{
+    size_t n;
+    if (!a->base) {
+        n = strlen(s);
+        if (a->n_lengths < sizeof a->lengths / sizeof a->lengths[0])
+            a->lengths[a->n_lengths++] = (uint32_t)n;
+    } else if (a->next_length < a->n_lengths) {
+        n = a->lengths[a->next_length++];
+    } else {
+        n = strlen(s);
+    }
+    return arena_strn(a, s, n);
+}
+
+/* Canonical texts of containers are made once, while measuring, and kept in
+ * `texts` (NUL-separated) for the copy pass to take in the same order. */
+typedef struct text_cache {
+    mcpp_strbuf texts;
+    size_t cursor;
+    int replay;
+    int too_big;
+} text_cache;
+
+/* Every nested container keeps its own text, so deep nesting multiplies the
+ * bytes (a 15 MiB list 60 levels down would need ~1 GiB): past this bound the
+ * receipt is refused as a limit instead of exhausting memory. */
+#define MCPP_MAX_FREE_FORM_TEXT ((size_t)64 << 20)
+
+/* The compact JSON of `v` (or of artifacts) as an arena string. */
+static const char *cached_text(arena *a, text_cache *tc, const cJSON *v,
+                               const mcpp_artifact_list *artifacts)
+{
+    if (tc->replay) {
+        const char *s = tc->texts.data + tc->cursor;
+        size_t n = strlen(s);
+        tc->cursor += n + 1;
+        return arena_strn(a, s, n);
+    }
+    size_t start = tc->texts.len;
+    if (v) {
+        mcpp_sb_cjson_compact(&tc->texts, v);
+    } else {
+        mcpp_strbuf *sb = &tc->texts;
+        mcpp_sb_putc(sb, '[');
+        for (size_t i = 0; i < artifacts->count; i++) {
+            mcpp_sb_puts(sb, i ? ",{\"kind\":" : "{\"kind\":");
+            mcpp_sb_json_string(sb, artifacts->items[i].kind);
+            mcpp_sb_puts(sb, ",\"uri\":");
+            mcpp_sb_json_string(sb, artifacts->items[i].uri);
+            mcpp_sb_putc(sb, '}');
+        }
+        mcpp_sb_putc(sb, ']');
+    }
+    size_t n = tc->texts.len - start;
+    mcpp_sb_put(&tc->texts, "", 1); /* the separator */
+    if (tc->texts.len > MCPP_MAX_FREE_FORM_TEXT) {
+        tc->too_big = 1;
+        tc->texts.failed = 1;
+    }
+    if (tc->texts.failed)
+        return NULL;
+    return arena_strn(a, tc->texts.data + start, n);
+}
+
+/* Builds the packed form of cJSON value `v` into *dst (dst NULL while measuring). */
+static int pack_xnode(arena *a, mcpp_xnode *dst, const cJSON *v, const char *key,
+                      text_cache *tmp)
+{
+    mcpp_xnode node;
+    memset(&node, 0, sizeof node);
+    node.key = key ? arena_str(a, key) : NULL;
+    if (mcpp_cj_is_object(v) || mcpp_cj_is_array(v)) {
+        size_t n = 0, i = 0;
+        for (const cJSON *c = v->child; c; c = c->next)
+            n++;
+        node.kind = mcpp_cj_is_object(v) ? MCPP_X_OBJECT : MCPP_X_ARRAY;
+        node.count = (uint32_t)n;
+        node.children = n ? arena_take(a, n * sizeof(mcpp_xnode), alignof(mcpp_xnode)) : NULL;
+        const cJSON *stack_order[16];
+        const cJSON **order = n <= 16 ? stack_order : malloc(n * sizeof *order);
+        if (!order)
+            return -1;
+        for (const cJSON *c = v->child; c; c = c->next)
+            order[i++] = c;
+        if (node.kind == MCPP_X_OBJECT && n > 1)
+            mcpp_cjson_sort_members(order, n);
+        for (i = 0; i < n; i++) {
+            if (pack_xnode(a, node.children ? &node.children[i] : NULL, order[i],
+                           node.kind == MCPP_X_OBJECT ? order[i]->string : NULL, tmp) != 0) {
+                if (order != stack_order)
+                    free(order);
+                return -1;
+            }
+        }
+        if (order != stack_order)
+            free(order);
+        node.text = cached_text(a, tmp, v, NULL);
+        if (tmp->texts.failed)
+            return -1;
+    } else if (mcpp_cj_is_string(v)) {
+        node.kind = MCPP_X_STRING;
+        node.text = arena_str(a, v->valuestring);
+    } else if (mcpp_cj_is_number(v)) {
+        node.kind = MCPP_X_NUMBER;
+        node.number = v->valuedouble;
+    } else if (mcpp_cj_is_true(v)) {
+        node.kind = MCPP_X_TRUE;
+    } else if (cJSON_IsFalse(v)) {
+        node.kind = MCPP_X_FALSE;
+    } else {
+        node.kind = MCPP_X_NULL;
+    }
+    if (dst)
+        *dst = node;
+    return 0;
+}
+
+/* Copies an already packed tree (clone, builder re-finish). */
+static void copy_xnode(arena *a, mcpp_xnode *dst, const mcpp_xnode *src)
+{
+    mcpp_xnode node = *src;
+    node.key = src->key ? arena_str(a, src->key) : NULL;
+    node.text = src->text ? arena_str(a, src->text) : NULL;
+    node.children = src->count ? arena_take(a, src->count * sizeof(mcpp_xnode),
+                                            alignof(mcpp_xnode))
+                               : NULL;
+    for (uint32_t i = 0; i < src->count; i++)
+        copy_xnode(a, node.children ? &node.children[i] : NULL, &src->children[i]);
+    if (dst)
+        *dst = node;
+}
+
+/* Which fields hold pointers into the arena (strings, lists, objects), one
+ * bit per field id like `present`, worked out at compile time. Both passes
+ * visit only present fields of these kinds: the scalars are already in place
+ * after the struct copy, and walking all ~95 fields twice, branching on each
+ * one's presence, was about half the time packing took. */
+#define MCPP_HOLDS_PTR_BOOL 0
+#define MCPP_HOLDS_PTR_INT 0
+#define MCPP_HOLDS_PTR_DOUBLE 0
+#define MCPP_HOLDS_PTR_ENUM 0
+#define MCPP_HOLDS_PTR_STRING 1
+#define MCPP_HOLDS_PTR_SLIST 1
+#define MCPP_HOLDS_PTR_DLIST 1
+#define MCPP_HOLDS_PTR_OBJECT 1
+#define MCPP_HOLDS_PTR_ARTIFACTS 1
+#define MCPP_X_PTR_BIT0(id, sec, name, path, st, range, allowed, doc)                            \
+    | (MCPP_F_##id < 64 ? (uint64_t)MCPP_HOLDS_PTR_##st << (MCPP_F_##id & 63) : 0)
+#define MCPP_X_PTR_BIT1(id, sec, name, path, st, range, allowed, doc)                            \
+    | (MCPP_F_##id >= 64 ? (uint64_t)MCPP_HOLDS_PTR_##st << (MCPP_F_##id & 63) : 0)
+_Static_assert(MCPP_PRESENT_WORDS == 2, "pointer_fields has one initializer per presence word");
+static const uint64_t pointer_fields[MCPP_PRESENT_WORDS] = {
+    0 MCPP_SCHEMA_FIELDS(MCPP_X_PTR_BIT0), 0 MCPP_SCHEMA_FIELDS(MCPP_X_PTR_BIT1)};
+#undef MCPP_X_PTR_BIT0
+#undef MCPP_X_PTR_BIT1
+
+/* One pass of packing: dst is NULL while measuring. */
+static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const char *source_name,
+                     text_cache *tmp)
+{
+    mcpp_receipt *r = dst;
+    if (r) {
+        *r = *src; /* scalars and presence; pointers are replaced below */
+        r->arena = NULL;
+        r->source_name = NULL;
+        r->derived_id = NULL;
+    }
+    /* present pointer fields in increasing id order (the arena layout) */
+    for (int w = 0; w < MCPP_PRESENT_WORDS; w++) {
+        for (uint64_t bits = src->present[w] & pointer_fields[w]; bits; bits &= bits - 1) {
+            int id = w * 64 + __builtin_ctzll(bits);
+            const void *from = mcpp_field_cptr(&src->f, id);
+            void *to = r ? mcpp_field_ptr(&r->f, id) : NULL;
+            switch (mcpp_schema_entries[id].storage) {
+            case MCPP_ST_STRING: {
+                const char *s = arena_str(a, *(const char *const *)from);
+                if (to)
+                    *(const char **)to = s;
+                break;
+            }
+            case MCPP_ST_SLIST: {
+                const mcpp_string_list *l = from;
+                const char **items =
+                    l->count ? arena_take(a, l->count * sizeof(char *), alignof(char *)) : NULL;
+                for (size_t i = 0; i < l->count; i++) {
+                    const char *s = arena_str(a, l->items[i]);
+                    if (items)
+                        items[i] = s;
+                }
+                if (to)
+                    ((mcpp_string_list *)to)->items = items;
+                break;
+            }
+            case MCPP_ST_DLIST: {
+                const mcpp_double_list *l = from;
+                double *items = l->count ? arena_take(a, l->count * sizeof(double), alignof(double))
+                                         : NULL;
+                if (items)
+                    memcpy(items, l->items, l->count * sizeof(double));
+                if (to)
+                    ((mcpp_double_list *)to)->items = items;
+                break;
+            }
+            case MCPP_ST_OBJECT: {
+                const mcpp_object_slot *o = from;
+                mcpp_xnode *node = arena_take(a, sizeof(mcpp_xnode), alignof(mcpp_xnode));
+                if (o->staged) {
+                    if (pack_xnode(a, node, o->staged, NULL, tmp) != 0)
+                        return -1;
+                } else if (o->node) {
+                    copy_xnode(a, node, o->node);
+                } else if (node) {
+                    memset(node, 0, sizeof *node);
+                    node->kind = MCPP_X_OBJECT;
+                    node->text = "{}";
+                }
+                if (to) {
+                    ((mcpp_object_slot *)to)->node = node;
+                    ((mcpp_object_slot *)to)->staged = NULL;
+                }
+                break;
+            }
+            case MCPP_ST_ARTIFACTS: {
+                const mcpp_artifact_list *l = from;
+                mcpp_artifact *items = l->count ? arena_take(a, l->count * sizeof(mcpp_artifact),
+                                                             alignof(mcpp_artifact))
+                                                : NULL;
+                for (size_t i = 0; i < l->count; i++) {
+                    const char *k = arena_str(a, l->items[i].kind);
+                    const char *u = arena_str(a, l->items[i].uri);
+                    if (items) {
+                        items[i].kind = k;
+                        items[i].uri = u;
+                    }
+                }
+                const char *json = cached_text(a, tmp, NULL, l);
+                if (tmp->texts.failed)
+                    return -1;
+                if (to) {
+                    ((mcpp_artifact_list *)to)->items = items;
+                    ((mcpp_artifact_list *)to)->json = json;
+                }
+                break;
+            }
+            default:
+                break;
+            }
+        }
+    }
+    if (source_name) {
+        const char *s = arena_str(a, source_name);
+        if (r)
+            r->source_name = s;
+    }
+    if (!mcpp_present(src, MCPP_F_id)) {
+        char *id = arena_take(a, 19, 1); /* "r-" + 16 hex + NUL */
+        if (r)
+            r->derived_id = id;
+    }
+    return 0;
+}
+
+int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *source_name)
+{
+    char tmp_initial[1024];
+    text_cache cache;
+    mcpp_strbuf tmp;
+    arena a;
+    a.base = NULL;
+    a.used = 0;
+    a.n_lengths = a.next_length = 0;
+    *out = NULL;
+    mcpp_sb_init(&cache.texts, tmp_initial, sizeof tmp_initial);
+    cache.cursor = 0;
+    cache.replay = 0;
+    cache.too_big = 0;
+    if (pack_pass(&a, NULL, staging, source_name, &cache) != 0) {
+        mcpp_sb_free(&cache.texts);
+        return cache.too_big ? MCPP_ELIMIT : MCPP_ENOMEM;
+    }
+    cache.replay = 1;
+    size_t size = a.used;
+    mcpp_receipt *r = malloc(sizeof *r);
+    char *block = malloc(size ? size : 1);
+    if (!r || !block) {
+        free(r);
+        free(block);
+        mcpp_sb_free(&cache.texts);
+        return MCPP_ENOMEM;
+    }
+    a.base = block;
+    a.used = 0;
+    if (pack_pass(&a, r, staging, source_name, &cache) != 0) {
+        free(r);
+        free(block);
+        mcpp_sb_free(&cache.texts);
+        return MCPP_ENOMEM;
+    }
+    mcpp_sb_free(&cache.texts);
+    r->arena = block;
+    char id_initial[2048];
+    mcpp_sb_init(&tmp, id_initial, sizeof id_initial);
+    if (mcpp_present(r, MCPP_F_id)) {
+        r->derived_id = r->f.id;
+    } else {
+        /* derived id: FNV-1a of the canonical JSON without id, deterministic */
+        tmp.len = 0;
+        if (mcpp_write_json(&tmp, r, 0) != 0 || tmp.failed) {
+            mcpp_receipt_free(r);
+            mcpp_sb_free(&tmp);
+            return MCPP_ENOMEM;
+        }
+        snprintf((char *)r->derived_id, 19, "r-%016llx",
+                 (unsigned long long)mcpp_fnv1a64(tmp.data, tmp.len));
+    }
+    mcpp_sb_free(&tmp);
+    *out = r;
+    return 0;
+}
+
+void mcpp_staging_release(mcpp_receipt *r, int owns_strings)
+{
+    for (int id = 0; id < MCPP_FIELD_COUNT; id++) {
+        void *slot = mcpp_field_ptr(&r->f, id);
+        switch (mcpp_schema_entries[id].storage) {
+        case MCPP_ST_STRING:
+            if (owns_strings)
+                free((char *)*(const char **)slot);
+            break;
+        case MCPP_ST_SLIST: {
+            mcpp_string_list *l = slot;
+            if (owns_strings)
+                for (size_t i = 0; i < l->count; i++)
+                    free((char *)l->items[i]);
+            free(l->items);
+            break;
+        }
+        case MCPP_ST_DLIST:
+            free(((mcpp_double_list *)slot)->items);
+            break;
+        case MCPP_ST_OBJECT:
+            if (owns_strings)
+                cJSON_Delete(((mcpp_object_slot *)slot)->staged);
+            break;
+        case MCPP_ST_ARTIFACTS: {
+            mcpp_artifact_list *l = slot;
+            if (owns_strings)
+                for (size_t i = 0; i < l->count; i++) {
+                    free((char *)l->items[i].kind);
+                    free((char *)l->items[i].uri);
+                }
+            free(l->items);
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    memset(r, 0, sizeof *r);
+}
+
+void mcpp_receipt_free(mcpp_receipt *receipt)
+{
+    if (!receipt)
+        return;
+    free(receipt->arena);
+    free(receipt);
+}
+
+int mcpp_receipt_clone(mcpp_receipt **out, const mcpp_receipt *receipt)
+{
+    if (!out)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "out is NULL");
+    *out = NULL;
+    if (!receipt)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "receipt is NULL");
+    /* a packed receipt is a valid staging struct whose objects are packed trees */
+    if (mcpp_pack(out, receipt, receipt->source_name) != 0)
+        return mcpp_error_nomem();
+    return MCPP_OK;
+}
+
+/* Sorting a copy keeps the caller's sample order (it is the step order). */
+static int double_cmp(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static void sort_doubles(double *s, size_t n)
+{
+    if (n > 64) {
+        qsort(s, n, sizeof *s, double_cmp);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) { /* step windows are short */
+        double x = s[i];
+        size_t j = i;
+        while (j > 0 && s[j - 1] > x) {
+            s[j] = s[j - 1];
+            j--;
+        }
+        s[j] = x;
+    }
+}
+
+/* Percentile by linear interpolation between closest ranks (the "R-7" / numpy
+ * default method): position q*(n-1) in the sorted samples. */
+static double percentile_sorted(const double *s, size_t n, double q)
+{
+    double pos = q * (double)(n - 1);
+    size_t lo = (size_t)pos;
+    double frac = pos - (double)lo;
+    if (lo + 1 >= n)
+        return s[n - 1];
+    return s[lo] + (s[lo + 1] - s[lo]) * frac;
+}
+
+void mcpp_sample_stats(const double *samples, size_t n, double *median, double *p10, double *p90)
+{
+    double stack[64];
+    double *s = n <= 64 ? stack : malloc(n * sizeof *s);
+    if (!s) {
+        *median = *p10 = *p90 = samples[0];
+        return;
+    }
+    memcpy(s, samples, n * sizeof *s);
+    sort_doubles(s, n);
+    *median = percentile_sorted(s, n, 0.5);
+    *p10 = percentile_sorted(s, n, 0.1);
+    *p90 = percentile_sorted(s, n, 0.9);
+    if (s != stack)
+        free(s);
+}

@@ -1,0 +1,336 @@
+/*
+ * receipt_internal.h — the typed receipt struct and the private interfaces
+ * between the files of the receipt core (schema, binder, validator, packer,
+ * writers, builder). Nothing here is public.
+ *
+ * Life of a receipt: the input is parsed into a cJSON tree (JSON directly;
+ * YAML through the libyaml event reader), the binder fills a *staging*
+ * struct mcpp_receipt whose strings still point into that tree, the validator
+ * checks cross-field rules on it, and the packer copies it into ONE exact-size
+ * allocation (the receipt the caller gets). The builder owns a staging struct
+ * whose strings are heap copies.
+ */
+#ifndef MCPP_RECEIPT_INTERNAL_H
+#define MCPP_RECEIPT_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "mcpp_receipts/receipt.h"
+#include "receipt/schema_fields.h"
+
+/* cJSON's type tests are exported functions; the binder asks them for every
+ * value of every receipt, so it uses these inline equivalents instead. */
+#define MCPP_CJ_TYPE(v) ((v)->type & 0xFF)
+static inline int mcpp_cj_is_number(const cJSON *v) { return MCPP_CJ_TYPE(v) == cJSON_Number; }
+static inline int mcpp_cj_is_string(const cJSON *v) { return MCPP_CJ_TYPE(v) == cJSON_String; }
+static inline int mcpp_cj_is_object(const cJSON *v) { return MCPP_CJ_TYPE(v) == cJSON_Object; }
+static inline int mcpp_cj_is_array(const cJSON *v) { return MCPP_CJ_TYPE(v) == cJSON_Array; }
+static inline int mcpp_cj_is_true(const cJSON *v) { return MCPP_CJ_TYPE(v) == cJSON_True; }
+static inline int mcpp_cj_is_bool(const cJSON *v)
+{
+    return MCPP_CJ_TYPE(v) == cJSON_True || MCPP_CJ_TYPE(v) == cJSON_False;
+}
+
+/* ---- storage kinds, ranges, ids ------------------------------------------ */
+
+enum mcpp_storage {
+    MCPP_ST_BOOL,
+    MCPP_ST_INT,
+    MCPP_ST_DOUBLE,
+    MCPP_ST_STRING,
+    MCPP_ST_ENUM,
+    MCPP_ST_SLIST,
+    MCPP_ST_DLIST,
+    MCPP_ST_OBJECT,
+    MCPP_ST_ARTIFACTS
+};
+
+enum mcpp_range { MCPP_RANGE_NONE, MCPP_RANGE_GE0, MCPP_RANGE_GE1, MCPP_RANGE_GT0 };
+
+#define MCPP_X_FIELD_ID(id, sec, name, path, st, range, allowed, doc) MCPP_F_##id,
+enum mcpp_field_id { MCPP_SCHEMA_FIELDS(MCPP_X_FIELD_ID) MCPP_FIELD_COUNT };
+#undef MCPP_X_FIELD_ID
+
+#define MCPP_X_SECTION_ID(id, parent, name, path, first, last) MCPP_S_##id,
+enum mcpp_section_id { MCPP_SCHEMA_SECTIONS(MCPP_X_SECTION_ID) MCPP_SECTION_COUNT };
+#undef MCPP_X_SECTION_ID
+
+/* ---- value storage ----------------------------------------------------------- */
+
+typedef struct mcpp_string_list {
+    const char **items;
+    size_t count;
+} mcpp_string_list;
+
+typedef struct mcpp_double_list {
+    double *items;
+    size_t count;
+} mcpp_double_list;
+
+/* A free-form JSON value (extra, launch.fixed_policy) in packed form. Containers
+ * carry their compact canonical JSON text so mcpp_receipt_get can hand it out
+ * without allocating. Object members are sorted bytewise by key. */
+enum mcpp_xkind { MCPP_X_NULL, MCPP_X_FALSE, MCPP_X_TRUE, MCPP_X_NUMBER, MCPP_X_STRING,
+                  MCPP_X_ARRAY, MCPP_X_OBJECT };
+typedef struct mcpp_xnode mcpp_xnode;
+struct mcpp_xnode {
+    const char *key;  /* member name inside an object, else NULL */
+    const char *text; /* STRING: the string; ARRAY/OBJECT: compact canonical JSON */
+    double number;
+    mcpp_xnode *children;
+    uint32_t count;
+    uint8_t kind;
+};
+
+/* OBJECT fields: packed receipts use `node`; staging structs hold a cJSON tree
+ * (borrowed from the parse, or owned by the builder). */
+typedef struct mcpp_object_slot {
+    const mcpp_xnode *node;
+    cJSON *staged;
+} mcpp_object_slot;
+
+typedef struct mcpp_artifact {
+    const char *kind;
+    const char *uri;
+} mcpp_artifact;
+
+typedef struct mcpp_artifact_list {
+    mcpp_artifact *items;
+    size_t count;
+    const char *json; /* compact canonical JSON (packed receipts only) */
+} mcpp_artifact_list;
+
+#define MCPP_MEMBER_BOOL(id) uint8_t id;
+#define MCPP_MEMBER_INT(id) int64_t id;
+#define MCPP_MEMBER_DOUBLE(id) double id;
+#define MCPP_MEMBER_STRING(id) const char *id;
+#define MCPP_MEMBER_ENUM(id) int8_t id;
+#define MCPP_MEMBER_SLIST(id) mcpp_string_list id;
+#define MCPP_MEMBER_DLIST(id) mcpp_double_list id;
+#define MCPP_MEMBER_OBJECT(id) mcpp_object_slot id;
+#define MCPP_MEMBER_ARTIFACTS(id) mcpp_artifact_list id;
+#define MCPP_X_MEMBER(id, sec, name, path, st, range, allowed, doc) MCPP_MEMBER_##st(id)
+
+typedef struct mcpp_fields {
+    MCPP_SCHEMA_FIELDS(MCPP_X_MEMBER)
+} mcpp_fields;
+#undef MCPP_X_MEMBER
+
+#define MCPP_PRESENT_WORDS ((MCPP_FIELD_COUNT + 63) / 64)
+
+struct mcpp_receipt {
+    uint64_t present[MCPP_PRESENT_WORDS];
+    void *arena;             /* packed receipts: the block holding every string and list */
+    const char *source_name; /* NULL for built receipts */
+    const char *derived_id;  /* stated id, or "r-" + FNV-1a hash of canonical JSON */
+    mcpp_fields f;
+};
+
+static inline int mcpp_present(const mcpp_receipt *r, int id)
+{
+    return (int)((r->present[id >> 6] >> (id & 63)) & 1u);
+}
+static inline void mcpp_set_present(mcpp_receipt *r, int id)
+{
+    r->present[id >> 6] |= (uint64_t)1 << (id & 63);
+}
+static inline void mcpp_clear_present(mcpp_receipt *r, int id)
+{
+    r->present[id >> 6] &= ~((uint64_t)1 << (id & 63));
+}
+
+/* ---- the schema table (schema.c) --------------------------------------------- */
+
+typedef struct mcpp_schema_entry {
+    mcpp_field_info info; /* public view: id, path, type, enum names, doc */
+    const char *name;     /* last path component */
+    int section;
+    int storage;
+    int range;
+    size_t offset; /* of the member inside mcpp_fields */
+} mcpp_schema_entry;
+
+typedef struct mcpp_section_entry {
+    const char *name;
+    const char *path;
+    int parent;
+    int first_field, last_field;
+} mcpp_section_entry;
+
+extern const mcpp_schema_entry mcpp_schema_entries[MCPP_FIELD_COUNT];
+extern const mcpp_section_entry mcpp_schema_sections[MCPP_SECTION_COUNT];
+
+/* Member `key` of section `section`: sets *field_out (>= 0) for a field or
+ * *section_out (>= 0) for a subsection; returns 0 when found, -1 otherwise. */
+int mcpp_schema_lookup(int section, const char *key, int *field_out, int *section_out);
+/* Reference implementation by linear scan (tests compare the two). */
+int mcpp_schema_lookup_scan(int section, const char *key, int *field_out, int *section_out);
+/* The known name inside `section` closest to `key` (for "did you mean"), or NULL. */
+const char *mcpp_schema_suggest(int section, const char *key);
+/* Pointer to the member of field `id` inside a fields struct. */
+static inline void *mcpp_field_ptr(mcpp_fields *f, int id)
+{
+    return (char *)f + mcpp_schema_entries[id].offset;
+}
+static inline const void *mcpp_field_cptr(const mcpp_fields *f, int id)
+{
+    return (const char *)f + mcpp_schema_entries[id].offset;
+}
+/* Equality of two short strings without a library call (schema names are
+ * short, and these comparisons run for every key of every receipt). */
+static inline int mcpp_str_eq(const char *a, const char *b)
+{
+    while (*a && *a == *b) {
+        a++;
+        b++;
+    }
+    return *a == *b;
+}
+/* Index of `value` in the NULL-terminated list, or -1. */
+int mcpp_enum_index(const char *const *names, const char *value);
+/* "a", "b" or "c" into buf (for messages). */
+void mcpp_enum_list_text(char *buf, size_t cap, const char *const *names);
+
+/* ---- reports (report.c) ------------------------------------------------------- */
+
+mcpp_report *mcpp_report_new(void);
+/* Adds a diagnostic; returns 0, or MCPP_ENOMEM. */
+int mcpp_report_add(mcpp_report *report, mcpp_severity severity, const char *kind,
+                    const char *file, const char *field, int line, int column, const char *text);
+/* Sets mcpp_error_last() from the report's first error and returns `code`. */
+int mcpp_report_set_last_error(const mcpp_report *report, int code);
+/* The kind of the first error, or NULL. */
+const char *mcpp_report_first_kind(const mcpp_report *report);
+
+/* ---- JSON text helpers (json_scan.c) ----------------------------------------- */
+
+/* One pass over the bytes before cJSON: UTF-8, "\u0000", depth and string
+ * length. Returns 0 or a negative code with the problem added to `report`. */
+int mcpp_json_prescan(const char *buf, size_t len, const mcpp_limits *limits, const char *name,
+                      mcpp_report *report);
+/* 0 when s[0..len) is valid UTF-8 (no overlongs, surrogates, > U+10FFFF), else -1. */
+int mcpp_utf8_valid(const char *s, size_t len);
+/* 1-based line and column (in characters) of byte `offset`. */
+void mcpp_text_position(const char *buf, size_t len, size_t offset, int *line, int *column);
+/* Byte offset of the value (or, with want_key, the key) at dotted `path`
+ * ("a.b[2].c"); `occurrence` counts duplicate keys (1 = first). -1 if absent. */
+long mcpp_json_locate(const char *buf, size_t len, const char *path, int want_key, int occurrence);
+
+/* ---- YAML reader (yaml_read.c) ----------------------------------------------------- */
+
+typedef struct mcpp_yaml_marks mcpp_yaml_marks;
+/* Parses one YAML document into a cJSON tree with a side table of marks.
+ * Refuses anchors, aliases, tags, multiple documents, non-scalar keys,
+ * duplicate keys and depth/length beyond limits (added to report). */
+int mcpp_yaml_read(cJSON **out, mcpp_yaml_marks **marks_out, const char *buf, size_t len,
+                   const mcpp_limits *limits, const char *name, mcpp_report *report);
+void mcpp_yaml_marks_free(mcpp_yaml_marks *marks);
+/* Line/column of a node (or of its key), 0 when unknown. */
+void mcpp_yaml_marks_find(const mcpp_yaml_marks *marks, const cJSON *node, int want_key, int *line,
+                          int *column);
+
+/* ---- binding and validation (bind.c, validate.c) ------------------------------ */
+
+#define MCPP_MAX_SHOWN_PROBLEMS 32
+
+typedef struct mcpp_load_ctx {
+    const char *name; /* input name for messages (may be NULL) */
+    const char *buf;  /* source text, for locating fields on the error path */
+    size_t len;
+    int format; /* MCPP_FORMAT_JSON / MCPP_FORMAT_YAML; 0 for the builder */
+    const mcpp_limits *limits;
+    mcpp_report *report;
+    const cJSON *root;            /* for locating YAML nodes by path */
+    const mcpp_yaml_marks *marks; /* YAML only */
+    int errors; /* every error, counted */
+    int shown;  /* problems located and reported (at most MCPP_MAX_SHOWN_PROBLEMS) */
+    int nomem;
+    uint64_t tried[MCPP_PRESENT_WORDS]; /* fields seen (bound or not): duplicates */
+    /* staging lists: a scratch area, then heap blocks freed by mcpp_ctx_release */
+    size_t scratch_used;
+    size_t heap_count;
+    void *heap[16];
+    _Alignas(16) char scratch[3072];
+} mcpp_load_ctx;
+
+/* Frees what the binder allocated for staging lists (call after packing). */
+void mcpp_ctx_release(mcpp_load_ctx *ctx);
+
+/* Adds an error (or warning) about `path`; locates it on the error path only. */
+void mcpp_ctx_problem(mcpp_load_ctx *ctx, mcpp_severity severity, const char *kind,
+                      const char *path, int want_key, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+/* Fills the staging struct `out` (zeroed by the caller) from the tree; strings
+ * are borrowed from the tree. Problems go to ctx. */
+void mcpp_bind_tree(mcpp_load_ctx *ctx, mcpp_receipt *out, const cJSON *root);
+/* Checks a scalar JSON value against field `id` and stores it (used by the
+ * binder and by mcpp_builder_set_json). Returns 0 or -1 (problem reported). */
+int mcpp_bind_value(mcpp_load_ctx *ctx, mcpp_receipt *out, int id, const cJSON *value,
+                    const char *path);
+/* Checks that a number fits field `id`'s range; returns NULL or the words for the message. */
+const char *mcpp_range_problem(int range, double value);
+/* Cross-field rules on a staging struct. */
+void mcpp_validate(mcpp_load_ctx *ctx, const mcpp_receipt *r);
+/* Checks a free-form tree for duplicate keys / non-finite numbers, reporting at `path`. */
+int mcpp_check_free_form(mcpp_load_ctx *ctx, const cJSON *node, char *path, size_t path_len,
+                         size_t path_cap);
+
+/* ---- packing (pack.c) ---------------------------------------------------------- */
+
+/* Copies a staging struct into the compact receipt, derives the id. Returns 0,
+ * MCPP_ENOMEM, or MCPP_ELIMIT when free-form data would index to > 64 MiB. */
+int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *source_name);
+/* Frees what a staging struct owns: list arrays always; strings and cJSON
+ * trees too when `owns_strings`. Leaves *r zeroed. */
+void mcpp_staging_release(mcpp_receipt *r, int owns_strings);
+
+/* Median and linear-interpolation percentiles of `n` samples (n >= 1). */
+void mcpp_sample_stats(const double *samples, size_t n, double *median, double *p10, double *p90);
+
+/* ---- writing (write_json.c, write_yaml.c, strbuf.c) --------------------------- */
+
+typedef struct mcpp_strbuf {
+    char *data;
+    size_t len, cap;
+    int failed;
+    int owned; /* data is heap memory this buffer must free */
+} mcpp_strbuf;
+
+void mcpp_sb_init(mcpp_strbuf *sb, char *initial, size_t cap);
+void mcpp_sb_put(mcpp_strbuf *sb, const char *s, size_t n);
+void mcpp_sb_puts(mcpp_strbuf *sb, const char *s);
+void mcpp_sb_putc(mcpp_strbuf *sb, char c);
+void mcpp_sb_printf(mcpp_strbuf *sb, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void mcpp_sb_free(mcpp_strbuf *sb);
+/* Shortest text that reads back to the same double; with `force_fraction`
+ * a '.0' is added when it would otherwise look like an integer. */
+void mcpp_format_double(char *buf, size_t cap, double value, int force_fraction);
+/* A free-form number: integral values within 2^53 as integers, others shortest. */
+void mcpp_sb_free_number(mcpp_strbuf *sb, double d);
+/* A JSON string literal with escapes. */
+void mcpp_sb_json_string(mcpp_strbuf *sb, const char *s);
+/* Compact canonical JSON of a cJSON value (keys sorted, numbers canonical). */
+void mcpp_sb_cjson_compact(mcpp_strbuf *sb, const cJSON *v);
+/* Sorts object members bytewise by key: the canonical order of free-form objects. */
+void mcpp_cjson_sort_members(const cJSON **items, size_t n);
+
+/* Canonical JSON of a receipt (staging or packed); `with_id` 0 leaves id out. */
+int mcpp_write_json(mcpp_strbuf *sb, const mcpp_receipt *r, int with_id);
+int mcpp_write_yaml(mcpp_strbuf *sb, const mcpp_receipt *r);
+
+/* ---- hashing ----------------------------------------------------------------------- */
+uint64_t mcpp_fnv1a64(const char *data, size_t len);
+
+#endif /* MCPP_RECEIPT_INTERNAL_H */

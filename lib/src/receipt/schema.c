@@ -1,0 +1,209 @@
+/*
+ * schema.c — the field table of mcpp.receipt/1 generated from schema_fields.h,
+ * the public schema queries, and key lookup for the binder.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "receipt/receipt_internal.h"
+
+/* Allowed names of the enum fields (and of the backend.moe strings). */
+static const char *const mcpp_enum_data_path[] = {"real", "synthetic", NULL};
+static const char *const mcpp_enum_routing_mode[] = {"token_choice", "expert_choice", NULL};
+static const char *const mcpp_enum_routing_score[] = {"softmax", "sigmoid", NULL};
+static const char *const mcpp_enum_routing_overflow[] = {"drop", "pad", "no_drop", NULL};
+static const char *const mcpp_enum_compile_posture[] = {"eager", "partial", "regional",
+                                                        "whole_model", "graph_replay", NULL};
+static const char *const mcpp_enum_compile_warmup[] = {"explicit", "lazy", "skipped", NULL};
+static const char *const mcpp_enum_precision[] = {"fp32", "bf16", "fp16", "fp8", NULL};
+static const char *const mcpp_enum_moe_lane[] = {"padded", "jagged", "block_sparse", NULL};
+static const char *const mcpp_enum_verification[] = {"passed", "failed", "skipped", NULL};
+static const char *const mcpp_enum_substrate[] = {"cuda", "tpu", "cpu", NULL};
+static const char *const mcpp_enum_startup[] = {"cold_boot", "warm_cache", "snapshot_restore", NULL};
+static const char *const mcpp_enum_outcome[] = {"ok", "failed", "partial", NULL};
+static const char *const mcpp_enum_stability[] = {"stable", "unstable", "blocked", NULL};
+
+#define MCPP_PUBLIC_TYPE_BOOL MCPP_TYPE_BOOL
+#define MCPP_PUBLIC_TYPE_INT MCPP_TYPE_INT
+#define MCPP_PUBLIC_TYPE_DOUBLE MCPP_TYPE_DOUBLE
+#define MCPP_PUBLIC_TYPE_STRING MCPP_TYPE_STRING
+#define MCPP_PUBLIC_TYPE_ENUM MCPP_TYPE_ENUM
+#define MCPP_PUBLIC_TYPE_SLIST MCPP_TYPE_STRING_LIST
+#define MCPP_PUBLIC_TYPE_DLIST MCPP_TYPE_DOUBLE_LIST
+#define MCPP_PUBLIC_TYPE_OBJECT MCPP_TYPE_OBJECT
+#define MCPP_PUBLIC_TYPE_ARTIFACTS MCPP_TYPE_OBJECT
+
+#define MCPP_X_ENTRY(id, sec, name_, path_, st, range_, allowed, doc_)                         \
+    {{MCPP_F_##id, path_, MCPP_PUBLIC_TYPE_##st, allowed, doc_},                               \
+     name_,                                                                                    \
+     MCPP_S_##sec,                                                                             \
+     MCPP_ST_##st,                                                                             \
+     MCPP_RANGE_##range_,                                                                      \
+     offsetof(mcpp_fields, id)},
+const mcpp_schema_entry mcpp_schema_entries[MCPP_FIELD_COUNT] = {MCPP_SCHEMA_FIELDS(MCPP_X_ENTRY)};
+#undef MCPP_X_ENTRY
+
+#define MCPP_X_SECTION(id, parent, name_, path_, first, last)                                  \
+    {name_, path_, MCPP_S_##parent, MCPP_F_##first, MCPP_F_##last},
+const mcpp_section_entry mcpp_schema_sections[MCPP_SECTION_COUNT] = {
+    MCPP_SCHEMA_SECTIONS(MCPP_X_SECTION)};
+#undef MCPP_X_SECTION
+
+int mcpp_schema_field_count(void) { return MCPP_FIELD_COUNT; }
+
+const mcpp_field_info *mcpp_schema_field_at(int id)
+{
+    if (id < 0 || id >= MCPP_FIELD_COUNT)
+        return NULL;
+    return &mcpp_schema_entries[id].info;
+}
+
+int mcpp_schema_field_id(const char *path)
+{
+    if (!path)
+        return -1;
+    for (int i = 0; i < MCPP_FIELD_COUNT; i++)
+        if (strcmp(mcpp_schema_entries[i].info.path, path) == 0)
+            return i;
+    return -1;
+}
+
+#include "receipt/schema_index.h"
+
+int mcpp_schema_lookup(int section, const char *key, int *field_out, int *section_out)
+{
+    *field_out = -1;
+    *section_out = -1;
+    uint32_t h = (0x811c9dc5u ^ (unsigned char)section) * 0x01000193u;
+    size_t len = 0;
+    for (const unsigned char *p = (const unsigned char *)key; *p; p++, len++)
+        h = (h ^ *p) * 0x01000193u;
+    for (size_t i = h % MCPP_SCHEMA_INDEX_SIZE;; i = (i + 1) % MCPP_SCHEMA_INDEX_SIZE) {
+        const char *name = mcpp_schema_index[i].name;
+        if (!name)
+            return -1;
+        if (mcpp_schema_index[i].section != section || mcpp_schema_index[i].length != len)
+            continue;
+        size_t k = 0;
+        while (k < len && name[k] == key[k])
+            k++;
+        if (k == len) {
+            int code = mcpp_schema_index[i].code;
+            if (code >= 0)
+                *field_out = code;
+            else
+                *section_out = -code - 1;
+            return 0;
+        }
+    }
+}
+
+/* The same by scanning the schema: the reference the generated index is tested against. */
+int mcpp_schema_lookup_scan(int section, const char *key, int *field_out, int *section_out)
+{
+    *field_out = -1;
+    *section_out = -1;
+    for (int i = 1; i < MCPP_SECTION_COUNT; i++) {
+        if (mcpp_schema_sections[i].parent == section &&
+            strcmp(mcpp_schema_sections[i].name, key) == 0) {
+            *section_out = i;
+            return 0;
+        }
+    }
+    for (int i = 0; i < MCPP_FIELD_COUNT; i++) {
+        if (mcpp_schema_entries[i].section == section &&
+            strcmp(mcpp_schema_entries[i].name, key) == 0) {
+            *field_out = i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Optimal string alignment distance, bounded by the short names we compare. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return 99;
+    size_t d[64][64];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        for (size_t j = 1; j <= lb; j++) {
+            size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            size_t best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < best)
+                best = d[i - 1][j - 1] + cost;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    }
+    return d[la][lb];
+}
+
+const char *mcpp_schema_suggest(int section, const char *key)
+{
+    const char *best = NULL;
+    size_t best_d = (size_t)-1;
+    size_t klen = strlen(key);
+    size_t limit = klen <= 3 ? 1 : (klen <= 6 ? 2 : 3);
+    for (int i = 0; i < MCPP_SECTION_COUNT; i++) {
+        if (i == section || mcpp_schema_sections[i].parent != section)
+            continue;
+        size_t d = edit_distance(key, mcpp_schema_sections[i].name);
+        if (d < best_d) {
+            best_d = d;
+            best = mcpp_schema_sections[i].name;
+        }
+    }
+    for (int i = 0; i < MCPP_FIELD_COUNT; i++) {
+        if (mcpp_schema_entries[i].section != section)
+            continue;
+        size_t d = edit_distance(key, mcpp_schema_entries[i].name);
+        if (d < best_d) {
+            best_d = d;
+            best = mcpp_schema_entries[i].name;
+        }
+    }
+    return best_d <= limit ? best : NULL;
+}
+
+int mcpp_enum_index(const char *const *names, const char *value)
+{
+    /* the first byte rules out most names without a call; libc's strcmp
+     * compares the rest a vector at a time */
+    for (int i = 0; names && names[i]; i++)
+        if (names[i][0] == value[0] && strcmp(names[i], value) == 0)
+            return i;
+    return -1;
+}
+
+void mcpp_enum_list_text(char *buf, size_t cap, const char *const *names)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; names && names[i] && used < cap; i++) {
+        int n = snprintf(buf + used, cap - used, "%s\"%s\"", i ? ", " : "", names[i]);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+}
+
+void mcpp_limits_default(mcpp_limits *out)
+{
+    if (!out)
+        return;
+    out->max_input_bytes = (size_t)16 << 20;
+    out->max_depth = 64;
+    out->max_string_bytes = (size_t)64 << 10;
+    out->max_array_items = 1000000;
+}

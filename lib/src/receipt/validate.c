@@ -1,0 +1,227 @@
+/*
+ * validate.c — rules that span more than one field, run on the staging struct
+ * after binding (so they see typed values, whichever format the input was):
+ * schema id, RFC 3339 time, the A/M/E/R pattern and what it implies (routing,
+ * family), samples against the stated statistics, and requested-vs-observed.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "receipt/receipt_internal.h"
+
+#define P(id) mcpp_present(r, MCPP_F_##id)
+#define PATH(id) mcpp_schema_entries[MCPP_F_##id].info.path
+
+/* isdigit() accepts exactly '0'..'9' in every locale, but each call goes
+ * through the locale's table; a range test is the same answer inline. */
+static int is_digit(char c) { return (unsigned char)(c - '0') < 10; }
+
+static int digits(const char *s, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!is_digit(s[i]))
+            return 0;
+    return 1;
+}
+
+static int num2(const char *s) { return (s[0] - '0') * 10 + (s[1] - '0'); }
+
+/* RFC 3339 date-time: 2026-11-22T01:02:03(.123)?(Z|+01:00). */
+static int is_rfc3339(const char *s)
+{
+    if (strlen(s) < 20 || !digits(s, 4) || s[4] != '-' || !digits(s + 5, 2) || s[7] != '-' ||
+        !digits(s + 8, 2) || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') ||
+        !digits(s + 11, 2) || s[13] != ':' || !digits(s + 14, 2) || s[16] != ':' ||
+        !digits(s + 17, 2))
+        return 0;
+    int month = num2(s + 5), day = num2(s + 8), hour = num2(s + 11), minute = num2(s + 14),
+        second = num2(s + 17);
+    if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
+        return 0;
+    const char *p = s + 19;
+    if (*p == '.') {
+        p++;
+        if (!is_digit(*p))
+            return 0;
+        while (is_digit(*p))
+            p++;
+    }
+    if (*p == 'Z' || *p == 'z')
+        return p[1] == '\0';
+    if ((*p == '+' || *p == '-') && digits(p + 1, 2) && p[3] == ':' && digits(p + 4, 2))
+        return p[6] == '\0' && num2(p + 1) <= 23 && num2(p + 4) <= 59;
+    return 0;
+}
+
+/* What a known family says about its pattern. Unknown families pass. */
+typedef struct family_rule {
+    const char *family;
+    int moe;           /* 1: must have E, 0: must not, -1: either */
+    char must_end;     /* last letter required, or 0 */
+    const char *words; /* for the message */
+} family_rule;
+
+static const family_rule family_rules[] = {
+    {"NAM52", 0, 0, "a dense family (no E blocks)"},
+    {"NAM56R", 1, 'R', "a hybrid MoE family (has E blocks and ends in an R block)"},
+};
+
+static int rel_differs(double stated, double derived)
+{
+    double scale = fabs(derived) > fabs(stated) ? fabs(derived) : fabs(stated);
+    if (scale == 0)
+        return 0;
+    return fabs(stated - derived) / scale > 0.005; /* tolerate rounding to ~3 digits */
+}
+
+static void check_stat(mcpp_load_ctx *ctx, const char *path, double stated, double derived,
+                       const char *what, size_t n)
+{
+    if (rel_differs(stated, derived)) {
+        char a[40], b[40];
+        mcpp_format_double(a, sizeof a, stated, 0);
+        mcpp_format_double(b, sizeof b, derived, 0);
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency", path, 0,
+                         "expected the %s of the %zu samples (%s, within 0.5%%), got %s", what, n,
+                         b, a);
+    }
+}
+
+void mcpp_validate(mcpp_load_ctx *ctx, const mcpp_receipt *r)
+{
+    const mcpp_fields *f = &r->f;
+
+    if (!P(schema)) {
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "missing", "schema", 1,
+                         "required field is missing, expected \"%s\"", MCPP_SCHEMA_ID);
+    } else if (strcmp(f->schema, MCPP_SCHEMA_ID) != 0) {
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "enum", "schema", 0,
+                         "expected \"%s\", got \"%s\"", MCPP_SCHEMA_ID, f->schema);
+    }
+    if (P(created_at) && !is_rfc3339(f->created_at))
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "type", "created_at", 0,
+                         "expected an RFC 3339 time such as \"2026-11-22T01:02:03Z\", got \"%s\"",
+                         f->created_at);
+    if (P(id) && f->id[0] == '\0')
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "range", "id", 0,
+                         "expected a non-empty id, got \"\"");
+
+    /* the pattern and what it implies */
+    int has_e = 0, pattern_ok = 0;
+    if (P(lane_pattern)) {
+        const char *p = f->lane_pattern;
+        pattern_ok = 1;
+        if (!*p) {
+            mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "range", PATH(lane_pattern), 0,
+                             "expected at least one of the letters A, M, E, R, got \"\"");
+            pattern_ok = 0;
+        }
+        for (size_t i = 0; p[i]; i++) {
+            if (p[i] != 'A' && p[i] != 'M' && p[i] != 'E' && p[i] != 'R') {
+                mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "enum", PATH(lane_pattern), 0,
+                                 "expected only the letters A, M, E, R, got '%c' at position %zu "
+                                 "of \"%s\"",
+                                 p[i], i + 1, p);
+                pattern_ok = 0;
+                break;
+            }
+            if (p[i] == 'E')
+                has_e = 1;
+        }
+        if (has_e && !P(routing_mode))
+            mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "missing", PATH(routing_mode), 1,
+                             "required because lane.pattern \"%s\" has E (MoE) blocks, expected "
+                             "one of \"token_choice\", \"expert_choice\"",
+                             p);
+        if (pattern_ok && P(lane_family)) {
+            for (size_t k = 0; k < sizeof family_rules / sizeof family_rules[0]; k++) {
+                const family_rule *fr = &family_rules[k];
+                if (strcmp(fr->family, f->lane_family) != 0)
+                    continue;
+                size_t len = strlen(p);
+                int bad = (fr->moe == 0 && has_e) || (fr->moe == 1 && !has_e) ||
+                          (fr->must_end && len && p[len - 1] != fr->must_end);
+                if (bad)
+                    mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency", PATH(lane_family),
+                                     0, "expected a pattern of %s for family %s, got \"%s\"",
+                                     fr->words, fr->family, p);
+            }
+        }
+        if (pattern_ok && P(lane_depth) && f->lane_depth < (int64_t)strlen(p))
+            mcpp_ctx_problem(ctx, MCPP_SEVERITY_WARNING, "consistency", PATH(lane_depth), 0,
+                             "depth %lld is shorter than the pattern \"%s\" (%zu blocks)",
+                             (long long)f->lane_depth, p, strlen(p));
+    }
+    if (P(lane_params_active) && P(lane_params_total) &&
+        f->lane_params_active > f->lane_params_total)
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency", PATH(lane_params_active), 0,
+                         "expected at most lane.params_total (%lld), got %lld",
+                         (long long)f->lane_params_total, (long long)f->lane_params_active);
+    if (P(workload_useful_tokens_per_step) && P(workload_tokens_per_step) &&
+        f->workload_useful_tokens_per_step > f->workload_tokens_per_step)
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency",
+                         PATH(workload_useful_tokens_per_step), 0,
+                         "expected at most workload.tokens_per_step (%lld), got %lld",
+                         (long long)f->workload_tokens_per_step,
+                         (long long)f->workload_useful_tokens_per_step);
+    if (P(routing_top_k) && P(routing_num_experts) && f->routing_top_k > f->routing_num_experts)
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency", PATH(routing_top_k), 0,
+                         "expected at most routing.num_experts (%lld), got %lld",
+                         (long long)f->routing_num_experts, (long long)f->routing_top_k);
+
+    /* step statistics: order, then agreement with the samples */
+    int has_med = P(metrics_step_time_s_median), has_p10 = P(metrics_step_time_s_p10),
+        has_p90 = P(metrics_step_time_s_p90);
+    if (has_p10 && has_med && f->metrics_step_time_s_p10 > f->metrics_step_time_s_median)
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "range", PATH(metrics_step_time_s_p10), 0,
+                         "expected p10 <= median (%g), got %g", f->metrics_step_time_s_median,
+                         f->metrics_step_time_s_p10);
+    if (has_p90 && has_med && f->metrics_step_time_s_median > f->metrics_step_time_s_p90)
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "range", PATH(metrics_step_time_s_p90), 0,
+                         "expected p90 >= median (%g), got %g", f->metrics_step_time_s_median,
+                         f->metrics_step_time_s_p90);
+    if (P(metrics_step_time_s_samples) && f->metrics_step_time_s_samples.count > 0) {
+        size_t n = f->metrics_step_time_s_samples.count;
+        double med, p10, p90;
+        mcpp_sample_stats(f->metrics_step_time_s_samples.items, n, &med, &p10, &p90);
+        if (has_med)
+            check_stat(ctx, PATH(metrics_step_time_s_median), f->metrics_step_time_s_median, med,
+                       "median", n);
+        if (has_p10)
+            check_stat(ctx, PATH(metrics_step_time_s_p10), f->metrics_step_time_s_p10, p10,
+                       "10th percentile", n);
+        if (has_p90)
+            check_stat(ctx, PATH(metrics_step_time_s_p90), f->metrics_step_time_s_p90, p90,
+                       "90th percentile", n);
+        if (P(metrics_window_measured_steps) &&
+            (int64_t)n != f->metrics_window_measured_steps)
+            mcpp_ctx_problem(ctx, MCPP_SEVERITY_WARNING, "consistency",
+                             PATH(metrics_window_measured_steps), 0,
+                             "%lld measured steps but %zu step samples",
+                             (long long)f->metrics_window_measured_steps, n);
+    }
+
+    /* observed must be stated wherever requested is */
+    static const int pairs[][2] = {
+        {MCPP_F_hardware_requested_accelerator, MCPP_F_hardware_observed_accelerator},
+        {MCPP_F_hardware_requested_count, MCPP_F_hardware_observed_count},
+        {MCPP_F_backend_attention_requested, MCPP_F_backend_attention_observed},
+        {MCPP_F_backend_moe_requested, MCPP_F_backend_moe_observed},
+        {MCPP_F_backend_mamba_requested, MCPP_F_backend_mamba_observed},
+        {MCPP_F_backend_recurrent_requested, MCPP_F_backend_recurrent_observed},
+        {MCPP_F_backend_gemm_requested, MCPP_F_backend_gemm_observed},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        if (mcpp_present(r, pairs[i][0]) && !mcpp_present(r, pairs[i][1]))
+            mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "missing",
+                             mcpp_schema_entries[pairs[i][1]].info.path, 1,
+                             "required because %s is stated: a receipt must say what actually "
+                             "ran, not only what was asked for",
+                             mcpp_schema_entries[pairs[i][0]].info.path);
+    }
+
+    if (P(status_stability) && f->status_stability != 0 && !P(status_blocker))
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_WARNING, "missing", PATH(status_blocker), 1,
+                         "a lane that is not stable should name its next blocker");
+}

@@ -1,0 +1,124 @@
+/*
+ * error.c — the thread-local last error, status names and the library version.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error_internal.h"
+
+/* The only mutable state of the library besides what callers own: one slot per
+ * thread, with its own copies of the strings so they outlive the failing call. */
+static _Thread_local struct {
+    mcpp_error view;
+    char kind[32];
+    char message[1024];
+    char file[512];
+    char field[256];
+} last_error = {{MCPP_OK, "", "", NULL, NULL, 0, 0}, "", "", "", ""};
+
+const char *mcpp_version_string(void) { return MCPP_VERSION_STRING; }
+int mcpp_version_number(void) { return MCPP_VERSION_NUMBER; }
+
+const char *mcpp_status_name(int status)
+{
+    switch (status) {
+    case MCPP_OK: return "ok";
+    case MCPP_EINVALID: return "invalid";
+    case MCPP_ELIMIT: return "limit";
+    case MCPP_ENOMEM: return "out of memory";
+    case MCPP_EIO: return "io";
+    case MCPP_EARG: return "bad argument";
+    case MCPP_ENOTFOUND: return "not found";
+    case MCPP_EPOLICY: return "policy";
+    case MCPP_EUNSUPPORTED: return "unsupported";
+    case MCPP_EINTERNAL: return "internal";
+    default: return "unknown";
+    }
+}
+
+static void copy_bounded(char *dst, size_t cap, const char *src)
+{
+    size_t n = src ? strlen(src) : 0;
+    if (n >= cap)
+        n = cap - 1;
+    if (n)
+        memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+void mcpp_error_format_location(char *buf, size_t cap, const char *file, const char *field,
+                                int line, int column, const char *text)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+#define APPEND(...)                                                                \
+    do {                                                                           \
+        if (used < cap) {                                                          \
+            int n_ = snprintf(buf + used, cap - used, __VA_ARGS__);                \
+            if (n_ > 0) used += (size_t)n_;                                        \
+        }                                                                          \
+    } while (0)
+    if (file && *file) {
+        APPEND("%s", file);
+        if (line > 0) {
+            APPEND(":%d", line);
+            if (column > 0)
+                APPEND(":%d", column);
+        }
+        APPEND(": ");
+    }
+    if (field && *field)
+        APPEND("%s: ", field);
+    APPEND("%s", text ? text : "");
+#undef APPEND
+}
+
+int mcpp_error_set(int code, const char *kind, const char *file, const char *field, int line,
+                   int column, const char *fmt, ...)
+{
+    char text[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+
+    copy_bounded(last_error.kind, sizeof last_error.kind, kind ? kind : mcpp_status_name(code));
+    copy_bounded(last_error.file, sizeof last_error.file, file);
+    copy_bounded(last_error.field, sizeof last_error.field, field);
+    mcpp_error_format_location(last_error.message, sizeof last_error.message, file, field, line,
+                               column, text);
+    last_error.view.code = code;
+    last_error.view.kind = last_error.kind;
+    last_error.view.message = last_error.message;
+    last_error.view.file = file ? last_error.file : NULL;
+    last_error.view.field = field ? last_error.field : NULL;
+    last_error.view.line = line;
+    last_error.view.column = column;
+    return code;
+}
+
+int mcpp_error_nomem(void)
+{
+    return mcpp_error_set(MCPP_ENOMEM, "memory", NULL, NULL, 0, 0, "out of memory");
+}
+
+const mcpp_error *mcpp_error_last(void)
+{
+    if (!last_error.view.message)
+        last_error.view.message = "";
+    return &last_error.view;
+}
+
+void mcpp_error_clear(void)
+{
+    last_error.view.code = MCPP_OK;
+    last_error.view.kind = "";
+    last_error.view.message = "";
+    last_error.view.file = NULL;
+    last_error.view.field = NULL;
+    last_error.view.line = last_error.view.column = 0;
+}
+
+void mcpp_free(void *ptr) { free(ptr); }
