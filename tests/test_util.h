@@ -5,6 +5,10 @@
  * RUN(name). Each check that fails prints file:line and the expression, and
  * the test binary exits 1 if any check failed. Test names state the behaviour
  * they prove, e.g. TEST(duplicate_key_is_refused_with_its_line).
+ *
+ * With MCPP_TEST_CASE=name in the environment only that case runs (and a name
+ * no RUN line has fails): tests/CMakeLists.txt registers every RUN line as its
+ * own ctest test that way, so a failure names its case.
  */
 #ifndef MCPP_TEST_UTIL_H
 #define MCPP_TEST_UTIL_H
@@ -17,10 +21,19 @@ static int test_failures_total;
 static int test_failures_current;
 static int test_count;
 
+/* The one case to run (MCPP_TEST_CASE), or NULL for all of them. */
+static const char *test_selected_case(void)
+{
+    const char *name = getenv("MCPP_TEST_CASE");
+    return name && *name ? name : NULL;
+}
+
 #define TEST(name) static void test_##name(void)
 
 #define RUN(name)                                                                  \
     do {                                                                           \
+        if (test_selected_case() && strcmp(test_selected_case(), #name) != 0)      \
+            break;                                                                 \
         test_failures_current = 0;                                                 \
         test_count++;                                                              \
         test_##name();                                                             \
@@ -31,6 +44,11 @@ static int test_count;
 
 #define TEST_MAIN_END()                                                            \
     do {                                                                           \
+        if (test_selected_case() && test_count == 0) {                             \
+            fprintf(stderr, "no test case named '%s' in this binary\n",            \
+                    test_selected_case());                                         \
+            return 1;                                                              \
+        }                                                                          \
         printf("%d passed, %d failed\n", test_count - test_failures_total,         \
                test_failures_total);                                               \
         return test_failures_total ? 1 : 0;                                        \

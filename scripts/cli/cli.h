@@ -2,21 +2,24 @@
  * cli.h — the commands of `mcpp-receipts`, one file per group of commands.
  *
  * Each command gets argv with argv[0] = the command name and returns the
- * process exit code of DESIGN §7: 0 ok / comparable / gate passed, 1 regression
- * beyond the gate, 2 not comparable or insufficient, 3 invalid input or policy,
- * 4 internal error.
+ * process exit code: 0 ok / comparable / gate passed, 1 regression beyond the
+ * gate, 2 not comparable or insufficient, 3 invalid input or policy, 4
+ * internal error. The first three are the library's gate outcomes.
  */
 #ifndef MCPP_CLI_H
 #define MCPP_CLI_H
 
 #include <stdio.h>
 
+#include "mcpp_receipts/compare.h"
+
+/* The one exit-code table: the gate outcomes, then the two failure codes. */
 enum {
-    CLI_EXIT_OK = 0,
-    CLI_EXIT_REGRESSION = 1,
-    CLI_EXIT_NOT_COMPARABLE = 2,
-    CLI_EXIT_INVALID = 3,
-    CLI_EXIT_INTERNAL = 4
+    CLI_EXIT_OK = MCPP_GATE_PASSED,
+    CLI_EXIT_REGRESSION = MCPP_GATE_FAILED,
+    CLI_EXIT_NOT_COMPARABLE = MCPP_GATE_UNDETERMINED,
+    CLI_EXIT_INVALID = MCPP_GATE_UNDETERMINED + 1,
+    CLI_EXIT_INTERNAL = MCPP_GATE_UNDETERMINED + 2
 };
 
 typedef int (*cli_command_fn)(int argc, char **argv);

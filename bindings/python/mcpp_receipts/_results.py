@@ -428,9 +428,11 @@ class GateReport(_Rendered):
     def __init__(self, data: dict[str, Any], render: Callable[[str], str]):
         self._data = data
         self._render = render
-        self.outcome: str = data.get("outcome", "undetermined")
+        # The library's gate JSON always states outcome and exit_code: the
+        # exit-code table lives in C (mcpp_gate_outcome), not here.
+        self.outcome: str = data["outcome"]
         self.reason: str = data.get("reason", "")
-        self.exit_code: int = data.get("exit_code", 2)
+        self.exit_code: int = data["exit_code"]
         self.candidates: list[dict[str, Any]] = list(data.get("candidates", []))
 
     @property

@@ -45,6 +45,7 @@ mcpp_py_state *mcpp_py_state_of_type(PyTypeObject *type);
  */
 typedef struct mcpp_py_error {
     int code;
+    mcpp_error_kind kind_id; /* what the exception class is chosen by */
     char *kind;
     char *message;
     char *file;

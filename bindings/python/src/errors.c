@@ -37,6 +37,7 @@ void mcpp_py_error_capture(mcpp_py_error *out, int status)
      * when some path forgot, so no exception ever lacks a message. */
     out->code = (e->code != MCPP_OK) ? e->code : status;
     out->kind = dup_or_null(e->code != MCPP_OK ? e->kind : NULL);
+    out->kind_id = mcpp_error_kind_of(e);
     out->message = dup_or_null(e->code != MCPP_OK ? e->message : NULL);
     if (e->code != MCPP_OK) {
         out->file = dup_or_null(e->file);
@@ -59,23 +60,25 @@ void mcpp_py_error_clear(mcpp_py_error *err)
 
 /* Kinds that mean "this is not a well-formed document" rather than "this
  * document is not a valid receipt". */
-static int kind_is_parse(const char *kind)
+static int kind_is_parse(mcpp_error_kind kind)
 {
-    static const char *const parse_kinds[] = {"syntax", "encoding", "duplicate_key", "limit",
-                                              "yaml_feature", NULL};
-    if (!kind)
+    switch (kind) {
+    case MCPP_ERROR_KIND_SYNTAX:
+    case MCPP_ERROR_KIND_ENCODING:
+    case MCPP_ERROR_KIND_DUPLICATE_KEY:
+    case MCPP_ERROR_KIND_LIMIT:
+    case MCPP_ERROR_KIND_YAML_FEATURE:
+        return 1;
+    default:
         return 0;
-    for (size_t i = 0; parse_kinds[i]; i++)
-        if (strcmp(kind, parse_kinds[i]) == 0)
-            return 1;
-    return 0;
+    }
 }
 
 static PyObject *class_for(mcpp_py_state *st, const mcpp_py_error *err)
 {
     switch (err->code) {
     case MCPP_EINVALID:
-        return kind_is_parse(err->kind) ? st->parse_error : st->validation_error;
+        return kind_is_parse(err->kind_id) ? st->parse_error : st->validation_error;
     case MCPP_ELIMIT:
         return st->parse_error;
     case MCPP_EPOLICY:

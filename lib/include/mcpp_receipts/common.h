@@ -56,8 +56,44 @@ typedef enum mcpp_status {
     MCPP_EINTERNAL = -9     /* a bug: please report it                          */
 } mcpp_status;
 
-/* A short, stable name for a status code ("invalid", "limit", ...). Static. */
+/* A short, stable name for a status code: the MCPP_E* suffix in lower case
+ * ("ok", "invalid", "limit", "nomem", "io", "arg", "notfound", "policy",
+ * "unsupported", "internal"; "unknown" for other values). Static. */
 MCPP_API const char *mcpp_status_name(int status);
+
+/* ---- Error kinds ------------------------------------------------------------ */
+
+/* The stable category of a failure, finer than the status code: what a tool
+ * switches on. mcpp_error_kind_name() gives the text in mcpp_error.kind. */
+#define MCPP_ERROR_KINDS(X)                                                    \
+    X(NONE, "")               /* no error                                   */ \
+    X(SYNTAX, "syntax")       /* the bytes are not JSON / YAML              */ \
+    X(ENCODING, "encoding")   /* not UTF-8, or a \u0000 escape               */ \
+    X(DUPLICATE_KEY, "duplicate_key")                                          \
+    X(LIMIT, "limit")         /* size, depth, count or time limit exceeded   */ \
+    X(TYPE, "type")           /* a value of the wrong JSON type              */ \
+    X(ENUM, "enum")           /* a string outside the allowed names          */ \
+    X(RANGE, "range")         /* a number outside the allowed range          */ \
+    X(UNKNOWN_FIELD, "unknown_field")                                          \
+    X(MISSING, "missing")     /* a required field or item is absent          */ \
+    X(CONSISTENCY, "consistency") /* fields disagree with each other         */ \
+    X(YAML_FEATURE, "yaml_feature") /* anchors, aliases, tags, ...           */ \
+    X(IO, "io")                                                                \
+    X(ARGUMENT, "argument")   /* the caller passed a bad argument            */ \
+    X(POLICY, "policy")       /* a policy is invalid or failed               */ \
+    X(MEMORY, "memory")                                                        \
+    X(INTERNAL, "internal")                                                    \
+    X(UNSUPPORTED, "unsupported")
+
+#define MCPP_X_ERROR_KIND_ENUM(id, name) MCPP_ERROR_KIND_##id,
+typedef enum mcpp_error_kind {
+    MCPP_ERROR_KINDS(MCPP_X_ERROR_KIND_ENUM) MCPP_ERROR_KIND_COUNT
+} mcpp_error_kind;
+#undef MCPP_X_ERROR_KIND_ENUM
+
+/* The stable name of a kind ("syntax", "range", ...; "" for NONE and for
+ * values outside the enum). Static. */
+MCPP_API const char *mcpp_error_kind_name(mcpp_error_kind kind);
 
 /* ---- The last error -------------------------------------------------------- */
 
@@ -87,6 +123,10 @@ typedef struct mcpp_error {
 /* The last error on this thread. Never NULL: when nothing failed, code is
  * MCPP_OK and message is "". Borrowed; do not free. */
 MCPP_API const mcpp_error *mcpp_error_last(void);
+
+/* The kind of an error as the enum: what error->kind names, or
+ * MCPP_ERROR_KIND_NONE for NULL, MCPP_OK and names this library does not use. */
+MCPP_API mcpp_error_kind mcpp_error_kind_of(const mcpp_error *error);
 
 /* Resets the last error on this thread to MCPP_OK. */
 MCPP_API void mcpp_error_clear(void);

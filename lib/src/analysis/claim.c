@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/render.h"
 #include "util/error_internal.h"
 #include "analysis/frontier_internal.h"
 
@@ -111,7 +112,7 @@ static int parse_selector(term **out, size_t *n_out, const char *sel)
     size_t cap = 1;
     for (const char *p = sel; *p; p++) cap += *p == ',';
     term *t = calloc(cap, sizeof *t);
-    if (!t) return mcpp_error_nomem();
+    MCPP_CHECK_ALLOC(t);
     size_t n = 0;
     const char *p = sel;
     while (*p) {
@@ -120,8 +121,7 @@ static int parse_selector(term **out, size_t *n_out, const char *sel)
         const char *eq = memchr(p, '=', len);
         if (!eq) {
             free_terms(t, n);
-            return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0,
-                                  "selector term '%.*s' is not KEY=VALUE (and '%s' is no lane key)", (int)len, p, sel);
+            return MCPP_ERROR_ARG("selector term '%.*s' is not KEY=VALUE (and '%s' is no lane key)", (int)len, p, sel);
         }
         char *key = trim_dup(p, (size_t)(eq - p));
         char *val = trim_dup(eq + 1, len - (size_t)(eq - p) - 1);
@@ -136,7 +136,7 @@ static int parse_selector(term **out, size_t *n_out, const char *sel)
             if (strcmp(SELECTOR_KEYS[i].name, key) == 0) path = SELECTOR_KEYS[i].path;
         int id = mcpp_schema_field_id(path);
         if (id < 0) {
-            int rc = mcpp_error_set(MCPP_EARG, "argument", NULL, key, 0, 0,
+            int rc = mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, key, 0, 0,
                                     "unknown selector key '%s' (use family, pattern, moe, seq_len, ... or a schema path)", key);
             free(key);
             free(val);
@@ -154,7 +154,7 @@ static int parse_selector(term **out, size_t *n_out, const char *sel)
     return MCPP_OK;
 }
 
-static int term_holds(const term *t, const mcpp_receipt *r, mcpp_textbuf *scratch)
+static int term_holds(const term *t, const mcpp_receipt *r, mcpp_strbuf *scratch)
 {
     mcpp_value v;
     if (mcpp_receipt_get_field(r, t->id, &v) != MCPP_OK || v.type == MCPP_TYPE_ABSENT) return 0;
@@ -185,14 +185,14 @@ static int fill_lane(claim_lane *c, const mcpp_frontier *f, size_t lane, const c
     c->has_headline = e->has_headline;
     c->headline = e->headline;
     c->headline.metric = metric;
-    mcpp_textbuf t;
-    mcpp_textbuf_init(&t, 256);
+    mcpp_strbuf t;
+    mcpp_sb_init_heap(&t, 256);
     for (size_t i = 0; i < e->n_reasons; i++) {
-        if (i) mcpp_textbuf_puts(&t, "; ");
-        mcpp_textbuf_puts(&t, e->reasons[i]);
+        if (i) mcpp_sb_puts(&t, "; ");
+        mcpp_sb_puts(&t, e->reasons[i]);
     }
     if (t.failed || !c->key || !c->label) {
-        mcpp_textbuf_free(&t);
+        mcpp_sb_free(&t);
         return mcpp_error_nomem();
     }
     c->reasons = t.data;
@@ -220,138 +220,166 @@ void mcpp_claim_result_free(mcpp_claim_result *r)
     free(r);
 }
 
-static void describe_sources(mcpp_textbuf *t, const mcpp_claim_result *r, const char *skip_key)
+static void describe_sources(mcpp_strbuf *t, const mcpp_claim_result *r, const char *skip_key)
 {
     int first = 1;
     for (size_t i = 0; i < r->n_sources; i++) {
         const claim_lane *s = &r->sources[i];
         if (skip_key && strcmp(s->key, skip_key) == 0) continue;
-        mcpp_textbuf_puts(t, first ? "; this number came from lane " : "; and from lane ");
+        mcpp_sb_puts(t, first ? "; this number came from lane " : "; and from lane ");
         first = 0;
-        mcpp_textbuf_printf(t, "%s (%s", s->short_key, s->label);
-        if (s->status == MCPP_LANE_STABLE) mcpp_textbuf_puts(t, ", stable, but not the lane the claim names)");
-        else mcpp_textbuf_printf(t, ", unstable: %s)", s->reasons);
+        mcpp_sb_printf(t, "%s (%s", s->short_key, s->label);
+        if (s->status == MCPP_LANE_STABLE) mcpp_sb_puts(t, ", stable, but not the lane the claim names)");
+        else mcpp_sb_printf(t, ", unstable: %s)", s->reasons);
     }
+}
+
+/* Sets match[l] for every lane the selector picks: a lane key or short key
+ * names one lane; otherwise every receipt of a lane must satisfy every term. */
+static int mark_matching_lanes(unsigned char *match, const mcpp_frontier *f, const mcpp_receipt *const *receipts,
+                               size_t n, const size_t *lane_of, const char *lane_selector)
+{
+    size_t found;
+    if (mcpp_frontier_find_lane(&found, f, lane_selector) == MCPP_OK) {
+        match[found] = 1;
+        return MCPP_OK;
+    }
+    mcpp_error_clear();
+    term *terms = NULL;
+    size_t n_terms = 0;
+    int rc = parse_selector(&terms, &n_terms, lane_selector);
+    if (rc) return rc;
+    mcpp_strbuf scratch;
+    mcpp_sb_init_heap(&scratch, 128);
+    memset(match, 1, mcpp_frontier_lane_count(f));
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < n_terms && match[lane_of[i]]; k++)
+            if (!term_holds(&terms[k], receipts[i], &scratch)) match[lane_of[i]] = 0;
+    mcpp_sb_free(&scratch);
+    free_terms(terms, n_terms);
+    return MCPP_OK;
+}
+
+/* Fills r->matched (lanes the selector picks) and r->sources (lanes whose
+ * values contain the claimed number); *support is the first stable matching
+ * lane whose interval holds the value, *stable_match the first stable one. */
+static int collect_lanes(mcpp_claim_result *r, const mcpp_frontier *f, const mcpp_policy *p,
+                         const unsigned char *match, const claim_lane **support, const claim_lane **stable_match)
+{
+    size_t L = mcpp_frontier_lane_count(f);
+    double value = r->value, nf = p->noise.noise_floor;
+    r->matched = calloc(L ? L : 1, sizeof *r->matched);
+    r->sources = calloc(L ? L : 1, sizeof *r->sources);
+    if (!r->matched || !r->sources) return mcpp_error_nomem();
+    for (size_t l = 0; l < L; l++) {
+        const mcpp_lane_eval *e = mcpp_frontier_lane_eval(f, l);
+        int rc, contains = e->has_headline &&
+                           (in_interval(value, e->headline.interval_low, e->headline.interval_high) ||
+                            in_interval(value, e->min_value * (1 - nf), e->max_value * (1 + nf)));
+        if (match[l]) {
+            claim_lane *c = &r->matched[r->n_matched];
+            if ((rc = fill_lane(c, f, l, r->metric)) != 0) return rc;
+            r->n_matched++;
+            if (e->status == MCPP_LANE_STABLE) {
+                if (!*stable_match) *stable_match = c;
+                if (!*support && e->has_headline && in_interval(value, e->headline.interval_low, e->headline.interval_high))
+                    *support = c;
+            }
+        }
+        if (contains) {
+            if ((rc = fill_lane(&r->sources[r->n_sources], f, l, r->metric)) != 0) return rc;
+            r->n_sources++;
+        }
+    }
+    return MCPP_OK;
+}
+
+/* Sets the verdict and writes its reason. */
+static void decide(mcpp_claim_result *r, mcpp_strbuf *reason, const claim_lane *support,
+                   const claim_lane *stable_match)
+{
+    if (support) {
+        r->verdict = MCPP_CLAIM_SUPPORTED;
+        mcpp_sb_printf(reason, "supported: stable lane %s (%s) has %s median %.6g, interval [%.6g, %.6g] (n=%zu); "
+                               "this number belongs to this lane only",
+                       support->short_key, support->label, r->metric, support->headline.median,
+                       support->headline.interval_low, support->headline.interval_high, support->headline.n);
+        return;
+    }
+    if (stable_match) {
+        r->verdict = MCPP_CLAIM_CONTRADICTED;
+        mcpp_sb_printf(reason, "contradicted: the matching stable lane %s (%s) has %s median %.6g, interval "
+                               "[%.6g, %.6g] (n=%zu); %.6g lies outside it",
+                       stable_match->short_key, stable_match->label, r->metric, stable_match->headline.median,
+                       stable_match->headline.interval_low, stable_match->headline.interval_high,
+                       stable_match->headline.n, r->value);
+        describe_sources(reason, r, NULL);
+        return;
+    }
+    r->verdict = MCPP_CLAIM_UNSUPPORTED;
+    if (r->n_matched == 0) {
+        mcpp_sb_puts(reason, "unsupported: no lane matches the selector");
+    } else {
+        mcpp_sb_puts(reason, "unsupported: no stable lane matches the selector (");
+        for (size_t i = 0; i < r->n_matched; i++)
+            mcpp_sb_printf(reason, "%s%s is unstable: %s", i ? "; " : "", r->matched[i].short_key,
+                           r->matched[i].reasons);
+        mcpp_sb_putc(reason, ')');
+    }
+    describe_sources(reason, r, NULL);
+}
+
+/* The claim check once the arguments are known good: lanes, matching, verdict. */
+static int check_claim(mcpp_claim_result *r, const mcpp_policy *p, const mcpp_receipt *const *receipts, size_t n,
+                       int metric_id, size_t *lane_of)
+{
+    mcpp_frontier *f = NULL;
+    unsigned char *match = NULL;
+    mcpp_strbuf reason;
+    mcpp_sb_init_heap(&reason, 512);
+    const claim_lane *support = NULL, *stable_match = NULL;
+    int rc = mcpp_frontier_build_metric(&f, p, receipts, n, r->metric, metric_id, lane_of);
+    if (!rc && !(match = calloc(mcpp_frontier_lane_count(f) ? mcpp_frontier_lane_count(f) : 1, 1)))
+        rc = mcpp_error_nomem();
+    if (!rc) rc = mark_matching_lanes(match, f, receipts, n, lane_of, r->selector);
+    if (!rc) rc = collect_lanes(r, f, p, match, &support, &stable_match);
+    if (!rc) {
+        decide(r, &reason, support, stable_match);
+        rc = mcpp_sb_finish(&reason, &r->reason);
+    }
+    mcpp_sb_free(&reason);
+    free(match);
+    mcpp_frontier_free(f);
+    return rc;
 }
 
 int mcpp_claim_check(mcpp_claim_result **out, const mcpp_policy *policy, const mcpp_receipt *const *receipts, size_t n,
                      const char *lane_selector, const char *metric, double value)
 {
-    if (!out) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_claim_check: NULL out");
+    MCPP_CHECK_ARG(out, "mcpp_claim_check: NULL out");
     *out = NULL;
-    if (!lane_selector || (n && !receipts))
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_claim_check: NULL selector or receipts");
-    if (!isfinite(value)) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "claimed value is not finite");
+    MCPP_CHECK_ARG(lane_selector && (!n || receipts), "mcpp_claim_check: NULL selector or receipts");
+    MCPP_CHECK_ARG(isfinite(value), "claimed value is not finite");
     const mcpp_policy *p = mcpp_policy_or_default(policy);
     if (!p) return MCPP_ENOMEM;
     const char *m = metric ? metric : p->gate.metric;
     int metric_id = mcpp_schema_field_id(m);
     const mcpp_field_info *info = mcpp_schema_field_at(metric_id);
     if (metric_id < 0 || !info || (info->type != MCPP_TYPE_DOUBLE && info->type != MCPP_TYPE_INT))
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, m, 0, 0, "'%s' is not a number field of schema %s", m,
-                              MCPP_SCHEMA_ID);
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, m, 0, 0,
+                             "'%s' is not a number field of schema %s", m, MCPP_SCHEMA_ID);
 
     mcpp_claim_result *r = calloc(1, sizeof *r);
     size_t *lane_of = malloc((n ? n : 1) * sizeof *lane_of);
-    mcpp_frontier *f = NULL;
-    term *terms = NULL;
-    size_t n_terms = 0;
-    unsigned char *match = NULL;
-    mcpp_textbuf scratch, reason;
-    mcpp_textbuf_init(&scratch, 128);
-    mcpp_textbuf_init(&reason, 512);
     int rc = MCPP_OK;
-    if (!r || !lane_of || !(r->selector = dup_n(lane_selector, strlen(lane_selector))) || !(r->metric = dup_n(m, strlen(m)))) {
+    if (!r || !lane_of || !(r->selector = dup_n(lane_selector, strlen(lane_selector))) ||
+        !(r->metric = dup_n(m, strlen(m))))
         rc = mcpp_error_nomem();
-        goto done;
+    if (!rc) {
+        r->value = value;
+        rc = check_claim(r, p, receipts, n, metric_id, lane_of);
     }
-    r->value = value;
-    if ((rc = mcpp_frontier_build_metric(&f, p, receipts, n, m, metric_id, lane_of)) != 0) goto done;
-    size_t L = mcpp_frontier_lane_count(f);
-    match = calloc(L ? L : 1, 1);
-    if (!match) {
-        rc = mcpp_error_nomem();
-        goto done;
-    }
-    size_t found;
-    if (mcpp_frontier_find_lane(&found, f, lane_selector) == MCPP_OK) {
-        match[found] = 1;
-    } else {
-        mcpp_error_clear();
-        if ((rc = parse_selector(&terms, &n_terms, lane_selector)) != 0) goto done;
-        memset(match, 1, L);
-        for (size_t i = 0; i < n; i++)
-            for (size_t k = 0; k < n_terms && match[lane_of[i]]; k++)
-                if (!term_holds(&terms[k], receipts[i], &scratch)) match[lane_of[i]] = 0;
-    }
-    r->matched = calloc(L ? L : 1, sizeof *r->matched);
-    r->sources = calloc(L ? L : 1, sizeof *r->sources);
-    if (!r->matched || !r->sources) {
-        rc = mcpp_error_nomem();
-        goto done;
-    }
-    const claim_lane *support = NULL, *stable_match = NULL;
-    for (size_t l = 0; l < L; l++) {
-        const mcpp_lane_eval *e = mcpp_frontier_lane_eval(f, l);
-        double nf = p->noise.noise_floor;
-        int contains = e->has_headline &&
-                       (in_interval(value, e->headline.interval_low, e->headline.interval_high) ||
-                        in_interval(value, e->min_value * (1 - nf), e->max_value * (1 + nf)));
-        if (match[l]) {
-            claim_lane *c = &r->matched[r->n_matched];
-            if ((rc = fill_lane(c, f, l, r->metric)) != 0) goto done;
-            r->n_matched++;
-            if (e->status == MCPP_LANE_STABLE) {
-                if (!stable_match) stable_match = c;
-                if (!support && e->has_headline && in_interval(value, e->headline.interval_low, e->headline.interval_high))
-                    support = c;
-            }
-        }
-        if (contains) {
-            if ((rc = fill_lane(&r->sources[r->n_sources], f, l, r->metric)) != 0) goto done;
-            r->n_sources++;
-        }
-    }
-    if (support) {
-        r->verdict = MCPP_CLAIM_SUPPORTED;
-        mcpp_textbuf_printf(&reason, "supported: stable lane %s (%s) has %s median %.6g, interval [%.6g, %.6g] (n=%zu); "
-                                     "this number belongs to this lane only",
-                            support->short_key, support->label, r->metric, support->headline.median,
-                            support->headline.interval_low, support->headline.interval_high, support->headline.n);
-    } else if (stable_match) {
-        r->verdict = MCPP_CLAIM_CONTRADICTED;
-        mcpp_textbuf_printf(&reason, "contradicted: the matching stable lane %s (%s) has %s median %.6g, interval "
-                                     "[%.6g, %.6g] (n=%zu); %.6g lies outside it",
-                            stable_match->short_key, stable_match->label, r->metric, stable_match->headline.median,
-                            stable_match->headline.interval_low, stable_match->headline.interval_high,
-                            stable_match->headline.n, value);
-        describe_sources(&reason, r, NULL);
-    } else {
-        r->verdict = MCPP_CLAIM_UNSUPPORTED;
-        if (r->n_matched == 0) {
-            mcpp_textbuf_puts(&reason, "unsupported: no lane matches the selector");
-        } else {
-            mcpp_textbuf_puts(&reason, "unsupported: no stable lane matches the selector (");
-            for (size_t i = 0; i < r->n_matched; i++)
-                mcpp_textbuf_printf(&reason, "%s%s is unstable: %s", i ? "; " : "", r->matched[i].short_key,
-                                    r->matched[i].reasons);
-            mcpp_textbuf_putc(&reason, ')');
-        }
-        describe_sources(&reason, r, NULL);
-    }
-    if (reason.failed) {
-        rc = mcpp_error_nomem();
-        goto done;
-    }
-    r->reason = reason.data;
-    reason.data = NULL;
-done:
-    mcpp_textbuf_free(&scratch);
-    mcpp_textbuf_free(&reason);
-    free_terms(terms, n_terms);
-    free(match);
     free(lane_of);
-    mcpp_frontier_free(f);
     if (rc) {
         mcpp_claim_result_free(r);
         return rc;
@@ -390,76 +418,80 @@ const char *mcpp_claim_result_source_reason(const mcpp_claim_result *r, size_t i
     return r && i < r->n_sources ? r->sources[i].reasons : NULL;
 }
 
-static void lane_json(mcpp_textbuf *b, const claim_lane *c, int with_headline)
+static void lane_json(mcpp_strbuf *b, const claim_lane *c, int with_headline)
 {
-    mcpp_textbuf_puts(b, "{\"key\": ");
-    mcpp_textbuf_json_string(b, c->key);
-    mcpp_textbuf_puts(b, ", \"short_key\": ");
-    mcpp_textbuf_json_string(b, c->short_key);
-    mcpp_textbuf_puts(b, ", \"label\": ");
-    mcpp_textbuf_json_string(b, c->label);
-    mcpp_textbuf_printf(b, ", \"status\": \"%s\"", mcpp_lane_status_name((mcpp_lane_status)c->status));
+    mcpp_sb_puts(b, "{\"key\": ");
+    mcpp_sb_json_string(b, c->key);
+    mcpp_sb_puts(b, ", \"short_key\": ");
+    mcpp_sb_json_string(b, c->short_key);
+    mcpp_sb_puts(b, ", \"label\": ");
+    mcpp_sb_json_string(b, c->label);
+    mcpp_sb_printf(b, ", \"status\": \"%s\"", mcpp_lane_status_name((mcpp_lane_status)c->status));
     if (with_headline) {
-        mcpp_textbuf_puts(b, ", \"headline\": ");
+        mcpp_sb_puts(b, ", \"headline\": ");
         mcpp_lane_headline_json(b, c->has_headline ? &c->headline : NULL);
     }
-    mcpp_textbuf_puts(b, ", \"reasons\": ");
-    mcpp_textbuf_json_string(b, c->reasons);
-    mcpp_textbuf_putc(b, '}');
+    mcpp_sb_puts(b, ", \"reasons\": ");
+    mcpp_sb_json_string(b, c->reasons);
+    mcpp_sb_putc(b, '}');
 }
+
+static void claim_render_json(mcpp_strbuf *b, const void *object)
+{
+    const mcpp_claim_result *r = object;
+    mcpp_sb_puts(b, "{\"schema\": \"mcpp.claim/1\", \"selector\": ");
+    mcpp_sb_json_string(b, r->selector);
+    mcpp_sb_puts(b, ", \"metric\": ");
+    mcpp_sb_json_string(b, r->metric);
+    mcpp_sb_puts(b, ", \"value\": ");
+    mcpp_sb_json_number(b, r->value);
+    mcpp_sb_printf(b, ", \"verdict\": \"%s\", \"reason\": ", mcpp_claim_verdict_name(r->verdict));
+    mcpp_sb_json_string(b, r->reason);
+    mcpp_sb_puts(b, ", \"matched\": [");
+    for (size_t i = 0; i < r->n_matched; i++) {
+        if (i) mcpp_sb_puts(b, ", ");
+        lane_json(b, &r->matched[i], 1);
+    }
+    mcpp_sb_puts(b, "], \"sources\": [");
+    for (size_t i = 0; i < r->n_sources; i++) {
+        if (i) mcpp_sb_puts(b, ", ");
+        lane_json(b, &r->sources[i], 1);
+    }
+    mcpp_sb_puts(b, "]}\n");
+}
+
+/* Text and markdown share their layout; `md` picks the markup. */
+static void claim_render_lines(mcpp_strbuf *b, const mcpp_claim_result *r, int md)
+{
+    mcpp_sb_printf(b, md ? "### Claim check: **%s**\n\n" : "claim     %s\n", mcpp_claim_verdict_name(r->verdict));
+    mcpp_sb_printf(b, md ? "`%s` = %.6g for lanes `" : "value     %s = %.6g\nselector  ", r->metric, r->value);
+    mcpp_sb_puts(b, r->selector);
+    mcpp_sb_puts(b, md ? "`\n\n" : "\nreason    ");
+    if (md) mcpp_sb_md_cell(b, r->reason);
+    else mcpp_sb_puts(b, r->reason);
+    mcpp_sb_putc(b, '\n');
+    for (size_t i = 0; i < r->n_matched; i++) {
+        const claim_lane *c = &r->matched[i];
+        mcpp_sb_printf(b, md ? "%s- matches `%s` %s (%s)" : "%smatches   %s %s (%s)", i || md ? "" : "\n",
+                            c->short_key, c->label, mcpp_lane_status_name((mcpp_lane_status)c->status));
+        if (c->has_headline)
+            mcpp_sb_printf(b, ": median %.6g [%.6g, %.6g] n=%zu", c->headline.median, c->headline.interval_low,
+                                c->headline.interval_high, c->headline.n);
+        mcpp_sb_putc(b, '\n');
+    }
+    for (size_t i = 0; i < r->n_sources; i++) {
+        const claim_lane *c = &r->sources[i];
+        mcpp_sb_printf(b, md ? "- value found in `%s` %s (%s)\n" : "found in  %s %s (%s)\n", c->short_key,
+                            c->label, mcpp_lane_status_name((mcpp_lane_status)c->status));
+    }
+}
+
+static void claim_render_text(mcpp_strbuf *b, const void *object) { claim_render_lines(b, object, 0); }
+static void claim_render_markdown(mcpp_strbuf *b, const void *object) { claim_render_lines(b, object, 1); }
 
 int mcpp_claim_result_render(char **out, const mcpp_claim_result *r, mcpp_output_format format)
 {
-    if (!out || !r) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_claim_result_render: NULL argument");
-    *out = NULL;
-    mcpp_textbuf b;
-    mcpp_textbuf_init(&b, 2048);
-    if (format == MCPP_OUTPUT_JSON) {
-        mcpp_textbuf_puts(&b, "{\"schema\": \"mcpp.claim/1\", \"selector\": ");
-        mcpp_textbuf_json_string(&b, r->selector);
-        mcpp_textbuf_puts(&b, ", \"metric\": ");
-        mcpp_textbuf_json_string(&b, r->metric);
-        mcpp_textbuf_puts(&b, ", \"value\": ");
-        mcpp_textbuf_json_number(&b, r->value);
-        mcpp_textbuf_printf(&b, ", \"verdict\": \"%s\", \"reason\": ", mcpp_claim_verdict_name(r->verdict));
-        mcpp_textbuf_json_string(&b, r->reason);
-        mcpp_textbuf_puts(&b, ", \"matched\": [");
-        for (size_t i = 0; i < r->n_matched; i++) {
-            if (i) mcpp_textbuf_puts(&b, ", ");
-            lane_json(&b, &r->matched[i], 1);
-        }
-        mcpp_textbuf_puts(&b, "], \"sources\": [");
-        for (size_t i = 0; i < r->n_sources; i++) {
-            if (i) mcpp_textbuf_puts(&b, ", ");
-            lane_json(&b, &r->sources[i], 1);
-        }
-        mcpp_textbuf_puts(&b, "]}\n");
-    } else if (format == MCPP_OUTPUT_TEXT || format == MCPP_OUTPUT_MARKDOWN) {
-        int md = format == MCPP_OUTPUT_MARKDOWN;
-        mcpp_textbuf_printf(&b, md ? "### Claim check: **%s**\n\n" : "claim     %s\n", mcpp_claim_verdict_name(r->verdict));
-        mcpp_textbuf_printf(&b, md ? "`%s` = %.6g for lanes `" : "value     %s = %.6g\nselector  ", r->metric, r->value);
-        mcpp_textbuf_puts(&b, r->selector);
-        mcpp_textbuf_puts(&b, md ? "`\n\n" : "\nreason    ");
-        if (md) mcpp_textbuf_md_cell(&b, r->reason);
-        else mcpp_textbuf_puts(&b, r->reason);
-        mcpp_textbuf_putc(&b, '\n');
-        for (size_t i = 0; i < r->n_matched; i++) {
-            const claim_lane *c = &r->matched[i];
-            mcpp_textbuf_printf(&b, md ? "%s- matches `%s` %s (%s)" : "%smatches   %s %s (%s)", i || md ? "" : "\n",
-                                c->short_key, c->label, mcpp_lane_status_name((mcpp_lane_status)c->status));
-            if (c->has_headline)
-                mcpp_textbuf_printf(&b, ": median %.6g [%.6g, %.6g] n=%zu", c->headline.median, c->headline.interval_low,
-                                    c->headline.interval_high, c->headline.n);
-            mcpp_textbuf_putc(&b, '\n');
-        }
-        for (size_t i = 0; i < r->n_sources; i++) {
-            const claim_lane *c = &r->sources[i];
-            mcpp_textbuf_printf(&b, md ? "- value found in `%s` %s (%s)\n" : "found in  %s %s (%s)\n", c->short_key,
-                                c->label, mcpp_lane_status_name((mcpp_lane_status)c->status));
-        }
-    } else {
-        mcpp_textbuf_free(&b);
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "unknown output format %d", (int)format);
-    }
-    return mcpp_textbuf_finish(&b, out);
+    MCPP_CHECK_ARG(out && r, "mcpp_claim_result_render: NULL argument");
+    static const mcpp_renderer renderer = {claim_render_text, claim_render_json, claim_render_markdown, 2048};
+    return mcpp_render(out, r, format, &renderer);
 }

@@ -12,7 +12,6 @@
 
 #include "analysis/compare_internal.h"
 #include "util/error_internal.h"
-#include "receipt/receipt_internal.h" /* presence bits and typed slots: the hot path reads them directly */
 
 typedef struct cmp_row {
     size_t off_dim, off_base, off_cand, off_reason; /* arena offsets while building */
@@ -68,25 +67,13 @@ const char *mcpp_gate_outcome_name(mcpp_gate_outcome outcome)
 
 int mcpp_output_format_parse(mcpp_output_format *out, const char *name)
 {
-    if (!out || !name)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "output format: NULL argument");
+    MCPP_CHECK_ARG(out && name, "output format: NULL argument");
     if (strcmp(name, "text") == 0) *out = MCPP_OUTPUT_TEXT;
     else if (strcmp(name, "json") == 0) *out = MCPP_OUTPUT_JSON;
     else if (strcmp(name, "markdown") == 0 || strcmp(name, "md") == 0) *out = MCPP_OUTPUT_MARKDOWN;
     else
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0,
-                              "unknown output format '%s' (expected text, json or markdown)", name);
+        return MCPP_ERROR_ARG("unknown output format '%s' (expected text, json or markdown)", name);
     return MCPP_OK;
-}
-
-uint64_t mcpp_fnv1a(const void *data, size_t n, uint64_t h)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
 }
 
 /* ---- Evaluation --------------------------------------------------------------------- */
@@ -94,7 +81,7 @@ uint64_t mcpp_fnv1a(const void *data, size_t n, uint64_t h)
 /* What the evaluation writes while explaining: rows into a growable array,
  * text into the arena. NULL in the verdict-only path. */
 typedef struct explain {
-    mcpp_textbuf text;
+    mcpp_strbuf text;
     cmp_row *rows;
     size_t n_rows, cap_rows;
     int failed;
@@ -103,46 +90,36 @@ typedef struct explain {
 /* lane.pattern of r, or NULL. */
 static const char *pattern_of(const mcpp_policy *p, const mcpp_receipt *r)
 {
-    if (p->id_pattern < 0 || !mcpp_present(r, p->id_pattern) ||
-        mcpp_schema_entries[p->id_pattern].storage != MCPP_ST_STRING)
-        return NULL;
-    return *(const char *const *)mcpp_field_cptr(&r->f, p->id_pattern);
+    return mcpp_field_string(r, p->id_pattern);
 }
 
-static int get(const mcpp_receipt *r, int id, mcpp_value *v)
-{
-    if (id < 0 || mcpp_receipt_get_field(r, id, v) != MCPP_OK) {
-        memset(v, 0, sizeof *v);
-        v->type = MCPP_TYPE_ABSENT;
-    }
-    return v->type != MCPP_TYPE_ABSENT;
-}
+static int get(const mcpp_receipt *r, int id, mcpp_value *v) { return mcpp_field_get(r, id, v); }
 
 /* The short label of a field inside its dimension's text: the family for
  * backend.X.observed, the last component otherwise. */
-static void put_label(mcpp_textbuf *b, const char *path)
+static void put_label(mcpp_strbuf *b, const char *path)
 {
     const char *last = strrchr(path, '.');
     if (!last) {
-        mcpp_textbuf_puts(b, path);
+        mcpp_sb_puts(b, path);
         return;
     }
     if (strcmp(last, ".observed") == 0 || strcmp(last, ".requested") == 0) {
         const char *prev = last;
         while (prev > path && prev[-1] != '.') prev--;
-        mcpp_textbuf_append(b, prev, (size_t)(last - prev));
+        mcpp_sb_put(b, prev, (size_t)(last - prev));
         return;
     }
-    mcpp_textbuf_puts(b, last + 1);
+    mcpp_sb_puts(b, last + 1);
 }
 
 static size_t begin_text(explain *ex) { return ex->text.len; }
-static void end_text(explain *ex) { mcpp_textbuf_putc(&ex->text, '\0'); }
+static void end_text(explain *ex) { mcpp_sb_putc(&ex->text, '\0'); }
 
 static size_t add_text(explain *ex, const char *s)
 {
     size_t off = begin_text(ex);
-    mcpp_textbuf_puts(&ex->text, s);
+    mcpp_sb_puts(&ex->text, s);
     end_text(ex);
     return off;
 }
@@ -172,7 +149,7 @@ static size_t side_text(explain *ex, const mcpp_policy_dim *d, const mcpp_receip
     mcpp_value v, w;
     if (d->n_fields == 1) {
         if (get(self, d->ids[0], &v)) mcpp_value_text(&ex->text, &v, 0);
-        else mcpp_textbuf_puts(&ex->text, "(absent)");
+        else mcpp_sb_puts(&ex->text, "(absent)");
         end_text(ex);
         return off;
     }
@@ -181,98 +158,15 @@ static size_t side_text(explain *ex, const mcpp_policy_dim *d, const mcpp_receip
         int has = get(self, d->ids[i], &v);
         int other_has = get(other, d->ids[i], &w);
         if (!has && !other_has) continue;
-        if (any) mcpp_textbuf_putc(&ex->text, ' ');
+        if (any) mcpp_sb_putc(&ex->text, ' ');
         put_label(&ex->text, d->paths[i]);
-        mcpp_textbuf_putc(&ex->text, '=');
+        mcpp_sb_putc(&ex->text, '=');
         mcpp_value_text(&ex->text, &v, 0);
         any = 1;
     }
-    if (!any) mcpp_textbuf_puts(&ex->text, "(absent)");
+    if (!any) mcpp_sb_puts(&ex->text, "(absent)");
     end_text(ex);
     return off;
-}
-
-typedef enum field_cmp {
-    FIELD_ABSENT = 0,   /* absent on both sides */
-    FIELD_EQUAL = 1,
-    FIELD_DIFFERS = 2,
-    FIELD_ONE_SIDED = 3 /* present on one side only */
-} field_cmp;
-
-/* Compares one field of two receipts without building mcpp_values: this is
- * the inner loop of every comparison, so it reads the typed slots directly. */
-static field_cmp compare_slot(const mcpp_receipt *a, const mcpp_receipt *b, int id, size_t offset, int storage)
-{
-    int pa = mcpp_present(a, id), pb = mcpp_present(b, id);
-    if (!pa && !pb) return FIELD_ABSENT;
-    if (pa != pb) return FIELD_ONE_SIDED;
-    const void *x = (const char *)&a->f + offset, *y = (const char *)&b->f + offset;
-    int eq;
-    switch (storage) {
-    case MCPP_ST_BOOL: eq = *(const uint8_t *)x == *(const uint8_t *)y; break;
-    case MCPP_ST_INT: eq = *(const int64_t *)x == *(const int64_t *)y; break;
-    case MCPP_ST_DOUBLE: eq = *(const double *)x == *(const double *)y; break;
-    case MCPP_ST_ENUM: eq = *(const int8_t *)x == *(const int8_t *)y; break;
-    case MCPP_ST_STRING: {
-        const char *s = *(const char *const *)x, *t = *(const char *const *)y;
-        eq = s == t || (s && t && strcmp(s, t) == 0);
-        break;
-    }
-    default: {
-        mcpp_value va, vb;
-        mcpp_receipt_get_field(a, id, &va);
-        mcpp_receipt_get_field(b, id, &vb);
-        eq = mcpp_value_equal(&va, &vb);
-    }
-    }
-    return eq ? FIELD_EQUAL : FIELD_DIFFERS;
-}
-
-int mcpp_field_same(const mcpp_receipt *a, const mcpp_receipt *b, int id)
-{
-    if (id < 0) return 1;
-    field_cmp fc = compare_slot(a, b, id, mcpp_schema_entries[id].offset, mcpp_schema_entries[id].storage);
-    return fc == FIELD_ABSENT || fc == FIELD_EQUAL;
-}
-
-uint64_t mcpp_field_hash(const mcpp_receipt *r, int id, uint64_t h)
-{
-    /* Hashes what equality compares (compare_slot), so equal fields hash equal. */
-    unsigned char tag = 0;
-    if (id < 0 || !mcpp_present(r, id)) return mcpp_fnv1a(&tag, 1, h);
-    tag = 1;
-    h = mcpp_fnv1a(&tag, 1, h);
-    const void *x = mcpp_field_cptr(&r->f, id);
-    switch (mcpp_schema_entries[id].storage) {
-    case MCPP_ST_BOOL: return mcpp_fnv1a(x, 1, h);
-    case MCPP_ST_INT: return mcpp_fnv1a(x, sizeof(int64_t), h);
-    case MCPP_ST_ENUM: return mcpp_fnv1a(x, 1, h);
-    case MCPP_ST_DOUBLE: {
-        double v = *(const double *)x;
-        if (v == 0) v = 0; /* -0.0 equals 0.0 */
-        return mcpp_fnv1a(&v, sizeof v, h);
-    }
-    case MCPP_ST_STRING: {
-        const char *s = *(const char *const *)x;
-        return s ? mcpp_fnv1a(s, strlen(s) + 1, h) : h;
-    }
-    default: {
-        mcpp_value v;
-        mcpp_receipt_get_field(r, id, &v);
-        if (v.type == MCPP_TYPE_STRING_LIST) {
-            for (size_t i = 0; i < v.count; i++) h = mcpp_fnv1a(v.strings[i], strlen(v.strings[i]) + 1, h);
-            return h;
-        }
-        if (v.type == MCPP_TYPE_DOUBLE_LIST) return mcpp_fnv1a(v.doubles, v.count * sizeof(double), h);
-        return v.string ? mcpp_fnv1a(v.string, strlen(v.string), h) : h;
-    }
-    }
-}
-
-static field_cmp compare_field(const mcpp_receipt *a, const mcpp_receipt *b, int id)
-{
-    if (id < 0) return FIELD_ABSENT;
-    return compare_slot(a, b, id, mcpp_schema_entries[id].offset, mcpp_schema_entries[id].storage);
 }
 
 /* Whether field i of d applies to a receipt with pattern `pat`. */
@@ -287,6 +181,9 @@ static mcpp_dim_status eval_fields(const mcpp_policy_dim *d, const mcpp_receipt 
     int must = d->role == MCPP_ROLE_MUST_MATCH;
     size_t diffs = 0, one_sided = 0, present = 0, not_applicable = 0;
     mcpp_value vb, vc;
+    mcpp_field_cmp stack_cmp[32], *cmp = stack_cmp;
+    if (d->n_fields <= 32) mcpp_field_compare_many(stack_cmp, b, c, d->ids, d->n_fields);
+    else cmp = NULL; /* a dimension this wide is rare: compare field by field */
     for (size_t i = 0; i < d->n_fields; i++) {
         int ab = applies(d, i, pat_b), ac = applies(d, i, pat_c);
         if (!ab && !ac) {
@@ -298,11 +195,11 @@ static mcpp_dim_status eval_fields(const mcpp_policy_dim *d, const mcpp_receipt 
             present++;
             continue;
         }
-        switch (compare_slot(b, c, d->ids[i], d->offsets[i], d->storage[i])) {
-        case FIELD_ABSENT: break;
-        case FIELD_EQUAL: present++; break;
-        case FIELD_DIFFERS: present++, diffs++; break;
-        case FIELD_ONE_SIDED: present++, one_sided++; break;
+        switch (cmp ? cmp[i] : mcpp_field_compare(b, c, d->ids[i])) {
+        case MCPP_FIELD_ABSENT: break;
+        case MCPP_FIELD_EQUAL: present++; break;
+        case MCPP_FIELD_DIFFERS: present++, diffs++; break;
+        case MCPP_FIELD_ONE_SIDED: present++, one_sided++; break;
         }
     }
     mcpp_dim_status st;
@@ -317,12 +214,12 @@ static mcpp_dim_status eval_fields(const mcpp_policy_dim *d, const mcpp_receipt 
     if (!row) return st;
     row->status = (int)st;
     row->role = (int)d->role;
-    mcpp_textbuf *t = &ex->text;
+    mcpp_strbuf *t = &ex->text;
     if (d->n_fields && not_applicable == d->n_fields) {
         row->off_base = add_text(ex, "(not applicable)");
         row->off_cand = add_text(ex, "(not applicable)");
         row->off_reason = begin_text(ex);
-        mcpp_textbuf_printf(t, "not applicable: no %c blocks in either pattern", d->needs[0]);
+        mcpp_sb_printf(t, "not applicable: no %c blocks in either pattern", d->needs[0]);
         end_text(ex);
         return st;
     }
@@ -330,25 +227,25 @@ static mcpp_dim_status eval_fields(const mcpp_policy_dim *d, const mcpp_receipt 
     row->off_cand = side_text(ex, d, c, b);
     row->off_reason = begin_text(ex);
     if (diffs) {
-        if (!must) mcpp_textbuf_puts(t, "qualifies: ");
+        if (!must) mcpp_sb_puts(t, "qualifies: ");
         int first = 1;
         for (size_t i = 0; i < d->n_fields; i++) {
             int ab = applies(d, i, pat_b), ac = applies(d, i, pat_c);
             if (!ab && !ac) continue;
             if (ab != ac) {
-                if (!first) mcpp_textbuf_puts(t, "; ");
+                if (!first) mcpp_sb_puts(t, "; ");
                 first = 0;
-                mcpp_textbuf_printf(t, "%s applies to %s only (%c blocks in its pattern only)", d->paths[i],
+                mcpp_sb_printf(t, "%s applies to %s only (%c blocks in its pattern only)", d->paths[i],
                                     ab ? "base" : "cand", d->needs[i]);
                 continue;
             }
             int pb = get(b, d->ids[i], &vb), pc = get(c, d->ids[i], &vc);
             if (!(pb && pc) || mcpp_value_equal(&vb, &vc)) continue;
-            if (!first) mcpp_textbuf_puts(t, "; ");
+            if (!first) mcpp_sb_puts(t, "; ");
             first = 0;
-            mcpp_textbuf_printf(t, "%s differs: ", d->paths[i]);
+            mcpp_sb_printf(t, "%s differs: ", d->paths[i]);
             mcpp_value_text(t, &vb, 0);
-            mcpp_textbuf_puts(t, " vs ");
+            mcpp_sb_puts(t, " vs ");
             mcpp_value_text(t, &vc, 0);
         }
     } else if (one_sided) {
@@ -357,16 +254,16 @@ static mcpp_dim_status eval_fields(const mcpp_policy_dim *d, const mcpp_receipt 
             if (!applies(d, i, pat_b)) continue;
             int pb = get(b, d->ids[i], &vb), pc = get(c, d->ids[i], &vc);
             if (pb == pc) continue;
-            if (!first) mcpp_textbuf_puts(t, "; ");
+            if (!first) mcpp_sb_puts(t, "; ");
             first = 0;
-            mcpp_textbuf_printf(t, "%s is absent on %s", d->paths[i], pb ? "cand" : "base");
+            mcpp_sb_printf(t, "%s is absent on %s", d->paths[i], pb ? "cand" : "base");
         }
-        mcpp_textbuf_puts(t, must ? " (missing is never a match)" : " (qualifies)");
+        mcpp_sb_puts(t, must ? " (missing is never a match)" : " (qualifies)");
     } else if (!present) {
-        mcpp_textbuf_puts(t, must ? "not stated on either side (missing is never a match)"
+        mcpp_sb_puts(t, must ? "not stated on either side (missing is never a match)"
                                   : "not recorded on either side");
     } else {
-        mcpp_textbuf_puts(t, "same on both sides");
+        mcpp_sb_puts(t, "same on both sides");
     }
     end_text(ex);
     return st;
@@ -375,16 +272,16 @@ static mcpp_dim_status eval_fields(const mcpp_policy_dim *d, const mcpp_receipt 
 /* Appends (when t is not NULL) one receipt's fired fallbacks and every
  * requested != observed pair, separated by `sep`; returns how many. */
 size_t mcpp_fallback_items(const mcpp_policy *p, const int *list_ids, size_t n_lists, const mcpp_receipt *r,
-                           mcpp_textbuf *t, const char *sep)
+                           mcpp_strbuf *t, const char *sep)
 {
     size_t n = 0;
     mcpp_value v, req, obs, rc, oc;
     for (size_t f = 0; f < n_lists; f++) {
-        if (list_ids[f] >= 0 && mcpp_present(r, list_ids[f]) && get(r, list_ids[f], &v) && v.type == MCPP_TYPE_STRING_LIST) {
+        if (mcpp_field_present(r, list_ids[f]) && get(r, list_ids[f], &v) && v.type == MCPP_TYPE_STRING_LIST) {
             for (size_t i = 0; i < v.count; i++) {
                 if (t) {
-                    if (n) mcpp_textbuf_puts(t, sep);
-                    mcpp_textbuf_printf(t, "fallback fired: %s", v.strings[i]);
+                    if (n) mcpp_sb_puts(t, sep);
+                    mcpp_sb_printf(t, "fallback fired: %s", v.strings[i]);
                 }
                 n++;
             }
@@ -393,8 +290,8 @@ size_t mcpp_fallback_items(const mcpp_policy *p, const int *list_ids, size_t n_l
     for (size_t i = 0; i < MCPP_POLICY_PAIRS; i++) {
         const mcpp_policy_pair *pr = &p->pairs[i];
         /* Nothing requested, nothing to deviate from: skip the reads. */
-        if ((pr->requested < 0 || !mcpp_present(r, pr->requested)) &&
-            (pr->requested_count < 0 || !mcpp_present(r, pr->requested_count)))
+        if (!mcpp_field_present(r, pr->requested) &&
+            !mcpp_field_present(r, pr->requested_count))
             continue;
         int has_req = get(r, pr->requested, &req);
         int has_obs = get(r, pr->observed, &obs);
@@ -404,19 +301,19 @@ size_t mcpp_fallback_items(const mcpp_policy *p, const int *list_ids, size_t n_l
                       (has_rc && has_oc && !mcpp_value_equal(&rc, &oc)) || (has_rc && !has_oc);
         if (!differs) continue;
         if (t) {
-            if (n) mcpp_textbuf_puts(t, sep);
-            mcpp_textbuf_printf(t, "%s: requested ", pr->label);
+            if (n) mcpp_sb_puts(t, sep);
+            mcpp_sb_printf(t, "%s: requested ", pr->label);
             if (has_req) mcpp_value_text(t, &req, 0);
-            else mcpp_textbuf_puts(t, "(unstated)");
+            else mcpp_sb_puts(t, "(unstated)");
             if (has_rc) {
-                mcpp_textbuf_puts(t, " x");
+                mcpp_sb_puts(t, " x");
                 mcpp_value_text(t, &rc, 0);
             }
-            mcpp_textbuf_puts(t, ", observed ");
+            mcpp_sb_puts(t, ", observed ");
             if (has_obs) mcpp_value_text(t, &obs, 0);
-            else mcpp_textbuf_puts(t, "nothing recorded");
+            else mcpp_sb_puts(t, "nothing recorded");
             if (has_oc) {
-                mcpp_textbuf_puts(t, " x");
+                mcpp_sb_puts(t, " x");
                 mcpp_value_text(t, &oc, 0);
             }
         }
@@ -430,39 +327,18 @@ static int fallbacks_equal(const mcpp_policy *p, const mcpp_policy_dim *d, const
                            const mcpp_receipt *c)
 {
     for (size_t f = 0; f < d->n_fields; f++) {
-        field_cmp fc = compare_field(b, c, d->ids[f]);
-        if (fc == FIELD_DIFFERS || fc == FIELD_ONE_SIDED) return 0;
+        mcpp_field_cmp fc = mcpp_field_compare(b, c, d->ids[f]);
+        if (fc == MCPP_FIELD_DIFFERS || fc == MCPP_FIELD_ONE_SIDED) return 0;
     }
     for (size_t i = 0; i < MCPP_POLICY_PAIRS; i++) {
         const int ids[4] = {p->pairs[i].requested, p->pairs[i].observed, p->pairs[i].requested_count,
                             p->pairs[i].observed_count};
         for (int k = 0; k < 4; k++) {
-            field_cmp fc = compare_field(b, c, ids[k]);
-            if (fc == FIELD_DIFFERS || fc == FIELD_ONE_SIDED) return 0;
+            mcpp_field_cmp fc = mcpp_field_compare(b, c, ids[k]);
+            if (fc == MCPP_FIELD_DIFFERS || fc == MCPP_FIELD_ONE_SIDED) return 0;
         }
     }
     return 1;
-}
-
-/* 1 when fields x and y of the same receipt hold the same value (both
- * present); for requested/observed pairs, which share a storage kind. */
-static int same_in_receipt(const mcpp_receipt *r, int x, int y)
-{
-    if (mcpp_schema_entries[x].storage != mcpp_schema_entries[y].storage) return 0;
-    const void *a = mcpp_field_cptr(&r->f, x), *b = mcpp_field_cptr(&r->f, y);
-    switch (mcpp_schema_entries[x].storage) {
-    case MCPP_ST_INT: return *(const int64_t *)a == *(const int64_t *)b;
-    case MCPP_ST_STRING: {
-        const char *s = *(const char *const *)a, *t = *(const char *const *)b;
-        return s == t || (s && t && strcmp(s, t) == 0);
-    }
-    default: {
-        mcpp_value va, vb;
-        mcpp_receipt_get_field(r, x, &va);
-        mcpp_receipt_get_field(r, y, &vb);
-        return mcpp_value_equal(&va, &vb);
-    }
-    }
 }
 
 /* How many fallbacks and requested != observed pairs a receipt has, read
@@ -470,27 +346,17 @@ static int same_in_receipt(const mcpp_receipt *r, int x, int y)
 size_t mcpp_fallback_count(const mcpp_policy *p, const int *list_ids, size_t n_lists, const mcpp_receipt *r)
 {
     size_t n = 0;
-    for (size_t f = 0; f < n_lists; f++) {
-        int id = list_ids[f];
-        if (id >= 0 && mcpp_present(r, id) && mcpp_schema_entries[id].storage == MCPP_ST_SLIST)
-            n += ((const mcpp_string_list *)mcpp_field_cptr(&r->f, id))->count;
-    }
+    for (size_t f = 0; f < n_lists; f++)
+        n += mcpp_field_list_count(r, list_ids[f]);
     for (size_t i = 0; i < MCPP_POLICY_PAIRS; i++) {
         const mcpp_policy_pair *pr = &p->pairs[i];
-        int has_req = pr->requested >= 0 && mcpp_present(r, pr->requested);
-        int has_obs = pr->observed >= 0 && mcpp_present(r, pr->observed);
-        int has_rc = pr->requested_count >= 0 && mcpp_present(r, pr->requested_count);
-        int has_oc = pr->observed_count >= 0 && mcpp_present(r, pr->observed_count);
-        int differs = (has_req && (!has_obs || !same_in_receipt(r, pr->requested, pr->observed))) ||
-                      (has_rc && has_oc && !same_in_receipt(r, pr->requested_count, pr->observed_count)) ||
-                      (has_rc && !has_oc);
-        n += differs;
+        n += mcpp_field_request_unmet(r, pr->requested, pr->observed, pr->requested_count, pr->observed_count);
     }
     return n;
 }
 
 static size_t fallback_items(const mcpp_policy *p, const mcpp_policy_dim *d, const mcpp_receipt *r,
-                             mcpp_textbuf *t)
+                             mcpp_strbuf *t)
 {
     return mcpp_fallback_items(p, d->ids, d->n_fields, r, t, "; ");
 }
@@ -509,23 +375,23 @@ static mcpp_dim_status eval_fallbacks(const mcpp_policy *p, const mcpp_policy_di
     row->status = (int)st;
     row->role = (int)d->role;
     row->off_base = begin_text(ex);
-    if (!fallback_items(p, d, b, &ex->text)) mcpp_textbuf_puts(&ex->text, "none");
+    if (!fallback_items(p, d, b, &ex->text)) mcpp_sb_puts(&ex->text, "none");
     end_text(ex);
     row->off_cand = begin_text(ex);
-    if (!fallback_items(p, d, c, &ex->text)) mcpp_textbuf_puts(&ex->text, "none");
+    if (!fallback_items(p, d, c, &ex->text)) mcpp_sb_puts(&ex->text, "none");
     end_text(ex);
     row->off_reason = begin_text(ex);
     if (st == MCPP_DIM_MATCH) {
-        mcpp_textbuf_puts(&ex->text, "no fallback fired and requested = observed on both sides");
+        mcpp_sb_puts(&ex->text, "no fallback fired and requested = observed on both sides");
     } else {
-        mcpp_textbuf_puts(&ex->text, st == MCPP_DIM_MISMATCH ? "fallbacks differ: " : "qualifies: ");
+        mcpp_sb_puts(&ex->text, st == MCPP_DIM_MISMATCH ? "fallbacks differ: " : "qualifies: ");
         if (nb) {
-            mcpp_textbuf_puts(&ex->text, "base ");
+            mcpp_sb_puts(&ex->text, "base ");
             fallback_items(p, d, b, &ex->text);
         }
         if (nc) {
-            if (nb) mcpp_textbuf_puts(&ex->text, "; ");
-            mcpp_textbuf_puts(&ex->text, "cand ");
+            if (nb) mcpp_sb_puts(&ex->text, "; ");
+            mcpp_sb_puts(&ex->text, "cand ");
             fallback_items(p, d, c, &ex->text);
         }
     }
@@ -560,7 +426,7 @@ static int evaluate(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt 
         v = fold(v, st);
     }
     for (size_t i = 0; i < p->n_required; i++) {
-        int pb = mcpp_present(b, p->required_ids[i]), pc = mcpp_present(c, p->required_ids[i]);
+        int pb = mcpp_field_present(b, p->required_ids[i]), pc = mcpp_field_present(c, p->required_ids[i]);
         if (pb && pc) continue;
         v = fold(v, MCPP_DIM_MISSING);
         if (!ex) continue;
@@ -572,7 +438,7 @@ static int evaluate(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt 
         row->off_base = add_text(ex, pb ? "(present)" : "(absent)");
         row->off_cand = add_text(ex, pc ? "(present)" : "(absent)");
         row->off_reason = begin_text(ex);
-        mcpp_textbuf_printf(&ex->text, "required by policy '%s'; absent on %s", p->name,
+        mcpp_sb_printf(&ex->text, "required by policy '%s'; absent on %s", p->name,
                            !pb && !pc ? "both sides" : !pb ? "base" : "cand");
         end_text(ex);
     }
@@ -585,7 +451,7 @@ static int evaluate(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt 
         if (rc != MCPP_OK) {
             const mcpp_error *e = mcpp_error_last();
             if (e->code == MCPP_OK)
-                mcpp_error_set(MCPP_EPOLICY, "policy", NULL, NULL, 0, 0, "rule '%s' failed", rule->name);
+                mcpp_error_raise(MCPP_EPOLICY, MCPP_ERROR_KIND_POLICY, "rule '%s' failed", rule->name);
             return MCPP_EPOLICY;
         }
         reason[sizeof reason - 1] = '\0';
@@ -611,8 +477,7 @@ static int evaluate(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt 
 int mcpp_compare_verdict(mcpp_verdict *out, const mcpp_policy *policy, const mcpp_receipt *base,
                          const mcpp_receipt *cand)
 {
-    if (!out || !base || !cand)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_compare_verdict: NULL argument");
+    MCPP_CHECK_ARG(out && base && cand, "mcpp_compare_verdict: NULL argument");
     const mcpp_policy *p = mcpp_policy_or_default(policy);
     if (!p) return MCPP_ENOMEM;
     return evaluate(out, p, base, cand, NULL);
@@ -621,18 +486,17 @@ int mcpp_compare_verdict(mcpp_verdict *out, const mcpp_policy *policy, const mcp
 int mcpp_compare(mcpp_comparison **out, const mcpp_policy *policy, const mcpp_receipt *base,
                  const mcpp_receipt *cand)
 {
-    if (!out) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_compare: NULL out");
+    MCPP_CHECK_ARG(out, "mcpp_compare: NULL out");
     *out = NULL;
-    if (!base || !cand)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_compare: NULL receipt");
+    MCPP_CHECK_ARG(base && cand, "mcpp_compare: NULL receipt");
     const mcpp_policy *p = mcpp_policy_or_default(policy);
     if (!p) return MCPP_ENOMEM;
 
     mcpp_comparison *cmp = calloc(1, sizeof *cmp);
-    if (!cmp) return mcpp_error_nomem();
+    MCPP_CHECK_ALLOC(cmp);
     explain ex;
     memset(&ex, 0, sizeof ex);
-    mcpp_textbuf_init(&ex.text, 2048);
+    mcpp_sb_init_heap(&ex.text, 2048);
     mcpp_metric_side sb, sc;
     memset(&sb, 0, sizeof sb);
     memset(&sc, 0, sizeof sc);
@@ -656,12 +520,12 @@ int mcpp_compare(mcpp_comparison **out, const mcpp_policy *policy, const mcpp_re
             cmp->gate = mcpp_metric_gate(&cmp->metric, p, &ex.text);
         } else {
             cmp->gate = MCPP_GATE_UNDETERMINED;
-            mcpp_textbuf_printf(&ex.text, "%s is absent on %s: no metric comparison", p->gate.metric,
+            mcpp_sb_printf(&ex.text, "%s is absent on %s: no metric comparison", p->gate.metric,
                                !hb && !hc ? "both sides" : !hb ? "base" : "cand");
         }
     } else {
         cmp->gate = MCPP_GATE_UNDETERMINED;
-        mcpp_textbuf_printf(&ex.text, "comparability not established (verdict %s): no metric comparison",
+        mcpp_sb_printf(&ex.text, "comparability not established (verdict %s): no metric comparison",
                            mcpp_verdict_name(cmp->verdict));
     }
     end_text(&ex);
@@ -695,7 +559,7 @@ int mcpp_compare(mcpp_comparison **out, const mcpp_policy *policy, const mcpp_re
 fail:
     mcpp_metric_side_free(&sb);
     mcpp_metric_side_free(&sc);
-    mcpp_textbuf_free(&ex.text);
+    mcpp_sb_free(&ex.text);
     free(ex.rows);
     free(cmp);
     return rc;

@@ -27,7 +27,7 @@ static int push(double **arr, size_t *n, size_t *cap, double v)
     if (*n == *cap) {
         size_t nc = *cap ? *cap * 2 : 16;
         double *na = realloc(*arr, nc * sizeof *na);
-        if (!na) return mcpp_error_nomem();
+        MCPP_CHECK_ALLOC(na);
         *arr = na;
         *cap = nc;
     }
@@ -51,8 +51,8 @@ static double median_of_samples(const double *samples, size_t n)
     double *tmp = n <= 64 ? small : malloc(n * sizeof *tmp);
     if (!tmp) return NAN;
     memcpy(tmp, samples, n * sizeof *tmp);
-    mcpp_stats_sort(tmp, n);
-    double m = mcpp_stats_quantile_sorted(tmp, n, 0.5);
+    mcpp_sort_doubles(tmp, n);
+    double m = mcpp_quantile_sorted(tmp, n, 0.5);
     if (tmp != small) free(tmp);
     return m;
 }
@@ -155,14 +155,14 @@ int mcpp_metric_compare(mcpp_metric_result *out, const mcpp_policy *p, const mcp
     size_t nb = steps ? base->n_steps : base->n_stated;
     size_t nc = steps ? cand->n_steps : cand->n_stated;
     double *sorted = malloc((nb + nc) * sizeof *sorted);
-    if (!sorted) return mcpp_error_nomem();
+    MCPP_CHECK_ALLOC(sorted);
     double *bs = sorted, *cs = sorted + nb;
     memcpy(bs, bv, nb * sizeof *bs);
     memcpy(cs, cv, nc * sizeof *cs);
-    mcpp_stats_sort(bs, nb);
-    mcpp_stats_sort(cs, nc);
-    out->base_median = mcpp_stats_quantile_sorted(bs, nb, 0.5);
-    out->cand_median = mcpp_stats_quantile_sorted(cs, nc, 0.5);
+    mcpp_sort_doubles(bs, nb);
+    mcpp_sort_doubles(cs, nc);
+    out->base_median = mcpp_quantile_sorted(bs, nb, 0.5);
+    out->cand_median = mcpp_quantile_sorted(cs, nc, 0.5);
     out->n_base = nb;
     out->n_cand = nc;
     out->rel_delta = out->base_median != 0 ? out->cand_median / out->base_median - 1 : NAN;
@@ -193,11 +193,11 @@ static double favourable(double rel, int higher_is_better)
     return higher_is_better ? rel : 1.0 / (1.0 + rel) - 1.0;
 }
 
-mcpp_gate_outcome mcpp_metric_gate(const mcpp_metric_result *m, const mcpp_policy *p, mcpp_textbuf *reason)
+mcpp_gate_outcome mcpp_metric_gate(const mcpp_metric_result *m, const mcpp_policy *p, mcpp_strbuf *reason)
 {
     double allowance = p->gate.max_regression;
     if (!isfinite(m->rel_delta)) {
-        mcpp_textbuf_printf(reason, "%s: base median is 0, no relative change can be formed", m->metric);
+        mcpp_sb_printf(reason, "%s: base median is 0, no relative change can be formed", m->metric);
         return MCPP_GATE_UNDETERMINED;
     }
     double u = favourable(m->rel_delta, m->higher_is_better);
@@ -209,65 +209,65 @@ mcpp_gate_outcome mcpp_metric_gate(const mcpp_metric_result *m, const mcpp_polic
     if (best < -allowance) {
         outcome = MCPP_GATE_FAILED;
         if (m->point_comparison)
-            mcpp_textbuf_printf(reason, "regression of %.1f%% on %s (%s) is beyond the %.1f%% allowance",
+            mcpp_sb_printf(reason, "regression of %.1f%% on %s (%s) is beyond the %.1f%% allowance",
                                -u * 100, m->metric, dir, allowance * 100);
         else
-            mcpp_textbuf_printf(reason,
+            mcpp_sb_printf(reason,
                                "regression of %.1f%% on %s (%s) is established: even the favourable end "
                                "of the %.0f%% interval (%+.1f%%) is worse than the -%.1f%% allowance",
                                -u * 100, m->metric, dir, m->confidence * 100, best * 100, allowance * 100);
     } else {
         outcome = MCPP_GATE_PASSED;
         if (fabs(u) < m->noise_floor)
-            mcpp_textbuf_printf(reason, "within noise: %+.1f%% on %s, noise floor %.1f%%", u * 100, m->metric,
+            mcpp_sb_printf(reason, "within noise: %+.1f%% on %s, noise floor %.1f%%", u * 100, m->metric,
                                m->noise_floor * 100);
         else if (u > 0)
-            mcpp_textbuf_printf(reason, "improvement of %.1f%% on %s (%s)", u * 100, m->metric, dir);
+            mcpp_sb_printf(reason, "improvement of %.1f%% on %s (%s)", u * 100, m->metric, dir);
         else
-            mcpp_textbuf_printf(reason, "change of %+.1f%% on %s does not establish a regression beyond %.1f%%",
+            mcpp_sb_printf(reason, "change of %+.1f%% on %s does not establish a regression beyond %.1f%%",
                                u * 100, m->metric, allowance * 100);
         if (!m->point_comparison)
-            mcpp_textbuf_printf(reason, " (%.0f%% interval %+.1f%% .. %+.1f%%)", m->confidence * 100, lo * 100,
+            mcpp_sb_printf(reason, " (%.0f%% interval %+.1f%% .. %+.1f%%)", m->confidence * 100, lo * 100,
                                best * 100);
     }
     if (m->point_comparison)
-        mcpp_textbuf_puts(reason, " [point comparison: no step samples on at least one side]");
+        mcpp_sb_puts(reason, " [point comparison: no step samples on at least one side]");
     return outcome;
 }
 
-void mcpp_metric_render_json(mcpp_textbuf *b, const mcpp_metric_result *m)
+void mcpp_metric_render_json(mcpp_strbuf *b, const mcpp_metric_result *m)
 {
-    mcpp_textbuf_puts(b, "{\"name\": ");
-    mcpp_textbuf_json_string(b, m->metric);
-    mcpp_textbuf_printf(b, ", \"higher_is_better\": %s, \"base_median\": ", m->higher_is_better ? "true" : "false");
-    mcpp_textbuf_json_number(b, m->base_median);
-    mcpp_textbuf_puts(b, ", \"cand_median\": ");
-    mcpp_textbuf_json_number(b, m->cand_median);
-    mcpp_textbuf_puts(b, ", \"rel_delta\": ");
-    mcpp_textbuf_json_number(b, m->rel_delta);
-    mcpp_textbuf_puts(b, ", \"interval\": [");
-    mcpp_textbuf_json_number(b, m->interval_low);
-    mcpp_textbuf_puts(b, ", ");
-    mcpp_textbuf_json_number(b, m->interval_high);
-    mcpp_textbuf_puts(b, "], \"confidence\": ");
-    mcpp_textbuf_json_number(b, m->confidence);
-    mcpp_textbuf_printf(b, ", \"n_base\": %zu, \"n_cand\": %zu, \"noise_floor\": ", m->n_base, m->n_cand);
-    mcpp_textbuf_json_number(b, m->noise_floor);
-    mcpp_textbuf_puts(b, ", \"method\": ");
-    mcpp_textbuf_json_string(b, m->method);
-    mcpp_textbuf_printf(b, ", \"point_comparison\": %s}", m->point_comparison ? "true" : "false");
+    mcpp_sb_puts(b, "{\"name\": ");
+    mcpp_sb_json_string(b, m->metric);
+    mcpp_sb_printf(b, ", \"higher_is_better\": %s, \"base_median\": ", m->higher_is_better ? "true" : "false");
+    mcpp_sb_json_number(b, m->base_median);
+    mcpp_sb_puts(b, ", \"cand_median\": ");
+    mcpp_sb_json_number(b, m->cand_median);
+    mcpp_sb_puts(b, ", \"rel_delta\": ");
+    mcpp_sb_json_number(b, m->rel_delta);
+    mcpp_sb_puts(b, ", \"interval\": [");
+    mcpp_sb_json_number(b, m->interval_low);
+    mcpp_sb_puts(b, ", ");
+    mcpp_sb_json_number(b, m->interval_high);
+    mcpp_sb_puts(b, "], \"confidence\": ");
+    mcpp_sb_json_number(b, m->confidence);
+    mcpp_sb_printf(b, ", \"n_base\": %zu, \"n_cand\": %zu, \"noise_floor\": ", m->n_base, m->n_cand);
+    mcpp_sb_json_number(b, m->noise_floor);
+    mcpp_sb_puts(b, ", \"method\": ");
+    mcpp_sb_json_string(b, m->method);
+    mcpp_sb_printf(b, ", \"point_comparison\": %s}", m->point_comparison ? "true" : "false");
 }
 
-void mcpp_metric_render_text(mcpp_textbuf *b, const mcpp_metric_result *m, const char *indent)
+void mcpp_metric_render_text(mcpp_strbuf *b, const mcpp_metric_result *m, const char *indent)
 {
-    mcpp_textbuf_printf(b, "%smetric      %s (%s)\n", indent, m->metric,
+    mcpp_sb_printf(b, "%smetric      %s (%s)\n", indent, m->metric,
                        m->higher_is_better ? "higher is better" : "lower is better");
-    mcpp_textbuf_printf(b, "%sbase        %.6g (median of %zu)\n", indent, m->base_median, m->n_base);
-    mcpp_textbuf_printf(b, "%scandidate   %.6g (median of %zu)\n", indent, m->cand_median, m->n_cand);
+    mcpp_sb_printf(b, "%sbase        %.6g (median of %zu)\n", indent, m->base_median, m->n_base);
+    mcpp_sb_printf(b, "%scandidate   %.6g (median of %zu)\n", indent, m->cand_median, m->n_cand);
     if (m->point_comparison)
-        mcpp_textbuf_printf(b, "%sdelta       %+.2f%% (point comparison: no interval)\n", indent, m->rel_delta * 100);
+        mcpp_sb_printf(b, "%sdelta       %+.2f%% (point comparison: no interval)\n", indent, m->rel_delta * 100);
     else
-        mcpp_textbuf_printf(b, "%sdelta       %+.2f%%  [%+.2f%% .. %+.2f%%] at %.0f%%\n", indent, m->rel_delta * 100,
+        mcpp_sb_printf(b, "%sdelta       %+.2f%%  [%+.2f%% .. %+.2f%%] at %.0f%%\n", indent, m->rel_delta * 100,
                            m->interval_low * 100, m->interval_high * 100, m->confidence * 100);
-    mcpp_textbuf_printf(b, "%snoise floor %.2f%%   method: %s\n", indent, m->noise_floor * 100, m->method);
+    mcpp_sb_printf(b, "%snoise floor %.2f%%   method: %s\n", indent, m->noise_floor * 100, m->method);
 }

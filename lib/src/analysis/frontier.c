@@ -73,7 +73,7 @@ static int table_grow(slot **table, size_t *cap, const frontier_lane *lanes, siz
 {
     size_t nc = *cap ? *cap * 2 : 1024;
     slot *nt = malloc(nc * sizeof *nt);
-    if (!nt) return mcpp_error_nomem();
+    MCPP_CHECK_ALLOC(nt);
     for (size_t i = 0; i < nc; i++) nt[i].lane = SIZE_MAX;
     for (size_t l = 0; l < n_lanes; l++) {
         size_t pos = (size_t)hashes[l] & (nc - 1);
@@ -93,15 +93,15 @@ static int add_adjacent(frontier_lane *l, size_t other, const char *dims)
     if (l->n_adj == l->cap_adj) {
         size_t nc = l->cap_adj ? l->cap_adj * 2 : 4;
         size_t *na = realloc(l->adj, nc * sizeof *na);
-        if (!na) return mcpp_error_nomem();
+        MCPP_CHECK_ALLOC(na);
         l->adj = na;
         char **nd = realloc(l->adj_dims, nc * sizeof *nd);
-        if (!nd) return mcpp_error_nomem();
+        MCPP_CHECK_ALLOC(nd);
         l->adj_dims = nd;
         l->cap_adj = nc;
     }
     char *d = strdup(dims);
-    if (!d) return mcpp_error_nomem();
+    MCPP_CHECK_ALLOC(d);
     l->adj[l->n_adj] = other;
     l->adj_dims[l->n_adj] = d;
     l->n_adj++;
@@ -123,14 +123,14 @@ static int compare_buckets(const void *a, const void *b)
 }
 
 /* Segments in which two lanes differ, as "a, b" (count in *n). */
-static void differing(const mcpp_frontier *f, size_t a, size_t b, mcpp_textbuf *t, size_t *n)
+static void differing(const mcpp_frontier *f, size_t a, size_t b, mcpp_strbuf *t, size_t *n)
 {
     *n = 0;
     for (size_t k = 0; k < f->key_dims; k++) {
         if (f->lanes[a].segs[k] == f->lanes[b].segs[k]) continue;
         if (t) {
-            if (*n) mcpp_textbuf_puts(t, ", ");
-            mcpp_textbuf_puts(t, f->dim_names[k]);
+            if (*n) mcpp_sb_puts(t, ", ");
+            mcpp_sb_puts(t, f->dim_names[k]);
         }
         (*n)++;
     }
@@ -140,12 +140,12 @@ static int find_adjacency(mcpp_frontier *f, int width)
 {
     size_t L = f->n_lanes, D = f->key_dims;
     int rc = MCPP_OK;
-    mcpp_textbuf t;
-    mcpp_textbuf_init(&t, 128);
+    mcpp_strbuf t;
+    mcpp_sb_init_heap(&t, 128);
     if (width <= 1) {
         bucket *bs = malloc((L * D > 0 ? L * D : 1) * sizeof *bs);
         if (!bs) {
-            mcpp_textbuf_free(&t);
+            mcpp_sb_free(&t);
             return mcpp_error_nomem();
         }
         size_t nb = 0;
@@ -192,7 +192,7 @@ static int find_adjacency(mcpp_frontier *f, int width)
         }
     }
     if (!rc && t.failed) rc = mcpp_error_nomem();
-    mcpp_textbuf_free(&t);
+    mcpp_sb_free(&t);
     /* Adjacent lanes in lane order (insertion sort: lists are short). */
     for (size_t l = 0; l < L; l++) {
         frontier_lane *x = &f->lanes[l];
@@ -217,135 +217,159 @@ static int compare_lanes(const void *a, const void *b)
     return strcmp(mcpp_lane_summary_key(x->summary), mcpp_lane_summary_key(y->summary));
 }
 
-int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const mcpp_receipt *const *receipts,
-                               size_t n, const char *metric, int metric_id, size_t *lane_of)
-{
-    *out = NULL;
-    mcpp_frontier *f = calloc(1, sizeof *f);
-    if (!f) return mcpp_error_nomem();
-    int rc = MCPP_OK;
-    slot *table = NULL;
-    size_t table_cap = 0;
-    uint64_t *lane_hash = NULL;
-    size_t *order = NULL;
+/* The working state of one frontier build: the lane table, the (lane, id)
+ * pairs seen, and scratch for formatting a new lane's key. */
+typedef struct frontier_builder {
+    mcpp_frontier *f;
+    const mcpp_policy *p;
+    const char *metric;
+    int metric_id;
+    slot *table; /* lane hash -> lane, open addressing */
+    size_t table_cap;
+    uint64_t *lane_hash; /* per lane, to rehash on growth */
+    size_t hash_cap;
     /* (lane, id) pairs seen: the same run loaded twice (say as JSON and as
      * YAML) must not count as two runs. Open addressing, 2n slots. */
-    size_t ids_cap = 16;
-    while (ids_cap < 2 * n) ids_cap *= 2;
-    slot *ids_seen = malloc(ids_cap * sizeof *ids_seen);
-    const char **ids_text = malloc(ids_cap * sizeof *ids_text);
-    if (ids_seen)
-        for (size_t i = 0; i < ids_cap; i++) ids_seen[i].lane = SIZE_MAX;
-    mcpp_textbuf key;
-    mcpp_textbuf_init(&key, 1024);
+    slot *ids_seen;
+    const char **ids_text;
+    size_t ids_cap;
+    mcpp_strbuf key;
+    uint64_t *segs_tmp;
+} frontier_builder;
+
+static void builder_release(frontier_builder *b)
+{
+    mcpp_sb_free(&b->key);
+    free(b->segs_tmp);
+    free(b->table);
+    free(b->lane_hash);
+    free(b->ids_seen);
+    free(b->ids_text);
+}
+
+static int builder_init(frontier_builder *b, mcpp_frontier *f, const mcpp_policy *p, size_t n, const char *metric,
+                        int metric_id)
+{
+    memset(b, 0, sizeof *b);
+    b->f = f;
+    b->p = p;
+    b->metric = metric;
+    b->metric_id = metric_id;
+    b->ids_cap = 16;
+    while (b->ids_cap < 2 * n) b->ids_cap *= 2;
+    b->ids_seen = malloc(b->ids_cap * sizeof *b->ids_seen);
+    b->ids_text = malloc(b->ids_cap * sizeof *b->ids_text);
+    if (b->ids_seen)
+        for (size_t i = 0; i < b->ids_cap; i++) b->ids_seen[i].lane = SIZE_MAX;
+    mcpp_sb_init_heap(&b->key, 1024);
     f->n_receipts = n;
     f->key_dims = mcpp_lane_key_dim_count(p);
     f->policy_name = strdup(p->name);
     f->dim_names = calloc(f->key_dims ? f->key_dims : 1, sizeof *f->dim_names);
-    uint64_t *segs_tmp = malloc((f->key_dims ? f->key_dims : 1) * sizeof *segs_tmp);
-    if (!f->policy_name || !f->dim_names || !segs_tmp || key.failed || !ids_seen || !ids_text) {
-        rc = mcpp_error_nomem();
-        goto done;
-    }
+    b->segs_tmp = malloc((f->key_dims ? f->key_dims : 1) * sizeof *b->segs_tmp);
+    if (!f->policy_name || !f->dim_names || !b->segs_tmp || b->key.failed || !b->ids_seen || !b->ids_text)
+        return mcpp_error_nomem();
     for (size_t k = 0; k < f->key_dims; k++)
-        if (!(f->dim_names[k] = strdup(mcpp_lane_key_dim_name(p, k)))) {
-            rc = mcpp_error_nomem();
-            goto done;
-        }
-    size_t hash_cap = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!receipts[i]) {
-            rc = mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "receipt %zu is NULL", i);
-            goto done;
-        }
-        /* The raw-value hash finds the lane; its key text is formatted once, for a new lane. */
-        uint64_t h = mcpp_lane_key_hash(p, receipts[i]);
-        if ((f->n_lanes + 1) * 2 > table_cap && (rc = table_grow(&table, &table_cap, f->lanes, f->n_lanes, lane_hash)) != 0)
-            goto done;
-        size_t pos = (size_t)h & (table_cap - 1), lane = SIZE_MAX;
-        while (table[pos].lane != SIZE_MAX) {
-            if (table[pos].hash == h && mcpp_lane_same(p, f->lanes[table[pos].lane].rep, receipts[i])) {
-                lane = table[pos].lane;
-                break;
-            }
-            pos = (pos + 1) & (table_cap - 1);
-        }
-        if (lane == SIZE_MAX) {
-            if (f->n_lanes == f->cap_lanes) {
-                size_t nc = f->cap_lanes ? f->cap_lanes * 2 : 64;
-                frontier_lane *nl = realloc(f->lanes, nc * sizeof *nl);
-                if (!nl) {
-                    rc = mcpp_error_nomem();
-                    goto done;
-                }
-                f->lanes = nl;
-                f->cap_lanes = nc;
-            }
-            if (f->n_lanes == hash_cap) {
-                size_t nc = hash_cap ? hash_cap * 2 : 64;
-                uint64_t *nh = realloc(lane_hash, nc * sizeof *nh);
-                if (!nh) {
-                    rc = mcpp_error_nomem();
-                    goto done;
-                }
-                lane_hash = nh;
-                hash_cap = nc;
-            }
-            if ((f->n_lanes + 1) * (f->key_dims ? f->key_dims : 1) > f->cap_segs) {
-                size_t nc = f->cap_segs ? f->cap_segs * 2 : 64 * (f->key_dims ? f->key_dims : 1);
-                uint64_t *ns = realloc(f->segs, nc * sizeof *ns);
-                if (!ns) {
-                    rc = mcpp_error_nomem();
-                    goto done;
-                }
-                f->segs = ns;
-                f->cap_segs = nc;
-            }
-            key.len = 0;
-            mcpp_lane_key_append(&key, p, receipts[i], segs_tmp);
-            if (key.failed) {
-                rc = mcpp_error_nomem();
-                goto done;
-            }
-            lane = f->n_lanes;
-            frontier_lane *l = &f->lanes[lane];
-            memset(l, 0, sizeof *l);
-            l->rep = receipts[i];
-            if ((rc = mcpp_lane_summary_create(&l->summary, p, metric, metric_id, key.data)) != 0) goto done;
-            f->n_lanes++;
-            if (f->key_dims) memcpy(f->segs + lane * f->key_dims, segs_tmp, f->key_dims * sizeof *segs_tmp);
-            lane_hash[lane] = h;
-            table[pos].hash = h;
-            table[pos].lane = lane;
-        }
-        if (lane_of) lane_of[i] = lane;
-        const char *rid = mcpp_receipt_id(receipts[i]);
-        if (!rid) rid = "";
-        uint64_t ih = mcpp_fnv1a(rid, strlen(rid), mcpp_fnv1a(&lane, sizeof lane, MCPP_FNV_OFFSET));
-        size_t ipos = (size_t)ih & (ids_cap - 1);
-        int dup = 0;
-        while (ids_seen[ipos].lane != SIZE_MAX) {
-            if (ids_seen[ipos].hash == ih && ids_seen[ipos].lane == lane && strcmp(ids_text[ipos], rid) == 0) {
-                dup = 1;
-                break;
-            }
-            ipos = (ipos + 1) & (ids_cap - 1);
-        }
-        if (dup) {
-            f->n_duplicates++;
-            continue;
-        }
-        ids_seen[ipos].hash = ih;
-        ids_seen[ipos].lane = lane;
-        ids_text[ipos] = rid;
-        if ((rc = mcpp_lane_summary_add_keyed(f->lanes[lane].summary, receipts[i])) != 0) goto done;
+        MCPP_CHECK_ALLOC(f->dim_names[k] = strdup(mcpp_lane_key_dim_name(p, k)));
+    return MCPP_OK;
+}
+
+/* Makes room for one more lane in the lanes, lane hashes and segments. */
+static int reserve_lane(frontier_builder *b)
+{
+    mcpp_frontier *f = b->f;
+    size_t dims = f->key_dims ? f->key_dims : 1;
+    if (f->n_lanes == f->cap_lanes) {
+        size_t nc = f->cap_lanes ? f->cap_lanes * 2 : 64;
+        frontier_lane *nl = realloc(f->lanes, nc * sizeof *nl);
+        MCPP_CHECK_ALLOC(nl);
+        f->lanes = nl;
+        f->cap_lanes = nc;
     }
-    /* Lanes in key order; segments follow their lane. */
-    order = malloc((f->n_lanes ? f->n_lanes : 1) * sizeof *order);
-    if (!order) {
-        rc = mcpp_error_nomem();
-        goto done;
+    if (f->n_lanes == b->hash_cap) {
+        size_t nc = b->hash_cap ? b->hash_cap * 2 : 64;
+        uint64_t *nh = realloc(b->lane_hash, nc * sizeof *nh);
+        MCPP_CHECK_ALLOC(nh);
+        b->lane_hash = nh;
+        b->hash_cap = nc;
     }
+    if ((f->n_lanes + 1) * dims > f->cap_segs) {
+        size_t nc = f->cap_segs ? f->cap_segs * 2 : 64 * dims;
+        uint64_t *ns = realloc(f->segs, nc * sizeof *ns);
+        MCPP_CHECK_ALLOC(ns);
+        f->segs = ns;
+        f->cap_segs = nc;
+    }
+    return MCPP_OK;
+}
+
+/* Opens a lane for receipt r (lane hash h) at table slot pos. */
+static int add_lane(frontier_builder *b, const mcpp_receipt *r, uint64_t h, size_t pos, size_t *lane_out)
+{
+    mcpp_frontier *f = b->f;
+    int rc = reserve_lane(b);
+    if (rc) return rc;
+    b->key.len = 0;
+    mcpp_lane_key_append(&b->key, b->p, r, b->segs_tmp);
+    if (b->key.failed) return mcpp_error_nomem();
+    size_t lane = f->n_lanes;
+    frontier_lane *l = &f->lanes[lane];
+    memset(l, 0, sizeof *l);
+    l->rep = r;
+    if ((rc = mcpp_lane_summary_create(&l->summary, b->p, b->metric, b->metric_id, b->key.data)) != 0) return rc;
+    f->n_lanes++;
+    if (f->key_dims) memcpy(f->segs + lane * f->key_dims, b->segs_tmp, f->key_dims * sizeof *b->segs_tmp);
+    b->lane_hash[lane] = h;
+    b->table[pos].hash = h;
+    b->table[pos].lane = lane;
+    *lane_out = lane;
+    return MCPP_OK;
+}
+
+/* The lane of receipt r, opened when new. The raw-value hash finds the lane;
+ * its key text is formatted once, for a new lane. */
+static int lane_for(frontier_builder *b, const mcpp_receipt *r, size_t *lane_out)
+{
+    mcpp_frontier *f = b->f;
+    uint64_t h = mcpp_lane_key_hash(b->p, r);
+    int rc;
+    if ((f->n_lanes + 1) * 2 > b->table_cap &&
+        (rc = table_grow(&b->table, &b->table_cap, f->lanes, f->n_lanes, b->lane_hash)) != 0)
+        return rc;
+    size_t pos = (size_t)h & (b->table_cap - 1);
+    while (b->table[pos].lane != SIZE_MAX) {
+        if (b->table[pos].hash == h && mcpp_lane_same(b->p, f->lanes[b->table[pos].lane].rep, r)) {
+            *lane_out = b->table[pos].lane;
+            return MCPP_OK;
+        }
+        pos = (pos + 1) & (b->table_cap - 1);
+    }
+    return add_lane(b, r, h, pos, lane_out);
+}
+
+/* 1 when (lane, id of r) was seen before; else records it and returns 0. */
+static int seen_before(frontier_builder *b, size_t lane, const mcpp_receipt *r)
+{
+    const char *rid = mcpp_receipt_id(r);
+    if (!rid) rid = "";
+    uint64_t ih = mcpp_fnv1a(rid, strlen(rid), mcpp_fnv1a(&lane, sizeof lane, MCPP_FNV_OFFSET));
+    size_t ipos = (size_t)ih & (b->ids_cap - 1);
+    while (b->ids_seen[ipos].lane != SIZE_MAX) {
+        if (b->ids_seen[ipos].hash == ih && b->ids_seen[ipos].lane == lane && strcmp(b->ids_text[ipos], rid) == 0)
+            return 1;
+        ipos = (ipos + 1) & (b->ids_cap - 1);
+    }
+    b->ids_seen[ipos].hash = ih;
+    b->ids_seen[ipos].lane = lane;
+    b->ids_text[ipos] = rid;
+    return 0;
+}
+
+/* Puts the lanes in key order (segments follow their lane) and renumbers lane_of. */
+static int sort_lanes(mcpp_frontier *f, size_t n, size_t *lane_of)
+{
+    size_t *order = malloc((f->n_lanes ? f->n_lanes : 1) * sizeof *order);
+    MCPP_CHECK_ALLOC(order);
     for (size_t l = 0; l < f->n_lanes; l++) f->lanes[l].segs = f->segs + l * f->key_dims;
     for (size_t l = 0; l < f->n_lanes; l++) f->lanes[l].n_adj = l; /* remember the old index */
     if (f->n_lanes > 1) qsort(f->lanes, f->n_lanes, sizeof *f->lanes, compare_lanes);
@@ -355,6 +379,14 @@ int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const 
     }
     if (lane_of)
         for (size_t i = 0; i < n; i++) lane_of[i] = order[lane_of[i]];
+    free(order);
+    return MCPP_OK;
+}
+
+/* Labels every lane stable or unstable, with its short key, ids and label. */
+static int evaluate_lanes(mcpp_frontier *f)
+{
+    int rc = MCPP_OK;
     for (size_t l = 0; l < f->n_lanes && !rc; l++) {
         frontier_lane *x = &f->lanes[l];
         const char *k = mcpp_lane_summary_key(x->summary);
@@ -366,15 +398,40 @@ int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const 
         x->label = strdup(label ? label : x->short_key);
         if (!x->ids || !x->label) rc = mcpp_error_nomem();
     }
+    return rc;
+}
+
+/* Groups the receipts into lanes, skipping repeated runs. */
+static int group_receipts(frontier_builder *b, const mcpp_receipt *const *receipts, size_t n, size_t *lane_of)
+{
+    for (size_t i = 0; i < n; i++) {
+        MCPP_CHECK_ARG(receipts[i], "receipt %zu is NULL", i);
+        size_t lane = SIZE_MAX;
+        int rc = lane_for(b, receipts[i], &lane);
+        if (rc) return rc;
+        if (lane_of) lane_of[i] = lane;
+        if (seen_before(b, lane, receipts[i])) {
+            b->f->n_duplicates++;
+            continue;
+        }
+        if ((rc = mcpp_lane_summary_add_keyed(b->f->lanes[lane].summary, receipts[i])) != 0) return rc;
+    }
+    return MCPP_OK;
+}
+
+int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const mcpp_receipt *const *receipts,
+                               size_t n, const char *metric, int metric_id, size_t *lane_of)
+{
+    *out = NULL;
+    mcpp_frontier *f = calloc(1, sizeof *f);
+    MCPP_CHECK_ALLOC(f);
+    frontier_builder b;
+    int rc = builder_init(&b, f, p, n, metric, metric_id);
+    if (!rc) rc = group_receipts(&b, receipts, n, lane_of);
+    if (!rc) rc = sort_lanes(f, n, lane_of);
+    if (!rc) rc = evaluate_lanes(f);
     if (!rc) rc = find_adjacency(f, p->adjacency_width);
-done:
-    mcpp_textbuf_free(&key);
-    free(segs_tmp);
-    free(table);
-    free(lane_hash);
-    free(order);
-    free(ids_seen);
-    free(ids_text);
+    builder_release(&b);
     if (rc) {
         mcpp_frontier_free(f);
         return rc;
@@ -385,9 +442,9 @@ done:
 
 int mcpp_frontier_build(mcpp_frontier **out, const mcpp_policy *policy, const mcpp_receipt *const *receipts, size_t n)
 {
-    if (!out) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_frontier_build: NULL out");
+    MCPP_CHECK_ARG(out, "mcpp_frontier_build: NULL out");
     *out = NULL;
-    if (n && !receipts) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_frontier_build: NULL receipts");
+    MCPP_CHECK_ARG(!n || receipts, "mcpp_frontier_build: NULL receipts");
     const mcpp_policy *p = mcpp_policy_or_default(policy);
     if (!p) return MCPP_ENOMEM;
     return mcpp_frontier_build_metric(out, p, receipts, n, p->gate.metric, p->gate_metric_id, NULL);
@@ -448,8 +505,8 @@ const char *mcpp_frontier_lane_receipt_id(const mcpp_frontier *f, size_t lane, s
 int mcpp_frontier_lane_headline(mcpp_lane_headline *out, const mcpp_frontier *f, size_t lane)
 {
     const frontier_lane *l = lane_at(f, lane);
-    if (!out || !l) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "lane %zu out of range", lane);
-    if (!l->eval.has_headline) return mcpp_error_set(MCPP_ENOTFOUND, "missing", NULL, NULL, 0, 0, "lane has no headline");
+    MCPP_CHECK_ARG(out && l, "lane %zu out of range", lane);
+    if (!l->eval.has_headline) return mcpp_error_raise(MCPP_ENOTFOUND, MCPP_ERROR_KIND_MISSING, "lane has no headline");
     *out = l->eval.headline;
     return MCPP_OK;
 }
@@ -492,14 +549,14 @@ const char *mcpp_frontier_lane_adjacent_dimensions(const mcpp_frontier *f, size_
 
 int mcpp_frontier_find_lane(size_t *out, const mcpp_frontier *f, const char *key)
 {
-    if (!out || !f || !key) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_frontier_find_lane: NULL argument");
+    MCPP_CHECK_ARG(out && f && key, "mcpp_frontier_find_lane: NULL argument");
     for (size_t i = 0; i < f->n_lanes; i++) {
         if (strcmp(f->lanes[i].short_key, key) == 0 || strcmp(mcpp_lane_summary_key(f->lanes[i].summary), key) == 0) {
             *out = i;
             return MCPP_OK;
         }
     }
-    return mcpp_error_set(MCPP_ENOTFOUND, "missing", NULL, NULL, 0, 0, "no lane with key '%s'", key);
+    return mcpp_error_raise(MCPP_ENOTFOUND, MCPP_ERROR_KIND_MISSING, "no lane with key '%s'", key);
 }
 
 const char *mcpp_frontier_policy_name(const mcpp_frontier *f) { return f ? f->policy_name : NULL; }

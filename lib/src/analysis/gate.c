@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/compare_internal.h"
+#include "render/render.h"
 #include "util/error_internal.h"
 
 typedef struct gate_entry {
@@ -36,8 +37,8 @@ static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *con
     size_t by_verdict[4] = {0, 0, 0, 0};
     int rc = MCPP_OK;
     const char **pooled = NULL;
-    mcpp_textbuf reason;
-    mcpp_textbuf_init(&reason, 256);
+    mcpp_strbuf reason;
+    mcpp_sb_init_heap(&reason, 256);
     /* Ids already pooled: one run loaded twice (JSON and YAML copies) counts
      * once, and a receipt is never its own baseline. */
     pooled = malloc((nb ? nb : 1) * sizeof *pooled);
@@ -71,20 +72,20 @@ static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *con
     }
     if (e->baselines == 0) {
         e->outcome = MCPP_GATE_UNDETERMINED;
-        mcpp_textbuf_printf(&reason, "no comparable baseline among %zu (%zu not_comparable, %zu insufficient)",
+        mcpp_sb_printf(&reason, "no comparable baseline among %zu (%zu not_comparable, %zu insufficient)",
                             by_verdict[0] + by_verdict[1] + by_verdict[2] + by_verdict[3],
                             by_verdict[MCPP_VERDICT_NOT_COMPARABLE], by_verdict[MCPP_VERDICT_INSUFFICIENT]);
     } else if (!hc) {
         e->outcome = MCPP_GATE_UNDETERMINED;
-        mcpp_textbuf_printf(&reason, "%s is absent on the candidate", p->gate.metric);
+        mcpp_sb_printf(&reason, "%s is absent on the candidate", p->gate.metric);
     } else if (sb.receipts == 0) {
         e->outcome = MCPP_GATE_UNDETERMINED;
-        mcpp_textbuf_printf(&reason, "%s is absent on all %zu comparable baselines", p->gate.metric, e->baselines);
+        mcpp_sb_printf(&reason, "%s is absent on all %zu comparable baselines", p->gate.metric, e->baselines);
     } else {
         if ((rc = mcpp_metric_compare(&e->metric, p, &sb, &sc)) != 0) goto done;
         e->has_metric = 1;
         e->metric.metric = metric_name;
-        mcpp_textbuf_printf(&reason, "against %zu comparable baseline%s: ", e->baselines, e->baselines == 1 ? "" : "s");
+        mcpp_sb_printf(&reason, "against %zu comparable baseline%s: ", e->baselines, e->baselines == 1 ? "" : "s");
         e->outcome = mcpp_metric_gate(&e->metric, p, &reason);
     }
     if (reason.failed) {
@@ -95,7 +96,7 @@ static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *con
     reason.data = NULL;
 done:
     free(pooled);
-    mcpp_textbuf_free(&reason);
+    mcpp_sb_free(&reason);
     mcpp_metric_side_free(&sb);
     mcpp_metric_side_free(&sc);
     return rc;
@@ -104,18 +105,17 @@ done:
 int mcpp_gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcpp_receipt *const *baselines,
                   size_t nb, const mcpp_receipt *const *candidates, size_t nc)
 {
-    if (!out) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_gate_run: NULL out");
+    MCPP_CHECK_ARG(out, "mcpp_gate_run: NULL out");
     *out = NULL;
-    if ((nb && !baselines) || (nc && !candidates))
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_gate_run: NULL receipt array");
+    MCPP_CHECK_ARG((!nb || baselines) && (!nc || candidates), "mcpp_gate_run: NULL receipt array");
     for (size_t i = 0; i < nb; i++)
-        if (!baselines[i]) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "baseline %zu is NULL", i);
+        MCPP_CHECK_ARG(baselines[i], "baseline %zu is NULL", i);
     for (size_t i = 0; i < nc; i++)
-        if (!candidates[i]) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "candidate %zu is NULL", i);
+        MCPP_CHECK_ARG(candidates[i], "candidate %zu is NULL", i);
     const mcpp_policy *p = mcpp_policy_or_default(policy);
     if (!p) return MCPP_ENOMEM;
     mcpp_gate_report *r = calloc(1, sizeof *r);
-    if (!r) return mcpp_error_nomem();
+    MCPP_CHECK_ALLOC(r);
     int rc = MCPP_OK;
     r->metric_name = strdup(p->gate.metric);
     r->entries = calloc(nc ? nc : 1, sizeof *r->entries);
@@ -136,28 +136,28 @@ int mcpp_gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcpp_
         if (e->outcome == MCPP_GATE_FAILED) failed++;
         else if (e->outcome == MCPP_GATE_UNDETERMINED) undetermined++;
     }
-    mcpp_textbuf reason;
-    mcpp_textbuf_init(&reason, 256);
+    mcpp_strbuf reason;
+    mcpp_sb_init_heap(&reason, 256);
     /* A definite regression outranks an undetermined pair: both fail the gate,
      * and the regression is the more specific news. */
     if (failed) {
         r->outcome = MCPP_GATE_FAILED;
-        mcpp_textbuf_printf(&reason, "%zu of %zu candidate%s regressed beyond the %.1f%% allowance", failed, nc,
+        mcpp_sb_printf(&reason, "%zu of %zu candidate%s regressed beyond the %.1f%% allowance", failed, nc,
                             nc == 1 ? "" : "s", p->gate.max_regression * 100);
-        if (undetermined) mcpp_textbuf_printf(&reason, "; %zu could not be compared", undetermined);
+        if (undetermined) mcpp_sb_printf(&reason, "; %zu could not be compared", undetermined);
     } else if (nc == 0) {
         r->outcome = MCPP_GATE_UNDETERMINED;
-        mcpp_textbuf_puts(&reason, "no candidate receipts: nothing was established");
+        mcpp_sb_puts(&reason, "no candidate receipts: nothing was established");
     } else if (undetermined) {
         r->outcome = MCPP_GATE_UNDETERMINED;
-        mcpp_textbuf_printf(&reason, "%zu of %zu candidate%s could not be compared with a baseline", undetermined, nc,
+        mcpp_sb_printf(&reason, "%zu of %zu candidate%s could not be compared with a baseline", undetermined, nc,
                             nc == 1 ? "" : "s");
     } else {
         r->outcome = MCPP_GATE_PASSED;
-        mcpp_textbuf_printf(&reason, "all %zu candidate%s comparable, no regression beyond %.1f%% established", nc,
+        mcpp_sb_printf(&reason, "all %zu candidate%s comparable, no regression beyond %.1f%% established", nc,
                             nc == 1 ? "" : "s", p->gate.max_regression * 100);
     }
-    if ((rc = mcpp_textbuf_finish(&reason, &r->reason)) != 0) goto fail;
+    if ((rc = mcpp_sb_finish(&reason, &r->reason)) != 0) goto fail;
     *out = r;
     return MCPP_OK;
 fail:
@@ -208,65 +208,70 @@ const mcpp_metric_result *mcpp_gate_report_entry_metric(const mcpp_gate_report *
     return r && i < r->n && r->entries[i].has_metric ? &r->entries[i].metric : NULL;
 }
 
+static void gate_render_json(mcpp_strbuf *b, const void *object)
+{
+    const mcpp_gate_report *r = object;
+    mcpp_sb_printf(b, "{\"schema\": \"mcpp.gate/1\", \"outcome\": \"%s\", \"exit_code\": %d, \"reason\": ",
+                        mcpp_gate_outcome_name(r->outcome), (int)r->outcome);
+    mcpp_sb_json_string(b, r->reason);
+    mcpp_sb_puts(b, ", \"candidates\": [");
+    for (size_t i = 0; i < r->n; i++) {
+        const gate_entry *e = &r->entries[i];
+        mcpp_sb_puts(b, i ? ",\n  {\"id\": " : "\n  {\"id\": ");
+        mcpp_sb_json_string(b, e->id);
+        mcpp_sb_printf(b, ", \"outcome\": \"%s\", \"reason\": ", mcpp_gate_outcome_name(e->outcome));
+        mcpp_sb_json_string(b, e->reason);
+        mcpp_sb_printf(b, ", \"baselines\": %zu, \"metric\": ", e->baselines);
+        if (e->has_metric) mcpp_metric_render_json(b, &e->metric);
+        else mcpp_sb_puts(b, "null");
+        mcpp_sb_putc(b, '}');
+    }
+    mcpp_sb_puts(b, "]}\n");
+}
+
+static void gate_render_markdown(mcpp_strbuf *b, const void *object)
+{
+    const mcpp_gate_report *r = object;
+    mcpp_sb_printf(b, "### Merge gate: **%s**\n\n", mcpp_gate_outcome_name(r->outcome));
+    mcpp_sb_md_cell(b, r->reason);
+    mcpp_sb_puts(b, "\n\n| candidate | outcome | baselines | delta | reason |\n|---|---|---|---|---|\n");
+    for (size_t i = 0; i < r->n; i++) {
+        const gate_entry *e = &r->entries[i];
+        mcpp_sb_puts(b, "| `");
+        mcpp_sb_md_cell(b, e->id);
+        mcpp_sb_printf(b, "` | %s%s%s | %zu | ", e->outcome == MCPP_GATE_PASSED ? "" : "**",
+                            mcpp_gate_outcome_name(e->outcome), e->outcome == MCPP_GATE_PASSED ? "" : "**",
+                            e->baselines);
+        if (e->has_metric) mcpp_sb_printf(b, "%+.2f%%", e->metric.rel_delta * 100);
+        else mcpp_sb_puts(b, "–");
+        mcpp_sb_puts(b, " | ");
+        mcpp_sb_md_cell(b, e->reason);
+        mcpp_sb_puts(b, " |\n");
+    }
+}
+
+static void gate_render_text(mcpp_strbuf *b, const void *object)
+{
+    const mcpp_gate_report *r = object;
+    size_t wid = strlen("candidate");
+    for (size_t i = 0; i < r->n; i++)
+        if (strlen(r->entries[i].id) > wid) wid = strlen(r->entries[i].id);
+    mcpp_sb_printf(b, "gate %s: %s\n\n", mcpp_gate_outcome_name(r->outcome), r->reason);
+    mcpp_sb_printf(b, "%-*s  %-12s  %9s  %9s  reason\n", (int)wid, "candidate", "outcome", "baselines", "delta");
+    for (size_t i = 0; i < r->n; i++) {
+        const gate_entry *e = &r->entries[i];
+        char delta[32] = "-";
+        if (e->has_metric) snprintf(delta, sizeof delta, "%+.2f%%", e->metric.rel_delta * 100);
+        mcpp_sb_printf(b, "%-*s  %-12s  %9zu  %9s  ", (int)wid, e->id, mcpp_gate_outcome_name(e->outcome),
+                            e->baselines, delta);
+        mcpp_sb_puts(b, e->reason);
+        mcpp_sb_putc(b, '\n');
+    }
+}
+
 int mcpp_gate_report_render(char **out, const mcpp_gate_report *r, mcpp_output_format format)
 {
-    if (!out || !r)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_gate_report_render: NULL argument");
-    *out = NULL;
-    mcpp_textbuf b;
-    mcpp_textbuf_init(&b, 4096);
-    if (format == MCPP_OUTPUT_JSON) {
-        mcpp_textbuf_printf(&b, "{\"schema\": \"mcpp.gate/1\", \"outcome\": \"%s\", \"exit_code\": %d, \"reason\": ",
-                            mcpp_gate_outcome_name(r->outcome), (int)r->outcome);
-        mcpp_textbuf_json_string(&b, r->reason);
-        mcpp_textbuf_puts(&b, ", \"candidates\": [");
-        for (size_t i = 0; i < r->n; i++) {
-            const gate_entry *e = &r->entries[i];
-            mcpp_textbuf_puts(&b, i ? ",\n  {\"id\": " : "\n  {\"id\": ");
-            mcpp_textbuf_json_string(&b, e->id);
-            mcpp_textbuf_printf(&b, ", \"outcome\": \"%s\", \"reason\": ", mcpp_gate_outcome_name(e->outcome));
-            mcpp_textbuf_json_string(&b, e->reason);
-            mcpp_textbuf_printf(&b, ", \"baselines\": %zu, \"metric\": ", e->baselines);
-            if (e->has_metric) mcpp_metric_render_json(&b, &e->metric);
-            else mcpp_textbuf_puts(&b, "null");
-            mcpp_textbuf_putc(&b, '}');
-        }
-        mcpp_textbuf_puts(&b, "]}\n");
-    } else if (format == MCPP_OUTPUT_MARKDOWN) {
-        mcpp_textbuf_printf(&b, "### Merge gate: **%s**\n\n", mcpp_gate_outcome_name(r->outcome));
-        mcpp_textbuf_md_cell(&b, r->reason);
-        mcpp_textbuf_puts(&b, "\n\n| candidate | outcome | baselines | delta | reason |\n|---|---|---|---|---|\n");
-        for (size_t i = 0; i < r->n; i++) {
-            const gate_entry *e = &r->entries[i];
-            mcpp_textbuf_puts(&b, "| `");
-            mcpp_textbuf_md_cell(&b, e->id);
-            mcpp_textbuf_printf(&b, "` | %s%s%s | %zu | ", e->outcome == MCPP_GATE_PASSED ? "" : "**",
-                                mcpp_gate_outcome_name(e->outcome), e->outcome == MCPP_GATE_PASSED ? "" : "**",
-                                e->baselines);
-            if (e->has_metric) mcpp_textbuf_printf(&b, "%+.2f%%", e->metric.rel_delta * 100);
-            else mcpp_textbuf_puts(&b, "–");
-            mcpp_textbuf_puts(&b, " | ");
-            mcpp_textbuf_md_cell(&b, e->reason);
-            mcpp_textbuf_puts(&b, " |\n");
-        }
-    } else if (format == MCPP_OUTPUT_TEXT) {
-        size_t wid = strlen("candidate");
-        for (size_t i = 0; i < r->n; i++)
-            if (strlen(r->entries[i].id) > wid) wid = strlen(r->entries[i].id);
-        mcpp_textbuf_printf(&b, "gate %s: %s\n\n", mcpp_gate_outcome_name(r->outcome), r->reason);
-        mcpp_textbuf_printf(&b, "%-*s  %-12s  %9s  %9s  reason\n", (int)wid, "candidate", "outcome", "baselines", "delta");
-        for (size_t i = 0; i < r->n; i++) {
-            const gate_entry *e = &r->entries[i];
-            char delta[32] = "-";
-            if (e->has_metric) snprintf(delta, sizeof delta, "%+.2f%%", e->metric.rel_delta * 100);
-            mcpp_textbuf_printf(&b, "%-*s  %-12s  %9zu  %9s  ", (int)wid, e->id, mcpp_gate_outcome_name(e->outcome),
-                                e->baselines, delta);
-            mcpp_textbuf_puts(&b, e->reason);
-            mcpp_textbuf_putc(&b, '\n');
-        }
-    } else {
-        mcpp_textbuf_free(&b);
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "unknown output format %d", (int)format);
-    }
-    return mcpp_textbuf_finish(&b, out);
+    MCPP_CHECK_ARG(out && r, "mcpp_gate_report_render: NULL argument");
+    static const mcpp_renderer renderer = {gate_render_text, gate_render_json, gate_render_markdown, 4096};
+    return mcpp_render(out, r, format, &renderer);
 }

@@ -38,21 +38,19 @@ const char *mcpp_lane_key_dim_name(const mcpp_policy *p, size_t k)
     return NULL;
 }
 
-void mcpp_lane_key_append(mcpp_textbuf *b, const mcpp_policy *p, const mcpp_receipt *r, uint64_t *seg_hashes)
+void mcpp_lane_key_append(mcpp_strbuf *b, const mcpp_policy *p, const mcpp_receipt *r, uint64_t *seg_hashes)
 {
     size_t k = 0;
     for (size_t i = 0; i < p->n_dims; i++) {
         const mcpp_policy_dim *d = &p->dims[i];
         if (!is_key_dim(d)) continue;
-        if (k) mcpp_textbuf_putc(b, ';');
+        if (k) mcpp_sb_putc(b, ';');
         size_t start = b->len;
-        mcpp_textbuf_puts(b, d->name);
-        mcpp_textbuf_putc(b, '=');
+        mcpp_sb_puts(b, d->name);
+        mcpp_sb_putc(b, '=');
         for (size_t f = 0; f < d->n_fields; f++) {
-            mcpp_value v;
-            if (f) mcpp_textbuf_putc(b, '|');
-            if (mcpp_receipt_get_field(r, d->ids[f], &v) != MCPP_OK) v.type = MCPP_TYPE_ABSENT;
-            mcpp_value_text(b, &v, 1);
+            if (f) mcpp_sb_putc(b, '|');
+            mcpp_field_text(b, r, d->ids[f], 1);
         }
         if (seg_hashes && !b->failed) seg_hashes[k] = mcpp_fnv1a(b->data + start, b->len - start, MCPP_FNV_OFFSET);
         k++;
@@ -83,21 +81,19 @@ int mcpp_lane_same(const mcpp_policy *p, const mcpp_receipt *a, const mcpp_recei
 
 int mcpp_lane_key(char **out, const mcpp_policy *policy, const mcpp_receipt *receipt)
 {
-    if (!out || !receipt)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_lane_key: NULL argument");
+    MCPP_CHECK_ARG(out && receipt, "mcpp_lane_key: NULL argument");
     *out = NULL;
     const mcpp_policy *p = mcpp_policy_or_default(policy);
     if (!p) return MCPP_ENOMEM;
-    mcpp_textbuf b;
-    mcpp_textbuf_init(&b, 512);
+    mcpp_strbuf b;
+    mcpp_sb_init_heap(&b, 512);
     mcpp_lane_key_append(&b, p, receipt, NULL);
-    return mcpp_textbuf_finish(&b, out);
+    return mcpp_sb_finish(&b, out);
 }
 
 int mcpp_lane_key_short(char *buf, size_t cap, const char *key)
 {
-    if (!buf || !key || cap < 18)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_lane_key_short: NULL key or cap < 18");
+    MCPP_CHECK_ARG(buf && key && cap >= 18, "mcpp_lane_key_short: NULL key or cap < 18");
     uint64_t h = mcpp_fnv1a(key, strlen(key), MCPP_FNV_OFFSET);
     snprintf(buf, cap, "lane-%012llx", (unsigned long long)(h >> 16));
     return MCPP_OK;
@@ -146,14 +142,14 @@ static int textset_add(textset *t, const char *s, int unique)
         size_t nc = t->cap ? t->cap : 256;
         while (nc < t->len + n) nc *= 2;
         char *na = realloc(t->arena, nc);
-        if (!na) return mcpp_error_nomem();
+        MCPP_CHECK_ALLOC(na);
         t->arena = na;
         t->cap = nc;
     }
     if (t->n == t->ncap) {
         size_t nc = t->ncap ? t->ncap * 2 : 8;
         size_t *no = realloc(t->offs, nc * sizeof *no);
-        if (!no) return mcpp_error_nomem();
+        MCPP_CHECK_ALLOC(no);
         t->offs = no;
         t->ncap = nc;
     }
@@ -200,7 +196,7 @@ static int dvec_push(dvec *d, double x)
     if (d->n == d->cap) {
         size_t nc = d->cap ? d->cap * 2 : 4;
         double *nv = realloc(d->v, nc * sizeof *nv);
-        if (!nv) return mcpp_error_nomem();
+        MCPP_CHECK_ALLOC(nv);
         d->v = nv;
         d->cap = nc;
     }
@@ -233,7 +229,7 @@ int mcpp_lane_summary_create(mcpp_lane_summary **out, const mcpp_policy *p, cons
                              const char *key)
 {
     mcpp_lane_summary *s = calloc(1, sizeof *s);
-    if (!s) return mcpp_error_nomem();
+    MCPP_CHECK_ALLOC(s);
     s->policy = p;
     s->metric_id = metric_id;
     s->metric = strdup(metric);
@@ -247,14 +243,14 @@ int mcpp_lane_summary_create(mcpp_lane_summary **out, const mcpp_policy *p, cons
 
 int mcpp_lane_summary_new(mcpp_lane_summary **out, const mcpp_policy *policy, const char *metric)
 {
-    if (!out) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_lane_summary_new: NULL out");
+    MCPP_CHECK_ARG(out, "mcpp_lane_summary_new: NULL out");
     *out = NULL;
     const mcpp_policy *p = mcpp_policy_or_default(policy);
     if (!p) return MCPP_ENOMEM;
     const char *m = metric ? metric : p->gate.metric;
     int id = mcpp_schema_field_id(m);
     if (id < 0)
-        return mcpp_error_set(MCPP_EARG, "unknown_field", NULL, m, 0, 0, "'%s' is not a field of schema %s", m,
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_UNKNOWN_FIELD, NULL, m, 0, 0, "'%s' is not a field of schema %s", m,
                               MCPP_SCHEMA_ID);
     return mcpp_lane_summary_create(out, p, m, id, NULL);
 }
@@ -291,7 +287,7 @@ static int set_label_min(mcpp_lane_summary *s, const char *name)
 {
     if (s->label && strcmp(s->label, name) <= 0) return MCPP_OK;
     char *d = strdup(name);
-    if (!d) return mcpp_error_nomem();
+    MCPP_CHECK_ALLOC(d);
     free(s->label);
     s->label = d;
     return MCPP_OK;
@@ -321,23 +317,23 @@ int mcpp_lane_summary_add_keyed(mcpp_lane_summary *s, const mcpp_receipt *r)
     int list_ids[1] = {p->id_fallbacks};
     if (mcpp_fallback_count(p, list_ids, 1, r)) {
         s->n_fallback_runs++;
-        mcpp_textbuf t;
-        mcpp_textbuf_init(&t, 256);
+        mcpp_strbuf t;
+        mcpp_sb_init_heap(&t, 256);
         mcpp_fallback_items(p, list_ids, 1, r, &t, "\n");
         if (t.failed) {
-            mcpp_textbuf_free(&t);
+            mcpp_sb_free(&t);
             return mcpp_error_nomem();
         }
         for (char *line = t.data; line && *line;) {
             char *nl = strchr(line, '\n');
             if (nl) *nl = '\0';
             if ((rc = textset_add(&s->fallbacks, line, 1)) != 0) {
-                mcpp_textbuf_free(&t);
+                mcpp_sb_free(&t);
                 return rc;
             }
             line = nl ? nl + 1 : NULL;
         }
-        mcpp_textbuf_free(&t);
+        mcpp_sb_free(&t);
     }
     if (s->values.n >= 1) {
         /* A second run value drops the step values: only the stated value is needed. */
@@ -367,24 +363,23 @@ int mcpp_lane_summary_add_keyed(mcpp_lane_summary *s, const mcpp_receipt *r)
 
 int mcpp_lane_summary_add(mcpp_lane_summary *s, const mcpp_receipt *r)
 {
-    if (!s || !r) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_lane_summary_add: NULL argument");
-    mcpp_textbuf b;
-    mcpp_textbuf_init(&b, 512);
+    MCPP_CHECK_ARG(s && r, "mcpp_lane_summary_add: NULL argument");
+    mcpp_strbuf b;
+    mcpp_sb_init_heap(&b, 512);
     mcpp_lane_key_append(&b, s->policy, r, NULL);
     if (b.failed) {
-        mcpp_textbuf_free(&b);
+        mcpp_sb_free(&b);
         return mcpp_error_nomem();
     }
     if (s->key && strcmp(s->key, b.data) != 0) {
-        mcpp_textbuf_free(&b);
-        return mcpp_error_set(MCPP_EINVALID, "consistency", NULL, NULL, 0, 0,
-                              "receipt '%s' belongs to another lane than this summary", mcpp_receipt_id(r));
+        mcpp_sb_free(&b);
+        return mcpp_error_raise(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, "receipt '%s' belongs to another lane than this summary", mcpp_receipt_id(r));
     }
     if (!s->key) {
         s->key = b.data;
         b.data = NULL;
     }
-    mcpp_textbuf_free(&b);
+    mcpp_sb_free(&b);
     return mcpp_lane_summary_add_keyed(s, r);
 }
 
@@ -399,14 +394,12 @@ static int textset_merge(textset *into, const textset *from, int unique)
 
 int mcpp_lane_summary_merge(mcpp_lane_summary *into, const mcpp_lane_summary *from)
 {
-    if (!into || !from)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_lane_summary_merge: NULL argument");
+    MCPP_CHECK_ARG(into && from, "mcpp_lane_summary_merge: NULL argument");
     if (into->policy != from->policy || into->metric_id != from->metric_id)
-        return mcpp_error_set(MCPP_EINVALID, "consistency", NULL, NULL, 0, 0,
-                              "lane summaries of different policies or metrics cannot merge");
+        return mcpp_error_raise(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, "lane summaries of different policies or metrics cannot merge");
     if (into->key && from->key && strcmp(into->key, from->key) != 0)
-        return mcpp_error_set(MCPP_EINVALID, "consistency", NULL, NULL, 0, 0, "lane summaries of different lanes cannot merge");
-    if (into == from) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "cannot merge a summary into itself");
+        return mcpp_error_raise(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, "lane summaries of different lanes cannot merge");
+    MCPP_CHECK_ARG(into != from, "cannot merge a summary into itself");
     int rc;
     invalidate(into);
     if (!into->key && from->key && !(into->key = strdup(from->key))) return mcpp_error_nomem();
@@ -441,8 +434,8 @@ static int sorted_equal(const dvec *a, const dvec *b)
     if (!x) return 0;
     memcpy(x, a->v, a->n * sizeof *x);
     memcpy(x + a->n, b->v, a->n * sizeof *x);
-    mcpp_stats_sort(x, a->n);
-    mcpp_stats_sort(x + a->n, a->n);
+    mcpp_sort_doubles(x, a->n);
+    mcpp_sort_doubles(x + a->n, a->n);
     int eq = memcmp(x, x + a->n, a->n * sizeof *x) == 0;
     free(x);
     return eq;
@@ -498,12 +491,12 @@ static int add_reason(mcpp_lane_eval *e, size_t *cap, const char *fmt, ...)
     if (e->n_reasons == *cap) {
         size_t nc = *cap ? *cap * 2 : 8;
         char **nr = realloc(e->reasons, nc * sizeof *nr);
-        if (!nr) return mcpp_error_nomem();
+        MCPP_CHECK_ALLOC(nr);
         e->reasons = nr;
         *cap = nc;
     }
     char *d = strdup(buf);
-    if (!d) return mcpp_error_nomem();
+    MCPP_CHECK_ALLOC(d);
     e->reasons[e->n_reasons++] = d;
     return MCPP_OK;
 }
@@ -519,13 +512,13 @@ int mcpp_lane_summary_evaluate(const mcpp_lane_summary *s, mcpp_lane_eval *e)
     double spread = 0;
     if (src->n) {
         double *sorted = malloc(src->n * sizeof *sorted);
-        if (!sorted) return mcpp_error_nomem();
+        MCPP_CHECK_ALLOC(sorted);
         memcpy(sorted, src->v, src->n * sizeof *sorted);
-        mcpp_stats_sort(sorted, src->n);
+        mcpp_sort_doubles(sorted, src->n);
         mcpp_lane_headline *h = &e->headline;
         h->metric = s->metric;
         h->higher_is_better = s->metric_id == p->id_step_median ? 0 : p->gate.higher_is_better;
-        h->median = mcpp_stats_quantile_sorted(sorted, src->n, 0.5);
+        h->median = mcpp_quantile_sorted(sorted, src->n, 0.5);
         mcpp_stats_median_interval(sorted, src->n, p->gate.confidence, &h->interval_low, &h->interval_high,
                                    &h->confidence);
         h->n = src->n;
@@ -545,7 +538,7 @@ int mcpp_lane_summary_evaluate(const mcpp_lane_summary *s, mcpp_lane_eval *e)
                                   s->n_failed + s->n_partial == 1 ? "" : "s", s->n_failed, s->n_partial);
     if (s->fallbacks.n) {
         const char **f = textset_sorted(&s->fallbacks);
-        if (!f) return mcpp_error_nomem();
+        MCPP_CHECK_ALLOC(f);
         for (size_t i = 0; !rc && i < s->fallbacks.n; i++)
             rc = add_reason(e, &cap, "unresolved fallback: %s", f[i]);
         free(f);
@@ -618,16 +611,16 @@ const char *mcpp_lane_summary_reason(const mcpp_lane_summary *s, size_t index)
 
 int mcpp_lane_summary_headline(mcpp_lane_headline *out, const mcpp_lane_summary *s)
 {
-    if (!out || !s) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_lane_summary_headline: NULL argument");
+    MCPP_CHECK_ARG(out && s, "mcpp_lane_summary_headline: NULL argument");
     const mcpp_lane_eval *e = cached(s);
     if (!e) return MCPP_ENOMEM;
     if (!e->has_headline)
-        return mcpp_error_set(MCPP_ENOTFOUND, "missing", NULL, s->metric, 0, 0, "the lane has no value of %s", s->metric);
+        return mcpp_error_at(MCPP_ENOTFOUND, MCPP_ERROR_KIND_MISSING, NULL, s->metric, 0, 0, "the lane has no value of %s", s->metric);
     *out = e->headline;
     return MCPP_OK;
 }
 
-static void json_sorted_doubles(mcpp_textbuf *b, const dvec *d)
+static void json_sorted_doubles(mcpp_strbuf *b, const dvec *d)
 {
     double *x = malloc((d->n ? d->n : 1) * sizeof *x);
     if (!x) {
@@ -635,82 +628,82 @@ static void json_sorted_doubles(mcpp_textbuf *b, const dvec *d)
         return;
     }
     if (d->n) memcpy(x, d->v, d->n * sizeof *x);
-    mcpp_stats_sort(x, d->n);
-    mcpp_textbuf_putc(b, '[');
+    mcpp_sort_doubles(x, d->n);
+    mcpp_sb_putc(b, '[');
     for (size_t i = 0; i < d->n; i++) {
-        if (i) mcpp_textbuf_puts(b, ", ");
-        mcpp_textbuf_json_number(b, x[i]);
+        if (i) mcpp_sb_puts(b, ", ");
+        mcpp_sb_json_number(b, x[i]);
     }
-    mcpp_textbuf_putc(b, ']');
+    mcpp_sb_putc(b, ']');
     free(x);
 }
 
-static void json_sorted_texts(mcpp_textbuf *b, const textset *t)
+static void json_sorted_texts(mcpp_strbuf *b, const textset *t)
 {
     const char **v = textset_sorted(t);
     if (!v) {
         b->failed = 1;
         return;
     }
-    mcpp_textbuf_putc(b, '[');
+    mcpp_sb_putc(b, '[');
     for (size_t i = 0; i < t->n; i++) {
-        if (i) mcpp_textbuf_puts(b, ", ");
-        mcpp_textbuf_json_string(b, v[i]);
+        if (i) mcpp_sb_puts(b, ", ");
+        mcpp_sb_json_string(b, v[i]);
     }
-    mcpp_textbuf_putc(b, ']');
+    mcpp_sb_putc(b, ']');
     free(v);
 }
 
-void mcpp_lane_headline_json(mcpp_textbuf *b, const mcpp_lane_headline *h)
+void mcpp_lane_headline_json(mcpp_strbuf *b, const mcpp_lane_headline *h)
 {
     if (!h) {
-        mcpp_textbuf_puts(b, "null");
+        mcpp_sb_puts(b, "null");
         return;
     }
-    mcpp_textbuf_puts(b, "{\"median\": ");
-    mcpp_textbuf_json_number(b, h->median);
-    mcpp_textbuf_puts(b, ", \"interval\": [");
-    mcpp_textbuf_json_number(b, h->interval_low);
-    mcpp_textbuf_puts(b, ", ");
-    mcpp_textbuf_json_number(b, h->interval_high);
-    mcpp_textbuf_printf(b, "], \"n\": %zu}", h->n);
+    mcpp_sb_puts(b, "{\"median\": ");
+    mcpp_sb_json_number(b, h->median);
+    mcpp_sb_puts(b, ", \"interval\": [");
+    mcpp_sb_json_number(b, h->interval_low);
+    mcpp_sb_puts(b, ", ");
+    mcpp_sb_json_number(b, h->interval_high);
+    mcpp_sb_printf(b, "], \"n\": %zu}", h->n);
 }
 
 int mcpp_lane_summary_serialize(char **out, const mcpp_lane_summary *s)
 {
-    if (!out || !s) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_lane_summary_serialize: NULL argument");
+    MCPP_CHECK_ARG(out && s, "mcpp_lane_summary_serialize: NULL argument");
     *out = NULL;
     const mcpp_lane_eval *e = cached(s);
     if (!e) return MCPP_ENOMEM;
-    mcpp_textbuf b;
-    mcpp_textbuf_init(&b, 1024);
-    mcpp_textbuf_puts(&b, "{\"key\": ");
-    mcpp_textbuf_json_string(&b, s->key ? s->key : "");
-    mcpp_textbuf_puts(&b, ", \"metric\": ");
-    mcpp_textbuf_json_string(&b, s->metric);
-    mcpp_textbuf_puts(&b, ", \"label\": ");
-    mcpp_textbuf_json_string(&b, s->label);
-    mcpp_textbuf_puts(&b, ", \"receipts\": ");
+    mcpp_strbuf b;
+    mcpp_sb_init_heap(&b, 1024);
+    mcpp_sb_puts(&b, "{\"key\": ");
+    mcpp_sb_json_string(&b, s->key ? s->key : "");
+    mcpp_sb_puts(&b, ", \"metric\": ");
+    mcpp_sb_json_string(&b, s->metric);
+    mcpp_sb_puts(&b, ", \"label\": ");
+    mcpp_sb_json_string(&b, s->label);
+    mcpp_sb_puts(&b, ", \"receipts\": ");
     json_sorted_texts(&b, &s->ids);
-    mcpp_textbuf_printf(&b, ", \"ok\": %zu, \"failed\": %zu, \"partial\": %zu, \"verification_failed\": %zu, "
+    mcpp_sb_printf(&b, ", \"ok\": %zu, \"failed\": %zu, \"partial\": %zu, \"verification_failed\": %zu, "
                             "\"claim_unstable\": %zu, \"claim_blocked\": %zu, \"fallback_runs\": %zu",
                         s->n_ok, s->n_failed, s->n_partial, s->n_verification_failed, s->n_unstable, s->n_blocked,
                         s->n_fallback_runs);
-    mcpp_textbuf_puts(&b, ", \"blockers\": ");
+    mcpp_sb_puts(&b, ", \"blockers\": ");
     json_sorted_texts(&b, &s->blockers);
-    mcpp_textbuf_puts(&b, ", \"fallbacks\": ");
+    mcpp_sb_puts(&b, ", \"fallbacks\": ");
     json_sorted_texts(&b, &s->fallbacks);
-    mcpp_textbuf_printf(&b, ", \"status\": \"%s\", \"reasons\": [", mcpp_lane_status_name(e->status));
+    mcpp_sb_printf(&b, ", \"status\": \"%s\", \"reasons\": [", mcpp_lane_status_name(e->status));
     for (size_t i = 0; i < e->n_reasons; i++) {
-        if (i) mcpp_textbuf_puts(&b, ", ");
-        mcpp_textbuf_json_string(&b, e->reasons[i]);
+        if (i) mcpp_sb_puts(&b, ", ");
+        mcpp_sb_json_string(&b, e->reasons[i]);
     }
-    mcpp_textbuf_puts(&b, "], \"headline\": ");
+    mcpp_sb_puts(&b, "], \"headline\": ");
     mcpp_lane_headline_json(&b, e->has_headline ? &e->headline : NULL);
-    mcpp_textbuf_puts(&b, ", \"values\": ");
+    mcpp_sb_puts(&b, ", \"values\": ");
     json_sorted_doubles(&b, &s->values);
-    mcpp_textbuf_puts(&b, ", \"steps\": ");
+    mcpp_sb_puts(&b, ", \"steps\": ");
     json_sorted_doubles(&b, &s->steps);
-    mcpp_textbuf_puts(&b, "}");
-    return mcpp_textbuf_finish(&b, out);
+    mcpp_sb_puts(&b, "}");
+    return mcpp_sb_finish(&b, out);
 }

@@ -17,7 +17,7 @@ const char *mcpp_lane_key_dim_name(const mcpp_policy *p, size_t k);
 
 /* Appends the lane key of r to b. When seg_hashes is not NULL it receives one
  * hash per key dimension (of that dimension's segment text). */
-void mcpp_lane_key_append(mcpp_textbuf *b, const mcpp_policy *p, const mcpp_receipt *r, uint64_t *seg_hashes);
+void mcpp_lane_key_append(mcpp_strbuf *b, const mcpp_policy *p, const mcpp_receipt *r, uint64_t *seg_hashes);
 
 /* A hash of r's lane-key fields from their raw values (equal keys, equal
  * hashes), and whether two receipts have the same lane key; both without
@@ -52,6 +52,6 @@ const char **mcpp_lane_summary_sorted_ids(const mcpp_lane_summary *s, size_t *n)
 
 /* Appends a headline as the compact JSON of lane summaries and claims,
  * {"median": .., "interval": [lo, hi], "n": ..}; NULL gives null. */
-void mcpp_lane_headline_json(mcpp_textbuf *b, const mcpp_lane_headline *h);
+void mcpp_lane_headline_json(mcpp_strbuf *b, const mcpp_lane_headline *h);
 
 #endif /* MCPP_LANE_INTERNAL_H */

@@ -29,7 +29,7 @@ struct mcpp_receipt_set {
 
 int mcpp_receipt_set_new(mcpp_receipt_set **out)
 {
-    if (!out) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_receipt_set_new: NULL out");
+    MCPP_CHECK_ARG(out, "mcpp_receipt_set_new: NULL out");
     *out = calloc(1, sizeof **out);
     return *out ? MCPP_OK : mcpp_error_nomem();
 }
@@ -51,7 +51,7 @@ int mcpp_receipt_set_add(mcpp_receipt_set *set, mcpp_receipt *receipt)
 {
     if (!set || !receipt) {
         mcpp_receipt_free(receipt);
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_receipt_set_add: NULL argument");
+        return MCPP_ERROR_ARG("mcpp_receipt_set_add: NULL argument");
     }
     if (set->n == set->cap) {
         size_t nc = set->cap ? set->cap * 2 : 64;
@@ -72,7 +72,7 @@ static int record_failure(mcpp_receipt_set *set, const char *path, int code, con
     if (set->n_failures == set->cap_failures) {
         size_t nc = set->cap_failures ? set->cap_failures * 2 : 8;
         failure *nf = realloc(set->failures, nc * sizeof *nf);
-        if (!nf) return mcpp_error_nomem();
+        MCPP_CHECK_ALLOC(nf);
         set->failures = nf;
         set->cap_failures = nc;
     }
@@ -163,11 +163,10 @@ static int walk(mcpp_receipt_set *set, const char *dir, const mcpp_limits *limit
 
 int mcpp_receipt_set_add_path(mcpp_receipt_set *set, const char *path, const mcpp_limits *limits)
 {
-    if (!set || !path)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_receipt_set_add_path: NULL argument");
+    MCPP_CHECK_ARG(set && path, "mcpp_receipt_set_add_path: NULL argument");
     struct stat st;
     if (stat(path, &st) != 0)
-        return mcpp_error_set(MCPP_EIO, "io", path, NULL, 0, 0, "cannot read: %s", strerror(errno));
+        return mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0, "cannot read: %s", strerror(errno));
     if (S_ISDIR(st.st_mode)) return walk(set, path, limits, 0);
     return load_one(set, path, limits);
 }

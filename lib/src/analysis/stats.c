@@ -6,35 +6,14 @@
 #include <stdlib.h>
 
 #include "analysis/stats_internal.h"
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-void mcpp_stats_sort(double *values, size_t n)
-{
-    if (n > 1) qsort(values, n, sizeof *values, compare_doubles);
-}
-
-double mcpp_stats_quantile_sorted(const double *sorted, size_t n, double q)
-{
-    if (n == 0) return NAN;
-    if (n == 1) return sorted[0];
-    double pos = q * (double)(n - 1);
-    size_t lo = (size_t)floor(pos);
-    if (lo >= n - 1) return sorted[n - 1];
-    double frac = pos - (double)lo;
-    return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
-}
+#include "util/quantile.h"
 
 double mcpp_stats_rel_spread_sorted(const double *sorted, size_t n)
 {
     if (n < 2) return 0.0;
-    double med = mcpp_stats_quantile_sorted(sorted, n, 0.5);
+    double med = mcpp_quantile_sorted(sorted, n, 0.5);
     if (!(med > 0)) return 0.0;
-    return (mcpp_stats_quantile_sorted(sorted, n, 0.9) - mcpp_stats_quantile_sorted(sorted, n, 0.1)) / med;
+    return (mcpp_quantile_sorted(sorted, n, 0.9) - mcpp_quantile_sorted(sorted, n, 0.1)) / med;
 }
 
 /* Acklam's rational approximation, relative error below 1.2e-9: plenty for
@@ -95,7 +74,7 @@ int mcpp_stats_hl_ratio_interval(const double *base_sorted, size_t nb, const dou
     size_t k = 0;
     for (size_t i = 0; i < mb; i++)
         for (size_t j = 0; j < mc; j++) diffs[k++] = lc[j] - lb[i];
-    mcpp_stats_sort(diffs, nd);
+    mcpp_sort_doubles(diffs, nd);
     double z = mcpp_stats_normal_quantile(1 - (1 - confidence) / 2);
     double sd = sqrt((double)mb * (double)mc * (double)(mb + mc + 1) / 12.0);
     double ca = floor((double)nd / 2.0 - z * sd);

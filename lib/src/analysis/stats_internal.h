@@ -9,12 +9,8 @@
 
 #include <stddef.h>
 
-/* Sorts ascending in place. */
-void mcpp_stats_sort(double *values, size_t n);
-
-/* Quantile q in [0,1] of sorted values with linear interpolation (type 7);
- * NaN for n == 0. */
-double mcpp_stats_quantile_sorted(const double *sorted, size_t n, double q);
+/* Sorting and quantiles live in util/quantile.h. */
+#include "util/quantile.h"
 
 /* (p90 - p10) / median of sorted values; 0 for fewer than two values or a
  * non-positive median. */

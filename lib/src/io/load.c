@@ -68,80 +68,47 @@ static int json_syntax_error(const char *buf, size_t len, const char *at, const 
     return MCPP_EINVALID;
 }
 
-int mcpp_receipt_load_buffer(mcpp_receipt **out, mcpp_report **report_out, const char *buf,
-                             size_t len, mcpp_format format, const char *name,
-                             const mcpp_limits *limits)
+/* Parses JSON text into a tree (*root_out); problems go to report. Returns 0
+ * or a status code. */
+static int parse_json(cJSON **root_out, const char *buf, size_t len, const mcpp_limits *lim, const char *name,
+                      mcpp_report *report)
 {
-    mcpp_limits lim;
-    mcpp_report *report;
-    cJSON *root = NULL;
-    mcpp_yaml_marks *marks = NULL;
-    int rc;
-    if (report_out)
-        *report_out = NULL;
-    if (!out)
-        return mcpp_error_set(MCPP_EARG, "argument", name, NULL, 0, 0, "out is NULL");
-    *out = NULL;
-    if (!buf && len)
-        return mcpp_error_set(MCPP_EARG, "argument", name, NULL, 0, 0, "buf is NULL");
-    if (!buf)
-        buf = ""; /* an empty input is refused below like any other, never dereferenced as NULL */
-    if (limits)
-        lim = *limits;
-    else
-        mcpp_limits_default(&lim);
-    report = mcpp_report_new();
-    if (!report)
-        return mcpp_error_nomem();
-    if (len > lim.max_input_bytes) {
-        char text[160];
-        snprintf(text, sizeof text, "input of %zu bytes is beyond the limit of %zu bytes", len,
-                 lim.max_input_bytes);
-        mcpp_report_add(report, MCPP_SEVERITY_ERROR, "limit", name, NULL, 0, 0, text);
-        return finish_failure(report, report_out, MCPP_ELIMIT);
+    *root_out = NULL;
+    int rc = mcpp_json_prescan(buf, len, lim, name, report);
+    if (rc != 0)
+        return rc;
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
+    if (!root)
+        return json_syntax_error(buf, len, end, name, report);
+    size_t off = end ? (size_t)(end - buf) : len;
+    while (off < len && is_blank(buf[off]))
+        off++;
+    if (off < len) {
+        int line, column;
+        mcpp_text_position(buf, len, off, &line, &column);
+        mcpp_report_add(report, MCPP_SEVERITY_ERROR, "syntax", name, NULL, line, column,
+                        "invalid JSON: trailing characters after the receipt");
+        cJSON_Delete(root);
+        return MCPP_EINVALID;
     }
-    if (format == MCPP_FORMAT_AUTO)
-        format = sniff(buf, len);
+    *root_out = root;
+    return MCPP_OK;
+}
 
-    if (format == MCPP_FORMAT_JSON) {
-        rc = mcpp_json_prescan(buf, len, &lim, name, report);
-        if (rc != 0)
-            return rc == MCPP_ENOMEM ? (mcpp_report_free(report), mcpp_error_nomem())
-                                     : finish_failure(report, report_out, rc);
-        const char *end = NULL;
-        root = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
-        if (!root) {
-            rc = json_syntax_error(buf, len, end, name, report);
-            return finish_failure(report, report_out, rc);
-        }
-        size_t off = end ? (size_t)(end - buf) : len;
-        while (off < len && is_blank(buf[off]))
-            off++;
-        if (off < len) {
-            int line, column;
-            mcpp_text_position(buf, len, off, &line, &column);
-            mcpp_report_add(report, MCPP_SEVERITY_ERROR, "syntax", name, NULL, line, column,
-                            "invalid JSON: trailing characters after the receipt");
-            cJSON_Delete(root);
-            return finish_failure(report, report_out, MCPP_EINVALID);
-        }
-    } else {
-        rc = mcpp_yaml_read(&root, &marks, buf, len, &lim, name, report);
-        if (rc == MCPP_ENOMEM) {
-            mcpp_report_free(report);
-            return mcpp_error_nomem();
-        }
-        if (rc != 0)
-            return finish_failure(report, report_out, rc);
-    }
-
+/* Binds the tree into a staging receipt, validates it and packs it into *out.
+ * Returns 0 or a status code (problems in report). */
+static int bind_validate_pack(mcpp_receipt **out, const cJSON *root, const mcpp_yaml_marks *marks,
+                              const char *buf, size_t len, mcpp_format format, const char *name,
+                              const mcpp_limits *lim, mcpp_report *report)
+{
     mcpp_load_ctx ctx;
     memset(&ctx, 0, offsetof(mcpp_load_ctx, scratch)); /* the scratch area needs no zeroing */
     ctx.name = name;
     ctx.buf = buf;
     ctx.len = len;
     ctx.format = format;
-    ctx.limits = &lim;
+    ctx.limits = lim;
     ctx.report = report;
     ctx.root = root;
     ctx.marks = marks;
@@ -151,7 +118,7 @@ int mcpp_receipt_load_buffer(mcpp_receipt **out, mcpp_report **report_out, const
     mcpp_bind_tree(&ctx, &staging, root);
     if (!ctx.nomem)
         mcpp_validate(&ctx, &staging);
-    rc = 0;
+    int rc = 0;
     if (ctx.nomem)
         rc = MCPP_ENOMEM;
     else if (ctx.errors)
@@ -161,8 +128,12 @@ int mcpp_receipt_load_buffer(mcpp_receipt **out, mcpp_report **report_out, const
                         "free-form data (extra, launch.fixed_policy) is nested too deeply to "
                         "index within 64 MiB");
     mcpp_ctx_release(&ctx); /* staging lists; strings belong to the tree */
-    cJSON_Delete(root);
-    mcpp_yaml_marks_free(marks);
+    return rc;
+}
+
+/* Hands the report over (or frees it) and turns rc into the call's result. */
+static int finish(mcpp_report *report, mcpp_report **report_out, int rc)
+{
     if (rc == MCPP_ENOMEM) {
         mcpp_report_free(report);
         return mcpp_error_nomem();
@@ -174,6 +145,47 @@ int mcpp_receipt_load_buffer(mcpp_receipt **out, mcpp_report **report_out, const
     else
         mcpp_report_free(report);
     return MCPP_OK;
+}
+
+int mcpp_receipt_load_buffer(mcpp_receipt **out, mcpp_report **report_out, const char *buf,
+                             size_t len, mcpp_format format, const char *name,
+                             const mcpp_limits *limits)
+{
+    mcpp_limits lim;
+    cJSON *root = NULL;
+    mcpp_yaml_marks *marks = NULL;
+    if (report_out)
+        *report_out = NULL;
+    if (!out)
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, name, NULL, 0, 0, "out is NULL");
+    *out = NULL;
+    if (!buf && len)
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, name, NULL, 0, 0, "buf is NULL");
+    if (!buf)
+        buf = ""; /* an empty input is refused below like any other, never dereferenced as NULL */
+    if (limits)
+        lim = *limits;
+    else
+        mcpp_limits_default(&lim);
+    mcpp_report *report = mcpp_report_new();
+    MCPP_CHECK_ALLOC(report);
+    if (len > lim.max_input_bytes) {
+        char text[160];
+        snprintf(text, sizeof text, "input of %zu bytes is beyond the limit of %zu bytes", len,
+                 lim.max_input_bytes);
+        mcpp_report_add(report, MCPP_SEVERITY_ERROR, "limit", name, NULL, 0, 0, text);
+        return finish_failure(report, report_out, MCPP_ELIMIT);
+    }
+    if (format == MCPP_FORMAT_AUTO)
+        format = sniff(buf, len);
+    int rc = format == MCPP_FORMAT_JSON ? parse_json(&root, buf, len, &lim, name, report)
+                                        : mcpp_yaml_read(&root, &marks, buf, len, &lim, name, report);
+    if (rc == 0) {
+        rc = bind_validate_pack(out, root, marks, buf, len, format, name, &lim, report);
+        cJSON_Delete(root);
+        mcpp_yaml_marks_free(marks);
+    }
+    return finish(report, report_out, rc);
 }
 
 static mcpp_format format_from_extension(const char *path)
@@ -208,7 +220,7 @@ int mcpp_receipt_load_file(mcpp_receipt **out, mcpp_report **report_out, const c
     if (report_out)
         *report_out = NULL;
     if (!out || !path)
-        return mcpp_error_set(MCPP_EARG, "argument", path, NULL, 0, 0,
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, path, NULL, 0, 0,
                               "out and path must not be NULL");
     *out = NULL;
     if (limits)

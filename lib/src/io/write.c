@@ -20,11 +20,9 @@ int mcpp_receipt_write(char **out, size_t *out_len, const mcpp_receipt *receipt,
     mcpp_strbuf sb;
     if (out_len)
         *out_len = 0;
-    if (!out)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "out is NULL");
+    MCPP_CHECK_ARG(out, "out is NULL");
     *out = NULL;
-    if (!receipt)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "receipt is NULL");
+    MCPP_CHECK_ARG(receipt, "receipt is NULL");
     mcpp_sb_init(&sb, NULL, 0);
     int rc = format == MCPP_FORMAT_YAML ? mcpp_write_yaml(&sb, receipt)
                                         : mcpp_write_json(&sb, receipt, 1);
@@ -56,7 +54,7 @@ static int write_all(int fd, const char *data, size_t len)
 int mcpp_receipt_write_file(const mcpp_receipt *receipt, const char *path, mcpp_format format)
 {
     if (!receipt || !path)
-        return mcpp_error_set(MCPP_EARG, "argument", path, NULL, 0, 0,
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, path, NULL, 0, 0,
                               "receipt and path must not be NULL");
     if (format == MCPP_FORMAT_AUTO) {
         const char *dot = strrchr(path, '.');
@@ -83,12 +81,12 @@ int mcpp_receipt_write_file(const mcpp_receipt *receipt, const char *path, mcpp_
     memcpy(tmp + plen, ".tmp.XXXXXX", 12);
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        rc = mcpp_error_set(MCPP_EIO, "io", path, NULL, 0, 0, "cannot create a temporary file: %s",
+        rc = mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0, "cannot create a temporary file: %s",
                             strerror(errno));
         goto cleanup;
     }
     if (write_all(fd, text, len) != 0 || fsync(fd) != 0) {
-        rc = mcpp_error_set(MCPP_EIO, "io", path, NULL, 0, 0, "write failed: %s",
+        rc = mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0, "write failed: %s",
                             strerror(errno));
         close(fd);
         unlink(tmp);
@@ -97,7 +95,7 @@ int mcpp_receipt_write_file(const mcpp_receipt *receipt, const char *path, mcpp_
     /* mkstemp creates 0600; a receipt is an ordinary document */
     (void)fchmod(fd, 0644);
     if (close(fd) != 0 || rename(tmp, path) != 0) {
-        rc = mcpp_error_set(MCPP_EIO, "io", path, NULL, 0, 0, "cannot replace the file: %s",
+        rc = mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0, "cannot replace the file: %s",
                             strerror(errno));
         unlink(tmp);
         goto cleanup;

@@ -31,7 +31,7 @@ static void xnode_json(mcpp_strbuf *sb, const mcpp_xnode *n, int level)
     case MCPP_X_NULL: mcpp_sb_puts(sb, "null"); break;
     case MCPP_X_TRUE: mcpp_sb_puts(sb, "true"); break;
     case MCPP_X_FALSE: mcpp_sb_puts(sb, "false"); break;
-    case MCPP_X_NUMBER: mcpp_sb_free_number(sb, n->number); break;
+    case MCPP_X_NUMBER: mcpp_sb_double(sb, n->number); break;
     case MCPP_X_STRING: mcpp_sb_json_string(sb, n->text); break;
     case MCPP_X_ARRAY: {
         int inline_all = 1;

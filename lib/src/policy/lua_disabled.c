@@ -18,7 +18,7 @@ int mcpp_policy_load_lua_file(mcpp_policy **out, const char *path, const mcpp_lu
     (void)limits;
     if (out)
         *out = NULL;
-    return mcpp_error_set(MCPP_EUNSUPPORTED, "unsupported", path, NULL, 0, 0,
+    return mcpp_error_at(MCPP_EUNSUPPORTED, MCPP_ERROR_KIND_UNSUPPORTED, path, NULL, 0, 0,
                           "this build has no Lua (configure with -DMCPP_LUA=ON)");
 }
 

@@ -11,7 +11,7 @@
 
 #include "util/error_internal.h"
 #include "policy/policy_internal.h"
-#include "receipt/receipt_internal.h"
+#include "receipt/block_families.h"
 
 /* ---- The default dimensions (DESIGN §4) ---------------------------------------- */
 
@@ -50,8 +50,10 @@ static const default_dim DEFAULT_DIMS[] = {
 
 #define N_DEFAULT_DIMS (sizeof DEFAULT_DIMS / sizeof DEFAULT_DIMS[0])
 
-static const char *const PAIR_FAMILIES[MCPP_POLICY_PAIRS - 1] = {"attention", "moe", "mamba",
-                                                                 "recurrent", "gemm"};
+/* requested/observed pairs: every block family, then gemm (and the hardware). */
+#define MCPP_X_FAMILY_NAME(letter, name, section) name,
+static const char *const PAIR_FAMILIES[MCPP_POLICY_PAIRS - 1] = {MCPP_BLOCK_FAMILIES(MCPP_X_FAMILY_NAME) "gemm"};
+#undef MCPP_X_FAMILY_NAME
 
 const char *mcpp_role_name(mcpp_role role)
 {
@@ -65,14 +67,12 @@ const char *mcpp_role_name(mcpp_role role)
 
 int mcpp_role_parse(mcpp_role *out, const char *name)
 {
-    if (!out || !name)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "role: NULL argument");
+    MCPP_CHECK_ARG(out && name, "role: NULL argument");
     if (strcmp(name, "must_match") == 0) *out = MCPP_ROLE_MUST_MATCH;
     else if (strcmp(name, "qualify") == 0) *out = MCPP_ROLE_QUALIFY;
     else if (strcmp(name, "ignore") == 0) *out = MCPP_ROLE_IGNORE;
     else
-        return mcpp_error_set(MCPP_EINVALID, "enum", NULL, NULL, 0, 0,
-                              "unknown role '%s' (expected must_match, qualify or ignore)", name);
+        return mcpp_error_raise(MCPP_EINVALID, MCPP_ERROR_KIND_ENUM, "unknown role '%s' (expected must_match, qualify or ignore)", name);
     return MCPP_OK;
 }
 
@@ -96,20 +96,8 @@ static void dim_clear(mcpp_policy_dim *d)
     free(d->paths);
     free(d->ids);
     free(d->needs);
-    free(d->offsets);
-    free(d->storage);
     free(d->name);
     memset(d, 0, sizeof *d);
-}
-
-/* The block a field applies to, from its path. */
-static char field_needs_block(const char *path)
-{
-    if (strncmp(path, "routing.", 8) == 0 || strncmp(path, "backend.moe.", 12) == 0) return 'E';
-    if (strncmp(path, "backend.attention.", 18) == 0) return 'A';
-    if (strncmp(path, "backend.mamba.", 14) == 0) return 'M';
-    if (strncmp(path, "backend.recurrent.", 18) == 0) return 'R';
-    return 0;
 }
 
 /* Appends one resolved field; duplicates are dropped so ".*" and an explicit
@@ -121,27 +109,19 @@ static int dim_push(mcpp_policy_dim *d, size_t *cap, const char *path, int id)
     if (d->n_fields == *cap) {
         size_t nc = *cap ? *cap * 2 : 8;
         char **np = realloc(d->paths, nc * sizeof *np);
-        if (!np) return mcpp_error_nomem();
+        MCPP_CHECK_ALLOC(np);
         d->paths = np;
         int *ni = realloc(d->ids, nc * sizeof *ni);
-        if (!ni) return mcpp_error_nomem();
+        MCPP_CHECK_ALLOC(ni);
         d->ids = ni;
         char *nn = realloc(d->needs, nc);
-        if (!nn) return mcpp_error_nomem();
+        MCPP_CHECK_ALLOC(nn);
         d->needs = nn;
-        size_t *no = realloc(d->offsets, nc * sizeof *no);
-        if (!no) return mcpp_error_nomem();
-        d->offsets = no;
-        unsigned char *ns = realloc(d->storage, nc);
-        if (!ns) return mcpp_error_nomem();
-        d->storage = ns;
         *cap = nc;
     }
-    d->needs[d->n_fields] = field_needs_block(path);
-    d->offsets[d->n_fields] = mcpp_schema_entries[id].offset;
-    d->storage[d->n_fields] = (unsigned char)mcpp_schema_entries[id].storage;
+    d->needs[d->n_fields] = mcpp_block_letter_of_path(path);
     char *p = strdup(path);
-    if (!p) return mcpp_error_nomem();
+    MCPP_CHECK_ALLOC(p);
     d->paths[d->n_fields] = p;
     d->ids[d->n_fields] = id;
     d->n_fields++;
@@ -164,14 +144,14 @@ static int dim_add_path(mcpp_policy_dim *d, size_t *cap, const char *path, int l
             }
         }
         if (!found && !lenient)
-            return mcpp_error_set(MCPP_EINVALID, "unknown_field", NULL, path, 0, 0,
+            return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_UNKNOWN_FIELD, NULL, path, 0, 0,
                                   "no schema field under '%s'", path);
         return MCPP_OK;
     }
     int id = mcpp_schema_field_id(path);
     if (id < 0) {
         if (lenient) return MCPP_OK;
-        return mcpp_error_set(MCPP_EINVALID, "unknown_field", NULL, path, 0, 0,
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_UNKNOWN_FIELD, NULL, path, 0, 0,
                               "'%s' is not a field of schema %s", path, MCPP_SCHEMA_ID);
     }
     return dim_push(d, cap, path, id);
@@ -186,7 +166,7 @@ static int policy_set_dimension_impl(mcpp_policy *p, const char *name, const cha
     int rc;
     const default_dim *def = find_default_dim(name);
     nd.name = strdup(name);
-    if (!nd.name) return mcpp_error_nomem();
+    MCPP_CHECK_ALLOC(nd.name);
     nd.role = role;
     if (n == 0 && def) {
         nd.kind = def->kind;
@@ -195,8 +175,7 @@ static int policy_set_dimension_impl(mcpp_policy *p, const char *name, const cha
     } else {
         for (size_t i = 0; i < n; i++) {
             if (!paths[i]) {
-                rc = mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0,
-                                    "dimension '%s': field path %zu is NULL", name, i);
+                rc = MCPP_ERROR_ARG("dimension '%s': field path %zu is NULL", name, i);
                 goto fail;
             }
             if ((rc = dim_add_path(&nd, &cap, paths[i], lenient)) != 0) goto fail;
@@ -232,31 +211,27 @@ fail:
 int mcpp_policy_set_dimension(mcpp_policy *policy, const char *name, const char *const *field_paths,
                               size_t n_fields, mcpp_role role)
 {
-    if (!policy || !name || !*name || (n_fields && !field_paths))
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0,
-                              "mcpp_policy_set_dimension: NULL policy, name or field list");
+    MCPP_CHECK_ARG(policy && name && *name && (!n_fields || field_paths), "mcpp_policy_set_dimension: NULL policy, name or field list");
     if (role != MCPP_ROLE_MUST_MATCH && role != MCPP_ROLE_QUALIFY && role != MCPP_ROLE_IGNORE)
-        return mcpp_error_set(MCPP_EINVALID, "enum", NULL, NULL, 0, 0, "dimension '%s': bad role %d",
+        return mcpp_error_raise(MCPP_EINVALID, MCPP_ERROR_KIND_ENUM, "dimension '%s': bad role %d",
                               name, (int)role);
     if (n_fields == 0 && !find_default_dim(name))
-        return mcpp_error_set(MCPP_EINVALID, "policy", NULL, NULL, 0, 0,
-                              "dimension '%s' has no fields and is not a default dimension", name);
+        return mcpp_error_raise(MCPP_EINVALID, MCPP_ERROR_KIND_POLICY, "dimension '%s' has no fields and is not a default dimension", name);
     return policy_set_dimension_impl(policy, name, field_paths, n_fields, role, 0);
 }
 
 int mcpp_policy_set_role(mcpp_policy *policy, const char *name, mcpp_role role)
 {
-    if (!policy || !name)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_policy_set_role: NULL argument");
+    MCPP_CHECK_ARG(policy && name, "mcpp_policy_set_role: NULL argument");
     if (role != MCPP_ROLE_MUST_MATCH && role != MCPP_ROLE_QUALIFY && role != MCPP_ROLE_IGNORE)
-        return mcpp_error_set(MCPP_EINVALID, "enum", NULL, NULL, 0, 0, "bad role %d", (int)role);
+        return mcpp_error_raise(MCPP_EINVALID, MCPP_ERROR_KIND_ENUM, "bad role %d", (int)role);
     for (size_t i = 0; i < policy->n_dims; i++) {
         if (strcmp(policy->dims[i].name, name) == 0) {
             policy->dims[i].role = role;
             return MCPP_OK;
         }
     }
-    return mcpp_error_set(MCPP_ENOTFOUND, "policy", NULL, NULL, 0, 0, "no dimension named '%s'", name);
+    return mcpp_error_raise(MCPP_ENOTFOUND, MCPP_ERROR_KIND_POLICY, "no dimension named '%s'", name);
 }
 
 size_t mcpp_policy_dimension_count(const mcpp_policy *policy) { return policy ? policy->n_dims : 0; }
@@ -320,10 +295,10 @@ static void resolve_engine_fields(mcpp_policy *p)
 
 int mcpp_policy_new(mcpp_policy **out, const char *name)
 {
-    if (!out) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_policy_new: NULL out");
+    MCPP_CHECK_ARG(out, "mcpp_policy_new: NULL out");
     *out = NULL;
     mcpp_policy *p = calloc(1, sizeof *p);
-    if (!p) return mcpp_error_nomem();
+    MCPP_CHECK_ALLOC(p);
     p->name = strdup(name ? name : "unnamed");
     p->gate_metric = strdup("metrics.tokens_per_s");
     if (!p->name || !p->gate_metric) {
@@ -384,10 +359,9 @@ const char *mcpp_policy_name(const mcpp_policy *policy) { return policy ? policy
 
 int mcpp_policy_set_name(mcpp_policy *policy, const char *name, int64_t version)
 {
-    if (!policy || !name)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_policy_set_name: NULL argument");
+    MCPP_CHECK_ARG(policy && name, "mcpp_policy_set_name: NULL argument");
     char *n = strdup(name);
-    if (!n) return mcpp_error_nomem();
+    MCPP_CHECK_ALLOC(n);
     free(policy->name);
     policy->name = n;
     policy->version = version;
@@ -398,27 +372,25 @@ int mcpp_policy_set_name(mcpp_policy *policy, const char *name, int64_t version)
 
 int mcpp_policy_add_required_field(mcpp_policy *policy, const char *path)
 {
-    if (!policy || !path)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0,
-                              "mcpp_policy_add_required_field: NULL argument");
+    MCPP_CHECK_ARG(policy && path, "mcpp_policy_add_required_field: NULL argument");
     int id = mcpp_schema_field_id(path);
     if (id < 0)
-        return mcpp_error_set(MCPP_EINVALID, "unknown_field", NULL, path, 0, 0,
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_UNKNOWN_FIELD, NULL, path, 0, 0,
                               "required field '%s' is not a field of schema %s", path, MCPP_SCHEMA_ID);
     for (size_t i = 0; i < policy->n_required; i++)
         if (policy->required_ids[i] == id) return MCPP_OK;
     if (policy->n_required == policy->cap_required) {
         size_t nc = policy->cap_required ? policy->cap_required * 2 : 8;
         char **nr = realloc(policy->required, nc * sizeof *nr);
-        if (!nr) return mcpp_error_nomem();
+        MCPP_CHECK_ALLOC(nr);
         policy->required = nr;
         int *ni = realloc(policy->required_ids, nc * sizeof *ni);
-        if (!ni) return mcpp_error_nomem();
+        MCPP_CHECK_ALLOC(ni);
         policy->required_ids = ni;
         policy->cap_required = nc;
     }
     char *p = strdup(path);
-    if (!p) return mcpp_error_nomem();
+    MCPP_CHECK_ALLOC(p);
     policy->required[policy->n_required] = p;
     policy->required_ids[policy->n_required] = id;
     policy->n_required++;
@@ -434,15 +406,14 @@ const char *mcpp_policy_required_at(const mcpp_policy *policy, size_t index)
 
 int mcpp_policy_set_noise(mcpp_policy *policy, const mcpp_noise_settings *noise)
 {
-    if (!policy || !noise)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_policy_set_noise: NULL argument");
+    MCPP_CHECK_ARG(policy && noise, "mcpp_policy_set_noise: NULL argument");
     if (!isfinite(noise->max_rel_spread) || noise->max_rel_spread < 0)
-        return mcpp_error_set(MCPP_EINVALID, "range", NULL, "noise.max_rel_spread", 0, 0,
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "noise.max_rel_spread", 0, 0,
                               "must be a finite number >= 0");
     if (noise->min_runs < 1)
-        return mcpp_error_set(MCPP_EINVALID, "range", NULL, "noise.min_runs", 0, 0, "must be >= 1");
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "noise.min_runs", 0, 0, "must be >= 1");
     if (!isfinite(noise->noise_floor) || noise->noise_floor < 0)
-        return mcpp_error_set(MCPP_EINVALID, "range", NULL, "noise.noise_floor", 0, 0,
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "noise.noise_floor", 0, 0,
                               "must be a finite number >= 0");
     policy->noise = *noise;
     return MCPP_OK;
@@ -450,25 +421,24 @@ int mcpp_policy_set_noise(mcpp_policy *policy, const mcpp_noise_settings *noise)
 
 int mcpp_policy_set_gate(mcpp_policy *policy, const mcpp_gate_settings *gate)
 {
-    if (!policy || !gate)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_policy_set_gate: NULL argument");
+    MCPP_CHECK_ARG(policy && gate, "mcpp_policy_set_gate: NULL argument");
     const char *metric = gate->metric ? gate->metric : policy->gate_metric;
     int id = mcpp_schema_field_id(metric);
     if (id < 0)
-        return mcpp_error_set(MCPP_EINVALID, "unknown_field", NULL, "gate.metric", 0, 0,
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_UNKNOWN_FIELD, NULL, "gate.metric", 0, 0,
                               "'%s' is not a field of schema %s", metric, MCPP_SCHEMA_ID);
     const mcpp_field_info *info = mcpp_schema_field_at(id);
     if (info && info->type != MCPP_TYPE_DOUBLE && info->type != MCPP_TYPE_INT)
-        return mcpp_error_set(MCPP_EINVALID, "type", NULL, "gate.metric", 0, 0,
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_TYPE, NULL, "gate.metric", 0, 0,
                               "'%s' is not a number field", metric);
     if (!isfinite(gate->max_regression) || gate->max_regression < 0)
-        return mcpp_error_set(MCPP_EINVALID, "range", NULL, "gate.max_regression", 0, 0,
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "gate.max_regression", 0, 0,
                               "must be a finite number >= 0");
     if (!(gate->confidence > 0 && gate->confidence < 1))
-        return mcpp_error_set(MCPP_EINVALID, "range", NULL, "gate.confidence", 0, 0,
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "gate.confidence", 0, 0,
                               "must lie strictly between 0 and 1");
     char *m = strdup(metric);
-    if (!m) return mcpp_error_nomem();
+    MCPP_CHECK_ALLOC(m);
     free(policy->gate_metric);
     policy->gate_metric = m;
     policy->gate_metric_id = id;
@@ -491,10 +461,9 @@ const mcpp_gate_settings *mcpp_policy_gate(const mcpp_policy *policy)
 
 int mcpp_policy_set_adjacency_width(mcpp_policy *policy, int width)
 {
-    if (!policy)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_policy_set_adjacency_width: NULL policy");
+    MCPP_CHECK_ARG(policy, "mcpp_policy_set_adjacency_width: NULL policy");
     if (width < 1)
-        return mcpp_error_set(MCPP_EINVALID, "range", NULL, "adjacency_width", 0, 0, "must be >= 1");
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "adjacency_width", 0, 0, "must be >= 1");
     policy->adjacency_width = width;
     return MCPP_OK;
 }
@@ -509,7 +478,7 @@ int mcpp_policy_add_rule(mcpp_policy *policy, const char *name, mcpp_rule_fn fn,
     if (!policy || !name || !fn) {
         /* The policy owns userdata from the call on, failure included. */
         if (free_userdata) free_userdata(userdata);
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_policy_add_rule: NULL argument");
+        return MCPP_ERROR_ARG("mcpp_policy_add_rule: NULL argument");
     }
     if (policy->n_rules == policy->cap_rules) {
         size_t nc = policy->cap_rules ? policy->cap_rules * 2 : 4;

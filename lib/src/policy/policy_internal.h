@@ -26,10 +26,6 @@ typedef struct mcpp_policy_dim {
      * backend.moe.*, 'A' attention, 'M' mamba, 'R' recurrent), 0 for always.
      * A dense model has no routing; that is not "missing". */
     char *needs;
-    /* Per field: where the value lives in a receipt and how it is stored
-     * (receipt_internal.h), so comparisons read slots without the table. */
-    size_t *offsets;
-    unsigned char *storage;
     size_t n_fields;
 } mcpp_policy_dim;
 

@@ -578,13 +578,6 @@ static int bind_field(mcpp_load_ctx *ctx, mcpp_receipt *out, int id, const cJSON
     return 0;
 }
 
-int mcpp_bind_value(mcpp_load_ctx *ctx, mcpp_receipt *out, int id, const cJSON *value,
-                    const char *path)
-{
-    (void)path; /* fields report at their schema path */
-    return bind_field(ctx, out, id, value);
-}
-
 /* ---- sections --------------------------------------------------------------------- */
 
 static void duplicate_problem(mcpp_load_ctx *ctx, const char *path, const char *key)

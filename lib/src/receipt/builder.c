@@ -29,11 +29,9 @@ static char *dup_string(const char *s)
 
 int mcpp_builder_new(mcpp_builder **out)
 {
-    if (!out)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "out is NULL");
+    MCPP_CHECK_ARG(out, "out is NULL");
     *out = calloc(1, sizeof **out);
-    if (!*out)
-        return mcpp_error_nomem();
+    MCPP_CHECK_ALLOC(*out);
     (*out)->staging.f.schema = dup_string(MCPP_SCHEMA_ID);
     if (!(*out)->staging.f.schema) {
         free(*out);
@@ -71,11 +69,11 @@ static int resolve(mcpp_builder *b, const char *path, int *id_out)
 {
     *id_out = -1; /* callers only read it on success; set so -O3 can see that */
     if (!b || !path)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, path, 0, 0,
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, path, 0, 0,
                               "builder and path must not be NULL");
     int id = mcpp_schema_field_id(path);
     if (id < 0)
-        return mcpp_error_set(MCPP_ENOTFOUND, "unknown_field", NULL, path, 0, 0,
+        return mcpp_error_at(MCPP_ENOTFOUND, MCPP_ERROR_KIND_UNKNOWN_FIELD, NULL, path, 0, 0,
                               "unknown field of schema %s", MCPP_SCHEMA_ID);
     *id_out = id;
     return 0;
@@ -83,7 +81,7 @@ static int resolve(mcpp_builder *b, const char *path, int *id_out)
 
 static int wrong_type(const char *path, int storage, const char *given)
 {
-    return mcpp_error_set(MCPP_EINVALID, "type", NULL, path, 0, 0, "expected %s, got %s",
+    return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_TYPE, NULL, path, 0, 0, "expected %s, got %s",
                           storage_words(storage), given);
 }
 
@@ -134,18 +132,18 @@ int mcpp_builder_set_string(mcpp_builder *b, const char *path, const char *value
         return rc;
     const mcpp_schema_entry *e = &mcpp_schema_entries[id];
     if (!value)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, path, 0, 0, "value is NULL");
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, path, 0, 0, "value is NULL");
     if (e->storage != MCPP_ST_STRING && e->storage != MCPP_ST_ENUM)
         return wrong_type(path, e->storage, "a string");
     if (mcpp_utf8_valid(value, strlen(value)) != 0)
-        return mcpp_error_set(MCPP_EINVALID, "encoding", NULL, path, 0, 0,
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_ENCODING, NULL, path, 0, 0,
                               "expected UTF-8 text, got invalid UTF-8");
     if (e->info.enum_names) {
         int index = mcpp_enum_index(e->info.enum_names, value);
         if (index < 0) {
             char list[200];
             mcpp_enum_list_text(list, sizeof list, e->info.enum_names);
-            return mcpp_error_set(MCPP_EINVALID, "enum", NULL, path, 0, 0,
+            return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_ENUM, NULL, path, 0, 0,
                                   "expected one of %s, got \"%s\"", list, value);
         }
         if (e->storage == MCPP_ST_ENUM) {
@@ -155,8 +153,7 @@ int mcpp_builder_set_string(mcpp_builder *b, const char *path, const char *value
         }
     }
     char *copy = dup_string(value);
-    if (!copy)
-        return mcpp_error_nomem();
+    MCPP_CHECK_ALLOC(copy);
     clear_field(b, id);
     *(const char **)mcpp_field_ptr(&b->staging.f, id) = copy;
     mcpp_set_present(&b->staging, id);
@@ -167,21 +164,21 @@ static int set_number(mcpp_builder *b, const char *path, int id, double value)
 {
     const mcpp_schema_entry *e = &mcpp_schema_entries[id];
     if (!isfinite(value))
-        return mcpp_error_set(MCPP_EINVALID, "range", NULL, path, 0, 0,
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, path, 0, 0,
                               "expected a finite %s, got %g", storage_words(e->storage), value);
     if (e->storage == MCPP_ST_INT) {
         if (value != floor(value))
-            return mcpp_error_set(MCPP_EINVALID, "type", NULL, path, 0, 0,
+            return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_TYPE, NULL, path, 0, 0,
                                   "expected integer, got number %g", value);
         if (fabs(value) > 9007199254740992.0)
-            return mcpp_error_set(MCPP_EINVALID, "range", NULL, path, 0, 0,
+            return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, path, 0, 0,
                                   "expected integer, got %g which overflows the exact integer "
                                   "range (+-2^53)",
                                   value);
     }
     const char *rp = mcpp_range_problem(e->range, value);
     if (rp)
-        return mcpp_error_set(MCPP_EINVALID, "range", NULL, path, 0, 0, "expected %s, got %g", rp,
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, path, 0, 0, "expected %s, got %g", rp,
                               value);
     if (e->storage == MCPP_ST_INT)
         *(int64_t *)mcpp_field_ptr(&b->staging.f, id) = (int64_t)value;
@@ -200,7 +197,7 @@ int mcpp_builder_set_int(mcpp_builder *b, const char *path, int64_t value)
     if (st != MCPP_ST_INT && st != MCPP_ST_DOUBLE)
         return wrong_type(path, st, "an integer");
     if (st == MCPP_ST_INT && (value > 9007199254740992LL || value < -9007199254740992LL))
-        return mcpp_error_set(MCPP_EINVALID, "range", NULL, path, 0, 0,
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, path, 0, 0,
                               "expected integer, got %lld which overflows the exact integer "
                               "range (+-2^53)",
                               (long long)value);
@@ -240,18 +237,16 @@ int mcpp_builder_append_string(mcpp_builder *b, const char *path, const char *va
     if (st != MCPP_ST_SLIST)
         return wrong_type(path, st, "a string to append");
     if (!value)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, path, 0, 0, "value is NULL");
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, path, 0, 0, "value is NULL");
     if (mcpp_utf8_valid(value, strlen(value)) != 0)
-        return mcpp_error_set(MCPP_EINVALID, "encoding", NULL, path, 0, 0,
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_ENCODING, NULL, path, 0, 0,
                               "expected UTF-8 text, got invalid UTF-8");
     mcpp_string_list *l = mcpp_field_ptr(&b->staging.f, id);
     const char **items = realloc(l->items, (l->count + 1) * sizeof *items);
-    if (!items)
-        return mcpp_error_nomem();
+    MCPP_CHECK_ALLOC(items);
     l->items = items;
     char *copy = dup_string(value);
-    if (!copy)
-        return mcpp_error_nomem();
+    MCPP_CHECK_ALLOC(copy);
     l->items[l->count++] = copy;
     mcpp_set_present(&b->staging, id);
     return MCPP_OK;
@@ -261,14 +256,13 @@ int mcpp_builder_add_step_sample(mcpp_builder *b, double seconds)
 {
     const char *path = mcpp_schema_entries[MCPP_F_metrics_step_time_s_samples].info.path;
     if (!b)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, path, 0, 0, "builder is NULL");
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, path, 0, 0, "builder is NULL");
     if (!isfinite(seconds) || !(seconds > 0))
-        return mcpp_error_set(MCPP_EINVALID, "range", NULL, path, 0, 0,
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, path, 0, 0,
                               "expected a finite step time > 0 seconds, got %g", seconds);
     mcpp_double_list *l = &b->staging.f.metrics_step_time_s_samples;
     double *items = realloc(l->items, (l->count + 1) * sizeof *items);
-    if (!items)
-        return mcpp_error_nomem();
+    MCPP_CHECK_ALLOC(items);
     l->items = items;
     l->items[l->count++] = seconds;
     mcpp_set_present(&b->staging, MCPP_F_metrics_step_time_s_samples);
@@ -278,12 +272,11 @@ int mcpp_builder_add_step_sample(mcpp_builder *b, double seconds)
 int mcpp_builder_add_artifact(mcpp_builder *b, const char *kind, const char *uri)
 {
     if (!b || !kind || !uri)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, "artifacts", 0, 0,
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, "artifacts", 0, 0,
                               "builder, kind and uri must not be NULL");
     mcpp_artifact_list *l = &b->staging.f.artifacts;
     mcpp_artifact *items = realloc(l->items, (l->count + 1) * sizeof *items);
-    if (!items)
-        return mcpp_error_nomem();
+    MCPP_CHECK_ALLOC(items);
     l->items = items;
     char *k = dup_string(kind), *u = dup_string(uri);
     if (!k || !u) {
@@ -317,18 +310,17 @@ int mcpp_builder_set_json(mcpp_builder *b, const char *path, const char *json_te
 {
     const char *rest;
     if (!b || !path || !json_text)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, path, 0, 0,
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, path, 0, 0,
                               "builder, path and json_text must not be NULL");
     int id = free_form_root(path, &rest);
     if (id < 0)
-        return mcpp_error_set(MCPP_ENOTFOUND, "unknown_field", NULL, path, 0, 0,
+        return mcpp_error_at(MCPP_ENOTFOUND, MCPP_ERROR_KIND_UNKNOWN_FIELD, NULL, path, 0, 0,
                               "set_json takes extra.KEY or launch.fixed_policy.KEY; use the "
                               "typed setters for schema fields");
     mcpp_limits lim;
     mcpp_limits_default(&lim);
     mcpp_report *report = mcpp_report_new();
-    if (!report)
-        return mcpp_error_nomem();
+    MCPP_CHECK_ALLOC(report);
     size_t len = strlen(json_text);
     int rc = mcpp_json_prescan(json_text, len, &lim, NULL, report);
     cJSON *value = NULL;
@@ -340,7 +332,7 @@ int mcpp_builder_set_json(mcpp_builder *b, const char *path, const char *json_te
         if (!value || (end && *end)) {
             cJSON_Delete(value);
             mcpp_report_free(report);
-            return mcpp_error_set(MCPP_EINVALID, "syntax", NULL, path, 0, 0,
+            return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_SYNTAX, NULL, path, 0, 0,
                                   "expected one JSON value, got invalid JSON");
         }
         mcpp_load_ctx ctx;
@@ -365,7 +357,7 @@ int mcpp_builder_set_json(mcpp_builder *b, const char *path, const char *json_te
     if (*rest == '\0') { /* the whole object */
         if (!cJSON_IsObject(value)) {
             cJSON_Delete(value);
-            return mcpp_error_set(MCPP_EINVALID, "type", NULL, path, 0, 0,
+            return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_TYPE, NULL, path, 0, 0,
                                   "expected a JSON object");
         }
         cJSON_Delete(slot->staged);
@@ -384,7 +376,7 @@ int mcpp_builder_set_json(mcpp_builder *b, const char *path, const char *json_te
         size_t n = strcspn(rest, ".");
         if (n == 0 || n >= sizeof key) {
             cJSON_Delete(value);
-            return mcpp_error_set(MCPP_EARG, "argument", NULL, path, 0, 0, "bad key in path");
+            return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, path, 0, 0, "bad key in path");
         }
         memcpy(key, rest, n);
         key[n] = '\0';
@@ -416,7 +408,7 @@ int mcpp_builder_unset(mcpp_builder *b, const char *path)
 {
     const char *rest;
     if (!b || !path)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, path, 0, 0,
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, path, 0, 0,
                               "builder and path must not be NULL");
     int id = mcpp_schema_field_id(path);
     if (id >= 0) {
@@ -425,7 +417,7 @@ int mcpp_builder_unset(mcpp_builder *b, const char *path)
     }
     id = free_form_root(path, &rest);
     if (id < 0)
-        return mcpp_error_set(MCPP_ENOTFOUND, "unknown_field", NULL, path, 0, 0,
+        return mcpp_error_at(MCPP_ENOTFOUND, MCPP_ERROR_KIND_UNKNOWN_FIELD, NULL, path, 0, 0,
                               "unknown field of schema %s", MCPP_SCHEMA_ID);
     mcpp_object_slot *slot = mcpp_field_ptr(&b->staging.f, id);
     cJSON *obj = slot->staged;
@@ -451,9 +443,7 @@ int mcpp_builder_finish(mcpp_receipt **out, mcpp_report **report_out, const mcpp
 {
     if (report_out)
         *report_out = NULL;
-    if (!out || !b)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0,
-                              "out and builder must not be NULL");
+    MCPP_CHECK_ARG(out && b, "out and builder must not be NULL");
     *out = NULL;
     /* a shallow copy: derived statistics go in the copy, the builder is unchanged */
     mcpp_receipt staging = b->staging;
@@ -477,8 +467,7 @@ int mcpp_builder_finish(mcpp_receipt **out, mcpp_report **report_out, const mcpp
     mcpp_limits lim;
     mcpp_limits_default(&lim);
     mcpp_report *report = mcpp_report_new();
-    if (!report)
-        return mcpp_error_nomem();
+    MCPP_CHECK_ALLOC(report);
     mcpp_load_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.limits = &lim;

@@ -131,7 +131,7 @@ static const mcpp_xnode *xnode_walk(const mcpp_xnode *n, const char *rest)
 int mcpp_receipt_get(const mcpp_receipt *receipt, const char *path, mcpp_value *out)
 {
     if (!out || !receipt || !path)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, path, 0, 0,
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, path, 0, 0,
                               "receipt, path and out must not be NULL");
     int id = mcpp_schema_field_id(path);
     if (id >= 0)
@@ -152,6 +152,6 @@ int mcpp_receipt_get(const mcpp_receipt *receipt, const char *path, mcpp_value *
             xnode_value(n, out);
         return MCPP_OK;
     }
-    return mcpp_error_set(MCPP_ENOTFOUND, "unknown_field", NULL, path, 0, 0,
+    return mcpp_error_at(MCPP_ENOTFOUND, MCPP_ERROR_KIND_UNKNOWN_FIELD, NULL, path, 0, 0,
                           "no such field in schema %s", MCPP_SCHEMA_ID);
 }

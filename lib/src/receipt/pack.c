@@ -20,6 +20,7 @@
 
 #include "util/error_internal.h"
 #include "receipt/receipt_internal.h"
+#include "util/quantile.h"
 
 typedef struct arena {
     char *base; /* NULL while measuring */
@@ -205,6 +206,51 @@ static const uint64_t pointer_fields[MCPP_PRESENT_WORDS] = {
 #undef MCPP_X_PTR_BIT0
 #undef MCPP_X_PTR_BIT1
 
+/* A free-form object: packed from the staged tree, copied from a packed
+ * node, or the empty object. `to` is NULL in the sizing pass. */
+static int pack_object(arena *a, const mcpp_object_slot *from, mcpp_object_slot *to, text_cache *tmp)
+{
+    mcpp_xnode *node = arena_take(a, sizeof(mcpp_xnode), alignof(mcpp_xnode));
+    if (from->staged) {
+        if (pack_xnode(a, node, from->staged, NULL, tmp) != 0)
+            return -1;
+    } else if (from->node) {
+        copy_xnode(a, node, from->node);
+    } else if (node) {
+        memset(node, 0, sizeof *node);
+        node->kind = MCPP_X_OBJECT;
+        node->text = "{}";
+    }
+    if (to) {
+        to->node = node;
+        to->staged = NULL;
+    }
+    return 0;
+}
+
+/* The artifact list with its canonical JSON text. */
+static int pack_artifacts(arena *a, const mcpp_artifact_list *from, mcpp_artifact_list *to, text_cache *tmp)
+{
+    mcpp_artifact *items =
+        from->count ? arena_take(a, from->count * sizeof(mcpp_artifact), alignof(mcpp_artifact)) : NULL;
+    for (size_t i = 0; i < from->count; i++) {
+        const char *k = arena_str(a, from->items[i].kind);
+        const char *u = arena_str(a, from->items[i].uri);
+        if (items) {
+            items[i].kind = k;
+            items[i].uri = u;
+        }
+    }
+    const char *json = cached_text(a, tmp, NULL, from);
+    if (tmp->texts.failed)
+        return -1;
+    if (to) {
+        to->items = items;
+        to->json = json;
+    }
+    return 0;
+}
+
 /* One pass of packing: dst is NULL while measuring. */
 static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const char *source_name,
                      text_cache *tmp)
@@ -252,47 +298,14 @@ static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const
                     ((mcpp_double_list *)to)->items = items;
                 break;
             }
-            case MCPP_ST_OBJECT: {
-                const mcpp_object_slot *o = from;
-                mcpp_xnode *node = arena_take(a, sizeof(mcpp_xnode), alignof(mcpp_xnode));
-                if (o->staged) {
-                    if (pack_xnode(a, node, o->staged, NULL, tmp) != 0)
-                        return -1;
-                } else if (o->node) {
-                    copy_xnode(a, node, o->node);
-                } else if (node) {
-                    memset(node, 0, sizeof *node);
-                    node->kind = MCPP_X_OBJECT;
-                    node->text = "{}";
-                }
-                if (to) {
-                    ((mcpp_object_slot *)to)->node = node;
-                    ((mcpp_object_slot *)to)->staged = NULL;
-                }
-                break;
-            }
-            case MCPP_ST_ARTIFACTS: {
-                const mcpp_artifact_list *l = from;
-                mcpp_artifact *items = l->count ? arena_take(a, l->count * sizeof(mcpp_artifact),
-                                                             alignof(mcpp_artifact))
-                                                : NULL;
-                for (size_t i = 0; i < l->count; i++) {
-                    const char *k = arena_str(a, l->items[i].kind);
-                    const char *u = arena_str(a, l->items[i].uri);
-                    if (items) {
-                        items[i].kind = k;
-                        items[i].uri = u;
-                    }
-                }
-                const char *json = cached_text(a, tmp, NULL, l);
-                if (tmp->texts.failed)
+            case MCPP_ST_OBJECT:
+                if (pack_object(a, from, to, tmp) != 0)
                     return -1;
-                if (to) {
-                    ((mcpp_artifact_list *)to)->items = items;
-                    ((mcpp_artifact_list *)to)->json = json;
-                }
                 break;
-            }
+            case MCPP_ST_ARTIFACTS:
+                if (pack_artifacts(a, from, to, tmp) != 0)
+                    return -1;
+                break;
             default:
                 break;
             }
@@ -362,7 +375,7 @@ int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *sourc
             return MCPP_ENOMEM;
         }
         snprintf((char *)r->derived_id, 19, "r-%016llx",
-                 (unsigned long long)mcpp_fnv1a64(tmp.data, tmp.len));
+                 (unsigned long long)mcpp_fnv1a(tmp.data, tmp.len, MCPP_FNV_OFFSET));
     }
     mcpp_sb_free(&tmp);
     *out = r;
@@ -420,11 +433,9 @@ void mcpp_receipt_free(mcpp_receipt *receipt)
 
 int mcpp_receipt_clone(mcpp_receipt **out, const mcpp_receipt *receipt)
 {
-    if (!out)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "out is NULL");
+    MCPP_CHECK_ARG(out, "out is NULL");
     *out = NULL;
-    if (!receipt)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "receipt is NULL");
+    MCPP_CHECK_ARG(receipt, "receipt is NULL");
     /* a packed receipt is a valid staging struct whose objects are packed trees */
     if (mcpp_pack(out, receipt, receipt->source_name) != 0)
         return mcpp_error_nomem();
@@ -432,41 +443,6 @@ int mcpp_receipt_clone(mcpp_receipt **out, const mcpp_receipt *receipt)
 }
 
 /* Sorting a copy keeps the caller's sample order (it is the step order). */
-static int double_cmp(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static void sort_doubles(double *s, size_t n)
-{
-    if (n > 64) {
-        qsort(s, n, sizeof *s, double_cmp);
-        return;
-    }
-    for (size_t i = 1; i < n; i++) { /* step windows are short */
-        double x = s[i];
-        size_t j = i;
-        while (j > 0 && s[j - 1] > x) {
-            s[j] = s[j - 1];
-            j--;
-        }
-        s[j] = x;
-    }
-}
-
-/* Percentile by linear interpolation between closest ranks (the "R-7" / numpy
- * default method): position q*(n-1) in the sorted samples. */
-static double percentile_sorted(const double *s, size_t n, double q)
-{
-    double pos = q * (double)(n - 1);
-    size_t lo = (size_t)pos;
-    double frac = pos - (double)lo;
-    if (lo + 1 >= n)
-        return s[n - 1];
-    return s[lo] + (s[lo + 1] - s[lo]) * frac;
-}
-
 void mcpp_sample_stats(const double *samples, size_t n, double *median, double *p10, double *p90)
 {
     double stack[64];
@@ -476,10 +452,10 @@ void mcpp_sample_stats(const double *samples, size_t n, double *median, double *
         return;
     }
     memcpy(s, samples, n * sizeof *s);
-    sort_doubles(s, n);
-    *median = percentile_sorted(s, n, 0.5);
-    *p10 = percentile_sorted(s, n, 0.1);
-    *p90 = percentile_sorted(s, n, 0.9);
+    mcpp_sort_doubles(s, n);
+    *median = mcpp_quantile_sorted(s, n, 0.5);
+    *p10 = mcpp_quantile_sorted(s, n, 0.1);
+    *p90 = mcpp_quantile_sorted(s, n, 0.9);
     if (s != stack)
         free(s);
 }

@@ -21,6 +21,8 @@
 
 #include "mcpp_receipts/receipt.h"
 #include "receipt/schema_fields.h"
+#include "util/hash.h"
+#include "util/strbuf.h"
 
 /* cJSON's type tests are exported functions; the binder asks them for every
  * value of every receipt, so it uses these inline equivalents instead. */
@@ -180,16 +182,6 @@ static inline const void *mcpp_field_cptr(const mcpp_fields *f, int id)
 {
     return (const char *)f + mcpp_schema_entries[id].offset;
 }
-/* Equality of two short strings without a library call (schema names are
- * short, and these comparisons run for every key of every receipt). */
-static inline int mcpp_str_eq(const char *a, const char *b)
-{
-    while (*a && *a == *b) {
-        a++;
-        b++;
-    }
-    return *a == *b;
-}
 /* Index of `value` in the NULL-terminated list, or -1. */
 int mcpp_enum_index(const char *const *names, const char *value);
 /* "a", "b" or "c" into buf (for messages). */
@@ -271,10 +263,6 @@ void mcpp_ctx_problem(mcpp_load_ctx *ctx, mcpp_severity severity, const char *ki
 /* Fills the staging struct `out` (zeroed by the caller) from the tree; strings
  * are borrowed from the tree. Problems go to ctx. */
 void mcpp_bind_tree(mcpp_load_ctx *ctx, mcpp_receipt *out, const cJSON *root);
-/* Checks a scalar JSON value against field `id` and stores it (used by the
- * binder and by mcpp_builder_set_json). Returns 0 or -1 (problem reported). */
-int mcpp_bind_value(mcpp_load_ctx *ctx, mcpp_receipt *out, int id, const cJSON *value,
-                    const char *path);
 /* Checks that a number fits field `id`'s range; returns NULL or the words for the message. */
 const char *mcpp_range_problem(int range, double value);
 /* Cross-field rules on a staging struct. */
@@ -295,32 +283,8 @@ void mcpp_staging_release(mcpp_receipt *r, int owns_strings);
 /* Median and linear-interpolation percentiles of `n` samples (n >= 1). */
 void mcpp_sample_stats(const double *samples, size_t n, double *median, double *p10, double *p90);
 
-/* ---- writing (write_json.c, write_yaml.c, strbuf.c) --------------------------- */
+/* ---- writing (write_json.c, write_yaml.c, canonical_json.c) ------------------- */
 
-typedef struct mcpp_strbuf {
-    char *data;
-    size_t len, cap;
-    int failed;
-    int owned; /* data is heap memory this buffer must free */
-} mcpp_strbuf;
-
-void mcpp_sb_init(mcpp_strbuf *sb, char *initial, size_t cap);
-void mcpp_sb_put(mcpp_strbuf *sb, const char *s, size_t n);
-void mcpp_sb_puts(mcpp_strbuf *sb, const char *s);
-void mcpp_sb_putc(mcpp_strbuf *sb, char c);
-void mcpp_sb_printf(mcpp_strbuf *sb, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-void mcpp_sb_free(mcpp_strbuf *sb);
-/* Shortest text that reads back to the same double; with `force_fraction`
- * a '.0' is added when it would otherwise look like an integer. */
-void mcpp_format_double(char *buf, size_t cap, double value, int force_fraction);
-/* A free-form number: integral values within 2^53 as integers, others shortest. */
-void mcpp_sb_free_number(mcpp_strbuf *sb, double d);
-/* A JSON string literal with escapes. */
-void mcpp_sb_json_string(mcpp_strbuf *sb, const char *s);
 /* Compact canonical JSON of a cJSON value (keys sorted, numbers canonical). */
 void mcpp_sb_cjson_compact(mcpp_strbuf *sb, const cJSON *v);
 /* Sorts object members bytewise by key: the canonical order of free-form objects. */
@@ -329,8 +293,5 @@ void mcpp_cjson_sort_members(const cJSON **items, size_t n);
 /* Canonical JSON of a receipt (staging or packed); `with_id` 0 leaves id out. */
 int mcpp_write_json(mcpp_strbuf *sb, const mcpp_receipt *r, int with_id);
 int mcpp_write_yaml(mcpp_strbuf *sb, const mcpp_receipt *r);
-
-/* ---- hashing ----------------------------------------------------------------------- */
-uint64_t mcpp_fnv1a64(const char *data, size_t len);
 
 #endif /* MCPP_RECEIPT_INTERNAL_H */

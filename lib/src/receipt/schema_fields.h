@@ -142,3 +142,13 @@ X(METRICS_PER_FAMILY, METRICS, "per_family_ms", "metrics.per_family_ms", metrics
 X(METRICS_GOODPUT, METRICS, "goodput", "metrics.goodput", metrics_goodput_allocated_s, metrics_goodput_badput_s_idle) \
 X(METRICS_BADPUT, METRICS_GOODPUT, "badput_s", "metrics.goodput.badput_s", metrics_goodput_badput_s_compile, metrics_goodput_badput_s_idle) \
 X(STATUS, ROOT, "status", "status", status_outcome, status_blocker)
+
+/* Block families of lane.pattern, in the order reports list them:
+ * X(LETTER, "name", "backend section"). The letter is what lane.pattern
+ * uses; the backend section records the requested and observed kernel for
+ * blocks of that family (routing.* also belongs to E). */
+#define MCPP_BLOCK_FAMILIES(X) \
+X('A', "attention", "backend.attention") \
+X('E', "moe", "backend.moe") \
+X('M', "mamba", "backend.mamba") \
+X('R', "recurrent", "backend.recurrent")

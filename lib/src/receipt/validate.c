@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "receipt/block_families.h"
 #include "receipt/receipt_internal.h"
 
 #define P(id) mcpp_present(r, MCPP_F_##id)
@@ -88,10 +89,10 @@ static void check_stat(mcpp_load_ctx *ctx, const char *path, double stated, doub
     }
 }
 
-void mcpp_validate(mcpp_load_ctx *ctx, const mcpp_receipt *r)
+/* schema, created_at and id. */
+static void check_identity(mcpp_load_ctx *ctx, const mcpp_receipt *r)
 {
     const mcpp_fields *f = &r->f;
-
     if (!P(schema)) {
         mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "missing", "schema", 1,
                          "required field is missing, expected \"%s\"", MCPP_SCHEMA_ID);
@@ -106,8 +107,12 @@ void mcpp_validate(mcpp_load_ctx *ctx, const mcpp_receipt *r)
     if (P(id) && f->id[0] == '\0')
         mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "range", "id", 0,
                          "expected a non-empty id, got \"\"");
+}
 
-    /* the pattern and what it implies */
+/* lane.pattern: its letters, and what they imply for routing, family and depth. */
+static void check_pattern(mcpp_load_ctx *ctx, const mcpp_receipt *r)
+{
+    const mcpp_fields *f = &r->f;
     int has_e = 0, pattern_ok = 0;
     if (P(lane_pattern)) {
         const char *p = f->lane_pattern;
@@ -118,7 +123,7 @@ void mcpp_validate(mcpp_load_ctx *ctx, const mcpp_receipt *r)
             pattern_ok = 0;
         }
         for (size_t i = 0; p[i]; i++) {
-            if (p[i] != 'A' && p[i] != 'M' && p[i] != 'E' && p[i] != 'R') {
+            if (!mcpp_block_letter_valid(p[i])) {
                 mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "enum", PATH(lane_pattern), 0,
                                  "expected only the letters A, M, E, R, got '%c' at position %zu "
                                  "of \"%s\"",
@@ -153,6 +158,12 @@ void mcpp_validate(mcpp_load_ctx *ctx, const mcpp_receipt *r)
                              "depth %lld is shorter than the pattern \"%s\" (%zu blocks)",
                              (long long)f->lane_depth, p, strlen(p));
     }
+}
+
+/* Counts that cannot exceed their totals. */
+static void check_counts(mcpp_load_ctx *ctx, const mcpp_receipt *r)
+{
+    const mcpp_fields *f = &r->f;
     if (P(lane_params_active) && P(lane_params_total) &&
         f->lane_params_active > f->lane_params_total)
         mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency", PATH(lane_params_active), 0,
@@ -169,8 +180,12 @@ void mcpp_validate(mcpp_load_ctx *ctx, const mcpp_receipt *r)
         mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency", PATH(routing_top_k), 0,
                          "expected at most routing.num_experts (%lld), got %lld",
                          (long long)f->routing_num_experts, (long long)f->routing_top_k);
+}
 
-    /* step statistics: order, then agreement with the samples */
+/* Step statistics: their order, then their agreement with the samples. */
+static void check_step_stats(mcpp_load_ctx *ctx, const mcpp_receipt *r)
+{
+    const mcpp_fields *f = &r->f;
     int has_med = P(metrics_step_time_s_median), has_p10 = P(metrics_step_time_s_p10),
         has_p90 = P(metrics_step_time_s_p90);
     if (has_p10 && has_med && f->metrics_step_time_s_p10 > f->metrics_step_time_s_median)
@@ -201,8 +216,11 @@ void mcpp_validate(mcpp_load_ctx *ctx, const mcpp_receipt *r)
                              "%lld measured steps but %zu step samples",
                              (long long)f->metrics_window_measured_steps, n);
     }
+}
 
-    /* observed must be stated wherever requested is */
+/* Wherever something was requested, what was observed must be stated too. */
+static void check_observed_stated(mcpp_load_ctx *ctx, const mcpp_receipt *r)
+{
     static const int pairs[][2] = {
         {MCPP_F_hardware_requested_accelerator, MCPP_F_hardware_observed_accelerator},
         {MCPP_F_hardware_requested_count, MCPP_F_hardware_observed_count},
@@ -220,7 +238,16 @@ void mcpp_validate(mcpp_load_ctx *ctx, const mcpp_receipt *r)
                              "ran, not only what was asked for",
                              mcpp_schema_entries[pairs[i][0]].info.path);
     }
+}
 
+void mcpp_validate(mcpp_load_ctx *ctx, const mcpp_receipt *r)
+{
+    const mcpp_fields *f = &r->f;
+    check_identity(ctx, r);
+    check_pattern(ctx, r);
+    check_counts(ctx, r);
+    check_step_stats(ctx, r);
+    check_observed_stated(ctx, r);
     if (P(status_stability) && f->status_stability != 0 && !P(status_blocker))
         mcpp_ctx_problem(ctx, MCPP_SEVERITY_WARNING, "missing", PATH(status_blocker), 1,
                          "a lane that is not stable should name its next blocker");

@@ -4,187 +4,180 @@
  */
 #include <string.h>
 
+#include "render/render.h"
 #include "util/error_internal.h"
 #include "analysis/frontier_internal.h"
 
-static void headline_text(mcpp_textbuf *b, const mcpp_lane_headline *h)
+static void headline_text(mcpp_strbuf *b, const mcpp_lane_headline *h)
 {
-    mcpp_textbuf_printf(b, "%s median %.6g [%.6g .. %.6g] (%.0f%% interval, n=%zu %s)", h->metric, h->median,
+    mcpp_sb_printf(b, "%s median %.6g [%.6g .. %.6g] (%.0f%% interval, n=%zu %s)", h->metric, h->median,
                         h->interval_low, h->interval_high, h->confidence * 100, h->n,
                         h->from_steps ? "steps of one run" : (h->n == 1 ? "run" : "runs"));
 }
 
-static void render_text(mcpp_textbuf *b, const mcpp_frontier *f)
+static void render_text(mcpp_strbuf *b, const void *object)
 {
+    const mcpp_frontier *f = object;
     size_t L = mcpp_frontier_lane_count(f);
-    mcpp_textbuf_printf(b, "frontier: %zu lane%s (%zu stable, %zu unstable) from %zu receipt%s, policy %s\n", L,
+    mcpp_sb_printf(b, "frontier: %zu lane%s (%zu stable, %zu unstable) from %zu receipt%s, policy %s\n", L,
                         L == 1 ? "" : "s", mcpp_frontier_stable_count(f), L - mcpp_frontier_stable_count(f),
                         mcpp_frontier_receipt_total(f), mcpp_frontier_receipt_total(f) == 1 ? "" : "s",
                         mcpp_frontier_policy_name(f));
     if (mcpp_frontier_duplicate_count(f))
-        mcpp_textbuf_printf(b, "%zu receipt%s skipped: same id already in the lane (the same run loaded twice)\n",
+        mcpp_sb_printf(b, "%zu receipt%s skipped: same id already in the lane (the same run loaded twice)\n",
                             mcpp_frontier_duplicate_count(f), mcpp_frontier_duplicate_count(f) == 1 ? "" : "s");
     for (int pass = 0; pass < 2; pass++) {
         for (size_t i = 0; i < L; i++) {
             int st = mcpp_frontier_lane_status(f, i);
             if ((pass == 0) != (st == MCPP_LANE_STABLE)) continue;
-            mcpp_textbuf_printf(b, "\n%-8s  %s  %s\n", st == MCPP_LANE_STABLE ? "STABLE" : "UNSTABLE",
+            mcpp_sb_printf(b, "\n%-8s  %s  %s\n", st == MCPP_LANE_STABLE ? "STABLE" : "UNSTABLE",
                                 mcpp_frontier_lane_short_key(f, i), mcpp_frontier_lane_label(f, i));
             mcpp_lane_headline h;
             if (mcpp_frontier_lane_headline(&h, f, i) == MCPP_OK) {
-                mcpp_textbuf_puts(b, "  headline  ");
+                mcpp_sb_puts(b, "  headline  ");
                 headline_text(b, &h);
-                mcpp_textbuf_putc(b, '\n');
+                mcpp_sb_putc(b, '\n');
             }
-            if (st == MCPP_LANE_STABLE) mcpp_textbuf_puts(b, "            this number belongs to this lane only\n");
+            if (st == MCPP_LANE_STABLE) mcpp_sb_puts(b, "            this number belongs to this lane only\n");
             for (size_t r = 0; r < mcpp_frontier_lane_reason_count(f, i); r++)
-                mcpp_textbuf_printf(b, "  %s  %s\n", r ? "        " : "reasons ", mcpp_frontier_lane_reason(f, i, r));
+                mcpp_sb_printf(b, "  %s  %s\n", r ? "        " : "reasons ", mcpp_frontier_lane_reason(f, i, r));
             if (mcpp_frontier_lane_blocker(f, i))
-                mcpp_textbuf_printf(b, "  blocker   %s\n", mcpp_frontier_lane_blocker(f, i));
-            mcpp_textbuf_printf(b, "  receipts  %zu:", mcpp_frontier_lane_receipt_count(f, i));
+                mcpp_sb_printf(b, "  blocker   %s\n", mcpp_frontier_lane_blocker(f, i));
+            mcpp_sb_printf(b, "  receipts  %zu:", mcpp_frontier_lane_receipt_count(f, i));
             for (size_t r = 0; r < mcpp_frontier_lane_receipt_count(f, i); r++) {
                 if (r == 8) {
-                    mcpp_textbuf_printf(b, " ... (+%zu)", mcpp_frontier_lane_receipt_count(f, i) - 8);
+                    mcpp_sb_printf(b, " ... (+%zu)", mcpp_frontier_lane_receipt_count(f, i) - 8);
                     break;
                 }
-                mcpp_textbuf_printf(b, " %s", mcpp_frontier_lane_receipt_id(f, i, r));
+                mcpp_sb_printf(b, " %s", mcpp_frontier_lane_receipt_id(f, i, r));
             }
-            mcpp_textbuf_putc(b, '\n');
+            mcpp_sb_putc(b, '\n');
             for (size_t a = 0; a < mcpp_frontier_lane_adjacent_count(f, i); a++) {
                 size_t o = mcpp_frontier_lane_adjacent_index(f, i, a);
                 int ost = mcpp_frontier_lane_status(f, o);
-                mcpp_textbuf_printf(b, "  %s  %s (%s, differs in %s)", a ? "        " : "adjacent",
+                mcpp_sb_printf(b, "  %s  %s (%s, differs in %s)", a ? "        " : "adjacent",
                                     mcpp_frontier_lane_short_key(f, o), mcpp_lane_status_name((mcpp_lane_status)ost),
                                     mcpp_frontier_lane_adjacent_dimensions(f, i, a));
-                if (ost != MCPP_LANE_STABLE) mcpp_textbuf_printf(b, ": blocker: %s", mcpp_frontier_lane_blocker(f, o));
-                mcpp_textbuf_putc(b, '\n');
+                if (ost != MCPP_LANE_STABLE) mcpp_sb_printf(b, ": blocker: %s", mcpp_frontier_lane_blocker(f, o));
+                mcpp_sb_putc(b, '\n');
             }
-            mcpp_textbuf_printf(b, "  key       %s\n", mcpp_frontier_lane_key(f, i));
+            mcpp_sb_printf(b, "  key       %s\n", mcpp_frontier_lane_key(f, i));
         }
     }
 }
 
-static void render_json(mcpp_textbuf *b, const mcpp_frontier *f)
+static void render_json(mcpp_strbuf *b, const void *object)
 {
+    const mcpp_frontier *f = object;
     size_t L = mcpp_frontier_lane_count(f);
-    mcpp_textbuf_puts(b, "{\"schema\": \"mcpp.frontier/1\", \"policy\": ");
-    mcpp_textbuf_json_string(b, mcpp_frontier_policy_name(f));
-    mcpp_textbuf_printf(b, ", \"receipts\": %zu, \"duplicates\": %zu, \"stable\": %zu, \"lanes\": [",
+    mcpp_sb_puts(b, "{\"schema\": \"mcpp.frontier/1\", \"policy\": ");
+    mcpp_sb_json_string(b, mcpp_frontier_policy_name(f));
+    mcpp_sb_printf(b, ", \"receipts\": %zu, \"duplicates\": %zu, \"stable\": %zu, \"lanes\": [",
                         mcpp_frontier_receipt_total(f), mcpp_frontier_duplicate_count(f), mcpp_frontier_stable_count(f));
     for (size_t i = 0; i < L; i++) {
-        mcpp_textbuf_puts(b, i ? ",\n  {\"key\": " : "\n  {\"key\": ");
-        mcpp_textbuf_json_string(b, mcpp_frontier_lane_key(f, i));
-        mcpp_textbuf_puts(b, ", \"short_key\": ");
-        mcpp_textbuf_json_string(b, mcpp_frontier_lane_short_key(f, i));
-        mcpp_textbuf_puts(b, ", \"label\": ");
-        mcpp_textbuf_json_string(b, mcpp_frontier_lane_label(f, i));
-        mcpp_textbuf_printf(b, ", \"status\": \"%s\", \"receipts\": [",
+        mcpp_sb_puts(b, i ? ",\n  {\"key\": " : "\n  {\"key\": ");
+        mcpp_sb_json_string(b, mcpp_frontier_lane_key(f, i));
+        mcpp_sb_puts(b, ", \"short_key\": ");
+        mcpp_sb_json_string(b, mcpp_frontier_lane_short_key(f, i));
+        mcpp_sb_puts(b, ", \"label\": ");
+        mcpp_sb_json_string(b, mcpp_frontier_lane_label(f, i));
+        mcpp_sb_printf(b, ", \"status\": \"%s\", \"receipts\": [",
                             mcpp_lane_status_name((mcpp_lane_status)mcpp_frontier_lane_status(f, i)));
         for (size_t r = 0; r < mcpp_frontier_lane_receipt_count(f, i); r++) {
-            if (r) mcpp_textbuf_puts(b, ", ");
-            mcpp_textbuf_json_string(b, mcpp_frontier_lane_receipt_id(f, i, r));
+            if (r) mcpp_sb_puts(b, ", ");
+            mcpp_sb_json_string(b, mcpp_frontier_lane_receipt_id(f, i, r));
         }
-        mcpp_textbuf_puts(b, "], \"headline\": ");
+        mcpp_sb_puts(b, "], \"headline\": ");
         mcpp_lane_headline h;
         if (mcpp_frontier_lane_headline(&h, f, i) == MCPP_OK) {
-            mcpp_textbuf_puts(b, "{\"metric\": ");
-            mcpp_textbuf_json_string(b, h.metric);
-            mcpp_textbuf_printf(b, ", \"higher_is_better\": %s, \"median\": ", h.higher_is_better ? "true" : "false");
-            mcpp_textbuf_json_number(b, h.median);
-            mcpp_textbuf_puts(b, ", \"interval\": [");
-            mcpp_textbuf_json_number(b, h.interval_low);
-            mcpp_textbuf_puts(b, ", ");
-            mcpp_textbuf_json_number(b, h.interval_high);
-            mcpp_textbuf_puts(b, "], \"confidence\": ");
-            mcpp_textbuf_json_number(b, h.confidence);
-            mcpp_textbuf_printf(b, ", \"n\": %zu, \"n_runs\": %zu, \"rel_spread\": ", h.n, h.n_runs);
-            mcpp_textbuf_json_number(b, h.rel_spread);
-            mcpp_textbuf_printf(b, ", \"from_steps\": %s}", h.from_steps ? "true" : "false");
+            mcpp_sb_puts(b, "{\"metric\": ");
+            mcpp_sb_json_string(b, h.metric);
+            mcpp_sb_printf(b, ", \"higher_is_better\": %s, \"median\": ", h.higher_is_better ? "true" : "false");
+            mcpp_sb_json_number(b, h.median);
+            mcpp_sb_puts(b, ", \"interval\": [");
+            mcpp_sb_json_number(b, h.interval_low);
+            mcpp_sb_puts(b, ", ");
+            mcpp_sb_json_number(b, h.interval_high);
+            mcpp_sb_puts(b, "], \"confidence\": ");
+            mcpp_sb_json_number(b, h.confidence);
+            mcpp_sb_printf(b, ", \"n\": %zu, \"n_runs\": %zu, \"rel_spread\": ", h.n, h.n_runs);
+            mcpp_sb_json_number(b, h.rel_spread);
+            mcpp_sb_printf(b, ", \"from_steps\": %s}", h.from_steps ? "true" : "false");
         } else {
-            mcpp_textbuf_puts(b, "null");
+            mcpp_sb_puts(b, "null");
         }
         if (mcpp_frontier_lane_status(f, i) == MCPP_LANE_STABLE)
-            mcpp_textbuf_puts(b, ", \"note\": \"this number belongs to this lane only\"");
-        mcpp_textbuf_puts(b, ", \"reasons\": [");
+            mcpp_sb_puts(b, ", \"note\": \"this number belongs to this lane only\"");
+        mcpp_sb_puts(b, ", \"reasons\": [");
         for (size_t r = 0; r < mcpp_frontier_lane_reason_count(f, i); r++) {
-            if (r) mcpp_textbuf_puts(b, ", ");
-            mcpp_textbuf_json_string(b, mcpp_frontier_lane_reason(f, i, r));
+            if (r) mcpp_sb_puts(b, ", ");
+            mcpp_sb_json_string(b, mcpp_frontier_lane_reason(f, i, r));
         }
-        mcpp_textbuf_puts(b, "], \"blocker\": ");
-        mcpp_textbuf_json_string(b, mcpp_frontier_lane_blocker(f, i));
-        mcpp_textbuf_puts(b, ", \"adjacent\": [");
+        mcpp_sb_puts(b, "], \"blocker\": ");
+        mcpp_sb_json_string(b, mcpp_frontier_lane_blocker(f, i));
+        mcpp_sb_puts(b, ", \"adjacent\": [");
         for (size_t a = 0; a < mcpp_frontier_lane_adjacent_count(f, i); a++) {
             size_t o = mcpp_frontier_lane_adjacent_index(f, i, a);
-            mcpp_textbuf_puts(b, a ? ", {\"key\": " : "{\"key\": ");
-            mcpp_textbuf_json_string(b, mcpp_frontier_lane_key(f, o));
-            mcpp_textbuf_puts(b, ", \"short_key\": ");
-            mcpp_textbuf_json_string(b, mcpp_frontier_lane_short_key(f, o));
-            mcpp_textbuf_printf(b, ", \"status\": \"%s\", \"differs_in\": ",
+            mcpp_sb_puts(b, a ? ", {\"key\": " : "{\"key\": ");
+            mcpp_sb_json_string(b, mcpp_frontier_lane_key(f, o));
+            mcpp_sb_puts(b, ", \"short_key\": ");
+            mcpp_sb_json_string(b, mcpp_frontier_lane_short_key(f, o));
+            mcpp_sb_printf(b, ", \"status\": \"%s\", \"differs_in\": ",
                                 mcpp_lane_status_name((mcpp_lane_status)mcpp_frontier_lane_status(f, o)));
-            mcpp_textbuf_json_string(b, mcpp_frontier_lane_adjacent_dimensions(f, i, a));
-            mcpp_textbuf_puts(b, ", \"blocker\": ");
-            mcpp_textbuf_json_string(b, mcpp_frontier_lane_blocker(f, o));
-            mcpp_textbuf_putc(b, '}');
+            mcpp_sb_json_string(b, mcpp_frontier_lane_adjacent_dimensions(f, i, a));
+            mcpp_sb_puts(b, ", \"blocker\": ");
+            mcpp_sb_json_string(b, mcpp_frontier_lane_blocker(f, o));
+            mcpp_sb_putc(b, '}');
         }
-        mcpp_textbuf_puts(b, "]}");
+        mcpp_sb_puts(b, "]}");
     }
-    mcpp_textbuf_puts(b, "]}\n");
+    mcpp_sb_puts(b, "]}\n");
 }
 
-static void render_markdown(mcpp_textbuf *b, const mcpp_frontier *f)
+static void render_markdown(mcpp_strbuf *b, const void *object)
 {
+    const mcpp_frontier *f = object;
     size_t L = mcpp_frontier_lane_count(f);
-    mcpp_textbuf_printf(b, "### Frontier: %zu stable of %zu lanes (%zu receipts)\n\n", mcpp_frontier_stable_count(f), L,
+    mcpp_sb_printf(b, "### Frontier: %zu stable of %zu lanes (%zu receipts)\n\n", mcpp_frontier_stable_count(f), L,
                         mcpp_frontier_receipt_total(f));
-    mcpp_textbuf_puts(b, "| lane | status | headline | runs | reasons / blocker | adjacent |\n|---|---|---|---|---|---|\n");
+    mcpp_sb_puts(b, "| lane | status | headline | runs | reasons / blocker | adjacent |\n|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < L; i++) {
         int st = mcpp_frontier_lane_status(f, i);
-        mcpp_textbuf_puts(b, "| `");
-        mcpp_textbuf_puts(b, mcpp_frontier_lane_short_key(f, i));
-        mcpp_textbuf_puts(b, "` ");
-        mcpp_textbuf_md_cell(b, mcpp_frontier_lane_label(f, i));
-        mcpp_textbuf_printf(b, " | %s | ", st == MCPP_LANE_STABLE ? "**stable**" : "unstable");
+        mcpp_sb_puts(b, "| `");
+        mcpp_sb_puts(b, mcpp_frontier_lane_short_key(f, i));
+        mcpp_sb_puts(b, "` ");
+        mcpp_sb_md_cell(b, mcpp_frontier_lane_label(f, i));
+        mcpp_sb_printf(b, " | %s | ", st == MCPP_LANE_STABLE ? "**stable**" : "unstable");
         mcpp_lane_headline h;
         if (mcpp_frontier_lane_headline(&h, f, i) == MCPP_OK)
-            mcpp_textbuf_printf(b, "%.6g [%.6g, %.6g] (n=%zu)", h.median, h.interval_low, h.interval_high, h.n);
+            mcpp_sb_printf(b, "%.6g [%.6g, %.6g] (n=%zu)", h.median, h.interval_low, h.interval_high, h.n);
         else
-            mcpp_textbuf_puts(b, "–");
-        mcpp_textbuf_printf(b, " | %zu | ", mcpp_frontier_lane_receipt_count(f, i));
-        if (st == MCPP_LANE_STABLE) mcpp_textbuf_puts(b, "this number belongs to this lane only");
+            mcpp_sb_puts(b, "–");
+        mcpp_sb_printf(b, " | %zu | ", mcpp_frontier_lane_receipt_count(f, i));
+        if (st == MCPP_LANE_STABLE) mcpp_sb_puts(b, "this number belongs to this lane only");
         for (size_t r = 0; r < mcpp_frontier_lane_reason_count(f, i); r++) {
-            if (r) mcpp_textbuf_puts(b, "; ");
-            mcpp_textbuf_md_cell(b, mcpp_frontier_lane_reason(f, i, r));
+            if (r) mcpp_sb_puts(b, "; ");
+            mcpp_sb_md_cell(b, mcpp_frontier_lane_reason(f, i, r));
         }
-        mcpp_textbuf_puts(b, " | ");
+        mcpp_sb_puts(b, " | ");
         for (size_t a = 0; a < mcpp_frontier_lane_adjacent_count(f, i); a++) {
             size_t o = mcpp_frontier_lane_adjacent_index(f, i, a);
-            if (a) mcpp_textbuf_puts(b, "<br>");
-            mcpp_textbuf_printf(b, "`%s` (%s, %s)", mcpp_frontier_lane_short_key(f, o),
+            if (a) mcpp_sb_puts(b, "<br>");
+            mcpp_sb_printf(b, "`%s` (%s, %s)", mcpp_frontier_lane_short_key(f, o),
                                 mcpp_lane_status_name((mcpp_lane_status)mcpp_frontier_lane_status(f, o)),
                                 mcpp_frontier_lane_adjacent_dimensions(f, i, a));
             if (mcpp_frontier_lane_blocker(f, o)) {
-                mcpp_textbuf_puts(b, ": ");
-                mcpp_textbuf_md_cell(b, mcpp_frontier_lane_blocker(f, o));
+                mcpp_sb_puts(b, ": ");
+                mcpp_sb_md_cell(b, mcpp_frontier_lane_blocker(f, o));
             }
         }
-        mcpp_textbuf_puts(b, " |\n");
+        mcpp_sb_puts(b, " |\n");
     }
 }
 
 int mcpp_frontier_render(char **out, const mcpp_frontier *frontier, mcpp_output_format format)
 {
-    if (!out || !frontier)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_frontier_render: NULL argument");
-    *out = NULL;
-    mcpp_textbuf b;
-    mcpp_textbuf_init(&b, 8192);
-    switch (format) {
-    case MCPP_OUTPUT_TEXT: render_text(&b, frontier); break;
-    case MCPP_OUTPUT_JSON: render_json(&b, frontier); break;
-    case MCPP_OUTPUT_MARKDOWN: render_markdown(&b, frontier); break;
-    default:
-        mcpp_textbuf_free(&b);
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "unknown output format %d", (int)format);
-    }
-    return mcpp_textbuf_finish(&b, out);
+    MCPP_CHECK_ARG(out && frontier, "mcpp_frontier_render: NULL argument");
+    static const mcpp_renderer renderer = {render_text, render_json, render_markdown, 8192};
+    return mcpp_render(out, frontier, format, &renderer);
 }

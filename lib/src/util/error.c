@@ -27,14 +27,56 @@ const char *mcpp_status_name(int status)
     case MCPP_OK: return "ok";
     case MCPP_EINVALID: return "invalid";
     case MCPP_ELIMIT: return "limit";
-    case MCPP_ENOMEM: return "out of memory";
+    case MCPP_ENOMEM: return "nomem";
     case MCPP_EIO: return "io";
-    case MCPP_EARG: return "bad argument";
-    case MCPP_ENOTFOUND: return "not found";
+    case MCPP_EARG: return "arg";
+    case MCPP_ENOTFOUND: return "notfound";
     case MCPP_EPOLICY: return "policy";
     case MCPP_EUNSUPPORTED: return "unsupported";
     case MCPP_EINTERNAL: return "internal";
     default: return "unknown";
+    }
+}
+
+#define MCPP_X_ERROR_KIND_NAME(id, name) name,
+static const char *const kind_names[MCPP_ERROR_KIND_COUNT] = {MCPP_ERROR_KINDS(MCPP_X_ERROR_KIND_NAME)};
+#undef MCPP_X_ERROR_KIND_NAME
+
+const char *mcpp_error_kind_name(mcpp_error_kind kind)
+{
+    return (int)kind >= 0 && kind < MCPP_ERROR_KIND_COUNT ? kind_names[kind] : "";
+}
+
+mcpp_error_kind mcpp_error_kind_from_name(const char *name)
+{
+    if (!name || !*name)
+        return MCPP_ERROR_KIND_NONE;
+    for (int k = 1; k < MCPP_ERROR_KIND_COUNT; k++)
+        if (strcmp(kind_names[k], name) == 0)
+            return (mcpp_error_kind)k;
+    return MCPP_ERROR_KIND_NONE;
+}
+
+mcpp_error_kind mcpp_error_kind_of(const mcpp_error *error)
+{
+    if (!error || error->code == MCPP_OK)
+        return MCPP_ERROR_KIND_NONE;
+    return mcpp_error_kind_from_name(error->kind);
+}
+
+/* The kind a failure has when its setter names none. */
+static mcpp_error_kind kind_of_code(int code)
+{
+    switch (code) {
+    case MCPP_ELIMIT: return MCPP_ERROR_KIND_LIMIT;
+    case MCPP_ENOMEM: return MCPP_ERROR_KIND_MEMORY;
+    case MCPP_EIO: return MCPP_ERROR_KIND_IO;
+    case MCPP_EARG: return MCPP_ERROR_KIND_ARGUMENT;
+    case MCPP_ENOTFOUND: return MCPP_ERROR_KIND_MISSING;
+    case MCPP_EPOLICY: return MCPP_ERROR_KIND_POLICY;
+    case MCPP_EUNSUPPORTED: return MCPP_ERROR_KIND_UNSUPPORTED;
+    case MCPP_EINVALID: return MCPP_ERROR_KIND_CONSISTENCY;
+    default: return MCPP_ERROR_KIND_INTERNAL;
     }
 }
 
@@ -75,16 +117,13 @@ void mcpp_error_format_location(char *buf, size_t cap, const char *file, const c
 #undef APPEND
 }
 
-int mcpp_error_set(int code, const char *kind, const char *file, const char *field, int line,
-                   int column, const char *fmt, ...)
+/* Stores the error; `kind` is its name (never NULL). */
+static int error_store(int code, const char *kind, const char *file, const char *field, int line,
+                       int column, const char *fmt, va_list ap)
 {
     char text[768];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
-
-    copy_bounded(last_error.kind, sizeof last_error.kind, kind ? kind : mcpp_status_name(code));
+    copy_bounded(last_error.kind, sizeof last_error.kind, kind);
     copy_bounded(last_error.file, sizeof last_error.file, file);
     copy_bounded(last_error.field, sizeof last_error.field, field);
     mcpp_error_format_location(last_error.message, sizeof last_error.message, file, field, line,
@@ -99,9 +138,44 @@ int mcpp_error_set(int code, const char *kind, const char *file, const char *fie
     return code;
 }
 
+static const char *kind_text(int code, mcpp_error_kind kind)
+{
+    return mcpp_error_kind_name(kind == MCPP_ERROR_KIND_NONE ? kind_of_code(code) : kind);
+}
+
+int mcpp_error_at(int code, mcpp_error_kind kind, const char *file, const char *field, int line,
+                  int column, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    error_store(code, kind_text(code, kind), file, field, line, column, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+int mcpp_error_raise(int code, mcpp_error_kind kind, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    error_store(code, kind_text(code, kind), NULL, NULL, 0, 0, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+int mcpp_error_set(int code, const char *kind, const char *file, const char *field, int line,
+                   int column, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    error_store(code, kind ? kind : kind_text(code, MCPP_ERROR_KIND_NONE), file, field, line,
+                column, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
 int mcpp_error_nomem(void)
 {
-    return mcpp_error_set(MCPP_ENOMEM, "memory", NULL, NULL, 0, 0, "out of memory");
+    return mcpp_error_raise(MCPP_ENOMEM, MCPP_ERROR_KIND_MEMORY, "out of memory");
 }
 
 const mcpp_error *mcpp_error_last(void)

@@ -1,7 +1,6 @@
 /*
- * strbuf.c — a growable output buffer and the canonical text of scalars:
- * shortest round-trip doubles, JSON string escapes, compact canonical JSON of
- * free-form values, and the FNV-1a hash used for derived ids.
+ * strbuf.c — the growable text buffer and the canonical text of scalars
+ * (doubles, integers, JSON strings) that every writer and renderer shares.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -9,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "receipt/receipt_internal.h"
+#include "util/error_internal.h"
+#include "util/strbuf.h"
 
 void mcpp_sb_init(mcpp_strbuf *sb, char *initial, size_t cap)
 {
@@ -18,9 +18,25 @@ void mcpp_sb_init(mcpp_strbuf *sb, char *initial, size_t cap)
     sb->cap = initial ? cap : 0;
     sb->failed = 0;
     sb->owned = 0;
+    if (initial && cap)
+        initial[0] = '\0';
 }
 
-/* The first buffer may be the caller's (stack); growth always moves to the heap. */
+void mcpp_sb_init_heap(mcpp_strbuf *sb, size_t initial)
+{
+    mcpp_sb_init(sb, NULL, 0);
+    sb->cap = initial ? initial : 64;
+    sb->data = malloc(sb->cap);
+    if (!sb->data) {
+        sb->failed = 1;
+        sb->cap = 0;
+        return;
+    }
+    sb->data[0] = '\0';
+    sb->owned = 1;
+}
+
+/* The first block may be the caller's (stack); growth always moves to the heap. */
 static int sb_reserve(mcpp_strbuf *sb, size_t extra)
 {
     if (sb->failed)
@@ -30,15 +46,13 @@ static int sb_reserve(mcpp_strbuf *sb, size_t extra)
     size_t cap = sb->cap ? sb->cap : 256;
     while (cap < sb->len + extra + 1)
         cap *= 2;
-    char *p = malloc(cap);
+    char *p = sb->owned ? realloc(sb->data, cap) : malloc(cap);
     if (!p) {
         sb->failed = 1;
         return -1;
     }
-    if (sb->len)
+    if (!sb->owned && sb->len)
         memcpy(p, sb->data, sb->len);
-    if (sb->owned)
-        free(sb->data);
     sb->data = p;
     sb->cap = cap;
     sb->owned = 1;
@@ -56,10 +70,18 @@ void mcpp_sb_put(mcpp_strbuf *sb, const char *s, size_t n)
 
 void mcpp_sb_puts(mcpp_strbuf *sb, const char *s) { mcpp_sb_put(sb, s, strlen(s)); }
 
-void mcpp_sb_putc(mcpp_strbuf *sb, char c) { mcpp_sb_put(sb, &c, 1); }
+void mcpp_sb_putc(mcpp_strbuf *sb, char c)
+{
+    if (sb_reserve(sb, 1) != 0)
+        return;
+    sb->data[sb->len++] = c;
+    sb->data[sb->len] = '\0';
+}
 
 void mcpp_sb_printf(mcpp_strbuf *sb, const char *fmt, ...)
 {
+    if (sb->failed)
+        return;
     char tmp[256];
     va_list ap;
     va_start(ap, fmt);
@@ -90,26 +112,97 @@ void mcpp_sb_free(mcpp_strbuf *sb)
     sb->len = sb->cap = 0;
 }
 
+int mcpp_sb_finish(mcpp_strbuf *sb, char **out)
+{
+    *out = NULL;
+    if (!sb->failed && !sb->owned) /* still in caller memory (or empty): copy out */
+        sb_reserve(sb, sb->cap + 1);
+    if (sb->failed || !sb->data) {
+        mcpp_sb_free(sb);
+        return mcpp_error_nomem();
+    }
+    *out = sb->data;
+    sb->owned = 0;
+    mcpp_sb_free(sb);
+    return MCPP_OK;
+}
+
+/* Integers without printf: most numbers in receipts and keys are small counts. */
+static size_t integer_text(char *out, uint64_t magnitude, int negative)
+{
+    char digits[24];
+    size_t n = 0;
+    do {
+        digits[n++] = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude);
+    if (negative)
+        digits[n++] = '-';
+    for (size_t i = 0; i < n; i++)
+        out[i] = digits[n - 1 - i];
+    out[n] = '\0';
+    return n;
+}
+
 void mcpp_format_double(char *buf, size_t cap, double value, int force_fraction)
 {
-    static const char *const formats[] = {"%.15g", "%.16g", "%.17g"};
-    for (int i = 0; i < 3; i++) {
-        snprintf(buf, cap, formats[i], value);
-        if (strtod(buf, NULL) == value)
-            break;
-    }
-    if (force_fraction && isfinite(value) && !strpbrk(buf, ".eE")) {
-        size_t n = strlen(buf);
-        if (n + 2 < cap) {
-            buf[n] = '.';
-            buf[n + 1] = '0';
-            buf[n + 2] = '\0';
+    char text[48];
+    size_t n;
+    if (value == floor(value) && fabs(value) < 9007199254740992.0) {
+        n = integer_text(text, (uint64_t)fabs(value), value < 0);
+        if (force_fraction) {
+            memcpy(text + n, ".0", 3);
+            n += 2;
+        }
+    } else {
+        static const char *const formats[] = {"%.15g", "%.16g", "%.17g"};
+        for (int i = 0; i < 3; i++) {
+            snprintf(text, sizeof text, formats[i], value);
+            if (strtod(text, NULL) == value)
+                break;
+        }
+        n = strlen(text);
+        if (force_fraction && isfinite(value) && !strpbrk(text, ".eE")) {
+            memcpy(text + n, ".0", 3);
+            n += 2;
         }
     }
+    if (cap == 0)
+        return;
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(buf, text, n);
+    buf[n] = '\0';
+}
+
+void mcpp_sb_double(mcpp_strbuf *sb, double value)
+{
+    char num[48];
+    mcpp_format_double(num, sizeof num, value, 0);
+    mcpp_sb_puts(sb, num);
+}
+
+void mcpp_sb_json_number(mcpp_strbuf *sb, double value)
+{
+    if (!isfinite(value))
+        mcpp_sb_puts(sb, "null");
+    else
+        mcpp_sb_double(sb, value);
+}
+
+void mcpp_sb_int(mcpp_strbuf *sb, int64_t value)
+{
+    char num[24];
+    uint64_t magnitude = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
+    mcpp_sb_put(sb, num, integer_text(num, magnitude, value < 0));
 }
 
 void mcpp_sb_json_string(mcpp_strbuf *sb, const char *s)
 {
+    if (!s) {
+        mcpp_sb_puts(sb, "null");
+        return;
+    }
     mcpp_sb_putc(sb, '"');
     const char *run = s;
     for (; *s; s++) {
@@ -131,115 +224,4 @@ void mcpp_sb_json_string(mcpp_strbuf *sb, const char *s)
     }
     mcpp_sb_put(sb, run, (size_t)(s - run));
     mcpp_sb_putc(sb, '"');
-}
-
-static int key_order(const void *x, const void *y)
-{
-    return strcmp((*(const cJSON *const *)x)->string, (*(const cJSON *const *)y)->string);
-}
-
-/* Insertion sort for the small objects receipts have (qsort may allocate);
- * qsort beyond that, so a hostile 10^6-key object stays O(n log n). */
-void mcpp_cjson_sort_members(const cJSON **items, size_t n)
-{
-    if (n > 16) {
-        qsort(items, n, sizeof *items, key_order);
-        return;
-    }
-    for (size_t i = 1; i < n; i++) {
-        const cJSON *x = items[i];
-        size_t j = i;
-        while (j > 0 && strcmp(items[j - 1]->string, x->string) > 0) {
-            items[j] = items[j - 1];
-            j--;
-        }
-        items[j] = x;
-    }
-}
-
-/* Integers without printf: free-form numbers are mostly small counts. */
-static void put_integer(mcpp_strbuf *sb, double d)
-{
-    char digits[24];
-    int n = 0;
-    uint64_t u = (uint64_t)(d < 0 ? -d : d);
-    do {
-        digits[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (d < 0)
-        digits[n++] = '-';
-    char out[24];
-    for (int i = 0; i < n; i++)
-        out[i] = digits[n - 1 - i];
-    mcpp_sb_put(sb, out, (size_t)n);
-}
-
-void mcpp_sb_free_number(mcpp_strbuf *sb, double d)
-{
-    if (d == floor(d) && fabs(d) < 9007199254740992.0) {
-        put_integer(sb, d);
-    } else {
-        char num[40];
-        mcpp_format_double(num, sizeof num, d, 0);
-        mcpp_sb_puts(sb, num);
-    }
-}
-
-void mcpp_sb_cjson_compact(mcpp_strbuf *sb, const cJSON *v)
-{
-    if (mcpp_cj_is_object(v)) {
-        size_t n = 0, i = 0;
-        for (const cJSON *c = v->child; c; c = c->next)
-            n++;
-        const cJSON *stack_sorted[16];
-        const cJSON **sorted = n <= 16 ? stack_sorted : malloc(n * sizeof *sorted);
-        if (!sorted) {
-            sb->failed = 1;
-            return;
-        }
-        for (const cJSON *c = v->child; c; c = c->next)
-            sorted[i++] = c;
-        if (n > 1)
-            mcpp_cjson_sort_members(sorted, n);
-        mcpp_sb_putc(sb, '{');
-        for (i = 0; i < n; i++) {
-            if (i)
-                mcpp_sb_putc(sb, ',');
-            mcpp_sb_json_string(sb, sorted[i]->string);
-            mcpp_sb_putc(sb, ':');
-            mcpp_sb_cjson_compact(sb, sorted[i]);
-        }
-        mcpp_sb_putc(sb, '}');
-        if (sorted != stack_sorted)
-            free(sorted);
-    } else if (mcpp_cj_is_array(v)) {
-        mcpp_sb_putc(sb, '[');
-        for (const cJSON *c = v->child; c; c = c->next) {
-            if (c != v->child)
-                mcpp_sb_putc(sb, ',');
-            mcpp_sb_cjson_compact(sb, c);
-        }
-        mcpp_sb_putc(sb, ']');
-    } else if (mcpp_cj_is_string(v)) {
-        mcpp_sb_json_string(sb, v->valuestring);
-    } else if (mcpp_cj_is_number(v)) {
-        mcpp_sb_free_number(sb, v->valuedouble);
-    } else if (mcpp_cj_is_true(v)) {
-        mcpp_sb_puts(sb, "true");
-    } else if (cJSON_IsFalse(v)) {
-        mcpp_sb_puts(sb, "false");
-    } else {
-        mcpp_sb_puts(sb, "null");
-    }
-}
-
-uint64_t mcpp_fnv1a64(const char *data, size_t len)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)data[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
 }

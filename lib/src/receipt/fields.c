@@ -1,0 +1,261 @@
+/*
+ * fields.c — present / compare / hash / text / get of a receipt field by id.
+ * The only code outside the receipt module's readers and writers that knows
+ * where a field's value lives and how it is stored.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "receipt/fields.h"
+#include "receipt/receipt_internal.h"
+#include "util/hash.h"
+
+static void put_key_text(mcpp_strbuf *b, const char *s, int escape_key)
+{
+    if (!escape_key) {
+        mcpp_sb_puts(b, s);
+        return;
+    }
+    for (const char *p = s; *p; p++) {
+        if (*p == '\\' || *p == ';' || *p == '|' || *p == '=' || *p == ',') mcpp_sb_putc(b, '\\');
+        mcpp_sb_putc(b, *p);
+    }
+}
+
+void mcpp_value_text(mcpp_strbuf *b, const mcpp_value *v, int escape_key)
+{
+    switch (v->type) {
+    case MCPP_TYPE_ABSENT: mcpp_sb_putc(b, '-'); break;
+    case MCPP_TYPE_BOOL: mcpp_sb_puts(b, v->boolean ? "true" : "false"); break;
+    case MCPP_TYPE_INT: mcpp_sb_int(b, v->integer); break;
+    case MCPP_TYPE_DOUBLE: mcpp_sb_double(b, v->number); break;
+    case MCPP_TYPE_STRING:
+    case MCPP_TYPE_ENUM:
+    case MCPP_TYPE_OBJECT: put_key_text(b, v->string ? v->string : "", escape_key); break;
+    case MCPP_TYPE_STRING_LIST:
+        mcpp_sb_putc(b, '[');
+        for (size_t i = 0; i < v->count; i++) {
+            if (i) mcpp_sb_puts(b, escape_key ? "\\, " : ", ");
+            put_key_text(b, v->strings[i] ? v->strings[i] : "", escape_key);
+        }
+        mcpp_sb_putc(b, ']');
+        break;
+    case MCPP_TYPE_DOUBLE_LIST:
+        mcpp_sb_putc(b, '[');
+        for (size_t i = 0; i < v->count; i++) {
+            if (i) mcpp_sb_puts(b, escape_key ? "\\, " : ", ");
+            mcpp_sb_double(b, v->doubles[i]);
+        }
+        mcpp_sb_putc(b, ']');
+        break;
+    }
+}
+
+int mcpp_value_equal(const mcpp_value *a, const mcpp_value *b)
+{
+    /* INT and DOUBLE compare by value: a schema field has one type, but a
+     * free-form path may give either. */
+    if ((a->type == MCPP_TYPE_INT || a->type == MCPP_TYPE_DOUBLE) &&
+        (b->type == MCPP_TYPE_INT || b->type == MCPP_TYPE_DOUBLE)) {
+        double x = a->type == MCPP_TYPE_INT ? (double)a->integer : a->number;
+        double y = b->type == MCPP_TYPE_INT ? (double)b->integer : b->number;
+        if (a->type == MCPP_TYPE_INT && b->type == MCPP_TYPE_INT) return a->integer == b->integer;
+        return x == y;
+    }
+    int as = a->type == MCPP_TYPE_STRING || a->type == MCPP_TYPE_ENUM;
+    int bs = b->type == MCPP_TYPE_STRING || b->type == MCPP_TYPE_ENUM;
+    if (as && bs) return strcmp(a->string ? a->string : "", b->string ? b->string : "") == 0;
+    if (a->type != b->type) return 0;
+    switch (a->type) {
+    case MCPP_TYPE_ABSENT: return 1;
+    case MCPP_TYPE_BOOL: return !a->boolean == !b->boolean;
+    case MCPP_TYPE_OBJECT: return strcmp(a->string ? a->string : "", b->string ? b->string : "") == 0;
+    case MCPP_TYPE_STRING_LIST:
+        if (a->count != b->count) return 0;
+        for (size_t i = 0; i < a->count; i++)
+            if (strcmp(a->strings[i] ? a->strings[i] : "", b->strings[i] ? b->strings[i] : "") != 0) return 0;
+        return 1;
+    case MCPP_TYPE_DOUBLE_LIST:
+        if (a->count != b->count) return 0;
+        for (size_t i = 0; i < a->count; i++)
+            if (a->doubles[i] != b->doubles[i]) return 0;
+        return 1;
+    default: return 0;
+    }
+}
+
+static inline int valid_id(int id) { return id >= 0 && id < MCPP_FIELD_COUNT; }
+
+/* Where each field lives and how it is stored, packed densely: comparisons
+ * read this for every field of every pair, and the schema table's entries
+ * are too wide to stay in cache. */
+typedef struct field_slot {
+    uint32_t offset;
+    uint8_t storage;
+} field_slot;
+
+#define MCPP_X_SLOT(id, sec, name, path, st, range, allowed, doc) \
+    {(uint32_t)offsetof(mcpp_fields, id), (uint8_t)MCPP_ST_##st},
+static const field_slot slots[MCPP_FIELD_COUNT] = {MCPP_SCHEMA_FIELDS(MCPP_X_SLOT)};
+#undef MCPP_X_SLOT
+
+static inline const void *slot_of(const mcpp_receipt *r, int id)
+{
+    return (const char *)&r->f + slots[id].offset;
+}
+
+static inline int present(const mcpp_receipt *r, int id) { return valid_id(id) && mcpp_present(r, id); }
+
+int mcpp_field_present(const mcpp_receipt *r, int id) { return present(r, id); }
+
+static int strings_equal(const char *s, const char *t)
+{
+    return s == t || (s && t && strcmp(s, t) == 0);
+}
+
+/* Equality of the stored values of field x in a and field y in b, which
+ * share a storage kind; lists and objects compare as values. */
+static inline int slots_equal(const mcpp_receipt *a, int x, const mcpp_receipt *b, int y)
+{
+    const void *p = slot_of(a, x), *q = slot_of(b, y);
+    switch (slots[x].storage) {
+    case MCPP_ST_BOOL: return *(const uint8_t *)p == *(const uint8_t *)q;
+    case MCPP_ST_INT: return *(const int64_t *)p == *(const int64_t *)q;
+    case MCPP_ST_DOUBLE: return *(const double *)p == *(const double *)q;
+    case MCPP_ST_ENUM: return *(const int8_t *)p == *(const int8_t *)q;
+    case MCPP_ST_STRING: return strings_equal(*(const char *const *)p, *(const char *const *)q);
+    default: {
+        mcpp_value va, vb;
+        mcpp_receipt_get_field(a, x, &va);
+        mcpp_receipt_get_field(b, y, &vb);
+        return mcpp_value_equal(&va, &vb);
+    }
+    }
+}
+
+static inline mcpp_field_cmp compare_one(const mcpp_receipt *a, const mcpp_receipt *b, int id)
+{
+    if (!valid_id(id))
+        return MCPP_FIELD_ABSENT;
+    int pa = mcpp_present(a, id), pb = mcpp_present(b, id);
+    if (!pa && !pb)
+        return MCPP_FIELD_ABSENT;
+    if (pa != pb)
+        return MCPP_FIELD_ONE_SIDED;
+    return slots_equal(a, id, b, id) ? MCPP_FIELD_EQUAL : MCPP_FIELD_DIFFERS;
+}
+
+mcpp_field_cmp mcpp_field_compare(const mcpp_receipt *a, const mcpp_receipt *b, int id)
+{
+    return compare_one(a, b, id);
+}
+
+void mcpp_field_compare_many(mcpp_field_cmp *out, const mcpp_receipt *a, const mcpp_receipt *b,
+                             const int *ids, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = compare_one(a, b, ids[i]);
+}
+
+int mcpp_field_same(const mcpp_receipt *a, const mcpp_receipt *b, int id)
+{
+    mcpp_field_cmp c = mcpp_field_compare(a, b, id);
+    return c == MCPP_FIELD_ABSENT || c == MCPP_FIELD_EQUAL;
+}
+
+int mcpp_field_pair_equal(const mcpp_receipt *r, int x, int y)
+{
+    if (!valid_id(x) || !valid_id(y) || !mcpp_present(r, x) || !mcpp_present(r, y))
+        return 0;
+    int storage = mcpp_schema_entries[x].storage;
+    if (storage != mcpp_schema_entries[y].storage)
+        return 0;
+    if (storage == MCPP_ST_INT || storage == MCPP_ST_STRING)
+        return slots_equal(r, x, r, y);
+    mcpp_value vx, vy; /* enums of a pair may list their names differently: compare names */
+    mcpp_receipt_get_field(r, x, &vx);
+    mcpp_receipt_get_field(r, y, &vy);
+    return mcpp_value_equal(&vx, &vy);
+}
+
+int mcpp_field_request_unmet(const mcpp_receipt *r, int requested, int observed, int requested_count,
+                             int observed_count)
+{
+    int has_req = present(r, requested), has_rc = present(r, requested_count);
+    if (!has_req && !has_rc) /* nothing requested: the common case, decided by presence bits */
+        return 0;
+    int has_obs = present(r, observed), has_oc = present(r, observed_count);
+    return (has_req && (!has_obs || !mcpp_field_pair_equal(r, requested, observed))) ||
+           (has_rc && has_oc && !mcpp_field_pair_equal(r, requested_count, observed_count)) ||
+           (has_rc && !has_oc);
+}
+
+uint64_t mcpp_field_hash(const mcpp_receipt *r, int id, uint64_t h)
+{
+    /* Hashes what equality compares (slots_equal), so equal fields hash equal. */
+    unsigned char tag = 0;
+    if (!valid_id(id) || !mcpp_present(r, id))
+        return mcpp_fnv1a(&tag, 1, h);
+    tag = 1;
+    h = mcpp_fnv1a(&tag, 1, h);
+    const void *x = slot_of(r, id);
+    switch (slots[id].storage) {
+    case MCPP_ST_BOOL: return mcpp_fnv1a(x, 1, h);
+    case MCPP_ST_INT: return mcpp_fnv1a(x, sizeof(int64_t), h);
+    case MCPP_ST_ENUM: return mcpp_fnv1a(x, 1, h);
+    case MCPP_ST_DOUBLE: {
+        double v = *(const double *)x;
+        if (v == 0)
+            v = 0; /* -0.0 equals 0.0 */
+        return mcpp_fnv1a(&v, sizeof v, h);
+    }
+    case MCPP_ST_STRING: {
+        const char *s = *(const char *const *)x;
+        return s ? mcpp_fnv1a(s, strlen(s) + 1, h) : h;
+    }
+    default: {
+        mcpp_value v;
+        mcpp_receipt_get_field(r, id, &v);
+        if (v.type == MCPP_TYPE_STRING_LIST) {
+            for (size_t i = 0; i < v.count; i++)
+                h = mcpp_fnv1a(v.strings[i], strlen(v.strings[i]) + 1, h);
+            return h;
+        }
+        if (v.type == MCPP_TYPE_DOUBLE_LIST)
+            return mcpp_fnv1a(v.doubles, v.count * sizeof(double), h);
+        return v.string ? mcpp_fnv1a(v.string, strlen(v.string), h) : h;
+    }
+    }
+}
+
+int mcpp_field_get(const mcpp_receipt *r, int id, mcpp_value *out)
+{
+    if (mcpp_receipt_get_field(r, id, out) != MCPP_OK) {
+        memset(out, 0, sizeof *out);
+        out->type = MCPP_TYPE_ABSENT;
+        out->enum_index = -1;
+    }
+    return out->type != MCPP_TYPE_ABSENT;
+}
+
+const char *mcpp_field_string(const mcpp_receipt *r, int id)
+{
+    if (!mcpp_field_present(r, id) || mcpp_schema_entries[id].storage != MCPP_ST_STRING)
+        return NULL;
+    return *(const char *const *)mcpp_field_cptr(&r->f, id);
+}
+
+size_t mcpp_field_list_count(const mcpp_receipt *r, int id)
+{
+    if (!mcpp_field_present(r, id) || mcpp_schema_entries[id].storage != MCPP_ST_SLIST)
+        return 0;
+    return ((const mcpp_string_list *)mcpp_field_cptr(&r->f, id))->count;
+}
+
+void mcpp_field_text(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int escape_key)
+{
+    mcpp_value v;
+    mcpp_field_get(r, id, &v);
+    mcpp_value_text(sb, &v, escape_key);
+}

@@ -1,0 +1,28 @@
+/*
+ * render.c — picks the writer for an output format (see render.h).
+ */
+#include "render/render.h"
+#include "util/error_internal.h"
+
+static mcpp_render_fn writer_for(const mcpp_renderer *renderer, mcpp_output_format format)
+{
+    switch (format) {
+    case MCPP_OUTPUT_TEXT: return renderer->text;
+    case MCPP_OUTPUT_JSON: return renderer->json;
+    case MCPP_OUTPUT_MARKDOWN: return renderer->markdown;
+    }
+    return NULL;
+}
+
+int mcpp_render(char **out, const void *object, mcpp_output_format format,
+                const mcpp_renderer *renderer)
+{
+    *out = NULL;
+    mcpp_render_fn write = writer_for(renderer, format);
+    if (!write)
+        return MCPP_ERROR_ARG("unknown output format %d", (int)format);
+    mcpp_strbuf sb;
+    mcpp_sb_init_heap(&sb, renderer->initial_size);
+    write(&sb, object);
+    return mcpp_sb_finish(&sb, out);
+}

@@ -1,0 +1,44 @@
+/*
+ * quantile.c — sorting samples and the type-7 quantile read from them.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "util/quantile.h"
+
+static int double_order(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+void mcpp_sort_doubles(double *values, size_t n)
+{
+    if (n > 64) {
+        qsort(values, n, sizeof *values, double_order);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) { /* step windows are short: no qsort call */
+        double x = values[i];
+        size_t j = i;
+        while (j > 0 && values[j - 1] > x) {
+            values[j] = values[j - 1];
+            j--;
+        }
+        values[j] = x;
+    }
+}
+
+double mcpp_quantile_sorted(const double *sorted, size_t n, double q)
+{
+    if (n == 0)
+        return NAN;
+    if (n == 1)
+        return sorted[0];
+    double pos = q * (double)(n - 1);
+    size_t lo = (size_t)floor(pos);
+    if (lo >= n - 1)
+        return sorted[n - 1];
+    double frac = pos - (double)lo;
+    return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
+}

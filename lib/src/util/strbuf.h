@@ -1,0 +1,56 @@
+/*
+ * strbuf.h — the one growable text buffer of the library, and the canonical
+ * text of scalars written into it: shortest round-trip doubles, decimal
+ * integers and JSON string literals. Every writer and renderer uses these, so
+ * a value reads the same in a receipt, a lane key and a report.
+ */
+#ifndef MCPP_UTIL_STRBUF_H
+#define MCPP_UTIL_STRBUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A NUL-terminated buffer that grows on the heap. It may start in caller
+ * memory (a stack array); on allocation failure it latches `failed` and
+ * ignores further appends, so callers check once at the end. */
+typedef struct mcpp_strbuf {
+    char *data;
+    size_t len, cap;
+    int failed;
+    int owned; /* data is heap memory this buffer must free */
+} mcpp_strbuf;
+
+/* Starts in `initial` (cap bytes, may be NULL): nothing is allocated yet. */
+void mcpp_sb_init(mcpp_strbuf *sb, char *initial, size_t cap);
+/* Starts with a heap block of `initial` bytes holding "" (data is never NULL
+ * unless the allocation failed, which latches `failed`). */
+void mcpp_sb_init_heap(mcpp_strbuf *sb, size_t initial);
+void mcpp_sb_put(mcpp_strbuf *sb, const char *s, size_t n);
+void mcpp_sb_puts(mcpp_strbuf *sb, const char *s);
+void mcpp_sb_putc(mcpp_strbuf *sb, char c);
+void mcpp_sb_printf(mcpp_strbuf *sb, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void mcpp_sb_free(mcpp_strbuf *sb);
+/* Hands the text over as a heap string (caller frees with mcpp_free) and
+ * empties the buffer; MCPP_ENOMEM (last error set) when an append failed. */
+int mcpp_sb_finish(mcpp_strbuf *sb, char **out);
+
+/* The canonical text of a double: integral values below 2^53 in magnitude as
+ * exact integers ("-0" as "0"), others as the shortest of %.15g..%.17g that
+ * reads back to the same double. With `force_fraction` a ".0" is added when
+ * the text would otherwise read as an integer (receipt DOUBLE fields). */
+void mcpp_format_double(char *buf, size_t cap, double value, int force_fraction);
+/* Appends mcpp_format_double(value, 0). */
+void mcpp_sb_double(mcpp_strbuf *sb, double value);
+/* Appends a JSON number: the canonical double, or null when not finite. */
+void mcpp_sb_json_number(mcpp_strbuf *sb, double value);
+/* Appends a decimal integer. */
+void mcpp_sb_int(mcpp_strbuf *sb, int64_t value);
+/* Appends `s` as a JSON string literal (quotes included; \b \f \n \r \t \" \\
+ * short, other control bytes as \u00XX); NULL gives null. */
+void mcpp_sb_json_string(mcpp_strbuf *sb, const char *s);
+
+#endif /* MCPP_UTIL_STRBUF_H */

@@ -1,0 +1,292 @@
+/*
+ * test_public_calls.c — every public function the other suites do not reach
+ * gets a caller here that checks what its header promises; and the text of a
+ * double in a lane key is the text the receipt writer gives it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fixtures.h"
+#include "test_util.h"
+
+/* The text after `marker` in `text` (spaces skipped), up to a char of `stop`. */
+static void text_after(char *buf, size_t cap, const char *text, const char *marker, const char *stop)
+{
+    const char *at = strstr(text, marker);
+    buf[0] = '\0';
+    if (!at) return;
+    at += strlen(marker);
+    while (*at == ' ') at++;
+    size_t n = strcspn(at, stop);
+    if (n >= cap) n = cap - 1;
+    memcpy(buf, at, n);
+    buf[n] = '\0';
+}
+
+TEST(lane_key_text_of_a_double_is_the_writers_text)
+{
+    /* The writer marks a DOUBLE field with ".0" when its text would read as
+     * an integer; apart from that mark both use the one canonical formatter. */
+    static const struct {
+        const char *json;   /* as it appears in the receipt */
+        const char *expect; /* the canonical text */
+    } table[] = {
+        {"1.25", "1.25"},
+        {"0.1", "0.1"},
+        {"3", "3"},
+        {"1e-7", "1e-07"},
+        {"123456.789", "123456.789"},
+        {"0.30000000000000004", "0.30000000000000004"},
+        {"1e15", "1000000000000000"},
+        {"9007199254740991", "9007199254740991"},
+        {"2.5e20", "2.5e+20"},
+    };
+    mcpp_policy *p = NULL;
+    CHECK_INT_EQ(mcpp_policy_new(&p, "capacity"), MCPP_OK);
+    const char *paths[] = {"routing.capacity_factor"};
+    CHECK_INT_EQ(mcpp_policy_set_dimension(p, "cf", paths, 1, MCPP_ROLE_MUST_MATCH), MCPP_OK);
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        char field[64];
+        snprintf(field, sizeof field, "\"capacity_factor\":%s", table[i].json);
+        mcpp_receipt *r = FIX("\"capacity_factor\":1.25", field);
+        char *key = NULL, *written = NULL, segment[64], value[64];
+        CHECK_INT_EQ(mcpp_lane_key(&key, p, r), MCPP_OK);
+        CHECK_INT_EQ(mcpp_receipt_write(&written, NULL, r, MCPP_FORMAT_JSON), MCPP_OK);
+        text_after(segment, sizeof segment, key ? key : "", "cf=", ";");
+        text_after(value, sizeof value, written ? written : "", "\"capacity_factor\":", ",}\n ");
+        size_t n = strlen(value);
+        if (n > 2 && strcmp(value + n - 2, ".0") == 0 && !strpbrk(segment, ".eE")) value[n - 2] = '\0';
+        CHECK_STR_EQ(segment, table[i].expect);
+        CHECK_STR_EQ(value, segment);
+        mcpp_free(key);
+        mcpp_free(written);
+        mcpp_receipt_free(r);
+    }
+    mcpp_policy_free(p);
+}
+
+TEST(error_kinds_have_stable_names_and_round_trip_through_the_last_error)
+{
+    CHECK_STR_EQ(mcpp_error_kind_name(MCPP_ERROR_KIND_SYNTAX), "syntax");
+    CHECK_STR_EQ(mcpp_error_kind_name(MCPP_ERROR_KIND_UNKNOWN_FIELD), "unknown_field");
+    CHECK_STR_EQ(mcpp_error_kind_name(MCPP_ERROR_KIND_NONE), "");
+    CHECK_STR_EQ(mcpp_error_kind_name((mcpp_error_kind)999), "");
+    CHECK_INT_EQ(mcpp_error_kind_of(NULL), MCPP_ERROR_KIND_NONE);
+    mcpp_error_clear();
+    CHECK_INT_EQ(mcpp_error_kind_of(mcpp_error_last()), MCPP_ERROR_KIND_NONE);
+
+    mcpp_role role;
+    CHECK_INT_EQ(mcpp_role_parse(&role, "no_such_role"), MCPP_EINVALID);
+    CHECK_INT_EQ(mcpp_error_kind_of(mcpp_error_last()), MCPP_ERROR_KIND_ENUM);
+    CHECK_STR_EQ(mcpp_error_last()->kind, mcpp_error_kind_name(MCPP_ERROR_KIND_ENUM));
+    CHECK_INT_EQ(mcpp_lane_key(NULL, NULL, NULL), MCPP_EARG);
+    CHECK_INT_EQ(mcpp_error_kind_of(mcpp_error_last()), MCPP_ERROR_KIND_ARGUMENT);
+    CHECK_STR_EQ(mcpp_error_last()->kind, "argument");
+
+    const char bad[] = "{\"schema\": ";
+    mcpp_receipt *r = NULL;
+    CHECK(mcpp_receipt_load_buffer(&r, NULL, bad, strlen(bad), MCPP_FORMAT_JSON, "bad.json", NULL) != MCPP_OK);
+    CHECK_INT_EQ(mcpp_error_kind_of(mcpp_error_last()), MCPP_ERROR_KIND_SYNTAX);
+}
+
+TEST(status_names_are_the_short_names_common_h_promises)
+{
+    CHECK_STR_EQ(mcpp_status_name(MCPP_OK), "ok");
+    CHECK_STR_EQ(mcpp_status_name(MCPP_EINVALID), "invalid");
+    CHECK_STR_EQ(mcpp_status_name(MCPP_ENOMEM), "nomem");
+    CHECK_STR_EQ(mcpp_status_name(MCPP_EARG), "arg");
+    CHECK_STR_EQ(mcpp_status_name(MCPP_ENOTFOUND), "notfound");
+    CHECK_STR_EQ(mcpp_status_name(-1000), "unknown");
+    for (int code = MCPP_EINTERNAL; code <= MCPP_OK; code++) {
+        const char *name = mcpp_status_name(code);
+        CHECK(strcspn(name, " ") == strlen(name)); /* one word each */
+    }
+}
+
+TEST(version_function_matches_the_header)
+{
+    CHECK_INT_EQ(mcpp_version_number(), MCPP_VERSION_NUMBER);
+    CHECK_STR_EQ(mcpp_version_string(), MCPP_VERSION_STRING);
+}
+
+TEST(roles_and_default_dimensions_have_names)
+{
+    mcpp_role role = MCPP_ROLE_IGNORE;
+    CHECK_INT_EQ(mcpp_role_parse(&role, "qualify"), MCPP_OK);
+    CHECK_INT_EQ(role, MCPP_ROLE_QUALIFY);
+    CHECK_STR_EQ(mcpp_role_name(MCPP_ROLE_MUST_MATCH), "must_match");
+    size_t n = mcpp_default_dimension_count();
+    CHECK(n > 0);
+    for (size_t i = 0; i < n; i++) CHECK(mcpp_default_dimension_name(i) && *mcpp_default_dimension_name(i));
+    CHECK(mcpp_default_dimension_name(n) == NULL);
+}
+
+static int always_pass(void *userdata, const mcpp_receipt *base, const mcpp_receipt *cand,
+                       mcpp_rule_outcome *outcome, char *reason, size_t reason_cap)
+{
+    (void)userdata, (void)base, (void)cand, (void)reason, (void)reason_cap;
+    *outcome = MCPP_RULE_PASS;
+    return MCPP_OK;
+}
+
+TEST(policy_name_and_rule_names_read_back)
+{
+    mcpp_policy *p = NULL;
+    CHECK_INT_EQ(mcpp_policy_new(&p, "first"), MCPP_OK);
+    CHECK_INT_EQ(mcpp_policy_set_name(p, "renamed", 7), MCPP_OK);
+    CHECK_STR_EQ(mcpp_policy_name(p), "renamed");
+    CHECK_INT_EQ(mcpp_policy_add_rule(p, "always_pass", always_pass, NULL, NULL), MCPP_OK);
+    CHECK_STR_EQ(mcpp_policy_rule_name(p, mcpp_policy_rule_count(p) - 1), "always_pass");
+    CHECK(mcpp_policy_rule_name(p, 99) == NULL);
+    mcpp_policy_free(p);
+}
+
+TEST(comparison_rows_give_role_and_both_sides_values)
+{
+    mcpp_receipt *b = FIX("\"id\":\"base-1\"", "\"id\":\"b\"");
+    mcpp_receipt *c = FIX("\"id\":\"base-1\"", "\"id\":\"c\"", "\"seq_len\":4096", "\"seq_len\":8192");
+    mcpp_comparison *cmp = NULL;
+    CHECK_INT_EQ(mcpp_compare(&cmp, NULL, b, c), MCPP_OK);
+    CHECK_STR_EQ(mcpp_comparison_base_id(cmp), "b");
+    int found = 0;
+    for (size_t i = 0; i < mcpp_comparison_row_count(cmp); i++) {
+        if (mcpp_comparison_row_status(cmp, i) != MCPP_DIM_MISMATCH) continue;
+        found = 1;
+        CHECK_INT_EQ(mcpp_comparison_row_role(cmp, i), MCPP_ROLE_MUST_MATCH);
+        CHECK_CONTAINS(mcpp_comparison_row_base(cmp, i), "4096");
+        CHECK_CONTAINS(mcpp_comparison_row_cand(cmp, i), "8192");
+    }
+    CHECK(found);
+    CHECK(mcpp_comparison_row_base(cmp, 9999) == NULL);
+    CHECK_STR_EQ(mcpp_gate_outcome_name(mcpp_comparison_gate(cmp)), "undetermined");
+    mcpp_comparison_free(cmp);
+    mcpp_receipt_free(b);
+    mcpp_receipt_free(c);
+}
+
+TEST(gate_report_names_each_candidate)
+{
+    mcpp_receipt *b = FIX("\"id\":\"base-1\"", "\"id\":\"b\"");
+    mcpp_receipt *c = FIX("\"id\":\"base-1\"", "\"id\":\"cand-7\"");
+    mcpp_gate_report *g = NULL;
+    CHECK_INT_EQ(mcpp_gate_run(&g, NULL, (const mcpp_receipt *const[]){b}, 1, (const mcpp_receipt *const[]){c}, 1),
+                 MCPP_OK);
+    CHECK_STR_EQ(mcpp_gate_report_candidate_id(g, 0), "cand-7");
+    CHECK(mcpp_gate_report_candidate_id(g, 1) == NULL);
+    mcpp_gate_report_free(g);
+    mcpp_receipt_free(b);
+    mcpp_receipt_free(c);
+}
+
+TEST(frontier_lanes_have_keys_labels_and_are_found_by_short_key)
+{
+    mcpp_receipt *a = FIX("\"id\":\"base-1\"", "\"id\":\"a\"");
+    mcpp_receipt *u = FIX("\"id\":\"base-1\"", "\"id\":\"u\"", "\"seq_len\":4096", "\"seq_len\":2048",
+                          "\"stability\":\"stable\"", "\"stability\":\"unstable\",\"blocker\":\"nan loss\"");
+    const mcpp_receipt *rs[] = {a, u};
+    mcpp_frontier *f = NULL;
+    CHECK_INT_EQ(mcpp_frontier_build(&f, NULL, rs, 2), MCPP_OK);
+    CHECK_INT_EQ(mcpp_frontier_lane_count(f), 2);
+    for (size_t l = 0; l < mcpp_frontier_lane_count(f); l++) {
+        const char *short_key = mcpp_frontier_lane_short_key(f, l);
+        CHECK(strncmp(short_key, "lane-", 5) == 0);
+        CHECK(mcpp_frontier_lane_label(f, l) && *mcpp_frontier_lane_label(f, l));
+        size_t found = 99;
+        CHECK_INT_EQ(mcpp_frontier_find_lane(&found, f, short_key), MCPP_OK);
+        CHECK_INT_EQ(found, l);
+        CHECK(strcmp(mcpp_lane_status_name((mcpp_lane_status)mcpp_frontier_lane_status(f, l)), "unknown") != 0);
+    }
+    size_t none;
+    CHECK_INT_EQ(mcpp_frontier_find_lane(&none, f, "lane-000000000000"), MCPP_ENOTFOUND);
+    mcpp_frontier_free(f);
+    mcpp_receipt_free(a);
+    mcpp_receipt_free(u);
+}
+
+TEST(lane_summary_reports_key_reasons_and_headline)
+{
+    mcpp_receipt *u = FIX("\"stability\":\"stable\"", "\"stability\":\"unstable\",\"blocker\":\"nan loss\"");
+    mcpp_lane_summary *s = NULL;
+    CHECK_INT_EQ(mcpp_lane_summary_new(&s, NULL, NULL), MCPP_OK);
+    CHECK_STR_EQ(mcpp_lane_summary_key(s), "");
+    CHECK_INT_EQ(mcpp_lane_summary_add(s, u), MCPP_OK);
+    char *key = NULL;
+    CHECK_INT_EQ(mcpp_lane_key(&key, NULL, u), MCPP_OK);
+    CHECK_STR_EQ(mcpp_lane_summary_key(s), key);
+    mcpp_free(key);
+    CHECK_INT_EQ(mcpp_lane_summary_status(s), MCPP_LANE_UNSTABLE);
+    CHECK(mcpp_lane_summary_reason_count(s) >= 1);
+    CHECK(mcpp_lane_summary_reason(s, 0) && *mcpp_lane_summary_reason(s, 0));
+    CHECK(mcpp_lane_summary_reason(s, mcpp_lane_summary_reason_count(s)) == NULL);
+    mcpp_lane_headline h;
+    CHECK_INT_EQ(mcpp_lane_summary_headline(&h, s), MCPP_OK);
+    CHECK(h.n >= 1 && isfinite(h.median) && h.interval_low <= h.median && h.median <= h.interval_high);
+    mcpp_lane_summary_free(s);
+    mcpp_receipt_free(u);
+}
+
+TEST(claim_result_names_matched_and_source_lanes)
+{
+    mcpp_receipt *u = FIX("\"stability\":\"stable\"", "\"stability\":\"unstable\",\"blocker\":\"nan loss\"");
+    const mcpp_receipt *rs[] = {u};
+    mcpp_claim_result *r = NULL;
+    CHECK_INT_EQ(mcpp_claim_check(&r, NULL, rs, 1, "family=NAM56R", "metrics.tokens_per_s", 262144), MCPP_OK);
+    CHECK_STR_EQ(mcpp_claim_verdict_name(mcpp_claim_result_verdict(r)), "unsupported");
+    CHECK_INT_EQ(mcpp_claim_result_matched_count(r), 1);
+    CHECK(mcpp_claim_result_matched_key(r, 0) && *mcpp_claim_result_matched_key(r, 0));
+    CHECK_INT_EQ(mcpp_claim_result_matched_status(r, 0), MCPP_LANE_UNSTABLE);
+    CHECK_INT_EQ(mcpp_claim_result_source_count(r), 1);
+    CHECK(mcpp_claim_result_source_reason(r, 0) && *mcpp_claim_result_source_reason(r, 0));
+    CHECK(mcpp_claim_result_matched_key(r, 5) == NULL);
+    mcpp_claim_result_free(r);
+    mcpp_receipt_free(u);
+}
+
+TEST(receipt_set_takes_added_receipts_and_lists_them)
+{
+    mcpp_receipt_set *set = NULL;
+    CHECK_INT_EQ(mcpp_receipt_set_new(&set), MCPP_OK);
+    CHECK(mcpp_receipt_set_items(set) == NULL);
+    mcpp_receipt *r = FIX("\"id\":\"base-1\"", "\"id\":\"owned\"");
+    CHECK_INT_EQ(mcpp_receipt_set_add(set, r), MCPP_OK);
+    CHECK_INT_EQ(mcpp_receipt_set_count(set), 1);
+    CHECK_STR_EQ(mcpp_receipt_id(mcpp_receipt_set_items(set)[0]), "owned");
+    CHECK_INT_EQ(mcpp_receipt_set_add_path(set, "/nonexistent/for/sure.json", NULL), MCPP_EIO);
+
+    char dir[] = "/tmp/mcpp_set_XXXXXX", path[64];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/bad.json", dir);
+    FILE *fp = fopen(path, "w");
+    CHECK(fp != NULL);
+    if (fp) {
+        fputs("{\"schema\": ", fp);
+        fclose(fp);
+    }
+    CHECK_INT_EQ(mcpp_receipt_set_add_path(set, dir, NULL), MCPP_OK);
+    CHECK_INT_EQ(mcpp_receipt_set_failure_count(set), 1);
+    CHECK_CONTAINS(mcpp_receipt_set_failure_message(set, 0), "bad.json");
+    CHECK(mcpp_receipt_set_failure_message(set, 99) == NULL);
+    remove(path);
+    remove(dir);
+    mcpp_receipt_set_free(set);
+}
+
+int main(void)
+{
+    RUN(lane_key_text_of_a_double_is_the_writers_text);
+    RUN(error_kinds_have_stable_names_and_round_trip_through_the_last_error);
+    RUN(status_names_are_the_short_names_common_h_promises);
+    RUN(version_function_matches_the_header);
+    RUN(roles_and_default_dimensions_have_names);
+    RUN(policy_name_and_rule_names_read_back);
+    RUN(comparison_rows_give_role_and_both_sides_values);
+    RUN(gate_report_names_each_candidate);
+    RUN(frontier_lanes_have_keys_labels_and_are_found_by_short_key);
+    RUN(lane_summary_reports_key_reasons_and_headline);
+    RUN(claim_result_names_matched_and_source_lanes);
+    RUN(receipt_set_takes_added_receipts_and_lists_them);
+    TEST_MAIN_END();
+}
