@@ -26,7 +26,9 @@ extern "C" {
 #define MCPP_VERSION_STRING "0.1.0"
 
 /* The receipt schema this library reads and writes. */
-#define MCPP_SCHEMA_ID "mcpp.receipt/1"
+#define MCPP_SCHEMA_ID "mcpp.receipt/2"
+/* The previous schema: still read (upgraded in memory) and written on request. */
+#define MCPP_SCHEMA_ID_V1 "mcpp.receipt/1"
 
 #if defined(_WIN32) && defined(MCPP_SHARED_BUILD)
 #define MCPP_API __declspec(dllexport)

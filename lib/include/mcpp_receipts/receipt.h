@@ -120,6 +120,15 @@ MCPP_API const char *mcpp_receipt_source_name(const mcpp_receipt *receipt);
 MCPP_API int mcpp_receipt_write(char **out, size_t *out_len, const mcpp_receipt *receipt,
                                 mcpp_format format);
 
+/* As mcpp_receipt_write in the layout of `schema_version` (2: the current
+ * schema; 1: mcpp.receipt/1, for tools that only read schema 1). Writing
+ * schema 1 fails with MCPP_EINVALID, naming the field in mcpp_error_last(),
+ * when the content does not fit: a field schema 1 lacks, a precision or
+ * substrate value it does not know, or requested and observed precisions that
+ * differ. lane.blocks is left out (schema 1 derives it from the pattern). */
+MCPP_API int mcpp_receipt_write_schema(char **out, size_t *out_len, const mcpp_receipt *receipt,
+                                       mcpp_format format, int schema_version);
+
 /* Writes to `path` atomically (temp file, fsync, rename, directory fsync): on
  * failure the old file, if any, is untouched. AUTO picks from the extension. */
 MCPP_API int mcpp_receipt_write_file(const mcpp_receipt *receipt, const char *path,
@@ -191,6 +200,56 @@ MCPP_API int mcpp_receipt_get(const mcpp_receipt *receipt, const char *path, mcp
 
 /* The same by field id; never allocates (the hot path of comparisons). */
 MCPP_API int mcpp_receipt_get_field(const mcpp_receipt *receipt, int field_id, mcpp_value *out);
+
+/* ---- Named metrics ----------------------------------------------------------- */
+
+/*
+ * Every number a receipt states, by name. The well-known metrics live at fixed
+ * paths with a fixed unit and direction (tokens_per_s in tokens/s, higher;
+ * step_time_s in s, lower, the median of metrics.step_time_s; peak_memory_gib;
+ * goodput.allocated_s, goodput.kernel_busy_s, goodput.useful_s,
+ * goodput.badput_s.<cause>; per_family_ms.<A|M|E|R>); any other metric is an
+ * entry of metrics.named. Well-known metrics come first, in schema order, then
+ * the named ones in the order the receipt lists them. A schema-1 receipt's
+ * tokens_per_s and step_time_s are found here by name like any other.
+ */
+typedef enum mcpp_direction {
+    MCPP_DIRECTION_HIGHER = 0, /* higher is better (throughput) */
+    MCPP_DIRECTION_LOWER = 1   /* lower is better (time, memory) */
+} mcpp_direction;
+
+/* A borrowed view of one metric (valid while the receipt lives). */
+typedef struct mcpp_metric {
+    const char *name;        /* "tokens_per_s", "time_to_train", "BM_Sort/1024.real_time" */
+    const char *unit;        /* "tokens/s", "s", "min", "GFLOP/s", ...                     */
+    mcpp_direction direction;
+    double value;            /* the stated aggregate (the number that is compared)      */
+    const char *aggregate;   /* how value comes from the samples: "single", "median",
+                                "mean", "min", "max", "sum", "geomean"; NULL if unstated */
+    const char *sample_kind; /* "step", "block", "run", "repetition", "round",
+                                "iteration"; NULL without samples                       */
+    size_t sample_count;     /* read them with mcpp_metric_sample()                     */
+    const char *path;        /* where it is stored: "metrics.tokens_per_s", "metrics.named" */
+    int well_known;          /* 1 for the schema's fixed metrics                         */
+    const void *samples_;    /* private */
+} mcpp_metric;
+
+/* Number of metrics the receipt states (0 for NULL). */
+MCPP_API size_t mcpp_receipt_metric_count(const mcpp_receipt *receipt);
+/* The metric at `index` (0 .. count-1); MCPP_ENOTFOUND past the end. */
+MCPP_API int mcpp_receipt_metric_at(mcpp_metric *out, const mcpp_receipt *receipt, size_t index);
+/* The metric called `name`; MCPP_ENOTFOUND when the receipt does not state it. */
+MCPP_API int mcpp_receipt_metric_find(mcpp_metric *out, const mcpp_receipt *receipt,
+                                      const char *name);
+/* The headline metric's name: metrics.primary when stated, else tokens_per_s,
+ * else step_time_s, else the first metric; NULL when there is none. Borrowed. */
+MCPP_API const char *mcpp_receipt_metric_primary(const mcpp_receipt *receipt);
+/* Sample `index` of a metric (0 when out of range). */
+MCPP_API double mcpp_metric_sample(const mcpp_metric *metric, size_t index);
+/* 1 when `name` is a well-known metric, with its fixed unit and direction
+ * (either output may be NULL); 0 otherwise. */
+MCPP_API int mcpp_metric_well_known(const char *name, const char **unit_out,
+                                    mcpp_direction *direction_out);
 
 /* ---- Building (for harnesses that emit receipts) ------------------------- */
 

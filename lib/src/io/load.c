@@ -148,7 +148,10 @@ int mcpp_receipt_load_buffer(mcpp_receipt **out, mcpp_report **report_out, const
 
     mcpp_receipt staging;
     memset(&staging, 0, sizeof staging);
-    mcpp_bind_tree(&ctx, &staging, root);
+    if (mcpp_schema1_upgrade(&ctx, root) != 0)
+        ctx.nomem = 1;
+    else
+        mcpp_bind_tree(&ctx, &staging, root);
     if (!ctx.nomem)
         mcpp_validate(&ctx, &staging);
     rc = 0;

@@ -109,6 +109,7 @@ static void clear_field(mcpp_builder *b, int id)
         memset(slot, 0, sizeof(mcpp_double_list));
         break;
     case MCPP_ST_OBJECT:
+    case MCPP_ST_METRICS:
         cJSON_Delete(((mcpp_object_slot *)slot)->staged);
         memset(slot, 0, sizeof(mcpp_object_slot));
         break;

@@ -52,7 +52,8 @@ int mcpp_receipt_get_field(const mcpp_receipt *receipt, int field_id, mcpp_value
         out->doubles = ((const mcpp_double_list *)slot)->items;
         out->count = ((const mcpp_double_list *)slot)->count;
         break;
-    case MCPP_ST_OBJECT: {
+    case MCPP_ST_OBJECT:
+    case MCPP_ST_METRICS: {
         const mcpp_xnode *n = ((const mcpp_object_slot *)slot)->node;
         out->string = n && n->text ? n->text : "{}";
         out->count = n ? n->count : 0;

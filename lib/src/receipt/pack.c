@@ -195,6 +195,7 @@ static void copy_xnode(arena *a, mcpp_xnode *dst, const mcpp_xnode *src)
 #define MCPP_HOLDS_PTR_DLIST 1
 #define MCPP_HOLDS_PTR_OBJECT 1
 #define MCPP_HOLDS_PTR_ARTIFACTS 1
+#define MCPP_HOLDS_PTR_METRICS 1
 #define MCPP_X_PTR_BIT0(id, sec, name, path, st, range, allowed, doc)                            \
     | (MCPP_F_##id < 64 ? (uint64_t)MCPP_HOLDS_PTR_##st << (MCPP_F_##id & 63) : 0)
 #define MCPP_X_PTR_BIT1(id, sec, name, path, st, range, allowed, doc)                            \
@@ -252,7 +253,8 @@ static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const
                     ((mcpp_double_list *)to)->items = items;
                 break;
             }
-            case MCPP_ST_OBJECT: {
+            case MCPP_ST_OBJECT:
+            case MCPP_ST_METRICS: {
                 const mcpp_object_slot *o = from;
                 mcpp_xnode *node = arena_take(a, sizeof(mcpp_xnode), alignof(mcpp_xnode));
                 if (o->staged) {
@@ -356,7 +358,7 @@ int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *sourc
     } else {
         /* derived id: FNV-1a of the canonical JSON without id, deterministic */
         tmp.len = 0;
-        if (mcpp_write_json(&tmp, r, 0) != 0 || tmp.failed) {
+        if (mcpp_write_json(&tmp, r, 0, 0) != 0 || tmp.failed) {
             mcpp_receipt_free(r);
             mcpp_sb_free(&tmp);
             return MCPP_ENOMEM;
@@ -390,6 +392,7 @@ void mcpp_staging_release(mcpp_receipt *r, int owns_strings)
             free(((mcpp_double_list *)slot)->items);
             break;
         case MCPP_ST_OBJECT:
+        case MCPP_ST_METRICS:
             if (owns_strings)
                 cJSON_Delete(((mcpp_object_slot *)slot)->staged);
             break;

@@ -46,7 +46,8 @@ enum mcpp_storage {
     MCPP_ST_SLIST,
     MCPP_ST_DLIST,
     MCPP_ST_OBJECT,
-    MCPP_ST_ARTIFACTS
+    MCPP_ST_ARTIFACTS,
+    MCPP_ST_METRICS /* metrics.named: validated metric objects, stored like OBJECT */
 };
 
 enum mcpp_range { MCPP_RANGE_NONE, MCPP_RANGE_GE0, MCPP_RANGE_GE1, MCPP_RANGE_GT0 };
@@ -113,6 +114,7 @@ typedef struct mcpp_artifact_list {
 #define MCPP_MEMBER_DLIST(id) mcpp_double_list id;
 #define MCPP_MEMBER_OBJECT(id) mcpp_object_slot id;
 #define MCPP_MEMBER_ARTIFACTS(id) mcpp_artifact_list id;
+#define MCPP_MEMBER_METRICS(id) mcpp_object_slot id;
 #define MCPP_X_MEMBER(id, sec, name, path, st, range, allowed, doc) MCPP_MEMBER_##st(id)
 
 typedef struct mcpp_fields {
@@ -195,6 +197,25 @@ int mcpp_enum_index(const char *const *names, const char *value);
 /* "a", "b" or "c" into buf (for messages). */
 void mcpp_enum_list_text(char *buf, size_t cap, const char *const *names);
 
+/* ---- metrics (metrics.c, metrics_check.c) ---------------------------------- */
+
+typedef struct mcpp_well_known_metric {
+    const char *name;
+    const char *unit;
+    mcpp_direction direction;
+    int field; /* the field holding the value (step_time_s: its median) */
+} mcpp_well_known_metric;
+extern const mcpp_well_known_metric mcpp_well_known_metrics[];
+extern const size_t mcpp_well_known_metric_count;
+
+typedef struct mcpp_load_ctx mcpp_load_ctx;
+
+/* Checks metrics.named (each entry's members, unique names, samples against
+ * the stated aggregate) and metrics.primary on a staging struct. */
+void mcpp_validate_metrics(mcpp_load_ctx *ctx, const mcpp_receipt *r);
+/* 1 when |stated - derived| is beyond 0.5% of the larger (rounding to ~3 digits). */
+int mcpp_rel_differs(double stated, double derived);
+
 /* ---- reports (report.c) ------------------------------------------------------- */
 
 mcpp_report *mcpp_report_new(void);
@@ -249,6 +270,7 @@ typedef struct mcpp_load_ctx {
     int errors; /* every error, counted */
     int shown;  /* problems located and reported (at most MCPP_MAX_SHOWN_PROBLEMS) */
     int nomem;
+    int schema_version; /* 1 when the input was schema 1 (upgraded), else 0 */
     uint64_t tried[MCPP_PRESENT_WORDS]; /* fields seen (bound or not): duplicates */
     /* staging lists: a scratch area, then heap blocks freed by mcpp_ctx_release */
     size_t scratch_used;
@@ -279,6 +301,10 @@ int mcpp_bind_value(mcpp_load_ctx *ctx, mcpp_receipt *out, int id, const cJSON *
 const char *mcpp_range_problem(int range, double value);
 /* Cross-field rules on a staging struct. */
 void mcpp_validate(mcpp_load_ctx *ctx, const mcpp_receipt *r);
+/* The family registry against lane.family/pattern/depth/blocks (validate_v2.c). */
+void mcpp_validate_family(mcpp_load_ctx *ctx, const mcpp_receipt *r, int has_e);
+/* Rules of the fields schema 2 added (validate_v2.c). */
+void mcpp_validate_v2(mcpp_load_ctx *ctx, const mcpp_receipt *r);
 /* Checks a free-form tree for duplicate keys / non-finite numbers, reporting at `path`. */
 int mcpp_check_free_form(mcpp_load_ctx *ctx, const cJSON *node, char *path, size_t path_len,
                          size_t path_cap);
@@ -326,9 +352,44 @@ void mcpp_sb_cjson_compact(mcpp_strbuf *sb, const cJSON *v);
 /* Sorts object members bytewise by key: the canonical order of free-form objects. */
 void mcpp_cjson_sort_members(const cJSON **items, size_t n);
 
-/* Canonical JSON of a receipt (staging or packed); `with_id` 0 leaves id out. */
-int mcpp_write_json(mcpp_strbuf *sb, const mcpp_receipt *r, int with_id);
-int mcpp_write_yaml(mcpp_strbuf *sb, const mcpp_receipt *r);
+/* Canonical JSON of a receipt (staging or packed); `with_id` 0 leaves id out.
+ * `v1` writes the layout of schema 1 (callers check first that the content
+ * fits, with mcpp_schema1_check). */
+int mcpp_write_json(mcpp_strbuf *sb, const mcpp_receipt *r, int with_id, int v1);
+int mcpp_write_yaml(mcpp_strbuf *sb, const mcpp_receipt *r, int v1);
+
+/* Where a writer puts field `id`: schema 1 had backend.precision as one
+ * string (the precision that ran), so in the v1 layout the observed precision
+ * is the field "precision" of backend and the requested one is not written. */
+static inline int mcpp_write_section(int id, int v1)
+{
+    return v1 && id == MCPP_F_backend_precision_observed ? MCPP_S_BACKEND
+                                                         : mcpp_schema_entries[id].section;
+}
+static inline const char *mcpp_write_name(int id, int v1)
+{
+    return v1 && id == MCPP_F_backend_precision_observed ? "precision"
+                                                         : mcpp_schema_entries[id].name;
+}
+static inline int mcpp_write_skips(const mcpp_receipt *r, int id, int v1)
+{
+    if (!mcpp_present(r, id))
+        return 1;
+    return v1 && (id == MCPP_F_backend_precision_requested ||
+                  (id >= MCPP_F_lane_blocks_A && id <= MCPP_F_lane_blocks_R));
+}
+
+/* ---- schema 1 (schema_v1.c) ----------------------------------------------------- */
+
+/* Rewrites a schema-1 tree into the layout of schema 2 in place (the only
+ * moved field is backend.precision) and adds a warning saying so. Returns 0,
+ * or -1 when out of memory. Trees of other schemas are left alone. */
+int mcpp_schema1_upgrade(mcpp_load_ctx *ctx, cJSON *root);
+/* 0 when `r` can be written as schema 1 without losing anything; else -1 with
+ * the field and the reason in the last error. */
+int mcpp_schema1_check(const mcpp_receipt *r);
+/* 1 when field `id` is new in schema 2 (a schema-1 file may not state it). */
+int mcpp_schema1_lacks(int id);
 
 /* ---- hashing ----------------------------------------------------------------------- */
 uint64_t mcpp_fnv1a64(const char *data, size_t len);
