@@ -113,7 +113,7 @@ if grep -q '^Routing' "$work/nam52.txt"; then bad "show prints a Routing section
 else ok "show leaves out sections a receipt does not have (no Routing for NAM52 dense)"; fi
 
 # ---- warnings: reported, but the receipt is valid ----------------------------------------
-printf 'schema: mcpp.receipt/1\nid: warned\nlane:\n  family: NAM52\n  pattern: AMMM\nmetrics:\n  window:\n    measured_steps: 4\n  step_time_s:\n    samples: [1.0, 1.1, 1.2]\n' >"$work/warned.yaml"
+printf 'schema: mcpp.receipt/2\nid: warned\nlane:\n  family: NAM52\n  pattern: AMMM\nmetrics:\n  window:\n    measured_steps: 4\n  step_time_s:\n    samples: [1.0, 1.1, 1.2]\n' >"$work/warned.yaml"
 expect_exit "a receipt with only warnings is valid" 0 "$cli" validate "$work/warned.yaml"
 contains "its ok line is printed" "$work/last.out" "ok $work/warned.yaml (id warned, lane NAM52 AMMM)"
 contains "its warning is printed with location, field and category" "$work/last.out" \

@@ -23,7 +23,7 @@ local mr = require "mcpp_receipts"
 
 check("module_reports_version_and_schema", function()
   eq(type(mr.version), "string")
-  eq(mr.schema, "mcpp.receipt/1")
+  eq(mr.schema, "mcpp.receipt/2")
 end)
 
 local padded = mr.load(examples .. "/nam56r_padded.json")
@@ -60,7 +60,7 @@ check("loads_parses_text_and_json_round_trips", function()
   local again = mr.loads(text, "json")
   eq(again:json(), text, "canonical JSON round trip")
   eq(again.id, padded.id)
-  local ok, err = pcall(mr.loads, "{\"schema\": \"mcpp.receipt/1\", \"bogus\": 1}", "json")
+  local ok, err = pcall(mr.loads, "{\"schema\": \"mcpp.receipt/2\", \"bogus\": 1}", "json")
   eq(ok, false, "invalid receipt")
   assert(#tostring(err) > 0)
 end)

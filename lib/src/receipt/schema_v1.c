@@ -44,12 +44,11 @@ int mcpp_schema1_upgrade(mcpp_load_ctx *ctx, cJSON *root)
     return 0;
 }
 
-/* Fields schema 1 does not have. lane.blocks is not listed: it is derived
- * from pattern and depth (validation makes them agree), so it is left out. */
+/* Fields schema 1 does not have. */
 int mcpp_schema1_lacks(int id)
 {
     return (id >= MCPP_F_source_not_recorded && id <= MCPP_F_run_of) ||
-           id == MCPP_F_lane_d_model || id == MCPP_F_hardware_requested_per_node ||
+           id == MCPP_F_lane_d_model || (id >= MCPP_F_lane_blocks_A && id <= MCPP_F_lane_blocks_R) || id == MCPP_F_hardware_requested_per_node ||
            id == MCPP_F_hardware_observed_per_node || id == MCPP_F_hardware_observed_source ||
            id == MCPP_F_launch_cuda_graphs || id == MCPP_F_features ||
            id == MCPP_F_metrics_primary || id == MCPP_F_metrics_named ||
@@ -61,8 +60,11 @@ int mcpp_schema1_lacks(int id)
 
 int mcpp_schema1_check(const mcpp_receipt *r)
 {
+    /* lane.blocks is derived from pattern and depth (validation makes them
+     * agree), so writing schema 1 leaves it out without losing anything */
     for (int id = 0; id < MCPP_FIELD_COUNT; id++)
-        if (mcpp_present(r, id) && mcpp_schema1_lacks(id))
+        if (mcpp_present(r, id) && mcpp_schema1_lacks(id) &&
+            !(id >= MCPP_F_lane_blocks_A && id <= MCPP_F_lane_blocks_R))
             return V1_REFUSE(mcpp_schema_entries[id].info.path,
                              "%s has no place in schema %s; keep this receipt in %s",
                              mcpp_schema_entries[id].info.path, MCPP_SCHEMA_ID_V1,
