@@ -166,7 +166,7 @@ X(BACKEND_RECURRENT, BACKEND, "recurrent", "backend.recurrent", backend_recurren
 X(BACKEND_GEMM, BACKEND, "gemm", "backend.gemm", backend_gemm_requested, backend_gemm_observed) \
 X(BACKEND_VERIFICATION, BACKEND, "verification", "backend.verification", backend_verification_status, backend_verification_max_rel_err) \
 X(HARDWARE, ROOT, "hardware", "hardware", hardware_requested_accelerator, hardware_host_cores) \
-X(HARDWARE_REQUESTED, HARDWARE, "requested", "hardware.requested", hardware_requested_accelerator, hardware_requested_count) \
+X(HARDWARE_REQUESTED, HARDWARE, "requested", "hardware.requested", hardware_requested_accelerator, hardware_requested_per_node) \
 X(HARDWARE_OBSERVED, HARDWARE, "observed", "hardware.observed", hardware_observed_accelerator, hardware_observed_runtime) \
 X(HARDWARE_HOST, HARDWARE, "host", "hardware.host", hardware_host_cpu, hardware_host_cores) \
 X(TOPOLOGY, ROOT, "topology", "topology", topology_substrate, topology_fsdp) \
