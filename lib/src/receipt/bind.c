@@ -565,7 +565,6 @@ static int bind_field(mcpp_load_ctx *ctx, mcpp_receipt *out, int id, const cJSON
         if (mcpp_check_free_form(ctx, v, buf, strlen(buf), cap) != 0)
             return -1;
         ((mcpp_object_slot *)slot)->staged = (cJSON *)v;
-        ((mcpp_object_slot *)slot)->node = NULL;
         break;
     case MCPP_ST_ARTIFACTS:
         if (bind_artifacts(ctx, slot, v, buf, cap) != 0)
@@ -579,7 +578,6 @@ static int bind_field(mcpp_load_ctx *ctx, mcpp_receipt *out, int id, const cJSON
         if (mcpp_check_free_form(ctx, v, buf, strlen(buf), cap) != 0)
             return -1;
         ((mcpp_object_slot *)slot)->staged = (cJSON *)v;
-        ((mcpp_object_slot *)slot)->node = NULL;
         break;
     default:
         return -1;

@@ -11,12 +11,14 @@
 
 const char *mcpp_receipt_id(const mcpp_receipt *receipt)
 {
-    return receipt ? receipt->derived_id : NULL;
+    if (!receipt)
+        return NULL;
+    return mcpp_present(receipt, MCPP_F_id) ? receipt->f.id : mcpp_head_derived_id(receipt);
 }
 
 const char *mcpp_receipt_source_name(const mcpp_receipt *receipt)
 {
-    return receipt ? receipt->source_name : NULL;
+    return receipt ? mcpp_head_source_name(receipt) : NULL;
 }
 
 int mcpp_receipt_get_field(const mcpp_receipt *receipt, int field_id, mcpp_value *out)

@@ -214,9 +214,15 @@ static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const
     if (r) {
         *r = *src; /* scalars and presence; pointers are replaced below */
         r->arena = NULL;
-        r->source_name = NULL;
-        r->derived_id = NULL;
     }
+    /* the head (receipt_internal.h): flag, source name, room for the derived id */
+    char *flag = arena_take(a, 1, 1);
+    if (flag)
+        *flag = source_name != NULL;
+    if (source_name)
+        arena_str(a, source_name);
+    if (!mcpp_present(src, MCPP_F_id))
+        arena_take(a, 19, 1); /* "r-" + 16 hex + NUL */
     /* present pointer fields in increasing id order (the arena layout) */
     for (int w = 0; w < MCPP_PRESENT_WORDS; w++) {
         for (uint64_t bits = src->present[w] & pointer_fields[w]; bits; bits &= bits - 1) {
@@ -257,11 +263,11 @@ static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const
             case MCPP_ST_METRICS: {
                 const mcpp_object_slot *o = from;
                 mcpp_xnode *node = arena_take(a, sizeof(mcpp_xnode), alignof(mcpp_xnode));
-                if (o->staged) {
+                if (src->arena && o->node) { /* a packed receipt: clone, re-finish */
+                    copy_xnode(a, node, o->node);
+                } else if (!src->arena && o->staged) {
                     if (pack_xnode(a, node, o->staged, NULL, tmp) != 0)
                         return -1;
-                } else if (o->node) {
-                    copy_xnode(a, node, o->node);
                 } else if (node) {
                     memset(node, 0, sizeof *node);
                     node->kind = MCPP_X_OBJECT;
@@ -269,7 +275,6 @@ static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const
                 }
                 if (to) {
                     ((mcpp_object_slot *)to)->node = node;
-                    ((mcpp_object_slot *)to)->staged = NULL;
                 }
                 break;
             }
@@ -300,16 +305,6 @@ static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const
             }
         }
     }
-    if (source_name) {
-        const char *s = arena_str(a, source_name);
-        if (r)
-            r->source_name = s;
-    }
-    if (!mcpp_present(src, MCPP_F_id)) {
-        char *id = arena_take(a, 19, 1); /* "r-" + 16 hex + NUL */
-        if (r)
-            r->derived_id = id;
-    }
     return 0;
 }
 
@@ -332,7 +327,7 @@ int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *sourc
         return cache.too_big ? MCPP_ELIMIT : MCPP_ENOMEM;
     }
     cache.replay = 1;
-    size_t size = a.used;
+    size_t size = a.used; /* never 0: the head has its flag byte */
     mcpp_receipt *r = malloc(sizeof *r);
     char *block = malloc(size ? size : 1);
     if (!r || !block) {
@@ -353,9 +348,7 @@ int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *sourc
     r->arena = block;
     char id_initial[2048];
     mcpp_sb_init(&tmp, id_initial, sizeof id_initial);
-    if (mcpp_present(r, MCPP_F_id)) {
-        r->derived_id = r->f.id;
-    } else {
+    if (!mcpp_present(r, MCPP_F_id)) {
         /* derived id: FNV-1a of the canonical JSON without id, deterministic */
         tmp.len = 0;
         if (mcpp_write_json(&tmp, r, 0, 0) != 0 || tmp.failed) {
@@ -363,7 +356,7 @@ int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *sourc
             mcpp_sb_free(&tmp);
             return MCPP_ENOMEM;
         }
-        snprintf((char *)r->derived_id, 19, "r-%016llx",
+        snprintf(mcpp_head_derived_id(r), 19, "r-%016llx",
                  (unsigned long long)mcpp_fnv1a64(tmp.data, tmp.len));
     }
     mcpp_sb_free(&tmp);
@@ -429,7 +422,7 @@ int mcpp_receipt_clone(mcpp_receipt **out, const mcpp_receipt *receipt)
     if (!receipt)
         return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "receipt is NULL");
     /* a packed receipt is a valid staging struct whose objects are packed trees */
-    if (mcpp_pack(out, receipt, receipt->source_name) != 0)
+    if (mcpp_pack(out, receipt, mcpp_head_source_name(receipt)) != 0)
         return mcpp_error_nomem();
     return MCPP_OK;
 }

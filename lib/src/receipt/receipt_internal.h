@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cjson/cJSON.h>
 
@@ -87,9 +88,10 @@ struct mcpp_xnode {
     uint8_t kind;
 };
 
-/* OBJECT fields: packed receipts use `node`; staging structs hold a cJSON tree
- * (borrowed from the parse, or owned by the builder). */
-typedef struct mcpp_object_slot {
+/* OBJECT fields: packed receipts (arena != NULL) use `node`; staging structs
+ * (arena == NULL) hold a cJSON tree, borrowed from the parse or owned by the
+ * builder. One or the other, so they share the space. */
+typedef union mcpp_object_slot {
     const mcpp_xnode *node;
     cJSON *staged;
 } mcpp_object_slot;
@@ -105,32 +107,64 @@ typedef struct mcpp_artifact_list {
     const char *json; /* compact canonical JSON (packed receipts only) */
 } mcpp_artifact_list;
 
-#define MCPP_MEMBER_BOOL(id) uint8_t id;
-#define MCPP_MEMBER_INT(id) int64_t id;
-#define MCPP_MEMBER_DOUBLE(id) double id;
-#define MCPP_MEMBER_STRING(id) const char *id;
-#define MCPP_MEMBER_ENUM(id) int8_t id;
-#define MCPP_MEMBER_SLIST(id) mcpp_string_list id;
-#define MCPP_MEMBER_DLIST(id) mcpp_double_list id;
-#define MCPP_MEMBER_OBJECT(id) mcpp_object_slot id;
-#define MCPP_MEMBER_ARTIFACTS(id) mcpp_artifact_list id;
-#define MCPP_MEMBER_METRICS(id) mcpp_object_slot id;
-#define MCPP_X_MEMBER(id, sec, name, path, st, range, allowed, doc) MCPP_MEMBER_##st(id)
+/* Members are laid out wide first, then the one-byte ones (enums, booleans):
+ * in schema order each one-byte member between two pointers would cost seven
+ * bytes of padding, and the struct must stay under 1000 bytes (see pack.c). */
+#define MCPP_MEMBER_WIDE_BOOL(id)
+#define MCPP_MEMBER_WIDE_INT(id) int64_t id;
+#define MCPP_MEMBER_WIDE_DOUBLE(id) double id;
+#define MCPP_MEMBER_WIDE_STRING(id) const char *id;
+#define MCPP_MEMBER_WIDE_ENUM(id)
+#define MCPP_MEMBER_WIDE_SLIST(id) mcpp_string_list id;
+#define MCPP_MEMBER_WIDE_DLIST(id) mcpp_double_list id;
+#define MCPP_MEMBER_WIDE_OBJECT(id) mcpp_object_slot id;
+#define MCPP_MEMBER_WIDE_ARTIFACTS(id) mcpp_artifact_list id;
+#define MCPP_MEMBER_WIDE_METRICS(id) mcpp_object_slot id;
+#define MCPP_MEMBER_NARROW_BOOL(id) uint8_t id;
+#define MCPP_MEMBER_NARROW_ENUM(id) int8_t id;
+#define MCPP_MEMBER_NARROW_INT(id)
+#define MCPP_MEMBER_NARROW_DOUBLE(id)
+#define MCPP_MEMBER_NARROW_STRING(id)
+#define MCPP_MEMBER_NARROW_SLIST(id)
+#define MCPP_MEMBER_NARROW_DLIST(id)
+#define MCPP_MEMBER_NARROW_OBJECT(id)
+#define MCPP_MEMBER_NARROW_ARTIFACTS(id)
+#define MCPP_MEMBER_NARROW_METRICS(id)
+#define MCPP_X_WIDE(id, sec, name, path, st, range, allowed, doc) MCPP_MEMBER_WIDE_##st(id)
+#define MCPP_X_NARROW(id, sec, name, path, st, range, allowed, doc) MCPP_MEMBER_NARROW_##st(id)
 
 typedef struct mcpp_fields {
-    MCPP_SCHEMA_FIELDS(MCPP_X_MEMBER)
+    MCPP_SCHEMA_FIELDS(MCPP_X_WIDE)
+    MCPP_SCHEMA_FIELDS(MCPP_X_NARROW)
 } mcpp_fields;
-#undef MCPP_X_MEMBER
+#undef MCPP_X_WIDE
+#undef MCPP_X_NARROW
 
 #define MCPP_PRESENT_WORDS ((MCPP_FIELD_COUNT + 63) / 64)
 
+/* The arena of a packed receipt starts with a head: one byte saying whether a
+ * source name follows, the source name, then (when no id is stated) the
+ * derived id, "r-" + 16 hex digits of the FNV-1a hash of the canonical JSON.
+ * Keeping them there, not as pointers here, keeps the struct under the size
+ * (1000 bytes) where glibc's malloc takes its slower large-request path. */
 struct mcpp_receipt {
     uint64_t present[MCPP_PRESENT_WORDS];
-    void *arena;             /* packed receipts: the block holding every string and list */
-    const char *source_name; /* NULL for built receipts */
-    const char *derived_id;  /* stated id, or "r-" + FNV-1a hash of canonical JSON */
+    void *arena; /* packed receipts: the block holding every string and list */
     mcpp_fields f;
 };
+_Static_assert(sizeof(struct mcpp_receipt) <= 1000,
+               "a receipt struct over 1000 bytes makes every load take malloc's large path");
+
+static inline const char *mcpp_head_source_name(const mcpp_receipt *r)
+{
+    const char *head = (const char *)r->arena;
+    return head && head[0] ? head + 1 : NULL;
+}
+static inline char *mcpp_head_derived_id(const mcpp_receipt *r)
+{
+    char *head = (char *)r->arena;
+    return head[0] ? head + 2 + strlen(head + 1) : head + 1;
+}
 
 static inline int mcpp_present(const mcpp_receipt *r, int id)
 {
