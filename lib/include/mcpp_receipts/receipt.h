@@ -259,7 +259,7 @@ MCPP_API int mcpp_metric_well_known(const char *name, const char **unit_out,
  * are given (the caller keeps ownership of its strings). A setter fails with
  * MCPP_ENOTFOUND for an unknown path and MCPP_EINVALID for a value of the wrong
  * type or out of range (so mistakes surface at the line that made them).
- * "schema" is preset to mcpp.receipt/1.
+ * "schema" is preset to mcpp.receipt/2.
  */
 typedef struct mcpp_builder mcpp_builder;
 
@@ -275,6 +275,20 @@ MCPP_API int mcpp_builder_append_string(mcpp_builder *b, const char *path, const
 /* Appends one measured step time (seconds) to metrics.step_time_s.samples. */
 MCPP_API int mcpp_builder_add_step_sample(mcpp_builder *b, double seconds);
 MCPP_API int mcpp_builder_add_artifact(mcpp_builder *b, const char *kind, const char *uri);
+/*
+ * Appends a metric to metrics.named: `name`, `unit` and `direction` are
+ * required; `value` is the stated number. `samples` (NULL when n_samples is 0)
+ * come with their `sample_kind` ("step", "block", "run", "repetition",
+ * "round", "iteration") and `aggregate` saying how value comes from them
+ * ("single", "median", "mean", "min", "max", "sum", "geomean"; NULL without
+ * samples to leave it unstated). A well-known metric's name (tokens_per_s,
+ * step_time_s, ...) is refused here: set its schema field instead. The rest
+ * (unique names, value agreeing with the samples) is checked at finish.
+ */
+MCPP_API int mcpp_builder_add_metric(mcpp_builder *b, const char *name, const char *unit,
+                                     mcpp_direction direction, double value,
+                                     const char *aggregate, const char *sample_kind,
+                                     const double *samples, size_t n_samples);
 /* Sets a free-form value ("extra.KEY" or "launch.fixed_policy.KEY") from JSON text. */
 MCPP_API int mcpp_builder_set_json(mcpp_builder *b, const char *path, const char *json_text);
 /* Removes a field again (no error when it was absent). */

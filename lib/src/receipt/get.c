@@ -139,17 +139,21 @@ int mcpp_receipt_get(const mcpp_receipt *receipt, const char *path, mcpp_value *
     int id = mcpp_schema_field_id(path);
     if (id >= 0)
         return mcpp_receipt_get_field(receipt, id, out);
-    static const int free_form[] = {MCPP_F_extra, MCPP_F_launch_fixed_policy};
-    for (size_t k = 0; k < sizeof free_form / sizeof free_form[0]; k++) {
-        const char *root = mcpp_schema_entries[free_form[k]].info.path;
+    /* paths into free-form values: extra, launch.fixed_policy, features,
+     * benchmark.params, software.components and metrics.named ("metrics.named.0.unit") */
+    for (int k = 0; k < MCPP_FIELD_COUNT; k++) {
+        int st = mcpp_schema_entries[k].storage;
+        if (st != MCPP_ST_OBJECT && st != MCPP_ST_METRICS)
+            continue;
+        const char *root = mcpp_schema_entries[k].info.path;
         size_t rl = strlen(root);
         if (strncmp(path, root, rl) != 0 || path[rl] != '.' || path[rl + 1] == '\0')
             continue;
         memset(out, 0, sizeof *out);
         out->enum_index = -1;
-        if (!mcpp_present(receipt, free_form[k]))
+        if (!mcpp_present(receipt, k))
             return MCPP_OK;
-        const mcpp_object_slot *slot = mcpp_field_cptr(&receipt->f, free_form[k]);
+        const mcpp_object_slot *slot = mcpp_field_cptr(&receipt->f, k);
         const mcpp_xnode *n = xnode_walk(slot->node, path + rl + 1);
         if (n)
             xnode_value(n, out);
