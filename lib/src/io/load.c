@@ -154,6 +154,9 @@ int mcpp_receipt_load_buffer(mcpp_receipt **out, mcpp_report **report_out, const
         mcpp_bind_tree(&ctx, &staging, root);
     if (!ctx.nomem)
         mcpp_validate(&ctx, &staging);
+    if (ctx.schema_version == 1)
+        mcpp_derive_block_counts(&staging); /* schema 2 states them (after the check
+                                               that a schema-1 file does not) */
     rc = 0;
     if (ctx.nomem)
         rc = MCPP_ENOMEM;

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "util/error_internal.h"
-#include "mcpp_receipts/model_family.h"
 #include "receipt/receipt_internal.h"
 
 struct mcpp_builder {
@@ -522,26 +521,6 @@ int mcpp_builder_unset(mcpp_builder *b, const char *path)
     return MCPP_OK;
 }
 
-/* lane.blocks from pattern and depth, when the harness did not state them. */
-static void derive_block_counts(mcpp_receipt *staging)
-{
-    static const int ids[4] = {MCPP_F_lane_blocks_A, MCPP_F_lane_blocks_M, MCPP_F_lane_blocks_E,
-                               MCPP_F_lane_blocks_R};
-    if (!mcpp_present(staging, MCPP_F_lane_pattern) || !mcpp_present(staging, MCPP_F_lane_depth))
-        return;
-    for (int k = 0; k < 4; k++)
-        if (mcpp_present(staging, ids[k]))
-            return;
-    int64_t counts[4];
-    mcpp_model_family_block_counts(counts, staging->f.lane_pattern, staging->f.lane_depth);
-    for (int k = 0; k < 4; k++) {
-        if (counts[k] == 0)
-            continue;
-        *(int64_t *)mcpp_field_ptr(&staging->f, ids[k]) = counts[k];
-        mcpp_set_present(staging, ids[k]);
-    }
-}
-
 int mcpp_builder_finish(mcpp_receipt **out, mcpp_report **report_out, const mcpp_builder *b)
 {
     if (report_out)
@@ -552,7 +531,7 @@ int mcpp_builder_finish(mcpp_receipt **out, mcpp_report **report_out, const mcpp
     *out = NULL;
     /* a shallow copy: derived statistics go in the copy, the builder is unchanged */
     mcpp_receipt staging = b->staging;
-    derive_block_counts(&staging);
+    mcpp_derive_block_counts(&staging);
     const mcpp_double_list *samples = &staging.f.metrics_step_time_s_samples;
     if (mcpp_present(&staging, MCPP_F_metrics_step_time_s_samples) && samples->count > 0) {
         double med, p10, p90;

@@ -1,7 +1,8 @@
 /*
  * families.c — the model-family registry: rows of the shipped
  * data/families.tsv (compiled in), parsed once under pthread_once, and the
- * block counts of a pattern tiled to a depth.
+ * block counts of a pattern tiled to a depth (and lane.blocks derived from
+ * them for the builder and for schema-1 inputs).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include "mcpp_receipts/model_family.h"
 #include "util/error_internal.h"
 #include "receipt/data_files.h"
+#include "receipt/receipt_internal.h"
 
 #define MAX_FAMILIES 64
 
@@ -108,4 +110,23 @@ int mcpp_model_family_for_pattern(mcpp_model_family *out, const char *pattern, i
         }
     }
     return MCPP_ENOTFOUND;
+}
+
+void mcpp_derive_block_counts(mcpp_receipt *staging)
+{
+    static const int ids[4] = {MCPP_F_lane_blocks_A, MCPP_F_lane_blocks_M, MCPP_F_lane_blocks_E,
+                               MCPP_F_lane_blocks_R};
+    if (!mcpp_present(staging, MCPP_F_lane_pattern) || !mcpp_present(staging, MCPP_F_lane_depth))
+        return;
+    for (int k = 0; k < 4; k++)
+        if (mcpp_present(staging, ids[k]))
+            return;
+    int64_t counts[4];
+    mcpp_model_family_block_counts(counts, staging->f.lane_pattern, staging->f.lane_depth);
+    for (int k = 0; k < 4; k++) {
+        if (counts[k] == 0)
+            continue;
+        *(int64_t *)mcpp_field_ptr(&staging->f, ids[k]) = counts[k];
+        mcpp_set_present(staging, ids[k]);
+    }
 }

@@ -422,6 +422,9 @@ int mcpp_schema1_upgrade(mcpp_load_ctx *ctx, cJSON *root);
 /* 0 when `r` can be written as schema 1 without losing anything; else -1 with
  * the field and the reason in the last error. */
 int mcpp_schema1_check(const mcpp_receipt *r);
+/* Sets lane.blocks from lane.pattern tiled to lane.depth when both are stated
+ * and no count is (builder, and schema-1 inputs being upgraded). */
+void mcpp_derive_block_counts(mcpp_receipt *staging);
 /* 1 when field `id` is new in schema 2 (a schema-1 file may not state it). */
 int mcpp_schema1_lacks(int id);
 
