@@ -226,7 +226,8 @@ void mcpp_validate_metrics(mcpp_load_ctx *ctx, const mcpp_receipt *r)
                                                    : NULL;
             if (en && mcpp_cj_is_string(en) && strcmp(en->valuestring, n->valuestring) == 0) {
                 snprintf(path, sizeof path, "metrics.named[%zu].name", i);
-                mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "duplicate_key", path, 0,
+                /* "consistency", not "duplicate_key": that kind locates a repeated JSON key */
+                mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency", path, 0,
                                  "metric \"%s\" is named twice (names are unique)",
                                  n->valuestring);
                 break;
