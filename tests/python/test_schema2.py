@@ -24,8 +24,8 @@ def test_new_sections_read_like_the_old_ones():
     r = mr.load(MLPERF)
     assert r.benchmark.suite == "mlperf-training"
     assert r["benchmark.params"] == {"global_batch": 8, "lora_rank": 16}
-    assert r.software.components.nemo == "24.09"
-    assert r.features.fused_rope is True
+    assert r.software.components["nemo"] == "24.09"
+    assert r.features["fused_rope"] is True and r["features.fused_rope"] is True
     assert r["backend.precision.requested"] == "bf16+fp8"
     assert r.hardware.observed.source == "declared"
     assert r.run.index == 3 and r.run.of == 10
