@@ -413,7 +413,7 @@ static PyGetSetDef receipt_getset[] = {
 };
 
 PyDoc_STRVAR(receipt_doc,
-             "An immutable, validated mcpp.receipt/1.\n\n"
+             "An immutable, validated mcpp.receipt/2.\n\n"
              "Made by load(), loads(), load_dir() or Builder.finish(); not directly.\n"
              "r['routing.top_k'] reads a field by dotted path (None when absent,\n"
              "KeyError when the schema has no such field).");

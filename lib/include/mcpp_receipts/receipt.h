@@ -1,6 +1,7 @@
 /*
- * mcpp_receipts/receipt.h — the receipt (schema mcpp.receipt/1): load, validate,
- * read fields, write canonical JSON or YAML, and build one field by field.
+ * mcpp_receipts/receipt.h — the receipt (schema mcpp.receipt/2; schema 1 is
+ * read too): load, validate, read fields and named metrics, write canonical
+ * JSON or YAML, and build one field by field. docs/schema-2.md lists the fields.
  *
  * A receipt is immutable once loaded or built. It is its own typed structure
  * (not a JSON tree); every field of the schema has a fixed type, listed by
@@ -145,8 +146,10 @@ typedef enum mcpp_type {
     MCPP_TYPE_ENUM,        /* one of the schema's names (also given as .string) */
     MCPP_TYPE_STRING_LIST, /* list of strings                                   */
     MCPP_TYPE_DOUBLE_LIST, /* list of finite doubles (step samples)             */
-    MCPP_TYPE_OBJECT       /* free-form object (extra, launch.fixed_policy,
-                              artifacts): read it as canonical JSON text        */
+    MCPP_TYPE_OBJECT       /* free-form object or list (extra, features,
+                              launch.fixed_policy, benchmark.params,
+                              software.components, artifacts, metrics.named):
+                              read it as canonical JSON text                    */
 } mcpp_type;
 
 /*
