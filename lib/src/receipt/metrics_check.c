@@ -162,7 +162,7 @@ static void check_metric(mcpp_load_ctx *ctx, const cJSON *obj, const char *path)
         }
     }
     const char *name = string_member(ctx, obj, "name", NULL, 1, path);
-    const char *unit, *wk_unit;
+    const char *wk_unit;
     mcpp_direction wk_dir;
     if (name && !name_ok(name)) {
         snprintf(where, sizeof where, "%s.name", path);
@@ -176,8 +176,7 @@ static void check_metric(mcpp_load_ctx *ctx, const cJSON *obj, const char *path)
                          "schema path under metrics, not in metrics.named",
                          name, wk_unit, wk_dir == MCPP_DIRECTION_HIGHER ? "higher" : "lower");
     }
-    unit = string_member(ctx, obj, "unit", NULL, 1, path);
-    (void)unit;
+    string_member(ctx, obj, "unit", NULL, 1, path);
     string_member(ctx, obj, "direction", directions, 1, path);
     const char *aggregate = string_member(ctx, obj, "aggregate", aggregates, 0, path);
     const cJSON *value = cJSON_GetObjectItemCaseSensitive(obj, "value");
