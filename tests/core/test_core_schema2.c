@@ -298,6 +298,29 @@ TEST(named_metric_rules_each_with_its_message)
                  MCPP_OK);
 }
 
+/* A hostile list of 100,000 metrics named alike: every repeat counted, the
+ * check stays O(n log n) (a pairwise scan would be 5e9 comparisons). */
+TEST(a_huge_list_of_repeated_metric_names_is_refused_promptly)
+{
+    const char item[] = "{\"name\":\"t\",\"unit\":\"s\",\"direction\":\"lower\",\"value\":1},";
+    const size_t n = 100000, head = strlen(HEAD " \"metrics\": {\"named\": [");
+    size_t cap = head + n * (sizeof item - 1) + 16;
+    char *text = malloc(cap);
+    CHECK(text != NULL);
+    if (!text)
+        return;
+    char *p = text + snprintf(text, cap, HEAD " \"metrics\": {\"named\": [");
+    for (size_t i = 0; i < n; i++, p += sizeof item - 1)
+        memcpy(p, item, sizeof item - 1);
+    memcpy(p - 1, "]}}", 4);
+    load_result r = load_text_fmt(text, strlen(text), MCPP_FORMAT_JSON, "t.json", NULL);
+    CHECK_INT_EQ(r.status, MCPP_EINVALID);
+    CHECK_STR_EQ(r.kind, "consistency");
+    CHECK(strstr(r.message, "metrics.named[1].name: metric \"t\" is named twice") != NULL);
+    CHECK_INT_EQ(r.errors, 32); /* the located ones; the rest are counted */
+    free(text);
+}
+
 TEST(precision_recipes_follow_the_grammar)
 {
     CHECK_INT_EQ(load_json(HEAD " \"backend\": {\"precision\": {\"requested\": \"bf16+fp8\", "
@@ -575,6 +598,7 @@ int main(void)
     RUN(schema2_receipts_round_trip_byte_identical_in_json_and_yaml);
     RUN(new_fields_read_back_by_path_and_by_metric);
     RUN(named_metric_rules_each_with_its_message);
+    RUN(a_huge_list_of_repeated_metric_names_is_refused_promptly);
     RUN(precision_recipes_follow_the_grammar);
     RUN(run_features_not_recorded_and_enums);
     RUN(registered_families_fix_pattern_depth_and_counts);

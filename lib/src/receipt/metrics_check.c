@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "receipt/receipt_internal.h"
@@ -193,6 +194,13 @@ static void check_metric(mcpp_load_ctx *ctx, const cJSON *obj, const char *path)
     check_samples(ctx, obj, path, value->valuedouble, aggregate);
 }
 
+/* The name of metric object `m`, or NULL. */
+static const char *name_of(const cJSON *m)
+{
+    const cJSON *n = mcpp_cj_is_object(m) ? cJSON_GetObjectItemCaseSensitive(m, "name") : NULL;
+    return n && mcpp_cj_is_string(n) ? n->valuestring : NULL;
+}
+
 /* Is `name` stated by the receipt (a present well-known metric or a named one)? */
 static int metric_stated(const mcpp_receipt *r, const cJSON *list, const char *name)
 {
@@ -202,37 +210,64 @@ static int metric_stated(const mcpp_receipt *r, const cJSON *list, const char *n
                    (mcpp_well_known_metrics[k].field == MCPP_F_metrics_step_time_s_median &&
                     mcpp_present(r, MCPP_F_metrics_step_time_s_samples));
     for (const cJSON *m = list ? list->child : NULL; m; m = m->next) {
-        const cJSON *n = mcpp_cj_is_object(m) ? cJSON_GetObjectItemCaseSensitive(m, "name") : NULL;
-        if (n && mcpp_cj_is_string(n) && strcmp(n->valuestring, name) == 0)
+        const char *n = name_of(m);
+        if (n && strcmp(n, name) == 0)
             return 1;
     }
     return 0;
+}
+
+typedef struct named_index {
+    const char *name;
+    size_t index;
+} named_index;
+
+static int named_index_cmp(const void *x, const void *y)
+{
+    const named_index *a = x, *b = y;
+    int c = strcmp(a->name, b->name);
+    return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+/* Names are unique: sorted, so a hostile list of a million metrics stays
+ * O(n log n); each repeat is reported at its later position. */
+static void check_unique_names(mcpp_load_ctx *ctx, const cJSON *list, size_t n)
+{
+    named_index *all = n ? malloc(n * sizeof *all) : NULL;
+    if (n && !all) {
+        ctx->nomem = 1;
+        return;
+    }
+    size_t k = 0, i = 0;
+    for (const cJSON *m = list->child; m; m = m->next, i++) {
+        const char *name = name_of(m);
+        if (name)
+            all[k++] = (named_index){name, i};
+    }
+    qsort(all, k, sizeof *all, named_index_cmp);
+    char path[64];
+    for (i = 1; i < k; i++) {
+        if (strcmp(all[i - 1].name, all[i].name) != 0)
+            continue;
+        snprintf(path, sizeof path, "metrics.named[%zu].name", all[i].index);
+        /* "consistency", not "duplicate_key": that kind locates a repeated JSON key */
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency", path, 0,
+                         "metric \"%s\" is named twice (names are unique)", all[i].name);
+    }
+    free(all);
 }
 
 void mcpp_validate_metrics(mcpp_load_ctx *ctx, const mcpp_receipt *r)
 {
     const cJSON *list = mcpp_present(r, MCPP_F_metrics_named) ? r->f.metrics_named.staged : NULL;
     char path[64];
-    size_t i = 0;
-    for (const cJSON *m = list ? list->child : NULL; m; m = m->next, i++) {
-        snprintf(path, sizeof path, "metrics.named[%zu]", i);
+    size_t n = 0;
+    for (const cJSON *m = list ? list->child : NULL; m; m = m->next, n++) {
+        snprintf(path, sizeof path, "metrics.named[%zu]", n);
         check_metric(ctx, m, path);
-        const cJSON *n = mcpp_cj_is_object(m) ? cJSON_GetObjectItemCaseSensitive(m, "name") : NULL;
-        if (!n || !mcpp_cj_is_string(n))
-            continue;
-        for (const cJSON *e = list->child; e != m; e = e->next) {
-            const cJSON *en = mcpp_cj_is_object(e) ? cJSON_GetObjectItemCaseSensitive(e, "name")
-                                                   : NULL;
-            if (en && mcpp_cj_is_string(en) && strcmp(en->valuestring, n->valuestring) == 0) {
-                snprintf(path, sizeof path, "metrics.named[%zu].name", i);
-                /* "consistency", not "duplicate_key": that kind locates a repeated JSON key */
-                mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency", path, 0,
-                                 "metric \"%s\" is named twice (names are unique)",
-                                 n->valuestring);
-                break;
-            }
-        }
     }
+    if (n > 1)
+        check_unique_names(ctx, list, n);
     if (mcpp_present(r, MCPP_F_metrics_primary) && !metric_stated(r, list, r->f.metrics_primary))
         mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency", "metrics.primary", 0,
                          "names \"%s\", which this receipt does not state", r->f.metrics_primary);
