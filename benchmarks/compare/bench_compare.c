@@ -103,7 +103,7 @@ static mcpp_builder *make_builder(void)
     OK(mcpp_builder_new(&b));
     OK(mcpp_builder_set_string(b, "lane.family", "NAM56R"));
     OK(mcpp_builder_set_string(b, "lane.pattern", "AEMEAEMEAEMR"));
-    OK(mcpp_builder_set_int(b, "lane.depth", 56));
+    OK(mcpp_builder_set_int(b, "lane.depth", 52));
     OK(mcpp_builder_set_int(b, "workload.micro_batch", 1));
     OK(mcpp_builder_set_int(b, "workload.global_batch", 64));
     OK(mcpp_builder_set_int(b, "workload.tokens_per_step", 262144));

@@ -45,7 +45,7 @@ int main(int argc, char **argv)
     TRY(mcpp_builder_set_string(b, "lane.name", "NAM56R hybrid MoE lane"));
     TRY(mcpp_builder_set_string(b, "lane.family", "NAM56R"));
     TRY(mcpp_builder_set_string(b, "lane.pattern", "AEMEAEMEAEMR"));
-    TRY(mcpp_builder_set_int(b, "lane.depth", 56));
+    TRY(mcpp_builder_set_int(b, "lane.depth", 52));
     TRY(mcpp_builder_set_int(b, "workload.seq_len", 4096));
     TRY(mcpp_builder_set_int(b, "workload.micro_batch", 2));
     TRY(mcpp_builder_set_int(b, "workload.global_batch", 256));

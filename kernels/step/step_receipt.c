@@ -57,9 +57,9 @@ static int step_has(const step_options *opt, char family)
     return strchr(opt->stack.pattern, family) != NULL;
 }
 
-/* "NAM<depth>" for dense stacks, "NAM<depth>R" for MoE stacks ending in an R
- * block (e.g. AEMEAEMEAEMR tiled to 56 layers is NAM56R), "NAM<depth>E" for
- * other MoE stacks. */
+/* A descriptive name for a stack the family registry does not list:
+ * "NAM<depth>" for dense stacks, "NAM<depth>R" for MoE stacks ending in an R
+ * block, "NAM<depth>E" for other MoE stacks. */
 static void step_family(char *out, size_t cap, const step_options *opt)
 {
     const char *p = opt->stack.pattern;
@@ -67,6 +67,29 @@ static void step_family(char *out, size_t cap, const step_options *opt)
     char suffix[2] = {0, 0};
     if (step_has(opt, 'E')) suffix[0] = p[len - 1] == 'R' ? 'R' : 'E';
     snprintf(out, cap, "NAM%zu%s", opt->stack.depth, suffix);
+}
+
+/* The lane family: the registered family of this pattern at this depth
+ * (AEMEAEMEAEMR at 52 is NAM56R), else the descriptive name above, unless a
+ * registered family has that name and this stack is not one of it: then none
+ * (0), since a wrong family makes the receipt invalid. */
+static int step_lane_family(char *out, size_t cap, const step_options *opt)
+{
+    const mcpp_stack_config *c = &opt->stack;
+    mcpp_model_family reg;
+    if (mcpp_model_family_for_pattern(&reg, c->pattern, (int64_t)c->depth) == MCPP_OK) {
+        snprintf(out, cap, "%s", reg.name);
+        return 1;
+    }
+    step_family(out, cap, opt);
+    if (mcpp_model_family_find(&reg, out) != MCPP_OK)
+        return 1;
+    if (reg.pattern[0] || reg.depth != (int64_t)c->depth) /* e.g. NAM56R at another depth */
+        return 0;
+    for (const char *p = c->pattern; *p; p++) /* NAM52: depth and letters only */
+        if (!strchr(reg.letters, *p))
+            return 0;
+    return 1;
 }
 
 static char *step_join_argv(int argc, char **argv)
@@ -130,8 +153,8 @@ int step_write_receipt(const step_options *opt, const step_result *res)
 
     char family[64];
     if (opt->family) snprintf(family, sizeof family, "%s", opt->family);
-    else step_family(family, sizeof family, opt);
-    sb_str(&sb, "lane.family", family);
+    if (opt->family || step_lane_family(family, sizeof family, opt))
+        sb_str(&sb, "lane.family", family);
     if (opt->lane_name) {
         sb_str(&sb, "lane.name", opt->lane_name);
     } else {

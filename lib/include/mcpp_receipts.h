@@ -23,6 +23,8 @@
 
 #include "mcpp_receipts/common.h"
 #include "mcpp_receipts/receipt.h"
+#include "mcpp_receipts/accelerator.h"
+#include "mcpp_receipts/model_family.h"
 #include "mcpp_receipts/policy.h"
 #include "mcpp_receipts/policy_lua.h"
 #include "mcpp_receipts/compare.h"

@@ -17,7 +17,7 @@ static const char VALIDATE_USAGE[] =
     "usage: mcpp-receipts validate [--quiet] [--format text|json] FILE...\n";
 static const char VALIDATE_HELP[] =
     "\n"
-    "Checks each receipt (JSON or YAML; \"-\" reads stdin) against schema mcpp.receipt/1.\n"
+    "Checks each receipt (JSON or YAML; \"-\" reads stdin) against schema mcpp.receipt/2 (schema 1 is read too).\n"
     "Prints \"ok FILE (id ID, lane NAME)\" for a valid receipt, or every problem as\n"
     "\"FILE:LINE:COL: FIELD: MESSAGE [KIND]\" (warnings as \"[warning: KIND]\"), then a summary.\n"
     "\n"
@@ -49,15 +49,19 @@ static const char SHOW_HELP[] =
     "example:\n"
     "  mcpp-receipts show examples/receipts/h200_requested_h100_observed.json\n";
 
-static const char CONVERT_USAGE[] = "usage: mcpp-receipts convert FILE --to json|yaml\n";
+static const char CONVERT_USAGE[] =
+    "usage: mcpp-receipts convert FILE --to json|yaml [--schema 1|2]\n";
 static const char CONVERT_HELP[] =
     "\n"
     "Validates one receipt (\"-\" reads stdin) and writes it to stdout in canonical form:\n"
     "schema field order, absent fields left out, numbers in shortest round-trip form.\n"
-    "JSON -> YAML -> JSON gives back the same bytes.\n"
+    "JSON -> YAML -> JSON gives back the same bytes. Schema 1 receipts are read and\n"
+    "written as schema 2; --schema 1 writes the layout of mcpp.receipt/1 for tools\n"
+    "that only read it, and refuses (exit 3, naming the field) what does not fit.\n"
     "\n"
     "options:\n"
     "  -t, --to FORMAT       json or yaml (required)\n"
+    "  --schema N            2 (the default) or 1\n"
     "  -h, --help            this help\n"
     "\n"
     "exit codes: 0 ok, 3 invalid input (or a bad option), 4 internal error\n"
@@ -364,11 +368,15 @@ static int load_one(mcpp_receipt **out, const char *path)
     return status;
 }
 
-static int write_canonical(const mcpp_receipt *receipt, mcpp_format format)
+static int write_canonical(const mcpp_receipt *receipt, mcpp_format format, int schema)
 {
     char *text = NULL;
     size_t len = 0;
-    int status = mcpp_receipt_write(&text, &len, receipt, format);
+    int status = mcpp_receipt_write_schema(&text, &len, receipt, format, schema);
+    if (status == MCPP_EINVALID) { /* the content does not fit the older schema */
+        cli_print_last_error();
+        return CLI_EXIT_INVALID;
+    }
     if (status != MCPP_OK) {
         cli_print_last_error();
         return CLI_EXIT_INTERNAL; /* a valid receipt that cannot be written is a bug */
@@ -441,15 +449,45 @@ int cli_show(int argc, char **argv)
         if (fflush(stdout) != 0)
             rc = CLI_EXIT_INTERNAL;
     } else {
-        rc = write_canonical(receipt, strcmp(format, "json") == 0 ? MCPP_FORMAT_JSON : MCPP_FORMAT_YAML);
+        rc = write_canonical(receipt, strcmp(format, "json") == 0 ? MCPP_FORMAT_JSON : MCPP_FORMAT_YAML,
+                             2);
     }
     mcpp_receipt_free(receipt);
     return rc;
 }
 
+/* Takes "--schema N" / "--schema=N" out of argv (into *schema); -1 when its value is bad. */
+static int take_schema_option(int *argc, char **argv, int *schema)
+{
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *value = NULL;
+        if (strcmp(argv[i], "--schema") == 0 && i + 1 < *argc)
+            value = argv[++i];
+        else if (strncmp(argv[i], "--schema=", 9) == 0)
+            value = argv[i] + 9;
+        else if (strcmp(argv[i], "--") == 0) {
+            while (i < *argc)
+                argv[out++] = argv[i++];
+            break;
+        } else {
+            argv[out++] = argv[i];
+            continue;
+        }
+        if (strcmp(value, "1") != 0 && strcmp(value, "2") != 0)
+            return -1;
+        *schema = value[0] - '0';
+    }
+    *argc = out;
+    return 0;
+}
+
 int cli_convert(int argc, char **argv)
 {
     const char *file = NULL, *format = NULL;
+    int schema = 2;
+    if (take_schema_option(&argc, argv, &schema) != 0)
+        return usage_error("convert", CONVERT_USAGE, "%s", "--schema takes 1 or 2");
     int rc = parse_single(argc, argv, "convert", CONVERT_USAGE, CONVERT_HELP, "--to", "-t", &file, &format);
     if (rc >= 0)
         return rc;
@@ -463,7 +501,8 @@ int cli_convert(int argc, char **argv)
     int status = load_one(&receipt, file);
     if (status != MCPP_OK)
         return cli_exit_for_status(status);
-    rc = write_canonical(receipt, strcmp(format, "json") == 0 ? MCPP_FORMAT_JSON : MCPP_FORMAT_YAML);
+    rc = write_canonical(receipt, strcmp(format, "json") == 0 ? MCPP_FORMAT_JSON : MCPP_FORMAT_YAML,
+                         schema);
     mcpp_receipt_free(receipt);
     return rc;
 }

@@ -9,7 +9,7 @@
 #include "mcpp_receipts.h"
 
 static const cli_command COMMANDS[] = {
-    {"validate", "check receipts against schema mcpp.receipt/1", cli_validate},
+    {"validate", "check receipts against schema mcpp.receipt/2", cli_validate},
     {"show", "print a receipt for people (or as json/yaml)", cli_show},
     {"convert", "convert a receipt to canonical JSON or YAML", cli_convert},
     {"compare", "decide whether two receipts are comparable, and compare their numbers", cli_compare},

@@ -95,6 +95,19 @@ for f in *.json; do
   same_bytes "show $stem.yaml prints what show $f prints (but the file name)" "$work/$stem.show_yaml.txt" "$work/$stem.show_json.txt"
 done
 
+# ---- schema 1 on request -----------------------------------------------------------------
+"$cli" convert nam56r_padded.json --to json --schema 1 >"$work/v1.json" 2>"$work/err" \
+  && ok "convert --schema 1 writes a schema-1 receipt" || bad "convert --schema 1 failed"
+contains "the schema-1 text names schema 1" "$work/v1.json" '"schema": "mcpp.receipt/1"'
+contains "the schema-1 text has the one precision of schema 1" "$work/v1.json" '"precision": "bf16"'
+"$cli" convert "$work/v1.json" --to json >"$work/v1_back.json" 2>"$work/v1_back.err"
+same_bytes "schema 2 -> schema 1 -> schema 2 gives back the example byte for byte" "$work/v1_back.json" nam56r_padded.json
+contains "reading schema 1 warns that it was upgraded" "$work/v1_back.err" "read as mcpp.receipt/1 and upgraded to mcpp.receipt/2"
+expect_exit "convert --schema 1 of a receipt with schema-2 fields is refused" 3 \
+  "$cli" convert schema2/mlperf_llama2_70b_lora.json --to yaml --schema=1
+contains "the refusal names the field" "$work/last.out" "source.not_recorded: source.not_recorded has no place in schema mcpp.receipt/1"
+expect_exit "convert --schema 3 is a usage error" 3 "$cli" convert nam56r_padded.json --to json --schema 3
+
 # ---- what the text of show says --------------------------------------------------------
 "$cli" show h200_requested_h100_observed.json >"$work/h200.txt" 2>&1
 contains "show marks the H200-requested/H100-observed accelerator as differing" "$work/h200.txt" "! differs"
@@ -113,7 +126,7 @@ if grep -q '^Routing' "$work/nam52.txt"; then bad "show prints a Routing section
 else ok "show leaves out sections a receipt does not have (no Routing for NAM52 dense)"; fi
 
 # ---- warnings: reported, but the receipt is valid ----------------------------------------
-printf 'schema: mcpp.receipt/1\nid: warned\nlane:\n  family: NAM52\n  pattern: AMMM\nmetrics:\n  window:\n    measured_steps: 4\n  step_time_s:\n    samples: [1.0, 1.1, 1.2]\n' >"$work/warned.yaml"
+printf 'schema: mcpp.receipt/2\nid: warned\nlane:\n  family: NAM52\n  pattern: AMMM\nmetrics:\n  window:\n    measured_steps: 4\n  step_time_s:\n    samples: [1.0, 1.1, 1.2]\n' >"$work/warned.yaml"
 expect_exit "a receipt with only warnings is valid" 0 "$cli" validate "$work/warned.yaml"
 contains "its ok line is printed" "$work/last.out" "ok $work/warned.yaml (id warned, lane NAM52 AMMM)"
 contains "its warning is printed with location, field and category" "$work/last.out" \

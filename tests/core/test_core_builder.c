@@ -18,7 +18,7 @@ static mcpp_builder *nam56r_builder(void)
     mcpp_builder_set_string(b, "created_at", "2026-11-22T01:00:00Z");
     mcpp_builder_set_string(b, "lane.family", "NAM56R");
     mcpp_builder_set_string(b, "lane.pattern", "AEMEAEMEAEMR");
-    mcpp_builder_set_int(b, "lane.depth", 48);
+    mcpp_builder_set_int(b, "lane.depth", 52);
     mcpp_builder_set_string(b, "routing.mode", "token_choice");
     mcpp_builder_set_int(b, "routing.top_k", 8);
     mcpp_builder_set_double(b, "routing.capacity_factor", 1.25);
@@ -144,7 +144,7 @@ TEST(stated_statistics_are_checked_against_samples_at_finish)
 }
 
 static const char *const sample_json =
-    "{\"schema\": \"mcpp.receipt/1\", \"lane\": {\"pattern\": \"AMAM\", \"depth\": 8}, "
+    "{\"schema\": \"mcpp.receipt/2\", \"lane\": {\"pattern\": \"AMAM\", \"depth\": 8}, "
     "\"compile\": {\"posture\": \"regional\", \"disabled_regions\": [\"a\", \"b\"]}, "
     "\"topology\": {\"sp\": true}, \"metrics\": {\"tokens_per_s\": 1.5e5}, "
     "\"artifacts\": [{\"kind\": \"log\", \"uri\": \"s3://b/log\"}], "

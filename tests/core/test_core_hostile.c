@@ -46,14 +46,14 @@ TEST(json_nesting_100000_deep_is_a_limit_error)
     CHECK_CONTAINS(r.message, "t.json:1:65: nesting deeper than the limit of 64 levels");
     free(s);
     /* inside extra too */
-    s = repeat_nested(100000, "{\"a\":", "}", "{\"schema\":\"mcpp.receipt/1\",\"extra\":");
+    s = repeat_nested(100000, "{\"a\":", "}", "{\"schema\":\"mcpp.receipt/2\",\"extra\":");
     expect_refused(load_json(s), MCPP_ELIMIT, "limit");
     free(s);
 }
 
 TEST(yaml_nesting_100000_deep_is_a_limit_error)
 {
-    char *s = repeat_nested(100000, "[", "]", "schema: mcpp.receipt/1\nextra: ");
+    char *s = repeat_nested(100000, "[", "]", "schema: mcpp.receipt/2\nextra: ");
     load_result r = load_yaml(s);
     expect_refused(r, MCPP_ELIMIT, "limit");
     CHECK_CONTAINS(r.message, "nesting deeper than the limit of 64 levels");
@@ -62,88 +62,88 @@ TEST(yaml_nesting_100000_deep_is_a_limit_error)
 
 TEST(duplicate_keys_are_refused_where_the_second_one_sits)
 {
-    load_result r = load_json("{\"schema\": \"mcpp.receipt/1\",\n \"schema\": \"mcpp.receipt/1\"}");
+    load_result r = load_json("{\"schema\": \"mcpp.receipt/2\",\n \"schema\": \"mcpp.receipt/2\"}");
     expect_refused(r, MCPP_EINVALID, "duplicate_key");
     CHECK_STR_EQ(r.message, "t.json:2:2: schema: duplicate key \"schema\" (each key may appear once)");
-    r = load_json("{\"schema\": \"mcpp.receipt/1\", \"lane\": {\"depth\": 1,\n \"depth\": 2}}");
+    r = load_json("{\"schema\": \"mcpp.receipt/2\", \"lane\": {\"depth\": 1,\n \"depth\": 2}}");
     expect_refused(r, MCPP_EINVALID, "duplicate_key");
     CHECK_STR_EQ(r.message, "t.json:2:2: lane.depth: duplicate key \"depth\" (each key may appear once)");
-    r = load_json("{\"schema\": \"mcpp.receipt/1\", \"lane\": {}, \"lane\": {}}");
+    r = load_json("{\"schema\": \"mcpp.receipt/2\", \"lane\": {}, \"lane\": {}}");
     expect_refused(r, MCPP_EINVALID, "duplicate_key");
-    r = load_json("{\"schema\": \"mcpp.receipt/1\", \"extra\": {\"a\": {\"x\": 1, \"x\": 2}}}");
+    r = load_json("{\"schema\": \"mcpp.receipt/2\", \"extra\": {\"a\": {\"x\": 1, \"x\": 2}}}");
     expect_refused(r, MCPP_EINVALID, "duplicate_key");
     CHECK_CONTAINS(r.message, "extra.a.x: duplicate key \"x\"");
-    r = load_yaml("schema: mcpp.receipt/1\nextra:\n  k: 1\n  k: 2\n");
+    r = load_yaml("schema: mcpp.receipt/2\nextra:\n  k: 1\n  k: 2\n");
     expect_refused(r, MCPP_EINVALID, "duplicate_key");
     CHECK_STR_EQ(r.message, "t.yaml:4:3: duplicate key \"k\" (each key may appear once)");
 }
 
 TEST(nan_and_infinity_tokens_are_syntax_errors)
 {
-    load_result r = load_json("{\"schema\": \"mcpp.receipt/1\", \"metrics\": {\"tokens_per_s\": NaN}}");
+    load_result r = load_json("{\"schema\": \"mcpp.receipt/2\", \"metrics\": {\"tokens_per_s\": NaN}}");
     expect_refused(r, MCPP_EINVALID, "syntax");
     CHECK_CONTAINS(r.message, "NaN and Infinity are not numbers in JSON");
-    expect_refused(load_json("{\"schema\": \"mcpp.receipt/1\", \"extra\": {\"x\": -Infinity}}"),
+    expect_refused(load_json("{\"schema\": \"mcpp.receipt/2\", \"extra\": {\"x\": -Infinity}}"),
                    MCPP_EINVALID, "syntax");
     /* YAML's .nan / .inf are plain strings under the strict core schema */
-    r = load_yaml("schema: mcpp.receipt/1\nmetrics:\n  tokens_per_s: .nan\n");
+    r = load_yaml("schema: mcpp.receipt/2\nmetrics:\n  tokens_per_s: .nan\n");
     expect_refused(r, MCPP_EINVALID, "type");
     CHECK_CONTAINS(r.message, "expected number, got string \".nan\"");
 }
 
 TEST(huge_numbers_are_refused_not_rounded)
 {
-    expect_refused(load_json("{\"schema\": \"mcpp.receipt/1\", \"extra\": {\"x\": 1e400}}"),
+    expect_refused(load_json("{\"schema\": \"mcpp.receipt/2\", \"extra\": {\"x\": 1e400}}"),
                    MCPP_EINVALID, "range");
-    expect_refused(load_json("{\"schema\": \"mcpp.receipt/1\", \"metrics\": {\"step_time_s\": "
+    expect_refused(load_json("{\"schema\": \"mcpp.receipt/2\", \"metrics\": {\"step_time_s\": "
                              "{\"samples\": [1e400]}}}"),
                    MCPP_EINVALID, "range");
-    load_result r = load_json("{\"schema\": \"mcpp.receipt/1\", \"topology\": {\"dp\": "
+    load_result r = load_json("{\"schema\": \"mcpp.receipt/2\", \"topology\": {\"dp\": "
                               "1180591620717411303424}}");
     expect_refused(r, MCPP_EINVALID, "range");
     CHECK_CONTAINS(r.message, "overflows the exact integer range");
-    r = load_yaml("schema: mcpp.receipt/1\ntopology:\n  dp: 1180591620717411303424\n");
+    r = load_yaml("schema: mcpp.receipt/2\ntopology:\n  dp: 1180591620717411303424\n");
     expect_refused(r, MCPP_EINVALID, "range");
     CHECK_CONTAINS(r.message, "t.yaml:3:7: topology.dp: expected integer");
-    expect_refused(load_yaml("schema: mcpp.receipt/1\nmetrics:\n  tokens_per_s: 1e400\n"),
+    expect_refused(load_yaml("schema: mcpp.receipt/2\nmetrics:\n  tokens_per_s: 1e400\n"),
                    MCPP_EINVALID, "range");
 }
 
 TEST(invalid_utf8_is_an_encoding_error)
 {
-    load_result r = load_json("{\"schema\": \"mcpp.receipt/1\", \"lane\": {\"name\": \"a\xff\"}}");
+    load_result r = load_json("{\"schema\": \"mcpp.receipt/2\", \"lane\": {\"name\": \"a\xff\"}}");
     expect_refused(r, MCPP_EINVALID, "encoding");
     CHECK_STR_EQ(r.message, "t.json:1:49: invalid UTF-8 (byte 0xFF)");
     /* overlong encoding of '/', and a UTF-16 surrogate */
-    expect_refused(load_json("{\"schema\": \"mcpp.receipt/1\", \"extra\": {\"a\": \"\xc0\xaf\"}}"),
+    expect_refused(load_json("{\"schema\": \"mcpp.receipt/2\", \"extra\": {\"a\": \"\xc0\xaf\"}}"),
                    MCPP_EINVALID, "encoding");
-    expect_refused(load_json("{\"schema\": \"mcpp.receipt/1\", \"extra\": {\"a\": \"\xed\xa0\x80\"}}"),
+    expect_refused(load_json("{\"schema\": \"mcpp.receipt/2\", \"extra\": {\"a\": \"\xed\xa0\x80\"}}"),
                    MCPP_EINVALID, "encoding");
-    expect_refused(load_yaml("schema: mcpp.receipt/1\nlane:\n  name: a\xff\n"), MCPP_EINVALID,
+    expect_refused(load_yaml("schema: mcpp.receipt/2\nlane:\n  name: a\xff\n"), MCPP_EINVALID,
                    "encoding");
     /* valid multi-byte text passes and columns count characters */
-    r = load_json("{\"schema\": \"mcpp.receipt/1\", \"lane\": {\"name\": \"\xc3\xa9t\xc3\xa9\", \"x\": 1}}");
+    r = load_json("{\"schema\": \"mcpp.receipt/2\", \"lane\": {\"name\": \"\xc3\xa9t\xc3\xa9\", \"x\": 1}}");
     CHECK_STR_EQ(r.message, "t.json:1:54: lane.x: unknown field (free-form data goes in 'extra')");
 }
 
 TEST(escaped_nul_is_refused_but_an_escaped_backslash_is_not)
 {
-    load_result r = load_json("{\"schema\": \"mcpp.receipt/1\", \"lane\": {\"name\": \"a\\u0000b\"}}");
+    load_result r = load_json("{\"schema\": \"mcpp.receipt/2\", \"lane\": {\"name\": \"a\\u0000b\"}}");
     expect_refused(r, MCPP_EINVALID, "encoding");
     CHECK_STR_EQ(r.message, "t.json:1:49: \\u0000 (NUL) is not allowed inside strings");
     /* "\\u0000" is a backslash followed by the text u0000: allowed */
-    CHECK_INT_EQ(load_json("{\"schema\": \"mcpp.receipt/1\", \"lane\": {\"name\": \"a\\\\u0000b\"}}").status,
+    CHECK_INT_EQ(load_json("{\"schema\": \"mcpp.receipt/2\", \"lane\": {\"name\": \"a\\\\u0000b\"}}").status,
                  MCPP_OK);
-    expect_refused(load_yaml("schema: mcpp.receipt/1\nlane:\n  name: \"a\\0b\"\n"), MCPP_EINVALID,
+    expect_refused(load_yaml("schema: mcpp.receipt/2\nlane:\n  name: \"a\\0b\"\n"), MCPP_EINVALID,
                    "encoding");
 }
 
 TEST(trailing_garbage_is_refused)
 {
-    load_result r = load_json("{\"schema\": \"mcpp.receipt/1\"} {}");
+    load_result r = load_json("{\"schema\": \"mcpp.receipt/2\"} {}");
     expect_refused(r, MCPP_EINVALID, "syntax");
     CHECK_STR_EQ(r.message, "t.json:1:30: invalid JSON: trailing characters after the receipt");
-    CHECK_INT_EQ(load_json("{\"schema\": \"mcpp.receipt/1\"}\n\n  ").status, MCPP_OK);
+    CHECK_INT_EQ(load_json("{\"schema\": \"mcpp.receipt/2\"}\n\n  ").status, MCPP_OK);
 }
 
 TEST(empty_and_non_object_inputs_are_refused)
@@ -209,11 +209,11 @@ TEST(truncation_at_every_byte_offset_never_crashes_or_half_loads)
 
 TEST(yaml_anchors_and_aliases_are_refused)
 {
-    load_result r = load_yaml("schema: mcpp.receipt/1\nextra:\n  a: &x 1\n  b: *x\n");
+    load_result r = load_yaml("schema: mcpp.receipt/2\nextra:\n  a: &x 1\n  b: *x\n");
     expect_refused(r, MCPP_EINVALID, "yaml_feature");
     CHECK_STR_EQ(r.message, "t.yaml:3:6: anchors are not allowed (found &x): a receipt is plain "
                             "data, and anchors with aliases can expand exponentially");
-    r = load_yaml("schema: mcpp.receipt/1\nextra:\n  b: *x\n");
+    r = load_yaml("schema: mcpp.receipt/2\nextra:\n  b: *x\n");
     expect_refused(r, MCPP_EINVALID, "yaml_feature"); /* refused at the alias itself */
     CHECK_CONTAINS(r.message, "t.yaml:3:6: aliases are not allowed (found *x)");
 }
@@ -221,7 +221,7 @@ TEST(yaml_anchors_and_aliases_are_refused)
 TEST(yaml_billion_laughs_stops_at_the_first_anchor)
 {
     char doc[4096];
-    size_t n = (size_t)snprintf(doc, sizeof doc, "schema: mcpp.receipt/1\nextra:\n  l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    size_t n = (size_t)snprintf(doc, sizeof doc, "schema: mcpp.receipt/2\nextra:\n  l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
     for (int i = 1; i < 10; i++)
         n += (size_t)snprintf(doc + n, sizeof doc - n,
                               "  l%d: &l%d [*l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d]\n", i,
@@ -233,24 +233,24 @@ TEST(yaml_billion_laughs_stops_at_the_first_anchor)
 
 TEST(yaml_tags_are_refused)
 {
-    load_result r = load_yaml("schema: mcpp.receipt/1\nextra:\n  x: !!python/object:os.system ls\n");
+    load_result r = load_yaml("schema: mcpp.receipt/2\nextra:\n  x: !!python/object:os.system ls\n");
     expect_refused(r, MCPP_EINVALID, "yaml_feature");
     CHECK_CONTAINS(r.message, "explicit tags are not allowed (found tag:yaml.org,2002:python/object:os.system)");
-    expect_refused(load_yaml("schema: !!str mcpp.receipt/1\n"), MCPP_EINVALID, "yaml_feature");
-    expect_refused(load_yaml("schema: mcpp.receipt/1\nlane: !custom {a: 1}\n"), MCPP_EINVALID,
+    expect_refused(load_yaml("schema: !!str mcpp.receipt/2\n"), MCPP_EINVALID, "yaml_feature");
+    expect_refused(load_yaml("schema: mcpp.receipt/2\nlane: !custom {a: 1}\n"), MCPP_EINVALID,
                    "yaml_feature");
 }
 
 TEST(yaml_second_document_is_refused)
 {
-    load_result r = load_yaml("schema: mcpp.receipt/1\n---\nschema: mcpp.receipt/1\n");
+    load_result r = load_yaml("schema: mcpp.receipt/2\n---\nschema: mcpp.receipt/2\n");
     expect_refused(r, MCPP_EINVALID, "yaml_feature");
     CHECK_STR_EQ(r.message, "t.yaml:2:1: a second YAML document is not allowed: one receipt per file");
 }
 
 TEST(yaml_complex_keys_are_refused)
 {
-    expect_refused(load_yaml("schema: mcpp.receipt/1\nextra:\n  ? [a, b]\n  : 1\n"), MCPP_EINVALID,
+    expect_refused(load_yaml("schema: mcpp.receipt/2\nextra:\n  ? [a, b]\n  : 1\n"), MCPP_EINVALID,
                    "yaml_feature");
 }
 
@@ -260,7 +260,7 @@ TEST(input_size_limit_is_checked_before_reading)
     mcpp_limits_default(&lim);
     CHECK_INT_EQ(lim.max_input_bytes, (size_t)16 << 20);
     lim.max_input_bytes = 10;
-    load_result r = load_text_fmt("{\"schema\": \"mcpp.receipt/1\"}", 28, MCPP_FORMAT_JSON, "t.json", &lim);
+    load_result r = load_text_fmt("{\"schema\": \"mcpp.receipt/2\"}", 28, MCPP_FORMAT_JSON, "t.json", &lim);
     expect_refused(r, MCPP_ELIMIT, "limit");
     CHECK_STR_EQ(r.message, "t.json: input of 28 bytes is beyond the limit of 10 bytes");
 
@@ -288,24 +288,24 @@ TEST(string_length_and_depth_limits_are_configurable)
     mcpp_limits lim;
     mcpp_limits_default(&lim);
     lim.max_string_bytes = 4;
-    load_result r = load_text_fmt("{\"schema\": \"mcpp.receipt/1\"}", 28, MCPP_FORMAT_JSON, "t.json", &lim);
+    load_result r = load_text_fmt("{\"schema\": \"mcpp.receipt/2\"}", 28, MCPP_FORMAT_JSON, "t.json", &lim);
     expect_refused(r, MCPP_ELIMIT, "limit");
     CHECK_STR_EQ(r.message, "t.json:1:2: string longer than the limit of 4 bytes");
-    r = load_text_fmt("schema: mcpp.receipt/1\n", 23, MCPP_FORMAT_YAML, "t.yaml", &lim);
+    r = load_text_fmt("schema: mcpp.receipt/2\n", 23, MCPP_FORMAT_YAML, "t.yaml", &lim);
     expect_refused(r, MCPP_ELIMIT, "limit");
     mcpp_limits_default(&lim);
     lim.max_depth = 2;
-    r = load_text_fmt("{\"schema\": \"mcpp.receipt/1\", \"lane\": {\"a\": []}}", 46, MCPP_FORMAT_JSON,
+    r = load_text_fmt("{\"schema\": \"mcpp.receipt/2\", \"lane\": {\"a\": []}}", 46, MCPP_FORMAT_JSON,
                       "t.json", &lim);
     expect_refused(r, MCPP_ELIMIT, "limit");
     lim.max_array_items = 2;
     lim.max_depth = 64;
-    r = load_json("{\"schema\": \"mcpp.receipt/1\"}");
+    r = load_json("{\"schema\": \"mcpp.receipt/2\"}");
     CHECK_INT_EQ(r.status, MCPP_OK);
-    r = load_text_fmt("{\"schema\": \"mcpp.receipt/1\", \"status\": {\"caveats\": [\"a\", \"b\", \"c\"]}}",
+    r = load_text_fmt("{\"schema\": \"mcpp.receipt/2\", \"status\": {\"caveats\": [\"a\", \"b\", \"c\"]}}",
                       68, MCPP_FORMAT_JSON, "t.json", &lim);
     expect_refused(r, MCPP_ELIMIT, "limit");
-    const char *extra_list = "{\"schema\": \"mcpp.receipt/1\", \"extra\": {\"l\": [1, 2, 3]}}";
+    const char *extra_list = "{\"schema\": \"mcpp.receipt/2\", \"extra\": {\"l\": [1, 2, 3]}}";
     r = load_text_fmt(extra_list, strlen(extra_list), MCPP_FORMAT_JSON, "t.json", &lim);
     expect_refused(r, MCPP_ELIMIT, "limit");
     CHECK_CONTAINS(r.message, "extra.l: list of 3 items is beyond the limit of 2");
@@ -329,7 +329,7 @@ static char *many_members(size_t n, int yaml, const char *head, const char *dup,
 TEST(a_million_problems_are_counted_but_only_32_are_located)
 {
     /* 200k unknown top-level keys: linear time, a bounded report */
-    char *s = many_members(200000, 0, "{\"schema\": \"mcpp.receipt/1\", ", NULL, "}");
+    char *s = many_members(200000, 0, "{\"schema\": \"mcpp.receipt/2\", ", NULL, "}");
     mcpp_receipt *r = NULL;
     mcpp_report *report = NULL;
     CHECK_INT_EQ(mcpp_receipt_load_buffer(&r, &report, s, strlen(s), MCPP_FORMAT_JSON, "t.json", NULL),
@@ -344,19 +344,19 @@ TEST(a_million_problems_are_counted_but_only_32_are_located)
 
 TEST(duplicates_in_huge_objects_are_found_in_n_log_n)
 {
-    char *s = many_members(200000, 0, "{\"schema\": \"mcpp.receipt/1\", \"extra\": {", ", \"k7\": 2",
+    char *s = many_members(200000, 0, "{\"schema\": \"mcpp.receipt/2\", \"extra\": {", ", \"k7\": 2",
                            "}}");
     load_result r = load_json(s);
     expect_refused(r, MCPP_EINVALID, "duplicate_key");
     CHECK_CONTAINS(r.message, "extra.k7: duplicate key \"k7\"");
     free(s);
-    s = many_members(100000, 1, "schema: mcpp.receipt/1\nextra:\n", "  k7: 2\n", "");
+    s = many_members(100000, 1, "schema: mcpp.receipt/2\nextra:\n", "  k7: 2\n", "");
     r = load_yaml(s);
     expect_refused(r, MCPP_EINVALID, "duplicate_key");
     CHECK_STR_EQ(r.message, "t.yaml:100003:3: duplicate key \"k7\" (each key may appear once)");
     free(s);
     /* and without a duplicate, the same sizes load */
-    s = many_members(100000, 1, "schema: mcpp.receipt/1\nextra:\n", NULL, "");
+    s = many_members(100000, 1, "schema: mcpp.receipt/2\nextra:\n", NULL, "");
     CHECK_INT_EQ(load_yaml(s).status, MCPP_OK);
     free(s);
 }
@@ -367,7 +367,7 @@ TEST(deeply_nested_big_free_form_data_is_a_limit_not_a_memory_bomb)
      * level's JSON text would take ~80 MiB, so the load is refused */
     size_t items = 1000000, levels = 40;
     char *s = malloc(64 + levels * 8 + items * 2 + levels + 8), *p = s;
-    p += sprintf(p, "{\"schema\": \"mcpp.receipt/1\", \"extra\": ");
+    p += sprintf(p, "{\"schema\": \"mcpp.receipt/2\", \"extra\": ");
     for (size_t i = 0; i < levels; i++)
         p += sprintf(p, "{\"a\": ");
     *p++ = '[';

@@ -103,7 +103,7 @@ TEST(every_example_receipt_round_trips)
 
 TEST(doubles_keep_a_fraction_and_shortest_form)
 {
-    const char *in = "{\"schema\": \"mcpp.receipt/1\", \"metrics\": {\"tokens_per_s\": 2, "
+    const char *in = "{\"schema\": \"mcpp.receipt/2\", \"metrics\": {\"tokens_per_s\": 2, "
                      "\"peak_memory_gib\": 0.1, \"step_time_s\": {\"samples\": [1e-7, "
                      "0.30000000000000004, 12345678.5]}}}";
     mcpp_receipt *r = must_load(in, strlen(in), MCPP_FORMAT_JSON);
@@ -117,7 +117,7 @@ TEST(doubles_keep_a_fraction_and_shortest_form)
 
 TEST(yaml_writer_quotes_strings_that_would_retype)
 {
-    const char *in = "{\"schema\": \"mcpp.receipt/1\", \"status\": {\"caveats\": [\"yes\", "
+    const char *in = "{\"schema\": \"mcpp.receipt/2\", \"status\": {\"caveats\": [\"yes\", "
                      "\"123\", \"null\", \"1.5\", \"a: b\", \"#x\", \"\", \"0o17\", \"plain "
                      "words\"]}, \"extra\": {\"on\": \"off\", \"n\": 1}}";
     mcpp_receipt *r = must_load(in, strlen(in), MCPP_FORMAT_JSON);
@@ -138,11 +138,11 @@ TEST(yaml_writer_quotes_strings_that_would_retype)
 
 TEST(absent_id_is_derived_from_content_and_deterministic)
 {
-    const char *a = "{\"schema\": \"mcpp.receipt/1\", \"lane\": {\"pattern\": \"AMAM\", "
+    const char *a = "{\"schema\": \"mcpp.receipt/2\", \"lane\": {\"pattern\": \"AMAM\", "
                     "\"depth\": 8}}";
     const char *b = "{\"lane\": {\"depth\": 8, \"pattern\": \"AMAM\"}, \"schema\": "
-                    "\"mcpp.receipt/1\"}"; /* same content, other key order */
-    const char *c = "{\"schema\": \"mcpp.receipt/1\", \"lane\": {\"pattern\": \"AMAM\", "
+                    "\"mcpp.receipt/2\"}"; /* same content, other key order */
+    const char *c = "{\"schema\": \"mcpp.receipt/2\", \"lane\": {\"pattern\": \"AMAM\", "
                     "\"depth\": 9}}";
     mcpp_receipt *ra = must_load(a, strlen(a), MCPP_FORMAT_JSON);
     mcpp_receipt *rb = must_load(b, strlen(b), MCPP_FORMAT_JSON);
@@ -168,7 +168,7 @@ TEST(absent_id_is_derived_from_content_and_deterministic)
 
 TEST(stated_id_is_kept)
 {
-    const char *a = "{\"schema\": \"mcpp.receipt/1\", \"id\": \"run-42\"}";
+    const char *a = "{\"schema\": \"mcpp.receipt/2\", \"id\": \"run-42\"}";
     mcpp_receipt *r = must_load(a, strlen(a), MCPP_FORMAT_JSON);
     CHECK(r && strcmp(mcpp_receipt_id(r), "run-42") == 0);
     CHECK(r && strcmp(mcpp_receipt_source_name(r), "t") == 0);
@@ -214,7 +214,7 @@ TEST(write_file_replaces_atomically_and_reads_back)
     char *got = read_whole_file(path, &got_len);
     CHECK(got && strcmp(got, text) == 0);
     char *got_yaml = read_whole_file(yaml_path, NULL);
-    CHECK(got_yaml && strncmp(got_yaml, "schema: mcpp.receipt/1\n", 23) == 0);
+    CHECK(got_yaml && strncmp(got_yaml, "schema: mcpp.receipt/2\n", 23) == 0);
     /* no temporary files left behind */
     DIR *d = opendir(dir);
     int entries = 0;
@@ -243,12 +243,12 @@ TEST(load_file_picks_format_from_extension_and_sniffs_otherwise)
     mcpp_receipt *r = NULL;
     CHECK_INT_EQ(mcpp_receipt_load_file(&r, NULL, GOLDEN "/nam52_dense.yaml", NULL), MCPP_OK);
     mcpp_receipt_free(r);
-    const char *yaml = "schema: mcpp.receipt/1\nlane: {pattern: AMAM}\n";
+    const char *yaml = "schema: mcpp.receipt/2\nlane: {pattern: AMAM}\n";
     CHECK_INT_EQ(mcpp_receipt_load_buffer(&r, NULL, yaml, strlen(yaml), MCPP_FORMAT_AUTO, NULL,
                                           NULL),
                  MCPP_OK);
     mcpp_receipt_free(r);
-    const char *json = "  \n{\"schema\": \"mcpp.receipt/1\"}";
+    const char *json = "  \n{\"schema\": \"mcpp.receipt/2\"}";
     CHECK_INT_EQ(mcpp_receipt_load_buffer(&r, NULL, json, strlen(json), MCPP_FORMAT_AUTO, NULL,
                                           NULL),
                  MCPP_OK);

@@ -10,7 +10,7 @@
 #include "test_util.h"
 
 /* Each JSON case starts its problem on line 2 so the location is checkable. */
-#define HEAD "{\"schema\": \"mcpp.receipt/1\",\n"
+#define HEAD "{\"schema\": \"mcpp.receipt/2\",\n"
 
 static void expect(load_result r, int status, const char *kind, const char *message)
 {
@@ -25,7 +25,7 @@ TEST(unknown_top_level_field_suggests_the_nearest_name)
     expect(load_json(HEAD " \"lanes\": {}}"), MCPP_EINVALID, "unknown_field",
            "t.json:2:2: lanes: unknown top-level field, did you mean 'lane'? (free-form data "
            "goes in 'extra')");
-    expect(load_yaml("schema: mcpp.receipt/1\nlanes: {}\n"), MCPP_EINVALID, "unknown_field",
+    expect(load_yaml("schema: mcpp.receipt/2\nlanes: {}\n"), MCPP_EINVALID, "unknown_field",
            "t.yaml:2:1: lanes: unknown top-level field, did you mean 'lane'? (free-form data "
            "goes in 'extra')");
 }
@@ -103,13 +103,13 @@ TEST(family_contradicting_the_pattern_is_refused)
     expect(load_json(HEAD " \"lane\": {\"family\": \"NAM52\", \"pattern\": \"AEAE\"}, "
                           "\"routing\": {\"mode\": \"token_choice\"}}"),
            MCPP_EINVALID, "consistency",
-           "t.json:2:21: lane.family: expected a pattern of a dense family (no E blocks) for "
-           "family NAM52, got \"AEAE\"");
+           "t.json:2:21: lane.family: registered family NAM52 uses only the blocks AMR, got 'E' "
+           "in lane.pattern \"AEAE\" (a dense family has no E blocks)");
     expect(load_json(HEAD " \"lane\": {\"family\": \"NAM56R\", \"pattern\": \"AEMA\"}, "
                           "\"routing\": {\"mode\": \"token_choice\"}}"),
            MCPP_EINVALID, "consistency",
-           "t.json:2:21: lane.family: expected a pattern of a hybrid MoE family (has E blocks "
-           "and ends in an R block) for family NAM56R, got \"AEMA\"");
+           "t.json:2:21: lane.family: registered family NAM56R has pattern \"AEMEAEMEAEMR\", got "
+           "lane.pattern \"AEMA\"");
     /* unknown families pass */
     CHECK_INT_EQ(load_json(HEAD " \"lane\": {\"family\": \"X9\", \"pattern\": \"AMAM\"}}").status,
                  MCPP_OK);
@@ -148,10 +148,11 @@ TEST(observed_missing_where_requested_is_stated)
 
 TEST(schema_must_be_present_and_exact)
 {
-    expect(load_json("{\"schema\": \"mcpp.receipt/2\"}"), MCPP_EINVALID, "enum",
-           "t.json:1:12: schema: expected \"mcpp.receipt/1\", got \"mcpp.receipt/2\"");
+    expect(load_json("{\"schema\": \"mcpp.receipt/3\"}"), MCPP_EINVALID, "enum",
+           "t.json:1:12: schema: expected \"mcpp.receipt/2\" (or \"mcpp.receipt/1\", read and "
+           "upgraded), got \"mcpp.receipt/3\"");
     expect(load_json("{\"lane\": {}}"), MCPP_EINVALID, "missing",
-           "t.json:1:1: schema: required field is missing, expected \"mcpp.receipt/1\"");
+           "t.json:1:1: schema: required field is missing, expected \"mcpp.receipt/2\"");
 }
 
 TEST(created_at_must_be_rfc3339)
@@ -198,16 +199,16 @@ TEST(warnings_do_not_fail_the_load)
 
 TEST(yaml_type_error_names_field_line_and_column)
 {
-    expect(load_yaml("schema: mcpp.receipt/1\nrouting:\n  mode: token_choice\n  top_k: \"8\"\n"),
+    expect(load_yaml("schema: mcpp.receipt/2\nrouting:\n  mode: token_choice\n  top_k: \"8\"\n"),
            MCPP_EINVALID, "type", "t.yaml:4:10: routing.top_k: expected integer, got string \"8\"");
 }
 
 TEST(yaml_yes_is_a_string_not_a_boolean)
 {
-    expect(load_yaml("schema: mcpp.receipt/1\ntopology:\n  sp: yes\n"), MCPP_EINVALID, "type",
+    expect(load_yaml("schema: mcpp.receipt/2\ntopology:\n  sp: yes\n"), MCPP_EINVALID, "type",
            "t.yaml:3:7: topology.sp: expected boolean, got string \"yes\"");
     /* and `true` where an enum is wanted names the boolean it got */
-    expect(load_yaml("schema: mcpp.receipt/1\nstartup:\n  state: true\n"), MCPP_EINVALID, "type",
+    expect(load_yaml("schema: mcpp.receipt/2\nstartup:\n  state: true\n"), MCPP_EINVALID, "type",
            "t.yaml:3:10: startup.state: expected one of \"cold_boot\", \"warm_cache\", "
            "\"snapshot_restore\", got boolean true");
 }
@@ -215,7 +216,7 @@ TEST(yaml_yes_is_a_string_not_a_boolean)
 TEST(yaml_yes_where_an_enum_is_required_fails_as_enum)
 {
     /* "yes" in a YAML 1.2 core reader is the string yes (not boolean true) */
-    load_result r = load_yaml("schema: mcpp.receipt/1\ncompile:\n  warmup: yes\n");
+    load_result r = load_yaml("schema: mcpp.receipt/2\ncompile:\n  warmup: yes\n");
     CHECK_INT_EQ(r.status, MCPP_EINVALID);
     CHECK_STR_EQ(r.kind, "enum");
     CHECK_STR_EQ(r.message, "t.yaml:3:11: compile.warmup: expected one of \"explicit\", \"lazy\", "
@@ -224,15 +225,15 @@ TEST(yaml_yes_where_an_enum_is_required_fails_as_enum)
 
 TEST(yaml_octal_0o17_is_a_string_where_an_int_is_required)
 {
-    expect(load_yaml("schema: mcpp.receipt/1\nworkload:\n  seq_len: 0o17\n"), MCPP_EINVALID,
+    expect(load_yaml("schema: mcpp.receipt/2\nworkload:\n  seq_len: 0o17\n"), MCPP_EINVALID,
            "type", "t.yaml:3:12: workload.seq_len: expected integer, got string \"0o17\"");
-    expect(load_yaml("schema: mcpp.receipt/1\nworkload:\n  seq_len: 0x1F\n"), MCPP_EINVALID,
+    expect(load_yaml("schema: mcpp.receipt/2\nworkload:\n  seq_len: 0x1F\n"), MCPP_EINVALID,
            "type", "t.yaml:3:12: workload.seq_len: expected integer, got string \"0x1F\"");
 }
 
 TEST(yaml_missing_observed_points_at_the_section)
 {
-    expect(load_yaml("schema: mcpp.receipt/1\nhardware:\n  requested:\n    count: 8\n"),
+    expect(load_yaml("schema: mcpp.receipt/2\nhardware:\n  requested:\n    count: 8\n"),
            MCPP_EINVALID, "missing",
            "t.yaml:2:1: hardware.observed.count: required because hardware.requested.count is "
            "stated: a receipt must say what actually ran, not only what was asked for");

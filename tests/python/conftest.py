@@ -17,7 +17,7 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples" / "receipts"
 
 BASE = {
-    "schema": "mcpp.receipt/1",
+    "schema": "mcpp.receipt/2",
     "id": "base-run1",
     "created_at": "2026-03-14T09:12:44Z",
     "source": {"tool": "pytest", "git_commit": "9f3c2e1a", "command": "train.py", "host": "n17"},
@@ -25,7 +25,7 @@ BASE = {
         "name": "NAM56R hybrid MoE lane",
         "family": "NAM56R",
         "pattern": "AEMEAEMEAEMR",
-        "depth": 56,
+        "depth": 52,
         "params_total": 56210000000,
         "params_active": 8930000000,
     },
@@ -48,7 +48,7 @@ BASE = {
     },
     "compile": {"posture": "regional", "warmup": "explicit", "graph_breaks": 0, "compile_s": 84.6},
     "backend": {
-        "precision": "bf16",
+        "precision": {"observed": "bf16"},
         "attention": {"requested": "flash_attn_3", "observed": "flash_attn_3"},
         "moe": {"requested": "padded", "observed": "padded"},
         "mamba": {"requested": "mamba2_triton", "observed": "mamba2_triton"},

@@ -118,8 +118,46 @@ static int receipt_write(lua_State *L, mcpp_format format)
 static int receipt_json(lua_State *L) { return receipt_write(L, MCPP_FORMAT_JSON); }
 static int receipt_yaml(lua_State *L) { return receipt_write(L, MCPP_FORMAT_YAML); }
 
-static const luaL_Reg RECEIPT_METHODS[] = {
-    {"get", receipt_get}, {"json", receipt_json}, {"yaml", receipt_yaml}, {NULL, NULL}};
+/* r:metric(name) -> {name, unit, direction, value, aggregate, sample_kind,
+ * samples = {...}, well_known} or nil when the receipt does not state it. */
+static int receipt_metric(lua_State *L)
+{
+    lua_receipt *r = check_receipt(L, 1);
+    const char *name = luaL_checkstring(L, 2);
+    mcpp_metric m;
+    if (mcpp_receipt_metric_find(&m, r->receipt, name) != MCPP_OK) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_createtable(L, 0, 8);
+    lua_pushstring(L, m.name);
+    lua_setfield(L, -2, "name");
+    lua_pushstring(L, m.unit);
+    lua_setfield(L, -2, "unit");
+    lua_pushstring(L, m.direction == MCPP_DIRECTION_LOWER ? "lower" : "higher");
+    lua_setfield(L, -2, "direction");
+    lua_pushnumber(L, m.value);
+    lua_setfield(L, -2, "value");
+    lua_pushstring(L, m.aggregate); /* nil when unstated */
+    lua_setfield(L, -2, "aggregate");
+    lua_pushstring(L, m.sample_kind);
+    lua_setfield(L, -2, "sample_kind");
+    lua_pushboolean(L, m.well_known);
+    lua_setfield(L, -2, "well_known");
+    lua_createtable(L, (int)m.sample_count, 0);
+    for (size_t i = 0; i < m.sample_count; i++) {
+        lua_pushnumber(L, mcpp_metric_sample(&m, i));
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    lua_setfield(L, -2, "samples");
+    return 1;
+}
+
+static const luaL_Reg RECEIPT_METHODS[] = {{"get", receipt_get},
+                                           {"json", receipt_json},
+                                           {"yaml", receipt_yaml},
+                                           {"metric", receipt_metric},
+                                           {NULL, NULL}};
 
 static int receipt_index(lua_State *L)
 {

@@ -127,7 +127,7 @@ class Section:
 
 
 class Receipt(_core.Receipt):
-    """An immutable, validated ``mcpp.receipt/1``.
+    """An immutable, validated ``mcpp.receipt/2``.
 
     Read fields by section (``r.routing.top_k``) or by dotted path
     (``r["routing.top_k"]``); absent fields read as ``None``. Equality and

@@ -281,6 +281,73 @@ static PyObject *builder_add_artifact(mcpp_py_builder *self, PyObject *args)
     return chain_or_raise(self, mcpp_builder_add_artifact(self->builder, kind, uri));
 }
 
+PyDoc_STRVAR(builder_add_metric_doc,
+             "add_metric(name, unit, direction, value, aggregate=None, sample_kind=None,\n"
+             "           samples=())\n--\n\n"
+             "Appends a named metric to metrics.named. direction is 'higher' or 'lower'\n"
+             "(which is better); samples (numbers) need sample_kind ('step', 'block',\n"
+             "'run', 'repetition', 'round', 'iteration') and aggregate ('single',\n"
+             "'median', 'mean', 'min', 'max', 'sum', 'geomean'). Returns the builder.");
+
+/* samples as a C array (caller frees); -1 with a Python error on failure */
+static int samples_from(PyObject *obj, double **out, size_t *n_out)
+{
+    *out = NULL;
+    *n_out = 0;
+    PyObject *seq = PySequence_Fast(obj, "add_metric(): samples must be a sequence of numbers");
+    if (!seq)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    double *s = n ? PyMem_Malloc((size_t)n * sizeof *s) : NULL;
+    if (n && !s) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        s[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+        if (s[i] == -1.0 && PyErr_Occurred()) {
+            PyMem_Free(s);
+            Py_DECREF(seq);
+            return -1;
+        }
+    }
+    Py_DECREF(seq);
+    *out = s;
+    *n_out = (size_t)n;
+    return 0;
+}
+
+static PyObject *builder_add_metric(mcpp_py_builder *self, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"name", "unit", "direction", "value", "aggregate", "sample_kind",
+                             "samples", NULL};
+    const char *name, *unit, *direction, *aggregate = NULL, *sample_kind = NULL;
+    double value;
+    PyObject *samples_obj = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sssd|zzO:add_metric", kwlist, &name, &unit,
+                                     &direction, &value, &aggregate, &sample_kind, &samples_obj))
+        return NULL;
+    mcpp_direction dir;
+    if (strcmp(direction, "higher") == 0)
+        dir = MCPP_DIRECTION_HIGHER;
+    else if (strcmp(direction, "lower") == 0)
+        dir = MCPP_DIRECTION_LOWER;
+    else {
+        PyErr_Format(PyExc_ValueError,
+                     "add_metric(): direction must be 'higher' or 'lower', got '%s'", direction);
+        return NULL;
+    }
+    double *samples = NULL;
+    size_t n = 0;
+    if (samples_obj && samples_obj != Py_None && samples_from(samples_obj, &samples, &n) < 0)
+        return NULL;
+    int rc = mcpp_builder_add_metric(self->builder, name, unit, dir, value, aggregate,
+                                     sample_kind, samples, n);
+    PyMem_Free(samples);
+    return chain_or_raise(self, rc);
+}
+
 PyDoc_STRVAR(builder_unset_doc, "unset(path)\n--\n\nRemoves a field again. Returns the builder.");
 
 static PyObject *builder_unset(mcpp_py_builder *self, PyObject *arg)
@@ -336,6 +403,8 @@ static PyMethodDef builder_methods[] = {
     {"append", (PyCFunction)builder_append, METH_VARARGS, builder_append_doc},
     {"add_step_sample", (PyCFunction)builder_add_step_sample, METH_O, builder_add_step_sample_doc},
     {"add_artifact", (PyCFunction)builder_add_artifact, METH_VARARGS, builder_add_artifact_doc},
+    {"add_metric", (PyCFunction)(void (*)(void))builder_add_metric, METH_VARARGS | METH_KEYWORDS,
+     builder_add_metric_doc},
     {"unset", (PyCFunction)builder_unset, METH_O, builder_unset_doc},
     {"finish", (PyCFunction)builder_finish, METH_NOARGS, builder_finish_doc},
     {"write", (PyCFunction)(void (*)(void))builder_write, METH_VARARGS | METH_KEYWORDS,

@@ -84,6 +84,11 @@ extern PyType_Spec mcpp_py_receipt_spec;
  * Receipt class. */
 PyObject *mcpp_py_receipt_wrap(mcpp_py_state *st, mcpp_receipt *receipt);
 
+/* Receipt.metric(name), Receipt.metric_list(), Receipt.primary_metric (receipt_metrics.c). */
+PyObject *mcpp_py_receipt_metric(PyObject *self, PyObject *arg);
+PyObject *mcpp_py_receipt_metric_list(PyObject *self, PyObject *ignored);
+PyObject *mcpp_py_receipt_primary_metric(PyObject *self, void *closure);
+
 /* True when `obj` is a Receipt (or subclass) of this module. */
 int mcpp_py_receipt_check(mcpp_py_state *st, PyObject *obj);
 

@@ -195,7 +195,7 @@ int mcpp_py_errors_init(PyObject *module, mcpp_py_state *st)
     st->validation_error = st->parse_error
                                ? new_class(module, "mcpp_receipts.ValidationError", bases,
                                            "The document is well-formed but not a valid\n"
-                                           "mcpp.receipt/1 (wrong type, bad enum, unknown\n"
+                                           "mcpp.receipt/2 (wrong type, bad enum, unknown\n"
                                            "field, inconsistent values, ...).")
                                : NULL;
     Py_DECREF(bases);

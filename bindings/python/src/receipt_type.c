@@ -375,9 +375,24 @@ static PyObject *receipt_source_get(mcpp_py_receipt *self, void *Py_UNUSED(closu
     return string_to_object(mcpp_receipt_source_name(self->receipt));
 }
 
+PyDoc_STRVAR(receipt_metric_doc,
+             "metric(name)\n--\n\n"
+             "The metric `name` as a dict: name, unit, direction ('higher'/'lower'),\n"
+             "value, aggregate, sample_kind, samples (tuple), well_known, path.\n"
+             "Well-known metrics (tokens_per_s, step_time_s, goodput.*) and the\n"
+             "entries of metrics.named alike. Raises KeyError when not stated.");
+
+PyDoc_STRVAR(receipt_metric_list_doc,
+             "metric_list()\n--\n\n"
+             "Every metric the receipt states, as dicts like metric() returns:\n"
+             "well-known ones first, then metrics.named in order.");
+
 static PyMethodDef receipt_methods[] = {
     {"get", (PyCFunction)(void (*)(void))receipt_get, METH_FASTCALL, receipt_get_doc},
     {"to_json", (PyCFunction)receipt_to_json, METH_NOARGS, receipt_to_json_doc},
+    {"metric", (PyCFunction)mcpp_py_receipt_metric, METH_O, receipt_metric_doc},
+    {"metric_list", (PyCFunction)mcpp_py_receipt_metric_list, METH_NOARGS,
+     receipt_metric_list_doc},
     {"to_yaml", (PyCFunction)receipt_to_yaml, METH_NOARGS, receipt_to_yaml_doc},
     {"_flat", (PyCFunction)receipt_flat, METH_NOARGS, receipt_flat_doc},
     {"write", (PyCFunction)(void (*)(void))receipt_write, METH_VARARGS | METH_KEYWORDS,
@@ -387,6 +402,9 @@ static PyMethodDef receipt_methods[] = {
 };
 
 static PyGetSetDef receipt_getset[] = {
+    {"primary_metric", (getter)mcpp_py_receipt_primary_metric, NULL,
+     "name of the headline metric (metrics.primary, else tokens_per_s, else step_time_s)",
+     NULL},
     {"id", (getter)receipt_id_get, NULL,
      "The receipt id (stated, or derived from a content hash).", NULL},
     {"filename", (getter)receipt_source_get, NULL,
@@ -395,7 +413,7 @@ static PyGetSetDef receipt_getset[] = {
 };
 
 PyDoc_STRVAR(receipt_doc,
-             "An immutable, validated mcpp.receipt/1.\n\n"
+             "An immutable, validated mcpp.receipt/2.\n\n"
              "Made by load(), loads(), load_dir() or Builder.finish(); not directly.\n"
              "r['routing.top_k'] reads a field by dotted path (None when absent,\n"
              "KeyError when the schema has no such field).");

@@ -26,7 +26,9 @@ extern "C" {
 #define MCPP_VERSION_STRING "0.1.0"
 
 /* The receipt schema this library reads and writes. */
-#define MCPP_SCHEMA_ID "mcpp.receipt/1"
+#define MCPP_SCHEMA_ID "mcpp.receipt/2"
+/* The previous schema: still read (upgraded in memory) and written on request. */
+#define MCPP_SCHEMA_ID_V1 "mcpp.receipt/1"
 
 #if defined(_WIN32) && defined(MCPP_SHARED_BUILD)
 #define MCPP_API __declspec(dllexport)
@@ -83,7 +85,8 @@ MCPP_API const char *mcpp_status_name(int status);
     X(POLICY, "policy")       /* a policy is invalid or failed               */ \
     X(MEMORY, "memory")                                                        \
     X(INTERNAL, "internal")                                                    \
-    X(UNSUPPORTED, "unsupported")
+    X(UNSUPPORTED, "unsupported")                                              \
+    X(SCHEMA, "schema")       /* a schema version this call cannot write    */
 
 #define MCPP_X_ERROR_KIND_ENUM(id, name) MCPP_ERROR_KIND_##id,
 typedef enum mcpp_error_kind {
@@ -105,7 +108,7 @@ MCPP_API const char *mcpp_error_kind_name(mcpp_error_kind kind);
  *   kind     a stable category for tools and tests: "syntax", "encoding",
  *            "duplicate_key", "limit", "type", "enum", "range", "unknown_field",
  *            "missing", "consistency", "yaml_feature", "io", "argument",
- *            "policy", "memory", "internal", "unsupported"
+ *            "policy", "memory", "internal", "unsupported", "schema"
  *   message  one line for people: "FILE:LINE:COL: FIELD: what was expected"
  *   file     the input's name (path, or the name given for a buffer)
  *   field    the dotted field path, e.g. "routing.top_k"

@@ -1,6 +1,7 @@
 /*
- * mcpp_receipts/receipt.h — the receipt (schema mcpp.receipt/1): load, validate,
- * read fields, write canonical JSON or YAML, and build one field by field.
+ * mcpp_receipts/receipt.h — the receipt (schema mcpp.receipt/2; schema 1 is
+ * read too): load, validate, read fields and named metrics, write canonical
+ * JSON or YAML, and build one field by field. docs/schema-2.md lists the fields.
  *
  * A receipt is immutable once loaded or built. It is its own typed structure
  * (not a JSON tree); every field of the schema has a fixed type, listed by
@@ -120,6 +121,15 @@ MCPP_API const char *mcpp_receipt_source_name(const mcpp_receipt *receipt);
 MCPP_API int mcpp_receipt_write(char **out, size_t *out_len, const mcpp_receipt *receipt,
                                 mcpp_format format);
 
+/* As mcpp_receipt_write in the layout of `schema_version` (2: the current
+ * schema; 1: mcpp.receipt/1, for tools that only read schema 1). Writing
+ * schema 1 fails with MCPP_EINVALID, naming the field in mcpp_error_last(),
+ * when the content does not fit: a field schema 1 lacks, a precision or
+ * substrate value it does not know, or requested and observed precisions that
+ * differ. lane.blocks is left out (schema 1 derives it from the pattern). */
+MCPP_API int mcpp_receipt_write_schema(char **out, size_t *out_len, const mcpp_receipt *receipt,
+                                       mcpp_format format, int schema_version);
+
 /* Writes to `path` atomically (temp file, fsync, rename, directory fsync): on
  * failure the old file, if any, is untouched. AUTO picks from the extension. */
 MCPP_API int mcpp_receipt_write_file(const mcpp_receipt *receipt, const char *path,
@@ -136,8 +146,10 @@ typedef enum mcpp_type {
     MCPP_TYPE_ENUM,        /* one of the schema's names (also given as .string) */
     MCPP_TYPE_STRING_LIST, /* list of strings                                   */
     MCPP_TYPE_DOUBLE_LIST, /* list of finite doubles (step samples)             */
-    MCPP_TYPE_OBJECT       /* free-form object (extra, launch.fixed_policy,
-                              artifacts): read it as canonical JSON text        */
+    MCPP_TYPE_OBJECT       /* free-form object or list (extra, features,
+                              launch.fixed_policy, benchmark.params,
+                              software.components, artifacts, metrics.named):
+                              read it as canonical JSON text                    */
 } mcpp_type;
 
 /*
@@ -192,6 +204,56 @@ MCPP_API int mcpp_receipt_get(const mcpp_receipt *receipt, const char *path, mcp
 /* The same by field id; never allocates (the hot path of comparisons). */
 MCPP_API int mcpp_receipt_get_field(const mcpp_receipt *receipt, int field_id, mcpp_value *out);
 
+/* ---- Named metrics ----------------------------------------------------------- */
+
+/*
+ * Every number a receipt states, by name. The well-known metrics live at fixed
+ * paths with a fixed unit and direction (tokens_per_s in tokens/s, higher;
+ * step_time_s in s, lower, the median of metrics.step_time_s; peak_memory_gib;
+ * goodput.allocated_s, goodput.kernel_busy_s, goodput.useful_s,
+ * goodput.badput_s.<cause>; per_family_ms.<A|M|E|R>); any other metric is an
+ * entry of metrics.named. Well-known metrics come first, in schema order, then
+ * the named ones in the order the receipt lists them. A schema-1 receipt's
+ * tokens_per_s and step_time_s are found here by name like any other.
+ */
+typedef enum mcpp_direction {
+    MCPP_DIRECTION_HIGHER = 0, /* higher is better (throughput) */
+    MCPP_DIRECTION_LOWER = 1   /* lower is better (time, memory) */
+} mcpp_direction;
+
+/* A borrowed view of one metric (valid while the receipt lives). */
+typedef struct mcpp_metric {
+    const char *name;        /* "tokens_per_s", "time_to_train", "BM_Sort/1024.real_time" */
+    const char *unit;        /* "tokens/s", "s", "min", "GFLOP/s", ...                     */
+    mcpp_direction direction;
+    double value;            /* the stated aggregate (the number that is compared)      */
+    const char *aggregate;   /* how value comes from the samples: "single", "median",
+                                "mean", "min", "max", "sum", "geomean"; NULL if unstated */
+    const char *sample_kind; /* "step", "block", "run", "repetition", "round",
+                                "iteration"; NULL without samples                       */
+    size_t sample_count;     /* read them with mcpp_metric_sample()                     */
+    const char *path;        /* where it is stored: "metrics.tokens_per_s", "metrics.named" */
+    int well_known;          /* 1 for the schema's fixed metrics                         */
+    const void *samples_;    /* private */
+} mcpp_metric;
+
+/* Number of metrics the receipt states (0 for NULL). */
+MCPP_API size_t mcpp_receipt_metric_count(const mcpp_receipt *receipt);
+/* The metric at `index` (0 .. count-1); MCPP_ENOTFOUND past the end. */
+MCPP_API int mcpp_receipt_metric_at(mcpp_metric *out, const mcpp_receipt *receipt, size_t index);
+/* The metric called `name`; MCPP_ENOTFOUND when the receipt does not state it. */
+MCPP_API int mcpp_receipt_metric_find(mcpp_metric *out, const mcpp_receipt *receipt,
+                                      const char *name);
+/* The headline metric's name: metrics.primary when stated, else tokens_per_s,
+ * else step_time_s, else the first metric; NULL when there is none. Borrowed. */
+MCPP_API const char *mcpp_receipt_metric_primary(const mcpp_receipt *receipt);
+/* Sample `index` of a metric (0 when out of range). */
+MCPP_API double mcpp_metric_sample(const mcpp_metric *metric, size_t index);
+/* 1 when `name` is a well-known metric, with its fixed unit and direction
+ * (either output may be NULL); 0 otherwise. */
+MCPP_API int mcpp_metric_well_known(const char *name, const char **unit_out,
+                                    mcpp_direction *direction_out);
+
 /* ---- Building (for harnesses that emit receipts) ------------------------- */
 
 /*
@@ -200,7 +262,7 @@ MCPP_API int mcpp_receipt_get_field(const mcpp_receipt *receipt, int field_id, m
  * are given (the caller keeps ownership of its strings). A setter fails with
  * MCPP_ENOTFOUND for an unknown path and MCPP_EINVALID for a value of the wrong
  * type or out of range (so mistakes surface at the line that made them).
- * "schema" is preset to mcpp.receipt/1.
+ * "schema" is preset to mcpp.receipt/2.
  */
 typedef struct mcpp_builder mcpp_builder;
 
@@ -216,6 +278,20 @@ MCPP_API int mcpp_builder_append_string(mcpp_builder *b, const char *path, const
 /* Appends one measured step time (seconds) to metrics.step_time_s.samples. */
 MCPP_API int mcpp_builder_add_step_sample(mcpp_builder *b, double seconds);
 MCPP_API int mcpp_builder_add_artifact(mcpp_builder *b, const char *kind, const char *uri);
+/*
+ * Appends a metric to metrics.named: `name`, `unit` and `direction` are
+ * required; `value` is the stated number. `samples` (NULL when n_samples is 0)
+ * come with their `sample_kind` ("step", "block", "run", "repetition",
+ * "round", "iteration") and `aggregate` saying how value comes from them
+ * ("single", "median", "mean", "min", "max", "sum", "geomean"; NULL without
+ * samples to leave it unstated). A well-known metric's name (tokens_per_s,
+ * step_time_s, ...) is refused here: set its schema field instead. The rest
+ * (unique names, value agreeing with the samples) is checked at finish.
+ */
+MCPP_API int mcpp_builder_add_metric(mcpp_builder *b, const char *name, const char *unit,
+                                     mcpp_direction direction, double value,
+                                     const char *aggregate, const char *sample_kind,
+                                     const double *samples, size_t n_samples);
 /* Sets a free-form value ("extra.KEY" or "launch.fixed_policy.KEY") from JSON text. */
 MCPP_API int mcpp_builder_set_json(mcpp_builder *b, const char *path, const char *json_text);
 /* Removes a field again (no error when it was absent). */

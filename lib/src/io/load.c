@@ -98,7 +98,7 @@ static int parse_json(cJSON **root_out, const char *buf, size_t len, const mcpp_
 
 /* Binds the tree into a staging receipt, validates it and packs it into *out.
  * Returns 0 or a status code (problems in report). */
-static int bind_validate_pack(mcpp_receipt **out, const cJSON *root, const mcpp_yaml_marks *marks,
+static int bind_validate_pack(mcpp_receipt **out, cJSON *root, const mcpp_yaml_marks *marks,
                               const char *buf, size_t len, mcpp_format format, const char *name,
                               const mcpp_limits *lim, mcpp_report *report)
 {
@@ -115,9 +115,15 @@ static int bind_validate_pack(mcpp_receipt **out, const cJSON *root, const mcpp_
 
     mcpp_receipt staging;
     memset(&staging, 0, sizeof staging);
-    mcpp_bind_tree(&ctx, &staging, root);
+    if (mcpp_schema1_upgrade(&ctx, root) != 0)
+        ctx.nomem = 1;
+    else
+        mcpp_bind_tree(&ctx, &staging, root);
     if (!ctx.nomem)
         mcpp_validate(&ctx, &staging);
+    if (ctx.schema_version == 1)
+        mcpp_derive_block_counts(&staging); /* schema 2 states them (after the check
+                                               that a schema-1 file does not) */
     int rc = 0;
     if (ctx.nomem)
         rc = MCPP_ENOMEM;

@@ -17,15 +17,26 @@
 int mcpp_receipt_write(char **out, size_t *out_len, const mcpp_receipt *receipt,
                        mcpp_format format)
 {
+    return mcpp_receipt_write_schema(out, out_len, receipt, format, 2);
+}
+
+int mcpp_receipt_write_schema(char **out, size_t *out_len, const mcpp_receipt *receipt,
+                              mcpp_format format, int schema_version)
+{
     mcpp_strbuf sb;
     if (out_len)
         *out_len = 0;
     MCPP_CHECK_ARG(out, "out is NULL");
     *out = NULL;
     MCPP_CHECK_ARG(receipt, "receipt is NULL");
+    MCPP_CHECK_ARG(schema_version == 1 || schema_version == 2,
+                   "expected schema version 1 or 2, got %d", schema_version);
+    int v1 = schema_version == 1;
+    if (v1 && mcpp_schema1_check(receipt) != 0)
+        return MCPP_EINVALID; /* the last error names the field */
     mcpp_sb_init(&sb, NULL, 0);
-    int rc = format == MCPP_FORMAT_YAML ? mcpp_write_yaml(&sb, receipt)
-                                        : mcpp_write_json(&sb, receipt, 1);
+    int rc = format == MCPP_FORMAT_YAML ? mcpp_write_yaml(&sb, receipt, v1)
+                                        : mcpp_write_json(&sb, receipt, 1, v1);
     if (rc != 0 || sb.failed || !sb.data) {
         mcpp_sb_free(&sb);
         return mcpp_error_nomem();

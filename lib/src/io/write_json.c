@@ -121,7 +121,8 @@ static void field_json(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int level
         mcpp_sb_putc(sb, ']');
         break;
     }
-    case MCPP_ST_OBJECT: {
+    case MCPP_ST_OBJECT:
+    case MCPP_ST_METRICS: {
         const mcpp_object_slot *o = slot;
         if (o->node)
             xnode_json(sb, o->node, level);
@@ -174,16 +175,16 @@ static int section_chain(int section, int chain[8])
     return n;
 }
 
-int mcpp_write_json(mcpp_strbuf *sb, const mcpp_receipt *r, int with_id)
+int mcpp_write_json(mcpp_strbuf *sb, const mcpp_receipt *r, int with_id, int v1)
 {
     int open[8], depth = 0, first[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1}, any = 0;
     mcpp_sb_putc(sb, '{');
     for (int id = 0; id < MCPP_FIELD_COUNT; id++) {
-        if (!mcpp_present(r, id) || (id == MCPP_F_id && !with_id))
+        if (mcpp_write_skips(r, id, v1) || (id == MCPP_F_id && !with_id))
             continue;
         any = 1;
         int chain[8];
-        int n = section_chain(mcpp_schema_entries[id].section, chain);
+        int n = section_chain(mcpp_write_section(id, v1), chain);
         int common = 0;
         while (common < depth && common < n && open[common] == chain[common])
             common++;
@@ -206,9 +207,12 @@ int mcpp_write_json(mcpp_strbuf *sb, const mcpp_receipt *r, int with_id)
         mcpp_sb_puts(sb, first[depth] ? "\n" : ",\n");
         first[depth] = 0;
         indent(sb, depth + 1);
-        mcpp_sb_json_string(sb, mcpp_schema_entries[id].name);
+        mcpp_sb_json_string(sb, mcpp_write_name(id, v1));
         mcpp_sb_puts(sb, ": ");
-        field_json(sb, r, id, depth + 1);
+        if (v1 && id == MCPP_F_schema)
+            mcpp_sb_json_string(sb, MCPP_SCHEMA_ID_V1);
+        else
+            field_json(sb, r, id, depth + 1);
     }
     while (depth > 0) {
         mcpp_sb_putc(sb, '\n');

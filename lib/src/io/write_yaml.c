@@ -154,14 +154,18 @@ static void xnode_block(mcpp_strbuf *sb, const mcpp_xnode *n, int level, int fir
     }
 }
 
-static void field_yaml(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int level)
+static void field_yaml(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int level, int v1)
 {
     const void *slot = mcpp_field_cptr(&r->f, id);
     const mcpp_schema_entry *e = &mcpp_schema_entries[id];
     char num[40];
     indent(sb, level);
-    mcpp_sb_puts(sb, e->name);
+    mcpp_sb_puts(sb, mcpp_write_name(id, v1));
     mcpp_sb_putc(sb, ':');
+    if (v1 && id == MCPP_F_schema) {
+        mcpp_sb_puts(sb, " " MCPP_SCHEMA_ID_V1 "\n");
+        return;
+    }
     switch (e->storage) {
     case MCPP_ST_BOOL: mcpp_sb_puts(sb, *(const uint8_t *)slot ? " true\n" : " false\n"); break;
     case MCPP_ST_INT: mcpp_sb_printf(sb, " %lld\n", (long long)*(const int64_t *)slot); break;
@@ -202,10 +206,11 @@ static void field_yaml(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int level
         mcpp_sb_puts(sb, "]\n");
         break;
     }
-    case MCPP_ST_OBJECT: {
+    case MCPP_ST_OBJECT:
+    case MCPP_ST_METRICS: {
         const mcpp_xnode *n = ((const mcpp_object_slot *)slot)->node;
         if (!n || n->count == 0) {
-            mcpp_sb_puts(sb, " {}\n");
+            mcpp_sb_puts(sb, e->storage == MCPP_ST_METRICS ? " []\n" : " {}\n");
         } else {
             mcpp_sb_putc(sb, '\n');
             xnode_block(sb, n, level + 1, 0);
@@ -235,15 +240,15 @@ static void field_yaml(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int level
     }
 }
 
-int mcpp_write_yaml(mcpp_strbuf *sb, const mcpp_receipt *r)
+int mcpp_write_yaml(mcpp_strbuf *sb, const mcpp_receipt *r, int v1)
 {
     int open[8], depth = 0, any = 0;
     for (int id = 0; id < MCPP_FIELD_COUNT; id++) {
-        if (!mcpp_present(r, id))
+        if (mcpp_write_skips(r, id, v1))
             continue;
         any = 1;
         int chain[8], n = 0, tmp[8];
-        for (int s = mcpp_schema_entries[id].section; s != MCPP_S_ROOT && n < 8;
+        for (int s = mcpp_write_section(id, v1); s != MCPP_S_ROOT && n < 8;
              s = mcpp_schema_sections[s].parent)
             tmp[n++] = s;
         for (int i = 0; i < n; i++)
@@ -259,7 +264,7 @@ int mcpp_write_yaml(mcpp_strbuf *sb, const mcpp_receipt *r)
             open[depth] = chain[depth];
             depth++;
         }
-        field_yaml(sb, r, id, depth);
+        field_yaml(sb, r, id, depth, v1);
     }
     if (!any)
         mcpp_sb_puts(sb, "{}\n");

@@ -565,11 +565,19 @@ static int bind_field(mcpp_load_ctx *ctx, mcpp_receipt *out, int id, const cJSON
         if (mcpp_check_free_form(ctx, v, buf, strlen(buf), cap) != 0)
             return -1;
         ((mcpp_object_slot *)slot)->staged = (cJSON *)v;
-        ((mcpp_object_slot *)slot)->node = NULL;
         break;
     case MCPP_ST_ARTIFACTS:
         if (bind_artifacts(ctx, slot, v, buf, cap) != 0)
             return -1;
+        break;
+    case MCPP_ST_METRICS: /* the members of each metric are checked by validation */
+        if (!mcpp_cj_is_array(v)) {
+            type_problem(ctx, path, "list of metric objects", v);
+            return -1;
+        }
+        if (mcpp_check_free_form(ctx, v, buf, strlen(buf), cap) != 0)
+            return -1;
+        ((mcpp_object_slot *)slot)->staged = (cJSON *)v;
         break;
     default:
         return -1;

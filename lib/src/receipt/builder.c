@@ -107,6 +107,7 @@ static void clear_field(mcpp_builder *b, int id)
         memset(slot, 0, sizeof(mcpp_double_list));
         break;
     case MCPP_ST_OBJECT:
+    case MCPP_ST_METRICS:
         cJSON_Delete(((mcpp_object_slot *)slot)->staged);
         memset(slot, 0, sizeof(mcpp_object_slot));
         break;
@@ -291,16 +292,87 @@ int mcpp_builder_add_artifact(mcpp_builder *b, const char *kind, const char *uri
     return MCPP_OK;
 }
 
-/* The free-form field a path lives in ("extra", "launch.fixed_policy"), and the rest. */
+/* One metric object {name, unit, direction, value, aggregate, sample_kind, samples}. */
+static cJSON *metric_object(const char *name, const char *unit, mcpp_direction direction,
+                            double value, const char *aggregate, const char *sample_kind,
+                            const double *samples, size_t n)
+{
+    cJSON *m = cJSON_CreateObject();
+    int ok = m && cJSON_AddStringToObject(m, "name", name) &&
+             cJSON_AddStringToObject(m, "unit", unit) &&
+             cJSON_AddStringToObject(m, "direction",
+                                     direction == MCPP_DIRECTION_LOWER ? "lower" : "higher") &&
+             cJSON_AddNumberToObject(m, "value", value);
+    if (ok && aggregate)
+        ok = cJSON_AddStringToObject(m, "aggregate", aggregate) != NULL;
+    if (ok && sample_kind)
+        ok = cJSON_AddStringToObject(m, "sample_kind", sample_kind) != NULL;
+    if (ok && n) {
+        cJSON *list = cJSON_AddArrayToObject(m, "samples");
+        for (size_t i = 0; ok && list && i < n; i++) {
+            cJSON *x = cJSON_CreateNumber(samples[i]);
+            ok = x && cJSON_AddItemToArray(list, x);
+        }
+        ok = ok && list;
+    }
+    if (!ok) {
+        cJSON_Delete(m);
+        return NULL;
+    }
+    return m;
+}
+
+int mcpp_builder_add_metric(mcpp_builder *b, const char *name, const char *unit,
+                            mcpp_direction direction, double value, const char *aggregate,
+                            const char *sample_kind, const double *samples, size_t n_samples)
+{
+    const char *path = mcpp_schema_entries[MCPP_F_metrics_named].info.path;
+    if (!b || !name || !unit || (n_samples && !samples))
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, path, 0, 0,
+                              "builder, name, unit (and samples when n_samples > 0) must not be "
+                              "NULL");
+    if (mcpp_metric_well_known(name, NULL, NULL))
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, NULL, path, 0, 0,
+                              "\"%s\" is a well-known metric: set its schema field under "
+                              "metrics instead",
+                              name);
+    if (direction != MCPP_DIRECTION_HIGHER && direction != MCPP_DIRECTION_LOWER)
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_ENUM, NULL, path, 0, 0,
+                              "direction must be MCPP_DIRECTION_HIGHER or _LOWER");
+    int finite = isfinite(value);
+    for (size_t i = 0; i < n_samples; i++)
+        finite &= isfinite(samples[i]);
+    if (!finite)
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, path, 0, 0,
+                              "metric \"%s\": value and samples must be finite", name);
+    if (mcpp_utf8_valid(name, strlen(name)) != 0 || mcpp_utf8_valid(unit, strlen(unit)) != 0)
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_ENCODING, NULL, path, 0, 0,
+                              "expected UTF-8 text, got invalid UTF-8");
+    mcpp_object_slot *slot = &b->staging.f.metrics_named;
+    if (!slot->staged && !(slot->staged = cJSON_CreateArray()))
+        return mcpp_error_nomem();
+    cJSON *m = metric_object(name, unit, direction, value, aggregate, sample_kind, samples,
+                             n_samples);
+    if (!m || !cJSON_AddItemToArray(slot->staged, m)) {
+        cJSON_Delete(m);
+        return mcpp_error_nomem();
+    }
+    mcpp_set_present(&b->staging, MCPP_F_metrics_named);
+    return MCPP_OK;
+}
+
+/* The free-form (OBJECT) field a path lives in ("extra", "features",
+ * "benchmark.params", ...), and the rest of the path. */
 static int free_form_root(const char *path, const char **rest)
 {
-    static const int roots[] = {MCPP_F_extra, MCPP_F_launch_fixed_policy};
-    for (size_t k = 0; k < 2; k++) {
-        const char *root = mcpp_schema_entries[roots[k]].info.path;
+    for (int id = 0; id < MCPP_FIELD_COUNT; id++) {
+        if (mcpp_schema_entries[id].storage != MCPP_ST_OBJECT)
+            continue;
+        const char *root = mcpp_schema_entries[id].info.path;
         size_t rl = strlen(root);
         if (strncmp(path, root, rl) == 0 && (path[rl] == '\0' || path[rl] == '.')) {
             *rest = path[rl] ? path + rl + 1 : path + rl;
-            return roots[k];
+            return id;
         }
     }
     return -1;
@@ -315,8 +387,10 @@ int mcpp_builder_set_json(mcpp_builder *b, const char *path, const char *json_te
     int id = free_form_root(path, &rest);
     if (id < 0)
         return mcpp_error_at(MCPP_ENOTFOUND, MCPP_ERROR_KIND_UNKNOWN_FIELD, NULL, path, 0, 0,
-                              "set_json takes extra.KEY or launch.fixed_policy.KEY; use the "
-                              "typed setters for schema fields");
+                             "set_json takes a free-form object or a key in one (extra.KEY, "
+                             "launch.fixed_policy.KEY, features.KEY, benchmark.params.KEY, "
+                             "software.components.KEY); use the typed setters for schema "
+                             "fields");
     mcpp_limits lim;
     mcpp_limits_default(&lim);
     mcpp_report *report = mcpp_report_new();
@@ -447,6 +521,7 @@ int mcpp_builder_finish(mcpp_receipt **out, mcpp_report **report_out, const mcpp
     *out = NULL;
     /* a shallow copy: derived statistics go in the copy, the builder is unchanged */
     mcpp_receipt staging = b->staging;
+    mcpp_derive_block_counts(&staging);
     const mcpp_double_list *samples = &staging.f.metrics_step_time_s_samples;
     if (mcpp_present(&staging, MCPP_F_metrics_step_time_s_samples) && samples->count > 0) {
         double med, p10, p90;

@@ -11,12 +11,14 @@
 
 const char *mcpp_receipt_id(const mcpp_receipt *receipt)
 {
-    return receipt ? receipt->derived_id : NULL;
+    if (!receipt)
+        return NULL;
+    return mcpp_present(receipt, MCPP_F_id) ? receipt->f.id : mcpp_head_derived_id(receipt);
 }
 
 const char *mcpp_receipt_source_name(const mcpp_receipt *receipt)
 {
-    return receipt ? receipt->source_name : NULL;
+    return receipt ? mcpp_head_source_name(receipt) : NULL;
 }
 
 int mcpp_receipt_get_field(const mcpp_receipt *receipt, int field_id, mcpp_value *out)
@@ -52,7 +54,8 @@ int mcpp_receipt_get_field(const mcpp_receipt *receipt, int field_id, mcpp_value
         out->doubles = ((const mcpp_double_list *)slot)->items;
         out->count = ((const mcpp_double_list *)slot)->count;
         break;
-    case MCPP_ST_OBJECT: {
+    case MCPP_ST_OBJECT:
+    case MCPP_ST_METRICS: {
         const mcpp_xnode *n = ((const mcpp_object_slot *)slot)->node;
         out->string = n && n->text ? n->text : "{}";
         out->count = n ? n->count : 0;
@@ -136,17 +139,21 @@ int mcpp_receipt_get(const mcpp_receipt *receipt, const char *path, mcpp_value *
     int id = mcpp_schema_field_id(path);
     if (id >= 0)
         return mcpp_receipt_get_field(receipt, id, out);
-    static const int free_form[] = {MCPP_F_extra, MCPP_F_launch_fixed_policy};
-    for (size_t k = 0; k < sizeof free_form / sizeof free_form[0]; k++) {
-        const char *root = mcpp_schema_entries[free_form[k]].info.path;
+    /* paths into free-form values: extra, launch.fixed_policy, features,
+     * benchmark.params, software.components and metrics.named ("metrics.named.0.unit") */
+    for (int k = 0; k < MCPP_FIELD_COUNT; k++) {
+        int st = mcpp_schema_entries[k].storage;
+        if (st != MCPP_ST_OBJECT && st != MCPP_ST_METRICS)
+            continue;
+        const char *root = mcpp_schema_entries[k].info.path;
         size_t rl = strlen(root);
         if (strncmp(path, root, rl) != 0 || path[rl] != '.' || path[rl + 1] == '\0')
             continue;
         memset(out, 0, sizeof *out);
         out->enum_index = -1;
-        if (!mcpp_present(receipt, free_form[k]))
+        if (!mcpp_present(receipt, k))
             return MCPP_OK;
-        const mcpp_object_slot *slot = mcpp_field_cptr(&receipt->f, free_form[k]);
+        const mcpp_object_slot *slot = mcpp_field_cptr(&receipt->f, k);
         const mcpp_xnode *n = xnode_walk(slot->node, path + rl + 1);
         if (n)
             xnode_value(n, out);

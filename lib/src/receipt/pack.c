@@ -196,6 +196,7 @@ static void copy_xnode(arena *a, mcpp_xnode *dst, const mcpp_xnode *src)
 #define MCPP_HOLDS_PTR_DLIST 1
 #define MCPP_HOLDS_PTR_OBJECT 1
 #define MCPP_HOLDS_PTR_ARTIFACTS 1
+#define MCPP_HOLDS_PTR_METRICS 1
 #define MCPP_X_PTR_BIT0(id, sec, name, path, st, range, allowed, doc)                            \
     | (MCPP_F_##id < 64 ? (uint64_t)MCPP_HOLDS_PTR_##st << (MCPP_F_##id & 63) : 0)
 #define MCPP_X_PTR_BIT1(id, sec, name, path, st, range, allowed, doc)                            \
@@ -208,23 +209,23 @@ static const uint64_t pointer_fields[MCPP_PRESENT_WORDS] = {
 
 /* A free-form object: packed from the staged tree, copied from a packed
  * node, or the empty object. `to` is NULL in the sizing pass. */
-static int pack_object(arena *a, const mcpp_object_slot *from, mcpp_object_slot *to, text_cache *tmp)
+static int pack_object(arena *a, const mcpp_object_slot *from, int from_packed,
+                       mcpp_object_slot *to, text_cache *tmp)
 {
     mcpp_xnode *node = arena_take(a, sizeof(mcpp_xnode), alignof(mcpp_xnode));
-    if (from->staged) {
+    /* the slot is a union: a packed source holds a node, a staging one a tree */
+    if (from_packed && from->node) {
+        copy_xnode(a, node, from->node);
+    } else if (!from_packed && from->staged) {
         if (pack_xnode(a, node, from->staged, NULL, tmp) != 0)
             return -1;
-    } else if (from->node) {
-        copy_xnode(a, node, from->node);
     } else if (node) {
         memset(node, 0, sizeof *node);
         node->kind = MCPP_X_OBJECT;
         node->text = "{}";
     }
-    if (to) {
+    if (to)
         to->node = node;
-        to->staged = NULL;
-    }
     return 0;
 }
 
@@ -259,9 +260,15 @@ static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const
     if (r) {
         *r = *src; /* scalars and presence; pointers are replaced below */
         r->arena = NULL;
-        r->source_name = NULL;
-        r->derived_id = NULL;
     }
+    /* the head (receipt_internal.h): flag, source name, room for the derived id */
+    char *flag = arena_take(a, 1, 1);
+    if (flag)
+        *flag = source_name != NULL;
+    if (source_name)
+        arena_str(a, source_name);
+    if (!mcpp_present(src, MCPP_F_id))
+        arena_take(a, 19, 1); /* "r-" + 16 hex + NUL */
     /* present pointer fields in increasing id order (the arena layout) */
     for (int w = 0; w < MCPP_PRESENT_WORDS; w++) {
         for (uint64_t bits = src->present[w] & pointer_fields[w]; bits; bits &= bits - 1) {
@@ -299,7 +306,8 @@ static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const
                 break;
             }
             case MCPP_ST_OBJECT:
-                if (pack_object(a, from, to, tmp) != 0)
+            case MCPP_ST_METRICS:
+                if (pack_object(a, from, src->arena != NULL, to, tmp) != 0)
                     return -1;
                 break;
             case MCPP_ST_ARTIFACTS:
@@ -310,16 +318,6 @@ static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const
                 break;
             }
         }
-    }
-    if (source_name) {
-        const char *s = arena_str(a, source_name);
-        if (r)
-            r->source_name = s;
-    }
-    if (!mcpp_present(src, MCPP_F_id)) {
-        char *id = arena_take(a, 19, 1); /* "r-" + 16 hex + NUL */
-        if (r)
-            r->derived_id = id;
     }
     return 0;
 }
@@ -343,7 +341,7 @@ int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *sourc
         return cache.too_big ? MCPP_ELIMIT : MCPP_ENOMEM;
     }
     cache.replay = 1;
-    size_t size = a.used;
+    size_t size = a.used; /* never 0: the head has its flag byte */
     mcpp_receipt *r = malloc(sizeof *r);
     char *block = malloc(size ? size : 1);
     if (!r || !block) {
@@ -364,17 +362,15 @@ int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *sourc
     r->arena = block;
     char id_initial[2048];
     mcpp_sb_init(&tmp, id_initial, sizeof id_initial);
-    if (mcpp_present(r, MCPP_F_id)) {
-        r->derived_id = r->f.id;
-    } else {
+    if (!mcpp_present(r, MCPP_F_id)) {
         /* derived id: FNV-1a of the canonical JSON without id, deterministic */
         tmp.len = 0;
-        if (mcpp_write_json(&tmp, r, 0) != 0 || tmp.failed) {
+        if (mcpp_write_json(&tmp, r, 0, 0) != 0 || tmp.failed) {
             mcpp_receipt_free(r);
             mcpp_sb_free(&tmp);
             return MCPP_ENOMEM;
         }
-        snprintf((char *)r->derived_id, 19, "r-%016llx",
+        snprintf(mcpp_head_derived_id(r), 19, "r-%016llx",
                  (unsigned long long)mcpp_fnv1a(tmp.data, tmp.len, MCPP_FNV_OFFSET));
     }
     mcpp_sb_free(&tmp);
@@ -403,6 +399,7 @@ void mcpp_staging_release(mcpp_receipt *r, int owns_strings)
             free(((mcpp_double_list *)slot)->items);
             break;
         case MCPP_ST_OBJECT:
+        case MCPP_ST_METRICS:
             if (owns_strings)
                 cJSON_Delete(((mcpp_object_slot *)slot)->staged);
             break;
@@ -437,7 +434,7 @@ int mcpp_receipt_clone(mcpp_receipt **out, const mcpp_receipt *receipt)
     *out = NULL;
     MCPP_CHECK_ARG(receipt, "receipt is NULL");
     /* a packed receipt is a valid staging struct whose objects are packed trees */
-    if (mcpp_pack(out, receipt, receipt->source_name) != 0)
+    if (mcpp_pack(out, receipt, mcpp_head_source_name(receipt)) != 0)
         return mcpp_error_nomem();
     return MCPP_OK;
 }

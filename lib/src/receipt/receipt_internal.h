@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cjson/cJSON.h>
 
@@ -48,7 +49,8 @@ enum mcpp_storage {
     MCPP_ST_SLIST,
     MCPP_ST_DLIST,
     MCPP_ST_OBJECT,
-    MCPP_ST_ARTIFACTS
+    MCPP_ST_ARTIFACTS,
+    MCPP_ST_METRICS /* metrics.named: validated metric objects, stored like OBJECT */
 };
 
 enum mcpp_range { MCPP_RANGE_NONE, MCPP_RANGE_GE0, MCPP_RANGE_GE1, MCPP_RANGE_GT0 };
@@ -88,9 +90,10 @@ struct mcpp_xnode {
     uint8_t kind;
 };
 
-/* OBJECT fields: packed receipts use `node`; staging structs hold a cJSON tree
- * (borrowed from the parse, or owned by the builder). */
-typedef struct mcpp_object_slot {
+/* OBJECT fields: packed receipts (arena != NULL) use `node`; staging structs
+ * (arena == NULL) hold a cJSON tree, borrowed from the parse or owned by the
+ * builder. One or the other, so they share the space. */
+typedef union mcpp_object_slot {
     const mcpp_xnode *node;
     cJSON *staged;
 } mcpp_object_slot;
@@ -106,31 +109,64 @@ typedef struct mcpp_artifact_list {
     const char *json; /* compact canonical JSON (packed receipts only) */
 } mcpp_artifact_list;
 
-#define MCPP_MEMBER_BOOL(id) uint8_t id;
-#define MCPP_MEMBER_INT(id) int64_t id;
-#define MCPP_MEMBER_DOUBLE(id) double id;
-#define MCPP_MEMBER_STRING(id) const char *id;
-#define MCPP_MEMBER_ENUM(id) int8_t id;
-#define MCPP_MEMBER_SLIST(id) mcpp_string_list id;
-#define MCPP_MEMBER_DLIST(id) mcpp_double_list id;
-#define MCPP_MEMBER_OBJECT(id) mcpp_object_slot id;
-#define MCPP_MEMBER_ARTIFACTS(id) mcpp_artifact_list id;
-#define MCPP_X_MEMBER(id, sec, name, path, st, range, allowed, doc) MCPP_MEMBER_##st(id)
+/* Members are laid out wide first, then the one-byte ones (enums, booleans):
+ * in schema order each one-byte member between two pointers would cost seven
+ * bytes of padding, and the struct must stay under 1000 bytes (see pack.c). */
+#define MCPP_MEMBER_WIDE_BOOL(id)
+#define MCPP_MEMBER_WIDE_INT(id) int64_t id;
+#define MCPP_MEMBER_WIDE_DOUBLE(id) double id;
+#define MCPP_MEMBER_WIDE_STRING(id) const char *id;
+#define MCPP_MEMBER_WIDE_ENUM(id)
+#define MCPP_MEMBER_WIDE_SLIST(id) mcpp_string_list id;
+#define MCPP_MEMBER_WIDE_DLIST(id) mcpp_double_list id;
+#define MCPP_MEMBER_WIDE_OBJECT(id) mcpp_object_slot id;
+#define MCPP_MEMBER_WIDE_ARTIFACTS(id) mcpp_artifact_list id;
+#define MCPP_MEMBER_WIDE_METRICS(id) mcpp_object_slot id;
+#define MCPP_MEMBER_NARROW_BOOL(id) uint8_t id;
+#define MCPP_MEMBER_NARROW_ENUM(id) int8_t id;
+#define MCPP_MEMBER_NARROW_INT(id)
+#define MCPP_MEMBER_NARROW_DOUBLE(id)
+#define MCPP_MEMBER_NARROW_STRING(id)
+#define MCPP_MEMBER_NARROW_SLIST(id)
+#define MCPP_MEMBER_NARROW_DLIST(id)
+#define MCPP_MEMBER_NARROW_OBJECT(id)
+#define MCPP_MEMBER_NARROW_ARTIFACTS(id)
+#define MCPP_MEMBER_NARROW_METRICS(id)
+#define MCPP_X_WIDE(id, sec, name, path, st, range, allowed, doc) MCPP_MEMBER_WIDE_##st(id)
+#define MCPP_X_NARROW(id, sec, name, path, st, range, allowed, doc) MCPP_MEMBER_NARROW_##st(id)
 
 typedef struct mcpp_fields {
-    MCPP_SCHEMA_FIELDS(MCPP_X_MEMBER)
+    MCPP_SCHEMA_FIELDS(MCPP_X_WIDE)
+    MCPP_SCHEMA_FIELDS(MCPP_X_NARROW)
 } mcpp_fields;
-#undef MCPP_X_MEMBER
+#undef MCPP_X_WIDE
+#undef MCPP_X_NARROW
 
 #define MCPP_PRESENT_WORDS ((MCPP_FIELD_COUNT + 63) / 64)
 
+/* The arena of a packed receipt starts with a head: one byte saying whether a
+ * source name follows, the source name, then (when no id is stated) the
+ * derived id, "r-" + 16 hex digits of the FNV-1a hash of the canonical JSON.
+ * Keeping them there, not as pointers here, keeps the struct under the size
+ * (1000 bytes) where glibc's malloc takes its slower large-request path. */
 struct mcpp_receipt {
     uint64_t present[MCPP_PRESENT_WORDS];
-    void *arena;             /* packed receipts: the block holding every string and list */
-    const char *source_name; /* NULL for built receipts */
-    const char *derived_id;  /* stated id, or "r-" + FNV-1a hash of canonical JSON */
+    void *arena; /* packed receipts: the block holding every string and list */
     mcpp_fields f;
 };
+_Static_assert(sizeof(struct mcpp_receipt) <= 1000,
+               "a receipt struct over 1000 bytes makes every load take malloc's large path");
+
+static inline const char *mcpp_head_source_name(const mcpp_receipt *r)
+{
+    const char *head = (const char *)r->arena;
+    return head && head[0] ? head + 1 : NULL;
+}
+static inline char *mcpp_head_derived_id(const mcpp_receipt *r)
+{
+    char *head = (char *)r->arena;
+    return head[0] ? head + 2 + strlen(head + 1) : head + 1;
+}
 
 static inline int mcpp_present(const mcpp_receipt *r, int id)
 {
@@ -187,6 +223,25 @@ int mcpp_enum_index(const char *const *names, const char *value);
 /* "a", "b" or "c" into buf (for messages). */
 void mcpp_enum_list_text(char *buf, size_t cap, const char *const *names);
 
+/* ---- metrics (metrics.c, metrics_check.c) ---------------------------------- */
+
+typedef struct mcpp_well_known_metric {
+    const char *name;
+    const char *unit;
+    mcpp_direction direction;
+    int field; /* the field holding the value (step_time_s: its median) */
+} mcpp_well_known_metric;
+extern const mcpp_well_known_metric mcpp_well_known_metrics[];
+extern const size_t mcpp_well_known_metric_count;
+
+typedef struct mcpp_load_ctx mcpp_load_ctx;
+
+/* Checks metrics.named (each entry's members, unique names, samples against
+ * the stated aggregate) and metrics.primary on a staging struct. */
+void mcpp_validate_metrics(mcpp_load_ctx *ctx, const mcpp_receipt *r);
+/* 1 when |stated - derived| is beyond 0.5% of the larger (rounding to ~3 digits). */
+int mcpp_rel_differs(double stated, double derived);
+
 /* ---- reports (report.c) ------------------------------------------------------- */
 
 mcpp_report *mcpp_report_new(void);
@@ -241,6 +296,7 @@ typedef struct mcpp_load_ctx {
     int errors; /* every error, counted */
     int shown;  /* problems located and reported (at most MCPP_MAX_SHOWN_PROBLEMS) */
     int nomem;
+    int schema_version; /* 1 when the input was schema 1 (upgraded), else 0 */
     uint64_t tried[MCPP_PRESENT_WORDS]; /* fields seen (bound or not): duplicates */
     /* staging lists: a scratch area, then heap blocks freed by mcpp_ctx_release */
     size_t scratch_used;
@@ -267,6 +323,10 @@ void mcpp_bind_tree(mcpp_load_ctx *ctx, mcpp_receipt *out, const cJSON *root);
 const char *mcpp_range_problem(int range, double value);
 /* Cross-field rules on a staging struct. */
 void mcpp_validate(mcpp_load_ctx *ctx, const mcpp_receipt *r);
+/* The family registry against lane.family/pattern/depth/blocks (validate_v2.c). */
+void mcpp_validate_family(mcpp_load_ctx *ctx, const mcpp_receipt *r, int has_e);
+/* Rules of the fields schema 2 added (validate_v2.c). */
+void mcpp_validate_v2(mcpp_load_ctx *ctx, const mcpp_receipt *r);
 /* Checks a free-form tree for duplicate keys / non-finite numbers, reporting at `path`. */
 int mcpp_check_free_form(mcpp_load_ctx *ctx, const cJSON *node, char *path, size_t path_len,
                          size_t path_cap);
@@ -290,8 +350,46 @@ void mcpp_sb_cjson_compact(mcpp_strbuf *sb, const cJSON *v);
 /* Sorts object members bytewise by key: the canonical order of free-form objects. */
 void mcpp_cjson_sort_members(const cJSON **items, size_t n);
 
-/* Canonical JSON of a receipt (staging or packed); `with_id` 0 leaves id out. */
-int mcpp_write_json(mcpp_strbuf *sb, const mcpp_receipt *r, int with_id);
-int mcpp_write_yaml(mcpp_strbuf *sb, const mcpp_receipt *r);
+/* Canonical JSON of a receipt (staging or packed); `with_id` 0 leaves id out.
+ * `v1` writes the layout of schema 1 (callers check first that the content
+ * fits, with mcpp_schema1_check). */
+int mcpp_write_json(mcpp_strbuf *sb, const mcpp_receipt *r, int with_id, int v1);
+int mcpp_write_yaml(mcpp_strbuf *sb, const mcpp_receipt *r, int v1);
+
+/* Where a writer puts field `id`: schema 1 had backend.precision as one
+ * string (the precision that ran), so in the v1 layout the observed precision
+ * is the field "precision" of backend and the requested one is not written. */
+static inline int mcpp_write_section(int id, int v1)
+{
+    return v1 && id == MCPP_F_backend_precision_observed ? MCPP_S_BACKEND
+                                                         : mcpp_schema_entries[id].section;
+}
+static inline const char *mcpp_write_name(int id, int v1)
+{
+    return v1 && id == MCPP_F_backend_precision_observed ? "precision"
+                                                         : mcpp_schema_entries[id].name;
+}
+static inline int mcpp_write_skips(const mcpp_receipt *r, int id, int v1)
+{
+    if (!mcpp_present(r, id))
+        return 1;
+    return v1 && (id == MCPP_F_backend_precision_requested ||
+                  (id >= MCPP_F_lane_blocks_A && id <= MCPP_F_lane_blocks_R));
+}
+
+/* ---- schema 1 (schema_v1.c) ----------------------------------------------------- */
+
+/* Rewrites a schema-1 tree into the layout of schema 2 in place (the only
+ * moved field is backend.precision) and adds a warning saying so. Returns 0,
+ * or -1 when out of memory. Trees of other schemas are left alone. */
+int mcpp_schema1_upgrade(mcpp_load_ctx *ctx, cJSON *root);
+/* 0 when `r` can be written as schema 1 without losing anything; else -1 with
+ * the field and the reason in the last error. */
+int mcpp_schema1_check(const mcpp_receipt *r);
+/* Sets lane.blocks from lane.pattern tiled to lane.depth when both are stated
+ * and no count is (builder, and schema-1 inputs being upgraded). */
+void mcpp_derive_block_counts(mcpp_receipt *staging);
+/* 1 when field `id` is new in schema 2 (a schema-1 file may not state it). */
+int mcpp_schema1_lacks(int id);
 
 #endif /* MCPP_RECEIPT_INTERNAL_H */

@@ -1,5 +1,5 @@
 /*
- * schema.c — the field table of mcpp.receipt/1 generated from schema_fields.h,
+ * schema.c — the field table of mcpp.receipt/2 generated from schema_fields.h,
  * the public schema queries, and key lookup for the binder.
  */
 #include <stddef.h>
@@ -16,10 +16,12 @@ static const char *const mcpp_enum_routing_overflow[] = {"drop", "pad", "no_drop
 static const char *const mcpp_enum_compile_posture[] = {"eager", "partial", "regional",
                                                         "whole_model", "graph_replay", NULL};
 static const char *const mcpp_enum_compile_warmup[] = {"explicit", "lazy", "skipped", NULL};
-static const char *const mcpp_enum_precision[] = {"fp32", "bf16", "fp16", "fp8", NULL};
 static const char *const mcpp_enum_moe_lane[] = {"padded", "jagged", "block_sparse", NULL};
 static const char *const mcpp_enum_verification[] = {"passed", "failed", "skipped", NULL};
-static const char *const mcpp_enum_substrate[] = {"cuda", "tpu", "cpu", NULL};
+static const char *const mcpp_enum_substrate[] = {"cuda", "tpu", "cpu", "rocm", "hpu",
+                                                  "xpu", "neuron", "mps", NULL};
+static const char *const mcpp_enum_observed_source[] = {"probed", "declared", NULL};
+static const char *const mcpp_enum_cuda_graphs[] = {"off", "partial", "full", NULL};
 static const char *const mcpp_enum_startup[] = {"cold_boot", "warm_cache", "snapshot_restore", NULL};
 static const char *const mcpp_enum_outcome[] = {"ok", "failed", "partial", NULL};
 static const char *const mcpp_enum_stability[] = {"stable", "unstable", "blocked", NULL};
@@ -33,6 +35,7 @@ static const char *const mcpp_enum_stability[] = {"stable", "unstable", "blocked
 #define MCPP_PUBLIC_TYPE_DLIST MCPP_TYPE_DOUBLE_LIST
 #define MCPP_PUBLIC_TYPE_OBJECT MCPP_TYPE_OBJECT
 #define MCPP_PUBLIC_TYPE_ARTIFACTS MCPP_TYPE_OBJECT
+#define MCPP_PUBLIC_TYPE_METRICS MCPP_TYPE_OBJECT
 
 #define MCPP_X_ENTRY(id, sec, name_, path_, st, range_, allowed, doc_)                         \
     {{MCPP_F_##id, path_, MCPP_PUBLIC_TYPE_##st, allowed, doc_},                               \
@@ -66,6 +69,10 @@ int mcpp_schema_field_id(const char *path)
     for (int i = 0; i < MCPP_FIELD_COUNT; i++)
         if (strcmp(mcpp_schema_entries[i].info.path, path) == 0)
             return i;
+    /* schema 1 had one precision (what ran); policies and claims written
+     * against schema 1 name it by its old path */
+    if (strcmp(path, "backend.precision") == 0)
+        return MCPP_F_backend_precision_observed;
     return -1;
 }
 

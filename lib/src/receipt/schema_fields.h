@@ -1,5 +1,5 @@
 /*
- * schema_fields.h — THE schema of mcpp.receipt/1 as one X-macro list (private).
+ * schema_fields.h — THE schema of mcpp.receipt/2 as one X-macro list (private).
  *
  * Everything that knows about fields is generated from this list: the typed
  * struct mcpp_receipt (receipt_internal.h), the public field table
@@ -9,24 +9,45 @@
  * (schema.c relies on that and a test checks it).
  *
  * X(ID, SECTION, "name", "dotted.path", STORAGE, RANGE, ALLOWED, "doc")
- *   STORAGE  BOOL INT DOUBLE STRING ENUM SLIST DLIST OBJECT ARTIFACTS
+ *   STORAGE  BOOL INT DOUBLE STRING ENUM SLIST DLIST OBJECT ARTIFACTS METRICS
+ *            (METRICS: a list of metric objects, kept like OBJECT as a packed tree)
  *   RANGE    NONE, GE0 (>= 0), GE1 (>= 1), GT0 (> 0)
  *   ALLOWED  enum names (NULL-terminated array) or NULL
  */
 #define MCPP_SCHEMA_FIELDS(X) \
-X(schema,          ROOT, "schema", "schema", STRING, NONE, NULL, "schema identifier; must be mcpp.receipt/1") \
+X(schema,          ROOT, "schema", "schema", STRING, NONE, NULL, "schema identifier: mcpp.receipt/2 (mcpp.receipt/1 is upgraded on load)") \
 X(id,              ROOT, "id", "id", STRING, NONE, NULL, "unique id; derived from a content hash when absent") \
 X(created_at,      ROOT, "created_at", "created_at", STRING, NONE, NULL, "RFC 3339 time the run finished") \
 X(source_tool,     SOURCE, "tool", "source.tool", STRING, NONE, NULL, "tool that produced the receipt") \
 X(source_git_commit, SOURCE, "git_commit", "source.git_commit", STRING, NONE, NULL, "git commit of the code that ran") \
 X(source_command,  SOURCE, "command", "source.command", STRING, NONE, NULL, "command line that ran") \
 X(source_host,     SOURCE, "host", "source.host", STRING, NONE, NULL, "host name") \
+X(source_not_recorded, SOURCE, "not_recorded", "source.not_recorded", SLIST, NONE, NULL, "top-level sections the source does not record, e.g. compile") \
+X(benchmark_suite, BENCHMARK, "suite", "benchmark.suite", STRING, NONE, NULL, "benchmark suite, e.g. mcpp-step, mlperf-training, pytest-benchmark") \
+X(benchmark_suite_version, BENCHMARK, "suite_version", "benchmark.suite_version", STRING, NONE, NULL, "version of the suite") \
+X(benchmark_name, BENCHMARK, "name", "benchmark.name", STRING, NONE, NULL, "benchmark inside the suite, e.g. llama2_70b_lora, BM_Sort/1024") \
+X(benchmark_params, BENCHMARK, "params", "benchmark.params", OBJECT, NONE, NULL, "parameters of the benchmark (compared)") \
+X(benchmark_submitter, BENCHMARK, "submitter", "benchmark.submitter", STRING, NONE, NULL, "who submitted the result") \
+X(benchmark_system, BENCHMARK, "system", "benchmark.system", STRING, NONE, NULL, "system name as the suite states it") \
+X(benchmark_division, BENCHMARK, "division", "benchmark.division", STRING, NONE, NULL, "suite division, e.g. closed, open") \
+X(software_framework, SOFTWARE, "framework", "software.framework", STRING, NONE, NULL, "training framework, e.g. pytorch, jax") \
+X(software_version, SOFTWARE, "version", "software.version", STRING, NONE, NULL, "framework version") \
+X(software_image, SOFTWARE, "image", "software.image", STRING, NONE, NULL, "container image the run used") \
+X(software_components, SOFTWARE, "components", "software.components", OBJECT, NONE, NULL, "other components and their versions") \
+X(run_seed,        RUN, "seed", "run.seed", INT, GE0, NULL, "random seed of the run") \
+X(run_index,       RUN, "index", "run.index", INT, GE1, NULL, "1-based index of this run among repeated runs") \
+X(run_of,          RUN, "of", "run.of", INT, GE1, NULL, "number of repeated runs of this configuration") \
 X(lane_name,       LANE, "name", "lane.name", STRING, NONE, NULL, "human label of the lane") \
 X(lane_family,     LANE, "family", "lane.family", STRING, NONE, NULL, "model family label, e.g. NAM52, NAM56R") \
 X(lane_pattern,    LANE, "pattern", "lane.pattern", STRING, NONE, NULL, "block-family pattern of A, M, E, R") \
 X(lane_depth,      LANE, "depth", "lane.depth", INT, GE1, NULL, "layers the pattern is tiled to") \
 X(lane_params_total, LANE, "params_total", "lane.params_total", INT, GE1, NULL, "total parameters") \
 X(lane_params_active, LANE, "params_active", "lane.params_active", INT, GE1, NULL, "parameters active per token") \
+X(lane_d_model,    LANE, "d_model", "lane.d_model", INT, GE1, NULL, "model width (hidden size)") \
+X(lane_blocks_A,   LANE_BLOCKS, "A", "lane.blocks.A", INT, GE0, NULL, "attention blocks in the tiled stack") \
+X(lane_blocks_M,   LANE_BLOCKS, "M", "lane.blocks.M", INT, GE0, NULL, "Mamba blocks in the tiled stack") \
+X(lane_blocks_E,   LANE_BLOCKS, "E", "lane.blocks.E", INT, GE0, NULL, "MoE blocks in the tiled stack") \
+X(lane_blocks_R,   LANE_BLOCKS, "R", "lane.blocks.R", INT, GE0, NULL, "recurrent blocks in the tiled stack") \
 X(workload_seq_len, WORKLOAD, "seq_len", "workload.seq_len", INT, GE1, NULL, "sequence length") \
 X(workload_micro_batch, WORKLOAD, "micro_batch", "workload.micro_batch", INT, GE1, NULL, "micro-batch size") \
 X(workload_global_batch, WORKLOAD, "global_batch", "workload.global_batch", INT, GE1, NULL, "global batch size") \
@@ -46,7 +67,8 @@ X(compile_warmup,  COMPILE, "warmup", "compile.warmup", ENUM, NONE, mcpp_enum_co
 X(compile_graph_breaks, COMPILE, "graph_breaks", "compile.graph_breaks", INT, GE0, NULL, "graph breaks observed") \
 X(compile_disabled_regions, COMPILE, "disabled_regions", "compile.disabled_regions", SLIST, NONE, NULL, "paths excluded from compile") \
 X(compile_compile_s, COMPILE, "compile_s", "compile.compile_s", DOUBLE, GE0, NULL, "seconds paid to compile") \
-X(backend_precision, BACKEND, "precision", "backend.precision", ENUM, NONE, mcpp_enum_precision, "numeric precision") \
+X(backend_precision_requested, BACKEND_PRECISION, "requested", "backend.precision.requested", STRING, NONE, NULL, "precision recipe requested, e.g. bf16, bf16+fp8") \
+X(backend_precision_observed, BACKEND_PRECISION, "observed", "backend.precision.observed", STRING, NONE, NULL, "precision recipe that ran") \
 X(backend_attention_requested, BACKEND_ATTENTION, "requested", "backend.attention.requested", STRING, NONE, NULL, "attention backend requested") \
 X(backend_attention_observed, BACKEND_ATTENTION, "observed", "backend.attention.observed", STRING, NONE, NULL, "attention backend that ran") \
 X(backend_moe_requested, BACKEND_MOE, "requested", "backend.moe.requested", STRING, NONE, mcpp_enum_moe_lane, "MoE lane requested") \
@@ -62,8 +84,11 @@ X(backend_verification_status, BACKEND_VERIFICATION, "status", "backend.verifica
 X(backend_verification_max_rel_err, BACKEND_VERIFICATION, "max_rel_err", "backend.verification.max_rel_err", DOUBLE, GE0, NULL, "largest relative error against the reference") \
 X(hardware_requested_accelerator, HARDWARE_REQUESTED, "accelerator", "hardware.requested.accelerator", STRING, NONE, NULL, "accelerator asked for") \
 X(hardware_requested_count, HARDWARE_REQUESTED, "count", "hardware.requested.count", INT, GE1, NULL, "accelerators asked for") \
+X(hardware_requested_per_node, HARDWARE_REQUESTED, "per_node", "hardware.requested.per_node", INT, GE1, NULL, "accelerators asked for per node") \
 X(hardware_observed_accelerator, HARDWARE_OBSERVED, "accelerator", "hardware.observed.accelerator", STRING, NONE, NULL, "accelerator that ran, as the runtime reports it") \
 X(hardware_observed_count, HARDWARE_OBSERVED, "count", "hardware.observed.count", INT, GE0, NULL, "accelerators that ran") \
+X(hardware_observed_per_node, HARDWARE_OBSERVED, "per_node", "hardware.observed.per_node", INT, GE0, NULL, "accelerators that ran per node") \
+X(hardware_observed_source, HARDWARE_OBSERVED, "source", "hardware.observed.source", ENUM, NONE, mcpp_enum_observed_source, "probed by the runtime or declared by a submitter") \
 X(hardware_observed_memory_gib, HARDWARE_OBSERVED, "memory_gib", "hardware.observed.memory_gib", DOUBLE, GE0, NULL, "memory per accelerator (GiB)") \
 X(hardware_observed_driver, HARDWARE_OBSERVED, "driver", "hardware.observed.driver", STRING, NONE, NULL, "driver version") \
 X(hardware_observed_runtime, HARDWARE_OBSERVED, "runtime", "hardware.observed.runtime", STRING, NONE, NULL, "runtime version (CUDA, XLA...)") \
@@ -80,9 +105,12 @@ X(topology_dp,     TOPOLOGY, "dp", "topology.dp", INT, GE1, NULL, "data parallel
 X(topology_sp,     TOPOLOGY, "sp", "topology.sp", BOOL, NONE, NULL, "sequence parallelism on") \
 X(topology_fsdp,   TOPOLOGY, "fsdp", "topology.fsdp", BOOL, NONE, NULL, "fully sharded data parallel on") \
 X(launch_mtp_depth, LAUNCH, "mtp_depth", "launch.mtp_depth", INT, GE0, NULL, "multi-token prediction depth") \
+X(launch_cuda_graphs, LAUNCH, "cuda_graphs", "launch.cuda_graphs", ENUM, NONE, mcpp_enum_cuda_graphs, "CUDA graph capture: off, partial or full") \
 X(launch_generated_args, LAUNCH, "generated_args", "launch.generated_args", SLIST, NONE, NULL, "translated framework arguments") \
 X(launch_fixed_policy, LAUNCH, "fixed_policy", "launch.fixed_policy", OBJECT, NONE, NULL, "runtime policy pinned by the launcher") \
+X(features,        ROOT, "features", "features", OBJECT, NONE, NULL, "named features in force: {name: true|false|string|number}") \
 X(startup_state,   STARTUP, "state", "startup.state", ENUM, NONE, mcpp_enum_startup, "the starting line") \
+X(metrics_primary, METRICS, "primary", "metrics.primary", STRING, NONE, NULL, "name of the headline metric") \
 X(metrics_window_warmup_steps, METRICS_WINDOW, "warmup_steps", "metrics.window.warmup_steps", INT, GE0, NULL, "steps before the measured window") \
 X(metrics_window_measured_steps, METRICS_WINDOW, "measured_steps", "metrics.window.measured_steps", INT, GE1, NULL, "steps in the measured window") \
 X(metrics_step_time_s_samples, METRICS_STEP_TIME, "samples", "metrics.step_time_s.samples", DLIST, GT0, NULL, "per-step seconds of the measured window") \
@@ -104,6 +132,10 @@ X(metrics_goodput_badput_s_data, METRICS_BADPUT, "data", "metrics.goodput.badput
 X(metrics_goodput_badput_s_checkpoint, METRICS_BADPUT, "checkpoint", "metrics.goodput.badput_s.checkpoint", DOUBLE, GE0, NULL, "seconds lost to checkpointing") \
 X(metrics_goodput_badput_s_eval, METRICS_BADPUT, "eval", "metrics.goodput.badput_s.eval", DOUBLE, GE0, NULL, "seconds spent in evaluation") \
 X(metrics_goodput_badput_s_idle, METRICS_BADPUT, "idle", "metrics.goodput.badput_s.idle", DOUBLE, GE0, NULL, "seconds idle") \
+X(metrics_named,   METRICS, "named", "metrics.named", METRICS, NONE, NULL, "list of named metrics {name, unit, direction, value, aggregate, sample_kind, samples}") \
+X(quality_metric,  QUALITY, "metric", "quality.metric", STRING, NONE, NULL, "quality metric trained to, e.g. eval_accuracy, log_perplexity") \
+X(quality_target,  QUALITY, "target", "quality.target", DOUBLE, NONE, NULL, "target value of the quality metric") \
+X(quality_achieved, QUALITY, "achieved", "quality.achieved", DOUBLE, NONE, NULL, "value reached") \
 X(status_outcome,  STATUS, "outcome", "status.outcome", ENUM, NONE, mcpp_enum_outcome, "how the run ended") \
 X(status_stability, STATUS, "stability", "status.stability", ENUM, NONE, mcpp_enum_stability, "what the author claims about the lane") \
 X(status_caveats,  STATUS, "caveats", "status.caveats", SLIST, NONE, NULL, "caveats in plain words") \
@@ -115,13 +147,18 @@ X(extra,           ROOT, "extra", "extra", OBJECT, NONE, NULL, "anything else; k
  * FIRST/LAST bound every field under the section (descendants included). */
 #define MCPP_SCHEMA_SECTIONS(X) \
 X(ROOT, ROOT, "", "", schema, extra) \
-X(SOURCE, ROOT, "source", "source", source_tool, source_host) \
-X(LANE, ROOT, "lane", "lane", lane_name, lane_params_active) \
+X(SOURCE, ROOT, "source", "source", source_tool, source_not_recorded) \
+X(BENCHMARK, ROOT, "benchmark", "benchmark", benchmark_suite, benchmark_division) \
+X(SOFTWARE, ROOT, "software", "software", software_framework, software_components) \
+X(RUN, ROOT, "run", "run", run_seed, run_of) \
+X(LANE, ROOT, "lane", "lane", lane_name, lane_blocks_R) \
+X(LANE_BLOCKS, LANE, "blocks", "lane.blocks", lane_blocks_A, lane_blocks_R) \
 X(WORKLOAD, ROOT, "workload", "workload", workload_seq_len, workload_data_dataset) \
 X(WORKLOAD_DATA, WORKLOAD, "data", "workload.data", workload_data_path, workload_data_dataset) \
 X(ROUTING, ROOT, "routing", "routing", routing_mode, routing_overflow) \
 X(COMPILE, ROOT, "compile", "compile", compile_posture, compile_compile_s) \
-X(BACKEND, ROOT, "backend", "backend", backend_precision, backend_verification_max_rel_err) \
+X(BACKEND, ROOT, "backend", "backend", backend_precision_requested, backend_verification_max_rel_err) \
+X(BACKEND_PRECISION, BACKEND, "precision", "backend.precision", backend_precision_requested, backend_precision_observed) \
 X(BACKEND_ATTENTION, BACKEND, "attention", "backend.attention", backend_attention_requested, backend_attention_observed) \
 X(BACKEND_MOE, BACKEND, "moe", "backend.moe", backend_moe_requested, backend_moe_observed) \
 X(BACKEND_MAMBA, BACKEND, "mamba", "backend.mamba", backend_mamba_requested, backend_mamba_observed) \
@@ -129,18 +166,19 @@ X(BACKEND_RECURRENT, BACKEND, "recurrent", "backend.recurrent", backend_recurren
 X(BACKEND_GEMM, BACKEND, "gemm", "backend.gemm", backend_gemm_requested, backend_gemm_observed) \
 X(BACKEND_VERIFICATION, BACKEND, "verification", "backend.verification", backend_verification_status, backend_verification_max_rel_err) \
 X(HARDWARE, ROOT, "hardware", "hardware", hardware_requested_accelerator, hardware_host_cores) \
-X(HARDWARE_REQUESTED, HARDWARE, "requested", "hardware.requested", hardware_requested_accelerator, hardware_requested_count) \
+X(HARDWARE_REQUESTED, HARDWARE, "requested", "hardware.requested", hardware_requested_accelerator, hardware_requested_per_node) \
 X(HARDWARE_OBSERVED, HARDWARE, "observed", "hardware.observed", hardware_observed_accelerator, hardware_observed_runtime) \
 X(HARDWARE_HOST, HARDWARE, "host", "hardware.host", hardware_host_cpu, hardware_host_cores) \
 X(TOPOLOGY, ROOT, "topology", "topology", topology_substrate, topology_fsdp) \
 X(LAUNCH, ROOT, "launch", "launch", launch_mtp_depth, launch_fixed_policy) \
 X(STARTUP, ROOT, "startup", "startup", startup_state, startup_state) \
-X(METRICS, ROOT, "metrics", "metrics", metrics_window_warmup_steps, metrics_goodput_badput_s_idle) \
+X(METRICS, ROOT, "metrics", "metrics", metrics_primary, metrics_named) \
 X(METRICS_WINDOW, METRICS, "window", "metrics.window", metrics_window_warmup_steps, metrics_window_measured_steps) \
 X(METRICS_STEP_TIME, METRICS, "step_time_s", "metrics.step_time_s", metrics_step_time_s_samples, metrics_step_time_s_p90) \
 X(METRICS_PER_FAMILY, METRICS, "per_family_ms", "metrics.per_family_ms", metrics_per_family_ms_A, metrics_per_family_ms_R) \
 X(METRICS_GOODPUT, METRICS, "goodput", "metrics.goodput", metrics_goodput_allocated_s, metrics_goodput_badput_s_idle) \
 X(METRICS_BADPUT, METRICS_GOODPUT, "badput_s", "metrics.goodput.badput_s", metrics_goodput_badput_s_compile, metrics_goodput_badput_s_idle) \
+X(QUALITY, ROOT, "quality", "quality", quality_metric, quality_achieved) \
 X(STATUS, ROOT, "status", "status", status_outcome, status_blocker)
 
 /* Block families of lane.pattern, in the order reports list them:

@@ -55,31 +55,10 @@ static int is_rfc3339(const char *s)
     return 0;
 }
 
-/* What a known family says about its pattern. Unknown families pass. */
-typedef struct family_rule {
-    const char *family;
-    int moe;           /* 1: must have E, 0: must not, -1: either */
-    char must_end;     /* last letter required, or 0 */
-    const char *words; /* for the message */
-} family_rule;
-
-static const family_rule family_rules[] = {
-    {"NAM52", 0, 0, "a dense family (no E blocks)"},
-    {"NAM56R", 1, 'R', "a hybrid MoE family (has E blocks and ends in an R block)"},
-};
-
-static int rel_differs(double stated, double derived)
-{
-    double scale = fabs(derived) > fabs(stated) ? fabs(derived) : fabs(stated);
-    if (scale == 0)
-        return 0;
-    return fabs(stated - derived) / scale > 0.005; /* tolerate rounding to ~3 digits */
-}
-
 static void check_stat(mcpp_load_ctx *ctx, const char *path, double stated, double derived,
                        const char *what, size_t n)
 {
-    if (rel_differs(stated, derived)) {
+    if (mcpp_rel_differs(stated, derived)) {
         char a[40], b[40];
         mcpp_format_double(a, sizeof a, stated, 0);
         mcpp_format_double(b, sizeof b, derived, 0);
@@ -98,7 +77,8 @@ static void check_identity(mcpp_load_ctx *ctx, const mcpp_receipt *r)
                          "required field is missing, expected \"%s\"", MCPP_SCHEMA_ID);
     } else if (strcmp(f->schema, MCPP_SCHEMA_ID) != 0) {
         mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "enum", "schema", 0,
-                         "expected \"%s\", got \"%s\"", MCPP_SCHEMA_ID, f->schema);
+                         "expected \"%s\" (or \"%s\", read and upgraded), got \"%s\"",
+                         MCPP_SCHEMA_ID, MCPP_SCHEMA_ID_V1, f->schema);
     }
     if (P(created_at) && !is_rfc3339(f->created_at))
         mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "type", "created_at", 0,
@@ -139,25 +119,15 @@ static void check_pattern(mcpp_load_ctx *ctx, const mcpp_receipt *r)
                              "required because lane.pattern \"%s\" has E (MoE) blocks, expected "
                              "one of \"token_choice\", \"expert_choice\"",
                              p);
-        if (pattern_ok && P(lane_family)) {
-            for (size_t k = 0; k < sizeof family_rules / sizeof family_rules[0]; k++) {
-                const family_rule *fr = &family_rules[k];
-                if (strcmp(fr->family, f->lane_family) != 0)
-                    continue;
-                size_t len = strlen(p);
-                int bad = (fr->moe == 0 && has_e) || (fr->moe == 1 && !has_e) ||
-                          (fr->must_end && len && p[len - 1] != fr->must_end);
-                if (bad)
-                    mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency", PATH(lane_family),
-                                     0, "expected a pattern of %s for family %s, got \"%s\"",
-                                     fr->words, fr->family, p);
-            }
-        }
+        if (pattern_ok)
+            mcpp_validate_family(ctx, r, has_e);
         if (pattern_ok && P(lane_depth) && f->lane_depth < (int64_t)strlen(p))
             mcpp_ctx_problem(ctx, MCPP_SEVERITY_WARNING, "consistency", PATH(lane_depth), 0,
                              "depth %lld is shorter than the pattern \"%s\" (%zu blocks)",
                              (long long)f->lane_depth, p, strlen(p));
     }
+    if (!P(lane_pattern) && P(lane_family))
+        mcpp_validate_family(ctx, r, 0);
 }
 
 /* Counts that cannot exceed their totals. */
@@ -224,6 +194,8 @@ static void check_observed_stated(mcpp_load_ctx *ctx, const mcpp_receipt *r)
     static const int pairs[][2] = {
         {MCPP_F_hardware_requested_accelerator, MCPP_F_hardware_observed_accelerator},
         {MCPP_F_hardware_requested_count, MCPP_F_hardware_observed_count},
+        {MCPP_F_hardware_requested_per_node, MCPP_F_hardware_observed_per_node},
+        {MCPP_F_backend_precision_requested, MCPP_F_backend_precision_observed},
         {MCPP_F_backend_attention_requested, MCPP_F_backend_attention_observed},
         {MCPP_F_backend_moe_requested, MCPP_F_backend_moe_observed},
         {MCPP_F_backend_mamba_requested, MCPP_F_backend_mamba_observed},
@@ -245,6 +217,8 @@ void mcpp_validate(mcpp_load_ctx *ctx, const mcpp_receipt *r)
     const mcpp_fields *f = &r->f;
     check_identity(ctx, r);
     check_pattern(ctx, r);
+    mcpp_validate_v2(ctx, r);
+    mcpp_validate_metrics(ctx, r);
     check_counts(ctx, r);
     check_step_stats(ctx, r);
     check_observed_stated(ctx, r);

@@ -1,0 +1,39 @@
+/*
+ * mcpp_receipts/model_family.h — the model-family registry: a family name fixes a
+ * block pattern (or only the letters a pattern may use), a depth, and so the
+ * count of each block kind in the tiled stack. NAM56R is AEMEAEMEAEMR at depth
+ * 52: 13 A, 13 M, 22 E, 4 R. The shipped registry is data/families.tsv (built
+ * into the library, installed under share/mcpp_receipts/), parsed once on
+ * first use and safe from any thread.
+ */
+#ifndef MCPP_RECEIPTS_MODEL_FAMILY_H
+#define MCPP_RECEIPTS_MODEL_FAMILY_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mcpp_model_family {
+    char name[32];
+    char pattern[64]; /* "" when the family fixes only depth and letters */
+    char letters[8];  /* block letters the pattern may use, e.g. "AM"      */
+    int64_t depth;
+    int64_t blocks[4]; /* A, M, E, R in the tiled stack (pattern families) */
+} mcpp_model_family;
+
+/* The registered family `name`; MCPP_ENOTFOUND when there is none. */
+MCPP_API int mcpp_model_family_find(mcpp_model_family *out, const char *name);
+/* The registered family whose pattern tiled to `depth` is `pattern` (so
+ * AEMEAEMEAEMR at 52 gives NAM56R); MCPP_ENOTFOUND when none. */
+MCPP_API int mcpp_model_family_for_pattern(mcpp_model_family *out, const char *pattern, int64_t depth);
+/* Counts of A, M, E, R when `pattern` is tiled (repeated, the last repeat cut
+ * short) to `depth` layers. */
+MCPP_API void mcpp_model_family_block_counts(int64_t out[4], const char *pattern, int64_t depth);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MCPP_RECEIPTS_MODEL_FAMILY_H */
