@@ -17,7 +17,7 @@
  *         "gate": "passed" } ] }                    gate outcome (optional)
  *
  * Exit codes: 0 every case ok / policy valid, 1 some case failed, 3 invalid
- * policy, case file or receipt (DESIGN §7).
+ * policy, case file or receipt.
  */
 #include <stdio.h>
 #include <stdlib.h>

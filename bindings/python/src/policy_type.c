@@ -1,5 +1,5 @@
 /*
- * policy_type.c — _core.Policy: a comparability policy (DESIGN §4, §6), either
+ * policy_type.c — _core.Policy: a comparability policy (policy.h, policy_lua.h), either
  * the built-in default or one compiled from a sandboxed Lua file. Read-only
  * from Python; its settings are exposed for display and for tests.
  */
@@ -28,7 +28,7 @@ static void policy_dealloc(mcpp_py_policy *self)
     Py_DECREF(tp);
 }
 
-PyDoc_STRVAR(policy_default_doc, "default()\n--\n\nThe built-in default policy (DESIGN §4).");
+PyDoc_STRVAR(policy_default_doc, "default()\n--\n\nThe built-in default policy (the same as policy/default.lua).");
 
 static PyObject *policy_default(PyTypeObject *cls, PyObject *Py_UNUSED(ignored))
 {

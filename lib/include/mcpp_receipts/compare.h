@@ -68,7 +68,7 @@ typedef enum mcpp_output_format {
 MCPP_API int mcpp_output_format_parse(mcpp_output_format *out, const char *name);
 
 /* Outcome of the gate for one comparison or a whole gate run. The numeric
- * values are the CLI exit codes of DESIGN §7. */
+ * values are the exit codes of `mcpp-receipts gate` (0, 1, 2). */
 typedef enum mcpp_gate_outcome {
     MCPP_GATE_PASSED = 0,      /* comparable and no established regression        */
     MCPP_GATE_FAILED = 1,      /* a regression beyond max_regression is established */

@@ -4,7 +4,8 @@
  * A policy names the dimensions (groups of receipt fields) and what a
  * difference in each means (must match, only qualifies, ignored), the fields
  * that must be present, the noise bounds, the merge gate and the adjacency
- * width of the frontier. mcpp_policy_default() gives DESIGN §4. Lua policy
+ * width of the frontier. mcpp_policy_default() gives the built-in policy
+ * (policy/default.lua is the same policy written as a Lua file). Lua policy
  * files (policy_lua.h) compile into this same type; custom Lua rules attach
  * through mcpp_policy_add_rule().
  *
@@ -35,7 +36,10 @@ MCPP_API const char *mcpp_role_name(mcpp_role role);
 /* Parses those names; MCPP_EINVALID otherwise. */
 MCPP_API int mcpp_role_parse(mcpp_role *out, const char *name);
 
-/* The built-in default policy (DESIGN §4). */
+/* The built-in default policy. Must match: pattern, routing, sequence, batch,
+ * compile, topology, hardware, data, backend; qualify: compile_detail,
+ * startup, cache, fallbacks (mcpp_default_dimension_name lists them); default
+ * noise and gate settings. policy/default.lua is the same policy in Lua. */
 MCPP_API int mcpp_policy_default(mcpp_policy **out);
 /* An empty policy (no dimensions, no required fields, default noise and gate). */
 MCPP_API int mcpp_policy_new(mcpp_policy **out, const char *name);
@@ -66,7 +70,7 @@ MCPP_API size_t mcpp_policy_dimension_field_count(const mcpp_policy *policy, siz
 MCPP_API const char *mcpp_policy_dimension_field(const mcpp_policy *policy, size_t index,
                                                  size_t field);
 
-/* The names and default field lists of DESIGN §4, for linting policy files. */
+/* The names of the built-in default dimensions, for linting policy files. */
 MCPP_API size_t mcpp_default_dimension_count(void);
 MCPP_API const char *mcpp_default_dimension_name(size_t index);
 

@@ -1,7 +1,9 @@
 /*
  * mcpp_receipts/policy_lua.h — comparability policies from sandboxed Lua 5.4 files.
  *
- * A policy file is a Lua text chunk that returns a table (DESIGN §6). It runs in
+ * A policy file is a Lua text chunk that returns a table
+ * (keys: name, version, include, dimensions, required, noise, gate, adjacency,
+ * rules; README "Policy files" shows one). It runs in
  * a fresh, sandboxed lua_State: no bytecode, a whitelisted environment (no io,
  * os, debug, package, require, load*, dofile, collectgarbage, string.dump), an
  * instruction budget and a memory cap. The declarative part is compiled into an
