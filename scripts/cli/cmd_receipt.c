@@ -364,15 +364,10 @@ static int load_one(mcpp_receipt **out, const char *path)
     return status;
 }
 
-static int write_canonical(const mcpp_receipt *receipt, mcpp_format format)
+/* Prints library-made text (freed here), ending it with a newline. */
+static int print_owned_text(char *text)
 {
-    char *text = NULL;
-    size_t len = 0;
-    int status = mcpp_receipt_write(&text, &len, receipt, format);
-    if (status != MCPP_OK) {
-        cli_print_last_error();
-        return CLI_EXIT_INTERNAL; /* a valid receipt that cannot be written is a bug */
-    }
+    size_t len = strlen(text);
     int failed = fwrite(text, 1, len, stdout) != len;
     if (!failed && len && text[len - 1] != '\n')
         failed = fputc('\n', stdout) == EOF;
@@ -383,6 +378,16 @@ static int write_canonical(const mcpp_receipt *receipt, mcpp_format format)
         return CLI_EXIT_INTERNAL;
     }
     return CLI_EXIT_OK;
+}
+
+static int write_canonical(const mcpp_receipt *receipt, mcpp_format format)
+{
+    char *text = NULL;
+    if (mcpp_receipt_write(&text, NULL, receipt, format) != MCPP_OK) {
+        cli_print_last_error();
+        return CLI_EXIT_INTERNAL; /* a valid receipt that cannot be written is a bug */
+    }
+    return print_owned_text(text);
 }
 
 /* Parses "show"/"convert" arguments: exactly one FILE and one format option.
@@ -437,9 +442,13 @@ int cli_show(int argc, char **argv)
     if (status != MCPP_OK)
         return cli_exit_for_status(status);
     if (strcmp(format, "text") == 0) {
-        rc = cli_render_text(stdout, receipt, cli_receipt_display_name(file));
-        if (fflush(stdout) != 0)
+        char *text = NULL;
+        if (mcpp_receipt_render(&text, receipt, MCPP_OUTPUT_TEXT) != MCPP_OK) {
+            cli_print_last_error();
             rc = CLI_EXIT_INTERNAL;
+        } else {
+            rc = print_owned_text(text);
+        }
     } else {
         rc = write_canonical(receipt, strcmp(format, "json") == 0 ? MCPP_FORMAT_JSON : MCPP_FORMAT_YAML);
     }

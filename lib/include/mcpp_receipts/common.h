@@ -59,6 +59,20 @@ typedef enum mcpp_status {
 /* A short, stable name for a status code ("invalid", "limit", ...). Static. */
 MCPP_API const char *mcpp_status_name(int status);
 
+/* ---- Output formats ------------------------------------------------------ */
+
+/* Output formats of every renderer in this library (receipt, compare, gate,
+ * frontier, claims): TEXT for people (aligned columns), JSON for tools (stable keys,
+ * documented in README), MARKDOWN for pull-request comments. */
+typedef enum mcpp_output_format {
+    MCPP_OUTPUT_TEXT = 0,
+    MCPP_OUTPUT_JSON = 1,
+    MCPP_OUTPUT_MARKDOWN = 2
+} mcpp_output_format;
+
+/* Parses "text", "json", "markdown" (also "md"); MCPP_EARG otherwise. */
+MCPP_API int mcpp_output_format_parse(mcpp_output_format *out, const char *name);
+
 /* ---- The last error -------------------------------------------------------- */
 
 /*

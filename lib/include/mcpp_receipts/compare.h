@@ -55,18 +55,6 @@ typedef enum mcpp_dim_status {
 /* "match", "qualify", "mismatch", "missing"; "unknown" otherwise. Static. */
 MCPP_API const char *mcpp_dim_status_name(mcpp_dim_status status);
 
-/* Output formats of every renderer in this library (compare, gate, frontier,
- * claims): TEXT for people (aligned columns), JSON for tools (stable keys,
- * documented in README), MARKDOWN for pull-request comments. */
-typedef enum mcpp_output_format {
-    MCPP_OUTPUT_TEXT = 0,
-    MCPP_OUTPUT_JSON = 1,
-    MCPP_OUTPUT_MARKDOWN = 2
-} mcpp_output_format;
-
-/* Parses "text", "json", "markdown" (also "md"); MCPP_EARG otherwise. */
-MCPP_API int mcpp_output_format_parse(mcpp_output_format *out, const char *name);
-
 /* Outcome of the gate for one comparison or a whole gate run. The numeric
  * values are the exit codes of `mcpp-receipts gate` (0, 1, 2). */
 typedef enum mcpp_gate_outcome {

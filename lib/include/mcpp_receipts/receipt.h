@@ -125,6 +125,19 @@ MCPP_API int mcpp_receipt_write(char **out, size_t *out_len, const mcpp_receipt 
 MCPP_API int mcpp_receipt_write_file(const mcpp_receipt *receipt, const char *path,
                                      mcpp_format format);
 
+/*
+ * Renders a receipt for people or tools (what `mcpp-receipts show` prints).
+ *   MCPP_OUTPUT_TEXT      one section per part of the receipt, aligned columns,
+ *                         requested and observed side by side ("! differs"
+ *                         where what ran is not what was asked for), step-time
+ *                         statistics on one line; control characters as \xNN
+ *   MCPP_OUTPUT_JSON      the canonical JSON of mcpp_receipt_write()
+ *   MCPP_OUTPUT_MARKDOWN  the text view in a fenced code block
+ * `format` is an mcpp_output_format. *out is NUL-terminated; free it with
+ * mcpp_free(). MCPP_EARG for NULL arguments or an unknown format.
+ */
+MCPP_API int mcpp_receipt_render(char **out, const mcpp_receipt *receipt, int format);
+
 /* ---- Reading fields ------------------------------------------------------ */
 
 typedef enum mcpp_type {
