@@ -80,21 +80,32 @@ MCPP_API int mcpp_policy_add_required_field(mcpp_policy *policy, const char *pat
 MCPP_API size_t mcpp_policy_required_count(const mcpp_policy *policy);
 MCPP_API const char *mcpp_policy_required_at(const mcpp_policy *policy, size_t index);
 
+/* Settings structs are versioned like mcpp_limits: start from the _INIT
+ * initialiser (the defaults) or a copy of mcpp_policy_noise()/_gate(). */
+#define MCPP_NOISE_SETTINGS_VERSION 1u
 typedef struct mcpp_noise_settings {
+    unsigned int version;  /* MCPP_NOISE_SETTINGS_VERSION */
     double max_rel_spread; /* (p90-p10)/median above this makes a lane unstable; default 0.05 */
     int64_t min_runs;      /* ok receipts a lane needs to be stable; default 3                */
     double noise_floor;    /* relative deltas below this are noise; default 0.01              */
 } mcpp_noise_settings;
 
+#define MCPP_NOISE_SETTINGS_INIT {MCPP_NOISE_SETTINGS_VERSION, 0.05, 3, 0.01}
+
+#define MCPP_GATE_SETTINGS_VERSION 1u
 typedef struct mcpp_gate_settings {
+    unsigned int version;  /* MCPP_GATE_SETTINGS_VERSION */
     const char *metric;    /* schema path of the headline metric; default "metrics.tokens_per_s" */
     int higher_is_better;  /* default 1; 0 for time-to-train and the like                       */
     double max_regression; /* relative; default 0.03                                            */
     double confidence;     /* two-sided interval level; default 0.95                            */
 } mcpp_gate_settings;
 
+#define MCPP_GATE_SETTINGS_INIT {MCPP_GATE_SETTINGS_VERSION, "metrics.tokens_per_s", 1, 0.03, 0.95}
+
 /* Copies the settings in (the metric string too). Nonsense (negative bounds,
- * confidence outside (0,1), unknown metric path) is MCPP_EINVALID. */
+ * confidence outside (0,1), unknown metric path) is MCPP_EINVALID; a version
+ * this library does not know is MCPP_EARG. */
 MCPP_API int mcpp_policy_set_noise(mcpp_policy *policy, const mcpp_noise_settings *noise);
 MCPP_API int mcpp_policy_set_gate(mcpp_policy *policy, const mcpp_gate_settings *gate);
 /* Borrowed views (strings live as long as the policy). */

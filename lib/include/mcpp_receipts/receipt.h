@@ -29,15 +29,23 @@ typedef enum mcpp_format {
     MCPP_FORMAT_YAML = 2
 } mcpp_format;
 
-/* Bounds on hostile input. Inputs beyond them are refused with MCPP_ELIMIT. */
+/* Bounds on hostile input. Inputs beyond them are refused with MCPP_ELIMIT.
+ * Declare one with MCPP_LIMITS_INIT (the defaults) or fill it with
+ * mcpp_limits_default(), then change what you need: `version` tells the
+ * library which layout the caller was compiled with, and a function given a
+ * version it does not know fails with MCPP_EARG. */
+#define MCPP_LIMITS_VERSION 1u
 typedef struct mcpp_limits {
+    unsigned int version;    /* MCPP_LIMITS_VERSION                      */
     size_t max_input_bytes;  /* default 16 MiB                           */
     size_t max_depth;        /* default 64 nested containers             */
     size_t max_string_bytes; /* default 64 KiB per string                */
     size_t max_array_items;  /* default 1,000,000 items per array        */
 } mcpp_limits;
 
-/* Fills *out with the defaults above. */
+#define MCPP_LIMITS_INIT {MCPP_LIMITS_VERSION, (size_t)16 << 20, 64, (size_t)64 << 10, 1000000}
+
+/* Fills *out with the defaults above (version included). */
 MCPP_API void mcpp_limits_default(mcpp_limits *out);
 
 /* ---- Diagnostics --------------------------------------------------------- */

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "util/error_internal.h"
+#include "util/struct_version.h"
 #include "mcpp_receipts/receipt_set.h"
 
 /* Directory nesting beyond this is refused (also stops symlink loops). */
@@ -165,6 +166,9 @@ int mcpp_receipt_set_add_path(mcpp_receipt_set *set, const char *path, const mcp
 {
     if (!set || !path)
         return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_receipt_set_add_path: NULL argument");
+    /* checked here, not per file: a wrong struct is the caller's bug, not a bad file */
+    if (limits && mcpp_struct_version_check(limits->version, MCPP_LIMITS_VERSION, "mcpp_limits") != MCPP_OK)
+        return MCPP_EARG;
     struct stat st;
     if (stat(path, &st) != 0)
         return mcpp_error_set(MCPP_EIO, "io", path, NULL, 0, 0, "cannot read: %s", strerror(errno));
