@@ -181,7 +181,7 @@ TEST(policy_test_file_refuses_a_typo_before_running_any_case)
     mcpp_policy_free(p);
 }
 
-TEST(init_initialisers_equal_the_default_functions)
+TEST(init_initialisers_equal_the_defaults_and_outputs_carry_their_version)
 {
     mcpp_limits a = MCPP_LIMITS_INIT, b;
     memset(&b, 0xAB, sizeof b);
@@ -205,6 +205,29 @@ TEST(init_initialisers_equal_the_default_functions)
           pg->higher_is_better == g.higher_is_better && pg->max_regression == g.max_regression &&
           pg->confidence == g.confidence);
     mcpp_policy_free(p);
+
+    /* output structs: the library stamps the layout it filled */
+    char path[4096];
+    snprintf(path, sizeof path, "%s/nam52_dense.json", examples);
+    mcpp_receipt *r = NULL;
+    CHECK_INT_EQ(mcpp_receipt_load_file(&r, NULL, path, NULL), MCPP_OK);
+    mcpp_value v = MCPP_VALUE_INIT, absent = MCPP_VALUE_INIT;
+    CHECK(absent.type == MCPP_TYPE_ABSENT && absent.enum_index == -1);
+    v.version = 0;
+    CHECK_INT_EQ(mcpp_receipt_get(r, "workload.seq_len", &v), MCPP_OK);
+    CHECK(v.version == MCPP_VALUE_VERSION && v.type == MCPP_TYPE_INT);
+    v.version = 0;
+    CHECK_INT_EQ(mcpp_receipt_get_field(r, mcpp_schema_field_id("lane.pattern"), &v), MCPP_OK);
+    CHECK(v.version == MCPP_VALUE_VERSION && v.type == MCPP_TYPE_STRING);
+    const mcpp_receipt *one[1] = {r};
+    mcpp_frontier *f = NULL;
+    CHECK_INT_EQ(mcpp_frontier_build(&f, NULL, one, 1), MCPP_OK);
+    mcpp_lane_headline h = MCPP_LANE_HEADLINE_INIT;
+    h.version = 0;
+    CHECK_INT_EQ(mcpp_frontier_lane_headline(&h, f, 0), MCPP_OK);
+    CHECK(h.version == MCPP_LANE_HEADLINE_VERSION && h.median > 0);
+    mcpp_frontier_free(f);
+    mcpp_receipt_free(r);
 }
 
 TEST(a_struct_of_an_unknown_version_is_a_clear_argument_error)
@@ -263,7 +286,7 @@ int main(int argc, char **argv)
     RUN_IF(policy_test_file_passes_the_shipped_default_cases_under_the_default_policy);
     RUN_IF(policy_test_file_reports_a_wrong_expectation_as_a_failed_case_with_its_rows);
     RUN_IF(policy_test_file_refuses_a_typo_before_running_any_case);
-    RUN_IF(init_initialisers_equal_the_default_functions);
+    RUN_IF(init_initialisers_equal_the_defaults_and_outputs_carry_their_version);
     RUN_IF(a_struct_of_an_unknown_version_is_a_clear_argument_error);
     if (test_count == ran) {
         fprintf(stderr, "no test case named '%s'\n", only);

@@ -166,11 +166,14 @@ typedef enum mcpp_type {
  *   BOOL: boolean   INT: integer   DOUBLE: number   STRING/ENUM: string
  *   ENUM also sets enum_index (position in the schema's list of names)
  *   STRING_LIST: strings[count]   DOUBLE_LIST: doubles[count]
+ *   version is set by the library to the layout it filled (MCPP_VALUE_VERSION)
  *   OBJECT: string holds canonical JSON of the value, compact and with keys
  *           sorted bytewise, e.g. {"a":1,"b":[true,"x"]}; count is its number of
  *           members or items (artifacts: [{"kind":"trace","uri":"..."}])
  */
+#define MCPP_VALUE_VERSION 1u
 typedef struct mcpp_value {
+    unsigned int version; /* the layout the library wrote: MCPP_VALUE_VERSION */
     mcpp_type type;
     int boolean;
     int64_t integer;
@@ -181,6 +184,9 @@ typedef struct mcpp_value {
     const char *const *strings;
     const double *doubles;
 } mcpp_value;
+
+/* An absent value; declare with it so that the struct is never read uninitialised. */
+#define MCPP_VALUE_INIT {MCPP_VALUE_VERSION, MCPP_TYPE_ABSENT, 0, 0, 0.0, NULL, -1, 0, NULL, NULL}
 
 /* Stable ids of schema fields, for hot loops that read many receipts: resolve
  * a path once with mcpp_schema_field_id(), then read with mcpp_receipt_get_field. */

@@ -451,6 +451,7 @@ int mcpp_frontier_lane_headline(mcpp_lane_headline *out, const mcpp_frontier *f,
     if (!out || !l) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "lane %zu out of range", lane);
     if (!l->eval.has_headline) return mcpp_error_set(MCPP_ENOTFOUND, "missing", NULL, NULL, 0, 0, "lane has no headline");
     *out = l->eval.headline;
+    out->version = MCPP_LANE_HEADLINE_VERSION;
     return MCPP_OK;
 }
 

@@ -624,6 +624,7 @@ int mcpp_lane_summary_headline(mcpp_lane_headline *out, const mcpp_lane_summary 
     if (!e->has_headline)
         return mcpp_error_set(MCPP_ENOTFOUND, "missing", NULL, s->metric, 0, 0, "the lane has no value of %s", s->metric);
     *out = e->headline;
+    out->version = MCPP_LANE_HEADLINE_VERSION;
     return MCPP_OK;
 }
 
