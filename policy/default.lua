@@ -1,6 +1,6 @@
 -- policy/default.lua — the built-in default comparability policy, written out.
 --
--- This file has exactly the effect of mcpp_policy_default() (DESIGN §4); a test
+-- This file has exactly the effect of mcpp_policy_default(); a test
 -- (tests/lua/test_policy_lua.c) compares the two on every example receipt pair,
 -- so if you change one, change the other. Other shipped policies include this
 -- file and override what they need: the including file always wins.

@@ -2,9 +2,9 @@
  * cli.h — the commands of `mcpp-receipts`, one file per group of commands.
  *
  * Each command gets argv with argv[0] = the command name and returns the
- * process exit code: 0 ok / comparable / gate passed, 1 regression beyond the
- * gate, 2 not comparable or insufficient, 3 invalid input or policy, 4
- * internal error. The first three are the library's gate outcomes.
+ * process exit code (the table below): 0 ok / comparable / gate passed, 1 regression
+ * beyond the gate, 2 not comparable or insufficient, 3 invalid input or policy,
+ * 4 internal error.
  */
 #ifndef MCPP_CLI_H
 #define MCPP_CLI_H

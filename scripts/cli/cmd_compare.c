@@ -3,7 +3,7 @@
  * argument parsing and exit codes; the work and the rendering are the
  * library's (compare.h, frontier.h), shared with the bindings.
  *
- * Exit codes (DESIGN §7): compare 0 comparable/qualified and gate passed,
+ * Exit codes: compare 0 comparable/qualified and gate passed,
  * 1 regression beyond the gate, 2 not comparable or insufficient; gate 0/1/2
  * as its outcome; claim 0 supported, 1 contradicted, 2 unsupported; frontier
  * 0. Any unreadable input or policy is 3 (the report of what did load is

@@ -3,27 +3,15 @@
  * run it against example receipt pairs with expected verdicts, so a policy
  * change is reviewed together with its tests.
  *
- * Case files (JSON, schema "mcpp.policy-cases/1"; paths relative to the case
- * file):
- *
- *   { "schema": "mcpp.policy-cases/1",
- *     "policy": "default.lua",                      for readers: the policy they test
- *     "cases": [
- *       { "name": "run 2 of the padded lane is comparable with run 1",
- *         "base": "../../examples/receipts/nam56r_padded.json",
- *         "cand": "../../examples/receipts/nam56r_padded_run2.json",
- *         "expect": "comparable",                   verdict (required)
- *         "rows": { "hardware": "match" },          dimension -> status (optional)
- *         "gate": "passed" } ] }                    gate outcome (optional)
+ * The case runner and its file format are the library's (mcpp_policy_test_file
+ * in compare.h); this file parses arguments, prints and picks exit codes.
  *
  * Exit codes: 0 every case ok / policy valid, 1 some case failed, 3 invalid
- * policy, case file or receipt (DESIGN §7).
+ * policy, case file or receipt.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <cjson/cJSON.h>
 
 #include "cli.h"
 #include "mcpp_receipts.h"
@@ -31,7 +19,6 @@
 #include "mcpp_receipts/policy_lua.h"
 
 #define CASES_SCHEMA "mcpp.policy-cases/1"
-#define MAX_CASE_FILE_BYTES (4 << 20)
 
 static void policy_usage(FILE *to)
 {
@@ -45,7 +32,7 @@ static void policy_usage(FILE *to)
             "       expected verdict, and optionally row statuses and the gate outcome) and\n"
             "       prints ok/FAIL per case; exit 0 when all pass, 1 when one fails, 3 when\n"
             "       the policy, a case file or a receipt is invalid.\n"
-            "Case file format: see docs (schema \"" CASES_SCHEMA "\").\n");
+            "Case file format: mcpp_policy_test_file in mcpp_receipts/compare.h (schema \"" CASES_SCHEMA "\").\n");
 }
 
 /* ---- check ------------------------------------------------------------------------ */
@@ -163,184 +150,27 @@ static int policy_check(int argc, char **argv)
 
 /* ---- test -------------------------------------------------------------------------- */
 
-static char *read_text_file(const char *path)
+/* Runs one case file and prints its report; adds to the counts. Returns the
+ * exit code to stop with, or CLI_EXIT_OK to go on. */
+static int test_one_file(const mcpp_policy *policy, const char *path, size_t *passed, size_t *failed)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = malloc(MAX_CASE_FILE_BYTES + 1);
-    size_t n = buf ? fread(buf, 1, MAX_CASE_FILE_BYTES + 1, f) : 0;
-    fclose(f);
-    if (!buf || n > MAX_CASE_FILE_BYTES) {
-        free(buf);
-        return NULL;
-    }
-    buf[n] = '\0';
-    return buf;
-}
-
-/* `rel` relative to the directory of `file` (unless absolute). Caller frees. */
-static char *resolve_next_to(const char *file, const char *rel)
-{
-    const char *slash = strrchr(file, '/');
-    size_t dir = rel[0] == '/' || !slash ? 0 : (size_t)(slash - file) + 1;
-    char *out = malloc(dir + strlen(rel) + 1);
-    if (!out)
-        return NULL;
-    memcpy(out, file, dir);
-    strcpy(out + dir, rel);
-    return out;
-}
-
-static const char *string_member(const cJSON *obj, const char *key)
-{
-    const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
-    return cJSON_IsString(item) ? item->valuestring : NULL;
-}
-
-static int one_of(const char *s, const char *const *names)
-{
-    for (; *names; names++)
-        if (strcmp(s, *names) == 0)
-            return 1;
-    return 0;
-}
-
-/* The first member of `obj` not in `known` (a typo such as "expct"), or NULL. */
-static const char *unknown_member(const cJSON *obj, const char *const *known)
-{
-    const cJSON *m;
-    cJSON_ArrayForEach(m, obj)
-    {
-        int ok = 0;
-        for (const char *const *k = known; *k; k++)
-            if (m->string && strcmp(m->string, *k) == 0)
-                ok = 1;
-        if (!ok)
-            return m->string ? m->string : "(unnamed)";
-    }
-    return NULL;
-}
-
-static int load_case_receipt(mcpp_receipt **out, const char *case_file, const char *rel)
-{
-    char *path = resolve_next_to(case_file, rel);
-    if (!path) {
-        fprintf(stderr, "mcpp-receipts: out of memory\n");
-        return CLI_EXIT_INTERNAL;
-    }
-    int rc = mcpp_receipt_load_file(out, NULL, path, NULL);
-    free(path);
-    if (rc != MCPP_OK) {
+    mcpp_policy_test_report *report = NULL;
+    char *text = NULL;
+    if (mcpp_policy_test_file(&report, policy, path) != MCPP_OK) {
         cli_print_last_error();
-        return CLI_EXIT_INVALID;
+        return cli_exit_for_status(mcpp_error_last()->code);
     }
-    return CLI_EXIT_OK;
-}
-
-/* Checks one case; returns 1 when it passed, 0 when it failed, or -exit code. */
-static int run_case(const mcpp_policy *policy, const char *case_file, const cJSON *c, int number)
-{
-    const char *name = string_member(c, "name");
-    const char *base_rel = string_member(c, "base");
-    const char *cand_rel = string_member(c, "cand");
-    const char *expect = string_member(c, "expect");
-    const char *expect_gate = string_member(c, "gate");
-    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(c, "rows");
-    char label[300];
-    snprintf(label, sizeof label, "%d %s", number, name ? name : "(unnamed case)");
-    static const char *const CASE_KEYS[] = {"name", "base", "cand", "expect", "rows", "gate", NULL};
-    const char *typo = cJSON_IsObject(c) ? unknown_member(c, CASE_KEYS) : NULL;
-    if (typo) {
-        fprintf(stderr, "mcpp-receipts: %s: case %s: unknown member \"%s\" (allowed: name, base, cand, "
-                        "expect, rows, gate)\n", case_file, label, typo);
-        return -CLI_EXIT_INVALID;
-    }
-    if (!cJSON_IsObject(c) || !base_rel || !cand_rel || !expect || (rows && !cJSON_IsObject(rows))) {
-        fprintf(stderr, "mcpp-receipts: %s: case %s: needs string members base, cand, expect "
-                        "(and rows as an object when given)\n", case_file, label);
-        return -CLI_EXIT_INVALID;
-    }
-    static const char *const VERDICTS[] = {"comparable", "qualified", "not_comparable", "insufficient", NULL};
-    static const char *const GATES[] = {"passed", "failed", "undetermined", NULL};
-    static const char *const STATUSES[] = {"match", "qualify", "mismatch", "missing", NULL};
-    const char *bad = NULL;
-    if (expect && !one_of(expect, VERDICTS))
-        bad = expect;
-    else if (expect_gate && !one_of(expect_gate, GATES))
-        bad = expect_gate;
-    const cJSON *row_item;
-    cJSON_ArrayForEach(row_item, rows)
-    {
-        if (!bad && (!cJSON_IsString(row_item) || !one_of(row_item->valuestring, STATUSES)))
-            bad = cJSON_IsString(row_item) ? row_item->valuestring : "(not a string)";
-    }
-    if (bad) {
-        fprintf(stderr, "mcpp-receipts: %s: case %s: \"%s\" is not a verdict (comparable, qualified, "
-                        "not_comparable, insufficient), gate outcome (passed, failed, undetermined) or row "
-                        "status (match, qualify, mismatch, missing) where it is used\n", case_file, label, bad);
-        return -CLI_EXIT_INVALID;
-    }
-    mcpp_receipt *base = NULL, *cand = NULL;
-    mcpp_comparison *cmp = NULL;
-    int result = -CLI_EXIT_INVALID;
-    int rc = load_case_receipt(&base, case_file, base_rel);
-    if (rc == CLI_EXIT_OK)
-        rc = load_case_receipt(&cand, case_file, cand_rel);
-    if (rc != CLI_EXIT_OK) {
-        result = -rc;
-        goto cleanup;
-    }
-    if (mcpp_compare(&cmp, policy, base, cand) != MCPP_OK) {
-        printf("FAIL %s: the policy failed while comparing\n", label);
-        cli_print_last_error();
-        result = -CLI_EXIT_INVALID;
-        goto cleanup;
-    }
-    const char *got = mcpp_verdict_name(mcpp_comparison_verdict(cmp));
-    char why[1024] = "";
-    size_t used = 0;
-    if (strcmp(got, expect) != 0)
-        used += (size_t)snprintf(why + used, sizeof why - used, "; expected %s, got %s", expect, got);
-    if (expect_gate && used < sizeof why) {
-        const char *gate = mcpp_gate_outcome_name(mcpp_comparison_gate(cmp));
-        if (strcmp(gate, expect_gate) != 0)
-            used += (size_t)snprintf(why + used, sizeof why - used, "; gate expected %s, got %s (%s)",
-                                     expect_gate, gate, mcpp_comparison_gate_reason(cmp));
-    }
-    const cJSON *row;
-    cJSON_ArrayForEach(row, rows)
-    {
-        if (used >= sizeof why)
-            break;
-        const char *want = cJSON_IsString(row) ? row->valuestring : "(not a string)";
-        const char *have = "(no such row)";
-        for (size_t i = 0; i < mcpp_comparison_row_count(cmp); i++)
-            if (strcmp(mcpp_comparison_row_dimension(cmp, i), row->string) == 0)
-                have = mcpp_dim_status_name((mcpp_dim_status)mcpp_comparison_row_status(cmp, i));
-        if (strcmp(want, have) != 0)
-            used += (size_t)snprintf(why + used, sizeof why - used, "; row %s expected %s, got %s",
-                                     row->string, want, have);
-    }
-    if (used == 0) {
-        printf("ok   %s (%s)\n", label, got);
-        result = 1;
+    int rc = mcpp_policy_test_report_render(&text, report, MCPP_OUTPUT_TEXT);
+    if (rc == MCPP_OK) {
+        fputs(text, stdout);
+        *failed += mcpp_policy_test_report_failed_count(report);
+        *passed += mcpp_policy_test_report_count(report) - mcpp_policy_test_report_failed_count(report);
     } else {
-        printf("FAIL %s%s\n", label, why);
-        /* The rows that decided it, so the reviewer sees why without rerunning. */
-        for (size_t i = 0; i < mcpp_comparison_row_count(cmp); i++) {
-            int st = mcpp_comparison_row_status(cmp, i);
-            if (st != MCPP_DIM_MATCH)
-                printf("       %-10s %-8s %s\n", mcpp_comparison_row_dimension(cmp, i),
-                       mcpp_dim_status_name((mcpp_dim_status)st), mcpp_comparison_row_reason(cmp, i));
-        }
-        result = 0;
+        cli_print_last_error();
     }
-cleanup:
-    mcpp_comparison_free(cmp);
-    mcpp_receipt_free(base);
-    mcpp_receipt_free(cand);
-    return result;
+    mcpp_free(text);
+    mcpp_policy_test_report_free(report);
+    return rc == MCPP_OK ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
 }
 
 static int policy_test(int argc, char **argv)
@@ -354,39 +184,11 @@ static int policy_test(int argc, char **argv)
         cli_print_last_error();
         return CLI_EXIT_INVALID;
     }
-    int passed = 0, failed = 0, exit_code = CLI_EXIT_OK;
-    for (int f = 2; f < argc && exit_code == CLI_EXIT_OK; f++) {
-        char *text = read_text_file(argv[f]);
-        cJSON *root = text ? cJSON_Parse(text) : NULL;
-        free(text);
-        const cJSON *cases = cJSON_IsArray(root) ? root : cJSON_GetObjectItemCaseSensitive(root, "cases");
-        const char *schema = string_member(root, "schema");
-        static const char *const FILE_KEYS[] = {"schema", "policy", "cases", NULL};
-        const char *typo = cJSON_IsObject(root) ? unknown_member(root, FILE_KEYS) : NULL;
-        if (!cJSON_IsArray(cases) || (schema && strcmp(schema, CASES_SCHEMA) != 0) || typo) {
-            fprintf(stderr, "mcpp-receipts: %s: not a readable case file (JSON with a \"cases\" array, "
-                            "schema \"%s\")\n", argv[f], CASES_SCHEMA);
-            exit_code = CLI_EXIT_INVALID;
-        }
-        int number = 0;
-        const cJSON *c;
-        if (exit_code == CLI_EXIT_OK) {
-            cJSON_ArrayForEach(c, cases)
-            {
-                int r = run_case(policy, argv[f], c, ++number);
-                if (r < 0) {
-                    exit_code = -r;
-                    break;
-                }
-                if (r)
-                    passed++;
-                else
-                    failed++;
-            }
-        }
-        cJSON_Delete(root);
-    }
-    printf("policy %s: %d case%s, %d ok, %d failed\n", mcpp_policy_name(policy), passed + failed,
+    size_t passed = 0, failed = 0;
+    int exit_code = CLI_EXIT_OK;
+    for (int f = 2; f < argc && exit_code == CLI_EXIT_OK; f++)
+        exit_code = test_one_file(policy, argv[f], &passed, &failed);
+    printf("policy %s: %zu case%s, %zu ok, %zu failed\n", mcpp_policy_name(policy), passed + failed,
            passed + failed == 1 ? "" : "s", passed, failed);
     mcpp_policy_free(policy);
     if (exit_code != CLI_EXIT_OK)

@@ -224,21 +224,34 @@ static int exit_for_load(int status)
     return status == MCPP_OK ? CLI_EXIT_OK : cli_exit_for_status(status);
 }
 
-int cli_validate(int argc, char **argv)
+/* What `validate` was asked for; files point into argv. */
+typedef struct validate_args {
+    int quiet, json, nfiles;
+    char **files;
+} validate_args;
+
+/* Counts over all files, for the summary line and the exit code. */
+typedef struct validate_totals {
+    size_t valid, invalid, warnings, files;
+    int exit_code;
+} validate_totals;
+
+/* Parses options and collects every FILE first, so a bad option is reported
+ * before anything is read. Returns -1 to go on, or the exit code to stop with
+ * (after --help, 0); args->files is then freed. */
+static int parse_validate_args(validate_args *args, int argc, char **argv)
 {
-    int quiet = 0, json = 0, only_files = 0, nfiles = 0;
-    /* argv has room for every FILE; the files are collected first so a bad
-     * option is reported before anything is read. */
-    char **files_arg = calloc((size_t)argc, sizeof *files_arg);
-    if (!files_arg) {
+    int only_files = 0;
+    memset(args, 0, sizeof *args);
+    args->files = calloc((size_t)argc, sizeof *args->files); /* room for every FILE */
+    if (!args->files) {
         fprintf(stderr, "mcpp-receipts validate: out of memory\n");
         return CLI_EXIT_INTERNAL;
     }
     for (int i = 1; i < argc; i++) {
         const char *value = NULL;
-        int taken;
         if (only_files || !is_option(argv[i])) {
-            files_arg[nfiles++] = argv[i];
+            args->files[args->nfiles++] = argv[i];
             continue;
         }
         if (strcmp(argv[i], "--") == 0) {
@@ -246,23 +259,19 @@ int cli_validate(int argc, char **argv)
             continue;
         }
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            free(files_arg);
+            free(args->files);
             return print_help(VALIDATE_USAGE, VALIDATE_HELP);
         }
         if (strcmp(argv[i], "-q") == 0 || strcmp(argv[i], "--quiet") == 0) {
-            quiet = 1;
+            args->quiet = 1;
             continue;
         }
-        taken = take_value_option(argc, argv, &i, "--format", "-f", &value);
-        if (taken > 0 && strcmp(value, "text") == 0) {
-            json = 0;
+        int taken = take_value_option(argc, argv, &i, "--format", "-f", &value);
+        if (taken > 0 && (strcmp(value, "text") == 0 || strcmp(value, "json") == 0)) {
+            args->json = strcmp(value, "json") == 0;
             continue;
         }
-        if (taken > 0 && strcmp(value, "json") == 0) {
-            json = 1;
-            continue;
-        }
-        free(files_arg);
+        free(args->files);
         if (taken < 0)
             return usage_error("validate", VALIDATE_USAGE, "option '%s' needs a value", argv[i]);
         if (taken > 0)
@@ -270,88 +279,108 @@ int cli_validate(int argc, char **argv)
                                "unknown format '%s' (expected text or json)", value);
         return usage_error("validate", VALIDATE_USAGE, "unknown option '%s'", argv[i]);
     }
-    if (!nfiles) {
-        free(files_arg);
+    if (!args->nfiles) {
+        free(args->files);
         return usage_error("validate", VALIDATE_USAGE, "%s", "no FILE given");
     }
+    return -1;
+}
 
-    int exit_code = CLI_EXIT_OK;
-    size_t valid = 0, invalid = 0, warnings = 0, files = 0;
-    if (json)
-        fputs("{\n  \"files\": [", stdout);
-    for (int f = 0; f < nfiles; f++) {
-        const char *path = files_arg[f];
-        const char *name = cli_receipt_display_name(path);
-        mcpp_receipt *receipt = NULL;
-        mcpp_report *report = NULL;
-        int status = cli_receipt_load(&receipt, &report, path, NULL);
-        size_t n_warn = mcpp_report_count(report) - mcpp_report_error_count(report);
-        int code = exit_for_load(status);
-        char lane[256] = "";
-        if (receipt)
-            lane_label(lane, sizeof lane, receipt);
-        if (code > exit_code)
-            exit_code = code;
-        files++;
-        warnings += n_warn;
-        if (status == MCPP_OK)
-            valid++;
-        else
-            invalid++;
+/* One file's entry of the --format json output. */
+static void print_validate_json_entry(const char *name, const mcpp_receipt *receipt,
+                                      const mcpp_report *report, int status, const char *lane,
+                                      size_t n_warn, int first)
+{
+    fputs(first ? "\n    {" : ",\n    {", stdout);
+    fputs("\"file\": ", stdout);
+    json_string(stdout, name);
+    fprintf(stdout, ", \"valid\": %s, \"id\": ", status == MCPP_OK ? "true" : "false");
+    if (receipt)
+        json_string(stdout, mcpp_receipt_id(receipt));
+    else
+        fputs("null", stdout);
+    fputs(", \"lane\": ", stdout);
+    if (receipt)
+        json_string(stdout, lane);
+    else
+        fputs("null", stdout);
+    fprintf(stdout, ", \"errors\": %zu, \"warnings\": %zu,\n      \"diagnostics\": ",
+            status == MCPP_OK ? (size_t)0
+                              : (mcpp_report_error_count(report) ? mcpp_report_error_count(report) : 1),
+            n_warn);
+    json_diagnostics(stdout, report, status, name);
+    fputs("}", stdout);
+}
 
-        if (json) {
-            fputs(files > 1 ? ",\n    {" : "\n    {", stdout);
-            fputs("\"file\": ", stdout);
-            json_string(stdout, name);
-            fprintf(stdout, ", \"valid\": %s, \"id\": ", status == MCPP_OK ? "true" : "false");
-            if (receipt)
-                json_string(stdout, mcpp_receipt_id(receipt));
-            else
-                fputs("null", stdout);
-            fputs(", \"lane\": ", stdout);
-            if (receipt)
-                json_string(stdout, lane);
-            else
-                fputs("null", stdout);
-            fprintf(stdout, ", \"errors\": %zu, \"warnings\": %zu,\n      \"diagnostics\": ",
-                    status == MCPP_OK ? (size_t)0
-                                      : (mcpp_report_error_count(report) ? mcpp_report_error_count(report) : 1),
-                    n_warn);
-            json_diagnostics(stdout, report, status, name);
-            fputs("}", stdout);
-        } else if (status == MCPP_OK) {
-            /* the report is the product of validate: all of it on stdout, in
-             * file order, so it pipes and greps as one stream */
-            if (!quiet) {
-                fputs("ok ", stdout);
-                cli_fputs_safe(stdout, name, 0);
-                fputs(" (id ", stdout);
-                cli_fputs_safe(stdout, mcpp_receipt_id(receipt), 0);
-                fputs(", lane ", stdout);
-                cli_fputs_safe(stdout, lane, 0);
-                fputs(")\n", stdout);
-                cli_print_report(stdout, report, status, MCPP_SEVERITY_WARNING, name);
-            }
-        } else {
-            cli_print_report(stdout, report, status, quiet ? MCPP_SEVERITY_ERROR : -1, name);
+/* Loads, validates and reports one file; adds to the totals. */
+static void validate_one_file(const validate_args *args, const char *path, validate_totals *t)
+{
+    const char *name = cli_receipt_display_name(path);
+    mcpp_receipt *receipt = NULL;
+    mcpp_report *report = NULL;
+    int status = cli_receipt_load(&receipt, &report, path, NULL);
+    size_t n_warn = mcpp_report_count(report) - mcpp_report_error_count(report);
+    int code = exit_for_load(status);
+    char lane[256] = "";
+    if (receipt)
+        lane_label(lane, sizeof lane, receipt);
+    if (code > t->exit_code)
+        t->exit_code = code;
+    t->files++;
+    t->warnings += n_warn;
+    if (status == MCPP_OK)
+        t->valid++;
+    else
+        t->invalid++;
+
+    if (args->json) {
+        print_validate_json_entry(name, receipt, report, status, lane, n_warn, t->files == 1);
+    } else if (status == MCPP_OK) {
+        /* the report is the product of validate: all of it on stdout, in
+         * file order, so it pipes and greps as one stream */
+        if (!args->quiet) {
+            fputs("ok ", stdout);
+            cli_fputs_safe(stdout, name, 0);
+            fputs(" (id ", stdout);
+            cli_fputs_safe(stdout, mcpp_receipt_id(receipt), 0);
+            fputs(", lane ", stdout);
+            cli_fputs_safe(stdout, lane, 0);
+            fputs(")\n", stdout);
+            cli_print_report(stdout, report, status, MCPP_SEVERITY_WARNING, name);
         }
-        mcpp_receipt_free(receipt);
-        mcpp_report_free(report);
+    } else {
+        cli_print_report(stdout, report, status, args->quiet ? MCPP_SEVERITY_ERROR : -1, name);
     }
-    free(files_arg);
-    if (json) {
+    mcpp_receipt_free(receipt);
+    mcpp_report_free(report);
+}
+
+int cli_validate(int argc, char **argv)
+{
+    validate_args args;
+    int rc = parse_validate_args(&args, argc, argv);
+    if (rc >= 0)
+        return rc;
+    validate_totals t;
+    memset(&t, 0, sizeof t);
+    if (args.json)
+        fputs("{\n  \"files\": [", stdout);
+    for (int f = 0; f < args.nfiles; f++)
+        validate_one_file(&args, args.files[f], &t);
+    free(args.files);
+    if (args.json) {
         fprintf(stdout, "\n  ],\n  \"valid\": %zu,\n  \"invalid\": %zu,\n  \"warnings\": %zu\n}\n",
-                valid, invalid, warnings);
-    } else if (!quiet) {
-        printf("%zu file%s: %zu valid, %zu invalid, %zu warning%s\n", files, files == 1 ? "" : "s",
-               valid, invalid, warnings, warnings == 1 ? "" : "s");
+                t.valid, t.invalid, t.warnings);
+    } else if (!args.quiet) {
+        printf("%zu file%s: %zu valid, %zu invalid, %zu warning%s\n", t.files, t.files == 1 ? "" : "s",
+               t.valid, t.invalid, t.warnings, t.warnings == 1 ? "" : "s");
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {
         /* a verdict nobody could read is not a verdict */
         fprintf(stderr, "mcpp-receipts validate: could not write to stdout\n");
         return CLI_EXIT_INTERNAL;
     }
-    return exit_code;
+    return t.exit_code;
 }
 
 /* ---- show and convert --------------------------------------------------------- */
@@ -368,19 +397,10 @@ static int load_one(mcpp_receipt **out, const char *path)
     return status;
 }
 
-static int write_canonical(const mcpp_receipt *receipt, mcpp_format format, int schema)
+/* Prints library-made text (freed here), ending it with a newline. */
+static int print_owned_text(char *text)
 {
-    char *text = NULL;
-    size_t len = 0;
-    int status = mcpp_receipt_write_schema(&text, &len, receipt, format, schema);
-    if (status == MCPP_EINVALID) { /* the content does not fit the older schema */
-        cli_print_last_error();
-        return CLI_EXIT_INVALID;
-    }
-    if (status != MCPP_OK) {
-        cli_print_last_error();
-        return CLI_EXIT_INTERNAL; /* a valid receipt that cannot be written is a bug */
-    }
+    size_t len = strlen(text);
     int failed = fwrite(text, 1, len, stdout) != len;
     if (!failed && len && text[len - 1] != '\n')
         failed = fputc('\n', stdout) == EOF;
@@ -391,6 +411,21 @@ static int write_canonical(const mcpp_receipt *receipt, mcpp_format format, int 
         return CLI_EXIT_INTERNAL;
     }
     return CLI_EXIT_OK;
+}
+
+static int write_canonical(const mcpp_receipt *receipt, mcpp_format format, int schema)
+{
+    char *text = NULL;
+    int status = mcpp_receipt_write_schema(&text, NULL, receipt, format, schema);
+    if (status == MCPP_EINVALID) { /* the content does not fit the older schema */
+        cli_print_last_error();
+        return CLI_EXIT_INVALID;
+    }
+    if (status != MCPP_OK) {
+        cli_print_last_error();
+        return CLI_EXIT_INTERNAL; /* a valid receipt that cannot be written is a bug */
+    }
+    return print_owned_text(text);
 }
 
 /* Parses "show"/"convert" arguments: exactly one FILE and one format option.
@@ -445,9 +480,13 @@ int cli_show(int argc, char **argv)
     if (status != MCPP_OK)
         return cli_exit_for_status(status);
     if (strcmp(format, "text") == 0) {
-        rc = cli_render_text(stdout, receipt, cli_receipt_display_name(file));
-        if (fflush(stdout) != 0)
+        char *text = NULL;
+        if (mcpp_receipt_render(&text, receipt, MCPP_OUTPUT_TEXT) != MCPP_OK) {
+            cli_print_last_error();
             rc = CLI_EXIT_INTERNAL;
+        } else {
+            rc = print_owned_text(text);
+        }
     } else {
         rc = write_canonical(receipt, strcmp(format, "json") == 0 ? MCPP_FORMAT_JSON : MCPP_FORMAT_YAML,
                              2);

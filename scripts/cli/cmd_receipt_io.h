@@ -1,7 +1,7 @@
 /*
  * cmd_receipt_io.h — what the receipt commands (validate, show, convert) share:
  * loading one input (a path, or "-" for stdin), printing diagnostics the same
- * way everywhere, and the text renderer of `show`.
+ * way everywhere. The text of `show` is the library's mcpp_receipt_render().
  */
 #ifndef MCPP_CLI_CMD_RECEIPT_IO_H
 #define MCPP_CLI_CMD_RECEIPT_IO_H
@@ -44,8 +44,5 @@ size_t cli_print_report(FILE *to, const mcpp_report *report, int load_status, in
  * when keep_newlines is set, '\n' passes through. UTF-8 is kept as is.
  */
 void cli_fputs_safe(FILE *to, const char *s, int keep_newlines);
-
-/* The text (for people) rendering of `show`: sectioned, aligned columns. */
-int cli_render_text(FILE *to, const mcpp_receipt *receipt, const char *display_name);
 
 #endif /* MCPP_CLI_CMD_RECEIPT_IO_H */

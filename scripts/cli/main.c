@@ -1,6 +1,7 @@
 /*
  * main.c — `mcpp-receipts`: dispatches to one command and maps the result to
- * the exit codes of DESIGN §7.
+ * the exit codes of cli.h (0 ok, 1 regression, 2 not comparable, 3 invalid
+ * input, 4 internal error).
  */
 #include <stdio.h>
 #include <string.h>

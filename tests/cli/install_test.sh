@@ -28,6 +28,21 @@ libdir=${libdir%/pkgconfig}
 for f in include/mcpp_receipts.h include/mcpp_receipts/receipt.h; do
   [ -f "$prefix/$f" ] && ok "installed $f" || bad "missing $prefix/$f"
 done
+# every installed public header (the generated version.h too) compiles alone
+if out=$(bash "$(dirname "$0")/header_test.sh" "$prefix/include" "$cc" "$work/headers" 2>&1); then
+  ok "installed headers compile alone ($(echo "$out" | tail -n1))"
+else
+  bad "installed headers:"; echo "$out" | grep -v '^ok' | sed 's/^/    /'
+fi
+[ -f "$prefix/include/mcpp_receipts/version.h" ] && ok "installed the generated version.h" \
+  || bad "missing $prefix/include/mcpp_receipts/version.h"
+# the exported targets name their dependencies, never a path of the build machine
+targets=$(find "$prefix" -name 'mcpp_receiptsTargets*.cmake' -print)
+if [ -n "$targets" ] && ! grep -l '/libcjson\|/libyaml\|/liblua' $targets >/dev/null; then
+  ok "exported CMake targets hold no absolute dependency paths"
+else
+  bad "exported CMake targets name absolute library paths:"; grep -n '/lib[a-z0-9.]*\.so' $targets | sed 's/^/    /'
+fi
 [ -n "$libdir" ] && [ -f "$libdir/pkgconfig/mcpp_receipts.pc" ] && ok "installed pkg-config file" \
   || bad "no mcpp_receipts.pc under $prefix"
 [ -f "$libdir/cmake/mcpp_receipts/mcpp_receiptsConfig.cmake" ] && ok "installed CMake package config" \

@@ -1,6 +1,6 @@
 #!/bin/sh
 # cli_test.sh — `mcpp-receipts compare|frontier|gate|claim` on the example
-# receipts: exit codes of DESIGN §7 and the lines a reviewer reads.
+# receipts: exit codes of cli.h and the lines a reviewer reads.
 # usage: cli_test.sh MCPP_RECEIPTS_BINARY EXAMPLES_RECEIPTS_DIR
 BIN=$1
 EX=$2

@@ -283,12 +283,12 @@ TEST(policy_refuses_unknown_field_paths_and_bad_settings)
     const char *star[] = {"routing.*"};
     CHECK_INT_EQ(mcpp_policy_set_dimension(p, "r", star, 1, MCPP_ROLE_MUST_MATCH), MCPP_OK);
     CHECK_INT_EQ(mcpp_policy_dimension_field_count(p, 0), 7);
-    mcpp_gate_settings g = {"metrics.tokens_per_s", 1, 0.03, 1.5};
+    mcpp_gate_settings g = {MCPP_GATE_SETTINGS_VERSION, "metrics.tokens_per_s", 1, 0.03, 1.5};
     CHECK_INT_EQ(mcpp_policy_set_gate(p, &g), MCPP_EINVALID);
     g.confidence = 0.9;
     g.metric = "lane.pattern";
     CHECK_INT_EQ(mcpp_policy_set_gate(p, &g), MCPP_EINVALID);
-    mcpp_noise_settings n = {-1, 3, 0.01};
+    mcpp_noise_settings n = {MCPP_NOISE_SETTINGS_VERSION, -1, 3, 0.01};
     CHECK_INT_EQ(mcpp_policy_set_noise(p, &n), MCPP_EINVALID);
     CHECK_INT_EQ(mcpp_policy_set_adjacency_width(p, 0), MCPP_EINVALID);
     mcpp_policy_free(p);
@@ -391,7 +391,7 @@ TEST(lower_is_better_metric_fails_when_step_time_grows)
 {
     mcpp_policy *p = NULL;
     CHECK_INT_EQ(mcpp_policy_default(&p), MCPP_OK);
-    mcpp_gate_settings g = {"metrics.step_time_s.median", 0, 0.03, 0.95};
+    mcpp_gate_settings g = {MCPP_GATE_SETTINGS_VERSION, "metrics.step_time_s.median", 0, 0.03, 0.95};
     CHECK_INT_EQ(mcpp_policy_set_gate(p, &g), MCPP_OK);
     mcpp_receipt *a = FIX(BASE_ID, BASE_ID), *slow = scaled("slow", 1.10), *fast = scaled("fast", 0.90);
     mcpp_comparison *c = compare_with(p, a, slow);

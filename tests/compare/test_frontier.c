@@ -184,7 +184,7 @@ TEST(single_run_lane_uses_step_values_for_its_headline_and_noise)
     mcpp_receipt *one = FIX(BASE_ID, BASE_ID);
     mcpp_policy *p = NULL;
     CHECK_INT_EQ(mcpp_policy_default(&p), MCPP_OK);
-    mcpp_noise_settings n = {0.05, 1, 0.01};
+    mcpp_noise_settings n = {MCPP_NOISE_SETTINGS_VERSION, 0.05, 1, 0.01};
     CHECK_INT_EQ(mcpp_policy_set_noise(p, &n), MCPP_OK);
     const mcpp_receipt *rs[] = {one};
     mcpp_frontier *f = NULL;

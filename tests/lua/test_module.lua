@@ -88,10 +88,12 @@ check("compare_gives_verdict_rows_metric_and_gate", function()
   local r = mr.compare(padded, run2)
   eq(r.verdict, "comparable")
   eq(r.base, padded.id)
-  assert(#r.rows >= 10, "rows")
-  eq(r.rows[1].dimension, "pattern")
-  eq(r.rows[1].status, "match")
+  eq(r.schema, "mcpp.compare/1", "the JSON renderer's keys")
+  assert(#r.dimensions >= 10, "dimensions")
+  eq(r.dimensions[1].name, "pattern")
+  eq(r.dimensions[1].status, "match")
   assert(r.metric and r.metric.name == "metrics.tokens_per_s", "metric")
+  assert(#r.metric.interval == 2 and r.metric.interval[1] <= r.metric.interval[2], "interval")
   eq(r.gate.outcome, "passed")
   assert(r.text:find("comparable", 1, true), "rendered text")
   eq(mr.compare(padded, jagged).verdict, "not_comparable")
@@ -126,9 +128,12 @@ check("frontier_labels_lanes", function()
   end
   local f = mr.frontier(list)
   assert(#f.lanes >= 3, "lanes: " .. #f.lanes)
-  eq(f.stable_count, 1, "stable lanes")
-  local stable
-  for _, lane in ipairs(f.lanes) do if lane.status == "stable" then stable = lane end end
+  eq(f.schema, "mcpp.frontier/1", "the JSON renderer's keys")
+  local stable, n_stable = nil, 0
+  for _, lane in ipairs(f.lanes) do
+    if lane.status == "stable" then stable, n_stable = lane, n_stable + 1 end
+  end
+  eq(n_stable, 1, "stable lanes")
   eq(#stable.receipts, 3, "runs in the stable lane")
   assert(stable.headline and stable.headline.median > 0, "headline")
   assert(f.text:find("stable", 1, true), "rendered text")
@@ -149,6 +154,33 @@ check("load_of_a_missing_file_is_an_error", function()
   local ok, err = pcall(mr.load, examples .. "/no_such_receipt.json")
   eq(ok, false)
   assert(tostring(err):find("no_such_receipt", 1, true), err)
+end)
+
+check("render_gives_the_show_text_json_and_markdown", function()
+  local text = padded:render()
+  assert(text:find("^Receipt\n  file"), text)
+  assert(text:find("requested", 1, true), "requested/observed columns")
+  eq(padded:render("json"), padded:json())
+  assert(padded:render("markdown"):find("^```text\n"), "markdown is fenced")
+  eq(pcall(padded.render, padded, "html"), false)
+end)
+
+check("policy_test_runs_a_case_file_with_the_json_keys", function()
+  local cases = policies .. "/tests/default.cases.json"
+  local r = mr.policy_test(mr.policy(policies .. "/default.lua"), cases)
+  eq(r.schema, "mcpp.policy-test/1")
+  assert(r.total > 0 and r.total == #r.cases, "cases")
+  eq(r.failed, 0)
+  eq(r.cases[1].passed, true)
+  assert(r.text:find("^ok   1 "), r.text)
+  local wrong = mr.policy_test(mr.policy(policies .. "/cross_hardware.lua"), cases)
+  assert(wrong.failed > 0, "the cases catch the wrong policy")
+  local failing
+  for _, c in ipairs(wrong.cases) do if not c.passed then failing = c end end
+  assert(failing.failures and #failing.rows > 0, "a failed case says why")
+  local ok, err = pcall(mr.policy_test, nil, examples .. "/no_such_cases.json")
+  eq(ok, false)
+  assert(tostring(err):find("no_such_cases", 1, true), err)
 end)
 
 print(("%d passed, %d failed"):format(passed, failed))

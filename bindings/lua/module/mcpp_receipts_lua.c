@@ -5,14 +5,19 @@
  *
  *   mr.load(path)               -> receipt     (JSON or YAML, by extension)
  *   mr.loads(text [, fmt])      -> receipt     (fmt "json", "yaml" or "auto")
- *   mr.compare(a, b [, policy]) -> table       {verdict, base, cand, rows, metric, gate, text}
- *   mr.frontier(list [, policy])-> table       {lanes, stable_count, text}
+ *   mr.compare(a, b [, policy]) -> table       the keys of mcpp_comparison_render's JSON
+ *                                              {schema, base, cand, verdict, dimensions,
+ *                                              metric, gate} plus its text as "text"
+ *   mr.frontier(list [, policy])-> table       the keys of mcpp_frontier_render's JSON
+ *                                              {schema, policy, receipts, lanes} plus "text"
  *   mr.policy(path)             -> policy      (a sandboxed Lua policy file)
  *   mr.default_policy()         -> policy
+ *   mr.policy_test(policy|nil, cases_path) -> table  the keys of
+ *                                              mcpp_policy_test_report_render's JSON plus "text"
  *   mr.version                  "0.1.0"
  *
  *   receipt.id, receipt.lane.pattern, receipt["routing.top_k"], receipt:get(path),
- *   receipt:json(), receipt:yaml(), tostring(receipt)
+ *   receipt:json(), receipt:yaml(), receipt:render([format]), tostring(receipt)
  *   policy.name, policy.dimensions, policy.rules, tostring(policy)
  *
  * Receipts and policies are userdata with __gc, __close and __tostring; a
@@ -21,6 +26,7 @@
  */
 #include <string.h>
 
+#include <cjson/cJSON.h>
 #include <lauxlib.h>
 #include <lua.h>
 
@@ -116,6 +122,21 @@ static int receipt_write(lua_State *L, mcpp_format format)
 }
 
 static int receipt_json(lua_State *L) { return receipt_write(L, MCPP_FORMAT_JSON); }
+
+/* receipt:render([format]): "text" (default), "json" or "markdown". */
+static int receipt_render(lua_State *L)
+{
+    lua_receipt *r = check_receipt(L, 1);
+    mcpp_output_format format = MCPP_OUTPUT_TEXT;
+    if (mcpp_output_format_parse(&format, luaL_optstring(L, 2, "text")) != MCPP_OK)
+        return raise_last_error(L);
+    char *text = NULL;
+    if (mcpp_receipt_render(&text, r->receipt, (int)format) != MCPP_OK)
+        return raise_last_error(L);
+    lua_pushstring(L, text);
+    mcpp_free(text);
+    return 1;
+}
 static int receipt_yaml(lua_State *L) { return receipt_write(L, MCPP_FORMAT_YAML); }
 
 /* r:metric(name) -> {name, unit, direction, value, aggregate, sample_kind,
@@ -153,11 +174,9 @@ static int receipt_metric(lua_State *L)
     return 1;
 }
 
-static const luaL_Reg RECEIPT_METHODS[] = {{"get", receipt_get},
-                                           {"json", receipt_json},
-                                           {"yaml", receipt_yaml},
-                                           {"metric", receipt_metric},
-                                           {NULL, NULL}};
+static const luaL_Reg RECEIPT_METHODS[] = {{"get", receipt_get},       {"json", receipt_json},
+                                           {"yaml", receipt_yaml},     {"metric", receipt_metric},
+                                           {"render", receipt_render}, {NULL, NULL}};
 
 static int receipt_index(lua_State *L)
 {
@@ -351,60 +370,79 @@ static int policy_gc(lua_State *L)
     return 0;
 }
 
-/* ---- compare and frontier ------------------------------------------------------------------ */
+/* ---- compare, frontier and policy tests ----------------------------------------------------- */
 
-static void set_string(lua_State *L, const char *key, const char *value)
+/* Result tables are the library's JSON rendering turned into Lua values (null
+ * leaves the key out), plus the text rendering as "text": a Lua script sees
+ * exactly the keys the JSON renderer documents, and no key can drift. */
+static void push_json(lua_State *L, const cJSON *v)
 {
-    if (value)
-        lua_pushstring(L, value);
-    else
+    if (cJSON_IsObject(v) || cJSON_IsArray(v)) {
+        lua_createtable(L, cJSON_IsArray(v) ? cJSON_GetArraySize(v) : 0, cJSON_IsObject(v) ? 8 : 0);
+        lua_Integer i = 0;
+        for (const cJSON *item = v->child; item; item = item->next) {
+            if (cJSON_IsNull(item))
+                continue;
+            push_json(L, item);
+            if (cJSON_IsArray(v))
+                lua_rawseti(L, -2, ++i);
+            else
+                lua_setfield(L, -2, item->string);
+        }
+    } else if (cJSON_IsString(v)) {
+        lua_pushstring(L, v->valuestring);
+    } else if (cJSON_IsBool(v)) {
+        lua_pushboolean(L, cJSON_IsTrue(v));
+    } else if (cJSON_IsNumber(v) && v->valuedouble == (double)(lua_Integer)v->valuedouble &&
+               v->valuedouble > -9007199254740992.0 && v->valuedouble < 9007199254740992.0) {
+        lua_pushinteger(L, (lua_Integer)v->valuedouble);
+    } else if (cJSON_IsNumber(v)) {
+        lua_pushnumber(L, (lua_Number)v->valuedouble);
+    } else {
         lua_pushnil(L);
-    lua_setfield(L, -2, key);
+    }
 }
 
-static void set_number(lua_State *L, const char *key, double value)
-{
-    lua_pushnumber(L, (lua_Number)value);
-    lua_setfield(L, -2, key);
-}
+typedef int (*render_fn)(char **out, const void *object, int format);
 
-static void set_integer(lua_State *L, const char *key, lua_Integer value)
+/* Pushes the result table of `object`: its JSON rendering as Lua values and
+ * its text rendering as "text". Returns MCPP_OK or a library error code; the
+ * rendered strings are freed before anything can raise. */
+static int push_rendered(lua_State *L, render_fn render, const void *object)
 {
-    lua_pushinteger(L, value);
-    lua_setfield(L, -2, key);
-}
-
-static void push_metric(lua_State *L, const mcpp_metric_result *m)
-{
-    lua_createtable(L, 0, 14);
-    set_string(L, "name", m->metric);
-    lua_pushboolean(L, m->higher_is_better);
-    lua_setfield(L, -2, "higher_is_better");
-    set_number(L, "base_median", m->base_median);
-    set_number(L, "cand_median", m->cand_median);
-    set_number(L, "rel_delta", m->rel_delta);
-    set_number(L, "interval_low", m->interval_low);
-    set_number(L, "interval_high", m->interval_high);
-    set_number(L, "confidence", m->confidence);
-    set_integer(L, "n_base", (lua_Integer)m->n_base);
-    set_integer(L, "n_cand", (lua_Integer)m->n_cand);
-    set_number(L, "noise_floor", m->noise_floor);
-    set_string(L, "method", m->method);
-    lua_pushboolean(L, m->point_comparison);
-    lua_setfield(L, -2, "point_comparison");
-}
-
-/* Stores rendered `text` as field "text" of the table on top; frees it. */
-static int set_rendered(lua_State *L, int rc, char *text)
-{
-    if (rc != MCPP_OK) {
+    char *json = NULL, *text = NULL;
+    int rc = render(&json, object, MCPP_OUTPUT_JSON);
+    if (rc == MCPP_OK)
+        rc = render(&text, object, MCPP_OUTPUT_TEXT);
+    cJSON *root = rc == MCPP_OK ? cJSON_Parse(json) : NULL;
+    mcpp_free(json);
+    if (rc != MCPP_OK || !root) {
         mcpp_free(text);
+        if (rc == MCPP_OK) /* the library's own JSON always parses: only memory can fail */
+            return luaL_error(L, "out of memory");
         return rc;
     }
+    push_json(L, root);
+    cJSON_Delete(root);
     lua_pushstring(L, text);
     mcpp_free(text);
     lua_setfield(L, -2, "text");
     return MCPP_OK;
+}
+
+static int render_comparison(char **out, const void *c, int format)
+{
+    return mcpp_comparison_render(out, c, (mcpp_output_format)format);
+}
+
+static int render_frontier(char **out, const void *f, int format)
+{
+    return mcpp_frontier_render(out, f, (mcpp_output_format)format);
+}
+
+static int render_policy_test(char **out, const void *report, int format)
+{
+    return mcpp_policy_test_report_render(out, report, format);
 }
 
 static int mr_compare(lua_State *L)
@@ -415,88 +453,11 @@ static int mr_compare(lua_State *L)
     mcpp_comparison *c = NULL;
     if (mcpp_compare(&c, policy, a->receipt, b->receipt) != MCPP_OK)
         return raise_last_error(L);
-    lua_createtable(L, 0, 8);
-    set_string(L, "verdict", mcpp_verdict_name(mcpp_comparison_verdict(c)));
-    set_string(L, "base", mcpp_comparison_base_id(c));
-    set_string(L, "cand", mcpp_comparison_cand_id(c));
-    size_t n = mcpp_comparison_row_count(c);
-    lua_createtable(L, (int)n, 0);
-    for (size_t i = 0; i < n; i++) {
-        lua_createtable(L, 0, 6);
-        set_string(L, "dimension", mcpp_comparison_row_dimension(c, i));
-        int role = mcpp_comparison_row_role(c, i);
-        set_string(L, "role", role >= 0 ? mcpp_role_name((mcpp_role)role) : NULL);
-        set_string(L, "status", mcpp_dim_status_name((mcpp_dim_status)mcpp_comparison_row_status(c, i)));
-        set_string(L, "base_value", mcpp_comparison_row_base(c, i));
-        set_string(L, "cand_value", mcpp_comparison_row_cand(c, i));
-        set_string(L, "reason", mcpp_comparison_row_reason(c, i));
-        lua_rawseti(L, -2, (lua_Integer)i + 1);
-    }
-    lua_setfield(L, -2, "rows");
-    const mcpp_metric_result *m = mcpp_comparison_metric(c);
-    if (m) {
-        push_metric(L, m);
-        lua_setfield(L, -2, "metric");
-    }
-    lua_createtable(L, 0, 2);
-    set_string(L, "outcome", mcpp_gate_outcome_name(mcpp_comparison_gate(c)));
-    set_string(L, "reason", mcpp_comparison_gate_reason(c));
-    lua_setfield(L, -2, "gate");
-    char *text = NULL;
-    int rc = mcpp_comparison_render(&text, c, MCPP_OUTPUT_TEXT);
-    rc = set_rendered(L, rc, text);
+    int rc = push_rendered(L, render_comparison, c);
     mcpp_comparison_free(c);
     if (rc != MCPP_OK)
         return raise_last_error(L);
     return 1;
-}
-
-static void push_lane(lua_State *L, const mcpp_frontier *f, size_t lane)
-{
-    lua_createtable(L, 0, 9);
-    set_string(L, "key", mcpp_frontier_lane_key(f, lane));
-    set_string(L, "short_key", mcpp_frontier_lane_short_key(f, lane));
-    set_string(L, "label", mcpp_frontier_lane_label(f, lane));
-    set_string(L, "status", mcpp_lane_status_name((mcpp_lane_status)mcpp_frontier_lane_status(f, lane)));
-    set_string(L, "blocker", mcpp_frontier_lane_blocker(f, lane));
-    size_t n = mcpp_frontier_lane_receipt_count(f, lane);
-    lua_createtable(L, (int)n, 0);
-    for (size_t i = 0; i < n; i++) {
-        lua_pushstring(L, mcpp_frontier_lane_receipt_id(f, lane, i));
-        lua_rawseti(L, -2, (lua_Integer)i + 1);
-    }
-    lua_setfield(L, -2, "receipts");
-    n = mcpp_frontier_lane_reason_count(f, lane);
-    lua_createtable(L, (int)n, 0);
-    for (size_t i = 0; i < n; i++) {
-        lua_pushstring(L, mcpp_frontier_lane_reason(f, lane, i));
-        lua_rawseti(L, -2, (lua_Integer)i + 1);
-    }
-    lua_setfield(L, -2, "reasons");
-    mcpp_lane_headline h;
-    if (mcpp_frontier_lane_headline(&h, f, lane) == MCPP_OK) {
-        lua_createtable(L, 0, 10);
-        set_string(L, "metric", h.metric);
-        set_number(L, "median", h.median);
-        set_number(L, "interval_low", h.interval_low);
-        set_number(L, "interval_high", h.interval_high);
-        set_number(L, "confidence", h.confidence);
-        set_integer(L, "n", (lua_Integer)h.n);
-        set_integer(L, "n_runs", (lua_Integer)h.n_runs);
-        set_number(L, "rel_spread", h.rel_spread);
-        lua_setfield(L, -2, "headline");
-    }
-    n = mcpp_frontier_lane_adjacent_count(f, lane);
-    lua_createtable(L, (int)n, 0);
-    for (size_t i = 0; i < n; i++) {
-        size_t other = mcpp_frontier_lane_adjacent_index(f, lane, i);
-        lua_createtable(L, 0, 3);
-        set_string(L, "short_key", mcpp_frontier_lane_short_key(f, other));
-        set_string(L, "status", mcpp_lane_status_name((mcpp_lane_status)mcpp_frontier_lane_status(f, other)));
-        set_string(L, "differs_in", mcpp_frontier_lane_adjacent_dimensions(f, lane, i));
-        lua_rawseti(L, -2, (lua_Integer)i + 1);
-    }
-    lua_setfield(L, -2, "adjacent");
 }
 
 static int mr_frontier(lua_State *L)
@@ -515,19 +476,26 @@ static int mr_frontier(lua_State *L)
     mcpp_frontier *f = NULL;
     if (mcpp_frontier_build(&f, policy, list, (size_t)n) != MCPP_OK)
         return raise_last_error(L);
-    size_t lanes = mcpp_frontier_lane_count(f);
-    lua_createtable(L, 0, 3);
-    set_integer(L, "stable_count", (lua_Integer)mcpp_frontier_stable_count(f));
-    lua_createtable(L, (int)lanes, 0);
-    for (size_t i = 0; i < lanes; i++) {
-        push_lane(L, f, i);
-        lua_rawseti(L, -2, (lua_Integer)i + 1);
-    }
-    lua_setfield(L, -2, "lanes");
-    char *text = NULL;
-    int rc = mcpp_frontier_render(&text, f, MCPP_OUTPUT_TEXT);
-    rc = set_rendered(L, rc, text);
+    int rc = push_rendered(L, render_frontier, f);
     mcpp_frontier_free(f);
+    if (rc != MCPP_OK)
+        return raise_last_error(L);
+    return 1;
+}
+
+static int mr_policy_test(lua_State *L)
+{
+    const mcpp_policy *policy = opt_policy(L, 1);
+    const char *path = luaL_checkstring(L, 2);
+    mcpp_policy *fallback = NULL;
+    if (!policy && mcpp_policy_default(&fallback) != MCPP_OK)
+        return raise_last_error(L);
+    mcpp_policy_test_report *report = NULL;
+    int rc = mcpp_policy_test_file(&report, policy ? policy : fallback, path);
+    mcpp_policy_free(fallback);
+    if (rc == MCPP_OK)
+        rc = push_rendered(L, render_policy_test, report);
+    mcpp_policy_test_report_free(report);
     if (rc != MCPP_OK)
         return raise_last_error(L);
     return 1;
@@ -567,6 +535,7 @@ int luaopen_mcpp_receipts(lua_State *L)
                                          {"frontier", mr_frontier},
                                          {"policy", mr_policy},
                                          {"default_policy", mr_default_policy},
+                                         {"policy_test", mr_policy_test},
                                          {NULL, NULL}};
     new_metatable(L, RECEIPT_MT, RECEIPT_META);
     new_metatable(L, SECTION_MT, SECTION_META);

@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import json
+import os
 import pathlib
+from typing import Any
 
 from . import _core
 
@@ -33,3 +36,18 @@ class Policy(_core.Policy):
         if "/" in name or not path.is_file():
             raise ValueError(f"no shipped policy {name!r}; shipped: {', '.join(cls.shipped_names())}")
         return cls.from_file(path)  # type: ignore[return-value]
+
+    def test_file(self, path: str | os.PathLike[str]) -> dict[str, Any]:
+        """Runs the cases of a case file (schema ``mcpp.policy-cases/1``: receipt
+        pairs with the verdict each must get) under this policy, as
+        ``mcpp-receipts policy test`` does. Returns the report with the keys of
+        its JSON form: ``total``, ``passed``, ``failed`` and ``cases`` (each
+        ``name``, ``number``, ``passed``, ``verdict``, ``failures``, ``rows``).
+        A failing case is not an exception; an invalid case file is."""
+        report: dict[str, Any] = json.loads(self._test_file(path, "json"))
+        return report
+
+    def test_file_text(self, path: str | os.PathLike[str]) -> str:
+        """The same report as the text ``mcpp-receipts policy test`` prints."""
+        text: str = self._test_file(path, "text")
+        return text

@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple, Sequence
 
-#: The four comparability verdicts, in order of precedence (DESIGN §4).
+#: The four comparability verdicts, in order of precedence (compare.h).
 VERDICTS = ("comparable", "qualified", "not_comparable", "insufficient")
 
 _STATUS_COLOURS = {

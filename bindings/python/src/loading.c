@@ -347,48 +347,61 @@ static size_t default_threads(void)
     return (size_t)(n > 8 ? 8 : n);
 }
 
-PyObject *mcpp_py_load_dir(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
-                           PyObject *kwnames)
+/* Parses load_dir(path, recursive=True, threads=None). Returns 0, or -1 with
+ * a Python exception set. */
+static int parse_load_dir_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                               PyObject **path_arg, int *recursive, size_t *threads)
 {
-    PyObject *path_arg = nargs > 0 ? args[0] : NULL;
     PyObject *threads_arg = nargs > 2 ? args[2] : Py_None;
-    int recursive = 1;
+    *path_arg = nargs > 0 ? args[0] : NULL;
+    *recursive = 1;
     if (nargs > 3) {
         PyErr_SetString(PyExc_TypeError, "load_dir() takes at most 3 positional arguments");
-        return NULL;
+        return -1;
     }
-    if (nargs > 1 && (recursive = PyObject_IsTrue(args[1])) < 0)
-        return NULL;
+    if (nargs > 1 && (*recursive = PyObject_IsTrue(args[1])) < 0)
+        return -1;
     for (Py_ssize_t k = 0; kwnames && k < PyTuple_GET_SIZE(kwnames); k++) {
         const char *kw = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
         if (kw && strcmp(kw, "recursive") == 0 && nargs < 2) {
-            if ((recursive = PyObject_IsTrue(args[nargs + k])) < 0)
-                return NULL;
+            if ((*recursive = PyObject_IsTrue(args[nargs + k])) < 0)
+                return -1;
         } else if (kw && strcmp(kw, "threads") == 0 && nargs < 3) {
             threads_arg = args[nargs + k];
         } else if (kw && strcmp(kw, "path") == 0 && nargs < 1) {
-            path_arg = args[nargs + k];
+            *path_arg = args[nargs + k];
         } else {
             if (!PyErr_Occurred())
                 PyErr_Format(PyExc_TypeError, "load_dir() got an unexpected keyword '%s'", kw);
-            return NULL;
+            return -1;
         }
     }
-    if (!path_arg) {
+    if (!*path_arg) {
         PyErr_SetString(PyExc_TypeError, "load_dir() missing required argument 'path'");
-        return NULL;
+        return -1;
     }
-    size_t threads = default_threads();
+    *threads = default_threads();
     if (threads_arg != Py_None) {
         Py_ssize_t t = PyLong_AsSsize_t(threads_arg);
         if (t == -1 && PyErr_Occurred())
-            return NULL;
+            return -1;
         if (t < 1 || t > 64) {
             PyErr_SetString(PyExc_ValueError, "load_dir(): threads must be 1..64 or None");
-            return NULL;
+            return -1;
         }
-        threads = (size_t)t;
+        *threads = (size_t)t;
     }
+    return 0;
+}
+
+PyObject *mcpp_py_load_dir(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+                           PyObject *kwnames)
+{
+    PyObject *path_arg;
+    int recursive;
+    size_t threads;
+    if (parse_load_dir_args(args, nargs, kwnames, &path_arg, &recursive, &threads) < 0)
+        return NULL;
     PyObject *path = NULL;
     if (!PyUnicode_FSConverter(path_arg, &path))
         return NULL;

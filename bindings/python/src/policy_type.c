@@ -1,5 +1,5 @@
 /*
- * policy_type.c — _core.Policy: a comparability policy (DESIGN §4, §6), either
+ * policy_type.c — _core.Policy: a comparability policy (policy.h, policy_lua.h), either
  * the built-in default or one compiled from a sandboxed Lua file. Read-only
  * from Python; its settings are exposed for display and for tests.
  */
@@ -28,7 +28,7 @@ static void policy_dealloc(mcpp_py_policy *self)
     Py_DECREF(tp);
 }
 
-PyDoc_STRVAR(policy_default_doc, "default()\n--\n\nThe built-in default policy (DESIGN §4).");
+PyDoc_STRVAR(policy_default_doc, "default()\n--\n\nThe built-in default policy (the same as policy/default.lua).");
 
 static PyObject *policy_default(PyTypeObject *cls, PyObject *Py_UNUSED(ignored))
 {
@@ -213,7 +213,43 @@ int mcpp_py_policy_resolve(mcpp_py_state *st, PyObject *obj, const mcpp_policy *
     return 0;
 }
 
+PyDoc_STRVAR(policy_test_file_text_doc,
+             "_test_file(path, format)\n--\n\n"
+             "Runs the cases of a case file (mcpp.policy-cases/1) under this policy and\n"
+             "returns the report rendered as 'text' or 'json'. Failing cases are not errors.");
+
+static PyObject *policy_test_file(mcpp_py_policy *self, PyObject *args)
+{
+    PyObject *path = NULL;
+    const char *format_name;
+    if (!PyArg_ParseTuple(args, "O&s:_test_file", PyUnicode_FSConverter, &path, &format_name))
+        return NULL;
+    mcpp_output_format format;
+    if (mcpp_output_format_parse(&format, format_name) != MCPP_OK) {
+        mcpp_error_clear();
+        Py_DECREF(path);
+        PyErr_Format(PyExc_ValueError, "format must be 'text' or 'json', not '%s'", format_name);
+        return NULL;
+    }
+    mcpp_policy_test_report *report = NULL;
+    char *text = NULL;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mcpp_policy_test_file(&report, self->policy, PyBytes_AS_STRING(path));
+    if (rc == MCPP_OK)
+        rc = mcpp_policy_test_report_render(&text, report, (int)format);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(path);
+    mcpp_policy_test_report_free(report);
+    if (rc < 0)
+        return mcpp_py_raise(mcpp_py_state_of_type(Py_TYPE(self)), rc);
+    PyObject *s = PyUnicode_FromString(text);
+    mcpp_free(text);
+    return s;
+}
+
 static PyMethodDef policy_methods[] = {
+    {"_test_file", (PyCFunction)policy_test_file, METH_VARARGS, policy_test_file_text_doc},
     {"default", (PyCFunction)policy_default, METH_NOARGS | METH_CLASS, policy_default_doc},
     {"from_file", (PyCFunction)policy_from_file, METH_O | METH_CLASS, policy_from_file_doc},
     {"from_string", (PyCFunction)(void (*)(void))policy_from_string,

@@ -213,6 +213,33 @@ static PyObject *receipt_to_yaml(mcpp_py_receipt *self, PyObject *Py_UNUSED(igno
     return canonical_text(self, MCPP_FORMAT_YAML);
 }
 
+PyDoc_STRVAR(receipt_render_doc,
+             "render(format='text')\n--\n\n"
+             "The receipt for people ('text', what `mcpp-receipts show` prints), as\n"
+             "canonical JSON ('json') or in a fenced block ('markdown').");
+
+static PyObject *receipt_render(mcpp_py_receipt *self, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"format", NULL};
+    const char *name = "text";
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|s:render", kwlist, &name))
+        return NULL;
+    mcpp_output_format format;
+    if (mcpp_output_format_parse(&format, name) != MCPP_OK) {
+        mcpp_error_clear();
+        PyErr_Format(PyExc_ValueError, "format must be 'text', 'json' or 'markdown', not '%s'",
+                     name);
+        return NULL;
+    }
+    char *text = NULL;
+    int rc = mcpp_receipt_render(&text, self->receipt, (int)format);
+    if (rc < 0)
+        return mcpp_py_raise(state_of(self), rc);
+    PyObject *s = PyUnicode_DecodeUTF8(text, (Py_ssize_t)strlen(text), "strict");
+    mcpp_free(text);
+    return s;
+}
+
 PyDoc_STRVAR(receipt_flat_doc,
              "_flat()\n--\n\n"
              "Every present schema field as {dotted path: value}, in schema order.");
@@ -395,6 +422,8 @@ static PyMethodDef receipt_methods[] = {
      receipt_metric_list_doc},
     {"to_yaml", (PyCFunction)receipt_to_yaml, METH_NOARGS, receipt_to_yaml_doc},
     {"_flat", (PyCFunction)receipt_flat, METH_NOARGS, receipt_flat_doc},
+    {"render", (PyCFunction)(void (*)(void))receipt_render, METH_VARARGS | METH_KEYWORDS,
+     receipt_render_doc},
     {"write", (PyCFunction)(void (*)(void))receipt_write, METH_VARARGS | METH_KEYWORDS,
      receipt_write_doc},
     {"__reduce__", (PyCFunction)receipt_reduce, METH_NOARGS, receipt_reduce_doc},

@@ -55,20 +55,8 @@ typedef enum mcpp_dim_status {
 /* "match", "qualify", "mismatch", "missing"; "unknown" otherwise. Static. */
 MCPP_API const char *mcpp_dim_status_name(mcpp_dim_status status);
 
-/* Output formats of every renderer in this library (compare, gate, frontier,
- * claims): TEXT for people (aligned columns), JSON for tools (stable keys,
- * documented in README), MARKDOWN for pull-request comments. */
-typedef enum mcpp_output_format {
-    MCPP_OUTPUT_TEXT = 0,
-    MCPP_OUTPUT_JSON = 1,
-    MCPP_OUTPUT_MARKDOWN = 2
-} mcpp_output_format;
-
-/* Parses "text", "json", "markdown" (also "md"); MCPP_EARG otherwise. */
-MCPP_API int mcpp_output_format_parse(mcpp_output_format *out, const char *name);
-
 /* Outcome of the gate for one comparison or a whole gate run. The numeric
- * values are the CLI exit codes of DESIGN §7. */
+ * values are the exit codes of `mcpp-receipts gate` (0, 1, 2). */
 typedef enum mcpp_gate_outcome {
     MCPP_GATE_PASSED = 0,      /* comparable and no established regression        */
     MCPP_GATE_FAILED = 1,      /* a regression beyond max_regression is established */
@@ -235,6 +223,56 @@ MCPP_API const mcpp_metric_result *mcpp_gate_report_entry_metric(const mcpp_gate
  * [{id, outcome, reason, baselines, metric}]. Free *out with mcpp_free(). */
 MCPP_API int mcpp_gate_report_render(char **out, const mcpp_gate_report *report,
                                      mcpp_output_format format);
+
+/* ---- Testing a policy against example pairs ------------------------------------ */
+
+/*
+ * A policy's tests: a case file (JSON) of receipt pairs with the verdict each
+ * must get, and optionally row statuses and the gate outcome:
+ *
+ *   { "schema": "mcpp.policy-cases/1",
+ *     "policy": "default.lua",                       for readers
+ *     "cases": [
+ *       { "name": "run 2 of the padded lane is comparable with run 1",
+ *         "base": "receipts/padded.json",            relative to the case file
+ *         "cand": "receipts/padded_run2.json",
+ *         "expect": "comparable",                    verdict (required)
+ *         "rows": { "hardware": "match" },           dimension -> status (optional)
+ *         "gate": "passed" } ] }                     gate outcome (optional)
+ *
+ * mcpp_policy_test_file() checks the whole file first (an unknown member or a
+ * misspelt name is MCPP_EINVALID naming the case, before any case runs), then
+ * compares every pair under `policy`. A failing case is not an error: the
+ * report says which cases failed and why. Errors: MCPP_EIO (case file),
+ * MCPP_EINVALID (case file, or a receipt that does not load), MCPP_EPOLICY
+ * (a custom rule failed), MCPP_EARG, MCPP_ENOMEM; then *out is NULL.
+ */
+typedef struct mcpp_policy_test_report mcpp_policy_test_report;
+
+MCPP_API int mcpp_policy_test_file(mcpp_policy_test_report **out, const mcpp_policy *policy,
+                                   const char *path);
+MCPP_API void mcpp_policy_test_report_free(mcpp_policy_test_report *report); /* NULL-safe */
+
+/* Cases in file order and how many failed; 0 for NULL. */
+MCPP_API size_t mcpp_policy_test_report_count(const mcpp_policy_test_report *report);
+MCPP_API size_t mcpp_policy_test_report_failed_count(const mcpp_policy_test_report *report);
+/* Per case (NULL / -1 when out of range): its name (NULL when it has none),
+ * 1 when it passed, the verdict the policy gave, and what differed from the
+ * expectation ("expected comparable, got qualified; row hardware expected
+ * match, got mismatch"; NULL for a passed case). Borrowed. */
+MCPP_API const char *mcpp_policy_test_case_name(const mcpp_policy_test_report *report, size_t index);
+MCPP_API int mcpp_policy_test_case_passed(const mcpp_policy_test_report *report, size_t index);
+MCPP_API const char *mcpp_policy_test_case_verdict(const mcpp_policy_test_report *report, size_t index);
+MCPP_API const char *mcpp_policy_test_case_failures(const mcpp_policy_test_report *report,
+                                                    size_t index);
+
+/* TEXT: "ok   N NAME (verdict)" or "FAIL N NAME; what differed" per case, a
+ * failed case followed by the rows that did not match. JSON keys: schema
+ * ("mcpp.policy-test/1"), file, policy, total, passed, failed, cases [{name,
+ * number, passed, verdict, failures, rows [{name, status, reason}]}].
+ * `format` is an mcpp_output_format. Free *out with mcpp_free(). */
+MCPP_API int mcpp_policy_test_report_render(char **out, const mcpp_policy_test_report *report,
+                                            int format);
 
 #ifdef __cplusplus
 }

@@ -64,8 +64,11 @@ typedef enum mcpp_lane_status {
 /* "stable", "unstable"; "unknown" otherwise. Static. */
 MCPP_API const char *mcpp_lane_status_name(mcpp_lane_status status);
 
-/* The headline of one lane. A borrowed view. */
+/* The headline of one lane, filled by the functions below; `version` is set
+ * to the layout they filled. Strings are borrowed. */
+#define MCPP_LANE_HEADLINE_VERSION 1u
 typedef struct mcpp_lane_headline {
+    unsigned int version;  /* MCPP_LANE_HEADLINE_VERSION                             */
     const char *metric;    /* schema path of the metric                               */
     int higher_is_better;
     double median;
@@ -77,6 +80,8 @@ typedef struct mcpp_lane_headline {
     double rel_spread;     /* (p90-p10)/median of those values                        */
     int from_steps;        /* 1 when the values are one run's step values             */
 } mcpp_lane_headline;
+
+#define MCPP_LANE_HEADLINE_INIT {MCPP_LANE_HEADLINE_VERSION, NULL, 0, 0.0, 0.0, 0.0, 0.0, 0, 0, 0.0, 0}
 
 /* ---- Mergeable lane summaries ----------------------------------------------------- */
 

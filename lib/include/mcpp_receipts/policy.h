@@ -4,7 +4,8 @@
  * A policy names the dimensions (groups of receipt fields) and what a
  * difference in each means (must match, only qualifies, ignored), the fields
  * that must be present, the noise bounds, the merge gate and the adjacency
- * width of the frontier. mcpp_policy_default() gives DESIGN §4. Lua policy
+ * width of the frontier. mcpp_policy_default() gives the built-in policy
+ * (policy/default.lua is the same policy written as a Lua file). Lua policy
  * files (policy_lua.h) compile into this same type; custom Lua rules attach
  * through mcpp_policy_add_rule().
  *
@@ -35,7 +36,10 @@ MCPP_API const char *mcpp_role_name(mcpp_role role);
 /* Parses those names; MCPP_EINVALID otherwise. */
 MCPP_API int mcpp_role_parse(mcpp_role *out, const char *name);
 
-/* The built-in default policy (DESIGN §4). */
+/* The built-in default policy. Must match: pattern, routing, sequence, batch,
+ * compile, topology, hardware, data, backend; qualify: compile_detail,
+ * startup, cache, fallbacks (mcpp_default_dimension_name lists them); default
+ * noise and gate settings. policy/default.lua is the same policy in Lua. */
 MCPP_API int mcpp_policy_default(mcpp_policy **out);
 /* An empty policy (no dimensions, no required fields, default noise and gate). */
 MCPP_API int mcpp_policy_new(mcpp_policy **out, const char *name);
@@ -66,7 +70,7 @@ MCPP_API size_t mcpp_policy_dimension_field_count(const mcpp_policy *policy, siz
 MCPP_API const char *mcpp_policy_dimension_field(const mcpp_policy *policy, size_t index,
                                                  size_t field);
 
-/* The names and default field lists of DESIGN §4, for linting policy files. */
+/* The names of the built-in default dimensions, for linting policy files. */
 MCPP_API size_t mcpp_default_dimension_count(void);
 MCPP_API const char *mcpp_default_dimension_name(size_t index);
 
@@ -76,21 +80,32 @@ MCPP_API int mcpp_policy_add_required_field(mcpp_policy *policy, const char *pat
 MCPP_API size_t mcpp_policy_required_count(const mcpp_policy *policy);
 MCPP_API const char *mcpp_policy_required_at(const mcpp_policy *policy, size_t index);
 
+/* Settings structs are versioned like mcpp_limits: start from the _INIT
+ * initialiser (the defaults) or a copy of mcpp_policy_noise()/_gate(). */
+#define MCPP_NOISE_SETTINGS_VERSION 1u
 typedef struct mcpp_noise_settings {
+    unsigned int version;  /* MCPP_NOISE_SETTINGS_VERSION */
     double max_rel_spread; /* (p90-p10)/median above this makes a lane unstable; default 0.05 */
     int64_t min_runs;      /* ok receipts a lane needs to be stable; default 3                */
     double noise_floor;    /* relative deltas below this are noise; default 0.01              */
 } mcpp_noise_settings;
 
+#define MCPP_NOISE_SETTINGS_INIT {MCPP_NOISE_SETTINGS_VERSION, 0.05, 3, 0.01}
+
+#define MCPP_GATE_SETTINGS_VERSION 1u
 typedef struct mcpp_gate_settings {
+    unsigned int version;  /* MCPP_GATE_SETTINGS_VERSION */
     const char *metric;    /* schema path of the headline metric; default "metrics.tokens_per_s" */
     int higher_is_better;  /* default 1; 0 for time-to-train and the like                       */
     double max_regression; /* relative; default 0.03                                            */
     double confidence;     /* two-sided interval level; default 0.95                            */
 } mcpp_gate_settings;
 
+#define MCPP_GATE_SETTINGS_INIT {MCPP_GATE_SETTINGS_VERSION, "metrics.tokens_per_s", 1, 0.03, 0.95}
+
 /* Copies the settings in (the metric string too). Nonsense (negative bounds,
- * confidence outside (0,1), unknown metric path) is MCPP_EINVALID. */
+ * confidence outside (0,1), unknown metric path) is MCPP_EINVALID; a version
+ * this library does not know is MCPP_EARG. */
 MCPP_API int mcpp_policy_set_noise(mcpp_policy *policy, const mcpp_noise_settings *noise);
 MCPP_API int mcpp_policy_set_gate(mcpp_policy *policy, const mcpp_gate_settings *gate);
 /* Borrowed views (strings live as long as the policy). */

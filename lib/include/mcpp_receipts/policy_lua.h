@@ -1,7 +1,9 @@
 /*
  * mcpp_receipts/policy_lua.h — comparability policies from sandboxed Lua 5.4 files.
  *
- * A policy file is a Lua text chunk that returns a table (DESIGN §6). It runs in
+ * A policy file is a Lua text chunk that returns a table
+ * (keys: name, version, include, dimensions, required, noise, gate, adjacency,
+ * rules; README "Policy files" shows one). It runs in
  * a fresh, sandboxed lua_State: no bytecode, a whitelisted environment (no io,
  * os, debug, package, require, load*, dofile, collectgarbage, string.dump), an
  * instruction budget and a memory cap. The declarative part is compiled into an
@@ -19,10 +21,15 @@
 extern "C" {
 #endif
 
+/* Versioned like mcpp_limits: MCPP_LUA_LIMITS_INIT or mcpp_lua_limits_default(). */
+#define MCPP_LUA_LIMITS_VERSION 1u
 typedef struct mcpp_lua_limits {
+    unsigned int version;     /* MCPP_LUA_LIMITS_VERSION                         */
     int64_t max_instructions; /* per load and per rule call; default 10,000,000 */
     size_t max_memory_bytes;  /* per policy state; default 16 MiB               */
 } mcpp_lua_limits;
+
+#define MCPP_LUA_LIMITS_INIT {MCPP_LUA_LIMITS_VERSION, 10000000, (size_t)16 << 20}
 
 /* Fills *out with the defaults above. */
 MCPP_API void mcpp_lua_limits_default(mcpp_lua_limits *out);
@@ -31,7 +38,8 @@ MCPP_API void mcpp_lua_limits_default(mcpp_lua_limits *out);
  * Loads a policy file. `include = {...}` entries resolve next to `path` only;
  * cycles are refused. On failure returns MCPP_EPOLICY (or MCPP_EIO,
  * MCPP_ELIMIT) and mcpp_error_last() has the file and line.
- * `limits` may be NULL (defaults). The caller frees *out with mcpp_policy_free.
+ * `limits` may be NULL (defaults); a version it does not know is MCPP_EARG.
+ * The caller frees *out with mcpp_policy_free.
  */
 MCPP_API int mcpp_policy_load_lua_file(mcpp_policy **out, const char *path,
                                        const mcpp_lua_limits *limits);

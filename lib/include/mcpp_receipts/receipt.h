@@ -30,15 +30,23 @@ typedef enum mcpp_format {
     MCPP_FORMAT_YAML = 2
 } mcpp_format;
 
-/* Bounds on hostile input. Inputs beyond them are refused with MCPP_ELIMIT. */
+/* Bounds on hostile input. Inputs beyond them are refused with MCPP_ELIMIT.
+ * Declare one with MCPP_LIMITS_INIT (the defaults) or fill it with
+ * mcpp_limits_default(), then change what you need: `version` tells the
+ * library which layout the caller was compiled with, and a function given a
+ * version it does not know fails with MCPP_EARG. */
+#define MCPP_LIMITS_VERSION 1u
 typedef struct mcpp_limits {
+    unsigned int version;    /* MCPP_LIMITS_VERSION                      */
     size_t max_input_bytes;  /* default 16 MiB                           */
     size_t max_depth;        /* default 64 nested containers             */
     size_t max_string_bytes; /* default 64 KiB per string                */
     size_t max_array_items;  /* default 1,000,000 items per array        */
 } mcpp_limits;
 
-/* Fills *out with the defaults above. */
+#define MCPP_LIMITS_INIT {MCPP_LIMITS_VERSION, (size_t)16 << 20, 64, (size_t)64 << 10, 1000000}
+
+/* Fills *out with the defaults above (version included). */
 MCPP_API void mcpp_limits_default(mcpp_limits *out);
 
 /* ---- Diagnostics --------------------------------------------------------- */
@@ -135,6 +143,19 @@ MCPP_API int mcpp_receipt_write_schema(char **out, size_t *out_len, const mcpp_r
 MCPP_API int mcpp_receipt_write_file(const mcpp_receipt *receipt, const char *path,
                                      mcpp_format format);
 
+/*
+ * Renders a receipt for people or tools (what `mcpp-receipts show` prints).
+ *   MCPP_OUTPUT_TEXT      one section per part of the receipt, aligned columns,
+ *                         requested and observed side by side ("! differs"
+ *                         where what ran is not what was asked for), step-time
+ *                         statistics on one line; control characters as \xNN
+ *   MCPP_OUTPUT_JSON      the canonical JSON of mcpp_receipt_write()
+ *   MCPP_OUTPUT_MARKDOWN  the text view in a fenced code block
+ * `format` is an mcpp_output_format. *out is NUL-terminated; free it with
+ * mcpp_free(). MCPP_EARG for NULL arguments or an unknown format.
+ */
+MCPP_API int mcpp_receipt_render(char **out, const mcpp_receipt *receipt, int format);
+
 /* ---- Reading fields ------------------------------------------------------ */
 
 typedef enum mcpp_type {
@@ -157,11 +178,14 @@ typedef enum mcpp_type {
  *   BOOL: boolean   INT: integer   DOUBLE: number   STRING/ENUM: string
  *   ENUM also sets enum_index (position in the schema's list of names)
  *   STRING_LIST: strings[count]   DOUBLE_LIST: doubles[count]
+ *   version is set by the library to the layout it filled (MCPP_VALUE_VERSION)
  *   OBJECT: string holds canonical JSON of the value, compact and with keys
  *           sorted bytewise, e.g. {"a":1,"b":[true,"x"]}; count is its number of
  *           members or items (artifacts: [{"kind":"trace","uri":"..."}])
  */
+#define MCPP_VALUE_VERSION 1u
 typedef struct mcpp_value {
+    unsigned int version; /* the layout the library wrote: MCPP_VALUE_VERSION */
     mcpp_type type;
     int boolean;
     int64_t integer;
@@ -172,6 +196,9 @@ typedef struct mcpp_value {
     const char *const *strings;
     const double *doubles;
 } mcpp_value;
+
+/* An absent value; declare with it so that the struct is never read uninitialised. */
+#define MCPP_VALUE_INIT {MCPP_VALUE_VERSION, MCPP_TYPE_ABSENT, 0, 0, 0.0, NULL, -1, 0, NULL, NULL}
 
 /* Stable ids of schema fields, for hot loops that read many receipts: resolve
  * a path once with mcpp_schema_field_id(), then read with mcpp_receipt_get_field. */

@@ -508,6 +508,7 @@ int mcpp_frontier_lane_headline(mcpp_lane_headline *out, const mcpp_frontier *f,
     MCPP_CHECK_ARG(out && l, "lane %zu out of range", lane);
     if (!l->eval.has_headline) return mcpp_error_raise(MCPP_ENOTFOUND, MCPP_ERROR_KIND_MISSING, "lane has no headline");
     *out = l->eval.headline;
+    out->version = MCPP_LANE_HEADLINE_VERSION;
     return MCPP_OK;
 }
 

@@ -617,6 +617,7 @@ int mcpp_lane_summary_headline(mcpp_lane_headline *out, const mcpp_lane_summary 
     if (!e->has_headline)
         return mcpp_error_at(MCPP_ENOTFOUND, MCPP_ERROR_KIND_MISSING, NULL, s->metric, 0, 0, "the lane has no value of %s", s->metric);
     *out = e->headline;
+    out->version = MCPP_LANE_HEADLINE_VERSION;
     return MCPP_OK;
 }
 

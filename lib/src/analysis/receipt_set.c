@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "util/error_internal.h"
+#include "util/struct_version.h"
 #include "mcpp_receipts/receipt_set.h"
 
 /* Directory nesting beyond this is refused (also stops symlink loops). */
@@ -164,6 +165,9 @@ static int walk(mcpp_receipt_set *set, const char *dir, const mcpp_limits *limit
 int mcpp_receipt_set_add_path(mcpp_receipt_set *set, const char *path, const mcpp_limits *limits)
 {
     MCPP_CHECK_ARG(set && path, "mcpp_receipt_set_add_path: NULL argument");
+    /* checked here, not per file: a wrong struct is the caller's bug, not a bad file */
+    if (limits && mcpp_struct_version_check(limits->version, MCPP_LIMITS_VERSION, "mcpp_limits") != MCPP_OK)
+        return MCPP_EARG;
     struct stat st;
     if (stat(path, &st) != 0)
         return mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0, "cannot read: %s", strerror(errno));

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "util/error_internal.h"
+#include "util/struct_version.h"
 #include "receipt/receipt_internal.h"
 
 static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
@@ -169,6 +170,8 @@ int mcpp_receipt_load_buffer(mcpp_receipt **out, mcpp_report **report_out, const
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, name, NULL, 0, 0, "buf is NULL");
     if (!buf)
         buf = ""; /* an empty input is refused below like any other, never dereferenced as NULL */
+    if (limits && mcpp_struct_version_check(limits->version, MCPP_LIMITS_VERSION, "mcpp_limits") != MCPP_OK)
+        return MCPP_EARG;
     if (limits)
         lim = *limits;
     else
@@ -229,6 +232,8 @@ int mcpp_receipt_load_file(mcpp_receipt **out, mcpp_report **report_out, const c
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, path, NULL, 0, 0,
                               "out and path must not be NULL");
     *out = NULL;
+    if (limits && mcpp_struct_version_check(limits->version, MCPP_LIMITS_VERSION, "mcpp_limits") != MCPP_OK)
+        return MCPP_EARG;
     if (limits)
         lim = *limits;
     else

@@ -9,8 +9,8 @@ void mcpp_lua_limits_default(mcpp_lua_limits *out)
 {
     if (!out)
         return;
-    out->max_instructions = 10000000;
-    out->max_memory_bytes = (size_t)16 << 20;
+    const mcpp_lua_limits defaults = MCPP_LUA_LIMITS_INIT;
+    *out = defaults;
 }
 
 int mcpp_policy_load_lua_file(mcpp_policy **out, const char *path, const mcpp_lua_limits *limits)

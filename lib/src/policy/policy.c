@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/error_internal.h"
+#include "util/struct_version.h"
 #include "policy/policy_internal.h"
 #include "receipt/block_families.h"
 
@@ -306,13 +307,11 @@ int mcpp_policy_new(mcpp_policy **out, const char *name)
         return mcpp_error_nomem();
     }
     p->version = 1;
-    p->noise.max_rel_spread = 0.05;
-    p->noise.min_runs = 3;
-    p->noise.noise_floor = 0.01;
+    const mcpp_noise_settings noise = MCPP_NOISE_SETTINGS_INIT;
+    const mcpp_gate_settings gate = MCPP_GATE_SETTINGS_INIT;
+    p->noise = noise;
+    p->gate = gate;
     p->gate.metric = p->gate_metric;
-    p->gate.higher_is_better = 1;
-    p->gate.max_regression = 0.03;
-    p->gate.confidence = 0.95;
     p->gate_metric_id = resolve(p->gate_metric);
     p->adjacency_width = 1;
     resolve_engine_fields(p);
@@ -407,6 +406,8 @@ const char *mcpp_policy_required_at(const mcpp_policy *policy, size_t index)
 int mcpp_policy_set_noise(mcpp_policy *policy, const mcpp_noise_settings *noise)
 {
     MCPP_CHECK_ARG(policy && noise, "mcpp_policy_set_noise: NULL argument");
+    if (mcpp_struct_version_check(noise->version, MCPP_NOISE_SETTINGS_VERSION, "mcpp_noise_settings") != MCPP_OK)
+        return MCPP_EARG;
     if (!isfinite(noise->max_rel_spread) || noise->max_rel_spread < 0)
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "noise.max_rel_spread", 0, 0,
                               "must be a finite number >= 0");
@@ -422,6 +423,8 @@ int mcpp_policy_set_noise(mcpp_policy *policy, const mcpp_noise_settings *noise)
 int mcpp_policy_set_gate(mcpp_policy *policy, const mcpp_gate_settings *gate)
 {
     MCPP_CHECK_ARG(policy && gate, "mcpp_policy_set_gate: NULL argument");
+    if (mcpp_struct_version_check(gate->version, MCPP_GATE_SETTINGS_VERSION, "mcpp_gate_settings") != MCPP_OK)
+        return MCPP_EARG;
     const char *metric = gate->metric ? gate->metric : policy->gate_metric;
     int id = mcpp_schema_field_id(metric);
     if (id < 0)

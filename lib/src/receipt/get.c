@@ -26,6 +26,7 @@ int mcpp_receipt_get_field(const mcpp_receipt *receipt, int field_id, mcpp_value
     if (!out)
         return MCPP_EARG;
     memset(out, 0, sizeof *out);
+    out->version = MCPP_VALUE_VERSION;
     out->enum_index = -1;
     if (!receipt || field_id < 0 || field_id >= MCPP_FIELD_COUNT)
         return MCPP_EARG;
@@ -150,6 +151,7 @@ int mcpp_receipt_get(const mcpp_receipt *receipt, const char *path, mcpp_value *
         if (strncmp(path, root, rl) != 0 || path[rl] != '.' || path[rl + 1] == '\0')
             continue;
         memset(out, 0, sizeof *out);
+        out->version = MCPP_VALUE_VERSION;
         out->enum_index = -1;
         if (!mcpp_present(receipt, k))
             return MCPP_OK;

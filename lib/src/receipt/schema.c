@@ -209,8 +209,6 @@ void mcpp_limits_default(mcpp_limits *out)
 {
     if (!out)
         return;
-    out->max_input_bytes = (size_t)16 << 20;
-    out->max_depth = 64;
-    out->max_string_bytes = (size_t)64 << 10;
-    out->max_array_items = 1000000;
+    const mcpp_limits defaults = MCPP_LIMITS_INIT;
+    *out = defaults;
 }

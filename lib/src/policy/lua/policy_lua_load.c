@@ -21,6 +21,7 @@
 #include <lauxlib.h>
 
 #include "util/error_internal.h"
+#include "util/struct_version.h"
 #include "policy/lua/lua_engine.h"
 #include "mcpp_receipts/policy_lua.h"
 
@@ -62,10 +63,10 @@ void mcpp_lua_limits_default(mcpp_lua_limits *out)
 {
     if (!out)
         return;
-    out->max_instructions = 10000000;
-    /* 16 MiB: a real policy needs well under 1 MiB, and a smaller cap makes a
-     * memory bomb fail in a fraction of a second even under ASan. */
-    out->max_memory_bytes = (size_t)16 << 20;
+    /* 16 MiB of memory: a real policy needs well under 1 MiB, and a smaller
+     * cap makes a memory bomb fail in a fraction of a second even under ASan. */
+    const mcpp_lua_limits defaults = MCPP_LUA_LIMITS_INIT;
+    *out = defaults;
 }
 
 /* ---- messages with lines ----------------------------------------------------- */
@@ -779,6 +780,8 @@ static void default_name(char *out, size_t cap, const char *name)
 static int load_policy(mcpp_policy **out, const char *path, const char *buf, size_t len,
                        const char *name, const mcpp_lua_limits *limits)
 {
+    if (limits && mcpp_struct_version_check(limits->version, MCPP_LUA_LIMITS_VERSION, "mcpp_lua_limits") != MCPP_OK)
+        return MCPP_EARG;
     load_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.top_path = path;

@@ -1,19 +1,26 @@
 /*
- * cmd_receipt_text.c — `mcpp-receipts show` for people: one section per part
- * of the receipt, aligned columns, requested and observed side by side with a
- * "!" where what ran is not what was asked for, and the step-time statistics
- * with their n on one line.
+ * receipt_text.c — mcpp_receipt_render(): a receipt for people (TEXT), for
+ * tools (JSON, the canonical writer) or for a pull request (MARKDOWN: the text
+ * view in a fenced block). The text view has one section per part of the
+ * receipt, aligned columns, requested and observed side by side with a "!"
+ * where what ran is not what was asked for, and the step-time statistics with
+ * their n on one line.
  *
  * It walks the schema (mcpp_schema_field_count/at) and reads each field with
  * mcpp_receipt_get, so a field added to the schema shows up here unchanged.
+ * Free-form objects come from the same API as canonical JSON text, which is
+ * parsed with cJSON to list their members.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cmd_receipt_io.h"
+#include <cjson/cJSON.h>
+
+#include "mcpp_receipts/receipt.h"
+#include "receipt/receipt_internal.h"
+#include "util/error_internal.h"
 
 /* One printed line: "key  value" or, for requested/observed pairs,
  * "key  requested  observed  marker". Strings are owned by the row. */
@@ -51,6 +58,19 @@ static char *dup_string(const char *s)
     if (copy)
         memcpy(copy, s, n);
     return copy;
+}
+
+/* The heap string a buffer holds ("" when nothing was written), or NULL when
+ * it ran out of memory. */
+static char *buffer_take(mcpp_strbuf *sb)
+{
+    if (sb->failed) {
+        mcpp_sb_free(sb);
+        return NULL;
+    }
+    if (!sb->data)
+        return dup_string("");
+    return sb->data;
 }
 
 /* ---- number formatting for people ---------------------------------------------- */
@@ -108,26 +128,20 @@ static char *format_value(const mcpp_value *v)
         return dup_string(v->string ? v->string : "");
     case MCPP_TYPE_STRING_LIST:
     case MCPP_TYPE_DOUBLE_LIST: {
-        char *text = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&text, &len);
-        if (!f)
-            return NULL;
+        mcpp_strbuf sb;
+        mcpp_sb_init(&sb, NULL, 0);
         for (size_t i = 0; i < v->count; i++) {
             if (i)
-                fputc('\n', f);
+                mcpp_sb_putc(&sb, '\n');
             if (v->type == MCPP_TYPE_STRING_LIST) {
-                fprintf(f, "- %s", v->strings[i] ? v->strings[i] : "");
+                mcpp_sb_puts(&sb, "- ");
+                mcpp_sb_puts(&sb, v->strings[i] ? v->strings[i] : "");
             } else {
                 format_double(num, sizeof num, v->doubles[i]);
-                fprintf(f, "- %s", num);
+                mcpp_sb_printf(&sb, "- %s", num);
             }
         }
-        if (fclose(f) != 0) {
-            free(text);
-            return NULL;
-        }
-        return text;
+        return buffer_take(&sb);
     }
     case MCPP_TYPE_ABSENT:
     default:
@@ -135,102 +149,18 @@ static char *format_value(const mcpp_value *v)
     }
 }
 
-/* ---- free-form objects (extra, launch.fixed_policy, artifacts) --------------------- */
+/* ---- free-form objects (extra, launch.fixed_policy, artifacts) ----------------- */
 
-/* The library hands free-form values over as canonical JSON text. For people
- * they read better as one row per member, so this walks the top level of
- * that text (it is always well-formed: the library wrote it). */
-typedef void (*member_fn)(void *ctx, const char *key, size_t key_len, const char *value,
-                          size_t value_len);
-
-static const char *skip_space(const char *p)
+/* A member as people read it: strings without quotes or escapes, anything else
+ * as its canonical JSON text. */
+static char *member_text(const cJSON *v)
 {
-    while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
-        p++;
-    return p;
-}
-
-/* Returns the end of the JSON value starting at p (one past it). */
-static const char *value_end(const char *p)
-{
-    int depth = 0;
-    for (; *p; p++) {
-        if (*p == '"') {
-            for (p++; *p && *p != '"'; p++)
-                if (*p == '\\' && p[1])
-                    p++;
-            if (!*p)
-                return p;
-            if (depth == 0)
-                return p + 1;
-        } else if (*p == '{' || *p == '[') {
-            depth++;
-        } else if (*p == '}' || *p == ']') {
-            if (depth == 0)
-                return p;
-            if (--depth == 0)
-                return p + 1;
-        } else if (depth == 0 && (*p == ',' || *p == ' ' || *p == '\n')) {
-            return p;
-        }
-    }
-    return p;
-}
-
-/* Calls fn for each member of an object (key = its name) or each element of
- * an array (key = NULL). Returns 0 when `json` is neither. */
-static int for_each_member(const char *json, member_fn fn, void *ctx)
-{
-    const char *p = skip_space(json);
-    int is_object = *p == '{';
-    if (*p != '{' && *p != '[')
-        return 0;
-    p = skip_space(p + 1);
-    while (*p && *p != '}' && *p != ']') {
-        const char *key = NULL;
-        size_t key_len = 0;
-        if (is_object) {
-            const char *k_end = value_end(p);
-            key = p + 1;
-            key_len = k_end > key ? (size_t)(k_end - key - 1) : 0;
-            p = skip_space(k_end);
-            if (*p != ':')
-                return 1;
-            p = skip_space(p + 1);
-        }
-        const char *v_end = value_end(p);
-        fn(ctx, key, key_len, p, (size_t)(v_end - p));
-        p = skip_space(v_end);
-        if (*p == ',')
-            p = skip_space(p + 1);
-        else
-            break;
-    }
-    return 1;
-}
-
-/* A JSON scalar as people read it: strings without quotes or escapes. */
-static char *json_scalar_text(const char *v, size_t len)
-{
-    char *out = malloc(len + 1);
-    size_t n = 0;
-    if (!out)
-        return NULL;
-    if (len >= 2 && v[0] == '"' && v[len - 1] == '"') {
-        for (size_t i = 1; i + 1 < len; i++) {
-            if (v[i] == '\\' && i + 2 < len) {
-                i++;
-                out[n++] = v[i] == 'n' ? '\n' : v[i] == 't' ? '\t' : v[i];
-            } else {
-                out[n++] = v[i];
-            }
-        }
-    } else {
-        memcpy(out, v, len);
-        n = len;
-    }
-    out[n] = '\0';
-    return out;
+    if (cJSON_IsString(v))
+        return dup_string(v->valuestring ? v->valuestring : "");
+    mcpp_strbuf sb;
+    mcpp_sb_init(&sb, NULL, 0);
+    mcpp_sb_cjson_compact(&sb, v);
+    return buffer_take(&sb);
 }
 
 /* ---- building the document ----------------------------------------------------- */
@@ -328,37 +258,29 @@ static void finish_step_time(text_doc *doc)
         return;
     text_row *r = &doc->sections[doc->step_row_section].rows[doc->step_row_index];
     char num[64];
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f) {
-        doc->failed = 1;
-        return;
-    }
+    mcpp_strbuf sb;
+    mcpp_sb_init(&sb, NULL, 0);
     if (doc->has_median) {
         format_double(num, sizeof num, doc->median);
-        fprintf(f, "median %s s", num);
+        mcpp_sb_printf(&sb, "median %s s", num);
     }
     if (doc->has_p10) {
         format_double(num, sizeof num, doc->p10);
-        fprintf(f, "  p10 %s", num);
+        mcpp_sb_printf(&sb, "  p10 %s", num);
     }
     if (doc->has_p90) {
         format_double(num, sizeof num, doc->p90);
-        fprintf(f, "  p90 %s", num);
+        mcpp_sb_printf(&sb, "  p90 %s", num);
     }
     if (doc->has_samples)
-        fprintf(f, "  n=%zu", doc->samples);
+        mcpp_sb_printf(&sb, "  n=%zu", doc->samples);
     else
-        fputs("  n=? (no samples kept)", f);
+        mcpp_sb_puts(&sb, "  n=? (no samples kept)");
     if (doc->has_median && doc->has_p10 && doc->has_p90 && doc->median > 0)
-        fprintf(f, "  (p10-p90 spread %.1f%%)", 100.0 * (doc->p90 - doc->p10) / doc->median);
-    if (fclose(f) != 0) {
-        free(text);
+        mcpp_sb_printf(&sb, "  (p10-p90 spread %.1f%%)", 100.0 * (doc->p90 - doc->p10) / doc->median);
+    r->value = buffer_take(&sb);
+    if (!r->value)
         doc->failed = 1;
-        return;
-    }
-    r->value = text;
 }
 
 /* Rows for a free-form object: one per member ("prefix.member  value"), or
@@ -367,7 +289,6 @@ typedef struct object_rows {
     text_doc *doc;
     text_section *section;
     const char *prefix;
-    char *kind, *uri; /* while reading one artifact */
 } object_rows;
 
 static void add_row_text(object_rows *o, const char *key, char *text)
@@ -381,43 +302,28 @@ static void add_row_text(object_rows *o, const char *key, char *text)
     r->value = text;
 }
 
-static void artifact_member(void *ctx, const char *key, size_t key_len, const char *value,
-                            size_t value_len)
+/* An artifact ({kind, uri}) is one row "kind  uri"; anything else is shown as
+ * it is under "-". */
+static void add_artifact_row(object_rows *o, const cJSON *item)
 {
-    object_rows *o = ctx;
-    char **slot = key_len == 4 && strncmp(key, "kind", 4) == 0  ? &o->kind
-                  : key_len == 3 && strncmp(key, "uri", 3) == 0 ? &o->uri
-                                                                 : NULL;
-    if (slot && !*slot)
-        *slot = json_scalar_text(value, value_len);
+    const cJSON *kind = cJSON_IsObject(item) ? cJSON_GetObjectItemCaseSensitive(item, "kind") : NULL;
+    const cJSON *uri = cJSON_IsObject(item) ? cJSON_GetObjectItemCaseSensitive(item, "uri") : NULL;
+    if (kind && uri) {
+        char *kind_text = member_text(kind);
+        if (!kind_text) {
+            o->doc->failed = 1;
+            return;
+        }
+        add_row_text(o, kind_text, member_text(uri));
+        free(kind_text);
+        return;
+    }
+    add_row_text(o, "-", member_text(item));
 }
 
-static void object_member(void *ctx, const char *key, size_t key_len, const char *value,
-                          size_t value_len)
+/* A nested object (launch.fixed_policy) is one row, "KEY = value" per line. */
+static void append_nested_member(object_rows *o, const char *key, char *text)
 {
-    object_rows *o = ctx;
-    char name[160];
-    if (!key) { /* an array element: artifacts */
-        char *raw = json_scalar_text(value, value_len);
-        o->kind = o->uri = NULL;
-        if (raw && for_each_member(raw, artifact_member, o) && o->kind && o->uri) {
-            add_row_text(o, o->kind, o->uri);
-            o->uri = NULL;
-        } else {
-            add_row_text(o, "-", raw ? dup_string(raw) : NULL);
-        }
-        free(o->kind);
-        free(o->uri);
-        free(raw);
-        return;
-    }
-    char *text = json_scalar_text(value, value_len);
-    if (!*o->prefix) { /* a top-level object (extra): one row per member */
-        snprintf(name, sizeof name, "%.*s", (int)key_len, key);
-        add_row_text(o, name, text);
-        return;
-    }
-    /* a nested object (launch.fixed_policy): one row, "KEY = value" per line */
     text_row *r = NULL;
     for (size_t i = 0; i < o->section->count; i++)
         if (strcmp(o->section->rows[i].key, o->prefix) == 0)
@@ -432,31 +338,48 @@ static void object_member(void *ctx, const char *key, size_t key_len, const char
         r->is_list = 1;
     }
     size_t old = strlen(r->value);
-    char *joined = text ? malloc(old + key_len + strlen(text) + 5) : NULL;
+    char *joined = text ? malloc(old + strlen(key) + strlen(text) + 5) : NULL;
     if (!joined) {
         free(text);
         o->doc->failed = 1;
         return;
     }
-    sprintf(joined, "%s%s%.*s = %s", r->value, old ? "\n" : "", (int)key_len, key, text);
+    sprintf(joined, "%s%s%s = %s", r->value, old ? "\n" : "", key, text);
     free(text);
     free(r->value);
     r->value = joined;
 }
 
+/* Rows for a free-form object given as canonical JSON: one per member of a
+ * top-level object (extra), one per element of artifacts, one joined row for
+ * a nested object. Returns 0 when `json` is neither an object nor an array. */
 static int add_object_rows(text_doc *doc, const char *path, const char *json)
 {
+    cJSON *root = cJSON_Parse(json);
+    if (!root)
+        return 0;
+    if (!cJSON_IsObject(root) && !cJSON_IsArray(root)) {
+        cJSON_Delete(root);
+        return 0;
+    }
     const char *dot = strchr(path, '.');
     object_rows o;
     memset(&o, 0, sizeof o);
     o.doc = doc;
     o.section = dot ? section_for(doc, path, (size_t)(dot - path)) : section_for(doc, path, strlen(path));
     o.prefix = dot ? dot + 1 : "";
-    if (!o.section) {
+    if (!o.section)
         doc->failed = 1;
-        return 1;
+    for (const cJSON *item = root->child; item && !doc->failed; item = item->next) {
+        if (cJSON_IsArray(root))
+            add_artifact_row(&o, item);
+        else if (!*o.prefix)
+            add_row_text(&o, item->string, member_text(item));
+        else
+            append_nested_member(&o, item->string, member_text(item));
     }
-    return for_each_member(json, object_member, &o);
+    cJSON_Delete(root);
+    return 1;
 }
 
 /* Appends "name value" to the row of a group of short scalars
@@ -596,65 +519,78 @@ static size_t text_width(const char *s)
     return best;
 }
 
-static void pad(FILE *to, size_t n)
+/* Control characters (a receipt's strings can hold ESC sequences) are shown
+ * as \xNN so that the text is safe on a terminal; with keep_newlines set,
+ * '\n' passes through. UTF-8 is kept as is. */
+static void put_safe(mcpp_strbuf *to, const char *s, int keep_newlines)
+{
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if ((*p < 0x20 && !(keep_newlines && *p == '\n')) || *p == 0x7F)
+            mcpp_sb_printf(to, "\\x%02X", *p);
+        else
+            mcpp_sb_putc(to, (char)*p);
+    }
+}
+
+static void pad(mcpp_strbuf *to, size_t n)
 {
     while (n--)
-        fputc(' ', to);
+        mcpp_sb_putc(to, ' ');
 }
 
 /* Prints a value whose items are on separate lines, continuation lines
  * indented to the value column. */
-static void print_value(FILE *to, const char *value, size_t indent)
+static void print_value(mcpp_strbuf *to, const char *value, size_t indent)
 {
     char one[2] = {0, 0};
     for (const char *p = value; *p; p++) {
         one[0] = *p;
-        cli_fputs_safe(to, one, 1);
+        put_safe(to, one, 1);
         if (*p == '\n')
             pad(to, indent);
     }
 }
 
-static void print_section(FILE *to, const text_section *s, size_t key_w, size_t left_w)
+static void print_section(mcpp_strbuf *to, const text_section *s, size_t key_w, size_t left_w)
 {
     int arrow = strcmp(s->name, "backend") == 0;
     const char *title = section_title(s->name);
-    fputs(title, to);
+    mcpp_sb_puts(to, title);
     if (s->has_pairs) {
         /* a column header says which side is which */
         pad(to, 2 + key_w + 2 - strlen(title));
         if (arrow) {
-            fputs("requested", to);
+            mcpp_sb_puts(to, "requested");
             pad(to, left_w - 9);
-            fputs(" -> observed", to);
+            mcpp_sb_puts(to, " -> observed");
         } else {
-            fputs("requested", to);
+            mcpp_sb_puts(to, "requested");
             pad(to, left_w - 9);
-            fputs("    observed", to);
+            mcpp_sb_puts(to, "    observed");
         }
     }
-    fputc('\n', to);
+    mcpp_sb_putc(to, '\n');
     for (size_t i = 0; i < s->count; i++) {
         const text_row *r = &s->rows[i];
-        fputs("  ", to);
-        cli_fputs_safe(to, r->key, 0);
+        mcpp_sb_puts(to, "  ");
+        put_safe(to, r->key, 0);
         pad(to, key_w - text_width(r->key) + 2);
         if (!r->pair) {
             print_value(to, r->value ? r->value : "", 2 + key_w + 2);
-            fputc('\n', to);
+            mcpp_sb_putc(to, '\n');
             continue;
         }
         const char *req = r->value ? r->value : "-";
         const char *obs = r->observed ? r->observed : "-";
-        cli_fputs_safe(to, req, 0);
+        put_safe(to, req, 0);
         pad(to, left_w - text_width(req));
-        fputs(arrow ? " -> " : "    ", to);
-        cli_fputs_safe(to, obs, 0);
+        mcpp_sb_puts(to, arrow ? " -> " : "    ");
+        put_safe(to, obs, 0);
         if (r->value && !r->observed)
-            fputs("   ! not observed", to);
+            mcpp_sb_puts(to, "   ! not observed");
         else if (r->value && r->observed && strcmp(r->value, r->observed) != 0)
-            fputs("   ! differs", to);
-        fputc('\n', to);
+            mcpp_sb_puts(to, "   ! differs");
+        mcpp_sb_putc(to, '\n');
     }
 }
 
@@ -700,69 +636,60 @@ static int is_grouped(const char *const *paths, const mcpp_value *values, int co
     return members >= 2; /* a lone member reads better as "data.path  real" */
 }
 
-int cli_render_text(FILE *to, const mcpp_receipt *receipt, const char *display_name)
+/* Reads every present field in schema order into the document. */
+static void collect_fields(text_doc *doc, const mcpp_receipt *receipt, int *saw_id)
 {
-    text_doc doc;
-    memset(&doc, 0, sizeof doc);
-    doc.step_row_section = -1;
-
-    /* The header names what is being shown before any section. */
-    text_section *head = section_for(&doc, "", 0);
-    text_row *r = head ? row_add(head, "file") : NULL;
-    if (!r || !(r->value = dup_string(display_name ? display_name : "-")))
-        doc.failed = 1;
-
     int n = mcpp_schema_field_count(), present = 0;
-    int saw_id = 0;
     mcpp_value *values = calloc((size_t)(n > 0 ? n : 1), sizeof *values);
     const char **paths = calloc((size_t)(n > 0 ? n : 1), sizeof *paths);
     if (!values || !paths)
-        doc.failed = 1;
-    for (int id = 0; id < n && !doc.failed; id++) {
+        doc->failed = 1;
+    for (int id = 0; id < n && !doc->failed; id++) {
         const mcpp_field_info *info = mcpp_schema_field_at(id);
         if (!info || mcpp_receipt_get(receipt, info->path, &values[present]) != MCPP_OK ||
             values[present].type == MCPP_TYPE_ABSENT)
             continue;
         if (strcmp(info->path, "id") == 0)
-            saw_id = 1;
+            *saw_id = 1;
         paths[present++] = info->path;
     }
-    for (int i = 0; i < present && !doc.failed; i++)
-        add_field(&doc, paths[i], &values[i], is_grouped(paths, values, present, i));
+    for (int i = 0; i < present && !doc->failed; i++)
+        add_field(doc, paths[i], &values[i], is_grouped(paths, values, present, i));
     free(values);
     free(paths);
-    if (!saw_id && !doc.failed && head) {
-        /* mcpp_receipt_id derives one from the content when none is stated */
-        text_section *top = &doc.sections[0];
-        r = row_add(top, "id");
-        if (!r || !(r->value = malloc(strlen(mcpp_receipt_id(receipt)) + 16))) {
-            doc.failed = 1;
-        } else {
-            sprintf(r->value, "%s (derived)", mcpp_receipt_id(receipt));
-            /* where a stated id would be: right after file and schema */
-            size_t at = 0;
-            while (at + 1 < top->count && (strcmp(top->rows[at].key, "file") == 0 ||
-                                           strcmp(top->rows[at].key, "schema") == 0))
-                at++;
-            text_row moved = top->rows[top->count - 1];
-            memmove(&top->rows[at + 1], &top->rows[at], (top->count - 1 - at) * sizeof moved);
-            top->rows[at] = moved;
-        }
-    }
-    finish_step_time(&doc);
-    if (doc.failed) {
-        doc_free(&doc);
-        fprintf(stderr, "mcpp-receipts show: out of memory\n");
-        return CLI_EXIT_INTERNAL;
-    }
+}
 
+/* mcpp_receipt_id derives an id from the content when none is stated; it is
+ * shown where a stated id would be: right after file and schema. */
+static void add_derived_id(text_doc *doc, const mcpp_receipt *receipt)
+{
+    text_section *top = &doc->sections[0];
+    text_row *r = row_add(top, "id");
+    const char *id = mcpp_receipt_id(receipt);
+    if (!r || !(r->value = malloc(strlen(id) + 16))) {
+        doc->failed = 1;
+        return;
+    }
+    sprintf(r->value, "%s (derived)", id);
+    size_t at = 0;
+    while (at + 1 < top->count &&
+           (strcmp(top->rows[at].key, "file") == 0 || strcmp(top->rows[at].key, "schema") == 0))
+        at++;
+    text_row moved = top->rows[top->count - 1];
+    memmove(&top->rows[at + 1], &top->rows[at], (top->count - 1 - at) * sizeof moved);
+    top->rows[at] = moved;
+}
+
+/* Each section aligns its own columns: one long member name (a launcher
+ * policy key) must not push every other section right. An empty section (an
+ * empty extra: {}) says nothing to people and is left out. */
+static void print_doc(mcpp_strbuf *to, const text_doc *doc)
+{
     size_t printed = 0;
-    for (size_t i = 0; i < doc.count; i++) {
-        if (doc.sections[i].count == 0)
-            continue; /* an empty object (extra: {}) says nothing to people */
-        /* each section aligns its own columns: one long member name (a
-         * launcher policy key) must not push every other section right */
-        const text_section *sec = &doc.sections[i];
+    for (size_t i = 0; i < doc->count; i++) {
+        const text_section *sec = &doc->sections[i];
+        if (sec->count == 0)
+            continue;
         size_t key_w = 16, left_w = 9;
         for (size_t j = 0; j < sec->count; j++) {
             const text_row *row = &sec->rows[j];
@@ -774,9 +701,57 @@ int cli_render_text(FILE *to, const mcpp_receipt *receipt, const char *display_n
         if (strlen(section_title(sec->name)) > key_w + 2)
             key_w = strlen(section_title(sec->name)) - 2;
         if (printed++)
-            fputc('\n', to);
+            mcpp_sb_putc(to, '\n');
         print_section(to, sec, key_w, left_w);
     }
+}
+
+/* The text view; the header row names the input the receipt came from. */
+static int render_text(mcpp_strbuf *to, const mcpp_receipt *receipt)
+{
+    text_doc doc;
+    memset(&doc, 0, sizeof doc);
+    doc.step_row_section = -1;
+    const char *source = mcpp_receipt_source_name(receipt);
+    text_section *head = section_for(&doc, "", 0);
+    text_row *r = head ? row_add(head, "file") : NULL;
+    if (!r || !(r->value = dup_string(source ? source : "-")))
+        doc.failed = 1;
+    int saw_id = 0;
+    if (!doc.failed)
+        collect_fields(&doc, receipt, &saw_id);
+    if (!saw_id && !doc.failed)
+        add_derived_id(&doc, receipt);
+    finish_step_time(&doc);
+    if (!doc.failed)
+        print_doc(to, &doc);
     doc_free(&doc);
-    return CLI_EXIT_OK;
+    return doc.failed ? mcpp_error_nomem() : MCPP_OK;
+}
+
+int mcpp_receipt_render(char **out, const mcpp_receipt *receipt, int format)
+{
+    if (out)
+        *out = NULL;
+    if (!out || !receipt)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0,
+                              "mcpp_receipt_render: out and receipt must not be NULL");
+    if (format == MCPP_OUTPUT_JSON)
+        return mcpp_receipt_write(out, NULL, receipt, MCPP_FORMAT_JSON);
+    if (format != MCPP_OUTPUT_TEXT && format != MCPP_OUTPUT_MARKDOWN)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0,
+                              "mcpp_receipt_render: unknown output format %d", format);
+    mcpp_strbuf sb;
+    mcpp_sb_init(&sb, NULL, 0);
+    if (format == MCPP_OUTPUT_MARKDOWN)
+        mcpp_sb_puts(&sb, "```text\n");
+    int status = render_text(&sb, receipt);
+    if (format == MCPP_OUTPUT_MARKDOWN)
+        mcpp_sb_puts(&sb, "```\n");
+    if (status != MCPP_OK) {
+        mcpp_sb_free(&sb);
+        return status;
+    }
+    *out = buffer_take(&sb);
+    return *out ? MCPP_OK : mcpp_error_nomem();
 }
