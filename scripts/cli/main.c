@@ -2,6 +2,7 @@
  * main.c — `mcpp-receipts`: dispatches to one command and maps the result to
  * the exit codes of DESIGN §7.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,7 +33,28 @@ static void print_usage(FILE *to)
                 "4 internal error\n");
 }
 
-int main(int argc, char **argv)
+/*
+ * Output that could not be written must not look like success (`>/dev/full`,
+ * a closed pipe, a full disk): every command's stdout is flushed and closed
+ * here, and a failure turns any exit code into 4 with a message.
+ */
+static int finish_output(int exit_code)
+{
+    int failed = ferror(stdout) != 0;
+    errno = 0;
+    failed |= fflush(stdout) != 0;
+    int saved = errno;
+    failed |= fclose(stdout) != 0;
+    if (!saved)
+        saved = errno;
+    if (!failed)
+        return exit_code;
+    fprintf(stderr, "mcpp-receipts: cannot write the output to stdout: %s\n",
+            saved ? strerror(saved) : "write error");
+    return CLI_EXIT_INTERNAL;
+}
+
+static int run_command(int argc, char **argv)
 {
     if (argc < 2) {
         print_usage(stderr);
@@ -52,4 +74,9 @@ int main(int argc, char **argv)
     fprintf(stderr, "mcpp-receipts: unknown command '%s'\n\n", argv[1]);
     print_usage(stderr);
     return CLI_EXIT_INVALID;
+}
+
+int main(int argc, char **argv)
+{
+    return finish_output(run_command(argc, argv));
 }
