@@ -29,6 +29,10 @@ static void print_usage(FILE *to)
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
         fprintf(to, "  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
     fprintf(to, "\nRun 'mcpp-receipts COMMAND --help' for a command's options.\n"
+                "Options for every command that runs a Lua policy:\n"
+                "  --policy-time-limit MS   wall clock per rule call and per load (default 1000)\n"
+                "  --policy-total-limit MS  wall clock for all policy code in the command\n"
+                "                           (default 1500; -1: no bound)\n\n"
                 "exit codes: 0 ok, 1 regression, 2 not comparable, 3 invalid input or policy, "
                 "4 internal error\n");
 }
@@ -68,6 +72,9 @@ static int run_command(int argc, char **argv)
         printf("mcpp-receipts %s (schema %s)\n", mcpp_version_string(), MCPP_SCHEMA_ID);
         return CLI_EXIT_OK;
     }
+    int ex = cli_take_policy_limits(&argc, argv);
+    if (ex != CLI_EXIT_OK)
+        return ex;
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
         if (strcmp(argv[1], COMMANDS[i].name) == 0)
             return COMMANDS[i].run(argc - 1, argv + 1);

@@ -11,6 +11,13 @@ void mcpp_lua_limits_default(mcpp_lua_limits *out)
         return;
     out->max_instructions = 10000000;
     out->max_memory_bytes = (size_t)16 << 20;
+    out->max_call_ms = 1000;
+    out->max_total_ms = 1500;
+}
+
+void mcpp_policy_lua_reset_budget(const mcpp_policy *policy)
+{
+    (void)policy;
 }
 
 int mcpp_policy_load_lua_file(mcpp_policy **out, const char *path, const mcpp_lua_limits *limits)

@@ -5,16 +5,26 @@
  * Bounds, and why each is where it is:
  *   - memory: our own lua_Alloc counts every byte and refuses past the cap, so
  *     `s = s .. s` or an ever-growing table ends in a memory error;
- *   - time: a count hook every HOOK_PERIOD instructions charges the budget.
- *     Once it is spent the hook raises on every instruction of every thread
- *     that runs, so a `pcall` around the loop cannot swallow it, and the flag
- *     it sets is checked after the run in case the chunk caught it anyway.
- *     New coroutines inherit the hook from the thread that creates them
- *     (lua_newthread copies it), so coroutines are bounded too;
+ *   - instructions: a count hook every HOOK_PERIOD instructions charges the
+ *     budget. Once it is spent the hook raises on every instruction of every
+ *     thread that runs, so a `pcall` around the loop cannot swallow it, and
+ *     the flag it sets is checked after the run in case the chunk caught it
+ *     anyway. New coroutines inherit the hook from the thread that creates
+ *     them (lua_newthread copies it), so coroutines are bounded too;
+ *   - wall clock: the same hook, every guarded C function and every large
+ *     allocation compare CLOCK_MONOTONIC with the run's deadline (the
+ *     per-call limit, or what is left of the policy's total, if sooner);
  *   - C functions that loop without running Lua (and so without the hook):
- *     pattern matching, string.rep and table.move are wrapped with checks on
- *     their worst-case cost before the real function runs;
- *   - environment: chunks get a fresh _ENV built from a whitelist; io, os,
+ *     every function of string, table and utf8 is wrapped. The wrapper
+ *     charges the bytes/elements it is given to the instruction budget and
+ *     checks the clock before the real function runs, so a loop of cheap-
+ *     looking calls is bounded; the ones whose single call could run long
+ *     have a cap on their worst case: pattern matching (a cost estimate),
+ *     plain find (done with memmem, linear), string.rep (the memory cap),
+ *     table.sort (comparisons x string length), table.move and any length
+ *     taken through __len (element counts);
+ *   - environment: chunks get a fresh, empty _ENV that reads through to a
+ *     shared whitelist whose library tables are read-only proxies; io, os,
  *     debug, package, require, load*, dofile, collectgarbage, print, rawget,
  *     rawset, string.dump and math.random are simply not there. The string
  *     metatable is protected with __metatable and its __index is the reduced
@@ -27,10 +37,13 @@
  *   - setmetatable refuses __gc: finalizers run with hooks off.
  * C-stack overflow and deep recursion are errors by Lua's own LUAI limits.
  */
+/* memmem() is a GNU extension (also in every BSD libc). */
+#define _GNU_SOURCE
 #include "policy/lua/lua_sandbox.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <lauxlib.h>
 #include <lualib.h>
@@ -44,10 +57,30 @@ enum { HOOK_PERIOD = 1000 };
  * could run for minutes without the count hook ever firing. */
 #define PATTERN_COST_MAX 5e7
 
-/* Largest element count one table.move may span. */
+/* Largest element count one table.move may span, and the largest length a
+ * guarded table function accepts (a __len can claim any length, and shifting
+ * absent elements allocates nothing, so the memory cap would not stop it). */
 #define TABLE_MOVE_MAX ((lua_Integer)1 << 24)
 
-static const char TEMPLATE_KEY = 't'; /* registry key: the whitelist template */
+/* The largest cost (comparisons x (1 + longest string / 32)) of one
+ * table.sort without a comparator: string comparisons run in C. */
+#define SORT_COST_MAX 5e7
+
+/* Bytes (or elements) of C-library work charged as one instruction. */
+#define WORK_PER_INSTRUCTION 16.0
+
+/* Allocations at least this large check the clock (a loop of `s .. "x"`
+ * on a large s copies megabytes per instruction). */
+#define LARGE_ALLOCATION ((size_t)1 << 16)
+
+static int64_t monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static const char ENV_META_KEY = 'e'; /* registry key: metatable of every _ENV */
 
 mcpp_lua_sandbox *mcpp_lua_sandbox_of(lua_State *L)
 {
@@ -71,6 +104,11 @@ static void *sandbox_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
         sb->out_of_memory = 1;
         return NULL;
     }
+    if (nsize - old >= LARGE_ALLOCATION && nsize > old && sb->run_start_ns > 0 &&
+        monotonic_ns() > sb->deadline_ns) {
+        sb->out_of_time = 1; /* a memory error now; the hook raises the limit next */
+        return NULL;
+    }
     void *p = realloc(ptr, nsize);
     if (!p)
         return NULL;
@@ -89,36 +127,86 @@ static void record_limit_place(mcpp_lua_sandbox *sb, lua_State *L, lua_Debug *ar
     sb->limit_line = ar->currentline;
 }
 
+static void sandbox_hook(lua_State *L, lua_Debug *ar);
+
+/* Raises the limit that was hit. From now on every instruction of this
+ * thread and of the main thread raises too: whatever pcall catches, the next
+ * instruction outside it fails. */
+static int raise_limit(lua_State *L, mcpp_lua_sandbox *sb, lua_Debug *ar)
+{
+    lua_Debug caller;
+    if (!ar && lua_getstack(L, 1, &caller))
+        ar = &caller;
+    if (ar)
+        record_limit_place(sb, L, ar);
+    lua_sethook(L, sandbox_hook, LUA_MASKCOUNT, 1);
+    if (L != sb->L)
+        lua_sethook(sb->L, sandbox_hook, LUA_MASKCOUNT, 1);
+    return luaL_error(L, sb->out_of_time     ? "time limit exceeded"
+                         : sb->out_of_memory ? "memory cap exceeded"
+                                             : "instruction budget exhausted");
+}
+
 static void sandbox_hook(lua_State *L, lua_Debug *ar)
 {
     mcpp_lua_sandbox *sb = mcpp_lua_sandbox_of(L);
     sb->executed += HOOK_PERIOD;
     if (sb->executed > sb->budget)
         sb->out_of_budget = 1;
-    if (!sb->out_of_budget && !sb->out_of_memory)
-        return;
-    record_limit_place(sb, L, ar);
-    /* From now on every instruction of this thread and of the main thread
-     * raises: whatever pcall catches, the next instruction outside it fails. */
-    lua_sethook(L, sandbox_hook, LUA_MASKCOUNT, 1);
-    if (L != sb->L)
-        lua_sethook(sb->L, sandbox_hook, LUA_MASKCOUNT, 1);
-    luaL_error(L, sb->out_of_memory ? "memory cap exceeded" : "instruction budget exhausted");
+    else if (monotonic_ns() > sb->deadline_ns)
+        sb->out_of_time = 1;
+    if (mcpp_lua_sandbox_limit_hit(sb))
+        raise_limit(L, sb, ar);
 }
 
-void mcpp_lua_sandbox_begin_run(mcpp_lua_sandbox *sb)
+void mcpp_lua_sandbox_charge(lua_State *L, double work)
+{
+    mcpp_lua_sandbox *sb = mcpp_lua_sandbox_of(L);
+    double units = work / WORK_PER_INSTRUCTION;
+    if (units > (double)(sb->budget - sb->executed))
+        sb->out_of_budget = 1;
+    else
+        sb->executed += (int64_t)units;
+    if (!sb->out_of_budget && monotonic_ns() > sb->deadline_ns)
+        sb->out_of_time = 1;
+    if (mcpp_lua_sandbox_limit_hit(sb))
+        raise_limit(L, sb, NULL);
+}
+
+void mcpp_lua_sandbox_begin_run(mcpp_lua_sandbox *sb, const char *rule_name)
 {
     sb->executed = 0;
     sb->out_of_budget = 0;
     sb->out_of_memory = 0;
+    sb->out_of_time = 0;
     sb->limit_line = 0;
     sb->limit_file[0] = '\0';
+    sb->rule_name = rule_name;
+    sb->run_start_ns = monotonic_ns();
+    sb->deadline_ns = sb->run_start_ns + sb->call_ns;
+    sb->deadline_is_total = 0;
+    if (sb->total_ns >= 0 && sb->total_ns - sb->spent_ns < sb->call_ns) {
+        sb->deadline_ns = sb->run_start_ns + (sb->total_ns - sb->spent_ns);
+        sb->deadline_is_total = 1;
+    }
     lua_sethook(sb->L, sandbox_hook, LUA_MASKCOUNT, HOOK_PERIOD);
+}
+
+void mcpp_lua_sandbox_end_run(mcpp_lua_sandbox *sb)
+{
+    if (sb->run_start_ns > 0)
+        sb->spent_ns += monotonic_ns() - sb->run_start_ns;
+    sb->run_start_ns = 0;
+}
+
+void mcpp_lua_sandbox_reset_total(mcpp_lua_sandbox *sb)
+{
+    sb->spent_ns = 0;
 }
 
 int mcpp_lua_sandbox_limit_hit(const mcpp_lua_sandbox *sb)
 {
-    return sb->out_of_budget || sb->out_of_memory;
+    return sb->out_of_budget || sb->out_of_memory || sb->out_of_time;
 }
 
 /* ---- guarded C functions --------------------------------------------------- */
@@ -186,17 +274,20 @@ static void check_pattern_cost(lua_State *L, int subject_arg, int pattern_arg, i
     size_t slen, plen;
     luaL_checklstring(L, subject_arg, &slen);
     const char *p = luaL_checklstring(L, pattern_arg, &plen);
+    mcpp_lua_sandbox_charge(L, (double)slen + (double)plen);
     int anchored;
     int q = pattern_quantifiers(p, plen, &anchored);
     int power = q + ((anchored && can_anchor) ? 0 : 1);
-    double cost = 1.0;
+    /* Without quantifiers each try compares up to the whole pattern. */
+    double cost = q == 0 && plen > 1 ? (double)plen : 1.0;
     for (int k = 0; k < power && cost <= PATTERN_COST_MAX; k++)
         cost *= (double)slen + 1.0;
     if (cost > PATTERN_COST_MAX)
         luaL_error(L,
-                   "pattern too expensive for the sandbox: %d quantifier(s) over a %d-byte "
-                   "subject (use fewer quantifiers, an anchor, or a shorter subject)",
-                   q, (int)(slen > 2147483647u ? 2147483647u : slen));
+                   "pattern too expensive for the sandbox: %d quantifier(s), %d pattern bytes over a "
+                   "%d-byte subject (use fewer quantifiers, an anchor, or a shorter subject)",
+                   q, (int)(plen > 2147483647u ? 2147483647u : plen),
+                   (int)(slen > 2147483647u ? 2147483647u : slen));
 }
 
 static int call_original(lua_State *L)
@@ -205,10 +296,53 @@ static int call_original(lua_State *L)
     return orig(L);
 }
 
+/* As lstrlib's nospecials: the pattern has no magic character. */
+static int has_no_specials(const char *p, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (p[i] && strchr("^$*+?.([%-", p[i]))
+            return 0;
+    return 1;
+}
+
+/* string.find for a plain search: lstrlib's lmemfind is O(subject x needle)
+ * in one C call (4.5 s for 800k/400k bytes); memmem is linear. Same results. */
+static int plain_find(lua_State *L)
+{
+    size_t ls, lp;
+    const char *s = luaL_checklstring(L, 1, &ls);
+    const char *p = luaL_checklstring(L, 2, &lp);
+    lua_Integer init = luaL_optinteger(L, 3, 1);
+    size_t start; /* 1-based, as lstrlib's posrelatI */
+    if (init > 0)
+        start = (size_t)init;
+    else if (init == 0 || init < -(lua_Integer)ls)
+        start = 1;
+    else
+        start = (size_t)((lua_Integer)ls + init + 1);
+    if (start - 1 > ls) {
+        luaL_pushfail(L);
+        return 1;
+    }
+    start -= 1;
+    mcpp_lua_sandbox_charge(L, (double)(ls - start) + (double)lp);
+    const char *hit = memmem(s + start, ls - start, p, lp);
+    if (!hit) {
+        luaL_pushfail(L);
+        return 1;
+    }
+    lua_pushinteger(L, (lua_Integer)(hit - s) + 1);
+    lua_pushinteger(L, (lua_Integer)(hit - s + (ptrdiff_t)lp));
+    return 2;
+}
+
 static int guarded_find(lua_State *L)
 {
-    if (!lua_toboolean(L, 4))
-        check_pattern_cost(L, 1, 2, 1);
+    size_t lp;
+    const char *p = luaL_checklstring(L, 2, &lp);
+    if (lua_toboolean(L, 4) || has_no_specials(p, lp))
+        return plain_find(L);
+    check_pattern_cost(L, 1, 2, 1);
     return call_original(L);
 }
 
@@ -239,6 +373,7 @@ static int guarded_rep(lua_State *L)
         double total = (double)l * (double)n + (double)lsep * (double)(n - 1);
         if (total > (double)mcpp_lua_sandbox_of(L)->mem_cap)
             return luaL_error(L, "string.rep: a %f-byte result is over the memory cap", (lua_Number)total);
+        mcpp_lua_sandbox_charge(L, total);
     }
     return call_original(L);
 }
@@ -249,6 +384,52 @@ static int guarded_move(lua_State *L)
     lua_Integer e = luaL_checkinteger(L, 3);
     if (e >= f && (lua_Unsigned)e - (lua_Unsigned)f >= (lua_Unsigned)TABLE_MOVE_MAX)
         return luaL_error(L, "table.move: more than %d elements", (int)TABLE_MOVE_MAX);
+    mcpp_lua_sandbox_charge(L, e >= f ? (double)(e - f) + 1.0 : 1.0);
+    return call_original(L);
+}
+
+/* table.sort: without a comparator, string comparisons run inside the one C
+ * call (a table of 100k references to one 8 MB string compares for hours). */
+static int guarded_sort(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_Integer n = luaL_len(L, 1);
+    if (n > TABLE_MOVE_MAX)
+        return luaL_error(L, "table.sort: %I elements are more than the sandbox allows", n);
+    double longest = 0, log_n = 1;
+    for (lua_Integer k = n; k > 1; k >>= 1)
+        log_n++;
+    if (lua_isnoneornil(L, 2))
+        for (lua_Integer i = 1; i <= n; i++) {
+            if (lua_rawgeti(L, 1, i) == LUA_TSTRING && (double)lua_rawlen(L, -1) > longest)
+                longest = (double)lua_rawlen(L, -1);
+            lua_pop(L, 1);
+        }
+    double cost = (double)n * log_n * (1.0 + longest / 32.0);
+    if (cost > SORT_COST_MAX)
+        return luaL_error(L, "table.sort too expensive for the sandbox: %I elements, the longest a "
+                             "%I-byte string", n, (lua_Integer)longest);
+    mcpp_lua_sandbox_charge(L, cost);
+    return call_original(L);
+}
+
+/* Every other string/table/utf8 function: charged by the size of what it is
+ * given, with the clock checked, before it runs. */
+static int guarded_linear(lua_State *L)
+{
+    double work = 1;
+    int top = lua_gettop(L);
+    for (int i = 1; i <= top; i++) {
+        if (lua_type(L, i) == LUA_TSTRING) {
+            work += (double)lua_rawlen(L, i);
+        } else if (lua_type(L, i) == LUA_TTABLE) {
+            lua_Integer n = luaL_len(L, i); /* what the function will iterate over */
+            if (n > TABLE_MOVE_MAX)
+                return luaL_error(L, "a table of length %I is longer than the sandbox allows", n);
+            work += (double)(n > 0 ? n : 0);
+        }
+    }
+    mcpp_lua_sandbox_charge(L, work);
     return call_original(L);
 }
 
@@ -268,6 +449,27 @@ static void wrap_function(lua_State *L, const char *name, lua_CFunction guard)
     lua_getfield(L, -1, name);
     lua_pushcclosure(L, guard, 1);
     lua_setfield(L, -2, name);
+}
+
+/* Wraps every C function of the library table at -1 not yet wrapped (those
+ * named in `done`) in guarded_linear. */
+static void guard_library(lua_State *L, const char *const *done)
+{
+    int lib = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, lib)) {
+        int skip = !lua_iscfunction(L, -1) || lua_type(L, -2) != LUA_TSTRING;
+        for (const char *const *d = done; !skip && *d; d++)
+            skip = strcmp(lua_tostring(L, -2), *d) == 0;
+        if (skip) {
+            lua_pop(L, 1);
+            continue;
+        }
+        lua_pushcclosure(L, guarded_linear, 1);
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, lib); /* replacing an existing key during lua_next is allowed */
+    }
 }
 
 /* setmetatable for plain tables only: no protected metatables changed, no
@@ -370,6 +572,37 @@ static void copy_library(lua_State *L, const char *const *skip)
     lua_remove(L, src);
 }
 
+static int refuse_library_write(lua_State *L)
+{
+    return luaL_error(L, "library tables are read-only in policies (use a local table)");
+}
+
+/* Replaces every library table of the template at `tmpl` by an empty proxy
+ * that reads through to it and refuses writes: the template is shared by
+ * every environment, so nothing a chunk does can reach another run. */
+static void protect_libraries(lua_State *L, int tmpl)
+{
+    lua_pushnil(L);
+    while (lua_next(L, tmpl)) {
+        int lib = lua_gettop(L);
+        if (lua_type(L, lib) == LUA_TTABLE) {
+            lua_newtable(L); /* the proxy */
+            lua_createtable(L, 0, 3);
+            lua_pushvalue(L, lib);
+            lua_setfield(L, -2, "__index");
+            lua_pushcfunction(L, refuse_library_write);
+            lua_setfield(L, -2, "__newindex");
+            lua_pushliteral(L, "library tables are protected");
+            lua_setfield(L, -2, "__metatable");
+            lua_setmetatable(L, lib + 1);
+            lua_pushvalue(L, lib - 1);
+            lua_insert(L, -2);
+            lua_rawset(L, tmpl); /* replacing an existing key during lua_next is allowed */
+        }
+        lua_pop(L, 1);
+    }
+}
+
 /* Runs in protected mode: opens the allowed libraries and builds the template. */
 static int sandbox_setup(lua_State *L)
 {
@@ -391,8 +624,11 @@ static int sandbox_setup(lua_State *L)
         return lua_error(L);
     lua_getfield(L, g, "next");
     lua_getfield(L, g, "type");
+    static const char *const TABLE_GUARDED[] = {"move", "sort", NULL};
     luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 0);
     wrap_function(L, "move", guarded_move);
+    wrap_function(L, "sort", guarded_sort);
+    guard_library(L, TABLE_GUARDED);
     int tab = lua_gettop(L);
     lua_getfield(L, tab, "sort");
     lua_getfield(L, g, "rawget");
@@ -427,6 +663,8 @@ static int sandbox_setup(lua_State *L)
     wrap_function(L, "gmatch", guarded_gmatch);
     wrap_function(L, "gsub", guarded_match_or_gsub);
     wrap_function(L, "rep", guarded_rep);
+    static const char *const STRING_GUARDED[] = {"find", "match", "gmatch", "gsub", "rep", NULL};
+    guard_library(L, STRING_GUARDED);
     lua_setfield(L, tmpl, "string");
     lua_pushliteral(L, "");
     if (lua_getmetatable(L, -1)) {
@@ -441,34 +679,30 @@ static int sandbox_setup(lua_State *L)
     luaL_requiref(L, LUA_MATHLIBNAME, luaopen_math, 0);
     copy_library(L, MATH_SKIP);
     lua_setfield(L, tmpl, "math");
+    static const char *const NONE[] = {NULL};
     luaL_requiref(L, LUA_UTF8LIBNAME, luaopen_utf8, 0);
+    guard_library(L, NONE);
     lua_setfield(L, tmpl, "utf8");
     luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 0);
     lua_setfield(L, tmpl, "coroutine");
 
+    protect_libraries(L, tmpl);
+    lua_createtable(L, 0, 2);
     lua_pushvalue(L, tmpl);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &TEMPLATE_KEY);
+    lua_setfield(L, -2, "__index");
+    lua_pushliteral(L, "the policy environment is protected");
+    lua_setfield(L, -2, "__metatable");
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &ENV_META_KEY);
     return 0;
 }
 
 void mcpp_lua_sandbox_push_env(lua_State *L)
 {
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &TEMPLATE_KEY);
-    int tmpl = lua_gettop(L);
-    lua_newtable(L);
-    int env = tmpl + 1;
-    lua_pushnil(L);
-    while (lua_next(L, tmpl)) {
-        /* Libraries are copied so one file's changes never reach another. */
-        if (lua_type(L, -1) == LUA_TTABLE)
-            copy_library(L, NULL);
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);
-        lua_rawset(L, env);
-    }
-    lua_pushvalue(L, env);
-    lua_setfield(L, env, "_G");
-    lua_remove(L, tmpl);
+    lua_createtable(L, 0, 4);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -2, "_G");
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &ENV_META_KEY);
+    lua_setmetatable(L, -2);
 }
 
 /* ---- open / close ------------------------------------------------------------ */
@@ -482,18 +716,24 @@ int mcpp_lua_sandbox_open(mcpp_lua_sandbox *sb, const mcpp_lua_limits *limits)
                                                          : defaults.max_instructions;
     sb->mem_cap = limits && limits->max_memory_bytes > 0 ? limits->max_memory_bytes
                                                           : defaults.max_memory_bytes;
+    int64_t call_ms = limits && limits->max_call_ms > 0 ? limits->max_call_ms : defaults.max_call_ms;
+    int64_t total_ms = limits && limits->max_total_ms != 0 ? limits->max_total_ms : defaults.max_total_ms;
+    sb->call_ns = call_ms * 1000000;
+    sb->total_ns = total_ms < 0 ? -1 : total_ms * 1000000;
     sb->L = lua_newstate(sandbox_alloc, sb);
     if (!sb->L)
         return mcpp_error_set(MCPP_ELIMIT, "limit", NULL, NULL, 0, 0,
                               "cannot open a Lua state within the memory cap of %zu bytes",
                               sb->mem_cap);
     lua_pushcfunction(sb->L, sandbox_setup);
-    if (lua_pcall(sb->L, 0, 0, 0) != LUA_OK) {
+    mcpp_lua_sandbox_begin_run(sb, NULL);
+    int status = lua_pcall(sb->L, 0, 0, 0);
+    mcpp_lua_sandbox_end_run(sb);
+    if (status != LUA_OK) {
         int rc = mcpp_lua_sandbox_error(sb, LUA_ERRRUN, NULL);
         mcpp_lua_sandbox_close(sb);
         return rc;
     }
-    mcpp_lua_sandbox_begin_run(sb);
     return MCPP_OK;
 }
 
@@ -533,19 +773,40 @@ static int split_position(const char *msg, char *file, size_t file_cap, int *lin
     return 0;
 }
 
+/* The thread's last error for a run stopped by one of its bounds. */
+static int limit_error(mcpp_lua_sandbox *sb, int lua_status, const char *file)
+{
+    char who[200];
+    if (sb->rule_name)
+        snprintf(who, sizeof who, "rule '%.160s'", sb->rule_name);
+    else
+        snprintf(who, sizeof who, "policy (while loading)");
+    const char *where = sb->limit_line > 0 ? sb->limit_file : file;
+    if (sb->out_of_time && sb->deadline_is_total)
+        return mcpp_error_set(MCPP_ELIMIT, "policy_limit", where, NULL, sb->limit_line, 0,
+                              "%s stopped: the policy used up its total time budget of %lld ms "
+                              "(max_total_ms)",
+                              who, (long long)(sb->total_ns / 1000000));
+    if (sb->out_of_time)
+        return mcpp_error_set(MCPP_ELIMIT, "policy_limit", where, NULL, sb->limit_line, 0,
+                              "%s exceeded the time limit of %lld ms per call (max_call_ms)", who,
+                              (long long)(sb->call_ns / 1000000));
+    if (sb->out_of_memory || lua_status == LUA_ERRMEM)
+        return mcpp_error_set(MCPP_ELIMIT, "policy_limit", where, NULL, sb->limit_line, 0,
+                              "%s exceeded its memory cap of %zu bytes (max_memory_bytes)", who,
+                              sb->mem_cap);
+    return mcpp_error_set(MCPP_ELIMIT, "policy_limit", where, NULL, sb->limit_line, 0,
+                          "%s exceeded its instruction budget of %lld per call (max_instructions)",
+                          who, (long long)sb->budget);
+}
+
 int mcpp_lua_sandbox_error(mcpp_lua_sandbox *sb, int lua_status, const char *file)
 {
     lua_State *L = sb->L;
-    if (sb->out_of_budget || sb->out_of_memory || lua_status == LUA_ERRMEM) {
+    if (mcpp_lua_sandbox_limit_hit(sb) || lua_status == LUA_ERRMEM) {
         if (lua_gettop(L) > 0)
             lua_pop(L, 1);
-        const char *where = sb->limit_line > 0 ? sb->limit_file : file;
-        if (sb->out_of_memory || lua_status == LUA_ERRMEM)
-            return mcpp_error_set(MCPP_ELIMIT, "limit", where, NULL, sb->limit_line, 0,
-                                  "policy exceeded its memory cap of %zu bytes", sb->mem_cap);
-        return mcpp_error_set(MCPP_ELIMIT, "limit", where, NULL, sb->limit_line, 0,
-                              "policy exceeded its instruction budget of %lld",
-                              (long long)sb->budget);
+        return limit_error(sb, lua_status, file);
     }
     char own[160];
     const char *msg = own;
@@ -584,7 +845,10 @@ int mcpp_lua_sandbox_error(mcpp_lua_sandbox *sb, int lua_status, const char *fil
     for (char *c = text; *c; c++) /* one line for people */
         if (*c == '\n' || *c == '\r')
             *c = ' ';
+    char who[200] = "";
+    if (sb->rule_name)
+        snprintf(who, sizeof who, "rule '%.160s': ", sb->rule_name);
     if (located)
-        return mcpp_error_set(MCPP_EPOLICY, "policy", where, NULL, line, 0, "%s", text);
-    return mcpp_error_set(MCPP_EPOLICY, "policy", file, NULL, 0, 0, "%s", text);
+        return mcpp_error_set(MCPP_EPOLICY, "policy", where, NULL, line, 0, "%s%s", who, text);
+    return mcpp_error_set(MCPP_EPOLICY, "policy", file, NULL, 0, 0, "%s%s", who, text);
 }
