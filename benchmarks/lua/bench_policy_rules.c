@@ -85,7 +85,7 @@ int main(int argc, char **argv)
     char path[1024];
     for (size_t i = 0; i < N; i++) {
         snprintf(path, sizeof path, "%s/%s.json", argv[2], NAMES[i]);
-        if (mcpp_receipt_load_file(&r[i], NULL, path, &limits) != MCPP_OK) {
+        if (mcpp_receipt_load_file(&r[i], NULL, path, NULL) != MCPP_OK) {
             fprintf(stderr, "%s\n", mcpp_error_last()->message);
             return 1;
         }
