@@ -202,6 +202,50 @@ TEST(the_total_budget_refuses_many_calls_until_it_is_reset)
     mcpp_policy_free(p);
 }
 
+TEST(a_coroutine_error_under_a_long_path_shows_its_position_once)
+{
+    /* Lua shortens chunk names over 60 bytes to "...tail", and each
+     * coroutine level puts its position in front again. */
+    char name[200];
+    memset(name, 'd', 100);
+    strcpy(name + 100, "/nested.lua");
+    const char *text = "local function f(n)\n"
+                       "  if n == 0 then error('too deep here') end\n"
+                       "  coroutine.wrap(function() f(n - 1) end)()\n"
+                       "end\n"
+                       "f(150)\n"
+                       "return {}\n";
+    mcpp_policy *p = NULL;
+    CHECK_INT_EQ(mcpp_policy_load_lua_buffer(&p, text, strlen(text), name, NULL), MCPP_EPOLICY);
+    const mcpp_error *e = mcpp_error_last();
+    CHECK(strlen(e->message) < strlen(name) + 40);
+    CHECK_CONTAINS(e->message, "too deep here");
+    CHECK(strstr(e->message, "...") == NULL);
+    CHECK_STR_EQ(e->file, name);
+}
+
+TEST(a_long_error_message_is_cut_between_words)
+{
+    const char *text = "local parts = {}\n"
+                       "for i = 1, 300 do parts[i] = 'word' .. i end\n"
+                       "error(table.concat(parts, ' '))\n";
+    mcpp_policy *p = NULL;
+    CHECK_INT_EQ(mcpp_policy_load_lua_buffer(&p, text, strlen(text), "long.lua", NULL), MCPP_EPOLICY);
+    const char *msg = mcpp_error_last()->message;
+    const char *more = strstr(msg, " [...]");
+    CHECK(more != NULL && more[6] == '\0');
+    /* What is kept ends with a whole "wordN": the next full word follows it
+     * in the original sequence. */
+    const char *last = more;
+    while (last > msg && last[-1] != ' ')
+        last--;
+    int n = 0;
+    CHECK(sscanf(last, "word%d", &n) == 1 && n > 10);
+    char whole[32];
+    snprintf(whole, sizeof whole, "word%d [...]", n);
+    CHECK_STR_EQ(last, whole);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -215,5 +259,7 @@ int main(int argc, char **argv)
     RUN(library_tables_are_read_only_at_load_and_in_rules);
     RUN(a_rule_past_its_time_limit_is_refused_naming_the_rule_and_the_bound);
     RUN(the_total_budget_refuses_many_calls_until_it_is_reset);
+    RUN(a_coroutine_error_under_a_long_path_shows_its_position_once);
+    RUN(a_long_error_message_is_cut_between_words);
     TEST_MAIN_END();
 }

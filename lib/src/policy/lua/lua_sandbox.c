@@ -773,6 +773,42 @@ static int split_position(const char *msg, char *file, size_t file_cap, int *lin
     return 0;
 }
 
+/* Skips every leading "FILE:LINE: " (FILE without spaces): the positions
+ * that each coroutine or error() level put in front of the real message. */
+static const char *skip_positions(const char *msg)
+{
+    for (;;) {
+        const char *space = strchr(msg, ' ');
+        if (!space || space - msg < 4 || space[-1] != ':')
+            return msg;
+        const char *d = space - 2; /* the token must end in ":DIGITS:" */
+        while (d > msg && *d >= '0' && *d <= '9')
+            d--;
+        if (d == space - 2 || d == msg || *d != ':')
+            return msg;
+        msg = space + 1;
+    }
+}
+
+/* Copies `src` into `dst`; when it does not fit, cuts at the last space and
+ * says so, never in the middle of a word. */
+static void copy_at_word(char *dst, size_t cap, const char *src)
+{
+    size_t n = strlen(src);
+    if (n < cap) {
+        memcpy(dst, src, n + 1);
+        return;
+    }
+    static const char MORE[] = " [...]";
+    size_t keep = cap - sizeof MORE;
+    while (keep > cap / 2 && src[keep] != ' ')
+        keep--;
+    while (keep > 0 && src[keep - 1] == ' ')
+        keep--;
+    memcpy(dst, src, keep);
+    memcpy(dst + keep, MORE, sizeof MORE);
+}
+
 /* The thread's last error for a run stopped by one of its bounds. */
 static int limit_error(mcpp_lua_sandbox *sb, int lua_status, const char *file)
 {
@@ -823,23 +859,17 @@ int mcpp_lua_sandbox_error(mcpp_lua_sandbox *sb, int lua_status, const char *fil
     const char *rest = msg;
     int located = split_position(msg, where, sizeof where, &line, &rest);
     if (located) {
-        /* Errors passed up through coroutine.wrap repeat the position. */
+        /* Errors passed up through coroutines repeat the position, in
+         * Lua's shortened "...tail" form when the path is long. */
+        rest = skip_positions(rest);
         size_t wlen = strlen(where);
-        while (strncmp(rest, where, wlen) == 0 && rest[wlen] == ':') {
-            char again[512];
-            int line2;
-            const char *rest2;
-            if (!split_position(rest, again, sizeof again, &line2, &rest2))
-                break;
-            rest = rest2;
-        }
         /* Lua shortens long chunk names to "...tail"; give the full name back. */
         size_t flen = file ? strlen(file) : 0;
         if (wlen > 3 && strncmp(where, "...", 3) == 0 && flen >= wlen - 3 &&
             strcmp(file + flen - (wlen - 3), where + 3) == 0)
             snprintf(where, sizeof where, "%s", file);
     }
-    snprintf(text, sizeof text, "%s", rest);
+    copy_at_word(text, sizeof text, rest);
     if (lua_gettop(L) > 0)
         lua_pop(L, 1);
     for (char *c = text; *c; c++) /* one line for people */
