@@ -44,6 +44,17 @@ for f in "$hostile"/rules/*.lua; do
     echo "ok - rules/$(basename "$f"): $(head -c 200 "$work/err.txt")"
   fi
 done
+# --sample: the rules run on the given receipts instead of the built-in ones.
+count=$((count + 1))
+"$cli" policy check --sample "$examples/nam56r_cold_boot.json" "$hostile/rules/rule_loops.lua" \
+  >"$work/out.txt" 2>"$work/err.txt"
+rc=$?
+if [ "$rc" -ne 3 ] || ! grep -q "sample pair nam56r-padded-cold-boot" "$work/err.txt"; then
+  echo "not ok - policy check --sample: exit $rc, want 3 naming the given sample: $(cat "$work/err.txt")"
+  fail=$((fail + 1))
+else
+  echo "ok - policy check --sample runs the rules on the given receipt"
+fi
 # 20 baselines and 20 candidates: 400 rule calls in one gate.
 mkdir -p "$work/gate/base" "$work/gate/cand"
 for i in $(seq 1 20); do
