@@ -120,6 +120,29 @@ TEST(a_stateful_rule_shared_by_threads_gives_the_same_verdict_in_each)
     mcpp_policy_free(p);
 }
 
+TEST(a_rule_using_most_of_the_memory_cap_passes_on_every_call)
+{
+    /* 5 MB (10 MB at its peak inside string.rep) of a 16 MiB cap per call: the garbage of the previous call must
+     * not count against the next one. */
+    mcpp_policy *p = load_with("return { rules = { { name = 'big', fn = function(b, c)\n"
+                               "  local s = string.rep('x', 5000000)\n"
+                               "  if #s ~= 5000000 then return 'mismatch', 'short' end\n"
+                               "end } } }\n",
+                               NULL);
+    mcpp_receipt *a = example("nam56r_padded.json");
+    CHECK(p && a);
+    for (int i = 0; p && a && i < 12; i++) {
+        mcpp_verdict v = MCPP_VERDICT_INSUFFICIENT;
+        int rc = mcpp_compare_verdict(&v, p, a, a);
+        if (rc != MCPP_OK)
+            fprintf(stderr, "call %d: %s\n", i, mcpp_error_last()->message);
+        CHECK_INT_EQ(rc, MCPP_OK);
+        CHECK_INT_EQ(v, MCPP_VERDICT_COMPARABLE);
+    }
+    mcpp_receipt_free(a);
+    mcpp_policy_free(p);
+}
+
 TEST(library_tables_are_read_only_at_load_and_in_rules)
 {
     mcpp_policy *p = NULL;
@@ -172,8 +195,11 @@ TEST(a_rule_past_its_time_limit_is_refused_naming_the_rule_and_the_bound)
 
 TEST(the_total_budget_refuses_many_calls_until_it_is_reset)
 {
-    char text[512];
-    snprintf(text, sizeof text, SLOW_RULE, 2); /* some ms per call */
+    /* About a millisecond per call. */
+    const char *text = "return { rules = { { name = 'slow', fn = function(b, c)\n"
+                       "  local x = 0\n"
+                       "  for i = 1, 200000 do x = x + i end\n"
+                       "end } } }\n";
     mcpp_lua_limits l;
     mcpp_lua_limits_default(&l);
     l.max_total_ms = 100;
@@ -256,6 +282,7 @@ int main(int argc, char **argv)
     RUN(defaults_are_one_second_per_call_and_one_and_a_half_in_total);
     RUN(a_stateful_rule_gives_the_same_verdict_on_every_call);
     RUN(a_stateful_rule_shared_by_threads_gives_the_same_verdict_in_each);
+    RUN(a_rule_using_most_of_the_memory_cap_passes_on_every_call);
     RUN(library_tables_are_read_only_at_load_and_in_rules);
     RUN(a_rule_past_its_time_limit_is_refused_naming_the_rule_and_the_bound);
     RUN(the_total_budget_refuses_many_calls_until_it_is_reset);

@@ -199,6 +199,15 @@ void mcpp_lua_sandbox_end_run(mcpp_lua_sandbox *sb)
     sb->run_start_ns = 0;
 }
 
+void mcpp_lua_sandbox_settle(mcpp_lua_sandbox *sb)
+{
+    if (sb->settled_bytes == 0 || sb->mem_used > sb->settled_bytes + ((size_t)1 << 20)) {
+        lua_gc(sb->L, LUA_GCCOLLECT); /* frees only: no __gc runs in a sandbox */
+        if (sb->settled_bytes == 0)
+            sb->settled_bytes = sb->mem_used;
+    }
+}
+
 void mcpp_lua_sandbox_reset_total(mcpp_lua_sandbox *sb)
 {
     sb->spent_ns = 0;

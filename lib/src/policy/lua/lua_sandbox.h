@@ -32,6 +32,7 @@ typedef struct mcpp_lua_sandbox {
     int out_of_memory;       /* set by the allocator; checked after every run  */
     int out_of_time;         /* set by the hook and the guards; ditto          */
     const char *rule_name;   /* the rule being run, for messages (NULL: load)  */
+    size_t settled_bytes;    /* memory in use after the load, garbage collected */
     int limit_line;          /* where the limit was hit, when known            */
     char limit_file[512];
     /* The receipts that the read-only views of a running rule look at
@@ -54,6 +55,11 @@ void mcpp_lua_sandbox_begin_run(mcpp_lua_sandbox *sb, const char *rule_name);
 
 /* Ends a run: its wall-clock time is charged to the total. */
 void mcpp_lua_sandbox_end_run(mcpp_lua_sandbox *sb);
+
+/* Collects the garbage earlier runs left when it is over 1 MiB, so every
+ * rule call starts with (nearly) the whole memory cap, whatever ran before.
+ * The first call (after the load) records the settled footprint. */
+void mcpp_lua_sandbox_settle(mcpp_lua_sandbox *sb);
 
 /* Starts a new total time budget. */
 void mcpp_lua_sandbox_reset_total(mcpp_lua_sandbox *sb);

@@ -852,6 +852,7 @@ static int load_policy(mcpp_policy **out, const char *path, const char *buf, siz
         *out = ctx.policy;
         return MCPP_OK;
     }
+    mcpp_lua_sandbox_settle(&engine->sb);
     if (pthread_mutex_init(&engine->mutex, NULL) != 0) {
         mcpp_policy_free(ctx.policy);
         mcpp_lua_sandbox_close(&engine->sb);

@@ -288,6 +288,7 @@ static int lua_rule_run(void *userdata, const mcpp_receipt *base, const mcpp_rec
     pthread_mutex_lock(&e->mutex);
     lua_State *L = e->sb.L;
     lua_settop(L, 0);
+    mcpp_lua_sandbox_settle(&e->sb);
     mcpp_lua_sandbox_begin_run(&e->sb, rule->name);
     e->sb.views[0] = base;
     e->sb.views[1] = cand;
