@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # test.sh — the README's test command: installs what is missing, builds everything
 # and runs every test: the C/Lua/CLI suites (ctest), the same suites under
-# AddressSanitizer + UndefinedBehaviorSanitizer, then the Python binding's tests.
+# AddressSanitizer + UndefinedBehaviorSanitizer, the libFuzzer targets for a
+# short bounded time (MCPP_FUZZ_SECONDS each, default 20; 0 skips them), then
+# the Python binding's tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=$(nproc)
@@ -22,6 +24,14 @@ cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DMCPP_SANITIZE=ON -DMCPP_
 cmake --build build/sanitize -j"$JOBS"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/sanitize --output-on-failure -j"$JOBS"
+
+fuzz_seconds=${MCPP_FUZZ_SECONDS:-20}
+if [ "$fuzz_seconds" -gt 0 ]; then
+  echo "==> fuzzers: JSON, YAML and policy loading, ${fuzz_seconds}s each under ASan + UBSan"
+  ./scripts/fuzz.sh "$fuzz_seconds"
+else
+  echo "==> fuzzers skipped: MCPP_FUZZ_SECONDS=0"
+fi
 
 echo "==> Python binding tests"
 ./scripts/test-python.sh

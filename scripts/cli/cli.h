@@ -11,7 +11,8 @@
 
 #include <stdio.h>
 
-#include "mcpp_receipts/compare.h"
+#include "mcpp_receipts.h"
+#include "mcpp_receipts/policy_lua.h"
 
 /* The one exit-code table: the gate outcomes, then the two failure codes. */
 enum {
@@ -51,5 +52,14 @@ void cli_print_last_error(void);
 
 /* True when argv has -h or --help. */
 int cli_wants_help(int argc, char **argv);
+
+/* cli_policy_limits.c: removes --policy-time-limit / --policy-total-limit
+ * from argv into the limits every policy load uses; 0 or an exit code. */
+int cli_take_policy_limits(int *argc, char **argv);
+const mcpp_lua_limits *cli_policy_limits(void);
+
+/* cli_policy_samples.c: runs the policy's rules on every ordered pair of the
+ * samples (the compiled-in examples when n_paths is 0); 0 or an exit code. */
+int cli_policy_run_samples(const mcpp_policy *policy, char **sample_paths, int n_paths);
 
 #endif /* MCPP_CLI_H */

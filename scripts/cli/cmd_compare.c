@@ -100,7 +100,7 @@ static int load_policy(mcpp_policy **out, const char *path)
 {
     *out = NULL;
     if (!path) return 0;
-    return exit_for(mcpp_policy_load_lua_file(out, path, NULL));
+    return exit_for(mcpp_policy_load_lua_file(out, path, cli_policy_limits()));
 }
 
 static int print_rendered(int rc, char *text)

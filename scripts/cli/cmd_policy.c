@@ -23,11 +23,13 @@
 static void policy_usage(FILE *to)
 {
     fprintf(to,
-            "usage: mcpp-receipts policy check [--strict] POLICY.lua...\n"
+            "usage: mcpp-receipts policy check [--strict] [--sample RECEIPT]... POLICY.lua...\n"
             "       mcpp-receipts policy test POLICY.lua CASES.json...\n\n"
             "check  loads each policy in the sandbox and lints it: unknown keys, dimension\n"
             "       names and field paths, nonsensical thresholds are errors (exit 3);\n"
-            "       doubtful settings are warnings (exit 3 with --strict).\n"
+            "       doubtful settings are warnings (exit 3 with --strict). Custom rules run\n"
+            "       on every pair of sample receipts (built-in examples, or --sample) under\n"
+            "       the command's policy limits: a rule that fails or hits a limit is exit 3.\n"
             "test   runs the policy on every case (a base and a candidate receipt with the\n"
             "       expected verdict, and optionally row statuses and the gate outcome) and\n"
             "       prints ok/FAIL per case; exit 0 when all pass, 1 when one fails, 3 when\n"
@@ -102,15 +104,25 @@ static int lint_policy(const mcpp_policy *p, const char *path)
 
 static int policy_check(int argc, char **argv)
 {
-    int strict = 0, files = 0, exit_code = CLI_EXIT_OK;
+    int strict = 0, files = 0, exit_code = CLI_EXIT_OK, n_samples = 0;
+    char **samples = calloc((size_t)argc, sizeof *samples);
+    if (!samples)
+        return CLI_EXIT_INTERNAL;
+    for (int i = 1; i + 1 < argc; i++)
+        if (strcmp(argv[i], "--sample") == 0)
+            samples[n_samples++] = argv[++i];
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--strict") == 0) {
             strict = 1;
             continue;
         }
+        if (strcmp(argv[i], "--sample") == 0) {
+            i++;
+            continue;
+        }
         files++;
         mcpp_policy *p = NULL;
-        if (mcpp_policy_load_lua_file(&p, argv[i], NULL) != MCPP_OK) {
+        if (mcpp_policy_load_lua_file(&p, argv[i], cli_policy_limits()) != MCPP_OK) {
             cli_print_last_error();
             exit_code = CLI_EXIT_INVALID;
             continue;
@@ -134,6 +146,12 @@ static int policy_check(int argc, char **argv)
         for (size_t k = 0; k < mcpp_policy_rule_count(p); k++)
             printf("%s%s", k ? ", " : " ", mcpp_policy_rule_name(p, k));
         printf("%s\n", mcpp_policy_rule_count(p) ? "" : " (none)");
+        int ex = cli_policy_run_samples(p, samples, n_samples);
+        if (ex != CLI_EXIT_OK) {
+            exit_code = ex;
+            mcpp_policy_free(p);
+            continue;
+        }
         int warnings = lint_policy(p, argv[i]);
         printf("%s: %s (%d warning%s)\n", argv[i], warnings && strict ? "refused" : "ok", warnings,
                warnings == 1 ? "" : "s");
@@ -141,6 +159,7 @@ static int policy_check(int argc, char **argv)
             exit_code = CLI_EXIT_INVALID;
         mcpp_policy_free(p);
     }
+    free(samples);
     if (files == 0) {
         policy_usage(stderr);
         return CLI_EXIT_INVALID;
@@ -180,7 +199,7 @@ static int policy_test(int argc, char **argv)
         return CLI_EXIT_INVALID;
     }
     mcpp_policy *policy = NULL;
-    if (mcpp_policy_load_lua_file(&policy, argv[1], NULL) != MCPP_OK) {
+    if (mcpp_policy_load_lua_file(&policy, argv[1], cli_policy_limits()) != MCPP_OK) {
         cli_print_last_error();
         return CLI_EXIT_INVALID;
     }

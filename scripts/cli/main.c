@@ -3,6 +3,7 @@
  * the exit codes of cli.h (0 ok, 1 regression, 2 not comparable, 3 invalid
  * input, 4 internal error).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,11 +30,36 @@ static void print_usage(FILE *to)
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
         fprintf(to, "  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
     fprintf(to, "\nRun 'mcpp-receipts COMMAND --help' for a command's options.\n"
+                "Options for every command that runs a Lua policy:\n"
+                "  --policy-time-limit MS   wall clock per rule call and per load (default 1000)\n"
+                "  --policy-total-limit MS  wall clock for all policy code in the command\n"
+                "                           (default 1500; -1: no bound)\n\n"
                 "exit codes: 0 ok, 1 regression, 2 not comparable, 3 invalid input or policy, "
                 "4 internal error\n");
 }
 
-int main(int argc, char **argv)
+/*
+ * Output that could not be written must not look like success (`>/dev/full`,
+ * a closed pipe, a full disk): every command's stdout is flushed and closed
+ * here, and a failure turns any exit code into 4 with a message.
+ */
+static int finish_output(int exit_code)
+{
+    int failed = ferror(stdout) != 0;
+    errno = 0;
+    failed |= fflush(stdout) != 0;
+    int saved = errno;
+    failed |= fclose(stdout) != 0;
+    if (!saved)
+        saved = errno;
+    if (!failed)
+        return exit_code;
+    fprintf(stderr, "mcpp-receipts: cannot write the output to stdout: %s\n",
+            saved ? strerror(saved) : "write error");
+    return CLI_EXIT_INTERNAL;
+}
+
+static int run_command(int argc, char **argv)
 {
     if (argc < 2) {
         print_usage(stderr);
@@ -47,10 +73,18 @@ int main(int argc, char **argv)
         printf("mcpp-receipts %s (schema %s)\n", mcpp_version_string(), MCPP_SCHEMA_ID);
         return CLI_EXIT_OK;
     }
+    int ex = cli_take_policy_limits(&argc, argv);
+    if (ex != CLI_EXIT_OK)
+        return ex;
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
         if (strcmp(argv[1], COMMANDS[i].name) == 0)
             return COMMANDS[i].run(argc - 1, argv + 1);
     fprintf(stderr, "mcpp-receipts: unknown command '%s'\n\n", argv[1]);
     print_usage(stderr);
     return CLI_EXIT_INVALID;
+}
+
+int main(int argc, char **argv)
+{
+    return finish_output(run_command(argc, argv));
 }

@@ -183,5 +183,73 @@ check("policy_test_runs_a_case_file_with_the_json_keys", function()
   assert(tostring(err):find("no_such_cases", 1, true), err)
 end)
 
+-- Errors are objects: kind, code, status and message, and tostring() is the message.
+check("errors_are_objects_with_kind_code_and_message", function()
+  local ok, err = pcall(mr.load, examples .. "/no_such_receipt.json")
+  eq(ok, false)
+  eq(type(err), "table")
+  eq(err.kind, "io")
+  eq(math.type(err.code), "integer")
+  assert(err.code < 0)
+  eq(tostring(err), err.message)
+  ok, err = pcall(function() return padded.lane.patern end)
+  eq(err.kind, "unknown_field")
+  eq(err.field, "lane.patern")
+  ok, err = pcall(mr.loads, "{\"schema\": \"mcpp.receipt/1\",", "json")
+  eq(type(err.line), "number")
+  eq(err.kind, "syntax")
+end)
+
+-- The hostile corpus of the sandbox (tests/lua/hostile): every bound gives a
+-- "policy_limit" error naming the rule and the bound, well within 2 s.
+local hostile = policies .. "/../tests/lua/hostile"
+local function cpu_seconds(fn)
+  local start = os.clock()
+  local ok, err = pcall(fn)
+  return os.clock() - start, ok, err
+end
+
+check("hostile_load_time_policies_fail_fast_with_policy_errors", function()
+  for _, name in ipairs({ "find_plain_megabytes", "rep_loop", "sort_loop", "pattern_loop",
+                          "concat_loop", "sort_long_strings", "len_metamethod_shift" }) do
+    local took, ok, err = cpu_seconds(function() return mr.policy(hostile .. "/" .. name .. ".lua") end)
+    eq(ok, false, name)
+    assert(took < 2, name .. " took " .. took .. " s")
+    assert(err.kind == "policy_limit" or err.kind == "policy", name .. ": " .. tostring(err.kind))
+    assert(tostring(err):find(name, 1, true), tostring(err))
+  end
+end)
+
+check("hostile_rules_fail_the_comparison_naming_the_rule", function()
+  for _, name in ipairs({ "rule_hangs_in_c", "rule_loops", "rule_memory" }) do
+    local p = mr.policy(hostile .. "/rules/" .. name .. ".lua")
+    local took, ok, err = cpu_seconds(function() return mr.compare(padded, run2, p) end)
+    eq(ok, false, name)
+    assert(took < 2, name .. " took " .. took .. " s")
+    eq(err.kind, "policy_limit", name)
+    assert(err.message:find("rule '", 1, true), err.message)
+  end
+end)
+
+check("a_rule_just_under_the_call_budget_is_stopped_by_the_total_over_400_calls", function()
+  local p = mr.policy(hostile .. "/gate/just_under_budget.lua")
+  local took, ok, err = cpu_seconds(function()
+    for _ = 1, 20 do for _ = 1, 20 do mr.compare(padded, run2, p) end end
+  end)
+  eq(ok, false)
+  assert(took < 2, "took " .. took .. " s")
+  assert(err.message:find("rule 'slow' stopped: the policy used up its total time budget of 1500 ms", 1, true),
+    err.message)
+end)
+
+check("time_limits_are_arguments_of_policy", function()
+  local p = mr.policy(hostile .. "/rules/rule_hangs_in_c.lua", { time_limit_ms = 30, total_time_limit_ms = -1 })
+  local ok, err = pcall(mr.compare, padded, run2, p)
+  eq(ok, false)
+  assert(err.message:find("time limit of 30 ms per call", 1, true), err.message)
+  ok, err = pcall(mr.policy, hostile .. "/rules/rule_loops.lua", { time_limit_ms = 0 })
+  eq(ok, false)
+end)
+
 print(("%d passed, %d failed"):format(passed, failed))
 os.exit(failed == 0 and 0 or 1, true) -- close the state: receipts are freed by __gc

@@ -10,7 +10,8 @@
  *                                              metric, gate} plus its text as "text"
  *   mr.frontier(list [, policy])-> table       the keys of mcpp_frontier_render's JSON
  *                                              {schema, policy, receipts, lanes} plus "text"
- *   mr.policy(path)             -> policy      (a sandboxed Lua policy file)
+ *   mr.policy(path [, limits])  -> policy      (a sandboxed Lua policy file; limits is
+ *                                              {time_limit_ms=, total_time_limit_ms=})
  *   mr.default_policy()         -> policy
  *   mr.policy_test(policy|nil, cases_path) -> table  the keys of
  *                                              mcpp_policy_test_report_render's JSON plus "text"
@@ -21,8 +22,11 @@
  *   policy.name, policy.dimensions, policy.rules, tostring(policy)
  *
  * Receipts and policies are userdata with __gc, __close and __tostring; a
- * closed one refuses further use. Failures raise a Lua error whose message is
- * the library's "FILE:LINE: ..." text. The module holds no global state.
+ * closed one refuses further use. Failures raise an error object: a table
+ * {kind = "policy_limit"|"syntax"|..., code = <status number>, status =
+ * "ELIMIT"|..., message = "FILE:LINE: ...", path, line, column, field} whose
+ * tostring() is the message (argument-type errors stay Lua's own strings).
+ * The module holds no global state.
  */
 #include <string.h>
 
@@ -40,6 +44,7 @@
 #define RECEIPT_MT "mcpp_receipts.receipt"
 #define SECTION_MT "mcpp_receipts.section"
 #define POLICY_MT "mcpp_receipts.policy"
+#define ERROR_MT "mcpp_receipts.error"
 
 typedef struct lua_receipt {
     mcpp_receipt *receipt;
@@ -54,11 +59,48 @@ typedef struct lua_policy {
     mcpp_policy *policy;
 } lua_policy;
 
+static void set_string_field(lua_State *L, const char *key, const char *value)
+{
+    if (!value || !*value)
+        return;
+    lua_pushstring(L, value);
+    lua_setfield(L, -2, key);
+}
+
+/* Raises an error object (see the top of this file). */
+static int raise_error(lua_State *L, int code, const char *kind, const char *message, const char *file,
+                       int line, int column, const char *field)
+{
+    lua_createtable(L, 0, 8);
+    lua_pushinteger(L, code);
+    lua_setfield(L, -2, "code");
+    set_string_field(L, "status", mcpp_status_name(code));
+    set_string_field(L, "kind", kind && *kind ? kind : mcpp_status_name(code));
+    set_string_field(L, "message", message && *message ? message : mcpp_status_name(code));
+    set_string_field(L, "path", file);
+    set_string_field(L, "field", field);
+    if (line > 0) {
+        lua_pushinteger(L, line);
+        lua_setfield(L, -2, "line");
+    }
+    if (column > 0) {
+        lua_pushinteger(L, column);
+        lua_setfield(L, -2, "column");
+    }
+    luaL_setmetatable(L, ERROR_MT);
+    return lua_error(L);
+}
+
 static int raise_last_error(lua_State *L)
 {
     const mcpp_error *e = mcpp_error_last();
-    lua_pushstring(L, e->message && *e->message ? e->message : mcpp_status_name(e->code));
-    return lua_error(L);
+    return raise_error(L, e->code, e->kind, e->message, e->file, e->line, e->column, e->field);
+}
+
+static int error_tostring(lua_State *L)
+{
+    lua_getfield(L, 1, "message");
+    return 1;
 }
 
 /* ---- receipts ------------------------------------------------------------------- */
@@ -67,7 +109,7 @@ static lua_receipt *check_receipt(lua_State *L, int index)
 {
     lua_receipt *r = luaL_checkudata(L, index, RECEIPT_MT);
     if (!r->receipt)
-        luaL_error(L, "receipt is closed");
+        raise_error(L, MCPP_EARG, "closed", "receipt is closed", NULL, 0, 0, NULL);
     return r;
 }
 
@@ -94,7 +136,9 @@ static int push_path(lua_State *L, int owner, const mcpp_receipt *receipt, const
     mcpp_value value;
     int rc = mcpp_receipt_get(receipt, path, &value);
     if (rc == MCPP_ENOTFOUND)
-        return luaL_error(L, "no field '%s' in schema %s", path, MCPP_SCHEMA_ID);
+        return raise_error(L, MCPP_ENOTFOUND, "unknown_field",
+                           lua_pushfstring(L, "no field '%s' in schema %s", path, MCPP_SCHEMA_ID), NULL, 0, 0,
+                           path);
     if (rc != MCPP_OK)
         return raise_last_error(L);
     mcpp_lua_push_value(L, &value);
@@ -220,7 +264,7 @@ static int receipt_gc(lua_State *L)
 
 static int receipt_newindex(lua_State *L)
 {
-    return luaL_error(L, "receipts are read-only");
+    return raise_error(L, MCPP_EARG, "read_only", "receipts are read-only", NULL, 0, 0, NULL);
 }
 
 static int section_index(lua_State *L)
@@ -291,15 +335,34 @@ static const mcpp_policy *opt_policy(lua_State *L, int index)
         return NULL; /* the library's default */
     lua_policy *p = luaL_checkudata(L, index, POLICY_MT);
     if (!p->policy)
-        luaL_error(L, "policy is closed");
+        raise_error(L, MCPP_EARG, "closed", "policy is closed", NULL, 0, 0, NULL);
     return p->policy;
+}
+
+/* limits.NAME as milliseconds into *out (unchanged when absent). */
+static void opt_limit_ms(lua_State *L, int limits, const char *name, int64_t *out, int allow_none)
+{
+    if (lua_getfield(L, limits, name) != LUA_TNIL) {
+        lua_Integer v = luaL_checkinteger(L, -1);
+        if (v <= 0 && !(allow_none && v == -1))
+            luaL_error(L, "%s must be > 0%s", name, allow_none ? " (or -1 for no bound)" : "");
+        *out = (int64_t)v;
+    }
+    lua_pop(L, 1);
 }
 
 static int mr_policy(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
+    mcpp_lua_limits limits;
+    mcpp_lua_limits_default(&limits);
+    if (!lua_isnoneornil(L, 2)) {
+        luaL_checktype(L, 2, LUA_TTABLE);
+        opt_limit_ms(L, 2, "time_limit_ms", &limits.max_call_ms, 0);
+        opt_limit_ms(L, 2, "total_time_limit_ms", &limits.max_total_ms, 1);
+    }
     mcpp_policy *policy = NULL;
-    if (mcpp_policy_load_lua_file(&policy, path, NULL) != MCPP_OK)
+    if (mcpp_policy_load_lua_file(&policy, path, &limits) != MCPP_OK)
         return raise_last_error(L);
     push_policy(L, policy);
     return 1;
@@ -540,6 +603,8 @@ int luaopen_mcpp_receipts(lua_State *L)
     new_metatable(L, RECEIPT_MT, RECEIPT_META);
     new_metatable(L, SECTION_MT, SECTION_META);
     new_metatable(L, POLICY_MT, POLICY_META);
+    static const luaL_Reg ERROR_META[] = {{"__tostring", error_tostring}, {NULL, NULL}};
+    new_metatable(L, ERROR_MT, ERROR_META);
 
     mcpp_lua_sections_install(L);
 

@@ -7,7 +7,8 @@
  *                                       (syntax, encoding, duplicate keys, limits,
  *                                       YAML features we refuse)
  *   ValidationError(Error, ValueError)  well-formed, but not a valid receipt
- *   PolicyError(Error)                  a policy is invalid or failed
+ *   PolicyError(Error)                  a policy is invalid or failed, or hit
+ *                                       a sandbox bound (kind "policy_limit")
  *   FileError(Error, OSError)           a file could not be read or written
  *
  * Each instance carries .code, .kind, .path (the file), .line, .column and
@@ -79,8 +80,8 @@ static PyObject *class_for(mcpp_py_state *st, const mcpp_py_error *err)
     switch (err->code) {
     case MCPP_EINVALID:
         return kind_is_parse(err->kind_id) ? st->parse_error : st->validation_error;
-    case MCPP_ELIMIT:
-        return st->parse_error;
+    case MCPP_ELIMIT: /* a policy's sandbox bound, or a document's size/depth limit */
+        return err->kind_id == MCPP_ERROR_KIND_POLICY_LIMIT ? st->policy_error : st->parse_error;
     case MCPP_EPOLICY:
         return st->policy_error;
     case MCPP_EIO:

@@ -39,20 +39,61 @@ static PyObject *policy_default(PyTypeObject *cls, PyObject *Py_UNUSED(ignored))
     return (PyObject *)policy_alloc(cls, p, NULL);
 }
 
-PyDoc_STRVAR(policy_from_file_doc,
-             "from_file(path)\n--\n\n"
-             "Loads a sandboxed Lua policy file. Raises PolicyError (with .path and\n"
-             ".line) when it is invalid, FileError when it cannot be read.");
-
-static PyObject *policy_from_file(PyTypeObject *cls, PyObject *arg)
+/* Fills *limits from the optional time_limit_ms / total_time_limit_ms
+ * arguments (None: the library's defaults). */
+static int limits_from_args(mcpp_lua_limits *limits, PyObject *call_ms, PyObject *total_ms)
 {
-    PyObject *path = NULL;
-    if (!PyUnicode_FSConverter(arg, &path))
+    mcpp_lua_limits_default(limits);
+    if (call_ms && call_ms != Py_None) {
+        long long v = PyLong_AsLongLong(call_ms);
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        if (v <= 0) {
+            PyErr_SetString(PyExc_ValueError, "time_limit_ms must be > 0");
+            return -1;
+        }
+        limits->max_call_ms = v;
+    }
+    if (total_ms && total_ms != Py_None) {
+        long long v = PyLong_AsLongLong(total_ms);
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        if (v <= 0 && v != -1) {
+            PyErr_SetString(PyExc_ValueError, "total_time_limit_ms must be > 0, or -1 for no bound");
+            return -1;
+        }
+        limits->max_total_ms = v;
+    }
+    return 0;
+}
+
+#define LIMITS_DOC                                                                              \
+    "time_limit_ms bounds each rule call (and the load) in wall-clock time\n"                  \
+    "(default 1000); total_time_limit_ms bounds all of the policy's Lua time\n"                 \
+    "(default 1500, -1 for none; see reset_time_budget()). A rule past a bound\n"              \
+    "raises PolicyError naming the rule and the bound."
+
+PyDoc_STRVAR(policy_from_file_doc,
+             "from_file(path, *, time_limit_ms=None, total_time_limit_ms=None)\n--\n\n"
+             "Loads a sandboxed Lua policy file. Raises PolicyError (with .path and\n"
+             ".line) when it is invalid, FileError when it cannot be read.\n" LIMITS_DOC);
+
+static PyObject *policy_from_file(PyTypeObject *cls, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"path", "time_limit_ms", "total_time_limit_ms", NULL};
+    PyObject *path = NULL, *call_ms = NULL, *total_ms = NULL;
+    mcpp_lua_limits limits;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&|$OO:from_file", kwlist, PyUnicode_FSConverter,
+                                     &path, &call_ms, &total_ms))
         return NULL;
+    if (limits_from_args(&limits, call_ms, total_ms) < 0) {
+        Py_DECREF(path);
+        return NULL;
+    }
     mcpp_policy *p = NULL;
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = mcpp_policy_load_lua_file(&p, PyBytes_AS_STRING(path), NULL);
+    rc = mcpp_policy_load_lua_file(&p, PyBytes_AS_STRING(path), &limits);
     Py_END_ALLOW_THREADS
     if (rc < 0) {
         Py_DECREF(path);
@@ -70,25 +111,40 @@ static PyObject *policy_from_file(PyTypeObject *cls, PyObject *arg)
 }
 
 PyDoc_STRVAR(policy_from_string_doc,
-             "from_string(text, name=None)\n--\n\n"
+             "from_string(text, name=None, *, time_limit_ms=None, total_time_limit_ms=None)\n--\n\n"
              "Compiles a Lua policy from text; `name` is used in error messages and\n"
-             "includes resolve next to it.");
+             "includes resolve next to it.\n" LIMITS_DOC);
 
 static PyObject *policy_from_string(PyTypeObject *cls, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"text", "name", NULL};
+    static char *kwlist[] = {"text", "name", "time_limit_ms", "total_time_limit_ms", NULL};
     const char *text, *name = NULL;
+    PyObject *call_ms = NULL, *total_ms = NULL;
     Py_ssize_t len;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s#|z:from_string", kwlist, &text, &len, &name))
+    mcpp_lua_limits limits;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s#|z$OO:from_string", kwlist, &text, &len, &name,
+                                     &call_ms, &total_ms) ||
+        limits_from_args(&limits, call_ms, total_ms) < 0)
         return NULL;
     mcpp_policy *p = NULL;
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = mcpp_policy_load_lua_buffer(&p, text, (size_t)len, name, NULL);
+    rc = mcpp_policy_load_lua_buffer(&p, text, (size_t)len, name, &limits);
     Py_END_ALLOW_THREADS
     if (rc < 0)
         return mcpp_py_raise(mcpp_py_state_of_type(cls), rc);
     return (PyObject *)policy_alloc(cls, p, NULL);
+}
+
+PyDoc_STRVAR(policy_reset_time_budget_doc,
+             "reset_time_budget()\n--\n\n"
+             "Starts a new total_time_limit_ms budget for this policy's Lua rules: for\n"
+             "a notebook or service that keeps one policy across many commands.");
+
+static PyObject *policy_reset_time_budget(PyObject *self, PyObject *Py_UNUSED(ignored))
+{
+    mcpp_policy_lua_reset_budget(((mcpp_py_policy *)self)->policy);
+    Py_RETURN_NONE;
 }
 
 static PyObject *str_or_none(const char *s)
@@ -251,7 +307,9 @@ static PyObject *policy_test_file(mcpp_py_policy *self, PyObject *args)
 static PyMethodDef policy_methods[] = {
     {"_test_file", (PyCFunction)policy_test_file, METH_VARARGS, policy_test_file_text_doc},
     {"default", (PyCFunction)policy_default, METH_NOARGS | METH_CLASS, policy_default_doc},
-    {"from_file", (PyCFunction)policy_from_file, METH_O | METH_CLASS, policy_from_file_doc},
+    {"from_file", (PyCFunction)(void (*)(void))policy_from_file, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+     policy_from_file_doc},
+    {"reset_time_budget", policy_reset_time_budget, METH_NOARGS, policy_reset_time_budget_doc},
     {"from_string", (PyCFunction)(void (*)(void))policy_from_string,
      METH_VARARGS | METH_KEYWORDS | METH_CLASS, policy_from_string_doc},
     {NULL, NULL, 0, NULL},

@@ -85,7 +85,8 @@ MCPP_API const char *mcpp_status_name(int status);
     X(MEMORY, "memory")                                                        \
     X(INTERNAL, "internal")                                                    \
     X(UNSUPPORTED, "unsupported")                                              \
-    X(SCHEMA, "schema")       /* a schema version this call cannot write    */
+    X(SCHEMA, "schema")       /* a schema version this call cannot write    */ \
+    X(POLICY_LIMIT, "policy_limit") /* a policy hit its sandbox time/memory bound */
 
 #define MCPP_X_ERROR_KIND_ENUM(id, name) MCPP_ERROR_KIND_##id,
 typedef enum mcpp_error_kind {
@@ -121,7 +122,7 @@ MCPP_API int mcpp_output_format_parse(mcpp_output_format *out, const char *name)
  *   kind     a stable category for tools and tests: "syntax", "encoding",
  *            "duplicate_key", "limit", "type", "enum", "range", "unknown_field",
  *            "missing", "consistency", "yaml_feature", "io", "argument",
- *            "policy", "memory", "internal", "unsupported", "schema"
+ *            "policy", "memory", "internal", "unsupported", "schema", "policy_limit"
  *   message  one line for people: "FILE:LINE:COL: FIELD: what was expected"
  *   file     the input's name (path, or the name given for a buffer)
  *   field    the dotted field path, e.g. "routing.top_k"

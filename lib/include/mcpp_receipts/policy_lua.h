@@ -21,15 +21,27 @@
 extern "C" {
 #endif
 
-/* Versioned like mcpp_limits: MCPP_LUA_LIMITS_INIT or mcpp_lua_limits_default(). */
+/*
+ * Bounds on policy code, versioned like mcpp_limits: start from
+ * MCPP_LUA_LIMITS_INIT or mcpp_lua_limits_default(). Zero in any bound means
+ * its default. A load and
+ * each rule call ("an evaluation") get the full per-call bounds; the total
+ * bounds the wall-clock time spent in the policy's Lua over the policy's
+ * whole life (its load and every rule call), which for the CLI is one
+ * command. A policy that hits any bound fails with MCPP_ELIMIT (kind
+ * "policy_limit") and a message naming the rule and the bound.
+ */
 #define MCPP_LUA_LIMITS_VERSION 1u
 typedef struct mcpp_lua_limits {
-    unsigned int version;     /* MCPP_LUA_LIMITS_VERSION                         */
-    int64_t max_instructions; /* per load and per rule call; default 10,000,000 */
-    size_t max_memory_bytes;  /* per policy state; default 16 MiB               */
+    unsigned int version;     /* MCPP_LUA_LIMITS_VERSION                          */
+    int64_t max_instructions; /* per load and per rule call; default 10,000,000  */
+    size_t max_memory_bytes;  /* per policy state; default 16 MiB                */
+    int64_t max_call_ms;      /* wall clock per load and per rule call; 1000 ms  */
+    int64_t max_total_ms;     /* wall clock over the policy's life; 1500 ms;
+                                 negative: no total bound (long-lived hosts)     */
 } mcpp_lua_limits;
 
-#define MCPP_LUA_LIMITS_INIT {MCPP_LUA_LIMITS_VERSION, 10000000, (size_t)16 << 20}
+#define MCPP_LUA_LIMITS_INIT {MCPP_LUA_LIMITS_VERSION, 10000000, (size_t)16 << 20, 1000, 1500}
 
 /* Fills *out with the defaults above. */
 MCPP_API void mcpp_lua_limits_default(mcpp_lua_limits *out);
@@ -48,6 +60,13 @@ MCPP_API int mcpp_policy_load_lua_file(mcpp_policy **out, const char *path,
  * resolved relative to the directory part of `name` (none when NULL). */
 MCPP_API int mcpp_policy_load_lua_buffer(mcpp_policy **out, const char *buf, size_t len,
                                          const char *name, const mcpp_lua_limits *limits);
+
+/*
+ * Starts a new total time budget (max_total_ms) for the Lua policy `policy`
+ * was loaded from, for hosts that keep one policy across many commands (a
+ * notebook, a server). No effect on a policy without Lua rules.
+ */
+MCPP_API void mcpp_policy_lua_reset_budget(const mcpp_policy *policy);
 
 #ifdef __cplusplus
 }

@@ -139,7 +139,12 @@ MCPP_API int mcpp_receipt_write_schema(char **out, size_t *out_len, const mcpp_r
                                        mcpp_format format, int schema_version);
 
 /* Writes to `path` atomically (temp file, fsync, rename, directory fsync): on
- * failure the old file, if any, is untouched. AUTO picks from the extension. */
+ * failure the old file, if any, is untouched. AUTO picks from the extension.
+ * A replaced file keeps its permission bits; a new file gets 0666 less the
+ * umask. When `path` is a symbolic link its target is replaced (the link
+ * stays); a link to a missing file, a directory or another non-regular file
+ * is refused with MCPP_EIO. Any name up to NAME_MAX works (the temporary
+ * file is ".mcpp-XXXXXXXX" in the target's directory). */
 MCPP_API int mcpp_receipt_write_file(const mcpp_receipt *receipt, const char *path,
                                      mcpp_format format);
 

@@ -451,8 +451,9 @@ static int evaluate(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt 
         if (rc != MCPP_OK) {
             const mcpp_error *e = mcpp_error_last();
             if (e->code == MCPP_OK)
-                mcpp_error_raise(MCPP_EPOLICY, MCPP_ERROR_KIND_POLICY, "rule '%s' failed", rule->name);
-            return MCPP_EPOLICY;
+                return mcpp_error_raise(MCPP_EPOLICY, MCPP_ERROR_KIND_POLICY, "rule '%s' failed",
+                                        rule->name);
+            return e->code; /* a sandbox bound keeps its MCPP_ELIMIT */
         }
         reason[sizeof reason - 1] = '\0';
         mcpp_dim_status st = oc == MCPP_RULE_QUALIFY      ? MCPP_DIM_QUALIFY

@@ -2,13 +2,19 @@
  * write.c — the public writers: mcpp_receipt_write (to memory) and
  * mcpp_receipt_write_file (atomic: temp file in the same directory, fsync,
  * rename, directory fsync — a crash leaves the old file or the new one).
+ * The replaced file keeps its permission bits; a new one gets 0666 less the
+ * umask; a symbolic link is written through to its target (see below).
  */
+/* realpath() is XSI; the rest of the library needs only POSIX 2008. */
+#define _XOPEN_SOURCE 700
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/error_internal.h"
@@ -62,6 +68,139 @@ static int write_all(int fd, const char *data, size_t len)
     return 0;
 }
 
+/*
+ * Where the bytes for `path` really go. A symbolic link is written through:
+ * its target is replaced (atomically, in the target's directory) and the
+ * link itself stays a link; a link to nothing is refused rather than turned
+ * into a regular file. Sets *mode to the existing file's permission bits, or
+ * to -1 for a new file. Caller frees *target.
+ */
+static int resolve_target(char **target, int *mode, const char *path)
+{
+    struct stat st;
+    *target = NULL;
+    *mode = -1;
+    if (lstat(path, &st) != 0) {
+        if (errno != ENOENT)
+            return mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0, "cannot inspect the file: %s",
+                                  strerror(errno));
+        *target = strdup(path);
+        return *target ? MCPP_OK : mcpp_error_nomem();
+    }
+    if (S_ISLNK(st.st_mode)) {
+        *target = realpath(path, NULL);
+        if (!*target || stat(*target, &st) != 0) {
+            int err = errno;
+            free(*target);
+            *target = NULL;
+            return mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0,
+                                  "is a symbolic link whose target cannot be written: %s",
+                                  strerror(err));
+        }
+    } else {
+        *target = strdup(path);
+        if (!*target)
+            return mcpp_error_nomem();
+    }
+    if (!S_ISREG(st.st_mode)) {
+        free(*target);
+        *target = NULL;
+        return mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0, "is not a regular file");
+    }
+    *mode = (int)(st.st_mode & 07777);
+    return MCPP_OK;
+}
+
+/* "DIR/" of `path` ("" when it has no directory part) into a new string. */
+static char *directory_prefix(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t n = slash ? (size_t)(slash - path) + 1 : 0;
+    char *dir = malloc(n + 1);
+    if (dir) {
+        memcpy(dir, path, n);
+        dir[n] = '\0';
+    }
+    return dir;
+}
+
+/*
+ * Creates DIR/.mcpp-XXXXXXXX exclusively. The name is short so that a target
+ * whose own name is at NAME_MAX still has a temporary sibling, and it is
+ * created with mode 0666 so the kernel applies the umask (mkstemp's 0600
+ * would have to be widened by hand, ignoring the umask).
+ */
+static int create_temp(char **tmp_out, const char *dir)
+{
+    static const char ALNUM[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    size_t dlen = strlen(dir);
+    char *tmp = malloc(dlen + 16);
+    if (!tmp)
+        return -1;
+    unsigned long long seed = (unsigned long long)getpid() * 2654435761u ^ (unsigned long long)(size_t)tmp;
+    for (int attempt = 0; attempt < 100; attempt++) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        unsigned long long x = seed ^ ((unsigned long long)ts.tv_nsec << 7) ^ (unsigned long long)attempt;
+        memcpy(tmp, dir, dlen);
+        memcpy(tmp + dlen, ".mcpp-", 6);
+        for (int i = 0; i < 8; i++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            tmp[dlen + 6 + i] = ALNUM[(x >> 33) % (sizeof ALNUM - 1)];
+        }
+        tmp[dlen + 14] = '\0';
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0) {
+            *tmp_out = tmp;
+            return fd;
+        }
+        if (errno != EEXIST)
+            break;
+    }
+    free(tmp);
+    return -1;
+}
+
+static void sync_directory(const char *dir)
+{
+    int dfd = open(*dir ? dir : ".", O_RDONLY | O_DIRECTORY);
+    if (dfd >= 0) {
+        (void)fsync(dfd); /* the rename itself must survive a crash */
+        close(dfd);
+    }
+}
+
+/* Writes `text` to `target` by temp file + fsync + rename; keeps `mode` (-1: new file). */
+static int replace_file(const char *path, const char *target, int mode, const char *text, size_t len)
+{
+    char *dir = directory_prefix(target);
+    char *tmp = NULL;
+    if (!dir)
+        return mcpp_error_nomem();
+    int fd = create_temp(&tmp, dir);
+    if (fd < 0) {
+        int rc = mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0, "cannot create a temporary file in '%s': %s",
+                                *dir ? dir : ".", strerror(errno));
+        free(dir);
+        return rc;
+    }
+    int rc = MCPP_OK;
+    if ((mode >= 0 && fchmod(fd, (mode_t)mode) != 0) || write_all(fd, text, len) != 0 || fsync(fd) != 0) {
+        rc = mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0, "write failed: %s", strerror(errno));
+        close(fd);
+        unlink(tmp);
+    } else if (close(fd) != 0 || rename(tmp, target) != 0) {
+        rc = mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0, "cannot replace the file: %s",
+                            strerror(errno));
+        unlink(tmp);
+    } else {
+        sync_directory(dir);
+    }
+    free(tmp);
+    free(dir);
+    return rc;
+}
+
 int mcpp_receipt_write_file(const mcpp_receipt *receipt, const char *path, mcpp_format format)
 {
     if (!receipt || !path)
@@ -73,61 +212,17 @@ int mcpp_receipt_write_file(const mcpp_receipt *receipt, const char *path, mcpp_
                      ? MCPP_FORMAT_YAML
                      : MCPP_FORMAT_JSON;
     }
-    char *text = NULL;
-    size_t len = 0;
-    int rc = mcpp_receipt_write(&text, &len, receipt, format);
+    char *target = NULL;
+    int mode;
+    int rc = resolve_target(&target, &mode, path);
     if (rc != MCPP_OK)
         return rc;
-
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    char *dir = malloc(plen + 2);
-    if (!tmp || !dir) {
-        free(text);
-        free(tmp);
-        free(dir);
-        return mcpp_error_nomem();
-    }
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp.XXXXXX", 12);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        rc = mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0, "cannot create a temporary file: %s",
-                            strerror(errno));
-        goto cleanup;
-    }
-    if (write_all(fd, text, len) != 0 || fsync(fd) != 0) {
-        rc = mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0, "write failed: %s",
-                            strerror(errno));
-        close(fd);
-        unlink(tmp);
-        goto cleanup;
-    }
-    /* mkstemp creates 0600; a receipt is an ordinary document */
-    (void)fchmod(fd, 0644);
-    if (close(fd) != 0 || rename(tmp, path) != 0) {
-        rc = mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0, "cannot replace the file: %s",
-                            strerror(errno));
-        unlink(tmp);
-        goto cleanup;
-    }
-    memcpy(dir, path, plen + 1);
-    char *slash = strrchr(dir, '/');
-    if (slash == dir)
-        dir[1] = '\0';
-    else if (slash)
-        *slash = '\0';
-    else
-        strcpy(dir, ".");
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-    if (dfd >= 0) {
-        (void)fsync(dfd); /* the rename itself must survive a crash */
-        close(dfd);
-    }
-    rc = MCPP_OK;
-cleanup:
+    char *text = NULL;
+    size_t len = 0;
+    rc = mcpp_receipt_write(&text, &len, receipt, format);
+    if (rc == MCPP_OK)
+        rc = replace_file(path, target, mode, text, len);
     free(text);
-    free(tmp);
-    free(dir);
+    free(target);
     return rc;
 }

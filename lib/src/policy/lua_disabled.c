@@ -13,6 +13,11 @@ void mcpp_lua_limits_default(mcpp_lua_limits *out)
     *out = defaults;
 }
 
+void mcpp_policy_lua_reset_budget(const mcpp_policy *policy)
+{
+    (void)policy;
+}
+
 int mcpp_policy_load_lua_file(mcpp_policy **out, const char *path, const mcpp_lua_limits *limits)
 {
     (void)limits;

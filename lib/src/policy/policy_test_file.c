@@ -119,7 +119,7 @@ static cJSON *read_case_file(const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        mcpp_error_set(MCPP_EIO, "io", path, NULL, 0, 0, "cannot open the case file");
+        mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0, "cannot open the case file");
         return NULL;
     }
     char *buf = malloc(MAX_CASE_FILE_BYTES + 1);
@@ -135,7 +135,7 @@ static cJSON *read_case_file(const char *path)
     const char *schema = string_member(root, "schema");
     const char *typo = cJSON_IsObject(root) ? unknown_member(root, FILE_KEYS) : NULL;
     if (!cJSON_IsArray(cases) || (schema && strcmp(schema, CASES_SCHEMA) != 0) || typo) {
-        mcpp_error_set(MCPP_EINVALID, "syntax", path, NULL, 0, 0,
+        mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_SYNTAX, path, NULL, 0, 0,
                        "not a readable case file (JSON of at most 4 MiB with a \"cases\" array, "
                        "schema \"%s\")", CASES_SCHEMA);
         cJSON_Delete(root);
@@ -150,14 +150,14 @@ static int check_case(const char *path, const cJSON *c, int number)
     const char *name = string_member(c, "name");
     const char *typo = cJSON_IsObject(c) ? unknown_member(c, CASE_KEYS) : NULL;
     if (typo)
-        return mcpp_error_set(MCPP_EINVALID, "unknown_field", path, NULL, 0, 0,
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_UNKNOWN_FIELD, path, NULL, 0, 0,
                               "case %d %s: unknown member \"%s\" (allowed: name, base, cand, expect, "
                               "rows, gate)", number, name ? name : "(unnamed case)", typo);
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(c, "rows");
     const char *expect = string_member(c, "expect");
     if (!cJSON_IsObject(c) || !string_member(c, "base") || !string_member(c, "cand") || !expect ||
         (rows && !cJSON_IsObject(rows)))
-        return mcpp_error_set(MCPP_EINVALID, "missing", path, NULL, 0, 0,
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_MISSING, path, NULL, 0, 0,
                               "case %d %s: needs string members base, cand, expect (and rows as an "
                               "object when given)", number, name ? name : "(unnamed case)");
     const char *gate = string_member(c, "gate");
@@ -171,7 +171,7 @@ static int check_case(const char *path, const cJSON *c, int number)
             bad = cJSON_IsString(row) ? row->valuestring : "(not a string)";
     }
     if (bad)
-        return mcpp_error_set(MCPP_EINVALID, "enum", path, NULL, 0, 0,
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_ENUM, path, NULL, 0, 0,
                               "case %d %s: \"%s\" is not a verdict (comparable, qualified, "
                               "not_comparable, insufficient), gate outcome (passed, failed, "
                               "undetermined) or row status (match, qualify, mismatch, missing) "
@@ -312,7 +312,7 @@ int mcpp_policy_test_file(mcpp_policy_test_report **out, const mcpp_policy *poli
     if (out)
         *out = NULL;
     if (!out || !policy || !path)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0,
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0,
                               "mcpp_policy_test_file: out, policy and path must not be NULL");
     cJSON *root = read_case_file(path);
     if (!root)
@@ -449,10 +449,10 @@ int mcpp_policy_test_report_render(char **out, const mcpp_policy_test_report *re
     if (out)
         *out = NULL;
     if (!out || !report)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0,
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0,
                               "mcpp_policy_test_report_render: out and report must not be NULL");
     if (format != MCPP_OUTPUT_TEXT && format != MCPP_OUTPUT_JSON && format != MCPP_OUTPUT_MARKDOWN)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0,
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0,
                               "mcpp_policy_test_report_render: unknown output format %d", format);
     mcpp_strbuf sb;
     mcpp_sb_init(&sb, NULL, 0);

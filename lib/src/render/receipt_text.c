@@ -734,12 +734,12 @@ int mcpp_receipt_render(char **out, const mcpp_receipt *receipt, int format)
     if (out)
         *out = NULL;
     if (!out || !receipt)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0,
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0,
                               "mcpp_receipt_render: out and receipt must not be NULL");
     if (format == MCPP_OUTPUT_JSON)
         return mcpp_receipt_write(out, NULL, receipt, MCPP_FORMAT_JSON);
     if (format != MCPP_OUTPUT_TEXT && format != MCPP_OUTPUT_MARKDOWN)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0,
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0,
                               "mcpp_receipt_render: unknown output format %d", format);
     mcpp_strbuf sb;
     mcpp_sb_init(&sb, NULL, 0);

@@ -17,7 +17,7 @@ int mcpp_struct_version_check(unsigned int got, unsigned int expected, const cha
     for (const char *p = type_name; *p && n + 6 < sizeof init; p++)
         init[n++] = (char)toupper((unsigned char)*p);
     snprintf(init + n, sizeof init - n, "_INIT");
-    return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0,
+    return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0,
                           "%s has version %u, this library knows version %u (initialise it with %s "
                           "or its _default function)", type_name, got, expected, init);
 }

@@ -18,9 +18,13 @@ typedef struct mcpp_lua_engine {
     int refs;
 } mcpp_lua_engine;
 
-/* Registry keys of the tables the loader fills: rule functions (a sequence),
- * their names and the files they were defined in (parallel sequences). */
+/* Registry keys of the tables the loader fills, parallel sequences over the
+ * rules: the compiled chunk of the file that defines each rule, the rule's
+ * place in that file's `rules` list, its name and the file's path. A rule
+ * call runs the chunk again in a fresh environment and calls the rule it
+ * returns, so no state survives from one call to the next. */
 extern const char mcpp_lua_rules_key;
+extern const char mcpp_lua_rule_slots_key;
 extern const char mcpp_lua_rule_names_key;
 extern const char mcpp_lua_rule_files_key;
 

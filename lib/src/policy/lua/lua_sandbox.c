@@ -5,16 +5,26 @@
  * Bounds, and why each is where it is:
  *   - memory: our own lua_Alloc counts every byte and refuses past the cap, so
  *     `s = s .. s` or an ever-growing table ends in a memory error;
- *   - time: a count hook every HOOK_PERIOD instructions charges the budget.
- *     Once it is spent the hook raises on every instruction of every thread
- *     that runs, so a `pcall` around the loop cannot swallow it, and the flag
- *     it sets is checked after the run in case the chunk caught it anyway.
- *     New coroutines inherit the hook from the thread that creates them
- *     (lua_newthread copies it), so coroutines are bounded too;
+ *   - instructions: a count hook every HOOK_PERIOD instructions charges the
+ *     budget. Once it is spent the hook raises on every instruction of every
+ *     thread that runs, so a `pcall` around the loop cannot swallow it, and
+ *     the flag it sets is checked after the run in case the chunk caught it
+ *     anyway. New coroutines inherit the hook from the thread that creates
+ *     them (lua_newthread copies it), so coroutines are bounded too;
+ *   - wall clock: the same hook, every guarded C function and every large
+ *     allocation compare CLOCK_MONOTONIC with the run's deadline (the
+ *     per-call limit, or what is left of the policy's total, if sooner);
  *   - C functions that loop without running Lua (and so without the hook):
- *     pattern matching, string.rep and table.move are wrapped with checks on
- *     their worst-case cost before the real function runs;
- *   - environment: chunks get a fresh _ENV built from a whitelist; io, os,
+ *     every function of string, table and utf8 is wrapped (lua_guards.c). The wrapper
+ *     charges the bytes/elements it is given to the instruction budget and
+ *     checks the clock before the real function runs, so a loop of cheap-
+ *     looking calls is bounded; the ones whose single call could run long
+ *     have a cap on their worst case: pattern matching (a cost estimate),
+ *     plain find (done with memmem, linear), string.rep (the memory cap),
+ *     table.sort (comparisons x string length), table.move and any length
+ *     taken through __len (element counts);
+ *   - environment: chunks get a fresh, empty _ENV that reads through to a
+ *     shared whitelist whose library tables are read-only proxies; io, os,
  *     debug, package, require, load*, dofile, collectgarbage, print, rawget,
  *     rawset, string.dump and math.random are simply not there. The string
  *     metatable is protected with __metatable and its __index is the reduced
@@ -31,23 +41,31 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <lauxlib.h>
 #include <lualib.h>
 
+#include "policy/lua/lua_guards.h"
 #include "util/error_internal.h"
 
 enum { HOOK_PERIOD = 1000 };
 
-/* The largest cost (roughly subject_length ^ (quantifiers + 1)) a pattern
- * operation may have. Lua's matcher backtracks; beyond this a single C call
- * could run for minutes without the count hook ever firing. */
-#define PATTERN_COST_MAX 5e7
+/* Bytes (or elements) of C-library work charged as one instruction. */
+#define WORK_PER_INSTRUCTION 16.0
 
-/* Largest element count one table.move may span. */
-#define TABLE_MOVE_MAX ((lua_Integer)1 << 24)
+/* Allocations at least this large check the clock (a loop of `s .. "x"`
+ * on a large s copies megabytes per instruction). */
+#define LARGE_ALLOCATION ((size_t)1 << 16)
 
-static const char TEMPLATE_KEY = 't'; /* registry key: the whitelist template */
+static int64_t monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static const char ENV_META_KEY = 'e'; /* registry key: metatable of every _ENV */
 
 mcpp_lua_sandbox *mcpp_lua_sandbox_of(lua_State *L)
 {
@@ -71,6 +89,11 @@ static void *sandbox_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
         sb->out_of_memory = 1;
         return NULL;
     }
+    if (nsize - old >= LARGE_ALLOCATION && nsize > old && sb->run_start_ns > 0 &&
+        monotonic_ns() > sb->deadline_ns) {
+        sb->out_of_time = 1; /* a memory error now; the hook raises the limit next */
+        return NULL;
+    }
     void *p = realloc(ptr, nsize);
     if (!p)
         return NULL;
@@ -89,185 +112,95 @@ static void record_limit_place(mcpp_lua_sandbox *sb, lua_State *L, lua_Debug *ar
     sb->limit_line = ar->currentline;
 }
 
+static void sandbox_hook(lua_State *L, lua_Debug *ar);
+
+/* Raises the limit that was hit. From now on every instruction of this
+ * thread and of the main thread raises too: whatever pcall catches, the next
+ * instruction outside it fails. */
+static int raise_limit(lua_State *L, mcpp_lua_sandbox *sb, lua_Debug *ar)
+{
+    lua_Debug caller;
+    if (!ar && lua_getstack(L, 1, &caller))
+        ar = &caller;
+    if (ar)
+        record_limit_place(sb, L, ar);
+    lua_sethook(L, sandbox_hook, LUA_MASKCOUNT, 1);
+    if (L != sb->L)
+        lua_sethook(sb->L, sandbox_hook, LUA_MASKCOUNT, 1);
+    return luaL_error(L, sb->out_of_time     ? "time limit exceeded"
+                         : sb->out_of_memory ? "memory cap exceeded"
+                                             : "instruction budget exhausted");
+}
+
 static void sandbox_hook(lua_State *L, lua_Debug *ar)
 {
     mcpp_lua_sandbox *sb = mcpp_lua_sandbox_of(L);
     sb->executed += HOOK_PERIOD;
     if (sb->executed > sb->budget)
         sb->out_of_budget = 1;
-    if (!sb->out_of_budget && !sb->out_of_memory)
-        return;
-    record_limit_place(sb, L, ar);
-    /* From now on every instruction of this thread and of the main thread
-     * raises: whatever pcall catches, the next instruction outside it fails. */
-    lua_sethook(L, sandbox_hook, LUA_MASKCOUNT, 1);
-    if (L != sb->L)
-        lua_sethook(sb->L, sandbox_hook, LUA_MASKCOUNT, 1);
-    luaL_error(L, sb->out_of_memory ? "memory cap exceeded" : "instruction budget exhausted");
+    else if (monotonic_ns() > sb->deadline_ns)
+        sb->out_of_time = 1;
+    if (mcpp_lua_sandbox_limit_hit(sb))
+        raise_limit(L, sb, ar);
 }
 
-void mcpp_lua_sandbox_begin_run(mcpp_lua_sandbox *sb)
+void mcpp_lua_sandbox_charge(lua_State *L, double work)
+{
+    mcpp_lua_sandbox *sb = mcpp_lua_sandbox_of(L);
+    double units = work / WORK_PER_INSTRUCTION;
+    if (units > (double)(sb->budget - sb->executed))
+        sb->out_of_budget = 1;
+    else
+        sb->executed += (int64_t)units;
+    if (!sb->out_of_budget && monotonic_ns() > sb->deadline_ns)
+        sb->out_of_time = 1;
+    if (mcpp_lua_sandbox_limit_hit(sb))
+        raise_limit(L, sb, NULL);
+}
+
+void mcpp_lua_sandbox_begin_run(mcpp_lua_sandbox *sb, const char *rule_name)
 {
     sb->executed = 0;
     sb->out_of_budget = 0;
     sb->out_of_memory = 0;
+    sb->out_of_time = 0;
     sb->limit_line = 0;
     sb->limit_file[0] = '\0';
+    sb->rule_name = rule_name;
+    sb->run_start_ns = monotonic_ns();
+    sb->deadline_ns = sb->run_start_ns + sb->call_ns;
+    sb->deadline_is_total = 0;
+    if (sb->total_ns >= 0 && sb->total_ns - sb->spent_ns < sb->call_ns) {
+        sb->deadline_ns = sb->run_start_ns + (sb->total_ns - sb->spent_ns);
+        sb->deadline_is_total = 1;
+    }
     lua_sethook(sb->L, sandbox_hook, LUA_MASKCOUNT, HOOK_PERIOD);
+}
+
+void mcpp_lua_sandbox_end_run(mcpp_lua_sandbox *sb)
+{
+    if (sb->run_start_ns > 0)
+        sb->spent_ns += monotonic_ns() - sb->run_start_ns;
+    sb->run_start_ns = 0;
+}
+
+void mcpp_lua_sandbox_settle(mcpp_lua_sandbox *sb)
+{
+    if (sb->settled_bytes == 0 || sb->mem_used > sb->settled_bytes + ((size_t)1 << 20)) {
+        lua_gc(sb->L, LUA_GCCOLLECT); /* frees only: no __gc runs in a sandbox */
+        if (sb->settled_bytes == 0)
+            sb->settled_bytes = sb->mem_used;
+    }
+}
+
+void mcpp_lua_sandbox_reset_total(mcpp_lua_sandbox *sb)
+{
+    sb->spent_ns = 0;
 }
 
 int mcpp_lua_sandbox_limit_hit(const mcpp_lua_sandbox *sb)
 {
-    return sb->out_of_budget || sb->out_of_memory;
-}
-
-/* ---- guarded C functions --------------------------------------------------- */
-
-/* Index just past the set that starts at p[i] == '[' (as lstrlib's classEnd). */
-static size_t skip_set(const char *p, size_t n, size_t i)
-{
-    i++;
-    if (i < n && p[i] == '^')
-        i++;
-    do {
-        if (i >= n)
-            return n;
-        if (p[i++] == '%' && i < n)
-            i++;
-    } while (i < n && p[i] != ']');
-    return i < n ? i + 1 : n;
-}
-
-/* Counts the variable-length quantifiers of a Lua pattern. */
-static int pattern_quantifiers(const char *p, size_t n, int *anchored)
-{
-    size_t i = 0;
-    int count = 0;
-    *anchored = n > 0 && p[0] == '^';
-    if (*anchored)
-        i = 1;
-    while (i < n) {
-        size_t end;
-        char c = p[i];
-        if (c == '(' || c == ')') {
-            i++;
-            continue;
-        }
-        if (c == '%') {
-            if (i + 1 >= n)
-                break;
-            if (p[i + 1] == 'b') { /* %bxy: linear, no quantifier */
-                i += 4;
-                continue;
-            }
-            if (p[i + 1] == 'f') { /* %f[set] */
-                i += 2;
-                if (i < n && p[i] == '[')
-                    i = skip_set(p, n, i);
-                continue;
-            }
-            end = i + 2;
-        } else if (c == '[') {
-            end = skip_set(p, n, i);
-        } else {
-            end = i + 1;
-        }
-        if (end < n && (p[end] == '*' || p[end] == '+' || p[end] == '-' || p[end] == '?')) {
-            count++;
-            end++;
-        }
-        i = end;
-    }
-    return count;
-}
-
-static void check_pattern_cost(lua_State *L, int subject_arg, int pattern_arg, int can_anchor)
-{
-    size_t slen, plen;
-    luaL_checklstring(L, subject_arg, &slen);
-    const char *p = luaL_checklstring(L, pattern_arg, &plen);
-    int anchored;
-    int q = pattern_quantifiers(p, plen, &anchored);
-    int power = q + ((anchored && can_anchor) ? 0 : 1);
-    double cost = 1.0;
-    for (int k = 0; k < power && cost <= PATTERN_COST_MAX; k++)
-        cost *= (double)slen + 1.0;
-    if (cost > PATTERN_COST_MAX)
-        luaL_error(L,
-                   "pattern too expensive for the sandbox: %d quantifier(s) over a %d-byte "
-                   "subject (use fewer quantifiers, an anchor, or a shorter subject)",
-                   q, (int)(slen > 2147483647u ? 2147483647u : slen));
-}
-
-static int call_original(lua_State *L)
-{
-    lua_CFunction orig = lua_tocfunction(L, lua_upvalueindex(1));
-    return orig(L);
-}
-
-static int guarded_find(lua_State *L)
-{
-    if (!lua_toboolean(L, 4))
-        check_pattern_cost(L, 1, 2, 1);
-    return call_original(L);
-}
-
-/* string.match and string.gsub: an anchored pattern is tried at one place only. */
-static int guarded_match_or_gsub(lua_State *L)
-{
-    check_pattern_cost(L, 1, 2, 1);
-    return call_original(L);
-}
-
-static int guarded_gmatch(lua_State *L)
-{
-    check_pattern_cost(L, 1, 2, 0);
-    return call_original(L);
-}
-
-static int guarded_rep(lua_State *L)
-{
-    size_t l, lsep = 0;
-    luaL_checklstring(L, 1, &l);
-    lua_Integer n = luaL_checkinteger(L, 2);
-    luaL_optlstring(L, 3, "", &lsep);
-    if (n > 0) {
-        if (l + lsep == 0) { /* would loop n times copying nothing */
-            lua_pushliteral(L, "");
-            return 1;
-        }
-        double total = (double)l * (double)n + (double)lsep * (double)(n - 1);
-        if (total > (double)mcpp_lua_sandbox_of(L)->mem_cap)
-            return luaL_error(L, "string.rep: a %f-byte result is over the memory cap", (lua_Number)total);
-    }
-    return call_original(L);
-}
-
-static int guarded_move(lua_State *L)
-{
-    lua_Integer f = luaL_checkinteger(L, 2);
-    lua_Integer e = luaL_checkinteger(L, 3);
-    if (e >= f && (lua_Unsigned)e - (lua_Unsigned)f >= (lua_Unsigned)TABLE_MOVE_MAX)
-        return luaL_error(L, "table.move: more than %d elements", (int)TABLE_MOVE_MAX);
-    return call_original(L);
-}
-
-/* A coroutine that the count hook stopped keeps hooks off (Lua restores them
- * only in pcall), and closing it runs its pending __close handlers: once a
- * limit is hit, closing is refused so those handlers can never run unbounded. */
-static int guarded_close(lua_State *L)
-{
-    if (mcpp_lua_sandbox_limit_hit(mcpp_lua_sandbox_of(L)))
-        return luaL_error(L, "coroutine.close refused: the policy has hit its limits");
-    return call_original(L);
-}
-
-/* Replaces lib[name] by `guard` with the original as its upvalue. Table at -1. */
-static void wrap_function(lua_State *L, const char *name, lua_CFunction guard)
-{
-    lua_getfield(L, -1, name);
-    lua_pushcclosure(L, guard, 1);
-    lua_setfield(L, -2, name);
+    return sb->out_of_budget || sb->out_of_memory || sb->out_of_time;
 }
 
 /* setmetatable for plain tables only: no protected metatables changed, no
@@ -370,6 +303,37 @@ static void copy_library(lua_State *L, const char *const *skip)
     lua_remove(L, src);
 }
 
+static int refuse_library_write(lua_State *L)
+{
+    return luaL_error(L, "library tables are read-only in policies (use a local table)");
+}
+
+/* Replaces every library table of the template at `tmpl` by an empty proxy
+ * that reads through to it and refuses writes: the template is shared by
+ * every environment, so nothing a chunk does can reach another run. */
+static void protect_libraries(lua_State *L, int tmpl)
+{
+    lua_pushnil(L);
+    while (lua_next(L, tmpl)) {
+        int lib = lua_gettop(L);
+        if (lua_type(L, lib) == LUA_TTABLE) {
+            lua_newtable(L); /* the proxy */
+            lua_createtable(L, 0, 3);
+            lua_pushvalue(L, lib);
+            lua_setfield(L, -2, "__index");
+            lua_pushcfunction(L, refuse_library_write);
+            lua_setfield(L, -2, "__newindex");
+            lua_pushliteral(L, "library tables are protected");
+            lua_setfield(L, -2, "__metatable");
+            lua_setmetatable(L, lib + 1);
+            lua_pushvalue(L, lib - 1);
+            lua_insert(L, -2);
+            lua_rawset(L, tmpl); /* replacing an existing key during lua_next is allowed */
+        }
+        lua_pop(L, 1);
+    }
+}
+
 /* Runs in protected mode: opens the allowed libraries and builds the template. */
 static int sandbox_setup(lua_State *L)
 {
@@ -392,7 +356,7 @@ static int sandbox_setup(lua_State *L)
     lua_getfield(L, g, "next");
     lua_getfield(L, g, "type");
     luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 0);
-    wrap_function(L, "move", guarded_move);
+    mcpp_lua_guard_table_library(L);
     int tab = lua_gettop(L);
     lua_getfield(L, tab, "sort");
     lua_getfield(L, g, "rawget");
@@ -401,7 +365,7 @@ static int sandbox_setup(lua_State *L)
     lua_getfield(L, tab, "pack");
     lua_getfield(L, tab, "unpack");
     luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 0);
-    wrap_function(L, "close", guarded_close);
+    mcpp_lua_guard_coroutine_library(L);
     int co = lua_gettop(L);
     lua_getfield(L, co, "create");
     lua_getfield(L, co, "resume");
@@ -422,11 +386,7 @@ static int sandbox_setup(lua_State *L)
     luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 0);
     lua_pushnil(L);
     lua_setfield(L, -2, "dump");
-    wrap_function(L, "find", guarded_find);
-    wrap_function(L, "match", guarded_match_or_gsub);
-    wrap_function(L, "gmatch", guarded_gmatch);
-    wrap_function(L, "gsub", guarded_match_or_gsub);
-    wrap_function(L, "rep", guarded_rep);
+    mcpp_lua_guard_string_library(L);
     lua_setfield(L, tmpl, "string");
     lua_pushliteral(L, "");
     if (lua_getmetatable(L, -1)) {
@@ -442,33 +402,28 @@ static int sandbox_setup(lua_State *L)
     copy_library(L, MATH_SKIP);
     lua_setfield(L, tmpl, "math");
     luaL_requiref(L, LUA_UTF8LIBNAME, luaopen_utf8, 0);
+    mcpp_lua_guard_utf8_library(L);
     lua_setfield(L, tmpl, "utf8");
     luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 0);
     lua_setfield(L, tmpl, "coroutine");
 
+    protect_libraries(L, tmpl);
+    lua_createtable(L, 0, 2);
     lua_pushvalue(L, tmpl);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &TEMPLATE_KEY);
+    lua_setfield(L, -2, "__index");
+    lua_pushliteral(L, "the policy environment is protected");
+    lua_setfield(L, -2, "__metatable");
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &ENV_META_KEY);
     return 0;
 }
 
 void mcpp_lua_sandbox_push_env(lua_State *L)
 {
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &TEMPLATE_KEY);
-    int tmpl = lua_gettop(L);
-    lua_newtable(L);
-    int env = tmpl + 1;
-    lua_pushnil(L);
-    while (lua_next(L, tmpl)) {
-        /* Libraries are copied so one file's changes never reach another. */
-        if (lua_type(L, -1) == LUA_TTABLE)
-            copy_library(L, NULL);
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);
-        lua_rawset(L, env);
-    }
-    lua_pushvalue(L, env);
-    lua_setfield(L, env, "_G");
-    lua_remove(L, tmpl);
+    lua_createtable(L, 0, 4);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -2, "_G");
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &ENV_META_KEY);
+    lua_setmetatable(L, -2);
 }
 
 /* ---- open / close ------------------------------------------------------------ */
@@ -482,18 +437,24 @@ int mcpp_lua_sandbox_open(mcpp_lua_sandbox *sb, const mcpp_lua_limits *limits)
                                                          : defaults.max_instructions;
     sb->mem_cap = limits && limits->max_memory_bytes > 0 ? limits->max_memory_bytes
                                                           : defaults.max_memory_bytes;
+    int64_t call_ms = limits && limits->max_call_ms > 0 ? limits->max_call_ms : defaults.max_call_ms;
+    int64_t total_ms = limits && limits->max_total_ms != 0 ? limits->max_total_ms : defaults.max_total_ms;
+    sb->call_ns = call_ms * 1000000;
+    sb->total_ns = total_ms < 0 ? -1 : total_ms * 1000000;
     sb->L = lua_newstate(sandbox_alloc, sb);
     if (!sb->L)
         return mcpp_error_set(MCPP_ELIMIT, "limit", NULL, NULL, 0, 0,
                               "cannot open a Lua state within the memory cap of %zu bytes",
                               sb->mem_cap);
     lua_pushcfunction(sb->L, sandbox_setup);
-    if (lua_pcall(sb->L, 0, 0, 0) != LUA_OK) {
+    mcpp_lua_sandbox_begin_run(sb, NULL);
+    int status = lua_pcall(sb->L, 0, 0, 0);
+    mcpp_lua_sandbox_end_run(sb);
+    if (status != LUA_OK) {
         int rc = mcpp_lua_sandbox_error(sb, LUA_ERRRUN, NULL);
         mcpp_lua_sandbox_close(sb);
         return rc;
     }
-    mcpp_lua_sandbox_begin_run(sb);
     return MCPP_OK;
 }
 
@@ -533,19 +494,76 @@ static int split_position(const char *msg, char *file, size_t file_cap, int *lin
     return 0;
 }
 
+/* Skips every leading "FILE:LINE: " (FILE without spaces): the positions
+ * that each coroutine or error() level put in front of the real message. */
+static const char *skip_positions(const char *msg)
+{
+    for (;;) {
+        const char *space = strchr(msg, ' ');
+        if (!space || space - msg < 4 || space[-1] != ':')
+            return msg;
+        const char *d = space - 2; /* the token must end in ":DIGITS:" */
+        while (d > msg && *d >= '0' && *d <= '9')
+            d--;
+        if (d == space - 2 || d == msg || *d != ':')
+            return msg;
+        msg = space + 1;
+    }
+}
+
+/* Copies `src` into `dst`; when it does not fit, cuts at the last space and
+ * says so, never in the middle of a word. */
+static void copy_at_word(char *dst, size_t cap, const char *src)
+{
+    size_t n = strlen(src);
+    if (n < cap) {
+        memcpy(dst, src, n + 1);
+        return;
+    }
+    static const char MORE[] = " [...]";
+    size_t keep = cap - sizeof MORE;
+    while (keep > cap / 2 && src[keep] != ' ')
+        keep--;
+    while (keep > 0 && src[keep - 1] == ' ')
+        keep--;
+    memcpy(dst, src, keep);
+    memcpy(dst + keep, MORE, sizeof MORE);
+}
+
+/* The thread's last error for a run stopped by one of its bounds. */
+static int limit_error(mcpp_lua_sandbox *sb, int lua_status, const char *file)
+{
+    char who[200];
+    if (sb->rule_name)
+        snprintf(who, sizeof who, "rule '%.160s'", sb->rule_name);
+    else
+        snprintf(who, sizeof who, "policy (while loading)");
+    const char *where = sb->limit_line > 0 ? sb->limit_file : file;
+    if (sb->out_of_time && sb->deadline_is_total)
+        return mcpp_error_set(MCPP_ELIMIT, "policy_limit", where, NULL, sb->limit_line, 0,
+                              "%s stopped: the policy used up its total time budget of %lld ms "
+                              "(max_total_ms)",
+                              who, (long long)(sb->total_ns / 1000000));
+    if (sb->out_of_time)
+        return mcpp_error_set(MCPP_ELIMIT, "policy_limit", where, NULL, sb->limit_line, 0,
+                              "%s exceeded the time limit of %lld ms per call (max_call_ms)", who,
+                              (long long)(sb->call_ns / 1000000));
+    if (sb->out_of_memory || lua_status == LUA_ERRMEM)
+        return mcpp_error_set(MCPP_ELIMIT, "policy_limit", where, NULL, sb->limit_line, 0,
+                              "%s exceeded its memory cap of %zu bytes (max_memory_bytes)", who,
+                              sb->mem_cap);
+    return mcpp_error_set(MCPP_ELIMIT, "policy_limit", where, NULL, sb->limit_line, 0,
+                          "%s exceeded its instruction budget of %lld per call (max_instructions)",
+                          who, (long long)sb->budget);
+}
+
 int mcpp_lua_sandbox_error(mcpp_lua_sandbox *sb, int lua_status, const char *file)
 {
     lua_State *L = sb->L;
-    if (sb->out_of_budget || sb->out_of_memory || lua_status == LUA_ERRMEM) {
+    if (mcpp_lua_sandbox_limit_hit(sb) || lua_status == LUA_ERRMEM) {
         if (lua_gettop(L) > 0)
             lua_pop(L, 1);
-        const char *where = sb->limit_line > 0 ? sb->limit_file : file;
-        if (sb->out_of_memory || lua_status == LUA_ERRMEM)
-            return mcpp_error_set(MCPP_ELIMIT, "limit", where, NULL, sb->limit_line, 0,
-                                  "policy exceeded its memory cap of %zu bytes", sb->mem_cap);
-        return mcpp_error_set(MCPP_ELIMIT, "limit", where, NULL, sb->limit_line, 0,
-                              "policy exceeded its instruction budget of %lld",
-                              (long long)sb->budget);
+        return limit_error(sb, lua_status, file);
     }
     char own[160];
     const char *msg = own;
@@ -562,29 +580,26 @@ int mcpp_lua_sandbox_error(mcpp_lua_sandbox *sb, int lua_status, const char *fil
     const char *rest = msg;
     int located = split_position(msg, where, sizeof where, &line, &rest);
     if (located) {
-        /* Errors passed up through coroutine.wrap repeat the position. */
+        /* Errors passed up through coroutines repeat the position, in
+         * Lua's shortened "...tail" form when the path is long. */
+        rest = skip_positions(rest);
         size_t wlen = strlen(where);
-        while (strncmp(rest, where, wlen) == 0 && rest[wlen] == ':') {
-            char again[512];
-            int line2;
-            const char *rest2;
-            if (!split_position(rest, again, sizeof again, &line2, &rest2))
-                break;
-            rest = rest2;
-        }
         /* Lua shortens long chunk names to "...tail"; give the full name back. */
         size_t flen = file ? strlen(file) : 0;
         if (wlen > 3 && strncmp(where, "...", 3) == 0 && flen >= wlen - 3 &&
             strcmp(file + flen - (wlen - 3), where + 3) == 0)
             snprintf(where, sizeof where, "%s", file);
     }
-    snprintf(text, sizeof text, "%s", rest);
+    copy_at_word(text, sizeof text, rest);
     if (lua_gettop(L) > 0)
         lua_pop(L, 1);
     for (char *c = text; *c; c++) /* one line for people */
         if (*c == '\n' || *c == '\r')
             *c = ' ';
+    char who[200] = "";
+    if (sb->rule_name)
+        snprintf(who, sizeof who, "rule '%.160s': ", sb->rule_name);
     if (located)
-        return mcpp_error_set(MCPP_EPOLICY, "policy", where, NULL, line, 0, "%s", text);
-    return mcpp_error_set(MCPP_EPOLICY, "policy", file, NULL, 0, 0, "%s", text);
+        return mcpp_error_set(MCPP_EPOLICY, "policy", where, NULL, line, 0, "%s%s", who, text);
+    return mcpp_error_set(MCPP_EPOLICY, "policy", file, NULL, 0, 0, "%s%s", who, text);
 }

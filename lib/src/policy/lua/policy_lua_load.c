@@ -28,6 +28,7 @@
 enum { MAX_POLICY_BYTES = 1 << 20, MAX_INCLUDE_DEPTH = 16 };
 
 const char mcpp_lua_rules_key = 'r';
+const char mcpp_lua_rule_slots_key = 's';
 const char mcpp_lua_rule_names_key = 'n';
 const char mcpp_lua_rule_files_key = 'f';
 static const char LOADING_KEY = 'l'; /* set of files being loaded (cycle check) */
@@ -57,6 +58,7 @@ typedef struct file_view {
     const char *path;
     const char *src;
     size_t len;
+    int chunk; /* stack index of the file's compiled chunk */
 } file_view;
 
 void mcpp_lua_limits_default(mcpp_lua_limits *out)
@@ -64,7 +66,10 @@ void mcpp_lua_limits_default(mcpp_lua_limits *out)
     if (!out)
         return;
     /* 16 MiB of memory: a real policy needs well under 1 MiB, and a smaller
-     * cap makes a memory bomb fail in a fraction of a second even under ASan. */
+     * cap makes a memory bomb fail in a fraction of a second even under ASan.
+     * 1 s per call stops a hanging rule quickly; 1.5 s in all keeps a whole
+     * command (a 20x20 gate calls a rule 400 times) under 2 s of policy time
+     * while leaving room for hundreds of thousands of ordinary rule calls. */
     const mcpp_lua_limits defaults = MCPP_LUA_LIMITS_INIT;
     *out = defaults;
 }
@@ -503,7 +508,10 @@ static void apply_adjacency(lua_State *L, load_ctx *ctx, const file_view *f, int
         raise_library_error(L, ctx, f, line_of_key(f, "width"), "adjacency");
 }
 
-static void append_rule(lua_State *L, load_ctx *ctx, const file_view *f, int fn, const char *name)
+/* Records rule number `slot` of file `f`: the file's chunk and the slot, so
+ * each call can run the chunk afresh and take that rule from the result. */
+static void append_rule(lua_State *L, load_ctx *ctx, const file_view *f, int fn, const char *name,
+                        lua_Integer slot)
 {
     char fallback[600];
     if (!name) {
@@ -516,8 +524,12 @@ static void append_rule(lua_State *L, load_ctx *ctx, const file_view *f, int fn,
     }
     ctx->n_rules++;
     lua_rawgetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rules_key);
-    lua_pushvalue(L, fn);
+    lua_pushvalue(L, f->chunk);
     lua_rawseti(L, -2, ctx->n_rules);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rule_slots_key);
+    lua_pushinteger(L, slot);
+    lua_rawseti(L, -2, ctx->n_rules);
+    lua_pop(L, 1);
     lua_rawgetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rule_names_key);
     lua_pushstring(L, name);
     lua_rawseti(L, -2, ctx->n_rules);
@@ -537,7 +549,7 @@ static void apply_rules(lua_State *L, load_ctx *ctx, const file_view *f, int t)
         int type = lua_rawgeti(L, t, i);
         int entry = lua_gettop(L);
         if (type == LUA_TFUNCTION) {
-            append_rule(L, ctx, f, entry, NULL);
+            append_rule(L, ctx, f, entry, NULL, i);
         } else if (type == LUA_TTABLE) {
             check_keys(L, ctx, f, entry, KNOWN, "rules entry");
             if (raw_field(L, entry, "fn") != LUA_TFUNCTION)
@@ -548,7 +560,7 @@ static void apply_rules(lua_State *L, load_ctx *ctx, const file_view *f, int t)
             if (nt != LUA_TNIL && nt != LUA_TSTRING)
                 raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "rules"),
                          "rules[%lld].name must be a string", (long long)i);
-            append_rule(L, ctx, f, fn, nt == LUA_TSTRING ? lua_tostring(L, -1) : NULL);
+            append_rule(L, ctx, f, fn, nt == LUA_TSTRING ? lua_tostring(L, -1) : NULL, i);
             lua_pop(L, 2);
         } else {
             raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "rules"),
@@ -717,6 +729,8 @@ static void load_file(lua_State *L, load_ctx *ctx, const char *path, int src_ind
         mcpp_lua_fix_error_position(L, path);
         lua_error(L);
     }
+    f.chunk = lua_gettop(L); /* kept: rules run a fresh copy of the file */
+    lua_pushvalue(L, f.chunk);
     mcpp_lua_sandbox_push_env(L);
     lua_setupvalue(L, -2, 1); /* a main chunk's only upvalue is its _ENV */
     status = lua_pcall(L, 0, 1, 0);
@@ -735,7 +749,7 @@ static void load_file(lua_State *L, load_ctx *ctx, const char *path, int src_ind
     apply_table(L, ctx, &f, t, depth == 0);
     mark(L, &LOADING_KEY, path, 0);
     mark(L, &DONE_KEY, path, 1);
-    lua_pop(L, 1);
+    lua_pop(L, 2);
 }
 
 static int load_main(lua_State *L)
@@ -747,6 +761,8 @@ static int load_main(lua_State *L)
     lua_rawsetp(L, LUA_REGISTRYINDEX, &DONE_KEY);
     lua_newtable(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rules_key);
+    lua_newtable(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rule_slots_key);
     lua_newtable(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rule_names_key);
     lua_newtable(L);
@@ -810,11 +826,13 @@ static int load_policy(mcpp_policy **out, const char *path, const char *buf, siz
     lua_State *L = engine->sb.L;
     lua_pushcfunction(L, load_main);
     lua_pushlightuserdata(L, &ctx);
+    mcpp_lua_sandbox_begin_run(&engine->sb, NULL);
     int status = lua_pcall(L, 1, 0, 0);
+    mcpp_lua_sandbox_end_run(&engine->sb);
     if (status != LUA_OK) {
         if (ctx.have_error && !mcpp_lua_sandbox_limit_hit(&engine->sb) && status != LUA_ERRMEM) {
             lua_pop(L, 1);
-            rc = mcpp_error_set(ctx.error_code, ctx.error_code == MCPP_EIO ? "io" : ctx.error_code == MCPP_ELIMIT ? "limit" : "policy",
+            rc = mcpp_error_set(ctx.error_code, ctx.error_code == MCPP_EIO ? "io" : ctx.error_code == MCPP_ELIMIT ? "policy_limit" : "policy",
                                 ctx.error_file, NULL, ctx.error_line, 0, "%s", ctx.error_text);
         } else {
             rc = mcpp_lua_sandbox_error(&engine->sb, status, ctx.name);
@@ -835,6 +853,7 @@ static int load_policy(mcpp_policy **out, const char *path, const char *buf, siz
         *out = ctx.policy;
         return MCPP_OK;
     }
+    mcpp_lua_sandbox_settle(&engine->sb);
     if (pthread_mutex_init(&engine->mutex, NULL) != 0) {
         mcpp_policy_free(ctx.policy);
         mcpp_lua_sandbox_close(&engine->sb);

@@ -10,8 +10,12 @@
  * views and all section views are created once per policy, so a rule call
  * allocates nothing for them.
  *
- * Calls are serialised by the engine's mutex (one lua_State is not
- * reentrant), and each call gets the full instruction budget.
+ * Each call runs the defining file's chunk again in a fresh environment and
+ * calls the rule from the table it returns, so globals, upvalues and tables
+ * a rule changes are gone by the next call: the same pair always gets the
+ * same verdict, in any order and from any thread. Calls are serialised by
+ * the engine's mutex (one lua_State is not reentrant); each gets the full
+ * per-call bounds, and its wall-clock time is charged to the policy's total.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +23,7 @@
 #include <lauxlib.h>
 
 #include "util/error_internal.h"
+#include "policy/policy_internal.h"
 #include "policy/lua/lua_engine.h"
 #include "policy/lua/lua_values.h"
 
@@ -221,6 +226,50 @@ static int read_outcome(lua_State *L, const lua_rule *rule, mcpp_rule_outcome *o
     return MCPP_OK;
 }
 
+/* Protected: runs chunk (1) in a fresh environment, takes rule number slot
+ * (2) from the `rules` of the table it returns and calls it with the views
+ * (3, 4). Returns the rule's two results. */
+static int call_fresh_rule(lua_State *L)
+{
+    lua_Integer slot = lua_tointeger(L, 2);
+    lua_pushvalue(L, 1);
+    mcpp_lua_sandbox_push_env(L);
+    lua_setupvalue(L, -2, 1);
+    lua_call(L, 0, 1);
+    if (lua_type(L, -1) != LUA_TTABLE)
+        return luaL_error(L, "the policy file returned a %s when run again", luaL_typename(L, -1));
+    lua_pushliteral(L, "rules");
+    if (lua_rawget(L, -2) != LUA_TTABLE || lua_rawgeti(L, -1, slot) == LUA_TNIL)
+        return luaL_error(L, "the policy file returned no rule %d when run again", (int)slot);
+    if (lua_type(L, -1) == LUA_TTABLE) {
+        lua_pushliteral(L, "fn");
+        lua_rawget(L, -2);
+    }
+    if (lua_type(L, -1) != LUA_TFUNCTION)
+        return luaL_error(L, "rule %d is not a function when the policy file is run again", (int)slot);
+    lua_pushvalue(L, 3);
+    lua_pushvalue(L, 4);
+    lua_call(L, 2, 2);
+    return 2;
+}
+
+/* Pushes call_fresh_rule and its four arguments for `rule`. Raw reads of our
+ * own registry tables: nothing here allocates inside Lua. */
+static void push_rule_call(lua_State *L, const lua_rule *rule)
+{
+    lua_pushcfunction(L, call_fresh_rule);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rules_key);
+    lua_rawgeti(L, -1, rule->index);
+    lua_remove(L, -2);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rule_slots_key);
+    lua_rawgeti(L, -1, rule->index);
+    lua_remove(L, -2);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &ROOTS_KEY);
+    lua_rawgeti(L, -1, 1);
+    lua_rawgeti(L, -2, 2);
+    lua_remove(L, -3);
+}
+
 /*
  * Calls one rule. Only the lua_pcall runs policy code; what surrounds it
  * reads our own registry tables and the results with calls that never
@@ -239,16 +288,13 @@ static int lua_rule_run(void *userdata, const mcpp_receipt *base, const mcpp_rec
     pthread_mutex_lock(&e->mutex);
     lua_State *L = e->sb.L;
     lua_settop(L, 0);
-    mcpp_lua_sandbox_begin_run(&e->sb);
+    mcpp_lua_sandbox_settle(&e->sb);
+    mcpp_lua_sandbox_begin_run(&e->sb, rule->name);
     e->sb.views[0] = base;
     e->sb.views[1] = cand;
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rules_key);
-    lua_rawgeti(L, 1, rule->index);
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &ROOTS_KEY);
-    lua_rawgeti(L, 3, 1);
-    lua_rawgeti(L, 3, 2);
-    lua_remove(L, 3);
-    int status = lua_pcall(L, 2, 2, 0);
+    push_rule_call(L, rule);
+    int status = lua_pcall(L, 4, 2, 0);
+    mcpp_lua_sandbox_end_run(&e->sb);
     int rc;
     if (status != LUA_OK)
         rc = mcpp_lua_sandbox_error(&e->sb, status, rule->file);
@@ -263,6 +309,18 @@ static int lua_rule_run(void *userdata, const mcpp_receipt *base, const mcpp_rec
     if (rc == MCPP_OK && outcome)
         *outcome = result;
     return rc;
+}
+
+void mcpp_policy_lua_reset_budget(const mcpp_policy *policy)
+{
+    for (size_t i = 0; policy && i < policy->n_rules; i++) {
+        if (policy->rules[i].fn != lua_rule_run)
+            continue;
+        mcpp_lua_engine *e = ((lua_rule *)policy->rules[i].userdata)->engine;
+        pthread_mutex_lock(&e->mutex);
+        mcpp_lua_sandbox_reset_total(&e->sb);
+        pthread_mutex_unlock(&e->mutex);
+    }
 }
 
 /* ---- lifetime ------------------------------------------------------------------- */

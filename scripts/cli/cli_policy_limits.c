@@ -1,0 +1,66 @@
+/*
+ * cli_policy_limits.c — the bounds every command puts on Lua policy code:
+ * --policy-time-limit MS (wall clock per rule call and per load) and
+ * --policy-total-limit MS (wall clock for all the policy's Lua in the
+ * command, -1 for none), taken out of argv before the command parses it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static mcpp_lua_limits limits;
+static int limits_ready;
+
+const mcpp_lua_limits *cli_policy_limits(void)
+{
+    if (!limits_ready) {
+        mcpp_lua_limits_default(&limits);
+        limits_ready = 1;
+    }
+    return &limits;
+}
+
+/* Parses MS (a whole number of milliseconds, > 0, or -1 where allowed). */
+static int parse_ms(int64_t *out, const char *option, const char *text, int allow_none)
+{
+    char *end = NULL;
+    errno = 0;
+    long long v = text ? strtoll(text, &end, 10) : 0;
+    if (!text || !*text || *end || errno || (v <= 0 && !(allow_none && v == -1))) {
+        fprintf(stderr, "mcpp-receipts: %s needs a whole number of milliseconds > 0%s (got '%s')\n",
+                option, allow_none ? " or -1 for no bound" : "", text ? text : "");
+        return CLI_EXIT_INVALID;
+    }
+    *out = v;
+    return CLI_EXIT_OK;
+}
+
+int cli_take_policy_limits(int *argc, char **argv)
+{
+    static const char *const OPTIONS[] = {"--policy-time-limit", "--policy-total-limit"};
+    mcpp_lua_limits *l = (mcpp_lua_limits *)cli_policy_limits();
+    int kept = 1;
+    for (int i = 1; i < *argc; i++) {
+        int which = -1;
+        const char *value = NULL;
+        for (int k = 0; k < 2; k++) {
+            size_t n = strlen(OPTIONS[k]);
+            if (strncmp(argv[i], OPTIONS[k], n) == 0 && (argv[i][n] == '\0' || argv[i][n] == '=')) {
+                which = k;
+                value = argv[i][n] == '=' ? argv[i] + n + 1 : (i + 1 < *argc ? argv[++i] : NULL);
+            }
+        }
+        if (which < 0) {
+            argv[kept++] = argv[i];
+            continue;
+        }
+        int rc = parse_ms(which == 0 ? &l->max_call_ms : &l->max_total_ms, OPTIONS[which], value, which == 1);
+        if (rc != CLI_EXIT_OK)
+            return rc;
+    }
+    *argc = kept;
+    argv[kept] = NULL;
+    return CLI_EXIT_OK;
+}

@@ -1,0 +1,1 @@
+return { name = "p", dimensions = { ignore = { "compile" } }, rules = { { name = "r", fn = function(b, c) if c.compile.graph_breaks ~= b.compile.graph_breaks then return "qualify", "breaks" end end } } }

@@ -1,0 +1,1 @@
+return { noise = { min_runs = 3 }, gate = { max_regression = 0.05 } }
