@@ -234,56 +234,40 @@ static void describe_sources(mcpp_textbuf *t, const mcpp_claim_result *r, const 
     }
 }
 
-int mcpp_claim_check(mcpp_claim_result **out, const mcpp_policy *policy, const mcpp_receipt *const *receipts, size_t n,
-                     const char *lane_selector, const char *metric, double value)
+/* A result holding the claim's selector, metric (NULL: the gate metric, which
+ * must be a number field) and value; *p receives the resolved policy. */
+static int claim_new(mcpp_claim_result **out, const mcpp_policy **p, const mcpp_policy *policy, const char *selector,
+                     const char *metric, double value)
 {
-    if (!out) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_claim_check: NULL out");
     *out = NULL;
-    if (!lane_selector || (n && !receipts))
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_claim_check: NULL selector or receipts");
+    if (!selector) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "claim: NULL selector");
     if (!isfinite(value)) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "claimed value is not finite");
-    const mcpp_policy *p = mcpp_policy_or_default(policy);
-    if (!p) return MCPP_ENOMEM;
-    const char *m = metric ? metric : p->gate.metric;
+    if (!(*p = mcpp_policy_or_default(policy))) return MCPP_ENOMEM;
+    const char *m = metric ? metric : (*p)->gate.metric;
     int metric_id = mcpp_schema_field_id(m);
     const mcpp_field_info *info = mcpp_schema_field_at(metric_id);
     if (metric_id < 0 || !info || (info->type != MCPP_TYPE_DOUBLE && info->type != MCPP_TYPE_INT))
         return mcpp_error_set(MCPP_EARG, "argument", NULL, m, 0, 0, "'%s' is not a number field of schema %s", m,
                               MCPP_SCHEMA_ID);
-
     mcpp_claim_result *r = calloc(1, sizeof *r);
-    size_t *lane_of = malloc((n ? n : 1) * sizeof *lane_of);
-    mcpp_frontier *f = NULL;
-    term *terms = NULL;
-    size_t n_terms = 0;
-    unsigned char *match = NULL;
-    mcpp_textbuf scratch, reason;
-    mcpp_textbuf_init(&scratch, 128);
-    mcpp_textbuf_init(&reason, 512);
-    int rc = MCPP_OK;
-    if (!r || !lane_of || !(r->selector = dup_n(lane_selector, strlen(lane_selector))) || !(r->metric = dup_n(m, strlen(m)))) {
-        rc = mcpp_error_nomem();
-        goto done;
+    if (!r || !(r->selector = dup_n(selector, strlen(selector))) || !(r->metric = dup_n(m, strlen(m)))) {
+        mcpp_claim_result_free(r);
+        return mcpp_error_nomem();
     }
     r->value = value;
-    if ((rc = mcpp_frontier_build_metric(&f, p, receipts, n, m, metric_id, lane_of)) != 0) goto done;
+    *out = r;
+    return MCPP_OK;
+}
+
+/* Fills r's matched and source lanes, verdict and reason from the frontier
+ * and which of its lanes match the selector. */
+static int decide(mcpp_claim_result *r, const mcpp_policy *p, const mcpp_frontier *f, const unsigned char *match)
+{
     size_t L = mcpp_frontier_lane_count(f);
-    match = calloc(L ? L : 1, 1);
-    if (!match) {
-        rc = mcpp_error_nomem();
-        goto done;
-    }
-    size_t found;
-    if (mcpp_frontier_find_lane(&found, f, lane_selector) == MCPP_OK) {
-        match[found] = 1;
-    } else {
-        mcpp_error_clear();
-        if ((rc = parse_selector(&terms, &n_terms, lane_selector)) != 0) goto done;
-        memset(match, 1, L);
-        for (size_t i = 0; i < n; i++)
-            for (size_t k = 0; k < n_terms && match[lane_of[i]]; k++)
-                if (!term_holds(&terms[k], receipts[i], &scratch)) match[lane_of[i]] = 0;
-    }
+    double value = r->value;
+    int rc = MCPP_OK;
+    mcpp_textbuf reason;
+    mcpp_textbuf_init(&reason, 512);
     r->matched = calloc(L ? L : 1, sizeof *r->matched);
     r->sources = calloc(L ? L : 1, sizeof *r->sources);
     if (!r->matched || !r->sources) {
@@ -346,12 +330,107 @@ int mcpp_claim_check(mcpp_claim_result **out, const mcpp_policy *policy, const m
     r->reason = reason.data;
     reason.data = NULL;
 done:
-    mcpp_textbuf_free(&scratch);
     mcpp_textbuf_free(&reason);
-    free_terms(terms, n_terms);
+    return rc;
+}
+
+/* Which lanes of f match `selector`: a lane (short) key names one lane; terms
+ * hold for a lane when they hold for each of its receipts (lane_of[i] is the
+ * lane of receipts[i]). */
+static int match_receipts(unsigned char *match, const mcpp_frontier *f, const char *selector,
+                          const mcpp_receipt *const *receipts, size_t n, const size_t *lane_of)
+{
+    size_t found, L = mcpp_frontier_lane_count(f);
+    if (mcpp_frontier_find_lane(&found, f, selector) == MCPP_OK) {
+        match[found] = 1;
+        return MCPP_OK;
+    }
+    mcpp_error_clear();
+    unsigned char *holds = malloc(n ? n : 1);
+    if (!holds) return mcpp_error_nomem();
+    int rc = mcpp_claim_selector_holds(holds, selector, receipts, n);
+    if (!rc) {
+        memset(match, 1, L);
+        for (size_t i = 0; i < n; i++)
+            if (!holds[i]) match[lane_of[i]] = 0;
+    }
+    free(holds);
+    return rc;
+}
+
+int mcpp_claim_check(mcpp_claim_result **out, const mcpp_policy *policy, const mcpp_receipt *const *receipts, size_t n,
+                     const char *lane_selector, const char *metric, double value)
+{
+    if (!out) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_claim_check: NULL out");
+    *out = NULL;
+    if (n && !receipts) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_claim_check: NULL receipts");
+    const mcpp_policy *p = NULL;
+    mcpp_claim_result *r = NULL;
+    int rc = claim_new(&r, &p, policy, lane_selector, metric, value);
+    if (rc) return rc;
+    size_t *lane_of = malloc((n ? n : 1) * sizeof *lane_of);
+    mcpp_frontier *f = NULL;
+    unsigned char *match = NULL;
+    if (!lane_of) rc = mcpp_error_nomem();
+    if (!rc) rc = mcpp_frontier_build_metric(&f, p, receipts, n, r->metric, mcpp_schema_field_id(r->metric), lane_of);
+    if (!rc && !(match = calloc(mcpp_frontier_lane_count(f) + 1, 1))) rc = mcpp_error_nomem();
+    if (!rc) rc = match_receipts(match, f, lane_selector, receipts, n, lane_of);
+    if (!rc) rc = decide(r, p, f, match);
     free(match);
     free(lane_of);
     mcpp_frontier_free(f);
+    if (rc) {
+        mcpp_claim_result_free(r);
+        return rc;
+    }
+    *out = r;
+    return MCPP_OK;
+}
+
+int mcpp_claim_selector_holds(unsigned char *out, const char *selector, const mcpp_receipt *const *receipts, size_t n)
+{
+    if (!out || !selector || (n && !receipts))
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_claim_selector_holds: NULL argument");
+    term *terms = NULL;
+    size_t n_terms = 0;
+    int rc = parse_selector(&terms, &n_terms, selector);
+    if (rc) return rc;
+    mcpp_textbuf scratch;
+    mcpp_textbuf_init(&scratch, 128);
+    for (size_t i = 0; i < n; i++) {
+        out[i] = 1;
+        for (size_t k = 0; k < n_terms && out[i]; k++) out[i] = (unsigned char)term_holds(&terms[k], receipts[i], &scratch);
+    }
+    if (scratch.failed) rc = mcpp_error_nomem();
+    mcpp_textbuf_free(&scratch);
+    free_terms(terms, n_terms);
+    return rc;
+}
+
+int mcpp_claim_check_frontier(mcpp_claim_result **out, const mcpp_policy *policy, const mcpp_frontier *frontier,
+                              const unsigned char *lane_holds, const char *lane_selector, const char *metric,
+                              double value)
+{
+    if (!out || !frontier)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_claim_check_frontier: NULL argument");
+    const mcpp_policy *p = NULL;
+    mcpp_claim_result *r = NULL;
+    int rc = claim_new(&r, &p, policy, lane_selector, metric, value);
+    if (rc) return rc;
+    size_t found, L = mcpp_frontier_lane_count(frontier);
+    unsigned char *match = calloc(L + 1, 1);
+    if (!match) rc = mcpp_error_nomem();
+    if (!rc && mcpp_frontier_find_lane(&found, frontier, lane_selector) == MCPP_OK) {
+        match[found] = 1;
+    } else if (!rc) {
+        mcpp_error_clear();
+        if (!lane_holds)
+            rc = mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0,
+                                "'%s' names no lane of the frontier and no selector terms were evaluated", lane_selector);
+        else if (L) memcpy(match, lane_holds, L);
+    }
+    if (!rc) rc = decide(r, p, frontier, match);
+    free(match);
     if (rc) {
         mcpp_claim_result_free(r);
         return rc;

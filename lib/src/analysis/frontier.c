@@ -217,6 +217,50 @@ static int compare_lanes(const void *a, const void *b)
     return strcmp(mcpp_lane_summary_key(x->summary), mcpp_lane_summary_key(y->summary));
 }
 
+/* The policy name and key dimension names a frontier keeps. */
+static int name_dimensions(mcpp_frontier *f, const mcpp_policy *p)
+{
+    f->key_dims = mcpp_lane_key_dim_count(p);
+    f->policy_name = strdup(p->name);
+    f->dim_names = calloc(f->key_dims ? f->key_dims : 1, sizeof *f->dim_names);
+    if (!f->policy_name || !f->dim_names) return mcpp_error_nomem();
+    for (size_t k = 0; k < f->key_dims; k++)
+        if (!(f->dim_names[k] = strdup(mcpp_lane_key_dim_name(p, k)))) return mcpp_error_nomem();
+    return MCPP_OK;
+}
+
+/* Orders the lanes by key (remapping lane_of), evaluates and labels them, and
+ * finds adjacency: the part of building shared with mcpp_frontier_from_summaries. */
+static int finish(mcpp_frontier *f, const mcpp_policy *p, size_t *lane_of, size_t n)
+{
+    int rc = MCPP_OK;
+    size_t *order = malloc((f->n_lanes ? f->n_lanes : 1) * sizeof *order);
+    if (!order) return mcpp_error_nomem();
+    for (size_t l = 0; l < f->n_lanes; l++) f->lanes[l].segs = f->segs + l * f->key_dims;
+    for (size_t l = 0; l < f->n_lanes; l++) f->lanes[l].n_adj = l; /* remember the old index */
+    if (f->n_lanes > 1) qsort(f->lanes, f->n_lanes, sizeof *f->lanes, compare_lanes);
+    for (size_t l = 0; l < f->n_lanes; l++) {
+        order[f->lanes[l].n_adj] = l;
+        f->lanes[l].n_adj = 0;
+    }
+    if (lane_of)
+        for (size_t i = 0; i < n; i++) lane_of[i] = order[lane_of[i]];
+    free(order);
+    for (size_t l = 0; l < f->n_lanes && !rc; l++) {
+        frontier_lane *x = &f->lanes[l];
+        const char *k = mcpp_lane_summary_key(x->summary);
+        mcpp_lane_key_short(x->short_key, sizeof x->short_key, k);
+        if ((rc = mcpp_lane_summary_evaluate(x->summary, &x->eval)) != 0) break;
+        if (x->eval.status == MCPP_LANE_STABLE) f->n_stable++;
+        x->ids = mcpp_lane_summary_sorted_ids(x->summary, &x->n_ids);
+        const char *label = mcpp_lane_summary_label(x->summary);
+        x->label = strdup(label ? label : x->short_key);
+        if (!x->ids || !x->label) rc = mcpp_error_nomem();
+    }
+    if (!rc) rc = find_adjacency(f, p->adjacency_width);
+    return rc;
+}
+
 int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const mcpp_receipt *const *receipts,
                                size_t n, const char *metric, int metric_id, size_t *lane_of)
 {
@@ -227,7 +271,6 @@ int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const 
     slot *table = NULL;
     size_t table_cap = 0;
     uint64_t *lane_hash = NULL;
-    size_t *order = NULL;
     /* (lane, id) pairs seen: the same run loaded twice (say as JSON and as
      * YAML) must not count as two runs. Open addressing, 2n slots. */
     size_t ids_cap = 16;
@@ -239,19 +282,12 @@ int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const 
     mcpp_textbuf key;
     mcpp_textbuf_init(&key, 1024);
     f->n_receipts = n;
-    f->key_dims = mcpp_lane_key_dim_count(p);
-    f->policy_name = strdup(p->name);
-    f->dim_names = calloc(f->key_dims ? f->key_dims : 1, sizeof *f->dim_names);
-    uint64_t *segs_tmp = malloc((f->key_dims ? f->key_dims : 1) * sizeof *segs_tmp);
-    if (!f->policy_name || !f->dim_names || !segs_tmp || key.failed || !ids_seen || !ids_text) {
+    uint64_t *segs_tmp = malloc((mcpp_lane_key_dim_count(p) ? mcpp_lane_key_dim_count(p) : 1) * sizeof *segs_tmp);
+    if (!segs_tmp || key.failed || !ids_seen || !ids_text) {
         rc = mcpp_error_nomem();
         goto done;
     }
-    for (size_t k = 0; k < f->key_dims; k++)
-        if (!(f->dim_names[k] = strdup(mcpp_lane_key_dim_name(p, k)))) {
-            rc = mcpp_error_nomem();
-            goto done;
-        }
+    if ((rc = name_dimensions(f, p)) != 0) goto done;
     size_t hash_cap = 0;
     for (size_t i = 0; i < n; i++) {
         if (!receipts[i]) {
@@ -340,39 +376,12 @@ int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const 
         ids_text[ipos] = rid;
         if ((rc = mcpp_lane_summary_add_keyed(f->lanes[lane].summary, receipts[i])) != 0) goto done;
     }
-    /* Lanes in key order; segments follow their lane. */
-    order = malloc((f->n_lanes ? f->n_lanes : 1) * sizeof *order);
-    if (!order) {
-        rc = mcpp_error_nomem();
-        goto done;
-    }
-    for (size_t l = 0; l < f->n_lanes; l++) f->lanes[l].segs = f->segs + l * f->key_dims;
-    for (size_t l = 0; l < f->n_lanes; l++) f->lanes[l].n_adj = l; /* remember the old index */
-    if (f->n_lanes > 1) qsort(f->lanes, f->n_lanes, sizeof *f->lanes, compare_lanes);
-    for (size_t l = 0; l < f->n_lanes; l++) {
-        order[f->lanes[l].n_adj] = l;
-        f->lanes[l].n_adj = 0;
-    }
-    if (lane_of)
-        for (size_t i = 0; i < n; i++) lane_of[i] = order[lane_of[i]];
-    for (size_t l = 0; l < f->n_lanes && !rc; l++) {
-        frontier_lane *x = &f->lanes[l];
-        const char *k = mcpp_lane_summary_key(x->summary);
-        mcpp_lane_key_short(x->short_key, sizeof x->short_key, k);
-        if ((rc = mcpp_lane_summary_evaluate(x->summary, &x->eval)) != 0) break;
-        if (x->eval.status == MCPP_LANE_STABLE) f->n_stable++;
-        x->ids = mcpp_lane_summary_sorted_ids(x->summary, &x->n_ids);
-        const char *label = mcpp_lane_summary_label(x->summary);
-        x->label = strdup(label ? label : x->short_key);
-        if (!x->ids || !x->label) rc = mcpp_error_nomem();
-    }
-    if (!rc) rc = find_adjacency(f, p->adjacency_width);
+    rc = finish(f, p, lane_of, n);
 done:
     mcpp_textbuf_free(&key);
     free(segs_tmp);
     free(table);
     free(lane_hash);
-    free(order);
     free(ids_seen);
     free(ids_text);
     if (rc) {
@@ -505,3 +514,98 @@ int mcpp_frontier_find_lane(size_t *out, const mcpp_frontier *f, const char *key
 const char *mcpp_frontier_policy_name(const mcpp_frontier *f) { return f ? f->policy_name : NULL; }
 size_t mcpp_frontier_receipt_total(const mcpp_frontier *f) { return f ? f->n_receipts : 0; }
 size_t mcpp_frontier_duplicate_count(const mcpp_frontier *f) { return f ? f->n_duplicates : 0; }
+
+/* ---- From lane summaries ---------------------------------------------------------------- */
+
+static int compare_summary_keys(const void *a, const void *b)
+{
+    return strcmp(mcpp_lane_summary_key(*(const mcpp_lane_summary *const *)a),
+                  mcpp_lane_summary_key(*(const mcpp_lane_summary *const *)b));
+}
+
+/* The segment hashes of a key text, as mcpp_lane_key_append makes them: the
+ * key split at its unescaped ';'. */
+static void key_segments(uint64_t *segs, size_t dims, const char *key)
+{
+    const char *start = key;
+    size_t k = 0;
+    for (const char *c = key;; c++) {
+        if (*c == '\\' && c[1]) {
+            c++;
+            continue;
+        }
+        if (*c != ';' && *c) continue;
+        if (k < dims) segs[k++] = mcpp_fnv1a(start, (size_t)(c - start), MCPP_FNV_OFFSET);
+        if (!*c) break;
+        start = c + 1;
+    }
+    while (k < dims) segs[k++] = 0;
+}
+
+/* Appends one lane: a fresh summary merging sorted[0..n) (all of one key). */
+static int add_merged_lane(mcpp_frontier *f, const mcpp_policy *p, const mcpp_lane_summary *const *same, size_t n)
+{
+    frontier_lane *l = &f->lanes[f->n_lanes];
+    memset(l, 0, sizeof *l);
+    const char *key = mcpp_lane_summary_key(same[0]);
+    int rc = mcpp_lane_summary_create(&l->summary, p, mcpp_lane_summary_metric(same[0]),
+                                      mcpp_lane_summary_metric_id(same[0]), key);
+    for (size_t i = 0; !rc && i < n; i++) rc = mcpp_lane_summary_merge(l->summary, same[i]);
+    if (rc) {
+        mcpp_lane_summary_free(l->summary);
+        return rc;
+    }
+    key_segments(f->segs + f->n_lanes * f->key_dims, f->key_dims, key);
+    f->n_receipts += mcpp_lane_summary_receipt_count(l->summary);
+    f->n_lanes++;
+    return MCPP_OK;
+}
+
+int mcpp_frontier_from_summaries(mcpp_frontier **out, const mcpp_policy *policy,
+                                 const mcpp_lane_summary *const *summaries, size_t n, size_t duplicates)
+{
+    if (!out) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_frontier_from_summaries: NULL out");
+    *out = NULL;
+    if (n && !summaries)
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_frontier_from_summaries: NULL summaries");
+    const mcpp_policy *p = mcpp_policy_or_default(policy);
+    if (!p) return MCPP_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        if (!summaries[i]) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "summary %zu is NULL", i);
+        if (mcpp_lane_summary_policy(summaries[i]) != p ||
+            strcmp(mcpp_lane_summary_metric(summaries[i]), mcpp_lane_summary_metric(summaries[0])) != 0)
+            return mcpp_error_set(MCPP_EINVALID, "consistency", NULL, NULL, 0, 0,
+                                  "summary %zu was made under another policy or metric than the frontier's", i);
+    }
+    mcpp_frontier *f = calloc(1, sizeof *f);
+    const mcpp_lane_summary **sorted = malloc((n ? n : 1) * sizeof *sorted);
+    int rc = f && sorted ? name_dimensions(f, p) : mcpp_error_nomem();
+    if (!rc) {
+        f->lanes = calloc(n ? n : 1, sizeof *f->lanes);
+        f->segs = calloc((n ? n : 1) * (f->key_dims ? f->key_dims : 1), sizeof *f->segs);
+        f->cap_lanes = n;
+        if (!f->lanes || !f->segs) rc = mcpp_error_nomem();
+    }
+    size_t m = 0; /* empty summaries say nothing */
+    for (size_t i = 0; !rc && i < n; i++)
+        if (*mcpp_lane_summary_key(summaries[i])) sorted[m++] = summaries[i];
+    if (!rc && m > 1) qsort(sorted, m, sizeof *sorted, compare_summary_keys);
+    for (size_t i = 0; !rc && i < m;) {
+        size_t j = i + 1;
+        while (j < m && strcmp(mcpp_lane_summary_key(sorted[j]), mcpp_lane_summary_key(sorted[i])) == 0) j++;
+        rc = add_merged_lane(f, p, sorted + i, j - i);
+        i = j;
+    }
+    free(sorted);
+    if (!rc) {
+        f->n_receipts += duplicates;
+        f->n_duplicates = duplicates;
+        rc = finish(f, p, NULL, 0);
+    }
+    if (rc) {
+        mcpp_frontier_free(f);
+        return rc;
+    }
+    *out = f;
+    return MCPP_OK;
+}
