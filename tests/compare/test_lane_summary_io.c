@@ -196,6 +196,40 @@ TEST(duplicates_are_listed_and_counted)
     partition_clear(&b);
 }
 
+TEST(summaries_built_per_partition_leave_out_duplicates_in_it)
+{
+    /* Partition 0: pool[0..24) and pool[3] again; partition 1: the rest. */
+    const mcpp_receipt *p0[25], *const *all = (const mcpp_receipt *const *)pool;
+    for (int i = 0; i < 24; i++) p0[i] = pool[i];
+    p0[24] = pool[3];
+    mcpp_lane_summary **s0 = NULL, **s1 = NULL;
+    size_t n0 = 0, n1 = 0, d0 = 9, d1 = 9;
+    CHECK_INT_EQ(mcpp_lane_summaries_build(&s0, &n0, &d0, NULL, NULL, p0, 25), MCPP_OK);
+    CHECK_INT_EQ(mcpp_lane_summaries_build(&s1, &n1, &d1, NULL, NULL, all + 24, N_POOL - 24), MCPP_OK);
+    CHECK_INT_EQ(d0, 1);
+    CHECK_INT_EQ(d1, 0);
+    const mcpp_lane_summary *both[2 * MAX_LANES];
+    size_t n = 0;
+    for (size_t i = 0; i < n0; i++) both[n++] = s0[i];
+    for (size_t i = 0; i < n1; i++) both[n++] = s1[i];
+    const mcpp_receipt *with_dup[N_POOL + 1];
+    for (int i = 0; i < N_POOL; i++) with_dup[i] = pool[i];
+    with_dup[N_POOL] = pool[3];
+    mcpp_frontier *whole = NULL, *f = NULL;
+    CHECK_INT_EQ(mcpp_frontier_build(&whole, NULL, with_dup, N_POOL + 1), MCPP_OK);
+    CHECK_INT_EQ(mcpp_frontier_from_summaries(&f, NULL, both, n, d0 + d1), MCPP_OK);
+    char *expect = render_json(whole), *got = render_json(f);
+    CHECK_STR_EQ(got, expect);
+    CHECK(mcpp_lane_summary_equal(mcpp_frontier_lane_summary(f, 0), mcpp_frontier_lane_summary(whole, 0)));
+    CHECK(mcpp_frontier_lane_summary(f, mcpp_frontier_lane_count(f)) == NULL);
+    mcpp_free(expect);
+    mcpp_free(got);
+    mcpp_frontier_free(whole);
+    mcpp_frontier_free(f);
+    mcpp_lane_summaries_free(s0, n0);
+    mcpp_lane_summaries_free(s1, n1);
+}
+
 TEST(from_summaries_refuses_mixed_metrics)
 {
     mcpp_lane_summary *s = NULL, *t = NULL;
@@ -279,6 +313,7 @@ int main(void)
     RUN(deserialize_refuses_malformed_text_and_another_policy);
     RUN(frontier_from_partition_summaries_equals_the_frontier_of_all);
     RUN(duplicates_are_listed_and_counted);
+    RUN(summaries_built_per_partition_leave_out_duplicates_in_it);
     RUN(from_summaries_refuses_mixed_metrics);
     RUN(claims_on_summaries_equal_claims_on_receipts);
     for (int i = 0; i < N_POOL; i++) mcpp_receipt_free(pool[i]);

@@ -124,6 +124,16 @@ MCPP_API int mcpp_lane_summary_deserialize(mcpp_lane_summary **out, const mcpp_p
  * frontier would have counted once (the same run in two partitions). */
 MCPP_API int mcpp_lane_summary_duplicate_ids(char **out, const mcpp_lane_summary *summary);
 
+/* The summaries of every lane of `receipts` under `metric` (NULL: the gate
+ * metric), in lane-key order, as mcpp_frontier_build groups them: a receipt
+ * whose id its lane already holds is left out and counted in *duplicates (may
+ * be NULL). A partition's share of a distributed frontier. Free the array and
+ * its summaries with mcpp_lane_summaries_free. */
+MCPP_API int mcpp_lane_summaries_build(mcpp_lane_summary ***out, size_t *n_out, size_t *duplicates,
+                                       const mcpp_policy *policy, const char *metric,
+                                       const mcpp_receipt *const *receipts, size_t n);
+MCPP_API void mcpp_lane_summaries_free(mcpp_lane_summary **summaries, size_t n); /* NULL-safe */
+
 /* Borrowed key ("" while empty), receipt count, status and headline (NULL when
  * the lane has no value of the metric). Reasons: count and text. */
 MCPP_API const char *mcpp_lane_summary_key(const mcpp_lane_summary *summary);
@@ -187,6 +197,9 @@ MCPP_API size_t mcpp_frontier_lane_adjacent_index(const mcpp_frontier *frontier,
                                                   size_t index);
 MCPP_API const char *mcpp_frontier_lane_adjacent_dimensions(const mcpp_frontier *frontier,
                                                             size_t lane, size_t index);
+/* The summary lane `lane` was labelled from (borrowed; NULL when out of range). */
+MCPP_API const mcpp_lane_summary *mcpp_frontier_lane_summary(const mcpp_frontier *frontier,
+                                                             size_t lane);
 /* The index of the lane with this key or short key; MCPP_ENOTFOUND otherwise. */
 MCPP_API int mcpp_frontier_find_lane(size_t *out, const mcpp_frontier *frontier, const char *key);
 

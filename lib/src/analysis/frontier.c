@@ -609,3 +609,9 @@ int mcpp_frontier_from_summaries(mcpp_frontier **out, const mcpp_policy *policy,
     *out = f;
     return MCPP_OK;
 }
+
+const mcpp_lane_summary *mcpp_frontier_lane_summary(const mcpp_frontier *f, size_t lane)
+{
+    const frontier_lane *l = lane_at(f, lane);
+    return l ? l->summary : NULL;
+}

@@ -16,7 +16,7 @@
 #include <cjson/cJSON.h>
 
 #include "util/error_internal.h"
-#include "analysis/lane_internal.h"
+#include "analysis/frontier_internal.h"
 
 static int bad(const char *field, const char *what)
 {
@@ -161,4 +161,56 @@ int mcpp_lane_summary_duplicate_ids(char **out, const mcpp_lane_summary *summary
     mcpp_textbuf_putc(&b, ']');
     free(ids);
     return mcpp_textbuf_finish(&b, out);
+}
+
+void mcpp_lane_summaries_free(mcpp_lane_summary **summaries, size_t n)
+{
+    if (!summaries) return;
+    for (size_t i = 0; i < n; i++) mcpp_lane_summary_free(summaries[i]);
+    free(summaries);
+}
+
+/* A copy of s: a fresh summary of the same lane with s merged in. */
+static int summary_copy(mcpp_lane_summary **out, const mcpp_policy *p, const mcpp_lane_summary *s)
+{
+    int rc = mcpp_lane_summary_create(out, p, mcpp_lane_summary_metric(s), mcpp_lane_summary_metric_id(s),
+                                      mcpp_lane_summary_key(s));
+    if (!rc) rc = mcpp_lane_summary_merge(*out, s);
+    if (rc) {
+        mcpp_lane_summary_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+int mcpp_lane_summaries_build(mcpp_lane_summary ***out, size_t *n_out, size_t *duplicates, const mcpp_policy *policy,
+                              const char *metric, const mcpp_receipt *const *receipts, size_t n)
+{
+    if (!out || !n_out || (n && !receipts))
+        return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_lane_summaries_build: NULL argument");
+    *out = NULL;
+    *n_out = 0;
+    const mcpp_policy *p = mcpp_policy_or_default(policy);
+    if (!p) return MCPP_ENOMEM;
+    const char *m = metric ? metric : p->gate.metric;
+    int id = mcpp_schema_field_id(m);
+    if (id < 0)
+        return mcpp_error_set(MCPP_EARG, "unknown_field", NULL, m, 0, 0, "'%s' is not a field of schema %s", m,
+                              MCPP_SCHEMA_ID);
+    mcpp_frontier *f = NULL;
+    int rc = mcpp_frontier_build_metric(&f, p, receipts, n, m, id, NULL);
+    if (rc) return rc;
+    size_t L = mcpp_frontier_lane_count(f);
+    mcpp_lane_summary **all = calloc(L ? L : 1, sizeof *all);
+    if (!all) rc = mcpp_error_nomem();
+    for (size_t l = 0; !rc && l < L; l++) rc = summary_copy(&all[l], p, mcpp_frontier_lane_summary(f, l));
+    if (duplicates) *duplicates = mcpp_frontier_duplicate_count(f);
+    mcpp_frontier_free(f);
+    if (rc) {
+        mcpp_lane_summaries_free(all, L);
+        return rc;
+    }
+    *out = all;
+    *n_out = L;
+    return MCPP_OK;
 }
