@@ -73,11 +73,14 @@ static void summary_dealloc(mcpp_py_lane_summary *self)
     Py_DECREF(tp);
 }
 
-/* Whether obj is a LaneSummary of any module instance or subclass: its
- * deallocator is ours. */
+/* Whether obj is a LaneSummary (of any instance of this module, or of a
+ * subclass): its type or a base has our deallocator. */
 static int is_summary(PyObject *obj)
 {
-    return Py_TYPE(obj)->tp_dealloc == (destructor)summary_dealloc;
+    for (PyTypeObject *t = Py_TYPE(obj); t; t = t->tp_base)
+        if (t->tp_dealloc == (destructor)summary_dealloc)
+            return 1;
+    return 0;
 }
 
 static int summary_check(PyObject *obj)
