@@ -230,6 +230,38 @@ TEST(summaries_built_per_partition_leave_out_duplicates_in_it)
     mcpp_lane_summaries_free(s1, n1);
 }
 
+TEST(a_policy_without_lane_dimensions_keys_every_receipt_empty)
+{
+    static const char flat[] = "return { name = \"flat\", noise = { min_runs = 2 } }";
+    mcpp_policy *p = NULL;
+    CHECK_INT_EQ(mcpp_policy_load_lua_buffer(&p, flat, strlen(flat), "flat.lua", NULL), MCPP_OK);
+    mcpp_lane_summary **s = NULL, *back = NULL;
+    size_t n = 0;
+    CHECK_INT_EQ(mcpp_lane_summaries_build(&s, &n, NULL, p, NULL, (const mcpp_receipt *const *)pool, N_POOL), MCPP_OK);
+    CHECK_INT_EQ(n, 1);
+    CHECK_STR_EQ(mcpp_lane_summary_key(s[0]), "");
+    char *text = NULL, *a = NULL, *b = NULL;
+    CHECK_INT_EQ(mcpp_lane_summary_serialize(&text, s[0]), MCPP_OK);
+    CHECK_INT_EQ(mcpp_lane_summary_deserialize(&back, p, text, strlen(text)), MCPP_OK);
+    CHECK(mcpp_lane_summary_equal(back, s[0]));
+    mcpp_frontier *whole = NULL, *f = NULL;
+    CHECK_INT_EQ(mcpp_frontier_build(&whole, p, (const mcpp_receipt *const *)pool, N_POOL), MCPP_OK);
+    const mcpp_lane_summary *one[1] = {back};
+    CHECK_INT_EQ(mcpp_frontier_from_summaries(&f, p, one, 1, 0), MCPP_OK);
+    CHECK_INT_EQ(mcpp_frontier_lane_count(f), 1);
+    a = render_json(whole);
+    b = render_json(f);
+    CHECK_STR_EQ(b, a);
+    mcpp_free(a);
+    mcpp_free(b);
+    mcpp_free(text);
+    mcpp_frontier_free(whole);
+    mcpp_frontier_free(f);
+    mcpp_lane_summary_free(back);
+    mcpp_lane_summaries_free(s, n);
+    mcpp_policy_free(p);
+}
+
 TEST(from_summaries_refuses_mixed_metrics)
 {
     mcpp_lane_summary *s = NULL, *t = NULL;
@@ -314,6 +346,7 @@ int main(void)
     RUN(frontier_from_partition_summaries_equals_the_frontier_of_all);
     RUN(duplicates_are_listed_and_counted);
     RUN(summaries_built_per_partition_leave_out_duplicates_in_it);
+    RUN(a_policy_without_lane_dimensions_keys_every_receipt_empty);
     RUN(from_summaries_refuses_mixed_metrics);
     RUN(claims_on_summaries_equal_claims_on_receipts);
     for (int i = 0; i < N_POOL; i++) mcpp_receipt_free(pool[i]);

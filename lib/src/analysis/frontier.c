@@ -586,9 +586,9 @@ int mcpp_frontier_from_summaries(mcpp_frontier **out, const mcpp_policy *policy,
         f->cap_lanes = n;
         if (!f->lanes || !f->segs) rc = mcpp_error_nomem();
     }
-    size_t m = 0; /* empty summaries say nothing */
+    size_t m = 0; /* summaries without receipts say nothing */
     for (size_t i = 0; !rc && i < n; i++)
-        if (*mcpp_lane_summary_key(summaries[i])) sorted[m++] = summaries[i];
+        if (mcpp_lane_summary_receipt_count(summaries[i])) sorted[m++] = summaries[i];
     if (!rc && m > 1) qsort(sorted, m, sizeof *sorted, compare_summary_keys);
     for (size_t i = 0; !rc && i < m;) {
         size_t j = i + 1;

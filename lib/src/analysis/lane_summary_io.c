@@ -98,8 +98,12 @@ static int restore(mcpp_lane_summary **out, const mcpp_policy *p, const cJSON *d
     mcpp_lane_summary_counts c;
     int rc = read_counts(&c, doc);
     if (rc) return rc;
+    /* "" is the key of every receipt under a policy without must-match
+     * dimensions; a summary without receipts has no key yet. */
+    const cJSON *ids = cJSON_GetObjectItemCaseSensitive(doc, "receipts");
+    int keyed = *key->valuestring || cJSON_GetArraySize(ids) > 0;
     mcpp_lane_summary *s = NULL;
-    if ((rc = mcpp_lane_summary_create(&s, p, metric->valuestring, id, *key->valuestring ? key->valuestring : NULL)))
+    if ((rc = mcpp_lane_summary_create(&s, p, metric->valuestring, id, keyed ? key->valuestring : NULL)))
         return rc;
     if (!rc && cJSON_IsString(label)) rc = mcpp_lane_summary_restore_text(s, MCPP_SUMMARY_LABEL, label->valuestring);
     if (!rc) rc = read_array(s, doc, "receipts", MCPP_SUMMARY_IDS, 0, &c.receipts);
@@ -107,7 +111,6 @@ static int restore(mcpp_lane_summary **out, const mcpp_policy *p, const cJSON *d
     if (!rc) rc = read_array(s, doc, "fallbacks", MCPP_SUMMARY_FALLBACKS, 0, NULL);
     if (!rc) rc = read_array(s, doc, "values", MCPP_SUMMARY_VALUES, 1, NULL);
     if (!rc) rc = read_array(s, doc, "steps", MCPP_SUMMARY_STEPS, 1, NULL);
-    if (!rc && c.receipts && !*key->valuestring) rc = bad("key", "is empty but the summary has receipts");
     if (!rc) {
         mcpp_lane_summary_set_counts(s, &c);
         rc = check_derived(s, doc);
