@@ -157,7 +157,7 @@ def test_skip_collects_bad_files_and_goes_on(client, tmp_path):
     assert sorted(pathlib.Path(e.path.split(":")[0]).name for e in got.errors) == ["part-0000a.json",
                                                                                   "zz-broken.yaml"]
     assert all(isinstance(e, md.PartitionError) for e in got.errors)
-    with pytest.raises(md.PartitionError, match="part-0000a.json"):
+    with pytest.raises(md.PartitionError, match="part-0000a.json|zz-broken.yaml"):  # whichever worker fails first
         md.frontier(tmp_path / "r", npartitions=4)
     with pytest.raises(ValueError, match="errors must be"):
         md.frontier(tmp_path / "r", errors="ignore")
