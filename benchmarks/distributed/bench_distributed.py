@@ -97,71 +97,85 @@ def partition_costs(files: list[str], npartitions: int) -> tuple[float, float, f
     return t1 - t0, t3 - t2, t4 - t3, len(pickle.dumps(a)), a.loaded
 
 
+def distributed_run(folder: str, workers: int, npartitions: int, scheduler: str | None,
+                    want: mr.Frontier) -> tuple[float, float, bool]:
+    """Seconds to start the cluster and to compute the frontier on it, and
+    whether it equals the single-process frontier."""
+    from dask.distributed import Client, LocalCluster
+
+    t0 = time.perf_counter()
+    cluster = None if scheduler else LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                                  dashboard_address=None)
+    client = Client(scheduler or cluster)
+    t_start = time.perf_counter() - t0
+    try:
+        t0 = time.perf_counter()
+        got = md.frontier(folder, npartitions=npartitions)
+        t_dist = time.perf_counter() - t0
+    finally:
+        client.close()
+        if cluster:
+            cluster.close()
+    return t_start, t_dist, got.to_dict() == want.to_dict()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--count", type=int, default=1_000_000)
     ap.add_argument("--shards", type=int, default=200)
     ap.add_argument("--lanes", type=int, default=160, help="at most 160 distinct lanes")
-    ap.add_argument("--workers", type=int, default=2, help="LocalCluster worker processes")
+    ap.add_argument("--workers", default="2", help="LocalCluster worker processes; a list such as 2,4,8 "
+                    "measures each size against the same baseline")
     ap.add_argument("--npartitions", type=int, default=None, help="default: 4 per worker")
     ap.add_argument("--scheduler", default=None, help="address of an existing Dask scheduler instead")
     ap.add_argument("--dir", default=None, help="keep the shards here (default: a temporary folder)")
     args = ap.parse_args()
-
-    from dask.distributed import Client, LocalCluster
 
     folder = args.dir or tempfile.mkdtemp(prefix="mcpp-dist-")
     os.makedirs(folder, exist_ok=True)
     try:
         t_gen = generate(folder, args.count, args.shards, args.lanes)
         files = md.receipt_files(folder)
-        nparts = args.npartitions or 4 * args.workers
+        sizes = [int(w) for w in args.workers.split(",")]
+        nparts = args.npartitions or 4 * sizes[0]
         want, t_load, t_frontier = single_process(files)
         t_part, t_merge, t_label, part_bytes, part_receipts = partition_costs(files, nparts)
-
-        t0 = time.perf_counter()
-        cluster = None if args.scheduler else LocalCluster(n_workers=args.workers, threads_per_worker=1,
-                                                            processes=True, dashboard_address=None)
-        client = Client(args.scheduler or cluster)
-        t_start = time.perf_counter() - t0
-        try:
-            t0 = time.perf_counter()
-            got = md.frontier(folder, npartitions=nparts)
-            t_dist = time.perf_counter() - t0
-        finally:
-            client.close()
-            if cluster:
-                cluster.close()
-        same = got.to_dict() == want.to_dict()
+        runs = [(w, *distributed_run(folder, w, args.npartitions or 4 * w, args.scheduler, want)) for w in sizes]
+        same = all(r[3] for r in runs)
 
         t_single = t_load + t_frontier
         print(f"{args.count} receipts, {len(want.lanes)} lanes, {len(files)} JSONL shards "
-              f"(generated in {t_gen:.1f} s), {nparts} partitions; equal frontiers: {same}")
-        print(f"{'stage':<52} {'seconds':>9} {'speed-up':>9}")
+              f"(generated in {t_gen:.1f} s); equal frontiers: {same}; {os.cpu_count()} CPUs")
+        print(f"{'stage':<58} {'seconds':>9} {'speed-up':>9}")
         rows = [
             ("single process: load all shards", t_load, None),
             ("single process: frontier()", t_frontier, None),
             ("single process: total (baseline)", t_single, 1.0),
-            (f"dask: cluster start ({args.workers} worker processes)", t_start, None),
-            (f"dask: mcpp_receipts.dask.frontier ({args.workers} workers)", t_dist, t_single / t_dist),
+        ]
+        for w, t_start, t_dist, _ in runs:
+            rows.append((f"dask: cluster start ({w} worker processes)", t_start, None))
+            rows.append((f"dask: mcpp_receipts.dask.frontier ({w} workers, {args.npartitions or 4 * w} "
+                         "partitions)", t_dist, t_single / t_dist))
+        rows += [
             (f"one partition ({part_receipts} receipts): load + summarise", t_part, None),
             ("one merge of two partition results", t_merge, None),
             ("client: Frontier.from_summaries of the merge", t_label, None),
         ]
         for name, secs, ratio in rows:
-            print(f"{name:<52} {secs:9.3f} {'' if ratio is None else f'{ratio:8.2f}x':>9}")
+            print(f"{name:<58} {secs:9.3f} {'' if ratio is None else f'{ratio:8.2f}x':>9}")
         per_receipt = t_part / max(1, part_receipts)
         levels = max(1, math.ceil(math.log(max(2, nparts), 8)))
-        compute = args.count * per_receipt / args.workers + levels * t_merge + t_label
+        c, t_dist = sizes[0], runs[0][2]
+        compute = args.count * per_receipt / c + levels * t_merge + t_label
         overhead = max(0.0, t_dist - compute)
         print(f"per receipt on a worker: {per_receipt * 1e6:.1f} us; partition result: "
-              f"{part_bytes / max(1, part_receipts):.0f} bytes per receipt; "
-              f"measured scheduling/transfer overhead: {overhead:.2f} s")
-        print("estimated time on N machines of c worker processes (c = --workers):")
+              f"{part_bytes / max(1, part_receipts):.0f} bytes per receipt; overhead beyond that "
+              f"work in the {c}-worker run: {overhead:.2f} s")
+        print(f"estimated time on N machines of c={c} worker processes (overhead kept constant):")
         print("  T(N) = count * per_receipt / (N * c) + merge levels * merge + labelling + overhead")
         for n in (1, 2, 4, 8, 16):
-            est = args.count * per_receipt / (n * args.workers) + levels * t_merge + t_label + overhead
-            print(f"  N={n:<3} c={args.workers}: {est:8.2f} s  ({t_single / est:5.1f}x the single process)")
+            est = args.count * per_receipt / (n * c) + levels * t_merge + t_label + overhead
+            print(f"  N={n:<3}: {est:8.2f} s  ({t_single / est:5.1f}x the single process)")
         if not same:
             raise SystemExit("the distributed frontier differs from the single-process one")
     finally:

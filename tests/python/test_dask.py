@@ -84,6 +84,9 @@ def test_policy_travels_to_the_workers(client, tmp_path):
     assert got.to_dict() == want.to_dict()
     strict = mr.Policy.shipped("strict")
     assert md.frontier(tmp_path / "r", strict, npartitions=3).to_dict() == mr.frontier(receipts, strict).to_dict()
+    # Another object of the same policy: results from the workers must come back under it.
+    again = mr.Policy.shipped("strict")
+    assert md.frontier(tmp_path / "r", again, npartitions=3).to_dict() == mr.frontier(receipts, again).to_dict()
 
 
 def test_bag_of_receipts_and_file_urls(client, tmp_path):

@@ -145,6 +145,9 @@ def test_policies_pickle_as_their_recipe(tmp_path):
         assert back is p  # the pickling process gets its own object back
         assert (back.name, back.noise, back.gate) == (p.name, p.noise, p.gate)
     assert made[2].noise["min_runs"] == 2
+    again = mr.Policy.shipped("strict")  # a second object of the same recipe
+    assert pickle.loads(pickle.dumps(again)) is again
+    assert pickle.loads(pickle.dumps(made[1])) is made[1]
 
 
 def _in_worker(blob: bytes) -> tuple:

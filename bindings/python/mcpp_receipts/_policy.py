@@ -6,9 +6,10 @@ A policy pickles as how it was made: the default as itself, a shipped policy
 by name, any other as its Lua source text with the name or path it was
 compiled under (includes resolve next to that path, so a policy that includes
 other files needs them at that path on the workers). Unpickling the same
-recipe twice in one process gives the same object, and the object that was
-pickled is what the pickling process gets back: lane summaries must share one
-policy object to merge.
+recipe twice in one process gives the same object, and in a process that
+pickles a policy, its recipe unpickles to the policy pickled last: lane
+summaries must share one policy object to merge, and results coming back from
+workers must find the caller's policy.
 """
 
 from __future__ import annotations
@@ -99,5 +100,5 @@ class Policy(_core.Policy):
         if recipe is None:
             raise TypeError("this Policy was not made by Policy.default/shipped/from_file/from_string")
         with _RECIPES_LOCK:
-            _RECIPES.setdefault(recipe, self)
+            _RECIPES[recipe] = self  # what comes back here unpickles to this object
         return (_restore_policy, (recipe,))
