@@ -187,7 +187,7 @@ def _keep_baselines(items, policy, candidates: Sequence, errors: str) -> _Part:
 
 
 def _combine(parts: list[_Part]) -> _Part:
-    out = _Part(parts[0].policy, parts[0].metric, failing=parts[0].failing and set())
+    out = _Part(parts[0].policy, parts[0].metric, failing=None if parts[0].failing is None else set())
     for p in parts:
         for key, s in p.summaries.items():
             mine = out.summaries.get(key)
