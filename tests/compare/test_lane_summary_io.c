@@ -338,6 +338,49 @@ TEST(claims_on_summaries_equal_claims_on_receipts)
     mcpp_frontier_free(f);
 }
 
+/* The gate over only the baselines comparable (or qualified) with some
+ * candidate, with the others tallied per candidate, equals the gate over all. */
+TEST(gate_on_filtered_baselines_equals_the_gate)
+{
+    mcpp_receipt *cands[2];
+    cands[0] = FIX("\"id\":\"base-1\"", "\"id\":\"cand-1\"", "\"seq_len\":4096", "\"seq_len\":2048");
+    cands[1] = FIX("\"id\":\"base-1\"", "\"id\":\"cand-2\"", "\"seq_len\":4096", "\"seq_len\":16384");
+    const mcpp_receipt *kept[N_POOL];
+    size_t n_kept = 0, dropped[4] = {0, 0, 0, 0};
+    for (int i = 0; i < N_POOL; i++) {
+        mcpp_verdict v[2];
+        for (int c = 0; c < 2; c++) CHECK_INT_EQ(mcpp_compare_verdict(&v[c], NULL, pool[i], cands[c]), MCPP_OK);
+        int keep = 0;
+        for (int c = 0; c < 2; c++) keep |= v[c] == MCPP_VERDICT_COMPARABLE || v[c] == MCPP_VERDICT_QUALIFIED;
+        if (keep) {
+            kept[n_kept++] = pool[i];
+            continue;
+        }
+        for (int c = 0; c < 2; c++) dropped[2 * c + (v[c] == MCPP_VERDICT_INSUFFICIENT)]++;
+    }
+    CHECK(n_kept > 0 && n_kept < N_POOL);
+    mcpp_gate_report *all = NULL, *filtered = NULL, *untallied = NULL;
+    const mcpp_receipt *const *cs = (const mcpp_receipt *const *)cands;
+    CHECK_INT_EQ(mcpp_gate_run(&all, NULL, (const mcpp_receipt *const *)pool, N_POOL, cs, 2), MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_run_filtered(&filtered, NULL, kept, n_kept, cs, 2, dropped), MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_run_filtered(&untallied, NULL, kept, n_kept, cs, 2, NULL), MCPP_OK);
+    char *a = NULL, *b = NULL, *c = NULL;
+    CHECK_INT_EQ(mcpp_gate_report_render(&a, all, MCPP_OUTPUT_JSON), MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_report_render(&b, filtered, MCPP_OUTPUT_JSON), MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_report_render(&c, untallied, MCPP_OUTPUT_JSON), MCPP_OK);
+    CHECK_STR_EQ(b, a);
+    CHECK_CONTAINS(a, "no comparable baseline among 48");
+    CHECK(strcmp(c, a) != 0); /* without the tally the reason would say less */
+    mcpp_free(a);
+    mcpp_free(b);
+    mcpp_free(c);
+    mcpp_gate_report_free(all);
+    mcpp_gate_report_free(filtered);
+    mcpp_gate_report_free(untallied);
+    mcpp_receipt_free(cands[0]);
+    mcpp_receipt_free(cands[1]);
+}
+
 int main(void)
 {
     build_pool();
@@ -349,6 +392,7 @@ int main(void)
     RUN(a_policy_without_lane_dimensions_keys_every_receipt_empty);
     RUN(from_summaries_refuses_mixed_metrics);
     RUN(claims_on_summaries_equal_claims_on_receipts);
+    RUN(gate_on_filtered_baselines_equals_the_gate);
     for (int i = 0; i < N_POOL; i++) mcpp_receipt_free(pool[i]);
     TEST_MAIN_END();
 }

@@ -131,12 +131,17 @@ def test_distributed_gate_equals_gate(client, tmp_path):
         mr.loads(json.dumps({**json.loads(base.to_json()), "id": "cand-slower",
                              "metrics": {**json.loads(base.to_json())["metrics"], "tokens_per_s": 300000.0}})),
         receipts[5],
+        mr.loads(json.dumps({**json.loads(base.to_json()), "id": "cand-elsewhere",
+                             "workload": {**json.loads(base.to_json())["workload"], "seq_len": 65536}})),
     ]
     want = mr.gate(receipts, candidates)
     got = md.gate(tmp_path / "r", candidates, npartitions=5)
-    assert want.candidates and all(c["baselines"] > 0 for c in want.to_dict()["candidates"])
+    baselines = [c["baselines"] for c in want.to_dict()["candidates"]]
+    assert baselines[0] > 0 and baselines[1] > 0 and baselines[2] == 0
+    assert "no comparable baseline among" in want.to_dict()["candidates"][2]["reason"]
     assert got.to_dict() == want.to_dict()
     assert got.to_text() == want.to_text()
+    assert got.to_markdown() == want.to_markdown()
 
 
 def test_a_bad_file_stops_the_job_naming_it(client, tmp_path):

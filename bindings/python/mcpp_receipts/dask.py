@@ -152,6 +152,7 @@ class _Part:
     failing: set | None = None  # claims: lanes whose receipts fail the selector's terms
     held: list = field(default_factory=list)  # (partition, position, key, receipt) left out
     kept: list = field(default_factory=list)  # gate: baselines comparable with a candidate
+    dropped: list = field(default_factory=list)  # gate: per candidate, [not_comparable, insufficient] left out
 
 
 def _summarise(items, index: int, policy, metric, errors: str, selector: str | None,
@@ -177,12 +178,19 @@ def _summarise(items, index: int, policy, metric, errors: str, selector: str | N
 
 
 def _keep_baselines(items, policy, candidates: Sequence, errors: str) -> _Part:
-    from . import compare
-
+    """Keeps the baselines comparable (or qualified) with some candidate, and
+    tallies the others per candidate as the gate's reason counts them."""
     receipts, failed = _load(items, errors)
     part = _Part(policy, None, loaded=len(receipts), errors=failed)
-    part.kept = [b for b in receipts
-                 if any(compare(b, c, policy).verdict in ("comparable", "qualified") for c in candidates)]
+    part.dropped = [[0, 0] for _ in candidates]
+    for b in receipts:
+        verdicts = _core._verdicts(b, candidates, policy)
+        if any(v in ("comparable", "qualified") for v in verdicts):
+            part.kept.append(b)
+            continue
+        for tally, v, c in zip(part.dropped, verdicts, candidates):
+            if not (b.id and b.id == c.id):  # the gate never pairs a run with itself
+                tally[v == "insufficient"] += 1
     return part
 
 
@@ -198,6 +206,9 @@ def _combine(parts: list[_Part]) -> _Part:
         out.errors += p.errors
         out.held += p.held
         out.kept += p.kept
+        if p.dropped:
+            out.dropped = [[a + c, b + d] for (a, b), (c, d) in zip(out.dropped or [[0, 0]] * len(p.dropped),
+                                                                  p.dropped)]
         if out.failing is not None and p.failing is not None:
             out.failing |= p.failing
     return out
@@ -298,17 +309,21 @@ def gate(baselines, candidates, policy=None, *, errors: str = "raise", npartitio
          split_every: int = 8) -> GateReport:
     """:func:`mcpp_receipts.gate` with the baselines on a cluster: workers
     keep the baselines comparable (or qualified) with some candidate, in
-    input order, and the gate runs on those. Outcomes, pooled baselines and
-    metrics equal the single-process gate's; for a candidate with no
-    comparable baseline, the reason's tally counts only the kept baselines
-    (none), not every baseline read."""
-    from . import _as_receipts, gate as gate_local
+    input order, and tally the others per candidate; the gate runs on the
+    client over the kept ones. Equal to :func:`mcpp_receipts.gate` over all
+    the baselines."""
+    from . import _as_receipts
 
     _check_options(errors, split_every)
     cands = _as_receipts(candidates)
     nodes = [dask.delayed(_keep_baselines)(items, policy, cands, errors)
              for items in _partitions(baselines, npartitions)]
     (part,) = dask.compute(_tree(nodes, split_every))
-    result = gate_local(part.kept, cands, policy)
+    kept, dropped = tuple(part.kept), part.dropped or [[0, 0]] * len(cands)
+
+    def render(codes: str) -> str:
+        return _core._gate_filtered(kept, cands, dropped, policy, codes)[0]
+
+    result = GateReport(json.loads(render("j")), render)
     result.errors = tuple(part.errors)
     return result

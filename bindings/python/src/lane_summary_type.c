@@ -4,6 +4,9 @@
  * summaries of a partition, a frontier or a claim from summaries, and which
  * lanes of a partition a claim's selector fails on.
  *
+ * The gate's share: each baseline's verdicts against the candidates on a
+ * worker, and the gate over the kept baselines with the others tallied.
+ *
  * A summary borrows its policy in C, so the Python object holds a reference
  * to its Policy (None: the library's built-in default, shared by all).
  */
@@ -483,6 +486,97 @@ static PyObject *selector_failing_lanes(PyObject *module, PyObject *args)
     return failing;
 }
 
+/* The verdict names of one baseline against each candidate. */
+static PyObject *verdicts(PyObject *module, PyObject *args)
+{
+    PyObject *base_obj, *seq, *policy_obj = Py_None;
+    if (!PyArg_ParseTuple(args, "OO|O:_verdicts", &base_obj, &seq, &policy_obj))
+        return NULL;
+    mcpp_py_state *st = PyModule_GetState(module);
+    const mcpp_policy *p;
+    PyObject *keep;
+    size_t n;
+    const mcpp_receipt *base = mcpp_py_receipt_get(st, base_obj);
+    if (!base || policy_of(st, policy_obj, &p) < 0)
+        return NULL;
+    const mcpp_receipt **cands = receipts_view(st, seq, &keep, &n);
+    if (!cands)
+        return NULL;
+    PyObject *t = PyTuple_New((Py_ssize_t)n);
+    for (size_t i = 0; t && i < n; i++) {
+        mcpp_verdict v;
+        int rc = mcpp_compare_verdict(&v, p, base, cands[i]);
+        PyObject *name = rc < 0 ? mcpp_py_raise(st, rc) : PyUnicode_FromString(mcpp_verdict_name(v));
+        if (!name)
+            Py_CLEAR(t);
+        else
+            PyTuple_SET_ITEM(t, (Py_ssize_t)i, name);
+    }
+    PyMem_Free(cands);
+    Py_DECREF(keep);
+    return t;
+}
+
+static int render_gate(char **out, const void *r, mcpp_output_format format)
+{
+    return mcpp_gate_report_render(out, r, format);
+}
+
+/* dropped: a sequence of (not_comparable, insufficient) pairs, one per candidate. */
+static size_t *dropped_counts(PyObject *seq, size_t n_cands)
+{
+    PyObject *fast = PySequence_Fast(seq, "dropped must be a sequence of pairs");
+    if (!fast)
+        return NULL;
+    size_t *counts = NULL;
+    if ((size_t)PySequence_Fast_GET_SIZE(fast) != n_cands) {
+        PyErr_SetString(PyExc_ValueError, "dropped needs one pair per candidate");
+    } else if ((counts = PyMem_Calloc(2 * n_cands + 1, sizeof *counts)) == NULL) {
+        PyErr_NoMemory();
+    }
+    for (size_t i = 0; counts && i < n_cands; i++) {
+        Py_ssize_t a, b;
+        if (!PyArg_Parse(PySequence_Fast_GET_ITEM(fast, (Py_ssize_t)i), "(nn)", &a, &b) || a < 0 || b < 0) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "dropped counts must be >= 0");
+            PyMem_Free(counts);
+            counts = NULL;
+        } else {
+            counts[2 * i] = (size_t)a;
+            counts[2 * i + 1] = (size_t)b;
+        }
+    }
+    Py_DECREF(fast);
+    return counts;
+}
+
+static PyObject *gate_filtered(PyObject *module, PyObject *args)
+{
+    PyObject *bseq, *cseq, *dseq, *policy_obj = Py_None, *bkeep = NULL, *ckeep = NULL, *t = NULL;
+    const char *codes = "j";
+    if (!PyArg_ParseTuple(args, "OOO|Os:_gate_filtered", &bseq, &cseq, &dseq, &policy_obj, &codes))
+        return NULL;
+    mcpp_py_state *st = PyModule_GetState(module);
+    const mcpp_policy *p;
+    size_t nb = 0, nc = 0;
+    size_t *dropped = NULL;
+    const mcpp_receipt **bs = NULL, **cs = NULL;
+    if (policy_of(st, policy_obj, &p) < 0 || !(bs = receipts_view(st, bseq, &bkeep, &nb)) ||
+        !(cs = receipts_view(st, cseq, &ckeep, &nc)) || !(dropped = dropped_counts(dseq, nc)))
+        goto done;
+    mcpp_gate_report *r = NULL;
+    int rc = mcpp_gate_run_filtered(&r, p, bs, nb, cs, nc, dropped);
+    t = rc < 0 ? mcpp_py_raise(st, rc) : renderings(st, render_gate, r, codes);
+    mcpp_gate_report_free(r);
+done:
+    PyMem_Free(dropped);
+    PyMem_Free(bs);
+    PyMem_Free(cs);
+    Py_XDECREF(bkeep);
+    Py_XDECREF(ckeep);
+    return t;
+}
+
 /* ---- type and registration ------------------------------------------------------------ */
 
 static PyMethodDef summary_methods[] = {
@@ -541,6 +635,11 @@ static PyMethodDef module_functions[] = {
     {"_selector_failing_lanes", selector_failing_lanes, METH_VARARGS,
      "_selector_failing_lanes(receipts, selector, policy=None)\n--\n\n"
      "The set of lane keys with a receipt the selector's terms do not hold for."},
+    {"_verdicts", verdicts, METH_VARARGS,
+     "_verdicts(baseline, candidates, policy=None)\n--\n\nThe verdict of the baseline against each candidate."},
+    {"_gate_filtered", gate_filtered, METH_VARARGS,
+     "_gate_filtered(baselines, candidates, dropped, policy=None, formats='j')\n--\n\n"
+     "Renderings of the gate over kept baselines; dropped: (not_comparable, insufficient) per candidate."},
     {NULL, NULL, 0, NULL},
 };
 
