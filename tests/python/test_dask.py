@@ -67,7 +67,12 @@ def test_distributed_frontier_equals_frontier(client, tmp_path, seed):
     assert want.to_dict()["duplicates"] > 0
     assert any(len(files) > 1 for files in lane_files(tmp_path / "r").values())
     assert any(len(lane.receipts) > 3 for lane in want.lanes) and want.stable and want.unstable
-    got = md.frontier(tmp_path / "r", npartitions=rng.randrange(2, 9), split_every=rng.choice((2, 3, 8)))
+    npartitions = rng.randrange(2, 9)
+    # ... and a run loaded twice lies in two partitions (not only two files).
+    partition_of = {pathlib.Path(f).name: k for k, part in enumerate(md._partitions(tmp_path / "r", npartitions))
+                    for f in part}
+    assert any(len({partition_of[f] for f in files}) > 1 for files in lane_files(tmp_path / "r").values())
+    got = md.frontier(tmp_path / "r", npartitions=npartitions, split_every=rng.choice((2, 3, 8)))
     assert got.to_dict() == want.to_dict()
     assert got.to_text() == want.to_text()
     assert got.errors == ()
