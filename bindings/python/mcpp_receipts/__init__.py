@@ -36,6 +36,7 @@ from ._core import (
     lane_key,
     library_version,
 )
+from ._lanes import LaneSummary
 from ._policy import Policy
 from ._receipt import FIELDS, Receipt, ReceiptSet, Section
 from ._results import (
@@ -58,7 +59,7 @@ __all__ = [
     "Error", "ParseError", "ValidationError", "PolicyError", "FileError",
     "Receipt", "Section", "ReceiptSet", "Builder", "Policy",
     "Comparison", "Row", "Gate", "Frontier", "Lane", "Headline", "Adjacent",
-    "ClaimResult", "GateReport",
+    "ClaimResult", "GateReport", "LaneSummary",
     "load", "loads", "load_dir", "compare", "frontier", "claim", "gate",
     "lane_key", "library_version",
 ]

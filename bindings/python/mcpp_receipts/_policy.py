@@ -1,16 +1,50 @@
 """Policy: the C policy type plus the Lua policies shipped with the package
-(policy/*.lua of the repository, installed as mcpp_receipts/policies/)."""
+(policy/*.lua of the repository, installed as mcpp_receipts/policies/), and
+pickling, so policies travel to process pools and cluster workers.
+
+A policy pickles as how it was made: the default as itself, a shipped policy
+by name, any other as its Lua source text with the name or path it was
+compiled under (includes resolve next to that path, so a policy that includes
+other files needs them at that path on the workers). Unpickling the same
+recipe twice in one process gives the same object, and in a process that
+pickles a policy, its recipe unpickles to the policy pickled last: lane
+summaries must share one policy object to merge, and results coming back from
+workers must find the caller's policy.
+"""
 
 from __future__ import annotations
 
 import json
 import os
 import pathlib
+import threading
 from typing import Any
 
 from . import _core
 
 POLICY_DIR = pathlib.Path(__file__).resolve().parent / "policies"
+
+_RECIPES: dict[tuple, "Policy"] = {}
+_RECIPES_LOCK = threading.Lock()
+
+
+def _restore_policy(recipe: tuple) -> "Policy":
+    """The Policy made by `recipe` (from Policy.__reduce__), one per process."""
+    with _RECIPES_LOCK:
+        known = _RECIPES.get(recipe)
+    if known is not None:
+        return known
+    kind = recipe[0]
+    if kind == "default":
+        made = Policy.default()
+    elif kind == "shipped":
+        made = Policy.shipped(recipe[1])
+    elif kind == "text":
+        made = Policy.from_string(recipe[1], recipe[2])
+    else:
+        raise ValueError(f"unknown policy recipe {kind!r}")
+    with _RECIPES_LOCK:
+        return _RECIPES.setdefault(recipe, made)  # type: ignore[return-value]
 
 
 class Policy(_core.Policy):
@@ -19,10 +53,11 @@ class Policy(_core.Policy):
 
     Make one with ``Policy.default()`` (built in), ``Policy.shipped("strict")``
     (a Lua policy that ships with the package), ``Policy.from_file(path)`` or
-    ``Policy.from_string(text)``; Lua policies run sandboxed.
+    ``Policy.from_string(text)``; Lua policies run sandboxed. Policies pickle
+    (see the module documentation).
     """
 
-    __slots__ = ()
+    __slots__ = ("_recipe",)
 
     @staticmethod
     def shipped_names() -> list[str]:
@@ -35,7 +70,40 @@ class Policy(_core.Policy):
         path = POLICY_DIR / f"{name}.lua"
         if "/" in name or not path.is_file():
             raise ValueError(f"no shipped policy {name!r}; shipped: {', '.join(cls.shipped_names())}")
-        return cls.from_file(path)  # type: ignore[return-value]
+        made = cls.from_file(path)
+        made._recipe = ("shipped", name)
+        return made
+
+    @classmethod
+    def default(cls) -> Policy:
+        made = super().default()
+        made._recipe = ("default",)
+        return made  # type: ignore[return-value]
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> Policy:
+        made = super().from_file(path)
+        text = pathlib.Path(path).read_text(encoding="utf-8")
+        made._recipe = ("text", text, os.fspath(path))
+        return made  # type: ignore[return-value]
+
+    @classmethod
+    def from_string(cls, text: str, name: str | None = None) -> Policy:
+        made = super().from_string(text, name)
+        made._recipe = ("text", text, name)
+        return made  # type: ignore[return-value]
+
+    default.__doc__ = _core.Policy.default.__doc__
+    from_file.__doc__ = _core.Policy.from_file.__doc__
+    from_string.__doc__ = _core.Policy.from_string.__doc__
+
+    def __reduce__(self):
+        recipe = getattr(self, "_recipe", None)
+        if recipe is None:
+            raise TypeError("this Policy was not made by Policy.default/shipped/from_file/from_string")
+        with _RECIPES_LOCK:
+            _RECIPES[recipe] = self  # what comes back here unpickles to this object
+        return (_restore_policy, (recipe,))
 
     def test_file(self, path: str | os.PathLike[str]) -> dict[str, Any]:
         """Runs the cases of a case file (schema ``mcpp.policy-cases/1``: receipt

@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 #: The four comparability verdicts, in order of precedence (compare.h).
 VERDICTS = ("comparable", "qualified", "not_comparable", "insufficient")
@@ -63,11 +63,40 @@ def _pct(x: float | None) -> str:
     return "n/a" if x is None else f"{x * 100:+.2f}%"
 
 
+class _Frozen:
+    """The renderings of a result fixed at pickling time (the live renderer
+    holds receipts and cannot travel)."""
+
+    __slots__ = ("texts",)
+
+    def __init__(self, texts: dict[str, str]):
+        self.texts = texts
+
+    def __call__(self, code: str) -> str:
+        return self.texts[code]
+
+
+def _unpickle(cls: type, data: dict[str, Any], texts: dict[str, str], errors: tuple) -> Any:
+    result = cls(data, _Frozen(texts))
+    result.errors = errors
+    return result
+
+
 class _Rendered:
-    """Shared plumbing: the parsed JSON plus lazily made text/Markdown renderings."""
+    """Shared plumbing: the parsed JSON plus lazily made text/Markdown renderings.
+
+    Results pickle (for process pools, joblib and clusters) as their JSON and
+    their text and Markdown renderings. ``errors`` lists what a distributed
+    run skipped (mcpp_receipts.dask with errors="skip"); empty otherwise.
+    """
 
     _data: dict[str, Any]
     _render: Callable[[str], str]
+    errors: tuple = ()
+
+    def __reduce__(self):
+        texts = {code: self._render(code) for code in ("t", "m")}
+        return (_unpickle, (type(self), self._data, texts, tuple(self.errors)))
 
     def to_dict(self) -> dict[str, Any]:
         """The result as the JSON document of the C renderer (a fresh copy)."""
@@ -290,6 +319,22 @@ class Frontier(_Rendered):
     def unstable(self) -> list[Lane]:
         """The unstable lanes."""
         return [lane for lane in self.lanes if not lane.stable]
+
+    @classmethod
+    def from_summaries(cls, summaries: Iterable[Any], policy: Any = None, *,
+                       duplicates: int = 0) -> Frontier:
+        """The frontier of lane summaries (:class:`LaneSummary`, say merged
+        from partitions on a cluster): summaries of one lane are merged, then
+        labelled exactly as :func:`frontier` labels the lanes of receipts.
+        ``policy`` defaults to the summaries' own; ``duplicates`` is how many
+        receipts were left out because their lane already held their id."""
+        from . import _core
+
+        items = tuple(summaries)
+        if policy is None and items:
+            policy = items[0].policy
+        data = json.loads(_core._frontier_from_summaries(items, policy, duplicates, "j")[0])
+        return cls(data, lambda f: _core._frontier_from_summaries(items, policy, duplicates, f)[0])
 
     def lane(self, key: str) -> Lane:
         """The lane with this key or short key (KeyError otherwise)."""

@@ -134,4 +134,8 @@ PyObject *mcpp_py_claim(PyObject *module, PyObject *args);
 PyObject *mcpp_py_gate(PyObject *module, PyObject *args);
 PyObject *mcpp_py_lane_key(PyObject *module, PyObject *args);
 
+/* lane_summary_type.c: adds _core.LaneSummary and the distributed-frontier
+ * functions (_lane_summaries, _frontier_from_summaries, ...) to the module. */
+int mcpp_py_lane_summary_init(PyObject *module);
+
 #endif /* MCPP_PY_CORE_H */

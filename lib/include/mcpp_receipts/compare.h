@@ -200,6 +200,17 @@ typedef struct mcpp_gate_report mcpp_gate_report;
 MCPP_API int mcpp_gate_run(mcpp_gate_report **out, const mcpp_policy *policy,
                            const mcpp_receipt *const *baselines, size_t nb,
                            const mcpp_receipt *const *candidates, size_t nc);
+/* mcpp_gate_run when baselines comparable (or qualified) with no candidate
+ * were left out where they were read (a distributed engine filters them on
+ * its workers): dropped[2*i] and dropped[2*i+1] count, for candidate i, those
+ * left out as not_comparable and as insufficient (ids equal to its own not
+ * counted). They enter only the tally of "no comparable baseline among N";
+ * the result then equals mcpp_gate_run over all baselines in the same order.
+ * dropped NULL: none were left out. */
+MCPP_API int mcpp_gate_run_filtered(mcpp_gate_report **out, const mcpp_policy *policy,
+                                    const mcpp_receipt *const *baselines, size_t nb,
+                                    const mcpp_receipt *const *candidates, size_t nc,
+                                    const size_t *dropped);
 MCPP_API void mcpp_gate_report_free(mcpp_gate_report *report); /* NULL-safe */
 
 /* Overall outcome and its reason line (borrowed). UNDETERMINED for NULL. */

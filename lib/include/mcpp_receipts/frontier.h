@@ -117,6 +117,28 @@ MCPP_API int mcpp_lane_summary_equal(const mcpp_lane_summary *a, const mcpp_lane
  * {key, receipts, ok, failed, status, reasons, headline, values}. */
 MCPP_API int mcpp_lane_summary_serialize(char **out, const mcpp_lane_summary *summary);
 
+/* Reads the text of mcpp_lane_summary_serialize back (another process or
+ * machine made it). `policy` is borrowed as by _new and must have the settings
+ * the summary was made under: the status and reasons are derived again and
+ * must equal those in the text, else MCPP_EINVALID; malformed text is
+ * MCPP_EINVALID too, naming the offending member. len: bytes of text. */
+MCPP_API int mcpp_lane_summary_deserialize(mcpp_lane_summary **out, const mcpp_policy *policy,
+                                           const char *text, size_t len);
+/* The receipt ids the summary holds more than once, as a sorted JSON array of
+ * strings ("[]" when none): after merging summaries of partitions, the ids a
+ * frontier would have counted once (the same run in two partitions). */
+MCPP_API int mcpp_lane_summary_duplicate_ids(char **out, const mcpp_lane_summary *summary);
+
+/* The summaries of every lane of `receipts` under `metric` (NULL: the gate
+ * metric), in lane-key order, as mcpp_frontier_build groups them: a receipt
+ * whose id its lane already holds is left out and counted in *duplicates (may
+ * be NULL). A partition's share of a distributed frontier. Free the array and
+ * its summaries with mcpp_lane_summaries_free. */
+MCPP_API int mcpp_lane_summaries_build(mcpp_lane_summary ***out, size_t *n_out, size_t *duplicates,
+                                       const mcpp_policy *policy, const char *metric,
+                                       const mcpp_receipt *const *receipts, size_t n);
+MCPP_API void mcpp_lane_summaries_free(mcpp_lane_summary **summaries, size_t n); /* NULL-safe */
+
 /* Borrowed key ("" while empty), receipt count, status and headline (NULL when
  * the lane has no value of the metric). Reasons: count and text. */
 MCPP_API const char *mcpp_lane_summary_key(const mcpp_lane_summary *summary);
@@ -138,6 +160,20 @@ typedef struct mcpp_frontier mcpp_frontier;
 MCPP_API int mcpp_frontier_build(mcpp_frontier **out, const mcpp_policy *policy,
                                  const mcpp_receipt *const *receipts, size_t n);
 MCPP_API void mcpp_frontier_free(mcpp_frontier *frontier); /* NULL-safe */
+/*
+ * The frontier of lane summaries (say, merged from partitions on a cluster):
+ * summaries of the same lane are merged (the inputs are unchanged, empty ones
+ * are ignored), then labelled as mcpp_frontier_build labels lanes. All must be
+ * made under `policy` (NULL: the default) and one metric, else MCPP_EINVALID.
+ * `duplicates` is the number of receipts the caller left out of the summaries
+ * because their lane already held their id; it is reported as the frontier's
+ * duplicates and counted in its receipts, as mcpp_frontier_build does. Equal
+ * to mcpp_frontier_build over the same receipts when the summaries together
+ * hold each (lane, id) once.
+ */
+MCPP_API int mcpp_frontier_from_summaries(mcpp_frontier **out, const mcpp_policy *policy,
+                                          const mcpp_lane_summary *const *summaries, size_t n,
+                                          size_t duplicates);
 
 MCPP_API size_t mcpp_frontier_lane_count(const mcpp_frontier *frontier);
 MCPP_API size_t mcpp_frontier_stable_count(const mcpp_frontier *frontier);
@@ -166,6 +202,9 @@ MCPP_API size_t mcpp_frontier_lane_adjacent_index(const mcpp_frontier *frontier,
                                                   size_t index);
 MCPP_API const char *mcpp_frontier_lane_adjacent_dimensions(const mcpp_frontier *frontier,
                                                             size_t lane, size_t index);
+/* The summary lane `lane` was labelled from (borrowed; NULL when out of range). */
+MCPP_API const mcpp_lane_summary *mcpp_frontier_lane_summary(const mcpp_frontier *frontier,
+                                                             size_t lane);
 /* The index of the lane with this key or short key; MCPP_ENOTFOUND otherwise. */
 MCPP_API int mcpp_frontier_find_lane(size_t *out, const mcpp_frontier *frontier, const char *key);
 
@@ -222,6 +261,20 @@ MCPP_API int mcpp_claim_check(mcpp_claim_result **out, const mcpp_policy *policy
                               const mcpp_receipt *const *receipts, size_t n,
                               const char *lane_selector, const char *metric, double value);
 MCPP_API void mcpp_claim_result_free(mcpp_claim_result *result); /* NULL-safe */
+/* Evaluates the KEY=VALUE terms of `selector` on each receipt: out[i] is 1 when
+ * every term holds for receipts[i], else 0. MCPP_EARG for a malformed selector
+ * or an unknown key. A partition's share of a distributed claim. */
+MCPP_API int mcpp_claim_selector_holds(unsigned char *out, const char *lane_selector,
+                                       const mcpp_receipt *const *receipts, size_t n);
+/* mcpp_claim_check on a frontier already built for `metric` (for example by
+ * mcpp_frontier_from_summaries from summaries of that metric). lane_holds[i]
+ * is 1 when the selector's terms hold for every receipt of lane i (the AND of
+ * mcpp_claim_selector_holds over the lane); it may be NULL when the selector
+ * is a lane key or short key. Same result as mcpp_claim_check on the receipts. */
+MCPP_API int mcpp_claim_check_frontier(mcpp_claim_result **out, const mcpp_policy *policy,
+                                       const mcpp_frontier *frontier,
+                                       const unsigned char *lane_holds, const char *lane_selector,
+                                       const char *metric, double value);
 
 MCPP_API mcpp_claim_verdict mcpp_claim_result_verdict(const mcpp_claim_result *result);
 /* One line saying why ("this number came from lane X (unstable: ...)"). */

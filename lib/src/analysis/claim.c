@@ -234,29 +234,28 @@ static void describe_sources(mcpp_strbuf *t, const mcpp_claim_result *r, const c
     }
 }
 
-/* Sets match[l] for every lane the selector picks: a lane key or short key
- * names one lane; otherwise every receipt of a lane must satisfy every term. */
-static int mark_matching_lanes(unsigned char *match, const mcpp_frontier *f, const mcpp_receipt *const *receipts,
-                               size_t n, const size_t *lane_of, const char *lane_selector)
+/* A result holding the claim's selector, metric (NULL: the gate metric, which
+ * must be a number field) and value; *p receives the resolved policy. */
+static int claim_new(mcpp_claim_result **out, const mcpp_policy **p, const mcpp_policy *policy,
+                     const char *selector, const char *metric, double value)
 {
-    size_t found;
-    if (mcpp_frontier_find_lane(&found, f, lane_selector) == MCPP_OK) {
-        match[found] = 1;
-        return MCPP_OK;
+    *out = NULL;
+    MCPP_CHECK_ARG(selector, "claim: NULL selector");
+    MCPP_CHECK_ARG(isfinite(value), "claimed value is not finite");
+    if (!(*p = mcpp_policy_or_default(policy))) return MCPP_ENOMEM;
+    const char *m = metric ? metric : (*p)->gate.metric;
+    int metric_id = mcpp_schema_field_id(m);
+    const mcpp_field_info *info = mcpp_schema_field_at(metric_id);
+    if (metric_id < 0 || !info || (info->type != MCPP_TYPE_DOUBLE && info->type != MCPP_TYPE_INT))
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, m, 0, 0,
+                             "'%s' is not a number field of schema %s", m, MCPP_SCHEMA_ID);
+    mcpp_claim_result *r = calloc(1, sizeof *r);
+    if (!r || !(r->selector = dup_n(selector, strlen(selector))) || !(r->metric = dup_n(m, strlen(m)))) {
+        mcpp_claim_result_free(r);
+        return mcpp_error_nomem();
     }
-    mcpp_error_clear();
-    term *terms = NULL;
-    size_t n_terms = 0;
-    int rc = parse_selector(&terms, &n_terms, lane_selector);
-    if (rc) return rc;
-    mcpp_strbuf scratch;
-    mcpp_sb_init_heap(&scratch, 128);
-    memset(match, 1, mcpp_frontier_lane_count(f));
-    for (size_t i = 0; i < n; i++)
-        for (size_t k = 0; k < n_terms && match[lane_of[i]]; k++)
-            if (!term_holds(&terms[k], receipts[i], &scratch)) match[lane_of[i]] = 0;
-    mcpp_sb_free(&scratch);
-    free_terms(terms, n_terms);
+    r->value = value;
+    *out = r;
     return MCPP_OK;
 }
 
@@ -329,28 +328,55 @@ static void decide(mcpp_claim_result *r, mcpp_strbuf *reason, const claim_lane *
     describe_sources(reason, r, NULL);
 }
 
-/* The claim check once the arguments are known good: lanes, matching, verdict. */
-static int check_claim(mcpp_claim_result *r, const mcpp_policy *p, const mcpp_receipt *const *receipts, size_t n,
-                       int metric_id, size_t *lane_of)
+/* The verdict and reason from the frontier and which of its lanes match. */
+static int decide_on(mcpp_claim_result *r, const mcpp_policy *p, const mcpp_frontier *f,
+                     const unsigned char *match)
 {
-    mcpp_frontier *f = NULL;
-    unsigned char *match = NULL;
+    const claim_lane *support = NULL, *stable_match = NULL;
     mcpp_strbuf reason;
     mcpp_sb_init_heap(&reason, 512);
-    const claim_lane *support = NULL, *stable_match = NULL;
-    int rc = mcpp_frontier_build_metric(&f, p, receipts, n, r->metric, metric_id, lane_of);
-    if (!rc && !(match = calloc(mcpp_frontier_lane_count(f) ? mcpp_frontier_lane_count(f) : 1, 1)))
-        rc = mcpp_error_nomem();
-    if (!rc) rc = mark_matching_lanes(match, f, receipts, n, lane_of, r->selector);
-    if (!rc) rc = collect_lanes(r, f, p, match, &support, &stable_match);
+    int rc = collect_lanes(r, f, p, match, &support, &stable_match);
     if (!rc) {
         decide(r, &reason, support, stable_match);
         rc = mcpp_sb_finish(&reason, &r->reason);
     }
     mcpp_sb_free(&reason);
-    free(match);
-    mcpp_frontier_free(f);
     return rc;
+}
+
+/* Which lanes of f match `selector`: a lane (short) key names one lane; terms
+ * hold for a lane when they hold for each of its receipts (lane_of[i] is the
+ * lane of receipts[i]). */
+static int match_receipts(unsigned char *match, const mcpp_frontier *f, const char *selector,
+                          const mcpp_receipt *const *receipts, size_t n, const size_t *lane_of)
+{
+    size_t found, L = mcpp_frontier_lane_count(f);
+    if (mcpp_frontier_find_lane(&found, f, selector) == MCPP_OK) {
+        match[found] = 1;
+        return MCPP_OK;
+    }
+    mcpp_error_clear();
+    unsigned char *holds = malloc(n ? n : 1);
+    MCPP_CHECK_ALLOC(holds);
+    int rc = mcpp_claim_selector_holds(holds, selector, receipts, n);
+    if (!rc) {
+        memset(match, 1, L);
+        for (size_t i = 0; i < n; i++)
+            if (!holds[i]) match[lane_of[i]] = 0;
+    }
+    free(holds);
+    return rc;
+}
+
+/* Hands r over, or frees it on failure. */
+static int hand_over(mcpp_claim_result **out, mcpp_claim_result *r, int rc)
+{
+    if (rc) {
+        mcpp_claim_result_free(r);
+        return rc;
+    }
+    *out = r;
+    return MCPP_OK;
 }
 
 int mcpp_claim_check(mcpp_claim_result **out, const mcpp_policy *policy, const mcpp_receipt *const *receipts, size_t n,
@@ -358,34 +384,70 @@ int mcpp_claim_check(mcpp_claim_result **out, const mcpp_policy *policy, const m
 {
     MCPP_CHECK_ARG(out, "mcpp_claim_check: NULL out");
     *out = NULL;
-    MCPP_CHECK_ARG(lane_selector && (!n || receipts), "mcpp_claim_check: NULL selector or receipts");
-    MCPP_CHECK_ARG(isfinite(value), "claimed value is not finite");
-    const mcpp_policy *p = mcpp_policy_or_default(policy);
-    if (!p) return MCPP_ENOMEM;
-    const char *m = metric ? metric : p->gate.metric;
-    int metric_id = mcpp_schema_field_id(m);
-    const mcpp_field_info *info = mcpp_schema_field_at(metric_id);
-    if (metric_id < 0 || !info || (info->type != MCPP_TYPE_DOUBLE && info->type != MCPP_TYPE_INT))
-        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, m, 0, 0,
-                             "'%s' is not a number field of schema %s", m, MCPP_SCHEMA_ID);
-
-    mcpp_claim_result *r = calloc(1, sizeof *r);
+    MCPP_CHECK_ARG(!n || receipts, "mcpp_claim_check: NULL receipts");
+    const mcpp_policy *p = NULL;
+    mcpp_claim_result *r = NULL;
+    int rc = claim_new(&r, &p, policy, lane_selector, metric, value);
+    if (rc) return rc;
     size_t *lane_of = malloc((n ? n : 1) * sizeof *lane_of);
-    int rc = MCPP_OK;
-    if (!r || !lane_of || !(r->selector = dup_n(lane_selector, strlen(lane_selector))) ||
-        !(r->metric = dup_n(m, strlen(m))))
-        rc = mcpp_error_nomem();
-    if (!rc) {
-        r->value = value;
-        rc = check_claim(r, p, receipts, n, metric_id, lane_of);
-    }
+    mcpp_frontier *f = NULL;
+    unsigned char *match = NULL;
+    if (!lane_of) rc = mcpp_error_nomem();
+    if (!rc) rc = mcpp_frontier_build_metric(&f, p, receipts, n, r->metric, mcpp_schema_field_id(r->metric), lane_of);
+    if (!rc && !(match = calloc(mcpp_frontier_lane_count(f) + 1, 1))) rc = mcpp_error_nomem();
+    if (!rc) rc = match_receipts(match, f, lane_selector, receipts, n, lane_of);
+    if (!rc) rc = decide_on(r, p, f, match);
+    free(match);
     free(lane_of);
-    if (rc) {
-        mcpp_claim_result_free(r);
-        return rc;
+    mcpp_frontier_free(f);
+    return hand_over(out, r, rc);
+}
+
+int mcpp_claim_selector_holds(unsigned char *out, const char *selector, const mcpp_receipt *const *receipts, size_t n)
+{
+    MCPP_CHECK_ARG(out && selector && (!n || receipts), "mcpp_claim_selector_holds: NULL argument");
+    term *terms = NULL;
+    size_t n_terms = 0;
+    int rc = parse_selector(&terms, &n_terms, selector);
+    if (rc) return rc;
+    mcpp_strbuf scratch;
+    mcpp_sb_init_heap(&scratch, 128);
+    for (size_t i = 0; i < n; i++) {
+        out[i] = 1;
+        for (size_t k = 0; k < n_terms && out[i]; k++)
+            out[i] = (unsigned char)term_holds(&terms[k], receipts[i], &scratch);
     }
-    *out = r;
-    return MCPP_OK;
+    if (scratch.failed) rc = mcpp_error_nomem();
+    mcpp_sb_free(&scratch);
+    free_terms(terms, n_terms);
+    return rc;
+}
+
+int mcpp_claim_check_frontier(mcpp_claim_result **out, const mcpp_policy *policy, const mcpp_frontier *frontier,
+                              const unsigned char *lane_holds, const char *lane_selector, const char *metric,
+                              double value)
+{
+    MCPP_CHECK_ARG(out && frontier, "mcpp_claim_check_frontier: NULL argument");
+    const mcpp_policy *p = NULL;
+    mcpp_claim_result *r = NULL;
+    int rc = claim_new(&r, &p, policy, lane_selector, metric, value);
+    if (rc) return rc;
+    size_t found, L = mcpp_frontier_lane_count(frontier);
+    unsigned char *match = calloc(L + 1, 1);
+    if (!match) rc = mcpp_error_nomem();
+    if (!rc && mcpp_frontier_find_lane(&found, frontier, lane_selector) == MCPP_OK) {
+        match[found] = 1;
+    } else if (!rc) {
+        mcpp_error_clear();
+        if (!lane_holds)
+            rc = MCPP_ERROR_ARG("'%s' names no lane of the frontier and no selector terms were evaluated",
+                                lane_selector);
+        else if (L)
+            memcpy(match, lane_holds, L);
+    }
+    if (!rc) rc = decide_on(r, p, frontier, match);
+    free(match);
+    return hand_over(out, r, rc);
 }
 
 mcpp_claim_verdict mcpp_claim_result_verdict(const mcpp_claim_result *r) { return r ? r->verdict : MCPP_CLAIM_UNSUPPORTED; }

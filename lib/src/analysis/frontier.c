@@ -247,6 +247,19 @@ static void builder_release(frontier_builder *b)
     free(b->ids_text);
 }
 
+/* The policy name and key dimension names a frontier keeps. */
+static int name_dimensions(mcpp_frontier *f, const mcpp_policy *p)
+{
+    f->key_dims = mcpp_lane_key_dim_count(p);
+    f->policy_name = strdup(p->name);
+    f->dim_names = calloc(f->key_dims ? f->key_dims : 1, sizeof *f->dim_names);
+    if (!f->policy_name || !f->dim_names)
+        return mcpp_error_nomem();
+    for (size_t k = 0; k < f->key_dims; k++)
+        MCPP_CHECK_ALLOC(f->dim_names[k] = strdup(mcpp_lane_key_dim_name(p, k)));
+    return MCPP_OK;
+}
+
 static int builder_init(frontier_builder *b, mcpp_frontier *f, const mcpp_policy *p, size_t n, const char *metric,
                         int metric_id)
 {
@@ -263,15 +276,11 @@ static int builder_init(frontier_builder *b, mcpp_frontier *f, const mcpp_policy
         for (size_t i = 0; i < b->ids_cap; i++) b->ids_seen[i].lane = SIZE_MAX;
     mcpp_sb_init_heap(&b->key, 1024);
     f->n_receipts = n;
-    f->key_dims = mcpp_lane_key_dim_count(p);
-    f->policy_name = strdup(p->name);
-    f->dim_names = calloc(f->key_dims ? f->key_dims : 1, sizeof *f->dim_names);
-    b->segs_tmp = malloc((f->key_dims ? f->key_dims : 1) * sizeof *b->segs_tmp);
-    if (!f->policy_name || !f->dim_names || !b->segs_tmp || b->key.failed || !b->ids_seen || !b->ids_text)
+    size_t dims = mcpp_lane_key_dim_count(p);
+    b->segs_tmp = malloc((dims ? dims : 1) * sizeof *b->segs_tmp);
+    if (!b->segs_tmp || b->key.failed || !b->ids_seen || !b->ids_text)
         return mcpp_error_nomem();
-    for (size_t k = 0; k < f->key_dims; k++)
-        MCPP_CHECK_ALLOC(f->dim_names[k] = strdup(mcpp_lane_key_dim_name(p, k)));
-    return MCPP_OK;
+    return name_dimensions(f, p);
 }
 
 /* Makes room for one more lane in the lanes, lane hashes and segments. */
@@ -401,6 +410,16 @@ static int evaluate_lanes(mcpp_frontier *f)
     return rc;
 }
 
+/* Orders the lanes by key (remapping lane_of), evaluates and labels them, and
+ * finds adjacency: the part of building shared with mcpp_frontier_from_summaries. */
+static int finish(mcpp_frontier *f, const mcpp_policy *p, size_t *lane_of, size_t n)
+{
+    int rc = sort_lanes(f, n, lane_of);
+    if (!rc) rc = evaluate_lanes(f);
+    if (!rc) rc = find_adjacency(f, p->adjacency_width);
+    return rc;
+}
+
 /* Groups the receipts into lanes, skipping repeated runs. */
 static int group_receipts(frontier_builder *b, const mcpp_receipt *const *receipts, size_t n, size_t *lane_of)
 {
@@ -428,9 +447,7 @@ int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const 
     frontier_builder b;
     int rc = builder_init(&b, f, p, n, metric, metric_id);
     if (!rc) rc = group_receipts(&b, receipts, n, lane_of);
-    if (!rc) rc = sort_lanes(f, n, lane_of);
-    if (!rc) rc = evaluate_lanes(f);
-    if (!rc) rc = find_adjacency(f, p->adjacency_width);
+    if (!rc) rc = finish(f, p, lane_of, n);
     builder_release(&b);
     if (rc) {
         mcpp_frontier_free(f);
@@ -563,3 +580,104 @@ int mcpp_frontier_find_lane(size_t *out, const mcpp_frontier *f, const char *key
 const char *mcpp_frontier_policy_name(const mcpp_frontier *f) { return f ? f->policy_name : NULL; }
 size_t mcpp_frontier_receipt_total(const mcpp_frontier *f) { return f ? f->n_receipts : 0; }
 size_t mcpp_frontier_duplicate_count(const mcpp_frontier *f) { return f ? f->n_duplicates : 0; }
+
+/* ---- From lane summaries ---------------------------------------------------------------- */
+
+static int compare_summary_keys(const void *a, const void *b)
+{
+    return strcmp(mcpp_lane_summary_key(*(const mcpp_lane_summary *const *)a),
+                  mcpp_lane_summary_key(*(const mcpp_lane_summary *const *)b));
+}
+
+/* The segment hashes of a key text, as mcpp_lane_key_append makes them: the
+ * key split at its unescaped ';'. */
+static void key_segments(uint64_t *segs, size_t dims, const char *key)
+{
+    const char *start = key;
+    size_t k = 0;
+    for (const char *c = key;; c++) {
+        if (*c == '\\' && c[1]) {
+            c++;
+            continue;
+        }
+        if (*c != ';' && *c) continue;
+        if (k < dims) segs[k++] = mcpp_fnv1a(start, (size_t)(c - start), MCPP_FNV_OFFSET);
+        if (!*c) break;
+        start = c + 1;
+    }
+    while (k < dims) segs[k++] = 0;
+}
+
+/* Appends one lane: a fresh summary merging sorted[0..n) (all of one key). */
+static int add_merged_lane(mcpp_frontier *f, const mcpp_policy *p, const mcpp_lane_summary *const *same, size_t n)
+{
+    frontier_lane *l = &f->lanes[f->n_lanes];
+    memset(l, 0, sizeof *l);
+    const char *key = mcpp_lane_summary_key(same[0]);
+    int rc = mcpp_lane_summary_create(&l->summary, p, mcpp_lane_summary_metric(same[0]),
+                                      mcpp_lane_summary_metric_id(same[0]), key);
+    for (size_t i = 0; !rc && i < n; i++) rc = mcpp_lane_summary_merge(l->summary, same[i]);
+    if (rc) {
+        mcpp_lane_summary_free(l->summary);
+        return rc;
+    }
+    key_segments(f->segs + f->n_lanes * f->key_dims, f->key_dims, key);
+    f->n_receipts += mcpp_lane_summary_receipt_count(l->summary);
+    f->n_lanes++;
+    return MCPP_OK;
+}
+
+int mcpp_frontier_from_summaries(mcpp_frontier **out, const mcpp_policy *policy,
+                                 const mcpp_lane_summary *const *summaries, size_t n, size_t duplicates)
+{
+    if (!out) return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_frontier_from_summaries: NULL out");
+    *out = NULL;
+    if (n && !summaries)
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_frontier_from_summaries: NULL summaries");
+    const mcpp_policy *p = mcpp_policy_or_default(policy);
+    if (!p) return MCPP_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        if (!summaries[i]) return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "summary %zu is NULL", i);
+        if (mcpp_lane_summary_policy(summaries[i]) != p ||
+            strcmp(mcpp_lane_summary_metric(summaries[i]), mcpp_lane_summary_metric(summaries[0])) != 0)
+            return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, NULL, NULL, 0, 0,
+                                  "summary %zu was made under another policy or metric than the frontier's", i);
+    }
+    mcpp_frontier *f = calloc(1, sizeof *f);
+    const mcpp_lane_summary **sorted = malloc((n ? n : 1) * sizeof *sorted);
+    int rc = f && sorted ? name_dimensions(f, p) : mcpp_error_nomem();
+    if (!rc) {
+        f->lanes = calloc(n ? n : 1, sizeof *f->lanes);
+        f->segs = calloc((n ? n : 1) * (f->key_dims ? f->key_dims : 1), sizeof *f->segs);
+        f->cap_lanes = n;
+        if (!f->lanes || !f->segs) rc = mcpp_error_nomem();
+    }
+    size_t m = 0; /* summaries without receipts say nothing */
+    for (size_t i = 0; !rc && i < n; i++)
+        if (mcpp_lane_summary_receipt_count(summaries[i])) sorted[m++] = summaries[i];
+    if (!rc && m > 1) qsort(sorted, m, sizeof *sorted, compare_summary_keys);
+    for (size_t i = 0; !rc && i < m;) {
+        size_t j = i + 1;
+        while (j < m && strcmp(mcpp_lane_summary_key(sorted[j]), mcpp_lane_summary_key(sorted[i])) == 0) j++;
+        rc = add_merged_lane(f, p, sorted + i, j - i);
+        i = j;
+    }
+    free(sorted);
+    if (!rc) {
+        f->n_receipts += duplicates;
+        f->n_duplicates = duplicates;
+        rc = finish(f, p, NULL, 0);
+    }
+    if (rc) {
+        mcpp_frontier_free(f);
+        return rc;
+    }
+    *out = f;
+    return MCPP_OK;
+}
+
+const mcpp_lane_summary *mcpp_frontier_lane_summary(const mcpp_frontier *f, size_t lane)
+{
+    const frontier_lane *l = lane_at(f, lane);
+    return l ? l->summary : NULL;
+}

@@ -27,9 +27,10 @@ struct mcpp_gate_report {
     char *metric_name;
 };
 
-/* Decides one candidate; writes its outcome, reason and metric. */
+/* Decides one candidate; writes its outcome, reason and metric. `dropped`
+ * (NULL: none) adds baselines left out upstream to the verdict tally. */
 static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *const *baselines, size_t nb,
-                    const mcpp_receipt *cand, const char *metric_name)
+                    const mcpp_receipt *cand, const char *metric_name, const size_t *dropped)
 {
     mcpp_metric_side sb, sc;
     memset(&sb, 0, sizeof sb);
@@ -64,6 +65,10 @@ static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *con
             rc = added;
             goto done;
         }
+    }
+    if (dropped) {
+        by_verdict[MCPP_VERDICT_NOT_COMPARABLE] += dropped[0];
+        by_verdict[MCPP_VERDICT_INSUFFICIENT] += dropped[1];
     }
     int hc = mcpp_metric_side_add(&sc, p, p->gate_metric_id, cand);
     if (hc < 0) {
@@ -105,6 +110,12 @@ done:
 int mcpp_gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcpp_receipt *const *baselines,
                   size_t nb, const mcpp_receipt *const *candidates, size_t nc)
 {
+    return mcpp_gate_run_filtered(out, policy, baselines, nb, candidates, nc, NULL);
+}
+
+int mcpp_gate_run_filtered(mcpp_gate_report **out, const mcpp_policy *policy, const mcpp_receipt *const *baselines,
+                           size_t nb, const mcpp_receipt *const *candidates, size_t nc, const size_t *dropped)
+{
     MCPP_CHECK_ARG(out, "mcpp_gate_run: NULL out");
     *out = NULL;
     MCPP_CHECK_ARG((!nb || baselines) && (!nc || candidates), "mcpp_gate_run: NULL receipt array");
@@ -132,7 +143,8 @@ int mcpp_gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcpp_
             rc = mcpp_error_nomem();
             goto fail;
         }
-        if ((rc = gate_one(e, p, baselines, nb, candidates[i], r->metric_name)) != 0) goto fail;
+        if ((rc = gate_one(e, p, baselines, nb, candidates[i], r->metric_name, dropped ? dropped + 2 * i : NULL)) != 0)
+            goto fail;
         if (e->outcome == MCPP_GATE_FAILED) failed++;
         else if (e->outcome == MCPP_GATE_UNDETERMINED) undetermined++;
     }

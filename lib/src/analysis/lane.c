@@ -708,3 +708,42 @@ int mcpp_lane_summary_serialize(char **out, const mcpp_lane_summary *s)
     mcpp_sb_puts(&b, "}");
     return mcpp_sb_finish(&b, out);
 }
+
+/* ---- Raw access for restoring a serialized summary (lane_summary_io.c) ------------------- */
+
+const mcpp_policy *mcpp_lane_summary_policy(const mcpp_lane_summary *s) { return s->policy; }
+const char *mcpp_lane_summary_metric(const mcpp_lane_summary *s) { return s->metric; }
+int mcpp_lane_summary_metric_id(const mcpp_lane_summary *s) { return s->metric_id; }
+
+void mcpp_lane_summary_set_counts(mcpp_lane_summary *s, const mcpp_lane_summary_counts *c)
+{
+    invalidate(s);
+    s->n_receipts = c->receipts;
+    s->n_ok = c->ok;
+    s->n_failed = c->failed;
+    s->n_partial = c->partial;
+    s->n_verification_failed = c->verification_failed;
+    s->n_unstable = c->claim_unstable;
+    s->n_blocked = c->claim_blocked;
+    s->n_fallback_runs = c->fallback_runs;
+}
+
+int mcpp_lane_summary_restore_text(mcpp_lane_summary *s, mcpp_lane_summary_part part, const char *text)
+{
+    invalidate(s);
+    switch (part) {
+    case MCPP_SUMMARY_LABEL: return set_label_min(s, text);
+    case MCPP_SUMMARY_IDS: return textset_add(&s->ids, text, 0);
+    case MCPP_SUMMARY_BLOCKERS: return textset_add(&s->blockers, text, 1);
+    case MCPP_SUMMARY_FALLBACKS: return textset_add(&s->fallbacks, text, 1);
+    default: return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "not a text part of a lane summary");
+    }
+}
+
+int mcpp_lane_summary_restore_value(mcpp_lane_summary *s, mcpp_lane_summary_part part, double value)
+{
+    invalidate(s);
+    if (part == MCPP_SUMMARY_VALUES) return dvec_push(&s->values, value);
+    if (part == MCPP_SUMMARY_STEPS) return dvec_push(&s->steps, value);
+    return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "not a number part of a lane summary");
+}

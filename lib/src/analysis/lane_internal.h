@@ -54,4 +54,27 @@ const char **mcpp_lane_summary_sorted_ids(const mcpp_lane_summary *s, size_t *n)
  * {"median": .., "interval": [lo, hi], "n": ..}; NULL gives null. */
 void mcpp_lane_headline_json(mcpp_strbuf *b, const mcpp_lane_headline *h);
 
+/* Raw access for restoring a serialized summary (lane_summary_io.c): the
+ * summary's policy and metric, its counts, and its parts one item at a time. */
+const mcpp_policy *mcpp_lane_summary_policy(const mcpp_lane_summary *s);
+const char *mcpp_lane_summary_metric(const mcpp_lane_summary *s);
+int mcpp_lane_summary_metric_id(const mcpp_lane_summary *s);
+
+typedef struct mcpp_lane_summary_counts {
+    size_t receipts, ok, failed, partial, verification_failed, claim_unstable, claim_blocked, fallback_runs;
+} mcpp_lane_summary_counts;
+
+typedef enum mcpp_lane_summary_part {
+    MCPP_SUMMARY_LABEL,     /* text: the smallest lane.name wins         */
+    MCPP_SUMMARY_IDS,       /* text, a multiset                          */
+    MCPP_SUMMARY_BLOCKERS,  /* text, a set                               */
+    MCPP_SUMMARY_FALLBACKS, /* text, a set                               */
+    MCPP_SUMMARY_VALUES,    /* number: one run's stated value            */
+    MCPP_SUMMARY_STEPS      /* number: a step value of a single run      */
+} mcpp_lane_summary_part;
+
+void mcpp_lane_summary_set_counts(mcpp_lane_summary *s, const mcpp_lane_summary_counts *c);
+int mcpp_lane_summary_restore_text(mcpp_lane_summary *s, mcpp_lane_summary_part part, const char *text);
+int mcpp_lane_summary_restore_value(mcpp_lane_summary *s, mcpp_lane_summary_part part, double value);
+
 #endif /* MCPP_LANE_INTERNAL_H */
