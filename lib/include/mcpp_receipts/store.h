@@ -111,6 +111,12 @@ typedef struct mcpp_store_query {
 MCPP_API int mcpp_store_query_set(mcpp_receipt_set **out, mcpp_store *store,
                                   const mcpp_store_query *query);
 
+/* The receipts a query selects as text: `format` "json" (an array), "jsonl"
+ * (one canonical JSON receipt per line) or "yaml" (documents, each after
+ * "---"). Free *out with mcpp_free(). */
+MCPP_API int mcpp_store_export(char **out, mcpp_store *store, const mcpp_store_query *query,
+                               const char *format);
+
 /* Live receipts and tombstones in the store. */
 MCPP_API int mcpp_store_count(size_t *out_live, size_t *out_removed, mcpp_store *store);
 

@@ -195,8 +195,8 @@ static const char *or_dash(const char *s) { return s ? s : "-"; }
 static void render_lane_readable(mcpp_strbuf *b, const history_lane *l, const char *metric, int md)
 {
     mcpp_sb_printf(b, md ? "### %s `%s`\n\n" : "lane %s  %s\n", l->short_key, or_dash(l->label));
-    mcpp_sb_printf(b, md ? "%zu runs of `%s`, %zu change point%s\n\n" : "  %zu runs of %s, %zu change point%s\n",
-                   l->n_runs, metric, l->n_changes, l->n_changes == 1 ? "" : "s");
+    mcpp_sb_printf(b, md ? "%zu run%s of `%s`, %zu change point%s\n\n" : "  %zu run%s of %s, %zu change point%s\n",
+                   l->n_runs, l->n_runs == 1 ? "" : "s", metric, l->n_changes, l->n_changes == 1 ? "" : "s");
     if (md) mcpp_sb_puts(b, "| | created_at | git_commit | value | id |\n|---|---|---|---:|---|\n");
     for (size_t i = 0; i < l->n_runs; i++) {
         const history_run *r = &l->runs[i];

@@ -45,6 +45,7 @@ int mcpp_store_row_fill(mcpp_store_row *row, const mcpp_receipt *r, const char *
     row->name = string_field(r, "lane.name");
     row->metric = metric;
     int rc = mcpp_receipt_write(&row->body, &row->body_len, r, MCPP_FORMAT_JSON);
+    if (!rc) row->body_len = mcpp_store_fold_json(row->body, row->body_len);
     if (!rc) rc = mcpp_lane_key(&row->lane_key, NULL, r);
     if (!rc) rc = mcpp_lane_key_short(row->lane_short, sizeof row->lane_short, row->lane_key);
     if (!rc && !(row->lane_label = lane_label(r))) rc = mcpp_error_nomem();

@@ -49,6 +49,9 @@ int mcpp_store_migrate(mcpp_store *s);
 struct mcpp_strbuf;
 int mcpp_store_take_text(char **out, struct mcpp_strbuf *b);
 
+/* Folds the writer's JSON onto one line, in place; returns the new length. */
+size_t mcpp_store_fold_json(char *text, size_t len);
+
 /* The stored columns of one receipt, computed through the public API. */
 typedef struct mcpp_store_row {
     const char *id;
