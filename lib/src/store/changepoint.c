@@ -23,9 +23,9 @@
 void mcpp_changepoint_settings_default(mcpp_changepoint_settings *out)
 {
     if (!out) return;
-    out->penalty_per_log_n = 4.0;
+    out->penalty_per_log_n = 6.0;
     out->min_rel_change = 0.01;
-    out->min_segment = 3;
+    out->min_segment = 4;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -61,10 +61,20 @@ typedef struct search {
     size_t cap, count;
 } search;
 
+/* The threshold for a statistic whose variance is estimated with `dof`
+ * degrees of freedom: z^2 = penalty * ln(N) read as a normal quantile and
+ * moved to the Student t quantile by the Cornish-Fisher expansion (two terms). */
+static double t_threshold(double z2, double dof)
+{
+    double z = sqrt(z2), z3 = z2 * z, z5 = z3 * z2;
+    double t = z + (z3 + z) / (4.0 * dof) + (5.0 * z5 + 16.0 * z3 + 3.0 * z) / (96.0 * dof * dof);
+    return t * t;
+}
+
 static void segment(search *s, size_t lo, size_t hi)
 {
-    size_t m = s->min_segment;
-    if (hi - lo < 2 * m) return;
+    size_t m = s->min_segment, n = hi - lo;
+    if (n < 2 * m || n < 3) return;
     size_t best = 0;
     double best_gain = -1.0, total = s->prefix[hi] - s->prefix[lo];
     for (size_t t = lo + m; t + m <= hi; t++) {
@@ -74,7 +84,13 @@ static void segment(search *s, size_t lo, size_t hi)
         double gain = n1 * n2 / (n1 + n2) * diff * diff;
         if (gain > best_gain) best_gain = gain, best = t;
     }
-    if (best_gain / s->sigma2 <= s->threshold) return;
+    /* The variance is the larger of the series-wide MAD estimate and the
+     * segment's own residual variance around the two means. */
+    double mean = total / (double)n, rss0 = 0.0;
+    for (size_t i = lo; i < hi; i++) rss0 += (s->y[i] - mean) * (s->y[i] - mean);
+    double within = (rss0 - best_gain) / (double)(n - 2);
+    double sigma2 = within > s->sigma2 ? within : s->sigma2;
+    if (best_gain / sigma2 <= t_threshold(s->threshold, (double)(n - 2))) return;
     double before = median_of(s->y + lo, best - lo, s->scratch);
     double after = median_of(s->y + best, hi - best, s->scratch);
     if (fabs(exp(after - before) - 1.0) < s->min_rel) return;

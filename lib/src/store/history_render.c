@@ -13,8 +13,10 @@
 #include "store/history_internal.h"
 
 static const char METHOD[] =
-    "binary segmentation on ln(value), split kept when the squared-error gain / sigma^2 > penalty * ln(n) "
-    "(sigma from the MAD of successive differences) and the segment medians differ by >= min_rel_change";
+    "binary segmentation on ln(value): a split is kept when its squared-error gain over sigma^2 exceeds "
+    "penalty * ln(n) moved to a Student t quantile (sigma^2: the larger of the MAD of successive "
+    "differences and the segment's residual variance) and the medians on either side differ by at least "
+    "min_rel_change";
 
 size_t mcpp_history_lane_count(const mcpp_history *h) { return h ? h->n_lanes : 0; }
 

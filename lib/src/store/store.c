@@ -2,8 +2,11 @@
  * store.c — opening and closing a receipt store, counting, removing with a
  * tombstone, listing tombstones, and the integrity check.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/error_internal.h"
 #include "receipt/receipt_internal.h"
@@ -49,6 +52,22 @@ static int configure(mcpp_store *s)
     return rc ? rc : mcpp_store_migrate(s);
 }
 
+/* A failure to open for writing says so when the file or its directory is
+ * read-only, which SQLite reports only as "unable to open". */
+static int explain_read_only(const mcpp_store *s, int rc)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", s->path);
+    char *slash = strrchr(dir, '/');
+    if (slash) *(slash == dir ? slash + 1 : slash) = '\0';
+    else snprintf(dir, sizeof dir, ".");
+    if (access(dir, W_OK) == 0 && access(s->path, W_OK) == 0) return rc;
+    return mcpp_error_set(MCPP_EIO, "io", s->path, NULL, 0, 0,
+                          "cannot write: the file or its directory is read-only (%s); "
+                          "open the store read-only to read it",
+                          strerror(errno));
+}
+
 int mcpp_store_open(mcpp_store **out, const char *path, unsigned flags)
 {
     if (!out || !path || !*path)
@@ -66,6 +85,8 @@ int mcpp_store_open(mcpp_store **out, const char *path, unsigned flags)
     rc = rc == SQLITE_OK ? configure(s) : mcpp_store_sqlite_error(s, rc, "opening the store");
     if (rc == MCPP_EIO && s->read_only) {
         if (!(rc = open_immutable(s))) rc = configure(s);
+    } else if (rc == MCPP_EIO) {
+        rc = explain_read_only(s, rc);
     }
     if (rc) {
         mcpp_store_close(s);
