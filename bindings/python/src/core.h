@@ -128,4 +128,15 @@ PyObject *mcpp_py_claim(PyObject *module, PyObject *args);
 PyObject *mcpp_py_gate(PyObject *module, PyObject *args);
 PyObject *mcpp_py_lane_key(PyObject *module, PyObject *args);
 
+/* ---- The receipt store (store.c): the functions behind mcpp_receipts.Store ---- */
+
+PyObject *mcpp_py_store_add(PyObject *module, PyObject *args);
+PyObject *mcpp_py_store_query(PyObject *module, PyObject *args);
+PyObject *mcpp_py_store_remove(PyObject *module, PyObject *args);
+PyObject *mcpp_py_store_count(PyObject *module, PyObject *args);
+PyObject *mcpp_py_store_check(PyObject *module, PyObject *args);
+PyObject *mcpp_py_store_removed(PyObject *module, PyObject *args);
+PyObject *mcpp_py_store_export(PyObject *module, PyObject *args);
+PyObject *mcpp_py_store_history(PyObject *module, PyObject *args);
+
 #endif /* MCPP_PY_CORE_H */
