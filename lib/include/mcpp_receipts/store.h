@@ -24,8 +24,8 @@
  *
  * Errors: MCPP_EIO (kind "io") for a file that cannot be opened, read or
  * written — a full disk and a read-only directory say so — and MCPP_EINVALID
- * (kind "store") for a file that is not a store or is damaged. The message
- * always names the database file.
+ * (kind "consistency") for a file that is not a store or is damaged, and for
+ * an id conflict. The message always names the database file.
  *
  * Threads: a store handle is used by one thread at a time; open one handle per
  * thread or process (they may share the file).
@@ -111,6 +111,16 @@ typedef struct mcpp_store_query {
 MCPP_API int mcpp_store_query_set(mcpp_receipt_set **out, mcpp_store *store,
                                   const mcpp_store_query *query);
 
+/* Receives one receipt and owns it from then on; a non-zero return stops
+ * the query, which then returns that value. */
+typedef int (*mcpp_store_receipt_fn)(void *ctx, mcpp_receipt *receipt);
+
+/* As mcpp_store_query_set, handing each receipt to `fn` in order (for
+ * bindings that keep receipts in their own objects). Stored bodies are
+ * parsed on several threads; `fn` is called on the calling thread only. */
+MCPP_API int mcpp_store_query_each(mcpp_store *store, const mcpp_store_query *query,
+                                   mcpp_store_receipt_fn fn, void *ctx);
+
 /* The receipts a query selects as text: `format` "json" (an array), "jsonl"
  * (one canonical JSON receipt per line) or "yaml" (documents, each after
  * "---"). Free *out with mcpp_free(). */
@@ -134,16 +144,19 @@ MCPP_API int mcpp_store_removed_render(char **out, mcpp_store *store);
 
 /*
  * Change points of a series (Gaussian mean shift on log values, binary
- * segmentation with a BIC-like penalty): a split of a segment at t is kept
+ * segmentation with a BIC-like penalty): the best split of a segment is kept
  * when the fall in squared error, divided by the noise variance, exceeds
- * `penalty_per_log_n` * ln(n) and the shift of the segment medians is at
- * least `min_rel_change`. The noise variance comes from the median absolute
- * deviation of successive differences, so a step does not inflate it.
+ * z^2 = `penalty_per_log_n` * ln(n) carried to the Student t quantile of the
+ * segment's degrees of freedom (Cornish-Fisher), and the medians on either
+ * side differ by at least `min_rel_change`; then both halves are searched.
+ * The noise variance is the larger of the one from the median absolute
+ * deviation of successive differences (a step barely moves it) and the
+ * segment's residual variance around its two means (short series).
  */
 typedef struct mcpp_changepoint_settings {
-    double penalty_per_log_n; /* default 4.0                                  */
+    double penalty_per_log_n; /* default 6.0                                  */
     double min_rel_change;    /* default 0.01 (the default policy noise floor) */
-    size_t min_segment;       /* runs on each side of a change; default 3     */
+    size_t min_segment;       /* runs on each side of a change; default 4     */
 } mcpp_changepoint_settings;
 
 MCPP_API void mcpp_changepoint_settings_default(mcpp_changepoint_settings *out);

@@ -80,6 +80,8 @@ void mcpp_store_row_clear(mcpp_store_row *row);
  * MCPP_EINVALID naming the id.
  */
 int mcpp_store_load_rows(mcpp_receipt_set *set, mcpp_store *s, sqlite3_stmt *stmt);
+/* The same, handing each receipt (and its ownership) to `sink` in row order. */
+int mcpp_store_load_rows_each(mcpp_store *s, sqlite3_stmt *stmt, mcpp_store_receipt_fn sink, void *ctx);
 
 /* Lane keys (default policy) of the live lanes a selector names, as a
  * NULL-terminated array of malloc'ed strings; free with mcpp_store_keys_free. */

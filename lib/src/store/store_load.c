@@ -68,8 +68,8 @@ static void parse_batch(batch *b)
     }
 }
 
-/* Moves the batch's receipts into the set; the first failure becomes the error. */
-static int drain_batch(batch *b, mcpp_receipt_set *set, const mcpp_store *s)
+/* Hands the batch's receipts to the sink; the first failure becomes the error. */
+static int drain_batch(batch *b, mcpp_store_receipt_fn sink, void *ctx, const mcpp_store *s)
 {
     int rc = MCPP_OK;
     for (size_t i = 0; i < b->n; i++) {
@@ -77,8 +77,9 @@ static int drain_batch(batch *b, mcpp_receipt_set *set, const mcpp_store *s)
             rc = mcpp_error_set(MCPP_EINVALID, "consistency", s->path, "body", 0, 0,
                                 "stored receipt '%s' no longer loads: %s", b->ids[i], b->errors[i]);
         else if (!rc && b->receipts[i]) {
-            rc = mcpp_receipt_set_add(set, b->receipts[i]);
+            mcpp_receipt *r = b->receipts[i];
             b->receipts[i] = NULL;
+            rc = sink(ctx, r);
         }
         mcpp_receipt_free(b->receipts[i]);
         free(b->ids[i]);
@@ -113,7 +114,17 @@ static int copy_row(batch *b, sqlite3_stmt *stmt)
     return MCPP_OK;
 }
 
+static int add_to_set(void *set, mcpp_receipt *receipt)
+{
+    return mcpp_receipt_set_add(set, receipt);
+}
+
 int mcpp_store_load_rows(mcpp_receipt_set *set, mcpp_store *s, sqlite3_stmt *stmt)
+{
+    return mcpp_store_load_rows_each(s, stmt, add_to_set, set);
+}
+
+int mcpp_store_load_rows_each(mcpp_store *s, sqlite3_stmt *stmt, mcpp_store_receipt_fn sink, void *ctx)
 {
     batch *b = calloc(1, sizeof *b);
     if (!b) return mcpp_error_nomem();
@@ -123,12 +134,12 @@ int mcpp_store_load_rows(mcpp_receipt_set *set, mcpp_store *s, sqlite3_stmt *stm
         rc = copy_row(b, stmt);
         if (!rc && b->n == BATCH_ROWS) {
             parse_batch(b);
-            rc = drain_batch(b, set, s);
+            rc = drain_batch(b, sink, ctx, s);
         }
     }
     if (!rc && step != SQLITE_DONE) rc = mcpp_store_sqlite_error(s, step, "reading receipts");
     if (!rc) parse_batch(b);
-    int drained = drain_batch(b, set, s);
+    int drained = drain_batch(b, sink, ctx, s);
     free(b);
     return rc ? rc : drained;
 }

@@ -161,10 +161,9 @@ static int build_sql(sql_builder *q, char *where_copy, char **lanes, const mcpp_
     return rc;
 }
 
-int mcpp_store_query_set(mcpp_receipt_set **out, mcpp_store *store, const mcpp_store_query *query)
+int mcpp_store_query_each(mcpp_store *store, const mcpp_store_query *query, mcpp_store_receipt_fn fn, void *ctx)
 {
-    if (!out || !store) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_store_query_set: NULL argument");
-    *out = NULL;
+    if (!store || !fn) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_store_query_each: NULL argument");
     static const mcpp_store_query all = {NULL, NULL, NULL, NULL, 0, 0};
     if (!query) query = &all;
     sql_builder q;
@@ -178,13 +177,25 @@ int mcpp_store_query_set(mcpp_receipt_set **out, mcpp_store *store, const mcpp_s
     if (!rc) rc = build_sql(&q, where_copy, lanes, query);
     if (!rc) rc = mcpp_store_prepare(&st, store, q.sql.data, "querying");
     for (size_t i = 0; !rc && i < q.n_binds; i++) sqlite3_bind_text(st, (int)i + 1, q.binds[i], -1, SQLITE_STATIC);
-    if (!rc) rc = mcpp_receipt_set_new(out);
-    if (!rc) rc = mcpp_store_load_rows(*out, store, st);
+    if (!rc) rc = mcpp_store_load_rows_each(store, st, fn, ctx);
 done:
     sqlite3_finalize(st);
     mcpp_sb_free(&q.sql);
     mcpp_store_keys_free(lanes);
     free(where_copy);
+    return rc;
+}
+
+static int add_to_set(void *set, mcpp_receipt *receipt)
+{
+    return mcpp_receipt_set_add(set, receipt);
+}
+
+int mcpp_store_query_set(mcpp_receipt_set **out, mcpp_store *store, const mcpp_store_query *query)
+{
+    if (!out || !store) return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "mcpp_store_query_set: NULL argument");
+    int rc = mcpp_receipt_set_new(out);
+    if (!rc) rc = mcpp_store_query_each(store, query, add_to_set, *out);
     if (rc) {
         mcpp_receipt_set_free(*out);
         *out = NULL;
