@@ -56,6 +56,7 @@ static int load_runs(history_lane *lane, mcpp_store *s, sqlite3_stmt *st, const 
 {
     sqlite3_reset(st);
     sqlite3_bind_text(st, 1, lane->key, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, lane->short_key, -1, SQLITE_STATIC);
     int step, rc = MCPP_OK;
     while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
         const char *stored_metric = (const char *)sqlite3_column_text(st, 3);
@@ -97,7 +98,7 @@ static int build_lanes(mcpp_history *h, mcpp_store *s, char **keys)
     sqlite3_stmt *st = NULL;
     int rc = mcpp_store_prepare(&st, s,
                                 "SELECT id, created_at, git_commit, metric, metric_value, body, lane_label"
-                                " FROM receipts WHERE lane_key = ?1 ORDER BY created_at, id",
+                                " FROM receipts WHERE lane_short = ?2 AND lane_key = ?1 ORDER BY created_at, id",
                                 "reading the lane's runs");
     size_t n = 0;
     while (keys[n]) n++;

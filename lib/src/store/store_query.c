@@ -11,7 +11,7 @@
 #include "receipt/receipt_internal.h"
 #include "store/store_internal.h"
 
-#define MAX_BINDS 64
+#define MAX_BINDS 1024
 
 void mcpp_store_keys_free(char **keys)
 {
@@ -73,11 +73,15 @@ int mcpp_store_select_lanes(char ***out, mcpp_store *s, const char *selector)
     }
     if ((rc = mcpp_receipt_set_new(&set))) goto done;
     sqlite3_stmt *st = NULL;
-    if ((rc = mcpp_store_prepare(&st, s, "SELECT id, body FROM receipts WHERE lane_key = ?1", "selecting lanes")))
+    if ((rc = mcpp_store_prepare(&st, s, "SELECT id, body FROM receipts WHERE lane_short = ?2 AND lane_key = ?1",
+                                 "selecting lanes")))
         goto done;
     for (size_t i = 0; !rc && candidates[i]; i++) {
         sqlite3_reset(st);
+        char short_key[24];
+        mcpp_lane_key_short(short_key, sizeof short_key, candidates[i]);
         sqlite3_bind_text(st, 1, candidates[i], -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, short_key, -1, SQLITE_TRANSIENT);
         rc = mcpp_store_load_rows(set, s, st);
     }
     sqlite3_finalize(st);
@@ -92,6 +96,7 @@ typedef struct sql_builder {
     mcpp_strbuf sql;
     const char *binds[MAX_BINDS];
     size_t n_binds;
+    char shorts[MAX_BINDS][24]; /* short keys of the selected lanes */
 } sql_builder;
 
 static int bind_value(sql_builder *q, const char *value)
@@ -137,10 +142,21 @@ static int build_sql(sql_builder *q, char *where_copy, char **lanes, const mcpp_
     mcpp_sb_puts(&q->sql, "SELECT id, body FROM (SELECT id, body, created_at FROM receipts WHERE 1");
     int rc = MCPP_OK;
     if (lanes) {
-        mcpp_sb_puts(&q->sql, " AND lane_key IN (");
+        /* the short key finds the rows through the index, the key confirms them */
+        mcpp_sb_puts(&q->sql, " AND (0");
         for (size_t i = 0; !rc && lanes[i]; i++) {
-            if (i) mcpp_sb_puts(&q->sql, ", ");
-            rc = bind_value(q, lanes[i]);
+            if (i >= MAX_BINDS / 2 - 4) {
+                rc = mcpp_error_set(MCPP_ELIMIT, "limit", NULL, "lane", 0, 0,
+                                    "the lane selector matches more than %d lanes; narrow it", MAX_BINDS / 2 - 4);
+                break;
+            }
+            mcpp_lane_key_short(q->shorts[i], sizeof q->shorts[i], lanes[i]);
+            mcpp_sb_puts(&q->sql, " OR (lane_short = ");
+            if (!(rc = bind_value(q, q->shorts[i]))) {
+                mcpp_sb_puts(&q->sql, " AND lane_key = ");
+                rc = bind_value(q, lanes[i]);
+            }
+            mcpp_sb_puts(&q->sql, ")");
         }
         mcpp_sb_puts(&q->sql, ")");
     }

@@ -18,9 +18,10 @@ static const char *const MIGRATIONS[MCPP_STORE_SCHEMA_VERSION] = {
     "  metric TEXT, metric_value REAL, body TEXT NOT NULL, added_at TEXT NOT NULL);"
     "CREATE TABLE tombstones(id TEXT PRIMARY KEY NOT NULL, reason TEXT NOT NULL,"
     "  removed_at TEXT NOT NULL, body TEXT NOT NULL);",
-    /* 2: indexes for lane history, time and commit queries */
-    "CREATE INDEX receipts_by_lane ON receipts(lane_key, created_at);"
-    "CREATE INDEX receipts_by_short_key ON receipts(lane_short);"
+    /* 2: indexes for lane history, time and commit queries; lanes are
+     * indexed by their 17-byte short key (the full key, hundreds of bytes,
+     * is checked on the rows found) */
+    "CREATE INDEX receipts_by_lane ON receipts(lane_short, created_at);"
     "CREATE INDEX receipts_by_time ON receipts(created_at);"
     "CREATE INDEX receipts_by_commit ON receipts(git_commit);",
 };
