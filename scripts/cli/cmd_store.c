@@ -30,7 +30,7 @@ static const char STORE_HELP[] =
 
 typedef struct store_args {
     const char *db;
-    const char *positional[256];
+    char **positional; /* the arguments after DB that no option took (into argv) */
     int n_positional;
     mcpp_store_query query;
     const char *from_commit, *to_commit, *format, *reason, *limit_text;
@@ -59,9 +59,11 @@ static const char **option_slot(store_args *a, const char *name)
     return NULL;
 }
 
+/* Fills *a from argv; a->positional is allocated (the caller frees it). */
 static int parse_args(store_args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
+    if (!(a->positional = calloc((size_t)argc, sizeof *a->positional))) return CLI_EXIT_INTERNAL;
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "--keep-going") == 0) a->keep_going = 1;
@@ -79,11 +81,8 @@ static int parse_args(store_args *a, int argc, char **argv)
             *slot = argv[++i];
         } else if (!a->db) {
             a->db = arg;
-        } else if (a->n_positional < (int)(sizeof a->positional / sizeof a->positional[0])) {
-            a->positional[a->n_positional++] = arg;
         } else {
-            fprintf(stderr, "mcpp-receipts store: too many arguments\n");
-            return CLI_EXIT_INVALID;
+            a->positional[a->n_positional++] = argv[i];
         }
     }
     if (a->limit_text) {
@@ -122,7 +121,7 @@ int cli_store_load(mcpp_receipt_set **out, const char *db, const char *where)
 
 /* ---- init, add -------------------------------------------------------------------- */
 
-static int cmd_init(const store_args *a)
+static int cmd_init(store_args *a)
 {
     mcpp_store *store = NULL;
     int ex = open_store(&store, a->db, MCPP_STORE_CREATE);
@@ -176,7 +175,7 @@ static int collect(mcpp_receipt_set *set, const store_args *a, int *bad)
     return 0;
 }
 
-static int cmd_add(const store_args *a)
+static int cmd_add(store_args *a)
 {
     if (!a->n_positional) {
         fputs("mcpp-receipts store add: give at least one PATH (or - for JSON lines on stdin)\n", stderr);
@@ -339,7 +338,7 @@ static int cmd_export(store_args *a)
 
 /* ---- rm, removed, check -------------------------------------------------------------- */
 
-static int cmd_rm(const store_args *a)
+static int cmd_rm(store_args *a)
 {
     if (a->n_positional != 1 || !a->reason || !*a->reason) {
         fputs("mcpp-receipts store rm: usage: store rm DB ID --reason TEXT (the reason is kept)\n", stderr);
@@ -356,7 +355,7 @@ static int cmd_rm(const store_args *a)
     return ex;
 }
 
-static int cmd_removed(const store_args *a)
+static int cmd_removed(store_args *a)
 {
     mcpp_store *store = NULL;
     char *text = NULL;
@@ -371,7 +370,7 @@ static int cmd_removed(const store_args *a)
     return ex;
 }
 
-static int cmd_check(const store_args *a)
+static int cmd_check(store_args *a)
 {
     mcpp_store *store = NULL;
     char *report = NULL;
@@ -394,17 +393,20 @@ int cli_store(int argc, char **argv)
         fputs(STORE_HELP, argc < 2 ? stderr : stdout);
         return argc < 2 ? CLI_EXIT_INVALID : CLI_EXIT_OK;
     }
+    static const struct {
+        const char *name;
+        int (*run)(store_args *a);
+    } SUBCOMMANDS[] = {{"init", cmd_init},   {"add", cmd_add}, {"ls", cmd_ls},           {"query", cmd_ls},
+                       {"export", cmd_export}, {"rm", cmd_rm},   {"removed", cmd_removed}, {"check", cmd_check}};
+    size_t k = 0, n = sizeof SUBCOMMANDS / sizeof SUBCOMMANDS[0];
+    while (k < n && strcmp(argv[1], SUBCOMMANDS[k].name) != 0) k++;
+    if (k == n) {
+        fprintf(stderr, "mcpp-receipts store: unknown subcommand '%s'\n\n%s", argv[1], STORE_HELP);
+        return CLI_EXIT_INVALID;
+    }
     store_args a;
     int ex = parse_args(&a, argc, argv);
-    if (ex) return ex;
-    const char *sub = argv[1];
-    if (strcmp(sub, "init") == 0) return cmd_init(&a);
-    if (strcmp(sub, "add") == 0) return cmd_add(&a);
-    if (strcmp(sub, "ls") == 0 || strcmp(sub, "query") == 0) return cmd_ls(&a);
-    if (strcmp(sub, "export") == 0) return cmd_export(&a);
-    if (strcmp(sub, "rm") == 0) return cmd_rm(&a);
-    if (strcmp(sub, "removed") == 0) return cmd_removed(&a);
-    if (strcmp(sub, "check") == 0) return cmd_check(&a);
-    fprintf(stderr, "mcpp-receipts store: unknown subcommand '%s'\n\n%s", sub, STORE_HELP);
-    return CLI_EXIT_INVALID;
+    if (!ex) ex = SUBCOMMANDS[k].run(&a);
+    free(a.positional);
+    return ex;
 }
