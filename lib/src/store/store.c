@@ -32,10 +32,34 @@ static int open_immutable(mcpp_store *s)
     return rc == SQLITE_OK ? MCPP_OK : mcpp_store_sqlite_error(s, rc, "opening the store");
 }
 
+/* 1 when the file and its directory can be written (errno set otherwise). */
+static int writable(const mcpp_store *s)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", s->path);
+    char *slash = strrchr(dir, '/');
+    if (slash) *(slash == dir ? slash + 1 : slash) = '\0';
+    else snprintf(dir, sizeof dir, ".");
+    return access(dir, W_OK) == 0 && access(s->path, W_OK) == 0;
+}
+
+/* SQLite reports a read-only file or directory as "unable to open", or opens
+ * the file read-only without saying so: say what it is. */
+static int read_only_error(const mcpp_store *s)
+{
+    const char *why = writable(s) ? "SQLite opened it read-only" : strerror(errno);
+    return mcpp_error_set(MCPP_EIO, "io", s->path, NULL, 0, 0,
+                          "cannot write: the file or its directory is read-only (%s); "
+                          "open the store read-only to read it",
+                          why);
+}
+
 static int configure(mcpp_store *s)
 {
     sqlite3_busy_timeout(s->db, 5000);
     if (s->read_only) return mcpp_store_migrate(s);
+    /* SQLite opens a file it cannot write read-only without saying so */
+    if (sqlite3_db_readonly(s->db, "main") == 1) return read_only_error(s);
     /* journal_mode answers with the mode it is in; anything but wal means the
      * file could not be switched (read-only media, for one). */
     sqlite3_stmt *st = NULL;
@@ -56,22 +80,6 @@ static int configure(mcpp_store *s)
     return rc ? rc : mcpp_store_migrate(s);
 }
 
-/* A failure to open for writing says so when the file or its directory is
- * read-only, which SQLite reports only as "unable to open". */
-static int explain_read_only(const mcpp_store *s, int rc)
-{
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", s->path);
-    char *slash = strrchr(dir, '/');
-    if (slash) *(slash == dir ? slash + 1 : slash) = '\0';
-    else snprintf(dir, sizeof dir, ".");
-    if (access(dir, W_OK) == 0 && access(s->path, W_OK) == 0) return rc;
-    return mcpp_error_set(MCPP_EIO, "io", s->path, NULL, 0, 0,
-                          "cannot write: the file or its directory is read-only (%s); "
-                          "open the store read-only to read it",
-                          strerror(errno));
-}
-
 int mcpp_store_open(mcpp_store **out, const char *path, unsigned flags)
 {
     if (!out || !path || !*path)
@@ -89,8 +97,8 @@ int mcpp_store_open(mcpp_store **out, const char *path, unsigned flags)
     rc = rc == SQLITE_OK ? configure(s) : mcpp_store_sqlite_error(s, rc, "opening the store");
     if (rc == MCPP_EIO && s->read_only) {
         if (!(rc = open_immutable(s))) rc = configure(s);
-    } else if (rc == MCPP_EIO) {
-        rc = explain_read_only(s, rc);
+    } else if (rc == MCPP_EIO && !writable(s)) {
+        rc = read_only_error(s);
     }
     if (rc) {
         mcpp_store_close(s);
