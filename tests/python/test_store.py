@@ -132,3 +132,14 @@ def test_history_plot_without_matplotlib_says_what_to_install(store, monkeypatch
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
     with pytest.raises(ImportError, match="pip install matplotlib"):
         h.plot()
+
+
+def test_check_says_ok_and_reports_a_damaged_store(store, tmp_path):
+    store.add([receipt(i) for i in range(200)])
+    assert store.check() == "ok\n"
+    data = bytearray(open(store.path, "rb").read())
+    data[8192:8192 + 16384] = bytes((i * 131 + 7) & 0xFF for i in range(16384))
+    damaged = tmp_path / "damaged.db"
+    damaged.write_bytes(bytes(data))
+    with pytest.raises(mr.Error, match="damaged"):
+        mr.Store(damaged).check()
