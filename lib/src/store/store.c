@@ -77,6 +77,8 @@ static int configure(mcpp_store *s)
      * to 128 MiB (taken only as used) keeps them from being spilled to the
      * WAL and written again within one transaction. */
     if (!rc) rc = mcpp_store_exec(s, "PRAGMA cache_size=-131072", "sizing the page cache");
+    /* After a checkpoint, a WAL grown by a large add is cut back to 64 MiB. */
+    if (!rc) rc = mcpp_store_exec(s, "PRAGMA journal_size_limit=67108864", "limiting the WAL");
     return rc ? rc : mcpp_store_migrate(s);
 }
 
