@@ -3,7 +3,7 @@
 # mcpp_receipts (apt only; Python packages go into a virtualenv in test.sh).
 # Idempotent: does nothing when everything is present.
 set -euo pipefail
-PACKAGES=(build-essential cmake pkg-config libcjson-dev libyaml-dev liblua5.4-dev lua5.4
+PACKAGES=(build-essential cmake pkg-config libcjson-dev libyaml-dev libsqlite3-dev sqlite3 liblua5.4-dev lua5.4
           libopenblas-dev python3-venv python3-dev
           clang libclang-rt-14-dev) # clang + its libFuzzer runtime: tests/fuzz (scripts/fuzz.sh)
 missing=()

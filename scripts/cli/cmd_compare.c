@@ -14,11 +14,13 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd_store.h"
 #include "mcpp_receipts.h"
 #include "mcpp_receipts/receipt_set.h"
 
 typedef struct common_opts {
     const char *policy_path;
+    const char *store_path; /* --store DB: inputs come from a receipt store */
     mcpp_output_format format;
     char **rest; /* the arguments no option took; free() it */
     int n_rest;
@@ -30,6 +32,7 @@ typedef struct common_opts {
 static int parse_common(int argc, char **argv, common_opts *o, const char *const *extra_opts, const char **extra_vals)
 {
     o->policy_path = NULL;
+    o->store_path = NULL;
     o->format = MCPP_OUTPUT_TEXT;
     o->n_rest = 0;
     o->rest = calloc((size_t)argc, sizeof *o->rest);
@@ -48,7 +51,7 @@ static int parse_common(int argc, char **argv, common_opts *o, const char *const
             name = namebuf;
             val = strchr(a, '=') + 1;
         }
-        int takes = strcmp(name, "--policy") == 0 || strcmp(name, "--format") == 0;
+        int takes = strcmp(name, "--policy") == 0 || strcmp(name, "--format") == 0 || strcmp(name, "--store") == 0;
         int extra = -1;
         for (int k = 0; extra_opts && extra_opts[k]; k++)
             if (strcmp(name, extra_opts[k]) == 0) extra = k;
@@ -61,6 +64,7 @@ static int parse_common(int argc, char **argv, common_opts *o, const char *const
                 val = argv[++i];
             }
             if (strcmp(name, "--policy") == 0) o->policy_path = val;
+            else if (strcmp(name, "--store") == 0) o->store_path = val;
             else if (strcmp(name, "--format") == 0) {
                 if (mcpp_output_format_parse(&o->format, val) != MCPP_OK) {
                     cli_print_last_error();
@@ -131,17 +135,41 @@ static int load_paths(mcpp_receipt_set *set, char **paths, int n, int *bad)
     return 0;
 }
 
-/* A new set holding the receipts under `paths`; returns 0 or an exit code. */
-static int load_set(mcpp_receipt_set **out, char **paths, int n, int *bad)
+/* A new set holding the receipts under `paths`; returns 0 or an exit code.
+ * With --store the arguments select stored receipts instead (one
+ * COLUMN=VALUE,... selection per input, none for all of them). */
+static int load_set(mcpp_receipt_set **out, const char *store, char **paths, int n, int *bad)
 {
+    if (store && n > 1) {
+        fputs("mcpp-receipts: with --store give at most one selection (COLUMN=VALUE,...) per input\n", stderr);
+        return CLI_EXIT_INVALID;
+    }
+    if (store) return cli_store_load(out, store, n ? paths[0] : NULL);
     if (mcpp_receipt_set_new(out) != MCPP_OK) return CLI_EXIT_INTERNAL;
     return load_paths(*out, paths, n, bad);
 }
 
 /* ---- compare ---------------------------------------------------------------------------- */
 
+/* The stored receipt with this id (compare --store DB BASE_ID CAND_ID). */
+static int load_stored(mcpp_receipt **out, const char *store, const char *id)
+{
+    char where[512];
+    snprintf(where, sizeof where, "id=%s", id);
+    mcpp_receipt_set *set = NULL;
+    int ex = cli_store_load(&set, store, where);
+    if (!ex && mcpp_receipt_set_count(set) == 0) {
+        fprintf(stderr, "mcpp-receipts: %s: no stored receipt has id '%s'\n", store, id);
+        ex = CLI_EXIT_INVALID;
+    }
+    if (!ex) ex = exit_for(mcpp_receipt_clone(out, mcpp_receipt_set_at(set, 0)));
+    mcpp_receipt_set_free(set);
+    return ex;
+}
+
 static const char COMPARE_HELP[] =
-    "usage: mcpp-receipts compare BASE CAND [--policy P.lua] [--format text|json|markdown]\n\n"
+    "usage: mcpp-receipts compare BASE CAND [--policy P.lua] [--format text|json|markdown]\n"
+    "       mcpp-receipts compare --store DB BASE_ID CAND_ID [...]\n\n"
     "Decides whether CAND is comparable with BASE, dimension by dimension, and\n"
     "compares the policy's headline metric when it is.\n\n"
     "exit codes: 0 comparable (or qualified) and the gate passes, 1 regression beyond\n"
@@ -164,8 +192,14 @@ int cli_compare(int argc, char **argv)
         goto done;
     }
     if ((ex = load_policy(&policy, o.policy_path)) != 0) goto done;
-    int rc = mcpp_receipt_load_file(&base, NULL, o.rest[0], NULL);
-    if (rc == MCPP_OK) rc = mcpp_receipt_load_file(&cand, NULL, o.rest[1], NULL);
+    int rc = MCPP_OK;
+    if (o.store_path) {
+        if ((ex = load_stored(&base, o.store_path, o.rest[0])) || (ex = load_stored(&cand, o.store_path, o.rest[1])))
+            goto done;
+    } else {
+        rc = mcpp_receipt_load_file(&base, NULL, o.rest[0], NULL);
+        if (rc == MCPP_OK) rc = mcpp_receipt_load_file(&cand, NULL, o.rest[1], NULL);
+    }
     if (rc == MCPP_OK) rc = mcpp_compare(&cmp, policy, base, cand);
     if ((ex = exit_for(rc)) != 0) goto done;
     char *text = NULL;
@@ -187,7 +221,8 @@ done:
 /* ---- frontier --------------------------------------------------------------------------- */
 
 static const char FRONTIER_HELP[] =
-    "usage: mcpp-receipts frontier PATH... [--policy P.lua] [--format text|json|markdown]\n\n"
+    "usage: mcpp-receipts frontier PATH... [--policy P.lua] [--format text|json|markdown]\n"
+    "       mcpp-receipts frontier --store DB [COLUMN=VALUE,...] [...]\n\n"
     "Groups the receipts under PATH (files, or directories read recursively for\n"
     "*.json, *.yaml, *.yml) into lanes and labels each lane stable or unstable with\n"
     "its reasons, headline number, interval and adjacent lanes.\n\n"
@@ -206,12 +241,12 @@ int cli_frontier(int argc, char **argv)
     mcpp_receipt_set *set = NULL;
     mcpp_frontier *f = NULL;
     if (ex) goto done;
-    if (o.n_rest < 1) {
+    if (o.n_rest < 1 && !o.store_path) {
         ex = usage_error(FRONTIER_HELP);
         goto done;
     }
     if ((ex = load_policy(&policy, o.policy_path)) != 0) goto done;
-    if ((ex = load_set(&set, o.rest, o.n_rest, &bad)) != 0) goto done;
+    if ((ex = load_set(&set, o.store_path, o.rest, o.n_rest, &bad)) != 0) goto done;
     int rc = mcpp_frontier_build(&f, policy, mcpp_receipt_set_items(set), mcpp_receipt_set_count(set));
     if ((ex = exit_for(rc)) != 0) goto done;
     char *text = NULL;
@@ -234,7 +269,9 @@ static const char GATE_HELP[] =
     "Pre-merge gate: pairs every candidate receipt with each baseline it is\n"
     "comparable with, pools those baselines, and fails when the candidate's headline\n"
     "metric regresses beyond the policy's max_regression at its confidence.\n"
-    "Both options may be repeated; PATH is a file or a directory (recursive).\n\n"
+    "Both options may be repeated; PATH is a file or a directory (recursive).\n"
+    "With --store DB each option is given once and selects stored receipts:\n"
+    "COLUMN=VALUE,... on id, tool, git_commit (prefix), name, lane_label, metric.\n\n"
     "exit codes: 0 passed, 1 regression beyond the gate, 2 a candidate could not be\n"
     "compared (no comparable baseline, metric missing), 3 invalid input or policy,\n"
     "4 internal error\n";
@@ -283,7 +320,7 @@ int cli_gate(int argc, char **argv)
         goto done;
     }
     if ((ex = load_policy(&policy, o.policy_path)) != 0) goto done;
-    if ((ex = load_set(&bs, bpaths, nb, &bad)) != 0 || (ex = load_set(&cs, cpaths, nc, &bad)) != 0) goto done;
+    if ((ex = load_set(&bs, o.store_path, bpaths, nb, &bad)) != 0 || (ex = load_set(&cs, o.store_path, cpaths, nc, &bad)) != 0) goto done;
     int rc = mcpp_gate_run(&report, policy, mcpp_receipt_set_items(bs), mcpp_receipt_set_count(bs),
                            mcpp_receipt_set_items(cs), mcpp_receipt_set_count(cs));
     if ((ex = exit_for(rc)) != 0) goto done;
@@ -307,7 +344,8 @@ done:
 
 static const char CLAIM_HELP[] =
     "usage: mcpp-receipts claim --lane SELECTOR --value V [--metric M] PATH...\n"
-    "                           [--policy P.lua] [--format text|json|markdown]\n\n"
+    "                           [--policy P.lua] [--format text|json|markdown]\n"
+    "       mcpp-receipts claim --store DB [COLUMN=VALUE,...] --lane SELECTOR --value V [...]\n\n"
     "Checks a quoted number against the receipts under PATH: supported only when a\n"
     "stable lane matching SELECTOR produced V within its interval; otherwise names\n"
     "the lane the number really came from (the benchmark-laundering check).\n"
@@ -335,13 +373,13 @@ int cli_claim(int argc, char **argv)
     if (ex) goto done;
     char *end = NULL;
     double value = vals[2] ? strtod(vals[2], &end) : 0;
-    if (!vals[0] || !vals[2] || o.n_rest < 1 || !end || *end || end == vals[2]) {
+    if (!vals[0] || !vals[2] || (o.n_rest < 1 && !o.store_path) || !end || *end || end == vals[2]) {
         if (vals[2] && (!end || *end || end == vals[2])) fprintf(stderr, "mcpp-receipts: --value '%s' is not a number\n", vals[2]);
         ex = usage_error(CLAIM_HELP);
         goto done;
     }
     if ((ex = load_policy(&policy, o.policy_path)) != 0) goto done;
-    if ((ex = load_set(&set, o.rest, o.n_rest, &bad)) != 0) goto done;
+    if ((ex = load_set(&set, o.store_path, o.rest, o.n_rest, &bad)) != 0) goto done;
     int rc = mcpp_claim_check(&res, policy, mcpp_receipt_set_items(set), mcpp_receipt_set_count(set), vals[0], vals[1],
                               value);
     if ((ex = exit_for(rc)) != 0) goto done;

@@ -19,6 +19,8 @@ static const cli_command COMMANDS[] = {
     {"gate", "pre-merge gate: candidates against comparable baselines", cli_gate},
     {"claim", "check a quoted number against the receipts (benchmark laundering)", cli_claim},
     {"policy", "test and check Lua policy files", cli_policy},
+    {"store", "keep receipts in a durable SQLite store: init, add, ls, export, rm, check", cli_store},
+    {"history", "a lane's runs over time from a store, with change points", cli_history},
 };
 
 static void print_usage(FILE *to)

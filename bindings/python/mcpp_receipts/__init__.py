@@ -39,6 +39,7 @@ from ._core import (
 from ._lanes import LaneSummary
 from ._policy import Policy
 from ._receipt import FIELDS, Receipt, ReceiptSet, Section
+from ._store import AddResult, Change, History, LaneHistory, Run, Store
 from ._results import (
     VERDICTS,
     Adjacent,
@@ -60,6 +61,7 @@ __all__ = [
     "Receipt", "Section", "ReceiptSet", "Builder", "Policy",
     "Comparison", "Row", "Gate", "Frontier", "Lane", "Headline", "Adjacent",
     "ClaimResult", "GateReport", "LaneSummary",
+    "Store", "History", "LaneHistory", "Run", "Change", "AddResult",
     "load", "loads", "load_dir", "compare", "frontier", "claim", "gate",
     "lane_key", "library_version",
 ]

@@ -138,4 +138,15 @@ PyObject *mcpp_py_lane_key(PyObject *module, PyObject *args);
  * functions (_lane_summaries, _frontier_from_summaries, ...) to the module. */
 int mcpp_py_lane_summary_init(PyObject *module);
 
+/* ---- The receipt store (store.c): the functions behind mcpp_receipts.Store ---- */
+
+PyObject *mcpp_py_store_add(PyObject *module, PyObject *args);
+PyObject *mcpp_py_store_query(PyObject *module, PyObject *args);
+PyObject *mcpp_py_store_remove(PyObject *module, PyObject *args);
+PyObject *mcpp_py_store_count(PyObject *module, PyObject *args);
+PyObject *mcpp_py_store_check(PyObject *module, PyObject *args);
+PyObject *mcpp_py_store_removed(PyObject *module, PyObject *args);
+PyObject *mcpp_py_store_export(PyObject *module, PyObject *args);
+PyObject *mcpp_py_store_history(PyObject *module, PyObject *args);
+
 #endif /* MCPP_PY_CORE_H */

@@ -153,6 +153,18 @@ static PyMethodDef module_methods[] = {
     {"schema_fields", schema_fields, METH_NOARGS, schema_fields_doc},
     {"library_version", library_version, METH_NOARGS, library_version_doc},
     {"_set_receipt_class", set_receipt_class, METH_O, set_receipt_class_doc},
+    /* the receipt store: documented on mcpp_receipts.Store (_store.py) */
+    {"_store_add", mcpp_py_store_add, METH_VARARGS, "_store_add(path, receipts) -> (added, unchanged, skipped)"},
+    {"_store_query", mcpp_py_store_query, METH_VARARGS,
+     "_store_query(path, lane, where, since, until, limit, newest) -> [Receipt]"},
+    {"_store_remove", mcpp_py_store_remove, METH_VARARGS, "_store_remove(path, id, reason)"},
+    {"_store_count", mcpp_py_store_count, METH_VARARGS, "_store_count(path) -> (live, removed)"},
+    {"_store_check", mcpp_py_store_check, METH_VARARGS, "_store_check(path) -> (ok, report)"},
+    {"_store_removed", mcpp_py_store_removed, METH_VARARGS, "_store_removed(path) -> JSON lines"},
+    {"_store_export", mcpp_py_store_export, METH_VARARGS,
+     "_store_export(path, format, lane, where, since, until, limit, newest) -> str"},
+    {"_store_history", mcpp_py_store_history, METH_VARARGS,
+     "_store_history(path, lane, metric, format, penalty, min_change, min_segment) -> str"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,0 +1,212 @@
+/*
+ * bench_store.c — the receipt store's speed, each figure next to a baseline
+ * measured in the same run:
+ *
+ *   add       mcpp_store_add of N receipts in ONE call (canonical JSON, lane
+ *             key, columns, identity checks, one transaction, synchronous=FULL)
+ *             vs plain SQLite inserting the same N JSON texts with an id key
+ *             in one transaction under the same pragmas (the floor).
+ *   frontier  what `frontier --store` does: read every stored receipt back
+ *             and build the frontier, vs building the frontier over the same
+ *             receipts already in memory (what it costs after loading files).
+ *
+ * Receipts are the example NAM52 receipt with id, created_at, commit and
+ * tokens_per_s varied, spread over 128 lanes (seq_len x global_batch).
+ *
+ * usage: bench_store [--sizes 100000,1000000] [--dir DIR] [--smoke]
+ * prints one line per measurement: "KIND key=value ..." (run.sh makes the table)
+ */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mcpp_receipts.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double cpu_s(void)
+{
+    return (double)clock() / CLOCKS_PER_SEC;
+}
+
+static char *template_text;
+
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *t = malloc((size_t)n + 1);
+    if (t && fread(t, 1, (size_t)n, f) == (size_t)n) t[n] = '\0';
+    fclose(f);
+    return t;
+}
+
+/* Writes the template with receipt i's values into out; the keys are in
+ * file order, so one pass copies it. */
+static size_t instantiate(char *out, size_t cap, size_t i)
+{
+    static const char *const keys[] = {"\"id\": \"nam52-dense-2026-03-12\"", "\"created_at\": \"2026-03-12T21:03:57Z\"",
+                                       "\"git_commit\": \"4e81b7c0d2a95f63e1b8a7c4d09f2e5b6a3c1d87\"",
+                                       "\"seq_len\": 4096", "\"global_batch\": 256", "\"tokens_per_s\": 559304.3"};
+    char values[6][96];
+    snprintf(values[0], sizeof values[0], "\"id\": \"bench-%08zu\"", i);
+    snprintf(values[1], sizeof values[1], "\"created_at\": \"2026-%02zu-%02zuT%02zu:%02zu:%02zuZ\"", 1 + (i / 2419200) % 12,
+             1 + (i / 86400) % 28, (i / 3600) % 24, (i / 60) % 60, i % 60);
+    snprintf(values[2], sizeof values[2], "\"git_commit\": \"%040zx\"", i / 100);
+    snprintf(values[3], sizeof values[3], "\"seq_len\": %zu", 512 * (1 + i % 16));
+    snprintf(values[4], sizeof values[4], "\"global_batch\": %zu", 64 * (1 + (i / 16) % 8));
+    snprintf(values[5], sizeof values[5], "\"tokens_per_s\": %.1f", 500000.0 + (double)(i % 997));
+    const char *src = template_text;
+    size_t len = 0;
+    for (int k = 0; k < 6; k++) {
+        const char *at = strstr(src, keys[k]);
+        if (!at) abort(); /* the example changed: update the keys */
+        size_t head = (size_t)(at - src);
+        if (len + head + strlen(values[k]) >= cap) abort();
+        memcpy(out + len, src, head);
+        len += head;
+        len += (size_t)snprintf(out + len, cap - len, "%s", values[k]);
+        src = at + strlen(keys[k]);
+    }
+    len += (size_t)snprintf(out + len, cap - len, "%s", src);
+    return len;
+}
+
+static mcpp_receipt **generate(size_t n)
+{
+    mcpp_receipt **rs = malloc(n * sizeof *rs);
+    char *buf = malloc(16384);
+    for (size_t i = 0; i < n; i++) {
+        size_t len = instantiate(buf, 16384, i);
+        if (mcpp_receipt_load_buffer(&rs[i], NULL, buf, len, MCPP_FORMAT_JSON, "bench", NULL) != MCPP_OK) {
+            fprintf(stderr, "bench: %s\n", mcpp_error_last()->message);
+            exit(2);
+        }
+    }
+    free(buf);
+    return rs;
+}
+
+static void remove_db(const char *path)
+{
+    char extra[600];
+    unlink(path);
+    snprintf(extra, sizeof extra, "%s-wal", path);
+    unlink(extra);
+    snprintf(extra, sizeof extra, "%s-shm", path);
+    unlink(extra);
+}
+
+/* The floor: the same JSON texts inserted by plain SQLite in one transaction. */
+static double raw_sqlite_insert(const char *path, size_t n)
+{
+    remove_db(path);
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    sqlite3_open(path, &db);
+    sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+                     "CREATE TABLE r(id TEXT PRIMARY KEY, body TEXT NOT NULL)", NULL, NULL, NULL);
+    char *buf = malloc(16384), id[32];
+    double t0 = now_s();
+    sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+    sqlite3_prepare_v2(db, "INSERT INTO r VALUES (?1, ?2)", -1, &st, NULL);
+    for (size_t i = 0; i < n; i++) {
+        size_t len = instantiate(buf, 16384, i);
+        snprintf(id, sizeof id, "bench-%08zu", i);
+        sqlite3_reset(st);
+        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, buf, (int)len, SQLITE_STATIC);
+        sqlite3_step(st);
+    }
+    sqlite3_finalize(st);
+    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+    double t = now_s() - t0;
+    sqlite3_close(db);
+    free(buf);
+    return t;
+}
+
+static void bench_size(size_t n, const char *dir)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/bench-store-%zu.db", dir, n);
+    double t0 = now_s();
+    mcpp_receipt **rs = generate(n);
+    double gen = now_s() - t0;
+
+    double raw = raw_sqlite_insert(path, n);
+    remove_db(path);
+    mcpp_store *s = NULL;
+    mcpp_store_add_result res;
+    if (mcpp_store_open(&s, path, MCPP_STORE_CREATE) != MCPP_OK) exit(2);
+    t0 = now_s();
+    double c0 = cpu_s();
+    int rc = mcpp_store_add(&res, s, (const mcpp_receipt *const *)rs, n);
+    double add = now_s() - t0, add_cpu = cpu_s() - c0;
+    mcpp_store_close(s);
+    if (rc) {
+        fprintf(stderr, "bench: add: %s\n", mcpp_error_last()->message);
+        exit(2);
+    }
+    printf("add n=%zu add_s=%.3f per_s=%.0f cpu_s=%.3f raw_sqlite_s=%.3f raw_per_s=%.0f ratio=%.2f generate_s=%.1f\n",
+           n, add, (double)n / add, add_cpu, raw, (double)n / raw, add / raw, gen);
+
+    /* frontier over the receipts in memory: the baseline */
+    mcpp_frontier *f = NULL;
+    t0 = now_s();
+    mcpp_frontier_build(&f, NULL, (const mcpp_receipt *const *)rs, n);
+    double mem = now_s() - t0;
+    size_t lanes = mcpp_frontier_lane_count(f);
+    mcpp_frontier_free(f);
+    for (size_t i = 0; i < n; i++) mcpp_receipt_free(rs[i]);
+    free(rs);
+
+    /* frontier --store: open, read every receipt back, build */
+    mcpp_receipt_set *set = NULL;
+    t0 = now_s();
+    mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY);
+    mcpp_store_query_set(&set, s, NULL);
+    double read = now_s() - t0;
+    mcpp_frontier_build(&f, NULL, mcpp_receipt_set_items(set), mcpp_receipt_set_count(set));
+    double total = now_s() - t0;
+    printf("frontier n=%zu lanes=%zu store_total_s=%.3f store_read_s=%.3f build_s=%.3f memory_build_s=%.3f "
+           "ratio=%.2f loaded=%zu\n",
+           n, lanes, total, read, total - read, mem, total / mem, mcpp_receipt_set_count(set));
+    mcpp_frontier_free(f);
+    mcpp_receipt_set_free(set);
+    mcpp_store_close(s);
+    remove_db(path);
+}
+
+int main(int argc, char **argv)
+{
+    const char *sizes = "100000,1000000", *dir = "/tmp";
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--smoke") == 0) sizes = "2000";
+        else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) sizes = argv[++i];
+        else if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc) dir = argv[++i];
+    }
+    if (!(template_text = read_all(MCPP_STORE_EXAMPLE))) {
+        fprintf(stderr, "bench: cannot read %s\n", MCPP_STORE_EXAMPLE);
+        return 2;
+    }
+    char *list = strdup(sizes), *save = NULL;
+    for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        bench_size((size_t)strtoull(tok, NULL, 10), dir);
+        fflush(stdout);
+    }
+    free(list);
+    free(template_text);
+    return 0;
+}

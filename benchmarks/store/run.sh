@@ -1,0 +1,47 @@
+#!/bin/sh
+# run.sh — the receipt store benchmarks, each with its baseline from the same run:
+# adding N receipts in one call (vs plain SQLite inserting the same JSON), frontier
+# --store (vs the frontier over the same receipts in memory), and loading into
+# Python (vs load_dir of the same receipts as files). Prints markdown tables.
+#
+# usage: benchmarks/store/run.sh [BUILD_DIR] [SIZES] [PYTHON_COUNT]
+#   BUILD_DIR     default build/release; needs benchmarks/store/bench_store built
+#   SIZES         default 100000,1000000 (receipts per C run)
+#   PYTHON_COUNT  default 100000; 0 skips the Python part (needs .venv-py)
+set -e
+BUILD=${1:-build/release}
+SIZES=${2:-100000,1000000}
+PYCOUNT=${3:-100000}
+HERE=$(cd "$(dirname "$0")" && pwd)
+BENCH=$BUILD/benchmarks/store/bench_store
+[ -x "$BENCH" ] || { echo "run.sh: $BENCH not built" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+"$BENCH" --sizes "$SIZES" --dir "$tmp" >"$tmp/c.txt"
+value() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
+echo "## adding N receipts in one call (wall time; cpu = the process's CPU seconds)"
+echo
+echo "| receipts | store add s | receipts/s | cpu s | plain SQLite s (floor) | plain receipts/s | store / plain |"
+echo "|---:|---:|---:|---:|---:|---:|---:|"
+grep '^add ' "$tmp/c.txt" | while read -r line; do
+    printf '| %s | %s | %s | %s | %s | %s | %sx |\n' "$(value n "$line")" "$(value add_s "$line")" \
+        "$(value per_s "$line")" "$(value cpu_s "$line")" "$(value raw_sqlite_s "$line")" \
+        "$(value raw_per_s "$line")" "$(value ratio "$line")"
+done
+echo
+echo "## frontier --store (read every stored receipt back, build the frontier)"
+echo
+echo "| receipts | lanes | total s | read s | build s | frontier in memory s (baseline) | total / in memory |"
+echo "|---:|---:|---:|---:|---:|---:|---:|"
+grep '^frontier ' "$tmp/c.txt" | while read -r line; do
+    printf '| %s | %s | %s | %s | %s | %s | %sx |\n' "$(value n "$line")" "$(value lanes "$line")" \
+        "$(value store_total_s "$line")" "$(value store_read_s "$line")" "$(value build_s "$line")" \
+        "$(value memory_build_s "$line")" "$(value ratio "$line")"
+done
+echo
+if [ "$PYCOUNT" != 0 ]; then
+    PY=${PYTHON:-$HERE/../../.venv-py/bin/python}
+    "$PY" "$HERE/bench_store.py" --count "$PYCOUNT"
+fi

@@ -1,0 +1,276 @@
+"""The receipt store: receipts kept in one SQLite file (:class:`Store`), and a
+lane's history over time with its change points (:class:`History`).
+
+The work runs in C (``mcpp_store_*``, ``mcpp_history_*``) with the GIL
+released; the file is plain SQLite, so Python's ``sqlite3`` can read it too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Iterable, NamedTuple, Union
+
+from . import _core
+from ._receipt import Receipt, ReceiptSet
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+class AddResult(NamedTuple):
+    """What one :meth:`Store.add` call did."""
+
+    added: int
+    unchanged: int
+    skipped_removed: int
+
+
+class Run(NamedTuple):
+    """One run of a lane's history."""
+
+    id: str
+    created_at: str | None
+    git_commit: str | None
+    value: float
+    segment: int
+
+
+class Change(NamedTuple):
+    """A change point: ``run`` is the index of the first run after the shift."""
+
+    run: int
+    id: str
+    created_at: str | None
+    before_commit: str | None
+    after_commit: str | None
+    before_median: float
+    after_median: float
+    rel_change: float
+
+
+class LaneHistory(NamedTuple):
+    """One lane of a :class:`History`: its runs and change points."""
+
+    key: str
+    short_key: str
+    label: str | None
+    runs: list[Run]
+    changes: list[Change]
+
+
+_PLOT_HINT = ("History.plot() needs matplotlib, which is not installed: "
+              "pip install matplotlib  (or: pip install 'mcpp_receipts[plot]')")
+
+
+class History:
+    """The history of one or more lanes (``Store.history``): runs in
+    ``created_at`` order with their commits and values, and change points."""
+
+    def __init__(self, data: dict[str, Any], render):
+        self._data = data
+        self._render = render
+        self.metric: str = data["metric"]
+        self.method: str = data["method"]
+        self.lanes: list[LaneHistory] = [
+            LaneHistory(lane["key"], lane["short_key"], lane["label"],
+                        [Run(**run) for run in lane["runs"]],
+                        [Change(**c) for c in lane["changes"]])
+            for lane in data["lanes"]]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The history as the dict of its JSON (schema mcpp.history/1)."""
+        return self._data
+
+    def to_json(self) -> str:
+        """The JSON rendering (the C library's)."""
+        return self._render("json")
+
+    def to_text(self) -> str:
+        """The text rendering, as ``mcpp-receipts history`` prints it."""
+        return self._render("text")
+
+    def to_markdown(self) -> str:
+        """The markdown rendering: a table of runs per lane and the changes."""
+        return self._render("markdown")
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        changes = sum(len(lane.changes) for lane in self.lanes)
+        return f"<History {len(self.lanes)} lanes of {self.metric}, {changes} change points>"
+
+    def to_pandas(self):  # -> pandas.DataFrame
+        """One row per run: lane, created_at, git_commit, value, segment, id."""
+        import pandas as pd
+
+        rows = [{"lane": lane.short_key, "created_at": run.created_at, "git_commit": run.git_commit,
+                 "value": run.value, "segment": run.segment, "id": run.id}
+                for lane in self.lanes for run in lane.runs]
+        return pd.DataFrame(rows, columns=["lane", "created_at", "git_commit", "value", "segment", "id"])
+
+    def plot(self, ax=None):
+        """Draws each lane's values over its runs with matplotlib, a dashed
+        line at each change point and each segment's median; returns the Axes.
+        Raises ImportError naming the package to install when matplotlib is
+        missing."""
+        try:
+            import matplotlib.pyplot as plt
+        except ImportError as e:
+            raise ImportError(_PLOT_HINT) from e
+        if ax is None:
+            _, ax = plt.subplots(figsize=(9, 3.5))
+        for lane in self.lanes:
+            xs = list(range(len(lane.runs)))
+            line, = ax.plot(xs, [r.value for r in lane.runs], marker="o", markersize=3,
+                            label=f"{lane.short_key} {lane.label or ''}".strip())
+            starts = [0] + [c.run for c in lane.changes] + [len(lane.runs)]
+            for c in lane.changes:
+                ax.axvline(c.run - 0.5, color=line.get_color(), linestyle="--", linewidth=1)
+                ax.annotate(f"{c.rel_change:+.1%}", (c.run - 0.5, c.after_median), fontsize=8,
+                            xytext=(3, 3), textcoords="offset points", color=line.get_color())
+            for a, b in zip(starts, starts[1:]):
+                values = sorted(r.value for r in lane.runs[a:b])
+                if values:
+                    mid = values[len(values) // 2] if len(values) % 2 else \
+                        0.5 * (values[len(values) // 2 - 1] + values[len(values) // 2])
+                    ax.hlines(mid, a, b - 1, colors=line.get_color(), alpha=0.4, linewidth=3)
+        ax.set_xlabel("run (created_at order)")
+        ax.set_ylabel(self.metric)
+        if self.lanes:
+            ax.legend(fontsize=8)
+        return ax
+
+
+class Store:
+    """A durable receipt store in one SQLite file.
+
+    ``Store(path)`` creates the file on the first :meth:`add`; reading a
+    missing store raises :class:`FileError`. A receipt's id is its identity:
+    adding the same receipt again is a no-op, the same id with other content
+    raises :class:`ValidationError` and the whole call adds nothing. Each
+    ``add`` is one transaction, durable when it returns.
+    """
+
+    def __init__(self, path: PathLike):
+        self.path = os.fspath(path)
+
+    def __repr__(self) -> str:
+        return f"<Store {self.path!r}>"
+
+    # ---- writing ------------------------------------------------------------------
+
+    def add(self, receipts: Iterable[Receipt] | PathLike | Receipt) -> AddResult:
+        """Adds receipts (a Receipt, an iterable of them, or a file or
+        directory path) in one transaction."""
+        from . import _as_receipts
+
+        if isinstance(receipts, _core.Receipt):
+            items: tuple[Receipt, ...] = (receipts,)  # type: ignore[assignment]
+        else:
+            items = _as_receipts(receipts)
+        return AddResult(*_core._store_add(self.path, items))
+
+    def remove(self, id: str, reason: str) -> None:
+        """Removes a receipt, keeping a tombstone with ``reason``; a removed
+        id is not added again by later adds."""
+        _core._store_remove(self.path, id, reason)
+
+    # ---- reading ------------------------------------------------------------------
+
+    def query(self, lane: str | None = None, where: str | dict[str, str] | None = None,
+              since: str | None = None, until: str | None = None, limit: int | None = None,
+              newest: bool = False) -> ReceiptSet:
+        """The stored receipts that match, oldest first (``created_at``, id).
+
+        ``lane``: a lane selector as for :func:`claim`; ``where``:
+        ``"column=value,..."`` or a dict over id, tool, git_commit (a prefix
+        of 4+ characters matches), name, lane_label, metric; ``since`` /
+        ``until``: created_at bounds (RFC 3339); ``limit`` with ``newest``
+        keeps the newest ones.
+        """
+        if isinstance(where, dict):
+            where = ",".join(f"{k}={v}" for k, v in where.items())
+        return ReceiptSet(_core._store_query(self.path, lane, where, since, until,
+                                             int(limit or 0), bool(newest)))
+
+    def __len__(self) -> int:
+        return _core._store_count(self.path)[0]
+
+    def removed(self) -> list[dict[str, str]]:
+        """Tombstones: ``{"id", "reason", "removed_at"}`` dicts."""
+        return [json.loads(line) for line in _core._store_removed(self.path).splitlines() if line]
+
+    def check(self) -> str:
+        """Runs SQLite's integrity check and loads every stored receipt back.
+        Returns ``"ok\\n"``; raises :class:`ValidationError` with the report
+        when the store is damaged."""
+        ok, report = _core._store_check(self.path)
+        if not ok:
+            raise _core.ValidationError(f"{self.path}: the store is damaged:\n{report}")
+        return report
+
+    def export(self, format: str = "jsonl", **query: Any) -> str:
+        """The selected receipts as "json" (array), "jsonl" or "yaml" text."""
+        where = query.get("where")
+        if isinstance(where, dict):
+            where = ",".join(f"{k}={v}" for k, v in where.items())
+        return _core._store_export(self.path, format, query.get("lane"), where, query.get("since"),
+                                   query.get("until"), int(query.get("limit") or 0),
+                                   bool(query.get("newest", False)))
+
+    def to_pandas(self, **query: Any):  # -> pandas.DataFrame
+        """One row per selected receipt: id, created_at, git_commit, lane
+        (short key), label and the default gate metric's value. Takes the
+        arguments of :meth:`query`."""
+        import pandas as pd
+
+        rows = []
+        for r in self.query(**query):
+            _, short = _core.lane_key(r)
+            rows.append({"id": r.id, "created_at": r.get("created_at"),
+                         "git_commit": r.get("source.git_commit"), "lane": short,
+                         "label": r.get("lane.name"), "tokens_per_s": r.get("metrics.tokens_per_s")})
+        return pd.DataFrame(rows, columns=["id", "created_at", "git_commit", "lane", "label",
+                                           "tokens_per_s"])
+
+    # ---- analyses -------------------------------------------------------------------
+
+    def frontier(self, policy=None, **query: Any):
+        """:func:`frontier` over the selected receipts."""
+        from . import frontier
+
+        return frontier(self.query(**query), policy=policy)
+
+    def claim(self, *, lane: str, value: float, metric: str | None = None, policy=None, **query: Any):
+        """:func:`claim` against the selected receipts."""
+        from . import claim
+
+        return claim(self.query(**query), lane=lane, value=value, metric=metric, policy=policy)
+
+    def gate(self, baseline: str | dict[str, str], candidate: str | dict[str, str], policy=None):
+        """:func:`gate` with the receipts ``where=baseline`` as baselines and
+        ``where=candidate`` as candidates."""
+        from . import gate
+
+        return gate(self.query(where=baseline), self.query(where=candidate), policy=policy)
+
+    def compare(self, base_id: str, cand_id: str, policy=None):
+        """:func:`compare` of two stored receipts by id."""
+        from . import compare
+
+        base, cand = self.query(where={"id": base_id}), self.query(where={"id": cand_id})
+        for wanted, found in ((base_id, base), (cand_id, cand)):
+            if not found:
+                raise KeyError(f"{self.path}: no stored receipt has id {wanted!r}")
+        return compare(base[0], cand[0], policy=policy)
+
+    def history(self, lane: str | None = None, metric: str | None = None, *,
+                penalty: float = 6.0, min_change: float = 0.01, min_segment: int = 4) -> History:
+        """The runs of the lanes ``lane`` selects (all lanes when None) over
+        time, with change points of ``metric`` (default: the gate metric).
+        See docs/store.md for the method and its settings."""
+        args = (self.path, lane, metric)
+        tail = (float(penalty), float(min_change), int(min_segment))
+        data = json.loads(_core._store_history(*args, "json", *tail))
+        return History(data, lambda fmt: _core._store_history(*args, fmt, *tail))

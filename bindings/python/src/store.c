@@ -1,0 +1,256 @@
+/*
+ * store.c — the functions behind mcpp_receipts.Store (_store.py): add,
+ * query, remove, count, check, export and history on a receipt store file.
+ * Each call opens the store, works with the GIL released and closes it;
+ * only wrapping receipts into Python objects holds the GIL.
+ */
+#include "core.h"
+
+static mcpp_py_state *module_state(PyObject *module)
+{
+    return (mcpp_py_state *)PyModule_GetState(module);
+}
+
+/* Raises the captured error and frees it; returns NULL. */
+static PyObject *raise_captured(PyObject *module, mcpp_py_error *err)
+{
+    mcpp_py_raise_captured(module_state(module), err);
+    mcpp_py_error_clear(err);
+    return NULL;
+}
+
+static int open_store(mcpp_store **out, const char *path, unsigned flags, mcpp_py_error *err)
+{
+    int rc = mcpp_store_open(out, path, flags);
+    if (rc) mcpp_py_error_capture(err, rc);
+    return rc;
+}
+
+/* ---- _store_add(path, receipts) -> (added, unchanged, skipped_removed) ------------- */
+
+PyObject *mcpp_py_store_add(PyObject *module, PyObject *args)
+{
+    PyObject *path = NULL, *items = NULL;
+    if (!PyArg_ParseTuple(args, "O&O:_store_add", PyUnicode_FSConverter, &path, &items)) return NULL;
+    PyObject *seq = PySequence_Fast(items, "_store_add: receipts must be a sequence");
+    PyObject *result = NULL;
+    const mcpp_receipt **receipts = NULL;
+    if (!seq) goto done;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    receipts = PyMem_Malloc((size_t)(n ? n : 1) * sizeof *receipts);
+    if (!receipts) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!(receipts[i] = mcpp_py_receipt_get(module_state(module), PySequence_Fast_GET_ITEM(seq, i)))) goto done;
+    mcpp_store_add_result res = {0, 0, 0};
+    mcpp_py_error err = {0};
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    mcpp_store *store = NULL;
+    rc = open_store(&store, PyBytes_AS_STRING(path), MCPP_STORE_CREATE, &err);
+    if (!rc && (rc = mcpp_store_add(&res, store, receipts, (size_t)n))) mcpp_py_error_capture(&err, rc);
+    mcpp_store_close(store);
+    Py_END_ALLOW_THREADS
+    if (rc) raise_captured(module, &err);
+    else result = Py_BuildValue("(nnn)", (Py_ssize_t)res.added, (Py_ssize_t)res.unchanged,
+                                (Py_ssize_t)res.skipped_removed);
+done:
+    PyMem_Free(receipts);
+    Py_XDECREF(seq);
+    Py_DECREF(path);
+    return result;
+}
+
+/* ---- _store_query(path, lane, where, since, until, limit, newest) -> [Receipt] ------ */
+
+typedef struct receipt_array {
+    mcpp_receipt **items;
+    size_t n, cap;
+} receipt_array;
+
+static int collect_receipt(void *ctx, mcpp_receipt *receipt)
+{
+    receipt_array *a = ctx;
+    if (a->n == a->cap) {
+        size_t cap = a->cap ? 2 * a->cap : 256;
+        mcpp_receipt **grown = realloc(a->items, cap * sizeof *grown);
+        if (!grown) {
+            mcpp_receipt_free(receipt);
+            return MCPP_ENOMEM;
+        }
+        a->items = grown;
+        a->cap = cap;
+    }
+    a->items[a->n++] = receipt;
+    return MCPP_OK;
+}
+
+static PyObject *wrap_all(PyObject *module, receipt_array *a)
+{
+    PyObject *list = PyList_New((Py_ssize_t)a->n);
+    for (size_t i = 0; i < a->n; i++) {
+        PyObject *item = list ? mcpp_py_receipt_wrap(module_state(module), a->items[i]) : NULL;
+        if (!list) mcpp_receipt_free(a->items[i]);
+        a->items[i] = NULL; /* wrap took it, also on failure */
+        if (list && !item) Py_CLEAR(list);
+        if (list) PyList_SET_ITEM(list, (Py_ssize_t)i, item);
+    }
+    return list;
+}
+
+PyObject *mcpp_py_store_query(PyObject *module, PyObject *args)
+{
+    PyObject *path = NULL;
+    mcpp_store_query q = {NULL, NULL, NULL, NULL, 0, 0};
+    Py_ssize_t limit = 0;
+    if (!PyArg_ParseTuple(args, "O&zzzznp:_store_query", PyUnicode_FSConverter, &path, &q.lane, &q.where, &q.since,
+                          &q.until, &limit, &q.newest))
+        return NULL;
+    q.limit = limit > 0 ? (size_t)limit : 0;
+    receipt_array found = {NULL, 0, 0};
+    mcpp_py_error err = {0};
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    mcpp_store *store = NULL;
+    rc = open_store(&store, PyBytes_AS_STRING(path), MCPP_STORE_READ_ONLY, &err);
+    if (!rc && (rc = mcpp_store_query_each(store, &q, collect_receipt, &found))) mcpp_py_error_capture(&err, rc);
+    mcpp_store_close(store);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(path);
+    PyObject *list = rc ? raise_captured(module, &err) : wrap_all(module, &found);
+    for (size_t i = 0; i < found.n; i++) mcpp_receipt_free(found.items[i]);
+    free(found.items);
+    return list;
+}
+
+/* ---- _store_remove, _store_count --------------------------------------------------- */
+
+PyObject *mcpp_py_store_remove(PyObject *module, PyObject *args)
+{
+    PyObject *path = NULL;
+    const char *id = NULL, *reason = NULL;
+    if (!PyArg_ParseTuple(args, "O&ss:_store_remove", PyUnicode_FSConverter, &path, &id, &reason)) return NULL;
+    mcpp_py_error err = {0};
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    mcpp_store *store = NULL;
+    rc = open_store(&store, PyBytes_AS_STRING(path), 0, &err);
+    if (!rc && (rc = mcpp_store_remove(store, id, reason))) mcpp_py_error_capture(&err, rc);
+    mcpp_store_close(store);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(path);
+    if (rc) return raise_captured(module, &err);
+    Py_RETURN_NONE;
+}
+
+PyObject *mcpp_py_store_count(PyObject *module, PyObject *args)
+{
+    PyObject *path = NULL;
+    if (!PyArg_ParseTuple(args, "O&:_store_count", PyUnicode_FSConverter, &path)) return NULL;
+    size_t live = 0, removed = 0;
+    mcpp_py_error err = {0};
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    mcpp_store *store = NULL;
+    rc = open_store(&store, PyBytes_AS_STRING(path), MCPP_STORE_READ_ONLY, &err);
+    if (!rc && (rc = mcpp_store_count(&live, &removed, store))) mcpp_py_error_capture(&err, rc);
+    mcpp_store_close(store);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(path);
+    if (rc) return raise_captured(module, &err);
+    return Py_BuildValue("(nn)", (Py_ssize_t)live, (Py_ssize_t)removed);
+}
+
+/* ---- text results: _store_check, _store_export, _store_removed, _store_history ------ */
+
+typedef enum text_kind { TEXT_CHECK, TEXT_EXPORT, TEXT_REMOVED, TEXT_HISTORY } text_kind;
+
+typedef struct text_request {
+    text_kind kind;
+    mcpp_store_query query;           /* export                   */
+    const char *format;               /* export, history          */
+    const char *lane, *metric;        /* history                  */
+    mcpp_changepoint_settings cfg;    /* history                  */
+} text_request;
+
+static int produce_text(char **out, mcpp_store *store, const text_request *r)
+{
+    switch (r->kind) {
+    case TEXT_CHECK: return mcpp_store_check(out, store);
+    case TEXT_EXPORT: return mcpp_store_export(out, store, &r->query, r->format);
+    case TEXT_REMOVED: return mcpp_store_removed_render(out, store);
+    default: break;
+    }
+    mcpp_output_format format = MCPP_OUTPUT_JSON;
+    int rc = mcpp_output_format_parse(&format, r->format);
+    mcpp_history *history = NULL;
+    if (!rc) rc = mcpp_history_build(&history, store, r->lane, r->metric, &r->cfg);
+    if (!rc) rc = mcpp_history_render(out, history, format);
+    mcpp_history_free(history);
+    return rc;
+}
+
+static PyObject *text_call(PyObject *module, PyObject *path, const text_request *r)
+{
+    char *text = NULL;
+    mcpp_py_error err = {0};
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    mcpp_store *store = NULL;
+    rc = open_store(&store, PyBytes_AS_STRING(path), MCPP_STORE_READ_ONLY, &err);
+    if (!rc && (rc = produce_text(&text, store, r))) mcpp_py_error_capture(&err, rc);
+    mcpp_store_close(store);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(path);
+    PyObject *result = NULL;
+    if (rc && r->kind == TEXT_CHECK && text) /* damaged: the report goes with the error */
+        result = Py_BuildValue("(Os)", Py_False, text);
+    else if (rc) raise_captured(module, &err);
+    else result = r->kind == TEXT_CHECK ? Py_BuildValue("(Os)", Py_True, text) : PyUnicode_FromString(text);
+    mcpp_py_error_clear(&err);
+    mcpp_free(text);
+    return result;
+}
+
+PyObject *mcpp_py_store_check(PyObject *module, PyObject *args)
+{
+    PyObject *path = NULL;
+    if (!PyArg_ParseTuple(args, "O&:_store_check", PyUnicode_FSConverter, &path)) return NULL;
+    text_request r = {.kind = TEXT_CHECK};
+    return text_call(module, path, &r);
+}
+
+PyObject *mcpp_py_store_removed(PyObject *module, PyObject *args)
+{
+    PyObject *path = NULL;
+    if (!PyArg_ParseTuple(args, "O&:_store_removed", PyUnicode_FSConverter, &path)) return NULL;
+    text_request r = {.kind = TEXT_REMOVED};
+    return text_call(module, path, &r);
+}
+
+PyObject *mcpp_py_store_export(PyObject *module, PyObject *args)
+{
+    PyObject *path = NULL;
+    text_request r = {.kind = TEXT_EXPORT};
+    Py_ssize_t limit = 0;
+    if (!PyArg_ParseTuple(args, "O&szzzznp:_store_export", PyUnicode_FSConverter, &path, &r.format, &r.query.lane,
+                          &r.query.where, &r.query.since, &r.query.until, &limit, &r.query.newest))
+        return NULL;
+    r.query.limit = limit > 0 ? (size_t)limit : 0;
+    return text_call(module, path, &r);
+}
+
+PyObject *mcpp_py_store_history(PyObject *module, PyObject *args)
+{
+    PyObject *path = NULL;
+    text_request r = {.kind = TEXT_HISTORY};
+    mcpp_changepoint_settings_default(&r.cfg);
+    Py_ssize_t min_segment = (Py_ssize_t)r.cfg.min_segment;
+    if (!PyArg_ParseTuple(args, "O&zzsddn:_store_history", PyUnicode_FSConverter, &path, &r.lane, &r.metric,
+                          &r.format, &r.cfg.penalty_per_log_n, &r.cfg.min_rel_change, &min_segment))
+        return NULL;
+    r.cfg.min_segment = min_segment > 0 ? (size_t)min_segment : 1;
+    return text_call(module, path, &r);
+}

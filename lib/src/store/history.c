@@ -1,0 +1,191 @@
+/*
+ * history.c — the history of a lane: its runs over time (created_at, then
+ * id) with the metric's value and git commit, and the change points of that
+ * series (changepoint.c). The stored metric column answers the default
+ * metric without parsing; another metric is read from each stored receipt.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcpp_receipts/policy.h"
+#include "util/error_internal.h"
+#include "store/store_internal.h"
+#include "store/history_internal.h"
+
+static char *dup_or_null(const unsigned char *s)
+{
+    return s ? strdup((const char *)s) : NULL;
+}
+
+static int push_run(history_lane *lane, const char *id, const unsigned char *created, const unsigned char *commit,
+                    double value)
+{
+    if (lane->n_runs == lane->cap_runs) {
+        size_t cap = lane->cap_runs ? 2 * lane->cap_runs : 16;
+        history_run *runs = realloc(lane->runs, cap * sizeof *runs);
+        if (!runs) return mcpp_error_nomem();
+        lane->runs = runs;
+        lane->cap_runs = cap;
+    }
+    history_run *r = &lane->runs[lane->n_runs];
+    r->id = strdup(id);
+    r->created_at = dup_or_null(created);
+    r->git_commit = dup_or_null(commit);
+    r->value = value;
+    lane->n_runs++;
+    return r->id ? MCPP_OK : mcpp_error_nomem();
+}
+
+/* The value of `metric` in a stored body; *has is 0 when the receipt lacks it. */
+static int value_from_body(double *out, int *has, const mcpp_store *s, const char *body, size_t len, const char *metric)
+{
+    mcpp_receipt *r = NULL;
+    int rc = mcpp_receipt_load_buffer(&r, NULL, body, len, MCPP_FORMAT_JSON, s->path, NULL);
+    if (rc) return rc;
+    mcpp_value v;
+    rc = mcpp_receipt_get(r, metric, &v);
+    if (rc == MCPP_ENOTFOUND)
+        rc = mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, "metric", 0, 0, "'%s' is not a metric of the schema", metric);
+    *has = !rc && (v.type == MCPP_TYPE_DOUBLE || v.type == MCPP_TYPE_INT);
+    if (*has) *out = v.type == MCPP_TYPE_INT ? (double)v.integer : v.number;
+    mcpp_receipt_free(r);
+    return rc;
+}
+
+static int load_runs(history_lane *lane, mcpp_store *s, sqlite3_stmt *st, const char *metric)
+{
+    sqlite3_reset(st);
+    sqlite3_bind_text(st, 1, lane->key, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, lane->short_key, -1, SQLITE_STATIC);
+    int step, rc = MCPP_OK;
+    while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *stored_metric = (const char *)sqlite3_column_text(st, 3);
+        double value = 0;
+        int has;
+        if (stored_metric && strcmp(stored_metric, metric) == 0) {
+            has = sqlite3_column_type(st, 4) != SQLITE_NULL;
+            value = sqlite3_column_double(st, 4);
+        } else {
+            rc = value_from_body(&value, &has, s, (const char *)sqlite3_column_text(st, 5),
+                                 (size_t)sqlite3_column_bytes(st, 5), metric);
+        }
+        if (!rc && has && value > 0)
+            rc = push_run(lane, (const char *)sqlite3_column_text(st, 0), sqlite3_column_text(st, 1),
+                          sqlite3_column_text(st, 2), value);
+        if (!rc && !lane->label) lane->label = dup_or_null(sqlite3_column_text(st, 6));
+    }
+    if (!rc && step != SQLITE_DONE) rc = mcpp_store_sqlite_error(s, step, "reading the lane's runs");
+    return rc;
+}
+
+static int find_changes(history_lane *lane, const mcpp_changepoint_settings *settings)
+{
+    if (!lane->n_runs) return MCPP_OK;
+    double *values = malloc(lane->n_runs * sizeof *values);
+    lane->changes = malloc(lane->n_runs * sizeof *lane->changes);
+    if (!values || !lane->changes) {
+        free(values);
+        return mcpp_error_nomem();
+    }
+    for (size_t i = 0; i < lane->n_runs; i++) values[i] = lane->runs[i].value;
+    int rc = mcpp_changepoints_find(lane->changes, lane->n_runs, &lane->n_changes, values, lane->n_runs, settings);
+    free(values);
+    return rc;
+}
+
+static int build_lanes(mcpp_history *h, mcpp_store *s, char **keys)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = mcpp_store_prepare(&st, s,
+                                "SELECT id, created_at, git_commit, metric, metric_value, body, lane_label"
+                                " FROM receipts WHERE lane_short = ?2 AND lane_key = ?1 ORDER BY created_at, id",
+                                "reading the lane's runs");
+    size_t n = 0;
+    while (keys[n]) n++;
+    if (!rc && n && !(h->lanes = calloc(n, sizeof *h->lanes))) rc = mcpp_error_nomem();
+    for (size_t i = 0; !rc && i < n; i++) {
+        history_lane *lane = &h->lanes[h->n_lanes++];
+        lane->key = keys[i];
+        keys[i] = NULL; /* the lane owns it now */
+        mcpp_lane_key_short(lane->short_key, sizeof lane->short_key, lane->key);
+        rc = load_runs(lane, s, st, h->metric);
+        if (!rc) rc = find_changes(lane, &h->settings);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Every lane key of the store, as select_lanes returns them. */
+static int all_lanes(char ***out, mcpp_store *s)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = mcpp_store_prepare(&st, s, "SELECT DISTINCT lane_key FROM receipts ORDER BY lane_key", "listing lanes");
+    size_t n = 0, cap = 16;
+    char **keys = rc ? NULL : calloc(cap + 1, sizeof *keys);
+    if (!rc && !keys) rc = mcpp_error_nomem();
+    int step = SQLITE_DONE;
+    while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (n == cap) {
+            char **grown = realloc(keys, (2 * cap + 1) * sizeof *keys);
+            if (!grown) {
+                rc = mcpp_error_nomem();
+                break;
+            }
+            keys = grown, cap *= 2;
+        }
+        if (!(keys[n++] = dup_or_null(sqlite3_column_text(st, 0)))) rc = mcpp_error_nomem();
+        keys[n] = NULL;
+    }
+    if (!rc && step != SQLITE_DONE) rc = mcpp_store_sqlite_error(s, step, "listing lanes");
+    sqlite3_finalize(st);
+    if (rc) {
+        mcpp_store_keys_free(keys);
+        keys = NULL;
+    }
+    *out = keys;
+    return rc;
+}
+
+int mcpp_history_build(mcpp_history **out, mcpp_store *store, const char *lane_selector, const char *metric,
+                       const mcpp_changepoint_settings *settings)
+{
+    if (!out || !store) return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_history_build: NULL argument");
+    *out = NULL;
+    mcpp_history *h = calloc(1, sizeof *h);
+    mcpp_policy *policy = NULL;
+    char **keys = NULL;
+    int rc = h ? mcpp_policy_default(&policy) : mcpp_error_nomem();
+    if (!rc && !(h->metric = strdup(metric ? metric : mcpp_policy_gate(policy)->metric))) rc = mcpp_error_nomem();
+    mcpp_changepoint_settings_default(&h->settings);
+    if (h && settings) h->settings = *settings;
+    if (!rc) rc = lane_selector ? mcpp_store_select_lanes(&keys, store, lane_selector) : all_lanes(&keys, store);
+    if (!rc) rc = build_lanes(h, store, keys);
+    mcpp_store_keys_free(keys);
+    mcpp_policy_free(policy);
+    if (rc) {
+        mcpp_history_free(h);
+        return rc;
+    }
+    *out = h;
+    return MCPP_OK;
+}
+
+void mcpp_history_free(mcpp_history *history)
+{
+    if (!history) return;
+    for (size_t i = 0; i < history->n_lanes; i++) {
+        history_lane *lane = &history->lanes[i];
+        for (size_t k = 0; k < lane->n_runs; k++) {
+            free(lane->runs[k].id);
+            free(lane->runs[k].created_at);
+            free(lane->runs[k].git_commit);
+        }
+        free(lane->runs);
+        free(lane->changes);
+        free(lane->key);
+        free(lane->label);
+    }
+    free(history->lanes);
+    free(history->metric);
+    free(history);
+}

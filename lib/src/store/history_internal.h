@@ -1,0 +1,33 @@
+/*
+ * history_internal.h — the lane history object, shared by its builder
+ * (history.c) and its accessors and renderers (history_render.c).
+ */
+#ifndef MCPP_HISTORY_INTERNAL_H
+#define MCPP_HISTORY_INTERNAL_H
+
+#include "mcpp_receipts/frontier.h"
+#include "mcpp_receipts/store.h"
+
+typedef struct history_run {
+    char *id, *created_at, *git_commit; /* created_at and git_commit may be NULL */
+    double value;
+} history_run;
+
+typedef struct history_lane {
+    char *key;
+    char short_key[24];
+    char *label;
+    history_run *runs;
+    size_t n_runs, cap_runs;
+    size_t *changes; /* run index of the first run after each change */
+    size_t n_changes;
+} history_lane;
+
+struct mcpp_history {
+    char *metric;
+    mcpp_changepoint_settings settings;
+    history_lane *lanes;
+    size_t n_lanes;
+};
+
+#endif /* MCPP_HISTORY_INTERNAL_H */

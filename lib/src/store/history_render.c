@@ -1,0 +1,239 @@
+/*
+ * history_render.c — reading a lane history (accessors) and writing it as
+ * JSON, text and markdown: the runs in time order and, for each change point,
+ * the commits on either side and the medians of the segments it separates.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error_internal.h"
+#include "receipt/receipt_internal.h"
+#include "store/store_internal.h"
+#include "store/history_internal.h"
+
+static const char METHOD[] =
+    "binary segmentation on ln(value): a split is kept when its squared-error gain over sigma^2 exceeds "
+    "penalty * ln(n) moved to a Student t quantile (sigma^2: the larger of the MAD of successive "
+    "differences and the segment's residual variance) and the medians on either side differ by at least "
+    "min_rel_change";
+
+size_t mcpp_history_lane_count(const mcpp_history *h) { return h ? h->n_lanes : 0; }
+
+static const history_lane *lane_at(const mcpp_history *h, size_t lane)
+{
+    return h && lane < h->n_lanes ? &h->lanes[lane] : NULL;
+}
+
+static const history_run *run_at(const mcpp_history *h, size_t lane, size_t run)
+{
+    const history_lane *l = lane_at(h, lane);
+    return l && run < l->n_runs ? &l->runs[run] : NULL;
+}
+
+const char *mcpp_history_lane_key(const mcpp_history *h, size_t lane)
+{
+    const history_lane *l = lane_at(h, lane);
+    return l ? l->key : NULL;
+}
+
+size_t mcpp_history_run_count(const mcpp_history *h, size_t lane)
+{
+    const history_lane *l = lane_at(h, lane);
+    return l ? l->n_runs : 0;
+}
+
+const char *mcpp_history_run_id(const mcpp_history *h, size_t lane, size_t run)
+{
+    const history_run *r = run_at(h, lane, run);
+    return r ? r->id : NULL;
+}
+
+const char *mcpp_history_run_created_at(const mcpp_history *h, size_t lane, size_t run)
+{
+    const history_run *r = run_at(h, lane, run);
+    return r ? r->created_at : NULL;
+}
+
+const char *mcpp_history_run_commit(const mcpp_history *h, size_t lane, size_t run)
+{
+    const history_run *r = run_at(h, lane, run);
+    return r ? r->git_commit : NULL;
+}
+
+double mcpp_history_run_value(const mcpp_history *h, size_t lane, size_t run)
+{
+    const history_run *r = run_at(h, lane, run);
+    return r ? r->value : NAN;
+}
+
+size_t mcpp_history_change_count(const mcpp_history *h, size_t lane)
+{
+    const history_lane *l = lane_at(h, lane);
+    return l ? l->n_changes : 0;
+}
+
+size_t mcpp_history_change_run(const mcpp_history *h, size_t lane, size_t change)
+{
+    const history_lane *l = lane_at(h, lane);
+    return l && change < l->n_changes ? l->changes[change] : (size_t)-1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of runs[from..to). */
+static double segment_median(const history_lane *l, size_t from, size_t to)
+{
+    size_t n = to - from;
+    double *v = malloc(n * sizeof *v);
+    if (!v) return NAN;
+    for (size_t i = 0; i < n; i++) v[i] = l->runs[from + i].value;
+    qsort(v, n, sizeof *v, cmp_double);
+    double m = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    free(v);
+    return m;
+}
+
+typedef struct change_view {
+    size_t run;
+    const history_run *before, *after;
+    double before_median, after_median, rel_change;
+} change_view;
+
+static change_view change_at(const history_lane *l, size_t c)
+{
+    size_t start = c ? l->changes[c - 1] : 0, at = l->changes[c];
+    size_t end = c + 1 < l->n_changes ? l->changes[c + 1] : l->n_runs;
+    change_view v = {at, &l->runs[at - 1], &l->runs[at], segment_median(l, start, at), segment_median(l, at, end), 0};
+    v.rel_change = v.after_median / v.before_median - 1.0;
+    return v;
+}
+
+static size_t segment_of(const history_lane *l, size_t run)
+{
+    size_t s = 0;
+    while (s < l->n_changes && l->changes[s] <= run) s++;
+    return s;
+}
+
+static void json_str_or_null(mcpp_strbuf *b, const char *s)
+{
+    if (s) mcpp_sb_json_string(b, s);
+    else mcpp_sb_puts(b, "null");
+}
+
+static void json_number(mcpp_strbuf *b, double d)
+{
+    char num[40];
+    mcpp_format_double(num, sizeof num, d, 0);
+    mcpp_sb_puts(b, num);
+}
+
+static void render_json_lane(mcpp_strbuf *b, const history_lane *l)
+{
+    mcpp_sb_puts(b, "{\"key\": ");
+    mcpp_sb_json_string(b, l->key);
+    mcpp_sb_printf(b, ", \"short_key\": \"%s\", \"label\": ", l->short_key);
+    json_str_or_null(b, l->label);
+    mcpp_sb_puts(b, ", \"runs\": [");
+    for (size_t i = 0; i < l->n_runs; i++) {
+        const history_run *r = &l->runs[i];
+        mcpp_sb_puts(b, i ? ", {\"id\": " : "{\"id\": ");
+        mcpp_sb_json_string(b, r->id);
+        mcpp_sb_puts(b, ", \"created_at\": ");
+        json_str_or_null(b, r->created_at);
+        mcpp_sb_puts(b, ", \"git_commit\": ");
+        json_str_or_null(b, r->git_commit);
+        mcpp_sb_puts(b, ", \"value\": ");
+        json_number(b, r->value);
+        mcpp_sb_printf(b, ", \"segment\": %zu}", segment_of(l, i));
+    }
+    mcpp_sb_puts(b, "], \"changes\": [");
+    for (size_t c = 0; c < l->n_changes; c++) {
+        change_view v = change_at(l, c);
+        mcpp_sb_printf(b, "%s{\"run\": %zu, \"id\": ", c ? ", " : "", v.run);
+        mcpp_sb_json_string(b, v.after->id);
+        mcpp_sb_puts(b, ", \"created_at\": ");
+        json_str_or_null(b, v.after->created_at);
+        mcpp_sb_puts(b, ", \"before_commit\": ");
+        json_str_or_null(b, v.before->git_commit);
+        mcpp_sb_puts(b, ", \"after_commit\": ");
+        json_str_or_null(b, v.after->git_commit);
+        mcpp_sb_puts(b, ", \"before_median\": ");
+        json_number(b, v.before_median);
+        mcpp_sb_puts(b, ", \"after_median\": ");
+        json_number(b, v.after_median);
+        mcpp_sb_puts(b, ", \"rel_change\": ");
+        json_number(b, v.rel_change);
+        mcpp_sb_puts(b, "}");
+    }
+    mcpp_sb_puts(b, "]}");
+}
+
+static void render_json(mcpp_strbuf *b, const mcpp_history *h)
+{
+    mcpp_sb_puts(b, "{\"schema\": \"mcpp.history/1\", \"metric\": ");
+    mcpp_sb_json_string(b, h->metric);
+    mcpp_sb_puts(b, ", \"method\": ");
+    mcpp_sb_json_string(b, METHOD);
+    mcpp_sb_puts(b, ", \"settings\": {\"penalty_per_log_n\": ");
+    json_number(b, h->settings.penalty_per_log_n);
+    mcpp_sb_puts(b, ", \"min_rel_change\": ");
+    json_number(b, h->settings.min_rel_change);
+    mcpp_sb_printf(b, ", \"min_segment\": %zu}, \"lanes\": [", h->settings.min_segment);
+    for (size_t i = 0; i < h->n_lanes; i++) {
+        if (i) mcpp_sb_puts(b, ", ");
+        render_json_lane(b, &h->lanes[i]);
+    }
+    mcpp_sb_puts(b, "]}\n");
+}
+
+static const char *or_dash(const char *s) { return s ? s : "-"; }
+
+static void render_lane_readable(mcpp_strbuf *b, const history_lane *l, const char *metric, int md)
+{
+    mcpp_sb_printf(b, md ? "### %s `%s`\n\n" : "lane %s  %s\n", l->short_key, or_dash(l->label));
+    mcpp_sb_printf(b, md ? "%zu run%s of `%s`, %zu change point%s\n\n" : "  %zu run%s of %s, %zu change point%s\n",
+                   l->n_runs, l->n_runs == 1 ? "" : "s", metric, l->n_changes, l->n_changes == 1 ? "" : "s");
+    if (md) mcpp_sb_puts(b, "| | created_at | git_commit | value | id |\n|---|---|---|---:|---|\n");
+    for (size_t i = 0; i < l->n_runs; i++) {
+        const history_run *r = &l->runs[i];
+        int starts = segment_of(l, i) != (i ? segment_of(l, i - 1) : 0);
+        char num[40];
+        mcpp_format_double(num, sizeof num, r->value, 0);
+        mcpp_sb_printf(b, md ? "| %s | %s | %s | %s | %s |\n" : "  %s %-22s %-12.12s %14s  %s\n", starts ? "▲" : " ",
+                       or_dash(r->created_at), or_dash(r->git_commit), num, r->id);
+    }
+    if (md) mcpp_sb_puts(b, "\n");
+    for (size_t c = 0; c < l->n_changes; c++) {
+        change_view v = change_at(l, c);
+        mcpp_sb_printf(b, md ? "- change at run %zu (`%s`): `%s` → `%s`, median %.6g → %.6g (%+.1f%%)\n"
+                             : "  change at run %zu (%s): commit %s -> %s, median %.6g -> %.6g (%+.1f%%)\n",
+                       v.run, v.after->id, or_dash(v.before->git_commit), or_dash(v.after->git_commit),
+                       v.before_median, v.after_median, 100.0 * v.rel_change);
+    }
+    if (!l->n_changes) mcpp_sb_puts(b, md ? "- no change point beyond noise\n" : "  no change point beyond noise\n");
+    mcpp_sb_puts(b, "\n");
+}
+
+int mcpp_history_render(char **out, const mcpp_history *h, mcpp_output_format format)
+{
+    if (!out || !h) return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_history_render: NULL argument");
+    *out = NULL;
+    mcpp_strbuf b;
+    mcpp_sb_init(&b, NULL, 0);
+    if (format == MCPP_OUTPUT_JSON) {
+        render_json(&b, h);
+    } else {
+        int md = format == MCPP_OUTPUT_MARKDOWN;
+        if (md) mcpp_sb_printf(&b, "## Lane history of `%s`\n\n", h->metric);
+        if (!h->n_lanes) mcpp_sb_puts(&b, "no stored lane matches\n");
+        for (size_t i = 0; i < h->n_lanes; i++) render_lane_readable(&b, &h->lanes[i], h->metric, md);
+        if (md) mcpp_sb_printf(&b, "Method: %s.\n", METHOD);
+    }
+    return mcpp_store_take_text(out, &b);
+}

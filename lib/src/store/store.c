@@ -1,0 +1,223 @@
+/*
+ * store.c — opening and closing a receipt store, counting, removing with a
+ * tombstone, listing tombstones, and the integrity check.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/error_internal.h"
+#include "receipt/receipt_internal.h"
+#include "store/store_internal.h"
+
+/* Read-only media cannot hold the -shm file WAL readers need: SQLite can
+ * still read such a file when told that nothing will change it. */
+static int open_immutable(mcpp_store *s)
+{
+    sqlite3_close(s->db);
+    s->db = NULL;
+    mcpp_strbuf uri;
+    mcpp_sb_init(&uri, NULL, 0);
+    mcpp_sb_puts(&uri, "file:");
+    for (const char *p = s->path; *p; p++) {
+        if (*p == '?' || *p == '#' || *p == '%') mcpp_sb_printf(&uri, "%%%02X", (unsigned char)*p);
+        else mcpp_sb_putc(&uri, *p);
+    }
+    mcpp_sb_puts(&uri, "?immutable=1");
+    if (uri.failed) return mcpp_error_nomem();
+    int rc = sqlite3_open_v2(uri.data, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    mcpp_sb_free(&uri);
+    return rc == SQLITE_OK ? MCPP_OK : mcpp_store_sqlite_error(s, rc, "opening the store");
+}
+
+/* 1 when the file and its directory can be written (errno set otherwise). */
+static int writable(const mcpp_store *s)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", s->path);
+    char *slash = strrchr(dir, '/');
+    if (slash) *(slash == dir ? slash + 1 : slash) = '\0';
+    else snprintf(dir, sizeof dir, ".");
+    return access(dir, W_OK) == 0 && access(s->path, W_OK) == 0;
+}
+
+/* SQLite reports a read-only file or directory as "unable to open", or opens
+ * the file read-only without saying so: say what it is. */
+static int read_only_error(const mcpp_store *s)
+{
+    const char *why = writable(s) ? "SQLite opened it read-only" : strerror(errno);
+    return mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, s->path, NULL, 0, 0,
+                          "cannot write: the file or its directory is read-only (%s); "
+                          "open the store read-only to read it",
+                          why);
+}
+
+static int configure(mcpp_store *s)
+{
+    sqlite3_busy_timeout(s->db, 5000);
+    if (s->read_only) return mcpp_store_migrate(s);
+    /* SQLite opens a file it cannot write read-only without saying so */
+    if (sqlite3_db_readonly(s->db, "main") == 1) return read_only_error(s);
+    /* journal_mode answers with the mode it is in; anything but wal means the
+     * file could not be switched (read-only media, for one). */
+    sqlite3_stmt *st = NULL;
+    int rc = mcpp_store_prepare(&st, s, "PRAGMA journal_mode=WAL", "switching to WAL");
+    if (rc) return rc;
+    int step = sqlite3_step(st);
+    const unsigned char *mode = step == SQLITE_ROW ? sqlite3_column_text(st, 0) : NULL;
+    if (step != SQLITE_ROW) rc = mcpp_store_sqlite_error(s, step, "switching to WAL");
+    else if (!mode || strcmp((const char *)mode, "wal") != 0)
+        rc = mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, s->path, NULL, 0, 0,
+                            "cannot switch the store to WAL mode (read-only media?)");
+    sqlite3_finalize(st);
+    if (!rc) rc = mcpp_store_exec(s, "PRAGMA synchronous=FULL", "setting synchronous=FULL");
+    /* A large add touches index pages all over the file: a page cache of up
+     * to 128 MiB (taken only as used) keeps them from being spilled to the
+     * WAL and written again within one transaction. */
+    if (!rc) rc = mcpp_store_exec(s, "PRAGMA cache_size=-131072", "sizing the page cache");
+    /* After a checkpoint, a WAL grown by a large add is cut back to 64 MiB. */
+    if (!rc) rc = mcpp_store_exec(s, "PRAGMA journal_size_limit=67108864", "limiting the WAL");
+    return rc ? rc : mcpp_store_migrate(s);
+}
+
+int mcpp_store_open(mcpp_store **out, const char *path, unsigned flags)
+{
+    if (!out || !path || !*path)
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_store_open: NULL out or path");
+    *out = NULL;
+    mcpp_store *s = calloc(1, sizeof *s);
+    if (!s || !(s->path = strdup(path))) {
+        free(s);
+        return mcpp_error_nomem();
+    }
+    s->read_only = (flags & MCPP_STORE_READ_ONLY) != 0;
+    int open_flags = s->read_only ? SQLITE_OPEN_READONLY
+                                  : SQLITE_OPEN_READWRITE | ((flags & MCPP_STORE_CREATE) ? SQLITE_OPEN_CREATE : 0);
+    int rc = sqlite3_open_v2(path, &s->db, open_flags | SQLITE_OPEN_NOMUTEX, NULL);
+    rc = rc == SQLITE_OK ? configure(s) : mcpp_store_sqlite_error(s, rc, "opening the store");
+    if (rc == MCPP_EIO && s->read_only) {
+        if (!(rc = open_immutable(s))) rc = configure(s);
+    } else if (rc == MCPP_EIO && !writable(s)) {
+        rc = read_only_error(s);
+    }
+    if (rc) {
+        mcpp_store_close(s);
+        return rc;
+    }
+    *out = s;
+    return MCPP_OK;
+}
+
+void mcpp_store_close(mcpp_store *store)
+{
+    if (!store) return;
+    sqlite3_close(store->db);
+    free(store->path);
+    free(store);
+}
+
+int mcpp_store_schema_version(const mcpp_store *store)
+{
+    return store ? store->version : 0;
+}
+
+static int count_rows(size_t *out, mcpp_store *s, const char *sql)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = mcpp_store_prepare(&st, s, sql, "counting");
+    if (rc) return rc;
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW) *out = (size_t)sqlite3_column_int64(st, 0);
+    else rc = mcpp_store_sqlite_error(s, step, "counting");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int mcpp_store_count(size_t *out_live, size_t *out_removed, mcpp_store *store)
+{
+    if (!store) return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_store_count: NULL store");
+    size_t live = 0, removed = 0;
+    int rc = count_rows(&live, store, "SELECT count(*) FROM receipts");
+    if (!rc) rc = count_rows(&removed, store, "SELECT count(*) FROM tombstones");
+    if (out_live) *out_live = live;
+    if (out_removed) *out_removed = removed;
+    return rc;
+}
+
+int mcpp_store_remove(mcpp_store *store, const char *id, const char *reason)
+{
+    if (!store || !id || !reason || !*reason)
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0,
+                              "mcpp_store_remove: a store, an id and a non-empty reason are needed");
+    int rc = mcpp_store_begin_write(store);
+    if (rc) return rc;
+    sqlite3_stmt *st = NULL;
+    rc = mcpp_store_prepare(&st, store,
+                            "INSERT INTO tombstones SELECT id, ?2, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), body"
+                            " FROM receipts WHERE id = ?1",
+                            "removing");
+    if (!rc) {
+        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, reason, -1, SQLITE_STATIC);
+        int step = sqlite3_step(st);
+        if (step != SQLITE_DONE) rc = mcpp_store_sqlite_error(store, step, "removing");
+        else if (sqlite3_changes(store->db) == 0)
+            rc = mcpp_error_at(MCPP_ENOTFOUND, MCPP_ERROR_KIND_MISSING, store->path, "id", 0, 0, "no stored receipt has id '%s'", id);
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if (!rc && !(rc = mcpp_store_prepare(&st, store, "DELETE FROM receipts WHERE id = ?1", "removing"))) {
+        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+        int step = sqlite3_step(st);
+        if (step != SQLITE_DONE) rc = mcpp_store_sqlite_error(store, step, "removing");
+    }
+    sqlite3_finalize(st);
+    if (rc) {
+        mcpp_store_rollback(store);
+        return rc;
+    }
+    return mcpp_store_commit(store);
+}
+
+int mcpp_store_take_text(char **out, struct mcpp_strbuf *b)
+{
+    if (b->failed) {
+        mcpp_sb_free(b);
+        return mcpp_error_nomem();
+    }
+    *out = b->data ? b->data : strdup("");
+    b->data = NULL;
+    b->owned = 0;
+    return *out ? MCPP_OK : mcpp_error_nomem();
+}
+
+int mcpp_store_removed_render(char **out, mcpp_store *store)
+{
+    if (!out || !store) return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_store_removed_render: NULL argument");
+    *out = NULL;
+    sqlite3_stmt *st = NULL;
+    int rc = mcpp_store_prepare(&st, store, "SELECT id, reason, removed_at FROM tombstones ORDER BY removed_at, id",
+                                "listing tombstones");
+    if (rc) return rc;
+    mcpp_strbuf b;
+    mcpp_sb_init(&b, NULL, 0);
+    int step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        mcpp_sb_puts(&b, "{\"id\": ");
+        mcpp_sb_json_string(&b, (const char *)sqlite3_column_text(st, 0));
+        mcpp_sb_puts(&b, ", \"reason\": ");
+        mcpp_sb_json_string(&b, (const char *)sqlite3_column_text(st, 1));
+        mcpp_sb_puts(&b, ", \"removed_at\": ");
+        mcpp_sb_json_string(&b, (const char *)sqlite3_column_text(st, 2));
+        mcpp_sb_puts(&b, "}\n");
+    }
+    if (step != SQLITE_DONE) rc = mcpp_store_sqlite_error(store, step, "listing tombstones");
+    sqlite3_finalize(st);
+    if (rc) {
+        mcpp_sb_free(&b);
+        return rc;
+    }
+    return mcpp_store_take_text(out, &b);
+}

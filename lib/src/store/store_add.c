@@ -1,0 +1,189 @@
+/*
+ * store_add.c — adding receipts: the stored columns of a receipt (all read
+ * through the public API, so they follow the schema), identity by id, and
+ * one transaction per call.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcpp_receipts/frontier.h"
+#include "mcpp_receipts/policy.h"
+#include "util/error_internal.h"
+#include "store/store_internal.h"
+
+/* A string field, or NULL when absent or not a string. */
+static const char *string_field(const mcpp_receipt *r, const char *path)
+{
+    mcpp_value v;
+    if (mcpp_receipt_get(r, path, &v) != MCPP_OK) return NULL;
+    return v.type == MCPP_TYPE_STRING || v.type == MCPP_TYPE_ENUM ? v.string : NULL;
+}
+
+/* The frontier's label: lane.name, else family/pattern. */
+static char *lane_label(const mcpp_receipt *r)
+{
+    const char *name = string_field(r, "lane.name");
+    if (name) return strdup(name);
+    const char *family = string_field(r, "lane.family"), *pattern = string_field(r, "lane.pattern");
+    size_t n = (family ? strlen(family) : 1) + (pattern ? strlen(pattern) : 1) + 2;
+    char *label = malloc(n);
+    if (label) {
+        strcpy(label, family ? family : "-");
+        strcat(label, "/");
+        strcat(label, pattern ? pattern : "-");
+    }
+    return label;
+}
+
+int mcpp_store_row_fill(mcpp_store_row *row, const mcpp_receipt *r, const char *metric)
+{
+    memset(row, 0, sizeof *row);
+    row->id = mcpp_receipt_id(r);
+    row->created_at = string_field(r, "created_at");
+    row->git_commit = string_field(r, "source.git_commit");
+    row->tool = string_field(r, "source.tool");
+    row->name = string_field(r, "lane.name");
+    row->metric = metric;
+    int rc = mcpp_receipt_write(&row->body, &row->body_len, r, MCPP_FORMAT_JSON);
+    if (!rc) row->body_len = mcpp_store_fold_json(row->body, row->body_len);
+    if (!rc) rc = mcpp_lane_key(&row->lane_key, NULL, r);
+    if (!rc) rc = mcpp_lane_key_short(row->lane_short, sizeof row->lane_short, row->lane_key);
+    if (!rc && !(row->lane_label = lane_label(r))) rc = mcpp_error_nomem();
+    mcpp_value v;
+    if (!rc && metric && mcpp_receipt_get(r, metric, &v) == MCPP_OK) {
+        row->has_value = v.type == MCPP_TYPE_DOUBLE || v.type == MCPP_TYPE_INT;
+        row->value = v.type == MCPP_TYPE_INT ? (double)v.integer : v.number;
+    }
+    if (rc) mcpp_store_row_clear(row);
+    return rc;
+}
+
+void mcpp_store_row_clear(mcpp_store_row *row)
+{
+    mcpp_free(row->body);
+    mcpp_free(row->lane_key);
+    free(row->lane_label);
+    memset(row, 0, sizeof *row);
+}
+
+typedef struct add_statements {
+    sqlite3_stmt *insert, *existing, *tombstone;
+} add_statements;
+
+static void bind_text_or_null(sqlite3_stmt *st, int index, const char *text)
+{
+    if (text) sqlite3_bind_text(st, index, text, -1, SQLITE_STATIC);
+    else sqlite3_bind_null(st, index);
+}
+
+/* Whether a statement keyed by ?1 = id yields a row; *body (borrowed until
+ * the next reset) gets column 0. */
+static int lookup(int *found, const char **body, mcpp_store *s, sqlite3_stmt *st, const char *id)
+{
+    sqlite3_reset(st);
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    int step = sqlite3_step(st);
+    if (step != SQLITE_ROW && step != SQLITE_DONE) return mcpp_store_sqlite_error(s, step, "adding");
+    *found = step == SQLITE_ROW;
+    if (body) *body = *found ? (const char *)sqlite3_column_text(st, 0) : NULL;
+    return MCPP_OK;
+}
+
+static int insert_row(mcpp_store *s, add_statements *a, const mcpp_store_row *row, mcpp_store_add_result *res)
+{
+    sqlite3_stmt *st = a->insert;
+    sqlite3_reset(st);
+    sqlite3_bind_text(st, 1, row->id, -1, SQLITE_STATIC);
+    bind_text_or_null(st, 2, row->created_at);
+    bind_text_or_null(st, 3, row->git_commit);
+    bind_text_or_null(st, 4, row->tool);
+    bind_text_or_null(st, 5, row->name);
+    sqlite3_bind_text(st, 6, row->lane_key, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 7, row->lane_short, -1, SQLITE_STATIC);
+    bind_text_or_null(st, 8, row->lane_label);
+    bind_text_or_null(st, 9, row->metric);
+    if (row->has_value) sqlite3_bind_double(st, 10, row->value);
+    else sqlite3_bind_null(st, 10);
+    sqlite3_bind_text(st, 11, row->body, (int)row->body_len, SQLITE_STATIC);
+    int step = sqlite3_step(st);
+    if (step != SQLITE_DONE) return mcpp_store_sqlite_error(s, step, "adding");
+    if (sqlite3_changes(s->db) == 1) {
+        res->added++;
+        return MCPP_OK;
+    }
+    /* Nothing inserted: the id is taken or has a tombstone. */
+    int found = 0;
+    const char *stored = NULL;
+    int rc = lookup(&found, &stored, s, a->existing, row->id);
+    if (rc) return rc;
+    if (found) {
+        if (stored && strcmp(stored, row->body) == 0) {
+            res->unchanged++;
+            return MCPP_OK;
+        }
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, s->path, "id", 0, 0,
+                              "conflict: receipt '%s' is already stored with different content "
+                              "(a receipt's id is its identity; give the new run its own id)",
+                              row->id);
+    }
+    if ((rc = lookup(&found, NULL, s, a->tombstone, row->id))) return rc;
+    if (!found) return mcpp_error_at(MCPP_EINTERNAL, MCPP_ERROR_KIND_INTERNAL, s->path, NULL, 0, 0, "insert of '%s' did nothing", row->id);
+    res->skipped_removed++;
+    return MCPP_OK;
+}
+
+static int prepare_all(add_statements *a, mcpp_store *s)
+{
+    int rc = mcpp_store_prepare(
+        &a->insert, s,
+        "INSERT INTO receipts(id, created_at, git_commit, tool, name, lane_key, lane_short, lane_label,"
+        " metric, metric_value, body, added_at)"
+        " SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
+        " WHERE NOT EXISTS (SELECT 1 FROM tombstones WHERE id = ?1)"
+        " ON CONFLICT(id) DO NOTHING",
+        "adding");
+    if (!rc) rc = mcpp_store_prepare(&a->existing, s, "SELECT body FROM receipts WHERE id = ?1", "adding");
+    if (!rc) rc = mcpp_store_prepare(&a->tombstone, s, "SELECT 1 FROM tombstones WHERE id = ?1", "adding");
+    return rc;
+}
+
+static int add_all(mcpp_store *s, const mcpp_receipt *const *receipts, size_t n, mcpp_store_add_result *res)
+{
+    mcpp_policy *policy = NULL;
+    add_statements a = {NULL, NULL, NULL};
+    int rc = mcpp_policy_default(&policy);
+    if (!rc) rc = prepare_all(&a, s);
+    const char *metric = policy ? mcpp_policy_gate(policy)->metric : NULL;
+    for (size_t i = 0; !rc && i < n; i++) {
+        if (!receipts[i]) {
+            rc = mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_store_add: receipt %zu is NULL", i);
+            break;
+        }
+        mcpp_store_row row;
+        if ((rc = mcpp_store_row_fill(&row, receipts[i], metric))) break;
+        rc = insert_row(s, &a, &row, res);
+        mcpp_store_row_clear(&row);
+    }
+    sqlite3_finalize(a.insert);
+    sqlite3_finalize(a.existing);
+    sqlite3_finalize(a.tombstone);
+    mcpp_policy_free(policy);
+    return rc;
+}
+
+int mcpp_store_add(mcpp_store_add_result *out, mcpp_store *store, const mcpp_receipt *const *receipts, size_t n)
+{
+    mcpp_store_add_result res = {0, 0, 0};
+    if (out) *out = res;
+    if (!store || (n && !receipts))
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_store_add: NULL store or receipts");
+    int rc = mcpp_store_begin_write(store);
+    if (rc) return rc;
+    if ((rc = add_all(store, receipts, n, &res))) {
+        mcpp_store_rollback(store);
+        return rc;
+    }
+    if ((rc = mcpp_store_commit(store))) return rc;
+    if (out) *out = res;
+    return MCPP_OK;
+}

@@ -1,0 +1,91 @@
+/*
+ * store_internal.h — what the store's files share: the handle, the SQLite
+ * adapter (the only code that talks to sqlite3.h) and the schema migrations.
+ */
+#ifndef MCPP_STORE_INTERNAL_H
+#define MCPP_STORE_INTERNAL_H
+
+#include <sqlite3.h>
+
+#include "mcpp_receipts/store.h"
+
+struct mcpp_store {
+    sqlite3 *db;
+    char *path;
+    int version;
+    int read_only;
+};
+
+/*
+ * Maps a failed SQLite call to the thread's last error and returns the mcpp
+ * status: SQLITE_FULL, a read-only file or directory and other I/O failures
+ * are MCPP_EIO (kind "io"), a damaged or foreign file is MCPP_EINVALID (kind
+ * "store"), SQLITE_NOMEM is MCPP_ENOMEM. `what` says what was being done.
+ */
+int mcpp_store_sqlite_error(const mcpp_store *s, int sqlite_rc, const char *what);
+
+/* Runs SQL without results; maps failures with mcpp_store_sqlite_error. */
+int mcpp_store_exec(mcpp_store *s, const char *sql, const char *what);
+
+/*
+ * BEGIN IMMEDIATE, retried with growing sleeps while another writer holds the
+ * lock beyond the busy timeout (about a minute in all), so concurrent adders
+ * wait for each other instead of failing.
+ */
+int mcpp_store_begin_write(mcpp_store *s);
+/* COMMIT; on failure the transaction is rolled back and the error kept. */
+int mcpp_store_commit(mcpp_store *s);
+/* ROLLBACK, keeping the current last error. */
+void mcpp_store_rollback(mcpp_store *s);
+
+/* Prepares `sql`; maps failures. */
+int mcpp_store_prepare(sqlite3_stmt **out, mcpp_store *s, const char *sql, const char *what);
+
+/* Reads the schema version and migrates forward (unless read-only). */
+int mcpp_store_migrate(mcpp_store *s);
+
+/* Hands a buffer's text to the caller as *out (mcpp_free), "" when empty;
+ * MCPP_ENOMEM (and the buffer freed) when it failed to grow. */
+struct mcpp_strbuf;
+int mcpp_store_take_text(char **out, struct mcpp_strbuf *b);
+
+/* Folds the writer's JSON onto one line, in place; returns the new length. */
+size_t mcpp_store_fold_json(char *text, size_t len);
+
+/* The stored columns of one receipt, computed through the public API. */
+typedef struct mcpp_store_row {
+    const char *id;
+    char *body; /* canonical JSON, mcpp_free */
+    size_t body_len;
+    const char *created_at;
+    const char *git_commit;
+    const char *tool;
+    const char *name;
+    char *lane_key; /* mcpp_free */
+    char lane_short[24];
+    char *lane_label; /* malloc */
+    const char *metric;
+    int has_value;
+    double value;
+} mcpp_store_row;
+
+/* Fills `row` for `r` (strings borrowed from r except those marked); `metric`
+ * is the default gate metric path. Free with mcpp_store_row_clear. */
+int mcpp_store_row_fill(mcpp_store_row *row, const mcpp_receipt *r, const char *metric);
+void mcpp_store_row_clear(mcpp_store_row *row);
+
+/*
+ * Loads the bodies a prepared statement yields (column 0 = id, 1 = body) into
+ * `set`, parsing on several threads; a body that no longer loads is
+ * MCPP_EINVALID naming the id.
+ */
+int mcpp_store_load_rows(mcpp_receipt_set *set, mcpp_store *s, sqlite3_stmt *stmt);
+/* The same, handing each receipt (and its ownership) to `sink` in row order. */
+int mcpp_store_load_rows_each(mcpp_store *s, sqlite3_stmt *stmt, mcpp_store_receipt_fn sink, void *ctx);
+
+/* Lane keys (default policy) of the live lanes a selector names, as a
+ * NULL-terminated array of malloc'ed strings; free with mcpp_store_keys_free. */
+int mcpp_store_select_lanes(char ***out, mcpp_store *s, const char *selector);
+void mcpp_store_keys_free(char **keys);
+
+#endif /* MCPP_STORE_INTERNAL_H */

@@ -1,0 +1,145 @@
+/*
+ * store_load.c — turning stored canonical JSON back into receipts: rows are
+ * read in batches and parsed on several threads (parsing is the cost; SQLite
+ * reads are cheap), then appended to the set in row order.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/error_internal.h"
+#include "store/store_internal.h"
+
+#define BATCH_ROWS 4096
+#define MAX_THREADS 8
+#define ROWS_PER_THREAD_MIN 256
+
+typedef struct batch {
+    char *ids[BATCH_ROWS];
+    char *bodies[BATCH_ROWS];
+    size_t lengths[BATCH_ROWS];
+    mcpp_receipt *receipts[BATCH_ROWS];
+    char *errors[BATCH_ROWS]; /* message of a body that failed to load */
+    size_t n;
+    const char *name;
+} batch;
+
+typedef struct worker {
+    batch *b;
+    size_t from, to;
+} worker;
+
+static void *parse_range(void *arg)
+{
+    worker *w = arg;
+    batch *b = w->b;
+    for (size_t i = w->from; i < w->to; i++) {
+        int rc = mcpp_receipt_load_buffer(&b->receipts[i], NULL, b->bodies[i], b->lengths[i], MCPP_FORMAT_JSON,
+                                          b->name, NULL);
+        if (rc) b->errors[i] = strdup(mcpp_error_last()->message);
+        else if (strcmp(mcpp_receipt_id(b->receipts[i]), b->ids[i]) != 0)
+            b->errors[i] = strdup("its id does not match the stored id");
+    }
+    return NULL;
+}
+
+static size_t thread_count(size_t n)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t t = cpus > 0 ? (size_t)cpus : 1;
+    if (t > MAX_THREADS) t = MAX_THREADS;
+    size_t by_work = n / ROWS_PER_THREAD_MIN;
+    return by_work < 1 ? 1 : (t < by_work ? t : by_work);
+}
+
+static void parse_batch(batch *b)
+{
+    size_t t = thread_count(b->n);
+    pthread_t threads[MAX_THREADS];
+    int started[MAX_THREADS] = {0};
+    worker workers[MAX_THREADS];
+    for (size_t k = 0; k < t; k++) workers[k] = (worker){b, b->n * k / t, b->n * (k + 1) / t};
+    for (size_t k = 1; k < t; k++) started[k] = pthread_create(&threads[k], NULL, parse_range, &workers[k]) == 0;
+    parse_range(&workers[0]);
+    for (size_t k = 1; k < t; k++) {
+        if (started[k]) pthread_join(threads[k], NULL);
+        else parse_range(&workers[k]); /* no thread could start: parse here */
+    }
+}
+
+/* Hands the batch's receipts to the sink; the first failure becomes the error. */
+static int drain_batch(batch *b, mcpp_store_receipt_fn sink, void *ctx, const mcpp_store *s)
+{
+    int rc = MCPP_OK;
+    for (size_t i = 0; i < b->n; i++) {
+        if (!rc && b->errors[i])
+            rc = mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, s->path, "body", 0, 0,
+                                "stored receipt '%s' no longer loads: %s", b->ids[i], b->errors[i]);
+        else if (!rc && b->receipts[i]) {
+            mcpp_receipt *r = b->receipts[i];
+            b->receipts[i] = NULL;
+            rc = sink(ctx, r);
+        }
+        mcpp_receipt_free(b->receipts[i]);
+        free(b->ids[i]);
+        free(b->bodies[i]);
+        free(b->errors[i]);
+        b->receipts[i] = NULL;
+        b->ids[i] = b->bodies[i] = b->errors[i] = NULL;
+    }
+    b->n = 0;
+    return rc;
+}
+
+static int copy_row(batch *b, sqlite3_stmt *stmt)
+{
+    const char *id = (const char *)sqlite3_column_text(stmt, 0);
+    const char *body = (const char *)sqlite3_column_text(stmt, 1);
+    size_t len = (size_t)sqlite3_column_bytes(stmt, 1);
+    size_t i = b->n;
+    b->ids[i] = strdup(id ? id : "");
+    b->bodies[i] = malloc(len + 1);
+    if (!b->ids[i] || !b->bodies[i]) {
+        free(b->ids[i]);
+        free(b->bodies[i]);
+        return mcpp_error_nomem();
+    }
+    if (len) memcpy(b->bodies[i], body, len);
+    b->bodies[i][len] = '\0';
+    b->lengths[i] = len;
+    b->receipts[i] = NULL;
+    b->errors[i] = NULL;
+    b->n++;
+    return MCPP_OK;
+}
+
+static int add_to_set(void *set, mcpp_receipt *receipt)
+{
+    return mcpp_receipt_set_add(set, receipt);
+}
+
+int mcpp_store_load_rows(mcpp_receipt_set *set, mcpp_store *s, sqlite3_stmt *stmt)
+{
+    return mcpp_store_load_rows_each(s, stmt, add_to_set, set);
+}
+
+int mcpp_store_load_rows_each(mcpp_store *s, sqlite3_stmt *stmt, mcpp_store_receipt_fn sink, void *ctx)
+{
+    batch *b = calloc(1, sizeof *b);
+    if (!b) return mcpp_error_nomem();
+    b->name = s->path;
+    int rc = MCPP_OK, step = SQLITE_DONE;
+    while (!rc && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
+        rc = copy_row(b, stmt);
+        if (!rc && b->n == BATCH_ROWS) {
+            parse_batch(b);
+            rc = drain_batch(b, sink, ctx, s);
+        }
+    }
+    if (!rc && step != SQLITE_DONE) rc = mcpp_store_sqlite_error(s, step, "reading receipts");
+    if (!rc) parse_batch(b);
+    int drained = drain_batch(b, sink, ctx, s);
+    free(b);
+    return rc ? rc : drained;
+}

@@ -1,0 +1,220 @@
+/*
+ * store_query.c — selecting stored receipts: lane selectors (through the
+ * public claim API, so they mean exactly what they mean for `claim`), column
+ * filters, time ranges and limits, turned into one SQL statement.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcpp_receipts/frontier.h"
+#include "util/error_internal.h"
+#include "receipt/receipt_internal.h"
+#include "store/store_internal.h"
+
+#define MAX_BINDS 1024
+
+void mcpp_store_keys_free(char **keys)
+{
+    for (size_t i = 0; keys && keys[i]; i++) free(keys[i]);
+    free(keys);
+}
+
+/* Loads the receipts `sql` (binding ?1 = arg when given) selects. */
+static int load_sql(mcpp_receipt_set **out, mcpp_store *s, const char *sql, const char *arg)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = mcpp_receipt_set_new(out);
+    if (!rc) rc = mcpp_store_prepare(&st, s, sql, "selecting lanes");
+    if (!rc && arg) sqlite3_bind_text(st, 1, arg, -1, SQLITE_STATIC);
+    if (!rc) rc = mcpp_store_load_rows(*out, s, st);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Keys of the lanes among `set` that `selector` matches (claim.h semantics). */
+static int matched_keys(char ***out, const mcpp_receipt_set *set, const char *selector)
+{
+    mcpp_claim_result *claim = NULL;
+    int rc = mcpp_claim_check(&claim, NULL, mcpp_receipt_set_items(set), mcpp_receipt_set_count(set), selector,
+                              NULL, 1.0);
+    if (rc) return rc;
+    size_t n = mcpp_claim_result_matched_count(claim);
+    char **keys = calloc(n + 1, sizeof *keys);
+    for (size_t i = 0; keys && i < n; i++)
+        if (!(keys[i] = strdup(mcpp_claim_result_matched_key(claim, i)))) {
+            mcpp_store_keys_free(keys);
+            keys = NULL;
+        }
+    mcpp_claim_result_free(claim);
+    *out = keys;
+    return keys ? MCPP_OK : mcpp_error_nomem();
+}
+
+/*
+ * Terms are checked first on one receipt per lane (a lane whose receipt fails
+ * a term is out, since terms must hold for every receipt), then on all the
+ * receipts of the lanes left, which settles terms on fields outside the key.
+ */
+int mcpp_store_select_lanes(char ***out, mcpp_store *s, const char *selector)
+{
+    *out = NULL;
+    mcpp_receipt_set *set = NULL;
+    char **candidates = NULL;
+    int rc = load_sql(&set, s,
+                      "SELECT id, body FROM receipts WHERE rowid IN"
+                      " (SELECT min(rowid) FROM receipts GROUP BY lane_key)",
+                      NULL);
+    if (!rc) rc = matched_keys(&candidates, set, selector);
+    mcpp_receipt_set_free(set);
+    set = NULL;
+    if (rc || !candidates[0]) {
+        *out = candidates;
+        return rc;
+    }
+    if ((rc = mcpp_receipt_set_new(&set))) goto done;
+    sqlite3_stmt *st = NULL;
+    if ((rc = mcpp_store_prepare(&st, s, "SELECT id, body FROM receipts WHERE lane_short = ?2 AND lane_key = ?1",
+                                 "selecting lanes")))
+        goto done;
+    for (size_t i = 0; !rc && candidates[i]; i++) {
+        sqlite3_reset(st);
+        char short_key[24];
+        mcpp_lane_key_short(short_key, sizeof short_key, candidates[i]);
+        sqlite3_bind_text(st, 1, candidates[i], -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, short_key, -1, SQLITE_TRANSIENT);
+        rc = mcpp_store_load_rows(set, s, st);
+    }
+    sqlite3_finalize(st);
+    if (!rc) rc = matched_keys(out, set, selector);
+done:
+    mcpp_store_keys_free(candidates);
+    mcpp_receipt_set_free(set);
+    return rc;
+}
+
+typedef struct sql_builder {
+    mcpp_strbuf sql;
+    const char *binds[MAX_BINDS];
+    size_t n_binds;
+    char shorts[MAX_BINDS][24]; /* short keys of the selected lanes */
+} sql_builder;
+
+static int bind_value(sql_builder *q, const char *value)
+{
+    if (q->n_binds == MAX_BINDS)
+        return mcpp_error_at(MCPP_ELIMIT, MCPP_ERROR_KIND_LIMIT, NULL, NULL, 0, 0, "a store query may hold at most %d values", MAX_BINDS);
+    q->binds[q->n_binds++] = value;
+    mcpp_sb_printf(&q->sql, "?%zu", q->n_binds);
+    return MCPP_OK;
+}
+
+static const char *const WHERE_COLUMNS[] = {"id", "tool", "git_commit", "name", "lane_label", "metric", NULL};
+
+/* COLUMN=VALUE terms; values point into `copy` (a writable copy of where). */
+static int add_where_terms(sql_builder *q, char *copy)
+{
+    char *save = NULL;
+    for (char *term = strtok_r(copy, ",", &save); term; term = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(term, '=');
+        if (!eq)
+            return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, "where", 0, 0, "'%s' is not COLUMN=VALUE", term);
+        *eq = '\0';
+        size_t k = 0;
+        while (WHERE_COLUMNS[k] && strcmp(WHERE_COLUMNS[k], term) != 0) k++;
+        if (!WHERE_COLUMNS[k])
+            return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, "where", 0, 0,
+                                  "unknown column '%s' (use id, tool, git_commit, name, lane_label, metric)", term);
+        int rc;
+        if (strcmp(term, "git_commit") == 0 && strlen(eq + 1) >= 4) {
+            mcpp_sb_puts(&q->sql, " AND substr(git_commit, 1, length(");
+            if ((rc = bind_value(q, eq + 1))) return rc;
+            mcpp_sb_puts(&q->sql, ")) = ");
+        } else {
+            mcpp_sb_printf(&q->sql, " AND %s = ", WHERE_COLUMNS[k]);
+        }
+        if ((rc = bind_value(q, eq + 1))) return rc;
+    }
+    return MCPP_OK;
+}
+
+static int build_sql(sql_builder *q, char *where_copy, char **lanes, const mcpp_store_query *query)
+{
+    mcpp_sb_puts(&q->sql, "SELECT id, body FROM (SELECT id, body, created_at FROM receipts WHERE 1");
+    int rc = MCPP_OK;
+    if (lanes) {
+        /* the short key finds the rows through the index, the key confirms them */
+        mcpp_sb_puts(&q->sql, " AND (0");
+        for (size_t i = 0; !rc && lanes[i]; i++) {
+            if (i >= MAX_BINDS / 2 - 4) {
+                rc = mcpp_error_at(MCPP_ELIMIT, MCPP_ERROR_KIND_LIMIT, NULL, "lane", 0, 0,
+                                    "the lane selector matches more than %d lanes; narrow it", MAX_BINDS / 2 - 4);
+                break;
+            }
+            mcpp_lane_key_short(q->shorts[i], sizeof q->shorts[i], lanes[i]);
+            mcpp_sb_puts(&q->sql, " OR (lane_short = ");
+            if (!(rc = bind_value(q, q->shorts[i]))) {
+                mcpp_sb_puts(&q->sql, " AND lane_key = ");
+                rc = bind_value(q, lanes[i]);
+            }
+            mcpp_sb_puts(&q->sql, ")");
+        }
+        mcpp_sb_puts(&q->sql, ")");
+    }
+    if (!rc && where_copy) rc = add_where_terms(q, where_copy);
+    if (!rc && query->since) {
+        mcpp_sb_puts(&q->sql, " AND created_at >= ");
+        rc = bind_value(q, query->since);
+    }
+    if (!rc && query->until) {
+        mcpp_sb_puts(&q->sql, " AND created_at <= ");
+        rc = bind_value(q, query->until);
+    }
+    const char *order = query->newest ? "DESC" : "ASC";
+    mcpp_sb_printf(&q->sql, " ORDER BY created_at %s, id %s", order, order);
+    if (query->limit) mcpp_sb_printf(&q->sql, " LIMIT %zu", query->limit);
+    mcpp_sb_puts(&q->sql, ") ORDER BY created_at, id");
+    if (!rc && q->sql.failed) rc = mcpp_error_nomem();
+    return rc;
+}
+
+int mcpp_store_query_each(mcpp_store *store, const mcpp_store_query *query, mcpp_store_receipt_fn fn, void *ctx)
+{
+    if (!store || !fn) return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_store_query_each: NULL argument");
+    static const mcpp_store_query all = {NULL, NULL, NULL, NULL, 0, 0};
+    if (!query) query = &all;
+    sql_builder q;
+    memset(&q, 0, sizeof q);
+    mcpp_sb_init(&q.sql, NULL, 0);
+    char **lanes = NULL, *where_copy = NULL;
+    sqlite3_stmt *st = NULL;
+    int rc = MCPP_OK;
+    if (query->lane && (rc = mcpp_store_select_lanes(&lanes, store, query->lane))) goto done;
+    if (query->where && !(where_copy = strdup(query->where))) rc = mcpp_error_nomem();
+    if (!rc) rc = build_sql(&q, where_copy, lanes, query);
+    if (!rc) rc = mcpp_store_prepare(&st, store, q.sql.data, "querying");
+    for (size_t i = 0; !rc && i < q.n_binds; i++) sqlite3_bind_text(st, (int)i + 1, q.binds[i], -1, SQLITE_STATIC);
+    if (!rc) rc = mcpp_store_load_rows_each(store, st, fn, ctx);
+done:
+    sqlite3_finalize(st);
+    mcpp_sb_free(&q.sql);
+    mcpp_store_keys_free(lanes);
+    free(where_copy);
+    return rc;
+}
+
+static int add_to_set(void *set, mcpp_receipt *receipt)
+{
+    return mcpp_receipt_set_add(set, receipt);
+}
+
+int mcpp_store_query_set(mcpp_receipt_set **out, mcpp_store *store, const mcpp_store_query *query)
+{
+    if (!out || !store) return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_store_query_set: NULL argument");
+    int rc = mcpp_receipt_set_new(out);
+    if (!rc) rc = mcpp_store_query_each(store, query, add_to_set, *out);
+    if (rc) {
+        mcpp_receipt_set_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}

@@ -1,0 +1,105 @@
+/*
+ * store_schema.c — the store's tables and their forward migrations. Each
+ * migration runs in its own transaction together with the row that records
+ * it in store_schema, so a crash leaves the store at the old version or the
+ * new one. Migrations are only ever appended.
+ */
+#include <stdio.h>
+
+#include "util/error_internal.h"
+#include "store/store_internal.h"
+
+static const char *const MIGRATIONS[MCPP_STORE_SCHEMA_VERSION] = {
+    /* 1: receipts with their filter columns, tombstones, the version table */
+    "CREATE TABLE store_schema(version INTEGER NOT NULL, applied_at TEXT NOT NULL);"
+    "CREATE TABLE receipts("
+    "  id TEXT PRIMARY KEY NOT NULL, created_at TEXT, git_commit TEXT, tool TEXT, name TEXT,"
+    "  lane_key TEXT NOT NULL, lane_short TEXT NOT NULL, lane_label TEXT,"
+    "  metric TEXT, metric_value REAL, body TEXT NOT NULL, added_at TEXT NOT NULL);"
+    "CREATE TABLE tombstones(id TEXT PRIMARY KEY NOT NULL, reason TEXT NOT NULL,"
+    "  removed_at TEXT NOT NULL, body TEXT NOT NULL);",
+    /* 2: indexes for lane history, time and commit queries; lanes are
+     * indexed by their 17-byte short key (the full key, hundreds of bytes,
+     * is checked on the rows found) */
+    "CREATE INDEX receipts_by_lane ON receipts(lane_short, created_at);"
+    "CREATE INDEX receipts_by_time ON receipts(created_at);"
+    "CREATE INDEX receipts_by_commit ON receipts(git_commit);",
+};
+
+/* 1 when the file has no tables at all (a new store). */
+static int table_count(int *out, mcpp_store *s, const char *where)
+{
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM sqlite_master WHERE %s", where);
+    sqlite3_stmt *st = NULL;
+    int rc = mcpp_store_prepare(&st, s, sql, "reading the schema");
+    if (rc) return rc;
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW) *out = sqlite3_column_int(st, 0);
+    else rc = mcpp_store_sqlite_error(s, step, "reading the schema");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int read_version(mcpp_store *s)
+{
+    int tables = 0, has_version = 0;
+    int rc = table_count(&tables, s, "type = 'table'");
+    if (!rc) rc = table_count(&has_version, s, "type = 'table' AND name = 'store_schema'");
+    if (rc) return rc;
+    if (tables == 0) {
+        s->version = 0;
+        return MCPP_OK;
+    }
+    if (!has_version)
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, s->path, NULL, 0, 0,
+                              "an SQLite database but not a receipt store (no store_schema table)");
+    sqlite3_stmt *st = NULL;
+    if ((rc = mcpp_store_prepare(&st, s, "SELECT max(version) FROM store_schema", "reading the version")))
+        return rc;
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW) s->version = sqlite3_column_int(st, 0);
+    else rc = mcpp_store_sqlite_error(s, step, "reading the version");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int apply(mcpp_store *s, int version)
+{
+    int rc = mcpp_store_begin_write(s);
+    if (rc) return rc;
+    /* another process may have migrated while we waited for the lock */
+    if ((rc = read_version(s)) || s->version >= version) goto done;
+    char record[160];
+    snprintf(record, sizeof record,
+             "INSERT INTO store_schema VALUES (%d, strftime('%%Y-%%m-%%dT%%H:%%M:%%SZ', 'now'))", version);
+    if ((rc = mcpp_store_exec(s, MIGRATIONS[version - 1], "migrating the store schema")) ||
+        (rc = mcpp_store_exec(s, record, "recording the schema version")))
+        goto done;
+    rc = mcpp_store_commit(s);
+    if (!rc) s->version = version;
+    return rc;
+done:
+    if (rc) mcpp_store_rollback(s);
+    else rc = mcpp_store_commit(s);
+    return rc;
+}
+
+int mcpp_store_migrate(mcpp_store *s)
+{
+    int rc = read_version(s);
+    if (rc) return rc;
+    if (s->version > MCPP_STORE_SCHEMA_VERSION)
+        return mcpp_error_at(MCPP_EUNSUPPORTED, MCPP_ERROR_KIND_UNSUPPORTED, s->path, NULL, 0, 0,
+                              "store schema version %d is newer than this library's %d; upgrade mcpp_receipts",
+                              s->version, MCPP_STORE_SCHEMA_VERSION);
+    if (s->read_only) {
+        if (s->version == 0)
+            return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, s->path, NULL, 0, 0,
+                                  "an empty file, not a receipt store");
+        return MCPP_OK;
+    }
+    while (s->version < MCPP_STORE_SCHEMA_VERSION)
+        if ((rc = apply(s, s->version + 1))) return rc;
+    return MCPP_OK;
+}

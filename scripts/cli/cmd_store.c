@@ -1,0 +1,412 @@
+/*
+ * cmd_store.c — `mcpp-receipts store`: init, add, ls/query, export, rm and
+ * check on a receipt store (store.h), plus the loader behind --store of the
+ * analysis commands.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd_receipt_io.h"
+#include "cmd_store.h"
+#include "mcpp_receipts.h"
+
+static const char STORE_HELP[] =
+    "usage: mcpp-receipts store init DB\n"
+    "       mcpp-receipts store add DB PATH... [--keep-going]   (PATH: file, directory, - for JSON lines on stdin)\n"
+    "       mcpp-receipts store ls|query DB [FILTERS] [--format text|json]\n"
+    "       mcpp-receipts store export DB [FILTERS] [--format json|jsonl|yaml]\n"
+    "       mcpp-receipts store rm DB ID --reason TEXT\n"
+    "       mcpp-receipts store removed DB\n"
+    "       mcpp-receipts store check DB\n\n"
+    "FILTERS: --lane SELECTOR (lane key, short key or KEY=VALUE terms, as for claim)\n"
+    "         --where COLUMN=VALUE,... (id, tool, git_commit (prefix), name, lane_label, metric)\n"
+    "         --since TIME --until TIME (created_at, RFC 3339), --limit N [--newest]\n"
+    "         --from-commit C --to-commit C (the created_at range those commits' runs span)\n\n"
+    "A receipt's id is its identity: adding the same receipt again changes nothing; the same id\n"
+    "with other content is refused and the whole add is undone. One add is one transaction.\n"
+    "exit codes: 0 ok, 3 invalid input or a damaged store, 4 internal error\n";
+
+typedef struct store_args {
+    const char *db;
+    char **positional; /* the arguments after DB that no option took (into argv) */
+    int n_positional;
+    mcpp_store_query query;
+    const char *from_commit, *to_commit, *format, *reason, *limit_text;
+    char since_buf[64], until_buf[64]; /* created_at bounds resolved from commits */
+    int keep_going;
+} store_args;
+
+static int fail(int rc)
+{
+    cli_print_last_error();
+    return cli_exit_for_status(rc);
+}
+
+/* Options that take a value, and where each goes. */
+static const char **option_slot(store_args *a, const char *name)
+{
+    if (strcmp(name, "--lane") == 0) return &a->query.lane;
+    if (strcmp(name, "--where") == 0) return &a->query.where;
+    if (strcmp(name, "--since") == 0) return &a->query.since;
+    if (strcmp(name, "--until") == 0) return &a->query.until;
+    if (strcmp(name, "--from-commit") == 0) return &a->from_commit;
+    if (strcmp(name, "--to-commit") == 0) return &a->to_commit;
+    if (strcmp(name, "--format") == 0) return &a->format;
+    if (strcmp(name, "--reason") == 0) return &a->reason;
+    if (strcmp(name, "--limit") == 0) return &a->limit_text;
+    return NULL;
+}
+
+/* Fills *a from argv; a->positional is allocated (the caller frees it). */
+static int parse_args(store_args *a, int argc, char **argv)
+{
+    memset(a, 0, sizeof *a);
+    if (!(a->positional = calloc((size_t)argc, sizeof *a->positional))) return CLI_EXIT_INTERNAL;
+    for (int i = 2; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--keep-going") == 0) a->keep_going = 1;
+        else if (strcmp(arg, "--newest") == 0) a->query.newest = 1;
+        else if (strncmp(arg, "--", 2) == 0) {
+            const char **slot = option_slot(a, arg);
+            if (!slot) {
+                fprintf(stderr, "mcpp-receipts store: unknown option '%s'\n", arg);
+                return CLI_EXIT_INVALID;
+            }
+            if (i + 1 >= argc) {
+                fprintf(stderr, "mcpp-receipts store: %s needs a value\n", arg);
+                return CLI_EXIT_INVALID;
+            }
+            *slot = argv[++i];
+        } else if (!a->db) {
+            a->db = arg;
+        } else {
+            a->positional[a->n_positional++] = argv[i];
+        }
+    }
+    if (a->limit_text) {
+        char *end = NULL;
+        long long n = strtoll(a->limit_text, &end, 10);
+        if (!end || *end || n < 1) {
+            fprintf(stderr, "mcpp-receipts store: --limit '%s' is not a positive integer\n", a->limit_text);
+            return CLI_EXIT_INVALID;
+        }
+        a->query.limit = (size_t)n;
+    }
+    if (!a->db) {
+        fputs(STORE_HELP, stderr);
+        return CLI_EXIT_INVALID;
+    }
+    return 0;
+}
+
+static int open_store(mcpp_store **out, const char *db, unsigned flags)
+{
+    int rc = mcpp_store_open(out, db, flags);
+    return rc ? fail(rc) : 0;
+}
+
+int cli_store_load(mcpp_receipt_set **out, const char *db, const char *where)
+{
+    *out = NULL;
+    mcpp_store *store = NULL;
+    int ex = open_store(&store, db, MCPP_STORE_READ_ONLY);
+    if (ex) return ex;
+    mcpp_store_query q = {NULL, where, NULL, NULL, 0, 0};
+    int rc = mcpp_store_query_set(out, store, &q);
+    mcpp_store_close(store);
+    return rc ? fail(rc) : 0;
+}
+
+/* ---- init, add -------------------------------------------------------------------- */
+
+static int cmd_init(store_args *a)
+{
+    mcpp_store *store = NULL;
+    int ex = open_store(&store, a->db, MCPP_STORE_CREATE);
+    if (ex) return ex;
+    printf("store %s ready (schema version %d)\n", a->db, mcpp_store_schema_version(store));
+    mcpp_store_close(store);
+    return 0;
+}
+
+/* JSON lines on stdin, one receipt per non-empty line, named <stdin>:LINE. */
+static int read_jsonl(mcpp_receipt_set *set, int *bad)
+{
+    char *line = NULL;
+    size_t cap = 0, number = 0;
+    ssize_t len;
+    while ((len = getline(&line, &cap, stdin)) >= 0) {
+        number++;
+        if (len == 0 || strspn(line, " \t\r\n") == (size_t)len) continue;
+        char name[64];
+        snprintf(name, sizeof name, "<stdin>:%zu", number);
+        mcpp_receipt *r = NULL;
+        int rc = mcpp_receipt_load_buffer(&r, NULL, line, (size_t)len, MCPP_FORMAT_JSON, name, NULL);
+        if (rc == MCPP_OK) rc = mcpp_receipt_set_add(set, r);
+        if (rc == MCPP_ENOMEM) break;
+        if (rc) {
+            cli_print_last_error();
+            (*bad)++;
+        }
+    }
+    free(line);
+    return 0;
+}
+
+static int collect(mcpp_receipt_set *set, const store_args *a, int *bad)
+{
+    for (int i = 0; i < a->n_positional; i++) {
+        if (strcmp(a->positional[i], "-") == 0) {
+            read_jsonl(set, bad);
+            continue;
+        }
+        size_t before = mcpp_receipt_set_failure_count(set);
+        int rc = mcpp_receipt_set_add_path(set, a->positional[i], NULL);
+        if (rc == MCPP_ENOMEM) return CLI_EXIT_INTERNAL;
+        if (rc) {
+            cli_print_last_error();
+            (*bad)++;
+        }
+        for (size_t k = before; k < mcpp_receipt_set_failure_count(set); k++, (*bad)++)
+            fprintf(stderr, "mcpp-receipts: %s\n", mcpp_receipt_set_failure_message(set, k));
+    }
+    return 0;
+}
+
+static int cmd_add(store_args *a)
+{
+    if (!a->n_positional) {
+        fputs("mcpp-receipts store add: give at least one PATH (or - for JSON lines on stdin)\n", stderr);
+        return CLI_EXIT_INVALID;
+    }
+    mcpp_receipt_set *set = NULL;
+    mcpp_store *store = NULL;
+    int bad = 0, ex = mcpp_receipt_set_new(&set) ? CLI_EXIT_INTERNAL : 0;
+    if (!ex) ex = collect(set, a, &bad);
+    if (!ex && bad && !a->keep_going) {
+        fprintf(stderr, "mcpp-receipts: %d input%s failed to load; nothing was added (--keep-going adds the rest)\n",
+                bad, bad == 1 ? "" : "s");
+        ex = CLI_EXIT_INVALID;
+    }
+    if (!ex) ex = open_store(&store, a->db, MCPP_STORE_CREATE);
+    mcpp_store_add_result res;
+    if (!ex) {
+        int rc = mcpp_store_add(&res, store, mcpp_receipt_set_items(set), mcpp_receipt_set_count(set));
+        if (rc) ex = fail(rc);
+        else printf("added %zu, unchanged %zu, skipped %zu removed earlier%s\n", res.added, res.unchanged,
+                    res.skipped_removed, bad ? " (some inputs failed: see above)" : "");
+        if (!ex && bad) ex = CLI_EXIT_INVALID;
+    }
+    mcpp_store_close(store);
+    mcpp_receipt_set_free(set);
+    return ex;
+}
+
+/* ---- ls, export --------------------------------------------------------------------- */
+
+static const char *string_or_dash(const mcpp_receipt *r, const char *path)
+{
+    mcpp_value v;
+    if (mcpp_receipt_get(r, path, &v) != MCPP_OK || (v.type != MCPP_TYPE_STRING && v.type != MCPP_TYPE_ENUM))
+        return "-";
+    return v.string;
+}
+
+/* Sets *bound to the earliest (or latest) created_at of the commit's runs. */
+static int commit_bound(mcpp_store *store, const char *commit, int latest, char *buf, size_t cap, const char **bound)
+{
+    char where[256];
+    snprintf(where, sizeof where, "git_commit=%s", commit);
+    mcpp_store_query q = {NULL, where, NULL, NULL, 1, latest};
+    mcpp_receipt_set *set = NULL;
+    int rc = mcpp_store_query_set(&set, store, &q);
+    if (rc) return fail(rc);
+    int ex = 0;
+    if (mcpp_receipt_set_count(set) == 0) {
+        fprintf(stderr, "mcpp-receipts store: no stored run has commit '%s'\n", commit);
+        ex = CLI_EXIT_INVALID;
+    } else {
+        snprintf(buf, cap, "%s", string_or_dash(mcpp_receipt_set_at(set, 0), "created_at"));
+        *bound = buf;
+    }
+    mcpp_receipt_set_free(set);
+    return ex;
+}
+
+/* --from-commit / --to-commit become the created_at range their runs span. */
+static int resolve_commits(mcpp_store *store, store_args *a)
+{
+    int ex = 0;
+    if (a->from_commit)
+        ex = commit_bound(store, a->from_commit, 0, a->since_buf, sizeof a->since_buf, &a->query.since);
+    if (!ex && a->to_commit)
+        ex = commit_bound(store, a->to_commit, 1, a->until_buf, sizeof a->until_buf, &a->query.until);
+    return ex;
+}
+
+static int select_receipts(mcpp_receipt_set **out, mcpp_store *store, store_args *a)
+{
+    int ex = resolve_commits(store, a);
+    if (ex) return ex;
+    int rc = mcpp_store_query_set(out, store, &a->query);
+    return rc ? fail(rc) : 0;
+}
+
+/* A JSON string literal (quotes, backslashes and control characters escaped). */
+static void print_json_string(const char *s)
+{
+    putchar('"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') printf("\\%c", *p);
+        else if (*p < 0x20) printf("\\u%04x", *p);
+        else putchar(*p);
+    }
+    putchar('"');
+}
+
+static void print_row(const mcpp_receipt *r, const char *metric, int json)
+{
+    char *key = NULL;
+    char short_key[24] = "-";
+    if (mcpp_lane_key(&key, NULL, r) == MCPP_OK) mcpp_lane_key_short(short_key, sizeof short_key, key);
+    mcpp_value v;
+    char value[40] = "-";
+    if (mcpp_receipt_get(r, metric, &v) == MCPP_OK && (v.type == MCPP_TYPE_DOUBLE || v.type == MCPP_TYPE_INT))
+        snprintf(value, sizeof value, "%.10g", v.type == MCPP_TYPE_INT ? (double)v.integer : v.number);
+    if (json) {
+        printf("{\"id\": ");
+        print_json_string(mcpp_receipt_id(r));
+        printf(", \"created_at\": ");
+        print_json_string(string_or_dash(r, "created_at"));
+        printf(", \"git_commit\": ");
+        print_json_string(string_or_dash(r, "source.git_commit"));
+        printf(", \"short_key\": \"%s\", \"metric\": ", short_key);
+        print_json_string(metric);
+        printf(", \"value\": %s}\n", strcmp(value, "-") ? value : "null");
+    } else {
+        printf("%-22s %-12.12s %-18s %14s  ", string_or_dash(r, "created_at"), string_or_dash(r, "source.git_commit"),
+               short_key, value);
+        cli_fputs_safe(stdout, mcpp_receipt_id(r), 0);
+        fputc('\n', stdout);
+    }
+    mcpp_free(key);
+}
+
+static int cmd_ls(store_args *a)
+{
+    int json = a->format && strcmp(a->format, "json") == 0;
+    if (a->format && !json && strcmp(a->format, "text") != 0) {
+        fprintf(stderr, "mcpp-receipts store ls: --format text|json\n");
+        return CLI_EXIT_INVALID;
+    }
+    mcpp_store *store = NULL;
+    mcpp_receipt_set *set = NULL;
+    mcpp_policy *policy = NULL;
+    int ex = open_store(&store, a->db, MCPP_STORE_READ_ONLY);
+    if (!ex) ex = select_receipts(&set, store, a);
+    if (!ex && mcpp_policy_default(&policy)) ex = fail(mcpp_error_last()->code);
+    if (!ex) {
+        const char *metric = mcpp_policy_gate(policy)->metric;
+        if (!json) printf("%-22s %-12s %-18s %14s  %s\n", "created_at", "git_commit", "lane", "value", "id");
+        for (size_t i = 0; i < mcpp_receipt_set_count(set); i++) print_row(mcpp_receipt_set_at(set, i), metric, json);
+        if (!json) printf("%zu receipt%s (value: %s)\n", mcpp_receipt_set_count(set),
+                          mcpp_receipt_set_count(set) == 1 ? "" : "s", metric);
+    }
+    mcpp_policy_free(policy);
+    mcpp_receipt_set_free(set);
+    mcpp_store_close(store);
+    return ex;
+}
+
+static int cmd_export(store_args *a)
+{
+    mcpp_store *store = NULL;
+    char *text = NULL;
+    int ex = open_store(&store, a->db, MCPP_STORE_READ_ONLY);
+    if (!ex) ex = resolve_commits(store, a);
+    if (!ex) {
+        int rc = mcpp_store_export(&text, store, &a->query, a->format ? a->format : "jsonl");
+        if (rc) ex = fail(rc);
+        else fputs(text, stdout);
+    }
+    mcpp_free(text);
+    mcpp_store_close(store);
+    return ex;
+}
+
+/* ---- rm, removed, check -------------------------------------------------------------- */
+
+static int cmd_rm(store_args *a)
+{
+    if (a->n_positional != 1 || !a->reason || !*a->reason) {
+        fputs("mcpp-receipts store rm: usage: store rm DB ID --reason TEXT (the reason is kept)\n", stderr);
+        return CLI_EXIT_INVALID;
+    }
+    mcpp_store *store = NULL;
+    int ex = open_store(&store, a->db, 0);
+    if (!ex) {
+        int rc = mcpp_store_remove(store, a->positional[0], a->reason);
+        if (rc) ex = fail(rc);
+        else printf("removed %s (tombstone kept: %s)\n", a->positional[0], a->reason);
+    }
+    mcpp_store_close(store);
+    return ex;
+}
+
+static int cmd_removed(store_args *a)
+{
+    mcpp_store *store = NULL;
+    char *text = NULL;
+    int ex = open_store(&store, a->db, MCPP_STORE_READ_ONLY);
+    if (!ex) {
+        int rc = mcpp_store_removed_render(&text, store);
+        if (rc) ex = fail(rc);
+        else fputs(text, stdout);
+    }
+    mcpp_free(text);
+    mcpp_store_close(store);
+    return ex;
+}
+
+static int cmd_check(store_args *a)
+{
+    mcpp_store *store = NULL;
+    char *report = NULL;
+    int ex = open_store(&store, a->db, MCPP_STORE_READ_ONLY);
+    if (ex) return ex;
+    int rc = mcpp_store_check(&report, store);
+    size_t live = 0, removed = 0;
+    if (report) fputs(report, stdout);
+    if (rc) ex = fail(rc);
+    else if (mcpp_store_count(&live, &removed, store) == MCPP_OK)
+        printf("%zu receipts, %zu tombstones, schema version %d\n", live, removed, mcpp_store_schema_version(store));
+    mcpp_free(report);
+    mcpp_store_close(store);
+    return ex;
+}
+
+int cli_store(int argc, char **argv)
+{
+    if (argc < 2 || cli_wants_help(argc, argv)) {
+        fputs(STORE_HELP, argc < 2 ? stderr : stdout);
+        return argc < 2 ? CLI_EXIT_INVALID : CLI_EXIT_OK;
+    }
+    static const struct {
+        const char *name;
+        int (*run)(store_args *a);
+    } SUBCOMMANDS[] = {{"init", cmd_init},   {"add", cmd_add}, {"ls", cmd_ls},           {"query", cmd_ls},
+                       {"export", cmd_export}, {"rm", cmd_rm},   {"removed", cmd_removed}, {"check", cmd_check}};
+    size_t k = 0, n = sizeof SUBCOMMANDS / sizeof SUBCOMMANDS[0];
+    while (k < n && strcmp(argv[1], SUBCOMMANDS[k].name) != 0) k++;
+    if (k == n) {
+        fprintf(stderr, "mcpp-receipts store: unknown subcommand '%s'\n\n%s", argv[1], STORE_HELP);
+        return CLI_EXIT_INVALID;
+    }
+    store_args a;
+    int ex = parse_args(&a, argc, argv);
+    if (!ex) ex = SUBCOMMANDS[k].run(&a);
+    free(a.positional);
+    return ex;
+}

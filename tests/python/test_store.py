@@ -1,0 +1,145 @@
+"""mr.Store: receipts kept in SQLite, queries, identity, analyses over the
+store, lane history with change points, and its plot."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+
+import pytest
+
+import mcpp_receipts as mr
+from conftest import variant
+
+
+def receipt(i: int, value: float = 396000.0, commit: str = "9f3c2e1a", **changes) -> mr.Receipt:
+    fields = {"metrics.tokens_per_s": value, "source.git_commit": commit}
+    fields.update(changes)
+    return mr.loads(json.dumps(variant(fields, id=f"run-{i:04d}",
+                                       created_at=f"2026-04-01T{i // 60:02d}:{i % 60:02d}:00Z")))
+
+
+@pytest.fixture
+def store(tmp_path):
+    return mr.Store(tmp_path / "receipts.db")
+
+
+def test_add_is_one_call_and_the_same_receipt_twice_is_a_no_op(store):
+    rs = [receipt(i) for i in range(5)]
+    assert store.add(rs) == mr.AddResult(5, 0, 0)
+    assert store.add(rs) == mr.AddResult(0, 5, 0)
+    assert len(store) == 5
+    back = store.query()
+    assert isinstance(back, mr.ReceiptSet)
+    assert [r.id for r in back] == [r.id for r in rs]
+    assert [r.to_json() for r in back] == [r.to_json() for r in rs]
+
+
+def test_a_conflicting_id_raises_and_the_call_adds_nothing(store):
+    store.add([receipt(0)])
+    with pytest.raises(mr.ValidationError, match="conflict: receipt 'run-0000'"):
+        store.add([receipt(1), receipt(0, value=1.0)])
+    assert len(store) == 1
+
+
+def test_query_filters_and_to_pandas(store):
+    store.add([receipt(i, commit="aaaa1111" if i < 6 else "bbbb2222") for i in range(10)])
+    assert len(store.query(where={"git_commit": "bbbb"})) == 4
+    assert len(store.query(where="id=run-0003")) == 1
+    assert len(store.query(lane="family=NAM56R")) == 10
+    assert len(store.query(lane="family=OTHER")) == 0
+    assert [r.id for r in store.query(limit=2, newest=True)] == ["run-0008", "run-0009"]
+    assert len(store.query(since="2026-04-01T00:02:00Z", until="2026-04-01T00:04:00Z")) == 3
+    df = store.to_pandas(where={"git_commit": "aaaa"})
+    assert list(df["id"]) == [f"run-{i:04d}" for i in range(6)]
+    assert set(df["lane"]) == {mr.lane_key(receipt(0))[1]}
+
+
+def test_remove_keeps_a_tombstone(store):
+    store.add([receipt(0), receipt(1)])
+    store.remove("run-0000", "node was throttled")
+    assert [r.id for r in store.query()] == ["run-0001"]
+    assert store.removed()[0]["reason"] == "node was throttled"
+    assert store.add([receipt(0)]).skipped_removed == 1
+    with pytest.raises(mr.Error):
+        store.remove("run-0000", "again")
+
+
+def test_analyses_run_over_the_store(store):
+    store.add([receipt(i, value=396000.0 + 100 * i) for i in range(4)])
+    fr = store.frontier()
+    assert fr.receipt_count == 4
+    assert store.claim(lane="family=NAM56R", value=396100.0).supported
+    assert store.compare("run-0000", "run-0001").comparable
+    assert store.gate("id=run-0000", "id=run-0003").passed
+    with pytest.raises(KeyError):
+        store.compare("run-0000", "nope")
+
+
+def test_export_round_trips(store):
+    store.add([receipt(i) for i in range(3)])
+    lines = store.export("jsonl").splitlines()
+    assert [mr.loads(line).id for line in lines] == ["run-0000", "run-0001", "run-0002"]
+    assert store.export("yaml").count("---\n") == 3
+
+
+def test_the_file_is_plain_sqlite_python_can_read(store):
+    store.add([receipt(i) for i in range(3)])
+    with sqlite3.connect(store.path) as db:
+        rows = db.execute("SELECT id, metric_value FROM receipts ORDER BY id").fetchall()
+        assert rows == [("run-0000", 396000.0), ("run-0001", 396000.0), ("run-0002", 396000.0)]
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_damaged_or_missing_store_raises_clearly(tmp_path):
+    bad = tmp_path / "bad.db"
+    bad.write_bytes(b"not a database at all" * 10)
+    with pytest.raises(mr.Error, match="bad.db"):
+        mr.Store(bad).query()
+    with pytest.raises(mr.FileError, match="missing.db"):
+        mr.Store(tmp_path / "missing.db").query()
+
+
+def test_history_finds_the_step_and_plots(store):
+    values = [396000.0 * (0.9 if i >= 20 else 1.0) * (1 + 0.002 * ((i * 37) % 5 - 2)) for i in range(32)]
+    store.add([receipt(i, value=v, commit=f"c{i:07d}") for i, v in enumerate(values)])
+    h = store.history("family=NAM56R")
+    assert len(h.lanes) == 1
+    lane = h.lanes[0]
+    assert len(lane.runs) == 32
+    assert [c.run for c in lane.changes] == [20]
+    assert lane.changes[0].before_commit == "c0000019"
+    assert lane.changes[0].after_commit == "c0000020"
+    assert lane.changes[0].rel_change == pytest.approx(-0.1, abs=0.01)
+    assert "change at run 20" in h.to_text()
+    assert "| created_at |" in h.to_markdown()
+    assert json.loads(h.to_json())["schema"] == "mcpp.history/1"
+    assert list(h.to_pandas()["segment"]) == [0] * 20 + [1] * 12
+    ax = h.plot()
+    assert len(ax.lines) >= 2  # the series and the change marker
+
+
+def test_history_of_pure_noise_has_no_change(store):
+    store.add([receipt(i, value=396000.0 * (1 + 0.003 * ((i * 7919) % 13 - 6) / 6)) for i in range(40)])
+    assert store.history().lanes[0].changes == []
+
+
+def test_history_plot_without_matplotlib_says_what_to_install(store, monkeypatch):
+    store.add([receipt(i) for i in range(3)])
+    h = store.history()
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    with pytest.raises(ImportError, match="pip install matplotlib"):
+        h.plot()
+
+
+def test_check_says_ok_and_reports_a_damaged_store(store, tmp_path):
+    store.add([receipt(i) for i in range(200)])
+    assert store.check() == "ok\n"
+    data = bytearray(open(store.path, "rb").read())
+    data[8192:8192 + 16384] = bytes((i * 131 + 7) & 0xFF for i in range(16384))
+    damaged = tmp_path / "damaged.db"
+    damaged.write_bytes(bytes(data))
+    with pytest.raises(mr.Error, match="damaged"):
+        mr.Store(damaged).check()

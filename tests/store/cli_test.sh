@@ -1,0 +1,92 @@
+#!/bin/sh
+# cli_test.sh — `mcpp-receipts store`, `history` and `--store` inputs end to end.
+# usage: cli_test.sh MCPP_RECEIPTS EXAMPLES_DIR
+set -u
+M=$1
+EX=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+check() { # check NAME COMMAND-STATUS-EXPECTED ACTUAL
+    if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1 (expected $2, got $3)"; fails=$((fails + 1)); fi
+}
+contains() { # contains NAME FILE TEXT
+    if grep -q -- "$3" "$2"; then echo "ok - $1"; else echo "not ok - $1: '$3' not in:"; cat "$2"; fails=$((fails + 1)); fi
+}
+DB=$tmp/s.db
+# one receipt per JSON file (its YAML twin has the same id and content)
+N=$(find "$EX" -name "*.json" | wc -l | tr -d " ")
+
+"$M" store init "$DB" >"$tmp/out" 2>&1; check "init exits 0" 0 $?
+contains "init names the schema version" "$tmp/out" "schema version 2"
+"$M" store add "$DB" "$EX" >"$tmp/out" 2>&1; check "add a directory exits 0" 0 $?
+contains "add counts the new receipts (json and yaml of one receipt are one)" "$tmp/out" "added $N, unchanged $N"
+"$M" store add "$DB" "$EX" >"$tmp/out" 2>&1; check "adding again exits 0" 0 $?
+contains "adding again changes nothing" "$tmp/out" "added 0, unchanged $((2 * N))"
+
+# a conflicting receipt: same id, other number; the whole add is refused
+sed 's/"tokens_per_s": 559304.3/"tokens_per_s": 1.5/' "$EX/nam52_dense.json" >"$tmp/conflict.json"
+"$M" store add "$DB" "$tmp/conflict.json" >"$tmp/out" 2>&1; check "a conflict exits 3" 3 $?
+contains "a conflict names the id" "$tmp/out" "conflict: receipt 'nam52-dense-2026-03-12'"
+
+# JSON lines on stdin, and a bad line refuses the add unless --keep-going
+"$M" store export "$DB" --format jsonl >"$tmp/all.jsonl"; check "export jsonl exits 0" 0 $?
+check "export writes one line per receipt" "$N" "$(wc -l <"$tmp/all.jsonl" | tr -d ' ')"
+"$M" store add "$tmp/b.db" - <"$tmp/all.jsonl" >"$tmp/out" 2>&1; check "add from stdin exits 0" 0 $?
+contains "add from stdin adds them all" "$tmp/out" "added $N,"
+printf '{"schema": "mcpp.receipt/1", "id": "broken"\n' >"$tmp/bad.jsonl"
+"$M" store add "$tmp/c.db" - <"$tmp/bad.jsonl" >"$tmp/out" 2>&1; check "a bad stdin line exits 3" 3 $?
+contains "a bad line is located" "$tmp/out" "<stdin>:1"
+"$M" store export "$DB" --format yaml >"$tmp/all.yaml"; check "export yaml exits 0" 0 $?
+contains "export yaml writes documents" "$tmp/all.yaml" "^---"
+
+"$M" store ls "$DB" --lane family=NAM56R >"$tmp/out" 2>&1; check "ls by lane selector exits 0" 0 $?
+contains "ls lists the NAM56R runs" "$tmp/out" "8 receipts"
+"$M" store query "$DB" --where git_commit=4e81b7c0 --format json >"$tmp/out" 2>&1; check "query by commit prefix exits 0" 0 $?
+check "query by commit prefix finds the one NAM52 run" 1 "$(wc -l <"$tmp/out" | tr -d ' ')"
+"$M" store ls "$DB" --from-commit 4e81b7c0 --to-commit 4e81b7c0 >"$tmp/out" 2>&1; check "commit range exits 0" 0 $?
+contains "commit range selects that commit's run" "$tmp/out" "1 receipt "
+"$M" store ls "$DB" --since 2026-03-17T00:00:00Z --until 2026-03-18T23:59:59Z >"$tmp/out" 2>&1
+contains "a time range selects three runs" "$tmp/out" "3 receipts"
+
+"$M" store rm "$DB" nam56r-padded-synthetic-2026-03-19 >"$tmp/out" 2>&1; check "rm without a reason exits 3" 3 $?
+"$M" store rm "$DB" nam56r-padded-synthetic-2026-03-19 --reason "synthetic run" >"$tmp/out" 2>&1; check "rm exits 0" 0 $?
+"$M" store removed "$DB" >"$tmp/out" 2>&1
+contains "the tombstone keeps the reason" "$tmp/out" '"reason": "synthetic run"'
+"$M" store add "$DB" "$EX" >"$tmp/out" 2>&1
+contains "a removed id is not added back" "$tmp/out" "skipped 2 removed earlier"
+"$M" store check "$DB" >"$tmp/out" 2>&1; check "check exits 0 on a healthy store" 0 $?
+contains "check says ok" "$tmp/out" "^ok"
+
+# analysis commands read the store
+"$M" frontier --store "$DB" --format json >"$tmp/out" 2>&1; check "frontier --store exits 0" 0 $?
+contains "frontier --store sees the stored receipts (all but the removed one)" "$tmp/out" "\"receipts\": $((N - 1))"
+"$M" claim --store "$DB" --lane family=NAM52 --value 559304.3 >"$tmp/out" 2>&1
+contains "claim --store checks against stored receipts" "$tmp/out" "selector  family=NAM52"
+"$M" gate --store "$DB" --baseline id=nam56r-padded-2026-03-14-run1 --candidate id=nam56r-padded-2026-03-15-run3 >"$tmp/out" 2>&1
+check "gate --store exits 0" 0 $?
+contains "gate --store compares the selected receipts" "$tmp/out" "gate passed"
+"$M" compare --store "$DB" nam56r-padded-2026-03-14-run1 nam56r-padded-2026-03-15-run3 >"$tmp/out" 2>&1
+check "compare --store exits 0" 0 $?
+"$M" compare --store "$DB" no-such-id nam56r-padded-2026-03-15-run3 >"$tmp/out" 2>&1; check "compare --store with an unknown id exits 3" 3 $?
+
+# history, in the three formats
+"$M" history --store "$DB" --lane family=NAM56R >"$tmp/out" 2>&1; check "history exits 0" 0 $?
+contains "history lists runs with commits" "$tmp/out" "9f3c2e1a7b4d"
+contains "history says there is no change point" "$tmp/out" "no change point beyond noise"
+"$M" history --store "$DB" --format json >"$tmp/out" 2>&1; check "history json exits 0" 0 $?
+contains "history json has its schema" "$tmp/out" '"schema": "mcpp.history/1"'
+"$M" history --store "$DB" --format markdown >"$tmp/out" 2>&1; check "history markdown exits 0" 0 $?
+contains "history markdown has a table" "$tmp/out" "| created_at | git_commit |"
+"$M" history --lane x >"$tmp/out" 2>&1; check "history without --store exits 3" 3 $?
+
+# damaged and missing stores
+head -c 3000 "$DB" >"$tmp/trunc.db"
+"$M" store check "$tmp/trunc.db" >"$tmp/out" 2>&1; rc=$?
+check "a truncated store is reported with exit 3" 3 $rc
+contains "the report names the file" "$tmp/out" "trunc.db"
+"$M" store ls "$tmp/missing.db" >"$tmp/out" 2>&1; check "a missing store exits 3" 3 $?
+contains "a missing store is named" "$tmp/out" "missing.db"
+
+[ $fails -eq 0 ] && echo "all store CLI checks passed" || echo "$fails store CLI checks failed"
+[ $fails -eq 0 ]

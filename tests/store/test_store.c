@@ -1,0 +1,565 @@
+/*
+ * test_store.c — the receipt store (store.h): identity by id, one
+ * transaction per add, tombstones, queries, export, schema migrations, and
+ * clear errors on damaged files, read-only directories and full disks.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../test_util.h"
+#include "store_fixture.h"
+
+static char tmpdir[256];
+
+static const char *db_path(const char *name)
+{
+    static char path[512];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    return path;
+}
+
+static mcpp_store *fresh_store(const char *name)
+{
+    const char *path = db_path(name);
+    unlink(path);
+    mcpp_store *s = NULL;
+    if (mcpp_store_open(&s, path, MCPP_STORE_CREATE) != MCPP_OK) {
+        fprintf(stderr, "open %s: %s\n", path, mcpp_error_last()->message);
+        abort();
+    }
+    return s;
+}
+
+static int add_one(mcpp_store *s, mcpp_receipt *r, mcpp_store_add_result *res)
+{
+    const mcpp_receipt *items[1] = {r};
+    return mcpp_store_add(res, s, items, 1);
+}
+
+static size_t live_count(mcpp_store *s)
+{
+    size_t live = 0;
+    mcpp_store_count(&live, NULL, s);
+    return live;
+}
+
+TEST(added_receipts_come_back_with_the_same_canonical_json)
+{
+    mcpp_store *s = fresh_store("roundtrip.db");
+    mcpp_receipt *r = fixture_receipt("rt-1", "2026-04-01T00:00:00Z", "abcdef0123", 1000.5);
+    mcpp_store_add_result res;
+    CHECK_INT_EQ(add_one(s, r, &res), MCPP_OK);
+    CHECK_INT_EQ((int)res.added, 1);
+    mcpp_receipt_set *set = NULL;
+    CHECK_INT_EQ(mcpp_store_query_set(&set, s, NULL), MCPP_OK);
+    CHECK_INT_EQ((int)mcpp_receipt_set_count(set), 1);
+    char *a = NULL, *b = NULL;
+    size_t la = 0, lb = 0;
+    mcpp_receipt_write(&a, &la, r, MCPP_FORMAT_JSON);
+    mcpp_receipt_write(&b, &lb, mcpp_receipt_set_at(set, 0), MCPP_FORMAT_JSON);
+    CHECK_STR_EQ(a, b);
+    CHECK_STR_EQ(mcpp_receipt_id(mcpp_receipt_set_at(set, 0)), "rt-1");
+    mcpp_free(a);
+    mcpp_free(b);
+    mcpp_receipt_set_free(set);
+    mcpp_receipt_free(r);
+    mcpp_store_close(s);
+}
+
+TEST(same_id_and_same_content_is_a_no_op)
+{
+    mcpp_store *s = fresh_store("noop.db");
+    mcpp_receipt *r = fixture_receipt("same-1", "2026-04-01T00:00:00Z", "abcdef0123", 1000.0);
+    mcpp_store_add_result res;
+    CHECK_INT_EQ(add_one(s, r, &res), MCPP_OK);
+    CHECK_INT_EQ(add_one(s, r, &res), MCPP_OK);
+    CHECK_INT_EQ((int)res.added, 0);
+    CHECK_INT_EQ((int)res.unchanged, 1);
+    const mcpp_receipt *twice[2] = {r, r};
+    CHECK_INT_EQ(mcpp_store_add(&res, s, twice, 2), MCPP_OK);
+    CHECK_INT_EQ((int)res.unchanged, 2);
+    CHECK_INT_EQ((int)live_count(s), 1);
+    mcpp_receipt_free(r);
+    mcpp_store_close(s);
+}
+
+TEST(same_id_with_other_content_is_a_conflict_and_the_call_keeps_nothing)
+{
+    mcpp_store *s = fresh_store("conflict.db");
+    mcpp_receipt *a = fixture_receipt("dup-1", "2026-04-01T00:00:00Z", "abcdef0123", 1000.0);
+    mcpp_receipt *fresh = fixture_receipt("new-1", "2026-04-01T00:01:00Z", "abcdef0123", 1001.0);
+    mcpp_receipt *b = fixture_receipt("dup-1", "2026-04-01T00:00:00Z", "abcdef0123", 2000.0);
+    CHECK_INT_EQ(add_one(s, a, NULL), MCPP_OK);
+    const mcpp_receipt *batch[2] = {fresh, b};
+    mcpp_store_add_result res = {9, 9, 9};
+    CHECK_INT_EQ(mcpp_store_add(&res, s, batch, 2), MCPP_EINVALID);
+    CHECK_CONTAINS(mcpp_error_last()->message, "conflict: receipt 'dup-1'");
+    CHECK_INT_EQ((int)res.added, 0);
+    CHECK_INT_EQ((int)live_count(s), 1); /* new-1 went with the failed call */
+    /* the conflict inside one call is caught too */
+    mcpp_receipt *c = fixture_receipt("dup-2", "2026-04-01T00:00:00Z", "abcdef0123", 1.0);
+    mcpp_receipt *d = fixture_receipt("dup-2", "2026-04-01T00:00:00Z", "abcdef0123", 2.0);
+    const mcpp_receipt *inner[2] = {c, d};
+    CHECK_INT_EQ(mcpp_store_add(NULL, s, inner, 2), MCPP_EINVALID);
+    CHECK_INT_EQ((int)live_count(s), 1);
+    mcpp_receipt_free(a);
+    mcpp_receipt_free(b);
+    mcpp_receipt_free(c);
+    mcpp_receipt_free(d);
+    mcpp_receipt_free(fresh);
+    mcpp_store_close(s);
+}
+
+TEST(remove_keeps_a_tombstone_and_a_removed_id_is_not_added_again)
+{
+    mcpp_store *s = fresh_store("rm.db");
+    mcpp_receipt *r = fixture_receipt("gone-1", "2026-04-01T00:00:00Z", "abcdef0123", 1000.0);
+    CHECK_INT_EQ(add_one(s, r, NULL), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_remove(s, "gone-1", ""), MCPP_EARG);
+    CHECK_INT_EQ(mcpp_store_remove(s, "gone-1", "measured on a throttled node"), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_remove(s, "gone-1", "again"), MCPP_ENOTFOUND);
+    size_t live = 9, removed = 9;
+    CHECK_INT_EQ(mcpp_store_count(&live, &removed, s), MCPP_OK);
+    CHECK_INT_EQ((int)live, 0);
+    CHECK_INT_EQ((int)removed, 1);
+    mcpp_store_add_result res;
+    CHECK_INT_EQ(add_one(s, r, &res), MCPP_OK);
+    CHECK_INT_EQ((int)res.skipped_removed, 1);
+    CHECK_INT_EQ((int)live_count(s), 0);
+    char *text = NULL;
+    CHECK_INT_EQ(mcpp_store_removed_render(&text, s), MCPP_OK);
+    CHECK_CONTAINS(text, "\"reason\": \"measured on a throttled node\"");
+    mcpp_free(text);
+    mcpp_receipt_free(r);
+    mcpp_store_close(s);
+}
+
+static size_t query_count(mcpp_store *s, const mcpp_store_query *q)
+{
+    mcpp_receipt_set *set = NULL;
+    if (mcpp_store_query_set(&set, s, q) != MCPP_OK) return (size_t)-1;
+    size_t n = mcpp_receipt_set_count(set);
+    mcpp_receipt_set_free(set);
+    return n;
+}
+
+TEST(queries_filter_by_lane_columns_time_and_limit)
+{
+    mcpp_store *s = fresh_store("query.db");
+    mcpp_receipt *rs[30];
+    for (size_t i = 0; i < 30; i++) rs[i] = fixture_numbered("q", i, 1000.0 + (double)i);
+    CHECK_INT_EQ(mcpp_store_add(NULL, s, (const mcpp_receipt *const *)rs, 30), MCPP_OK);
+    char *key = NULL;
+    char short_key[24];
+    mcpp_lane_key(&key, NULL, rs[0]);
+    mcpp_lane_key_short(short_key, sizeof short_key, key);
+    mcpp_store_query q = {0};
+    q.lane = short_key;
+    CHECK_INT_EQ((int)query_count(s, &q), 30);
+    q.lane = key;
+    CHECK_INT_EQ((int)query_count(s, &q), 30);
+    q.lane = "family=NAM52";
+    CHECK_INT_EQ((int)query_count(s, &q), 30);
+    q.lane = "family=NOPE";
+    CHECK_INT_EQ((int)query_count(s, &q), 0);
+    q.lane = "nonsense-without-equals";
+    CHECK_INT_EQ((int)query_count(s, &q), (int)(size_t)-1);
+    memset(&q, 0, sizeof q);
+    q.where = "git_commit=c0000002"; /* prefix: runs 20..29 */
+    CHECK_INT_EQ((int)query_count(s, &q), 10);
+    q.where = "id=q-000007";
+    CHECK_INT_EQ((int)query_count(s, &q), 1);
+    q.where = "colour=red";
+    CHECK_INT_EQ((int)query_count(s, &q), (int)(size_t)-1);
+    CHECK_CONTAINS(mcpp_error_last()->message, "unknown column 'colour'");
+    memset(&q, 0, sizeof q);
+    q.since = "2026-04-01T00:05:00Z";
+    q.until = "2026-04-01T00:09:00Z";
+    CHECK_INT_EQ((int)query_count(s, &q), 5);
+    memset(&q, 0, sizeof q);
+    q.limit = 3;
+    q.newest = 1;
+    mcpp_receipt_set *set = NULL;
+    CHECK_INT_EQ(mcpp_store_query_set(&set, s, &q), MCPP_OK);
+    CHECK_INT_EQ((int)mcpp_receipt_set_count(set), 3);
+    if (mcpp_receipt_set_count(set) == 3) {
+        CHECK_STR_EQ(mcpp_receipt_id(mcpp_receipt_set_at(set, 0)), "q-000027"); /* oldest first */
+        CHECK_STR_EQ(mcpp_receipt_id(mcpp_receipt_set_at(set, 2)), "q-000029");
+    }
+    mcpp_receipt_set_free(set);
+    mcpp_free(key);
+    for (size_t i = 0; i < 30; i++) mcpp_receipt_free(rs[i]);
+    mcpp_store_close(s);
+}
+
+TEST(export_writes_json_jsonl_and_yaml_that_load_back)
+{
+    mcpp_store *s = fresh_store("export.db");
+    mcpp_receipt *rs[3];
+    for (size_t i = 0; i < 3; i++) rs[i] = fixture_numbered("x", i, 500.0 + (double)i);
+    CHECK_INT_EQ(mcpp_store_add(NULL, s, (const mcpp_receipt *const *)rs, 3), MCPP_OK);
+    char *jsonl = NULL, *yaml = NULL, *json = NULL;
+    CHECK_INT_EQ(mcpp_store_export(&jsonl, s, NULL, "jsonl"), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_export(&yaml, s, NULL, "yaml"), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_export(&json, s, NULL, "json"), MCPP_OK);
+    char *none = NULL;
+    CHECK_INT_EQ(mcpp_store_export(&none, s, NULL, "xml"), MCPP_EARG);
+    CHECK(none == NULL);
+    size_t lines = 0;
+    for (char *line = jsonl, *nl; line && (nl = strchr(line, '\n')); line = nl + 1) {
+        mcpp_receipt *r = NULL;
+        CHECK_INT_EQ(mcpp_receipt_load_buffer(&r, NULL, line, (size_t)(nl - line), MCPP_FORMAT_JSON, "line", NULL), MCPP_OK);
+        if (r) CHECK_STR_EQ(mcpp_receipt_id(r), mcpp_receipt_id(rs[lines]));
+        mcpp_receipt_free(r);
+        lines++;
+    }
+    CHECK_INT_EQ((int)lines, 3);
+    CHECK_CONTAINS(yaml, "---\n");
+    CHECK(json && json[0] == '[');
+    mcpp_free(jsonl);
+    mcpp_free(yaml);
+    mcpp_free(json);
+    for (size_t i = 0; i < 3; i++) mcpp_receipt_free(rs[i]);
+    mcpp_store_close(s);
+}
+
+/* A store at schema version 1 built with SQLite directly, as an old library left it. */
+static void write_version_1_store(const char *path)
+{
+    unlink(path);
+    sqlite3 *db = NULL;
+    sqlite3_open(path, &db);
+    sqlite3_exec(db,
+                 "CREATE TABLE store_schema(version INTEGER NOT NULL, applied_at TEXT NOT NULL);"
+                 "CREATE TABLE receipts(id TEXT PRIMARY KEY NOT NULL, created_at TEXT, git_commit TEXT, tool TEXT,"
+                 " name TEXT, lane_key TEXT NOT NULL, lane_short TEXT NOT NULL, lane_label TEXT, metric TEXT,"
+                 " metric_value REAL, body TEXT NOT NULL, added_at TEXT NOT NULL);"
+                 "CREATE TABLE tombstones(id TEXT PRIMARY KEY NOT NULL, reason TEXT NOT NULL, removed_at TEXT NOT NULL,"
+                 " body TEXT NOT NULL);"
+                 "INSERT INTO store_schema VALUES (1, '2026-01-01T00:00:00Z');",
+                 NULL, NULL, NULL);
+    sqlite3_close(db);
+}
+
+static int index_count(const char *path)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    int n = -1;
+    sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
+    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master WHERE type='index' AND name LIKE 'receipts_by_%'",
+                           -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return n;
+}
+
+TEST(an_older_store_is_migrated_forward_and_a_newer_one_refused)
+{
+    const char *path = db_path("v1.db");
+    write_version_1_store(path);
+    CHECK_INT_EQ(index_count(path), 0);
+    mcpp_store *s = NULL;
+    CHECK_INT_EQ(mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_schema_version(s), 1); /* read-only never migrates */
+    mcpp_store_close(s);
+    CHECK_INT_EQ(mcpp_store_open(&s, path, 0), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_schema_version(s), MCPP_STORE_SCHEMA_VERSION);
+    mcpp_store_close(s);
+    CHECK_INT_EQ(index_count(path), 3);
+    sqlite3 *db = NULL;
+    sqlite3_open(path, &db);
+    sqlite3_exec(db, "INSERT INTO store_schema VALUES (99, '2030-01-01T00:00:00Z')", NULL, NULL, NULL);
+    sqlite3_close(db);
+    s = NULL;
+    CHECK_INT_EQ(mcpp_store_open(&s, path, 0), MCPP_EUNSUPPORTED);
+    CHECK_CONTAINS(mcpp_error_last()->message, "newer than this library");
+    CHECK(s == NULL);
+}
+
+static void write_bytes(const char *path, const char *bytes, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    fwrite(bytes, 1, n, f);
+    fclose(f);
+}
+
+TEST(files_that_are_not_stores_are_refused_clearly)
+{
+    mcpp_store *s = NULL;
+    const char *path = db_path("garbage.db");
+    write_bytes(path, "this is not a database, just text that is long enough to have a header ......", 78);
+    CHECK_INT_EQ(mcpp_store_open(&s, path, 0), MCPP_EINVALID);
+    CHECK_CONTAINS(mcpp_error_last()->message, "garbage.db");
+    CHECK_CONTAINS(mcpp_error_last()->message, "not a receipt store");
+    path = db_path("other.db");
+    unlink(path);
+    sqlite3 *db = NULL;
+    sqlite3_open(path, &db);
+    sqlite3_exec(db, "CREATE TABLE people(name TEXT)", NULL, NULL, NULL);
+    sqlite3_close(db);
+    CHECK_INT_EQ(mcpp_store_open(&s, path, 0), MCPP_EINVALID);
+    CHECK_CONTAINS(mcpp_error_last()->message, "not a receipt store");
+    CHECK_INT_EQ(mcpp_store_open(&s, db_path("missing.db"), 0), MCPP_EIO);
+    CHECK_CONTAINS(mcpp_error_last()->message, "missing.db");
+}
+
+/* A store of n receipts, closed (so the WAL is checkpointed into the file). */
+static void build_closed_store(const char *path, size_t n)
+{
+    unlink(path);
+    mcpp_store *s = NULL;
+    mcpp_store_open(&s, path, MCPP_STORE_CREATE);
+    for (size_t i = 0; i < n; i++) {
+        mcpp_receipt *r = fixture_numbered("d", i, 1000.0 + (double)i);
+        add_one(s, r, NULL);
+        mcpp_receipt_free(r);
+    }
+    mcpp_store_close(s);
+}
+
+/* Opens, queries and checks a damaged file: each step may fail, but with a
+ * message naming the file, never a crash. Returns how many steps failed. */
+static int probe_damaged(const char *path)
+{
+    int failures = 0;
+    mcpp_store *s = NULL;
+    int rc = mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY);
+    if (rc) {
+        CHECK(rc == MCPP_EINVALID || rc == MCPP_EIO);
+        CHECK_CONTAINS(mcpp_error_last()->message, path);
+        return 1;
+    }
+    mcpp_receipt_set *set = NULL;
+    rc = mcpp_store_query_set(&set, s, NULL);
+    if (rc) {
+        failures++;
+        CHECK(rc == MCPP_EINVALID || rc == MCPP_EIO);
+        CHECK_CONTAINS(mcpp_error_last()->message, path);
+    }
+    mcpp_receipt_set_free(set);
+    char *report = NULL;
+    rc = mcpp_store_check(&report, s);
+    if (rc) {
+        failures++;
+        CHECK(rc == MCPP_EINVALID || rc == MCPP_EIO);
+    }
+    mcpp_free(report);
+    mcpp_store_close(s);
+    return failures;
+}
+
+TEST(truncated_and_corrupted_files_are_reported_not_crashed_on)
+{
+    const char *path = db_path("damaged.db");
+    build_closed_store(path, 120);
+    char *whole = read_file_text(path);
+    struct stat st;
+    stat(path, &st);
+    size_t size = (size_t)st.st_size;
+    CHECK(size > 8 * 4096);
+    CHECK_INT_EQ(probe_damaged(path), 0);
+    write_bytes(path, whole, size / 2); /* truncated at half */
+    CHECK(probe_damaged(path) > 0);
+    /* garbage over pages in the middle, header intact */
+    char *bad = malloc(size);
+    memcpy(bad, whole, size);
+    for (size_t i = 2 * 4096; i < 6 * 4096 && i < size; i++) bad[i] = (char)(i * 131 + 7);
+    write_bytes(path, bad, size);
+    CHECK(probe_damaged(path) > 0);
+    free(bad);
+    free(whole);
+}
+
+TEST(a_healthy_store_checks_ok)
+{
+    const char *path = db_path("healthy.db");
+    build_closed_store(path, 20);
+    mcpp_store *s = NULL;
+    CHECK_INT_EQ(mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY), MCPP_OK);
+    char *report = NULL;
+    CHECK_INT_EQ(mcpp_store_check(&report, s), MCPP_OK);
+    CHECK_STR_EQ(report, "ok\n");
+    mcpp_free(report);
+    mcpp_store_close(s);
+}
+
+/* A tmpfs mounted at dir (root only). 0 when mounted. */
+static int mount_tmpfs(const char *dir, const char *options)
+{
+    mkdir(dir, 0755);
+    return geteuid() == 0 ? mount("tmpfs", dir, "tmpfs", 0, options) : -1;
+}
+
+TEST(a_read_only_directory_gives_a_clear_error_and_stays_readable)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/ro", tmpdir);
+    int mounted = mount_tmpfs(dir, "size=4m") == 0;
+    if (!mounted && geteuid() == 0) {
+        printf("# skipped: root cannot mount a tmpfs here (%s) and chmod does not bind root\n", strerror(errno));
+        return;
+    }
+    char path[600];
+    snprintf(path, sizeof path, "%s/ro.db", dir);
+    build_closed_store(path, 10);
+    if (mounted) CHECK_INT_EQ(mount(NULL, dir, NULL, MS_REMOUNT | MS_RDONLY, NULL), 0);
+    else {
+        chmod(path, 0444);
+        chmod(dir, 0555);
+    }
+    mcpp_store *s = NULL;
+    int rc = mcpp_store_open(&s, path, 0);
+    CHECK_INT_EQ(rc, MCPP_EIO);
+    CHECK_CONTAINS(mcpp_error_last()->message, "ro.db");
+    CHECK_CONTAINS(mcpp_error_last()->message, "read-only");
+    CHECK_INT_EQ(mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY), MCPP_OK);
+    CHECK_INT_EQ((int)query_count(s, NULL), 10);
+    char *report = NULL;
+    CHECK_INT_EQ(mcpp_store_check(&report, s), MCPP_OK);
+    mcpp_free(report);
+    mcpp_receipt *r = fixture_numbered("late", 1, 5.0);
+    CHECK_INT_EQ(add_one(s, r, NULL), MCPP_EARG); /* opened read-only: refused before touching the file */
+    mcpp_receipt_free(r);
+    mcpp_store_close(s);
+    if (mounted) umount(dir);
+    else chmod(dir, 0755);
+}
+
+/* Adds batches of 10 until one fails; returns receipts added, *rc_out the failure. */
+static size_t fill_until_failure(const char *path, int *rc_out, char *message, size_t cap)
+{
+    mcpp_store *s = NULL;
+    *rc_out = mcpp_store_open(&s, path, MCPP_STORE_CREATE);
+    size_t added = 0;
+    for (size_t batch = 0; !*rc_out && batch < 100000; batch++) {
+        mcpp_receipt *rs[10];
+        for (size_t k = 0; k < 10; k++) rs[k] = fixture_numbered("full", batch * 10 + k, 1000.0);
+        *rc_out = mcpp_store_add(NULL, s, (const mcpp_receipt *const *)rs, 10);
+        if (!*rc_out) added += 10;
+        for (size_t k = 0; k < 10; k++) mcpp_receipt_free(rs[k]);
+    }
+    snprintf(message, cap, "%s", mcpp_error_last()->message);
+    mcpp_store_close(s);
+    return added;
+}
+
+static void check_full_store_readable(const char *path, size_t added)
+{
+    mcpp_store *s = NULL;
+    CHECK_INT_EQ(mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY), MCPP_OK);
+    CHECK_INT_EQ((int)query_count(s, NULL), (int)added);
+    char *report = NULL;
+    CHECK_INT_EQ(mcpp_store_check(&report, s), MCPP_OK);
+    mcpp_free(report);
+    mcpp_store_close(s);
+}
+
+TEST(a_full_filesystem_gives_a_clear_error_and_keeps_what_was_committed)
+{
+    char dir[512], path[600], message[512];
+    snprintf(dir, sizeof dir, "%s/full", tmpdir);
+    snprintf(path, sizeof path, "%s/full.db", dir);
+    int rc = 0;
+    if (mount_tmpfs(dir, "size=256k") == 0) {
+        size_t added = fill_until_failure(path, &rc, message, sizeof message);
+        CHECK_INT_EQ(rc, MCPP_EIO);
+        CHECK_CONTAINS(message, "full");
+        CHECK(added > 0);
+        check_full_store_readable(path, added);
+        umount(dir);
+        return;
+    }
+    /* Not root: a file size limit stands in for the full disk (writes fail with EFBIG). */
+    printf("# no tmpfs (not root): using RLIMIT_FSIZE instead\n");
+    int fds[2];
+    CHECK(pipe(fds) == 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        signal(SIGXFSZ, SIG_IGN);
+        struct rlimit lim = {256 * 1024, 256 * 1024};
+        setrlimit(RLIMIT_FSIZE, &lim);
+        size_t added = fill_until_failure(path, &rc, message, sizeof message);
+        dprintf(fds[1], "%zu %d %s\n", added, rc, message);
+        _exit(0);
+    }
+    close(fds[1]);
+    char line[700] = "";
+    FILE *f = fdopen(fds[0], "r");
+    if (!fgets(line, sizeof line, f)) line[0] = '\0';
+    fclose(f);
+    waitpid(pid, NULL, 0);
+    size_t added = 0;
+    CHECK(sscanf(line, "%zu %d", &added, &rc) == 2);
+    CHECK_INT_EQ(rc, MCPP_EIO);
+    CHECK_CONTAINS(line, "full.db");
+    check_full_store_readable(path, added);
+}
+
+TEST(history_finds_a_step_between_the_right_commits)
+{
+    mcpp_store *s = fresh_store("history.db");
+    mcpp_receipt *rs[40];
+    for (size_t i = 0; i < 40; i++) {
+        double noise = 1.0 + 0.004 * ((double)((i * 7919) % 11) - 5.0) / 5.0;
+        rs[i] = fixture_numbered("h", i, (i < 25 ? 1000.0 : 900.0) * noise);
+    }
+    CHECK_INT_EQ(mcpp_store_add(NULL, s, (const mcpp_receipt *const *)rs, 40), MCPP_OK);
+    mcpp_history *h = NULL;
+    CHECK_INT_EQ(mcpp_history_build(&h, s, "family=NAM52", NULL, NULL), MCPP_OK);
+    CHECK_INT_EQ((int)mcpp_history_lane_count(h), 1);
+    CHECK_INT_EQ((int)mcpp_history_run_count(h, 0), 40);
+    CHECK_INT_EQ((int)mcpp_history_change_count(h, 0), 1);
+    CHECK_INT_EQ((int)mcpp_history_change_run(h, 0, 0), 25);
+    CHECK_STR_EQ(mcpp_history_run_commit(h, 0, 24), "c00000020000000000000000000000000000000");
+    char *text = NULL;
+    CHECK_INT_EQ(mcpp_history_render(&text, h, MCPP_OUTPUT_JSON), MCPP_OK);
+    CHECK_CONTAINS(text, "\"changes\": [{\"run\": 25, \"id\": \"h-000025\"");
+    CHECK_CONTAINS(text, "\"before_commit\": \"c00000020000000000000000000000000000000\"");
+    mcpp_free(text);
+    CHECK_INT_EQ(mcpp_history_render(&text, h, MCPP_OUTPUT_MARKDOWN), MCPP_OK);
+    CHECK_CONTAINS(text, "change at run 25");
+    mcpp_free(text);
+    mcpp_history_free(h);
+    /* another metric is read from the stored receipts */
+    CHECK_INT_EQ(mcpp_history_build(&h, s, NULL, "metrics.peak_memory_gib", NULL), MCPP_OK);
+    CHECK_INT_EQ((int)mcpp_history_run_count(h, 0), 40);
+    CHECK_INT_EQ((int)mcpp_history_change_count(h, 0), 0);
+    mcpp_history_free(h);
+    CHECK_INT_EQ(mcpp_history_build(&h, s, NULL, "metrics.no_such_metric", NULL), MCPP_EARG);
+    for (size_t i = 0; i < 40; i++) mcpp_receipt_free(rs[i]);
+    mcpp_store_close(s);
+}
+
+int main(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/mcpp-store-test-XXXXXX");
+    if (!mkdtemp(tmpdir)) return 2;
+    RUN(added_receipts_come_back_with_the_same_canonical_json);
+    RUN(same_id_and_same_content_is_a_no_op);
+    RUN(same_id_with_other_content_is_a_conflict_and_the_call_keeps_nothing);
+    RUN(remove_keeps_a_tombstone_and_a_removed_id_is_not_added_again);
+    RUN(queries_filter_by_lane_columns_time_and_limit);
+    RUN(export_writes_json_jsonl_and_yaml_that_load_back);
+    RUN(an_older_store_is_migrated_forward_and_a_newer_one_refused);
+    RUN(files_that_are_not_stores_are_refused_clearly);
+    RUN(truncated_and_corrupted_files_are_reported_not_crashed_on);
+    RUN(a_healthy_store_checks_ok);
+    RUN(a_read_only_directory_gives_a_clear_error_and_stays_readable);
+    RUN(a_full_filesystem_gives_a_clear_error_and_keeps_what_was_committed);
+    RUN(history_finds_a_step_between_the_right_commits);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);
+    TEST_MAIN_END();
+}
