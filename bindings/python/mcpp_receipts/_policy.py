@@ -40,11 +40,16 @@ def _restore_policy(recipe: tuple) -> "Policy":
     elif kind == "shipped":
         made = Policy.shipped(recipe[1])
     elif kind == "text":
-        made = Policy.from_string(recipe[1], recipe[2])
+        made = Policy.from_string(recipe[1], recipe[2], **dict(recipe[3]))
     else:
         raise ValueError(f"unknown policy recipe {kind!r}")
     with _RECIPES_LOCK:
         return _RECIPES.setdefault(recipe, made)  # type: ignore[return-value]
+
+
+def _limits_key(limits: dict[str, Any]) -> tuple:
+    """The time limits a policy was made with, hashable, as part of its recipe."""
+    return tuple(sorted((k, v) for k, v in limits.items() if v is not None))
 
 
 class Policy(_core.Policy):
@@ -81,16 +86,16 @@ class Policy(_core.Policy):
         return made  # type: ignore[return-value]
 
     @classmethod
-    def from_file(cls, path: str | os.PathLike[str]) -> Policy:
-        made = super().from_file(path)
+    def from_file(cls, path: str | os.PathLike[str], **limits: Any) -> Policy:
+        made = super().from_file(path, **limits)
         text = pathlib.Path(path).read_text(encoding="utf-8")
-        made._recipe = ("text", text, os.fspath(path))
+        made._recipe = ("text", text, os.fspath(path), _limits_key(limits))
         return made  # type: ignore[return-value]
 
     @classmethod
-    def from_string(cls, text: str, name: str | None = None) -> Policy:
-        made = super().from_string(text, name)
-        made._recipe = ("text", text, name)
+    def from_string(cls, text: str, name: str | None = None, **limits: Any) -> Policy:
+        made = super().from_string(text, name, **limits)
+        made._recipe = ("text", text, name, _limits_key(limits))
         return made  # type: ignore[return-value]
 
     default.__doc__ = _core.Policy.default.__doc__
