@@ -17,6 +17,7 @@
  *   compare.h     pairwise comparison, metric statistics, the merge gate
  *   frontier.h    lanes, the frontier report, claims, mergeable lane summaries
  *   receipt_set.h many receipts from files and directories, bad files reported
+ *   import.h      MLPerf, pytest-benchmark and Google Benchmark results as receipts
  */
 #ifndef MCPP_RECEIPTS_H
 #define MCPP_RECEIPTS_H
@@ -30,5 +31,6 @@
 #include "mcpp_receipts/compare.h"
 #include "mcpp_receipts/frontier.h"
 #include "mcpp_receipts/receipt_set.h"
+#include "mcpp_receipts/import.h"
 
 #endif /* MCPP_RECEIPTS_H */

@@ -36,6 +36,8 @@ int cli_compare(int argc, char **argv);
 int cli_frontier(int argc, char **argv);
 int cli_gate(int argc, char **argv);
 int cli_claim(int argc, char **argv);
+/* cmd_import.c */
+int cli_import(int argc, char **argv);
 /* cmd_policy.c */
 int cli_policy(int argc, char **argv);
 

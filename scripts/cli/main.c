@@ -17,6 +17,7 @@ static const cli_command COMMANDS[] = {
     {"gate", "pre-merge gate: candidates against comparable baselines", cli_gate},
     {"claim", "check a quoted number against the receipts (benchmark laundering)", cli_claim},
     {"policy", "test and check Lua policy files", cli_policy},
+    {"import", "turn MLPerf, pytest-benchmark or Google Benchmark results into receipts", cli_import},
 };
 
 static void print_usage(FILE *to)
