@@ -133,4 +133,7 @@ PyObject *mcpp_py_claim(PyObject *module, PyObject *args);
 PyObject *mcpp_py_gate(PyObject *module, PyObject *args);
 PyObject *mcpp_py_lane_key(PyObject *module, PyObject *args);
 
+/* importing.c: _import_results(format, paths, out_dir) -> list of receipts. */
+PyObject *mcpp_py_import_results(PyObject *module, PyObject *args);
+
 #endif /* MCPP_PY_CORE_H */
