@@ -4,7 +4,7 @@
 # Idempotent: does nothing when everything is present.
 set -euo pipefail
 PACKAGES=(build-essential cmake pkg-config libcjson-dev libyaml-dev liblua5.4-dev lua5.4
-          libopenblas-dev python3-venv python3-dev)
+          libopenblas-dev python3-venv python3-dev libbenchmark-dev)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -19,7 +19,7 @@ fi
 pip=("$venv/bin/python" -m pip --disable-pip-version-check -q)
 
 # Test dependencies first (cached after the first run), then the package itself.
-"${pip[@]}" install pytest pandas matplotlib nbclient nbformat ipykernel scikit-build-core
+"${pip[@]}" install pytest pytest-benchmark pandas matplotlib nbclient nbformat ipykernel scikit-build-core
 # --no-build-isolation reuses the venv's scikit-build-core and the incremental
 # build folder build-python/ (see pyproject.toml), so re-runs rebuild only what changed.
 "${pip[@]}" install --no-build-isolation "$repo"
