@@ -100,7 +100,7 @@ good="$FIX/Dell"
 bad=$(damaged truncated)
 lines=$(wc -l <"$bad")
 head -c $(( $(head -n 40 "$bad" | wc -c) - 30 )) "$bad" >"$bad.cut" && mv "$bad.cut" "$bad"
-expect_invalid "truncated_log_names_file_and_line_40" "result_0.txt:40:" mlperf "$good" "$bad"
+expect_invalid "truncated_log_names_file_and_line_40" "result_0.txt:40:223: the log ends inside this line's JSON" mlperf "$good" "$bad"
 bad=$(damaged no_stop)
 grep -v '"key": "run_stop"' "$bad" >"$bad.new" && mv "$bad.new" "$bad"
 expect_invalid "log_without_run_stop_is_refused" "no run_stop event: the log ends at line $((lines - 1))" mlperf "$good" "$bad"

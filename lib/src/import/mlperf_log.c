@@ -146,10 +146,14 @@ static int take_event(mcpp_mllog *log, cJSON *event, const char *key, int64_t t,
 }
 
 /* Parses the JSON after ":::MLLOG" on one line and files the event. */
-static int parse_mllog_line(mcpp_mllog *log, const char *json, size_t len, int line, int col)
+static int parse_mllog_line(mcpp_mllog *log, const char *json, size_t len, int line, int col,
+                            int last_unterminated)
 {
     cJSON *event = NULL;
     int rc = mcpp_import_json_parse(&event, json, len, log->path, line - 1, col - 1);
+    if (rc != MCPP_OK && last_unterminated)
+        return mcpp_error_set(rc, "syntax", log->path, NULL, line, (int)len + col,
+                              "the log ends inside this line's JSON (truncated log?)");
     if (rc != MCPP_OK)
         return rc;
     cJSON *key = cJSON_GetObjectItemCaseSensitive(event, "key");
@@ -173,7 +177,7 @@ static const char *find_marker(const char *line, size_t len, const char *marker)
     return NULL;
 }
 
-static int scan_line(mcpp_mllog *log, const char *s, size_t len, int line)
+static int scan_line(mcpp_mllog *log, const char *s, size_t len, int line, int last_unterminated)
 {
     const char *m = find_marker(s, len, ":::MLLOG");
     size_t skip = 8;
@@ -190,7 +194,8 @@ static int scan_line(mcpp_mllog *log, const char *s, size_t len, int line)
     if (s[0] == '+')
         return MCPP_OK;
     const char *json = m + skip;
-    return parse_mllog_line(log, json, len - (size_t)(json - s), line, (int)(json - s) + 1);
+    return parse_mllog_line(log, json, len - (size_t)(json - s), line, (int)(json - s) + 1,
+                            last_unterminated);
 }
 
 int mcpp_mllog_read(mcpp_mllog *log, const char *path)
@@ -211,7 +216,7 @@ int mcpp_mllog_read(mcpp_mllog *log, const char *path)
         size_t n = nl ? (size_t)(nl - p) : (size_t)(log->text + log->len - p);
         if (n > 0 && p[n - 1] == '\r')
             n--;
-        rc = scan_line(log, p, n, ++line);
+        rc = scan_line(log, p, n, ++line, nl == NULL);
         p = nl ? nl + 1 : NULL;
     }
     log->lines = line;
