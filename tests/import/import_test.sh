@@ -71,6 +71,14 @@ check "mlperf_reimport_gives_the_same_names_and_bytes" diff -r "$WORK/mlperf" "$
 "$BIN" import mlperf "$FIX" "$log" --out "$WORK/mlperf" -q
 check "mlperf_input_given_twice_and_reimport_into_same_dir_changes_nothing" diff -r "$WORK/mlperf" "$WORK/mlperf2"
 
+# A write that fails half way (a directory squats on the third file's name) takes back
+# the files this import had already written.
+mkdir -p "$WORK/squat/$(ls "$WORK/mlperf" | sed -n 3p)"
+"$BIN" import mlperf "$FIX" --out "$WORK/squat" >"$WORK/out" 2>"$WORK/err"
+rc=$?
+check "failed_write_exits_3_and_removes_the_files_it_wrote" \
+    test "$rc-$(ls "$WORK/squat" | wc -l)" = "3-1"
+
 # ---- :::SYSJSON inline system description -------------------------------------------
 mkdir -p "$WORK/loose"
 { printf ':::SYSJSON '; python3 -c "import json,sys; print(json.dumps(json.load(open(sys.argv[1]))))" \

@@ -213,7 +213,8 @@ int mcpp_import_write_dir(size_t *out_written, const mcpp_receipt_set *set, cons
         *out_written = 0;
     if (!set || !dir)
         return mcpp_error_set(MCPP_EARG, "argument", NULL, NULL, 0, 0, "set and dir must not be NULL");
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+    int created_dir = mkdir(dir, 0755) == 0;
+    if (!created_dir && errno != EEXIST)
         return mcpp_error_set(MCPP_EIO, "io", dir, NULL, 0, 0, "cannot create the directory: %s",
                               strerror(errno));
     size_t n = mcpp_receipt_set_count(set);
@@ -235,10 +236,13 @@ int mcpp_import_write_dir(size_t *out_written, const mcpp_receipt_set *set, cons
         existed[done] = access(paths[done], F_OK) == 0;
         rc = mcpp_receipt_write_file(mcpp_receipt_set_at(set, done), paths[done], MCPP_FORMAT_JSON);
     }
-    if (rc != MCPP_OK && paths && existed)
+    if (rc != MCPP_OK && paths && existed) {
         remove_created(paths, existed, n);
-    else if (out_written)
+        if (created_dir)
+            rmdir(dir);
+    } else if (out_written) {
         *out_written = n;
+    }
     for (size_t i = 0; paths && i < n; i++)
         free(paths[i]);
     free(paths);
