@@ -137,6 +137,11 @@ PyDoc_STRVAR(lane_key_doc,
              "lane_key(receipt, policy=None)\n--\n\n"
              "(key, short_key): the canonical lane key of a receipt under a policy.");
 
+PyDoc_STRVAR(import_results_doc,
+             "_import_results(format, paths, out_dir)\n--\n\n"
+             "Imports MLPerf, pytest-benchmark or Google Benchmark results (all or\n"
+             "nothing); writes them into out_dir unless it is None. A list of receipts.");
+
 static PyMethodDef module_methods[] = {
     {"load", (PyCFunction)(void (*)(void))mcpp_py_load, METH_FASTCALL | METH_KEYWORDS, load_doc},
     {"loads", (PyCFunction)(void (*)(void))mcpp_py_loads, METH_FASTCALL | METH_KEYWORDS,
@@ -150,6 +155,7 @@ static PyMethodDef module_methods[] = {
     {"_claim", mcpp_py_claim, METH_VARARGS, claim_doc},
     {"_gate", mcpp_py_gate, METH_VARARGS, gate_doc},
     {"lane_key", mcpp_py_lane_key, METH_VARARGS, lane_key_doc},
+    {"_import_results", mcpp_py_import_results, METH_VARARGS, import_results_doc},
     {"schema_fields", schema_fields, METH_NOARGS, schema_fields_doc},
     {"library_version", library_version, METH_NOARGS, library_version_doc},
     {"_set_receipt_class", set_receipt_class, METH_O, set_receipt_class_doc},
