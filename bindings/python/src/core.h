@@ -148,5 +148,6 @@ PyObject *mcpp_py_store_check(PyObject *module, PyObject *args);
 PyObject *mcpp_py_store_removed(PyObject *module, PyObject *args);
 PyObject *mcpp_py_store_export(PyObject *module, PyObject *args);
 PyObject *mcpp_py_store_history(PyObject *module, PyObject *args);
+PyObject *mcpp_py_store_frontier(PyObject *module, PyObject *args);
 
 #endif /* MCPP_PY_CORE_H */
