@@ -13,6 +13,7 @@ from typing import Any, Iterable, NamedTuple, Union
 
 from . import _core
 from ._receipt import Receipt, ReceiptSet
+from ._results import Frontier
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -237,9 +238,16 @@ class Store:
     # ---- analyses -------------------------------------------------------------------
 
     def frontier(self, policy=None, **query: Any):
-        """:func:`frontier` over the selected receipts."""
+        """:func:`frontier` over the selected receipts. Over the whole store
+        under the default policy it is built from the lane summaries the
+        store keeps, without loading the receipts (the same frontier)."""
         from . import frontier
 
+        if policy is None and not query:
+            codes = {"j": "json", "t": "text", "m": "markdown"}
+            path = self.path
+            data = json.loads(_core._store_frontier(path, "json"))
+            return Frontier(data, lambda f: _core._store_frontier(path, codes[f]))
         return frontier(self.query(**query), policy=policy)
 
     def claim(self, *, lane: str, value: float, metric: str | None = None, policy=None, **query: Any):

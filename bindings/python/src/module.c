@@ -169,6 +169,8 @@ static PyMethodDef module_methods[] = {
     {"_store_removed", mcpp_py_store_removed, METH_VARARGS, "_store_removed(path) -> JSON lines"},
     {"_store_export", mcpp_py_store_export, METH_VARARGS,
      "_store_export(path, format, lane, where, since, until, limit, newest) -> str"},
+    {"_store_frontier", mcpp_py_store_frontier, METH_VARARGS,
+     "_store_frontier(path, format) -> str: the frontier of every stored receipt from the store's lane summaries"},
     {"_store_history", mcpp_py_store_history, METH_VARARGS,
      "_store_history(path, lane, metric, format, penalty, min_change, min_segment) -> str"},
     {NULL, NULL, 0, NULL},
