@@ -200,6 +200,13 @@ typedef struct mcpp_gate_report mcpp_gate_report;
 MCPP_API int mcpp_gate_run(mcpp_gate_report **out, const mcpp_policy *policy,
                            const mcpp_receipt *const *baselines, size_t nb,
                            const mcpp_receipt *const *candidates, size_t nc);
+/* mcpp_gate_run for the arrays a harness holds: `mcpp_receipt *r[3]`, or the
+ * `mcpp_receipt **` it filled with mcpp_receipt_load(). C converts neither to
+ * `const mcpp_receipt *const *` without a cast; this call needs none and gives
+ * the same report. The receipts are only read. */
+MCPP_API int mcpp_gate_run_receipts(mcpp_gate_report **out, const mcpp_policy *policy,
+                                    mcpp_receipt *const *baselines, size_t nb,
+                                    mcpp_receipt *const *candidates, size_t nc);
 /* mcpp_gate_run when baselines comparable (or qualified) with no candidate
  * were left out where they were read (a distributed engine filters them on
  * its workers): dropped[2*i] and dropped[2*i+1] count, for candidate i, those
