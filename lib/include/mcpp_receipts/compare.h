@@ -107,6 +107,7 @@ typedef struct mcpp_metric_result {
 
 /* ---- One comparison ------------------------------------------------------------ */
 
+/* Thread safety: read-only once returned; threads may read and render one at once. */
 typedef struct mcpp_comparison mcpp_comparison;
 
 /*
@@ -184,6 +185,7 @@ MCPP_API int mcpp_comparison_render(char **out, const mcpp_comparison *compariso
 
 /* ---- The gate over many pairs --------------------------------------------------- */
 
+/* Thread safety: read-only once returned; threads may read and render one at once. */
 typedef struct mcpp_gate_report mcpp_gate_report;
 
 /*
@@ -264,6 +266,7 @@ MCPP_API int mcpp_gate_report_render(char **out, const mcpp_gate_report *report,
  * report says which cases failed and why. Errors: MCPP_EIO (case file),
  * MCPP_EINVALID (case file, or a receipt that does not load), MCPP_EPOLICY
  * (a custom rule failed), MCPP_EARG, MCPP_ENOMEM; then *out is NULL.
+ * Thread safety: read-only once returned; threads may read one at once.
  */
 typedef struct mcpp_policy_test_report mcpp_policy_test_report;
 

@@ -98,6 +98,7 @@ typedef struct mcpp_lane_headline {
  * evaluate once and cache the result until the next add or merge, so calls on
  * one summary must not run concurrently (different summaries are independent).
  */
+/* Thread safety: not safe to share while calls overlap, even reads (see above). */
 typedef struct mcpp_lane_summary mcpp_lane_summary;
 
 MCPP_API int mcpp_lane_summary_new(mcpp_lane_summary **out, const mcpp_policy *policy,
@@ -151,6 +152,9 @@ MCPP_API int mcpp_lane_summary_headline(mcpp_lane_headline *out, const mcpp_lane
 
 /* ---- The frontier ------------------------------------------------------------------ */
 
+/* Thread safety: a built frontier is read-only; its accessors and renderers may
+ * run on several threads at once. The summaries it lends (mcpp_frontier_lane_summary)
+ * memoise like any summary: calls on one of them must not overlap. */
 typedef struct mcpp_frontier mcpp_frontier;
 
 /*
@@ -255,6 +259,7 @@ typedef enum mcpp_claim_verdict {
 /* "supported", "unsupported", "contradicted"; "unknown" otherwise. Static. */
 MCPP_API const char *mcpp_claim_verdict_name(mcpp_claim_verdict verdict);
 
+/* Thread safety: read-only once returned; threads may read one at once. */
 typedef struct mcpp_claim_result mcpp_claim_result;
 
 /*

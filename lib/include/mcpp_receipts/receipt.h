@@ -20,6 +20,8 @@
 extern "C" {
 #endif
 
+/* Thread safety: a receipt is immutable once loaded or built; any number of
+ * threads may read, compare and render one at once. Free it once, after all. */
 typedef struct mcpp_receipt mcpp_receipt;
 
 /* ---- Formats and limits ---------------------------------------------------- */
@@ -67,6 +69,7 @@ typedef struct mcpp_diagnostic {
 
 /* Every problem found while loading one input (errors first, then warnings in
  * input order). Owned by the caller; free with mcpp_report_free (NULL-safe). */
+/* Thread safety: read-only once returned; threads may read one at once. */
 typedef struct mcpp_report mcpp_report;
 
 MCPP_API size_t mcpp_report_count(const mcpp_report *report);
