@@ -137,6 +137,24 @@ PyDoc_STRVAR(lane_key_doc,
              "lane_key(receipt, policy=None)\n--\n\n"
              "(key, short_key): the canonical lane key of a receipt under a policy.");
 
+PyDoc_STRVAR(suggest_field_doc,
+             "_suggest_field(path)\n--\n\n"
+             "The schema path closest to `path` (as the library's \"did you mean\"), or None.");
+
+static PyObject *suggest_field(PyObject *Py_UNUSED(module), PyObject *arg)
+{
+    const char *path = PyUnicode_Check(arg) ? PyUnicode_AsUTF8(arg) : NULL;
+    if (!path) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "_suggest_field(): path must be a str");
+        return NULL;
+    }
+    char near[128];
+    if (mcpp_schema_field_suggest(near, sizeof near, path) != MCPP_OK)
+        Py_RETURN_NONE;
+    return PyUnicode_FromString(near);
+}
+
 static PyMethodDef module_methods[] = {
     {"load", (PyCFunction)(void (*)(void))mcpp_py_load, METH_FASTCALL | METH_KEYWORDS, load_doc},
     {"loads", (PyCFunction)(void (*)(void))mcpp_py_loads, METH_FASTCALL | METH_KEYWORDS,
@@ -151,6 +169,7 @@ static PyMethodDef module_methods[] = {
     {"_gate", mcpp_py_gate, METH_VARARGS, gate_doc},
     {"lane_key", mcpp_py_lane_key, METH_VARARGS, lane_key_doc},
     {"schema_fields", schema_fields, METH_NOARGS, schema_fields_doc},
+    {"_suggest_field", suggest_field, METH_O, suggest_field_doc},
     {"library_version", library_version, METH_NOARGS, library_version_doc},
     {"_set_receipt_class", set_receipt_class, METH_O, set_receipt_class_doc},
     /* the receipt store: documented on mcpp_receipts.Store (_store.py) */
@@ -216,6 +235,7 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg)
     Py_VISIT(st->validation_error);
     Py_VISIT(st->policy_error);
     Py_VISIT(st->file_error);
+    Py_VISIT(st->argument_error);
     Py_VISIT(st->json_loads);
     Py_VISIT(st->json_dumps);
     return 0;
@@ -233,6 +253,7 @@ static int module_clear(PyObject *module)
     Py_CLEAR(st->validation_error);
     Py_CLEAR(st->policy_error);
     Py_CLEAR(st->file_error);
+    Py_CLEAR(st->argument_error);
     Py_CLEAR(st->json_loads);
     Py_CLEAR(st->json_dumps);
     return 0;
