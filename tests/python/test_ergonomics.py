@@ -184,7 +184,9 @@ def test_plot_options_hide_adjacency_sort_by_metric_and_ellipsise_labels():
     assert not [p for p in ax.patches if isinstance(p, FancyArrowPatch)]
     labels = [t.get_text() for t in ax.get_yticklabels()]
     assert len(labels) == 24 and all(len(t) <= 30 for t in labels)
-    assert any(t.endswith("…") for t in labels)
+    assert any("… (lane-" in t for t in labels)  # the label is cut, never the short key
+    assert all(t.endswith(f"({lane.short_key})") for t, lane in zip(labels, sorted(
+        fr.lanes, key=lambda lane: -lane.headline.median)))
     best_first = sorted(fr.lanes, key=lambda lane: -lane.headline.median)  # higher is better
     full = [t.get_text() for t in fr.plot(adjacency=False, sort="metric", label_width=500).get_yticklabels()]
     assert full == [f"{lane.display_label} ({lane.short_key})" for lane in best_first]

@@ -109,8 +109,9 @@ def plot_frontier(frontier: Frontier, ax=None, annotate: bool = True, adjacency:
 
     ax.margins(x=0.08)
     ax.set_yticks(range(len(lanes)))
-    ax.set_yticklabels([ellipsize(f"{lane.display_label or lane.label} ({lane.short_key})", label_width)
-                        for lane in lanes], fontsize=8)
+    # the short key always shows whole: it is how the lane is found again
+    ax.set_yticklabels([f"{ellipsize(lane.display_label or lane.label, label_width - len(lane.short_key) - 3)}"
+                        f" ({lane.short_key})" for lane in lanes], fontsize=8)
     ax.set_ylim(-0.7, len(lanes) - 0.3)
     ax.invert_yaxis()
     ax.set_xlabel(metric or "headline")
