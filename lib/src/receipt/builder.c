@@ -560,10 +560,15 @@ static int remember(mcpp_builder *b, int rc)
         f->first_field = e->field ? strdup(e->field) : NULL;
         mcpp_sb_init(&f->messages, NULL, 0);
     }
+    const char *text = e->message;
+    size_t field_len = f->count == 0 && e->field ? strlen(e->field) : 0;
+    /* the first message's field leads the combined message already */
+    if (field_len && strncmp(text, e->field, field_len) == 0 && strncmp(text + field_len, ": ", 2) == 0)
+        text += field_len + 2;
     f->count++;
     if (f->count > 1)
         mcpp_sb_puts(&f->messages, "; ");
-    mcpp_sb_puts(&f->messages, e->message);
+    mcpp_sb_puts(&f->messages, text);
     return rc;
 }
 
@@ -630,8 +635,8 @@ static int fail_with_setter_errors(mcpp_report **report_out, const setter_failur
         mcpp_report_add(*report_out, MCPP_SEVERITY_ERROR, mcpp_error_kind_name(f->first_kind),
                         NULL, f->first_field, 0, 0, all);
     return mcpp_error_at(f->first_code, f->first_kind, NULL, f->first_field, 0, 0,
-                         "%zu builder call%s failed before finish: %s", f->count,
-                         f->count == 1 ? "" : "s", all);
+                         "%s (%zu builder call%s failed before finish)", all, f->count,
+                         f->count == 1 ? "" : "s");
 }
 
 /* What finish derives into the (shallow) staging copy: block counts, step
