@@ -99,6 +99,7 @@ def test_receipt_table_groups_fields_by_section(results):
     text = results["receipt"]._repr_html_()
     assert text.count("<details") >= 10
     assert "<b>routing</b> (7 fields)" in text
+    assert "<b>top level</b> (3 fields)" in text  # schema, id, created_at together
 
 
 def test_policy_and_lane_render(results):

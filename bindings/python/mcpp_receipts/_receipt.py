@@ -177,7 +177,9 @@ class Receipt(_core.Receipt):
                 shown = ", ".join(map(str, value)) if len(value) <= 12 else (
                     ", ".join(map(str, value[:12])) + f", … ({len(value)} values)"
                 )
-            groups.setdefault(path.split(".")[0], []).append(
+            # plain top-level fields (schema, id, created_at) share one block
+            top = "." in path or FIELDS.get(path, ("",))[0] == "object"
+            groups.setdefault(path.split(".")[0] if top else "top level", []).append(
                 f'<tr><td style="text-align:left"><code>{html.escape(path)}</code></td>'
                 f'<td style="text-align:left">{html.escape(str(shown))}</td></tr>'
             )
