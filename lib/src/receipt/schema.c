@@ -251,9 +251,10 @@ int mcpp_schema_field_suggest(char *buf, size_t cap, const char *path)
     }
     int fits = rc == 0 && !sb.failed && sb.data == buf;
     mcpp_sb_free(&sb);
-    if (!fits)
-        buf[0] = '\0';
-    return fits ? MCPP_OK : MCPP_ENOTFOUND;
+    if (fits)
+        return MCPP_OK;
+    buf[0] = '\0';
+    return mcpp_error_raise(MCPP_ENOTFOUND, MCPP_ERROR_KIND_UNKNOWN_FIELD, "no schema path close to '%s'", path);
 }
 
 int mcpp_enum_index(const char *const *names, const char *value)
