@@ -27,6 +27,7 @@ from typing import Iterable, Union
 from . import _core
 from ._core import (
     SCHEMA,
+    ArgumentError,
     Builder,
     Error,
     FileError,
@@ -57,7 +58,7 @@ __version__ = _core.__version__
 
 __all__ = [
     "SCHEMA", "VERDICTS", "FIELDS",
-    "Error", "ParseError", "ValidationError", "PolicyError", "FileError",
+    "Error", "ParseError", "ValidationError", "PolicyError", "FileError", "ArgumentError",
     "Receipt", "Section", "ReceiptSet", "Builder", "Policy",
     "Comparison", "Row", "Gate", "Frontier", "Lane", "Headline", "Adjacent",
     "ClaimResult", "GateReport", "LaneSummary",

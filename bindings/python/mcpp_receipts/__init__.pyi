@@ -13,7 +13,7 @@ _FieldValue = bool | int | float | str | tuple[str, ...] | tuple[float, ...] | d
 
 __version__: str
 SCHEMA: str
-VERDICTS: tuple[str, ...]
+VERDICTS: tuple[Verdict, ...]
 FIELDS: dict[str, tuple[str, tuple[str, ...] | None, str | None]]
 
 class Error(Exception):
@@ -27,7 +27,8 @@ class Error(Exception):
 class ParseError(Error, ValueError): ...
 class ValidationError(Error, ValueError): ...
 class PolicyError(Error): ...
-class FileError(Error, OSError): ...
+class FileError(Error, OSError): ...  # errno, strerror, filename as on any OSError
+class ArgumentError(Error, ValueError): ...
 
 class Metric(TypedDict):
     """One metric as Receipt.metric() returns it."""
@@ -83,8 +84,8 @@ class ReceiptSet(Sequence[Receipt]):
     def __len__(self) -> int: ...
     def __add__(self, other: Sequence[Receipt]) -> ReceiptSet: ...
     def unique(self) -> ReceiptSet: ...
-    def to_pandas(self, columns: Sequence[str] | None = None) -> pandas.DataFrame: ...
-    def _repr_html_(self) -> str: ...
+    def to_pandas(self, columns: Sequence[str] | None = None, *, policy: Policy | None = None) -> pandas.DataFrame: ...
+    def _repr_html_(self, preview: int = 10) -> str: ...
 
 class Builder:
     def __init__(self) -> None: ...
@@ -128,6 +129,7 @@ class Policy:
     def shipped(cls, name: str) -> Policy: ...
     @staticmethod
     def shipped_names() -> list[str]: ...
+    def _repr_html_(self) -> str: ...
     def test_file(self, path: _PathLike) -> dict[str, Any]: ...
     def test_file_text(self, path: _PathLike) -> str: ...
     @property
@@ -149,7 +151,7 @@ class Policy:
 
 class Row(NamedTuple):
     name: str
-    status: str
+    status: RowStatus
     base: str
     cand: str
     reason: str
@@ -195,7 +197,7 @@ class _Rendered:
     def _repr_html_(self) -> str: ...
 
 class Comparison(_Rendered):
-    verdict: str
+    verdict: Verdict
     base_id: str
     cand_id: str
     rows: list[Row]
@@ -204,20 +206,22 @@ class Comparison(_Rendered):
     gate: Gate
     @property
     def comparable(self) -> bool: ...
-    def rows_with(self, status: str) -> list[Row]: ...
+    def rows_with(self, status: RowStatus) -> list[Row]: ...
     def to_pandas(self) -> pandas.DataFrame: ...
 
 class Headline(NamedTuple):
     metric: str
     higher_is_better: bool
-    median: float
-    low: float
-    high: float
-    confidence: float
+    median: float | None
+    low: float | None
+    high: float | None
+    confidence: float | None
     n: int
     n_runs: int
-    rel_spread: float
+    rel_spread: float | None
     from_steps: bool
+    @property
+    def n_text(self) -> str: ...
 
 class Adjacent(NamedTuple):
     key: str
@@ -236,8 +240,13 @@ class Lane:
     reasons: tuple[str, ...]
     blocker: str | None
     adjacent: tuple[Adjacent, ...]
+    differences: str
+    display_label: str
     @property
     def stable(self) -> bool: ...
+    @property
+    def dimensions(self) -> dict[str, str]: ...
+    def _repr_html_(self) -> str: ...
 
 class Frontier(_Rendered):
     lanes: list[Lane]
@@ -254,7 +263,8 @@ class Frontier(_Rendered):
     def __len__(self) -> int: ...
     def __iter__(self) -> Iterator[Lane]: ...
     def to_pandas(self) -> pandas.DataFrame: ...
-    def plot(self, ax: Axes | None = None, *, annotate: bool = True) -> Axes: ...
+    def plot(self, ax: Axes | None = None, *, annotate: bool = True, adjacency: bool = True,
+             sort: Literal["metric"] | None = None, label_width: int = 48) -> Axes: ...
 
 class ClaimResult(_Rendered):
     verdict: str

@@ -12,6 +12,7 @@ import os
 from typing import Any, Iterable, NamedTuple, Union
 
 from . import _core
+from ._extras import require
 from ._receipt import Receipt, ReceiptSet
 from ._results import Frontier
 
@@ -103,7 +104,7 @@ class History:
 
     def to_pandas(self):  # -> pandas.DataFrame
         """One row per run: lane, created_at, git_commit, value, segment, id."""
-        import pandas as pd
+        pd = require("pandas")
 
         rows = [{"lane": lane.short_key, "created_at": run.created_at, "git_commit": run.git_commit,
                  "value": run.value, "segment": run.segment, "id": run.id}
@@ -116,6 +117,7 @@ class History:
         Raises ImportError naming the package to install when matplotlib is
         missing."""
         try:
+            require("plot")
             import matplotlib.pyplot as plt
         except ImportError as e:
             raise ImportError(_PLOT_HINT) from e
@@ -224,7 +226,7 @@ class Store:
         """One row per selected receipt: id, created_at, git_commit, lane
         (short key), label and the default gate metric's value. Takes the
         arguments of :meth:`query`."""
-        import pandas as pd
+        pd = require("pandas")
 
         rows = []
         for r in self.query(**query):

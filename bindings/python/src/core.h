@@ -27,6 +27,7 @@ typedef struct mcpp_py_state {
     PyObject *validation_error;  /* ValidationError(Error, ValueError)               */
     PyObject *policy_error;      /* PolicyError(Error)                               */
     PyObject *file_error;        /* FileError(Error, OSError)                        */
+    PyObject *argument_error;    /* ArgumentError(Error, ValueError)                 */
     PyObject *json_loads;        /* json.loads, for OBJECT values and renderer output */
     PyObject *json_dumps;        /* json.dumps, for Builder.set() of dicts/lists      */
 } mcpp_py_state;

@@ -47,6 +47,7 @@ extern "C" {
 /* The newest store schema version this library writes. */
 #define MCPP_STORE_SCHEMA_VERSION 3
 
+/* Thread safety: one thread at a time per handle (see above). */
 typedef struct mcpp_store mcpp_store;
 
 /* Flags of mcpp_store_open. */
@@ -183,6 +184,7 @@ MCPP_API int mcpp_changepoints_find(size_t *out_index, size_t cap, size_t *out_c
                                     const double *values, size_t n,
                                     const mcpp_changepoint_settings *settings);
 
+/* Thread safety: read-only once built; threads may read one at once. */
 typedef struct mcpp_history mcpp_history;
 
 /*
