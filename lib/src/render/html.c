@@ -72,6 +72,7 @@ static const char STYLE[] =
     "font-size:.92em;overflow-wrap:anywhere}\n"
     ".muted,.muted td{color:var(--muted)}\n"
     ".scroll{overflow-x:auto;max-width:100%}\n"
+    ".scroll>table{min-width:1080px}\n" /* narrow screens scroll a table rather than crush it */
     "table{border-collapse:collapse;width:100%;margin:6px 0}\n"
     "th,td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}\n"
     "th{color:var(--muted);font-weight:600;white-space:nowrap}\n"

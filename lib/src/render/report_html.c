@@ -61,12 +61,16 @@ static void put_badge(const page *p, size_t lane)
     mcpp_sb_printf(p->sb, "<span class=\"badge %s\">%s</span>", status_word(p, lane), status_word(p, lane));
 }
 
-static void put_lane_link(const page *p, size_t lane)
+/* The lane's label linking to its details; the short key follows as text
+ * (`with_key`) or only as the link's tooltip. */
+static void put_lane_link(const page *p, size_t lane, int with_key)
 {
     const char *short_key = mcpp_frontier_lane_short_key(p->f, lane);
-    mcpp_sb_printf(p->sb, "<a href=\"#%s\">", short_key);
+    mcpp_sb_printf(p->sb, "<a href=\"#%s\" title=\"%s\">", short_key, short_key);
     mcpp_sb_html(p->sb, mcpp_frontier_lane_label(p->f, lane));
-    mcpp_sb_printf(p->sb, "</a> <code>%s</code>", short_key);
+    mcpp_sb_puts(p->sb, "</a>");
+    if (with_key)
+        mcpp_sb_printf(p->sb, " <code>%s</code>", short_key);
 }
 
 static void put_summary(const page *p)
@@ -157,7 +161,7 @@ static void put_adjacent(const page *p, size_t lane, const char *sep, size_t lim
             mcpp_sb_printf(p->sb, "<a href=\"#%s\">+%zu more</a>", mcpp_frontier_lane_short_key(p->f, lane), n - a);
             break;
         }
-        put_lane_link(p, o);
+        put_lane_link(p, o, 0);
         mcpp_sb_printf(p->sb, " <span class=\"%s\">%s</span>, differs in ", status_word(p, o), status_word(p, o));
         mcpp_sb_html(p->sb, mcpp_frontier_lane_adjacent_dimensions(p->f, lane, a));
     }
@@ -171,7 +175,7 @@ static void put_lane_table(const page *p)
     for (size_t i = 0; i < p->n_lanes; i++) {
         size_t lane = p->order[i];
         mcpp_sb_puts(p->sb, "<tr><td>");
-        put_lane_link(p, lane);
+        put_lane_link(p, lane, 1);
         mcpp_sb_puts(p->sb, "</td><td>");
         put_badge(p, lane);
         mcpp_sb_puts(p->sb, "</td>");
