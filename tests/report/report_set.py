@@ -5,8 +5,8 @@ them stable (three runs within 0.4%), some unstable (noisy, a failed run, a
 fallback, a claimed instability, no headline metric), and one lane whose name
 and caveats are hostile strings (markup, quotes, ampersands, non-ASCII).
 
-usage: report_set.py EXAMPLE_RECEIPT OUT_DIR [LANES]
-The tests and the README screenshot (docs/report.md) use it."""
+usage: report_set.py EXAMPLE_RECEIPT OUT_DIR [LANES] [--plain]
+--plain leaves the hostile strings out (the README screenshot, docs/report.md)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ HOSTILE = "<script>alert(\"x\")</script> & 'q' \u2014 \u00fcn\u00efc\u00f8d\u00e
 SEQ_LENS = (1024, 2048, 4096, 8192)
 
 
-def lane_run(base: dict, lane: int, run: int, rng: random.Random) -> dict:
+def lane_run(base: dict, lane: int, run: int, rng: random.Random, hostile: bool = True) -> dict:
     r = copy.deepcopy(base)
     r["id"] = f"lane{lane:02d}-run{run}"
     r["workload"]["seq_len"] = SEQ_LENS[lane % 4]
@@ -40,13 +40,13 @@ def lane_run(base: dict, lane: int, run: int, rng: random.Random) -> dict:
         r["status"]["blocker"] = "NCCL timeout on rank 5"
     if lane == 13:
         del r["metrics"]["tokens_per_s"]
-    if lane == 1:
+    if lane == 1 and hostile:
         r["lane"]["name"] = HOSTILE
         r["status"]["caveats"] = [HOSTILE, "a second caveat & <b>not bold</b>"]
     return r
 
 
-def write_set(example: pathlib.Path, out: pathlib.Path, lanes: int) -> int:
+def write_set(example: pathlib.Path, out: pathlib.Path, lanes: int, hostile: bool = True) -> int:
     base = json.loads(example.read_text(encoding="utf-8"))
     rng = random.Random(13)
     out.mkdir(parents=True, exist_ok=True)
@@ -54,13 +54,15 @@ def write_set(example: pathlib.Path, out: pathlib.Path, lanes: int) -> int:
     for lane in range(lanes):
         for run in range(3):
             path = out / f"lane{lane:02d}-run{run}.json"
-            path.write_text(json.dumps(lane_run(base, lane, run, rng), ensure_ascii=False, indent=1), encoding="utf-8")
+            path.write_text(json.dumps(lane_run(base, lane, run, rng, hostile), ensure_ascii=False, indent=1), encoding="utf-8")
             n += 1
     return n
 
 
 if __name__ == "__main__":
-    if len(sys.argv) not in (3, 4):
+    args = [a for a in sys.argv[1:] if a != "--plain"]
+    if len(args) not in (2, 3):
         sys.exit(__doc__)
-    count = write_set(pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) == 4 else 24)
-    print(f"wrote {count} receipts to {sys.argv[2]}")
+    count = write_set(pathlib.Path(args[0]), pathlib.Path(args[1]), int(args[2]) if len(args) == 3 else 24,
+                      hostile="--plain" not in sys.argv)
+    print(f"wrote {count} receipts to {args[1]}")

@@ -4,9 +4,9 @@
  * it to a CI run.
  *
  * The page holds: a summary line; the inputs that could not be read; an
- * optional gate section; the lane table (stable lanes first) with headline,
- * interval, reasons, blocker and adjacent lanes; a forest plot of each lane's
- * headline median and its interval as inline SVG; and per lane its key,
+ * optional gate section; a forest plot of each lane's headline median and
+ * its interval as inline SVG; the lane table (stable lanes first) with
+ * headline, interval, reasons, blocker and adjacent lanes; and per lane its key,
  * reasons, adjacency and receipts (id, file, outcome, stated stability, the
  * headline metric's value, caveats). It is one file: inline CSS, no
  * JavaScript, no external resource, light and dark colours

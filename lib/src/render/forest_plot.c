@@ -28,13 +28,16 @@ static int plottable(const mcpp_lane_headline *h)
     return isfinite(h->median) && isfinite(h->interval_low) && isfinite(h->interval_high);
 }
 
-/* A step of 1, 2 or 5 times a power of ten giving about six ticks. */
+/* A step of 1, 2 or 5 times a power of ten giving at most six intervals, so
+ * that tick labels of up to seven digits never touch. */
 static double nice_step(double range)
 {
-    double raw = range / 6.0;
-    double mag = pow(10.0, floor(log10(raw)));
-    double r = raw / mag;
-    return mag * (r < 1.5 ? 1.0 : r < 3.5 ? 2.0 : r < 7.5 ? 5.0 : 10.0);
+    double mag = pow(10.0, floor(log10(range / 6.0)));
+    static const double MULTIPLES[] = {1.0, 2.0, 5.0, 10.0, 20.0};
+    for (size_t i = 0; i < sizeof MULTIPLES / sizeof MULTIPLES[0]; i++)
+        if (range / (mag * MULTIPLES[i]) <= 5.0)
+            return mag * MULTIPLES[i];
+    return mag * 50.0;
 }
 
 static axis axis_for(const mcpp_lane_headline *heads, size_t n)

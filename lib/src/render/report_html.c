@@ -1,7 +1,7 @@
 /*
  * report_html.c — the frontier as one self-contained HTML page
- * (html_report.h): summary, unreadable inputs, optional gate section, lane
- * table, forest plot (forest_plot.c) and per-lane details with receipts and
+ * (html_report.h): summary, unreadable inputs, optional gate section, forest
+ * plot (forest_plot.c), lane table and per-lane details with receipts and
  * their caveats. Lanes appear stable first, then unstable, each group in key
  * order. Every string that comes from a receipt or policy goes through
  * mcpp_sb_html.
@@ -318,8 +318,8 @@ static void put_page(const page *p)
     put_summary(p);
     put_skipped(p);
     put_gate(p);
-    put_lane_table(p);
     put_plot(p);
+    put_lane_table(p);
     mcpp_sb_puts(p->sb, "<section id=\"lanes\"><h2>Lanes and their receipts</h2>\n");
     for (size_t i = 0; i < p->n_lanes; i++)
         put_lane(p, p->order[i]);
