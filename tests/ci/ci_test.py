@@ -379,6 +379,16 @@ class ActionTest(unittest.TestCase):
         for step in self.action["runs"]["steps"]:
             self.assertNotIn("${{", step["run"], f"step {step['name']!r} interpolates into its script")
 
+    def test_example_workflow_gives_the_action_only_inputs_it_declares(self):
+        workflow = load_yaml(REPO / "examples/ci/workflow.yml")
+        uses = [st for st in workflow["jobs"]["gate"]["steps"] if "mcpp_receipts" in st.get("uses", "")]
+        self.assertEqual(len(uses), 1)
+        given, declared = set(uses[0]["with"]), set(self.action["inputs"])
+        self.assertLessEqual(given, declared)
+        required = {k for k, v in self.action["inputs"].items() if v.get("required")}
+        self.assertLessEqual(required, given)
+        self.assertEqual(workflow["permissions"].get("pull-requests"), "write")
+
     def test_action_gates_comments_once_and_exits_with_the_gate_code(self):
         base, cand = receipts(self.tmp)
         inputs = {"cli": str(CLI), "baseline": str(base), "candidate": str(cand),

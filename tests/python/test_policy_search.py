@@ -3,20 +3,20 @@ package's own policies, the installed directory, then MCPP_POLICY_PATH."""
 
 from __future__ import annotations
 
+import os
 import pathlib
 
 import pytest
 
-from mcpp_receipts import Policy
+from mcpp_receipts import Error, FileError, Policy
 from mcpp_receipts._policy import POLICY_DIR
 
 
-def test_search_path_is_the_package_dir_then_installed_then_policy_path(tmp_path, monkeypatch):
+def test_search_path_is_the_package_policies_then_mcpp_policy_path(tmp_path, monkeypatch):
     monkeypatch.setenv("MCPP_POLICY_PATH", f"{tmp_path / 'a'}::{tmp_path / 'b'}")
     dirs = Policy.search_path()
-    assert dirs[0] == str(POLICY_DIR)
-    assert dirs[1].endswith("share/mcpp_receipts/policy")
-    assert dirs[2:] == [str(tmp_path / "a"), str(tmp_path / "b")]
+    assert os.path.realpath(dirs[0]) == os.path.realpath(POLICY_DIR)
+    assert dirs[1:] == [str(tmp_path / "a"), str(tmp_path / "b")]
 
 
 def test_a_team_policy_on_mcpp_policy_path_is_shipped_by_name(tmp_path, monkeypatch):
@@ -36,20 +36,28 @@ def test_the_package_policies_come_before_mcpp_policy_path(tmp_path, monkeypatch
     assert Policy.shipped("default").name == "default"
 
 
-def test_a_policy_outside_the_tree_includes_a_shipped_one_through_mcpp_policy_path(tmp_path, monkeypatch):
+def test_a_policy_outside_the_tree_includes_shipped_ones_then_mcpp_policy_path_ones(tmp_path, monkeypatch):
     mine = tmp_path / "elsewhere" / "mine.lua"
     mine.parent.mkdir()
-    mine.write_text('return { include = {"cross_hardware.lua"}, name = "mine" }\n', encoding="utf-8")
-    with pytest.raises(Exception, match="cross_hardware.lua' not found"):
-        Policy.from_file(mine)
-    monkeypatch.setenv("MCPP_POLICY_PATH", str(POLICY_DIR))
+    mine.write_text('return { include = {"cross_hardware.lua", "team_base.lua"}, name = "mine" }\n',
+                    encoding="utf-8")
+    with pytest.raises(FileError, match="team_base.lua' not found"):
+        Policy.from_file(mine)  # cross_hardware.lua was found: the package's policies
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "team_base.lua").write_text("return { noise = { min_runs = 9 } }\n", encoding="utf-8")
+    monkeypatch.setenv("MCPP_POLICY_PATH", str(tmp_path / "lib"))
     assert Policy.from_file(mine).name == "mine"
 
 
-@pytest.mark.parametrize("name", ["../default", "sub/x", "", "a b"])
-def test_a_name_that_is_not_a_plain_file_name_is_refused(name):
-    with pytest.raises((ValueError, Exception)):
+@pytest.mark.parametrize("name", ["../default", "sub/x", "", "nope"])
+def test_a_name_that_is_not_a_shipped_policy_is_a_value_error(name):
+    with pytest.raises(ValueError, match="no shipped policy"):
         Policy.shipped(name)
+
+
+def test_a_name_with_characters_a_file_name_may_not_have_is_refused():
+    with pytest.raises(Error, match="plain file name"):
+        Policy.shipped("a b")
 
 
 def test_shipped_policies_still_pickle_by_name():

@@ -68,10 +68,10 @@ class Policy(_core.Policy):
     @staticmethod
     def search_path() -> list[str]:
         """Where shipped policies are looked for, in order, as a Lua ``include``
-        looks after the including file's own directory: this package's
-        policies, the C library's installed policy directory, then each entry
-        of ``MCPP_POLICY_PATH`` (':'-separated)."""
-        dirs: str = _core._policy_search_path(str(POLICY_DIR))
+        looks after the including file's own directory: the installed
+        policies (for this package, its own ``policies`` directory beside the
+        extension), then each entry of ``MCPP_POLICY_PATH`` (':'-separated)."""
+        dirs: str = _core._policy_search_path("")
         return dirs.split("\n")
 
     @staticmethod
@@ -87,7 +87,7 @@ class Policy(_core.Policy):
         """The Lua policy `name` ("default", "strict", "cross_hardware", or a
         team's own from ``MCPP_POLICY_PATH``): the first ``NAME.lua`` on
         ``Policy.search_path()``."""
-        path = _core._find_policy(f"{name}.lua", str(POLICY_DIR)) if "/" not in name else None
+        path = _core._find_policy(f"{name}.lua", "") if "/" not in name else None
         if path is None:
             raise ValueError(f"no shipped policy {name!r}; shipped: {', '.join(cls.shipped_names())}")
         made = cls.from_file(path)

@@ -67,7 +67,9 @@ MCPP_API int mcpp_policy_load_lua_buffer(mcpp_policy **out, const char *buf, siz
  * shipped policy): in `from_dir` (the including policy's own directory; may
  * be NULL), then in the installed policy directory (PREFIX/share/mcpp_receipts/
  * policy, found relative to the installed library or program, so an install
- * moved with `cmake --install --prefix` still finds it), then in each entry of
+ * moved with `cmake --install --prefix` still finds it; for a shared object
+ * with a `policies` directory beside it, as the Python package has, that
+ * directory), then in each entry of
  * the environment variable MCPP_POLICY_PATH (':'-separated). The first
  * directory holding an entry of that name wins (a symbolic link is found, and
  * the loader then refuses it). `name` must be a plain file name (letters,

@@ -5,11 +5,11 @@
  * MCPP_POLICY_PATH (':'-separated, empty entries ignored).
  *
  * The installed directory is found relative to the code that is running, so
- * `cmake --install --prefix X` works without a rebuild: the shared library
- * looks in LIBDIR/<rel>, a statically linked program in BINDIR/<rel> (rel is
- * computed by CMake from the install layout). When that directory does not
- * exist (a build tree, a Python extension), the configured prefix's directory
- * is used.
+ * `cmake --install --prefix X` works without a rebuild: a shared object looks
+ * first in a `policies` directory beside itself (how the Python package ships
+ * them next to its extension), then in LIBDIR/<rel>; a statically linked
+ * program in BINDIR/<rel> (rel is computed by CMake from the install layout).
+ * When none exists (a build tree), the configured prefix's directory is used.
  */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
@@ -70,26 +70,31 @@ static int running_image(char *buf, size_t cap, int *is_shared)
     return 1;
 }
 
+/* Appends IMAGE_DIR/rel to sb when that is a directory; 1 when it did. */
+static int put_if_directory(mcpp_strbuf *sb, const char *image_dir, const char *rel)
+{
+    mcpp_strbuf dir;
+    mcpp_sb_init_heap(&dir, PATH_MAX);
+    mcpp_sb_puts(&dir, image_dir);
+    mcpp_sb_puts(&dir, rel);
+    int found = !dir.failed && is_directory(dir.data);
+    if (found)
+        mcpp_sb_puts(sb, dir.data);
+    mcpp_sb_free(&dir);
+    return found;
+}
+
 /* Appends the installed policy directory to sb. */
 static void put_install_dir(mcpp_strbuf *sb)
 {
     char image[PATH_MAX];
     int is_shared = 0;
-    if (running_image(image, sizeof image, &is_shared)) {
-        char *slash = strrchr(image, '/');
-        if (slash) {
-            slash[1] = '\0';
-            mcpp_strbuf dir;
-            mcpp_sb_init_heap(&dir, PATH_MAX);
-            mcpp_sb_puts(&dir, image);
-            mcpp_sb_puts(&dir, is_shared ? MCPP_POLICY_DIR_FROM_LIBDIR : MCPP_POLICY_DIR_FROM_BINDIR);
-            int found = !dir.failed && is_directory(dir.data);
-            if (found)
-                mcpp_sb_puts(sb, dir.data);
-            mcpp_sb_free(&dir);
-            if (found)
-                return;
-        }
+    char *slash = running_image(image, sizeof image, &is_shared) ? strrchr(image, '/') : NULL;
+    if (slash) {
+        slash[1] = '\0';
+        if (is_shared ? put_if_directory(sb, image, "policies") || put_if_directory(sb, image, MCPP_POLICY_DIR_FROM_LIBDIR)
+                      : put_if_directory(sb, image, MCPP_POLICY_DIR_FROM_BINDIR))
+            return;
     }
     mcpp_sb_puts(sb, MCPP_POLICY_INSTALL_DIR);
 }
