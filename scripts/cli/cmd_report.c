@@ -20,6 +20,7 @@ static const char REPORT_HELP[] =
     "forest plot of each lane's headline median and interval, adjacency, reasons and\n"
     "blockers, and each lane's receipts with their caveats. No scripts, no network;\n"
     "light and dark colours. --out - writes the page to stdout.\n\n"
+    "example:\n  mcpp-receipts report runs/ --out report.html --policy policy/strict.lua\n\n"
     "exit codes: 0 written, 3 some input or the policy could not be read (the page\n"
     "still lists the rest and names what was skipped), 4 internal error\n";
 
