@@ -19,6 +19,7 @@
  *   html_report.h the frontier as one self-contained HTML page
  *   receipt_set.h many receipts from files and directories, bad files reported
  *   store.h       a durable receipt store (SQLite), lane history, change points
+ *   import.h      MLPerf, pytest-benchmark and Google Benchmark results as receipts
  */
 #ifndef MCPP_RECEIPTS_H
 #define MCPP_RECEIPTS_H
@@ -34,5 +35,6 @@
 #include "mcpp_receipts/html_report.h"
 #include "mcpp_receipts/receipt_set.h"
 #include "mcpp_receipts/store.h"
+#include "mcpp_receipts/import.h"
 
 #endif /* MCPP_RECEIPTS_H */

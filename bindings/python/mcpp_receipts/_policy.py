@@ -15,6 +15,7 @@ workers must find the caller's policy.
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import pathlib
@@ -89,7 +90,8 @@ class Policy(_core.Policy):
         ``Policy.search_path()``."""
         path = _core._find_policy(f"{name}.lua", "") if "/" not in name else None
         if path is None:
-            raise ValueError(f"no shipped policy {name!r}; shipped: {', '.join(cls.shipped_names())}")
+            raise _core.ArgumentError(
+                f"no shipped policy {name!r}; shipped: {', '.join(cls.shipped_names())}")
         made = cls.from_file(path)
         made._recipe = ("shipped", name)
         return made
@@ -124,6 +126,27 @@ class Policy(_core.Policy):
         with _RECIPES_LOCK:
             _RECIPES[recipe] = self  # what comes back here unpickles to this object
         return (_restore_policy, (recipe,))
+
+    def _repr_html_(self) -> str:
+        """Dimensions by role with their fields, then noise, gate, adjacency and
+        rules; explicit text colours so dark notebook themes stay legible."""
+        e = html.escape
+        role_colours = {"must_match": "#fde2e1", "qualify": "#fff4d6", "ignore": "#eeeeee"}
+        rows = []
+        for name, d in self.dimensions.items():
+            colour = role_colours.get(d["role"], "#ffffff")
+            rows.append(f'<tr style="background:{colour};color:#1a1a1a"><td><code>{e(name)}</code></td>'
+                        f"<td>{e(d['role'])}</td><td>{e(', '.join(d['fields']))}</td></tr>")
+        settings = [("noise", self.noise), ("gate", self.gate),
+                    ("adjacency width", self.adjacency_width),
+                    ("required fields", ", ".join(self.required_fields) or "—"),
+                    ("rules", ", ".join(self.rules) or "—")]
+        rows += [f'<tr><td colspan="2"><b>{e(k)}</b></td><td>{e(str(v))}</td></tr>' for k, v in settings]
+        source = f" <code>{e(str(self.source))}</code>" if self.source else ""
+        return (f'<div class="mcpp-policy"><b>Policy {e(self.name)}</b>{source}'
+                f'<table class="mcpp-policy"><thead><tr><th style="text-align:left">dimension</th>'
+                f'<th style="text-align:left">role</th><th style="text-align:left">fields</th></tr>'
+                f'</thead><tbody>{"".join(rows)}</tbody></table></div>')
 
     def test_file(self, path: str | os.PathLike[str]) -> dict[str, Any]:
         """Runs the cases of a case file (schema ``mcpp.policy-cases/1``: receipt
