@@ -1,8 +1,8 @@
 /*
  * forest_plot.c — the inline-SVG forest plot of lane headlines (forest_plot.h).
  *
- * Fixed geometry in a viewBox that scales with the page: labels (cut to 30
- * characters, then the short key, since many lanes share a name) on the left,
+ * Fixed geometry in a viewBox that scales with the page: display labels (cut
+ * to 44 characters, then the short key, which stays whole) on the left,
  * the shared axis in the middle, the numbers on the right, one 24-unit row per
  * lane, so 20 or 200 lanes stay readable (the page scrolls, rows never
  * shrink). Stable lanes draw a filled dot, unstable ones a hollow one, so the
@@ -16,8 +16,8 @@
 #include "render/html.h"
 #include "render/report_format.h"
 
-enum { WIDTH = 1000, LABEL_RIGHT = 372, PLOT_LEFT = 386, PLOT_RIGHT = 780, VALUE_LEFT = 794 };
-enum { ROW = 24, TOP = 8, AXIS = 40, LABEL_CHARS = 30 };
+enum { WIDTH = 1080, LABEL_RIGHT = 452, PLOT_LEFT = 466, PLOT_RIGHT = 860, VALUE_LEFT = 874 };
+enum { ROW = 24, TOP = 8, AXIS = 40, LABEL_CHARS = 44 };
 
 typedef struct axis {
     double lo, hi, step;
@@ -81,13 +81,13 @@ static void put_row(mcpp_strbuf *sb, const mcpp_frontier *f, size_t lane, const 
     char interval[160];
     mcpp_report_format_interval(interval, sizeof interval, h);
     mcpp_sb_printf(sb, "<g class=\"row %s\"><title>", stable ? "stable" : "unstable");
-    mcpp_sb_html(sb, mcpp_frontier_lane_label(f, lane));
+    mcpp_sb_html(sb, mcpp_frontier_lane_display_label(f, lane));
     mcpp_sb_printf(sb, " (%s, %s): %s</title>", mcpp_frontier_lane_short_key(f, lane),
                    stable ? "stable" : "unstable", interval);
     if (row % 2)
         mcpp_sb_printf(sb, "<rect class=\"band\" x=\"0\" y=\"%d\" width=\"%d\" height=\"%d\"/>", y, WIDTH, ROW);
     mcpp_sb_printf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LABEL_RIGHT, mid + 4);
-    mcpp_sb_html_cut(sb, mcpp_frontier_lane_label(f, lane), LABEL_CHARS);
+    mcpp_sb_html_cut(sb, mcpp_frontier_lane_display_label(f, lane), LABEL_CHARS);
     mcpp_sb_printf(sb, " <tspan class=\"axis\">%s</tspan></text>", mcpp_frontier_lane_short_key(f, lane));
     mcpp_sb_printf(sb, "<line class=\"ci\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>",
                    x_of(a, h->interval_low), mid, x_of(a, h->interval_high), mid);
@@ -104,7 +104,7 @@ static void put_missing(mcpp_strbuf *sb, const mcpp_frontier *f, const size_t *o
         if (mcpp_frontier_lane_headline(&h, f, order[i]) == MCPP_OK && plottable(&h))
             continue;
         mcpp_sb_puts(sb, missing++ ? ", " : "<p class=\"muted\">No headline value (not plotted): ");
-        mcpp_sb_html(sb, mcpp_frontier_lane_label(f, order[i]));
+        mcpp_sb_html(sb, mcpp_frontier_lane_display_label(f, order[i]));
         mcpp_sb_printf(sb, " (<a href=\"#%s\">%s</a>)", mcpp_frontier_lane_short_key(f, order[i]),
                        mcpp_frontier_lane_short_key(f, order[i]));
     }

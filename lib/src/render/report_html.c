@@ -67,7 +67,7 @@ static void put_lane_link(const page *p, size_t lane, int with_key)
 {
     const char *short_key = mcpp_frontier_lane_short_key(p->f, lane);
     mcpp_sb_printf(p->sb, "<a href=\"#%s\" title=\"%s\">", short_key, short_key);
-    mcpp_sb_html(p->sb, mcpp_frontier_lane_label(p->f, lane));
+    mcpp_sb_html(p->sb, mcpp_frontier_lane_display_label(p->f, lane));
     mcpp_sb_puts(p->sb, "</a>");
     if (with_key)
         mcpp_sb_printf(p->sb, " <code>%s</code>", short_key);
@@ -285,7 +285,7 @@ static void put_lane(const page *p, size_t lane)
     int have = mcpp_frontier_lane_headline(&h, p->f, lane) == MCPP_OK;
     mcpp_sb_printf(p->sb, "<details class=\"lane\" id=\"%s\"%s><summary><h3 style=\"display:inline\">",
                    mcpp_frontier_lane_short_key(p->f, lane), p->n_lanes <= OPEN_DETAILS_UP_TO ? " open" : "");
-    mcpp_sb_html(p->sb, mcpp_frontier_lane_label(p->f, lane));
+    mcpp_sb_html(p->sb, mcpp_frontier_lane_display_label(p->f, lane));
     mcpp_sb_puts(p->sb, "</h3> ");
     put_badge(p, lane);
     mcpp_sb_printf(p->sb, " <code>%s</code></summary>\n<p>key <code>", mcpp_frontier_lane_short_key(p->f, lane));
