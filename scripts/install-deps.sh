@@ -6,7 +6,8 @@ set -euo pipefail
 PACKAGES=(build-essential cmake pkg-config libcjson-dev libyaml-dev libsqlite3-dev sqlite3 liblua5.4-dev lua5.4
           libopenblas-dev python3-venv python3-dev libbenchmark-dev
           clang libclang-rt-14-dev # clang + its libFuzzer runtime: tests/fuzz (scripts/fuzz.sh)
-          chromium) # headless Chromium: tests render HTML to PNG (tests/python/test_html_render.py)
+          chromium python3-pil python3-yaml) # headless Chromium renders HTML to PNG (tests/python, tests/report);
+                                             # PIL reads the PNGs, PyYAML reads action.yml (tests/ci)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

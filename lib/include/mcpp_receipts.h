@@ -16,6 +16,7 @@
  *   policy_lua.h  policies from sandboxed Lua files
  *   compare.h     pairwise comparison, metric statistics, the merge gate
  *   frontier.h    lanes, the frontier report, claims, mergeable lane summaries
+ *   html_report.h the frontier as one self-contained HTML page
  *   receipt_set.h many receipts from files and directories, bad files reported
  *   store.h       a durable receipt store (SQLite), lane history, change points
  *   import.h      MLPerf, pytest-benchmark and Google Benchmark results as receipts
@@ -31,6 +32,7 @@
 #include "mcpp_receipts/policy_lua.h"
 #include "mcpp_receipts/compare.h"
 #include "mcpp_receipts/frontier.h"
+#include "mcpp_receipts/html_report.h"
 #include "mcpp_receipts/receipt_set.h"
 #include "mcpp_receipts/store.h"
 #include "mcpp_receipts/import.h"

@@ -40,6 +40,8 @@ int cli_compare(int argc, char **argv);
 int cli_frontier(int argc, char **argv);
 int cli_gate(int argc, char **argv);
 int cli_claim(int argc, char **argv);
+/* cmd_report.c */
+int cli_report(int argc, char **argv);
 /* cmd_store.c, cmd_history.c */
 int cli_store(int argc, char **argv);
 int cli_history(int argc, char **argv);

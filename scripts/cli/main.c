@@ -18,6 +18,7 @@ static const cli_command COMMANDS[] = {
     {"frontier", "group receipts into lanes and label the stable frontier", cli_frontier},
     {"gate", "pre-merge gate: candidates against comparable baselines", cli_gate},
     {"claim", "check a quoted number against the receipts (benchmark laundering)", cli_claim},
+    {"report", "write the frontier as one self-contained HTML page", cli_report},
     {"policy", "test and check Lua policy files", cli_policy},
     {"store", "keep receipts in a durable SQLite store: init, add, ls, export, rm, check", cli_store},
     {"history", "a lane's runs over time from a store, with change points", cli_history},

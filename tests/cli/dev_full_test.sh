@@ -41,6 +41,7 @@ check frontier frontier "$a" "$b" "$c"
 check frontier-markdown frontier "$a" "$b" "$c" --format markdown
 check gate gate --baseline "$a" --candidate "$b"
 check claim claim --lane "${lane:-x}" --value 1 "$a" "$b" "$c"
+check report report "$a" "$b" "$c" --out -
 check policy-check policy check "$pol/default.lua"
 check help --help
 check version --version

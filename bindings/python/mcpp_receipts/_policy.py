@@ -1,5 +1,6 @@
 """Policy: the C policy type plus the Lua policies shipped with the package
-(policy/*.lua of the repository, installed as mcpp_receipts/policies/), and
+(policy/*.lua of the repository, installed as mcpp_receipts/policies/; found
+by the same search as a Lua ``include``, see Policy.search_path), and
 pickling, so policies travel to process pools and cluster workers.
 
 A policy pickles as how it was made: the default as itself, a shipped policy
@@ -66,15 +67,29 @@ class Policy(_core.Policy):
     __slots__ = ("_recipe",)
 
     @staticmethod
+    def search_path() -> list[str]:
+        """Where shipped policies are looked for, in order, as a Lua ``include``
+        looks after the including file's own directory: the installed
+        policies (for this package, its own ``policies`` directory beside the
+        extension), then each entry of ``MCPP_POLICY_PATH`` (':'-separated)."""
+        dirs: str = _core._policy_search_path("")
+        return dirs.split("\n")
+
+    @staticmethod
     def shipped_names() -> list[str]:
-        """Names of the Lua policies that ship with the package."""
-        return sorted(p.stem for p in POLICY_DIR.glob("*.lua"))
+        """Names of the Lua policies found on ``Policy.search_path()``."""
+        names = set()
+        for d in Policy.search_path():
+            names.update(p.stem for p in pathlib.Path(d).glob("*.lua"))
+        return sorted(names)
 
     @classmethod
     def shipped(cls, name: str) -> Policy:
-        """The shipped Lua policy `name` ("default", "strict", "cross_hardware", ...)."""
-        path = POLICY_DIR / f"{name}.lua"
-        if "/" in name or not path.is_file():
+        """The Lua policy `name` ("default", "strict", "cross_hardware", or a
+        team's own from ``MCPP_POLICY_PATH``): the first ``NAME.lua`` on
+        ``Policy.search_path()``."""
+        path = _core._find_policy(f"{name}.lua", "") if "/" not in name else None
+        if path is None:
             raise _core.ArgumentError(
                 f"no shipped policy {name!r}; shipped: {', '.join(cls.shipped_names())}")
         made = cls.from_file(path)

@@ -135,6 +135,11 @@ PyObject *mcpp_py_claim(PyObject *module, PyObject *args);
 PyObject *mcpp_py_gate(PyObject *module, PyObject *args);
 PyObject *mcpp_py_lane_key(PyObject *module, PyObject *args);
 
+/* policy_search.c: _find_policy(name, from_dir) -> path or None, and
+ * _policy_search_path(from_dir) -> the directories, one per line. */
+PyObject *mcpp_py_find_policy(PyObject *module, PyObject *args);
+PyObject *mcpp_py_policy_search_path(PyObject *module, PyObject *args);
+
 /* lane_summary_type.c: adds _core.LaneSummary and the distributed-frontier
  * functions (_lane_summaries, _frontier_from_summaries, ...) to the module. */
 int mcpp_py_lane_summary_init(PyObject *module);

@@ -47,8 +47,9 @@ typedef struct mcpp_lua_limits {
 MCPP_API void mcpp_lua_limits_default(mcpp_lua_limits *out);
 
 /*
- * Loads a policy file. `include = {...}` entries resolve next to `path` only;
- * cycles are refused. On failure returns MCPP_EPOLICY (or MCPP_EIO,
+ * Loads a policy file. `include = {...}` entries are plain file names
+ * resolved by mcpp_policy_find() from the including file's directory; cycles
+ * are refused. On failure returns MCPP_EPOLICY (or MCPP_EIO,
  * MCPP_ELIMIT) and mcpp_error_last() has the file and line.
  * `limits` may be NULL (defaults); a version it does not know is MCPP_EARG.
  * The caller frees *out with mcpp_policy_free.
@@ -60,6 +61,30 @@ MCPP_API int mcpp_policy_load_lua_file(mcpp_policy **out, const char *path,
  * resolved relative to the directory part of `name` (none when NULL). */
 MCPP_API int mcpp_policy_load_lua_buffer(mcpp_policy **out, const char *buf, size_t len,
                                          const char *name, const mcpp_lua_limits *limits);
+
+/*
+ * Where policy files are found by name (`include = {"default.lua"}`, a
+ * shipped policy): in `from_dir` (the including policy's own directory; may
+ * be NULL), then in the installed policy directory (PREFIX/share/mcpp_receipts/
+ * policy, found relative to the installed library or program, so an install
+ * moved with `cmake --install --prefix` still finds it; for a shared object
+ * with a `policies` directory beside it, as the Python package has, that
+ * directory), then in each entry of
+ * the environment variable MCPP_POLICY_PATH (':'-separated). The first
+ * directory holding an entry of that name wins (a symbolic link is found, and
+ * the loader then refuses it). `name` must be a plain file name (letters,
+ * digits, '_', '-', '.'; no '/', no ".."): MCPP_EARG otherwise;
+ * MCPP_ENOTFOUND when no directory has it, the message listing them. *out is
+ * the path; free it with mcpp_free().
+ */
+MCPP_API int mcpp_policy_find(char **out, const char *name, const char *from_dir);
+
+/* The directories mcpp_policy_find() searches, in order, one per line
+ * ('\n'-separated, no trailing newline). Free *out with mcpp_free(). */
+MCPP_API int mcpp_policy_search_path(char **out, const char *from_dir);
+
+/* The installed policy directory alone (it may not exist). Free with mcpp_free(). */
+MCPP_API int mcpp_policy_install_dir(char **out);
 
 /*
  * Starts a new total time budget (max_total_ms) for the Lua policy `policy`

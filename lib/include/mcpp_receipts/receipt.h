@@ -151,6 +151,10 @@ MCPP_API int mcpp_receipt_write_schema(char **out, size_t *out_len, const mcpp_r
 MCPP_API int mcpp_receipt_write_file(const mcpp_receipt *receipt, const char *path,
                                      mcpp_format format);
 
+/* Writes `len` bytes of `text` (a rendered report, say) to `path` the same
+ * atomic way as mcpp_receipt_write_file. */
+MCPP_API int mcpp_text_write_file(const char *path, const char *text, size_t len);
+
 /*
  * Renders a receipt for people or tools (what `mcpp-receipts show` prints).
  *   MCPP_OUTPUT_TEXT      one section per part of the receipt, aligned columns,

@@ -1,6 +1,6 @@
 /*
- * write.c — the public writers: mcpp_receipt_write (to memory) and
- * mcpp_receipt_write_file (atomic: temp file in the same directory, fsync,
+ * write.c — the public writers: mcpp_receipt_write (to memory),
+ * mcpp_receipt_write_file and mcpp_text_write_file (atomic: temp file in the same directory, fsync,
  * rename, directory fsync — a crash leaves the old file or the new one).
  * The replaced file keeps its permission bits; a new one gets 0666 less the
  * umask; a symbolic link is written through to its target (see below).
@@ -198,6 +198,19 @@ static int replace_file(const char *path, const char *target, int mode, const ch
     }
     free(tmp);
     free(dir);
+    return rc;
+}
+
+int mcpp_text_write_file(const char *path, const char *text, size_t len)
+{
+    if (!path || (!text && len))
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, path, NULL, 0, 0, "path and text must not be NULL");
+    char *target = NULL;
+    int mode;
+    int rc = resolve_target(&target, &mode, path);
+    if (rc == MCPP_OK)
+        rc = replace_file(path, target, mode, text ? text : "", len);
+    free(target);
     return rc;
 }
 

@@ -78,4 +78,8 @@ const mcpp_policy *mcpp_policy_builtin(void);
  * (and then the last error is set). */
 const mcpp_policy *mcpp_policy_or_default(const mcpp_policy *policy);
 
+/* 1 when `name` is a plain file name a policy may include or be asked for by
+ * (letters, digits, '_', '-', '.'; not ".", no "..", no '/'); policy_search.c. */
+int mcpp_policy_name_is_plain(const char *name);
+
 #endif /* MCPP_POLICY_INTERNAL_H */

@@ -23,6 +23,7 @@
 #include "util/error_internal.h"
 #include "util/struct_version.h"
 #include "policy/lua/lua_engine.h"
+#include "policy/policy_internal.h"
 #include "mcpp_receipts/policy_lua.h"
 
 enum { MAX_POLICY_BYTES = 1 << 20, MAX_INCLUDE_DEPTH = 16 };
@@ -638,14 +639,23 @@ static void push_file(lua_State *L, load_ctx *ctx, const file_view *from, int li
     luaL_pushresultsize(&b, got);
 }
 
-static int valid_include_name(const char *s)
+/* Pushes the path `include = {name}` resolves to (policy_search.c: this
+ * file's directory, the installed policies, MCPP_POLICY_PATH), or raises. */
+static const char *push_include_path(lua_State *L, load_ctx *ctx, const file_view *f, int line, const char *name)
 {
-    if (!*s || strcmp(s, ".") == 0 || strstr(s, "..") != NULL)
-        return 0;
-    for (const char *c = s; *c; c++)
-        if (!(is_ident_char(*c) || *c == '.' || *c == '-'))
-            return 0;
-    return 1;
+    const char *slash = strrchr(f->path, '/');
+    if (slash)
+        lua_pushlstring(L, f->path, (size_t)(slash - f->path + 1));
+    else
+        lua_pushliteral(L, ".");
+    char *found = NULL;
+    int rc = mcpp_policy_find(&found, name, lua_tostring(L, -1));
+    lua_pop(L, 1);
+    if (rc != MCPP_OK)
+        raise_at(L, ctx, rc == MCPP_ENOTFOUND ? MCPP_EIO : rc, f, line, "include: %s", mcpp_error_last()->message);
+    lua_pushstring(L, found);
+    mcpp_free(found);
+    return lua_tostring(L, -1);
 }
 
 static void load_file(lua_State *L, load_ctx *ctx, const char *path, int src_index, int depth);
@@ -669,20 +679,13 @@ static void load_includes(lua_State *L, load_ctx *ctx, const file_view *f, int t
         lua_rawgeti(L, inc, (lua_Integer)i);
         const char *name = lua_tostring(L, -1);
         int line = line_of_string(f, name);
-        if (!valid_include_name(name))
+        if (!mcpp_policy_name_is_plain(name))
             raise_at(L, ctx, MCPP_EPOLICY, f, line,
                      "include '%s' refused: includes name a file next to this one "
                      "(letters, digits, '_', '-', '.'; no '/', no '..')", name);
         if (!ctx->includes_allowed)
             raise_at(L, ctx, MCPP_EPOLICY, f, line, "include '%s' needs a policy file name", name);
-        const char *slash = strrchr(f->path, '/');
-        if (slash)
-            lua_pushlstring(L, f->path, (size_t)(slash - f->path + 1));
-        else
-            lua_pushliteral(L, "");
-        lua_pushstring(L, name);
-        lua_concat(L, 2);
-        const char *full = lua_tostring(L, -1);
+        const char *full = push_include_path(L, ctx, f, line, name);
         lua_rawgetp(L, LUA_REGISTRYINDEX, &LOADING_KEY);
         lua_pushvalue(L, -2);
         if (lua_rawget(L, -2) != LUA_TNIL)

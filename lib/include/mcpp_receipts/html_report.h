@@ -1,0 +1,52 @@
+/*
+ * mcpp_receipts/html_report.h — the frontier as one self-contained HTML page
+ * (`mcpp-receipts report`), for reviewers who read it in a browser or attach
+ * it to a CI run.
+ *
+ * The page holds: a summary line; the inputs that could not be read; an
+ * optional gate section; a forest plot of each lane's headline median and
+ * its interval as inline SVG; the lane table (stable lanes first) with
+ * headline, interval, reasons, blocker and adjacent lanes; and per lane its key,
+ * reasons, adjacency and receipts (id, file, outcome, stated stability, the
+ * headline metric's value, caveats). It is one file: inline CSS, no
+ * JavaScript, no external resource, light and dark colours
+ * (prefers-color-scheme), and every string from a receipt or policy is
+ * HTML-escaped.
+ */
+#ifndef MCPP_RECEIPTS_HTML_REPORT_H
+#define MCPP_RECEIPTS_HTML_REPORT_H
+
+#include "compare.h"
+#include "frontier.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What goes on the page besides the frontier; start from
+ * MCPP_HTML_REPORT_OPTIONS_INIT. Everything is borrowed for the call. */
+#define MCPP_HTML_REPORT_OPTIONS_VERSION 1u
+typedef struct mcpp_html_report_options {
+    unsigned int version;                 /* MCPP_HTML_REPORT_OPTIONS_VERSION          */
+    const char *title;                    /* NULL: "Receipts report"                   */
+    const mcpp_receipt *const *receipts;  /* those the frontier was built from, for the
+                                             per-lane receipt lists; NULL: ids only    */
+    size_t n_receipts;
+    const char *const *skipped;           /* inputs that could not be read (messages) */
+    size_t n_skipped;
+    const mcpp_gate_report *gate;         /* a gate section; NULL: none                */
+} mcpp_html_report_options;
+
+#define MCPP_HTML_REPORT_OPTIONS_INIT {MCPP_HTML_REPORT_OPTIONS_VERSION, NULL, NULL, 0, NULL, 0, NULL}
+
+/* Renders the page into *out (NUL-terminated; free with mcpp_free()).
+ * `options` may be NULL (the defaults). MCPP_EARG for a NULL out/frontier or
+ * an options struct of another version, MCPP_ENOMEM when out of memory. */
+MCPP_API int mcpp_frontier_render_html(char **out, const mcpp_frontier *frontier,
+                                       const mcpp_html_report_options *options);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MCPP_RECEIPTS_HTML_REPORT_H */

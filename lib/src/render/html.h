@@ -1,0 +1,23 @@
+/*
+ * html.h — the pieces every HTML output of the library shares: text escaped
+ * for HTML (elements and quoted attributes alike) and one self-contained page
+ * (inline CSS, light and dark colours, no scripts, no external resources).
+ */
+#ifndef MCPP_RENDER_HTML_H
+#define MCPP_RENDER_HTML_H
+
+#include "util/strbuf.h"
+
+/* Appends `s` with & < > " ' escaped, so it is safe as element text and as a
+ * quoted attribute value; other bytes (UTF-8) are copied. NULL appends nothing. */
+void mcpp_sb_html(mcpp_strbuf *sb, const char *s);
+
+/* Appends at most `max_chars` characters (code points) of `s`, escaped, with
+ * "…" when it was cut; UTF-8 sequences are never split. */
+void mcpp_sb_html_cut(mcpp_strbuf *sb, const char *s, size_t max_chars);
+
+/* The page up to and including <body> (title escaped), and its end. */
+void mcpp_html_page_begin(mcpp_strbuf *sb, const char *title);
+void mcpp_html_page_end(mcpp_strbuf *sb);
+
+#endif /* MCPP_RENDER_HTML_H */

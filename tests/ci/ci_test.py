@@ -1,0 +1,448 @@
+#!/usr/bin/env python3
+"""ci_test.py — the GitHub Actions integration, tested without GitHub and
+without network: scripts/ci/mcpp_ci.py against a fake comment API served on
+127.0.0.1 (http.server) with fake GITHUB_* files, action.yml run step by step
+by a small emulator of composite actions, and the pre-commit hook entry.
+
+usage: ci_test.py CLI REPO_ROOT WORK_DIR   (unittest; -v names every case)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import unittest
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+CLI = REPO = WORK = pathlib.Path()
+TOKEN = "ghs_fake_token_never_printed"
+
+
+class FakeGitHub:
+    """Issue comments of one pull request, the way the REST API serves them:
+    GET .../issues/N/comments?per_page&page, POST there, PATCH .../issues/comments/ID.
+    `fail` maps a method to the HTTP status it answers with."""
+
+    def __init__(self, repo: str = "acme/models", number: int = 7) -> None:
+        self.prefix = f"/repos/{repo}/issues"
+        self.number = number
+        self.comments: list[dict] = []
+        self.requests: list[tuple[str, str, str | None]] = []
+        self.fail: dict[str, int] = {}
+        self.next_id = 1000
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):  # quiet
+                pass
+
+            def _answer(self, status: int, payload: object) -> None:
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _handle(self, method: str) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = json.loads(self.rfile.read(length)) if length else None
+                fake.requests.append((method, self.path, self.headers.get("Authorization")))
+                if method in fake.fail:
+                    self._answer(fake.fail[method], {"message": "Resource not accessible by integration"})
+                    return
+                status, payload = fake.route(method, self.path, body)
+                self._answer(status, payload)
+
+            def do_GET(self):
+                self._handle("GET")
+
+            def do_POST(self):
+                self._handle("POST")
+
+            def do_PATCH(self):
+                self._handle("PATCH")
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def add(self, body: str) -> dict:
+        self.next_id += 1
+        c = {"id": self.next_id, "body": body, "user": {"login": "someone"}}
+        self.comments.append(c)
+        return c
+
+    def route(self, method: str, path: str, body: dict | None) -> tuple[int, object]:
+        list_path = f"{self.prefix}/{self.number}/comments"
+        m = re.fullmatch(re.escape(list_path) + r"\?per_page=(\d+)&page=(\d+)", path)
+        if method == "GET" and m:
+            per, page = int(m.group(1)), int(m.group(2))
+            return 200, self.comments[(page - 1) * per: page * per]
+        if method == "POST" and path == list_path and body:
+            return 201, self.add(body["body"])
+        m = re.fullmatch(re.escape(self.prefix) + r"/comments/(\d+)", path)
+        if method == "PATCH" and m and body:
+            for c in self.comments:
+                if c["id"] == int(m.group(1)):
+                    c["body"] = body["body"]
+                    return 200, c
+        return 404, {"message": "Not Found"}
+
+    def marked(self, marker: str = "gate") -> list[dict]:
+        return [c for c in self.comments if f"<!-- mcpp-receipts:{marker} -->" in c["body"]]
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def event_file(directory: pathlib.Path, number: int | None) -> pathlib.Path:
+    path = directory / "event.json"
+    event = {"pull_request": {"number": number}} if number is not None else {"ref": "refs/heads/main"}
+    path.write_text(json.dumps(event), encoding="utf-8")
+    return path
+
+
+def ci(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+    full = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
+    full.update(env)
+    return subprocess.run([sys.executable, str(REPO / "scripts/ci/mcpp_ci.py"), *args], env=full,
+                          capture_output=True, text=True, timeout=120)
+
+
+def receipts(tmp: pathlib.Path, slower: float | None = None) -> tuple[pathlib.Path, pathlib.Path]:
+    """Baselines: two runs of the padded lane; candidate: the third (slower by
+    the factor when given)."""
+    ex = REPO / "examples/receipts"
+    base, cand = tmp / "base", tmp / "cand"
+    base.mkdir()
+    cand.mkdir()
+    for name in ("nam56r_padded.json", "nam56r_padded_run2.json"):
+        shutil.copy(ex / name, base / name)
+    run3 = json.loads((ex / "nam56r_padded_run3.json").read_text(encoding="utf-8"))
+    if slower:
+        run3["id"] = "candidate-slower"
+        run3["metrics"]["tokens_per_s"] *= slower
+        run3["metrics"]["step_time_s"]["samples"] = [s / slower for s in run3["metrics"]["step_time_s"]["samples"]]
+        for key in ("median", "p10", "p90"):
+            run3["metrics"]["step_time_s"][key] /= slower
+    (cand / "run3.json").write_text(json.dumps(run3), encoding="utf-8")
+    return base, cand
+
+
+class CommentTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self.tmp = pathlib.Path(tempfile.mkdtemp(dir=WORK))
+        self.gh = FakeGitHub()
+        self.body = self.tmp / "body.md"
+        self.body.write_text("<!-- mcpp-receipts:gate -->\n## gate: passed\n", encoding="utf-8")
+        self.env = {"GITHUB_API_URL": self.gh.url, "GITHUB_REPOSITORY": "acme/models", "GITHUB_TOKEN": TOKEN,
+                    "GITHUB_EVENT_PATH": str(event_file(self.tmp, 7))}
+
+    def tearDown(self) -> None:
+        self.gh.close()
+
+    def comment(self, *extra: str, body: pathlib.Path | None = None) -> subprocess.CompletedProcess:
+        return ci(["comment", "--body", str(body or self.body), *extra], self.env)
+
+    def test_creates_the_comment_when_none_has_the_marker(self):
+        self.gh.add("LGTM")
+        self.gh.add("<!-- mcpp-receipts:other -->\nanother gate")
+        r = self.comment()
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("created comment", r.stdout)
+        self.assertEqual(len(self.gh.marked()), 1)
+        self.assertEqual(len(self.gh.comments), 3)
+        self.assertEqual([m for m, _, _ in self.gh.requests], ["GET", "POST"])
+        self.assertTrue(all(auth == f"Bearer {TOKEN}" for _, _, auth in self.gh.requests))
+
+    def test_updates_the_marked_comment_found_on_a_later_page(self):
+        for i in range(120):
+            self.gh.add(f"comment {i}")
+        old = self.gh.add("<!-- mcpp-receipts:gate -->\n## gate: failed\n")
+        for i in range(30):
+            self.gh.add(f"later {i}")
+        r = self.comment()
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn(f"updated comment {old['id']}", r.stdout)
+        self.assertEqual(len(self.gh.comments), 151)
+        self.assertEqual(self.gh.marked(), [old])
+        self.assertIn("gate: passed", old["body"])
+        self.assertNotIn("POST", [m for m, _, _ in self.gh.requests])
+        self.assertEqual(sum(1 for m, _, _ in self.gh.requests if m == "GET"), 2)
+
+    def test_running_twice_keeps_one_comment_and_other_markers_coexist(self):
+        for _ in range(2):
+            self.assertEqual(self.comment().returncode, 0)
+        self.assertEqual(self.comment("--marker", "nightly").returncode, 0)
+        self.assertEqual(len(self.gh.marked()), 1)
+        self.assertEqual(len(self.gh.marked("nightly")), 1)
+        self.assertEqual(len(self.gh.comments), 2)
+
+    def test_a_body_without_the_marker_gets_it(self):
+        plain = self.tmp / "plain.md"
+        plain.write_text("no marker here\n", encoding="utf-8")
+        self.assertEqual(self.comment(body=plain).returncode, 0)
+        self.assertEqual(len(self.gh.marked()), 1)
+
+    def test_forbidden_fails_with_status_and_hint_and_never_prints_the_token(self):
+        self.gh.fail["POST"] = 403
+        r = self.comment()
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("::error", r.stdout)
+        self.assertIn("HTTP 403", r.stdout)
+        self.assertIn("pull-requests: write", r.stdout)
+        self.assertNotIn(TOKEN, r.stdout + r.stderr)
+        self.assertEqual(self.gh.comments, [])
+
+    def test_soft_fail_turns_an_api_failure_into_a_warning(self):
+        self.gh.fail["GET"] = 500
+        r = self.comment("--soft-fail")
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("::warning", r.stdout)
+        self.assertIn("HTTP 500", r.stdout)
+
+    def test_server_error_while_listing_fails(self):
+        self.gh.fail["GET"] = 502
+        r = self.comment()
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("HTTP 502", r.stdout)
+
+    def test_an_unreachable_api_fails_with_a_message(self):
+        self.gh.close()
+        self.env["GITHUB_API_URL"] = self.gh.url  # the port is closed now
+        r = self.comment()
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("cannot reach the API", r.stdout)
+        self.gh = FakeGitHub()  # for tearDown
+
+    def test_a_push_event_writes_no_comment(self):
+        self.env["GITHUB_EVENT_PATH"] = str(event_file(self.tmp, None))
+        r = self.comment()
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("not a pull request", r.stdout)
+        self.assertEqual(self.gh.requests, [])
+
+    def test_a_missing_token_fails(self):
+        self.env["GITHUB_TOKEN"] = ""
+        r = self.comment()
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("GITHUB_TOKEN is empty", r.stdout)
+
+
+class RunTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self.tmp = pathlib.Path(tempfile.mkdtemp(dir=WORK))
+        self.summary = self.tmp / "summary.md"
+        self.outputs = self.tmp / "outputs.txt"
+        self.env = {"GITHUB_STEP_SUMMARY": str(self.summary), "GITHUB_OUTPUT": str(self.outputs)}
+
+    def run_gate(self, *args: str, cli: str | None = None) -> dict[str, str]:
+        r = ci(["run", "--cli", cli or str(CLI), "--body", str(self.tmp / "body.md"), *args], self.env)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        return dict(line.split("=", 1) for line in self.outputs.read_text(encoding="utf-8").splitlines())
+
+    def test_passing_gate_writes_body_summary_and_outputs(self):
+        base, cand = receipts(self.tmp)
+        out = self.run_gate("--policy", str(REPO / "policy/default.lua"),
+                            "--cases", str(REPO / "policy/tests/default.cases.json"),
+                            "--baseline", str(base), "--candidate", str(cand))
+        self.assertEqual((out["exit-code"], out["outcome"]), ("0", "passed"))
+        body = pathlib.Path(out["body"]).read_text(encoding="utf-8")
+        self.assertTrue(body.startswith("<!-- mcpp-receipts:gate -->\n"))
+        for row in ("| policy check | ok |", "| policy test | ok |", "| gate | ok |", "Merge gate: **passed**"):
+            self.assertIn(row, body)
+        self.assertIn(body.strip(), self.summary.read_text(encoding="utf-8"))
+
+    def test_a_regression_records_exit_1_failed(self):
+        base, cand = receipts(self.tmp, slower=0.85)
+        out = self.run_gate("--baseline", str(base), "--candidate", str(cand))
+        self.assertEqual((out["exit-code"], out["outcome"]), ("1", "failed"))
+        self.assertIn("| gate | exit 1 |", pathlib.Path(out["body"]).read_text(encoding="utf-8"))
+
+    def test_an_invalid_policy_records_exit_3_and_skips_the_gate(self):
+        base, cand = receipts(self.tmp)
+        bad = self.tmp / "bad.lua"
+        bad.write_text("return { nosie = {} }\n", encoding="utf-8")
+        out = self.run_gate("--policy", str(bad), "--baseline", str(base), "--candidate", str(cand))
+        self.assertEqual((out["exit-code"], out["outcome"]), ("3", "policy check failed"))
+        body = pathlib.Path(out["body"]).read_text(encoding="utf-8")
+        self.assertIn("The gate did not run", body)
+        self.assertIn("nosie", body)  # the check's message, in its details block
+
+    def test_a_huge_report_is_cut_to_the_comment_limit_but_kept_whole_in_the_summary(self):
+        fake = self.tmp / "fake-cli"
+        fake.write_text("#!/bin/sh\nyes '| row | of | a | very | long | gate | table |' | head -n 5000\n")
+        fake.chmod(0o755)
+        out = self.run_gate("--baseline", "b", "--candidate", "c", cli=str(fake))
+        body = pathlib.Path(out["body"]).read_text(encoding="utf-8")
+        self.assertLessEqual(len(body), 65000)
+        self.assertIn("cut to fit", body)
+        self.assertGreater(len(self.summary.read_text(encoding="utf-8")), 5000 * 40)
+
+    def test_a_cli_that_cannot_run_exits_4(self):
+        r = ci(["run", "--cli", str(self.tmp / "missing"), "--policy", "p.lua", "--body", str(self.tmp / "b.md")],
+               self.env)
+        self.assertEqual(r.returncode, 4)
+        self.assertIn("cannot run", r.stderr)
+
+
+class ActionEmulator:
+    """Runs action.yml's composite steps the way the runner does for the
+    expression forms the action uses: ${{ }} in env values and step `if`s,
+    with inputs, steps.*.outputs, runner.temp, github.token and event_name."""
+
+    TOKEN_RE = re.compile(r"\s*(?:('[^']*')|(==|!=|&&|\|\||\(|\))|([A-Za-z_][\w.-]*))")
+
+    def __init__(self, action: dict, inputs: dict[str, str], env: dict[str, str], temp: pathlib.Path) -> None:
+        self.action = action
+        self.inputs = {k: str(v.get("default", "")) for k, v in action["inputs"].items()}
+        self.inputs.update(inputs)
+        self.env, self.temp = env, temp
+        self.outputs: dict[str, dict[str, str]] = {}
+        self.ctx = {"runner.temp": str(temp), "github.token": TOKEN, "github.event_name": "pull_request"}
+
+    def lookup(self, name: str) -> str:
+        if name.startswith("inputs."):
+            return self.inputs[name[7:]]
+        if name.startswith("steps."):
+            step, _, key = name[6:].partition(".outputs.")
+            return self.outputs.get(step, {}).get(key, "")
+        if name in self.ctx:
+            return self.ctx[name]
+        raise ValueError(f"expression names {name!r}, which this emulator does not know")
+
+    def evaluate(self, expr: str) -> object:
+        py, pos = [], 0
+        while pos < len(expr.rstrip()):
+            m = self.TOKEN_RE.match(expr, pos)
+            if not m:
+                raise ValueError(f"cannot read expression {expr!r} at {pos}")
+            lit, op, name = m.groups()
+            py.append(repr(lit[1:-1]) if lit else {"&&": "and", "||": "or"}.get(op, op) if op
+                      else f"_lookup({name!r})")
+            pos = m.end()
+        return eval(" ".join(py), {"_lookup": self.lookup})  # noqa: S307 - tokens checked above
+
+    def substitute(self, text: str) -> str:
+        return re.sub(r"\$\{\{(.*?)\}\}", lambda m: str(self.evaluate(m.group(1))), text)
+
+    def run(self) -> tuple[int, str]:
+        log = []
+        for i, step in enumerate(self.action["runs"]["steps"]):
+            if "if" in step and not self.evaluate(step["if"]):
+                log.append(f"skipped {step['name']}")
+                continue
+            out_file = self.temp / f"step{i}.out"
+            out_file.write_text("")
+            env = dict(self.env, GITHUB_ACTION_PATH=str(REPO), GITHUB_OUTPUT=str(out_file))
+            env.update({k: self.substitute(str(v)) for k, v in step.get("env", {}).items()})
+            proc = subprocess.run(["bash", "-e", "-c", step["run"]], env=env, capture_output=True, text=True,
+                                  timeout=120)
+            log.append(f"{step['name']}: exit {proc.returncode}\n{proc.stdout}{proc.stderr}")
+            if "id" in step:
+                self.outputs[step["id"]] = dict(
+                    line.split("=", 1) for line in out_file.read_text().splitlines() if "=" in line)
+            if proc.returncode != 0:
+                return proc.returncode, "\n".join(log)
+        return 0, "\n".join(log)
+
+
+def load_yaml(path: pathlib.Path):
+    import yaml  # PyYAML: Debian's python3-yaml (scripts/install-deps.sh)
+
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+class ActionTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self.tmp = pathlib.Path(tempfile.mkdtemp(dir=WORK))
+        self.gh = FakeGitHub()
+        self.action = load_yaml(REPO / "action.yml")
+        self.summary = self.tmp / "summary.md"
+        self.env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp"),
+                    "GITHUB_API_URL": self.gh.url, "GITHUB_REPOSITORY": "acme/models",
+                    "GITHUB_EVENT_PATH": str(event_file(self.tmp, 7)), "GITHUB_STEP_SUMMARY": str(self.summary)}
+
+    def tearDown(self) -> None:
+        self.gh.close()
+
+    def test_run_blocks_read_inputs_only_through_env(self):
+        for step in self.action["runs"]["steps"]:
+            self.assertNotIn("${{", step["run"], f"step {step['name']!r} interpolates into its script")
+
+    def test_example_workflow_gives_the_action_only_inputs_it_declares(self):
+        workflow = load_yaml(REPO / "examples/ci/workflow.yml")
+        uses = [st for st in workflow["jobs"]["gate"]["steps"] if "mcpp_receipts" in st.get("uses", "")]
+        self.assertEqual(len(uses), 1)
+        given, declared = set(uses[0]["with"]), set(self.action["inputs"])
+        self.assertLessEqual(given, declared)
+        required = {k for k, v in self.action["inputs"].items() if v.get("required")}
+        self.assertLessEqual(required, given)
+        self.assertEqual(workflow["permissions"].get("pull-requests"), "write")
+
+    def test_action_gates_comments_once_and_exits_with_the_gate_code(self):
+        base, cand = receipts(self.tmp)
+        inputs = {"cli": str(CLI), "baseline": str(base), "candidate": str(cand),
+                  "policy": str(REPO / "policy/default.lua"),
+                  "policy-cases": str(REPO / "policy/tests/default.cases.json")}
+        code, log = ActionEmulator(self.action, inputs, self.env, self.tmp).run()
+        self.assertEqual(code, 0, log)
+        self.assertIn("skipped Build mcpp-receipts", log)
+        self.assertIn("created comment", log)
+        self.assertEqual(len(self.gh.marked()), 1)
+        self.assertIn("Merge gate: **passed**", self.summary.read_text(encoding="utf-8"))
+
+        (self.tmp / "again").mkdir()
+        slow_base, slow_cand = receipts(self.tmp / "again", slower=0.85)
+        inputs.update(baseline=str(slow_base), candidate=str(slow_cand))
+        code, log = ActionEmulator(self.action, inputs, self.env, self.tmp).run()
+        self.assertEqual(code, 1, log)
+        self.assertIn("updated comment", log)
+        self.assertEqual(len(self.gh.comments), 1)
+        self.assertIn("failed", self.gh.marked()[0]["body"])
+
+    def test_a_comment_failure_warns_by_default_and_fails_when_asked(self):
+        base, cand = receipts(self.tmp)
+        self.gh.fail["POST"] = 403
+        inputs = {"cli": str(CLI), "baseline": str(base), "candidate": str(cand)}
+        code, log = ActionEmulator(self.action, inputs, self.env, self.tmp).run()
+        self.assertEqual(code, 0, log)
+        self.assertIn("::warning", log)
+        inputs["comment-failure"] = "fail"
+        code, log = ActionEmulator(self.action, inputs, self.env, self.tmp).run()
+        self.assertEqual(code, 1, log)
+        self.assertIn("::error", log)
+
+
+class PreCommitHookTest(unittest.TestCase):
+    def test_policy_check_hook_lints_matching_policy_files(self):
+        hooks = load_yaml(REPO / ".pre-commit-hooks.yaml")
+        hook = next(h for h in hooks if h["id"] == "mcpp-receipts-policy-check")
+        files = re.compile(hook["files"])
+        self.assertTrue(files.search("policy/default.lua") and files.search("bench/policies/team.lua"))
+        self.assertFalse(files.search("scripts/tool.lua") or files.search("policy/readme.md"))
+        entry = hook["entry"].split()
+        self.assertEqual(entry[0], "mcpp-receipts")
+        good = [str(REPO / "policy/default.lua"), str(REPO / "policy/strict.lua")]
+        r = subprocess.run([str(CLI), *entry[1:], *good], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        bad = pathlib.Path(tempfile.mkdtemp(dir=WORK)) / "bad.lua"
+        bad.write_text("return { nosie = {} }\n", encoding="utf-8")
+        r = subprocess.run([str(CLI), *entry[1:], *good, str(bad)], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 3, r.stdout + r.stderr)
+
+
+if __name__ == "__main__":
+    CLI, REPO, WORK = (pathlib.Path(p).resolve() for p in sys.argv[1:4])
+    shutil.rmtree(WORK, ignore_errors=True)
+    WORK.mkdir(parents=True)
+    unittest.main(argv=[sys.argv[0], "-v", *sys.argv[4:]])

@@ -1,0 +1,208 @@
+/*
+ * test_report_html.c — the C API behind `mcpp-receipts report` and policy
+ * search: mcpp_frontier_render_html (arguments, options version, escaping of
+ * policy names, the gate section, an empty frontier), mcpp_text_write_file,
+ * and mcpp_policy_find's order and refusals.
+ *
+ * usage: test_report_html EXAMPLES_DIR WORK_DIR
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "mcpp_receipts.h"
+#include "test_util.h"
+
+static const char *examples_dir, *work_dir;
+
+static mcpp_receipt *example(const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", examples_dir, name);
+    mcpp_receipt *r = NULL;
+    if (mcpp_receipt_load_file(&r, NULL, path, NULL) != MCPP_OK)
+        fprintf(stderr, "cannot load %s: %s\n", path, mcpp_error_last()->message);
+    return r;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+TEST(render_html_refuses_null_arguments_and_an_options_struct_of_another_version)
+{
+    mcpp_frontier *f = NULL;
+    CHECK_INT_EQ(mcpp_frontier_build(&f, NULL, NULL, 0), MCPP_OK);
+    char *html = (char *)"untouched";
+    CHECK_INT_EQ(mcpp_frontier_render_html(NULL, f, NULL), MCPP_EARG);
+    CHECK_INT_EQ(mcpp_frontier_render_html(&html, NULL, NULL), MCPP_EARG);
+    mcpp_html_report_options o = MCPP_HTML_REPORT_OPTIONS_INIT;
+    o.version = 99;
+    CHECK_INT_EQ(mcpp_frontier_render_html(&html, f, &o), MCPP_EARG);
+    CHECK_CONTAINS(mcpp_error_last()->message, "mcpp_html_report_options");
+    CHECK(html == NULL);
+    o.version = MCPP_HTML_REPORT_OPTIONS_VERSION;
+    o.n_receipts = 3; /* with receipts NULL */
+    CHECK_INT_EQ(mcpp_frontier_render_html(&html, f, &o), MCPP_EARG);
+    mcpp_frontier_free(f);
+}
+
+TEST(an_empty_frontier_is_a_whole_page_that_says_there_is_no_headline)
+{
+    mcpp_frontier *f = NULL;
+    char *html = NULL;
+    CHECK_INT_EQ(mcpp_frontier_build(&f, NULL, NULL, 0), MCPP_OK);
+    CHECK_INT_EQ(mcpp_frontier_render_html(&html, f, NULL), MCPP_OK);
+    if (html) {
+        CHECK(strncmp(html, "<!DOCTYPE html>", 15) == 0);
+        CHECK_CONTAINS(html, "0 lanes (0 stable, 0 unstable)");
+        CHECK_CONTAINS(html, "No lane has a value of the headline metric.");
+        CHECK(strstr(html, "</html>\n") != NULL);
+    }
+    mcpp_free(html);
+    mcpp_frontier_free(f);
+}
+
+TEST(policy_name_title_and_skipped_inputs_are_escaped)
+{
+    const char *text = "return { name = \"<b>team</b> & 'co'\" }";
+    mcpp_policy *p = NULL;
+    CHECK_INT_EQ(mcpp_policy_load_lua_buffer(&p, text, strlen(text), "t.lua", NULL), MCPP_OK);
+    mcpp_receipt *r = example("nam56r_padded.json");
+    const mcpp_receipt *rs[] = {r};
+    mcpp_frontier *f = NULL;
+    char *html = NULL;
+    CHECK_INT_EQ(mcpp_frontier_build(&f, p, rs, 1), MCPP_OK);
+    const char *skipped[] = {"bad\"file<1>.json: syntax"};
+    mcpp_html_report_options o = MCPP_HTML_REPORT_OPTIONS_INIT;
+    o.title = "Q3 <report> & \"more\"";
+    o.receipts = rs;
+    o.n_receipts = 1;
+    o.skipped = skipped;
+    o.n_skipped = 1;
+    CHECK_INT_EQ(mcpp_frontier_render_html(&html, f, &o), MCPP_OK);
+    if (html) {
+        CHECK_CONTAINS(html, "&lt;b&gt;team&lt;/b&gt; &amp; &#39;co&#39;");
+        CHECK_CONTAINS(html, "<title>Q3 &lt;report&gt; &amp; &quot;more&quot;</title>");
+        CHECK_CONTAINS(html, "bad&quot;file&lt;1&gt;.json: syntax");
+        CHECK_CONTAINS(html, "1 input could not be read");
+        CHECK(strstr(html, "<b>") == NULL && strstr(html, "<report>") == NULL);
+        CHECK_CONTAINS(html, "nam56r_padded.json"); /* the receipt's file in its lane */
+    }
+    mcpp_free(html);
+    mcpp_frontier_free(f);
+    mcpp_receipt_free(r);
+    mcpp_policy_free(p);
+}
+
+TEST(a_gate_report_adds_a_gate_section_with_each_candidate)
+{
+    mcpp_receipt *b1 = example("nam56r_padded.json"), *b2 = example("nam56r_padded_run2.json");
+    mcpp_receipt *c = example("nam56r_padded_run3.json");
+    const mcpp_receipt *base[] = {b1, b2}, *cand[] = {c}, *all[] = {b1, b2, c};
+    mcpp_gate_report *g = NULL;
+    mcpp_frontier *f = NULL;
+    char *html = NULL;
+    CHECK_INT_EQ(mcpp_gate_run(&g, NULL, base, 2, cand, 1), MCPP_OK);
+    CHECK_INT_EQ(mcpp_frontier_build(&f, NULL, all, 3), MCPP_OK);
+    mcpp_html_report_options o = MCPP_HTML_REPORT_OPTIONS_INIT;
+    o.gate = g;
+    CHECK_INT_EQ(mcpp_frontier_render_html(&html, f, &o), MCPP_OK);
+    if (html && g) {
+        CHECK_CONTAINS(html, "<section id=\"gate\"><h2>Merge gate: ");
+        CHECK_CONTAINS(html, mcpp_gate_outcome_name(mcpp_gate_report_outcome(g)));
+        CHECK_CONTAINS(html, mcpp_receipt_id(c));
+        CHECK_CONTAINS(html, "receipt not given to the report"); /* no receipts in the options */
+    }
+    mcpp_free(html);
+    mcpp_frontier_free(f);
+    mcpp_gate_report_free(g);
+    mcpp_receipt_free(b1);
+    mcpp_receipt_free(b2);
+    mcpp_receipt_free(c);
+}
+
+TEST(text_write_file_replaces_the_file_and_refuses_a_directory)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/page.html", work_dir);
+    write_text(path, "old");
+    CHECK_INT_EQ(mcpp_text_write_file(path, "<p>new</p>\n", 11), MCPP_OK);
+    char buf[64] = {0};
+    FILE *fp = fopen(path, "r");
+    if (fp) {
+        CHECK_INT_EQ((int)fread(buf, 1, sizeof buf - 1, fp), 11);
+        fclose(fp);
+    }
+    CHECK_STR_EQ(buf, "<p>new</p>\n");
+    CHECK_INT_EQ(mcpp_text_write_file(work_dir, "x", 1), MCPP_EIO);
+    CHECK_INT_EQ(mcpp_text_write_file(NULL, "x", 1), MCPP_EARG);
+}
+
+TEST(policy_find_looks_in_the_own_directory_then_installed_then_mcpp_policy_path)
+{
+    char own[1024], extra[1024], file[1200];
+    snprintf(own, sizeof own, "%s/own", work_dir);
+    snprintf(extra, sizeof extra, "%s/extra", work_dir);
+    mkdir(own, 0777);
+    mkdir(extra, 0777);
+    snprintf(file, sizeof file, "%s/both.lua", own);
+    write_text(file, "return {}");
+    snprintf(file, sizeof file, "%s/both.lua", extra);
+    write_text(file, "return {}");
+    snprintf(file, sizeof file, "%s/only_extra.lua", extra);
+    write_text(file, "return {}");
+    char env[2200];
+    snprintf(env, sizeof env, "/nonexistent::%s", extra);
+    setenv("MCPP_POLICY_PATH", env, 1);
+    char *path = NULL;
+    CHECK_INT_EQ(mcpp_policy_find(&path, "both.lua", own), MCPP_OK);
+    snprintf(file, sizeof file, "%s/both.lua", own);
+    CHECK_STR_EQ(path, file);
+    mcpp_free(path);
+    CHECK_INT_EQ(mcpp_policy_find(&path, "only_extra.lua", own), MCPP_OK);
+    snprintf(file, sizeof file, "%s/only_extra.lua", extra);
+    CHECK_STR_EQ(path, file);
+    mcpp_free(path);
+    CHECK_INT_EQ(mcpp_policy_find(&path, "nowhere.lua", own), MCPP_ENOTFOUND);
+    CHECK(path == NULL);
+    CHECK_CONTAINS(mcpp_error_last()->message, extra);
+    CHECK_CONTAINS(mcpp_error_last()->message, "/nonexistent");
+    char *dirs = NULL;
+    CHECK_INT_EQ(mcpp_policy_search_path(&dirs, own), MCPP_OK);
+    if (dirs) {
+        CHECK(strncmp(dirs, own, strlen(own)) == 0);
+        CHECK_CONTAINS(dirs, "share/mcpp_receipts/policy\n/nonexistent\n");
+        CHECK(strstr(dirs, "\n\n") == NULL); /* the empty entry is ignored */
+    }
+    mcpp_free(dirs);
+    const char *refused[] = {"../both.lua", "sub/both.lua", "/etc/passwd", "", ".", "a b.lua"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        CHECK_INT_EQ(mcpp_policy_find(&path, refused[i], own), MCPP_EARG);
+    unsetenv("MCPP_POLICY_PATH");
+    CHECK_INT_EQ(mcpp_policy_find(&path, "only_extra.lua", own), MCPP_ENOTFOUND);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s EXAMPLES_DIR WORK_DIR\n", argv[0]);
+        return 2;
+    }
+    examples_dir = argv[1];
+    work_dir = argv[2];
+    mkdir(work_dir, 0777);
+    RUN(render_html_refuses_null_arguments_and_an_options_struct_of_another_version);
+    RUN(an_empty_frontier_is_a_whole_page_that_says_there_is_no_headline);
+    RUN(policy_name_title_and_skipped_inputs_are_escaped);
+    RUN(a_gate_report_adds_a_gate_section_with_each_candidate);
+    RUN(text_write_file_replaces_the_file_and_refuses_a_directory);
+    RUN(policy_find_looks_in_the_own_directory_then_installed_then_mcpp_policy_path);
+    TEST_MAIN_END();
+}
