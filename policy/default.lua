@@ -15,10 +15,16 @@ return {
   version = 1,
 
   dimensions = {
-    -- The work itself: the same model pattern, routing, shapes, compile
-    -- posture, topology, accelerator, data path and backends, or the numbers
-    -- describe different lanes.
+    -- The work itself: the same benchmark (for suite results), model
+    -- pattern, routing, shapes, compile posture, topology, accelerator (by
+    -- canonical id: "H100" = "NVIDIA H100 80GB HBM3"), data path, backends,
+    -- launch contract and features, or the numbers describe different lanes.
+    -- The model dimensions do not apply between two benchmark-suite results
+    -- (pytest-benchmark, Google Benchmark, MLPerf): those compare on benchmark
+    -- identity, topology, hardware and features.
     must_match = {
+      "benchmark", -- benchmark.suite, .suite_version, .name, .params, .division
+                   -- (only when a side is a benchmark-suite result)
       "pattern",   -- lane.pattern, lane.depth
       "routing",   -- routing.* (only when the pattern has an E block)
       "sequence",  -- workload.seq_len
@@ -27,12 +33,15 @@ return {
       "topology",  -- topology.*
       "hardware",  -- hardware.observed.accelerator, .count (what ran, not what was asked)
       "data",      -- workload.data.path, .dataset
-      "backend",   -- backend.<family>.observed, backend.precision
+      "backend",   -- backend.<family>.observed, backend.precision.observed
+      "launch",    -- launch.* (MTP depth, CUDA graphs, fixed policy, generated args)
+      "features",  -- features: a feature in force is a tax to measure, not to hide
     },
     -- What ran differently inside the lane, the starting line and the
     -- environment: worth knowing, not disqualifying.
     qualify = {
       "compile_detail", -- compile.graph_breaks, compile.disabled_regions
+      "software",  -- software.framework, .version, .image, .components
       "startup",   -- startup.state (cold boot vs warm cache vs snapshot restore)
       "cache",     -- compile cache state, driver and runtime versions
       "fallbacks", -- backend.fallbacks and every requested != observed, each named

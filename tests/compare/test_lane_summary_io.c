@@ -292,7 +292,8 @@ static void check_claim_equal(const char *selector, const char *metric, double v
     mcpp_frontier *f = NULL;
     CHECK_INT_EQ(mcpp_frontier_from_summaries(&f, NULL, all, n, 0), MCPP_OK);
     unsigned char holds[N_POOL], lane_holds[MAX_LANES];
-    int terms = strchr(selector, '=') != NULL && strncmp(selector, "lane-", 5) != 0;
+    /* a full lane key (it has ';' between dimensions) names a lane, not terms */
+    int terms = strchr(selector, '=') != NULL && strncmp(selector, "lane-", 5) != 0 && !strchr(selector, ';');
     memset(lane_holds, 1, sizeof lane_holds);
     if (terms) {
         CHECK_INT_EQ(mcpp_claim_selector_holds(holds, selector, (const mcpp_receipt *const *)pool, N_POOL), MCPP_OK);

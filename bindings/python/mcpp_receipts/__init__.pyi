@@ -8,7 +8,7 @@ from matplotlib.axes import Axes
 
 _PathLike = str | os.PathLike[str]
 Verdict = Literal["comparable", "qualified", "not_comparable", "insufficient"]
-RowStatus = Literal["match", "qualify", "mismatch", "missing"]
+RowStatus = Literal["match", "qualify", "mismatch", "missing", "not_recorded"]
 _FieldValue = bool | int | float | str | tuple[str, ...] | tuple[float, ...] | dict[str, Any] | list[Any] | None
 
 __version__: str

@@ -49,10 +49,13 @@ typedef enum mcpp_dim_status {
     MCPP_DIM_MATCH = 0,    /* same on both sides (or not applicable to either)     */
     MCPP_DIM_QUALIFY = 1,  /* differs in a qualifying dimension, or a fallback    */
     MCPP_DIM_MISMATCH = 2, /* differs in a must-match dimension                   */
-    MCPP_DIM_MISSING = 3   /* a needed field is absent on one or both sides       */
+    MCPP_DIM_MISSING = 3,  /* a needed field is absent on one or both sides       */
+    MCPP_DIM_NOT_RECORDED = 4 /* both sources say they do not record it
+                                 (source.not_recorded): shown, not compared, and
+                                 it does not change the verdict                 */
 } mcpp_dim_status;
 
-/* "match", "qualify", "mismatch", "missing"; "unknown" otherwise. Static. */
+/* "match", "qualify", "mismatch", "missing", "not_recorded"; "unknown" otherwise. Static. */
 MCPP_API const char *mcpp_dim_status_name(mcpp_dim_status status);
 
 /* Outcome of the gate for one comparison or a whole gate run. The numeric

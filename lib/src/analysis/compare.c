@@ -51,6 +51,7 @@ const char *mcpp_dim_status_name(mcpp_dim_status status)
     case MCPP_DIM_QUALIFY: return "qualify";
     case MCPP_DIM_MISMATCH: return "mismatch";
     case MCPP_DIM_MISSING: return "missing";
+    case MCPP_DIM_NOT_RECORDED: return "not_recorded";
     }
     return "unknown";
 }
@@ -169,6 +170,80 @@ static size_t side_text(explain *ex, const mcpp_policy_dim *d, const mcpp_receip
     return off;
 }
 
+/* 1 when r is the result of a benchmark suite with no model pattern
+ * (pytest-benchmark, Google Benchmark, MLPerf): the model-shape dimensions
+ * do not describe it; it compares on benchmark identity instead. */
+static int suite_result(const mcpp_policy *p, const mcpp_receipt *r, const char *pat)
+{
+    return !pat && mcpp_field_present(r, p->id_suite);
+}
+
+/* 1 when r's source states it does not record the top-level section of `path`
+ * (source.not_recorded, e.g. "compile" for MLPerf). */
+static int not_recorded_by_source(const mcpp_policy *p, const mcpp_receipt *r, const char *path)
+{
+    mcpp_value v;
+    if (!get(r, p->id_not_recorded, &v) || v.type != MCPP_TYPE_STRING_LIST) return 0;
+    size_t section = strcspn(path, ".");
+    for (size_t i = 0; i < v.count; i++)
+        if (strlen(v.strings[i]) == section && strncmp(v.strings[i], path, section) == 0) return 1;
+    return 0;
+}
+
+/* 1 when every field of d is absent from both and both sources say they do
+ * not record it: "not recorded by source", neither a match nor missing. */
+static int dim_not_recorded(const mcpp_policy *p, const mcpp_policy_dim *d, const mcpp_receipt *b,
+                            const mcpp_receipt *c)
+{
+    if (!d->n_fields) return 0;
+    for (size_t i = 0; i < d->n_fields; i++)
+        if (mcpp_field_present(b, d->ids[i]) || mcpp_field_present(c, d->ids[i]) ||
+            !not_recorded_by_source(p, b, d->paths[i]) || !not_recorded_by_source(p, c, d->paths[i]))
+            return 0;
+    return 1;
+}
+
+/* A row for a dimension that is not compared, with its reason. */
+static void uncompared_row(explain *ex, const mcpp_policy_dim *d, mcpp_dim_status st, const char *side,
+                           const char *reason)
+{
+    cmp_row *row = ex ? new_row(ex) : NULL;
+    if (!row) return;
+    row->status = (int)st;
+    row->role = (int)d->role;
+    row->off_base = add_text(ex, side);
+    row->off_cand = add_text(ex, side);
+    row->off_reason = add_text(ex, reason);
+}
+
+/* Dimensions that are not compared for this pair: a model-only dimension
+ * between two suite results, or one both sources say they do not record.
+ * Returns 1 (row added, *st set) when d is one of them. */
+static int skip_dimension(const mcpp_policy *p, const mcpp_policy_dim *d, const mcpp_receipt *b,
+                          const mcpp_receipt *c, const char *pat_b, const char *pat_c, explain *ex,
+                          mcpp_dim_status *st)
+{
+    if (d->applies == MCPP_APPLIES_MODEL && suite_result(p, b, pat_b) && suite_result(p, c, pat_c)) {
+        *st = MCPP_DIM_MATCH;
+        uncompared_row(ex, d, *st, "(not applicable)",
+                       "not applicable: both are benchmark-suite results, compared on benchmark identity");
+        return 1;
+    }
+    if (d->applies == MCPP_APPLIES_SUITE && !mcpp_field_present(b, p->id_suite) &&
+        !mcpp_field_present(c, p->id_suite)) {
+        *st = MCPP_DIM_MATCH;
+        uncompared_row(ex, d, *st, "(not applicable)", "not applicable: neither is a benchmark-suite result");
+        return 1;
+    }
+    if (dim_not_recorded(p, d, b, c)) {
+        *st = MCPP_DIM_NOT_RECORDED;
+        uncompared_row(ex, d, *st, "(not recorded by source)",
+                       "not recorded by source on either side (source.not_recorded): not compared");
+        return 1;
+    }
+    return 0;
+}
+
 /* Whether field i of d applies to a receipt with pattern `pat`. */
 static int applies(const mcpp_policy_dim *d, size_t i, const char *pat)
 {
@@ -195,7 +270,10 @@ static mcpp_dim_status eval_fields(const mcpp_policy_dim *d, const mcpp_receipt 
             present++;
             continue;
         }
-        switch (cmp ? cmp[i] : mcpp_field_compare(b, c, d->ids[i])) {
+        mcpp_field_cmp fc = cmp ? cmp[i] : mcpp_field_compare(b, c, d->ids[i]);
+        if (d->absent_is_none) /* absent means none: agreement, or a difference */
+            fc = fc == MCPP_FIELD_ABSENT ? MCPP_FIELD_EQUAL : fc == MCPP_FIELD_ONE_SIDED ? MCPP_FIELD_DIFFERS : fc;
+        switch (fc) {
         case MCPP_FIELD_ABSENT: break;
         case MCPP_FIELD_EQUAL: present++; break;
         case MCPP_FIELD_DIFFERS: present++, diffs++; break;
@@ -240,13 +318,17 @@ static mcpp_dim_status eval_fields(const mcpp_policy_dim *d, const mcpp_receipt 
                 continue;
             }
             int pb = get(b, d->ids[i], &vb), pc = get(c, d->ids[i], &vc);
-            if (!(pb && pc) || mcpp_value_equal(&vb, &vc)) continue;
+            /* field equality, not text: accelerator names compare by canonical id */
+            mcpp_field_cmp fc = mcpp_field_compare(b, c, d->ids[i]);
+            if (!(fc == MCPP_FIELD_DIFFERS || (d->absent_is_none && fc == MCPP_FIELD_ONE_SIDED))) continue;
             if (!first) mcpp_sb_puts(t, "; ");
             first = 0;
             mcpp_sb_printf(t, "%s differs: ", d->paths[i]);
-            mcpp_value_text(t, &vb, 0);
+            if (pb) mcpp_value_text(t, &vb, 0);
+            else mcpp_sb_puts(t, "(none)");
             mcpp_sb_puts(t, " vs ");
-            mcpp_value_text(t, &vc, 0);
+            if (pc) mcpp_value_text(t, &vc, 0);
+            else mcpp_sb_puts(t, "(none)");
         }
     } else if (one_sided) {
         int first = 1;
@@ -420,8 +502,10 @@ static int evaluate(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt 
         const mcpp_policy_dim *d = &p->dims[i];
         if (d->role == MCPP_ROLE_IGNORE) continue;
         size_t dim_off = ex ? add_text(ex, d->name) : 0;
-        mcpp_dim_status st = d->kind == MCPP_DIM_KIND_FALLBACKS ? eval_fallbacks(p, d, b, c, ex)
-                                                                : eval_fields(d, b, c, pat_b, pat_c, ex);
+        mcpp_dim_status st;
+        if (!skip_dimension(p, d, b, c, pat_b, pat_c, ex, &st))
+            st = d->kind == MCPP_DIM_KIND_FALLBACKS ? eval_fallbacks(p, d, b, c, ex)
+                                                    : eval_fields(d, b, c, pat_b, pat_c, ex);
         if (ex && ex->n_rows) ex->rows[ex->n_rows - 1].off_dim = dim_off;
         v = fold(v, st);
     }

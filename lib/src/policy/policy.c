@@ -14,39 +14,55 @@
 #include "policy/policy_internal.h"
 #include "receipt/block_families.h"
 
-/* ---- The default dimensions (DESIGN §4) ---------------------------------------- */
+/* ---- The default dimensions (docs/comparability.md) ------------------------------ */
 
 typedef struct default_dim {
     const char *name;
     mcpp_role role;
     mcpp_dim_kind kind;
     const char *fields[8];
+    mcpp_dim_applies applies;
+    int absent_is_none; /* see mcpp_policy_dim */
 } default_dim;
 
 /* "cache" lists every field that can carry compile-cache or driver/runtime
  * state; fields the schema lacks are skipped when the defaults are built. */
 static const default_dim DEFAULT_DIMS[] = {
-    {"pattern", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"lane.pattern", "lane.depth"}},
-    {"routing", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"routing.*"}},
-    {"sequence", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"workload.seq_len"}},
+    /* what was measured: a suite's benchmark (absent on both for model runs) */
+    {"benchmark", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS,
+     {"benchmark.suite", "benchmark.suite_version", "benchmark.name", "benchmark.params",
+      "benchmark.division"}, MCPP_APPLIES_SUITE, 0},
+    {"pattern", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"lane.pattern", "lane.depth"}, MCPP_APPLIES_MODEL, 0},
+    {"routing", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"routing.*"}, MCPP_APPLIES_MODEL, 0},
+    {"sequence", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"workload.seq_len"}, MCPP_APPLIES_MODEL, 0},
     {"batch", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS,
-     {"workload.micro_batch", "workload.global_batch"}},
-    {"compile", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"compile.posture", "compile.warmup"}},
-    {"topology", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"topology.*"}},
+     {"workload.micro_batch", "workload.global_batch"}, MCPP_APPLIES_MODEL, 0},
+    {"compile", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"compile.posture", "compile.warmup"}, MCPP_APPLIES_MODEL, 0},
+    {"topology", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"topology.*"}, MCPP_APPLIES_ALL, 0},
+    /* accelerators compare by canonical id (receipt/fields.c), so "H100" and
+     * "NVIDIA H100 80GB HBM3" are the same chip */
     {"hardware", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS,
-     {"hardware.observed.accelerator", "hardware.observed.count"}},
-    {"data", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"workload.data.path", "workload.data.dataset"}},
+     {"hardware.observed.accelerator", "hardware.observed.count"}, MCPP_APPLIES_ALL, 0},
+    {"data", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"workload.data.path", "workload.data.dataset"}, MCPP_APPLIES_MODEL, 0},
     {"backend", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS,
      {"backend.attention.observed", "backend.moe.observed", "backend.mamba.observed",
-      "backend.recurrent.observed", "backend.gemm.observed", "backend.precision"}},
-    /* Not in DESIGN §4's table, but a graph break or a region left out of
-     * compile changes what ran: a reviewer must see it, so it qualifies. */
+      "backend.recurrent.observed", "backend.gemm.observed", "backend.precision.observed"}, MCPP_APPLIES_MODEL, 0},
+    /* the launch contract changes the executed runtime shape (MTP depth, CUDA
+     * graphs, a pinned runtime policy, the generated arguments) */
+    {"launch", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"launch.*"}, MCPP_APPLIES_MODEL, 1},
+    /* a feature in force is a tax to be measured against its absence, not
+     * hidden in a lane */
+    {"features", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"features"}, MCPP_APPLIES_ALL, 1},
+    /* a graph break or a region left out of compile changes what ran: a
+     * reviewer must see it, so it qualifies */
     {"compile_detail", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS,
-     {"compile.graph_breaks", "compile.disabled_regions"}},
-    {"startup", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS, {"startup.state"}},
+     {"compile.graph_breaks", "compile.disabled_regions"}, MCPP_APPLIES_MODEL, 0},
+    {"software", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS,
+     {"software.framework", "software.version", "software.image", "software.components"}, MCPP_APPLIES_ALL, 0},
+    {"startup", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS, {"startup.state"}, MCPP_APPLIES_ALL, 0},
     {"cache", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS,
-     {"compile.cache", "compile.cache_state", "hardware.observed.driver", "hardware.observed.runtime"}},
-    {"fallbacks", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FALLBACKS, {"backend.fallbacks"}},
+     {"compile.cache", "compile.cache_state", "hardware.observed.driver", "hardware.observed.runtime"}, MCPP_APPLIES_ALL, 0},
+    {"fallbacks", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FALLBACKS, {"backend.fallbacks"}, MCPP_APPLIES_ALL, 0},
 };
 
 #define N_DEFAULT_DIMS (sizeof DEFAULT_DIMS / sizeof DEFAULT_DIMS[0])
@@ -169,6 +185,8 @@ static int policy_set_dimension_impl(mcpp_policy *p, const char *name, const cha
     nd.name = strdup(name);
     MCPP_CHECK_ALLOC(nd.name);
     nd.role = role;
+    nd.applies = def ? def->applies : MCPP_APPLIES_ALL;
+    nd.absent_is_none = def ? def->absent_is_none : 0;
     if (n == 0 && def) {
         nd.kind = def->kind;
         for (size_t i = 0; i < 8 && def->fields[i]; i++)
@@ -276,6 +294,8 @@ static void resolve_engine_fields(mcpp_policy *p)
     p->id_samples = resolve("metrics.step_time_s.samples");
     p->id_useful_tokens = resolve("workload.useful_tokens_per_step");
     p->id_tokens_per_s = resolve("metrics.tokens_per_s");
+    p->id_suite = resolve("benchmark.suite");
+    p->id_not_recorded = resolve("source.not_recorded");
     p->id_step_median = resolve("metrics.step_time_s.median");
     for (size_t i = 0; i < MCPP_POLICY_PAIRS - 1; i++) {
         snprintf(req, sizeof req, "backend.%s.requested", PAIR_FAMILIES[i]);

@@ -16,6 +16,16 @@ typedef enum mcpp_dim_kind {
     MCPP_DIM_KIND_FALLBACKS = 1 /* backend.fallbacks plus requested != observed pairs */
 } mcpp_dim_kind;
 
+/* Which receipts a dimension describes. A model-training run has a pattern;
+ * a benchmark-suite result (pytest-benchmark, Google Benchmark, MLPerf) states
+ * benchmark.suite and no pattern, and compares on benchmark identity. */
+typedef enum mcpp_dim_applies {
+    MCPP_APPLIES_ALL = 0,   /* every receipt                                           */
+    MCPP_APPLIES_MODEL = 1, /* not between two suite results (model shape, workload,
+                               compile, kernels, launch)                              */
+    MCPP_APPLIES_SUITE = 2  /* only when a side states benchmark.suite (benchmark id)  */
+} mcpp_dim_applies;
+
 typedef struct mcpp_policy_dim {
     char *name;
     mcpp_role role;
@@ -27,6 +37,11 @@ typedef struct mcpp_policy_dim {
      * A dense model has no routing; that is not "missing". */
     char *needs;
     size_t n_fields;
+    mcpp_dim_applies applies;
+    /* 1: an absent field means "none" rather than "unknown" (features: no
+     * feature map is no feature in force), so absent on both is agreement and
+     * absent on one side is a difference. */
+    int absent_is_none;
 } mcpp_policy_dim;
 
 typedef struct mcpp_policy_rule {
@@ -65,6 +80,7 @@ struct mcpp_policy {
     /* Fields the engine itself reads, resolved once. -1 when the schema lacks one. */
     int id_pattern, id_fallbacks, id_outcome, id_stability, id_blocker, id_verification;
     int id_samples, id_useful_tokens, id_tokens_per_s, id_step_median, id_lane_name;
+    int id_suite, id_not_recorded;
     int id_family;
     mcpp_policy_pair pairs[MCPP_POLICY_PAIRS];
 };

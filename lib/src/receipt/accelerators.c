@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "mcpp_receipts/accelerator.h"
 #include "util/error_internal.h"
@@ -266,6 +267,18 @@ int mcpp_accelerator_canonicalize(mcpp_accelerator *out, const mcpp_accel_table 
     return MCPP_OK;
 }
 
+/* A request that names only a platform ("cuda", "rocm", "gpu": what a runner
+ * asks for when any device of it will do): the vendor it means, "" for any
+ * GPU; NULL when `requested` is not such a request. */
+static const char *platform_vendor(const char *requested)
+{
+    static const struct { const char *name, *vendor; } platforms[] = {
+        {"cuda", "NVIDIA"}, {"rocm", "AMD"}, {"hip", "AMD"}, {"gpu", ""}};
+    for (size_t i = 0; i < sizeof platforms / sizeof platforms[0]; i++)
+        if (strcasecmp(requested, platforms[i].name) == 0) return platforms[i].vendor;
+    return NULL;
+}
+
 int mcpp_accelerator_satisfies(int *out, char *why, size_t why_cap,
                                const mcpp_accel_table *table, const char *requested,
                                const char *observed)
@@ -284,7 +297,13 @@ int mcpp_accelerator_satisfies(int *out, char *why, size_t why_cap,
         rc = mcpp_accelerator_canonicalize(&obs, table, observed);
     if (rc != MCPP_OK)
         return rc;
-    if (strcmp(req.id, obs.id) == 0) {
+    const char *platform = platform_vendor(requested);
+    if (platform) {
+        *out = obs.matched && strcmp(obs.form_factor, "cpu") != 0 &&
+               (!*platform || strcmp(obs.vendor, platform) == 0);
+        snprintf(why, why_cap, "request names only the platform %s; %s (%s) %s", requested, observed, obs.id,
+                 *out ? "is a device of it" : "is not");
+    } else if (strcmp(req.id, obs.id) == 0) {
         *out = 1;
         snprintf(why, why_cap, "same accelerator: %s and %s are both %s", requested, observed,
                  req.id);

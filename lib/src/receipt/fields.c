@@ -5,8 +5,10 @@
  */
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "mcpp_receipts/accelerator.h"
 #include "receipt/fields.h"
 #include "receipt/receipt_internal.h"
 #include "util/hash.h"
@@ -114,6 +116,39 @@ static int strings_equal(const char *s, const char *t)
     return s == t || (s && t && strcmp(s, t) == 0);
 }
 
+/* ---- Accelerator names --------------------------------------------------------
+ * compare by what they mean (the alias table, receipt/accelerator.h): "H100",
+ * "NVIDIA H100 80GB HBM3" and "NVIDIA H100-SXM5-80GB" are one chip, "NVIDIA
+ * H100 PCIe" another. Equality, hashing and lane-key text all use the
+ * canonical id, so lanes group by chip; displays keep the raw strings. */
+
+static int is_accelerator(int id)
+{
+    return id == MCPP_F_hardware_requested_accelerator || id == MCPP_F_hardware_observed_accelerator;
+}
+
+/* The canonical id of a raw name (the normalised name when unknown). */
+static void accelerator_id(char *out, size_t cap, const char *raw)
+{
+    mcpp_accelerator a;
+    if (mcpp_accelerator_canonicalize(&a, NULL, raw) == MCPP_OK)
+        snprintf(out, cap, "%s", a.id);
+    else
+        snprintf(out, cap, "%s", raw);
+}
+
+static int accelerators_equal(const char *s, const char *t)
+{
+    if (strings_equal(s, t))
+        return 1; /* the common case: the same text, no table lookup */
+    if (!s || !t)
+        return 0;
+    char a[96], b[96];
+    accelerator_id(a, sizeof a, s);
+    accelerator_id(b, sizeof b, t);
+    return strcmp(a, b) == 0;
+}
+
 /* Equality of the stored values of field x in a and field y in b, which
  * share a storage kind; lists and objects compare as values. */
 static inline int slots_equal(const mcpp_receipt *a, int x, const mcpp_receipt *b, int y)
@@ -124,7 +159,10 @@ static inline int slots_equal(const mcpp_receipt *a, int x, const mcpp_receipt *
     case MCPP_ST_INT: return *(const int64_t *)p == *(const int64_t *)q;
     case MCPP_ST_DOUBLE: return *(const double *)p == *(const double *)q;
     case MCPP_ST_ENUM: return *(const int8_t *)p == *(const int8_t *)q;
-    case MCPP_ST_STRING: return strings_equal(*(const char *const *)p, *(const char *const *)q);
+    case MCPP_ST_STRING:
+        if (is_accelerator(x))
+            return accelerators_equal(*(const char *const *)p, *(const char *const *)q);
+        return strings_equal(*(const char *const *)p, *(const char *const *)q);
     default: {
         mcpp_value va, vb;
         mcpp_receipt_get_field(a, x, &va);
@@ -171,6 +209,11 @@ int mcpp_field_pair_equal(const mcpp_receipt *r, int x, int y)
     int storage = mcpp_schema_entries[x].storage;
     if (storage != mcpp_schema_entries[y].storage)
         return 0;
+    if (is_accelerator(x) && is_accelerator(y)) { /* a request for a model takes any form of it */
+        int ok = 0;
+        return mcpp_accelerator_satisfies(&ok, NULL, 0, NULL, *(const char *const *)slot_of(r, x),
+                                          *(const char *const *)slot_of(r, y)) == MCPP_OK && ok;
+    }
     if (storage == MCPP_ST_INT || storage == MCPP_ST_STRING)
         return slots_equal(r, x, r, y);
     mcpp_value vx, vy; /* enums of a pair may list their names differently: compare names */
@@ -212,6 +255,11 @@ uint64_t mcpp_field_hash(const mcpp_receipt *r, int id, uint64_t h)
     }
     case MCPP_ST_STRING: {
         const char *s = *(const char *const *)x;
+        if (s && is_accelerator(id)) {
+            char canonical[96];
+            accelerator_id(canonical, sizeof canonical, s);
+            return mcpp_fnv1a(canonical, strlen(canonical) + 1, h);
+        }
         return s ? mcpp_fnv1a(s, strlen(s) + 1, h) : h;
     }
     default: {
@@ -256,6 +304,10 @@ size_t mcpp_field_list_count(const mcpp_receipt *r, int id)
 void mcpp_field_text(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int escape_key)
 {
     mcpp_value v;
-    mcpp_field_get(r, id, &v);
+    char canonical[96];
+    if (mcpp_field_get(r, id, &v) && escape_key && is_accelerator(id) && v.string) {
+        accelerator_id(canonical, sizeof canonical, v.string); /* lane keys group by chip */
+        v.string = canonical;
+    }
     mcpp_value_text(sb, &v, escape_key);
 }
