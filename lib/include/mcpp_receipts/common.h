@@ -112,6 +112,16 @@ typedef enum mcpp_output_format {
 /* Parses "text", "json", "markdown" (also "md"); MCPP_EARG otherwise. */
 MCPP_API int mcpp_output_format_parse(mcpp_output_format *out, const char *name);
 
+/* Escapes `text` (a string from a receipt, a policy or an error message) for
+ * the output kind it is placed in, the same way the renderers do:
+ *   TEXT      terminal-safe: control characters except '\n', DEL and bytes that
+ *             are not UTF-8 as \xNN; C1 controls and bidi overrides as \uXXXX;
+ *   JSON      a string literal, quotes included;
+ *   MARKDOWN  inline text: no HTML, link, code span or table cell can be opened.
+ * *out is a heap string (free with mcpp_free); NULL on failure (MCPP_EARG,
+ * MCPP_ENOMEM). The rules are in docs/output-safety.md. */
+MCPP_API int mcpp_output_escape(char **out, const char *text, mcpp_output_format format);
+
 /* ---- The last error -------------------------------------------------------- */
 
 /*

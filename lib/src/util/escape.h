@@ -1,0 +1,38 @@
+/*
+ * escape.h — the one escaper per output kind for strings that come from a
+ * receipt, a policy or a Lua error (ids, values, names, reasons): whatever
+ * they hold, they land in the output as inert text. JSON string literals are
+ * mcpp_sb_json_string (util/strbuf.h); YAML strings are quoted by
+ * io/write_yaml.c. The rules are in docs/output-safety.md.
+ */
+#ifndef MCPP_UTIL_ESCAPE_H
+#define MCPP_UTIL_ESCAPE_H
+
+#include "util/strbuf.h"
+
+/* Terminal text on one line: every control character (newline and tab too),
+ * DEL and a byte that is not UTF-8 is shown as \xNN; the C1 controls
+ * (U+0080..U+009F) and the bidirectional overrides (U+202A..U+202E,
+ * U+2066..U+2069) as \uXXXX. Other UTF-8 passes as is. NULL appends nothing. */
+void mcpp_sb_terminal(mcpp_strbuf *sb, const char *s);
+
+/* The same, but '\n' passes through: a multi-line message or value. */
+void mcpp_sb_terminal_lines(mcpp_strbuf *sb, const char *s);
+
+/* Markdown inline text, safe in a table cell: the terminal escaping, with
+ * newlines as spaces; `\` `` ` `` `*` `[` `]` `|` `~` (and `_` where it could
+ * start or end emphasis) backslash-escaped; `<` `>` `&` as entities, so no
+ * HTML, link, image, code span or table cell can be opened by the text. */
+void mcpp_sb_markdown(mcpp_strbuf *sb, const char *s);
+
+/* Escapes `s` with mcpp_sb_terminal into `scratch` (emptied first) and
+ * returns the text, for code that measures the escaped text (column widths)
+ * before placing it. When out of memory it returns "" and latches the failure
+ * into `into`, the buffer the text was meant for. */
+const char *mcpp_terminal_scratch(mcpp_strbuf *scratch, const char *s, mcpp_strbuf *into);
+
+/* Length of the longest run of backticks in `s`: a fenced block around text
+ * that holds one needs a longer fence. */
+size_t mcpp_longest_backtick_run(const char *s);
+
+#endif /* MCPP_UTIL_ESCAPE_H */
