@@ -114,8 +114,9 @@ MCPP_API int mcpp_output_format_parse(mcpp_output_format *out, const char *name)
 
 /* Escapes `text` (a string from a receipt, a policy or an error message) for
  * the output kind it is placed in, the same way the renderers do:
- *   TEXT      terminal-safe: control characters except '\n', DEL and bytes that
- *             are not UTF-8 as \xNN; C1 controls and bidi overrides as \uXXXX;
+ *   TEXT      one terminal-safe line: control characters (newline too), DEL and
+ *             bytes that are not UTF-8 as \xNN; C1 controls and bidi overrides
+ *             as \uXXXX (escape a multi-line message line by line);
  *   JSON      a string literal, quotes included;
  *   MARKDOWN  inline text: no HTML, link, code span or table cell can be opened.
  * *out is a heap string (free with mcpp_free); NULL on failure (MCPP_EARG,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "render/render.h"
+#include "util/c_locale.h"
 #include "util/error_internal.h"
 #include "util/escape.h"
 #include "analysis/frontier_internal.h"
@@ -161,7 +162,7 @@ static int term_holds(const term *t, const mcpp_receipt *r, mcpp_strbuf *scratch
     if (mcpp_receipt_get_field(r, t->id, &v) != MCPP_OK || v.type == MCPP_TYPE_ABSENT) return 0;
     if (v.type == MCPP_TYPE_INT || v.type == MCPP_TYPE_DOUBLE) {
         char *end;
-        double want = strtod(t->value, &end);
+        double want = mcpp_strtod_c(t->value, &end);
         if (end == t->value || *end) return 0;
         return (v.type == MCPP_TYPE_INT ? (double)v.integer : v.number) == want;
     }

@@ -8,6 +8,7 @@
 
 #include "analysis/compare_internal.h"
 #include "render/render.h"
+#include "util/c_locale.h"
 #include "util/error_internal.h"
 #include "util/escape.h"
 
@@ -280,7 +281,7 @@ static void gate_render_text(mcpp_strbuf *b, const void *object)
     for (size_t i = 0; i < r->n; i++) {
         const gate_entry *e = &r->entries[i];
         char delta[32] = "-";
-        if (e->has_metric) snprintf(delta, sizeof delta, "%+.2f%%", e->metric.rel_delta * 100);
+        if (e->has_metric) mcpp_snprintf_c(delta, sizeof delta, "%+.2f%%", e->metric.rel_delta * 100);
         mcpp_sb_printf(b, "%-*s  %-12s  %9zu  %9s  ", (int)wid, mcpp_terminal_scratch(&t, e->id, b),
                             mcpp_gate_outcome_name(e->outcome), e->baselines, delta);
         mcpp_sb_terminal(b, e->reason);

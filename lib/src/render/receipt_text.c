@@ -20,6 +20,7 @@
 
 #include "mcpp_receipts/receipt.h"
 #include "receipt/receipt_internal.h"
+#include "util/c_locale.h"
 #include "util/escape.h"
 #include "util/error_internal.h"
 
@@ -107,7 +108,7 @@ static void format_double(char *buf, size_t cap, double v)
     if (fabs(v) >= 1e5 && fabs(v) < 9e18)
         format_grouped(buf, cap, llround(v));
     else
-        snprintf(buf, cap, "%.6g", v);
+        mcpp_snprintf_c(buf, cap, "%.6g", v);
 }
 
 /* The value of a field as text; lists become one item per line. */

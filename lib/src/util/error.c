@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/c_locale.h"
 #include "util/error_internal.h"
 
 /* The only mutable state of the library besides what callers own: one slot per
@@ -122,7 +123,7 @@ static int error_store(int code, const char *kind, const char *file, const char 
                        int column, const char *fmt, va_list ap)
 {
     char text[768];
-    vsnprintf(text, sizeof text, fmt, ap);
+    mcpp_vsnprintf_c(text, sizeof text, fmt, ap);
     copy_bounded(last_error.kind, sizeof last_error.kind, kind);
     copy_bounded(last_error.file, sizeof last_error.file, file);
     copy_bounded(last_error.field, sizeof last_error.field, field);

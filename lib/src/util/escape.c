@@ -131,7 +131,7 @@ int mcpp_output_escape(char **out, const char *text, mcpp_output_format format)
     mcpp_strbuf sb;
     mcpp_sb_init_heap(&sb, strlen(text) + 16);
     switch (format) {
-    case MCPP_OUTPUT_TEXT: mcpp_sb_terminal_lines(&sb, text); break;
+    case MCPP_OUTPUT_TEXT: mcpp_sb_terminal(&sb, text); break;
     case MCPP_OUTPUT_JSON: mcpp_sb_json_string(&sb, text); break;
     case MCPP_OUTPUT_MARKDOWN: mcpp_sb_markdown(&sb, text); break;
     default:

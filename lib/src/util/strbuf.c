@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/c_locale.h"
 #include "util/error_internal.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
@@ -86,7 +87,7 @@ void mcpp_sb_printf(mcpp_strbuf *sb, const char *fmt, ...)
     char tmp[256];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    int n = mcpp_vsnprintf_c(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
     if (n < 0) {
         sb->failed = 1;
@@ -99,7 +100,7 @@ void mcpp_sb_printf(mcpp_strbuf *sb, const char *fmt, ...)
     if (sb_reserve(sb, (size_t)n) != 0)
         return;
     va_start(ap, fmt);
-    vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
+    mcpp_vsnprintf_c(sb->data + sb->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
     sb->len += (size_t)n;
 }
@@ -157,11 +158,14 @@ void mcpp_format_double(char *buf, size_t cap, double value, int force_fraction)
         }
     } else {
         static const char *const formats[] = {"%.15g", "%.16g", "%.17g"};
+        mcpp_c_locale_scope scope; /* "2.5", never "2,5": see util/c_locale.h */
+        mcpp_c_locale_enter(&scope);
         for (int i = 0; i < 3; i++) {
             snprintf(text, sizeof text, formats[i], value);
             if (strtod(text, NULL) == value)
                 break;
         }
+        mcpp_c_locale_leave(&scope);
         n = strlen(text);
         if (force_fraction && isfinite(value) && !strpbrk(text, ".eE")) {
             memcpy(text + n, ".0", 3);
