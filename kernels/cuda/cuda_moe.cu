@@ -283,7 +283,7 @@ int mcpp_cuda_moe_new(mcpp_cuda_moe **out, const mcpp_moe_config *cfg, size_t to
 {
     *out = NULL;
     if (cfg->experts > 4096 || cfg->top_k > cfg->experts)
-        return mcpp_error_set(MCPP_EINVALID, "range", NULL, "experts", 0, 0,
+        return mcpp_kernel_error(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "experts", 0,
                               "CUDA MoE supports up to 4096 experts with top-k <= experts");
     mcpp_cuda_moe *m = new mcpp_cuda_moe();
     m->cfg = *cfg;
@@ -298,8 +298,8 @@ int mcpp_cuda_moe_new(mcpp_cuda_moe **out, const mcpp_moe_config *cfg, size_t to
     do {                                                                                         \
         if (cudaMalloc((void **)&(p), (n) * sizeof(*(p))) != cudaSuccess) {                      \
             mcpp_cuda_moe_free(m);                                                               \
-            return mcpp_error_set(MCPP_ENOMEM, "memory", NULL, NULL, 0, 0,                       \
-                                  "cudaMalloc failed for the MoE workspace");                   \
+            return mcpp_kernel_error(MCPP_ENOMEM, MCPP_ERROR_KIND_MEMORY, NULL, NULL, 0,         \
+                                     "cudaMalloc failed for the MoE workspace");                 \
         }                                                                                        \
     } while (0)
     MOE_ALLOC(m->expert, m->assignments);

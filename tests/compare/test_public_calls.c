@@ -274,6 +274,21 @@ TEST(receipt_set_takes_added_receipts_and_lists_them)
     mcpp_receipt_set_free(set);
 }
 
+/* The kernels and the step runner report failures this way (kernels/common). */
+TEST(error_report_sets_the_last_error_as_the_library_does)
+{
+    CHECK_INT_EQ(mcpp_error_report(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, "data.tok", "tokens", 3, 0, "too big"),
+                 MCPP_EINVALID);
+    const mcpp_error *e = mcpp_error_last();
+    CHECK_INT_EQ(e->code, MCPP_EINVALID);
+    CHECK_STR_EQ(e->message, "data.tok:3: tokens: too big");
+    CHECK_STR_EQ(e->kind, "range");
+    CHECK_INT_EQ(mcpp_error_kind_of(e), MCPP_ERROR_KIND_RANGE);
+    CHECK_INT_EQ(mcpp_error_report(MCPP_OK, MCPP_ERROR_KIND_RANGE, NULL, NULL, 0, 0, "x"), MCPP_EARG);
+    CHECK_INT_EQ(mcpp_error_report(MCPP_EIO, MCPP_ERROR_KIND_COUNT, NULL, NULL, 0, 0, "x"), MCPP_EARG);
+    CHECK_INT_EQ(mcpp_error_last()->code, MCPP_EARG);
+}
+
 int main(void)
 {
     RUN(lane_key_text_of_a_double_is_the_writers_text);
@@ -288,5 +303,6 @@ int main(void)
     RUN(lane_summary_reports_key_reasons_and_headline);
     RUN(claim_result_names_matched_and_source_lanes);
     RUN(receipt_set_takes_added_receipts_and_lists_them);
+    RUN(error_report_sets_the_last_error_as_the_library_does);
     TEST_MAIN_END();
 }

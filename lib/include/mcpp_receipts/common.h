@@ -156,6 +156,15 @@ MCPP_API const mcpp_error *mcpp_error_last(void);
  * MCPP_ERROR_KIND_NONE for NULL, MCPP_OK and names this library does not use. */
 MCPP_API mcpp_error_kind mcpp_error_kind_of(const mcpp_error *error);
 
+/* For code built on this library (the kernels and step runner, importers):
+ * records a failure as the calling thread's last error, exactly as the
+ * library's own failures are ("FILE:LINE:COL: FIELD: MESSAGE", unknown parts
+ * left out), and returns `code`. file and field may be NULL, line and column 0.
+ * A code that is not a negative MCPP_E* or a kind outside the enum is refused
+ * with MCPP_EARG (that becomes the last error). */
+MCPP_API int mcpp_error_report(int code, mcpp_error_kind kind, const char *file, const char *field,
+                               int line, int column, const char *message);
+
 /* Resets the last error on this thread to MCPP_OK. */
 MCPP_API void mcpp_error_clear(void);
 

@@ -1,7 +1,8 @@
 /*
  * policy.c — comparability policies as data: dimensions with resolved field
  * ids, required fields, noise and gate settings, adjacency width, custom rules,
- * and the built-in default policy of DESIGN §4.
+ * and the built-in default policy (policy/default.lua is the same policy
+ * written out, with a reading guide for reviewers).
  */
 #include <math.h>
 #include <pthread.h>
@@ -14,7 +15,7 @@
 #include "policy/policy_internal.h"
 #include "receipt/block_families.h"
 
-/* ---- The default dimensions (DESIGN §4) ---------------------------------------- */
+/* ---- The default dimensions (as in policy/default.lua) -------------------------- */
 
 typedef struct default_dim {
     const char *name;
@@ -39,8 +40,8 @@ static const default_dim DEFAULT_DIMS[] = {
     {"backend", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS,
      {"backend.attention.observed", "backend.moe.observed", "backend.mamba.observed",
       "backend.recurrent.observed", "backend.gemm.observed", "backend.precision"}},
-    /* Not in DESIGN §4's table, but a graph break or a region left out of
-     * compile changes what ran: a reviewer must see it, so it qualifies. */
+    /* A graph break or a region left out of compile changes what ran: a
+     * reviewer must see it, so it qualifies (it does not break comparability). */
     {"compile_detail", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS,
      {"compile.graph_breaks", "compile.disabled_regions"}},
     {"startup", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS, {"startup.state"}},

@@ -154,6 +154,14 @@ int mcpp_error_at(int code, mcpp_error_kind kind, const char *file, const char *
     return code;
 }
 
+int mcpp_error_report(int code, mcpp_error_kind kind, const char *file, const char *field, int line,
+                      int column, const char *message)
+{
+    if (code >= 0 || (int)kind < 0 || kind >= MCPP_ERROR_KIND_COUNT)
+        return MCPP_ERROR_ARG("mcpp_error_report: code must be a negative MCPP_E* and kind an mcpp_error_kind");
+    return mcpp_error_at(code, kind, file, field, line, column, "%s", message ? message : "");
+}
+
 int mcpp_error_raise(int code, mcpp_error_kind kind, const char *fmt, ...)
 {
     va_list ap;
