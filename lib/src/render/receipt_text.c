@@ -723,26 +723,6 @@ static int render_text(mcpp_strbuf *to, const mcpp_receipt *receipt)
     return doc.failed ? mcpp_error_nomem() : MCPP_OK;
 }
 
-/* Wraps the text view in a fenced code block whose fence is longer than any
- * run of backticks in it, so that no value can close the block early. */
-static int fence_markdown(mcpp_strbuf *sb)
-{
-    size_t n = mcpp_longest_backtick_run(sb->data);
-    n = n < 3 ? 3 : n + 1;
-    mcpp_strbuf fenced;
-    mcpp_sb_init(&fenced, NULL, 0);
-    for (size_t i = 0; i < n; i++)
-        mcpp_sb_putc(&fenced, '`');
-    mcpp_sb_puts(&fenced, "text\n");
-    mcpp_sb_put(&fenced, sb->data ? sb->data : "", sb->len);
-    for (size_t i = 0; i < n; i++)
-        mcpp_sb_putc(&fenced, '`');
-    mcpp_sb_putc(&fenced, '\n');
-    mcpp_sb_free(sb);
-    *sb = fenced;
-    return fenced.failed ? mcpp_error_nomem() : MCPP_OK;
-}
-
 int mcpp_receipt_render(char **out, const mcpp_receipt *receipt, int format)
 {
     if (out)
@@ -759,7 +739,7 @@ int mcpp_receipt_render(char **out, const mcpp_receipt *receipt, int format)
     mcpp_sb_init(&sb, NULL, 0);
     int status = render_text(&sb, receipt);
     if (status == MCPP_OK && format == MCPP_OUTPUT_MARKDOWN)
-        status = fence_markdown(&sb);
+        status = mcpp_sb_fence_text(&sb);
     if (status != MCPP_OK) {
         mcpp_sb_free(&sb);
         return status;

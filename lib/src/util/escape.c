@@ -112,7 +112,7 @@ void mcpp_sb_markdown(mcpp_strbuf *sb, const char *s)
     }
 }
 
-size_t mcpp_longest_backtick_run(const char *s)
+static size_t longest_backtick_run(const char *s)
 {
     size_t best = 0, run = 0;
     for (; s && *s; s++) {
@@ -121,6 +121,26 @@ size_t mcpp_longest_backtick_run(const char *s)
             best = run;
     }
     return best;
+}
+
+int mcpp_sb_fence_text(mcpp_strbuf *sb)
+{
+    size_t n = longest_backtick_run(sb->data);
+    n = n < 3 ? 3 : n + 1;
+    mcpp_strbuf fenced;
+    mcpp_sb_init(&fenced, NULL, 0);
+    for (size_t i = 0; i < n; i++)
+        mcpp_sb_putc(&fenced, '`');
+    mcpp_sb_puts(&fenced, "text\n");
+    mcpp_sb_put(&fenced, sb->data ? sb->data : "", sb->len);
+    for (size_t i = 0; i < n; i++)
+        mcpp_sb_putc(&fenced, '`');
+    mcpp_sb_putc(&fenced, '\n');
+    if (sb->failed)
+        fenced.failed = 1;
+    mcpp_sb_free(sb);
+    *sb = fenced;
+    return fenced.failed ? mcpp_error_nomem() : MCPP_OK;
 }
 
 int mcpp_output_escape(char **out, const char *text, mcpp_output_format format)

@@ -31,8 +31,9 @@ void mcpp_sb_markdown(mcpp_strbuf *sb, const char *s);
  * into `into`, the buffer the text was meant for. */
 const char *mcpp_terminal_scratch(mcpp_strbuf *scratch, const char *s, mcpp_strbuf *into);
 
-/* Length of the longest run of backticks in `s`: a fenced block around text
- * that holds one needs a longer fence. */
-size_t mcpp_longest_backtick_run(const char *s);
+/* Wraps what `sb` holds (terminal-escaped text) in a markdown ```text block
+ * whose fence is longer than any run of backticks in it, so that no line of
+ * the text can close the block early. MCPP_OK or MCPP_ENOMEM. */
+int mcpp_sb_fence_text(mcpp_strbuf *sb);
 
 #endif /* MCPP_UTIL_ESCAPE_H */
