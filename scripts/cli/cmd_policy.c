@@ -216,8 +216,9 @@ static int policy_test(int argc, char **argv)
     int exit_code = CLI_EXIT_OK;
     for (int f = 2; f < argc && exit_code == CLI_EXIT_OK; f++)
         exit_code = test_one_file(policy, argv[f], &passed, &failed);
-    printf("policy %s: %zu case%s, %zu ok, %zu failed\n", mcpp_policy_name(policy), passed + failed,
-           passed + failed == 1 ? "" : "s", passed, failed);
+    fputs("policy ", stdout);
+    cli_fputs_safe(stdout, mcpp_policy_name(policy), 0);
+    printf(": %zu case%s, %zu ok, %zu failed\n", passed + failed, passed + failed == 1 ? "" : "s", passed, failed);
     mcpp_policy_free(policy);
     if (exit_code != CLI_EXIT_OK)
         return exit_code;

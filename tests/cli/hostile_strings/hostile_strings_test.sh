@@ -8,6 +8,8 @@
 #   - markdown: no raw "<script", "<img", unescaped "](" link or backtick from
 #     the input (no code span, link or HTML can be opened);
 #   - JSON: parse, and give back the hostile strings exactly.
+# `policy test` runs hostile.cases.json, whose case name carries escapes and
+# whose expectation fails, so the case and its rows are printed.
 # The escaping rules are in docs/output-safety.md.
 #
 # usage: hostile_strings_test.sh CLI CORPUS_DIR WORK_DIR
@@ -28,8 +30,12 @@ def strings(v):
         for k, x in v.items(): yield k; yield from strings(x)
     elif isinstance(v, list):
         for x in v: yield from strings(x)
-doc = json.load(open(sys.argv[1], encoding="utf-8"))
-sys.exit(0 if any("\x1b]0;pwned\x07" in s or "\x1b[31m" in s for s in strings(doc)) else 1)
+text = open(sys.argv[1], encoding="utf-8").read()
+try:
+    docs = [json.loads(text)]
+except ValueError:  # JSON lines (store ls)
+    docs = [json.loads(line) for line in text.splitlines() if line.strip()]
+sys.exit(0 if any("\x1b]0;pwned\x07" in s or "\x1b[31m" in s for d in docs for s in strings(d)) else 1)
 PY
 }
 check_output() { # NAME FORMAT
@@ -79,5 +85,18 @@ done
 run "policy check" text 0 policy check "$pol"
 run "policy check (rule error)" text 3 policy check "$bad"
 run "compare (rule error)" text 3 compare "$a" "$b" --policy "$bad"
+run "policy test (failing case)" text 1 policy test "$pol" "$dir/hostile.cases.json"
+db=$work/hostile.db
+rm -f "$db"
+if "$cli" store init "$db" >/dev/null && "$cli" store add "$db" "$a" "$b" "$c" >/dev/null; then
+  for f in text json markdown; do
+    run "history --format $f" $f 0 history --store "$db" --format $f
+  done
+  for f in text json; do
+    run "store ls --format $f" $f 0 store ls "$db" --format $f
+  done
+else
+  count=$((count + 1)); not_ok "store add" "could not store the hostile receipts"
+fi
 echo "$((count - fail)) of $count command x format runs escape hostile strings; $fail failed"
 [ "$fail" -eq 0 ]
