@@ -14,7 +14,6 @@
 #include <cjson/cJSON.h>
 
 #include "mcpp_receipts/compare.h"
-#include "receipt/receipt_internal.h"
 #include "util/escape.h"
 #include "util/error_internal.h"
 

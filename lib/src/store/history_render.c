@@ -9,7 +9,6 @@
 
 #include "util/error_internal.h"
 #include "util/escape.h"
-#include "receipt/receipt_internal.h"
 #include "store/store_internal.h"
 #include "store/history_internal.h"
 
