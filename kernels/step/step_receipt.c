@@ -112,11 +112,6 @@ static size_t step_count_family(const step_options *opt, char family)
     return n;
 }
 
-static int step_cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* What the parts of a receipt share: the run, and values derived once. */
 typedef struct receipt_ctx {
@@ -315,14 +310,9 @@ static void put_metrics(receipt_ctx *x)
         sb_check(sb, mcpp_builder_add_step_sample(sb->b, res->samples[i]), "metrics.step_time_s.samples");
         measured_s += res->samples[i];
     }
-    double *sorted = malloc((size_t)steps * sizeof(double));
-    double median = measured_s / (double)steps;
-    if (sorted) {
-        memcpy(sorted, res->samples, (size_t)steps * sizeof(double));
-        qsort(sorted, (size_t)steps, sizeof(double), step_cmp_double);
-        median = steps % 2 ? sorted[steps / 2] : 0.5 * (sorted[steps / 2 - 1] + sorted[steps / 2]);
-        free(sorted);
-    }
+    double median; /* the receipt's own median of the samples (the mean if that fails) */
+    if (mcpp_quantile(&median, res->samples, (size_t)steps, 0.5) != MCPP_OK)
+        median = measured_s / (double)steps;
     sb_dbl(sb, "metrics.tokens_per_s", median > 0 ? (double)x->useful_tokens / median : 0.0);
     sb_dbl(sb, "metrics.peak_memory_gib", (double)res->peak_bytes / (1024.0 * 1024.0 * 1024.0));
     static const char *const fam_paths[4] = {"metrics.per_family_ms.A", "metrics.per_family_ms.M",

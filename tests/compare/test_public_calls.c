@@ -289,6 +289,21 @@ TEST(error_report_sets_the_last_error_as_the_library_does)
     CHECK_INT_EQ(mcpp_error_last()->code, MCPP_EARG);
 }
 
+/* The quantile a receipt's p10 / median / p90 are stated with (type 7). */
+TEST(quantile_is_type_7_and_leaves_the_values_alone)
+{
+    double values[4] = {4.0, 1.0, 3.0, 2.0}, q = 0.0;
+    CHECK_INT_EQ(mcpp_quantile(&q, values, 4, 0.5), MCPP_OK);
+    CHECK(q == 2.5);
+    CHECK_INT_EQ(mcpp_quantile(&q, values, 4, 0.1), MCPP_OK);
+    CHECK(fabs(q - 1.3) < 1e-12);
+    CHECK_INT_EQ(mcpp_quantile(&q, values, 4, 1.0), MCPP_OK);
+    CHECK(q == 4.0);
+    CHECK(values[0] == 4.0 && values[1] == 1.0); /* not sorted in place */
+    CHECK_INT_EQ(mcpp_quantile(&q, values, 0, 0.5), MCPP_EARG);
+    CHECK_INT_EQ(mcpp_quantile(&q, values, 4, 1.5), MCPP_EARG);
+}
+
 int main(void)
 {
     RUN(lane_key_text_of_a_double_is_the_writers_text);
@@ -304,5 +319,6 @@ int main(void)
     RUN(claim_result_names_matched_and_source_lanes);
     RUN(receipt_set_takes_added_receipts_and_lists_them);
     RUN(error_report_sets_the_last_error_as_the_library_does);
+    RUN(quantile_is_type_7_and_leaves_the_values_alone);
     TEST_MAIN_END();
 }
