@@ -47,6 +47,17 @@ TEST(markdown_escaping_opens_no_html_link_code_span_or_cell)
     mcpp_free(got);
 }
 
+TEST(markdown_escaping_opens_no_block_at_the_start_of_a_line)
+{
+    const char *in[] = {"# heading", "> quote", "- item", "12. item", "3) item", "=", "12 ok", "plain"};
+    const char *want[] = {"\\# heading", "&gt; quote", "\\- item", "12\\. item", "3\\) item", "\\=", "12 ok", "plain"};
+    for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+        char *got = escape(in[i], MCPP_OUTPUT_MARKDOWN);
+        CHECK_STR_EQ(got, want[i]);
+        mcpp_free(got);
+    }
+}
+
 TEST(json_escaping_gives_a_literal_without_raw_controls)
 {
     char *got = escape("q\"b\\ \x1b \x7f \xc2\x9b \xe2\x80\xa8 \xff \xce\xbc", MCPP_OUTPUT_JSON);
@@ -230,6 +241,7 @@ int main(int argc, char **argv)
     work = argv[2];
     RUN(text_escaping_shows_every_terminal_control_and_keeps_utf8);
     RUN(markdown_escaping_opens_no_html_link_code_span_or_cell);
+    RUN(markdown_escaping_opens_no_block_at_the_start_of_a_line);
     RUN(json_escaping_gives_a_literal_without_raw_controls);
     RUN(escaping_refuses_null_and_an_unknown_format);
     RUN(under_a_comma_locale_yaml_numbers_read_exactly);

@@ -101,9 +101,29 @@ static int put_markdown_ascii(mcpp_strbuf *sb, const unsigned char *s, size_t i)
     return 1;
 }
 
+/* Length of what would make the text a block (heading, list item, setext
+ * underline) when it starts a line: "#", "-", "+", "=", or digits then "."
+ * or ")". The last character of it is then escaped. (">" needs nothing: it
+ * is written as an entity, which opens no quote.) */
+static size_t block_marker_len(const unsigned char *p)
+{
+    if (*p && strchr("#-+=", *p))
+        return 1;
+    size_t n = 0;
+    while (p[n] >= '0' && p[n] <= '9')
+        n++;
+    return n && (p[n] == '.' || p[n] == ')') ? n + 1 : 0;
+}
+
 void mcpp_sb_markdown(mcpp_strbuf *sb, const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
+    size_t marker = block_marker_len(p);
+    if (marker) { /* the text may start a line: it must not open a block */
+        mcpp_sb_put(sb, (const char *)p, marker - 1);
+        mcpp_sb_putc(sb, '\\');
+        p += marker - 1;
+    }
     for (size_t i = 0; p[i];) {
         if (put_markdown_ascii(sb, p, i))
             i++;

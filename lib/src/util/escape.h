@@ -21,8 +21,9 @@ void mcpp_sb_terminal_lines(mcpp_strbuf *sb, const char *s);
 
 /* Markdown inline text, safe in a table cell: the terminal escaping, with
  * newlines as spaces; `\` `` ` `` `*` `[` `]` `|` `~` (and `_` where it could
- * start or end emphasis) backslash-escaped; `<` `>` `&` as entities, so no
- * HTML, link, image, code span or table cell can be opened by the text. */
+ * start or end emphasis) backslash-escaped; `<` `>` `&` as entities; a
+ * leading block marker ("#", "-", "1.", ...) escaped. So no HTML, link,
+ * image, code span, table cell, heading or list can be opened by the text. */
 void mcpp_sb_markdown(mcpp_strbuf *sb, const char *s);
 
 /* Escapes `s` with mcpp_sb_terminal into `scratch` (emptied first) and
