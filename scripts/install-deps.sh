@@ -4,8 +4,9 @@
 # Idempotent: does nothing when everything is present.
 set -euo pipefail
 PACKAGES=(build-essential cmake pkg-config libcjson-dev libyaml-dev libsqlite3-dev sqlite3 liblua5.4-dev lua5.4
-          libopenblas-dev python3-venv python3-dev
+          libopenblas-dev python3-venv python3-dev libbenchmark-dev
           clang libclang-rt-14-dev # clang + its libFuzzer runtime: tests/fuzz (scripts/fuzz.sh)
+          chromium # headless Chromium: tests render HTML to PNG (tests/python/test_html_render.py)
           locales) # de_DE.UTF-8 (comma decimal point): the locale tests (docs/output-safety.md)
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -19,8 +19,9 @@ fi
 pip=("$venv/bin/python" -m pip --disable-pip-version-check -q)
 
 # Test dependencies first (cached after the first run), then the package itself.
-# dask[distributed] and fsspec: the [dask] extra, for tests/python/test_dask.py.
-"${pip[@]}" install pytest pandas matplotlib nbclient nbformat ipykernel scikit-build-core \
+# dask[distributed] and fsspec: the [dask] extra, for tests/python/test_dask.py;
+# numpy: numpy scalars handed to Builder.set (tests/python/test_ergonomics.py).
+"${pip[@]}" install pytest pytest-benchmark pandas numpy matplotlib nbclient nbformat ipykernel scikit-build-core \
     "dask[distributed]" fsspec
 # --no-build-isolation reuses the venv's scikit-build-core and the incremental
 # build folder build-python/ (see pyproject.toml), so re-runs rebuild only what changed.

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include <mcpp_receipts.h>
+#include <mcpp_receipts/field_paths.h> /* MCPP_FIELD_*: a misspelt path is a compile error */
 
 /* Stops at the first setter that fails: mcpp_error_last() names the field. */
 #define TRY(call)                                                                  \
@@ -46,12 +47,12 @@ int main(int argc, char **argv)
     TRY(mcpp_builder_set_string(b, "lane.family", "NAM56R"));
     TRY(mcpp_builder_set_string(b, "lane.pattern", "AEMEAEMEAEMR"));
     TRY(mcpp_builder_set_int(b, "lane.depth", 52));
-    TRY(mcpp_builder_set_int(b, "workload.seq_len", 4096));
-    TRY(mcpp_builder_set_int(b, "workload.micro_batch", 2));
-    TRY(mcpp_builder_set_int(b, "workload.global_batch", 256));
-    TRY(mcpp_builder_set_int(b, "workload.tokens_per_step", 1048576));
-    TRY(mcpp_builder_set_int(b, "workload.useful_tokens_per_step", 1032192));
-    TRY(mcpp_builder_set_string(b, "workload.data.path", "synthetic"));
+    TRY(mcpp_builder_set_int(b, MCPP_FIELD_WORKLOAD_SEQ_LEN, 4096));
+    TRY(mcpp_builder_set_int(b, MCPP_FIELD_WORKLOAD_MICRO_BATCH, 2));
+    TRY(mcpp_builder_set_int(b, MCPP_FIELD_WORKLOAD_GLOBAL_BATCH, 256));
+    TRY(mcpp_builder_set_int(b, MCPP_FIELD_WORKLOAD_TOKENS_PER_STEP, 1048576));
+    TRY(mcpp_builder_set_int(b, MCPP_FIELD_WORKLOAD_USEFUL_TOKENS_PER_STEP, 1032192));
+    TRY(mcpp_builder_set_string(b, MCPP_FIELD_WORKLOAD_DATA_PATH, "synthetic"));
     TRY(mcpp_builder_set_string(b, "routing.mode", "token_choice"));
     TRY(mcpp_builder_set_string(b, "routing.score", "sigmoid"));
     TRY(mcpp_builder_set_int(b, "routing.num_experts", 64));
@@ -86,7 +87,8 @@ int main(int argc, char **argv)
     TRY(mcpp_builder_add_artifact(b, "log", "file:///tmp/harness.log"));
     TRY(mcpp_builder_set_json(b, "extra.harness", "{\"name\": \"c-harness\", \"example\": true}"));
 
-    /* validates everything set above; the report lists each problem */
+    /* validates everything set above; the report lists each problem (a failed
+     * setter above also makes finish fail: builder errors are sticky) */
     rc = mcpp_builder_finish(&receipt, &report, b);
     if (rc != MCPP_OK) {
         for (size_t i = 0; i < mcpp_report_count(report); i++)

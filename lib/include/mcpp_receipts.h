@@ -18,6 +18,7 @@
  *   frontier.h    lanes, the frontier report, claims, mergeable lane summaries
  *   receipt_set.h many receipts from files and directories, bad files reported
  *   store.h       a durable receipt store (SQLite), lane history, change points
+ *   import.h      MLPerf, pytest-benchmark and Google Benchmark results as receipts
  */
 #ifndef MCPP_RECEIPTS_H
 #define MCPP_RECEIPTS_H
@@ -32,5 +33,6 @@
 #include "mcpp_receipts/frontier.h"
 #include "mcpp_receipts/receipt_set.h"
 #include "mcpp_receipts/store.h"
+#include "mcpp_receipts/import.h"
 
 #endif /* MCPP_RECEIPTS_H */

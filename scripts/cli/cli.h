@@ -43,6 +43,8 @@ int cli_claim(int argc, char **argv);
 /* cmd_store.c, cmd_history.c */
 int cli_store(int argc, char **argv);
 int cli_history(int argc, char **argv);
+/* cmd_import.c */
+int cli_import(int argc, char **argv);
 /* cmd_policy.c */
 int cli_policy(int argc, char **argv);
 

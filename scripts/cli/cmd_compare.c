@@ -248,11 +248,15 @@ int cli_frontier(int argc, char **argv)
         goto done;
     }
     if ((ex = load_policy(&policy, o.policy_path)) != 0) goto done;
-    if ((ex = load_set(&set, o.store_path, o.rest, o.n_rest, &bad)) != 0) goto done;
-    int rc = mcpp_frontier_build(&f, policy, mcpp_receipt_set_items(set), mcpp_receipt_set_count(set));
-    if ((ex = exit_for(rc)) != 0) goto done;
+    if (o.store_path && o.n_rest == 0) { /* the whole store: its lane summaries */
+        if ((ex = cli_store_frontier(&f, o.store_path, policy)) != 0) goto done;
+    } else {
+        if ((ex = load_set(&set, o.store_path, o.rest, o.n_rest, &bad)) != 0) goto done;
+        int rc = mcpp_frontier_build(&f, policy, mcpp_receipt_set_items(set), mcpp_receipt_set_count(set));
+        if ((ex = exit_for(rc)) != 0) goto done;
+    }
     char *text = NULL;
-    rc = mcpp_frontier_render(&text, f, o.format);
+    int rc = mcpp_frontier_render(&text, f, o.format);
     if ((ex = print_rendered(rc, text)) != 0) goto done;
     ex = bad ? CLI_EXIT_INVALID : CLI_EXIT_OK;
 done:

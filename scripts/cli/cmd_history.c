@@ -17,7 +17,7 @@ static const char HISTORY_HELP[] =
     "metric (default: the default policy's gate metric), and finds change points: the\n"
     "first run after which the metric shifted beyond noise. Method: binary segmentation\n"
     "on ln(value); a split is kept when its squared-error gain over the noise variance\n"
-    "(from the MAD of successive differences) exceeds P*ln(n) (default P 4) and the\n"
+    "(from the MAD of successive differences) exceeds P*ln(n) (default P 6) and the\n"
     "medians on either side differ by at least R (default 0.01); each side needs N runs\n"
     "(default 3). Without --lane every lane of the store is listed.\n"
     "exit codes: 0 ok, 3 invalid input or store, 4 internal error\n";

@@ -119,6 +119,20 @@ int cli_store_load(mcpp_receipt_set **out, const char *db, const char *where)
     return rc ? fail(rc) : 0;
 }
 
+int cli_store_frontier(mcpp_frontier **out, const char *db, const mcpp_policy *policy)
+{
+    *out = NULL;
+    mcpp_store *store = NULL;
+    if (mcpp_store_open(&store, db, 0) != MCPP_OK) {
+        mcpp_error_clear(); /* not writable here: read it as it is */
+        int ex = open_store(&store, db, MCPP_STORE_READ_ONLY);
+        if (ex) return ex;
+    }
+    int rc = mcpp_store_frontier(out, store, policy);
+    mcpp_store_close(store);
+    return rc ? fail(rc) : 0;
+}
+
 /* ---- init, add -------------------------------------------------------------------- */
 
 static int cmd_init(store_args *a)

@@ -14,4 +14,12 @@
  */
 int cli_store_load(mcpp_receipt_set **out, const char *db, const char *where);
 
+/*
+ * The frontier of every receipt in the store at `db` (mcpp_store_frontier:
+ * from the store's lane summaries under the default policy, `policy` NULL).
+ * Opens the store for writing when it can, so stale summaries are saved once
+ * rebuilt, else read-only. Returns 0 or an exit code, the error printed.
+ */
+int cli_store_frontier(mcpp_frontier **out, const char *db, const mcpp_policy *policy);
+
 #endif /* MCPP_CLI_CMD_STORE_H */

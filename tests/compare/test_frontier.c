@@ -462,6 +462,58 @@ TEST(receipt_set_walks_directories_and_keeps_going_past_bad_files)
     mcpp_free(yaml);
 }
 
+/* Three lanes all named "NAM56R hybrid MoE lane": one jagged at 4096, one
+ * padded at 4096, one jagged at 8192. Every display must tell them apart. */
+TEST(lanes_sharing_a_label_show_what_differs_from_their_neighbours_everywhere)
+{
+    mcpp_receipt *rs[3] = {
+        FIX("\"id\":\"base-1\"", "\"id\":\"j4\""),
+        FIX("\"id\":\"base-1\"", "\"id\":\"p4\"", "\"requested\":\"jagged\",\"observed\":\"jagged\"",
+            "\"requested\":\"padded\",\"observed\":\"padded\""),
+        FIX("\"id\":\"base-1\"", "\"id\":\"j8\"", "\"seq_len\":4096", "\"seq_len\":8192"),
+    };
+    mcpp_frontier *f = NULL;
+    CHECK_INT_EQ(mcpp_frontier_build(&f, NULL, (const mcpp_receipt *const *)rs, 3), MCPP_OK);
+    CHECK_INT_EQ(mcpp_frontier_lane_count(f), 3);
+    const char *want[3] = {"NAM56R hybrid MoE lane (seq_len=4096, moe=jagged)",
+                           "NAM56R hybrid MoE lane (seq_len=4096, moe=padded)",
+                           "NAM56R hybrid MoE lane (seq_len=8192, moe=jagged)"};
+    int seen[3] = {0, 0, 0};
+    for (size_t l = 0; l < 3; l++) {
+        CHECK_STR_EQ(mcpp_frontier_lane_label(f, l), "NAM56R hybrid MoE lane");
+        const char *display = mcpp_frontier_lane_display_label(f, l);
+        for (int w = 0; w < 3; w++)
+            if (display && strcmp(display, want[w]) == 0) seen[w]++;
+        CHECK(strstr(display, mcpp_frontier_lane_differences(f, l)) != NULL);
+    }
+    CHECK(seen[0] == 1 && seen[1] == 1 && seen[2] == 1);
+    char *text = NULL, *md = NULL, *json = NULL;
+    CHECK_INT_EQ(mcpp_frontier_render(&text, f, MCPP_OUTPUT_TEXT), MCPP_OK);
+    CHECK_INT_EQ(mcpp_frontier_render(&md, f, MCPP_OUTPUT_MARKDOWN), MCPP_OK);
+    CHECK_INT_EQ(mcpp_frontier_render(&json, f, MCPP_OUTPUT_JSON), MCPP_OK);
+    for (int w = 0; w < 3; w++) {
+        CHECK_CONTAINS(text, want[w]);
+        CHECK_CONTAINS(md, want[w]);
+        char field[160];
+        snprintf(field, sizeof field, "\"display_label\": \"%s\"", want[w]);
+        CHECK_CONTAINS(json, field);
+    }
+    CHECK_CONTAINS(json, "\"differences\": \"seq_len=8192, moe=jagged\"");
+    mcpp_free(text);
+    mcpp_free(md);
+    mcpp_free(json);
+    mcpp_frontier_free(f);
+
+    /* a lane alone has no neighbour: its label stands as it is */
+    mcpp_frontier *alone = NULL;
+    CHECK_INT_EQ(mcpp_frontier_build(&alone, NULL, (const mcpp_receipt *const *)rs, 1), MCPP_OK);
+    CHECK_STR_EQ(mcpp_frontier_lane_differences(alone, 0), "");
+    CHECK_STR_EQ(mcpp_frontier_lane_display_label(alone, 0), "NAM56R hybrid MoE lane");
+    CHECK(mcpp_frontier_lane_display_label(alone, 1) == NULL);
+    mcpp_frontier_free(alone);
+    for (int i = 0; i < 3; i++) mcpp_receipt_free(rs[i]);
+}
+
 int main(void)
 {
     build_mixed();
@@ -479,6 +531,7 @@ int main(void)
     RUN(merged_partition_summaries_equal_the_summary_of_the_union);
     RUN(summary_refuses_a_receipt_or_summary_of_another_lane);
     RUN(receipt_set_walks_directories_and_keeps_going_past_bad_files);
+    RUN(lanes_sharing_a_label_show_what_differs_from_their_neighbours_everywhere);
     for (int i = 0; i < N_MIXED; i++) mcpp_receipt_free(mixed[i]);
     TEST_MAIN_END();
 }

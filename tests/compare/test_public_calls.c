@@ -181,6 +181,34 @@ TEST(gate_report_names_each_candidate)
     mcpp_receipt_free(c);
 }
 
+/* What a harness holds is `mcpp_receipt *r[N]`: this file is built with
+ * -Wall -Wextra -Werror, so the call below would fail to compile if it needed a cast. */
+TEST(gate_run_receipts_takes_plain_receipt_arrays_and_equals_gate_run)
+{
+    mcpp_receipt *baselines[2] = {FIX("\"id\":\"base-1\"", "\"id\":\"b1\""),
+                                  FIX("\"id\":\"base-1\"", "\"id\":\"b2\"")};
+    mcpp_receipt *candidates[1] = {FIX("\"id\":\"base-1\"", "\"id\":\"cand-7\"")};
+    mcpp_gate_report *plain = NULL, *constant = NULL;
+    CHECK_INT_EQ(mcpp_gate_run_receipts(&plain, NULL, baselines, 2, candidates, 1), MCPP_OK);
+    const mcpp_receipt *cb[2] = {baselines[0], baselines[1]}, *cc[1] = {candidates[0]};
+    CHECK_INT_EQ(mcpp_gate_run(&constant, NULL, cb, 2, cc, 1), MCPP_OK);
+    char *a = NULL, *b = NULL;
+    CHECK_INT_EQ(mcpp_gate_report_render(&a, plain, MCPP_OUTPUT_JSON), MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_report_render(&b, constant, MCPP_OUTPUT_JSON), MCPP_OK);
+    CHECK(a && b && strcmp(a, b) == 0);
+    CHECK_STR_EQ(mcpp_gate_report_candidate_id(plain, 0), "cand-7");
+    CHECK_INT_EQ(mcpp_gate_report_entry_baseline_count(plain, 0), 2);
+    mcpp_gate_report *none = NULL;
+    CHECK_INT_EQ(mcpp_gate_run_receipts(&none, NULL, NULL, 1, candidates, 1), MCPP_EARG);
+    CHECK(none == NULL);
+    mcpp_free(a);
+    mcpp_free(b);
+    mcpp_gate_report_free(plain);
+    mcpp_gate_report_free(constant);
+    for (int i = 0; i < 2; i++) mcpp_receipt_free(baselines[i]);
+    mcpp_receipt_free(candidates[0]);
+}
+
 TEST(frontier_lanes_have_keys_labels_and_are_found_by_short_key)
 {
     mcpp_receipt *a = FIX("\"id\":\"base-1\"", "\"id\":\"a\"");
@@ -314,6 +342,7 @@ int main(void)
     RUN(policy_name_and_rule_names_read_back);
     RUN(comparison_rows_give_role_and_both_sides_values);
     RUN(gate_report_names_each_candidate);
+    RUN(gate_run_receipts_takes_plain_receipt_arrays_and_equals_gate_run);
     RUN(frontier_lanes_have_keys_labels_and_are_found_by_short_key);
     RUN(lane_summary_reports_key_reasons_and_headline);
     RUN(claim_result_names_matched_and_source_lanes);

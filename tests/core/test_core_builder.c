@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <mcpp_receipts/field_paths.h>
+
 #include "core_test_helpers.h"
 #include "test_util.h"
 
@@ -105,6 +107,126 @@ TEST(setters_fail_at_once_with_type_enum_range_and_unknown_path)
     CHECK_INT_EQ(mcpp_builder_set_string(b, "lane.name", "bad \xff utf8"), MCPP_EINVALID);
     mcpp_builder_free(b);
     mcpp_builder_free(NULL); /* NULL-safe */
+}
+
+TEST(setter_failures_are_sticky_and_finish_lists_them_all)
+{
+    mcpp_builder *b = nam56r_builder();
+    /* a harness that ignores these return codes must not get a receipt */
+    (void)mcpp_builder_set_int(b, "workload.seqlen", 4096);
+    (void)mcpp_builder_set_string(b, "compile.posture", "fast");
+    CHECK_INT_EQ(mcpp_builder_set_int(b, "workload.seq_len", 4096), MCPP_OK);
+    CHECK_INT_EQ(mcpp_builder_error_count(b), 2);
+    mcpp_receipt *r = NULL;
+    mcpp_report *report = NULL;
+    CHECK_INT_EQ(mcpp_builder_finish(&r, &report, b), MCPP_ENOTFOUND); /* the first failure's status */
+    CHECK(r == NULL);
+    const mcpp_error *e = mcpp_error_last();
+    CHECK_STR_EQ(e->kind, "unknown_field");
+    CHECK_STR_EQ(e->field, "workload.seqlen");
+    CHECK_STR_EQ(e->message, "workload.seqlen: unknown field of schema mcpp.receipt/2, did you mean "
+                             "'workload.seq_len'?; compile.posture: expected one of \"eager\", "
+                             "\"partial\", \"regional\", \"whole_model\", \"graph_replay\", got "
+                             "\"fast\" (2 builder calls failed before finish)");
+    CHECK(report && mcpp_report_error_count(report) == 1);
+    CHECK_CONTAINS(report ? mcpp_report_at(report, 0)->message : "", "compile.posture");
+    mcpp_report_free(report);
+    /* still failing until the caller says it handled them */
+    CHECK_INT_EQ(mcpp_builder_finish(&r, NULL, b), MCPP_ENOTFOUND);
+    mcpp_builder_clear_errors(b);
+    CHECK_INT_EQ(mcpp_builder_error_count(b), 0);
+    CHECK_INT_EQ(mcpp_builder_finish(&r, NULL, b), MCPP_OK);
+    mcpp_value v;
+    CHECK_INT_EQ(mcpp_receipt_get(r, "workload.seq_len", &v), MCPP_OK);
+    CHECK_INT_EQ(v.integer, 4096);
+    mcpp_receipt_free(r);
+    mcpp_builder_free(b);
+}
+
+TEST(unknown_paths_name_the_closest_schema_path)
+{
+    static const struct {
+        const char *typo, *meant;
+    } table[] = {
+        {"workload.seqlen", "workload.seq_len"},
+        {"routing.topk", "routing.top_k"},
+        {"workload.seq_len.x", NULL},
+        {"hardwre.observed.acelerator", "hardware.observed.accelerator"},
+        {"seq_len", "workload.seq_len"},
+        {"metrics.tokens_per_sec", "metrics.tokens_per_s"},
+        {"zzzzzzzz.qqqqqqq", NULL},
+        {"workload.seq_len", NULL}, /* a field already: nothing to suggest */
+    };
+    char buf[128];
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        int rc = mcpp_schema_field_suggest(buf, sizeof buf, table[i].typo);
+        if (table[i].meant) {
+            CHECK_INT_EQ(rc, MCPP_OK);
+            CHECK_STR_EQ(buf, table[i].meant);
+        } else {
+            CHECK_INT_EQ(rc, MCPP_ENOTFOUND);
+            CHECK_STR_EQ(buf, "");
+        }
+    }
+    char tiny[4];
+    CHECK_INT_EQ(mcpp_schema_field_suggest(tiny, sizeof tiny, "workload.seqlen"), MCPP_ENOTFOUND);
+    CHECK_INT_EQ(mcpp_schema_field_suggest(NULL, 8, "x"), MCPP_EARG);
+    mcpp_builder *b = NULL;
+    CHECK_INT_EQ(mcpp_builder_new(&b), MCPP_OK);
+    CHECK_INT_EQ(mcpp_builder_set_int(b, "routing.topk", 8), MCPP_ENOTFOUND);
+    CHECK_STR_EQ(mcpp_error_last()->message,
+                 "routing.topk: unknown field of schema mcpp.receipt/2, did you mean 'routing.top_k'?");
+    CHECK_INT_EQ(mcpp_builder_unset(b, "routing.topk"), MCPP_ENOTFOUND);
+    CHECK_CONTAINS(mcpp_error_last()->message, "did you mean 'routing.top_k'?");
+    mcpp_builder_free(b);
+}
+
+TEST(field_path_constants_are_the_schema_paths)
+{
+    CHECK_INT_EQ(MCPP_FIELD_PATH_COUNT, mcpp_schema_field_count());
+    static const char *const constants[] = {MCPP_FIELD_WORKLOAD_SEQ_LEN, MCPP_FIELD_ROUTING_TOP_K,
+                                            MCPP_FIELD_LANE_BLOCKS_A, MCPP_FIELD_BACKEND_MOE_OBSERVED,
+                                            MCPP_FIELD_METRICS_GOODPUT_BADPUT_S_IDLE, MCPP_FIELD_EXTRA};
+    static const char *const paths[] = {"workload.seq_len", "routing.top_k", "lane.blocks.A",
+                                        "backend.moe.observed", "metrics.goodput.badput_s.idle", "extra"};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        CHECK_STR_EQ(constants[i], paths[i]);
+        CHECK(mcpp_schema_field_id(constants[i]) >= 0);
+    }
+    mcpp_builder *b = NULL;
+    CHECK_INT_EQ(mcpp_builder_new(&b), MCPP_OK);
+    CHECK_INT_EQ(mcpp_builder_set_int(b, MCPP_FIELD_WORKLOAD_SEQ_LEN, 4096), MCPP_OK);
+    mcpp_builder_free(b);
+}
+
+TEST(finish_derives_tokens_per_s_from_useful_tokens_over_the_median_step)
+{
+    /* samples 1..10 s: median 5.5; the analyses derive a receipt's rate with
+     * the same function (mcpp_tokens_per_s_from_steps) */
+    mcpp_builder *b = nam56r_builder();
+    CHECK_INT_EQ(mcpp_builder_set_int(b, "workload.useful_tokens_per_step", 11000), MCPP_OK);
+    mcpp_receipt *r = NULL;
+    CHECK_INT_EQ(mcpp_builder_finish(&r, NULL, b), MCPP_OK);
+    mcpp_value v;
+    CHECK_INT_EQ(mcpp_receipt_get(r, "metrics.tokens_per_s", &v), MCPP_OK);
+    CHECK(fabs(v.number - 2000.0) < 1e-9);
+    /* a stated rate is kept as stated */
+    CHECK_INT_EQ(mcpp_builder_set_double(b, "metrics.tokens_per_s", 1999.0), MCPP_OK);
+    mcpp_receipt *stated = NULL;
+    CHECK_INT_EQ(mcpp_builder_finish(&stated, NULL, b), MCPP_OK);
+    CHECK_INT_EQ(mcpp_receipt_get(stated, "metrics.tokens_per_s", &v), MCPP_OK);
+    CHECK(v.number == 1999.0);
+    /* without useful tokens nothing is derived */
+    mcpp_builder_unset(b, "metrics.tokens_per_s");
+    mcpp_builder_unset(b, "workload.useful_tokens_per_step");
+    mcpp_receipt *bare = NULL;
+    CHECK_INT_EQ(mcpp_builder_finish(&bare, NULL, b), MCPP_OK);
+    CHECK_INT_EQ(mcpp_receipt_get(bare, "metrics.tokens_per_s", &v), MCPP_OK);
+    CHECK_INT_EQ(v.type, MCPP_TYPE_ABSENT);
+    mcpp_receipt_free(r);
+    mcpp_receipt_free(stated);
+    mcpp_receipt_free(bare);
+    mcpp_builder_free(b);
 }
 
 TEST(finish_validates_like_loading)
@@ -229,6 +351,10 @@ int main(void)
     RUN(builder_finish_derives_median_and_interpolated_percentiles);
     RUN(built_receipt_round_trips_through_json_and_yaml);
     RUN(setters_fail_at_once_with_type_enum_range_and_unknown_path);
+    RUN(setter_failures_are_sticky_and_finish_lists_them_all);
+    RUN(unknown_paths_name_the_closest_schema_path);
+    RUN(field_path_constants_are_the_schema_paths);
+    RUN(finish_derives_tokens_per_s_from_useful_tokens_over_the_median_step);
     RUN(finish_validates_like_loading);
     RUN(stated_statistics_are_checked_against_samples_at_finish);
     RUN(get_reads_every_type_by_path);

@@ -564,6 +564,9 @@ TEST(builder_adds_named_metrics_and_derives_block_counts)
     CHECK_INT_EQ(mcpp_builder_add_metric(b, "x", "s", MCPP_DIRECTION_LOWER, NAN, NULL, NULL, NULL,
                                          0),
                  MCPP_EINVALID);
+    /* failed setters are sticky until the caller says it handled them */
+    CHECK_INT_EQ(mcpp_builder_error_count(b), 2);
+    mcpp_builder_clear_errors(b);
     CHECK_INT_EQ(mcpp_builder_set_json(b, "features.stp", "true"), MCPP_OK);
     CHECK_INT_EQ(mcpp_builder_set_string(b, "metrics.primary", "gemm_tflops"), MCPP_OK);
     mcpp_receipt *r = NULL;

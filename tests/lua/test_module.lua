@@ -137,6 +137,12 @@ check("frontier_labels_lanes", function()
   eq(#stable.receipts, 3, "runs in the stable lane")
   assert(stable.headline and stable.headline.median > 0, "headline")
   assert(f.text:find("stable", 1, true), "rendered text")
+  -- the padded and jagged lanes share lane.name; their display labels say what differs
+  local labels = {}
+  for _, lane in ipairs(f.lanes) do labels[lane.display_label] = lane.differences end
+  eq(labels["NAM56R hybrid MoE lane (moe=padded)"], "moe=padded", "padded lane's display label")
+  eq(labels["NAM56R hybrid MoE lane (moe=jagged)"], "moe=jagged", "jagged lane's display label")
+  assert(f.text:find("NAM56R hybrid MoE lane (moe=jagged)", 1, true), "text shows the display label")
 end)
 
 check("close_frees_now_and_closed_receipt_refuses_use", function()

@@ -55,7 +55,7 @@ def test_to_pandas_gives_one_row_per_receipt_with_dotted_columns(receipt_dir):
     assert "routing.top_k" in df.columns and "backend.moe.observed" in df.columns
     assert set(df["backend.moe.observed"]) == {"padded", "jagged"}
     small = mr.load_dir(receipt_dir).to_pandas(columns=["metrics.tokens_per_s"])
-    assert list(small.columns) == ["id", "metrics.tokens_per_s"]
+    assert list(small.columns) == ["id", "filename", "lane", "lane_label", "metrics.tokens_per_s"]
 
 
 def test_threaded_loading_gives_the_same_set_in_the_same_order(tmp_path):

@@ -77,6 +77,19 @@ def test_analyses_run_over_the_store(store):
         store.compare("run-0000", "nope")
 
 
+def test_the_whole_store_frontier_comes_from_lane_summaries_and_equals_the_loaded_one(store):
+    store.add([receipt(i, value=396000.0 + 100 * i) for i in range(4)])
+    store.add([receipt(10 + i, value=300000.0, **{"workload.seq_len": 8192}) for i in range(3)])
+    fast, slow = store.frontier(), mr.frontier(store.query())
+    assert len(fast.lanes) == 2
+    assert fast.to_json() == slow.to_json()
+    assert fast.to_text() == slow.to_text()
+    assert fast.to_markdown() == slow.to_markdown()
+    store.remove("run-0001", "throttled")       # the summaries go stale, then are rebuilt
+    assert store.frontier().to_json() == mr.frontier(store.query()).to_json()
+    assert store.frontier().receipt_count == 6
+
+
 def test_export_round_trips(store):
     store.add([receipt(i) for i in range(3)])
     lines = store.export("jsonl").splitlines()

@@ -39,6 +39,7 @@
 #include "mcpp_receipts/frontier.h"
 #include "mcpp_receipts/policy_lua.h"
 
+#include "import_lua.h"
 #include "policy/lua/lua_values.h" /* shared with the policy engine's receipt views */
 
 #define RECEIPT_MT "mcpp_receipts.receipt"
@@ -333,6 +334,12 @@ static int mr_loads(lua_State *L)
     return 1;
 }
 
+/* mr.import(format, paths [, out_dir]) -> list of receipts (import_lua.c) */
+static int mr_import(lua_State *L)
+{
+    return mcpp_lua_module_import(L, push_receipt);
+}
+
 /* ---- policies ------------------------------------------------------------------------ */
 
 static void push_policy(lua_State *L, mcpp_policy *policy)
@@ -607,6 +614,7 @@ int luaopen_mcpp_receipts(lua_State *L)
                                            {NULL, NULL}};
     static const luaL_Reg FUNCTIONS[] = {{"load", mr_load},
                                          {"loads", mr_loads},
+                                         {"import", mr_import},
                                          {"compare", mr_compare},
                                          {"frontier", mr_frontier},
                                          {"policy", mr_policy},

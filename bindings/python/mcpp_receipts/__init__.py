@@ -27,6 +27,7 @@ from typing import Iterable, Union
 from . import _core
 from ._core import (
     SCHEMA,
+    ArgumentError,
     Builder,
     Error,
     FileError,
@@ -57,12 +58,12 @@ __version__ = _core.__version__
 
 __all__ = [
     "SCHEMA", "VERDICTS", "FIELDS",
-    "Error", "ParseError", "ValidationError", "PolicyError", "FileError",
+    "Error", "ParseError", "ValidationError", "PolicyError", "FileError", "ArgumentError",
     "Receipt", "Section", "ReceiptSet", "Builder", "Policy",
     "Comparison", "Row", "Gate", "Frontier", "Lane", "Headline", "Adjacent",
     "ClaimResult", "GateReport", "LaneSummary",
     "Store", "History", "LaneHistory", "Run", "Change", "AddResult",
-    "load", "loads", "load_dir", "compare", "frontier", "claim", "gate",
+    "load", "loads", "load_dir", "import_results", "compare", "frontier", "claim", "gate",
     "lane_key", "library_version",
 ]
 
@@ -97,6 +98,25 @@ def load_dir(path: PathLike, recursive: bool = True, *, threads: int | None = No
     """
     receipts, errors = _core.load_dir(path, recursive, threads)
     return ReceiptSet(receipts, errors)
+
+
+def import_results(format: str, paths: PathLike | Iterable[PathLike], *,
+                   out: PathLike | None = None) -> ReceiptSet:
+    """Turns other tools' benchmark results into receipts, one per run.
+
+    ``format`` is "mlperf" (result_N.txt logs or MLPerf Training results
+    trees), "pytest-benchmark" (``pytest --benchmark-json`` files) or
+    "google-benchmark" (``--benchmark_out`` JSON files). All or nothing: a
+    malformed input raises :class:`ParseError`, :class:`ValidationError` or
+    :class:`FileError` naming the file and line, and nothing is written. With
+    ``out``, the receipts are also written there as ``<id>.json`` (each file
+    atomically; the same inputs give the same ids and bytes).
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    names = [os.fspath(p) for p in paths]
+    receipts = _core._import_results(format, names, None if out is None else os.fspath(out))
+    return ReceiptSet(receipts)
 
 
 def _as_receipt(obj: Receipt | PathLike) -> Receipt:

@@ -14,6 +14,7 @@ workers must find the caller's policy.
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import pathlib
@@ -40,11 +41,16 @@ def _restore_policy(recipe: tuple) -> "Policy":
     elif kind == "shipped":
         made = Policy.shipped(recipe[1])
     elif kind == "text":
-        made = Policy.from_string(recipe[1], recipe[2])
+        made = Policy.from_string(recipe[1], recipe[2], **dict(recipe[3]))
     else:
         raise ValueError(f"unknown policy recipe {kind!r}")
     with _RECIPES_LOCK:
         return _RECIPES.setdefault(recipe, made)  # type: ignore[return-value]
+
+
+def _limits_key(limits: dict[str, Any]) -> tuple:
+    """The time limits a policy was made with, hashable, as part of its recipe."""
+    return tuple(sorted((k, v) for k, v in limits.items() if v is not None))
 
 
 class Policy(_core.Policy):
@@ -69,7 +75,8 @@ class Policy(_core.Policy):
         """The shipped Lua policy `name` ("default", "strict", "cross_hardware", ...)."""
         path = POLICY_DIR / f"{name}.lua"
         if "/" in name or not path.is_file():
-            raise ValueError(f"no shipped policy {name!r}; shipped: {', '.join(cls.shipped_names())}")
+            raise _core.ArgumentError(
+                f"no shipped policy {name!r}; shipped: {', '.join(cls.shipped_names())}")
         made = cls.from_file(path)
         made._recipe = ("shipped", name)
         return made
@@ -81,16 +88,16 @@ class Policy(_core.Policy):
         return made  # type: ignore[return-value]
 
     @classmethod
-    def from_file(cls, path: str | os.PathLike[str]) -> Policy:
-        made = super().from_file(path)
+    def from_file(cls, path: str | os.PathLike[str], **limits: Any) -> Policy:
+        made = super().from_file(path, **limits)
         text = pathlib.Path(path).read_text(encoding="utf-8")
-        made._recipe = ("text", text, os.fspath(path))
+        made._recipe = ("text", text, os.fspath(path), _limits_key(limits))
         return made  # type: ignore[return-value]
 
     @classmethod
-    def from_string(cls, text: str, name: str | None = None) -> Policy:
-        made = super().from_string(text, name)
-        made._recipe = ("text", text, name)
+    def from_string(cls, text: str, name: str | None = None, **limits: Any) -> Policy:
+        made = super().from_string(text, name, **limits)
+        made._recipe = ("text", text, name, _limits_key(limits))
         return made  # type: ignore[return-value]
 
     default.__doc__ = _core.Policy.default.__doc__
@@ -104,6 +111,27 @@ class Policy(_core.Policy):
         with _RECIPES_LOCK:
             _RECIPES[recipe] = self  # what comes back here unpickles to this object
         return (_restore_policy, (recipe,))
+
+    def _repr_html_(self) -> str:
+        """Dimensions by role with their fields, then noise, gate, adjacency and
+        rules; explicit text colours so dark notebook themes stay legible."""
+        e = html.escape
+        role_colours = {"must_match": "#fde2e1", "qualify": "#fff4d6", "ignore": "#eeeeee"}
+        rows = []
+        for name, d in self.dimensions.items():
+            colour = role_colours.get(d["role"], "#ffffff")
+            rows.append(f'<tr style="background:{colour};color:#1a1a1a"><td><code>{e(name)}</code></td>'
+                        f"<td>{e(d['role'])}</td><td>{e(', '.join(d['fields']))}</td></tr>")
+        settings = [("noise", self.noise), ("gate", self.gate),
+                    ("adjacency width", self.adjacency_width),
+                    ("required fields", ", ".join(self.required_fields) or "—"),
+                    ("rules", ", ".join(self.rules) or "—")]
+        rows += [f'<tr><td colspan="2"><b>{e(k)}</b></td><td>{e(str(v))}</td></tr>' for k, v in settings]
+        source = f" <code>{e(str(self.source))}</code>" if self.source else ""
+        return (f'<div class="mcpp-policy"><b>Policy {e(self.name)}</b>{source}'
+                f'<table class="mcpp-policy"><thead><tr><th style="text-align:left">dimension</th>'
+                f'<th style="text-align:left">role</th><th style="text-align:left">fields</th></tr>'
+                f'</thead><tbody>{"".join(rows)}</tbody></table></div>')
 
     def test_file(self, path: str | os.PathLike[str]) -> dict[str, Any]:
         """Runs the cases of a case file (schema ``mcpp.policy-cases/1``: receipt

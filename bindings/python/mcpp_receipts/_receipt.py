@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
 from . import _core
+from ._extras import require
 
 # ---- the schema, read once from the C library --------------------------------
 
@@ -166,31 +167,30 @@ class Receipt(_core.Receipt):
         return list(self._flat())
 
     def _repr_html_(self) -> str:
-        flat = self._flat()
-        rows = []
-        current = None
-        for path, value in flat.items():
-            section = path.split(".")[0]
-            if section != current:
-                current = section
-                rows.append(
-                    f'<tr><th colspan="2" style="text-align:left;background:#eef">'
-                    f"{html.escape(section)}</th></tr>"
-                )
+        """The fields grouped by top-level section: one collapsible block per
+        section with its field count, so a 100+ field receipt stays readable;
+        explicit text colours keep it legible under dark notebook themes."""
+        groups: dict[str, list[str]] = {}
+        for path, value in self._flat().items():
             shown = json.dumps(value) if isinstance(value, (dict, list)) else value
             if isinstance(value, tuple):
                 shown = ", ".join(map(str, value)) if len(value) <= 12 else (
                     ", ".join(map(str, value[:12])) + f", … ({len(value)} values)"
                 )
-            rows.append(
+            # plain top-level fields (schema, id, created_at) share one block
+            top = "." in path or FIELDS.get(path, ("",))[0] == "object"
+            groups.setdefault(path.split(".")[0] if top else "top level", []).append(
                 f'<tr><td style="text-align:left"><code>{html.escape(path)}</code></td>'
                 f'<td style="text-align:left">{html.escape(str(shown))}</td></tr>'
             )
-        title = html.escape(f"Receipt {self.id}")
-        return (
-            f'<div class="mcpp-receipt"><b>{title}</b>'
-            f'<table class="mcpp-receipt">{"".join(rows)}</table></div>'
+        sections = "".join(
+            f'<details open><summary style="background:#e8eaf6;color:#1a1a1a;padding:0 .4em">'
+            f"<b>{html.escape(section)}</b> ({len(rows)} field{'s' if len(rows) != 1 else ''})"
+            f'</summary><table class="mcpp-receipt">{"".join(rows)}</table></details>'
+            for section, rows in groups.items()
         )
+        title = html.escape(f"Receipt {self.id}")
+        return f'<div class="mcpp-receipt"><b>{title}</b>{sections}</div>'
 
 
 def _section_property(name: str) -> property:
@@ -259,29 +259,91 @@ class ReceiptSet(Sequence[Receipt]):
         JSON and YAML copies of one run), first occurrence kept; errors kept."""
         return ReceiptSet(list(dict.fromkeys(self._items)), self.errors)
 
-    def to_pandas(self, columns: Sequence[str] | None = None):  # -> pandas.DataFrame
-        """One row per receipt, one column per dotted field path (``id`` first).
+    def to_pandas(self, columns: Sequence[str] | None = None, *, policy=None):  # -> pandas.DataFrame
+        """One row per receipt: ``id``, ``filename`` (the file it was loaded
+        from, None for built ones), ``lane`` (its frontier lane's short key
+        under ``policy``, default: the default policy) and ``lane_label`` (the
+        lane's display label), then one column per dotted field path.
 
-        ``columns`` restricts the table to those paths. Needs pandas.
+        ``columns`` restricts the field columns to those paths; an unknown name
+        raises :class:`ArgumentError` (a ValueError) naming the closest path.
+        Integer fields are nullable ``Int64`` columns, never float64 with NaN.
+        The columns are there even when the set is empty. Needs pandas.
         """
-        import pandas as pd
+        pd = require("pandas")
 
+        if columns is not None:
+            for c in columns:
+                if c not in FIELDS and c not in _ROW_COLUMNS:
+                    near = _core._suggest_field(c)
+                    hint = f", did you mean {near!r}?" if near else ""
+                    raise _core.ArgumentError(f"unknown column {c!r}: not a receipt field path{hint}")
+        lanes = self._lanes(policy)
         records = []
         for r in self._items:
             flat = r._flat()
-            flat["id"] = r.id
-            if columns is not None:
-                flat = {c: flat.get(c) for c in ("id", *columns)}
-            records.append(flat)
-        df = pd.DataFrame.from_records(records)
-        if "id" in df.columns:
-            df = df[["id"] + [c for c in df.columns if c != "id"]]
+            lane = lanes.get(_core.lane_key(r, policy)[0])
+            record = {"id": r.id, "filename": r.filename,
+                      "lane": lane.short_key if lane else None,
+                      "lane_label": lane.display_label if lane else None}
+            record.update(flat if columns is None else {c: flat.get(c) for c in columns})
+            records.append(record)
+        field_columns = list(columns) if columns is not None else list(
+            dict.fromkeys(p for rec in records for p in rec if p not in _ROW_COLUMNS))
+        field_columns = [c for c in field_columns if c not in _ROW_COLUMNS]
+        df = pd.DataFrame.from_records(records, columns=[*_ROW_COLUMNS, *field_columns])
+        for c in field_columns:
+            if FIELDS.get(c, ("",))[0] == "int":
+                df[c] = df[c].astype("Int64")
         return df
 
-    def _repr_html_(self) -> str:
-        head = f"<b>ReceiptSet</b>: {len(self._items)} receipts"
+    def _lanes(self, policy) -> dict:
+        """{lane key: Lane} of this set's frontier under ``policy``."""
+        if not self._items:
+            return {}
+        from . import frontier
+
+        return {lane.key: lane for lane in frontier(self, policy)}
+
+    def _repr_html_(self, preview: int = 10) -> str:
+        """A preview: the first ``preview`` receipts (id, file, lane, headline),
+        how many lanes there are, and the files that failed to load."""
+        ink = 'style="color:#1a1a1a;background:#f5f5f5;text-align:left"'
+        lanes = self._lanes(None)
+        by_key = {}
+        for r in self._items[:preview]:
+            by_key[r.id] = lanes.get(_core.lane_key(r, None)[0])
+        rows = "".join(
+            f"<tr><td><code>{html.escape(str(r.id))}</code></td>"
+            f"<td>{html.escape(str(r.filename or '—'))}</td>"
+            f"<td>{html.escape(by_key[r.id].display_label if by_key.get(r.id) else '—')}</td>"
+            f"<td>{html.escape(_headline_text(r))}</td></tr>"
+            for r in self._items[:preview]
+        )
+        more = (f"<tr><td colspan=4>… {len(self._items) - preview} more receipts</td></tr>"
+                if len(self._items) > preview else "")
+        table = (f'<table class="mcpp-receipt-set"><thead><tr><th {ink}>id</th><th {ink}>file</th>'
+                 f"<th {ink}>lane</th><th {ink}>headline</th></tr></thead>"
+                 f"<tbody>{rows}{more}</tbody></table>") if self._items else ""
+        head = (f"<b>ReceiptSet</b>: {len(self._items)} receipts in {len(lanes)} "
+                f"lane{'s' if len(lanes) != 1 else ''}")
+        errors = ""
         if self.errors:
             items = "".join(f"<li><code>{html.escape(str(e))}</code></li>" for e in self.errors[:20])
-            more = f"<li>… {len(self.errors) - 20} more</li>" if len(self.errors) > 20 else ""
-            head += f", {len(self.errors)} failed to load:<ul>{items}{more}</ul>"
-        return f"<div>{head}</div>"
+            extra = f"<li>… {len(self.errors) - 20} more</li>" if len(self.errors) > 20 else ""
+            errors = (f'<div style="background:#fde2e1;color:#1a1a1a;padding:.2em .4em">'
+                      f"{len(self.errors)} failed to load:<ul>{items}{extra}</ul></div>")
+        return f'<div class="mcpp-receipt-set">{head}{table}{errors}</div>'
+
+
+#: The columns ReceiptSet.to_pandas puts before the field columns.
+_ROW_COLUMNS = ("id", "filename", "lane", "lane_label")
+
+
+def _headline_text(r: Receipt) -> str:
+    name = r.primary_metric
+    if not name:
+        return "—"
+    metric = r.metric(name)
+    value = metric.get("value") if metric else None
+    return f"{name} {value:.6g}" if isinstance(value, (int, float)) else str(name)

@@ -13,6 +13,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
+from ._extras import require
+
 #: The four comparability verdicts, in order of precedence (compare.h).
 VERDICTS = ("comparable", "qualified", "not_comparable", "insufficient")
 
@@ -42,9 +44,15 @@ def _e(value: Any) -> str:
     return html.escape("" if value is None else str(value))
 
 
+#: Text colour wherever a light status background is set: notebooks with a dark
+#: theme draw light text by default, which would vanish on these backgrounds.
+_INK = "#1a1a1a"
+
+
 def _badge(status: str) -> str:
     colour = _STATUS_COLOURS.get(status, "#ffffff")
-    return f'<span style="background:{colour};padding:0 .4em;border-radius:3px">{_e(status)}</span>'
+    return (f'<span style="background:{colour};color:{_INK};padding:0 .4em;'
+            f'border-radius:3px">{_e(status)}</span>')
 
 
 def _table(headers: Sequence[str], rows: Sequence[tuple[str, Sequence[Any]]]) -> str:
@@ -53,7 +61,7 @@ def _table(headers: Sequence[str], rows: Sequence[tuple[str, Sequence[Any]]]) ->
     body = []
     for status, cells in rows:
         colour = _STATUS_COLOURS.get(status, "")
-        style = f' style="background:{colour}"' if colour else ""
+        style = f' style="background:{colour};color:{_INK}"' if colour else ""
         tds = "".join(f'<td style="text-align:left">{c}</td>' for c in cells)
         body.append(f'<tr class="mcpp-{_e(status)}"{style}>{tds}</tr>')
     return f'<table class="mcpp"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
@@ -182,7 +190,7 @@ class Comparison(_Rendered):
 
     def to_pandas(self):  # -> pandas.DataFrame
         """The per-dimension table as a DataFrame."""
-        import pandas as pd
+        pd = require("pandas")
 
         return pd.DataFrame(self.rows, columns=Row._fields)
 
@@ -227,14 +235,21 @@ class Headline(NamedTuple):
 
     metric: str
     higher_is_better: bool
-    median: float
-    low: float
-    high: float
-    confidence: float
+    median: float | None  #: None when the lane's values give no median
+    low: float | None
+    high: float | None
+    confidence: float | None
     n: int
     n_runs: int
-    rel_spread: float
-    from_steps: bool
+    rel_spread: float | None
+    from_steps: bool  #: True: ``n`` counts the steps of one run; False: runs
+
+    @property
+    def n_text(self) -> str:
+        """``n`` with what it counts: "n=16 steps of one run" or "n=3 runs"."""
+        if self.from_steps:
+            return f"n={self.n} steps of one run"
+        return f"n={self.n} run" + ("" if self.n == 1 else "s")
 
 
 class Adjacent(NamedTuple):
@@ -261,7 +276,9 @@ class Lane:
     """One lane of the frontier: receipts whose must-match dimensions agree.
 
     ``status`` is "stable" or "unstable" (with ``reasons`` and a ``blocker``);
-    the headline number belongs to this lane only.
+    the headline number belongs to this lane only. ``differences`` says what
+    tells the lane apart from its neighbours ("moe=jagged, seq_len=8192") and
+    ``display_label`` is the label with it, as every display shows the lane.
     """
 
     key: str
@@ -273,10 +290,53 @@ class Lane:
     reasons: tuple[str, ...]
     blocker: str | None
     adjacent: tuple[Adjacent, ...] = field(default_factory=tuple)
+    differences: str = ""
+    display_label: str = ""
 
     @property
     def stable(self) -> bool:
         return self.status == "stable"
+
+    @property
+    def dimensions(self) -> dict[str, str]:
+        """The lane key as {dimension: value} (values of several fields joined by "|")."""
+        return _key_dimensions(self.key)
+
+    def _repr_html_(self) -> str:
+        h = self.headline
+        number = (f"{h.median:.6g} [{h.low:.6g}, {h.high:.6g}] ({_e(h.n_text)})"
+                  if h and h.median is not None else "no headline")
+        rows = [("", ["status", _badge(self.status)]), ("", ["headline", number])]
+        rows += [("", ["reason", _e(r)]) for r in self.reasons]
+        if self.blocker:
+            rows.append(("", ["blocker", _e(self.blocker)]))
+        rows += [("", ["adjacent", f"<code>{_e(a.short_key)}</code> ({_e(a.differs_in)}; {_e(a.status)})"])
+                 for a in self.adjacent]
+        rows += [("", [f"<code>{_e(k)}</code>", _e(v)]) for k, v in self.dimensions.items()]
+        return (f'<div class="mcpp-lane"><b>{_e(self.display_label or self.label)}</b> '
+                f'<code>{_e(self.short_key)}</code>{_table(["", ""], rows)}</div>')
+
+
+def _key_dimensions(key: str) -> dict[str, str]:
+    """Splits a lane key "dim=v|v;dim=v" at its unescaped ';' (values keep their
+    '|' between fields; the key's backslash escapes are removed)."""
+    out: dict[str, str] = {}
+    segment: list[str] = []
+    escaped = False
+    for ch in key + ";":
+        if escaped:
+            segment.append(ch)
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif ch == ";":
+            name, _, value = "".join(segment).partition("=")
+            if name:
+                out[name] = value
+            segment = []
+        else:
+            segment.append(ch)
+    return out
 
 
 class Frontier(_Rendered):
@@ -306,6 +366,8 @@ class Frontier(_Rendered):
                              a.get("differs_in", ""), a.get("blocker"))
                     for a in d.get("adjacent", ())
                 ),
+                differences=d.get("differences") or "",
+                display_label=d.get("display_label") or d.get("label") or d.get("short_key", ""),
             )
             for d in data.get("lanes", [])
         ]
@@ -350,16 +412,25 @@ class Frontier(_Rendered):
         return iter(self.lanes)
 
     def to_pandas(self):  # -> pandas.DataFrame
-        """One row per lane: label, status, receipts, headline median and
-        interval, spread, blocker, reasons and adjacent lanes."""
-        import pandas as pd
+        """One row per lane: short key (``lane``), label, ``display_label`` and
+        ``differences`` (what tells it from its neighbours), status, receipts,
+        the headline (median, interval, ``n`` and ``n_counts``: "steps" of one
+        run or "runs"), spread, blocker, reasons, adjacent lanes, one column per
+        key dimension (``dim.pattern``, ``dim.routing``, ...) and the full key.
+        Counts are nullable integers (``Int64``). Needs pandas."""
+        pd = require("pandas")
 
+        dims: dict[str, None] = {}
+        for lane in self.lanes:
+            dims.update(dict.fromkeys(lane.dimensions))
         rows = []
         for lane in self.lanes:
             h = lane.headline
-            rows.append({
+            row = {
                 "lane": lane.short_key,
                 "label": lane.label,
+                "display_label": lane.display_label,
+                "differences": lane.differences,
                 "status": lane.status,
                 "receipts": len(lane.receipts),
                 "metric": h.metric if h else None,
@@ -367,28 +438,49 @@ class Frontier(_Rendered):
                 "low": h.low if h else None,
                 "high": h.high if h else None,
                 "confidence": h.confidence if h else None,
-                "n": h.n if h else 0,
+                "n": h.n if h else None,
+                "n_counts": ("steps" if h.from_steps else "runs") if h else None,
                 "rel_spread": h.rel_spread if h else None,
                 "blocker": lane.blocker,
                 "reasons": "; ".join(lane.reasons),
                 "adjacent": ", ".join(a.short_key for a in lane.adjacent),
-                "key": lane.key,
-            })
-        return pd.DataFrame(rows, columns=[
-            "lane", "label", "status", "receipts", "metric", "median", "low", "high",
-            "confidence", "n", "rel_spread", "blocker", "reasons", "adjacent", "key"])
+            }
+            values = lane.dimensions
+            row.update({f"dim.{d}": values.get(d) for d in dims})
+            row["key"] = lane.key
+            rows.append(row)
+        columns = ["lane", "label", "display_label", "differences", "status", "receipts", "metric",
+                   "median", "low", "high", "confidence", "n", "n_counts", "rel_spread", "blocker",
+                   "reasons", "adjacent", *(f"dim.{d}" for d in dims), "key"]
+        df = pd.DataFrame(rows, columns=columns)
+        for column in ("receipts", "n"):
+            df[column] = df[column].astype("Int64")
+        for column in ("median", "low", "high", "confidence", "rel_spread"):
+            df[column] = df[column].astype("float64")
+        return df
 
-    def plot(self, ax=None, *, annotate: bool = True):
-        """Draws the lanes with matplotlib and returns the Axes.
+    def plot(self, ax=None, *, annotate: bool = True, adjacency: bool = True,
+             sort: str | None = None, label_width: int = 48):
+        """Draws the lanes with matplotlib and returns the Axes. Needs the
+        ``[plot]`` extra (matplotlib).
 
-        One row per lane: the headline median with its interval; stable lanes
-        as filled green circles, unstable ones as hollow orange diamonds;
-        adjacent lanes joined by grey arcs labelled with the dimension they
-        differ in.
+        One row per lane, labelled with its display label (what tells it from
+        its neighbours included): the headline median with its interval;
+        stable lanes as filled green circles, unstable ones as hollow orange
+        diamonds. ``adjacency`` False leaves out the grey arcs joining
+        adjacent lanes (clutter at 20+ lanes); ``sort="metric"`` orders lanes
+        by headline median (best first), ``None`` keeps key order. Labels
+        longer than ``label_width`` characters are cut with an ellipsis; the
+        n= notes sit right of the axes, so they never cover a point or run
+        off the figure. The legend says whether ``n`` counts runs or the
+        steps of one run, per lane when the frontier mixes them.
         """
         from ._plot import plot_frontier
 
-        return plot_frontier(self, ax=ax, annotate=annotate)
+        if sort not in (None, "metric"):
+            raise ValueError(f"sort must be None or 'metric', got {sort!r}")
+        return plot_frontier(self, ax=ax, annotate=annotate, adjacency=adjacency, sort=sort,
+                             label_width=label_width)
 
     def __repr__(self) -> str:
         return (f"<Frontier {len(self.lanes)} lanes ({len(self.stable)} stable) over "
@@ -399,8 +491,8 @@ class Frontier(_Rendered):
         for lane in self.lanes:
             h = lane.headline
             number = (
-                f"{h.median:.6g} [{h.low:.6g}, {h.high:.6g}] n={h.n}" if h and h.median is not None
-                else "—"
+                f"{h.median:.6g} [{h.low:.6g}, {h.high:.6g}] {_e(h.n_text)}"
+                if h and h.median is not None else "—"
             )
             adjacent = "<br>".join(
                 f"{_e(a.short_key)} ({_e(a.differs_in)}; {_e(a.status)}"
@@ -408,7 +500,7 @@ class Frontier(_Rendered):
                 for a in lane.adjacent
             )
             why = "<br>".join(_e(r) for r in lane.reasons)
-            rows.append((lane.status, [f"<code>{_e(lane.short_key)}</code>", _e(lane.label),
+            rows.append((lane.status, [f"<code>{_e(lane.short_key)}</code>", _e(lane.display_label),
                                        _badge(lane.status), str(len(lane.receipts)), number,
                                        why, adjacent]))
         table = _table(["lane", "label", "status", "receipts", "headline", "reasons",

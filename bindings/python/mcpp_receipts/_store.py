@@ -12,7 +12,9 @@ import os
 from typing import Any, Iterable, NamedTuple, Union
 
 from . import _core
+from ._extras import require
 from ._receipt import Receipt, ReceiptSet
+from ._results import Frontier
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -102,7 +104,7 @@ class History:
 
     def to_pandas(self):  # -> pandas.DataFrame
         """One row per run: lane, created_at, git_commit, value, segment, id."""
-        import pandas as pd
+        pd = require("pandas")
 
         rows = [{"lane": lane.short_key, "created_at": run.created_at, "git_commit": run.git_commit,
                  "value": run.value, "segment": run.segment, "id": run.id}
@@ -115,6 +117,7 @@ class History:
         Raises ImportError naming the package to install when matplotlib is
         missing."""
         try:
+            require("plot")
             import matplotlib.pyplot as plt
         except ImportError as e:
             raise ImportError(_PLOT_HINT) from e
@@ -223,7 +226,7 @@ class Store:
         """One row per selected receipt: id, created_at, git_commit, lane
         (short key), label and the default gate metric's value. Takes the
         arguments of :meth:`query`."""
-        import pandas as pd
+        pd = require("pandas")
 
         rows = []
         for r in self.query(**query):
@@ -237,9 +240,16 @@ class Store:
     # ---- analyses -------------------------------------------------------------------
 
     def frontier(self, policy=None, **query: Any):
-        """:func:`frontier` over the selected receipts."""
+        """:func:`frontier` over the selected receipts. Over the whole store
+        under the default policy it is built from the lane summaries the
+        store keeps, without loading the receipts (the same frontier)."""
         from . import frontier
 
+        if policy is None and not query:
+            codes = {"j": "json", "t": "text", "m": "markdown"}
+            path = self.path
+            data = json.loads(_core._store_frontier(path, "json"))
+            return Frontier(data, lambda f: _core._store_frontier(path, codes[f]))
         return frontier(self.query(**query), policy=policy)
 
     def claim(self, *, lane: str, value: float, metric: str | None = None, policy=None, **query: Any):

@@ -32,8 +32,11 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-import dask
-import dask.bag
+from ._extras import require
+
+require("dask")
+import dask  # noqa: E402
+import dask.bag  # noqa: E402
 
 from . import _core
 from ._lanes import LaneSummary

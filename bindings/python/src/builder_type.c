@@ -17,11 +17,21 @@ static mcpp_py_state *state_of(mcpp_py_builder *self)
     return mcpp_py_state_of_type(Py_TYPE(self));
 }
 
+/* The exception for a failed builder call. It reaches the caller at once, so
+ * the C builder's sticky record of it is cleared: a notebook that catches the
+ * error and sets the field again can still finish. */
+static PyObject *raise_builder_error(mcpp_py_builder *self, int rc)
+{
+    mcpp_py_raise(state_of(self), rc);
+    mcpp_builder_clear_errors(self->builder);
+    return NULL;
+}
+
 /* The builder again, for chaining, after a call that returned rc; or the
  * exception for a failed call. */
 static PyObject *chain_or_raise(mcpp_py_builder *self, int rc)
 {
-    return rc < 0 ? mcpp_py_raise(state_of(self), rc) : Py_NewRef(self);
+    return rc < 0 ? raise_builder_error(self, rc) : Py_NewRef(self);
 }
 
 static PyObject *builder_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
@@ -66,7 +76,7 @@ static int set_json_value(mcpp_py_builder *self, const char *path, PyObject *val
     if (!ctext)
         return -1;
     if (rc < 0) {
-        mcpp_py_raise(state_of(self), rc);
+        raise_builder_error(self, rc);
         return -1;
     }
     return 0;
@@ -112,7 +122,62 @@ static int set_list(mcpp_py_builder *self, const char *path, mcpp_type type, PyO
     }
     Py_DECREF(seq);
     if (rc < 0) {
-        mcpp_py_raise(state_of(self), rc);
+        raise_builder_error(self, rc);
+        return -1;
+    }
+    return 0;
+}
+
+/* Numbers come as Python ints and floats, numpy scalars (np.int64, np.float32)
+ * or anything else with __index__ / __float__; bools are not numbers here. */
+static int is_numpy_bool(PyObject *value)
+{
+    const char *name = Py_TYPE(value)->tp_name;
+    return strcmp(name, "numpy.bool_") == 0 || strcmp(name, "numpy.bool") == 0;
+}
+
+static int is_booleanish(PyObject *value)
+{
+    return PyBool_Check(value) || is_numpy_bool(value) || PyUnicode_Check(value) ||
+           PyBytes_Check(value);
+}
+
+static int has_float(PyObject *value)
+{
+    PyNumberMethods *nb = Py_TYPE(value)->tp_as_number;
+    return nb && nb->nb_float;
+}
+
+static int set_from_index(mcpp_py_builder *self, const char *path, PyObject *value)
+{
+    PyObject *index = PyNumber_Index(value);
+    if (!index)
+        return -1;
+    int overflow = 0;
+    long long n = PyLong_AsLongLongAndOverflow(index, &overflow);
+    Py_DECREF(index);
+    if (overflow) {
+        PyErr_Format(PyExc_OverflowError, "%s: value does not fit in 64 bits", path);
+        return -1;
+    }
+    if (n == -1 && PyErr_Occurred())
+        return -1;
+    int rc = mcpp_builder_set_int(self->builder, path, (int64_t)n);
+    if (rc < 0) {
+        raise_builder_error(self, rc);
+        return -1;
+    }
+    return 0;
+}
+
+static int set_from_float(mcpp_py_builder *self, const char *path, PyObject *value)
+{
+    double d = PyFloat_AsDouble(value); /* __float__, else __index__ */
+    if (d == -1.0 && PyErr_Occurred())
+        return -1;
+    int rc = mcpp_builder_set_double(self->builder, path, d);
+    if (rc < 0) {
+        raise_builder_error(self, rc);
         return -1;
     }
     return 0;
@@ -129,39 +194,31 @@ static int set_value(mcpp_py_builder *self, const char *path, PyObject *value)
     if (id < 0) {
         if (is_free_form_path(path))
             return set_json_value(self, path, value);
-        PyErr_Format(PyExc_KeyError, "%s is not a field of the receipt schema", path);
+        char near[128];
+        if (mcpp_schema_field_suggest(near, sizeof near, path) == MCPP_OK)
+            PyErr_Format(PyExc_KeyError, "%s is not a field of the receipt schema, did you mean '%s'?",
+                         path, near);
+        else
+            PyErr_Format(PyExc_KeyError, "%s is not a field of the receipt schema", path);
         return -1;
     }
     const mcpp_field_info *info = mcpp_schema_field_at(id);
     switch (info->type) {
     case MCPP_TYPE_BOOL:
-        if (!PyBool_Check(value))
+        if (!PyBool_Check(value) && !is_numpy_bool(value))
             return type_error(path, "a bool", value);
-        rc = mcpp_builder_set_bool(self->builder, path, value == Py_True);
+        rc = mcpp_builder_set_bool(self->builder, path, PyObject_IsTrue(value) == 1);
         break;
-    case MCPP_TYPE_INT: {
-        if (PyBool_Check(value) || !PyLong_Check(value))
+    case MCPP_TYPE_INT:
+        if (is_booleanish(value) || !(PyIndex_Check(value) || has_float(value)))
             return type_error(path, "an int", value);
-        int overflow = 0;
-        long long n = PyLong_AsLongLongAndOverflow(value, &overflow);
-        if (overflow) {
-            PyErr_Format(PyExc_OverflowError, "%s: value does not fit in 64 bits", path);
-            return -1;
-        }
-        if (n == -1 && PyErr_Occurred())
-            return -1;
-        rc = mcpp_builder_set_int(self->builder, path, (int64_t)n);
-        break;
-    }
-    case MCPP_TYPE_DOUBLE: {
-        if (PyBool_Check(value) || !(PyFloat_Check(value) || PyLong_Check(value)))
+        if (!PyIndex_Check(value)) /* np.float32(6.0): the C setter takes integral numbers */
+            return set_from_float(self, path, value);
+        return set_from_index(self, path, value);
+    case MCPP_TYPE_DOUBLE:
+        if (is_booleanish(value) || !(PyIndex_Check(value) || has_float(value)))
             return type_error(path, "a float", value);
-        double d = PyFloat_AsDouble(value);
-        if (d == -1.0 && PyErr_Occurred())
-            return -1;
-        rc = mcpp_builder_set_double(self->builder, path, d);
-        break;
-    }
+        return set_from_float(self, path, value);
     case MCPP_TYPE_STRING:
     case MCPP_TYPE_ENUM: {
         if (!PyUnicode_Check(value))
@@ -181,7 +238,7 @@ static int set_value(mcpp_py_builder *self, const char *path, PyObject *value)
     }
 done:
     if (rc < 0) {
-        mcpp_py_raise(state_of(self), rc);
+        raise_builder_error(self, rc);
         return -1;
     }
     return 0;
@@ -190,7 +247,8 @@ done:
 PyDoc_STRVAR(builder_set_doc,
              "set(path, value)\n--\n\n"
              "Sets the field at dotted `path`, checked against the schema's type:\n"
-             "bool, int, float, str (also enums), list of str, list of float, or any\n"
+             "bool, int, float (numpy scalars and anything with __index__ or\n"
+             "__float__ count as numbers), str (also enums), list of str, list of float, or any\n"
              "JSON-able value under 'extra.' and 'launch.fixed_policy.'. None unsets.\n"
              "Returns the builder, so calls chain.");
 
@@ -363,8 +421,10 @@ static PyObject *builder_unset(mcpp_py_builder *self, PyObject *arg)
 
 PyDoc_STRVAR(builder_finish_doc,
              "finish()\n--\n\n"
-             "Validates what was set and returns the Receipt (derives the id and the\n"
-             "step-time statistics). The builder stays usable. Raises ValidationError.");
+             "Validates what was set and returns the Receipt (derives the id, the\n"
+             "step-time statistics and metrics.tokens_per_s = useful tokens per step /\n"
+             "median step time, as frontier() derives it). The builder stays usable.\n"
+             "Raises ValidationError.");
 
 static PyObject *builder_finish(mcpp_py_builder *self, PyObject *Py_UNUSED(ignored))
 {

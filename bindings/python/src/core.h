@@ -27,6 +27,7 @@ typedef struct mcpp_py_state {
     PyObject *validation_error;  /* ValidationError(Error, ValueError)               */
     PyObject *policy_error;      /* PolicyError(Error)                               */
     PyObject *file_error;        /* FileError(Error, OSError)                        */
+    PyObject *argument_error;    /* ArgumentError(Error, ValueError)                 */
     PyObject *json_loads;        /* json.loads, for OBJECT values and renderer output */
     PyObject *json_dumps;        /* json.dumps, for Builder.set() of dicts/lists      */
 } mcpp_py_state;
@@ -148,5 +149,9 @@ PyObject *mcpp_py_store_check(PyObject *module, PyObject *args);
 PyObject *mcpp_py_store_removed(PyObject *module, PyObject *args);
 PyObject *mcpp_py_store_export(PyObject *module, PyObject *args);
 PyObject *mcpp_py_store_history(PyObject *module, PyObject *args);
+PyObject *mcpp_py_store_frontier(PyObject *module, PyObject *args);
+
+/* importing.c: _import_results(format, paths, out_dir) -> list of receipts. */
+PyObject *mcpp_py_import_results(PyObject *module, PyObject *args);
 
 #endif /* MCPP_PY_CORE_H */

@@ -9,13 +9,20 @@
  *   ValidationError(Error, ValueError)  well-formed, but not a valid receipt
  *   PolicyError(Error)                  a policy is invalid or failed, or hit
  *                                       a sandbox bound (kind "policy_limit")
- *   FileError(Error, OSError)           a file could not be read or written
+ *   FileError(Error, OSError)           a file could not be read or written;
+ *                                       .errno/.strerror/.filename as OSError has
+ *   ArgumentError(Error, ValueError)    a bad argument: an unknown shipped policy,
+ *                                       a bad claim selector, an unknown column
  *
  * Each instance carries .code, .kind, .path (the file), .line, .column and
  * .field, None where the library did not know them.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core.h"
 
@@ -86,6 +93,8 @@ static PyObject *class_for(mcpp_py_state *st, const mcpp_py_error *err)
         return st->policy_error;
     case MCPP_EIO:
         return st->file_error;
+    case MCPP_EARG:
+        return st->argument_error;
     default:
         return st->error;
     }
@@ -112,6 +121,39 @@ static int set_int_attr(PyObject *obj, const char *name, int value, int none_whe
     return rc;
 }
 
+/* The OS's errno for a file the library could not read: the C error carries
+ * no errno, so ask the OS again about the same path (stat, then open). 0 when
+ * the file now reads fine or no path is known. */
+static int errno_of_file(const char *path)
+{
+    struct stat info;
+    if (!path)
+        return 0;
+    if (stat(path, &info) != 0)
+        return errno;
+    if (S_ISDIR(info.st_mode))
+        return EISDIR;
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    if (fd < 0)
+        return errno;
+    close(fd);
+    return 0;
+}
+
+/* OSError's own attributes on a FileError, as open() would set them. */
+static int set_os_error_attrs(PyObject *exc, const mcpp_py_error *err)
+{
+    int code = errno_of_file(err->file);
+    PyObject *number = code ? PyLong_FromLong(code) : Py_NewRef(Py_None);
+    int rc = number ? PyObject_SetAttrString(exc, "errno", number) : -1;
+    Py_XDECREF(number);
+    if (rc == 0 && code)
+        rc = set_str_attr(exc, "strerror", strerror(code));
+    if (rc == 0)
+        rc = set_str_attr(exc, "filename", err->file);
+    return rc;
+}
+
 PyObject *mcpp_py_error_to_exception(mcpp_py_state *st, const mcpp_py_error *err)
 {
     const char *message = err->message ? err->message : mcpp_status_name(err->code);
@@ -127,7 +169,8 @@ PyObject *mcpp_py_error_to_exception(mcpp_py_state *st, const mcpp_py_error *err
         set_str_attr(exc, "kind", err->kind ? err->kind : mcpp_status_name(err->code)) < 0 ||
         set_str_attr(exc, "path", err->file) < 0 || set_str_attr(exc, "field", err->field) < 0 ||
         set_int_attr(exc, "line", err->line, 1) < 0 ||
-        set_int_attr(exc, "column", err->column, 1) < 0) {
+        set_int_attr(exc, "column", err->column, 1) < 0 ||
+        (cls == st->file_error && set_os_error_attrs(exc, err) < 0)) {
         Py_DECREF(exc);
         return NULL;
     }
@@ -211,7 +254,17 @@ int mcpp_py_errors_init(PyObject *module, mcpp_py_state *st)
     if (!(bases = PyTuple_Pack(2, st->error, PyExc_OSError)))
         return -1;
     st->file_error = new_class(module, "mcpp_receipts.FileError", bases,
-                               "A file could not be read or written.");
+                               "A file could not be read or written; errno, strerror and\n"
+                               "filename are set as on any OSError.");
     Py_DECREF(bases);
-    return st->file_error ? 0 : -1;
+    if (!st->file_error)
+        return -1;
+
+    if (!(bases = PyTuple_Pack(2, st->error, PyExc_ValueError)))
+        return -1;
+    st->argument_error = new_class(module, "mcpp_receipts.ArgumentError", bases,
+                                   "A bad argument: an unknown shipped policy, a bad claim\n"
+                                   "selector, an unknown column name, ...");
+    Py_DECREF(bases);
+    return st->argument_error ? 0 : -1;
 }

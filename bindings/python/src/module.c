@@ -137,6 +137,29 @@ PyDoc_STRVAR(lane_key_doc,
              "lane_key(receipt, policy=None)\n--\n\n"
              "(key, short_key): the canonical lane key of a receipt under a policy.");
 
+PyDoc_STRVAR(import_results_doc,
+             "_import_results(format, paths, out_dir)\n--\n\n"
+             "Imports MLPerf, pytest-benchmark or Google Benchmark results (all or\n"
+             "nothing); writes them into out_dir unless it is None. A list of receipts.");
+
+PyDoc_STRVAR(suggest_field_doc,
+             "_suggest_field(path)\n--\n\n"
+             "The schema path closest to `path` (as the library's \"did you mean\"), or None.");
+
+static PyObject *suggest_field(PyObject *Py_UNUSED(module), PyObject *arg)
+{
+    const char *path = PyUnicode_Check(arg) ? PyUnicode_AsUTF8(arg) : NULL;
+    if (!path) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "_suggest_field(): path must be a str");
+        return NULL;
+    }
+    char near[128];
+    if (mcpp_schema_field_suggest(near, sizeof near, path) != MCPP_OK)
+        Py_RETURN_NONE;
+    return PyUnicode_FromString(near);
+}
+
 static PyMethodDef module_methods[] = {
     {"load", (PyCFunction)(void (*)(void))mcpp_py_load, METH_FASTCALL | METH_KEYWORDS, load_doc},
     {"loads", (PyCFunction)(void (*)(void))mcpp_py_loads, METH_FASTCALL | METH_KEYWORDS,
@@ -150,7 +173,9 @@ static PyMethodDef module_methods[] = {
     {"_claim", mcpp_py_claim, METH_VARARGS, claim_doc},
     {"_gate", mcpp_py_gate, METH_VARARGS, gate_doc},
     {"lane_key", mcpp_py_lane_key, METH_VARARGS, lane_key_doc},
+    {"_import_results", mcpp_py_import_results, METH_VARARGS, import_results_doc},
     {"schema_fields", schema_fields, METH_NOARGS, schema_fields_doc},
+    {"_suggest_field", suggest_field, METH_O, suggest_field_doc},
     {"library_version", library_version, METH_NOARGS, library_version_doc},
     {"_set_receipt_class", set_receipt_class, METH_O, set_receipt_class_doc},
     /* the receipt store: documented on mcpp_receipts.Store (_store.py) */
@@ -163,6 +188,8 @@ static PyMethodDef module_methods[] = {
     {"_store_removed", mcpp_py_store_removed, METH_VARARGS, "_store_removed(path) -> JSON lines"},
     {"_store_export", mcpp_py_store_export, METH_VARARGS,
      "_store_export(path, format, lane, where, since, until, limit, newest) -> str"},
+    {"_store_frontier", mcpp_py_store_frontier, METH_VARARGS,
+     "_store_frontier(path, format) -> str: the frontier of every stored receipt from the store's lane summaries"},
     {"_store_history", mcpp_py_store_history, METH_VARARGS,
      "_store_history(path, lane, metric, format, penalty, min_change, min_segment) -> str"},
     {NULL, NULL, 0, NULL},
@@ -216,6 +243,7 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg)
     Py_VISIT(st->validation_error);
     Py_VISIT(st->policy_error);
     Py_VISIT(st->file_error);
+    Py_VISIT(st->argument_error);
     Py_VISIT(st->json_loads);
     Py_VISIT(st->json_dumps);
     return 0;
@@ -233,6 +261,7 @@ static int module_clear(PyObject *module)
     Py_CLEAR(st->validation_error);
     Py_CLEAR(st->policy_error);
     Py_CLEAR(st->file_error);
+    Py_CLEAR(st->argument_error);
     Py_CLEAR(st->json_loads);
     Py_CLEAR(st->json_dumps);
     return 0;

@@ -163,14 +163,15 @@ PyObject *mcpp_py_store_count(PyObject *module, PyObject *args)
     return Py_BuildValue("(nn)", (Py_ssize_t)live, (Py_ssize_t)removed);
 }
 
-/* ---- text results: _store_check, _store_export, _store_removed, _store_history ------ */
+/* ---- text results: _store_check, _store_export, _store_removed, _store_history,
+ * _store_frontier ------ */
 
-typedef enum text_kind { TEXT_CHECK, TEXT_EXPORT, TEXT_REMOVED, TEXT_HISTORY } text_kind;
+typedef enum text_kind { TEXT_CHECK, TEXT_EXPORT, TEXT_REMOVED, TEXT_HISTORY, TEXT_FRONTIER } text_kind;
 
 typedef struct text_request {
     text_kind kind;
     mcpp_store_query query;           /* export                   */
-    const char *format;               /* export, history          */
+    const char *format;               /* export, history, frontier */
     const char *lane, *metric;        /* history                  */
     mcpp_changepoint_settings cfg;    /* history                  */
 } text_request;
@@ -185,6 +186,13 @@ static int produce_text(char **out, mcpp_store *store, const text_request *r)
     }
     mcpp_output_format format = MCPP_OUTPUT_JSON;
     int rc = mcpp_output_format_parse(&format, r->format);
+    if (r->kind == TEXT_FRONTIER) {
+        mcpp_frontier *f = NULL;
+        if (!rc) rc = mcpp_store_frontier(&f, store, NULL);
+        if (!rc) rc = mcpp_frontier_render(out, f, format);
+        mcpp_frontier_free(f);
+        return rc;
+    }
     mcpp_history *history = NULL;
     if (!rc) rc = mcpp_history_build(&history, store, r->lane, r->metric, &r->cfg);
     if (!rc) rc = mcpp_history_render(out, history, format);
@@ -199,7 +207,11 @@ static PyObject *text_call(PyObject *module, PyObject *path, const text_request 
     int rc;
     Py_BEGIN_ALLOW_THREADS
     mcpp_store *store = NULL;
-    rc = open_store(&store, PyBytes_AS_STRING(path), MCPP_STORE_READ_ONLY, &err);
+    /* the frontier saves lane summaries it had to rebuild when it may write */
+    if (r->kind != TEXT_FRONTIER || mcpp_store_open(&store, PyBytes_AS_STRING(path), 0) != MCPP_OK)
+        rc = open_store(&store, PyBytes_AS_STRING(path), MCPP_STORE_READ_ONLY, &err);
+    else
+        rc = MCPP_OK;
     if (!rc && (rc = produce_text(&text, store, r))) mcpp_py_error_capture(&err, rc);
     mcpp_store_close(store);
     Py_END_ALLOW_THREADS
@@ -252,5 +264,13 @@ PyObject *mcpp_py_store_history(PyObject *module, PyObject *args)
                           &r.format, &r.cfg.penalty_per_log_n, &r.cfg.min_rel_change, &min_segment))
         return NULL;
     r.cfg.min_segment = min_segment > 0 ? (size_t)min_segment : 1;
+    return text_call(module, path, &r);
+}
+
+PyObject *mcpp_py_store_frontier(PyObject *module, PyObject *args)
+{
+    PyObject *path = NULL;
+    text_request r = {.kind = TEXT_FRONTIER};
+    if (!PyArg_ParseTuple(args, "O&s:_store_frontier", PyUnicode_FSConverter, &path, &r.format)) return NULL;
     return text_call(module, path, &r);
 }

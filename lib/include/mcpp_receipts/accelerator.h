@@ -17,6 +17,9 @@
 extern "C" {
 #endif
 
+/* Thread safety: the shipped table is safe from any thread. A table of your own
+ * may be read from several threads once its rows are added; adding must not
+ * overlap with any other call on it. */
 typedef struct mcpp_accel_table mcpp_accel_table;
 
 /* What a raw name means. Strings are copied in (the view owns no memory). */

@@ -107,6 +107,7 @@ typedef struct mcpp_metric_result {
 
 /* ---- One comparison ------------------------------------------------------------ */
 
+/* Thread safety: read-only once returned; threads may read and render one at once. */
 typedef struct mcpp_comparison mcpp_comparison;
 
 /*
@@ -184,6 +185,7 @@ MCPP_API int mcpp_comparison_render(char **out, const mcpp_comparison *compariso
 
 /* ---- The gate over many pairs --------------------------------------------------- */
 
+/* Thread safety: read-only once returned; threads may read and render one at once. */
 typedef struct mcpp_gate_report mcpp_gate_report;
 
 /*
@@ -200,6 +202,13 @@ typedef struct mcpp_gate_report mcpp_gate_report;
 MCPP_API int mcpp_gate_run(mcpp_gate_report **out, const mcpp_policy *policy,
                            const mcpp_receipt *const *baselines, size_t nb,
                            const mcpp_receipt *const *candidates, size_t nc);
+/* mcpp_gate_run for the arrays a harness holds: `mcpp_receipt *r[3]`, or the
+ * `mcpp_receipt **` it filled with mcpp_receipt_load(). C converts neither to
+ * `const mcpp_receipt *const *` without a cast; this call needs none and gives
+ * the same report. The receipts are only read. */
+MCPP_API int mcpp_gate_run_receipts(mcpp_gate_report **out, const mcpp_policy *policy,
+                                    mcpp_receipt *const *baselines, size_t nb,
+                                    mcpp_receipt *const *candidates, size_t nc);
 /* mcpp_gate_run when baselines comparable (or qualified) with no candidate
  * were left out where they were read (a distributed engine filters them on
  * its workers): dropped[2*i] and dropped[2*i+1] count, for candidate i, those
@@ -257,6 +266,7 @@ MCPP_API int mcpp_gate_report_render(char **out, const mcpp_gate_report *report,
  * report says which cases failed and why. Errors: MCPP_EIO (case file),
  * MCPP_EINVALID (case file, or a receipt that does not load), MCPP_EPOLICY
  * (a custom rule failed), MCPP_EARG, MCPP_ENOMEM; then *out is NULL.
+ * Thread safety: read-only once returned; threads may read one at once.
  */
 typedef struct mcpp_policy_test_report mcpp_policy_test_report;
 

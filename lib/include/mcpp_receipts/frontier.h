@@ -98,6 +98,7 @@ typedef struct mcpp_lane_headline {
  * evaluate once and cache the result until the next add or merge, so calls on
  * one summary must not run concurrently (different summaries are independent).
  */
+/* Thread safety: not safe to share while calls overlap, even reads (see above). */
 typedef struct mcpp_lane_summary mcpp_lane_summary;
 
 MCPP_API int mcpp_lane_summary_new(mcpp_lane_summary **out, const mcpp_policy *policy,
@@ -151,6 +152,9 @@ MCPP_API int mcpp_lane_summary_headline(mcpp_lane_headline *out, const mcpp_lane
 
 /* ---- The frontier ------------------------------------------------------------------ */
 
+/* Thread safety: a built frontier is read-only; its accessors and renderers may
+ * run on several threads at once. The summaries it lends (mcpp_frontier_lane_summary)
+ * memoise like any summary: calls on one of them must not overlap. */
 typedef struct mcpp_frontier mcpp_frontier;
 
 /*
@@ -180,8 +184,16 @@ MCPP_API size_t mcpp_frontier_stable_count(const mcpp_frontier *frontier);
 /* Lane accessors: NULL / -1 / 0 when out of range. */
 MCPP_API const char *mcpp_frontier_lane_key(const mcpp_frontier *frontier, size_t lane);
 MCPP_API const char *mcpp_frontier_lane_short_key(const mcpp_frontier *frontier, size_t lane);
-/* A human label: lane.name of the lane's first receipt, else family/pattern. */
+/* A human label: the smallest lane.name among the lane's receipts, else its short key. */
 MCPP_API const char *mcpp_frontier_lane_label(const mcpp_frontier *frontier, size_t lane);
+/* What tells the lane apart from its neighbours (its adjacent lanes and the
+ * lanes sharing its label): the key fields whose values differ, as
+ * "moe=jagged, seq_len=8192" in key order; "" when it has no neighbour. A
+ * field's name is its last path part (the backend family for requested /
+ * observed pairs), or its whole path where two key fields share that part. */
+MCPP_API const char *mcpp_frontier_lane_differences(const mcpp_frontier *frontier, size_t lane);
+/* The label every display uses: "LABEL (DIFFERENCES)", or LABEL alone. */
+MCPP_API const char *mcpp_frontier_lane_display_label(const mcpp_frontier *frontier, size_t lane);
 MCPP_API int mcpp_frontier_lane_status(const mcpp_frontier *frontier, size_t lane);
 MCPP_API size_t mcpp_frontier_lane_receipt_count(const mcpp_frontier *frontier, size_t lane);
 MCPP_API const char *mcpp_frontier_lane_receipt_id(const mcpp_frontier *frontier, size_t lane,
@@ -209,7 +221,7 @@ MCPP_API const mcpp_lane_summary *mcpp_frontier_lane_summary(const mcpp_frontier
 MCPP_API int mcpp_frontier_find_lane(size_t *out, const mcpp_frontier *frontier, const char *key);
 
 /* JSON keys: schema ("mcpp.frontier/1"), policy, receipts, lanes [{key, short_key,
- * label, status, receipts [ids], headline (null or {metric, higher_is_better,
+ * label, differences, display_label, status, receipts [ids], headline (null or {metric, higher_is_better,
  * median, interval [low, high], confidence, n, n_runs, rel_spread, from_steps}),
  * reasons [..], blocker, adjacent [{key, short_key, status, differs_in,
  * blocker}]}]. Free *out with mcpp_free(). */
@@ -247,6 +259,7 @@ typedef enum mcpp_claim_verdict {
 /* "supported", "unsupported", "contradicted"; "unknown" otherwise. Static. */
 MCPP_API const char *mcpp_claim_verdict_name(mcpp_claim_verdict verdict);
 
+/* Thread safety: read-only once returned; threads may read one at once. */
 typedef struct mcpp_claim_result mcpp_claim_result;
 
 /*

@@ -23,6 +23,9 @@
 extern "C" {
 #endif
 
+/* Thread safety: build a policy on one thread; once built, comparing does not
+ * modify it, so threads may share it if its custom rules are thread-safe (the Lua
+ * glue serialises its own). Setters must not overlap with any other call. */
 typedef struct mcpp_policy mcpp_policy;
 
 typedef enum mcpp_role {

@@ -20,6 +20,8 @@
 extern "C" {
 #endif
 
+/* Thread safety: a receipt is immutable once loaded or built; any number of
+ * threads may read, compare and render one at once. Free it once, after all. */
 typedef struct mcpp_receipt mcpp_receipt;
 
 /* ---- Formats and limits ---------------------------------------------------- */
@@ -67,6 +69,7 @@ typedef struct mcpp_diagnostic {
 
 /* Every problem found while loading one input (errors first, then warnings in
  * input order). Owned by the caller; free with mcpp_report_free (NULL-safe). */
+/* Thread safety: read-only once returned; threads may read one at once. */
 typedef struct mcpp_report mcpp_report;
 
 MCPP_API size_t mcpp_report_count(const mcpp_report *report);
@@ -220,6 +223,12 @@ MCPP_API int mcpp_schema_field_count(void);
 MCPP_API const mcpp_field_info *mcpp_schema_field_at(int id);
 /* The field id of a dotted path, or -1 when the schema has no such field. */
 MCPP_API int mcpp_schema_field_id(const char *path);
+/* The schema path closest to a path that is not one ("workload.seqlen" ->
+ * "workload.seq_len", "seq_len" -> "workload.seq_len"), written to buf (cap
+ * bytes): MCPP_OK with the suggestion, MCPP_ENOTFOUND (buf "") when nothing
+ * is close or `path` is a field already. The loader's "did you mean" uses the
+ * same distance. */
+MCPP_API int mcpp_schema_field_suggest(char *buf, size_t cap, const char *path);
 
 /*
  * Reads a field by dotted path ("routing.top_k", "metrics.per_family_ms.E",
@@ -300,8 +309,18 @@ MCPP_API int mcpp_metric_well_known(const char *name, const char **unit_out,
  * immutable receipt. Setters take dotted paths of the schema and copy what they
  * are given (the caller keeps ownership of its strings). A setter fails with
  * MCPP_ENOTFOUND for an unknown path and MCPP_EINVALID for a value of the wrong
- * type or out of range (so mistakes surface at the line that made them).
- * "schema" is preset to mcpp.receipt/2.
+ * type or out of range (so mistakes surface at the line that made them); an
+ * unknown path's message names the closest schema path ("did you mean
+ * 'workload.seq_len'?"). Failures are also STICKY: the builder remembers every
+ * failed call, and mcpp_builder_finish() then fails with the first one's status,
+ * kind and field and a message listing them all, so a harness that ignores a
+ * setter's return code still cannot emit a receipt silently missing a field.
+ * Paths can be spelled with the generated constants of
+ * <mcpp_receipts/field_paths.h> (MCPP_FIELD_WORKLOAD_SEQ_LEN, ...) so that a
+ * typo is a compile error. "schema" is preset to mcpp.receipt/2.
+ *
+ * Thread safety: a builder is not thread-safe; use one builder per thread (or
+ * lock around it). The receipts it finishes are immutable and may be shared.
  */
 typedef struct mcpp_builder mcpp_builder;
 
@@ -335,11 +354,18 @@ MCPP_API int mcpp_builder_add_metric(mcpp_builder *b, const char *name, const ch
 MCPP_API int mcpp_builder_set_json(mcpp_builder *b, const char *path, const char *json_text);
 /* Removes a field again (no error when it was absent). */
 MCPP_API int mcpp_builder_unset(mcpp_builder *b, const char *path);
+/* How many calls on this builder failed since it was made or last cleared. */
+MCPP_API size_t mcpp_builder_error_count(const mcpp_builder *b);
+/* Forgets the failed calls (after the caller has handled them), so finish can
+ * succeed again. NULL-safe. */
+MCPP_API void mcpp_builder_clear_errors(mcpp_builder *b);
 
 /*
  * Validates what was set and produces the receipt. Derives what the schema
- * derives: median/p10/p90 from the samples when not stated, and the id from a
- * content hash when not set. Percentiles use linear interpolation between
+ * derives: median/p10/p90 from the samples when not stated, metrics.tokens_per_s
+ * as workload.useful_tokens_per_step / the median step time when not stated
+ * (as frontiers and comparisons derive it), and the id from a content hash
+ * when not set. Fails first when any setter failed (see above). Percentiles use linear interpolation between
  * closest ranks: position q*(n-1) in the sorted samples (numpy's default), so
  * the median of an even count is the mean of the middle two. The builder stays
  * usable (finish again after more setters). `report_out` is optional, as for

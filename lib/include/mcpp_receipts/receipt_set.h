@@ -21,6 +21,8 @@
 extern "C" {
 #endif
 
+/* Thread safety: adding is not thread-safe (one thread adds); once filled, the
+ * set and its receipts may be read from several threads at once. */
 typedef struct mcpp_receipt_set mcpp_receipt_set;
 
 MCPP_API int mcpp_receipt_set_new(mcpp_receipt_set **out);

@@ -36,6 +36,7 @@
 #include <stddef.h>
 
 #include "compare.h"
+#include "frontier.h"
 #include "receipt.h"
 #include "receipt_set.h"
 
@@ -44,8 +45,9 @@ extern "C" {
 #endif
 
 /* The newest store schema version this library writes. */
-#define MCPP_STORE_SCHEMA_VERSION 2
+#define MCPP_STORE_SCHEMA_VERSION 3
 
+/* Thread safety: one thread at a time per handle (see above). */
 typedef struct mcpp_store mcpp_store;
 
 /* Flags of mcpp_store_open. */
@@ -106,6 +108,17 @@ typedef struct mcpp_store_query {
     size_t limit;
     int newest;
 } mcpp_store_query;
+
+/*
+ * The frontier of every stored receipt. With `policy` NULL (the default
+ * policy) it is built from lane summaries the store keeps up to date on each
+ * add, without reading the receipts: the same frontier as mcpp_frontier_build
+ * over them, in time proportional to the lanes' sizes rather than the
+ * receipts' bytes. When those summaries are stale (after a remove, or made by
+ * another library version) they are rebuilt from the receipts first, and
+ * saved unless the store is read-only. Any other policy reads every receipt.
+ */
+MCPP_API int mcpp_store_frontier(mcpp_frontier **out, mcpp_store *store, const mcpp_policy *policy);
 
 /* The receipts a query selects, loaded into a new set. `query` NULL: all. */
 MCPP_API int mcpp_store_query_set(mcpp_receipt_set **out, mcpp_store *store,
@@ -171,6 +184,7 @@ MCPP_API int mcpp_changepoints_find(size_t *out_index, size_t cap, size_t *out_c
                                     const double *values, size_t n,
                                     const mcpp_changepoint_settings *settings);
 
+/* Thread safety: read-only once built; threads may read one at once. */
 typedef struct mcpp_history mcpp_history;
 
 /*

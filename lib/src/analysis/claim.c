@@ -181,7 +181,8 @@ static int fill_lane(claim_lane *c, const mcpp_frontier *f, size_t lane, const c
 {
     const mcpp_lane_eval *e = mcpp_frontier_lane_eval(f, lane);
     c->key = dup_n(mcpp_frontier_lane_key(f, lane), strlen(mcpp_frontier_lane_key(f, lane)));
-    c->label = dup_n(mcpp_frontier_lane_label(f, lane), strlen(mcpp_frontier_lane_label(f, lane)));
+    const char *label = mcpp_frontier_lane_display_label(f, lane); /* what tells it from its neighbours */
+    c->label = dup_n(label, strlen(label));
     snprintf(c->short_key, sizeof c->short_key, "%s", mcpp_frontier_lane_short_key(f, lane));
     c->status = (int)e->status;
     c->has_headline = e->has_headline;

@@ -12,6 +12,7 @@
 #include "util/error_internal.h"
 #include "util/escape.h"
 #include "analysis/stats_internal.h"
+#include "receipt/receipt_internal.h"
 
 static const char METHOD_HL[] = "hodges-lehmann/mann-whitney on log values";
 static const char METHOD_POINT[] = "point";
@@ -93,7 +94,7 @@ static void resolve_metric(receipt_metric *m, const mcpp_policy *p, int metric_i
         if (m->use_steps && !m->has_stated) {
             if (!number_of(r, p->id_step_median, &med)) med = median_of_samples(m->samples, m->n_samples);
             if (med > 0) {
-                m->stated = m->scale / med;
+                m->stated = mcpp_tokens_per_s_from_steps(m->scale, med);
                 m->has_stated = 1;
             }
         }
@@ -127,7 +128,7 @@ int mcpp_metric_side_add(mcpp_metric_side *s, const mcpp_policy *p, int metric_i
         for (size_t i = 0; i < m.n_samples; i++) {
             double t = m.samples[i];
             if (!(t > 0)) continue; /* a zero-length step carries no rate */
-            double v = metric_id == p->id_step_median ? t : m.scale / t;
+            double v = metric_id == p->id_step_median ? t : mcpp_tokens_per_s_from_steps(m.scale, t);
             if ((rc = push(&s->steps, &s->n_steps, &s->cap_steps, v)) != 0) return rc;
         }
         s->with_samples++;

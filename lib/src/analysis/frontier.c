@@ -18,6 +18,8 @@ typedef struct frontier_lane {
     const mcpp_receipt *rep; /* the lane's first receipt, only while building */
     char short_key[24];
     char *label;
+    char *differences; /* key fields that tell it from its neighbours (lane_distinct.c) */
+    char *display_label; /* label (differences) */
     uint64_t *segs; /* key_dims segment hashes, into frontier->segs */
     mcpp_lane_eval eval;
     const char **ids;
@@ -47,6 +49,8 @@ void mcpp_frontier_free(mcpp_frontier *f)
         frontier_lane *l = &f->lanes[i];
         mcpp_lane_summary_free(l->summary);
         free(l->label);
+        free(l->differences);
+        free(l->display_label);
         mcpp_lane_eval_clear(&l->eval);
         free(l->ids);
         for (size_t j = 0; j < l->n_adj; j++) free(l->adj_dims[j]);
@@ -410,6 +414,57 @@ static int evaluate_lanes(mcpp_frontier *f)
     return rc;
 }
 
+/* ---- Telling lanes apart ------------------------------------------------------------- */
+
+/* Lanes with the same label, at most this many per lane, count as neighbours. */
+#define MAX_NAMESAKES 64
+
+static int compare_labels(const void *a, const void *b)
+{
+    const frontier_lane *const *x = a, *const *y = b;
+    int c = strcmp((*x)->label, (*y)->label);
+    return c ? c : (*x < *y ? -1 : *x > *y);
+}
+
+/* A lane's neighbours are its adjacent lanes and the lanes that share its
+ * label; its differences from them go next to its label everywhere it shows. */
+static int describe_lane(frontier_lane *l, const mcpp_frontier *f, const mcpp_policy *p,
+                         frontier_lane *const *by_label, size_t first, size_t count, const char **keys)
+{
+    size_t n = 0;
+    for (size_t a = 0; a < l->n_adj; a++) keys[n++] = mcpp_lane_summary_key(f->lanes[l->adj[a]].summary);
+    for (size_t i = first; i < first + count && i < first + MAX_NAMESAKES; i++)
+        if (by_label[i] != l) keys[n++] = mcpp_lane_summary_key(by_label[i]->summary);
+    int rc = mcpp_lane_key_differences(&l->differences, p, mcpp_lane_summary_key(l->summary), keys, n);
+    if (rc) return rc;
+    mcpp_strbuf b;
+    mcpp_sb_init_heap(&b, 64);
+    mcpp_sb_puts(&b, l->label);
+    if (*l->differences) mcpp_sb_printf(&b, " (%s)", l->differences);
+    return mcpp_sb_finish(&b, &l->display_label);
+}
+
+static int describe_lanes(mcpp_frontier *f, const mcpp_policy *p)
+{
+    size_t L = f->n_lanes, most_adjacent = 0;
+    for (size_t l = 0; l < L; l++)
+        if (f->lanes[l].n_adj > most_adjacent) most_adjacent = f->lanes[l].n_adj;
+    frontier_lane **by_label = malloc((L ? L : 1) * sizeof *by_label);
+    const char **keys = malloc((most_adjacent + MAX_NAMESAKES) * sizeof *keys);
+    int rc = by_label && keys ? MCPP_OK : mcpp_error_nomem();
+    for (size_t l = 0; !rc && l < L; l++) by_label[l] = &f->lanes[l];
+    if (!rc && L > 1) qsort(by_label, L, sizeof *by_label, compare_labels);
+    for (size_t i = 0; !rc && i < L;) {
+        size_t j = i + 1;
+        while (j < L && strcmp(by_label[j]->label, by_label[i]->label) == 0) j++;
+        for (size_t k = i; !rc && k < j; k++) rc = describe_lane(by_label[k], f, p, by_label, i, j - i, keys);
+        i = j;
+    }
+    free(by_label);
+    free(keys);
+    return rc;
+}
+
 /* Orders the lanes by key (remapping lane_of), evaluates and labels them, and
  * finds adjacency: the part of building shared with mcpp_frontier_from_summaries. */
 static int finish(mcpp_frontier *f, const mcpp_policy *p, size_t *lane_of, size_t n)
@@ -417,6 +472,7 @@ static int finish(mcpp_frontier *f, const mcpp_policy *p, size_t *lane_of, size_
     int rc = sort_lanes(f, n, lane_of);
     if (!rc) rc = evaluate_lanes(f);
     if (!rc) rc = find_adjacency(f, p->adjacency_width);
+    if (!rc) rc = describe_lanes(f, p);
     return rc;
 }
 
@@ -499,6 +555,18 @@ const char *mcpp_frontier_lane_label(const mcpp_frontier *f, size_t lane)
 {
     const frontier_lane *l = lane_at(f, lane);
     return l ? l->label : NULL;
+}
+
+const char *mcpp_frontier_lane_differences(const mcpp_frontier *f, size_t lane)
+{
+    const frontier_lane *l = lane_at(f, lane);
+    return l ? l->differences : NULL;
+}
+
+const char *mcpp_frontier_lane_display_label(const mcpp_frontier *f, size_t lane)
+{
+    const frontier_lane *l = lane_at(f, lane);
+    return l ? l->display_label : NULL;
 }
 
 int mcpp_frontier_lane_status(const mcpp_frontier *f, size_t lane)

@@ -115,6 +115,14 @@ int mcpp_gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcpp_
     return mcpp_gate_run_filtered(out, policy, baselines, nb, candidates, nc, NULL);
 }
 
+int mcpp_gate_run_receipts(mcpp_gate_report **out, const mcpp_policy *policy, mcpp_receipt *const *baselines,
+                           size_t nb, mcpp_receipt *const *candidates, size_t nc)
+{
+    /* adding const below the first level is safe; C only refuses to do it implicitly */
+    return mcpp_gate_run_filtered(out, policy, (const mcpp_receipt *const *)baselines, nb,
+                                  (const mcpp_receipt *const *)candidates, nc, NULL);
+}
+
 int mcpp_gate_run_filtered(mcpp_gate_report **out, const mcpp_policy *policy, const mcpp_receipt *const *baselines,
                            size_t nb, const mcpp_receipt *const *candidates, size_t nc, const size_t *dropped)
 {

@@ -39,6 +39,13 @@ const char *mcpp_lane_key_dim_name(const mcpp_policy *p, size_t k)
     return NULL;
 }
 
+const mcpp_policy_dim *mcpp_lane_key_dim(const mcpp_policy *p, size_t k)
+{
+    for (size_t i = 0; i < p->n_dims; i++)
+        if (is_key_dim(&p->dims[i]) && k-- == 0) return &p->dims[i];
+    return NULL;
+}
+
 void mcpp_lane_key_append(mcpp_strbuf *b, const mcpp_policy *p, const mcpp_receipt *r, uint64_t *seg_hashes)
 {
     size_t k = 0;

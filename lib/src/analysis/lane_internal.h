@@ -15,6 +15,15 @@ size_t mcpp_lane_key_dim_count(const mcpp_policy *p);
 /* The name of key dimension k. */
 const char *mcpp_lane_key_dim_name(const mcpp_policy *p, size_t k);
 
+/* Key dimension k itself (its fields, in key order); NULL when out of range. */
+const mcpp_policy_dim *mcpp_lane_key_dim(const mcpp_policy *p, size_t k);
+
+/* The key fields in which the lane with key `key` differs from any of the
+ * `n` lanes with keys `neighbours` (same policy), as "moe=jagged, seq_len=8192"
+ * in key order; "" when none. lane_distinct.c; caller frees *out. */
+int mcpp_lane_key_differences(char **out, const mcpp_policy *p, const char *key, const char *const *neighbours,
+                              size_t n);
+
 /* Appends the lane key of r to b. When seg_hashes is not NULL it receives one
  * hash per key dimension (of that dimension's segment text). */
 void mcpp_lane_key_append(mcpp_strbuf *b, const mcpp_policy *p, const mcpp_receipt *r, uint64_t *seg_hashes);

@@ -14,8 +14,19 @@
 #include "util/error_internal.h"
 #include "receipt/receipt_internal.h"
 
+/* Setter failures are sticky: a harness that ignores a setter's status still
+ * cannot finish a receipt that silently lacks the field. */
+typedef struct setter_failures {
+    size_t count;
+    int first_code;
+    mcpp_error_kind first_kind;
+    char *first_field;
+    mcpp_strbuf messages; /* "; "-separated messages of every failure, in order */
+} setter_failures;
+
 struct mcpp_builder {
     mcpp_receipt staging;
+    setter_failures failed;
 };
 
 static char *dup_string(const char *s)
@@ -47,6 +58,7 @@ void mcpp_builder_free(mcpp_builder *builder)
     if (!builder)
         return;
     mcpp_staging_release(&builder->staging, 1);
+    mcpp_builder_clear_errors(builder);
     free(builder);
 }
 
@@ -64,6 +76,17 @@ static const char *storage_words(int storage)
     }
 }
 
+/* MCPP_ENOTFOUND for a path the schema lacks, with the closest path when one is near. */
+static int unknown_field(const char *path)
+{
+    char near[128];
+    if (mcpp_schema_field_suggest(near, sizeof near, path) == MCPP_OK)
+        return mcpp_error_at(MCPP_ENOTFOUND, MCPP_ERROR_KIND_UNKNOWN_FIELD, NULL, path, 0, 0,
+                             "unknown field of schema %s, did you mean '%s'?", MCPP_SCHEMA_ID, near);
+    return mcpp_error_at(MCPP_ENOTFOUND, MCPP_ERROR_KIND_UNKNOWN_FIELD, NULL, path, 0, 0,
+                         "unknown field of schema %s", MCPP_SCHEMA_ID);
+}
+
 /* Resolves a path for a setter; on failure sets the last error. */
 static int resolve(mcpp_builder *b, const char *path, int *id_out)
 {
@@ -73,8 +96,7 @@ static int resolve(mcpp_builder *b, const char *path, int *id_out)
                               "builder and path must not be NULL");
     int id = mcpp_schema_field_id(path);
     if (id < 0)
-        return mcpp_error_at(MCPP_ENOTFOUND, MCPP_ERROR_KIND_UNKNOWN_FIELD, NULL, path, 0, 0,
-                              "unknown field of schema %s", MCPP_SCHEMA_ID);
+        return unknown_field(path);
     *id_out = id;
     return 0;
 }
@@ -126,7 +148,7 @@ static void clear_field(mcpp_builder *b, int id)
     mcpp_clear_present(&b->staging, id);
 }
 
-int mcpp_builder_set_string(mcpp_builder *b, const char *path, const char *value)
+static int try_set_string(mcpp_builder *b, const char *path, const char *value)
 {
     int id, rc = resolve(b, path, &id);
     if (rc)
@@ -189,7 +211,7 @@ static int set_number(mcpp_builder *b, const char *path, int id, double value)
     return MCPP_OK;
 }
 
-int mcpp_builder_set_int(mcpp_builder *b, const char *path, int64_t value)
+static int try_set_int(mcpp_builder *b, const char *path, int64_t value)
 {
     int id, rc = resolve(b, path, &id);
     if (rc)
@@ -205,7 +227,7 @@ int mcpp_builder_set_int(mcpp_builder *b, const char *path, int64_t value)
     return set_number(b, path, id, (double)value);
 }
 
-int mcpp_builder_set_double(mcpp_builder *b, const char *path, double value)
+static int try_set_double(mcpp_builder *b, const char *path, double value)
 {
     int id, rc = resolve(b, path, &id);
     if (rc)
@@ -216,7 +238,7 @@ int mcpp_builder_set_double(mcpp_builder *b, const char *path, double value)
     return set_number(b, path, id, value);
 }
 
-int mcpp_builder_set_bool(mcpp_builder *b, const char *path, int value)
+static int try_set_bool(mcpp_builder *b, const char *path, int value)
 {
     int id, rc = resolve(b, path, &id);
     if (rc)
@@ -229,7 +251,7 @@ int mcpp_builder_set_bool(mcpp_builder *b, const char *path, int value)
     return MCPP_OK;
 }
 
-int mcpp_builder_append_string(mcpp_builder *b, const char *path, const char *value)
+static int try_append_string(mcpp_builder *b, const char *path, const char *value)
 {
     int id, rc = resolve(b, path, &id);
     if (rc)
@@ -253,7 +275,7 @@ int mcpp_builder_append_string(mcpp_builder *b, const char *path, const char *va
     return MCPP_OK;
 }
 
-int mcpp_builder_add_step_sample(mcpp_builder *b, double seconds)
+static int try_add_step_sample(mcpp_builder *b, double seconds)
 {
     const char *path = mcpp_schema_entries[MCPP_F_metrics_step_time_s_samples].info.path;
     if (!b)
@@ -270,7 +292,7 @@ int mcpp_builder_add_step_sample(mcpp_builder *b, double seconds)
     return MCPP_OK;
 }
 
-int mcpp_builder_add_artifact(mcpp_builder *b, const char *kind, const char *uri)
+static int try_add_artifact(mcpp_builder *b, const char *kind, const char *uri)
 {
     if (!b || !kind || !uri)
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, "artifacts", 0, 0,
@@ -322,7 +344,7 @@ static cJSON *metric_object(const char *name, const char *unit, mcpp_direction d
     return m;
 }
 
-int mcpp_builder_add_metric(mcpp_builder *b, const char *name, const char *unit,
+static int try_add_metric(mcpp_builder *b, const char *name, const char *unit,
                             mcpp_direction direction, double value, const char *aggregate,
                             const char *sample_kind, const double *samples, size_t n_samples)
 {
@@ -378,7 +400,7 @@ static int free_form_root(const char *path, const char **rest)
     return -1;
 }
 
-int mcpp_builder_set_json(mcpp_builder *b, const char *path, const char *json_text)
+static int try_set_json(mcpp_builder *b, const char *path, const char *json_text)
 {
     const char *rest;
     if (!b || !path || !json_text)
@@ -478,7 +500,7 @@ int mcpp_builder_set_json(mcpp_builder *b, const char *path, const char *json_te
     return MCPP_OK;
 }
 
-int mcpp_builder_unset(mcpp_builder *b, const char *path)
+static int try_unset(mcpp_builder *b, const char *path)
 {
     const char *rest;
     if (!b || !path)
@@ -491,8 +513,7 @@ int mcpp_builder_unset(mcpp_builder *b, const char *path)
     }
     id = free_form_root(path, &rest);
     if (id < 0)
-        return mcpp_error_at(MCPP_ENOTFOUND, MCPP_ERROR_KIND_UNKNOWN_FIELD, NULL, path, 0, 0,
-                              "unknown field of schema %s", MCPP_SCHEMA_ID);
+        return unknown_field(path);
     mcpp_object_slot *slot = mcpp_field_ptr(&b->staging.f, id);
     cJSON *obj = slot->staged;
     char key[256];
@@ -513,32 +534,152 @@ int mcpp_builder_unset(mcpp_builder *b, const char *path)
     return MCPP_OK;
 }
 
+/* ---- Sticky setter failures ----------------------------------------------------------- */
+
+void mcpp_builder_clear_errors(mcpp_builder *b)
+{
+    if (!b)
+        return;
+    free(b->failed.first_field);
+    mcpp_sb_free(&b->failed.messages);
+    memset(&b->failed, 0, sizeof b->failed);
+}
+
+size_t mcpp_builder_error_count(const mcpp_builder *b) { return b ? b->failed.count : 0; }
+
+/* Records a failed setter (status rc, message in the last error) and passes rc on. */
+static int remember(mcpp_builder *b, int rc)
+{
+    if (rc >= 0 || !b)
+        return rc;
+    const mcpp_error *e = mcpp_error_last();
+    setter_failures *f = &b->failed;
+    if (f->count == 0) {
+        f->first_code = rc;
+        f->first_kind = mcpp_error_kind_of(e);
+        f->first_field = e->field ? strdup(e->field) : NULL;
+        mcpp_sb_init(&f->messages, NULL, 0);
+    }
+    const char *text = e->message;
+    size_t field_len = f->count == 0 && e->field ? strlen(e->field) : 0;
+    /* the first message's field leads the combined message already */
+    if (field_len && strncmp(text, e->field, field_len) == 0 && strncmp(text + field_len, ": ", 2) == 0)
+        text += field_len + 2;
+    f->count++;
+    if (f->count > 1)
+        mcpp_sb_puts(&f->messages, "; ");
+    mcpp_sb_puts(&f->messages, text);
+    return rc;
+}
+
+int mcpp_builder_set_string(mcpp_builder *b, const char *path, const char *value)
+{
+    return remember(b, try_set_string(b, path, value));
+}
+
+int mcpp_builder_set_int(mcpp_builder *b, const char *path, int64_t value)
+{
+    return remember(b, try_set_int(b, path, value));
+}
+
+int mcpp_builder_set_double(mcpp_builder *b, const char *path, double value)
+{
+    return remember(b, try_set_double(b, path, value));
+}
+
+int mcpp_builder_set_bool(mcpp_builder *b, const char *path, int value)
+{
+    return remember(b, try_set_bool(b, path, value));
+}
+
+int mcpp_builder_append_string(mcpp_builder *b, const char *path, const char *value)
+{
+    return remember(b, try_append_string(b, path, value));
+}
+
+int mcpp_builder_add_step_sample(mcpp_builder *b, double seconds)
+{
+    return remember(b, try_add_step_sample(b, seconds));
+}
+
+int mcpp_builder_add_artifact(mcpp_builder *b, const char *kind, const char *uri)
+{
+    return remember(b, try_add_artifact(b, kind, uri));
+}
+
+int mcpp_builder_add_metric(mcpp_builder *b, const char *name, const char *unit,
+                            mcpp_direction direction, double value, const char *aggregate,
+                            const char *sample_kind, const double *samples, size_t n_samples)
+{
+    return remember(b, try_add_metric(b, name, unit, direction, value, aggregate, sample_kind,
+                                      samples, n_samples));
+}
+
+int mcpp_builder_set_json(mcpp_builder *b, const char *path, const char *json_text)
+{
+    return remember(b, try_set_json(b, path, json_text));
+}
+
+int mcpp_builder_unset(mcpp_builder *b, const char *path)
+{
+    return remember(b, try_unset(b, path));
+}
+
+/* finish() after failed setters: the first failure's status, kind and field,
+ * with every failure's message, as the last error and in the report. */
+static int fail_with_setter_errors(mcpp_report **report_out, const setter_failures *f)
+{
+    const char *all = f->messages.failed || !f->messages.data ? "(messages lost: out of memory)"
+                                                              : f->messages.data;
+    if (report_out && (*report_out = mcpp_report_new()) != NULL)
+        mcpp_report_add(*report_out, MCPP_SEVERITY_ERROR, mcpp_error_kind_name(f->first_kind),
+                        NULL, f->first_field, 0, 0, all);
+    return mcpp_error_at(f->first_code, f->first_kind, NULL, f->first_field, 0, 0,
+                         "%s (%zu builder call%s failed before finish)", all, f->count,
+                         f->count == 1 ? "" : "s");
+}
+
+/* What finish derives into the (shallow) staging copy: block counts, step
+ * statistics from the samples, and useful tokens/s as the analyses derive it. */
+static void derive_statistics(mcpp_receipt *staging)
+{
+    mcpp_derive_block_counts(staging);
+    const mcpp_double_list *samples = &staging->f.metrics_step_time_s_samples;
+    if (mcpp_present(staging, MCPP_F_metrics_step_time_s_samples) && samples->count > 0) {
+        double stats[3]; /* median, p10, p90 */
+        static const int ids[3] = {MCPP_F_metrics_step_time_s_median, MCPP_F_metrics_step_time_s_p10,
+                                   MCPP_F_metrics_step_time_s_p90};
+        mcpp_sample_stats(samples->items, samples->count, &stats[0], &stats[1], &stats[2]);
+        for (int i = 0; i < 3; i++) {
+            if (!mcpp_present(staging, ids[i])) {
+                *(double *)mcpp_field_ptr(&staging->f, ids[i]) = stats[i];
+                mcpp_set_present(staging, ids[i]);
+            }
+        }
+    }
+    if (!mcpp_present(staging, MCPP_F_metrics_tokens_per_s) &&
+        mcpp_present(staging, MCPP_F_workload_useful_tokens_per_step) &&
+        mcpp_present(staging, MCPP_F_metrics_step_time_s_median)) {
+        double rate = mcpp_tokens_per_s_from_steps((double)staging->f.workload_useful_tokens_per_step,
+                                                   staging->f.metrics_step_time_s_median);
+        if (rate > 0) {
+            staging->f.metrics_tokens_per_s = rate;
+            mcpp_set_present(staging, MCPP_F_metrics_tokens_per_s);
+        }
+    }
+}
+
 int mcpp_builder_finish(mcpp_receipt **out, mcpp_report **report_out, const mcpp_builder *b)
 {
     if (report_out)
         *report_out = NULL;
     MCPP_CHECK_ARG(out && b, "out and builder must not be NULL");
     *out = NULL;
+    if (b->failed.count)
+        return fail_with_setter_errors(report_out, &b->failed);
     /* a shallow copy: derived statistics go in the copy, the builder is unchanged */
     mcpp_receipt staging = b->staging;
-    mcpp_derive_block_counts(&staging);
-    const mcpp_double_list *samples = &staging.f.metrics_step_time_s_samples;
-    if (mcpp_present(&staging, MCPP_F_metrics_step_time_s_samples) && samples->count > 0) {
-        double med, p10, p90;
-        mcpp_sample_stats(samples->items, samples->count, &med, &p10, &p90);
-        if (!mcpp_present(&staging, MCPP_F_metrics_step_time_s_median)) {
-            staging.f.metrics_step_time_s_median = med;
-            mcpp_set_present(&staging, MCPP_F_metrics_step_time_s_median);
-        }
-        if (!mcpp_present(&staging, MCPP_F_metrics_step_time_s_p10)) {
-            staging.f.metrics_step_time_s_p10 = p10;
-            mcpp_set_present(&staging, MCPP_F_metrics_step_time_s_p10);
-        }
-        if (!mcpp_present(&staging, MCPP_F_metrics_step_time_s_p90)) {
-            staging.f.metrics_step_time_s_p90 = p90;
-            mcpp_set_present(&staging, MCPP_F_metrics_step_time_s_p90);
-        }
-    }
+    derive_statistics(&staging);
     mcpp_limits lim;
     mcpp_limits_default(&lim);
     mcpp_report *report = mcpp_report_new();

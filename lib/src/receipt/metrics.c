@@ -184,6 +184,11 @@ int mcpp_receipt_metric_find(mcpp_metric *out, const mcpp_receipt *receipt, cons
     return MCPP_ENOTFOUND;
 }
 
+double mcpp_tokens_per_s_from_steps(double useful_tokens_per_step, double step_seconds)
+{
+    return useful_tokens_per_step > 0 && step_seconds > 0 ? useful_tokens_per_step / step_seconds : 0;
+}
+
 const char *mcpp_receipt_metric_primary(const mcpp_receipt *receipt)
 {
     if (!receipt)

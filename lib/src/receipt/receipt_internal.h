@@ -343,6 +343,12 @@ void mcpp_staging_release(mcpp_receipt *r, int owns_strings);
 /* Median and linear-interpolation percentiles of `n` samples (n >= 1). */
 void mcpp_sample_stats(const double *samples, size_t n, double *median, double *p10, double *p90);
 
+/* Useful tokens per second over one step (or the median step): the builder
+ * derives metrics.tokens_per_s with it, and the analyses turn step times into
+ * rates with it, so a built receipt states what a frontier would derive.
+ * 0 when either input is not > 0. */
+double mcpp_tokens_per_s_from_steps(double useful_tokens_per_step, double step_seconds);
+
 /* ---- writing (write_json.c, write_yaml.c, canonical_json.c) ------------------- */
 
 /* Compact canonical JSON of a cJSON value (keys sorted, numbers canonical). */

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "receipt/receipt_internal.h"
+#include "util/error_internal.h"
+#include "util/strbuf.h"
 
 /* Allowed names of the enum fields (and of the backend.moe strings). */
 static const char *const mcpp_enum_data_path[] = {"real", "synthetic", NULL};
@@ -181,6 +183,78 @@ const char *mcpp_schema_suggest(int section, const char *key)
         }
     }
     return best_d <= limit ? best : NULL;
+}
+
+/* The field whose name is `last` when exactly one field has it ("seq_len" ->
+ * "workload.seq_len"), for a path that left out its sections. */
+static const char *field_named(const char *last)
+{
+    const char *found = NULL;
+    for (int i = 0; i < MCPP_FIELD_COUNT; i++) {
+        if (strcmp(mcpp_schema_entries[i].name, last) != 0)
+            continue;
+        if (found)
+            return NULL;
+        found = mcpp_schema_entries[i].info.path;
+    }
+    return found;
+}
+
+/* Walks `path` section by section, replacing each unknown segment by the
+ * closest known name there (mcpp_schema_suggest, as the loader does). */
+static int suggest_by_segments(mcpp_strbuf *out, const char *path)
+{
+    int section = MCPP_S_ROOT;
+    for (const char *seg = path;;) {
+        size_t n = strcspn(seg, ".");
+        char key[64];
+        if (n == 0 || n >= sizeof key)
+            return -1;
+        memcpy(key, seg, n);
+        key[n] = '\0';
+        int field, sub;
+        const char *name = key;
+        if (mcpp_schema_lookup_scan(section, key, &field, &sub) != 0) {
+            if (!(name = mcpp_schema_suggest(section, key)))
+                return -1;
+            mcpp_schema_lookup_scan(section, name, &field, &sub);
+        }
+        if (out->len)
+            mcpp_sb_putc(out, '.');
+        mcpp_sb_puts(out, name);
+        if (seg[n] == '\0')
+            return field >= 0 ? 0 : -1;
+        if (sub < 0)
+            return -1;
+        section = sub;
+        seg += n + 1;
+    }
+}
+
+int mcpp_schema_field_suggest(char *buf, size_t cap, const char *path)
+{
+    MCPP_CHECK_ARG(buf && cap && path, "mcpp_schema_field_suggest: NULL argument");
+    buf[0] = '\0';
+    mcpp_strbuf sb;
+    mcpp_sb_init(&sb, buf, cap);
+    int rc = suggest_by_segments(&sb, path);
+    if (rc == 0 && strcmp(sb.data, path) == 0)
+        rc = -1; /* the path is a field already */
+    if (rc != 0) {
+        const char *last = strrchr(path, '.');
+        const char *named = field_named(last ? last + 1 : path);
+        sb.len = 0;
+        if (named && strcmp(named, path) != 0) {
+            mcpp_sb_puts(&sb, named);
+            rc = 0;
+        }
+    }
+    int fits = rc == 0 && !sb.failed && sb.data == buf;
+    mcpp_sb_free(&sb);
+    if (fits)
+        return MCPP_OK;
+    buf[0] = '\0';
+    return mcpp_error_raise(MCPP_ENOTFOUND, MCPP_ERROR_KIND_UNKNOWN_FIELD, "no schema path close to '%s'", path);
 }
 
 int mcpp_enum_index(const char *const *names, const char *value)

@@ -35,7 +35,7 @@ static void render_text(mcpp_strbuf *b, const void *object)
             if ((pass == 0) != (st == MCPP_LANE_STABLE)) continue;
             mcpp_sb_printf(b, "\n%-8s  %s  ", st == MCPP_LANE_STABLE ? "STABLE" : "UNSTABLE",
                                 mcpp_frontier_lane_short_key(f, i));
-            mcpp_sb_terminal(b, mcpp_frontier_lane_label(f, i));
+            mcpp_sb_terminal(b, mcpp_frontier_lane_display_label(f, i));
             mcpp_sb_putc(b, '\n');
             mcpp_lane_headline h;
             if (mcpp_frontier_lane_headline(&h, f, i) == MCPP_OK) {
@@ -99,6 +99,10 @@ static void render_json(mcpp_strbuf *b, const void *object)
         mcpp_sb_json_string(b, mcpp_frontier_lane_short_key(f, i));
         mcpp_sb_puts(b, ", \"label\": ");
         mcpp_sb_json_string(b, mcpp_frontier_lane_label(f, i));
+        mcpp_sb_puts(b, ", \"differences\": ");
+        mcpp_sb_json_string(b, mcpp_frontier_lane_differences(f, i));
+        mcpp_sb_puts(b, ", \"display_label\": ");
+        mcpp_sb_json_string(b, mcpp_frontier_lane_display_label(f, i));
         mcpp_sb_printf(b, ", \"status\": \"%s\", \"receipts\": [",
                             mcpp_lane_status_name((mcpp_lane_status)mcpp_frontier_lane_status(f, i)));
         for (size_t r = 0; r < mcpp_frontier_lane_receipt_count(f, i); r++) {
@@ -164,7 +168,7 @@ static void render_markdown(mcpp_strbuf *b, const void *object)
         mcpp_sb_puts(b, "| `");
         mcpp_sb_puts(b, mcpp_frontier_lane_short_key(f, i));
         mcpp_sb_puts(b, "` ");
-        mcpp_sb_markdown(b, mcpp_frontier_lane_label(f, i));
+        mcpp_sb_markdown(b, mcpp_frontier_lane_display_label(f, i));
         mcpp_sb_printf(b, " | %s | ", st == MCPP_LANE_STABLE ? "**stable**" : "unstable");
         mcpp_lane_headline h;
         if (mcpp_frontier_lane_headline(&h, f, i) == MCPP_OK)

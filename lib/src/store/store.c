@@ -79,7 +79,8 @@ static int configure(mcpp_store *s)
     if (!rc) rc = mcpp_store_exec(s, "PRAGMA cache_size=-131072", "sizing the page cache");
     /* After a checkpoint, a WAL grown by a large add is cut back to 64 MiB. */
     if (!rc) rc = mcpp_store_exec(s, "PRAGMA journal_size_limit=67108864", "limiting the WAL");
-    return rc ? rc : mcpp_store_migrate(s);
+    if (!rc) rc = mcpp_store_migrate(s);
+    return rc ? rc : mcpp_store_summaries_init_if_empty(s);
 }
 
 int mcpp_store_open(mcpp_store **out, const char *path, unsigned flags)
@@ -174,6 +175,7 @@ int mcpp_store_remove(mcpp_store *store, const char *id, const char *reason)
         if (step != SQLITE_DONE) rc = mcpp_store_sqlite_error(store, step, "removing");
     }
     sqlite3_finalize(st);
+    if (!rc) rc = mcpp_store_summaries_invalidate(store); /* the lane lost a run */
     if (rc) {
         mcpp_store_rollback(store);
         return rc;

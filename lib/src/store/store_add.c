@@ -9,6 +9,7 @@
 #include "mcpp_receipts/frontier.h"
 #include "mcpp_receipts/policy.h"
 #include "util/error_internal.h"
+#include "policy/policy_internal.h"
 #include "store/store_internal.h"
 
 /* A string field, or NULL when absent or not a string. */
@@ -151,7 +152,9 @@ static int add_all(mcpp_store *s, const mcpp_receipt *const *receipts, size_t n,
 {
     mcpp_policy *policy = NULL;
     add_statements a = {NULL, NULL, NULL};
-    int rc = mcpp_policy_default(&policy);
+    /* the receipts this call inserts, for the lane summaries */
+    const mcpp_receipt **added = malloc((n ? n : 1) * sizeof *added);
+    int rc = added ? mcpp_policy_default(&policy) : mcpp_error_nomem();
     if (!rc) rc = prepare_all(&a, s);
     const char *metric = policy ? mcpp_policy_gate(policy)->metric : NULL;
     for (size_t i = 0; !rc && i < n; i++) {
@@ -161,12 +164,16 @@ static int add_all(mcpp_store *s, const mcpp_receipt *const *receipts, size_t n,
         }
         mcpp_store_row row;
         if ((rc = mcpp_store_row_fill(&row, receipts[i], metric))) break;
+        size_t before = res->added;
         rc = insert_row(s, &a, &row, res);
+        if (res->added > before) added[res->added - 1] = receipts[i];
         mcpp_store_row_clear(&row);
     }
     sqlite3_finalize(a.insert);
     sqlite3_finalize(a.existing);
     sqlite3_finalize(a.tombstone);
+    if (!rc) rc = mcpp_store_summaries_add(s, mcpp_policy_or_default(NULL), added, res->added);
+    free(added);
     mcpp_policy_free(policy);
     return rc;
 }

@@ -88,4 +88,13 @@ int mcpp_store_load_rows_each(mcpp_store *s, sqlite3_stmt *stmt, mcpp_store_rece
 int mcpp_store_select_lanes(char ***out, mcpp_store *s, const char *selector);
 void mcpp_store_keys_free(char **keys);
 
+/*
+ * The default policy's lane summaries (store_summaries.c): merged with the
+ * receipts an add inserted (inside its transaction; nothing while they are
+ * stale), marked stale by a remove, marked valid on a store with no receipts.
+ */
+int mcpp_store_summaries_add(mcpp_store *s, const mcpp_policy *p, const mcpp_receipt *const *added, size_t n);
+int mcpp_store_summaries_invalidate(mcpp_store *s);
+int mcpp_store_summaries_init_if_empty(mcpp_store *s);
+
 #endif /* MCPP_STORE_INTERNAL_H */

@@ -24,6 +24,11 @@ static const char *const MIGRATIONS[MCPP_STORE_SCHEMA_VERSION] = {
     "CREATE INDEX receipts_by_lane ON receipts(lane_short, created_at);"
     "CREATE INDEX receipts_by_time ON receipts(created_at);"
     "CREATE INDEX receipts_by_commit ON receipts(git_commit);",
+    /* 3: the default policy's lane summaries (a cache that frontier --store
+     * reads instead of every receipt) and a name/value table saying whether
+     * they are valid, and for which library version */
+    "CREATE TABLE lane_summaries(lane_key TEXT PRIMARY KEY NOT NULL, summary TEXT NOT NULL);"
+    "CREATE TABLE store_meta(name TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);",
 };
 
 /* 1 when the file has no tables at all (a new store). */

@@ -1,0 +1,251 @@
+/*
+ * import.c — the import API: format names, all-or-nothing imports into a
+ * receipt set, deterministic ids and file names, and writing a set into a
+ * directory without leaving part of it behind.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "import/import_internal.h"
+#include "util/error_internal.h"
+
+static const char *const FORMAT_NAMES[] = {NULL, "mlperf", "pytest-benchmark", "google-benchmark"};
+#define N_FORMATS (sizeof FORMAT_NAMES / sizeof FORMAT_NAMES[0])
+
+int mcpp_import_format_from_name(mcpp_import_format *out, const char *name)
+{
+    if (!out || !name)
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "format name is NULL");
+    for (size_t i = 1; i < N_FORMATS; i++)
+        if (strcmp(name, FORMAT_NAMES[i]) == 0) {
+            *out = (mcpp_import_format)i;
+            return MCPP_OK;
+        }
+    return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0,
+                          "unknown import format '%s' (expected mlperf, pytest-benchmark or "
+                          "google-benchmark)", name);
+}
+
+const char *mcpp_import_format_name(mcpp_import_format format)
+{
+    return (size_t)format >= 1 && (size_t)format < N_FORMATS ? FORMAT_NAMES[format] : NULL;
+}
+
+static int import_one(mcpp_receipt_set *set, mcpp_import_format format, const char *path)
+{
+    switch (format) {
+    case MCPP_IMPORT_MLPERF: return mcpp_import_mlperf_path(set, path);
+    case MCPP_IMPORT_PYTEST_BENCHMARK: return mcpp_import_pytest_benchmark_file(set, path);
+    case MCPP_IMPORT_GOOGLE_BENCHMARK: return mcpp_import_google_benchmark_file(set, path);
+    }
+    return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "unknown import format %d",
+                          (int)format);
+}
+
+/* Drops receipts whose id an earlier one has (the same input given twice:
+ * the id carries the content hash, so equal ids are equal receipts). */
+static int dedupe(mcpp_receipt_set **set)
+{
+    size_t n = mcpp_receipt_set_count(*set);
+    mcpp_receipt_set *kept = NULL;
+    int rc = mcpp_receipt_set_new(&kept);
+    for (size_t i = 0; rc == MCPP_OK && i < n; i++) {
+        const mcpp_receipt *r = mcpp_receipt_set_at(*set, i);
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = strcmp(mcpp_receipt_id(r), mcpp_receipt_id(mcpp_receipt_set_at(*set, j))) == 0;
+        mcpp_receipt *copy = NULL;
+        if (!seen && (rc = mcpp_receipt_clone(&copy, r)) == MCPP_OK)
+            rc = mcpp_receipt_set_add(kept, copy);
+    }
+    mcpp_receipt_set_free(*set);
+    *set = kept;
+    return rc;
+}
+
+int mcpp_import_files(mcpp_receipt_set **out, mcpp_import_format format,
+                      const char *const *paths, size_t n_paths)
+{
+    if (!out)
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "out is NULL");
+    *out = NULL;
+    if (!mcpp_import_format_name(format))
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "unknown import format %d",
+                              (int)format);
+    if (n_paths == 0 || !paths)
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "no input to import");
+    mcpp_receipt_set *set = NULL;
+    int rc = mcpp_receipt_set_new(&set);
+    for (size_t i = 0; rc == MCPP_OK && i < n_paths; i++)
+        rc = paths[i] ? import_one(set, format, paths[i])
+                      : mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "path %zu is NULL", i);
+    if (rc == MCPP_OK)
+        rc = dedupe(&set);
+    if (rc != MCPP_OK) {
+        mcpp_receipt_set_free(set);
+        return rc;
+    }
+    *out = set;
+    return MCPP_OK;
+}
+
+void mcpp_import_sanitize(char *buf, size_t cap, const char *s)
+{
+    size_t n = 0;
+    for (; s && *s && n + 1 < cap; s++) {
+        char c = *s;
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '.' || c == '_' || c == '-';
+        buf[n++] = ok ? c : '_';
+    }
+    if (cap)
+        buf[n] = '\0';
+}
+
+int mcpp_import_finish(mcpp_receipt_set *set, mcpp_builder *b, const char *readable,
+                       const char *path)
+{
+    mcpp_receipt *r = NULL;
+    int rc = mcpp_builder_finish(&r, NULL, b);
+    if (rc == MCPP_OK) {
+        /* the derived id is "r-" + 16 hex digits of the content hash */
+        char prefix[112], id[140];
+        mcpp_import_sanitize(prefix, sizeof prefix, readable);
+        snprintf(id, sizeof id, "%s-%.12s", prefix, mcpp_receipt_id(r) + 2);
+        mcpp_receipt_free(r);
+        r = NULL;
+        rc = mcpp_builder_set_string(b, "id", id);
+        if (rc == MCPP_OK)
+            rc = mcpp_builder_finish(&r, NULL, b);
+    }
+    if (rc != MCPP_OK) {
+        const mcpp_error *e = mcpp_error_last();
+        char why[512];
+        snprintf(why, sizeof why, "%s", e->message ? e->message : "");
+        return mcpp_error_set(rc, e->kind ? e->kind : "internal", path, e->field, 0, 0,
+                              "the imported receipt does not validate: %s", why);
+    }
+    return mcpp_receipt_set_add(set, r);
+}
+
+void mcpp_import_rfc3339_from_ms(char *buf, size_t cap, int64_t ms)
+{
+    time_t secs = (time_t)(ms / 1000);
+    int millis = (int)(ms % 1000);
+    if (millis < 0) {
+        millis += 1000;
+        secs -= 1;
+    }
+    struct tm tm;
+    gmtime_r(&secs, &tm);
+    snprintf(buf, cap, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, millis);
+}
+
+int mcpp_import_has_zone(const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (n < 20)
+        return 0;
+    if (s[n - 1] == 'Z' || s[n - 1] == 'z')
+        return 1;
+    return n >= 25 && (s[n - 6] == '+' || s[n - 6] == '-') && s[n - 3] == ':';
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double mcpp_import_median(const double *values, size_t n)
+{
+    double *tmp = malloc(n * sizeof *tmp);
+    if (!tmp)
+        return values[0];
+    memcpy(tmp, values, n * sizeof *tmp);
+    qsort(tmp, n, sizeof *tmp, cmp_double);
+    double m = n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
+    free(tmp);
+    return m;
+}
+
+int mcpp_import_file_name(char **out, const mcpp_receipt *receipt)
+{
+    if (!out || !receipt)
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "out and receipt must not be NULL");
+    const char *id = mcpp_receipt_id(receipt);
+    size_t n = strlen(id) + 6;
+    *out = malloc(n);
+    if (!*out)
+        return mcpp_error_nomem();
+    mcpp_import_sanitize(*out, n, id);
+    strcat(*out, ".json");
+    return MCPP_OK;
+}
+
+static char *join_path(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}
+
+/* Removes the files of paths[0..n) that did not exist before this call. */
+static void remove_created(char **paths, const unsigned char *existed, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (paths[i] && !existed[i])
+            unlink(paths[i]);
+}
+
+int mcpp_import_write_dir(size_t *out_written, const mcpp_receipt_set *set, const char *dir)
+{
+    if (out_written)
+        *out_written = 0;
+    if (!set || !dir)
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "set and dir must not be NULL");
+    int created_dir = mkdir(dir, 0755) == 0;
+    if (!created_dir && errno != EEXIST)
+        return mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, dir, NULL, 0, 0, "cannot create the directory: %s",
+                              strerror(errno));
+    size_t n = mcpp_receipt_set_count(set);
+    char **paths = calloc(n + 1, sizeof *paths);
+    unsigned char *existed = calloc(n + 1, 1);
+    int rc = paths && existed ? MCPP_OK : mcpp_error_nomem();
+    size_t done = 0;
+    for (; rc == MCPP_OK && done < n; done++) {
+        char *name = NULL;
+        rc = mcpp_import_file_name(&name, mcpp_receipt_set_at(set, done));
+        if (rc != MCPP_OK)
+            break;
+        paths[done] = join_path(dir, name);
+        free(name);
+        if (!paths[done]) {
+            rc = mcpp_error_nomem();
+            break;
+        }
+        existed[done] = access(paths[done], F_OK) == 0;
+        rc = mcpp_receipt_write_file(mcpp_receipt_set_at(set, done), paths[done], MCPP_FORMAT_JSON);
+    }
+    if (rc != MCPP_OK && paths && existed) {
+        remove_created(paths, existed, n);
+        if (created_dir)
+            rmdir(dir);
+    } else if (out_written) {
+        *out_written = n;
+    }
+    for (size_t i = 0; paths && i < n; i++)
+        free(paths[i]);
+    free(paths);
+    free(existed);
+    return rc;
+}

@@ -1,0 +1,83 @@
+/*
+ * import_internal.h — what the importers share: reading an input whole, JSON
+ * with FILE:LINE:COL for any value, lenient numbers ("1" and 1.0 alike), and
+ * turning a filled builder into a receipt with a deterministic id.
+ */
+#ifndef MCPP_IMPORT_INTERNAL_H
+#define MCPP_IMPORT_INTERNAL_H
+
+#include <cjson/cJSON.h>
+
+#include "mcpp_receipts/import.h"
+
+/* A JSON input kept with its text, so errors can point at a line. */
+typedef struct mcpp_import_json {
+    const char *path;
+    char *text;
+    size_t len;
+    cJSON *root;
+    int line_base; /* lines before `text` in the file: JSON embedded in a log line */
+    int col_base;  /* columns before `text` on its first line                     */
+} mcpp_import_json;
+
+/* Reads `path` whole (NUL-terminated; *out_len without the NUL). MCPP_EIO names the file. */
+int mcpp_import_read_file(char **out, size_t *out_len, const char *path);
+
+/* Parses text[0..len) as one JSON value; a syntax error is MCPP_EINVALID at
+ * FILE:LINE:COL. `line_base`/`col_base` shift the position for JSON embedded
+ * in a longer line (0 and 0 for a whole file). */
+int mcpp_import_json_parse(cJSON **out, const char *text, size_t len, const char *path,
+                           int line_base, int col_base);
+
+/* Reads and parses a JSON file into *doc (free with mcpp_import_json_free). */
+int mcpp_import_json_open(mcpp_import_json *doc, const char *path);
+void mcpp_import_json_free(mcpp_import_json *doc);
+
+/* Records MCPP_EINVALID of `kind` at the position of `item` in the document
+ * (its first byte), naming `field` (a JSON path such as benchmarks[2].stats). */
+int mcpp_import_json_error(const mcpp_import_json *doc, const cJSON *item, const char *kind,
+                           const char *field, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+/* A number given as a JSON number or as a string holding one ("56", " 2.0").
+ * Returns 1 and sets *out, 0 when `v` is neither (or NULL, or an empty string). */
+int mcpp_import_number(double *out, const cJSON *v);
+/* As mcpp_import_number, for a whole number within +-2^53. */
+int mcpp_import_integer(int64_t *out, const cJSON *v);
+/* The string value of v when it is a non-empty string, else NULL. */
+const char *mcpp_import_string(const cJSON *v);
+
+/* Sets a free-form path (extra.KEY, benchmark.params, software.components...)
+ * from a cJSON value; NULL or JSON null values are skipped. */
+int mcpp_import_set_json(mcpp_builder *b, const char *path, const cJSON *value);
+
+/* Writes milliseconds since the Unix epoch as RFC 3339 UTC ("...T..:..:..123Z"). */
+void mcpp_import_rfc3339_from_ms(char *buf, size_t cap, int64_t ms);
+/* 1 when `s` carries a time zone (Z or +hh:mm), as created_at requires. */
+int mcpp_import_has_zone(const char *s);
+
+/* The median of n > 0 values (numpy's linear interpolation, as the validator). */
+double mcpp_import_median(const double *values, size_t n);
+
+/*
+ * Finishes the builder into a receipt and adds it to `set`. The id is
+ * `readable` (sanitised) + "-" + 12 hex digits of the content hash, so the
+ * same input always gives the same id. A receipt the validator refuses is
+ * MCPP_EINVALID naming `path` (an importer bug or an input out of range).
+ */
+int mcpp_import_finish(mcpp_receipt_set *set, mcpp_builder *b, const char *readable,
+                       const char *path);
+
+/* Copies [A-Za-z0-9._-] from `s` into buf, other bytes as '_' (always terminated). */
+void mcpp_import_sanitize(char *buf, size_t cap, const char *s);
+
+/* The importers: each adds the receipts of one input to `set`. */
+int mcpp_import_mlperf_path(mcpp_receipt_set *set, const char *path);
+int mcpp_import_mlperf_log(mcpp_receipt_set *set, const char *path);
+int mcpp_import_pytest_benchmark_file(mcpp_receipt_set *set, const char *path);
+int mcpp_import_google_benchmark_file(mcpp_receipt_set *set, const char *path);
+
+#endif /* MCPP_IMPORT_INTERNAL_H */

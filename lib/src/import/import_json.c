@@ -1,0 +1,246 @@
+/*
+ * import_json.c — JSON inputs of the importers with positions: cJSON keeps no
+ * line numbers, so an error about a value finds the value's byte offset by
+ * walking the tree and the text in the same (document) order.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import/import_internal.h"
+#include "util/error_internal.h"
+
+/* Inputs beyond this are refused: results files are kilobytes to megabytes. */
+#define MAX_INPUT_BYTES ((size_t)256 << 20)
+
+int mcpp_import_read_file(char **out, size_t *out_len, const char *path)
+{
+    *out = NULL;
+    *out_len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0, "cannot open: %s", strerror(errno));
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    int rc = buf ? MCPP_OK : mcpp_error_nomem();
+    while (rc == MCPP_OK) {
+        if (len + 1 >= cap) {
+            char *nb = cap < MAX_INPUT_BYTES ? realloc(buf, cap * 2) : NULL;
+            if (!nb) {
+                rc = cap < MAX_INPUT_BYTES ? mcpp_error_nomem()
+                                           : mcpp_error_at(MCPP_ELIMIT, MCPP_ERROR_KIND_LIMIT, path, NULL, 0, 0,
+                                                            "input larger than 256 MiB");
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t n = fread(buf + len, 1, cap - 1 - len, f);
+        len += n;
+        if (n == 0) {
+            if (ferror(f))
+                rc = mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0, "read failed: %s", strerror(errno));
+            break;
+        }
+    }
+    fclose(f);
+    if (rc != MCPP_OK) {
+        free(buf);
+        return rc;
+    }
+    buf[len] = '\0';
+    *out = buf;
+    *out_len = len;
+    return MCPP_OK;
+}
+
+static void line_col_of(int *line, int *col, const char *text, size_t offset)
+{
+    int l = 1, c = 1;
+    for (size_t i = 0; i < offset; i++) {
+        if (text[i] == '\n') {
+            l++;
+            c = 1;
+        } else {
+            c++;
+        }
+    }
+    *line = l;
+    *col = c;
+}
+
+int mcpp_import_json_parse(cJSON **out, const char *text, size_t len, const char *path,
+                           int line_base, int col_base)
+{
+    const char *end = NULL;
+    *out = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (*out) {
+        while (end < text + len && (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n'))
+            end++;
+        if (end == text + len)
+            return MCPP_OK;
+        cJSON_Delete(*out);
+        *out = NULL;
+    }
+    size_t offset = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
+    int line, col;
+    line_col_of(&line, &col, text, offset);
+    if (line == 1)
+        col += col_base;
+    size_t trimmed = len;
+    while (trimmed > 0 && strchr(" \t\r\n", text[trimmed - 1]))
+        trimmed--;
+    const char *what = offset + 1 >= trimmed ? "the JSON ends early (truncated?)" : "invalid JSON";
+    return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_SYNTAX, path, NULL, line + line_base, col,
+                          "%s", what);
+}
+
+int mcpp_import_json_open(mcpp_import_json *doc, const char *path)
+{
+    memset(doc, 0, sizeof *doc);
+    doc->path = path;
+    int rc = mcpp_import_read_file(&doc->text, &doc->len, path);
+    if (rc == MCPP_OK)
+        rc = mcpp_import_json_parse(&doc->root, doc->text, doc->len, path, 0, 0);
+    if (rc != MCPP_OK)
+        mcpp_import_json_free(doc);
+    return rc;
+}
+
+void mcpp_import_json_free(mcpp_import_json *doc)
+{
+    cJSON_Delete(doc->root);
+    free(doc->text);
+    memset(doc, 0, sizeof *doc);
+}
+
+/* Index of `item` in a pre-order walk from `node`, or -1 when absent. */
+static long preorder_index(const cJSON *node, const cJSON *item, long *counter)
+{
+    long mine = (*counter)++;
+    if (node == item)
+        return mine;
+    for (const cJSON *c = node->child; c; c = c->next) {
+        long found = preorder_index(c, item, counter);
+        if (found >= 0)
+            return found;
+    }
+    return -1;
+}
+
+static size_t skip_string(const char *t, size_t len, size_t i)
+{
+    for (i++; i < len && t[i] != '"'; i++)
+        if (t[i] == '\\')
+            i++;
+    return i; /* at the closing quote */
+}
+
+/* Byte offset of the k-th value (keys are not values) of valid JSON text. */
+static size_t nth_value_offset(const char *t, size_t len, long k)
+{
+    char stack[CJSON_NESTING_LIMIT + 2];
+    int depth = 0, expect_key = 0;
+    long count = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = t[i];
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ':') {
+            if (c == ':')
+                expect_key = 0;
+            continue;
+        }
+        if (c == ',') {
+            expect_key = depth > 0 && stack[depth - 1] == '{';
+            continue;
+        }
+        if (c == '}' || c == ']') {
+            if (depth > 0)
+                depth--;
+            expect_key = 0;
+            continue;
+        }
+        int is_key = c == '"' && expect_key;
+        if (!is_key && count++ == k)
+            return i;
+        if (c == '"') {
+            i = skip_string(t, len, i);
+        } else if (c == '{' || c == '[') {
+            if (depth < (int)sizeof stack)
+                stack[depth++] = c;
+            expect_key = c == '{';
+        } else {
+            while (i + 1 < len && !strchr(",]} \t\r\n", t[i + 1]))
+                i++;
+        }
+    }
+    return 0;
+}
+
+int mcpp_import_json_error(const mcpp_import_json *doc, const cJSON *item, const char *kind,
+                           const char *field, const char *fmt, ...)
+{
+    char text[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    int line = 0, col = 0;
+    long counter = 0;
+    long index = item && doc->root ? preorder_index(doc->root, item, &counter) : -1;
+    if (index >= 0) {
+        line_col_of(&line, &col, doc->text, nth_value_offset(doc->text, doc->len, index));
+        if (line == 1)
+            col += doc->col_base;
+        line += doc->line_base;
+    }
+    return mcpp_error_set(MCPP_EINVALID, kind, doc->path, field, line, col, "%s", text);
+}
+
+int mcpp_import_number(double *out, const cJSON *v)
+{
+    if (cJSON_IsNumber(v)) {
+        *out = v->valuedouble;
+        return isfinite(*out);
+    }
+    const char *s = mcpp_import_string(v);
+    if (!s)
+        return 0;
+    char *end = NULL;
+    errno = 0;
+    double d = strtod(s, &end);
+    while (end && (*end == ' ' || *end == '\t'))
+        end++;
+    if (end == s || !end || *end || errno || !isfinite(d))
+        return 0;
+    *out = d;
+    return 1;
+}
+
+int mcpp_import_integer(int64_t *out, const cJSON *v)
+{
+    double d;
+    if (!mcpp_import_number(&d, v) || d != floor(d) || fabs(d) > 9007199254740992.0)
+        return 0;
+    *out = (int64_t)d;
+    return 1;
+}
+
+const char *mcpp_import_string(const cJSON *v)
+{
+    return cJSON_IsString(v) && v->valuestring && v->valuestring[0] ? v->valuestring : NULL;
+}
+
+int mcpp_import_set_json(mcpp_builder *b, const char *path, const cJSON *value)
+{
+    if (!value || cJSON_IsNull(value))
+        return MCPP_OK;
+    char *text = cJSON_PrintUnformatted(value);
+    if (!text)
+        return mcpp_error_nomem();
+    int rc = mcpp_builder_set_json(b, path, text);
+    cJSON_free(text);
+    return rc;
+}

@@ -1,0 +1,343 @@
+/*
+ * store_summaries.c — the default policy's lane summaries kept next to the
+ * receipts, so that `frontier --store` reads one summary per lane instead of
+ * parsing every stored receipt (the parse is what made a 10^6-receipt
+ * frontier take a minute).
+ *
+ * The summaries are a cache with one rule: they are used only while
+ * store_meta says they are valid for this library version. An add merges its
+ * new receipts into them inside the add's own transaction; a remove marks them
+ * stale in its transaction; a store made by an older library, or one whose
+ * summaries are stale, gets them rebuilt from the receipts by the next
+ * frontier (and saved, when the store is writable). A frontier from the
+ * summaries equals mcpp_frontier_build over the stored receipts: the
+ * summaries are the distributed frontier's (mcpp_frontier_from_summaries).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error_internal.h"
+#include "util/hash.h"
+#include "policy/policy_internal.h"
+#include "store/store_internal.h"
+
+#define STATE_NAME "lane_summaries"
+
+/* ---- the validity mark ------------------------------------------------------------ */
+
+/* 1 when the summaries are valid for this library version. */
+static int summaries_valid(int *out, mcpp_store *s)
+{
+    *out = 0;
+    if (s->version < 3) return MCPP_OK; /* an older store, opened read-only */
+    sqlite3_stmt *st = NULL;
+    int rc = mcpp_store_prepare(&st, s, "SELECT value FROM store_meta WHERE name = '" STATE_NAME "'",
+                                "reading the lane summaries' state");
+    if (rc) return rc;
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        const char *v = (const char *)sqlite3_column_text(st, 0);
+        *out = v && strcmp(v, mcpp_version_string()) == 0;
+    } else if (step != SQLITE_DONE) {
+        rc = mcpp_store_sqlite_error(s, step, "reading the lane summaries' state");
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Marks the summaries valid for this version (inside a write transaction). */
+static int mark_valid(mcpp_store *s)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = mcpp_store_prepare(&st, s, "INSERT OR REPLACE INTO store_meta VALUES ('" STATE_NAME "', ?1)",
+                                "saving the lane summaries");
+    if (rc) return rc;
+    sqlite3_bind_text(st, 1, mcpp_version_string(), -1, SQLITE_STATIC);
+    int step = sqlite3_step(st);
+    sqlite3_finalize(st);
+    return step == SQLITE_DONE ? MCPP_OK : mcpp_store_sqlite_error(s, step, "saving the lane summaries");
+}
+
+int mcpp_store_summaries_invalidate(mcpp_store *s)
+{
+    return mcpp_store_exec(s, "DELETE FROM store_meta WHERE name = '" STATE_NAME "'",
+                           "marking the lane summaries stale");
+}
+
+int mcpp_store_summaries_init_if_empty(mcpp_store *s)
+{
+    int valid = 0, empty = 0;
+    int rc = summaries_valid(&valid, s);
+    if (rc || valid) return rc;
+    sqlite3_stmt *st = NULL;
+    if ((rc = mcpp_store_prepare(&st, s, "SELECT NOT EXISTS (SELECT 1 FROM receipts)", "counting receipts")))
+        return rc;
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW) empty = sqlite3_column_int(st, 0);
+    else rc = mcpp_store_sqlite_error(s, step, "counting receipts");
+    sqlite3_finalize(st);
+    if (rc || !empty) return rc; /* the next frontier rebuilds them */
+    /* a store without receipts has, trivially, every summary it needs */
+    if ((rc = mcpp_store_begin_write(s))) return rc;
+    rc = mcpp_store_exec(s, "DELETE FROM lane_summaries", "preparing the lane summaries");
+    if (!rc) rc = mark_valid(s);
+    if (rc) {
+        mcpp_store_rollback(s);
+        return rc;
+    }
+    return mcpp_store_commit(s);
+}
+
+/* ---- reading and writing summaries ------------------------------------------------ */
+
+/* The stored summary of `key`, or NULL in *out when there is none. */
+static int read_summary(mcpp_lane_summary **out, mcpp_store *s, sqlite3_stmt *select, const mcpp_policy *p,
+                        const char *key)
+{
+    *out = NULL;
+    sqlite3_reset(select);
+    sqlite3_bind_text(select, 1, key, -1, SQLITE_STATIC);
+    int step = sqlite3_step(select);
+    if (step == SQLITE_DONE) return MCPP_OK;
+    if (step != SQLITE_ROW) return mcpp_store_sqlite_error(s, step, "reading a lane summary");
+    const char *text = (const char *)sqlite3_column_text(select, 0);
+    return mcpp_lane_summary_deserialize(out, p, text ? text : "", (size_t)sqlite3_column_bytes(select, 0));
+}
+
+static int write_summary(mcpp_store *s, sqlite3_stmt *upsert, const mcpp_lane_summary *summary)
+{
+    char *text = NULL;
+    int rc = mcpp_lane_summary_serialize(&text, summary);
+    if (rc) return rc;
+    sqlite3_reset(upsert);
+    sqlite3_bind_text(upsert, 1, mcpp_lane_summary_key(summary), -1, SQLITE_STATIC);
+    sqlite3_bind_text(upsert, 2, text, -1, SQLITE_STATIC);
+    int step = sqlite3_step(upsert);
+    mcpp_free(text);
+    return step == SQLITE_DONE ? MCPP_OK : mcpp_store_sqlite_error(s, step, "saving a lane summary");
+}
+
+/* Merges each new summary into its stored one and writes the result back. */
+static int merge_and_write(mcpp_store *s, const mcpp_policy *p, mcpp_lane_summary *const *fresh, size_t n)
+{
+    sqlite3_stmt *select = NULL, *upsert = NULL;
+    int rc = mcpp_store_prepare(&select, s, "SELECT summary FROM lane_summaries WHERE lane_key = ?1",
+                                "reading a lane summary");
+    if (!rc)
+        rc = mcpp_store_prepare(&upsert, s, "INSERT OR REPLACE INTO lane_summaries(lane_key, summary) VALUES (?1, ?2)",
+                                "saving a lane summary");
+    for (size_t i = 0; !rc && i < n; i++) {
+        mcpp_lane_summary *stored = NULL;
+        rc = read_summary(&stored, s, select, p, mcpp_lane_summary_key(fresh[i]));
+        if (!rc && stored) rc = mcpp_lane_summary_merge(stored, fresh[i]);
+        if (!rc) rc = write_summary(s, upsert, stored ? stored : fresh[i]);
+        mcpp_lane_summary_free(stored);
+    }
+    sqlite3_finalize(select);
+    sqlite3_finalize(upsert);
+    return rc;
+}
+
+int mcpp_store_summaries_add(mcpp_store *s, const mcpp_policy *p, const mcpp_receipt *const *added, size_t n)
+{
+    int valid = 0;
+    int rc = summaries_valid(&valid, s);
+    if (rc || !valid || n == 0) return rc; /* stale ones are rebuilt by the next frontier */
+    mcpp_lane_summary **fresh = NULL;
+    size_t n_fresh = 0;
+    rc = mcpp_lane_summaries_build(&fresh, &n_fresh, NULL, p, NULL, added, n);
+    if (!rc) rc = merge_and_write(s, p, fresh, n_fresh);
+    mcpp_lane_summaries_free(fresh, n_fresh);
+    return rc;
+}
+
+/* ---- the frontier ----------------------------------------------------------------- */
+
+/* Every stored summary, in lane-key order. */
+static int read_all(mcpp_lane_summary ***out, size_t *n_out, mcpp_store *s, const mcpp_policy *p)
+{
+    *out = NULL;
+    *n_out = 0;
+    sqlite3_stmt *st = NULL;
+    int rc = mcpp_store_prepare(&st, s, "SELECT summary FROM lane_summaries ORDER BY lane_key",
+                                "reading the lane summaries");
+    size_t cap = 0;
+    int step = SQLITE_DONE;
+    while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*n_out == cap) {
+            cap = cap ? 2 * cap : 64;
+            mcpp_lane_summary **grown = realloc(*out, cap * sizeof *grown);
+            if (!grown) {
+                rc = mcpp_error_nomem();
+                break;
+            }
+            *out = grown;
+        }
+        const char *text = (const char *)sqlite3_column_text(st, 0);
+        rc = mcpp_lane_summary_deserialize(&(*out)[*n_out], p, text ? text : "",
+                                           (size_t)sqlite3_column_bytes(st, 0));
+        if (!rc) (*n_out)++;
+    }
+    if (!rc && step != SQLITE_DONE) rc = mcpp_store_sqlite_error(s, step, "reading the lane summaries");
+    sqlite3_finalize(st);
+    if (rc) {
+        mcpp_lane_summaries_free(*out, *n_out);
+        *out = NULL;
+        *n_out = 0;
+    }
+    return rc;
+}
+
+/* Lane summaries built while stored receipts stream by, one receipt at a
+ * time (never all receipts in memory): a small hash of lane key -> summary. */
+typedef struct summary_builder {
+    const mcpp_policy *p;
+    mcpp_lane_summary **lanes;
+    uint64_t *hashes;
+    size_t n, cap;
+    size_t *table; /* index + 1; 0 is empty */
+    size_t table_cap;
+} summary_builder;
+
+static int builder_grow(summary_builder *b)
+{
+    size_t cap = b->cap ? 2 * b->cap : 64;
+    mcpp_lane_summary **lanes = realloc(b->lanes, cap * sizeof *lanes);
+    if (lanes) b->lanes = lanes;
+    uint64_t *hashes = realloc(b->hashes, cap * sizeof *hashes);
+    if (hashes) b->hashes = hashes;
+    size_t *table = calloc(2 * cap, sizeof *table);
+    if (!lanes || !hashes || !table) {
+        free(table);
+        return mcpp_error_nomem();
+    }
+    for (size_t i = 0; i < b->n; i++) {
+        size_t pos = (size_t)b->hashes[i] & (2 * cap - 1);
+        while (table[pos]) pos = (pos + 1) & (2 * cap - 1);
+        table[pos] = i + 1;
+    }
+    free(b->table);
+    b->table = table;
+    b->table_cap = 2 * cap;
+    b->cap = cap;
+    return MCPP_OK;
+}
+
+/* The summary of `key`, made when new. */
+static int builder_lane(mcpp_lane_summary **out, summary_builder *b, const char *key)
+{
+    if (b->n == b->cap) {
+        int rc = builder_grow(b);
+        if (rc) return rc;
+    }
+    uint64_t h = mcpp_fnv1a(key, strlen(key), MCPP_FNV_OFFSET);
+    size_t pos = (size_t)h & (b->table_cap - 1);
+    for (; b->table[pos]; pos = (pos + 1) & (b->table_cap - 1)) {
+        size_t i = b->table[pos] - 1;
+        if (b->hashes[i] == h && strcmp(mcpp_lane_summary_key(b->lanes[i]), key) == 0) {
+            *out = b->lanes[i];
+            return MCPP_OK;
+        }
+    }
+    int rc = mcpp_lane_summary_new(out, b->p, NULL);
+    if (rc) return rc;
+    b->lanes[b->n] = *out;
+    b->hashes[b->n] = h;
+    b->table[pos] = ++b->n;
+    return MCPP_OK;
+}
+
+static int builder_take(void *ctx, mcpp_receipt *receipt)
+{
+    summary_builder *b = ctx;
+    char *key = NULL;
+    mcpp_lane_summary *lane = NULL;
+    int rc = mcpp_lane_key(&key, b->p, receipt);
+    if (!rc) rc = builder_lane(&lane, b, key);
+    if (!rc) rc = mcpp_lane_summary_add(lane, receipt);
+    mcpp_free(key);
+    mcpp_receipt_free(receipt); /* the summary keeps what it needs */
+    return rc;
+}
+
+/* Summaries of every stored receipt under `p`, from the receipts themselves. */
+static int rebuild(summary_builder *b, mcpp_store *s)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = mcpp_store_prepare(&st, s, "SELECT id, body FROM receipts ORDER BY rowid", "reading receipts");
+    if (!rc) rc = mcpp_store_load_rows_each(s, st, builder_take, b);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Saves rebuilt summaries and marks them valid, replacing what was there
+ * (inside the caller's write transaction). */
+static int save_all(mcpp_store *s, mcpp_lane_summary *const *lanes, size_t n)
+{
+    sqlite3_stmt *upsert = NULL;
+    int rc = mcpp_store_exec(s, "DELETE FROM lane_summaries", "saving the lane summaries");
+    if (!rc)
+        rc = mcpp_store_prepare(&upsert, s, "INSERT INTO lane_summaries(lane_key, summary) VALUES (?1, ?2)",
+                                "saving a lane summary");
+    for (size_t i = 0; !rc && i < n; i++) rc = write_summary(s, upsert, lanes[i]);
+    sqlite3_finalize(upsert);
+    if (!rc) rc = mark_valid(s);
+    return rc;
+}
+
+/* The frontier from receipts, for a policy other than the default or while
+ * the summaries are stale; `save` keeps the default policy's summaries,
+ * holding the write lock from reading to saving so that no add slips between. */
+static int frontier_from_receipts(mcpp_frontier **out, mcpp_store *s, const mcpp_policy *p, int save)
+{
+    summary_builder b;
+    memset(&b, 0, sizeof b);
+    b.p = p;
+    int rc = save ? mcpp_store_begin_write(s) : MCPP_OK;
+    if (rc) return rc;
+    rc = rebuild(&b, s);
+    if (!rc) rc = mcpp_frontier_from_summaries(out, p, (const mcpp_lane_summary *const *)b.lanes, b.n, 0);
+    if (!rc && save) rc = save_all(s, b.lanes, b.n);
+    if (save) {
+        if (rc) mcpp_store_rollback(s);
+        else rc = mcpp_store_commit(s);
+    }
+    if (rc) {
+        mcpp_frontier_free(*out);
+        *out = NULL;
+    }
+    mcpp_lane_summaries_free(b.lanes, b.n);
+    free(b.hashes);
+    free(b.table);
+    return rc;
+}
+
+/* The frontier from the stored summaries; MCPP_EINVALID when one no longer
+ * reads back under this build (the caller then rebuilds them). */
+static int frontier_from_summaries(mcpp_frontier **out, mcpp_store *s, const mcpp_policy *p)
+{
+    mcpp_lane_summary **lanes = NULL;
+    size_t n = 0;
+    int rc = read_all(&lanes, &n, s, p);
+    if (!rc) rc = mcpp_frontier_from_summaries(out, p, (const mcpp_lane_summary *const *)lanes, n, 0);
+    mcpp_lane_summaries_free(lanes, n);
+    return rc;
+}
+
+int mcpp_store_frontier(mcpp_frontier **out, mcpp_store *store, const mcpp_policy *policy)
+{
+    MCPP_CHECK_ARG(out && store, "mcpp_store_frontier: NULL argument");
+    *out = NULL;
+    /* the library's own default object: summaries and the frontier borrow it */
+    const mcpp_policy *p = mcpp_policy_or_default(policy);
+    if (!p) return MCPP_ENOMEM;
+    int cached = policy == NULL, valid = 0, rc = MCPP_OK;
+    if (cached) rc = summaries_valid(&valid, store);
+    if (rc) return rc;
+    if (valid) {
+        rc = frontier_from_summaries(out, store, p);
+        if (rc != MCPP_EINVALID) return rc;
+        mcpp_error_clear(); /* made by another build of the library: rebuild */
+    }
+    return frontier_from_receipts(out, store, p, cached && !store->read_only);
+}

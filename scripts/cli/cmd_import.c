@@ -1,0 +1,113 @@
+/*
+ * cmd_import.c — `mcpp-receipts import FORMAT INPUT... --out DIR`: other
+ * tools' results (MLPerf Training logs, pytest-benchmark and Google Benchmark
+ * JSON) as receipt files, all or nothing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "mcpp_receipts.h"
+
+static const char IMPORT_USAGE[] = "usage: mcpp-receipts import FORMAT INPUT... --out DIR [--quiet]\n";
+static const char IMPORT_HELP[] =
+    "\n"
+    "Turns benchmark results of other tools into receipts (schema " MCPP_SCHEMA_ID "),\n"
+    "one file per run, named <id>.json, each written atomically.\n"
+    "\n"
+    "formats:\n"
+    "  mlperf            MLPerf Training result_N.txt logs, or results trees holding\n"
+    "                    <submitter>/results/<system>/<benchmark>/result_N.txt (the system\n"
+    "                    description is read from <submitter>/systems/<system>.json)\n"
+    "  pytest-benchmark  files written by pytest --benchmark-json=FILE\n"
+    "  google-benchmark  files written by --benchmark_out=FILE (--benchmark_out_format=json)\n"
+    "\n"
+    "options:\n"
+    "  --out DIR   directory the receipts go to (created when absent)\n"
+    "  -q, --quiet print nothing on success\n"
+    "\n"
+    "The same inputs give the same ids and bytes, so importing again is harmless.\n"
+    "A malformed input (truncated log, missing run_stop, JSON of another tool,\n"
+    "absent system file) is reported as FILE:LINE:COL and nothing is written.\n"
+    "exit codes: 0 imported, 3 invalid input or usage, 4 internal error\n";
+
+static int import_usage_error(const char *what)
+{
+    fprintf(stderr, "mcpp-receipts import: %s\n%s", what, IMPORT_USAGE);
+    return CLI_EXIT_INVALID;
+}
+
+static int run_import(mcpp_import_format format, const char *const *inputs, size_t n,
+                      const char *out_dir, int quiet)
+{
+    mcpp_receipt_set *set = NULL;
+    int rc = mcpp_import_files(&set, format, inputs, n);
+    size_t written = 0;
+    if (rc == MCPP_OK)
+        rc = mcpp_import_write_dir(&written, set, out_dir);
+    if (rc != MCPP_OK) {
+        cli_print_last_error();
+        fprintf(stderr, "mcpp-receipts import: nothing was written to %s\n", out_dir);
+        mcpp_receipt_set_free(set);
+        return cli_exit_for_status(rc);
+    }
+    if (!quiet) {
+        for (size_t i = 0; i < mcpp_receipt_set_count(set); i++) {
+            char *name = NULL;
+            if (mcpp_import_file_name(&name, mcpp_receipt_set_at(set, i)) == MCPP_OK)
+                printf("%s/%s\n", out_dir, name);
+            mcpp_free(name);
+        }
+        printf("imported %zu receipt%s (%s) into %s\n", written, written == 1 ? "" : "s",
+               mcpp_import_format_name(format), out_dir);
+    }
+    mcpp_receipt_set_free(set);
+    return CLI_EXIT_OK;
+}
+
+int cli_import(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        printf("%s%s", IMPORT_USAGE, IMPORT_HELP);
+        return CLI_EXIT_OK;
+    }
+    const char **inputs = calloc((size_t)argc, sizeof *inputs);
+    if (!inputs)
+        return CLI_EXIT_INTERNAL;
+    const char *format_name = NULL, *out_dir = NULL;
+    size_t n = 0;
+    int quiet = 0, rc = -1;
+    for (int i = 1; i < argc && rc < 0; i++) {
+        if (strcmp(argv[i], "--out") == 0 || strcmp(argv[i], "-o") == 0) {
+            if (i + 1 >= argc)
+                rc = import_usage_error("--out needs a directory");
+            else
+                out_dir = argv[++i];
+        } else if (strncmp(argv[i], "--out=", 6) == 0) {
+            out_dir = argv[i] + 6;
+        } else if (strcmp(argv[i], "-q") == 0 || strcmp(argv[i], "--quiet") == 0) {
+            quiet = 1;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            fprintf(stderr, "mcpp-receipts import: unknown option '%s'\n%s", argv[i], IMPORT_USAGE);
+            rc = CLI_EXIT_INVALID;
+        } else if (!format_name) {
+            format_name = argv[i];
+        } else {
+            inputs[n++] = argv[i];
+        }
+    }
+    mcpp_import_format format = MCPP_IMPORT_MLPERF;
+    if (rc < 0 && !format_name)
+        rc = import_usage_error("name a FORMAT: mlperf, pytest-benchmark or google-benchmark");
+    else if (rc < 0 && mcpp_import_format_from_name(&format, format_name) != MCPP_OK)
+        rc = import_usage_error(mcpp_error_last()->message);
+    else if (rc < 0 && n == 0)
+        rc = import_usage_error("name at least one INPUT");
+    else if (rc < 0 && !out_dir)
+        rc = import_usage_error("--out DIR is required");
+    if (rc < 0)
+        rc = run_import(format, inputs, n, out_dir, quiet);
+    free(inputs);
+    return rc;
+}

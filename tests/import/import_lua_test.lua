@@ -1,0 +1,30 @@
+-- import_lua_test.lua — mr.import from a plain lua5.4: the MLPerf fixtures as
+-- receipts, the same ids twice, and a malformed input raising FILE:LINE.
+-- usage: lua5.4 import_lua_test.lua MLPERF_FIXTURES WORK_DIR
+local mr = require "mcpp_receipts"
+local fixtures, work = arg[1], arg[2]
+local fails = 0
+local function check(name, cond, detail)
+  if cond then print("ok - " .. name) else fails = fails + 1; print("not ok - " .. name .. " " .. tostring(detail)) end
+end
+
+local rs = mr.import("mlperf", fixtures .. "/Dell")
+check("three_dell_runs", #rs == 3, #rs)
+check("benchmark_and_system", rs[1].benchmark.name == "dlrm_dcnv2" and
+      rs[1].benchmark.system == "2xXE8640x4H100-SXM-80GB", rs[1].benchmark.system)
+check("count_is_nodes_times_per_node", rs[1].hardware.observed.count == 8, rs[1].hardware.observed.count)
+local again = mr.import("mlperf", { fixtures .. "/Dell/results" })
+check("same_ids_on_reimport", again[1].id == rs[1].id and again[3].id == rs[3].id, again[1].id)
+
+local bad = work .. "/not_a_log.txt"
+os.execute("mkdir -p '" .. work .. "'")
+local f = assert(io.open(bad, "w"))
+f:write(':::MLLOG {"key": "run_start", "time_ms": 1}\n:::MLLOG {"key": "run_stop", "time_')
+f:close()
+local ok, err = pcall(mr.import, "mlperf", { bad }, work .. "/out")
+check("truncated_log_raises_file_and_line", not ok and err:find("not_a_log.txt:2:", 1, true), err)
+check("nothing_written", io.open(work .. "/out", "r") == nil)
+local ok2, err2 = pcall(mr.import, "csv", bad)
+check("unknown_format_is_an_argument_error", not ok2 and err2:find("unknown import format", 1, true), err2)
+print("# " .. fails .. " failed")
+os.exit(fails == 0 and 0 or 1)

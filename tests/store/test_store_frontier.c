@@ -1,0 +1,213 @@
+/*
+ * test_store_frontier.c — mcpp_store_frontier: the frontier of a store built
+ * from the lane summaries it keeps must be the frontier of its receipts, in
+ * every state those summaries can be in (kept up to date by adds, stale after
+ * a remove, made by another library version, damaged, on a read-only store).
+ */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../test_util.h"
+#include "store_fixture.h"
+
+static char tmpdir[256];
+
+static const char *db_path(const char *name)
+{
+    static char path[512];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    return path;
+}
+
+static char *frontier_json(const mcpp_frontier *f)
+{
+    char *text = NULL;
+    if (!f || mcpp_frontier_render(&text, f, MCPP_OUTPUT_JSON) != MCPP_OK) return NULL;
+    return text;
+}
+
+/* The frontier of every stored receipt the slow way: load them, build. */
+static char *expected_json(mcpp_store *s, const mcpp_policy *policy)
+{
+    mcpp_receipt_set *set = NULL;
+    mcpp_frontier *f = NULL;
+    char *text = NULL;
+    if (mcpp_store_query_set(&set, s, NULL) == MCPP_OK &&
+        mcpp_frontier_build(&f, policy, mcpp_receipt_set_items(set), mcpp_receipt_set_count(set)) == MCPP_OK)
+        text = frontier_json(f);
+    mcpp_frontier_free(f);
+    mcpp_receipt_set_free(set);
+    return text;
+}
+
+/* Checks that mcpp_store_frontier gives the slow way's frontier. */
+static void check_frontier_matches(mcpp_store *s, const mcpp_policy *policy, size_t min_lanes)
+{
+    mcpp_frontier *f = NULL;
+    CHECK_INT_EQ(mcpp_store_frontier(&f, s, policy), MCPP_OK);
+    CHECK(mcpp_frontier_lane_count(f) >= min_lanes);
+    char *got = frontier_json(f), *want = expected_json(s, policy);
+    CHECK(got && want);
+    if (got && want) CHECK_STR_EQ(got, want);
+    mcpp_free(got);
+    mcpp_free(want);
+    mcpp_frontier_free(f);
+}
+
+/* The value of the summaries' validity mark ("" when absent). */
+static void summaries_state(const char *path, char *out, size_t cap)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    out[0] = '\0';
+    sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
+    if (sqlite3_prepare_v2(db, "SELECT value FROM store_meta WHERE name = 'lane_summaries'", -1, &st, NULL) ==
+            SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        snprintf(out, cap, "%s", (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+}
+
+static void run_sql(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    sqlite3_open(path, &db);
+    char *err = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK) {
+        fprintf(stderr, "sql: %s\n", err);
+        abort();
+    }
+    sqlite3_close(db);
+}
+
+/* A store holding the example receipts (several lanes, some stable) added in
+ * two calls, plus five runs of the fixture lane in a third. */
+static mcpp_store *filled_store(const char *name)
+{
+    const char *path = db_path(name);
+    unlink(path);
+    mcpp_store *s = NULL;
+    mcpp_receipt_set *examples = NULL;
+    if (mcpp_store_open(&s, path, MCPP_STORE_CREATE) != MCPP_OK || mcpp_receipt_set_new(&examples) != MCPP_OK ||
+        mcpp_receipt_set_add_path(examples, MCPP_STORE_EXAMPLES_DIR, NULL) != MCPP_OK) {
+        fprintf(stderr, "setup: %s\n", mcpp_error_last()->message);
+        abort();
+    }
+    size_t n = mcpp_receipt_set_count(examples);
+    const mcpp_receipt *const *items = mcpp_receipt_set_items(examples);
+    mcpp_store_add(NULL, s, items, n / 2);
+    mcpp_store_add(NULL, s, items + n / 2, n - n / 2);
+    mcpp_receipt_set_free(examples);
+    mcpp_receipt *runs[5];
+    for (size_t i = 0; i < 5; i++) runs[i] = fixture_numbered("fixture-run", i, 1000.0 + (double)i);
+    mcpp_store_add(NULL, s, (const mcpp_receipt *const *)runs, 5);
+    for (int i = 0; i < 5; i++) mcpp_receipt_free(runs[i]);
+    return s;
+}
+
+TEST(summaries_kept_by_adds_give_the_frontier_of_the_receipts)
+{
+    mcpp_store *s = filled_store("adds.db");
+    char state[64];
+    summaries_state(db_path("adds.db"), state, sizeof state);
+    CHECK_STR_EQ(state, mcpp_version_string()); /* valid from the empty store on */
+    check_frontier_matches(s, NULL, 3);
+    mcpp_store_close(s);
+}
+
+TEST(a_remove_makes_them_stale_and_the_next_frontier_rebuilds_and_saves_them)
+{
+    mcpp_store *s = filled_store("remove.db");
+    char state[64];
+    CHECK_INT_EQ(mcpp_store_remove(s, "fixture-run-000002", "bad node"), MCPP_OK);
+    summaries_state(db_path("remove.db"), state, sizeof state);
+    CHECK_STR_EQ(state, "");
+    check_frontier_matches(s, NULL, 3);
+    summaries_state(db_path("remove.db"), state, sizeof state);
+    CHECK_STR_EQ(state, mcpp_version_string());
+    check_frontier_matches(s, NULL, 3); /* now from the saved summaries */
+    mcpp_store_close(s);
+}
+
+TEST(a_read_only_store_with_stale_summaries_still_gives_the_right_frontier)
+{
+    mcpp_store *s = filled_store("readonly.db");
+    CHECK_INT_EQ(mcpp_store_remove(s, "fixture-run-000000", "bad node"), MCPP_OK);
+    mcpp_store_close(s);
+    CHECK_INT_EQ(mcpp_store_open(&s, db_path("readonly.db"), MCPP_STORE_READ_ONLY), MCPP_OK);
+    check_frontier_matches(s, NULL, 3);
+    char state[64];
+    summaries_state(db_path("readonly.db"), state, sizeof state);
+    CHECK_STR_EQ(state, ""); /* nothing written */
+    mcpp_store_close(s);
+}
+
+TEST(summaries_of_another_version_or_damaged_ones_are_rebuilt)
+{
+    mcpp_store *s = filled_store("other.db");
+    mcpp_store_close(s);
+    run_sql(db_path("other.db"), "UPDATE store_meta SET value = '0.0.0-other' WHERE name = 'lane_summaries'");
+    CHECK_INT_EQ(mcpp_store_open(&s, db_path("other.db"), 0), MCPP_OK);
+    check_frontier_matches(s, NULL, 3);
+    char state[64];
+    summaries_state(db_path("other.db"), state, sizeof state);
+    CHECK_STR_EQ(state, mcpp_version_string());
+    mcpp_store_close(s);
+    /* valid by its mark, but a summary no longer reads back */
+    run_sql(db_path("other.db"), "UPDATE lane_summaries SET summary = '{\"key\": 1}'");
+    CHECK_INT_EQ(mcpp_store_open(&s, db_path("other.db"), 0), MCPP_OK);
+    check_frontier_matches(s, NULL, 3);
+    mcpp_store_close(s);
+}
+
+TEST(a_store_from_before_the_summaries_is_migrated_and_rebuilt)
+{
+    mcpp_store *s = filled_store("v2.db");
+    mcpp_store_close(s);
+    run_sql(db_path("v2.db"), "DROP TABLE lane_summaries; DROP TABLE store_meta;"
+                              "DELETE FROM store_schema WHERE version = 3;");
+    CHECK_INT_EQ(mcpp_store_open(&s, db_path("v2.db"), MCPP_STORE_READ_ONLY), MCPP_OK);
+    check_frontier_matches(s, NULL, 3); /* version 2, read as it is */
+    mcpp_store_close(s);
+    CHECK_INT_EQ(mcpp_store_open(&s, db_path("v2.db"), 0), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_schema_version(s), MCPP_STORE_SCHEMA_VERSION);
+    check_frontier_matches(s, NULL, 3);
+    char state[64];
+    summaries_state(db_path("v2.db"), state, sizeof state);
+    CHECK_STR_EQ(state, mcpp_version_string());
+    mcpp_store_close(s);
+}
+
+TEST(another_policy_reads_the_receipts)
+{
+    mcpp_store *s = filled_store("policy.db");
+    mcpp_policy *p = NULL;
+    CHECK_INT_EQ(mcpp_policy_default(&p), MCPP_OK);
+    mcpp_noise_settings noise = *mcpp_policy_noise(p);
+    noise.noise_floor = 0.5; /* a different verdict on the same lanes */
+    noise.max_rel_spread = 0.5;
+    CHECK_INT_EQ(mcpp_policy_set_noise(p, &noise), MCPP_OK);
+    check_frontier_matches(s, p, 3);
+    mcpp_policy_free(p);
+    mcpp_store_close(s);
+}
+
+int main(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/mcpp-store-frontier-XXXXXX");
+    if (!mkdtemp(tmpdir)) return 1;
+    RUN(summaries_kept_by_adds_give_the_frontier_of_the_receipts);
+    RUN(a_remove_makes_them_stale_and_the_next_frontier_rebuilds_and_saves_them);
+    RUN(a_read_only_store_with_stale_summaries_still_gives_the_right_frontier);
+    RUN(summaries_of_another_version_or_damaged_ones_are_rebuilt);
+    RUN(a_store_from_before_the_summaries_is_migrated_and_rebuilt);
+    RUN(another_policy_reads_the_receipts);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);
+    TEST_MAIN_END();
+}
