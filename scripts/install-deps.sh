@@ -6,8 +6,9 @@ set -euo pipefail
 PACKAGES=(build-essential cmake pkg-config libcjson-dev libyaml-dev libsqlite3-dev sqlite3 liblua5.4-dev lua5.4
           libopenblas-dev python3-venv python3-dev libbenchmark-dev
           clang libclang-rt-14-dev # clang + its libFuzzer runtime: tests/fuzz (scripts/fuzz.sh)
-          chromium python3-pil python3-yaml) # headless Chromium renders HTML to PNG (tests/python, tests/report);
-                                             # PIL reads the PNGs, PyYAML reads action.yml (tests/ci)
+          chromium python3-pil python3-yaml # headless Chromium renders HTML to PNG (tests/python, tests/report);
+                                            # PIL reads the PNGs, PyYAML reads action.yml (tests/ci)
+          locales) # de_DE.UTF-8 (comma decimal point): the locale tests (docs/output-safety.md)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -17,4 +18,11 @@ if ((${#missing[@]})); then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+# The locale tests need a comma-decimal locale; Debian ships the definitions
+# (package locales) but generates none by default.
+if ! locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\?8$'; then
+  echo "==> generating the de_DE.UTF-8 locale"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO localedef -i de_DE -f UTF-8 de_DE.UTF-8
 fi

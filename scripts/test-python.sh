@@ -28,4 +28,4 @@ pip=("$venv/bin/python" -m pip --disable-pip-version-check -q)
 "${pip[@]}" install --no-build-isolation "$repo"
 
 cd "$repo"
-exec "$venv/bin/python" -m pytest tests/python -q "$@"
+exec "$venv/bin/python" -m pytest tests/python -q -rs "$@"  # -rs: every skip prints its reason

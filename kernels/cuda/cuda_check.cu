@@ -65,7 +65,7 @@ extern "C" int mcpp_cuda_check_attention(float *out, const float *qkv, size_t ba
 {
     CHECK_RC(mcpp_cuda_require_device());
     if (head_dim > 128)
-        return mcpp_error_set(MCPP_EUNSUPPORTED, "unsupported", NULL, "head_dim", 0, 0,
+        return mcpp_kernel_error(MCPP_EUNSUPPORTED, MCPP_ERROR_KIND_UNSUPPORTED, NULL, "head_dim", 0,
                               "CUDA attention supports head_dim <= 128");
     device_scope sc;
     size_t W = heads * head_dim, N = batch * seq;

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 extern "C" {
-#include "error_internal.h"
+#include "kernel_error.h"
 #include "mcpp_kernels/moe.h"
 }
 
@@ -23,16 +23,16 @@ typedef __nv_bfloat16 bf16;
     do {                                                                                         \
         cudaError_t _e = (expr);                                                                 \
         if (_e != cudaSuccess)                                                                   \
-            return mcpp_error_set(MCPP_EINTERNAL, "internal", __FILE__, NULL, __LINE__, 0,       \
-                                  "%s: %s", #expr, cudaGetErrorString(_e));                     \
+            return mcpp_kernel_error(MCPP_EINTERNAL, MCPP_ERROR_KIND_INTERNAL, __FILE__, NULL, __LINE__, \
+                                     "%s: %s", #expr, cudaGetErrorString(_e));                   \
     } while (0)
 
 #define MCPP_CUBLAS_TRY(expr)                                                                    \
     do {                                                                                         \
         cublasStatus_t _s = (expr);                                                              \
         if (_s != CUBLAS_STATUS_SUCCESS)                                                         \
-            return mcpp_error_set(MCPP_EINTERNAL, "internal", __FILE__, NULL, __LINE__, 0,       \
-                                  "%s: cuBLAS status %d", #expr, (int)_s);                      \
+            return mcpp_kernel_error(MCPP_EINTERNAL, MCPP_ERROR_KIND_INTERNAL, __FILE__, NULL, __LINE__, \
+                                     "%s: cuBLAS status %d", #expr, (int)_s);                    \
     } while (0)
 
 /* Returns MCPP_EUNSUPPORTED (with the runtime's reason) when no device is usable. */

@@ -283,7 +283,7 @@ int mcpp_cuda_moe_new(mcpp_cuda_moe **out, const mcpp_moe_config *cfg, size_t to
 {
     *out = NULL;
     if (cfg->experts > 4096 || cfg->top_k > cfg->experts)
-        return mcpp_error_set(MCPP_EINVALID, "range", NULL, "experts", 0, 0,
+        return mcpp_kernel_error(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "experts", 0,
                               "CUDA MoE supports up to 4096 experts with top-k <= experts");
     mcpp_cuda_moe *m = new mcpp_cuda_moe();
     m->cfg = *cfg;
@@ -298,8 +298,8 @@ int mcpp_cuda_moe_new(mcpp_cuda_moe **out, const mcpp_moe_config *cfg, size_t to
     do {                                                                                         \
         if (cudaMalloc((void **)&(p), (n) * sizeof(*(p))) != cudaSuccess) {                      \
             mcpp_cuda_moe_free(m);                                                               \
-            return mcpp_error_set(MCPP_ENOMEM, "memory", NULL, NULL, 0, 0,                       \
-                                  "cudaMalloc failed for the MoE workspace");                   \
+            return mcpp_kernel_error(MCPP_ENOMEM, MCPP_ERROR_KIND_MEMORY, NULL, NULL, 0,         \
+                                     "cudaMalloc failed for the MoE workspace");                 \
         }                                                                                        \
     } while (0)
     MOE_ALLOC(m->expert, m->assignments);
@@ -342,6 +342,44 @@ static int moe_reserve(mcpp_cuda_moe *m, size_t rows, size_t tiles)
         MCPP_CUDA_TRY(cudaMalloc((void **)&m->tile_expert, cap * sizeof(int32_t)));
         MCPP_CUDA_TRY(cudaMalloc((void **)&m->tile_row0, cap * sizeof(int32_t)));
         m->tiles_cap = cap;
+    }
+    return MCPP_OK;
+}
+
+/* The experts' FFN over the routed rows and the weighted combine back into
+ * `out`: one strided-batched cuBLAS GEMM pair over equal padded segments, or
+ * the grouped tile GEMM over jagged / block-sparse segments. */
+static int moe_expert_ffn(mcpp_cuda_moe *m, bf16 *out, const bf16 *x, const bf16 *w1, const bf16 *w2,
+                          mcpp_moe_lane lane, cublasHandle_t h, cudaStream_t s, size_t rows, size_t tiles)
+{
+    const mcpp_moe_config *c = &m->cfg;
+    const size_t T = m->tokens, K = c->top_k, E = c->experts, D = c->d_model, F = c->d_ff;
+    if (lane == MCPP_MOE_PADDED) {
+        size_t C = E ? rows / E : 0;
+        k_gather_rows<<<moe_grid(rows * D, 256), 256, 0, s>>>(m->xp, x, m->row_token, rows, D);
+        if (C) {
+            const float alpha = 1.0f, beta = 0.0f;
+            MCPP_CUBLAS_TRY(cublasSetStream(h, s));
+            MCPP_CUBLAS_TRY(cublasGemmStridedBatchedEx(
+                h, CUBLAS_OP_N, CUBLAS_OP_N, (int)F, (int)C, (int)D, &alpha, w1, CUDA_R_16BF, (int)F,
+                (long long)(D * F), m->xp, CUDA_R_16BF, (int)D, (long long)(C * D), &beta, m->hp,
+                CUDA_R_16BF, (int)F, (long long)(C * F), (int)E, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+            k_silu_bf16<<<moe_grid(rows * F, 256), 256, 0, s>>>(m->hp, rows * F);
+            MCPP_CUBLAS_TRY(cublasGemmStridedBatchedEx(
+                h, CUBLAS_OP_N, CUBLAS_OP_N, (int)D, (int)C, (int)F, &alpha, w2, CUDA_R_16BF, (int)D,
+                (long long)(F * D), m->hp, CUDA_R_16BF, (int)F, (long long)(C * F), &beta, m->yp,
+                CUDA_R_32F, (int)D, (long long)(C * D), (int)E, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+        }
+        k_combine<<<moe_grid(T * D, 256), 256, 0, s>>>(out, m->yp, m->slot, m->weight, T, D, (int)K, 1);
+    } else {
+        if (tiles) {
+            dim3 up((unsigned)tiles, moe_grid(F, MOE_TILE)), down((unsigned)tiles, moe_grid(D, MOE_TILE));
+            k_grouped_gemm<0><<<up, 128, 0, s>>>(m->hp, x, m->row_token, m->row_weight, m->tile_expert,
+                                                 m->tile_row0, w1, D, F);
+            k_grouped_gemm<1><<<down, 128, 0, s>>>(m->yp, m->hp, m->row_token, m->row_weight,
+                                                   m->tile_expert, m->tile_row0, w2, F, D);
+        }
+        k_combine<<<moe_grid(T * D, 256), 256, 0, s>>>(out, m->yp, m->slot, m->weight, T, D, (int)K, 0);
     }
     return MCPP_OK;
 }
@@ -412,33 +450,8 @@ int mcpp_cuda_moe_forward(mcpp_cuda_moe *m, bf16 *out, const bf16 *x, const floa
         m->slot, m->row_token, m->row_weight, m->expert, m->weight, m->chunk_counts, m->seg_offset,
         m->limit, n, (int)E, (int)K);
 
-    if (lane == MCPP_MOE_PADDED) {
-        size_t C = E ? rows / E : 0;
-        k_gather_rows<<<moe_grid(rows * D, 256), 256, 0, s>>>(m->xp, x, m->row_token, rows, D);
-        if (C) {
-            const float alpha = 1.0f, beta = 0.0f;
-            MCPP_CUBLAS_TRY(cublasSetStream(h, s));
-            MCPP_CUBLAS_TRY(cublasGemmStridedBatchedEx(
-                h, CUBLAS_OP_N, CUBLAS_OP_N, (int)F, (int)C, (int)D, &alpha, w1, CUDA_R_16BF, (int)F,
-                (long long)(D * F), m->xp, CUDA_R_16BF, (int)D, (long long)(C * D), &beta, m->hp,
-                CUDA_R_16BF, (int)F, (long long)(C * F), (int)E, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-            k_silu_bf16<<<moe_grid(rows * F, 256), 256, 0, s>>>(m->hp, rows * F);
-            MCPP_CUBLAS_TRY(cublasGemmStridedBatchedEx(
-                h, CUBLAS_OP_N, CUBLAS_OP_N, (int)D, (int)C, (int)F, &alpha, w2, CUDA_R_16BF, (int)D,
-                (long long)(F * D), m->hp, CUDA_R_16BF, (int)F, (long long)(C * F), &beta, m->yp,
-                CUDA_R_32F, (int)D, (long long)(C * D), (int)E, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-        }
-        k_combine<<<moe_grid(T * D, 256), 256, 0, s>>>(out, m->yp, m->slot, m->weight, T, D, (int)K, 1);
-    } else {
-        if (tiles) {
-            dim3 up((unsigned)tiles, moe_grid(F, MOE_TILE)), down((unsigned)tiles, moe_grid(D, MOE_TILE));
-            k_grouped_gemm<0><<<up, 128, 0, s>>>(m->hp, x, m->row_token, m->row_weight, m->tile_expert,
-                                                 m->tile_row0, w1, D, F);
-            k_grouped_gemm<1><<<down, 128, 0, s>>>(m->yp, m->hp, m->row_token, m->row_weight,
-                                                   m->tile_expert, m->tile_row0, w2, F, D);
-        }
-        k_combine<<<moe_grid(T * D, 256), 256, 0, s>>>(out, m->yp, m->slot, m->weight, T, D, (int)K, 0);
-    }
+    rc = moe_expert_ffn(m, out, x, w1, w2, lane, h, s, rows, tiles);
+    if (rc != MCPP_OK) return rc;
     MCPP_CUDA_TRY(cudaGetLastError());
 
     if (imbalance_out) *imbalance_out = demand_total ? (double)demand_max * (double)E / (double)demand_total : 1.0;

@@ -49,7 +49,7 @@ int mcpp_cuda_require_device(void)
     mcpp_device_info info;
     mcpp_device_query(&info);
     if (info.device_count <= 0)
-        return mcpp_error_set(MCPP_EUNSUPPORTED, "unsupported", NULL, NULL, 0, 0, "%s", info.reason);
+        return mcpp_kernel_error(MCPP_EUNSUPPORTED, MCPP_ERROR_KIND_UNSUPPORTED, NULL, NULL, 0, "%s", info.reason);
     return MCPP_OK;
 }
 

@@ -95,7 +95,7 @@ extern "C" int mcpp_cuda_stack_new(mcpp_cuda_stack **out, const mcpp_stack *host
     if (rc != MCPP_OK) return rc;
     const mcpp_stack_config *c = mcpp_stack_get_config(host);
     if (c->d_model / c->heads > 128)
-        return mcpp_error_set(MCPP_EUNSUPPORTED, "unsupported", NULL, "heads", 0, 0,
+        return mcpp_kernel_error(MCPP_EUNSUPPORTED, MCPP_ERROR_KIND_UNSUPPORTED, NULL, "heads", 0,
                               "CUDA attention supports head_dim <= 128");
     mcpp_cuda_stack *s = new mcpp_cuda_stack();
     s->cfg = *c;
@@ -103,7 +103,7 @@ extern "C" int mcpp_cuda_stack_new(mcpp_cuda_stack **out, const mcpp_stack *host
     s->base_used = cuda_used_bytes();
     if (cudaStreamCreate(&s->stream) != cudaSuccess || cublasCreate(&s->handle) != CUBLAS_STATUS_SUCCESS) {
         mcpp_cuda_stack_free(s);
-        return mcpp_error_set(MCPP_EINTERNAL, "internal", NULL, NULL, 0, 0, "CUDA stream or cuBLAS handle creation failed");
+        return mcpp_kernel_error(MCPP_EINTERNAL, MCPP_ERROR_KIND_INTERNAL, NULL, NULL, 0, "CUDA stream or cuBLAS handle creation failed");
     }
     size_t D = c->d_model, S = c->state, V = c->vocab, N = c->batch * c->seq_len;
     size_t E = c->moe.experts, F = c->moe.d_ff;
@@ -155,7 +155,7 @@ extern "C" int mcpp_cuda_stack_new(mcpp_cuda_stack **out, const mcpp_stack *host
     }
     s->events.resize(2 * c->depth + 2);
     for (cudaEvent_t &e : s->events)
-        if (cudaEventCreate(&e) != cudaSuccess) CS_TRY(mcpp_error_set(MCPP_EINTERNAL, "internal", NULL, NULL, 0, 0, "cudaEventCreate failed"));
+        if (cudaEventCreate(&e) != cudaSuccess) CS_TRY(mcpp_kernel_error(MCPP_EINTERNAL, MCPP_ERROR_KIND_INTERNAL, NULL, NULL, 0, "cudaEventCreate failed"));
     *out = s;
     return MCPP_OK;
 }

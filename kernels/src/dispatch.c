@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "error_internal.h"
+#include "kernel_error.h"
 #include "mcpp_kernels/dispatch.h"
 
 static const char *const family_names[MCPP_FAMILY_COUNT] = {"attention", "mamba", "moe",
@@ -76,7 +76,7 @@ int mcpp_dispatch_resolve(mcpp_dispatch *out, const mcpp_dispatch_request *reque
         return MCPP_OK;
     }
     if (!request->allow_fallback)
-        return mcpp_error_set(MCPP_EUNSUPPORTED, "unsupported", NULL, "backend", 0, 0,
+        return mcpp_kernel_error(MCPP_EUNSUPPORTED, MCPP_ERROR_KIND_UNSUPPORTED, NULL, "backend", 0,
                               "--backend cuda requested but %s (pass --allow-fallback to run "
                               "on the CPU and record the fallback)",
                               why);

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "error_internal.h"
+#include "kernel_error.h"
 #include "mcpp_kernels/memtrack.h"
 
 #define MCPP_KMEM_HEADER 64
@@ -16,14 +16,14 @@
 void *mcpp_kmem_alloc(mcpp_kmem *mem, size_t count, size_t size)
 {
     if (size != 0 && count > (SIZE_MAX - MCPP_KMEM_HEADER) / size) {
-        mcpp_error_set(MCPP_ELIMIT, "limit", NULL, NULL, 0, 0,
+        mcpp_kernel_error(MCPP_ELIMIT, MCPP_ERROR_KIND_LIMIT, NULL, NULL, 0,
                        "allocation of %zu x %zu bytes overflows", count, size);
         return NULL;
     }
     size_t bytes = count * size;
     unsigned char *base = calloc(1, bytes + MCPP_KMEM_HEADER);
     if (!base) {
-        mcpp_error_nomem();
+        mcpp_kernel_error_nomem();
         return NULL;
     }
     *(size_t *)base = bytes;

@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "error_internal.h"
+#include "kernel_error.h"
 #include "mcpp_kernels/moe.h"
 #include "mcpp_kernels/reference.h"
 
@@ -25,7 +25,7 @@ static int moe_segments_build(moe_segments *seg, const mcpp_moe_plan *plan,
                               const mcpp_moe_config *cfg, mcpp_moe_lane lane, mcpp_kmem *mem)
 {
     seg->offset = mcpp_kmem_alloc(mem, plan->experts + 1, sizeof(size_t));
-    if (!seg->offset) return mcpp_error_nomem();
+    if (!seg->offset) return mcpp_kernel_error_nomem();
     size_t rows = 0;
     for (size_t e = 0; e < plan->experts; e++) {
         seg->offset[e] = rows;
@@ -73,7 +73,7 @@ int mcpp_moe_forward(float *out, const float *x, const float *w1, const float *w
     hp = mcpp_kmem_alloc(mem, rows, F * sizeof(float));
     yp = mcpp_kmem_alloc(mem, rows, D * sizeof(float));
     if (!xp || !hp || !yp) {
-        rc = mcpp_error_nomem();
+        rc = mcpp_kernel_error_nomem();
         goto cleanup;
     }
 

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "error_internal.h"
+#include "kernel_error.h"
 #include "mcpp_kernels/moe.h"
 
 static const char *const score_names[] = {"softmax", "sigmoid"};
@@ -27,7 +27,7 @@ static int moe_parse(int *out, const char *name, const char *const *names, size_
             *out = (int)i;
             return MCPP_OK;
         }
-    return mcpp_error_set(MCPP_EINVALID, "enum", NULL, what, 0, 0, "unknown %s '%s'", what,
+    return mcpp_kernel_error(MCPP_EINVALID, MCPP_ERROR_KIND_ENUM, NULL, what, 0, "unknown %s '%s'", what,
                           name ? name : "(null)");
 }
 
@@ -57,7 +57,7 @@ int mcpp_moe_plan_init(mcpp_moe_plan *plan, const mcpp_moe_config *cfg, size_t t
 {
     memset(plan, 0, sizeof *plan);
     if (cfg->experts == 0 || cfg->top_k == 0 || cfg->top_k > cfg->experts)
-        return mcpp_error_set(MCPP_EINVALID, "range", NULL, "top_k", 0, 0,
+        return mcpp_kernel_error(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "top_k", 0,
                               "top-k must be in 1..experts (got %zu of %zu)", cfg->top_k,
                               cfg->experts);
     size_t n = tokens * cfg->top_k;
@@ -71,7 +71,7 @@ int mcpp_moe_plan_init(mcpp_moe_plan *plan, const mcpp_moe_config *cfg, size_t t
     plan->kept = mcpp_kmem_alloc(mem, cfg->experts, sizeof(size_t));
     if (!plan->expert || !plan->weight || !plan->rank || !plan->demand || !plan->kept) {
         mcpp_moe_plan_release(plan, mem);
-        return mcpp_error_nomem();
+        return mcpp_kernel_error_nomem();
     }
     return MCPP_OK;
 }

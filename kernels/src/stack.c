@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "error_internal.h"
+#include "kernel_error.h"
 #include "mcpp_kernels/reference.h"
 #include "mcpp_kernels/stack.h"
 
@@ -48,7 +48,7 @@ int mcpp_stack_family_index(char letter)
 
 static int stack_bad(const char *field, const char *what)
 {
-    return mcpp_error_set(MCPP_EINVALID, "range", NULL, field, 0, 0, "%s", what);
+    return mcpp_kernel_error(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, field, 0, "%s", what);
 }
 
 int mcpp_stack_config_check(const mcpp_stack_config *cfg)
@@ -57,7 +57,7 @@ int mcpp_stack_config_check(const mcpp_stack_config *cfg)
     if (len == 0) return stack_bad("pattern", "pattern is empty (use letters A, M, E, R)");
     for (size_t i = 0; i < len; i++)
         if (mcpp_stack_family_index(cfg->pattern[i]) < 0)
-            return mcpp_error_set(MCPP_EINVALID, "enum", NULL, "pattern", 0, 0,
+            return mcpp_kernel_error(MCPP_EINVALID, MCPP_ERROR_KIND_ENUM, NULL, "pattern", 0,
                                   "pattern letter '%c' at position %zu is not one of A, M, E, R",
                                   cfg->pattern[i], i + 1);
     if (cfg->depth == 0 || cfg->depth > MCPP_STACK_MAX_DEPTH)
@@ -134,7 +134,7 @@ int mcpp_stack_new(mcpp_stack **out, const mcpp_stack_config *cfg, mcpp_kmem *me
     int rc = mcpp_stack_config_check(cfg);
     if (rc != MCPP_OK) return rc;
     mcpp_stack *s = mcpp_kmem_alloc(mem, 1, sizeof *s);
-    if (!s) return mcpp_error_nomem();
+    if (!s) return mcpp_kernel_error_nomem();
     s->cfg = *cfg;
     s->cfg.moe.d_model = cfg->d_model;
     s->mem = mem;
@@ -204,7 +204,7 @@ int mcpp_stack_new(mcpp_stack **out, const mcpp_stack_config *cfg, mcpp_kmem *me
     return MCPP_OK;
 nomem:
     mcpp_stack_free(s);
-    return mcpp_error_nomem();
+    return mcpp_kernel_error_nomem();
 }
 
 static double stack_now(void)
@@ -228,7 +228,7 @@ int mcpp_stack_forward(mcpp_stack *s, const int32_t *tokens, const mcpp_stack_ex
     }
     for (size_t i = 0; i < N; i++)
         if (tokens[i] < 0 || (size_t)tokens[i] >= V)
-            return mcpp_error_set(MCPP_EINVALID, "range", NULL, "tokens", 0, 0,
+            return mcpp_kernel_error(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "tokens", 0,
                                   "token %ld at position %zu is outside the vocab of %zu",
                                   (long)tokens[i], i, V);
 
@@ -306,7 +306,7 @@ int mcpp_stack_layer(mcpp_stack_layer_view *out, const mcpp_stack *s, size_t ind
 {
     memset(out, 0, sizeof *out);
     if (index >= s->cfg.depth)
-        return mcpp_error_set(MCPP_EARG, "argument", NULL, "layer", 0, 0,
+        return mcpp_kernel_error(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, "layer", 0,
                               "layer %zu is past the depth %zu", index, s->cfg.depth);
     const stack_layer *l = &s->layers[index];
     out->family = l->family;

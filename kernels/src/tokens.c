@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error_internal.h"
+#include "kernel_error.h"
 #include "mcpp_kernels/tokens.h"
 
 #define TOKENS_MAX_COUNT (1ull << 28)
@@ -42,7 +42,7 @@ void mcpp_tokens_release(mcpp_token_file *file)
 
 static int tokens_bad(const char *path, const char *field, const char *what)
 {
-    return mcpp_error_set(MCPP_EINVALID, "consistency", path, field, 0, 0, "%s", what);
+    return mcpp_kernel_error(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, path, field, 0, "%s", what);
 }
 
 int mcpp_tokens_read(mcpp_token_file *out, const char *path)
@@ -52,7 +52,7 @@ int mcpp_tokens_read(mcpp_token_file *out, const char *path)
     unsigned char *payload = NULL;
     int rc = MCPP_OK;
     FILE *f = fopen(path, "rb");
-    if (!f) return mcpp_error_set(MCPP_EIO, "io", path, NULL, 0, 0, "cannot open token file");
+    if (!f) return mcpp_kernel_error(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, "cannot open token file");
     if (fread(header, 1, sizeof header, f) != sizeof header) {
         rc = tokens_bad(path, "header", "shorter than the 64-byte header");
         goto cleanup;
@@ -87,7 +87,7 @@ int mcpp_tokens_read(mcpp_token_file *out, const char *path)
     payload = malloc(bytes + 1);
     out->tokens = malloc((size_t)count * sizeof(int32_t));
     if (!payload || !out->tokens) {
-        rc = mcpp_error_nomem();
+        rc = mcpp_kernel_error_nomem();
         goto cleanup;
     }
     /* Reading one byte more than announced detects trailing data. */
@@ -105,7 +105,7 @@ int mcpp_tokens_read(mcpp_token_file *out, const char *path)
     for (uint64_t i = 0; i < count; i++) {
         uint64_t t = tokens_get_le(payload + i * width, width);
         if (t >= out->vocab_size) {
-            rc = mcpp_error_set(MCPP_EINVALID, "range", path, "tokens", 0, 0,
+            rc = mcpp_kernel_error(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, path, "tokens", 0,
                                 "token %llu at index %llu is >= vocab size %u",
                                 (unsigned long long)t, (unsigned long long)i, out->vocab_size);
             goto cleanup;
@@ -128,10 +128,10 @@ int mcpp_tokens_write(const char *path, const int32_t *tokens, size_t count, uin
     unsigned char *payload = malloc(count * width + 1);
     int rc = MCPP_OK;
     FILE *f = NULL;
-    if (!payload) return mcpp_error_nomem();
+    if (!payload) return mcpp_kernel_error_nomem();
     for (size_t i = 0; i < count; i++) {
         if (tokens[i] < 0 || (uint32_t)tokens[i] >= vocab_size) {
-            rc = mcpp_error_set(MCPP_EINVALID, "range", path, "tokens", 0, 0,
+            rc = mcpp_kernel_error(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, path, "tokens", 0,
                                 "token at index %zu is outside the vocab", i);
             goto cleanup;
         }
@@ -149,14 +149,14 @@ int mcpp_tokens_write(const char *path, const int32_t *tokens, size_t count, uin
     }
     f = fopen(path, "wb");
     if (!f) {
-        rc = mcpp_error_set(MCPP_EIO, "io", path, NULL, 0, 0, "cannot create token file");
+        rc = mcpp_kernel_error(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, "cannot create token file");
         goto cleanup;
     }
     if (fwrite(header, 1, sizeof header, f) != sizeof header ||
         fwrite(payload, 1, count * width, f) != count * width)
-        rc = mcpp_error_set(MCPP_EIO, "io", path, NULL, 0, 0, "short write");
+        rc = mcpp_kernel_error(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, "short write");
     if (fclose(f) != 0 && rc == MCPP_OK)
-        rc = mcpp_error_set(MCPP_EIO, "io", path, NULL, 0, 0, "close failed");
+        rc = mcpp_kernel_error(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, "close failed");
 cleanup:
     free(payload);
     return rc;

@@ -3,6 +3,7 @@
  * value is refused with the flag's name and what was expected (exit 3).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,12 +115,150 @@ static void step_defaults(step_options *o)
     o->verify = 1;
 }
 
+/* Options given as counts; depth and d_ff stay 0 when not given (their
+ * defaults follow from the pattern and d_model). */
+typedef struct step_counts {
+    long depth, dff;
+} step_counts;
+
+#define NOT_AN_OPTION_HERE (-2) /* the option belongs to another take_* */
+
+/* The numeric options: -1 when taken, an exit code when the value is bad. */
+static int take_number(step_options *o, step_counts *n, const char *name, const char *v)
+{
+    if (strcmp(name, "--depth") == 0) return step_long(&n->depth, name, v, 1, MCPP_STACK_MAX_DEPTH);
+    if (strcmp(name, "--d-model") == 0) return step_size(&o->stack.d_model, name, v, 1, 16384);
+    if (strcmp(name, "--heads") == 0) return step_size(&o->stack.heads, name, v, 1, 1024);
+    if (strcmp(name, "--d-ff") == 0) return step_long(&n->dff, name, v, 1, 65536);
+    if (strcmp(name, "--state") == 0) return step_size(&o->stack.state, name, v, 1, MCPP_SCAN_MAX_STATE);
+    if (strcmp(name, "--vocab") == 0) return step_size(&o->stack.vocab, name, v, 2, 1 << 24);
+    if (strcmp(name, "--seq-len") == 0) return step_size(&o->stack.seq_len, name, v, 1, 65536);
+    if (strcmp(name, "--batch") == 0) return step_size(&o->stack.batch, name, v, 1, 65536);
+    if (strcmp(name, "--experts") == 0) return step_size(&o->stack.moe.experts, name, v, 1, 4096);
+    if (strcmp(name, "--top-k") == 0) return step_size(&o->stack.moe.top_k, name, v, 1, 4096);
+    if (strcmp(name, "--steps") == 0) return step_long(&o->steps, name, v, 1, STEP_MAX_STEPS);
+    if (strcmp(name, "--warmup") == 0) return step_long(&o->warmup, name, v, 0, STEP_MAX_STEPS);
+    if (strcmp(name, "--seed") == 0) {
+        long seed = 0;
+        int rc = step_long(&seed, name, v, 0, 2147483647L);
+        o->stack.seed = (uint64_t)seed;
+        return rc;
+    }
+    if (strcmp(name, "--threads") == 0) {
+        long threads = 1;
+        int rc = step_long(&threads, name, v, 1, 256);
+        o->threads = (int)threads;
+        return rc;
+    }
+    if (strcmp(name, "--capacity-factor") == 0) {
+        char *end = NULL;
+        double cf = strtod(v, &end);
+        if (!end || *end || end == v || !(cf > 0.0) || cf > 1e6)
+            return step_bad(name, "a positive number", v);
+        o->stack.moe.capacity_factor = cf;
+        return -1;
+    }
+    return NOT_AN_OPTION_HERE;
+}
+
+/* The options that name one of a few choices: -1 when taken, or an exit code. */
+static int take_choice(step_options *o, const char *name, const char *v)
+{
+    if (strcmp(name, "--overflow") == 0)
+        return mcpp_moe_overflow_parse(&o->stack.moe.overflow, v) != 0 ? step_bad(name, "drop, pad or no_drop", v) : -1;
+    if (strcmp(name, "--score") == 0)
+        return mcpp_moe_score_parse(&o->stack.moe.score, v) != 0 ? step_bad(name, "softmax or sigmoid", v) : -1;
+    if (strcmp(name, "--moe-lane") == 0)
+        return mcpp_moe_lane_parse(&o->lane, v) != 0 ? step_bad(name, "padded, jagged or block_sparse", v) : -1;
+    if (strcmp(name, "--backend") == 0) {
+        if (strcmp(v, "cpu") == 0) o->backend = MCPP_BACKEND_CPU;
+        else if (strcmp(v, "cuda") == 0) o->backend = MCPP_BACKEND_CUDA;
+        else return step_bad(name, "cpu or cuda", v);
+        return -1;
+    }
+    if (strcmp(name, "--gemm") == 0) {
+        if (strcmp(v, "blas") == 0) o->cpu_gemm = MCPP_GEMM_BLAS;
+        else if (strcmp(v, "blocked") == 0) o->cpu_gemm = MCPP_GEMM_BLOCKED;
+        else if (strcmp(v, "reference") == 0) o->cpu_gemm = MCPP_GEMM_REFERENCE;
+        else return step_bad(name, "blas, blocked or reference", v);
+        return -1;
+    }
+    if (strcmp(name, "--precision") == 0) {
+        if (strcmp(v, "fp32") != 0 && strcmp(v, "bf16") != 0)
+            return step_bad(name, "fp32 or bf16", v);
+        snprintf(o->precision, sizeof o->precision, "%s", v);
+        o->precision_given = 1;
+        return -1;
+    }
+    return NOT_AN_OPTION_HERE;
+}
+
+/* The options that take text (a pattern, paths, labels, a step range). */
+static int take_text(step_options *o, const char *name, const char *v)
+{
+    if (strcmp(name, "--pattern") == 0) {
+        if (strlen(v) == 0 || strlen(v) > MCPP_STACK_MAX_PATTERN)
+            return step_bad(name, "1..64 letters of A, M, E, R", v);
+        snprintf(o->stack.pattern, sizeof o->stack.pattern, "%s", v);
+        return -1;
+    }
+    static const struct { const char *name, *wanted; size_t offset; } texts[] = {
+        {"--data", "synthetic or a token file", offsetof(step_options, data)},
+        {"--out", "a file path", offsetof(step_options, out)},
+        {"--family", "a family label", offsetof(step_options, family)},
+        {"--lane-name", "a lane name", offsetof(step_options, lane_name)},
+    };
+    for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++) {
+        if (strcmp(name, texts[k].name) != 0) continue;
+        if (!*v) return step_bad(name, texts[k].wanted, v);
+        *(const char **)(void *)((char *)o + texts[k].offset) = v;
+        return -1;
+    }
+    if (strcmp(name, "--profile-steps") == 0) {
+        char *end = NULL;
+        long a0 = strtol(v, &end, 10);
+        if (!end || *end != ':' || end == v) return step_bad(name, "A:B with 0 <= A <= B", v);
+        const char *second = end + 1;
+        long b0 = strtol(second, &end, 10);
+        if (!end || *end || end == second || a0 < 0 || b0 < a0)
+            return step_bad(name, "A:B with 0 <= A <= B", v);
+        o->profile_first = a0;
+        o->profile_last = b0;
+        return -1;
+    }
+    return NOT_AN_OPTION_HERE;
+}
+
+/* Defaults that follow from other options, and checks across options. */
+static int finish_options(step_options *o, const step_counts *n)
+{
+    o->stack.depth = n->depth ? (size_t)n->depth : strlen(o->stack.pattern);
+    o->stack.moe.d_ff = n->dff ? (size_t)n->dff : 2 * o->stack.d_model;
+    if (!o->precision_given)
+        snprintf(o->precision, sizeof o->precision, "%s", o->backend == MCPP_BACKEND_CUDA ? "bf16" : "fp32");
+    if (o->backend == MCPP_BACKEND_CPU && strcmp(o->precision, "fp32") != 0) {
+        fprintf(stderr, "mcpp-step: --precision %s: the CPU path computes in fp32 only\n", o->precision);
+        return STEP_EXIT_BAD_INPUT;
+    }
+    if (o->profile_first >= 0 && o->profile_last >= o->steps) {
+        fprintf(stderr, "mcpp-step: --profile-steps %ld:%ld: the measured window has steps 0..%ld\n",
+                o->profile_first, o->profile_last, o->steps - 1);
+        return STEP_EXIT_BAD_INPUT;
+    }
+    if (mcpp_stack_config_check(&o->stack) != 0) {
+        const mcpp_error *e = mcpp_error_last();
+        fprintf(stderr, "mcpp-step: %s\n", e->message ? e->message : "invalid configuration");
+        return STEP_EXIT_BAD_INPUT;
+    }
+    return -1;
+}
+
 int step_parse_args(step_options *o, int argc, char **argv)
 {
     step_defaults(o);
     o->argc = argc;
     o->argv = argv;
-    long depth = 0, dff = 0, threads = 1;
+    step_counts counts = {0, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         /* Flags without a value. */
@@ -146,104 +285,11 @@ int step_parse_args(step_options *o, int argc, char **argv)
             if (i + 1 >= argc) return step_bad(a, "a value after it", "");
             v = argv[++i];
         }
-        int rc = -1;
-        if (strcmp(name, "--pattern") == 0) {
-            if (strlen(v) == 0 || strlen(v) > MCPP_STACK_MAX_PATTERN)
-                return step_bad(name, "1..64 letters of A, M, E, R", v);
-            snprintf(o->stack.pattern, sizeof o->stack.pattern, "%s", v);
-        } else if (strcmp(name, "--depth") == 0) rc = step_long(&depth, name, v, 1, MCPP_STACK_MAX_DEPTH);
-        else if (strcmp(name, "--d-model") == 0) rc = step_size(&o->stack.d_model, name, v, 1, 16384);
-        else if (strcmp(name, "--heads") == 0) rc = step_size(&o->stack.heads, name, v, 1, 1024);
-        else if (strcmp(name, "--d-ff") == 0) rc = step_long(&dff, name, v, 1, 65536);
-        else if (strcmp(name, "--state") == 0) rc = step_size(&o->stack.state, name, v, 1, MCPP_SCAN_MAX_STATE);
-        else if (strcmp(name, "--vocab") == 0) rc = step_size(&o->stack.vocab, name, v, 2, 1 << 24);
-        else if (strcmp(name, "--seq-len") == 0) rc = step_size(&o->stack.seq_len, name, v, 1, 65536);
-        else if (strcmp(name, "--batch") == 0) rc = step_size(&o->stack.batch, name, v, 1, 65536);
-        else if (strcmp(name, "--experts") == 0) rc = step_size(&o->stack.moe.experts, name, v, 1, 4096);
-        else if (strcmp(name, "--top-k") == 0) rc = step_size(&o->stack.moe.top_k, name, v, 1, 4096);
-        else if (strcmp(name, "--capacity-factor") == 0) {
-            char *end = NULL;
-            double cf = strtod(v, &end);
-            if (!end || *end || end == v || !(cf > 0.0) || cf > 1e6)
-                return step_bad(name, "a positive number", v);
-            o->stack.moe.capacity_factor = cf;
-        } else if (strcmp(name, "--overflow") == 0) {
-            if (mcpp_moe_overflow_parse(&o->stack.moe.overflow, v) != 0)
-                return step_bad(name, "drop, pad or no_drop", v);
-        } else if (strcmp(name, "--score") == 0) {
-            if (mcpp_moe_score_parse(&o->stack.moe.score, v) != 0)
-                return step_bad(name, "softmax or sigmoid", v);
-        } else if (strcmp(name, "--moe-lane") == 0) {
-            if (mcpp_moe_lane_parse(&o->lane, v) != 0)
-                return step_bad(name, "padded, jagged or block_sparse", v);
-        } else if (strcmp(name, "--backend") == 0) {
-            if (strcmp(v, "cpu") == 0) o->backend = MCPP_BACKEND_CPU;
-            else if (strcmp(v, "cuda") == 0) o->backend = MCPP_BACKEND_CUDA;
-            else return step_bad(name, "cpu or cuda", v);
-        } else if (strcmp(name, "--gemm") == 0) {
-            if (strcmp(v, "blas") == 0) o->cpu_gemm = MCPP_GEMM_BLAS;
-            else if (strcmp(v, "blocked") == 0) o->cpu_gemm = MCPP_GEMM_BLOCKED;
-            else if (strcmp(v, "reference") == 0) o->cpu_gemm = MCPP_GEMM_REFERENCE;
-            else return step_bad(name, "blas, blocked or reference", v);
-        } else if (strcmp(name, "--precision") == 0) {
-            if (strcmp(v, "fp32") != 0 && strcmp(v, "bf16") != 0)
-                return step_bad(name, "fp32 or bf16", v);
-            snprintf(o->precision, sizeof o->precision, "%s", v);
-            o->precision_given = 1;
-        } else if (strcmp(name, "--steps") == 0) rc = step_long(&o->steps, name, v, 1, STEP_MAX_STEPS);
-        else if (strcmp(name, "--warmup") == 0) rc = step_long(&o->warmup, name, v, 0, STEP_MAX_STEPS);
-        else if (strcmp(name, "--data") == 0) {
-            if (!*v) return step_bad(name, "synthetic or a token file", v);
-            o->data = v;
-        } else if (strcmp(name, "--seed") == 0) {
-            long seed = 0;
-            rc = step_long(&seed, name, v, 0, 2147483647L);
-            o->stack.seed = (uint64_t)seed;
-        } else if (strcmp(name, "--out") == 0) {
-            if (!*v) return step_bad(name, "a file path", v);
-            o->out = v;
-        } else if (strcmp(name, "--family") == 0) {
-            if (!*v) return step_bad(name, "a family label", v);
-            o->family = v;
-        } else if (strcmp(name, "--lane-name") == 0) {
-            if (!*v) return step_bad(name, "a lane name", v);
-            o->lane_name = v;
-        } else if (strcmp(name, "--threads") == 0) {
-            rc = step_long(&threads, name, v, 1, 256);
-            o->threads = (int)threads;
-        } else if (strcmp(name, "--profile-steps") == 0) {
-            char *end = NULL;
-            long a0 = strtol(v, &end, 10);
-            if (!end || *end != ':' || end == v) return step_bad(name, "A:B with 0 <= A <= B", v);
-            const char *second = end + 1;
-            long b0 = strtol(second, &end, 10);
-            if (!end || *end || end == second || a0 < 0 || b0 < a0)
-                return step_bad(name, "A:B with 0 <= A <= B", v);
-            o->profile_first = a0;
-            o->profile_last = b0;
-        } else {
-            return step_bad("argument", "a known option (see --help)", a);
-        }
+        int rc = take_number(o, &counts, name, v);
+        if (rc == NOT_AN_OPTION_HERE) rc = take_choice(o, name, v);
+        if (rc == NOT_AN_OPTION_HERE) rc = take_text(o, name, v);
+        if (rc == NOT_AN_OPTION_HERE) return step_bad("argument", "a known option (see --help)", a);
         if (rc >= 0) return rc;
     }
-
-    o->stack.depth = depth ? (size_t)depth : strlen(o->stack.pattern);
-    o->stack.moe.d_ff = dff ? (size_t)dff : 2 * o->stack.d_model;
-    if (!o->precision_given)
-        snprintf(o->precision, sizeof o->precision, "%s", o->backend == MCPP_BACKEND_CUDA ? "bf16" : "fp32");
-    if (o->backend == MCPP_BACKEND_CPU && strcmp(o->precision, "fp32") != 0) {
-        fprintf(stderr, "mcpp-step: --precision %s: the CPU path computes in fp32 only\n", o->precision);
-        return STEP_EXIT_BAD_INPUT;
-    }
-    if (o->profile_first >= 0 && o->profile_last >= o->steps) {
-        fprintf(stderr, "mcpp-step: --profile-steps %ld:%ld: the measured window has steps 0..%ld\n",
-                o->profile_first, o->profile_last, o->steps - 1);
-        return STEP_EXIT_BAD_INPUT;
-    }
-    if (mcpp_stack_config_check(&o->stack) != 0) {
-        const mcpp_error *e = mcpp_error_last();
-        fprintf(stderr, "mcpp-step: %s\n", e->message ? e->message : "invalid configuration");
-        return STEP_EXIT_BAD_INPUT;
-    }
-    return -1;
+    return finish_options(o, &counts);
 }

@@ -112,93 +112,114 @@ static size_t step_count_family(const step_options *opt, char family)
     return n;
 }
 
-static int step_cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
-int step_write_receipt(const step_options *opt, const step_result *res)
-{
-    step_builder sb = {0};
-    mcpp_receipt *receipt = NULL;
-    mcpp_report *report = NULL;
-    char *command = NULL, *text = NULL;
+/* What the parts of a receipt share: the run, and values derived once. */
+typedef struct receipt_ctx {
+    step_builder sb;
+    const step_options *opt;
+    const step_result *res;
+    const mcpp_stack_config *c;
+    const mcpp_dispatch *d;
+    int on_cuda;
+    size_t N, e_layers;
+    long steps;
+    long long useful_tokens; /* set by put_workload */
+    double waste;            /* the padding share of E rows, set by put_metrics */
     char buf[512];
-    int exit_code = STEP_EXIT_OK;
-    const mcpp_stack_config *c = &opt->stack;
-    const mcpp_dispatch *d = &res->dispatch;
-    int on_cuda = d->observed_backend == MCPP_BACKEND_CUDA;
-    size_t N = c->batch * c->seq_len;
-    long steps = opt->steps;
-    size_t e_layers = step_count_family(opt, 'E');
+} receipt_ctx;
 
-    if (mcpp_builder_new(&sb.b) != 0) {
-        fprintf(stderr, "mcpp-step: %s\n", mcpp_error_last()->message);
-        return STEP_EXIT_INTERNAL;
-    }
-
-    /* source, lane */
+/* created_at, source (the command line, host, commit) and lane. */
+static void put_source_and_lane(receipt_ctx *x)
+{
+    step_builder *sb = &x->sb;
+    const step_options *opt = x->opt;
+    const step_result *res = x->res;
+    const mcpp_stack_config *c = x->c;
+    char *buf = x->buf;
+    int on_cuda = x->on_cuda;
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
-    strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    sb_str(&sb, "created_at", buf);
-    sb_str(&sb, "source.tool", "mcpp-step");
-    command = step_join_argv(opt->argc, opt->argv);
-    if (command) sb_str(&sb, "source.command", command);
-    sb_str(&sb, "source.host", res->host.host);
+    strftime(buf, sizeof x->buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    sb_str(sb, "created_at", buf);
+    sb_str(sb, "source.tool", "mcpp-step");
+    char *command = step_join_argv(opt->argc, opt->argv);
+    if (command) sb_str(sb, "source.command", command);
+    free(command);
+    sb_str(sb, "source.host", res->host.host);
     const char *git = getenv("MCPP_GIT_COMMIT");
-    if (git && *git) sb_str(&sb, "source.git_commit", git);
+    if (git && *git) sb_str(sb, "source.git_commit", git);
 
     char family[64];
     if (opt->family) snprintf(family, sizeof family, "%s", opt->family);
     if (opt->family || step_lane_family(family, sizeof family, opt))
-        sb_str(&sb, "lane.family", family);
+        sb_str(sb, "lane.family", family);
     if (opt->lane_name) {
-        sb_str(&sb, "lane.name", opt->lane_name);
+        sb_str(sb, "lane.name", opt->lane_name);
     } else {
-        snprintf(buf, sizeof buf, "%s %s x%zu d%zu%s%s on %s", family, c->pattern, c->depth,
+        snprintf(buf, sizeof x->buf, "%s %s x%zu d%zu%s%s on %s", family, c->pattern, c->depth,
                  c->d_model, step_has(opt, 'E') ? " moe " : "",
                  step_has(opt, 'E') ? mcpp_moe_lane_name(opt->lane) : "",
                  on_cuda ? "cuda" : "cpu");
-        sb_str(&sb, "lane.name", buf);
+        sb_str(sb, "lane.name", buf);
     }
-    sb_str(&sb, "lane.pattern", c->pattern);
-    sb_int(&sb, "lane.depth", (long long)c->depth);
-    sb_int(&sb, "lane.params_total", (long long)res->params_total);
-    sb_int(&sb, "lane.params_active", (long long)res->params_active);
+    sb_str(sb, "lane.pattern", c->pattern);
+    sb_int(sb, "lane.depth", (long long)c->depth);
+    sb_int(sb, "lane.params_total", (long long)res->params_total);
+    sb_int(sb, "lane.params_active", (long long)res->params_active);
 
+}
+
+/* workload, routing (MoE stacks) and compile. */
+static void put_workload(receipt_ctx *x)
+{
+    step_builder *sb = &x->sb;
+    const step_options *opt = x->opt;
+    const step_result *res = x->res;
+    const mcpp_stack_config *c = x->c;
+    long steps = x->steps;
+    size_t e_layers = x->e_layers;
     /* workload: a token that lost an expert assignment to capacity in an E
      * layer is not useful in that layer; useful tokens are N minus the mean
      * of such tokens over E layers and measured steps. */
     double lost = e_layers ? (double)res->window.moe.dropped_tokens / ((double)steps * (double)e_layers) : 0.0;
-    long long useful_tokens = (long long)((double)N - lost + 0.5);
-    sb_int(&sb, "workload.seq_len", (long long)c->seq_len);
-    sb_int(&sb, "workload.micro_batch", (long long)c->batch);
-    sb_int(&sb, "workload.global_batch", (long long)c->batch);
-    sb_int(&sb, "workload.tokens_per_step", (long long)N);
-    sb_int(&sb, "workload.useful_tokens_per_step", useful_tokens);
-    sb_str(&sb, "workload.data.path", res->data_real ? "real" : "synthetic");
-    if (res->data_real) sb_str(&sb, "workload.data.dataset", res->dataset);
+    x->useful_tokens = (long long)((double)x->N - lost + 0.5);
+    sb_int(sb, "workload.seq_len", (long long)c->seq_len);
+    sb_int(sb, "workload.micro_batch", (long long)c->batch);
+    sb_int(sb, "workload.global_batch", (long long)c->batch);
+    sb_int(sb, "workload.tokens_per_step", (long long)x->N);
+    sb_int(sb, "workload.useful_tokens_per_step", x->useful_tokens);
+    sb_str(sb, "workload.data.path", res->data_real ? "real" : "synthetic");
+    if (res->data_real) sb_str(sb, "workload.data.dataset", res->dataset);
 
     if (step_has(opt, 'E')) {
-        sb_str(&sb, "routing.mode", "token_choice");
-        sb_str(&sb, "routing.score", mcpp_moe_score_name(c->moe.score));
-        sb_int(&sb, "routing.num_experts", (long long)c->moe.experts);
-        sb_int(&sb, "routing.top_k", (long long)c->moe.top_k);
-        sb_int(&sb, "routing.shared_experts", 0);
-        sb_dbl(&sb, "routing.capacity_factor", c->moe.capacity_factor);
-        sb_str(&sb, "routing.overflow", mcpp_moe_overflow_name(c->moe.overflow));
+        sb_str(sb, "routing.mode", "token_choice");
+        sb_str(sb, "routing.score", mcpp_moe_score_name(c->moe.score));
+        sb_int(sb, "routing.num_experts", (long long)c->moe.experts);
+        sb_int(sb, "routing.top_k", (long long)c->moe.top_k);
+        sb_int(sb, "routing.shared_experts", 0);
+        sb_dbl(sb, "routing.capacity_factor", c->moe.capacity_factor);
+        sb_str(sb, "routing.overflow", mcpp_moe_overflow_name(c->moe.overflow));
     }
 
-    sb_str(&sb, "compile.posture", "eager");
-    sb_str(&sb, "compile.warmup", opt->warmup > 0 ? "explicit" : "skipped");
-    sb_int(&sb, "compile.graph_breaks", 0);
-    sb_dbl(&sb, "compile.compile_s", 0.0);
+    sb_str(sb, "compile.posture", "eager");
+    sb_str(sb, "compile.warmup", opt->warmup > 0 ? "explicit" : "skipped");
+    sb_int(sb, "compile.graph_breaks", 0);
+    sb_dbl(sb, "compile.compile_s", 0.0);
 
+}
+
+/* backend: requested and observed per family, fallbacks, verification. */
+static void put_backend(receipt_ctx *x)
+{
+    step_builder *sb = &x->sb;
+    const step_options *opt = x->opt;
+    const step_result *res = x->res;
+    const mcpp_dispatch *d = x->d;
+    char *buf = x->buf;
+    int on_cuda = x->on_cuda;
     /* backend: per family present in the pattern, plus the GEMM path. */
-    sb_str(&sb, "backend.precision", on_cuda ? opt->precision : "fp32");
+    sb_str(sb, "backend.precision", on_cuda ? opt->precision : "fp32");
     static const struct { char letter; mcpp_family family; const char *req, *obs; } fams[] = {
         {'A', MCPP_FAMILY_ATTENTION, "backend.attention.requested", "backend.attention.observed"},
         {'M', MCPP_FAMILY_MAMBA, "backend.mamba.requested", "backend.mamba.observed"},
@@ -208,8 +229,8 @@ int step_write_receipt(const step_options *opt, const step_result *res)
     };
     for (size_t i = 0; i < sizeof fams / sizeof fams[0]; i++) {
         if (fams[i].letter != '*' && !step_has(opt, fams[i].letter)) continue;
-        sb_str(&sb, fams[i].req, mcpp_dispatch_requested_name(d, fams[i].family));
-        sb_str(&sb, fams[i].obs, mcpp_dispatch_observed_name(d, fams[i].family));
+        sb_str(sb, fams[i].req, mcpp_dispatch_requested_name(d, fams[i].family));
+        sb_str(sb, fams[i].obs, mcpp_dispatch_observed_name(d, fams[i].family));
     }
     /* Only the families this pattern runs (plus the GEMMs every stack uses). */
     for (size_t i = 0; i < d->fallback_count; i++) {
@@ -220,145 +241,184 @@ int step_write_receipt(const step_options *opt, const step_result *res)
             if (strncmp(d->fallbacks[i], name, n) == 0 && d->fallbacks[i][n] == ':')
                 listed = fams[k].letter == '*' || step_has(opt, fams[k].letter);
         }
-        if (listed) sb_add(&sb, "backend.fallbacks", d->fallbacks[i]);
+        if (listed) sb_add(sb, "backend.fallbacks", d->fallbacks[i]);
     }
     if (d->fallback_count && strcmp(opt->precision, "fp32") != 0 && !on_cuda) {
-        snprintf(buf, sizeof buf, "precision:%s->fp32", opt->precision);
-        sb_add(&sb, "backend.fallbacks", buf);
+        snprintf(buf, sizeof x->buf, "precision:%s->fp32", opt->precision);
+        sb_add(sb, "backend.fallbacks", buf);
     }
     if (res->verify_ran) {
-        sb_str(&sb, "backend.verification.status", res->verify_passed ? "passed" : "failed");
-        sb_dbl(&sb, "backend.verification.max_rel_err", res->verify_max_rel_err);
+        sb_str(sb, "backend.verification.status", res->verify_passed ? "passed" : "failed");
+        sb_dbl(sb, "backend.verification.max_rel_err", res->verify_max_rel_err);
     } else {
-        sb_str(&sb, "backend.verification.status", "skipped");
+        sb_str(sb, "backend.verification.status", "skipped");
     }
 
+}
+
+/* hardware, topology and startup. */
+static void put_hardware(receipt_ctx *x)
+{
+    step_builder *sb = &x->sb;
+    const step_options *opt = x->opt;
+    const step_result *res = x->res;
+    char *buf = x->buf;
+    int on_cuda = x->on_cuda;
     /* hardware: requested vs what the runtime / OS reports. */
     /* --backend cpu asks for this host's CPU, so the request names it the way
      * the observation does; --backend cuda asks for "cuda" and the observation
      * says which device (or which CPU, after a fallback). */
-    snprintf(buf, sizeof buf, "cpu: %s", res->host.cpu);
-    sb_str(&sb, "hardware.requested.accelerator", opt->backend == MCPP_BACKEND_CUDA ? "cuda" : buf);
-    sb_int(&sb, "hardware.requested.count", 1);
+    snprintf(buf, sizeof x->buf, "cpu: %s", res->host.cpu);
+    sb_str(sb, "hardware.requested.accelerator", opt->backend == MCPP_BACKEND_CUDA ? "cuda" : buf);
+    sb_int(sb, "hardware.requested.count", 1);
     if (on_cuda) {
-        sb_str(&sb, "hardware.observed.accelerator", res->device.name);
-        sb_int(&sb, "hardware.observed.count", res->device.device_count);
-        sb_dbl(&sb, "hardware.observed.memory_gib", res->device.memory_gib);
-        sb_str(&sb, "hardware.observed.driver", res->device.driver);
-        sb_str(&sb, "hardware.observed.runtime", res->device.runtime);
+        sb_str(sb, "hardware.observed.accelerator", res->device.name);
+        sb_int(sb, "hardware.observed.count", res->device.device_count);
+        sb_dbl(sb, "hardware.observed.memory_gib", res->device.memory_gib);
+        sb_str(sb, "hardware.observed.driver", res->device.driver);
+        sb_str(sb, "hardware.observed.runtime", res->device.runtime);
     } else {
-        snprintf(buf, sizeof buf, "cpu: %s", res->host.cpu);
-        sb_str(&sb, "hardware.observed.accelerator", buf);
-        sb_int(&sb, "hardware.observed.count", 1);
-        if (res->host.memory_gib > 0) sb_dbl(&sb, "hardware.observed.memory_gib", res->host.memory_gib);
+        snprintf(buf, sizeof x->buf, "cpu: %s", res->host.cpu);
+        sb_str(sb, "hardware.observed.accelerator", buf);
+        sb_int(sb, "hardware.observed.count", 1);
+        if (res->host.memory_gib > 0) sb_dbl(sb, "hardware.observed.memory_gib", res->host.memory_gib);
     }
-    sb_str(&sb, "hardware.host.cpu", res->host.cpu);
-    sb_int(&sb, "hardware.host.cores", res->host.cores);
+    sb_str(sb, "hardware.host.cpu", res->host.cpu);
+    sb_int(sb, "hardware.host.cores", res->host.cores);
 
-    sb_str(&sb, "topology.substrate", on_cuda ? "cuda" : "cpu");
+    sb_str(sb, "topology.substrate", on_cuda ? "cuda" : "cpu");
     static const char *const ones[] = {"topology.nodes", "topology.tp", "topology.pp", "topology.vpp",
                                        "topology.ep", "topology.cp", "topology.dp"};
-    for (size_t i = 0; i < sizeof ones / sizeof ones[0]; i++) sb_int(&sb, ones[i], 1);
-    sb_bool(&sb, "topology.sp", 0);
-    sb_bool(&sb, "topology.fsdp", 0);
-    sb_str(&sb, "startup.state", "cold_boot");
+    for (size_t i = 0; i < sizeof ones / sizeof ones[0]; i++) sb_int(sb, ones[i], 1);
+    sb_bool(sb, "topology.sp", 0);
+    sb_bool(sb, "topology.fsdp", 0);
+    sb_str(sb, "startup.state", "cold_boot");
 
-    /* metrics */
-    sb_int(&sb, "metrics.window.warmup_steps", opt->warmup);
-    sb_int(&sb, "metrics.window.measured_steps", steps);
+}
+
+/* metrics: step samples, throughput, per-family time, goodput. */
+static void put_metrics(receipt_ctx *x)
+{
+    step_builder *sb = &x->sb;
+    const step_options *opt = x->opt;
+    const step_result *res = x->res;
+    long steps = x->steps;
+    sb_int(sb, "metrics.window.warmup_steps", opt->warmup);
+    sb_int(sb, "metrics.window.measured_steps", steps);
     double measured_s = 0.0;
     for (long i = 0; i < steps; i++) {
-        sb_check(&sb, mcpp_builder_add_step_sample(sb.b, res->samples[i]), "metrics.step_time_s.samples");
+        sb_check(sb, mcpp_builder_add_step_sample(sb->b, res->samples[i]), "metrics.step_time_s.samples");
         measured_s += res->samples[i];
     }
-    double *sorted = malloc((size_t)steps * sizeof(double));
-    double median = measured_s / (double)steps;
-    if (sorted) {
-        memcpy(sorted, res->samples, (size_t)steps * sizeof(double));
-        qsort(sorted, (size_t)steps, sizeof(double), step_cmp_double);
-        median = steps % 2 ? sorted[steps / 2] : 0.5 * (sorted[steps / 2 - 1] + sorted[steps / 2]);
-        free(sorted);
-    }
-    sb_dbl(&sb, "metrics.tokens_per_s", median > 0 ? (double)useful_tokens / median : 0.0);
-    sb_dbl(&sb, "metrics.peak_memory_gib", (double)res->peak_bytes / (1024.0 * 1024.0 * 1024.0));
+    double median; /* the receipt's own median of the samples (the mean if that fails) */
+    if (mcpp_quantile(&median, res->samples, (size_t)steps, 0.5) != MCPP_OK)
+        median = measured_s / (double)steps;
+    sb_dbl(sb, "metrics.tokens_per_s", median > 0 ? (double)x->useful_tokens / median : 0.0);
+    sb_dbl(sb, "metrics.peak_memory_gib", (double)res->peak_bytes / (1024.0 * 1024.0 * 1024.0));
     static const char *const fam_paths[4] = {"metrics.per_family_ms.A", "metrics.per_family_ms.M",
                                              "metrics.per_family_ms.E", "metrics.per_family_ms.R"};
     double busy = res->window.embed_s + res->window.head_s;
     for (int f = 0; f < 4; f++) {
         busy += res->window.family_s[f];
-        if (step_has(opt, "AMER"[f])) sb_dbl(&sb, fam_paths[f], 1e3 * res->window.family_s[f] / (double)steps);
+        if (step_has(opt, "AMER"[f])) sb_dbl(sb, fam_paths[f], 1e3 * res->window.family_s[f] / (double)steps);
     }
     /* Useful time: busy time less the E share spent on padding rows. */
     const mcpp_moe_stats *ms = &res->window.moe;
-    double waste = ms->computed_rows ? 1.0 - (double)ms->useful_rows / (double)ms->computed_rows : 0.0;
+    double waste = x->waste = ms->computed_rows ? 1.0 - (double)ms->useful_rows / (double)ms->computed_rows : 0.0;
     double useful_s = busy - res->window.family_s[2] * waste;
     if (busy > measured_s) busy = measured_s;
     if (useful_s > busy) useful_s = busy;
     if (useful_s < 0) useful_s = 0;
-    sb_dbl(&sb, "metrics.goodput.allocated_s", res->allocated_s);
-    sb_dbl(&sb, "metrics.goodput.kernel_busy_s", busy);
-    sb_dbl(&sb, "metrics.goodput.useful_s", useful_s);
-    sb_dbl(&sb, "metrics.goodput.badput_s.compile", 0.0);
-    sb_dbl(&sb, "metrics.goodput.badput_s.warmup", res->warmup_s);
-    sb_dbl(&sb, "metrics.goodput.badput_s.data", res->data_s);
+    sb_dbl(sb, "metrics.goodput.allocated_s", res->allocated_s);
+    sb_dbl(sb, "metrics.goodput.kernel_busy_s", busy);
+    sb_dbl(sb, "metrics.goodput.useful_s", useful_s);
+    sb_dbl(sb, "metrics.goodput.badput_s.compile", 0.0);
+    sb_dbl(sb, "metrics.goodput.badput_s.warmup", res->warmup_s);
+    sb_dbl(sb, "metrics.goodput.badput_s.data", res->data_s);
     double idle = res->allocated_s - res->warmup_s - res->data_s - measured_s;
-    sb_dbl(&sb, "metrics.goodput.badput_s.idle", idle > 0 ? idle : 0.0);
+    sb_dbl(sb, "metrics.goodput.badput_s.idle", idle > 0 ? idle : 0.0);
 
-    /* status and caveats, in plain words */
+}
+
+/* status and caveats, in plain words. */
+static void put_status(receipt_ctx *x)
+{
+    step_builder *sb = &x->sb;
+    const step_options *opt = x->opt;
+    const step_result *res = x->res;
+    const mcpp_dispatch *d = x->d;
+    char *buf = x->buf;
+    int on_cuda = x->on_cuda;
+    size_t e_layers = x->e_layers;
     int fell_back = d->fallback_count > 0;
     int verify_failed = res->verify_ran && !res->verify_passed;
-    sb_str(&sb, "status.outcome", verify_failed ? "failed" : "ok");
-    sb_str(&sb, "status.stability", fell_back || verify_failed ? "unstable" : "stable");
+    const mcpp_moe_stats *ms = &res->window.moe;
+    double waste = x->waste;
+    sb_str(sb, "status.outcome", verify_failed ? "failed" : "ok");
+    sb_str(sb, "status.stability", fell_back || verify_failed ? "unstable" : "stable");
     if (verify_failed) {
-        snprintf(buf, sizeof buf, "verification failed: max relative error %.3g over tolerance %.3g",
+        snprintf(buf, sizeof x->buf, "verification failed: max relative error %.3g over tolerance %.3g",
                  res->verify_max_rel_err, res->verify_tolerance);
-        sb_str(&sb, "status.blocker", buf);
+        sb_str(sb, "status.blocker", buf);
     } else if (fell_back) {
-        snprintf(buf, sizeof buf, "requested CUDA ran on the CPU: %s", d->fallback_reason);
-        sb_str(&sb, "status.blocker", buf);
+        snprintf(buf, sizeof x->buf, "requested CUDA ran on the CPU: %s", d->fallback_reason);
+        sb_str(sb, "status.blocker", buf);
     }
-    sb_add(&sb, "status.caveats", "forward-only: no backward pass");
+    sb_add(sb, "status.caveats", "forward-only: no backward pass");
     if (fell_back) {
-        snprintf(buf, sizeof buf, "fallback: requested cuda, ran on the CPU (%s)", d->fallback_reason);
-        sb_add(&sb, "status.caveats", buf);
+        snprintf(buf, sizeof x->buf, "fallback: requested cuda, ran on the CPU (%s)", d->fallback_reason);
+        sb_add(sb, "status.caveats", buf);
     }
-    if (!on_cuda) sb_add(&sb, "status.caveats", "CPU run: attention, scan and recurrence use the C reference kernels; peak memory is tracked host allocations");
-    if (!res->verify_ran) sb_add(&sb, "status.caveats", "verification skipped (--no-verify)");
+    if (!on_cuda) sb_add(sb, "status.caveats", "CPU run: attention, scan and recurrence use the C reference kernels; peak memory is tracked host allocations");
+    if (!res->verify_ran) sb_add(sb, "status.caveats", "verification skipped (--no-verify)");
     if (opt->profile_first >= 0 && !res->profiled)
-        sb_add(&sb, "status.caveats", "--profile-steps ignored: no CUDA profiler on the CPU path");
+        sb_add(sb, "status.caveats", "--profile-steps ignored: no CUDA profiler on the CPU path");
     if (e_layers) {
         if (ms->dropped) {
-            snprintf(buf, sizeof buf, "MoE dropped %.1f%% of expert assignments to capacity (%zu of %zu)",
+            snprintf(buf, sizeof x->buf, "MoE dropped %.1f%% of expert assignments to capacity (%zu of %zu)",
                      100.0 * (double)ms->dropped / (double)(ms->dropped + ms->useful_rows), ms->dropped,
                      ms->dropped + ms->useful_rows);
-            sb_add(&sb, "status.caveats", buf);
+            sb_add(sb, "status.caveats", buf);
         }
         if (ms->computed_rows > ms->useful_rows) {
-            snprintf(buf, sizeof buf, "MoE %s lane computed %.1f%% padding rows (%zu computed for %zu useful)",
+            snprintf(buf, sizeof x->buf, "MoE %s lane computed %.1f%% padding rows (%zu computed for %zu useful)",
                      mcpp_moe_lane_name(opt->lane), 100.0 * waste, ms->computed_rows, ms->useful_rows);
-            sb_add(&sb, "status.caveats", buf);
+            sb_add(sb, "status.caveats", buf);
         }
         if (res->imbalance_mean > 1.5) {
-            snprintf(buf, sizeof buf, "routing imbalance: busiest expert gets %.2fx the mean load (%s data)",
+            snprintf(buf, sizeof x->buf, "routing imbalance: busiest expert gets %.2fx the mean load (%s data)",
                      res->imbalance_mean, res->data_real ? "real" : "synthetic");
-            sb_add(&sb, "status.caveats", buf);
+            sb_add(sb, "status.caveats", buf);
         }
     }
 
-    /* extra: the accounting behind the headline numbers */
-    snprintf(buf, sizeof buf,
+}
+
+/* extra: the accounting behind the headline numbers. */
+static void put_extra(receipt_ctx *x)
+{
+    step_builder *sb = &x->sb;
+    const step_options *opt = x->opt;
+    const step_result *res = x->res;
+    const mcpp_stack_config *c = x->c;
+    char *buf = x->buf;
+    long steps = x->steps;
+    size_t e_layers = x->e_layers;
+    const mcpp_moe_stats *ms = &res->window.moe;
+    double waste = x->waste;
+    snprintf(buf, sizeof x->buf,
              "{\"computed_rows\":%zu,\"useful_rows\":%zu,\"dropped_assignments\":%zu,"
              "\"dropped_token_layers\":%zu,\"waste_fraction\":%.6f,\"useful_gflop\":%.6f,"
              "\"computed_gflop\":%.6f,\"e_layers\":%zu}",
              ms->computed_rows, ms->useful_rows, ms->dropped, ms->dropped_tokens, waste,
              ms->flops_useful * 1e-9, ms->flops_computed * 1e-9, e_layers);
-    if (e_layers) sb_json(&sb, "extra.moe_rows", buf);
+    if (e_layers) sb_json(sb, "extra.moe_rows", buf);
     if (e_layers) {
-        snprintf(buf, sizeof buf, "{\"mean_max_over_mean\":%.6f,\"max_max_over_mean\":%.6f,\"data\":\"%s\"}",
+        snprintf(buf, sizeof x->buf, "{\"mean_max_over_mean\":%.6f,\"max_max_over_mean\":%.6f,\"data\":\"%s\"}",
                  res->imbalance_mean, res->imbalance_max, res->data_real ? "real" : "synthetic");
-        sb_json(&sb, "extra.routing_imbalance", buf);
+        sb_json(sb, "extra.routing_imbalance", buf);
     }
-    snprintf(buf, sizeof buf,
+    snprintf(buf, sizeof x->buf,
              "{\"embedding_ms\":%.6f,\"lm_head_ms\":%.6f,\"setup_s\":%.6f,\"verify_step\":%ld,"
              "\"verify_tolerance\":%g,\"threads\":%d,\"cpu_gemm\":\"%s\",\"d_ff\":%zu,\"state\":%zu,"
              "\"heads\":%zu,\"d_model\":%zu,\"vocab\":%zu,\"seed\":%llu}",
@@ -366,50 +426,83 @@ int step_write_receipt(const step_options *opt, const step_result *res)
              res->setup_s, res->verify_step, res->verify_tolerance, opt->threads,
              mcpp_gemm_impl_name(opt->cpu_gemm), c->moe.d_ff, c->state, c->heads, c->d_model,
              res->data_real ? (size_t)0 : c->vocab, (unsigned long long)c->seed);
-    sb_json(&sb, "extra.step", buf);
+    sb_json(sb, "extra.step", buf);
     if (opt->profile_first >= 0) {
-        snprintf(buf, sizeof buf, "{\"first\":%ld,\"last\":%ld,\"captured\":%s}", opt->profile_first,
+        snprintf(buf, sizeof x->buf, "{\"first\":%ld,\"last\":%ld,\"captured\":%s}", opt->profile_first,
                  opt->profile_last, res->profiled ? "true" : "false");
-        sb_json(&sb, "extra.profile_steps", buf);
+        sb_json(sb, "extra.profile_steps", buf);
     }
 
-    if (sb.rc != 0) {
-        fprintf(stderr, "mcpp-step: internal error setting %s: %s\n", sb.failed_path,
-                mcpp_error_last()->message);
-        exit_code = STEP_EXIT_INTERNAL;
-        goto cleanup;
-    }
-    if (mcpp_builder_finish(&receipt, &report, sb.b) != 0) {
-        fprintf(stderr, "mcpp-step: the receipt does not validate:\n");
+}
+
+/* Validates the built receipt and writes it (--out FILE, else stdout);
+ * the exit code. */
+static int finish_receipt(receipt_ctx *x)
+{
+    const step_options *opt = x->opt;
+    mcpp_receipt *receipt = NULL;
+    mcpp_report *report = NULL;
+    char *text = NULL;
+    int exit_code = STEP_EXIT_INTERNAL; /* until the receipt is written */
+    do {
+        if (x->sb.rc != 0) {
+            fprintf(stderr, "mcpp-step: internal error setting %s: %s\n", x->sb.failed_path,
+                    mcpp_error_last()->message);
+            break;
+        }
+        if (mcpp_builder_finish(&receipt, &report, x->sb.b) != 0) {
+            fprintf(stderr, "mcpp-step: the receipt does not validate:\n");
+            for (size_t i = 0; i < mcpp_report_count(report); i++)
+                fprintf(stderr, "  %s\n", mcpp_report_at(report, i)->message);
+            break;
+        }
         for (size_t i = 0; i < mcpp_report_count(report); i++)
-            fprintf(stderr, "  %s\n", mcpp_report_at(report, i)->message);
-        exit_code = STEP_EXIT_INTERNAL;
-        goto cleanup;
-    }
-    for (size_t i = 0; i < mcpp_report_count(report); i++)
-        fprintf(stderr, "mcpp-step: warning: %s\n", mcpp_report_at(report, i)->message);
-    if (opt->out) {
-        if (mcpp_receipt_write_file(receipt, opt->out, MCPP_FORMAT_AUTO) != 0) {
-            fprintf(stderr, "mcpp-step: --out: %s\n", mcpp_error_last()->message);
-            exit_code = STEP_EXIT_INTERNAL;
-            goto cleanup;
+            fprintf(stderr, "mcpp-step: warning: %s\n", mcpp_report_at(report, i)->message);
+        if (opt->out) {
+            if (mcpp_receipt_write_file(receipt, opt->out, MCPP_FORMAT_AUTO) != 0) {
+                fprintf(stderr, "mcpp-step: --out: %s\n", mcpp_error_last()->message);
+                break;
+            }
+            if (!opt->quiet) fprintf(stderr, "mcpp-step: wrote %s\n", opt->out);
+        } else {
+            if (mcpp_receipt_write(&text, NULL, receipt, MCPP_FORMAT_JSON) != 0) {
+                fprintf(stderr, "mcpp-step: %s\n", mcpp_error_last()->message);
+                break;
+            }
+            fputs(text, stdout);
         }
-        if (!opt->quiet) fprintf(stderr, "mcpp-step: wrote %s\n", opt->out);
-    } else {
-        if (mcpp_receipt_write(&text, NULL, receipt, MCPP_FORMAT_JSON) != 0) {
-            fprintf(stderr, "mcpp-step: %s\n", mcpp_error_last()->message);
-            exit_code = STEP_EXIT_INTERNAL;
-            goto cleanup;
-        }
-        fputs(text, stdout);
-    }
-    if (verify_failed) exit_code = STEP_EXIT_VERIFY_FAILED;
-
-cleanup:
+        int verify_failed = x->res->verify_ran && !x->res->verify_passed;
+        exit_code = verify_failed ? STEP_EXIT_VERIFY_FAILED : STEP_EXIT_OK;
+    } while (0);
     mcpp_free(text);
-    free(command);
     mcpp_report_free(report);
     mcpp_receipt_free(receipt);
-    mcpp_builder_free(sb.b);
+    return exit_code;
+}
+
+int step_write_receipt(const step_options *opt, const step_result *res)
+{
+    receipt_ctx x = {0};
+    x.opt = opt;
+    x.res = res;
+    x.c = &opt->stack;
+    x.d = &res->dispatch;
+    x.on_cuda = x.d->observed_backend == MCPP_BACKEND_CUDA;
+    x.N = x.c->batch * x.c->seq_len;
+    x.steps = opt->steps;
+    x.e_layers = step_count_family(opt, 'E');
+    if (mcpp_builder_new(&x.sb.b) != 0) {
+        fprintf(stderr, "mcpp-step: %s\n", mcpp_error_last()->message);
+        return STEP_EXIT_INTERNAL;
+    }
+    put_source_and_lane(&x);
+    put_workload(&x);
+    put_backend(&x);
+    put_hardware(&x);
+    put_metrics(&x);
+    put_status(&x);
+    put_extra(&x);
+    int exit_code = finish_receipt(&x);
+    mcpp_builder_free(x.sb.b);
     return exit_code;
 }

@@ -75,21 +75,153 @@ static int step_fail(int code, const char *what)
     return code;
 }
 
-int step_run(step_result *res, const step_options *opt)
-{
-    memset(res, 0, sizeof *res);
-    mcpp_kmem mem = {0};
-    mcpp_token_file file = {0};
-    mcpp_stack *stack = NULL;
-    int32_t *tokens = NULL;
-    float *logits_measured = NULL;
-    int rc = STEP_EXIT_OK;
-    mcpp_stack_config cfg = opt->stack;
-    double t_setup = step_now();
+/* What one run holds while it runs; run_release frees it. */
+typedef struct step_state {
+    mcpp_kmem mem;
+    mcpp_token_file file;
+    mcpp_stack *stack;
+    int32_t *tokens;
+    float *logits; /* of the last measured step */
+    mcpp_stack_config cfg;
+    size_t N; /* tokens per step */
+    int on_cuda;
 #ifdef MCPP_HAVE_CUDA
-    mcpp_cuda_stack *cuda = NULL;
+    mcpp_cuda_stack *cuda;
 #endif
+} step_state;
 
+/* --data FILE: the token file replaces the synthetic tokens and sets the vocabulary. */
+static int run_open_data(step_state *st, step_result *res, const step_options *opt)
+{
+    if (strcmp(opt->data, "synthetic") == 0)
+        return STEP_EXIT_OK;
+    if (mcpp_tokens_read(&st->file, opt->data) != 0) return step_fail(STEP_EXIT_BAD_INPUT, "--data");
+    if (st->file.count < st->cfg.seq_len) {
+        fprintf(stderr, "mcpp-step: --data: %s has %llu tokens, fewer than --seq-len %zu\n",
+                opt->data, (unsigned long long)st->file.count, st->cfg.seq_len);
+        return STEP_EXIT_BAD_INPUT;
+    }
+    st->cfg.vocab = st->file.vocab_size;
+    res->data_real = 1;
+    snprintf(res->dataset, sizeof res->dataset, "%s", st->file.name[0] ? st->file.name : "unnamed");
+    return STEP_EXIT_OK;
+}
+
+/* Builds the stack (and its CUDA twin) and the buffers one step needs. */
+static int run_setup(step_state *st, step_result *res, const step_options *opt)
+{
+    mcpp_gemm_set_threads(opt->threads);
+    if (mcpp_stack_new(&st->stack, &st->cfg, &st->mem) != 0)
+        return step_fail(STEP_EXIT_BAD_INPUT, "stack");
+    res->params_total = mcpp_stack_params_total(st->stack);
+    res->params_active = mcpp_stack_params_active(st->stack);
+    st->N = st->cfg.batch * st->cfg.seq_len;
+    st->tokens = malloc(st->N * sizeof(int32_t));
+    st->logits = malloc(st->N * st->cfg.vocab * sizeof(float));
+    res->samples = calloc((size_t)opt->steps, sizeof(double));
+    if (!st->tokens || !st->logits || !res->samples) {
+        fprintf(stderr, "mcpp-step: out of memory\n");
+        return STEP_EXIT_INTERNAL;
+    }
+#ifdef MCPP_HAVE_CUDA
+    if (st->on_cuda && mcpp_cuda_stack_new(&st->cuda, st->stack, opt->lane) != 0)
+        return step_fail(STEP_EXIT_INTERNAL, "cuda");
+#endif
+    return STEP_EXIT_OK;
+}
+
+/* Step s of warmup + measured steps: fills the tokens, runs the forward
+ * pass (timed) and records the time where it belongs. */
+static int run_step(step_state *st, step_result *res, const step_options *opt, long s, mcpp_stack_stats *warm)
+{
+    int measured = s >= opt->warmup;
+    long m = s - opt->warmup;
+    mcpp_stack_exec exec = {opt->cpu_gemm, opt->lane, 0};
+    double t0 = step_now();
+    step_fill_tokens(st->tokens, opt, res->data_real ? &st->file : NULL, st->cfg.vocab, s);
+    double t1 = step_now();
+    res->data_s += t1 - t0;
+    mcpp_stack_stats *stats = measured ? &res->window : warm;
+    int frc;
+#ifdef MCPP_HAVE_CUDA
+    if (st->on_cuda && measured && m == opt->profile_first) {
+        mcpp_cuda_profiler_start();
+        res->profiled = 1;
+    }
+    frc = st->on_cuda ? mcpp_cuda_stack_forward(st->cuda, st->tokens, stats)
+                      : mcpp_stack_forward(st->stack, st->tokens, &exec, stats);
+    if (st->on_cuda && measured && m == opt->profile_last) mcpp_cuda_profiler_stop();
+#else
+    frc = mcpp_stack_forward(st->stack, st->tokens, &exec, stats);
+#endif
+    double t2 = step_now();
+    if (frc != 0)
+        return step_fail(STEP_EXIT_INTERNAL, "forward");
+    if (measured)
+        res->samples[m] = t2 - t1;
+    else
+        res->warmup_s += t2 - t1;
+    if (!opt->quiet)
+        fprintf(stderr, "mcpp-step: %s step %ld/%ld  %.2f ms\n", measured ? "measured" : "warmup",
+                measured ? m + 1 : s + 1, measured ? opt->steps : opt->warmup, 1e3 * (t2 - t1));
+    return STEP_EXIT_OK;
+}
+
+/* After the last step: peak memory, the measured logits, routing imbalance. */
+static int run_collect(step_state *st, step_result *res)
+{
+    res->peak_bytes = st->mem.peak_bytes;
+#ifdef MCPP_HAVE_CUDA
+    if (st->on_cuda) {
+        res->peak_bytes = mcpp_cuda_stack_peak_bytes(st->cuda);
+        res->peak_is_device = 1;
+        if (mcpp_cuda_stack_logits(st->cuda, st->logits) != 0)
+            return step_fail(STEP_EXIT_INTERNAL, "cuda logits");
+    }
+#endif
+    if (!st->on_cuda) memcpy(st->logits, mcpp_stack_logits(st->stack), st->N * st->cfg.vocab * sizeof(float));
+    if (res->window.imbalance_count) {
+        res->imbalance_mean = res->window.imbalance_sum / (double)res->window.imbalance_count;
+        res->imbalance_max = res->window.imbalance_max;
+    }
+    return STEP_EXIT_OK;
+}
+
+/* Verification: the last measured step again, through the reference. */
+static int run_verify(step_state *st, step_result *res, const step_options *opt, long total)
+{
+    res->verify_tolerance = st->on_cuda ? 3e-2 : 1e-3;
+    res->verify_step = opt->steps - 1;
+    if (!opt->verify)
+        return STEP_EXIT_OK;
+    mcpp_stack_exec ref = {MCPP_GEMM_REFERENCE, opt->lane, 1};
+    step_fill_tokens(st->tokens, opt, res->data_real ? &st->file : NULL, st->cfg.vocab, total - 1);
+    if (!opt->quiet) fprintf(stderr, "mcpp-step: verifying measured step %ld against the reference\n", res->verify_step);
+    if (mcpp_stack_forward(st->stack, st->tokens, &ref, NULL) != 0)
+        return step_fail(STEP_EXIT_INTERNAL, "verification");
+    res->verify_ran = 1;
+    res->verify_max_rel_err = step_rel_err(st->logits, mcpp_stack_logits(st->stack), st->N * st->cfg.vocab);
+    res->verify_passed = res->verify_max_rel_err <= res->verify_tolerance;
+    if (!opt->quiet)
+        fprintf(stderr, "mcpp-step: verification %s (max rel err %.3g, tolerance %.3g)\n",
+                res->verify_passed ? "passed" : "FAILED", res->verify_max_rel_err, res->verify_tolerance);
+    return STEP_EXIT_OK;
+}
+
+static void run_release(step_state *st)
+{
+#ifdef MCPP_HAVE_CUDA
+    mcpp_cuda_stack_free(st->cuda);
+#endif
+    mcpp_stack_free(st->stack);
+    mcpp_tokens_release(&st->file);
+    free(st->tokens);
+    free(st->logits);
+}
+
+/* Picks the backend (CPU, CUDA, or a recorded fallback); 0 or an exit code. */
+static int run_dispatch(step_result *res, const step_options *opt)
+{
     mcpp_host_query(&res->host);
     mcpp_device_query(&res->device);
     mcpp_dispatch_request req = {opt->backend, opt->cpu_gemm, opt->lane, opt->allow_fallback, 0};
@@ -100,128 +232,35 @@ int step_run(step_result *res, const step_options *opt)
         fprintf(stderr, "mcpp-step: %s\n", mcpp_error_last()->message);
         return STEP_EXIT_BAD_INPUT;
     }
-    int on_cuda = res->dispatch.observed_backend == MCPP_BACKEND_CUDA;
     if (res->dispatch.fallback_count && !opt->quiet)
         fprintf(stderr, "mcpp-step: falling back to the CPU: %s\n", res->dispatch.fallback_reason);
+    return STEP_EXIT_OK;
+}
 
-    if (strcmp(opt->data, "synthetic") != 0) {
-        if (mcpp_tokens_read(&file, opt->data) != 0) return step_fail(STEP_EXIT_BAD_INPUT, "--data");
-        if (file.count < cfg.seq_len) {
-            fprintf(stderr, "mcpp-step: --data: %s has %llu tokens, fewer than --seq-len %zu\n",
-                    opt->data, (unsigned long long)file.count, cfg.seq_len);
-            rc = STEP_EXIT_BAD_INPUT;
-            goto cleanup;
-        }
-        cfg.vocab = file.vocab_size;
-        res->data_real = 1;
-        snprintf(res->dataset, sizeof res->dataset, "%s", file.name[0] ? file.name : "unnamed");
-    }
-
-    mcpp_gemm_set_threads(opt->threads);
-    if (mcpp_stack_new(&stack, &cfg, &mem) != 0) {
-        rc = step_fail(STEP_EXIT_BAD_INPUT, "stack");
-        goto cleanup;
-    }
-    res->params_total = mcpp_stack_params_total(stack);
-    res->params_active = mcpp_stack_params_active(stack);
-    size_t N = cfg.batch * cfg.seq_len;
-    tokens = malloc(N * sizeof(int32_t));
-    logits_measured = malloc(N * cfg.vocab * sizeof(float));
-    res->samples = calloc((size_t)opt->steps, sizeof(double));
-    if (!tokens || !logits_measured || !res->samples) {
-        fprintf(stderr, "mcpp-step: out of memory\n");
-        rc = STEP_EXIT_INTERNAL;
-        goto cleanup;
-    }
-#ifdef MCPP_HAVE_CUDA
-    if (on_cuda && mcpp_cuda_stack_new(&cuda, stack, opt->lane) != 0) {
-        rc = step_fail(STEP_EXIT_INTERNAL, "cuda");
-        goto cleanup;
-    }
-#endif
+int step_run(step_result *res, const step_options *opt)
+{
+    memset(res, 0, sizeof *res);
+    double t_setup = step_now();
+    int rc = run_dispatch(res, opt);
+    if (rc != STEP_EXIT_OK)
+        return rc;
+    step_state st = {0};
+    st.cfg = opt->stack;
+    st.on_cuda = res->dispatch.observed_backend == MCPP_BACKEND_CUDA;
+    rc = run_open_data(&st, res, opt);
+    if (rc == STEP_EXIT_OK)
+        rc = run_setup(&st, res, opt);
     res->setup_s = step_now() - t_setup;
-
-    mcpp_stack_exec exec = {opt->cpu_gemm, opt->lane, 0};
-    mcpp_stack_stats warm = {0};
     long total = opt->warmup + opt->steps;
+    mcpp_stack_stats warm = {0};
     double t_alloc = step_now();
-    for (long s = 0; s < total; s++) {
-        int measured = s >= opt->warmup;
-        long m = s - opt->warmup;
-        double t0 = step_now();
-        step_fill_tokens(tokens, opt, res->data_real ? &file : NULL, cfg.vocab, s);
-        double t1 = step_now();
-        res->data_s += t1 - t0;
-        mcpp_stack_stats *st = measured ? &res->window : &warm;
-        int frc;
-#ifdef MCPP_HAVE_CUDA
-        if (on_cuda && measured && m == opt->profile_first) {
-            mcpp_cuda_profiler_start();
-            res->profiled = 1;
-        }
-        frc = on_cuda ? mcpp_cuda_stack_forward(cuda, tokens, st) : mcpp_stack_forward(stack, tokens, &exec, st);
-        if (on_cuda && measured && m == opt->profile_last) mcpp_cuda_profiler_stop();
-#else
-        frc = mcpp_stack_forward(stack, tokens, &exec, st);
-#endif
-        double t2 = step_now();
-        if (frc != 0) {
-            rc = step_fail(STEP_EXIT_INTERNAL, "forward");
-            goto cleanup;
-        }
-        if (measured) {
-            res->samples[m] = t2 - t1;
-        } else {
-            res->warmup_s += t2 - t1;
-        }
-        if (!opt->quiet)
-            fprintf(stderr, "mcpp-step: %s step %ld/%ld  %.2f ms\n", measured ? "measured" : "warmup",
-                    measured ? m + 1 : s + 1, measured ? opt->steps : opt->warmup, 1e3 * (t2 - t1));
-    }
+    for (long s = 0; rc == STEP_EXIT_OK && s < total; s++)
+        rc = run_step(&st, res, opt, s, &warm);
     res->allocated_s = step_now() - t_alloc;
-    res->peak_bytes = mem.peak_bytes;
-#ifdef MCPP_HAVE_CUDA
-    if (on_cuda) {
-        res->peak_bytes = mcpp_cuda_stack_peak_bytes(cuda);
-        res->peak_is_device = 1;
-        if (mcpp_cuda_stack_logits(cuda, logits_measured) != 0) {
-            rc = step_fail(STEP_EXIT_INTERNAL, "cuda logits");
-            goto cleanup;
-        }
-    }
-#endif
-    if (!on_cuda) memcpy(logits_measured, mcpp_stack_logits(stack), N * cfg.vocab * sizeof(float));
-    if (res->window.imbalance_count) {
-        res->imbalance_mean = res->window.imbalance_sum / (double)res->window.imbalance_count;
-        res->imbalance_max = res->window.imbalance_max;
-    }
-
-    /* Verification: the last measured step again, through the reference. */
-    res->verify_tolerance = on_cuda ? 3e-2 : 1e-3;
-    res->verify_step = opt->steps - 1;
-    if (opt->verify) {
-        mcpp_stack_exec ref = {MCPP_GEMM_REFERENCE, opt->lane, 1};
-        step_fill_tokens(tokens, opt, res->data_real ? &file : NULL, cfg.vocab, total - 1);
-        if (!opt->quiet) fprintf(stderr, "mcpp-step: verifying measured step %ld against the reference\n", res->verify_step);
-        if (mcpp_stack_forward(stack, tokens, &ref, NULL) != 0) {
-            rc = step_fail(STEP_EXIT_INTERNAL, "verification");
-            goto cleanup;
-        }
-        res->verify_ran = 1;
-        res->verify_max_rel_err = step_rel_err(logits_measured, mcpp_stack_logits(stack), N * cfg.vocab);
-        res->verify_passed = res->verify_max_rel_err <= res->verify_tolerance;
-        if (!opt->quiet)
-            fprintf(stderr, "mcpp-step: verification %s (max rel err %.3g, tolerance %.3g)\n",
-                    res->verify_passed ? "passed" : "FAILED", res->verify_max_rel_err, res->verify_tolerance);
-    }
-
-cleanup:
-#ifdef MCPP_HAVE_CUDA
-    mcpp_cuda_stack_free(cuda);
-#endif
-    mcpp_stack_free(stack);
-    mcpp_tokens_release(&file);
-    free(tokens);
-    free(logits_measured);
+    if (rc == STEP_EXIT_OK)
+        rc = run_collect(&st, res);
+    if (rc == STEP_EXIT_OK)
+        rc = run_verify(&st, res, opt, total);
+    run_release(&st);
     return rc;
 }

@@ -57,6 +57,14 @@ int cli_exit_for_status(int status);
 /* Prints mcpp_error_last() to stderr as "mcpp-receipts: MESSAGE". */
 void cli_print_last_error(void);
 
+/* Writes a string from a receipt, a policy or an error for a terminal, the
+ * library's way (mcpp_output_escape, TEXT): control characters and terminal
+ * escapes are shown as \xNN / \uXXXX; with keep_newlines, '\n' passes. */
+void cli_fputs_safe(FILE *to, const char *s, int keep_newlines);
+
+/* Writes `s` as a JSON string literal (mcpp_output_escape, JSON); NULL as null. */
+void cli_fputs_json(FILE *to, const char *s);
+
 /* True when argv has -h or --help. */
 int cli_wants_help(int argc, char **argv);
 

@@ -2,6 +2,7 @@
  * cli_common.c — helpers every command shares: error printing and exit codes.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -28,7 +29,53 @@ int cli_exit_for_status(int status)
 void cli_print_last_error(void)
 {
     const mcpp_error *e = mcpp_error_last();
-    fprintf(stderr, "mcpp-receipts: %s\n", e->message && *e->message ? e->message : mcpp_status_name(e->code));
+    fputs("mcpp-receipts: ", stderr);
+    cli_fputs_safe(stderr, e->message && *e->message ? e->message : mcpp_status_name(e->code), 1);
+    fputc('\n', stderr);
+}
+
+/* Writes `s` escaped for `format`; when even that fails (out of memory),
+ * a marker that says so rather than the raw text. */
+static void put_escaped(FILE *to, const char *s, mcpp_output_format format)
+{
+    char *text = NULL;
+    if (mcpp_output_escape(&text, s, format) == MCPP_OK)
+        fputs(text, to);
+    else
+        fputs(format == MCPP_OUTPUT_JSON ? "\"(out of memory)\"" : "(out of memory)", to);
+    mcpp_free(text);
+}
+
+void cli_fputs_safe(FILE *to, const char *s, int keep_newlines)
+{
+    if (!s)
+        return;
+    if (!keep_newlines || !strchr(s, '\n')) {
+        put_escaped(to, s, MCPP_OUTPUT_TEXT);
+        return;
+    }
+    char *copy = strdup(s);
+    if (!copy) {
+        fputs("(out of memory)", to);
+        return;
+    }
+    for (char *line = copy, *next; line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        put_escaped(to, line, MCPP_OUTPUT_TEXT);
+        if (next)
+            fputc('\n', to);
+    }
+    free(copy);
+}
+
+void cli_fputs_json(FILE *to, const char *s)
+{
+    if (!s)
+        fputs("null", to);
+    else
+        put_escaped(to, s, MCPP_OUTPUT_JSON);
 }
 
 int cli_wants_help(int argc, char **argv)

@@ -50,8 +50,11 @@ int cli_policy_run_samples(const mcpp_policy *policy, char **sample_paths, int n
             int rc = mcpp_compare_verdict(&verdict, policy, samples[a], samples[b]);
             if (rc != MCPP_OK) {
                 cli_print_last_error();
-                fprintf(stderr, "mcpp-receipts: the policy's rules failed on the sample pair %s / %s\n",
-                        mcpp_receipt_id(samples[a]), mcpp_receipt_id(samples[b]));
+                fputs("mcpp-receipts: the policy's rules failed on the sample pair ", stderr);
+                cli_fputs_safe(stderr, mcpp_receipt_id(samples[a]), 0);
+                fputs(" / ", stderr);
+                cli_fputs_safe(stderr, mcpp_receipt_id(samples[b]), 0);
+                fputc('\n', stderr);
                 ex = cli_exit_for_status(rc);
             }
         }

@@ -128,7 +128,9 @@ static int load_paths(mcpp_receipt_set *set, char **paths, int n, int *bad)
             (*bad)++;
         }
         for (size_t k = before; k < mcpp_receipt_set_failure_count(set); k++) {
-            fprintf(stderr, "mcpp-receipts: skipped %s\n", mcpp_receipt_set_failure_message(set, k));
+            fputs("mcpp-receipts: skipped ", stderr);
+            cli_fputs_safe(stderr, mcpp_receipt_set_failure_message(set, k), 1);
+            fputc('\n', stderr);
             (*bad)++;
         }
     }

@@ -46,7 +46,8 @@ static void print_dimension_list(const mcpp_policy *p, mcpp_role role)
     for (size_t i = 0; i < mcpp_policy_dimension_count(p); i++) {
         if (mcpp_policy_dimension_role(p, i) != (int)role)
             continue;
-        printf("%s%s", first ? " " : ", ", mcpp_policy_dimension_name(p, i));
+        fputs(first ? " " : ", ", stdout);
+        cli_fputs_safe(stdout, mcpp_policy_dimension_name(p, i), 0);
         first = 0;
     }
     printf("%s\n", first ? " (none)" : "");
@@ -129,22 +130,30 @@ static int policy_check(int argc, char **argv)
         }
         const mcpp_noise_settings *noise = mcpp_policy_noise(p);
         const mcpp_gate_settings *gate = mcpp_policy_gate(p);
-        printf("policy %s (%s)\n", mcpp_policy_name(p), argv[i]);
+        fputs("policy ", stdout);
+        cli_fputs_safe(stdout, mcpp_policy_name(p), 0);
+        printf(" (%s)\n", argv[i]);
         print_dimension_list(p, MCPP_ROLE_MUST_MATCH);
         print_dimension_list(p, MCPP_ROLE_QUALIFY);
         print_dimension_list(p, MCPP_ROLE_IGNORE);
         printf("  required   ");
-        for (size_t k = 0; k < mcpp_policy_required_count(p); k++)
-            printf("%s%s", k ? ", " : " ", mcpp_policy_required_at(p, k));
+        for (size_t k = 0; k < mcpp_policy_required_count(p); k++) {
+            fputs(k ? ", " : " ", stdout);
+            cli_fputs_safe(stdout, mcpp_policy_required_at(p, k), 0);
+        }
         printf("%s\n", mcpp_policy_required_count(p) ? "" : " (none)");
         printf("  noise       max_rel_spread %g, min_runs %lld, noise_floor %g\n", noise->max_rel_spread,
                (long long)noise->min_runs, noise->noise_floor);
-        printf("  gate        %s, %s is better, max_regression %g, confidence %g\n", gate->metric,
+        fputs("  gate        ", stdout);
+        cli_fputs_safe(stdout, gate->metric, 0);
+        printf(", %s is better, max_regression %g, confidence %g\n",
                gate->higher_is_better ? "higher" : "lower", gate->max_regression, gate->confidence);
         printf("  adjacency   width %d\n", mcpp_policy_adjacency_width(p));
         printf("  rules      ");
-        for (size_t k = 0; k < mcpp_policy_rule_count(p); k++)
-            printf("%s%s", k ? ", " : " ", mcpp_policy_rule_name(p, k));
+        for (size_t k = 0; k < mcpp_policy_rule_count(p); k++) {
+            fputs(k ? ", " : " ", stdout);
+            cli_fputs_safe(stdout, mcpp_policy_rule_name(p, k), 0);
+        }
         printf("%s\n", mcpp_policy_rule_count(p) ? "" : " (none)");
         int ex = cli_policy_run_samples(p, samples, n_samples);
         if (ex != CLI_EXIT_OK) {
@@ -207,8 +216,9 @@ static int policy_test(int argc, char **argv)
     int exit_code = CLI_EXIT_OK;
     for (int f = 2; f < argc && exit_code == CLI_EXIT_OK; f++)
         exit_code = test_one_file(policy, argv[f], &passed, &failed);
-    printf("policy %s: %zu case%s, %zu ok, %zu failed\n", mcpp_policy_name(policy), passed + failed,
-           passed + failed == 1 ? "" : "s", passed, failed);
+    fputs("policy ", stdout);
+    cli_fputs_safe(stdout, mcpp_policy_name(policy), 0);
+    printf(": %zu case%s, %zu ok, %zu failed\n", passed + failed, passed + failed == 1 ? "" : "s", passed, failed);
     mcpp_policy_free(policy);
     if (exit_code != CLI_EXIT_OK)
         return exit_code;

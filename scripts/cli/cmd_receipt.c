@@ -114,45 +114,9 @@ static int is_option(const char *arg) { return arg[0] == '-' && arg[1] != '\0'; 
 
 /* ---- json output for validate ------------------------------------------------ */
 
-/* Writes a JSON string literal. Bytes that are not valid UTF-8 (a file name
- * can hold anything) become U+FFFD so the output always parses. */
-static void json_string(FILE *to, const char *s)
-{
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
-    fputc('"', to);
-    while (*p) {
-        unsigned char c = *p;
-        if (c == '"' || c == '\\') {
-            fputc('\\', to);
-            fputc(c, to);
-            p++;
-        } else if (c < 0x20) {
-            switch (c) {
-            case '\n': fputs("\\n", to); break;
-            case '\r': fputs("\\r", to); break;
-            case '\t': fputs("\\t", to); break;
-            default: fprintf(to, "\\u%04x", c); break;
-            }
-            p++;
-        } else if (c < 0x80) {
-            fputc(c, to);
-            p++;
-        } else {
-            size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
-            size_t k = 1;
-            while (n && k < n && (p[k] & 0xC0) == 0x80)
-                k++;
-            if (n && k == n) {
-                fwrite(p, 1, n, to);
-                p += n;
-            } else {
-                fputs("\\ufffd", to);
-                p++;
-            }
-        }
-    }
-    fputc('"', to);
-}
+/* Writes a JSON string literal (NULL as ""). Bytes that are not UTF-8 (a
+ * file name can hold anything) become U+FFFD so the output always parses. */
+static void json_string(FILE *to, const char *s) { cli_fputs_json(to, s ? s : ""); }
 
 static void json_diagnostics(FILE *to, const mcpp_report *report, int load_status,
                              const char *name)

@@ -99,16 +99,6 @@ int cli_receipt_load(mcpp_receipt **out, mcpp_report **report_out, const char *p
     return rc;
 }
 
-void cli_fputs_safe(FILE *to, const char *s, int keep_newlines)
-{
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if ((*p < 0x20 && !(keep_newlines && *p == '\n')) || *p == 0x7F)
-            fprintf(to, "\\x%02X", *p);
-        else
-            fputc(*p, to);
-    }
-}
-
 /* True when `message` already starts with the location the library formats
  * ("FILE:" or "FIELD:"), so it is printed as is and never doubled. */
 static int message_has_prefix(const char *message, const char *prefix)

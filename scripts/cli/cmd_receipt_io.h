@@ -38,11 +38,5 @@ void cli_print_diagnostic(FILE *to, const mcpp_diagnostic *d, const char *fallba
 size_t cli_print_report(FILE *to, const mcpp_report *report, int load_status, int only,
                         const char *fallback_file);
 
-/*
- * Writes `s` for a terminal: control characters (a receipt's strings can hold
- * ESC sequences) are shown as \xNN instead of being sent to the terminal;
- * when keep_newlines is set, '\n' passes through. UTF-8 is kept as is.
- */
-void cli_fputs_safe(FILE *to, const char *s, int keep_newlines);
 
 #endif /* MCPP_CLI_CMD_RECEIPT_IO_H */

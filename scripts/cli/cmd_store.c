@@ -183,8 +183,11 @@ static int collect(mcpp_receipt_set *set, const store_args *a, int *bad)
             cli_print_last_error();
             (*bad)++;
         }
-        for (size_t k = before; k < mcpp_receipt_set_failure_count(set); k++, (*bad)++)
-            fprintf(stderr, "mcpp-receipts: %s\n", mcpp_receipt_set_failure_message(set, k));
+        for (size_t k = before; k < mcpp_receipt_set_failure_count(set); k++, (*bad)++) {
+            fputs("mcpp-receipts: ", stderr);
+            cli_fputs_safe(stderr, mcpp_receipt_set_failure_message(set, k), 1);
+            fputc('\n', stderr);
+        }
     }
     return 0;
 }
@@ -268,16 +271,17 @@ static int select_receipts(mcpp_receipt_set **out, mcpp_store *store, store_args
     return rc ? fail(rc) : 0;
 }
 
-/* A JSON string literal (quotes, backslashes and control characters escaped). */
-static void print_json_string(const char *s)
+/* A receipt string for a terminal column: escaped, padded to `width` and cut
+ * at `cut` characters (0: never). */
+static void print_column(const char *s, int width, int cut)
 {
-    putchar('"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') printf("\\%c", *p);
-        else if (*p < 0x20) printf("\\u%04x", *p);
-        else putchar(*p);
+    char *shown = NULL;
+    if (mcpp_output_escape(&shown, s, MCPP_OUTPUT_TEXT) != MCPP_OK) {
+        printf("%-*s", width, "(out of memory)");
+        return;
     }
-    putchar('"');
+    printf("%-*.*s", width, cut ? cut : (int)strlen(shown), shown);
+    mcpp_free(shown);
 }
 
 static void print_row(const mcpp_receipt *r, const char *metric, int json)
@@ -291,17 +295,19 @@ static void print_row(const mcpp_receipt *r, const char *metric, int json)
         snprintf(value, sizeof value, "%.10g", v.type == MCPP_TYPE_INT ? (double)v.integer : v.number);
     if (json) {
         printf("{\"id\": ");
-        print_json_string(mcpp_receipt_id(r));
+        cli_fputs_json(stdout, mcpp_receipt_id(r));
         printf(", \"created_at\": ");
-        print_json_string(string_or_dash(r, "created_at"));
+        cli_fputs_json(stdout, string_or_dash(r, "created_at"));
         printf(", \"git_commit\": ");
-        print_json_string(string_or_dash(r, "source.git_commit"));
+        cli_fputs_json(stdout, string_or_dash(r, "source.git_commit"));
         printf(", \"short_key\": \"%s\", \"metric\": ", short_key);
-        print_json_string(metric);
+        cli_fputs_json(stdout, metric);
         printf(", \"value\": %s}\n", strcmp(value, "-") ? value : "null");
     } else {
-        printf("%-22s %-12.12s %-18s %14s  ", string_or_dash(r, "created_at"), string_or_dash(r, "source.git_commit"),
-               short_key, value);
+        print_column(string_or_dash(r, "created_at"), 22, 0);
+        putchar(' ');
+        print_column(string_or_dash(r, "source.git_commit"), 12, 12);
+        printf(" %-18s %14s  ", short_key, value);
         cli_fputs_safe(stdout, mcpp_receipt_id(r), 0);
         fputc('\n', stdout);
     }

@@ -302,6 +302,36 @@ TEST(receipt_set_takes_added_receipts_and_lists_them)
     mcpp_receipt_set_free(set);
 }
 
+/* The kernels and the step runner report failures this way (kernels/common). */
+TEST(error_report_sets_the_last_error_as_the_library_does)
+{
+    CHECK_INT_EQ(mcpp_error_report(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, "data.tok", "tokens", 3, 0, "too big"),
+                 MCPP_EINVALID);
+    const mcpp_error *e = mcpp_error_last();
+    CHECK_INT_EQ(e->code, MCPP_EINVALID);
+    CHECK_STR_EQ(e->message, "data.tok:3: tokens: too big");
+    CHECK_STR_EQ(e->kind, "range");
+    CHECK_INT_EQ(mcpp_error_kind_of(e), MCPP_ERROR_KIND_RANGE);
+    CHECK_INT_EQ(mcpp_error_report(MCPP_OK, MCPP_ERROR_KIND_RANGE, NULL, NULL, 0, 0, "x"), MCPP_EARG);
+    CHECK_INT_EQ(mcpp_error_report(MCPP_EIO, MCPP_ERROR_KIND_COUNT, NULL, NULL, 0, 0, "x"), MCPP_EARG);
+    CHECK_INT_EQ(mcpp_error_last()->code, MCPP_EARG);
+}
+
+/* The quantile a receipt's p10 / median / p90 are stated with (type 7). */
+TEST(quantile_is_type_7_and_leaves_the_values_alone)
+{
+    double values[4] = {4.0, 1.0, 3.0, 2.0}, q = 0.0;
+    CHECK_INT_EQ(mcpp_quantile(&q, values, 4, 0.5), MCPP_OK);
+    CHECK(q == 2.5);
+    CHECK_INT_EQ(mcpp_quantile(&q, values, 4, 0.1), MCPP_OK);
+    CHECK(fabs(q - 1.3) < 1e-12);
+    CHECK_INT_EQ(mcpp_quantile(&q, values, 4, 1.0), MCPP_OK);
+    CHECK(q == 4.0);
+    CHECK(values[0] == 4.0 && values[1] == 1.0); /* not sorted in place */
+    CHECK_INT_EQ(mcpp_quantile(&q, values, 0, 0.5), MCPP_EARG);
+    CHECK_INT_EQ(mcpp_quantile(&q, values, 4, 1.5), MCPP_EARG);
+}
+
 int main(void)
 {
     RUN(lane_key_text_of_a_double_is_the_writers_text);
@@ -317,5 +347,7 @@ int main(void)
     RUN(lane_summary_reports_key_reasons_and_headline);
     RUN(claim_result_names_matched_and_source_lanes);
     RUN(receipt_set_takes_added_receipts_and_lists_them);
+    RUN(error_report_sets_the_last_error_as_the_library_does);
+    RUN(quantile_is_type_7_and_leaves_the_values_alone);
     TEST_MAIN_END();
 }

@@ -258,5 +258,23 @@ check("time_limits_are_arguments_of_policy", function()
   eq(ok, false)
 end)
 
+-- A host script may switch to a comma-decimal locale; the library's numbers
+-- must not follow it (docs/output-safety.md).
+if os.setlocale("de_DE.UTF-8") then
+  check("numbers_are_locale_independent_under_a_comma_locale", function()
+    eq(tostring(1.5), "1,5", "the interpreter itself uses the comma locale")
+    local y = mr.load(examples .. "/nam56r_padded.yaml")
+    eq(y["routing.capacity_factor"] == 1.25, true, "capacity_factor read from YAML")
+    assert(y:json():find('"capacity_factor": 1.25', 1, true), "JSON holds 1.25")
+    local c = mr.compare(y, run2)
+    assert(not c.text:find("%d,%d"), "no decimal comma in the comparison text")
+    eq(os.setlocale(nil), "de_DE.UTF-8", "the host's locale is left as it was")
+  end)
+  os.setlocale("C")
+else
+  print("skip - numbers_are_locale_independent_under_a_comma_locale: locale de_DE.UTF-8 is not installed "
+        .. "(scripts/install-deps.sh generates it)")
+end
+
 print(("%d passed, %d failed"):format(passed, failed))
 os.exit(failed == 0 and 0 or 1, true) -- close the state: receipts are freed by __gc

@@ -68,15 +68,28 @@ static void set_string_field(lua_State *L, const char *key, const char *value)
     lua_setfield(L, -2, key);
 }
 
+/* The error object's `kind`: the stable name of the enum (what Python's
+ * mapper switches on too), or the status name when the failure has none. */
+static const char *kind_text(int code, mcpp_error_kind kind)
+{
+    switch (kind) {
+    case MCPP_ERROR_KIND_NONE:
+    case MCPP_ERROR_KIND_COUNT:
+        return mcpp_status_name(code);
+    default:
+        return mcpp_error_kind_name(kind);
+    }
+}
+
 /* Raises an error object (see the top of this file). */
-static int raise_error(lua_State *L, int code, const char *kind, const char *message, const char *file,
+static int raise_error(lua_State *L, int code, mcpp_error_kind kind, const char *message, const char *file,
                        int line, int column, const char *field)
 {
     lua_createtable(L, 0, 8);
     lua_pushinteger(L, code);
     lua_setfield(L, -2, "code");
     set_string_field(L, "status", mcpp_status_name(code));
-    set_string_field(L, "kind", kind && *kind ? kind : mcpp_status_name(code));
+    set_string_field(L, "kind", kind_text(code, kind));
     set_string_field(L, "message", message && *message ? message : mcpp_status_name(code));
     set_string_field(L, "path", file);
     set_string_field(L, "field", field);
@@ -95,7 +108,7 @@ static int raise_error(lua_State *L, int code, const char *kind, const char *mes
 static int raise_last_error(lua_State *L)
 {
     const mcpp_error *e = mcpp_error_last();
-    return raise_error(L, e->code, e->kind, e->message, e->file, e->line, e->column, e->field);
+    return raise_error(L, e->code, mcpp_error_kind_of(e), e->message, e->file, e->line, e->column, e->field);
 }
 
 static int error_tostring(lua_State *L)
@@ -110,7 +123,7 @@ static lua_receipt *check_receipt(lua_State *L, int index)
 {
     lua_receipt *r = luaL_checkudata(L, index, RECEIPT_MT);
     if (!r->receipt)
-        raise_error(L, MCPP_EARG, "closed", "receipt is closed", NULL, 0, 0, NULL);
+        raise_error(L, MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, "receipt is closed", NULL, 0, 0, NULL);
     return r;
 }
 
@@ -137,7 +150,7 @@ static int push_path(lua_State *L, int owner, const mcpp_receipt *receipt, const
     mcpp_value value;
     int rc = mcpp_receipt_get(receipt, path, &value);
     if (rc == MCPP_ENOTFOUND)
-        return raise_error(L, MCPP_ENOTFOUND, "unknown_field",
+        return raise_error(L, MCPP_ENOTFOUND, MCPP_ERROR_KIND_UNKNOWN_FIELD,
                            lua_pushfstring(L, "no field '%s' in schema %s", path, MCPP_SCHEMA_ID), NULL, 0, 0,
                            path);
     if (rc != MCPP_OK)
@@ -265,7 +278,7 @@ static int receipt_gc(lua_State *L)
 
 static int receipt_newindex(lua_State *L)
 {
-    return raise_error(L, MCPP_EARG, "read_only", "receipts are read-only", NULL, 0, 0, NULL);
+    return raise_error(L, MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, "receipts are read-only", NULL, 0, 0, NULL);
 }
 
 static int section_index(lua_State *L)
@@ -342,7 +355,7 @@ static const mcpp_policy *opt_policy(lua_State *L, int index)
         return NULL; /* the library's default */
     lua_policy *p = luaL_checkudata(L, index, POLICY_MT);
     if (!p->policy)
-        raise_error(L, MCPP_EARG, "closed", "policy is closed", NULL, 0, 0, NULL);
+        raise_error(L, MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, "policy is closed", NULL, 0, 0, NULL);
     return p->policy;
 }
 

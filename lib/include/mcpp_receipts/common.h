@@ -112,6 +112,17 @@ typedef enum mcpp_output_format {
 /* Parses "text", "json", "markdown" (also "md"); MCPP_EARG otherwise. */
 MCPP_API int mcpp_output_format_parse(mcpp_output_format *out, const char *name);
 
+/* Escapes `text` (a string from a receipt, a policy or an error message) for
+ * the output kind it is placed in, the same way the renderers do:
+ *   TEXT      one terminal-safe line: control characters (newline too), DEL and
+ *             bytes that are not UTF-8 as \xNN; C1 controls and bidi overrides
+ *             as \uXXXX (escape a multi-line message line by line);
+ *   JSON      a string literal, quotes included;
+ *   MARKDOWN  inline text: no HTML, link, code span or table cell can be opened.
+ * *out is a heap string (free with mcpp_free); NULL on failure (MCPP_EARG,
+ * MCPP_ENOMEM). The rules are in docs/output-safety.md. */
+MCPP_API int mcpp_output_escape(char **out, const char *text, mcpp_output_format format);
+
 /* ---- The last error -------------------------------------------------------- */
 
 /*
@@ -144,6 +155,15 @@ MCPP_API const mcpp_error *mcpp_error_last(void);
 /* The kind of an error as the enum: what error->kind names, or
  * MCPP_ERROR_KIND_NONE for NULL, MCPP_OK and names this library does not use. */
 MCPP_API mcpp_error_kind mcpp_error_kind_of(const mcpp_error *error);
+
+/* For code built on this library (the kernels and step runner, importers):
+ * records a failure as the calling thread's last error, exactly as the
+ * library's own failures are ("FILE:LINE:COL: FIELD: MESSAGE", unknown parts
+ * left out), and returns `code`. file and field may be NULL, line and column 0.
+ * A code that is not a negative MCPP_E* or a kind outside the enum is refused
+ * with MCPP_EARG (that becomes the last error). */
+MCPP_API int mcpp_error_report(int code, mcpp_error_kind kind, const char *file, const char *field,
+                               int line, int column, const char *message);
 
 /* Resets the last error on this thread to MCPP_OK. */
 MCPP_API void mcpp_error_clear(void);

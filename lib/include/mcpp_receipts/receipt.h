@@ -294,6 +294,13 @@ MCPP_API int mcpp_receipt_metric_find(mcpp_metric *out, const mcpp_receipt *rece
 MCPP_API const char *mcpp_receipt_metric_primary(const mcpp_receipt *receipt);
 /* Sample `index` of a metric (0 when out of range). */
 MCPP_API double mcpp_metric_sample(const mcpp_metric *metric, size_t index);
+/* Quantile q in [0, 1] of n values (unsorted, left as they are), as the
+ * library computes a receipt's stated p10 / median / p90 from its samples:
+ * linear interpolation between closest ranks (type 7, numpy's default).
+ * MCPP_EARG for n == 0 or q outside [0, 1], MCPP_ENOMEM. A harness that
+ * derives a figure from the median (mcpp-step's tokens_per_s) uses this so
+ * that the figure and the receipt's median agree. */
+MCPP_API int mcpp_quantile(double *out, const double *values, size_t n, double q);
 /* 1 when `name` is a well-known metric, with its fixed unit and direction
  * (either output may be NULL); 0 otherwise. */
 MCPP_API int mcpp_metric_well_known(const char *name, const char **unit_out,

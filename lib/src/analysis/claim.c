@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "render/render.h"
+#include "util/c_locale.h"
 #include "util/error_internal.h"
+#include "util/escape.h"
 #include "analysis/frontier_internal.h"
 
 typedef struct claim_lane {
@@ -164,7 +166,7 @@ static int term_holds(const term *t, const mcpp_receipt *r, mcpp_strbuf *scratch
     if (mcpp_receipt_get_field(r, t->id, &v) != MCPP_OK || v.type == MCPP_TYPE_ABSENT) return 0;
     if (v.type == MCPP_TYPE_INT || v.type == MCPP_TYPE_DOUBLE) {
         char *end;
-        double want = strtod(t->value, &end);
+        double want = mcpp_strtod_c(t->value, &end);
         if (end == t->value || *end) return 0;
         return (v.type == MCPP_TYPE_INT ? (double)v.integer : v.number) == want;
     }
@@ -527,20 +529,29 @@ static void claim_render_json(mcpp_strbuf *b, const void *object)
     mcpp_sb_puts(b, "]}\n");
 }
 
+/* A string from a receipt, the policy or the caller, escaped for the markup. */
+static void claim_put(mcpp_strbuf *b, const char *s, int md)
+{
+    if (md) mcpp_sb_markdown(b, s);
+    else mcpp_sb_terminal(b, s);
+}
+
 /* Text and markdown share their layout; `md` picks the markup. */
 static void claim_render_lines(mcpp_strbuf *b, const mcpp_claim_result *r, int md)
 {
     mcpp_sb_printf(b, md ? "### Claim check: **%s**\n\n" : "claim     %s\n", mcpp_claim_verdict_name(r->verdict));
-    mcpp_sb_printf(b, md ? "`%s` = %.6g for lanes `" : "value     %s = %.6g\nselector  ", r->metric, r->value);
-    mcpp_sb_puts(b, r->selector);
-    mcpp_sb_puts(b, md ? "`\n\n" : "\nreason    ");
-    if (md) mcpp_sb_md_cell(b, r->reason);
-    else mcpp_sb_puts(b, r->reason);
+    mcpp_sb_puts(b, md ? "" : "value     ");
+    claim_put(b, r->metric, md);
+    mcpp_sb_printf(b, md ? " = %.6g for lanes " : " = %.6g\nselector  ", r->value);
+    claim_put(b, r->selector, md);
+    mcpp_sb_puts(b, md ? "\n\n" : "\nreason    ");
+    claim_put(b, r->reason, md);
     mcpp_sb_putc(b, '\n');
     for (size_t i = 0; i < r->n_matched; i++) {
         const claim_lane *c = &r->matched[i];
-        mcpp_sb_printf(b, md ? "%s- matches `%s` %s (%s)" : "%smatches   %s %s (%s)", i || md ? "" : "\n",
-                            c->short_key, c->label, mcpp_lane_status_name((mcpp_lane_status)c->status));
+        mcpp_sb_printf(b, md ? "%s- matches `%s` " : "%smatches   %s ", i || md ? "" : "\n", c->short_key);
+        claim_put(b, c->label, md);
+        mcpp_sb_printf(b, " (%s)", mcpp_lane_status_name((mcpp_lane_status)c->status));
         if (c->has_headline)
             mcpp_sb_printf(b, ": median %.6g [%.6g, %.6g] n=%zu", c->headline.median, c->headline.interval_low,
                                 c->headline.interval_high, c->headline.n);
@@ -548,8 +559,9 @@ static void claim_render_lines(mcpp_strbuf *b, const mcpp_claim_result *r, int m
     }
     for (size_t i = 0; i < r->n_sources; i++) {
         const claim_lane *c = &r->sources[i];
-        mcpp_sb_printf(b, md ? "- value found in `%s` %s (%s)\n" : "found in  %s %s (%s)\n", c->short_key,
-                            c->label, mcpp_lane_status_name((mcpp_lane_status)c->status));
+        mcpp_sb_printf(b, md ? "- value found in `%s` " : "found in  %s ", c->short_key);
+        claim_put(b, c->label, md);
+        mcpp_sb_printf(b, " (%s)\n", mcpp_lane_status_name((mcpp_lane_status)c->status));
     }
 }
 

@@ -14,10 +14,8 @@
 #include "util/hash.h"
 #include "util/strbuf.h"
 
-/* ---- Text (compare_text.c; the buffer itself is util/strbuf.h) ---------------- */
+/* ---- Text (the buffer is util/strbuf.h, the escapers util/escape.h) ----------- */
 
-/* Appends `s` for a markdown table cell ('|' escaped, newlines as spaces). */
-void mcpp_sb_md_cell(mcpp_strbuf *b, const char *s);
 /* Appends (when t is not NULL) one receipt's fired fallbacks (from the string
  * lists `list_ids`) and every requested != observed pair, separated by `sep`;
  * returns how many there are. (compare.c) */

@@ -10,6 +10,7 @@
 
 #include "analysis/compare_internal.h"
 #include "util/error_internal.h"
+#include "util/escape.h"
 #include "analysis/stats_internal.h"
 #include "receipt/receipt_internal.h"
 
@@ -261,8 +262,9 @@ void mcpp_metric_render_json(mcpp_strbuf *b, const mcpp_metric_result *m)
 
 void mcpp_metric_render_text(mcpp_strbuf *b, const mcpp_metric_result *m, const char *indent)
 {
-    mcpp_sb_printf(b, "%smetric      %s (%s)\n", indent, m->metric,
-                       m->higher_is_better ? "higher is better" : "lower is better");
+    mcpp_sb_printf(b, "%smetric      ", indent);
+    mcpp_sb_terminal(b, m->metric);
+    mcpp_sb_printf(b, " (%s)\n", m->higher_is_better ? "higher is better" : "lower is better");
     mcpp_sb_printf(b, "%sbase        %.6g (median of %zu)\n", indent, m->base_median, m->n_base);
     mcpp_sb_printf(b, "%scandidate   %.6g (median of %zu)\n", indent, m->cand_median, m->n_cand);
     if (m->point_comparison)

@@ -8,7 +8,9 @@
 
 #include "analysis/compare_internal.h"
 #include "render/render.h"
+#include "util/c_locale.h"
 #include "util/error_internal.h"
+#include "util/escape.h"
 
 typedef struct gate_entry {
     char *id;
@@ -253,19 +255,19 @@ static void gate_render_markdown(mcpp_strbuf *b, const void *object)
 {
     const mcpp_gate_report *r = object;
     mcpp_sb_printf(b, "### Merge gate: **%s**\n\n", mcpp_gate_outcome_name(r->outcome));
-    mcpp_sb_md_cell(b, r->reason);
+    mcpp_sb_markdown(b, r->reason);
     mcpp_sb_puts(b, "\n\n| candidate | outcome | baselines | delta | reason |\n|---|---|---|---|---|\n");
     for (size_t i = 0; i < r->n; i++) {
         const gate_entry *e = &r->entries[i];
-        mcpp_sb_puts(b, "| `");
-        mcpp_sb_md_cell(b, e->id);
-        mcpp_sb_printf(b, "` | %s%s%s | %zu | ", e->outcome == MCPP_GATE_PASSED ? "" : "**",
+        mcpp_sb_puts(b, "| ");
+        mcpp_sb_markdown(b, e->id);
+        mcpp_sb_printf(b, " | %s%s%s | %zu | ", e->outcome == MCPP_GATE_PASSED ? "" : "**",
                             mcpp_gate_outcome_name(e->outcome), e->outcome == MCPP_GATE_PASSED ? "" : "**",
                             e->baselines);
         if (e->has_metric) mcpp_sb_printf(b, "%+.2f%%", e->metric.rel_delta * 100);
         else mcpp_sb_puts(b, "–");
         mcpp_sb_puts(b, " | ");
-        mcpp_sb_md_cell(b, e->reason);
+        mcpp_sb_markdown(b, e->reason);
         mcpp_sb_puts(b, " |\n");
     }
 }
@@ -274,19 +276,26 @@ static void gate_render_text(mcpp_strbuf *b, const void *object)
 {
     const mcpp_gate_report *r = object;
     size_t wid = strlen("candidate");
-    for (size_t i = 0; i < r->n; i++)
-        if (strlen(r->entries[i].id) > wid) wid = strlen(r->entries[i].id);
-    mcpp_sb_printf(b, "gate %s: %s\n\n", mcpp_gate_outcome_name(r->outcome), r->reason);
+    mcpp_strbuf t;
+    mcpp_sb_init(&t, NULL, 0);
+    for (size_t i = 0; i < r->n; i++) {
+        size_t w = strlen(mcpp_terminal_scratch(&t, r->entries[i].id, b));
+        if (w > wid) wid = w;
+    }
+    mcpp_sb_printf(b, "gate %s: ", mcpp_gate_outcome_name(r->outcome));
+    mcpp_sb_terminal(b, r->reason);
+    mcpp_sb_puts(b, "\n\n");
     mcpp_sb_printf(b, "%-*s  %-12s  %9s  %9s  reason\n", (int)wid, "candidate", "outcome", "baselines", "delta");
     for (size_t i = 0; i < r->n; i++) {
         const gate_entry *e = &r->entries[i];
         char delta[32] = "-";
-        if (e->has_metric) snprintf(delta, sizeof delta, "%+.2f%%", e->metric.rel_delta * 100);
-        mcpp_sb_printf(b, "%-*s  %-12s  %9zu  %9s  ", (int)wid, e->id, mcpp_gate_outcome_name(e->outcome),
-                            e->baselines, delta);
-        mcpp_sb_puts(b, e->reason);
+        if (e->has_metric) mcpp_snprintf_c(delta, sizeof delta, "%+.2f%%", e->metric.rel_delta * 100);
+        mcpp_sb_printf(b, "%-*s  %-12s  %9zu  %9s  ", (int)wid, mcpp_terminal_scratch(&t, e->id, b),
+                            mcpp_gate_outcome_name(e->outcome), e->baselines, delta);
+        mcpp_sb_terminal(b, e->reason);
         mcpp_sb_putc(b, '\n');
     }
+    mcpp_sb_free(&t);
 }
 
 int mcpp_gate_report_render(char **out, const mcpp_gate_report *r, mcpp_output_format format)

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/c_locale.h"
 #include "util/error_internal.h"
 #include "analysis/lane_internal.h"
 #include "analysis/stats_internal.h"
@@ -493,7 +494,7 @@ static int add_reason(mcpp_lane_eval *e, size_t *cap, const char *fmt, ...)
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    mcpp_vsnprintf_c(buf, sizeof buf, fmt, ap);
     va_end(ap);
     if (e->n_reasons == *cap) {
         size_t nc = *cap ? *cap * 2 : 8;

@@ -19,6 +19,7 @@
 
 #include <yaml.h>
 
+#include "util/c_locale.h"
 #include "receipt/receipt_internal.h"
 
 typedef struct mark {
@@ -133,8 +134,13 @@ static cJSON *typed_scalar(const char *s, int plain)
         return cJSON_CreateTrue();
     if (strcmp(s, "false") == 0 || strcmp(s, "False") == 0 || strcmp(s, "FALSE") == 0)
         return cJSON_CreateFalse();
-    if (is_int_text(s) || is_float_text(s))
-        return cJSON_CreateNumber(strtod(s, NULL));
+    if (is_int_text(s) || is_float_text(s)) {
+        char *end;
+        double value = mcpp_strtod_c(s, &end);
+        /* is_*_text checked the whole text; reading less of it would be a silent
+         * truncation (2.6045 -> 2 under a comma locale), so refuse to guess */
+        return *end ? cJSON_CreateString(s) : cJSON_CreateNumber(value);
+    }
     return cJSON_CreateString(s);
 }
 

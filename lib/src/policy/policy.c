@@ -1,7 +1,8 @@
 /*
  * policy.c — comparability policies as data: dimensions with resolved field
  * ids, required fields, noise and gate settings, adjacency width, custom rules,
- * and the built-in default policy of DESIGN §4.
+ * and the built-in default policy (policy/default.lua is the same policy
+ * written out, with a reading guide for reviewers).
  */
 #include <math.h>
 #include <pthread.h>

@@ -14,7 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "mcpp_receipts/compare.h"
-#include "receipt/receipt_internal.h"
+#include "util/escape.h"
 #include "util/error_internal.h"
 
 #define CASES_SCHEMA "mcpp.policy-cases/1"
@@ -382,19 +382,23 @@ const char *mcpp_policy_test_case_failures(const mcpp_policy_test_report *report
 static void render_case_text(mcpp_strbuf *sb, const test_case *c)
 {
     mcpp_sb_printf(sb, "%s %d ", c->passed ? "ok  " : "FAIL", c->number);
-    mcpp_sb_puts(sb, c->name ? c->name : "(unnamed case)");
+    mcpp_sb_terminal(sb, c->name ? c->name : "(unnamed case)");
     if (c->passed) {
         mcpp_sb_printf(sb, " (%s)\n", c->verdict);
         return;
     }
     mcpp_sb_puts(sb, "; ");
-    mcpp_sb_puts(sb, c->failures);
+    mcpp_sb_terminal(sb, c->failures);
     mcpp_sb_putc(sb, '\n');
+    mcpp_strbuf t;
+    mcpp_sb_init(&t, NULL, 0);
     for (size_t i = 0; i < c->n_rows; i++) {
-        mcpp_sb_printf(sb, "       %-10s %-8s ", c->rows[i].name, c->rows[i].status);
-        mcpp_sb_puts(sb, c->rows[i].reason);
+        mcpp_sb_printf(sb, "       %-10s ", mcpp_terminal_scratch(&t, c->rows[i].name, sb));
+        mcpp_sb_printf(sb, "%-8s ", c->rows[i].status);
+        mcpp_sb_terminal(sb, c->rows[i].reason);
         mcpp_sb_putc(sb, '\n');
     }
+    mcpp_sb_free(&t);
 }
 
 static void json_key_string(mcpp_strbuf *sb, const char *key, const char *value)
@@ -459,12 +463,10 @@ int mcpp_policy_test_report_render(char **out, const mcpp_policy_test_report *re
     if (format == MCPP_OUTPUT_JSON) {
         render_json(&sb, report);
     } else {
-        if (format == MCPP_OUTPUT_MARKDOWN)
-            mcpp_sb_puts(&sb, "```text\n");
         for (size_t i = 0; i < report->count; i++)
             render_case_text(&sb, &report->cases[i]);
-        if (format == MCPP_OUTPUT_MARKDOWN)
-            mcpp_sb_puts(&sb, "```\n");
+        if (format == MCPP_OUTPUT_MARKDOWN && mcpp_sb_fence_text(&sb) != MCPP_OK)
+            sb.failed = 1;
     }
     if (sb.failed) {
         mcpp_sb_free(&sb);

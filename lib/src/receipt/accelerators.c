@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "mcpp_receipts/accelerator.h"
+#include "util/c_locale.h"
 #include "util/error_internal.h"
 #include "receipt/data_files.h"
 
@@ -143,7 +144,7 @@ static int split_tabs(char *line, char **cols, int max)
 static int add_row(mcpp_accel_table *t, char **c, int n)
 {
     if (strcmp(c[0], "accel") == 0 && n == 7)
-        return mcpp_accel_table_add(t, c[1], c[2], c[3], c[4], atof(c[5]), c[6]);
+        return mcpp_accel_table_add(t, c[1], c[2], c[3], c[4], mcpp_strtod_c(c[5], NULL), c[6]);
     if ((strcmp(c[0], "alias") == 0 || strcmp(c[0], "model") == 0) && n == 3)
         return mcpp_accel_table_add_alias(t, c[2], c[1], c[0][0] == 'm');
     return BAD_ROW;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/c_locale.h"
 #include "receipt/receipt_internal.h"
 
 #define MCPP_EXACT_INT_LIMIT 9007199254740992.0 /* 2^53 */
@@ -66,7 +67,7 @@ void mcpp_ctx_problem(mcpp_load_ctx *ctx, mcpp_severity severity, const char *ki
     ctx->shown++;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    mcpp_vsnprintf_c(text, sizeof text, fmt, ap);
     va_end(ap);
 
     int line = 0, column = 0;

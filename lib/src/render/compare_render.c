@@ -7,6 +7,7 @@
 #include "analysis/compare_internal.h"
 #include "render/render.h"
 #include "util/error_internal.h"
+#include "util/escape.h"
 
 static size_t width_of(const char *s, size_t cap)
 {
@@ -36,42 +37,60 @@ static void cell(mcpp_strbuf *b, const char *s, size_t width, int shorten)
     pad(b, s, width);
 }
 
+/* The row strings as they will be shown (terminal-escaped), so widths are
+ * measured on what is printed. */
+static const char *row_text(mcpp_strbuf *scratch, mcpp_strbuf *b, const mcpp_comparison *c, size_t i, int column)
+{
+    const char *s = column == 0 ? mcpp_comparison_row_dimension(c, i)
+                  : column == 1 ? mcpp_comparison_row_base(c, i)
+                  : column == 2 ? mcpp_comparison_row_cand(c, i)
+                                : mcpp_comparison_row_reason(c, i);
+    return mcpp_terminal_scratch(scratch, s, b);
+}
+
 static void render_text(mcpp_strbuf *b, const void *object)
 {
     const mcpp_comparison *c = object;
     size_t n = mcpp_comparison_row_count(c);
     size_t wd = strlen("dimension"), ws = strlen("status"), wb = strlen("base"), wc = strlen("cand");
+    mcpp_strbuf t;
+    mcpp_sb_init(&t, NULL, 0);
     for (size_t i = 0; i < n; i++) {
         size_t w;
-        if ((w = width_of(mcpp_comparison_row_dimension(c, i), 24)) > wd) wd = w;
+        if ((w = width_of(row_text(&t, b, c, i, 0), 24)) > wd) wd = w;
         if ((w = width_of(mcpp_dim_status_name(mcpp_comparison_row_status(c, i)), 12)) > ws) ws = w;
-        if ((w = width_of(mcpp_comparison_row_base(c, i), 36)) > wb) wb = w;
-        if ((w = width_of(mcpp_comparison_row_cand(c, i), 36)) > wc) wc = w;
+        if ((w = width_of(row_text(&t, b, c, i, 1), 36)) > wb) wb = w;
+        if ((w = width_of(row_text(&t, b, c, i, 2), 36)) > wc) wc = w;
     }
-    mcpp_sb_printf(b, "base       %s\ncandidate  %s\nverdict    %s\n\n", mcpp_comparison_base_id(c),
-                       mcpp_comparison_cand_id(c), mcpp_verdict_name(mcpp_comparison_verdict(c)));
+    mcpp_sb_puts(b, "base       ");
+    mcpp_sb_terminal(b, mcpp_comparison_base_id(c));
+    mcpp_sb_puts(b, "\ncandidate  ");
+    mcpp_sb_terminal(b, mcpp_comparison_cand_id(c));
+    mcpp_sb_printf(b, "\nverdict    %s\n\n", mcpp_verdict_name(mcpp_comparison_verdict(c)));
     pad(b, "dimension", wd);
     pad(b, "status", ws);
     pad(b, "base", wb);
     pad(b, "cand", wc);
     mcpp_sb_puts(b, "reason\n");
     for (size_t i = 0; i < n; i++) {
-        pad(b, mcpp_comparison_row_dimension(c, i), wd);
+        pad(b, row_text(&t, b, c, i, 0), wd);
         pad(b, mcpp_dim_status_name(mcpp_comparison_row_status(c, i)), ws);
         int shorten = mcpp_comparison_row_status(c, i) == MCPP_DIM_MATCH;
-        cell(b, mcpp_comparison_row_base(c, i), wb, shorten);
-        cell(b, mcpp_comparison_row_cand(c, i), wc, shorten);
-        mcpp_sb_puts(b, mcpp_comparison_row_reason(c, i));
+        cell(b, row_text(&t, b, c, i, 1), wb, shorten);
+        cell(b, row_text(&t, b, c, i, 2), wc, shorten);
+        mcpp_sb_puts(b, row_text(&t, b, c, i, 3));
         mcpp_sb_putc(b, '\n');
     }
+    mcpp_sb_free(&t);
     mcpp_sb_putc(b, '\n');
     const mcpp_metric_result *m = mcpp_comparison_metric(c);
     if (m) {
         mcpp_metric_render_text(b, m, "");
         mcpp_sb_putc(b, '\n');
     }
-    mcpp_sb_printf(b, "gate       %s: %s\n", mcpp_gate_outcome_name(mcpp_comparison_gate(c)),
-                       mcpp_comparison_gate_reason(c));
+    mcpp_sb_printf(b, "gate       %s: ", mcpp_gate_outcome_name(mcpp_comparison_gate(c)));
+    mcpp_sb_terminal(b, mcpp_comparison_gate_reason(c));
+    mcpp_sb_putc(b, '\n');
 }
 
 static void render_json(mcpp_strbuf *b, const void *object)
@@ -109,27 +128,29 @@ static void render_markdown(mcpp_strbuf *b, const void *object)
 {
     const mcpp_comparison *c = object;
     mcpp_sb_printf(b, "### Receipt comparison: **%s**\n\n", mcpp_verdict_name(mcpp_comparison_verdict(c)));
-    mcpp_sb_puts(b, "base `");
-    mcpp_sb_md_cell(b, mcpp_comparison_base_id(c));
-    mcpp_sb_puts(b, "` → candidate `");
-    mcpp_sb_md_cell(b, mcpp_comparison_cand_id(c));
-    mcpp_sb_puts(b, "`\n\n| dimension | status | base | cand | reason |\n|---|---|---|---|---|\n");
+    mcpp_sb_puts(b, "base ");
+    mcpp_sb_markdown(b, mcpp_comparison_base_id(c));
+    mcpp_sb_puts(b, " → candidate ");
+    mcpp_sb_markdown(b, mcpp_comparison_cand_id(c));
+    mcpp_sb_puts(b, "\n\n| dimension | status | base | cand | reason |\n|---|---|---|---|---|\n");
     for (size_t i = 0; i < mcpp_comparison_row_count(c); i++) {
         int st = mcpp_comparison_row_status(c, i);
         mcpp_sb_puts(b, "| ");
-        mcpp_sb_md_cell(b, mcpp_comparison_row_dimension(c, i));
+        mcpp_sb_markdown(b, mcpp_comparison_row_dimension(c, i));
         mcpp_sb_printf(b, " | %s%s%s | ", st == MCPP_DIM_MATCH ? "" : "**",
                            mcpp_dim_status_name(st), st == MCPP_DIM_MATCH ? "" : "**");
-        mcpp_sb_md_cell(b, mcpp_comparison_row_base(c, i));
+        mcpp_sb_markdown(b, mcpp_comparison_row_base(c, i));
         mcpp_sb_puts(b, " | ");
-        mcpp_sb_md_cell(b, mcpp_comparison_row_cand(c, i));
+        mcpp_sb_markdown(b, mcpp_comparison_row_cand(c, i));
         mcpp_sb_puts(b, " | ");
-        mcpp_sb_md_cell(b, mcpp_comparison_row_reason(c, i));
+        mcpp_sb_markdown(b, mcpp_comparison_row_reason(c, i));
         mcpp_sb_puts(b, " |\n");
     }
     const mcpp_metric_result *m = mcpp_comparison_metric(c);
     if (m) {
-        mcpp_sb_printf(b, "\n**%s** (%s): base %.6g (n=%zu), candidate %.6g (n=%zu), delta **%+.2f%%**", m->metric,
+        mcpp_sb_puts(b, "\n**");
+        mcpp_sb_markdown(b, m->metric);
+        mcpp_sb_printf(b, "** (%s): base %.6g (n=%zu), candidate %.6g (n=%zu), delta **%+.2f%%**",
                            m->higher_is_better ? "higher is better" : "lower is better", m->base_median, m->n_base,
                            m->cand_median, m->n_cand, m->rel_delta * 100);
         if (m->point_comparison) mcpp_sb_puts(b, " (point comparison, no interval)");
@@ -139,7 +160,7 @@ static void render_markdown(mcpp_strbuf *b, const void *object)
         mcpp_sb_printf(b, ", noise floor %.2f%%\n", m->noise_floor * 100);
     }
     mcpp_sb_printf(b, "\n**Gate: %s** — ", mcpp_gate_outcome_name(mcpp_comparison_gate(c)));
-    mcpp_sb_md_cell(b, mcpp_comparison_gate_reason(c));
+    mcpp_sb_markdown(b, mcpp_comparison_gate_reason(c));
     mcpp_sb_putc(b, '\n');
 }
 

@@ -6,11 +6,13 @@
 
 #include "render/render.h"
 #include "util/error_internal.h"
+#include "util/escape.h"
 #include "analysis/frontier_internal.h"
 
 static void headline_text(mcpp_strbuf *b, const mcpp_lane_headline *h)
 {
-    mcpp_sb_printf(b, "%s median %.6g [%.6g .. %.6g] (%.0f%% interval, n=%zu %s)", h->metric, h->median,
+    mcpp_sb_terminal(b, h->metric);
+    mcpp_sb_printf(b, " median %.6g [%.6g .. %.6g] (%.0f%% interval, n=%zu %s)", h->median,
                         h->interval_low, h->interval_high, h->confidence * 100, h->n,
                         h->from_steps ? "steps of one run" : (h->n == 1 ? "run" : "runs"));
 }
@@ -19,10 +21,11 @@ static void render_text(mcpp_strbuf *b, const void *object)
 {
     const mcpp_frontier *f = object;
     size_t L = mcpp_frontier_lane_count(f);
-    mcpp_sb_printf(b, "frontier: %zu lane%s (%zu stable, %zu unstable) from %zu receipt%s, policy %s\n", L,
+    mcpp_sb_printf(b, "frontier: %zu lane%s (%zu stable, %zu unstable) from %zu receipt%s, policy ", L,
                         L == 1 ? "" : "s", mcpp_frontier_stable_count(f), L - mcpp_frontier_stable_count(f),
-                        mcpp_frontier_receipt_total(f), mcpp_frontier_receipt_total(f) == 1 ? "" : "s",
-                        mcpp_frontier_policy_name(f));
+                        mcpp_frontier_receipt_total(f), mcpp_frontier_receipt_total(f) == 1 ? "" : "s");
+    mcpp_sb_terminal(b, mcpp_frontier_policy_name(f));
+    mcpp_sb_putc(b, '\n');
     if (mcpp_frontier_duplicate_count(f))
         mcpp_sb_printf(b, "%zu receipt%s skipped: same id already in the lane (the same run loaded twice)\n",
                             mcpp_frontier_duplicate_count(f), mcpp_frontier_duplicate_count(f) == 1 ? "" : "s");
@@ -30,8 +33,10 @@ static void render_text(mcpp_strbuf *b, const void *object)
         for (size_t i = 0; i < L; i++) {
             int st = mcpp_frontier_lane_status(f, i);
             if ((pass == 0) != (st == MCPP_LANE_STABLE)) continue;
-            mcpp_sb_printf(b, "\n%-8s  %s  %s\n", st == MCPP_LANE_STABLE ? "STABLE" : "UNSTABLE",
-                                mcpp_frontier_lane_short_key(f, i), mcpp_frontier_lane_display_label(f, i));
+            mcpp_sb_printf(b, "\n%-8s  %s  ", st == MCPP_LANE_STABLE ? "STABLE" : "UNSTABLE",
+                                mcpp_frontier_lane_short_key(f, i));
+            mcpp_sb_terminal(b, mcpp_frontier_lane_display_label(f, i));
+            mcpp_sb_putc(b, '\n');
             mcpp_lane_headline h;
             if (mcpp_frontier_lane_headline(&h, f, i) == MCPP_OK) {
                 mcpp_sb_puts(b, "  headline  ");
@@ -39,29 +44,42 @@ static void render_text(mcpp_strbuf *b, const void *object)
                 mcpp_sb_putc(b, '\n');
             }
             if (st == MCPP_LANE_STABLE) mcpp_sb_puts(b, "            this number belongs to this lane only\n");
-            for (size_t r = 0; r < mcpp_frontier_lane_reason_count(f, i); r++)
-                mcpp_sb_printf(b, "  %s  %s\n", r ? "        " : "reasons ", mcpp_frontier_lane_reason(f, i, r));
-            if (mcpp_frontier_lane_blocker(f, i))
-                mcpp_sb_printf(b, "  blocker   %s\n", mcpp_frontier_lane_blocker(f, i));
+            for (size_t r = 0; r < mcpp_frontier_lane_reason_count(f, i); r++) {
+                mcpp_sb_printf(b, "  %s  ", r ? "        " : "reasons ");
+                mcpp_sb_terminal(b, mcpp_frontier_lane_reason(f, i, r));
+                mcpp_sb_putc(b, '\n');
+            }
+            if (mcpp_frontier_lane_blocker(f, i)) {
+                mcpp_sb_puts(b, "  blocker   ");
+                mcpp_sb_terminal(b, mcpp_frontier_lane_blocker(f, i));
+                mcpp_sb_putc(b, '\n');
+            }
             mcpp_sb_printf(b, "  receipts  %zu:", mcpp_frontier_lane_receipt_count(f, i));
             for (size_t r = 0; r < mcpp_frontier_lane_receipt_count(f, i); r++) {
                 if (r == 8) {
                     mcpp_sb_printf(b, " ... (+%zu)", mcpp_frontier_lane_receipt_count(f, i) - 8);
                     break;
                 }
-                mcpp_sb_printf(b, " %s", mcpp_frontier_lane_receipt_id(f, i, r));
+                mcpp_sb_putc(b, ' ');
+                mcpp_sb_terminal(b, mcpp_frontier_lane_receipt_id(f, i, r));
             }
             mcpp_sb_putc(b, '\n');
             for (size_t a = 0; a < mcpp_frontier_lane_adjacent_count(f, i); a++) {
                 size_t o = mcpp_frontier_lane_adjacent_index(f, i, a);
                 int ost = mcpp_frontier_lane_status(f, o);
-                mcpp_sb_printf(b, "  %s  %s (%s, differs in %s)", a ? "        " : "adjacent",
-                                    mcpp_frontier_lane_short_key(f, o), mcpp_lane_status_name((mcpp_lane_status)ost),
-                                    mcpp_frontier_lane_adjacent_dimensions(f, i, a));
-                if (ost != MCPP_LANE_STABLE) mcpp_sb_printf(b, ": blocker: %s", mcpp_frontier_lane_blocker(f, o));
+                mcpp_sb_printf(b, "  %s  %s (%s, differs in ", a ? "        " : "adjacent",
+                                    mcpp_frontier_lane_short_key(f, o), mcpp_lane_status_name((mcpp_lane_status)ost));
+                mcpp_sb_terminal(b, mcpp_frontier_lane_adjacent_dimensions(f, i, a));
+                mcpp_sb_putc(b, ')');
+                if (ost != MCPP_LANE_STABLE) {
+                    mcpp_sb_puts(b, ": blocker: ");
+                    mcpp_sb_terminal(b, mcpp_frontier_lane_blocker(f, o));
+                }
                 mcpp_sb_putc(b, '\n');
             }
-            mcpp_sb_printf(b, "  key       %s\n", mcpp_frontier_lane_key(f, i));
+            mcpp_sb_puts(b, "  key       ");
+            mcpp_sb_terminal(b, mcpp_frontier_lane_key(f, i));
+            mcpp_sb_putc(b, '\n');
         }
     }
 }
@@ -150,7 +168,7 @@ static void render_markdown(mcpp_strbuf *b, const void *object)
         mcpp_sb_puts(b, "| `");
         mcpp_sb_puts(b, mcpp_frontier_lane_short_key(f, i));
         mcpp_sb_puts(b, "` ");
-        mcpp_sb_md_cell(b, mcpp_frontier_lane_display_label(f, i));
+        mcpp_sb_markdown(b, mcpp_frontier_lane_display_label(f, i));
         mcpp_sb_printf(b, " | %s | ", st == MCPP_LANE_STABLE ? "**stable**" : "unstable");
         mcpp_lane_headline h;
         if (mcpp_frontier_lane_headline(&h, f, i) == MCPP_OK)
@@ -161,18 +179,19 @@ static void render_markdown(mcpp_strbuf *b, const void *object)
         if (st == MCPP_LANE_STABLE) mcpp_sb_puts(b, "this number belongs to this lane only");
         for (size_t r = 0; r < mcpp_frontier_lane_reason_count(f, i); r++) {
             if (r) mcpp_sb_puts(b, "; ");
-            mcpp_sb_md_cell(b, mcpp_frontier_lane_reason(f, i, r));
+            mcpp_sb_markdown(b, mcpp_frontier_lane_reason(f, i, r));
         }
         mcpp_sb_puts(b, " | ");
         for (size_t a = 0; a < mcpp_frontier_lane_adjacent_count(f, i); a++) {
             size_t o = mcpp_frontier_lane_adjacent_index(f, i, a);
             if (a) mcpp_sb_puts(b, "<br>");
-            mcpp_sb_printf(b, "`%s` (%s, %s)", mcpp_frontier_lane_short_key(f, o),
-                                mcpp_lane_status_name((mcpp_lane_status)mcpp_frontier_lane_status(f, o)),
-                                mcpp_frontier_lane_adjacent_dimensions(f, i, a));
+            mcpp_sb_printf(b, "`%s` (%s, ", mcpp_frontier_lane_short_key(f, o),
+                                mcpp_lane_status_name((mcpp_lane_status)mcpp_frontier_lane_status(f, o)));
+            mcpp_sb_markdown(b, mcpp_frontier_lane_adjacent_dimensions(f, i, a));
+            mcpp_sb_putc(b, ')');
             if (mcpp_frontier_lane_blocker(f, o)) {
                 mcpp_sb_puts(b, ": ");
-                mcpp_sb_md_cell(b, mcpp_frontier_lane_blocker(f, o));
+                mcpp_sb_markdown(b, mcpp_frontier_lane_blocker(f, o));
             }
         }
         mcpp_sb_puts(b, " |\n");

@@ -20,6 +20,8 @@
 
 #include "mcpp_receipts/receipt.h"
 #include "receipt/receipt_internal.h"
+#include "util/c_locale.h"
+#include "util/escape.h"
 #include "util/error_internal.h"
 
 /* One printed line: "key  value" or, for requested/observed pairs,
@@ -106,7 +108,7 @@ static void format_double(char *buf, size_t cap, double v)
     if (fabs(v) >= 1e5 && fabs(v) < 9e18)
         format_grouped(buf, cap, llround(v));
     else
-        snprintf(buf, cap, "%.6g", v);
+        mcpp_snprintf_c(buf, cap, "%.6g", v);
 }
 
 /* The value of a field as text; lists become one item per line. */
@@ -519,19 +521,6 @@ static size_t text_width(const char *s)
     return best;
 }
 
-/* Control characters (a receipt's strings can hold ESC sequences) are shown
- * as \xNN so that the text is safe on a terminal; with keep_newlines set,
- * '\n' passes through. UTF-8 is kept as is. */
-static void put_safe(mcpp_strbuf *to, const char *s, int keep_newlines)
-{
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if ((*p < 0x20 && !(keep_newlines && *p == '\n')) || *p == 0x7F)
-            mcpp_sb_printf(to, "\\x%02X", *p);
-        else
-            mcpp_sb_putc(to, (char)*p);
-    }
-}
-
 static void pad(mcpp_strbuf *to, size_t n)
 {
     while (n--)
@@ -539,16 +528,21 @@ static void pad(mcpp_strbuf *to, size_t n)
 }
 
 /* Prints a value whose items are on separate lines, continuation lines
- * indented to the value column. */
+ * indented to the value column. A receipt's strings can hold terminal
+ * escapes: they are shown escaped (util/escape.h). */
 static void print_value(mcpp_strbuf *to, const char *value, size_t indent)
 {
-    char one[2] = {0, 0};
-    for (const char *p = value; *p; p++) {
-        one[0] = *p;
-        put_safe(to, one, 1);
+    mcpp_strbuf shown;
+    mcpp_sb_init(&shown, NULL, 0);
+    mcpp_sb_terminal_lines(&shown, value);
+    if (shown.failed)
+        to->failed = 1;
+    for (const char *p = shown.data ? shown.data : ""; *p; p++) {
+        mcpp_sb_putc(to, *p);
         if (*p == '\n')
             pad(to, indent);
     }
+    mcpp_sb_free(&shown);
 }
 
 static void print_section(mcpp_strbuf *to, const text_section *s, size_t key_w, size_t left_w)
@@ -573,7 +567,7 @@ static void print_section(mcpp_strbuf *to, const text_section *s, size_t key_w, 
     for (size_t i = 0; i < s->count; i++) {
         const text_row *r = &s->rows[i];
         mcpp_sb_puts(to, "  ");
-        put_safe(to, r->key, 0);
+        mcpp_sb_terminal(to, r->key);
         pad(to, key_w - text_width(r->key) + 2);
         if (!r->pair) {
             print_value(to, r->value ? r->value : "", 2 + key_w + 2);
@@ -582,10 +576,10 @@ static void print_section(mcpp_strbuf *to, const text_section *s, size_t key_w, 
         }
         const char *req = r->value ? r->value : "-";
         const char *obs = r->observed ? r->observed : "-";
-        put_safe(to, req, 0);
+        mcpp_sb_terminal(to, req);
         pad(to, left_w - text_width(req));
         mcpp_sb_puts(to, arrow ? " -> " : "    ");
-        put_safe(to, obs, 0);
+        mcpp_sb_terminal(to, obs);
         if (r->value && !r->observed)
             mcpp_sb_puts(to, "   ! not observed");
         else if (r->value && r->observed && strcmp(r->value, r->observed) != 0)
@@ -743,11 +737,9 @@ int mcpp_receipt_render(char **out, const mcpp_receipt *receipt, int format)
                               "mcpp_receipt_render: unknown output format %d", format);
     mcpp_strbuf sb;
     mcpp_sb_init(&sb, NULL, 0);
-    if (format == MCPP_OUTPUT_MARKDOWN)
-        mcpp_sb_puts(&sb, "```text\n");
     int status = render_text(&sb, receipt);
-    if (format == MCPP_OUTPUT_MARKDOWN)
-        mcpp_sb_puts(&sb, "```\n");
+    if (status == MCPP_OK && format == MCPP_OUTPUT_MARKDOWN)
+        status = mcpp_sb_fence_text(&sb);
     if (status != MCPP_OK) {
         mcpp_sb_free(&sb);
         return status;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "util/error_internal.h"
-#include "receipt/receipt_internal.h"
+#include "util/escape.h"
 #include "store/store_internal.h"
 #include "store/history_internal.h"
 
@@ -192,32 +192,65 @@ static void render_json(mcpp_strbuf *b, const mcpp_history *h)
     mcpp_sb_puts(b, "]}\n");
 }
 
-static const char *or_dash(const char *s) { return s ? s : "-"; }
+/* A string from a receipt, escaped for the markup; NULL shows as "-". */
+static void put_field(mcpp_strbuf *b, const char *s, int md)
+{
+    if (!s) mcpp_sb_putc(b, '-');
+    else if (md) mcpp_sb_markdown(b, s);
+    else mcpp_sb_terminal(b, s);
+}
+
+/* put_field padded (text) to `width` columns or cut (text) at `cut` bytes. */
+static void put_column(mcpp_strbuf *b, mcpp_strbuf *t, const char *s, int width, int cut, int md)
+{
+    if (md) {
+        put_field(b, s, 1);
+        return;
+    }
+    const char *shown = s ? mcpp_terminal_scratch(t, s, b) : "-";
+    mcpp_sb_printf(b, "%-*.*s", width, cut ? cut : (int)strlen(shown), shown);
+}
+
+static void render_run_row(mcpp_strbuf *b, mcpp_strbuf *t, const history_run *r, int starts, int md)
+{
+    char num[40];
+    mcpp_format_double(num, sizeof num, r->value, 0);
+    mcpp_sb_printf(b, md ? "| %s | " : "  %s ", starts ? "▲" : " ");
+    put_column(b, t, r->created_at, 22, 0, md);
+    mcpp_sb_puts(b, md ? " | " : " ");
+    put_column(b, t, r->git_commit, 12, 12, md);
+    mcpp_sb_printf(b, md ? " | %s | " : " %14s  ", num);
+    put_field(b, r->id, md);
+    mcpp_sb_puts(b, md ? " |\n" : "\n");
+}
 
 static void render_lane_readable(mcpp_strbuf *b, const history_lane *l, const char *metric, int md)
 {
-    mcpp_sb_printf(b, md ? "### %s `%s`\n\n" : "lane %s  %s\n", l->short_key, or_dash(l->label));
-    mcpp_sb_printf(b, md ? "%zu run%s of `%s`, %zu change point%s\n\n" : "  %zu run%s of %s, %zu change point%s\n",
-                   l->n_runs, l->n_runs == 1 ? "" : "s", metric, l->n_changes, l->n_changes == 1 ? "" : "s");
+    mcpp_strbuf t;
+    mcpp_sb_init(&t, NULL, 0);
+    mcpp_sb_printf(b, md ? "### %s " : "lane %s  ", l->short_key);
+    put_field(b, l->label, md);
+    mcpp_sb_printf(b, md ? "\n\n%zu run%s of " : "\n  %zu run%s of ", l->n_runs, l->n_runs == 1 ? "" : "s");
+    put_field(b, metric, md);
+    mcpp_sb_printf(b, ", %zu change point%s\n%s", l->n_changes, l->n_changes == 1 ? "" : "s", md ? "\n" : "");
     if (md) mcpp_sb_puts(b, "| | created_at | git_commit | value | id |\n|---|---|---|---:|---|\n");
-    for (size_t i = 0; i < l->n_runs; i++) {
-        const history_run *r = &l->runs[i];
-        int starts = segment_of(l, i) != (i ? segment_of(l, i - 1) : 0);
-        char num[40];
-        mcpp_format_double(num, sizeof num, r->value, 0);
-        mcpp_sb_printf(b, md ? "| %s | %s | %s | %s | %s |\n" : "  %s %-22s %-12.12s %14s  %s\n", starts ? "▲" : " ",
-                       or_dash(r->created_at), or_dash(r->git_commit), num, r->id);
-    }
+    for (size_t i = 0; i < l->n_runs; i++)
+        render_run_row(b, &t, &l->runs[i], segment_of(l, i) != (i ? segment_of(l, i - 1) : 0), md);
     if (md) mcpp_sb_puts(b, "\n");
     for (size_t c = 0; c < l->n_changes; c++) {
         change_view v = change_at(l, c);
-        mcpp_sb_printf(b, md ? "- change at run %zu (`%s`): `%s` → `%s`, median %.6g → %.6g (%+.1f%%)\n"
-                             : "  change at run %zu (%s): commit %s -> %s, median %.6g -> %.6g (%+.1f%%)\n",
-                       v.run, v.after->id, or_dash(v.before->git_commit), or_dash(v.after->git_commit),
+        mcpp_sb_printf(b, md ? "- change at run %zu (" : "  change at run %zu (", v.run);
+        put_field(b, v.after->id, md);
+        mcpp_sb_puts(b, md ? "): " : "): commit ");
+        put_field(b, v.before->git_commit, md);
+        mcpp_sb_puts(b, md ? " → " : " -> ");
+        put_field(b, v.after->git_commit, md);
+        mcpp_sb_printf(b, md ? ", median %.6g → %.6g (%+.1f%%)\n" : ", median %.6g -> %.6g (%+.1f%%)\n",
                        v.before_median, v.after_median, 100.0 * v.rel_change);
     }
     if (!l->n_changes) mcpp_sb_puts(b, md ? "- no change point beyond noise\n" : "  no change point beyond noise\n");
     mcpp_sb_puts(b, "\n");
+    mcpp_sb_free(&t);
 }
 
 int mcpp_history_render(char **out, const mcpp_history *h, mcpp_output_format format)
@@ -230,7 +263,11 @@ int mcpp_history_render(char **out, const mcpp_history *h, mcpp_output_format fo
         render_json(&b, h);
     } else {
         int md = format == MCPP_OUTPUT_MARKDOWN;
-        if (md) mcpp_sb_printf(&b, "## Lane history of `%s`\n\n", h->metric);
+        if (md) {
+            mcpp_sb_puts(&b, "## Lane history of ");
+            mcpp_sb_markdown(&b, h->metric);
+            mcpp_sb_puts(&b, "\n\n");
+        }
         if (!h->n_lanes) mcpp_sb_puts(&b, "no stored lane matches\n");
         for (size_t i = 0; i < h->n_lanes; i++) render_lane_readable(&b, &h->lanes[i], h->metric, md);
         if (md) mcpp_sb_printf(&b, "Method: %s.\n", METHOD);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/c_locale.h"
 #include "util/error_internal.h"
 
 /* The only mutable state of the library besides what callers own: one slot per
@@ -122,7 +123,7 @@ static int error_store(int code, const char *kind, const char *file, const char 
                        int column, const char *fmt, va_list ap)
 {
     char text[768];
-    vsnprintf(text, sizeof text, fmt, ap);
+    mcpp_vsnprintf_c(text, sizeof text, fmt, ap);
     copy_bounded(last_error.kind, sizeof last_error.kind, kind);
     copy_bounded(last_error.file, sizeof last_error.file, file);
     copy_bounded(last_error.field, sizeof last_error.field, field);
@@ -151,6 +152,14 @@ int mcpp_error_at(int code, mcpp_error_kind kind, const char *file, const char *
     error_store(code, kind_text(code, kind), file, field, line, column, fmt, ap);
     va_end(ap);
     return code;
+}
+
+int mcpp_error_report(int code, mcpp_error_kind kind, const char *file, const char *field, int line,
+                      int column, const char *message)
+{
+    if (code >= 0 || (int)kind < 0 || kind >= MCPP_ERROR_KIND_COUNT)
+        return MCPP_ERROR_ARG("mcpp_error_report: code must be a negative MCPP_E* and kind an mcpp_error_kind");
+    return mcpp_error_at(code, kind, file, field, line, column, "%s", message ? message : "");
 }
 
 int mcpp_error_raise(int code, mcpp_error_kind kind, const char *fmt, ...)

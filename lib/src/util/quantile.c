@@ -3,6 +3,10 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "mcpp_receipts/receipt.h"
+#include "util/error_internal.h"
 
 #include "util/quantile.h"
 
@@ -41,4 +45,17 @@ double mcpp_quantile_sorted(const double *sorted, size_t n, double q)
         return sorted[n - 1];
     double frac = pos - (double)lo;
     return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
+}
+
+int mcpp_quantile(double *out, const double *values, size_t n, double q)
+{
+    MCPP_CHECK_ARG(out && values && n > 0 && q >= 0.0 && q <= 1.0,
+                   "mcpp_quantile: needs out, n > 0 values and q in [0, 1]");
+    double *sorted = malloc(n * sizeof *sorted);
+    MCPP_CHECK_ALLOC(sorted);
+    memcpy(sorted, values, n * sizeof *sorted);
+    mcpp_sort_doubles(sorted, n);
+    *out = mcpp_quantile_sorted(sorted, n, q);
+    free(sorted);
+    return MCPP_OK;
 }

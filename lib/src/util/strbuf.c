@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/c_locale.h"
 #include "util/error_internal.h"
 #include "util/strbuf.h"
+#include "util/utf8.h"
 
 void mcpp_sb_init(mcpp_strbuf *sb, char *initial, size_t cap)
 {
@@ -85,7 +87,7 @@ void mcpp_sb_printf(mcpp_strbuf *sb, const char *fmt, ...)
     char tmp[256];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    int n = mcpp_vsnprintf_c(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
     if (n < 0) {
         sb->failed = 1;
@@ -98,7 +100,7 @@ void mcpp_sb_printf(mcpp_strbuf *sb, const char *fmt, ...)
     if (sb_reserve(sb, (size_t)n) != 0)
         return;
     va_start(ap, fmt);
-    vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
+    mcpp_vsnprintf_c(sb->data + sb->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
     sb->len += (size_t)n;
 }
@@ -156,11 +158,14 @@ void mcpp_format_double(char *buf, size_t cap, double value, int force_fraction)
         }
     } else {
         static const char *const formats[] = {"%.15g", "%.16g", "%.17g"};
+        mcpp_c_locale_scope scope; /* "2.5", never "2,5": see util/c_locale.h */
+        mcpp_c_locale_enter(&scope);
         for (int i = 0; i < 3; i++) {
             snprintf(text, sizeof text, formats[i], value);
             if (strtod(text, NULL) == value)
                 break;
         }
+        mcpp_c_locale_leave(&scope);
         n = strlen(text);
         if (force_fraction && isfinite(value) && !strpbrk(text, ".eE")) {
             memcpy(text + n, ".0", 3);
@@ -197,6 +202,14 @@ void mcpp_sb_int(mcpp_strbuf *sb, int64_t value)
     mcpp_sb_put(sb, num, integer_text(num, magnitude, value < 0));
 }
 
+/* Characters JSON allows raw but that should not reach a terminal or a
+ * JavaScript parser when the output is viewed or embedded: DEL, the C1
+ * controls (U+0080..U+009F) and the line/paragraph separators. */
+static int json_escapes_code_point(uint32_t cp)
+{
+    return cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029;
+}
+
 void mcpp_sb_json_string(mcpp_strbuf *sb, const char *s)
 {
     if (!s) {
@@ -204,14 +217,16 @@ void mcpp_sb_json_string(mcpp_strbuf *sb, const char *s)
         return;
     }
     mcpp_sb_putc(sb, '"');
-    const char *run = s;
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c >= 0x20 && c != '"' && c != '\\')
+    const unsigned char *p = (const unsigned char *)s, *run = p;
+    while (*p) {
+        uint32_t cp = 0;
+        size_t n = mcpp_utf8_decode(p, &cp);
+        if (n && cp >= 0x20 && cp != '"' && cp != '\\' && !json_escapes_code_point(cp)) {
+            p += n;
             continue;
-        mcpp_sb_put(sb, run, (size_t)(s - run));
-        run = s + 1;
-        switch (c) {
+        }
+        mcpp_sb_put(sb, (const char *)run, (size_t)(p - run));
+        switch (n ? cp : 0xFFFD) {
         case '"': mcpp_sb_puts(sb, "\\\""); break;
         case '\\': mcpp_sb_puts(sb, "\\\\"); break;
         case '\n': mcpp_sb_puts(sb, "\\n"); break;
@@ -219,9 +234,11 @@ void mcpp_sb_json_string(mcpp_strbuf *sb, const char *s)
         case '\t': mcpp_sb_puts(sb, "\\t"); break;
         case '\b': mcpp_sb_puts(sb, "\\b"); break;
         case '\f': mcpp_sb_puts(sb, "\\f"); break;
-        default: mcpp_sb_printf(sb, "\\u%04x", c); break;
+        default: mcpp_sb_printf(sb, "\\u%04x", n ? cp : 0xFFFDu); break; /* a stray byte: U+FFFD */
         }
+        p += n ? n : 1;
+        run = p;
     }
-    mcpp_sb_put(sb, run, (size_t)(s - run));
+    mcpp_sb_put(sb, (const char *)run, (size_t)(p - run));
     mcpp_sb_putc(sb, '"');
 }

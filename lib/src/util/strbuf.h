@@ -50,7 +50,9 @@ void mcpp_sb_json_number(mcpp_strbuf *sb, double value);
 /* Appends a decimal integer. */
 void mcpp_sb_int(mcpp_strbuf *sb, int64_t value);
 /* Appends `s` as a JSON string literal (quotes included; \b \f \n \r \t \" \\
- * short, other control bytes as \u00XX); NULL gives null. */
+ * short; other control characters, DEL, the C1 controls U+0080..U+009F and
+ * U+2028/U+2029 as \uXXXX; a byte that is not UTF-8 as \ufffd); NULL gives
+ * null. The escapers for the other output kinds are in util/escape.h. */
 void mcpp_sb_json_string(mcpp_strbuf *sb, const char *s);
 
 #endif /* MCPP_UTIL_STRBUF_H */

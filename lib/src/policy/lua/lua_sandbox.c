@@ -47,6 +47,7 @@
 #include <lualib.h>
 
 #include "policy/lua/lua_guards.h"
+#include "util/c_locale.h"
 #include "util/error_internal.h"
 
 enum { HOOK_PERIOD = 1000 };
@@ -168,6 +169,7 @@ void mcpp_lua_sandbox_begin_run(mcpp_lua_sandbox *sb, const char *rule_name)
     sb->limit_file[0] = '\0';
     sb->rule_name = rule_name;
     sb->run_start_ns = monotonic_ns();
+    mcpp_c_locale_enter(&sb->locale);
     sb->deadline_ns = sb->run_start_ns + sb->call_ns;
     sb->deadline_is_total = 0;
     if (sb->total_ns >= 0 && sb->total_ns - sb->spent_ns < sb->call_ns) {
@@ -182,6 +184,7 @@ void mcpp_lua_sandbox_end_run(mcpp_lua_sandbox *sb)
     if (sb->run_start_ns > 0)
         sb->spent_ns += monotonic_ns() - sb->run_start_ns;
     sb->run_start_ns = 0;
+    mcpp_c_locale_leave(&sb->locale);
 }
 
 void mcpp_lua_sandbox_settle(mcpp_lua_sandbox *sb)
@@ -571,7 +574,7 @@ int mcpp_lua_sandbox_error(mcpp_lua_sandbox *sb, int lua_status, const char *fil
     if (t == LUA_TSTRING) /* neither allocates nor runs metamethods */
         msg = lua_tostring(L, -1);
     else if (t == LUA_TNUMBER)
-        snprintf(own, sizeof own, "error %.14g", (double)lua_tonumber(L, -1));
+        mcpp_snprintf_c(own, sizeof own, "error %.14g", (double)lua_tonumber(L, -1));
     else /* never call __tostring here: it is policy code and could loop */
         snprintf(own, sizeof own, "policy raised an error object of type %s", lua_typename(L, t));
 

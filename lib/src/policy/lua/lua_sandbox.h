@@ -14,6 +14,7 @@
 
 #include <lua.h>
 
+#include "util/c_locale.h"
 #include "mcpp_receipts/policy_lua.h"
 
 typedef struct mcpp_lua_sandbox {
@@ -38,6 +39,9 @@ typedef struct mcpp_lua_sandbox {
     /* The receipts that the read-only views of a running rule look at
      * (NULL outside a rule call). Index 0 is the base, 1 the candidate. */
     const void *views[2];
+    /* The caller's locale while a run is under way: Lua formats and reads
+     * numbers through the C library, so runs are in the "C" locale. */
+    mcpp_c_locale_scope locale;
 } mcpp_lua_sandbox;
 
 /* Opens the state, installs allocator, hook and the whitelist. Returns

@@ -20,6 +20,7 @@
 
 #include <lauxlib.h>
 
+#include "util/c_locale.h"
 #include "util/error_internal.h"
 #include "util/struct_version.h"
 #include "policy/lua/lua_engine.h"
@@ -132,7 +133,7 @@ static int raise_at(lua_State *L, load_ctx *ctx, int code, const file_view *f, i
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(ctx->error_text, sizeof ctx->error_text, fmt, ap);
+    mcpp_vsnprintf_c(ctx->error_text, sizeof ctx->error_text, fmt, ap);
     va_end(ap);
     snprintf(ctx->error_file, sizeof ctx->error_file, "%s", f ? f->path : ctx->name);
     ctx->error_line = line;

@@ -22,6 +22,7 @@
 
 #include <lauxlib.h>
 
+#include "util/c_locale.h"
 #include "util/error_internal.h"
 #include "policy/policy_internal.h"
 #include "policy/lua/lua_engine.h"
@@ -216,7 +217,7 @@ static int read_outcome(lua_State *L, const lua_rule *rule, mcpp_rule_outcome *o
     if (rt == LUA_TSTRING)
         snprintf(reason, reason_cap, "%s", lua_tostring(L, -1));
     else if (rt == LUA_TNUMBER)
-        snprintf(reason, reason_cap, "%.14g", (double)lua_tonumber(L, -1));
+        mcpp_snprintf_c(reason, reason_cap, "%.14g", (double)lua_tonumber(L, -1));
     else if (rt == LUA_TNIL)
         snprintf(reason, reason_cap, "%s", rule->name);
     else
