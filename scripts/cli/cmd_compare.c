@@ -5,7 +5,8 @@
  *
  * Exit codes: compare 0 comparable/qualified and gate passed,
  * 1 regression beyond the gate, 2 not comparable or insufficient; gate 0/1/2
- * as its outcome; claim 0 supported, 1 contradicted, 2 unsupported; frontier
+ * as its outcome; claim 0 supported, 1 contradicted, 2 unsupported or
+ * ambiguous (the selector matches more than one lane); frontier
  * 0. Any unreadable input or policy is 3 (the report of what did load is
  * still printed for frontier, gate and claim), internal errors 4.
  */
@@ -353,9 +354,10 @@ static const char CLAIM_HELP[] =
     "family pattern depth name moe attention mamba recurrent gemm precision seq_len\n"
     "micro_batch global_batch data dataset compile warmup startup routing top_k\n"
     "experts accelerator count substrate tp pp ep cp dp, or any schema path.\n"
-    "M defaults to the policy's gate metric (metrics.tokens_per_s).\n\n"
-    "exit codes: 0 supported, 1 contradicted, 2 unsupported, 3 invalid input or\n"
-    "policy, 4 internal error\n";
+    "M defaults to the policy's gate metric (metrics.tokens_per_s). A SELECTOR that\n"
+    "matches more than one lane is ambiguous: every matching lane is listed.\n\n"
+    "exit codes: 0 supported, 1 contradicted, 2 unsupported or ambiguous, 3 invalid\n"
+    "input or policy, 4 internal error\n";
 
 int cli_claim(int argc, char **argv)
 {

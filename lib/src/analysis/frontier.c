@@ -22,6 +22,9 @@ typedef struct frontier_lane {
     mcpp_lane_eval eval;
     const char **ids;
     size_t n_ids;
+    char **excluded_ids; /* parallel: id and reason of each excluded run */
+    const char **excluded_reasons;
+    size_t n_excluded;
     size_t *adj;
     char **adj_dims;
     size_t n_adj, cap_adj;
@@ -49,6 +52,9 @@ void mcpp_frontier_free(mcpp_frontier *f)
         free(l->label);
         mcpp_lane_eval_clear(&l->eval);
         free(l->ids);
+        for (size_t j = 0; j < l->n_excluded; j++) free(l->excluded_ids[j]);
+        free(l->excluded_ids);
+        free(l->excluded_reasons);
         for (size_t j = 0; j < l->n_adj; j++) free(l->adj_dims[j]);
         free(l->adj);
         free(l->adj_dims);
@@ -392,7 +398,26 @@ static int sort_lanes(mcpp_frontier *f, size_t n, size_t *lane_of)
     return MCPP_OK;
 }
 
-/* Labels every lane stable or unstable, with its short key, ids and label. */
+/* Copies the lane's excluded runs out of its summary (ids own, reasons borrowed). */
+static int list_excluded(frontier_lane *x)
+{
+    size_t n = mcpp_lane_summary_excluded_count(x->summary);
+    if (!n) return MCPP_OK;
+    x->excluded_ids = calloc(n, sizeof *x->excluded_ids);
+    x->excluded_reasons = calloc(n, sizeof *x->excluded_reasons);
+    MCPP_CHECK_ALLOC(x->excluded_ids && x->excluded_reasons);
+    for (size_t i = 0; i < n; i++) {
+        const char *id;
+        size_t id_len;
+        int rc = mcpp_lane_summary_excluded_at(x->summary, i, &id, &id_len, &x->excluded_reasons[i]);
+        if (rc) return rc;
+        MCPP_CHECK_ALLOC(x->excluded_ids[i] = strndup(id, id_len));
+        x->n_excluded++;
+    }
+    return MCPP_OK;
+}
+
+/* Labels every lane, with its short key, ids, excluded runs and label. */
 static int evaluate_lanes(mcpp_frontier *f)
 {
     int rc = MCPP_OK;
@@ -406,6 +431,7 @@ static int evaluate_lanes(mcpp_frontier *f)
         const char *label = mcpp_lane_summary_label(x->summary);
         x->label = strdup(label ? label : x->short_key);
         if (!x->ids || !x->label) rc = mcpp_error_nomem();
+        if (!rc) rc = list_excluded(x);
     }
     return rc;
 }
@@ -420,8 +446,71 @@ static int finish(mcpp_frontier *f, const mcpp_policy *p, size_t *lane_of, size_
     return rc;
 }
 
-/* Groups the receipts into lanes, skipping repeated runs. */
-static int group_receipts(frontier_builder *b, const mcpp_receipt *const *receipts, size_t n, size_t *lane_of)
+/* Records in its lane that receipts a and b, both counted, are not comparable
+ * (their rules say so, since their keys are equal). */
+static int add_pair_conflict(const mcpp_policy *p, mcpp_lane_summary *s, const mcpp_receipt *a,
+                             const mcpp_receipt *b)
+{
+    mcpp_comparison *c = NULL;
+    int rc = mcpp_compare(&c, p, a, b);
+    if (rc) return rc;
+    mcpp_strbuf t;
+    mcpp_sb_init_heap(&t, 256);
+    mcpp_sb_printf(&t, "runs %s and %s are not comparable under policy '%s' (%s)", mcpp_receipt_id(a),
+                   mcpp_receipt_id(b), p->name, mcpp_verdict_name(mcpp_comparison_verdict(c)));
+    for (size_t i = 0; i < mcpp_comparison_row_count(c); i++) {
+        int st = mcpp_comparison_row_status(c, i);
+        if (st != MCPP_DIM_MISMATCH && st != MCPP_DIM_MISSING) continue;
+        mcpp_sb_printf(&t, ": %s: %s", mcpp_comparison_row_dimension(c, i), mcpp_comparison_row_reason(c, i));
+    }
+    mcpp_comparison_free(c);
+    rc = t.failed ? mcpp_error_nomem() : mcpp_lane_summary_add_conflict(s, t.data);
+    mcpp_sb_free(&t);
+    return rc;
+}
+
+/*
+ * With custom rules two counted receipts of one lane may still be not
+ * comparable: a rule may read fields outside the lane key. Every pair of a
+ * lane's clean receipts is compared; the first pair that is not comparable
+ * makes the lane unstable. Without rules the pair verdict of two clean
+ * receipts with equal keys is at worst qualified, so nothing is compared.
+ */
+static int check_rule_pairs(frontier_builder *b, const mcpp_receipt *const *receipts, size_t n,
+                            const size_t *lane_of, const unsigned char *clean)
+{
+    size_t L = b->f->n_lanes;
+    size_t *start = calloc(L + 1, sizeof *start), *order = malloc((n ? n : 1) * sizeof *order);
+    unsigned char *done = calloc(L ? L : 1, 1);
+    int rc = start && order && done ? MCPP_OK : mcpp_error_nomem();
+    for (size_t i = 0; !rc && i < n; i++) start[lane_of[i] + 1] += clean[i];
+    for (size_t l = 0; !rc && l < L; l++) start[l + 1] += start[l];
+    for (size_t i = 0, *fill = start; !rc && i < n; i++)
+        if (clean[i]) order[fill[lane_of[i]]++] = i;
+    for (size_t l = L; !rc && l > 0; l--) start[l] = start[l - 1]; /* the fill moved each start to the next */
+    if (!rc) start[0] = 0;
+    for (size_t l = 0; !rc && l < L; l++) {
+        for (size_t x = start[l]; !rc && !done[l] && x < start[l + 1]; x++) {
+            for (size_t y = x + 1; !rc && !done[l] && y < start[l + 1]; y++) {
+                const mcpp_receipt *ra = receipts[order[x]], *rb = receipts[order[y]];
+                mcpp_verdict v;
+                if ((rc = mcpp_compare_verdict(&v, b->p, ra, rb)) != 0) break;
+                if (v == MCPP_VERDICT_COMPARABLE || v == MCPP_VERDICT_QUALIFIED) continue;
+                rc = add_pair_conflict(b->p, b->f->lanes[l].summary, ra, rb);
+                done[l] = 1;
+            }
+        }
+    }
+    free(start);
+    free(order);
+    free(done);
+    return rc;
+}
+
+/* Groups the receipts into lanes, skipping repeated runs; clean[i] (when not
+ * NULL) says whether receipt i counted and is comparable with itself. */
+static int group_receipts(frontier_builder *b, const mcpp_receipt *const *receipts, size_t n, size_t *lane_of,
+                          unsigned char *clean)
 {
     for (size_t i = 0; i < n; i++) {
         MCPP_CHECK_ARG(receipts[i], "receipt %zu is NULL", i);
@@ -429,11 +518,14 @@ static int group_receipts(frontier_builder *b, const mcpp_receipt *const *receip
         int rc = lane_for(b, receipts[i], &lane);
         if (rc) return rc;
         if (lane_of) lane_of[i] = lane;
+        if (clean) clean[i] = 0;
         if (seen_before(b, lane, receipts[i])) {
             b->f->n_duplicates++;
             continue;
         }
-        if ((rc = mcpp_lane_summary_add_keyed(b->f->lanes[lane].summary, receipts[i])) != 0) return rc;
+        int ok = 0;
+        if ((rc = mcpp_lane_summary_add_checked(b->f->lanes[lane].summary, receipts[i], &ok)) != 0) return rc;
+        if (clean) clean[i] = (unsigned char)ok;
     }
     return MCPP_OK;
 }
@@ -446,8 +538,16 @@ int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const 
     MCPP_CHECK_ALLOC(f);
     frontier_builder b;
     int rc = builder_init(&b, f, p, n, metric, metric_id);
-    if (!rc) rc = group_receipts(&b, receipts, n, lane_of);
+    /* Rules need each receipt's lane (before the lanes are sorted) and whether it is clean. */
+    size_t *lanes = p->n_rules ? malloc((n ? n : 1) * sizeof *lanes) : NULL;
+    unsigned char *clean = p->n_rules ? malloc(n ? n : 1) : NULL;
+    if (!rc && p->n_rules && (!lanes || !clean)) rc = mcpp_error_nomem();
+    if (!rc) rc = group_receipts(&b, receipts, n, lanes ? lanes : lane_of, clean);
+    if (!rc && p->n_rules) rc = check_rule_pairs(&b, receipts, n, lanes, clean);
+    if (!rc && lanes && lane_of) memcpy(lane_of, lanes, n * sizeof *lanes);
     if (!rc) rc = finish(f, p, lane_of, n);
+    free(lanes);
+    free(clean);
     builder_release(&b);
     if (rc) {
         mcpp_frontier_free(f);
@@ -539,6 +639,24 @@ const char *mcpp_frontier_lane_reason(const mcpp_frontier *f, size_t lane, size_
 {
     const frontier_lane *l = lane_at(f, lane);
     return l && index < l->eval.n_reasons ? l->eval.reasons[index] : NULL;
+}
+
+size_t mcpp_frontier_lane_excluded_count(const mcpp_frontier *f, size_t lane)
+{
+    const frontier_lane *l = lane_at(f, lane);
+    return l ? l->n_excluded : 0;
+}
+
+const char *mcpp_frontier_lane_excluded_id(const mcpp_frontier *f, size_t lane, size_t index)
+{
+    const frontier_lane *l = lane_at(f, lane);
+    return l && index < l->n_excluded ? l->excluded_ids[index] : NULL;
+}
+
+const char *mcpp_frontier_lane_excluded_reason(const mcpp_frontier *f, size_t lane, size_t index)
+{
+    const frontier_lane *l = lane_at(f, lane);
+    return l && index < l->n_excluded ? l->excluded_reasons[index] : NULL;
 }
 
 const char *mcpp_frontier_lane_blocker(const mcpp_frontier *f, size_t lane)

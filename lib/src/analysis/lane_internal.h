@@ -44,6 +44,19 @@ int mcpp_lane_summary_create(mcpp_lane_summary **out, const mcpp_policy *p, cons
                              const char *key);
 /* Adds a receipt already known to belong to the summary's lane. */
 int mcpp_lane_summary_add_keyed(mcpp_lane_summary *s, const mcpp_receipt *r);
+/* The same; *clean (when not NULL) is set to 1 when the receipt counts in the
+ * headline and is comparable with itself (no rule, missing key dimension or
+ * failed verification against it): the receipts whose pairs the frontier
+ * checks under custom rules. */
+int mcpp_lane_summary_add_checked(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean);
+/* Records that two counted receipts of the lane are not comparable under
+ * the policy's rules (the lane becomes unstable). */
+int mcpp_lane_summary_add_conflict(mcpp_lane_summary *s, const char *reason);
+/* Excluded runs: count, and entry i as its id and reason (borrowed until
+ * the next change of the summary), in sorted order. */
+size_t mcpp_lane_summary_excluded_count(const mcpp_lane_summary *s);
+int mcpp_lane_summary_excluded_at(const mcpp_lane_summary *s, size_t i, const char **id, size_t *id_len,
+                                  const char **reason);
 /* The smallest lane.name seen, or NULL. */
 const char *mcpp_lane_summary_label(const mcpp_lane_summary *s);
 /* The receipt ids, sorted: an array of n pointers into the summary (caller
@@ -68,7 +81,9 @@ typedef enum mcpp_lane_summary_part {
     MCPP_SUMMARY_LABEL,     /* text: the smallest lane.name wins         */
     MCPP_SUMMARY_IDS,       /* text, a multiset                          */
     MCPP_SUMMARY_BLOCKERS,  /* text, a set                               */
-    MCPP_SUMMARY_FALLBACKS, /* text, a set                               */
+    MCPP_SUMMARY_EXCLUDED,  /* text "id\x1freason", a multiset           */
+    MCPP_SUMMARY_INSUFFICIENT, /* text, a set                            */
+    MCPP_SUMMARY_CONFLICTS, /* text, a set                               */
     MCPP_SUMMARY_VALUES,    /* number: one run's stated value            */
     MCPP_SUMMARY_STEPS      /* number: a step value of a single run      */
 } mcpp_lane_summary_part;

@@ -15,14 +15,35 @@ static void headline_text(mcpp_strbuf *b, const mcpp_lane_headline *h)
                         h->from_steps ? "steps of one run" : (h->n == 1 ? "run" : "runs"));
 }
 
+static size_t insufficient_count(const mcpp_frontier *f)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < mcpp_frontier_lane_count(f); i++)
+        n += mcpp_frontier_lane_status(f, i) == MCPP_LANE_INSUFFICIENT;
+    return n;
+}
+
+static const char *status_label(int st)
+{
+    return st == MCPP_LANE_STABLE ? "STABLE" : st == MCPP_LANE_INSUFFICIENT ? "INSUFFICIENT" : "UNSTABLE";
+}
+
+static void excluded_text(mcpp_strbuf *b, const mcpp_frontier *f, size_t lane)
+{
+    for (size_t r = 0; r < mcpp_frontier_lane_excluded_count(f, lane); r++)
+        mcpp_sb_printf(b, "  %s  %s: %s\n", r ? "        " : "excluded", mcpp_frontier_lane_excluded_id(f, lane, r),
+                       mcpp_frontier_lane_excluded_reason(f, lane, r));
+}
+
 static void render_text(mcpp_strbuf *b, const void *object)
 {
     const mcpp_frontier *f = object;
-    size_t L = mcpp_frontier_lane_count(f);
-    mcpp_sb_printf(b, "frontier: %zu lane%s (%zu stable, %zu unstable) from %zu receipt%s, policy %s\n", L,
-                        L == 1 ? "" : "s", mcpp_frontier_stable_count(f), L - mcpp_frontier_stable_count(f),
-                        mcpp_frontier_receipt_total(f), mcpp_frontier_receipt_total(f) == 1 ? "" : "s",
-                        mcpp_frontier_policy_name(f));
+    size_t L = mcpp_frontier_lane_count(f), ins = insufficient_count(f);
+    mcpp_sb_printf(b, "frontier: %zu lane%s (%zu stable, %zu unstable", L, L == 1 ? "" : "s",
+                   mcpp_frontier_stable_count(f), L - mcpp_frontier_stable_count(f) - ins);
+    if (ins) mcpp_sb_printf(b, ", %zu insufficient", ins);
+    mcpp_sb_printf(b, ") from %zu receipt%s, policy %s\n", mcpp_frontier_receipt_total(f),
+                   mcpp_frontier_receipt_total(f) == 1 ? "" : "s", mcpp_frontier_policy_name(f));
     if (mcpp_frontier_duplicate_count(f))
         mcpp_sb_printf(b, "%zu receipt%s skipped: same id already in the lane (the same run loaded twice)\n",
                             mcpp_frontier_duplicate_count(f), mcpp_frontier_duplicate_count(f) == 1 ? "" : "s");
@@ -30,8 +51,8 @@ static void render_text(mcpp_strbuf *b, const void *object)
         for (size_t i = 0; i < L; i++) {
             int st = mcpp_frontier_lane_status(f, i);
             if ((pass == 0) != (st == MCPP_LANE_STABLE)) continue;
-            mcpp_sb_printf(b, "\n%-8s  %s  %s\n", st == MCPP_LANE_STABLE ? "STABLE" : "UNSTABLE",
-                                mcpp_frontier_lane_short_key(f, i), mcpp_frontier_lane_label(f, i));
+            mcpp_sb_printf(b, "\n%-8s  %s  %s\n", status_label(st), mcpp_frontier_lane_short_key(f, i),
+                           mcpp_frontier_lane_label(f, i));
             mcpp_lane_headline h;
             if (mcpp_frontier_lane_headline(&h, f, i) == MCPP_OK) {
                 mcpp_sb_puts(b, "  headline  ");
@@ -52,6 +73,7 @@ static void render_text(mcpp_strbuf *b, const void *object)
                 mcpp_sb_printf(b, " %s", mcpp_frontier_lane_receipt_id(f, i, r));
             }
             mcpp_sb_putc(b, '\n');
+            excluded_text(b, f, i);
             for (size_t a = 0; a < mcpp_frontier_lane_adjacent_count(f, i); a++) {
                 size_t o = mcpp_frontier_lane_adjacent_index(f, i, a);
                 int ost = mcpp_frontier_lane_status(f, o);
@@ -86,6 +108,14 @@ static void render_json(mcpp_strbuf *b, const void *object)
         for (size_t r = 0; r < mcpp_frontier_lane_receipt_count(f, i); r++) {
             if (r) mcpp_sb_puts(b, ", ");
             mcpp_sb_json_string(b, mcpp_frontier_lane_receipt_id(f, i, r));
+        }
+        mcpp_sb_puts(b, "], \"excluded\": [");
+        for (size_t r = 0; r < mcpp_frontier_lane_excluded_count(f, i); r++) {
+            mcpp_sb_puts(b, r ? ", {\"id\": " : "{\"id\": ");
+            mcpp_sb_json_string(b, mcpp_frontier_lane_excluded_id(f, i, r));
+            mcpp_sb_puts(b, ", \"reason\": ");
+            mcpp_sb_json_string(b, mcpp_frontier_lane_excluded_reason(f, i, r));
+            mcpp_sb_putc(b, '}');
         }
         mcpp_sb_puts(b, "], \"headline\": ");
         mcpp_lane_headline h;
@@ -147,7 +177,7 @@ static void render_markdown(mcpp_strbuf *b, const void *object)
         mcpp_sb_puts(b, mcpp_frontier_lane_short_key(f, i));
         mcpp_sb_puts(b, "` ");
         mcpp_sb_md_cell(b, mcpp_frontier_lane_label(f, i));
-        mcpp_sb_printf(b, " | %s | ", st == MCPP_LANE_STABLE ? "**stable**" : "unstable");
+        mcpp_sb_printf(b, " | %s | ", st == MCPP_LANE_STABLE ? "**stable**" : mcpp_lane_status_name((mcpp_lane_status)st));
         mcpp_lane_headline h;
         if (mcpp_frontier_lane_headline(&h, f, i) == MCPP_OK)
             mcpp_sb_printf(b, "%.6g [%.6g, %.6g] (n=%zu)", h.median, h.interval_low, h.interval_high, h.n);
@@ -158,6 +188,12 @@ static void render_markdown(mcpp_strbuf *b, const void *object)
         for (size_t r = 0; r < mcpp_frontier_lane_reason_count(f, i); r++) {
             if (r) mcpp_sb_puts(b, "; ");
             mcpp_sb_md_cell(b, mcpp_frontier_lane_reason(f, i, r));
+        }
+        for (size_t r = 0; r < mcpp_frontier_lane_excluded_count(f, i); r++) {
+            mcpp_sb_puts(b, "<br>excluded ");
+            mcpp_sb_md_cell(b, mcpp_frontier_lane_excluded_id(f, i, r));
+            mcpp_sb_puts(b, ": ");
+            mcpp_sb_md_cell(b, mcpp_frontier_lane_excluded_reason(f, i, r));
         }
         mcpp_sb_puts(b, " | ");
         for (size_t a = 0; a < mcpp_frontier_lane_adjacent_count(f, i); a++) {
