@@ -473,6 +473,18 @@ int mcpp_policy_set_adjacency_width(mcpp_policy *policy, int width)
 
 int mcpp_policy_adjacency_width(const mcpp_policy *policy) { return policy ? policy->adjacency_width : 0; }
 
+int mcpp_policy_set_allow_point_comparisons(mcpp_policy *policy, int allow)
+{
+    MCPP_CHECK_ARG(policy, "mcpp_policy_set_allow_point_comparisons: NULL policy");
+    policy->allow_point_comparisons = allow != 0;
+    return MCPP_OK;
+}
+
+int mcpp_policy_allow_point_comparisons(const mcpp_policy *policy)
+{
+    return policy ? policy->allow_point_comparisons : 0;
+}
+
 /* ---- Custom rules ------------------------------------------------------------- */
 
 int mcpp_policy_add_rule(mcpp_policy *policy, const char *name, mcpp_rule_fn fn, void *userdata,
