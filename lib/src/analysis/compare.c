@@ -424,11 +424,18 @@ static void builtin_row(explain *ex, const char *dim, mcpp_dim_status st, const 
     row->off_reason = add_text(ex, reason);
 }
 
-static int verification_failed(const mcpp_policy *p, const mcpp_receipt *r)
+/* backend.verification.status as text, "(absent)" when not recorded. */
+static const char *verification_status(const mcpp_policy *p, const mcpp_receipt *r)
 {
     mcpp_value v;
-    return get(r, p->id_verification, &v) && (v.type == MCPP_TYPE_ENUM || v.type == MCPP_TYPE_STRING) && v.string &&
-           strcmp(v.string, "failed") == 0;
+    if (get(r, p->id_verification, &v) && (v.type == MCPP_TYPE_ENUM || v.type == MCPP_TYPE_STRING) && v.string)
+        return v.string;
+    return "(absent)";
+}
+
+static int verification_failed(const mcpp_policy *p, const mcpp_receipt *r)
+{
+    return strcmp(verification_status(p, r), "failed") == 0;
 }
 
 /* A failed kernel verification means the number was computed by kernels that
@@ -440,7 +447,7 @@ static mcpp_dim_status eval_verification(const mcpp_policy *p, const mcpp_receip
     int fb = verification_failed(p, b), fc = verification_failed(p, c);
     if (!fb && !fc) return MCPP_DIM_MATCH;
     if (ex)
-        builtin_row(ex, "verification", MCPP_DIM_MISMATCH, fb ? "failed" : "not failed", fc ? "failed" : "not failed",
+        builtin_row(ex, "verification", MCPP_DIM_MISMATCH, verification_status(p, b), verification_status(p, c),
                     fb && fc ? "kernel verification failed on both sides"
                     : fb     ? "base failed kernel verification: its number is not evidence"
                              : "cand failed kernel verification: its number is not evidence");
