@@ -273,9 +273,11 @@ static int collect_lanes(mcpp_claim_result *r, const mcpp_frontier *f, const mcp
     if (!r->matched || !r->sources) return mcpp_error_nomem();
     for (size_t l = 0; l < L; l++) {
         const mcpp_lane_eval *e = mcpp_frontier_lane_eval(f, l);
-        int rc, contains = e->has_headline &&
-                           (in_interval(value, e->headline.interval_low, e->headline.interval_high) ||
-                            in_interval(value, e->min_value * (1 - nf), e->max_value * (1 + nf)));
+        int rc, contains = (e->has_headline &&
+                            (in_interval(value, e->headline.interval_low, e->headline.interval_high) ||
+                             in_interval(value, e->min_value * (1 - nf), e->max_value * (1 + nf)))) ||
+                           (e->has_excluded_values &&
+                            in_interval(value, e->excluded_min * (1 - nf), e->excluded_max * (1 + nf)));
         if (match[l]) {
             claim_lane *c = &r->matched[r->n_matched];
             if ((rc = fill_lane(c, f, l, r->metric)) != 0) return rc;

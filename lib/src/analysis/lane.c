@@ -224,6 +224,7 @@ struct mcpp_lane_summary {
     textset conflicts;    /* a set: runs or pairs the policy calls not comparable    */
     dvec values; /* one per run that stated the metric */
     dvec steps;  /* per-step values, kept while values.n < 2 */
+    dvec excluded_values; /* stated values of excluded runs: where a quoted number may come from */
     /* Evaluation cache for the public accessors; cleared by add and merge. */
     int cache_valid;
     mcpp_lane_eval cache;
@@ -270,6 +271,7 @@ void mcpp_lane_summary_free(mcpp_lane_summary *s)
     textset_free(&s->conflicts);
     dvec_free(&s->values);
     dvec_free(&s->steps);
+    dvec_free(&s->excluded_values);
     free(s->metric);
     free(s->key);
     free(s->label);
@@ -372,6 +374,9 @@ static int classify(mcpp_lane_summary *s, const mcpp_receipt *r)
     }
     if (!rc && t.failed) rc = mcpp_error_nomem();
     if (!rc && excluded) rc = exclude(s, r, t.data);
+    double stated;
+    if (!rc && excluded && mcpp_metric_stated(&stated, p, s->metric_id, r))
+        rc = dvec_push(&s->excluded_values, stated);
     mcpp_sb_free(&t);
     return rc ? rc : excluded;
 }
@@ -492,6 +497,8 @@ int mcpp_lane_summary_merge(mcpp_lane_summary *into, const mcpp_lane_summary *fr
     if ((rc = textset_merge(&into->conflicts, &from->conflicts, 1)) != 0) return rc;
     for (size_t i = 0; i < from->values.n; i++)
         if ((rc = dvec_push(&into->values, from->values.v[i])) != 0) return rc;
+    for (size_t i = 0; i < from->excluded_values.n; i++)
+        if ((rc = dvec_push(&into->excluded_values, from->excluded_values.v[i])) != 0) return rc;
     if (into->values.n >= 2) {
         dvec_free(&into->steps);
     } else {
@@ -528,7 +535,8 @@ int mcpp_lane_summary_equal(const mcpp_lane_summary *a, const mcpp_lane_summary 
            a->n_fallback_runs == b->n_fallback_runs && textset_equal(&a->ids, &b->ids) &&
            textset_equal(&a->blockers, &b->blockers) && textset_equal(&a->excluded, &b->excluded) &&
            textset_equal(&a->insufficient, &b->insufficient) && textset_equal(&a->conflicts, &b->conflicts) &&
-           sorted_equal(&a->values, &b->values) && sorted_equal(&a->steps, &b->steps);
+           sorted_equal(&a->values, &b->values) && sorted_equal(&a->steps, &b->steps) &&
+           sorted_equal(&a->excluded_values, &b->excluded_values);
 }
 
 const char *mcpp_lane_summary_label(const mcpp_lane_summary *s) { return s ? s->label : NULL; }
@@ -636,6 +644,12 @@ int mcpp_lane_summary_evaluate(const mcpp_lane_summary *s, mcpp_lane_eval *e)
         for (size_t i = 0; !rc && i < s->insufficient.n; i++) rc = add_reason(e, &cap, "insufficient: %s", m[i]);
         free(m);
     }
+    for (size_t i = 0; i < s->excluded_values.n; i++) {
+        double x = s->excluded_values.v[i];
+        e->excluded_min = !i || x < e->excluded_min ? x : e->excluded_min;
+        e->excluded_max = !i || x > e->excluded_max ? x : e->excluded_max;
+    }
+    e->has_excluded_values = s->excluded_values.n > 0;
     if (s->n_ok < (size_t)p->noise.min_runs && s->excluded.n)
         rc = rc ? rc : add_reason(e, &cap, "too few ok runs: %zu of %lld needed (%zu excluded from the headline)",
                                   s->n_ok, (long long)p->noise.min_runs, s->excluded.n);
@@ -816,6 +830,8 @@ int mcpp_lane_summary_serialize(char **out, const mcpp_lane_summary *s)
     json_sorted_doubles(&b, &s->values);
     mcpp_sb_puts(&b, ", \"steps\": ");
     json_sorted_doubles(&b, &s->steps);
+    mcpp_sb_puts(&b, ", \"excluded_values\": ");
+    json_sorted_doubles(&b, &s->excluded_values);
     mcpp_sb_puts(&b, "}");
     return mcpp_sb_finish(&b, out);
 }
@@ -858,5 +874,6 @@ int mcpp_lane_summary_restore_value(mcpp_lane_summary *s, mcpp_lane_summary_part
     invalidate(s);
     if (part == MCPP_SUMMARY_VALUES) return dvec_push(&s->values, value);
     if (part == MCPP_SUMMARY_STEPS) return dvec_push(&s->steps, value);
+    if (part == MCPP_SUMMARY_EXCLUDED_VALUES) return dvec_push(&s->excluded_values, value);
     return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "not a number part of a lane summary");
 }

@@ -34,6 +34,8 @@ typedef struct mcpp_lane_eval {
     int has_headline;
     mcpp_lane_headline headline; /* headline.metric is borrowed from the summary */
     double min_value, max_value; /* range of the values the headline is over */
+    int has_excluded_values;
+    double excluded_min, excluded_max; /* range of the excluded runs' stated values */
 } mcpp_lane_eval;
 
 void mcpp_lane_eval_clear(mcpp_lane_eval *e);
@@ -85,7 +87,8 @@ typedef enum mcpp_lane_summary_part {
     MCPP_SUMMARY_INSUFFICIENT, /* text, a set                            */
     MCPP_SUMMARY_CONFLICTS, /* text, a set                               */
     MCPP_SUMMARY_VALUES,    /* number: one run's stated value            */
-    MCPP_SUMMARY_STEPS      /* number: a step value of a single run      */
+    MCPP_SUMMARY_STEPS,     /* number: a step value of a single run      */
+    MCPP_SUMMARY_EXCLUDED_VALUES /* number: an excluded run's stated value */
 } mcpp_lane_summary_part;
 
 void mcpp_lane_summary_set_counts(mcpp_lane_summary *s, const mcpp_lane_summary_counts *c);

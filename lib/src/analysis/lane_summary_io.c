@@ -117,6 +117,7 @@ static int restore(mcpp_lane_summary **out, const mcpp_policy *p, const cJSON *d
     if (!rc) rc = read_array(s, doc, "conflicts", MCPP_SUMMARY_CONFLICTS, 0, NULL);
     if (!rc) rc = read_array(s, doc, "values", MCPP_SUMMARY_VALUES, 1, NULL);
     if (!rc) rc = read_array(s, doc, "steps", MCPP_SUMMARY_STEPS, 1, NULL);
+    if (!rc) rc = read_array(s, doc, "excluded_values", MCPP_SUMMARY_EXCLUDED_VALUES, 1, NULL);
     if (!rc) {
         mcpp_lane_summary_set_counts(s, &c);
         rc = check_derived(s, doc);
