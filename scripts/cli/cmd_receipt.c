@@ -154,6 +154,8 @@ static void json_string(FILE *to, const char *s)
     fputc('"', to);
 }
 
+void cli_json_string(FILE *to, const char *s) { json_string(to, s); }
+
 static void json_diagnostics(FILE *to, const mcpp_report *report, int load_status,
                              const char *name)
 {
