@@ -38,6 +38,7 @@
 #include "mcpp_receipts/compare.h"
 #include "mcpp_receipts/frontier.h"
 #include "mcpp_receipts/policy_lua.h"
+#include "mcpp_receipts/receipt_set.h"
 
 #include "policy/lua/lua_values.h" /* shared with the policy engine's receipt views */
 
@@ -537,7 +538,8 @@ static int mr_frontier(lua_State *L)
         lua_pop(L, 1); /* the table keeps the receipt alive */
     }
     mcpp_frontier *f = NULL;
-    if (mcpp_frontier_build(&f, policy, list, (size_t)n) != MCPP_OK)
+    /* Two different runs with one id are refused, as the CLI and Python refuse them. */
+    if (mcpp_receipts_check_ids(list, (size_t)n) != MCPP_OK || mcpp_frontier_build(&f, policy, list, (size_t)n) != MCPP_OK)
         return raise_last_error(L);
     int rc = push_rendered(L, render_frontier, f);
     mcpp_frontier_free(f);

@@ -46,6 +46,11 @@ MCPP_API const mcpp_receipt *mcpp_receipt_set_at(const mcpp_receipt_set *set, si
  * mcpp_gate_run(). NULL when empty. */
 MCPP_API const mcpp_receipt *const *mcpp_receipt_set_items(const mcpp_receipt_set *set);
 
+/* Checks receipts gathered elsewhere (a binding's list) as a set checks what
+ * it adds: MCPP_EINVALID naming both sources when two receipts share an id
+ * with different canonical content, else MCPP_OK. */
+MCPP_API int mcpp_receipts_check_ids(const mcpp_receipt *const *receipts, size_t n);
+
 /* Files that failed to load: path, status code and the error message. */
 MCPP_API size_t mcpp_receipt_set_failure_count(const mcpp_receipt_set *set);
 MCPP_API const char *mcpp_receipt_set_failure_path(const mcpp_receipt_set *set, size_t index);

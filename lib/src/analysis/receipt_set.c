@@ -259,6 +259,41 @@ int mcpp_receipt_set_add_path(mcpp_receipt_set *set, const char *path, const mcp
     return load_one(set, path, limits);
 }
 
+static int compare_ids(const void *a, const void *b)
+{
+    const mcpp_receipt *x = *(const mcpp_receipt *const *)a, *y = *(const mcpp_receipt *const *)b;
+    int c = strcmp(mcpp_receipt_id(x), mcpp_receipt_id(y));
+    return c ? c : (x > y) - (x < y);
+}
+
+int mcpp_receipts_check_ids(const mcpp_receipt *const *receipts, size_t n)
+{
+    MCPP_CHECK_ARG(!n || receipts, "mcpp_receipts_check_ids: NULL receipts");
+    const mcpp_receipt **sorted = malloc((n ? n : 1) * sizeof *sorted);
+    MCPP_CHECK_ALLOC(sorted);
+    for (size_t i = 0; i < n; i++) {
+        if (!receipts[i]) {
+            free(sorted);
+            return MCPP_ERROR_ARG("receipt %zu is NULL", i);
+        }
+        sorted[i] = receipts[i];
+    }
+    qsort(sorted, n, sizeof *sorted, compare_ids);
+    int rc = MCPP_OK;
+    for (size_t i = 1; i < n && !rc; i++) {
+        if (strcmp(mcpp_receipt_id(sorted[i]), mcpp_receipt_id(sorted[i - 1])) != 0) continue;
+        int same = same_content(sorted[i - 1], sorted[i]);
+        if (same < 0) rc = same;
+        else if (!same)
+            rc = mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, source_of(sorted[i]), "id", 0, 0,
+                               "conflict: receipt '%s' in %s has other content than the receipt with the same "
+                               "id in %s (two different runs cannot share an id)",
+                               mcpp_receipt_id(sorted[i]), source_of(sorted[i]), source_of(sorted[i - 1]));
+    }
+    free(sorted);
+    return rc;
+}
+
 size_t mcpp_receipt_set_count(const mcpp_receipt_set *set) { return set ? set->n : 0; }
 
 const mcpp_receipt *mcpp_receipt_set_at(const mcpp_receipt_set *set, size_t index)
