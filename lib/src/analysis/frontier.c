@@ -698,6 +698,7 @@ int mcpp_frontier_find_lane(size_t *out, const mcpp_frontier *f, const char *key
 const char *mcpp_frontier_policy_name(const mcpp_frontier *f) { return f ? f->policy_name : NULL; }
 size_t mcpp_frontier_receipt_total(const mcpp_frontier *f) { return f ? f->n_receipts : 0; }
 size_t mcpp_frontier_duplicate_count(const mcpp_frontier *f) { return f ? f->n_duplicates : 0; }
+size_t mcpp_frontier_key_dim_count(const mcpp_frontier *f) { return f ? f->key_dims : 0; }
 
 /* ---- From lane summaries ---------------------------------------------------------------- */
 

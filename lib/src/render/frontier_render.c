@@ -15,6 +15,9 @@ static void headline_text(mcpp_strbuf *b, const mcpp_lane_headline *h)
                         h->from_steps ? "steps of one run" : (h->n == 1 ? "run" : "runs"));
 }
 
+static const char NO_KEY_WARNING[] =
+    "the policy has no must-match dimension: every receipt pools into one lane, whatever it measured";
+
 static size_t insufficient_count(const mcpp_frontier *f)
 {
     size_t n = 0;
@@ -44,6 +47,8 @@ static void render_text(mcpp_strbuf *b, const void *object)
     if (ins) mcpp_sb_printf(b, ", %zu insufficient", ins);
     mcpp_sb_printf(b, ") from %zu receipt%s, policy %s\n", mcpp_frontier_receipt_total(f),
                    mcpp_frontier_receipt_total(f) == 1 ? "" : "s", mcpp_frontier_policy_name(f));
+    if (!mcpp_frontier_key_dim_count(f))
+        mcpp_sb_printf(b, "WARNING: %s\n", NO_KEY_WARNING);
     if (mcpp_frontier_duplicate_count(f))
         mcpp_sb_printf(b, "%zu receipt%s skipped: same id already in the lane (the same run loaded twice)\n",
                             mcpp_frontier_duplicate_count(f), mcpp_frontier_duplicate_count(f) == 1 ? "" : "s");
@@ -94,6 +99,10 @@ static void render_json(mcpp_strbuf *b, const void *object)
     size_t L = mcpp_frontier_lane_count(f);
     mcpp_sb_puts(b, "{\"schema\": \"mcpp.frontier/1\", \"policy\": ");
     mcpp_sb_json_string(b, mcpp_frontier_policy_name(f));
+    if (!mcpp_frontier_key_dim_count(f)) {
+        mcpp_sb_puts(b, ", \"warning\": ");
+        mcpp_sb_json_string(b, NO_KEY_WARNING);
+    }
     mcpp_sb_printf(b, ", \"receipts\": %zu, \"duplicates\": %zu, \"stable\": %zu, \"lanes\": [",
                         mcpp_frontier_receipt_total(f), mcpp_frontier_duplicate_count(f), mcpp_frontier_stable_count(f));
     for (size_t i = 0; i < L; i++) {
@@ -170,6 +179,7 @@ static void render_markdown(mcpp_strbuf *b, const void *object)
     size_t L = mcpp_frontier_lane_count(f);
     mcpp_sb_printf(b, "### Frontier: %zu stable of %zu lanes (%zu receipts)\n\n", mcpp_frontier_stable_count(f), L,
                         mcpp_frontier_receipt_total(f));
+    if (!mcpp_frontier_key_dim_count(f)) mcpp_sb_printf(b, "**Warning:** %s\n\n", NO_KEY_WARNING);
     mcpp_sb_puts(b, "| lane | status | headline | runs | reasons / blocker | adjacent |\n|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < L; i++) {
         int st = mcpp_frontier_lane_status(f, i);
