@@ -260,8 +260,10 @@ def _headline(d: dict[str, Any] | None) -> Headline | None:
 class Lane:
     """One lane of the frontier: receipts whose must-match dimensions agree.
 
-    ``status`` is "stable" or "unstable" (with ``reasons`` and a ``blocker``);
-    the headline number belongs to this lane only.
+    ``status`` is "stable", "unstable" or "insufficient" (the lane key lacks
+    what the policy requires; with ``reasons`` and a ``blocker``); the
+    headline number belongs to this lane only. ``excluded`` holds the runs
+    kept out of the headline as (id, reason) pairs.
     """
 
     key: str
@@ -273,6 +275,7 @@ class Lane:
     reasons: tuple[str, ...]
     blocker: str | None
     adjacent: tuple[Adjacent, ...] = field(default_factory=tuple)
+    excluded: tuple[tuple[str, str], ...] = field(default_factory=tuple)
 
     @property
     def stable(self) -> bool:
@@ -306,6 +309,7 @@ class Frontier(_Rendered):
                              a.get("differs_in", ""), a.get("blocker"))
                     for a in d.get("adjacent", ())
                 ),
+                excluded=tuple((e.get("id", ""), e.get("reason", "")) for e in d.get("excluded", ())),
             )
             for d in data.get("lanes", [])
         ]
