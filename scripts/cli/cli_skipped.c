@@ -51,7 +51,7 @@ void cli_print_with_skipped(FILE *to, const char *text, mcpp_output_format forma
                       size_t n_sets)
 {
     size_t total = skipped_total(sets, n_sets);
-    if (format == MCPP_OUTPUT_JSON) {
+    if (format == MCPP_OUTPUT_JSON && total) {
         /* The report is one JSON object: the list goes in as its last member. */
         const char *close = strrchr(text, '}');
         if (!close) {
@@ -64,7 +64,7 @@ void cli_print_with_skipped(FILE *to, const char *text, mcpp_output_format forma
         return;
     }
     fputs(text, to);
-    if (!total) return;
+    if (!total || format == MCPP_OUTPUT_JSON) return;
     fprintf(to, format == MCPP_OUTPUT_MARKDOWN ? "\n**%zu file%s skipped** (not part of this report):\n\n"
                                                : "\nskipped   %zu file%s (not part of this report):\n",
             total, total == 1 ? "" : "s");

@@ -101,8 +101,8 @@ def _skipped_text(failures: Sequence[BaseException], markdown: bool) -> str:
 def with_skipped(data: dict[str, Any], render: Callable[[str], str],
                  failures: Sequence[BaseException]) -> tuple[dict[str, Any], Callable[[str], str]]:
     """The report's JSON and renderer with the skipped inputs listed in them,
-    as the CLI's --skip-invalid lists them."""
-    data["skipped"] = _skipped_entries(failures)
+    as the CLI's --skip-invalid lists them (only when some were skipped)."""
     if not failures:
         return data, render
+    data["skipped"] = _skipped_entries(failures)
     return data, lambda f: render(f) + _skipped_text(failures, f == "m")

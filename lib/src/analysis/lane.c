@@ -541,6 +541,26 @@ int mcpp_lane_summary_equal(const mcpp_lane_summary *a, const mcpp_lane_summary 
 
 const char *mcpp_lane_summary_label(const mcpp_lane_summary *s) { return s ? s->label : NULL; }
 
+char **mcpp_lane_summary_every_id(const mcpp_lane_summary *s, size_t *n)
+{
+    *n = 0;
+    size_t total = s->ids.n + s->excluded.n;
+    char **v = calloc(total ? total : 1, sizeof *v);
+    if (!v) return NULL;
+    for (size_t i = 0; i < total; i++) {
+        const char *text = i < s->ids.n ? textset_at(&s->ids, i) : textset_at(&s->excluded, i - s->ids.n);
+        const char *sep = i < s->ids.n ? NULL : strchr(text, '\x1f');
+        if (!(v[i] = strndup(text, sep ? (size_t)(sep - text) : strlen(text)))) {
+            for (size_t k = 0; k < i; k++) free(v[k]);
+            free(v);
+            return NULL;
+        }
+    }
+    qsort(v, total, sizeof *v, compare_cstr);
+    *n = total;
+    return v;
+}
+
 int mcpp_lane_summary_add_conflict(mcpp_lane_summary *s, const char *reason)
 {
     invalidate(s);

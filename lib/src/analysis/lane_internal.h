@@ -51,6 +51,9 @@ int mcpp_lane_summary_add_keyed(mcpp_lane_summary *s, const mcpp_receipt *r);
  * failed verification against it): the receipts whose pairs the frontier
  * checks under custom rules. */
 int mcpp_lane_summary_add_checked(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean);
+/* The ids of every receipt added, counted or excluded, sorted: an array of
+ * n strings the caller frees (each, then the array). NULL when out of memory. */
+char **mcpp_lane_summary_every_id(const mcpp_lane_summary *s, size_t *n);
 /* Records that two counted receipts of the lane are not comparable under
  * the policy's rules (the lane becomes unstable). */
 int mcpp_lane_summary_add_conflict(mcpp_lane_summary *s, const char *reason);

@@ -156,7 +156,7 @@ int mcpp_lane_summary_duplicate_ids(char **out, const mcpp_lane_summary *summary
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_lane_summary_duplicate_ids: NULL argument");
     *out = NULL;
     size_t n = 0;
-    const char **ids = mcpp_lane_summary_sorted_ids(summary, &n);
+    char **ids = mcpp_lane_summary_every_id(summary, &n); /* excluded runs were loaded too */
     if (!ids) return mcpp_error_nomem();
     mcpp_strbuf b;
     mcpp_sb_init_heap(&b, 64);
@@ -169,6 +169,7 @@ int mcpp_lane_summary_duplicate_ids(char **out, const mcpp_lane_summary *summary
         mcpp_sb_json_string(&b, ids[i]);
     }
     mcpp_sb_putc(&b, ']');
+    for (size_t i = 0; i < n; i++) free(ids[i]);
     free(ids);
     return mcpp_sb_finish(&b, out);
 }
