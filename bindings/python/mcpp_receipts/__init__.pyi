@@ -178,7 +178,7 @@ class LaneSummary:
     @property
     def receipt_count(self) -> int: ...
     @property
-    def status(self) -> Literal["stable", "unstable"]: ...
+    def status(self) -> Literal["stable", "unstable", "insufficient"]: ...
     @property
     def reasons(self) -> tuple[str, ...]: ...
     @property
@@ -236,6 +236,7 @@ class Lane:
     reasons: tuple[str, ...]
     blocker: str | None
     adjacent: tuple[Adjacent, ...]
+    excluded: tuple[tuple[str, str], ...]
     @property
     def stable(self) -> bool: ...
 

@@ -22,8 +22,8 @@ def check_errors_arg(errors: str) -> None:
 
 
 def _conflict(receipt, other) -> BaseException:
-    where = receipt.source or "(built in memory)"
-    there = other.source or "(built in memory)"
+    where = receipt.filename or "(built in memory)"
+    there = other.filename or "(built in memory)"
     exc = _core.ValidationError(
         f"{where}: conflict: receipt '{receipt.id}' in {where} has other content than the receipt "
         f"with the same id in {there} (two different runs cannot share an id)")

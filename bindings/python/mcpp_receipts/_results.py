@@ -23,6 +23,7 @@ _STATUS_COLOURS = {
     "missing": "#eeeeee",
     "stable": "#e6f4ea",
     "unstable": "#fff4d6",
+    "ambiguous": "#fff4d6",
     "comparable": "#e6f4ea",
     "qualified": "#fff4d6",
     "not_comparable": "#fde2e1",
@@ -428,7 +429,8 @@ class Frontier(_Rendered):
 class ClaimResult(_Rendered):
     """Whether a quoted number is backed by a stable lane. Made by :func:`claim`.
 
-    ``verdict`` is "supported", "unsupported" or "contradicted"; ``reason``
+    ``verdict`` is "supported", "unsupported", "contradicted" or "ambiguous"
+    (the selector matched more than one lane); ``reason``
     names the lane the number really came from; ``matched`` and ``sources``
     are lists of dicts (key, short_key, status, ...).
     """
