@@ -410,6 +410,27 @@ static mcpp_verdict fold(mcpp_verdict v, mcpp_dim_status st)
     return from > v ? from : v;
 }
 
+/* Runs custom rule `rule` on the pair: its status, and its reason in `reason`. */
+static int run_rule(const mcpp_policy_rule *rule, const mcpp_receipt *b, const mcpp_receipt *c,
+                    mcpp_dim_status *st, char *reason, size_t cap)
+{
+    reason[0] = '\0';
+    mcpp_rule_outcome oc = MCPP_RULE_PASS;
+    int rc = rule->fn(rule->userdata, b, c, &oc, reason, cap);
+    if (rc != MCPP_OK) {
+        const mcpp_error *e = mcpp_error_last();
+        if (e->code == MCPP_OK)
+            return mcpp_error_raise(MCPP_EPOLICY, MCPP_ERROR_KIND_POLICY, "rule '%s' failed", rule->name);
+        return e->code; /* a sandbox bound keeps its MCPP_ELIMIT */
+    }
+    reason[cap - 1] = '\0';
+    *st = oc == MCPP_RULE_QUALIFY        ? MCPP_DIM_QUALIFY
+          : oc == MCPP_RULE_MISMATCH     ? MCPP_DIM_MISMATCH
+          : oc == MCPP_RULE_INSUFFICIENT ? MCPP_DIM_MISSING
+                                         : MCPP_DIM_MATCH;
+    return MCPP_OK;
+}
+
 /* Adds a row the engine itself decides (not a policy dimension). */
 static void builtin_row(explain *ex, const char *dim, mcpp_dim_status st, const char *base, const char *cand,
                         const char *reason)
@@ -522,21 +543,9 @@ static int evaluate(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt 
     for (size_t i = 0; i < p->n_rules; i++) {
         const mcpp_policy_rule *rule = &p->rules[i];
         char reason[512];
-        reason[0] = '\0';
-        mcpp_rule_outcome oc = MCPP_RULE_PASS;
-        int rc = rule->fn(rule->userdata, b, c, &oc, reason, sizeof reason);
-        if (rc != MCPP_OK) {
-            const mcpp_error *e = mcpp_error_last();
-            if (e->code == MCPP_OK)
-                return mcpp_error_raise(MCPP_EPOLICY, MCPP_ERROR_KIND_POLICY, "rule '%s' failed",
-                                        rule->name);
-            return e->code; /* a sandbox bound keeps its MCPP_ELIMIT */
-        }
-        reason[sizeof reason - 1] = '\0';
-        mcpp_dim_status st = oc == MCPP_RULE_QUALIFY      ? MCPP_DIM_QUALIFY
-                             : oc == MCPP_RULE_MISMATCH     ? MCPP_DIM_MISMATCH
-                             : oc == MCPP_RULE_INSUFFICIENT ? MCPP_DIM_MISSING
-                                                            : MCPP_DIM_MATCH;
+        mcpp_dim_status st = MCPP_DIM_MATCH;
+        int rc = run_rule(rule, b, c, &st, reason, sizeof reason);
+        if (rc != MCPP_OK) return rc;
         v = fold(v, st);
         if (!ex) continue;
         cmp_row *row = new_row(ex);
@@ -547,6 +556,31 @@ static int evaluate(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt 
         row->off_base = add_text(ex, "");
         row->off_cand = add_text(ex, "");
         row->off_reason = add_text(ex, reason[0] ? reason : (st == MCPP_DIM_MATCH ? "rule passed" : "rule fired"));
+    }
+    *out = v;
+    return MCPP_OK;
+}
+
+int mcpp_compare_self_verdict(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt *r)
+{
+    /* Compared with itself nothing differs: only absent must-match fields,
+     * absent required fields, a failed verification and the rules can speak. */
+    mcpp_verdict v = MCPP_VERDICT_COMPARABLE;
+    const char *pat = pattern_of(p, r);
+    for (size_t i = 0; i < p->n_dims; i++) {
+        const mcpp_policy_dim *d = &p->dims[i];
+        if (d->role == MCPP_ROLE_MUST_MATCH && d->kind == MCPP_DIM_KIND_FIELDS)
+            v = fold(v, eval_fields(d, r, r, pat, pat, NULL));
+    }
+    v = fold(v, eval_verification(p, r, r, NULL));
+    for (size_t i = 0; i < p->n_required; i++)
+        if (!mcpp_field_present(r, p->required_ids[i])) v = fold(v, MCPP_DIM_MISSING);
+    for (size_t i = 0; i < p->n_rules; i++) {
+        char reason[512];
+        mcpp_dim_status st = MCPP_DIM_MATCH;
+        int rc = run_rule(&p->rules[i], r, r, &st, reason, sizeof reason);
+        if (rc != MCPP_OK) return rc;
+        v = fold(v, st);
     }
     *out = v;
     return MCPP_OK;

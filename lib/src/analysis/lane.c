@@ -355,7 +355,7 @@ static int classify(mcpp_lane_summary *s, const mcpp_receipt *r)
 {
     const mcpp_policy *p = s->policy;
     mcpp_verdict v;
-    int rc = mcpp_compare_verdict(&v, p, r, r);
+    int rc = mcpp_compare_self_verdict(&v, p, r);
     if (rc) return rc;
     int excluded = 0;
     mcpp_strbuf t;
