@@ -153,8 +153,9 @@ MCPP_API int mcpp_lane_summaries_build(mcpp_lane_summary ***out, size_t *n_out, 
                                        const mcpp_receipt *const *receipts, size_t n);
 MCPP_API void mcpp_lane_summaries_free(mcpp_lane_summary **summaries, size_t n); /* NULL-safe */
 
-/* Borrowed key ("" while empty), receipt count, status and headline (NULL when
- * the lane has no value of the metric). Reasons: count and text. */
+/* Borrowed key ("" while empty), receipt count (every receipt added, counted
+ * or excluded), status and headline (NULL when the lane has no value of the
+ * metric). Reasons: count and text. */
 MCPP_API const char *mcpp_lane_summary_key(const mcpp_lane_summary *summary);
 MCPP_API size_t mcpp_lane_summary_receipt_count(const mcpp_lane_summary *summary);
 MCPP_API mcpp_lane_status mcpp_lane_summary_status(const mcpp_lane_summary *summary);
@@ -197,6 +198,7 @@ MCPP_API const char *mcpp_frontier_lane_short_key(const mcpp_frontier *frontier,
 /* A human label: lane.name of the lane's first receipt, else family/pattern. */
 MCPP_API const char *mcpp_frontier_lane_label(const mcpp_frontier *frontier, size_t lane);
 MCPP_API int mcpp_frontier_lane_status(const mcpp_frontier *frontier, size_t lane);
+/* The receipts the lane counts (its excluded runs are listed apart, below). */
 MCPP_API size_t mcpp_frontier_lane_receipt_count(const mcpp_frontier *frontier, size_t lane);
 MCPP_API const char *mcpp_frontier_lane_receipt_id(const mcpp_frontier *frontier, size_t lane,
                                                    size_t index);
@@ -230,8 +232,9 @@ MCPP_API const mcpp_lane_summary *mcpp_frontier_lane_summary(const mcpp_frontier
 /* The index of the lane with this key or short key; MCPP_ENOTFOUND otherwise. */
 MCPP_API int mcpp_frontier_find_lane(size_t *out, const mcpp_frontier *frontier, const char *key);
 
-/* JSON keys: schema ("mcpp.frontier/1"), policy, receipts, lanes [{key, short_key,
- * label, status, receipts [ids], headline (null or {metric, higher_is_better,
+/* JSON keys: schema ("mcpp.frontier/1"), policy, warning (only without lane
+ * dimensions), receipts, lanes [{key, short_key, label, status, receipts [ids],
+ * excluded [{id, reason}], headline (null or {metric, higher_is_better,
  * median, interval [low, high], confidence, n, n_runs, rel_spread, from_steps}),
  * reasons [..], blocker, adjacent [{key, short_key, status, differs_in,
  * blocker}]}]. Free *out with mcpp_free(). */
