@@ -401,20 +401,21 @@ static int sort_lanes(mcpp_frontier *f, size_t n, size_t *lane_of)
 /* Copies the lane's excluded runs out of its summary (ids own, reasons borrowed). */
 static int list_excluded(frontier_lane *x)
 {
-    size_t n = mcpp_lane_summary_excluded_count(x->summary);
-    if (!n) return MCPP_OK;
-    x->excluded_ids = calloc(n, sizeof *x->excluded_ids);
-    x->excluded_reasons = calloc(n, sizeof *x->excluded_reasons);
-    MCPP_CHECK_ALLOC(x->excluded_ids && x->excluded_reasons);
-    for (size_t i = 0; i < n; i++) {
-        const char *id;
-        size_t id_len;
-        int rc = mcpp_lane_summary_excluded_at(x->summary, i, &id, &id_len, &x->excluded_reasons[i]);
-        if (rc) return rc;
-        MCPP_CHECK_ALLOC(x->excluded_ids[i] = strndup(id, id_len));
-        x->n_excluded++;
+    size_t n = 0;
+    const char **texts = mcpp_lane_summary_excluded_sorted(x->summary, &n);
+    MCPP_CHECK_ALLOC(texts);
+    x->excluded_ids = calloc(n ? n : 1, sizeof *x->excluded_ids);
+    x->excluded_reasons = calloc(n ? n : 1, sizeof *x->excluded_reasons);
+    int rc = x->excluded_ids && x->excluded_reasons ? MCPP_OK : mcpp_error_nomem();
+    for (size_t i = 0; !rc && i < n; i++) {
+        const char *sep = strchr(texts[i], '\x1f');
+        size_t id_len = sep ? (size_t)(sep - texts[i]) : strlen(texts[i]);
+        x->excluded_reasons[i] = sep ? sep + 1 : "";
+        if (!(x->excluded_ids[i] = strndup(texts[i], id_len))) rc = mcpp_error_nomem();
+        else x->n_excluded++;
     }
-    return MCPP_OK;
+    free(texts);
+    return rc;
 }
 
 /* Labels every lane, with its short key, ids, excluded runs and label. */

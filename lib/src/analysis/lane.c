@@ -322,14 +322,12 @@ static int is_key_dim_name(const mcpp_policy *p, const char *name)
     return 0;
 }
 
-/* Sorts the rows of r compared with itself into the summary: key dimensions
+/* Sorts the rows of a receipt compared with itself into the summary: key dimensions
  * not stated (the lane is insufficient), evidence the policy needs and this
  * run lacks (*excluded set, the reason in t), and rules that reject the run
  * (a conflict). A failed verification is counted by the caller. */
-static int sort_self_rows(mcpp_lane_summary *s, const mcpp_receipt *r, const mcpp_comparison *self, mcpp_strbuf *t,
-                          int *excluded)
+static int sort_self_rows(mcpp_lane_summary *s, const mcpp_comparison *self, mcpp_strbuf *t, int *excluded)
 {
-    const char *id = mcpp_receipt_id(r);
     int rc = MCPP_OK;
     for (size_t i = 0; !rc && i < mcpp_comparison_row_count(self); i++) {
         int st = mcpp_comparison_row_status(self, i);
@@ -342,7 +340,8 @@ static int sort_self_rows(mcpp_lane_summary *s, const mcpp_receipt *r, const mcp
             mcpp_sb_printf(t, "%sinsufficient evidence: %s: %s", *excluded ? "; " : "", dim, why);
             *excluded = 1;
         } else if (st == MCPP_DIM_MISMATCH && strcmp(dim, "verification") != 0) {
-            snprintf(line, sizeof line, "run %s is not comparable even with itself: %s: %s", id ? id : "", dim, why);
+            /* No id in the text: the set stays one line per distinct reason. */
+            snprintf(line, sizeof line, "a run is not comparable even with itself: %s: %s", dim, why);
             rc = textset_add(&s->conflicts, line, 1);
         }
     }
@@ -362,7 +361,7 @@ static int classify(mcpp_lane_summary *s, const mcpp_receipt *r)
     mcpp_sb_init_heap(&t, 256);
     if (v == MCPP_VERDICT_INSUFFICIENT || v == MCPP_VERDICT_NOT_COMPARABLE) {
         mcpp_comparison *self = NULL;
-        if ((rc = mcpp_compare(&self, p, r, r)) == MCPP_OK) rc = sort_self_rows(s, r, self, &t, &excluded);
+        if ((rc = mcpp_compare(&self, p, r, r)) == MCPP_OK) rc = sort_self_rows(s, self, &t, &excluded);
         mcpp_comparison_free(self);
     }
     int list_ids[1] = {p->id_fallbacks};
@@ -567,21 +566,12 @@ int mcpp_lane_summary_add_conflict(mcpp_lane_summary *s, const char *reason)
     return textset_add(&s->conflicts, reason, 1);
 }
 
-size_t mcpp_lane_summary_excluded_count(const mcpp_lane_summary *s) { return s ? s->excluded.n : 0; }
-
-int mcpp_lane_summary_excluded_at(const mcpp_lane_summary *s, size_t i, const char **id, size_t *id_len,
-                                  const char **reason)
+const char **mcpp_lane_summary_excluded_sorted(const mcpp_lane_summary *s, size_t *n)
 {
-    if (!s || i >= s->excluded.n) return MCPP_ENOTFOUND;
-    const char **sorted = textset_sorted(&s->excluded);
-    MCPP_CHECK_ALLOC(sorted);
-    const char *text = sorted[i];
-    free(sorted);
-    const char *sep = strchr(text, '\x1f');
-    *id = text;
-    *id_len = sep ? (size_t)(sep - text) : strlen(text);
-    *reason = sep ? sep + 1 : "";
-    return MCPP_OK;
+    *n = 0;
+    const char **v = textset_sorted(&s->excluded);
+    if (v) *n = s->excluded.n;
+    return v;
 }
 
 const char **mcpp_lane_summary_sorted_ids(const mcpp_lane_summary *s, size_t *n)

@@ -57,11 +57,10 @@ char **mcpp_lane_summary_every_id(const mcpp_lane_summary *s, size_t *n);
 /* Records that two counted receipts of the lane are not comparable under
  * the policy's rules (the lane becomes unstable). */
 int mcpp_lane_summary_add_conflict(mcpp_lane_summary *s, const char *reason);
-/* Excluded runs: count, and entry i as its id and reason (borrowed until
- * the next change of the summary), in sorted order. */
-size_t mcpp_lane_summary_excluded_count(const mcpp_lane_summary *s);
-int mcpp_lane_summary_excluded_at(const mcpp_lane_summary *s, size_t i, const char **id, size_t *id_len,
-                                  const char **reason);
+/* The excluded runs as "id\x1freason" texts, sorted: an array of n pointers
+ * into the summary (valid until it changes; the caller frees the array only).
+ * NULL with *n = 0 when out of memory. */
+const char **mcpp_lane_summary_excluded_sorted(const mcpp_lane_summary *s, size_t *n);
 /* The smallest lane.name seen, or NULL. */
 const char *mcpp_lane_summary_label(const mcpp_lane_summary *s);
 /* The receipt ids, sorted: an array of n pointers into the summary (caller
