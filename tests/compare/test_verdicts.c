@@ -27,12 +27,23 @@ static const char *policy_dir, *work_dir;
 static const char *const SHIPPED[] = {"default.lua", "strict.lua", "shared_cpu.lua", "cross_hardware.lua"};
 enum { N_SHIPPED = sizeof SHIPPED / sizeof SHIPPED[0] };
 
+/* The policies here live as long as a long-lived host's: many rule calls,
+ * no bound on their total time (a sanitizer build on a busy machine would
+ * reach the CLI's 1.5 s); the per-call bounds stay. */
+static const mcpp_lua_limits *long_lived(void)
+{
+    static mcpp_lua_limits lim;
+    mcpp_lua_limits_default(&lim);
+    lim.max_total_ms = -1;
+    return &lim;
+}
+
 static mcpp_policy *shipped(const char *name)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", policy_dir, name);
     mcpp_policy *p = NULL;
-    if (mcpp_policy_load_lua_file(&p, path, NULL) != MCPP_OK)
+    if (mcpp_policy_load_lua_file(&p, path, long_lived()) != MCPP_OK)
         fprintf(stderr, "%s: %s\n", path, mcpp_error_last()->message);
     return p;
 }
@@ -305,7 +316,7 @@ static mcpp_policy *seq_rule_policy(void)
     char name[1024];
     snprintf(name, sizeof name, "%s/seq_rule.lua", policy_dir);
     mcpp_policy *p = NULL;
-    if (mcpp_policy_load_lua_buffer(&p, SEQ_RULE, strlen(SEQ_RULE), name, NULL) != MCPP_OK)
+    if (mcpp_policy_load_lua_buffer(&p, SEQ_RULE, strlen(SEQ_RULE), name, long_lived()) != MCPP_OK)
         fprintf(stderr, "seq_rule: %s\n", mcpp_error_last()->message);
     return p;
 }
@@ -406,6 +417,7 @@ static int supported_claims_name_a_stable_lane(const mcpp_policy *p, const mcpp_
                                ? h.median : 262144;
             mcpp_claim_result *c = NULL;
             if (mcpp_claim_check(&c, p, (const mcpp_receipt *const *)r, n, selectors[s], NULL, value) != MCPP_OK) {
+                fprintf(stderr, "policy %s: claim failed: %s\n", mcpp_policy_name(p), mcpp_error_last()->message);
                 bad++;
                 continue;
             }
@@ -426,8 +438,10 @@ static int gate_passes_only_comparable(const mcpp_policy *p, mcpp_receipt **r, s
 {
     size_t nb = n / 2;
     mcpp_gate_report *g = NULL;
-    if (mcpp_gate_run(&g, p, (const mcpp_receipt *const *)r, nb, (const mcpp_receipt *const *)r + nb, n - nb) != MCPP_OK)
+    if (mcpp_gate_run(&g, p, (const mcpp_receipt *const *)r, nb, (const mcpp_receipt *const *)r + nb, n - nb) != MCPP_OK) {
+        fprintf(stderr, "policy %s: gate failed: %s\n", mcpp_policy_name(p), mcpp_error_last()->message);
         return 1;
+    }
     int bad = 0;
     for (size_t i = 0; i < mcpp_gate_report_count(g); i++) {
         if (mcpp_gate_report_entry_outcome(g, i) != MCPP_GATE_PASSED) continue;
@@ -445,7 +459,11 @@ static int gate_passes_only_comparable(const mcpp_policy *p, mcpp_receipt **r, s
     }
     for (size_t a = 0; a < nb; a++) {
         mcpp_comparison *c = NULL;
-        if (mcpp_compare(&c, p, r[a], r[nb + a]) != MCPP_OK) continue;
+        if (mcpp_compare(&c, p, r[a], r[nb + a]) != MCPP_OK) {
+            fprintf(stderr, "policy %s: compare failed: %s\n", mcpp_policy_name(p), mcpp_error_last()->message);
+            bad++;
+            continue;
+        }
         mcpp_verdict v = mcpp_comparison_verdict(c);
         if (mcpp_comparison_gate(c) == MCPP_GATE_PASSED && v != MCPP_VERDICT_COMPARABLE && v != MCPP_VERDICT_QUALIFIED)
             bad++;
@@ -475,6 +493,7 @@ TEST(property_stable_lanes_supported_claims_and_passed_gates_rest_on_comparable_
             }
             mcpp_frontier *f = NULL;
             if (mcpp_frontier_build(&f, p, (const mcpp_receipt *const *)r, N) != MCPP_OK) {
+                fprintf(stderr, "policy %s: frontier failed: %s\n", mcpp_policy_name(p), mcpp_error_last()->message);
                 failures++;
                 continue;
             }
