@@ -11,8 +11,11 @@
 --       enough_samples  each side needs at least 10 measured step samples,
 --                       else the pair is insufficient (the interval would be
 --                       too wide to mean anything);
---       verification    a receipt whose kernel verification failed is not
---                       comparable with anything.
+--       verification_recorded
+--                       a receipt that records no kernel verification at all
+--                       is not comparable with anything (a failed verification
+--                       is not comparable under every policy: the engine
+--                       itself adds a `verification` row for it).
 -- Fallbacks stay a qualification: the row names each one, and a lane with an
 -- unresolved fallback is never stable on the frontier anyway.
 return {
@@ -42,11 +45,11 @@ return {
       end,
     },
     {
-      name = "verification",
+      name = "verification_recorded",
       fn = function(base, cand)
         for _, side in ipairs({ { "base", base }, { "candidate", cand } }) do
-          if side[2].backend.verification.status == "failed" then
-            return "mismatch", side[1] .. " failed kernel verification"
+          if side[2].backend.verification.status == nil then
+            return "mismatch", side[1] .. " records no kernel verification; strict needs one"
           end
         end
         return nil

@@ -60,18 +60,21 @@ static size_t instantiate(char *out, size_t cap, size_t i)
 {
     static const char *const keys[] = {"\"id\": \"nam52-dense-2026-03-12\"", "\"created_at\": \"2026-03-12T21:03:57Z\"",
                                        "\"git_commit\": \"4e81b7c0d2a95f63e1b8a7c4d09f2e5b6a3c1d87\"",
-                                       "\"seq_len\": 4096", "\"global_batch\": 256", "\"tokens_per_s\": 559304.3"};
-    char values[6][96];
+                                       "\"seq_len\": 4096", "\"global_batch\": 256",
+                                       /* no denominator: any tokens_per_s is then consistent */
+                                       "\"useful_tokens_per_step\": 1029120,", "\"tokens_per_s\": 559304.3"};
+    char values[7][96];
     snprintf(values[0], sizeof values[0], "\"id\": \"bench-%08zu\"", i);
     snprintf(values[1], sizeof values[1], "\"created_at\": \"2026-%02zu-%02zuT%02zu:%02zu:%02zuZ\"", 1 + (i / 2419200) % 12,
              1 + (i / 86400) % 28, (i / 3600) % 24, (i / 60) % 60, i % 60);
     snprintf(values[2], sizeof values[2], "\"git_commit\": \"%040zx\"", i / 100);
     snprintf(values[3], sizeof values[3], "\"seq_len\": %zu", 512 * (1 + i % 16));
     snprintf(values[4], sizeof values[4], "\"global_batch\": %zu", 64 * (1 + (i / 16) % 8));
-    snprintf(values[5], sizeof values[5], "\"tokens_per_s\": %.1f", 500000.0 + (double)(i % 997));
+    values[5][0] = '\0';
+    snprintf(values[6], sizeof values[6], "\"tokens_per_s\": %.1f", 500000.0 + (double)(i % 997));
     const char *src = template_text;
     size_t len = 0;
-    for (int k = 0; k < 6; k++) {
+    for (int k = 0; k < 7; k++) {
         const char *at = strstr(src, keys[k]);
         if (!at) abort(); /* the example changed: update the keys */
         size_t head = (size_t)(at - src);

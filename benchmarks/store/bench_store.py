@@ -29,6 +29,8 @@ EXAMPLE = pathlib.Path(__file__).resolve().parents[2] / "examples" / "receipts" 
 
 def write_files(folder: pathlib.Path, count: int) -> None:
     base = json.loads(EXAMPLE.read_text())
+    # Without its denominator any tokens_per_s is consistent with the step times.
+    base["workload"].pop("useful_tokens_per_step", None)
     for i in range(count):
         base["id"] = f"bench-{i:08d}"
         base["created_at"] = f"2026-04-{1 + (i // 86400) % 28:02d}T{(i // 3600) % 24:02d}:{(i // 60) % 60:02d}:{i % 60:02d}Z"

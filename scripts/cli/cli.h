@@ -77,4 +77,14 @@ const mcpp_lua_limits *cli_policy_limits(void);
  * samples (the compiled-in examples when n_paths is 0); 0 or an exit code. */
 int cli_policy_run_samples(const mcpp_policy *policy, char **sample_paths, int n_paths);
 
+/* cli_skipped.c: removes --skip-invalid from argv; 1 when it was given. */
+int cli_take_skip_invalid(int *argc, char **argv);
+/* Prints a rendered report with the files the sets skipped listed inside it
+ * (a "skipped" member of the JSON object; lines after text and markdown). */
+void cli_print_with_skipped(FILE *to, const char *text, mcpp_output_format format,
+                      const struct mcpp_receipt_set *const *sets, size_t n_sets);
+
+/* cmd_receipt.c: writes a JSON string literal (invalid UTF-8 becomes U+FFFD). */
+void cli_json_string(FILE *to, const char *s);
+
 #endif /* MCPP_CLI_H */

@@ -1,10 +1,11 @@
 /*
  * cli_policy_samples.c — `policy check` runs every custom rule of a policy
  * on sample receipt pairs, under the same bounds as any command, so a rule
- * that hangs, errors or blows its limits is refused by the check instead of
- * at compare time. The samples are two example receipts compiled into the
- * CLI (so an installed CLI needs no data files), or the receipts given with
- * --sample; every ordered pair of them is compared.
+ * that hangs, errors, reads a misspelt field or blows its limits is refused
+ * by the check instead of at compare time. The samples are the shipped
+ * example receipts compiled into the CLI (so an installed CLI needs no data
+ * files), or the receipts given with --sample; every ordered pair of them is
+ * compared.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,7 @@
 #include "mcpp_receipts/compare.h"
 #include "policy_sample_receipts.h" /* generated: SAMPLE_RECEIPTS[] */
 
-enum { MAX_SAMPLES = 16 };
+enum { MAX_SAMPLES = 32 };
 
 static int load_samples(mcpp_receipt **out, size_t *n, char **paths, int n_paths)
 {
@@ -25,7 +26,8 @@ static int load_samples(mcpp_receipt **out, size_t *n, char **paths, int n_paths
         }
         (*n)++;
     }
-    for (size_t i = 0; n_paths == 0 && i < sizeof SAMPLE_RECEIPTS / sizeof SAMPLE_RECEIPTS[0]; i++) {
+    for (size_t i = 0; n_paths == 0 && *n < MAX_SAMPLES && i < sizeof SAMPLE_RECEIPTS / sizeof SAMPLE_RECEIPTS[0];
+         i++) {
         const char *text = (const char *)SAMPLE_RECEIPTS[i].bytes;
         if (mcpp_receipt_load_buffer(&out[*n], NULL, text, SAMPLE_RECEIPTS[i].len, MCPP_FORMAT_JSON,
                                      SAMPLE_RECEIPTS[i].name, NULL) != MCPP_OK) {

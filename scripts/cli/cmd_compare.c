@@ -5,7 +5,8 @@
  *
  * Exit codes: compare 0 comparable/qualified and gate passed,
  * 1 regression beyond the gate, 2 not comparable or insufficient; gate 0/1/2
- * as its outcome; claim 0 supported, 1 contradicted, 2 unsupported; frontier
+ * as its outcome; claim 0 supported, 1 contradicted, 2 unsupported or
+ * ambiguous (the selector matches more than one lane); frontier
  * 0. Any unreadable input or policy is 3 (the report of what did load is
  * still printed for frontier, gate and claim), internal errors 4.
  */
@@ -116,7 +117,29 @@ static int print_rendered(int rc, char *text)
     return 0;
 }
 
-/* Loads paths into a set; failures are reported on stderr and counted. */
+/* Prints a rendered report with the sets' skipped files listed in it. */
+static int print_report(int rc, char *text, mcpp_output_format format, const mcpp_receipt_set *const *sets,
+                        size_t n_sets)
+{
+    int ex = exit_for(rc);
+    if (ex) return ex;
+    cli_print_with_skipped(stdout, text, format, sets, n_sets);
+    mcpp_free(text);
+    return 0;
+}
+
+/* 3 when a named input could not be read, or a file was skipped without
+ * --skip-invalid; else 0 (the command's own verdict decides). */
+static int inputs_exit(int bad, int skip_invalid, const mcpp_receipt_set *const *sets, size_t n_sets)
+{
+    if (bad) return CLI_EXIT_INVALID;
+    for (size_t s = 0; s < n_sets; s++)
+        if (mcpp_receipt_set_failure_count(sets[s]) && !skip_invalid) return CLI_EXIT_INVALID;
+    return 0;
+}
+
+/* Loads paths into a set; a named path that cannot be read is counted in
+ * *bad, files that fail to load stay recorded in the set (and go to stderr). */
 static int load_paths(mcpp_receipt_set *set, char **paths, int n, int *bad)
 {
     for (int i = 0; i < n; i++) {
@@ -130,8 +153,7 @@ static int load_paths(mcpp_receipt_set *set, char **paths, int n, int *bad)
         for (size_t k = before; k < mcpp_receipt_set_failure_count(set); k++) {
             fputs("mcpp-receipts: skipped ", stderr);
             cli_fputs_safe(stderr, mcpp_receipt_set_failure_message(set, k), 1);
-            fputc('\n', stderr);
-            (*bad)++;
+            fputc('\n', stderr); /* counted by inputs_exit, unless --skip-invalid */
         }
     }
     return 0;
@@ -228,8 +250,11 @@ static const char FRONTIER_HELP[] =
     "Groups the receipts under PATH (files, or directories read recursively for\n"
     "*.json, *.yaml, *.yml) into lanes and labels each lane stable or unstable with\n"
     "its reasons, headline number, interval and adjacent lanes.\n\n"
+    "--skip-invalid decides on the receipts that loaded; every skipped file is\n"
+    "listed in the report either way.\n\n"
     "exit codes: 0 report printed, 3 some input or the policy could not be read\n"
-    "(the report of the rest is still printed), 4 internal error\n";
+    "(the report of the rest is still printed; not for skipped files with\n"
+    "--skip-invalid), 4 internal error\n";
 
 int cli_frontier(int argc, char **argv)
 {
@@ -237,6 +262,7 @@ int cli_frontier(int argc, char **argv)
         fputs(FRONTIER_HELP, stdout);
         return CLI_EXIT_OK;
     }
+    int skip = cli_take_skip_invalid(&argc, argv);
     common_opts o;
     int bad = 0, ex = parse_common(argc, argv, &o, NULL, NULL);
     mcpp_policy *policy = NULL;
@@ -257,8 +283,10 @@ int cli_frontier(int argc, char **argv)
     }
     char *text = NULL;
     int rc = mcpp_frontier_render(&text, f, o.format);
-    if ((ex = print_rendered(rc, text)) != 0) goto done;
-    ex = bad ? CLI_EXIT_INVALID : CLI_EXIT_OK;
+    const mcpp_receipt_set *sets[1] = {set};
+    size_t n_sets = set ? 1 : 0; /* the whole store: no set was loaded */
+    if ((ex = print_report(rc, text, o.format, sets, n_sets)) != 0) goto done;
+    ex = inputs_exit(bad, skip, sets, n_sets);
 done:
     mcpp_frontier_free(f);
     mcpp_receipt_set_free(set);
@@ -278,9 +306,11 @@ static const char GATE_HELP[] =
     "Both options may be repeated; PATH is a file or a directory (recursive).\n"
     "With --store DB each option is given once and selects stored receipts:\n"
     "COLUMN=VALUE,... on id, tool, git_commit (prefix), name, lane_label, metric.\n\n"
+    "--skip-invalid gates on the receipts that loaded; every skipped file is listed\n"
+    "in the report either way.\n\n"
     "exit codes: 0 passed, 1 regression beyond the gate, 2 a candidate could not be\n"
-    "compared (no comparable baseline, metric missing), 3 invalid input or policy,\n"
-    "4 internal error\n";
+    "compared (no comparable baseline, metric missing, a point comparison), 3 invalid\n"
+    "input (a skipped file without --skip-invalid) or policy, 4 internal error\n";
 
 int cli_gate(int argc, char **argv)
 {
@@ -288,6 +318,7 @@ int cli_gate(int argc, char **argv)
         fputs(GATE_HELP, stdout);
         return CLI_EXIT_OK;
     }
+    int skip = cli_take_skip_invalid(&argc, argv);
     /* Repeatable options: collect them first, then parse the rest. */
     char **bpaths = calloc((size_t)argc, sizeof *bpaths);
     char **cpaths = calloc((size_t)argc, sizeof *cpaths);
@@ -332,8 +363,10 @@ int cli_gate(int argc, char **argv)
     if ((ex = exit_for(rc)) != 0) goto done;
     char *text = NULL;
     rc = mcpp_gate_report_render(&text, report, o.format);
-    if ((ex = print_rendered(rc, text)) != 0) goto done;
-    ex = bad ? CLI_EXIT_INVALID : mcpp_gate_report_exit_code(report);
+    const mcpp_receipt_set *sets[2] = {bs, cs};
+    if ((ex = print_report(rc, text, o.format, sets, 2)) != 0) goto done;
+    ex = inputs_exit(bad, skip, sets, 2);
+    if (!ex) ex = mcpp_gate_report_exit_code(report);
 done:
     mcpp_gate_report_free(report);
     mcpp_receipt_set_free(bs);
@@ -359,9 +392,12 @@ static const char CLAIM_HELP[] =
     "family pattern depth name moe attention mamba recurrent gemm precision seq_len\n"
     "micro_batch global_batch data dataset compile warmup startup routing top_k\n"
     "experts accelerator count substrate tp pp ep cp dp, or any schema path.\n"
-    "M defaults to the policy's gate metric (metrics.tokens_per_s).\n\n"
-    "exit codes: 0 supported, 1 contradicted, 2 unsupported, 3 invalid input or\n"
-    "policy, 4 internal error\n";
+    "M defaults to the policy's gate metric (metrics.tokens_per_s). A SELECTOR that\n"
+    "matches more than one lane is ambiguous: every matching lane is listed.\n\n"
+    "--skip-invalid checks against the receipts that loaded; every skipped file is\n"
+    "listed in the report either way.\n\n"
+    "exit codes: 0 supported, 1 contradicted, 2 unsupported or ambiguous, 3 invalid\n"
+    "input (a skipped file without --skip-invalid) or policy, 4 internal error\n";
 
 int cli_claim(int argc, char **argv)
 {
@@ -369,6 +405,7 @@ int cli_claim(int argc, char **argv)
         fputs(CLAIM_HELP, stdout);
         return CLI_EXIT_OK;
     }
+    int skip = cli_take_skip_invalid(&argc, argv);
     static const char *const extra[] = {"--lane", "--metric", "--value", NULL};
     const char *vals[3] = {NULL, NULL, NULL};
     common_opts o;
@@ -391,13 +428,14 @@ int cli_claim(int argc, char **argv)
     if ((ex = exit_for(rc)) != 0) goto done;
     char *text = NULL;
     rc = mcpp_claim_result_render(&text, res, o.format);
-    if ((ex = print_rendered(rc, text)) != 0) goto done;
-    if (bad) ex = CLI_EXIT_INVALID;
-    else switch (mcpp_claim_result_verdict(res)) {
-        case MCPP_CLAIM_SUPPORTED: ex = CLI_EXIT_OK; break;
-        case MCPP_CLAIM_CONTRADICTED: ex = CLI_EXIT_REGRESSION; break;
-        default: ex = CLI_EXIT_NOT_COMPARABLE; break;
-        }
+    const mcpp_receipt_set *sets[1] = {set};
+    if ((ex = print_report(rc, text, o.format, sets, 1)) != 0) goto done;
+    if ((ex = inputs_exit(bad, skip, sets, 1)) != 0) goto done;
+    switch (mcpp_claim_result_verdict(res)) {
+    case MCPP_CLAIM_SUPPORTED: ex = CLI_EXIT_OK; break;
+    case MCPP_CLAIM_CONTRADICTED: ex = CLI_EXIT_REGRESSION; break;
+    default: ex = CLI_EXIT_NOT_COMPARABLE; break;
+    }
 done:
     mcpp_claim_result_free(res);
     mcpp_receipt_set_free(set);

@@ -161,6 +161,15 @@ static int policy_check(int argc, char **argv)
             mcpp_policy_free(p);
             continue;
         }
+        if (mcpp_policy_dimension_count(p) == 0) {
+            /* Not a doubt but a defect: every receipt would pool into one lane. */
+            printf("%s: refused: the policy declares no dimensions at all, so every receipt would be "
+                   "comparable with every other and pool into one lane (include default.lua, or list "
+                   "the dimensions under must_match / qualify / ignore)\n", argv[i]);
+            exit_code = CLI_EXIT_INVALID;
+            mcpp_policy_free(p);
+            continue;
+        }
         int warnings = lint_policy(p, argv[i]);
         printf("%s: %s (%d warning%s)\n", argv[i], warnings && strict ? "refused" : "ok", warnings,
                warnings == 1 ? "" : "s");

@@ -118,6 +118,8 @@ static int is_option(const char *arg) { return arg[0] == '-' && arg[1] != '\0'; 
  * file name can hold anything) become U+FFFD so the output always parses. */
 static void json_string(FILE *to, const char *s) { cli_fputs_json(to, s ? s : ""); }
 
+void cli_json_string(FILE *to, const char *s) { json_string(to, s); }
+
 static void json_diagnostics(FILE *to, const mcpp_report *report, int load_status,
                              const char *name)
 {

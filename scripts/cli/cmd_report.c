@@ -86,7 +86,9 @@ static int load_inputs(mcpp_receipt_set *set, const report_args *a, const char *
         return CLI_EXIT_INTERNAL;
     *skipped = grown;
     for (size_t k = 0; k < failures; k++) {
-        fprintf(stderr, "mcpp-receipts: skipped %s\n", mcpp_receipt_set_failure_message(set, k));
+        fputs("mcpp-receipts: skipped ", stderr);
+        cli_fputs_safe(stderr, mcpp_receipt_set_failure_message(set, k), 1);
+        fputc('\n', stderr);
         (*skipped)[(*n_skipped)++] = mcpp_receipt_set_failure_message(set, k);
     }
     return 0;

@@ -29,7 +29,7 @@ printf 'return { include = {"default.lua"}, name = "mine" }\n' >"$work/outside/m
 # Marks: each candidate default.lua changes min_runs, so the output says which one was used.
 printf 'return { include = {"strict.lua"}, name = "own", noise = { min_runs = 7 } }\n' \
   >"$work/own_default.lua"
-printf 'return { name = "from_path", noise = { min_runs = 9 } }\n' >"$work/pathdir/default.lua"
+printf 'return { name = "from_path", dimensions = { must_match = { "pattern" } }, noise = { min_runs = 9 } }\n' >"$work/pathdir/default.lua"
 
 check_policy() { # label expected-min_runs env... -- command...
   local label=$1 want=$2; shift 2

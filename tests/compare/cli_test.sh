@@ -51,7 +51,7 @@ expect gate_without_comparable_baseline_exit_2 2 "no comparable baseline" \
     "$BIN" gate --baseline "$EX/nam56r_padded.json" --candidate "$EX/nam52_dense.json"
 expect gate_needs_both_sides_exit_3 3 "" "$BIN" gate --baseline "$EX"
 expect claim_from_an_unstable_lane_is_unsupported_exit_2 2 "this number came from lane" \
-    "$BIN" claim --lane family=NAM56R,moe=jagged --value 365442 "$EX"
+    "$BIN" claim --lane family=NAM56R,moe=jagged,seq_len=4096 --value 365442 "$EX"
 expect claim_unknown_selector_key_exit_3 3 "" \
     "$BIN" claim --lane colour=red --value 1 "$EX"
 expect claim_help_exit_0 0 "benchmark-laundering" "$BIN" claim --help

@@ -103,9 +103,16 @@ TEST(frontier_labels_lanes_with_every_reason)
     CHECK(has_reason(f, B, "1 run claims blocked"));
     CHECK_STR_EQ(mcpp_frontier_lane_blocker(f, B), "padded MoE capacity buffer OOM");
 
+    /* c3 asked for H200 and got H100: excluded from the headline with its
+     * reason; the lane is labelled from its two clean runs. */
     CHECK_INT_EQ(mcpp_frontier_lane_status(f, C), MCPP_LANE_UNSTABLE);
-    CHECK(has_reason(f, C, "unresolved fallback: hardware: requested NVIDIA H200 x8, observed NVIDIA H100 80GB HBM3 x8"));
+    CHECK(has_reason(f, C, "too few ok runs: 2 of 3 needed (1 excluded from the headline)"));
     CHECK_INT_EQ(mcpp_frontier_lane_reason_count(f, C), 1);
+    CHECK_INT_EQ(mcpp_frontier_lane_receipt_count(f, C), 2);
+    CHECK_INT_EQ(mcpp_frontier_lane_excluded_count(f, C), 1);
+    CHECK_STR_EQ(mcpp_frontier_lane_excluded_id(f, C, 0), "c3");
+    CHECK_CONTAINS(mcpp_frontier_lane_excluded_reason(f, C, 0),
+                   "hardware: requested NVIDIA H200 x8, observed NVIDIA H100 80GB HBM3 x8");
 
     CHECK_INT_EQ(mcpp_frontier_lane_status(f, E), MCPP_LANE_UNSTABLE);
     CHECK(has_reason(f, E, "noise over bound"));
@@ -208,7 +215,8 @@ TEST(policy_without_must_match_dimensions_puts_everything_in_one_lane)
     CHECK_INT_EQ(mcpp_frontier_build(&f, p, (const mcpp_receipt *const *)mixed, N_MIXED), MCPP_OK);
     CHECK_INT_EQ(mcpp_frontier_lane_count(f), 1);
     CHECK_STR_EQ(mcpp_frontier_lane_key(f, 0), "");
-    CHECK_INT_EQ(mcpp_frontier_lane_receipt_count(f, 0), N_MIXED);
+    CHECK_INT_EQ(mcpp_frontier_lane_receipt_count(f, 0), N_MIXED - 1); /* c3: request not met */
+    CHECK_INT_EQ(mcpp_frontier_lane_excluded_count(f, 0), 1);
     CHECK_INT_EQ(mcpp_frontier_lane_adjacent_count(f, 0), 0);
     mcpp_frontier_free(f);
     CHECK_INT_EQ(mcpp_frontier_build(&f, p, NULL, 0), MCPP_OK);
@@ -270,18 +278,17 @@ static mcpp_claim_result *claim(const char *sel, double value)
 
 TEST(claim_within_a_stable_matching_lane_is_supported)
 {
-    mcpp_claim_result *r = claim("family=NAM56R,moe=jagged,seq_len=4096", 262500);
+    mcpp_claim_result *r = claim("family=NAM56R,moe=jagged,seq_len=4096,top_k=2", 262500);
     CHECK_INT_EQ(mcpp_claim_result_verdict(r), MCPP_CLAIM_SUPPORTED);
     CHECK_CONTAINS(mcpp_claim_result_reason(r), "this number belongs to this lane only");
-    /* The top_k=4 lane matches the selector too (it does not name top_k). */
-    CHECK_INT_EQ(mcpp_claim_result_matched_count(r), 2);
+    CHECK_INT_EQ(mcpp_claim_result_matched_count(r), 1);
     mcpp_claim_result_free(r);
 }
 
 TEST(claim_outside_the_stable_lane_is_contradicted_and_names_the_real_source)
 {
     /* 300000 came from the padded lane, which is blocked: laundering. */
-    mcpp_claim_result *r = claim("family=NAM56R,moe=jagged,seq_len=4096", 300000);
+    mcpp_claim_result *r = claim("family=NAM56R,moe=jagged,seq_len=4096,top_k=2", 300000);
     CHECK_INT_EQ(mcpp_claim_result_verdict(r), MCPP_CLAIM_CONTRADICTED);
     CHECK_CONTAINS(mcpp_claim_result_reason(r), "lies outside it");
     CHECK_CONTAINS(mcpp_claim_result_reason(r), "this number came from lane");
@@ -322,7 +329,7 @@ TEST(claim_selector_may_be_a_lane_key_or_a_schema_path)
     r = claim(key, 262144);
     CHECK_INT_EQ(mcpp_claim_result_verdict(r), MCPP_CLAIM_SUPPORTED);
     mcpp_claim_result_free(r);
-    r = claim("routing.top_k=2,workload.seq_len=4096", 262144);
+    r = claim("routing.top_k=2,workload.seq_len=4096,backend.moe.observed=jagged", 262144);
     CHECK_INT_EQ(mcpp_claim_result_verdict(r), MCPP_CLAIM_SUPPORTED);
     char *json = NULL;
     CHECK_INT_EQ(mcpp_claim_result_render(&json, r, MCPP_OUTPUT_JSON), MCPP_OK);
@@ -358,13 +365,16 @@ TEST(merged_partition_summaries_equal_the_summary_of_the_union)
                                         "\"stability\":\"blocked\",\"blocker\":\"y\""};
     mcpp_receipt *pool[N_POOL];
     for (int i = 0; i < N_POOL; i++) {
-        char id[32], tps[48], oc[64], st[96];
+        char id[32], tps[48], useful[64], oc[64], st[96];
+        /* tokens/s stays useful tokens over the median step (1 s), as validation demands. */
+        int tokens = 250000 + (int)rnd(12000);
         snprintf(id, sizeof id, "\"id\":\"p%d\"", i);
-        snprintf(tps, sizeof tps, "\"tokens_per_s\":%d", 250000 + (int)rnd(20000));
+        snprintf(tps, sizeof tps, "\"tokens_per_s\":%d", tokens);
+        snprintf(useful, sizeof useful, "\"useful_tokens_per_step\":%d", tokens);
         snprintf(oc, sizeof oc, "%s", outcomes[rnd(3)]);
         snprintf(st, sizeof st, "%s", stabilities[rnd(3)]);
         int fb = rnd(4) == 0;
-        pool[i] = FIX(BASE_ID, id, "\"tokens_per_s\":262144", tps, "\"outcome\":\"ok\"", oc, "\"stability\":\"stable\"", st,
+        pool[i] = FIX(BASE_ID, id, "\"tokens_per_s\":262144", tps, "\"useful_tokens_per_step\":262144", useful, "\"outcome\":\"ok\"", oc, "\"stability\":\"stable\"", st,
                       "\"precision\":\"bf16\"", fb ? "\"precision\":\"bf16\",\"fallbacks\":[\"gemm:cutlass->cublas\"]"
                                                    : "\"precision\":\"bf16\"");
     }

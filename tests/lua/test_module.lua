@@ -146,6 +146,25 @@ check("frontier_labels_lanes", function()
   assert(f.text:find("NAM56R hybrid MoE lane (moe=jagged)", 1, true), "text shows the display label")
 end)
 
+check("claim_with_a_selector_matching_several_lanes_is_ambiguous", function()
+  local run3 = mr.load(examples .. "/nam56r_padded_run3.json")
+  local list = { padded, run2, run3, jagged }
+  local c = mr.claim(list, "family=NAM56R", 395476)
+  eq(c.verdict, "ambiguous", "verdict")
+  eq(#c.matched, 2, "matched lanes")
+  assert(c.reason:find("narrow the selector by backend", 1, true), c.reason)
+  eq(mr.claim(list, "family=NAM56R,moe=padded", 395476).verdict, "supported", "narrowed")
+end)
+
+check("two_different_runs_with_one_id_are_a_conflict", function()
+  local text = run2:json():gsub('"tokens_per_s": [0-9.]+', '"tokens_per_s": 1'):gsub('"useful_tokens_per_step": [0-9]+,', '')
+  local other = mr.loads(text)
+  local ok, err = pcall(mr.frontier, { padded, run2, other })
+  eq(ok, false)
+  assert(tostring(err.message or err):find("conflict: receipt 'nam56r-padded-2026-03-14-run2'", 1, true), tostring(err))
+  eq(mr.frontier({ padded, run2, mr.loads(run2:json()) }).duplicates, 1, "the same run twice is one run")
+end)
+
 check("close_frees_now_and_closed_receipt_refuses_use", function()
   local r = mr.load(examples .. "/nam52_dense.json")
   do

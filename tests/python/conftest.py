@@ -34,7 +34,8 @@ BASE = {
         "micro_batch": 2,
         "global_batch": 256,
         "tokens_per_step": 1048576,
-        "useful_tokens_per_step": 1032192,
+        # No useful_tokens_per_step: the tests vary tokens_per_s freely, and with
+        # the denominator stated validation would hold them to it (within 1%).
         "data": {"path": "real", "dataset": "fineweb-edu"},
     },
     "routing": {

@@ -157,7 +157,11 @@ def test_frontier_table_html_and_plot(receipt_dir):
     assert isinstance(ax, Axes)
     labels = [t.get_text() for t in ax.get_yticklabels()]
     assert any(fr.stable[0].short_key in t for t in labels)
-    assert len(ax.patches) >= 1  # the adjacency arc
+    # The jagged lane's only run asked for padded and got jagged: it is excluded
+    # from the headline, so the lane is plotted without one (and without an arc).
+    jagged = fr.unstable[0]
+    assert jagged.headline is None and [rid for rid, _ in jagged.excluded] == ["jagged-fallback"]
+    assert any(t.get_text() == "no headline" for t in ax.texts)
 
 
 def test_claim_from_an_unstable_lane_is_not_supported(receipt_dir):

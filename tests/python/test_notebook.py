@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from conftest import REPO
@@ -23,3 +25,8 @@ def test_frontier_notebook_executes_end_to_end():
     html = "".join(o.get("data", {}).get("text/html", "") for o in outputs)
     assert "mcpp-frontier" in html and "mcpp-comparison" in html
     assert any("image/png" in o.get("data", {}) for o in outputs), "the frontier plot is shown"
+    # What examples/receipts/README.md promises: the padded MoE lane is stable.
+    printed = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")
+    stable = re.search(r"(\d+) stable lane\(s\): \[(.*)\]", printed)
+    assert stable and int(stable.group(1)) >= 1, printed
+    assert "NAM56R hybrid MoE lane" in stable.group(2)

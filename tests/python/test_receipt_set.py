@@ -25,7 +25,9 @@ def test_bad_files_are_reported_with_locations_and_do_not_stop_the_rest(receipt_
     (receipt_dir / "broken.json").write_text('{"schema": "mcpp.receipt/1",\n  "lane": {,}\n}')
     (receipt_dir / "notes.txt").write_text("ignored: not a receipt extension")
     (receipt_dir / ".hidden.json").write_text("{")
-    rs = mr.load_dir(receipt_dir)
+    with pytest.raises(mr.ParseError, match="broken.json"):
+        mr.load_dir(receipt_dir)  # failing is the default
+    rs = mr.load_dir(receipt_dir, errors="skip")
     assert len(rs) == 4
     assert len(rs.errors) == 1
     err = rs.errors[0]
@@ -65,8 +67,8 @@ def test_threaded_loading_gives_the_same_set_in_the_same_order(tmp_path):
     for i in range(120):
         (tmp_path / f"r{i:03d}.json").write_text(json.dumps(variant(id=f"r{i:03d}")))
     (tmp_path / "r050.json").write_text("{oops")
-    one = mr.load_dir(tmp_path, threads=1)
-    many = mr.load_dir(tmp_path, threads=4)
+    one = mr.load_dir(tmp_path, threads=1, errors="skip")
+    many = mr.load_dir(tmp_path, threads=4, errors="skip")
     assert list(one) == list(many) and len(many) == 119
     assert [r.id for r in many] == sorted(r.id for r in many)
     assert [e.path for e in many.errors] == [str(tmp_path / "r050.json")]
@@ -93,7 +95,7 @@ def test_unreadable_subdirectory_is_reported_not_skipped(receipt_dir):
     try:
         if os.access(locked, os.R_OK):
             pytest.skip("running with privileges that ignore directory permissions")
-        rs = mr.load_dir(receipt_dir)
+        rs = mr.load_dir(receipt_dir, errors="skip")
         assert len(rs) == 4
         assert [e.path for e in rs.errors] == [str(locked)]
         assert isinstance(rs.errors[0], mr.FileError)
@@ -103,7 +105,7 @@ def test_unreadable_subdirectory_is_reported_not_skipped(receipt_dir):
 
 def test_dangling_link_named_like_a_receipt_is_reported(receipt_dir):
     (receipt_dir / "gone.json").symlink_to(receipt_dir / "does-not-exist.json")
-    rs = mr.load_dir(receipt_dir)
+    rs = mr.load_dir(receipt_dir, errors="skip")
     assert len(rs) == 4
     assert [e.path for e in rs.errors] == [str(receipt_dir / "gone.json")]
     assert isinstance(rs.errors[0], mr.FileError)

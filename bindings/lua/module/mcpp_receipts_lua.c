@@ -1,7 +1,7 @@
 /*
  * mcpp_receipts_lua.c — the Lua 5.4 module: `local mr = require "mcpp_receipts"`.
  *
- * Gives review scripts the library's load, compare, frontier and policies:
+ * Gives review scripts the library's load, compare, frontier, claim and policies:
  *
  *   mr.load(path)               -> receipt     (JSON or YAML, by extension)
  *   mr.loads(text [, fmt])      -> receipt     (fmt "json", "yaml" or "auto")
@@ -10,6 +10,10 @@
  *                                              metric, gate} plus its text as "text"
  *   mr.frontier(list [, policy])-> table       the keys of mcpp_frontier_render's JSON
  *                                              {schema, policy, receipts, lanes} plus "text"
+ *   mr.claim(list, selector, value [, policy [, metric]]) -> table  the keys of
+ *                                              mcpp_claim_result_render's JSON plus "text"
+ *                                              (verdict "ambiguous" when several lanes match)
+ *   (a list holding two different receipts with one id raises a conflict error)
  *   mr.policy(path [, limits])  -> policy      (a sandboxed Lua policy file; limits is
  *                                              {time_limit_ms=, total_time_limit_ms=})
  *   mr.default_policy()         -> policy
@@ -38,6 +42,7 @@
 #include "mcpp_receipts/compare.h"
 #include "mcpp_receipts/frontier.h"
 #include "mcpp_receipts/policy_lua.h"
+#include "mcpp_receipts/receipt_set.h"
 
 #include "import_lua.h"
 #include "policy/lua/lua_values.h" /* shared with the policy engine's receipt views */
@@ -543,24 +548,61 @@ static int mr_compare(lua_State *L)
     return 1;
 }
 
-static int mr_frontier(lua_State *L)
+/* The receipts of the table at `idx` as an array in Lua memory (so an error
+ * leaks nothing); two different runs with one id are refused, as the CLI and
+ * Python refuse them. */
+static const mcpp_receipt **check_receipt_list(lua_State *L, int idx, size_t *n_out)
 {
-    luaL_checktype(L, 1, LUA_TTABLE);
-    const mcpp_policy *policy = opt_policy(L, 2);
-    lua_Integer n = luaL_len(L, 1);
-    luaL_argcheck(L, n >= 0 && n < (1 << 24), 1, "too many receipts");
-    /* The array lives in Lua memory, so an error below leaks nothing. */
+    luaL_checktype(L, idx, LUA_TTABLE);
+    lua_Integer n = luaL_len(L, idx);
+    luaL_argcheck(L, n >= 0 && n < (1 << 24), idx, "too many receipts");
     const mcpp_receipt **list = lua_newuserdatauv(L, (size_t)(n ? n : 1) * sizeof *list, 0);
     for (lua_Integer i = 1; i <= n; i++) {
-        lua_geti(L, 1, i);
+        lua_geti(L, idx, i);
         list[i - 1] = check_receipt(L, lua_gettop(L))->receipt;
         lua_pop(L, 1); /* the table keeps the receipt alive */
     }
+    if (mcpp_receipts_check_ids(list, (size_t)n) != MCPP_OK)
+        raise_last_error(L);
+    *n_out = (size_t)n;
+    return list;
+}
+
+static int mr_frontier(lua_State *L)
+{
+    const mcpp_policy *policy = opt_policy(L, 2);
+    size_t n = 0;
+    const mcpp_receipt **list = check_receipt_list(L, 1, &n);
     mcpp_frontier *f = NULL;
-    if (mcpp_frontier_build(&f, policy, list, (size_t)n) != MCPP_OK)
+    if (mcpp_frontier_build(&f, policy, list, n) != MCPP_OK)
         return raise_last_error(L);
     int rc = push_rendered(L, render_frontier, f);
     mcpp_frontier_free(f);
+    if (rc != MCPP_OK)
+        return raise_last_error(L);
+    return 1;
+}
+
+static int render_claim(char **out, const void *r, int format)
+{
+    return mcpp_claim_result_render(out, r, (mcpp_output_format)format);
+}
+
+/* claim(receipts, selector, value [, policy [, metric]]): the verdict
+ * ("supported", "contradicted", "unsupported", "ambiguous") and its lanes. */
+static int mr_claim(lua_State *L)
+{
+    const char *selector = luaL_checkstring(L, 2);
+    double value = luaL_checknumber(L, 3);
+    const mcpp_policy *policy = opt_policy(L, 4);
+    const char *metric = luaL_optstring(L, 5, NULL);
+    size_t n = 0;
+    const mcpp_receipt **list = check_receipt_list(L, 1, &n);
+    mcpp_claim_result *r = NULL;
+    if (mcpp_claim_check(&r, policy, list, n, selector, metric, value) != MCPP_OK)
+        return raise_last_error(L);
+    int rc = push_rendered(L, render_claim, r);
+    mcpp_claim_result_free(r);
     if (rc != MCPP_OK)
         return raise_last_error(L);
     return 1;
@@ -617,6 +659,7 @@ int luaopen_mcpp_receipts(lua_State *L)
                                          {"import", mr_import},
                                          {"compare", mr_compare},
                                          {"frontier", mr_frontier},
+                                         {"claim", mr_claim},
                                          {"policy", mr_policy},
                                          {"default_policy", mr_default_policy},
                                          {"policy_test", mr_policy_test},

@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from typing import Iterable, Union
 
-from . import _core
+from . import _core, _inputs
 from ._core import (
     SCHEMA,
     ArgumentError,
@@ -86,18 +86,23 @@ def loads(text: str | bytes, format: str = "json", *, name: str | None = None) -
     return _core.loads(text, format, name)
 
 
-def load_dir(path: PathLike, recursive: bool = True, *, threads: int | None = None) -> ReceiptSet:
+def load_dir(path: PathLike, recursive: bool = True, *, threads: int | None = None,
+             errors: str = "raise") -> ReceiptSet:
     """Loads every ``*.json``, ``*.yaml`` and ``*.yml`` under ``path``.
 
     Files are parsed and validated in C on ``threads`` threads (None: one per
     CPU, at most 8) with the GIL released; the result is in sorted path order
-    whatever the thread count, and hidden entries are skipped. Files
-    that fail do not stop the others: they are listed in ``.errors`` of the
-    returned :class:`ReceiptSet` as exception instances with their locations.
-    Raises :class:`FileError` when ``path`` itself cannot be read.
+    whatever the thread count, and hidden entries are skipped. A file that
+    fails, or a receipt with the id of an earlier one and other content (two
+    runs claiming one id), raises its error (``errors="raise"``, the default);
+    with ``errors="skip"`` the others are returned and the failures are listed
+    in ``.errors`` of the :class:`ReceiptSet` as exception instances with their
+    locations. Raises :class:`FileError` when ``path`` itself cannot be read.
     """
-    receipts, errors = _core.load_dir(path, recursive, threads)
-    return ReceiptSet(receipts, errors)
+    _inputs.check_errors_arg(errors)
+    receipts, found = _core.load_dir(path, recursive, threads)
+    kept, failures = _inputs.settle(receipts, found, errors)
+    return ReceiptSet(kept, failures)
 
 
 def import_results(format: str, paths: PathLike | Iterable[PathLike], *,
@@ -127,14 +132,9 @@ def _as_receipt(obj: Receipt | PathLike) -> Receipt:
     raise TypeError(f"expected a Receipt or a path, got {type(obj).__name__}")
 
 
-def _as_receipts(objs: Iterable[Receipt] | PathLike) -> tuple[Receipt, ...]:
-    if isinstance(objs, (str, os.PathLike)):
-        if os.path.isdir(objs):
-            return tuple(load_dir(objs))
-        return (load(objs),)
-    if isinstance(objs, _core.Receipt):
-        raise TypeError("expected several receipts (a list, a ReceiptSet or a directory)")
-    return tuple(_as_receipt(r) for r in objs)
+def _as_receipts(objs: Iterable[Receipt] | PathLike, errors: str = "raise"):
+    """The receipts and the failures skipped under errors="skip"."""
+    return _inputs.gather(objs, errors, load_dir, load)
 
 
 def _parse(texts: tuple[str, ...]):
@@ -154,36 +154,48 @@ def compare(base: Receipt | PathLike, cand: Receipt | PathLike,
     return Comparison(data, lambda f: _core._compare(b, c, policy, f)[0])
 
 
-def frontier(receipts: Iterable[Receipt] | PathLike, policy: Policy | None = None) -> Frontier:
+def _result(cls, data, render, failures):
+    data, render = _inputs.with_skipped(data, render, failures)
+    result = cls(data, render)
+    result.errors = tuple(failures)
+    return result
+
+
+def frontier(receipts: Iterable[Receipt] | PathLike, policy: Policy | None = None, *,
+             errors: str = "raise") -> Frontier:
     """Groups receipts into lanes (by their must-match dimensions) and labels
-    each stable or unstable, with reasons, headline intervals and adjacent
-    lanes. ``receipts`` may be a ReceiptSet, any iterable of receipts, or a
-    directory path."""
-    items = _as_receipts(receipts)
+    each stable, unstable or insufficient, with reasons, excluded runs,
+    headline intervals and adjacent lanes. ``receipts`` may be a ReceiptSet,
+    any iterable of receipts, or a directory path. An input that fails raises;
+    with ``errors="skip"`` it is listed in the report (``.errors`` and
+    ``to_dict()["skipped"]``) instead."""
+    items, failures = _as_receipts(receipts, errors)
     data = _parse(_core._frontier(items, policy, "j"))
-    return Frontier(data, lambda f: _core._frontier(items, policy, f)[0])
+    return _result(Frontier, data, lambda f: _core._frontier(items, policy, f)[0], failures)
 
 
 def claim(receipts: Iterable[Receipt] | PathLike, *, lane: str, value: float,
-          metric: str | None = None, policy: Policy | None = None) -> ClaimResult:
+          metric: str | None = None, policy: Policy | None = None, errors: str = "raise") -> ClaimResult:
     """Checks a quoted number: is ``value`` of ``metric`` (default: the policy's
     gate metric) backed by a stable lane matching the selector ``lane``?
 
     ``lane`` is a lane key, a short key ("lane-…") or terms such as
     "family=NAM56R,seq_len=4096,moe=jagged". The result names the lane the
-    number really came from when it is not supported.
+    number really came from when it is not supported; a selector matching
+    more than one lane is "ambiguous". ``errors`` as for :func:`frontier`.
     """
-    items = _as_receipts(receipts)
+    items, failures = _as_receipts(receipts, errors)
     data = _parse(_core._claim(items, lane, metric, float(value), policy, "j"))
-    return ClaimResult(data,
-                       lambda f: _core._claim(items, lane, metric, float(value), policy, f)[0])
+    return _result(ClaimResult, data,
+                   lambda f: _core._claim(items, lane, metric, float(value), policy, f)[0], failures)
 
 
 def gate(baselines: Iterable[Receipt] | PathLike, candidates: Iterable[Receipt] | PathLike,
-         policy: Policy | None = None) -> GateReport:
+         policy: Policy | None = None, *, errors: str = "raise") -> GateReport:
     """The pre-merge gate: each candidate against the comparable baselines;
     fails on an established regression beyond the policy's threshold, and is
-    undetermined when comparability cannot be established."""
-    b, c = _as_receipts(baselines), _as_receipts(candidates)
+    undetermined when comparability cannot be established. ``errors`` as for
+    :func:`frontier`."""
+    (b, fb), (c, fc) = _as_receipts(baselines, errors), _as_receipts(candidates, errors)
     data = _parse(_core._gate(b, c, policy, "j"))
-    return GateReport(data, lambda f: _core._gate(b, c, policy, f)[0])
+    return _result(GateReport, data, lambda f: _core._gate(b, c, policy, f)[0], fb + fc)

@@ -25,6 +25,7 @@ _STATUS_COLOURS = {
     "missing": "#eeeeee",
     "stable": "#e6f4ea",
     "unstable": "#fff4d6",
+    "ambiguous": "#fff4d6",
     "comparable": "#e6f4ea",
     "qualified": "#fff4d6",
     "not_comparable": "#fde2e1",
@@ -275,8 +276,10 @@ def _headline(d: dict[str, Any] | None) -> Headline | None:
 class Lane:
     """One lane of the frontier: receipts whose must-match dimensions agree.
 
-    ``status`` is "stable" or "unstable" (with ``reasons`` and a ``blocker``);
-    the headline number belongs to this lane only. ``differences`` says what
+    ``status`` is "stable", "unstable" or "insufficient" (the lane key lacks
+    what the policy requires; with ``reasons`` and a ``blocker``); the
+    headline number belongs to this lane only. ``excluded`` holds the runs
+    kept out of the headline as (id, reason) pairs. ``differences`` says what
     tells the lane apart from its neighbours ("moe=jagged, seq_len=8192") and
     ``display_label`` is the label with it, as every display shows the lane.
     """
@@ -292,6 +295,7 @@ class Lane:
     adjacent: tuple[Adjacent, ...] = field(default_factory=tuple)
     differences: str = ""
     display_label: str = ""
+    excluded: tuple[tuple[str, str], ...] = field(default_factory=tuple)
 
     @property
     def stable(self) -> bool:
@@ -368,6 +372,7 @@ class Frontier(_Rendered):
                 ),
                 differences=d.get("differences") or "",
                 display_label=d.get("display_label") or d.get("label") or d.get("short_key", ""),
+                excluded=tuple((e.get("id", ""), e.get("reason", "")) for e in d.get("excluded", ())),
             )
             for d in data.get("lanes", [])
         ]
@@ -516,7 +521,8 @@ class Frontier(_Rendered):
 class ClaimResult(_Rendered):
     """Whether a quoted number is backed by a stable lane. Made by :func:`claim`.
 
-    ``verdict`` is "supported", "unsupported" or "contradicted"; ``reason``
+    ``verdict`` is "supported", "unsupported", "contradicted" or "ambiguous"
+    (the selector matched more than one lane); ``reason``
     names the lane the number really came from; ``matched`` and ``sources``
     are lists of dicts (key, short_key, status, ...).
     """

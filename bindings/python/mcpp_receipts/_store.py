@@ -171,7 +171,7 @@ class Store:
         if isinstance(receipts, _core.Receipt):
             items: tuple[Receipt, ...] = (receipts,)  # type: ignore[assignment]
         else:
-            items = _as_receipts(receipts)
+            items = _as_receipts(receipts)[0]
         return AddResult(*_core._store_add(self.path, items))
 
     def remove(self, id: str, reason: str) -> None:

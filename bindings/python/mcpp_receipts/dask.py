@@ -318,7 +318,7 @@ def gate(baselines, candidates, policy=None, *, errors: str = "raise", npartitio
     from . import _as_receipts
 
     _check_options(errors, split_every)
-    cands = _as_receipts(candidates)
+    cands = _as_receipts(candidates)[0]
     nodes = [dask.delayed(_keep_baselines)(items, policy, cands, errors)
              for items in _partitions(baselines, npartitions)]
     (part,) = dask.compute(_tree(nodes, split_every))

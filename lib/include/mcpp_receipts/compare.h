@@ -167,8 +167,10 @@ MCPP_API const mcpp_metric_result *mcpp_comparison_metric(const mcpp_comparison 
  *   failed        verdict comparable/qualified and the favourable end of u's
  *                 interval is still below -max_regression (the regression is
  *                 established at the policy's confidence); for a point
- *                 comparison, u itself below -max_regression
- *   undetermined  verdict not_comparable/insufficient, or metric missing
+ *                 comparison (allowed only by the policy's
+ *                 allow_point_comparisons), u itself below -max_regression
+ *   undetermined  verdict not_comparable/insufficient, metric missing, or a
+ *                 point comparison the policy does not allow
  *   passed        otherwise
  */
 MCPP_API mcpp_gate_outcome mcpp_comparison_gate(const mcpp_comparison *comparison);

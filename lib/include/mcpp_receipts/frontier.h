@@ -15,12 +15,25 @@
  * "lane-" + 12 hex digits is the first 48 bits of the 64-bit FNV-1a hash of
  * the key text.
  *
- * A lane is stable when it has at least noise.min_runs receipts with outcome
- * ok, no failed outcome, no unresolved fallback (backend.fallbacks non-empty
- * or requested != observed), no failed verification, a relative spread
- * (p90-p10)/median of its headline under noise.max_rel_spread (across runs;
- * within the step values when it has a single run), and no receipt claiming
- * stability unstable or blocked. Otherwise it is unstable, with every reason.
+ * Every receipt is first compared with itself under the policy (dimensions,
+ * required fields, built-in checks and custom rules):
+ *   - a must-match key dimension not stated makes the lane `insufficient`
+ *     (never stable: its key does not say what the number is about);
+ *   - a receipt whose request was not met (backend.fallbacks non-empty or
+ *     requested != observed), or that lacks evidence the policy requires
+ *     (a required field, a rule answering insufficient), is listed as
+ *     excluded from the headline with its reason and counts for nothing else;
+ *   - a receipt not comparable even with itself (a rule's mismatch) makes the
+ *     lane unstable, as does a failed kernel verification.
+ * When the policy has custom rules, mcpp_frontier_build also compares every
+ * pair of the lane's counted receipts: a pair the rules call not comparable
+ * makes the lane unstable (summaries of partitions are checked within their
+ * partition only). A lane is stable when it has at least noise.min_runs
+ * counted receipts with outcome ok, no failed outcome, no failed
+ * verification, a relative spread (p90-p10)/median of its headline under
+ * noise.max_rel_spread (across runs; within the step values when it has a
+ * single run), and no receipt claiming stability unstable or blocked.
+ * Otherwise it is unstable, with every reason.
  * Two lanes are adjacent when their keys differ in at most the policy's
  * adjacency width of dimensions (default 1).
  *
@@ -58,10 +71,11 @@ MCPP_API int mcpp_lane_key_short(char *buf, size_t cap, const char *key);
 
 typedef enum mcpp_lane_status {
     MCPP_LANE_STABLE = 0,
-    MCPP_LANE_UNSTABLE = 1
+    MCPP_LANE_UNSTABLE = 1,
+    MCPP_LANE_INSUFFICIENT = 2 /* the lane key lacks what the policy requires to match */
 } mcpp_lane_status;
 
-/* "stable", "unstable"; "unknown" otherwise. Static. */
+/* "stable", "unstable", "insufficient"; "unknown" otherwise. Static. */
 MCPP_API const char *mcpp_lane_status_name(mcpp_lane_status status);
 
 /* The headline of one lane, filled by the functions below; `version` is set
@@ -140,8 +154,9 @@ MCPP_API int mcpp_lane_summaries_build(mcpp_lane_summary ***out, size_t *n_out, 
                                        const mcpp_receipt *const *receipts, size_t n);
 MCPP_API void mcpp_lane_summaries_free(mcpp_lane_summary **summaries, size_t n); /* NULL-safe */
 
-/* Borrowed key ("" while empty), receipt count, status and headline (NULL when
- * the lane has no value of the metric). Reasons: count and text. */
+/* Borrowed key ("" while empty), receipt count (every receipt added, counted
+ * or excluded), status and headline (NULL when the lane has no value of the
+ * metric). Reasons: count and text. */
 MCPP_API const char *mcpp_lane_summary_key(const mcpp_lane_summary *summary);
 MCPP_API size_t mcpp_lane_summary_receipt_count(const mcpp_lane_summary *summary);
 MCPP_API mcpp_lane_status mcpp_lane_summary_status(const mcpp_lane_summary *summary);
@@ -195,6 +210,7 @@ MCPP_API const char *mcpp_frontier_lane_differences(const mcpp_frontier *frontie
 /* The label every display uses: "LABEL (DIFFERENCES)", or LABEL alone. */
 MCPP_API const char *mcpp_frontier_lane_display_label(const mcpp_frontier *frontier, size_t lane);
 MCPP_API int mcpp_frontier_lane_status(const mcpp_frontier *frontier, size_t lane);
+/* The receipts the lane counts (its excluded runs are listed apart, below). */
 MCPP_API size_t mcpp_frontier_lane_receipt_count(const mcpp_frontier *frontier, size_t lane);
 MCPP_API const char *mcpp_frontier_lane_receipt_id(const mcpp_frontier *frontier, size_t lane,
                                                    size_t index);
@@ -204,6 +220,14 @@ MCPP_API int mcpp_frontier_lane_headline(mcpp_lane_headline *out, const mcpp_fro
 MCPP_API size_t mcpp_frontier_lane_reason_count(const mcpp_frontier *frontier, size_t lane);
 MCPP_API const char *mcpp_frontier_lane_reason(const mcpp_frontier *frontier, size_t lane,
                                                size_t index);
+/* Runs of the lane excluded from its headline and status (a request not met,
+ * evidence the policy requires missing), in sorted order: id and reason.
+ * They are not among mcpp_frontier_lane_receipt_id(). NULL / 0 out of range. */
+MCPP_API size_t mcpp_frontier_lane_excluded_count(const mcpp_frontier *frontier, size_t lane);
+MCPP_API const char *mcpp_frontier_lane_excluded_id(const mcpp_frontier *frontier, size_t lane,
+                                                    size_t index);
+MCPP_API const char *mcpp_frontier_lane_excluded_reason(const mcpp_frontier *frontier, size_t lane,
+                                                        size_t index);
 /* The next blocker: the first status.blocker stated in the lane, else its
  * first reason; NULL for a stable lane. */
 MCPP_API const char *mcpp_frontier_lane_blocker(const mcpp_frontier *frontier, size_t lane);
@@ -220,8 +244,9 @@ MCPP_API const mcpp_lane_summary *mcpp_frontier_lane_summary(const mcpp_frontier
 /* The index of the lane with this key or short key; MCPP_ENOTFOUND otherwise. */
 MCPP_API int mcpp_frontier_find_lane(size_t *out, const mcpp_frontier *frontier, const char *key);
 
-/* JSON keys: schema ("mcpp.frontier/1"), policy, receipts, lanes [{key, short_key,
- * label, differences, display_label, status, receipts [ids], headline (null or {metric, higher_is_better,
+/* JSON keys: schema ("mcpp.frontier/1"), policy, warning (only without lane
+ * dimensions), receipts, lanes [{key, short_key, label, differences, display_label,
+ * status, receipts [ids], excluded [{id, reason}], headline (null or {metric, higher_is_better,
  * median, interval [low, high], confidence, n, n_runs, rel_spread, from_steps}),
  * reasons [..], blocker, adjacent [{key, short_key, status, differs_in,
  * blocker}]}]. Free *out with mcpp_free(). */
@@ -253,10 +278,12 @@ MCPP_API int mcpp_frontier_render(char **out, const mcpp_frontier *frontier,
 typedef enum mcpp_claim_verdict {
     MCPP_CLAIM_SUPPORTED = 0,    /* a stable matching lane's interval holds the value */
     MCPP_CLAIM_UNSUPPORTED = 1,  /* no stable matching lane produced it              */
-    MCPP_CLAIM_CONTRADICTED = 2  /* stable matching lane(s) exist; value outside them */
+    MCPP_CLAIM_CONTRADICTED = 2, /* the stable matching lane exists; value outside it */
+    MCPP_CLAIM_AMBIGUOUS = 3     /* the selector matches more than one lane           */
 } mcpp_claim_verdict;
 
-/* "supported", "unsupported", "contradicted"; "unknown" otherwise. Static. */
+/* "supported", "unsupported", "contradicted", "ambiguous"; "unknown"
+ * otherwise. Static. */
 MCPP_API const char *mcpp_claim_verdict_name(mcpp_claim_verdict verdict);
 
 /* Thread safety: read-only once returned; threads may read one at once. */

@@ -120,6 +120,13 @@ MCPP_API const mcpp_gate_settings *mcpp_policy_gate(const mcpp_policy *policy);
 MCPP_API int mcpp_policy_set_adjacency_width(mcpp_policy *policy, int width);
 MCPP_API int mcpp_policy_adjacency_width(const mcpp_policy *policy);
 
+/* Whether the gate may decide on a point comparison (a side with a single
+ * value: one run without step samples). Default 0: such a gate is
+ * undetermined, since one value says nothing about noise. Lua:
+ * gate = { allow_point_comparisons = true }. */
+MCPP_API int mcpp_policy_set_allow_point_comparisons(mcpp_policy *policy, int allow);
+MCPP_API int mcpp_policy_allow_point_comparisons(const mcpp_policy *policy);
+
 /* ---- Custom rules -------------------------------------------------------- */
 
 typedef enum mcpp_rule_outcome {

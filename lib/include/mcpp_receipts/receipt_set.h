@@ -35,7 +35,11 @@ MCPP_API void mcpp_receipt_set_free(mcpp_receipt_set *set); /* NULL-safe */
  */
 MCPP_API int mcpp_receipt_set_add_path(mcpp_receipt_set *set, const char *path,
                                        const mcpp_limits *limits);
-/* Adds a receipt the set takes ownership of (also on failure, when it frees it). */
+/* Adds a receipt the set takes ownership of (also on failure, when it frees it).
+ * A receipt with the id of one already in the set and other canonical content
+ * is refused with MCPP_EINVALID naming both sources (an id conflict; through
+ * mcpp_receipt_set_add_path it is recorded as that file's failure). The same
+ * id with the same content is the same run loaded twice and is added. */
 MCPP_API int mcpp_receipt_set_add(mcpp_receipt_set *set, mcpp_receipt *receipt);
 
 MCPP_API size_t mcpp_receipt_set_count(const mcpp_receipt_set *set);
@@ -43,6 +47,11 @@ MCPP_API const mcpp_receipt *mcpp_receipt_set_at(const mcpp_receipt_set *set, si
 /* The receipts as an array of count pointers, for mcpp_frontier_build() and
  * mcpp_gate_run(). NULL when empty. */
 MCPP_API const mcpp_receipt *const *mcpp_receipt_set_items(const mcpp_receipt_set *set);
+
+/* Checks receipts gathered elsewhere (a binding's list) as a set checks what
+ * it adds: MCPP_EINVALID naming both sources when two receipts share an id
+ * with different canonical content, else MCPP_OK. */
+MCPP_API int mcpp_receipts_check_ids(const mcpp_receipt *const *receipts, size_t n);
 
 /* Files that failed to load: path, status code and the error message. */
 MCPP_API size_t mcpp_receipt_set_failure_count(const mcpp_receipt_set *set);

@@ -86,6 +86,7 @@ const char *mcpp_claim_verdict_name(mcpp_claim_verdict verdict)
     case MCPP_CLAIM_SUPPORTED: return "supported";
     case MCPP_CLAIM_UNSUPPORTED: return "unsupported";
     case MCPP_CLAIM_CONTRADICTED: return "contradicted";
+    case MCPP_CLAIM_AMBIGUOUS: return "ambiguous";
     }
     return "unknown";
 }
@@ -279,9 +280,11 @@ static int collect_lanes(mcpp_claim_result *r, const mcpp_frontier *f, const mcp
     if (!r->matched || !r->sources) return mcpp_error_nomem();
     for (size_t l = 0; l < L; l++) {
         const mcpp_lane_eval *e = mcpp_frontier_lane_eval(f, l);
-        int rc, contains = e->has_headline &&
-                           (in_interval(value, e->headline.interval_low, e->headline.interval_high) ||
-                            in_interval(value, e->min_value * (1 - nf), e->max_value * (1 + nf)));
+        int rc, contains = (e->has_headline &&
+                            (in_interval(value, e->headline.interval_low, e->headline.interval_high) ||
+                             in_interval(value, e->min_value * (1 - nf), e->max_value * (1 + nf)))) ||
+                           (e->has_excluded_values &&
+                            in_interval(value, e->excluded_min * (1 - nf), e->excluded_max * (1 + nf)));
         if (match[l]) {
             claim_lane *c = &r->matched[r->n_matched];
             if ((rc = fill_lane(c, f, l, r->metric)) != 0) return rc;
@@ -300,10 +303,69 @@ static int collect_lanes(mcpp_claim_result *r, const mcpp_frontier *f, const mcp
     return MCPP_OK;
 }
 
+/* The length of the first segment (up to an unescaped ';') of a lane key. */
+static size_t segment_len(const char *k)
+{
+    size_t n = 0;
+    while (k[n] && k[n] != ';') n += k[n] == '\\' && k[n + 1] ? 2 : 1;
+    return n;
+}
+
+/* Appends the key dimensions in which the matched lanes differ ("data, backend"). */
+static void differing_dimensions(mcpp_strbuf *t, const mcpp_claim_result *r)
+{
+    const char **at = calloc(r->n_matched, sizeof *at);
+    if (!at) {
+        t->failed = 1;
+        return;
+    }
+    for (size_t i = 0; i < r->n_matched; i++) at[i] = r->matched[i].key;
+    int first = 1;
+    while (*at[0]) {
+        size_t n0 = segment_len(at[0]);
+        int differs = 0;
+        for (size_t i = 1; i < r->n_matched; i++)
+            if (segment_len(at[i]) != n0 || memcmp(at[i], at[0], n0) != 0) differs = 1;
+        if (differs) {
+            const char *eq = memchr(at[0], '=', n0);
+            mcpp_sb_puts(t, first ? "" : ", ");
+            mcpp_sb_put(t, at[0], eq ? (size_t)(eq - at[0]) : n0);
+            first = 0;
+        }
+        for (size_t i = 0; i < r->n_matched; i++) {
+            at[i] += segment_len(at[i]);
+            if (*at[i] == ';') at[i]++;
+        }
+    }
+    free(at);
+}
+
+/* More than one lane matches: the claim names no single lane, so no lane can
+ * back it. Every matching lane is listed with its status and headline. */
+static void decide_ambiguous(mcpp_claim_result *r, mcpp_strbuf *reason)
+{
+    r->verdict = MCPP_CLAIM_AMBIGUOUS;
+    mcpp_sb_printf(reason, "ambiguous: the selector matches %zu lanes: ", r->n_matched);
+    for (size_t i = 0; i < r->n_matched; i++) {
+        const claim_lane *c = &r->matched[i];
+        mcpp_sb_printf(reason, "%s%s (%s, %s", i ? "; " : "", c->short_key, c->label,
+                       mcpp_lane_status_name((mcpp_lane_status)c->status));
+        if (c->has_headline) mcpp_sb_printf(reason, ", median %.6g", c->headline.median);
+        mcpp_sb_putc(reason, ')');
+    }
+    mcpp_sb_puts(reason, "; narrow the selector by ");
+    differing_dimensions(reason, r);
+    mcpp_sb_puts(reason, " (or name one lane by its short key)");
+}
+
 /* Sets the verdict and writes its reason. */
 static void decide(mcpp_claim_result *r, mcpp_strbuf *reason, const claim_lane *support,
                    const claim_lane *stable_match)
 {
+    if (r->n_matched > 1) {
+        decide_ambiguous(r, reason);
+        return;
+    }
     if (support) {
         r->verdict = MCPP_CLAIM_SUPPORTED;
         mcpp_sb_printf(reason, "supported: stable lane %s (%s) has %s median %.6g, interval [%.6g, %.6g] (n=%zu); "
@@ -328,8 +390,8 @@ static void decide(mcpp_claim_result *r, mcpp_strbuf *reason, const claim_lane *
     } else {
         mcpp_sb_puts(reason, "unsupported: no stable lane matches the selector (");
         for (size_t i = 0; i < r->n_matched; i++)
-            mcpp_sb_printf(reason, "%s%s is unstable: %s", i ? "; " : "", r->matched[i].short_key,
-                           r->matched[i].reasons);
+            mcpp_sb_printf(reason, "%s%s is %s: %s", i ? "; " : "", r->matched[i].short_key,
+                           mcpp_lane_status_name((mcpp_lane_status)r->matched[i].status), r->matched[i].reasons);
         mcpp_sb_putc(reason, ')');
     }
     describe_sources(reason, r, NULL);

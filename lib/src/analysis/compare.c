@@ -284,7 +284,7 @@ static mcpp_dim_status eval_fields(const mcpp_policy_dim *d, const mcpp_receipt 
     if (d->n_fields && not_applicable == d->n_fields) st = MCPP_DIM_MATCH;
     else if (diffs) st = must ? MCPP_DIM_MISMATCH : MCPP_DIM_QUALIFY;
     else if (one_sided) st = must ? MCPP_DIM_MISSING : MCPP_DIM_QUALIFY;
-    else if (!present) st = must ? MCPP_DIM_MISSING : MCPP_DIM_MATCH;
+    else if (!present) st = must ? MCPP_DIM_MISSING : MCPP_DIM_QUALIFY; /* not recorded is not agreement */
     else st = MCPP_DIM_MATCH;
     if (!ex) return st;
 
@@ -343,7 +343,7 @@ static mcpp_dim_status eval_fields(const mcpp_policy_dim *d, const mcpp_receipt 
         mcpp_sb_puts(t, must ? " (missing is never a match)" : " (qualifies)");
     } else if (!present) {
         mcpp_sb_puts(t, must ? "not stated on either side (missing is never a match)"
-                                  : "not recorded on either side");
+                                  : "not recorded on either side (qualifies: absent on both is not agreement)");
     } else {
         mcpp_sb_puts(t, "same on both sides");
     }
@@ -492,7 +492,103 @@ static mcpp_verdict fold(mcpp_verdict v, mcpp_dim_status st)
     return from > v ? from : v;
 }
 
-/* Runs the dimensions, the required fields and the custom rules. */
+/* Runs custom rule `rule` on the pair: its status, and its reason in `reason`. */
+static int run_rule(const mcpp_policy_rule *rule, const mcpp_receipt *b, const mcpp_receipt *c,
+                    mcpp_dim_status *st, char *reason, size_t cap)
+{
+    reason[0] = '\0';
+    mcpp_rule_outcome oc = MCPP_RULE_PASS;
+    int rc = rule->fn(rule->userdata, b, c, &oc, reason, cap);
+    if (rc != MCPP_OK) {
+        const mcpp_error *e = mcpp_error_last();
+        if (e->code == MCPP_OK)
+            return mcpp_error_raise(MCPP_EPOLICY, MCPP_ERROR_KIND_POLICY, "rule '%s' failed", rule->name);
+        return e->code; /* a sandbox bound keeps its MCPP_ELIMIT */
+    }
+    reason[cap - 1] = '\0';
+    *st = oc == MCPP_RULE_QUALIFY        ? MCPP_DIM_QUALIFY
+          : oc == MCPP_RULE_MISMATCH     ? MCPP_DIM_MISMATCH
+          : oc == MCPP_RULE_INSUFFICIENT ? MCPP_DIM_MISSING
+                                         : MCPP_DIM_MATCH;
+    return MCPP_OK;
+}
+
+/* Adds a row the engine itself decides (not a policy dimension). */
+static void builtin_row(explain *ex, const char *dim, mcpp_dim_status st, const char *base, const char *cand,
+                        const char *reason)
+{
+    cmp_row *row = new_row(ex);
+    if (!row) return;
+    row->status = (int)st;
+    row->role = st == MCPP_DIM_QUALIFY ? MCPP_ROLE_QUALIFY : MCPP_ROLE_MUST_MATCH;
+    row->off_dim = add_text(ex, dim);
+    row->off_base = add_text(ex, base);
+    row->off_cand = add_text(ex, cand);
+    row->off_reason = add_text(ex, reason);
+}
+
+/* backend.verification.status as text, "(absent)" when not recorded. */
+static const char *verification_status(const mcpp_policy *p, const mcpp_receipt *r)
+{
+    mcpp_value v;
+    if (get(r, p->id_verification, &v) && (v.type == MCPP_TYPE_ENUM || v.type == MCPP_TYPE_STRING) && v.string)
+        return v.string;
+    return "(absent)";
+}
+
+static int verification_failed(const mcpp_policy *p, const mcpp_receipt *r)
+{
+    return strcmp(verification_status(p, r), "failed") == 0;
+}
+
+/* A failed kernel verification means the number was computed by kernels that
+ * gave wrong answers: such a receipt is not comparable with anything, under
+ * every policy. The row appears only when a side failed. */
+static mcpp_dim_status eval_verification(const mcpp_policy *p, const mcpp_receipt *b, const mcpp_receipt *c,
+                                         explain *ex)
+{
+    int fb = verification_failed(p, b), fc = verification_failed(p, c);
+    if (!fb && !fc) return MCPP_DIM_MATCH;
+    if (ex)
+        builtin_row(ex, "verification", MCPP_DIM_MISMATCH, verification_status(p, b), verification_status(p, c),
+                    fb && fc ? "kernel verification failed on both sides"
+                    : fb     ? "base failed kernel verification: its number is not evidence"
+                             : "cand failed kernel verification: its number is not evidence");
+    return MCPP_DIM_MISMATCH;
+}
+
+/* The denominator of tokens/s (useful tokens per step) changing between runs
+ * changes what "faster" means: named as a qualification with both values. */
+static mcpp_dim_status eval_denominator(const mcpp_policy *p, const mcpp_receipt *b, const mcpp_receipt *c,
+                                        explain *ex)
+{
+    if (mcpp_field_compare(b, c, p->id_useful_tokens) != MCPP_FIELD_DIFFERS) return MCPP_DIM_MATCH;
+    if (!ex) return MCPP_DIM_QUALIFY;
+    mcpp_value vb, vc;
+    get(b, p->id_useful_tokens, &vb);
+    get(c, p->id_useful_tokens, &vc);
+    cmp_row *row = new_row(ex);
+    if (!row) return MCPP_DIM_QUALIFY;
+    row->status = MCPP_DIM_QUALIFY;
+    row->role = MCPP_ROLE_QUALIFY;
+    row->off_dim = add_text(ex, "denominator");
+    row->off_base = begin_text(ex);
+    mcpp_value_text(&ex->text, &vb, 0);
+    end_text(ex);
+    row->off_cand = begin_text(ex);
+    mcpp_value_text(&ex->text, &vc, 0);
+    end_text(ex);
+    row->off_reason = begin_text(ex);
+    mcpp_sb_puts(&ex->text, "qualifies: workload.useful_tokens_per_step differs: ");
+    mcpp_value_text(&ex->text, &vb, 0);
+    mcpp_sb_puts(&ex->text, " vs ");
+    mcpp_value_text(&ex->text, &vc, 0);
+    mcpp_sb_puts(&ex->text, " (the denominator of tokens/s changed: preserve it before accepting the win)");
+    end_text(ex);
+    return MCPP_DIM_QUALIFY;
+}
+
+/* Runs the dimensions, the built-in checks, the required fields and the custom rules. */
 static int evaluate(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt *b, const mcpp_receipt *c,
                     explain *ex)
 {
@@ -509,6 +605,8 @@ static int evaluate(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt 
         if (ex && ex->n_rows) ex->rows[ex->n_rows - 1].off_dim = dim_off;
         v = fold(v, st);
     }
+    v = fold(v, eval_verification(p, b, c, ex));
+    v = fold(v, eval_denominator(p, b, c, ex));
     for (size_t i = 0; i < p->n_required; i++) {
         int pb = mcpp_field_present(b, p->required_ids[i]), pc = mcpp_field_present(c, p->required_ids[i]);
         if (pb && pc) continue;
@@ -529,21 +627,9 @@ static int evaluate(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt 
     for (size_t i = 0; i < p->n_rules; i++) {
         const mcpp_policy_rule *rule = &p->rules[i];
         char reason[512];
-        reason[0] = '\0';
-        mcpp_rule_outcome oc = MCPP_RULE_PASS;
-        int rc = rule->fn(rule->userdata, b, c, &oc, reason, sizeof reason);
-        if (rc != MCPP_OK) {
-            const mcpp_error *e = mcpp_error_last();
-            if (e->code == MCPP_OK)
-                return mcpp_error_raise(MCPP_EPOLICY, MCPP_ERROR_KIND_POLICY, "rule '%s' failed",
-                                        rule->name);
-            return e->code; /* a sandbox bound keeps its MCPP_ELIMIT */
-        }
-        reason[sizeof reason - 1] = '\0';
-        mcpp_dim_status st = oc == MCPP_RULE_QUALIFY      ? MCPP_DIM_QUALIFY
-                             : oc == MCPP_RULE_MISMATCH     ? MCPP_DIM_MISMATCH
-                             : oc == MCPP_RULE_INSUFFICIENT ? MCPP_DIM_MISSING
-                                                            : MCPP_DIM_MATCH;
+        mcpp_dim_status st = MCPP_DIM_MATCH;
+        int rc = run_rule(rule, b, c, &st, reason, sizeof reason);
+        if (rc != MCPP_OK) return rc;
         v = fold(v, st);
         if (!ex) continue;
         cmp_row *row = new_row(ex);
@@ -554,6 +640,31 @@ static int evaluate(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt 
         row->off_base = add_text(ex, "");
         row->off_cand = add_text(ex, "");
         row->off_reason = add_text(ex, reason[0] ? reason : (st == MCPP_DIM_MATCH ? "rule passed" : "rule fired"));
+    }
+    *out = v;
+    return MCPP_OK;
+}
+
+int mcpp_compare_self_verdict(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt *r)
+{
+    /* Compared with itself nothing differs: only absent must-match fields,
+     * absent required fields, a failed verification and the rules can speak. */
+    mcpp_verdict v = MCPP_VERDICT_COMPARABLE;
+    const char *pat = pattern_of(p, r);
+    for (size_t i = 0; i < p->n_dims; i++) {
+        const mcpp_policy_dim *d = &p->dims[i];
+        if (d->role == MCPP_ROLE_MUST_MATCH && d->kind == MCPP_DIM_KIND_FIELDS)
+            v = fold(v, eval_fields(d, r, r, pat, pat, NULL));
+    }
+    v = fold(v, eval_verification(p, r, r, NULL));
+    for (size_t i = 0; i < p->n_required; i++)
+        if (!mcpp_field_present(r, p->required_ids[i])) v = fold(v, MCPP_DIM_MISSING);
+    for (size_t i = 0; i < p->n_rules; i++) {
+        char reason[512];
+        mcpp_dim_status st = MCPP_DIM_MATCH;
+        int rc = run_rule(&p->rules[i], r, r, &st, reason, sizeof reason);
+        if (rc != MCPP_OK) return rc;
+        v = fold(v, st);
     }
     *out = v;
     return MCPP_OK;

@@ -47,6 +47,11 @@ int mcpp_metric_side_add(mcpp_metric_side *s, const mcpp_policy *p, int metric_i
  * allocating: 1 when it has one, else 0. */
 int mcpp_metric_stated(double *out, const mcpp_policy *p, int metric_id, const mcpp_receipt *r);
 
+/* mcpp_compare_verdict(p, r, r) without the rows that cannot fire when a
+ * receipt meets itself (qualifying dimensions, fallbacks, the denominator):
+ * the lanes sort every receipt with it. `p` must not be NULL. */
+int mcpp_compare_self_verdict(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt *r);
+
 /* Compares two sides into *out (method and metric point to static or
  * policy-owned text: callers copy what they keep). Returns 0, or MCPP_ENOMEM. */
 int mcpp_metric_compare(mcpp_metric_result *out, const mcpp_policy *p, const mcpp_metric_side *base,

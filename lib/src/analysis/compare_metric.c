@@ -208,6 +208,13 @@ mcpp_gate_outcome mcpp_metric_gate(const mcpp_metric_result *m, const mcpp_polic
     double lo = favourable(m->higher_is_better ? m->interval_low : m->interval_high, m->higher_is_better);
     const char *dir = m->higher_is_better ? "higher is better" : "lower is better";
     mcpp_gate_outcome outcome;
+    if (m->point_comparison && !p->allow_point_comparisons) {
+        mcpp_sb_printf(reason,
+                       "point comparison (%+.1f%% on %s): a side has a single value and no step samples, so "
+                       "no change can be established; policy '%s' does not allow point comparisons",
+                       u * 100, m->metric, p->name);
+        return MCPP_GATE_UNDETERMINED;
+    }
     if (best < -allowance) {
         outcome = MCPP_GATE_FAILED;
         if (m->point_comparison)

@@ -24,6 +24,9 @@ typedef struct frontier_lane {
     mcpp_lane_eval eval;
     const char **ids;
     size_t n_ids;
+    char **excluded_ids; /* parallel: id and reason of each excluded run */
+    const char **excluded_reasons;
+    size_t n_excluded;
     size_t *adj;
     char **adj_dims;
     size_t n_adj, cap_adj;
@@ -53,6 +56,9 @@ void mcpp_frontier_free(mcpp_frontier *f)
         free(l->display_label);
         mcpp_lane_eval_clear(&l->eval);
         free(l->ids);
+        for (size_t j = 0; j < l->n_excluded; j++) free(l->excluded_ids[j]);
+        free(l->excluded_ids);
+        free(l->excluded_reasons);
         for (size_t j = 0; j < l->n_adj; j++) free(l->adj_dims[j]);
         free(l->adj);
         free(l->adj_dims);
@@ -396,7 +402,27 @@ static int sort_lanes(mcpp_frontier *f, size_t n, size_t *lane_of)
     return MCPP_OK;
 }
 
-/* Labels every lane stable or unstable, with its short key, ids and label. */
+/* Copies the lane's excluded runs out of its summary (ids own, reasons borrowed). */
+static int list_excluded(frontier_lane *x)
+{
+    size_t n = 0;
+    const char **texts = mcpp_lane_summary_excluded_sorted(x->summary, &n);
+    MCPP_CHECK_ALLOC(texts);
+    x->excluded_ids = calloc(n ? n : 1, sizeof *x->excluded_ids);
+    x->excluded_reasons = calloc(n ? n : 1, sizeof *x->excluded_reasons);
+    int rc = x->excluded_ids && x->excluded_reasons ? MCPP_OK : mcpp_error_nomem();
+    for (size_t i = 0; !rc && i < n; i++) {
+        const char *sep = strchr(texts[i], '\x1f');
+        size_t id_len = sep ? (size_t)(sep - texts[i]) : strlen(texts[i]);
+        x->excluded_reasons[i] = sep ? sep + 1 : "";
+        if (!(x->excluded_ids[i] = strndup(texts[i], id_len))) rc = mcpp_error_nomem();
+        else x->n_excluded++;
+    }
+    free(texts);
+    return rc;
+}
+
+/* Labels every lane, with its short key, ids, excluded runs and label. */
 static int evaluate_lanes(mcpp_frontier *f)
 {
     int rc = MCPP_OK;
@@ -410,6 +436,7 @@ static int evaluate_lanes(mcpp_frontier *f)
         const char *label = mcpp_lane_summary_label(x->summary);
         x->label = strdup(label ? label : x->short_key);
         if (!x->ids || !x->label) rc = mcpp_error_nomem();
+        if (!rc) rc = list_excluded(x);
     }
     return rc;
 }
@@ -476,8 +503,71 @@ static int finish(mcpp_frontier *f, const mcpp_policy *p, size_t *lane_of, size_
     return rc;
 }
 
-/* Groups the receipts into lanes, skipping repeated runs. */
-static int group_receipts(frontier_builder *b, const mcpp_receipt *const *receipts, size_t n, size_t *lane_of)
+/* Records in its lane that receipts a and b, both counted, are not comparable
+ * (their rules say so, since their keys are equal). */
+static int add_pair_conflict(const mcpp_policy *p, mcpp_lane_summary *s, const mcpp_receipt *a,
+                             const mcpp_receipt *b)
+{
+    mcpp_comparison *c = NULL;
+    int rc = mcpp_compare(&c, p, a, b);
+    if (rc) return rc;
+    mcpp_strbuf t;
+    mcpp_sb_init_heap(&t, 256);
+    mcpp_sb_printf(&t, "runs %s and %s are not comparable under policy '%s' (%s)", mcpp_receipt_id(a),
+                   mcpp_receipt_id(b), p->name, mcpp_verdict_name(mcpp_comparison_verdict(c)));
+    for (size_t i = 0; i < mcpp_comparison_row_count(c); i++) {
+        int st = mcpp_comparison_row_status(c, i);
+        if (st != MCPP_DIM_MISMATCH && st != MCPP_DIM_MISSING) continue;
+        mcpp_sb_printf(&t, ": %s: %s", mcpp_comparison_row_dimension(c, i), mcpp_comparison_row_reason(c, i));
+    }
+    mcpp_comparison_free(c);
+    rc = t.failed ? mcpp_error_nomem() : mcpp_lane_summary_add_conflict(s, t.data);
+    mcpp_sb_free(&t);
+    return rc;
+}
+
+/*
+ * With custom rules two counted receipts of one lane may still be not
+ * comparable: a rule may read fields outside the lane key. Every pair of a
+ * lane's clean receipts is compared; the first pair that is not comparable
+ * makes the lane unstable. Without rules the pair verdict of two clean
+ * receipts with equal keys is at worst qualified, so nothing is compared.
+ */
+static int check_rule_pairs(frontier_builder *b, const mcpp_receipt *const *receipts, size_t n,
+                            const size_t *lane_of, const unsigned char *clean)
+{
+    size_t L = b->f->n_lanes;
+    size_t *start = calloc(L + 1, sizeof *start), *order = malloc((n ? n : 1) * sizeof *order);
+    unsigned char *done = calloc(L ? L : 1, 1);
+    int rc = start && order && done ? MCPP_OK : mcpp_error_nomem();
+    for (size_t i = 0; !rc && i < n; i++) start[lane_of[i] + 1] += clean[i];
+    for (size_t l = 0; !rc && l < L; l++) start[l + 1] += start[l];
+    for (size_t i = 0, *fill = start; !rc && i < n; i++)
+        if (clean[i]) order[fill[lane_of[i]]++] = i;
+    for (size_t l = L; !rc && l > 0; l--) start[l] = start[l - 1]; /* the fill moved each start to the next */
+    if (!rc) start[0] = 0;
+    for (size_t l = 0; !rc && l < L; l++) {
+        for (size_t x = start[l]; !rc && !done[l] && x < start[l + 1]; x++) {
+            for (size_t y = x + 1; !rc && !done[l] && y < start[l + 1]; y++) {
+                const mcpp_receipt *ra = receipts[order[x]], *rb = receipts[order[y]];
+                mcpp_verdict v;
+                if ((rc = mcpp_compare_verdict(&v, b->p, ra, rb)) != 0) break;
+                if (v == MCPP_VERDICT_COMPARABLE || v == MCPP_VERDICT_QUALIFIED) continue;
+                rc = add_pair_conflict(b->p, b->f->lanes[l].summary, ra, rb);
+                done[l] = 1;
+            }
+        }
+    }
+    free(start);
+    free(order);
+    free(done);
+    return rc;
+}
+
+/* Groups the receipts into lanes, skipping repeated runs; clean[i] (when not
+ * NULL) says whether receipt i counted and is comparable with itself. */
+static int group_receipts(frontier_builder *b, const mcpp_receipt *const *receipts, size_t n, size_t *lane_of,
+                          unsigned char *clean)
 {
     for (size_t i = 0; i < n; i++) {
         MCPP_CHECK_ARG(receipts[i], "receipt %zu is NULL", i);
@@ -485,11 +575,14 @@ static int group_receipts(frontier_builder *b, const mcpp_receipt *const *receip
         int rc = lane_for(b, receipts[i], &lane);
         if (rc) return rc;
         if (lane_of) lane_of[i] = lane;
+        if (clean) clean[i] = 0;
         if (seen_before(b, lane, receipts[i])) {
             b->f->n_duplicates++;
             continue;
         }
-        if ((rc = mcpp_lane_summary_add_keyed(b->f->lanes[lane].summary, receipts[i])) != 0) return rc;
+        int ok = 0;
+        if ((rc = mcpp_lane_summary_add_checked(b->f->lanes[lane].summary, receipts[i], &ok)) != 0) return rc;
+        if (clean) clean[i] = (unsigned char)ok;
     }
     return MCPP_OK;
 }
@@ -502,8 +595,16 @@ int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const 
     MCPP_CHECK_ALLOC(f);
     frontier_builder b;
     int rc = builder_init(&b, f, p, n, metric, metric_id);
-    if (!rc) rc = group_receipts(&b, receipts, n, lane_of);
+    /* Rules need each receipt's lane (before the lanes are sorted) and whether it is clean. */
+    size_t *lanes = p->n_rules ? malloc((n ? n : 1) * sizeof *lanes) : NULL;
+    unsigned char *clean = p->n_rules ? malloc(n ? n : 1) : NULL;
+    if (!rc && p->n_rules && (!lanes || !clean)) rc = mcpp_error_nomem();
+    if (!rc) rc = group_receipts(&b, receipts, n, lanes ? lanes : lane_of, clean);
+    if (!rc && p->n_rules) rc = check_rule_pairs(&b, receipts, n, lanes, clean);
+    if (!rc && lanes && lane_of) memcpy(lane_of, lanes, n * sizeof *lanes);
     if (!rc) rc = finish(f, p, lane_of, n);
+    free(lanes);
+    free(clean);
     builder_release(&b);
     if (rc) {
         mcpp_frontier_free(f);
@@ -609,6 +710,24 @@ const char *mcpp_frontier_lane_reason(const mcpp_frontier *f, size_t lane, size_
     return l && index < l->eval.n_reasons ? l->eval.reasons[index] : NULL;
 }
 
+size_t mcpp_frontier_lane_excluded_count(const mcpp_frontier *f, size_t lane)
+{
+    const frontier_lane *l = lane_at(f, lane);
+    return l ? l->n_excluded : 0;
+}
+
+const char *mcpp_frontier_lane_excluded_id(const mcpp_frontier *f, size_t lane, size_t index)
+{
+    const frontier_lane *l = lane_at(f, lane);
+    return l && index < l->n_excluded ? l->excluded_ids[index] : NULL;
+}
+
+const char *mcpp_frontier_lane_excluded_reason(const mcpp_frontier *f, size_t lane, size_t index)
+{
+    const frontier_lane *l = lane_at(f, lane);
+    return l && index < l->n_excluded ? l->excluded_reasons[index] : NULL;
+}
+
 const char *mcpp_frontier_lane_blocker(const mcpp_frontier *f, size_t lane)
 {
     const frontier_lane *l = lane_at(f, lane);
@@ -648,6 +767,7 @@ int mcpp_frontier_find_lane(size_t *out, const mcpp_frontier *f, const char *key
 const char *mcpp_frontier_policy_name(const mcpp_frontier *f) { return f ? f->policy_name : NULL; }
 size_t mcpp_frontier_receipt_total(const mcpp_frontier *f) { return f ? f->n_receipts : 0; }
 size_t mcpp_frontier_duplicate_count(const mcpp_frontier *f) { return f ? f->n_duplicates : 0; }
+size_t mcpp_frontier_key_dim_count(const mcpp_frontier *f) { return f ? f->key_dims : 0; }
 
 /* ---- From lane summaries ---------------------------------------------------------------- */
 

@@ -18,6 +18,8 @@ const mcpp_lane_eval *mcpp_frontier_lane_eval(const mcpp_frontier *f, size_t lan
 /* The policy name and receipt count a frontier was built from (for rendering). */
 const char *mcpp_frontier_policy_name(const mcpp_frontier *f);
 size_t mcpp_frontier_receipt_total(const mcpp_frontier *f);
+/* How many must-match dimensions make up the lane keys (0: one lane for all). */
+size_t mcpp_frontier_key_dim_count(const mcpp_frontier *f);
 /* Receipts skipped because their id was already in the lane. */
 size_t mcpp_frontier_duplicate_count(const mcpp_frontier *f);
 

@@ -112,6 +112,7 @@ const char *mcpp_lane_status_name(mcpp_lane_status status)
     switch (status) {
     case MCPP_LANE_STABLE: return "stable";
     case MCPP_LANE_UNSTABLE: return "unstable";
+    case MCPP_LANE_INSUFFICIENT: return "insufficient";
     }
     return "unknown";
 }
@@ -225,9 +226,13 @@ struct mcpp_lane_summary {
     char *key; /* NULL while empty */
     char *label;
     size_t n_receipts, n_ok, n_failed, n_partial, n_verification_failed, n_unstable, n_blocked, n_fallback_runs;
-    textset ids, blockers, fallbacks;
+    textset ids, blockers;
+    textset excluded;     /* "id\x1freason", a multiset: runs kept out of the headline */
+    textset insufficient; /* a set: key dimensions the lane does not state          */
+    textset conflicts;    /* a set: runs or pairs the policy calls not comparable    */
     dvec values; /* one per run that stated the metric */
     dvec steps;  /* per-step values, kept while values.n < 2 */
+    dvec excluded_values; /* stated values of excluded runs: where a quoted number may come from */
     /* Evaluation cache for the public accessors; cleared by add and merge. */
     int cache_valid;
     mcpp_lane_eval cache;
@@ -269,9 +274,12 @@ void mcpp_lane_summary_free(mcpp_lane_summary *s)
     mcpp_lane_eval_clear(&s->cache);
     textset_free(&s->ids);
     textset_free(&s->blockers);
-    textset_free(&s->fallbacks);
+    textset_free(&s->excluded);
+    textset_free(&s->insufficient);
+    textset_free(&s->conflicts);
     dvec_free(&s->values);
     dvec_free(&s->steps);
+    dvec_free(&s->excluded_values);
     free(s->metric);
     free(s->key);
     free(s->label);
@@ -301,48 +309,117 @@ static int set_label_min(mcpp_lane_summary *s, const char *name)
     return MCPP_OK;
 }
 
+/* Adds "id\x1freason" to the excluded runs. */
+static int exclude(mcpp_lane_summary *s, const mcpp_receipt *r, const char *reason)
+{
+    const char *id = mcpp_receipt_id(r);
+    mcpp_strbuf t;
+    mcpp_sb_init_heap(&t, 256);
+    mcpp_sb_puts(&t, id ? id : "");
+    mcpp_sb_putc(&t, '\x1f');
+    mcpp_sb_puts(&t, reason);
+    int rc = t.failed ? mcpp_error_nomem() : textset_add(&s->excluded, t.data, 0);
+    mcpp_sb_free(&t);
+    return rc;
+}
+
+static int is_key_dim_name(const mcpp_policy *p, const char *name)
+{
+    for (size_t i = 0; i < p->n_dims; i++)
+        if (is_key_dim(&p->dims[i]) && strcmp(p->dims[i].name, name) == 0) return 1;
+    return 0;
+}
+
+/* Sorts the rows of a receipt compared with itself into the summary: key dimensions
+ * not stated (the lane is insufficient), evidence the policy needs and this
+ * run lacks (*excluded set, the reason in t), and rules that reject the run
+ * (a conflict). A failed verification is counted by the caller. */
+static int sort_self_rows(mcpp_lane_summary *s, const mcpp_comparison *self, mcpp_strbuf *t, int *excluded)
+{
+    int rc = MCPP_OK;
+    for (size_t i = 0; !rc && i < mcpp_comparison_row_count(self); i++) {
+        int st = mcpp_comparison_row_status(self, i);
+        const char *dim = mcpp_comparison_row_dimension(self, i), *why = mcpp_comparison_row_reason(self, i);
+        char line[1024];
+        if (st == MCPP_DIM_MISSING && is_key_dim_name(s->policy, dim)) {
+            snprintf(line, sizeof line, "%s not stated (policy '%s' requires it to match)", dim, s->policy->name);
+            rc = textset_add(&s->insufficient, line, 1);
+        } else if (st == MCPP_DIM_MISSING) {
+            mcpp_sb_printf(t, "%sinsufficient evidence: %s: %s", *excluded ? "; " : "", dim, why);
+            *excluded = 1;
+        } else if (st == MCPP_DIM_MISMATCH && strcmp(dim, "verification") != 0) {
+            /* No id in the text: the set stays one line per distinct reason. */
+            snprintf(line, sizeof line, "a run is not comparable even with itself: %s: %s", dim, why);
+            rc = textset_add(&s->conflicts, line, 1);
+        }
+    }
+    return rc;
+}
+
+/* Decides whether r counts in the lane: 0 when it does, 1 when it was
+ * excluded (and recorded with its reason), or an error code < 0. */
+static int classify(mcpp_lane_summary *s, const mcpp_receipt *r)
+{
+    const mcpp_policy *p = s->policy;
+    mcpp_verdict v;
+    int rc = mcpp_compare_self_verdict(&v, p, r);
+    if (rc) return rc;
+    int excluded = 0;
+    mcpp_strbuf t;
+    mcpp_sb_init_heap(&t, 256);
+    if (v == MCPP_VERDICT_INSUFFICIENT || v == MCPP_VERDICT_NOT_COMPARABLE) {
+        mcpp_comparison *self = NULL;
+        if ((rc = mcpp_compare(&self, p, r, r)) == MCPP_OK) rc = sort_self_rows(s, self, &t, &excluded);
+        mcpp_comparison_free(self);
+    }
+    int list_ids[1] = {p->id_fallbacks};
+    if (!rc && mcpp_fallback_count(p, list_ids, 1, r)) {
+        s->n_fallback_runs++;
+        mcpp_sb_puts(&t, excluded ? "; request not met: " : "request not met: ");
+        mcpp_fallback_items(p, list_ids, 1, r, &t, "; ");
+        excluded = 1;
+    }
+    if (!rc && t.failed) rc = mcpp_error_nomem();
+    if (!rc && excluded) rc = exclude(s, r, t.data);
+    double stated;
+    if (!rc && excluded && mcpp_metric_stated(&stated, p, s->metric_id, r))
+        rc = dvec_push(&s->excluded_values, stated);
+    mcpp_sb_free(&t);
+    return rc ? rc : excluded;
+}
+
 int mcpp_lane_summary_add_keyed(mcpp_lane_summary *s, const mcpp_receipt *r)
+{
+    return mcpp_lane_summary_add_checked(s, r, NULL);
+}
+
+int mcpp_lane_summary_add_checked(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean)
 {
     const mcpp_policy *p = s->policy;
     int rc;
+    if (clean) *clean = 0;
     invalidate(s);
+    s->n_receipts++;
+    mcpp_value v;
+    if (p->id_lane_name >= 0 && mcpp_receipt_get_field(r, p->id_lane_name, &v) == MCPP_OK &&
+        v.type == MCPP_TYPE_STRING && v.string)
+        if ((rc = set_label_min(s, v.string)) != 0) return rc;
+    size_t conflicts = s->conflicts.n, insufficient = s->insufficient.n;
+    if ((rc = classify(s, r)) != 0) return rc < 0 ? rc : MCPP_OK;
+    if (clean)
+        *clean = conflicts == s->conflicts.n && insufficient == s->insufficient.n &&
+                 !enum_is(r, p->id_verification, "failed");
     const char *id = mcpp_receipt_id(r);
     if ((rc = textset_add(&s->ids, id ? id : "", 0)) != 0) return rc;
-    s->n_receipts++;
     if (enum_is(r, p->id_outcome, "ok")) s->n_ok++;
     else if (enum_is(r, p->id_outcome, "failed")) s->n_failed++;
     else if (enum_is(r, p->id_outcome, "partial")) s->n_partial++;
     if (enum_is(r, p->id_verification, "failed")) s->n_verification_failed++;
     if (enum_is(r, p->id_stability, "unstable")) s->n_unstable++;
     if (enum_is(r, p->id_stability, "blocked")) s->n_blocked++;
-    mcpp_value v;
     if (p->id_blocker >= 0 && mcpp_receipt_get_field(r, p->id_blocker, &v) == MCPP_OK &&
         v.type == MCPP_TYPE_STRING && v.string && *v.string)
         if ((rc = textset_add(&s->blockers, v.string, 1)) != 0) return rc;
-    if (p->id_lane_name >= 0 && mcpp_receipt_get_field(r, p->id_lane_name, &v) == MCPP_OK &&
-        v.type == MCPP_TYPE_STRING && v.string)
-        if ((rc = set_label_min(s, v.string)) != 0) return rc;
-    int list_ids[1] = {p->id_fallbacks};
-    if (mcpp_fallback_count(p, list_ids, 1, r)) {
-        s->n_fallback_runs++;
-        mcpp_strbuf t;
-        mcpp_sb_init_heap(&t, 256);
-        mcpp_fallback_items(p, list_ids, 1, r, &t, "\n");
-        if (t.failed) {
-            mcpp_sb_free(&t);
-            return mcpp_error_nomem();
-        }
-        for (char *line = t.data; line && *line;) {
-            char *nl = strchr(line, '\n');
-            if (nl) *nl = '\0';
-            if ((rc = textset_add(&s->fallbacks, line, 1)) != 0) {
-                mcpp_sb_free(&t);
-                return rc;
-            }
-            line = nl ? nl + 1 : NULL;
-        }
-        mcpp_sb_free(&t);
-    }
     if (s->values.n >= 1) {
         /* A second run value drops the step values: only the stated value is needed. */
         double stated;
@@ -422,9 +499,13 @@ int mcpp_lane_summary_merge(mcpp_lane_summary *into, const mcpp_lane_summary *fr
     into->n_fallback_runs += from->n_fallback_runs;
     if ((rc = textset_merge(&into->ids, &from->ids, 0)) != 0) return rc;
     if ((rc = textset_merge(&into->blockers, &from->blockers, 1)) != 0) return rc;
-    if ((rc = textset_merge(&into->fallbacks, &from->fallbacks, 1)) != 0) return rc;
+    if ((rc = textset_merge(&into->excluded, &from->excluded, 0)) != 0) return rc;
+    if ((rc = textset_merge(&into->insufficient, &from->insufficient, 1)) != 0) return rc;
+    if ((rc = textset_merge(&into->conflicts, &from->conflicts, 1)) != 0) return rc;
     for (size_t i = 0; i < from->values.n; i++)
         if ((rc = dvec_push(&into->values, from->values.v[i])) != 0) return rc;
+    for (size_t i = 0; i < from->excluded_values.n; i++)
+        if ((rc = dvec_push(&into->excluded_values, from->excluded_values.v[i])) != 0) return rc;
     if (into->values.n >= 2) {
         dvec_free(&into->steps);
     } else {
@@ -459,11 +540,47 @@ int mcpp_lane_summary_equal(const mcpp_lane_summary *a, const mcpp_lane_summary 
            a->n_partial == b->n_partial && a->n_verification_failed == b->n_verification_failed &&
            a->n_unstable == b->n_unstable && a->n_blocked == b->n_blocked &&
            a->n_fallback_runs == b->n_fallback_runs && textset_equal(&a->ids, &b->ids) &&
-           textset_equal(&a->blockers, &b->blockers) && textset_equal(&a->fallbacks, &b->fallbacks) &&
-           sorted_equal(&a->values, &b->values) && sorted_equal(&a->steps, &b->steps);
+           textset_equal(&a->blockers, &b->blockers) && textset_equal(&a->excluded, &b->excluded) &&
+           textset_equal(&a->insufficient, &b->insufficient) && textset_equal(&a->conflicts, &b->conflicts) &&
+           sorted_equal(&a->values, &b->values) && sorted_equal(&a->steps, &b->steps) &&
+           sorted_equal(&a->excluded_values, &b->excluded_values);
 }
 
 const char *mcpp_lane_summary_label(const mcpp_lane_summary *s) { return s ? s->label : NULL; }
+
+char **mcpp_lane_summary_every_id(const mcpp_lane_summary *s, size_t *n)
+{
+    *n = 0;
+    size_t total = s->ids.n + s->excluded.n;
+    char **v = calloc(total ? total : 1, sizeof *v);
+    if (!v) return NULL;
+    for (size_t i = 0; i < total; i++) {
+        const char *text = i < s->ids.n ? textset_at(&s->ids, i) : textset_at(&s->excluded, i - s->ids.n);
+        const char *sep = i < s->ids.n ? NULL : strchr(text, '\x1f');
+        if (!(v[i] = strndup(text, sep ? (size_t)(sep - text) : strlen(text)))) {
+            for (size_t k = 0; k < i; k++) free(v[k]);
+            free(v);
+            return NULL;
+        }
+    }
+    qsort(v, total, sizeof *v, compare_cstr);
+    *n = total;
+    return v;
+}
+
+int mcpp_lane_summary_add_conflict(mcpp_lane_summary *s, const char *reason)
+{
+    invalidate(s);
+    return textset_add(&s->conflicts, reason, 1);
+}
+
+const char **mcpp_lane_summary_excluded_sorted(const mcpp_lane_summary *s, size_t *n)
+{
+    *n = 0;
+    const char **v = textset_sorted(&s->excluded);
+    if (v) *n = s->excluded.n;
+    return v;
+}
 
 const char **mcpp_lane_summary_sorted_ids(const mcpp_lane_summary *s, size_t *n)
 {
@@ -539,17 +656,31 @@ int mcpp_lane_summary_evaluate(const mcpp_lane_summary *s, mcpp_lane_eval *e)
         e->max_value = sorted[src->n - 1];
         free(sorted);
     }
-    if (s->n_ok < (size_t)p->noise.min_runs)
+    if (s->insufficient.n) {
+        const char **m = textset_sorted(&s->insufficient);
+        MCPP_CHECK_ALLOC(m);
+        for (size_t i = 0; !rc && i < s->insufficient.n; i++) rc = add_reason(e, &cap, "insufficient: %s", m[i]);
+        free(m);
+    }
+    for (size_t i = 0; i < s->excluded_values.n; i++) {
+        double x = s->excluded_values.v[i];
+        e->excluded_min = !i || x < e->excluded_min ? x : e->excluded_min;
+        e->excluded_max = !i || x > e->excluded_max ? x : e->excluded_max;
+    }
+    e->has_excluded_values = s->excluded_values.n > 0;
+    if (s->n_ok < (size_t)p->noise.min_runs && s->excluded.n)
+        rc = rc ? rc : add_reason(e, &cap, "too few ok runs: %zu of %lld needed (%zu excluded from the headline)",
+                                  s->n_ok, (long long)p->noise.min_runs, s->excluded.n);
+    else if (s->n_ok < (size_t)p->noise.min_runs)
         rc = rc ? rc : add_reason(e, &cap, "too few ok runs: %zu of %lld needed", s->n_ok, (long long)p->noise.min_runs);
     if (s->n_failed || s->n_partial)
         rc = rc ? rc : add_reason(e, &cap, "%zu run%s not ok (%zu failed, %zu partial)", s->n_failed + s->n_partial,
                                   s->n_failed + s->n_partial == 1 ? "" : "s", s->n_failed, s->n_partial);
-    if (s->fallbacks.n) {
-        const char **f = textset_sorted(&s->fallbacks);
-        MCPP_CHECK_ALLOC(f);
-        for (size_t i = 0; !rc && i < s->fallbacks.n; i++)
-            rc = add_reason(e, &cap, "unresolved fallback: %s", f[i]);
-        free(f);
+    if (s->conflicts.n) {
+        const char **c = textset_sorted(&s->conflicts);
+        MCPP_CHECK_ALLOC(c);
+        for (size_t i = 0; !rc && i < s->conflicts.n; i++) rc = add_reason(e, &cap, "%s", c[i]);
+        free(c);
     }
     if (s->n_verification_failed)
         rc = rc ? rc : add_reason(e, &cap, "verification failed in %zu run%s", s->n_verification_failed,
@@ -557,7 +688,7 @@ int mcpp_lane_summary_evaluate(const mcpp_lane_summary *s, mcpp_lane_eval *e)
     if (e->has_headline && spread > p->noise.max_rel_spread)
         rc = rc ? rc : add_reason(e, &cap, "noise over bound: relative spread %.1f%% > %.1f%% (%s)", spread * 100,
                                   p->noise.max_rel_spread * 100, e->headline.from_steps ? "within one run's steps" : "across runs");
-    if (!e->has_headline) rc = rc ? rc : add_reason(e, &cap, "%s absent in every run", s->metric);
+    if (!e->has_headline && s->ids.n) rc = rc ? rc : add_reason(e, &cap, "%s absent in every run", s->metric);
     if (s->n_unstable)
         rc = rc ? rc : add_reason(e, &cap, "%zu run%s claim%s unstable", s->n_unstable, s->n_unstable == 1 ? "" : "s",
                                   s->n_unstable == 1 ? "s" : "");
@@ -572,8 +703,8 @@ int mcpp_lane_summary_evaluate(const mcpp_lane_summary *s, mcpp_lane_eval *e)
             free(bl);
         }
     }
-    e->status = e->n_reasons ? MCPP_LANE_UNSTABLE : MCPP_LANE_STABLE;
-    if (!rc && e->status == MCPP_LANE_UNSTABLE && !e->blocker && !(e->blocker = strdup(e->reasons[0])))
+    e->status = s->insufficient.n ? MCPP_LANE_INSUFFICIENT : e->n_reasons ? MCPP_LANE_UNSTABLE : MCPP_LANE_STABLE;
+    if (!rc && e->status != MCPP_LANE_STABLE && !e->blocker && !(e->blocker = strdup(e->reasons[0])))
         rc = mcpp_error_nomem();
     if (!rc && e->status == MCPP_LANE_STABLE && e->blocker) {
         free(e->blocker);
@@ -700,8 +831,12 @@ int mcpp_lane_summary_serialize(char **out, const mcpp_lane_summary *s)
                         s->n_fallback_runs);
     mcpp_sb_puts(&b, ", \"blockers\": ");
     json_sorted_texts(&b, &s->blockers);
-    mcpp_sb_puts(&b, ", \"fallbacks\": ");
-    json_sorted_texts(&b, &s->fallbacks);
+    mcpp_sb_puts(&b, ", \"excluded\": ");
+    json_sorted_texts(&b, &s->excluded);
+    mcpp_sb_puts(&b, ", \"insufficient\": ");
+    json_sorted_texts(&b, &s->insufficient);
+    mcpp_sb_puts(&b, ", \"conflicts\": ");
+    json_sorted_texts(&b, &s->conflicts);
     mcpp_sb_printf(&b, ", \"status\": \"%s\", \"reasons\": [", mcpp_lane_status_name(e->status));
     for (size_t i = 0; i < e->n_reasons; i++) {
         if (i) mcpp_sb_puts(&b, ", ");
@@ -713,6 +848,8 @@ int mcpp_lane_summary_serialize(char **out, const mcpp_lane_summary *s)
     json_sorted_doubles(&b, &s->values);
     mcpp_sb_puts(&b, ", \"steps\": ");
     json_sorted_doubles(&b, &s->steps);
+    mcpp_sb_puts(&b, ", \"excluded_values\": ");
+    json_sorted_doubles(&b, &s->excluded_values);
     mcpp_sb_puts(&b, "}");
     return mcpp_sb_finish(&b, out);
 }
@@ -743,7 +880,9 @@ int mcpp_lane_summary_restore_text(mcpp_lane_summary *s, mcpp_lane_summary_part 
     case MCPP_SUMMARY_LABEL: return set_label_min(s, text);
     case MCPP_SUMMARY_IDS: return textset_add(&s->ids, text, 0);
     case MCPP_SUMMARY_BLOCKERS: return textset_add(&s->blockers, text, 1);
-    case MCPP_SUMMARY_FALLBACKS: return textset_add(&s->fallbacks, text, 1);
+    case MCPP_SUMMARY_EXCLUDED: return textset_add(&s->excluded, text, 0);
+    case MCPP_SUMMARY_INSUFFICIENT: return textset_add(&s->insufficient, text, 1);
+    case MCPP_SUMMARY_CONFLICTS: return textset_add(&s->conflicts, text, 1);
     default: return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "not a text part of a lane summary");
     }
 }
@@ -753,5 +892,6 @@ int mcpp_lane_summary_restore_value(mcpp_lane_summary *s, mcpp_lane_summary_part
     invalidate(s);
     if (part == MCPP_SUMMARY_VALUES) return dvec_push(&s->values, value);
     if (part == MCPP_SUMMARY_STEPS) return dvec_push(&s->steps, value);
+    if (part == MCPP_SUMMARY_EXCLUDED_VALUES) return dvec_push(&s->excluded_values, value);
     return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "not a number part of a lane summary");
 }

@@ -43,6 +43,8 @@ typedef struct mcpp_lane_eval {
     int has_headline;
     mcpp_lane_headline headline; /* headline.metric is borrowed from the summary */
     double min_value, max_value; /* range of the values the headline is over */
+    int has_excluded_values;
+    double excluded_min, excluded_max; /* range of the excluded runs' stated values */
 } mcpp_lane_eval;
 
 void mcpp_lane_eval_clear(mcpp_lane_eval *e);
@@ -53,6 +55,21 @@ int mcpp_lane_summary_create(mcpp_lane_summary **out, const mcpp_policy *p, cons
                              const char *key);
 /* Adds a receipt already known to belong to the summary's lane. */
 int mcpp_lane_summary_add_keyed(mcpp_lane_summary *s, const mcpp_receipt *r);
+/* The same; *clean (when not NULL) is set to 1 when the receipt counts in the
+ * headline and is comparable with itself (no rule, missing key dimension or
+ * failed verification against it): the receipts whose pairs the frontier
+ * checks under custom rules. */
+int mcpp_lane_summary_add_checked(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean);
+/* The ids of every receipt added, counted or excluded, sorted: an array of
+ * n strings the caller frees (each, then the array). NULL when out of memory. */
+char **mcpp_lane_summary_every_id(const mcpp_lane_summary *s, size_t *n);
+/* Records that two counted receipts of the lane are not comparable under
+ * the policy's rules (the lane becomes unstable). */
+int mcpp_lane_summary_add_conflict(mcpp_lane_summary *s, const char *reason);
+/* The excluded runs as "id\x1freason" texts, sorted: an array of n pointers
+ * into the summary (valid until it changes; the caller frees the array only).
+ * NULL with *n = 0 when out of memory. */
+const char **mcpp_lane_summary_excluded_sorted(const mcpp_lane_summary *s, size_t *n);
 /* The smallest lane.name seen, or NULL. */
 const char *mcpp_lane_summary_label(const mcpp_lane_summary *s);
 /* The receipt ids, sorted: an array of n pointers into the summary (caller
@@ -77,9 +94,12 @@ typedef enum mcpp_lane_summary_part {
     MCPP_SUMMARY_LABEL,     /* text: the smallest lane.name wins         */
     MCPP_SUMMARY_IDS,       /* text, a multiset                          */
     MCPP_SUMMARY_BLOCKERS,  /* text, a set                               */
-    MCPP_SUMMARY_FALLBACKS, /* text, a set                               */
+    MCPP_SUMMARY_EXCLUDED,  /* text "id\x1freason", a multiset           */
+    MCPP_SUMMARY_INSUFFICIENT, /* text, a set                            */
+    MCPP_SUMMARY_CONFLICTS, /* text, a set                               */
     MCPP_SUMMARY_VALUES,    /* number: one run's stated value            */
-    MCPP_SUMMARY_STEPS      /* number: a step value of a single run      */
+    MCPP_SUMMARY_STEPS,     /* number: a step value of a single run      */
+    MCPP_SUMMARY_EXCLUDED_VALUES /* number: an excluded run's stated value */
 } mcpp_lane_summary_part;
 
 void mcpp_lane_summary_set_counts(mcpp_lane_summary *s, const mcpp_lane_summary_counts *c);

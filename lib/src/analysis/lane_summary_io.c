@@ -102,16 +102,22 @@ static int restore(mcpp_lane_summary **out, const mcpp_policy *p, const cJSON *d
     /* "" is the key of every receipt under a policy without must-match
      * dimensions; a summary without receipts has no key yet. */
     const cJSON *ids = cJSON_GetObjectItemCaseSensitive(doc, "receipts");
-    int keyed = *key->valuestring || cJSON_GetArraySize(ids) > 0;
+    int keyed = *key->valuestring || cJSON_GetArraySize(ids) > 0 ||
+                cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "excluded")) > 0;
     mcpp_lane_summary *s = NULL;
     if ((rc = mcpp_lane_summary_create(&s, p, metric->valuestring, id, keyed ? key->valuestring : NULL)))
         return rc;
     if (!rc && cJSON_IsString(label)) rc = mcpp_lane_summary_restore_text(s, MCPP_SUMMARY_LABEL, label->valuestring);
     if (!rc) rc = read_array(s, doc, "receipts", MCPP_SUMMARY_IDS, 0, &c.receipts);
     if (!rc) rc = read_array(s, doc, "blockers", MCPP_SUMMARY_BLOCKERS, 0, NULL);
-    if (!rc) rc = read_array(s, doc, "fallbacks", MCPP_SUMMARY_FALLBACKS, 0, NULL);
+    size_t n_excluded = 0;
+    if (!rc) rc = read_array(s, doc, "excluded", MCPP_SUMMARY_EXCLUDED, 0, &n_excluded);
+    c.receipts += n_excluded; /* excluded runs are receipts of the lane too */
+    if (!rc) rc = read_array(s, doc, "insufficient", MCPP_SUMMARY_INSUFFICIENT, 0, NULL);
+    if (!rc) rc = read_array(s, doc, "conflicts", MCPP_SUMMARY_CONFLICTS, 0, NULL);
     if (!rc) rc = read_array(s, doc, "values", MCPP_SUMMARY_VALUES, 1, NULL);
     if (!rc) rc = read_array(s, doc, "steps", MCPP_SUMMARY_STEPS, 1, NULL);
+    if (!rc) rc = read_array(s, doc, "excluded_values", MCPP_SUMMARY_EXCLUDED_VALUES, 1, NULL);
     if (!rc) {
         mcpp_lane_summary_set_counts(s, &c);
         rc = check_derived(s, doc);
@@ -150,7 +156,7 @@ int mcpp_lane_summary_duplicate_ids(char **out, const mcpp_lane_summary *summary
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_lane_summary_duplicate_ids: NULL argument");
     *out = NULL;
     size_t n = 0;
-    const char **ids = mcpp_lane_summary_sorted_ids(summary, &n);
+    char **ids = mcpp_lane_summary_every_id(summary, &n); /* excluded runs were loaded too */
     if (!ids) return mcpp_error_nomem();
     mcpp_strbuf b;
     mcpp_sb_init_heap(&b, 64);
@@ -163,6 +169,7 @@ int mcpp_lane_summary_duplicate_ids(char **out, const mcpp_lane_summary *summary
         mcpp_sb_json_string(&b, ids[i]);
     }
     mcpp_sb_putc(&b, ']');
+    for (size_t i = 0; i < n; i++) free(ids[i]);
     free(ids);
     return mcpp_sb_finish(&b, out);
 }

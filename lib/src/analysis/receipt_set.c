@@ -1,6 +1,8 @@
 /*
  * receipt_set.c — many receipts from files and directories (recursively), for
  * the CLI and the bindings; bad files are recorded and skipped, never fatal.
+ * Two receipts with one id and different canonical content are two runs
+ * claiming one name: the second is recorded as a failure naming both files.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -9,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "util/error_internal.h"
+#include "util/hash.h"
 #include "util/struct_version.h"
 #include "mcpp_receipts/receipt_set.h"
 
@@ -24,6 +27,8 @@ typedef struct failure {
 struct mcpp_receipt_set {
     mcpp_receipt **items;
     size_t n, cap;
+    size_t *by_id; /* open addressing on the id hash: item index + 1, 0 when empty */
+    size_t id_cap;
     failure *failures;
     size_t n_failures, cap_failures;
 };
@@ -40,6 +45,7 @@ void mcpp_receipt_set_free(mcpp_receipt_set *set)
     if (!set) return;
     for (size_t i = 0; i < set->n; i++) mcpp_receipt_free(set->items[i]);
     free(set->items);
+    free(set->by_id);
     for (size_t i = 0; i < set->n_failures; i++) {
         free(set->failures[i].path);
         free(set->failures[i].message);
@@ -48,11 +54,84 @@ void mcpp_receipt_set_free(mcpp_receipt_set *set)
     free(set);
 }
 
+static size_t id_slot_start(const mcpp_receipt_set *set, const char *id)
+{
+    return (size_t)mcpp_fnv1a(id, strlen(id), MCPP_FNV_OFFSET) & (set->id_cap - 1);
+}
+
+/* Rebuilds the id table at twice the size (it stays at most half full). */
+static int grow_ids(mcpp_receipt_set *set)
+{
+    size_t nc = set->id_cap ? set->id_cap * 2 : 128;
+    size_t *nt = calloc(nc, sizeof *nt);
+    MCPP_CHECK_ALLOC(nt);
+    free(set->by_id);
+    set->by_id = nt;
+    set->id_cap = nc;
+    for (size_t i = 0; i < set->n; i++) {
+        size_t pos = id_slot_start(set, mcpp_receipt_id(set->items[i]));
+        while (set->by_id[pos]) pos = (pos + 1) & (nc - 1);
+        set->by_id[pos] = i + 1;
+    }
+    return MCPP_OK;
+}
+
+/* 1 when a and b have the same canonical content, 0 when not, < 0 on error. */
+static int same_content(const mcpp_receipt *a, const mcpp_receipt *b)
+{
+    char *ta = NULL, *tb = NULL;
+    int rc = mcpp_receipt_write(&ta, NULL, a, MCPP_FORMAT_JSON);
+    if (!rc) rc = mcpp_receipt_write(&tb, NULL, b, MCPP_FORMAT_JSON);
+    int same = rc ? rc : strcmp(ta, tb) == 0;
+    mcpp_free(ta);
+    mcpp_free(tb);
+    return same;
+}
+
+/* The receipt already in the set with r's id and other content, else NULL
+ * (*rc says whether the check itself failed). Same id and same content is
+ * the same run loaded twice (as JSON and YAML, say): that is no conflict. */
+static const mcpp_receipt *conflicting(const mcpp_receipt_set *set, const mcpp_receipt *r, int *rc)
+{
+    *rc = MCPP_OK;
+    if (!set->id_cap) return NULL;
+    const char *id = mcpp_receipt_id(r);
+    for (size_t pos = id_slot_start(set, id); set->by_id[pos]; pos = (pos + 1) & (set->id_cap - 1)) {
+        const mcpp_receipt *other = set->items[set->by_id[pos] - 1];
+        if (strcmp(mcpp_receipt_id(other), id) != 0) continue;
+        int same = same_content(other, r);
+        if (same < 0) *rc = same;
+        if (same <= 0) return same < 0 ? NULL : other;
+    }
+    return NULL;
+}
+
+static const char *source_of(const mcpp_receipt *r)
+{
+    const char *s = mcpp_receipt_source_name(r);
+    return s ? s : "(built in memory)";
+}
+
 int mcpp_receipt_set_add(mcpp_receipt_set *set, mcpp_receipt *receipt)
 {
     if (!set || !receipt) {
         mcpp_receipt_free(receipt);
         return MCPP_ERROR_ARG("mcpp_receipt_set_add: NULL argument");
+    }
+    int rc;
+    const mcpp_receipt *other = conflicting(set, receipt, &rc);
+    if (rc || other) {
+        if (other)
+            rc = mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, source_of(receipt), "id", 0, 0,
+                               "conflict: receipt '%s' in %s has other content than the receipt with the same "
+                               "id in %s (two different runs cannot share an id)",
+                               mcpp_receipt_id(receipt), source_of(receipt), source_of(other));
+        mcpp_receipt_free(receipt);
+        return rc;
+    }
+    if ((set->n + 1) * 2 > set->id_cap && (rc = grow_ids(set)) != MCPP_OK) {
+        mcpp_receipt_free(receipt);
+        return rc;
     }
     if (set->n == set->cap) {
         size_t nc = set->cap ? set->cap * 2 : 64;
@@ -64,7 +143,10 @@ int mcpp_receipt_set_add(mcpp_receipt_set *set, mcpp_receipt *receipt)
         set->items = ni;
         set->cap = nc;
     }
+    size_t pos = id_slot_start(set, mcpp_receipt_id(receipt));
+    while (set->by_id[pos]) pos = (pos + 1) & (set->id_cap - 1);
     set->items[set->n++] = receipt;
+    set->by_id[pos] = set->n;
     return MCPP_OK;
 }
 
@@ -96,7 +178,9 @@ static int load_one(mcpp_receipt_set *set, const char *path, const mcpp_limits *
     int rc = mcpp_receipt_load_file(&r, NULL, path, limits);
     if (rc == MCPP_ENOMEM) return rc;
     if (rc != MCPP_OK) return record_failure(set, path, rc, mcpp_error_last()->message);
-    return mcpp_receipt_set_add(set, r);
+    rc = mcpp_receipt_set_add(set, r);
+    if (rc == MCPP_EINVALID) return record_failure(set, path, rc, mcpp_error_last()->message);
+    return rc;
 }
 
 static int has_receipt_extension(const char *name)
@@ -173,6 +257,41 @@ int mcpp_receipt_set_add_path(mcpp_receipt_set *set, const char *path, const mcp
         return mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0, "cannot read: %s", strerror(errno));
     if (S_ISDIR(st.st_mode)) return walk(set, path, limits, 0);
     return load_one(set, path, limits);
+}
+
+static int compare_ids(const void *a, const void *b)
+{
+    const mcpp_receipt *x = *(const mcpp_receipt *const *)a, *y = *(const mcpp_receipt *const *)b;
+    int c = strcmp(mcpp_receipt_id(x), mcpp_receipt_id(y));
+    return c ? c : (x > y) - (x < y);
+}
+
+int mcpp_receipts_check_ids(const mcpp_receipt *const *receipts, size_t n)
+{
+    MCPP_CHECK_ARG(!n || receipts, "mcpp_receipts_check_ids: NULL receipts");
+    const mcpp_receipt **sorted = malloc((n ? n : 1) * sizeof *sorted);
+    MCPP_CHECK_ALLOC(sorted);
+    for (size_t i = 0; i < n; i++) {
+        if (!receipts[i]) {
+            free(sorted);
+            return MCPP_ERROR_ARG("receipt %zu is NULL", i);
+        }
+        sorted[i] = receipts[i];
+    }
+    qsort(sorted, n, sizeof *sorted, compare_ids);
+    int rc = MCPP_OK;
+    for (size_t i = 1; i < n && !rc; i++) {
+        if (strcmp(mcpp_receipt_id(sorted[i]), mcpp_receipt_id(sorted[i - 1])) != 0) continue;
+        int same = same_content(sorted[i - 1], sorted[i]);
+        if (same < 0) rc = same;
+        else if (!same)
+            rc = mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, source_of(sorted[i]), "id", 0, 0,
+                               "conflict: receipt '%s' in %s has other content than the receipt with the same "
+                               "id in %s (two different runs cannot share an id)",
+                               mcpp_receipt_id(sorted[i]), source_of(sorted[i]), source_of(sorted[i - 1]));
+    }
+    free(sorted);
+    return rc;
 }
 
 size_t mcpp_receipt_set_count(const mcpp_receipt_set *set) { return set ? set->n : 0; }

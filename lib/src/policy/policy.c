@@ -59,10 +59,10 @@ static const default_dim DEFAULT_DIMS[] = {
     {"compile_detail", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS,
      {"compile.graph_breaks", "compile.disabled_regions"}, MCPP_APPLIES_MODEL, 0},
     {"software", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS,
-     {"software.framework", "software.version", "software.image", "software.components"}, MCPP_APPLIES_ALL, 0},
+     {"software.framework", "software.version", "software.image", "software.components"}, MCPP_APPLIES_SUITE, 0},
     {"startup", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS, {"startup.state"}, MCPP_APPLIES_ALL, 0},
     {"cache", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS,
-     {"compile.cache", "compile.cache_state", "hardware.observed.driver", "hardware.observed.runtime"}, MCPP_APPLIES_ALL, 0},
+     {"compile.cache", "compile.cache_state", "hardware.observed.driver", "hardware.observed.runtime"}, MCPP_APPLIES_MODEL, 0},
     {"fallbacks", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FALLBACKS, {"backend.fallbacks"}, MCPP_APPLIES_ALL, 0},
 };
 
@@ -493,6 +493,18 @@ int mcpp_policy_set_adjacency_width(mcpp_policy *policy, int width)
 }
 
 int mcpp_policy_adjacency_width(const mcpp_policy *policy) { return policy ? policy->adjacency_width : 0; }
+
+int mcpp_policy_set_allow_point_comparisons(mcpp_policy *policy, int allow)
+{
+    MCPP_CHECK_ARG(policy, "mcpp_policy_set_allow_point_comparisons: NULL policy");
+    policy->allow_point_comparisons = allow != 0;
+    return MCPP_OK;
+}
+
+int mcpp_policy_allow_point_comparisons(const mcpp_policy *policy)
+{
+    return policy ? policy->allow_point_comparisons : 0;
+}
 
 /* ---- Custom rules ------------------------------------------------------------- */
 

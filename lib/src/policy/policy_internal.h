@@ -75,6 +75,7 @@ struct mcpp_policy {
     char *gate_metric;
     int gate_metric_id;
     int adjacency_width;
+    int allow_point_comparisons; /* 0: a one-value side leaves the gate undetermined */
     mcpp_policy_rule *rules;
     size_t n_rules, cap_rules;
     /* Fields the engine itself reads, resolved once. -1 when the schema lacks one. */

@@ -188,6 +188,61 @@ static void check_step_stats(mcpp_load_ctx *ctx, const mcpp_receipt *r)
     }
 }
 
+/* The stated tokens/s must be the useful tokens of a step over the median
+ * step time (stated, else of the samples): a headline that disagrees with its
+ * own inputs by more than 1% is not a measurement. */
+static void check_throughput(mcpp_load_ctx *ctx, const mcpp_receipt *r)
+{
+    const mcpp_fields *f = &r->f;
+    if (!P(metrics_tokens_per_s) || !P(workload_useful_tokens_per_step)) return;
+    double median = 0, p10, p90;
+    if (P(metrics_step_time_s_median)) median = f->metrics_step_time_s_median;
+    else if (P(metrics_step_time_s_samples) && f->metrics_step_time_s_samples.count > 0)
+        mcpp_sample_stats(f->metrics_step_time_s_samples.items, f->metrics_step_time_s_samples.count, &median, &p10,
+                          &p90);
+    if (!(median > 0)) return;
+    double expected = (double)f->workload_useful_tokens_per_step / median;
+    if (fabs(f->metrics_tokens_per_s - expected) > 0.01 * expected)
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency", PATH(metrics_tokens_per_s), 0,
+                         "expected workload.useful_tokens_per_step / median step time = %lld / %g s = %.6g "
+                         "(within 1%%), got %.6g",
+                         (long long)f->workload_useful_tokens_per_step, median, expected, f->metrics_tokens_per_s);
+}
+
+/* Goodput layers nest (useful <= kernel busy <= allocated) and the time lost
+ * cannot exceed the time allocated. */
+static void check_goodput(mcpp_load_ctx *ctx, const mcpp_receipt *r)
+{
+    const mcpp_fields *f = &r->f;
+    const double slack = 1e-9;
+    if (P(metrics_goodput_useful_s) && P(metrics_goodput_kernel_busy_s) &&
+        f->metrics_goodput_useful_s > f->metrics_goodput_kernel_busy_s * (1 + slack))
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency", PATH(metrics_goodput_useful_s), 0,
+                         "expected at most metrics.goodput.kernel_busy_s (%g), got %g",
+                         f->metrics_goodput_kernel_busy_s, f->metrics_goodput_useful_s);
+    if (P(metrics_goodput_kernel_busy_s) && P(metrics_goodput_allocated_s) &&
+        f->metrics_goodput_kernel_busy_s > f->metrics_goodput_allocated_s * (1 + slack))
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency", PATH(metrics_goodput_kernel_busy_s), 0,
+                         "expected at most metrics.goodput.allocated_s (%g), got %g",
+                         f->metrics_goodput_allocated_s, f->metrics_goodput_kernel_busy_s);
+    if (P(metrics_goodput_useful_s) && P(metrics_goodput_allocated_s) &&
+        f->metrics_goodput_useful_s > f->metrics_goodput_allocated_s * (1 + slack))
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency", PATH(metrics_goodput_useful_s), 0,
+                         "expected at most metrics.goodput.allocated_s (%g), got %g",
+                         f->metrics_goodput_allocated_s, f->metrics_goodput_useful_s);
+    if (!P(metrics_goodput_allocated_s)) return;
+    double badput = 0;
+    int any = 0;
+#define ADD_BADPUT(name) \
+    if (P(metrics_goodput_badput_s_##name)) badput += f->metrics_goodput_badput_s_##name, any = 1;
+    ADD_BADPUT(compile) ADD_BADPUT(warmup) ADD_BADPUT(data) ADD_BADPUT(checkpoint) ADD_BADPUT(eval) ADD_BADPUT(idle)
+#undef ADD_BADPUT
+    if (any && badput > f->metrics_goodput_allocated_s * (1 + slack))
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency", PATH(metrics_goodput_allocated_s), 0,
+                         "expected the badput_s sum (%g) to be at most allocated_s, got allocated_s %g",
+                         badput, f->metrics_goodput_allocated_s);
+}
+
 /* Wherever something was requested, what was observed must be stated too. */
 static void check_observed_stated(mcpp_load_ctx *ctx, const mcpp_receipt *r)
 {
@@ -221,6 +276,8 @@ void mcpp_validate(mcpp_load_ctx *ctx, const mcpp_receipt *r)
     mcpp_validate_metrics(ctx, r);
     check_counts(ctx, r);
     check_step_stats(ctx, r);
+    check_throughput(ctx, r);
+    check_goodput(ctx, r);
     check_observed_stated(ctx, r);
     if (P(status_stability) && f->status_stability != 0 && !P(status_blocker))
         mcpp_ctx_problem(ctx, MCPP_SEVERITY_WARNING, "missing", PATH(status_blocker), 1,

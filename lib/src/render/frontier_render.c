@@ -17,15 +17,46 @@ static void headline_text(mcpp_strbuf *b, const mcpp_lane_headline *h)
                         h->from_steps ? "steps of one run" : (h->n == 1 ? "run" : "runs"));
 }
 
+static const char NO_KEY_WARNING[] =
+    "the policy has no must-match dimension: every receipt pools into one lane, whatever it measured";
+
+static size_t insufficient_count(const mcpp_frontier *f)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < mcpp_frontier_lane_count(f); i++)
+        n += mcpp_frontier_lane_status(f, i) == MCPP_LANE_INSUFFICIENT;
+    return n;
+}
+
+static const char *status_label(int st)
+{
+    return st == MCPP_LANE_STABLE ? "STABLE" : st == MCPP_LANE_INSUFFICIENT ? "INSUFFICIENT" : "UNSTABLE";
+}
+
+static void excluded_text(mcpp_strbuf *b, const mcpp_frontier *f, size_t lane)
+{
+    for (size_t r = 0; r < mcpp_frontier_lane_excluded_count(f, lane); r++) {
+        mcpp_sb_printf(b, "  %s  ", r ? "        " : "excluded");
+        mcpp_sb_terminal(b, mcpp_frontier_lane_excluded_id(f, lane, r));
+        mcpp_sb_puts(b, ": ");
+        mcpp_sb_terminal(b, mcpp_frontier_lane_excluded_reason(f, lane, r));
+        mcpp_sb_putc(b, '\n');
+    }
+}
+
 static void render_text(mcpp_strbuf *b, const void *object)
 {
     const mcpp_frontier *f = object;
-    size_t L = mcpp_frontier_lane_count(f);
-    mcpp_sb_printf(b, "frontier: %zu lane%s (%zu stable, %zu unstable) from %zu receipt%s, policy ", L,
-                        L == 1 ? "" : "s", mcpp_frontier_stable_count(f), L - mcpp_frontier_stable_count(f),
-                        mcpp_frontier_receipt_total(f), mcpp_frontier_receipt_total(f) == 1 ? "" : "s");
+    size_t L = mcpp_frontier_lane_count(f), ins = insufficient_count(f);
+    mcpp_sb_printf(b, "frontier: %zu lane%s (%zu stable, %zu unstable", L, L == 1 ? "" : "s",
+                   mcpp_frontier_stable_count(f), L - mcpp_frontier_stable_count(f) - ins);
+    if (ins) mcpp_sb_printf(b, ", %zu insufficient", ins);
+    mcpp_sb_printf(b, ") from %zu receipt%s, policy ", mcpp_frontier_receipt_total(f),
+                   mcpp_frontier_receipt_total(f) == 1 ? "" : "s");
     mcpp_sb_terminal(b, mcpp_frontier_policy_name(f));
     mcpp_sb_putc(b, '\n');
+    if (!mcpp_frontier_key_dim_count(f))
+        mcpp_sb_printf(b, "WARNING: %s\n", NO_KEY_WARNING);
     if (mcpp_frontier_duplicate_count(f))
         mcpp_sb_printf(b, "%zu receipt%s skipped: same id already in the lane (the same run loaded twice)\n",
                             mcpp_frontier_duplicate_count(f), mcpp_frontier_duplicate_count(f) == 1 ? "" : "s");
@@ -33,8 +64,7 @@ static void render_text(mcpp_strbuf *b, const void *object)
         for (size_t i = 0; i < L; i++) {
             int st = mcpp_frontier_lane_status(f, i);
             if ((pass == 0) != (st == MCPP_LANE_STABLE)) continue;
-            mcpp_sb_printf(b, "\n%-8s  %s  ", st == MCPP_LANE_STABLE ? "STABLE" : "UNSTABLE",
-                                mcpp_frontier_lane_short_key(f, i));
+            mcpp_sb_printf(b, "\n%-8s  %s  ", status_label(st), mcpp_frontier_lane_short_key(f, i));
             mcpp_sb_terminal(b, mcpp_frontier_lane_display_label(f, i));
             mcpp_sb_putc(b, '\n');
             mcpp_lane_headline h;
@@ -64,6 +94,7 @@ static void render_text(mcpp_strbuf *b, const void *object)
                 mcpp_sb_terminal(b, mcpp_frontier_lane_receipt_id(f, i, r));
             }
             mcpp_sb_putc(b, '\n');
+            excluded_text(b, f, i);
             for (size_t a = 0; a < mcpp_frontier_lane_adjacent_count(f, i); a++) {
                 size_t o = mcpp_frontier_lane_adjacent_index(f, i, a);
                 int ost = mcpp_frontier_lane_status(f, o);
@@ -90,6 +121,10 @@ static void render_json(mcpp_strbuf *b, const void *object)
     size_t L = mcpp_frontier_lane_count(f);
     mcpp_sb_puts(b, "{\"schema\": \"mcpp.frontier/1\", \"policy\": ");
     mcpp_sb_json_string(b, mcpp_frontier_policy_name(f));
+    if (!mcpp_frontier_key_dim_count(f)) {
+        mcpp_sb_puts(b, ", \"warning\": ");
+        mcpp_sb_json_string(b, NO_KEY_WARNING);
+    }
     mcpp_sb_printf(b, ", \"receipts\": %zu, \"duplicates\": %zu, \"stable\": %zu, \"lanes\": [",
                         mcpp_frontier_receipt_total(f), mcpp_frontier_duplicate_count(f), mcpp_frontier_stable_count(f));
     for (size_t i = 0; i < L; i++) {
@@ -108,6 +143,14 @@ static void render_json(mcpp_strbuf *b, const void *object)
         for (size_t r = 0; r < mcpp_frontier_lane_receipt_count(f, i); r++) {
             if (r) mcpp_sb_puts(b, ", ");
             mcpp_sb_json_string(b, mcpp_frontier_lane_receipt_id(f, i, r));
+        }
+        mcpp_sb_puts(b, "], \"excluded\": [");
+        for (size_t r = 0; r < mcpp_frontier_lane_excluded_count(f, i); r++) {
+            mcpp_sb_puts(b, r ? ", {\"id\": " : "{\"id\": ");
+            mcpp_sb_json_string(b, mcpp_frontier_lane_excluded_id(f, i, r));
+            mcpp_sb_puts(b, ", \"reason\": ");
+            mcpp_sb_json_string(b, mcpp_frontier_lane_excluded_reason(f, i, r));
+            mcpp_sb_putc(b, '}');
         }
         mcpp_sb_puts(b, "], \"headline\": ");
         mcpp_lane_headline h;
@@ -162,6 +205,7 @@ static void render_markdown(mcpp_strbuf *b, const void *object)
     size_t L = mcpp_frontier_lane_count(f);
     mcpp_sb_printf(b, "### Frontier: %zu stable of %zu lanes (%zu receipts)\n\n", mcpp_frontier_stable_count(f), L,
                         mcpp_frontier_receipt_total(f));
+    if (!mcpp_frontier_key_dim_count(f)) mcpp_sb_printf(b, "**Warning:** %s\n\n", NO_KEY_WARNING);
     mcpp_sb_puts(b, "| lane | status | headline | runs | reasons / blocker | adjacent |\n|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < L; i++) {
         int st = mcpp_frontier_lane_status(f, i);
@@ -169,7 +213,7 @@ static void render_markdown(mcpp_strbuf *b, const void *object)
         mcpp_sb_puts(b, mcpp_frontier_lane_short_key(f, i));
         mcpp_sb_puts(b, "` ");
         mcpp_sb_markdown(b, mcpp_frontier_lane_display_label(f, i));
-        mcpp_sb_printf(b, " | %s | ", st == MCPP_LANE_STABLE ? "**stable**" : "unstable");
+        mcpp_sb_printf(b, " | %s | ", st == MCPP_LANE_STABLE ? "**stable**" : mcpp_lane_status_name((mcpp_lane_status)st));
         mcpp_lane_headline h;
         if (mcpp_frontier_lane_headline(&h, f, i) == MCPP_OK)
             mcpp_sb_printf(b, "%.6g [%.6g, %.6g] (n=%zu)", h.median, h.interval_low, h.interval_high, h.n);
@@ -180,6 +224,12 @@ static void render_markdown(mcpp_strbuf *b, const void *object)
         for (size_t r = 0; r < mcpp_frontier_lane_reason_count(f, i); r++) {
             if (r) mcpp_sb_puts(b, "; ");
             mcpp_sb_markdown(b, mcpp_frontier_lane_reason(f, i, r));
+        }
+        for (size_t r = 0; r < mcpp_frontier_lane_excluded_count(f, i); r++) {
+            mcpp_sb_puts(b, "<br>excluded ");
+            mcpp_sb_markdown(b, mcpp_frontier_lane_excluded_id(f, i, r));
+            mcpp_sb_puts(b, ": ");
+            mcpp_sb_markdown(b, mcpp_frontier_lane_excluded_reason(f, i, r));
         }
         mcpp_sb_puts(b, " | ");
         for (size_t a = 0; a < mcpp_frontier_lane_adjacent_count(f, i); a++) {

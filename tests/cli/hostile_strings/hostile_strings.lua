@@ -2,6 +2,7 @@
 -- error carry terminal escapes and markdown/HTML injections (issue 18 item 4).
 return {
   include = {},
+  dimensions = { must_match = { "pattern" } },
   name = "pol\27]0;pwned\7icy`<b>x</b>`",
   rules = {
     { name = "reason\27[2J`|<script>alert(1)</script>", fn = function(base, cand)

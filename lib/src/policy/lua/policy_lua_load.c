@@ -456,7 +456,8 @@ static void apply_noise(lua_State *L, load_ctx *ctx, const file_view *f, int t)
 
 static void apply_gate(lua_State *L, load_ctx *ctx, const file_view *f, int t)
 {
-    static const char *const KNOWN[] = {"metric", "higher_is_better", "max_regression", "confidence", NULL};
+    static const char *const KNOWN[] = {"metric", "higher_is_better", "max_regression", "confidence",
+                                        "allow_point_comparisons", NULL};
     check_section(L, ctx, f, t, "gate", KNOWN);
     mcpp_gate_settings s = *mcpp_policy_gate(ctx->policy);
     int type = raw_field(L, t, "metric");
@@ -480,6 +481,12 @@ static void apply_gate(lua_State *L, load_ctx *ctx, const file_view *f, int t)
                      "gate.higher_is_better must be true or false");
         s.higher_is_better = lua_toboolean(L, -1);
     }
+    lua_pop(L, 1);
+    type = raw_field(L, t, "allow_point_comparisons");
+    if (type != LUA_TNIL && type != LUA_TBOOLEAN)
+        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "allow_point_comparisons"),
+                 "gate.allow_point_comparisons must be true or false");
+    if (type == LUA_TBOOLEAN) mcpp_policy_set_allow_point_comparisons(ctx->policy, lua_toboolean(L, -1));
     lua_pop(L, 1);
     get_nonnegative(L, ctx, f, t, "max_regression", "gate", &s.max_regression);
     int present;
