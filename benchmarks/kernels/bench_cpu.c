@@ -41,13 +41,13 @@ static float *random_floats(size_t n, float scale, uint64_t seed)
 }
 
 /* Best time of repetitions until min_reps ran and min_total_s elapsed. */
-static double best_gemm_s(mcpp_gemm_impl impl, size_t m, size_t n, size_t k, const float *a,
+static double best_gemm_s(mcpp_kernel_gemm_impl impl, size_t m, size_t n, size_t k, const float *a,
                           const float *b, float *c, double min_total_s)
 {
     double best = 1e30, total = 0;
     for (int r = 0; r < 3 || total < min_total_s; r++) {
         double t0 = now_s();
-        mcpp_gemm(impl, m, n, k, a, k, b, n, 0, c, n, 0);
+        mcpp_kernel_gemm(impl, m, n, k, a, k, b, n, 0, c, n, 0);
         double dt = now_s() - t0;
         total += dt;
         if (dt < best) best = dt;
@@ -71,11 +71,11 @@ static void gemm_table(int tiny)
         float *a = random_floats(m * k, 1.0f, 1), *b = random_floats(k * n, 1.0f, 2);
         float *c = malloc(m * n * sizeof(float));
         double flop = 2.0 * (double)m * (double)n * (double)k;
-        double blas = flop / best_gemm_s(MCPP_GEMM_BLAS, m, n, k, a, b, c, min_total) * 1e-9;
-        double blocked = flop / best_gemm_s(MCPP_GEMM_BLOCKED, m, n, k, a, b, c, min_total) * 1e-9;
+        double blas = flop / best_gemm_s(MCPP_KERNEL_GEMM_BLAS, m, n, k, a, b, c, min_total) * 1e-9;
+        double blocked = flop / best_gemm_s(MCPP_KERNEL_GEMM_BLOCKED, m, n, k, a, b, c, min_total) * 1e-9;
         /* The naive loop is only run where it finishes quickly. */
         double ref = m * n * k <= 256u * 256u * 256u
-                         ? flop / best_gemm_s(MCPP_GEMM_REFERENCE, m, n, k, a, b, c, 0.0) * 1e-9
+                         ? flop / best_gemm_s(MCPP_KERNEL_GEMM_REFERENCE, m, n, k, a, b, c, 0.0) * 1e-9
                          : NAN;
         char refs[32] = "-", refr[32] = "-";
         if (!isnan(ref)) {
@@ -104,22 +104,22 @@ static void moe_table(int tiny, size_t tokens)
         for (size_t ki = 0; ki < 2; ki++)
             for (size_t ci = 0; ci < 3; ci++) {
                 size_t E = experts_list[ei], K = topk_list[ki];
-                mcpp_moe_config cfg = {E, K, D, F, cf_list[ci], MCPP_SCORE_SOFTMAX, MCPP_OVERFLOW_DROP, 1, 32};
-                mcpp_kmem mem = {0};
-                mcpp_moe_plan plan;
+                mcpp_kernel_moe_config cfg = {E, K, D, F, cf_list[ci], MCPP_KERNEL_SCORE_SOFTMAX, MCPP_KERNEL_OVERFLOW_DROP, 1, 32};
+                mcpp_kernel_kmem mem = {0};
+                mcpp_kernel_moe_plan plan;
                 float *logits = random_floats(T * E, 2.0f, 10 + E + K);
                 float *x = random_floats(T * D, 1.0f, 3), *out = malloc(T * D * sizeof(float));
                 float *w1 = random_floats(E * D * F, 0.1f, 4), *w2 = random_floats(E * F * D, 0.1f, 5);
-                if (mcpp_moe_plan_init(&plan, &cfg, T, &mem) != 0) exit(4);
-                mcpp_moe_route(&plan, logits, &cfg);
+                if (mcpp_kernel_moe_plan_init(&plan, &cfg, T, &mem) != 0) exit(4);
+                mcpp_kernel_moe_route(&plan, logits, &cfg);
                 double lane_gflops[3], lane_ms[3];
-                mcpp_moe_stats lane_stats[3];
+                mcpp_kernel_moe_stats lane_stats[3];
                 for (int lane = 0; lane < 3; lane++) {
                     double best = 1e30, total = 0;
                     for (int r = 0; r < 3 || (!tiny && total < 0.1); r++) {
-                        mcpp_moe_stats st = {0, 0, 0, 0, 0.0, 0.0};
+                        mcpp_kernel_moe_stats st = {0, 0, 0, 0, 0.0, 0.0};
                         double t0 = now_s();
-                        mcpp_moe_forward(out, x, w1, w2, &plan, &cfg, (mcpp_moe_lane)lane, MCPP_GEMM_BLAS, &mem, &st);
+                        mcpp_kernel_moe_forward(out, x, w1, w2, &plan, &cfg, (mcpp_kernel_moe_lane)lane, MCPP_KERNEL_GEMM_BLAS, &mem, &st);
                         double dt = now_s() - t0;
                         total += dt;
                         if (dt < best) best = dt;
@@ -130,14 +130,14 @@ static void moe_table(int tiny, size_t tokens)
                     lane_gflops[lane] = lane_stats[lane].flops_useful / best * 1e-9;
                 }
                 for (int lane = 0; lane < 3; lane++) {
-                    const mcpp_moe_stats *st = &lane_stats[lane];
+                    const mcpp_kernel_moe_stats *st = &lane_stats[lane];
                     double waste = 1.0 - (double)st->useful_rows / (double)st->computed_rows;
                     printf("| %zu | %zu | %.2f | %s | %zu | %zu | %.1f%% | %.1f%% | %.3f | %.2f | %.2fx |\n", E, K,
-                           cf_list[ci], mcpp_moe_lane_name((mcpp_moe_lane)lane), st->computed_rows,
+                           cf_list[ci], mcpp_kernel_moe_lane_name((mcpp_kernel_moe_lane)lane), st->computed_rows,
                            st->useful_rows, 100.0 * waste, 100.0 * (double)st->dropped / (double)(T * K),
                            lane_ms[lane], lane_gflops[lane], lane_gflops[lane] / lane_gflops[1]);
                 }
-                mcpp_moe_plan_release(&plan, &mem);
+                mcpp_kernel_moe_plan_release(&plan, &mem);
                 free(logits); free(x); free(out); free(w1); free(w2);
             }
 }
@@ -159,9 +159,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "mcpp-bench-kernels-cpu: --threads >= 1 and --tokens >= 16\n");
         return 3;
     }
-    mcpp_gemm_set_threads(threads);
-    mcpp_host_info host;
-    mcpp_host_query(&host);
+    mcpp_kernel_gemm_set_threads(threads);
+    mcpp_kernel_host_info host;
+    mcpp_kernel_host_query(&host);
     printf("# mcpp kernels CPU benchmark: %s, %d cores, OpenBLAS threads %d%s\n", host.cpu, host.cores,
            threads, tiny ? " (tiny smoke sizes)" : "");
     gemm_table(tiny);

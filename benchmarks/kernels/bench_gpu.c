@@ -52,38 +52,38 @@ static void correctness(void)
     printf("| kernel | max rel err | verdict |\n|---|---:|---|\n");
     size_t B = 2, T = 256, H = 8, hd = 64, W = H * hd, N = B * T;
     float *qkv = rnd(N * 3 * W, 1.0f, 1), *got = malloc(N * W * 4), *want = malloc(N * W * 4);
-    mcpp_ref_attention(want, qkv, B, T, H, hd);
-    int rc = mcpp_cuda_check_attention(got, qkv, B, T, H, hd);
+    mcpp_kernel_ref_attention(want, qkv, B, T, H, hd);
+    int rc = mcpp_kernel_cuda_check_attention(got, qkv, B, T, H, hd);
     row("attention (causal, 8 heads x 64)", rc, rel_err(got, want, N * W));
     size_t D = 256, S = 16;
     float *proj = rnd(N * (2 * D + 2 * S), 1.0f, 2), *al = rnd(D * S, 0.5f, 3), *db = rnd(D, 0.5f, 4), *ds = rnd(D, 1.0f, 5);
     float *y = malloc(N * D * 4), *yr = malloc(N * D * 4);
-    mcpp_ref_selective_scan(yr, proj, al, db, ds, B, T, D, S);
-    rc = mcpp_cuda_check_scan(y, proj, al, db, ds, B, T, D, S);
+    mcpp_kernel_ref_selective_scan(yr, proj, al, db, ds, B, T, D, S);
+    rc = mcpp_kernel_cuda_check_scan(y, proj, al, db, ds, B, T, D, S);
     row("selective scan (state 16)", rc, rel_err(y, yr, N * D));
     float *pr = rnd(N * 3 * D, 2.0f, 6);
-    mcpp_ref_gated_recurrence(yr, pr, B, T, D);
-    rc = mcpp_cuda_check_recurrence(y, pr, B, T, D);
+    mcpp_kernel_ref_gated_recurrence(yr, pr, B, T, D);
+    rc = mcpp_kernel_cuda_check_recurrence(y, pr, B, T, D);
     row("gated recurrence", rc, rel_err(y, yr, N * D));
     float *x = rnd(N * D, 2.0f, 7), *w = rnd(D, 1.0f, 8);
-    mcpp_ref_rmsnorm(yr, x, w, N, D, 1e-5f);
-    rc = mcpp_cuda_check_rmsnorm(y, x, w, N, D);
+    mcpp_kernel_ref_rmsnorm(yr, x, w, N, D, 1e-5f);
+    rc = mcpp_kernel_cuda_check_rmsnorm(y, x, w, N, D);
     row("rmsnorm", rc, rel_err(y, yr, N * D));
     for (int lane = 0; lane < 3; lane++) {
         size_t E = 8, K = 2, F = 512;
-        mcpp_moe_config cfg = {E, K, D, F, 1.25, MCPP_SCORE_SOFTMAX, MCPP_OVERFLOW_DROP, 1, 32};
+        mcpp_kernel_moe_config cfg = {E, K, D, F, 1.25, MCPP_KERNEL_SCORE_SOFTMAX, MCPP_KERNEL_OVERFLOW_DROP, 1, 32};
         float *lg = rnd(N * E, 3.0f, 9), *w1 = rnd(E * D * F, 0.06f, 10), *w2 = rnd(E * F * D, 0.05f, 11);
         float *hid = malloc(F * 4);
-        mcpp_kmem mem = {0};
-        mcpp_moe_plan plan;
-        mcpp_moe_plan_init(&plan, &cfg, N, &mem);
-        mcpp_moe_route(&plan, lg, &cfg);
-        mcpp_ref_moe(yr, x, w1, w2, &plan, &cfg, hid);
-        rc = mcpp_cuda_check_moe(y, NULL, x, lg, w1, w2, &cfg, (mcpp_moe_lane)lane, N);
+        mcpp_kernel_kmem mem = {0};
+        mcpp_kernel_moe_plan plan;
+        mcpp_kernel_moe_plan_init(&plan, &cfg, N, &mem);
+        mcpp_kernel_moe_route(&plan, lg, &cfg);
+        mcpp_kernel_ref_moe(yr, x, w1, w2, &plan, &cfg, hid);
+        rc = mcpp_kernel_cuda_check_moe(y, NULL, x, lg, w1, w2, &cfg, (mcpp_kernel_moe_lane)lane, N);
         char name[64];
-        snprintf(name, sizeof name, "moe %s (8 experts, top-2)", mcpp_moe_lane_name((mcpp_moe_lane)lane));
+        snprintf(name, sizeof name, "moe %s (8 experts, top-2)", mcpp_kernel_moe_lane_name((mcpp_kernel_moe_lane)lane));
         row(name, rc, rel_err(y, yr, N * D));
-        mcpp_moe_plan_release(&plan, &mem);
+        mcpp_kernel_moe_plan_release(&plan, &mem);
         free(lg); free(w1); free(w2); free(hid);
     }
     free(qkv); free(got); free(want); free(proj); free(al); free(db); free(ds); free(y); free(yr);
@@ -103,16 +103,16 @@ static void speed(int quick)
         size_t tokens = per_expert[i] * E / K;
         double dense_ms = 0;
         size_t m = tokens * K;
-        if (mcpp_cuda_bench_gemm(&dense_ms, m, F, D, 20) != 0) {
+        if (mcpp_kernel_cuda_bench_gemm(&dense_ms, m, F, D, 20) != 0) {
             printf("| %zu | error: %s |\n", per_expert[i], mcpp_error_last()->message);
             continue;
         }
         double dense_tf = 2.0 * (double)m * (double)F * (double)D / (dense_ms * 1e-3) * 1e-12;
         double tf[3];
         for (int lane = 0; lane < 3; lane++) {
-            mcpp_moe_config cfg = {E, K, D, F, 1.25, MCPP_SCORE_SOFTMAX, MCPP_OVERFLOW_DROP, 1, 32};
+            mcpp_kernel_moe_config cfg = {E, K, D, F, 1.25, MCPP_KERNEL_SCORE_SOFTMAX, MCPP_KERNEL_OVERFLOW_DROP, 1, 32};
             double ms = 0, gflop = 0;
-            tf[lane] = mcpp_cuda_bench_moe(&ms, &gflop, &cfg, (mcpp_moe_lane)lane, tokens, 10) == 0
+            tf[lane] = mcpp_kernel_cuda_bench_moe(&ms, &gflop, &cfg, (mcpp_kernel_moe_lane)lane, tokens, 10) == 0
                            ? gflop / (ms * 1e-3) * 1e-3
                            : NAN;
         }
@@ -126,8 +126,8 @@ static void speed(int quick)
 int main(int argc, char **argv)
 {
     int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
-    mcpp_device_info dev;
-    mcpp_device_query(&dev);
+    mcpp_kernel_device_info dev;
+    mcpp_kernel_device_query(&dev);
     if (dev.device_count <= 0) {
         printf("# mcpp kernels GPU benchmark: no CUDA device (%s); nothing measured\n", dev.reason);
         return 0;

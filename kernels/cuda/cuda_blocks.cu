@@ -182,12 +182,12 @@ __global__ void k_selective_scan(bf16 *y, const bf16 *proj, const float *a_log,
                                  const float *dt_bias, const float *d_skip, size_t seq, size_t d,
                                  size_t state)
 {
-    __shared__ float bc[2 * MCPP_SCAN_MAX_STATE];
+    __shared__ float bc[2 * MCPP_KERNEL_SCAN_MAX_STATE];
     const size_t b = blockIdx.y, c = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     const size_t row = 2 * d + 2 * state;
-    float h[MCPP_SCAN_MAX_STATE], a[MCPP_SCAN_MAX_STATE];
+    float h[MCPP_KERNEL_SCAN_MAX_STATE], a[MCPP_KERNEL_SCAN_MAX_STATE];
 #pragma unroll
-    for (int n = 0; n < MCPP_SCAN_MAX_STATE; n++) {
+    for (int n = 0; n < MCPP_KERNEL_SCAN_MAX_STATE; n++) {
         h[n] = 0.0f;
         a[n] = (c < d && (size_t)n < state) ? -__expf(a_log[c * state + n]) : 0.0f;
     }
@@ -203,7 +203,7 @@ __global__ void k_selective_scan(bf16 *y, const bf16 *proj, const float *a_log,
         float delta = dt > 20.0f ? dt : log1pf(__expf(dt));
         float acc = 0.0f;
 #pragma unroll
-        for (int n = 0; n < MCPP_SCAN_MAX_STATE; n++) {
+        for (int n = 0; n < MCPP_KERNEL_SCAN_MAX_STATE; n++) {
             if ((size_t)n < state) {
                 h[n] = __expf(delta * a[n]) * h[n] + delta * bc[n] * u;
                 acc += bc[state + n] * h[n];

@@ -46,7 +46,7 @@ struct device_scope {
         if (_rc != MCPP_OK) return _rc;                                                          \
     } while (0)
 
-extern "C" int mcpp_cuda_check_rmsnorm(float *out, const float *x, const float *weight, size_t rows, size_t d)
+extern "C" int mcpp_kernel_cuda_check_rmsnorm(float *out, const float *x, const float *weight, size_t rows, size_t d)
 {
     CHECK_RC(mcpp_cuda_require_device());
     device_scope sc;
@@ -60,7 +60,7 @@ extern "C" int mcpp_cuda_check_rmsnorm(float *out, const float *x, const float *
     return mcpp_cuda_download_bf16(out, dout, rows * d);
 }
 
-extern "C" int mcpp_cuda_check_attention(float *out, const float *qkv, size_t batch, size_t seq,
+extern "C" int mcpp_kernel_cuda_check_attention(float *out, const float *qkv, size_t batch, size_t seq,
                                          size_t heads, size_t head_dim)
 {
     CHECK_RC(mcpp_cuda_require_device());
@@ -77,7 +77,7 @@ extern "C" int mcpp_cuda_check_attention(float *out, const float *qkv, size_t ba
     return mcpp_cuda_download_bf16(out, dout, N * W);
 }
 
-extern "C" int mcpp_cuda_check_scan(float *y, const float *proj, const float *a_log, const float *dt_bias,
+extern "C" int mcpp_kernel_cuda_check_scan(float *y, const float *proj, const float *a_log, const float *dt_bias,
                                     const float *d_skip, size_t batch, size_t seq, size_t d, size_t state)
 {
     CHECK_RC(mcpp_cuda_require_device());
@@ -95,7 +95,7 @@ extern "C" int mcpp_cuda_check_scan(float *y, const float *proj, const float *a_
     return mcpp_cuda_download_bf16(y, dy, N * d);
 }
 
-extern "C" int mcpp_cuda_check_recurrence(float *y, const float *proj, size_t batch, size_t seq, size_t d)
+extern "C" int mcpp_kernel_cuda_check_recurrence(float *y, const float *proj, size_t batch, size_t seq, size_t d)
 {
     CHECK_RC(mcpp_cuda_require_device());
     device_scope sc;
@@ -108,9 +108,9 @@ extern "C" int mcpp_cuda_check_recurrence(float *y, const float *proj, size_t ba
     return mcpp_cuda_download_bf16(y, dy, N * d);
 }
 
-extern "C" int mcpp_cuda_check_moe(float *out, mcpp_moe_stats *stats, const float *x, const float *logits,
-                                   const float *w1, const float *w2, const mcpp_moe_config *cfg,
-                                   mcpp_moe_lane lane, size_t tokens)
+extern "C" int mcpp_kernel_cuda_check_moe(float *out, mcpp_kernel_moe_stats *stats, const float *x, const float *logits,
+                                   const float *w1, const float *w2, const mcpp_kernel_moe_config *cfg,
+                                   mcpp_kernel_moe_lane lane, size_t tokens)
 {
     CHECK_RC(mcpp_cuda_require_device());
     device_scope sc;
@@ -145,8 +145,8 @@ static std::vector<float> bench_random(size_t n, float scale, unsigned seed)
     return v;
 }
 
-extern "C" int mcpp_cuda_bench_moe(double *ms_out, double *useful_gflop_out, const mcpp_moe_config *cfg,
-                                   mcpp_moe_lane lane, size_t tokens, int reps)
+extern "C" int mcpp_kernel_cuda_bench_moe(double *ms_out, double *useful_gflop_out, const mcpp_kernel_moe_config *cfg,
+                                   mcpp_kernel_moe_lane lane, size_t tokens, int reps)
 {
     CHECK_RC(mcpp_cuda_require_device());
     device_scope sc;
@@ -163,7 +163,7 @@ extern "C" int mcpp_cuda_bench_moe(double *ms_out, double *useful_gflop_out, con
     cublasHandle_t h;
     MCPP_CUBLAS_TRY(cublasCreate(&h));
     mcpp_cuda_moe *m = NULL;
-    mcpp_moe_stats st = {0, 0, 0, 0, 0.0, 0.0};
+    mcpp_kernel_moe_stats st = {0, 0, 0, 0, 0.0, 0.0};
     cudaEvent_t e0, e1;
     cudaEventCreate(&e0);
     cudaEventCreate(&e1);
@@ -188,7 +188,7 @@ extern "C" int mcpp_cuda_bench_moe(double *ms_out, double *useful_gflop_out, con
     return MCPP_OK;
 }
 
-extern "C" int mcpp_cuda_bench_gemm(double *ms_out, size_t m, size_t n, size_t k, int reps)
+extern "C" int mcpp_kernel_cuda_bench_gemm(double *ms_out, size_t m, size_t n, size_t k, int reps)
 {
     CHECK_RC(mcpp_cuda_require_device());
     device_scope sc;

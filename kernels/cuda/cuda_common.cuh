@@ -66,7 +66,7 @@ void mcpp_cuda_f32_to_bf16(bf16 *out, const float *in, size_t n, cudaStream_t s)
 /* ---- MoE (cuda_moe.cu) ---- */
 typedef struct mcpp_cuda_moe mcpp_cuda_moe;
 
-int mcpp_cuda_moe_new(mcpp_cuda_moe **out, const mcpp_moe_config *cfg, size_t tokens);
+int mcpp_cuda_moe_new(mcpp_cuda_moe **out, const mcpp_kernel_moe_config *cfg, size_t tokens);
 void mcpp_cuda_moe_free(mcpp_cuda_moe *m);
 
 /*
@@ -77,7 +77,7 @@ void mcpp_cuda_moe_free(mcpp_cuda_moe *m);
  * imbalance_out (may be NULL) gets max/mean expert demand.
  */
 int mcpp_cuda_moe_forward(mcpp_cuda_moe *m, bf16 *out, const bf16 *x, const float *logits,
-                          const bf16 *w1, const bf16 *w2, mcpp_moe_lane lane, cublasHandle_t h,
-                          cudaStream_t s, mcpp_moe_stats *stats, double *imbalance_out);
+                          const bf16 *w1, const bf16 *w2, mcpp_kernel_moe_lane lane, cublasHandle_t h,
+                          cudaStream_t s, mcpp_kernel_moe_stats *stats, double *imbalance_out);
 
 #endif /* MCPP_CUDA_COMMON_CUH */

@@ -35,7 +35,7 @@ using namespace nvcuda;
 #define MOE_TK 32
 
 struct mcpp_cuda_moe {
-    mcpp_moe_config cfg;
+    mcpp_kernel_moe_config cfg;
     size_t tokens, assignments, chunks;
     int32_t *expert, *slot, *chunk_counts, *demand, *seg_offset, *limit, *dropped_tokens;
     float *weight;
@@ -279,7 +279,7 @@ void mcpp_cuda_moe_free(mcpp_cuda_moe *m)
     delete m;
 }
 
-int mcpp_cuda_moe_new(mcpp_cuda_moe **out, const mcpp_moe_config *cfg, size_t tokens)
+int mcpp_cuda_moe_new(mcpp_cuda_moe **out, const mcpp_kernel_moe_config *cfg, size_t tokens)
 {
     *out = NULL;
     if (cfg->experts > 4096 || cfg->top_k > cfg->experts)
@@ -350,11 +350,11 @@ static int moe_reserve(mcpp_cuda_moe *m, size_t rows, size_t tiles)
  * `out`: one strided-batched cuBLAS GEMM pair over equal padded segments, or
  * the grouped tile GEMM over jagged / block-sparse segments. */
 static int moe_expert_ffn(mcpp_cuda_moe *m, bf16 *out, const bf16 *x, const bf16 *w1, const bf16 *w2,
-                          mcpp_moe_lane lane, cublasHandle_t h, cudaStream_t s, size_t rows, size_t tiles)
+                          mcpp_kernel_moe_lane lane, cublasHandle_t h, cudaStream_t s, size_t rows, size_t tiles)
 {
-    const mcpp_moe_config *c = &m->cfg;
+    const mcpp_kernel_moe_config *c = &m->cfg;
     const size_t T = m->tokens, K = c->top_k, E = c->experts, D = c->d_model, F = c->d_ff;
-    if (lane == MCPP_MOE_PADDED) {
+    if (lane == MCPP_KERNEL_MOE_PADDED) {
         size_t C = E ? rows / E : 0;
         k_gather_rows<<<moe_grid(rows * D, 256), 256, 0, s>>>(m->xp, x, m->row_token, rows, D);
         if (C) {
@@ -385,16 +385,16 @@ static int moe_expert_ffn(mcpp_cuda_moe *m, bf16 *out, const bf16 *x, const bf16
 }
 
 int mcpp_cuda_moe_forward(mcpp_cuda_moe *m, bf16 *out, const bf16 *x, const float *logits,
-                          const bf16 *w1, const bf16 *w2, mcpp_moe_lane lane, cublasHandle_t h,
-                          cudaStream_t s, mcpp_moe_stats *stats, double *imbalance_out)
+                          const bf16 *w1, const bf16 *w2, mcpp_kernel_moe_lane lane, cublasHandle_t h,
+                          cudaStream_t s, mcpp_kernel_moe_stats *stats, double *imbalance_out)
 {
-    const mcpp_moe_config *c = &m->cfg;
+    const mcpp_kernel_moe_config *c = &m->cfg;
     const size_t T = m->tokens, K = c->top_k, E = c->experts, D = c->d_model, F = c->d_ff;
     const size_t n = m->assignments;
     int rc;
 
     k_route<<<moe_grid(T, 128), 128, 0, s>>>(m->expert, m->weight, logits, T, (int)E, (int)K,
-                                             c->score == MCPP_SCORE_SIGMOID);
+                                             c->score == MCPP_KERNEL_SCORE_SIGMOID);
     k_count<<<(unsigned)m->chunks, MOE_CHUNK, E * sizeof(int32_t), s>>>(m->chunk_counts, m->expert, n, (int)E);
     k_scan_chunks<<<moe_grid(E, 128), 128, 0, s>>>(m->chunk_counts, m->demand, m->chunks, (int)E);
     MCPP_CUDA_TRY(cudaMemcpyAsync(m->h_demand.data(), m->demand, E * sizeof(int32_t),
@@ -403,7 +403,7 @@ int mcpp_cuda_moe_forward(mcpp_cuda_moe *m, bf16 *out, const bf16 *x, const floa
 
     /* Host: capacity, kept counts and segment geometry, as the CPU plan does. */
     size_t cap = T * K;
-    if (c->overflow != MCPP_OVERFLOW_NO_DROP) {
+    if (c->overflow != MCPP_KERNEL_OVERFLOW_NO_DROP) {
         double cc = ceil(c->capacity_factor * (double)T * (double)K / (double)E);
         cap = cc < 1.0 ? 1 : (size_t)cc;
     }
@@ -421,14 +421,14 @@ int mcpp_cuda_moe_forward(mcpp_cuda_moe *m, bf16 *out, const bf16 *x, const floa
     m->h_tile_row0.clear();
     for (size_t e = 0; e < E; e++) {
         size_t kept = (size_t)m->h_limit[e], seg;
-        if (lane == MCPP_MOE_PADDED)
-            seg = c->overflow == MCPP_OVERFLOW_NO_DROP ? max_kept : cap;
-        else if (c->overflow == MCPP_OVERFLOW_PAD)
+        if (lane == MCPP_KERNEL_MOE_PADDED)
+            seg = c->overflow == MCPP_KERNEL_OVERFLOW_NO_DROP ? max_kept : cap;
+        else if (c->overflow == MCPP_KERNEL_OVERFLOW_PAD)
             seg = (cap + MOE_TILE - 1) / MOE_TILE * MOE_TILE;
         else
             seg = (kept + MOE_TILE - 1) / MOE_TILE * MOE_TILE;
         m->h_offset[e] = (int32_t)rows;
-        for (size_t r = 0; lane != MCPP_MOE_PADDED && r < seg; r += MOE_TILE) {
+        for (size_t r = 0; lane != MCPP_KERNEL_MOE_PADDED && r < seg; r += MOE_TILE) {
             m->h_tile_expert.push_back((int32_t)e);
             m->h_tile_row0.push_back((int32_t)(rows + r));
         }

@@ -1,6 +1,6 @@
 /*
  * cuda_runtime.cu — the CUDA runtime side: what the device is
- * (mcpp_device_query), bf16 transfers, the row-major cuBLAS GEMM helper and
+ * (mcpp_kernel_device_query), bf16 transfers, the row-major cuBLAS GEMM helper and
  * the profiler window.
  */
 #include <cuda_profiler_api.h>
@@ -15,7 +15,7 @@ extern "C" {
 #include "mcpp_kernels/device.h"
 }
 
-extern "C" void mcpp_device_query(mcpp_device_info *out)
+extern "C" void mcpp_kernel_device_query(mcpp_kernel_device_info *out)
 {
     memset(out, 0, sizeof *out);
     out->compiled_with_cuda = 1;
@@ -46,8 +46,8 @@ extern "C" void mcpp_device_query(mcpp_device_info *out)
 
 int mcpp_cuda_require_device(void)
 {
-    mcpp_device_info info;
-    mcpp_device_query(&info);
+    mcpp_kernel_device_info info;
+    mcpp_kernel_device_query(&info);
     if (info.device_count <= 0)
         return mcpp_kernel_error(MCPP_EUNSUPPORTED, MCPP_ERROR_KIND_UNSUPPORTED, NULL, NULL, 0, "%s", info.reason);
     return MCPP_OK;
@@ -85,5 +85,5 @@ int mcpp_cuda_gemm(cublasHandle_t h, size_t m, size_t n, size_t k, const bf16 *a
     return MCPP_OK;
 }
 
-extern "C" void mcpp_cuda_profiler_start(void) { (void)cudaProfilerStart(); }
-extern "C" void mcpp_cuda_profiler_stop(void) { (void)cudaProfilerStop(); }
+extern "C" void mcpp_kernel_cuda_profiler_start(void) { (void)cudaProfilerStart(); }
+extern "C" void mcpp_kernel_cuda_profiler_stop(void) { (void)cudaProfilerStop(); }

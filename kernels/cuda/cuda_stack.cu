@@ -22,9 +22,9 @@ struct cuda_layer {
     float *a_log, *dt_bias, *d_skip;
 };
 
-struct mcpp_cuda_stack {
-    mcpp_stack_config cfg;
-    mcpp_moe_lane lane;
+struct mcpp_kernel_cuda_stack {
+    mcpp_kernel_stack_config cfg;
+    mcpp_kernel_moe_lane lane;
     cublasHandle_t handle;
     cudaStream_t stream;
     std::vector<cuda_layer> layers;
@@ -45,7 +45,7 @@ static size_t cuda_used_bytes(void)
     return total_b - free_b;
 }
 
-template <typename T> static int cs_alloc(mcpp_cuda_stack *s, T **out, size_t count)
+template <typename T> static int cs_alloc(mcpp_kernel_cuda_stack *s, T **out, size_t count)
 {
     *out = NULL;
     MCPP_CUDA_TRY(cudaMalloc((void **)out, (count ? count : 1) * sizeof(T)));
@@ -53,14 +53,14 @@ template <typename T> static int cs_alloc(mcpp_cuda_stack *s, T **out, size_t co
     return MCPP_OK;
 }
 
-static int cs_up(mcpp_cuda_stack *s, bf16 **out, const float *host, size_t count)
+static int cs_up(mcpp_kernel_cuda_stack *s, bf16 **out, const float *host, size_t count)
 {
     int rc = mcpp_cuda_upload_bf16(out, host, count);
     if (rc == MCPP_OK) s->owned.push_back(*out);
     return rc;
 }
 
-static int cs_up_f32(mcpp_cuda_stack *s, float **out, const float *host, size_t count)
+static int cs_up_f32(mcpp_kernel_cuda_stack *s, float **out, const float *host, size_t count)
 {
     int rc = cs_alloc(s, out, count);
     if (rc != MCPP_OK) return rc;
@@ -68,7 +68,7 @@ static int cs_up_f32(mcpp_cuda_stack *s, float **out, const float *host, size_t 
     return MCPP_OK;
 }
 
-extern "C" void mcpp_cuda_stack_free(mcpp_cuda_stack *s)
+extern "C" void mcpp_kernel_cuda_stack_free(mcpp_kernel_cuda_stack *s)
 {
     if (!s) return;
     for (void *p : s->owned) cudaFree(p);
@@ -83,38 +83,38 @@ extern "C" void mcpp_cuda_stack_free(mcpp_cuda_stack *s)
     do {                                                                                         \
         int _rc = (expr);                                                                        \
         if (_rc != MCPP_OK) {                                                                    \
-            mcpp_cuda_stack_free(s);                                                             \
+            mcpp_kernel_cuda_stack_free(s);                                                             \
             return _rc;                                                                          \
         }                                                                                        \
     } while (0)
 
-extern "C" int mcpp_cuda_stack_new(mcpp_cuda_stack **out, const mcpp_stack *host, mcpp_moe_lane lane)
+extern "C" int mcpp_kernel_cuda_stack_new(mcpp_kernel_cuda_stack **out, const mcpp_kernel_stack *host, mcpp_kernel_moe_lane lane)
 {
     *out = NULL;
     int rc = mcpp_cuda_require_device();
     if (rc != MCPP_OK) return rc;
-    const mcpp_stack_config *c = mcpp_stack_get_config(host);
+    const mcpp_kernel_stack_config *c = mcpp_kernel_stack_get_config(host);
     if (c->d_model / c->heads > 128)
         return mcpp_kernel_error(MCPP_EUNSUPPORTED, MCPP_ERROR_KIND_UNSUPPORTED, NULL, "heads", 0,
                               "CUDA attention supports head_dim <= 128");
-    mcpp_cuda_stack *s = new mcpp_cuda_stack();
+    mcpp_kernel_cuda_stack *s = new mcpp_kernel_cuda_stack();
     s->cfg = *c;
     s->lane = lane;
     s->base_used = cuda_used_bytes();
     if (cudaStreamCreate(&s->stream) != cudaSuccess || cublasCreate(&s->handle) != CUBLAS_STATUS_SUCCESS) {
-        mcpp_cuda_stack_free(s);
+        mcpp_kernel_cuda_stack_free(s);
         return mcpp_kernel_error(MCPP_EINTERNAL, MCPP_ERROR_KIND_INTERNAL, NULL, NULL, 0, "CUDA stream or cuBLAS handle creation failed");
     }
     size_t D = c->d_model, S = c->state, V = c->vocab, N = c->batch * c->seq_len;
     size_t E = c->moe.experts, F = c->moe.d_ff;
     size_t pw = 3 * D > 2 * D + 2 * S ? 3 * D : 2 * D + 2 * S;
-    CS_TRY(cs_up(s, &s->embedding, mcpp_stack_embedding(host), V * D));
-    CS_TRY(cs_up(s, &s->final_norm, mcpp_stack_final_norm(host), D));
+    CS_TRY(cs_up(s, &s->embedding, mcpp_kernel_stack_embedding(host), V * D));
+    CS_TRY(cs_up(s, &s->final_norm, mcpp_kernel_stack_final_norm(host), D));
     s->layers.resize(c->depth);
     int has_e = 0;
     for (size_t i = 0; i < c->depth; i++) {
-        mcpp_stack_layer_view v;
-        CS_TRY(mcpp_stack_layer(&v, host, i));
+        mcpp_kernel_stack_layer_view v;
+        CS_TRY(mcpp_kernel_stack_layer(&v, host, i));
         cuda_layer &l = s->layers[i];
         memset(&l, 0, sizeof l);
         l.family = v.family;
@@ -149,7 +149,7 @@ extern "C" int mcpp_cuda_stack_new(mcpp_cuda_stack **out, const mcpp_stack *host
     CS_TRY(cs_alloc(s, &s->tokens, N));
     if (has_e) {
         CS_TRY(cs_alloc(s, &s->router, N * E));
-        mcpp_moe_config mc = c->moe;
+        mcpp_kernel_moe_config mc = c->moe;
         mc.d_model = D;
         CS_TRY(mcpp_cuda_moe_new(&s->moe, &mc, N));
     }
@@ -170,9 +170,9 @@ static const char *cs_range_name(char family)
     }
 }
 
-extern "C" int mcpp_cuda_stack_forward(mcpp_cuda_stack *s, const int32_t *tokens, mcpp_stack_stats *stats)
+extern "C" int mcpp_kernel_cuda_stack_forward(mcpp_kernel_cuda_stack *s, const int32_t *tokens, mcpp_kernel_stack_stats *stats)
 {
-    const mcpp_stack_config *c = &s->cfg;
+    const mcpp_kernel_stack_config *c = &s->cfg;
     size_t D = c->d_model, S = c->state, V = c->vocab, N = c->batch * c->seq_len;
     size_t H = c->heads, E = c->moe.experts;
     cudaStream_t st = s->stream;
@@ -241,7 +241,7 @@ extern "C" int mcpp_cuda_stack_forward(mcpp_cuda_stack *s, const int32_t *tokens
         for (size_t i = 0; i < c->depth; i++) {
             float ms = 0.0f;
             cudaEventElapsedTime(&ms, s->events[2 * i], s->events[2 * i + 1]);
-            stats->family_s[mcpp_stack_family_index(s->layers[i].family)] += 1e-3 * ms;
+            stats->family_s[mcpp_kernel_stack_family_index(s->layers[i].family)] += 1e-3 * ms;
         }
         float ms = 0.0f;
         cudaEventElapsedTime(&ms, s->events[2 * c->depth], s->events[2 * c->depth + 1]);
@@ -251,11 +251,11 @@ extern "C" int mcpp_cuda_stack_forward(mcpp_cuda_stack *s, const int32_t *tokens
     return MCPP_OK;
 }
 
-extern "C" int mcpp_cuda_stack_logits(const mcpp_cuda_stack *s, float *out)
+extern "C" int mcpp_kernel_cuda_stack_logits(const mcpp_kernel_cuda_stack *s, float *out)
 {
     size_t n = s->cfg.batch * s->cfg.seq_len * s->cfg.vocab;
     MCPP_CUDA_TRY(cudaMemcpy(out, s->logits, n * sizeof(float), cudaMemcpyDeviceToHost));
     return MCPP_OK;
 }
 
-extern "C" size_t mcpp_cuda_stack_peak_bytes(const mcpp_cuda_stack *s) { return s->peak_used; }
+extern "C" size_t mcpp_kernel_cuda_stack_peak_bytes(const mcpp_kernel_cuda_stack *s) { return s->peak_used; }

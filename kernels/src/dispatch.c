@@ -8,53 +8,53 @@
 #include "kernel_error.h"
 #include "mcpp_kernels/dispatch.h"
 
-static const char *const family_names[MCPP_FAMILY_COUNT] = {"attention", "mamba", "moe",
+static const char *const family_names[MCPP_KERNEL_FAMILY_COUNT] = {"attention", "mamba", "moe",
                                                             "recurrent", "gemm"};
 static const char *const impl_names[] = {"cuda", "cublas", "cpu_blas", "blocked", "reference"};
 
-const char *mcpp_family_name(mcpp_family family) { return family_names[family]; }
-const char *mcpp_impl_name(mcpp_impl impl) { return impl_names[impl]; }
+const char *mcpp_kernel_family_name(mcpp_kernel_family family) { return family_names[family]; }
+const char *mcpp_kernel_impl_name(mcpp_kernel_impl impl) { return impl_names[impl]; }
 
-static mcpp_impl dispatch_cpu_gemm_impl(mcpp_gemm_impl g)
+static mcpp_kernel_impl dispatch_cpu_gemm_impl(mcpp_kernel_gemm_impl g)
 {
     switch (g) {
-    case MCPP_GEMM_BLAS: return MCPP_IMPL_CPU_BLAS;
-    case MCPP_GEMM_BLOCKED: return MCPP_IMPL_CPU_BLOCKED;
-    default: return MCPP_IMPL_REFERENCE;
+    case MCPP_KERNEL_GEMM_BLAS: return MCPP_KERNEL_IMPL_CPU_BLAS;
+    case MCPP_KERNEL_GEMM_BLOCKED: return MCPP_KERNEL_IMPL_CPU_BLOCKED;
+    default: return MCPP_KERNEL_IMPL_REFERENCE;
     }
 }
 
-static void dispatch_set_cpu(mcpp_impl *impl, mcpp_gemm_impl gemm)
+static void dispatch_set_cpu(mcpp_kernel_impl *impl, mcpp_kernel_gemm_impl gemm)
 {
     /* On the CPU the block kernels (attention, scan, recurrence) are the C
      * reference; the projections and the expert GEMMs use the chosen GEMM. */
-    impl[MCPP_FAMILY_ATTENTION] = MCPP_IMPL_REFERENCE;
-    impl[MCPP_FAMILY_MAMBA] = MCPP_IMPL_REFERENCE;
-    impl[MCPP_FAMILY_RECURRENT] = MCPP_IMPL_REFERENCE;
-    impl[MCPP_FAMILY_MOE] = dispatch_cpu_gemm_impl(gemm);
-    impl[MCPP_FAMILY_GEMM] = dispatch_cpu_gemm_impl(gemm);
+    impl[MCPP_KERNEL_FAMILY_ATTENTION] = MCPP_KERNEL_IMPL_REFERENCE;
+    impl[MCPP_KERNEL_FAMILY_MAMBA] = MCPP_KERNEL_IMPL_REFERENCE;
+    impl[MCPP_KERNEL_FAMILY_RECURRENT] = MCPP_KERNEL_IMPL_REFERENCE;
+    impl[MCPP_KERNEL_FAMILY_MOE] = dispatch_cpu_gemm_impl(gemm);
+    impl[MCPP_KERNEL_FAMILY_GEMM] = dispatch_cpu_gemm_impl(gemm);
 }
 
-static void dispatch_set_cuda(mcpp_impl *impl, mcpp_moe_lane lane)
+static void dispatch_set_cuda(mcpp_kernel_impl *impl, mcpp_kernel_moe_lane lane)
 {
-    impl[MCPP_FAMILY_ATTENTION] = MCPP_IMPL_CUDA;
-    impl[MCPP_FAMILY_MAMBA] = MCPP_IMPL_CUDA;
-    impl[MCPP_FAMILY_RECURRENT] = MCPP_IMPL_CUDA;
+    impl[MCPP_KERNEL_FAMILY_ATTENTION] = MCPP_KERNEL_IMPL_CUDA;
+    impl[MCPP_KERNEL_FAMILY_MAMBA] = MCPP_KERNEL_IMPL_CUDA;
+    impl[MCPP_KERNEL_FAMILY_RECURRENT] = MCPP_KERNEL_IMPL_CUDA;
     /* Padded MoE is cuBLAS strided-batched GEMM; jagged/block-sparse are our kernels. */
-    impl[MCPP_FAMILY_MOE] = lane == MCPP_MOE_PADDED ? MCPP_IMPL_CUBLAS : MCPP_IMPL_CUDA;
-    impl[MCPP_FAMILY_GEMM] = MCPP_IMPL_CUBLAS;
+    impl[MCPP_KERNEL_FAMILY_MOE] = lane == MCPP_KERNEL_MOE_PADDED ? MCPP_KERNEL_IMPL_CUBLAS : MCPP_KERNEL_IMPL_CUDA;
+    impl[MCPP_KERNEL_FAMILY_GEMM] = MCPP_KERNEL_IMPL_CUBLAS;
 }
 
-int mcpp_dispatch_resolve(mcpp_dispatch *out, const mcpp_dispatch_request *request,
-                          const mcpp_device_info *device)
+int mcpp_kernel_dispatch_resolve(mcpp_kernel_dispatch *out, const mcpp_kernel_dispatch_request *request,
+                          const mcpp_kernel_device_info *device)
 {
     memset(out, 0, sizeof *out);
     out->requested_backend = request->backend;
     out->moe_lane = request->moe_lane;
     out->cpu_gemm = request->cpu_gemm;
 
-    if (request->backend == MCPP_BACKEND_CPU) {
-        out->observed_backend = MCPP_BACKEND_CPU;
+    if (request->backend == MCPP_KERNEL_BACKEND_CPU) {
+        out->observed_backend = MCPP_KERNEL_BACKEND_CPU;
         dispatch_set_cpu(out->requested, request->cpu_gemm);
         dispatch_set_cpu(out->observed, request->cpu_gemm);
         return MCPP_OK;
@@ -71,7 +71,7 @@ int mcpp_dispatch_resolve(mcpp_dispatch *out, const mcpp_dispatch_request *reque
         why = "the CUDA stack path is not available in this build";
     }
     if (!why) {
-        out->observed_backend = MCPP_BACKEND_CUDA;
+        out->observed_backend = MCPP_KERNEL_BACKEND_CUDA;
         dispatch_set_cuda(out->observed, request->moe_lane);
         return MCPP_OK;
     }
@@ -81,25 +81,25 @@ int mcpp_dispatch_resolve(mcpp_dispatch *out, const mcpp_dispatch_request *reque
                               "on the CPU and record the fallback)",
                               why);
 
-    out->observed_backend = MCPP_BACKEND_CPU;
+    out->observed_backend = MCPP_KERNEL_BACKEND_CPU;
     dispatch_set_cpu(out->observed, request->cpu_gemm);
     snprintf(out->fallback_reason, sizeof out->fallback_reason, "%s", why);
-    for (int f = 0; f < MCPP_FAMILY_COUNT; f++) {
-        if (out->fallback_count >= MCPP_DISPATCH_MAX_FALLBACKS) break;
+    for (int f = 0; f < MCPP_KERNEL_FAMILY_COUNT; f++) {
+        if (out->fallback_count >= MCPP_KERNEL_DISPATCH_MAX_FALLBACKS) break;
         snprintf(out->fallbacks[out->fallback_count++], sizeof out->fallbacks[0], "%s:%s->%s",
                  family_names[f], impl_names[out->requested[f]], impl_names[out->observed[f]]);
     }
     return MCPP_OK;
 }
 
-const char *mcpp_dispatch_requested_name(const mcpp_dispatch *d, mcpp_family family)
+const char *mcpp_kernel_dispatch_requested_name(const mcpp_kernel_dispatch *d, mcpp_kernel_family family)
 {
-    if (family == MCPP_FAMILY_MOE) return mcpp_moe_lane_name(d->moe_lane);
+    if (family == MCPP_KERNEL_FAMILY_MOE) return mcpp_kernel_moe_lane_name(d->moe_lane);
     return impl_names[d->requested[family]];
 }
 
-const char *mcpp_dispatch_observed_name(const mcpp_dispatch *d, mcpp_family family)
+const char *mcpp_kernel_dispatch_observed_name(const mcpp_kernel_dispatch *d, mcpp_kernel_family family)
 {
-    if (family == MCPP_FAMILY_MOE) return mcpp_moe_lane_name(d->moe_lane);
+    if (family == MCPP_KERNEL_FAMILY_MOE) return mcpp_kernel_moe_lane_name(d->moe_lane);
     return impl_names[d->observed[family]];
 }

@@ -15,17 +15,17 @@
 #define MCPP_GEMM_BN 256
 #define MCPP_GEMM_BK 128
 
-const char *mcpp_gemm_impl_name(mcpp_gemm_impl impl)
+const char *mcpp_kernel_gemm_impl_name(mcpp_kernel_gemm_impl impl)
 {
     switch (impl) {
-    case MCPP_GEMM_REFERENCE: return "reference";
-    case MCPP_GEMM_BLOCKED: return "blocked";
-    case MCPP_GEMM_BLAS: return "cpu_blas";
+    case MCPP_KERNEL_GEMM_REFERENCE: return "reference";
+    case MCPP_KERNEL_GEMM_BLOCKED: return "blocked";
+    case MCPP_KERNEL_GEMM_BLAS: return "cpu_blas";
     }
     return "unknown";
 }
 
-void mcpp_gemm_set_threads(int threads)
+void mcpp_kernel_gemm_set_threads(int threads)
 {
     openblas_set_num_threads(threads > 0 ? threads : 1);
 }
@@ -101,20 +101,20 @@ static void gemm_blocked(size_t m, size_t n, size_t k, const float *a, size_t ld
     }
 }
 
-void mcpp_gemm(mcpp_gemm_impl impl, size_t m, size_t n, size_t k, const float *a, size_t lda,
+void mcpp_kernel_gemm(mcpp_kernel_gemm_impl impl, size_t m, size_t n, size_t k, const float *a, size_t lda,
                const float *b, size_t ldb, int trans_b, float *c, size_t ldc, int accumulate)
 {
     if (m == 0 || n == 0) return;
     switch (impl) {
-    case MCPP_GEMM_BLAS:
+    case MCPP_KERNEL_GEMM_BLAS:
         cblas_sgemm(CblasRowMajor, CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, (int)m,
                     (int)n, (int)k, 1.0f, a, (int)lda, b, (int)ldb, accumulate ? 1.0f : 0.0f, c,
                     (int)ldc);
         return;
-    case MCPP_GEMM_BLOCKED:
+    case MCPP_KERNEL_GEMM_BLOCKED:
         gemm_blocked(m, n, k, a, lda, b, ldb, trans_b, c, ldc, accumulate);
         return;
-    case MCPP_GEMM_REFERENCE:
+    case MCPP_KERNEL_GEMM_REFERENCE:
     default:
         gemm_reference(m, n, k, a, lda, b, ldb, trans_b, c, ldc, accumulate);
         return;

@@ -7,7 +7,7 @@
 
 #include "mcpp_kernels/hostinfo.h"
 
-void mcpp_host_query(mcpp_host_info *out)
+void mcpp_kernel_host_query(mcpp_kernel_host_info *out)
 {
     memset(out, 0, sizeof *out);
     snprintf(out->cpu, sizeof out->cpu, "unknown");

@@ -13,7 +13,7 @@
 
 #define MCPP_KMEM_HEADER 64
 
-void *mcpp_kmem_alloc(mcpp_kmem *mem, size_t count, size_t size)
+void *mcpp_kernel_kmem_alloc(mcpp_kernel_kmem *mem, size_t count, size_t size)
 {
     if (size != 0 && count > (SIZE_MAX - MCPP_KMEM_HEADER) / size) {
         mcpp_kernel_error(MCPP_ELIMIT, MCPP_ERROR_KIND_LIMIT, NULL, NULL, 0,
@@ -33,7 +33,7 @@ void *mcpp_kmem_alloc(mcpp_kmem *mem, size_t count, size_t size)
     return base + MCPP_KMEM_HEADER;
 }
 
-void mcpp_kmem_free(mcpp_kmem *mem, void *ptr)
+void mcpp_kernel_kmem_free(mcpp_kernel_kmem *mem, void *ptr)
 {
     if (!ptr) return;
     unsigned char *base = (unsigned char *)ptr - MCPP_KMEM_HEADER;

@@ -21,15 +21,15 @@ typedef struct moe_segments {
     size_t total;   /* rows across all segments, padding included       */
 } moe_segments;
 
-static int moe_segments_build(moe_segments *seg, const mcpp_moe_plan *plan,
-                              const mcpp_moe_config *cfg, mcpp_moe_lane lane, mcpp_kmem *mem)
+static int moe_segments_build(moe_segments *seg, const mcpp_kernel_moe_plan *plan,
+                              const mcpp_kernel_moe_config *cfg, mcpp_kernel_moe_lane lane, mcpp_kernel_kmem *mem)
 {
-    seg->offset = mcpp_kmem_alloc(mem, plan->experts + 1, sizeof(size_t));
+    seg->offset = mcpp_kernel_kmem_alloc(mem, plan->experts + 1, sizeof(size_t));
     if (!seg->offset) return mcpp_kernel_error_nomem();
     size_t rows = 0;
     for (size_t e = 0; e < plan->experts; e++) {
         seg->offset[e] = rows;
-        rows += mcpp_moe_lane_rows(plan, cfg, lane, e);
+        rows += mcpp_kernel_moe_lane_rows(plan, cfg, lane, e);
     }
     seg->offset[plan->experts] = rows;
     seg->total = rows;
@@ -37,8 +37,8 @@ static int moe_segments_build(moe_segments *seg, const mcpp_moe_plan *plan,
 }
 
 /* Runs dst = act(src[rows of expert e] * W) over the lane's GEMM schedule. */
-static void moe_lane_gemm(mcpp_moe_lane lane, mcpp_gemm_impl gemm, const moe_segments *seg,
-                          const mcpp_moe_config *cfg, size_t experts, const float *src,
+static void moe_lane_gemm(mcpp_kernel_moe_lane lane, mcpp_kernel_gemm_impl gemm, const moe_segments *seg,
+                          const mcpp_kernel_moe_config *cfg, size_t experts, const float *src,
                           size_t src_width, const float *weights, size_t dst_width, float *dst)
 {
     size_t per_expert = src_width * dst_width;
@@ -46,22 +46,22 @@ static void moe_lane_gemm(mcpp_moe_lane lane, mcpp_gemm_impl gemm, const moe_seg
         size_t r0 = seg->offset[e], rows = seg->offset[e + 1] - r0;
         const float *w = weights + e * per_expert;
         if (rows == 0) continue;
-        if (lane == MCPP_MOE_BLOCK_SPARSE && cfg->block_rows > 0) {
+        if (lane == MCPP_KERNEL_MOE_BLOCK_SPARSE && cfg->block_rows > 0) {
             for (size_t b = 0; b < rows; b += cfg->block_rows) {
                 size_t mb = rows - b < cfg->block_rows ? rows - b : cfg->block_rows;
-                mcpp_gemm(gemm, mb, dst_width, src_width, src + (r0 + b) * src_width, src_width,
+                mcpp_kernel_gemm(gemm, mb, dst_width, src_width, src + (r0 + b) * src_width, src_width,
                           w, dst_width, 0, dst + (r0 + b) * dst_width, dst_width, 0);
             }
         } else {
-            mcpp_gemm(gemm, rows, dst_width, src_width, src + r0 * src_width, src_width, w,
+            mcpp_kernel_gemm(gemm, rows, dst_width, src_width, src + r0 * src_width, src_width, w,
                       dst_width, 0, dst + r0 * dst_width, dst_width, 0);
         }
     }
 }
 
-int mcpp_moe_forward(float *out, const float *x, const float *w1, const float *w2,
-                     const mcpp_moe_plan *plan, const mcpp_moe_config *cfg, mcpp_moe_lane lane,
-                     mcpp_gemm_impl gemm, mcpp_kmem *mem, mcpp_moe_stats *stats)
+int mcpp_kernel_moe_forward(float *out, const float *x, const float *w1, const float *w2,
+                     const mcpp_kernel_moe_plan *plan, const mcpp_kernel_moe_config *cfg, mcpp_kernel_moe_lane lane,
+                     mcpp_kernel_gemm_impl gemm, mcpp_kernel_kmem *mem, mcpp_kernel_moe_stats *stats)
 {
     size_t D = cfg->d_model, F = cfg->d_ff, K = plan->top_k, T = plan->tokens;
     moe_segments seg = {0};
@@ -69,9 +69,9 @@ int mcpp_moe_forward(float *out, const float *x, const float *w1, const float *w
     int rc = moe_segments_build(&seg, plan, cfg, lane, mem);
     if (rc != MCPP_OK) goto cleanup;
     size_t rows = seg.total ? seg.total : 1;
-    xp = mcpp_kmem_alloc(mem, rows, D * sizeof(float));
-    hp = mcpp_kmem_alloc(mem, rows, F * sizeof(float));
-    yp = mcpp_kmem_alloc(mem, rows, D * sizeof(float));
+    xp = mcpp_kernel_kmem_alloc(mem, rows, D * sizeof(float));
+    hp = mcpp_kernel_kmem_alloc(mem, rows, F * sizeof(float));
+    yp = mcpp_kernel_kmem_alloc(mem, rows, D * sizeof(float));
     if (!xp || !hp || !yp) {
         rc = mcpp_kernel_error_nomem();
         goto cleanup;
@@ -87,7 +87,7 @@ int mcpp_moe_forward(float *out, const float *x, const float *w1, const float *w
         }
 
     moe_lane_gemm(lane, gemm, &seg, cfg, plan->experts, xp, D, w1, F, hp);
-    for (size_t i = 0; i < seg.total * F; i++) hp[i] = mcpp_silu(hp[i]);
+    for (size_t i = 0; i < seg.total * F; i++) hp[i] = mcpp_kernel_silu(hp[i]);
     moe_lane_gemm(lane, gemm, &seg, cfg, plan->experts, hp, F, w2, D, yp);
 
     /* Unpermute with the gate weight; k is summed in order so every lane and
@@ -116,15 +116,15 @@ int mcpp_moe_forward(float *out, const float *x, const float *w1, const float *w
     }
 
 cleanup:
-    mcpp_kmem_free(mem, xp);
-    mcpp_kmem_free(mem, hp);
-    mcpp_kmem_free(mem, yp);
-    mcpp_kmem_free(mem, seg.offset);
+    mcpp_kernel_kmem_free(mem, xp);
+    mcpp_kernel_kmem_free(mem, hp);
+    mcpp_kernel_kmem_free(mem, yp);
+    mcpp_kernel_kmem_free(mem, seg.offset);
     return rc;
 }
 
-void mcpp_ref_moe(float *out, const float *x, const float *w1, const float *w2,
-                  const mcpp_moe_plan *plan, const mcpp_moe_config *cfg, float *hidden_scratch)
+void mcpp_kernel_ref_moe(float *out, const float *x, const float *w1, const float *w2,
+                  const mcpp_kernel_moe_plan *plan, const mcpp_kernel_moe_config *cfg, float *hidden_scratch)
 {
     size_t D = cfg->d_model, F = cfg->d_ff, K = plan->top_k;
     for (size_t t = 0; t < plan->tokens; t++) {
@@ -137,7 +137,7 @@ void mcpp_ref_moe(float *out, const float *x, const float *w1, const float *w2,
             for (size_t f = 0; f < F; f++) {
                 float acc = 0.0f;
                 for (size_t j = 0; j < D; j++) acc += x[t * D + j] * a[j * F + f];
-                hidden_scratch[f] = mcpp_silu(acc);
+                hidden_scratch[f] = mcpp_kernel_silu(acc);
             }
             float w = plan->weight[t * K + k];
             for (size_t j = 0; j < D; j++) {

@@ -15,9 +15,9 @@ static const char *const score_names[] = {"softmax", "sigmoid"};
 static const char *const overflow_names[] = {"drop", "pad", "no_drop"};
 static const char *const lane_names[] = {"padded", "jagged", "block_sparse"};
 
-const char *mcpp_moe_score_name(mcpp_moe_score score) { return score_names[score]; }
-const char *mcpp_moe_overflow_name(mcpp_moe_overflow overflow) { return overflow_names[overflow]; }
-const char *mcpp_moe_lane_name(mcpp_moe_lane lane) { return lane_names[lane]; }
+const char *mcpp_kernel_moe_score_name(mcpp_kernel_moe_score score) { return score_names[score]; }
+const char *mcpp_kernel_moe_overflow_name(mcpp_kernel_moe_overflow overflow) { return overflow_names[overflow]; }
+const char *mcpp_kernel_moe_lane_name(mcpp_kernel_moe_lane lane) { return lane_names[lane]; }
 
 static int moe_parse(int *out, const char *name, const char *const *names, size_t count,
                      const char *what)
@@ -31,29 +31,29 @@ static int moe_parse(int *out, const char *name, const char *const *names, size_
                           name ? name : "(null)");
 }
 
-int mcpp_moe_score_parse(mcpp_moe_score *out, const char *name)
+int mcpp_kernel_moe_score_parse(mcpp_kernel_moe_score *out, const char *name)
 {
     int v = 0, rc = moe_parse(&v, name, score_names, 2, "score");
-    if (rc == MCPP_OK) *out = (mcpp_moe_score)v;
+    if (rc == MCPP_OK) *out = (mcpp_kernel_moe_score)v;
     return rc;
 }
 
-int mcpp_moe_overflow_parse(mcpp_moe_overflow *out, const char *name)
+int mcpp_kernel_moe_overflow_parse(mcpp_kernel_moe_overflow *out, const char *name)
 {
     int v = 0, rc = moe_parse(&v, name, overflow_names, 3, "overflow");
-    if (rc == MCPP_OK) *out = (mcpp_moe_overflow)v;
+    if (rc == MCPP_OK) *out = (mcpp_kernel_moe_overflow)v;
     return rc;
 }
 
-int mcpp_moe_lane_parse(mcpp_moe_lane *out, const char *name)
+int mcpp_kernel_moe_lane_parse(mcpp_kernel_moe_lane *out, const char *name)
 {
     int v = 0, rc = moe_parse(&v, name, lane_names, 3, "moe-lane");
-    if (rc == MCPP_OK) *out = (mcpp_moe_lane)v;
+    if (rc == MCPP_OK) *out = (mcpp_kernel_moe_lane)v;
     return rc;
 }
 
-int mcpp_moe_plan_init(mcpp_moe_plan *plan, const mcpp_moe_config *cfg, size_t tokens,
-                       mcpp_kmem *mem)
+int mcpp_kernel_moe_plan_init(mcpp_kernel_moe_plan *plan, const mcpp_kernel_moe_config *cfg, size_t tokens,
+                       mcpp_kernel_kmem *mem)
 {
     memset(plan, 0, sizeof *plan);
     if (cfg->experts == 0 || cfg->top_k == 0 || cfg->top_k > cfg->experts)
@@ -64,32 +64,32 @@ int mcpp_moe_plan_init(mcpp_moe_plan *plan, const mcpp_moe_config *cfg, size_t t
     plan->tokens = tokens;
     plan->top_k = cfg->top_k;
     plan->experts = cfg->experts;
-    plan->expert = mcpp_kmem_alloc(mem, n, sizeof(int32_t));
-    plan->weight = mcpp_kmem_alloc(mem, n, sizeof(float));
-    plan->rank = mcpp_kmem_alloc(mem, n, sizeof(int32_t));
-    plan->demand = mcpp_kmem_alloc(mem, cfg->experts, sizeof(size_t));
-    plan->kept = mcpp_kmem_alloc(mem, cfg->experts, sizeof(size_t));
+    plan->expert = mcpp_kernel_kmem_alloc(mem, n, sizeof(int32_t));
+    plan->weight = mcpp_kernel_kmem_alloc(mem, n, sizeof(float));
+    plan->rank = mcpp_kernel_kmem_alloc(mem, n, sizeof(int32_t));
+    plan->demand = mcpp_kernel_kmem_alloc(mem, cfg->experts, sizeof(size_t));
+    plan->kept = mcpp_kernel_kmem_alloc(mem, cfg->experts, sizeof(size_t));
     if (!plan->expert || !plan->weight || !plan->rank || !plan->demand || !plan->kept) {
-        mcpp_moe_plan_release(plan, mem);
+        mcpp_kernel_moe_plan_release(plan, mem);
         return mcpp_kernel_error_nomem();
     }
     return MCPP_OK;
 }
 
-void mcpp_moe_plan_release(mcpp_moe_plan *plan, mcpp_kmem *mem)
+void mcpp_kernel_moe_plan_release(mcpp_kernel_moe_plan *plan, mcpp_kernel_kmem *mem)
 {
-    mcpp_kmem_free(mem, plan->expert);
-    mcpp_kmem_free(mem, plan->weight);
-    mcpp_kmem_free(mem, plan->rank);
-    mcpp_kmem_free(mem, plan->demand);
-    mcpp_kmem_free(mem, plan->kept);
+    mcpp_kernel_kmem_free(mem, plan->expert);
+    mcpp_kernel_kmem_free(mem, plan->weight);
+    mcpp_kernel_kmem_free(mem, plan->rank);
+    mcpp_kernel_kmem_free(mem, plan->demand);
+    mcpp_kernel_kmem_free(mem, plan->kept);
     memset(plan, 0, sizeof *plan);
 }
 
-void mcpp_moe_route(mcpp_moe_plan *plan, const float *logits, const mcpp_moe_config *cfg)
+void mcpp_kernel_moe_route(mcpp_kernel_moe_plan *plan, const float *logits, const mcpp_kernel_moe_config *cfg)
 {
     size_t E = cfg->experts, K = cfg->top_k, T = plan->tokens;
-    if (cfg->overflow == MCPP_OVERFLOW_NO_DROP) {
+    if (cfg->overflow == MCPP_KERNEL_OVERFLOW_NO_DROP) {
         plan->capacity = T * K;
     } else {
         double c = ceil(cfg->capacity_factor * (double)T * (double)K / (double)E);
@@ -117,13 +117,13 @@ void mcpp_moe_route(mcpp_moe_plan *plan, const float *logits, const mcpp_moe_con
                     if (plan->expert[t * K + j] == (int32_t)e) taken = 1;
                 if (!taken && (best < 0 || l[e] > l[best])) best = (int)e;
             }
-            float score = cfg->score == MCPP_SCORE_SOFTMAX ? expf(l[best] - max) / sum
+            float score = cfg->score == MCPP_KERNEL_SCORE_SOFTMAX ? expf(l[best] - max) / sum
                                                            : 1.0f / (1.0f + expf(-l[best]));
             plan->expert[t * K + k] = best;
             plan->weight[t * K + k] = score;
             chosen_sum += score;
         }
-        if (cfg->score == MCPP_SCORE_SIGMOID)
+        if (cfg->score == MCPP_KERNEL_SCORE_SIGMOID)
             for (size_t k = 0; k < K; k++) plan->weight[t * K + k] /= chosen_sum;
 
         int lost = 0;
@@ -142,24 +142,24 @@ void mcpp_moe_route(mcpp_moe_plan *plan, const float *logits, const mcpp_moe_con
     }
 }
 
-size_t mcpp_moe_lane_rows(const mcpp_moe_plan *plan, const mcpp_moe_config *cfg,
-                          mcpp_moe_lane lane, size_t expert)
+size_t mcpp_kernel_moe_lane_rows(const mcpp_kernel_moe_plan *plan, const mcpp_kernel_moe_config *cfg,
+                          mcpp_kernel_moe_lane lane, size_t expert)
 {
     size_t n = plan->kept[expert];
-    if (cfg->overflow == MCPP_OVERFLOW_PAD) return plan->capacity;
-    if (lane == MCPP_MOE_PADDED) {
-        if (cfg->overflow == MCPP_OVERFLOW_DROP) return plan->capacity;
+    if (cfg->overflow == MCPP_KERNEL_OVERFLOW_PAD) return plan->capacity;
+    if (lane == MCPP_KERNEL_MOE_PADDED) {
+        if (cfg->overflow == MCPP_KERNEL_OVERFLOW_DROP) return plan->capacity;
         size_t max = 0; /* no_drop: the largest load becomes the capacity */
         for (size_t e = 0; e < plan->experts; e++)
             if (plan->kept[e] > max) max = plan->kept[e];
         return max;
     }
-    size_t align = lane == MCPP_MOE_JAGGED ? cfg->align_rows : cfg->block_rows;
+    size_t align = lane == MCPP_KERNEL_MOE_JAGGED ? cfg->align_rows : cfg->block_rows;
     if (align <= 1) return n;
     return (n + align - 1) / align * align;
 }
 
-double mcpp_moe_imbalance(const mcpp_moe_plan *plan)
+double mcpp_kernel_moe_imbalance(const mcpp_kernel_moe_plan *plan)
 {
     size_t max = 0, total = 0;
     for (size_t e = 0; e < plan->experts; e++) {

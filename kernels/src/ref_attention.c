@@ -8,7 +8,7 @@
 
 #include "mcpp_kernels/reference.h"
 
-void mcpp_ref_attention(float *out, const float *qkv, size_t batch, size_t seq, size_t heads,
+void mcpp_kernel_ref_attention(float *out, const float *qkv, size_t batch, size_t seq, size_t heads,
                         size_t head_dim)
 {
     size_t width = heads * head_dim, row = 3 * width;

@@ -6,17 +6,17 @@
 
 #include "mcpp_kernels/reference.h"
 
-float mcpp_silu(float x) { return x / (1.0f + expf(-x)); }
+float mcpp_kernel_silu(float x) { return x / (1.0f + expf(-x)); }
 
-float mcpp_sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
+float mcpp_kernel_sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
 
-float mcpp_softplus(float x)
+float mcpp_kernel_softplus(float x)
 {
     /* log1p(exp(x)) overflows for large x, where softplus(x) == x in float. */
     return x > 20.0f ? x : log1pf(expf(x));
 }
 
-void mcpp_ref_embedding(float *out, const int32_t *tokens, size_t count, const float *table,
+void mcpp_kernel_ref_embedding(float *out, const int32_t *tokens, size_t count, const float *table,
                         size_t vocab, size_t d)
 {
     for (size_t i = 0; i < count; i++) {
@@ -26,7 +26,7 @@ void mcpp_ref_embedding(float *out, const int32_t *tokens, size_t count, const f
     }
 }
 
-void mcpp_ref_rmsnorm(float *out, const float *x, const float *weight, size_t rows, size_t d,
+void mcpp_kernel_ref_rmsnorm(float *out, const float *x, const float *weight, size_t rows, size_t d,
                       float eps)
 {
     for (size_t r = 0; r < rows; r++) {
@@ -38,12 +38,12 @@ void mcpp_ref_rmsnorm(float *out, const float *x, const float *weight, size_t ro
     }
 }
 
-void mcpp_ref_residual_add(float *inout, const float *delta, size_t n)
+void mcpp_kernel_ref_residual_add(float *inout, const float *delta, size_t n)
 {
     for (size_t i = 0; i < n; i++) inout[i] += delta[i];
 }
 
-void mcpp_ref_lm_head(float *logits, const float *x, const float *table, size_t rows, size_t d,
+void mcpp_kernel_ref_lm_head(float *logits, const float *x, const float *table, size_t rows, size_t d,
                       size_t vocab)
 {
     for (size_t r = 0; r < rows; r++)

@@ -10,7 +10,7 @@
 
 #define TOKENS_MAX_COUNT (1ull << 28)
 
-uint64_t mcpp_tokens_checksum(const unsigned char *bytes, size_t len)
+uint64_t mcpp_kernel_tokens_checksum(const unsigned char *bytes, size_t len)
 {
     uint64_t h = 0xcbf29ce484222325ull;
     for (size_t i = 0; i < len; i++) {
@@ -32,7 +32,7 @@ static void tokens_put_le(unsigned char *p, uint64_t v, size_t width)
     for (size_t i = 0; i < width; i++) p[i] = (unsigned char)(v >> (8 * i));
 }
 
-void mcpp_tokens_release(mcpp_token_file *file)
+void mcpp_kernel_tokens_release(mcpp_kernel_token_file *file)
 {
     if (!file) return;
     free(file->tokens);
@@ -45,10 +45,10 @@ static int tokens_bad(const char *path, const char *field, const char *what)
     return mcpp_kernel_error(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, path, field, 0, "%s", what);
 }
 
-int mcpp_tokens_read(mcpp_token_file *out, const char *path)
+int mcpp_kernel_tokens_read(mcpp_kernel_token_file *out, const char *path)
 {
     memset(out, 0, sizeof *out);
-    unsigned char header[MCPP_TOKENS_HEADER_BYTES];
+    unsigned char header[MCPP_KERNEL_TOKENS_HEADER_BYTES];
     unsigned char *payload = NULL;
     int rc = MCPP_OK;
     FILE *f = fopen(path, "rb");
@@ -57,11 +57,11 @@ int mcpp_tokens_read(mcpp_token_file *out, const char *path)
         rc = tokens_bad(path, "header", "shorter than the 64-byte header");
         goto cleanup;
     }
-    if (memcmp(header, MCPP_TOKENS_MAGIC, 8) != 0) {
+    if (memcmp(header, MCPP_KERNEL_TOKENS_MAGIC, 8) != 0) {
         rc = tokens_bad(path, "magic", "not a token file (magic is not MCPPTOK1)");
         goto cleanup;
     }
-    if (tokens_get_le(header + 8, 4) != MCPP_TOKENS_VERSION) {
+    if (tokens_get_le(header + 8, 4) != MCPP_KERNEL_TOKENS_VERSION) {
         rc = tokens_bad(path, "version", "unsupported token file version");
         goto cleanup;
     }
@@ -69,8 +69,8 @@ int mcpp_tokens_read(mcpp_token_file *out, const char *path)
     uint64_t count = tokens_get_le(header + 16, 8);
     out->checksum = tokens_get_le(header + 24, 8);
     size_t width = (size_t)tokens_get_le(header + 32, 4);
-    memcpy(out->name, header + 40, MCPP_TOKENS_NAME_BYTES);
-    out->name[MCPP_TOKENS_NAME_BYTES] = '\0';
+    memcpy(out->name, header + 40, MCPP_KERNEL_TOKENS_NAME_BYTES);
+    out->name[MCPP_KERNEL_TOKENS_NAME_BYTES] = '\0';
     if (width != 1 && width != 2 && width != 4) {
         rc = tokens_bad(path, "token_width", "token width must be 1, 2 or 4");
         goto cleanup;
@@ -98,7 +98,7 @@ int mcpp_tokens_read(mcpp_token_file *out, const char *path)
                                     : "file has bytes after the announced tokens");
         goto cleanup;
     }
-    if (mcpp_tokens_checksum(payload, bytes) != out->checksum) {
+    if (mcpp_kernel_tokens_checksum(payload, bytes) != out->checksum) {
         rc = tokens_bad(path, "checksum", "checksum mismatch: the token payload is corrupt");
         goto cleanup;
     }
@@ -116,15 +116,15 @@ int mcpp_tokens_read(mcpp_token_file *out, const char *path)
 cleanup:
     fclose(f);
     free(payload);
-    if (rc != MCPP_OK) mcpp_tokens_release(out);
+    if (rc != MCPP_OK) mcpp_kernel_tokens_release(out);
     return rc;
 }
 
-int mcpp_tokens_write(const char *path, const int32_t *tokens, size_t count, uint32_t vocab_size,
+int mcpp_kernel_tokens_write(const char *path, const int32_t *tokens, size_t count, uint32_t vocab_size,
                       const char *name)
 {
     size_t width = vocab_size <= 256 ? 1 : vocab_size <= 65536 ? 2 : 4;
-    unsigned char header[MCPP_TOKENS_HEADER_BYTES] = {0};
+    unsigned char header[MCPP_KERNEL_TOKENS_HEADER_BYTES] = {0};
     unsigned char *payload = malloc(count * width + 1);
     int rc = MCPP_OK;
     FILE *f = NULL;
@@ -137,15 +137,15 @@ int mcpp_tokens_write(const char *path, const int32_t *tokens, size_t count, uin
         }
         tokens_put_le(payload + i * width, (uint64_t)tokens[i], width);
     }
-    memcpy(header, MCPP_TOKENS_MAGIC, 8);
-    tokens_put_le(header + 8, MCPP_TOKENS_VERSION, 4);
+    memcpy(header, MCPP_KERNEL_TOKENS_MAGIC, 8);
+    tokens_put_le(header + 8, MCPP_KERNEL_TOKENS_VERSION, 4);
     tokens_put_le(header + 12, vocab_size, 4);
     tokens_put_le(header + 16, count, 8);
-    tokens_put_le(header + 24, mcpp_tokens_checksum(payload, count * width), 8);
+    tokens_put_le(header + 24, mcpp_kernel_tokens_checksum(payload, count * width), 8);
     tokens_put_le(header + 32, width, 4);
     if (name) {
         size_t n = strlen(name);
-        memcpy(header + 40, name, n < MCPP_TOKENS_NAME_BYTES ? n : MCPP_TOKENS_NAME_BYTES);
+        memcpy(header + 40, name, n < MCPP_KERNEL_TOKENS_NAME_BYTES ? n : MCPP_KERNEL_TOKENS_NAME_BYTES);
     }
     f = fopen(path, "wb");
     if (!f) {

@@ -23,12 +23,12 @@
 #define STEP_MAX_STEPS 100000
 
 typedef struct step_options {
-    mcpp_stack_config stack;
-    mcpp_moe_lane lane;
-    mcpp_backend backend;
+    mcpp_kernel_stack_config stack;
+    mcpp_kernel_moe_lane lane;
+    mcpp_kernel_backend backend;
     char precision[8];        /* fp32 | bf16 */
     int precision_given;
-    mcpp_gemm_impl cpu_gemm;
+    mcpp_kernel_gemm_impl cpu_gemm;
     long steps, warmup;
     const char *data;         /* "synthetic" or a token file */
     const char *out;          /* NULL: stdout */
@@ -45,15 +45,15 @@ typedef struct step_options {
 
 /* What one run measured; filled by step_run, read by step_receipt. */
 typedef struct step_result {
-    mcpp_dispatch dispatch;
-    mcpp_device_info device;
-    mcpp_host_info host;
+    mcpp_kernel_dispatch dispatch;
+    mcpp_kernel_device_info device;
+    mcpp_kernel_host_info host;
     int data_real;
     char dataset[64];
     size_t params_total, params_active;
     double *samples;             /* [steps] forward seconds of the measured window */
     double warmup_s, data_s, allocated_s, setup_s;
-    mcpp_stack_stats window;     /* accumulated over the measured window */
+    mcpp_kernel_stack_stats window;     /* accumulated over the measured window */
     size_t peak_bytes;
     int peak_is_device;
     int verify_ran, verify_passed;

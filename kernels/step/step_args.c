@@ -100,13 +100,13 @@ static void step_defaults(step_options *o)
     o->stack.moe.experts = 8;
     o->stack.moe.top_k = 2;
     o->stack.moe.capacity_factor = 1.25;
-    o->stack.moe.score = MCPP_SCORE_SOFTMAX;
-    o->stack.moe.overflow = MCPP_OVERFLOW_DROP;
+    o->stack.moe.score = MCPP_KERNEL_SCORE_SOFTMAX;
+    o->stack.moe.overflow = MCPP_KERNEL_OVERFLOW_DROP;
     o->stack.moe.align_rows = 1;
     o->stack.moe.block_rows = 32;
-    o->lane = MCPP_MOE_JAGGED;
-    o->backend = MCPP_BACKEND_CPU;
-    o->cpu_gemm = MCPP_GEMM_BLAS;
+    o->lane = MCPP_KERNEL_MOE_JAGGED;
+    o->backend = MCPP_KERNEL_BACKEND_CPU;
+    o->cpu_gemm = MCPP_KERNEL_GEMM_BLAS;
     o->steps = 5;
     o->warmup = 2;
     o->data = "synthetic";
@@ -126,11 +126,11 @@ typedef struct step_counts {
 /* The numeric options: -1 when taken, an exit code when the value is bad. */
 static int take_number(step_options *o, step_counts *n, const char *name, const char *v)
 {
-    if (strcmp(name, "--depth") == 0) return step_long(&n->depth, name, v, 1, MCPP_STACK_MAX_DEPTH);
+    if (strcmp(name, "--depth") == 0) return step_long(&n->depth, name, v, 1, MCPP_KERNEL_STACK_MAX_DEPTH);
     if (strcmp(name, "--d-model") == 0) return step_size(&o->stack.d_model, name, v, 1, 16384);
     if (strcmp(name, "--heads") == 0) return step_size(&o->stack.heads, name, v, 1, 1024);
     if (strcmp(name, "--d-ff") == 0) return step_long(&n->dff, name, v, 1, 65536);
-    if (strcmp(name, "--state") == 0) return step_size(&o->stack.state, name, v, 1, MCPP_SCAN_MAX_STATE);
+    if (strcmp(name, "--state") == 0) return step_size(&o->stack.state, name, v, 1, MCPP_KERNEL_SCAN_MAX_STATE);
     if (strcmp(name, "--vocab") == 0) return step_size(&o->stack.vocab, name, v, 2, 1 << 24);
     if (strcmp(name, "--seq-len") == 0) return step_size(&o->stack.seq_len, name, v, 1, 65536);
     if (strcmp(name, "--batch") == 0) return step_size(&o->stack.batch, name, v, 1, 65536);
@@ -165,21 +165,21 @@ static int take_number(step_options *o, step_counts *n, const char *name, const 
 static int take_choice(step_options *o, const char *name, const char *v)
 {
     if (strcmp(name, "--overflow") == 0)
-        return mcpp_moe_overflow_parse(&o->stack.moe.overflow, v) != 0 ? step_bad(name, "drop, pad or no_drop", v) : -1;
+        return mcpp_kernel_moe_overflow_parse(&o->stack.moe.overflow, v) != 0 ? step_bad(name, "drop, pad or no_drop", v) : -1;
     if (strcmp(name, "--score") == 0)
-        return mcpp_moe_score_parse(&o->stack.moe.score, v) != 0 ? step_bad(name, "softmax or sigmoid", v) : -1;
+        return mcpp_kernel_moe_score_parse(&o->stack.moe.score, v) != 0 ? step_bad(name, "softmax or sigmoid", v) : -1;
     if (strcmp(name, "--moe-lane") == 0)
-        return mcpp_moe_lane_parse(&o->lane, v) != 0 ? step_bad(name, "padded, jagged or block_sparse", v) : -1;
+        return mcpp_kernel_moe_lane_parse(&o->lane, v) != 0 ? step_bad(name, "padded, jagged or block_sparse", v) : -1;
     if (strcmp(name, "--backend") == 0) {
-        if (strcmp(v, "cpu") == 0) o->backend = MCPP_BACKEND_CPU;
-        else if (strcmp(v, "cuda") == 0) o->backend = MCPP_BACKEND_CUDA;
+        if (strcmp(v, "cpu") == 0) o->backend = MCPP_KERNEL_BACKEND_CPU;
+        else if (strcmp(v, "cuda") == 0) o->backend = MCPP_KERNEL_BACKEND_CUDA;
         else return step_bad(name, "cpu or cuda", v);
         return -1;
     }
     if (strcmp(name, "--gemm") == 0) {
-        if (strcmp(v, "blas") == 0) o->cpu_gemm = MCPP_GEMM_BLAS;
-        else if (strcmp(v, "blocked") == 0) o->cpu_gemm = MCPP_GEMM_BLOCKED;
-        else if (strcmp(v, "reference") == 0) o->cpu_gemm = MCPP_GEMM_REFERENCE;
+        if (strcmp(v, "blas") == 0) o->cpu_gemm = MCPP_KERNEL_GEMM_BLAS;
+        else if (strcmp(v, "blocked") == 0) o->cpu_gemm = MCPP_KERNEL_GEMM_BLOCKED;
+        else if (strcmp(v, "reference") == 0) o->cpu_gemm = MCPP_KERNEL_GEMM_REFERENCE;
         else return step_bad(name, "blas, blocked or reference", v);
         return -1;
     }
@@ -197,7 +197,7 @@ static int take_choice(step_options *o, const char *name, const char *v)
 static int take_text(step_options *o, const char *name, const char *v)
 {
     if (strcmp(name, "--pattern") == 0) {
-        if (strlen(v) == 0 || strlen(v) > MCPP_STACK_MAX_PATTERN)
+        if (strlen(v) == 0 || strlen(v) > MCPP_KERNEL_STACK_MAX_PATTERN)
             return step_bad(name, "1..64 letters of A, M, E, R", v);
         snprintf(o->stack.pattern, sizeof o->stack.pattern, "%s", v);
         return -1;
@@ -235,8 +235,8 @@ static int finish_options(step_options *o, const step_counts *n)
     o->stack.depth = n->depth ? (size_t)n->depth : strlen(o->stack.pattern);
     o->stack.moe.d_ff = n->dff ? (size_t)n->dff : 2 * o->stack.d_model;
     if (!o->precision_given)
-        snprintf(o->precision, sizeof o->precision, "%s", o->backend == MCPP_BACKEND_CUDA ? "bf16" : "fp32");
-    if (o->backend == MCPP_BACKEND_CPU && strcmp(o->precision, "fp32") != 0) {
+        snprintf(o->precision, sizeof o->precision, "%s", o->backend == MCPP_KERNEL_BACKEND_CUDA ? "bf16" : "fp32");
+    if (o->backend == MCPP_KERNEL_BACKEND_CPU && strcmp(o->precision, "fp32") != 0) {
         fprintf(stderr, "mcpp-step: --precision %s: the CPU path computes in fp32 only\n", o->precision);
         return STEP_EXIT_BAD_INPUT;
     }
@@ -245,7 +245,7 @@ static int finish_options(step_options *o, const step_counts *n)
                 o->profile_first, o->profile_last, o->steps - 1);
         return STEP_EXIT_BAD_INPUT;
     }
-    if (mcpp_stack_config_check(&o->stack) != 0) {
+    if (mcpp_kernel_stack_config_check(&o->stack) != 0) {
         const mcpp_error *e = mcpp_error_last();
         fprintf(stderr, "mcpp-step: %s\n", e->message ? e->message : "invalid configuration");
         return STEP_EXIT_BAD_INPUT;

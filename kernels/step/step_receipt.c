@@ -75,7 +75,7 @@ static void step_family(char *out, size_t cap, const step_options *opt)
  * (0), since a wrong family makes the receipt invalid. */
 static int step_lane_family(char *out, size_t cap, const step_options *opt)
 {
-    const mcpp_stack_config *c = &opt->stack;
+    const mcpp_kernel_stack_config *c = &opt->stack;
     mcpp_model_family reg;
     if (mcpp_model_family_for_pattern(&reg, c->pattern, (int64_t)c->depth) == MCPP_OK) {
         snprintf(out, cap, "%s", reg.name);
@@ -118,8 +118,8 @@ typedef struct receipt_ctx {
     step_builder sb;
     const step_options *opt;
     const step_result *res;
-    const mcpp_stack_config *c;
-    const mcpp_dispatch *d;
+    const mcpp_kernel_stack_config *c;
+    const mcpp_kernel_dispatch *d;
     int on_cuda;
     size_t N, e_layers;
     long steps;
@@ -134,7 +134,7 @@ static void put_source_and_lane(receipt_ctx *x)
     step_builder *sb = &x->sb;
     const step_options *opt = x->opt;
     const step_result *res = x->res;
-    const mcpp_stack_config *c = x->c;
+    const mcpp_kernel_stack_config *c = x->c;
     char *buf = x->buf;
     int on_cuda = x->on_cuda;
     time_t now = time(NULL);
@@ -159,7 +159,7 @@ static void put_source_and_lane(receipt_ctx *x)
     } else {
         snprintf(buf, sizeof x->buf, "%s %s x%zu d%zu%s%s on %s", family, c->pattern, c->depth,
                  c->d_model, step_has(opt, 'E') ? " moe " : "",
-                 step_has(opt, 'E') ? mcpp_moe_lane_name(opt->lane) : "",
+                 step_has(opt, 'E') ? mcpp_kernel_moe_lane_name(opt->lane) : "",
                  on_cuda ? "cuda" : "cpu");
         sb_str(sb, "lane.name", buf);
     }
@@ -176,7 +176,7 @@ static void put_workload(receipt_ctx *x)
     step_builder *sb = &x->sb;
     const step_options *opt = x->opt;
     const step_result *res = x->res;
-    const mcpp_stack_config *c = x->c;
+    const mcpp_kernel_stack_config *c = x->c;
     long steps = x->steps;
     size_t e_layers = x->e_layers;
     /* workload: a token that lost an expert assignment to capacity in an E
@@ -194,12 +194,12 @@ static void put_workload(receipt_ctx *x)
 
     if (step_has(opt, 'E')) {
         sb_str(sb, "routing.mode", "token_choice");
-        sb_str(sb, "routing.score", mcpp_moe_score_name(c->moe.score));
+        sb_str(sb, "routing.score", mcpp_kernel_moe_score_name(c->moe.score));
         sb_int(sb, "routing.num_experts", (long long)c->moe.experts);
         sb_int(sb, "routing.top_k", (long long)c->moe.top_k);
         sb_int(sb, "routing.shared_experts", 0);
         sb_dbl(sb, "routing.capacity_factor", c->moe.capacity_factor);
-        sb_str(sb, "routing.overflow", mcpp_moe_overflow_name(c->moe.overflow));
+        sb_str(sb, "routing.overflow", mcpp_kernel_moe_overflow_name(c->moe.overflow));
     }
 
     sb_str(sb, "compile.posture", "eager");
@@ -215,28 +215,28 @@ static void put_backend(receipt_ctx *x)
     step_builder *sb = &x->sb;
     const step_options *opt = x->opt;
     const step_result *res = x->res;
-    const mcpp_dispatch *d = x->d;
+    const mcpp_kernel_dispatch *d = x->d;
     char *buf = x->buf;
     int on_cuda = x->on_cuda;
     /* backend: per family present in the pattern, plus the GEMM path. */
     sb_str(sb, "backend.precision", on_cuda ? opt->precision : "fp32");
-    static const struct { char letter; mcpp_family family; const char *req, *obs; } fams[] = {
-        {'A', MCPP_FAMILY_ATTENTION, "backend.attention.requested", "backend.attention.observed"},
-        {'M', MCPP_FAMILY_MAMBA, "backend.mamba.requested", "backend.mamba.observed"},
-        {'E', MCPP_FAMILY_MOE, "backend.moe.requested", "backend.moe.observed"},
-        {'R', MCPP_FAMILY_RECURRENT, "backend.recurrent.requested", "backend.recurrent.observed"},
-        {'*', MCPP_FAMILY_GEMM, "backend.gemm.requested", "backend.gemm.observed"},
+    static const struct { char letter; mcpp_kernel_family family; const char *req, *obs; } fams[] = {
+        {'A', MCPP_KERNEL_FAMILY_ATTENTION, "backend.attention.requested", "backend.attention.observed"},
+        {'M', MCPP_KERNEL_FAMILY_MAMBA, "backend.mamba.requested", "backend.mamba.observed"},
+        {'E', MCPP_KERNEL_FAMILY_MOE, "backend.moe.requested", "backend.moe.observed"},
+        {'R', MCPP_KERNEL_FAMILY_RECURRENT, "backend.recurrent.requested", "backend.recurrent.observed"},
+        {'*', MCPP_KERNEL_FAMILY_GEMM, "backend.gemm.requested", "backend.gemm.observed"},
     };
     for (size_t i = 0; i < sizeof fams / sizeof fams[0]; i++) {
         if (fams[i].letter != '*' && !step_has(opt, fams[i].letter)) continue;
-        sb_str(sb, fams[i].req, mcpp_dispatch_requested_name(d, fams[i].family));
-        sb_str(sb, fams[i].obs, mcpp_dispatch_observed_name(d, fams[i].family));
+        sb_str(sb, fams[i].req, mcpp_kernel_dispatch_requested_name(d, fams[i].family));
+        sb_str(sb, fams[i].obs, mcpp_kernel_dispatch_observed_name(d, fams[i].family));
     }
     /* Only the families this pattern runs (plus the GEMMs every stack uses). */
     for (size_t i = 0; i < d->fallback_count; i++) {
         int listed = 0;
         for (size_t k = 0; k < sizeof fams / sizeof fams[0]; k++) {
-            const char *name = mcpp_family_name(fams[k].family);
+            const char *name = mcpp_kernel_family_name(fams[k].family);
             size_t n = strlen(name);
             if (strncmp(d->fallbacks[i], name, n) == 0 && d->fallbacks[i][n] == ':')
                 listed = fams[k].letter == '*' || step_has(opt, fams[k].letter);
@@ -269,7 +269,7 @@ static void put_hardware(receipt_ctx *x)
      * the observation does; --backend cuda asks for "cuda" and the observation
      * says which device (or which CPU, after a fallback). */
     snprintf(buf, sizeof x->buf, "cpu: %s", res->host.cpu);
-    sb_str(sb, "hardware.requested.accelerator", opt->backend == MCPP_BACKEND_CUDA ? "cuda" : buf);
+    sb_str(sb, "hardware.requested.accelerator", opt->backend == MCPP_KERNEL_BACKEND_CUDA ? "cuda" : buf);
     sb_int(sb, "hardware.requested.count", 1);
     if (on_cuda) {
         sb_str(sb, "hardware.observed.accelerator", res->device.name);
@@ -323,7 +323,7 @@ static void put_metrics(receipt_ctx *x)
         if (step_has(opt, "AMER"[f])) sb_dbl(sb, fam_paths[f], 1e3 * res->window.family_s[f] / (double)steps);
     }
     /* Useful time: busy time less the E share spent on padding rows. */
-    const mcpp_moe_stats *ms = &res->window.moe;
+    const mcpp_kernel_moe_stats *ms = &res->window.moe;
     double waste = x->waste = ms->computed_rows ? 1.0 - (double)ms->useful_rows / (double)ms->computed_rows : 0.0;
     double useful_s = busy - res->window.family_s[2] * waste;
     if (busy > measured_s) busy = measured_s;
@@ -346,13 +346,13 @@ static void put_status(receipt_ctx *x)
     step_builder *sb = &x->sb;
     const step_options *opt = x->opt;
     const step_result *res = x->res;
-    const mcpp_dispatch *d = x->d;
+    const mcpp_kernel_dispatch *d = x->d;
     char *buf = x->buf;
     int on_cuda = x->on_cuda;
     size_t e_layers = x->e_layers;
     int fell_back = d->fallback_count > 0;
     int verify_failed = res->verify_ran && !res->verify_passed;
-    const mcpp_moe_stats *ms = &res->window.moe;
+    const mcpp_kernel_moe_stats *ms = &res->window.moe;
     double waste = x->waste;
     sb_str(sb, "status.outcome", verify_failed ? "failed" : "ok");
     sb_str(sb, "status.stability", fell_back || verify_failed ? "unstable" : "stable");
@@ -382,7 +382,7 @@ static void put_status(receipt_ctx *x)
         }
         if (ms->computed_rows > ms->useful_rows) {
             snprintf(buf, sizeof x->buf, "MoE %s lane computed %.1f%% padding rows (%zu computed for %zu useful)",
-                     mcpp_moe_lane_name(opt->lane), 100.0 * waste, ms->computed_rows, ms->useful_rows);
+                     mcpp_kernel_moe_lane_name(opt->lane), 100.0 * waste, ms->computed_rows, ms->useful_rows);
             sb_add(sb, "status.caveats", buf);
         }
         if (res->imbalance_mean > 1.5) {
@@ -400,11 +400,11 @@ static void put_extra(receipt_ctx *x)
     step_builder *sb = &x->sb;
     const step_options *opt = x->opt;
     const step_result *res = x->res;
-    const mcpp_stack_config *c = x->c;
+    const mcpp_kernel_stack_config *c = x->c;
     char *buf = x->buf;
     long steps = x->steps;
     size_t e_layers = x->e_layers;
-    const mcpp_moe_stats *ms = &res->window.moe;
+    const mcpp_kernel_moe_stats *ms = &res->window.moe;
     double waste = x->waste;
     snprintf(buf, sizeof x->buf,
              "{\"computed_rows\":%zu,\"useful_rows\":%zu,\"dropped_assignments\":%zu,"
@@ -424,7 +424,7 @@ static void put_extra(receipt_ctx *x)
              "\"heads\":%zu,\"d_model\":%zu,\"vocab\":%zu,\"seed\":%llu}",
              1e3 * res->window.embed_s / (double)steps, 1e3 * res->window.head_s / (double)steps,
              res->setup_s, res->verify_step, res->verify_tolerance, opt->threads,
-             mcpp_gemm_impl_name(opt->cpu_gemm), c->moe.d_ff, c->state, c->heads, c->d_model,
+             mcpp_kernel_gemm_impl_name(opt->cpu_gemm), c->moe.d_ff, c->state, c->heads, c->d_model,
              res->data_real ? (size_t)0 : c->vocab, (unsigned long long)c->seed);
     sb_json(sb, "extra.step", buf);
     if (opt->profile_first >= 0) {
@@ -487,7 +487,7 @@ int step_write_receipt(const step_options *opt, const step_result *res)
     x.res = res;
     x.c = &opt->stack;
     x.d = &res->dispatch;
-    x.on_cuda = x.d->observed_backend == MCPP_BACKEND_CUDA;
+    x.on_cuda = x.d->observed_backend == MCPP_KERNEL_BACKEND_CUDA;
     x.N = x.c->batch * x.c->seq_len;
     x.steps = opt->steps;
     x.e_layers = step_count_family(opt, 'E');

@@ -33,7 +33,7 @@ static uint64_t step_mix(uint64_t *state)
 
 /* The tokens of global step `step`: fresh uniform tokens, or consecutive
  * windows of the token file starting at a seed-chosen offset. */
-static void step_fill_tokens(int32_t *tokens, const step_options *opt, const mcpp_token_file *file,
+static void step_fill_tokens(int32_t *tokens, const step_options *opt, const mcpp_kernel_token_file *file,
                              size_t vocab, long step)
 {
     size_t B = opt->stack.batch, T = opt->stack.seq_len;
@@ -77,16 +77,16 @@ static int step_fail(int code, const char *what)
 
 /* What one run holds while it runs; run_release frees it. */
 typedef struct step_state {
-    mcpp_kmem mem;
-    mcpp_token_file file;
-    mcpp_stack *stack;
+    mcpp_kernel_kmem mem;
+    mcpp_kernel_token_file file;
+    mcpp_kernel_stack *stack;
     int32_t *tokens;
     float *logits; /* of the last measured step */
-    mcpp_stack_config cfg;
+    mcpp_kernel_stack_config cfg;
     size_t N; /* tokens per step */
     int on_cuda;
 #ifdef MCPP_HAVE_CUDA
-    mcpp_cuda_stack *cuda;
+    mcpp_kernel_cuda_stack *cuda;
 #endif
 } step_state;
 
@@ -95,7 +95,7 @@ static int run_open_data(step_state *st, step_result *res, const step_options *o
 {
     if (strcmp(opt->data, "synthetic") == 0)
         return STEP_EXIT_OK;
-    if (mcpp_tokens_read(&st->file, opt->data) != 0) return step_fail(STEP_EXIT_BAD_INPUT, "--data");
+    if (mcpp_kernel_tokens_read(&st->file, opt->data) != 0) return step_fail(STEP_EXIT_BAD_INPUT, "--data");
     if (st->file.count < st->cfg.seq_len) {
         fprintf(stderr, "mcpp-step: --data: %s has %llu tokens, fewer than --seq-len %zu\n",
                 opt->data, (unsigned long long)st->file.count, st->cfg.seq_len);
@@ -110,11 +110,11 @@ static int run_open_data(step_state *st, step_result *res, const step_options *o
 /* Builds the stack (and its CUDA twin) and the buffers one step needs. */
 static int run_setup(step_state *st, step_result *res, const step_options *opt)
 {
-    mcpp_gemm_set_threads(opt->threads);
-    if (mcpp_stack_new(&st->stack, &st->cfg, &st->mem) != 0)
+    mcpp_kernel_gemm_set_threads(opt->threads);
+    if (mcpp_kernel_stack_new(&st->stack, &st->cfg, &st->mem) != 0)
         return step_fail(STEP_EXIT_BAD_INPUT, "stack");
-    res->params_total = mcpp_stack_params_total(st->stack);
-    res->params_active = mcpp_stack_params_active(st->stack);
+    res->params_total = mcpp_kernel_stack_params_total(st->stack);
+    res->params_active = mcpp_kernel_stack_params_active(st->stack);
     st->N = st->cfg.batch * st->cfg.seq_len;
     st->tokens = malloc(st->N * sizeof(int32_t));
     st->logits = malloc(st->N * st->cfg.vocab * sizeof(float));
@@ -124,7 +124,7 @@ static int run_setup(step_state *st, step_result *res, const step_options *opt)
         return STEP_EXIT_INTERNAL;
     }
 #ifdef MCPP_HAVE_CUDA
-    if (st->on_cuda && mcpp_cuda_stack_new(&st->cuda, st->stack, opt->lane) != 0)
+    if (st->on_cuda && mcpp_kernel_cuda_stack_new(&st->cuda, st->stack, opt->lane) != 0)
         return step_fail(STEP_EXIT_INTERNAL, "cuda");
 #endif
     return STEP_EXIT_OK;
@@ -132,27 +132,27 @@ static int run_setup(step_state *st, step_result *res, const step_options *opt)
 
 /* Step s of warmup + measured steps: fills the tokens, runs the forward
  * pass (timed) and records the time where it belongs. */
-static int run_step(step_state *st, step_result *res, const step_options *opt, long s, mcpp_stack_stats *warm)
+static int run_step(step_state *st, step_result *res, const step_options *opt, long s, mcpp_kernel_stack_stats *warm)
 {
     int measured = s >= opt->warmup;
     long m = s - opt->warmup;
-    mcpp_stack_exec exec = {opt->cpu_gemm, opt->lane, 0};
+    mcpp_kernel_stack_exec exec = {opt->cpu_gemm, opt->lane, 0};
     double t0 = step_now();
     step_fill_tokens(st->tokens, opt, res->data_real ? &st->file : NULL, st->cfg.vocab, s);
     double t1 = step_now();
     res->data_s += t1 - t0;
-    mcpp_stack_stats *stats = measured ? &res->window : warm;
+    mcpp_kernel_stack_stats *stats = measured ? &res->window : warm;
     int frc;
 #ifdef MCPP_HAVE_CUDA
     if (st->on_cuda && measured && m == opt->profile_first) {
-        mcpp_cuda_profiler_start();
+        mcpp_kernel_cuda_profiler_start();
         res->profiled = 1;
     }
-    frc = st->on_cuda ? mcpp_cuda_stack_forward(st->cuda, st->tokens, stats)
-                      : mcpp_stack_forward(st->stack, st->tokens, &exec, stats);
-    if (st->on_cuda && measured && m == opt->profile_last) mcpp_cuda_profiler_stop();
+    frc = st->on_cuda ? mcpp_kernel_cuda_stack_forward(st->cuda, st->tokens, stats)
+                      : mcpp_kernel_stack_forward(st->stack, st->tokens, &exec, stats);
+    if (st->on_cuda && measured && m == opt->profile_last) mcpp_kernel_cuda_profiler_stop();
 #else
-    frc = mcpp_stack_forward(st->stack, st->tokens, &exec, stats);
+    frc = mcpp_kernel_stack_forward(st->stack, st->tokens, &exec, stats);
 #endif
     double t2 = step_now();
     if (frc != 0)
@@ -173,13 +173,13 @@ static int run_collect(step_state *st, step_result *res)
     res->peak_bytes = st->mem.peak_bytes;
 #ifdef MCPP_HAVE_CUDA
     if (st->on_cuda) {
-        res->peak_bytes = mcpp_cuda_stack_peak_bytes(st->cuda);
+        res->peak_bytes = mcpp_kernel_cuda_stack_peak_bytes(st->cuda);
         res->peak_is_device = 1;
-        if (mcpp_cuda_stack_logits(st->cuda, st->logits) != 0)
+        if (mcpp_kernel_cuda_stack_logits(st->cuda, st->logits) != 0)
             return step_fail(STEP_EXIT_INTERNAL, "cuda logits");
     }
 #endif
-    if (!st->on_cuda) memcpy(st->logits, mcpp_stack_logits(st->stack), st->N * st->cfg.vocab * sizeof(float));
+    if (!st->on_cuda) memcpy(st->logits, mcpp_kernel_stack_logits(st->stack), st->N * st->cfg.vocab * sizeof(float));
     if (res->window.imbalance_count) {
         res->imbalance_mean = res->window.imbalance_sum / (double)res->window.imbalance_count;
         res->imbalance_max = res->window.imbalance_max;
@@ -194,13 +194,13 @@ static int run_verify(step_state *st, step_result *res, const step_options *opt,
     res->verify_step = opt->steps - 1;
     if (!opt->verify)
         return STEP_EXIT_OK;
-    mcpp_stack_exec ref = {MCPP_GEMM_REFERENCE, opt->lane, 1};
+    mcpp_kernel_stack_exec ref = {MCPP_KERNEL_GEMM_REFERENCE, opt->lane, 1};
     step_fill_tokens(st->tokens, opt, res->data_real ? &st->file : NULL, st->cfg.vocab, total - 1);
     if (!opt->quiet) fprintf(stderr, "mcpp-step: verifying measured step %ld against the reference\n", res->verify_step);
-    if (mcpp_stack_forward(st->stack, st->tokens, &ref, NULL) != 0)
+    if (mcpp_kernel_stack_forward(st->stack, st->tokens, &ref, NULL) != 0)
         return step_fail(STEP_EXIT_INTERNAL, "verification");
     res->verify_ran = 1;
-    res->verify_max_rel_err = step_rel_err(st->logits, mcpp_stack_logits(st->stack), st->N * st->cfg.vocab);
+    res->verify_max_rel_err = step_rel_err(st->logits, mcpp_kernel_stack_logits(st->stack), st->N * st->cfg.vocab);
     res->verify_passed = res->verify_max_rel_err <= res->verify_tolerance;
     if (!opt->quiet)
         fprintf(stderr, "mcpp-step: verification %s (max rel err %.3g, tolerance %.3g)\n",
@@ -211,10 +211,10 @@ static int run_verify(step_state *st, step_result *res, const step_options *opt,
 static void run_release(step_state *st)
 {
 #ifdef MCPP_HAVE_CUDA
-    mcpp_cuda_stack_free(st->cuda);
+    mcpp_kernel_cuda_stack_free(st->cuda);
 #endif
-    mcpp_stack_free(st->stack);
-    mcpp_tokens_release(&st->file);
+    mcpp_kernel_stack_free(st->stack);
+    mcpp_kernel_tokens_release(&st->file);
     free(st->tokens);
     free(st->logits);
 }
@@ -222,13 +222,13 @@ static void run_release(step_state *st)
 /* Picks the backend (CPU, CUDA, or a recorded fallback); 0 or an exit code. */
 static int run_dispatch(step_result *res, const step_options *opt)
 {
-    mcpp_host_query(&res->host);
-    mcpp_device_query(&res->device);
-    mcpp_dispatch_request req = {opt->backend, opt->cpu_gemm, opt->lane, opt->allow_fallback, 0};
+    mcpp_kernel_host_query(&res->host);
+    mcpp_kernel_device_query(&res->device);
+    mcpp_kernel_dispatch_request req = {opt->backend, opt->cpu_gemm, opt->lane, opt->allow_fallback, 0};
 #ifdef MCPP_HAVE_CUDA
     req.cuda_stack_available = 1;
 #endif
-    if (mcpp_dispatch_resolve(&res->dispatch, &req, &res->device) != 0) {
+    if (mcpp_kernel_dispatch_resolve(&res->dispatch, &req, &res->device) != 0) {
         fprintf(stderr, "mcpp-step: %s\n", mcpp_error_last()->message);
         return STEP_EXIT_BAD_INPUT;
     }
@@ -246,13 +246,13 @@ int step_run(step_result *res, const step_options *opt)
         return rc;
     step_state st = {0};
     st.cfg = opt->stack;
-    st.on_cuda = res->dispatch.observed_backend == MCPP_BACKEND_CUDA;
+    st.on_cuda = res->dispatch.observed_backend == MCPP_KERNEL_BACKEND_CUDA;
     rc = run_open_data(&st, res, opt);
     if (rc == STEP_EXIT_OK)
         rc = run_setup(&st, res, opt);
     res->setup_s = step_now() - t_setup;
     long total = opt->warmup + opt->steps;
-    mcpp_stack_stats warm = {0};
+    mcpp_kernel_stack_stats warm = {0};
     double t_alloc = step_now();
     for (long s = 0; rc == STEP_EXIT_OK && s < total; s++)
         rc = run_step(&st, res, opt, s, &warm);

@@ -55,7 +55,7 @@ int main(int argc, char **argv)
             break;
         }
     }
-    int rc = mcpp_tokens_write(out, tokens, count, 256, name);
+    int rc = mcpp_kernel_tokens_write(out, tokens, count, 256, name);
     free(tokens);
     if (rc != 0) {
         fprintf(stderr, "mcpp-tokenize: %s\n", mcpp_error_last()->message);

@@ -27,7 +27,7 @@ TEST(embedding_copies_the_row_of_each_token)
     int32_t tokens[50];
     for (size_t i = 0; i < n; i++) tokens[i] = (int32_t)(ktest_uniform(&r) * V);
     float *out = ktest_random(&r, n * D, 1.0f);
-    mcpp_ref_embedding(out, tokens, n, table, V, D);
+    mcpp_kernel_ref_embedding(out, tokens, n, table, V, D);
     int mismatches = 0;
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < D; j++) mismatches += out[i * D + j] != table[tokens[i] * D + j];
@@ -49,7 +49,7 @@ TEST(rmsnorm_matches_double_precision)
         double inv = 1.0 / sqrt(ss / D + 1e-5);
         for (size_t j = 0; j < D; j++) want[i * D + j] = x[i * D + j] * inv * w[j];
     }
-    mcpp_ref_rmsnorm(out, x, w, rows, D, 1e-5f);
+    mcpp_kernel_ref_rmsnorm(out, x, w, rows, D, 1e-5f);
     CHECK(ktest_rel_err(out, want, rows * D) < TOL);
     free(x); free(w); free(out); free(want);
 }
@@ -61,7 +61,7 @@ TEST(residual_add_adds_elementwise)
     float *a = ktest_random(&r, n, 1.0f), *b = ktest_random(&r, n, 1.0f);
     double *want = malloc(n * sizeof(double));
     for (size_t i = 0; i < n; i++) want[i] = (double)a[i] + b[i];
-    mcpp_ref_residual_add(a, b, n);
+    mcpp_kernel_ref_residual_add(a, b, n);
     CHECK(ktest_rel_err(a, want, n) < 1e-7);
     free(a); free(b); free(want);
 }
@@ -93,13 +93,13 @@ TEST(causal_attention_matches_double_precision_and_ignores_the_future)
                         want[(b * T + i) * W + h * hd + e] += exp(scores[j] - max) / sum * v[e];
                 }
             }
-    mcpp_ref_attention(out, qkv, B, T, H, hd);
+    mcpp_kernel_ref_attention(out, qkv, B, T, H, hd);
     CHECK(ktest_rel_err(out, want, B * T * W) < TOL);
 
     /* Changing the last position's keys and values must not change earlier rows. */
     float before = out[(T - 2) * W + 1];
     for (size_t e = W; e < 3 * W; e++) qkv[(T - 1) * 3 * W + e] += 5.0f;
-    mcpp_ref_attention(out, qkv, B, T, H, hd);
+    mcpp_kernel_ref_attention(out, qkv, B, T, H, hd);
     CHECK(out[(T - 2) * W + 1] == before);
     free(qkv); free(out); free(want);
 }
@@ -127,7 +127,7 @@ TEST(selective_scan_matches_double_precision)
                 want[(b * T + t) * D + c] = acc + dskip[c] * u;
             }
         }
-    mcpp_ref_selective_scan(y, proj, a_log, dtb, dskip, B, T, D, S);
+    mcpp_kernel_ref_selective_scan(y, proj, a_log, dtb, dskip, B, T, D, S);
     CHECK(ktest_rel_err(y, want, B * T * D) < TOL);
     free(proj); free(a_log); free(dtb); free(dskip); free(y); free(want);
 }
@@ -148,7 +148,7 @@ TEST(gated_recurrence_matches_double_precision)
                 want[(b * T + t) * D + c] = h * ktest_silu(p[2 * D + c]);
             }
         }
-    mcpp_ref_gated_recurrence(y, proj, B, T, D);
+    mcpp_kernel_ref_gated_recurrence(y, proj, B, T, D);
     CHECK(ktest_rel_err(y, want, B * T * D) < TOL);
     free(proj); free(y); free(want);
 }
@@ -166,12 +166,12 @@ TEST(lm_head_matches_double_precision)
             for (size_t j = 0; j < D; j++) acc += (double)x[i * D + j] * table[v * D + j];
             want[i * V + v] = acc;
         }
-    mcpp_ref_lm_head(logits, x, table, rows, D, V);
+    mcpp_kernel_ref_lm_head(logits, x, table, rows, D, V);
     CHECK(ktest_rel_err(logits, want, rows * V) < TOL);
     free(x); free(table); free(logits); free(want);
 }
 
-static double gemm_case(mcpp_gemm_impl impl, int trans_b, int accumulate)
+static double gemm_case(mcpp_kernel_gemm_impl impl, int trans_b, int accumulate)
 {
     ktest_rng r = rng_for(8 + (uint64_t)impl * 4 + (uint64_t)trans_b * 2 + (uint64_t)accumulate);
     /* Odd sizes straddle the blocked path's block edges. */
@@ -186,7 +186,7 @@ static double gemm_case(mcpp_gemm_impl impl, int trans_b, int accumulate)
                 acc += (double)a[i * k + kk] * (trans_b ? b[j * k + kk] : b[kk * n + j]);
             want[i * n + j] = acc;
         }
-    mcpp_gemm(impl, m, n, k, a, k, b, trans_b ? k : n, trans_b, c, n, accumulate);
+    mcpp_kernel_gemm(impl, m, n, k, a, k, b, trans_b ? k : n, trans_b, c, n, accumulate);
     double err = ktest_rel_err(c, want, m * n);
     free(a); free(b); free(c); free(want);
     return err;
@@ -194,14 +194,14 @@ static double gemm_case(mcpp_gemm_impl impl, int trans_b, int accumulate)
 
 TEST(every_gemm_path_matches_double_precision_plain_transposed_and_accumulating)
 {
-    mcpp_gemm_set_threads(1);
+    mcpp_kernel_gemm_set_threads(1);
     for (int impl = 0; impl < 3; impl++)
         for (int tb = 0; tb < 2; tb++)
             for (int acc = 0; acc < 2; acc++) {
-                double err = gemm_case((mcpp_gemm_impl)impl, tb, acc);
+                double err = gemm_case((mcpp_kernel_gemm_impl)impl, tb, acc);
                 if (!(err < 1e-5))
                     fprintf(stderr, "gemm %s trans_b=%d accumulate=%d rel err %g\n",
-                            mcpp_gemm_impl_name((mcpp_gemm_impl)impl), tb, acc, err);
+                            mcpp_kernel_gemm_impl_name((mcpp_kernel_gemm_impl)impl), tb, acc, err);
                 CHECK(err < 1e-5);
             }
 }

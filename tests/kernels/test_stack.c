@@ -13,9 +13,9 @@
 #include "mcpp_kernels/stack.h"
 #include "mcpp_receipts.h"
 
-static mcpp_stack_config small_config(const char *pattern)
+static mcpp_kernel_stack_config small_config(const char *pattern)
 {
-    mcpp_stack_config c;
+    mcpp_kernel_stack_config c;
     memset(&c, 0, sizeof c);
     snprintf(c.pattern, sizeof c.pattern, "%s", pattern);
     c.depth = strlen(pattern);
@@ -30,8 +30,8 @@ static mcpp_stack_config small_config(const char *pattern)
     c.moe.top_k = 2;
     c.moe.d_ff = 48;
     c.moe.capacity_factor = 1.0;
-    c.moe.overflow = MCPP_OVERFLOW_DROP;
-    c.moe.score = MCPP_SCORE_SOFTMAX;
+    c.moe.overflow = MCPP_KERNEL_OVERFLOW_DROP;
+    c.moe.score = MCPP_KERNEL_SCORE_SOFTMAX;
     c.moe.align_rows = 1;
     c.moe.block_rows = 8;
     return c;
@@ -45,28 +45,28 @@ static void fill_tokens(int32_t *t, size_t n, size_t vocab)
 
 TEST(every_gemm_path_and_lane_matches_the_reference_forward)
 {
-    mcpp_stack_config c = small_config("AMER");
-    mcpp_kmem mem = {0};
-    mcpp_stack *s = NULL;
-    CHECK_INT_EQ(mcpp_stack_new(&s, &c, &mem), 0);
+    mcpp_kernel_stack_config c = small_config("AMER");
+    mcpp_kernel_kmem mem = {0};
+    mcpp_kernel_stack *s = NULL;
+    CHECK_INT_EQ(mcpp_kernel_stack_new(&s, &c, &mem), 0);
     if (!s) return;
     size_t N = c.batch * c.seq_len, L = N * c.vocab;
     int32_t tokens[48];
     fill_tokens(tokens, N, c.vocab);
     float *ref = malloc(L * sizeof(float));
-    mcpp_stack_exec rexec = {MCPP_GEMM_REFERENCE, MCPP_MOE_PADDED, 1};
-    CHECK_INT_EQ(mcpp_stack_forward(s, tokens, &rexec, NULL), 0);
-    memcpy(ref, mcpp_stack_logits(s), L * sizeof(float));
+    mcpp_kernel_stack_exec rexec = {MCPP_KERNEL_GEMM_REFERENCE, MCPP_KERNEL_MOE_PADDED, 1};
+    CHECK_INT_EQ(mcpp_kernel_stack_forward(s, tokens, &rexec, NULL), 0);
+    memcpy(ref, mcpp_kernel_stack_logits(s), L * sizeof(float));
     int nonfinite = 0;
     for (size_t i = 0; i < L; i++) nonfinite += !isfinite(ref[i]);
     CHECK_INT_EQ(nonfinite, 0);
     for (int g = 0; g < 3; g++)
         for (int lane = 0; lane < 3; lane++) {
-            mcpp_stack_exec exec = {(mcpp_gemm_impl)g, (mcpp_moe_lane)lane, 0};
-            mcpp_stack_stats st;
+            mcpp_kernel_stack_exec exec = {(mcpp_kernel_gemm_impl)g, (mcpp_kernel_moe_lane)lane, 0};
+            mcpp_kernel_stack_stats st;
             memset(&st, 0, sizeof st);
-            CHECK_INT_EQ(mcpp_stack_forward(s, tokens, &exec, &st), 0);
-            double err = ktest_rel_err_f(mcpp_stack_logits(s), ref, L);
+            CHECK_INT_EQ(mcpp_kernel_stack_forward(s, tokens, &exec, &st), 0);
+            double err = ktest_rel_err_f(mcpp_kernel_stack_logits(s), ref, L);
             if (!(err < 1e-4)) fprintf(stderr, "gemm %d lane %d: rel err %g\n", g, lane, err);
             CHECK(err < 1e-4);
             CHECK(st.family_s[0] > 0 && st.family_s[1] > 0 && st.family_s[2] > 0 && st.family_s[3] > 0);
@@ -74,7 +74,7 @@ TEST(every_gemm_path_and_lane_matches_the_reference_forward)
             CHECK_INT_EQ(st.imbalance_count, 1);
         }
     CHECK(mem.current_bytes > 0);
-    mcpp_stack_free(s);
+    mcpp_kernel_stack_free(s);
     CHECK_INT_EQ(mem.current_bytes, 0);
     CHECK(mem.peak_bytes > 0);
     free(ref);
@@ -82,66 +82,66 @@ TEST(every_gemm_path_and_lane_matches_the_reference_forward)
 
 TEST(families_absent_from_the_pattern_get_no_time)
 {
-    mcpp_stack_config c = small_config("A");
+    mcpp_kernel_stack_config c = small_config("A");
     c.depth = 3;
-    mcpp_kmem mem = {0};
-    mcpp_stack *s = NULL;
-    CHECK_INT_EQ(mcpp_stack_new(&s, &c, &mem), 0);
+    mcpp_kernel_kmem mem = {0};
+    mcpp_kernel_stack *s = NULL;
+    CHECK_INT_EQ(mcpp_kernel_stack_new(&s, &c, &mem), 0);
     if (!s) return;
     int32_t tokens[48];
     fill_tokens(tokens, 48, c.vocab);
-    mcpp_stack_exec exec = {MCPP_GEMM_BLAS, MCPP_MOE_JAGGED, 0};
-    mcpp_stack_stats st;
+    mcpp_kernel_stack_exec exec = {MCPP_KERNEL_GEMM_BLAS, MCPP_KERNEL_MOE_JAGGED, 0};
+    mcpp_kernel_stack_stats st;
     memset(&st, 0, sizeof st);
-    CHECK_INT_EQ(mcpp_stack_forward(s, tokens, &exec, &st), 0);
+    CHECK_INT_EQ(mcpp_kernel_stack_forward(s, tokens, &exec, &st), 0);
     CHECK(st.family_s[0] > 0);
     CHECK(st.family_s[1] == 0 && st.family_s[2] == 0 && st.family_s[3] == 0);
-    CHECK(mcpp_stack_first_plan(s) == NULL);
-    CHECK_INT_EQ(mcpp_stack_params_active(s), mcpp_stack_params_total(s));
-    mcpp_stack_free(s);
+    CHECK(mcpp_kernel_stack_first_plan(s) == NULL);
+    CHECK_INT_EQ(mcpp_kernel_stack_params_active(s), mcpp_kernel_stack_params_total(s));
+    mcpp_kernel_stack_free(s);
 }
 
 TEST(moe_params_active_counts_only_top_k_experts)
 {
-    mcpp_stack_config c = small_config("E");
-    mcpp_kmem mem = {0};
-    mcpp_stack *s = NULL;
-    CHECK_INT_EQ(mcpp_stack_new(&s, &c, &mem), 0);
+    mcpp_kernel_stack_config c = small_config("E");
+    mcpp_kernel_kmem mem = {0};
+    mcpp_kernel_stack *s = NULL;
+    CHECK_INT_EQ(mcpp_kernel_stack_new(&s, &c, &mem), 0);
     if (!s) return;
     size_t expert = 2 * c.d_model * c.moe.d_ff;
-    CHECK_INT_EQ(mcpp_stack_params_total(s) - mcpp_stack_params_active(s),
+    CHECK_INT_EQ(mcpp_kernel_stack_params_total(s) - mcpp_kernel_stack_params_active(s),
                  (c.moe.experts - c.moe.top_k) * expert);
-    mcpp_stack_free(s);
+    mcpp_kernel_stack_free(s);
 }
 
 TEST(bad_configurations_are_refused_with_the_field_named)
 {
-    mcpp_stack_config c = small_config("AXM");
-    CHECK_INT_EQ(mcpp_stack_config_check(&c), MCPP_EINVALID);
+    mcpp_kernel_stack_config c = small_config("AXM");
+    CHECK_INT_EQ(mcpp_kernel_stack_config_check(&c), MCPP_EINVALID);
     CHECK_STR_EQ(mcpp_error_last()->field, "pattern");
     c = small_config("A");
     c.heads = 5;
-    CHECK_INT_EQ(mcpp_stack_config_check(&c), MCPP_EINVALID);
+    CHECK_INT_EQ(mcpp_kernel_stack_config_check(&c), MCPP_EINVALID);
     CHECK_STR_EQ(mcpp_error_last()->field, "heads");
     c = small_config("E");
     c.moe.top_k = 9;
-    CHECK_INT_EQ(mcpp_stack_config_check(&c), MCPP_EINVALID);
+    CHECK_INT_EQ(mcpp_kernel_stack_config_check(&c), MCPP_EINVALID);
     CHECK_STR_EQ(mcpp_error_last()->field, "top-k");
 }
 
 TEST(tokens_outside_the_vocab_are_refused)
 {
-    mcpp_stack_config c = small_config("A");
-    mcpp_kmem mem = {0};
-    mcpp_stack *s = NULL;
-    CHECK_INT_EQ(mcpp_stack_new(&s, &c, &mem), 0);
+    mcpp_kernel_stack_config c = small_config("A");
+    mcpp_kernel_kmem mem = {0};
+    mcpp_kernel_stack *s = NULL;
+    CHECK_INT_EQ(mcpp_kernel_stack_new(&s, &c, &mem), 0);
     if (!s) return;
     int32_t tokens[48];
     fill_tokens(tokens, 48, c.vocab);
     tokens[7] = (int32_t)c.vocab;
-    mcpp_stack_exec exec = {MCPP_GEMM_BLAS, MCPP_MOE_JAGGED, 0};
-    CHECK_INT_EQ(mcpp_stack_forward(s, tokens, &exec, NULL), MCPP_EINVALID);
-    mcpp_stack_free(s);
+    mcpp_kernel_stack_exec exec = {MCPP_KERNEL_GEMM_BLAS, MCPP_KERNEL_MOE_JAGGED, 0};
+    CHECK_INT_EQ(mcpp_kernel_stack_forward(s, tokens, &exec, NULL), MCPP_EINVALID);
+    mcpp_kernel_stack_free(s);
 }
 
 int main(void)

@@ -155,8 +155,8 @@ TEST(real_data_is_recorded_as_real_with_its_dataset)
 
 TEST(cuda_without_a_device_exits_3_and_with_allow_fallback_records_it)
 {
-    mcpp_device_info dev;
-    mcpp_device_query(&dev);
+    mcpp_kernel_device_info dev;
+    mcpp_kernel_device_query(&dev);
     if (dev.device_count > 0) {
         printf("# a CUDA device is present: the no-device case cannot be exercised here\n");
         return;

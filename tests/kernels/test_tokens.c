@@ -23,20 +23,20 @@ static void round_trip(uint32_t vocab, size_t expect_width)
     int32_t tokens[300];
     for (int i = 0; i < 300; i++) tokens[i] = (int32_t)(((uint32_t)i * 2654435761u) % vocab);
     const char *p = tmp_path("roundtrip.tok");
-    CHECK_INT_EQ(mcpp_tokens_write(p, tokens, 300, vocab, "unit-test"), 0);
+    CHECK_INT_EQ(mcpp_kernel_tokens_write(p, tokens, 300, vocab, "unit-test"), 0);
     FILE *f = fopen(p, "rb");
     fseek(f, 0, SEEK_END);
     CHECK_INT_EQ(ftell(f), 64 + 300 * (long)expect_width);
     fclose(f);
-    mcpp_token_file tf;
-    CHECK_INT_EQ(mcpp_tokens_read(&tf, p), 0);
+    mcpp_kernel_token_file tf;
+    CHECK_INT_EQ(mcpp_kernel_tokens_read(&tf, p), 0);
     CHECK_INT_EQ(tf.count, 300);
     CHECK_INT_EQ(tf.vocab_size, vocab);
     CHECK_STR_EQ(tf.name, "unit-test");
     int diff = 0;
     for (int i = 0; i < 300 && tf.tokens; i++) diff += tf.tokens[i] != tokens[i];
     CHECK_INT_EQ(diff, 0);
-    mcpp_tokens_release(&tf);
+    mcpp_kernel_tokens_release(&tf);
 }
 
 TEST(tokens_round_trip_at_one_two_and_four_byte_widths)
@@ -52,7 +52,7 @@ static int damaged(void (*mutate)(unsigned char *buf, size_t *len))
     int32_t tokens[100];
     for (int i = 0; i < 100; i++) tokens[i] = i + 1;
     const char *p = tmp_path("damaged.tok");
-    mcpp_tokens_write(p, tokens, 100, 256, "x");
+    mcpp_kernel_tokens_write(p, tokens, 100, 256, "x");
     unsigned char buf[512];
     FILE *f = fopen(p, "rb");
     size_t len = fread(buf, 1, sizeof buf, f);
@@ -61,8 +61,8 @@ static int damaged(void (*mutate)(unsigned char *buf, size_t *len))
     f = fopen(p, "wb");
     fwrite(buf, 1, len, f);
     fclose(f);
-    mcpp_token_file tf;
-    int rc = mcpp_tokens_read(&tf, p);
+    mcpp_kernel_token_file tf;
+    int rc = mcpp_kernel_tokens_read(&tf, p);
     CHECK(tf.tokens == NULL);
     return rc;
 }
@@ -97,14 +97,14 @@ TEST(wrong_magic_and_tokens_past_the_vocab_are_refused)
 
 TEST(a_missing_file_is_an_io_error)
 {
-    mcpp_token_file tf;
-    CHECK_INT_EQ(mcpp_tokens_read(&tf, tmp_path("does-not-exist.tok")), MCPP_EIO);
+    mcpp_kernel_token_file tf;
+    CHECK_INT_EQ(mcpp_kernel_tokens_read(&tf, tmp_path("does-not-exist.tok")), MCPP_EIO);
 }
 
 TEST(the_shipped_corpus_is_real_c_source_bytes)
 {
-    mcpp_token_file tf;
-    CHECK_INT_EQ(mcpp_tokens_read(&tf, MCPP_KERNELS_DATA_DIR "/mcpp_sources.tok"), 0);
+    mcpp_kernel_token_file tf;
+    CHECK_INT_EQ(mcpp_kernel_tokens_read(&tf, MCPP_KERNELS_DATA_DIR "/mcpp_sources.tok"), 0);
     CHECK_INT_EQ(tf.vocab_size, 256);
     CHECK(tf.count > 20000);
     CHECK(tf.count <= 1024 * 1024);
@@ -118,7 +118,7 @@ TEST(the_shipped_corpus_is_real_c_source_bytes)
     }
     CHECK(printable > tf.count * 9 / 10);
     CHECK(found);
-    mcpp_tokens_release(&tf);
+    mcpp_kernel_tokens_release(&tf);
 }
 
 int main(void)

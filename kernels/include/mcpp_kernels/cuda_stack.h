@@ -19,25 +19,25 @@
 extern "C" {
 #endif
 
-typedef struct mcpp_cuda_stack mcpp_cuda_stack;
+typedef struct mcpp_kernel_cuda_stack mcpp_kernel_cuda_stack;
 
 /* Uploads the host stack's parameters (as bf16) and allocates activations. */
-int mcpp_cuda_stack_new(mcpp_cuda_stack **out, const mcpp_stack *host, mcpp_moe_lane lane);
-void mcpp_cuda_stack_free(mcpp_cuda_stack *stack); /* NULL-safe */
+int mcpp_kernel_cuda_stack_new(mcpp_kernel_cuda_stack **out, const mcpp_kernel_stack *host, mcpp_kernel_moe_lane lane);
+void mcpp_kernel_cuda_stack_free(mcpp_kernel_cuda_stack *stack); /* NULL-safe */
 
 /* One forward pass; synchronous. Per-family time comes from CUDA events around
  * NVTX ranges named after the family; MoE row counts as on the CPU. */
-int mcpp_cuda_stack_forward(mcpp_cuda_stack *stack, const int32_t *tokens, mcpp_stack_stats *stats);
+int mcpp_kernel_cuda_stack_forward(mcpp_kernel_cuda_stack *stack, const int32_t *tokens, mcpp_kernel_stack_stats *stats);
 
 /* Copies the last logits to the host as fp32, [batch*seq_len, vocab]. */
-int mcpp_cuda_stack_logits(const mcpp_cuda_stack *stack, float *out);
+int mcpp_kernel_cuda_stack_logits(const mcpp_kernel_cuda_stack *stack, float *out);
 
 /* High-water mark of device memory this stack allocated, in bytes. */
-size_t mcpp_cuda_stack_peak_bytes(const mcpp_cuda_stack *stack);
+size_t mcpp_kernel_cuda_stack_peak_bytes(const mcpp_kernel_cuda_stack *stack);
 
 /* cudaProfilerStart / cudaProfilerStop, for a bounded capture window. */
-void mcpp_cuda_profiler_start(void);
-void mcpp_cuda_profiler_stop(void);
+void mcpp_kernel_cuda_profiler_start(void);
+void mcpp_kernel_cuda_profiler_stop(void);
 
 #ifdef __cplusplus
 }

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-typedef struct mcpp_device_info {
+typedef struct mcpp_kernel_device_info {
     int compiled_with_cuda; /* 1 when this build has the CUDA kernels              */
     int device_count;       /* from cudaGetDeviceCount; 0 on failure                */
     char name[256];         /* device 0, as the runtime names it                    */
@@ -18,9 +18,9 @@ typedef struct mcpp_device_info {
     char driver[32];        /* driver API version, e.g. "13.0"                      */
     char runtime[32];       /* runtime version                                      */
     char reason[256];       /* why no device is usable, when device_count == 0      */
-} mcpp_device_info;
+} mcpp_kernel_device_info;
 
 /* Fills *out; never fails (a failing runtime is reported through reason). */
-void mcpp_device_query(mcpp_device_info *out);
+void mcpp_kernel_device_query(mcpp_kernel_device_info *out);
 
 #endif /* MCPP_KERNELS_DEVICE_H */

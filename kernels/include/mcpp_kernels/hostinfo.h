@@ -7,13 +7,13 @@
 
 #include <stddef.h>
 
-typedef struct mcpp_host_info {
+typedef struct mcpp_kernel_host_info {
     char cpu[256];   /* "model name" from /proc/cpuinfo, or "unknown" */
     int cores;       /* online logical CPUs                           */
     char host[256];  /* host name                                     */
     double memory_gib;
-} mcpp_host_info;
+} mcpp_kernel_host_info;
 
-void mcpp_host_query(mcpp_host_info *out);
+void mcpp_kernel_host_query(mcpp_kernel_host_info *out);
 
 #endif /* MCPP_KERNELS_HOSTINFO_H */

@@ -11,17 +11,17 @@
 
 #include <stddef.h>
 
-typedef struct mcpp_kmem {
+typedef struct mcpp_kernel_kmem {
     size_t current_bytes; /* bytes handed out and not yet given back */
     size_t peak_bytes;    /* high-water mark of current_bytes        */
     size_t allocations;   /* number of successful allocations        */
-} mcpp_kmem;
+} mcpp_kernel_kmem;
 
 /* A zeroed array of count*size bytes counted against `mem`; NULL when the size
  * overflows or memory runs out (the last error is set). */
-void *mcpp_kmem_alloc(mcpp_kmem *mem, size_t count, size_t size);
+void *mcpp_kernel_kmem_alloc(mcpp_kernel_kmem *mem, size_t count, size_t size);
 
 /* Gives a buffer back; NULL is a no-op. */
-void mcpp_kmem_free(mcpp_kmem *mem, void *ptr);
+void mcpp_kernel_kmem_free(mcpp_kernel_kmem *mem, void *ptr);
 
 #endif /* MCPP_KERNELS_MEMTRACK_H */

@@ -24,29 +24,29 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MCPP_TOKENS_MAGIC "MCPPTOK1"
-#define MCPP_TOKENS_VERSION 1u
-#define MCPP_TOKENS_HEADER_BYTES 64
-#define MCPP_TOKENS_NAME_BYTES 24
+#define MCPP_KERNEL_TOKENS_MAGIC "MCPPTOK1"
+#define MCPP_KERNEL_TOKENS_VERSION 1u
+#define MCPP_KERNEL_TOKENS_HEADER_BYTES 64
+#define MCPP_KERNEL_TOKENS_NAME_BYTES 24
 
-typedef struct mcpp_token_file {
+typedef struct mcpp_kernel_token_file {
     uint32_t vocab_size;
     uint64_t count;
     uint64_t checksum;
-    char name[MCPP_TOKENS_NAME_BYTES + 1];
+    char name[MCPP_KERNEL_TOKENS_NAME_BYTES + 1];
     int32_t *tokens; /* [count] */
-} mcpp_token_file;
+} mcpp_kernel_token_file;
 
 /* FNV-1a 64 of a byte range. */
-uint64_t mcpp_tokens_checksum(const unsigned char *bytes, size_t len);
+uint64_t mcpp_kernel_tokens_checksum(const unsigned char *bytes, size_t len);
 
 /* Reads and checks a token file; on success the caller releases it with
- * mcpp_tokens_release. Errors (MCPP_EIO, MCPP_EINVALID) name the file. */
-int mcpp_tokens_read(mcpp_token_file *out, const char *path);
-void mcpp_tokens_release(mcpp_token_file *file); /* safe on a zeroed struct */
+ * mcpp_kernel_tokens_release. Errors (MCPP_EIO, MCPP_EINVALID) name the file. */
+int mcpp_kernel_tokens_read(mcpp_kernel_token_file *out, const char *path);
+void mcpp_kernel_tokens_release(mcpp_kernel_token_file *file); /* safe on a zeroed struct */
 
 /* Writes tokens (each < vocab_size) with the narrowest width that holds the vocab. */
-int mcpp_tokens_write(const char *path, const int32_t *tokens, size_t count, uint32_t vocab_size,
+int mcpp_kernel_tokens_write(const char *path, const int32_t *tokens, size_t count, uint32_t vocab_size,
                       const char *name);
 
 #endif /* MCPP_KERNELS_TOKENS_H */

@@ -4,6 +4,7 @@
  * never depends on a browser default that could be unreadable on its
  * background.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "render/html.h"
@@ -14,17 +15,32 @@ void mcpp_sb_html(mcpp_strbuf *sb, const char *s)
         return;
     const char *run = s;
     for (const char *c = s; *c; c++) {
+        unsigned char u = (unsigned char)*c;
         const char *entity = NULL;
+        char shown[8];
+        size_t width = 1;
         switch (*c) {
         case '&': entity = "&amp;"; break;
         case '<': entity = "&lt;"; break;
         case '>': entity = "&gt;"; break;
         case '"': entity = "&quot;"; break;
         case '\'': entity = "&#39;"; break;
-        default: continue;
+        default:
+            /* control characters (C0 but tab and newline, DEL, C1) are shown
+             * as text, as the terminal escaper shows them: never passed raw */
+            if ((u < 0x20 && u != '\t' && u != '\n') || u == 0x7F) {
+                snprintf(shown, sizeof shown, "\\x%02X", u);
+            } else if (u == 0xC2 && (unsigned char)c[1] >= 0x80 && (unsigned char)c[1] <= 0x9F) {
+                snprintf(shown, sizeof shown, "\\u%04X", (unsigned char)c[1]);
+                width = 2;
+            } else {
+                continue;
+            }
+            entity = shown;
         }
         mcpp_sb_put(sb, run, (size_t)(c - run));
         mcpp_sb_puts(sb, entity);
+        c += width - 1;
         run = c + 1;
     }
     mcpp_sb_puts(sb, run);

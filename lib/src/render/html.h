@@ -9,7 +9,9 @@
 #include "util/strbuf.h"
 
 /* Appends `s` with & < > " ' escaped, so it is safe as element text and as a
- * quoted attribute value; other bytes (UTF-8) are copied. NULL appends nothing. */
+ * quoted attribute value; control characters (C0 but tab and newline, DEL, C1)
+ * are shown as "\xNN" / "\uNNNN" text; other bytes (UTF-8) are copied. NULL
+ * appends nothing. */
 void mcpp_sb_html(mcpp_strbuf *sb, const char *s);
 
 /* Appends at most `max_chars` characters (code points) of `s`, escaped, with

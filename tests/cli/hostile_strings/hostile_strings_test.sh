@@ -10,6 +10,7 @@
 #   - JSON: parse, and give back the hostile strings exactly.
 # `policy test` runs hostile.cases.json, whose case name carries escapes and
 # whose expectation fails, so the case and its rows are printed.
+# `report` writes HTML: no raw control byte, no markup from a receipt.
 # The escaping rules are in docs/output-safety.md.
 #
 # usage: hostile_strings_test.sh CLI CORPUS_DIR WORK_DIR
@@ -97,6 +98,16 @@ if "$cli" store init "$db" >/dev/null && "$cli" store add "$db" "$a" "$b" "$c" >
   done
 else
   count=$((count + 1)); not_ok "store add" "could not store the hostile receipts"
+fi
+# the HTML report: no raw control byte, and no markup from a receipt survives
+count=$((count + 1))
+if "$cli" report "$a" "$b" "$c" --out "$work/report.html" >"$work/out.txt" 2>"$work/err.txt"; then
+  if [ "$(raw_controls "$work/report.html")" -ne 0 ]; then not_ok "report html" "raw terminal control bytes"
+  elif grep -q '<script\|<img' "$work/report.html"; then not_ok "report html" "raw HTML from a receipt"
+  elif ! grep -qF '&lt;script&gt;' "$work/report.html"; then not_ok "report html" "the hostile markup did not reach the page"
+  else echo "ok - report html"; fi
+else
+  not_ok "report html" "exit $?"
 fi
 echo "$((count - fail)) of $count command x format runs escape hostile strings; $fail failed"
 [ "$fail" -eq 0 ]
