@@ -29,19 +29,20 @@ from collections import defaultdict
 import mcpp_receipts as mr
 
 BASE = {
-    "schema": "mcpp.receipt/1",
+    "schema": "mcpp.receipt/2",
     "id": "",
     "created_at": "2026-03-14T09:12:44Z",
     "source": {"tool": "bench", "git_commit": "9f3c2e1a", "host": "node-17"},
     "lane": {"name": "NAM56R hybrid MoE lane", "family": "NAM56R", "pattern": "AEMEAEMEAEMR",
-             "depth": 56, "params_total": 56210000000, "params_active": 8930000000},
+             "depth": 52, "params_total": 56210000000, "params_active": 8930000000,
+             "blocks": {"A": 13, "M": 13, "E": 22, "R": 4}},
     "workload": {"seq_len": 4096, "micro_batch": 2, "global_batch": 256,
                  "tokens_per_step": 1048576, "useful_tokens_per_step": 1032192,
                  "data": {"path": "real", "dataset": "fineweb-edu"}},
     "routing": {"mode": "token_choice", "score": "sigmoid", "num_experts": 64, "top_k": 6,
                 "shared_experts": 2, "capacity_factor": 1.25, "overflow": "pad"},
     "compile": {"posture": "regional", "warmup": "explicit", "graph_breaks": 0, "compile_s": 84.6},
-    "backend": {"precision": "bf16",
+    "backend": {"precision": {"observed": "bf16"},
                 "attention": {"requested": "flash_attn_3", "observed": "flash_attn_3"},
                 "moe": {"requested": "padded", "observed": "padded"},
                 "verification": {"status": "passed", "max_rel_err": 0.0031}},
@@ -134,8 +135,8 @@ def py_flatten(obj: dict, prefix: str, out: dict) -> None:
 def py_validate(d: dict) -> dict:
     """Type, enum, range and unknown-field checks plus the consistency rules;
     returns the flat {path: value} view (like the C receipt's typed fields)."""
-    if not isinstance(d, dict) or d.get("schema") != "mcpp.receipt/1":
-        raise PyValidationError("schema: must be mcpp.receipt/1")
+    if not isinstance(d, dict) or d.get("schema") != "mcpp.receipt/2":
+        raise PyValidationError("schema: must be mcpp.receipt/2")
     flat: dict = {}
     py_flatten(d, "", flat)
     if "E" in flat.get("lane.pattern", "") and "routing.mode" not in flat:
