@@ -1,7 +1,7 @@
 /*
  * bench_compare.c — speed of the comparison engine: pair comparisons per
- * second with the default policy on one core, and frontier time and peak
- * memory (RSS delta) for growing numbers of receipts made with the builder.
+ * second with the default policy on one core, and frontier and gate time and
+ * peak memory (RSS delta) for growing numbers of receipts made with the builder.
  * Optionally writes the receipts as JSON lines for pure_python_frontier.py,
  * which run.sh times on the same receipts to print one table with ratios.
  *
@@ -239,6 +239,30 @@ static void bench_pairs(double seconds)
     mcpp_builder_free(b);
 }
 
+/* The gate as a merge check runs it: the last GATE_CANDIDATES receipts are
+ * the pull request's runs, all the others its baselines. Each candidate is
+ * compared with every baseline, so with a fixed number of candidates the gate
+ * should grow linearly with the history. */
+enum { GATE_CANDIDATES = 16 };
+static void bench_gate(const mcpp_policy *p, mcpp_receipt **rs, size_t n)
+{
+    if (n <= GATE_CANDIDATES) return;
+    size_t nb = n - GATE_CANDIDATES;
+    reset_peak();
+    long rss0 = proc_kib("VmRSS");
+    double t0 = now();
+    mcpp_gate_report *g = NULL;
+    OK(mcpp_gate_run(&g, p, (const mcpp_receipt *const *)rs, nb, (const mcpp_receipt *const *)rs + nb,
+                     GATE_CANDIDATES));
+    double gate_s = now() - t0;
+    long peak = proc_kib("VmHWM");
+    printf("gate n=%zu baselines=%zu candidates=%d gate_s=%.4f ns_per_pair=%.1f outcome=%s extra_kib=%ld\n", n,
+           nb, GATE_CANDIDATES, gate_s, gate_s * 1e9 / ((double)nb * GATE_CANDIDATES),
+           mcpp_gate_outcome_name(mcpp_gate_report_outcome(g)), peak - rss0);
+    fflush(stdout);
+    mcpp_gate_report_free(g);
+}
+
 static void bench_frontier(size_t n, const char *jsonl_dir, size_t jsonl_max)
 {
     size_t lanes = lanes_for(n);
@@ -269,6 +293,7 @@ static void bench_frontier(size_t n, const char *jsonl_dir, size_t jsonl_max)
            peak - rss0, (double)(peak - rss0) * 1024.0 / (double)n);
     fflush(stdout);
     mcpp_frontier_free(f);
+    bench_gate(p, rs, n);
     for (size_t i = 0; i < n; i++) mcpp_receipt_free(rs[i]);
     free(rs);
     mcpp_policy_free(p);
