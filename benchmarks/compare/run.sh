@@ -62,9 +62,12 @@ done
 echo
 echo "## gate (default policy; 16 candidates against all other receipts as baselines; CPU time)"
 echo
-echo "| receipts | baselines | gate s | ns per candidate-baseline pair | outcome |"
-echo "|---:|---:|---:|---:|---:|"
+echo "many_lanes: the frontier's receipts (up to 1000 lanes); one_lane: the history of one lane,"
+echo "every baseline comparable with every candidate (sizes up to 10^5)."
+echo
+echo "| receipts | kind | baselines | gate s | ns per candidate-baseline pair | outcome |"
+echo "|---:|---|---:|---:|---:|---:|"
 grep '^gate ' "$tmp/c.txt" | while read -r line; do
-    printf '| %s | %s | %s | %s | %s |\n' "$(value n "$line")" "$(value baselines "$line")" \
+    printf '| %s | %s | %s | %s | %s | %s |\n' "$(value n "$line")" "$(value kind "$line")" "$(value baselines "$line")" \
         "$(value gate_s "$line")" "$(value ns_per_pair "$line")" "$(value outcome "$line")"
 done
