@@ -9,6 +9,7 @@
 
 #include "receipt/fields.h"
 #include "receipt/receipt_internal.h"
+#include "util/hash.h"
 
 static void put_key_text(mcpp_strbuf *b, const char *s, int escape_key)
 {
@@ -190,65 +191,40 @@ int mcpp_field_request_unmet(const mcpp_receipt *r, int requested, int observed,
            (has_rc && !has_oc);
 }
 
-/* The field hash only groups receipts in memory (the frontier's lane table),
- * so it need not be FNV: it mixes a word at a time, which matters because the
- * frontier hashes every key field of every receipt (a byte-wise FNV over the
- * strings was the largest cost of building a frontier of 10^5 receipts). */
-static inline uint64_t mix_word(uint64_t h, uint64_t w)
-{
-    h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
-    return h ^ (h >> 29);
-}
-
-static uint64_t mix_bytes(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    h = mix_word(h, n);
-    for (; n >= 8; p += 8, n -= 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        h = mix_word(h, w);
-    }
-    if (n) {
-        uint64_t w = 0;
-        memcpy(&w, p, n);
-        h = mix_word(h, w);
-    }
-    return h;
-}
-
 uint64_t mcpp_field_hash(const mcpp_receipt *r, int id, uint64_t h)
 {
     /* Hashes what equality compares (slots_equal), so equal fields hash equal. */
+    unsigned char tag = 0;
     if (!valid_id(id) || !mcpp_present(r, id))
-        return mix_word(h, 0);
-    h = mix_word(h, 1);
+        return mcpp_fnv1a(&tag, 1, h);
+    tag = 1;
+    h = mcpp_fnv1a(&tag, 1, h);
     const void *x = slot_of(r, id);
     switch (slots[id].storage) {
-    case MCPP_ST_BOOL: return mix_word(h, *(const unsigned char *)x);
-    case MCPP_ST_INT: return mix_bytes(h, x, sizeof(int64_t));
-    case MCPP_ST_ENUM: return mix_word(h, *(const unsigned char *)x);
+    case MCPP_ST_BOOL: return mcpp_fnv1a(x, 1, h);
+    case MCPP_ST_INT: return mcpp_fnv1a(x, sizeof(int64_t), h);
+    case MCPP_ST_ENUM: return mcpp_fnv1a(x, 1, h);
     case MCPP_ST_DOUBLE: {
         double v = *(const double *)x;
         if (v == 0)
             v = 0; /* -0.0 equals 0.0 */
-        return mix_bytes(h, &v, sizeof v);
+        return mcpp_fnv1a(&v, sizeof v, h);
     }
     case MCPP_ST_STRING: {
         const char *s = *(const char *const *)x;
-        return s ? mix_bytes(h, s, strlen(s)) : h;
+        return s ? mcpp_fnv1a(s, strlen(s) + 1, h) : h;
     }
     default: {
         mcpp_value v;
         mcpp_receipt_get_field(r, id, &v);
         if (v.type == MCPP_TYPE_STRING_LIST) {
             for (size_t i = 0; i < v.count; i++)
-                h = mix_bytes(h, v.strings[i], strlen(v.strings[i]));
+                h = mcpp_fnv1a(v.strings[i], strlen(v.strings[i]) + 1, h);
             return h;
         }
         if (v.type == MCPP_TYPE_DOUBLE_LIST)
-            return mix_bytes(h, v.doubles, v.count * sizeof(double));
-        return v.string ? mix_bytes(h, v.string, strlen(v.string)) : h;
+            return mcpp_fnv1a(v.doubles, v.count * sizeof(double), h);
+        return v.string ? mcpp_fnv1a(v.string, strlen(v.string), h) : h;
     }
     }
 }
