@@ -25,10 +25,10 @@ quick=0
 
 if [ "$quick" = 1 ]; then
     ingest_n=5000 compare_sizes=1000,10000 compare_py=10000 lua_n=20000
-    py_n=5000 cli_cli=1 store_sizes=10000 store_py=5000 dist_n=20000
+    py_n=5000 store_sizes=10000 store_py=5000 dist_n=20000
 else
     ingest_n=100000 compare_sizes=1000,10000,100000,1000000 compare_py=100000 lua_n=200000
-    py_n=100000 cli_cli=1 store_sizes=100000 store_py=100000 dist_n=100000
+    py_n=100000 store_sizes=20000 store_py=20000 dist_n=100000
 fi
 
 echo "== building the benchmarks in $build"
@@ -70,7 +70,7 @@ if [ -x "$build/benchmarks/kernels/mcpp-bench-kernels-gpu" ] && command -v nvidi
 else
     skip kernels-gpu "no CUDA build or no GPU on this machine"
 fi
-[ "$cli_cli" = 1 ] && run cli benchmarks/cli/bench_cli.sh "$build/scripts/mcpp-receipts"
+run cli bash benchmarks/cli/bench_cli.sh "$build/scripts/mcpp-receipts"
 if [ -x "$venv/bin/python" ]; then
     mkdir -p "$corpus"
     run python-load_dir+frontier "$venv/bin/python" benchmarks/python/bench_frontier.py \
