@@ -26,7 +26,8 @@ static void *arena_malloc(size_t size)
 {
     mcpp_py_json_arena *a = current;
     if (a) {
-        size_t need = (size + 15u) & ~(size_t)15u; /* malloc's alignment */
+        /* malloc's alignment; a zero-byte block still gets its own address */
+        size_t need = size ? (size + 15u) & ~(size_t)15u : 16u;
         if (need >= size && need <= a->cap - a->used) {
             void *p = a->base + a->used;
             a->used += need;
