@@ -1,7 +1,7 @@
 /*
  * bench_compare.c — speed of the comparison engine: pair comparisons per
- * second with the default policy on one core, and frontier time and peak
- * memory (RSS delta) for growing numbers of receipts made with the builder.
+ * second with the default policy on one core, and frontier and gate time and
+ * peak memory (RSS delta) for growing numbers of receipts made with the builder.
  * Optionally writes the receipts as JSON lines for pure_python_frontier.py,
  * which run.sh times on the same receipts to print one table with ratios.
  *
@@ -239,6 +239,48 @@ static void bench_pairs(double seconds)
     mcpp_builder_free(b);
 }
 
+/* The gate as a merge check runs it: the last GATE_CANDIDATES receipts are
+ * the pull request's runs, all the others its baselines. Each candidate is
+ * compared with every baseline, so with a fixed number of candidates the gate
+ * should grow linearly with the history. */
+enum { GATE_CANDIDATES = 16 };
+static void bench_gate(const mcpp_policy *p, mcpp_receipt **rs, size_t n, const char *kind)
+{
+    if (n <= GATE_CANDIDATES) return;
+    size_t nb = n - GATE_CANDIDATES;
+    reset_peak();
+    long rss0 = proc_kib("VmRSS");
+    double t0 = now();
+    mcpp_gate_report *g = NULL;
+    OK(mcpp_gate_run(&g, p, (const mcpp_receipt *const *)rs, nb, (const mcpp_receipt *const *)rs + nb,
+                     GATE_CANDIDATES));
+    double gate_s = now() - t0;
+    long peak = proc_kib("VmHWM");
+    printf("gate kind=%s n=%zu baselines=%zu candidates=%d gate_s=%.4f ns_per_pair=%.1f outcome=%s extra_kib=%ld\n",
+           kind, n, nb, GATE_CANDIDATES, gate_s, gate_s * 1e9 / ((double)nb * GATE_CANDIDATES),
+           mcpp_gate_outcome_name(mcpp_gate_report_outcome(g)), peak - rss0);
+    fflush(stdout);
+    mcpp_gate_report_free(g);
+}
+
+/* The gate over the history of ONE lane: every baseline is comparable with
+ * every candidate, so each candidate pools all n ids (the worst case for the
+ * pooling, which must stay linear). */
+static void bench_gate_one_lane(size_t n)
+{
+    mcpp_builder *b = make_builder();
+    mcpp_receipt **rs = malloc(n * sizeof *rs);
+    if (!rs) exit(4);
+    for (size_t i = 0; i < n; i++) rs[i] = make_receipt(b, i, 1, 1);
+    mcpp_policy *p = NULL;
+    OK(mcpp_policy_default(&p));
+    bench_gate(p, rs, n, "one_lane");
+    for (size_t i = 0; i < n; i++) mcpp_receipt_free(rs[i]);
+    free(rs);
+    mcpp_policy_free(p);
+    mcpp_builder_free(b);
+}
+
 static void bench_frontier(size_t n, const char *jsonl_dir, size_t jsonl_max)
 {
     size_t lanes = lanes_for(n);
@@ -269,6 +311,7 @@ static void bench_frontier(size_t n, const char *jsonl_dir, size_t jsonl_max)
            peak - rss0, (double)(peak - rss0) * 1024.0 / (double)n);
     fflush(stdout);
     mcpp_frontier_free(f);
+    bench_gate(p, rs, n, "many_lanes");
     for (size_t i = 0; i < n; i++) mcpp_receipt_free(rs[i]);
     free(rs);
     mcpp_policy_free(p);
@@ -300,6 +343,7 @@ int main(int argc, char **argv)
         char *end;
         size_t n = strtoul(s, &end, 10);
         if (n) bench_frontier(n, jsonl_dir, jsonl_max);
+        if (n && n <= 100000) bench_gate_one_lane(n);
         s = *end == ',' ? end + 1 : end;
         if (end == s && *s) break;
     }

@@ -31,7 +31,7 @@ KEY_DIMS = [
     ("hardware", ["hardware.observed.accelerator", "hardware.observed.count"]),
     ("data", ["workload.data.path", "workload.data.dataset"]),
     ("backend", ["backend.attention.observed", "backend.moe.observed", "backend.mamba.observed",
-                 "backend.recurrent.observed", "backend.gemm.observed", "backend.precision"]),
+                 "backend.recurrent.observed", "backend.gemm.observed", "backend.precision.observed"]),
 ]
 FAMILIES = ["attention", "moe", "mamba", "recurrent", "gemm"]
 MIN_RUNS, MAX_SPREAD, CONFIDENCE = 3, 0.05, 0.95

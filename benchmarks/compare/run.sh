@@ -1,7 +1,8 @@
 #!/bin/sh
-# run.sh — the comparison-engine benchmark: pair comparisons per second, and
+# run.sh — the comparison-engine benchmark: pair comparisons per second,
 # frontier time / memory for growing receipt counts, each next to a pure-Python
-# implementation timed on the same receipts in the same run. Prints one table.
+# implementation timed on the same receipts in the same run, and the gate's
+# time for the same counts (the scaling curve). Prints the tables.
 #
 # usage: benchmarks/compare/run.sh [BUILD_DIR] [SIZES] [PYTHON_MAX]
 #   BUILD_DIR   default build; needs benchmarks/compare/bench_compare built
@@ -33,8 +34,8 @@ done
 echo
 echo "## frontier (default policy; C time is after loading; CPU time)"
 echo
-echo "| receipts | lanes | stable | C frontier s | C extra memory | bytes/receipt | Python frontier s | Python load s | Python / C |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| receipts | lanes | stable | C frontier s | µs/receipt | C extra memory | bytes/receipt | loaded bytes/receipt | Python frontier s | Python load s | Python / C |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 grep '^frontier ' "$tmp/c.txt" | while read -r line; do
     n=$(value n "$line")
     cs=$(value build_s "$line")
@@ -52,7 +53,21 @@ grep '^frontier ' "$tmp/c.txt" | while read -r line; do
         rm -f "$tmp/receipts_$n.jsonl"
     fi
     kib=$(value extra_kib "$line")
-    printf '| %s | %s | %s | %s | %s MiB | %s | %s | %s | %s |\n' "$n" "$(value lanes "$line")" \
-        "$(value stable "$line")" "$cs" "$(python3 -c "print('%.1f' % ($kib / 1024))")" \
-        "$(value extra_bytes_per_receipt "$line")" "$py" "$pyload" "$ratio"
+    loaded=$(python3 -c "print('%.0f' % ($(value receipts_kib "$line") * 1024 / $n))")
+    per=$(python3 -c "print('%.2f' % ($cs * 1e6 / $n))")
+    printf '| %s | %s | %s | %s | %s | %s MiB | %s | %s | %s | %s | %s |\n' "$n" "$(value lanes "$line")" \
+        "$(value stable "$line")" "$cs" "$per" "$(python3 -c "print('%.1f' % ($kib / 1024))")" \
+        "$(value extra_bytes_per_receipt "$line")" "$loaded" "$py" "$pyload" "$ratio"
+done
+echo
+echo "## gate (default policy; 16 candidates against all other receipts as baselines; CPU time)"
+echo
+echo "many_lanes: the frontier's receipts (up to 1000 lanes); one_lane: the history of one lane,"
+echo "every baseline comparable with every candidate (sizes up to 10^5)."
+echo
+echo "| receipts | kind | baselines | gate s | ns per candidate-baseline pair | outcome |"
+echo "|---:|---|---:|---:|---:|---:|"
+grep '^gate ' "$tmp/c.txt" | while read -r line; do
+    printf '| %s | %s | %s | %s | %s | %s |\n' "$(value n "$line")" "$(value kind "$line")" "$(value baselines "$line")" \
+        "$(value gate_s "$line")" "$(value ns_per_pair "$line")" "$(value outcome "$line")"
 done

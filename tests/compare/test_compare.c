@@ -526,6 +526,31 @@ TEST(gate_run_pools_comparable_baselines_and_fails_on_regression)
     mcpp_receipt_free(bad);
 }
 
+TEST(gate_run_pools_each_of_many_baseline_ids_once)
+{
+    /* Enough distinct ids to grow the pooled-id set several times; each baseline
+     * appears twice (a run loaded as JSON and as YAML) and counts once. */
+    enum { N = 300 };
+    mcpp_receipt *runs[N];
+    const mcpp_receipt *bases[2 * N];
+    char id[32];
+    for (int i = 0; i < N; i++) {
+        snprintf(id, sizeof id, "hist-%03d", i);
+        runs[i] = scaled(id, 1.0);
+        bases[i] = bases[2 * N - 1 - i] = runs[i];
+    }
+    mcpp_receipt *cand = scaled("cand", 1.0);
+    const mcpp_receipt *cands[] = {cand};
+    mcpp_gate_report *r = NULL;
+    CHECK_INT_EQ(mcpp_gate_run(&r, NULL, bases, 2 * N, cands, 1), MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_report_entry_baseline_count(r, 0), N);
+    CHECK_INT_EQ(mcpp_gate_report_entry_metric(r, 0)->n_base, 8 * N);
+    CHECK_INT_EQ(mcpp_gate_report_outcome(r), MCPP_GATE_PASSED);
+    mcpp_gate_report_free(r);
+    for (int i = 0; i < N; i++) mcpp_receipt_free(runs[i]);
+    mcpp_receipt_free(cand);
+}
+
 TEST(gate_run_without_comparable_baseline_is_undetermined_exit_2)
 {
     mcpp_receipt *b1 = FIX(BASE_ID, BASE_ID), *c1 = FIX("\"top_k\":2", "\"top_k\":4", BASE_ID, "\"id\":\"c1\"");
@@ -574,6 +599,7 @@ int main(void)
     RUN(json_rendering_parses_and_has_the_documented_keys);
     RUN(null_arguments_are_refused_and_accessors_are_null_safe);
     RUN(gate_run_pools_comparable_baselines_and_fails_on_regression);
+    RUN(gate_run_pools_each_of_many_baseline_ids_once);
     RUN(gate_run_without_comparable_baseline_is_undetermined_exit_2);
     TEST_MAIN_END();
 }

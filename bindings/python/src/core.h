@@ -125,8 +125,25 @@ PyObject *mcpp_py_load(PyObject *module, PyObject *const *args, Py_ssize_t nargs
 PyObject *mcpp_py_loads(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
                         PyObject *kwnames);
 PyObject *mcpp_py_receipt_from_canonical(PyObject *module, PyObject *args);
+/* load_dir.c */
 PyObject *mcpp_py_load_dir(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
                            PyObject *kwnames);
+
+/* ---- json_arena.c: cJSON's blocks from a per-thread arena during a load ---- */
+
+typedef struct mcpp_py_json_arena {
+    char *base;
+    size_t cap, used;
+} mcpp_py_json_arena;
+
+/* Once, at module initialisation: cJSON allocates through the arena hooks. */
+void mcpp_py_json_arena_install(void);
+/* Opens an arena of `cap` bytes for the calling thread (0, or -1 when out of
+ * memory: then cJSON simply uses malloc). Every tree built while it is open
+ * must be deleted before the next rewind or close. */
+int mcpp_py_json_arena_open(mcpp_py_json_arena *a, size_t cap);
+void mcpp_py_json_arena_rewind(mcpp_py_json_arena *a);
+void mcpp_py_json_arena_close(mcpp_py_json_arena *a);
 
 /* analysis.c: each returns a tuple of renderings (JSON, text, Markdown as asked). */
 PyObject *mcpp_py_compare(PyObject *module, PyObject *args);

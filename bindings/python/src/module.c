@@ -216,6 +216,7 @@ static int module_exec(PyObject *module)
         add_type(module, &mcpp_py_policy_spec, &st->policy_type) < 0)
         return -1;
     st->receipt_class = Py_NewRef((PyObject *)st->receipt_type);
+    mcpp_py_json_arena_install();
     if (mcpp_py_errors_init(module, st) < 0 || mcpp_py_lane_summary_init(module) < 0)
         return -1;
 

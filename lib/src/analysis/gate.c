@@ -11,6 +11,7 @@
 #include "util/c_locale.h"
 #include "util/error_internal.h"
 #include "util/escape.h"
+#include "util/hash.h"
 
 typedef struct gate_entry {
     char *id;
@@ -29,6 +30,43 @@ struct mcpp_gate_report {
     char *metric_name;
 };
 
+/* The ids pooled for one candidate, as an open-addressing set that grows:
+ * a history of 10^5 runs of one lane pools 10^5 ids, and checking each new
+ * baseline against a list of those before it would make the gate quadratic. */
+typedef struct id_set {
+    const char **slots;
+    size_t cap, n;
+} id_set;
+
+static size_t id_slot(const id_set *s, const char *id)
+{
+    size_t i = (size_t)mcpp_fnv1a(id, strlen(id), MCPP_FNV_OFFSET) & (s->cap - 1);
+    while (s->slots[i] && strcmp(s->slots[i], id) != 0) i = (i + 1) & (s->cap - 1);
+    return i;
+}
+
+static int id_set_contains(const id_set *s, const char *id)
+{
+    return s->n && s->slots[id_slot(s, id)] != NULL;
+}
+
+/* Adds id (borrowed; not already in the set). Returns 0 or -1 when out of memory. */
+static int id_set_add(id_set *s, const char *id)
+{
+    if ((s->n + 1) * 2 > s->cap) {
+        id_set bigger = {calloc(s->cap ? s->cap * 2 : 64, sizeof(const char *)), s->cap ? s->cap * 2 : 64, 0};
+        if (!bigger.slots) return -1;
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->slots[i]) bigger.slots[id_slot(&bigger, s->slots[i])] = s->slots[i];
+        bigger.n = s->n;
+        free(s->slots);
+        *s = bigger;
+    }
+    s->slots[id_slot(s, id)] = id;
+    s->n++;
+    return 0;
+}
+
 /* Decides one candidate; writes its outcome, reason and metric. `dropped`
  * (NULL: none) adds baselines left out upstream to the verdict tally. */
 static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *const *baselines, size_t nb,
@@ -39,28 +77,24 @@ static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *con
     memset(&sc, 0, sizeof sc);
     size_t by_verdict[4] = {0, 0, 0, 0};
     int rc = MCPP_OK;
-    const char **pooled = NULL;
     mcpp_strbuf reason;
     mcpp_sb_init_heap(&reason, 256);
     /* Ids already pooled: one run loaded twice (JSON and YAML copies) counts
      * once, and a receipt is never its own baseline. */
-    pooled = malloc((nb ? nb : 1) * sizeof *pooled);
-    size_t n_pooled = 0;
+    id_set pooled = {NULL, 0, 0};
     const char *cand_id = mcpp_receipt_id(cand);
-    if (!pooled) {
-        rc = mcpp_error_nomem();
-        goto done;
-    }
     for (size_t i = 0; i < nb; i++) {
         const char *bid = mcpp_receipt_id(baselines[i]);
         int skip = bid && cand_id && strcmp(bid, cand_id) == 0;
-        for (size_t k = 0; !skip && bid && k < n_pooled; k++) skip = strcmp(pooled[k], bid) == 0;
-        if (skip) continue;
+        if (skip || (bid && id_set_contains(&pooled, bid))) continue;
         mcpp_verdict v;
         if ((rc = mcpp_compare_verdict(&v, p, baselines[i], cand)) != 0) goto done;
         by_verdict[v]++;
         if (v != MCPP_VERDICT_COMPARABLE && v != MCPP_VERDICT_QUALIFIED) continue;
-        if (bid) pooled[n_pooled++] = bid;
+        if (bid && id_set_add(&pooled, bid) != 0) {
+            rc = mcpp_error_nomem();
+            goto done;
+        }
         e->baselines++;
         int added = mcpp_metric_side_add(&sb, p, p->gate_metric_id, baselines[i]);
         if (added < 0) {
@@ -102,7 +136,7 @@ static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *con
     e->reason = reason.data;
     reason.data = NULL;
 done:
-    free(pooled);
+    free(pooled.slots);
     mcpp_sb_free(&reason);
     mcpp_metric_side_free(&sb);
     mcpp_metric_side_free(&sc);
