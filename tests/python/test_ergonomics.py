@@ -62,11 +62,11 @@ def test_builder_still_refuses_non_numbers_and_fractions_for_ints():
 
 def test_builder_derives_tokens_per_s_as_frontier_does():
     samples = [1.0, 2.0, 4.0]
+    useful = 1100  # the denominator fill() states, which the rate is derived from
     b = fill(mr.Builder())
     for t in samples:
         b.add_step_sample(t)
     built = b.finish()
-    useful = BASE["workload"]["useful_tokens_per_step"]
     assert built.metrics.tokens_per_s == pytest.approx(useful / 2.0)
     # a file without the rate: the frontier's headline over one run's steps is
     # the median of useful/step, i.e. useful / median step for an odd count
@@ -157,7 +157,7 @@ def test_frontier_to_pandas_has_dimension_columns_and_int64_counts(receipt_dir):
         assert column in df.columns
     assert set(df["dim.sequence"]) == {"4096"}
     assert str(df["n"].dtype) == "Int64" and str(df["receipts"].dtype) == "Int64"
-    assert set(df["n_counts"]) <= {"runs", "steps"}
+    assert set(df["n_counts"].dropna()) <= {"runs", "steps"}  # lanes without a headline: none
 
 
 # ---- 6: plots at many lanes -----------------------------------------------------------
