@@ -6,18 +6,14 @@
 #include <string.h>
 
 #include "kernel_error.h"
+#include "mcpp_receipts/common.h"
 #include "mcpp_kernels/tokens.h"
 
 #define TOKENS_MAX_COUNT (1ull << 28)
 
 uint64_t mcpp_kernel_tokens_checksum(const unsigned char *bytes, size_t len)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < len; i++) {
-        h ^= bytes[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
+    return mcpp_fnv1a64(bytes, len); /* the core's one FNV-1a */
 }
 
 static uint64_t tokens_get_le(const unsigned char *p, size_t width)

@@ -332,6 +332,14 @@ TEST(quantile_is_type_7_and_leaves_the_values_alone)
     CHECK_INT_EQ(mcpp_quantile(&q, values, 4, 1.5), MCPP_EARG);
 }
 
+TEST(fnv1a64_is_the_published_fnv_1a)
+{
+    /* the FNV-1a test vectors: the offset basis for no bytes, and "a" */
+    CHECK(mcpp_fnv1a64("", 0) == 0xcbf29ce484222325ull);
+    CHECK(mcpp_fnv1a64("a", 1) == 0xaf63dc4c8601ec8cull);
+    CHECK(mcpp_fnv1a64("foobar", 6) == 0x85944171f73967e8ull);
+}
+
 int main(void)
 {
     RUN(lane_key_text_of_a_double_is_the_writers_text);
@@ -349,5 +357,6 @@ int main(void)
     RUN(receipt_set_takes_added_receipts_and_lists_them);
     RUN(error_report_sets_the_last_error_as_the_library_does);
     RUN(quantile_is_type_7_and_leaves_the_values_alone);
+    RUN(fnv1a64_is_the_published_fnv_1a);
     TEST_MAIN_END();
 }

@@ -42,6 +42,11 @@ extern "C" {
 MCPP_API const char *mcpp_version_string(void);
 MCPP_API int mcpp_version_number(void);
 
+/* The 64-bit FNV-1a hash of `len` bytes: the library's one hash (derived
+ * receipt ids), public so that file formats built on the library (the token
+ * files of mcpp-step) checksum with the same function. Static; thread-safe. */
+MCPP_API uint64_t mcpp_fnv1a64(const void *bytes, size_t len);
+
 /* ---- Status codes -------------------------------------------------------- */
 
 typedef enum mcpp_status {
