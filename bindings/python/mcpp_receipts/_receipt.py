@@ -303,7 +303,8 @@ class ReceiptSet(Sequence[Receipt]):
             return {}
         from . import frontier
 
-        return {lane.key: lane for lane in frontier(self, policy)}
+        # the set's own load errors are shown next to its lanes, not raised again
+        return {lane.key: lane for lane in frontier(self, policy, errors="skip")}
 
     def _repr_html_(self, preview: int = 10) -> str:
         """A preview: the first ``preview`` receipts (id, file, lane, headline),
