@@ -141,12 +141,11 @@ void mcpp_gate_explain_blockers(const gate_explain *w, mcpp_strbuf *reason)
         if (best == (size_t)-1) break;
         shown[n_shown] = best;
         const gate_difference *d = &w->diffs[best];
-        mcpp_sb_printf(reason, "%s%s %s %s (baseline ", n_shown ? "; " : ": ", d->is_rule ? "rule" : "dimension",
-                       d->dimension, mcpp_dim_status_name(d->status));
-        mcpp_sb_puts(reason, d->base ? d->base : "-");
-        mcpp_sb_puts(reason, ", candidate ");
-        mcpp_sb_puts(reason, d->cand ? d->cand : "-");
-        mcpp_sb_printf(reason, ") on %zu baseline%s", d->count, d->count == 1 ? "" : "s");
+        mcpp_sb_printf(reason, "%s%s %s %s on %zu baseline%s (", n_shown ? "; " : ": ",
+                       d->is_rule ? "rule" : "dimension", d->dimension, mcpp_dim_status_name(d->status), d->count,
+                       d->count == 1 ? "" : "s");
+        mcpp_sb_puts(reason, d->reason ? d->reason : "");
+        mcpp_sb_putc(reason, ')');
     }
 }
 

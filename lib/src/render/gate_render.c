@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/gate_internal.h"
+#include "mcpp_receipts/frontier.h"
 #include "render/render.h"
 #include "util/error_internal.h"
 #include "util/escape.h"
@@ -65,6 +66,10 @@ static void put_candidate_json(mcpp_strbuf *b, const gate_entry *e)
     mcpp_sb_json_string(b, w->path);
     mcpp_sb_puts(b, ", \"lane\": {\"key\": ");
     mcpp_sb_json_string(b, w->lane_key);
+    char short_key[32] = "";
+    if (w->lane_key) mcpp_lane_key_short(short_key, sizeof short_key, w->lane_key);
+    mcpp_sb_puts(b, ", \"short_key\": ");
+    mcpp_sb_json_string(b, short_key);
     mcpp_sb_puts(b, ", \"label\": ");
     mcpp_sb_json_string(b, w->lane_label);
     mcpp_sb_printf(b, "}, \"outcome\": \"%s\", \"reason_code\": ", mcpp_gate_outcome_name(e->outcome));
@@ -156,11 +161,11 @@ static void put_candidate_text(mcpp_strbuf *b, const gate_entry *e)
         mcpp_sb_terminal(b, w->path);
         mcpp_sb_puts(b, ")\n");
     }
+    char short_key[32] = "-";
+    if (w->lane_key) mcpp_lane_key_short(short_key, sizeof short_key, w->lane_key);
     mcpp_sb_puts(b, "  lane      ");
     mcpp_sb_terminal(b, w->lane_label);
-    mcpp_sb_puts(b, "  [");
-    mcpp_sb_terminal(b, w->lane_key);
-    mcpp_sb_printf(b, "]\n  outcome   %s (%s): ", mcpp_gate_outcome_name(e->outcome), w->reason_code);
+    mcpp_sb_printf(b, " (%s)\n  outcome   %s (%s): ", short_key, mcpp_gate_outcome_name(e->outcome), w->reason_code);
     mcpp_sb_terminal(b, e->reason);
     mcpp_sb_printf(b, "\n  baselines %zu pooled of %zu examined", e->baselines,
                    w->by_verdict[0] + w->by_verdict[1] + w->by_verdict[2] + w->by_verdict[3]);
@@ -342,7 +347,8 @@ static void gate_render_markdown(mcpp_strbuf *b, const void *object)
     } else {
         mcpp_sb_puts(b, "\nNo candidate failed, none was undetermined, none has a qualification.\n");
     }
-    mcpp_sb_printf(b, "\n<details><summary>All %zu candidates</summary>\n\n%s", r->n, GATE_MD_HEAD);
+    mcpp_sb_printf(b, "\n<details><summary>All %zu candidate%s</summary>\n\n%s", r->n, r->n == 1 ? "" : "s",
+                   GATE_MD_HEAD);
     size_t cut = put_rows_markdown(b, r, 0, GATE_MARKDOWN_BUDGET - 400);
     if (cut) mcpp_sb_printf(b, "\n… and %zu more not shown (the JSON output has every one).\n", cut);
     mcpp_sb_puts(b, "\n</details>\n");
