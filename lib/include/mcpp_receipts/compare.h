@@ -221,7 +221,9 @@ MCPP_API int mcpp_gate_run_receipts(mcpp_gate_report **out, const mcpp_policy *p
  * its workers): dropped[2*i] and dropped[2*i+1] count, for candidate i, those
  * left out as not_comparable and as insufficient (ids equal to its own not
  * counted). They enter only the tally of "no comparable baseline among N";
- * the result then equals mcpp_gate_run over all baselines in the same order.
+ * the decisions then equal mcpp_gate_run over all baselines in the same
+ * order (the blockers an undetermined candidate names come only from the
+ * baselines passed in).
  * dropped NULL: none were left out. */
 MCPP_API int mcpp_gate_run_filtered(mcpp_gate_report **out, const mcpp_policy *policy,
                                     const mcpp_receipt *const *baselines, size_t nb,
@@ -328,8 +330,8 @@ MCPP_API int mcpp_gate_report_input_error_skipped(const mcpp_gate_report *report
  * reason_code, reason, baselines (count), verdicts {comparable, qualified,
  * not_comparable, insufficient}, pooled [{id, path, verdict}], differences
  * [{kind, dimension, status, base, cand, reason, pooled, baselines}],
- * differences_omitted, metric, metrics [metric]}], inputs [{path, error,
- * skipped_on_request}]. A metric object is mcpp.compare/1's plus
+ * differences_omitted, metric, metrics [metric]}], skipped [{path, error,
+ * skipped_on_request}] (inputs not gated). A metric object is mcpp.compare/1's plus
  * improvement, improvement_interval and change (the sign convention:
  * improvement > 0 is better). MARKDOWN lists the candidates that did not pass
  * and those with qualifications first, the full table in a <details> block,

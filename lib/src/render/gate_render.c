@@ -108,7 +108,7 @@ static void gate_render_json(mcpp_strbuf *b, const void *object)
         mcpp_sb_puts(b, i ? ",\n  " : "\n  ");
         put_candidate_json(b, &r->entries[i]);
     }
-    mcpp_sb_puts(b, "],\n\"inputs\": [");
+    mcpp_sb_puts(b, "],\n\"skipped\": [");
     for (size_t k = 0; k < r->n_inputs; k++) {
         mcpp_sb_puts(b, k ? ", {\"path\": " : "{\"path\": ");
         mcpp_sb_json_string(b, r->inputs[k].path);
