@@ -283,8 +283,12 @@ class GateReport(_Rendered):
     reason: str
     exit_code: int
     candidates: list[dict[str, Any]]
+    skipped: list[dict[str, Any]]
+    metric: str
+    counts: dict[str, int]
     @property
     def passed(self) -> bool: ...
+    def candidate(self, id: str) -> dict[str, Any]: ...
 
 class AddResult(NamedTuple):
     added: int
