@@ -205,6 +205,8 @@ class Comparison(_Rendered):
     rows: list[Row]
     metric: dict[str, Any] | None
     delta: float | None
+    improvement: float | None
+    change: str | None
     gate: Gate
     @property
     def comparable(self) -> bool: ...

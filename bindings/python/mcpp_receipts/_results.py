@@ -158,11 +158,14 @@ class Comparison(_Rendered):
 
     Attributes: ``verdict`` (one of :data:`VERDICTS`, a plain str), ``rows``
     (one :class:`Row` per dimension), ``metric`` (dict or None), ``delta``
-    (relative change of the headline metric, or None), ``gate`` (:class:`Gate`).
+    (raw relative change cand/base - 1 of the headline metric, or None; its sign
+    follows the metric, not the direction), ``improvement`` (the same change
+    signed so that positive is better, or None), ``change`` (it in words,
+    "better by 3.1%" / "worse by 37.0%", or None), ``gate`` (:class:`Gate`).
     """
 
-    __slots__ = ("_data", "_render", "verdict", "rows", "metric", "delta", "gate", "base_id",
-                 "cand_id")
+    __slots__ = ("_data", "_render", "verdict", "rows", "metric", "delta", "improvement", "change", "gate",
+                 "base_id", "cand_id")
 
     def __init__(self, data: dict[str, Any], render: Callable[[str], str]):
         self._data = data
@@ -177,6 +180,8 @@ class Comparison(_Rendered):
         ]
         self.metric: dict[str, Any] | None = data.get("metric")
         self.delta: float | None = self.metric.get("rel_delta") if self.metric else None
+        self.improvement: float | None = self.metric.get("improvement") if self.metric else None
+        self.change: str | None = self.metric.get("change") if self.metric else None
         gate = data.get("gate") or {}
         self.gate = Gate(gate.get("outcome", "undetermined"), gate.get("reason", ""))
 
@@ -198,7 +203,8 @@ class Comparison(_Rendered):
     def __repr__(self) -> str:
         odd = [r.name for r in self.rows if r.status != "match"]
         extra = f" ({', '.join(odd)})" if odd else ""
-        return f"<Comparison {self.verdict}{extra} delta={_pct(self.delta)} gate={self.gate.outcome}>"
+        change = f" {self.change}" if self.change else ""
+        return f"<Comparison {self.verdict}{extra}{change} gate={self.gate.outcome}>"
 
     def _repr_html_(self) -> str:
         head = (
@@ -215,10 +221,10 @@ class Comparison(_Rendered):
         )
         m = self.metric
         if m:
-            lo, hi = (m.get("interval") or [None, None])[:2]
+            lo, hi = (m.get("improvement_interval") or [None, None])[:2]
             metric = (
                 f"<div><code>{_e(m.get('name'))}</code>: {m.get('base_median'):.6g} → "
-                f"{m.get('cand_median'):.6g} ({_pct(self.delta)}, {_e(m.get('confidence'))} "
+                f"{m.get('cand_median'):.6g} ({_e(self.change)}; improvement {_e(m.get('confidence'))} "
                 f"interval [{_pct(lo)}, {_pct(hi)}], n={m.get('n_base')}/{m.get('n_cand')}, "
                 f"noise floor {_pct(m.get('noise_floor'))}, {_e(m.get('method'))})</div>"
             )
