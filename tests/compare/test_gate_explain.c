@@ -117,6 +117,47 @@ TEST(undetermined_candidate_names_the_blocking_dimension_and_values)
     mcpp_receipt_free(cand);
 }
 
+/* Qualifies a pair whose candidate has graph breaks; blocks one with more than 4. */
+static int graph_break_rule(void *ud, const mcpp_receipt *base, const mcpp_receipt *cand, mcpp_rule_outcome *outcome,
+                            char *reason, size_t cap)
+{
+    (void)ud, (void)base;
+    mcpp_value v = MCPP_VALUE_INIT;
+    if (mcpp_receipt_get(cand, "compile.graph_breaks", &v) != MCPP_OK) return MCPP_EINTERNAL;
+    *outcome = v.integer > 4 ? MCPP_RULE_MISMATCH : v.integer > 0 ? MCPP_RULE_QUALIFY : MCPP_RULE_PASS;
+    snprintf(reason, cap, "%lld graph breaks", (long long)v.integer);
+    return MCPP_OK;
+}
+
+TEST(fired_rules_are_listed_as_rules_for_passed_and_undetermined_candidates)
+{
+    mcpp_policy *p = NULL;
+    CHECK_INT_EQ(mcpp_policy_default(&p), MCPP_OK);
+    CHECK_INT_EQ(mcpp_policy_add_rule(p, "graph_break_budget", graph_break_rule, NULL, NULL), MCPP_OK);
+    mcpp_receipt *b1 = scaled("base-1", 1.0, "\"top_k\":2", "\"top_k\":2");
+    mcpp_receipt *some = scaled("some", 1.0, "\"graph_breaks\":0", "\"graph_breaks\":2");
+    mcpp_receipt *many = scaled("many", 1.0, "\"graph_breaks\":0", "\"graph_breaks\":9");
+    const mcpp_receipt *bases[] = {b1}, *cands[] = {some, many};
+    mcpp_gate_report *r = NULL;
+    CHECK_INT_EQ(mcpp_gate_run(&r, p, bases, 1, cands, 2), MCPP_OK);
+    size_t k = difference_of(r, 0, "graph_break_budget");
+    CHECK(k != (size_t)-1);
+    if (k != (size_t)-1) {
+        CHECK_INT_EQ(mcpp_gate_report_difference_is_rule(r, 0, k), 1);
+        CHECK_INT_EQ(mcpp_gate_report_difference_pooled(r, 0, k), 1);
+        CHECK_CONTAINS(mcpp_gate_report_difference_reason(r, 0, k), "2 graph breaks");
+    }
+    CHECK_STR_EQ(mcpp_gate_report_entry_reason_code(r, 1), "no_comparable_baseline");
+    CHECK_CONTAINS(mcpp_gate_report_entry_reason(r, 1), "rule graph_break_budget mismatch on 1 baseline");
+    k = difference_of(r, 1, "graph_break_budget");
+    CHECK(k != (size_t)-1 && mcpp_gate_report_difference_is_rule(r, 1, k) == 1);
+    mcpp_gate_report_free(r);
+    mcpp_receipt_free(b1);
+    mcpp_receipt_free(some);
+    mcpp_receipt_free(many);
+    mcpp_policy_free(p);
+}
+
 TEST(a_receipt_built_in_memory_has_no_path)
 {
     mcpp_receipt *b1 = scaled("base-1", 1.0, "\"top_k\":2", "\"top_k\":2");
@@ -253,6 +294,7 @@ int main(void)
 {
     RUN(passed_candidate_shows_its_lane_baselines_and_qualifications);
     RUN(undetermined_candidate_names_the_blocking_dimension_and_values);
+    RUN(fired_rules_are_listed_as_rules_for_passed_and_undetermined_candidates);
     RUN(a_receipt_built_in_memory_has_no_path);
     RUN(an_unread_input_makes_the_outcome_error_in_every_format);
     RUN(changes_read_better_or_worse_with_one_sign_in_json);

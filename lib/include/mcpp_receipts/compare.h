@@ -203,7 +203,10 @@ typedef struct mcpp_gate_report mcpp_gate_report;
  * before (the same run loaded twice) is pooled once.
  * One entry per candidate. The overall outcome: failed when any candidate
  * failed; else undetermined when any candidate has no comparable baseline (or
- * there are no candidates); else passed. `policy` NULL: the default policy.
+ * there are no candidates); else passed (MCPP_GATE_ERROR only once an unread
+ * input is recorded with mcpp_gate_report_add_input_error). Each entry also
+ * explains itself (lane, pooled baselines and their files, differences,
+ * reason code: see below and docs/gate.md). `policy` NULL: the default policy.
  * Arrays are borrowed; nb or nc may be 0 (then the arrays may be NULL).
  */
 MCPP_API int mcpp_gate_run(mcpp_gate_report **out, const mcpp_policy *policy,
