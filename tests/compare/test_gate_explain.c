@@ -158,6 +158,36 @@ TEST(fired_rules_are_listed_as_rules_for_passed_and_undetermined_candidates)
     mcpp_policy_free(p);
 }
 
+TEST(a_long_history_is_decided_on_all_baselines_and_itemised_on_the_first_256)
+{
+    enum { N = 1100 };
+    mcpp_receipt *runs[N];
+    char id[32];
+    for (int i = 0; i < N; i++) {
+        snprintf(id, sizeof id, "hist-%04d", i);
+        runs[i] = scaled(id, 1.0, "\"top_k\":2", "\"top_k\":2");
+    }
+    mcpp_receipt *cand = scaled("cand", 1.0, "\"graph_breaks\":0", "\"graph_breaks\":1");
+    const mcpp_receipt *cands[] = {cand};
+    mcpp_gate_report *r = NULL;
+    CHECK_INT_EQ(mcpp_gate_run(&r, NULL, (const mcpp_receipt *const *)runs, N, cands, 1), MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_report_entry_baseline_count(r, 0), N);
+    CHECK_INT_EQ(mcpp_gate_report_entry_pooled_listed(r, 0), 1000);
+    CHECK_INT_EQ(mcpp_gate_report_entry_metric(r, 0)->n_base, 8 * N);
+    CHECK_INT_EQ(mcpp_gate_report_entry_baselines_unexamined(r, 0), N - 256);
+    size_t k = difference_of(r, 0, "compile_detail");
+    CHECK(k != (size_t)-1 && mcpp_gate_report_difference_baselines(r, 0, k) == 256);
+    cJSON *doc = render_json(r);
+    cJSON *c0 = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "candidates"), 0);
+    CHECK_INT_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(c0, "pooled")), 1000);
+    CHECK_INT_EQ((int)cJSON_GetNumberValue(cJSON_GetObjectItem(c0, "pooled_omitted")), N - 1000);
+    CHECK_INT_EQ((int)cJSON_GetNumberValue(cJSON_GetObjectItem(c0, "baselines_unexamined")), N - 256);
+    cJSON_Delete(doc);
+    mcpp_gate_report_free(r);
+    for (int i = 0; i < N; i++) mcpp_receipt_free(runs[i]);
+    mcpp_receipt_free(cand);
+}
+
 TEST(a_receipt_built_in_memory_has_no_path)
 {
     mcpp_receipt *b1 = scaled("base-1", 1.0, "\"top_k\":2", "\"top_k\":2");
@@ -295,6 +325,7 @@ int main(void)
     RUN(passed_candidate_shows_its_lane_baselines_and_qualifications);
     RUN(undetermined_candidate_names_the_blocking_dimension_and_values);
     RUN(fired_rules_are_listed_as_rules_for_passed_and_undetermined_candidates);
+    RUN(a_long_history_is_decided_on_all_baselines_and_itemised_on_the_first_256);
     RUN(a_receipt_built_in_memory_has_no_path);
     RUN(an_unread_input_makes_the_outcome_error_in_every_format);
     RUN(changes_read_better_or_worse_with_one_sign_in_json);

@@ -277,9 +277,11 @@ MCPP_API const char *mcpp_gate_report_entry_path(const mcpp_gate_report *report,
  * counted in mcpp_gate_run_filtered's `dropped`). */
 MCPP_API size_t mcpp_gate_report_entry_verdict_count(const mcpp_gate_report *report, size_t index,
                                                      mcpp_verdict verdict);
-/* The pooled baselines, k < mcpp_gate_report_entry_baseline_count(): id, the
- * input it was loaded from (NULL when built in memory), and its verdict
- * (comparable or qualified). NULL / -1 out of range. */
+/* The pooled baselines listed, k < mcpp_gate_report_entry_pooled_listed():
+ * id, the input it was loaded from (NULL when built in memory), and its
+ * verdict (comparable or qualified). NULL / -1 out of range. The first 1000
+ * are listed; mcpp_gate_report_entry_baseline_count() counts all of them. */
+MCPP_API size_t mcpp_gate_report_entry_pooled_listed(const mcpp_gate_report *report, size_t index);
 MCPP_API const char *mcpp_gate_report_entry_baseline_id(const mcpp_gate_report *report, size_t index,
                                                         size_t k);
 MCPP_API const char *mcpp_gate_report_entry_baseline_path(const mcpp_gate_report *report, size_t index,
@@ -291,8 +293,12 @@ MCPP_API int mcpp_gate_report_entry_baseline_verdict(const mcpp_gate_report *rep
  * many baselines showed it. pooled = 1: a qualification (or a fired rule) on
  * pooled baselines; pooled = 0: what kept a baseline out (mismatch or
  * missing), recorded only when no baseline could be pooled. At most 64
- * distinct ones are kept; _differences_omitted counts the others.
+ * distinct ones are kept; _differences_omitted counts the others. Rows are
+ * itemised for the first 256 baselines that have any (qualified pooled ones,
+ * or rejected ones); _baselines_unexamined counts the baselines beyond them
+ * (the decision uses every baseline either way).
  */
+MCPP_API size_t mcpp_gate_report_entry_baselines_unexamined(const mcpp_gate_report *report, size_t index);
 MCPP_API size_t mcpp_gate_report_entry_difference_count(const mcpp_gate_report *report, size_t index);
 MCPP_API size_t mcpp_gate_report_entry_differences_omitted(const mcpp_gate_report *report, size_t index);
 MCPP_API const char *mcpp_gate_report_difference_dimension(const mcpp_gate_report *report, size_t index,
@@ -331,9 +337,9 @@ MCPP_API int mcpp_gate_report_input_error_skipped(const mcpp_gate_report *report
  * schema, outcome, exit_code, reason, metric, counts {passed, failed,
  * undetermined}, candidates [{id, path, lane {key, label}, outcome,
  * reason_code, reason, baselines (count), verdicts {comparable, qualified,
- * not_comparable, insufficient}, pooled [{id, path, verdict}], differences
+ * not_comparable, insufficient}, pooled [{id, path, verdict}], pooled_omitted, differences
  * [{kind, dimension, status, base, cand, reason, pooled, baselines}],
- * differences_omitted, metric, metrics [metric]}], skipped [{path, error,
+ * differences_omitted, baselines_unexamined, metric, metrics [metric]}], skipped [{path, error,
  * skipped_on_request}] (inputs not gated). A metric object is mcpp.compare/1's plus
  * improvement, improvement_interval and change (the sign convention:
  * improvement > 0 is better). MARKDOWN lists the candidates that did not pass

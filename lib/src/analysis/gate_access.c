@@ -67,6 +67,16 @@ int mcpp_gate_report_entry_baseline_verdict(const mcpp_gate_report *r, size_t i,
     return pooled(r, i, k) ? (int)pooled(r, i, k)->verdict : -1;
 }
 
+size_t mcpp_gate_report_entry_pooled_listed(const mcpp_gate_report *r, size_t i)
+{
+    return why(r, i) ? why(r, i)->n_pooled : 0;
+}
+
+size_t mcpp_gate_report_entry_baselines_unexamined(const mcpp_gate_report *r, size_t i)
+{
+    return why(r, i) ? why(r, i)->unexamined : 0;
+}
+
 size_t mcpp_gate_report_entry_difference_count(const mcpp_gate_report *r, size_t i)
 {
     return why(r, i) ? why(r, i)->n_diffs : 0;

@@ -85,6 +85,11 @@ static int add_difference(gate_explain *w, const mcpp_comparison *c, size_t i, i
 static int add_rows(gate_explain *w, const mcpp_policy *p, const mcpp_receipt *base, const mcpp_receipt *cand,
                     int pooled)
 {
+    if (w->examined == GATE_MAX_ROWS_EXAMINED) {
+        w->unexamined++;
+        return 0;
+    }
+    w->examined++;
     mcpp_comparison *c = NULL;
     int rc = mcpp_compare(&c, p, base, cand);
     if (rc != MCPP_OK) return rc;
@@ -103,6 +108,12 @@ static int add_rows(gate_explain *w, const mcpp_policy *p, const mcpp_receipt *b
 int mcpp_gate_explain_pooled(gate_explain *w, const mcpp_policy *p, const mcpp_receipt *base,
                              const mcpp_receipt *cand, mcpp_verdict verdict)
 {
+    int rc = verdict == MCPP_VERDICT_QUALIFIED ? add_rows(w, p, base, cand, 1) : 0;
+    if (rc != 0) return rc;
+    if (w->n_pooled == GATE_MAX_POOLED_LISTED) {
+        w->pooled_omitted++;
+        return 0;
+    }
     if (w->n_pooled == w->cap_pooled) {
         size_t cap = w->cap_pooled ? w->cap_pooled * 2 : 8;
         gate_baseline *grown = realloc(w->pooled, cap * sizeof *grown);
@@ -113,9 +124,8 @@ int mcpp_gate_explain_pooled(gate_explain *w, const mcpp_policy *p, const mcpp_r
     gate_baseline *b = &w->pooled[w->n_pooled++];
     memset(b, 0, sizeof *b);
     b->verdict = verdict;
-    int rc = dup_or_null(&b->id, mcpp_receipt_id(base));
+    rc = dup_or_null(&b->id, mcpp_receipt_id(base));
     if (!rc) rc = dup_or_null(&b->path, mcpp_receipt_source_name(base));
-    if (!rc && verdict == MCPP_VERDICT_QUALIFIED) rc = add_rows(w, p, base, cand, 1);
     return rc;
 }
 

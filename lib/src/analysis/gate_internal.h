@@ -27,17 +27,23 @@ typedef struct gate_difference {
     size_t count; /* baselines that showed exactly this difference */
 } gate_difference;
 
-/* At most this many distinct differences are kept per candidate; the rest
- * are counted in differences_more (the report says so). */
+/* Bounds that keep the explanation cheap next to the decision on long
+ * histories (10^5 baselines of one lane): at most this many distinct
+ * differences per candidate (the rest counted in differences_more), pooled
+ * baselines listed (the rest in pooled_omitted), and baselines whose rows are
+ * itemised (the rest in unexamined; the decision still uses them all). */
 #define GATE_MAX_DIFFERENCES 64
+#define GATE_MAX_POOLED_LISTED 1000
+#define GATE_MAX_ROWS_EXAMINED 256
 
 /* Why a candidate was decided as it was, beyond its reason line. */
 typedef struct gate_explain {
     char *lane_key, *lane_label, *path;
     gate_baseline *pooled;
-    size_t n_pooled, cap_pooled;
+    size_t n_pooled, cap_pooled, pooled_omitted;
     gate_difference *diffs;
     size_t n_diffs, cap_diffs, differences_more;
+    size_t examined, unexamined; /* baselines whose rows were itemised, or not */
     size_t by_verdict[4]; /* baselines examined, by verdict (dropped ones included) */
     const char *reason_code;   /* static: see mcpp_gate_report_entry_reason_code */
 } gate_explain;

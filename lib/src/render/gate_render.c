@@ -54,7 +54,8 @@ static void put_differences_json(mcpp_strbuf *b, const gate_explain *w)
         mcpp_sb_json_string(b, d->reason);
         mcpp_sb_printf(b, ", \"pooled\": %s, \"baselines\": %zu}", d->pooled ? "true" : "false", d->count);
     }
-    mcpp_sb_printf(b, "], \"differences_omitted\": %zu", w->differences_more);
+    mcpp_sb_printf(b, "], \"differences_omitted\": %zu, \"baselines_unexamined\": %zu", w->differences_more,
+                   w->unexamined);
 }
 
 static void put_candidate_json(mcpp_strbuf *b, const gate_entry *e)
@@ -86,7 +87,7 @@ static void put_candidate_json(mcpp_strbuf *b, const gate_entry *e)
         mcpp_sb_json_string(b, w->pooled[k].path);
         mcpp_sb_printf(b, ", \"verdict\": \"%s\"}", mcpp_verdict_name(w->pooled[k].verdict));
     }
-    mcpp_sb_putc(b, ']');
+    mcpp_sb_printf(b, "], \"pooled_omitted\": %zu", w->pooled_omitted);
     put_differences_json(b, w);
     put_metric_json(b, e);
     mcpp_sb_putc(b, '}');
@@ -149,6 +150,9 @@ static void put_differences_text(mcpp_strbuf *b, const gate_explain *w)
     }
     if (w->differences_more)
         mcpp_sb_printf(b, "  ... and %zu more distinct differences (not kept)\n", w->differences_more);
+    if (w->unexamined)
+        mcpp_sb_printf(b, "  (rows itemised for the first %zu baselines; %zu more not itemised)\n", w->examined,
+                       w->unexamined);
 }
 
 static void put_candidate_text(mcpp_strbuf *b, const gate_entry *e)
@@ -178,7 +182,7 @@ static void put_candidate_text(mcpp_strbuf *b, const gate_entry *e)
             mcpp_sb_putc(b, ')');
         }
     }
-    if (w->n_pooled > GATE_BASELINES_SHOWN) mcpp_sb_printf(b, ", and %zu more", w->n_pooled - GATE_BASELINES_SHOWN);
+    if (e->baselines > GATE_BASELINES_SHOWN) mcpp_sb_printf(b, ", and %zu more", e->baselines - GATE_BASELINES_SHOWN);
     mcpp_sb_putc(b, '\n');
     put_differences_text(b, w);
     put_metric_text(b, e);
@@ -275,8 +279,8 @@ static void put_row_markdown(mcpp_strbuf *b, const gate_entry *e, int with_why)
         mcpp_sb_markdown(b, e->why.pooled[k].path ? e->why.pooled[k].path : e->why.pooled[k].id);
         mcpp_sb_putc(b, '`');
     }
-    if (with_why && e->why.n_pooled > GATE_BASELINES_SHOWN)
-        mcpp_sb_printf(b, ", +%zu", e->why.n_pooled - GATE_BASELINES_SHOWN);
+    if (with_why && e->baselines > GATE_BASELINES_SHOWN)
+        mcpp_sb_printf(b, ", +%zu", e->baselines - GATE_BASELINES_SHOWN);
     mcpp_sb_puts(b, " | ");
     if (with_why) put_why_markdown(b, e);
     else mcpp_sb_markdown(b, e->reason);
