@@ -84,6 +84,27 @@ int cli_take_skip_invalid(int *argc, char **argv);
 void cli_print_with_skipped(FILE *to, const char *text, mcpp_output_format format,
                       const struct mcpp_receipt_set *const *sets, size_t n_sets);
 
+/* cli_outputs.c: `--output FORMAT=PATH`, repeatable, so one run writes every
+ * format it is asked for. Each file is rendered first and then written
+ * atomically (mcpp_text_write_file); PATH "-" is stdout. */
+typedef struct cli_output {
+    const char *format; /* "text", "json", "markdown", "junit", "html" */
+    const char *path;
+} cli_output;
+#define CLI_MAX_OUTPUTS 8
+typedef struct cli_outputs {
+    cli_output items[CLI_MAX_OUTPUTS];
+    int n;
+} cli_outputs;
+/* Renders one format into *out (free with mcpp_free); a library status. */
+typedef int (*cli_render_fn)(char **out, const char *format, const void *ctx);
+/* Removes every --output SPEC / --output=SPEC from argv into *outs; a format
+ * not in `allowed` (NULL-terminated) is an error. 0 or an exit code. */
+int cli_take_outputs(int *argc, char **argv, cli_outputs *outs, const char *const *allowed);
+/* Renders and writes every output; 0 or an exit code (nothing is written
+ * when a render fails). */
+int cli_write_outputs(const cli_outputs *outs, cli_render_fn render, const void *ctx);
+
 /* cmd_receipt.c: writes a JSON string literal (invalid UTF-8 becomes U+FFFD). */
 void cli_json_string(FILE *to, const char *s);
 

@@ -138,9 +138,23 @@ static int inputs_exit(int bad, int skip_invalid, const mcpp_receipt_set *const 
     return 0;
 }
 
+/* Named inputs that could not be read at all, with the loader's message,
+ * for the reports that list them (the gate's). */
+typedef struct unread_inputs {
+    const char *paths[64];
+    char *messages[64];
+    int n;
+} unread_inputs;
+
+static void unread_free(unread_inputs *u)
+{
+    for (int i = 0; i < u->n; i++) free(u->messages[i]);
+}
+
 /* Loads paths into a set; a named path that cannot be read is counted in
- * *bad, files that fail to load stay recorded in the set (and go to stderr). */
-static int load_paths(mcpp_receipt_set *set, char **paths, int n, int *bad)
+ * *bad (and kept in *u when u is not NULL), files that fail to load stay
+ * recorded in the set (and go to stderr). */
+static int load_paths(mcpp_receipt_set *set, char **paths, int n, int *bad, unread_inputs *u)
 {
     for (int i = 0; i < n; i++) {
         size_t before = mcpp_receipt_set_failure_count(set);
@@ -149,6 +163,8 @@ static int load_paths(mcpp_receipt_set *set, char **paths, int n, int *bad)
             cli_print_last_error();
             if (rc == MCPP_ENOMEM) return CLI_EXIT_INTERNAL;
             (*bad)++;
+            if (u && u->n < 64 && (u->messages[u->n] = strdup(mcpp_error_last()->message)) != NULL)
+                u->paths[u->n++] = paths[i];
         }
         for (size_t k = before; k < mcpp_receipt_set_failure_count(set); k++) {
             fputs("mcpp-receipts: skipped ", stderr);
@@ -162,7 +178,7 @@ static int load_paths(mcpp_receipt_set *set, char **paths, int n, int *bad)
 /* A new set holding the receipts under `paths`; returns 0 or an exit code.
  * With --store the arguments select stored receipts instead (one
  * COLUMN=VALUE,... selection per input, none for all of them). */
-static int load_set(mcpp_receipt_set **out, const char *store, char **paths, int n, int *bad)
+static int load_set(mcpp_receipt_set **out, const char *store, char **paths, int n, int *bad, unread_inputs *u)
 {
     if (store && n > 1) {
         fputs("mcpp-receipts: with --store give at most one selection (COLUMN=VALUE,...) per input\n", stderr);
@@ -170,7 +186,7 @@ static int load_set(mcpp_receipt_set **out, const char *store, char **paths, int
     }
     if (store) return cli_store_load(out, store, n ? paths[0] : NULL);
     if (mcpp_receipt_set_new(out) != MCPP_OK) return CLI_EXIT_INTERNAL;
-    return load_paths(*out, paths, n, bad);
+    return load_paths(*out, paths, n, bad, u);
 }
 
 /* ---- compare ---------------------------------------------------------------------------- */
@@ -193,11 +209,22 @@ static int load_stored(mcpp_receipt **out, const char *store, const char *id)
 
 static const char COMPARE_HELP[] =
     "usage: mcpp-receipts compare BASE CAND [--policy P.lua] [--format text|json|markdown]\n"
+    "                             [--output FORMAT=FILE]...\n"
     "       mcpp-receipts compare --store DB BASE_ID CAND_ID [...]\n\n"
     "Decides whether CAND is comparable with BASE, dimension by dimension, and\n"
-    "compares the policy's headline metric when it is.\n\n"
+    "compares the policy's headline metric when it is. --output FORMAT=FILE (text,\n"
+    "json or markdown; repeatable) also writes that format to FILE atomically.\n\n"
     "exit codes: 0 comparable (or qualified) and the gate passes, 1 regression beyond\n"
     "the gate, 2 not comparable or insufficient, 3 invalid input or policy, 4 internal error\n";
+
+static const char *const REPORT_FORMATS[] = {"text", "json", "markdown", NULL};
+
+static int render_comparison(char **out, const char *format, const void *cmp)
+{
+    mcpp_output_format f = MCPP_OUTPUT_TEXT;
+    int rc = mcpp_output_format_parse(&f, format);
+    return rc == MCPP_OK ? mcpp_comparison_render(out, cmp, f) : rc;
+}
 
 int cli_compare(int argc, char **argv)
 {
@@ -205,8 +232,10 @@ int cli_compare(int argc, char **argv)
         fputs(COMPARE_HELP, stdout);
         return CLI_EXIT_OK;
     }
-    common_opts o;
-    int ex = parse_common(argc, argv, &o, NULL, NULL);
+    cli_outputs outs;
+    common_opts o = {0};
+    int ex = cli_take_outputs(&argc, argv, &outs, REPORT_FORMATS);
+    if (!ex) ex = parse_common(argc, argv, &o, NULL, NULL);
     mcpp_policy *policy = NULL;
     mcpp_receipt *base = NULL, *cand = NULL;
     mcpp_comparison *cmp = NULL;
@@ -229,6 +258,7 @@ int cli_compare(int argc, char **argv)
     char *text = NULL;
     rc = mcpp_comparison_render(&text, cmp, o.format);
     if ((ex = print_rendered(rc, text)) != 0) goto done;
+    if ((ex = cli_write_outputs(&outs, render_comparison, cmp)) != 0) goto done;
     mcpp_verdict v = mcpp_comparison_verdict(cmp);
     if (v == MCPP_VERDICT_NOT_COMPARABLE || v == MCPP_VERDICT_INSUFFICIENT) ex = CLI_EXIT_NOT_COMPARABLE;
     else if (mcpp_comparison_gate(cmp) == MCPP_GATE_FAILED) ex = CLI_EXIT_REGRESSION;
@@ -244,12 +274,21 @@ done:
 
 /* ---- frontier --------------------------------------------------------------------------- */
 
+static int render_frontier(char **out, const char *format, const void *f)
+{
+    mcpp_output_format fmt = MCPP_OUTPUT_TEXT;
+    int rc = mcpp_output_format_parse(&fmt, format);
+    return rc == MCPP_OK ? mcpp_frontier_render(out, f, fmt) : rc;
+}
+
 static const char FRONTIER_HELP[] =
     "usage: mcpp-receipts frontier PATH... [--policy P.lua] [--format text|json|markdown]\n"
     "       mcpp-receipts frontier --store DB [COLUMN=VALUE,...] [...]\n\n"
     "Groups the receipts under PATH (files, or directories read recursively for\n"
     "*.json, *.yaml, *.yml) into lanes and labels each lane stable or unstable with\n"
-    "its reasons, headline number, interval and adjacent lanes.\n\n"
+    "its reasons, headline number, interval and adjacent lanes. --output FORMAT=FILE\n"
+    "(text, json or markdown; repeatable) also writes that format to FILE atomically\n"
+    "(without the skipped-file list, which stdout and `report` carry).\n\n"
     "--skip-invalid decides on the receipts that loaded; every skipped file is\n"
     "listed in the report either way.\n\n"
     "exit codes: 0 report printed, 3 some input or the policy could not be read\n"
@@ -263,8 +302,10 @@ int cli_frontier(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     int skip = cli_take_skip_invalid(&argc, argv);
-    common_opts o;
-    int bad = 0, ex = parse_common(argc, argv, &o, NULL, NULL);
+    cli_outputs outs;
+    common_opts o = {0};
+    int bad = 0, ex = cli_take_outputs(&argc, argv, &outs, REPORT_FORMATS);
+    if (!ex) ex = parse_common(argc, argv, &o, NULL, NULL);
     mcpp_policy *policy = NULL;
     mcpp_receipt_set *set = NULL;
     mcpp_frontier *f = NULL;
@@ -277,7 +318,7 @@ int cli_frontier(int argc, char **argv)
     if (o.store_path && o.n_rest == 0) { /* the whole store: its lane summaries */
         if ((ex = cli_store_frontier(&f, o.store_path, policy)) != 0) goto done;
     } else {
-        if ((ex = load_set(&set, o.store_path, o.rest, o.n_rest, &bad)) != 0) goto done;
+        if ((ex = load_set(&set, o.store_path, o.rest, o.n_rest, &bad, NULL)) != 0) goto done;
         int rc = mcpp_frontier_build(&f, policy, mcpp_receipt_set_items(set), mcpp_receipt_set_count(set));
         if ((ex = exit_for(rc)) != 0) goto done;
     }
@@ -286,6 +327,7 @@ int cli_frontier(int argc, char **argv)
     const mcpp_receipt_set *sets[1] = {set};
     size_t n_sets = set ? 1 : 0; /* the whole store: no set was loaded */
     if ((ex = print_report(rc, text, o.format, sets, n_sets)) != 0) goto done;
+    if ((ex = cli_write_outputs(&outs, render_frontier, f)) != 0) goto done;
     ex = inputs_exit(bad, skip, sets, n_sets);
 done:
     mcpp_frontier_free(f);
@@ -299,18 +341,105 @@ done:
 
 static const char GATE_HELP[] =
     "usage: mcpp-receipts gate --baseline PATH --candidate PATH [--policy P.lua]\n"
-    "                          [--format text|json|markdown]\n\n"
+    "                          [--format text|json|markdown] [--output FORMAT=FILE]...\n\n"
     "Pre-merge gate: pairs every candidate receipt with each baseline it is\n"
     "comparable with, pools those baselines, and fails when the candidate's headline\n"
-    "metric regresses beyond the policy's max_regression at its confidence.\n"
+    "metric regresses beyond the policy's max_regression at its confidence. Each\n"
+    "candidate is explained: its lane, the baseline files it was pooled with, every\n"
+    "qualification or blocking dimension with both values, and the change in words\n"
+    "(\"worse by 3.1%\"; JSON: improvement, positive is better).\n"
     "Both options may be repeated; PATH is a file or a directory (recursive).\n"
     "With --store DB each option is given once and selects stored receipts:\n"
     "COLUMN=VALUE,... on id, tool, git_commit (prefix), name, lane_label, metric.\n\n"
-    "--skip-invalid gates on the receipts that loaded; every skipped file is listed\n"
-    "in the report either way.\n\n"
+    "--output FORMAT=FILE (repeatable; FORMAT text, json, markdown, junit or html)\n"
+    "writes that format of the same report to FILE atomically, besides stdout.\n\n"
+    "Inputs that cannot be read are listed in every format and make the outcome\n"
+    "'error' (exit 3); --skip-invalid gates on the receipts that loaded and still\n"
+    "lists every skipped file.\n\n"
     "exit codes: 0 passed, 1 regression beyond the gate, 2 a candidate could not be\n"
     "compared (no comparable baseline, metric missing, a point comparison), 3 invalid\n"
     "input (a skipped file without --skip-invalid) or policy, 4 internal error\n";
+
+static const char *const GATE_FORMATS[] = {"text", "json", "markdown", "junit", "html", NULL};
+
+typedef struct gate_ctx {
+    const mcpp_gate_report *report;
+    const mcpp_policy *policy;
+    const mcpp_receipt_set *sets[2];
+} gate_ctx;
+
+/* The HTML report of baselines and candidates together, with the gate section. */
+static int render_gate_html(char **out, const gate_ctx *g)
+{
+    size_t nb = mcpp_receipt_set_count(g->sets[0]), nc = mcpp_receipt_set_count(g->sets[1]);
+    const mcpp_receipt **all = malloc((nb + nc + 1) * sizeof *all);
+    if (!all) return MCPP_ENOMEM;
+    for (size_t i = 0; i < nb; i++) all[i] = mcpp_receipt_set_at(g->sets[0], i);
+    for (size_t i = 0; i < nc; i++) all[nb + i] = mcpp_receipt_set_at(g->sets[1], i);
+    mcpp_frontier *f = NULL;
+    int rc = mcpp_frontier_build(&f, g->policy, all, nb + nc);
+    if (rc == MCPP_OK) {
+        mcpp_html_report_options o = MCPP_HTML_REPORT_OPTIONS_INIT;
+        o.title = "Merge gate";
+        o.receipts = all;
+        o.n_receipts = nb + nc;
+        o.gate = g->report;
+        rc = mcpp_frontier_render_html(out, f, &o);
+    }
+    mcpp_frontier_free(f);
+    free(all);
+    return rc;
+}
+
+static int render_gate(char **out, const char *format, const void *ctx)
+{
+    const gate_ctx *g = ctx;
+    if (strcmp(format, "junit") == 0) return mcpp_gate_report_render_junit(out, g->report);
+    if (strcmp(format, "html") == 0) return render_gate_html(out, g);
+    mcpp_output_format f = MCPP_OUTPUT_TEXT;
+    int rc = mcpp_output_format_parse(&f, format);
+    return rc == MCPP_OK ? mcpp_gate_report_render(out, g->report, f) : rc;
+}
+
+/* Puts the inputs that were not gated into the report itself, so every
+ * format lists them; 0 or an exit code. */
+static int note_inputs(mcpp_gate_report *report, const unread_inputs *u, const mcpp_receipt_set *const *sets,
+                       int skip)
+{
+    int rc = MCPP_OK;
+    for (int i = 0; i < u->n && rc == MCPP_OK; i++)
+        rc = mcpp_gate_report_add_input_error(report, u->paths[i], u->messages[i], 0);
+    for (size_t s = 0; s < 2; s++)
+        for (size_t i = 0; i < mcpp_receipt_set_failure_count(sets[s]) && rc == MCPP_OK; i++)
+            rc = mcpp_gate_report_add_input_error(report, mcpp_receipt_set_failure_path(sets[s], i),
+                                                  mcpp_receipt_set_failure_message(sets[s], i), skip);
+    return exit_for(rc);
+}
+
+/* Splits the repeatable --baseline/--candidate from the other arguments. */
+static int split_gate_args(int argc, char **argv, char **bpaths, int *nb, char **cpaths, int *nc, char **others,
+                           int *no)
+{
+    others[0] = argv[0];
+    for (int i = 1; i < argc; i++) {
+        int is_b = strcmp(argv[i], "--baseline") == 0, is_c = strcmp(argv[i], "--candidate") == 0;
+        if (is_b || is_c) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "mcpp-receipts: %s needs a value\n", argv[i]);
+                return CLI_EXIT_INVALID;
+            }
+            if (is_b) bpaths[(*nb)++] = argv[++i];
+            else cpaths[(*nc)++] = argv[++i];
+        } else if (strncmp(argv[i], "--baseline=", 11) == 0) {
+            bpaths[(*nb)++] = argv[i] + 11;
+        } else if (strncmp(argv[i], "--candidate=", 12) == 0) {
+            cpaths[(*nc)++] = argv[i] + 12;
+        } else {
+            others[(*no)++] = argv[i];
+        }
+    }
+    return 0;
+}
 
 int cli_gate(int argc, char **argv)
 {
@@ -319,59 +448,44 @@ int cli_gate(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     int skip = cli_take_skip_invalid(&argc, argv);
-    /* Repeatable options: collect them first, then parse the rest. */
+    cli_outputs outs;
     char **bpaths = calloc((size_t)argc, sizeof *bpaths);
     char **cpaths = calloc((size_t)argc, sizeof *cpaths);
     char **others = calloc((size_t)argc + 1, sizeof *others);
-    int nb = 0, nc = 0, no = 1, bad = 0, ex = 0;
+    int nb = 0, nc = 0, no = 1, bad = 0, ex = cli_take_outputs(&argc, argv, &outs, GATE_FORMATS);
     mcpp_policy *policy = NULL;
     mcpp_receipt_set *bs = NULL, *cs = NULL;
     mcpp_gate_report *report = NULL;
+    unread_inputs unread = {{NULL}, {NULL}, 0};
     common_opts o = {0};
-    if (!bpaths || !cpaths || !others) {
-        ex = CLI_EXIT_INTERNAL;
-        goto done;
-    }
-    others[0] = argv[0];
-    for (int i = 1; i < argc; i++) {
-        int is_b = strcmp(argv[i], "--baseline") == 0, is_c = strcmp(argv[i], "--candidate") == 0;
-        if (is_b || is_c) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "mcpp-receipts: %s needs a value\n", argv[i]);
-                ex = CLI_EXIT_INVALID;
-                goto done;
-            }
-            if (is_b) bpaths[nb++] = argv[++i];
-            else cpaths[nc++] = argv[++i];
-        } else if (strncmp(argv[i], "--baseline=", 11) == 0) {
-            bpaths[nb++] = argv[i] + 11;
-        } else if (strncmp(argv[i], "--candidate=", 12) == 0) {
-            cpaths[nc++] = argv[i] + 12;
-        } else {
-            others[no++] = argv[i];
-        }
-    }
+    if (!ex && (!bpaths || !cpaths || !others)) ex = CLI_EXIT_INTERNAL;
+    if (ex || (ex = split_gate_args(argc, argv, bpaths, &nb, cpaths, &nc, others, &no)) != 0) goto done;
     if ((ex = parse_common(no, others, &o, NULL, NULL)) != 0) goto done;
     if (o.n_rest || !nb || !nc) {
         ex = usage_error(GATE_HELP);
         goto done;
     }
     if ((ex = load_policy(&policy, o.policy_path)) != 0) goto done;
-    if ((ex = load_set(&bs, o.store_path, bpaths, nb, &bad)) != 0 || (ex = load_set(&cs, o.store_path, cpaths, nc, &bad)) != 0) goto done;
+    if ((ex = load_set(&bs, o.store_path, bpaths, nb, &bad, &unread)) != 0 ||
+        (ex = load_set(&cs, o.store_path, cpaths, nc, &bad, &unread)) != 0)
+        goto done;
     int rc = mcpp_gate_run(&report, policy, mcpp_receipt_set_items(bs), mcpp_receipt_set_count(bs),
                            mcpp_receipt_set_items(cs), mcpp_receipt_set_count(cs));
     if ((ex = exit_for(rc)) != 0) goto done;
+    const mcpp_receipt_set *sets[2] = {bs, cs};
+    if ((ex = note_inputs(report, &unread, sets, skip)) != 0) goto done;
     char *text = NULL;
     rc = mcpp_gate_report_render(&text, report, o.format);
-    const mcpp_receipt_set *sets[2] = {bs, cs};
-    if ((ex = print_report(rc, text, o.format, sets, 2)) != 0) goto done;
-    ex = inputs_exit(bad, skip, sets, 2);
-    if (!ex) ex = mcpp_gate_report_exit_code(report);
+    if ((ex = print_rendered(rc, text)) != 0) goto done;
+    gate_ctx ctx = {report, policy, {bs, cs}};
+    if ((ex = cli_write_outputs(&outs, render_gate, &ctx)) != 0) goto done;
+    ex = bad ? CLI_EXIT_INVALID : mcpp_gate_report_exit_code(report); /* bad: named in the report */
 done:
     mcpp_gate_report_free(report);
     mcpp_receipt_set_free(bs);
     mcpp_receipt_set_free(cs);
     mcpp_policy_free(policy);
+    unread_free(&unread);
     free(o.rest);
     free(bpaths);
     free(cpaths);
@@ -422,7 +536,7 @@ int cli_claim(int argc, char **argv)
         goto done;
     }
     if ((ex = load_policy(&policy, o.policy_path)) != 0) goto done;
-    if ((ex = load_set(&set, o.store_path, o.rest, o.n_rest, &bad)) != 0) goto done;
+    if ((ex = load_set(&set, o.store_path, o.rest, o.n_rest, &bad, NULL)) != 0) goto done;
     int rc = mcpp_claim_check(&res, policy, mcpp_receipt_set_items(set), mcpp_receipt_set_count(set), vals[0], vals[1],
                               value);
     if ((ex = exit_for(rc)) != 0) goto done;

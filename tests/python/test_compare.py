@@ -63,6 +63,8 @@ def test_regression_beyond_the_gate_fails_it():
     c = mr.compare(R(id="a"), slow)
     assert c.comparable
     assert c.delta < -0.2
+    assert c.improvement == pytest.approx(c.delta) and c.change.startswith("worse by ")
+    assert c.change in repr(c) and c.change in c._repr_html_()
     assert c.gate.outcome == "failed"
     assert c.metric["n_base"] > 1
 

@@ -13,6 +13,9 @@
  *   mr.claim(list, selector, value [, policy [, metric]]) -> table  the keys of
  *                                              mcpp_claim_result_render's JSON plus "text"
  *                                              (verdict "ambiguous" when several lanes match)
+ *   mr.gate(baselines, candidates [, policy]) -> table  the keys of
+ *                                              mcpp_gate_report_render's JSON ("mcpp.gate/2")
+ *                                              plus "text"
  *   (a list holding two different receipts with one id raises a conflict error)
  *   mr.policy(path [, limits])  -> policy      (a sandboxed Lua policy file; limits is
  *                                              {time_limit_ms=, total_time_limit_ms=})
@@ -608,6 +611,30 @@ static int mr_claim(lua_State *L)
     return 1;
 }
 
+static int render_gate(char **out, const void *r, int format)
+{
+    return mcpp_gate_report_render(out, r, (mcpp_output_format)format);
+}
+
+/* gate(baselines, candidates [, policy]): the merge gate; the keys of the
+ * gate JSON ("mcpp.gate/2": outcome, exit_code, candidates with their lane,
+ * pooled baselines, differences and metric) plus "text". */
+static int mr_gate(lua_State *L)
+{
+    const mcpp_policy *policy = opt_policy(L, 3);
+    size_t nb = 0, nc = 0;
+    const mcpp_receipt **baselines = check_receipt_list(L, 1, &nb);
+    const mcpp_receipt **candidates = check_receipt_list(L, 2, &nc);
+    mcpp_gate_report *r = NULL;
+    if (mcpp_gate_run(&r, policy, baselines, nb, candidates, nc) != MCPP_OK)
+        return raise_last_error(L);
+    int rc = push_rendered(L, render_gate, r);
+    mcpp_gate_report_free(r);
+    if (rc != MCPP_OK)
+        return raise_last_error(L);
+    return 1;
+}
+
 static int mr_policy_test(lua_State *L)
 {
     const mcpp_policy *policy = opt_policy(L, 1);
@@ -660,6 +687,7 @@ int luaopen_mcpp_receipts(lua_State *L)
                                          {"compare", mr_compare},
                                          {"frontier", mr_frontier},
                                          {"claim", mr_claim},
+                                         {"gate", mr_gate},
                                          {"policy", mr_policy},
                                          {"default_policy", mr_default_policy},
                                          {"policy_test", mr_policy_test},

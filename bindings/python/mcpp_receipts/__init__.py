@@ -197,5 +197,10 @@ def gate(baselines: Iterable[Receipt] | PathLike, candidates: Iterable[Receipt] 
     undetermined when comparability cannot be established. ``errors`` as for
     :func:`frontier`."""
     (b, fb), (c, fc) = _as_receipts(baselines, errors), _as_receipts(candidates, errors)
-    data = _parse(_core._gate(b, c, policy, "j"))
-    return _result(GateReport, data, lambda f: _core._gate(b, c, policy, f)[0], fb + fc)
+    # Skipped inputs go into the C report itself, so every format lists them
+    # as the CLI's --skip-invalid does (to_dict()["skipped"], text, markdown).
+    skipped = [(str(getattr(e, "path", None) or "") or None, str(e)) for e in fb + fc]
+    data = _parse(_core._gate(b, c, policy, "j", skipped))
+    result = GateReport(data, lambda f: _core._gate(b, c, policy, f, skipped)[0])
+    result.errors = tuple(fb + fc)
+    return result

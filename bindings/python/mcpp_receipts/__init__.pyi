@@ -205,6 +205,8 @@ class Comparison(_Rendered):
     rows: list[Row]
     metric: dict[str, Any] | None
     delta: float | None
+    improvement: float | None
+    change: str | None
     gate: Gate
     @property
     def comparable(self) -> bool: ...
@@ -283,8 +285,12 @@ class GateReport(_Rendered):
     reason: str
     exit_code: int
     candidates: list[dict[str, Any]]
+    skipped: list[dict[str, Any]]
+    metric: str
+    counts: dict[str, int]
     @property
     def passed(self) -> bool: ...
+    def candidate(self, id: str) -> dict[str, Any]: ...
 
 class AddResult(NamedTuple):
     added: int

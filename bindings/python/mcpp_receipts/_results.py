@@ -158,11 +158,14 @@ class Comparison(_Rendered):
 
     Attributes: ``verdict`` (one of :data:`VERDICTS`, a plain str), ``rows``
     (one :class:`Row` per dimension), ``metric`` (dict or None), ``delta``
-    (relative change of the headline metric, or None), ``gate`` (:class:`Gate`).
+    (raw relative change cand/base - 1 of the headline metric, or None; its sign
+    follows the metric, not the direction), ``improvement`` (the same change
+    signed so that positive is better, or None), ``change`` (it in words,
+    "better by 3.1%" / "worse by 37.0%", or None), ``gate`` (:class:`Gate`).
     """
 
-    __slots__ = ("_data", "_render", "verdict", "rows", "metric", "delta", "gate", "base_id",
-                 "cand_id")
+    __slots__ = ("_data", "_render", "verdict", "rows", "metric", "delta", "improvement", "change", "gate",
+                 "base_id", "cand_id")
 
     def __init__(self, data: dict[str, Any], render: Callable[[str], str]):
         self._data = data
@@ -177,6 +180,8 @@ class Comparison(_Rendered):
         ]
         self.metric: dict[str, Any] | None = data.get("metric")
         self.delta: float | None = self.metric.get("rel_delta") if self.metric else None
+        self.improvement: float | None = self.metric.get("improvement") if self.metric else None
+        self.change: str | None = self.metric.get("change") if self.metric else None
         gate = data.get("gate") or {}
         self.gate = Gate(gate.get("outcome", "undetermined"), gate.get("reason", ""))
 
@@ -198,7 +203,8 @@ class Comparison(_Rendered):
     def __repr__(self) -> str:
         odd = [r.name for r in self.rows if r.status != "match"]
         extra = f" ({', '.join(odd)})" if odd else ""
-        return f"<Comparison {self.verdict}{extra} delta={_pct(self.delta)} gate={self.gate.outcome}>"
+        change = f" {self.change}" if self.change else ""
+        return f"<Comparison {self.verdict}{extra}{change} gate={self.gate.outcome}>"
 
     def _repr_html_(self) -> str:
         head = (
@@ -215,10 +221,10 @@ class Comparison(_Rendered):
         )
         m = self.metric
         if m:
-            lo, hi = (m.get("interval") or [None, None])[:2]
+            lo, hi = (m.get("improvement_interval") or [None, None])[:2]
             metric = (
                 f"<div><code>{_e(m.get('name'))}</code>: {m.get('base_median'):.6g} → "
-                f"{m.get('cand_median'):.6g} ({_pct(self.delta)}, {_e(m.get('confidence'))} "
+                f"{m.get('cand_median'):.6g} ({_e(self.change)}; improvement {_e(m.get('confidence'))} "
                 f"interval [{_pct(lo)}, {_pct(hi)}], n={m.get('n_base')}/{m.get('n_cand')}, "
                 f"noise floor {_pct(m.get('noise_floor'))}, {_e(m.get('method'))})</div>"
             )
@@ -562,11 +568,19 @@ class ClaimResult(_Rendered):
 class GateReport(_Rendered):
     """The pre-merge gate over baselines and candidates. Made by :func:`gate`.
 
-    ``outcome`` is "passed", "failed" or "undetermined"; ``exit_code`` is the
-    CLI's (0, 1, 2); ``candidates`` one dict per candidate.
+    ``outcome`` is "passed", "failed", "undetermined" or "error" (an input
+    could not be read); ``exit_code`` is the CLI's (0, 1, 2, 3). Each entry of
+    ``candidates`` is a dict with the keys of the gate JSON (docs/gate.md):
+    id, path, lane {key, short_key, label}, outcome, reason_code, reason,
+    baselines, verdicts, pooled [{id, path, verdict}], differences [{kind,
+    dimension, status, base, cand, reason, pooled, baselines}], metric,
+    metrics. A metric's ``improvement`` is signed: positive is better, and
+    ``change`` says it in words ("worse by 3.1%"). ``skipped`` lists the
+    inputs that were not gated ({path, error, skipped_on_request}).
     """
 
-    __slots__ = ("_data", "_render", "outcome", "reason", "exit_code", "candidates")
+    __slots__ = ("_data", "_render", "outcome", "reason", "exit_code", "candidates", "skipped", "metric",
+                 "counts")
 
     def __init__(self, data: dict[str, Any], render: Callable[[str], str]):
         self._data = data
@@ -577,17 +591,38 @@ class GateReport(_Rendered):
         self.reason: str = data.get("reason", "")
         self.exit_code: int = data["exit_code"]
         self.candidates: list[dict[str, Any]] = list(data.get("candidates", []))
+        self.skipped: list[dict[str, Any]] = list(data.get("skipped", []))
+        self.metric: str = data.get("metric", "")
+        self.counts: dict[str, int] = dict(data.get("counts", {}))
 
     @property
     def passed(self) -> bool:
         return self.outcome == "passed"
 
+    def candidate(self, id: str) -> dict[str, Any]:
+        """The entry of the candidate with this id (KeyError when none)."""
+        for c in self.candidates:
+            if c.get("id") == id:
+                return c
+        raise KeyError(id)
+
     def __repr__(self) -> str:
         return f"<GateReport {self.outcome}: {self.reason}>"
 
     def _repr_html_(self) -> str:
-        rows = [(c.get("outcome", ""), [_e(c.get("id")), _badge(c.get("outcome", "")),
-                                        _e(c.get("baselines")), _e(c.get("reason"))])
+        def why(c: dict[str, Any]) -> str:
+            lines = [_e(c.get("reason"))]
+            lines += [f"{'qualifies' if d.get('pooled') else 'blocks'}: <code>{_e(d.get('dimension'))}</code> "
+                      f"{_e(d.get('base'))} → {_e(d.get('cand'))} ({_e(d.get('baselines'))})"
+                      for d in c.get("differences", [])]
+            return "<br>".join(lines)
+        rows = [(c.get("outcome", ""), [_e(c.get("id")), _e((c.get("lane") or {}).get("label")),
+                                        _badge(c.get("outcome", "")),
+                                        _e((c.get("metric") or {}).get("change", "–")),
+                                        _e(c.get("baselines")), why(c)])
                 for c in self.candidates]
+        rows += [("error", [_e(s.get("path")), "", _badge("skipped" if s.get("skipped_on_request") else "error"),
+                            "", "", _e(s.get("error"))]) for s in self.skipped]
         head = f"<div>gate: {_badge(self.outcome)} {_e(self.reason)}</div>"
-        return f'<div class="mcpp-gate">{head}{_table(["candidate", "outcome", "baselines", "reason"], rows)}</div>'
+        table = _table(["candidate", "lane", "outcome", "change", "baselines", "why"], rows)
+        return f'<div class="mcpp-gate">{head}{table}</div>'

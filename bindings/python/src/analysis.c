@@ -242,27 +242,71 @@ PyObject *mcpp_py_claim(PyObject *module, PyObject *args)
 
 /* ---- gate ------------------------------------------------------------------------------- */
 
+/* The (path, message) pairs of inputs skipped on request, as borrowed UTF-8
+ * (alive while `skipped` is): 0, or -1 with a Python error set. */
+static int skipped_inputs(PyObject *skipped, const char ***paths, const char ***messages, Py_ssize_t *n)
+{
+    *paths = *messages = NULL;
+    *n = 0;
+    if (skipped == Py_None) return 0;
+    if (!PyList_Check(skipped)) {
+        PyErr_SetString(PyExc_TypeError, "_gate: skipped must be a list of (path, message) tuples");
+        return -1;
+    }
+    Py_ssize_t len = PyList_GET_SIZE(skipped);
+    *paths = PyMem_Calloc((size_t)len + 1, sizeof **paths);
+    *messages = PyMem_Calloc((size_t)len + 1, sizeof **messages);
+    if (!*paths || !*messages) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        PyObject *item = PyList_GET_ITEM(skipped, i);
+        const char *path = NULL, *message = NULL;
+        if (!PyArg_ParseTuple(item, "zs:_gate skipped item", &path, &message)) return -1;
+        (*paths)[i] = path;
+        (*messages)[i] = message;
+    }
+    *n = len;
+    return 0;
+}
+
 PyObject *mcpp_py_gate(PyObject *module, PyObject *args)
 {
-    PyObject *bseq, *cseq, *policy_obj = Py_None;
+    PyObject *bseq, *cseq, *policy_obj = Py_None, *skipped = Py_None;
     const char *codes = "j";
-    if (!PyArg_ParseTuple(args, "OO|Os:_gate", &bseq, &cseq, &policy_obj, &codes))
+    if (!PyArg_ParseTuple(args, "OO|OsO:_gate", &bseq, &cseq, &policy_obj, &codes, &skipped))
         return NULL;
+    const char **paths = NULL, **messages = NULL;
+    Py_ssize_t n_skipped = 0;
+    if (skipped_inputs(skipped, &paths, &messages, &n_skipped) < 0) {
+        PyMem_Free(paths);
+        PyMem_Free(messages);
+        return NULL;
+    }
     analysis_call c;
-    if (analysis_begin(&c, module_state(module), codes, bseq, cseq, policy_obj) < 0)
+    if (analysis_begin(&c, module_state(module), codes, bseq, cseq, policy_obj) < 0) {
+        PyMem_Free(paths);
+        PyMem_Free(messages);
         return NULL;
+    }
     const receipt_array *base = &c.seqs[0], *cand = &c.seqs[1];
 
     mcpp_gate_report *rep = NULL;
     int rc;
     Py_BEGIN_ALLOW_THREADS
     rc = mcpp_gate_run(&rep, c.policy, base->items, base->n, cand->items, cand->n);
+    /* errors="skip": listed in every format, the outcome from the rest */
+    for (Py_ssize_t i = 0; rc == 0 && i < n_skipped; i++)
+        rc = mcpp_gate_report_add_input_error(rep, paths[i], messages[i], 1);
     for (size_t i = 0; rc == 0 && i < c.out.n; i++)
         rc = mcpp_gate_report_render(&c.out.text[i], rep, format_of(c.out.codes[i]));
     if (rc < 0)
         mcpp_py_error_capture(&c.err, rc);
     mcpp_gate_report_free(rep);
     Py_END_ALLOW_THREADS
+    PyMem_Free(paths);
+    PyMem_Free(messages);
     return analysis_end(&c, rc);
 }
 

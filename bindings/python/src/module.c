@@ -131,7 +131,7 @@ PyDoc_STRVAR(claim_doc,
              "_claim(receipts, selector, metric, value, policy=None, formats='j')\n--\n\n"
              "Renderings of a claim check.");
 PyDoc_STRVAR(gate_doc,
-             "_gate(baselines, candidates, policy=None, formats='j')\n--\n\n"
+             "_gate(baselines, candidates, policy=None, formats='j', skipped=None)\n--\n\n"
              "Renderings of a gate run.");
 PyDoc_STRVAR(lane_key_doc,
              "lane_key(receipt, policy=None)\n--\n\n"

@@ -59,14 +59,16 @@ typedef enum mcpp_dim_status {
 MCPP_API const char *mcpp_dim_status_name(mcpp_dim_status status);
 
 /* Outcome of the gate for one comparison or a whole gate run. The numeric
- * values are the exit codes of `mcpp-receipts gate` (0, 1, 2). */
+ * values are the exit codes of `mcpp-receipts gate` (0, 1, 2, 3). */
 typedef enum mcpp_gate_outcome {
-    MCPP_GATE_PASSED = 0,      /* comparable and no established regression        */
-    MCPP_GATE_FAILED = 1,      /* a regression beyond max_regression is established */
-    MCPP_GATE_UNDETERMINED = 2 /* comparability or the metric could not be established */
+    MCPP_GATE_PASSED = 0,       /* comparable and no established regression        */
+    MCPP_GATE_FAILED = 1,       /* a regression beyond max_regression is established */
+    MCPP_GATE_UNDETERMINED = 2, /* comparability or the metric could not be established */
+    MCPP_GATE_ERROR = 3         /* a whole gate run only: some input could not be
+                                   read (mcpp_gate_report_add_input_error)       */
 } mcpp_gate_outcome;
 
-/* "passed", "failed", "undetermined"; "unknown" otherwise. Static. */
+/* "passed", "failed", "undetermined", "error"; "unknown" otherwise. Static. */
 MCPP_API const char *mcpp_gate_outcome_name(mcpp_gate_outcome outcome);
 
 /* ---- The metric comparison --------------------------------------------------- */
@@ -201,7 +203,10 @@ typedef struct mcpp_gate_report mcpp_gate_report;
  * before (the same run loaded twice) is pooled once.
  * One entry per candidate. The overall outcome: failed when any candidate
  * failed; else undetermined when any candidate has no comparable baseline (or
- * there are no candidates); else passed. `policy` NULL: the default policy.
+ * there are no candidates); else passed (MCPP_GATE_ERROR only once an unread
+ * input is recorded with mcpp_gate_report_add_input_error). Each entry also
+ * explains itself (lane, pooled baselines and their files, differences,
+ * reason code: see below and docs/gate.md). `policy` NULL: the default policy.
  * Arrays are borrowed; nb or nc may be 0 (then the arrays may be NULL).
  */
 MCPP_API int mcpp_gate_run(mcpp_gate_report **out, const mcpp_policy *policy,
@@ -219,7 +224,9 @@ MCPP_API int mcpp_gate_run_receipts(mcpp_gate_report **out, const mcpp_policy *p
  * its workers): dropped[2*i] and dropped[2*i+1] count, for candidate i, those
  * left out as not_comparable and as insufficient (ids equal to its own not
  * counted). They enter only the tally of "no comparable baseline among N";
- * the result then equals mcpp_gate_run over all baselines in the same order.
+ * the decisions then equal mcpp_gate_run over all baselines in the same
+ * order (the blockers an undetermined candidate names come only from the
+ * baselines passed in).
  * dropped NULL: none were left out. */
 MCPP_API int mcpp_gate_run_filtered(mcpp_gate_report **out, const mcpp_policy *policy,
                                     const mcpp_receipt *const *baselines, size_t nb,
@@ -230,7 +237,7 @@ MCPP_API void mcpp_gate_report_free(mcpp_gate_report *report); /* NULL-safe */
 /* Overall outcome and its reason line (borrowed). UNDETERMINED for NULL. */
 MCPP_API mcpp_gate_outcome mcpp_gate_report_outcome(const mcpp_gate_report *report);
 MCPP_API const char *mcpp_gate_report_reason(const mcpp_gate_report *report);
-/* The process exit code for the outcome (0, 1 or 2). */
+/* The process exit code for the outcome (0, 1, 2, or 3 for MCPP_GATE_ERROR). */
 MCPP_API int mcpp_gate_report_exit_code(const mcpp_gate_report *report);
 
 /* Entries, one per candidate in input order. Out of range: NULL / -1 / 0. */
@@ -244,10 +251,109 @@ MCPP_API size_t mcpp_gate_report_entry_baseline_count(const mcpp_gate_report *re
 MCPP_API const mcpp_metric_result *mcpp_gate_report_entry_metric(const mcpp_gate_report *report,
                                                                  size_t index);
 
-/* JSON keys: schema ("mcpp.gate/1"), outcome, exit_code, reason, candidates
- * [{id, outcome, reason, baselines, metric}]. Free *out with mcpp_free(). */
+/* ---- Why: each candidate's explanation ------------------------------------------ */
+
+/*
+ * Reason code of the entry (static; NULL out of range):
+ *   passed / regression            the metric was compared (outcome passed / failed)
+ *   no_comparable_baseline         every baseline was not_comparable or insufficient;
+ *                                  the differences (pooled = 0) say which dimension,
+ *                                  rule or missing field, and on how many baselines
+ *   metric_absent_on_candidate     the gate metric is absent on the candidate
+ *   metric_absent_on_baselines     ... on every pooled baseline
+ *   point_comparison_not_allowed   a side has one value and the policy forbids
+ *                                  point comparisons
+ *   base_median_zero               no relative change can be formed
+ */
+MCPP_API const char *mcpp_gate_report_entry_reason_code(const mcpp_gate_report *report, size_t index);
+/* The candidate's lane: its key (mcpp_lane_key) and a label for people
+ * (lane.name, else the short key). Borrowed; NULL out of range. */
+MCPP_API const char *mcpp_gate_report_entry_lane_key(const mcpp_gate_report *report, size_t index);
+MCPP_API const char *mcpp_gate_report_entry_lane_label(const mcpp_gate_report *report, size_t index);
+/* The input the candidate was loaded from (its file path when read from a
+ * file; mcpp_receipt_source_name), NULL for receipts built in memory. */
+MCPP_API const char *mcpp_gate_report_entry_path(const mcpp_gate_report *report, size_t index);
+/* Baselines examined for this candidate with this verdict (including those
+ * counted in mcpp_gate_run_filtered's `dropped`). */
+MCPP_API size_t mcpp_gate_report_entry_verdict_count(const mcpp_gate_report *report, size_t index,
+                                                     mcpp_verdict verdict);
+/* The pooled baselines listed, k < mcpp_gate_report_entry_pooled_listed():
+ * id, the input it was loaded from (NULL when built in memory), and its
+ * verdict (comparable or qualified). NULL / -1 out of range. The first 1000
+ * are listed; mcpp_gate_report_entry_baseline_count() counts all of them. */
+MCPP_API size_t mcpp_gate_report_entry_pooled_listed(const mcpp_gate_report *report, size_t index);
+MCPP_API const char *mcpp_gate_report_entry_baseline_id(const mcpp_gate_report *report, size_t index,
+                                                        size_t k);
+MCPP_API const char *mcpp_gate_report_entry_baseline_path(const mcpp_gate_report *report, size_t index,
+                                                          size_t k);
+MCPP_API int mcpp_gate_report_entry_baseline_verdict(const mcpp_gate_report *report, size_t index, size_t k);
+/*
+ * Differences: each distinct row (dimension or rule, status, both values)
+ * that was not a match between the candidate and some baselines, with how
+ * many baselines showed it. pooled = 1: a qualification (or a fired rule) on
+ * pooled baselines; pooled = 0: what kept a baseline out (mismatch or
+ * missing), recorded only when no baseline could be pooled. At most 64
+ * distinct ones are kept; _differences_omitted counts the others. Rows are
+ * itemised for the first 256 baselines that have any (qualified pooled ones,
+ * or rejected ones); _baselines_unexamined counts the baselines beyond them
+ * (the decision uses every baseline either way).
+ */
+MCPP_API size_t mcpp_gate_report_entry_baselines_unexamined(const mcpp_gate_report *report, size_t index);
+MCPP_API size_t mcpp_gate_report_entry_difference_count(const mcpp_gate_report *report, size_t index);
+MCPP_API size_t mcpp_gate_report_entry_differences_omitted(const mcpp_gate_report *report, size_t index);
+MCPP_API const char *mcpp_gate_report_difference_dimension(const mcpp_gate_report *report, size_t index,
+                                                           size_t k);
+MCPP_API int mcpp_gate_report_difference_status(const mcpp_gate_report *report, size_t index, size_t k);
+MCPP_API const char *mcpp_gate_report_difference_base(const mcpp_gate_report *report, size_t index, size_t k);
+MCPP_API const char *mcpp_gate_report_difference_cand(const mcpp_gate_report *report, size_t index, size_t k);
+MCPP_API const char *mcpp_gate_report_difference_reason(const mcpp_gate_report *report, size_t index,
+                                                        size_t k);
+MCPP_API int mcpp_gate_report_difference_is_rule(const mcpp_gate_report *report, size_t index, size_t k);
+MCPP_API int mcpp_gate_report_difference_pooled(const mcpp_gate_report *report, size_t index, size_t k);
+MCPP_API size_t mcpp_gate_report_difference_baselines(const mcpp_gate_report *report, size_t index,
+                                                      size_t k);
+
+/* ---- Inputs that were not gated --------------------------------------------------- */
+
+/*
+ * Records an input that did not load (path may be NULL; message is the
+ * loader's error). It is listed in every format; unless skipped_on_request
+ * (the caller chose to gate on the rest, as `--skip-invalid` does) the
+ * overall outcome becomes MCPP_GATE_ERROR (exit code 3), and the reason
+ * says so before the candidates' own. Not thread-safe against readers of
+ * the same report. MCPP_EARG, MCPP_ENOMEM.
+ */
+MCPP_API int mcpp_gate_report_add_input_error(mcpp_gate_report *report, const char *path, const char *message,
+                                              int skipped_on_request);
+MCPP_API size_t mcpp_gate_report_input_error_count(const mcpp_gate_report *report);
+MCPP_API const char *mcpp_gate_report_input_error_path(const mcpp_gate_report *report, size_t k);
+MCPP_API const char *mcpp_gate_report_input_error_message(const mcpp_gate_report *report, size_t k);
+MCPP_API int mcpp_gate_report_input_error_skipped(const mcpp_gate_report *report, size_t k);
+
+/* ---- Rendering --------------------------------------------------------------------- */
+
+/*
+ * TEXT, JSON, MARKDOWN. JSON ("mcpp.gate/2"; docs/gate.md lists every key):
+ * schema, outcome, exit_code, reason, metric, counts {passed, failed,
+ * undetermined}, candidates [{id, path, lane {key, label}, outcome,
+ * reason_code, reason, baselines (count), verdicts {comparable, qualified,
+ * not_comparable, insufficient}, pooled [{id, path, verdict}], pooled_omitted, differences
+ * [{kind, dimension, status, base, cand, reason, pooled, baselines}],
+ * differences_omitted, baselines_unexamined, metric, metrics [metric]}], skipped [{path, error,
+ * skipped_on_request}] (inputs not gated). A metric object is mcpp.compare/1's plus
+ * improvement, improvement_interval and change (the sign convention:
+ * improvement > 0 is better). MARKDOWN lists the candidates that did not pass
+ * and those with qualifications first, the full table in a <details> block,
+ * and stays under 60,000 characters (GitHub's comment limit is 65,536) by
+ * summarising the rest with counts. Free *out with mcpp_free().
+ */
 MCPP_API int mcpp_gate_report_render(char **out, const mcpp_gate_report *report,
                                      mcpp_output_format format);
+/* JUnit XML for CI test views: one testsuite, one testcase per candidate and
+ * metric (classname the lane label, name "ID METRIC"), <failure> for failed,
+ * <skipped> for undetermined, and one <error> testcase per input that could
+ * not be read. Free *out with mcpp_free(). */
+MCPP_API int mcpp_gate_report_render_junit(char **out, const mcpp_gate_report *report);
 
 /* ---- Testing a policy against example pairs ------------------------------------ */
 

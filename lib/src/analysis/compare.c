@@ -62,6 +62,7 @@ const char *mcpp_gate_outcome_name(mcpp_gate_outcome outcome)
     case MCPP_GATE_PASSED: return "passed";
     case MCPP_GATE_FAILED: return "failed";
     case MCPP_GATE_UNDETERMINED: return "undetermined";
+    case MCPP_GATE_ERROR: return "error";
     }
     return "unknown";
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/compare_internal.h"
+#include "analysis/metric_change.h"
 #include "util/error_internal.h"
 #include "util/escape.h"
 #include "analysis/stats_internal.h"
@@ -189,12 +190,6 @@ int mcpp_metric_compare(mcpp_metric_result *out, const mcpp_policy *p, const mcp
     return MCPP_OK;
 }
 
-/* The change in the favourable direction: positive is better. */
-static double favourable(double rel, int higher_is_better)
-{
-    return higher_is_better ? rel : 1.0 / (1.0 + rel) - 1.0;
-}
-
 mcpp_gate_outcome mcpp_metric_gate(const mcpp_metric_result *m, const mcpp_policy *p, mcpp_strbuf *reason)
 {
     double allowance = p->gate.max_regression;
@@ -202,42 +197,49 @@ mcpp_gate_outcome mcpp_metric_gate(const mcpp_metric_result *m, const mcpp_polic
         mcpp_sb_printf(reason, "%s: base median is 0, no relative change can be formed", m->metric);
         return MCPP_GATE_UNDETERMINED;
     }
-    double u = favourable(m->rel_delta, m->higher_is_better);
-    /* The end of the interval most favourable to the candidate. */
-    double best = m->higher_is_better ? favourable(m->interval_high, 1) : favourable(m->interval_low, 0);
-    double lo = favourable(m->higher_is_better ? m->interval_low : m->interval_high, m->higher_is_better);
+    /* The sign convention of metric_change.h: u > 0 is better. */
+    double u = mcpp_metric_improvement(m->rel_delta, m->higher_is_better);
+    double lo, best; /* best: the end of the interval most favourable to the candidate */
+    mcpp_metric_improvement_interval(m, &lo, &best);
     const char *dir = m->higher_is_better ? "higher is better" : "lower is better";
     mcpp_gate_outcome outcome;
     if (m->point_comparison && !p->allow_point_comparisons) {
+        mcpp_sb_puts(reason, "point comparison (");
+        mcpp_sb_change_words(reason, u);
         mcpp_sb_printf(reason,
-                       "point comparison (%+.1f%% on %s): a side has a single value and no step samples, so "
+                       " on %s): a side has a single value and no step samples, so "
                        "no change can be established; policy '%s' does not allow point comparisons",
-                       u * 100, m->metric, p->name);
+                       m->metric, p->name);
         return MCPP_GATE_UNDETERMINED;
     }
     if (best < -allowance) {
         outcome = MCPP_GATE_FAILED;
-        if (m->point_comparison)
-            mcpp_sb_printf(reason, "regression of %.1f%% on %s (%s) is beyond the %.1f%% allowance",
-                               -u * 100, m->metric, dir, allowance * 100);
-        else
-            mcpp_sb_printf(reason,
-                               "regression of %.1f%% on %s (%s) is established: even the favourable end "
-                               "of the %.0f%% interval (%+.1f%%) is worse than the -%.1f%% allowance",
-                               -u * 100, m->metric, dir, m->confidence * 100, best * 100, allowance * 100);
+        mcpp_sb_change_words(reason, u);
+        mcpp_sb_printf(reason, " on %s (%s): ", m->metric, dir);
+        if (m->point_comparison) {
+            mcpp_sb_printf(reason, "beyond the %.1f%% allowance", allowance * 100);
+        } else {
+            mcpp_sb_printf(reason, "established, even the favourable end of the %.0f%% interval (",
+                           m->confidence * 100);
+            mcpp_sb_change_words(reason, best);
+            mcpp_sb_printf(reason, ") is beyond the %.1f%% allowance", allowance * 100);
+        }
     } else {
         outcome = MCPP_GATE_PASSED;
+        if (fabs(u) < m->noise_floor) mcpp_sb_puts(reason, "within noise: ");
+        mcpp_sb_change_words(reason, u);
+        mcpp_sb_printf(reason, " on %s (%s)", m->metric, dir);
         if (fabs(u) < m->noise_floor)
-            mcpp_sb_printf(reason, "within noise: %+.1f%% on %s, noise floor %.1f%%", u * 100, m->metric,
-                               m->noise_floor * 100);
-        else if (u > 0)
-            mcpp_sb_printf(reason, "improvement of %.1f%% on %s (%s)", u * 100, m->metric, dir);
-        else
-            mcpp_sb_printf(reason, "change of %+.1f%% on %s does not establish a regression beyond %.1f%%",
-                               u * 100, m->metric, allowance * 100);
-        if (!m->point_comparison)
-            mcpp_sb_printf(reason, " (%.0f%% interval %+.1f%% .. %+.1f%%)", m->confidence * 100, lo * 100,
-                               best * 100);
+            mcpp_sb_printf(reason, ", noise floor %.1f%%", m->noise_floor * 100);
+        else if (u < 0)
+            mcpp_sb_printf(reason, ", not established beyond the %.1f%% allowance", allowance * 100);
+        if (!m->point_comparison) {
+            mcpp_sb_printf(reason, " (%.0f%% interval: ", m->confidence * 100);
+            mcpp_sb_change_words(reason, lo);
+            mcpp_sb_puts(reason, " .. ");
+            mcpp_sb_change_words(reason, best);
+            mcpp_sb_putc(reason, ')');
+        }
     }
     if (m->point_comparison)
         mcpp_sb_puts(reason, " [point comparison: no step samples on at least one side]");
@@ -258,7 +260,17 @@ void mcpp_metric_render_json(mcpp_strbuf *b, const mcpp_metric_result *m)
     mcpp_sb_json_number(b, m->interval_low);
     mcpp_sb_puts(b, ", ");
     mcpp_sb_json_number(b, m->interval_high);
-    mcpp_sb_puts(b, "], \"confidence\": ");
+    double lo, hi;
+    mcpp_metric_improvement_interval(m, &lo, &hi);
+    mcpp_sb_puts(b, "], \"improvement\": ");
+    mcpp_sb_json_number(b, mcpp_metric_improvement(m->rel_delta, m->higher_is_better));
+    mcpp_sb_puts(b, ", \"improvement_interval\": [");
+    mcpp_sb_json_number(b, lo);
+    mcpp_sb_puts(b, ", ");
+    mcpp_sb_json_number(b, hi);
+    mcpp_sb_puts(b, "], \"change\": \"");
+    mcpp_sb_change_words(b, mcpp_metric_improvement(m->rel_delta, m->higher_is_better));
+    mcpp_sb_puts(b, "\", \"confidence\": ");
     mcpp_sb_json_number(b, m->confidence);
     mcpp_sb_printf(b, ", \"n_base\": %zu, \"n_cand\": %zu, \"noise_floor\": ", m->n_base, m->n_cand);
     mcpp_sb_json_number(b, m->noise_floor);
@@ -274,10 +286,18 @@ void mcpp_metric_render_text(mcpp_strbuf *b, const mcpp_metric_result *m, const 
     mcpp_sb_printf(b, " (%s)\n", m->higher_is_better ? "higher is better" : "lower is better");
     mcpp_sb_printf(b, "%sbase        %.6g (median of %zu)\n", indent, m->base_median, m->n_base);
     mcpp_sb_printf(b, "%scandidate   %.6g (median of %zu)\n", indent, m->cand_median, m->n_cand);
-    if (m->point_comparison)
-        mcpp_sb_printf(b, "%sdelta       %+.2f%% (point comparison: no interval)\n", indent, m->rel_delta * 100);
-    else
-        mcpp_sb_printf(b, "%sdelta       %+.2f%%  [%+.2f%% .. %+.2f%%] at %.0f%%\n", indent, m->rel_delta * 100,
-                           m->interval_low * 100, m->interval_high * 100, m->confidence * 100);
+    mcpp_sb_printf(b, "%schange      ", indent);
+    mcpp_sb_change_words(b, mcpp_metric_improvement(m->rel_delta, m->higher_is_better));
+    if (m->point_comparison) {
+        mcpp_sb_puts(b, " (point comparison: no interval)\n");
+    } else {
+        double lo, hi;
+        mcpp_metric_improvement_interval(m, &lo, &hi);
+        mcpp_sb_printf(b, "  [%.0f%% interval: ", m->confidence * 100);
+        mcpp_sb_change_words(b, lo);
+        mcpp_sb_puts(b, " .. ");
+        mcpp_sb_change_words(b, hi);
+        mcpp_sb_puts(b, "]\n");
+    }
     mcpp_sb_printf(b, "%snoise floor %.2f%%   method: %s\n", indent, m->noise_floor * 100, m->method);
 }

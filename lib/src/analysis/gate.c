@@ -6,29 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare_internal.h"
-#include "render/render.h"
-#include "util/c_locale.h"
+#include "analysis/gate_internal.h"
 #include "util/error_internal.h"
-#include "util/escape.h"
 #include "util/hash.h"
-
-typedef struct gate_entry {
-    char *id;
-    char *reason;
-    mcpp_gate_outcome outcome;
-    size_t baselines;
-    int has_metric;
-    mcpp_metric_result metric;
-} gate_entry;
-
-struct mcpp_gate_report {
-    gate_entry *entries;
-    size_t n;
-    mcpp_gate_outcome outcome;
-    char *reason;
-    char *metric_name;
-};
 
 /* The ids pooled for one candidate, as an open-addressing set that grows:
  * a history of 10^5 runs of one lane pools 10^5 ids, and checking each new
@@ -67,6 +47,31 @@ static int id_set_add(id_set *s, const char *id)
     return 0;
 }
 
+/* What kept every baseline out of the pool of a candidate that has none:
+ * the rows of each full comparison (the gate's loop only took verdicts). */
+static int explain_rejected(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *const *baselines, size_t nb,
+                            const mcpp_receipt *cand)
+{
+    const char *cand_id = mcpp_receipt_id(cand);
+    for (size_t i = 0; i < nb; i++) {
+        const char *bid = mcpp_receipt_id(baselines[i]);
+        if (bid && cand_id && strcmp(bid, cand_id) == 0) continue;
+        int rc = mcpp_gate_explain_rejected(&e->why, p, baselines[i], cand);
+        if (rc != 0) return rc;
+    }
+    return 0;
+}
+
+/* The reason code of a candidate whose metric was compared (see
+ * mcpp_gate_report_entry_reason_code). */
+static const char *metric_reason_code(const gate_entry *e, const mcpp_policy *p)
+{
+    if (e->outcome == MCPP_GATE_PASSED) return "passed";
+    if (e->outcome == MCPP_GATE_FAILED) return "regression";
+    if (e->metric.point_comparison && !p->allow_point_comparisons) return "point_comparison_not_allowed";
+    return "base_median_zero";
+}
+
 /* Decides one candidate; writes its outcome, reason and metric. `dropped`
  * (NULL: none) adds baselines left out upstream to the verdict tally. */
 static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *const *baselines, size_t nb,
@@ -96,6 +101,7 @@ static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *con
             goto done;
         }
         e->baselines++;
+        if ((rc = mcpp_gate_explain_pooled(&e->why, p, baselines[i], cand, v)) != 0) goto done;
         int added = mcpp_metric_side_add(&sb, p, p->gate_metric_id, baselines[i]);
         if (added < 0) {
             rc = added;
@@ -106,6 +112,8 @@ static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *con
         by_verdict[MCPP_VERDICT_NOT_COMPARABLE] += dropped[0];
         by_verdict[MCPP_VERDICT_INSUFFICIENT] += dropped[1];
     }
+    memcpy(e->why.by_verdict, by_verdict, sizeof by_verdict);
+    if (e->baselines == 0 && (rc = explain_rejected(e, p, baselines, nb, cand)) != 0) goto done;
     int hc = mcpp_metric_side_add(&sc, p, p->gate_metric_id, cand);
     if (hc < 0) {
         rc = hc;
@@ -116,11 +124,15 @@ static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *con
         mcpp_sb_printf(&reason, "no comparable baseline among %zu (%zu not_comparable, %zu insufficient)",
                             by_verdict[0] + by_verdict[1] + by_verdict[2] + by_verdict[3],
                             by_verdict[MCPP_VERDICT_NOT_COMPARABLE], by_verdict[MCPP_VERDICT_INSUFFICIENT]);
+        mcpp_gate_explain_blockers(&e->why, &reason);
+        e->why.reason_code = "no_comparable_baseline";
     } else if (!hc) {
         e->outcome = MCPP_GATE_UNDETERMINED;
+        e->why.reason_code = "metric_absent_on_candidate";
         mcpp_sb_printf(&reason, "%s is absent on the candidate", p->gate.metric);
     } else if (sb.receipts == 0) {
         e->outcome = MCPP_GATE_UNDETERMINED;
+        e->why.reason_code = "metric_absent_on_baselines";
         mcpp_sb_printf(&reason, "%s is absent on all %zu comparable baselines", p->gate.metric, e->baselines);
     } else {
         if ((rc = mcpp_metric_compare(&e->metric, p, &sb, &sc)) != 0) goto done;
@@ -128,6 +140,7 @@ static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *con
         e->metric.metric = metric_name;
         mcpp_sb_printf(&reason, "against %zu comparable baseline%s: ", e->baselines, e->baselines == 1 ? "" : "s");
         e->outcome = mcpp_metric_gate(&e->metric, p, &reason);
+        e->why.reason_code = metric_reason_code(e, p);
     }
     if (reason.failed) {
         rc = mcpp_error_nomem();
@@ -187,6 +200,7 @@ int mcpp_gate_run_filtered(mcpp_gate_report **out, const mcpp_policy *policy, co
             rc = mcpp_error_nomem();
             goto fail;
         }
+        if ((rc = mcpp_gate_explain_candidate(&e->why, p, candidates[i])) != 0) goto fail;
         if ((rc = gate_one(e, p, baselines, nb, candidates[i], r->metric_name, dropped ? dropped + 2 * i : NULL)) != 0)
             goto fail;
         if (e->outcome == MCPP_GATE_FAILED) failed++;
@@ -227,9 +241,16 @@ void mcpp_gate_report_free(mcpp_gate_report *report)
     for (size_t i = 0; i < report->n; i++) {
         free(report->entries[i].id);
         free(report->entries[i].reason);
+        mcpp_gate_explain_free(&report->entries[i].why);
     }
     free(report->entries);
+    for (size_t i = 0; i < report->n_inputs; i++) {
+        free(report->inputs[i].path);
+        free(report->inputs[i].message);
+    }
+    free(report->inputs);
     free(report->reason);
+    free(report->gated_reason);
     free(report->metric_name);
     free(report);
 }
@@ -264,77 +285,3 @@ const mcpp_metric_result *mcpp_gate_report_entry_metric(const mcpp_gate_report *
     return r && i < r->n && r->entries[i].has_metric ? &r->entries[i].metric : NULL;
 }
 
-static void gate_render_json(mcpp_strbuf *b, const void *object)
-{
-    const mcpp_gate_report *r = object;
-    mcpp_sb_printf(b, "{\"schema\": \"mcpp.gate/1\", \"outcome\": \"%s\", \"exit_code\": %d, \"reason\": ",
-                        mcpp_gate_outcome_name(r->outcome), (int)r->outcome);
-    mcpp_sb_json_string(b, r->reason);
-    mcpp_sb_puts(b, ", \"candidates\": [");
-    for (size_t i = 0; i < r->n; i++) {
-        const gate_entry *e = &r->entries[i];
-        mcpp_sb_puts(b, i ? ",\n  {\"id\": " : "\n  {\"id\": ");
-        mcpp_sb_json_string(b, e->id);
-        mcpp_sb_printf(b, ", \"outcome\": \"%s\", \"reason\": ", mcpp_gate_outcome_name(e->outcome));
-        mcpp_sb_json_string(b, e->reason);
-        mcpp_sb_printf(b, ", \"baselines\": %zu, \"metric\": ", e->baselines);
-        if (e->has_metric) mcpp_metric_render_json(b, &e->metric);
-        else mcpp_sb_puts(b, "null");
-        mcpp_sb_putc(b, '}');
-    }
-    mcpp_sb_puts(b, "]}\n");
-}
-
-static void gate_render_markdown(mcpp_strbuf *b, const void *object)
-{
-    const mcpp_gate_report *r = object;
-    mcpp_sb_printf(b, "### Merge gate: **%s**\n\n", mcpp_gate_outcome_name(r->outcome));
-    mcpp_sb_markdown(b, r->reason);
-    mcpp_sb_puts(b, "\n\n| candidate | outcome | baselines | delta | reason |\n|---|---|---|---|---|\n");
-    for (size_t i = 0; i < r->n; i++) {
-        const gate_entry *e = &r->entries[i];
-        mcpp_sb_puts(b, "| ");
-        mcpp_sb_markdown(b, e->id);
-        mcpp_sb_printf(b, " | %s%s%s | %zu | ", e->outcome == MCPP_GATE_PASSED ? "" : "**",
-                            mcpp_gate_outcome_name(e->outcome), e->outcome == MCPP_GATE_PASSED ? "" : "**",
-                            e->baselines);
-        if (e->has_metric) mcpp_sb_printf(b, "%+.2f%%", e->metric.rel_delta * 100);
-        else mcpp_sb_puts(b, "–");
-        mcpp_sb_puts(b, " | ");
-        mcpp_sb_markdown(b, e->reason);
-        mcpp_sb_puts(b, " |\n");
-    }
-}
-
-static void gate_render_text(mcpp_strbuf *b, const void *object)
-{
-    const mcpp_gate_report *r = object;
-    size_t wid = strlen("candidate");
-    mcpp_strbuf t;
-    mcpp_sb_init(&t, NULL, 0);
-    for (size_t i = 0; i < r->n; i++) {
-        size_t w = strlen(mcpp_terminal_scratch(&t, r->entries[i].id, b));
-        if (w > wid) wid = w;
-    }
-    mcpp_sb_printf(b, "gate %s: ", mcpp_gate_outcome_name(r->outcome));
-    mcpp_sb_terminal(b, r->reason);
-    mcpp_sb_puts(b, "\n\n");
-    mcpp_sb_printf(b, "%-*s  %-12s  %9s  %9s  reason\n", (int)wid, "candidate", "outcome", "baselines", "delta");
-    for (size_t i = 0; i < r->n; i++) {
-        const gate_entry *e = &r->entries[i];
-        char delta[32] = "-";
-        if (e->has_metric) mcpp_snprintf_c(delta, sizeof delta, "%+.2f%%", e->metric.rel_delta * 100);
-        mcpp_sb_printf(b, "%-*s  %-12s  %9zu  %9s  ", (int)wid, mcpp_terminal_scratch(&t, e->id, b),
-                            mcpp_gate_outcome_name(e->outcome), e->baselines, delta);
-        mcpp_sb_terminal(b, e->reason);
-        mcpp_sb_putc(b, '\n');
-    }
-    mcpp_sb_free(&t);
-}
-
-int mcpp_gate_report_render(char **out, const mcpp_gate_report *r, mcpp_output_format format)
-{
-    MCPP_CHECK_ARG(out && r, "mcpp_gate_report_render: NULL argument");
-    static const mcpp_renderer renderer = {gate_render_text, gate_render_json, gate_render_markdown, 4096};
-    return mcpp_render(out, r, format, &renderer);
-}

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/compare_internal.h"
+#include "analysis/metric_change.h"
 #include "render/render.h"
 #include "util/error_internal.h"
 #include "util/escape.h"
@@ -124,17 +125,15 @@ static void render_json(mcpp_strbuf *b, const void *object)
     mcpp_sb_puts(b, "}}\n");
 }
 
-static void render_markdown(mcpp_strbuf *b, const void *object)
+/* Markdown rows of the comparison: all of them, or only those that differ
+ * (status other than match). Returns how many were written. */
+static size_t markdown_rows(mcpp_strbuf *b, const mcpp_comparison *c, int differences_only)
 {
-    const mcpp_comparison *c = object;
-    mcpp_sb_printf(b, "### Receipt comparison: **%s**\n\n", mcpp_verdict_name(mcpp_comparison_verdict(c)));
-    mcpp_sb_puts(b, "base ");
-    mcpp_sb_markdown(b, mcpp_comparison_base_id(c));
-    mcpp_sb_puts(b, " → candidate ");
-    mcpp_sb_markdown(b, mcpp_comparison_cand_id(c));
-    mcpp_sb_puts(b, "\n\n| dimension | status | base | cand | reason |\n|---|---|---|---|---|\n");
+    size_t written = 0;
     for (size_t i = 0; i < mcpp_comparison_row_count(c); i++) {
         int st = mcpp_comparison_row_status(c, i);
+        if (differences_only && st == MCPP_DIM_MATCH) continue;
+        if (!written++) mcpp_sb_puts(b, "| dimension | status | base | cand | reason |\n|---|---|---|---|---|\n");
         mcpp_sb_puts(b, "| ");
         mcpp_sb_markdown(b, mcpp_comparison_row_dimension(c, i));
         mcpp_sb_printf(b, " | %s%s%s | ", st == MCPP_DIM_MATCH ? "" : "**",
@@ -146,19 +145,48 @@ static void render_markdown(mcpp_strbuf *b, const void *object)
         mcpp_sb_markdown(b, mcpp_comparison_row_reason(c, i));
         mcpp_sb_puts(b, " |\n");
     }
-    const mcpp_metric_result *m = mcpp_comparison_metric(c);
-    if (m) {
-        mcpp_sb_puts(b, "\n**");
-        mcpp_sb_markdown(b, m->metric);
-        mcpp_sb_printf(b, "** (%s): base %.6g (n=%zu), candidate %.6g (n=%zu), delta **%+.2f%%**",
-                           m->higher_is_better ? "higher is better" : "lower is better", m->base_median, m->n_base,
-                           m->cand_median, m->n_cand, m->rel_delta * 100);
-        if (m->point_comparison) mcpp_sb_puts(b, " (point comparison, no interval)");
-        else
-            mcpp_sb_printf(b, ", %.0f%% interval [%+.2f%%, %+.2f%%]", m->confidence * 100, m->interval_low * 100,
-                               m->interval_high * 100);
-        mcpp_sb_printf(b, ", noise floor %.2f%%\n", m->noise_floor * 100);
+    return written;
+}
+
+/* The metric line in the words of metric_change.h. */
+static void markdown_metric(mcpp_strbuf *b, const mcpp_metric_result *m)
+{
+    mcpp_sb_puts(b, "\n**");
+    mcpp_sb_markdown(b, m->metric);
+    mcpp_sb_printf(b, "** (%s): base %.6g (n=%zu), candidate %.6g (n=%zu), **",
+                       m->higher_is_better ? "higher is better" : "lower is better", m->base_median, m->n_base,
+                       m->cand_median, m->n_cand);
+    mcpp_sb_change_words(b, mcpp_metric_improvement(m->rel_delta, m->higher_is_better));
+    mcpp_sb_puts(b, "**");
+    if (m->point_comparison) {
+        mcpp_sb_puts(b, " (point comparison, no interval)");
+    } else {
+        double lo, hi;
+        mcpp_metric_improvement_interval(m, &lo, &hi);
+        mcpp_sb_printf(b, ", %.0f%% interval ", m->confidence * 100);
+        mcpp_sb_change_words(b, lo);
+        mcpp_sb_puts(b, " .. ");
+        mcpp_sb_change_words(b, hi);
     }
+    mcpp_sb_printf(b, ", noise floor %.2f%%\n", m->noise_floor * 100);
+}
+
+/* Differences first (a reviewer's question), the whole table folded below. */
+static void render_markdown(mcpp_strbuf *b, const void *object)
+{
+    const mcpp_comparison *c = object;
+    mcpp_sb_printf(b, "### Receipt comparison: **%s**\n\n", mcpp_verdict_name(mcpp_comparison_verdict(c)));
+    mcpp_sb_puts(b, "base ");
+    mcpp_sb_markdown(b, mcpp_comparison_base_id(c));
+    mcpp_sb_puts(b, " → candidate ");
+    mcpp_sb_markdown(b, mcpp_comparison_cand_id(c));
+    mcpp_sb_puts(b, "\n\n");
+    if (!markdown_rows(b, c, 1)) mcpp_sb_puts(b, "Every dimension matches.\n");
+    mcpp_sb_printf(b, "\n<details><summary>All %zu dimensions</summary>\n\n", mcpp_comparison_row_count(c));
+    markdown_rows(b, c, 0);
+    mcpp_sb_puts(b, "\n</details>\n");
+    const mcpp_metric_result *m = mcpp_comparison_metric(c);
+    if (m) markdown_metric(b, m);
     mcpp_sb_printf(b, "\n**Gate: %s** — ", mcpp_gate_outcome_name(mcpp_comparison_gate(c)));
     mcpp_sb_markdown(b, mcpp_comparison_gate_reason(c));
     mcpp_sb_putc(b, '\n');

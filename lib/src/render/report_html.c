@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/frontier_internal.h"
+#include "analysis/metric_change.h"
 #include "mcpp_receipts/html_report.h"
 #include "render/forest_plot.h"
 #include "render/html.h"
@@ -104,6 +105,42 @@ static void put_skipped(const page *p)
     mcpp_sb_puts(p->sb, "</ul></section>\n");
 }
 
+/* One candidate's explanation: pooled baseline files and the differences. */
+static void put_gate_why(const page *p, const mcpp_gate_report *g, size_t i)
+{
+    mcpp_sb_html(p->sb, mcpp_gate_report_entry_reason(g, i));
+    size_t nb = mcpp_gate_report_entry_baseline_count(g, i);
+    for (size_t k = 0; k < nb && k < 5; k++) {
+        const char *path = mcpp_gate_report_entry_baseline_path(g, i, k);
+        mcpp_sb_puts(p->sb, k ? ", <code>" : "<br><span class=\"muted\">pooled:</span> <code>");
+        mcpp_sb_html(p->sb, path ? path : mcpp_gate_report_entry_baseline_id(g, i, k));
+        mcpp_sb_puts(p->sb, "</code>");
+    }
+    if (nb > 5) mcpp_sb_printf(p->sb, ", and %zu more", nb - 5);
+    for (size_t k = 0; k < mcpp_gate_report_entry_difference_count(g, i); k++) {
+        mcpp_sb_printf(p->sb, "<br><span class=\"muted\">%s</span> %s<code>",
+                       mcpp_gate_report_difference_pooled(g, i, k) ? "qualifies:" : "blocks:",
+                       mcpp_gate_report_difference_is_rule(g, i, k) ? "rule " : "");
+        mcpp_sb_html(p->sb, mcpp_gate_report_difference_dimension(g, i, k));
+        mcpp_sb_printf(p->sb, "</code> %s: ",
+                       mcpp_dim_status_name((mcpp_dim_status)mcpp_gate_report_difference_status(g, i, k)));
+        mcpp_sb_html_cut(p->sb, mcpp_gate_report_difference_base(g, i, k), 60);
+        mcpp_sb_puts(p->sb, " → ");
+        mcpp_sb_html_cut(p->sb, mcpp_gate_report_difference_cand(g, i, k), 60);
+        mcpp_sb_printf(p->sb, " (%zu)", mcpp_gate_report_difference_baselines(g, i, k));
+    }
+}
+
+/* The change column in the words of the sign convention (docs/gate.md). */
+static void put_gate_change(const page *p, const mcpp_metric_result *m)
+{
+    if (!m) {
+        mcpp_sb_puts(p->sb, "–");
+        return;
+    }
+    mcpp_sb_change_words(p->sb, mcpp_metric_improvement(m->rel_delta, m->higher_is_better));
+}
+
 static void put_gate(const page *p)
 {
     const mcpp_gate_report *g = p->o->gate;
@@ -113,15 +150,29 @@ static void put_gate(const page *p)
     mcpp_sb_printf(p->sb, "<section id=\"gate\"><h2>Merge gate: <span class=\"badge %s\">%s</span></h2>\n<p>",
                    outcome == MCPP_GATE_PASSED ? "stable" : "unstable", mcpp_gate_outcome_name(outcome));
     mcpp_sb_html(p->sb, mcpp_gate_report_reason(g));
-    mcpp_sb_puts(p->sb, "</p>\n<div class=\"scroll\"><table><thead><tr><th>candidate</th><th>outcome</th>"
-                        "<th>baselines</th><th>reason</th></tr></thead><tbody>\n");
+    mcpp_sb_puts(p->sb, "</p>\n");
+    size_t n_inputs = mcpp_gate_report_input_error_count(g);
+    if (n_inputs) mcpp_sb_printf(p->sb, "<p>%zu input%s not gated:</p><ul>\n", n_inputs, n_inputs == 1 ? "" : "s");
+    for (size_t k = 0; k < n_inputs; k++) {
+        mcpp_sb_printf(p->sb, "<li>%s <code>", mcpp_gate_report_input_error_skipped(g, k) ? "skipped" : "error");
+        mcpp_sb_html(p->sb, mcpp_gate_report_input_error_path(g, k));
+        mcpp_sb_puts(p->sb, "</code>: ");
+        mcpp_sb_html(p->sb, mcpp_gate_report_input_error_message(g, k));
+        mcpp_sb_puts(p->sb, "</li>\n");
+    }
+    if (n_inputs) mcpp_sb_puts(p->sb, "</ul>\n");
+    mcpp_sb_puts(p->sb, "<div class=\"scroll\"><table><thead><tr><th>candidate</th><th>lane</th><th>outcome</th>"
+                        "<th>change</th><th>baselines</th><th>why</th></tr></thead><tbody>\n");
     for (size_t i = 0; i < mcpp_gate_report_count(g); i++) {
         mcpp_sb_puts(p->sb, "<tr><td><code>");
         mcpp_sb_html(p->sb, mcpp_gate_report_candidate_id(g, i));
-        mcpp_sb_printf(p->sb, "</code></td><td>%s</td><td class=\"num\">%zu</td><td>",
-                       mcpp_gate_outcome_name((mcpp_gate_outcome)mcpp_gate_report_entry_outcome(g, i)),
-                       mcpp_gate_report_entry_baseline_count(g, i));
-        mcpp_sb_html(p->sb, mcpp_gate_report_entry_reason(g, i));
+        mcpp_sb_puts(p->sb, "</code></td><td>");
+        mcpp_sb_html(p->sb, mcpp_gate_report_entry_lane_label(g, i));
+        mcpp_sb_printf(p->sb, "</td><td>%s</td><td>",
+                       mcpp_gate_outcome_name((mcpp_gate_outcome)mcpp_gate_report_entry_outcome(g, i)));
+        put_gate_change(p, mcpp_gate_report_entry_metric(g, i));
+        mcpp_sb_printf(p->sb, "</td><td class=\"num\">%zu</td><td>", mcpp_gate_report_entry_baseline_count(g, i));
+        put_gate_why(p, g, i);
         mcpp_sb_puts(p->sb, "</td></tr>\n");
     }
     mcpp_sb_puts(p->sb, "</tbody></table></div></section>\n");

@@ -1,0 +1,179 @@
+/*
+ * gate_explain.c — what a gate report says about each candidate besides its
+ * outcome: its lane, the baselines it was pooled with and their files, and
+ * every distinct difference or fired rule (qualifications of the pooled
+ * baselines; when none could be pooled, what kept the others out), so an
+ * undetermined candidate names the dimension, rule or missing field.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/gate_internal.h"
+#include "mcpp_receipts/frontier.h"
+#include "util/error_internal.h"
+
+static int dup_or_null(char **out, const char *s)
+{
+    *out = NULL;
+    if (!s) return 0;
+    *out = strdup(s);
+    return *out ? 0 : mcpp_error_nomem();
+}
+
+int mcpp_gate_explain_candidate(gate_explain *w, const mcpp_policy *p, const mcpp_receipt *cand)
+{
+    int rc = mcpp_lane_key(&w->lane_key, p, cand);
+    if (rc != MCPP_OK) return rc;
+    mcpp_value v = MCPP_VALUE_INIT;
+    const char *label = NULL;
+    char short_key[32];
+    if (p->id_lane_name >= 0 && mcpp_receipt_get_field(cand, p->id_lane_name, &v) == MCPP_OK &&
+        v.type == MCPP_TYPE_STRING && v.string && *v.string)
+        label = v.string;
+    else if (mcpp_lane_key_short(short_key, sizeof short_key, w->lane_key) == MCPP_OK)
+        label = short_key;
+    if ((rc = dup_or_null(&w->lane_label, label)) != 0) return rc;
+    return dup_or_null(&w->path, mcpp_receipt_source_name(cand));
+}
+
+static int same(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* Counts one more baseline showing row i of c, or records it. */
+static int add_difference(gate_explain *w, const mcpp_comparison *c, size_t i, int is_rule, int pooled)
+{
+    const char *dim = mcpp_comparison_row_dimension(c, i), *base = mcpp_comparison_row_base(c, i);
+    const char *cand = mcpp_comparison_row_cand(c, i);
+    mcpp_dim_status st = (mcpp_dim_status)mcpp_comparison_row_status(c, i);
+    for (size_t k = 0; k < w->n_diffs; k++) {
+        gate_difference *d = &w->diffs[k];
+        if (d->status == st && d->pooled == pooled && same(d->dimension, dim) && same(d->base, base) &&
+            same(d->cand, cand)) {
+            d->count++;
+            return 0;
+        }
+    }
+    if (w->n_diffs == GATE_MAX_DIFFERENCES) {
+        w->differences_more++;
+        return 0;
+    }
+    if (w->n_diffs == w->cap_diffs) {
+        size_t cap = w->cap_diffs ? w->cap_diffs * 2 : 8;
+        gate_difference *grown = realloc(w->diffs, cap * sizeof *grown);
+        if (!grown) return mcpp_error_nomem();
+        w->diffs = grown;
+        w->cap_diffs = cap;
+    }
+    gate_difference *d = &w->diffs[w->n_diffs];
+    memset(d, 0, sizeof *d);
+    w->n_diffs++; /* freed with the rest even when a copy below fails */
+    d->status = st;
+    d->is_rule = is_rule;
+    d->pooled = pooled;
+    d->count = 1;
+    int rc = dup_or_null(&d->dimension, dim);
+    if (!rc) rc = dup_or_null(&d->base, base);
+    if (!rc) rc = dup_or_null(&d->cand, cand);
+    if (!rc) rc = dup_or_null(&d->reason, mcpp_comparison_row_reason(c, i));
+    return rc;
+}
+
+/* Records the rows of base against cand that are not a match (qualify only
+ * for pooled baselines; mismatch and missing only for rejected ones). */
+static int add_rows(gate_explain *w, const mcpp_policy *p, const mcpp_receipt *base, const mcpp_receipt *cand,
+                    int pooled)
+{
+    if (w->examined == GATE_MAX_ROWS_EXAMINED) {
+        w->unexamined++;
+        return 0;
+    }
+    w->examined++;
+    mcpp_comparison *c = NULL;
+    int rc = mcpp_compare(&c, p, base, cand);
+    if (rc != MCPP_OK) return rc;
+    size_t n = mcpp_comparison_row_count(c);
+    /* The custom rules come last, one row each (compare.h). */
+    size_t first_rule = n >= p->n_rules ? n - p->n_rules : 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        int st = mcpp_comparison_row_status(c, i);
+        int wanted = pooled ? st == MCPP_DIM_QUALIFY : st == MCPP_DIM_MISMATCH || st == MCPP_DIM_MISSING;
+        if (wanted) rc = add_difference(w, c, i, i >= first_rule, pooled);
+    }
+    mcpp_comparison_free(c);
+    return rc;
+}
+
+int mcpp_gate_explain_pooled(gate_explain *w, const mcpp_policy *p, const mcpp_receipt *base,
+                             const mcpp_receipt *cand, mcpp_verdict verdict)
+{
+    int rc = verdict == MCPP_VERDICT_QUALIFIED ? add_rows(w, p, base, cand, 1) : 0;
+    if (rc != 0) return rc;
+    if (w->n_pooled == GATE_MAX_POOLED_LISTED) {
+        w->pooled_omitted++;
+        return 0;
+    }
+    if (w->n_pooled == w->cap_pooled) {
+        size_t cap = w->cap_pooled ? w->cap_pooled * 2 : 8;
+        gate_baseline *grown = realloc(w->pooled, cap * sizeof *grown);
+        if (!grown) return mcpp_error_nomem();
+        w->pooled = grown;
+        w->cap_pooled = cap;
+    }
+    gate_baseline *b = &w->pooled[w->n_pooled++];
+    memset(b, 0, sizeof *b);
+    b->verdict = verdict;
+    rc = dup_or_null(&b->id, mcpp_receipt_id(base));
+    if (!rc) rc = dup_or_null(&b->path, mcpp_receipt_source_name(base));
+    return rc;
+}
+
+int mcpp_gate_explain_rejected(gate_explain *w, const mcpp_policy *p, const mcpp_receipt *base,
+                               const mcpp_receipt *cand)
+{
+    return add_rows(w, p, base, cand, 0);
+}
+
+void mcpp_gate_explain_blockers(const gate_explain *w, mcpp_strbuf *reason)
+{
+    /* The three blockers shared by most baselines, most common first. */
+    size_t shown[3];
+    size_t n_shown = 0;
+    for (; n_shown < 3; n_shown++) {
+        size_t best = (size_t)-1;
+        for (size_t k = 0; k < w->n_diffs; k++) {
+            int taken = 0;
+            for (size_t j = 0; j < n_shown; j++) taken |= shown[j] == k;
+            if (!taken && !w->diffs[k].pooled && (best == (size_t)-1 || w->diffs[k].count > w->diffs[best].count))
+                best = k;
+        }
+        if (best == (size_t)-1) break;
+        shown[n_shown] = best;
+        const gate_difference *d = &w->diffs[best];
+        mcpp_sb_printf(reason, "%s%s %s %s on %zu baseline%s (", n_shown ? "; " : ": ",
+                       d->is_rule ? "rule" : "dimension", d->dimension, mcpp_dim_status_name(d->status), d->count,
+                       d->count == 1 ? "" : "s");
+        mcpp_sb_puts(reason, d->reason ? d->reason : "");
+        mcpp_sb_putc(reason, ')');
+    }
+}
+
+void mcpp_gate_explain_free(gate_explain *w)
+{
+    free(w->lane_key);
+    free(w->lane_label);
+    free(w->path);
+    for (size_t i = 0; i < w->n_pooled; i++) {
+        free(w->pooled[i].id);
+        free(w->pooled[i].path);
+    }
+    free(w->pooled);
+    for (size_t i = 0; i < w->n_diffs; i++) {
+        free(w->diffs[i].dimension);
+        free(w->diffs[i].base);
+        free(w->diffs[i].cand);
+        free(w->diffs[i].reason);
+    }
+    free(w->diffs);
+}

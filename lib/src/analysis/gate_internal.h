@@ -1,0 +1,94 @@
+/*
+ * gate_internal.h — what a gate report holds, shared by the gate (gate.c),
+ * its explanations (gate_explain.c) and its renderers (render/gate_render.c,
+ * render/gate_junit.c).
+ */
+#ifndef MCPP_GATE_INTERNAL_H
+#define MCPP_GATE_INTERNAL_H
+
+#include "analysis/compare_internal.h"
+#include "analysis/metric_change.h"
+
+/* One baseline pooled with a candidate. */
+typedef struct gate_baseline {
+    char *id;
+    char *path; /* the file it was loaded from; NULL for receipts built in memory */
+    mcpp_verdict verdict;
+} gate_baseline;
+
+/* One distinct difference (or fired rule) seen between the candidate and
+ * `count` baselines: qualifications of the pooled baselines, or, when none
+ * could be pooled, what kept the others out. */
+typedef struct gate_difference {
+    char *dimension, *base, *cand, *reason;
+    mcpp_dim_status status;
+    int is_rule;  /* a custom rule of the policy, not a dimension */
+    int pooled;   /* 1: seen on pooled baselines (a qualification) */
+    size_t count; /* baselines that showed exactly this difference */
+} gate_difference;
+
+/* Bounds that keep the explanation cheap next to the decision on long
+ * histories (10^5 baselines of one lane): at most this many distinct
+ * differences per candidate (the rest counted in differences_more), pooled
+ * baselines listed (the rest in pooled_omitted), and baselines whose rows are
+ * itemised (the rest in unexamined; the decision still uses them all). */
+#define GATE_MAX_DIFFERENCES 64
+#define GATE_MAX_POOLED_LISTED 1000
+#define GATE_MAX_ROWS_EXAMINED 256
+
+/* Why a candidate was decided as it was, beyond its reason line. */
+typedef struct gate_explain {
+    char *lane_key, *lane_label, *path;
+    gate_baseline *pooled;
+    size_t n_pooled, cap_pooled, pooled_omitted;
+    gate_difference *diffs;
+    size_t n_diffs, cap_diffs, differences_more;
+    size_t examined, unexamined; /* baselines whose rows were itemised, or not */
+    size_t by_verdict[4]; /* baselines examined, by verdict (dropped ones included) */
+    const char *reason_code;   /* static: see mcpp_gate_report_entry_reason_code */
+} gate_explain;
+
+typedef struct gate_entry {
+    char *id;
+    char *reason;
+    mcpp_gate_outcome outcome;
+    size_t baselines;
+    int has_metric;
+    mcpp_metric_result metric;
+    gate_explain why;
+} gate_entry;
+
+typedef struct gate_input_error {
+    char *path, *message;
+    int skipped_on_request;
+} gate_input_error;
+
+struct mcpp_gate_report {
+    gate_entry *entries;
+    size_t n;
+    mcpp_gate_outcome outcome;
+    char *reason;      /* the overall reason (names unread inputs when there are some) */
+    char *gated_reason; /* the reason from the candidates alone */
+    char *metric_name;
+    gate_input_error *inputs;
+    size_t n_inputs;
+};
+
+/* ---- gate_explain.c ---------------------------------------------------------------- */
+
+/* Records the candidate's lane (key and label) and file. 0 or MCPP_ENOMEM. */
+int mcpp_gate_explain_candidate(gate_explain *w, const mcpp_policy *p, const mcpp_receipt *cand);
+/* Records a pooled baseline; with verdict QUALIFIED its qualifications and
+ * fired rules too. 0 or an error code. */
+int mcpp_gate_explain_pooled(gate_explain *w, const mcpp_policy *p, const mcpp_receipt *base,
+                             const mcpp_receipt *cand, mcpp_verdict verdict);
+/* Records what kept a baseline out (its mismatching and missing rows and
+ * fired rules). 0 or an error code. */
+int mcpp_gate_explain_rejected(gate_explain *w, const mcpp_policy *p, const mcpp_receipt *base,
+                               const mcpp_receipt *cand);
+/* Appends the most common blockers ("hardware: a vs b on 3 baselines; ...")
+ * to a reason line. */
+void mcpp_gate_explain_blockers(const gate_explain *w, mcpp_strbuf *reason);
+void mcpp_gate_explain_free(gate_explain *w);
+
+#endif /* MCPP_GATE_INTERNAL_H */

@@ -1,0 +1,83 @@
+/*
+ * gate_junit.c — the gate report as JUnit XML for CI test views: one
+ * testcase per candidate and metric (a failure for a regression, skipped for
+ * undetermined) and one erroring testcase per input that could not be read.
+ * Text is escaped as for HTML (render/html.h), which is valid XML 1.0: control
+ * characters never reach the document as such.
+ */
+#include "analysis/gate_internal.h"
+#include "render/html.h"
+#include "util/error_internal.h"
+
+/* The metric(s) of one candidate: one testcase each. */
+static void put_metric_cases(mcpp_strbuf *b, const mcpp_gate_report *r, const gate_entry *e)
+{
+    mcpp_sb_puts(b, "  <testcase classname=\"");
+    mcpp_sb_html(b, e->why.lane_label);
+    mcpp_sb_puts(b, "\" name=\"");
+    mcpp_sb_html(b, e->id);
+    mcpp_sb_putc(b, ' ');
+    mcpp_sb_html(b, r->metric_name);
+    mcpp_sb_puts(b, "\" file=\"");
+    mcpp_sb_html(b, e->why.path);
+    mcpp_sb_puts(b, "\">\n");
+    const char *element = e->outcome == MCPP_GATE_FAILED ? "failure" : e->outcome == MCPP_GATE_UNDETERMINED ? "skipped" : NULL;
+    if (element) {
+        mcpp_sb_printf(b, "    <%s type=\"%s\" message=\"", element, e->why.reason_code ? e->why.reason_code : "");
+        mcpp_sb_html(b, e->reason);
+        mcpp_sb_printf(b, "\"/>\n");
+    }
+    mcpp_sb_puts(b, "    <system-out>");
+    mcpp_sb_html(b, e->reason);
+    if (e->has_metric) {
+        mcpp_sb_puts(b, "\nchange: ");
+        mcpp_sb_change_words(b, mcpp_metric_improvement(e->metric.rel_delta, e->metric.higher_is_better));
+    }
+    mcpp_sb_printf(b, "\npooled baselines: %zu", e->baselines);
+    for (size_t k = 0; k < e->why.n_diffs; k++) {
+        const gate_difference *d = &e->why.diffs[k];
+        mcpp_sb_printf(b, "\n%s %s ", d->pooled ? "qualifies:" : "blocks:", d->is_rule ? "rule" : "dimension");
+        mcpp_sb_html(b, d->dimension);
+        mcpp_sb_printf(b, " %s: baseline ", mcpp_dim_status_name(d->status));
+        mcpp_sb_html(b, d->base ? d->base : "-");
+        mcpp_sb_puts(b, ", candidate ");
+        mcpp_sb_html(b, d->cand ? d->cand : "-");
+    }
+    mcpp_sb_puts(b, "</system-out>\n  </testcase>\n");
+}
+
+static void gate_render_junit(mcpp_strbuf *b, const mcpp_gate_report *r)
+{
+    size_t failures = 0, skipped = 0, errors = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        failures += r->entries[i].outcome == MCPP_GATE_FAILED;
+        skipped += r->entries[i].outcome == MCPP_GATE_UNDETERMINED;
+    }
+    for (size_t k = 0; k < r->n_inputs; k++) errors += !r->inputs[k].skipped_on_request;
+    mcpp_sb_printf(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"mcpp-receipts gate\" tests=\"%zu\" "
+                      "failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n",
+                   r->n + r->n_inputs, failures, errors, skipped + r->n_inputs - errors);
+    mcpp_sb_printf(b, "<testsuite name=\"merge gate (%s)\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n",
+                   mcpp_gate_outcome_name(r->outcome), r->n + r->n_inputs, failures, errors,
+                   skipped + r->n_inputs - errors);
+    for (size_t i = 0; i < r->n; i++) put_metric_cases(b, r, &r->entries[i]);
+    for (size_t k = 0; k < r->n_inputs; k++) {
+        const gate_input_error *in = &r->inputs[k];
+        mcpp_sb_puts(b, "  <testcase classname=\"inputs\" name=\"");
+        mcpp_sb_html(b, in->path ? in->path : "(input)");
+        mcpp_sb_printf(b, "\">\n    <%s message=\"", in->skipped_on_request ? "skipped" : "error type=\"input\"");
+        mcpp_sb_html(b, in->message);
+        mcpp_sb_puts(b, "\"/>\n  </testcase>\n");
+    }
+    mcpp_sb_puts(b, "</testsuite>\n</testsuites>\n");
+}
+
+int mcpp_gate_report_render_junit(char **out, const mcpp_gate_report *r)
+{
+    MCPP_CHECK_ARG(out && r, "mcpp_gate_report_render_junit: NULL argument");
+    *out = NULL;
+    mcpp_strbuf b;
+    mcpp_sb_init_heap(&b, 4096);
+    gate_render_junit(&b, r);
+    return mcpp_sb_finish(&b, out);
+}

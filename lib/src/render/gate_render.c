@@ -1,0 +1,366 @@
+/*
+ * gate_render.c — the gate report as text, JSON ("mcpp.gate/2") and
+ * markdown: every candidate with its lane, pooled baselines and their files,
+ * differences and fired rules, the metric change in the words of
+ * metric_change.h, and the inputs that were not gated. Keys: docs/gate.md.
+ * Each candidate's metric result goes through one writer per format
+ * (put_metric_*), so several metrics per candidate are a loop in one place.
+ */
+#include <string.h>
+
+#include "analysis/gate_internal.h"
+#include "mcpp_receipts/frontier.h"
+#include "render/render.h"
+#include "util/error_internal.h"
+#include "util/escape.h"
+
+/* GitHub refuses comments over 65,536 characters; the markdown keeps a margin
+ * for what a CI script adds around it (a marker, a heading). */
+#define GATE_MARKDOWN_BUDGET 60000
+/* Pooled baselines named one by one in text and markdown (JSON has all). */
+#define GATE_BASELINES_SHOWN 5
+
+static size_t qualification_count(const gate_entry *e)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < e->why.n_diffs; k++) n += e->why.diffs[k].pooled;
+    return n;
+}
+
+/* ---- JSON ------------------------------------------------------------------------------ */
+
+static void put_metric_json(mcpp_strbuf *b, const gate_entry *e)
+{
+    mcpp_sb_puts(b, ", \"metric\": ");
+    if (e->has_metric) mcpp_metric_render_json(b, &e->metric);
+    else mcpp_sb_puts(b, "null");
+    mcpp_sb_puts(b, ", \"metrics\": [");
+    if (e->has_metric) mcpp_metric_render_json(b, &e->metric);
+    mcpp_sb_putc(b, ']');
+}
+
+static void put_differences_json(mcpp_strbuf *b, const gate_explain *w)
+{
+    mcpp_sb_puts(b, ", \"differences\": [");
+    for (size_t k = 0; k < w->n_diffs; k++) {
+        const gate_difference *d = &w->diffs[k];
+        mcpp_sb_printf(b, "%s{\"kind\": \"%s\", \"dimension\": ", k ? ", " : "", d->is_rule ? "rule" : "dimension");
+        mcpp_sb_json_string(b, d->dimension);
+        mcpp_sb_printf(b, ", \"status\": \"%s\", \"base\": ", mcpp_dim_status_name(d->status));
+        mcpp_sb_json_string(b, d->base);
+        mcpp_sb_puts(b, ", \"cand\": ");
+        mcpp_sb_json_string(b, d->cand);
+        mcpp_sb_puts(b, ", \"reason\": ");
+        mcpp_sb_json_string(b, d->reason);
+        mcpp_sb_printf(b, ", \"pooled\": %s, \"baselines\": %zu}", d->pooled ? "true" : "false", d->count);
+    }
+    mcpp_sb_printf(b, "], \"differences_omitted\": %zu, \"baselines_unexamined\": %zu", w->differences_more,
+                   w->unexamined);
+}
+
+static void put_candidate_json(mcpp_strbuf *b, const gate_entry *e)
+{
+    const gate_explain *w = &e->why;
+    mcpp_sb_puts(b, "{\"id\": ");
+    mcpp_sb_json_string(b, e->id);
+    mcpp_sb_puts(b, ", \"path\": ");
+    mcpp_sb_json_string(b, w->path);
+    mcpp_sb_puts(b, ", \"lane\": {\"key\": ");
+    mcpp_sb_json_string(b, w->lane_key);
+    char short_key[32] = "";
+    if (w->lane_key) mcpp_lane_key_short(short_key, sizeof short_key, w->lane_key);
+    mcpp_sb_puts(b, ", \"short_key\": ");
+    mcpp_sb_json_string(b, short_key);
+    mcpp_sb_puts(b, ", \"label\": ");
+    mcpp_sb_json_string(b, w->lane_label);
+    mcpp_sb_printf(b, "}, \"outcome\": \"%s\", \"reason_code\": ", mcpp_gate_outcome_name(e->outcome));
+    mcpp_sb_json_string(b, w->reason_code);
+    mcpp_sb_puts(b, ", \"reason\": ");
+    mcpp_sb_json_string(b, e->reason);
+    mcpp_sb_printf(b, ", \"baselines\": %zu, \"verdicts\": {\"comparable\": %zu, \"qualified\": %zu, "
+                      "\"not_comparable\": %zu, \"insufficient\": %zu}, \"pooled\": [",
+                   e->baselines, w->by_verdict[0], w->by_verdict[1], w->by_verdict[2], w->by_verdict[3]);
+    for (size_t k = 0; k < w->n_pooled; k++) {
+        mcpp_sb_puts(b, k ? ", {\"id\": " : "{\"id\": ");
+        mcpp_sb_json_string(b, w->pooled[k].id);
+        mcpp_sb_puts(b, ", \"path\": ");
+        mcpp_sb_json_string(b, w->pooled[k].path);
+        mcpp_sb_printf(b, ", \"verdict\": \"%s\"}", mcpp_verdict_name(w->pooled[k].verdict));
+    }
+    mcpp_sb_printf(b, "], \"pooled_omitted\": %zu", w->pooled_omitted);
+    put_differences_json(b, w);
+    put_metric_json(b, e);
+    mcpp_sb_putc(b, '}');
+}
+
+static void gate_render_json(mcpp_strbuf *b, const void *object)
+{
+    const mcpp_gate_report *r = object;
+    size_t count[3] = {0, 0, 0};
+    for (size_t i = 0; i < r->n; i++) count[r->entries[i].outcome]++;
+    mcpp_sb_printf(b, "{\"schema\": \"mcpp.gate/2\", \"outcome\": \"%s\", \"exit_code\": %d, \"reason\": ",
+                   mcpp_gate_outcome_name(r->outcome), (int)r->outcome);
+    mcpp_sb_json_string(b, r->reason);
+    mcpp_sb_puts(b, ", \"metric\": ");
+    mcpp_sb_json_string(b, r->metric_name);
+    mcpp_sb_printf(b, ", \"counts\": {\"passed\": %zu, \"failed\": %zu, \"undetermined\": %zu}, \"candidates\": [",
+                   count[0], count[1], count[2]);
+    for (size_t i = 0; i < r->n; i++) {
+        mcpp_sb_puts(b, i ? ",\n  " : "\n  ");
+        put_candidate_json(b, &r->entries[i]);
+    }
+    mcpp_sb_puts(b, "],\n\"skipped\": [");
+    for (size_t k = 0; k < r->n_inputs; k++) {
+        mcpp_sb_puts(b, k ? ", {\"path\": " : "{\"path\": ");
+        mcpp_sb_json_string(b, r->inputs[k].path);
+        mcpp_sb_puts(b, ", \"error\": ");
+        mcpp_sb_json_string(b, r->inputs[k].message);
+        mcpp_sb_printf(b, ", \"skipped_on_request\": %s}", r->inputs[k].skipped_on_request ? "true" : "false");
+    }
+    mcpp_sb_puts(b, "]}\n");
+}
+
+/* ---- text ------------------------------------------------------------------------------ */
+
+/* The change column: "worse by 3.1%", or "-" without a metric. */
+static void put_metric_cell(mcpp_strbuf *b, const gate_entry *e)
+{
+    if (e->has_metric) mcpp_sb_change_words(b, mcpp_metric_improvement(e->metric.rel_delta, e->metric.higher_is_better));
+    else mcpp_sb_puts(b, "-");
+}
+
+static void put_metric_text(mcpp_strbuf *b, const gate_entry *e)
+{
+    if (e->has_metric) mcpp_metric_render_text(b, &e->metric, "  ");
+}
+
+static void put_differences_text(mcpp_strbuf *b, const gate_explain *w)
+{
+    for (size_t k = 0; k < w->n_diffs; k++) {
+        const gate_difference *d = &w->diffs[k];
+        mcpp_sb_printf(b, "  %-11s %s ", d->pooled ? "qualifies" : "blocks", d->is_rule ? "rule" : "dimension");
+        mcpp_sb_terminal(b, d->dimension);
+        mcpp_sb_printf(b, " %s: baseline ", mcpp_dim_status_name(d->status));
+        mcpp_sb_terminal(b, d->base ? d->base : "-");
+        mcpp_sb_puts(b, ", candidate ");
+        mcpp_sb_terminal(b, d->cand ? d->cand : "-");
+        mcpp_sb_printf(b, " (%zu baseline%s): ", d->count, d->count == 1 ? "" : "s");
+        mcpp_sb_terminal(b, d->reason);
+        mcpp_sb_putc(b, '\n');
+    }
+    if (w->differences_more)
+        mcpp_sb_printf(b, "  ... and %zu more distinct differences (not kept)\n", w->differences_more);
+    if (w->unexamined)
+        mcpp_sb_printf(b, "  (rows itemised for the first %zu baselines; %zu more not itemised)\n", w->examined,
+                       w->unexamined);
+}
+
+static void put_candidate_text(mcpp_strbuf *b, const gate_entry *e)
+{
+    const gate_explain *w = &e->why;
+    mcpp_sb_puts(b, "\ncandidate   ");
+    mcpp_sb_terminal(b, e->id);
+    mcpp_sb_puts(b, w->path ? " (" : "\n");
+    if (w->path) {
+        mcpp_sb_terminal(b, w->path);
+        mcpp_sb_puts(b, ")\n");
+    }
+    char short_key[32] = "-";
+    if (w->lane_key) mcpp_lane_key_short(short_key, sizeof short_key, w->lane_key);
+    mcpp_sb_puts(b, "  lane      ");
+    mcpp_sb_terminal(b, w->lane_label);
+    mcpp_sb_printf(b, " (%s)\n  outcome   %s (%s): ", short_key, mcpp_gate_outcome_name(e->outcome), w->reason_code);
+    mcpp_sb_terminal(b, e->reason);
+    mcpp_sb_printf(b, "\n  baselines %zu pooled of %zu examined", e->baselines,
+                   w->by_verdict[0] + w->by_verdict[1] + w->by_verdict[2] + w->by_verdict[3]);
+    for (size_t k = 0; k < w->n_pooled && k < GATE_BASELINES_SHOWN; k++) {
+        mcpp_sb_puts(b, k ? ", " : ": ");
+        mcpp_sb_terminal(b, w->pooled[k].id);
+        if (w->pooled[k].path) {
+            mcpp_sb_puts(b, " (");
+            mcpp_sb_terminal(b, w->pooled[k].path);
+            mcpp_sb_putc(b, ')');
+        }
+    }
+    if (e->baselines > GATE_BASELINES_SHOWN) mcpp_sb_printf(b, ", and %zu more", e->baselines - GATE_BASELINES_SHOWN);
+    mcpp_sb_putc(b, '\n');
+    put_differences_text(b, w);
+    put_metric_text(b, e);
+}
+
+static void put_inputs_text(mcpp_strbuf *b, const mcpp_gate_report *r)
+{
+    if (!r->n_inputs) return;
+    mcpp_sb_printf(b, "\ninputs not gated (%zu):\n", r->n_inputs);
+    for (size_t k = 0; k < r->n_inputs; k++) {
+        mcpp_sb_printf(b, "  %s ", r->inputs[k].skipped_on_request ? "skipped" : "error  ");
+        mcpp_sb_terminal(b, r->inputs[k].path ? r->inputs[k].path : "-");
+        mcpp_sb_puts(b, ": ");
+        mcpp_sb_terminal(b, r->inputs[k].message);
+        mcpp_sb_putc(b, '\n');
+    }
+}
+
+static void gate_render_text(mcpp_strbuf *b, const void *object)
+{
+    const mcpp_gate_report *r = object;
+    size_t wid = strlen("candidate");
+    mcpp_strbuf t, cell;
+    mcpp_sb_init(&t, NULL, 0);
+    mcpp_sb_init(&cell, NULL, 0);
+    for (size_t i = 0; i < r->n; i++) {
+        size_t w = strlen(mcpp_terminal_scratch(&t, r->entries[i].id, b));
+        if (w > wid) wid = w;
+    }
+    mcpp_sb_printf(b, "gate %s: ", mcpp_gate_outcome_name(r->outcome));
+    mcpp_sb_terminal(b, r->reason);
+    mcpp_sb_puts(b, "\n");
+    put_inputs_text(b, r);
+    mcpp_sb_printf(b, "\n%-*s  %-12s  %9s  %-16s  lane\n", (int)wid, "candidate", "outcome", "baselines", "change");
+    for (size_t i = 0; i < r->n; i++) {
+        const gate_entry *e = &r->entries[i];
+        cell.len = 0;
+        if (cell.data) cell.data[0] = '\0';
+        put_metric_cell(&cell, e);
+        mcpp_sb_printf(b, "%-*s  %-12s  %9zu  %-16s  ", (int)wid, mcpp_terminal_scratch(&t, e->id, b),
+                       mcpp_gate_outcome_name(e->outcome), e->baselines, cell.data ? cell.data : "-");
+        mcpp_sb_terminal(b, e->why.lane_label);
+        mcpp_sb_putc(b, '\n');
+    }
+    for (size_t i = 0; i < r->n; i++) put_candidate_text(b, &r->entries[i]);
+    mcpp_sb_free(&t);
+    mcpp_sb_free(&cell);
+}
+
+/* ---- markdown --------------------------------------------------------------------------- */
+
+static void put_metric_markdown(mcpp_strbuf *b, const gate_entry *e)
+{
+    put_metric_cell(b, e);
+    if (e->has_metric && !e->metric.point_comparison) {
+        double lo, hi;
+        mcpp_metric_improvement_interval(&e->metric, &lo, &hi);
+        mcpp_sb_printf(b, " (%.0f%%: ", e->metric.confidence * 100);
+        mcpp_sb_change_words(b, lo);
+        mcpp_sb_puts(b, " .. ");
+        mcpp_sb_change_words(b, hi);
+        mcpp_sb_putc(b, ')');
+    }
+}
+
+/* The "why" cell: the reason, then each difference in one line. */
+static void put_why_markdown(mcpp_strbuf *b, const gate_entry *e)
+{
+    mcpp_sb_markdown(b, e->reason);
+    for (size_t k = 0; k < e->why.n_diffs; k++) {
+        const gate_difference *d = &e->why.diffs[k];
+        mcpp_sb_printf(b, "<br>%s%s `", d->pooled ? "qualifies: " : "blocks: ", d->is_rule ? "rule " : "");
+        mcpp_sb_markdown(b, d->dimension);
+        mcpp_sb_printf(b, "` %s, baseline ", mcpp_dim_status_name(d->status));
+        mcpp_sb_markdown(b, d->base ? d->base : "-");
+        mcpp_sb_puts(b, " → candidate ");
+        mcpp_sb_markdown(b, d->cand ? d->cand : "-");
+        mcpp_sb_printf(b, " (%zu)", d->count);
+    }
+}
+
+static void put_row_markdown(mcpp_strbuf *b, const gate_entry *e, int with_why)
+{
+    mcpp_sb_puts(b, "| ");
+    mcpp_sb_markdown(b, e->id);
+    mcpp_sb_puts(b, " | ");
+    mcpp_sb_markdown(b, e->why.lane_label);
+    mcpp_sb_printf(b, " | %s%s%s | ", e->outcome == MCPP_GATE_PASSED ? "" : "**", mcpp_gate_outcome_name(e->outcome),
+                   e->outcome == MCPP_GATE_PASSED ? "" : "**");
+    put_metric_markdown(b, e);
+    mcpp_sb_printf(b, " | %zu", e->baselines);
+    for (size_t k = 0; k < e->why.n_pooled && k < GATE_BASELINES_SHOWN && with_why; k++) {
+        mcpp_sb_puts(b, k ? ", `" : ": `");
+        mcpp_sb_markdown(b, e->why.pooled[k].path ? e->why.pooled[k].path : e->why.pooled[k].id);
+        mcpp_sb_putc(b, '`');
+    }
+    if (with_why && e->baselines > GATE_BASELINES_SHOWN)
+        mcpp_sb_printf(b, ", +%zu", e->baselines - GATE_BASELINES_SHOWN);
+    mcpp_sb_puts(b, " | ");
+    if (with_why) put_why_markdown(b, e);
+    else mcpp_sb_markdown(b, e->reason);
+    mcpp_sb_puts(b, " |\n");
+}
+
+/* Rows of the candidates (all, or those needing attention) while they fit
+ * under `limit` characters in all; returns how many were left out. Each row
+ * is written aside first, so one long row cannot overshoot the limit. */
+static size_t put_rows_markdown(mcpp_strbuf *b, const mcpp_gate_report *r, int attention_only, size_t limit)
+{
+    size_t left_out = 0;
+    mcpp_strbuf row;
+    mcpp_sb_init_heap(&row, 512);
+    for (size_t i = 0; i < r->n; i++) {
+        const gate_entry *e = &r->entries[i];
+        if (attention_only && e->outcome == MCPP_GATE_PASSED && !qualification_count(e)) continue;
+        row.len = 0;
+        put_row_markdown(&row, e, attention_only);
+        if (row.failed || b->len + row.len >= limit) {
+            left_out++;
+            continue;
+        }
+        mcpp_sb_put(b, row.data, row.len);
+    }
+    mcpp_sb_free(&row);
+    return left_out;
+}
+
+static void put_inputs_markdown(mcpp_strbuf *b, const mcpp_gate_report *r, size_t limit)
+{
+    if (!r->n_inputs) return;
+    mcpp_sb_printf(b, "\n**%zu input%s not gated:**\n\n", r->n_inputs, r->n_inputs == 1 ? "" : "s");
+    for (size_t k = 0; k < r->n_inputs; k++) {
+        if (b->len >= limit) {
+            mcpp_sb_printf(b, "- … and %zu more (the JSON output lists all)\n", r->n_inputs - k);
+            break;
+        }
+        mcpp_sb_printf(b, "- %s `", r->inputs[k].skipped_on_request ? "skipped" : "**error**");
+        mcpp_sb_markdown(b, r->inputs[k].path ? r->inputs[k].path : "-");
+        mcpp_sb_puts(b, "`: ");
+        mcpp_sb_markdown(b, r->inputs[k].message);
+        mcpp_sb_putc(b, '\n');
+    }
+}
+
+static const char GATE_MD_HEAD[] = "| candidate | lane | outcome | change | baselines | why |\n|---|---|---|---|---|---|\n";
+
+static void gate_render_markdown(mcpp_strbuf *b, const void *object)
+{
+    const mcpp_gate_report *r = object;
+    size_t count[3] = {0, 0, 0}, attention = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        count[r->entries[i].outcome]++;
+        attention += r->entries[i].outcome != MCPP_GATE_PASSED || qualification_count(&r->entries[i]);
+    }
+    mcpp_sb_printf(b, "### Merge gate: **%s**\n\n", mcpp_gate_outcome_name(r->outcome));
+    mcpp_sb_markdown(b, r->reason);
+    mcpp_sb_printf(b, "\n\n%zu candidate%s: %zu passed, %zu failed, %zu undetermined; metric `", r->n,
+                   r->n == 1 ? "" : "s", count[0], count[1], count[2]);
+    mcpp_sb_markdown(b, r->metric_name);
+    mcpp_sb_puts(b, "`.\n");
+    put_inputs_markdown(b, r, b->len + 8000);
+    if (attention) {
+        mcpp_sb_printf(b, "\n#### Not passed, or passed with qualifications (%zu)\n\n%s", attention, GATE_MD_HEAD);
+        size_t cut = put_rows_markdown(b, r, 1, GATE_MARKDOWN_BUDGET / 2);
+        if (cut) mcpp_sb_printf(b, "\n… and %zu more not shown here (the JSON output has every one).\n", cut);
+    } else {
+        mcpp_sb_puts(b, "\nNo candidate failed, none was undetermined, none has a qualification.\n");
+    }
+    mcpp_sb_printf(b, "\n<details><summary>All %zu candidate%s</summary>\n\n%s", r->n, r->n == 1 ? "" : "s",
+                   GATE_MD_HEAD);
+    size_t cut = put_rows_markdown(b, r, 0, GATE_MARKDOWN_BUDGET - 400);
+    if (cut) mcpp_sb_printf(b, "\n… and %zu more not shown (the JSON output has every one).\n", cut);
+    mcpp_sb_puts(b, "\n</details>\n");
+}
+
+int mcpp_gate_report_render(char **out, const mcpp_gate_report *r, mcpp_output_format format)
+{
+    MCPP_CHECK_ARG(out && r, "mcpp_gate_report_render: NULL argument");
+    static const mcpp_renderer renderer = {gate_render_text, gate_render_json, gate_render_markdown, 4096};
+    return mcpp_render(out, r, format, &renderer);
+}

@@ -1,0 +1,84 @@
+/*
+ * cli_outputs.c — `--output FORMAT=PATH` for the commands whose report has
+ * several formats (gate, compare, frontier): one run writes each file, so a
+ * CI job gets JSON, markdown and JUnit from the same decision. Everything is
+ * rendered before anything is written, and each file is written atomically.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static int take_one(cli_outputs *outs, const char *spec, const char *const *allowed)
+{
+    const char *eq = strchr(spec, '=');
+    if (!eq || eq == spec || !eq[1]) {
+        fprintf(stderr, "mcpp-receipts: --output wants FORMAT=PATH, got '%s'\n", spec);
+        return CLI_EXIT_INVALID;
+    }
+    size_t n = (size_t)(eq - spec);
+    for (int k = 0; allowed[k]; k++) {
+        if (strlen(allowed[k]) != n || strncmp(allowed[k], spec, n) != 0) continue;
+        if (outs->n == CLI_MAX_OUTPUTS) {
+            fprintf(stderr, "mcpp-receipts: at most %d --output options\n", CLI_MAX_OUTPUTS);
+            return CLI_EXIT_INVALID;
+        }
+        outs->items[outs->n].format = allowed[k];
+        outs->items[outs->n++].path = eq + 1;
+        return 0;
+    }
+    fprintf(stderr, "mcpp-receipts: --output format '%.*s' is not one of", (int)n, spec);
+    for (int k = 0; allowed[k]; k++) fprintf(stderr, " %s", allowed[k]);
+    fputc('\n', stderr);
+    return CLI_EXIT_INVALID;
+}
+
+int cli_take_outputs(int *argc, char **argv, cli_outputs *outs, const char *const *allowed)
+{
+    int kept = 1;
+    outs->n = 0;
+    for (int i = 1; i < *argc; i++) {
+        const char *spec = NULL;
+        if (strcmp(argv[i], "--output") == 0) {
+            if (i + 1 >= *argc) {
+                fputs("mcpp-receipts: --output needs FORMAT=PATH\n", stderr);
+                return CLI_EXIT_INVALID;
+            }
+            spec = argv[++i];
+        } else if (strncmp(argv[i], "--output=", 9) == 0) {
+            spec = argv[i] + 9;
+        } else {
+            argv[kept++] = argv[i];
+            continue;
+        }
+        int ex = take_one(outs, spec, allowed);
+        if (ex) return ex;
+    }
+    *argc = kept;
+    argv[kept] = NULL;
+    return 0;
+}
+
+int cli_write_outputs(const cli_outputs *outs, cli_render_fn render, const void *ctx)
+{
+    char *texts[CLI_MAX_OUTPUTS] = {NULL};
+    int ex = 0;
+    for (int k = 0; k < outs->n && !ex; k++) {
+        int rc = render(&texts[k], outs->items[k].format, ctx);
+        if (rc != MCPP_OK) {
+            cli_print_last_error();
+            ex = cli_exit_for_status(rc);
+        }
+    }
+    for (int k = 0; k < outs->n && !ex; k++) {
+        const char *path = outs->items[k].path;
+        if (strcmp(path, "-") == 0) {
+            fputs(texts[k], stdout);
+        } else if (mcpp_text_write_file(path, texts[k], strlen(texts[k])) != MCPP_OK) {
+            cli_print_last_error();
+            ex = CLI_EXIT_INVALID;
+        }
+    }
+    for (int k = 0; k < outs->n; k++) mcpp_free(texts[k]);
+    return ex;
+}

@@ -1,0 +1,85 @@
+"""GateReport explains every candidate (issue 13): lane label and key, the
+pooled baselines and their files, qualifications and blockers with both
+values, the reason code, the signed improvement and its words, and skipped
+inputs listed in every format."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import pytest
+
+import mcpp_receipts as mr
+from conftest import variant
+
+
+def _write(path: pathlib.Path, doc: dict) -> pathlib.Path:
+    path.write_text(json.dumps(doc))
+    return path
+
+
+@pytest.fixture
+def gate_dir(tmp_path: pathlib.Path) -> pathlib.Path:
+    base = tmp_path / "base"
+    cand = tmp_path / "cand"
+    base.mkdir()
+    cand.mkdir()
+    _write(base / "b1.json", variant(id="b1"))
+    _write(base / "b2.json", variant(id="b2"))
+    _write(cand / "qualified.json", variant({"compile.graph_breaks": 4}, id="qualified"))
+    _write(cand / "elsewhere.json", variant({"workload.seq_len": 8192}, id="elsewhere"))
+    return tmp_path
+
+
+def test_each_candidate_names_its_lane_baseline_files_and_differences(gate_dir):
+    report = mr.gate(gate_dir / "base", gate_dir / "cand")
+    assert report.outcome == "undetermined" and report.exit_code == 2
+    assert report.counts == {"passed": 1, "failed": 0, "undetermined": 1}
+    assert report.metric == "metrics.tokens_per_s"
+    q = report.candidate("qualified")
+    assert q["outcome"] == "passed" and q["reason_code"] == "passed"
+    assert q["path"].endswith("qualified.json")
+    assert q["lane"]["label"] == "NAM56R hybrid MoE lane"
+    assert q["lane"]["short_key"].startswith("lane-") and "pattern=" in q["lane"]["key"]
+    assert sorted(pathlib.Path(p["path"]).name for p in q["pooled"]) == ["b1.json", "b2.json"]
+    diff = [d for d in q["differences"] if d["dimension"] == "compile_detail"]
+    assert diff and diff[0]["pooled"] and diff[0]["status"] == "qualify" and diff[0]["baselines"] == 2
+    assert "graph_breaks=0" in diff[0]["base"] and "graph_breaks=4" in diff[0]["cand"]
+    assert q["metrics"] == [q["metric"]]
+    e = report.candidate("elsewhere")
+    assert e["reason_code"] == "no_comparable_baseline" and e["pooled"] == []
+    block = [d for d in e["differences"] if d["dimension"] == "sequence"]
+    assert block and not block[0]["pooled"] and block[0]["base"] == "4096" and block[0]["cand"] == "8192"
+    assert "dimension sequence mismatch on 2 baselines" in e["reason"]
+    with pytest.raises(KeyError):
+        report.candidate("nobody")
+    html = report._repr_html_()
+    assert "NAM56R hybrid MoE lane" in html and "sequence" in html
+
+
+def test_improvement_is_signed_positive_better_and_said_in_words():
+    base = [mr.loads(json.dumps(variant(id=f"b{i}"))) for i in range(2)]
+    tps = base[0].get("metrics.tokens_per_s")
+    slow = mr.loads(json.dumps(variant({"metrics.tokens_per_s": tps * 0.8}, id="slow")))
+    report = mr.gate(base, [slow])
+    m = report.candidates[0]["metric"]
+    assert m["improvement"] == pytest.approx(-0.2, abs=1e-9)
+    assert m["rel_delta"] == pytest.approx(-0.2, abs=1e-9)
+    assert m["change"] == "worse by 20.0%"
+    assert "worse by 20.0%" in report.to_text()
+    assert "worse by 20.0%" in report.to_markdown()
+
+
+def test_skipped_inputs_are_listed_in_every_format(gate_dir):
+    (gate_dir / "cand" / "broken.json").write_text('{"schema": "mcpp.receipt/2", "id": ')
+    with pytest.raises(mr.Error):
+        mr.gate(gate_dir / "base", gate_dir / "cand")
+    report = mr.gate(gate_dir / "base", gate_dir / "cand", errors="skip")
+    assert len(report.errors) == 1
+    assert [pathlib.Path(s["path"]).name for s in report.skipped] == ["broken.json"]
+    assert report.skipped[0]["skipped_on_request"] is True
+    assert report.to_dict()["skipped"] == report.skipped
+    assert "broken.json" in report.to_text() and "broken.json" in report.to_markdown()
+    assert "broken.json" in report._repr_html_()
+    assert "skipped on request" in report.reason
