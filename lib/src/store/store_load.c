@@ -1,13 +1,15 @@
 /*
- * store_load.c — turning stored canonical JSON back into receipts: rows are
- * read in batches and parsed on several threads (parsing is the cost; SQLite
- * reads are cheap), then appended to the set in row order.
+ * store_load.c — turning stored rows back into receipts: rows are read in
+ * batches and loaded on several threads, from the row's image (receipt/image.h:
+ * a memcpy and a pointer fix-up) when it is one of this build's and intact,
+ * else by parsing the canonical JSON body; then appended in row order.
  */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "receipt/image.h"
 #include "util/error_internal.h"
 #include "store/store_internal.h"
 
@@ -19,6 +21,8 @@ typedef struct batch {
     char *ids[BATCH_ROWS];
     char *bodies[BATCH_ROWS];
     size_t lengths[BATCH_ROWS];
+    unsigned char *images[BATCH_ROWS]; /* NULL: none (column absent or NULL) */
+    size_t image_lengths[BATCH_ROWS];
     mcpp_receipt *receipts[BATCH_ROWS];
     char *errors[BATCH_ROWS]; /* message of a body that failed to load */
     size_t n;
@@ -35,6 +39,13 @@ static void *parse_range(void *arg)
     worker *w = arg;
     batch *b = w->b;
     for (size_t i = w->from; i < w->to; i++) {
+        /* the image when it is one of this build's and intact, else the JSON */
+        if (b->images[i] &&
+            mcpp_receipt_image_read(&b->receipts[i], b->images[i], b->image_lengths[i], b->name) == MCPP_OK) {
+            if (strcmp(mcpp_receipt_id(b->receipts[i]), b->ids[i]) == 0) continue;
+            mcpp_receipt_free(b->receipts[i]);
+            b->receipts[i] = NULL;
+        }
         int rc = mcpp_receipt_load_buffer(&b->receipts[i], NULL, b->bodies[i], b->lengths[i], MCPP_FORMAT_JSON,
                                           b->name, NULL);
         if (rc) b->errors[i] = strdup(mcpp_error_last()->message);
@@ -84,7 +95,9 @@ static int drain_batch(batch *b, mcpp_store_receipt_fn sink, void *ctx, const mc
         mcpp_receipt_free(b->receipts[i]);
         free(b->ids[i]);
         free(b->bodies[i]);
+        free(b->images[i]);
         free(b->errors[i]);
+        b->images[i] = NULL;
         b->receipts[i] = NULL;
         b->ids[i] = b->bodies[i] = b->errors[i] = NULL;
     }
@@ -108,6 +121,14 @@ static int copy_row(batch *b, sqlite3_stmt *stmt)
     if (len) memcpy(b->bodies[i], body, len);
     b->bodies[i][len] = '\0';
     b->lengths[i] = len;
+    b->images[i] = NULL;
+    b->image_lengths[i] = 0;
+    const void *image = sqlite3_column_count(stmt) > 2 ? sqlite3_column_blob(stmt, 2) : NULL;
+    size_t image_len = image ? (size_t)sqlite3_column_bytes(stmt, 2) : 0;
+    if (image_len && (b->images[i] = malloc(image_len))) { /* no memory: the body will do */
+        memcpy(b->images[i], image, image_len);
+        b->image_lengths[i] = image_len;
+    }
     b->receipts[i] = NULL;
     b->errors[i] = NULL;
     b->n++;
