@@ -1,8 +1,9 @@
 /*
  * store_load.c — turning stored rows back into receipts: rows are read in
- * batches and loaded on several threads, from the row's image (receipt/image.h:
- * a memcpy and a pointer fix-up) when it is one of this build's and intact,
- * else by parsing the canonical JSON body; then appended in row order.
+ * batches; a row with an image this build accepts (receipt/image.h: a memcpy
+ * and a pointer fix-up) is read from it as it is fetched, the others have their
+ * canonical JSON body parsed on several threads; then all are appended in row
+ * order.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -21,8 +22,6 @@ typedef struct batch {
     char *ids[BATCH_ROWS];
     char *bodies[BATCH_ROWS];
     size_t lengths[BATCH_ROWS];
-    unsigned char *images[BATCH_ROWS]; /* NULL: none (column absent or NULL) */
-    size_t image_lengths[BATCH_ROWS];
     mcpp_receipt *receipts[BATCH_ROWS];
     char *errors[BATCH_ROWS]; /* message of a body that failed to load */
     size_t n;
@@ -39,13 +38,7 @@ static void *parse_range(void *arg)
     worker *w = arg;
     batch *b = w->b;
     for (size_t i = w->from; i < w->to; i++) {
-        /* the image when it is one of this build's and intact, else the JSON */
-        if (b->images[i] &&
-            mcpp_receipt_image_read(&b->receipts[i], b->images[i], b->image_lengths[i], b->name) == MCPP_OK) {
-            if (strcmp(mcpp_receipt_id(b->receipts[i]), b->ids[i]) == 0) continue;
-            mcpp_receipt_free(b->receipts[i]);
-            b->receipts[i] = NULL;
-        }
+        if (b->receipts[i]) continue; /* read from its image */
         int rc = mcpp_receipt_load_buffer(&b->receipts[i], NULL, b->bodies[i], b->lengths[i], MCPP_FORMAT_JSON,
                                           b->name, NULL);
         if (rc) b->errors[i] = strdup(mcpp_error_last()->message);
@@ -95,9 +88,7 @@ static int drain_batch(batch *b, mcpp_store_receipt_fn sink, void *ctx, const mc
         mcpp_receipt_free(b->receipts[i]);
         free(b->ids[i]);
         free(b->bodies[i]);
-        free(b->images[i]);
         free(b->errors[i]);
-        b->images[i] = NULL;
         b->receipts[i] = NULL;
         b->ids[i] = b->bodies[i] = b->errors[i] = NULL;
     }
@@ -105,32 +96,41 @@ static int drain_batch(batch *b, mcpp_store_receipt_fn sink, void *ctx, const mc
     return rc;
 }
 
+/* A row's receipt from its image, read right here (a memcpy and a pointer
+ * fix-up cost less than copying the body to parse it on a thread); NULL when
+ * the row has none, or none this build accepts, or it names another id. */
+static mcpp_receipt *from_image(sqlite3_stmt *stmt, const char *id, const char *name)
+{
+    const void *image = sqlite3_column_count(stmt) > 2 ? sqlite3_column_blob(stmt, 2) : NULL;
+    mcpp_receipt *r = NULL;
+    if (!image || mcpp_receipt_image_read(&r, image, (size_t)sqlite3_column_bytes(stmt, 2), name) != MCPP_OK)
+        return NULL;
+    if (strcmp(mcpp_receipt_id(r), id) == 0) return r;
+    mcpp_receipt_free(r);
+    return NULL;
+}
+
 static int copy_row(batch *b, sqlite3_stmt *stmt)
 {
     const char *id = (const char *)sqlite3_column_text(stmt, 0);
+    size_t i = b->n;
+    b->errors[i] = NULL;
+    b->bodies[i] = NULL;
+    b->lengths[i] = 0;
+    if (!(b->ids[i] = strdup(id ? id : ""))) return mcpp_error_nomem();
+    if ((b->receipts[i] = from_image(stmt, b->ids[i], b->name))) {
+        b->n++;
+        return MCPP_OK;
+    }
     const char *body = (const char *)sqlite3_column_text(stmt, 1);
     size_t len = (size_t)sqlite3_column_bytes(stmt, 1);
-    size_t i = b->n;
-    b->ids[i] = strdup(id ? id : "");
-    b->bodies[i] = malloc(len + 1);
-    if (!b->ids[i] || !b->bodies[i]) {
+    if (!(b->bodies[i] = malloc(len + 1))) {
         free(b->ids[i]);
-        free(b->bodies[i]);
         return mcpp_error_nomem();
     }
     if (len) memcpy(b->bodies[i], body, len);
     b->bodies[i][len] = '\0';
     b->lengths[i] = len;
-    b->images[i] = NULL;
-    b->image_lengths[i] = 0;
-    const void *image = sqlite3_column_count(stmt) > 2 ? sqlite3_column_blob(stmt, 2) : NULL;
-    size_t image_len = image ? (size_t)sqlite3_column_bytes(stmt, 2) : 0;
-    if (image_len && (b->images[i] = malloc(image_len))) { /* no memory: the body will do */
-        memcpy(b->images[i], image, image_len);
-        b->image_lengths[i] = image_len;
-    }
-    b->receipts[i] = NULL;
-    b->errors[i] = NULL;
     b->n++;
     return MCPP_OK;
 }
