@@ -72,7 +72,8 @@ static void chunk_start(chunk *c, const mcpp_receipt *const *receipts, size_t fi
         fill_range *f = &c->ranges[w];
         *f = (fill_range){receipts, c->rows, first, first + n * w / c->n_ranges, first + n * (w + 1) / c->n_ranges,
                           metric, MCPP_OK, 0};
-        c->started[w] = pthread_create(&c->threads[w], NULL, fill, f) == 0;
+        /* a few rows are filled here: a thread would cost more than they do */
+        c->started[w] = n >= ROWS_PER_WORKER_MIN && pthread_create(&c->threads[w], NULL, fill, f) == 0;
         if (!c->started[w]) fill(f);
     }
 }

@@ -24,6 +24,7 @@
 #include "store/store_internal.h"
 
 #define STATE_NAME "lane_summaries"
+#define SUMMARIES_THREAD_MIN 256
 
 /* ---- the validity mark ------------------------------------------------------------ */
 
@@ -170,7 +171,8 @@ int mcpp_store_summaries_start(mcpp_store_summaries_job *j, mcpp_store *s, const
     j->receipts = receipts;
     j->n = n;
     int rc = summaries_valid(&j->valid, s);
-    if (rc || !j->valid || n == 0) return rc;
+    /* a small add builds them in _finish: a thread would cost more */
+    if (rc || !j->valid || n < SUMMARIES_THREAD_MIN) return rc;
     j->started = pthread_create(&j->thread, NULL, build_job, j) == 0;
     return MCPP_OK;
 }
