@@ -3,7 +3,8 @@
  * measured in the same run:
  *
  *   add       mcpp_store_add of N receipts in ONE call (canonical JSON, lane
- *             key, columns, identity checks, one transaction, synchronous=FULL)
+ *             key, columns, receipt image, lane summaries, identity checks, one
+ *             transaction, synchronous=FULL)
  *             vs plain SQLite inserting the same N JSON texts with an id key
  *             in one transaction under the same pragmas (the floor).
  *   frontier  what `frontier --store` does: build the frontier from the lane

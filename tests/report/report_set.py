@@ -62,6 +62,40 @@ def write_set(example: pathlib.Path, out: pathlib.Path, lanes: int, hostile: boo
     return n
 
 
+HISTORY_RUNS = 24
+HISTORY_STEP_AT = 12
+HISTORY_COMMIT = "<b>c0mmit</b>&'{:03d}"
+
+
+def history_commit(run: int) -> str:
+    """Run `run`'s git commit: hostile text (the page must escape it) ending in the run number."""
+    return HISTORY_COMMIT.format(run)
+
+
+def write_history(example: pathlib.Path, out: pathlib.Path, hostile: bool = True) -> int:
+    """Two lanes over time for the history section: HISTORY_RUNS daily runs each,
+    0.3% noise; lane "step" drops 6% from run HISTORY_STEP_AT on, lane "flat"
+    does not change. Commits (and the step lane's name) are hostile strings."""
+    base = json.loads(example.read_text(encoding="utf-8"))
+    rng = random.Random(29)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, seq_len in (("step", 1024), ("flat", 2048)):
+        for run in range(HISTORY_RUNS):
+            r = copy.deepcopy(base)
+            r["id"] = f"history-{name}-{run:03d}"
+            r["created_at"] = f"2026-04-{1 + run:02d}T12:00:00Z"
+            r["source"]["git_commit"] = history_commit(run) if hostile else f"{run:040x}"
+            r["workload"]["seq_len"] = seq_len
+            r["routing"]["top_k"] = 8  # write_set's lanes use top_k 1..6: these are lanes of their own
+            r["workload"].pop("useful_tokens_per_step", None)
+            r["lane"]["name"] = (HOSTILE if hostile else "NAM56R") + f" history {name}"
+            level = 0.94 if name == "step" and run >= HISTORY_STEP_AT else 1.0
+            r["metrics"]["tokens_per_s"] = round(rng.gauss(400000.0 * level, 400000.0 * 0.003), 1)
+            r["status"] = {"outcome": "ok", "stability": "stable"}
+            (out / f"{r['id']}.json").write_text(json.dumps(r, ensure_ascii=False, indent=1), encoding="utf-8")
+    return 2 * HISTORY_RUNS
+
+
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if a != "--plain"]
     if len(args) not in (2, 3):

@@ -20,7 +20,7 @@ DB=$tmp/s.db
 N=$(find "$EX" -name "*.json" | wc -l | tr -d " ")
 
 "$M" store init "$DB" >"$tmp/out" 2>&1; check "init exits 0" 0 $?
-contains "init names the schema version" "$tmp/out" "schema version 3"
+contains "init names the schema version" "$tmp/out" "schema version 4"
 "$M" store add "$DB" "$EX" >"$tmp/out" 2>&1; check "add a directory exits 0" 0 $?
 contains "add counts the new receipts (json and yaml of one receipt are one)" "$tmp/out" "added $N, unchanged $N"
 "$M" store add "$DB" "$EX" >"$tmp/out" 2>&1; check "adding again exits 0" 0 $?
@@ -81,6 +81,12 @@ contains "history json has its schema" "$tmp/out" '"schema": "mcpp.history/1"'
 "$M" history --store "$DB" --format markdown >"$tmp/out" 2>&1; check "history markdown exits 0" 0 $?
 contains "history markdown has a table" "$tmp/out" "| created_at | git_commit |"
 "$M" history --lane x >"$tmp/out" 2>&1; check "history without --store exits 3" 3 $?
+# report --store: the frontier page with a history section
+"$M" report --store "$DB" --out "$tmp/report.html" >"$tmp/out" 2>&1; check "report --store exits 0" 0 $?
+contains "report --store has a history section" "$tmp/report.html" '<section id="history">'
+contains "report --store plots the runs" "$tmp/report.html" '<circle class="run"'
+"$M" report --store "$DB" --lane no-such-lane --out "$tmp/report2.html" >"$tmp/out" 2>&1
+check "report --store with an unknown --lane exits 3" 3 $?
 
 # damaged and missing stores
 head -c 3000 "$DB" >"$tmp/trunc.db"

@@ -471,7 +471,7 @@ TEST(a_full_filesystem_gives_a_clear_error_and_keeps_what_was_committed)
     snprintf(dir, sizeof dir, "%s/full", tmpdir);
     snprintf(path, sizeof path, "%s/full.db", dir);
     int rc = 0;
-    if (mount_tmpfs(dir, "size=256k") == 0) {
+    if (mount_tmpfs(dir, "size=1m") == 0) {
         size_t added = fill_until_failure(path, &rc, message, sizeof message);
         CHECK_INT_EQ(rc, MCPP_EIO);
         CHECK_CONTAINS(message, "full");
@@ -487,7 +487,7 @@ TEST(a_full_filesystem_gives_a_clear_error_and_keeps_what_was_committed)
     pid_t pid = fork();
     if (pid == 0) {
         signal(SIGXFSZ, SIG_IGN);
-        struct rlimit lim = {256 * 1024, 256 * 1024};
+        struct rlimit lim = {1024 * 1024, 1024 * 1024}; /* 16 KiB pages: room for the schema and some receipts */
         setrlimit(RLIMIT_FSIZE, &lim);
         size_t added = fill_until_failure(path, &rc, message, sizeof message);
         dprintf(fds[1], "%zu %d %s\n", added, rc, message);

@@ -11,13 +11,16 @@
  * headline metric's value, caveats). It is one file: inline CSS, no
  * JavaScript, no external resource, light and dark colours
  * (prefers-color-scheme), and every string from a receipt or policy is
- * HTML-escaped.
+ * HTML-escaped. With a lane history (`report --store DB`), a history section
+ * plots each lane's runs over time with its change points and the commits on
+ * either side.
  */
 #ifndef MCPP_RECEIPTS_HTML_REPORT_H
 #define MCPP_RECEIPTS_HTML_REPORT_H
 
 #include "compare.h"
 #include "frontier.h"
+#include "store.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,7 +28,7 @@ extern "C" {
 
 /* What goes on the page besides the frontier; start from
  * MCPP_HTML_REPORT_OPTIONS_INIT. Everything is borrowed for the call. */
-#define MCPP_HTML_REPORT_OPTIONS_VERSION 1u
+#define MCPP_HTML_REPORT_OPTIONS_VERSION 2u
 typedef struct mcpp_html_report_options {
     unsigned int version;                 /* MCPP_HTML_REPORT_OPTIONS_VERSION          */
     const char *title;                    /* NULL: "Receipts report"                   */
@@ -35,9 +38,11 @@ typedef struct mcpp_html_report_options {
     const char *const *skipped;           /* inputs that could not be read (messages) */
     size_t n_skipped;
     const mcpp_gate_report *gate;         /* a gate section; NULL: none                */
+    const mcpp_history *history;          /* version 2: a lane-history section (runs over
+                                             time, change points); NULL: none          */
 } mcpp_html_report_options;
 
-#define MCPP_HTML_REPORT_OPTIONS_INIT {MCPP_HTML_REPORT_OPTIONS_VERSION, NULL, NULL, 0, NULL, 0, NULL}
+#define MCPP_HTML_REPORT_OPTIONS_INIT {MCPP_HTML_REPORT_OPTIONS_VERSION, NULL, NULL, 0, NULL, 0, NULL, NULL}
 
 /* Renders the page into *out (NUL-terminated; free with mcpp_free()).
  * `options` may be NULL (the defaults). MCPP_EARG for a NULL out/frontier or

@@ -28,9 +28,7 @@ static int plottable(const mcpp_lane_headline *h)
     return isfinite(h->median) && isfinite(h->interval_low) && isfinite(h->interval_high);
 }
 
-/* A step of 1, 2 or 5 times a power of ten giving at most six intervals, so
- * that tick labels of up to seven digits never touch. */
-static double nice_step(double range)
+double mcpp_plot_nice_step(double range)
 {
     double mag = pow(10.0, floor(log10(range / 6.0)));
     static const double MULTIPLES[] = {1.0, 2.0, 5.0, 10.0, 20.0};
@@ -49,7 +47,7 @@ static axis axis_for(const mcpp_lane_headline *heads, size_t n)
     }
     double pad = hi > lo ? (hi - lo) * 0.04 : (lo != 0.0 ? fabs(lo) * 0.05 : 1.0);
     axis a = {lo - pad, hi + pad, 0.0};
-    a.step = nice_step(a.hi - a.lo);
+    a.step = mcpp_plot_nice_step(a.hi - a.lo);
     a.lo = floor(a.lo / a.step) * a.step;
     a.hi = ceil(a.hi / a.step) * a.step;
     return a;

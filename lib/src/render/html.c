@@ -109,7 +109,13 @@ static const char STYLE[] =
     "svg.plot g.stable line.ci{stroke:var(--stable)}svg.plot g.unstable line.ci{stroke:var(--unstable)}\n"
     "svg.plot g.stable circle{fill:var(--stable)}svg.plot g.unstable circle{fill:var(--bg);"
     "stroke:var(--unstable);stroke-width:2}\n"
-    "svg.plot line.ci{stroke-width:3;stroke-linecap:round}\n";
+    "svg.plot line.ci{stroke-width:3;stroke-linecap:round}\n"
+    "svg.plot polyline.hline{fill:none;stroke:var(--accent);stroke-width:1.5}\n"
+    "svg.plot circle.run{fill:var(--accent)}\n"
+    "svg.plot line.seg{stroke:var(--muted);stroke-width:1.5;stroke-dasharray:5 4}\n"
+    "svg.plot line.change{stroke:var(--unstable);stroke-width:2}svg.plot text.change{fill:var(--unstable);"
+    "font-weight:600}\n"
+    ".history-lane{margin:12px 0 20px}\n";
 
 void mcpp_html_page_begin(mcpp_strbuf *sb, const char *title)
 {

@@ -1,7 +1,8 @@
 /*
  * report_html.c — the frontier as one self-contained HTML page
  * (html_report.h): summary, unreadable inputs, optional gate section, forest
- * plot (forest_plot.c), lane table and per-lane details with receipts and
+ * plot (forest_plot.c), lane table, optional lane history
+ * (store/history_html.c) and per-lane details with receipts and
  * their caveats. Lanes appear stable first, then unstable, each group in key
  * order. Every string that comes from a receipt or policy goes through
  * mcpp_sb_html.
@@ -15,6 +16,7 @@
 #include "render/forest_plot.h"
 #include "render/html.h"
 #include "render/report_format.h"
+#include "store/history_html.h"
 #include "util/error_internal.h"
 #include "util/struct_version.h"
 
@@ -371,6 +373,8 @@ static void put_page(const page *p)
     put_gate(p);
     put_plot(p);
     put_lane_table(p);
+    if (p->o->history)
+        mcpp_history_html_section(p->sb, p->o->history);
     mcpp_sb_puts(p->sb, "<section id=\"lanes\"><h2>Lanes and their receipts</h2>\n");
     for (size_t i = 0; i < p->n_lanes; i++)
         put_lane(p, p->order[i]);

@@ -30,4 +30,14 @@ struct mcpp_history {
     size_t n_lanes;
 };
 
+/* A change point seen from both sides: the runs around it and the medians
+ * of the segments it separates (rel_change = after / before - 1). */
+typedef struct mcpp_history_change_view {
+    size_t run;
+    const history_run *before, *after;
+    double before_median, after_median, rel_change;
+} mcpp_history_change_view;
+
+mcpp_history_change_view mcpp_history_change_at(const history_lane *lane, size_t change);
+
 #endif /* MCPP_HISTORY_INTERNAL_H */

@@ -98,17 +98,11 @@ static double segment_median(const history_lane *l, size_t from, size_t to)
     return m;
 }
 
-typedef struct change_view {
-    size_t run;
-    const history_run *before, *after;
-    double before_median, after_median, rel_change;
-} change_view;
-
-static change_view change_at(const history_lane *l, size_t c)
+mcpp_history_change_view mcpp_history_change_at(const history_lane *l, size_t c)
 {
     size_t start = c ? l->changes[c - 1] : 0, at = l->changes[c];
     size_t end = c + 1 < l->n_changes ? l->changes[c + 1] : l->n_runs;
-    change_view v = {at, &l->runs[at - 1], &l->runs[at], segment_median(l, start, at), segment_median(l, at, end), 0};
+    mcpp_history_change_view v = {at, &l->runs[at - 1], &l->runs[at], segment_median(l, start, at), segment_median(l, at, end), 0};
     v.rel_change = v.after_median / v.before_median - 1.0;
     return v;
 }
@@ -154,7 +148,7 @@ static void render_json_lane(mcpp_strbuf *b, const history_lane *l)
     }
     mcpp_sb_puts(b, "], \"changes\": [");
     for (size_t c = 0; c < l->n_changes; c++) {
-        change_view v = change_at(l, c);
+        mcpp_history_change_view v = mcpp_history_change_at(l, c);
         mcpp_sb_printf(b, "%s{\"run\": %zu, \"id\": ", c ? ", " : "", v.run);
         mcpp_sb_json_string(b, v.after->id);
         mcpp_sb_puts(b, ", \"created_at\": ");
@@ -238,7 +232,7 @@ static void render_lane_readable(mcpp_strbuf *b, const history_lane *l, const ch
         render_run_row(b, &t, &l->runs[i], segment_of(l, i) != (i ? segment_of(l, i - 1) : 0), md);
     if (md) mcpp_sb_puts(b, "\n");
     for (size_t c = 0; c < l->n_changes; c++) {
-        change_view v = change_at(l, c);
+        mcpp_history_change_view v = mcpp_history_change_at(l, c);
         mcpp_sb_printf(b, md ? "- change at run %zu (" : "  change at run %zu (", v.run);
         put_field(b, v.after->id, md);
         mcpp_sb_puts(b, md ? "): " : "): commit ");

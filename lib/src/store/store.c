@@ -62,8 +62,14 @@ static int configure(mcpp_store *s)
     if (sqlite3_db_readonly(s->db, "main") == 1) return read_only_error(s);
     /* journal_mode answers with the mode it is in; anything but wal means the
      * file could not be switched (read-only media, for one). */
+    /* A new file gets 16 KiB pages (a receipt body is ~3.5 KiB): a quarter of
+     * the WAL frames, writes and B-tree levels of 4 KiB pages, which made a
+     * large add spend most of its time in pwrite calls. It must be set before
+     * the switch to WAL; an existing file keeps its page size. */
+    int rc = mcpp_store_exec(s, "PRAGMA page_size=16384", "setting the page size");
+    if (rc) return rc;
     sqlite3_stmt *st = NULL;
-    int rc = mcpp_store_prepare(&st, s, "PRAGMA journal_mode=WAL", "switching to WAL");
+    rc = mcpp_store_prepare(&st, s, "PRAGMA journal_mode=WAL", "switching to WAL");
     if (rc) return rc;
     int step = sqlite3_step(st);
     const unsigned char *mode = step == SQLITE_ROW ? sqlite3_column_text(st, 0) : NULL;
@@ -81,6 +87,11 @@ static int configure(mcpp_store *s)
     if (!rc) rc = mcpp_store_exec(s, "PRAGMA journal_size_limit=67108864", "limiting the WAL");
     if (!rc) rc = mcpp_store_migrate(s);
     return rc ? rc : mcpp_store_summaries_init_if_empty(s);
+}
+
+const char *mcpp_store_image_column(const mcpp_store *s)
+{
+    return s->version >= 4 ? "image" : "NULL";
 }
 
 int mcpp_store_open(mcpp_store **out, const char *path, unsigned flags)

@@ -10,6 +10,7 @@
 #include "mcpp_receipts/policy.h"
 #include "util/error_internal.h"
 #include "policy/policy_internal.h"
+#include "receipt/image.h"
 #include "store/store_internal.h"
 
 /* A string field, or NULL when absent or not a string. */
@@ -50,6 +51,8 @@ int mcpp_store_row_fill(mcpp_store_row *row, const mcpp_receipt *r, const char *
     if (!rc) rc = mcpp_lane_key(&row->lane_key, NULL, r);
     if (!rc) rc = mcpp_lane_key_short(row->lane_short, sizeof row->lane_short, row->lane_key);
     if (!rc && !(row->lane_label = lane_label(r))) rc = mcpp_error_nomem();
+    /* no image (a pointer outside the arena): the row loads from its body */
+    if (!rc && mcpp_receipt_image_write(&row->image, &row->image_len, r) == MCPP_ENOMEM) rc = MCPP_ENOMEM;
     mcpp_value v;
     if (!rc && metric && mcpp_receipt_get(r, metric, &v) == MCPP_OK) {
         row->has_value = v.type == MCPP_TYPE_DOUBLE || v.type == MCPP_TYPE_INT;
@@ -64,6 +67,7 @@ void mcpp_store_row_clear(mcpp_store_row *row)
     mcpp_free(row->body);
     mcpp_free(row->lane_key);
     free(row->lane_label);
+    free(row->image);
     memset(row, 0, sizeof *row);
 }
 
@@ -106,6 +110,8 @@ static int insert_row(mcpp_store *s, add_statements *a, const mcpp_store_row *ro
     if (row->has_value) sqlite3_bind_double(st, 10, row->value);
     else sqlite3_bind_null(st, 10);
     sqlite3_bind_text(st, 11, row->body, (int)row->body_len, SQLITE_STATIC);
+    if (row->image) sqlite3_bind_blob(st, 12, row->image, (int)row->image_len, SQLITE_STATIC);
+    else sqlite3_bind_null(st, 12);
     int step = sqlite3_step(st);
     if (step != SQLITE_DONE) return mcpp_store_sqlite_error(s, step, "adding");
     if (sqlite3_changes(s->db) == 1) {
@@ -138,8 +144,8 @@ static int prepare_all(add_statements *a, mcpp_store *s)
     int rc = mcpp_store_prepare(
         &a->insert, s,
         "INSERT INTO receipts(id, created_at, git_commit, tool, name, lane_key, lane_short, lane_label,"
-        " metric, metric_value, body, added_at)"
-        " SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
+        " metric, metric_value, body, image, added_at)"
+        " SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
         " WHERE NOT EXISTS (SELECT 1 FROM tombstones WHERE id = ?1)"
         " ON CONFLICT(id) DO NOTHING",
         "adding");
@@ -148,32 +154,43 @@ static int prepare_all(add_statements *a, mcpp_store *s)
     return rc;
 }
 
+typedef struct add_state {
+    mcpp_store *s;
+    add_statements statements;
+    const mcpp_receipt *const *receipts;
+    const mcpp_receipt **added; /* the receipts this call inserts, for the lane summaries */
+    mcpp_store_add_result *res;
+} add_state;
+
+static int insert_each(void *ctx, const mcpp_store_row *row, size_t index)
+{
+    add_state *a = ctx;
+    size_t before = a->res->added;
+    int rc = insert_row(a->s, &a->statements, row, a->res);
+    if (a->res->added > before) a->added[a->res->added - 1] = a->receipts[index];
+    return rc;
+}
+
+/* The rows are filled ahead on worker threads and the lane summaries built on
+ * another while this thread inserts (store_add_rows.c, store_summaries.c). */
 static int add_all(mcpp_store *s, const mcpp_receipt *const *receipts, size_t n, mcpp_store_add_result *res)
 {
+    for (size_t i = 0; i < n; i++)
+        if (!receipts[i])
+            return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_store_add: receipt %zu is NULL", i);
     mcpp_policy *policy = NULL;
-    add_statements a = {NULL, NULL, NULL};
-    /* the receipts this call inserts, for the lane summaries */
-    const mcpp_receipt **added = malloc((n ? n : 1) * sizeof *added);
-    int rc = added ? mcpp_policy_default(&policy) : mcpp_error_nomem();
-    if (!rc) rc = prepare_all(&a, s);
-    const char *metric = policy ? mcpp_policy_gate(policy)->metric : NULL;
-    for (size_t i = 0; !rc && i < n; i++) {
-        if (!receipts[i]) {
-            rc = mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_store_add: receipt %zu is NULL", i);
-            break;
-        }
-        mcpp_store_row row;
-        if ((rc = mcpp_store_row_fill(&row, receipts[i], metric))) break;
-        size_t before = res->added;
-        rc = insert_row(s, &a, &row, res);
-        if (res->added > before) added[res->added - 1] = receipts[i];
-        mcpp_store_row_clear(&row);
-    }
-    sqlite3_finalize(a.insert);
-    sqlite3_finalize(a.existing);
-    sqlite3_finalize(a.tombstone);
-    if (!rc) rc = mcpp_store_summaries_add(s, mcpp_policy_or_default(NULL), added, res->added);
-    free(added);
+    add_state a = {s, {NULL, NULL, NULL}, receipts, malloc((n ? n : 1) * sizeof *a.added), res};
+    int rc = a.added ? mcpp_policy_default(&policy) : mcpp_error_nomem();
+    if (!rc) rc = prepare_all(&a.statements, s);
+    mcpp_store_summaries_job job;
+    if (!rc) rc = mcpp_store_summaries_start(&job, s, mcpp_policy_or_default(NULL), receipts, n);
+    else memset(&job, 0, sizeof job);
+    if (!rc) rc = mcpp_store_rows_each(receipts, n, mcpp_policy_gate(policy)->metric, insert_each, &a);
+    sqlite3_finalize(a.statements.insert);
+    sqlite3_finalize(a.statements.existing);
+    sqlite3_finalize(a.statements.tombstone);
+    rc = mcpp_store_summaries_finish(&job, s, a.added, res->added, rc);
+    free(a.added);
     mcpp_policy_free(policy);
     return rc;
 }

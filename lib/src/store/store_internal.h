@@ -5,8 +5,10 @@
 #ifndef MCPP_STORE_INTERNAL_H
 #define MCPP_STORE_INTERNAL_H
 
+#include <pthread.h>
 #include <sqlite3.h>
 
+#include "mcpp_receipts/frontier.h"
 #include "mcpp_receipts/store.h"
 
 struct mcpp_store {
@@ -49,6 +51,10 @@ int mcpp_store_migrate(mcpp_store *s);
 struct mcpp_strbuf;
 int mcpp_store_take_text(char **out, struct mcpp_strbuf *b);
 
+/* The column to select after id and body for the loaders: "image" from
+ * schema version 4 on, "NULL" in an older store opened read-only. */
+const char *mcpp_store_image_column(const mcpp_store *s);
+
 /* Folds the writer's JSON onto one line, in place; returns the new length. */
 size_t mcpp_store_fold_json(char *text, size_t len);
 
@@ -67,12 +73,22 @@ typedef struct mcpp_store_row {
     const char *metric;
     int has_value;
     double value;
+    unsigned char *image; /* receipt/image.h, malloc; NULL: none */
+    size_t image_len;
 } mcpp_store_row;
 
 /* Fills `row` for `r` (strings borrowed from r except those marked); `metric`
  * is the default gate metric path. Free with mcpp_store_row_clear. */
 int mcpp_store_row_fill(mcpp_store_row *row, const mcpp_receipt *r, const char *metric);
 void mcpp_store_row_clear(mcpp_store_row *row);
+
+/*
+ * Calls `each` with the row of receipts[0..n) in input order, the rows being
+ * filled ahead on worker threads (store_add_rows.c); stops at the first
+ * non-zero status of a fill or of `each` and returns it.
+ */
+int mcpp_store_rows_each(const mcpp_receipt *const *receipts, size_t n, const char *metric,
+                         int (*each)(void *ctx, const mcpp_store_row *row, size_t index), void *ctx);
 
 /*
  * Loads the bodies a prepared statement yields (column 0 = id, 1 = body) into
@@ -94,6 +110,27 @@ void mcpp_store_keys_free(char **keys);
  * stale), marked stale by a remove, marked valid on a store with no receipts.
  */
 int mcpp_store_summaries_add(mcpp_store *s, const mcpp_policy *p, const mcpp_receipt *const *added, size_t n);
+/*
+ * The same for a large add, on a thread of its own while the rows are
+ * inserted: _start (inside the add's transaction) reads the validity mark and,
+ * when valid, starts building the summaries of all `n` receipts; _finish
+ * (always call it: it joins the thread) merges them when every receipt was
+ * inserted, else builds over `added` (those inserted) as _add does. With
+ * `add_rc` non-zero it only joins, frees and returns add_rc.
+ */
+typedef struct mcpp_store_summaries_job {
+    const mcpp_policy *policy;
+    const mcpp_receipt *const *receipts;
+    size_t n;
+    int valid, started, rc;
+    pthread_t thread;
+    mcpp_lane_summary **fresh;
+    size_t n_fresh;
+} mcpp_store_summaries_job;
+int mcpp_store_summaries_start(mcpp_store_summaries_job *job, mcpp_store *s, const mcpp_policy *p,
+                               const mcpp_receipt *const *receipts, size_t n);
+int mcpp_store_summaries_finish(mcpp_store_summaries_job *job, mcpp_store *s, const mcpp_receipt *const *added,
+                                size_t n_added, int add_rc);
 int mcpp_store_summaries_invalidate(mcpp_store *s);
 int mcpp_store_summaries_init_if_empty(mcpp_store *s);
 

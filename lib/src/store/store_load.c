@@ -1,13 +1,16 @@
 /*
- * store_load.c — turning stored canonical JSON back into receipts: rows are
- * read in batches and parsed on several threads (parsing is the cost; SQLite
- * reads are cheap), then appended to the set in row order.
+ * store_load.c — turning stored rows back into receipts: rows are read in
+ * batches; a row with an image this build accepts (receipt/image.h: a memcpy
+ * and a pointer fix-up) is read from it as it is fetched, the others have their
+ * canonical JSON body parsed on several threads; then all are appended in row
+ * order.
  */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "receipt/image.h"
 #include "util/error_internal.h"
 #include "store/store_internal.h"
 
@@ -35,6 +38,7 @@ static void *parse_range(void *arg)
     worker *w = arg;
     batch *b = w->b;
     for (size_t i = w->from; i < w->to; i++) {
+        if (b->receipts[i]) continue; /* read from its image */
         int rc = mcpp_receipt_load_buffer(&b->receipts[i], NULL, b->bodies[i], b->lengths[i], MCPP_FORMAT_JSON,
                                           b->name, NULL);
         if (rc) b->errors[i] = strdup(mcpp_error_last()->message);
@@ -92,24 +96,41 @@ static int drain_batch(batch *b, mcpp_store_receipt_fn sink, void *ctx, const mc
     return rc;
 }
 
+/* A row's receipt from its image, read right here (a memcpy and a pointer
+ * fix-up cost less than copying the body to parse it on a thread); NULL when
+ * the row has none, or none this build accepts, or it names another id. */
+static mcpp_receipt *from_image(sqlite3_stmt *stmt, const char *id, const char *name)
+{
+    const void *image = sqlite3_column_count(stmt) > 2 ? sqlite3_column_blob(stmt, 2) : NULL;
+    mcpp_receipt *r = NULL;
+    if (!image || mcpp_receipt_image_read(&r, image, (size_t)sqlite3_column_bytes(stmt, 2), name) != MCPP_OK)
+        return NULL;
+    if (strcmp(mcpp_receipt_id(r), id) == 0) return r;
+    mcpp_receipt_free(r);
+    return NULL;
+}
+
 static int copy_row(batch *b, sqlite3_stmt *stmt)
 {
     const char *id = (const char *)sqlite3_column_text(stmt, 0);
+    size_t i = b->n;
+    b->errors[i] = NULL;
+    b->bodies[i] = NULL;
+    b->lengths[i] = 0;
+    if (!(b->ids[i] = strdup(id ? id : ""))) return mcpp_error_nomem();
+    if ((b->receipts[i] = from_image(stmt, b->ids[i], b->name))) {
+        b->n++;
+        return MCPP_OK;
+    }
     const char *body = (const char *)sqlite3_column_text(stmt, 1);
     size_t len = (size_t)sqlite3_column_bytes(stmt, 1);
-    size_t i = b->n;
-    b->ids[i] = strdup(id ? id : "");
-    b->bodies[i] = malloc(len + 1);
-    if (!b->ids[i] || !b->bodies[i]) {
+    if (!(b->bodies[i] = malloc(len + 1))) {
         free(b->ids[i]);
-        free(b->bodies[i]);
         return mcpp_error_nomem();
     }
     if (len) memcpy(b->bodies[i], body, len);
     b->bodies[i][len] = '\0';
     b->lengths[i] = len;
-    b->receipts[i] = NULL;
-    b->errors[i] = NULL;
     b->n++;
     return MCPP_OK;
 }

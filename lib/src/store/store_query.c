@@ -3,6 +3,7 @@
  * public claim API, so they mean exactly what they mean for `claim`), column
  * filters, time ranges and limits, turned into one SQL statement.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,10 +61,11 @@ int mcpp_store_select_lanes(char ***out, mcpp_store *s, const char *selector)
     *out = NULL;
     mcpp_receipt_set *set = NULL;
     char **candidates = NULL;
-    int rc = load_sql(&set, s,
-                      "SELECT id, body FROM receipts WHERE rowid IN"
-                      " (SELECT min(rowid) FROM receipts GROUP BY lane_key)",
-                      NULL);
+    char sql[200];
+    snprintf(sql, sizeof sql,
+             "SELECT id, body, %s FROM receipts WHERE rowid IN (SELECT min(rowid) FROM receipts GROUP BY lane_key)",
+             mcpp_store_image_column(s));
+    int rc = load_sql(&set, s, sql, NULL);
     if (!rc) rc = matched_keys(&candidates, set, selector);
     mcpp_receipt_set_free(set);
     set = NULL;
@@ -73,8 +75,9 @@ int mcpp_store_select_lanes(char ***out, mcpp_store *s, const char *selector)
     }
     if ((rc = mcpp_receipt_set_new(&set))) goto done;
     sqlite3_stmt *st = NULL;
-    if ((rc = mcpp_store_prepare(&st, s, "SELECT id, body FROM receipts WHERE lane_short = ?2 AND lane_key = ?1",
-                                 "selecting lanes")))
+    snprintf(sql, sizeof sql, "SELECT id, body, %s FROM receipts WHERE lane_short = ?2 AND lane_key = ?1",
+             mcpp_store_image_column(s));
+    if ((rc = mcpp_store_prepare(&st, s, sql, "selecting lanes")))
         goto done;
     for (size_t i = 0; !rc && candidates[i]; i++) {
         sqlite3_reset(st);
@@ -93,6 +96,7 @@ done:
 }
 
 typedef struct sql_builder {
+    const mcpp_store *store;
     mcpp_strbuf sql;
     const char *binds[MAX_BINDS];
     size_t n_binds;
@@ -139,7 +143,8 @@ static int add_where_terms(sql_builder *q, char *copy)
 
 static int build_sql(sql_builder *q, char *where_copy, char **lanes, const mcpp_store_query *query)
 {
-    mcpp_sb_puts(&q->sql, "SELECT id, body FROM (SELECT id, body, created_at FROM receipts WHERE 1");
+    mcpp_sb_printf(&q->sql, "SELECT id, body, image FROM (SELECT id, body, %s AS image, created_at FROM receipts WHERE 1",
+                   mcpp_store_image_column(q->store));
     int rc = MCPP_OK;
     if (lanes) {
         /* the short key finds the rows through the index, the key confirms them */
@@ -184,6 +189,7 @@ int mcpp_store_query_each(mcpp_store *store, const mcpp_store_query *query, mcpp
     if (!query) query = &all;
     sql_builder q;
     memset(&q, 0, sizeof q);
+    q.store = store;
     mcpp_sb_init(&q.sql, NULL, 0);
     char **lanes = NULL, *where_copy = NULL;
     sqlite3_stmt *st = NULL;

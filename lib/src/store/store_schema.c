@@ -29,6 +29,10 @@ static const char *const MIGRATIONS[MCPP_STORE_SCHEMA_VERSION] = {
      * they are valid, and for which library version */
     "CREATE TABLE lane_summaries(lane_key TEXT PRIMARY KEY NOT NULL, summary TEXT NOT NULL);"
     "CREATE TABLE store_meta(name TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);",
+    /* 4: a relocatable image of each receipt (receipt/image.h), loaded by
+     * memcpy instead of parsing the body; NULL for rows added before, or when
+     * the receipt has none. The body stays the source of truth. */
+    "ALTER TABLE receipts ADD COLUMN image BLOB;",
 };
 
 /* 1 when the file has no tables at all (a new store). */

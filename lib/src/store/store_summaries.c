@@ -13,6 +13,8 @@
  * summaries equals mcpp_frontier_build over the stored receipts: the
  * summaries are the distributed frontier's (mcpp_frontier_from_summaries).
  */
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +24,7 @@
 #include "store/store_internal.h"
 
 #define STATE_NAME "lane_summaries"
+#define SUMMARIES_THREAD_MIN 256
 
 /* ---- the validity mark ------------------------------------------------------------ */
 
@@ -151,6 +154,46 @@ int mcpp_store_summaries_add(mcpp_store *s, const mcpp_policy *p, const mcpp_rec
     return rc;
 }
 
+/* ---- the summaries of an add, built while its rows are inserted ------------------- */
+
+static void *build_job(void *arg)
+{
+    mcpp_store_summaries_job *j = arg;
+    j->rc = mcpp_lane_summaries_build(&j->fresh, &j->n_fresh, NULL, j->policy, NULL, j->receipts, j->n);
+    return NULL;
+}
+
+int mcpp_store_summaries_start(mcpp_store_summaries_job *j, mcpp_store *s, const mcpp_policy *p,
+                               const mcpp_receipt *const *receipts, size_t n)
+{
+    memset(j, 0, sizeof *j);
+    j->policy = p;
+    j->receipts = receipts;
+    j->n = n;
+    int rc = summaries_valid(&j->valid, s);
+    /* a small add builds them in _finish: a thread would cost more */
+    if (rc || !j->valid || n < SUMMARIES_THREAD_MIN) return rc;
+    j->started = pthread_create(&j->thread, NULL, build_job, j) == 0;
+    return MCPP_OK;
+}
+
+int mcpp_store_summaries_finish(mcpp_store_summaries_job *j, mcpp_store *s, const mcpp_receipt *const *added,
+                                size_t n_added, int add_rc)
+{
+    if (j->started) pthread_join(j->thread, NULL);
+    int rc = add_rc;
+    if (!rc && j->valid && n_added) {
+        /* the job's summaries hold every receipt given: usable when all were
+         * inserted and it succeeded; else build over the inserted ones here
+         * (which also raises any error on this thread) */
+        if (!j->started || j->rc || n_added != j->n) rc = mcpp_store_summaries_add(s, j->policy, added, n_added);
+        else rc = merge_and_write(s, j->policy, j->fresh, j->n_fresh);
+    }
+    mcpp_lane_summaries_free(j->fresh, j->n_fresh);
+    memset(j, 0, sizeof *j);
+    return rc;
+}
+
 /* ---- the frontier ----------------------------------------------------------------- */
 
 /* Every stored summary, in lane-key order. */
@@ -264,7 +307,9 @@ static int builder_take(void *ctx, mcpp_receipt *receipt)
 static int rebuild(summary_builder *b, mcpp_store *s)
 {
     sqlite3_stmt *st = NULL;
-    int rc = mcpp_store_prepare(&st, s, "SELECT id, body FROM receipts ORDER BY rowid", "reading receipts");
+    char sql[80];
+    snprintf(sql, sizeof sql, "SELECT id, body, %s FROM receipts ORDER BY rowid", mcpp_store_image_column(s));
+    int rc = mcpp_store_prepare(&st, s, sql, "reading receipts");
     if (!rc) rc = mcpp_store_load_rows_each(s, st, builder_take, b);
     sqlite3_finalize(st);
     return rc;

@@ -219,6 +219,10 @@ void mcpp_sb_json_string(mcpp_strbuf *sb, const char *s)
     mcpp_sb_putc(sb, '"');
     const unsigned char *p = (const unsigned char *)s, *run = p;
     while (*p) {
+        if (*p >= 0x20 && *p < 0x7F && *p != '"' && *p != '\\') { /* printable ASCII, the common case */
+            p++;
+            continue;
+        }
         uint32_t cp = 0;
         size_t n = mcpp_utf8_decode(p, &cp);
         if (n && cp >= 0x20 && cp != '"' && cp != '\\' && !json_escapes_code_point(cp)) {

@@ -1,0 +1,31 @@
+/*
+ * image.h — a relocatable image of a packed receipt: its fixed struct and its
+ * arena with every pointer written as an offset, so that loading it back is two
+ * memcpy calls and a pointer fix-up instead of parsing and validating JSON.
+ * The receipt store keeps one next to each canonical JSON body (which stays the
+ * source of truth).
+ *
+ * An image is only ever read by the build that could have written it: its
+ * header carries a fingerprint of the library version and the receipt layout,
+ * and a checksum of the bytes. Anything else — another version, a damaged or
+ * truncated blob, an offset outside the arena — is refused with MCPP_EINVALID
+ * (the caller then parses the JSON); reading never trusts an offset it has
+ * not checked.
+ */
+#ifndef MCPP_RECEIPT_IMAGE_H
+#define MCPP_RECEIPT_IMAGE_H
+
+#include <stddef.h>
+
+#include "mcpp_receipts/receipt.h"
+
+/* The image of `r` in *out (malloc'ed; free()). MCPP_EUNSUPPORTED when the
+ * receipt holds a pointer outside its arena (then store no image), MCPP_ENOMEM. */
+int mcpp_receipt_image_write(unsigned char **out, size_t *out_len, const mcpp_receipt *r);
+
+/* The receipt an image holds, named `source_name` (may be NULL), as if it had
+ * just been loaded. MCPP_EINVALID (no message is set: the caller falls back)
+ * when the blob is not a valid image of this build; MCPP_ENOMEM. */
+int mcpp_receipt_image_read(mcpp_receipt **out, const void *blob, size_t len, const char *source_name);
+
+#endif /* MCPP_RECEIPT_IMAGE_H */

@@ -1,0 +1,17 @@
+/*
+ * history_html.h — the lane-history section of the HTML report: per lane its
+ * runs over time as an inline SVG plot with the segment medians and the change
+ * points marked, and a table of the commits on either side of each change.
+ */
+#ifndef MCPP_STORE_HISTORY_HTML_H
+#define MCPP_STORE_HISTORY_HTML_H
+
+#include "mcpp_receipts/store.h"
+#include "util/strbuf.h"
+
+/* Appends <section id="history"> for every lane of `history` (the first
+ * HISTORY_LANES_SHOWN, then a line naming how many more). Every string from a
+ * receipt is HTML-escaped; no script. */
+void mcpp_history_html_section(mcpp_strbuf *sb, const mcpp_history *history);
+
+#endif /* MCPP_STORE_HISTORY_HTML_H */

@@ -1,0 +1,199 @@
+/*
+ * test_store_image.c — the stored receipt images (schema version 4): every
+ * added row gets one; a query loads from it the same receipts as from the
+ * canonical JSON (the JSON of each compared byte for byte); an image that is
+ * damaged, truncated, garbage, of another build, or forged with a valid
+ * checksum over bad offsets falls back to the body, never crashes; and the
+ * body stays the source of truth (`check` still reports a damaged body).
+ */
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../test_util.h"
+#include "mcpp_receipts.h"
+#include "store_fixture.h"
+
+#define RUNS 40
+#define HEADER 40          /* bytes of an image's header            */
+#define CHECKSUM_AT 16     /* where its FNV-1a checksum sits         */
+
+static char tmpdir[128];
+static char *want_json[RUNS];
+
+static const char *db_path(const char *name)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    return path;
+}
+
+static void run_sql(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    sqlite3_open(path, &db);
+    char *err = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK) {
+        fprintf(stderr, "sql: %s\n", err);
+        abort();
+    }
+    sqlite3_close(db);
+}
+
+static long long sql_count(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    long long n = -1;
+    sqlite3_open(path, &db);
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return n;
+}
+
+/* A store of RUNS fixture receipts; want_json[i] gets each one's canonical JSON. */
+static void make_store(const char *name)
+{
+    mcpp_store *s = NULL;
+    if (mcpp_store_open(&s, db_path(name), MCPP_STORE_CREATE) != MCPP_OK) abort();
+    mcpp_receipt *rs[RUNS];
+    for (size_t i = 0; i < RUNS; i++) {
+        rs[i] = fixture_numbered("image", i, 400000.0 + 37.0 * (double)i);
+        size_t len = 0;
+        free(want_json[i]);
+        char *json = NULL;
+        if (mcpp_receipt_write(&json, &len, rs[i], MCPP_FORMAT_JSON) != MCPP_OK) abort();
+        want_json[i] = strdup(json);
+        mcpp_free(json);
+    }
+    if (mcpp_store_add(NULL, s, (const mcpp_receipt *const *)rs, RUNS) != MCPP_OK) abort();
+    for (size_t i = 0; i < RUNS; i++) mcpp_receipt_free(rs[i]);
+    mcpp_store_close(s);
+}
+
+/* Loads the store and checks every receipt against want_json, in id order. */
+static void check_loads_the_same(const char *name)
+{
+    mcpp_store *s = NULL;
+    mcpp_receipt_set *set = NULL;
+    CHECK_INT_EQ(mcpp_store_open(&s, db_path(name), MCPP_STORE_READ_ONLY), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_query_set(&set, s, NULL), MCPP_OK);
+    CHECK_INT_EQ((long long)mcpp_receipt_set_count(set), RUNS);
+    for (size_t i = 0; set && i < mcpp_receipt_set_count(set) && i < RUNS; i++) {
+        const mcpp_receipt *r = mcpp_receipt_set_items(set)[i];
+        char *json = NULL;
+        size_t len = 0;
+        CHECK_INT_EQ(mcpp_receipt_write(&json, &len, r, MCPP_FORMAT_JSON), MCPP_OK);
+        if (json) CHECK_STR_EQ(json, want_json[i]);
+        CHECK_STR_EQ(mcpp_receipt_source_name(r), db_path(name));
+        mcpp_free(json);
+    }
+    mcpp_receipt_set_free(set);
+    mcpp_store_close(s);
+}
+
+TEST(every_added_row_has_an_image_that_loads_the_same_receipt)
+{
+    make_store("images.db");
+    CHECK_INT_EQ(sql_count(db_path("images.db"), "SELECT count(*) FROM receipts WHERE image IS NOT NULL"), RUNS);
+    check_loads_the_same("images.db");
+}
+
+TEST(a_query_loads_from_the_image_and_check_still_reads_the_body)
+{
+    make_store("bodies.db");
+    /* a damaged body: the image still loads the receipt, proving it is used */
+    run_sql(db_path("bodies.db"), "UPDATE receipts SET body = '{' WHERE id = 'image-000003'");
+    check_loads_the_same("bodies.db");
+    mcpp_store *s = NULL;
+    char *report = NULL;
+    CHECK_INT_EQ(mcpp_store_open(&s, db_path("bodies.db"), MCPP_STORE_READ_ONLY), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_check(&report, s), MCPP_EINVALID);
+    if (report) CHECK_CONTAINS(report, "image-000003");
+    mcpp_free(report);
+    mcpp_store_close(s);
+}
+
+TEST(damaged_truncated_garbage_and_foreign_images_fall_back_to_the_body)
+{
+    make_store("damaged.db");
+    const char *path = db_path("damaged.db");
+    /* one flipped byte in the arena, a truncated blob, garbage, another build's fingerprint, empty */
+    run_sql(path, "UPDATE receipts SET image = substr(image, 1, 199) || X'5A' || substr(image, 201)"
+                  " WHERE id = 'image-000001'");
+    run_sql(path, "UPDATE receipts SET image = substr(image, 1, 100) WHERE id = 'image-000002'");
+    run_sql(path, "UPDATE receipts SET image = X'00112233445566778899' WHERE id = 'image-000004'");
+    run_sql(path, "UPDATE receipts SET image = substr(image, 1, 8) || X'0000000000000000' || substr(image, 17)"
+                  " WHERE id = 'image-000005'");
+    run_sql(path, "UPDATE receipts SET image = X'' WHERE id = 'image-000006'");
+    run_sql(path, "UPDATE receipts SET image = NULL WHERE id = 'image-000007'");
+    check_loads_the_same("damaged.db");
+}
+
+/* Rewrites an image with `fill` over [at, at + n) and a valid checksum. */
+static void forge(sqlite3 *db, const char *id, size_t at, size_t n, unsigned char fill)
+{
+    sqlite3_stmt *st = NULL;
+    sqlite3_prepare_v2(db, "SELECT image FROM receipts WHERE id = ?1", -1, &st, NULL);
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) != SQLITE_ROW) abort();
+    size_t len = (size_t)sqlite3_column_bytes(st, 0);
+    unsigned char *img = malloc(len);
+    memcpy(img, sqlite3_column_blob(st, 0), len);
+    sqlite3_finalize(st);
+    for (size_t k = at; k < at + n && k < len; k++) img[k] = fill;
+    uint64_t sum = mcpp_fnv1a64(img + HEADER, len - HEADER);
+    memcpy(img + CHECKSUM_AT, &sum, sizeof sum);
+    sqlite3_prepare_v2(db, "UPDATE receipts SET image = ?2 WHERE id = ?1", -1, &st, NULL);
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 2, img, (int)len, SQLITE_TRANSIENT);
+    sqlite3_step(st);
+    sqlite3_finalize(st);
+    free(img);
+}
+
+TEST(forged_images_with_a_valid_checksum_never_crash_the_loader)
+{
+    make_store("forged.db");
+    sqlite3 *db = NULL;
+    sqlite3_open(db_path("forged.db"), &db);
+    char id[64];
+    /* every presence bit set, offsets all 0xFF.., zeroed arena starts, a pointer pattern */
+    static const struct { size_t at, n; unsigned char fill; } CUTS[] = {
+        {HEADER, 16, 0xFF}, {HEADER + 16, 984, 0xFF}, {HEADER + 16, 984, 0x01}, {HEADER + 1000, 4000, 0x00},
+        {HEADER + 1000, 4000, 0x07}, {HEADER + 100, 400, 0x41},
+    };
+    for (size_t k = 0; k < sizeof CUTS / sizeof CUTS[0]; k++) {
+        snprintf(id, sizeof id, "image-%06zu", 10 + k);
+        forge(db, id, CUTS[k].at, CUTS[k].n, CUTS[k].fill);
+    }
+    sqlite3_close(db);
+    mcpp_store *s = NULL;
+    mcpp_receipt_set *set = NULL;
+    CHECK_INT_EQ(mcpp_store_open(&s, db_path("forged.db"), MCPP_STORE_READ_ONLY), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_query_set(&set, s, NULL), MCPP_OK); /* loaded, from images or bodies */
+    CHECK_INT_EQ((long long)mcpp_receipt_set_count(set), RUNS);
+    mcpp_receipt_set_free(set);
+    mcpp_store_close(s);
+}
+
+int main(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/mcpp-store-image-XXXXXX");
+    if (!mkdtemp(tmpdir)) return 1;
+    RUN(every_added_row_has_an_image_that_loads_the_same_receipt);
+    RUN(a_query_loads_from_the_image_and_check_still_reads_the_body);
+    RUN(damaged_truncated_garbage_and_foreign_images_fall_back_to_the_body);
+    RUN(forged_images_with_a_valid_checksum_never_crash_the_loader);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);
+    for (size_t i = 0; i < RUNS; i++) free(want_json[i]);
+    free(fixture_base);
+    TEST_MAIN_END();
+}
