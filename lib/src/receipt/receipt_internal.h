@@ -298,6 +298,8 @@ typedef struct mcpp_load_ctx {
     int nomem;
     int schema_version; /* 1 when the input was schema 1 (upgraded), else 0 */
     uint64_t tried[MCPP_PRESENT_WORDS]; /* fields seen (bound or not): duplicates */
+    int quiet;          /* problems are only counted, in quiet_problems (the direct reader) */
+    int quiet_problems;
     /* staging lists: a scratch area, then heap blocks freed by mcpp_ctx_release */
     size_t scratch_used;
     size_t heap_count;
@@ -305,6 +307,9 @@ typedef struct mcpp_load_ctx {
     _Alignas(16) char scratch[3072];
 } mcpp_load_ctx;
 
+/* Staging-list memory from the context's scratch area (or the heap when big);
+ * NULL with ctx->nomem set when out of memory. */
+void *mcpp_ctx_alloc(mcpp_load_ctx *ctx, size_t bytes);
 /* Frees what the binder allocated for staging lists (call after packing). */
 void mcpp_ctx_release(mcpp_load_ctx *ctx);
 
@@ -319,6 +324,10 @@ void mcpp_ctx_problem(mcpp_load_ctx *ctx, mcpp_severity severity, const char *ki
 /* Fills the staging struct `out` (zeroed by the caller) from the tree; strings
  * are borrowed from the tree. Problems go to ctx. */
 void mcpp_bind_tree(mcpp_load_ctx *ctx, mcpp_receipt *out, const cJSON *root);
+/* Binds value `v` into field `id` by the binder's rules without reporting:
+ * 0 when bound, -1 when the binder would report a problem (nothing stored
+ * that matters: the caller then loads the file through the tree path). */
+int mcpp_bind_value_quiet(mcpp_load_ctx *ctx, mcpp_receipt *out, int id, const cJSON *v);
 /* Checks that a number fits field `id`'s range; returns NULL or the words for the message. */
 const char *mcpp_range_problem(int range, double value);
 /* Cross-field rules on a staging struct. */
@@ -389,6 +398,8 @@ static inline int mcpp_write_skips(const mcpp_receipt *r, int id, int v1)
  * moved field is backend.precision) and adds a warning saying so. Returns 0,
  * or -1 when out of memory. Trees of other schemas are left alone. */
 int mcpp_schema1_upgrade(mcpp_load_ctx *ctx, cJSON *root);
+/* The warning a schema-1 input gets when it is upgraded on load. */
+void mcpp_schema1_upgrade_warning(mcpp_load_ctx *ctx);
 /* 0 when `r` can be written as schema 1 without losing anything; else -1 with
  * the field and the reason in the last error. */
 int mcpp_schema1_check(const mcpp_receipt *r);
