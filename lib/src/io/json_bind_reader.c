@@ -405,8 +405,7 @@ static int read_section(jreader *r, int section);
 static int read_member(jreader *r, int section, const char *key, int *guess)
 {
     int field = -1, sub = -1;
-    const mcpp_schema_entry *g = *guess < MCPP_FIELD_COUNT ? &mcpp_schema_entries[*guess] : NULL;
-    if (!(g && g->section == section && strcmp(g->name, key) == 0 && (field = *guess, 1)) &&
+    if (mcpp_schema_predict(section, *guess, key, &field, &sub) != 0 &&
         mcpp_schema_lookup(section, key, &field, &sub) != 0)
         return GIVE_UP; /* unknown field */
     if (sub >= 0) {

@@ -615,7 +615,7 @@ static const char *member_path(char *buf, size_t cap, int section, const char *k
  * instead of a hash lookup. The comparison is libc's strcmp, which compares a
  * vector at a time (safely near the end of the key's allocation): fewer
  * instructions and faster here than a byte loop. */
-static int predict(int section, int guess, const char *key, int *field, int *sub)
+int mcpp_schema_predict(int section, int guess, const char *key, int *field, int *sub)
 {
     if (guess < 0 || guess >= MCPP_FIELD_COUNT)
         return -1;
@@ -712,7 +712,7 @@ static void bind_section(mcpp_load_ctx *ctx, mcpp_receipt *out, int section, con
     int guess = mcpp_schema_sections[section].first_field;
     for (const cJSON *m = obj->child; m; m = m->next) {
         int field, sub;
-        if (predict(section, guess, m->string, &field, &sub) != 0 &&
+        if (mcpp_schema_predict(section, guess, m->string, &field, &sub) != 0 &&
             mcpp_schema_lookup(section, m->string, &field, &sub) != 0) {
             const char *hint = ctx->shown < MCPP_MAX_SHOWN_PROBLEMS
                                    ? mcpp_schema_suggest(section, m->string)

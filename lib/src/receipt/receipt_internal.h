@@ -205,6 +205,10 @@ extern const mcpp_section_entry mcpp_schema_sections[MCPP_SECTION_COUNT];
 /* Member `key` of section `section`: sets *field_out (>= 0) for a field or
  * *section_out (>= 0) for a subsection; returns 0 when found, -1 otherwise. */
 int mcpp_schema_lookup(int section, const char *key, int *field_out, int *section_out);
+/* The lookup's shortcut: writers emit keys in schema order, so the key after
+ * field `guess - 1` is most often field `guess` or the subsection holding it.
+ * Returns 0 with *field or *sub set (the other -1) when `key` is that one. */
+int mcpp_schema_predict(int section, int guess, const char *key, int *field, int *sub);
 /* Reference implementation by linear scan (tests compare the two). */
 int mcpp_schema_lookup_scan(int section, const char *key, int *field_out, int *section_out);
 /* The known name inside `section` closest to `key` (for "did you mean"), or NULL. */
