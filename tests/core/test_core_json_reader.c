@@ -169,10 +169,11 @@ TEST(example_receipts_take_the_direct_path)
     CHECK(direct >= 15);
 }
 
-/* A receipt around one member (schema 2 unless stated). */
+/* A receipt around `members` (schema 2): both paths agree, and the reader
+ * took the direct path or handed back as expected. */
 static void check_receipt(const char *members, int expect_fallback)
 {
-    char text[4096];
+    static char text[65536];
     int fell_back = -1;
     char why[8192];
     snprintf(text, sizeof text,
@@ -236,6 +237,24 @@ TEST(schema_1_is_upgraded_on_the_direct_path_when_its_schema_comes_first)
     mcpp_receipt_free(r);
 }
 
+/* Lists longer than the reader's stack buffer (64 items) and a text longer
+ * than its stack string area (4 KiB) take their heap paths. */
+TEST(long_lists_and_long_texts_take_the_direct_path)
+{
+    static char members[40000];
+    char *p = members, *end = members + sizeof members;
+    p += snprintf(p, (size_t)(end - p), "\"metrics\": {\"step_time_s\": {\"samples\": [");
+    for (int i = 0; i < 300; i++)
+        p += snprintf(p, (size_t)(end - p), "%s%d.%03d", i ? ", " : "", 1 + i % 3, i);
+    p += snprintf(p, (size_t)(end - p), "]}}, \"status\": {\"caveats\": [");
+    for (int i = 0; i < 150; i++)
+        p += snprintf(p, (size_t)(end - p), "%s\"caveat number %d with some words\"", i ? ", " : "",
+                      i);
+    p += snprintf(p, (size_t)(end - p), "]}");
+    CHECK(p - members > 6000 && p < end); /* beyond the 4 KiB stack string area */
+    check_receipt(members, 0);
+}
+
 int main(void)
 {
     RUN(seed_files_load_the_same_through_both_paths);
@@ -243,5 +262,6 @@ int main(void)
     RUN(example_receipts_take_the_direct_path);
     RUN(escapes_and_number_forms_are_read_like_cjson);
     RUN(schema_1_is_upgraded_on_the_direct_path_when_its_schema_comes_first);
+    RUN(long_lists_and_long_texts_take_the_direct_path);
     TEST_MAIN_END();
 }
