@@ -120,7 +120,7 @@ TEST(mutated_seeds_load_the_same_through_both_paths)
         const seed *s = &seeds[i];
         if (s->len > 16384)
             continue;
-        size_t step = s->len / 24 + 1;
+        size_t step = s->len / 12 + 1;
         for (size_t at = 0; at < s->len; at += step) {
             checks++;
             bad += !agree(s->data, at, "truncated seed");
