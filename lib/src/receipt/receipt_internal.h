@@ -5,7 +5,9 @@
  *
  * Life of a receipt: the input is parsed into a cJSON tree (JSON directly;
  * YAML through the libyaml event reader), the binder fills a *staging*
- * struct mcpp_receipt whose strings still point into that tree, the validator
+ * struct mcpp_receipt whose strings still point into that tree (JSON usually
+ * skips the tree: io/json_bind_reader.c binds while reading, with strings in
+ * a buffer of its own and cJSON trees only for free-form values), the validator
  * checks cross-field rules on it, and the packer copies it into ONE exact-size
  * allocation (the receipt the caller gets). The builder owns a staging struct
  * whose strings are heap copies.
