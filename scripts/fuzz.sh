@@ -7,13 +7,14 @@
 # crashes to build/fuzz/artifacts/. Exit 1 when any target found a failure.
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET (default 60)] [TARGET...]
-#   TARGET: json yaml policy (default: all three)
+#   TARGET: json yaml policy diff (default: all four; diff = the direct JSON
+#   reader against the cJSON tree path, fuzz_json_diff)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json yaml policy)
+[ ${#targets[@]} -gt 0 ] || targets=(json yaml policy diff)
 if ! command -v clang >/dev/null 2>&1; then
   echo "fuzz.sh: clang is not installed (scripts/install-deps.sh installs it)" >&2
   exit 2
@@ -23,29 +24,31 @@ build=build/fuzz
 CC=clang cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMCPP_FUZZ=ON -DMCPP_SANITIZE=ON \
   -DMCPP_CUDA=OFF -DMCPP_BUILD_TESTS=OFF -DMCPP_BUILD_BENCHMARKS=OFF -DMCPP_WERROR=OFF >/dev/null
 names=()
-for t in "${targets[@]}"; do names+=("fuzz_${t}_load"); done
+target_name() { case $1 in diff) echo fuzz_json_diff ;; *) echo "fuzz_${1}_load" ;; esac; }
+for t in "${targets[@]}"; do names+=("$(target_name "$t")"); done
 cmake --build "$build" -j"$(nproc)" --target "${names[@]}" >/dev/null
 
 seeds_for() {
   case $1 in
-    json) echo tests/fuzz/corpus/json examples/receipts tests/cli/hostile ;;
+    json | diff) echo tests/fuzz/corpus/json examples/receipts examples/receipts/gpu examples/receipts/schema2 tests/cli/hostile ;;
     yaml) echo tests/fuzz/corpus/yaml examples/receipts tests/cli/hostile ;;
     policy) echo tests/fuzz/corpus/policy policy tests/lua/hostile tests/lua/hostile/rules tests/lua/hostile/gate ;;
   esac
 }
-dict_for() { case $1 in json) echo json ;; yaml) echo yaml ;; policy) echo lua ;; esac; }
+dict_for() { case $1 in json | diff) echo json ;; yaml) echo yaml ;; policy) echo lua ;; esac; }
 
 status=0
 for t in "${targets[@]}"; do
   corpus=$build/corpus/$t
   mkdir -p "$corpus" "$build/artifacts"
-  echo "==> fuzz_${t}_load for ${seconds}s"
+  name=$(target_name "$t")
+  echo "==> $name for ${seconds}s"
   # shellcheck disable=SC2046
   if ! ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-      "$build/tests/fuzz/fuzz_${t}_load" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+      "$build/tests/fuzz/$name" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
       -max_len=65536 -dict="tests/fuzz/$(dict_for "$t").dict" -artifact_prefix="$build/artifacts/${t}-" \
       -print_final_stats=1 "$corpus" $(seeds_for "$t") >"$build/fuzz_${t}.log" 2>&1; then
-    echo "fuzz_${t}_load FOUND A FAILURE (log: $build/fuzz_${t}.log, input: $build/artifacts/${t}-*)"
+    echo "$name FOUND A FAILURE (log: $build/fuzz_${t}.log, input: $build/artifacts/${t}-*)"
     tail -n 40 "$build/fuzz_${t}.log"
     status=1
   fi

@@ -8,7 +8,9 @@
  *   - reading them: each worker reads files with open/fstat/read into ONE
  *     buffer it reuses (no stdio, no malloc per file) and claims files in
  *     batches of consecutive (sorted) paths, so a folder is read together;
- *   - parsing them: cJSON's tree comes from a per-thread arena (json_arena.c).
+ *   - parsing them: the direct JSON reader binds without a tree; the cJSON
+ *     subtrees it (or the tree path) still builds come from a per-thread
+ *     arena (json_arena.c).
  * Any file the fast reading path cannot read is handed to
  * mcpp_receipt_load_file, so a failure reads exactly as load() reports it.
  */

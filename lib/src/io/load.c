@@ -12,6 +12,7 @@
 
 #include "util/error_internal.h"
 #include "util/struct_version.h"
+#include "io/json_bind_reader.h"
 #include "receipt/receipt_internal.h"
 
 static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
@@ -69,15 +70,13 @@ static int json_syntax_error(const char *buf, size_t len, const char *at, const 
     return MCPP_EINVALID;
 }
 
-/* Parses JSON text into a tree (*root_out); problems go to report. Returns 0
- * or a status code. */
+/* Parses pre-scanned JSON text into a tree (*root_out); problems go to
+ * report. Returns 0 or a status code. */
 static int parse_json(cJSON **root_out, const char *buf, size_t len, const mcpp_limits *lim, const char *name,
                       mcpp_report *report)
 {
+    (void)lim; /* the pre-scan applied the limits */
     *root_out = NULL;
-    int rc = mcpp_json_prescan(buf, len, lim, name, report);
-    if (rc != 0)
-        return rc;
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
     if (!root)
@@ -97,6 +96,40 @@ static int parse_json(cJSON **root_out, const char *buf, size_t len, const mcpp_
     return MCPP_OK;
 }
 
+static void init_ctx(mcpp_load_ctx *ctx, const char *buf, size_t len, mcpp_format format,
+                     const char *name, const mcpp_limits *lim, mcpp_report *report)
+{
+    memset(ctx, 0, offsetof(mcpp_load_ctx, scratch)); /* the scratch area needs no zeroing */
+    ctx->name = name;
+    ctx->buf = buf;
+    ctx->len = len;
+    ctx->format = format;
+    ctx->limits = lim;
+    ctx->report = report;
+}
+
+/* Validates a bound staging receipt and packs it into *out. Returns 0 or a
+ * status code (problems in the report). */
+static int validate_pack(mcpp_receipt **out, mcpp_load_ctx *ctx, mcpp_receipt *staging,
+                         const char *name, mcpp_report *report)
+{
+    if (!ctx->nomem)
+        mcpp_validate(ctx, staging);
+    if (ctx->schema_version == 1)
+        mcpp_derive_block_counts(staging); /* schema 2 states them (after the check
+                                              that a schema-1 file does not) */
+    int rc = 0;
+    if (ctx->nomem)
+        rc = MCPP_ENOMEM;
+    else if (ctx->errors)
+        rc = MCPP_EINVALID;
+    else if ((rc = mcpp_pack(out, staging, name)) == MCPP_ELIMIT)
+        mcpp_report_add(report, MCPP_SEVERITY_ERROR, "limit", name, NULL, 0, 0,
+                        "free-form data (extra, launch.fixed_policy) is nested too deeply to "
+                        "index within 64 MiB");
+    return rc;
+}
+
 /* Binds the tree into a staging receipt, validates it and packs it into *out.
  * Returns 0 or a status code (problems in report). */
 static int bind_validate_pack(mcpp_receipt **out, cJSON *root, const mcpp_yaml_marks *marks,
@@ -104,37 +137,70 @@ static int bind_validate_pack(mcpp_receipt **out, cJSON *root, const mcpp_yaml_m
                               const mcpp_limits *lim, mcpp_report *report)
 {
     mcpp_load_ctx ctx;
-    memset(&ctx, 0, offsetof(mcpp_load_ctx, scratch)); /* the scratch area needs no zeroing */
-    ctx.name = name;
-    ctx.buf = buf;
-    ctx.len = len;
-    ctx.format = format;
-    ctx.limits = lim;
-    ctx.report = report;
+    init_ctx(&ctx, buf, len, format, name, lim, report);
     ctx.root = root;
     ctx.marks = marks;
-
     mcpp_receipt staging;
     memset(&staging, 0, sizeof staging);
     if (mcpp_schema1_upgrade(&ctx, root) != 0)
         ctx.nomem = 1;
     else
         mcpp_bind_tree(&ctx, &staging, root);
-    if (!ctx.nomem)
-        mcpp_validate(&ctx, &staging);
-    if (ctx.schema_version == 1)
-        mcpp_derive_block_counts(&staging); /* schema 2 states them (after the check
-                                               that a schema-1 file does not) */
-    int rc = 0;
-    if (ctx.nomem)
-        rc = MCPP_ENOMEM;
-    else if (ctx.errors)
-        rc = MCPP_EINVALID;
-    else if ((rc = mcpp_pack(out, &staging, name)) == MCPP_ELIMIT)
-        mcpp_report_add(report, MCPP_SEVERITY_ERROR, "limit", name, NULL, 0, 0,
-                        "free-form data (extra, launch.fixed_policy) is nested too deeply to "
-                        "index within 64 MiB");
+    int rc = validate_pack(out, &ctx, &staging, name, report);
     mcpp_ctx_release(&ctx); /* staging lists; strings belong to the tree */
+    return rc;
+}
+
+_Thread_local int mcpp_json_reader_disabled;
+_Thread_local unsigned long mcpp_json_reader_fallbacks;
+
+/* The direct path for pre-scanned JSON: read + bind (json_bind_reader.c),
+ * validate, pack. Returns 0, a status code, or MCPP_JSON_READ_FALLBACK (with
+ * nothing reported) when the tree path must load the text. */
+static int read_validate_pack(mcpp_receipt **out, const char *buf, size_t len, const char *name,
+                              const mcpp_limits *lim, mcpp_report *report)
+{
+    char stack_strings[4096]; /* decoded strings; a receipt's text is ~2 KB */
+    char *strings = len < sizeof stack_strings ? stack_strings : malloc(len + 1);
+    if (!strings)
+        return MCPP_JSON_READ_FALLBACK;
+    mcpp_load_ctx ctx;
+    init_ctx(&ctx, buf, len, MCPP_FORMAT_JSON, name, lim, report);
+    mcpp_receipt staging;
+    memset(&staging, 0, sizeof staging);
+    mcpp_json_subtrees subtrees;
+    subtrees.count = 0;
+    int rc = mcpp_json_bind_read(&ctx, &staging, &subtrees, strings);
+    if (rc == MCPP_JSON_READ_BOUND)
+        rc = validate_pack(out, &ctx, &staging, name, report);
+    else
+        mcpp_json_reader_fallbacks++;
+    mcpp_ctx_release(&ctx);
+    for (size_t i = 0; i < subtrees.count; i++)
+        cJSON_Delete(subtrees.trees[i]);
+    if (strings != stack_strings)
+        free(strings);
+    return rc;
+}
+
+/* JSON: the pre-scan, then the direct reader, then (when it hands back) cJSON. */
+static int load_json(mcpp_receipt **out, const char *buf, size_t len, const char *name,
+                     const mcpp_limits *lim, mcpp_report *report)
+{
+    int rc = mcpp_json_prescan(buf, len, lim, name, report);
+    if (rc != 0)
+        return rc;
+    if (!mcpp_json_reader_disabled) {
+        rc = read_validate_pack(out, buf, len, name, lim, report);
+        if (rc != MCPP_JSON_READ_FALLBACK)
+            return rc;
+    }
+    cJSON *root = NULL;
+    rc = parse_json(&root, buf, len, lim, name, report);
+    if (rc == 0) {
+        rc = bind_validate_pack(out, root, NULL, buf, len, MCPP_FORMAT_JSON, name, lim, report);
+        cJSON_Delete(root);
+    }
     return rc;
 }
 
@@ -187,8 +253,9 @@ int mcpp_receipt_load_buffer(mcpp_receipt **out, mcpp_report **report_out, const
     }
     if (format == MCPP_FORMAT_AUTO)
         format = sniff(buf, len);
-    int rc = format == MCPP_FORMAT_JSON ? parse_json(&root, buf, len, &lim, name, report)
-                                        : mcpp_yaml_read(&root, &marks, buf, len, &lim, name, report);
+    if (format == MCPP_FORMAT_JSON)
+        return finish(report, report_out, load_json(out, buf, len, name, &lim, report));
+    int rc = mcpp_yaml_read(&root, &marks, buf, len, &lim, name, report);
     if (rc == 0) {
         rc = bind_validate_pack(out, root, marks, buf, len, format, name, &lim, report);
         cJSON_Delete(root);

@@ -53,6 +53,10 @@ void mcpp_ctx_problem(mcpp_load_ctx *ctx, mcpp_severity severity, const char *ki
                       const char *path, int want_key, const char *fmt, ...)
 {
     char text[900];
+    if (ctx->quiet) { /* the direct JSON reader asking "would this be refused?" */
+        ctx->quiet_problems++;
+        return;
+    }
     if (severity == MCPP_SEVERITY_ERROR)
         ctx->errors++;
     /* Locating a problem scans the text, so a hostile file with a million bad
@@ -329,7 +333,7 @@ int mcpp_check_free_form(mcpp_load_ctx *ctx, const cJSON *node, char *path, size
 
 /* Staging lists live only until packing: they come from a scratch area in the
  * load context (no malloc for ordinary receipts), or from the heap when big. */
-static void *ctx_alloc(mcpp_load_ctx *ctx, size_t bytes)
+void *mcpp_ctx_alloc(mcpp_load_ctx *ctx, size_t bytes)
 {
     size_t at = (ctx->scratch_used + 15) & ~(size_t)15;
     if (at + bytes <= sizeof ctx->scratch) {
@@ -381,7 +385,7 @@ static int bind_string_list(mcpp_load_ctx *ctx, mcpp_string_list *dst, const cJS
     }
     if (bad)
         return -1;
-    const char **items = n ? ctx_alloc(ctx, n * sizeof *items) : NULL;
+    const char **items = n ? mcpp_ctx_alloc(ctx, n * sizeof *items) : NULL;
     if (n && !items)
         return -1;
     i = 0;
@@ -403,7 +407,7 @@ static int bind_double_list(mcpp_load_ctx *ctx, mcpp_double_list *dst, int range
     if (check_array_size(ctx, path, v, &n) != 0)
         return -1;
     /* checked and copied in one walk (step windows are the longest lists) */
-    double *items = n ? ctx_alloc(ctx, n * sizeof *items) : NULL;
+    double *items = n ? mcpp_ctx_alloc(ctx, n * sizeof *items) : NULL;
     if (n && !items)
         return -1;
     int bad = 0;
@@ -437,7 +441,7 @@ static int bind_artifacts(mcpp_load_ctx *ctx, mcpp_artifact_list *dst, const cJS
     }
     if (check_array_size(ctx, path, v, &n) != 0)
         return -1;
-    mcpp_artifact *items = n ? ctx_alloc(ctx, n * sizeof *items) : NULL;
+    mcpp_artifact *items = n ? mcpp_ctx_alloc(ctx, n * sizeof *items) : NULL;
     if (n && !items)
         return -1;
     if (n)
@@ -611,7 +615,7 @@ static const char *member_path(char *buf, size_t cap, int section, const char *k
  * instead of a hash lookup. The comparison is libc's strcmp, which compares a
  * vector at a time (safely near the end of the key's allocation): fewer
  * instructions and faster here than a byte loop. */
-static int predict(int section, int guess, const char *key, int *field, int *sub)
+int mcpp_schema_predict(int section, int guess, const char *key, int *field, int *sub)
 {
     if (guess < 0 || guess >= MCPP_FIELD_COUNT)
         return -1;
@@ -690,6 +694,17 @@ static inline int bind_scalar_fast(mcpp_receipt *out, int id, const cJSON *v)
     return 0;
 }
 
+int mcpp_bind_value_quiet(mcpp_load_ctx *ctx, mcpp_receipt *out, int id, const cJSON *v)
+{
+    if (bind_scalar_fast(out, id, v) == 0)
+        return 0;
+    int before = ctx->quiet_problems;
+    ctx->quiet = 1;
+    int rc = bind_field(ctx, out, id, v);
+    ctx->quiet = 0;
+    return rc != 0 || ctx->quiet_problems != before || ctx->nomem ? -1 : 0;
+}
+
 static void bind_section(mcpp_load_ctx *ctx, mcpp_receipt *out, int section, const cJSON *obj,
                          uint64_t *seen)
 {
@@ -697,7 +712,7 @@ static void bind_section(mcpp_load_ctx *ctx, mcpp_receipt *out, int section, con
     int guess = mcpp_schema_sections[section].first_field;
     for (const cJSON *m = obj->child; m; m = m->next) {
         int field, sub;
-        if (predict(section, guess, m->string, &field, &sub) != 0 &&
+        if (mcpp_schema_predict(section, guess, m->string, &field, &sub) != 0 &&
             mcpp_schema_lookup(section, m->string, &field, &sub) != 0) {
             const char *hint = ctx->shown < MCPP_MAX_SHOWN_PROBLEMS
                                    ? mcpp_schema_suggest(section, m->string)

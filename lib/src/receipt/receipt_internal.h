@@ -5,7 +5,9 @@
  *
  * Life of a receipt: the input is parsed into a cJSON tree (JSON directly;
  * YAML through the libyaml event reader), the binder fills a *staging*
- * struct mcpp_receipt whose strings still point into that tree, the validator
+ * struct mcpp_receipt whose strings still point into that tree (JSON usually
+ * skips the tree: io/json_bind_reader.c binds while reading, with strings in
+ * a buffer of its own and cJSON trees only for free-form values), the validator
  * checks cross-field rules on it, and the packer copies it into ONE exact-size
  * allocation (the receipt the caller gets). The builder owns a staging struct
  * whose strings are heap copies.
@@ -205,6 +207,10 @@ extern const mcpp_section_entry mcpp_schema_sections[MCPP_SECTION_COUNT];
 /* Member `key` of section `section`: sets *field_out (>= 0) for a field or
  * *section_out (>= 0) for a subsection; returns 0 when found, -1 otherwise. */
 int mcpp_schema_lookup(int section, const char *key, int *field_out, int *section_out);
+/* The lookup's shortcut: writers emit keys in schema order, so the key after
+ * field `guess - 1` is most often field `guess` or the subsection holding it.
+ * Returns 0 with *field or *sub set (the other -1) when `key` is that one. */
+int mcpp_schema_predict(int section, int guess, const char *key, int *field, int *sub);
 /* Reference implementation by linear scan (tests compare the two). */
 int mcpp_schema_lookup_scan(int section, const char *key, int *field_out, int *section_out);
 /* The known name inside `section` closest to `key` (for "did you mean"), or NULL. */
@@ -298,6 +304,8 @@ typedef struct mcpp_load_ctx {
     int nomem;
     int schema_version; /* 1 when the input was schema 1 (upgraded), else 0 */
     uint64_t tried[MCPP_PRESENT_WORDS]; /* fields seen (bound or not): duplicates */
+    int quiet;          /* problems are only counted, in quiet_problems (the direct reader) */
+    int quiet_problems;
     /* staging lists: a scratch area, then heap blocks freed by mcpp_ctx_release */
     size_t scratch_used;
     size_t heap_count;
@@ -305,6 +313,9 @@ typedef struct mcpp_load_ctx {
     _Alignas(16) char scratch[3072];
 } mcpp_load_ctx;
 
+/* Staging-list memory from the context's scratch area (or the heap when big);
+ * NULL with ctx->nomem set when out of memory. */
+void *mcpp_ctx_alloc(mcpp_load_ctx *ctx, size_t bytes);
 /* Frees what the binder allocated for staging lists (call after packing). */
 void mcpp_ctx_release(mcpp_load_ctx *ctx);
 
@@ -319,6 +330,10 @@ void mcpp_ctx_problem(mcpp_load_ctx *ctx, mcpp_severity severity, const char *ki
 /* Fills the staging struct `out` (zeroed by the caller) from the tree; strings
  * are borrowed from the tree. Problems go to ctx. */
 void mcpp_bind_tree(mcpp_load_ctx *ctx, mcpp_receipt *out, const cJSON *root);
+/* Binds value `v` into field `id` by the binder's rules without reporting:
+ * 0 when bound, -1 when the binder would report a problem (nothing stored
+ * that matters: the caller then loads the file through the tree path). */
+int mcpp_bind_value_quiet(mcpp_load_ctx *ctx, mcpp_receipt *out, int id, const cJSON *v);
 /* Checks that a number fits field `id`'s range; returns NULL or the words for the message. */
 const char *mcpp_range_problem(int range, double value);
 /* Cross-field rules on a staging struct. */
@@ -389,6 +404,8 @@ static inline int mcpp_write_skips(const mcpp_receipt *r, int id, int v1)
  * moved field is backend.precision) and adds a warning saying so. Returns 0,
  * or -1 when out of memory. Trees of other schemas are left alone. */
 int mcpp_schema1_upgrade(mcpp_load_ctx *ctx, cJSON *root);
+/* The warning a schema-1 input gets when it is upgraded on load. */
+void mcpp_schema1_upgrade_warning(mcpp_load_ctx *ctx);
 /* 0 when `r` can be written as schema 1 without losing anything; else -1 with
  * the field and the reason in the last error. */
 int mcpp_schema1_check(const mcpp_receipt *r);

@@ -37,11 +37,16 @@ int mcpp_schema1_upgrade(mcpp_load_ctx *ctx, cJSON *root)
             return -1;
         }
     }
+    mcpp_schema1_upgrade_warning(ctx);
+    return 0;
+}
+
+void mcpp_schema1_upgrade_warning(mcpp_load_ctx *ctx)
+{
     mcpp_ctx_problem(ctx, MCPP_SEVERITY_WARNING, "schema", "schema", 0,
                      "read as %s and upgraded to %s in memory (backend.precision is now "
                      "backend.precision.observed); write the receipt again to store schema 2",
                      MCPP_SCHEMA_ID_V1, MCPP_SCHEMA_ID);
-    return 0;
 }
 
 /* Fields schema 1 does not have. */

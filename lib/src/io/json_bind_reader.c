@@ -1,0 +1,481 @@
+/*
+ * json_bind_reader.c — reads a JSON receipt straight into the staging struct,
+ * without building a cJSON tree first: the sections and fields of the schema
+ * are walked as the text is read, scalars and lists are bound as they are met,
+ * and only free-form values (extra, features, benchmark.params, ...,
+ * metrics.named, artifacts) are handed to cJSON, which parses just their bytes.
+ *
+ * The reader is a fast path, not a second parser with its own diagnostics. It
+ * either binds the receipt exactly as the tree path (cJSON + bind.c) would,
+ * with nothing reported, or gives up (MCPP_JSON_READ_FALLBACK) on anything it
+ * does not take on: a syntax error, a value the binder would refuse, an
+ * unknown or duplicate key, an escaped key, a BOM, cJSON's lenient corners
+ * (leading zeros, control bytes as blanks). The loader then loads the file
+ * through the tree path, which reports every problem as before, so messages
+ * and their FILE:LINE:COL never depend on this file. tests/fuzz/fuzz_json_diff.c
+ * checks that both paths agree on any input.
+ *
+ * Runs after the pre-scan (json_scan.c): the text is valid UTF-8 without
+ * "\u0000", nested within limits, strings within their length limit.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/c_locale.h"
+#include "io/json_bind_reader.h"
+
+typedef struct jreader {
+    const char *p, *end;
+    mcpp_load_ctx *ctx;
+    mcpp_receipt *out;
+    char *strings; /* decoded strings: never more bytes than the text they come from */
+    size_t strings_used;
+    mcpp_json_subtrees *subtrees;
+    uint64_t seen; /* sections met (a second one is a duplicate) */
+    int schema_seen, v1;
+} jreader;
+
+#define GIVE_UP (-1)
+
+static inline void skip_blanks(jreader *r)
+{
+    while (r->p < r->end && (*r->p == ' ' || *r->p == '\n' || *r->p == '\t' || *r->p == '\r'))
+        r->p++;
+}
+
+static inline int peek(const jreader *r) { return r->p < r->end ? (unsigned char)*r->p : -1; }
+
+static int hex4(const char *s, unsigned *out)
+{
+    unsigned v = 0;
+    for (int i = 0; i < 4; i++) {
+        char c = s[i];
+        v <<= 4;
+        if (c >= '0' && c <= '9')
+            v |= (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            v |= (unsigned)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            v |= (unsigned)(c - 'A' + 10);
+        else
+            return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* A \uXXXX escape (and its low surrogate) at r->p (just past the 'u') into dst,
+ * as cJSON decodes it; returns the bytes written or GIVE_UP. */
+static int read_unicode_escape(jreader *r, char *dst)
+{
+    unsigned code, low;
+    if (r->end - r->p < 4 || hex4(r->p, &code) != 0)
+        return GIVE_UP;
+    r->p += 4;
+    if (code == 0 || (code >= 0xDC00 && code <= 0xDFFF))
+        return GIVE_UP;
+    if (code >= 0xD800 && code <= 0xDBFF) {
+        if (r->end - r->p < 6 || r->p[0] != '\\' || r->p[1] != 'u' || hex4(r->p + 2, &low) != 0 ||
+            low < 0xDC00 || low > 0xDFFF)
+            return GIVE_UP;
+        r->p += 6;
+        code = 0x10000 + (((code & 0x3FF) << 10) | (low & 0x3FF));
+    }
+    unsigned char *u = (unsigned char *)dst;
+    if (code < 0x80) {
+        u[0] = (unsigned char)code;
+        return 1;
+    }
+    if (code < 0x800) {
+        u[0] = (unsigned char)(0xC0 | (code >> 6));
+        u[1] = (unsigned char)(0x80 | (code & 0x3F));
+        return 2;
+    }
+    if (code < 0x10000) {
+        u[0] = (unsigned char)(0xE0 | (code >> 12));
+        u[1] = (unsigned char)(0x80 | ((code >> 6) & 0x3F));
+        u[2] = (unsigned char)(0x80 | (code & 0x3F));
+        return 3;
+    }
+    u[0] = (unsigned char)(0xF0 | (code >> 18));
+    u[1] = (unsigned char)(0x80 | ((code >> 12) & 0x3F));
+    u[2] = (unsigned char)(0x80 | ((code >> 6) & 0x3F));
+    u[3] = (unsigned char)(0x80 | (code & 0x3F));
+    return 4;
+}
+
+/* The string at r->p (its opening quote) decoded into the string area. */
+static int read_string(jreader *r, const char **out)
+{
+    char *dst = r->strings + r->strings_used, *start = dst;
+    const char *p = r->p + 1, *end = r->end;
+    for (;;) {
+        const char *run = p;
+        while (p < end && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20)
+            p++;
+        memcpy(dst, run, (size_t)(p - run));
+        dst += p - run;
+        if (p >= end || (unsigned char)*p < 0x20)
+            return GIVE_UP; /* unterminated, or a raw control byte (cJSON keeps it; rare) */
+        if (*p == '"')
+            break;
+        if (end - p < 2)
+            return GIVE_UP;
+        char e = p[1];
+        p += 2;
+        switch (e) {
+        case '"': *dst++ = '"'; break;
+        case '\\': *dst++ = '\\'; break;
+        case '/': *dst++ = '/'; break;
+        case 'b': *dst++ = '\b'; break;
+        case 'f': *dst++ = '\f'; break;
+        case 'n': *dst++ = '\n'; break;
+        case 'r': *dst++ = '\r'; break;
+        case 't': *dst++ = '\t'; break;
+        case 'u': {
+            r->p = p;
+            int n = read_unicode_escape(r, dst);
+            if (n < 0)
+                return GIVE_UP;
+            p = r->p;
+            dst += n;
+            break;
+        }
+        default: return GIVE_UP;
+        }
+    }
+    *dst++ = '\0';
+    r->strings_used += (size_t)(dst - start);
+    r->p = p + 1;
+    *out = start;
+    return 0;
+}
+
+/* An object key: plain (no escapes) and short, copied with its NUL into key. */
+static int read_key(jreader *r, char *key, size_t cap)
+{
+    const char *p = r->p + 1, *end = r->end;
+    size_t n = 0;
+    while (p < end && *p != '"') {
+        if (*p == '\\' || (unsigned char)*p < 0x20 || n + 1 >= cap)
+            return GIVE_UP; /* an escaped or long key: the tree path decides */
+        key[n++] = *p++;
+    }
+    if (p >= end)
+        return GIVE_UP;
+    key[n] = '\0';
+    r->p = p + 1;
+    skip_blanks(r);
+    if (peek(r) != ':')
+        return GIVE_UP;
+    r->p++;
+    skip_blanks(r);
+    return 0;
+}
+
+static const double exact_powers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+static inline int is_digit(char c) { return (unsigned char)(c - '0') < 10; }
+/* The bytes cJSON's number reader takes before it calls strtod. */
+static inline int cjson_number_byte(char c)
+{
+    return is_digit(c) || c == '+' || c == '-' || c == 'e' || c == 'E' || c == '.';
+}
+
+/* A number in strict JSON grammar, whose bytes cJSON reads whole (at most 63,
+ * followed by none it would take too): then strtod's correctly rounded value
+ * is what cJSON stores. Small mantissas and exponents are exact in doubles
+ * (m * 10^e or m / 10^e rounds once, like strtod); the rest goes to strtod. */
+static int read_number(jreader *r, double *out)
+{
+    const char *s = r->p, *p = s, *end = r->end;
+    uint64_t mantissa = 0;
+    int digits = 0, frac_digits = 0, exp = 0, neg = 0;
+    if (p < end && *p == '-') {
+        neg = 1;
+        p++;
+    }
+    if (p >= end || !is_digit(*p) || (*p == '0' && p + 1 < end && is_digit(p[1])))
+        return GIVE_UP; /* no digit, or a leading zero (cJSON reads "01"; the tree path does) */
+    for (; p < end && is_digit(*p); p++, digits++)
+        mantissa = mantissa * 10 + (uint64_t)(*p - '0');
+    if (p < end && *p == '.') {
+        p++;
+        if (p >= end || !is_digit(*p))
+            return GIVE_UP;
+        for (; p < end && is_digit(*p); p++, digits++, frac_digits++)
+            mantissa = mantissa * 10 + (uint64_t)(*p - '0');
+    }
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        int eneg = 0, edigits = 0;
+        p++;
+        if (p < end && (*p == '+' || *p == '-'))
+            eneg = *p++ == '-';
+        for (; p < end && is_digit(*p); p++, edigits++)
+            if (exp < 100000)
+                exp = exp * 10 + (*p - '0');
+        if (!edigits)
+            return GIVE_UP;
+        if (eneg)
+            exp = -exp;
+    }
+    if (p - s > 63 || (p < end && cjson_number_byte(*p)))
+        return GIVE_UP;
+    int e10 = exp - frac_digits;
+    if (digits <= 15 && e10 >= -22 && e10 <= 22) { /* mantissa < 10^15 < 2^53: exact */
+        double d = (double)mantissa;
+        d = e10 < 0 ? d / exact_powers[-e10] : d * exact_powers[e10];
+        *out = neg ? -d : d;
+    } else {
+        char text[64];
+        memcpy(text, s, (size_t)(p - s));
+        text[p - s] = '\0';
+        *out = mcpp_strtod_c(text, NULL);
+    }
+    r->p = p;
+    return 0;
+}
+
+/* One scalar (string, number, true, false, null) as a stack cJSON value. */
+static int read_scalar(jreader *r, cJSON *v)
+{
+    memset(v, 0, sizeof *v);
+    int c = peek(r);
+    size_t left = (size_t)(r->end - r->p);
+    if (c == '"') {
+        v->type = cJSON_String;
+        return read_string(r, (const char **)&v->valuestring);
+    }
+    if (c == '-' || (c >= '0' && c <= '9')) {
+        v->type = cJSON_Number;
+        return read_number(r, &v->valuedouble);
+    }
+    if (left >= 4 && memcmp(r->p, "true", 4) == 0) {
+        v->type = cJSON_True;
+        r->p += 4;
+    } else if (left >= 5 && memcmp(r->p, "false", 5) == 0) {
+        v->type = cJSON_False;
+        r->p += 5;
+    } else if (left >= 4 && memcmp(r->p, "null", 4) == 0) {
+        v->type = cJSON_NULL;
+        r->p += 4;
+    } else {
+        return GIVE_UP;
+    }
+    return 0;
+}
+
+/* The items of a list, read by read_item into a growing buffer, then copied
+ * into staging memory: what bind_string_list / bind_double_list would bind. */
+typedef int (*item_reader)(jreader *r, void *item, int range);
+
+static int read_string_item(jreader *r, void *item, int range)
+{
+    (void)range;
+    return peek(r) == '"' ? read_string(r, (const char **)item) : GIVE_UP;
+}
+
+static int read_double_item(jreader *r, void *item, int range)
+{
+    int c = peek(r);
+    double *d = item;
+    if (c != '-' && !(c >= '0' && c <= '9'))
+        return GIVE_UP;
+    if (read_number(r, d) != 0 || !isfinite(*d) || mcpp_range_problem(range, *d))
+        return GIVE_UP;
+    return 0;
+}
+
+static int read_list(jreader *r, void *slot, size_t item_size, item_reader read_item, int range)
+{
+    _Alignas(16) char stack[64 * sizeof(double)];
+    char *items = stack, *heap = NULL;
+    size_t n = 0, cap = sizeof stack / item_size;
+    int rc = GIVE_UP;
+    r->p++; /* '[' */
+    skip_blanks(r);
+    if (peek(r) == ']') {
+        r->p++;
+    } else {
+        for (;;) {
+            if (n == cap) {
+                char *grown = realloc(heap, 2 * cap * item_size);
+                if (!grown)
+                    goto done;
+                if (!heap)
+                    memcpy(grown, stack, n * item_size);
+                items = heap = grown;
+                cap *= 2;
+            }
+            if (read_item(r, items + n * item_size, range) != 0)
+                goto done;
+            n++;
+            skip_blanks(r);
+            int c = peek(r);
+            r->p++;
+            if (c == ']')
+                break;
+            if (c != ',')
+                goto done;
+            skip_blanks(r);
+        }
+    }
+    if (n > r->ctx->limits->max_array_items)
+        goto done;
+    void *copy = n ? mcpp_ctx_alloc(r->ctx, n * item_size) : NULL;
+    if (n && !copy)
+        goto done;
+    if (n)
+        memcpy(copy, items, n * item_size);
+    /* mcpp_string_list and mcpp_double_list are {items, count} */
+    mcpp_string_list *list = slot;
+    list->items = copy;
+    list->count = n;
+    rc = 0;
+done:
+    free(heap);
+    return rc;
+}
+
+/* A free-form value (or metrics.named, artifacts): cJSON parses just its bytes. */
+static int read_subtree(jreader *r, int id, int opening)
+{
+    if (peek(r) != opening || r->subtrees->count == MCPP_JSON_MAX_SUBTREES)
+        return GIVE_UP;
+    const char *after = NULL;
+    cJSON *tree = cJSON_ParseWithLengthOpts(r->p, (size_t)(r->end - r->p), &after, 0);
+    if (!tree)
+        return GIVE_UP;
+    r->subtrees->trees[r->subtrees->count++] = tree;
+    r->p = after;
+    return mcpp_bind_value_quiet(r->ctx, r->out, id, tree) == 0 ? 0 : GIVE_UP;
+}
+
+static int read_field_value(jreader *r, int id)
+{
+    const mcpp_schema_entry *e = &mcpp_schema_entries[id];
+    void *slot = mcpp_field_ptr(&r->out->f, id);
+    switch (e->storage) {
+    case MCPP_ST_SLIST:
+    case MCPP_ST_DLIST: {
+        int strings = e->storage == MCPP_ST_SLIST;
+        if (peek(r) != '[' ||
+            read_list(r, slot, strings ? sizeof(const char *) : sizeof(double),
+                      strings ? read_string_item : read_double_item, e->range) != 0)
+            return GIVE_UP;
+        mcpp_set_present(r->out, id);
+        return 0;
+    }
+    case MCPP_ST_OBJECT: return read_subtree(r, id, '{');
+    case MCPP_ST_METRICS:
+    case MCPP_ST_ARTIFACTS: return read_subtree(r, id, '[');
+    default: {
+        cJSON v;
+        if (read_scalar(r, &v) != 0 || mcpp_bind_value_quiet(r->ctx, r->out, id, &v) != 0)
+            return GIVE_UP;
+        if (id == MCPP_F_schema) {
+            r->schema_seen = 1;
+            if (strcmp(v.valuestring, MCPP_SCHEMA_ID_V1) == 0) {
+                r->v1 = 1; /* upgraded like mcpp_schema1_upgrade does the tree */
+                r->out->f.schema = MCPP_SCHEMA_ID;
+            }
+        }
+        return 0;
+    }
+    }
+}
+
+/* Schema 1's backend.precision string: the upgrade makes it
+ * backend.precision.observed before the tree is bound. */
+static int read_v1_precision(jreader *r)
+{
+    const int id = MCPP_F_backend_precision_observed;
+    if (!r->schema_seen || !r->v1)
+        return GIVE_UP; /* the schema comes later (or is not 1): the tree path decides */
+    r->seen |= (uint64_t)1 << MCPP_S_BACKEND_PRECISION;
+    r->ctx->tried[id >> 6] |= (uint64_t)1 << (id & 63);
+    return read_field_value(r, id);
+}
+
+static int read_section(jreader *r, int section);
+
+static int read_member(jreader *r, int section, const char *key, int *guess)
+{
+    int field = -1, sub = -1;
+    if (mcpp_schema_predict(section, *guess, key, &field, &sub) != 0 &&
+        mcpp_schema_lookup(section, key, &field, &sub) != 0)
+        return GIVE_UP; /* unknown field */
+    if (sub >= 0) {
+        uint64_t bit = (uint64_t)1 << sub;
+        if (r->seen & bit)
+            return GIVE_UP;
+        if (sub == MCPP_S_BACKEND_PRECISION && peek(r) == '"')
+            return read_v1_precision(r);
+        r->seen |= bit;
+        *guess = mcpp_schema_sections[sub].last_field + 1;
+        return peek(r) == '{' ? read_section(r, sub) : GIVE_UP;
+    }
+    uint64_t bit = (uint64_t)1 << (field & 63), *tried = &r->ctx->tried[field >> 6];
+    if (*tried & bit)
+        return GIVE_UP;
+    *tried |= bit;
+    *guess = field + 1;
+    return read_field_value(r, field);
+}
+
+/* The object at r->p ('{') as section `section`. */
+static int read_section(jreader *r, int section)
+{
+    char key[64];
+    int guess = mcpp_schema_sections[section].first_field;
+    r->p++;
+    skip_blanks(r);
+    if (peek(r) == '}') {
+        r->p++;
+        return 0;
+    }
+    for (;;) {
+        if (peek(r) != '"' || read_key(r, key, sizeof key) != 0 ||
+            read_member(r, section, key, &guess) != 0)
+            return GIVE_UP;
+        skip_blanks(r);
+        int c = peek(r);
+        r->p++;
+        if (c == '}')
+            return 0;
+        if (c != ',')
+            return GIVE_UP;
+        skip_blanks(r);
+    }
+}
+
+int mcpp_json_bind_read(mcpp_load_ctx *ctx, mcpp_receipt *out, mcpp_json_subtrees *subtrees,
+                        char *strings)
+{
+    jreader r;
+    memset(&r, 0, sizeof r);
+    r.p = ctx->buf;
+    r.end = ctx->buf + ctx->len;
+    r.ctx = ctx;
+    r.out = out;
+    r.strings = strings;
+    r.subtrees = subtrees;
+    /* cJSON refuses nesting beyond 1000 counted from the document, the
+     * subtree parses from their own start: only equal below that */
+    if (ctx->limits->max_depth >= 990)
+        return MCPP_JSON_READ_FALLBACK;
+    skip_blanks(&r);
+    if (peek(&r) != '{' || read_section(&r, MCPP_S_ROOT) != 0)
+        return MCPP_JSON_READ_FALLBACK;
+    skip_blanks(&r);
+    if (r.p != r.end || ctx->nomem)
+        return MCPP_JSON_READ_FALLBACK;
+    if (r.v1) {
+        ctx->schema_version = 1;
+        mcpp_schema1_upgrade_warning(ctx);
+    }
+    return MCPP_JSON_READ_BOUND;
+}

@@ -1,0 +1,35 @@
+/*
+ * json_bind_reader.h — the direct JSON reader (json_bind_reader.c): binds a
+ * receipt while reading its text, or says the tree path must load it.
+ */
+#ifndef MCPP_IO_JSON_BIND_READER_H
+#define MCPP_IO_JSON_BIND_READER_H
+
+#include "receipt/receipt_internal.h"
+
+/* Free-form values are parsed by cJSON into trees the staging struct borrows;
+ * at most one per OBJECT / METRICS / ARTIFACTS field (a second is a duplicate). */
+#define MCPP_JSON_MAX_SUBTREES 8
+typedef struct mcpp_json_subtrees {
+    cJSON *trees[MCPP_JSON_MAX_SUBTREES];
+    size_t count;
+} mcpp_json_subtrees;
+
+enum { MCPP_JSON_READ_BOUND = 0, MCPP_JSON_READ_FALLBACK = 1 };
+
+/* Reads ctx->buf (pre-scanned JSON) into `out` (zeroed), strings decoded into
+ * `strings` (at least ctx->len + 1 bytes), free-form trees into `subtrees`
+ * (count 0). MCPP_JSON_READ_BOUND: bound exactly as the tree path would bind
+ * it, nothing reported (a schema-1 input gets the upgrade warning). FALLBACK:
+ * nothing reported; the caller frees the subtrees, releases ctx and loads the
+ * text through cJSON + mcpp_bind_tree. */
+int mcpp_json_bind_read(mcpp_load_ctx *ctx, mcpp_receipt *out, mcpp_json_subtrees *subtrees,
+                        char *strings);
+
+/* Test hook: 1 makes every JSON load take the tree path (the differential
+ * fuzzer and its ctest compare the two paths). Per thread; 0 by default. */
+extern _Thread_local int mcpp_json_reader_disabled;
+/* Per thread: loads the reader handed back to the tree path (for tests). */
+extern _Thread_local unsigned long mcpp_json_reader_fallbacks;
+
+#endif /* MCPP_IO_JSON_BIND_READER_H */
