@@ -80,10 +80,10 @@ MCPP_API const char *mcpp_lane_status_name(mcpp_lane_status status);
 
 /* The headline of one lane, filled by the functions below; `version` is set
  * to the layout they filled. Strings are borrowed. */
-#define MCPP_LANE_HEADLINE_VERSION 1u
+#define MCPP_LANE_HEADLINE_VERSION 2u
 typedef struct mcpp_lane_headline {
     unsigned int version;  /* MCPP_LANE_HEADLINE_VERSION                             */
-    const char *metric;    /* schema path of the metric                               */
+    const char *metric;    /* the metric's name ("tokens_per_s", "time_to_train_s")   */
     int higher_is_better;
     double median;
     double interval_low;   /* interval for the median                                 */
@@ -93,9 +93,10 @@ typedef struct mcpp_lane_headline {
     size_t n_runs;         /* receipts that stated the metric                         */
     double rel_spread;     /* (p90-p10)/median of those values                        */
     int from_steps;        /* 1 when the values are one run's step values             */
+    const char *unit;      /* version 2: the runs' unit for the metric, NULL if none  */
 } mcpp_lane_headline;
 
-#define MCPP_LANE_HEADLINE_INIT {MCPP_LANE_HEADLINE_VERSION, NULL, 0, 0.0, 0.0, 0.0, 0.0, 0, 0, 0.0, 0}
+#define MCPP_LANE_HEADLINE_INIT {MCPP_LANE_HEADLINE_VERSION, NULL, 0, 0.0, 0.0, 0.0, 0.0, 0, 0, 0.0, 0, NULL}
 
 /* ---- Mergeable lane summaries ----------------------------------------------------- */
 
@@ -290,12 +291,13 @@ MCPP_API const char *mcpp_claim_verdict_name(mcpp_claim_verdict verdict);
 typedef struct mcpp_claim_result mcpp_claim_result;
 
 /*
- * Checks that `value` of `metric` (a schema path; NULL = the gate metric) is
+ * Checks that `value` of `metric` (a metric name such as "time_to_train_s",
+ * "primary", or a schema path; NULL = the gate metric) is
  * backed by the receipts for the lanes `lane_selector` names. The result names
  * the matching lanes and, separately, the lanes whose numbers do contain the
  * value (the value lies within the lane's interval or the range of its values
  * widened by noise_floor) — where the number really came from. MCPP_EARG for
- * a malformed selector, an unknown key, or an unknown metric.
+ * a malformed selector, an unknown key, or a malformed metric name.
  */
 MCPP_API int mcpp_claim_check(mcpp_claim_result **out, const mcpp_policy *policy,
                               const mcpp_receipt *const *receipts, size_t n,
@@ -319,6 +321,13 @@ MCPP_API int mcpp_claim_check_frontier(mcpp_claim_result **out, const mcpp_polic
 MCPP_API mcpp_claim_verdict mcpp_claim_result_verdict(const mcpp_claim_result *result);
 /* One line saying why ("this number came from lane X (unstable: ...)"). */
 MCPP_API const char *mcpp_claim_result_reason(const mcpp_claim_result *result);
+/* The unit the receipts state for the claim's metric (the first matched lane
+ * with one, else the first source lane's); NULL when none states one. */
+MCPP_API const char *mcpp_claim_result_unit(const mcpp_claim_result *result);
+/* A claim that states its unit: MCPP_OK when every matched and source lane
+ * with a headline states the metric in `unit`; else MCPP_EINVALID naming the
+ * lane and its unit (the claim is refused, not compared: a front end exits 3). */
+MCPP_API int mcpp_claim_result_check_unit(const mcpp_claim_result *result, const char *unit);
 /* Lanes matching the selector. */
 MCPP_API size_t mcpp_claim_result_matched_count(const mcpp_claim_result *result);
 MCPP_API const char *mcpp_claim_result_matched_key(const mcpp_claim_result *result, size_t index);

@@ -10,6 +10,7 @@
 #include "mcpp_receipts/policy.h"
 #include "util/error_internal.h"
 #include "policy/policy_internal.h"
+#include "analysis/compare_internal.h"
 #include "store/store_internal.h"
 
 /* A string field, or NULL when absent or not a string. */
@@ -50,11 +51,7 @@ int mcpp_store_row_fill(mcpp_store_row *row, const mcpp_receipt *r, const char *
     if (!rc) rc = mcpp_lane_key(&row->lane_key, NULL, r);
     if (!rc) rc = mcpp_lane_key_short(row->lane_short, sizeof row->lane_short, row->lane_key);
     if (!rc && !(row->lane_label = lane_label(r))) rc = mcpp_error_nomem();
-    mcpp_value v;
-    if (!rc && metric && mcpp_receipt_get(r, metric, &v) == MCPP_OK) {
-        row->has_value = v.type == MCPP_TYPE_DOUBLE || v.type == MCPP_TYPE_INT;
-        row->value = v.type == MCPP_TYPE_INT ? (double)v.integer : v.number;
-    }
+    if (!rc && metric) row->has_value = mcpp_metric_value(&row->value, metric, r) == 1;
     if (rc) mcpp_store_row_clear(row);
     return rc;
 }

@@ -463,16 +463,13 @@ static void apply_gate(lua_State *L, load_ctx *ctx, const file_view *f, int t)
     int type = raw_field(L, t, "metric");
     if (type != LUA_TNIL) {
         if (type != LUA_TSTRING)
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "metric"), "gate.metric must be a field path string");
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "metric"),
+                     "gate.metric must be a string: \"primary\", a metric name or a schema path");
         s.metric = lua_tostring(L, -1); /* copied by set_gate below */
-        int id = mcpp_schema_field_id(s.metric);
-        const mcpp_field_info *info = id >= 0 ? mcpp_schema_field_at(id) : NULL;
-        if (!info)
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_string(f, s.metric),
-                     "gate.metric: unknown field path '%s'", s.metric);
-        if (info->type != MCPP_TYPE_INT && info->type != MCPP_TYPE_DOUBLE)
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_string(f, s.metric),
-                     "gate.metric: '%s' is not a number field", s.metric);
+        mcpp_metric_ref ref;
+        if (mcpp_metric_ref_init(&ref, s.metric, 1) != MCPP_OK)
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_string(f, s.metric), "gate.metric: %s",
+                     mcpp_error_last()->message);
     }
     type = raw_field(L, t, "higher_is_better");
     if (type != LUA_TNIL) {
