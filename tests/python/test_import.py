@@ -1,10 +1,9 @@
 """mr.import_results on real outputs: pytest-benchmark JSON produced in this
 test run by the real plugin (a baseline, a repeat of it, and a deliberately
 slowed variant), Google Benchmark JSON from a program built here against
-Debian's libbenchmark-dev, and the MLPerf Training v3.1 fixtures. Items of
-issue 12 that depend on the schema-2 analysis work (comparability by
-benchmark identity, --metric in gate/claim) are strict xfails naming what
-they need."""
+Debian's libbenchmark-dev, and the MLPerf Training v3.1 fixtures, through
+to the analyses: the gate on each suite's primary named metric and a claim
+on MLPerf's time_to_train_s (docs/metrics.md)."""
 
 from __future__ import annotations
 
@@ -24,7 +23,6 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 MLPERF = REPO.parent / "shared" / "fixtures" / "mlperf-v3.1"
 GBENCH_SOURCE = REPO / "tests" / "import" / "gbench_sort.cc"
 
-NEEDS_ANALYSIS = "needs schema-2 analysis: {}"
 
 BENCH_FILE = '''
 import os
@@ -239,9 +237,6 @@ def _gate_failures(report):
     return sorted(c.get("id", "") for c in report.candidates if c.get("outcome") == "failed")
 
 
-@pytest.mark.xfail(strict=True, reason=NEEDS_ANALYSIS.format(
-    "gate on micro-benchmarks matched by benchmark identity, on their primary named "
-    "metric (--metric)"))
 def test_gate_over_pytest_benchmark_imports_names_the_regressed_benchmarks(pytest_runs):
     base = mr.import_results("pytest-benchmark", pytest_runs["base"])
     slow = mr.import_results("pytest-benchmark", pytest_runs["slow"])
@@ -251,16 +246,12 @@ def test_gate_over_pytest_benchmark_imports_names_the_regressed_benchmarks(pytes
     assert len(failed) == 2 and all("test_sorted" in i for i in failed)
 
 
-@pytest.mark.xfail(strict=True, reason=NEEDS_ANALYSIS.format(
-    "gate on micro-benchmarks matched by benchmark identity (today: no comparable baseline)"))
 def test_gate_over_pytest_benchmark_imports_passes_on_noise(pytest_runs):
     base = mr.import_results("pytest-benchmark", pytest_runs["base"])
     noise = mr.import_results("pytest-benchmark", pytest_runs["noise"])
     assert mr.gate(base, noise).outcome == "passed"
 
 
-@pytest.mark.xfail(strict=True, reason=NEEDS_ANALYSIS.format(
-    "gate on micro-benchmarks matched by benchmark identity, metric real_time_s"))
 def test_gate_over_google_benchmark_imports_names_the_regressed_benchmarks(gbench_runs):
     base = mr.import_results("google-benchmark", gbench_runs["base"])
     slow = mr.import_results("google-benchmark", gbench_runs["slow"])
@@ -270,16 +261,12 @@ def test_gate_over_google_benchmark_imports_names_the_regressed_benchmarks(gbenc
     assert len(failed) == 2 and all("BM_Sort" in i for i in failed)
 
 
-@pytest.mark.xfail(strict=True, reason=NEEDS_ANALYSIS.format(
-    "gate on micro-benchmarks matched by benchmark identity (today: no comparable baseline)"))
 def test_gate_over_google_benchmark_imports_passes_on_noise(gbench_runs):
     base = mr.import_results("google-benchmark", gbench_runs["base"])
     noise = mr.import_results("google-benchmark", gbench_runs["noise"])
     assert mr.gate(base, noise).outcome == "passed"
 
 
-@pytest.mark.xfail(strict=True, reason=NEEDS_ANALYSIS.format(
-    "claim selectors by benchmark.system and --metric time_to_train_s"))
 def test_claim_quoting_another_systems_time_to_train_is_contradicted(mlperf_dir):
     rs = mr.import_results("mlperf", mlperf_dir)
     nvidia_ttt = _by(rs, NVIDIA, 1).metric("time_to_train_s")["value"]

@@ -563,7 +563,9 @@ class GateReport(_Rendered):
     """The pre-merge gate over baselines and candidates. Made by :func:`gate`.
 
     ``outcome`` is "passed", "failed" or "undetermined"; ``exit_code`` is the
-    CLI's (0, 1, 2); ``candidates`` one dict per candidate.
+    CLI's (0, 1, 2); ``candidates`` one dict per candidate: ``metric`` is the
+    first gate metric's result (or None), ``metrics`` one dict per gate metric
+    ({name, outcome, skipped, reason, result}; docs/metrics.md).
     """
 
     __slots__ = ("_data", "_render", "outcome", "reason", "exit_code", "candidates")

@@ -147,6 +147,26 @@ static PyObject *policy_reset_time_budget(PyObject *self, PyObject *Py_UNUSED(ig
     Py_RETURN_NONE;
 }
 
+PyDoc_STRVAR(policy_set_gate_metric_doc,
+             "_set_gate_metric(metric)\n--\n\n"
+             "Gates on `metric` alone (\"primary\", a metric name or a schema path),\n"
+             "keeping the allowance and confidence. For a fresh policy that no\n"
+             "analysis holds yet: mcpp_receipts.compare/gate/frontier(metric=...) make one.");
+
+static PyObject *policy_set_gate_metric(PyObject *self, PyObject *arg)
+{
+    const char *metric = PyUnicode_AsUTF8(arg);
+    if (!metric)
+        return NULL;
+    mcpp_policy *p = ((mcpp_py_policy *)self)->policy;
+    mcpp_gate_settings g = *mcpp_policy_gate(p);
+    g.metric = metric;
+    int rc = mcpp_policy_set_gate(p, &g);
+    if (rc != MCPP_OK)
+        return mcpp_py_raise(mcpp_py_state_of_type(Py_TYPE(self)), rc);
+    Py_RETURN_NONE;
+}
+
 static PyObject *str_or_none(const char *s)
 {
     if (!s)
@@ -310,6 +330,7 @@ static PyMethodDef policy_methods[] = {
     {"from_file", (PyCFunction)(void (*)(void))policy_from_file, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
      policy_from_file_doc},
     {"reset_time_budget", policy_reset_time_budget, METH_NOARGS, policy_reset_time_budget_doc},
+    {"_set_gate_metric", policy_set_gate_metric, METH_O, policy_set_gate_metric_doc},
     {"from_string", (PyCFunction)(void (*)(void))policy_from_string,
      METH_VARARGS | METH_KEYWORDS | METH_CLASS, policy_from_string_doc},
     {NULL, NULL, 0, NULL},
