@@ -171,6 +171,14 @@ static mcpp_gate_report *gated(const mcpp_policy *p, run_spec b, run_spec c)
 TEST(a_multi_metric_gate_fails_on_any_breach_and_names_the_metric)
 {
     mcpp_policy *p = policy_text(MULTI);
+    CHECK_INT_EQ(mcpp_policy_gate_metric_count(p), 3);
+    mcpp_gate_settings spec = MCPP_GATE_SETTINGS_INIT;
+    CHECK_INT_EQ(mcpp_policy_gate_metric_at(&spec, p, 1), MCPP_OK);
+    CHECK_STR_EQ(spec.metric, "peak_rss_mib");
+    CHECK_INT_EQ(spec.higher_is_better, -1); /* the receipts' */
+    CHECK(spec.max_regression == 0.05 && spec.confidence == 0.95);
+    CHECK_STR_EQ(mcpp_policy_gate(p)->metric, "round_time_s"); /* the settings mirror the first */
+    CHECK_INT_EQ(mcpp_policy_gate_metric_at(&spec, p, 3), MCPP_EARG);
     mcpp_gate_report *r = gated(p, (run_spec){.id = "b", .scale = 1.0, .peak_rss = 100}, (run_spec){.id = "c", .scale = 1.0, .peak_rss = 110});
     CHECK_INT_EQ(mcpp_gate_report_outcome(r), MCPP_GATE_FAILED);
     CHECK_INT_EQ(mcpp_gate_report_exit_code(r), 1);

@@ -231,12 +231,36 @@ static PyObject *policy_noise_get(mcpp_py_policy *self, void *Py_UNUSED(closure)
                          (long long)n->min_runs, "noise_floor", n->noise_floor);
 }
 
+/* The gate's metrics: [{metric, direction ("higher", "lower" or None: the
+ * receipts'), max_regression, confidence}]. */
+static PyObject *gate_metric_list(const mcpp_policy *p)
+{
+    size_t n = mcpp_policy_gate_metric_count(p);
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    for (size_t i = 0; list && i < n; i++) {
+        mcpp_gate_settings m = MCPP_GATE_SETTINGS_INIT;
+        mcpp_policy_gate_metric_at(&m, p, i);
+        PyObject *d = Py_BuildValue("{s:s,s:z,s:d,s:d}", "metric", m.metric, "direction",
+                                    m.higher_is_better < 0 ? NULL : m.higher_is_better ? "higher" : "lower",
+                                    "max_regression", m.max_regression, "confidence", m.confidence);
+        if (!d) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, d);
+    }
+    return list;
+}
+
 static PyObject *policy_gate_get(mcpp_py_policy *self, void *Py_UNUSED(closure))
 {
     const mcpp_gate_settings *g = mcpp_policy_gate(self->policy);
-    return Py_BuildValue("{s:z,s:O,s:d,s:d}", "metric", g->metric, "higher_is_better",
+    PyObject *metrics = gate_metric_list(self->policy);
+    if (!metrics)
+        return NULL;
+    return Py_BuildValue("{s:z,s:O,s:d,s:d,s:N}", "metric", g->metric, "higher_is_better",
                          g->higher_is_better ? Py_True : Py_False, "max_regression",
-                         g->max_regression, "confidence", g->confidence);
+                         g->max_regression, "confidence", g->confidence, "metrics", metrics);
 }
 
 static PyObject *policy_adjacency_get(mcpp_py_policy *self, void *Py_UNUSED(closure))
@@ -346,7 +370,8 @@ static PyGetSetDef policy_getset[] = {
     {"noise", (getter)policy_noise_get, NULL, "{'max_rel_spread', 'min_runs', 'noise_floor'}",
      NULL},
     {"gate", (getter)policy_gate_get, NULL,
-     "{'metric', 'higher_is_better', 'max_regression', 'confidence'}", NULL},
+     "{'metric', 'higher_is_better', 'max_regression', 'confidence', 'metrics': [{'metric', "
+     "'direction', 'max_regression', 'confidence'}]}", NULL},
     {"adjacency_width", (getter)policy_adjacency_get, NULL,
      "Lanes are adjacent when their keys differ in at most this many dimensions.", NULL},
     {"rules", (getter)policy_rules_get, NULL, "Names of the custom (Lua) rules.", NULL},

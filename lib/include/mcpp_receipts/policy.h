@@ -119,6 +119,13 @@ MCPP_API int mcpp_policy_set_gate(mcpp_policy *policy, const mcpp_gate_settings 
 /* Borrowed views (strings live as long as the policy). */
 MCPP_API const mcpp_noise_settings *mcpp_policy_noise(const mcpp_policy *policy);
 MCPP_API const mcpp_gate_settings *mcpp_policy_gate(const mcpp_policy *policy);
+/* The metrics the gate decides on: 1 for a policy with one gate metric (the
+ * settings above), n for gate = { metrics = { ... } } (docs/metrics.md). */
+MCPP_API size_t mcpp_policy_gate_metric_count(const mcpp_policy *policy);
+/* Gate metric `index` into *out (out->version must be MCPP_GATE_SETTINGS_VERSION;
+ * metric borrowed). higher_is_better is 1 or 0 when the policy states the
+ * direction, -1 when it comes from the receipts. MCPP_EARG out of range. */
+MCPP_API int mcpp_policy_gate_metric_at(mcpp_gate_settings *out, const mcpp_policy *policy, size_t index);
 
 /* Lanes are adjacent when their keys differ in at most `width` must-match
  * dimensions (default 1). */

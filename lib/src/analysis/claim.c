@@ -537,7 +537,8 @@ static const claim_lane *other_unit(const mcpp_claim_result *r, const char *unit
 {
     for (size_t i = 0; i < r->n_matched + r->n_sources; i++) {
         const claim_lane *c = i < r->n_matched ? &r->matched[i] : &r->sources[i - r->n_matched];
-        if (c->has_headline && (!c->unit || strcmp(c->unit, unit) != 0)) return c;
+        /* a lane whose runs state the metric (counted or excluded) has a unit */
+        if ((c->has_headline || c->unit) && (!c->unit || strcmp(c->unit, unit) != 0)) return c;
     }
     return NULL;
 }

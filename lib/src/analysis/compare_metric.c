@@ -129,10 +129,27 @@ static void resolve_named_metric(receipt_metric *m, const mcpp_receipt *r, const
     }
 }
 
+/* A receipt's primary metric as the analyses read it: mcpp_receipt_metric_primary,
+ * except that a step-runner receipt that does not state tokens_per_s but can
+ * derive it (useful tokens per step and step samples) heads with tokens_per_s,
+ * as the receipts that state it do: one lane, one headline metric. */
+static const char *primary_of(const mcpp_policy *p, const mcpp_receipt *r)
+{
+    const char *name = mcpp_receipt_metric_primary(r);
+    double useful;
+    mcpp_value sv;
+    if (name && strcmp(name, "step_time_s") == 0 && !mcpp_present(r, MCPP_F_metrics_primary) &&
+        number_of(r, p->id_useful_tokens, &useful) && useful > 0 && p->id_samples >= 0 &&
+        mcpp_receipt_get_field(r, p->id_samples, &sv) == MCPP_OK && sv.type == MCPP_TYPE_DOUBLE_LIST &&
+        sv.count > 0)
+        return "tokens_per_s";
+    return name;
+}
+
 static void resolve_metric(receipt_metric *m, const mcpp_policy *p, const mcpp_metric_ref *ref, const mcpp_receipt *r)
 {
     memset(m, 0, sizeof *m);
-    const char *name = ref->kind == MCPP_METRIC_REF_PRIMARY ? mcpp_receipt_metric_primary(r) : ref->name;
+    const char *name = ref->kind == MCPP_METRIC_REF_PRIMARY ? primary_of(p, r) : ref->name;
     m->ident.name = name;
     if (!name) return;
     if (ref->kind == MCPP_METRIC_REF_FIELD) {

@@ -11,6 +11,7 @@
 
 #include "policy/policy_internal.h"
 #include "util/error_internal.h"
+#include "util/struct_version.h"
 
 void mcpp_policy_gate_metrics_clear(mcpp_policy *p)
 {
@@ -96,5 +97,26 @@ int mcpp_policy_set_gate_metrics(mcpp_policy *p, const mcpp_gate_metric_spec *sp
     }
     p->gate_metrics = list;
     p->n_gate_metrics = n;
+    return MCPP_OK;
+}
+
+size_t mcpp_policy_gate_metric_count(const mcpp_policy *policy)
+{
+    return !policy ? 0 : policy->n_gate_metrics ? policy->n_gate_metrics : 1;
+}
+
+int mcpp_policy_gate_metric_at(mcpp_gate_settings *out, const mcpp_policy *policy, size_t index)
+{
+    MCPP_CHECK_ARG(out && policy, "mcpp_policy_gate_metric_at: NULL argument");
+    if (mcpp_struct_version_check(out->version, MCPP_GATE_SETTINGS_VERSION, "mcpp_gate_settings") != MCPP_OK)
+        return MCPP_EARG;
+    mcpp_gate_metric_spec single;
+    const mcpp_gate_metric_spec *specs;
+    size_t n = mcpp_policy_gate_metrics(policy, &specs, &single);
+    MCPP_CHECK_ARG(index < n, "gate metric %zu out of range (%zu)", index, n);
+    out->metric = specs[index].text;
+    out->higher_is_better = specs[index].direction;
+    out->max_regression = specs[index].max_regression;
+    out->confidence = specs[index].confidence;
     return MCPP_OK;
 }
