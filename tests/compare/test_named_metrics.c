@@ -21,12 +21,14 @@ typedef struct run_spec {
     const char *direction; /* of round_time_s; NULL: "lower" */
     const char *primary;   /* NULL: "round_time_s" */
     double peak_rss;       /* > 0: a second metric peak_rss_mib (MiB, lower) */
+    const char *extra;     /* the extra object's JSON, or NULL */
 } run_spec;
 
 static mcpp_receipt *suite_run(run_spec s)
 {
     static const int K[8] = {0, 1, -1, 0, 2, -2, 0, 1};
-    char samples[256] = "", extra[160] = "", text[2048];
+    char samples[256] = "", extra[160] = "", free_form[256] = "", text[2400];
+    if (s.extra) snprintf(free_form, sizeof free_form, "\"extra\":%s,", s.extra);
     for (int i = 0; i < 8; i++)
         snprintf(samples + strlen(samples), sizeof samples - strlen(samples), "%s%.17g", i ? "," : "",
                  s.scale * (1 + 0.01 * K[i]));
@@ -35,7 +37,7 @@ static mcpp_receipt *suite_run(run_spec s)
                  ",{\"name\":\"peak_rss_mib\",\"unit\":\"MiB\",\"direction\":\"lower\",\"value\":%.17g,"
                  "\"aggregate\":\"single\"}", s.peak_rss);
     snprintf(text, sizeof text,
-             "{\"schema\":\"mcpp.receipt/2\",\"id\":\"%s\",\"created_at\":\"2026-11-20T14:02:11Z\","
+             "{\"schema\":\"mcpp.receipt/2\",\"id\":\"%s\",%s\"created_at\":\"2026-11-20T14:02:11Z\","
              "\"source\":{\"tool\":\"test\",\"not_recorded\":[\"lane\",\"routing\",\"compile\",\"startup\"]},"
              "\"benchmark\":{\"suite\":\"pytest-benchmark\",\"name\":\"test_sorted\",\"params\":{\"n\":1000}},"
              "\"hardware\":{\"observed\":{\"accelerator\":\"cpu: AMD EPYC 7B13\",\"count\":1}},"
@@ -44,7 +46,7 @@ static mcpp_receipt *suite_run(run_spec s)
              "\"direction\":\"%s\",\"sample_kind\":\"round\",\"aggregate\":\"median\",\"samples\":[%s],"
              "\"value\":%.17g}%s]},"
              "\"status\":{\"outcome\":\"ok\",\"stability\":\"stable\"}}",
-             s.id, s.primary ? s.primary : "round_time_s", s.unit ? s.unit : "s",
+             s.id, free_form, s.primary ? s.primary : "round_time_s", s.unit ? s.unit : "s",
              s.direction ? s.direction : "lower", samples, s.scale, extra);
     mcpp_receipt *r = NULL;
     if (mcpp_receipt_load_buffer(&r, NULL, text, strlen(text), MCPP_FORMAT_JSON, s.id, NULL) != MCPP_OK) {
@@ -310,6 +312,53 @@ TEST(a_claim_reads_a_named_metric_and_refuses_another_unit)
     for (int i = 0; i < 3; i++) mcpp_receipt_free(rs[i]);
 }
 
+static const char TEAM_POLICY[] =
+    "return { include = {'default.lua'}, name = 'team',\n"
+    "  dimensions = { define = { team = { 'extra.team' }, budget = { 'extra.budget' } }, qualify = { 'budget' } } }\n";
+
+TEST(a_dimension_may_name_paths_inside_extra_compared_by_value)
+{
+    char name[512];
+    snprintf(name, sizeof name, "%s/team.lua", MCPP_POLICY_DIR);
+    mcpp_policy *p = NULL;
+    CHECK_INT_EQ(mcpp_policy_load_lua_buffer(&p, TEAM_POLICY, strlen(TEAM_POLICY), name, NULL), MCPP_OK);
+    if (!p) return;
+    mcpp_receipt *a = suite_run((run_spec){.id = "a", .scale = 1.0, .extra = "{\"team\":\"infra\",\"budget\":{\"gpu_h\":3}}"});
+    mcpp_receipt *b = suite_run((run_spec){.id = "b", .scale = 1.0, .extra = "{\"budget\":{\"gpu_h\":3},\"team\":\"infra\"}"});
+    mcpp_receipt *c = suite_run((run_spec){.id = "c", .scale = 1.0, .extra = "{\"team\":\"ml\",\"budget\":{\"gpu_h\":4}}"});
+    mcpp_receipt *none = suite_run((run_spec){.id = "n", .scale = 1.0});
+    mcpp_verdict v;
+    CHECK_INT_EQ(mcpp_compare_verdict(&v, p, a, b), MCPP_OK);
+    CHECK(v == MCPP_VERDICT_COMPARABLE || v == MCPP_VERDICT_QUALIFIED);
+    mcpp_comparison *cmp = NULL;
+    CHECK_INT_EQ(mcpp_compare(&cmp, p, a, c), MCPP_OK);
+    CHECK_INT_EQ(mcpp_comparison_verdict(cmp), MCPP_VERDICT_NOT_COMPARABLE);
+    char *text = NULL;
+    CHECK_INT_EQ(mcpp_comparison_render(&text, cmp, MCPP_OUTPUT_JSON), MCPP_OK);
+    CHECK_CONTAINS(text, "extra.team differs: infra vs ml");
+    CHECK_CONTAINS(text, "extra.budget differs: {\\\"gpu_h\\\":3} vs {\\\"gpu_h\\\":4}");
+    mcpp_free(text);
+    mcpp_comparison_free(cmp);
+    CHECK_INT_EQ(mcpp_compare_verdict(&v, p, a, none), MCPP_OK);
+    CHECK_INT_EQ(v, MCPP_VERDICT_INSUFFICIENT); /* stated on one side only: missing is never a match */
+    /* one lane per team: the lane key reads the free path too */
+    const mcpp_receipt *all[3] = {a, b, c};
+    mcpp_frontier *f = NULL;
+    CHECK_INT_EQ(mcpp_frontier_build(&f, p, all, 3), MCPP_OK);
+    CHECK_INT_EQ(mcpp_frontier_lane_count(f), 2);
+    mcpp_frontier_free(f);
+    /* a path in no free-form value (schema 2 has no labels section) is refused */
+    static const char BAD[] = "return { dimensions = { define = { l = { 'labels.owner' } } } }";
+    mcpp_policy *bad = NULL;
+    CHECK(mcpp_policy_load_lua_buffer(&bad, BAD, strlen(BAD), "bad.lua", NULL) != MCPP_OK);
+    CHECK_CONTAINS(mcpp_error_last()->message, "labels.owner");
+    mcpp_receipt_free(a);
+    mcpp_receipt_free(b);
+    mcpp_receipt_free(c);
+    mcpp_receipt_free(none);
+    mcpp_policy_free(p);
+}
+
 int main(void)
 {
     RUN(the_default_gate_compares_a_suite_result_on_its_primary_metric_with_its_unit_and_direction);
@@ -321,5 +370,6 @@ int main(void)
     RUN(a_lane_headline_carries_the_metric_name_unit_and_direction_through_summaries);
     RUN(runs_of_one_lane_in_different_units_have_no_headline);
     RUN(a_claim_reads_a_named_metric_and_refuses_another_unit);
+    RUN(a_dimension_may_name_paths_inside_extra_compared_by_value);
     TEST_MAIN_END();
 }

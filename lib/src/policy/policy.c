@@ -14,6 +14,7 @@
 #include "util/struct_version.h"
 #include "policy/policy_internal.h"
 #include "receipt/block_families.h"
+#include "receipt/fields.h"
 
 /* ---- The default dimensions (docs/comparability.md) ------------------------------ */
 
@@ -167,11 +168,10 @@ static int dim_add_path(mcpp_policy_dim *d, size_t *cap, const char *path, int l
         return MCPP_OK;
     }
     int id = mcpp_schema_field_id(path);
-    if (id < 0) {
-        if (lenient) return MCPP_OK;
-        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_UNKNOWN_FIELD, NULL, path, 0, 0,
-                              "'%s' is not a field of schema %s", path, MCPP_SCHEMA_ID);
-    }
+    if (id < 0 && lenient) return MCPP_OK;
+    /* a path inside a free-form value (extra.team, benchmark.params.n) is
+     * compared by its value (an object by its canonical JSON) */
+    if (id < 0 && (id = mcpp_free_path_id(path)) < 0) return id;
     return dim_push(d, cap, path, id);
 }
 
