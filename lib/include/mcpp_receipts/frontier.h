@@ -108,8 +108,9 @@ typedef struct mcpp_lane_headline {
  * about 8 bytes per value). A distributed engine builds summaries per
  * partition and merges them.
  *
- * The summary borrows `policy`, which must outlive it. `metric` NULL means the
- * policy's gate metric (copied). The status, reason and headline accessors
+ * The summary borrows `policy`, which must outlive it. `metric` (a metric
+ * name, "primary" or a schema path; docs/metrics.md) NULL means the policy's
+ * gate metric (copied); a malformed name is MCPP_EARG. The status, reason and headline accessors
  * evaluate once and cache the result until the next add or merge, so calls on
  * one summary must not run concurrently (different summaries are independent).
  */
@@ -247,7 +248,7 @@ MCPP_API int mcpp_frontier_find_lane(size_t *out, const mcpp_frontier *frontier,
 
 /* JSON keys: schema ("mcpp.frontier/1"), policy, warning (only without lane
  * dimensions), receipts, lanes [{key, short_key, label, differences, display_label,
- * status, receipts [ids], excluded [{id, reason}], headline (null or {metric, higher_is_better,
+ * status, receipts [ids], excluded [{id, reason}], headline (null or {metric, unit, higher_is_better,
  * median, interval [low, high], confidence, n, n_runs, rel_spread, from_steps}),
  * reasons [..], blocker, adjacent [{key, short_key, status, differs_in,
  * blocker}]}]. Free *out with mcpp_free(). */
