@@ -52,11 +52,13 @@ return {
   -- of the median; relative changes under 1% are reported as noise.
   noise = { max_rel_spread = 0.05, min_runs = 3, noise_floor = 0.01 },
 
-  -- Gate: fail a merge when useful tokens/s drop by more than 3%, established
-  -- with a 95% interval from the step samples.
+  -- Gate: fail a merge when the headline metric regresses by more than 3%,
+  -- established with a 95% interval from the samples. "primary" is each
+  -- receipt's metrics.primary (tokens_per_s for a step-runner receipt, the
+  -- imported benchmark's time for pytest-benchmark or Google Benchmark); both
+  -- sides must name the same one. Unit and direction come from the receipts.
   gate = {
-    metric = "metrics.tokens_per_s",
-    higher_is_better = true,
+    metric = "primary",
     max_regression = 0.03,
     confidence = 0.95,
   },

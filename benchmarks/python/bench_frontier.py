@@ -204,6 +204,8 @@ def py_frontier(receipts: list[dict], policy: mr.Policy):
         dims.append((name, fields))
     noise, gate = policy.noise, policy.gate
     metric = gate["metric"]
+    if metric == "primary":  # the generated receipts are step-runner runs: tokens_per_s heads them
+        metric = "metrics.tokens_per_s"
 
     lanes: dict[tuple, dict] = {}
     for r in receipts:

@@ -22,6 +22,7 @@
 typedef struct common_opts {
     const char *policy_path;
     const char *store_path; /* --store DB: inputs come from a receipt store */
+    const char *metric;     /* --metric NAME: the metric to compare, gate or head lanes with */
     mcpp_output_format format;
     char **rest; /* the arguments no option took; free() it */
     int n_rest;
@@ -34,6 +35,7 @@ static int parse_common(int argc, char **argv, common_opts *o, const char *const
 {
     o->policy_path = NULL;
     o->store_path = NULL;
+    o->metric = NULL;
     o->format = MCPP_OUTPUT_TEXT;
     o->n_rest = 0;
     o->rest = calloc((size_t)argc, sizeof *o->rest);
@@ -52,7 +54,8 @@ static int parse_common(int argc, char **argv, common_opts *o, const char *const
             name = namebuf;
             val = strchr(a, '=') + 1;
         }
-        int takes = strcmp(name, "--policy") == 0 || strcmp(name, "--format") == 0 || strcmp(name, "--store") == 0;
+        int takes = strcmp(name, "--policy") == 0 || strcmp(name, "--format") == 0 || strcmp(name, "--store") == 0 ||
+                    strcmp(name, "--metric") == 0;
         int extra = -1;
         for (int k = 0; extra_opts && extra_opts[k]; k++)
             if (strcmp(name, extra_opts[k]) == 0) extra = k;
@@ -66,6 +69,7 @@ static int parse_common(int argc, char **argv, common_opts *o, const char *const
             }
             if (strcmp(name, "--policy") == 0) o->policy_path = val;
             else if (strcmp(name, "--store") == 0) o->store_path = val;
+            else if (strcmp(name, "--metric") == 0) o->metric = val;
             else if (strcmp(name, "--format") == 0) {
                 if (mcpp_output_format_parse(&o->format, val) != MCPP_OK) {
                     cli_print_last_error();
@@ -101,11 +105,20 @@ static int usage_error(const char *help)
     return CLI_EXIT_INVALID;
 }
 
-static int load_policy(mcpp_policy **out, const char *path)
+/* The --policy file (NULL without one: the library's default), gating on
+ * --metric alone when it is given. Returns 0 or an exit code. */
+static int load_policy(mcpp_policy **out, const common_opts *o)
 {
     *out = NULL;
-    if (!path) return 0;
-    return exit_for(mcpp_policy_load_lua_file(out, path, cli_policy_limits()));
+    if (!o->policy_path && !o->metric) return 0;
+    int rc = o->policy_path ? mcpp_policy_load_lua_file(out, o->policy_path, cli_policy_limits())
+                            : mcpp_policy_default(out);
+    if (rc == MCPP_OK && o->metric) {
+        mcpp_gate_settings g = *mcpp_policy_gate(*out);
+        g.metric = o->metric;
+        rc = mcpp_policy_set_gate(*out, &g);
+    }
+    return exit_for(rc);
 }
 
 static int print_rendered(int rc, char *text)
@@ -208,12 +221,15 @@ static int load_stored(mcpp_receipt **out, const char *store, const char *id)
 }
 
 static const char COMPARE_HELP[] =
-    "usage: mcpp-receipts compare BASE CAND [--policy P.lua] [--format text|json|markdown]\n"
+    "usage: mcpp-receipts compare BASE CAND [--policy P.lua] [--metric M] [--format text|json|markdown]\n"
     "                             [--output FORMAT=FILE]...\n"
     "       mcpp-receipts compare --store DB BASE_ID CAND_ID [...]\n\n"
     "Decides whether CAND is comparable with BASE, dimension by dimension, and\n"
-    "compares the policy's headline metric when it is. --output FORMAT=FILE (text,\n"
-    "json or markdown; repeatable) also writes that format to FILE atomically.\n\n"
+    "compares the policy's headline metric when it is. --metric M compares M instead:\n"
+    "a metric name (time_to_train_s, BM_Sort/1024.real_time), \"primary\" (each\n"
+    "receipt's headline metric, the default) or a schema path; unit and direction\n"
+    "come from the receipts (docs/metrics.md). --output FORMAT=FILE (text, json or\n"
+    "markdown; repeatable) also writes that format to FILE atomically.\n\n"
     "exit codes: 0 comparable (or qualified) and the gate passes, 1 regression beyond\n"
     "the gate, 2 not comparable or insufficient, 3 invalid input or policy, 4 internal error\n";
 
@@ -244,7 +260,7 @@ int cli_compare(int argc, char **argv)
         ex = usage_error(COMPARE_HELP);
         goto done;
     }
-    if ((ex = load_policy(&policy, o.policy_path)) != 0) goto done;
+    if ((ex = load_policy(&policy, &o)) != 0) goto done;
     int rc = MCPP_OK;
     if (o.store_path) {
         if ((ex = load_stored(&base, o.store_path, o.rest[0])) || (ex = load_stored(&cand, o.store_path, o.rest[1])))
@@ -282,13 +298,14 @@ static int render_frontier(char **out, const char *format, const void *f)
 }
 
 static const char FRONTIER_HELP[] =
-    "usage: mcpp-receipts frontier PATH... [--policy P.lua] [--format text|json|markdown]\n"
+    "usage: mcpp-receipts frontier PATH... [--policy P.lua] [--metric M] [--format text|json|markdown]\n"
     "       mcpp-receipts frontier --store DB [COLUMN=VALUE,...] [...]\n\n"
     "Groups the receipts under PATH (files, or directories read recursively for\n"
     "*.json, *.yaml, *.yml) into lanes and labels each lane stable or unstable with\n"
-    "its reasons, headline number, interval and adjacent lanes. --output FORMAT=FILE\n"
-    "(text, json or markdown; repeatable) also writes that format to FILE atomically\n"
-    "(without the skipped-file list, which stdout and `report` carry).\n\n"
+    "its reasons, headline number, interval and adjacent lanes. --metric M heads\n"
+    "the lanes with M (default: the policy's gate metric, \"primary\"). --output\n"
+    "FORMAT=FILE (text, json or markdown; repeatable) also writes that format to\n"
+    "FILE atomically (without the skipped-file list, which stdout and `report` carry).\n\n"
     "--skip-invalid decides on the receipts that loaded; every skipped file is\n"
     "listed in the report either way.\n\n"
     "exit codes: 0 report printed, 3 some input or the policy could not be read\n"
@@ -314,7 +331,7 @@ int cli_frontier(int argc, char **argv)
         ex = usage_error(FRONTIER_HELP);
         goto done;
     }
-    if ((ex = load_policy(&policy, o.policy_path)) != 0) goto done;
+    if ((ex = load_policy(&policy, &o)) != 0) goto done;
     if (o.store_path && o.n_rest == 0) { /* the whole store: its lane summaries */
         if ((ex = cli_store_frontier(&f, o.store_path, policy)) != 0) goto done;
     } else {
@@ -340,11 +357,12 @@ done:
 /* ---- gate -------------------------------------------------------------------------------- */
 
 static const char GATE_HELP[] =
-    "usage: mcpp-receipts gate --baseline PATH --candidate PATH [--policy P.lua]\n"
+    "usage: mcpp-receipts gate --baseline PATH --candidate PATH [--policy P.lua] [--metric M]\n"
     "                          [--format text|json|markdown] [--output FORMAT=FILE]...\n\n"
     "Pre-merge gate: pairs every candidate receipt with each baseline it is\n"
     "comparable with, pools those baselines, and fails when the candidate's headline\n"
-    "metric regresses beyond the policy's max_regression at its confidence. Each\n"
+    "metric regresses beyond the policy's max_regression at its confidence (a policy\n"
+    "may gate on several metrics; --metric M gates on M alone). Each\n"
     "candidate is explained: its lane, the baseline files it was pooled with, every\n"
     "qualification or blocking dimension with both values, and the change in words\n"
     "(\"worse by 3.1%\"; JSON: improvement, positive is better).\n"
@@ -465,7 +483,7 @@ int cli_gate(int argc, char **argv)
         ex = usage_error(GATE_HELP);
         goto done;
     }
-    if ((ex = load_policy(&policy, o.policy_path)) != 0) goto done;
+    if ((ex = load_policy(&policy, &o)) != 0) goto done;
     if ((ex = load_set(&bs, o.store_path, bpaths, nb, &bad, &unread)) != 0 ||
         (ex = load_set(&cs, o.store_path, cpaths, nc, &bad, &unread)) != 0)
         goto done;
@@ -496,7 +514,7 @@ done:
 /* ---- claim -------------------------------------------------------------------------------- */
 
 static const char CLAIM_HELP[] =
-    "usage: mcpp-receipts claim --lane SELECTOR --value V [--metric M] PATH...\n"
+    "usage: mcpp-receipts claim --lane SELECTOR --value V [--metric M] [--unit U] PATH...\n"
     "                           [--policy P.lua] [--format text|json|markdown]\n"
     "       mcpp-receipts claim --store DB [COLUMN=VALUE,...] --lane SELECTOR --value V [...]\n\n"
     "Checks a quoted number against the receipts under PATH: supported only when a\n"
@@ -506,8 +524,10 @@ static const char CLAIM_HELP[] =
     "family pattern depth name moe attention mamba recurrent gemm precision seq_len\n"
     "micro_batch global_batch data dataset compile warmup startup routing top_k\n"
     "experts accelerator count substrate tp pp ep cp dp, or any schema path.\n"
-    "M defaults to the policy's gate metric (metrics.tokens_per_s). A SELECTOR that\n"
-    "matches more than one lane is ambiguous: every matching lane is listed.\n\n"
+    "M is a metric name (time_to_train_s, tokens_per_s, ...), \"primary\" or a schema\n"
+    "path; default the policy's gate metric (\"primary\"). --unit U states the claim's\n"
+    "unit: a lane stating M in another unit refuses the claim (exit 3). A SELECTOR\n"
+    "that matches more than one lane is ambiguous: every matching lane is listed.\n\n"
     "--skip-invalid checks against the receipts that loaded; every skipped file is\n"
     "listed in the report either way.\n\n"
     "exit codes: 0 supported, 1 contradicted, 2 unsupported or ambiguous, 3 invalid\n"
@@ -520,7 +540,7 @@ int cli_claim(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     int skip = cli_take_skip_invalid(&argc, argv);
-    static const char *const extra[] = {"--lane", "--metric", "--value", NULL};
+    static const char *const extra[] = {"--lane", "--unit", "--value", NULL};
     const char *vals[3] = {NULL, NULL, NULL};
     common_opts o;
     int bad = 0, ex = parse_common(argc, argv, &o, extra, vals);
@@ -535,10 +555,11 @@ int cli_claim(int argc, char **argv)
         ex = usage_error(CLAIM_HELP);
         goto done;
     }
-    if ((ex = load_policy(&policy, o.policy_path)) != 0) goto done;
+    if ((ex = load_policy(&policy, &o)) != 0) goto done;
     if ((ex = load_set(&set, o.store_path, o.rest, o.n_rest, &bad, NULL)) != 0) goto done;
-    int rc = mcpp_claim_check(&res, policy, mcpp_receipt_set_items(set), mcpp_receipt_set_count(set), vals[0], vals[1],
+    int rc = mcpp_claim_check(&res, policy, mcpp_receipt_set_items(set), mcpp_receipt_set_count(set), vals[0], o.metric,
                               value);
+    if (rc == MCPP_OK && vals[1]) rc = mcpp_claim_result_check_unit(res, vals[1]); /* refused: exit 3 */
     if ((ex = exit_for(rc)) != 0) goto done;
     char *text = NULL;
     rc = mcpp_claim_result_render(&text, res, o.format);

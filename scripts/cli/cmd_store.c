@@ -290,8 +290,13 @@ static void print_row(const mcpp_receipt *r, const char *metric, int json)
     char short_key[24] = "-";
     if (mcpp_lane_key(&key, NULL, r) == MCPP_OK) mcpp_lane_key_short(short_key, sizeof short_key, key);
     mcpp_value v;
+    mcpp_metric m;
     char value[40] = "-";
-    if (mcpp_receipt_get(r, metric, &v) == MCPP_OK && (v.type == MCPP_TYPE_DOUBLE || v.type == MCPP_TYPE_INT))
+    /* "primary" (the default gate metric) and metric names are read as metrics */
+    const char *name = strcmp(metric, "primary") == 0 ? mcpp_receipt_metric_primary(r) : metric;
+    if (name && mcpp_receipt_metric_find(&m, r, name) == MCPP_OK)
+        snprintf(value, sizeof value, "%.10g", m.value);
+    else if (mcpp_receipt_get(r, metric, &v) == MCPP_OK && (v.type == MCPP_TYPE_DOUBLE || v.type == MCPP_TYPE_INT))
         snprintf(value, sizeof value, "%.10g", v.type == MCPP_TYPE_INT ? (double)v.integer : v.number);
     if (json) {
         printf("{\"id\": ");

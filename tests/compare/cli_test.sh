@@ -50,6 +50,30 @@ expect gate_same_lane_passes_exit_0 0 "gate passed" \
 expect gate_without_comparable_baseline_exit_2 2 "no comparable baseline" \
     "$BIN" gate --baseline "$EX/nam56r_padded.json" --candidate "$EX/nam52_dense.json"
 expect gate_needs_both_sides_exit_3 3 "" "$BIN" gate --baseline "$EX"
+# Named metrics (docs/metrics.md): --metric NAME in compare, gate, frontier and
+# claim; unit and direction come from the receipts; claim --unit refuses another.
+expect compare_metric_by_name_reads_unit_and_direction 0 "metric      step_time_s (s, lower is better)" \
+    "$BIN" compare "$EX/nam56r_padded.json" "$EX/nam56r_padded_run2.json" --metric step_time_s
+expect compare_metric_by_schema_path_still_works 0 "metric      tokens_per_s (tokens/s, higher is better)" \
+    "$BIN" compare "$EX/nam56r_padded.json" "$EX/nam56r_padded_run2.json" --metric metrics.tokens_per_s
+expect compare_metric_not_a_number_field_exit_3 3 "" \
+    "$BIN" compare "$EX/nam56r_padded.json" "$EX/nam56r_padded_run2.json" --metric lane.pattern
+expect compare_suite_results_on_their_primary_metric 0 "metric      round_time_s (s, lower is better)" \
+    "$BIN" compare "$EX/schema2/pytest_benchmark_sorted.json" "$EX/schema2/pytest_benchmark_sorted.yaml"
+expect gate_json_lists_each_metric 0 '"metrics": [{"name": "primary", "outcome": "passed"' \
+    "$BIN" gate --baseline "$EX/nam56r_padded.json" --baseline "$EX/nam56r_padded_run2.json" \
+    --candidate "$EX/nam56r_padded_run3.json" --format json
+expect gate_on_an_absent_metric_is_undetermined_exit_2 2 "time_to_train_s is absent" \
+    "$BIN" gate --baseline "$EX/nam56r_padded.json" --candidate "$EX/nam56r_padded_run3.json" \
+    --metric time_to_train_s
+expect frontier_headline_names_metric_and_unit 0 '"metric": "step_time_s", "unit": "s", "higher_is_better": false' \
+    "$BIN" frontier "$EX" --metric step_time_s --format json
+expect claim_in_its_receipts_unit_is_checked 2 "this number came from lane" \
+    "$BIN" claim --lane family=NAM56R,moe=jagged,seq_len=4096 --value 365442 --metric tokens_per_s \
+    --unit tokens/s "$EX"
+expect claim_in_another_unit_is_refused_exit_3 3 "" \
+    "$BIN" claim --lane family=NAM56R,moe=jagged,seq_len=4096 --value 365442 --metric tokens_per_s \
+    --unit tokens/min "$EX"
 expect claim_from_an_unstable_lane_is_unsupported_exit_2 2 "this number came from lane" \
     "$BIN" claim --lane family=NAM56R,moe=jagged,seq_len=4096 --value 365442 "$EX"
 expect claim_unknown_selector_key_exit_3 3 "" \

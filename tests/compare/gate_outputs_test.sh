@@ -33,7 +33,7 @@ assert d['schema'] == 'mcpp.gate/2' and d['outcome'] == 'undetermined' and d['ex
 c0, c1 = d['candidates']
 assert c0['path'].endswith('nam56r_padded_run3.json') and c0['lane']['label'] == 'NAM56R hybrid MoE lane'
 assert sorted(p['path'].rsplit('/', 1)[1] for p in c0['pooled']) == ['nam56r_padded.json', 'nam56r_padded_run2.json']
-assert c0['metrics'] == [c0['metric']] and c0['metric']['change'].split()[0] in ('better', 'worse', 'unchanged')
+assert [m['result'] for m in c0['metrics']] == [c0['metric']] and c0['metric']['change'].split()[0] in ('better', 'worse', 'unchanged')
 assert c1['reason_code'] == 'no_comparable_baseline' and c1['differences'], c1
 assert any(x['dimension'] == 'pattern' and x['status'] == 'mismatch' for x in c1['differences'])
 assert d['skipped'] == []

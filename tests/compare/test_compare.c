@@ -319,7 +319,7 @@ TEST(default_policy_has_the_design_dimensions_with_resolved_fields)
             }
         CHECK(found);
     }
-    CHECK_STR_EQ(mcpp_policy_gate(p)->metric, "metrics.tokens_per_s");
+    CHECK_STR_EQ(mcpp_policy_gate(p)->metric, "primary"); /* each receipt's metrics.primary: docs/metrics.md */
     CHECK_INT_EQ(mcpp_policy_adjacency_width(p), 1);
     mcpp_policy_free(p);
 }

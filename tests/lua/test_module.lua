@@ -93,7 +93,7 @@ check("compare_gives_verdict_rows_metric_and_gate", function()
   eq(r.dimensions[1].name, "benchmark") -- not applicable to model runs: a match row that says so
   eq(r.dimensions[2].name, "pattern")
   eq(r.dimensions[2].status, "match")
-  assert(r.metric and r.metric.name == "metrics.tokens_per_s", "metric")
+  assert(r.metric and r.metric.name == "tokens_per_s" and r.metric.unit == "tokens/s", "metric")
   assert(#r.metric.interval == 2 and r.metric.interval[1] <= r.metric.interval[2], "interval")
   eq(r.gate.outcome, "passed")
   assert(r.text:find("comparable", 1, true), "rendered text")

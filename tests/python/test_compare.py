@@ -95,7 +95,9 @@ def test_default_policy_describes_its_dimensions():
     p = mr.Policy.default()
     assert p.dimensions["routing"]["role"] == "must_match"
     assert p.dimensions["startup"]["role"] == "qualify"
-    assert p.gate["metric"] == "metrics.tokens_per_s"
+    assert p.gate["metric"] == "primary"  # each receipt's headline metric (docs/metrics.md)
+    assert p.gate["metrics"] == [{"metric": "primary", "direction": None, "max_regression": 0.03,
+                                  "confidence": 0.95}]
     assert 0 < p.noise["max_rel_spread"] < 1
     assert mr.compare(R(id="a"), R(id="b"), policy=p).verdict == "comparable"
 
@@ -210,3 +212,26 @@ def test_shipped_strict_policy_needs_ten_step_samples():
     assert mr.compare(R(id="a"), R(id="b"), policy=strict).verdict == "insufficient"
     with pytest.raises(ValueError, match="shipped"):
         mr.Policy.shipped("no_such_policy")
+
+
+MULTI_GATE = """return { include = {"default.lua"}, name = "multi",
+  gate = { allow_point_comparisons = true, metrics = {
+    { name = "tokens_per_s", max_regression = 0.02 },
+    { name = "peak_memory_gib", max_regression = 0.05 },
+    { name = "time_to_train_s", max_regression = 0.03 } } } }"""
+
+
+def test_a_multi_metric_gate_fails_on_the_metric_that_regressed():
+    p = mr.Policy.from_string(MULTI_GATE, str(REPO / "policy" / "multi.lua"))
+    assert [m["metric"] for m in p.gate["metrics"]] == ["tokens_per_s", "peak_memory_gib", "time_to_train_s"]
+    base = [R({"metrics.peak_memory_gib": 60.0}, id=f"b{i}") for i in range(2)]
+    same = mr.gate(base, [R({"metrics.peak_memory_gib": 61.0}, id="c1")], p)
+    assert same.outcome == "passed"
+    grown = mr.gate(base, [R({"metrics.peak_memory_gib": 66.0}, id="c2")], p)
+    assert grown.outcome == "failed" and grown.exit_code == 1
+    (cand,) = grown.candidates
+    assert "peak_memory_gib" in cand["reason"]
+    outcomes = {m["name"]: (m["outcome"], m["skipped"]) for m in cand["metrics"]}
+    assert outcomes == {"tokens_per_s": ("passed", False), "peak_memory_gib": ("failed", False),
+                        "time_to_train_s": ("undetermined", True)}
+    assert cand["metric"]["name"] == "tokens_per_s"  # the first, as before

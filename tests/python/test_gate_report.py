@@ -36,7 +36,7 @@ def test_each_candidate_names_its_lane_baseline_files_and_differences(gate_dir):
     report = mr.gate(gate_dir / "base", gate_dir / "cand")
     assert report.outcome == "undetermined" and report.exit_code == 2
     assert report.counts == {"passed": 1, "failed": 0, "undetermined": 1}
-    assert report.metric == "metrics.tokens_per_s"
+    assert report.metric == "primary"  # each receipt's headline metric (docs/metrics.md)
     q = report.candidate("qualified")
     assert q["outcome"] == "passed" and q["reason_code"] == "passed"
     assert q["path"].endswith("qualified.json")
@@ -46,7 +46,7 @@ def test_each_candidate_names_its_lane_baseline_files_and_differences(gate_dir):
     diff = [d for d in q["differences"] if d["dimension"] == "compile_detail"]
     assert diff and diff[0]["pooled"] and diff[0]["status"] == "qualify" and diff[0]["baselines"] == 2
     assert "graph_breaks=0" in diff[0]["base"] and "graph_breaks=4" in diff[0]["cand"]
-    assert q["metrics"] == [q["metric"]]
+    assert [m["result"] for m in q["metrics"]] == [q["metric"]] and q["metric"]["name"] == "tokens_per_s"
     e = report.candidate("elsewhere")
     assert e["reason_code"] == "no_comparable_baseline" and e["pooled"] == []
     block = [d for d in e["differences"] if d["dimension"] == "sequence"]

@@ -1,10 +1,9 @@
 """mr.import_results on real outputs: pytest-benchmark JSON produced in this
 test run by the real plugin (a baseline, a repeat of it, and a deliberately
 slowed variant), Google Benchmark JSON from a program built here against
-Debian's libbenchmark-dev, and the MLPerf Training v3.1 fixtures. Items of
-issue 12 that depend on the schema-2 analysis work (comparability by
-benchmark identity, --metric in gate/claim) are strict xfails naming what
-they need."""
+Debian's libbenchmark-dev, and the MLPerf Training v3.1 fixtures, through
+to the analyses: the gate on each suite's primary named metric and a claim
+on MLPerf's time_to_train_s (docs/metrics.md)."""
 
 from __future__ import annotations
 
@@ -24,7 +23,6 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 MLPERF = REPO.parent / "shared" / "fixtures" / "mlperf-v3.1"
 GBENCH_SOURCE = REPO / "tests" / "import" / "gbench_sort.cc"
 
-NEEDS_ANALYSIS = "needs schema-2 analysis: {}"
 
 BENCH_FILE = '''
 import os
@@ -235,54 +233,86 @@ def test_frontier_groups_imported_runs_by_system(mlperf_dir):
         assert len({systems[i] for i in lane.receipts}) == 1
 
 
+# Two runs of a microsecond benchmark on a shared CI machine differ by more
+# than the default 3% allowance whenever the load changes between them (seen
+# here: +16% and -20% on an unchanged BM_Accumulate), and that shift is real,
+# not sampling noise, so the interval cannot absorb it. Micro-benchmark gates
+# state a wider allowance; the deliberate regression (5x the work) is far
+# beyond it. The default policy's gate on these imports is tested below.
+MICRO = mr.Policy.from_string('return { include = {"default.lua"}, name = "micro", '
+                              'gate = { max_regression = 0.30 } }', str(REPO / "policy" / "micro.lua"))
+
+
 def _gate_failures(report):
     return sorted(c.get("id", "") for c in report.candidates if c.get("outcome") == "failed")
 
 
-@pytest.mark.xfail(strict=True, reason=NEEDS_ANALYSIS.format(
-    "gate on micro-benchmarks matched by benchmark identity, on their primary named "
-    "metric (--metric)"))
 def test_gate_over_pytest_benchmark_imports_names_the_regressed_benchmarks(pytest_runs):
     base = mr.import_results("pytest-benchmark", pytest_runs["base"])
     slow = mr.import_results("pytest-benchmark", pytest_runs["slow"])
-    report = mr.gate(base, slow)
+    report = mr.gate(base, slow, MICRO)
     assert report.outcome == "failed"
     failed = _gate_failures(report)
     assert len(failed) == 2 and all("test_sorted" in i for i in failed)
+    assert all("on time_s (lower is better)" in c["reason"] for c in report.candidates if c["outcome"] == "failed")
 
 
-@pytest.mark.xfail(strict=True, reason=NEEDS_ANALYSIS.format(
-    "gate on micro-benchmarks matched by benchmark identity (today: no comparable baseline)"))
 def test_gate_over_pytest_benchmark_imports_passes_on_noise(pytest_runs):
     base = mr.import_results("pytest-benchmark", pytest_runs["base"])
     noise = mr.import_results("pytest-benchmark", pytest_runs["noise"])
-    assert mr.gate(base, noise).outcome == "passed"
+    assert mr.gate(base, noise, MICRO).outcome == "passed"
 
 
-@pytest.mark.xfail(strict=True, reason=NEEDS_ANALYSIS.format(
-    "gate on micro-benchmarks matched by benchmark identity, metric real_time_s"))
 def test_gate_over_google_benchmark_imports_names_the_regressed_benchmarks(gbench_runs):
     base = mr.import_results("google-benchmark", gbench_runs["base"])
     slow = mr.import_results("google-benchmark", gbench_runs["slow"])
-    report = mr.gate(base, slow)
+    report = mr.gate(base, slow, MICRO)
     assert report.outcome == "failed"
     failed = _gate_failures(report)
     assert len(failed) == 2 and all("BM_Sort" in i for i in failed)
 
 
-@pytest.mark.xfail(strict=True, reason=NEEDS_ANALYSIS.format(
-    "gate on micro-benchmarks matched by benchmark identity (today: no comparable baseline)"))
 def test_gate_over_google_benchmark_imports_passes_on_noise(gbench_runs):
     base = mr.import_results("google-benchmark", gbench_runs["base"])
     noise = mr.import_results("google-benchmark", gbench_runs["noise"])
-    assert mr.gate(base, noise).outcome == "passed"
+    assert mr.gate(base, noise, MICRO).outcome == "passed"
 
 
-@pytest.mark.xfail(strict=True, reason=NEEDS_ANALYSIS.format(
-    "claim selectors by benchmark.system and --metric time_to_train_s"))
+# MLPerf time-to-train varies run to run by more than the default policy's 5%
+# (the Dell runs spread 5.4%, NVIDIA's 9%): a policy for MLPerf results allows
+# 10%, so the Dell lane is stable and the claim can be decided against it.
+MLPERF_POLICY = 'return { include = {"default.lua"}, name = "mlperf", noise = { max_rel_spread = 0.10 } }'
+
+
 def test_claim_quoting_another_systems_time_to_train_is_contradicted(mlperf_dir):
     rs = mr.import_results("mlperf", mlperf_dir)
-    nvidia_ttt = _by(rs, NVIDIA, 1).metric("time_to_train_s")["value"]
-    result = mr.claim(rs, lane=f"system={DELL}", value=nvidia_ttt, metric="time_to_train_s")
+    policy = mr.Policy.from_string(MLPERF_POLICY, str(REPO / "policy" / "mlperf.lua"))
+    nvidia = _by(rs, NVIDIA, 1)
+    nvidia_ttt = nvidia.metric("time_to_train_s")["value"]
+    result = mr.claim(rs, lane=f"system={DELL}", value=nvidia_ttt, metric="time_to_train_s", policy=policy)
     assert result.verdict == "contradicted"
-    assert NVIDIA in result.reason
+    nvidia_lane = next(lane for lane in mr.frontier(rs, policy, metric="time_to_train_s")
+                       if nvidia.id in lane.receipts)
+    assert nvidia_lane.short_key in result.reason  # where the number really came from
+    assert result.to_dict()["unit"] == "s"
+
+
+def test_a_claim_in_another_unit_is_refused(mlperf_dir):
+    rs = mr.import_results("mlperf", mlperf_dir)
+    minutes = _by(rs, DELL, 1).metric("time_to_train_s")["value"] / 60
+    with pytest.raises(mr.Error, match="the claim states time_to_train_s in 'min'"):
+        mr.claim(rs, lane=f"system={DELL}", value=minutes, metric="time_to_train_s", unit="min")
+
+
+def test_gate_with_metric_gates_on_that_metric(pytest_runs):
+    base = mr.import_results("pytest-benchmark", pytest_runs["base"])
+    slow = mr.import_results("pytest-benchmark", pytest_runs["slow"])
+    report = mr.gate(base, slow, metric="time_s")
+    assert {m["name"] for c in report.candidates for m in c["metrics"]} == {"time_s"}
+    assert report.outcome == "failed"
+    absent = mr.gate(base, slow, metric="no_such_metric")
+    assert absent.outcome == "undetermined"
+    assert all("no_such_metric is absent" in c["reason"] for c in absent.candidates)
+    default = mr.gate(base, slow)
+    assert all(c["metrics"][0]["name"] == "primary" for c in default.candidates)
+    assert {c["metric"]["name"] for c in default.candidates if c["metric"]} == {"time_s"}

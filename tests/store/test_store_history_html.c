@@ -70,7 +70,7 @@ TEST(a_stepped_lane_plots_every_run_and_marks_its_change_with_the_commits_on_eit
     char *html = page_of(s, 1);
     CHECK(html != NULL);
     if (html) {
-        CHECK_CONTAINS(html, "<section id=\"history\"><h2>History: <code>metrics.tokens_per_s</code>");
+        CHECK_CONTAINS(html, "<section id=\"history\"><h2>History: <code>primary</code>");
         CHECK_INT_EQ((long long)count_of(html, "class=\"history-lane\""), 1);
         CHECK_INT_EQ((long long)count_of(html, "<circle class=\"run\""), 30);
         CHECK_INT_EQ((long long)count_of(html, "<g class=\"change\">"), 1);

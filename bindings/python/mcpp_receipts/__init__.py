@@ -38,7 +38,7 @@ from ._core import (
     library_version,
 )
 from ._lanes import LaneSummary
-from ._policy import Policy
+from ._policy import Policy, with_gate_metric
 from ._receipt import FIELDS, Receipt, ReceiptSet, Section
 from ._store import AddResult, Change, History, LaneHistory, Run, Store
 from ._results import (
@@ -144,11 +144,14 @@ def _parse(texts: tuple[str, ...]):
 
 
 def compare(base: Receipt | PathLike, cand: Receipt | PathLike,
-            policy: Policy | None = None) -> Comparison:
+            policy: Policy | None = None, *, metric: str | None = None) -> Comparison:
     """Compares a candidate receipt against a base under ``policy`` (default:
     ``Policy.default()``): a verdict with one row per dimension, and, when the
     verdict allows it, the headline metric's relative delta with an interval
-    and the merge-gate outcome. Receipts may be given as paths."""
+    and the merge-gate outcome. Receipts may be given as paths. ``metric``
+    (default: the policy's gate metric, "primary") names the metric to compare:
+    "time_to_train_s", "tokens_per_s", "BM_Sort/1024.real_time", ..."""
+    policy = with_gate_metric(policy, metric)
     b, c = _as_receipt(base), _as_receipt(cand)
     data = _parse(_core._compare(b, c, policy, "j"))
     return Comparison(data, lambda f: _core._compare(b, c, policy, f)[0])
@@ -162,20 +165,23 @@ def _result(cls, data, render, failures):
 
 
 def frontier(receipts: Iterable[Receipt] | PathLike, policy: Policy | None = None, *,
-             errors: str = "raise") -> Frontier:
+             errors: str = "raise", metric: str | None = None) -> Frontier:
     """Groups receipts into lanes (by their must-match dimensions) and labels
     each stable, unstable or insufficient, with reasons, excluded runs,
     headline intervals and adjacent lanes. ``receipts`` may be a ReceiptSet,
     any iterable of receipts, or a directory path. An input that fails raises;
     with ``errors="skip"`` it is listed in the report (``.errors`` and
-    ``to_dict()["skipped"]``) instead."""
+    ``to_dict()["skipped"]``) instead. ``metric`` names the headline metric
+    (default: the policy's gate metric)."""
+    policy = with_gate_metric(policy, metric)
     items, failures = _as_receipts(receipts, errors)
     data = _parse(_core._frontier(items, policy, "j"))
     return _result(Frontier, data, lambda f: _core._frontier(items, policy, f)[0], failures)
 
 
 def claim(receipts: Iterable[Receipt] | PathLike, *, lane: str, value: float,
-          metric: str | None = None, policy: Policy | None = None, errors: str = "raise") -> ClaimResult:
+          metric: str | None = None, policy: Policy | None = None, errors: str = "raise",
+          unit: str | None = None) -> ClaimResult:
     """Checks a quoted number: is ``value`` of ``metric`` (default: the policy's
     gate metric) backed by a stable lane matching the selector ``lane``?
 
@@ -183,19 +189,24 @@ def claim(receipts: Iterable[Receipt] | PathLike, *, lane: str, value: float,
     "family=NAM56R,seq_len=4096,moe=jagged". The result names the lane the
     number really came from when it is not supported; a selector matching
     more than one lane is "ambiguous". ``errors`` as for :func:`frontier`.
+    ``unit`` states the claim's unit: a lane stating the metric in another
+    unit refuses the claim (an Error, not a verdict).
     """
     items, failures = _as_receipts(receipts, errors)
-    data = _parse(_core._claim(items, lane, metric, float(value), policy, "j"))
+    data = _parse(_core._claim(items, lane, metric, float(value), policy, "j", unit))
     return _result(ClaimResult, data,
-                   lambda f: _core._claim(items, lane, metric, float(value), policy, f)[0], failures)
+                   lambda f: _core._claim(items, lane, metric, float(value), policy, f, unit)[0], failures)
 
 
 def gate(baselines: Iterable[Receipt] | PathLike, candidates: Iterable[Receipt] | PathLike,
-         policy: Policy | None = None, *, errors: str = "raise") -> GateReport:
+         policy: Policy | None = None, *, errors: str = "raise", metric: str | None = None) -> GateReport:
     """The pre-merge gate: each candidate against the comparable baselines;
     fails on an established regression beyond the policy's threshold, and is
     undetermined when comparability cannot be established. ``errors`` as for
-    :func:`frontier`."""
+    :func:`frontier`. ``metric`` gates on that one metric instead of the
+    policy's (default "primary": each receipt's headline metric); each
+    candidate's ``metrics`` lists every gate metric's decision."""
+    policy = with_gate_metric(policy, metric)
     (b, fb), (c, fc) = _as_receipts(baselines, errors), _as_receipts(candidates, errors)
     # Skipped inputs go into the C report itself, so every format lists them
     # as the CLI's --skip-invalid does (to_dict()["skipped"], text, markdown).

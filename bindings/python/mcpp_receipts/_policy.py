@@ -30,23 +30,44 @@ _RECIPES: dict[tuple, "Policy"] = {}
 _RECIPES_LOCK = threading.Lock()
 
 
+def _make_policy(recipe: tuple) -> "Policy":
+    """A fresh Policy made by `recipe`."""
+    kind = recipe[0]
+    if kind == "default":
+        return Policy.default()
+    if kind == "shipped":
+        return Policy.shipped(recipe[1])
+    if kind == "text":
+        return Policy.from_string(recipe[1], recipe[2], **dict(recipe[3]))
+    if kind == "metric":  # another policy gating on one named metric
+        made = _make_policy(recipe[1])
+        made._set_gate_metric(recipe[2])
+        made._recipe = recipe
+        return made
+    raise ValueError(f"unknown policy recipe {kind!r}")
+
+
 def _restore_policy(recipe: tuple) -> "Policy":
     """The Policy made by `recipe` (from Policy.__reduce__), one per process."""
     with _RECIPES_LOCK:
         known = _RECIPES.get(recipe)
     if known is not None:
         return known
-    kind = recipe[0]
-    if kind == "default":
-        made = Policy.default()
-    elif kind == "shipped":
-        made = Policy.shipped(recipe[1])
-    elif kind == "text":
-        made = Policy.from_string(recipe[1], recipe[2], **dict(recipe[3]))
-    else:
-        raise ValueError(f"unknown policy recipe {kind!r}")
+    made = _make_policy(recipe)
     with _RECIPES_LOCK:
         return _RECIPES.setdefault(recipe, made)  # type: ignore[return-value]
+
+
+def with_gate_metric(policy: "Policy | None", metric: str | None) -> "Policy | None":
+    """`policy` (None: the default) gating on `metric` alone ("primary", a
+    metric name such as "time_to_train_s", or a schema path); `policy` itself
+    when metric is None. Made once per process for each policy and metric."""
+    if metric is None:
+        return policy
+    recipe = ("default",) if policy is None else getattr(policy, "_recipe", None)
+    if recipe is None:
+        raise TypeError("metric= needs a Policy made by Policy.default/shipped/from_file/from_string")
+    return _restore_policy(("metric", recipe, metric))
 
 
 def _limits_key(limits: dict[str, Any]) -> tuple:

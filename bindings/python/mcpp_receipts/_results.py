@@ -573,8 +573,9 @@ class GateReport(_Rendered):
     ``candidates`` is a dict with the keys of the gate JSON (docs/gate.md):
     id, path, lane {key, short_key, label}, outcome, reason_code, reason,
     baselines, verdicts, pooled [{id, path, verdict}], differences [{kind,
-    dimension, status, base, cand, reason, pooled, baselines}], metric,
-    metrics. A metric's ``improvement`` is signed: positive is better, and
+    dimension, status, base, cand, reason, pooled, baselines}], metric
+    (the first gate metric's result, or None), metrics (one dict per gate metric:
+    {name, outcome, skipped, reason, result}; docs/metrics.md). A metric's ``improvement`` is signed: positive is better, and
     ``change`` says it in words ("worse by 3.1%"). ``skipped`` lists the
     inputs that were not gated ({path, error, skipped_on_request}).
     """

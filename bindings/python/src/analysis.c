@@ -218,10 +218,10 @@ PyObject *mcpp_py_frontier(PyObject *module, PyObject *args)
 PyObject *mcpp_py_claim(PyObject *module, PyObject *args)
 {
     PyObject *seq, *policy_obj = Py_None;
-    const char *selector, *metric = NULL, *codes = "j";
+    const char *selector, *metric = NULL, *codes = "j", *unit = NULL;
     double value;
-    if (!PyArg_ParseTuple(args, "Oszd|Os:_claim", &seq, &selector, &metric, &value, &policy_obj,
-                          &codes))
+    if (!PyArg_ParseTuple(args, "Oszd|Osz:_claim", &seq, &selector, &metric, &value, &policy_obj,
+                          &codes, &unit))
         return NULL;
     analysis_call c;
     if (analysis_begin(&c, module_state(module), codes, seq, NULL, policy_obj) < 0)
@@ -231,6 +231,8 @@ PyObject *mcpp_py_claim(PyObject *module, PyObject *args)
     int rc;
     Py_BEGIN_ALLOW_THREADS
     rc = mcpp_claim_check(&res, c.policy, c.seqs[0].items, c.seqs[0].n, selector, metric, value);
+    if (rc == 0 && unit) /* a claim that states its unit is refused on another */
+        rc = mcpp_claim_result_check_unit(res, unit);
     for (size_t i = 0; rc == 0 && i < c.out.n; i++)
         rc = mcpp_claim_result_render(&c.out.text[i], res, format_of(c.out.codes[i]));
     if (rc < 0)

@@ -128,7 +128,7 @@ PyDoc_STRVAR(frontier_doc,
              "_frontier(receipts, policy=None, formats='j')\n--\n\n"
              "Renderings of the frontier of a sequence of receipts.");
 PyDoc_STRVAR(claim_doc,
-             "_claim(receipts, selector, metric, value, policy=None, formats='j')\n--\n\n"
+             "_claim(receipts, selector, metric, value, policy=None, formats='j', unit=None)\n--\n\n"
              "Renderings of a claim check.");
 PyDoc_STRVAR(gate_doc,
              "_gate(baselines, candidates, policy=None, formats='j', skipped=None)\n--\n\n"

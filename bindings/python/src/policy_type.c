@@ -147,6 +147,26 @@ static PyObject *policy_reset_time_budget(PyObject *self, PyObject *Py_UNUSED(ig
     Py_RETURN_NONE;
 }
 
+PyDoc_STRVAR(policy_set_gate_metric_doc,
+             "_set_gate_metric(metric)\n--\n\n"
+             "Gates on `metric` alone (\"primary\", a metric name or a schema path),\n"
+             "keeping the allowance and confidence. For a fresh policy that no\n"
+             "analysis holds yet: mcpp_receipts.compare/gate/frontier(metric=...) make one.");
+
+static PyObject *policy_set_gate_metric(PyObject *self, PyObject *arg)
+{
+    const char *metric = PyUnicode_AsUTF8(arg);
+    if (!metric)
+        return NULL;
+    mcpp_policy *p = ((mcpp_py_policy *)self)->policy;
+    mcpp_gate_settings g = *mcpp_policy_gate(p);
+    g.metric = metric;
+    int rc = mcpp_policy_set_gate(p, &g);
+    if (rc != MCPP_OK)
+        return mcpp_py_raise(mcpp_py_state_of_type(Py_TYPE(self)), rc);
+    Py_RETURN_NONE;
+}
+
 static PyObject *str_or_none(const char *s)
 {
     if (!s)
@@ -211,12 +231,36 @@ static PyObject *policy_noise_get(mcpp_py_policy *self, void *Py_UNUSED(closure)
                          (long long)n->min_runs, "noise_floor", n->noise_floor);
 }
 
+/* The gate's metrics: [{metric, direction ("higher", "lower" or None: the
+ * receipts'), max_regression, confidence}]. */
+static PyObject *gate_metric_list(const mcpp_policy *p)
+{
+    size_t n = mcpp_policy_gate_metric_count(p);
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    for (size_t i = 0; list && i < n; i++) {
+        mcpp_gate_settings m = MCPP_GATE_SETTINGS_INIT;
+        mcpp_policy_gate_metric_at(&m, p, i);
+        PyObject *d = Py_BuildValue("{s:s,s:z,s:d,s:d}", "metric", m.metric, "direction",
+                                    m.higher_is_better < 0 ? NULL : m.higher_is_better ? "higher" : "lower",
+                                    "max_regression", m.max_regression, "confidence", m.confidence);
+        if (!d) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, d);
+    }
+    return list;
+}
+
 static PyObject *policy_gate_get(mcpp_py_policy *self, void *Py_UNUSED(closure))
 {
     const mcpp_gate_settings *g = mcpp_policy_gate(self->policy);
-    return Py_BuildValue("{s:z,s:O,s:d,s:d}", "metric", g->metric, "higher_is_better",
+    PyObject *metrics = gate_metric_list(self->policy);
+    if (!metrics)
+        return NULL;
+    return Py_BuildValue("{s:z,s:O,s:d,s:d,s:N}", "metric", g->metric, "higher_is_better",
                          g->higher_is_better ? Py_True : Py_False, "max_regression",
-                         g->max_regression, "confidence", g->confidence);
+                         g->max_regression, "confidence", g->confidence, "metrics", metrics);
 }
 
 static PyObject *policy_adjacency_get(mcpp_py_policy *self, void *Py_UNUSED(closure))
@@ -310,6 +354,7 @@ static PyMethodDef policy_methods[] = {
     {"from_file", (PyCFunction)(void (*)(void))policy_from_file, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
      policy_from_file_doc},
     {"reset_time_budget", policy_reset_time_budget, METH_NOARGS, policy_reset_time_budget_doc},
+    {"_set_gate_metric", policy_set_gate_metric, METH_O, policy_set_gate_metric_doc},
     {"from_string", (PyCFunction)(void (*)(void))policy_from_string,
      METH_VARARGS | METH_KEYWORDS | METH_CLASS, policy_from_string_doc},
     {NULL, NULL, 0, NULL},
@@ -325,7 +370,8 @@ static PyGetSetDef policy_getset[] = {
     {"noise", (getter)policy_noise_get, NULL, "{'max_rel_spread', 'min_runs', 'noise_floor'}",
      NULL},
     {"gate", (getter)policy_gate_get, NULL,
-     "{'metric', 'higher_is_better', 'max_regression', 'confidence'}", NULL},
+     "{'metric', 'higher_is_better', 'max_regression', 'confidence', 'metrics': [{'metric', "
+     "'direction', 'max_regression', 'confidence'}]}", NULL},
     {"adjacency_width", (getter)policy_adjacency_get, NULL,
      "Lanes are adjacent when their keys differ in at most this many dimensions.", NULL},
     {"rules", (getter)policy_rules_get, NULL, "Names of the custom (Lua) rules.", NULL},

@@ -82,9 +82,13 @@ MCPP_API const char *mcpp_gate_outcome_name(mcpp_gate_outcome outcome);
  * workload.useful_tokens_per_step when stated, else the stated tokens_per_s
  * times the median step time (so the per-step values keep the stated median);
  * when the metric is metrics.step_time_s.median the samples are used directly
- * (lower is better). Otherwise the side has one value, the stated metric, and
+ * (lower is better); any other metric with samples (a named metric's rounds,
+ * repetitions, runs) uses its samples directly when both sides' samples are of
+ * one sample_kind. Otherwise the side has one value, the stated metric, and
  * the comparison is a point comparison (point_comparison = 1, no interval
- * beyond the point).
+ * beyond the point). Unit and direction come from the receipts; two sides that
+ * state the metric with different units or directions are not compared
+ * (docs/metrics.md).
  *
  * rel_delta = cand_median / base_median - 1 (raw change of the metric; its
  * sign does not depend on the direction). The interval [interval_low,
@@ -95,8 +99,9 @@ MCPP_API const char *mcpp_gate_outcome_name(mcpp_gate_outcome outcome);
  * values): relative changes smaller than it are reported as noise.
  */
 typedef struct mcpp_metric_result {
-    const char *metric;     /* schema path, e.g. "metrics.tokens_per_s"          */
-    int higher_is_better;   /* from the gate settings                             */
+    const char *metric;     /* the metric's name, e.g. "tokens_per_s" (a plain
+                               number field: its schema path)                     */
+    int higher_is_better;   /* the receipts' direction for the metric             */
     double base_median;     /* median of the base values                          */
     double cand_median;     /* median of the candidate values                     */
     double rel_delta;       /* cand_median / base_median - 1                      */
@@ -108,6 +113,7 @@ typedef struct mcpp_metric_result {
     double noise_floor;     /* relative; see above                                */
     const char *method;     /* "hodges-lehmann/mann-whitney on log values" or "point" */
     int point_comparison;   /* 1 when either side had no samples                  */
+    const char *unit;       /* the receipts' unit for the metric; NULL if unstated */
 } mcpp_metric_result;
 
 /* ---- One comparison ------------------------------------------------------------ */
@@ -247,9 +253,36 @@ MCPP_API int mcpp_gate_report_entry_outcome(const mcpp_gate_report *report, size
 MCPP_API const char *mcpp_gate_report_entry_reason(const mcpp_gate_report *report, size_t index);
 /* How many baselines were comparable with this candidate (and pooled). */
 MCPP_API size_t mcpp_gate_report_entry_baseline_count(const mcpp_gate_report *report, size_t index);
-/* The pooled metric comparison, NULL when there was none. Borrowed. */
+/* The pooled comparison of the (first) gate metric, NULL when there was none. Borrowed. */
 MCPP_API const mcpp_metric_result *mcpp_gate_report_entry_metric(const mcpp_gate_report *report,
                                                                  size_t index);
+
+/*
+ * Each gate metric's decision for one candidate (a policy may gate on several:
+ * gate = { metrics = { {name = "tokens_per_s", max_regression = 0.02}, ... } };
+ * docs/metrics.md). The candidate failed when any metric failed; a metric absent
+ * on the candidate and every pooled baseline is skipped (skipped = 1); absent on
+ * one side, or stated with another unit or direction, it is undetermined.
+ * Without a comparable baseline a candidate has no metric entries.
+ */
+#define MCPP_GATE_METRIC_VERSION 1u
+typedef struct mcpp_gate_metric {
+    unsigned int version;              /* MCPP_GATE_METRIC_VERSION (set by the caller) */
+    const char *name;                  /* as the policy names it                      */
+    mcpp_gate_outcome outcome;         /* this metric's outcome                        */
+    int skipped;                       /* 1: absent on both sides, not gated           */
+    const char *reason;                /* names the metric                             */
+    const mcpp_metric_result *result;  /* NULL when the metric was not compared        */
+} mcpp_gate_metric;
+
+#define MCPP_GATE_METRIC_INIT {MCPP_GATE_METRIC_VERSION, NULL, MCPP_GATE_UNDETERMINED, 0, NULL, NULL}
+
+/* How many metrics candidate `index` was gated on (0 out of range). */
+MCPP_API size_t mcpp_gate_report_entry_metric_count(const mcpp_gate_report *report, size_t index);
+/* Metric `k` of candidate `index` into *out (borrowed strings). MCPP_EARG out
+ * of range or for an unknown out->version. */
+MCPP_API int mcpp_gate_report_entry_metric_at(mcpp_gate_metric *out, const mcpp_gate_report *report,
+                                              size_t index, size_t k);
 
 /* ---- Why: each candidate's explanation ------------------------------------------ */
 
@@ -339,7 +372,8 @@ MCPP_API int mcpp_gate_report_input_error_skipped(const mcpp_gate_report *report
  * reason_code, reason, baselines (count), verdicts {comparable, qualified,
  * not_comparable, insufficient}, pooled [{id, path, verdict}], pooled_omitted, differences
  * [{kind, dimension, status, base, cand, reason, pooled, baselines}],
- * differences_omitted, baselines_unexamined, metric, metrics [metric]}], skipped [{path, error,
+ * differences_omitted, baselines_unexamined, metric (the first gate metric's result
+ * or null), metrics [{name, outcome, skipped, reason, result}] (one per gate metric)}], skipped [{path, error,
  * skipped_on_request}] (inputs not gated). A metric object is mcpp.compare/1's plus
  * improvement, improvement_interval and change (the sign convention:
  * improvement > 0 is better). MARKDOWN lists the candidates that did not pass

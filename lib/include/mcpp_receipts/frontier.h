@@ -80,10 +80,10 @@ MCPP_API const char *mcpp_lane_status_name(mcpp_lane_status status);
 
 /* The headline of one lane, filled by the functions below; `version` is set
  * to the layout they filled. Strings are borrowed. */
-#define MCPP_LANE_HEADLINE_VERSION 1u
+#define MCPP_LANE_HEADLINE_VERSION 2u
 typedef struct mcpp_lane_headline {
     unsigned int version;  /* MCPP_LANE_HEADLINE_VERSION                             */
-    const char *metric;    /* schema path of the metric                               */
+    const char *metric;    /* the metric's name ("tokens_per_s", "time_to_train_s")   */
     int higher_is_better;
     double median;
     double interval_low;   /* interval for the median                                 */
@@ -93,9 +93,10 @@ typedef struct mcpp_lane_headline {
     size_t n_runs;         /* receipts that stated the metric                         */
     double rel_spread;     /* (p90-p10)/median of those values                        */
     int from_steps;        /* 1 when the values are one run's step values             */
+    const char *unit;      /* version 2: the runs' unit for the metric, NULL if none  */
 } mcpp_lane_headline;
 
-#define MCPP_LANE_HEADLINE_INIT {MCPP_LANE_HEADLINE_VERSION, NULL, 0, 0.0, 0.0, 0.0, 0.0, 0, 0, 0.0, 0}
+#define MCPP_LANE_HEADLINE_INIT {MCPP_LANE_HEADLINE_VERSION, NULL, 0, 0.0, 0.0, 0.0, 0.0, 0, 0, 0.0, 0, NULL}
 
 /* ---- Mergeable lane summaries ----------------------------------------------------- */
 
@@ -107,8 +108,9 @@ typedef struct mcpp_lane_headline {
  * about 8 bytes per value). A distributed engine builds summaries per
  * partition and merges them.
  *
- * The summary borrows `policy`, which must outlive it. `metric` NULL means the
- * policy's gate metric (copied). The status, reason and headline accessors
+ * The summary borrows `policy`, which must outlive it. `metric` (a metric
+ * name, "primary" or a schema path; docs/metrics.md) NULL means the policy's
+ * gate metric (copied); a malformed name is MCPP_EARG. The status, reason and headline accessors
  * evaluate once and cache the result until the next add or merge, so calls on
  * one summary must not run concurrently (different summaries are independent).
  */
@@ -246,7 +248,7 @@ MCPP_API int mcpp_frontier_find_lane(size_t *out, const mcpp_frontier *frontier,
 
 /* JSON keys: schema ("mcpp.frontier/1"), policy, warning (only without lane
  * dimensions), receipts, lanes [{key, short_key, label, differences, display_label,
- * status, receipts [ids], excluded [{id, reason}], headline (null or {metric, higher_is_better,
+ * status, receipts [ids], excluded [{id, reason}], headline (null or {metric, unit, higher_is_better,
  * median, interval [low, high], confidence, n, n_runs, rel_spread, from_steps}),
  * reasons [..], blocker, adjacent [{key, short_key, status, differs_in,
  * blocker}]}]. Free *out with mcpp_free(). */
@@ -290,12 +292,13 @@ MCPP_API const char *mcpp_claim_verdict_name(mcpp_claim_verdict verdict);
 typedef struct mcpp_claim_result mcpp_claim_result;
 
 /*
- * Checks that `value` of `metric` (a schema path; NULL = the gate metric) is
+ * Checks that `value` of `metric` (a metric name such as "time_to_train_s",
+ * "primary", or a schema path; NULL = the gate metric) is
  * backed by the receipts for the lanes `lane_selector` names. The result names
  * the matching lanes and, separately, the lanes whose numbers do contain the
  * value (the value lies within the lane's interval or the range of its values
  * widened by noise_floor) — where the number really came from. MCPP_EARG for
- * a malformed selector, an unknown key, or an unknown metric.
+ * a malformed selector, an unknown key, or a malformed metric name.
  */
 MCPP_API int mcpp_claim_check(mcpp_claim_result **out, const mcpp_policy *policy,
                               const mcpp_receipt *const *receipts, size_t n,
@@ -319,6 +322,13 @@ MCPP_API int mcpp_claim_check_frontier(mcpp_claim_result **out, const mcpp_polic
 MCPP_API mcpp_claim_verdict mcpp_claim_result_verdict(const mcpp_claim_result *result);
 /* One line saying why ("this number came from lane X (unstable: ...)"). */
 MCPP_API const char *mcpp_claim_result_reason(const mcpp_claim_result *result);
+/* The unit the receipts state for the claim's metric (the first matched lane
+ * with one, else the first source lane's); NULL when none states one. */
+MCPP_API const char *mcpp_claim_result_unit(const mcpp_claim_result *result);
+/* A claim that states its unit: MCPP_OK when every matched and source lane
+ * with a headline states the metric in `unit`; else MCPP_EINVALID naming the
+ * lane and its unit (the claim is refused, not compared: a front end exits 3). */
+MCPP_API int mcpp_claim_result_check_unit(const mcpp_claim_result *result, const char *unit);
 /* Lanes matching the selector. */
 MCPP_API size_t mcpp_claim_result_matched_count(const mcpp_claim_result *result);
 MCPP_API const char *mcpp_claim_result_matched_key(const mcpp_claim_result *result, size_t index);

@@ -98,22 +98,34 @@ typedef struct mcpp_noise_settings {
 #define MCPP_GATE_SETTINGS_VERSION 1u
 typedef struct mcpp_gate_settings {
     unsigned int version;  /* MCPP_GATE_SETTINGS_VERSION */
-    const char *metric;    /* schema path of the headline metric; default "metrics.tokens_per_s" */
-    int higher_is_better;  /* default 1; 0 for time-to-train and the like                       */
+    const char *metric;    /* the headline metric: "primary" (default: each receipt's
+                              metrics.primary), a metric name ("tokens_per_s",
+                              "time_to_train_s"), or a schema path
+                              ("metrics.tokens_per_s"); docs/metrics.md */
+    int higher_is_better;  /* default 1; the direction of a number field that is no
+                              metric (a metric's direction is the receipt's)            */
     double max_regression; /* relative; default 0.03                                            */
     double confidence;     /* two-sided interval level; default 0.95                            */
 } mcpp_gate_settings;
 
-#define MCPP_GATE_SETTINGS_INIT {MCPP_GATE_SETTINGS_VERSION, "metrics.tokens_per_s", 1, 0.03, 0.95}
+#define MCPP_GATE_SETTINGS_INIT {MCPP_GATE_SETTINGS_VERSION, "primary", 1, 0.03, 0.95}
 
 /* Copies the settings in (the metric string too). Nonsense (negative bounds,
- * confidence outside (0,1), unknown metric path) is MCPP_EINVALID; a version
+ * confidence outside (0,1), an empty metric name or a schema field that is
+ * not a number) is MCPP_EINVALID; a version
  * this library does not know is MCPP_EARG. */
 MCPP_API int mcpp_policy_set_noise(mcpp_policy *policy, const mcpp_noise_settings *noise);
 MCPP_API int mcpp_policy_set_gate(mcpp_policy *policy, const mcpp_gate_settings *gate);
 /* Borrowed views (strings live as long as the policy). */
 MCPP_API const mcpp_noise_settings *mcpp_policy_noise(const mcpp_policy *policy);
 MCPP_API const mcpp_gate_settings *mcpp_policy_gate(const mcpp_policy *policy);
+/* The metrics the gate decides on: 1 for a policy with one gate metric (the
+ * settings above), n for gate = { metrics = { ... } } (docs/metrics.md). */
+MCPP_API size_t mcpp_policy_gate_metric_count(const mcpp_policy *policy);
+/* Gate metric `index` into *out (out->version must be MCPP_GATE_SETTINGS_VERSION;
+ * metric borrowed). higher_is_better is 1 or 0 when the policy states the
+ * direction, -1 when it comes from the receipts. MCPP_EARG out of range. */
+MCPP_API int mcpp_policy_gate_metric_at(mcpp_gate_settings *out, const mcpp_policy *policy, size_t index);
 
 /* Lanes are adjacent when their keys differ in at most `width` must-match
  * dimensions (default 1). */

@@ -6,7 +6,7 @@
  * the columns people filter on, computed through the public API when the
  * receipt is added: id, created_at, source.git_commit, source.tool, lane.name,
  * the lane key and short key under the default policy (frontier.h), a label,
- * and the default gate metric's path and value. A receipt's id is its
+ * and the default gate metric's name ("primary") and value. A receipt's id is its
  * identity: adding the same id with the same canonical JSON is a no-op; the
  * same id with different content is a conflict (MCPP_EINVALID, kind
  * "conflict") and the whole add call changes nothing.

@@ -23,6 +23,7 @@ typedef struct claim_lane {
     char *reasons; /* joined by "; " */
     int has_headline;
     mcpp_lane_headline headline;
+    char *unit; /* the lane's unit for the metric (headline.unit points here) */
 } claim_lane;
 
 struct mcpp_claim_result {
@@ -31,6 +32,7 @@ struct mcpp_claim_result {
     char *selector;
     char *metric;
     double value;
+    const char *unit; /* the first matched (else source) lane's unit; borrowed from it */
     claim_lane *matched;
     size_t n_matched;
     claim_lane *sources;
@@ -194,6 +196,12 @@ static int fill_lane(claim_lane *c, const mcpp_frontier *f, size_t lane, const c
     c->has_headline = e->has_headline;
     c->headline = e->headline;
     c->headline.metric = metric;
+    mcpp_metric_ident ident;
+    const char *conflict;
+    if (mcpp_lane_summary_ident(&ident, &conflict, mcpp_frontier_lane_summary(f, lane)) && ident.unit &&
+        !(c->unit = dup_n(ident.unit, strlen(ident.unit))))
+        return mcpp_error_nomem();
+    c->headline.unit = c->unit;
     mcpp_strbuf t;
     mcpp_sb_init_heap(&t, 256);
     for (size_t i = 0; i < e->n_reasons; i++) {
@@ -214,6 +222,7 @@ static void clear_lanes(claim_lane *l, size_t n)
         free(l[i].key);
         free(l[i].label);
         free(l[i].reasons);
+        free(l[i].unit);
     }
     free(l);
 }
@@ -243,8 +252,8 @@ static void describe_sources(mcpp_strbuf *t, const mcpp_claim_result *r, const c
     }
 }
 
-/* A result holding the claim's selector, metric (NULL: the gate metric, which
- * must be a number field) and value; *p receives the resolved policy. */
+/* A result holding the claim's selector, metric (NULL: the gate metric; a
+ * name mcpp_metric_ref_init takes) and value; *p receives the resolved policy. */
 static int claim_new(mcpp_claim_result **out, const mcpp_policy **p, const mcpp_policy *policy,
                      const char *selector, const char *metric, double value)
 {
@@ -253,11 +262,9 @@ static int claim_new(mcpp_claim_result **out, const mcpp_policy **p, const mcpp_
     MCPP_CHECK_ARG(isfinite(value), "claimed value is not finite");
     if (!(*p = mcpp_policy_or_default(policy))) return MCPP_ENOMEM;
     const char *m = metric ? metric : (*p)->gate.metric;
-    int metric_id = mcpp_schema_field_id(m);
-    const mcpp_field_info *info = mcpp_schema_field_at(metric_id);
-    if (metric_id < 0 || !info || (info->type != MCPP_TYPE_DOUBLE && info->type != MCPP_TYPE_INT))
-        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, m, 0, 0,
-                             "'%s' is not a number field of schema %s", m, MCPP_SCHEMA_ID);
+    mcpp_metric_ref ref;
+    int rc = mcpp_metric_ref_init(&ref, m, 1);
+    if (rc) return rc;
     mcpp_claim_result *r = calloc(1, sizeof *r);
     if (!r || !(r->selector = dup_n(selector, strlen(selector))) || !(r->metric = dup_n(m, strlen(m)))) {
         mcpp_claim_result_free(r);
@@ -419,6 +426,8 @@ static int decide_on(mcpp_claim_result *r, const mcpp_policy *p, const mcpp_fron
     mcpp_strbuf reason;
     mcpp_sb_init_heap(&reason, 512);
     int rc = collect_lanes(r, f, p, match, &support, &stable_match);
+    for (size_t i = 0; !rc && !r->unit && i < r->n_matched + r->n_sources; i++)
+        r->unit = i < r->n_matched ? r->matched[i].unit : r->sources[i - r->n_matched].unit;
     if (!rc) {
         decide(r, &reason, support, stable_match);
         rc = mcpp_sb_finish(&reason, &r->reason);
@@ -476,7 +485,7 @@ int mcpp_claim_check(mcpp_claim_result **out, const mcpp_policy *policy, const m
     mcpp_frontier *f = NULL;
     unsigned char *match = NULL;
     if (!lane_of) rc = mcpp_error_nomem();
-    if (!rc) rc = mcpp_frontier_build_metric(&f, p, receipts, n, r->metric, mcpp_schema_field_id(r->metric), lane_of);
+    if (!rc) rc = mcpp_frontier_build_metric(&f, p, receipts, n, r->metric, lane_of);
     if (!rc && !(match = calloc(mcpp_frontier_lane_count(f) + 1, 1))) rc = mcpp_error_nomem();
     if (!rc) rc = match_receipts(match, f, lane_selector, receipts, n, lane_of);
     if (!rc) rc = decide_on(r, p, f, match);
@@ -535,6 +544,29 @@ int mcpp_claim_check_frontier(mcpp_claim_result **out, const mcpp_policy *policy
 
 mcpp_claim_verdict mcpp_claim_result_verdict(const mcpp_claim_result *r) { return r ? r->verdict : MCPP_CLAIM_UNSUPPORTED; }
 const char *mcpp_claim_result_reason(const mcpp_claim_result *r) { return r ? r->reason : NULL; }
+const char *mcpp_claim_result_unit(const mcpp_claim_result *r) { return r ? r->unit : NULL; }
+
+/* The first lane (matched, else source) whose unit differs from `unit`. */
+static const claim_lane *other_unit(const mcpp_claim_result *r, const char *unit)
+{
+    for (size_t i = 0; i < r->n_matched + r->n_sources; i++) {
+        const claim_lane *c = i < r->n_matched ? &r->matched[i] : &r->sources[i - r->n_matched];
+        /* a lane whose runs state the metric (counted or excluded) has a unit */
+        if ((c->has_headline || c->unit) && (!c->unit || strcmp(c->unit, unit) != 0)) return c;
+    }
+    return NULL;
+}
+
+int mcpp_claim_result_check_unit(const mcpp_claim_result *r, const char *unit)
+{
+    MCPP_CHECK_ARG(r && unit, "mcpp_claim_result_check_unit: NULL argument");
+    const claim_lane *c = other_unit(r, unit);
+    if (!c) return MCPP_OK;
+    return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, NULL, "unit", 0, 0,
+                         "the claim states %s in '%s' but lane %s (%s) states it in %s%s%s: not compared", r->metric,
+                         unit, c->short_key, c->label, c->unit ? "'" : "", c->unit ? c->unit : "no unit",
+                         c->unit ? "'" : "");
+}
 size_t mcpp_claim_result_matched_count(const mcpp_claim_result *r) { return r ? r->n_matched : 0; }
 size_t mcpp_claim_result_source_count(const mcpp_claim_result *r) { return r ? r->n_sources : 0; }
 
@@ -588,6 +620,8 @@ static void claim_render_json(mcpp_strbuf *b, const void *object)
     mcpp_sb_json_string(b, r->selector);
     mcpp_sb_puts(b, ", \"metric\": ");
     mcpp_sb_json_string(b, r->metric);
+    mcpp_sb_puts(b, ", \"unit\": ");
+    mcpp_sb_json_string(b, r->unit);
     mcpp_sb_puts(b, ", \"value\": ");
     mcpp_sb_json_number(b, r->value);
     mcpp_sb_printf(b, ", \"verdict\": \"%s\", \"reason\": ", mcpp_claim_verdict_name(r->verdict));

@@ -26,7 +26,7 @@ struct mcpp_comparison {
     size_t n_rows;
     char *arena;
     const char *base_id, *cand_id;
-    size_t off_base_id, off_cand_id, off_gate_reason, off_metric, off_method;
+    size_t off_base_id, off_cand_id, off_gate_reason, off_metric, off_method, off_unit;
     int has_metric;
     mcpp_metric_result metric;
     mcpp_gate_outcome gate;
@@ -705,19 +705,20 @@ int mcpp_compare(mcpp_comparison **out, const mcpp_policy *policy, const mcpp_re
     cmp->off_cand_id = add_text(&ex, cid ? cid : "");
     cmp->off_gate_reason = begin_text(&ex);
     if (cmp->verdict == MCPP_VERDICT_COMPARABLE || cmp->verdict == MCPP_VERDICT_QUALIFIED) {
-        int hb = mcpp_metric_side_add(&sb, p, p->gate_metric_id, base);
-        int hc = mcpp_metric_side_add(&sc, p, p->gate_metric_id, cand);
+        int hb = mcpp_metric_side_add(&sb, p, &p->gate_ref, base);
+        int hc = mcpp_metric_side_add(&sc, p, &p->gate_ref, cand);
         if (hb < 0 || hc < 0) {
             rc = MCPP_ENOMEM;
             goto fail;
         }
-        if (hb && hc) {
-            if ((rc = mcpp_metric_compare(&cmp->metric, p, &sb, &sc)) != 0) goto fail;
+        if (hb && hc && mcpp_metric_sides_agree(&sb, &sc, &ex.text)) {
+            if ((rc = mcpp_metric_compare(&cmp->metric, p, p->gate.confidence, &sb, &sc)) != 0) goto fail;
             cmp->has_metric = 1;
-            cmp->gate = mcpp_metric_gate(&cmp->metric, p, &ex.text);
+            cmp->gate = mcpp_metric_gate(&cmp->metric, p, p->gate.max_regression, &ex.text);
         } else {
             cmp->gate = MCPP_GATE_UNDETERMINED;
-            mcpp_sb_printf(&ex.text, "%s is absent on %s: no metric comparison", p->gate.metric,
+            if (!hb || !hc)
+                mcpp_sb_printf(&ex.text, "%s is absent on %s: no metric comparison", p->gate.metric,
                                !hb && !hc ? "both sides" : !hb ? "base" : "cand");
         }
     } else {
@@ -726,8 +727,9 @@ int mcpp_compare(mcpp_comparison **out, const mcpp_policy *policy, const mcpp_re
                            mcpp_verdict_name(cmp->verdict));
     }
     end_text(&ex);
-    cmp->off_metric = add_text(&ex, p->gate.metric);
+    cmp->off_metric = add_text(&ex, cmp->has_metric ? cmp->metric.metric : p->gate.metric);
     cmp->off_method = add_text(&ex, cmp->has_metric ? cmp->metric.method : "");
+    cmp->off_unit = add_text(&ex, cmp->has_metric && cmp->metric.unit ? cmp->metric.unit : "");
     if (ex.failed || ex.text.failed) {
         rc = mcpp_error_nomem();
         goto fail;
@@ -749,6 +751,7 @@ int mcpp_compare(mcpp_comparison **out, const mcpp_policy *policy, const mcpp_re
     cmp->gate_reason = cmp->arena + cmp->off_gate_reason;
     cmp->metric.metric = cmp->arena + cmp->off_metric;
     cmp->metric.method = cmp->arena + cmp->off_method;
+    cmp->metric.unit = cmp->has_metric && cmp->arena[cmp->off_unit] ? cmp->arena + cmp->off_unit : NULL;
     mcpp_metric_side_free(&sb);
     mcpp_metric_side_free(&sc);
     *out = cmp;

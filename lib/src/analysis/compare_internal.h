@@ -25,40 +25,70 @@ size_t mcpp_fallback_items(const mcpp_policy *p, const int *list_ids, size_t n_l
 /* The same count without text, read straight from the receipt's slots. */
 size_t mcpp_fallback_count(const mcpp_policy *p, const int *list_ids, size_t n_lists, const mcpp_receipt *r);
 
+/* What one receipt says its metric is (strings borrowed from the receipt or static). */
+typedef struct mcpp_metric_ident {
+    const char *name; /* "tokens_per_s"; a FIELD reference's path */
+    const char *unit; /* NULL when the receipt does not state one */
+    int higher_is_better;
+} mcpp_metric_ident;
+
 /* ---- Headline values (compare_metric.c) ----------------------------------------------- */
 
 /* Values of the headline metric pooled over receipts of one side. */
 typedef struct mcpp_metric_side {
-    double *steps; /* per-step values of all receipts that had samples */
+    double *steps; /* per-sample values of all receipts that had samples of one kind */
     size_t n_steps, cap_steps;
     double *stated; /* the stated (or derived) metric, one per receipt */
     size_t n_stated, cap_stated;
     size_t receipts;      /* receipts added */
-    size_t with_samples;  /* of those, how many gave step values */
+    size_t with_samples;  /* of those, how many gave sample values */
+    mcpp_metric_ident ident;  /* of the first receipt added */
+    const char *sample_kind;  /* of the first receipt with samples ("step", "round", ...) */
+    /* Set when a later receipt names another metric, unit or direction than
+     * the first: what differs ("metric", "unit", "direction") and its ident. */
+    const char *conflict;
+    mcpp_metric_ident other;
 } mcpp_metric_side;
 
 void mcpp_metric_side_free(mcpp_metric_side *s);
 /* Adds one receipt's values. Returns 1 when it had the metric, 0 when not,
  * MCPP_ENOMEM on allocation failure. */
-int mcpp_metric_side_add(mcpp_metric_side *s, const mcpp_policy *p, int metric_id,
+int mcpp_metric_side_add(mcpp_metric_side *s, const mcpp_policy *p, const mcpp_metric_ref *m,
                          const mcpp_receipt *r);
 
 /* The stated (or derived) value of the metric in one receipt, without
- * allocating: 1 when it has one, else 0. */
-int mcpp_metric_stated(double *out, const mcpp_policy *p, int metric_id, const mcpp_receipt *r);
+ * allocating: 1 when it has one, else 0. `ident` (may be NULL) gets the
+ * metric's name, unit and direction. */
+int mcpp_metric_stated(double *out, mcpp_metric_ident *ident, const mcpp_policy *p, const mcpp_metric_ref *m,
+                       const mcpp_receipt *r);
+
+/* The stated value of `metric` (a name mcpp_metric_ref_init takes) in r, as
+ * the analyses read it: 1 when r has it, 0 when not, MCPP_EARG for a
+ * malformed name (the store's metric column and history use it). */
+int mcpp_metric_value(double *out, const char *metric, const mcpp_receipt *r);
+
+/* 1 when two idents name the same metric with the same unit and direction;
+ * else 0 with `what` set to the first difference ("metric", "unit", "direction"). */
+int mcpp_metric_ident_same(const mcpp_metric_ident *a, const mcpp_metric_ident *b, const char **what);
+
+/* 1 when both sides hold one metric with one unit and direction (so their
+ * values may be compared); else 0 with the reason appended to `why`. */
+int mcpp_metric_sides_agree(const mcpp_metric_side *base, const mcpp_metric_side *cand, mcpp_strbuf *why);
 
 /* mcpp_compare_verdict(p, r, r) without the rows that cannot fire when a
  * receipt meets itself (qualifying dimensions, fallbacks, the denominator):
  * the lanes sort every receipt with it. `p` must not be NULL. */
 int mcpp_compare_self_verdict(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt *r);
 
-/* Compares two sides into *out (method and metric point to static or
- * policy-owned text: callers copy what they keep). Returns 0, or MCPP_ENOMEM. */
-int mcpp_metric_compare(mcpp_metric_result *out, const mcpp_policy *p, const mcpp_metric_side *base,
-                        const mcpp_metric_side *cand);
+/* Compares two sides (that agree: mcpp_metric_sides_agree) into *out at
+ * `confidence`; method, metric and unit point to static text or the sides'
+ * receipts: callers copy what they keep. Returns 0, or MCPP_ENOMEM. */
+int mcpp_metric_compare(mcpp_metric_result *out, const mcpp_policy *p, double confidence,
+                        const mcpp_metric_side *base, const mcpp_metric_side *cand);
 
-/* The gate decision for a metric result, with its reason line. */
-mcpp_gate_outcome mcpp_metric_gate(const mcpp_metric_result *m, const mcpp_policy *p,
+/* The gate decision for a metric result under `allowance` (max_regression),
+ * with its reason line. */
+mcpp_gate_outcome mcpp_metric_gate(const mcpp_metric_result *m, const mcpp_policy *p, double allowance,
                                    mcpp_strbuf *reason);
 
 /* Renders a metric result as a JSON object, and as text lines. */

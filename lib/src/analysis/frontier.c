@@ -233,7 +233,6 @@ typedef struct frontier_builder {
     mcpp_frontier *f;
     const mcpp_policy *p;
     const char *metric;
-    int metric_id;
     slot *table; /* lane hash -> lane, open addressing */
     size_t table_cap;
     uint64_t *lane_hash; /* per lane, to rehash on growth */
@@ -270,14 +269,12 @@ static int name_dimensions(mcpp_frontier *f, const mcpp_policy *p)
     return MCPP_OK;
 }
 
-static int builder_init(frontier_builder *b, mcpp_frontier *f, const mcpp_policy *p, size_t n, const char *metric,
-                        int metric_id)
+static int builder_init(frontier_builder *b, mcpp_frontier *f, const mcpp_policy *p, size_t n, const char *metric)
 {
     memset(b, 0, sizeof *b);
     b->f = f;
     b->p = p;
     b->metric = metric;
-    b->metric_id = metric_id;
     b->ids_cap = 16;
     while (b->ids_cap < 2 * n) b->ids_cap *= 2;
     b->ids_seen = malloc(b->ids_cap * sizeof *b->ids_seen);
@@ -335,7 +332,7 @@ static int add_lane(frontier_builder *b, const mcpp_receipt *r, uint64_t h, size
     frontier_lane *l = &f->lanes[lane];
     memset(l, 0, sizeof *l);
     l->rep = r;
-    if ((rc = mcpp_lane_summary_create(&l->summary, b->p, b->metric, b->metric_id, b->key.data)) != 0) return rc;
+    if ((rc = mcpp_lane_summary_create(&l->summary, b->p, b->metric, b->key.data)) != 0) return rc;
     f->n_lanes++;
     if (f->key_dims) memcpy(f->segs + lane * f->key_dims, b->segs_tmp, f->key_dims * sizeof *b->segs_tmp);
     b->lane_hash[lane] = h;
@@ -588,13 +585,15 @@ static int group_receipts(frontier_builder *b, const mcpp_receipt *const *receip
 }
 
 int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const mcpp_receipt *const *receipts,
-                               size_t n, const char *metric, int metric_id, size_t *lane_of)
+                               size_t n, const char *metric, size_t *lane_of)
 {
     *out = NULL;
+    mcpp_metric_ref ref; /* refused here, before any work, when malformed */
+    if (mcpp_metric_ref_init(&ref, metric, 1) != MCPP_OK) return MCPP_EARG;
     mcpp_frontier *f = calloc(1, sizeof *f);
     MCPP_CHECK_ALLOC(f);
     frontier_builder b;
-    int rc = builder_init(&b, f, p, n, metric, metric_id);
+    int rc = builder_init(&b, f, p, n, metric);
     /* Rules need each receipt's lane (before the lanes are sorted) and whether it is clean. */
     size_t *lanes = p->n_rules ? malloc((n ? n : 1) * sizeof *lanes) : NULL;
     unsigned char *clean = p->n_rules ? malloc(n ? n : 1) : NULL;
@@ -621,7 +620,7 @@ int mcpp_frontier_build(mcpp_frontier **out, const mcpp_policy *policy, const mc
     MCPP_CHECK_ARG(!n || receipts, "mcpp_frontier_build: NULL receipts");
     const mcpp_policy *p = mcpp_policy_or_default(policy);
     if (!p) return MCPP_ENOMEM;
-    return mcpp_frontier_build_metric(out, p, receipts, n, p->gate.metric, p->gate_metric_id, NULL);
+    return mcpp_frontier_build_metric(out, p, receipts, n, p->gate.metric, NULL);
 }
 
 /* ---- Accessors --------------------------------------------------------------------------- */
@@ -802,8 +801,7 @@ static int add_merged_lane(mcpp_frontier *f, const mcpp_policy *p, const mcpp_la
     frontier_lane *l = &f->lanes[f->n_lanes];
     memset(l, 0, sizeof *l);
     const char *key = mcpp_lane_summary_key(same[0]);
-    int rc = mcpp_lane_summary_create(&l->summary, p, mcpp_lane_summary_metric(same[0]),
-                                      mcpp_lane_summary_metric_id(same[0]), key);
+    int rc = mcpp_lane_summary_create(&l->summary, p, mcpp_lane_summary_metric(same[0]), key);
     for (size_t i = 0; !rc && i < n; i++) rc = mcpp_lane_summary_merge(l->summary, same[i]);
     if (rc) {
         mcpp_lane_summary_free(l->summary);

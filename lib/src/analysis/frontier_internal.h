@@ -7,10 +7,10 @@
 
 #include "analysis/lane_internal.h"
 
-/* As mcpp_frontier_build for `metric` (schema id metric_id). When lane_of is
+/* As mcpp_frontier_build for `metric` (a name mcpp_metric_ref_init takes). When lane_of is
  * not NULL it receives, for each receipt, the index of its lane. */
 int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const mcpp_receipt *const *receipts,
-                               size_t n, const char *metric, int metric_id, size_t *lane_of);
+                               size_t n, const char *metric, size_t *lane_of);
 
 /* The evaluation of lane i (borrowed), NULL when out of range. */
 const mcpp_lane_eval *mcpp_frontier_lane_eval(const mcpp_frontier *f, size_t lane);

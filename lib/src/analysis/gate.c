@@ -9,6 +9,7 @@
 #include "analysis/gate_internal.h"
 #include "util/error_internal.h"
 #include "util/hash.h"
+#include "util/struct_version.h"
 
 /* The ids pooled for one candidate, as an open-addressing set that grows:
  * a history of 10^5 runs of one lane pools 10^5 ids, and checking each new
@@ -62,31 +63,134 @@ static int explain_rejected(gate_entry *e, const mcpp_policy *p, const mcpp_rece
     return 0;
 }
 
-/* The reason code of a candidate whose metric was compared (see
- * mcpp_gate_report_entry_reason_code). */
-static const char *metric_reason_code(const gate_entry *e, const mcpp_policy *p)
+static char *dup_or_null(const char *s, int *failed)
 {
-    if (e->outcome == MCPP_GATE_PASSED) return "passed";
-    if (e->outcome == MCPP_GATE_FAILED) return "regression";
-    if (e->metric.point_comparison && !p->allow_point_comparisons) return "point_comparison_not_allowed";
-    return "base_median_zero";
+    char *d = s ? strdup(s) : NULL;
+    if (s && !d) *failed = 1;
+    return d;
 }
 
-/* Decides one candidate; writes its outcome, reason and metric. `dropped`
- * (NULL: none) adds baselines left out upstream to the verdict tally. */
-static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *const *baselines, size_t nb,
-                    const mcpp_receipt *cand, const char *metric_name, const size_t *dropped)
+/* Decides one metric over the pooled baselines: compared (passed, failed or
+ * undetermined with the metric's reason), skipped when absent on both sides,
+ * undetermined when absent on one side or when the sides disagree on unit or
+ * direction (or with the policy's stated direction). */
+static int gate_metric(gate_metric_entry *g, const mcpp_policy *p, const mcpp_gate_metric_spec *spec,
+                       const mcpp_receipt *const *pool, size_t n_pool, const mcpp_receipt *cand)
 {
     mcpp_metric_side sb, sc;
     memset(&sb, 0, sizeof sb);
     memset(&sc, 0, sizeof sc);
+    mcpp_strbuf reason;
+    mcpp_sb_init_heap(&reason, 256);
+    int rc = MCPP_OK, failed = 0;
+    for (size_t i = 0; i < n_pool; i++) {
+        int added = mcpp_metric_side_add(&sb, p, &spec->ref, pool[i]);
+        if (added < 0) {
+            rc = added;
+            goto done;
+        }
+    }
+    int hc = mcpp_metric_side_add(&sc, p, &spec->ref, cand);
+    if (hc < 0) {
+        rc = hc;
+        goto done;
+    }
+    g->outcome = MCPP_GATE_UNDETERMINED;
+    g->code = !hc ? "metric_absent_on_candidate" : sb.receipts == 0 ? "metric_absent_on_baselines" : "metric_mismatch";
+    if (!hc && sb.receipts == 0) {
+        g->skipped = 1;
+        mcpp_sb_printf(&reason, "%s is absent on the candidate and on all %zu comparable baselines: skipped",
+                       spec->text, n_pool);
+    } else if (!hc) {
+        mcpp_sb_printf(&reason, "%s is absent on the candidate", spec->text);
+    } else if (sb.receipts == 0) {
+        mcpp_sb_printf(&reason, "%s is absent on all %zu comparable baselines", spec->text, n_pool);
+    } else if (mcpp_metric_sides_agree(&sb, &sc, &reason)) {
+        if (spec->direction >= 0 && spec->direction != sb.ident.higher_is_better) {
+            mcpp_sb_printf(&reason, "%s: the policy says %s is better, the receipts say %s: not compared",
+                           sb.ident.name, spec->direction ? "higher" : "lower",
+                           sb.ident.higher_is_better ? "higher" : "lower");
+        } else {
+            if ((rc = mcpp_metric_compare(&g->result, p, spec->confidence, &sb, &sc)) != 0) goto done;
+            g->has_result = 1;
+            g->outcome = mcpp_metric_gate(&g->result, p, spec->max_regression, &reason);
+            g->code = g->outcome == MCPP_GATE_PASSED   ? "passed"
+                      : g->outcome == MCPP_GATE_FAILED ? "regression"
+                      : g->result.point_comparison && !p->allow_point_comparisons ? "point_comparison_not_allowed"
+                                                                                   : "base_median_zero";
+            g->result_name = dup_or_null(g->result.metric, &failed);
+            g->result_unit = dup_or_null(g->result.unit, &failed);
+            g->result.metric = g->result_name;
+            g->result.unit = g->result_unit;
+        }
+    }
+    g->name = dup_or_null(spec->text, &failed);
+    if (failed || reason.failed) {
+        rc = mcpp_error_nomem();
+        goto done;
+    }
+    g->reason = reason.data;
+    reason.data = NULL;
+done:
+    mcpp_sb_free(&reason);
+    mcpp_metric_side_free(&sb);
+    mcpp_metric_side_free(&sc);
+    return rc;
+}
+
+/* The candidate's outcome from its metrics': a breach of any fails it; else
+ * any undetermined metric leaves it undetermined; a candidate whose every
+ * metric was skipped is undetermined (nothing was gated). Reasons join. */
+static void combine_metrics(gate_entry *e, mcpp_strbuf *reason)
+{
+    size_t failed = 0, undetermined = 0, skipped = 0;
+    for (size_t k = 0; k < e->n_metrics; k++) {
+        const gate_metric_entry *g = &e->metrics[k];
+        skipped += g->skipped;
+        if (g->skipped) continue;
+        failed += g->outcome == MCPP_GATE_FAILED;
+        undetermined += g->outcome == MCPP_GATE_UNDETERMINED;
+    }
+    e->outcome = failed ? MCPP_GATE_FAILED
+                 : undetermined || skipped == e->n_metrics ? MCPP_GATE_UNDETERMINED
+                                                           : MCPP_GATE_PASSED;
+    const int compared = e->n_metrics == 1 && e->metrics[0].has_result;
+    if (compared || e->n_metrics > 1)
+        mcpp_sb_printf(reason, "against %zu comparable baseline%s: ", e->baselines, e->baselines == 1 ? "" : "s");
+    for (size_t k = 0; k < e->n_metrics; k++) {
+        if (k) mcpp_sb_puts(reason, "; ");
+        mcpp_sb_puts(reason, e->metrics[k].reason);
+    }
+}
+
+/* The reason code of a candidate that had comparable baselines (see
+ * mcpp_gate_report_entry_reason_code): the first failed metric's, else the
+ * first undetermined one's. */
+static const char *entry_reason_code(const gate_entry *e)
+{
+    if (e->outcome == MCPP_GATE_PASSED) return "passed";
+    for (size_t k = 0; k < e->n_metrics; k++)
+        if (!e->metrics[k].skipped && e->metrics[k].outcome == e->outcome) return e->metrics[k].code;
+    return "metric_absent_on_both";
+}
+
+/* Decides one candidate; writes its outcome, reason and metrics. `dropped`
+ * (NULL: none) adds baselines left out upstream to the verdict tally. */
+static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *const *baselines, size_t nb,
+                    const mcpp_receipt *cand, const size_t *dropped)
+{
     size_t by_verdict[4] = {0, 0, 0, 0};
     int rc = MCPP_OK;
     mcpp_strbuf reason;
     mcpp_sb_init_heap(&reason, 256);
+    const mcpp_receipt **pool = malloc((nb ? nb : 1) * sizeof *pool);
     /* Ids already pooled: one run loaded twice (JSON and YAML copies) counts
      * once, and a receipt is never its own baseline. */
     id_set pooled = {NULL, 0, 0};
+    if (!pool) {
+        rc = mcpp_error_nomem();
+        goto done;
+    }
     const char *cand_id = mcpp_receipt_id(cand);
     for (size_t i = 0; i < nb; i++) {
         const char *bid = mcpp_receipt_id(baselines[i]);
@@ -100,13 +204,8 @@ static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *con
             rc = mcpp_error_nomem();
             goto done;
         }
-        e->baselines++;
+        pool[e->baselines++] = baselines[i];
         if ((rc = mcpp_gate_explain_pooled(&e->why, p, baselines[i], cand, v)) != 0) goto done;
-        int added = mcpp_metric_side_add(&sb, p, p->gate_metric_id, baselines[i]);
-        if (added < 0) {
-            rc = added;
-            goto done;
-        }
     }
     if (dropped) {
         by_verdict[MCPP_VERDICT_NOT_COMPARABLE] += dropped[0];
@@ -114,11 +213,6 @@ static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *con
     }
     memcpy(e->why.by_verdict, by_verdict, sizeof by_verdict);
     if (e->baselines == 0 && (rc = explain_rejected(e, p, baselines, nb, cand)) != 0) goto done;
-    int hc = mcpp_metric_side_add(&sc, p, p->gate_metric_id, cand);
-    if (hc < 0) {
-        rc = hc;
-        goto done;
-    }
     if (e->baselines == 0) {
         e->outcome = MCPP_GATE_UNDETERMINED;
         mcpp_sb_printf(&reason, "no comparable baseline among %zu (%zu not_comparable, %zu insufficient)",
@@ -126,21 +220,20 @@ static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *con
                             by_verdict[MCPP_VERDICT_NOT_COMPARABLE], by_verdict[MCPP_VERDICT_INSUFFICIENT]);
         mcpp_gate_explain_blockers(&e->why, &reason);
         e->why.reason_code = "no_comparable_baseline";
-    } else if (!hc) {
-        e->outcome = MCPP_GATE_UNDETERMINED;
-        e->why.reason_code = "metric_absent_on_candidate";
-        mcpp_sb_printf(&reason, "%s is absent on the candidate", p->gate.metric);
-    } else if (sb.receipts == 0) {
-        e->outcome = MCPP_GATE_UNDETERMINED;
-        e->why.reason_code = "metric_absent_on_baselines";
-        mcpp_sb_printf(&reason, "%s is absent on all %zu comparable baselines", p->gate.metric, e->baselines);
     } else {
-        if ((rc = mcpp_metric_compare(&e->metric, p, &sb, &sc)) != 0) goto done;
-        e->has_metric = 1;
-        e->metric.metric = metric_name;
-        mcpp_sb_printf(&reason, "against %zu comparable baseline%s: ", e->baselines, e->baselines == 1 ? "" : "s");
-        e->outcome = mcpp_metric_gate(&e->metric, p, &reason);
-        e->why.reason_code = metric_reason_code(e, p);
+        mcpp_gate_metric_spec single;
+        const mcpp_gate_metric_spec *specs;
+        size_t n_specs = mcpp_policy_gate_metrics(p, &specs, &single);
+        if (!(e->metrics = calloc(n_specs, sizeof *e->metrics))) {
+            rc = mcpp_error_nomem();
+            goto done;
+        }
+        for (size_t k = 0; k < n_specs; k++) {
+            e->n_metrics = k + 1; /* freed with the report, whatever happens below */
+            if ((rc = gate_metric(&e->metrics[k], p, &specs[k], pool, e->baselines, cand)) != 0) goto done;
+        }
+        combine_metrics(e, &reason);
+        e->why.reason_code = entry_reason_code(e);
     }
     if (reason.failed) {
         rc = mcpp_error_nomem();
@@ -149,11 +242,25 @@ static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *con
     e->reason = reason.data;
     reason.data = NULL;
 done:
+    free(pool);
     free(pooled.slots);
     mcpp_sb_free(&reason);
-    mcpp_metric_side_free(&sb);
-    mcpp_metric_side_free(&sc);
     return rc;
+}
+
+/* The gate metrics as the policy names them, joined by ", " (for headings). */
+static int gate_metric_names(char **out, const mcpp_policy *p)
+{
+    mcpp_gate_metric_spec single;
+    const mcpp_gate_metric_spec *specs;
+    size_t n = mcpp_policy_gate_metrics(p, &specs, &single);
+    mcpp_strbuf b;
+    mcpp_sb_init_heap(&b, 64);
+    for (size_t k = 0; k < n; k++) {
+        if (k) mcpp_sb_puts(&b, ", ");
+        mcpp_sb_puts(&b, specs[k].text);
+    }
+    return mcpp_sb_finish(&b, out);
 }
 
 int mcpp_gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcpp_receipt *const *baselines,
@@ -185,9 +292,9 @@ int mcpp_gate_run_filtered(mcpp_gate_report **out, const mcpp_policy *policy, co
     mcpp_gate_report *r = calloc(1, sizeof *r);
     MCPP_CHECK_ALLOC(r);
     int rc = MCPP_OK;
-    r->metric_name = strdup(p->gate.metric);
     r->entries = calloc(nc ? nc : 1, sizeof *r->entries);
-    if (!r->metric_name || !r->entries) {
+    if (!r->entries || (rc = gate_metric_names(&r->metric_name, p)) != 0) {
+        rc = rc ? rc : mcpp_error_nomem();
         rc = mcpp_error_nomem();
         goto fail;
     }
@@ -201,7 +308,7 @@ int mcpp_gate_run_filtered(mcpp_gate_report **out, const mcpp_policy *policy, co
             goto fail;
         }
         if ((rc = mcpp_gate_explain_candidate(&e->why, p, candidates[i])) != 0) goto fail;
-        if ((rc = gate_one(e, p, baselines, nb, candidates[i], r->metric_name, dropped ? dropped + 2 * i : NULL)) != 0)
+        if ((rc = gate_one(e, p, baselines, nb, candidates[i], dropped ? dropped + 2 * i : NULL)) != 0)
             goto fail;
         if (e->outcome == MCPP_GATE_FAILED) failed++;
         else if (e->outcome == MCPP_GATE_UNDETERMINED) undetermined++;
@@ -212,8 +319,12 @@ int mcpp_gate_run_filtered(mcpp_gate_report **out, const mcpp_policy *policy, co
      * and the regression is the more specific news. */
     if (failed) {
         r->outcome = MCPP_GATE_FAILED;
-        mcpp_sb_printf(&reason, "%zu of %zu candidate%s regressed beyond the %.1f%% allowance", failed, nc,
-                            nc == 1 ? "" : "s", p->gate.max_regression * 100);
+        if (p->n_gate_metrics > 1)
+            mcpp_sb_printf(&reason, "%zu of %zu candidate%s regressed beyond a metric's allowance", failed, nc,
+                           nc == 1 ? "" : "s");
+        else
+            mcpp_sb_printf(&reason, "%zu of %zu candidate%s regressed beyond the %.1f%% allowance", failed, nc,
+                           nc == 1 ? "" : "s", p->gate.max_regression * 100);
         if (undetermined) mcpp_sb_printf(&reason, "; %zu could not be compared", undetermined);
     } else if (nc == 0) {
         r->outcome = MCPP_GATE_UNDETERMINED;
@@ -224,8 +335,12 @@ int mcpp_gate_run_filtered(mcpp_gate_report **out, const mcpp_policy *policy, co
                             nc == 1 ? "" : "s");
     } else {
         r->outcome = MCPP_GATE_PASSED;
-        mcpp_sb_printf(&reason, "all %zu candidate%s comparable, no regression beyond %.1f%% established", nc,
-                            nc == 1 ? "" : "s", p->gate.max_regression * 100);
+        if (p->n_gate_metrics > 1)
+            mcpp_sb_printf(&reason, "all %zu candidate%s comparable, no regression beyond any metric's allowance "
+                           "established", nc, nc == 1 ? "" : "s");
+        else
+            mcpp_sb_printf(&reason, "all %zu candidate%s comparable, no regression beyond %.1f%% established", nc,
+                           nc == 1 ? "" : "s", p->gate.max_regression * 100);
     }
     if ((rc = mcpp_sb_finish(&reason, &r->reason)) != 0) goto fail;
     *out = r;
@@ -239,9 +354,17 @@ void mcpp_gate_report_free(mcpp_gate_report *report)
 {
     if (!report) return;
     for (size_t i = 0; i < report->n; i++) {
-        free(report->entries[i].id);
-        free(report->entries[i].reason);
-        mcpp_gate_explain_free(&report->entries[i].why);
+        gate_entry *e = &report->entries[i];
+        for (size_t k = 0; k < e->n_metrics; k++) {
+            free(e->metrics[k].name);
+            free(e->metrics[k].reason);
+            free(e->metrics[k].result_name);
+            free(e->metrics[k].result_unit);
+        }
+        free(e->metrics);
+        free(e->id);
+        free(e->reason);
+        mcpp_gate_explain_free(&e->why);
     }
     free(report->entries);
     for (size_t i = 0; i < report->n_inputs; i++) {
@@ -282,6 +405,25 @@ size_t mcpp_gate_report_entry_baseline_count(const mcpp_gate_report *r, size_t i
 
 const mcpp_metric_result *mcpp_gate_report_entry_metric(const mcpp_gate_report *r, size_t i)
 {
-    return r && i < r->n && r->entries[i].has_metric ? &r->entries[i].metric : NULL;
+    return r && i < r->n ? gate_first_result(&r->entries[i]) : NULL;
 }
 
+size_t mcpp_gate_report_entry_metric_count(const mcpp_gate_report *r, size_t i)
+{
+    return r && i < r->n ? r->entries[i].n_metrics : 0;
+}
+
+int mcpp_gate_report_entry_metric_at(mcpp_gate_metric *out, const mcpp_gate_report *r, size_t i, size_t k)
+{
+    MCPP_CHECK_ARG(out && r, "mcpp_gate_report_entry_metric_at: NULL argument");
+    if (mcpp_struct_version_check(out->version, MCPP_GATE_METRIC_VERSION, "mcpp_gate_metric") != MCPP_OK)
+        return MCPP_EARG;
+    MCPP_CHECK_ARG(i < r->n && k < r->entries[i].n_metrics, "candidate %zu, metric %zu out of range", i, k);
+    const gate_metric_entry *g = &r->entries[i].metrics[k];
+    out->name = g->name;
+    out->outcome = g->outcome;
+    out->skipped = g->skipped;
+    out->reason = g->reason;
+    out->result = g->has_result ? &g->result : NULL;
+    return MCPP_OK;
+}

@@ -48,15 +48,34 @@ typedef struct gate_explain {
     const char *reason_code;   /* static: see mcpp_gate_report_entry_reason_code */
 } gate_explain;
 
+/* One metric's decision for one candidate. */
+typedef struct gate_metric_entry {
+    char *name; /* as the policy names it */
+    mcpp_gate_outcome outcome;
+    int skipped; /* absent on the candidate and every pooled baseline: not gated */
+    char *reason;
+    int has_result;
+    mcpp_metric_result result; /* result.metric / .unit point at result_name / result_unit */
+    char *result_name, *result_unit;
+    const char *code; /* static: the reason code when undetermined (see gate.c) */
+} gate_metric_entry;
+
 typedef struct gate_entry {
     char *id;
     char *reason;
     mcpp_gate_outcome outcome;
     size_t baselines;
-    int has_metric;
-    mcpp_metric_result metric;
+    gate_metric_entry *metrics; /* one per gate metric; none without a comparable baseline */
+    size_t n_metrics;
     gate_explain why;
 } gate_entry;
+
+/* The first gate metric's result (the single-metric gate's), NULL when it
+ * was not compared. */
+static inline const mcpp_metric_result *gate_first_result(const gate_entry *e)
+{
+    return e->n_metrics && e->metrics[0].has_result ? &e->metrics[0].result : NULL;
+}
 
 typedef struct gate_input_error {
     char *path, *message;
@@ -69,7 +88,7 @@ struct mcpp_gate_report {
     mcpp_gate_outcome outcome;
     char *reason;      /* the overall reason (names unread inputs when there are some) */
     char *gated_reason; /* the reason from the candidates alone */
-    char *metric_name;
+    char *metric_name; /* the gate metric(s) as the policy names them, joined by ", " */
     gate_input_error *inputs;
     size_t n_inputs;
 };

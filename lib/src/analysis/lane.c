@@ -221,8 +221,14 @@ static void dvec_free(dvec *d)
 
 struct mcpp_lane_summary {
     const mcpp_policy *policy;
-    char *metric;
-    int metric_id;
+    char *metric;        /* as asked: "primary", "time_to_train_s", "metrics.tokens_per_s" */
+    mcpp_metric_ref ref; /* metric, resolved */
+    /* What the runs say the metric is: the first run's name, unit and
+     * direction; a later run that differs sets ident_conflict (the lane then
+     * has no headline: its values are not one quantity). */
+    char *ident_name, *ident_unit;
+    int ident_higher, has_ident;
+    char *ident_conflict;
     char *key; /* NULL while empty */
     char *label;
     size_t n_receipts, n_ok, n_failed, n_partial, n_verification_failed, n_unstable, n_blocked, n_fallback_runs;
@@ -238,20 +244,74 @@ struct mcpp_lane_summary {
     mcpp_lane_eval cache;
 };
 
-int mcpp_lane_summary_create(mcpp_lane_summary **out, const mcpp_policy *p, const char *metric, int metric_id,
-                             const char *key)
+int mcpp_lane_summary_create(mcpp_lane_summary **out, const mcpp_policy *p, const char *metric, const char *key)
 {
+    *out = NULL;
     mcpp_lane_summary *s = calloc(1, sizeof *s);
     MCPP_CHECK_ALLOC(s);
     s->policy = p;
-    s->metric_id = metric_id;
     s->metric = strdup(metric);
     if (!s->metric || (key && !(s->key = strdup(key)))) {
         mcpp_lane_summary_free(s);
         return mcpp_error_nomem();
     }
+    int rc = mcpp_metric_ref_init(&s->ref, s->metric, p->gate.higher_is_better);
+    if (rc) {
+        mcpp_lane_summary_free(s);
+        return rc;
+    }
+    if (s->ref.kind == MCPP_METRIC_REF_NAMED && s->ref.name == metric) s->ref.name = s->metric;
     *out = s;
     return MCPP_OK;
+}
+
+static void invalidate(mcpp_lane_summary *s);
+
+static int set_text(char **into, const char *text)
+{
+    char *d = text ? strdup(text) : NULL;
+    if (text && !d) return mcpp_error_nomem();
+    free(*into);
+    *into = d;
+    return MCPP_OK;
+}
+
+int mcpp_lane_summary_note_ident(mcpp_lane_summary *s, const mcpp_metric_ident *id, const char *conflict)
+{
+    int rc = MCPP_OK;
+    invalidate(s);
+    if (!s->has_ident && id) {
+        s->has_ident = 1;
+        s->ident_higher = id->higher_is_better;
+        if ((rc = set_text(&s->ident_name, id->name)) || (rc = set_text(&s->ident_unit, id->unit))) return rc;
+    } else if (id && !s->ident_conflict) {
+        mcpp_metric_ident mine = {s->ident_name, s->ident_unit, s->ident_higher};
+        const char *what;
+        if (!mcpp_metric_ident_same(&mine, id, &what)) {
+            mcpp_strbuf b;
+            mcpp_sb_init_heap(&b, 128);
+            if (strcmp(what, "metric") == 0)
+                mcpp_sb_printf(&b, "runs name different primary metrics: %s and %s", mine.name ? mine.name : "(none)",
+                               id->name ? id->name : "(none)");
+            else if (strcmp(what, "unit") == 0)
+                mcpp_sb_printf(&b, "runs state %s in different units: '%s' and '%s'", mine.name,
+                               mine.unit ? mine.unit : "(no unit)", id->unit ? id->unit : "(no unit)");
+            else
+                mcpp_sb_printf(&b, "runs state %s with different directions (higher and lower is better)", mine.name);
+            if ((rc = mcpp_sb_finish(&b, &s->ident_conflict)) != 0) return rc;
+        }
+    }
+    if (conflict && !s->ident_conflict) rc = set_text(&s->ident_conflict, conflict);
+    return rc;
+}
+
+int mcpp_lane_summary_ident(mcpp_metric_ident *out, const char **conflict, const mcpp_lane_summary *s)
+{
+    out->name = s->ident_name;
+    out->unit = s->ident_unit;
+    out->higher_is_better = s->ident_higher;
+    *conflict = s->ident_conflict;
+    return s->has_ident;
 }
 
 int mcpp_lane_summary_new(mcpp_lane_summary **out, const mcpp_policy *policy, const char *metric)
@@ -260,12 +320,7 @@ int mcpp_lane_summary_new(mcpp_lane_summary **out, const mcpp_policy *policy, co
     *out = NULL;
     const mcpp_policy *p = mcpp_policy_or_default(policy);
     if (!p) return MCPP_ENOMEM;
-    const char *m = metric ? metric : p->gate.metric;
-    int id = mcpp_schema_field_id(m);
-    if (id < 0)
-        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_UNKNOWN_FIELD, NULL, m, 0, 0, "'%s' is not a field of schema %s", m,
-                              MCPP_SCHEMA_ID);
-    return mcpp_lane_summary_create(out, p, m, id, NULL);
+    return mcpp_lane_summary_create(out, p, metric ? metric : p->gate.metric, NULL);
 }
 
 void mcpp_lane_summary_free(mcpp_lane_summary *s)
@@ -281,6 +336,9 @@ void mcpp_lane_summary_free(mcpp_lane_summary *s)
     dvec_free(&s->steps);
     dvec_free(&s->excluded_values);
     free(s->metric);
+    free(s->ident_name);
+    free(s->ident_unit);
+    free(s->ident_conflict);
     free(s->key);
     free(s->label);
     free(s);
@@ -382,8 +440,11 @@ static int classify(mcpp_lane_summary *s, const mcpp_receipt *r)
     if (!rc && t.failed) rc = mcpp_error_nomem();
     if (!rc && excluded) rc = exclude(s, r, t.data);
     double stated;
-    if (!rc && excluded && mcpp_metric_stated(&stated, p, s->metric_id, r))
+    mcpp_metric_ident ident;
+    if (!rc && excluded && mcpp_metric_stated(&stated, &ident, p, &s->ref, r)) {
         rc = dvec_push(&s->excluded_values, stated);
+        if (!rc) rc = mcpp_lane_summary_note_ident(s, &ident, NULL);
+    }
     mcpp_sb_free(&t);
     return rc ? rc : excluded;
 }
@@ -423,20 +484,22 @@ int mcpp_lane_summary_add_checked(mcpp_lane_summary *s, const mcpp_receipt *r, i
     if (s->values.n >= 1) {
         /* A second run value drops the step values: only the stated value is needed. */
         double stated;
-        if (!mcpp_metric_stated(&stated, p, s->metric_id, r)) return MCPP_OK;
+        mcpp_metric_ident ident;
+        if (!mcpp_metric_stated(&stated, &ident, p, &s->ref, r)) return MCPP_OK;
         if ((rc = dvec_push(&s->values, stated)) != 0) return rc;
         dvec_free(&s->steps);
-        return MCPP_OK;
+        return mcpp_lane_summary_note_ident(s, &ident, NULL);
     }
     mcpp_metric_side side;
     memset(&side, 0, sizeof side);
-    rc = mcpp_metric_side_add(&side, p, s->metric_id, r);
+    rc = mcpp_metric_side_add(&side, p, &s->ref, r);
     if (rc < 0) {
         mcpp_metric_side_free(&side);
         return rc;
     }
     if (rc == 1) {
-        rc = dvec_push(&s->values, side.stated[0]);
+        rc = mcpp_lane_summary_note_ident(s, &side.ident, NULL);
+        if (!rc) rc = dvec_push(&s->values, side.stated[0]);
         for (size_t i = 0; rc == 0 && s->values.n < 2 && i < side.n_steps; i++) rc = dvec_push(&s->steps, side.steps[i]);
         if (s->values.n >= 2) dvec_free(&s->steps);
     } else {
@@ -480,7 +543,7 @@ static int textset_merge(textset *into, const textset *from, int unique)
 int mcpp_lane_summary_merge(mcpp_lane_summary *into, const mcpp_lane_summary *from)
 {
     MCPP_CHECK_ARG(into && from, "mcpp_lane_summary_merge: NULL argument");
-    if (into->policy != from->policy || into->metric_id != from->metric_id)
+    if (into->policy != from->policy || strcmp(into->metric, from->metric) != 0)
         return mcpp_error_raise(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, "lane summaries of different policies or metrics cannot merge");
     if (into->key && from->key && strcmp(into->key, from->key) != 0)
         return mcpp_error_raise(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, "lane summaries of different lanes cannot merge");
@@ -497,6 +560,10 @@ int mcpp_lane_summary_merge(mcpp_lane_summary *into, const mcpp_lane_summary *fr
     into->n_unstable += from->n_unstable;
     into->n_blocked += from->n_blocked;
     into->n_fallback_runs += from->n_fallback_runs;
+    if (from->has_ident) {
+        mcpp_metric_ident id = {from->ident_name, from->ident_unit, from->ident_higher};
+        if ((rc = mcpp_lane_summary_note_ident(into, &id, from->ident_conflict)) != 0) return rc;
+    }
     if ((rc = textset_merge(&into->ids, &from->ids, 0)) != 0) return rc;
     if ((rc = textset_merge(&into->blockers, &from->blockers, 1)) != 0) return rc;
     if ((rc = textset_merge(&into->excluded, &from->excluded, 0)) != 0) return rc;
@@ -536,6 +603,9 @@ int mcpp_lane_summary_equal(const mcpp_lane_summary *a, const mcpp_lane_summary 
 {
     if (!a || !b) return a == b;
     return same_text(a->key, b->key) && same_text(a->metric, b->metric) && same_text(a->label, b->label) &&
+           a->has_ident == b->has_ident && same_text(a->ident_name, b->ident_name) &&
+           same_text(a->ident_unit, b->ident_unit) && a->ident_higher == b->ident_higher &&
+           same_text(a->ident_conflict, b->ident_conflict) &&
            a->n_receipts == b->n_receipts && a->n_ok == b->n_ok && a->n_failed == b->n_failed &&
            a->n_partial == b->n_partial && a->n_verification_failed == b->n_verification_failed &&
            a->n_unstable == b->n_unstable && a->n_blocked == b->n_blocked &&
@@ -635,14 +705,17 @@ int mcpp_lane_summary_evaluate(const mcpp_lane_summary *s, mcpp_lane_eval *e)
     /* Headline values: runs when there are two or more, else one run's steps. */
     const dvec *src = s->values.n >= 2 || s->steps.n == 0 ? &s->values : &s->steps;
     double spread = 0;
-    if (src->n) {
+    if (s->ident_conflict) {
+        rc = add_reason(e, &cap, "no headline: %s", s->ident_conflict);
+    } else if (src->n) {
         double *sorted = malloc(src->n * sizeof *sorted);
         MCPP_CHECK_ALLOC(sorted);
         memcpy(sorted, src->v, src->n * sizeof *sorted);
         mcpp_sort_doubles(sorted, src->n);
         mcpp_lane_headline *h = &e->headline;
-        h->metric = s->metric;
-        h->higher_is_better = s->metric_id == p->id_step_median ? 0 : p->gate.higher_is_better;
+        h->metric = s->ident_name ? s->ident_name : s->metric;
+        h->unit = s->ident_unit;
+        h->higher_is_better = s->has_ident ? s->ident_higher : s->ref.higher_is_better;
         h->median = mcpp_quantile_sorted(sorted, src->n, 0.5);
         mcpp_stats_median_interval(sorted, src->n, p->gate.confidence, &h->interval_low, &h->interval_high,
                                    &h->confidence);
@@ -688,7 +761,7 @@ int mcpp_lane_summary_evaluate(const mcpp_lane_summary *s, mcpp_lane_eval *e)
     if (e->has_headline && spread > p->noise.max_rel_spread)
         rc = rc ? rc : add_reason(e, &cap, "noise over bound: relative spread %.1f%% > %.1f%% (%s)", spread * 100,
                                   p->noise.max_rel_spread * 100, e->headline.from_steps ? "within one run's steps" : "across runs");
-    if (!e->has_headline && s->ids.n) rc = rc ? rc : add_reason(e, &cap, "%s absent in every run", s->metric);
+    if (!e->has_headline && s->ids.n && !s->ident_conflict) rc = rc ? rc : add_reason(e, &cap, "%s absent in every run", s->metric);
     if (s->n_unstable)
         rc = rc ? rc : add_reason(e, &cap, "%zu run%s claim%s unstable", s->n_unstable, s->n_unstable == 1 ? "" : "s",
                                   s->n_unstable == 1 ? "s" : "");
@@ -817,10 +890,17 @@ int mcpp_lane_summary_serialize(char **out, const mcpp_lane_summary *s)
     if (!e) return MCPP_ENOMEM;
     mcpp_strbuf b;
     mcpp_sb_init_heap(&b, 1024);
-    mcpp_sb_puts(&b, "{\"key\": ");
+    mcpp_sb_printf(&b, "{\"format\": %d, \"key\": ", MCPP_LANE_SUMMARY_FORMAT);
     mcpp_sb_json_string(&b, s->key ? s->key : "");
     mcpp_sb_puts(&b, ", \"metric\": ");
     mcpp_sb_json_string(&b, s->metric);
+    mcpp_sb_puts(&b, ", \"metric_name\": ");
+    mcpp_sb_json_string(&b, s->ident_name); /* NULL: null */
+    mcpp_sb_puts(&b, ", \"unit\": ");
+    mcpp_sb_json_string(&b, s->ident_unit);
+    mcpp_sb_printf(&b, ", \"higher_is_better\": %s, \"metric_conflict\": ",
+                   !s->has_ident ? "null" : s->ident_higher ? "true" : "false");
+    mcpp_sb_json_string(&b, s->ident_conflict);
     mcpp_sb_puts(&b, ", \"label\": ");
     mcpp_sb_json_string(&b, s->label);
     mcpp_sb_puts(&b, ", \"receipts\": ");
@@ -858,7 +938,6 @@ int mcpp_lane_summary_serialize(char **out, const mcpp_lane_summary *s)
 
 const mcpp_policy *mcpp_lane_summary_policy(const mcpp_lane_summary *s) { return s->policy; }
 const char *mcpp_lane_summary_metric(const mcpp_lane_summary *s) { return s->metric; }
-int mcpp_lane_summary_metric_id(const mcpp_lane_summary *s) { return s->metric_id; }
 
 void mcpp_lane_summary_set_counts(mcpp_lane_summary *s, const mcpp_lane_summary_counts *c)
 {

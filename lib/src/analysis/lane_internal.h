@@ -50,9 +50,15 @@ typedef struct mcpp_lane_eval {
 void mcpp_lane_eval_clear(mcpp_lane_eval *e);
 int mcpp_lane_summary_evaluate(const mcpp_lane_summary *s, mcpp_lane_eval *out);
 
-/* A summary for a known key and metric id (the frontier computes keys itself). */
-int mcpp_lane_summary_create(mcpp_lane_summary **out, const mcpp_policy *p, const char *metric, int metric_id,
-                             const char *key);
+/* A summary for a known key and metric (the frontier computes keys itself).
+ * MCPP_EARG for a metric name mcpp_metric_ref_init refuses. */
+int mcpp_lane_summary_create(mcpp_lane_summary **out, const mcpp_policy *p, const char *metric, const char *key);
+/* Records what a run says the metric is (`id`, may be NULL) and, when given,
+ * a conflict already found elsewhere (a merged or restored summary's). */
+int mcpp_lane_summary_note_ident(mcpp_lane_summary *s, const mcpp_metric_ident *id, const char *conflict);
+/* The runs' metric identity: 1 when a run stated the metric, else 0;
+ * *conflict is NULL or the reason the runs disagree. */
+int mcpp_lane_summary_ident(mcpp_metric_ident *out, const char **conflict, const mcpp_lane_summary *s);
 /* Adds a receipt already known to belong to the summary's lane. */
 int mcpp_lane_summary_add_keyed(mcpp_lane_summary *s, const mcpp_receipt *r);
 /* The same; *clean (when not NULL) is set to 1 when the receipt counts in the
@@ -76,6 +82,11 @@ const char *mcpp_lane_summary_label(const mcpp_lane_summary *s);
  * frees the array only). NULL with *n = 0 when empty or out of memory. */
 const char **mcpp_lane_summary_sorted_ids(const mcpp_lane_summary *s, size_t *n);
 
+/* The layout of mcpp_lane_summary_serialize's text: 2 added the metric's
+ * identity (metric_name, unit, higher_is_better, metric_conflict); a text of
+ * another format is refused (a store rebuilds its cache). */
+#define MCPP_LANE_SUMMARY_FORMAT 2
+
 /* Appends a headline as the compact JSON of lane summaries and claims,
  * {"median": .., "interval": [lo, hi], "n": ..}; NULL gives null. */
 void mcpp_lane_headline_json(mcpp_strbuf *b, const mcpp_lane_headline *h);
@@ -84,7 +95,6 @@ void mcpp_lane_headline_json(mcpp_strbuf *b, const mcpp_lane_headline *h);
  * summary's policy and metric, its counts, and its parts one item at a time. */
 const mcpp_policy *mcpp_lane_summary_policy(const mcpp_lane_summary *s);
 const char *mcpp_lane_summary_metric(const mcpp_lane_summary *s);
-int mcpp_lane_summary_metric_id(const mcpp_lane_summary *s);
 
 typedef struct mcpp_lane_summary_counts {
     size_t receipts, ok, failed, partial, verification_failed, claim_unstable, claim_blocked, fallback_runs;

@@ -86,6 +86,23 @@ static int check_derived(const mcpp_lane_summary *s, const cJSON *doc)
     return MCPP_OK;
 }
 
+/* The runs' metric identity: name, unit, direction, and a conflict if any. */
+static int restore_ident(mcpp_lane_summary *s, const cJSON *doc)
+{
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(doc, "metric_name");
+    const cJSON *unit = cJSON_GetObjectItemCaseSensitive(doc, "unit");
+    const cJSON *higher = cJSON_GetObjectItemCaseSensitive(doc, "higher_is_better");
+    const cJSON *conflict = cJSON_GetObjectItemCaseSensitive(doc, "metric_conflict");
+    if (!cJSON_IsString(name) && !cJSON_IsNull(name)) return bad("metric_name", "must be a string or null");
+    if (!cJSON_IsString(unit) && !cJSON_IsNull(unit)) return bad("unit", "must be a string or null");
+    if (!cJSON_IsBool(higher) && !cJSON_IsNull(higher)) return bad("higher_is_better", "must be true, false or null");
+    if (!cJSON_IsString(conflict) && !cJSON_IsNull(conflict)) return bad("metric_conflict", "must be a string or null");
+    mcpp_metric_ident id = {cJSON_IsString(name) ? name->valuestring : NULL,
+                            cJSON_IsString(unit) ? unit->valuestring : NULL, cJSON_IsTrue(higher)};
+    return mcpp_lane_summary_note_ident(s, cJSON_IsBool(higher) ? &id : NULL,
+                                        cJSON_IsString(conflict) ? conflict->valuestring : NULL);
+}
+
 static int restore(mcpp_lane_summary **out, const mcpp_policy *p, const cJSON *doc)
 {
     const cJSON *key = cJSON_GetObjectItemCaseSensitive(doc, "key");
@@ -94,8 +111,11 @@ static int restore(mcpp_lane_summary **out, const mcpp_policy *p, const cJSON *d
     if (!cJSON_IsString(key)) return bad("key", "must be a string");
     if (!cJSON_IsString(metric)) return bad("metric", "must be a string");
     if (!cJSON_IsString(label) && !cJSON_IsNull(label)) return bad("label", "must be a string or null");
-    int id = mcpp_schema_field_id(metric->valuestring);
-    if (id < 0) return bad("metric", "is not a field of the schema");
+    const cJSON *format = cJSON_GetObjectItemCaseSensitive(doc, "format");
+    if (!cJSON_IsNumber(format) || format->valuedouble != MCPP_LANE_SUMMARY_FORMAT)
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, NULL, "format", 0, 0,
+                             "lane summary: format %g is not this library's (%d): rebuild the summary from its "
+                             "receipts", cJSON_IsNumber(format) ? format->valuedouble : 1.0, MCPP_LANE_SUMMARY_FORMAT);
     mcpp_lane_summary_counts c;
     int rc = read_counts(&c, doc);
     if (rc) return rc;
@@ -105,8 +125,9 @@ static int restore(mcpp_lane_summary **out, const mcpp_policy *p, const cJSON *d
     int keyed = *key->valuestring || cJSON_GetArraySize(ids) > 0 ||
                 cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "excluded")) > 0;
     mcpp_lane_summary *s = NULL;
-    if ((rc = mcpp_lane_summary_create(&s, p, metric->valuestring, id, keyed ? key->valuestring : NULL)))
+    if ((rc = mcpp_lane_summary_create(&s, p, metric->valuestring, keyed ? key->valuestring : NULL)))
         return rc;
+    rc = restore_ident(s, doc);
     if (!rc && cJSON_IsString(label)) rc = mcpp_lane_summary_restore_text(s, MCPP_SUMMARY_LABEL, label->valuestring);
     if (!rc) rc = read_array(s, doc, "receipts", MCPP_SUMMARY_IDS, 0, &c.receipts);
     if (!rc) rc = read_array(s, doc, "blockers", MCPP_SUMMARY_BLOCKERS, 0, NULL);
@@ -184,8 +205,7 @@ void mcpp_lane_summaries_free(mcpp_lane_summary **summaries, size_t n)
 /* A copy of s: a fresh summary of the same lane with s merged in. */
 static int summary_copy(mcpp_lane_summary **out, const mcpp_policy *p, const mcpp_lane_summary *s)
 {
-    int rc = mcpp_lane_summary_create(out, p, mcpp_lane_summary_metric(s), mcpp_lane_summary_metric_id(s),
-                                      mcpp_lane_summary_key(s));
+    int rc = mcpp_lane_summary_create(out, p, mcpp_lane_summary_metric(s), mcpp_lane_summary_key(s));
     if (!rc) rc = mcpp_lane_summary_merge(*out, s);
     if (rc) {
         mcpp_lane_summary_free(*out);
@@ -203,13 +223,8 @@ int mcpp_lane_summaries_build(mcpp_lane_summary ***out, size_t *n_out, size_t *d
     *n_out = 0;
     const mcpp_policy *p = mcpp_policy_or_default(policy);
     if (!p) return MCPP_ENOMEM;
-    const char *m = metric ? metric : p->gate.metric;
-    int id = mcpp_schema_field_id(m);
-    if (id < 0)
-        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_UNKNOWN_FIELD, NULL, m, 0, 0, "'%s' is not a field of schema %s", m,
-                              MCPP_SCHEMA_ID);
     mcpp_frontier *f = NULL;
-    int rc = mcpp_frontier_build_metric(&f, p, receipts, n, m, id, NULL);
+    int rc = mcpp_frontier_build_metric(&f, p, receipts, n, metric ? metric : p->gate.metric, NULL);
     if (rc) return rc;
     size_t L = mcpp_frontier_lane_count(f);
     mcpp_lane_summary **all = calloc(L ? L : 1, sizeof *all);

@@ -18,8 +18,12 @@ static const char *const ROW_KEYS[] = {
     "repetition_index", "threads", "iterations", "real_time", "cpu_time", "time_unit",
     "aggregate_name", "aggregate_unit", "label", "error_occurred", "error_message"};
 
+/* Google Benchmark's context names the host and its core count but never the
+ * processor model, so the hardware dimension (the accelerator) is not recorded
+ * by the source: "not recorded", not "missing on both" (which would make every
+ * pair of its results insufficient). */
 static const char *const NOT_RECORDED[] = {"lane", "workload", "routing", "compile", "backend",
-                                           "launch", "startup"};
+                                           "launch", "startup", "hardware"};
 
 static int is_row_key(const char *key)
 {

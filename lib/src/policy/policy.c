@@ -14,6 +14,7 @@
 #include "util/struct_version.h"
 #include "policy/policy_internal.h"
 #include "receipt/block_families.h"
+#include "receipt/fields.h"
 
 /* ---- The default dimensions (docs/comparability.md) ------------------------------ */
 
@@ -167,11 +168,10 @@ static int dim_add_path(mcpp_policy_dim *d, size_t *cap, const char *path, int l
         return MCPP_OK;
     }
     int id = mcpp_schema_field_id(path);
-    if (id < 0) {
-        if (lenient) return MCPP_OK;
-        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_UNKNOWN_FIELD, NULL, path, 0, 0,
-                              "'%s' is not a field of schema %s", path, MCPP_SCHEMA_ID);
-    }
+    if (id < 0 && lenient) return MCPP_OK;
+    /* a path inside a free-form value (extra.team, benchmark.params.n) is
+     * compared by its value (an object by its canonical JSON) */
+    if (id < 0 && (id = mcpp_free_path_id(path)) < 0) return id;
     return dim_push(d, cap, path, id);
 }
 
@@ -322,7 +322,7 @@ int mcpp_policy_new(mcpp_policy **out, const char *name)
     mcpp_policy *p = calloc(1, sizeof *p);
     MCPP_CHECK_ALLOC(p);
     p->name = strdup(name ? name : "unnamed");
-    p->gate_metric = strdup("metrics.tokens_per_s");
+    p->gate_metric = strdup(MCPP_METRIC_PRIMARY);
     if (!p->name || !p->gate_metric) {
         mcpp_policy_free(p);
         return mcpp_error_nomem();
@@ -333,7 +333,7 @@ int mcpp_policy_new(mcpp_policy **out, const char *name)
     p->noise = noise;
     p->gate = gate;
     p->gate.metric = p->gate_metric;
-    p->gate_metric_id = resolve(p->gate_metric);
+    mcpp_metric_ref_init(&p->gate_ref, p->gate_metric, 1); /* "primary" always parses */
     p->adjacency_width = 1;
     resolve_engine_fields(p);
     *out = p;
@@ -371,6 +371,7 @@ void mcpp_policy_free(mcpp_policy *policy)
     }
     free(policy->rules);
     free(policy->gate_metric);
+    mcpp_policy_gate_metrics_clear(policy);
     free(policy->name);
     free(policy);
 }
@@ -447,14 +448,10 @@ int mcpp_policy_set_gate(mcpp_policy *policy, const mcpp_gate_settings *gate)
     if (mcpp_struct_version_check(gate->version, MCPP_GATE_SETTINGS_VERSION, "mcpp_gate_settings") != MCPP_OK)
         return MCPP_EARG;
     const char *metric = gate->metric ? gate->metric : policy->gate_metric;
-    int id = mcpp_schema_field_id(metric);
-    if (id < 0)
-        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_UNKNOWN_FIELD, NULL, "gate.metric", 0, 0,
-                              "'%s' is not a field of schema %s", metric, MCPP_SCHEMA_ID);
-    const mcpp_field_info *info = mcpp_schema_field_at(id);
-    if (info && info->type != MCPP_TYPE_DOUBLE && info->type != MCPP_TYPE_INT)
-        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_TYPE, NULL, "gate.metric", 0, 0,
-                              "'%s' is not a number field", metric);
+    mcpp_metric_ref ref;
+    if (mcpp_metric_ref_init(&ref, metric, gate->higher_is_better) != MCPP_OK)
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_TYPE, NULL, "gate.metric", 0, 0, "%s",
+                             mcpp_error_last()->message);
     if (!isfinite(gate->max_regression) || gate->max_regression < 0)
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "gate.max_regression", 0, 0,
                               "must be a finite number >= 0");
@@ -465,8 +462,11 @@ int mcpp_policy_set_gate(mcpp_policy *policy, const mcpp_gate_settings *gate)
     MCPP_CHECK_ALLOC(m);
     free(policy->gate_metric);
     policy->gate_metric = m;
-    policy->gate_metric_id = id;
+    ref.text = m;
+    if (ref.kind == MCPP_METRIC_REF_NAMED && ref.name == metric) ref.name = m;
+    policy->gate_ref = ref;
     policy->gate.metric = m;
+    mcpp_policy_gate_metrics_clear(policy); /* the single form replaces a list */
     policy->gate.higher_is_better = gate->higher_is_better ? 1 : 0;
     policy->gate.max_regression = gate->max_regression;
     policy->gate.confidence = gate->confidence;

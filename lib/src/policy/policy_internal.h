@@ -9,6 +9,7 @@
 #define MCPP_POLICY_INTERNAL_H
 
 #include "mcpp_receipts/policy.h"
+#include "analysis/metric_ref.h"
 
 /* How a dimension's rows are computed. */
 typedef enum mcpp_dim_kind {
@@ -62,6 +63,16 @@ typedef struct mcpp_policy_pair {
 
 #define MCPP_POLICY_PAIRS 6
 
+/* One metric of a multi-metric gate (gate = { metrics = { {name=..}, .. } }). */
+typedef struct mcpp_gate_metric_spec {
+    char *text;            /* the metric as the policy names it (owned) */
+    mcpp_metric_ref ref;   /* text, resolved */
+    int direction;         /* -1: the receipts'; 1 higher / 0 lower is better, as the
+                              policy states it (a receipt that disagrees is not compared) */
+    double max_regression; /* relative allowance */
+    double confidence;     /* two-sided interval level */
+} mcpp_gate_metric_spec;
+
 struct mcpp_policy {
     char *name;
     int64_t version;
@@ -73,7 +84,12 @@ struct mcpp_policy {
     mcpp_noise_settings noise;
     mcpp_gate_settings gate; /* gate.metric points at gate_metric */
     char *gate_metric;
-    int gate_metric_id;
+    mcpp_metric_ref gate_ref; /* gate_metric, resolved */
+    /* The metrics of a multi-metric gate; n_gate_metrics 0: the one metric of
+     * `gate` (mcpp_policy_set_gate clears the list). gate_metrics[0] and
+     * `gate` agree on metric, allowance and confidence. */
+    mcpp_gate_metric_spec *gate_metrics;
+    size_t n_gate_metrics;
     int adjacency_width;
     int allow_point_comparisons; /* 0: a one-value side leaves the gate undetermined */
     mcpp_policy_rule *rules;
@@ -85,6 +101,19 @@ struct mcpp_policy {
     int id_family;
     mcpp_policy_pair pairs[MCPP_POLICY_PAIRS];
 };
+
+/* The gate's metrics: the list, or `single` filled from the gate settings
+ * (direction from the receipts) when there is no list. Returns the count. */
+size_t mcpp_policy_gate_metrics(const mcpp_policy *p, const mcpp_gate_metric_spec **out,
+                                mcpp_gate_metric_spec *single);
+
+/* Replaces the gate's metric list with copies of specs[0..n-1] (n >= 1; each
+ * text parsed); the gate settings take the first one's metric, allowance and
+ * confidence. MCPP_EINVALID naming gate.metrics[i] for a bad entry. */
+int mcpp_policy_set_gate_metrics(mcpp_policy *p, const mcpp_gate_metric_spec *specs, size_t n);
+
+/* Drops the metric list (back to the gate settings' one metric). */
+void mcpp_policy_gate_metrics_clear(mcpp_policy *p);
 
 /* The built-in default policy, built once per process and immutable after
  * that (so NULL policies cost nothing per call). Never NULL unless out of

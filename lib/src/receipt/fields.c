@@ -107,7 +107,52 @@ static inline const void *slot_of(const mcpp_receipt *r, int id)
     return (const char *)&r->f + slots[id].offset;
 }
 
-static inline int present(const mcpp_receipt *r, int id) { return valid_id(id) && mcpp_present(r, id); }
+/* ---- Paths inside free-form values (free_paths.c): read by path, compared as values ---- */
+
+/* The value at free path `id` into *v; 1 when present. */
+static int free_get(const mcpp_receipt *r, int id, mcpp_value *v)
+{
+    const char *path = mcpp_free_path_at(id);
+    memset(v, 0, sizeof *v);
+    v->version = MCPP_VALUE_VERSION;
+    v->enum_index = -1;
+    if (!path || mcpp_receipt_get(r, path, v) != MCPP_OK) v->type = MCPP_TYPE_ABSENT;
+    return v->type != MCPP_TYPE_ABSENT;
+}
+
+static mcpp_field_cmp free_compare(const mcpp_receipt *a, const mcpp_receipt *b, int id)
+{
+    mcpp_value va, vb;
+    int pa = free_get(a, id, &va), pb = free_get(b, id, &vb);
+    if (!pa && !pb) return MCPP_FIELD_ABSENT;
+    if (pa != pb) return MCPP_FIELD_ONE_SIDED;
+    return mcpp_value_equal(&va, &vb) ? MCPP_FIELD_EQUAL : MCPP_FIELD_DIFFERS;
+}
+
+/* Hashes the value's text (an object's is its canonical JSON), so values
+ * mcpp_value_equal calls equal hash equal. */
+static uint64_t free_hash(const mcpp_receipt *r, int id, uint64_t h)
+{
+    mcpp_value v;
+    unsigned char tag = (unsigned char)free_get(r, id, &v);
+    h = mcpp_fnv1a(&tag, 1, h);
+    if (!tag) return h;
+    char small[256];
+    mcpp_strbuf b;
+    mcpp_sb_init(&b, small, sizeof small);
+    mcpp_value_text(&b, &v, 0);
+    h = mcpp_fnv1a(b.data ? b.data : "", b.len, h);
+    mcpp_sb_free(&b);
+    return h;
+}
+
+static inline int is_free(int id) { return id >= MCPP_FIELD_COUNT; }
+
+static inline int present(const mcpp_receipt *r, int id)
+{
+    mcpp_value v;
+    return is_free(id) ? free_get(r, id, &v) : valid_id(id) && mcpp_present(r, id);
+}
 
 int mcpp_field_present(const mcpp_receipt *r, int id) { return present(r, id); }
 
@@ -174,6 +219,7 @@ static inline int slots_equal(const mcpp_receipt *a, int x, const mcpp_receipt *
 
 static inline mcpp_field_cmp compare_one(const mcpp_receipt *a, const mcpp_receipt *b, int id)
 {
+    if (is_free(id)) return free_compare(a, b, id);
     if (!valid_id(id))
         return MCPP_FIELD_ABSENT;
     int pa = mcpp_present(a, id), pb = mcpp_present(b, id);
@@ -237,6 +283,7 @@ int mcpp_field_request_unmet(const mcpp_receipt *r, int requested, int observed,
 uint64_t mcpp_field_hash(const mcpp_receipt *r, int id, uint64_t h)
 {
     /* Hashes what equality compares (slots_equal), so equal fields hash equal. */
+    if (is_free(id)) return free_hash(r, id, h);
     unsigned char tag = 0;
     if (!valid_id(id) || !mcpp_present(r, id))
         return mcpp_fnv1a(&tag, 1, h);
@@ -279,6 +326,7 @@ uint64_t mcpp_field_hash(const mcpp_receipt *r, int id, uint64_t h)
 
 int mcpp_field_get(const mcpp_receipt *r, int id, mcpp_value *out)
 {
+    if (is_free(id)) return free_get(r, id, out);
     if (mcpp_receipt_get_field(r, id, out) != MCPP_OK) {
         memset(out, 0, sizeof *out);
         out->type = MCPP_TYPE_ABSENT;

@@ -24,6 +24,14 @@ typedef enum mcpp_field_cmp {
     MCPP_FIELD_ONE_SIDED = 3 /* present on one side only */
 } mcpp_field_cmp;
 
+/* Paths inside free-form values ("extra.team", "benchmark.params.n") get ids
+ * >= MCPP_FIELD_COUNT that every function below accepts (free_paths.c): a
+ * policy dimension may name them. The id of `path` (interned once per
+ * process), or MCPP_EINVALID when it is neither below a free-form root nor
+ * valid; and the path of such an id (NULL for any other). */
+int mcpp_free_path_id(const char *path);
+const char *mcpp_free_path_at(int id);
+
 /* 1 when field `id` is present in r. */
 int mcpp_field_present(const mcpp_receipt *r, int id);
 

@@ -12,6 +12,11 @@
 static void headline_text(mcpp_strbuf *b, const mcpp_lane_headline *h)
 {
     mcpp_sb_terminal(b, h->metric);
+    if (h->unit) {
+        mcpp_sb_puts(b, " (");
+        mcpp_sb_terminal(b, h->unit);
+        mcpp_sb_putc(b, ')');
+    }
     mcpp_sb_printf(b, " median %.6g [%.6g .. %.6g] (%.0f%% interval, n=%zu %s)", h->median,
                         h->interval_low, h->interval_high, h->confidence * 100, h->n,
                         h->from_steps ? "steps of one run" : (h->n == 1 ? "run" : "runs"));
@@ -157,6 +162,8 @@ static void render_json(mcpp_strbuf *b, const void *object)
         if (mcpp_frontier_lane_headline(&h, f, i) == MCPP_OK) {
             mcpp_sb_puts(b, "{\"metric\": ");
             mcpp_sb_json_string(b, h.metric);
+            mcpp_sb_puts(b, ", \"unit\": ");
+            mcpp_sb_json_string(b, h.unit);
             mcpp_sb_printf(b, ", \"higher_is_better\": %s, \"median\": ", h.higher_is_better ? "true" : "false");
             mcpp_sb_json_number(b, h.median);
             mcpp_sb_puts(b, ", \"interval\": [");

@@ -9,29 +9,35 @@
 #include "render/html.h"
 #include "util/error_internal.h"
 
-/* The metric(s) of one candidate: one testcase each. */
-static void put_metric_cases(mcpp_strbuf *b, const mcpp_gate_report *r, const gate_entry *e)
+/* One testcase: candidate `e` on one metric (`g` NULL: the candidate had no
+ * comparable baseline, so no metric was decided). */
+static void put_case(mcpp_strbuf *b, const char *metric_name, const gate_entry *e, const gate_metric_entry *g)
 {
+    mcpp_gate_outcome outcome = g ? g->outcome : e->outcome;
+    const char *reason = g ? g->reason : e->reason;
+    const char *code = g ? (g->skipped ? "skipped" : g->code) : e->why.reason_code;
     mcpp_sb_puts(b, "  <testcase classname=\"");
     mcpp_sb_html(b, e->why.lane_label);
     mcpp_sb_puts(b, "\" name=\"");
     mcpp_sb_html(b, e->id);
     mcpp_sb_putc(b, ' ');
-    mcpp_sb_html(b, r->metric_name);
+    mcpp_sb_html(b, metric_name);
     mcpp_sb_puts(b, "\" file=\"");
     mcpp_sb_html(b, e->why.path);
     mcpp_sb_puts(b, "\">\n");
-    const char *element = e->outcome == MCPP_GATE_FAILED ? "failure" : e->outcome == MCPP_GATE_UNDETERMINED ? "skipped" : NULL;
+    const char *element = outcome == MCPP_GATE_FAILED                    ? "failure"
+                          : outcome == MCPP_GATE_UNDETERMINED || (g && g->skipped) ? "skipped"
+                                                                               : NULL;
     if (element) {
-        mcpp_sb_printf(b, "    <%s type=\"%s\" message=\"", element, e->why.reason_code ? e->why.reason_code : "");
-        mcpp_sb_html(b, e->reason);
+        mcpp_sb_printf(b, "    <%s type=\"%s\" message=\"", element, code ? code : "");
+        mcpp_sb_html(b, reason);
         mcpp_sb_printf(b, "\"/>\n");
     }
     mcpp_sb_puts(b, "    <system-out>");
     mcpp_sb_html(b, e->reason);
-    if (e->has_metric) {
+    if (g && g->has_result) {
         mcpp_sb_puts(b, "\nchange: ");
-        mcpp_sb_change_words(b, mcpp_metric_improvement(e->metric.rel_delta, e->metric.higher_is_better));
+        mcpp_sb_change_words(b, mcpp_metric_improvement(g->result.rel_delta, g->result.higher_is_better));
     }
     mcpp_sb_printf(b, "\npooled baselines: %zu", e->baselines);
     for (size_t k = 0; k < e->why.n_diffs; k++) {
@@ -46,19 +52,42 @@ static void put_metric_cases(mcpp_strbuf *b, const mcpp_gate_report *r, const ga
     mcpp_sb_puts(b, "</system-out>\n  </testcase>\n");
 }
 
+/* The metric(s) of one candidate: one testcase each. */
+static void put_metric_cases(mcpp_strbuf *b, const mcpp_gate_report *r, const gate_entry *e)
+{
+    if (e->n_metrics == 0) put_case(b, r->metric_name, e, NULL);
+    for (size_t k = 0; k < e->n_metrics; k++) put_case(b, e->metrics[k].name, e, &e->metrics[k]);
+}
+
+/* Testcases of the candidates by outcome (a candidate with no metric is one case). */
+static void count_cases(const mcpp_gate_report *r, size_t *cases, size_t *failures, size_t *skipped)
+{
+    *cases = *failures = *skipped = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        const gate_entry *e = &r->entries[i];
+        if (e->n_metrics == 0) {
+            (*cases)++;
+            *skipped += e->outcome == MCPP_GATE_UNDETERMINED;
+            *failures += e->outcome == MCPP_GATE_FAILED;
+        }
+        for (size_t k = 0; k < e->n_metrics; k++) {
+            (*cases)++;
+            *failures += e->metrics[k].outcome == MCPP_GATE_FAILED;
+            *skipped += e->metrics[k].skipped || e->metrics[k].outcome == MCPP_GATE_UNDETERMINED;
+        }
+    }
+}
+
 static void gate_render_junit(mcpp_strbuf *b, const mcpp_gate_report *r)
 {
-    size_t failures = 0, skipped = 0, errors = 0;
-    for (size_t i = 0; i < r->n; i++) {
-        failures += r->entries[i].outcome == MCPP_GATE_FAILED;
-        skipped += r->entries[i].outcome == MCPP_GATE_UNDETERMINED;
-    }
+    size_t cases, failures, skipped, errors = 0;
+    count_cases(r, &cases, &failures, &skipped);
     for (size_t k = 0; k < r->n_inputs; k++) errors += !r->inputs[k].skipped_on_request;
     mcpp_sb_printf(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"mcpp-receipts gate\" tests=\"%zu\" "
                       "failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n",
-                   r->n + r->n_inputs, failures, errors, skipped + r->n_inputs - errors);
+                   cases + r->n_inputs, failures, errors, skipped + r->n_inputs - errors);
     mcpp_sb_printf(b, "<testsuite name=\"merge gate (%s)\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n",
-                   mcpp_gate_outcome_name(r->outcome), r->n + r->n_inputs, failures, errors,
+                   mcpp_gate_outcome_name(r->outcome), cases + r->n_inputs, failures, errors,
                    skipped + r->n_inputs - errors);
     for (size_t i = 0; i < r->n; i++) put_metric_cases(b, r, &r->entries[i]);
     for (size_t k = 0; k < r->n_inputs; k++) {

@@ -29,13 +29,32 @@ static size_t qualification_count(const gate_entry *e)
 
 /* ---- JSON ------------------------------------------------------------------------------ */
 
+/* One metric's decision as JSON: {name, outcome, skipped, reason, result}. */
+static void gate_metric_json(mcpp_strbuf *b, const gate_metric_entry *g)
+{
+    mcpp_sb_puts(b, "{\"name\": ");
+    mcpp_sb_json_string(b, g->name);
+    mcpp_sb_printf(b, ", \"outcome\": \"%s\", \"skipped\": %s, \"reason\": ", mcpp_gate_outcome_name(g->outcome),
+                   g->skipped ? "true" : "false");
+    mcpp_sb_json_string(b, g->reason);
+    mcpp_sb_puts(b, ", \"result\": ");
+    if (g->has_result) mcpp_metric_render_json(b, &g->result);
+    else mcpp_sb_puts(b, "null");
+    mcpp_sb_putc(b, '}');
+}
+
+/* "metric": the first gate metric's result (or null); "metrics": each gate
+ * metric's decision. */
 static void put_metric_json(mcpp_strbuf *b, const gate_entry *e)
 {
     mcpp_sb_puts(b, ", \"metric\": ");
-    if (e->has_metric) mcpp_metric_render_json(b, &e->metric);
+    if (gate_first_result(e)) mcpp_metric_render_json(b, gate_first_result(e));
     else mcpp_sb_puts(b, "null");
     mcpp_sb_puts(b, ", \"metrics\": [");
-    if (e->has_metric) mcpp_metric_render_json(b, &e->metric);
+    for (size_t k = 0; k < e->n_metrics; k++) {
+        if (k) mcpp_sb_puts(b, ", ");
+        gate_metric_json(b, &e->metrics[k]);
+    }
     mcpp_sb_putc(b, ']');
 }
 
@@ -125,13 +144,15 @@ static void gate_render_json(mcpp_strbuf *b, const void *object)
 /* The change column: "worse by 3.1%", or "-" without a metric. */
 static void put_metric_cell(mcpp_strbuf *b, const gate_entry *e)
 {
-    if (e->has_metric) mcpp_sb_change_words(b, mcpp_metric_improvement(e->metric.rel_delta, e->metric.higher_is_better));
+    const mcpp_metric_result *m = gate_first_result(e);
+    if (m) mcpp_sb_change_words(b, mcpp_metric_improvement(m->rel_delta, m->higher_is_better));
     else mcpp_sb_puts(b, "-");
 }
 
 static void put_metric_text(mcpp_strbuf *b, const gate_entry *e)
 {
-    if (e->has_metric) mcpp_metric_render_text(b, &e->metric, "  ");
+    for (size_t k = 0; k < e->n_metrics; k++)
+        if (e->metrics[k].has_result) mcpp_metric_render_text(b, &e->metrics[k].result, "  ");
 }
 
 static void put_differences_text(mcpp_strbuf *b, const gate_explain *w)
@@ -237,10 +258,11 @@ static void gate_render_text(mcpp_strbuf *b, const void *object)
 static void put_metric_markdown(mcpp_strbuf *b, const gate_entry *e)
 {
     put_metric_cell(b, e);
-    if (e->has_metric && !e->metric.point_comparison) {
+    const mcpp_metric_result *m = gate_first_result(e);
+    if (m && !m->point_comparison) {
         double lo, hi;
-        mcpp_metric_improvement_interval(&e->metric, &lo, &hi);
-        mcpp_sb_printf(b, " (%.0f%%: ", e->metric.confidence * 100);
+        mcpp_metric_improvement_interval(m, &lo, &hi);
+        mcpp_sb_printf(b, " (%.0f%%: ", m->confidence * 100);
         mcpp_sb_change_words(b, lo);
         mcpp_sb_puts(b, " .. ");
         mcpp_sb_change_words(b, hi);

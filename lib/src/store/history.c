@@ -9,6 +9,7 @@
 
 #include "mcpp_receipts/policy.h"
 #include "util/error_internal.h"
+#include "analysis/compare_internal.h"
 #include "store/store_internal.h"
 #include "store/history_internal.h"
 
@@ -42,14 +43,10 @@ static int value_from_body(double *out, int *has, const mcpp_store *s, const cha
     mcpp_receipt *r = NULL;
     int rc = mcpp_receipt_load_buffer(&r, NULL, body, len, MCPP_FORMAT_JSON, s->path, NULL);
     if (rc) return rc;
-    mcpp_value v;
-    rc = mcpp_receipt_get(r, metric, &v);
-    if (rc == MCPP_ENOTFOUND)
-        rc = mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, "metric", 0, 0, "'%s' is not a metric of the schema", metric);
-    *has = !rc && (v.type == MCPP_TYPE_DOUBLE || v.type == MCPP_TYPE_INT);
-    if (*has) *out = v.type == MCPP_TYPE_INT ? (double)v.integer : v.number;
+    rc = mcpp_metric_value(out, metric, r);
+    *has = rc == 1;
     mcpp_receipt_free(r);
-    return rc;
+    return rc < 0 ? rc : MCPP_OK;
 }
 
 static int load_runs(history_lane *lane, mcpp_store *s, sqlite3_stmt *st, const char *metric)
@@ -156,6 +153,8 @@ int mcpp_history_build(mcpp_history **out, mcpp_store *store, const char *lane_s
     char **keys = NULL;
     int rc = h ? mcpp_policy_default(&policy) : mcpp_error_nomem();
     if (!rc && !(h->metric = strdup(metric ? metric : mcpp_policy_gate(policy)->metric))) rc = mcpp_error_nomem();
+    mcpp_metric_ref ref; /* a malformed name is refused before any lane is read */
+    if (!rc) rc = mcpp_metric_ref_init(&ref, h->metric, 1);
     mcpp_changepoint_settings_default(&h->settings);
     if (h && settings) h->settings = *settings;
     if (!rc) rc = lane_selector ? mcpp_store_select_lanes(&keys, store, lane_selector) : all_lanes(&keys, store);

@@ -11,6 +11,7 @@
 #include "util/error_internal.h"
 #include "policy/policy_internal.h"
 #include "receipt/image.h"
+#include "analysis/compare_internal.h"
 #include "store/store_internal.h"
 
 /* A string field, or NULL when absent or not a string. */
@@ -53,11 +54,7 @@ int mcpp_store_row_fill(mcpp_store_row *row, const mcpp_receipt *r, const char *
     if (!rc && !(row->lane_label = lane_label(r))) rc = mcpp_error_nomem();
     /* no image (a pointer outside the arena): the row loads from its body */
     if (!rc && mcpp_receipt_image_write(&row->image, &row->image_len, r) == MCPP_ENOMEM) rc = MCPP_ENOMEM;
-    mcpp_value v;
-    if (!rc && metric && mcpp_receipt_get(r, metric, &v) == MCPP_OK) {
-        row->has_value = v.type == MCPP_TYPE_DOUBLE || v.type == MCPP_TYPE_INT;
-        row->value = v.type == MCPP_TYPE_INT ? (double)v.integer : v.number;
-    }
+    if (!rc && metric) row->has_value = mcpp_metric_value(&row->value, metric, r) == 1;
     if (rc) mcpp_store_row_clear(row);
     return rc;
 }

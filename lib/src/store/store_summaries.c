@@ -22,9 +22,20 @@
 #include "util/hash.h"
 #include "policy/policy_internal.h"
 #include "store/store_internal.h"
+#include "analysis/lane_internal.h"
 
 #define STATE_NAME "lane_summaries"
 #define SUMMARIES_THREAD_MIN 256
+
+/* The validity mark: this library's version and the summaries' text format,
+ * so a store whose summaries an older layout wrote rebuilds them even when
+ * the version string did not change. */
+static const char *state_value(void)
+{
+    static _Thread_local char value[128];
+    snprintf(value, sizeof value, "%s summaries/%d", mcpp_version_string(), MCPP_LANE_SUMMARY_FORMAT);
+    return value;
+}
 
 /* ---- the validity mark ------------------------------------------------------------ */
 
@@ -40,7 +51,7 @@ static int summaries_valid(int *out, mcpp_store *s)
     int step = sqlite3_step(st);
     if (step == SQLITE_ROW) {
         const char *v = (const char *)sqlite3_column_text(st, 0);
-        *out = v && strcmp(v, mcpp_version_string()) == 0;
+        *out = v && strcmp(v, state_value()) == 0;
     } else if (step != SQLITE_DONE) {
         rc = mcpp_store_sqlite_error(s, step, "reading the lane summaries' state");
     }
@@ -55,7 +66,7 @@ static int mark_valid(mcpp_store *s)
     int rc = mcpp_store_prepare(&st, s, "INSERT OR REPLACE INTO store_meta VALUES ('" STATE_NAME "', ?1)",
                                 "saving the lane summaries");
     if (rc) return rc;
-    sqlite3_bind_text(st, 1, mcpp_version_string(), -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 1, state_value(), -1, SQLITE_TRANSIENT);
     int step = sqlite3_step(st);
     sqlite3_finalize(st);
     return step == SQLITE_DONE ? MCPP_OK : mcpp_store_sqlite_error(s, step, "saving the lane summaries");

@@ -454,25 +454,74 @@ static void apply_noise(lua_State *L, load_ctx *ctx, const file_view *f, int t)
         raise_library_error(L, ctx, f, line_of_key(f, "noise"), "noise");
 }
 
+/* One entry of gate.metrics (the table at stack index `t`) into *spec;
+ * allowance and confidence default to the gate section's. The name stays on
+ * the Lua stack (popped by the caller) until the list is copied in. */
+static void read_gate_metric(lua_State *L, load_ctx *ctx, const file_view *f, int t, size_t i,
+                             const mcpp_gate_settings *g, mcpp_gate_metric_spec *spec)
+{
+    static const char *const KNOWN[] = {"name", "direction", "max_regression", "confidence", NULL};
+    char where[48];
+    snprintf(where, sizeof where, "gate.metrics[%zu]", i + 1);
+    check_section(L, ctx, f, t, "metrics", KNOWN);
+    if (raw_field(L, t, "name") != LUA_TSTRING)
+        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "metrics"), "%s.name must be a metric name string", where);
+    spec->text = (char *)lua_tostring(L, -1); /* copied by mcpp_policy_set_gate_metrics */
+    spec->direction = -1;
+    int type = raw_field(L, t, "direction");
+    if (type != LUA_TNIL) {
+        const char *d = type == LUA_TSTRING ? lua_tostring(L, -1) : "";
+        if (strcmp(d, "higher") != 0 && strcmp(d, "lower") != 0)
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "direction"),
+                     "%s.direction must be \"higher\" or \"lower\" (default: the receipts')", where);
+        spec->direction = strcmp(d, "higher") == 0;
+    }
+    lua_pop(L, 1);
+    spec->max_regression = g->max_regression;
+    spec->confidence = g->confidence;
+    get_nonnegative(L, ctx, f, t, "max_regression", where, &spec->max_regression);
+    int present;
+    double v = get_number(L, ctx, f, t, "confidence", where, &present);
+    if (present && !(v > 0 && v < 1))
+        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "confidence"), "%s.confidence must be inside (0, 1) (got %g)",
+                 where, v);
+    if (present) spec->confidence = v;
+}
+
+/* gate.metrics = { {name = ..}, .. } (stack index `t`): the multi-metric gate. */
+static void apply_gate_metrics(lua_State *L, load_ctx *ctx, const file_view *f, int t, const mcpp_gate_settings *g)
+{
+    size_t n = lua_rawlen(L, t);
+    if (n == 0 || n > 64)
+        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "metrics"),
+                 "gate.metrics must be a list of 1 to 64 tables {name = ..., max_regression = ...}");
+    mcpp_gate_metric_spec specs[64];
+    int top = lua_gettop(L);
+    for (size_t i = 0; i < n; i++) {
+        lua_rawgeti(L, t, (lua_Integer)i + 1);
+        read_gate_metric(L, ctx, f, lua_gettop(L), i, g, &specs[i]); /* leaves the entry and its name */
+    }
+    if (mcpp_policy_set_gate_metrics(ctx->policy, specs, n) != MCPP_OK)
+        raise_library_error(L, ctx, f, line_of_key(f, "metrics"), "gate");
+    lua_settop(L, top);
+}
+
 static void apply_gate(lua_State *L, load_ctx *ctx, const file_view *f, int t)
 {
-    static const char *const KNOWN[] = {"metric", "higher_is_better", "max_regression", "confidence",
+    static const char *const KNOWN[] = {"metric", "metrics", "higher_is_better", "max_regression", "confidence",
                                         "allow_point_comparisons", NULL};
     check_section(L, ctx, f, t, "gate", KNOWN);
     mcpp_gate_settings s = *mcpp_policy_gate(ctx->policy);
     int type = raw_field(L, t, "metric");
     if (type != LUA_TNIL) {
         if (type != LUA_TSTRING)
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "metric"), "gate.metric must be a field path string");
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "metric"),
+                     "gate.metric must be a string: \"primary\", a metric name or a schema path");
         s.metric = lua_tostring(L, -1); /* copied by set_gate below */
-        int id = mcpp_schema_field_id(s.metric);
-        const mcpp_field_info *info = id >= 0 ? mcpp_schema_field_at(id) : NULL;
-        if (!info)
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_string(f, s.metric),
-                     "gate.metric: unknown field path '%s'", s.metric);
-        if (info->type != MCPP_TYPE_INT && info->type != MCPP_TYPE_DOUBLE)
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_string(f, s.metric),
-                     "gate.metric: '%s' is not a number field", s.metric);
+        mcpp_metric_ref ref;
+        if (mcpp_metric_ref_init(&ref, s.metric, 1) != MCPP_OK)
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_string(f, s.metric), "gate.metric: %s",
+                     mcpp_error_last()->message);
     }
     type = raw_field(L, t, "higher_is_better");
     if (type != LUA_TNIL) {
@@ -499,7 +548,16 @@ static void apply_gate(lua_State *L, load_ctx *ctx, const file_view *f, int t)
     }
     if (mcpp_policy_set_gate(ctx->policy, &s) != MCPP_OK)
         raise_library_error(L, ctx, f, line_of_key(f, "gate"), "gate");
-    lua_pop(L, 1); /* metric */
+    int has_metric = lua_type(L, -1) != LUA_TNIL;
+    type = raw_field(L, t, "metrics");
+    if (type != LUA_TNIL) {
+        if (type != LUA_TTABLE || has_metric)
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "metrics"),
+                     type != LUA_TTABLE ? "gate.metrics must be a list of tables"
+                                        : "gate has both metric and metrics: name one metric, or list them all");
+        apply_gate_metrics(L, ctx, f, lua_gettop(L), &s);
+    }
+    lua_pop(L, 2); /* metrics, metric */
 }
 
 static void apply_adjacency(lua_State *L, load_ctx *ctx, const file_view *f, int t)
