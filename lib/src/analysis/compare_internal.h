@@ -25,6 +25,12 @@ size_t mcpp_fallback_items(const mcpp_policy *p, const int *list_ids, size_t n_l
 /* The same count without text, read straight from the receipt's slots. */
 size_t mcpp_fallback_count(const mcpp_policy *p, const int *list_ids, size_t n_lists, const mcpp_receipt *r);
 
+/* Renders a comparison's rows if they are not yet (they are made when first
+ * read, from the receipts and policy view the comparison holds). MCPP_OK, or
+ * MCPP_ENOMEM with the last error set; safe from several threads at once.
+ * Renderers call it first so a failure is reported, not drawn as no rows. */
+int mcpp_comparison_explain(const mcpp_comparison *comparison);
+
 /* ---- Headline values (compare_metric.c) ----------------------------------------------- */
 
 /* Values of the headline metric pooled over receipts of one side. */

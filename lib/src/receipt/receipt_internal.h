@@ -14,6 +14,7 @@
 #define MCPP_RECEIPT_INTERNAL_H
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -156,6 +157,25 @@ struct mcpp_receipt {
 };
 _Static_assert(sizeof(struct mcpp_receipt) <= 1000,
                "a receipt struct over 1000 bytes makes every load take malloc's large path");
+
+/* A packed receipt's arena is preceded, in the same allocation, by the count
+ * of its holders besides the caller that made it (a comparison holds the two
+ * receipts it explains): mcpp_receipt_free frees at the last one. Kept there
+ * because the struct is at its size limit. */
+#define MCPP_RECEIPT_HOLD_BYTES 16 /* keeps the arena 16-byte aligned */
+
+static inline atomic_uint *mcpp_receipt_holders(const mcpp_receipt *r)
+{
+    return (atomic_uint *)((char *)r->arena - MCPP_RECEIPT_HOLD_BYTES);
+}
+
+/* Keeps a packed receipt alive until a matching mcpp_receipt_free. Receipts
+ * are immutable, so a holder reads later exactly what it would read now. */
+static inline const mcpp_receipt *mcpp_receipt_hold(const mcpp_receipt *r)
+{
+    atomic_fetch_add_explicit(mcpp_receipt_holders(r), 1, memory_order_relaxed);
+    return r;
+}
 
 static inline const char *mcpp_head_source_name(const mcpp_receipt *r)
 {
