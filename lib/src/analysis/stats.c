@@ -3,6 +3,7 @@
  * stats_internal.h for what each function promises).
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "analysis/stats_internal.h"
@@ -53,12 +54,65 @@ static size_t thin(const double *sorted, size_t n, size_t cap, double *out)
     return cap;
 }
 
+/* The k-th smallest of v[0..n) (0-based), partially reordering v: Wirth's
+ * selection (Hoare partitions around a median-of-three value of the range).
+ * For values without NaN this is exactly what sorting and reading index k
+ * gives, in linear expected time. */
+static double select_kth(double *v, size_t n, size_t k)
+{
+    ptrdiff_t l = 0, m = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
+    while (l < m) {
+        double a = v[l], b = v[l + (m - l) / 2], c = v[m];
+        double x = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+        ptrdiff_t i = l, j = m;
+        do {
+            while (v[i] < x) i++;
+            while (x < v[j]) j--;
+            if (i <= j) {
+                double t = v[i];
+                v[i] = v[j];
+                v[j] = t;
+                i++;
+                j--;
+            }
+        } while (i <= j);
+        if (j < kk) l = i;
+        if (kk < i) m = j;
+    }
+    return v[kk];
+}
+
+static int all_finite(const double *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(v[i])) return 0;
+    return 1;
+}
+
+/* The cut-th smallest and cut-th largest of the nd differences: selected
+ * when every difference is finite, else read from the sorted differences (so
+ * NaN and infinities order exactly as they always did). */
+static void order_pair(double *diffs, size_t nd, size_t cut, double *lo, double *hi)
+{
+    if (!all_finite(diffs, nd)) {
+        mcpp_sort_doubles(diffs, nd);
+        *lo = diffs[cut];
+        *hi = diffs[nd - 1 - cut];
+        return;
+    }
+    *lo = select_kth(diffs, nd, cut);
+    /* diffs[cut+1..] now holds the values at or above *lo */
+    *hi = nd - 1 - cut == cut ? *lo : select_kth(diffs + cut + 1, nd - cut - 1, nd - 2 - 2 * cut);
+}
+
 int mcpp_stats_hl_ratio_interval(const double *base_sorted, size_t nb, const double *cand_sorted,
                                  size_t nc, double confidence, double *low, double *high)
 {
     const size_t cap = 2000; /* 2000 x 2000 = 4M differences at most */
     size_t mb = nb < cap ? nb : cap, mc = nc < cap ? nc : cap;
-    double *lb = malloc((mb + mc) * sizeof *lb);
+    double small[64 + 1024]; /* step windows are short: no allocation for them */
+    int on_stack = mb + mc <= 64 && mb * mc <= 1024;
+    double *lb = on_stack ? small : malloc((mb + mc) * sizeof *lb);
     if (!lb) return -1;
     double *lc = lb + mb;
     mb = thin(base_sorted, nb, cap, lb);
@@ -66,7 +120,7 @@ int mcpp_stats_hl_ratio_interval(const double *base_sorted, size_t nb, const dou
     for (size_t i = 0; i < mb; i++) lb[i] = log(lb[i]);
     for (size_t j = 0; j < mc; j++) lc[j] = log(lc[j]);
     size_t nd = mb * mc;
-    double *diffs = malloc(nd * sizeof *diffs);
+    double *diffs = on_stack ? small + 64 : malloc(nd * sizeof *diffs);
     if (!diffs) {
         free(lb);
         return -1;
@@ -74,17 +128,20 @@ int mcpp_stats_hl_ratio_interval(const double *base_sorted, size_t nb, const dou
     size_t k = 0;
     for (size_t i = 0; i < mb; i++)
         for (size_t j = 0; j < mc; j++) diffs[k++] = lc[j] - lb[i];
-    mcpp_sort_doubles(diffs, nd);
     double z = mcpp_stats_normal_quantile(1 - (1 - confidence) / 2);
     double sd = sqrt((double)mb * (double)mc * (double)(mb + mc + 1) / 12.0);
     double ca = floor((double)nd / 2.0 - z * sd);
     /* ca differences are cut from each end; never below zero, never past the middle. */
     size_t cut = ca > 0 ? (size_t)ca : 0;
     if (cut > (nd - 1) / 2) cut = (nd - 1) / 2;
-    *low = exp(diffs[cut]) - 1;
-    *high = exp(diffs[nd - 1 - cut]) - 1;
-    free(diffs);
-    free(lb);
+    double dlo, dhi;
+    order_pair(diffs, nd, cut, &dlo, &dhi);
+    *low = exp(dlo) - 1;
+    *high = exp(dhi) - 1;
+    if (!on_stack) {
+        free(diffs);
+        free(lb);
+    }
     return 0;
 }
 
