@@ -26,10 +26,18 @@ value() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 
 echo "## pair comparisons (default policy, one core, CPU time)"
 echo
-echo "| what | comparisons/s |"
-echo "|---|---:|"
+echo "explained: mcpp_compare (verdict, metric, interval, gate and its reason), rows made only"
+echo "when read; rows_read reads every row, json_rendered renders the JSON. Baseline: the"
+echo "verdict alone (mcpp_compare_verdict) over the same 256 receipts, in this run."
+echo
+echo "| what | comparisons/s | / verdict |"
+echo "|---|---:|---:|"
+base=$(grep '^pairs kind=verdict_256_receipts ' "$tmp/c.txt" | head -1)
+base_rate=$(value per_s "$base")
 grep '^pairs ' "$tmp/c.txt" | while read -r line; do
-    printf '| %s | %s |\n' "$(value kind "$line")" "$(value per_s "$line")"
+    rate=$(value per_s "$line")
+    printf '| %s | %s | %s |\n' "$(value kind "$line")" "$rate" \
+        "$(python3 -c "print('%.2fx' % ($rate / max($base_rate, 1)))")"
 done
 echo
 echo "## frontier (default policy; C time is after loading; CPU time)"
