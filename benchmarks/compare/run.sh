@@ -26,9 +26,9 @@ value() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 
 echo "## pair comparisons (default policy, one core, CPU time)"
 echo
-echo "explained: mcpp_compare (verdict, metric, interval, gate and its reason), rows made only"
-echo "when read; rows_read reads every row, json_rendered renders the JSON. Baseline: the"
-echo "verdict alone (mcpp_compare_verdict) over the same 256 receipts, in this run."
+echo "explained: mcpp_compare (verdict, metric, interval, gate outcome); rows and the gate's"
+echo "reason are made when first read: rows_read reads them all, json_rendered renders the"
+echo "JSON. Baseline: the verdict alone (mcpp_compare_verdict) over the same 256 receipts."
 echo
 echo "| what | comparisons/s | / verdict |"
 echo "|---|---:|---:|"

@@ -122,9 +122,10 @@ typedef struct mcpp_comparison mcpp_comparison;
  * MCPP_EARG for NULL receipts or out, MCPP_ENOMEM, or MCPP_EPOLICY when a
  * custom rule failed (then *out is NULL).
  *
- * Fast path: the verdict, the metric comparison and the gate (with its reason)
- * are decided in the call; the rows and their text are made when first read
- * (any row accessor, mcpp_comparison_render), from the two receipts, which the
+ * Fast path: the verdict, the metric comparison and the gate outcome are
+ * decided in the call; the rows, their text and the gate's reason are made
+ * when first read (a row accessor, mcpp_comparison_gate_reason,
+ * mcpp_comparison_render), from the two receipts, which the
  * comparison keeps alive until it is freed (mcpp_receipt_free on them only
  * ends the caller's hold), and from a copy of the policy's dimensions, so
  * what they say never depends on when they are read. Custom rules run once,
@@ -183,7 +184,8 @@ MCPP_API const mcpp_metric_result *mcpp_comparison_metric(const mcpp_comparison 
  *   passed        otherwise
  */
 MCPP_API mcpp_gate_outcome mcpp_comparison_gate(const mcpp_comparison *comparison);
-/* One line saying why. Borrowed; never NULL for a non-NULL comparison. */
+/* One line saying why. Borrowed; never NULL for a non-NULL comparison (made
+ * with the rows on first read; when memory runs out then, it says so). */
 MCPP_API const char *mcpp_comparison_gate_reason(const mcpp_comparison *comparison);
 
 /*

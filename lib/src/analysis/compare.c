@@ -39,8 +39,8 @@ typedef struct rule_log {
 enum { ROWS_PENDING = 0, ROWS_READY = 1 };
 
 /* The verdict, the metric and the gate are decided when the comparison is
- * made; the rows and their text are rendered from the held receipts and
- * policy view when first read (mcpp_comparison_explain). */
+ * made; the rows and the gate's reason are rendered from the held receipts
+ * and policy view when first read (mcpp_comparison_explain). */
 struct mcpp_comparison {
     mcpp_verdict verdict;
     const mcpp_receipt *base, *cand; /* held: mcpp_receipt_hold */
@@ -48,15 +48,16 @@ struct mcpp_comparison {
     const char *base_id, *cand_id;   /* in the held receipts */
     rule_outcome *rules;             /* NULL when the policy has no rules */
     int has_metric;
+    int metric_on_base, metric_on_cand; /* whether each side had the gate metric */
     mcpp_metric_result metric;
     mcpp_gate_outcome gate;
-    const char *gate_reason;
+    const char *gate_reason; /* made with the rows */
     atomic_int rows_state;
     pthread_mutex_t rows_lock;
     cmp_row *rows;
     size_t n_rows;
     char *arena;
-    char text[]; /* gate reason, metric name, method, rule reasons */
+    char text[]; /* metric name, method, rule reasons */
 };
 
 const char *mcpp_verdict_name(mcpp_verdict verdict)
@@ -736,16 +737,12 @@ int mcpp_compare_verdict(mcpp_verdict *out, const mcpp_policy *policy, const mcp
 
 /* ---- One comparison: decided now, explained when read ------------------------------------ */
 
-/* The metric comparison and the gate with its reason (into `reason`). */
+/* The metric comparison and the gate outcome, without the reason's text. */
 static int decide_gate(mcpp_comparison *cmp, const mcpp_policy *p, const mcpp_receipt *base,
-                       const mcpp_receipt *cand, mcpp_strbuf *reason)
+                       const mcpp_receipt *cand)
 {
-    if (cmp->verdict != MCPP_VERDICT_COMPARABLE && cmp->verdict != MCPP_VERDICT_QUALIFIED) {
-        cmp->gate = MCPP_GATE_UNDETERMINED;
-        mcpp_sb_printf(reason, "comparability not established (verdict %s): no metric comparison",
-                       mcpp_verdict_name(cmp->verdict));
-        return MCPP_OK;
-    }
+    cmp->gate = MCPP_GATE_UNDETERMINED;
+    if (cmp->verdict != MCPP_VERDICT_COMPARABLE && cmp->verdict != MCPP_VERDICT_QUALIFIED) return MCPP_OK;
     mcpp_metric_side sb, sc;
     memset(&sb, 0, sizeof sb);
     memset(&sc, 0, sizeof sc);
@@ -754,37 +751,47 @@ static int decide_gate(mcpp_comparison *cmp, const mcpp_policy *p, const mcpp_re
     int hc = mcpp_metric_side_add(&sc, p, p->gate_metric_id, cand);
     if (hb < 0 || hc < 0) {
         rc = mcpp_error_nomem();
-    } else if (hb && hc) {
-        if ((rc = mcpp_metric_compare(&cmp->metric, p, &sb, &sc)) == MCPP_OK) {
-            cmp->has_metric = 1;
-            cmp->gate = mcpp_metric_gate(&cmp->metric, p, reason);
-        }
     } else {
-        cmp->gate = MCPP_GATE_UNDETERMINED;
-        mcpp_sb_printf(reason, "%s is absent on %s: no metric comparison", p->gate.metric,
-                       !hb && !hc ? "both sides" : !hb ? "base" : "cand");
+        cmp->metric_on_base = hb, cmp->metric_on_cand = hc;
+        if (hb && hc && (rc = mcpp_metric_compare(&cmp->metric, p, &sb, &sc)) == MCPP_OK) {
+            mcpp_strbuf none; /* the reason is written when it is first read */
+            mcpp_sb_init_discard(&none);
+            cmp->has_metric = 1;
+            cmp->gate = mcpp_metric_gate(&cmp->metric, p, &none);
+        }
     }
     mcpp_metric_side_free(&sb);
     mcpp_metric_side_free(&sc);
     return rc;
 }
 
-/* Copies the texts decided now (gate reason, metric name, method, rule
- * reasons) into a new comparison; NULL when out of memory. */
-static mcpp_comparison *comparison_new(const mcpp_comparison *decided, const mcpp_strbuf *reason,
-                                       const mcpp_strbuf *rule_text)
+/* The gate's reason line: mcpp_metric_gate decides again on the kept metric
+ * result under the policy view (the same settings, so the same outcome). */
+static void write_gate_reason(const mcpp_comparison *c, mcpp_strbuf *reason)
+{
+    const mcpp_policy *p = c->view;
+    int hb = c->metric_on_base, hc = c->metric_on_cand;
+    if (c->verdict != MCPP_VERDICT_COMPARABLE && c->verdict != MCPP_VERDICT_QUALIFIED)
+        mcpp_sb_printf(reason, "comparability not established (verdict %s): no metric comparison",
+                       mcpp_verdict_name(c->verdict));
+    else if (c->has_metric)
+        mcpp_metric_gate(&c->metric, p, reason);
+    else
+        mcpp_sb_printf(reason, "%s is absent on %s: no metric comparison", p->gate.metric,
+                       !hb && !hc ? "both sides" : !hb ? "base" : "cand");
+}
+
+/* Copies the texts decided now (metric name, method, rule reasons) into a
+ * new comparison; NULL when out of memory. */
+static mcpp_comparison *comparison_new(const mcpp_comparison *decided, const mcpp_strbuf *rule_text)
 {
     const char *metric = decided->metric.metric ? decided->metric.metric : "";
     const char *method = decided->has_metric ? decided->metric.method : "";
-    size_t lr = reason->len, lm = strlen(metric), lh = strlen(method), lt = rule_text->len;
-    mcpp_comparison *cmp = malloc(sizeof *cmp + lr + lm + lh + lt + 3);
+    size_t lm = strlen(metric), lh = strlen(method), lt = rule_text->len;
+    mcpp_comparison *cmp = malloc(sizeof *cmp + lm + lh + lt + 2);
     if (!cmp) return NULL;
     *cmp = *decided;
     char *t = cmp->text;
-    memcpy(t, reason->data, lr);
-    t[lr] = '\0';
-    cmp->gate_reason = t;
-    t += lr + 1;
     memcpy(t, metric, lm + 1);
     cmp->metric.metric = t;
     t += lm + 1;
@@ -806,19 +813,17 @@ int mcpp_compare(mcpp_comparison **out, const mcpp_policy *policy, const mcpp_re
 
     mcpp_comparison d; /* decided here, copied into the allocation at the end */
     memset(&d, 0, sizeof d);
-    char reason_initial[512], rules_initial[512];
-    mcpp_strbuf reason, rule_text;
-    mcpp_sb_init(&reason, reason_initial, sizeof reason_initial);
+    char rules_initial[512];
+    mcpp_strbuf rule_text;
     mcpp_sb_init(&rule_text, rules_initial, sizeof rules_initial);
     rule_log log = {NULL, &rule_text, NULL};
     int rc = MCPP_OK;
     if (p->n_rules && !(log.items = d.rules = malloc(p->n_rules * sizeof *d.rules))) rc = mcpp_error_nomem();
     if (!rc) rc = evaluate(&d.verdict, p, base, cand, NULL, p->n_rules ? &log : NULL);
-    if (!rc) rc = decide_gate(&d, p, base, cand, &reason);
-    if (!rc && (reason.failed || rule_text.failed)) rc = mcpp_error_nomem();
+    if (!rc) rc = decide_gate(&d, p, base, cand);
+    if (!rc && rule_text.failed) rc = mcpp_error_nomem();
     if (!rc && !(d.view = mcpp_policy_view_hold(p))) rc = MCPP_ENOMEM;
-    mcpp_comparison *cmp = rc ? NULL : comparison_new(&d, &reason, &rule_text);
-    mcpp_sb_free(&reason);
+    mcpp_comparison *cmp = rc ? NULL : comparison_new(&d, &rule_text);
     mcpp_sb_free(&rule_text);
     if (!cmp) {
         if (!rc) rc = mcpp_error_nomem();
@@ -837,17 +842,21 @@ int mcpp_compare(mcpp_comparison **out, const mcpp_policy *policy, const mcpp_re
     return MCPP_OK;
 }
 
-/* Renders the rows from the held receipts and view, rules replayed. */
+/* Renders the rows (rules replayed) and the gate reason from the held
+ * receipts and view. */
 static int build_rows(mcpp_comparison *c)
 {
     explain ex;
     memset(&ex, 0, sizeof ex);
     mcpp_sb_init_heap(&ex.text, 2048);
     const char *rule_text = c->text;
-    for (int skip = 0; skip < 3; skip++) rule_text += strlen(rule_text) + 1; /* past reason, metric, method */
+    for (int skip = 0; skip < 2; skip++) rule_text += strlen(rule_text) + 1; /* past metric, method */
     rule_log replay = {c->rules, NULL, rule_text};
     mcpp_verdict v;
     int rc = evaluate(&v, c->view, c->base, c->cand, &ex, c->rules ? &replay : NULL);
+    size_t off_gate_reason = begin_text(&ex);
+    write_gate_reason(c, &ex.text);
+    end_text(&ex);
     if (rc == MCPP_OK && (ex.failed || ex.text.failed)) rc = mcpp_error_nomem();
     if (rc != MCPP_OK) {
         mcpp_sb_free(&ex.text);
@@ -855,6 +864,7 @@ static int build_rows(mcpp_comparison *c)
         return rc;
     }
     c->arena = ex.text.data;
+    c->gate_reason = c->arena + off_gate_reason;
     c->rows = ex.rows;
     c->n_rows = ex.n_rows;
     for (size_t i = 0; i < c->n_rows; i++) {
@@ -959,4 +969,9 @@ const mcpp_metric_result *mcpp_comparison_metric(const mcpp_comparison *c)
 
 mcpp_gate_outcome mcpp_comparison_gate(const mcpp_comparison *c) { return c ? c->gate : MCPP_GATE_UNDETERMINED; }
 
-const char *mcpp_comparison_gate_reason(const mcpp_comparison *c) { return c ? c->gate_reason : NULL; }
+const char *mcpp_comparison_gate_reason(const mcpp_comparison *c)
+{
+    if (!c) return NULL;
+    /* never NULL: a reason that cannot be made says why (the last error too) */
+    return mcpp_comparison_explain(c) == MCPP_OK ? c->gate_reason : "(out of memory writing the reason)";
+}

@@ -89,20 +89,71 @@ static int all_finite(const double *v, size_t n)
     return 1;
 }
 
-/* The cut-th smallest and cut-th largest of the nd differences: selected
- * when every difference is finite, else read from the sorted differences (so
- * NaN and infinities order exactly as they always did). */
-static void order_pair(double *diffs, size_t nd, size_t cut, double *lo, double *hi)
+/* The differences d(i,j) = lc[j] - lb[i] of sorted logs grow with j and
+ * shrink with i, so at least (j+1)(mb-i) of them are <= d(i,j): in the order
+ * by value that puts those dominated ones first on ties, d(i,j) stands at
+ * (j+1)(mb-i) - 1 or later. The k+1 first of that order all have
+ * (j+1)(mb-i) <= k+1, so the k-th smallest of these "corner" differences is
+ * the k-th smallest of all of them. corner_low writes them into out. */
+static size_t corner_low(double *out, const double *lb, size_t mb, const double *lc, size_t mc, size_t k)
 {
-    if (!all_finite(diffs, nd)) {
-        mcpp_sort_doubles(diffs, nd);
-        *lo = diffs[cut];
-        *hi = diffs[nd - 1 - cut];
+    size_t n = 0;
+    for (size_t i = 0; i < mb; i++) {
+        size_t w = (k + 1) / (mb - i);
+        if (w > mc) w = mc;
+        for (size_t j = 0; j < w; j++) out[n++] = lc[j] - lb[i];
+    }
+    return n;
+}
+
+/* Mirrored: at least (i+1)(mc-j) differences are >= d(i,j). */
+static size_t corner_high(double *out, const double *lb, size_t mb, const double *lc, size_t mc, size_t k)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < mb; i++) {
+        size_t w = (k + 1) / (i + 1);
+        if (w > mc) w = mc;
+        for (size_t j = mc - w; j < mc; j++) out[n++] = lc[j] - lb[i];
+    }
+    return n;
+}
+
+/* How many differences corner_low (and, by symmetry, corner_high) gives. */
+static size_t corner_count(size_t mb, size_t mc, size_t k)
+{
+    size_t n = 0;
+    for (size_t r = 1; r <= mb; r++) n += (k + 1) / r < mc ? (k + 1) / r : mc;
+    return n;
+}
+
+/* The cut-th smallest and cut-th largest of all nd differences, into *lo
+ * and *hi. `work` holds nd doubles. Finite logs: selected, from the corners
+ * when they are the smaller set. Otherwise sorted and read, so NaN and
+ * infinities order exactly as they always did. */
+static void interval_ends(const double *lb, size_t mb, const double *lc, size_t mc, size_t cut, double *work,
+                          double *lo, double *hi)
+{
+    size_t nd = mb * mc, nk = corner_count(mb, mc, cut);
+    int finite = all_finite(lb, mb) && all_finite(lc, mc);
+    if (finite && 2 * nk < nd) {
+        size_t n = corner_low(work, lb, mb, lc, mc, cut);
+        *lo = select_kth(work, n, cut);
+        n = corner_high(work, lb, mb, lc, mc, cut);
+        *hi = select_kth(work, n, n - 1 - cut);
         return;
     }
-    *lo = select_kth(diffs, nd, cut);
-    /* diffs[cut+1..] now holds the values at or above *lo */
-    *hi = nd - 1 - cut == cut ? *lo : select_kth(diffs + cut + 1, nd - cut - 1, nd - 2 - 2 * cut);
+    size_t k = 0;
+    for (size_t i = 0; i < mb; i++)
+        for (size_t j = 0; j < mc; j++) work[k++] = lc[j] - lb[i];
+    if (!finite) {
+        mcpp_sort_doubles(work, nd);
+        *lo = work[cut];
+        *hi = work[nd - 1 - cut];
+        return;
+    }
+    *lo = select_kth(work, nd, cut);
+    /* work[cut+1..] now holds the values at or above *lo */
+    *hi = nd - 1 - cut == cut ? *lo : select_kth(work + cut + 1, nd - cut - 1, nd - 2 - 2 * cut);
 }
 
 int mcpp_stats_hl_ratio_interval(const double *base_sorted, size_t nb, const double *cand_sorted,
@@ -120,14 +171,11 @@ int mcpp_stats_hl_ratio_interval(const double *base_sorted, size_t nb, const dou
     for (size_t i = 0; i < mb; i++) lb[i] = log(lb[i]);
     for (size_t j = 0; j < mc; j++) lc[j] = log(lc[j]);
     size_t nd = mb * mc;
-    double *diffs = on_stack ? small + 64 : malloc(nd * sizeof *diffs);
-    if (!diffs) {
+    double *work = on_stack ? small + 64 : malloc(nd * sizeof *work);
+    if (!work) {
         free(lb);
         return -1;
     }
-    size_t k = 0;
-    for (size_t i = 0; i < mb; i++)
-        for (size_t j = 0; j < mc; j++) diffs[k++] = lc[j] - lb[i];
     double z = mcpp_stats_normal_quantile(1 - (1 - confidence) / 2);
     double sd = sqrt((double)mb * (double)mc * (double)(mb + mc + 1) / 12.0);
     double ca = floor((double)nd / 2.0 - z * sd);
@@ -135,11 +183,11 @@ int mcpp_stats_hl_ratio_interval(const double *base_sorted, size_t nb, const dou
     size_t cut = ca > 0 ? (size_t)ca : 0;
     if (cut > (nd - 1) / 2) cut = (nd - 1) / 2;
     double dlo, dhi;
-    order_pair(diffs, nd, cut, &dlo, &dhi);
+    interval_ends(lb, mb, lc, mc, cut, work, &dlo, &dhi);
     *low = exp(dlo) - 1;
     *high = exp(dhi) - 1;
     if (!on_stack) {
-        free(diffs);
+        free(work);
         free(lb);
     }
     return 0;

@@ -442,6 +442,7 @@ int mcpp_policy_set_noise(mcpp_policy *policy, const mcpp_noise_settings *noise)
     if (!isfinite(noise->noise_floor) || noise->noise_floor < 0)
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "noise.noise_floor", 0, 0,
                               "must be a finite number >= 0");
+    mcpp_policy_view_drop(policy);
     policy->noise = *noise;
     return MCPP_OK;
 }
@@ -468,6 +469,7 @@ int mcpp_policy_set_gate(mcpp_policy *policy, const mcpp_gate_settings *gate)
                               "must lie strictly between 0 and 1");
     char *m = strdup(metric);
     MCPP_CHECK_ALLOC(m);
+    mcpp_policy_view_drop(policy);
     free(policy->gate_metric);
     policy->gate_metric = m;
     policy->gate_metric_id = id;
@@ -493,6 +495,7 @@ int mcpp_policy_set_adjacency_width(mcpp_policy *policy, int width)
     MCPP_CHECK_ARG(policy, "mcpp_policy_set_adjacency_width: NULL policy");
     if (width < 1)
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "adjacency_width", 0, 0, "must be >= 1");
+    mcpp_policy_view_drop(policy);
     policy->adjacency_width = width;
     return MCPP_OK;
 }
@@ -502,6 +505,7 @@ int mcpp_policy_adjacency_width(const mcpp_policy *policy) { return policy ? pol
 int mcpp_policy_set_allow_point_comparisons(mcpp_policy *policy, int allow)
 {
     MCPP_CHECK_ARG(policy, "mcpp_policy_set_allow_point_comparisons: NULL policy");
+    mcpp_policy_view_drop(policy);
     policy->allow_point_comparisons = allow != 0;
     return MCPP_OK;
 }

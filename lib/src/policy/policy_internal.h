@@ -104,8 +104,9 @@ const mcpp_policy *mcpp_policy_or_default(const mcpp_policy *policy);
 /* ---- The explanation view (policy_view.c) ----------------------------------------
  * A comparison renders its rows when they are first read, maybe after the
  * caller changed or freed the policy: it holds this immutable copy of what the
- * rows read (name, dimensions, required fields, rule names and the engine's
- * field ids), shared by every comparison made under the same policy state.
+ * rows and the gate reason read (name, dimensions, required fields, rule
+ * names, gate and noise settings and the engine's field ids), shared by every
+ * comparison made under the same policy state.
  * The built-in policy is its own view. */
 
 /* The view of `p` with one more holder; NULL when out of memory (error set).

@@ -1,9 +1,8 @@
 /*
  * policy_view.c — the immutable copy of a policy that comparisons hold so
  * their rows can be rendered when first read (see policy_internal.h). It
- * copies what the row text reads and nothing else: rules keep their names
- * (their outcomes are recorded when the comparison is made), the gate and
- * noise settings stay behind (the gate is decided eagerly).
+ * copies what the row text and the gate reason read: rules keep only their
+ * names (their outcomes are recorded when the comparison is made).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +26,7 @@ static void view_free(mcpp_policy *v)
     free(v->required_ids);
     for (size_t i = 0; i < v->n_rules; i++) free(v->rules[i].name);
     free(v->rules);
+    free(v->gate_metric);
     free(v->name);
     free(v);
 }
@@ -75,6 +75,11 @@ static mcpp_policy *view_make(const mcpp_policy *p)
     v->id_lane_name = p->id_lane_name, v->id_suite = p->id_suite, v->id_not_recorded = p->id_not_recorded;
     v->id_family = p->id_family;
     v->gate_metric_id = p->gate_metric_id;
+    v->noise = p->noise;
+    v->gate = p->gate;
+    v->gate.metric = v->gate_metric = dup_or_null(p->gate_metric, &failed);
+    v->adjacency_width = p->adjacency_width;
+    v->allow_point_comparisons = p->allow_point_comparisons;
     memcpy(v->pairs, p->pairs, sizeof v->pairs); /* labels are static text */
     v->dims = calloc(p->n_dims ? p->n_dims : 1, sizeof *v->dims);
     v->required = calloc(p->n_required ? p->n_required : 1, sizeof *v->required);
