@@ -196,6 +196,64 @@ static void bench_verdicts(size_t m, double seconds)
     mcpp_builder_free(b);
 }
 
+/* What an explained comparison is asked for after mcpp_compare. */
+enum explain_use { USE_NOTHING, USE_ROWS, USE_JSON };
+
+/* One explained comparison of pair `count`, used as asked; adds to *bytes
+ * (text read) and *passed (gate outcomes) so nothing is optimised away. */
+static void explain_one(const mcpp_policy *p, mcpp_receipt *const *set, size_t m, size_t count,
+                        enum explain_use use, size_t *bytes, size_t *passed)
+{
+    size_t i = count % m, j = (count & 1) ? (i + 64) % m : (i * 31 + 7) % m;
+    mcpp_comparison *c = NULL;
+    OK(mcpp_compare(&c, p, set[i], set[j]));
+    const mcpp_metric_result *metric = mcpp_comparison_metric(c);
+    *passed += mcpp_comparison_gate(c) == MCPP_GATE_PASSED && metric && metric->interval_low < 1;
+    if (use == USE_ROWS) {
+        *bytes += strlen(mcpp_comparison_gate_reason(c));
+        for (size_t r = 0; r < mcpp_comparison_row_count(c); r++)
+            *bytes += strlen(mcpp_comparison_row_base(c, r)) + strlen(mcpp_comparison_row_reason(c, r));
+    }
+    if (use == USE_JSON) {
+        char *json = NULL;
+        OK(mcpp_comparison_render(&json, c, MCPP_OUTPUT_JSON));
+        *bytes += strlen(json);
+        mcpp_free(json);
+    }
+    mcpp_comparison_free(c);
+}
+
+/* Explained comparisons over M receipts, half the pairs in one lane
+ * (comparable, the common case in a gate), half not. The baseline, the
+ * verdict alone on the same pairs, runs in batches interleaved with them, so
+ * both see the same load on a shared machine. */
+static void bench_explained(const char *name, const mcpp_policy *p, mcpp_receipt **set, size_t m,
+                            enum explain_use use, double seconds)
+{
+    enum { BATCH = 2000 };
+    size_t count = 0, bytes = 0, passed = 0, comparable = 0;
+    double explained_s = 0, verdict_s = 0;
+    do {
+        double t0 = now();
+        for (size_t k = 0; k < BATCH; k++) {
+            size_t c = count + k, i = c % m, j = (c & 1) ? (i + 64) % m : (i * 31 + 7) % m;
+            mcpp_verdict v;
+            OK(mcpp_compare_verdict(&v, p, set[i], set[j]));
+            comparable += v <= MCPP_VERDICT_QUALIFIED;
+        }
+        double t1 = now();
+        for (size_t k = 0; k < BATCH; k++) explain_one(p, set, m, count + k, use, &bytes, &passed);
+        double t2 = now();
+        verdict_s += t1 - t0;
+        explained_s += t2 - t1;
+        count += BATCH;
+    } while (explained_s < seconds);
+    printf("pairs kind=%s n=%zu seconds=%.3f per_s=%.0f verdict_per_s=%.0f comparable=%zu passed=%zu "
+           "text_bytes=%zu\n",
+           name, count, explained_s, (double)count / explained_s, (double)count / verdict_s, comparable, passed,
+           bytes);
+}
+
 static void bench_pairs(double seconds)
 {
     enum { M = 256 };
@@ -210,25 +268,12 @@ static void bench_pairs(double seconds)
     }
     mcpp_policy *p = NULL;
     OK(mcpp_policy_default(&p));
-    /* Half the pairs share a lane (comparable, the common case in a gate), half do not. */
-    size_t count = 0;
-    double t0, t1;
-    const char *names[2] = {"explained_point", "explained_samples"};
-    mcpp_receipt **sets[2] = {point, rs};
-    for (int s = 0; s < 2; s++) {
-        count = 0;
-        t0 = now();
-        do {
-            for (size_t k = 0; k < 10000; k++, count++) {
-                size_t i = count % M, j = (count & 1) ? (i + 64) % M : (i * 31 + 7) % M;
-                mcpp_comparison *c = NULL;
-                mcpp_compare(&c, p, sets[s][i], sets[s][j]);
-                mcpp_comparison_free(c);
-            }
-            t1 = now();
-        } while (t1 - t0 < seconds);
-        printf("pairs kind=%s n=%zu seconds=%.3f per_s=%.0f\n", names[s], count, t1 - t0, (double)count / (t1 - t0));
-    }
+    /* mcpp_compare gives verdict, metric, interval and gate outcome; the rows
+     * and the gate's reason are made when first read: the last two read them. */
+    bench_explained("explained_point", p, point, M, USE_NOTHING, seconds);
+    bench_explained("explained_samples", p, rs, M, USE_NOTHING, seconds);
+    bench_explained("explained_samples_rows_read", p, rs, M, USE_ROWS, seconds);
+    bench_explained("explained_samples_json_rendered", p, rs, M, USE_JSON, seconds);
     for (size_t i = 0; i < M; i++) {
         mcpp_receipt_free(rs[i]);
         mcpp_receipt_free(point[i]);

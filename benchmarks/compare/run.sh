@@ -26,10 +26,22 @@ value() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 
 echo "## pair comparisons (default policy, one core, CPU time)"
 echo
-echo "| what | comparisons/s |"
-echo "|---|---:|"
+echo "explained: mcpp_compare (verdict, metric, interval, gate outcome); rows and the gate's"
+echo "reason are made when first read: rows_read reads them all, json_rendered renders the"
+echo "JSON. Baseline: the verdict alone (mcpp_compare_verdict) on the same pairs, run in"
+echo "batches interleaved with each explained row (the verdict rows run on their own)."
+echo
+echo "| what | comparisons/s | verdict alone, same pairs, comparisons/s | / verdict |"
+echo "|---|---:|---:|---:|"
 grep '^pairs ' "$tmp/c.txt" | while read -r line; do
-    printf '| %s | %s |\n' "$(value kind "$line")" "$(value per_s "$line")"
+    rate=$(value per_s "$line")
+    base=$(value verdict_per_s "$line")
+    if [ -n "$base" ]; then
+        ratio=$(python3 -c "print('%.2fx' % ($rate / max($base, 1)))")
+    else
+        base="–" ratio="–"
+    fi
+    printf '| %s | %s | %s | %s |\n' "$(value kind "$line")" "$rate" "$base" "$ratio"
 done
 echo
 echo "## frontier (default policy; C time is after loading; CPU time)"

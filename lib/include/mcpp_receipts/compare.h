@@ -19,8 +19,9 @@
  * Ownership: objects returned through `out` belong to the caller and are freed
  * with their NULL-safe _free. Strings returned by accessors are borrowed from
  * the object and live as long as it. Rendered text (char **out) is freed with
- * mcpp_free(). The policy and receipts passed in are only borrowed during the
- * call; results copy what they keep.
+ * mcpp_free(). The caller may free or change the policy and free the receipts
+ * passed in as soon as the call returns: results copy what they keep (a
+ * comparison keeps its two receipts alive itself, see mcpp_compare).
  */
 #ifndef MCPP_RECEIPTS_COMPARE_H
 #define MCPP_RECEIPTS_COMPARE_H
@@ -118,7 +119,8 @@ typedef struct mcpp_metric_result {
 
 /* ---- One comparison ------------------------------------------------------------ */
 
-/* Thread safety: read-only once returned; threads may read and render one at once. */
+/* Thread safety: read-only once returned; threads may read and render one at
+ * once (the rows, made on first read, are made once under a lock). */
 typedef struct mcpp_comparison mcpp_comparison;
 
 /*
@@ -128,8 +130,14 @@ typedef struct mcpp_comparison mcpp_comparison;
  * MCPP_EARG for NULL receipts or out, MCPP_ENOMEM, or MCPP_EPOLICY when a
  * custom rule failed (then *out is NULL).
  *
- * Fast path: field ids are resolved once per policy, so a comparison makes one
- * allocation for its rows and their text, none per field.
+ * Fast path: the verdict, the metric comparison and the gate outcome are
+ * decided in the call; the rows, their text and the gate's reason are made
+ * when first read (a row accessor, mcpp_comparison_gate_reason,
+ * mcpp_comparison_render), from the two receipts, which the
+ * comparison keeps alive until it is freed (mcpp_receipt_free on them only
+ * ends the caller's hold), and from a copy of the policy's dimensions, so
+ * what they say never depends on when they are read. Custom rules run once,
+ * in the call; their rows show that run.
  */
 MCPP_API int mcpp_compare(mcpp_comparison **out, const mcpp_policy *policy,
                           const mcpp_receipt *base, const mcpp_receipt *cand);
@@ -152,7 +160,9 @@ MCPP_API const char *mcpp_comparison_cand_id(const mcpp_comparison *comparison);
 /* Rows: one per policy dimension (in policy order, ignored ones left out), then
  * one per required field that is missing, then one per custom rule. 0 for NULL. */
 MCPP_API size_t mcpp_comparison_row_count(const mcpp_comparison *comparison);
-/* Row accessors: NULL (strings) or -1 (ints) when `index` is out of range.
+/* Row accessors: NULL (strings) or -1 (ints) when `index` is out of range,
+ * and (like a row count of 0) when memory ran out making the rows on first
+ * read: then mcpp_error_last() says so in the reading thread.
  * dimension: the dimension, required-field path or rule name.
  * base/cand: the side's values as canonical text ("a, b" for several fields,
  *            "-" for an absent field, "(absent)" when all are absent).
@@ -182,7 +192,8 @@ MCPP_API const mcpp_metric_result *mcpp_comparison_metric(const mcpp_comparison 
  *   passed        otherwise
  */
 MCPP_API mcpp_gate_outcome mcpp_comparison_gate(const mcpp_comparison *comparison);
-/* One line saying why. Borrowed; never NULL for a non-NULL comparison. */
+/* One line saying why. Borrowed; never NULL for a non-NULL comparison (made
+ * with the rows on first read; when memory runs out then, it says so). */
 MCPP_API const char *mcpp_comparison_gate_reason(const mcpp_comparison *comparison);
 
 /*

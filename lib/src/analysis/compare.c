@@ -7,10 +7,13 @@
  * row's values and reason into one arena owned by the comparison.
  */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/compare_internal.h"
+#include "receipt/receipt_internal.h"
 #include "util/error_internal.h"
 
 typedef struct cmp_row {
@@ -20,17 +23,42 @@ typedef struct cmp_row {
     int role;
 } cmp_row;
 
+/* What a custom rule said when the comparison was made: rules run once, and
+ * the rows rendered later replay their outcomes. */
+typedef struct rule_outcome {
+    int status;
+    size_t reason_off; /* into rule_log.text */
+} rule_outcome;
+
+typedef struct rule_log {
+    rule_outcome *items;  /* one per rule of the policy */
+    mcpp_strbuf *record;  /* recording: where the reasons go; NULL when replaying */
+    const char *text;     /* replaying: the recorded reasons */
+} rule_log;
+
+enum { ROWS_PENDING = 0, ROWS_READY = 1 };
+
+/* The verdict, the metric and the gate are decided when the comparison is
+ * made; the rows and the gate's reason are rendered from the held receipts
+ * and policy view when first read (mcpp_comparison_explain). */
 struct mcpp_comparison {
     mcpp_verdict verdict;
+    const mcpp_receipt *base, *cand; /* held: mcpp_receipt_hold */
+    const mcpp_policy *view;         /* held: mcpp_policy_view_hold */
+    const char *base_id, *cand_id;   /* in the held receipts */
+    rule_outcome *rules;             /* NULL when the policy has no rules */
+    int has_metric;
+    int metric_on_base, metric_on_cand; /* whether each side had the gate metric */
+    int metric_disagrees; /* both had it, in another unit or direction: not compared */
+    mcpp_metric_result metric;
+    mcpp_gate_outcome gate;
+    const char *gate_reason; /* made with the rows */
+    atomic_int rows_state;
+    pthread_mutex_t rows_lock;
     cmp_row *rows;
     size_t n_rows;
     char *arena;
-    const char *base_id, *cand_id;
-    size_t off_base_id, off_cand_id, off_gate_reason, off_metric, off_method, off_unit;
-    int has_metric;
-    mcpp_metric_result metric;
-    mcpp_gate_outcome gate;
-    const char *gate_reason;
+    char text[]; /* metric name, method, unit, rule reasons */
 };
 
 const char *mcpp_verdict_name(mcpp_verdict verdict)
@@ -589,9 +617,45 @@ static mcpp_dim_status eval_denominator(const mcpp_policy *p, const mcpp_receipt
     return MCPP_DIM_QUALIFY;
 }
 
-/* Runs the dimensions, the built-in checks, the required fields and the custom rules. */
+/* Rule i's status and reason: run now (and recorded when `log` records), or
+ * replayed from `log`. *reason points into `scratch` (512 bytes) or the log. */
+static int rule_status(const mcpp_policy *p, size_t i, const mcpp_receipt *b, const mcpp_receipt *c,
+                       const rule_log *log, mcpp_dim_status *st, const char **reason, char *scratch)
+{
+    if (log && !log->record) {
+        *st = (mcpp_dim_status)log->items[i].status;
+        *reason = log->text + log->items[i].reason_off;
+        return MCPP_OK;
+    }
+    int rc = run_rule(&p->rules[i], b, c, st, scratch, 512);
+    if (rc != MCPP_OK) return rc;
+    *reason = scratch;
+    if (log) {
+        log->items[i].status = (int)*st;
+        log->items[i].reason_off = log->record->len;
+        mcpp_sb_puts(log->record, scratch);
+        mcpp_sb_putc(log->record, '\0');
+    }
+    return MCPP_OK;
+}
+
+/* The row of a custom rule. */
+static void rule_row(explain *ex, const char *name, mcpp_dim_status st, const char *reason)
+{
+    cmp_row *row = new_row(ex);
+    if (!row) return;
+    row->status = (int)st;
+    row->role = st == MCPP_DIM_QUALIFY ? MCPP_ROLE_QUALIFY : MCPP_ROLE_MUST_MATCH;
+    row->off_dim = add_text(ex, name);
+    row->off_base = add_text(ex, "");
+    row->off_cand = add_text(ex, "");
+    row->off_reason = add_text(ex, reason[0] ? reason : (st == MCPP_DIM_MATCH ? "rule passed" : "rule fired"));
+}
+
+/* Runs the dimensions, the built-in checks, the required fields and the
+ * custom rules (run, run and recorded, or replayed: see rule_log). */
 static int evaluate(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt *b, const mcpp_receipt *c,
-                    explain *ex)
+                    explain *ex, const rule_log *rules)
 {
     mcpp_verdict v = MCPP_VERDICT_COMPARABLE;
     const char *pat_b = pattern_of(p, b), *pat_c = pattern_of(p, c);
@@ -626,21 +690,13 @@ static int evaluate(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt 
         end_text(ex);
     }
     for (size_t i = 0; i < p->n_rules; i++) {
-        const mcpp_policy_rule *rule = &p->rules[i];
-        char reason[512];
         mcpp_dim_status st = MCPP_DIM_MATCH;
-        int rc = run_rule(rule, b, c, &st, reason, sizeof reason);
+        char scratch[512];
+        const char *reason;
+        int rc = rule_status(p, i, b, c, rules, &st, &reason, scratch);
         if (rc != MCPP_OK) return rc;
         v = fold(v, st);
-        if (!ex) continue;
-        cmp_row *row = new_row(ex);
-        if (!row) continue;
-        row->status = (int)st;
-        row->role = st == MCPP_DIM_QUALIFY ? MCPP_ROLE_QUALIFY : MCPP_ROLE_MUST_MATCH;
-        row->off_dim = add_text(ex, rule->name);
-        row->off_base = add_text(ex, "");
-        row->off_cand = add_text(ex, "");
-        row->off_reason = add_text(ex, reason[0] ? reason : (st == MCPP_DIM_MATCH ? "rule passed" : "rule fired"));
+        if (ex) rule_row(ex, p->rules[i].name, st, reason);
     }
     *out = v;
     return MCPP_OK;
@@ -677,7 +733,96 @@ int mcpp_compare_verdict(mcpp_verdict *out, const mcpp_policy *policy, const mcp
     MCPP_CHECK_ARG(out && base && cand, "mcpp_compare_verdict: NULL argument");
     const mcpp_policy *p = mcpp_policy_or_default(policy);
     if (!p) return MCPP_ENOMEM;
-    return evaluate(out, p, base, cand, NULL);
+    return evaluate(out, p, base, cand, NULL, NULL);
+}
+
+
+/* ---- One comparison: decided now, explained when read ------------------------------------ */
+
+/* The gate metric's values on both sides under `p` (the policy, or the
+ * view when the reason is written later). 1 when both sides have it, 0 when
+ * a side lacks it, < 0 on error; *hb / *hc say which side had it. */
+static int metric_sides(mcpp_metric_side *sb, mcpp_metric_side *sc, const mcpp_policy *p,
+                        const mcpp_receipt *base, const mcpp_receipt *cand, int *hb, int *hc)
+{
+    memset(sb, 0, sizeof *sb);
+    memset(sc, 0, sizeof *sc);
+    *hb = mcpp_metric_side_add(sb, p, &p->gate_ref, base);
+    *hc = mcpp_metric_side_add(sc, p, &p->gate_ref, cand);
+    if (*hb < 0 || *hc < 0) return mcpp_error_nomem();
+    return *hb && *hc;
+}
+
+/* The metric comparison and the gate outcome, without the reason's text. */
+static int decide_gate(mcpp_comparison *cmp, const mcpp_policy *p, const mcpp_receipt *base,
+                       const mcpp_receipt *cand)
+{
+    cmp->gate = MCPP_GATE_UNDETERMINED;
+    if (cmp->verdict != MCPP_VERDICT_COMPARABLE && cmp->verdict != MCPP_VERDICT_QUALIFIED) return MCPP_OK;
+    mcpp_metric_side sb, sc;
+    mcpp_strbuf none; /* the reasons are written when they are first read */
+    mcpp_sb_init_discard(&none);
+    int rc = metric_sides(&sb, &sc, p, base, cand, &cmp->metric_on_base, &cmp->metric_on_cand);
+    if (rc == 1) {
+        rc = MCPP_OK;
+        if (!mcpp_metric_sides_agree(&sb, &sc, &none)) {
+            cmp->metric_disagrees = 1;
+        } else if ((rc = mcpp_metric_compare(&cmp->metric, p, p->gate.confidence, &sb, &sc)) == MCPP_OK) {
+            cmp->has_metric = 1;
+            cmp->gate = mcpp_metric_gate(&cmp->metric, p, p->gate.max_regression, &none);
+        }
+    }
+    mcpp_metric_side_free(&sb);
+    mcpp_metric_side_free(&sc);
+    return rc;
+}
+
+/* The gate's reason line: mcpp_metric_gate decides again on the kept metric
+ * result under the policy view (the same settings, so the same outcome). */
+static void write_gate_reason(const mcpp_comparison *c, mcpp_strbuf *reason)
+{
+    const mcpp_policy *p = c->view;
+    int hb = c->metric_on_base, hc = c->metric_on_cand;
+    if (c->verdict != MCPP_VERDICT_COMPARABLE && c->verdict != MCPP_VERDICT_QUALIFIED) {
+        mcpp_sb_printf(reason, "comparability not established (verdict %s): no metric comparison",
+                       mcpp_verdict_name(c->verdict));
+    } else if (c->has_metric) {
+        mcpp_metric_gate(&c->metric, p, p->gate.max_regression, reason);
+    } else if (c->metric_disagrees) {
+        mcpp_metric_side sb, sc; /* read again from the held receipts to say how they disagree */
+        if (metric_sides(&sb, &sc, p, c->base, c->cand, &hb, &hc) == 1) mcpp_metric_sides_agree(&sb, &sc, reason);
+        else reason->failed = 1;
+        mcpp_metric_side_free(&sb);
+        mcpp_metric_side_free(&sc);
+    } else {
+        mcpp_sb_printf(reason, "%s is absent on %s: no metric comparison", p->gate.metric,
+                       !hb && !hc ? "both sides" : !hb ? "base" : "cand");
+    }
+}
+
+/* Copies the texts decided now (metric name, method, unit, rule reasons)
+ * into a new comparison; NULL when out of memory. */
+static mcpp_comparison *comparison_new(const mcpp_comparison *decided, const mcpp_strbuf *rule_text)
+{
+    const char *metric = decided->metric.metric ? decided->metric.metric : "";
+    const char *method = decided->has_metric ? decided->metric.method : "";
+    const char *unit = decided->has_metric && decided->metric.unit ? decided->metric.unit : "";
+    size_t lm = strlen(metric), lh = strlen(method), lu = strlen(unit), lt = rule_text->len;
+    mcpp_comparison *cmp = malloc(sizeof *cmp + lm + lh + lu + lt + 3);
+    if (!cmp) return NULL;
+    *cmp = *decided;
+    char *t = cmp->text;
+    memcpy(t, metric, lm + 1);
+    cmp->metric.metric = t;
+    t += lm + 1;
+    memcpy(t, method, lh + 1);
+    cmp->metric.method = t;
+    t += lh + 1;
+    memcpy(t, unit, lu + 1);
+    cmp->metric.unit = lu ? t : NULL;
+    t += lu + 1;
+    if (lt) memcpy(t, rule_text->data, lt);
+    return cmp;
 }
 
 int mcpp_compare(mcpp_comparison **out, const mcpp_policy *policy, const mcpp_receipt *base,
@@ -689,85 +834,95 @@ int mcpp_compare(mcpp_comparison **out, const mcpp_policy *policy, const mcpp_re
     const mcpp_policy *p = mcpp_policy_or_default(policy);
     if (!p) return MCPP_ENOMEM;
 
-    mcpp_comparison *cmp = calloc(1, sizeof *cmp);
-    MCPP_CHECK_ALLOC(cmp);
+    mcpp_comparison d; /* decided here, copied into the allocation at the end */
+    memset(&d, 0, sizeof d);
+    char rules_initial[512];
+    mcpp_strbuf rule_text;
+    mcpp_sb_init(&rule_text, rules_initial, sizeof rules_initial);
+    rule_log log = {NULL, &rule_text, NULL};
+    int rc = MCPP_OK;
+    if (p->n_rules && !(log.items = d.rules = malloc(p->n_rules * sizeof *d.rules))) rc = mcpp_error_nomem();
+    if (!rc) rc = evaluate(&d.verdict, p, base, cand, NULL, p->n_rules ? &log : NULL);
+    if (!rc) rc = decide_gate(&d, p, base, cand);
+    if (!rc && rule_text.failed) rc = mcpp_error_nomem();
+    if (!rc && !(d.view = mcpp_policy_view_hold(p))) rc = MCPP_ENOMEM;
+    mcpp_comparison *cmp = rc ? NULL : comparison_new(&d, &rule_text);
+    mcpp_sb_free(&rule_text);
+    if (!cmp) {
+        if (!rc) rc = mcpp_error_nomem();
+        mcpp_policy_view_release(d.view);
+        free(d.rules);
+        return rc;
+    }
+    const char *bid = mcpp_receipt_id(base), *cid = mcpp_receipt_id(cand);
+    cmp->base_id = bid ? bid : "";
+    cmp->cand_id = cid ? cid : "";
+    cmp->base = mcpp_receipt_hold(base);
+    cmp->cand = mcpp_receipt_hold(cand);
+    atomic_init(&cmp->rows_state, ROWS_PENDING);
+    pthread_mutex_init(&cmp->rows_lock, NULL);
+    *out = cmp;
+    return MCPP_OK;
+}
+
+/* Renders the rows (rules replayed) and the gate reason from the held
+ * receipts and view. */
+static int build_rows(mcpp_comparison *c)
+{
     explain ex;
     memset(&ex, 0, sizeof ex);
     mcpp_sb_init_heap(&ex.text, 2048);
-    mcpp_metric_side sb, sc;
-    memset(&sb, 0, sizeof sb);
-    memset(&sc, 0, sizeof sc);
-    int rc = evaluate(&cmp->verdict, p, base, cand, &ex);
-    if (rc) goto fail;
-
-    const char *bid = mcpp_receipt_id(base), *cid = mcpp_receipt_id(cand);
-    cmp->off_base_id = add_text(&ex, bid ? bid : "");
-    cmp->off_cand_id = add_text(&ex, cid ? cid : "");
-    cmp->off_gate_reason = begin_text(&ex);
-    if (cmp->verdict == MCPP_VERDICT_COMPARABLE || cmp->verdict == MCPP_VERDICT_QUALIFIED) {
-        int hb = mcpp_metric_side_add(&sb, p, &p->gate_ref, base);
-        int hc = mcpp_metric_side_add(&sc, p, &p->gate_ref, cand);
-        if (hb < 0 || hc < 0) {
-            rc = MCPP_ENOMEM;
-            goto fail;
-        }
-        if (hb && hc && mcpp_metric_sides_agree(&sb, &sc, &ex.text)) {
-            if ((rc = mcpp_metric_compare(&cmp->metric, p, p->gate.confidence, &sb, &sc)) != 0) goto fail;
-            cmp->has_metric = 1;
-            cmp->gate = mcpp_metric_gate(&cmp->metric, p, p->gate.max_regression, &ex.text);
-        } else {
-            cmp->gate = MCPP_GATE_UNDETERMINED;
-            if (!hb || !hc)
-                mcpp_sb_printf(&ex.text, "%s is absent on %s: no metric comparison", p->gate.metric,
-                               !hb && !hc ? "both sides" : !hb ? "base" : "cand");
-        }
-    } else {
-        cmp->gate = MCPP_GATE_UNDETERMINED;
-        mcpp_sb_printf(&ex.text, "comparability not established (verdict %s): no metric comparison",
-                           mcpp_verdict_name(cmp->verdict));
-    }
+    const char *rule_text = c->text;
+    for (int skip = 0; skip < 3; skip++) rule_text += strlen(rule_text) + 1; /* past metric, method, unit */
+    rule_log replay = {c->rules, NULL, rule_text};
+    mcpp_verdict v;
+    int rc = evaluate(&v, c->view, c->base, c->cand, &ex, c->rules ? &replay : NULL);
+    size_t off_gate_reason = begin_text(&ex);
+    write_gate_reason(c, &ex.text);
     end_text(&ex);
-    cmp->off_metric = add_text(&ex, cmp->has_metric ? cmp->metric.metric : p->gate.metric);
-    cmp->off_method = add_text(&ex, cmp->has_metric ? cmp->metric.method : "");
-    cmp->off_unit = add_text(&ex, cmp->has_metric && cmp->metric.unit ? cmp->metric.unit : "");
-    if (ex.failed || ex.text.failed) {
-        rc = mcpp_error_nomem();
-        goto fail;
+    if (rc == MCPP_OK && (ex.failed || ex.text.failed)) rc = mcpp_error_nomem();
+    if (rc != MCPP_OK) {
+        mcpp_sb_free(&ex.text);
+        free(ex.rows);
+        return rc;
     }
-    /* The arena is complete: turn offsets into pointers. */
-    cmp->arena = ex.text.data;
-    ex.text.data = NULL;
-    cmp->rows = ex.rows;
-    cmp->n_rows = ex.n_rows;
-    for (size_t i = 0; i < cmp->n_rows; i++) {
-        cmp_row *r = &cmp->rows[i];
-        r->dim = cmp->arena + r->off_dim;
-        r->base = cmp->arena + r->off_base;
-        r->cand = cmp->arena + r->off_cand;
-        r->reason = cmp->arena + r->off_reason;
+    c->arena = ex.text.data;
+    c->gate_reason = c->arena + off_gate_reason;
+    c->rows = ex.rows;
+    c->n_rows = ex.n_rows;
+    for (size_t i = 0; i < c->n_rows; i++) {
+        cmp_row *r = &c->rows[i];
+        r->dim = c->arena + r->off_dim;
+        r->base = c->arena + r->off_base;
+        r->cand = c->arena + r->off_cand;
+        r->reason = c->arena + r->off_reason;
     }
-    cmp->base_id = cmp->arena + cmp->off_base_id;
-    cmp->cand_id = cmp->arena + cmp->off_cand_id;
-    cmp->gate_reason = cmp->arena + cmp->off_gate_reason;
-    cmp->metric.metric = cmp->arena + cmp->off_metric;
-    cmp->metric.method = cmp->arena + cmp->off_method;
-    cmp->metric.unit = cmp->has_metric && cmp->arena[cmp->off_unit] ? cmp->arena + cmp->off_unit : NULL;
-    mcpp_metric_side_free(&sb);
-    mcpp_metric_side_free(&sc);
-    *out = cmp;
     return MCPP_OK;
-fail:
-    mcpp_metric_side_free(&sb);
-    mcpp_metric_side_free(&sc);
-    mcpp_sb_free(&ex.text);
-    free(ex.rows);
-    free(cmp);
+}
+
+int mcpp_comparison_explain(const mcpp_comparison *comparison)
+{
+    MCPP_CHECK_ARG(comparison, "mcpp_comparison_explain: NULL comparison");
+    mcpp_comparison *c = (mcpp_comparison *)comparison; /* rows are a cache: readers may build them */
+    if (atomic_load_explicit(&c->rows_state, memory_order_acquire) == ROWS_READY) return MCPP_OK;
+    pthread_mutex_lock(&c->rows_lock);
+    int rc = MCPP_OK;
+    if (atomic_load_explicit(&c->rows_state, memory_order_relaxed) != ROWS_READY) {
+        rc = build_rows(c);
+        if (rc == MCPP_OK) atomic_store_explicit(&c->rows_state, ROWS_READY, memory_order_release);
+    }
+    pthread_mutex_unlock(&c->rows_lock);
     return rc;
 }
 
 void mcpp_comparison_free(mcpp_comparison *comparison)
 {
     if (!comparison) return;
+    pthread_mutex_destroy(&comparison->rows_lock);
+    mcpp_receipt_free((mcpp_receipt *)comparison->base);
+    mcpp_receipt_free((mcpp_receipt *)comparison->cand);
+    mcpp_policy_view_release(comparison->view);
+    free(comparison->rules);
     free(comparison->rows);
     free(comparison->arena);
     free(comparison);
@@ -780,36 +935,54 @@ mcpp_verdict mcpp_comparison_verdict(const mcpp_comparison *c)
 
 const char *mcpp_comparison_base_id(const mcpp_comparison *c) { return c ? c->base_id : NULL; }
 const char *mcpp_comparison_cand_id(const mcpp_comparison *c) { return c ? c->cand_id : NULL; }
-size_t mcpp_comparison_row_count(const mcpp_comparison *c) { return c ? c->n_rows : 0; }
+
+/* The row at i, rendering the rows on first use; NULL when out of range or
+ * when they cannot be rendered (the last error says why). */
+static const cmp_row *row_at(const mcpp_comparison *c, size_t i)
+{
+    if (!c || mcpp_comparison_explain(c) != MCPP_OK) return NULL;
+    return i < c->n_rows ? &c->rows[i] : NULL;
+}
+
+size_t mcpp_comparison_row_count(const mcpp_comparison *c)
+{
+    return c && mcpp_comparison_explain(c) == MCPP_OK ? c->n_rows : 0;
+}
 
 const char *mcpp_comparison_row_dimension(const mcpp_comparison *c, size_t i)
 {
-    return c && i < c->n_rows ? c->rows[i].dim : NULL;
+    const cmp_row *r = row_at(c, i);
+    return r ? r->dim : NULL;
 }
 
 int mcpp_comparison_row_status(const mcpp_comparison *c, size_t i)
 {
-    return c && i < c->n_rows ? c->rows[i].status : -1;
+    const cmp_row *r = row_at(c, i);
+    return r ? r->status : -1;
 }
 
 int mcpp_comparison_row_role(const mcpp_comparison *c, size_t i)
 {
-    return c && i < c->n_rows ? c->rows[i].role : -1;
+    const cmp_row *r = row_at(c, i);
+    return r ? r->role : -1;
 }
 
 const char *mcpp_comparison_row_base(const mcpp_comparison *c, size_t i)
 {
-    return c && i < c->n_rows ? c->rows[i].base : NULL;
+    const cmp_row *r = row_at(c, i);
+    return r ? r->base : NULL;
 }
 
 const char *mcpp_comparison_row_cand(const mcpp_comparison *c, size_t i)
 {
-    return c && i < c->n_rows ? c->rows[i].cand : NULL;
+    const cmp_row *r = row_at(c, i);
+    return r ? r->cand : NULL;
 }
 
 const char *mcpp_comparison_row_reason(const mcpp_comparison *c, size_t i)
 {
-    return c && i < c->n_rows ? c->rows[i].reason : NULL;
+    const cmp_row *r = row_at(c, i);
+    return r ? r->reason : NULL;
 }
 
 const mcpp_metric_result *mcpp_comparison_metric(const mcpp_comparison *c)
@@ -819,4 +992,9 @@ const mcpp_metric_result *mcpp_comparison_metric(const mcpp_comparison *c)
 
 mcpp_gate_outcome mcpp_comparison_gate(const mcpp_comparison *c) { return c ? c->gate : MCPP_GATE_UNDETERMINED; }
 
-const char *mcpp_comparison_gate_reason(const mcpp_comparison *c) { return c ? c->gate_reason : NULL; }
+const char *mcpp_comparison_gate_reason(const mcpp_comparison *c)
+{
+    if (!c) return NULL;
+    /* never NULL: a reason that cannot be made says why (the last error too) */
+    return mcpp_comparison_explain(c) == MCPP_OK ? c->gate_reason : "(out of memory writing the reason)";
+}

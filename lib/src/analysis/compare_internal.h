@@ -32,6 +32,12 @@ typedef struct mcpp_metric_ident {
     int higher_is_better;
 } mcpp_metric_ident;
 
+/* Renders a comparison's rows if they are not yet (they are made when first
+ * read, from the receipts and policy view the comparison holds). MCPP_OK, or
+ * MCPP_ENOMEM with the last error set; safe from several threads at once.
+ * Renderers call it first so a failure is reported, not drawn as no rows. */
+int mcpp_comparison_explain(const mcpp_comparison *comparison);
+
 /* ---- Headline values (compare_metric.c) ----------------------------------------------- */
 
 /* Values of the headline metric pooled over receipts of one side. */

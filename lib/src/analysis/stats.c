@@ -3,6 +3,7 @@
  * stats_internal.h for what each function promises).
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "analysis/stats_internal.h"
@@ -53,12 +54,116 @@ static size_t thin(const double *sorted, size_t n, size_t cap, double *out)
     return cap;
 }
 
+/* The k-th smallest of v[0..n) (0-based), partially reordering v: Wirth's
+ * selection (Hoare partitions around a median-of-three value of the range).
+ * For values without NaN this is exactly what sorting and reading index k
+ * gives, in linear expected time. */
+static double select_kth(double *v, size_t n, size_t k)
+{
+    ptrdiff_t l = 0, m = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
+    while (l < m) {
+        double a = v[l], b = v[l + (m - l) / 2], c = v[m];
+        double x = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+        ptrdiff_t i = l, j = m;
+        do {
+            while (v[i] < x) i++;
+            while (x < v[j]) j--;
+            if (i <= j) {
+                double t = v[i];
+                v[i] = v[j];
+                v[j] = t;
+                i++;
+                j--;
+            }
+        } while (i <= j);
+        if (j < kk) l = i;
+        if (kk < i) m = j;
+    }
+    return v[kk];
+}
+
+static int all_finite(const double *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(v[i])) return 0;
+    return 1;
+}
+
+/* The differences d(i,j) = lc[j] - lb[i] of sorted logs grow with j and
+ * shrink with i, so at least (j+1)(mb-i) of them are <= d(i,j): in the order
+ * by value that puts those dominated ones first on ties, d(i,j) stands at
+ * (j+1)(mb-i) - 1 or later. The k+1 first of that order all have
+ * (j+1)(mb-i) <= k+1, so the k-th smallest of these "corner" differences is
+ * the k-th smallest of all of them. corner_low writes them into out. */
+static size_t corner_low(double *out, const double *lb, size_t mb, const double *lc, size_t mc, size_t k)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < mb; i++) {
+        size_t w = (k + 1) / (mb - i);
+        if (w > mc) w = mc;
+        for (size_t j = 0; j < w; j++) out[n++] = lc[j] - lb[i];
+    }
+    return n;
+}
+
+/* Mirrored: at least (i+1)(mc-j) differences are >= d(i,j). */
+static size_t corner_high(double *out, const double *lb, size_t mb, const double *lc, size_t mc, size_t k)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < mb; i++) {
+        size_t w = (k + 1) / (i + 1);
+        if (w > mc) w = mc;
+        for (size_t j = mc - w; j < mc; j++) out[n++] = lc[j] - lb[i];
+    }
+    return n;
+}
+
+/* How many differences corner_low (and, by symmetry, corner_high) gives. */
+static size_t corner_count(size_t mb, size_t mc, size_t k)
+{
+    size_t n = 0;
+    for (size_t r = 1; r <= mb; r++) n += (k + 1) / r < mc ? (k + 1) / r : mc;
+    return n;
+}
+
+/* The cut-th smallest and cut-th largest of all nd differences, into *lo
+ * and *hi. `work` holds nd doubles. Finite logs: selected, from the corners
+ * when they are the smaller set. Otherwise sorted and read, so NaN and
+ * infinities order exactly as they always did. */
+static void interval_ends(const double *lb, size_t mb, const double *lc, size_t mc, size_t cut, double *work,
+                          double *lo, double *hi)
+{
+    size_t nd = mb * mc, nk = corner_count(mb, mc, cut);
+    int finite = all_finite(lb, mb) && all_finite(lc, mc);
+    if (finite && 2 * nk < nd) {
+        size_t n = corner_low(work, lb, mb, lc, mc, cut);
+        *lo = select_kth(work, n, cut);
+        n = corner_high(work, lb, mb, lc, mc, cut);
+        *hi = select_kth(work, n, n - 1 - cut);
+        return;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < mb; i++)
+        for (size_t j = 0; j < mc; j++) work[k++] = lc[j] - lb[i];
+    if (!finite) {
+        mcpp_sort_doubles(work, nd);
+        *lo = work[cut];
+        *hi = work[nd - 1 - cut];
+        return;
+    }
+    *lo = select_kth(work, nd, cut);
+    /* work[cut+1..] now holds the values at or above *lo */
+    *hi = nd - 1 - cut == cut ? *lo : select_kth(work + cut + 1, nd - cut - 1, nd - 2 - 2 * cut);
+}
+
 int mcpp_stats_hl_ratio_interval(const double *base_sorted, size_t nb, const double *cand_sorted,
                                  size_t nc, double confidence, double *low, double *high)
 {
     const size_t cap = 2000; /* 2000 x 2000 = 4M differences at most */
     size_t mb = nb < cap ? nb : cap, mc = nc < cap ? nc : cap;
-    double *lb = malloc((mb + mc) * sizeof *lb);
+    double small[64 + 1024]; /* step windows are short: no allocation for them */
+    int on_stack = mb + mc <= 64 && mb * mc <= 1024;
+    double *lb = on_stack ? small : malloc((mb + mc) * sizeof *lb);
     if (!lb) return -1;
     double *lc = lb + mb;
     mb = thin(base_sorted, nb, cap, lb);
@@ -66,25 +171,25 @@ int mcpp_stats_hl_ratio_interval(const double *base_sorted, size_t nb, const dou
     for (size_t i = 0; i < mb; i++) lb[i] = log(lb[i]);
     for (size_t j = 0; j < mc; j++) lc[j] = log(lc[j]);
     size_t nd = mb * mc;
-    double *diffs = malloc(nd * sizeof *diffs);
-    if (!diffs) {
+    double *work = on_stack ? small + 64 : malloc(nd * sizeof *work);
+    if (!work) {
         free(lb);
         return -1;
     }
-    size_t k = 0;
-    for (size_t i = 0; i < mb; i++)
-        for (size_t j = 0; j < mc; j++) diffs[k++] = lc[j] - lb[i];
-    mcpp_sort_doubles(diffs, nd);
     double z = mcpp_stats_normal_quantile(1 - (1 - confidence) / 2);
     double sd = sqrt((double)mb * (double)mc * (double)(mb + mc + 1) / 12.0);
     double ca = floor((double)nd / 2.0 - z * sd);
     /* ca differences are cut from each end; never below zero, never past the middle. */
     size_t cut = ca > 0 ? (size_t)ca : 0;
     if (cut > (nd - 1) / 2) cut = (nd - 1) / 2;
-    *low = exp(diffs[cut]) - 1;
-    *high = exp(diffs[nd - 1 - cut]) - 1;
-    free(diffs);
-    free(lb);
+    double dlo, dhi;
+    interval_ends(lb, mb, lc, mc, cut, work, &dlo, &dhi);
+    *low = exp(dlo) - 1;
+    *high = exp(dhi) - 1;
+    if (!on_stack) {
+        free(work);
+        free(lb);
+    }
     return 0;
 }
 

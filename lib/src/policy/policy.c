@@ -182,6 +182,7 @@ static int policy_set_dimension_impl(mcpp_policy *p, const char *name, const cha
     memset(&nd, 0, sizeof nd);
     size_t cap = 0;
     int rc;
+    mcpp_policy_view_drop(p);
     const default_dim *def = find_default_dim(name);
     nd.name = strdup(name);
     MCPP_CHECK_ALLOC(nd.name);
@@ -245,6 +246,7 @@ int mcpp_policy_set_role(mcpp_policy *policy, const char *name, mcpp_role role)
     MCPP_CHECK_ARG(policy && name, "mcpp_policy_set_role: NULL argument");
     if (role != MCPP_ROLE_MUST_MATCH && role != MCPP_ROLE_QUALIFY && role != MCPP_ROLE_IGNORE)
         return mcpp_error_raise(MCPP_EINVALID, MCPP_ERROR_KIND_ENUM, "bad role %d", (int)role);
+    mcpp_policy_view_drop(policy);
     for (size_t i = 0; i < policy->n_dims; i++) {
         if (strcmp(policy->dims[i].name, name) == 0) {
             policy->dims[i].role = role;
@@ -360,6 +362,7 @@ int mcpp_policy_default(mcpp_policy **out)
 void mcpp_policy_free(mcpp_policy *policy)
 {
     if (!policy) return;
+    mcpp_policy_view_drop(policy); /* comparisons still holding it keep it */
     for (size_t i = 0; i < policy->n_dims; i++) dim_clear(&policy->dims[i]);
     free(policy->dims);
     for (size_t i = 0; i < policy->n_required; i++) free(policy->required[i]);
@@ -383,6 +386,7 @@ int mcpp_policy_set_name(mcpp_policy *policy, const char *name, int64_t version)
     MCPP_CHECK_ARG(policy && name, "mcpp_policy_set_name: NULL argument");
     char *n = strdup(name);
     MCPP_CHECK_ALLOC(n);
+    mcpp_policy_view_drop(policy);
     free(policy->name);
     policy->name = n;
     policy->version = version;
@@ -400,6 +404,7 @@ int mcpp_policy_add_required_field(mcpp_policy *policy, const char *path)
                               "required field '%s' is not a field of schema %s", path, MCPP_SCHEMA_ID);
     for (size_t i = 0; i < policy->n_required; i++)
         if (policy->required_ids[i] == id) return MCPP_OK;
+    mcpp_policy_view_drop(policy);
     if (policy->n_required == policy->cap_required) {
         size_t nc = policy->cap_required ? policy->cap_required * 2 : 8;
         char **nr = realloc(policy->required, nc * sizeof *nr);
@@ -438,6 +443,7 @@ int mcpp_policy_set_noise(mcpp_policy *policy, const mcpp_noise_settings *noise)
     if (!isfinite(noise->noise_floor) || noise->noise_floor < 0)
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "noise.noise_floor", 0, 0,
                               "must be a finite number >= 0");
+    mcpp_policy_view_drop(policy);
     policy->noise = *noise;
     return MCPP_OK;
 }
@@ -460,6 +466,7 @@ int mcpp_policy_set_gate(mcpp_policy *policy, const mcpp_gate_settings *gate)
                               "must lie strictly between 0 and 1");
     char *m = strdup(metric);
     MCPP_CHECK_ALLOC(m);
+    mcpp_policy_view_drop(policy);
     free(policy->gate_metric);
     policy->gate_metric = m;
     ref.text = m;
@@ -488,6 +495,7 @@ int mcpp_policy_set_adjacency_width(mcpp_policy *policy, int width)
     MCPP_CHECK_ARG(policy, "mcpp_policy_set_adjacency_width: NULL policy");
     if (width < 1)
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "adjacency_width", 0, 0, "must be >= 1");
+    mcpp_policy_view_drop(policy);
     policy->adjacency_width = width;
     return MCPP_OK;
 }
@@ -497,6 +505,7 @@ int mcpp_policy_adjacency_width(const mcpp_policy *policy) { return policy ? pol
 int mcpp_policy_set_allow_point_comparisons(mcpp_policy *policy, int allow)
 {
     MCPP_CHECK_ARG(policy, "mcpp_policy_set_allow_point_comparisons: NULL policy");
+    mcpp_policy_view_drop(policy);
     policy->allow_point_comparisons = allow != 0;
     return MCPP_OK;
 }
@@ -516,6 +525,7 @@ int mcpp_policy_add_rule(mcpp_policy *policy, const char *name, mcpp_rule_fn fn,
         if (free_userdata) free_userdata(userdata);
         return MCPP_ERROR_ARG("mcpp_policy_add_rule: NULL argument");
     }
+    mcpp_policy_view_drop(policy);
     if (policy->n_rules == policy->cap_rules) {
         size_t nc = policy->cap_rules ? policy->cap_rules * 2 : 4;
         mcpp_policy_rule *nr = realloc(policy->rules, nc * sizeof *nr);

@@ -8,6 +8,8 @@
 #ifndef MCPP_POLICY_INTERNAL_H
 #define MCPP_POLICY_INTERNAL_H
 
+#include <stdatomic.h>
+
 #include "mcpp_receipts/policy.h"
 #include "analysis/metric_ref.h"
 
@@ -100,6 +102,10 @@ struct mcpp_policy {
     int id_suite, id_not_recorded;
     int id_family;
     mcpp_policy_pair pairs[MCPP_POLICY_PAIRS];
+    /* The explanation view (policy_view.c): made on first use, dropped by
+     * the setters that change what it copies; `holders` counts on a view. */
+    _Atomic(struct mcpp_policy *) explain_view;
+    atomic_size_t holders;
 };
 
 /* The gate's metrics: the list, or `single` filled from the gate settings
@@ -123,6 +129,23 @@ const mcpp_policy *mcpp_policy_builtin(void);
 /* `policy` or, when NULL, the built-in default; NULL only when out of memory
  * (and then the last error is set). */
 const mcpp_policy *mcpp_policy_or_default(const mcpp_policy *policy);
+
+/* ---- The explanation view (policy_view.c) ----------------------------------------
+ * A comparison renders its rows when they are first read, maybe after the
+ * caller changed or freed the policy: it holds this immutable copy of what the
+ * rows and the gate reason read (name, dimensions, required fields, rule
+ * names, gate and noise settings and the engine's field ids), shared by every
+ * comparison made under the same policy state.
+ * The built-in policy is its own view. */
+
+/* The view of `p` with one more holder; NULL when out of memory (error set).
+ * Safe from several threads at once, like any read of a built policy. */
+const mcpp_policy *mcpp_policy_view_hold(const mcpp_policy *p);
+/* Ends one holder of a view (NULL-safe); the last one frees it. */
+void mcpp_policy_view_release(const mcpp_policy *view);
+/* Called by the setters that change what a view copies: later comparisons
+ * get a new view, earlier ones keep theirs. */
+void mcpp_policy_view_drop(mcpp_policy *p);
 
 /* 1 when `name` is a plain file name a policy may include or be asked for by
  * (letters, digits, '_', '-', '.'; not ".", no "..", no '/'); policy_search.c. */

@@ -286,6 +286,14 @@ int mcpp_accelerator_satisfies(int *out, char *why, size_t why_cap,
 {
     mcpp_accelerator req, obs;
     char scratch[8];
+    /* The same name twice is the same chip unless it names a platform (then
+     * the observed name must be a device of it): with no reason wanted, the
+     * common case needs no table scan. */
+    if (!why && out && requested && observed && strcmp(requested, observed) == 0 &&
+        !platform_vendor(requested)) {
+        *out = 1;
+        return MCPP_OK;
+    }
     if (!why || why_cap == 0) {
         why = scratch;
         why_cap = sizeof scratch;

@@ -212,7 +212,7 @@ int mcpp_receipt_image_write(unsigned char **out, size_t *out_len, const mcpp_re
     *out = NULL;
     *out_len = 0;
     /* the arena's size is not kept: it ends where the last thing in it ends */
-    size_t bound = malloc_usable_size(r->arena);
+    size_t bound = malloc_usable_size((char *)r->arena - MCPP_RECEIPT_HOLD_BYTES) - MCPP_RECEIPT_HOLD_BYTES;
     size_t head = head_size(r->arena, bound, mcpp_present(r, MCPP_F_id));
     if (head == SIZE_MAX) return MCPP_EUNSUPPORTED;
     mcpp_receipt copy = *r;
@@ -249,7 +249,7 @@ static char *new_arena(size_t *head_new, size_t *size_new, const char *old, cons
     size_t min = 1 + name + (has_id ? 0 : 19);
     size_t head = min + ((h->head_size + 16 - min % 16) % 16);
     size_t size = head + (h->arena_size - h->head_size);
-    char *arena = malloc(size);
+    char *arena = mcpp_receipt_arena_alloc(size);
     if (!arena) return NULL;
     memset(arena, 0, head);
     arena[0] = source_name != NULL;
@@ -291,7 +291,7 @@ int mcpp_receipt_image_read(mcpp_receipt **out, const void *blob, size_t len, co
     reloc x = {READ, NULL, 0, arena, size, h.head_size, head, size / sizeof(mcpp_xnode) + 1, 0};
     reloc_receipt(&x, r);
     if (x.bad) {
-        free(arena);
+        mcpp_receipt_arena_free(arena);
         free(r);
         return MCPP_EINVALID;
     }

@@ -343,23 +343,25 @@ int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *sourc
     cache.replay = 1;
     size_t size = a.used; /* never 0: the head has its flag byte */
     mcpp_receipt *r = malloc(sizeof *r);
-    char *block = malloc(size ? size : 1);
-    if (!r || !block) {
+    char *hold = malloc(MCPP_RECEIPT_HOLD_BYTES + size); /* the holder count, then the arena */
+    if (!r || !hold) {
         free(r);
-        free(block);
+        free(hold);
         mcpp_sb_free(&cache.texts);
         return MCPP_ENOMEM;
     }
+    char *block = hold + MCPP_RECEIPT_HOLD_BYTES;
     a.base = block;
     a.used = 0;
     if (pack_pass(&a, r, staging, source_name, &cache) != 0) {
         free(r);
-        free(block);
+        free(hold);
         mcpp_sb_free(&cache.texts);
         return MCPP_ENOMEM;
     }
     mcpp_sb_free(&cache.texts);
     r->arena = block;
+    atomic_init(mcpp_receipt_holders(r), 0);
     char id_initial[2048];
     mcpp_sb_init(&tmp, id_initial, sizeof id_initial);
     if (!mcpp_present(r, MCPP_F_id)) {
@@ -424,7 +426,14 @@ void mcpp_receipt_free(mcpp_receipt *receipt)
 {
     if (!receipt)
         return;
-    free(receipt->arena);
+    /* The last holder frees (acq_rel: its reads happen before the free). */
+    if (!receipt->arena) { /* not packed: nobody can hold it */
+        free(receipt);
+        return;
+    }
+    if (atomic_fetch_sub_explicit(mcpp_receipt_holders(receipt), 1, memory_order_acq_rel) != 0)
+        return;
+    free((char *)receipt->arena - MCPP_RECEIPT_HOLD_BYTES);
     free(receipt);
 }
 

@@ -16,8 +16,10 @@
 #define MCPP_RECEIPT_INTERNAL_H
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
@@ -158,6 +160,42 @@ struct mcpp_receipt {
 };
 _Static_assert(sizeof(struct mcpp_receipt) <= 1000,
                "a receipt struct over 1000 bytes makes every load take malloc's large path");
+
+/* A packed receipt's arena is preceded, in the same allocation, by the count
+ * of its holders besides the caller that made it (a comparison holds the two
+ * receipts it explains): mcpp_receipt_free frees at the last one. Kept there
+ * because the struct is at its size limit. */
+#define MCPP_RECEIPT_HOLD_BYTES 16 /* keeps the arena 16-byte aligned */
+
+static inline atomic_uint *mcpp_receipt_holders(const mcpp_receipt *r)
+{
+    return (atomic_uint *)((char *)r->arena - MCPP_RECEIPT_HOLD_BYTES);
+}
+
+/* An arena of `size` bytes with its holder count before it (0 holders
+ * besides the maker), for code that builds a receipt without mcpp_pack (the
+ * store's images); NULL when out of memory. Freed by mcpp_receipt_free, or
+ * by mcpp_receipt_arena_free before it is given to a receipt. */
+static inline char *mcpp_receipt_arena_alloc(size_t size)
+{
+    char *hold = malloc(MCPP_RECEIPT_HOLD_BYTES + (size ? size : 1));
+    if (!hold) return NULL;
+    atomic_init((atomic_uint *)hold, 0);
+    return hold + MCPP_RECEIPT_HOLD_BYTES;
+}
+
+static inline void mcpp_receipt_arena_free(char *arena)
+{
+    if (arena) free(arena - MCPP_RECEIPT_HOLD_BYTES);
+}
+
+/* Keeps a packed receipt alive until a matching mcpp_receipt_free. Receipts
+ * are immutable, so a holder reads later exactly what it would read now. */
+static inline const mcpp_receipt *mcpp_receipt_hold(const mcpp_receipt *r)
+{
+    atomic_fetch_add_explicit(mcpp_receipt_holders(r), 1, memory_order_relaxed);
+    return r;
+}
 
 static inline const char *mcpp_head_source_name(const mcpp_receipt *r)
 {

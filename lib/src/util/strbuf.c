@@ -105,6 +105,12 @@ void mcpp_sb_printf(mcpp_strbuf *sb, const char *fmt, ...)
     sb->len += (size_t)n;
 }
 
+void mcpp_sb_init_discard(mcpp_strbuf *sb)
+{
+    mcpp_sb_init(sb, NULL, 0);
+    sb->failed = 1; /* appends return at their first check */
+}
+
 void mcpp_sb_free(mcpp_strbuf *sb)
 {
     if (sb->owned)

@@ -25,6 +25,9 @@ void mcpp_sb_init(mcpp_strbuf *sb, char *initial, size_t cap);
 /* Starts with a heap block of `initial` bytes holding "" (data is never NULL
  * unless the allocation failed, which latches `failed`). */
 void mcpp_sb_init_heap(mcpp_strbuf *sb, size_t initial);
+/* A buffer that keeps nothing: every append is skipped before any formatting
+ * (for a caller that wants a function's decision now and its text later). */
+void mcpp_sb_init_discard(mcpp_strbuf *sb);
 void mcpp_sb_put(mcpp_strbuf *sb, const char *s, size_t n);
 void mcpp_sb_puts(mcpp_strbuf *sb, const char *s);
 void mcpp_sb_putc(mcpp_strbuf *sb, char c);
