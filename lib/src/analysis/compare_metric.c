@@ -437,12 +437,8 @@ void mcpp_metric_render_text(mcpp_strbuf *b, const mcpp_metric_result *m, const 
     if (m->point_comparison) {
         mcpp_sb_puts(b, " (point comparison: no interval)\n");
     } else {
-        double lo, hi;
-        mcpp_metric_improvement_interval(m, &lo, &hi);
         mcpp_sb_printf(b, "  [%.0f%% interval: ", m->confidence * 100);
-        mcpp_sb_change_words(b, lo);
-        mcpp_sb_puts(b, " .. ");
-        mcpp_sb_change_words(b, hi);
+        mcpp_sb_interval_words(b, m);
         mcpp_sb_puts(b, "]\n");
     }
     mcpp_sb_printf(b, "%snoise floor %.2f%%   method: %s\n", indent, m->noise_floor * 100, m->method);

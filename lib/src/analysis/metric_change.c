@@ -37,3 +37,12 @@ void mcpp_sb_change_words(mcpp_strbuf *b, double u)
     if (rounds_to_zero(u)) mcpp_sb_puts(b, mcpp_change_word(u));
     else mcpp_sb_printf(b, "%s by %.1f%%", mcpp_change_word(u), fabs(u) * 100);
 }
+
+void mcpp_sb_interval_words(mcpp_strbuf *b, const mcpp_metric_result *m)
+{
+    double lo, hi;
+    mcpp_metric_improvement_interval(m, &lo, &hi);
+    mcpp_sb_change_words(b, lo);
+    mcpp_sb_puts(b, " .. ");
+    mcpp_sb_change_words(b, hi);
+}

@@ -18,6 +18,8 @@ void mcpp_metric_improvement_interval(const mcpp_metric_result *m, double *low, 
 /* "better by 3.1%", "worse by 37.0%", "unchanged": the words every renderer
  * uses for an improvement u. */
 void mcpp_sb_change_words(mcpp_strbuf *b, double u);
+/* The interval in words: "worse by 1.0% .. better by 1.0%". */
+void mcpp_sb_interval_words(mcpp_strbuf *b, const mcpp_metric_result *m);
 /* "better", "worse" or "unchanged" (static). */
 const char *mcpp_change_word(double u);
 

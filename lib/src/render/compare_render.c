@@ -161,12 +161,8 @@ static void markdown_metric(mcpp_strbuf *b, const mcpp_metric_result *m)
     if (m->point_comparison) {
         mcpp_sb_puts(b, " (point comparison, no interval)");
     } else {
-        double lo, hi;
-        mcpp_metric_improvement_interval(m, &lo, &hi);
         mcpp_sb_printf(b, ", %.0f%% interval ", m->confidence * 100);
-        mcpp_sb_change_words(b, lo);
-        mcpp_sb_puts(b, " .. ");
-        mcpp_sb_change_words(b, hi);
+        mcpp_sb_interval_words(b, m);
     }
     mcpp_sb_printf(b, ", noise floor %.2f%%\n", m->noise_floor * 100);
 }

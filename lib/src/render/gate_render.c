@@ -260,12 +260,8 @@ static void put_metric_markdown(mcpp_strbuf *b, const gate_entry *e)
     put_metric_cell(b, e);
     const mcpp_metric_result *m = gate_first_result(e);
     if (m && !m->point_comparison) {
-        double lo, hi;
-        mcpp_metric_improvement_interval(m, &lo, &hi);
         mcpp_sb_printf(b, " (%.0f%%: ", m->confidence * 100);
-        mcpp_sb_change_words(b, lo);
-        mcpp_sb_puts(b, " .. ");
-        mcpp_sb_change_words(b, hi);
+        mcpp_sb_interval_words(b, m);
         mcpp_sb_putc(b, ')');
     }
 }
