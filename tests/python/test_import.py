@@ -171,6 +171,36 @@ def test_google_benchmark_repetitions_become_samples(gbench_runs):
     assert sort["extra.google_benchmark.context.cpu_scaling_enabled"] == raw["context"]["cpu_scaling_enabled"]
 
 
+# Google Benchmark's context has no processor model: the importer states no
+# accelerator and says "hardware" is not recorded (docs/import.md). A team that
+# gates across machines makes the recorded machine facts a dimension itself.
+MACHINE_POLICY = '''return { include = {"default.lua"}, name = "gbench_machine",
+  dimensions = { define = { machine = { "hardware.host.cores", "extra.google_benchmark.context.caches",
+                                        "extra.google_benchmark.context.cpu_scaling_enabled" } },
+                 must_match = { "machine" } } }'''
+
+
+def test_google_benchmark_hardware_is_not_recorded_and_a_policy_can_match_machine_facts(gbench_runs, tmp_path):
+    raw = json.loads(gbench_runs["base"].read_text())
+    base = mr.import_results("google-benchmark", gbench_runs["base"])[0]
+    assert "hardware" in base["source.not_recorded"]
+    assert base["hardware.observed.accelerator"] is None
+    assert base["source.host"] == raw["context"]["host_name"]
+    policy = mr.Policy.from_string(MACHINE_POLICY, str(REPO / "policy" / "gbench_machine.lua"))
+    noise = mr.import_results("google-benchmark", gbench_runs["noise"])[0]
+    same = mr.compare(base, noise, policy)
+    assert same.verdict in ("comparable", "qualified")
+    assert {d["name"]: d["status"] for d in same.to_dict()["dimensions"]}["machine"] == "match"
+    other = dict(raw, context=dict(raw["context"], caches=[{"type": "Unified", "level": 3, "size": 8388608,
+                                                             "num_sharing": 4}]))
+    other_path = tmp_path / "other_machine.json"
+    other_path.write_text(json.dumps(other))
+    moved = mr.compare(base, mr.import_results("google-benchmark", other_path)[0], policy)
+    assert moved.verdict == "not_comparable"
+    assert {d["name"]: d["status"] for d in moved.to_dict()["dimensions"]}["machine"] == "mismatch"
+    assert mr.compare(base, mr.import_results("google-benchmark", other_path)[0]).verdict != "not_comparable"
+
+
 # ---- MLPerf ---------------------------------------------------------------------------
 
 def test_mlperf_tree_gives_one_receipt_per_run(mlperf_dir):
