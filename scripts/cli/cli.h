@@ -83,6 +83,9 @@ int cli_take_skip_invalid(int *argc, char **argv);
  * (a "skipped" member of the JSON object; lines after text and markdown). */
 void cli_print_with_skipped(FILE *to, const char *text, mcpp_output_format format,
                       const struct mcpp_receipt_set *const *sets, size_t n_sets);
+/* The same into *out (free() it), for --output files; MCPP_OK or MCPP_ENOMEM. */
+int cli_render_with_skipped(char **out, const char *text, mcpp_output_format format,
+                            const struct mcpp_receipt_set *const *sets, size_t n_sets);
 
 /* cli_outputs.c: `--output FORMAT=PATH`, repeatable, so one run writes every
  * format it is asked for. Each file is rendered first and then written

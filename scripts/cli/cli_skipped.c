@@ -6,6 +6,7 @@
  * reader of the report (not only of stderr) sees what the verdict is not
  * based on.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -72,4 +73,20 @@ void cli_print_with_skipped(FILE *to, const char *text, mcpp_output_format forma
         for (size_t i = 0; i < mcpp_receipt_set_failure_count(sets[s]); i++)
             fprintf(to, format == MCPP_OUTPUT_MARKDOWN ? "- `%s`: %s\n" : "          %s: %s\n",
                     mcpp_receipt_set_failure_path(sets[s], i), mcpp_receipt_set_failure_message(sets[s], i));
+}
+
+int cli_render_with_skipped(char **out, const char *text, mcpp_output_format format,
+                            const mcpp_receipt_set *const *sets, size_t n_sets)
+{
+    size_t len = 0;
+    *out = NULL;
+    FILE *mem = open_memstream(out, &len);
+    if (!mem) return MCPP_ENOMEM;
+    cli_print_with_skipped(mem, text, format, sets, n_sets);
+    if (fclose(mem) != 0) {
+        free(*out);
+        *out = NULL;
+        return MCPP_ENOMEM;
+    }
+    return MCPP_OK;
 }

@@ -3,8 +3,10 @@
  * argument parsing and exit codes; the work and the rendering are the
  * library's (compare.h, frontier.h), shared with the bindings.
  *
- * Exit codes: compare 0 comparable/qualified and gate passed,
- * 1 regression beyond the gate, 2 not comparable or insufficient; gate 0/1/2
+ * Exit codes: compare 0 comparable/qualified and no regression established
+ * (gate passed or undetermined: the verdict is compare's answer, the gate's
+ * undetermined is gate's exit 2), 1 regression beyond the gate, 2 not
+ * comparable or insufficient; gate 0/1/2
  * as its outcome; claim 0 supported, 1 contradicted, 2 unsupported or
  * ambiguous (the selector matches more than one lane); frontier
  * 0. Any unreadable input or policy is 3 (the report of what did load is
@@ -229,9 +231,14 @@ static const char COMPARE_HELP[] =
     "a metric name (time_to_train_s, BM_Sort/1024.real_time), \"primary\" (each\n"
     "receipt's headline metric, the default) or a schema path; unit and direction\n"
     "come from the receipts (docs/metrics.md). --output FORMAT=FILE (text, json or\n"
-    "markdown; repeatable) also writes that format to FILE atomically.\n\n"
-    "exit codes: 0 comparable (or qualified) and the gate passes, 1 regression beyond\n"
-    "the gate, 2 not comparable or insufficient, 3 invalid input or policy, 4 internal error\n";
+    "markdown; repeatable) also writes that format to FILE atomically (no html: the\n"
+    "page is a frontier's; `report BASE CAND` or `gate --output html=FILE` make one).\n\n"
+    "exit codes: 0 comparable or qualified, and no regression beyond the gate is\n"
+    "established (the gate passed, or it is undetermined: a point comparison the\n"
+    "policy refuses, the metric missing on a side, a unit or direction mismatch;\n"
+    "the report says which), 1 regression beyond the gate, 2 not comparable or\n"
+    "insufficient, 3 invalid input or policy, 4 internal error. `gate` over the\n"
+    "same pair exits 2 when undetermined.\n";
 
 static const char *const REPORT_FORMATS[] = {"text", "json", "markdown", NULL};
 
@@ -290,22 +297,58 @@ done:
 
 /* ---- frontier --------------------------------------------------------------------------- */
 
-static int render_frontier(char **out, const char *format, const void *f)
+static const char *const FRONTIER_FORMATS[] = {"text", "json", "markdown", "html", NULL};
+
+/* What a frontier --output file is rendered from. */
+typedef struct frontier_ctx {
+    const mcpp_frontier *f;
+    const mcpp_receipt_set *set; /* NULL for the whole store (its lane summaries) */
+} frontier_ctx;
+
+/* The page of `mcpp-receipts report`: the receipts per lane, the skipped files. */
+static int render_frontier_html(char **out, const frontier_ctx *x)
 {
+    size_t n_skipped = x->set ? mcpp_receipt_set_failure_count(x->set) : 0;
+    const char **skipped = malloc((n_skipped + 1) * sizeof *skipped);
+    if (!skipped) return MCPP_ENOMEM;
+    for (size_t i = 0; i < n_skipped; i++) skipped[i] = mcpp_receipt_set_failure_message(x->set, i);
+    mcpp_html_report_options o = MCPP_HTML_REPORT_OPTIONS_INIT;
+    o.title = "Frontier";
+    o.receipts = x->set ? mcpp_receipt_set_items(x->set) : NULL;
+    o.n_receipts = x->set ? mcpp_receipt_set_count(x->set) : 0;
+    o.skipped = skipped;
+    o.n_skipped = n_skipped;
+    int rc = mcpp_frontier_render_html(out, x->f, &o);
+    free(skipped);
+    return rc;
+}
+
+/* A frontier --output file: the report with the skipped files listed in it,
+ * as stdout has them. */
+static int render_frontier(char **out, const char *format, const void *ctx)
+{
+    const frontier_ctx *x = ctx;
+    if (strcmp(format, "html") == 0) return render_frontier_html(out, x);
     mcpp_output_format fmt = MCPP_OUTPUT_TEXT;
+    char *text = NULL;
     int rc = mcpp_output_format_parse(&fmt, format);
-    return rc == MCPP_OK ? mcpp_frontier_render(out, f, fmt) : rc;
+    if (rc == MCPP_OK) rc = mcpp_frontier_render(&text, x->f, fmt);
+    if (rc == MCPP_OK) rc = cli_render_with_skipped(out, text, fmt, &x->set, x->set ? 1 : 0);
+    mcpp_free(text);
+    return rc;
 }
 
 static const char FRONTIER_HELP[] =
     "usage: mcpp-receipts frontier PATH... [--policy P.lua] [--metric M] [--format text|json|markdown]\n"
+    "                              [--output FORMAT=FILE]... [--skip-invalid]\n"
     "       mcpp-receipts frontier --store DB [COLUMN=VALUE,...] [...]\n\n"
     "Groups the receipts under PATH (files, or directories read recursively for\n"
     "*.json, *.yaml, *.yml) into lanes and labels each lane stable or unstable with\n"
     "its reasons, headline number, interval and adjacent lanes. --metric M heads\n"
     "the lanes with M (default: the policy's gate metric, \"primary\"). --output\n"
-    "FORMAT=FILE (text, json or markdown; repeatable) also writes that format to\n"
-    "FILE atomically (without the skipped-file list, which stdout and `report` carry).\n\n"
+    "FORMAT=FILE (text, json, markdown or html; repeatable) also writes that format\n"
+    "to FILE atomically, with the skipped files listed in it as on stdout (html: the\n"
+    "page of `mcpp-receipts report`).\n\n"
     "--skip-invalid decides on the receipts that loaded; every skipped file is\n"
     "listed in the report either way.\n\n"
     "exit codes: 0 report printed, 3 some input or the policy could not be read\n"
@@ -321,7 +364,7 @@ int cli_frontier(int argc, char **argv)
     int skip = cli_take_skip_invalid(&argc, argv);
     cli_outputs outs;
     common_opts o = {0};
-    int bad = 0, ex = cli_take_outputs(&argc, argv, &outs, REPORT_FORMATS);
+    int bad = 0, ex = cli_take_outputs(&argc, argv, &outs, FRONTIER_FORMATS);
     if (!ex) ex = parse_common(argc, argv, &o, NULL, NULL);
     mcpp_policy *policy = NULL;
     mcpp_receipt_set *set = NULL;
@@ -344,7 +387,8 @@ int cli_frontier(int argc, char **argv)
     const mcpp_receipt_set *sets[1] = {set};
     size_t n_sets = set ? 1 : 0; /* the whole store: no set was loaded */
     if ((ex = print_report(rc, text, o.format, sets, n_sets)) != 0) goto done;
-    if ((ex = cli_write_outputs(&outs, render_frontier, f)) != 0) goto done;
+    frontier_ctx ctx = {f, set};
+    if ((ex = cli_write_outputs(&outs, render_frontier, &ctx)) != 0) goto done;
     ex = inputs_exit(bad, skip, sets, n_sets);
 done:
     mcpp_frontier_free(f);

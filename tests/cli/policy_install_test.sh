@@ -18,7 +18,7 @@ if ! cmake --install "$build" --prefix "$prefix" >"$work/install.log" 2>&1; then
   bad "cmake --install failed:"; sed 's/^/    /' "$work/install.log"; exit 1
 fi
 installed=$prefix/share/mcpp_receipts/policy
-for p in default strict cross_hardware shared_cpu; do
+for p in default strict cross_hardware shared_cpu micro_benchmark mlperf; do
   [ -f "$installed/$p.lua" ] && ok "installed $p.lua" || bad "missing $installed/$p.lua"
 done
 cli=$prefix/bin/mcpp-receipts

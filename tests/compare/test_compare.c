@@ -470,6 +470,47 @@ TEST(json_rendering_parses_and_has_the_documented_keys)
     mcpp_receipt_free(b);
 }
 
+/* A comparison whose values are too long for a GitHub comment: the markdown
+ * stays under the 60,000-character budget with long values cut (and says so),
+ * the differing row still shown; JSON keeps them whole (issue 13). */
+TEST(markdown_of_huge_values_stays_under_the_comment_budget)
+{
+    size_t n = 40000;
+    char *from = malloc(n + 32), *to = malloc(n + 32);
+    CHECK(from && to);
+    if (!from || !to) return;
+    memcpy(from, "\"dataset\":\"", 11);
+    memcpy(to, "\"dataset\":\"", 11);
+    memset(from + 11, 'a', n);
+    memset(to + 11, 'b', n);
+    strcpy(from + 11 + n, "\"");
+    strcpy(to + 11 + n, "\"");
+    mcpp_receipt *a = FIX("\"dataset\":\"fineweb-edu\"", from);
+    mcpp_receipt *b = FIX("\"dataset\":\"fineweb-edu\"", to, BASE_ID, "\"id\":\"cand-1\"");
+    mcpp_comparison *c = NULL;
+    CHECK_INT_EQ(mcpp_compare(&c, NULL, a, b), MCPP_OK);
+    CHECK_INT_EQ(mcpp_comparison_verdict(c), MCPP_VERDICT_NOT_COMPARABLE);
+    char *md = NULL, *json = NULL;
+    CHECK_INT_EQ(mcpp_comparison_render(&md, c, MCPP_OUTPUT_MARKDOWN), MCPP_OK);
+    CHECK(md && strlen(md) <= 60000);
+    CHECK_CONTAINS(md, "Values longer than 200 characters are cut here");
+    CHECK_CONTAINS(md, "| data | **mismatch** | path=real dataset=aaaa");
+    CHECK_CONTAINS(md, "**Gate: undetermined**");
+    char run[201];
+    memset(run, 'b', 200);
+    run[200] = '\0';
+    CHECK(md && !strstr(md, run) && strstr(md, run + 100)); /* cells cut at 200 characters */
+    CHECK_INT_EQ(mcpp_comparison_render(&json, c, MCPP_OUTPUT_JSON), MCPP_OK);
+    CHECK(json && strlen(json) > 2 * n);
+    mcpp_free(md);
+    mcpp_free(json);
+    mcpp_comparison_free(c);
+    mcpp_receipt_free(a);
+    mcpp_receipt_free(b);
+    free(from);
+    free(to);
+}
+
 TEST(null_arguments_are_refused_and_accessors_are_null_safe)
 {
     mcpp_comparison *c = (mcpp_comparison *)1;
@@ -597,6 +638,7 @@ int main(void)
     RUN(without_samples_the_comparison_is_a_flagged_point_comparison);
     RUN(not_comparable_pair_gets_no_metric_and_an_undetermined_gate);
     RUN(json_rendering_parses_and_has_the_documented_keys);
+    RUN(markdown_of_huge_values_stays_under_the_comment_budget);
     RUN(null_arguments_are_refused_and_accessors_are_null_safe);
     RUN(gate_run_pools_comparable_baselines_and_fails_on_regression);
     RUN(gate_run_pools_each_of_many_baseline_ids_once);

@@ -117,6 +117,49 @@ TEST(undetermined_candidate_names_the_blocking_dimension_and_values)
     mcpp_receipt_free(cand);
 }
 
+/* Candidates of two lanes with one name are told apart as the frontier of
+ * the candidates tells them apart, in every format (issue 13/19). */
+TEST(candidates_show_the_frontiers_display_label_in_every_format)
+{
+    mcpp_receipt *b1 = scaled("base-1", 1.0, "\"top_k\":2", "\"top_k\":2");
+    mcpp_receipt *c2 = scaled("cand-k2", 1.0, "\"top_k\":2", "\"top_k\":2");
+    mcpp_receipt *c4 = scaled("cand-k4", 1.0, "\"top_k\":2", "\"top_k\":4");
+    const mcpp_receipt *bases[] = {b1}, *cands[] = {c2, c4};
+    mcpp_gate_report *r = NULL;
+    CHECK_INT_EQ(mcpp_gate_run(&r, NULL, bases, 1, cands, 2), MCPP_OK);
+    mcpp_frontier *f = NULL;
+    CHECK_INT_EQ(mcpp_frontier_build(&f, NULL, cands, 2), MCPP_OK);
+    for (size_t i = 0; i < 2; i++) {
+        size_t lane = 0;
+        CHECK_INT_EQ(mcpp_frontier_find_lane(&lane, f, mcpp_gate_report_entry_lane_key(r, i)), MCPP_OK);
+        CHECK_STR_EQ(mcpp_gate_report_entry_lane_display_label(r, i), mcpp_frontier_lane_display_label(f, lane));
+        CHECK_STR_EQ(mcpp_gate_report_entry_lane_label(r, i), "NAM56R hybrid MoE lane");
+    }
+    mcpp_frontier_free(f);
+    CHECK_STR_EQ(mcpp_gate_report_entry_lane_display_label(r, 0), "NAM56R hybrid MoE lane (top_k=2)");
+    CHECK_STR_EQ(mcpp_gate_report_entry_lane_display_label(r, 1), "NAM56R hybrid MoE lane (top_k=4)");
+    CHECK(mcpp_gate_report_entry_lane_display_label(r, 2) == NULL);
+    char *text = NULL, *md = NULL, *junit = NULL;
+    CHECK_INT_EQ(mcpp_gate_report_render(&text, r, MCPP_OUTPUT_TEXT), MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_report_render(&md, r, MCPP_OUTPUT_MARKDOWN), MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_report_render_junit(&junit, r), MCPP_OK);
+    CHECK_CONTAINS(text, "lane      NAM56R hybrid MoE lane (top_k=4)");
+    CHECK_CONTAINS(md, "| NAM56R hybrid MoE lane (top_k=4) |");
+    CHECK_CONTAINS(junit, "classname=\"NAM56R hybrid MoE lane (top_k=4)\"");
+    mcpp_free(text);
+    mcpp_free(md);
+    mcpp_free(junit);
+    cJSON *doc = render_json(r);
+    cJSON *lane = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "candidates"), 1), "lane");
+    CHECK_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(lane, "label")), "NAM56R hybrid MoE lane");
+    CHECK_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(lane, "display_label")), "NAM56R hybrid MoE lane (top_k=4)");
+    cJSON_Delete(doc);
+    mcpp_gate_report_free(r);
+    mcpp_receipt_free(b1);
+    mcpp_receipt_free(c2);
+    mcpp_receipt_free(c4);
+}
+
 /* Qualifies a pair whose candidate has graph breaks; blocks one with more than 4. */
 static int graph_break_rule(void *ud, const mcpp_receipt *base, const mcpp_receipt *cand, mcpp_rule_outcome *outcome,
                             char *reason, size_t cap)
@@ -324,6 +367,7 @@ int main(void)
 {
     RUN(passed_candidate_shows_its_lane_baselines_and_qualifications);
     RUN(undetermined_candidate_names_the_blocking_dimension_and_values);
+    RUN(candidates_show_the_frontiers_display_label_in_every_format);
     RUN(fired_rules_are_listed_as_rules_for_passed_and_undetermined_candidates);
     RUN(a_long_history_is_decided_on_all_baselines_and_itemised_on_the_first_256);
     RUN(a_receipt_built_in_memory_has_no_path);

@@ -118,7 +118,7 @@ printf 'return { name = "nothing" }\n' >"$tmp/nothing.lua"
 expect policy_without_dimensions_is_refused_exit_3 3 "refused: the policy declares no dimensions at all" \
     "$BIN" policy check "$tmp/nothing.lua"
 expect shipped_policies_pass_check 0 "" "$BIN" policy check "$POL/default.lua" "$POL/strict.lua" \
-    "$POL/shared_cpu.lua" "$POL/cross_hardware.lua"
+    "$POL/shared_cpu.lua" "$POL/cross_hardware.lua" "$POL/micro_benchmark.lua" "$POL/mlperf.lua"
 
 echo "$fails failed"
 [ "$fails" -eq 0 ]

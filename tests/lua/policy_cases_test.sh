@@ -8,7 +8,7 @@ set -u
 cli=$1 dir=$2 work=$3
 mkdir -p "$work"
 fail=0
-for p in default strict cross_hardware shared_cpu; do
+for p in default strict cross_hardware shared_cpu micro_benchmark mlperf; do
   if "$cli" policy test "$dir/$p.lua" "$dir/tests/$p.cases.json"; then
     echo "ok - $p.lua passes its cases"
   else
@@ -31,7 +31,8 @@ printf '{"cases": [{"base": "missing.json", "cand": "missing.json", "expect": "c
 "$cli" policy test "$dir/default.lua" "$work/bad_cases.json" >/dev/null 2>&1
 rc=$?
 if [ "$rc" -eq 3 ]; then echo "ok - unreadable receipt in a case exits 3"; else echo "not ok - bad case exit $rc"; fail=1; fi
-"$cli" policy check "$dir/default.lua" "$dir/strict.lua" "$dir/cross_hardware.lua" "$dir/shared_cpu.lua" >"$work/check.txt"
+"$cli" policy check "$dir/default.lua" "$dir/strict.lua" "$dir/cross_hardware.lua" "$dir/shared_cpu.lua" \
+  "$dir/micro_benchmark.lua" "$dir/mlperf.lua" >"$work/check.txt"
 rc=$?
 if [ "$rc" -eq 0 ] && grep -q '0 warnings' "$work/check.txt"; then
   echo "ok - shipped policies check clean"

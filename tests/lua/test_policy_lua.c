@@ -614,6 +614,59 @@ TEST(rule_mismatch_and_insufficient_drive_the_verdict)
     mcpp_policy_free(p);
 }
 
+/* A clone decides as the original, rules included (shared, alive after the
+ * original is freed), and changing the clone leaves the original as it was. */
+TEST(clone_shares_rules_and_changes_independently)
+{
+    mcpp_policy *p = load_text("return { name = 'cloned', gate = { metric = 'tokens_per_s', max_regression = 0.07 },\n"
+                               "  rules = { function(b, c) if c.status.outcome ~= 'ok' then return 'mismatch', 'not ok' end end } }");
+    mcpp_receipt *ok = example("nam56r_padded.json");
+    mcpp_receipt *partial = example("nam56r_jagged_graph_breaks.json");
+    mcpp_policy *c = NULL;
+    CHECK(p && ok && partial);
+    if (!p || !ok || !partial) goto done;
+    CHECK_INT_EQ(mcpp_policy_clone(&c, p), MCPP_OK);
+    CHECK(c != NULL && c != p);
+    if (!c) goto done;
+    CHECK_STR_EQ(mcpp_policy_name(c), "cloned");
+    CHECK_INT_EQ(mcpp_policy_rule_count(c), 1);
+    CHECK_INT_EQ(mcpp_policy_dimension_count(c), mcpp_policy_dimension_count(p));
+    CHECK_STR_EQ(mcpp_policy_gate(c)->metric, "tokens_per_s");
+    CHECK(mcpp_policy_gate(c)->max_regression == 0.07);
+    mcpp_gate_settings g = *mcpp_policy_gate(c);
+    g.metric = "peak_memory_gib";
+    CHECK_INT_EQ(mcpp_policy_set_gate(c, &g), MCPP_OK);
+    CHECK_STR_EQ(mcpp_policy_gate(c)->metric, "peak_memory_gib");
+    CHECK_STR_EQ(mcpp_policy_gate(p)->metric, "tokens_per_s");
+    CHECK_INT_EQ(verdict_of(c, ok, partial), MCPP_VERDICT_NOT_COMPARABLE);
+    mcpp_policy_free(p); /* the clone keeps the rule's sandbox alive */
+    p = NULL;
+    CHECK_INT_EQ(verdict_of(c, ok, partial), MCPP_VERDICT_NOT_COMPARABLE);
+    CHECK_INT_EQ(verdict_of(c, ok, ok), MCPP_VERDICT_COMPARABLE);
+    mcpp_policy *multi = load_text("return { gate = { metrics = { { name = 'tokens_per_s', max_regression = 0.02 },\n"
+                                   "  { name = 'peak_memory_gib', max_regression = 0.05 } } } }");
+    mcpp_policy *multi_copy = NULL;
+    CHECK(multi != NULL);
+    CHECK_INT_EQ(mcpp_policy_clone(&multi_copy, multi), MCPP_OK);
+    CHECK_INT_EQ(mcpp_policy_gate_metric_count(multi_copy), 2);
+    mcpp_gate_settings second = MCPP_GATE_SETTINGS_INIT;
+    CHECK_INT_EQ(mcpp_policy_gate_metric_at(&second, multi_copy, 1), MCPP_OK);
+    CHECK_STR_EQ(second.metric, "peak_memory_gib");
+    CHECK(second.max_regression == 0.05);
+    mcpp_policy_free(multi);
+    mcpp_policy_free(multi_copy);
+    mcpp_policy *d = NULL; /* NULL: a copy of the default */
+    CHECK_INT_EQ(mcpp_policy_clone(&d, NULL), MCPP_OK);
+    CHECK_STR_EQ(mcpp_policy_name(d), "default");
+    CHECK_INT_EQ(mcpp_policy_clone(NULL, c), MCPP_EARG);
+    mcpp_policy_free(d);
+done:
+    mcpp_policy_free(c);
+    mcpp_policy_free(p);
+    mcpp_receipt_free(ok);
+    mcpp_receipt_free(partial);
+}
+
 static int compare_fails_with(const mcpp_policy *p, const mcpp_receipt *r, const char *needle)
 {
     mcpp_comparison *c = NULL;
@@ -776,6 +829,7 @@ int main(int argc, char **argv)
     RUN(cross_hardware_policy_qualifies_a_different_accelerator);
     RUN(rule_reads_nested_sections_and_dotted_paths_of_both_receipts);
     RUN(rule_mismatch_and_insufficient_drive_the_verdict);
+    RUN(clone_shares_rules_and_changes_independently);
     RUN(rule_cannot_write_receipts_loop_forever_or_return_nonsense);
     RUN(rule_budget_resets_so_a_heavy_but_finite_rule_passes_every_call);
     RUN(rule_that_hit_a_limit_leaves_the_policy_usable_for_the_next_call);

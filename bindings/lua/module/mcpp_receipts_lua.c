@@ -5,17 +5,21 @@
  *
  *   mr.load(path)               -> receipt     (JSON or YAML, by extension)
  *   mr.loads(text [, fmt])      -> receipt     (fmt "json", "yaml" or "auto")
- *   mr.compare(a, b [, policy]) -> table       the keys of mcpp_comparison_render's JSON
- *                                              {schema, base, cand, verdict, dimensions,
+ *   mr.compare(a, b [, policy [, metric]]) -> table  the keys of mcpp_comparison_render's
+ *                                              JSON {schema, base, cand, verdict, dimensions,
  *                                              metric, gate} plus its text as "text"
- *   mr.frontier(list [, policy])-> table       the keys of mcpp_frontier_render's JSON
- *                                              {schema, policy, receipts, lanes} plus "text"
+ *   mr.frontier(list [, policy [, metric]]) -> table  the keys of mcpp_frontier_render's
+ *                                              JSON {schema, policy, receipts, lanes} plus "text"
  *   mr.claim(list, selector, value [, policy [, metric]]) -> table  the keys of
  *                                              mcpp_claim_result_render's JSON plus "text"
  *                                              (verdict "ambiguous" when several lanes match)
- *   mr.gate(baselines, candidates [, policy]) -> table  the keys of
+ *   mr.gate(baselines, candidates [, policy [, metric]]) -> table  the keys of
  *                                              mcpp_gate_report_render's JSON ("mcpp.gate/2")
  *                                              plus "text"
+ *   metric: a metric name ("time_to_train_s"), "primary" or a schema path; nil:
+ *   the policy's gate metric. It applies to that call only: the analysis runs
+ *   under a clone of the policy (mcpp_policy_clone) gating on it, as Python's
+ *   metric= does; the policy passed in is not changed.
  *   (a list holding two different receipts with one id raises a conflict error)
  *   mr.policy(path [, limits])  -> policy      (a sandboxed Lua policy file; limits is
  *                                              {time_limit_ms=, total_time_limit_ms=})
@@ -367,6 +371,30 @@ static const mcpp_policy *opt_policy(lua_State *L, int index)
     return p->policy;
 }
 
+/* The policy of one call that takes an optional metric (the argument at
+ * `metric_index`): `policy` itself (NULL: the default) without one; with one,
+ * a clone of `policy` gating on that metric alone, left on the stack as a
+ * policy userdata so that the collector frees it whatever raises later.
+ * Raises the library's error for a malformed metric. */
+static const mcpp_policy *policy_for_metric(lua_State *L, const mcpp_policy *policy, int metric_index)
+{
+    const char *metric = luaL_optstring(L, metric_index, NULL);
+    if (!metric)
+        return policy;
+    lua_policy *holder = lua_newuserdatauv(L, sizeof *holder, 0);
+    holder->policy = NULL;
+    luaL_setmetatable(L, POLICY_MT);
+    int rc = mcpp_policy_clone(&holder->policy, policy);
+    if (rc == MCPP_OK) {
+        mcpp_gate_settings g = *mcpp_policy_gate(holder->policy);
+        g.metric = metric;
+        rc = mcpp_policy_set_gate(holder->policy, &g);
+    }
+    if (rc != MCPP_OK)
+        raise_last_error(L);
+    return holder->policy;
+}
+
 /* limits.NAME as milliseconds into *out (unchanged when absent). */
 static void opt_limit_ms(lua_State *L, int limits, const char *name, int64_t *out, int allow_none)
 {
@@ -540,7 +568,7 @@ static int mr_compare(lua_State *L)
 {
     lua_receipt *a = check_receipt(L, 1);
     lua_receipt *b = check_receipt(L, 2);
-    const mcpp_policy *policy = opt_policy(L, 3);
+    const mcpp_policy *policy = policy_for_metric(L, opt_policy(L, 3), 4);
     mcpp_comparison *c = NULL;
     if (mcpp_compare(&c, policy, a->receipt, b->receipt) != MCPP_OK)
         return raise_last_error(L);
@@ -573,7 +601,7 @@ static const mcpp_receipt **check_receipt_list(lua_State *L, int idx, size_t *n_
 
 static int mr_frontier(lua_State *L)
 {
-    const mcpp_policy *policy = opt_policy(L, 2);
+    const mcpp_policy *policy = policy_for_metric(L, opt_policy(L, 2), 3); /* before the stack grows */
     size_t n = 0;
     const mcpp_receipt **list = check_receipt_list(L, 1, &n);
     mcpp_frontier *f = NULL;
@@ -616,12 +644,12 @@ static int render_gate(char **out, const void *r, int format)
     return mcpp_gate_report_render(out, r, (mcpp_output_format)format);
 }
 
-/* gate(baselines, candidates [, policy]): the merge gate; the keys of the
- * gate JSON ("mcpp.gate/2": outcome, exit_code, candidates with their lane,
- * pooled baselines, differences and metric) plus "text". */
+/* gate(baselines, candidates [, policy [, metric]]): the merge gate; the
+ * keys of the gate JSON ("mcpp.gate/2": outcome, exit_code, candidates with
+ * their lane, pooled baselines, differences and metric) plus "text". */
 static int mr_gate(lua_State *L)
 {
-    const mcpp_policy *policy = opt_policy(L, 3);
+    const mcpp_policy *policy = policy_for_metric(L, opt_policy(L, 3), 4); /* before the stack grows */
     size_t nb = 0, nc = 0;
     const mcpp_receipt **baselines = check_receipt_list(L, 1, &nb);
     const mcpp_receipt **candidates = check_receipt_list(L, 2, &nc);

@@ -571,7 +571,7 @@ class GateReport(_Rendered):
     ``outcome`` is "passed", "failed", "undetermined" or "error" (an input
     could not be read); ``exit_code`` is the CLI's (0, 1, 2, 3). Each entry of
     ``candidates`` is a dict with the keys of the gate JSON (docs/gate.md):
-    id, path, lane {key, short_key, label}, outcome, reason_code, reason,
+    id, path, lane {key, short_key, label, display_label}, outcome, reason_code, reason,
     baselines, verdicts, pooled [{id, path, verdict}], differences [{kind,
     dimension, status, base, cand, reason, pooled, baselines}], metric
     (the first gate metric's result, or None), metrics (one dict per gate metric:
@@ -617,7 +617,8 @@ class GateReport(_Rendered):
                       f"{_e(d.get('base'))} → {_e(d.get('cand'))} ({_e(d.get('baselines'))})"
                       for d in c.get("differences", [])]
             return "<br>".join(lines)
-        rows = [(c.get("outcome", ""), [_e(c.get("id")), _e((c.get("lane") or {}).get("label")),
+        rows = [(c.get("outcome", ""), [_e(c.get("id")), _e((c.get("lane") or {}).get("display_label")
+                                                                 or (c.get("lane") or {}).get("label")),
                                         _badge(c.get("outcome", "")),
                                         _e((c.get("metric") or {}).get("change", "–")),
                                         _e(c.get("baselines")), why(c)])

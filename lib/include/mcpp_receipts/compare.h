@@ -310,10 +310,15 @@ MCPP_API int mcpp_gate_report_entry_metric_at(mcpp_gate_metric *out, const mcpp_
  *   base_median_zero               no relative change can be formed
  */
 MCPP_API const char *mcpp_gate_report_entry_reason_code(const mcpp_gate_report *report, size_t index);
-/* The candidate's lane: its key (mcpp_lane_key) and a label for people
- * (lane.name, else the short key). Borrowed; NULL out of range. */
+/* The candidate's lane: its key (mcpp_lane_key), its label for people (as
+ * the frontier labels lanes: the least lane.name of its receipts, else the
+ * short key) and its display label, the label followed by what tells the
+ * lane from its neighbours among the candidates' lanes ("... (moe=jagged)"),
+ * exactly as `frontier` over the candidates prints it. Borrowed; NULL out of
+ * range. The reports show the display label. */
 MCPP_API const char *mcpp_gate_report_entry_lane_key(const mcpp_gate_report *report, size_t index);
 MCPP_API const char *mcpp_gate_report_entry_lane_label(const mcpp_gate_report *report, size_t index);
+MCPP_API const char *mcpp_gate_report_entry_lane_display_label(const mcpp_gate_report *report, size_t index);
 /* The input the candidate was loaded from (its file path when read from a
  * file; mcpp_receipt_source_name), NULL for receipts built in memory. */
 MCPP_API const char *mcpp_gate_report_entry_path(const mcpp_gate_report *report, size_t index);

@@ -47,6 +47,14 @@ MCPP_API int mcpp_policy_default(mcpp_policy **out);
 /* An empty policy (no dimensions, no required fields, default noise and gate). */
 MCPP_API int mcpp_policy_new(mcpp_policy **out, const char *name);
 MCPP_API void mcpp_policy_free(mcpp_policy *policy);
+/* An independent copy of `policy` (NULL: the default) to change without
+ * touching the original: name, dimensions, required fields, noise and gate
+ * settings (every gate metric), adjacency width. Its custom rules are the
+ * original's, shared: the same functions called with the same userdata
+ * (a Lua policy's sandbox, with its lock), which the last of the policies
+ * freed frees. A copy of the policy a comparison was made under decides as
+ * it does. MCPP_ENOMEM when out of memory. */
+MCPP_API int mcpp_policy_clone(mcpp_policy **out, const mcpp_policy *policy);
 
 MCPP_API const char *mcpp_policy_name(const mcpp_policy *policy);
 MCPP_API int mcpp_policy_set_name(mcpp_policy *policy, const char *name, int64_t version);

@@ -313,6 +313,7 @@ int mcpp_gate_run_filtered(mcpp_gate_report **out, const mcpp_policy *policy, co
         if (e->outcome == MCPP_GATE_FAILED) failed++;
         else if (e->outcome == MCPP_GATE_UNDETERMINED) undetermined++;
     }
+    if ((rc = mcpp_gate_explain_display_labels(r->entries, nc, p, candidates)) != 0) goto fail;
     mcpp_strbuf reason;
     mcpp_sb_init_heap(&reason, 256);
     /* A definite regression outranks an undetermined pair: both fail the gate,

@@ -41,6 +41,11 @@ const char *mcpp_gate_report_entry_lane_label(const mcpp_gate_report *r, size_t 
     return why(r, i) ? why(r, i)->lane_label : NULL;
 }
 
+const char *mcpp_gate_report_entry_lane_display_label(const mcpp_gate_report *r, size_t i)
+{
+    return why(r, i) ? why(r, i)->lane_display : NULL;
+}
+
 const char *mcpp_gate_report_entry_path(const mcpp_gate_report *r, size_t i)
 {
     return why(r, i) ? why(r, i)->path : NULL;

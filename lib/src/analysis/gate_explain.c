@@ -36,6 +36,29 @@ int mcpp_gate_explain_candidate(gate_explain *w, const mcpp_policy *p, const mcp
     return dup_or_null(&w->path, mcpp_receipt_source_name(cand));
 }
 
+int mcpp_gate_explain_display_labels(gate_entry *entries, size_t n, const mcpp_policy *p,
+                                     const mcpp_receipt *const *candidates)
+{
+    /* The frontier also decides stability, more than a label needs, but a
+     * gate has few candidates, and one labelling rule beats two. */
+    mcpp_frontier *f = NULL;
+    int rc = mcpp_frontier_build(&f, p, candidates, n);
+    for (size_t i = 0; i < n && rc == MCPP_OK; i++) {
+        gate_explain *w = &entries[i].why;
+        size_t lane = 0;
+        if (mcpp_frontier_find_lane(&lane, f, w->lane_key) != MCPP_OK) {
+            rc = mcpp_error_raise(MCPP_EINTERNAL, MCPP_ERROR_KIND_INTERNAL, "candidate %zu has no frontier lane", i);
+            break;
+        }
+        free(w->lane_label);
+        w->lane_label = NULL;
+        rc = dup_or_null(&w->lane_label, mcpp_frontier_lane_label(f, lane));
+        if (!rc) rc = dup_or_null(&w->lane_display, mcpp_frontier_lane_display_label(f, lane));
+    }
+    mcpp_frontier_free(f);
+    return rc;
+}
+
 static int same(const char *a, const char *b)
 {
     return (!a && !b) || (a && b && strcmp(a, b) == 0);
@@ -163,6 +186,7 @@ void mcpp_gate_explain_free(gate_explain *w)
 {
     free(w->lane_key);
     free(w->lane_label);
+    free(w->lane_display);
     free(w->path);
     for (size_t i = 0; i < w->n_pooled; i++) {
         free(w->pooled[i].id);

@@ -39,6 +39,7 @@ typedef struct gate_difference {
 /* Why a candidate was decided as it was, beyond its reason line. */
 typedef struct gate_explain {
     char *lane_key, *lane_label, *path;
+    char *lane_display; /* the label with what tells the lane from its neighbours (frontier.h) */
     gate_baseline *pooled;
     size_t n_pooled, cap_pooled, pooled_omitted;
     gate_difference *diffs;
@@ -97,6 +98,11 @@ struct mcpp_gate_report {
 
 /* Records the candidate's lane (key and label) and file. 0 or MCPP_ENOMEM. */
 int mcpp_gate_explain_candidate(gate_explain *w, const mcpp_policy *p, const mcpp_receipt *cand);
+/* Gives each of the n entries the display label the frontier of the
+ * candidates prints for its lane (label plus the differences from the lanes
+ * beside it, `mcpp-receipts frontier CANDIDATES`). 0 or an error code. */
+int mcpp_gate_explain_display_labels(gate_entry *entries, size_t n, const mcpp_policy *p,
+                                     const mcpp_receipt *const *candidates);
 /* Records a pooled baseline; with verdict QUALIFIED its qualifications and
  * fired rules too. 0 or an error code. */
 int mcpp_gate_explain_pooled(gate_explain *w, const mcpp_policy *p, const mcpp_receipt *base,

@@ -369,7 +369,11 @@ void mcpp_policy_free(mcpp_policy *policy)
     free(policy->required);
     free(policy->required_ids);
     for (size_t i = 0; i < policy->n_rules; i++) {
-        if (policy->rules[i].free_userdata) policy->rules[i].free_userdata(policy->rules[i].userdata);
+        mcpp_rule_owner *o = policy->rules[i].owner;
+        if (o && atomic_fetch_sub_explicit(&o->refs, 1, memory_order_acq_rel) == 1) {
+            if (o->free_userdata) o->free_userdata(o->userdata);
+            free(o);
+        }
         free(policy->rules[i].name);
     }
     free(policy->rules);
@@ -537,15 +541,21 @@ int mcpp_policy_add_rule(mcpp_policy *policy, const char *name, mcpp_rule_fn fn,
         policy->cap_rules = nc;
     }
     char *n = strdup(name);
-    if (!n) {
+    mcpp_rule_owner *owner = malloc(sizeof *owner);
+    if (!n || !owner) {
+        free(n);
+        free(owner);
         if (free_userdata) free_userdata(userdata);
         return mcpp_error_nomem();
     }
+    owner->userdata = userdata;
+    owner->free_userdata = free_userdata;
+    atomic_init(&owner->refs, 1);
     mcpp_policy_rule *r = &policy->rules[policy->n_rules++];
     r->name = n;
     r->fn = fn;
     r->userdata = userdata;
-    r->free_userdata = free_userdata;
+    r->owner = owner;
     return MCPP_OK;
 }
 

@@ -47,11 +47,19 @@ typedef struct mcpp_policy_dim {
     int absent_is_none;
 } mcpp_policy_dim;
 
+/* Who owns a rule's userdata: the policy that added the rule and its clones
+ * (mcpp_policy_clone) share it; the last one freed frees it. */
+typedef struct mcpp_rule_owner {
+    void *userdata;
+    void (*free_userdata)(void *);
+    atomic_size_t refs;
+} mcpp_rule_owner;
+
 typedef struct mcpp_policy_rule {
     char *name;
     mcpp_rule_fn fn;
-    void *userdata;
-    void (*free_userdata)(void *);
+    void *userdata;         /* owner->userdata, read on every call */
+    mcpp_rule_owner *owner; /* NULL in explanation views (names only) */
 } mcpp_policy_rule;
 
 /* requested/observed field ids of one backend family, or of the hardware. */
@@ -146,6 +154,12 @@ void mcpp_policy_view_release(const mcpp_policy *view);
 /* Called by the setters that change what a view copies: later comparisons
  * get a new view, earlier ones keep theirs. */
 void mcpp_policy_view_drop(mcpp_policy *p);
+
+/* A copy of what p decides with, without its rules (their names only) and
+ * without its multi-metric gate list: the explanation view's contents, and
+ * the start of mcpp_policy_clone. NULL when out of memory (error not set);
+ * free with mcpp_policy_free. */
+mcpp_policy *mcpp_policy_copy_settings(const mcpp_policy *p);
 
 /* 1 when `name` is a plain file name a policy may include or be asked for by
  * (letters, digits, '_', '-', '.'; not ".", no "..", no '/'); policy_search.c. */

@@ -10,26 +10,8 @@
 #include "policy/policy_internal.h"
 #include "util/error_internal.h"
 
-static void view_free(mcpp_policy *v)
-{
-    for (size_t i = 0; i < v->n_dims; i++) {
-        mcpp_policy_dim *d = &v->dims[i];
-        for (size_t k = 0; k < d->n_fields; k++) free(d->paths[k]);
-        free(d->paths);
-        free(d->ids);
-        free(d->needs);
-        free(d->name);
-    }
-    free(v->dims);
-    for (size_t i = 0; i < v->n_required; i++) free(v->required[i]);
-    free(v->required);
-    free(v->required_ids);
-    for (size_t i = 0; i < v->n_rules; i++) free(v->rules[i].name);
-    free(v->rules);
-    free(v->gate_metric);
-    free(v->name);
-    free(v);
-}
+/* A view is a policy without rule owners and without a view of its own. */
+static void view_free(mcpp_policy *v) { mcpp_policy_free(v); }
 
 static char *dup_or_null(const char *s, int *failed)
 {
@@ -60,8 +42,7 @@ static int dim_copy(mcpp_policy_dim *out, const mcpp_policy_dim *d)
     return !failed;
 }
 
-/* The copy of p that rows read, with no holders yet; NULL when out of memory. */
-static mcpp_policy *view_make(const mcpp_policy *p)
+mcpp_policy *mcpp_policy_copy_settings(const mcpp_policy *p)
 {
     mcpp_policy *v = calloc(1, sizeof *v);
     if (!v) return NULL;
@@ -112,7 +93,7 @@ const mcpp_policy *mcpp_policy_view_hold(const mcpp_policy *p)
     mcpp_policy *owner = (mcpp_policy *)p;
     mcpp_policy *v = atomic_load_explicit(&owner->explain_view, memory_order_acquire);
     if (!v) {
-        mcpp_policy *made = view_make(p);
+        mcpp_policy *made = mcpp_policy_copy_settings(p);
         if (!made) {
             mcpp_error_nomem();
             return NULL;

@@ -125,26 +125,75 @@ static void render_json(mcpp_strbuf *b, const void *object)
     mcpp_sb_puts(b, "}}\n");
 }
 
+/* GitHub refuses comments over 65,536 characters; like the gate's markdown,
+ * a comparison keeps a margin for what a CI script adds around it. */
+#define COMPARE_MARKDOWN_BUDGET 60000
+/* Over the budget, values are cut to this many characters (JSON has them whole). */
+#define COMPARE_MARKDOWN_CELL_CHARS 200
+
+/* A markdown cell: `s` escaped, cut to max_chars characters (0: whole) with "…". */
+static void markdown_cell(mcpp_strbuf *b, const char *s, size_t max_chars)
+{
+    size_t chars = 0, end = 0;
+    for (; max_chars && s && s[end]; end++) {
+        if (((unsigned char)s[end] & 0xC0) == 0x80) continue; /* inside a UTF-8 character */
+        if (chars++ == max_chars) break;
+    }
+    if (!max_chars || !s || !s[end]) {
+        mcpp_sb_markdown(b, s);
+        return;
+    }
+    mcpp_strbuf head;
+    mcpp_sb_init_heap(&head, end + 1);
+    mcpp_sb_put(&head, s, end);
+    if (head.failed) b->failed = 1;
+    else mcpp_sb_markdown(b, head.data);
+    mcpp_sb_free(&head);
+    mcpp_sb_puts(b, "\xE2\x80\xA6");
+}
+
+static void markdown_row(mcpp_strbuf *b, const mcpp_comparison *c, size_t i, size_t max_chars)
+{
+    int st = mcpp_comparison_row_status(c, i);
+    mcpp_sb_puts(b, "| ");
+    markdown_cell(b, mcpp_comparison_row_dimension(c, i), max_chars);
+    mcpp_sb_printf(b, " | %s%s%s | ", st == MCPP_DIM_MATCH ? "" : "**", mcpp_dim_status_name(st),
+                   st == MCPP_DIM_MATCH ? "" : "**");
+    markdown_cell(b, mcpp_comparison_row_base(c, i), max_chars);
+    mcpp_sb_puts(b, " | ");
+    markdown_cell(b, mcpp_comparison_row_cand(c, i), max_chars);
+    mcpp_sb_puts(b, " | ");
+    markdown_cell(b, mcpp_comparison_row_reason(c, i), max_chars);
+    mcpp_sb_puts(b, " |\n");
+}
+
 /* Markdown rows of the comparison: all of them, or only those that differ
- * (status other than match). Returns how many were written. */
-static size_t markdown_rows(mcpp_strbuf *b, const mcpp_comparison *c, int differences_only)
+ * (status other than match), values cut to max_chars (0: whole), while the
+ * text stays under `limit` characters (each row is written aside first).
+ * Returns how many were written; *left_out counts the rows that did not fit. */
+static size_t markdown_rows(mcpp_strbuf *b, const mcpp_comparison *c, int differences_only, size_t max_chars,
+                            size_t limit, size_t *left_out)
 {
     size_t written = 0;
+    mcpp_strbuf row;
+    mcpp_sb_init_heap(&row, 256);
+    *left_out = 0;
     for (size_t i = 0; i < mcpp_comparison_row_count(c); i++) {
-        int st = mcpp_comparison_row_status(c, i);
-        if (differences_only && st == MCPP_DIM_MATCH) continue;
-        if (!written++) mcpp_sb_puts(b, "| dimension | status | base | cand | reason |\n|---|---|---|---|---|\n");
-        mcpp_sb_puts(b, "| ");
-        mcpp_sb_markdown(b, mcpp_comparison_row_dimension(c, i));
-        mcpp_sb_printf(b, " | %s%s%s | ", st == MCPP_DIM_MATCH ? "" : "**",
-                           mcpp_dim_status_name(st), st == MCPP_DIM_MATCH ? "" : "**");
-        mcpp_sb_markdown(b, mcpp_comparison_row_base(c, i));
-        mcpp_sb_puts(b, " | ");
-        mcpp_sb_markdown(b, mcpp_comparison_row_cand(c, i));
-        mcpp_sb_puts(b, " | ");
-        mcpp_sb_markdown(b, mcpp_comparison_row_reason(c, i));
-        mcpp_sb_puts(b, " |\n");
+        if (differences_only && mcpp_comparison_row_status(c, i) == MCPP_DIM_MATCH) continue;
+        if (!written && !*left_out) mcpp_sb_puts(b, "| dimension | status | base | cand | reason |\n|---|---|---|---|---|\n");
+        row.len = 0;
+        markdown_row(&row, c, i, max_chars);
+        if (row.failed || b->len + row.len >= limit) {
+            (*left_out)++;
+            continue;
+        }
+        mcpp_sb_put(b, row.data, row.len);
+        written++;
     }
+    mcpp_sb_free(&row);
+    if (*left_out)
+        mcpp_sb_printf(b, "\n… and %zu more row%s not shown (the JSON output has every one).\n", *left_out,
+                       *left_out == 1 ? "" : "s");
     return written;
 }
 
@@ -167,25 +216,44 @@ static void markdown_metric(mcpp_strbuf *b, const mcpp_metric_result *m)
     mcpp_sb_printf(b, ", noise floor %.2f%%\n", m->noise_floor * 100);
 }
 
-/* Differences first (a reviewer's question), the whole table folded below. */
-static void render_markdown(mcpp_strbuf *b, const void *object)
+/* Differences first (a reviewer's question), the whole table folded below.
+ * max_chars 0: values whole; else cut, and the reader is told so. Returns
+ * how many rows did not fit. */
+static size_t put_markdown(mcpp_strbuf *b, const mcpp_comparison *c, size_t max_chars)
 {
-    const mcpp_comparison *c = object;
+    size_t start = b->len, left_out = 0, more = 0;
     mcpp_sb_printf(b, "### Receipt comparison: **%s**\n\n", mcpp_verdict_name(mcpp_comparison_verdict(c)));
     mcpp_sb_puts(b, "base ");
     mcpp_sb_markdown(b, mcpp_comparison_base_id(c));
     mcpp_sb_puts(b, " → candidate ");
     mcpp_sb_markdown(b, mcpp_comparison_cand_id(c));
     mcpp_sb_puts(b, "\n\n");
-    if (!markdown_rows(b, c, 1)) mcpp_sb_puts(b, "Every dimension matches.\n");
+    if (max_chars)
+        mcpp_sb_printf(b, "Values longer than %zu characters are cut here (the JSON output has them whole).\n\n",
+                       max_chars);
+    if (!markdown_rows(b, c, 1, max_chars, start + COMPARE_MARKDOWN_BUDGET / 2, &left_out) && !left_out)
+        mcpp_sb_puts(b, "Every dimension matches.\n");
     mcpp_sb_printf(b, "\n<details><summary>All %zu dimensions</summary>\n\n", mcpp_comparison_row_count(c));
-    markdown_rows(b, c, 0);
+    markdown_rows(b, c, 0, max_chars, start + COMPARE_MARKDOWN_BUDGET - 4000, &more);
     mcpp_sb_puts(b, "\n</details>\n");
     const mcpp_metric_result *m = mcpp_comparison_metric(c);
     if (m) markdown_metric(b, m);
     mcpp_sb_printf(b, "\n**Gate: %s** — ", mcpp_gate_outcome_name(mcpp_comparison_gate(c)));
-    mcpp_sb_markdown(b, mcpp_comparison_gate_reason(c));
+    markdown_cell(b, mcpp_comparison_gate_reason(c), max_chars ? 4 * max_chars : 0);
     mcpp_sb_putc(b, '\n');
+    return left_out + more;
+}
+
+/* Whole when it fits a GitHub comment; else again with long values cut and
+ * the rows that still do not fit counted. */
+static void render_markdown(mcpp_strbuf *b, const void *object)
+{
+    size_t start = b->len;
+    size_t left_out = put_markdown(b, object, 0);
+    if (b->failed || (!left_out && b->len - start <= COMPARE_MARKDOWN_BUDGET)) return;
+    b->len = start;
+    b->data[start] = '\0';
+    put_markdown(b, object, COMPARE_MARKDOWN_CELL_CHARS);
 }
 
 int mcpp_comparison_render(char **out, const mcpp_comparison *comparison, mcpp_output_format format)

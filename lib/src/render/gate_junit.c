@@ -17,7 +17,7 @@ static void put_case(mcpp_strbuf *b, const char *metric_name, const gate_entry *
     const char *reason = g ? g->reason : e->reason;
     const char *code = g ? (g->skipped ? "skipped" : g->code) : e->why.reason_code;
     mcpp_sb_puts(b, "  <testcase classname=\"");
-    mcpp_sb_html(b, e->why.lane_label);
+    mcpp_sb_html(b, e->why.lane_display);
     mcpp_sb_puts(b, "\" name=\"");
     mcpp_sb_html(b, e->id);
     mcpp_sb_putc(b, ' ');

@@ -92,6 +92,8 @@ static void put_candidate_json(mcpp_strbuf *b, const gate_entry *e)
     mcpp_sb_json_string(b, short_key);
     mcpp_sb_puts(b, ", \"label\": ");
     mcpp_sb_json_string(b, w->lane_label);
+    mcpp_sb_puts(b, ", \"display_label\": ");
+    mcpp_sb_json_string(b, w->lane_display);
     mcpp_sb_printf(b, "}, \"outcome\": \"%s\", \"reason_code\": ", mcpp_gate_outcome_name(e->outcome));
     mcpp_sb_json_string(b, w->reason_code);
     mcpp_sb_puts(b, ", \"reason\": ");
@@ -189,7 +191,7 @@ static void put_candidate_text(mcpp_strbuf *b, const gate_entry *e)
     char short_key[32] = "-";
     if (w->lane_key) mcpp_lane_key_short(short_key, sizeof short_key, w->lane_key);
     mcpp_sb_puts(b, "  lane      ");
-    mcpp_sb_terminal(b, w->lane_label);
+    mcpp_sb_terminal(b, w->lane_display);
     mcpp_sb_printf(b, " (%s)\n  outcome   %s (%s): ", short_key, mcpp_gate_outcome_name(e->outcome), w->reason_code);
     mcpp_sb_terminal(b, e->reason);
     mcpp_sb_printf(b, "\n  baselines %zu pooled of %zu examined", e->baselines,
@@ -245,7 +247,7 @@ static void gate_render_text(mcpp_strbuf *b, const void *object)
         put_metric_cell(&cell, e);
         mcpp_sb_printf(b, "%-*s  %-12s  %9zu  %-16s  ", (int)wid, mcpp_terminal_scratch(&t, e->id, b),
                        mcpp_gate_outcome_name(e->outcome), e->baselines, cell.data ? cell.data : "-");
-        mcpp_sb_terminal(b, e->why.lane_label);
+        mcpp_sb_terminal(b, e->why.lane_display);
         mcpp_sb_putc(b, '\n');
     }
     for (size_t i = 0; i < r->n; i++) put_candidate_text(b, &r->entries[i]);
@@ -287,7 +289,7 @@ static void put_row_markdown(mcpp_strbuf *b, const gate_entry *e, int with_why)
     mcpp_sb_puts(b, "| ");
     mcpp_sb_markdown(b, e->id);
     mcpp_sb_puts(b, " | ");
-    mcpp_sb_markdown(b, e->why.lane_label);
+    mcpp_sb_markdown(b, e->why.lane_display);
     mcpp_sb_printf(b, " | %s%s%s | ", e->outcome == MCPP_GATE_PASSED ? "" : "**", mcpp_gate_outcome_name(e->outcome),
                    e->outcome == MCPP_GATE_PASSED ? "" : "**");
     put_metric_markdown(b, e);

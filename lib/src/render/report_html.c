@@ -169,7 +169,7 @@ static void put_gate(const page *p)
         mcpp_sb_puts(p->sb, "<tr><td><code>");
         mcpp_sb_html(p->sb, mcpp_gate_report_candidate_id(g, i));
         mcpp_sb_puts(p->sb, "</code></td><td>");
-        mcpp_sb_html(p->sb, mcpp_gate_report_entry_lane_label(g, i));
+        mcpp_sb_html(p->sb, mcpp_gate_report_entry_lane_display_label(g, i));
         mcpp_sb_printf(p->sb, "</td><td>%s</td><td>",
                        mcpp_gate_outcome_name((mcpp_gate_outcome)mcpp_gate_report_entry_outcome(g, i)));
         put_gate_change(p, mcpp_gate_report_entry_metric(g, i));
