@@ -705,13 +705,17 @@ static int evaluate(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt 
 int mcpp_compare_self_verdict(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt *r)
 {
     /* Compared with itself nothing differs: only absent must-match fields,
-     * absent required fields, a failed verification and the rules can speak. */
+     * absent required fields, a failed verification and the rules can speak.
+     * A dimension evaluate skips (not applicable, not recorded) stays silent
+     * here too, so a clean receipt is never sent on to its rows. */
     mcpp_verdict v = MCPP_VERDICT_COMPARABLE;
     const char *pat = pattern_of(p, r);
     for (size_t i = 0; i < p->n_dims; i++) {
         const mcpp_policy_dim *d = &p->dims[i];
-        if (d->role == MCPP_ROLE_MUST_MATCH && d->kind == MCPP_DIM_KIND_FIELDS)
-            v = fold(v, eval_fields(d, r, r, pat, pat, NULL));
+        mcpp_dim_status st;
+        if (d->role != MCPP_ROLE_MUST_MATCH || d->kind != MCPP_DIM_KIND_FIELDS) continue;
+        if (!skip_dimension(p, d, r, r, pat, pat, NULL, &st)) st = eval_fields(d, r, r, pat, pat, NULL);
+        v = fold(v, st);
     }
     v = fold(v, eval_verification(p, r, r, NULL));
     for (size_t i = 0; i < p->n_required; i++)

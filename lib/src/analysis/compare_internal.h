@@ -83,7 +83,8 @@ int mcpp_metric_sides_agree(const mcpp_metric_side *base, const mcpp_metric_side
 
 /* mcpp_compare_verdict(p, r, r) without the rows that cannot fire when a
  * receipt meets itself (qualifying dimensions, fallbacks, the denominator):
- * the lanes sort every receipt with it. `p` must not be NULL. */
+ * insufficient or not comparable exactly when that verdict is (the lanes
+ * render a receipt's self-comparison rows only then). `p` must not be NULL. */
 int mcpp_compare_self_verdict(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt *r);
 
 /* Compares two sides (that agree: mcpp_metric_sides_agree) into *out at

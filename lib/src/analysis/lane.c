@@ -416,11 +416,14 @@ static int sort_self_rows(mcpp_lane_summary *s, const mcpp_comparison *self, mcp
 
 /* Decides whether r counts in the lane: 0 when it does, 1 when it was
  * excluded (and recorded with its reason), or an error code < 0. */
-static int classify(mcpp_lane_summary *s, const mcpp_receipt *r)
+static int classify(mcpp_lane_summary *s, const mcpp_receipt *r, mcpp_lane_self_mode mode)
 {
     const mcpp_policy *p = s->policy;
-    mcpp_verdict v;
-    int rc = mcpp_compare_self_verdict(&v, p, r);
+    /* A missing or mismatched row makes the self-verdict insufficient or not
+     * comparable (fold), so a receipt with any other verdict has no row that
+     * sort_self_rows would record: most receipts skip rendering rows. */
+    mcpp_verdict v = MCPP_VERDICT_INSUFFICIENT;
+    int rc = mode == MCPP_LANE_SELF_ROWS ? MCPP_OK : mcpp_compare_self_verdict(&v, p, r);
     if (rc) return rc;
     int excluded = 0;
     mcpp_strbuf t;
@@ -456,6 +459,11 @@ int mcpp_lane_summary_add_keyed(mcpp_lane_summary *s, const mcpp_receipt *r)
 
 int mcpp_lane_summary_add_checked(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean)
 {
+    return mcpp_lane_summary_add_mode(s, r, clean, MCPP_LANE_SELF_FAST);
+}
+
+int mcpp_lane_summary_add_mode(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean, mcpp_lane_self_mode mode)
+{
     const mcpp_policy *p = s->policy;
     int rc;
     if (clean) *clean = 0;
@@ -466,7 +474,7 @@ int mcpp_lane_summary_add_checked(mcpp_lane_summary *s, const mcpp_receipt *r, i
         v.type == MCPP_TYPE_STRING && v.string)
         if ((rc = set_label_min(s, v.string)) != 0) return rc;
     size_t conflicts = s->conflicts.n, insufficient = s->insufficient.n;
-    if ((rc = classify(s, r)) != 0) return rc < 0 ? rc : MCPP_OK;
+    if ((rc = classify(s, r, mode)) != 0) return rc < 0 ? rc : MCPP_OK;
     if (clean)
         *clean = conflicts == s->conflicts.n && insufficient == s->insufficient.n &&
                  !enum_is(r, p->id_verification, "failed");

@@ -66,6 +66,12 @@ int mcpp_lane_summary_add_keyed(mcpp_lane_summary *s, const mcpp_receipt *r);
  * failed verification against it): the receipts whose pairs the frontier
  * checks under custom rules. */
 int mcpp_lane_summary_add_checked(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean);
+/* How a receipt is sorted against itself: FAST decides with the self-verdict
+ * and renders the rows of mcpp_compare(r, r) only for a receipt that is
+ * insufficient or not comparable with itself; ROWS always renders them (the
+ * reference the tests hold FAST to: same summary, same *clean). */
+typedef enum { MCPP_LANE_SELF_FAST, MCPP_LANE_SELF_ROWS } mcpp_lane_self_mode;
+int mcpp_lane_summary_add_mode(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean, mcpp_lane_self_mode mode);
 /* The ids of every receipt added, counted or excluded, sorted: an array of
  * n strings the caller frees (each, then the array). NULL when out of memory. */
 char **mcpp_lane_summary_every_id(const mcpp_lane_summary *s, size_t *n);

@@ -152,6 +152,35 @@ static size_t integer_text(char *out, uint64_t magnitude, int negative)
     return n;
 }
 
+/* The %.15g text of a non-integral v when it has at most 15 significant digits
+ * and fixed notation (1e-4 <= |v| < 1e14), found without printf: the fewest
+ * decimals k for which m = round(|v| * 10^k) gives m / 10^k == |v|. With
+ * m <= 2^53 and 10^k exact, the division is correctly rounded, so the test is
+ * exactly strtod("m/10^k") == v; a decimal of at most 15 digits that reads
+ * back to v is the one %.15g prints (the 15-digit grid is coarser than the
+ * doubles'). 0 when the slow path must decide (n > 15 digits, ties, range). */
+static size_t short_decimal_text(char *out, double v)
+{
+    static const double pow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,
+                                   1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17};
+    double a = fabs(v);
+    if (!(a >= 1e-4 && a < 1e14)) return 0;
+    for (int k = 1; k < (int)(sizeof pow10 / sizeof pow10[0]); k++) {
+        double m = nearbyint(a * pow10[k]);
+        if (m >= 1e15) return 0; /* more than 15 significant digits */
+        if (m / pow10[k] != a) continue;
+        uint64_t mi = (uint64_t)m, scale = (uint64_t)pow10[k];
+        size_t n = integer_text(out, mi / scale, v < 0);
+        out[n++] = '.';
+        uint64_t frac = mi % scale;
+        for (int d = k - 1; d >= 0; d--, frac /= 10) out[n + (size_t)d] = (char)('0' + frac % 10);
+        n += (size_t)k; /* the last digit is not 0: with one decimal fewer, m / 10 would have passed */
+        out[n] = '\0';
+        return n;
+    }
+    return 0;
+}
+
 void mcpp_format_double(char *buf, size_t cap, double value, int force_fraction)
 {
     char text[48];
@@ -162,7 +191,7 @@ void mcpp_format_double(char *buf, size_t cap, double value, int force_fraction)
             memcpy(text + n, ".0", 3);
             n += 2;
         }
-    } else {
+    } else if ((n = short_decimal_text(text, value)) == 0) {
         static const char *const formats[] = {"%.15g", "%.16g", "%.17g"};
         mcpp_c_locale_scope scope; /* "2.5", never "2,5": see util/c_locale.h */
         mcpp_c_locale_enter(&scope);
