@@ -34,6 +34,7 @@ typedef struct step_options {
     const char *out;          /* NULL: stdout */
     const char *family;       /* NULL: derived from the pattern */
     const char *lane_name;    /* NULL: derived */
+    const char *accelerator;  /* NULL: the device the backend finds */
     int allow_fallback;
     long profile_first, profile_last; /* -1: no profiler window */
     int threads;

@@ -45,6 +45,8 @@ static const char step_usage[] =
     "  --gemm blas|blocked|reference   CPU GEMM path (default blas = OpenBLAS)\n"
     "  --precision fp32|bf16    (default: fp32 on cpu, bf16 on cuda)\n"
     "  --allow-fallback         run on the CPU when CUDA is unusable, and record it\n"
+    "  --accelerator NAME       the accelerator asked for, e.g. \"NVIDIA H100\" (default: the one\n"
+    "                           the backend finds: this host's CPU, or the CUDA device it runs on)\n"
     "  --threads N              OpenBLAS threads (default 1)\n"
     "Measurement:\n"
     "  --steps N                measured steps (default 5)\n"
@@ -207,6 +209,7 @@ static int take_text(step_options *o, const char *name, const char *v)
         {"--out", "a file path", offsetof(step_options, out)},
         {"--family", "a family label", offsetof(step_options, family)},
         {"--lane-name", "a lane name", offsetof(step_options, lane_name)},
+        {"--accelerator", "an accelerator name", offsetof(step_options, accelerator)},
     };
     for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++) {
         if (strcmp(name, texts[k].name) != 0) continue;

@@ -264,12 +264,19 @@ static void put_hardware(receipt_ctx *x)
     const step_result *res = x->res;
     char *buf = x->buf;
     int on_cuda = x->on_cuda;
-    /* hardware: requested vs what the runtime / OS reports. */
-    /* --backend cpu asks for this host's CPU, so the request names it the way
-     * the observation does; --backend cuda asks for "cuda" and the observation
-     * says which device (or which CPU, after a fallback). */
-    snprintf(buf, sizeof x->buf, "cpu: %s", res->host.cpu);
-    sb_str(sb, "hardware.requested.accelerator", opt->backend == MCPP_KERNEL_BACKEND_CUDA ? "cuda" : buf);
+    /* hardware: requested vs what the runtime / OS reports. Without
+     * --accelerator the request is "whatever this backend finds here": the
+     * host's CPU for --backend cpu, the CUDA device it ran on for --backend
+     * cuda, each named as the observation names it (a kind such as "cuda"
+     * against a device name would read as a fallback). Only a CUDA request
+     * that ended on the CPU keeps "cuda", so that fallback shows. */
+    if (opt->accelerator)
+        snprintf(buf, sizeof x->buf, "%s", opt->accelerator);
+    else if (opt->backend != MCPP_KERNEL_BACKEND_CUDA)
+        snprintf(buf, sizeof x->buf, "cpu: %s", res->host.cpu);
+    else
+        snprintf(buf, sizeof x->buf, "%s", on_cuda ? res->device.name : "cuda");
+    sb_str(sb, "hardware.requested.accelerator", buf);
     sb_int(sb, "hardware.requested.count", 1);
     if (on_cuda) {
         sb_str(sb, "hardware.observed.accelerator", res->device.name);
@@ -340,6 +347,24 @@ static void put_metrics(receipt_ctx *x)
 
 }
 
+/* 1 when --accelerator named a device that the one the run observed does
+ * not satisfy (through the shipped alias table, so "H100" is satisfied by
+ * "NVIDIA H100 80GB HBM3"); `why` then says what was asked and what ran. */
+static int accelerator_not_satisfied(const receipt_ctx *x, char *why, size_t cap)
+{
+    if (!x->opt->accelerator) return 0;
+    char observed[320];
+    if (x->on_cuda)
+        snprintf(observed, sizeof observed, "%s", x->res->device.name);
+    else
+        snprintf(observed, sizeof observed, "cpu: %s", x->res->host.cpu);
+    int ok = 0;
+    if (mcpp_accelerator_satisfies(&ok, NULL, 0, NULL, x->opt->accelerator, observed) != MCPP_OK || ok)
+        return 0;
+    snprintf(why, cap, "requested accelerator %s, ran on %s", x->opt->accelerator, observed);
+    return 1;
+}
+
 /* status and caveats, in plain words. */
 static void put_status(receipt_ctx *x)
 {
@@ -354,8 +379,10 @@ static void put_status(receipt_ctx *x)
     int verify_failed = res->verify_ran && !res->verify_passed;
     const mcpp_kernel_moe_stats *ms = &res->window.moe;
     double waste = x->waste;
+    char other_device[512];
+    int wrong_device = accelerator_not_satisfied(x, other_device, sizeof other_device);
     sb_str(sb, "status.outcome", verify_failed ? "failed" : "ok");
-    sb_str(sb, "status.stability", fell_back || verify_failed ? "unstable" : "stable");
+    sb_str(sb, "status.stability", fell_back || verify_failed || wrong_device ? "unstable" : "stable");
     if (verify_failed) {
         snprintf(buf, sizeof x->buf, "verification failed: max relative error %.3g over tolerance %.3g",
                  res->verify_max_rel_err, res->verify_tolerance);
@@ -363,8 +390,11 @@ static void put_status(receipt_ctx *x)
     } else if (fell_back) {
         snprintf(buf, sizeof x->buf, "requested CUDA ran on the CPU: %s", d->fallback_reason);
         sb_str(sb, "status.blocker", buf);
+    } else if (wrong_device) {
+        sb_str(sb, "status.blocker", other_device);
     }
     sb_add(sb, "status.caveats", "forward-only: no backward pass");
+    if (wrong_device) sb_add(sb, "status.caveats", other_device);
     if (fell_back) {
         snprintf(buf, sizeof x->buf, "fallback: requested cuda, ran on the CPU (%s)", d->fallback_reason);
         sb_add(sb, "status.caveats", buf);

@@ -2,8 +2,9 @@
  * test_step.c — mcpp-step end to end: the receipts it writes load and
  * validate through the library, carry the measured window, the per-family
  * time, the MoE accounting, verification, and the data path; CUDA without a
- * device is exit 3 unless --allow-fallback, which is then recorded; bad
- * input is exit 3.
+ * device is exit 3 unless --allow-fallback, which is then recorded; an
+ * --accelerator the run does not satisfy makes it unstable; bad input is
+ * exit 3.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,6 +183,37 @@ TEST(cuda_without_a_device_exits_3_and_with_allow_fallback_records_it)
     mcpp_receipt_free(r);
 }
 
+TEST(an_accelerator_request_the_run_does_not_satisfy_makes_it_unstable_saying_so)
+{
+    CHECK_INT_EQ(run_step("--accelerator 'NVIDIA H100 80GB HBM3' --pattern AE --steps 1 --warmup 0 " SMALL,
+                          "other_device.json"),
+                 0);
+    mcpp_receipt *r = load("other_device.json");
+    CHECK(r != NULL);
+    if (!r) return;
+    CHECK_STR_EQ(str(r, "hardware.requested.accelerator"), "NVIDIA H100 80GB HBM3");
+    CHECK_CONTAINS(str(r, "hardware.observed.accelerator"), "cpu: ");
+    CHECK_STR_EQ(str(r, "status.stability"), "unstable");
+    CHECK_CONTAINS(str(r, "status.blocker"), "requested accelerator NVIDIA H100 80GB HBM3, ran on cpu: ");
+    /* The comparison reads the same mismatch from the hardware fields. */
+    mcpp_comparison *c = NULL;
+    CHECK_INT_EQ(mcpp_compare(&c, NULL, r, r), MCPP_OK);
+    CHECK_INT_EQ(mcpp_comparison_verdict(c), MCPP_VERDICT_QUALIFIED);
+    mcpp_comparison_free(c);
+
+    /* Asking for the CPU it runs on, by the name the run observes, is satisfied. */
+    char args[1024];
+    snprintf(args, sizeof args, "--accelerator '%s' --pattern AE --steps 1 --warmup 0 " SMALL,
+             str(r, "hardware.observed.accelerator"));
+    mcpp_receipt_free(r);
+    CHECK_INT_EQ(run_step(args, "same_device.json"), 0);
+    r = load("same_device.json");
+    CHECK(r != NULL);
+    if (!r) return;
+    CHECK_STR_EQ(str(r, "status.stability"), "stable");
+    mcpp_receipt_free(r);
+}
+
 TEST(bad_input_exits_3_and_help_exits_0)
 {
     CHECK_INT_EQ(run_step("--heads 3 --d-model 32", NULL), 3);
@@ -193,6 +225,7 @@ TEST(bad_input_exits_3_and_help_exits_0)
     CHECK_INT_EQ(run_step("--precision bf16", NULL), 3);
     CHECK_INT_EQ(run_step("--profile-steps 3:1", NULL), 3);
     CHECK_INT_EQ(run_step("--frobnicate 1", NULL), 3);
+    CHECK_INT_EQ(run_step("--accelerator ''", NULL), 3);
     CHECK_INT_EQ(run_step("--help", NULL), 0);
 }
 
@@ -202,6 +235,7 @@ int main(void)
     RUN(a_dense_run_has_no_routing_section_and_a_dense_family);
     RUN(real_data_is_recorded_as_real_with_its_dataset);
     RUN(cuda_without_a_device_exits_3_and_with_allow_fallback_records_it);
+    RUN(an_accelerator_request_the_run_does_not_satisfy_makes_it_unstable_saying_so);
     RUN(bad_input_exits_3_and_help_exits_0);
     TEST_MAIN_END();
 }

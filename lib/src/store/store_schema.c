@@ -9,26 +9,28 @@
 #include "util/error_internal.h"
 #include "store/store_internal.h"
 
+/* Each step is one string; the parentheses mark where a step's literals join
+ * (and keep clang's -Wstring-concatenation quiet). */
 static const char *const MIGRATIONS[MCPP_STORE_SCHEMA_VERSION] = {
     /* 1: receipts with their filter columns, tombstones, the version table */
-    "CREATE TABLE store_schema(version INTEGER NOT NULL, applied_at TEXT NOT NULL);"
-    "CREATE TABLE receipts("
-    "  id TEXT PRIMARY KEY NOT NULL, created_at TEXT, git_commit TEXT, tool TEXT, name TEXT,"
-    "  lane_key TEXT NOT NULL, lane_short TEXT NOT NULL, lane_label TEXT,"
-    "  metric TEXT, metric_value REAL, body TEXT NOT NULL, added_at TEXT NOT NULL);"
-    "CREATE TABLE tombstones(id TEXT PRIMARY KEY NOT NULL, reason TEXT NOT NULL,"
-    "  removed_at TEXT NOT NULL, body TEXT NOT NULL);",
+    ("CREATE TABLE store_schema(version INTEGER NOT NULL, applied_at TEXT NOT NULL);"
+     "CREATE TABLE receipts("
+     "  id TEXT PRIMARY KEY NOT NULL, created_at TEXT, git_commit TEXT, tool TEXT, name TEXT,"
+     "  lane_key TEXT NOT NULL, lane_short TEXT NOT NULL, lane_label TEXT,"
+     "  metric TEXT, metric_value REAL, body TEXT NOT NULL, added_at TEXT NOT NULL);"
+     "CREATE TABLE tombstones(id TEXT PRIMARY KEY NOT NULL, reason TEXT NOT NULL,"
+     "  removed_at TEXT NOT NULL, body TEXT NOT NULL);"),
     /* 2: indexes for lane history, time and commit queries; lanes are
      * indexed by their 17-byte short key (the full key, hundreds of bytes,
      * is checked on the rows found) */
-    "CREATE INDEX receipts_by_lane ON receipts(lane_short, created_at);"
-    "CREATE INDEX receipts_by_time ON receipts(created_at);"
-    "CREATE INDEX receipts_by_commit ON receipts(git_commit);",
+    ("CREATE INDEX receipts_by_lane ON receipts(lane_short, created_at);"
+     "CREATE INDEX receipts_by_time ON receipts(created_at);"
+     "CREATE INDEX receipts_by_commit ON receipts(git_commit);"),
     /* 3: the default policy's lane summaries (a cache that frontier --store
      * reads instead of every receipt) and a name/value table saying whether
      * they are valid, and for which library version */
-    "CREATE TABLE lane_summaries(lane_key TEXT PRIMARY KEY NOT NULL, summary TEXT NOT NULL);"
-    "CREATE TABLE store_meta(name TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);",
+    ("CREATE TABLE lane_summaries(lane_key TEXT PRIMARY KEY NOT NULL, summary TEXT NOT NULL);"
+     "CREATE TABLE store_meta(name TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);"),
     /* 4: a relocatable image of each receipt (receipt/image.h), loaded by
      * memcpy instead of parsing the body; NULL for rows added before, or when
      * the receipt has none. The body stays the source of truth. */
