@@ -179,6 +179,137 @@ static text make_receipt(size_t i, int schema)
     return t;
 }
 
+/* CPU seconds to load and free texts[lo, hi); -1 when one does not load. */
+static double load_pass(const text *texts, size_t lo, size_t hi)
+{
+    double t0 = cpu_s();
+    for (size_t i = lo; i < hi; i++) {
+        mcpp_receipt *r = NULL;
+        if (mcpp_receipt_load_buffer(&r, NULL, texts[i].data, texts[i].len, MCPP_FORMAT_JSON, NULL,
+                                     NULL) != MCPP_OK)
+            return -1;
+        mcpp_receipt_free(r);
+    }
+    return cpu_s() - t0;
+}
+
+/* CPU seconds to parse and delete texts[lo, hi) with raw cJSON; -1 on failure. */
+static double cjson_pass(const text *texts, size_t lo, size_t hi)
+{
+    double t0 = cpu_s();
+    for (size_t i = lo; i < hi; i++) {
+        cJSON *root = cJSON_ParseWithLength(texts[i].data, texts[i].len);
+        if (!root)
+            return -1;
+        cJSON_Delete(root);
+    }
+    return cpu_s() - t0;
+}
+
+/* Summed per-batch best times of each path. */
+typedef struct timings {
+    double cjson, mcpp, v1, tree;
+} timings;
+
+static void keep_best(double *best, double t)
+{
+    if (t < *best)
+        *best = t;
+}
+
+/* Interleaved batches: for each batch of receipts, the raw-cJSON pass and the
+ * mcpp passes run back to back three times and each keeps its best; the totals
+ * are sums of per-batch bests. On a shared machine this keeps both sides under
+ * the same load, and thread CPU time ignores descheduling. 0 on success. */
+static int time_batches(timings *out, const text *texts, const text *texts_v1, size_t count,
+                        size_t batch)
+{
+    memset(out, 0, sizeof *out);
+    for (size_t lo = 0; lo < count; lo += batch) {
+        size_t hi = lo + batch < count ? lo + batch : count;
+        timings best = {1e30, 1e30, 1e30, 1e30};
+        for (int rep = 0; rep < 3; rep++) {
+            double c = cjson_pass(texts, lo, hi), m = load_pass(texts, lo, hi);
+            double v1 = load_pass(texts_v1, lo, hi);
+            mcpp_json_reader_disabled = 1;
+            double tree = load_pass(texts, lo, hi);
+            mcpp_json_reader_disabled = 0;
+            if (c < 0 || m < 0 || v1 < 0 || tree < 0)
+                return 1;
+            keep_best(&best.cjson, c);
+            keep_best(&best.mcpp, m);
+            keep_best(&best.v1, v1);
+            keep_best(&best.tree, tree);
+        }
+        out->cjson += best.cjson;
+        out->mcpp += best.mcpp;
+        out->v1 += best.v1;
+        out->tree += best.tree;
+    }
+    return 0;
+}
+
+/* Heap bytes per receipt with all of them loaded at once (mallinfo2 delta). */
+static double bytes_per_loaded_receipt(const text *texts, size_t count)
+{
+    mcpp_receipt **held = calloc(count, sizeof *held);
+    struct mallinfo2 before = mallinfo2();
+    for (size_t i = 0; i < count; i++)
+        mcpp_receipt_load_buffer(&held[i], NULL, texts[i].data, texts[i].len, MCPP_FORMAT_JSON,
+                                 NULL, NULL);
+    struct mallinfo2 after = mallinfo2();
+    for (size_t i = 0; i < count; i++)
+        mcpp_receipt_free(held[i]);
+    free(held);
+    return (double)(after.uordblks - before.uordblks) / (double)count;
+}
+
+/* Every generated receipt must load: a benchmark of failures measures nothing. */
+static int check_all_load(const text *texts, const text *texts_v1, size_t count)
+{
+    for (size_t i = 0; i < 2 * count; i++) {
+        const text *t = i < count ? &texts[i] : &texts_v1[i - count];
+        mcpp_receipt *r = NULL;
+        if (mcpp_receipt_load_buffer(&r, NULL, t->data, t->len, MCPP_FORMAT_JSON, "bench",
+                                     NULL) != MCPP_OK) {
+            fprintf(stderr, "receipt %zu does not load: %s\n%.*s\n", i % count,
+                    mcpp_error_last()->message, (int)t->len, t->data);
+            return 1;
+        }
+        mcpp_receipt_free(r);
+    }
+    return 0;
+}
+
+static void print_results(const timings *best, size_t count, size_t batch, size_t total_bytes,
+                          size_t total_bytes_v1, unsigned long fallbacks, double per_receipt)
+{
+    double mb = (double)total_bytes / 1e6;
+    printf("bench_ingest: %zu receipts, %.1f MB of JSON (%.0f bytes each on average)\n"
+           "timing: thread CPU time, batches of %zu interleaved, best of 3 per batch, summed\n\n",
+           count, mb, (double)total_bytes / (double)count, batch);
+    printf("| path                                     | receipts/s | MB/s   | vs raw cJSON |\n");
+    printf("|------------------------------------------|-----------:|-------:|-------------:|\n");
+    printf("| raw cJSON_ParseWithLength + cJSON_Delete | %10.0f | %6.1f | %11.2fx |\n",
+           (double)count / best->cjson, mb / best->cjson, 1.0);
+    printf("| mcpp_receipt_load_buffer + free (/2)     | %10.0f | %6.1f | %11.2fx |\n",
+           (double)count / best->mcpp, mb / best->mcpp, best->cjson / best->mcpp);
+    printf("| mcpp_receipt_load_buffer + free (/1)     | %10.0f | %6.1f | %11.2fx |\n",
+           (double)count / best->v1, (double)total_bytes_v1 / 1e6 / best->v1,
+           best->cjson / best->v1);
+    printf("| tree path (reader off) (/2)              | %10.0f | %6.1f | %11.2fx |\n",
+           (double)count / best->tree, mb / best->tree, best->cjson / best->tree);
+    printf("\ndirect reader vs tree path, same receipts: %.2fx the receipts/s; handed back to "
+           "the tree path: %lu of %zu loads\n",
+           best->tree / best->mcpp, fallbacks, 2 * count);
+    printf("\nschema 2 vs schema 1, same content: %.2fx the receipts/s (target >= 0.90: %s)\n",
+           best->v1 / best->mcpp, best->v1 / best->mcpp >= 0.90 ? "met" : "MISSED");
+    printf("\nmemory per loaded receipt (all %zu held, mallinfo2 delta): %.0f bytes (%.2f KiB)\n",
+           count, per_receipt, per_receipt / 1024.0);
+    printf("targets: >= 1.5x raw cJSON: %s; <= 2 KiB per receipt: %s\n",
+           best->cjson / best->mcpp >= 1.5 ? "met" : "MISSED", per_receipt <= 2048 ? "met" : "MISSED");
+}
+
 int main(int argc, char **argv)
 {
     size_t count = 100000;
@@ -202,117 +333,16 @@ int main(int argc, char **argv)
         total_bytes += texts[i].len;
         total_bytes_v1 += texts_v1[i].len;
     }
-    /* every generated receipt must load: a benchmark of failures measures nothing */
     unsigned long fallbacks_before = mcpp_json_reader_fallbacks;
-    for (size_t i = 0; i < 2 * count; i++) {
-        const text *t = i < count ? &texts[i] : &texts_v1[i - count];
-        mcpp_receipt *r = NULL;
-        if (mcpp_receipt_load_buffer(&r, NULL, t->data, t->len, MCPP_FORMAT_JSON, "bench",
-                                     NULL) != MCPP_OK) {
-            fprintf(stderr, "receipt %zu does not load: %s\n%.*s\n", i % count,
-                    mcpp_error_last()->message, (int)t->len, t->data);
-            return 1;
-        }
-        mcpp_receipt_free(r);
-    }
-
-    /* Interleaved batches: for each batch of receipts, the raw-cJSON pass and
-     * the mcpp pass run back to back three times and each keeps its best; the
-     * totals are sums of per-batch bests. On a shared machine this keeps both
-     * sides under the same load, and thread CPU time ignores descheduling. */
+    if (check_all_load(texts, texts_v1, count))
+        return 1;
     unsigned long fallbacks = mcpp_json_reader_fallbacks - fallbacks_before;
-    double best_cjson = 0, best_mcpp = 0, best_v1 = 0, best_tree = 0;
     const size_t batch = 500;
-    for (size_t lo = 0; lo < count; lo += batch) {
-        size_t hi = lo + batch < count ? lo + batch : count;
-        double bc = 1e30, bm = 1e30, b1 = 1e30, bt = 1e30;
-        for (int rep = 0; rep < 3; rep++) {
-            double t0 = cpu_s();
-            for (size_t i = lo; i < hi; i++) {
-                cJSON *root = cJSON_ParseWithLength(texts[i].data, texts[i].len);
-                if (!root)
-                    return 1;
-                cJSON_Delete(root);
-            }
-            double t1 = cpu_s();
-            for (size_t i = lo; i < hi; i++) {
-                mcpp_receipt *r = NULL;
-                if (mcpp_receipt_load_buffer(&r, NULL, texts[i].data, texts[i].len,
-                                             MCPP_FORMAT_JSON, NULL, NULL) != MCPP_OK)
-                    return 1;
-                mcpp_receipt_free(r);
-            }
-            double t2 = cpu_s();
-            for (size_t i = lo; i < hi; i++) {
-                mcpp_receipt *r = NULL;
-                if (mcpp_receipt_load_buffer(&r, NULL, texts_v1[i].data, texts_v1[i].len,
-                                             MCPP_FORMAT_JSON, NULL, NULL) != MCPP_OK)
-                    return 1;
-                mcpp_receipt_free(r);
-            }
-            double t3 = cpu_s();
-            mcpp_json_reader_disabled = 1;
-            for (size_t i = lo; i < hi; i++) {
-                mcpp_receipt *r = NULL;
-                if (mcpp_receipt_load_buffer(&r, NULL, texts[i].data, texts[i].len,
-                                             MCPP_FORMAT_JSON, NULL, NULL) != MCPP_OK)
-                    return 1;
-                mcpp_receipt_free(r);
-            }
-            mcpp_json_reader_disabled = 0;
-            double t4 = cpu_s();
-            if (t4 - t3 < bt)
-                bt = t4 - t3;
-            if (t1 - t0 < bc)
-                bc = t1 - t0;
-            if (t2 - t1 < bm)
-                bm = t2 - t1;
-            if (t3 - t2 < b1)
-                b1 = t3 - t2;
-        }
-        best_cjson += bc;
-        best_mcpp += bm;
-        best_v1 += b1;
-        best_tree += bt;
-    }
-
-    /* memory: all receipts held at once */
-    mcpp_receipt **held = calloc(count, sizeof *held);
-    struct mallinfo2 before = mallinfo2();
-    for (size_t i = 0; i < count; i++)
-        mcpp_receipt_load_buffer(&held[i], NULL, texts[i].data, texts[i].len, MCPP_FORMAT_JSON,
-                                 NULL, NULL);
-    struct mallinfo2 after = mallinfo2();
-    double per_receipt = (double)(after.uordblks - before.uordblks) / (double)count;
-    for (size_t i = 0; i < count; i++)
-        mcpp_receipt_free(held[i]);
-    free(held);
-
-    double mb = (double)total_bytes / 1e6;
-    printf("bench_ingest: %zu receipts, %.1f MB of JSON (%.0f bytes each on average)\n"
-           "timing: thread CPU time, batches of %zu interleaved, best of 3 per batch, summed\n\n",
-           count, mb, (double)total_bytes / (double)count, batch);
-    printf("| path                                     | receipts/s | MB/s   | vs raw cJSON |\n");
-    printf("|------------------------------------------|-----------:|-------:|-------------:|\n");
-    printf("| raw cJSON_ParseWithLength + cJSON_Delete | %10.0f | %6.1f | %11.2fx |\n",
-           (double)count / best_cjson, mb / best_cjson, 1.0);
-    printf("| mcpp_receipt_load_buffer + free (/2)     | %10.0f | %6.1f | %11.2fx |\n",
-           (double)count / best_mcpp, mb / best_mcpp, best_cjson / best_mcpp);
-    printf("| mcpp_receipt_load_buffer + free (/1)     | %10.0f | %6.1f | %11.2fx |\n",
-           (double)count / best_v1, (double)total_bytes_v1 / 1e6 / best_v1,
-           best_cjson / best_v1);
-    printf("| tree path (reader off) (/2)              | %10.0f | %6.1f | %11.2fx |\n",
-           (double)count / best_tree, mb / best_tree, best_cjson / best_tree);
-    printf("\ndirect reader vs tree path, same receipts: %.2fx the receipts/s; handed back to "
-           "the tree path: %lu of %zu loads\n",
-           best_tree / best_mcpp, fallbacks, 2 * count);
-    printf("\nschema 2 vs schema 1, same content: %.2fx the receipts/s (target >= 0.90: %s)\n",
-           best_v1 / best_mcpp, best_v1 / best_mcpp >= 0.90 ? "met" : "MISSED");
-    printf("\nmemory per loaded receipt (all %zu held, mallinfo2 delta): %.0f bytes (%.2f KiB)\n",
-           count, per_receipt, per_receipt / 1024.0);
-    printf("targets: >= 1.5x raw cJSON: %s; <= 2 KiB per receipt: %s\n",
-           best_cjson / best_mcpp >= 1.5 ? "met" : "MISSED",
-           per_receipt <= 2048 ? "met" : "MISSED");
+    timings best;
+    if (time_batches(&best, texts, texts_v1, count, batch))
+        return 1;
+    double per_receipt = bytes_per_loaded_receipt(texts, count);
+    print_results(&best, count, batch, total_bytes, total_bytes_v1, fallbacks, per_receipt);
     for (size_t i = 0; i < count; i++) {
         free(texts[i].data);
         free(texts_v1[i].data);
