@@ -264,18 +264,18 @@ static void put_hardware(receipt_ctx *x)
     const step_result *res = x->res;
     char *buf = x->buf;
     int on_cuda = x->on_cuda;
-    /* hardware: requested vs what the runtime / OS reports. Without
-     * --accelerator the request is "whatever this backend finds here": the
-     * host's CPU for --backend cpu, the CUDA device it ran on for --backend
-     * cuda, each named as the observation names it (a kind such as "cuda"
-     * against a device name would read as a fallback). Only a CUDA request
-     * that ended on the CPU keeps "cuda", so that fallback shows. */
+    /* hardware: requested vs what the runtime / OS reports. --accelerator
+     * names a device; without it --backend cpu asks for this host's CPU
+     * (named as the observation names it) and --backend cuda for "cuda", a
+     * platform request that any NVIDIA device satisfies (receipt/
+     * accelerators.c), so only a run that fell back to the CPU reads as a
+     * hardware fallback. */
     if (opt->accelerator)
         snprintf(buf, sizeof x->buf, "%s", opt->accelerator);
-    else if (opt->backend != MCPP_KERNEL_BACKEND_CUDA)
-        snprintf(buf, sizeof x->buf, "cpu: %s", res->host.cpu);
+    else if (opt->backend == MCPP_KERNEL_BACKEND_CUDA)
+        snprintf(buf, sizeof x->buf, "cuda");
     else
-        snprintf(buf, sizeof x->buf, "%s", on_cuda ? res->device.name : "cuda");
+        snprintf(buf, sizeof x->buf, "cpu: %s", res->host.cpu);
     sb_str(sb, "hardware.requested.accelerator", buf);
     sb_int(sb, "hardware.requested.count", 1);
     if (on_cuda) {
