@@ -8,13 +8,16 @@
  * rules that reject a run), under the shipped policies and a few built here:
  * the self-verdict is bad exactly when mcpp_compare_verdict(r, r) is, and a
  * summary built the fast way serializes to the same text, with the same
- * clean flags, as one built by always rendering the rows.
+ * clean flags, as one built by always rendering the rows. A large frontier
+ * whose hashes and self-verdicts are computed ahead on threads is the same
+ * frontier as one computed inline.
  */
 #define _DEFAULT_SOURCE /* DT_DIR */
 #include <dirent.h>
 
 #include "../test_util.h"
 #include "analysis/compare_internal.h"
+#include "analysis/frontier_internal.h"
 #include "analysis/lane_internal.h"
 #include "fixtures.h"
 
@@ -226,12 +229,51 @@ TEST(clean_receipt_skips_its_rows)
     mcpp_policy_free(p);
 }
 
+/* A frontier large enough to compute hashes and self-verdicts on worker
+ * threads (frontier_prepass.c) is the frontier computed inline: the same
+ * JSON and the same lane for every receipt, on every receipt kind above
+ * (repeated: repeats are skipped as duplicates after the prepass saw them). */
+TEST(threaded_prepass_builds_the_same_frontier)
+{
+    enum { N = 6000 }; /* above the prepass threshold */
+    const mcpp_receipt **many = malloc(N * sizeof *many);
+    size_t *lanes_threaded = malloc(N * sizeof(size_t)), *lanes_inline = malloc(N * sizeof(size_t));
+    CHECK(many && lanes_threaded && lanes_inline && n_receipts > 0);
+    if (!many || !lanes_threaded || !lanes_inline || !n_receipts) return;
+    for (size_t i = 0; i < N; i++) many[i] = receipts[(i * 7) % n_receipts];
+    const char *names[] = {"default.lua", "cross_hardware.lua", "shared_cpu.lua"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        mcpp_policy *p = lua_file(names[k]);
+        if (!p) continue;
+        mcpp_frontier *threaded = NULL, *plain = NULL;
+        char *a = NULL, *b = NULL;
+        CHECK_OK(mcpp_frontier_build_metric(&threaded, p, many, N, "primary", lanes_threaded));
+        mcpp_frontier_prepass_disabled = 1;
+        CHECK_OK(mcpp_frontier_build_metric(&plain, p, many, N, "primary", lanes_inline));
+        mcpp_frontier_prepass_disabled = 0;
+        CHECK_OK(mcpp_frontier_render(&a, threaded, MCPP_OUTPUT_JSON));
+        CHECK_OK(mcpp_frontier_render(&b, plain, MCPP_OUTPUT_JSON));
+        CHECK_MSG(a && b && strcmp(a, b) == 0, "policy %s: the frontiers differ", names[k]);
+        CHECK_MSG(memcmp(lanes_threaded, lanes_inline, N * sizeof(size_t)) == 0, "policy %s: lanes differ", names[k]);
+        CHECK(mcpp_frontier_lane_count(threaded) > 1);
+        mcpp_free(a);
+        mcpp_free(b);
+        mcpp_frontier_free(threaded);
+        mcpp_frontier_free(plain);
+        mcpp_policy_free(p);
+    }
+    free(many);
+    free(lanes_threaded);
+    free(lanes_inline);
+}
+
 int main(void)
 {
     load_examples(MCPP_EXAMPLES_DIR);
     add_variants();
     RUN(clean_receipt_skips_its_rows);
     RUN(fast_path_classifies_like_the_rows);
+    RUN(threaded_prepass_builds_the_same_frontier);
     for (size_t i = 0; i < n_receipts; i++) mcpp_receipt_free(receipts[i]);
     TEST_MAIN_END();
 }

@@ -244,6 +244,7 @@ typedef struct frontier_builder {
     size_t ids_cap;
     mcpp_strbuf key;
     uint64_t *segs_tmp;
+    const mcpp_receipt *const *receipts; /* being grouped */
 } frontier_builder;
 
 static void builder_release(frontier_builder *b)
@@ -342,19 +343,22 @@ static int add_lane(frontier_builder *b, const mcpp_receipt *r, uint64_t h, size
     return MCPP_OK;
 }
 
-/* The lane of receipt r, opened when new. The raw-value hash finds the lane;
- * its key text is formatted once, for a new lane. */
-static int lane_for(frontier_builder *b, const mcpp_receipt *r, size_t *lane_out)
+/* The lane of receipt r, opened when new. The raw-value hash h finds the
+ * lane and a field-by-field check confirms it, unless r is already known to
+ * be of the lane whose first receipt is `same_as` (may be NULL). The key text
+ * is formatted once, for a new lane. */
+static int lane_for(frontier_builder *b, const mcpp_receipt *r, uint64_t h, const mcpp_receipt *same_as,
+                    size_t *lane_out)
 {
     mcpp_frontier *f = b->f;
-    uint64_t h = mcpp_lane_key_hash(b->p, r);
     int rc;
     if ((f->n_lanes + 1) * 2 > b->table_cap &&
         (rc = table_grow(&b->table, &b->table_cap, f->lanes, f->n_lanes, b->lane_hash)) != 0)
         return rc;
     size_t pos = (size_t)h & (b->table_cap - 1);
     while (b->table[pos].lane != SIZE_MAX) {
-        if (b->table[pos].hash == h && mcpp_lane_same(b->p, f->lanes[b->table[pos].lane].rep, r)) {
+        const mcpp_receipt *rep = f->lanes[b->table[pos].lane].rep;
+        if (b->table[pos].hash == h && (rep == same_as || mcpp_lane_same(b->p, rep, r))) {
             *lane_out = b->table[pos].lane;
             return MCPP_OK;
         }
@@ -561,27 +565,45 @@ static int check_rule_pairs(frontier_builder *b, const mcpp_receipt *const *rece
     return rc;
 }
 
+/* Puts receipt r in its lane: *lane_of gets the lane, *clean whether r
+ * counted and is comparable with itself. `known` (may be NULL) holds its
+ * hash and self-verdict, computed ahead. */
+static int add_to_lane(frontier_builder *b, const mcpp_receipt *r, const mcpp_frontier_pre *known, size_t *lane_of,
+                       unsigned char *clean)
+{
+    size_t lane = SIZE_MAX;
+    int rc = known ? lane_for(b, r, known->hash, known->same_as_first ? b->receipts[known->first] : NULL, &lane)
+                   : lane_for(b, r, mcpp_lane_key_hash(b->p, r), NULL, &lane);
+    if (rc) return rc;
+    if (lane_of) *lane_of = lane;
+    if (clean) *clean = 0;
+    if (seen_before(b, lane, r)) {
+        b->f->n_duplicates++;
+        return MCPP_OK;
+    }
+    int ok = 0;
+    mcpp_lane_summary *s = b->f->lanes[lane].summary;
+    rc = known ? mcpp_lane_summary_add_known(s, r, &ok, known->self) : mcpp_lane_summary_add_checked(s, r, &ok);
+    if (!rc && clean) *clean = (unsigned char)ok;
+    return rc;
+}
+
 /* Groups the receipts into lanes, skipping repeated runs; clean[i] (when not
- * NULL) says whether receipt i counted and is comparable with itself. */
+ * NULL) says whether receipt i counted and is comparable with itself. Large
+ * inputs have their hashes and self-verdicts computed ahead on worker
+ * threads (frontier_prepass.c); the grouping stays in input order. */
 static int group_receipts(frontier_builder *b, const mcpp_receipt *const *receipts, size_t n, size_t *lane_of,
                           unsigned char *clean)
 {
-    for (size_t i = 0; i < n; i++) {
-        MCPP_CHECK_ARG(receipts[i], "receipt %zu is NULL", i);
-        size_t lane = SIZE_MAX;
-        int rc = lane_for(b, receipts[i], &lane);
-        if (rc) return rc;
-        if (lane_of) lane_of[i] = lane;
-        if (clean) clean[i] = 0;
-        if (seen_before(b, lane, receipts[i])) {
-            b->f->n_duplicates++;
-            continue;
-        }
-        int ok = 0;
-        if ((rc = mcpp_lane_summary_add_checked(b->f->lanes[lane].summary, receipts[i], &ok)) != 0) return rc;
-        if (clean) clean[i] = (unsigned char)ok;
-    }
-    return MCPP_OK;
+    for (size_t i = 0; i < n; i++) MCPP_CHECK_ARG(receipts[i], "receipt %zu is NULL", i);
+    b->receipts = receipts;
+    mcpp_frontier_pre *pre = mcpp_frontier_prepass(b->p, receipts, n);
+    int rc = MCPP_OK;
+    for (size_t i = 0; !rc && i < n; i++)
+        rc = add_to_lane(b, receipts[i], pre && pre[i].ok ? &pre[i] : NULL, lane_of ? &lane_of[i] : NULL,
+                         clean ? &clean[i] : NULL);
+    free(pre);
+    return rc;
 }
 
 int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const mcpp_receipt *const *receipts,

@@ -23,4 +23,21 @@ size_t mcpp_frontier_key_dim_count(const mcpp_frontier *f);
 /* Receipts skipped because their id was already in the lane. */
 size_t mcpp_frontier_duplicate_count(const mcpp_frontier *f);
 
+/* What a frontier needs of each receipt that depends only on the policy and
+ * the receipt (frontier_prepass.c); `ok` 0: compute it on the caller's thread. */
+typedef struct mcpp_frontier_pre {
+    uint64_t hash;      /* mcpp_lane_key_hash */
+    size_t first;       /* the first receipt with this hash */
+    int same_as_first;  /* 1: mcpp_lane_same(receipts[first], this one) */
+    mcpp_verdict self;  /* mcpp_compare_self_verdict */
+    int ok;
+} mcpp_frontier_pre;
+
+/* One entry per receipt, computed on worker threads; NULL (compute inline)
+ * for small inputs, policies with rules, one core, or no memory. Free with free(). */
+mcpp_frontier_pre *mcpp_frontier_prepass(const mcpp_policy *p, const mcpp_receipt *const *receipts, size_t n);
+/* Non-zero: frontiers built on this thread compute everything inline (the
+ * tests compare both ways; benchmarks measure both). */
+extern _Thread_local int mcpp_frontier_prepass_disabled;
+
 #endif /* MCPP_FRONTIER_INTERNAL_H */

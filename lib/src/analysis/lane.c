@@ -416,14 +416,16 @@ static int sort_self_rows(mcpp_lane_summary *s, const mcpp_comparison *self, mcp
 
 /* Decides whether r counts in the lane: 0 when it does, 1 when it was
  * excluded (and recorded with its reason), or an error code < 0. */
-static int classify(mcpp_lane_summary *s, const mcpp_receipt *r, mcpp_lane_self_mode mode)
+static int classify(mcpp_lane_summary *s, const mcpp_receipt *r, mcpp_lane_self_mode mode, const mcpp_verdict *known)
 {
     const mcpp_policy *p = s->policy;
     /* A missing or mismatched row makes the self-verdict insufficient or not
      * comparable (fold), so a receipt with any other verdict has no row that
      * sort_self_rows would record: most receipts skip rendering rows. */
     mcpp_verdict v = MCPP_VERDICT_INSUFFICIENT;
-    int rc = mode == MCPP_LANE_SELF_ROWS ? MCPP_OK : mcpp_compare_self_verdict(&v, p, r);
+    int rc = MCPP_OK;
+    if (known) v = *known;
+    else if (mode != MCPP_LANE_SELF_ROWS) rc = mcpp_compare_self_verdict(&v, p, r);
     if (rc) return rc;
     int excluded = 0;
     mcpp_strbuf t;
@@ -462,7 +464,21 @@ int mcpp_lane_summary_add_checked(mcpp_lane_summary *s, const mcpp_receipt *r, i
     return mcpp_lane_summary_add_mode(s, r, clean, MCPP_LANE_SELF_FAST);
 }
 
+static int add_receipt(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean, mcpp_lane_self_mode mode,
+                       const mcpp_verdict *known);
+
 int mcpp_lane_summary_add_mode(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean, mcpp_lane_self_mode mode)
+{
+    return add_receipt(s, r, clean, mode, NULL);
+}
+
+int mcpp_lane_summary_add_known(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean, mcpp_verdict self)
+{
+    return add_receipt(s, r, clean, MCPP_LANE_SELF_FAST, &self);
+}
+
+static int add_receipt(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean, mcpp_lane_self_mode mode,
+                       const mcpp_verdict *known)
 {
     const mcpp_policy *p = s->policy;
     int rc;
@@ -474,7 +490,7 @@ int mcpp_lane_summary_add_mode(mcpp_lane_summary *s, const mcpp_receipt *r, int 
         v.type == MCPP_TYPE_STRING && v.string)
         if ((rc = set_label_min(s, v.string)) != 0) return rc;
     size_t conflicts = s->conflicts.n, insufficient = s->insufficient.n;
-    if ((rc = classify(s, r, mode)) != 0) return rc < 0 ? rc : MCPP_OK;
+    if ((rc = classify(s, r, mode, known)) != 0) return rc < 0 ? rc : MCPP_OK;
     if (clean)
         *clean = conflicts == s->conflicts.n && insufficient == s->insufficient.n &&
                  !enum_is(r, p->id_verification, "failed");

@@ -72,6 +72,9 @@ int mcpp_lane_summary_add_checked(mcpp_lane_summary *s, const mcpp_receipt *r, i
  * reference the tests hold FAST to: same summary, same *clean). */
 typedef enum { MCPP_LANE_SELF_FAST, MCPP_LANE_SELF_ROWS } mcpp_lane_self_mode;
 int mcpp_lane_summary_add_mode(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean, mcpp_lane_self_mode mode);
+/* As MCPP_LANE_SELF_FAST with the self-verdict already known (computed ahead
+ * by mcpp_compare_self_verdict for this policy and receipt). */
+int mcpp_lane_summary_add_known(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean, mcpp_verdict self);
 /* The ids of every receipt added, counted or excluded, sorted: an array of
  * n strings the caller frees (each, then the array). NULL when out of memory. */
 char **mcpp_lane_summary_every_id(const mcpp_lane_summary *s, size_t *n);

@@ -172,14 +172,33 @@ static int is_accelerator(int id)
     return id == MCPP_F_hardware_requested_accelerator || id == MCPP_F_hardware_observed_accelerator;
 }
 
-/* The canonical id of a raw name (the normalised name when unknown). */
+/* The canonical id of a raw name (the normalised name when unknown). Lane
+ * keys ask for it once or twice per receipt, almost always for the same few
+ * names, and the shipped table never changes once loaded: a small per-thread
+ * memo of the last names spares normalising and scanning the alias table. */
 static void accelerator_id(char *out, size_t cap, const char *raw)
 {
+    enum { MEMO = 4, MEMO_TEXT = 96 };
+    static _Thread_local struct { char raw[MEMO_TEXT], id[MEMO_TEXT]; } memo[MEMO];
+    static _Thread_local unsigned memo_next;
+    size_t len = strlen(raw);
+    int memoable = len > 0 && len < MEMO_TEXT;
+    for (unsigned i = 0; memoable && i < MEMO; i++)
+        if (strcmp(memo[i].raw, raw) == 0) {
+            snprintf(out, cap, "%s", memo[i].id);
+            return;
+        }
     mcpp_accelerator a;
-    if (mcpp_accelerator_canonicalize(&a, NULL, raw) == MCPP_OK)
-        snprintf(out, cap, "%s", a.id);
-    else
+    if (mcpp_accelerator_canonicalize(&a, NULL, raw) != MCPP_OK) {
         snprintf(out, cap, "%s", raw);
+        return;
+    }
+    snprintf(out, cap, "%s", a.id);
+    if (memoable) {
+        unsigned slot = memo_next++ % MEMO;
+        memcpy(memo[slot].raw, raw, len + 1);
+        snprintf(memo[slot].id, MEMO_TEXT, "%s", a.id);
+    }
 }
 
 static int accelerators_equal(const char *s, const char *t)
