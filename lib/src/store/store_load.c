@@ -5,13 +5,12 @@
  * canonical JSON body parsed on several threads; then all are appended in row
  * order.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "receipt/image.h"
 #include "util/error_internal.h"
+#include "util/parallel.h"
 #include "store/store_internal.h"
 
 #define BATCH_ROWS 4096
@@ -28,16 +27,10 @@ typedef struct batch {
     const char *name;
 } batch;
 
-typedef struct worker {
-    batch *b;
-    size_t from, to;
-} worker;
-
-static void *parse_range(void *arg)
+static void parse_range(void *ctx, size_t from, size_t to)
 {
-    worker *w = arg;
-    batch *b = w->b;
-    for (size_t i = w->from; i < w->to; i++) {
+    batch *b = ctx;
+    for (size_t i = from; i < to; i++) {
         if (b->receipts[i]) continue; /* read from its image */
         int rc = mcpp_receipt_load_buffer(&b->receipts[i], NULL, b->bodies[i], b->lengths[i], MCPP_FORMAT_JSON,
                                           b->name, NULL);
@@ -45,31 +38,11 @@ static void *parse_range(void *arg)
         else if (strcmp(mcpp_receipt_id(b->receipts[i]), b->ids[i]) != 0)
             b->errors[i] = strdup("its id does not match the stored id");
     }
-    return NULL;
-}
-
-static size_t thread_count(size_t n)
-{
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t t = cpus > 0 ? (size_t)cpus : 1;
-    if (t > MAX_THREADS) t = MAX_THREADS;
-    size_t by_work = n / ROWS_PER_THREAD_MIN;
-    return by_work < 1 ? 1 : (t < by_work ? t : by_work);
 }
 
 static void parse_batch(batch *b)
 {
-    size_t t = thread_count(b->n);
-    pthread_t threads[MAX_THREADS];
-    int started[MAX_THREADS] = {0};
-    worker workers[MAX_THREADS];
-    for (size_t k = 0; k < t; k++) workers[k] = (worker){b, b->n * k / t, b->n * (k + 1) / t};
-    for (size_t k = 1; k < t; k++) started[k] = pthread_create(&threads[k], NULL, parse_range, &workers[k]) == 0;
-    parse_range(&workers[0]);
-    for (size_t k = 1; k < t; k++) {
-        if (started[k]) pthread_join(threads[k], NULL);
-        else parse_range(&workers[k]); /* no thread could start: parse here */
-    }
+    mcpp_parallel_ranges(b->n, mcpp_parallel_threads(b->n, MAX_THREADS, ROWS_PER_THREAD_MIN), parse_range, b);
 }
 
 /* Hands the batch's receipts to the sink; the first failure becomes the error. */
