@@ -39,6 +39,27 @@ static void policy_usage(FILE *to)
 
 /* ---- check ------------------------------------------------------------------------ */
 
+/* The gate's metrics, one line each. A metric's direction is the one its
+ * receipts state (docs/metrics.md); the policy's applies only to a number
+ * field that is no metric. */
+static void print_gate(const mcpp_policy *p)
+{
+    size_t n = mcpp_policy_gate_metric_count(p);
+    for (size_t k = 0; k < n; k++) {
+        mcpp_gate_settings g = MCPP_GATE_SETTINGS_INIT;
+        if (mcpp_policy_gate_metric_at(&g, p, k) != MCPP_OK) continue;
+        int is_metric = strcmp(g.metric, "primary") == 0 || !strchr(g.metric, '.') ||
+                        strncmp(g.metric, "metrics.", 8) == 0;
+        fputs(k ? "              " : "  gate        ", stdout);
+        cli_fputs_safe(stdout, g.metric, 0);
+        printf(", %s, max_regression %g, confidence %g\n",
+               is_metric || g.higher_is_better < 0 ? "direction as its receipts state it"
+               : g.higher_is_better            ? "higher is better"
+                                               : "lower is better",
+               g.max_regression, g.confidence);
+    }
+}
+
 static void print_dimension_list(const mcpp_policy *p, mcpp_role role)
 {
     int first = 1;
@@ -129,7 +150,6 @@ static int policy_check(int argc, char **argv)
             continue;
         }
         const mcpp_noise_settings *noise = mcpp_policy_noise(p);
-        const mcpp_gate_settings *gate = mcpp_policy_gate(p);
         fputs("policy ", stdout);
         cli_fputs_safe(stdout, mcpp_policy_name(p), 0);
         printf(" (%s)\n", argv[i]);
@@ -144,10 +164,7 @@ static int policy_check(int argc, char **argv)
         printf("%s\n", mcpp_policy_required_count(p) ? "" : " (none)");
         printf("  noise       max_rel_spread %g, min_runs %lld, noise_floor %g\n", noise->max_rel_spread,
                (long long)noise->min_runs, noise->noise_floor);
-        fputs("  gate        ", stdout);
-        cli_fputs_safe(stdout, gate->metric, 0);
-        printf(", %s is better, max_regression %g, confidence %g\n",
-               gate->higher_is_better ? "higher" : "lower", gate->max_regression, gate->confidence);
+        print_gate(p);
         printf("  adjacency   width %d\n", mcpp_policy_adjacency_width(p));
         printf("  rules      ");
         for (size_t k = 0; k < mcpp_policy_rule_count(p); k++) {

@@ -39,6 +39,15 @@ if [ "$rc" -eq 0 ] && grep -q '0 warnings' "$work/check.txt"; then
 else
   echo "not ok - policy check of shipped policies: exit $rc"; cat "$work/check.txt"; fail=1
 fi
+# A multi-metric gate: check lists every metric with its own allowance.
+printf 'return { dimensions = { must_match = { "pattern" } }, gate = { allow_point_comparisons = true,\n  metrics = { { name = "tokens_per_s", max_regression = 0.02 },\n    { name = "peak_memory_gib", max_regression = 0.05 } } } }\n' >"$work/multi.lua"
+"$cli" policy check "$work/multi.lua" >"$work/multi.txt"; rc=$?
+if [ "$rc" -eq 0 ] && grep -q "gate        tokens_per_s, direction as its receipts state it, max_regression 0.02" "$work/multi.txt" \
+   && grep -q "^              peak_memory_gib, direction as its receipts state it, max_regression 0.05" "$work/multi.txt"; then
+  echo "ok - policy check lists every gate metric"
+else
+  echo "not ok - multi-metric gate in policy check: exit $rc"; cat "$work/multi.txt"; fail=1
+fi
 # A typo in a case file is invalid input (3), not a failing case (1).
 printf '{"cases": [{"base": "a.json", "cand": "b.json", "expect": "comparble"}]}\n' >"$work/typo1.json"
 printf '{"cases": [{"base": "a.json", "cand": "b.json", "expct": "comparable"}]}\n' >"$work/typo2.json"

@@ -76,8 +76,10 @@ check "compare --store exits 0" 0 $?
 "$M" history --store "$DB" --lane family=NAM56R >"$tmp/out" 2>&1; check "history exits 0" 0 $?
 contains "history lists runs with commits" "$tmp/out" "9f3c2e1a7b4d"
 contains "history says there is no change point" "$tmp/out" "no change point beyond noise"
+contains "history names the primary metric it resolved" "$tmp/out" "runs of tokens_per_s (primary)"
 "$M" history --store "$DB" --format json >"$tmp/out" 2>&1; check "history json exits 0" 0 $?
 contains "history json has its schema" "$tmp/out" '"schema": "mcpp.history/1"'
+contains "history json names each lane's primary metric" "$tmp/out" '"metric": "tokens_per_s"'
 "$M" history --store "$DB" --format markdown >"$tmp/out" 2>&1; check "history markdown exits 0" 0 $?
 contains "history markdown has a table" "$tmp/out" "| created_at | git_commit |"
 "$M" history --lane x >"$tmp/out" 2>&1; check "history without --store exits 3" 3 $?

@@ -49,6 +49,19 @@ static int value_from_body(double *out, int *has, const mcpp_store *s, const cha
     return rc < 0 ? rc : MCPP_OK;
 }
 
+/* lane->metric_name = the primary metric a stored body names (one parse per
+ * lane: the runs of a lane state one metric, or the gate says they differ). */
+static int name_primary(history_lane *lane, const mcpp_store *s, const char *body, size_t len)
+{
+    mcpp_receipt *r = NULL;
+    int rc = mcpp_receipt_load_buffer(&r, NULL, body, len, MCPP_FORMAT_JSON, s->path, NULL);
+    if (rc) return rc;
+    const char *name = mcpp_receipt_metric_primary(r);
+    if (name && !(lane->metric_name = strdup(name))) rc = mcpp_error_nomem();
+    mcpp_receipt_free(r);
+    return rc;
+}
+
 static int load_runs(history_lane *lane, mcpp_store *s, sqlite3_stmt *st, const char *metric)
 {
     sqlite3_reset(st);
@@ -69,6 +82,8 @@ static int load_runs(history_lane *lane, mcpp_store *s, sqlite3_stmt *st, const 
         if (!rc && has && value > 0)
             rc = push_run(lane, (const char *)sqlite3_column_text(st, 0), sqlite3_column_text(st, 1),
                           sqlite3_column_text(st, 2), value);
+        if (!rc && has && value > 0 && !lane->metric_name && strcmp(metric, "primary") == 0)
+            rc = name_primary(lane, s, (const char *)sqlite3_column_text(st, 5), (size_t)sqlite3_column_bytes(st, 5));
         if (!rc && !lane->label) lane->label = dup_or_null(sqlite3_column_text(st, 6));
     }
     if (!rc && step != SQLITE_DONE) rc = mcpp_store_sqlite_error(s, step, "reading the lane's runs");
@@ -183,6 +198,7 @@ void mcpp_history_free(mcpp_history *history)
         free(lane->changes);
         free(lane->key);
         free(lane->label);
+        free(lane->metric_name);
     }
     free(history->lanes);
     free(history->metric);

@@ -177,7 +177,8 @@ static void put_lane(mcpp_strbuf *sb, const history_lane *l, const char *metric)
     mcpp_sb_printf(sb, "<div class=\"scroll\"><svg class=\"plot history-plot\" role=\"img\" viewBox=\"0 0 %d %d\" "
                        "aria-label=\"",
                    WIDTH, TOP + HEIGHT + BOTTOM_AXIS);
-    mcpp_sb_html(sb, metric);
+    char what[256];
+    mcpp_sb_html(sb, mcpp_history_lane_metric(what, sizeof what, l, metric));
     mcpp_sb_printf(sb, " over %zu runs, %zu change point%s\">\n", l->n_runs, l->n_changes, l->n_changes == 1 ? "" : "s");
     put_value_axis(sb, &f);
     put_time_axis(sb, l, &f);

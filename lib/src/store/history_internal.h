@@ -17,6 +17,7 @@ typedef struct history_lane {
     char *key;
     char short_key[24];
     char *label;
+    char *metric_name; /* for "primary": the name the lane's first run gives it; else NULL */
     history_run *runs;
     size_t n_runs, cap_runs;
     size_t *changes; /* run index of the first run after each change */
@@ -39,5 +40,9 @@ typedef struct mcpp_history_change_view {
 } mcpp_history_change_view;
 
 mcpp_history_change_view mcpp_history_change_at(const history_lane *lane, size_t change);
+
+/* What the lane's values are, for people: "tokens_per_s (primary)" when the
+ * history asked for "primary", else the metric as asked; into buf. */
+const char *mcpp_history_lane_metric(char *buf, size_t cap, const history_lane *lane, const char *metric);
 
 #endif /* MCPP_HISTORY_INTERNAL_H */

@@ -4,9 +4,11 @@
  * the commits on either side and the medians of the segments it separates.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/c_locale.h"
 #include "util/error_internal.h"
 #include "util/escape.h"
 #include "store/store_internal.h"
@@ -107,6 +109,13 @@ mcpp_history_change_view mcpp_history_change_at(const history_lane *l, size_t c)
     return v;
 }
 
+const char *mcpp_history_lane_metric(char *buf, size_t cap, const history_lane *l, const char *metric)
+{
+    if (l->metric_name) snprintf(buf, cap, "%s (%s)", l->metric_name, metric);
+    else snprintf(buf, cap, "%s", metric);
+    return buf;
+}
+
 static size_t segment_of(const history_lane *l, size_t run)
 {
     size_t s = 0;
@@ -133,6 +142,8 @@ static void render_json_lane(mcpp_strbuf *b, const history_lane *l)
     mcpp_sb_json_string(b, l->key);
     mcpp_sb_printf(b, ", \"short_key\": \"%s\", \"label\": ", l->short_key);
     json_str_or_null(b, l->label);
+    mcpp_sb_puts(b, ", \"metric\": ");
+    json_str_or_null(b, l->metric_name);
     mcpp_sb_puts(b, ", \"runs\": [");
     for (size_t i = 0; i < l->n_runs; i++) {
         const history_run *r = &l->runs[i];
@@ -207,8 +218,8 @@ static void put_column(mcpp_strbuf *b, mcpp_strbuf *t, const char *s, int width,
 
 static void render_run_row(mcpp_strbuf *b, mcpp_strbuf *t, const history_run *r, int starts, int md)
 {
-    char num[40];
-    mcpp_format_double(num, sizeof num, r->value, 0);
+    char num[40]; /* six significant digits, as the frontier prints medians; JSON keeps every digit */
+    mcpp_snprintf_c(num, sizeof num, "%.6g", r->value);
     mcpp_sb_printf(b, md ? "| %s | " : "  %s ", starts ? "▲" : " ");
     put_column(b, t, r->created_at, 22, 0, md);
     mcpp_sb_puts(b, md ? " | " : " ");
@@ -225,7 +236,8 @@ static void render_lane_readable(mcpp_strbuf *b, const history_lane *l, const ch
     mcpp_sb_printf(b, md ? "### %s " : "lane %s  ", l->short_key);
     put_field(b, l->label, md);
     mcpp_sb_printf(b, md ? "\n\n%zu run%s of " : "\n  %zu run%s of ", l->n_runs, l->n_runs == 1 ? "" : "s");
-    put_field(b, metric, md);
+    char what[256];
+    put_field(b, mcpp_history_lane_metric(what, sizeof what, l, metric), md);
     mcpp_sb_printf(b, ", %zu change point%s\n%s", l->n_changes, l->n_changes == 1 ? "" : "s", md ? "\n" : "");
     if (md) mcpp_sb_puts(b, "| | created_at | git_commit | value | id |\n|---|---|---|---:|---|\n");
     for (size_t i = 0; i < l->n_runs; i++)
