@@ -465,19 +465,6 @@ int mcpp_lane_summary_add_checked(mcpp_lane_summary *s, const mcpp_receipt *r, i
 }
 
 static int add_receipt(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean, mcpp_lane_self_mode mode,
-                       const mcpp_verdict *known);
-
-int mcpp_lane_summary_add_mode(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean, mcpp_lane_self_mode mode)
-{
-    return add_receipt(s, r, clean, mode, NULL);
-}
-
-int mcpp_lane_summary_add_known(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean, mcpp_verdict self)
-{
-    return add_receipt(s, r, clean, MCPP_LANE_SELF_FAST, &self);
-}
-
-static int add_receipt(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean, mcpp_lane_self_mode mode,
                        const mcpp_verdict *known)
 {
     const mcpp_policy *p = s->policy;
@@ -531,6 +518,16 @@ static int add_receipt(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean, 
     }
     mcpp_metric_side_free(&side);
     return rc;
+}
+
+int mcpp_lane_summary_add_mode(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean, mcpp_lane_self_mode mode)
+{
+    return add_receipt(s, r, clean, mode, NULL);
+}
+
+int mcpp_lane_summary_add_known(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean, mcpp_verdict self)
+{
+    return add_receipt(s, r, clean, MCPP_LANE_SELF_FAST, &self);
 }
 
 int mcpp_lane_summary_add(mcpp_lane_summary *s, const mcpp_receipt *r)
