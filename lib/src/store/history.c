@@ -71,7 +71,7 @@ static int load_runs(history_lane *lane, mcpp_store *s, sqlite3_stmt *st, const 
     while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
         const char *stored_metric = (const char *)sqlite3_column_text(st, 3);
         double value = 0;
-        int has;
+        int has = 0;
         if (stored_metric && strcmp(stored_metric, metric) == 0) {
             has = sqlite3_column_type(st, 4) != SQLITE_NULL;
             value = sqlite3_column_double(st, 4);
