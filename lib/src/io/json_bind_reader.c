@@ -426,6 +426,9 @@ static inline int match_key(jreader *r, const char *name)
     return 1;
 }
 
+/* Fields tried in schema order after the previous one before the hash lookup. */
+enum { PREDICT_AHEAD = 4 };
+
 static int read_member(jreader *r, int field, int sub, int *guess)
 {
     if (sub >= 0) {
@@ -461,10 +464,16 @@ static int read_section(jreader *r, int section)
         int field = -1, sub = -1;
         if (peek(r) != '"')
             return GIVE_UP;
-        const char *expected = mcpp_schema_predict_name(section, guess, &field, &sub);
-        int matched = expected ? match_key(r, expected) : 0;
-        if (matched < 0)
-            return GIVE_UP;
+        /* the predicted key, or one of the next few (optional fields a
+         * writer left out); a mismatch fails on its first bytes */
+        int matched = 0;
+        for (int ahead = 0; ahead < PREDICT_AHEAD && !matched; ahead++) {
+            const char *expected = mcpp_schema_predict_name(section, guess + ahead, &field, &sub);
+            if (!expected)
+                break;
+            if ((matched = match_key(r, expected)) < 0)
+                return GIVE_UP;
+        }
         if (!matched) {
             /* not the predicted key: read it and look it up (unknown: give up) */
             if (read_key(r, key, sizeof key) != 0 ||
