@@ -61,17 +61,41 @@ typedef struct path_entry {
     int regular;
 } path_entry;
 
+/* The paths live in blocks, one per folder (all its files' paths, one
+ * malloc instead of one per file), which the list owns. */
 typedef struct path_list {
     path_entry *items;
     size_t count, cap;
+    char **blocks;
+    size_t n_blocks, blocks_cap;
+    int unsorted; /* set when collect's folder-by-folder order may not be path order */
 } path_list;
 
 static void path_list_free(path_list *l)
 {
-    for (size_t i = 0; i < l->count; i++)
-        free(l->items[i].path);
+    for (size_t i = 0; i < l->n_blocks; i++)
+        free(l->blocks[i]);
+    free(l->blocks);
     free(l->items);
     memset(l, 0, sizeof *l);
+}
+
+/* Hands `block` to the list (freed with it); frees it and returns -1 when
+ * out of memory. */
+static int path_list_own(path_list *l, char *block)
+{
+    if (l->n_blocks == l->blocks_cap) {
+        size_t cap = l->blocks_cap ? l->blocks_cap * 2 : 64;
+        char **blocks = realloc(l->blocks, cap * sizeof *blocks);
+        if (!blocks) {
+            free(block);
+            return -1;
+        }
+        l->blocks = blocks;
+        l->blocks_cap = cap;
+    }
+    l->blocks[l->n_blocks++] = block;
+    return 0;
 }
 
 static int path_list_push(path_list *l, char *path, int regular)
@@ -148,46 +172,132 @@ static unsigned char entry_type(const struct dirent *e, const char *full)
     return S_ISDIR(sb.st_mode) ? DT_DIR : S_ISREG(sb.st_mode) ? DT_REG : DT_FIFO;
 }
 
-/* Collects receipt files under `dir`; hidden entries (".git", editor swap
- * files) are skipped. Returns 0, -2 when out of memory, or -1 with the
- * failure in *err when `dir` itself cannot be opened. A sub-directory that
- * cannot be opened is collected like a file, so that loading it fails and it
- * shows up in ReceiptSet.errors instead of vanishing; so is a dangling link
- * named like a receipt. */
+/* One entry of a folder being collected: its name (in the folder's name
+ * pool) and whether it is a receipt file or a folder to enter. */
+typedef struct dir_item {
+    size_t off, len;
+    const char *name;
+    int is_dir, regular;
+} dir_item;
+
+/* Path order within one folder: a folder's paths all start with "name/", so
+ * ordering folders by name + "/" and files by name, then entering each
+ * folder in its place, lists the whole tree in strcmp order of the full paths
+ * without sorting 10^5 long paths at the end. (Names hold no '/' and are
+ * unique in a folder.) */
+static int compare_items(const void *pa, const void *pb)
+{
+    const dir_item *a = pa, *b = pb;
+    size_t n = a->len < b->len ? a->len : b->len;
+    int c = memcmp(a->name, b->name, n);
+    if (c || a->len == b->len)
+        return c;
+    if (a->len < b->len) /* a's next byte: '/' after a folder's name, else its end */
+        return (a->is_dir ? '/' : 0) < (unsigned char)b->name[n] ? -1 : 1;
+    return (unsigned char)a->name[n] < (b->is_dir ? '/' : 0) ? -1 : 1;
+}
+
+/* Collects receipt files under `dir`, in path order; hidden entries (".git",
+ * editor swap files) are skipped. Returns 0, -2 when out of memory, or -1
+ * with the failure in *err when `dir` itself cannot be opened. A
+ * sub-directory that cannot be opened is collected like a file, so that
+ * loading it fails and it shows up in ReceiptSet.errors instead of vanishing
+ * (its path sorts differently from a folder's contents, so the list is then
+ * sorted again); so is a dangling link named like a receipt. The folder is
+ * read whole and closed before its sub-folders are entered. */
 static int collect(path_list *out, const char *dir, int recursive, int depth, mcpp_py_error *err)
 {
     DIR *d = opendir(dir);
     if (!d && depth > 0) {
         char *copy = strdup(dir);
-        if (!copy || path_list_push(out, copy, 0) < 0) {
-            free(copy);
+        if (!copy || path_list_own(out, copy) < 0 || path_list_push(out, copy, 0) < 0)
             return -2;
-        }
+        out->unsorted = 1;
         return 0;
     }
     if (!d)
         return directory_error(err, dir);
-    struct dirent *e;
+    size_t dir_len = strlen(dir);
+    size_t prefix = dir_len + (dir_len > 0 && dir[dir_len - 1] != '/'); /* "dir/" */
+    char *names = NULL, *full = NULL;
+    size_t names_used = 0, names_cap = 0, full_cap = 0, file_bytes = 0;
+    dir_item *items = NULL;
+    size_t n_items = 0, items_cap = 0;
     int rc = 0;
-    while (rc == 0 && (e = readdir(d)) != NULL) {
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
         if (e->d_name[0] == '.')
             continue;
-        char *full = join_path(dir, e->d_name);
-        if (!full) {
-            rc = -2;
-            break;
+        size_t len = strlen(e->d_name);
+        unsigned char type = e->d_type;
+        if (type != DT_DIR && type != DT_REG) { /* a link or no d_type: stat the full path */
+            if (prefix + len + 1 > full_cap) {
+                char *grown = realloc(full, prefix + len + 1);
+                if (!grown) {
+                    rc = -2;
+                    break;
+                }
+                full = grown;
+                full_cap = prefix + len + 1;
+            }
+            memcpy(full, dir, dir_len);
+            full[prefix - 1] = '/';
+            memcpy(full + prefix, e->d_name, len + 1);
+            type = entry_type(e, full);
         }
-        unsigned char type = entry_type(e, full);
         int keep = (type == DT_REG || type == DT_UNKNOWN) && extension_format(e->d_name) >= 0;
-        if (type == DT_DIR && recursive && depth < 64)
-            rc = collect(out, full, recursive, depth + 1, err);
-        if (keep && path_list_push(out, full, type == DT_REG) == 0)
+        int enter = type == DT_DIR && recursive && depth < 64;
+        if (!keep && !enter)
             continue;
-        free(full);
+        if (n_items == items_cap || names_used + len + 1 > names_cap) {
+            size_t icap = n_items == items_cap ? (items_cap ? items_cap * 2 : 256) : items_cap;
+            size_t ncap = names_cap;
+            while (names_used + len + 1 > ncap)
+                ncap = ncap ? ncap * 2 : 16384;
+            dir_item *gi = icap != items_cap ? realloc(items, icap * sizeof *items) : items;
+            if (gi)
+                items = gi, items_cap = icap;
+            char *gn = ncap != names_cap ? realloc(names, ncap) : names;
+            if (gn)
+                names = gn, names_cap = ncap;
+            if (!gi || !gn) {
+                rc = -2;
+                break;
+            }
+        }
+        memcpy(names + names_used, e->d_name, len + 1);
+        items[n_items++] = (dir_item){names_used, len, NULL, enter, type == DT_REG};
+        names_used += len + 1;
         if (keep)
-            rc = -2;
+            file_bytes += prefix + len + 1;
     }
     closedir(d);
+    free(full);
+    char *block = NULL;
+    if (rc == 0 && file_bytes && (!(block = malloc(file_bytes)) || path_list_own(out, block) < 0))
+        rc = -2;
+    if (rc == 0) {
+        for (size_t i = 0; i < n_items; i++)
+            items[i].name = names + items[i].off;
+        qsort(items, n_items, sizeof *items, compare_items);
+    }
+    for (size_t i = 0; rc == 0 && i < n_items; i++) {
+        const dir_item *it = &items[i];
+        if (it->is_dir) {
+            char *sub = join_path(dir, it->name);
+            rc = sub ? collect(out, sub, recursive, depth + 1, err) : -2;
+            free(sub);
+            continue;
+        }
+        memcpy(block, dir, dir_len);
+        block[prefix - 1] = '/';
+        memcpy(block + prefix, it->name, it->len + 1);
+        if (path_list_push(out, block, it->regular) < 0)
+            rc = -2;
+        block += prefix + it->len + 1;
+    }
+    free(items);
+    free(names);
     return rc;
 }
 
@@ -484,7 +594,8 @@ PyObject *mcpp_py_load_dir(PyObject *module, PyObject *const *args, Py_ssize_t n
     Py_BEGIN_ALLOW_THREADS
     rc = collect(&files, PyBytes_AS_STRING(path), recursive, 0, &dir_err);
     if (rc == 0) {
-        qsort(files.items, files.count, sizeof *files.items, compare_paths);
+        if (files.unsorted) /* collect's order is path order but for this corner */
+            qsort(files.items, files.count, sizeof *files.items, compare_paths);
         slots = calloc(files.count ? files.count : 1, sizeof *slots);
         if (!slots)
             rc = -2;
