@@ -410,11 +410,13 @@ static long long read_whole_file(const path_entry *e, worker_io *io, size_t max_
     if (grow_buffer(io, FIRST_BUFFER) < 0)
         goto done;
     for (;;) {
-        if (got == io->cap) {
+        if (got == io->cap) { /* full: measure, refuse or grow to its size + 1 */
             struct stat sb;
             if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
-                (unsigned long long)sb.st_size > max_bytes || got >= max_bytes ||
-                grow_buffer(io, (size_t)sb.st_size + 1 > got + 1 ? (size_t)sb.st_size + 1 : got + 1) < 0)
+                (unsigned long long)sb.st_size > max_bytes || got >= max_bytes)
+                goto done;
+            size_t size_now = (size_t)sb.st_size > got ? (size_t)sb.st_size : got;
+            if (grow_buffer(io, size_now + 1) < 0) /* + 1: the short read that ends it */
                 goto done;
         }
         ssize_t n = read(fd, io->data + got, io->cap - got);
