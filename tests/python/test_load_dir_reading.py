@@ -88,3 +88,42 @@ def test_a_fifo_named_like_a_receipt_is_skipped_not_opened(receipt_dir):
     os.mkfifo(receipt_dir / "pipe.json")  # opening it for reading would block
     rs = mr.load_dir(receipt_dir)
     assert len(rs) == 4 and rs.errors == []
+
+
+def test_files_around_the_read_buffer_size_load_as_load_reads_them(receipt_dir):
+    # load_dir reads without fstat: one read into a 16 KiB buffer, and a file
+    # that fills it is measured and read on; sizes at the edge must not matter
+    d = json.loads(mr.load_dir(receipt_dir)[0].to_json())
+    paths = []
+    for size in (16 * 1024 - 1, 16 * 1024, 16 * 1024 + 1, 40 * 1024):
+        d["id"] = f"sized-{size}"
+        text = json.dumps(d)
+        path = receipt_dir / f"sized-{size}.json"
+        path.write_text(text + " " * (size - len(text)))  # trailing blanks are allowed
+        assert path.stat().st_size == size
+        paths.append(str(path))
+    for threads in (1, 2):
+        rs = mr.load_dir(receipt_dir, threads=threads, errors="skip")
+        got = _outcomes(rs)
+        assert {p: got[p] for p in paths} == {p: _outcome(p) for p in paths}
+        assert all(got[p][0] == "ok" for p in paths)
+
+
+def test_files_come_in_path_order_across_folders_and_similar_names(receipt_dir):
+    # load_dir sorts each folder's names (a folder as "name/") instead of all
+    # paths at the end; the result must be the strcmp order of the full paths
+    d = json.loads(mr.load_dir(receipt_dir)[0].to_json())
+    names = ["a.json", "a/x.json", "a/b/y.json", "a-b.json", "a0.json", "ab/z.json", "a/.json",
+             "a.b/w.json", "A.json", "a/b.json", "a/b-c/v.json", "a/b.c.json", "é.json"]
+    for i, name in enumerate(names):
+        path = receipt_dir / "order" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        d["id"] = f"order-{i}"
+        path.write_text(json.dumps(d))
+    expected = sorted(
+        (str(p) for p in receipt_dir.rglob("*.json") if not p.name.startswith(".")),
+        key=os.fsencode)
+    for threads in (1, 3):
+        rs = mr.load_dir(receipt_dir, threads=threads)
+        assert rs.errors == []
+        assert [r.filename for r in rs] == expected

@@ -5,16 +5,26 @@
  * Where the time goes for 10^5 small files, and what is done about it:
  *   - finding them: readdir's d_type says file or folder, so no stat() per
  *     entry (only links and file systems without d_type are stat'ed);
- *   - reading them: each worker reads files with open/fstat/read into ONE
- *     buffer it reuses (no stdio, no malloc per file) and claims files in
- *     batches of consecutive (sorted) paths, so a folder is read together;
+ *   - reading them: the kernel's share (open, read, close) is about half of
+ *     the whole, so each file costs as few and as cheap system calls as can
+ *     be: a worker opens a file relative to its folder (openat on a folder
+ *     descriptor it keeps while the sorted paths stay in that folder, so the
+ *     kernel looks up one name, not the whole path), reads it with no fstat
+ *     (readdir said it is a regular file; a short read is its end; only a
+ *     file that fills the buffer is measured) into ONE buffer it reuses, and
+ *     claims files in batches of consecutive (sorted) paths, so a folder is
+ *     read together;
  *   - parsing them: the direct JSON reader binds without a tree; the cJSON
  *     subtrees it (or the tree path) still builds come from a per-thread
- *     arena (json_arena.c).
+ *     arena (json_arena.c);
+ *   - wrapping them: a Receipt object per file, with the GIL held after the
+ *     workers finish; it is a small share (the object holds the C receipt
+ *     and builds nothing else until asked), so it is not overlapped with
+ *     the loading.
  * Any file the fast reading path cannot read is handed to
  * mcpp_receipt_load_file, so a failure reads exactly as load() reports it.
  */
-#define _DEFAULT_SOURCE /* d_type and DT_* in <dirent.h> */
+#define _GNU_SOURCE /* d_type and DT_* in <dirent.h>, O_PATH in <fcntl.h> */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
@@ -41,30 +51,68 @@ static mcpp_py_state *module_state(PyObject *module)
 
 /* ---- finding the files --------------------------------------------------------- */
 
+/* A file to load: its full path (what errors and Receipt.filename name), where
+ * its last component starts (the worker opens that relative to its folder),
+ * and whether readdir/stat said it is a regular file (only those take the
+ * fast reading path; anything else goes straight to the library). */
+typedef struct path_entry {
+    char *path;
+    size_t name_off;
+    int regular;
+} path_entry;
+
+/* The paths live in blocks, one per folder (all its files' paths, one
+ * malloc instead of one per file), which the list owns. */
 typedef struct path_list {
-    char **items;
+    path_entry *items;
     size_t count, cap;
+    char **blocks;
+    size_t n_blocks, blocks_cap;
+    int unsorted; /* set when collect's folder-by-folder order may not be path order */
 } path_list;
 
 static void path_list_free(path_list *l)
 {
-    for (size_t i = 0; i < l->count; i++)
-        free(l->items[i]);
+    for (size_t i = 0; i < l->n_blocks; i++)
+        free(l->blocks[i]);
+    free(l->blocks);
     free(l->items);
     memset(l, 0, sizeof *l);
 }
 
-static int path_list_push(path_list *l, char *item)
+/* Hands `block` to the list (freed with it); frees it and returns -1 when
+ * out of memory. */
+static int path_list_own(path_list *l, char *block)
+{
+    if (l->n_blocks == l->blocks_cap) {
+        size_t cap = l->blocks_cap ? l->blocks_cap * 2 : 64;
+        char **blocks = realloc(l->blocks, cap * sizeof *blocks);
+        if (!blocks) {
+            free(block);
+            return -1;
+        }
+        l->blocks = blocks;
+        l->blocks_cap = cap;
+    }
+    l->blocks[l->n_blocks++] = block;
+    return 0;
+}
+
+static int path_list_push(path_list *l, char *path, int regular)
 {
     if (l->count == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 256;
-        char **items = realloc(l->items, cap * sizeof *items);
+        path_entry *items = realloc(l->items, cap * sizeof *items);
         if (!items)
             return -1;
         l->items = items;
         l->cap = cap;
     }
-    l->items[l->count++] = item;
+    const char *slash = strrchr(path, '/');
+    path_entry *e = &l->items[l->count++];
+    e->path = path;
+    e->name_off = slash ? (size_t)(slash - path) + 1 : 0;
+    e->regular = regular;
     return 0;
 }
 
@@ -124,52 +172,138 @@ static unsigned char entry_type(const struct dirent *e, const char *full)
     return S_ISDIR(sb.st_mode) ? DT_DIR : S_ISREG(sb.st_mode) ? DT_REG : DT_FIFO;
 }
 
-/* Collects receipt files under `dir`; hidden entries (".git", editor swap
- * files) are skipped. Returns 0, -2 when out of memory, or -1 with the
- * failure in *err when `dir` itself cannot be opened. A sub-directory that
- * cannot be opened is collected like a file, so that loading it fails and it
- * shows up in ReceiptSet.errors instead of vanishing; so is a dangling link
- * named like a receipt. */
+/* One entry of a folder being collected: its name (in the folder's name
+ * pool) and whether it is a receipt file or a folder to enter. */
+typedef struct dir_item {
+    size_t off, len;
+    const char *name;
+    int is_dir, regular;
+} dir_item;
+
+/* Path order within one folder: a folder's paths all start with "name/", so
+ * ordering folders by name + "/" and files by name, then entering each
+ * folder in its place, lists the whole tree in strcmp order of the full paths
+ * without sorting 10^5 long paths at the end. (Names hold no '/' and are
+ * unique in a folder.) */
+static int compare_items(const void *pa, const void *pb)
+{
+    const dir_item *a = pa, *b = pb;
+    size_t n = a->len < b->len ? a->len : b->len;
+    int c = memcmp(a->name, b->name, n);
+    if (c || a->len == b->len)
+        return c;
+    if (a->len < b->len) /* a's next byte: '/' after a folder's name, else its end */
+        return (a->is_dir ? '/' : 0) < (unsigned char)b->name[n] ? -1 : 1;
+    return (unsigned char)a->name[n] < (b->is_dir ? '/' : 0) ? -1 : 1;
+}
+
+/* Collects receipt files under `dir`, in path order; hidden entries (".git",
+ * editor swap files) are skipped. Returns 0, -2 when out of memory, or -1
+ * with the failure in *err when `dir` itself cannot be opened. A
+ * sub-directory that cannot be opened is collected like a file, so that
+ * loading it fails and it shows up in ReceiptSet.errors instead of vanishing
+ * (its path sorts differently from a folder's contents, so the list is then
+ * sorted again); so is a dangling link named like a receipt. The folder is
+ * read whole and closed before its sub-folders are entered. */
 static int collect(path_list *out, const char *dir, int recursive, int depth, mcpp_py_error *err)
 {
     DIR *d = opendir(dir);
     if (!d && depth > 0) {
         char *copy = strdup(dir);
-        if (!copy || path_list_push(out, copy) < 0) {
-            free(copy);
+        if (!copy || path_list_own(out, copy) < 0 || path_list_push(out, copy, 0) < 0)
             return -2;
-        }
+        out->unsorted = 1;
         return 0;
     }
     if (!d)
         return directory_error(err, dir);
-    struct dirent *e;
+    size_t dir_len = strlen(dir);
+    size_t prefix = dir_len + (dir_len > 0 && dir[dir_len - 1] != '/'); /* "dir/" */
+    char *names = NULL, *full = NULL;
+    size_t names_used = 0, names_cap = 0, full_cap = 0, file_bytes = 0;
+    dir_item *items = NULL;
+    size_t n_items = 0, items_cap = 0;
     int rc = 0;
-    while (rc == 0 && (e = readdir(d)) != NULL) {
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
         if (e->d_name[0] == '.')
             continue;
-        char *full = join_path(dir, e->d_name);
-        if (!full) {
-            rc = -2;
-            break;
+        size_t len = strlen(e->d_name);
+        unsigned char type = e->d_type;
+        if (type != DT_DIR && type != DT_REG) { /* a link or no d_type: stat the full path */
+            if (prefix + len + 1 > full_cap) {
+                char *grown = realloc(full, prefix + len + 1);
+                if (!grown) {
+                    rc = -2;
+                    break;
+                }
+                full = grown;
+                full_cap = prefix + len + 1;
+            }
+            memcpy(full, dir, dir_len);
+            full[prefix - 1] = '/';
+            memcpy(full + prefix, e->d_name, len + 1);
+            type = entry_type(e, full);
         }
-        unsigned char type = entry_type(e, full);
         int keep = (type == DT_REG || type == DT_UNKNOWN) && extension_format(e->d_name) >= 0;
-        if (type == DT_DIR && recursive && depth < 64)
-            rc = collect(out, full, recursive, depth + 1, err);
-        if (keep && path_list_push(out, full) == 0)
+        int enter = type == DT_DIR && recursive && depth < 64;
+        if (!keep && !enter)
             continue;
-        free(full);
+        if (n_items == items_cap || names_used + len + 1 > names_cap) {
+            size_t icap = n_items == items_cap ? (items_cap ? items_cap * 2 : 256) : items_cap;
+            size_t ncap = names_cap;
+            while (names_used + len + 1 > ncap)
+                ncap = ncap ? ncap * 2 : 16384;
+            dir_item *gi = icap != items_cap ? realloc(items, icap * sizeof *items) : items;
+            if (gi)
+                items = gi, items_cap = icap;
+            char *gn = ncap != names_cap ? realloc(names, ncap) : names;
+            if (gn)
+                names = gn, names_cap = ncap;
+            if (!gi || !gn) {
+                rc = -2;
+                break;
+            }
+        }
+        memcpy(names + names_used, e->d_name, len + 1);
+        items[n_items++] = (dir_item){names_used, len, NULL, enter, type == DT_REG};
+        names_used += len + 1;
         if (keep)
-            rc = -2;
+            file_bytes += prefix + len + 1;
     }
     closedir(d);
+    free(full);
+    char *block = NULL;
+    if (rc == 0 && file_bytes && (!(block = malloc(file_bytes)) || path_list_own(out, block) < 0))
+        rc = -2;
+    if (rc == 0) {
+        for (size_t i = 0; i < n_items; i++)
+            items[i].name = names + items[i].off;
+        qsort(items, n_items, sizeof *items, compare_items);
+    }
+    for (size_t i = 0; rc == 0 && i < n_items; i++) {
+        const dir_item *it = &items[i];
+        if (it->is_dir) {
+            char *sub = join_path(dir, it->name);
+            rc = sub ? collect(out, sub, recursive, depth + 1, err) : -2;
+            free(sub);
+            continue;
+        }
+        memcpy(block, dir, dir_len);
+        block[prefix - 1] = '/';
+        memcpy(block + prefix, it->name, it->len + 1);
+        if (path_list_push(out, block, it->regular) < 0)
+            rc = -2;
+        block += prefix + it->len + 1;
+    }
+    free(items);
+    free(names);
     return rc;
 }
 
 static int compare_paths(const void *a, const void *b)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    return strcmp(((const path_entry *)a)->path, ((const path_entry *)b)->path);
 }
 
 /* ---- loading them ---------------------------------------------------------------- */
@@ -184,74 +318,136 @@ typedef struct load_slot {
  * indexes until none are left; each slot is written by exactly one worker.
  * The library's last error is thread-local, so each worker captures its own. */
 typedef struct load_job {
-    char **paths;
+    path_entry *files;
     load_slot *slots;
     size_t count;
     size_t max_bytes; /* the default input limit, checked before reading */
     atomic_size_t next;
 } load_job;
 
-/* A worker's read buffer, grown as needed and reused for every file. */
-typedef struct read_buffer {
+/* A worker's read buffer, grown as needed and reused for every file, and the
+ * folder it has open: files are opened relative to it (openat), so the kernel
+ * looks up one name per file instead of walking the whole path again. A batch
+ * of sorted paths is mostly one folder, so it is opened once per batch or less. */
+typedef struct worker_io {
     char *data;
     size_t cap;
-} read_buffer;
+    int dir_fd;       /* -1: none open */
+    const char *dir;  /* the path whose first dir_len bytes name the open folder */
+    size_t dir_len;
+    char *dir_name;   /* that folder, NUL-terminated, for open() */
+    size_t dir_name_cap;
+} worker_io;
 
-static int read_fully(int fd, char *dst, size_t size)
+enum { FIRST_BUFFER = 16 * 1024 }; /* a receipt is ~2 KB; bigger files grow it */
+
+/* O_PATH: the folder is only a base for openat, so it need not be readable,
+ * and the open is cheaper. */
+#ifdef O_PATH
+#define FOLDER_FLAGS (O_PATH | O_DIRECTORY | O_CLOEXEC)
+#else
+#define FOLDER_FLAGS (O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+#endif
+
+static int grow_buffer(worker_io *io, size_t want)
 {
-    size_t got = 0;
-    while (got < size) {
-        ssize_t n = read(fd, dst + got, size - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        got += (size_t)n;
-    }
+    if (want <= io->cap)
+        return 0;
+    size_t cap = io->cap ? io->cap : FIRST_BUFFER;
+    while (cap < want)
+        cap *= 2;
+    char *data = realloc(io->data, cap);
+    if (!data)
+        return -1;
+    io->data = data;
+    io->cap = cap;
     return 0;
 }
 
-/* Reads the regular file `path` (at most max_bytes) into rb. Returns its size,
- * or -1 for anything unusual, which the caller leaves to the library. */
-static long long read_whole_file(const char *path, read_buffer *rb, size_t max_bytes)
+/* The folder of `e`, open: the one already open when it is the same folder
+ * (same leading bytes), else that one is closed and this one opened. Returns
+ * the descriptor, or -1 when the folder cannot be opened. */
+static int folder_of(worker_io *io, const path_entry *e)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (e->name_off == 0)
+        return AT_FDCWD; /* a bare name (collect never makes one): the working folder */
+    if (io->dir_fd >= 0 && io->dir_len == e->name_off && memcmp(io->dir, e->path, e->name_off) == 0)
+        return io->dir_fd;
+    if (io->dir_fd >= 0)
+        close(io->dir_fd);
+    io->dir_fd = -1;
+    if (e->name_off + 1 > io->dir_name_cap) {
+        char *name = realloc(io->dir_name, e->name_off + 1);
+        if (!name)
+            return -1;
+        io->dir_name = name;
+        io->dir_name_cap = e->name_off + 1;
+    }
+    memcpy(io->dir_name, e->path, e->name_off); /* with its trailing '/' */
+    io->dir_name[e->name_off] = '\0';
+    io->dir_fd = open(io->dir_name, FOLDER_FLAGS);
+    io->dir = e->path;
+    io->dir_len = e->name_off;
+    return io->dir_fd;
+}
+
+/* Reads the regular file `e` (at most max_bytes) into io's buffer. Returns its
+ * size, or -1 for anything unusual, which the caller leaves to the library.
+ *
+ * No fstat() per file: readdir (or collect's stat) already said the entry is a
+ * regular file, and a read that returns less than it asked for of a regular
+ * file has reached its end. Only a file that fills the buffer is fstat'ed,
+ * so that one over the size limit is refused (by the library) without being
+ * read, and the buffer grows to the file's size. */
+static long long read_whole_file(const path_entry *e, worker_io *io, size_t max_bytes)
+{
+    int dir = folder_of(io, e);
+    int fd = dir == -1 ? -1 : openat(dir, e->path + e->name_off, O_RDONLY | O_CLOEXEC | O_NOCTTY);
     if (fd < 0)
         return -1;
-    struct stat sb;
     long long size = -1;
-    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && (unsigned long long)sb.st_size <= max_bytes) {
-        size_t want = (size_t)sb.st_size;
-        if (want > rb->cap) {
-            size_t cap = rb->cap ? rb->cap : 4096;
-            while (cap < want)
-                cap *= 2;
-            char *data = realloc(rb->data, cap);
-            if (data) {
-                rb->data = data;
-                rb->cap = cap;
-            }
+    size_t got = 0;
+    if (grow_buffer(io, FIRST_BUFFER) < 0)
+        goto done;
+    for (;;) {
+        if (got == io->cap) { /* full: measure, refuse or grow to its size + 1 */
+            struct stat sb;
+            if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+                (unsigned long long)sb.st_size > max_bytes || got >= max_bytes)
+                goto done;
+            size_t size_now = (size_t)sb.st_size > got ? (size_t)sb.st_size : got;
+            if (grow_buffer(io, size_now + 1) < 0) /* + 1: the short read that ends it */
+                goto done;
         }
-        if (want <= rb->cap && read_fully(fd, rb->data, want) == 0)
-            size = (long long)want;
+        ssize_t n = read(fd, io->data + got, io->cap - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            goto done;
+        got += (size_t)n;
+        if (n == 0 || got < io->cap)
+            break; /* end of the file (a short read of a regular file is its end) */
     }
+    if (got <= max_bytes)
+        size = (long long)got;
+done:
     close(fd);
     return size;
 }
 
-static void load_one(load_job *job, size_t i, read_buffer *rb)
+static void load_one(load_job *job, size_t i, worker_io *io)
 {
     load_slot *slot = &job->slots[i];
-    const char *path = job->paths[i];
-    long long size = read_whole_file(path, rb, job->max_bytes);
-    int format = extension_format(path);
+    const path_entry *e = &job->files[i];
+    long long size = e->regular ? read_whole_file(e, io, job->max_bytes) : -1;
+    int format = extension_format(e->path + e->name_off);
     int rc;
     if (size >= 0)
-        rc = mcpp_receipt_load_buffer(&slot->receipt, NULL, rb->cap ? rb->data : "", (size_t)size,
-                                      format < 0 ? MCPP_FORMAT_AUTO : (mcpp_format)format, path,
+        rc = mcpp_receipt_load_buffer(&slot->receipt, NULL, io->data, (size_t)size,
+                                      format < 0 ? MCPP_FORMAT_AUTO : (mcpp_format)format, e->path,
                                       NULL);
     else /* fails again there, with the library's own message and kind */
-        rc = mcpp_receipt_load_file(&slot->receipt, NULL, path, NULL);
+        rc = mcpp_receipt_load_file(&slot->receipt, NULL, e->path, NULL);
     if (rc < 0)
         mcpp_py_error_capture(&slot->error, rc);
 }
@@ -259,21 +455,24 @@ static void load_one(load_job *job, size_t i, read_buffer *rb)
 static void *load_worker(void *arg)
 {
     load_job *job = arg;
-    read_buffer rb = {NULL, 0};
+    worker_io io = {NULL, 0, -1, NULL, 0, NULL, 0};
     mcpp_py_json_arena arena;
     int have_arena = mcpp_py_json_arena_open(&arena, ARENA_BYTES) == 0;
     size_t start;
     while ((start = atomic_fetch_add(&job->next, CLAIM_BATCH)) < job->count) {
         size_t end = start + CLAIM_BATCH < job->count ? start + CLAIM_BATCH : job->count;
         for (size_t i = start; i < end; i++) {
-            load_one(job, i, &rb);
+            load_one(job, i, &io);
             if (have_arena)
                 mcpp_py_json_arena_rewind(&arena);
         }
     }
     if (have_arena)
         mcpp_py_json_arena_close(&arena);
-    free(rb.data);
+    if (io.dir_fd >= 0)
+        close(io.dir_fd);
+    free(io.dir_name);
+    free(io.data);
     return NULL;
 }
 
@@ -397,7 +596,8 @@ PyObject *mcpp_py_load_dir(PyObject *module, PyObject *const *args, Py_ssize_t n
     Py_BEGIN_ALLOW_THREADS
     rc = collect(&files, PyBytes_AS_STRING(path), recursive, 0, &dir_err);
     if (rc == 0) {
-        qsort(files.items, files.count, sizeof *files.items, compare_paths);
+        if (files.unsorted) /* collect's order is path order but for this corner */
+            qsort(files.items, files.count, sizeof *files.items, compare_paths);
         slots = calloc(files.count ? files.count : 1, sizeof *slots);
         if (!slots)
             rc = -2;

@@ -402,12 +402,35 @@ static int read_v1_precision(jreader *r)
 
 static int read_section(jreader *r, int section);
 
-static int read_member(jreader *r, int section, const char *key, int *guess)
+/* The key at r->p (its opening quote) when it is exactly `name` (schema names
+ * have no quotes or backslashes, so an escaped key never matches): skips it
+ * and its ':' and returns 1; returns 0 with r->p unmoved when the key is
+ * another, GIVE_UP when no ':' follows (read_key gives up there too). This is the
+ * common case (keys in schema order, see mcpp_schema_predict) and costs one
+ * pass over the key's bytes, with no copy and no strcmp call. */
+static inline int match_key(jreader *r, const char *name)
 {
-    int field = -1, sub = -1;
-    if (mcpp_schema_predict(section, *guess, key, &field, &sub) != 0 &&
-        mcpp_schema_lookup(section, key, &field, &sub) != 0)
-        return GIVE_UP; /* unknown field */
+    const char *p = r->p + 1, *end = r->end;
+    while (*name && p < end && *p == *name) {
+        p++;
+        name++;
+    }
+    if (*name || p >= end || *p != '"')
+        return 0;
+    r->p = p + 1;
+    skip_blanks(r);
+    if (peek(r) != ':')
+        return GIVE_UP;
+    r->p++;
+    skip_blanks(r);
+    return 1;
+}
+
+/* Fields tried in schema order after the previous one before the hash lookup. */
+enum { PREDICT_AHEAD = 4 };
+
+static int read_member(jreader *r, int field, int sub, int *guess)
+{
     if (sub >= 0) {
         uint64_t bit = (uint64_t)1 << sub;
         if (r->seen & bit)
@@ -438,8 +461,26 @@ static int read_section(jreader *r, int section)
         return 0;
     }
     for (;;) {
-        if (peek(r) != '"' || read_key(r, key, sizeof key) != 0 ||
-            read_member(r, section, key, &guess) != 0)
+        int field = -1, sub = -1;
+        if (peek(r) != '"')
+            return GIVE_UP;
+        /* the predicted key, or one of the next few (optional fields a
+         * writer left out); a mismatch fails on its first bytes */
+        int matched = 0;
+        for (int ahead = 0; ahead < PREDICT_AHEAD && !matched; ahead++) {
+            const char *expected = mcpp_schema_predict_name(section, guess + ahead, &field, &sub);
+            if (!expected)
+                break;
+            if ((matched = match_key(r, expected)) < 0)
+                return GIVE_UP;
+        }
+        if (!matched) {
+            /* not the predicted key: read it and look it up (unknown: give up) */
+            if (read_key(r, key, sizeof key) != 0 ||
+                mcpp_schema_lookup(section, key, &field, &sub) != 0)
+                return GIVE_UP;
+        }
+        if (read_member(r, field, sub, &guess) != 0)
             return GIVE_UP;
         skip_blanks(r);
         int c = peek(r);

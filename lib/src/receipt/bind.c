@@ -615,23 +615,32 @@ static const char *member_path(char *buf, size_t cap, int section, const char *k
  * instead of a hash lookup. The comparison is libc's strcmp, which compares a
  * vector at a time (safely near the end of the key's allocation): fewer
  * instructions and faster here than a byte loop. */
-int mcpp_schema_predict(int section, int guess, const char *key, int *field, int *sub)
+const char *mcpp_schema_predict_name(int section, int guess, int *field, int *sub)
 {
     if (guess < 0 || guess >= MCPP_FIELD_COUNT)
-        return -1;
+        return NULL;
     int s = mcpp_schema_entries[guess].section;
     if (s == section) {
-        if (strcmp(mcpp_schema_entries[guess].name, key) != 0)
-            return -1;
         *field = guess;
         *sub = -1;
-        return 0;
+        return mcpp_schema_entries[guess].name;
     }
     while (s != MCPP_S_ROOT && mcpp_schema_sections[s].parent != section)
         s = mcpp_schema_sections[s].parent;
-    if (s == MCPP_S_ROOT || strcmp(mcpp_schema_sections[s].name, key) != 0)
-        return -1;
+    if (s == MCPP_S_ROOT)
+        return NULL;
     *field = -1;
+    *sub = s;
+    return mcpp_schema_sections[s].name;
+}
+
+int mcpp_schema_predict(int section, int guess, const char *key, int *field, int *sub)
+{
+    int f, s;
+    const char *name = mcpp_schema_predict_name(section, guess, &f, &s);
+    if (!name || strcmp(name, key) != 0)
+        return -1;
+    *field = f;
     *sub = s;
     return 0;
 }

@@ -249,6 +249,10 @@ int mcpp_schema_lookup(int section, const char *key, int *field_out, int *sectio
  * field `guess - 1` is most often field `guess` or the subsection holding it.
  * Returns 0 with *field or *sub set (the other -1) when `key` is that one. */
 int mcpp_schema_predict(int section, int guess, const char *key, int *field, int *sub);
+/* The name the shortcut expects after field `guess - 1` (with *field or *sub
+ * set for it, the other -1), or NULL when there is none; the JSON reader
+ * compares it with the key's bytes in place, without copying the key. */
+const char *mcpp_schema_predict_name(int section, int guess, int *field, int *sub);
 /* Reference implementation by linear scan (tests compare the two). */
 int mcpp_schema_lookup_scan(int section, const char *key, int *field_out, int *section_out);
 /* The known name inside `section` closest to `key` (for "did you mean"), or NULL. */

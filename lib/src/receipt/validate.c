@@ -152,9 +152,12 @@ static void check_counts(mcpp_load_ctx *ctx, const mcpp_receipt *r)
                          (long long)f->routing_num_experts, (long long)f->routing_top_k);
 }
 
-/* Step statistics: their order, then their agreement with the samples. */
-static void check_step_stats(mcpp_load_ctx *ctx, const mcpp_receipt *r)
+/* Step statistics: their order, then their agreement with the samples.
+ * Returns the samples' median (NAN without samples), which check_throughput
+ * reuses instead of sorting the samples again. */
+static double check_step_stats(mcpp_load_ctx *ctx, const mcpp_receipt *r)
 {
+    double samples_median = NAN;
     const mcpp_fields *f = &r->f;
     int has_med = P(metrics_step_time_s_median), has_p10 = P(metrics_step_time_s_p10),
         has_p90 = P(metrics_step_time_s_p90);
@@ -170,6 +173,7 @@ static void check_step_stats(mcpp_load_ctx *ctx, const mcpp_receipt *r)
         size_t n = f->metrics_step_time_s_samples.count;
         double med, p10, p90;
         mcpp_sample_stats(f->metrics_step_time_s_samples.items, n, &med, &p10, &p90);
+        samples_median = med;
         if (has_med)
             check_stat(ctx, PATH(metrics_step_time_s_median), f->metrics_step_time_s_median, med,
                        "median", n);
@@ -186,20 +190,20 @@ static void check_step_stats(mcpp_load_ctx *ctx, const mcpp_receipt *r)
                              "%lld measured steps but %zu step samples",
                              (long long)f->metrics_window_measured_steps, n);
     }
+    return samples_median;
 }
 
 /* The stated tokens/s must be the useful tokens of a step over the median
  * step time (stated, else of the samples): a headline that disagrees with its
  * own inputs by more than 1% is not a measurement. */
-static void check_throughput(mcpp_load_ctx *ctx, const mcpp_receipt *r)
+static void check_throughput(mcpp_load_ctx *ctx, const mcpp_receipt *r, double samples_median)
 {
     const mcpp_fields *f = &r->f;
     if (!P(metrics_tokens_per_s) || !P(workload_useful_tokens_per_step)) return;
-    double median = 0, p10, p90;
+    double median = 0;
     if (P(metrics_step_time_s_median)) median = f->metrics_step_time_s_median;
     else if (P(metrics_step_time_s_samples) && f->metrics_step_time_s_samples.count > 0)
-        mcpp_sample_stats(f->metrics_step_time_s_samples.items, f->metrics_step_time_s_samples.count, &median, &p10,
-                          &p90);
+        median = samples_median; /* check_step_stats sorted them */
     if (!(median > 0)) return;
     double expected = (double)f->workload_useful_tokens_per_step / median;
     if (fabs(f->metrics_tokens_per_s - expected) > 0.01 * expected)
@@ -275,8 +279,8 @@ void mcpp_validate(mcpp_load_ctx *ctx, const mcpp_receipt *r)
     mcpp_validate_v2(ctx, r);
     mcpp_validate_metrics(ctx, r);
     check_counts(ctx, r);
-    check_step_stats(ctx, r);
-    check_throughput(ctx, r);
+    double samples_median = check_step_stats(ctx, r);
+    check_throughput(ctx, r, samples_median);
     check_goodput(ctx, r);
     check_observed_stated(ctx, r);
     if (P(status_stability) && f->status_stability != 0 && !P(status_blocker))
