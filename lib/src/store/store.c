@@ -12,6 +12,11 @@
 #include "receipt/receipt_internal.h"
 #include "store/store_internal.h"
 
+enum {
+    BUSY_TIMEOUT_MS = 5000, /* how long a call waits for another process's lock */
+    BUSY_RETRY_MS = 10,
+};
+
 /* Read-only media cannot hold the -shm file WAL readers need: SQLite can
  * still read such a file when told that nothing will change it. */
 static int open_immutable(mcpp_store *s)
@@ -54,9 +59,26 @@ static int read_only_error(const mcpp_store *s)
                           why);
 }
 
+/* Steps st, retrying while the file is busy, for as long as the busy timeout.
+ * Switching a new file to WAL needs an exclusive lock, and SQLite does not
+ * call the busy handler for it when this connection already reads (it could
+ * deadlock): two processes opening one new store at once would otherwise
+ * see "database is locked" instead of waiting for each other. */
+static int step_retrying_busy(sqlite3_stmt *st)
+{
+    int step = sqlite3_step(st);
+    for (int waited_ms = 0; (step == SQLITE_BUSY || step == SQLITE_LOCKED) && waited_ms < BUSY_TIMEOUT_MS;
+         waited_ms += BUSY_RETRY_MS) {
+        sqlite3_reset(st);
+        sqlite3_sleep(BUSY_RETRY_MS);
+        step = sqlite3_step(st);
+    }
+    return step;
+}
+
 static int configure(mcpp_store *s)
 {
-    sqlite3_busy_timeout(s->db, 5000);
+    sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
     if (s->read_only) return mcpp_store_migrate(s);
     /* SQLite opens a file it cannot write read-only without saying so */
     if (sqlite3_db_readonly(s->db, "main") == 1) return read_only_error(s);
@@ -71,7 +93,7 @@ static int configure(mcpp_store *s)
     sqlite3_stmt *st = NULL;
     rc = mcpp_store_prepare(&st, s, "PRAGMA journal_mode=WAL", "switching to WAL");
     if (rc) return rc;
-    int step = sqlite3_step(st);
+    int step = step_retrying_busy(st);
     const unsigned char *mode = step == SQLITE_ROW ? sqlite3_column_text(st, 0) : NULL;
     if (step != SQLITE_ROW) rc = mcpp_store_sqlite_error(s, step, "switching to WAL");
     else if (!mode || strcmp((const char *)mode, "wal") != 0)
