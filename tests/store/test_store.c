@@ -264,6 +264,24 @@ static int index_count(const char *path)
     return n;
 }
 
+/* The columns of index `name`, comma-separated, into buf. */
+static const char *index_columns(char *buf, size_t cap, const char *path, const char *name)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    char sql[200];
+    snprintf(sql, sizeof sql, "SELECT name FROM pragma_index_info('%s') ORDER BY seqno", name);
+    buf[0] = '\0';
+    sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK)
+        while (sqlite3_step(st) == SQLITE_ROW)
+            snprintf(buf + strlen(buf), cap - strlen(buf), "%s%s", buf[0] ? "," : "",
+                     (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return buf;
+}
+
 TEST(an_older_store_is_migrated_forward_and_a_newer_one_refused)
 {
     const char *path = db_path("v1.db");
@@ -277,6 +295,10 @@ TEST(an_older_store_is_migrated_forward_and_a_newer_one_refused)
     CHECK_INT_EQ(mcpp_store_schema_version(s), MCPP_STORE_SCHEMA_VERSION);
     mcpp_store_close(s);
     CHECK_INT_EQ(index_count(path), 3);
+    /* version 5: a query's order (created_at, id) is read off the time index */
+    char cols[200];
+    CHECK_STR_EQ(index_columns(cols, sizeof cols, path, "receipts_by_time"), "created_at,id");
+    CHECK_STR_EQ(index_columns(cols, sizeof cols, path, "receipts_by_lane"), "lane_short,created_at");
     sqlite3 *db = NULL;
     sqlite3_open(path, &db);
     sqlite3_exec(db, "INSERT INTO store_schema VALUES (99, '2030-01-01T00:00:00Z')", NULL, NULL, NULL);

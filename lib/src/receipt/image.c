@@ -28,7 +28,7 @@
 typedef struct image_header {
     char magic[8];
     uint64_t fingerprint; /* library version and receipt layout */
-    uint64_t checksum;    /* FNV-1a of everything after the header */
+    uint64_t checksum;    /* mcpp_checksum_blob of everything after the header */
     uint32_t arena_size;
     uint32_t head_size; /* bytes of the arena's head */
     uint32_t struct_size;
@@ -43,10 +43,15 @@ static uint64_t hash_text(const char *s, uint64_t h)
     return mcpp_fnv1a(s ? s : "", s ? strlen(s) + 1 : 1, h);
 }
 
-/* Changes whenever the library version or any part of the packed layout does. */
+/* The image format itself (header, checksum); bump when either changes, so
+ * images of an earlier build of the same version are refused, not misread. */
+#define IMAGE_FORMAT "mcpp-image/2 checksum_blob"
+
+/* Changes whenever the image format, the library version or any part of the
+ * packed layout does. */
 static void fingerprint_init(void)
 {
-    uint64_t h = hash_text(mcpp_version_string(), MCPP_FNV_OFFSET);
+    uint64_t h = hash_text(IMAGE_FORMAT, hash_text(mcpp_version_string(), MCPP_FNV_OFFSET));
     size_t sizes[] = {sizeof(mcpp_receipt), sizeof(mcpp_fields), sizeof(mcpp_xnode), sizeof(mcpp_artifact),
                       sizeof(mcpp_string_list), sizeof(mcpp_double_list), MCPP_FIELD_COUNT};
     h = mcpp_fnv1a(sizes, sizeof sizes, h);
@@ -233,7 +238,7 @@ int mcpp_receipt_image_write(unsigned char **out, size_t *out_len, const mcpp_re
     copy.arena = NULL;
     memcpy(img + sizeof(image_header), &copy, sizeof copy);
     image_header h = {IMAGE_MAGIC, fingerprint(), 0, (uint32_t)x.end, (uint32_t)head, (uint32_t)sizeof copy, 0};
-    h.checksum = mcpp_fnv1a(img + sizeof h, total - sizeof h, MCPP_FNV_OFFSET);
+    h.checksum = mcpp_checksum_blob(img + sizeof h, total - sizeof h, MCPP_FNV_OFFSET);
     memcpy(img, &h, sizeof h);
     *out = img;
     *out_len = total;
@@ -271,7 +276,7 @@ int mcpp_receipt_image_read(mcpp_receipt **out, const void *blob, size_t len, co
     if (memcmp(h.magic, IMAGE_MAGIC, sizeof h.magic) != 0 || h.fingerprint != fingerprint() ||
         h.struct_size != sizeof(mcpp_receipt) || len - sizeof h - sizeof(mcpp_receipt) != h.arena_size ||
         h.head_size == 0 || h.head_size > h.arena_size ||
-        h.checksum != mcpp_fnv1a(bytes + sizeof h, len - sizeof h, MCPP_FNV_OFFSET))
+        h.checksum != mcpp_checksum_blob(bytes + sizeof h, len - sizeof h, MCPP_FNV_OFFSET))
         return MCPP_EINVALID;
     mcpp_receipt *r = malloc(sizeof *r);
     if (!r) return mcpp_error_nomem();

@@ -35,6 +35,13 @@ static const char *const MIGRATIONS[MCPP_STORE_SCHEMA_VERSION] = {
      * memcpy instead of parsing the body; NULL for rows added before, or when
      * the receipt has none. The body stays the source of truth. */
     "ALTER TABLE receipts ADD COLUMN image BLOB;",
+    /* 5: the time index ends with the id, so a query's order (created_at,
+     * id) is read off it: with one created_at for many receipts (one import,
+     * one generated batch), SQLite otherwise sorted every selected row,
+     * bodies and images included, through temporary files (10^5 rows: 0.36 s
+     * of a 0.5 s query). A lane's runs are few; they keep their index. */
+    ("DROP INDEX receipts_by_time;"
+     "CREATE INDEX receipts_by_time ON receipts(created_at, id);"),
 };
 
 /* 1 when the file has no tables at all (a new store). */
