@@ -152,6 +152,19 @@ static int read_string(jreader *r, const char **out)
     return 0;
 }
 
+/* Moves past a key's closing quote (at `quote`) and the ':' after it: 0, or
+ * GIVE_UP when no ':' follows. */
+static int after_key(jreader *r, const char *quote)
+{
+    r->p = quote + 1;
+    skip_blanks(r);
+    if (peek(r) != ':')
+        return GIVE_UP;
+    r->p++;
+    skip_blanks(r);
+    return 0;
+}
+
 /* An object key: plain (no escapes) and short, copied with its NUL into key. */
 static int read_key(jreader *r, char *key, size_t cap)
 {
@@ -165,13 +178,7 @@ static int read_key(jreader *r, char *key, size_t cap)
     if (p >= end)
         return GIVE_UP;
     key[n] = '\0';
-    r->p = p + 1;
-    skip_blanks(r);
-    if (peek(r) != ':')
-        return GIVE_UP;
-    r->p++;
-    skip_blanks(r);
-    return 0;
+    return after_key(r, p);
 }
 
 static const double exact_powers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
@@ -417,13 +424,7 @@ static inline int match_key(jreader *r, const char *name)
     }
     if (*name || p >= end || *p != '"')
         return 0;
-    r->p = p + 1;
-    skip_blanks(r);
-    if (peek(r) != ':')
-        return GIVE_UP;
-    r->p++;
-    skip_blanks(r);
-    return 1;
+    return after_key(r, p) == GIVE_UP ? GIVE_UP : 1;
 }
 
 /* Fields tried in schema order after the previous one before the hash lookup. */
