@@ -1,10 +1,14 @@
 /*
- * store_load.c — turning stored rows back into receipts: rows are read in
- * batches; a row with an image this build accepts (receipt/image.h: a memcpy
- * and a pointer fix-up) is read from it as it is fetched, the others have their
- * canonical JSON body parsed on several threads; then all are appended in row
- * order.
+ * store_load.c — turning stored rows back into receipts, two batches at a
+ * time: while the caller's thread steps the query and copies each row's image
+ * (or, for a row without one, its canonical JSON body) into one batch, a
+ * worker turns the previous batch into receipts (receipt/image.h: a checksum,
+ * a memcpy and a pointer fix-up; or a parse). Reading and decoding took about
+ * the same time, one after the other; now they overlap. A row whose image
+ * this build does not accept has its body read by id and parsed on the
+ * caller's thread. Receipts reach the sink in row order.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,17 +25,35 @@ typedef struct batch {
     char *ids[BATCH_ROWS];
     char *bodies[BATCH_ROWS];
     size_t lengths[BATCH_ROWS];
+    unsigned char *images[BATCH_ROWS]; /* copied when the row has one; then no body */
+    size_t image_lengths[BATCH_ROWS];
     mcpp_receipt *receipts[BATCH_ROWS];
     char *errors[BATCH_ROWS]; /* message of a body that failed to load */
     size_t n;
     const char *name;
+    pthread_t worker;
+    int decoding; /* 1 while a worker decodes it */
 } batch;
 
-static void parse_range(void *ctx, size_t from, size_t to)
+/* A receipt from its image, NULL when this build does not accept the image
+ * or it names another id (the row's body is then parsed). */
+static mcpp_receipt *from_image(const batch *b, size_t i)
+{
+    mcpp_receipt *r = NULL;
+    if (mcpp_receipt_image_read(&r, b->images[i], b->image_lengths[i], b->name) != MCPP_OK) return NULL;
+    if (strcmp(mcpp_receipt_id(r), b->ids[i]) == 0) return r;
+    mcpp_receipt_free(r);
+    return NULL;
+}
+
+static void decode_range(void *ctx, size_t from, size_t to)
 {
     batch *b = ctx;
     for (size_t i = from; i < to; i++) {
-        if (b->receipts[i]) continue; /* read from its image */
+        if (b->images[i]) {
+            b->receipts[i] = from_image(b, i); /* NULL: its body is read on the caller's thread */
+            continue;
+        }
         int rc = mcpp_receipt_load_buffer(&b->receipts[i], NULL, b->bodies[i], b->lengths[i], MCPP_FORMAT_JSON,
                                           b->name, NULL);
         if (rc) b->errors[i] = strdup(mcpp_error_last()->message);
@@ -40,15 +62,92 @@ static void parse_range(void *ctx, size_t from, size_t to)
     }
 }
 
-static void parse_batch(batch *b)
+/* Decodes a batch on the cores the caller's thread (stepping the query)
+ * leaves free: one on a 2-core machine. */
+static void *decode_batch(void *arg)
 {
-    mcpp_parallel_ranges(b->n, mcpp_parallel_threads(b->n, MAX_THREADS, ROWS_PER_THREAD_MIN), parse_range, b);
+    batch *b = arg;
+    size_t threads = mcpp_parallel_threads(b->n, MAX_THREADS, ROWS_PER_THREAD_MIN);
+    mcpp_parallel_ranges(b->n, threads > 1 ? threads - 1 : 1, decode_range, b);
+    return NULL;
 }
 
-/* Hands the batch's receipts to the sink; the first failure becomes the error. */
-static int drain_batch(batch *b, mcpp_store_receipt_fn sink, void *ctx, const mcpp_store *s)
+/* Starts decoding the batch on a worker (here, when none can be started). */
+static void batch_start(batch *b)
 {
+    b->decoding = pthread_create(&b->worker, NULL, decode_batch, b) == 0;
+    if (!b->decoding) decode_batch(b);
+}
+
+/* Copies a column's bytes (with a terminating NUL) into *out. */
+static int copy_column(void **out, size_t *len, sqlite3_stmt *stmt, int col, int text)
+{
+    const void *data = text ? (const void *)sqlite3_column_text(stmt, col) : sqlite3_column_blob(stmt, col);
+    *len = (size_t)sqlite3_column_bytes(stmt, col);
+    unsigned char *copy = malloc(*len + 1);
+    if (!copy) return mcpp_error_nomem();
+    if (*len) memcpy(copy, data, *len);
+    copy[*len] = '\0';
+    *out = copy;
+    return MCPP_OK;
+}
+
+static int copy_row(batch *b, sqlite3_stmt *stmt)
+{
+    const char *id = (const char *)sqlite3_column_text(stmt, 0);
+    size_t i = b->n;
+    b->errors[i] = NULL;
+    b->bodies[i] = NULL;
+    b->images[i] = NULL;
+    b->receipts[i] = NULL;
+    b->lengths[i] = b->image_lengths[i] = 0;
+    if (!(b->ids[i] = strdup(id ? id : ""))) return mcpp_error_nomem();
+    int has_image = sqlite3_column_count(stmt) > 2 && sqlite3_column_type(stmt, 2) == SQLITE_BLOB;
+    int rc = has_image ? copy_column((void **)&b->images[i], &b->image_lengths[i], stmt, 2, 0)
+                       : copy_column((void **)&b->bodies[i], &b->lengths[i], stmt, 1, 1);
+    if (rc) {
+        free(b->ids[i]);
+        return rc;
+    }
+    b->n++;
+    return MCPP_OK;
+}
+
+/* The rows whose image was not accepted: their bodies, read by id and parsed
+ * here (rare: a store written by another build, a damaged image). */
+static int parse_bodies_of_refused_images(batch *b, mcpp_store *s)
+{
+    sqlite3_stmt *st = NULL;
     int rc = MCPP_OK;
+    for (size_t i = 0; !rc && i < b->n; i++) {
+        if (!b->images[i] || b->receipts[i]) continue;
+        if (!st && (rc = mcpp_store_prepare(&st, s, "SELECT id, body FROM receipts WHERE id = ?1", "reading a body")))
+            break;
+        sqlite3_reset(st);
+        sqlite3_bind_text(st, 1, b->ids[i], -1, SQLITE_STATIC);
+        int step = sqlite3_step(st);
+        if (step != SQLITE_ROW) {
+            rc = step == SQLITE_DONE ? mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, s->path, "id", 0, 0,
+                                                     "stored receipt '%s' vanished while it was read", b->ids[i])
+                                     : mcpp_store_sqlite_error(s, step, "reading a body");
+            break;
+        }
+        free(b->images[i]);
+        b->images[i] = NULL;
+        if (!(rc = copy_column((void **)&b->bodies[i], &b->lengths[i], st, 1, 1))) decode_range(b, i, i + 1);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Waits for the batch's decoding, then (while rc is MCPP_OK) hands its
+ * receipts to the sink in order; the first failure becomes the result.
+ * Every row is freed either way. */
+static int finish_batch(batch *b, int rc, mcpp_store *s, mcpp_store_receipt_fn sink, void *ctx)
+{
+    if (b->decoding) pthread_join(b->worker, NULL);
+    b->decoding = 0;
+    if (!rc) rc = parse_bodies_of_refused_images(b, s);
     for (size_t i = 0; i < b->n; i++) {
         if (!rc && b->errors[i])
             rc = mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, s->path, "body", 0, 0,
@@ -61,51 +160,11 @@ static int drain_batch(batch *b, mcpp_store_receipt_fn sink, void *ctx, const mc
         mcpp_receipt_free(b->receipts[i]);
         free(b->ids[i]);
         free(b->bodies[i]);
+        free(b->images[i]);
         free(b->errors[i]);
-        b->receipts[i] = NULL;
-        b->ids[i] = b->bodies[i] = b->errors[i] = NULL;
     }
     b->n = 0;
     return rc;
-}
-
-/* A row's receipt from its image, read right here (a memcpy and a pointer
- * fix-up cost less than copying the body to parse it on a thread); NULL when
- * the row has none, or none this build accepts, or it names another id. */
-static mcpp_receipt *from_image(sqlite3_stmt *stmt, const char *id, const char *name)
-{
-    const void *image = sqlite3_column_count(stmt) > 2 ? sqlite3_column_blob(stmt, 2) : NULL;
-    mcpp_receipt *r = NULL;
-    if (!image || mcpp_receipt_image_read(&r, image, (size_t)sqlite3_column_bytes(stmt, 2), name) != MCPP_OK)
-        return NULL;
-    if (strcmp(mcpp_receipt_id(r), id) == 0) return r;
-    mcpp_receipt_free(r);
-    return NULL;
-}
-
-static int copy_row(batch *b, sqlite3_stmt *stmt)
-{
-    const char *id = (const char *)sqlite3_column_text(stmt, 0);
-    size_t i = b->n;
-    b->errors[i] = NULL;
-    b->bodies[i] = NULL;
-    b->lengths[i] = 0;
-    if (!(b->ids[i] = strdup(id ? id : ""))) return mcpp_error_nomem();
-    if ((b->receipts[i] = from_image(stmt, b->ids[i], b->name))) {
-        b->n++;
-        return MCPP_OK;
-    }
-    const char *body = (const char *)sqlite3_column_text(stmt, 1);
-    size_t len = (size_t)sqlite3_column_bytes(stmt, 1);
-    if (!(b->bodies[i] = malloc(len + 1))) {
-        free(b->ids[i]);
-        return mcpp_error_nomem();
-    }
-    if (len) memcpy(b->bodies[i], body, len);
-    b->bodies[i][len] = '\0';
-    b->lengths[i] = len;
-    b->n++;
-    return MCPP_OK;
 }
 
 static int add_to_set(void *set, mcpp_receipt *receipt)
@@ -120,20 +179,27 @@ int mcpp_store_load_rows(mcpp_receipt_set *set, mcpp_store *s, sqlite3_stmt *stm
 
 int mcpp_store_load_rows_each(mcpp_store *s, sqlite3_stmt *stmt, mcpp_store_receipt_fn sink, void *ctx)
 {
-    batch *b = calloc(1, sizeof *b);
-    if (!b) return mcpp_error_nomem();
-    b->name = s->path;
-    int rc = MCPP_OK, step = SQLITE_DONE;
+    batch *b[2] = {calloc(1, sizeof(batch)), calloc(1, sizeof(batch))};
+    if (!b[0] || !b[1]) {
+        free(b[0]);
+        free(b[1]);
+        return mcpp_error_nomem();
+    }
+    b[0]->name = b[1]->name = s->path;
+    int rc = MCPP_OK, step = SQLITE_DONE, k = 0;
     while (!rc && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
-        rc = copy_row(b, stmt);
-        if (!rc && b->n == BATCH_ROWS) {
-            parse_batch(b);
-            rc = drain_batch(b, sink, ctx, s);
+        rc = copy_row(b[k], stmt);
+        if (!rc && b[k]->n == BATCH_ROWS) {
+            batch_start(b[k]); /* decoded while the next batch is read */
+            k ^= 1;
+            rc = finish_batch(b[k], rc, s, sink, ctx); /* the one before it */
         }
     }
     if (!rc && step != SQLITE_DONE) rc = mcpp_store_sqlite_error(s, step, "reading receipts");
-    if (!rc) parse_batch(b);
-    int drained = drain_batch(b, sink, ctx, s);
-    free(b);
-    return rc ? rc : drained;
+    if (!rc && b[k]->n) batch_start(b[k]);
+    rc = finish_batch(b[k ^ 1], rc, s, sink, ctx); /* the older batch first */
+    rc = finish_batch(b[k], rc, s, sink, ctx);
+    free(b[0]);
+    free(b[1]);
+    return rc;
 }
