@@ -256,6 +256,15 @@ static void put_backend(receipt_ctx *x)
 
 }
 
+/* The accelerator the run observed, as the receipt names it: the CUDA
+ * device, else "cpu: MODEL" of this host; in buf when it is built there. */
+static const char *observed_accelerator(const receipt_ctx *x, char *buf, size_t cap)
+{
+    if (x->on_cuda) return x->res->device.name;
+    snprintf(buf, cap, "cpu: %s", x->res->host.cpu);
+    return buf;
+}
+
 /* hardware, topology and startup. */
 static void put_hardware(receipt_ctx *x)
 {
@@ -270,23 +279,18 @@ static void put_hardware(receipt_ctx *x)
      * platform request that any NVIDIA device satisfies (receipt/
      * accelerators.c), so only a run that fell back to the CPU reads as a
      * hardware fallback. */
-    if (opt->accelerator)
-        snprintf(buf, sizeof x->buf, "%s", opt->accelerator);
-    else if (opt->backend == MCPP_KERNEL_BACKEND_CUDA)
-        snprintf(buf, sizeof x->buf, "cuda");
-    else
-        snprintf(buf, sizeof x->buf, "cpu: %s", res->host.cpu);
-    sb_str(sb, "hardware.requested.accelerator", buf);
+    const char *requested = opt->accelerator ? opt->accelerator
+                            : opt->backend == MCPP_KERNEL_BACKEND_CUDA ? "cuda"
+                            : observed_accelerator(x, buf, sizeof x->buf); /* the CPU it runs on */
+    sb_str(sb, "hardware.requested.accelerator", requested);
     sb_int(sb, "hardware.requested.count", 1);
+    sb_str(sb, "hardware.observed.accelerator", observed_accelerator(x, buf, sizeof x->buf));
     if (on_cuda) {
-        sb_str(sb, "hardware.observed.accelerator", res->device.name);
         sb_int(sb, "hardware.observed.count", res->device.device_count);
         sb_dbl(sb, "hardware.observed.memory_gib", res->device.memory_gib);
         sb_str(sb, "hardware.observed.driver", res->device.driver);
         sb_str(sb, "hardware.observed.runtime", res->device.runtime);
     } else {
-        snprintf(buf, sizeof x->buf, "cpu: %s", res->host.cpu);
-        sb_str(sb, "hardware.observed.accelerator", buf);
         sb_int(sb, "hardware.observed.count", 1);
         if (res->host.memory_gib > 0) sb_dbl(sb, "hardware.observed.memory_gib", res->host.memory_gib);
     }
@@ -353,11 +357,8 @@ static void put_metrics(receipt_ctx *x)
 static int accelerator_not_satisfied(const receipt_ctx *x, char *why, size_t cap)
 {
     if (!x->opt->accelerator) return 0;
-    char observed[320];
-    if (x->on_cuda)
-        snprintf(observed, sizeof observed, "%s", x->res->device.name);
-    else
-        snprintf(observed, sizeof observed, "cpu: %s", x->res->host.cpu);
+    char buf[320];
+    const char *observed = observed_accelerator(x, buf, sizeof buf);
     int ok = 0;
     if (mcpp_accelerator_satisfies(&ok, NULL, 0, NULL, x->opt->accelerator, observed) != MCPP_OK || ok)
         return 0;
