@@ -413,7 +413,7 @@ static int read_section(jreader *r, int section);
  * have no quotes or backslashes, so an escaped key never matches): skips it
  * and its ':' and returns 1; returns 0 with r->p unmoved when the key is
  * another, GIVE_UP when no ':' follows (read_key gives up there too). This is the
- * common case (keys in schema order, see mcpp_schema_predict) and costs one
+ * common case (keys in schema order, see mcpp_schema_predict_name) and costs one
  * pass over the key's bytes, with no copy and no strcmp call. */
 static inline int match_key(jreader *r, const char *name)
 {

@@ -612,9 +612,7 @@ static const char *member_path(char *buf, size_t cap, int section, const char *k
 
 /* Writers (ours included) emit keys in schema order, so the key after field f
  * is most often field f+1, or the subsection that holds it: one comparison
- * instead of a hash lookup. The comparison is libc's strcmp, which compares a
- * vector at a time (safely near the end of the key's allocation): fewer
- * instructions and faster here than a byte loop. */
+ * instead of a hash lookup. This names the one expected. */
 const char *mcpp_schema_predict_name(int section, int guess, int *field, int *sub)
 {
     if (guess < 0 || guess >= MCPP_FIELD_COUNT)
@@ -634,6 +632,9 @@ const char *mcpp_schema_predict_name(int section, int guess, int *field, int *su
     return mcpp_schema_sections[s].name;
 }
 
+/* The tree path's form of the shortcut, for a key already copied out: libc's
+ * strcmp compares a vector at a time (safely near the end of the key's
+ * allocation), fewer instructions and faster here than a byte loop. */
 int mcpp_schema_predict(int section, int guess, const char *key, int *field, int *sub)
 {
     int f, s;

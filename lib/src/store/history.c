@@ -79,11 +79,13 @@ static int load_runs(history_lane *lane, mcpp_store *s, sqlite3_stmt *st, const 
             rc = value_from_body(&value, &has, s, (const char *)sqlite3_column_text(st, 5),
                                  (size_t)sqlite3_column_bytes(st, 5), metric);
         }
-        if (!rc && has && value > 0)
+        if (!rc && has && value > 0) {
             rc = push_run(lane, (const char *)sqlite3_column_text(st, 0), sqlite3_column_text(st, 1),
                           sqlite3_column_text(st, 2), value);
-        if (!rc && has && value > 0 && !lane->metric_name && strcmp(metric, "primary") == 0)
-            rc = name_primary(lane, s, (const char *)sqlite3_column_text(st, 5), (size_t)sqlite3_column_bytes(st, 5));
+            if (!rc && !lane->metric_name && strcmp(metric, "primary") == 0)
+                rc = name_primary(lane, s, (const char *)sqlite3_column_text(st, 5),
+                                  (size_t)sqlite3_column_bytes(st, 5));
+        }
         if (!rc && !lane->label) lane->label = dup_or_null(sqlite3_column_text(st, 6));
     }
     if (!rc && step != SQLITE_DONE) rc = mcpp_store_sqlite_error(s, step, "reading the lane's runs");
