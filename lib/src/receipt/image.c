@@ -45,7 +45,7 @@ static uint64_t hash_text(const char *s, uint64_t h)
 
 /* The image format itself (header, checksum); bump when either changes, so
  * images of an earlier build of the same version are refused, not misread. */
-#define IMAGE_FORMAT "mcpp-image/2 checksum_blob"
+#define IMAGE_FORMAT "mcpp-image/3 checksum_blob in four lanes"
 
 /* Changes whenever the image format, the library version or any part of the
  * packed layout does. */
@@ -126,7 +126,7 @@ static void *reloc_slot(reloc *x, void *slot, size_t need, int is_string)
         return NULL;
     }
     off = off - x->head_old + x->head_new;
-    if (need > x->size - off || (is_string && !memchr(x->base + off, '\0', x->size - off))) {
+    if (need > x->size - off) { /* a string ends by the NUL after the arena at the latest */
         x->bad = 1;
         return NULL;
     }
@@ -246,7 +246,9 @@ int mcpp_receipt_image_write(unsigned char **out, size_t *out_len, const mcpp_re
 }
 
 /* The new arena's head naming `source_name`, padded so the rest moves by a
- * multiple of 16; the derived id is taken from the old head. */
+ * multiple of 16; the derived id is taken from the old head. A NUL follows
+ * the arena, so every string that starts in it ends in the allocation
+ * without searching each one for its end. */
 static char *new_arena(size_t *head_new, size_t *size_new, const char *old, const image_header *h, int has_id,
                        const char *source_name)
 {
@@ -254,8 +256,9 @@ static char *new_arena(size_t *head_new, size_t *size_new, const char *old, cons
     size_t min = 1 + name + (has_id ? 0 : 19);
     size_t head = min + ((h->head_size + 16 - min % 16) % 16);
     size_t size = head + (h->arena_size - h->head_size);
-    char *arena = mcpp_receipt_arena_alloc(size);
+    char *arena = mcpp_receipt_arena_alloc(size + 1);
     if (!arena) return NULL;
+    arena[size] = '\0';
     memset(arena, 0, head);
     arena[0] = source_name != NULL;
     if (source_name) memcpy(arena + 1, source_name, name);

@@ -4,11 +4,14 @@
  * (or, for a row without one, its canonical JSON body) into one batch, a
  * worker turns the previous batch into receipts (receipt/image.h: a checksum,
  * a memcpy and a pointer fix-up; or a parse). Reading and decoding took about
- * the same time, one after the other; now they overlap. A row whose image
- * this build does not accept has its body read by id and parsed on the
- * caller's thread. Receipts reach the sink in row order.
+ * the same time, one after the other; now they overlap. Decoding claims rows
+ * in chunks, so the caller's thread, done reading the next batch, decodes
+ * the rest of the previous one beside the worker instead of waiting for it.
+ * A row whose image this build does not accept has its body read by id and
+ * parsed on the caller's thread. Receipts reach the sink in row order.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +23,7 @@
 #define BATCH_ROWS 4096
 #define MAX_THREADS 8
 #define ROWS_PER_THREAD_MIN 256
+#define CLAIM_ROWS 32 /* rows a decoding thread takes at a time */
 
 typedef struct batch {
     char *ids[BATCH_ROWS];
@@ -30,6 +34,7 @@ typedef struct batch {
     mcpp_receipt *receipts[BATCH_ROWS];
     char *errors[BATCH_ROWS]; /* message of a body that failed to load */
     size_t n;
+    atomic_size_t next_unclaimed; /* the first row no thread has taken to decode */
     const char *name;
     pthread_t worker;
     int decoding; /* 1 while a worker decodes it */
@@ -62,19 +67,38 @@ static void decode_range(void *ctx, size_t from, size_t to)
     }
 }
 
+/* Decodes chunks of the batch until none is left to take. */
+static void decode_unclaimed(batch *b)
+{
+    for (;;) {
+        size_t from = atomic_fetch_add(&b->next_unclaimed, CLAIM_ROWS);
+        if (from >= b->n) return;
+        decode_range(b, from, from + CLAIM_ROWS < b->n ? from + CLAIM_ROWS : b->n);
+    }
+}
+
+/* One decoding thread: the range only counts the threads, rows are claimed. */
+static void decode_thread(void *ctx, size_t from, size_t to)
+{
+    (void)from;
+    (void)to;
+    decode_unclaimed(ctx);
+}
+
 /* Decodes a batch on the cores the caller's thread (stepping the query)
  * leaves free: one on a 2-core machine. */
 static void *decode_batch(void *arg)
 {
     batch *b = arg;
     size_t threads = mcpp_parallel_threads(b->n, MAX_THREADS, ROWS_PER_THREAD_MIN);
-    mcpp_parallel_ranges(b->n, threads > 1 ? threads - 1 : 1, decode_range, b);
+    mcpp_parallel_ranges(b->n, threads > 1 ? threads - 1 : 1, decode_thread, b);
     return NULL;
 }
 
 /* Starts decoding the batch on a worker (here, when none can be started). */
 static void batch_start(batch *b)
 {
+    atomic_store(&b->next_unclaimed, 0);
     b->decoding = pthread_create(&b->worker, NULL, decode_batch, b) == 0;
     if (!b->decoding) decode_batch(b);
 }
@@ -145,7 +169,10 @@ static int parse_bodies_of_refused_images(batch *b, mcpp_store *s)
  * Every row is freed either way. */
 static int finish_batch(batch *b, int rc, mcpp_store *s, mcpp_store_receipt_fn sink, void *ctx)
 {
-    if (b->decoding) pthread_join(b->worker, NULL);
+    if (b->decoding) {
+        decode_unclaimed(b); /* the caller's thread takes what the worker has not reached */
+        pthread_join(b->worker, NULL);
+    }
     b->decoding = 0;
     if (!rc) rc = parse_bodies_of_refused_images(b, s);
     for (size_t i = 0; i < b->n; i++) {
