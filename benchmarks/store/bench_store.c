@@ -6,7 +6,9 @@
  *             key, columns, receipt image, lane summaries, identity checks, one
  *             transaction, synchronous=FULL)
  *             vs plain SQLite inserting the same N JSON texts with an id key
- *             in one transaction under the same pragmas (the floor).
+ *             in one transaction under the same pragmas (the floor). Each
+ *             starts after sync(): on this VM the floor's ~0.7 GB still
+ *             being written back made the add that followed 1.5x slower.
  *   frontier  what `frontier --store` does: build the frontier from the lane
  *             summaries the store keeps, vs building the frontier over the
  *             same receipts already in memory (what it costs after loading
@@ -124,6 +126,7 @@ static double raw_sqlite_insert(const char *path, size_t n)
     sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
                      "CREATE TABLE r(id TEXT PRIMARY KEY, body TEXT NOT NULL)", NULL, NULL, NULL);
     char *buf = malloc(16384), id[32];
+    sync(); /* the writes before this one are not written back while it runs */
     double t0 = now_s();
     sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
     sqlite3_prepare_v2(db, "INSERT INTO r VALUES (?1, ?2)", -1, &st, NULL);
@@ -156,6 +159,7 @@ static void bench_size(size_t n, const char *dir)
     mcpp_store *s = NULL;
     mcpp_store_add_result res;
     if (mcpp_store_open(&s, path, MCPP_STORE_CREATE) != MCPP_OK) exit(2);
+    sync(); /* as for the floor: the floor's writes are not written back during the add */
     t0 = now_s();
     double c0 = cpu_s();
     int rc = mcpp_store_add(&res, s, (const mcpp_receipt *const *)rs, n);
