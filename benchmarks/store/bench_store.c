@@ -7,8 +7,8 @@
  *             transaction, synchronous=FULL)
  *             vs plain SQLite inserting the same N JSON texts with an id key
  *             in one transaction under the same pragmas (the floor). Each
- *             starts after sync(): on this VM the floor's ~0.7 GB still
- *             being written back made the add that followed 1.5x slower.
+ *             starts after sync(), so the write-back of what ran before it
+ *             (the floor writes ~0.7 GB) does not run beside it.
  *   frontier  what `frontier --store` does: build the frontier from the lane
  *             summaries the store keeps, vs building the frontier over the
  *             same receipts already in memory (what it costs after loading
