@@ -86,12 +86,12 @@ static int configure(mcpp_store *s)
      * file could not be switched (read-only media, for one). */
     /* A new file gets 32 KiB pages. A row (canonical body, image, lane key)
      * is ~6 KiB: 16 KiB pages held two and left a quarter of each empty,
-     * 32 KiB pages hold five. A large add writes a fifth fewer bytes (1.3x
-     * the receipts/s) and a query reads a fifth fewer (stepping 10^5 rows:
-     * 0.15 s at 16 KiB, 0.11 s at 32 or 64 KiB); 64 KiB pages were no
-     * faster and double the WAL frames of a small add. 4 KiB pages spilled
-     * every row to overflow pages. It must be set before the switch to WAL;
-     * an existing file keeps its page size. */
+     * 32 KiB pages hold five. For 10^5 receipts the file shrank from 820 to
+     * 678 MB, an add ran at 1.15x the receipts/s and stepping a query over
+     * every row took 0.11 s instead of 0.15 s; 64 KiB pages were no faster
+     * and double the WAL bytes of a small add; 4 KiB pages spill every row
+     * to overflow pages. It must be set before the switch to WAL; an
+     * existing file keeps its page size. */
     int rc = mcpp_store_exec(s, "PRAGMA page_size=32768", "setting the page size");
     if (rc) return rc;
     sqlite3_stmt *st = NULL;
