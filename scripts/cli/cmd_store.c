@@ -24,8 +24,9 @@ static const char STORE_HELP[] =
     "         --where COLUMN=VALUE,... (id, tool, git_commit (prefix), name, lane_label, metric)\n"
     "         --since TIME --until TIME (created_at, RFC 3339), --limit N [--newest]\n"
     "         --from-commit C --to-commit C (the created_at range those commits' runs span)\n\n"
-    "A receipt's id is its identity: adding the same receipt again changes nothing; the same id\n"
-    "with other content is refused and the whole add is undone. One add is one transaction.\n"
+    "A receipt's id is its identity: adding the same receipt again changes nothing (it only\n"
+    "rewrites a fast-loading image left by another library version); the same id with other\n"
+    "content is refused and the whole add is undone. One add is one transaction.\n"
     "exit codes: 0 ok, 3 invalid input or a damaged store, 4 internal error\n";
 
 typedef struct store_args {

@@ -5,6 +5,7 @@
  * damaged, truncated, garbage, of another build, or forged with a valid
  * checksum over bad offsets falls back to the body, never crashes; and the
  * body stays the source of truth (`check` still reports a damaged body).
+ * Adding the same receipts again rewrites missing and foreign images.
  * Loading runs in batches, read and decoded in a pipeline: thousands of rows,
  * some with refused images, come back complete, equal and in order.
  */
@@ -153,6 +154,33 @@ static unsigned char *stored_image(sqlite3 *db, const char *id, size_t *len)
     return img;
 }
 
+/* What an upgrade leaves: rows without an image and rows whose image has
+ * another build's fingerprint. Adding the same receipts again rewrites
+ * those; an image with this build's fingerprint stays as it is (here one
+ * with a flipped byte, which keeps loading from its body). */
+TEST(adding_the_same_receipts_again_rewrites_images_of_another_build)
+{
+    make_store("refresh.db");
+    const char *path = db_path("refresh.db");
+    run_sql(path, "UPDATE receipts SET image = NULL WHERE id = 'image-000001'");
+    /* (|| makes text of blobs; the casts keep them blobs, as the store writes them) */
+    run_sql(path, "UPDATE receipts SET image = CAST(substr(image, 1, 8) || X'0000000000000000' || substr(image, 17)"
+                  " AS BLOB) WHERE id = 'image-000002'");
+    run_sql(path, "UPDATE receipts SET image = CAST(substr(image, 1, 199) || X'5A' || substr(image, 201) AS BLOB)"
+                  " WHERE id = 'image-000003'");
+    static const char *const CURRENT = "SELECT count(*) FROM receipts WHERE substr(image, 1, 16) ="
+                                       " (SELECT substr(image, 1, 16) FROM receipts WHERE id = 'image-000000')";
+    static const char *const FLIPPED = "SELECT count(*) FROM receipts WHERE id = 'image-000003'"
+                                       " AND substr(image, 200, 1) = X'5A'";
+    CHECK_INT_EQ(sql_count(path, CURRENT), RUNS - 2);
+    CHECK_INT_EQ(sql_count(path, FLIPPED), 1);
+    make_store("refresh.db"); /* the same receipts again: all unchanged */
+    CHECK_INT_EQ(sql_count(path, "SELECT count(*) FROM receipts"), RUNS);
+    CHECK_INT_EQ(sql_count(path, CURRENT), RUNS);
+    CHECK_INT_EQ(sql_count(path, FLIPPED), 1);
+    check_loads_the_same("refresh.db");
+}
+
 /* Rewrites an image with `fill` over [at, at + n) and a valid checksum. */
 static void forge(sqlite3 *db, const char *id, size_t at, size_t n, unsigned char fill)
 {
@@ -253,6 +281,7 @@ int main(void)
     RUN(every_added_row_has_an_image_that_loads_the_same_receipt);
     RUN(a_query_loads_from_the_image_and_check_still_reads_the_body);
     RUN(damaged_truncated_garbage_and_foreign_images_fall_back_to_the_body);
+    RUN(adding_the_same_receipts_again_rewrites_images_of_another_build);
     RUN(forged_images_with_a_valid_checksum_never_crash_the_loader);
     RUN(many_rows_across_batches_come_back_complete_equal_and_in_order);
     char cmd[200];

@@ -69,7 +69,7 @@ void mcpp_store_row_clear(mcpp_store_row *row)
 }
 
 typedef struct add_statements {
-    sqlite3_stmt *insert, *existing, *tombstone;
+    sqlite3_stmt *insert, *existing, *tombstone, *refresh_image;
 } add_statements;
 
 static void bind_text_or_null(sqlite3_stmt *st, int index, const char *text)
@@ -89,6 +89,22 @@ static int lookup(int *found, const char **body, mcpp_store *s, sqlite3_stmt *st
     *found = step == SQLITE_ROW;
     if (body) *body = *found ? (const char *)sqlite3_column_text(st, 0) : NULL;
     return MCPP_OK;
+}
+
+/* An unchanged receipt's stored image is rewritten when it is missing or
+ * was written by another build (magic and fingerprint: its first 16 bytes),
+ * so adding the same receipts again makes a store written by an older
+ * version load from images. Images of this build are left alone: they name
+ * the file they were read from, so they differ between two adds of one
+ * receipt, and rewriting them would make every repeated add write. */
+static int refresh_image(mcpp_store *s, sqlite3_stmt *st, const mcpp_store_row *row)
+{
+    if (!row->image) return MCPP_OK;
+    sqlite3_reset(st);
+    sqlite3_bind_text(st, 1, row->id, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 2, row->image, (int)row->image_len, SQLITE_STATIC);
+    int step = sqlite3_step(st);
+    return step == SQLITE_DONE ? MCPP_OK : mcpp_store_sqlite_error(s, step, "refreshing an image");
 }
 
 static int insert_row(mcpp_store *s, add_statements *a, const mcpp_store_row *row, mcpp_store_add_result *res)
@@ -123,7 +139,7 @@ static int insert_row(mcpp_store *s, add_statements *a, const mcpp_store_row *ro
     if (found) {
         if (stored && strcmp(stored, row->body) == 0) {
             res->unchanged++;
-            return MCPP_OK;
+            return refresh_image(s, a->refresh_image, row);
         }
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, s->path, "id", 0, 0,
                               "conflict: receipt '%s' is already stored with different content "
@@ -148,6 +164,11 @@ static int prepare_all(add_statements *a, mcpp_store *s)
         "adding");
     if (!rc) rc = mcpp_store_prepare(&a->existing, s, "SELECT body FROM receipts WHERE id = ?1", "adding");
     if (!rc) rc = mcpp_store_prepare(&a->tombstone, s, "SELECT 1 FROM tombstones WHERE id = ?1", "adding");
+    if (!rc)
+        rc = mcpp_store_prepare(&a->refresh_image, s,
+                                "UPDATE receipts SET image = ?2 WHERE id = ?1"
+                                " AND (image IS NULL OR substr(image, 1, 16) IS NOT substr(?2, 1, 16))",
+                                "adding");
     return rc;
 }
 
@@ -176,7 +197,7 @@ static int add_all(mcpp_store *s, const mcpp_receipt *const *receipts, size_t n,
         if (!receipts[i])
             return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_store_add: receipt %zu is NULL", i);
     mcpp_policy *policy = NULL;
-    add_state a = {s, {NULL, NULL, NULL}, receipts, malloc((n ? n : 1) * sizeof *a.added), res};
+    add_state a = {s, {NULL, NULL, NULL, NULL}, receipts, malloc((n ? n : 1) * sizeof *a.added), res};
     int rc = a.added ? mcpp_policy_default(&policy) : mcpp_error_nomem();
     if (!rc) rc = prepare_all(&a.statements, s);
     mcpp_store_summaries_job job;
@@ -186,6 +207,7 @@ static int add_all(mcpp_store *s, const mcpp_receipt *const *receipts, size_t n,
     sqlite3_finalize(a.statements.insert);
     sqlite3_finalize(a.statements.existing);
     sqlite3_finalize(a.statements.tombstone);
+    sqlite3_finalize(a.statements.refresh_image);
     rc = mcpp_store_summaries_finish(&job, s, a.added, res->added, rc);
     free(a.added);
     mcpp_policy_free(policy);
