@@ -129,17 +129,30 @@ static int extension_format(const char *name)
     return -1;
 }
 
+/* Bytes before a name in "dir/name": the folder and the '/' it lacks. */
+static size_t path_prefix(const char *dir, size_t dir_len)
+{
+    return dir_len + (dir_len > 0 && dir[dir_len - 1] != '/');
+}
+
+/* Writes "dir/name" with its NUL into dst (path_prefix + len + 1 bytes);
+ * returns the bytes written. */
+static size_t put_path(char *dst, const char *dir, size_t dir_len, const char *name, size_t len)
+{
+    size_t prefix = path_prefix(dir, dir_len);
+    memcpy(dst, dir, dir_len);
+    if (prefix > dir_len)
+        dst[dir_len] = '/';
+    memcpy(dst + prefix, name, len + 1);
+    return prefix + len + 1;
+}
+
 static char *join_path(const char *dir, const char *name)
 {
     size_t ld = strlen(dir), ln = strlen(name);
-    int slash = ld > 0 && dir[ld - 1] != '/';
-    char *p = malloc(ld + (size_t)slash + ln + 1);
-    if (!p)
-        return NULL;
-    memcpy(p, dir, ld);
-    if (slash)
-        p[ld] = '/';
-    memcpy(p + ld + (size_t)slash, name, ln + 1);
+    char *p = malloc(path_prefix(dir, ld) + ln + 1);
+    if (p)
+        put_path(p, dir, ld, name, ln);
     return p;
 }
 
@@ -218,7 +231,7 @@ static int collect(path_list *out, const char *dir, int recursive, int depth, mc
     if (!d)
         return directory_error(err, dir);
     size_t dir_len = strlen(dir);
-    size_t prefix = dir_len + (dir_len > 0 && dir[dir_len - 1] != '/'); /* "dir/" */
+    size_t prefix = path_prefix(dir, dir_len); /* "dir/" */
     char *names = NULL, *full = NULL;
     size_t names_used = 0, names_cap = 0, full_cap = 0, file_bytes = 0;
     dir_item *items = NULL;
@@ -240,9 +253,7 @@ static int collect(path_list *out, const char *dir, int recursive, int depth, mc
                 full = grown;
                 full_cap = prefix + len + 1;
             }
-            memcpy(full, dir, dir_len);
-            full[prefix - 1] = '/';
-            memcpy(full + prefix, e->d_name, len + 1);
+            put_path(full, dir, dir_len, e->d_name, len);
             type = entry_type(e, full);
         }
         int keep = (type == DT_REG || type == DT_UNKNOWN) && extension_format(e->d_name) >= 0;
@@ -289,12 +300,10 @@ static int collect(path_list *out, const char *dir, int recursive, int depth, mc
             free(sub);
             continue;
         }
-        memcpy(block, dir, dir_len);
-        block[prefix - 1] = '/';
-        memcpy(block + prefix, it->name, it->len + 1);
+        size_t used = put_path(block, dir, dir_len, it->name, it->len);
         if (path_list_push(out, block, it->regular) < 0)
             rc = -2;
-        block += prefix + it->len + 1;
+        block += used;
     }
     free(items);
     free(names);

@@ -21,7 +21,6 @@
 #include "store/store_internal.h"
 
 #define BATCH_ROWS 4096
-#define MAX_THREADS 8
 #define ROWS_PER_THREAD_MIN 256
 #define CLAIM_ROWS 32 /* rows a decoding thread takes at a time */
 
@@ -90,7 +89,7 @@ static void decode_thread(void *ctx, size_t from, size_t to)
 static void *decode_batch(void *arg)
 {
     batch *b = arg;
-    size_t threads = mcpp_parallel_threads(b->n, MAX_THREADS, ROWS_PER_THREAD_MIN);
+    size_t threads = mcpp_parallel_threads(b->n, MCPP_PARALLEL_MAX_THREADS, ROWS_PER_THREAD_MIN);
     mcpp_parallel_ranges(b->n, threads > 1 ? threads - 1 : 1, decode_thread, b);
     return NULL;
 }
