@@ -4,7 +4,9 @@
 # for a bounded time, seeded from tests/fuzz/corpus and the repository's own
 # inputs (example receipts, hostile CLI inputs, shipped and hostile policies),
 # with its dictionary. New interesting inputs go to build/fuzz/corpus/TARGET,
-# crashes to build/fuzz/artifacts/. Exit 1 when any target found a failure.
+# crashes to build/fuzz/artifacts/. Exit 1 when any target found a failure,
+# after printing its seed, its first error lines and the input (base64, when
+# under 16 KiB), so a failure seen only in a CI log can be reproduced.
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET (default 60)] [TARGET...]
 #   TARGET: json yaml policy diff (default: all four; diff = the direct JSON
@@ -43,12 +45,23 @@ for t in "${targets[@]}"; do
   mkdir -p "$corpus" "$build/artifacts"
   name=$(target_name "$t")
   echo "==> $name for ${seconds}s"
+  started=$build/artifacts/.started-$t
+  touch "$started"
   # shellcheck disable=SC2046
   if ! ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
       "$build/tests/fuzz/$name" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
       -max_len=65536 -dict="tests/fuzz/$(dict_for "$t").dict" -artifact_prefix="$build/artifacts/${t}-" \
       -print_final_stats=1 "$corpus" $(seeds_for "$t") >"$build/fuzz_${t}.log" 2>&1; then
     echo "$name FOUND A FAILURE (log: $build/fuzz_${t}.log, input: $build/artifacts/${t}-*)"
+    # What reproduces it where only this output survives (a CI log): the seed,
+    # the first lines the target printed on failure, and a small input in base64.
+    grep -m1 "INFO: Seed:" "$build/fuzz_${t}.log" || true
+    grep -m1 -A3 -E "^(==[0-9]+==ERROR|.*runtime error:|a loaded receipt|a written receipt)" \
+      "$build/fuzz_${t}.log" | cut -c1-400 || true
+    find "$build/artifacts" -name "${t}-*" -newer "$started" -size -16k | while read -r input; do
+      echo "input $input, as base64 (base64 -d > input; $build/tests/fuzz/$name input):"
+      base64 -w 120 "$input"
+    done
     tail -n 40 "$build/fuzz_${t}.log"
     status=1
   fi

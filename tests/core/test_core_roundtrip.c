@@ -136,6 +136,40 @@ TEST(yaml_writer_quotes_strings_that_would_retype)
     mcpp_receipt_free(back);
 }
 
+/* libyaml refuses a plain "key:" that ends 1024 characters past its start, so
+ * keys past 128 bytes go out in the explicit "? key" form: as a member with a
+ * scalar value, with a nested block, and as the first member of a sequence
+ * item. Each key holds a control byte, which the YAML writer escapes to 6 bytes. */
+TEST(yaml_writer_writes_long_keys_in_explicit_form)
+{
+    size_t sizes[] = {128, 129, 1100};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        char key[2048] = "k\\u0001"; /* 2 bytes once loaded */
+        memset(key + 7, 'x', sizes[i] - 2);
+        key[sizes[i] + 5] = '\0';
+        char in[8192];
+        snprintf(in, sizeof in,
+                 "{\"schema\": \"mcpp.receipt/2\", \"extra\": {\"%s\": 1, \"nested\": {\"%s\": "
+                 "{\"inner\": 1}}, \"list\": [{\"%s\": 1, \"b\": 2}]}}",
+                 key, key, key);
+        mcpp_receipt *r = must_load(in, strlen(in), MCPP_FORMAT_JSON);
+        char *json = r ? write_text(r, MCPP_FORMAT_JSON) : NULL;
+        char *yaml = r ? write_text(r, MCPP_FORMAT_YAML) : NULL;
+        CHECK(yaml && (strstr(yaml, "? \"k\\u0001") != NULL) == (sizes[i] > 128));
+        mcpp_receipt *back = yaml ? must_load(yaml, strlen(yaml), MCPP_FORMAT_YAML) : NULL;
+        char *json2 = back ? write_text(back, MCPP_FORMAT_JSON) : NULL;
+        char *yaml2 = back ? write_text(back, MCPP_FORMAT_YAML) : NULL;
+        CHECK(json && json2 && strcmp(json, json2) == 0);
+        CHECK(yaml && yaml2 && strcmp(yaml, yaml2) == 0);
+        mcpp_free(json);
+        mcpp_free(json2);
+        mcpp_free(yaml);
+        mcpp_free(yaml2);
+        mcpp_receipt_free(back);
+        mcpp_receipt_free(r);
+    }
+}
+
 TEST(absent_id_is_derived_from_content_and_deterministic)
 {
     const char *a = "{\"schema\": \"mcpp.receipt/2\", \"lane\": {\"pattern\": \"AMAM\", "
@@ -265,6 +299,7 @@ int main(void)
     RUN(every_example_receipt_round_trips);
     RUN(doubles_keep_a_fraction_and_shortest_form);
     RUN(yaml_writer_quotes_strings_that_would_retype);
+    RUN(yaml_writer_writes_long_keys_in_explicit_form);
     RUN(absent_id_is_derived_from_content_and_deterministic);
     RUN(stated_id_is_kept);
     RUN(clone_writes_the_same_bytes);

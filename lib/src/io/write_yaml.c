@@ -112,13 +112,25 @@ static void xnode_inline(mcpp_strbuf *sb, const mcpp_xnode *n)
 
 static void xnode_block(mcpp_strbuf *sb, const mcpp_xnode *n, int level, int first_inline);
 
+/* A YAML reader takes a plain "key:" only within 1024 characters of the key's
+ * start (libyaml refuses the document past that), so a longer key is written
+ * in the explicit form "? key\n: value". The cut is libyaml's own emitter's
+ * 128 bytes: even fully escaped (6 bytes a byte) such a key stays under 1024. */
+#define YAML_SIMPLE_KEY_MAX 128
+
 /* "key: value" or "key:\n  block" at `level`; the key's indent is already written
  * when first_inline is set (the first member after "- "). */
 static void member(mcpp_strbuf *sb, const mcpp_xnode *c, int level, int first_inline)
 {
     if (!first_inline)
         indent(sb, level);
-    yaml_string(sb, c->key);
+    if (strlen(c->key) > YAML_SIMPLE_KEY_MAX) {
+        mcpp_sb_puts(sb, "? ");
+        yaml_string(sb, c->key);
+        mcpp_sb_putc(sb, '\n');
+        indent(sb, level);
+    } else
+        yaml_string(sb, c->key);
     if (inline_node(c)) {
         mcpp_sb_puts(sb, ": ");
         xnode_inline(sb, c);
