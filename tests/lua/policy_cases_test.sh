@@ -8,6 +8,18 @@ set -u
 cli=$1 dir=$2 work=$3
 mkdir -p "$work"
 fail=0
+# ok - WHAT when the command before exited 0 (RC) and $work/NAME.txt, its
+# output, matches every PATTERN (grep basic regexps); else not ok, with the output.
+exit0_and_prints() {
+  local rc=$1 name=$2 what=$3 pattern missing=""
+  shift 3
+  for pattern in "$@"; do grep -q -- "$pattern" "$work/$name.txt" || missing="$missing '$pattern'"; done
+  if [ "$rc" -eq 0 ] && [ -z "$missing" ]; then
+    echo "ok - $what"
+  else
+    echo "not ok - $what: exit $rc, missing:${missing:- none}"; cat "$work/$name.txt"; fail=1
+  fi
+}
 for p in default strict cross_hardware shared_cpu micro_benchmark mlperf; do
   if "$cli" policy test "$dir/$p.lua" "$dir/tests/$p.cases.json"; then
     echo "ok - $p.lua passes its cases"
@@ -33,21 +45,13 @@ rc=$?
 if [ "$rc" -eq 3 ]; then echo "ok - unreadable receipt in a case exits 3"; else echo "not ok - bad case exit $rc"; fail=1; fi
 "$cli" policy check "$dir/default.lua" "$dir/strict.lua" "$dir/cross_hardware.lua" "$dir/shared_cpu.lua" \
   "$dir/micro_benchmark.lua" "$dir/mlperf.lua" >"$work/check.txt"
-rc=$?
-if [ "$rc" -eq 0 ] && grep -q '0 warnings' "$work/check.txt"; then
-  echo "ok - shipped policies check clean"
-else
-  echo "not ok - policy check of shipped policies: exit $rc"; cat "$work/check.txt"; fail=1
-fi
+exit0_and_prints $? check "shipped policies check clean" '0 warnings'
 # A multi-metric gate: check lists every metric with its own allowance.
 printf 'return { dimensions = { must_match = { "pattern" } }, gate = { allow_point_comparisons = true,\n  metrics = { { name = "tokens_per_s", max_regression = 0.02 },\n    { name = "peak_memory_gib", max_regression = 0.05 } } } }\n' >"$work/multi.lua"
-"$cli" policy check "$work/multi.lua" >"$work/multi.txt"; rc=$?
-if [ "$rc" -eq 0 ] && grep -q "gate        tokens_per_s, direction as its receipts state it, max_regression 0.02" "$work/multi.txt" \
-   && grep -q "^              peak_memory_gib, direction as its receipts state it, max_regression 0.05" "$work/multi.txt"; then
-  echo "ok - policy check lists every gate metric"
-else
-  echo "not ok - multi-metric gate in policy check: exit $rc"; cat "$work/multi.txt"; fail=1
-fi
+"$cli" policy check "$work/multi.lua" >"$work/multi.txt"
+exit0_and_prints $? multi "policy check lists every gate metric" \
+  "gate        tokens_per_s, direction as its receipts state it, max_regression 0.02" \
+  "^              peak_memory_gib, direction as its receipts state it, max_regression 0.05"
 # A typo in a case file is invalid input (3), not a failing case (1).
 printf '{"cases": [{"base": "a.json", "cand": "b.json", "expect": "comparble"}]}\n' >"$work/typo1.json"
 printf '{"cases": [{"base": "a.json", "cand": "b.json", "expct": "comparable"}]}\n' >"$work/typo2.json"
@@ -58,13 +62,9 @@ for c in typo1 typo2; do
 done
 # Warnings: exit 0 normally, 3 with --strict; usage errors are 3.
 printf 'return { dimensions = { must_match = { "pattern" } }, noise = { min_runs = 1 } }\n' >"$work/partial.lua"
-"$cli" policy check "$work/partial.lua" >"$work/partial.txt"; rc=$?
-if [ "$rc" -eq 0 ] && grep -q "default dimension 'hardware' has no role" "$work/partial.txt" \
-   && grep -q "min_runs = 1" "$work/partial.txt"; then
-  echo "ok - lint warnings are printed and do not fail without --strict"
-else
-  echo "not ok - lint warnings: exit $rc"; cat "$work/partial.txt"; fail=1
-fi
+"$cli" policy check "$work/partial.lua" >"$work/partial.txt"
+exit0_and_prints $? partial "lint warnings are printed and do not fail without --strict" \
+  "default dimension 'hardware' has no role" "min_runs = 1"
 "$cli" policy check --strict "$work/partial.lua" >/dev/null; rc=$?
 if [ "$rc" -eq 3 ]; then echo "ok - --strict makes warnings fail (exit 3)"; else echo "not ok - --strict exit $rc"; fail=1; fi
 for args in "" "check" "frobnicate x"; do
