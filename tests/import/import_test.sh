@@ -22,6 +22,8 @@ one() { ls "$WORK/$1"/$2 2>/dev/null | head -1; }
 "$BIN" import mlperf "$FIX" --out "$WORK/mlperf" >"$WORK/out" 2>&1
 check "mlperf_tree_imports_exit_0" test $? -eq 0
 n_logs=$(find "$FIX" -name 'result_*.txt' | wc -l)
+# A check that finds no input proves nothing: zero logs is a failure, not "ok (0)".
+check "mlperf_fixtures_are_present ($FIX: $n_logs logs)" test "$n_logs" -gt 0
 check "mlperf_one_receipt_per_result_log ($n_logs)" test "$(ls "$WORK/mlperf" | wc -l)" -eq "$n_logs"
 "$BIN" validate -q "$WORK"/mlperf/*.json
 check "mlperf_receipts_validate" test $? -eq 0

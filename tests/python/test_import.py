@@ -20,7 +20,7 @@ import pytest
 import mcpp_receipts as mr
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-MLPERF = REPO.parent / "shared" / "fixtures" / "mlperf-v3.1"
+MLPERF = REPO / "tests" / "data" / "mlperf-v3.1"
 GBENCH_SOURCE = REPO / "tests" / "import" / "gbench_sort.cc"
 
 
@@ -88,8 +88,8 @@ def gbench_runs(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def mlperf_dir():
-    if not MLPERF.is_dir():
-        pytest.skip(f"MLPerf fixtures not found at {MLPERF}")
+    # The fixtures are part of the repository: missing ones are a failure, not a skip.
+    assert any(MLPERF.rglob("result_*.txt")), f"MLPerf fixtures missing under {MLPERF}"
     return MLPERF
 
 
