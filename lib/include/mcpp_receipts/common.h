@@ -107,7 +107,7 @@ MCPP_API const char *mcpp_error_kind_name(mcpp_error_kind kind);
 
 /* Output formats of every renderer in this library (receipt, compare, gate,
  * frontier, claims): TEXT for people (aligned columns), JSON for tools (stable keys,
- * documented in README), MARKDOWN for pull-request comments. */
+ * documented in docs/guide/comparing.md), MARKDOWN for pull-request comments. */
 typedef enum mcpp_output_format {
     MCPP_OUTPUT_TEXT = 0,
     MCPP_OUTPUT_JSON = 1,

@@ -3,7 +3,7 @@
  *
  * A policy file is a Lua text chunk that returns a table
  * (keys: name, version, include, dimensions, required, noise, gate, adjacency,
- * rules; README "Policy files" shows one). It runs in
+ * rules; docs/guide/policies.md shows one). It runs in
  * a fresh, sandboxed lua_State: no bytecode, a whitelisted environment (no io,
  * os, debug, package, require, load*, dofile, collectgarbage, string.dump), an
  * instruction budget and a memory cap. The declarative part is compiled into an
