@@ -524,6 +524,59 @@ TEST(lanes_sharing_a_label_show_what_differs_from_their_neighbours_everywhere)
     for (int i = 0; i < 3; i++) mcpp_receipt_free(rs[i]);
 }
 
+/* A sweep: 12 lanes that differ in seq_len only are all adjacent to one
+ * another. Each lists the 4 nearest in key order and counts all 11, so the
+ * report grows linearly with the lanes, not with their square. */
+TEST(a_sweep_lists_the_nearest_adjacent_lanes_and_counts_the_rest)
+{
+    enum { N = 12 };
+    mcpp_receipt *rs[N];
+    for (int i = 0; i < N; i++) {
+        char id[32], seq[32];
+        snprintf(id, sizeof id, "\"id\":\"s%d\"", i);
+        snprintf(seq, sizeof seq, "\"seq_len\":%d", 1000 + i);
+        rs[i] = FIX("\"id\":\"base-1\"", id, "\"seq_len\":4096", seq);
+    }
+    mcpp_frontier *f = NULL;
+    CHECK_INT_EQ(mcpp_frontier_build(&f, NULL, (const mcpp_receipt *const *)rs, N), MCPP_OK);
+    CHECK_INT_EQ(mcpp_frontier_lane_count(f), N);
+    size_t lane[N];
+    for (int i = 0; i < N; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "s%d", i);
+        lane[i] = lane_with_receipt(f, id);
+        CHECK_INT_EQ(mcpp_frontier_lane_adjacent_count(f, lane[i]), 4);
+        CHECK_INT_EQ(mcpp_frontier_lane_adjacent_total(f, lane[i]), N - 1);
+    }
+    /* the first lane lists the next four; a middle one two on each side */
+    for (int j = 1; j <= 4; j++) CHECK_STR_EQ(adjacent_dims(f, lane[0], lane[j]), "sequence");
+    CHECK(adjacent_dims(f, lane[0], lane[5]) == NULL);
+    for (int j = 4; j <= 8; j++)
+        if (j != 6) CHECK_STR_EQ(adjacent_dims(f, lane[6], lane[j]), "sequence");
+    CHECK(adjacent_dims(f, lane[6], lane[3]) == NULL && adjacent_dims(f, lane[6], lane[9]) == NULL);
+    CHECK_STR_EQ(mcpp_frontier_lane_differences(f, lane[6]), "seq_len=1006");
+    CHECK_INT_EQ(mcpp_frontier_lane_adjacent_count(f, N), 0);
+    CHECK_INT_EQ(mcpp_frontier_lane_adjacent_total(f, N), 0);
+
+    char *text = NULL, *md = NULL, *json = NULL;
+    CHECK_INT_EQ(mcpp_frontier_render(&text, f, MCPP_OUTPUT_TEXT), MCPP_OK);
+    CHECK_INT_EQ(mcpp_frontier_render(&md, f, MCPP_OUTPUT_MARKDOWN), MCPP_OK);
+    CHECK_INT_EQ(mcpp_frontier_render(&json, f, MCPP_OUTPUT_JSON), MCPP_OK);
+    CHECK_CONTAINS(text, "... and 7 more adjacent lanes");
+    CHECK_CONTAINS(md, "+7 more");
+    cJSON *doc = cJSON_Parse(json);
+    CHECK(doc != NULL);
+    const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "lanes"), (int)lane[0]);
+    CHECK_INT_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(first, "adjacent")), 4);
+    CHECK_INT_EQ(cJSON_GetObjectItem(first, "adjacent_total")->valueint, N - 1);
+    cJSON_Delete(doc);
+    mcpp_free(text);
+    mcpp_free(md);
+    mcpp_free(json);
+    mcpp_frontier_free(f);
+    for (int i = 0; i < N; i++) mcpp_receipt_free(rs[i]);
+}
+
 int main(void)
 {
     build_mixed();
@@ -542,6 +595,7 @@ int main(void)
     RUN(summary_refuses_a_receipt_or_summary_of_another_lane);
     RUN(receipt_set_walks_directories_and_keeps_going_past_bad_files);
     RUN(lanes_sharing_a_label_show_what_differs_from_their_neighbours_everywhere);
+    RUN(a_sweep_lists_the_nearest_adjacent_lanes_and_counts_the_rest);
     for (int i = 0; i < N_MIXED; i++) mcpp_receipt_free(mixed[i]);
     TEST_MAIN_END();
 }

@@ -171,6 +171,27 @@ def test_google_benchmark_repetitions_become_samples(gbench_runs):
     assert sort["extra.google_benchmark.context.cpu_scaling_enabled"] == raw["context"]["cpu_scaling_enabled"]
 
 
+def test_google_benchmark_interleaved_rows_group_by_name_in_file_order(gbench_runs, tmp_path):
+    # --benchmark_enable_random_interleaving writes the repetitions of different
+    # benchmarks in between one another: each name still gets all of its rows,
+    # in file order, and the receipts come in the order the names first appear.
+    raw = json.loads(gbench_runs["base"].read_text())
+    rows = raw["benchmarks"]
+    mixed = rows[1::2] + rows[0::2]
+    (tmp_path / "mixed.json").write_text(json.dumps({**raw, "benchmarks": mixed}))
+    rs = mr.import_results("google-benchmark", tmp_path / "mixed.json")
+    first_seen = list(dict.fromkeys(b["run_name"] for b in mixed))
+    assert [r["benchmark.name"] for r in rs] == first_seen
+    for r in rs:
+        mine = [b for b in mixed if b["run_name"] == r["benchmark.name"] and b["run_type"] == "iteration"]
+        assert list(r.metric("real_time_s")["samples"]) == pytest.approx(
+            [b["real_time"] * 1e-9 for b in mine], rel=1e-15)
+        assert sorted(r["extra.google_benchmark.aggregates"]) == ["cv", "mean", "median", "stddev"]
+    # the same file given twice is one set of receipts (equal ids are equal runs)
+    twice = mr.import_results("google-benchmark", [tmp_path / "mixed.json", tmp_path / "mixed.json"])
+    assert [r.id for r in twice] == [r.id for r in rs]
+
+
 # Google Benchmark's context has no processor model: the importer states no
 # accelerator and says "hardware" is not recorded (docs/import.md). A team that
 # gates across machines makes the recorded machine facts a dimension itself.

@@ -288,6 +288,9 @@ class Lane:
     kept out of the headline as (id, reason) pairs. ``differences`` says what
     tells the lane apart from its neighbours ("moe=jagged, seq_len=8192") and
     ``display_label`` is the label with it, as every display shows the lane.
+    ``adjacent`` lists the nearest adjacent lanes (per differing dimension the
+    4 nearest in key order), ``adjacent_total`` counts them all, so a sweep of
+    thousands of lanes stays linear in size.
     """
 
     key: str
@@ -302,6 +305,7 @@ class Lane:
     differences: str = ""
     display_label: str = ""
     excluded: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+    adjacent_total: int = 0
 
     @property
     def stable(self) -> bool:
@@ -322,6 +326,8 @@ class Lane:
             rows.append(("", ["blocker", _e(self.blocker)]))
         rows += [("", ["adjacent", f"<code>{_e(a.short_key)}</code> ({_e(a.differs_in)}; {_e(a.status)})"])
                  for a in self.adjacent]
+        if self.adjacent_total > len(self.adjacent):
+            rows.append(("", ["adjacent", f"+{self.adjacent_total - len(self.adjacent)} more"]))
         rows += [("", [f"<code>{_e(k)}</code>", _e(v)]) for k, v in self.dimensions.items()]
         return (f'<div class="mcpp-lane"><b>{_e(self.display_label or self.label)}</b> '
                 f'<code>{_e(self.short_key)}</code>{_table(["", ""], rows)}</div>')
@@ -379,6 +385,7 @@ class Frontier(_Rendered):
                 differences=d.get("differences") or "",
                 display_label=d.get("display_label") or d.get("label") or d.get("short_key", ""),
                 excluded=tuple((e.get("id", ""), e.get("reason", "")) for e in d.get("excluded", ())),
+                adjacent_total=d.get("adjacent_total", len(d.get("adjacent", ()))),
             )
             for d in data.get("lanes", [])
         ]
@@ -510,6 +517,8 @@ class Frontier(_Rendered):
                 + (f": {_e(a.blocker)}" if a.blocker else "") + ")"
                 for a in lane.adjacent
             )
+            if lane.adjacent_total > len(lane.adjacent):
+                adjacent += f"{'<br>' if adjacent else ''}+{lane.adjacent_total - len(lane.adjacent)} more"
             why = "<br>".join(_e(r) for r in lane.reasons)
             rows.append((lane.status, [f"<code>{_e(lane.short_key)}</code>", _e(lane.display_label),
                                        _badge(lane.status), str(len(lane.receipts)), number,

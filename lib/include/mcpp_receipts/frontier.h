@@ -234,8 +234,14 @@ MCPP_API const char *mcpp_frontier_lane_excluded_reason(const mcpp_frontier *fro
  * first reason; NULL for a stable lane. */
 MCPP_API const char *mcpp_frontier_lane_blocker(const mcpp_frontier *frontier, size_t lane);
 /* Adjacent lanes (any status), in lane order: their lane index and the
- * dimensions the keys differ in ("routing" or "routing, sequence"). */
+ * dimensions the keys differ in ("routing" or "routing, sequence"). A lane
+ * lists a bounded number of them, so a report stays linear in lanes when
+ * many lanes differ in one dimension only (a sweep of 1,000 seq_len values):
+ * per dimension the 4 nearest in key order (width 1), at most 16 in all
+ * (wider adjacency). _adjacent_count is the number listed; _adjacent_total
+ * counts every adjacent lane, listed or not. */
 MCPP_API size_t mcpp_frontier_lane_adjacent_count(const mcpp_frontier *frontier, size_t lane);
+MCPP_API size_t mcpp_frontier_lane_adjacent_total(const mcpp_frontier *frontier, size_t lane);
 MCPP_API size_t mcpp_frontier_lane_adjacent_index(const mcpp_frontier *frontier, size_t lane,
                                                   size_t index);
 MCPP_API const char *mcpp_frontier_lane_adjacent_dimensions(const mcpp_frontier *frontier,
@@ -251,7 +257,7 @@ MCPP_API int mcpp_frontier_find_lane(size_t *out, const mcpp_frontier *frontier,
  * status, receipts [ids], excluded [{id, reason}], headline (null or {metric, unit, higher_is_better,
  * median, interval [low, high], confidence, n, n_runs, rel_spread, from_steps}),
  * reasons [..], blocker, adjacent [{key, short_key, status, differs_in,
- * blocker}]}]. Free *out with mcpp_free(). */
+ * blocker}] (the listed ones), adjacent_total}]. Free *out with mcpp_free(). */
 MCPP_API int mcpp_frontier_render(char **out, const mcpp_frontier *frontier,
                                   mcpp_output_format format);
 

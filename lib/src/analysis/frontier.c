@@ -6,12 +6,23 @@
  * and key dimension d, the hash of the key with d left out is a bucket; lanes
  * sharing a bucket differ in d only. Wider adjacency compares all pairs
  * (quadratic in the number of lanes, which is small next to receipts).
+ *
+ * Each lane lists a bounded number of its adjacent lanes and counts the rest:
+ * N lanes that differ only in seq_len are all adjacent to one another, and
+ * listing every pair made the report quadratic (3,000 such lanes: 4.8 GB of
+ * JSON). At width 1 a lane lists, per dimension, the ADJACENT_PER_DIM lanes
+ * nearest to it in key order along that dimension.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/error_internal.h"
 #include "analysis/frontier_internal.h"
+
+/* Adjacent lanes listed per lane and differing dimension (width 1), and in all
+ * (wider adjacency); the others are counted in adj_total. */
+#define ADJACENT_PER_DIM 4
+#define ADJACENT_WIDE_MAX 16
 
 typedef struct frontier_lane {
     mcpp_lane_summary *summary;
@@ -27,9 +38,10 @@ typedef struct frontier_lane {
     char **excluded_ids; /* parallel: id and reason of each excluded run */
     const char **excluded_reasons;
     size_t n_excluded;
-    size_t *adj;
+    size_t *adj; /* the listed adjacent lanes */
     char **adj_dims;
     size_t n_adj, cap_adj;
+    size_t adj_total; /* every adjacent lane, listed or not */
 } frontier_lane;
 
 struct mcpp_frontier {
@@ -146,6 +158,57 @@ static void differing(const mcpp_frontier *f, size_t a, size_t b, mcpp_strbuf *t
     }
 }
 
+/* 1 when lanes a and b have equal key segments except dimension d. */
+static int same_but(const mcpp_frontier *f, size_t a, size_t b, size_t d)
+{
+    for (size_t k = 0; k < f->key_dims; k++)
+        if (k != d && f->lanes[a].segs[k] != f->lanes[b].segs[k]) return 0;
+    return 1;
+}
+
+/* A hash-collision bucket (its lanes do not all agree outside dimension d):
+ * every pair is checked. Never seen in practice; kept correct, not fast. */
+static int link_pairs(mcpp_frontier *f, const bucket *bs, size_t n, mcpp_strbuf *t)
+{
+    int rc = MCPP_OK;
+    for (size_t a = 0; a < n && !rc; a++) {
+        for (size_t b = a + 1; b < n && !rc; b++) {
+            size_t k;
+            t->len = 0;
+            differing(f, bs[a].lane, bs[b].lane, t, &k);
+            if (k != 1 || t->failed) continue; /* a hash collision, not a neighbour */
+            rc = add_adjacent(&f->lanes[bs[a].lane], bs[b].lane, t->data);
+            if (!rc) rc = add_adjacent(&f->lanes[bs[b].lane], bs[a].lane, t->data);
+            f->lanes[bs[a].lane].adj_total++;
+            f->lanes[bs[b].lane].adj_total++;
+        }
+    }
+    return rc;
+}
+
+/* The n lanes of one bucket differ in dimension d only (in lane order, so in
+ * key order): all are adjacent to one another. Each counts the n - 1 others
+ * and lists the ADJACENT_PER_DIM nearest in key order. */
+static int link_bucket(mcpp_frontier *f, const bucket *bs, size_t n, mcpp_strbuf *t)
+{
+    size_t d = bs[0].dim;
+    for (size_t i = 1; i < n; i++)
+        if (!same_but(f, bs[0].lane, bs[i].lane, d)) return link_pairs(f, bs, n, t);
+    int rc = MCPP_OK;
+    const char *name = f->dim_names[d];
+    for (size_t i = 0; i < n && !rc; i++) {
+        frontier_lane *l = &f->lanes[bs[i].lane];
+        l->adj_total += n - 1;
+        size_t window = n - 1 < ADJACENT_PER_DIM ? n - 1 : ADJACENT_PER_DIM;
+        /* window lanes around i (i itself skipped), shifted to stay within the bucket */
+        size_t first = i > window / 2 ? i - window / 2 : 0;
+        if (first + window + 1 > n) first = n - window - 1;
+        for (size_t j = first; j <= first + window && !rc; j++)
+            if (j != i) rc = add_adjacent(l, bs[j].lane, name);
+    }
+    return rc;
+}
+
 static int find_adjacency(mcpp_frontier *f, int width)
 {
     size_t L = f->n_lanes, D = f->key_dims;
@@ -174,16 +237,7 @@ static int find_adjacency(mcpp_frontier *f, int width)
         for (size_t i = 0; i < nb && !rc;) {
             size_t j = i + 1;
             while (j < nb && bs[j].hash == bs[i].hash && bs[j].dim == bs[i].dim) j++;
-            for (size_t a = i; a < j && !rc; a++) {
-                for (size_t b = a + 1; b < j && !rc; b++) {
-                    size_t n;
-                    t.len = 0;
-                    differing(f, bs[a].lane, bs[b].lane, &t, &n);
-                    if (n != 1 || t.failed) continue; /* a hash collision, not a neighbour */
-                    rc = add_adjacent(&f->lanes[bs[a].lane], bs[b].lane, t.data);
-                    if (!rc) rc = add_adjacent(&f->lanes[bs[b].lane], bs[a].lane, t.data);
-                }
-            }
+            if (j - i > 1) rc = link_bucket(f, bs + i, j - i, &t);
             i = j;
         }
         free(bs);
@@ -196,8 +250,10 @@ static int find_adjacency(mcpp_frontier *f, int width)
                 t.len = 0;
                 differing(f, a, b, &t, &n);
                 if (t.failed) break;
-                rc = add_adjacent(&f->lanes[a], b, t.data);
-                if (!rc) rc = add_adjacent(&f->lanes[b], a, t.data);
+                if (f->lanes[a].n_adj < ADJACENT_WIDE_MAX) rc = add_adjacent(&f->lanes[a], b, t.data);
+                if (!rc && f->lanes[b].n_adj < ADJACENT_WIDE_MAX) rc = add_adjacent(&f->lanes[b], a, t.data);
+                f->lanes[a].adj_total++;
+                f->lanes[b].adj_total++;
             }
         }
     }
@@ -759,6 +815,12 @@ size_t mcpp_frontier_lane_adjacent_count(const mcpp_frontier *f, size_t lane)
 {
     const frontier_lane *l = lane_at(f, lane);
     return l ? l->n_adj : 0;
+}
+
+size_t mcpp_frontier_lane_adjacent_total(const mcpp_frontier *f, size_t lane)
+{
+    const frontier_lane *l = lane_at(f, lane);
+    return l ? l->adj_total : 0;
 }
 
 size_t mcpp_frontier_lane_adjacent_index(const mcpp_frontier *f, size_t lane, size_t index)

@@ -113,6 +113,10 @@ static void render_text(mcpp_strbuf *b, const void *object)
                 }
                 mcpp_sb_putc(b, '\n');
             }
+            size_t listed = mcpp_frontier_lane_adjacent_count(f, i), total = mcpp_frontier_lane_adjacent_total(f, i);
+            if (total > listed)
+                mcpp_sb_printf(b, "  %s  ... and %zu more adjacent lane%s\n", listed ? "        " : "adjacent",
+                               total - listed, total - listed == 1 ? "" : "s");
             mcpp_sb_puts(b, "  key       ");
             mcpp_sb_terminal(b, mcpp_frontier_lane_key(f, i));
             mcpp_sb_putc(b, '\n');
@@ -201,7 +205,7 @@ static void render_json(mcpp_strbuf *b, const void *object)
             mcpp_sb_json_string(b, mcpp_frontier_lane_blocker(f, o));
             mcpp_sb_putc(b, '}');
         }
-        mcpp_sb_puts(b, "]}");
+        mcpp_sb_printf(b, "], \"adjacent_total\": %zu}", mcpp_frontier_lane_adjacent_total(f, i));
     }
     mcpp_sb_puts(b, "]}\n");
 }
@@ -251,6 +255,8 @@ static void render_markdown(mcpp_strbuf *b, const void *object)
                 mcpp_sb_markdown(b, mcpp_frontier_lane_blocker(f, o));
             }
         }
+        size_t listed = mcpp_frontier_lane_adjacent_count(f, i), total = mcpp_frontier_lane_adjacent_total(f, i);
+        if (total > listed) mcpp_sb_printf(b, "%s+%zu more", listed ? "<br>" : "", total - listed);
         mcpp_sb_puts(b, " |\n");
     }
 }

@@ -202,22 +202,27 @@ static void put_reasons(const page *p, size_t lane, const char *sep)
     }
 }
 
-/* The first `limit` adjacent lanes, then "+N more" pointing at the lane's details. */
+/* The first `limit` adjacent lanes listed, then "+N more": a link to the
+ * lane's details when the limit cut the list, plain text for the lanes the
+ * frontier counts but does not list. */
 static void put_adjacent(const page *p, size_t lane, const char *sep, size_t limit)
 {
-    size_t n = mcpp_frontier_lane_adjacent_count(p->f, lane);
+    size_t n = mcpp_frontier_lane_adjacent_count(p->f, lane), total = mcpp_frontier_lane_adjacent_total(p->f, lane);
     for (size_t a = 0; a < n; a++) {
         size_t o = mcpp_frontier_lane_adjacent_index(p->f, lane, a);
         if (a)
             mcpp_sb_puts(p->sb, sep);
         if (a == limit) {
-            mcpp_sb_printf(p->sb, "<a href=\"#%s\">+%zu more</a>", mcpp_frontier_lane_short_key(p->f, lane), n - a);
-            break;
+            mcpp_sb_printf(p->sb, "<a href=\"#%s\">+%zu more</a>", mcpp_frontier_lane_short_key(p->f, lane),
+                           total - a);
+            return;
         }
         put_lane_link(p, o, 0);
         mcpp_sb_printf(p->sb, " <span class=\"%s\">%s</span>, differs in ", status_word(p, o), status_word(p, o));
         mcpp_sb_html(p->sb, mcpp_frontier_lane_adjacent_dimensions(p->f, lane, a));
     }
+    if (total > n)
+        mcpp_sb_printf(p->sb, "%s+%zu more adjacent lanes", n ? sep : "", total - n);
 }
 
 static void put_lane_table(const page *p)
