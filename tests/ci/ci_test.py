@@ -302,8 +302,11 @@ class ActionEmulator:
 
     TOKEN_RE = re.compile(r"\s*(?:('[^']*')|(==|!=|&&|\|\||\(|\))|([A-Za-z_][\w.-]*))")
 
-    def __init__(self, action: dict, inputs: dict[str, str], env: dict[str, str], temp: pathlib.Path) -> None:
+    def __init__(self, action: dict, inputs: dict[str, str], env: dict[str, str], temp: pathlib.Path,
+                 action_path: pathlib.Path | None = None, workspace: pathlib.Path | None = None,
+                 step_timeout: int = 120) -> None:
         self.action = action
+        self.action_path, self.workspace, self.step_timeout = action_path or REPO, workspace, step_timeout
         self.inputs = {k: str(v.get("default", "")) for k, v in action["inputs"].items()}
         self.inputs.update(inputs)
         self.env, self.temp = env, temp
@@ -343,10 +346,10 @@ class ActionEmulator:
                 continue
             out_file = self.temp / f"step{i}.out"
             out_file.write_text("")
-            env = dict(self.env, GITHUB_ACTION_PATH=str(REPO), GITHUB_OUTPUT=str(out_file))
+            env = dict(self.env, GITHUB_ACTION_PATH=str(self.action_path), GITHUB_OUTPUT=str(out_file))
             env.update({k: self.substitute(str(v)) for k, v in step.get("env", {}).items()})
             proc = subprocess.run(["bash", "-e", "-c", step["run"]], env=env, capture_output=True, text=True,
-                                  timeout=120)
+                                  timeout=self.step_timeout, cwd=self.workspace)
             log.append(f"{step['name']}: exit {proc.returncode}\n{proc.stdout}{proc.stderr}")
             if "id" in step:
                 self.outputs[step["id"]] = dict(
@@ -421,6 +424,73 @@ class ActionTest(unittest.TestCase):
         code, log = ActionEmulator(self.action, inputs, self.env, self.tmp).run()
         self.assertEqual(code, 1, log)
         self.assertIn("::error", log)
+
+
+@unittest.skipUnless(os.environ.get("MCPP_CI_FRESH_CLONE") == "1",
+                     "builds the whole CLI: runs as its own ctest, ci_action_from_a_fresh_clone_...")
+class FreshCloneActionTest(unittest.TestCase):
+    """A CI maintainer's first pull request, as examples/ci/workflow.yml and
+    docs/ci.md show it: the Action from a fresh checkout of this repository
+    (nothing installed, no MCPP_* variable), building its own CLI, gating a
+    repository whose team policy includes the shipped default.lua."""
+
+    def setUp(self) -> None:
+        self.tmp = pathlib.Path(tempfile.mkdtemp(dir=WORK))
+        self.gh = FakeGitHub()
+
+    def tearDown(self) -> None:
+        self.gh.close()
+
+    def fresh_clone(self) -> pathlib.Path:
+        """The files a checkout of this tree has (tracked, and new ones not
+        ignored), without any build output."""
+        listed = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z", "-co", "--exclude-standard"],
+                                capture_output=True, check=True).stdout.decode().split("\0")
+        clone = self.tmp / "action"
+        for rel in filter(None, listed):
+            src = REPO / rel
+            if src.is_file():
+                (clone / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(src, clone / rel)
+        return clone
+
+    def consumer_repo(self) -> pathlib.Path:
+        ws = self.tmp / "workspace"
+        (ws / "policy/tests").mkdir(parents=True)
+        (ws / "receipts").mkdir()
+        receipts(ws / "receipts")
+        (ws / "receipts/base").rename(ws / "receipts/baseline")
+        (ws / "receipts/cand").rename(ws / "receipts/candidate")
+        (ws / "policy/team.lua").write_text(
+            'return { include = {"default.lua"}, name = "team", noise = { min_runs = 2 } }\n', encoding="utf-8")
+        cases = {"schema": "mcpp.policy-cases/1", "policy": "../team.lua", "cases": [
+            {"name": "two runs of the padded lane are comparable",
+             "base": "../../receipts/baseline/nam56r_padded.json",
+             "cand": "../../receipts/baseline/nam56r_padded_run2.json", "expect": "comparable"}]}
+        (ws / "policy/tests/team.cases.json").write_text(json.dumps(cases), encoding="utf-8")
+        return ws
+
+    def test_action_builds_and_gates_with_a_team_policy_that_includes_default_lua(self):
+        if not (REPO / ".git").exists():
+            self.skipTest(f"{REPO} is not a git checkout: cannot list the files a clone has")
+        clone, ws = self.fresh_clone(), self.consumer_repo()
+        self.assertFalse((clone / "build").exists())
+        workflow = load_yaml(REPO / "examples/ci/workflow.yml")
+        step = next(st for st in workflow["jobs"]["gate"]["steps"] if "mcpp_receipts" in st.get("uses", ""))
+        inputs = {k: str(v) for k, v in step["with"].items()}
+        env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp"),
+               "GITHUB_API_URL": self.gh.url, "GITHUB_REPOSITORY": "acme/models",
+               "GITHUB_EVENT_PATH": str(event_file(self.tmp, 7)),
+               "GITHUB_STEP_SUMMARY": str(self.tmp / "summary.md")}
+        code, log = ActionEmulator(load_yaml(clone / "action.yml"), inputs, env, self.tmp, action_path=clone,
+                                   workspace=ws, step_timeout=900).run()
+        self.assertEqual(code, 0, log)
+        self.assertIn("Build mcpp-receipts: exit 0", log)
+        self.assertNotIn("not found", log)
+        body = (self.tmp / "summary.md").read_text(encoding="utf-8")
+        for row in ("| policy check | ok |", "| policy test | ok |", "| gate | ok |", "Merge gate: **passed**"):
+            self.assertIn(row, body)
+        self.assertEqual(len(self.gh.marked("training-throughput")), 1)
 
 
 class PreCommitHookTest(unittest.TestCase):

@@ -178,7 +178,9 @@ TEST(policy_find_looks_in_the_own_directory_then_installed_then_mcpp_policy_path
     CHECK_INT_EQ(mcpp_policy_search_path(&dirs, own), MCPP_OK);
     if (dirs) {
         CHECK(strncmp(dirs, own, strlen(own)) == 0);
-        CHECK_CONTAINS(dirs, "share/mcpp_receipts/policy\n/nonexistent\n");
+        /* This test runs from the build tree, whose code uses the source tree's policy/ */
+        CHECK_CONTAINS(dirs, "/policy\n/nonexistent\n");
+        CHECK(strstr(dirs, "share/mcpp_receipts/policy") == NULL);
         CHECK(strstr(dirs, "\n\n") == NULL); /* the empty entry is ignored */
     }
     mcpp_free(dirs);

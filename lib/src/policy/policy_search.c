@@ -7,9 +7,13 @@
  * The installed directory is found relative to the code that is running, so
  * `cmake --install --prefix X` works without a rebuild: a shared object looks
  * first in a `policies` directory beside itself (how the Python package ships
- * them next to its extension), then in LIBDIR/<rel>; a statically linked
- * program in BINDIR/<rel> (rel is computed by CMake from the install layout).
- * When none exists (a build tree), the configured prefix's directory is used.
+ * them next to its extension), then in LIBDIR/<rel>, then LIBDIR/lua/5.4/<rel>
+ * (the Lua module, which carries the core); a statically linked program in
+ * BINDIR/<rel> (each rel is computed by CMake from the install layout). Code
+ * running from the build tree it was built in (the build-tree CLI, the GitHub
+ * Action's build) uses the source tree's policy/ directory, so a team policy
+ * that includes "default.lua" works there without any variable. Otherwise the
+ * configured prefix's directory is used.
  */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
@@ -29,6 +33,9 @@
 #define MCPP_POLICY_INSTALL_DIR "/usr/local/share/mcpp_receipts/policy"
 #define MCPP_POLICY_DIR_FROM_LIBDIR "../share/mcpp_receipts/policy"
 #define MCPP_POLICY_DIR_FROM_BINDIR "../share/mcpp_receipts/policy"
+#endif
+#ifndef MCPP_POLICY_DIR_FROM_LUADIR
+#define MCPP_POLICY_DIR_FROM_LUADIR "../../../share/mcpp_receipts/policy"
 #endif
 
 int mcpp_policy_name_is_plain(const char *name)
@@ -84,6 +91,22 @@ static int put_if_directory(mcpp_strbuf *sb, const char *image_dir, const char *
     return found;
 }
 
+/* 1 when IMAGE_DIR lies in the build tree this file was compiled for (both
+ * resolved, so a symbolic link on either path does not hide it). */
+static int in_build_tree(const char *image_dir)
+{
+#ifdef MCPP_BUILD_TREE_DIR
+    char image[PATH_MAX], tree[PATH_MAX];
+    if (!realpath(image_dir, image) || !realpath(MCPP_BUILD_TREE_DIR, tree))
+        return 0;
+    size_t n = strlen(tree);
+    return strncmp(image, tree, n) == 0 && (image[n] == '/' || image[n] == '\0');
+#else
+    (void)image_dir;
+    return 0;
+#endif
+}
+
 /* Appends the installed policy directory to sb. */
 static void put_install_dir(mcpp_strbuf *sb)
 {
@@ -92,9 +115,14 @@ static void put_install_dir(mcpp_strbuf *sb)
     char *slash = running_image(image, sizeof image, &is_shared) ? strrchr(image, '/') : NULL;
     if (slash) {
         slash[1] = '\0';
-        if (is_shared ? put_if_directory(sb, image, "policies") || put_if_directory(sb, image, MCPP_POLICY_DIR_FROM_LIBDIR)
+        if (is_shared ? put_if_directory(sb, image, "policies") || put_if_directory(sb, image, MCPP_POLICY_DIR_FROM_LIBDIR) ||
+                            put_if_directory(sb, image, MCPP_POLICY_DIR_FROM_LUADIR)
                       : put_if_directory(sb, image, MCPP_POLICY_DIR_FROM_BINDIR))
             return;
+#ifdef MCPP_SOURCE_POLICY_DIR
+        if (in_build_tree(image) && put_if_directory(sb, "", MCPP_SOURCE_POLICY_DIR))
+            return;
+#endif
     }
     mcpp_sb_puts(sb, MCPP_POLICY_INSTALL_DIR);
 }
