@@ -24,7 +24,7 @@ static const char IMPORT_HELP[] =
     "  google-benchmark  files written by --benchmark_out=FILE (--benchmark_out_format=json)\n"
     "\n"
     "options:\n"
-    "  --out DIR   directory the receipts go to (created when absent)\n"
+    "  --out DIR   directory the receipts go to (created with its parents when absent)\n"
     "  -q, --quiet print nothing on success\n"
     "\n"
     "The same inputs give the same ids and bytes, so importing again is harmless.\n"

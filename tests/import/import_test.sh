@@ -81,6 +81,23 @@ rc=$?
 check "failed_write_exits_3_and_removes_the_files_it_wrote" \
     test "$rc-$(ls "$WORK/squat" | wc -l)" = "3-1"
 
+# --out with missing parents, as the README writes it (`--out receipts/py` in a fresh
+# checkout has no receipts/): every missing directory is created, like mkdir -p.
+mkdir -p "$WORK/fresh"
+(cd "$WORK/fresh" && "$BIN" import mlperf "$FIX" --out receipts/py -q) >"$WORK/out" 2>&1
+rc=$?
+check "out_dir_with_a_missing_parent_is_created (exit $rc: $(head -c 200 "$WORK/out"))" \
+    test "$rc-$(ls "$WORK/fresh/receipts/py" 2>/dev/null | wc -l)" = "0-$n_logs"
+"$BIN" import mlperf "$FIX" --out "$WORK/deep/a/b//c/" -q
+check "out_dir_with_several_missing_parents_and_doubled_slashes" \
+    diff -r "$WORK/mlperf" "$WORK/deep/a/b/c"
+# A parent that is a file: exit 3 naming the directory it could not create.
+: >"$WORK/plainfile"
+"$BIN" import mlperf "$FIX" --out "$WORK/plainfile/x/y" >"$WORK/out" 2>"$WORK/err"
+rc=$?
+check "out_dir_under_a_file_exits_3_naming_it ($(cat "$WORK/err"))" \
+    test "$rc-$(grep -c "plainfile: cannot create the directory: it exists and is not a directory" "$WORK/err")" = "3-1"
+
 # ---- :::SYSJSON inline system description -------------------------------------------
 mkdir -p "$WORK/loose"
 { printf ':::SYSJSON '; python3 -c "import json,sys; print(json.dumps(json.load(open(sys.argv[1]))))" \

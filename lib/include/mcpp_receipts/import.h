@@ -54,10 +54,10 @@ MCPP_API int mcpp_import_files(mcpp_receipt_set **out, mcpp_import_format format
 MCPP_API int mcpp_import_file_name(char **out, const mcpp_receipt *receipt);
 
 /*
- * Writes every receipt of `set` into directory `dir` (created when absent, its
- * parent must exist) as canonical JSON under mcpp_import_file_name, each file
- * atomically. When a write fails, the files this call created are removed
- * again. `out_written` (may be NULL) receives the number of files written.
+ * Writes every receipt of `set` into directory `dir` (created with its missing
+ * parents when absent, like `mkdir -p`) as canonical JSON under
+ * mcpp_import_file_name, each file atomically. When a write fails, the files
+ * and directories this call created are removed again. `out_written` (may be NULL) receives the number of files written.
  */
 MCPP_API int mcpp_import_write_dir(size_t *out_written, const mcpp_receipt_set *set,
                                    const char *dir);

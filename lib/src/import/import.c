@@ -232,16 +232,73 @@ static void remove_created(char **paths, const unsigned char *existed, size_t n)
             unlink(paths[i]);
 }
 
-int mcpp_import_write_dir(size_t *out_written, const mcpp_receipt_set *set, const char *dir)
+/* Removes the directories make_dirs created (recorded as the lengths of dir's
+ * prefixes, outermost first), innermost first; a directory that is not empty
+ * stays. */
+static void remove_dirs(char *dir, const size_t *created, size_t n_created)
+{
+    while (n_created--) {
+        char saved = dir[created[n_created]];
+        dir[created[n_created]] = '\0';
+        rmdir(dir);
+        dir[created[n_created]] = saved;
+    }
+}
+
+/* `mkdir -p dir`: creates each missing directory of the path (the README's
+ * `--out receipts/py` in a fresh checkout has no receipts/), recording in
+ * created[] the prefix length of each one it made so that a failure can remove
+ * them again. created has room for one entry per '/' in dir plus one. */
+static int make_dirs(char *dir, size_t *created, size_t *n_created)
+{
+    *n_created = 0;
+    size_t len = strlen(dir);
+    for (size_t end = 1; end <= len; end++) {
+        if (end < len && dir[end] != '/')
+            continue;
+        if (dir[end - 1] == '/')
+            continue; /* "a//b", a trailing '/' */
+        char saved = dir[end];
+        dir[end] = '\0';
+        int made = mkdir(dir, 0755) == 0;
+        int err = errno;
+        struct stat st;
+        int ok = made || (err == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode));
+        if (made)
+            created[(*n_created)++] = end;
+        if (!ok) {
+            int rc = mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, dir, NULL, 0, 0, "cannot create the directory: %s",
+                                   err == EEXIST ? "it exists and is not a directory" : strerror(err));
+            dir[end] = saved;
+            remove_dirs(dir, created, *n_created);
+            *n_created = 0;
+            return rc;
+        }
+        dir[end] = saved;
+    }
+    return MCPP_OK;
+}
+
+int mcpp_import_write_dir(size_t *out_written, const mcpp_receipt_set *set, const char *dir_arg)
 {
     if (out_written)
         *out_written = 0;
-    if (!set || !dir)
+    if (!set || !dir_arg)
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "set and dir must not be NULL");
-    int created_dir = mkdir(dir, 0755) == 0;
-    if (!created_dir && errno != EEXIST)
-        return mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, dir, NULL, 0, 0, "cannot create the directory: %s",
-                              strerror(errno));
+    if (!*dir_arg)
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "dir is empty");
+    size_t slashes = 0;
+    for (const char *c = dir_arg; *c; c++)
+        slashes += *c == '/';
+    char *dir = strdup(dir_arg);
+    size_t *created = calloc(slashes + 1, sizeof *created);
+    size_t n_created = 0;
+    int mk = dir && created ? make_dirs(dir, created, &n_created) : mcpp_error_nomem();
+    if (mk != MCPP_OK) {
+        free(dir);
+        free(created);
+        return mk;
+    }
     size_t n = mcpp_receipt_set_count(set);
     char **paths = calloc(n + 1, sizeof *paths);
     unsigned char *existed = calloc(n + 1, 1);
@@ -261,10 +318,10 @@ int mcpp_import_write_dir(size_t *out_written, const mcpp_receipt_set *set, cons
         existed[done] = access(paths[done], F_OK) == 0;
         rc = mcpp_receipt_write_file(mcpp_receipt_set_at(set, done), paths[done], MCPP_FORMAT_JSON);
     }
-    if (rc != MCPP_OK && paths && existed) {
-        remove_created(paths, existed, n);
-        if (created_dir)
-            rmdir(dir);
+    if (rc != MCPP_OK) {
+        if (paths && existed)
+            remove_created(paths, existed, n);
+        remove_dirs(dir, created, n_created);
     } else if (out_written) {
         *out_written = n;
     }
@@ -272,5 +329,7 @@ int mcpp_import_write_dir(size_t *out_written, const mcpp_receipt_set *set, cons
         free(paths[i]);
     free(paths);
     free(existed);
+    free(created);
+    free(dir);
     return rc;
 }
