@@ -222,8 +222,12 @@ TEST(init_initialisers_equal_the_defaults_and_outputs_carry_their_version)
     const mcpp_receipt *one[1] = {r};
     mcpp_frontier *f = NULL;
     CHECK_INT_EQ(mcpp_frontier_build(&f, NULL, one, 1), MCPP_OK);
+    /* a headline is written in the layout the caller declares: an undeclared
+     * (0) version is refused, MCPP_LANE_HEADLINE_INIT gets the whole layout */
     mcpp_lane_headline h = MCPP_LANE_HEADLINE_INIT;
     h.version = 0;
+    CHECK_INT_EQ(mcpp_frontier_lane_headline(&h, f, 0), MCPP_EARG);
+    h.version = MCPP_LANE_HEADLINE_VERSION;
     CHECK_INT_EQ(mcpp_frontier_lane_headline(&h, f, 0), MCPP_OK);
     CHECK(h.version == MCPP_LANE_HEADLINE_VERSION && h.median > 0);
     mcpp_frontier_free(f);

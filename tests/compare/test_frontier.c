@@ -90,7 +90,7 @@ TEST(frontier_labels_lanes_with_every_reason)
     CHECK_INT_EQ(mcpp_frontier_lane_status(f, A), MCPP_LANE_STABLE);
     CHECK_INT_EQ(mcpp_frontier_lane_reason_count(f, A), 0);
     CHECK(mcpp_frontier_lane_blocker(f, A) == NULL);
-    mcpp_lane_headline h;
+    mcpp_lane_headline h = MCPP_LANE_HEADLINE_INIT;
     CHECK_INT_EQ(mcpp_frontier_lane_headline(&h, f, A), MCPP_OK);
     CHECK(fabs(h.median - 262144) < 1e-6);
     CHECK_INT_EQ(h.n, 3);
@@ -196,7 +196,7 @@ TEST(single_run_lane_uses_step_values_for_its_headline_and_noise)
     const mcpp_receipt *rs[] = {one};
     mcpp_frontier *f = NULL;
     CHECK_INT_EQ(mcpp_frontier_build(&f, p, rs, 1), MCPP_OK);
-    mcpp_lane_headline h;
+    mcpp_lane_headline h = MCPP_LANE_HEADLINE_INIT;
     CHECK_INT_EQ(mcpp_frontier_lane_headline(&h, f, 0), MCPP_OK);
     CHECK_INT_EQ(h.from_steps, 1);
     CHECK_INT_EQ(h.n, 8);

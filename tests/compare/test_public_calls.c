@@ -249,11 +249,68 @@ TEST(lane_summary_reports_key_reasons_and_headline)
     CHECK(mcpp_lane_summary_reason_count(s) >= 1);
     CHECK(mcpp_lane_summary_reason(s, 0) && *mcpp_lane_summary_reason(s, 0));
     CHECK(mcpp_lane_summary_reason(s, mcpp_lane_summary_reason_count(s)) == NULL);
-    mcpp_lane_headline h;
+    mcpp_lane_headline h = MCPP_LANE_HEADLINE_INIT;
     CHECK_INT_EQ(mcpp_lane_summary_headline(&h, s), MCPP_OK);
     CHECK(h.n >= 1 && isfinite(h.median) && h.interval_low <= h.median && h.median <= h.interval_high);
     mcpp_lane_summary_free(s);
     mcpp_receipt_free(u);
+}
+
+/* mcpp_lane_headline as a harness compiled against version 1 declared it
+ * (before `unit`), followed by bytes the library must not touch. */
+typedef struct headline_v1 {
+    unsigned int version;
+    const char *metric;
+    int higher_is_better;
+    double median, interval_low, interval_high, confidence;
+    size_t n, n_runs;
+    double rel_spread;
+    int from_steps;
+} headline_v1;
+
+TEST(lane_headline_is_written_in_the_callers_version_and_unknown_versions_are_refused)
+{
+    mcpp_receipt *r = FIX("\"stability\":\"stable\"", "\"stability\":\"stable\"");
+    const mcpp_receipt *rs[] = {r};
+    mcpp_frontier *f = NULL;
+    CHECK_INT_EQ(mcpp_frontier_build(&f, NULL, rs, 1), MCPP_OK);
+    mcpp_lane_summary *s = NULL;
+    CHECK_INT_EQ(mcpp_lane_summary_new(&s, NULL, NULL), MCPP_OK);
+    CHECK_INT_EQ(mcpp_lane_summary_add(s, r), MCPP_OK);
+    mcpp_lane_headline now = MCPP_LANE_HEADLINE_INIT;
+    CHECK_INT_EQ(mcpp_frontier_lane_headline(&now, f, 0), MCPP_OK);
+    CHECK_INT_EQ((int)now.version, (int)MCPP_LANE_HEADLINE_VERSION);
+    for (int which = 0; which < 2; which++) { /* the frontier's lane, then the summary */
+        struct {
+            headline_v1 h;
+            unsigned char guard[32];
+        } old;
+        memset(&old, 0xAB, sizeof old);
+        old.h.version = 1;
+        mcpp_lane_headline *out = (mcpp_lane_headline *)(void *)&old.h;
+        CHECK_INT_EQ(which ? mcpp_lane_summary_headline(out, s) : mcpp_frontier_lane_headline(out, f, 0), MCPP_OK);
+        CHECK_INT_EQ((int)old.h.version, 1);
+        CHECK(old.h.median == now.median && old.h.n == now.n && old.h.from_steps == now.from_steps);
+        CHECK_STR_EQ(old.h.metric, now.metric);
+        int intact = 1;
+        for (size_t i = sizeof old.h; i < sizeof old; i++)
+            intact &= ((unsigned char *)&old)[i] == 0xAB;
+        CHECK(intact); /* nothing written past a version 1 struct */
+        for (unsigned int v = 0; v < 3; v++) {
+            unsigned int bad = v == 0 ? 0u : v == 1 ? MCPP_LANE_HEADLINE_VERSION + 1 : 99u;
+            mcpp_lane_headline h = MCPP_LANE_HEADLINE_INIT;
+            h.version = bad;
+            h.median = -1.0;
+            CHECK_INT_EQ(which ? mcpp_lane_summary_headline(&h, s) : mcpp_frontier_lane_headline(&h, f, 0), MCPP_EARG);
+            CHECK(h.median == -1.0 && h.version == bad);
+            CHECK_CONTAINS(mcpp_error_last()->message, "mcpp_lane_headline has version");
+            CHECK_CONTAINS(mcpp_error_last()->message, "MCPP_LANE_HEADLINE_INIT");
+            CHECK(strstr(mcpp_error_last()->message, "_default") == NULL); /* it has no _default function */
+        }
+    }
+    mcpp_lane_summary_free(s);
+    mcpp_frontier_free(f);
+    mcpp_receipt_free(r);
 }
 
 TEST(claim_result_names_matched_and_source_lanes)
@@ -353,6 +410,7 @@ int main(void)
     RUN(gate_run_receipts_takes_plain_receipt_arrays_and_equals_gate_run);
     RUN(frontier_lanes_have_keys_labels_and_are_found_by_short_key);
     RUN(lane_summary_reports_key_reasons_and_headline);
+    RUN(lane_headline_is_written_in_the_callers_version_and_unknown_versions_are_refused);
     RUN(claim_result_names_matched_and_source_lanes);
     RUN(receipt_set_takes_added_receipts_and_lists_them);
     RUN(error_report_sets_the_last_error_as_the_library_does);

@@ -237,7 +237,7 @@ TEST(a_run_whose_request_was_not_met_is_excluded_and_the_clean_runs_decide_the_l
     CHECK_STR_EQ(mcpp_frontier_lane_excluded_id(f, 0, 0), "asked-h200");
     CHECK_CONTAINS(mcpp_frontier_lane_excluded_reason(f, 0, 0),
                    "request not met: hardware: requested NVIDIA H200 x8, observed NVIDIA H100 80GB HBM3 x8");
-    mcpp_lane_headline h;
+    mcpp_lane_headline h = MCPP_LANE_HEADLINE_INIT;
     CHECK_INT_EQ(mcpp_frontier_lane_headline(&h, f, 0), MCPP_OK);
     CHECK(fabs(h.median - 262144) < 1e-6 && h.n == 3); /* 180000 is not in the headline */
     char *json = NULL;
@@ -412,7 +412,7 @@ static int supported_claims_name_a_stable_lane(const mcpp_policy *p, const mcpp_
     int bad = 0;
     for (size_t s = 0; s < sizeof selectors / sizeof selectors[0]; s++) {
         for (size_t l = 0; l < mcpp_frontier_lane_count(f) + 1; l++) {
-            mcpp_lane_headline h;
+            mcpp_lane_headline h = MCPP_LANE_HEADLINE_INIT;
             double value = l < mcpp_frontier_lane_count(f) && mcpp_frontier_lane_headline(&h, f, l) == MCPP_OK
                                ? h.median : 262144;
             mcpp_claim_result *c = NULL;

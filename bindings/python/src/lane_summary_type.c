@@ -207,7 +207,7 @@ static PyObject *summary_reasons_get(mcpp_py_lane_summary *self, void *Py_UNUSED
 
 static PyObject *summary_headline_get(mcpp_py_lane_summary *self, void *Py_UNUSED(closure))
 {
-    mcpp_lane_headline h;
+    mcpp_lane_headline h = MCPP_LANE_HEADLINE_INIT;
     if (mcpp_lane_summary_headline(&h, self->summary) != MCPP_OK) {
         mcpp_error_clear();
         Py_RETURN_NONE;

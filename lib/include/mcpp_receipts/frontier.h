@@ -78,8 +78,12 @@ typedef enum mcpp_lane_status {
 /* "stable", "unstable", "insufficient"; "unknown" otherwise. Static. */
 MCPP_API const char *mcpp_lane_status_name(mcpp_lane_status status);
 
-/* The headline of one lane, filled by the functions below; `version` is set
- * to the layout they filled. Strings are borrowed. */
+/* The headline of one lane, filled by the functions below. Declare it with
+ * MCPP_LANE_HEADLINE_INIT: `version` tells the library the layout the caller
+ * was compiled with, and only that layout's fields are written (a version 1
+ * caller gets no `unit`, and nothing past its struct); a version the library
+ * does not know (0, or newer than it) is refused with MCPP_EARG. Strings are
+ * borrowed. */
 #define MCPP_LANE_HEADLINE_VERSION 2u
 typedef struct mcpp_lane_headline {
     unsigned int version;  /* MCPP_LANE_HEADLINE_VERSION                             */

@@ -769,10 +769,11 @@ int mcpp_frontier_lane_headline(mcpp_lane_headline *out, const mcpp_frontier *f,
 {
     const frontier_lane *l = lane_at(f, lane);
     MCPP_CHECK_ARG(out && l, "lane %zu out of range", lane);
+    int rc = mcpp_lane_headline_version_ok(out);
+    if (rc != MCPP_OK)
+        return rc;
     if (!l->eval.has_headline) return mcpp_error_raise(MCPP_ENOTFOUND, MCPP_ERROR_KIND_MISSING, "lane has no headline");
-    *out = l->eval.headline;
-    out->version = MCPP_LANE_HEADLINE_VERSION;
-    return MCPP_OK;
+    return mcpp_lane_headline_put(out, &l->eval.headline);
 }
 
 size_t mcpp_frontier_lane_reason_count(const mcpp_frontier *f, size_t lane)

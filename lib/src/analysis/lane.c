@@ -11,12 +11,14 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/c_locale.h"
 #include "util/error_internal.h"
+#include "util/struct_version.h"
 #include "analysis/lane_internal.h"
 #include "analysis/stats_internal.h"
 
@@ -842,16 +844,38 @@ const char *mcpp_lane_summary_reason(const mcpp_lane_summary *s, size_t index)
     return e && index < e->n_reasons ? e->reasons[index] : NULL;
 }
 
+/* The bytes of each layout of mcpp_lane_headline: version 1 ended before
+ * `unit` (its size, padding included, is unit's offset). */
+static const size_t headline_layout_size[MCPP_LANE_HEADLINE_VERSION + 1] = {
+    0, offsetof(mcpp_lane_headline, unit), sizeof(mcpp_lane_headline)};
+
+int mcpp_lane_headline_version_ok(const mcpp_lane_headline *out)
+{
+    return mcpp_struct_out_version_check(out->version, MCPP_LANE_HEADLINE_VERSION, "mcpp_lane_headline");
+}
+
+int mcpp_lane_headline_put(mcpp_lane_headline *out, const mcpp_lane_headline *full)
+{
+    int rc = mcpp_lane_headline_version_ok(out);
+    if (rc != MCPP_OK)
+        return rc;
+    unsigned int version = out->version;
+    memcpy(out, full, headline_layout_size[version]);
+    out->version = version;
+    return MCPP_OK;
+}
+
 int mcpp_lane_summary_headline(mcpp_lane_headline *out, const mcpp_lane_summary *s)
 {
     MCPP_CHECK_ARG(out && s, "mcpp_lane_summary_headline: NULL argument");
+    int rc = mcpp_lane_headline_version_ok(out);
+    if (rc != MCPP_OK)
+        return rc;
     const mcpp_lane_eval *e = cached(s);
     if (!e) return MCPP_ENOMEM;
     if (!e->has_headline)
         return mcpp_error_at(MCPP_ENOTFOUND, MCPP_ERROR_KIND_MISSING, NULL, s->metric, 0, 0, "the lane has no value of %s", s->metric);
-    *out = e->headline;
-    out->version = MCPP_LANE_HEADLINE_VERSION;
-    return MCPP_OK;
+    return mcpp_lane_headline_put(out, &e->headline);
 }
 
 static void json_sorted_doubles(mcpp_strbuf *b, const dvec *d)

@@ -99,6 +99,12 @@ const char **mcpp_lane_summary_sorted_ids(const mcpp_lane_summary *s, size_t *n)
 /* Appends a headline as the compact JSON of lane summaries and claims,
  * {"median": .., "interval": [lo, hi], "n": ..}; NULL gives null. */
 void mcpp_lane_headline_json(mcpp_strbuf *b, const mcpp_lane_headline *h);
+/* Copies `full` into the caller's headline in the layout its version declares
+ * (refusing an unknown one with MCPP_EARG): a caller compiled against version
+ * 1 gets no byte written past its struct. */
+int mcpp_lane_headline_put(mcpp_lane_headline *out, const mcpp_lane_headline *full);
+/* MCPP_OK when out->version is a layout mcpp_lane_headline_put can write. */
+int mcpp_lane_headline_version_ok(const mcpp_lane_headline *out);
 
 /* Raw access for restoring a serialized summary (lane_summary_io.c): the
  * summary's policy and metric, its counts, and its parts one item at a time. */

@@ -98,7 +98,7 @@ static void put_missing(mcpp_strbuf *sb, const mcpp_frontier *f, const size_t *o
 {
     size_t missing = 0;
     for (size_t i = 0; i < n; i++) {
-        mcpp_lane_headline h;
+        mcpp_lane_headline h = MCPP_LANE_HEADLINE_INIT;
         if (mcpp_frontier_lane_headline(&h, f, order[i]) == MCPP_OK && plottable(&h))
             continue;
         mcpp_sb_puts(sb, missing++ ? ", " : "<p class=\"muted\">No headline value (not plotted): ");
@@ -116,7 +116,7 @@ void mcpp_html_forest_plot(mcpp_strbuf *sb, const mcpp_frontier *f, const size_t
     size_t *lanes = calloc(n ? n : 1, sizeof *lanes);
     size_t rows = 0;
     for (size_t i = 0; heads && lanes && i < n; i++) {
-        mcpp_lane_headline h;
+        mcpp_lane_headline h = MCPP_LANE_HEADLINE_INIT;
         if (mcpp_frontier_lane_headline(&h, f, order[i]) == MCPP_OK && plottable(&h)) {
             lanes[rows] = order[i];
             heads[rows++] = h;

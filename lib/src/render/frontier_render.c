@@ -72,7 +72,7 @@ static void render_text(mcpp_strbuf *b, const void *object)
             mcpp_sb_printf(b, "\n%-8s  %s  ", status_label(st), mcpp_frontier_lane_short_key(f, i));
             mcpp_sb_terminal(b, mcpp_frontier_lane_display_label(f, i));
             mcpp_sb_putc(b, '\n');
-            mcpp_lane_headline h;
+            mcpp_lane_headline h = MCPP_LANE_HEADLINE_INIT;
             if (mcpp_frontier_lane_headline(&h, f, i) == MCPP_OK) {
                 mcpp_sb_puts(b, "  headline  ");
                 headline_text(b, &h);
@@ -162,7 +162,7 @@ static void render_json(mcpp_strbuf *b, const void *object)
             mcpp_sb_putc(b, '}');
         }
         mcpp_sb_puts(b, "], \"headline\": ");
-        mcpp_lane_headline h;
+        mcpp_lane_headline h = MCPP_LANE_HEADLINE_INIT;
         if (mcpp_frontier_lane_headline(&h, f, i) == MCPP_OK) {
             mcpp_sb_puts(b, "{\"metric\": ");
             mcpp_sb_json_string(b, h.metric);
@@ -225,7 +225,7 @@ static void render_markdown(mcpp_strbuf *b, const void *object)
         mcpp_sb_puts(b, "` ");
         mcpp_sb_markdown(b, mcpp_frontier_lane_display_label(f, i));
         mcpp_sb_printf(b, " | %s | ", st == MCPP_LANE_STABLE ? "**stable**" : mcpp_lane_status_name((mcpp_lane_status)st));
-        mcpp_lane_headline h;
+        mcpp_lane_headline h = MCPP_LANE_HEADLINE_INIT;
         if (mcpp_frontier_lane_headline(&h, f, i) == MCPP_OK)
             mcpp_sb_printf(b, "%.6g [%.6g, %.6g] (n=%zu)", h.median, h.interval_low, h.interval_high, h.n);
         else

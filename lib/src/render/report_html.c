@@ -182,7 +182,7 @@ static void put_gate(const page *p)
 
 static void put_headline_cell(const page *p, size_t lane)
 {
-    mcpp_lane_headline h;
+    mcpp_lane_headline h = MCPP_LANE_HEADLINE_INIT;
     if (mcpp_frontier_lane_headline(&h, p->f, lane) != MCPP_OK) {
         mcpp_sb_puts(p->sb, "<td class=\"muted\">no value</td>");
         return;
@@ -255,7 +255,7 @@ static void put_lane_table(const page *p)
 
 static void put_plot(const page *p)
 {
-    mcpp_lane_headline h;
+    mcpp_lane_headline h = MCPP_LANE_HEADLINE_INIT;
     int have = 0;
     for (size_t i = 0; i < p->n_lanes && !have; i++)
         have = mcpp_frontier_lane_headline(&h, p->f, p->order[i]) == MCPP_OK;
@@ -339,7 +339,7 @@ static void put_receipts(const page *p, size_t lane, const char *metric)
 
 static void put_lane(const page *p, size_t lane)
 {
-    mcpp_lane_headline h;
+    mcpp_lane_headline h = MCPP_LANE_HEADLINE_INIT;
     int have = mcpp_frontier_lane_headline(&h, p->f, lane) == MCPP_OK;
     mcpp_sb_printf(p->sb, "<details class=\"lane\" id=\"%s\"%s><summary><h3 style=\"display:inline\">",
                    mcpp_frontier_lane_short_key(p->f, lane), p->n_lanes <= OPEN_DETAILS_UP_TO ? " open" : "");
