@@ -24,15 +24,17 @@ from __future__ import annotations
 import os
 from typing import Iterable, Union
 
-from . import _core, _inputs
+from . import _core, _errors, _inputs  # noqa: F401 (_errors: FileError pickling)
 from ._core import (
     SCHEMA,
     ArgumentError,
     Builder,
     Error,
+    FieldTypeError,
     FileError,
     ParseError,
     PolicyError,
+    UnknownFieldError,
     ValidationError,
     lane_key,
     library_version,
@@ -59,6 +61,7 @@ __version__ = _core.__version__
 __all__ = [
     "SCHEMA", "VERDICTS", "FIELDS",
     "Error", "ParseError", "ValidationError", "PolicyError", "FileError", "ArgumentError",
+    "FieldTypeError", "UnknownFieldError",
     "Receipt", "Section", "ReceiptSet", "Builder", "Policy",
     "Comparison", "Row", "Gate", "Frontier", "Lane", "Headline", "Adjacent",
     "ClaimResult", "GateReport", "LaneSummary",
@@ -137,6 +140,30 @@ def _as_receipts(objs: Iterable[Receipt] | PathLike, errors: str = "raise"):
     return _inputs.gather(objs, errors, load_dir, load)
 
 
+def _check_metric(metric: str | None, receipts) -> None:
+    """A metric name no receipt states is almost always a misspelling
+    ("tokens_per_sec"): without this check it gives a report in which no lane
+    has a value. Raises ArgumentError naming the close matches and the names
+    the receipts state. "primary" and schema paths are always accepted."""
+    if metric is None or metric == "primary" or metric in FIELDS or not receipts:
+        return
+    stated: dict[str, None] = {}
+    for r in receipts:
+        names = [m["name"] for m in r.metric_list()]
+        if metric in names:
+            return
+        stated.update(dict.fromkeys(names))
+    import difflib
+
+    close = difflib.get_close_matches(metric, list(stated), n=3, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    exc = ArgumentError(f"no receipt states the metric {metric!r}{hint} "
+                        f"(metrics stated: {', '.join(sorted(stated)) or 'none'}; "
+                        "or 'primary', or a schema path such as 'metrics.tokens_per_s')")
+    exc.kind, exc.field = "unknown_metric", metric
+    raise exc
+
+
 def _parse(texts: tuple[str, ...]):
     import json
 
@@ -175,6 +202,7 @@ def frontier(receipts: Iterable[Receipt] | PathLike, policy: Policy | None = Non
     (default: the policy's gate metric)."""
     policy = with_gate_metric(policy, metric)
     items, failures = _as_receipts(receipts, errors)
+    _check_metric(metric, items)
     data = _parse(_core._frontier(items, policy, "j"))
     return _result(Frontier, data, lambda f: _core._frontier(items, policy, f)[0], failures)
 
@@ -193,6 +221,7 @@ def claim(receipts: Iterable[Receipt] | PathLike, *, lane: str, value: float,
     unit refuses the claim (an Error, not a verdict).
     """
     items, failures = _as_receipts(receipts, errors)
+    _check_metric(metric, items)
     data = _parse(_core._claim(items, lane, metric, float(value), policy, "j", unit))
     return _result(ClaimResult, data,
                    lambda f: _core._claim(items, lane, metric, float(value), policy, f, unit)[0], failures)

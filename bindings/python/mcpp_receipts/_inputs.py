@@ -71,7 +71,9 @@ def gather(objs: Iterable[Any] | str | os.PathLike, errors: str,
         return (load(objs),), []
     if isinstance(objs, _core.Receipt):
         raise TypeError("expected several receipts (a list, a ReceiptSet or a directory)")
-    items, failures = [], list(getattr(objs, "errors", []))
+    # A ReceiptSet's .errors were skipped by its maker (load_dir(errors="skip")):
+    # they are listed in the report, never raised again here.
+    items, already_skipped = [], list(getattr(objs, "errors", []))
     for obj in objs:
         if isinstance(obj, _core.Receipt):
             items.append(obj)
@@ -79,8 +81,8 @@ def gather(objs: Iterable[Any] | str | os.PathLike, errors: str,
             items.append(load(obj))
         else:
             raise TypeError(f"expected a Receipt or a path, got {type(obj).__name__}")
-    kept, failures = settle(items, failures, errors)
-    return tuple(kept), failures
+    kept, failures = settle(items, [], errors)
+    return tuple(kept), already_skipped + failures
 
 
 def _skipped_entries(failures: Sequence[BaseException]) -> list[dict[str, str]]:

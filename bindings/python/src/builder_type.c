@@ -10,6 +10,7 @@
 typedef struct mcpp_py_builder {
     PyObject_HEAD
     mcpp_builder *builder; /* owned */
+    PyObject *paths;       /* set of the paths set() has set, for repr(); NULL until the first */
 } mcpp_py_builder;
 
 static mcpp_py_state *state_of(mcpp_py_builder *self)
@@ -55,6 +56,7 @@ static void builder_dealloc(mcpp_py_builder *self)
 {
     PyTypeObject *tp = Py_TYPE(self);
     mcpp_builder_free(self->builder);
+    Py_XDECREF(self->paths);
     tp->tp_free((PyObject *)self);
     Py_DECREF(tp);
 }
@@ -65,9 +67,58 @@ static int is_free_form_path(const char *path)
     return strncmp(path, "extra.", 6) == 0 || strncmp(path, "launch.fixed_policy.", 20) == 0;
 }
 
+/* json.dumps(value, default=...) where default turns numpy scalars
+ * (np.float32, np.int64, np.bool_) into Python numbers; a value that still is
+ * not JSON raises FieldTypeError naming the path. */
+static PyObject *dumps_for_path(mcpp_py_state *st, const char *path, PyObject *value)
+{
+    PyObject *kwargs = Py_BuildValue("{s:O}", "default", st->json_default);
+    if (!kwargs)
+        return NULL;
+    PyObject *args = PyTuple_Pack(1, value);
+    PyObject *text = args ? PyObject_Call(st->json_dumps, args, kwargs) : NULL;
+    Py_XDECREF(args);
+    Py_DECREF(kwargs);
+    if (!text && (PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_ValueError))) {
+        PyObject *type, *cause, *tb;
+        PyErr_Fetch(&type, &cause, &tb);
+        PyErr_NormalizeException(&type, &cause, &tb);
+        PyObject *why = cause ? PyObject_Str(cause) : NULL;
+        const char *why_text = why ? PyUnicode_AsUTF8(why) : NULL;
+        PyErr_Clear();
+        PyErr_Format(st->field_type_error,
+                     "%s: the value is not JSON (%s); free-form fields take numbers, str, bool, None, "
+                     "lists and dicts", path, why_text ? why_text : "?");
+        mcpp_py_annotate_error("type", path);
+        Py_XDECREF(why);
+        Py_XDECREF(type);
+        Py_XDECREF(tb);
+        Py_XDECREF(cause);
+    }
+    return text;
+}
+
+/* default= of json.dumps: numpy scalars become the Python number or bool
+ * they hold (np.float32(0.5) -> 0.5); anything else is not JSON. */
+static PyObject *json_default(PyObject *Py_UNUSED(module), PyObject *obj)
+{
+    if (strncmp(Py_TYPE(obj)->tp_name, "numpy.", 6) == 0 && PyObject_HasAttrString(obj, "item"))
+        return PyObject_CallMethod(obj, "item", NULL);
+    PyErr_Format(PyExc_TypeError, "Object of type %.100s is not JSON serializable", Py_TYPE(obj)->tp_name);
+    return NULL;
+}
+
+static PyMethodDef json_default_def = {"_json_default", json_default, METH_O, "numpy scalars as JSON numbers"};
+
+int mcpp_py_builder_init(PyObject *module, mcpp_py_state *st)
+{
+    st->json_default = PyCFunction_NewEx(&json_default_def, module, NULL);
+    return st->json_default ? 0 : -1;
+}
+
 static int set_json_value(mcpp_py_builder *self, const char *path, PyObject *value)
 {
-    PyObject *text = PyObject_CallOneArg(state_of(self)->json_dumps, value);
+    PyObject *text = dumps_for_path(state_of(self), path, value);
     if (!text)
         return -1;
     const char *ctext = PyUnicode_AsUTF8(text);
@@ -82,18 +133,20 @@ static int set_json_value(mcpp_py_builder *self, const char *path, PyObject *val
     return 0;
 }
 
-static int type_error(const char *path, const char *expected, PyObject *value)
+static int type_error(mcpp_py_builder *self, const char *path, const char *expected, PyObject *value)
 {
-    PyErr_Format(PyExc_TypeError, "%s expects %s, got %.100s", path, expected,
-                 Py_TYPE(value)->tp_name);
-    return -1;
+    return mcpp_py_field_type_error(state_of(self), path, expected, value);
 }
+
+static int has_float(PyObject *value);
 
 /* Sets one list field from any iterable, replacing what was there. */
 static int set_list(mcpp_py_builder *self, const char *path, mcpp_type type, PyObject *value)
 {
     if (PyUnicode_Check(value) || PyBytes_Check(value))
-        return type_error(path, "a list", value);
+        return type_error(self, path, "a list", value);
+    if (!PySequence_Check(value) && !PyIter_Check(value) && !PyObject_HasAttrString(value, "__iter__"))
+        return type_error(self, path, "a list", value);
     PyObject *seq = PySequence_Fast(value, "expected a list");
     if (!seq)
         return -1;
@@ -103,7 +156,7 @@ static int set_list(mcpp_py_builder *self, const char *path, mcpp_type type, PyO
         if (type == MCPP_TYPE_STRING_LIST) {
             if (!PyUnicode_Check(item)) {
                 Py_DECREF(seq);
-                return type_error(path, "a list of str", item);
+                return type_error(self, path, "a list of str", item);
             }
             const char *s = PyUnicode_AsUTF8(item);
             if (!s) {
@@ -112,6 +165,10 @@ static int set_list(mcpp_py_builder *self, const char *path, mcpp_type type, PyO
             }
             rc = mcpp_builder_append_string(self->builder, path, s);
         } else {
+            if (PyBool_Check(item) || PyUnicode_Check(item) || !(PyIndex_Check(item) || has_float(item))) {
+                Py_DECREF(seq);
+                return type_error(self, path, "a list of float", item);
+            }
             double d = PyFloat_AsDouble(item);
             if (d == -1.0 && PyErr_Occurred()) {
                 Py_DECREF(seq);
@@ -194,35 +251,30 @@ static int set_value(mcpp_py_builder *self, const char *path, PyObject *value)
     if (id < 0) {
         if (is_free_form_path(path))
             return set_json_value(self, path, value);
-        char near[128];
-        if (mcpp_schema_field_suggest(near, sizeof near, path) == MCPP_OK)
-            PyErr_Format(PyExc_KeyError, "%s is not a field of the receipt schema, did you mean '%s'?",
-                         path, near);
-        else
-            PyErr_Format(PyExc_KeyError, "%s is not a field of the receipt schema", path);
+        mcpp_py_unknown_field(state_of(self), path);
         return -1;
     }
     const mcpp_field_info *info = mcpp_schema_field_at(id);
     switch (info->type) {
     case MCPP_TYPE_BOOL:
         if (!PyBool_Check(value) && !is_numpy_bool(value))
-            return type_error(path, "a bool", value);
+            return type_error(self, path, "a bool", value);
         rc = mcpp_builder_set_bool(self->builder, path, PyObject_IsTrue(value) == 1);
         break;
     case MCPP_TYPE_INT:
         if (is_booleanish(value) || !(PyIndex_Check(value) || has_float(value)))
-            return type_error(path, "an int", value);
+            return type_error(self, path, "an int", value);
         if (!PyIndex_Check(value)) /* np.float32(6.0): the C setter takes integral numbers */
             return set_from_float(self, path, value);
         return set_from_index(self, path, value);
     case MCPP_TYPE_DOUBLE:
         if (is_booleanish(value) || !(PyIndex_Check(value) || has_float(value)))
-            return type_error(path, "a float", value);
+            return type_error(self, path, "a float", value);
         return set_from_float(self, path, value);
     case MCPP_TYPE_STRING:
     case MCPP_TYPE_ENUM: {
         if (!PyUnicode_Check(value))
-            return type_error(path, "a str", value);
+            return type_error(self, path, "a str", value);
         const char *s = PyUnicode_AsUTF8(value);
         if (!s)
             return -1;
@@ -244,6 +296,14 @@ done:
     return 0;
 }
 
+/* Records (or, on unset, forgets) a path for repr(). */
+static int note_path(mcpp_py_builder *self, PyObject *path, int is_set)
+{
+    if (!self->paths && !(self->paths = PySet_New(NULL)))
+        return -1;
+    return is_set ? PySet_Add(self->paths, path) : (PySet_Discard(self->paths, path) < 0 ? -1 : 0);
+}
+
 PyDoc_STRVAR(builder_set_doc,
              "set(path, value)\n--\n\n"
              "Sets the field at dotted `path`, checked against the schema's type:\n"
@@ -263,7 +323,7 @@ static PyObject *builder_set(mcpp_py_builder *self, PyObject *const *args, Py_ss
         return NULL;
     }
     const char *path = PyUnicode_AsUTF8(args[0]);
-    if (!path || set_value(self, path, args[1]) < 0)
+    if (!path || set_value(self, path, args[1]) < 0 || note_path(self, args[0], args[1] != Py_None) < 0)
         return NULL;
     return Py_NewRef(self);
 }
@@ -289,7 +349,8 @@ static PyObject *builder_update(mcpp_py_builder *self, PyObject *args, PyObject 
             PyObject *kv = PyList_GET_ITEM(items, i);
             PyObject *key = PyTuple_GetItem(kv, 0);
             const char *path = key && PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
-            if (!path || set_value(self, path, PyTuple_GetItem(kv, 1)) < 0) {
+            PyObject *value = PyTuple_GetItem(kv, 1);
+            if (!path || set_value(self, path, value) < 0 || note_path(self, key, value != Py_None) < 0) {
                 if (!PyErr_Occurred())
                     PyErr_SetString(PyExc_TypeError, "update(): keys must be str paths");
                 Py_DECREF(items);
@@ -416,7 +477,34 @@ static PyObject *builder_unset(mcpp_py_builder *self, PyObject *arg)
             PyErr_SetString(PyExc_TypeError, "unset(): path must be a str");
         return NULL;
     }
-    return chain_or_raise(self, mcpp_builder_unset(self->builder, path));
+    int rc = mcpp_builder_unset(self->builder, path);
+    if (rc >= 0 && note_path(self, arg, 0) < 0)
+        return NULL;
+    return chain_or_raise(self, rc);
+}
+
+/* <mcpp_receipts.Builder: 3 fields set: lane.pattern, workload.seq_len, ...> */
+static PyObject *builder_repr(mcpp_py_builder *self)
+{
+    Py_ssize_t n = self->paths ? PySet_GET_SIZE(self->paths) : 0;
+    if (n == 0)
+        return PyUnicode_FromString("<mcpp_receipts.Builder: no fields set>");
+    PyObject *sorted = PySequence_List(self->paths);
+    if (!sorted || PyList_Sort(sorted) < 0) {
+        Py_XDECREF(sorted);
+        return NULL;
+    }
+    PyObject *shown = PyList_GetSlice(sorted, 0, 8);
+    PyObject *sep = PyUnicode_FromString(", ");
+    PyObject *joined = shown && sep ? PyUnicode_Join(sep, shown) : NULL;
+    PyObject *out = joined ? PyUnicode_FromFormat("<mcpp_receipts.Builder: %zd field%s set: %U%s>", n,
+                                                  n == 1 ? "" : "s", joined, n > 8 ? ", ..." : "")
+                           : NULL;
+    Py_XDECREF(joined);
+    Py_XDECREF(sep);
+    Py_XDECREF(shown);
+    Py_DECREF(sorted);
+    return out;
 }
 
 PyDoc_STRVAR(builder_finish_doc,
@@ -485,6 +573,7 @@ static PyType_Slot builder_slots[] = {
     {Py_tp_new, builder_new},
     {Py_tp_dealloc, builder_dealloc},
     {Py_tp_methods, builder_methods},
+    {Py_tp_repr, builder_repr},
     {0, NULL},
 };
 

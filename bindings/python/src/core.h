@@ -28,6 +28,9 @@ typedef struct mcpp_py_state {
     PyObject *policy_error;      /* PolicyError(Error)                               */
     PyObject *file_error;        /* FileError(Error, OSError)                        */
     PyObject *argument_error;    /* ArgumentError(Error, ValueError)                 */
+    PyObject *field_type_error;  /* FieldTypeError(Error, TypeError)                 */
+    PyObject *unknown_field_error; /* UnknownFieldError(Error, KeyError)             */
+    PyObject *json_default;      /* the default= of json.dumps in Builder.set(): numpy scalars */
     PyObject *json_loads;        /* json.loads, for OBJECT values and renderer output */
     PyObject *json_dumps;        /* json.dumps, for Builder.set() of dicts/lists      */
 } mcpp_py_state;
@@ -70,6 +73,15 @@ PyObject *mcpp_py_raise(mcpp_py_state *st, int status);
 PyObject *mcpp_py_raise_captured(mcpp_py_state *st, const mcpp_py_error *err);
 
 int mcpp_py_errors_init(PyObject *module, mcpp_py_state *st);
+/* Sets .kind and .field on the exception being raised. */
+void mcpp_py_annotate_error(const char *kind, const char *path);
+/* Makes the default= hook Builder.set() gives json.dumps (builder_type.c). */
+int mcpp_py_builder_init(PyObject *module, mcpp_py_state *st);
+/* Raises FieldTypeError "PATH expects EXPECTED, got TYPE" (.field = path); -1. */
+int mcpp_py_field_type_error(mcpp_py_state *st, const char *path, const char *expected, PyObject *value);
+/* Raises UnknownFieldError for a path that is no schema field: names the
+ * fields of a section ("hardware"), else the nearest field; NULL. */
+PyObject *mcpp_py_unknown_field(mcpp_py_state *st, const char *path);
 
 /* ---- Receipt (receipt_type.c) --------------------------------------------- */
 

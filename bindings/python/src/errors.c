@@ -13,6 +13,11 @@
  *                                       .errno/.strerror/.filename as OSError has
  *   ArgumentError(Error, ValueError)    a bad argument: an unknown shipped policy,
  *                                       a bad claim selector, an unknown column
+ *   FieldTypeError(Error, TypeError)    Builder.set() of a value of the wrong type
+ *                                       for the field (.field names it)
+ *   UnknownFieldError(Error, KeyError)  a path that is no field of the schema
+ *                                       (Builder.set, receipt["..."]), with the
+ *                                       nearest field or the section's fields
  *
  * Each instance carries .code, .kind, .path (the file), .line, .column and
  * .field, None where the library did not know them.
@@ -266,5 +271,85 @@ int mcpp_py_errors_init(PyObject *module, mcpp_py_state *st)
                                    "A bad argument: an unknown shipped policy, a bad claim\n"
                                    "selector, an unknown column name, ...");
     Py_DECREF(bases);
-    return st->argument_error ? 0 : -1;
+    if (!st->argument_error)
+        return -1;
+
+    if (!(bases = PyTuple_Pack(2, st->error, PyExc_TypeError)))
+        return -1;
+    st->field_type_error = new_class(module, "mcpp_receipts.FieldTypeError", bases,
+                                     "Builder.set() got a value of the wrong type for the field\n"
+                                     "(or a value under extra. that is not JSON); .field names it.");
+    Py_DECREF(bases);
+    if (!st->field_type_error)
+        return -1;
+
+    if (!(bases = PyTuple_Pack(2, st->error, PyExc_KeyError)))
+        return -1;
+    st->unknown_field_error = new_class(module, "mcpp_receipts.UnknownFieldError", bases,
+                                        "A dotted path that is no field of the receipt schema\n"
+                                        "(Builder.set, receipt[path]); the message names the nearest\n"
+                                        "field, or the fields of a section.");
+    Py_DECREF(bases);
+    if (!st->unknown_field_error)
+        return -1;
+    /* KeyError's str() is the repr of its key; this message is a sentence. */
+    PyObject *plain_str = PyObject_GetAttrString(PyExc_Exception, "__str__");
+    int rc = plain_str ? PyObject_SetAttrString(st->unknown_field_error, "__str__", plain_str) : -1;
+    Py_XDECREF(plain_str);
+    return rc;
+}
+
+void mcpp_py_annotate_error(const char *kind, const char *path)
+{
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    if (value && (set_str_attr(value, "kind", kind) < 0 || set_str_attr(value, "field", path) < 0))
+        PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+}
+
+int mcpp_py_field_type_error(mcpp_py_state *st, const char *path, const char *expected, PyObject *value)
+{
+    PyErr_Format(st->field_type_error, "%s expects %s, got %.100s", path, expected, Py_TYPE(value)->tp_name);
+    mcpp_py_annotate_error("type", path);
+    return -1;
+}
+
+/* ", a section with the fields a, b, c" for a path that is a section ("hardware"),
+ * else "" ; at most `cap` bytes. */
+static void section_fields(char *buf, size_t cap, const char *path)
+{
+    size_t len = strlen(path), used = 0, shown = 0, count = (size_t)mcpp_schema_field_count();
+    buf[0] = '\0';
+    for (size_t i = 0; i < count; i++) {
+        const mcpp_field_info *f = mcpp_schema_field_at((int)i);
+        if (!f || strncmp(f->path, path, len) != 0 || f->path[len] != '.')
+            continue;
+        if (shown++ == 0)
+            used += (size_t)snprintf(buf + used, cap - used, " is a section, not a field: read a field of it such as ");
+        else if (shown <= 4 && used < cap)
+            used += (size_t)snprintf(buf + used, cap - used, ", ");
+        if (shown <= 4 && used < cap)
+            used += (size_t)snprintf(buf + used, cap - used, "'%s'", f->path);
+        if (used >= cap)
+            break;
+    }
+    if (shown > 4 && used < cap)
+        snprintf(buf + used, cap - used, " (%zu fields)", shown);
+}
+
+PyObject *mcpp_py_unknown_field(mcpp_py_state *st, const char *path)
+{
+    char section[512], near[128];
+    section_fields(section, sizeof section, path);
+    if (section[0])
+        PyErr_Format(st->unknown_field_error, "'%s'%s", path, section);
+    else if (mcpp_schema_field_suggest(near, sizeof near, path) == MCPP_OK)
+        PyErr_Format(st->unknown_field_error, "'%s' is not a field of the receipt schema; did you mean '%s'?",
+                     path, near);
+    else
+        PyErr_Format(st->unknown_field_error, "'%s' is not a field of the receipt schema", path);
+    mcpp_py_annotate_error("unknown_field", path);
+    return NULL;
 }

@@ -217,7 +217,8 @@ static int module_exec(PyObject *module)
         return -1;
     st->receipt_class = Py_NewRef((PyObject *)st->receipt_type);
     mcpp_py_json_arena_install();
-    if (mcpp_py_errors_init(module, st) < 0 || mcpp_py_lane_summary_init(module) < 0)
+    if (mcpp_py_errors_init(module, st) < 0 || mcpp_py_lane_summary_init(module) < 0 ||
+        mcpp_py_builder_init(module, st) < 0)
         return -1;
 
     PyObject *json = PyImport_ImportModule("json");
@@ -248,6 +249,9 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg)
     Py_VISIT(st->policy_error);
     Py_VISIT(st->file_error);
     Py_VISIT(st->argument_error);
+    Py_VISIT(st->field_type_error);
+    Py_VISIT(st->unknown_field_error);
+    Py_VISIT(st->json_default);
     Py_VISIT(st->json_loads);
     Py_VISIT(st->json_dumps);
     return 0;
@@ -266,6 +270,9 @@ static int module_clear(PyObject *module)
     Py_CLEAR(st->policy_error);
     Py_CLEAR(st->file_error);
     Py_CLEAR(st->argument_error);
+    Py_CLEAR(st->field_type_error);
+    Py_CLEAR(st->unknown_field_error);
+    Py_CLEAR(st->json_default);
     Py_CLEAR(st->json_loads);
     Py_CLEAR(st->json_dumps);
     return 0;

@@ -140,10 +140,8 @@ static PyObject *receipt_get_path(mcpp_py_receipt *self, PyObject *path, int mis
     int rc = mcpp_receipt_get(self->receipt, cpath, &v);
     if (rc == MCPP_ENOTFOUND) {
         mcpp_error_clear();
-        if (missing_is_keyerror) {
-            PyErr_SetObject(PyExc_KeyError, path);
-            return NULL;
-        }
+        if (missing_is_keyerror) /* names a section's fields, or the nearest field */
+            return mcpp_py_unknown_field(state_of(self), cpath);
         return Py_NewRef(dflt);
     }
     if (rc < 0)
