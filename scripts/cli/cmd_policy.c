@@ -9,6 +9,8 @@
  * Exit codes: 0 every case ok / policy valid, 1 some case failed, 3 invalid
  * policy, case file or receipt.
  */
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,13 +25,16 @@
 static void policy_usage(FILE *to)
 {
     fprintf(to,
-            "usage: mcpp-receipts policy check [--strict] [--sample RECEIPT]... POLICY.lua...\n"
+            "usage: mcpp-receipts policy check [--strict] [--sample RECEIPT]... [--format text|json] POLICY.lua...\n"
             "       mcpp-receipts policy test POLICY.lua CASES.json...\n\n"
             "check  loads each policy in the sandbox and lints it: unknown keys, dimension\n"
             "       names and field paths, nonsensical thresholds are errors (exit 3);\n"
             "       doubtful settings are warnings (exit 3 with --strict). Custom rules run\n"
             "       on every pair of sample receipts (built-in examples, or --sample) under\n"
             "       the command's policy limits: a rule that fails or hits a limit is exit 3.\n"
+            "       --format json: one document {schema, policies: [{path, status, error,\n"
+            "       warnings, name, dimensions, required, noise, gate, adjacency_width, rules}],\n"
+            "       exit_code}, the same exit code.\n"
             "test   runs the policy on every case (a base and a candidate receipt with the\n"
             "       expected verdict, and optionally row statuses and the gate outcome) and\n"
             "       prints ok/FAIL per case; exit 0 when all pass, 1 when one fails, 3 when\n"
@@ -74,131 +79,277 @@ static void print_dimension_list(const mcpp_policy *p, mcpp_role role)
     printf("%s\n", first ? " (none)" : "");
 }
 
-static int lint_policy(const mcpp_policy *p, const char *path)
+/* The warnings of one checked policy (without the "PATH: warning: " prefix
+ * the text output adds), kept so that text and JSON say the same. */
+typedef struct check_warnings {
+    char **items;
+    size_t n;
+} check_warnings;
+
+static void warn(check_warnings *w, const char *fmt, ...)
 {
-    int warnings = 0;
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    char **grown = realloc(w->items, (w->n + 1) * sizeof *grown);
+    char *copy = strdup(buf);
+    if (!grown || !copy) {
+        free(copy);
+        if (grown)
+            w->items = grown;
+        return; /* out of memory: the warning is lost, the check goes on */
+    }
+    w->items = grown;
+    w->items[w->n++] = copy;
+}
+
+static void warnings_free(check_warnings *w)
+{
+    for (size_t i = 0; i < w->n; i++)
+        free(w->items[i]);
+    free(w->items);
+    w->items = NULL;
+    w->n = 0;
+}
+
+static void lint_policy(const mcpp_policy *p, check_warnings *w)
+{
     size_t n = mcpp_policy_dimension_count(p);
     int must = 0;
     for (size_t i = 0; i < n; i++)
         must += mcpp_policy_dimension_role(p, i) == MCPP_ROLE_MUST_MATCH;
-    if (must == 0) {
-        printf("%s: warning: no must_match dimension: every pair of receipts is comparable\n", path);
-        warnings++;
-    }
+    if (must == 0)
+        warn(w, "no must_match dimension: every pair of receipts is comparable");
     for (size_t d = 0; d < mcpp_default_dimension_count(); d++) {
         const char *name = mcpp_default_dimension_name(d);
         int found = 0;
         for (size_t i = 0; i < n; i++)
             if (strcmp(mcpp_policy_dimension_name(p, i), name) == 0)
                 found = 1;
-        if (!found) {
-            printf("%s: warning: default dimension '%s' has no role: differences in it are never "
-                   "looked at (list it under ignore to say so on purpose)\n",
-                   path, name);
-            warnings++;
-        }
+        if (!found)
+            warn(w, "default dimension '%s' has no role: differences in it are never "
+                    "looked at (list it under ignore to say so on purpose)", name);
     }
     const mcpp_noise_settings *noise = mcpp_policy_noise(p);
     const mcpp_gate_settings *gate = mcpp_policy_gate(p);
-    if (noise->min_runs < 2) {
-        printf("%s: warning: noise.min_runs = %lld: a single run can never show its noise\n", path,
-               (long long)noise->min_runs);
-        warnings++;
+    if (noise->min_runs < 2)
+        warn(w, "noise.min_runs = %lld: a single run can never show its noise", (long long)noise->min_runs);
+    if (gate->max_regression < noise->noise_floor)
+        warn(w, "gate.max_regression (%g) is below noise.noise_floor (%g): the gate "
+                "would fail on changes the policy calls noise", gate->max_regression, noise->noise_floor);
+    if (noise->max_rel_spread > 1.0)
+        warn(w, "noise.max_rel_spread = %g allows a p10-p90 spread larger than the median", noise->max_rel_spread);
+    if (gate->max_regression > 0.5)
+        warn(w, "gate.max_regression = %g lets a candidate lose more than half", gate->max_regression);
+}
+
+static void print_policy_text(const mcpp_policy *p, const char *path)
+{
+    const mcpp_noise_settings *noise = mcpp_policy_noise(p);
+    fputs("policy ", stdout);
+    cli_fputs_safe(stdout, mcpp_policy_name(p), 0);
+    printf(" (%s)\n", path);
+    print_dimension_list(p, MCPP_ROLE_MUST_MATCH);
+    print_dimension_list(p, MCPP_ROLE_QUALIFY);
+    print_dimension_list(p, MCPP_ROLE_IGNORE);
+    printf("  required   ");
+    for (size_t k = 0; k < mcpp_policy_required_count(p); k++) {
+        fputs(k ? ", " : " ", stdout);
+        cli_fputs_safe(stdout, mcpp_policy_required_at(p, k), 0);
     }
-    if (gate->max_regression < noise->noise_floor) {
-        printf("%s: warning: gate.max_regression (%g) is below noise.noise_floor (%g): the gate "
-               "would fail on changes the policy calls noise\n",
-               path, gate->max_regression, noise->noise_floor);
-        warnings++;
+    printf("%s\n", mcpp_policy_required_count(p) ? "" : " (none)");
+    printf("  noise       max_rel_spread %g, min_runs %lld, noise_floor %g\n", noise->max_rel_spread,
+           (long long)noise->min_runs, noise->noise_floor);
+    print_gate(p);
+    printf("  adjacency   width %d\n", mcpp_policy_adjacency_width(p));
+    printf("  rules      ");
+    for (size_t k = 0; k < mcpp_policy_rule_count(p); k++) {
+        fputs(k ? ", " : " ", stdout);
+        cli_fputs_safe(stdout, mcpp_policy_rule_name(p, k), 0);
     }
-    if (noise->max_rel_spread > 1.0) {
-        printf("%s: warning: noise.max_rel_spread = %g allows a p10-p90 spread larger than the median\n",
-               path, noise->max_rel_spread);
-        warnings++;
+    printf("%s\n", mcpp_policy_rule_count(p) ? "" : " (none)");
+}
+
+/* ---- check --format json: one document, a list with one object per policy file ---- */
+
+/* The shortest of %.15g..%.17g that reads back as x (the CLI runs in the "C"
+ * locale: it never calls setlocale); null when x is not finite. */
+static void json_number(double x)
+{
+    if (!isfinite(x)) {
+        fputs("null", stdout);
+        return;
     }
-    if (gate->max_regression > 0.5) {
-        printf("%s: warning: gate.max_regression = %g lets a candidate lose more than half\n", path,
-               gate->max_regression);
-        warnings++;
+    char buf[64];
+    for (int precision = 15; precision <= 17; precision++) {
+        snprintf(buf, sizeof buf, "%.*g", precision, x);
+        if (strtod(buf, NULL) == x)
+            break;
     }
-    return warnings;
+    fputs(buf, stdout);
+}
+
+static void json_dimensions(const mcpp_policy *p, mcpp_role role)
+{
+    int first = 1;
+    printf("\"%s\": [", mcpp_role_name(role));
+    for (size_t i = 0; i < mcpp_policy_dimension_count(p); i++) {
+        if (mcpp_policy_dimension_role(p, i) != (int)role)
+            continue;
+        fputs(first ? "" : ", ", stdout);
+        cli_fputs_json(stdout, mcpp_policy_dimension_name(p, i));
+        first = 0;
+    }
+    fputs("]", stdout);
+}
+
+static void json_policy_body(const mcpp_policy *p)
+{
+    const mcpp_noise_settings *noise = mcpp_policy_noise(p);
+    fputs(", \"name\": ", stdout);
+    cli_fputs_json(stdout, mcpp_policy_name(p));
+    fputs(", \"dimensions\": {", stdout);
+    json_dimensions(p, MCPP_ROLE_MUST_MATCH);
+    fputs(", ", stdout);
+    json_dimensions(p, MCPP_ROLE_QUALIFY);
+    fputs(", ", stdout);
+    json_dimensions(p, MCPP_ROLE_IGNORE);
+    fputs("}, \"required\": [", stdout);
+    for (size_t k = 0; k < mcpp_policy_required_count(p); k++) {
+        fputs(k ? ", " : "", stdout);
+        cli_fputs_json(stdout, mcpp_policy_required_at(p, k));
+    }
+    fputs("], \"noise\": {\"max_rel_spread\": ", stdout);
+    json_number(noise->max_rel_spread);
+    printf(", \"min_runs\": %lld, \"noise_floor\": ", (long long)noise->min_runs);
+    json_number(noise->noise_floor);
+    fputs("}, \"gate\": [", stdout);
+    for (size_t k = 0; k < mcpp_policy_gate_metric_count(p); k++) {
+        mcpp_gate_settings g = MCPP_GATE_SETTINGS_INIT;
+        if (mcpp_policy_gate_metric_at(&g, p, k) != MCPP_OK)
+            continue;
+        fputs(k ? ", {\"metric\": " : "{\"metric\": ", stdout);
+        cli_fputs_json(stdout, g.metric);
+        fputs(", \"max_regression\": ", stdout);
+        json_number(g.max_regression);
+        fputs(", \"confidence\": ", stdout);
+        json_number(g.confidence);
+        fputs("}", stdout);
+    }
+    printf("], \"adjacency_width\": %d, \"rules\": [", mcpp_policy_adjacency_width(p));
+    for (size_t k = 0; k < mcpp_policy_rule_count(p); k++) {
+        fputs(k ? ", " : "", stdout);
+        cli_fputs_json(stdout, mcpp_policy_rule_name(p, k));
+    }
+    fputs("]", stdout);
+}
+
+/* {"path", "status": ok|refused|invalid, "error", "warnings", and the policy's settings when it loaded} */
+static void json_result(int index, const char *path, const mcpp_policy *p, const char *status, const char *error,
+                        const check_warnings *w)
+{
+    fputs(index ? ",\n  {\"path\": " : "\n  {\"path\": ", stdout);
+    cli_fputs_json(stdout, path);
+    printf(", \"status\": \"%s\", \"error\": ", status);
+    cli_fputs_json(stdout, error);
+    fputs(", \"warnings\": [", stdout);
+    for (size_t k = 0; k < w->n; k++) {
+        fputs(k ? ", " : "", stdout);
+        cli_fputs_json(stdout, w->items[k]);
+    }
+    fputs("]", stdout);
+    if (p)
+        json_policy_body(p);
+    fputs("}", stdout);
+}
+
+/* Checks one policy file: prints its text report, or its JSON object. Returns its exit code. */
+static int check_one(const char *path, int strict, int json, int index, char **samples, int n_samples)
+{
+    check_warnings w = {NULL, 0};
+    mcpp_policy *p = NULL;
+    if (mcpp_policy_load_lua_file(&p, path, cli_policy_limits()) != MCPP_OK) {
+        cli_print_last_error();
+        if (json)
+            json_result(index, path, NULL, "invalid", mcpp_error_last()->message, &w);
+        return CLI_EXIT_INVALID;
+    }
+    if (!json)
+        print_policy_text(p, path);
+    int ex = cli_policy_run_samples(p, samples, n_samples);
+    const char *error = ex != CLI_EXIT_OK ? mcpp_error_last()->message : NULL;
+    static const char no_dimensions[] =
+        "the policy declares no dimensions at all, so every receipt would be comparable with every other "
+        "and pool into one lane (include default.lua, or list the dimensions under must_match / qualify / ignore)";
+    if (ex == CLI_EXIT_OK && mcpp_policy_dimension_count(p) == 0) {
+        /* Not a doubt but a defect: every receipt would pool into one lane. */
+        if (!json)
+            printf("%s: refused: %s\n", path, no_dimensions);
+        error = no_dimensions;
+        ex = CLI_EXIT_INVALID;
+    }
+    if (ex == CLI_EXIT_OK) {
+        lint_policy(p, &w);
+        for (size_t k = 0; !json && k < w.n; k++)
+            printf("%s: warning: %s\n", path, w.items[k]);
+        if (!json)
+            printf("%s: %s (%zu warning%s)\n", path, w.n && strict ? "refused" : "ok", w.n, w.n == 1 ? "" : "s");
+        if (w.n && strict)
+            ex = CLI_EXIT_INVALID;
+    }
+    if (json)
+        json_result(index, path, p, ex == CLI_EXIT_OK ? "ok" : error ? "invalid" : "refused", error, &w);
+    warnings_free(&w);
+    mcpp_policy_free(p);
+    return ex;
 }
 
 static int policy_check(int argc, char **argv)
 {
-    int strict = 0, files = 0, exit_code = CLI_EXIT_OK, n_samples = 0;
+    int strict = 0, files = 0, exit_code = CLI_EXIT_OK, n_samples = 0, json = 0;
     char **samples = calloc((size_t)argc, sizeof *samples);
     if (!samples)
         return CLI_EXIT_INTERNAL;
-    for (int i = 1; i + 1 < argc; i++)
-        if (strcmp(argv[i], "--sample") == 0)
-            samples[n_samples++] = argv[++i];
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--strict") == 0) {
+        const char *format = NULL;
+        if (strcmp(argv[i], "--sample") == 0 && i + 1 < argc)
+            samples[n_samples++] = argv[++i];
+        else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc)
+            format = argv[++i];
+        else if (strncmp(argv[i], "--format=", 9) == 0)
+            format = argv[i] + 9;
+        if (format && strcmp(format, "json") != 0 && strcmp(format, "text") != 0) {
+            fprintf(stderr, "mcpp-receipts policy check: unknown --format '%s' (text or json)\n", format);
+            free(samples);
+            return CLI_EXIT_INVALID;
+        }
+        if (format)
+            json = strcmp(format, "json") == 0;
+    }
+    if (json)
+        fputs("{\"schema\": \"mcpp.policy-check/1\", \"policies\": [", stdout);
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--strict") == 0)
             strict = 1;
-            continue;
-        }
-        if (strcmp(argv[i], "--sample") == 0) {
+        else if (strcmp(argv[i], "--sample") == 0 || strcmp(argv[i], "--format") == 0)
             i++;
-            continue;
+        else if (strncmp(argv[i], "--format=", 9) != 0) {
+            int ex = check_one(argv[i], strict, json, files++, samples, n_samples);
+            if (ex != CLI_EXIT_OK)
+                exit_code = ex;
         }
-        files++;
-        mcpp_policy *p = NULL;
-        if (mcpp_policy_load_lua_file(&p, argv[i], cli_policy_limits()) != MCPP_OK) {
-            cli_print_last_error();
-            exit_code = CLI_EXIT_INVALID;
-            continue;
-        }
-        const mcpp_noise_settings *noise = mcpp_policy_noise(p);
-        fputs("policy ", stdout);
-        cli_fputs_safe(stdout, mcpp_policy_name(p), 0);
-        printf(" (%s)\n", argv[i]);
-        print_dimension_list(p, MCPP_ROLE_MUST_MATCH);
-        print_dimension_list(p, MCPP_ROLE_QUALIFY);
-        print_dimension_list(p, MCPP_ROLE_IGNORE);
-        printf("  required   ");
-        for (size_t k = 0; k < mcpp_policy_required_count(p); k++) {
-            fputs(k ? ", " : " ", stdout);
-            cli_fputs_safe(stdout, mcpp_policy_required_at(p, k), 0);
-        }
-        printf("%s\n", mcpp_policy_required_count(p) ? "" : " (none)");
-        printf("  noise       max_rel_spread %g, min_runs %lld, noise_floor %g\n", noise->max_rel_spread,
-               (long long)noise->min_runs, noise->noise_floor);
-        print_gate(p);
-        printf("  adjacency   width %d\n", mcpp_policy_adjacency_width(p));
-        printf("  rules      ");
-        for (size_t k = 0; k < mcpp_policy_rule_count(p); k++) {
-            fputs(k ? ", " : " ", stdout);
-            cli_fputs_safe(stdout, mcpp_policy_rule_name(p, k), 0);
-        }
-        printf("%s\n", mcpp_policy_rule_count(p) ? "" : " (none)");
-        int ex = cli_policy_run_samples(p, samples, n_samples);
-        if (ex != CLI_EXIT_OK) {
-            exit_code = ex;
-            mcpp_policy_free(p);
-            continue;
-        }
-        if (mcpp_policy_dimension_count(p) == 0) {
-            /* Not a doubt but a defect: every receipt would pool into one lane. */
-            printf("%s: refused: the policy declares no dimensions at all, so every receipt would be "
-                   "comparable with every other and pool into one lane (include default.lua, or list "
-                   "the dimensions under must_match / qualify / ignore)\n", argv[i]);
-            exit_code = CLI_EXIT_INVALID;
-            mcpp_policy_free(p);
-            continue;
-        }
-        int warnings = lint_policy(p, argv[i]);
-        printf("%s: %s (%d warning%s)\n", argv[i], warnings && strict ? "refused" : "ok", warnings,
-               warnings == 1 ? "" : "s");
-        if (warnings && strict)
-            exit_code = CLI_EXIT_INVALID;
-        mcpp_policy_free(p);
     }
     free(samples);
     if (files == 0) {
+        if (json)
+            fputs("]}\n", stdout);
         policy_usage(stderr);
         return CLI_EXIT_INVALID;
     }
+    if (json)
+        printf("\n], \"exit_code\": %d}\n", exit_code);
     return exit_code;
 }
 

@@ -45,6 +45,10 @@ cases = root.findall('.//testcase')
 assert len(cases) == 2, len(cases)
 assert cases[1].find('skipped') is not None and cases[0].find('failure') is None
 assert root.find('testsuite').get('skipped') == '1'
+# the decided case is named after the metric the gate compared, not the policy's 'primary'
+import json
+want = json.load(open('$W/g.json'))['candidates'][0]['metric']['name']
+assert want != 'primary' and cases[0].get('name').endswith(' ' + want), (cases[0].get('name'), want)
 "
 check markdown_folds_the_full_table grep -q '<details><summary>All 2 candidates</summary>' "$W/g.md"
 check html_has_the_gate_section grep -q 'id="gate"' "$W/g.html"

@@ -67,6 +67,28 @@ exit0_and_prints $? partial "lint warnings are printed and do not fail without -
   "default dimension 'hardware' has no role" "min_runs = 1"
 "$cli" policy check --strict "$work/partial.lua" >/dev/null; rc=$?
 if [ "$rc" -eq 3 ]; then echo "ok - --strict makes warnings fail (exit 3)"; else echo "not ok - --strict exit $rc"; fail=1; fi
+# --format json: one document for tools (a CI step reading the warnings), with the same exit code.
+"$cli" policy check --format json "$dir/default.lua" "$work/partial.lua" "$work/bad.lua" "$work/multi.lua" \
+  >"$work/check.json" 2>/dev/null; rc=$?
+if python3 - "$work/check.json" "$rc" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["schema"] == "mcpp.policy-check/1" and doc["exit_code"] == int(sys.argv[2]) == 3, doc["exit_code"]
+d, partial, bad, multi = doc["policies"]
+assert (d["status"], d["warnings"], d["name"], d["error"]) == ("ok", [], "default", None), d
+assert "hardware" in d["dimensions"]["must_match"] and d["noise"]["min_runs"] == 3
+assert d["gate"] == [{"metric": "primary", "max_regression": 0.03, "confidence": 0.95}], d["gate"]
+assert partial["status"] == "ok" and any("min_runs = 1" in w for w in partial["warnings"]), partial
+assert bad["status"] == "invalid" and "nosie" in bad["error"] and "dimensions" not in bad, bad
+assert [g["metric"] for g in multi["gate"]] == ["tokens_per_s", "peak_memory_gib"], multi["gate"]
+PY
+then echo "ok - policy check --format json reports each policy, its warnings and errors, exit 3"
+else echo "not ok - policy check --format json (exit $rc):"; cat "$work/check.json"; fail=1; fi
+"$cli" policy check --strict --format=json "$work/partial.lua" >"$work/strict.json"; rc=$?
+if [ "$rc" -eq 3 ] && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['policies'][0]['status']=='refused' and d['exit_code']==3" "$work/strict.json"
+then echo "ok - --strict --format=json marks the policy refused (exit 3)"; else echo "not ok - --strict json exit $rc"; fail=1; fi
+"$cli" policy check --format yaml "$dir/default.lua" >/dev/null 2>&1; rc=$?
+if [ "$rc" -eq 3 ]; then echo "ok - an unknown --format is a usage error"; else echo "not ok - --format yaml exit $rc"; fail=1; fi
 for args in "" "check" "frobnicate x"; do
   "$cli" policy $args >/dev/null 2>&1; rc=$?
   if [ "$rc" -eq 3 ]; then echo "ok - 'policy $args' is a usage error (exit 3)"; else echo "not ok - 'policy $args' exit $rc"; fail=1; fi

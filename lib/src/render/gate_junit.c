@@ -10,9 +10,13 @@
 #include "util/error_internal.h"
 
 /* One testcase: candidate `e` on one metric (`g` NULL: the candidate had no
- * comparable baseline, so no metric was decided). */
+ * comparable baseline, so no metric was decided). The case is named after the
+ * metric that was compared ("tokens_per_s"), not the policy's word for it
+ * ("primary"), so a CI test view says what was gated. */
 static void put_case(mcpp_strbuf *b, const char *metric_name, const gate_entry *e, const gate_metric_entry *g)
 {
+    if (g && g->has_result && g->result.metric && *g->result.metric)
+        metric_name = g->result.metric;
     mcpp_gate_outcome outcome = g ? g->outcome : e->outcome;
     const char *reason = g ? g->reason : e->reason;
     const char *code = g ? (g->skipped ? "skipped" : g->code) : e->why.reason_code;
