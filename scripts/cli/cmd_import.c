@@ -1,7 +1,7 @@
 /*
  * cmd_import.c — `mcpp-receipts import FORMAT INPUT... --out DIR`: other
- * tools' results (MLPerf Training logs, pytest-benchmark and Google Benchmark
- * JSON) as receipt files, all or nothing.
+ * tools' results as receipt files, all or nothing. The formats and their
+ * one-line summaries come from the library's importer registry.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,17 +11,13 @@
 #include "mcpp_receipts.h"
 
 static const char IMPORT_USAGE[] = "usage: mcpp-receipts import FORMAT INPUT... --out DIR [--quiet]\n";
-static const char IMPORT_HELP[] =
+static const char IMPORT_HELP_HEAD[] =
     "\n"
     "Turns benchmark results of other tools into receipts (schema " MCPP_SCHEMA_ID "),\n"
     "one file per run, named <id>.json, each written atomically.\n"
     "\n"
-    "formats:\n"
-    "  mlperf            MLPerf Training result_N.txt logs, or results trees holding\n"
-    "                    <submitter>/results/<system>/<benchmark>/result_N.txt (the system\n"
-    "                    description is read from <submitter>/systems/<system>.json)\n"
-    "  pytest-benchmark  files written by pytest --benchmark-json=FILE\n"
-    "  google-benchmark  files written by --benchmark_out=FILE (--benchmark_out_format=json)\n"
+    "formats (docs/import.md has each one's field mapping):\n";
+static const char IMPORT_HELP[] =
     "\n"
     "options:\n"
     "  --out DIR   directory the receipts go to (created with its parents when absent)\n"
@@ -31,6 +27,14 @@ static const char IMPORT_HELP[] =
     "A malformed input (truncated log, missing run_stop, JSON of another tool,\n"
     "absent system file) is reported as FILE:LINE:COL and nothing is written.\n"
     "exit codes: 0 imported, 3 invalid input or usage, 4 internal error\n";
+
+/* One line per registered format: "  NAME  SUMMARY". */
+static void print_formats(void)
+{
+    for (int f = 1; mcpp_import_format_name((mcpp_import_format)f); f++)
+        printf("  %-17s %s\n", mcpp_import_format_name((mcpp_import_format)f),
+               mcpp_import_format_summary((mcpp_import_format)f));
+}
 
 static int import_usage_error(const char *what)
 {
@@ -69,7 +73,9 @@ static int run_import(mcpp_import_format format, const char *const *inputs, size
 int cli_import(int argc, char **argv)
 {
     if (cli_wants_help(argc, argv)) {
-        printf("%s%s", IMPORT_USAGE, IMPORT_HELP);
+        printf("%s%s", IMPORT_USAGE, IMPORT_HELP_HEAD);
+        print_formats();
+        printf("%s", IMPORT_HELP);
         return CLI_EXIT_OK;
     }
     const char **inputs = calloc((size_t)argc, sizeof *inputs);
@@ -99,7 +105,7 @@ int cli_import(int argc, char **argv)
     }
     mcpp_import_format format = MCPP_IMPORT_MLPERF;
     if (rc < 0 && !format_name)
-        rc = import_usage_error("name a FORMAT: mlperf, pytest-benchmark or google-benchmark");
+        rc = import_usage_error("name a FORMAT (mcpp-receipts import --help lists them)");
     else if (rc < 0 && mcpp_import_format_from_name(&format, format_name) != MCPP_OK)
         rc = import_usage_error(mcpp_error_last()->message);
     else if (rc < 0 && n == 0)

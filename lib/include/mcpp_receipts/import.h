@@ -1,8 +1,8 @@
 /*
  * mcpp_receipts/import.h — turn other tools' benchmark results into receipts:
- * MLPerf Training result logs (mllog), pytest-benchmark --benchmark-json files
- * and Google Benchmark --benchmark_out JSON files. docs/import.md has the
- * mapping of every input field to a receipt field.
+ * MLPerf Training and Inference logs (mllog), pytest-benchmark, Google
+ * Benchmark, hyperfine, pyperf and asv JSON, and go test -bench output.
+ * docs/import.md has the mapping of every input field to a receipt field.
  *
  * An import is all or nothing: every input is read and every receipt is built
  * in memory first; the first malformed input (a truncated log, a log without
@@ -29,14 +29,23 @@ extern "C" {
 typedef enum mcpp_import_format {
     MCPP_IMPORT_MLPERF = 1,           /* "mlperf": result_N.txt files or results trees  */
     MCPP_IMPORT_PYTEST_BENCHMARK = 2, /* "pytest-benchmark": --benchmark-json files       */
-    MCPP_IMPORT_GOOGLE_BENCHMARK = 3  /* "google-benchmark": --benchmark_out JSON files   */
+    MCPP_IMPORT_GOOGLE_BENCHMARK = 3, /* "google-benchmark": --benchmark_out JSON files   */
+    MCPP_IMPORT_HYPERFINE = 4,        /* "hyperfine": --export-json files                */
+    MCPP_IMPORT_PYPERF = 5,           /* "pyperf": pyperf JSON files                     */
+    MCPP_IMPORT_ASV = 6,              /* "asv": asv results files or directories         */
+    MCPP_IMPORT_GO_BENCH = 7,         /* "go-bench": go test -bench output, text or -json */
+    MCPP_IMPORT_MLPERF_INFERENCE = 8  /* "mlperf-inference": loadgen mlperf_log_detail.txt */
 } mcpp_import_format;
 
-/* The format called `name` ("mlperf", "pytest-benchmark", "google-benchmark");
- * MCPP_EARG naming the known formats otherwise. */
+/* The format called `name` ("mlperf", "pytest-benchmark", ...); MCPP_EARG
+ * naming the known formats otherwise. */
 MCPP_API int mcpp_import_format_from_name(mcpp_import_format *out, const char *name);
-/* The name of a format (static), or NULL for a value outside the enum. */
+/* The name of a format (static), or NULL for a value outside the enum. The
+ * formats are numbered from 1 without gaps: a caller lists them all with
+ * `for (f = 1; mcpp_import_format_name(f); f++)`. */
 MCPP_API const char *mcpp_import_format_name(mcpp_import_format format);
+/* One line saying which inputs a format takes (static), or NULL outside the enum. */
+MCPP_API const char *mcpp_import_format_summary(mcpp_import_format format);
 
 /*
  * Imports `n_paths` inputs into a new receipt set (*out; NULL on failure).

@@ -15,37 +15,87 @@
 #include "import/import_internal.h"
 #include "util/error_internal.h"
 
-static const char *const FORMAT_NAMES[] = {NULL, "mlperf", "pytest-benchmark", "google-benchmark"};
-#define N_FORMATS (sizeof FORMAT_NAMES / sizeof FORMAT_NAMES[0])
+/*
+ * The importer registry: one row per format, in enum order. Dispatch, the
+ * format names, `mcpp-receipts import --help` and the formats table of
+ * docs/import.md (checked by tests/import/formats_doc_test.sh) all come from
+ * it, so a new importer is one row here, its parser file, its tests and its
+ * docs section.
+ */
+static const mcpp_importer IMPORTERS[] = {
+    {MCPP_IMPORT_MLPERF, "mlperf",
+     "MLPerf Training result_N.txt logs, or results trees <submitter>/results/<system>/<benchmark>/",
+     mcpp_import_mlperf_path},
+    {MCPP_IMPORT_PYTEST_BENCHMARK, "pytest-benchmark", "files written by pytest --benchmark-json=FILE",
+     mcpp_import_pytest_benchmark_file},
+    {MCPP_IMPORT_GOOGLE_BENCHMARK, "google-benchmark",
+     "files written by --benchmark_out=FILE --benchmark_out_format=json", mcpp_import_google_benchmark_file},
+    {MCPP_IMPORT_HYPERFINE, "hyperfine", "files written by hyperfine --export-json FILE",
+     mcpp_import_hyperfine_file},
+    {MCPP_IMPORT_PYPERF, "pyperf", "pyperf JSON files (-o FILE of a pyperf.Runner script, pyperformance)",
+     mcpp_import_pyperf_file},
+    {MCPP_IMPORT_ASV, "asv", "asv results files, or results directories (results/<machine>/<commit>-<env>.json)",
+     mcpp_import_asv_path},
+    {MCPP_IMPORT_GO_BENCH, "go-bench", "output of go test -bench, as text or as go test -json",
+     mcpp_import_go_bench_file},
+    {MCPP_IMPORT_MLPERF_INFERENCE, "mlperf-inference",
+     "MLPerf Inference loadgen mlperf_log_detail.txt files, or results trees holding them",
+     mcpp_import_mlperf_inference_path},
+};
+#define N_IMPORTERS (sizeof IMPORTERS / sizeof IMPORTERS[0])
+
+const mcpp_importer *mcpp_importer_of(mcpp_import_format format)
+{
+    for (size_t i = 0; i < N_IMPORTERS; i++)
+        if (IMPORTERS[i].format == format)
+            return &IMPORTERS[i];
+    return NULL;
+}
+
+/* "a, b or c": the names of every format, for messages. */
+static void list_names(char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < N_IMPORTERS && n < cap; i++)
+        n += (size_t)snprintf(buf + n, cap - n, "%s%s", i == 0 ? "" : i + 1 == N_IMPORTERS ? " or " : ", ",
+                              IMPORTERS[i].name);
+}
 
 int mcpp_import_format_from_name(mcpp_import_format *out, const char *name)
 {
     if (!out || !name)
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "format name is NULL");
-    for (size_t i = 1; i < N_FORMATS; i++)
-        if (strcmp(name, FORMAT_NAMES[i]) == 0) {
-            *out = (mcpp_import_format)i;
+    for (size_t i = 0; i < N_IMPORTERS; i++)
+        if (strcmp(name, IMPORTERS[i].name) == 0) {
+            *out = IMPORTERS[i].format;
             return MCPP_OK;
         }
+    char names[512];
+    list_names(names, sizeof names);
     return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0,
-                          "unknown import format '%s' (expected mlperf, pytest-benchmark or "
-                          "google-benchmark)", name);
+                          "unknown import format '%s' (expected %s)", name, names);
 }
 
 const char *mcpp_import_format_name(mcpp_import_format format)
 {
-    return (size_t)format >= 1 && (size_t)format < N_FORMATS ? FORMAT_NAMES[format] : NULL;
+    const mcpp_importer *imp = mcpp_importer_of(format);
+    return imp ? imp->name : NULL;
+}
+
+const char *mcpp_import_format_summary(mcpp_import_format format)
+{
+    const mcpp_importer *imp = mcpp_importer_of(format);
+    return imp ? imp->summary : NULL;
 }
 
 static int import_one(mcpp_receipt_set *set, mcpp_import_format format, const char *path)
 {
-    switch (format) {
-    case MCPP_IMPORT_MLPERF: return mcpp_import_mlperf_path(set, path);
-    case MCPP_IMPORT_PYTEST_BENCHMARK: return mcpp_import_pytest_benchmark_file(set, path);
-    case MCPP_IMPORT_GOOGLE_BENCHMARK: return mcpp_import_google_benchmark_file(set, path);
-    }
-    return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "unknown import format %d",
-                          (int)format);
+    const mcpp_importer *imp = mcpp_importer_of(format);
+    if (!imp)
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "unknown import format %d",
+                              (int)format);
+    return imp->import_path(set, path);
 }
 
 typedef struct id_at {
@@ -331,5 +381,46 @@ int mcpp_import_write_dir(size_t *out_written, const mcpp_receipt_set *set, cons
     free(existed);
     free(created);
     free(dir);
+    return rc;
+}
+
+int mcpp_import_begin(mcpp_builder **out, const char *format, const char *suite,
+                      const char *const *not_recorded, size_t n_not_recorded)
+{
+    char tool[96];
+    snprintf(tool, sizeof tool, "mcpp-receipts import %s", format);
+    int rc = mcpp_builder_new(out);
+    if (rc == MCPP_OK)
+        rc = mcpp_builder_set_string(*out, "source.tool", tool);
+    for (size_t i = 0; rc == MCPP_OK && i < n_not_recorded; i++)
+        rc = mcpp_builder_append_string(*out, "source.not_recorded", not_recorded[i]);
+    if (rc == MCPP_OK)
+        rc = mcpp_builder_set_string(*out, "benchmark.suite", suite);
+    return rc;
+}
+
+int mcpp_import_add_samples(mcpp_builder *b, const char *name, const char *unit, mcpp_direction dir,
+                            const char *kind, const double *samples, size_t n)
+{
+    if (n == 0)
+        return MCPP_OK;
+    return mcpp_builder_add_metric(b, name, unit, dir, mcpp_import_median(samples, n),
+                                   n == 1 ? "single" : "median", kind, samples, n);
+}
+
+int mcpp_import_set_cpu(mcpp_builder *b, const char *model, int64_t cores)
+{
+    int rc = MCPP_OK;
+    if (model) {
+        char accel[300];
+        snprintf(accel, sizeof accel, "cpu: %.250s", model);
+        rc = mcpp_builder_set_string(b, "hardware.host.cpu", model);
+        if (rc == MCPP_OK)
+            rc = mcpp_builder_set_string(b, "hardware.observed.accelerator", accel);
+        if (rc == MCPP_OK)
+            rc = mcpp_builder_set_string(b, "hardware.observed.source", "probed");
+    }
+    if (rc == MCPP_OK && cores >= 1)
+        rc = mcpp_builder_set_int(b, "hardware.host.cores", cores);
     return rc;
 }

@@ -71,13 +71,45 @@ double mcpp_import_median(const double *values, size_t n);
 int mcpp_import_finish(mcpp_receipt_set *set, mcpp_builder *b, const char *readable,
                        const char *path);
 
+/* A new builder (*out, freed by the caller also on failure) with what every
+ * importer states first: source.tool "mcpp-receipts import FORMAT", each
+ * section of not_recorded in source.not_recorded, and benchmark.suite. */
+int mcpp_import_begin(mcpp_builder **out, const char *format, const char *suite,
+                      const char *const *not_recorded, size_t n_not_recorded);
+
+/* Adds metric `name` with samples[0..n) of `kind`; its value is their median
+ * (aggregate `median`; `single` for one sample). Nothing for n == 0. */
+int mcpp_import_add_samples(mcpp_builder *b, const char *name, const char *unit, mcpp_direction dir,
+                            const char *kind, const double *samples, size_t n);
+
+/* A CPU model the tool probed (NULL: none): hardware.host.cpu, and the
+ * accelerator "cpu: MODEL" with source probed; cores >= 1: hardware.host.cores. */
+int mcpp_import_set_cpu(mcpp_builder *b, const char *model, int64_t cores);
+
 /* Copies [A-Za-z0-9._-] from `s` into buf, other bytes as '_' (always terminated). */
 void mcpp_import_sanitize(char *buf, size_t cap, const char *s);
 
-/* The importers: each adds the receipts of one input to `set`. */
+/* The importers: each adds the receipts of one input (a file, or a directory
+ * where the format takes one) to `set`. */
 int mcpp_import_mlperf_path(mcpp_receipt_set *set, const char *path);
 int mcpp_import_mlperf_log(mcpp_receipt_set *set, const char *path);
 int mcpp_import_pytest_benchmark_file(mcpp_receipt_set *set, const char *path);
 int mcpp_import_google_benchmark_file(mcpp_receipt_set *set, const char *path);
+int mcpp_import_hyperfine_file(mcpp_receipt_set *set, const char *path);
+int mcpp_import_pyperf_file(mcpp_receipt_set *set, const char *path);
+int mcpp_import_asv_path(mcpp_receipt_set *set, const char *path);
+int mcpp_import_go_bench_file(mcpp_receipt_set *set, const char *path);
+int mcpp_import_mlperf_inference_path(mcpp_receipt_set *set, const char *path);
+
+/* A registry row (import.c): the one place a format is named and dispatched. */
+typedef struct mcpp_importer {
+    mcpp_import_format format;
+    const char *name;    /* FORMAT of the CLI and the bindings            */
+    const char *summary; /* the inputs it takes: import --help, docs/import.md */
+    int (*import_path)(mcpp_receipt_set *set, const char *path);
+} mcpp_importer;
+
+/* The row of `format`, or NULL outside the enum. */
+const mcpp_importer *mcpp_importer_of(mcpp_import_format format);
 
 #endif /* MCPP_IMPORT_INTERNAL_H */

@@ -37,15 +37,16 @@ static int set_string_of(mcpp_builder *b, const char *path, const mcpp_import_js
     return s ? mcpp_builder_set_string(b, path, s) : MCPP_OK;
 }
 
-/* A positive whole count ("8", 8, 8.0); absent or "" is 0; anything else an error. */
+/* A whole count ("8", 8, 8.0); absent, "" or 0 (a CPU-only inference system's
+ * accelerators) is 0, which sets nothing; anything else an error. */
 static int count_of(int64_t *out, const mcpp_import_json *sys, const char *key)
 {
     const cJSON *v = item(sys, key);
     *out = 0;
     if (!v || cJSON_IsNull(v) || (cJSON_IsString(v) && !mcpp_import_string(v)))
         return MCPP_OK;
-    if (!mcpp_import_integer(out, v) || *out < 1)
-        return mcpp_import_json_error(sys, v, "type", key, "expected a positive whole number");
+    if (!mcpp_import_integer(out, v) || *out < 0)
+        return mcpp_import_json_error(sys, v, "type", key, "expected a positive whole number or 0");
     return MCPP_OK;
 }
 

@@ -1,0 +1,3 @@
+module example.com/mcppbench
+
+go 1.19
