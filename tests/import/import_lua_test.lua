@@ -1,5 +1,6 @@
 -- import_lua_test.lua — mr.import from a plain lua5.4: the MLPerf fixtures as
--- receipts, the same ids twice, and a malformed input raising FILE:LINE.
+-- receipts, the same ids twice, and a malformed input raising FILE:LINE; the
+-- other formats of the registry (go-bench, mlperf-inference, pyperf) by name.
 -- usage: lua5.4 import_lua_test.lua MLPERF_FIXTURES WORK_DIR
 local mr = require "mcpp_receipts"
 local fixtures, work = arg[1], arg[2]
@@ -24,6 +25,14 @@ f:close()
 local ok, err = pcall(mr.import, "mlperf", { bad }, work .. "/out")
 check("truncated_log_raises_file_and_line", not ok and err:find("not_a_log.txt:2:", 1, true), err)
 check("nothing_written", io.open(work .. "/out", "r") == nil)
+-- the formats of the importer registry all come through the same entry point
+local data = fixtures .. "/.."
+local go = mr.import("go-bench", { data .. "/go/base.txt", data .. "/go/base.jsonl" })
+check("go_bench_text_and_json_through_the_registry", #go == 6 and go[1].benchmark.suite == "go-bench", #go)
+local inf = mr.import("mlperf-inference", data .. "/mlperf-inference/base")
+check("mlperf_inference_through_the_registry", #inf == 2 and inf[1].benchmark.name == "sort2000", #inf)
+local ok3, err3 = pcall(mr.import, "pyperf", data .. "/hyperfine/base.json")
+check("pyperf_refuses_hyperfine_json_naming_line_1", not ok3 and err3:find("base.json:1:1: not pyperf JSON", 1, true), err3)
 local ok2, err2 = pcall(mr.import, "csv", bad)
 check("unknown_format_is_an_argument_error", not ok2 and err2:find("unknown import format", 1, true), err2)
 print("# " .. fails .. " failed")

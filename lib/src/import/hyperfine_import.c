@@ -14,7 +14,7 @@
 #include "util/error_internal.h"
 
 static const char *const NOT_RECORDED[] = {"lane", "workload", "routing", "compile", "backend",
-                                           "launch", "startup", "hardware", "software"};
+                                           "launch", "startup", "hardware", "software", "topology"};
 
 /* Members of a result that map onto fields; every other one goes to extra. */
 static const char *const MAPPED[] = {"command", "times", "exit_codes", "parameters", "user", "system",
