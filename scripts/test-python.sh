@@ -20,9 +20,11 @@ pip=("$venv/bin/python" -m pip --disable-pip-version-check -q)
 
 # Test dependencies first (cached after the first run), then the package itself.
 # dask[distributed] and fsspec: the [dask] extra, for tests/python/test_dask.py;
-# numpy: numpy scalars handed to Builder.set (tests/python/test_ergonomics.py).
+# numpy: numpy scalars handed to Builder.set (tests/python/test_ergonomics.py);
+# pyperf: pyperf runs made in tests/python/test_import.py (asv and mlcommons-loadgen
+# are for tests/data/make_import_data.sh, which remakes the committed tool outputs).
 "${pip[@]}" install pytest pytest-benchmark pandas numpy matplotlib nbclient nbformat ipykernel scikit-build-core \
-    "dask[distributed]" fsspec
+    "dask[distributed]" fsspec pyperf asv mlcommons-loadgen
 # --no-build-isolation reuses the venv's scikit-build-core and the incremental
 # build folder build-python/ (see pyproject.toml), so re-runs rebuild only what changed.
 "${pip[@]}" install --no-build-isolation "$repo"

@@ -376,3 +376,81 @@ def test_gate_with_metric_gates_on_that_metric(pytest_runs):
     default = mr.gate(base, slow)
     assert all(c["metrics"][0]["name"] == "primary" for c in default.candidates)
     assert {c["metric"]["name"] for c in default.candidates if c["metric"]} == {"time_s"}
+
+
+# ---- the formats added through the importer registry ------------------------------
+# hyperfine, pyperf, asv, go-bench and mlperf-inference: the committed outputs of
+# the real tools (tests/data/make_import_data.sh; tests/import/import_formats_test.py
+# checks their field mapping field by field), and pyperf run here.
+
+DATA = REPO / "tests" / "data"
+REGISTRY_INPUTS = [
+    ("hyperfine", DATA / "hyperfine" / "base.json", 2, "wall_time_s", "run"),
+    ("pyperf", DATA / "pyperf" / "base.json", 2, "time_s", "run"),
+    ("asv", DATA / "asv" / "base" / "results", 6, None, None),
+    ("go-bench", DATA / "go" / "base.jsonl", 3, "time_per_op_s", "repetition"),
+    ("mlperf-inference", DATA / "mlperf-inference" / "base", 2, None, "run"),
+]
+
+
+@pytest.mark.parametrize("fmt,path,count,primary,kind", REGISTRY_INPUTS, ids=[i[0] for i in REGISTRY_INPUTS])
+def test_registry_formats_import_through_python(fmt, path, count, primary, kind):
+    rs = mr.import_results(fmt, path)
+    assert len(rs) == count
+    assert all(r["source.tool"] == f"mcpp-receipts import {fmt}" for r in rs)
+    for r in rs:
+        assert r.primary_metric
+        m = r.metric(r.primary_metric)
+        assert m["unit"] and m["direction"] in ("lower", "higher")
+        if primary:
+            assert r.primary_metric == primary
+        if kind:
+            assert m["sample_kind"] == kind
+
+
+def test_registry_format_refuses_another_tools_file_naming_it(tmp_path):
+    path = DATA / "go" / "base.txt"
+    with pytest.raises(mr.ParseError) as e:
+        mr.import_results("asv", path, out=tmp_path / "out")
+    assert (e.value.path, e.value.line) == (str(path), 1)
+    assert not (tmp_path / "out").exists()
+
+
+PYPERF_BENCH = DATA / "pyperf" / "bench_sort.py"
+
+
+@pytest.fixture(scope="module")
+def pyperf_runs(tmp_path_factory):
+    """The real pyperf (scripts/test-python.sh installs it): 4 worker processes of
+    3 values; slow sorts three times per loop (MCPP_SLOW=3)."""
+    tmp = tmp_path_factory.mktemp("pyperf")
+    runs = {}
+    for name, slow in (("base", "1"), ("slow", "3")):
+        out = tmp / f"{name}.json"
+        proc = subprocess.run(
+            [sys.executable, str(PYPERF_BENCH), "--processes", "4", "--values", "3", "--warmups", "1",
+             "--min-time", "0.01", "--inherit-environ", "MCPP_SLOW", "-o", str(out), "-q"],
+            env=dict(os.environ, MCPP_SLOW=slow), capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        runs[name] = out
+    return runs
+
+
+def test_pyperf_worker_runs_are_samples_of_kind_run(pyperf_runs):
+    raw = json.loads(pyperf_runs["base"].read_text())
+    rs = mr.import_results("pyperf", pyperf_runs["base"])
+    for r, b in zip(rs, raw["benchmarks"]):
+        means = [statistics.fmean(run["values"]) for run in b["runs"] if run.get("values")]
+        m = r.metric("time_s")
+        assert len(means) == 4 and m["sample_kind"] == "run"
+        assert list(m["samples"]) == pytest.approx(means, rel=1e-15)
+        assert m["value"] == pytest.approx(statistics.fmean(means), rel=1e-12)
+        assert r["hardware.host.cpu"] == raw["metadata"]["cpu_model_name"]
+
+
+def test_gate_with_the_default_policy_fails_the_pyperf_run_doing_three_times_the_work(pyperf_runs):
+    base = mr.import_results("pyperf", pyperf_runs["base"])
+    slow = mr.import_results("pyperf", pyperf_runs["slow"])
+    report = mr.gate(base, slow)
+    assert report.outcome == "failed"
+    assert any("sort_5000" in i for i in _gate_failures(report))
