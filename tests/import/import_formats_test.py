@@ -346,6 +346,49 @@ expect_invalid("mlperf_inference_log_without_result_is_refused", "no result_vali
 expect_invalid("mlperf_inference_directory_without_logs", "no performance-mode mlperf_log_detail.txt",
                "mlperf-inference", DATA / "go")
 
+# ---- bounded memory: go-bench and mlperf-inference read a line at a time -------------
+
+
+def max_rss_kib(*args):
+    """Peak resident memory (KiB) of `mcpp-receipts args...`, measured in a fresh
+    interpreter so no earlier child counts. Under AddressSanitizer its quarantine
+    (freed memory held back to catch use after free) is turned off: it would count
+    every line's freed parse as resident."""
+    code = ("import resource, subprocess, sys; p = subprocess.run(sys.argv[1:], capture_output=True); "
+            "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    asan = ":".join(filter(None, [os.environ.get("ASAN_OPTIONS"), "quarantine_size_mb=0",
+                                  "thread_local_quarantine_size_kb=0"]))
+    rc, kib = subprocess.run([sys.executable, "-c", code, BIN, *map(str, args)],
+                             env=dict(os.environ, ASAN_OPTIONS=asan), capture_output=True, text=True).stdout.split()
+    return int(rc), int(kib)
+
+
+rc, small = max_rss_kib("import", "go-bench", go / "base.txt", "--out", WORK / "rss-small")
+go_text = (go / "base.txt").read_text().splitlines(keepends=True)
+big = WORK / "go_big.txt"  # 40 MiB of b.Log lines between the results
+with open(big, "w") as f:
+    f.write("".join(go_text[:5]))
+    f.write(("    sort_test.go:40: a line the benchmark logged, kept in the output: " + "x" * 60 + "\n") * 320000)
+    f.write("".join(go_text[5:]))
+rc, kib = max_rss_kib("import", "go-bench", big, "--out", WORK / "rss-go")
+check(f"go_bench_memory_does_not_grow_with_the_file ({big.stat().st_size >> 20} MiB: "
+      f"{kib >> 10} MiB peak, {small >> 10} MiB for 2 KiB)", rc == 0 and kib < small + 8192)
+detail = (root / "results" / "toy-cpu" / "sort2000" / "Offline" / "performance" / "run_1" /
+          "mlperf_log_detail.txt").read_text().splitlines(keepends=True)
+(WORK / "mi_big").mkdir()
+big = WORK / "mi_big" / "mlperf_log_detail.txt"  # 40 MiB of loadgen messages before the result
+with open(big, "w") as f:
+    f.write("".join(detail[:20]))
+    f.write((':::MLLOG {"key": "generic_message", "value": "' + "y" * 80 + '", "time_ms": 1.5, '
+             '"namespace": "mlperf::logging", "event_type": "POINT_IN_TIME", "metadata": {"is_error": false, '
+             '"is_warning": false, "file": "loadgen.cc", "line_no": 1, "pid": 1, "tid": 1}}\n') * 160000)
+    f.write("".join(detail[20:]))
+rc, kib = max_rss_kib("import", "mlperf-inference", big, "--out", WORK / "rss-mi")
+check(f"mlperf_inference_memory_does_not_grow_with_the_log ({big.stat().st_size >> 20} MiB: "
+      f"{kib >> 10} MiB peak)", rc == 0 and kib < small + 8192)
+for p in (WORK / "go_big.txt", big):
+    p.unlink()
+
 # ---- live runs of the real tools (Go, hyperfine) -------------------------------------
 env = dict(os.environ, GOCACHE=str(WORK / "gocache"), GOFLAGS="-mod=mod", HOME=str(WORK), GOTOOLCHAIN="local")
 if shutil.which("go"):
