@@ -57,13 +57,18 @@ done
 # results repository lays out a submission (ROOT/closed/<submitter>/results/
 # <system>/<model>/<scenario>/performance/run_1/); the system description is
 # this machine's, written in the submission format.
-want mlperf-inference && cd "$here/mlperf-inference" && for r in $runs; do
-    root="$here/mlperf-inference/${r%%:*}/inference_results_v6.0/closed/mcpp"
-    rm -rf "$here/mlperf-inference/${r%%:*}"
+# MLPerf Inference LoadGen: Offline and SingleStream (base, noise, slow), Server and
+# MultiStream once (scenarios), laid out as the public results repository lays out a
+# submission (ROOT/closed/<submitter>/results/<system>/<model>/<scenario>/performance/
+# run_1/); the system description is this machine's, written in the submission format.
+mlperf_inference() { # SET SLOW SCENARIO...
+    local root="$here/mlperf-inference/$1/inference_results_v6.0/closed/mcpp" slow=$2 s
+    shift 2
+    rm -rf "$here/mlperf-inference/$1"
     mkdir -p "$root/systems"
-    for s in Offline SingleStream; do
+    for s in "$@"; do
         out="$root/results/toy-cpu/sort2000/$s/performance/run_1"
-        MCPP_SLOW=${r#*:} python toy_sut.py "$s" "$out"
+        MCPP_SLOW=$slow python toy_sut.py "$s" "$out"
         rm -f "$out/mlperf_log_trace.json" "$out/mlperf_log_accuracy.json"
     done
     python3 - "$root/systems/toy-cpu.json" <<'PY'
@@ -77,5 +82,10 @@ json.dump({"submitter": "mcpp", "division": "closed", "status": "research", "sys
            "operating_system": platform.system() + " " + platform.release()},
           open(sys.argv[1], "w"), indent=4)
 PY
-done
+}
+if want mlperf-inference; then
+    cd "$here/mlperf-inference"
+    for r in $runs; do mlperf_inference "${r%%:*}" "${r#*:}" Offline SingleStream; done
+    mlperf_inference scenarios 1 Server MultiStream
+fi
 echo "made: $tools under $here"

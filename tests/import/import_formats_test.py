@@ -325,6 +325,20 @@ for scenario, primary, key in (("Offline", "samples_per_s", "result_samples_per_
     summary, _ = imported("mlperf-inference", log.parent / "mlperf_log_summary.txt", out=f"mi-summary-{scenario}")
     check(f"mlperf_inference_{scenario}_summary_imports_through_its_detail_log",
           [json.loads(p.read_text())["metrics"] for p in summary.glob("*.json")] == [r["metrics"]])
+_, sc = imported("mlperf-inference", mi / "scenarios", out="mi-scenarios")
+sc_root = mi / "scenarios" / "inference_results_v6.0" / "closed" / "mcpp" / "results" / "toy-cpu" / "sort2000"
+for scenario, primary, key in (("Server", "scheduled_samples_per_s", "result_scheduled_samples_per_sec"),
+                               ("MultiStream", "per_query_latency_p99_ns",
+                                "result_99.00_percentile_per_query_latency_ns")):
+    ev = mllog(sc_root / scenario / "performance" / "run_1" / "mlperf_log_detail.txt")
+    r = by_name(sc, "sort2000", scenario=scenario)
+    check(f"mlperf_inference_{scenario}_primary_metric_is_the_scenario_result",
+          r["metrics"]["primary"] == primary and metric(r, primary)["value"] == ev[key])
+    unmet = [k for k, v in ev.items() if k.endswith("_met") and v is False]
+    valid = ev["result_validity"] == "VALID"
+    check(f"mlperf_inference_{scenario}_validity_is_the_outcome ({ev['result_validity']}, not met: {unmet})",
+          r["status"]["outcome"] == ("ok" if valid else "failed")
+          and (valid or all(k in r["status"]["caveats"][0] for k in unmet)))
 reimport_identical("mlperf-inference", mi / "base", out)
 slow_out, slow_rs = imported("mlperf-inference", mi / "slow", out="mi-slow")
 b_off, s_off = (metric(by_name(x, "sort2000", scenario="Offline"), "samples_per_s")["value"] for x in (rs, slow_rs))

@@ -342,8 +342,9 @@ static int metric_of(char *name, size_t cap, const char **unit, mcpp_direction *
         }
     size_t n = strlen(go_unit);
     if (n > 2 && strcmp(go_unit + n - 2, "/s") == 0) { /* a rate: items/s -> items_per_s */
-        mcpp_import_sanitize(name, cap, go_unit);
-        snprintf(name + (n - 2 < cap ? n - 2 : cap - 1), cap - (n - 2 < cap ? n - 2 : cap - 1), "_per_s");
+        char raw[80];
+        snprintf(raw, sizeof raw, "%.*s_per_s", (int)(n - 2 < 60 ? n - 2 : 60), go_unit);
+        mcpp_import_sanitize(name, cap, raw);
         *unit = go_unit;
         *dir = MCPP_DIRECTION_HIGHER;
         *scale = 1;

@@ -305,16 +305,28 @@ static int add_metrics(mcpp_builder *b, cJSON *extra, const inf_log *log, const 
     return rc;
 }
 
-/* result_validity VALID is ok; anything else failed, with loadgen's reason. */
+/* result_validity VALID is ok; anything else failed, with loadgen's reason and
+ * the *_met checks it logged as false. */
 static int map_status(mcpp_builder *b, const inf_log *log)
 {
     const char *validity = mcpp_import_string(member(log->results, "result_validity"));
     if (validity && strcmp(validity, "VALID") == 0)
         return mcpp_builder_set_string(b, "status.outcome", "ok");
     const char *why = mcpp_import_string(member(log->results, "result_invalid_reason"));
-    char caveat[400];
-    snprintf(caveat, sizeof caveat, "result_validity %s%s%.300s", validity ? validity : "(absent)",
-             why ? ": " : "", why ? why : "");
+    size_t why_len = why ? strlen(why) : 0;
+    while (why_len > 0 && (why[why_len - 1] == ' ' || why[why_len - 1] == '\n'))
+        why_len--;
+    char caveat[512];
+    size_t n = (size_t)snprintf(caveat, sizeof caveat, "result_validity %s%s%.*s", validity ? validity : "(absent)",
+                                why_len ? ": " : "", (int)(why_len < 300 ? why_len : 300), why ? why : "");
+    int first = 1;
+    for (const cJSON *c = log->results->child; c && n < sizeof caveat; c = c->next) {
+        size_t k = strlen(c->string);
+        if (cJSON_IsFalse(c) && k > 4 && strcmp(c->string + k - 4, "_met") == 0) {
+            n += (size_t)snprintf(caveat + n, sizeof caveat - n, "%s%s", first ? "; not met: " : ", ", c->string);
+            first = 0;
+        }
+    }
     int rc = mcpp_builder_append_string(b, "status.caveats", caveat);
     if (rc == MCPP_OK)
         rc = mcpp_builder_set_string(b, "status.outcome", "failed");

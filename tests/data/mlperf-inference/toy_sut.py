@@ -3,7 +3,7 @@
 of the published shape: every query sorts a list; MCPP_SLOW=N sorts N times
 (the regression is extra work, never an edited number).
 
-usage: toy_sut.py SCENARIO OUT_DIR   (SCENARIO: Offline or SingleStream)
+usage: toy_sut.py SCENARIO OUT_DIR   (SCENARIO: Offline, SingleStream, Server or MultiStream)
 """
 import os
 import sys
@@ -34,6 +34,10 @@ def main():
     settings.min_query_count = 64
     settings.offline_expected_qps = 20000
     settings.single_stream_expected_latency_ns = 20000
+    settings.server_target_qps = 2000
+    settings.server_target_latency_ns = 10000000
+    settings.multi_stream_samples_per_query = 8
+    settings.multi_stream_expected_latency_ns = 400000
     log = lg.LogOutputSettings()
     log.outdir = out_dir
     log.copy_summary_to_stdout = False
