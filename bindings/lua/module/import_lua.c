@@ -1,7 +1,8 @@
 /*
- * import_lua.c — mr.import(format, paths [, out_dir]): MLPerf, pytest-benchmark
- * or Google Benchmark results as receipts, from Lua. `paths` is a string or a
- * list of strings; with out_dir the receipts are also written there.
+ * import_lua.c — mr.import(format, paths [, out_dir]): other tools' results as
+ * receipts, from Lua; `format` is any name of the library's importer registry
+ * (mcpp-receipts import --help). `paths` is a string or a list of strings;
+ * with out_dir the receipts are also written there.
  */
 #include <stdlib.h>
 
