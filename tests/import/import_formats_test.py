@@ -360,6 +360,24 @@ expect_invalid("mlperf_inference_log_without_result_is_refused", "no result_vali
 expect_invalid("mlperf_inference_directory_without_logs", "no performance-mode mlperf_log_detail.txt",
                "mlperf-inference", DATA / "go")
 
+# ---- every truncation is imported or refused, never a crash ---------------------------
+# (the sanitizer build runs this too: a read past a buffer would show there)
+cuts = WORK / "cuts"
+cuts.mkdir()
+crashes = []
+for fmt, src in (("hyperfine", hf / "base.json"), ("pyperf", pp / "base.json"), ("asv", raw_path),
+                 ("go-bench", go / "base.txt"), ("go-bench", go / "base.jsonl"), ("mlperf-inference", log)):
+    data = src.read_bytes()
+    for k in range(1, 31):
+        at = len(data) * k // 31
+        path = cuts / src.name
+        path.write_bytes(data[:at])
+        p = run("import", fmt, path, "--out", cuts / "out")
+        if p.returncode not in (0, 3) or (p.returncode == 3 and f"{path}" not in p.stderr):
+            crashes.append(f"{fmt} {src.name}[:{at}] exit {p.returncode}: {p.stderr.strip()[:200]}")
+        shutil.rmtree(cuts / "out", ignore_errors=True)
+check(f"truncated_inputs_are_imported_or_refused_naming_the_file (6 inputs x 30 cuts) {crashes[:3]}", not crashes)
+
 # ---- bounded memory: go-bench and mlperf-inference read a line at a time -------------
 
 
