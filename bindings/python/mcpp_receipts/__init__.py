@@ -73,6 +73,16 @@ __all__ = [
 PathLike = Union[str, "os.PathLike[str]"]
 
 
+def __getattr__(name: str):
+    """``mr.torch`` (the PyTorch recorder) is imported on first use, so that
+    importing mcpp_receipts never imports PyTorch."""
+    if name == "torch":
+        import importlib
+
+        return importlib.import_module(".torch", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def load(path: PathLike) -> Receipt:
     """Loads and validates one receipt file (JSON or YAML, by extension).
 

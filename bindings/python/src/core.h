@@ -188,4 +188,8 @@ PyObject *mcpp_py_store_frontier(PyObject *module, PyObject *args);
 /* importing.c: _import_results(format, paths, out_dir) -> list of receipts. */
 PyObject *mcpp_py_import_results(PyObject *module, PyObject *args);
 
+/* accelerator.c: _accelerator(raw_name) -> dict (id, vendor, model, form_factor,
+ * memory_gb, memory_type, matched, model_only) from the shipped table. */
+PyObject *mcpp_py_accelerator(PyObject *module, PyObject *arg);
+
 #endif /* MCPP_PY_CORE_H */

@@ -177,6 +177,8 @@ static PyMethodDef module_methods[] = {
     {"_policy_search_path", mcpp_py_policy_search_path, METH_VARARGS,
      "_policy_search_path(from_dir) -> directories, one per line"},
     {"_import_results", mcpp_py_import_results, METH_VARARGS, import_results_doc},
+    {"_accelerator", mcpp_py_accelerator, METH_O,
+     "_accelerator(name) -> dict: the canonical accelerator the library's table makes of name"},
     {"schema_fields", schema_fields, METH_NOARGS, schema_fields_doc},
     {"_suggest_field", suggest_field, METH_O, suggest_field_doc},
     {"library_version", library_version, METH_NOARGS, library_version_doc},
