@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 
 import torch
 import torch.nn.functional as F
@@ -133,6 +134,8 @@ def train(args: argparse.Namespace) -> mr.Receipt:
             loss.backward()
             opt.step()
             opt.zero_grad(set_to_none=True)
+            if args.sleep_ms:
+                time.sleep(args.sleep_ms / 1e3)  # a slower step, as a regression would be
     return rec.write(args.out) if args.out else rec.finish()
 
 
@@ -152,6 +155,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--measure", type=int, default=10)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--sleep-ms", type=float, default=0, help="sleep in every step (a made-up regression)")
     p.add_argument("--threads", type=int, default=1, help="torch threads (0: torch's default)")
     return p.parse_args(argv)
 
