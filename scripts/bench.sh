@@ -77,6 +77,13 @@ if [ -x "$venv/bin/python" ]; then
         --count "$py_n" --dir "$corpus/python-$py_n"
     PYTHON="$repo/$venv/bin/python" run store benchmarks/store/run.sh "$build" "$store_sizes" "$store_py"
     run distributed "$venv/bin/python" benchmarks/distributed/bench_distributed.py --count "$dist_n"
+    if "$venv/bin/python" -c "import torch" 2>/dev/null; then
+        torch_args=()
+        [ "$quick" = 1 ] && torch_args=(--quick)
+        run torch-recorder "$venv/bin/python" benchmarks/torch/bench_recorder.py "${torch_args[@]}"
+    else
+        skip torch-recorder "PyTorch is not installed in $venv"
+    fi
 else
     skip python "no $venv (make it with scripts/test-python.sh)"
     skip store "needs $venv"

@@ -270,3 +270,11 @@ def test_distributed_world_size_counts_the_accelerators(tmp_path):
         r = mr.load(tmp_path / f"rank{i}.json")
         assert r.hardware.observed.count == 2 and r.hardware.observed.per_node == 2
         assert r.extra["torch"]["hardware"]["world_size"] == 2
+
+
+def test_the_recorder_benchmark_runs():
+    # Speed is measured in benchmarks/, never asserted here: a smoke run only.
+    out = subprocess.run([sys.executable, str(REPO / "benchmarks" / "torch" / "bench_recorder.py"),
+                          "--quick"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "| empty step, 2000 iterations |" in out.stdout and "of a 20 ms step" in out.stdout
