@@ -278,3 +278,13 @@ def test_the_recorder_benchmark_runs():
                           "--quick"], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert "| empty step, 2000 iterations |" in out.stdout and "of a 20 ms step" in out.stdout
+
+
+def test_a_precision_request_nothing_observed_is_kept_with_a_caveat():
+    rec = mr.torch.Recorder(lane={"name": "no gemm"}, requested={"precision": "bf16"},
+                            warmup=0, measure=1, profile=False)
+    with rec.step(tokens=1):
+        torch.ones(4).sum()
+    r = rec.finish()
+    assert "backend.precision.requested" not in r and r.extra["torch"]["precision"]["requested"] == "bf16"
+    assert any("precision bf16 was requested but not observed" in c for c in r.status.caveats)

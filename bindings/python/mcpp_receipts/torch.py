@@ -305,7 +305,7 @@ class Recorder:
 
         self._observe_attention(out, fallbacks, caveats)
         self._observe_compile(out, compile_facts, fallbacks, caveats)
-        self._observe_precision(out, extra, fallbacks)
+        self._observe_precision(out, extra, fallbacks, caveats)
         if compile_facts["recompiles_in_window"]:
             caveats.append(f"{compile_facts['recompiles_in_window']} recompile(s) inside the measured window")
         out["status.outcome"] = "ok" if len(self.samples) == self.measure else "partial"
@@ -379,7 +379,7 @@ class Recorder:
         warm = (hits and not misses) or facts["frames_compiled"] == 0
         out["startup.state"] = "warm_cache" if warm else "cold_boot"
 
-    def _observe_precision(self, out: dict, extra: dict, fallbacks: list) -> None:
+    def _observe_precision(self, out: dict, extra: dict, fallbacks: list, caveats: list) -> None:
         params = sorted({TORCH_DTYPE_FORMATS.get(p.dtype, str(p.dtype).replace("torch.", ""))
                          for p in self.model.parameters()}) if self.model is not None else []
         gemm = self.profiled.gemm_formats if self.profiled else []
@@ -392,6 +392,13 @@ class Recorder:
                               "autocast_at_step_entry": dtype if enabled else False,
                               "autocast_inferred": bool(gemm and params and set(gemm) - set(params))}
         req = self.requested.get("precision")
+        if req is not None and observed is None:
+            # the schema wants an observation beside a request: keep the request
+            # where it can be read, and say why nothing was observed
+            extra["precision"]["requested"] = req
+            caveats.append(f"precision {req} was requested but not observed: no matrix "
+                           "multiply ran in the profiled step and no model was given")
+            return
         if req is not None:
             out["backend.precision.requested"] = req
         if observed is not None:
