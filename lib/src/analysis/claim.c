@@ -8,36 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/render.h"
 #include "util/c_locale.h"
 #include "util/error_internal.h"
-#include "util/escape.h"
+#include "analysis/claim_internal.h"
 #include "analysis/frontier_internal.h"
 #include "analysis/metric_change.h"
-
-typedef struct claim_lane {
-    char *key;
-    char short_key[24];
-    char *label;
-    int status;
-    char *reasons; /* joined by "; " */
-    int has_headline;
-    mcpp_lane_headline headline;
-    char *unit; /* the lane's unit for the metric (headline.unit points here) */
-} claim_lane;
-
-struct mcpp_claim_result {
-    mcpp_claim_verdict verdict;
-    char *reason;
-    char *selector;
-    char *metric;
-    double value;
-    const char *unit; /* the first matched (else source) lane's unit; borrowed from it */
-    claim_lane *matched;
-    size_t n_matched;
-    claim_lane *sources;
-    size_t n_sources;
-};
 
 static const struct {
     const char *name;
@@ -593,94 +568,4 @@ int mcpp_claim_result_source_status(const mcpp_claim_result *r, size_t i)
 const char *mcpp_claim_result_source_reason(const mcpp_claim_result *r, size_t i)
 {
     return r && i < r->n_sources ? r->sources[i].reasons : NULL;
-}
-
-static void lane_json(mcpp_strbuf *b, const claim_lane *c, int with_headline)
-{
-    mcpp_sb_puts(b, "{\"key\": ");
-    mcpp_sb_json_string(b, c->key);
-    mcpp_sb_puts(b, ", \"short_key\": ");
-    mcpp_sb_json_string(b, c->short_key);
-    mcpp_sb_puts(b, ", \"label\": ");
-    mcpp_sb_json_string(b, c->label);
-    mcpp_sb_printf(b, ", \"status\": \"%s\"", mcpp_lane_status_name((mcpp_lane_status)c->status));
-    if (with_headline) {
-        mcpp_sb_puts(b, ", \"headline\": ");
-        mcpp_lane_headline_json(b, c->has_headline ? &c->headline : NULL);
-    }
-    mcpp_sb_puts(b, ", \"reasons\": ");
-    mcpp_sb_json_string(b, c->reasons);
-    mcpp_sb_putc(b, '}');
-}
-
-static void claim_render_json(mcpp_strbuf *b, const void *object)
-{
-    const mcpp_claim_result *r = object;
-    mcpp_sb_puts(b, "{\"schema\": \"mcpp.claim/1\", \"selector\": ");
-    mcpp_sb_json_string(b, r->selector);
-    mcpp_sb_puts(b, ", \"metric\": ");
-    mcpp_sb_json_string(b, r->metric);
-    mcpp_sb_puts(b, ", \"unit\": ");
-    mcpp_sb_json_string(b, r->unit);
-    mcpp_sb_puts(b, ", \"value\": ");
-    mcpp_sb_json_number(b, r->value);
-    mcpp_sb_printf(b, ", \"verdict\": \"%s\", \"reason\": ", mcpp_claim_verdict_name(r->verdict));
-    mcpp_sb_json_string(b, r->reason);
-    mcpp_sb_puts(b, ", \"matched\": [");
-    for (size_t i = 0; i < r->n_matched; i++) {
-        if (i) mcpp_sb_puts(b, ", ");
-        lane_json(b, &r->matched[i], 1);
-    }
-    mcpp_sb_puts(b, "], \"sources\": [");
-    for (size_t i = 0; i < r->n_sources; i++) {
-        if (i) mcpp_sb_puts(b, ", ");
-        lane_json(b, &r->sources[i], 1);
-    }
-    mcpp_sb_puts(b, "]}\n");
-}
-
-/* A string from a receipt, the policy or the caller, escaped for the markup. */
-static void claim_put(mcpp_strbuf *b, const char *s, int md)
-{
-    if (md) mcpp_sb_markdown(b, s);
-    else mcpp_sb_terminal(b, s);
-}
-
-/* Text and markdown share their layout; `md` picks the markup. */
-static void claim_render_lines(mcpp_strbuf *b, const mcpp_claim_result *r, int md)
-{
-    mcpp_sb_printf(b, md ? "### Claim check: **%s**\n\n" : "claim     %s\n", mcpp_claim_verdict_name(r->verdict));
-    mcpp_sb_puts(b, md ? "" : "value     ");
-    claim_put(b, r->metric, md);
-    mcpp_sb_printf(b, md ? " = %.6g for lanes " : " = %.6g\nselector  ", r->value);
-    claim_put(b, r->selector, md);
-    mcpp_sb_puts(b, md ? "\n\n" : "\nreason    ");
-    claim_put(b, r->reason, md);
-    mcpp_sb_putc(b, '\n');
-    for (size_t i = 0; i < r->n_matched; i++) {
-        const claim_lane *c = &r->matched[i];
-        mcpp_sb_printf(b, md ? "%s- matches `%s` " : "%smatches   %s ", i || md ? "" : "\n", c->short_key);
-        claim_put(b, c->label, md);
-        mcpp_sb_printf(b, " (%s)", mcpp_lane_status_name((mcpp_lane_status)c->status));
-        if (c->has_headline)
-            mcpp_sb_printf(b, ": median %.6g [%.6g, %.6g] n=%zu", c->headline.median, c->headline.interval_low,
-                                c->headline.interval_high, c->headline.n);
-        mcpp_sb_putc(b, '\n');
-    }
-    for (size_t i = 0; i < r->n_sources; i++) {
-        const claim_lane *c = &r->sources[i];
-        mcpp_sb_printf(b, md ? "- value found in `%s` " : "found in  %s ", c->short_key);
-        claim_put(b, c->label, md);
-        mcpp_sb_printf(b, " (%s)\n", mcpp_lane_status_name((mcpp_lane_status)c->status));
-    }
-}
-
-static void claim_render_text(mcpp_strbuf *b, const void *object) { claim_render_lines(b, object, 0); }
-static void claim_render_markdown(mcpp_strbuf *b, const void *object) { claim_render_lines(b, object, 1); }
-
-int mcpp_claim_result_render(char **out, const mcpp_claim_result *r, mcpp_output_format format)
-{
-    MCPP_CHECK_ARG(out && r, "mcpp_claim_result_render: NULL argument");
-    static const mcpp_renderer renderer = {claim_render_text, claim_render_json, claim_render_markdown, 2048};
-    return mcpp_render(out, r, format, &renderer);
 }

@@ -11,7 +11,7 @@
 #include <stdatomic.h>
 
 #include "mcpp_receipts/policy.h"
-#include "analysis/metric_ref.h"
+#include "receipt/metric_ref.h"
 
 /* How a dimension's rows are computed. */
 typedef enum mcpp_dim_kind {

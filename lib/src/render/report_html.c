@@ -16,7 +16,7 @@
 #include "render/forest_plot.h"
 #include "render/html.h"
 #include "render/report_format.h"
-#include "store/history_html.h"
+#include "render/history_html.h"
 #include "util/error_internal.h"
 #include "util/struct_version.h"
 

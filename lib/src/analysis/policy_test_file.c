@@ -6,6 +6,9 @@
  *
  * The whole case file is checked before any case runs, so a typo ("expct",
  * "comparble") is an invalid file with its location, never a failing case.
+ *
+ * It lives in analysis/, not policy/: it runs comparisons (mcpp_compare), and
+ * policy/ sits below analysis (docs/ARCHITECTURE.md).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,8 +3,8 @@
  * runs over time as an inline SVG plot with the segment medians and the change
  * points marked, and a table of the commits on either side of each change.
  */
-#ifndef MCPP_STORE_HISTORY_HTML_H
-#define MCPP_STORE_HISTORY_HTML_H
+#ifndef MCPP_RENDER_HISTORY_HTML_H
+#define MCPP_RENDER_HISTORY_HTML_H
 
 #include "mcpp_receipts/store.h"
 #include "util/strbuf.h"
@@ -14,4 +14,4 @@
  * receipt is HTML-escaped; no script. */
 void mcpp_history_html_section(mcpp_strbuf *sb, const mcpp_history *history);
 
-#endif /* MCPP_STORE_HISTORY_HTML_H */
+#endif /* MCPP_RENDER_HISTORY_HTML_H */

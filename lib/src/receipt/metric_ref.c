@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "analysis/compare_internal.h"
+#include "receipt/metric_ref.h"
 #include "receipt/receipt_internal.h"
 #include "util/error_internal.h"
 

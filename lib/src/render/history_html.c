@@ -15,7 +15,7 @@
 #include "render/forest_plot.h"
 #include "render/html.h"
 #include "render/report_format.h"
-#include "store/history_html.h"
+#include "render/history_html.h"
 #include "store/history_internal.h"
 
 enum { WIDTH = 1080, LEFT = 86, RIGHT = 1060, TOP = 26, HEIGHT = 150, BOTTOM_AXIS = 40 };

@@ -1,7 +1,9 @@
 /*
  * metric_ref.h — a metric reference: which metric an analysis (compare,
  * gate, frontier headline, claim) reads, resolved once from the name the
- * caller gave. The policy keeps one for its gate metric.
+ * caller gave. The policy keeps one for its gate metric, so it lives in
+ * receipt/ (it only reads the schema and the well-known metrics), below
+ * both policy/ and analysis/.
  */
 #ifndef MCPP_METRIC_REF_H
 #define MCPP_METRIC_REF_H
