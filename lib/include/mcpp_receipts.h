@@ -20,6 +20,21 @@
  *   receipt_set.h many receipts from files and directories, bad files reported
  *   store.h       a durable receipt store (SQLite), lane history, change points
  *   import.h      MLPerf, pytest-benchmark and Google Benchmark results as receipts
+ *
+ * API tiers (as zstd does). Every header says which tier it is in.
+ *   STABLE        every declaration not marked otherwise: what the CLI, the
+ *                 kernels and docs/guide use. It changes only on purpose, said
+ *                 in the release notes; an ABI change bumps the SONAME.
+ *   EXPERIMENTAL  the declarations between the lines
+ *                   ==== EXPERIMENTAL API: may change or go in any release ... ====
+ *                   ==== end of EXPERIMENTAL API ====
+ *                 (detail accessors of results, mostly read by the library's own
+ *                 renderers; the accelerator-table builder; the mergeable lane
+ *                 summaries, which the Python binding's Dask support wraps).
+ *                 They are exported like the rest, but may change or go in any
+ *                 release; prefer the rendered JSON, whose keys are stable.
+ * The CLI and the kernels use only the stable tier (ctest
+ * core_api_tiers_are_marked_and_the_cli_uses_only_stable_calls).
  */
 #ifndef MCPP_RECEIPTS_H
 #define MCPP_RECEIPTS_H

@@ -7,6 +7,9 @@
  * installed under share/mcpp_receipts/) is parsed once, on first use, and is
  * safe to use from any thread. A caller (a policy) may build its own table on
  * top of it and add rows; such a table is owned by its creator.
+ *
+ * API tier: stable, except the blocks between the "EXPERIMENTAL API" markers
+ * below (mcpp_receipts.h, "API tiers").
  */
 #ifndef MCPP_RECEIPTS_ACCELERATOR_H
 #define MCPP_RECEIPTS_ACCELERATOR_H
@@ -36,6 +39,7 @@ typedef struct mcpp_accelerator {
                              factor of it satisfies a request for it                    */
 } mcpp_accelerator;
 
+/* ==== EXPERIMENTAL API: may change or go in any release (mcpp_receipts.h, "API tiers") ==== */
 /* The shipped table (static; never freed). NULL only when out of memory. */
 MCPP_API const mcpp_accel_table *mcpp_accel_table_default(void);
 /* A new table holding the shipped rows, to add to (caller frees). */
@@ -62,6 +66,7 @@ MCPP_API int mcpp_accel_table_add_tsv(mcpp_accel_table *table, const char *text,
  */
 MCPP_API int mcpp_accelerator_canonicalize(mcpp_accelerator *out, const mcpp_accel_table *table,
                                            const char *raw_name);
+/* ==== end of EXPERIMENTAL API ==== */
 
 /*
  * Whether what ran (`observed`) satisfies what was asked for (`requested`):

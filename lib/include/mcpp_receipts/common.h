@@ -6,6 +6,8 @@
  * success, a negative MCPP_E* code on failure. The details of the most recent
  * failure on the calling thread are kept in a thread-local mcpp_error that
  * mcpp_error_last() returns. The library never prints.
+ *
+ * API tier: stable (mcpp_receipts.h, "API tiers").
  */
 #ifndef MCPP_RECEIPTS_COMMON_H
 #define MCPP_RECEIPTS_COMMON_H

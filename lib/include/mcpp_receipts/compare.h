@@ -22,6 +22,9 @@
  * mcpp_free(). The caller may free or change the policy and free the receipts
  * passed in as soon as the call returns: results copy what they keep (a
  * comparison keeps its two receipts alive itself, see mcpp_compare).
+ *
+ * API tier: stable, except the blocks between the "EXPERIMENTAL API" markers
+ * below (mcpp_receipts.h, "API tiers").
  */
 #ifndef MCPP_RECEIPTS_COMPARE_H
 #define MCPP_RECEIPTS_COMPARE_H
@@ -288,6 +291,7 @@ typedef struct mcpp_gate_metric {
 
 #define MCPP_GATE_METRIC_INIT {MCPP_GATE_METRIC_VERSION, NULL, MCPP_GATE_UNDETERMINED, 0, NULL, NULL}
 
+/* ==== EXPERIMENTAL API: may change or go in any release (mcpp_receipts.h, "API tiers") ==== */
 /* How many metrics candidate `index` was gated on (0 out of range). */
 MCPP_API size_t mcpp_gate_report_entry_metric_count(const mcpp_gate_report *report, size_t index);
 /* Metric `k` of candidate `index` into *out (borrowed strings). MCPP_EARG out
@@ -361,6 +365,7 @@ MCPP_API int mcpp_gate_report_difference_is_rule(const mcpp_gate_report *report,
 MCPP_API int mcpp_gate_report_difference_pooled(const mcpp_gate_report *report, size_t index, size_t k);
 MCPP_API size_t mcpp_gate_report_difference_baselines(const mcpp_gate_report *report, size_t index,
                                                       size_t k);
+/* ==== end of EXPERIMENTAL API ==== */
 
 /* ---- Inputs that were not gated --------------------------------------------------- */
 
@@ -374,10 +379,12 @@ MCPP_API size_t mcpp_gate_report_difference_baselines(const mcpp_gate_report *re
  */
 MCPP_API int mcpp_gate_report_add_input_error(mcpp_gate_report *report, const char *path, const char *message,
                                               int skipped_on_request);
+/* ==== EXPERIMENTAL API: may change or go in any release (mcpp_receipts.h, "API tiers") ==== */
 MCPP_API size_t mcpp_gate_report_input_error_count(const mcpp_gate_report *report);
 MCPP_API const char *mcpp_gate_report_input_error_path(const mcpp_gate_report *report, size_t k);
 MCPP_API const char *mcpp_gate_report_input_error_message(const mcpp_gate_report *report, size_t k);
 MCPP_API int mcpp_gate_report_input_error_skipped(const mcpp_gate_report *report, size_t k);
+/* ==== end of EXPERIMENTAL API ==== */
 
 /* ---- Rendering --------------------------------------------------------------------- */
 
@@ -438,6 +445,7 @@ MCPP_API void mcpp_policy_test_report_free(mcpp_policy_test_report *report); /* 
 /* Cases in file order and how many failed; 0 for NULL. */
 MCPP_API size_t mcpp_policy_test_report_count(const mcpp_policy_test_report *report);
 MCPP_API size_t mcpp_policy_test_report_failed_count(const mcpp_policy_test_report *report);
+/* ==== EXPERIMENTAL API: may change or go in any release (mcpp_receipts.h, "API tiers") ==== */
 /* Per case (NULL / -1 when out of range): its name (NULL when it has none),
  * 1 when it passed, the verdict the policy gave, and what differed from the
  * expectation ("expected comparable, got qualified; row hardware expected
@@ -447,6 +455,7 @@ MCPP_API int mcpp_policy_test_case_passed(const mcpp_policy_test_report *report,
 MCPP_API const char *mcpp_policy_test_case_verdict(const mcpp_policy_test_report *report, size_t index);
 MCPP_API const char *mcpp_policy_test_case_failures(const mcpp_policy_test_report *report,
                                                     size_t index);
+/* ==== end of EXPERIMENTAL API ==== */
 
 /* TEXT: "ok   N NAME (verdict)" or "FAIL N NAME; what differed" per case, a
  * failed case followed by the rows that did not match. JSON keys: schema

@@ -47,6 +47,9 @@
  * NULL-safe _free; accessor strings are borrowed from the object; rendered
  * text is freed with mcpp_free(). Receipts and policies passed in are borrowed
  * for the call only, except where a function says otherwise.
+ *
+ * API tier: stable, except the blocks between the "EXPERIMENTAL API" markers
+ * below (mcpp_receipts.h, "API tiers").
  */
 #ifndef MCPP_RECEIPTS_FRONTIER_H
 #define MCPP_RECEIPTS_FRONTIER_H
@@ -102,6 +105,7 @@ typedef struct mcpp_lane_headline {
 
 #define MCPP_LANE_HEADLINE_INIT {MCPP_LANE_HEADLINE_VERSION, NULL, 0, 0.0, 0.0, 0.0, 0.0, 0, 0, 0.0, 0, NULL}
 
+/* ==== EXPERIMENTAL API: may change or go in any release (mcpp_receipts.h, "API tiers") ==== */
 /* ---- Mergeable lane summaries ----------------------------------------------------- */
 
 /*
@@ -170,6 +174,7 @@ MCPP_API size_t mcpp_lane_summary_reason_count(const mcpp_lane_summary *summary)
 MCPP_API const char *mcpp_lane_summary_reason(const mcpp_lane_summary *summary, size_t index);
 /* Fills *out; MCPP_ENOTFOUND when there is no value. Strings borrowed. */
 MCPP_API int mcpp_lane_summary_headline(mcpp_lane_headline *out, const mcpp_lane_summary *summary);
+/* ==== end of EXPERIMENTAL API ==== */
 
 /* ---- The frontier ------------------------------------------------------------------ */
 
@@ -226,6 +231,7 @@ MCPP_API int mcpp_frontier_lane_headline(mcpp_lane_headline *out, const mcpp_fro
 MCPP_API size_t mcpp_frontier_lane_reason_count(const mcpp_frontier *frontier, size_t lane);
 MCPP_API const char *mcpp_frontier_lane_reason(const mcpp_frontier *frontier, size_t lane,
                                                size_t index);
+/* ==== EXPERIMENTAL API: may change or go in any release (mcpp_receipts.h, "API tiers") ==== */
 /* Runs of the lane excluded from its headline and status (a request not met,
  * evidence the policy requires missing), in sorted order: id and reason.
  * They are not among mcpp_frontier_lane_receipt_id(). NULL / 0 out of range. */
@@ -234,6 +240,7 @@ MCPP_API const char *mcpp_frontier_lane_excluded_id(const mcpp_frontier *frontie
                                                     size_t index);
 MCPP_API const char *mcpp_frontier_lane_excluded_reason(const mcpp_frontier *frontier, size_t lane,
                                                         size_t index);
+/* ==== end of EXPERIMENTAL API ==== */
 /* The next blocker: the first status.blocker stated in the lane, else its
  * first reason; NULL for a stable lane. */
 MCPP_API const char *mcpp_frontier_lane_blocker(const mcpp_frontier *frontier, size_t lane);
@@ -250,9 +257,11 @@ MCPP_API size_t mcpp_frontier_lane_adjacent_index(const mcpp_frontier *frontier,
                                                   size_t index);
 MCPP_API const char *mcpp_frontier_lane_adjacent_dimensions(const mcpp_frontier *frontier,
                                                             size_t lane, size_t index);
+/* ==== EXPERIMENTAL API: may change or go in any release (mcpp_receipts.h, "API tiers") ==== */
 /* The summary lane `lane` was labelled from (borrowed; NULL when out of range). */
 MCPP_API const mcpp_lane_summary *mcpp_frontier_lane_summary(const mcpp_frontier *frontier,
                                                              size_t lane);
+/* ==== end of EXPERIMENTAL API ==== */
 /* The index of the lane with this key or short key; MCPP_ENOTFOUND otherwise. */
 MCPP_API int mcpp_frontier_find_lane(size_t *out, const mcpp_frontier *frontier, const char *key);
 
@@ -339,6 +348,7 @@ MCPP_API const char *mcpp_claim_result_unit(const mcpp_claim_result *result);
  * with a headline states the metric in `unit`; else MCPP_EINVALID naming the
  * lane and its unit (the claim is refused, not compared: a front end exits 3). */
 MCPP_API int mcpp_claim_result_check_unit(const mcpp_claim_result *result, const char *unit);
+/* ==== EXPERIMENTAL API: may change or go in any release (mcpp_receipts.h, "API tiers") ==== */
 /* Lanes matching the selector. */
 MCPP_API size_t mcpp_claim_result_matched_count(const mcpp_claim_result *result);
 MCPP_API const char *mcpp_claim_result_matched_key(const mcpp_claim_result *result, size_t index);
@@ -349,6 +359,7 @@ MCPP_API const char *mcpp_claim_result_source_key(const mcpp_claim_result *resul
 MCPP_API int mcpp_claim_result_source_status(const mcpp_claim_result *result, size_t index);
 /* For an unstable source lane: its reasons joined by "; ". */
 MCPP_API const char *mcpp_claim_result_source_reason(const mcpp_claim_result *result, size_t index);
+/* ==== end of EXPERIMENTAL API ==== */
 
 /* JSON keys: schema ("mcpp.claim/1"), selector, metric, value, verdict, reason,
  * matched [{key, short_key, status, headline}], sources [{key, short_key,

@@ -14,6 +14,8 @@
  * HTML-escaped. With a lane history (`report --store DB`), a history section
  * plots each lane's runs over time with its change points and the commits on
  * either side.
+ *
+ * API tier: stable (mcpp_receipts.h, "API tiers").
  */
 #ifndef MCPP_RECEIPTS_HTML_REPORT_H
 #define MCPP_RECEIPTS_HTML_REPORT_H

@@ -16,6 +16,8 @@
  *
  * Ownership: the receipt set returned through `out` belongs to the caller
  * (mcpp_receipt_set_free); paths are borrowed.
+ *
+ * API tier: stable (mcpp_receipts.h, "API tiers").
  */
 #ifndef MCPP_RECEIPTS_IMPORT_H
 #define MCPP_RECEIPTS_IMPORT_H

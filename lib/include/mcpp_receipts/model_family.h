@@ -5,6 +5,9 @@
  * 52: 13 A, 13 M, 22 E, 4 R. The shipped registry is data/families.tsv (built
  * into the library, installed under share/mcpp_receipts/), parsed once on
  * first use and safe from any thread.
+ *
+ * API tier: stable, except the blocks between the "EXPERIMENTAL API" markers
+ * below (mcpp_receipts.h, "API tiers").
  */
 #ifndef MCPP_RECEIPTS_MODEL_FAMILY_H
 #define MCPP_RECEIPTS_MODEL_FAMILY_H
@@ -28,9 +31,11 @@ MCPP_API int mcpp_model_family_find(mcpp_model_family *out, const char *name);
 /* The registered family whose pattern tiled to `depth` is `pattern` (so
  * AEMEAEMEAEMR at 52 gives NAM56R); MCPP_ENOTFOUND when none. */
 MCPP_API int mcpp_model_family_for_pattern(mcpp_model_family *out, const char *pattern, int64_t depth);
+/* ==== EXPERIMENTAL API: may change or go in any release (mcpp_receipts.h, "API tiers") ==== */
 /* Counts of A, M, E, R when `pattern` is tiled (repeated, the last repeat cut
  * short) to `depth` layers. */
 MCPP_API void mcpp_model_family_block_counts(int64_t out[4], const char *pattern, int64_t depth);
+/* ==== end of EXPERIMENTAL API ==== */
 
 #ifdef __cplusplus
 }

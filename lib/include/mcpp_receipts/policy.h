@@ -13,6 +13,8 @@
  * with mcpp_policy_free() (NULL-safe). A policy is not modified by comparing,
  * so one policy may be shared by threads once it is built, provided its custom
  * rules are thread-safe (the Lua glue serialises its own).
+ *
+ * API tier: stable (mcpp_receipts.h, "API tiers").
  */
 #ifndef MCPP_RECEIPTS_POLICY_H
 #define MCPP_RECEIPTS_POLICY_H

@@ -11,6 +11,8 @@
  * mcpp_policy_add_rule() with read-only views of the receipts.
  *
  * In builds without Lua (MCPP_LUA=OFF) the loaders fail with MCPP_EUNSUPPORTED.
+ *
+ * API tier: stable (mcpp_receipts.h, "API tiers").
  */
 #ifndef MCPP_RECEIPTS_POLICY_LUA_H
 #define MCPP_RECEIPTS_POLICY_LUA_H

@@ -10,6 +10,9 @@
  * Ownership: every mcpp_receipt returned through an `out` parameter belongs to
  * the caller, who frees it with mcpp_receipt_free() (NULL-safe). Strings and
  * arrays read from a receipt are borrowed and live as long as the receipt.
+ *
+ * API tier: stable, except the blocks between the "EXPERIMENTAL API" markers
+ * below (mcpp_receipts.h, "API tiers").
  */
 #ifndef MCPP_RECEIPTS_RECEIPT_H
 #define MCPP_RECEIPTS_RECEIPT_H
@@ -301,10 +304,12 @@ MCPP_API double mcpp_metric_sample(const mcpp_metric *metric, size_t index);
  * derives a figure from the median (mcpp-step's tokens_per_s) uses this so
  * that the figure and the receipt's median agree. */
 MCPP_API int mcpp_quantile(double *out, const double *values, size_t n, double q);
+/* ==== EXPERIMENTAL API: may change or go in any release (mcpp_receipts.h, "API tiers") ==== */
 /* 1 when `name` is a well-known metric, with its fixed unit and direction
  * (either output may be NULL); 0 otherwise. */
 MCPP_API int mcpp_metric_well_known(const char *name, const char **unit_out,
                                     mcpp_direction *direction_out);
+/* ==== end of EXPERIMENTAL API ==== */
 
 /* ---- Building (for harnesses that emit receipts) ------------------------- */
 

@@ -11,6 +11,8 @@
  *
  * Ownership: the set owns its receipts; pointers from mcpp_receipt_set_at()
  * and mcpp_receipt_set_items() are borrowed and live as long as the set.
+ *
+ * API tier: stable (mcpp_receipts.h, "API tiers").
  */
 #ifndef MCPP_RECEIPTS_RECEIPT_SET_H
 #define MCPP_RECEIPTS_RECEIPT_SET_H

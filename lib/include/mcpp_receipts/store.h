@@ -29,6 +29,9 @@
  *
  * Threads: a store handle is used by one thread at a time; open one handle per
  * thread or process (they may share the file).
+ *
+ * API tier: stable, except the blocks between the "EXPERIMENTAL API" markers
+ * below (mcpp_receipts.h, "API tiers").
  */
 #ifndef MCPP_RECEIPTS_STORE_H
 #define MCPP_RECEIPTS_STORE_H
@@ -176,6 +179,7 @@ typedef struct mcpp_changepoint_settings {
 
 MCPP_API void mcpp_changepoint_settings_default(mcpp_changepoint_settings *out);
 
+/* ==== EXPERIMENTAL API: may change or go in any release (mcpp_receipts.h, "API tiers") ==== */
 /*
  * Finds change points of values[0..n) (all > 0). out_index receives up to
  * `cap` indices i, in increasing order, each the first run after a change;
@@ -185,6 +189,7 @@ MCPP_API void mcpp_changepoint_settings_default(mcpp_changepoint_settings *out);
 MCPP_API int mcpp_changepoints_find(size_t *out_index, size_t cap, size_t *out_count,
                                     const double *values, size_t n,
                                     const mcpp_changepoint_settings *settings);
+/* ==== end of EXPERIMENTAL API ==== */
 
 /* Thread safety: read-only once built; threads may read one at once. */
 typedef struct mcpp_history mcpp_history;
@@ -198,6 +203,7 @@ MCPP_API int mcpp_history_build(mcpp_history **out, mcpp_store *store, const cha
                                 const char *metric, const mcpp_changepoint_settings *settings);
 MCPP_API void mcpp_history_free(mcpp_history *history); /* NULL-safe */
 
+/* ==== EXPERIMENTAL API: may change or go in any release (mcpp_receipts.h, "API tiers") ==== */
 MCPP_API size_t mcpp_history_lane_count(const mcpp_history *history);
 MCPP_API const char *mcpp_history_lane_key(const mcpp_history *history, size_t lane);
 MCPP_API size_t mcpp_history_run_count(const mcpp_history *history, size_t lane);
@@ -209,6 +215,7 @@ MCPP_API double mcpp_history_run_value(const mcpp_history *history, size_t lane,
 MCPP_API size_t mcpp_history_change_count(const mcpp_history *history, size_t lane);
 /* The run index of the first run after the change. */
 MCPP_API size_t mcpp_history_change_run(const mcpp_history *history, size_t lane, size_t change);
+/* ==== end of EXPERIMENTAL API ==== */
 
 /* JSON keys: schema ("mcpp.history/1"), metric, method, lanes [{key, short_key,
  * label, runs [{id, created_at, git_commit, value, segment}], changes [{run,
