@@ -233,24 +233,6 @@ int mcpp_import_has_zone(const char *s)
     return n >= 25 && (s[n - 6] == '+' || s[n - 6] == '-') && s[n - 3] == ':';
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-double mcpp_import_median(const double *values, size_t n)
-{
-    double *tmp = malloc(n * sizeof *tmp);
-    if (!tmp)
-        return values[0];
-    memcpy(tmp, values, n * sizeof *tmp);
-    qsort(tmp, n, sizeof *tmp, cmp_double);
-    double m = n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
-    free(tmp);
-    return m;
-}
-
 int mcpp_import_file_name(char **out, const mcpp_receipt *receipt)
 {
     if (!out || !receipt)
@@ -404,8 +386,11 @@ int mcpp_import_add_samples(mcpp_builder *b, const char *name, const char *unit,
 {
     if (n == 0)
         return MCPP_OK;
-    return mcpp_builder_add_metric(b, name, unit, dir, mcpp_import_median(samples, n),
-                                   n == 1 ? "single" : "median", kind, samples, n);
+    double median = 0;
+    int rc = mcpp_quantile(&median, samples, n, 0.5); /* the validator's median; MCPP_ENOMEM */
+    if (rc != MCPP_OK)
+        return rc;
+    return mcpp_builder_add_metric(b, name, unit, dir, median, n == 1 ? "single" : "median", kind, samples, n);
 }
 
 int mcpp_import_set_cpu(mcpp_builder *b, const char *model, int64_t cores)

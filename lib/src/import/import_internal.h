@@ -59,8 +59,6 @@ void mcpp_import_rfc3339_from_ms(char *buf, size_t cap, int64_t ms);
 /* 1 when `s` carries a time zone (Z or +hh:mm), as created_at requires. */
 int mcpp_import_has_zone(const char *s);
 
-/* The median of n > 0 values (numpy's linear interpolation, as the validator). */
-double mcpp_import_median(const double *values, size_t n);
 
 /*
  * Finishes the builder into a receipt and adds it to `set`. The id is

@@ -161,10 +161,12 @@ static int add_metrics(mcpp_builder *b, const mcpp_mllog *log)
         rc = mcpp_builder_set_string(b, "metrics.primary", "time_to_train_s");
     if (rc == MCPP_OK && log->n_throughput > 0) {
         int one = log->n_throughput == 1;
-        double value = mcpp_import_median(log->throughput, log->n_throughput);
-        rc = mcpp_builder_add_metric(b, "throughput", "samples/s", MCPP_DIRECTION_HIGHER, value,
-                                     one ? "single" : "median", "block", log->throughput,
-                                     log->n_throughput);
+        double value = 0;
+        rc = mcpp_quantile(&value, log->throughput, log->n_throughput, 0.5);
+        if (rc == MCPP_OK)
+            rc = mcpp_builder_add_metric(b, "throughput", "samples/s", MCPP_DIRECTION_HIGHER, value,
+                                         one ? "single" : "median", "block", log->throughput,
+                                         log->n_throughput);
     }
     return rc;
 }

@@ -109,10 +109,12 @@ static int add_time_metric(mcpp_builder *b, const cJSON *stats, double *buf, siz
     for (const cJSON *d = cJSON_IsArray(data) ? data->child : NULL; d && n < cap; d = d->next)
         if (mcpp_import_number(&buf[n], d) && buf[n] > 0)
             n++;
-    int rc = n > 0 ? mcpp_builder_add_metric(b, "time_s", "s", MCPP_DIRECTION_LOWER,
-                                             mcpp_import_median(buf, n), "median", "round", buf, n)
-                   : mcpp_builder_add_metric(b, "time_s", "s", MCPP_DIRECTION_LOWER, median, NULL,
-                                             NULL, NULL, 0);
+    int rc = n > 0 ? mcpp_quantile(&median, buf, n, 0.5) : MCPP_OK; /* the rounds' median, if any */
+    if (rc == MCPP_OK)
+        rc = n > 0 ? mcpp_builder_add_metric(b, "time_s", "s", MCPP_DIRECTION_LOWER, median, "median", "round",
+                                             buf, n)
+                   : mcpp_builder_add_metric(b, "time_s", "s", MCPP_DIRECTION_LOWER, median, NULL, NULL, NULL,
+                                             0);
     if (rc == MCPP_OK)
         rc = mcpp_builder_set_string(b, "metrics.primary", "time_s");
     return rc;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "util/error_internal.h"
+#include "util/quantile.h"
 #include "store/store_internal.h"
 
 void mcpp_changepoint_settings_default(mcpp_changepoint_settings *out)
@@ -28,18 +29,12 @@ void mcpp_changepoint_settings_default(mcpp_changepoint_settings *out)
     out->min_segment = 4;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median of v[0..n), sorting the scratch copy. */
+/* Median of v[0..n), sorting the scratch copy (the library's one quantile). */
 static double median_of(const double *v, size_t n, double *scratch)
 {
     memcpy(scratch, v, n * sizeof *v);
-    qsort(scratch, n, sizeof *scratch, cmp_double);
-    return n % 2 ? scratch[n / 2] : 0.5 * (scratch[n / 2 - 1] + scratch[n / 2]);
+    mcpp_sort_doubles(scratch, n);
+    return mcpp_quantile_sorted(scratch, n, 0.5);
 }
 
 static double noise_sigma(const double *y, size_t n, double *scratch, double *diffs)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "store/history_internal.h"
+#include "util/quantile.h"
 
 size_t mcpp_history_lane_count(const mcpp_history *h) { return h ? h->n_lanes : 0; }
 
@@ -71,21 +72,15 @@ size_t mcpp_history_change_run(const mcpp_history *h, size_t lane, size_t change
     return l && change < l->n_changes ? l->changes[change] : (size_t)-1;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median of runs[from..to). */
+/* Median of runs[from..to); NaN when out of memory (it is only displayed). */
 static double segment_median(const history_lane *l, size_t from, size_t to)
 {
     size_t n = to - from;
     double *v = malloc(n * sizeof *v);
     if (!v) return NAN;
     for (size_t i = 0; i < n; i++) v[i] = l->runs[from + i].value;
-    qsort(v, n, sizeof *v, cmp_double);
-    double m = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    mcpp_sort_doubles(v, n);
+    double m = mcpp_quantile_sorted(v, n, 0.5);
     free(v);
     return m;
 }
