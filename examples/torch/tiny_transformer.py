@@ -112,25 +112,30 @@ def train(args: argparse.Namespace) -> mr.Receipt:
     torch.manual_seed(args.seed)
     if args.threads:
         torch.set_num_threads(args.threads)  # on a shared machine, fewer threads time steadier
+    device = torch.device(args.device)
     model = TinyLM(d=args.d_model, depth=args.depth, moe=(args.experts, args.top_k) if args.moe else None,
-                   graph_break=args.graph_break)
+                   graph_break=args.graph_break).to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
     step_fn = model if args.compile == "eager" else torch.compile(model, backend=args.compile)
     requested = {"compile": "eager" if args.compile == "eager" else "whole_model"}
     if args.attention:
         requested["attention"] = args.attention
+    if args.autocast:
+        requested["precision"] = args.autocast
+    autocast_dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}.get(args.autocast)
     rec = mr.torch.Recorder(lane=lane_of(args), requested=requested, model=model,
                             warmup=args.warmup, measure=args.measure,
                             fields={"run.seed": args.seed, "extra.example": "examples/torch/tiny_transformer.py"})
     gen = torch.Generator().manual_seed(args.seed)
     while not rec.done:
-        batch = torch.randint(0, 256, (args.batch, args.seq_len + 1), generator=gen)
+        batch = torch.randint(0, 256, (args.batch, args.seq_len + 1), generator=gen).to(device)
         with rec.step(tokens=args.batch * args.seq_len):
-            if args.attention:
-                with sdpa_kernel([BACKENDS[args.attention], SDPBackend.MATH]):
+            with torch.autocast(device.type, dtype=autocast_dtype, enabled=autocast_dtype is not None):
+                if args.attention:
+                    with sdpa_kernel([BACKENDS[args.attention], SDPBackend.MATH]):
+                        loss = step_fn(batch)
+                else:
                     loss = step_fn(batch)
-            else:
-                loss = step_fn(batch)
             loss.backward()
             opt.step()
             opt.zero_grad(set_to_none=True)
@@ -144,6 +149,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--out", help="receipt file to write (.json or .yaml)")
     p.add_argument("--compile", default="eager", help="eager, or a torch.compile backend: aot_eager, inductor")
     p.add_argument("--attention", choices=sorted(BACKENDS), help="attention backend to request")
+    p.add_argument("--device", default="cpu", help="cpu, cuda, cuda:1, ...")
+    p.add_argument("--autocast", choices=["bf16", "fp16"], help="autocast the forward to this dtype")
     p.add_argument("--graph-break", action="store_true", help="a deliberate graph break in every block")
     p.add_argument("--moe", action="store_true", help="MoE feed-forward layers")
     p.add_argument("--experts", type=int, default=4)

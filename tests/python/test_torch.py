@@ -288,3 +288,31 @@ def test_a_precision_request_nothing_observed_is_kept_with_a_caveat():
     r = rec.finish()
     assert "backend.precision.requested" not in r and r.extra["torch"]["precision"]["requested"] == "bf16"
     assert any("precision bf16 was requested but not observed" in c for c in r.status.caveats)
+
+
+def test_a_recompile_inside_the_measured_window_is_counted_with_a_caveat():
+    model = torch.nn.Linear(8, 8)
+    compiled = torch.compile(model, backend="aot_eager", dynamic=False)
+    rec = mr.torch.Recorder(lane={"name": "recompile"}, requested={"compile": "whole_model"},
+                            model=model, warmup=1, measure=3)
+    i = 0
+    while not rec.done:
+        rows = 4 if i < 2 else 6  # the input shape changes inside the measured window
+        with rec.step(tokens=rows):
+            compiled(torch.randn(rows, 8)).sum().backward()
+        i += 1
+    r = rec.finish()
+    facts = r.extra["torch"]["compile"]
+    assert facts["recompiles"] >= 1 and facts["recompiles_in_window"] >= 1
+    assert any("recompile" in c for c in r.status.caveats)
+    assert r.compile.posture == "whole_model" and r.startup.state == "cold_boot"
+
+
+def test_bf16_autocast_is_observed_in_the_matrix_multiplies():
+    r = train("--autocast", "bf16")
+    assert r.backend.precision.requested == "bf16" and r.backend.precision.observed == "bf16"
+    assert not r.backend.fallbacks
+    p = r.extra["torch"]["precision"]
+    assert p["param_dtypes"] == ["fp32"] and p["gemm_formats"] == ["bf16"] and p["autocast_inferred"]
+    fp32 = train()
+    assert mr.compare(fp32, r).verdict == "not_comparable"  # precision is must-match

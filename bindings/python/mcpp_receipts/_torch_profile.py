@@ -40,10 +40,12 @@ REQUESTED_ALIASES = {
     "flash_attn": "flash_attn", "flash_attn_2": "flash_attn", "flash_attn_3": "flash_attn",
 }
 
-#: Matrix-multiply operators whose input dtype is the precision the run computes in.
+#: Matrix-multiply operators whose input dtype is the precision the run computes in:
+#: the leaf operators only. Composite ones (aten::linear, aten::matmul,
+#: aten::scaled_dot_product_attention) are recorded before autocast casts their
+#: inputs, so they would report fp32 under bf16 autocast.
 GEMM_OPS = frozenset({
-    "aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::matmul", "aten::linear",
-    "aten::_scaled_mm", "aten::scaled_dot_product_attention",
+    "aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::_scaled_mm",
     "aten::_scaled_dot_product_flash_attention", "aten::_scaled_dot_product_efficient_attention",
     "aten::_scaled_dot_product_cudnn_attention", "aten::_scaled_dot_product_flash_attention_for_cpu",
 })
