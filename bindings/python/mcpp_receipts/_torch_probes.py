@@ -134,7 +134,8 @@ def hardware(dev: torch.device, model: Any) -> tuple[dict[str, Any], dict[str, A
         # A CPU has no accelerator driver or runtime: the kernel and ATen's
         # thread count stand in (both change CPU step times).
         fields["hardware.observed.driver"] = f"{platform.system()} {platform.release()}"
-        fields["hardware.observed.runtime"] = f"ATen CPU, {torch.get_num_threads()} threads"
+        threads = torch.get_num_threads()
+        fields["hardware.observed.runtime"] = f"ATen CPU, {threads} thread{'s' if threads != 1 else ''}"
     local = model_devices(model)
     fields["hardware.observed.accelerator"] = name
     fields["hardware.observed.count"] = local * world_size
