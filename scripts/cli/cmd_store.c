@@ -19,7 +19,7 @@ static const char STORE_HELP[] =
     "       mcpp-receipts store export DB [FILTERS] [--format json|jsonl|yaml]\n"
     "       mcpp-receipts store rm DB ID --reason TEXT\n"
     "       mcpp-receipts store removed DB\n"
-    "       mcpp-receipts store check DB\n\n"
+    "       mcpp-receipts store check DB [--repair]\n\n"
     "FILTERS: --lane SELECTOR (lane key, short key or KEY=VALUE terms, as for claim)\n"
     "         --where COLUMN=VALUE,... (id, tool, git_commit (prefix), name, lane_label, metric)\n"
     "         --since TIME --until TIME (created_at, RFC 3339), --limit N [--newest]\n"
@@ -27,6 +27,8 @@ static const char STORE_HELP[] =
     "A receipt's id is its identity: adding the same receipt again changes nothing (it only\n"
     "rewrites a fast-loading image left by another library version); the same id with other\n"
     "content is refused and the whole add is undone. One add is one transaction.\n"
+    "check re-derives every row's columns and image and the lane summaries from the receipts'\n"
+    "bodies (the truth) and names each difference; --repair rewrites them from the bodies.\n"
     "exit codes: 0 ok, 3 invalid input or a damaged store, 4 internal error\n";
 
 typedef struct store_args {
@@ -36,7 +38,7 @@ typedef struct store_args {
     mcpp_store_query query;
     const char *from_commit, *to_commit, *format, *reason, *limit_text;
     char since_buf[64], until_buf[64]; /* created_at bounds resolved from commits */
-    int keep_going;
+    int keep_going, repair;
 } store_args;
 
 static int fail(int rc)
@@ -68,6 +70,7 @@ static int parse_args(store_args *a, int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "--keep-going") == 0) a->keep_going = 1;
+        else if (strcmp(arg, "--repair") == 0) a->repair = 1;
         else if (strcmp(arg, "--newest") == 0) a->query.newest = 1;
         else if (strncmp(arg, "--", 2) == 0) {
             const char **slot = option_slot(a, arg);
@@ -108,6 +111,20 @@ static int open_store(mcpp_store **out, const char *db, unsigned flags)
     return rc ? fail(rc) : 0;
 }
 
+/* Closes the store, warning when an image was refused on the way (its
+ * receipt was read from its body, so the answer stands; the file is damaged). */
+static void close_store(mcpp_store *store)
+{
+    size_t refused = mcpp_store_images_refused(store);
+    if (refused)
+        fprintf(stderr,
+                "mcpp-receipts: warning: %zu stored image%s failed validation and %s read from %s bod%s instead "
+                "(run 'mcpp-receipts store check' to see which, 'store check --repair' to rewrite them)\n",
+                refused, refused == 1 ? "" : "s", refused == 1 ? "was" : "were", refused == 1 ? "its" : "their",
+                refused == 1 ? "y" : "ies");
+    mcpp_store_close(store);
+}
+
 int cli_store_load(mcpp_receipt_set **out, const char *db, const char *where)
 {
     *out = NULL;
@@ -116,7 +133,7 @@ int cli_store_load(mcpp_receipt_set **out, const char *db, const char *where)
     if (ex) return ex;
     mcpp_store_query q = {NULL, where, NULL, NULL, 0, 0};
     int rc = mcpp_store_query_set(out, store, &q);
-    mcpp_store_close(store);
+    close_store(store);
     return rc ? fail(rc) : 0;
 }
 
@@ -130,7 +147,7 @@ int cli_store_frontier(mcpp_frontier **out, const char *db, const mcpp_policy *p
         if (ex) return ex;
     }
     int rc = mcpp_store_frontier(out, store, policy);
-    mcpp_store_close(store);
+    close_store(store);
     return rc ? fail(rc) : 0;
 }
 
@@ -342,7 +359,7 @@ static int cmd_ls(store_args *a)
     }
     mcpp_policy_free(policy);
     mcpp_receipt_set_free(set);
-    mcpp_store_close(store);
+    close_store(store);
     return ex;
 }
 
@@ -400,11 +417,11 @@ static int cmd_check(store_args *a)
 {
     mcpp_store *store = NULL;
     char *report = NULL;
-    int ex = open_store(&store, a->db, MCPP_STORE_READ_ONLY);
+    int ex = open_store(&store, a->db, a->repair ? 0 : MCPP_STORE_READ_ONLY);
     if (ex) return ex;
-    int rc = mcpp_store_check(&report, store);
+    int rc = a->repair ? mcpp_store_repair(&report, store) : mcpp_store_check(&report, store);
     size_t live = 0, removed = 0;
-    if (report) fputs(report, stdout);
+    if (report) fputs(report, stdout); /* its values are escaped by the library */
     if (rc) ex = fail(rc);
     else if (mcpp_store_count(&live, &removed, store) == MCPP_OK)
         printf("%zu receipts, %zu tombstones, schema version %d\n", live, removed, mcpp_store_schema_version(store));

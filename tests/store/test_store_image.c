@@ -218,7 +218,7 @@ TEST(forged_images_with_a_valid_checksum_never_crash_the_loader)
     size_t len = 0;
     unsigned char *img = stored_image(db, "image-000009", &len);
     mcpp_receipt *r = NULL;
-    CHECK_INT_EQ(mcpp_receipt_image_read(&r, img, len, "forged.db"), MCPP_OK);
+    CHECK_INT_EQ(mcpp_receipt_image_read(&r, img, len, "forged.db", NULL, 0), MCPP_OK);
     mcpp_receipt_free(r);
     free(img);
     sqlite3_close(db);

@@ -149,11 +149,31 @@ MCPP_API int mcpp_store_export(char **out, mcpp_store *store, const mcpp_store_q
 MCPP_API int mcpp_store_count(size_t *out_live, size_t *out_removed, mcpp_store *store);
 
 /*
- * Runs PRAGMA integrity_check and checks that every stored body still loads
- * as a receipt with its id. *out gets one line per problem, or "ok\n"; free
- * with mcpp_free(). Returns MCPP_OK when healthy, MCPP_EINVALID when damaged.
+ * Checks the store against its receipts' bodies, which are the truth: SQLite's
+ * integrity check, then every body loads with its id, every row's columns
+ * and image are what its body gives, and the lane summaries (when marked
+ * valid) are what the bodies make. *out gets one line per difference, or
+ * "ok\n"; free with mcpp_free(). Returns MCPP_OK when healthy, MCPP_EINVALID
+ * when damaged (docs/store.md).
  */
 MCPP_API int mcpp_store_check(char **out, mcpp_store *store);
+
+/*
+ * Rewrites, in one transaction, every row's columns and image that differ
+ * from its body (or that are missing, or of another library build) and
+ * rebuilds the lane summaries from the bodies, then checks again. *out gets
+ * what was repaired and the report of that check; returns as
+ * mcpp_store_check does (a body that does not load, or a damaged file,
+ * cannot be repaired here and remains a problem).
+ */
+MCPP_API int mcpp_store_repair(char **out, mcpp_store *store);
+
+/*
+ * Images of this build refused since the store was opened (damaged or
+ * forged: those receipts were read from their bodies instead). A caller that
+ * loaded receipts warns when it is not 0; `store check` names them.
+ */
+MCPP_API size_t mcpp_store_images_refused(const mcpp_store *store);
 
 /* Tombstones as JSON lines {"id", "reason", "removed_at"}; free with mcpp_free(). */
 MCPP_API int mcpp_store_removed_render(char **out, mcpp_store *store);

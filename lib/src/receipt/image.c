@@ -12,6 +12,7 @@
 #include <malloc.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -269,18 +270,29 @@ static char *new_arena(size_t *head_new, size_t *size_new, const char *old, cons
     return arena;
 }
 
-int mcpp_receipt_image_read(mcpp_receipt **out, const void *blob, size_t len, const char *source_name)
+/* Writes why an image was refused into why[0..why_len) (may be NULL); returns `rc`. */
+static int refused(int rc, char *why, size_t why_len, const char *text)
+{
+    if (why && why_len) snprintf(why, why_len, "%s", text);
+    return rc;
+}
+
+int mcpp_receipt_image_read(mcpp_receipt **out, const void *blob, size_t len, const char *source_name, char *why,
+                            size_t why_len)
 {
     *out = NULL;
     image_header h;
-    if (!blob || len < sizeof h + sizeof(mcpp_receipt)) return MCPP_EINVALID;
+    if (!blob || len < sizeof h + sizeof(mcpp_receipt)) return refused(MCPP_EINVALID, why, why_len, "truncated");
     memcpy(&h, blob, sizeof h);
     const unsigned char *bytes = blob;
-    if (memcmp(h.magic, IMAGE_MAGIC, sizeof h.magic) != 0 || h.fingerprint != fingerprint() ||
-        h.struct_size != sizeof(mcpp_receipt) || len - sizeof h - sizeof(mcpp_receipt) != h.arena_size ||
-        h.head_size == 0 || h.head_size > h.arena_size ||
-        h.checksum != mcpp_checksum_blob(bytes + sizeof h, len - sizeof h, MCPP_FNV_OFFSET))
-        return MCPP_EINVALID;
+    if (memcmp(h.magic, IMAGE_MAGIC, sizeof h.magic) != 0) return refused(MCPP_EINVALID, why, why_len, "not an image");
+    if (h.fingerprint != fingerprint())
+        return refused(MCPP_EUNSUPPORTED, why, why_len, "written by another build of the library");
+    if (h.struct_size != sizeof(mcpp_receipt) || len - sizeof h - sizeof(mcpp_receipt) != h.arena_size ||
+        h.head_size == 0 || h.head_size > h.arena_size)
+        return refused(MCPP_EINVALID, why, why_len, "its sizes do not add up");
+    if (h.checksum != mcpp_checksum_blob(bytes + sizeof h, len - sizeof h, MCPP_FNV_OFFSET))
+        return refused(MCPP_EINVALID, why, why_len, "its checksum does not match");
     mcpp_receipt *r = malloc(sizeof *r);
     if (!r) return mcpp_error_nomem();
     memcpy(r, bytes + sizeof h, sizeof *r);
@@ -288,7 +300,7 @@ int mcpp_receipt_image_read(mcpp_receipt **out, const void *blob, size_t len, co
     int has_id = mcpp_present(r, MCPP_F_id);
     if (head_size(old, h.head_size, has_id) != h.head_size) {
         free(r);
-        return MCPP_EINVALID;
+        return refused(MCPP_EINVALID, why, why_len, "its head is malformed");
     }
     size_t head = 0, size = 0;
     char *arena = new_arena(&head, &size, old, &h, has_id, source_name);
@@ -298,12 +310,14 @@ int mcpp_receipt_image_read(mcpp_receipt **out, const void *blob, size_t len, co
     }
     reloc x = {READ, NULL, 0, arena, size, h.head_size, head, size / sizeof(mcpp_xnode) + 1, 0};
     reloc_receipt(&x, r);
-    if (x.bad) {
+    r->arena = arena;
+    int rc = x.bad ? refused(MCPP_EINVALID, why, why_len, "an offset points outside its arena")
+                   : mcpp_receipt_image_check_values(r, why, why_len);
+    if (rc) {
         mcpp_receipt_arena_free(arena);
         free(r);
-        return MCPP_EINVALID;
+        return rc;
     }
-    r->arena = arena;
     *out = r;
     return MCPP_OK;
 }

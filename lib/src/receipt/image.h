@@ -8,9 +8,9 @@
  * An image is only ever read by the build that could have written it: its
  * header carries a fingerprint of the library version and the receipt layout,
  * and a checksum of the bytes. Anything else — another version, a damaged or
- * truncated blob, an offset outside the arena — is refused with MCPP_EINVALID
- * (the caller then parses the JSON); reading never trusts an offset it has
- * not checked.
+ * truncated blob, an offset outside the arena, a value the binder would have
+ * refused — is refused (the caller then parses the JSON); reading never
+ * trusts an offset or a value it has not checked.
  */
 #ifndef MCPP_RECEIPT_IMAGE_H
 #define MCPP_RECEIPT_IMAGE_H
@@ -24,8 +24,17 @@
 int mcpp_receipt_image_write(unsigned char **out, size_t *out_len, const mcpp_receipt *r);
 
 /* The receipt an image holds, named `source_name` (may be NULL), as if it had
- * just been loaded. MCPP_EINVALID (no message is set: the caller falls back)
- * when the blob is not a valid image of this build; MCPP_ENOMEM. */
-int mcpp_receipt_image_read(mcpp_receipt **out, const void *blob, size_t len, const char *source_name);
+ * just been loaded. Every value is checked as the binder would have checked
+ * it (enum indexes, UTF-8, integer and number ranges, list lengths: see
+ * image_check.c) before it is handed out. MCPP_EUNSUPPORTED when another
+ * build wrote it, MCPP_EINVALID when it is damaged or forged (no message is
+ * set in either case: the caller falls back to the body); `why` (may be
+ * NULL) then gets a line saying what was refused. MCPP_ENOMEM. */
+int mcpp_receipt_image_read(mcpp_receipt **out, const void *blob, size_t len, const char *source_name, char *why,
+                            size_t why_len);
+
+/* Checks the values of a relocated image in place (absent fields are zeroed);
+ * MCPP_EINVALID with the first broken rule in `why` (may be NULL). */
+int mcpp_receipt_image_check_values(mcpp_receipt *r, char *why, size_t why_len);
 
 #endif /* MCPP_RECEIPT_IMAGE_H */

@@ -115,6 +115,11 @@ static int configure(mcpp_store *s)
     return rc ? rc : mcpp_store_summaries_init_if_empty(s);
 }
 
+size_t mcpp_store_images_refused(const mcpp_store *store)
+{
+    return store ? atomic_load(&((mcpp_store *)store)->images_refused) : 0;
+}
+
 const char *mcpp_store_image_column(const mcpp_store *s)
 {
     return s->version >= 4 ? "image" : "NULL";

@@ -49,6 +49,23 @@ static int append_receipt(mcpp_strbuf *b, const mcpp_receipt *r, const char *for
     return MCPP_OK;
 }
 
+typedef struct export_state {
+    mcpp_strbuf *b;
+    const char *format;
+    size_t index;
+} export_state;
+
+static int export_one(void *ctx, mcpp_receipt *r)
+{
+    export_state *e = ctx;
+    int rc = append_receipt(e->b, r, e->format, e->index++);
+    mcpp_receipt_free(r);
+    return rc;
+}
+
+/* Export reads the stored bodies only, never the images (which are a cache
+ * of them that `store check` verifies): what goes out is the receipts' truth,
+ * parsed and written again by this library. */
 int mcpp_store_export(char **out, mcpp_store *store, const mcpp_store_query *query, const char *format)
 {
     if (!out || !store || !format)
@@ -57,16 +74,12 @@ int mcpp_store_export(char **out, mcpp_store *store, const mcpp_store_query *que
     int array = strcmp(format, "json") == 0;
     if (!array && strcmp(format, "jsonl") != 0 && strcmp(format, "yaml") != 0)
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, "format", 0, 0, "unknown export format '%s' (json, jsonl, yaml)", format);
-    mcpp_receipt_set *set = NULL;
-    int rc = mcpp_store_query_set(&set, store, query);
-    if (rc) return rc;
     mcpp_strbuf b;
     mcpp_sb_init(&b, NULL, 0);
     if (array) mcpp_sb_putc(&b, '[');
-    size_t n = mcpp_receipt_set_count(set);
-    for (size_t i = 0; !rc && i < n; i++) rc = append_receipt(&b, mcpp_receipt_set_at(set, i), format, i);
-    if (array) mcpp_sb_puts(&b, n ? "\n]\n" : "]\n");
-    mcpp_receipt_set_free(set);
+    export_state e = {&b, format, 0};
+    int rc = mcpp_store_query_from(store, query, 1, export_one, &e);
+    if (array) mcpp_sb_puts(&b, e.index ? "\n]\n" : "]\n");
     if (rc) {
         mcpp_sb_free(&b);
         return rc;

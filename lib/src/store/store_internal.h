@@ -7,6 +7,7 @@
 
 #include <pthread.h>
 #include <sqlite3.h>
+#include <stdatomic.h>
 
 #include "mcpp_receipts/frontier.h"
 #include "mcpp_receipts/store.h"
@@ -16,6 +17,7 @@ struct mcpp_store {
     char *path;
     int version;
     int read_only;
+    atomic_size_t images_refused; /* damaged or forged images read from their bodies instead */
 };
 
 /*
@@ -102,6 +104,12 @@ int mcpp_store_load_rows_each(mcpp_store *s, sqlite3_stmt *stmt, mcpp_store_rece
 /* Lane keys (default policy) of the live lanes a selector names, as a
  * NULL-terminated array of malloc'ed strings; free with mcpp_store_keys_free. */
 int mcpp_store_select_lanes(char ***out, mcpp_store *s, const char *selector);
+/* The same, reading only bodies (never images) when `bodies_only`. */
+int mcpp_store_select_lanes_from(char ***out, mcpp_store *s, const char *selector, int bodies_only);
+/* mcpp_store_query_each, reading only bodies (never images) when
+ * `bodies_only`: what export does, so that it writes the receipts' truth. */
+int mcpp_store_query_from(mcpp_store *store, const mcpp_store_query *query, int bodies_only, mcpp_store_receipt_fn fn,
+                          void *ctx);
 void mcpp_store_keys_free(char **keys);
 
 /*
@@ -132,6 +140,13 @@ int mcpp_store_summaries_start(mcpp_store_summaries_job *job, mcpp_store *s, con
 int mcpp_store_summaries_finish(mcpp_store_summaries_job *job, mcpp_store *s, const mcpp_receipt *const *added,
                                 size_t n_added, int add_rc);
 int mcpp_store_summaries_invalidate(mcpp_store *s);
+/* `store check`: when marked valid, the stored summaries against those the
+ * bodies make; one report line per difference, counted in *problems. */
+int mcpp_store_summaries_check(struct mcpp_strbuf *report, size_t *problems, mcpp_store *s);
+/* `store check --repair`: every summary rebuilt from the bodies and marked
+ * valid (inside the caller's write transaction); marked stale instead when a
+ * body does not load. */
+int mcpp_store_summaries_rebuild(mcpp_store *s);
 int mcpp_store_summaries_init_if_empty(mcpp_store *s);
 
 #endif /* MCPP_STORE_INTERNAL_H */

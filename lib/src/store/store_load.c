@@ -35,18 +35,22 @@ typedef struct batch {
     size_t n;
     atomic_size_t next_unclaimed; /* the first row no thread has taken to decode */
     const char *name;
+    mcpp_store *store;
     pthread_t worker;
     int decoding; /* 1 while a worker decodes it */
 } batch;
 
 /* A receipt from its image, NULL when this build does not accept the image
- * or it names another id (the row's body is then parsed). */
+ * or it names another id (the row's body is then parsed). An image of this
+ * build that is refused is damaged or forged: it is counted on the store, so
+ * the caller can warn (store check names it, store check --repair rewrites it). */
 static mcpp_receipt *from_image(const batch *b, size_t i)
 {
     mcpp_receipt *r = NULL;
-    if (mcpp_receipt_image_read(&r, b->images[i], b->image_lengths[i], b->name) != MCPP_OK) return NULL;
-    if (strcmp(mcpp_receipt_id(r), b->ids[i]) == 0) return r;
+    int rc = mcpp_receipt_image_read(&r, b->images[i], b->image_lengths[i], b->name, NULL, 0);
+    if (rc == MCPP_OK && strcmp(mcpp_receipt_id(r), b->ids[i]) == 0) return r;
     mcpp_receipt_free(r);
+    if (rc != MCPP_EUNSUPPORTED) atomic_fetch_add(&b->store->images_refused, 1);
     return NULL;
 }
 
@@ -212,6 +216,7 @@ int mcpp_store_load_rows_each(mcpp_store *s, sqlite3_stmt *stmt, mcpp_store_rece
         return mcpp_error_nomem();
     }
     b[0]->name = b[1]->name = s->path;
+    b[0]->store = b[1]->store = s;
     int rc = MCPP_OK, step = SQLITE_DONE, k = 0;
     while (!rc && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
         rc = copy_row(b[k], stmt);

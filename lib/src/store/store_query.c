@@ -58,13 +58,19 @@ static int matched_keys(char ***out, const mcpp_receipt_set *set, const char *se
  */
 int mcpp_store_select_lanes(char ***out, mcpp_store *s, const char *selector)
 {
+    return mcpp_store_select_lanes_from(out, s, selector, 0);
+}
+
+int mcpp_store_select_lanes_from(char ***out, mcpp_store *s, const char *selector, int bodies_only)
+{
+    const char *image = bodies_only ? "NULL" : mcpp_store_image_column(s);
     *out = NULL;
     mcpp_receipt_set *set = NULL;
     char **candidates = NULL;
     char sql[200];
     snprintf(sql, sizeof sql,
              "SELECT id, body, %s FROM receipts WHERE rowid IN (SELECT min(rowid) FROM receipts GROUP BY lane_key)",
-             mcpp_store_image_column(s));
+             image);
     int rc = load_sql(&set, s, sql, NULL);
     if (!rc) rc = matched_keys(&candidates, set, selector);
     mcpp_receipt_set_free(set);
@@ -75,8 +81,7 @@ int mcpp_store_select_lanes(char ***out, mcpp_store *s, const char *selector)
     }
     if ((rc = mcpp_receipt_set_new(&set))) goto done;
     sqlite3_stmt *st = NULL;
-    snprintf(sql, sizeof sql, "SELECT id, body, %s FROM receipts WHERE lane_short = ?2 AND lane_key = ?1",
-             mcpp_store_image_column(s));
+    snprintf(sql, sizeof sql, "SELECT id, body, %s FROM receipts WHERE lane_short = ?2 AND lane_key = ?1", image);
     if ((rc = mcpp_store_prepare(&st, s, sql, "selecting lanes")))
         goto done;
     for (size_t i = 0; !rc && candidates[i]; i++) {
@@ -97,6 +102,7 @@ done:
 
 typedef struct sql_builder {
     const mcpp_store *store;
+    int bodies_only;
     mcpp_strbuf sql;
     const char *binds[MAX_BINDS];
     size_t n_binds;
@@ -144,7 +150,7 @@ static int add_where_terms(sql_builder *q, char *copy)
 static int build_sql(sql_builder *q, char *where_copy, char **lanes, const mcpp_store_query *query)
 {
     mcpp_sb_printf(&q->sql, "SELECT id, body, image FROM (SELECT id, body, %s AS image, created_at FROM receipts WHERE 1",
-                   mcpp_store_image_column(q->store));
+                   q->bodies_only ? "NULL" : mcpp_store_image_column(q->store));
     int rc = MCPP_OK;
     if (lanes) {
         /* the short key finds the rows through the index, the key confirms them */
@@ -185,16 +191,23 @@ static int build_sql(sql_builder *q, char *where_copy, char **lanes, const mcpp_
 int mcpp_store_query_each(mcpp_store *store, const mcpp_store_query *query, mcpp_store_receipt_fn fn, void *ctx)
 {
     if (!store || !fn) return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_store_query_each: NULL argument");
+    return mcpp_store_query_from(store, query, 0, fn, ctx);
+}
+
+int mcpp_store_query_from(mcpp_store *store, const mcpp_store_query *query, int bodies_only, mcpp_store_receipt_fn fn,
+                          void *ctx)
+{
     static const mcpp_store_query all = {NULL, NULL, NULL, NULL, 0, 0};
     if (!query) query = &all;
     sql_builder q;
     memset(&q, 0, sizeof q);
     q.store = store;
+    q.bodies_only = bodies_only;
     mcpp_sb_init(&q.sql, NULL, 0);
     char **lanes = NULL, *where_copy = NULL;
     sqlite3_stmt *st = NULL;
     int rc = MCPP_OK;
-    if (query->lane && (rc = mcpp_store_select_lanes(&lanes, store, query->lane))) goto done;
+    if (query->lane && (rc = mcpp_store_select_lanes_from(&lanes, store, query->lane, bodies_only))) goto done;
     if (query->where && !(where_copy = strdup(query->where))) rc = mcpp_error_nomem();
     if (!rc) rc = build_sql(&q, where_copy, lanes, query);
     if (!rc) rc = mcpp_store_prepare(&st, store, q.sql.data, "querying");

@@ -19,7 +19,9 @@
 #include <string.h>
 
 #include "util/error_internal.h"
+#include "util/escape.h"
 #include "util/hash.h"
+#include "util/strbuf.h"
 #include "policy/policy_internal.h"
 #include "store/store_internal.h"
 #include "analysis/lane_internal.h"
@@ -314,12 +316,14 @@ static int builder_take(void *ctx, mcpp_receipt *receipt)
     return rc;
 }
 
-/* Summaries of every stored receipt under `p`, from the receipts themselves. */
-static int rebuild(summary_builder *b, mcpp_store *s)
+/* Summaries of every stored receipt under `p`, from the receipts themselves
+ * (`bodies_only`: parsing every body, not reading images: what a check compares with). */
+static int rebuild(summary_builder *b, mcpp_store *s, int bodies_only)
 {
     sqlite3_stmt *st = NULL;
     char sql[80];
-    snprintf(sql, sizeof sql, "SELECT id, body, %s FROM receipts ORDER BY rowid", mcpp_store_image_column(s));
+    snprintf(sql, sizeof sql, "SELECT id, body, %s FROM receipts ORDER BY rowid",
+             bodies_only ? "NULL" : mcpp_store_image_column(s));
     int rc = mcpp_store_prepare(&st, s, sql, "reading receipts");
     if (!rc) rc = mcpp_store_load_rows_each(s, st, builder_take, b);
     sqlite3_finalize(st);
@@ -351,7 +355,7 @@ static int frontier_from_receipts(mcpp_frontier **out, mcpp_store *s, const mcpp
     b.p = p;
     int rc = save ? mcpp_store_begin_write(s) : MCPP_OK;
     if (rc) return rc;
-    rc = rebuild(&b, s);
+    rc = rebuild(&b, s, 0);
     if (!rc) rc = mcpp_frontier_from_summaries(out, p, (const mcpp_lane_summary *const *)b.lanes, b.n, 0);
     if (!rc && save) rc = save_all(s, b.lanes, b.n);
     if (save) {
@@ -365,6 +369,122 @@ static int frontier_from_receipts(mcpp_frontier **out, mcpp_store *s, const mcpp
     mcpp_lane_summaries_free(b.lanes, b.n);
     free(b.hashes);
     free(b.table);
+    return rc;
+}
+
+static void builder_free(summary_builder *b)
+{
+    mcpp_lane_summaries_free(b->lanes, b->n);
+    free(b->hashes);
+    free(b->table);
+    memset(b, 0, sizeof *b);
+}
+
+static int by_key(const void *a, const void *b)
+{
+    return strcmp(mcpp_lane_summary_key(*(mcpp_lane_summary *const *)a),
+                  mcpp_lane_summary_key(*(mcpp_lane_summary *const *)b));
+}
+
+/* ---- store check ------------------------------------------------------------------ */
+
+/* A problem line naming the lane by its short key (full keys run to hundreds of bytes). */
+static void summary_problem(mcpp_strbuf *report, size_t *problems, const char *key, const char *what)
+{
+    char short_key[24] = "(null)";
+    if (key && mcpp_lane_key_short(short_key, sizeof short_key, key) != MCPP_OK) snprintf(short_key, sizeof short_key, "?");
+    (*problems)++;
+    mcpp_sb_printf(report, "lane summary %s: ", short_key);
+    mcpp_sb_terminal(report, what);
+    mcpp_sb_putc(report, '\n');
+}
+
+/* One stored summary against the one the bodies make (NULL: none). */
+static int compare_summary(mcpp_strbuf *report, size_t *problems, const mcpp_policy *p, const char *key,
+                           const char *stored, size_t stored_len, const mcpp_lane_summary *made)
+{
+    if (!made) {
+        summary_problem(report, problems, key, "no stored receipt belongs to this lane");
+        return MCPP_OK;
+    }
+    char *text = NULL;
+    int rc = mcpp_lane_summary_serialize(&text, made);
+    if (rc) return rc;
+    if (strlen(text) != stored_len || memcmp(text, stored, stored_len) != 0) {
+        mcpp_lane_summary *back = NULL;
+        int reads = mcpp_lane_summary_deserialize(&back, p, stored, stored_len);
+        mcpp_lane_summary_free(back);
+        if (reads == MCPP_ENOMEM) {
+            rc = reads;
+        } else if (reads) {
+            mcpp_strbuf why;
+            mcpp_sb_init_heap(&why, 128);
+            mcpp_sb_printf(&why, "does not read back (%s)", mcpp_error_last()->message);
+            mcpp_sb_putc(&why, '\0');
+            summary_problem(report, problems, key, why.failed ? "does not read back" : why.data);
+            mcpp_sb_free(&why);
+        } else {
+            summary_problem(report, problems, key, "differs from the summary its receipts make");
+        }
+        mcpp_error_clear();
+    }
+    mcpp_free(text);
+    return rc;
+}
+
+int mcpp_store_summaries_check(mcpp_strbuf *report, size_t *problems, mcpp_store *s)
+{
+    int valid = 0;
+    int rc = summaries_valid(&valid, s);
+    if (rc || !valid) return rc; /* stale ones are rebuilt from the receipts before any use */
+    const mcpp_policy *p = mcpp_policy_or_default(NULL);
+    if (!p) return MCPP_ENOMEM;
+    summary_builder b;
+    memset(&b, 0, sizeof b);
+    b.p = p;
+    if ((rc = rebuild(&b, s, 1)) == MCPP_EINVALID) { /* a body that does not load: reported with the rows */
+        mcpp_error_clear();
+        mcpp_sb_puts(report, "lane summaries: not compared (a body does not load)\n");
+        builder_free(&b);
+        return MCPP_OK;
+    }
+    if (!rc && b.n > 1) qsort(b.lanes, b.n, sizeof *b.lanes, by_key);
+    sqlite3_stmt *st = NULL;
+    if (!rc) rc = mcpp_store_prepare(&st, s, "SELECT lane_key, summary FROM lane_summaries ORDER BY lane_key",
+                                     "checking the lane summaries");
+    size_t next = 0;
+    int step = SQLITE_DONE;
+    while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *key = (const char *)sqlite3_column_text(st, 0);
+        const char *text = (const char *)sqlite3_column_text(st, 1);
+        size_t len = (size_t)sqlite3_column_bytes(st, 1);
+        for (; next < b.n && (!key || strcmp(mcpp_lane_summary_key(b.lanes[next]), key) < 0); next++)
+            summary_problem(report, problems, mcpp_lane_summary_key(b.lanes[next]), "missing");
+        int here = key && next < b.n && strcmp(mcpp_lane_summary_key(b.lanes[next]), key) == 0;
+        rc = compare_summary(report, problems, p, key, text ? text : "", text ? len : 0, here ? b.lanes[next] : NULL);
+        if (here) next++;
+    }
+    if (!rc && step != SQLITE_DONE) rc = mcpp_store_sqlite_error(s, step, "checking the lane summaries");
+    for (; !rc && next < b.n; next++) summary_problem(report, problems, mcpp_lane_summary_key(b.lanes[next]), "missing");
+    sqlite3_finalize(st);
+    builder_free(&b);
+    return rc;
+}
+
+int mcpp_store_summaries_rebuild(mcpp_store *s)
+{
+    const mcpp_policy *p = mcpp_policy_or_default(NULL);
+    if (!p) return MCPP_ENOMEM;
+    summary_builder b;
+    memset(&b, 0, sizeof b);
+    b.p = p;
+    int rc = rebuild(&b, s, 1);
+    if (!rc) rc = save_all(s, b.lanes, b.n);
+    else if (rc == MCPP_EINVALID) { /* a body that does not load: the next frontier reports it */
+        mcpp_error_clear();
+        rc = mcpp_store_summaries_invalidate(s);
+    }
+    builder_free(&b);
     return rc;
 }
 

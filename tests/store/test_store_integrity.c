@@ -1,0 +1,376 @@
+/*
+ * test_store_integrity.c — the body is the truth, everything else a verified
+ * cache (issue 28). Images forged with a valid checksum — an enum index out
+ * of range either way, a string that is not UTF-8, an integer beyond 2^53, a
+ * value changed within its range — never crash a query and never change an
+ * export; the refused ones are counted and read from their bodies; `store
+ * check` names each one (and tampered row columns and lane summaries), and
+ * `store check --repair` rewrites them from the bodies, after which check is
+ * ok and the frontier is the one the bodies make.
+ */
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../test_util.h"
+#include "mcpp_receipts.h"
+#include "receipt/image.h"
+#include "receipt/receipt_internal.h"
+#include "store_fixture.h"
+#include "util/hash.h"
+
+#define RUNS 12
+#define HEADER 40      /* bytes of an image's header */
+#define CHECKSUM_AT 16 /* where its checksum sits   */
+#define FIELDS_AT (HEADER + offsetof(mcpp_receipt, f))
+#define ARENA_AT (HEADER + sizeof(mcpp_receipt))
+#define VICTIM "integrity-000005"
+
+static char tmpdir[128];
+
+static const char *db_path(const char *name)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    return path;
+}
+
+static void run_sql(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    sqlite3_open(path, &db);
+    char *err = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK) {
+        fprintf(stderr, "sql: %s\n", err);
+        abort();
+    }
+    sqlite3_close(db);
+}
+
+static void make_store(const char *name)
+{
+    unlink(db_path(name));
+    mcpp_store *s = NULL;
+    if (mcpp_store_open(&s, db_path(name), MCPP_STORE_CREATE) != MCPP_OK) abort();
+    mcpp_receipt *rs[RUNS];
+    for (size_t i = 0; i < RUNS; i++) rs[i] = fixture_numbered("integrity", i, 400000.0 + 37.0 * (double)i);
+    if (mcpp_store_add(NULL, s, (const mcpp_receipt *const *)rs, RUNS) != MCPP_OK) abort();
+    for (size_t i = 0; i < RUNS; i++) mcpp_receipt_free(rs[i]);
+    mcpp_store_close(s);
+}
+
+static unsigned char *stored_image(const char *path, const char *id, size_t *len)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    unsigned char *copy = NULL;
+    sqlite3_open(path, &db);
+    sqlite3_prepare_v2(db, "SELECT image FROM receipts WHERE id = ?1", -1, &st, NULL);
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        *len = (size_t)sqlite3_column_bytes(st, 0);
+        copy = malloc(*len);
+        memcpy(copy, sqlite3_column_blob(st, 0), *len);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    if (!copy) abort();
+    return copy;
+}
+
+/* Stores `img` as id's image with a checksum that matches (what a forger does). */
+static void put_image(const char *path, const char *id, unsigned char *img, size_t len)
+{
+    uint64_t sum = mcpp_checksum_blob(img + HEADER, len - HEADER, MCPP_FNV_OFFSET);
+    memcpy(img + CHECKSUM_AT, &sum, sizeof sum);
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    sqlite3_open(path, &db);
+    sqlite3_prepare_v2(db, "UPDATE receipts SET image = ?2 WHERE id = ?1", -1, &st, NULL);
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 2, img, (int)len, SQLITE_TRANSIENT);
+    if (sqlite3_step(st) != SQLITE_DONE) abort();
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+}
+
+/* The first field of `storage` present in the stored fixture (and, for
+ * enums, with names), read from a receipt of the image. */
+static int present_field(const char *path, int storage)
+{
+    size_t len = 0;
+    unsigned char *img = stored_image(path, VICTIM, &len);
+    mcpp_receipt *r = NULL;
+    if (mcpp_receipt_image_read(&r, img, len, NULL, NULL, 0) != MCPP_OK) abort();
+    int found = -1;
+    for (int id = 0; id < MCPP_FIELD_COUNT && found < 0; id++)
+        if (mcpp_present(r, id) && mcpp_schema_entries[id].storage == storage &&
+            (storage != MCPP_ST_STRING || !mcpp_schema_entries[id].info.enum_names) && id != MCPP_F_id)
+            found = id;
+    mcpp_receipt_free(r);
+    free(img);
+    if (found < 0) abort();
+    return found;
+}
+
+/* The JSON lines an export of the store writes. */
+static char *export_text(const char *path)
+{
+    mcpp_store *s = NULL;
+    char *text = NULL;
+    if (mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY) != MCPP_OK) abort();
+    CHECK_INT_EQ(mcpp_store_export(&text, s, NULL, "jsonl"), MCPP_OK);
+    mcpp_store_close(s);
+    return text;
+}
+
+/* Every receipt of a query, written as JSON lines, and the images refused on the way. */
+static char *query_text(const char *path, size_t *refused)
+{
+    mcpp_store *s = NULL;
+    mcpp_receipt_set *set = NULL;
+    if (mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY) != MCPP_OK) abort();
+    CHECK_INT_EQ(mcpp_store_query_set(&set, s, NULL), MCPP_OK);
+    size_t cap = 1 << 16, used = 0;
+    char *all = calloc(1, cap);
+    for (size_t i = 0; set && i < mcpp_receipt_set_count(set); i++) {
+        char *json = NULL;
+        size_t len = 0;
+        CHECK_INT_EQ(mcpp_receipt_write(&json, &len, mcpp_receipt_set_items(set)[i], MCPP_FORMAT_JSON), MCPP_OK);
+        while (used + len + 1 >= cap) all = realloc(all, cap *= 2);
+        memcpy(all + used, json, len);
+        used += len;
+        all[used] = '\0';
+        mcpp_free(json);
+    }
+    *refused = mcpp_store_images_refused(s);
+    mcpp_receipt_set_free(set);
+    mcpp_store_close(s);
+    return all;
+}
+
+/* `store check` (or --repair) on the store: its status and report. */
+static int check_report(const char *path, char **report, int repair)
+{
+    mcpp_store *s = NULL;
+    if (mcpp_store_open(&s, path, repair ? 0 : MCPP_STORE_READ_ONLY) != MCPP_OK) abort();
+    int rc = repair ? mcpp_store_repair(report, s) : mcpp_store_check(report, s);
+    mcpp_store_close(s);
+    return rc;
+}
+
+static char *frontier_text(const char *path)
+{
+    mcpp_store *s = NULL;
+    mcpp_frontier *f = NULL;
+    char *text = NULL;
+    if (mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY) != MCPP_OK) abort();
+    CHECK_INT_EQ(mcpp_store_frontier(&f, s, NULL), MCPP_OK);
+    if (f) CHECK_INT_EQ(mcpp_frontier_render(&text, f, MCPP_OUTPUT_JSON), MCPP_OK);
+    mcpp_frontier_free(f);
+    mcpp_store_close(s);
+    return text;
+}
+
+/* Forges VICTIM's image with `edit`, then: queries and exports are what the
+ * bodies say, `refused_want` images were refused, check names the victim
+ * with `words` and fails, a repair makes check ok and loads from images. */
+static void forged_case(const char *name, void (*edit)(unsigned char *img, size_t len, const char *path),
+                        size_t refused_want, const char *words)
+{
+    make_store(name);
+    const char *path = db_path(name);
+    size_t refused = 0;
+    char *want_query = query_text(path, &refused);
+    char *want_export = export_text(path);
+    CHECK_INT_EQ((long long)refused, 0);
+    size_t len = 0;
+    unsigned char *img = stored_image(path, VICTIM, &len);
+    edit(img, len, path);
+    put_image(path, VICTIM, img, len);
+    free(img);
+
+    char *got_export = export_text(path);
+    if (got_export && want_export) CHECK_STR_EQ(got_export, want_export); /* export reads the bodies */
+    char *got_query = query_text(path, &refused);
+    CHECK_INT_EQ((long long)refused, (long long)refused_want);
+    if (refused_want && got_query && want_query) CHECK_STR_EQ(got_query, want_query);
+    free(got_query);
+    free(got_export);
+
+    char *report = NULL;
+    CHECK_INT_EQ(check_report(path, &report, 0), MCPP_EINVALID);
+    if (report) {
+        CHECK_CONTAINS(report, "image " VICTIM ": ");
+        CHECK_CONTAINS(report, words);
+    }
+    mcpp_free(report);
+    report = NULL;
+    CHECK_INT_EQ(check_report(path, &report, 1), MCPP_OK);
+    if (report) {
+        CHECK_CONTAINS(report, "repaired: 1 row rewritten");
+        CHECK_CONTAINS(report, "after the repair:\nok\n");
+    }
+    mcpp_free(report);
+    got_query = query_text(path, &refused);
+    CHECK_INT_EQ((long long)refused, 0);
+    if (got_query && want_query) CHECK_STR_EQ(got_query, want_query);
+    free(got_query);
+    free(want_query);
+    mcpp_free(want_export);
+}
+
+static void enum_to_100(unsigned char *img, size_t len, const char *path)
+{
+    (void)len;
+    img[FIELDS_AT + mcpp_schema_entries[present_field(path, MCPP_ST_ENUM)].offset] = 100;
+}
+
+static void enum_to_minus_7(unsigned char *img, size_t len, const char *path)
+{
+    (void)len;
+    img[FIELDS_AT + mcpp_schema_entries[present_field(path, MCPP_ST_ENUM)].offset] = (unsigned char)-7;
+}
+
+static void int_beyond_2_53(unsigned char *img, size_t len, const char *path)
+{
+    (void)len;
+    int64_t v = (int64_t)1 << 60;
+    memcpy(img + FIELDS_AT + mcpp_schema_entries[present_field(path, MCPP_ST_INT)].offset, &v, sizeof v);
+}
+
+static void int_doubled(unsigned char *img, size_t len, const char *path)
+{
+    (void)len;
+    size_t at = FIELDS_AT + mcpp_schema_entries[present_field(path, MCPP_ST_INT)].offset;
+    int64_t v;
+    memcpy(&v, img + at, sizeof v);
+    v = v * 2 + 2;
+    memcpy(img + at, &v, sizeof v);
+}
+
+/* The first byte of a present string field becomes 0xFF (never valid UTF-8). */
+static void string_not_utf8(unsigned char *img, size_t len, const char *path)
+{
+    uintptr_t stored;
+    memcpy(&stored, img + FIELDS_AT + mcpp_schema_entries[present_field(path, MCPP_ST_STRING)].offset, sizeof stored);
+    size_t at = ARENA_AT + (size_t)(stored - 1);
+    if (stored == 0 || at >= len) abort();
+    img[at] = 0xFF;
+}
+
+TEST(an_enum_index_of_100_is_refused_and_the_body_answers)
+{
+    forged_case("enum100.db", enum_to_100, 1, "enum index 100 is out of range");
+}
+
+TEST(an_enum_index_of_minus_7_is_refused_and_the_body_answers)
+{
+    forged_case("enum-7.db", enum_to_minus_7, 1, "enum index -7 is out of range");
+}
+
+TEST(an_integer_beyond_2_53_is_refused)
+{
+    forged_case("int53.db", int_beyond_2_53, 1, "outside +-2^53");
+}
+
+TEST(a_string_that_is_not_utf8_is_refused)
+{
+    forged_case("utf8.db", string_not_utf8, 1, "not valid UTF-8");
+}
+
+/* A value changed within its range passes validation (only the body could
+ * say otherwise); check names the field with both values, export and repair
+ * go by the body. */
+TEST(a_value_changed_within_range_is_named_by_check_and_repaired)
+{
+    forged_case("seq.db", int_doubled, 0, ", its body says ");
+}
+
+TEST(tampered_row_columns_are_named_and_repaired)
+{
+    make_store("columns.db");
+    const char *path = db_path("columns.db");
+    run_sql(path, "UPDATE receipts SET lane_key = 'forged', metric_value = 1 WHERE id = '" VICTIM "'");
+    char *report = NULL;
+    CHECK_INT_EQ(check_report(path, &report, 0), MCPP_EINVALID);
+    if (report) {
+        CHECK_CONTAINS(report, "row " VICTIM ": column lane_key is 'forged', its body gives '");
+        CHECK_CONTAINS(report, "column metric_value differs from its body");
+    }
+    mcpp_free(report);
+    report = NULL;
+    CHECK_INT_EQ(check_report(path, &report, 1), MCPP_OK);
+    if (report) CHECK_CONTAINS(report, "after the repair:\nok\n");
+    mcpp_free(report);
+}
+
+TEST(tampered_and_missing_lane_summaries_are_named_and_rebuilt)
+{
+    make_store("summaries.db");
+    const char *path = db_path("summaries.db");
+    char *want = frontier_text(path);
+    /* one summary loses a run from its values, an invented lane appears */
+    run_sql(path, "UPDATE lane_summaries SET summary = replace(summary, '\"values\": [', '\"values\": [1, ')");
+    run_sql(path, "INSERT INTO lane_summaries SELECT 'invented', summary FROM lane_summaries LIMIT 1");
+    char *got = frontier_text(path);
+    if (got && want) CHECK(strcmp(got, want) != 0); /* the cache is read as it is... */
+    free(got);
+    char *report = NULL;
+    CHECK_INT_EQ(check_report(path, &report, 0), MCPP_EINVALID); /* ...and check says so */
+    if (report) {
+        CHECK_CONTAINS(report, "differs from the summary its receipts make");
+        CHECK_CONTAINS(report, ": no stored receipt belongs to this lane");
+    }
+    mcpp_free(report);
+    report = NULL;
+    run_sql(path, "DELETE FROM lane_summaries WHERE lane_key = 'invented'");
+    run_sql(path, "DELETE FROM lane_summaries WHERE rowid = (SELECT min(rowid) FROM lane_summaries)");
+    CHECK_INT_EQ(check_report(path, &report, 0), MCPP_EINVALID);
+    if (report) CHECK_CONTAINS(report, ": missing");
+    mcpp_free(report);
+    report = NULL;
+    CHECK_INT_EQ(check_report(path, &report, 1), MCPP_OK);
+    if (report) CHECK_CONTAINS(report, "lane summaries rebuilt");
+    mcpp_free(report);
+    got = frontier_text(path);
+    if (got && want) CHECK_STR_EQ(got, want);
+    free(got);
+    free(want);
+}
+
+TEST(a_body_that_does_not_load_stays_a_problem_after_a_repair)
+{
+    make_store("body.db");
+    const char *path = db_path("body.db");
+    run_sql(path, "UPDATE receipts SET body = '{' WHERE id = '" VICTIM "'");
+    char *report = NULL;
+    CHECK_INT_EQ(check_report(path, &report, 1), MCPP_EINVALID);
+    if (report) {
+        CHECK_CONTAINS(report, "after the repair:\nbody " VICTIM ": no longer loads: ");
+    }
+    mcpp_free(report);
+}
+
+int main(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/mcpp-store-integrity-XXXXXX");
+    if (!mkdtemp(tmpdir)) return 1;
+    RUN(an_enum_index_of_100_is_refused_and_the_body_answers);
+    RUN(an_enum_index_of_minus_7_is_refused_and_the_body_answers);
+    RUN(an_integer_beyond_2_53_is_refused);
+    RUN(a_string_that_is_not_utf8_is_refused);
+    RUN(a_value_changed_within_range_is_named_by_check_and_repaired);
+    RUN(tampered_row_columns_are_named_and_repaired);
+    RUN(tampered_and_missing_lane_summaries_are_named_and_rebuilt);
+    RUN(a_body_that_does_not_load_stays_a_problem_after_a_repair);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);
+    free(fixture_base);
+    TEST_MAIN_END();
+}
