@@ -60,6 +60,25 @@ contains "a removed id is not added back" "$tmp/out" "skipped 2 removed earlier"
 "$M" store check "$DB" >"$tmp/out" 2>&1; check "check exits 0 on a healthy store" 0 $?
 contains "check says ok" "$tmp/out" "^ok"
 
+# the body is the truth: a damaged image and a tampered column are named, warned about, repaired
+if command -v sqlite3 >/dev/null 2>&1; then
+  cp "$DB" "$tmp/tamper.db"
+  sqlite3 "$tmp/tamper.db" "UPDATE receipts SET image = X'00' WHERE rowid = (SELECT min(rowid) FROM receipts);
+    UPDATE receipts SET lane_label = 'forged' WHERE rowid = (SELECT max(rowid) FROM receipts)"
+  "$M" store ls "$tmp/tamper.db" >"$tmp/out" 2>"$tmp/err"; check "ls of a store with a damaged image exits 0" 0 $?
+  contains "ls warns that an image was read from its body" "$tmp/err" "1 stored image failed validation"
+  "$M" store check "$tmp/tamper.db" >"$tmp/out" 2>&1; check "check of a tampered store exits 3" 3 $?
+  contains "check names the refused image" "$tmp/out" "^image .*: refused (truncated); loads from its body"
+  contains "check names the tampered column" "$tmp/out" "^row .*: column lane_label is 'forged', its body gives"
+  "$M" store check "$tmp/tamper.db" --repair >"$tmp/out" 2>&1; check "check --repair exits 0" 0 $?
+  contains "the repair rewrote both rows" "$tmp/out" "repaired: 2 rows rewritten from their bodies"
+  "$M" store check "$tmp/tamper.db" >"$tmp/out" 2>&1; check "check after the repair exits 0" 0 $?
+  "$M" store ls "$tmp/tamper.db" >"$tmp/out" 2>"$tmp/err"
+  check "ls after the repair warns of nothing" 0 "$(wc -c <"$tmp/err" | tr -d ' ')"
+else
+  echo "skip: sqlite3 (the command-line shell) is not installed; tampered-store CLI cases not run"
+fi
+
 # analysis commands read the store
 "$M" frontier --store "$DB" --format json >"$tmp/out" 2>&1; check "frontier --store exits 0" 0 $?
 contains "frontier --store sees the stored receipts (all but the removed one)" "$tmp/out" "\"receipts\": $((N - 1))"
