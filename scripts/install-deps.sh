@@ -6,7 +6,7 @@ set -euo pipefail
 PACKAGES=(build-essential cmake pkg-config libcjson-dev libyaml-dev libsqlite3-dev sqlite3 liblua5.4-dev lua5.4
           libopenblas-dev python3-venv python3-dev libbenchmark-dev
           clang libclang-rt-14-dev # clang + its libFuzzer runtime: tests/fuzz (scripts/fuzz.sh)
-          chromium python3-pil python3-yaml # headless Chromium renders HTML to PNG (tests/python, tests/report);
+          chromium python3-pil python3-yaml python3-lxml # headless Chromium renders HTML to PNG (tests/python, tests/report);
                                             # PIL reads the PNGs, PyYAML reads action.yml (tests/ci)
           hyperfine golang-go # real hyperfine and go test -bench output: tests/import, tests/data/make_import_data.sh
           locales) # de_DE.UTF-8 (comma decimal point): the locale tests (docs/output-safety.md)

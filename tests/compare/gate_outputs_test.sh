@@ -98,4 +98,23 @@ check compare_markdown_folds_all_rows grep -q '<details><summary>All' "$W/c.md"
 "$BIN" frontier "$EX" --output json="$W/f.json" > /dev/null 2>&1
 check frontier_writes_json python3 -c "
 import json; assert json.load(open('$W/f.json'))['schema'] == 'mcpp.frontier/1'"
+# XML 1.0 forbids U+FFFE/U+FFFF and raw control characters: a receipt id that
+# holds them is shown escaped, and the JUnit stays well formed (issue 28).
+sed 's/"id": "[^"]*"/"id": "run3\\ufffe\\uffff\\u0085\\u001b[31m"/' "$EX/nam56r_padded_run3.json" > "$W/fffe.json"
+"$BIN" gate --baseline "$EX/nam56r_padded.json" --baseline "$EX/nam56r_padded_run2.json" \
+    --candidate "$W/fffe.json" --output junit="$W/fffe.xml" > /dev/null
+check junit_with_xml_forbidden_characters_parses python3 -c "
+import xml.etree.ElementTree as ET
+names = [c.get('name') for c in ET.parse('$W/fffe.xml').getroot().iter('testcase')]
+assert names == ['run3\\\\uFFFE\\\\uFFFF\\\\u0085\\\\x1B[31m primary'], names
+"
+if python3 -c "import lxml" 2>/dev/null; then
+    check junit_with_xml_forbidden_characters_parses_with_lxml python3 -c "
+from lxml import etree
+root = etree.parse('$W/fffe.xml').getroot()
+assert len(root.findall('.//testcase')) == 1
+"
+else
+    echo "skip - junit_with_xml_forbidden_characters_parses_with_lxml: python3-lxml is not installed (scripts/install-deps.sh installs it)"
+fi
 exit $fail

@@ -338,6 +338,35 @@ check("time_limits_are_arguments_of_policy", function()
   eq(ok, false)
 end)
 
+-- Text from a receipt, a policy or an error is escaped exactly as the CLI
+-- prints it (issue 28: tostring(receipt) and policy errors sent raw ESC/BEL).
+local RAW = "[%z\1-\8\11-\31\127]"
+check("tostring_and_errors_escape_control_characters_as_the_cli_does", function()
+  local f = assert(io.open(examples .. "/nam56r_padded.json"))
+  local text = f:read("a")
+  f:close()
+  local hostile = "run\27]0;pwned\7\27[31mred"
+  local doc = text:gsub('"id": "[^"]*"', '"id": "run\\u001b]0;pwned\\u0007\\u001b[31mred"', 1)
+  local r = mr.loads(doc)
+  eq(r.id, hostile, "the value itself is kept as it is")
+  local shown = tostring(r)
+  assert(not shown:find(RAW), shown)
+  assert(shown:find("run\\x1B]0;pwned\\x07\\x1B[31mred", 1, true), shown)
+  local ok, err = pcall(mr.loads, (doc:gsub('"top_k"', '"top\\u001b[2Jk"', 1)))
+  eq(ok, false, "an unknown field fails")
+  assert(not tostring(err):find(RAW), tostring(err))
+  assert(tostring(err):find("top\\x1B[2Jk", 1, true), tostring(err))
+  local path = os.tmpname()
+  local pf = assert(io.open(path, "w"))
+  pf:write('return { name = "p", version = 1, dimensions = { ["x\\27[31m"] = { role = "bogus" } } }\n')
+  pf:close()
+  local ok2, perr = pcall(mr.policy, path)
+  os.remove(path)
+  eq(ok2, false, "a broken policy fails")
+  assert(not tostring(perr):find(RAW), tostring(perr))
+  assert(tostring(perr):find("unknown key 'x\\x1B[31m'", 1, true), tostring(perr))
+end)
+
 -- A host script may switch to a comma-decimal locale; the library's numbers
 -- must not follow it (docs/output-safety.md).
 if os.setlocale("de_DE.UTF-8") then

@@ -80,6 +80,35 @@ static void set_string_field(lua_State *L, const char *key, const char *value)
     lua_setfield(L, -2, key);
 }
 
+/* Pushes `s` escaped as the CLI prints text for a terminal (mcpp_output_escape,
+ * TEXT: control characters as \xNN, C1 controls and bidi overrides as
+ * \uXXXX), line by line when `keep_newlines`: a receipt's id, a policy's name
+ * and error messages quoting either are never sent to a terminal raw. */
+static void push_escaped(lua_State *L, const char *s, int keep_newlines)
+{
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (const char *line = s ? s : "";;) {
+        const char *end = keep_newlines ? strchr(line, '\n') : NULL;
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        lua_pushlstring(L, line, n); /* a NUL-terminated copy of the line */
+        char *text = NULL;
+        if (mcpp_output_escape(&text, lua_tostring(L, -1), MCPP_OUTPUT_TEXT) == MCPP_OK) {
+            lua_pop(L, 1);
+            luaL_addstring(&b, text);
+            mcpp_free(text);
+        } else {
+            lua_pop(L, 1);
+            luaL_addstring(&b, "(out of memory)");
+        }
+        if (!end)
+            break;
+        luaL_addchar(&b, '\n');
+        line = end + 1;
+    }
+    luaL_pushresult(&b);
+}
+
 /* The error object's `kind`: the stable name of the enum (what Python's
  * mapper switches on too), or the status name when the failure has none. */
 static const char *kind_text(int code, mcpp_error_kind kind)
@@ -102,7 +131,8 @@ static int raise_error(lua_State *L, int code, mcpp_error_kind kind, const char 
     lua_setfield(L, -2, "code");
     set_string_field(L, "status", mcpp_status_name(code));
     set_string_field(L, "kind", kind_text(code, kind));
-    set_string_field(L, "message", message && *message ? message : mcpp_status_name(code));
+    push_escaped(L, message && *message ? message : mcpp_status_name(code), 1);
+    lua_setfield(L, -2, "message");
     set_string_field(L, "path", file);
     set_string_field(L, "field", field);
     if (line > 0) {
@@ -275,8 +305,9 @@ static int receipt_tostring(lua_State *L)
     mcpp_value name;
     int has_name = mcpp_receipt_get(r->receipt, "lane.name", &name) == MCPP_OK &&
                    name.type == MCPP_TYPE_STRING;
-    lua_pushfstring(L, "mcpp_receipts.receipt %s (%s)", mcpp_receipt_id(r->receipt),
-                    has_name ? name.string : "unnamed lane");
+    push_escaped(L, mcpp_receipt_id(r->receipt), 0);
+    push_escaped(L, has_name ? name.string : "unnamed lane", 0);
+    lua_pushfstring(L, "mcpp_receipts.receipt %s (%s)", lua_tostring(L, -2), lua_tostring(L, -1));
     return 1;
 }
 
@@ -475,9 +506,11 @@ static int policy_tostring(lua_State *L)
     lua_policy *p = luaL_checkudata(L, 1, POLICY_MT);
     if (!p->policy)
         lua_pushliteral(L, "mcpp_receipts.policy (closed)");
-    else
-        lua_pushfstring(L, "mcpp_receipts.policy %s (%d dimensions, %d rules)", mcpp_policy_name(p->policy),
+    else {
+        push_escaped(L, mcpp_policy_name(p->policy), 0);
+        lua_pushfstring(L, "mcpp_receipts.policy %s (%d dimensions, %d rules)", lua_tostring(L, -1),
                         (int)mcpp_policy_dimension_count(p->policy), (int)mcpp_policy_rule_count(p->policy));
+    }
     return 1;
 }
 

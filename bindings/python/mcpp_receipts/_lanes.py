@@ -44,5 +44,5 @@ class LaneSummary(_core.LaneSummary):
         return (_restore_summary, (self.serialize(), self.policy))
 
     def __repr__(self) -> str:
-        return (f"<LaneSummary {self.key or '(empty)'}: {self.receipt_count} receipts, "
+        return (f"<LaneSummary {_core.escape_text(self.key) or '(empty)'}: {self.receipt_count} receipts, "
                 f"{self.status}>")

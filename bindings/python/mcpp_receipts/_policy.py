@@ -151,7 +151,9 @@ class Policy(_core.Policy):
     def _repr_html_(self) -> str:
         """Dimensions by role with their fields, then noise, gate, adjacency and
         rules; explicit text colours so dark notebook themes stay legible."""
-        e = html.escape
+        def e(text: str) -> str:  # escaped as the CLI prints it, then for HTML
+            return html.escape(_core.escape_text(text))
+
         role_colours = {"must_match": "#fde2e1", "qualify": "#fff4d6", "ignore": "#eeeeee"}
         rows = []
         for name, d in self.dimensions.items():

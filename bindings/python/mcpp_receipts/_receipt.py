@@ -16,6 +16,12 @@ from typing import Any, overload
 from . import _core
 from ._extras import require
 
+
+def _h(value: Any) -> str:
+    """HTML of text from a receipt: escaped as the CLI prints it (control
+    characters, C1 controls and bidi overrides shown, never sent), then for HTML."""
+    return html.escape(_core.escape_text(str(value)))
+
 # ---- the schema, read once from the C library --------------------------------
 
 #: path -> (type name, enum names or None, one-line doc)
@@ -180,16 +186,16 @@ class Receipt(_core.Receipt):
             # plain top-level fields (schema, id, created_at) share one block
             top = "." in path or FIELDS.get(path, ("",))[0] == "object"
             groups.setdefault(path.split(".")[0] if top else "top level", []).append(
-                f'<tr><td style="text-align:left"><code>{html.escape(path)}</code></td>'
-                f'<td style="text-align:left">{html.escape(str(shown))}</td></tr>'
+                f'<tr><td style="text-align:left"><code>{_h(path)}</code></td>'
+                f'<td style="text-align:left">{_h(str(shown))}</td></tr>'
             )
         sections = "".join(
             f'<details open><summary style="background:#e8eaf6;color:#1a1a1a;padding:0 .4em">'
-            f"<b>{html.escape(section)}</b> ({len(rows)} field{'s' if len(rows) != 1 else ''})"
+            f"<b>{_h(section)}</b> ({len(rows)} field{'s' if len(rows) != 1 else ''})"
             f'</summary><table class="mcpp-receipt">{"".join(rows)}</table></details>'
             for section, rows in groups.items()
         )
-        title = html.escape(f"Receipt {self.id}")
+        title = _h(f"Receipt {self.id}")
         return f'<div class="mcpp-receipt"><b>{title}</b>{sections}</div>'
 
 
@@ -315,10 +321,10 @@ class ReceiptSet(Sequence[Receipt]):
         for r in self._items[:preview]:
             by_key[r.id] = lanes.get(_core.lane_key(r, None)[0])
         rows = "".join(
-            f"<tr><td><code>{html.escape(str(r.id))}</code></td>"
-            f"<td>{html.escape(str(r.filename or '—'))}</td>"
-            f"<td>{html.escape(by_key[r.id].display_label if by_key.get(r.id) else '—')}</td>"
-            f"<td>{html.escape(_headline_text(r))}</td></tr>"
+            f"<tr><td><code>{_h(str(r.id))}</code></td>"
+            f"<td>{_h(str(r.filename or '—'))}</td>"
+            f"<td>{_h(by_key[r.id].display_label if by_key.get(r.id) else '—')}</td>"
+            f"<td>{_h(_headline_text(r))}</td></tr>"
             for r in self._items[:preview]
         )
         more = (f"<tr><td colspan=4>… {len(self._items) - preview} more receipts</td></tr>"
@@ -330,7 +336,7 @@ class ReceiptSet(Sequence[Receipt]):
                 f"lane{'s' if len(lanes) != 1 else ''}")
         errors = ""
         if self.errors:
-            items = "".join(f"<li><code>{html.escape(str(e))}</code></li>" for e in self.errors[:20])
+            items = "".join(f"<li><code>{_h(str(e))}</code></li>" for e in self.errors[:20])
             extra = f"<li>… {len(self.errors) - 20} more</li>" if len(self.errors) > 20 else ""
             errors = (f'<div style="background:#fde2e1;color:#1a1a1a;padding:.2em .4em">'
                       f"{len(self.errors)} failed to load:<ul>{items}{extra}</ul></div>")

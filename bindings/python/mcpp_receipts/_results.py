@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
+from . import _core
 from ._extras import require
 
 #: The four comparability verdicts, in order of precedence (compare.h).
@@ -41,8 +42,14 @@ _STATUS_COLOURS = {
 _STATUS_MARKS = {"match": "✓", "qualify": "~", "mismatch": "✗", "missing": "?"}
 
 
+def _t(value: Any) -> str:
+    """Text from a receipt, a policy or an error, escaped as the CLI prints it
+    (control characters, C1 controls and bidi overrides shown, never sent)."""
+    return _core.escape_text("" if value is None else str(value))
+
+
 def _e(value: Any) -> str:
-    return html.escape("" if value is None else str(value))
+    return html.escape(_t(value))
 
 
 #: Text colour wherever a light status background is set: notebooks with a dark
@@ -202,8 +209,8 @@ class Comparison(_Rendered):
 
     def __repr__(self) -> str:
         odd = [r.name for r in self.rows if r.status != "match"]
-        extra = f" ({', '.join(odd)})" if odd else ""
-        change = f" {self.change}" if self.change else ""
+        extra = f" ({_t(', '.join(odd))})" if odd else ""
+        change = f" {_t(self.change)}" if self.change else ""
         return f"<Comparison {self.verdict}{extra}{change} gate={self.gate.outcome}>"
 
     def _repr_html_(self) -> str:
@@ -560,7 +567,7 @@ class ClaimResult(_Rendered):
         return self.supported
 
     def __repr__(self) -> str:
-        return f"<ClaimResult {self.verdict}: {self.reason}>"
+        return f"<ClaimResult {self.verdict}: {_t(self.reason)}>"
 
     def _repr_html_(self) -> str:
         d = self._data
@@ -617,7 +624,7 @@ class GateReport(_Rendered):
         raise KeyError(id)
 
     def __repr__(self) -> str:
-        return f"<GateReport {self.outcome}: {self.reason}>"
+        return f"<GateReport {self.outcome}: {_t(self.reason)}>"
 
     def _repr_html_(self) -> str:
         def why(c: dict[str, Any]) -> str:

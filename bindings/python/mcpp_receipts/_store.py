@@ -100,7 +100,8 @@ class History:
 
     def __repr__(self) -> str:
         changes = sum(len(lane.changes) for lane in self.lanes)
-        return f"<History {len(self.lanes)} lanes of {self.metric}, {changes} change points>"
+        return (f"<History {len(self.lanes)} lanes of {_core.escape_text(str(self.metric))}, "
+                f"{changes} change points>")
 
     def to_pandas(self):  # -> pandas.DataFrame
         """One row per run: lane, created_at, git_commit, value, segment, id."""

@@ -69,6 +69,12 @@ PyObject *mcpp_py_error_to_exception(mcpp_py_state *st, const mcpp_py_error *err
 
 /* Raises for `status` from mcpp_error_last(); returns NULL for `return`. */
 PyObject *mcpp_py_raise(mcpp_py_state *st, int status);
+
+/* `s` escaped as the CLI escapes text for a terminal (mcpp_output_escape,
+ * TEXT), line by line when `keep_newlines` (escape.c); NULL reads as "". */
+PyObject *mcpp_py_escaped(const char *s, int keep_newlines);
+/* _core.escape_text(str) -> str: the same for the Python layer (one line). */
+PyObject *mcpp_py_escape_text(PyObject *module, PyObject *arg);
 /* Raises a captured error; returns NULL. */
 PyObject *mcpp_py_raise_captured(mcpp_py_state *st, const mcpp_py_error *err);
 

@@ -163,7 +163,8 @@ PyObject *mcpp_py_error_to_exception(mcpp_py_state *st, const mcpp_py_error *err
 {
     const char *message = err->message ? err->message : mcpp_status_name(err->code);
     PyObject *cls = class_for(st, err);
-    PyObject *text = PyUnicode_DecodeUTF8(message, (Py_ssize_t)strlen(message), "replace");
+    /* escaped as the CLI prints it: a message quotes receipt and policy text */
+    PyObject *text = mcpp_py_escaped(message, 1);
     if (!text)
         return NULL;
     PyObject *exc = PyObject_CallOneArg(cls, text);

@@ -180,6 +180,9 @@ static PyMethodDef module_methods[] = {
     {"_accelerator", mcpp_py_accelerator, METH_O,
      "_accelerator(name) -> dict: the canonical accelerator the library's table makes of name"},
     {"schema_fields", schema_fields, METH_NOARGS, schema_fields_doc},
+    {"escape_text", mcpp_py_escape_text, METH_O,
+     "escape_text(text) -> str: text made terminal-safe as the CLI prints it (control characters as \\xNN, "
+     "C1 controls and bidi overrides as \\uXXXX)"},
     {"_suggest_field", suggest_field, METH_O, suggest_field_doc},
     {"library_version", library_version, METH_NOARGS, library_version_doc},
     {"_set_receipt_class", set_receipt_class, METH_O, set_receipt_class_doc},

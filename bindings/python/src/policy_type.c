@@ -285,9 +285,13 @@ static PyObject *policy_rules_get(mcpp_py_policy *self, void *Py_UNUSED(closure)
 static PyObject *policy_repr(mcpp_py_policy *self)
 {
     const char *name = mcpp_policy_name(self->policy);
-    if (self->source != Py_None)
-        return PyUnicode_FromFormat("<Policy %s from %R>", name ? name : "?", self->source);
-    return PyUnicode_FromFormat("<Policy %s>", name ? name : "?");
+    PyObject *shown = mcpp_py_escaped(name ? name : "?", 0); /* a policy names itself: escape it */
+    if (!shown)
+        return NULL;
+    PyObject *r = self->source != Py_None ? PyUnicode_FromFormat("<Policy %U from %R>", shown, self->source)
+                                          : PyUnicode_FromFormat("<Policy %U>", shown);
+    Py_DECREF(shown);
+    return r;
 }
 
 int mcpp_py_policy_resolve(mcpp_py_state *st, PyObject *obj, const mcpp_policy **out,

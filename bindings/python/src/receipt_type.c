@@ -366,6 +366,8 @@ static PyObject *receipt_reduce(mcpp_py_receipt *self, PyObject *Py_UNUSED(ignor
     return result;
 }
 
+/* <Receipt ID lane=NAME pattern=PATTERN tokens_per_s=N>, every receipt
+ * string escaped as the CLI escapes it (escape.c). */
 static PyObject *receipt_repr(mcpp_py_receipt *self)
 {
     mcpp_value name, pattern, tps;
@@ -377,17 +379,20 @@ static PyObject *receipt_repr(mcpp_py_receipt *self)
     int have_tps = mcpp_receipt_get(self->receipt, "metrics.tokens_per_s", &tps) == 0 &&
                    tps.type == MCPP_TYPE_DOUBLE;
     mcpp_error_clear();
-    if (have_tps) {
-        PyObject *num = PyFloat_FromDouble(tps.number);
-        if (!num)
-            return NULL;
-        PyObject *r = PyUnicode_FromFormat("<Receipt %s lane=%s pattern=%s tokens_per_s=%R>",
-                                           mcpp_receipt_id(self->receipt), lane, pat, num);
-        Py_DECREF(num);
-        return r;
-    }
-    return PyUnicode_FromFormat("<Receipt %s lane=%s pattern=%s>", mcpp_receipt_id(self->receipt),
-                                lane, pat);
+    PyObject *id = mcpp_py_escaped(mcpp_receipt_id(self->receipt), 0);
+    PyObject *lane_s = id ? mcpp_py_escaped(lane, 0) : NULL;
+    PyObject *pat_s = lane_s ? mcpp_py_escaped(pat, 0) : NULL;
+    PyObject *num = pat_s && have_tps ? PyFloat_FromDouble(tps.number) : NULL;
+    PyObject *r = NULL;
+    if (pat_s && have_tps && num)
+        r = PyUnicode_FromFormat("<Receipt %U lane=%U pattern=%U tokens_per_s=%R>", id, lane_s, pat_s, num);
+    else if (pat_s && !have_tps)
+        r = PyUnicode_FromFormat("<Receipt %U lane=%U pattern=%U>", id, lane_s, pat_s);
+    Py_XDECREF(id);
+    Py_XDECREF(lane_s);
+    Py_XDECREF(pat_s);
+    Py_XDECREF(num);
+    return r;
 }
 
 static PyObject *receipt_id_get(mcpp_py_receipt *self, void *Py_UNUSED(closure))

@@ -4,10 +4,12 @@
  * never depends on a browser default that could be unreadable on its
  * background.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "render/html.h"
+#include "util/utf8.h"
 
 void mcpp_sb_html(mcpp_strbuf *sb, const char *s)
 {
@@ -30,11 +32,24 @@ void mcpp_sb_html(mcpp_strbuf *sb, const char *s)
              * as text, as the terminal escaper shows them: never passed raw */
             if ((u < 0x20 && u != '\t' && u != '\n') || u == 0x7F) {
                 snprintf(shown, sizeof shown, "\\x%02X", u);
-            } else if (u == 0xC2 && (unsigned char)c[1] >= 0x80 && (unsigned char)c[1] <= 0x9F) {
-                snprintf(shown, sizeof shown, "\\u%04X", (unsigned char)c[1]);
-                width = 2;
-            } else {
+            } else if (u < 0x80) {
                 continue;
+            } else {
+                /* beyond ASCII: C1 controls and the noncharacters XML 1.0
+                 * forbids (U+FFFE, U+FFFF) shown as \uXXXX, a byte that
+                 * starts no UTF-8 character as \xNN (the JUnit report is
+                 * XML: any of them makes the document not well formed) */
+                uint32_t cp = 0;
+                size_t n = mcpp_utf8_decode((const unsigned char *)c, &cp);
+                if (n == 0) {
+                    snprintf(shown, sizeof shown, "\\x%02X", u);
+                } else if ((cp >= 0x80 && cp <= 0x9F) || cp == 0xFFFE || cp == 0xFFFF) {
+                    snprintf(shown, sizeof shown, "\\u%04X", (unsigned)cp);
+                    width = n;
+                } else {
+                    c += n - 1;
+                    continue;
+                }
             }
             entity = shown;
         }
