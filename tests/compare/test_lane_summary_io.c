@@ -124,6 +124,18 @@ TEST(deserialize_refuses_malformed_text_and_another_policy)
     CHECK_INT_EQ(mcpp_lane_summary_deserialize(&back, NULL, text, strlen(text)), MCPP_EINVALID);
     CHECK_CONTAINS(mcpp_error_last()->message, "ok must be a count");
     no_ok[1] = 'o';
+    /* counts beyond size_t or 2^53 are refused before any cast (1e400 reads
+     * as infinity: casting it was undefined behaviour, issue 28) */
+    static const char *const HUGE_COUNTS[] = {"1e400", "-1e400", "1e300", "18446744073709551616", "-1", "0.5"};
+    for (size_t k = 0; k < sizeof HUGE_COUNTS / sizeof HUGE_COUNTS[0]; k++) {
+        size_t head = (size_t)(no_ok - text) + 6, digits = strspn(text + head, "0123456789");
+        char *forged = malloc(strlen(text) + 32);
+        snprintf(forged, strlen(text) + 32, "%.*s%s%s", (int)head, text, HUGE_COUNTS[k], text + head + digits);
+        CHECK_INT_EQ(mcpp_lane_summary_deserialize(&back, NULL, forged, strlen(forged)), MCPP_EINVALID);
+        CHECK_CONTAINS(mcpp_error_last()->message, "ok must be a count");
+        CHECK(back == NULL);
+        free(forged);
+    }
     /* A policy needing one ok run labels a lane of one ok run stable: the text says otherwise. */
     static const char lenient[] = "return { name = \"one_run\", noise = { min_runs = 1, max_rel_spread = 0.5 } }";
     mcpp_policy *one = NULL;

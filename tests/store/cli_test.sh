@@ -75,6 +75,16 @@ if command -v sqlite3 >/dev/null 2>&1; then
   "$M" store check "$tmp/tamper.db" >"$tmp/out" 2>&1; check "check after the repair exits 0" 0 $?
   "$M" store ls "$tmp/tamper.db" >"$tmp/out" 2>"$tmp/err"
   check "ls after the repair warns of nothing" 0 "$(wc -c <"$tmp/err" | tr -d ' ')"
+  # damaged stores exit 3 (invalid input), never 4 (internal), and say what is damaged
+  cp "$DB" "$tmp/version.db"
+  sqlite3 "$tmp/version.db" "UPDATE store_schema SET version = 2 WHERE version = (SELECT max(version) FROM store_schema)"
+  "$M" store ls "$tmp/version.db" >"$tmp/out" 2>&1; check "a tampered schema version exits 3" 3 $?
+  contains "the message names the schema table" "$tmp/out" "schema table is damaged"
+  cp "$DB" "$tmp/column.db"
+  sqlite3 "$tmp/column.db" "ALTER TABLE receipts DROP COLUMN image; DROP TABLE lane_summaries"
+  "$M" store ls "$tmp/column.db" >"$tmp/out" 2>&1; check "a dropped column exits 3" 3 $?
+  contains "the message says the tables do not match" "$tmp/out" "no such column: image (the file's tables"
+  "$M" frontier --store "$tmp/column.db" >"$tmp/out" 2>&1; check "a dropped table exits 3" 3 $?
 else
   echo "skip: sqlite3 (the command-line shell) is not installed; tampered-store CLI cases not run"
 fi

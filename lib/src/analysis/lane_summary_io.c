@@ -27,8 +27,11 @@ static int bad(const char *field, const char *what)
 static int read_count(size_t *out, const cJSON *doc, const char *name)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, name);
-    if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble != (double)(size_t)v->valuedouble)
-        return bad(name, "must be a count (a non-negative integer)");
+    /* the bound comes before the cast: converting a double beyond size_t
+     * (1e400 reads as infinity) to size_t is undefined behaviour */
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= 9007199254740992.0) ||
+        v->valuedouble != (double)(size_t)v->valuedouble)
+        return bad(name, "must be a count (a non-negative integer up to 2^53)");
     *out = (size_t)v->valuedouble;
     return MCPP_OK;
 }

@@ -25,6 +25,7 @@ static int status_for(int sqlite_rc, const char **kind)
     case SQLITE_SCHEMA:
     case SQLITE_CONSTRAINT:
     case SQLITE_MISMATCH:
+    case SQLITE_ERROR: /* the store's own SQL is fixed: "no such table/column", "unsupported file format" come from the file */
         *kind = "consistency";
         return MCPP_EINVALID;
     case SQLITE_FULL:
@@ -52,6 +53,7 @@ static const char *hint_for(int sqlite_rc)
     case SQLITE_READONLY: return " (the file or its directory is read-only; open the store read-only to read it)";
     case SQLITE_NOTADB: return " (not a receipt store, or its header is damaged)";
     case SQLITE_CORRUPT: return " (the database is damaged; run 'mcpp-receipts store check')";
+    case SQLITE_ERROR: return " (the file's tables are not those of its schema version: damaged or edited by hand)";
     case SQLITE_BUSY: return " (another process kept the store locked)";
     default: return "";
     }

@@ -72,12 +72,32 @@ static int read_version(mcpp_store *s)
     if (!has_version)
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, s->path, NULL, 0, 0,
                               "an SQLite database but not a receipt store (no store_schema table)");
+    /* Each migration records one row, so a store at version N (up to this
+     * library's) holds exactly the integers 1..N: anything else was damaged
+     * or edited, and reading the file by a version it does not have would
+     * misread it. A version beyond this library's is refused as newer. */
     sqlite3_stmt *st = NULL;
-    if ((rc = mcpp_store_prepare(&st, s, "SELECT max(version) FROM store_schema", "reading the version")))
+    if ((rc = mcpp_store_prepare(&st, s,
+                                 "SELECT max(version), min(version), count(*), count(DISTINCT version),"
+                                 " total(typeof(version) <> 'integer') FROM store_schema",
+                                 "reading the version")))
         return rc;
     int step = sqlite3_step(st);
-    if (step == SQLITE_ROW) s->version = sqlite3_column_int(st, 0);
-    else rc = mcpp_store_sqlite_error(s, step, "reading the version");
+    if (step == SQLITE_ROW) {
+        sqlite3_int64 max = sqlite3_column_int64(st, 0), min = sqlite3_column_int64(st, 1);
+        sqlite3_int64 rows = sqlite3_column_int64(st, 2), distinct = sqlite3_column_int64(st, 3);
+        int typed = sqlite3_column_double(st, 4) == 0;
+        int newer = typed && max > MCPP_STORE_SCHEMA_VERSION && max <= 1000000; /* a newer library's: refused below */
+        if (!newer && (rows == 0 || !typed || min != 1 || max < 1 || distinct != rows || rows != max))
+            rc = mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, s->path, "store_schema", 0, 0,
+                               "the store's schema table is damaged: it should record the versions 1..N once "
+                               "each (%lld rows, %s, from %lld to %lld); restore a copy of the file",
+                               (long long)rows, typed ? "integers" : "not all integers", (long long)min,
+                               (long long)max);
+        else s->version = (int)max;
+    } else {
+        rc = mcpp_store_sqlite_error(s, step, "reading the version");
+    }
     sqlite3_finalize(st);
     return rc;
 }
