@@ -72,6 +72,12 @@ int cli_wants_help(int argc, char **argv);
  * from argv into the limits every policy load uses; 0 or an exit code. */
 int cli_take_policy_limits(int *argc, char **argv);
 const mcpp_lua_limits *cli_policy_limits(void);
+/* Why a policy that compiled is still refused (NULL: it is not): `policy
+ * check` reports it, and every command that takes --policy refuses it. */
+const char *cli_policy_defect(const mcpp_policy *p);
+/* Loads the --policy file with those limits and refuses a defect; prints
+ * what went wrong; 0 or an exit code (*out NULL then). */
+int cli_policy_load(mcpp_policy **out, const char *path);
 
 /* cli_policy_samples.c: runs the policy's rules on every ordered pair of the
  * samples (the compiled-in examples when n_paths is 0); 0 or an exit code. */

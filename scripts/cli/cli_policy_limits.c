@@ -5,6 +5,7 @@
  * command, -1 for none), taken out of argv before the command parses it.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,4 +64,32 @@ int cli_take_policy_limits(int *argc, char **argv)
     *argc = kept;
     argv[kept] = NULL;
     return CLI_EXIT_OK;
+}
+
+const char *cli_policy_defect(const mcpp_policy *p)
+{
+    if (mcpp_policy_dimension_count(p) == 0)
+        return "the policy declares no dimensions at all, so every receipt would be comparable with every other "
+               "and pool into one lane (include default.lua, or list the dimensions under must_match / qualify / "
+               "ignore)";
+    return NULL;
+}
+
+int cli_policy_load(mcpp_policy **out, const char *path)
+{
+    *out = NULL;
+    int rc = mcpp_policy_load_lua_file(out, path, cli_policy_limits());
+    if (rc != MCPP_OK) {
+        cli_print_last_error();
+        return cli_exit_for_status(rc);
+    }
+    const char *defect = cli_policy_defect(*out);
+    if (!defect)
+        return CLI_EXIT_OK;
+    fputs("mcpp-receipts: ", stderr);
+    cli_fputs_safe(stderr, path, 0);
+    fprintf(stderr, ": refused: %s\n", defect);
+    mcpp_policy_free(*out);
+    *out = NULL;
+    return CLI_EXIT_INVALID;
 }

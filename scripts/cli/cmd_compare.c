@@ -113,8 +113,11 @@ static int load_policy(mcpp_policy **out, const common_opts *o)
 {
     *out = NULL;
     if (!o->policy_path && !o->metric) return 0;
-    int rc = o->policy_path ? mcpp_policy_load_lua_file(out, o->policy_path, cli_policy_limits())
-                            : mcpp_policy_default(out);
+    if (o->policy_path) {
+        int ex = cli_policy_load(out, o->policy_path); /* refuses what `policy check` refuses */
+        if (ex) return ex;
+    }
+    int rc = o->policy_path ? MCPP_OK : mcpp_policy_default(out);
     if (rc == MCPP_OK && o->metric) {
         mcpp_gate_settings g = *mcpp_policy_gate(*out);
         g.metric = o->metric;

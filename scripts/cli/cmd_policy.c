@@ -280,14 +280,12 @@ static int check_one(const char *path, int strict, int json, int index, char **s
         print_policy_text(p, path);
     int ex = cli_policy_run_samples(p, samples, n_samples);
     const char *error = ex != CLI_EXIT_OK ? mcpp_error_last()->message : NULL;
-    static const char no_dimensions[] =
-        "the policy declares no dimensions at all, so every receipt would be comparable with every other "
-        "and pool into one lane (include default.lua, or list the dimensions under must_match / qualify / ignore)";
-    if (ex == CLI_EXIT_OK && mcpp_policy_dimension_count(p) == 0) {
-        /* Not a doubt but a defect: every receipt would pool into one lane. */
+    const char *defect = ex == CLI_EXIT_OK ? cli_policy_defect(p) : NULL;
+    if (defect) {
+        /* Not a doubt but a defect: compare, gate and the rest refuse it too. */
         if (!json)
-            printf("%s: refused: %s\n", path, no_dimensions);
-        error = no_dimensions;
+            printf("%s: refused: %s\n", path, defect);
+        error = defect;
         ex = CLI_EXIT_INVALID;
     }
     if (ex == CLI_EXIT_OK) {

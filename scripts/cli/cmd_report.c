@@ -179,10 +179,8 @@ int cli_report(int argc, char **argv)
     int ex = parse_args(&a, argc, argv);
     if (!ex && (!skipped || !owned))
         ex = CLI_EXIT_INTERNAL;
-    if (!ex && a.policy && mcpp_policy_load_lua_file(&policy, a.policy, cli_policy_limits()) != MCPP_OK) {
-        cli_print_last_error();
-        ex = cli_exit_for_status(mcpp_error_last()->code);
-    }
+    if (!ex && a.policy)
+        ex = cli_policy_load(&policy, a.policy);
     if (!ex)
         ex = mcpp_receipt_set_new(&set) == MCPP_OK ? 0 : CLI_EXIT_INTERNAL;
     if (!ex)

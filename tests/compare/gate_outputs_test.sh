@@ -106,7 +106,7 @@ sed 's/"id": "[^"]*"/"id": "run3\\ufffe\\uffff\\u0085\\u001b[31m"/' "$EX/nam56r_
 check junit_with_xml_forbidden_characters_parses python3 -c "
 import xml.etree.ElementTree as ET
 names = [c.get('name') for c in ET.parse('$W/fffe.xml').getroot().iter('testcase')]
-assert names == ['run3\\\\uFFFE\\\\uFFFF\\\\u0085\\\\x1B[31m primary'], names
+assert len(names) == 1 and names[0].startswith('run3\\\\uFFFE\\\\uFFFF\\\\u0085\\\\x1B[31m '), names
 "
 if python3 -c "import lxml" 2>/dev/null; then
     check junit_with_xml_forbidden_characters_parses_with_lxml python3 -c "

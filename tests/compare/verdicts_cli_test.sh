@@ -117,6 +117,13 @@ else echo "not ok - policy_check_names_the_misspelt_field"; cat "$tmp/err"; fail
 printf 'return { name = "nothing" }\n' >"$tmp/nothing.lua"
 expect policy_without_dimensions_is_refused_exit_3 3 "refused: the policy declares no dimensions at all" \
     "$BIN" policy check "$tmp/nothing.lua"
+# what policy check refuses, the commands that take --policy refuse too (issue 28)
+expect compare_refuses_a_policy_without_dimensions_exit_3 3 "" "$BIN" compare --policy "$tmp/nothing.lua" \
+    "$EX/nam56r_padded.json" "$EX/nam52_dense.json"
+if grep -qF "refused: the policy declares no dimensions at all" "$tmp/err"; then echo "ok - compare_says_why_it_refuses"
+else echo "not ok - compare_says_why_it_refuses"; cat "$tmp/err"; fails=$((fails + 1)); fi
+expect gate_refuses_a_policy_without_dimensions_exit_3 3 "" "$BIN" gate --policy "$tmp/nothing.lua" \
+    --baseline "$EX/nam56r_padded.json" --candidate "$EX/nam56r_padded_run2.json"
 expect shipped_policies_pass_check 0 "" "$BIN" policy check "$POL/default.lua" "$POL/strict.lua" \
     "$POL/shared_cpu.lua" "$POL/cross_hardware.lua" "$POL/micro_benchmark.lua" "$POL/mlperf.lua"
 

@@ -274,6 +274,26 @@ TEST(pairs_visits_keys_in_sorted_order_so_results_are_deterministic)
     mcpp_policy_free(p);
 }
 
+/* A rule that shows a table or a function gets the same text on every run:
+ * no addresses (issue 28: a policy's verdict changed in 6 of 20 runs). */
+TEST(tostring_and_format_show_no_addresses_so_rules_are_deterministic)
+{
+    mcpp_policy *p = load_text("local t = setmetatable({}, { __tostring = function() return 'T' end })\n"
+                               "local u = setmetatable({}, { __name = 'N' })\n"
+                               "return { name = tostring({}) .. ',' .. tostring(print or tostring) .. ',' ..\n"
+                               "  tostring(coroutine.create(function() end)) .. ',' .. tostring(t) .. ',' ..\n"
+                               "  tostring(u) .. ',' .. string.format('%s|%5s|%d', {}, t, 7) .. ',' .. tostring(1.5) }");
+    CHECK(p != NULL);
+    if (p)
+        CHECK_STR_EQ(mcpp_policy_name(p), "table,function,thread,T,table,table|    T|7,1.5");
+    mcpp_policy_free(p);
+    mcpp_policy *q = NULL;
+    static const char text[] = "return { name = string.format('%p', {}) }";
+    CHECK(mcpp_policy_load_lua_buffer(&q, text, strlen(text), "p.lua", NULL) != MCPP_OK);
+    CHECK_CONTAINS(mcpp_error_last()->message, "%p (a memory address) is not available");
+    mcpp_policy_free(q);
+}
+
 TEST(ordinary_string_and_table_functions_work_in_the_sandbox)
 {
     mcpp_policy *p = load_text(
@@ -815,6 +835,7 @@ int main(int argc, char **argv)
     RUN(dimension_listed_under_two_roles_in_one_file_is_refused);
     RUN(runtime_error_is_reported_with_file_and_line);
     RUN(pairs_visits_keys_in_sorted_order_so_results_are_deterministic);
+    RUN(tostring_and_format_show_no_addresses_so_rules_are_deterministic);
     RUN(ordinary_string_and_table_functions_work_in_the_sandbox);
     RUN(limits_are_configurable);
     RUN(including_file_takes_precedence_key_by_key);

@@ -28,6 +28,9 @@ static int push_run(history_lane *lane, const char *id, const unsigned char *cre
         lane->runs = runs;
         lane->cap_runs = cap;
     }
+    if (!id) /* a NULL id: the row was written by hand, not by an add */
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, NULL, "id", 0, 0,
+                             "a stored receipt has no id: the store is damaged (run 'mcpp-receipts store check')");
     history_run *r = &lane->runs[lane->n_runs];
     r->id = strdup(id);
     r->created_at = dup_or_null(created);
@@ -124,6 +127,12 @@ static int build_lanes(mcpp_history *h, mcpp_store *s, char **keys)
         mcpp_lane_key_short(lane->short_key, sizeof lane->short_key, lane->key);
         rc = load_runs(lane, s, st, h->metric);
         if (!rc) rc = find_changes(lane, &h->settings);
+    }
+    /* the keys no lane took (a failure part way): keys[0] is NULL by now, so
+     * mcpp_store_keys_free would stop before them */
+    for (size_t i = h->n_lanes; i < n; i++) {
+        free(keys[i]);
+        keys[i] = NULL;
     }
     sqlite3_finalize(st);
     return rc;

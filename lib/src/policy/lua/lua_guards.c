@@ -12,6 +12,9 @@
  * table.sort (comparisons x string length), table.move and any length taken
  * through __len (element counts). coroutine.close is refused once a limit is
  * hit. Each wrapper is a C closure whose upvalue is the original function.
+ * tostring and string.format never show an address (table: 0x55d0...): a
+ * rule that printed one into a reason or compared two got another verdict
+ * on every run, since allocation addresses differ between runs.
  */
 /* memmem() is a GNU extension (also in every BSD libc). */
 #define _GNU_SOURCE
@@ -204,6 +207,72 @@ static int guarded_rep(lua_State *L)
     return call_original(L);
 }
 
+/* 1 when Lua would show the value by its address (table: 0x55d0...). */
+static int shown_by_address(lua_State *L, int index)
+{
+    switch (lua_type(L, index)) {
+    case LUA_TTABLE:
+    case LUA_TFUNCTION:
+    case LUA_TTHREAD:
+    case LUA_TUSERDATA:
+    case LUA_TLIGHTUSERDATA: return 1;
+    default: return 0;
+    }
+}
+
+/* 1 when the value at `index` would be shown by its address: no __tostring. */
+static int address_only(lua_State *L, int index)
+{
+    if (!shown_by_address(L, index))
+        return 0;
+    if (luaL_getmetafield(L, index, "__tostring") == LUA_TNIL)
+        return 1;
+    lua_pop(L, 1);
+    return 0;
+}
+
+int mcpp_lua_sandbox_tostring(lua_State *L)
+{
+    luaL_checkany(L, 1);
+    if (address_only(L, 1)) {
+        lua_pushstring(L, luaL_typename(L, 1));
+        return 1;
+    }
+    luaL_tolstring(L, 1, NULL);
+    return 1;
+}
+
+/* string.format without addresses: %p is refused, and a %s of a value that
+ * would be shown by its address gets its type name (as tostring does). */
+static int guarded_format(lua_State *L)
+{
+    size_t len = 0;
+    const char *fmt = luaL_checklstring(L, 1, &len);
+    double work = (double)len + 1;
+    for (size_t i = 0; i + 1 < len; i++) {
+        if (fmt[i] != '%')
+            continue;
+        size_t j = i + 1;
+        while (j < len && fmt[j] && strchr("-+ #0123456789.", fmt[j]))
+            j++;
+        if (j < len && fmt[j] == 'p')
+            return luaL_error(L, "string.format: %%p (a memory address) is not available in a policy: "
+                                 "a verdict must not depend on where a value lives");
+        i = j;
+    }
+    int top = lua_gettop(L);
+    for (int i = 2; i <= top; i++) {
+        if (address_only(L, i)) {
+            lua_pushstring(L, luaL_typename(L, i));
+            lua_replace(L, i);
+        }
+        if (lua_type(L, i) == LUA_TSTRING)
+            work += (double)lua_rawlen(L, i);
+    }
+    mcpp_lua_sandbox_charge(L, work);
+    return call_original(L);
+}
+
 static int guarded_move(lua_State *L)
 {
     lua_Integer f = luaL_checkinteger(L, 2);
@@ -300,7 +369,8 @@ static void guard_library(lua_State *L, const char *const *done)
 
 void mcpp_lua_guard_string_library(lua_State *L)
 {
-    static const char *const SPECIAL[] = {"find", "match", "gmatch", "gsub", "rep", NULL};
+    static const char *const SPECIAL[] = {"find", "match", "gmatch", "gsub", "rep", "format", NULL};
+    wrap_function(L, "format", guarded_format);
     wrap_function(L, "find", guarded_find);
     wrap_function(L, "match", guarded_match_or_gsub);
     wrap_function(L, "gmatch", guarded_gmatch);

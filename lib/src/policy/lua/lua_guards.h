@@ -15,5 +15,9 @@ void mcpp_lua_guard_utf8_library(lua_State *L);
 
 /* Only coroutine.close: the rest of the library runs Lua code under the hook. */
 void mcpp_lua_guard_coroutine_library(lua_State *L);
+/* tostring for policies: a table, function, thread or userdata without
+ * __tostring is shown by its type name alone, never by its address, so a
+ * rule's result does not change between runs. */
+int mcpp_lua_sandbox_tostring(lua_State *L);
 
 #endif /* MCPP_LUA_GUARDS_H */

@@ -342,7 +342,7 @@ static int sandbox_setup(lua_State *L)
 {
     static const char *const BASE_ALLOWED[] = {
         "assert", "error",  "ipairs",   "next",   "pcall",  "rawequal", "rawlen",
-        "select", "tonumber", "tostring", "type", "getmetatable", "_VERSION", NULL};
+        "select", "tonumber", "type", "getmetatable", "_VERSION", NULL};
     static const char *const MATH_SKIP[] = {"random", "randomseed", NULL};
 
     luaL_requiref(L, LUA_GNAME, luaopen_base, 0);
@@ -353,6 +353,8 @@ static int sandbox_setup(lua_State *L)
         copy_field(L, g, tmpl, *n);
     lua_pushcfunction(L, sandbox_setmetatable);
     lua_setfield(L, tmpl, "setmetatable");
+    lua_pushcfunction(L, mcpp_lua_sandbox_tostring); /* no addresses: lua_guards.c */
+    lua_setfield(L, tmpl, "tostring");
 
     if (luaL_loadbufferx(L, PRELUDE, sizeof PRELUDE - 1, "=sandbox", "t") != LUA_OK)
         return lua_error(L);

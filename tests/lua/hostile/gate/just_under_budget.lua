@@ -3,6 +3,7 @@
 -- times; the per-command total time budget refuses it
 return {
   include = {},
+  dimensions = { must_match = { "pattern" } }, -- gate refuses a policy without dimensions
   rules = {
     { name = "slow", fn = function(base, cand)
         local x = 0
