@@ -9,14 +9,15 @@
 # under 16 KiB), so a failure seen only in a CI log can be reproduced.
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET (default 60)] [TARGET...]
-#   TARGET: json yaml policy diff (default: all four; diff = the direct JSON
-#   reader against the cJSON tree path, fuzz_json_diff)
+#   TARGET: json yaml policy diff store (default: all five; diff = the direct
+#   JSON reader against the cJSON tree path, fuzz_json_diff; store = tampered
+#   rows, images and lane summaries of a real store, fuzz_store)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json yaml policy diff)
+[ ${#targets[@]} -gt 0 ] || targets=(json yaml policy diff store)
 if ! command -v clang >/dev/null 2>&1; then
   echo "fuzz.sh: clang is not installed (scripts/install-deps.sh installs it)" >&2
   exit 2
@@ -26,7 +27,7 @@ build=build/fuzz
 CC=clang cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMCPP_FUZZ=ON -DMCPP_SANITIZE=ON \
   -DMCPP_CUDA=OFF -DMCPP_BUILD_TESTS=OFF -DMCPP_BUILD_BENCHMARKS=OFF -DMCPP_WERROR=OFF >/dev/null
 names=()
-target_name() { case $1 in diff) echo fuzz_json_diff ;; *) echo "fuzz_${1}_load" ;; esac; }
+target_name() { case $1 in diff) echo fuzz_json_diff ;; store) echo fuzz_store ;; *) echo "fuzz_${1}_load" ;; esac; }
 for t in "${targets[@]}"; do names+=("$(target_name "$t")"); done
 cmake --build "$build" -j"$(nproc)" --target "${names[@]}" >/dev/null
 
@@ -35,9 +36,10 @@ seeds_for() {
     json | diff) echo tests/fuzz/corpus/json examples/receipts examples/receipts/gpu examples/receipts/schema2 tests/cli/hostile ;;
     yaml) echo tests/fuzz/corpus/yaml examples/receipts tests/cli/hostile ;;
     policy) echo tests/fuzz/corpus/policy policy tests/lua/hostile tests/lua/hostile/rules tests/lua/hostile/gate ;;
+    store) echo tests/fuzz/corpus/store ;;
   esac
 }
-dict_for() { case $1 in json | diff) echo json ;; yaml) echo yaml ;; policy) echo lua ;; esac; }
+dict_for() { case $1 in json | diff) echo json ;; yaml) echo yaml ;; policy) echo lua ;; store) echo store ;; esac; }
 
 status=0
 for t in "${targets[@]}"; do

@@ -27,7 +27,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 
 fuzz_seconds=${MCPP_FUZZ_SECONDS:-20}
 if [ "$fuzz_seconds" -gt 0 ]; then
-  echo "==> fuzzers: JSON, YAML and policy loading, JSON reader vs tree path, ${fuzz_seconds}s each under ASan + UBSan"
+  echo "==> fuzzers: JSON, YAML and policy loading, JSON reader vs tree path, tampered stores, ${fuzz_seconds}s each under ASan + UBSan"
   ./scripts/fuzz.sh "$fuzz_seconds"
 else
   echo "==> fuzzers skipped: MCPP_FUZZ_SECONDS=0"

@@ -163,14 +163,49 @@ static int cmd_init(store_args *a)
     return 0;
 }
 
-/* JSON lines on stdin, one receipt per non-empty line, named <stdin>:LINE. */
+/* The next line of `in` into *line (grown as needed, never past `limit` + 1
+ * bytes; NUL bytes kept, for the loader to refuse): its length, -1 at the end
+ * of input, -2 when the line is longer than `limit` (reading stops there:
+ * nothing past the limit is read), -3 when out of memory. */
+static long long read_line_bounded(char **line, size_t *cap, FILE *in, size_t limit)
+{
+    size_t len = 0;
+    int c = EOF;
+    while ((c = getc_unlocked(in)) != EOF) {
+        if (len + 2 > *cap) {
+            size_t next = *cap ? 2 * *cap : 64 * 1024;
+            if (next > limit + 2) next = limit + 2;
+            char *grown = next > *cap ? realloc(*line, next) : NULL;
+            if (!grown) return next > *cap ? -3 : -2;
+            *line = grown;
+            *cap = next;
+        }
+        (*line)[len++] = (char)c;
+        if (len > limit) return -2;
+        if (c == '\n') break;
+    }
+    if (len == 0 && c == EOF) return -1;
+    (*line)[len] = '\0';
+    return (long long)len;
+}
+
+/* JSON lines on stdin, one receipt per non-empty line, named <stdin>:LINE;
+ * a line over the input limit (16 MiB, as for a file) stops the reading. */
 static int read_jsonl(mcpp_receipt_set *set, int *bad)
 {
     char *line = NULL;
     size_t cap = 0, number = 0;
-    ssize_t len;
-    while ((len = getline(&line, &cap, stdin)) >= 0) {
+    long long len;
+    mcpp_limits limits;
+    mcpp_limits_default(&limits);
+    while ((len = read_line_bounded(&line, &cap, stdin, limits.max_input_bytes)) >= 0 || len == -2) {
         number++;
+        if (len == -2) {
+            fprintf(stderr, "mcpp-receipts: <stdin>:%zu: the line is longer than the %zu MiB input limit; "
+                            "stopped reading standard input there\n", number, limits.max_input_bytes >> 20);
+            (*bad)++;
+            break;
+        }
         if (len == 0 || strspn(line, " \t\r\n") == (size_t)len) continue;
         char name[64];
         snprintf(name, sizeof name, "<stdin>:%zu", number);
@@ -182,6 +217,10 @@ static int read_jsonl(mcpp_receipt_set *set, int *bad)
             cli_print_last_error();
             (*bad)++;
         }
+    }
+    if (len == -3) {
+        fputs("mcpp-receipts: <stdin>: out of memory reading a line\n", stderr);
+        (*bad)++;
     }
     free(line);
     return 0;

@@ -564,8 +564,17 @@ TEST(builder_adds_named_metrics_and_derives_block_counts)
     CHECK_INT_EQ(mcpp_builder_add_metric(b, "x", "s", MCPP_DIRECTION_LOWER, NAN, NULL, NULL, NULL,
                                          0),
                  MCPP_EINVALID);
+    /* more samples than a receipt file may hold are refused here, naming the
+     * limit, so no path builds a receipt that validate and the store refuse */
+    enum { OVER = 1000001 };
+    double *many = malloc(OVER * sizeof *many);
+    for (size_t i = 0; many && i < OVER; i++) many[i] = 1.0 + (double)(i % 7);
+    CHECK_INT_EQ(mcpp_builder_add_metric(b, "many", "s", MCPP_DIRECTION_LOWER, 4.0, NULL, "round", many, OVER),
+                 MCPP_ELIMIT);
+    CHECK_CONTAINS(mcpp_error_last()->message, "1000001 samples are over the limit of 1000000 items per list");
+    free(many);
     /* failed setters are sticky until the caller says it handled them */
-    CHECK_INT_EQ(mcpp_builder_error_count(b), 2);
+    CHECK_INT_EQ(mcpp_builder_error_count(b), 3);
     mcpp_builder_clear_errors(b);
     CHECK_INT_EQ(mcpp_builder_set_json(b, "features.stp", "true"), MCPP_OK);
     CHECK_INT_EQ(mcpp_builder_set_string(b, "metrics.primary", "gemm_tflops"), MCPP_OK);

@@ -39,6 +39,10 @@ contains "add from stdin adds them all" "$tmp/out" "added $N,"
 printf '{"schema": "mcpp.receipt/1", "id": "broken"\n' >"$tmp/bad.jsonl"
 "$M" store add "$tmp/c.db" - <"$tmp/bad.jsonl" >"$tmp/out" 2>&1; check "a bad stdin line exits 3" 3 $?
 contains "a bad line is located" "$tmp/out" "<stdin>:1"
+# a line over the 16 MiB input limit is refused at the limit, not read whole first (issue 28)
+{ head -n 1 "$tmp/all.jsonl"; head -c 20000000 /dev/zero | tr '\0' ' '; echo; } >"$tmp/long.jsonl"
+"$M" store add "$tmp/d.db" - <"$tmp/long.jsonl" >"$tmp/out" 2>&1; check "an over-long stdin line exits 3" 3 $?
+contains "the message names the line and the limit" "$tmp/out" "<stdin>:2: the line is longer than the 16 MiB input limit"
 "$M" store export "$DB" --format yaml >"$tmp/all.yaml"; check "export yaml exits 0" 0 $?
 contains "export yaml writes documents" "$tmp/all.yaml" "^---"
 

@@ -284,6 +284,12 @@ static int try_add_step_sample(mcpp_builder *b, double seconds)
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, path, 0, 0,
                               "expected a finite step time > 0 seconds, got %g", seconds);
     mcpp_double_list *l = &b->staging.f.metrics_step_time_s_samples;
+    mcpp_limits limits = MCPP_LIMITS_INIT;
+    if (l->count >= limits.max_array_items) /* what validate and the store would refuse */
+        return mcpp_error_at(MCPP_ELIMIT, MCPP_ERROR_KIND_LIMIT, NULL, path, 0, 0,
+                             "more than %zu step samples: over the limit of items per list every receipt is "
+                             "read with (a receipt holding them would not load)",
+                             limits.max_array_items);
     double *items = realloc(l->items, (l->count + 1) * sizeof *items);
     MCPP_CHECK_ALLOC(items);
     l->items = items;
@@ -353,6 +359,12 @@ static int try_add_metric(mcpp_builder *b, const char *name, const char *unit,
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, path, 0, 0,
                               "builder, name, unit (and samples when n_samples > 0) must not be "
                               "NULL");
+    mcpp_limits limits = MCPP_LIMITS_INIT;
+    if (n_samples > limits.max_array_items) /* what validate and the store would refuse */
+        return mcpp_error_at(MCPP_ELIMIT, MCPP_ERROR_KIND_LIMIT, NULL, path, 0, 0,
+                             "metric \"%s\": %zu samples are over the limit of %zu items per list every receipt "
+                             "is read with (a receipt holding them would not load)",
+                             name, n_samples, limits.max_array_items);
     if (mcpp_metric_well_known(name, NULL, NULL))
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, NULL, path, 0, 0,
                               "\"%s\" is a well-known metric: set its schema field under "
