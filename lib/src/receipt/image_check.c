@@ -20,6 +20,7 @@
 
 #include "receipt/image.h"
 #include "receipt/receipt_internal.h"
+#include "util/utf8.h"
 
 #define EXACT_INT_LIMIT 9007199254740992.0 /* 2^53: what a JSON number holds exactly */
 
@@ -41,6 +42,24 @@ static void refuse(check *c, const char *path, const char *fmt, ...)
     va_end(ap);
 }
 
+/* 1 when s[0..n) is well-formed UTF-8 (util/utf8.h: no overlongs, surrogates
+ * or code points beyond U+10FFFF, as the loader's prescan). */
+static int utf8_ok(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s, *end = p + n;
+    while (p < end) {
+        if (*p < 0x80) {
+            p++;
+            continue;
+        }
+        uint32_t cp;
+        size_t len = mcpp_utf8_decode(p, &cp);
+        if (len == 0 || len > (size_t)(end - p)) return 0;
+        p += len;
+    }
+    return 1;
+}
+
 /* A string the binder could have stored: present, UTF-8, within the length limit. */
 static void check_text(check *c, const char *path, const char *s)
 {
@@ -50,7 +69,7 @@ static void check_text(check *c, const char *path, const char *s)
     }
     size_t n = strlen(s);
     if (n > c->limits->max_string_bytes) refuse(c, path, "a string of %zu bytes is over the limit", n);
-    else if (mcpp_utf8_valid(s, n) != 0) refuse(c, path, "a string is not valid UTF-8");
+    else if (!utf8_ok(s, n)) refuse(c, path, "a string is not valid UTF-8");
 }
 
 static void check_number(check *c, const mcpp_schema_entry *e, double d, int integer)
