@@ -10,6 +10,9 @@ both ways a module can reach another:
              another object defines (`nm -P`), which also catches a call made
              through a public header or a prototype declared elsewhere
 
+and that the receipt's private layout and each third-party header stay in the
+modules that own them (CONTAINED).
+
 A back-edge that is too large to remove now is listed in EXCEPTIONS, with the
 reason, and in docs/ARCHITECTURE.md ("Known back-edges"); an exception that no
 longer occurs fails too, so the list stays true. The layer order and every
@@ -36,6 +39,28 @@ EXCEPTIONS = {
 }
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/[^"]+"', re.M)
+
+# Headers that stay inside the modules (or files) named, so that a change to them
+# touches those only: the receipt's layout, and each third-party library behind
+# its adapter. Files outside that still include one are listed as known; one that
+# stops including it is only noted (whoever cleans up need not edit this list
+# in the same change), a new one fails.
+CONTAINED = {
+    '"receipt/receipt_internal.h"': (("receipt/", "io/"), {
+        "analysis/compare.c": "a receipt's refcount and presence bits",
+        "analysis/compare_metric.c": "step samples and presence bits",
+        "render/receipt_text.c": "list-valued fields read from the canonical JSON",
+        "store/store_check.c": "compares a row's image with its body field by field",
+    }),
+    "<cjson/cJSON.h>": (("io/", "receipt/receipt_internal.h", "import/import_internal.h"), {
+        "analysis/lane_summary_io.c": "parses serialized lane summaries",
+        "analysis/policy_test_file.c": "reads policy case files",
+        "render/receipt_text.c": "reads list-valued fields from the canonical JSON",
+    }),
+    "<yaml.h>": (("io/yaml_read.c",), {}),
+    "<sqlite3.h>": (("store/",), {}),
+    "<lua.h>": (("policy/lua/",), {}),
+}
 
 
 def layer_of(module):
@@ -104,6 +129,32 @@ def violations(edges):
     return bad, used
 
 
+def containment(src, notes=True):
+    """Problems: a contained header included outside its home and not listed."""
+    problems = []
+    for root, _, files in os.walk(src):
+        for name in sorted(files):
+            if not name.endswith((".c", ".h")):
+                continue
+            path = os.path.join(root, name)
+            rel = os.path.relpath(path, src).replace(os.sep, "/")
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+            for header, (homes, known) in CONTAINED.items():
+                if not re.search(r"^\s*#\s*include\s+%s" % re.escape(header), text, re.M):
+                    continue
+                if rel.startswith(homes) or rel in homes or rel in known:
+                    continue
+                problems.append("lib/src/%s includes %s, which stays in %s (docs/ARCHITECTURE.md, Rules)"
+                                % (rel, header, ", ".join(homes)))
+    for header, (_, known) in CONTAINED.items() if notes else ():
+        for rel in known:
+            path = os.path.join(src, rel)
+            if not os.path.exists(path) or header not in open(path, encoding="utf-8").read():
+                print("note: lib/src/%s no longer includes %s: it can leave the known list" % (rel, header))
+    return problems
+
+
 def check_document(doc_path):
     with open(doc_path, encoding="utf-8") as f:
         doc = f.read()
@@ -127,6 +178,7 @@ def run(root, nm, objects):
               "is %s the source root and are the objects built?" % root)
         return 1
     bad, used = violations(edges)
+    bad += containment(src)
     for key in sorted(set(EXCEPTIONS) - used):
         bad.append("allowed back-edge %s -> %s/ no longer occurs: remove it from EXCEPTIONS "
                    "and from docs/ARCHITECTURE.md" % key)
@@ -158,7 +210,15 @@ def self_test():
                    for p in check_document(os.path.join(tmp, "docs", "ARCHITECTURE.md"))):
             print("FAIL: a document without the exceptions was accepted")
             return 1
-    print("ok: the checker reports a planted back-edge and a document that omits an exception")
+        os.makedirs(os.path.join(tmp, "lib", "src", "analysis"))
+        with open(os.path.join(tmp, "lib", "src", "analysis", "y.c"), "w") as f:
+            f.write("#include <sqlite3.h>\n")
+        found = containment(os.path.join(tmp, "lib", "src"), notes=False)
+        if not any("analysis/y.c includes <sqlite3.h>" in p for p in found):
+            print("FAIL: SQLite included outside store/ was not reported:", found)
+            return 1
+    print("ok: the checker reports a planted back-edge, a document that omits an exception "
+          "and a third-party header outside its adapter")
     return 0
 
 

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "util/error_internal.h"
-#include "receipt/receipt_internal.h"
+#include "util/strbuf.h"
 #include "store/store_internal.h"
 
 enum {

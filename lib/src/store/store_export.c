@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "util/error_internal.h"
-#include "receipt/receipt_internal.h"
+#include "util/strbuf.h"
 #include "store/store_internal.h"
 
 /* JSON strings cannot hold a raw newline, so every "\n" plus the indentation

@@ -9,7 +9,7 @@
 
 #include "mcpp_receipts/frontier.h"
 #include "util/error_internal.h"
-#include "receipt/receipt_internal.h"
+#include "util/strbuf.h"
 #include "store/store_internal.h"
 
 #define MAX_BINDS 1024
