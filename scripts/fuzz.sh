@@ -9,15 +9,16 @@
 # under 16 KiB), so a failure seen only in a CI log can be reproduced.
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET (default 60)] [TARGET...]
-#   TARGET: json yaml policy diff store (default: all five; diff = the direct
-#   JSON reader against the cJSON tree path, fuzz_json_diff; store = tampered
-#   rows, images and lane summaries of a real store, fuzz_store)
+#   TARGET: json yaml policy diff store import (default: all six; diff = the
+#   direct JSON reader against the cJSON tree path, fuzz_json_diff; store =
+#   tampered rows, images and lane summaries of a real store, fuzz_store;
+#   import = every importer of the registry, fuzz_import)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json yaml policy diff store)
+[ ${#targets[@]} -gt 0 ] || targets=(json yaml policy diff store import)
 if ! command -v clang >/dev/null 2>&1; then
   echo "fuzz.sh: clang is not installed (scripts/install-deps.sh installs it)" >&2
   exit 2
@@ -27,7 +28,7 @@ build=build/fuzz
 CC=clang cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMCPP_FUZZ=ON -DMCPP_SANITIZE=ON \
   -DMCPP_CUDA=OFF -DMCPP_BUILD_TESTS=OFF -DMCPP_BUILD_BENCHMARKS=OFF -DMCPP_WERROR=OFF >/dev/null
 names=()
-target_name() { case $1 in diff) echo fuzz_json_diff ;; store) echo fuzz_store ;; *) echo "fuzz_${1}_load" ;; esac; }
+target_name() { case $1 in diff) echo fuzz_json_diff ;; store) echo fuzz_store ;; import) echo fuzz_import ;; *) echo "fuzz_${1}_load" ;; esac; }
 for t in "${targets[@]}"; do names+=("$(target_name "$t")"); done
 cmake --build "$build" -j"$(nproc)" --target "${names[@]}" >/dev/null
 
@@ -37,9 +38,11 @@ seeds_for() {
     yaml) echo tests/fuzz/corpus/yaml examples/receipts tests/cli/hostile ;;
     policy) echo tests/fuzz/corpus/policy policy tests/lua/hostile tests/lua/hostile/rules tests/lua/hostile/gate ;;
     store) echo tests/fuzz/corpus/store ;;
+    import) echo tests/data/hyperfine tests/data/pyperf tests/data/go tests/data/asv/base/results/vm \
+                 tests/data/mlperf-inference/scenarios/inference_results_v6.0/closed/mcpp/results/toy-cpu/sort2000/Server/performance/run_1 ;;
   esac
 }
-dict_for() { case $1 in json | diff) echo json ;; yaml) echo yaml ;; policy) echo lua ;; store) echo store ;; esac; }
+dict_for() { case $1 in json | diff | import) echo json ;; yaml) echo yaml ;; policy) echo lua ;; store) echo store ;; esac; }
 
 status=0
 for t in "${targets[@]}"; do
