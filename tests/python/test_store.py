@@ -159,3 +159,30 @@ def test_check_says_ok_and_reports_a_damaged_store(store, tmp_path):
     damaged.write_bytes(bytes(data))
     with pytest.raises(mr.Error, match="damaged"):
         mr.Store(damaged).check()
+
+
+def test_a_damaged_image_warns_on_query_and_check_repair_mends_it(store):
+    """Issue 28: the body is the truth. A damaged image is read from its body
+    with a RuntimeWarning; check names it; check(repair=True) rewrites it."""
+    store.add([receipt(i) for i in range(5)])
+    want = [r.to_json() for r in store.query()]
+    db = sqlite3.connect(store.path)
+    db.execute("UPDATE receipts SET image = X'00' WHERE rowid = 2")
+    db.execute("UPDATE receipts SET lane_label = 'forged' WHERE rowid = 3")
+    db.commit()
+    db.close()
+    with pytest.warns(RuntimeWarning, match="1 stored image"):
+        got = [r.to_json() for r in store.query()]
+    assert got == want
+    with pytest.raises(mr.ValidationError) as info:
+        store.check()
+    assert ": refused (truncated); loads from its body" in str(info.value)
+    assert "column lane_label is 'forged'" in str(info.value)
+    report = store.check(repair=True)
+    assert "repaired: 2 rows rewritten from their bodies" in report
+    assert report.endswith("ok\n")
+    assert store.check() == "ok\n"
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert [r.to_json() for r in store.query()] == want

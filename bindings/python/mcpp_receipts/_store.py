@@ -205,11 +205,16 @@ class Store:
         """Tombstones: ``{"id", "reason", "removed_at"}`` dicts."""
         return [json.loads(line) for line in _core._store_removed(self.path).splitlines() if line]
 
-    def check(self) -> str:
-        """Runs SQLite's integrity check and loads every stored receipt back.
-        Returns ``"ok\\n"``; raises :class:`ValidationError` with the report
-        when the store is damaged."""
-        ok, report = _core._store_check(self.path)
+    def check(self, repair: bool = False) -> str:
+        """Checks the store against its receipts' bodies (the truth): SQLite's
+        integrity check, every body loads, every row's columns and image and
+        every lane summary are what the bodies give (docs/store.md). With
+        ``repair``, rewrites what differs from the bodies first (as
+        ``store check --repair``). Returns the report (``"ok\\n"`` at its end
+        when healthy); raises :class:`ValidationError` with the report when
+        the store is damaged (after a repair: when what is left cannot be
+        repaired)."""
+        ok, report = _core._store_check(self.path, bool(repair))
         if not ok:
             raise _core.ValidationError(f"{self.path}: the store is damaged:\n{report}")
         return report

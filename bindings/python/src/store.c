@@ -112,13 +112,27 @@ PyObject *mcpp_py_store_query(PyObject *module, PyObject *args)
     receipt_array found = {NULL, 0, 0};
     mcpp_py_error err = {0};
     int rc;
+    size_t refused = 0;
     Py_BEGIN_ALLOW_THREADS
     mcpp_store *store = NULL;
     rc = open_store(&store, PyBytes_AS_STRING(path), MCPP_STORE_READ_ONLY, &err);
     if (!rc && (rc = mcpp_store_query_each(store, &q, collect_receipt, &found))) mcpp_py_error_capture(&err, rc);
+    refused = mcpp_store_images_refused(store);
     mcpp_store_close(store);
     Py_END_ALLOW_THREADS
     Py_DECREF(path);
+    /* damaged or forged images were read from their bodies: the answer
+     * stands, the file needs a look (as the CLI warns on stderr) */
+    if (!rc && refused &&
+        PyErr_WarnFormat(PyExc_RuntimeWarning, 1,
+                         "%zd stored image(s) failed validation and were read from their bodies instead "
+                         "(Store.check() names them, Store.check(repair=True) rewrites them)",
+                         (Py_ssize_t)refused) < 0) {
+        for (size_t i = 0; i < found.n; i++) mcpp_receipt_free(found.items[i]);
+        free(found.items);
+        mcpp_py_error_clear(&err);
+        return NULL;
+    }
     PyObject *list = rc ? raise_captured(module, &err) : wrap_all(module, &found);
     for (size_t i = 0; i < found.n; i++) mcpp_receipt_free(found.items[i]);
     free(found.items);
@@ -166,7 +180,7 @@ PyObject *mcpp_py_store_count(PyObject *module, PyObject *args)
 /* ---- text results: _store_check, _store_export, _store_removed, _store_history,
  * _store_frontier ------ */
 
-typedef enum text_kind { TEXT_CHECK, TEXT_EXPORT, TEXT_REMOVED, TEXT_HISTORY, TEXT_FRONTIER } text_kind;
+typedef enum text_kind { TEXT_CHECK, TEXT_REPAIR, TEXT_EXPORT, TEXT_REMOVED, TEXT_HISTORY, TEXT_FRONTIER } text_kind;
 
 typedef struct text_request {
     text_kind kind;
@@ -180,6 +194,7 @@ static int produce_text(char **out, mcpp_store *store, const text_request *r)
 {
     switch (r->kind) {
     case TEXT_CHECK: return mcpp_store_check(out, store);
+    case TEXT_REPAIR: return mcpp_store_repair(out, store);
     case TEXT_EXPORT: return mcpp_store_export(out, store, &r->query, r->format);
     case TEXT_REMOVED: return mcpp_store_removed_render(out, store);
     default: break;
@@ -207,8 +222,11 @@ static PyObject *text_call(PyObject *module, PyObject *path, const text_request 
     int rc;
     Py_BEGIN_ALLOW_THREADS
     mcpp_store *store = NULL;
-    /* the frontier saves lane summaries it had to rebuild when it may write */
-    if (r->kind != TEXT_FRONTIER || mcpp_store_open(&store, PyBytes_AS_STRING(path), 0) != MCPP_OK)
+    /* the frontier saves lane summaries it had to rebuild when it may write;
+     * a repair must write */
+    if (r->kind == TEXT_REPAIR)
+        rc = open_store(&store, PyBytes_AS_STRING(path), 0, &err);
+    else if (r->kind != TEXT_FRONTIER || mcpp_store_open(&store, PyBytes_AS_STRING(path), 0) != MCPP_OK)
         rc = open_store(&store, PyBytes_AS_STRING(path), MCPP_STORE_READ_ONLY, &err);
     else
         rc = MCPP_OK;
@@ -217,10 +235,11 @@ static PyObject *text_call(PyObject *module, PyObject *path, const text_request 
     Py_END_ALLOW_THREADS
     Py_DECREF(path);
     PyObject *result = NULL;
-    if (rc && r->kind == TEXT_CHECK && text) /* damaged: the report goes with the error */
+    int checking = r->kind == TEXT_CHECK || r->kind == TEXT_REPAIR;
+    if (rc && checking && text) /* damaged: the report goes with the error */
         result = Py_BuildValue("(Os)", Py_False, text);
     else if (rc) raise_captured(module, &err);
-    else result = r->kind == TEXT_CHECK ? Py_BuildValue("(Os)", Py_True, text) : PyUnicode_FromString(text);
+    else result = checking ? Py_BuildValue("(Os)", Py_True, text) : PyUnicode_FromString(text);
     mcpp_py_error_clear(&err);
     mcpp_free(text);
     return result;
@@ -229,8 +248,9 @@ static PyObject *text_call(PyObject *module, PyObject *path, const text_request 
 PyObject *mcpp_py_store_check(PyObject *module, PyObject *args)
 {
     PyObject *path = NULL;
-    if (!PyArg_ParseTuple(args, "O&:_store_check", PyUnicode_FSConverter, &path)) return NULL;
-    text_request r = {.kind = TEXT_CHECK};
+    int repair = 0;
+    if (!PyArg_ParseTuple(args, "O&|p:_store_check", PyUnicode_FSConverter, &path, &repair)) return NULL;
+    text_request r = {.kind = repair ? TEXT_REPAIR : TEXT_CHECK};
     return text_call(module, path, &r);
 }
 
