@@ -280,9 +280,11 @@ static int repair_rows(checker *c)
         const char *body = column_text(get, 0);
         rc = mcpp_receipt_load_buffer(&r, NULL, body, (size_t)sqlite3_column_bytes(get, 0), MCPP_FORMAT_JSON,
                                       c->s->path, NULL);
-        if (!rc) rc = mcpp_store_row_fill(&w, r, c->metric);
-        mcpp_receipt_free(r);
-        if (rc) break;
+        if (!rc) rc = mcpp_store_row_fill(&w, r, c->metric); /* borrows r's strings: freed after the update */
+        if (rc) {
+            mcpp_receipt_free(r);
+            break;
+        }
         const char *texts[] = {w.created_at, w.git_commit, w.tool, w.name, w.lane_key, w.lane_short, w.lane_label,
                                w.metric};
         sqlite3_reset(put);
@@ -297,6 +299,7 @@ static int repair_rows(checker *c)
         else sqlite3_bind_null(put, 11);
         int step = sqlite3_step(put);
         mcpp_store_row_clear(&w);
+        mcpp_receipt_free(r);
         if (step != SQLITE_DONE) rc = mcpp_store_sqlite_error(c->s, step, "repairing rows");
     }
     sqlite3_finalize(get);
