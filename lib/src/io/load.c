@@ -125,8 +125,9 @@ static int validate_pack(mcpp_receipt **out, mcpp_load_ctx *ctx, mcpp_receipt *s
         rc = MCPP_EINVALID;
     else if ((rc = mcpp_pack(out, staging, name)) == MCPP_ELIMIT)
         mcpp_report_add(report, MCPP_SEVERITY_ERROR, "limit", name, NULL, 0, 0,
-                        "free-form data (extra, launch.fixed_policy) is nested too deeply to "
-                        "index within 64 MiB");
+                        "free-form data (extra, metrics.named with its samples, features, launch.fixed_policy) "
+                        "takes more than 64 MiB as indexed text (each nested object and array keeps its own "
+                        "canonical JSON, so both its size and its nesting count): too large or nested too deeply");
     return rc;
 }
 

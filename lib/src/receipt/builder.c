@@ -708,8 +708,9 @@ int mcpp_builder_finish(mcpp_receipt **out, mcpp_report **report_out, const mcpp
         rc = MCPP_EINVALID;
     else if ((rc = mcpp_pack(out, &staging, NULL)) == MCPP_ELIMIT)
         mcpp_report_add(report, MCPP_SEVERITY_ERROR, "limit", NULL, NULL, 0, 0,
-                        "free-form data (extra, launch.fixed_policy) is nested too deeply to "
-                        "index within 64 MiB");
+                        "free-form data (extra, metrics.named with its samples, features, launch.fixed_policy) "
+                        "takes more than 64 MiB as indexed text (each nested object and array keeps its own "
+                        "canonical JSON, so both its size and its nesting count): too large or nested too deeply");
     if (rc == MCPP_ENOMEM) {
         mcpp_report_free(report);
         return mcpp_error_nomem();
