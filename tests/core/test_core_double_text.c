@@ -110,10 +110,34 @@ TEST(edges_of_the_fast_range_and_halfway_cases_match_printf)
     CHECK_INT_EQ(mismatches, 0);
 }
 
+/* The writer skips the %.15g attempt when the 16th and 17th digits of %.17g
+ * are far from 00 (a 15-digit decimal that reads back lies within half an
+ * ulp): doubles a few ulps either side of 15-digit decimals, at every scale,
+ * sit right at that bound. Each is formatted twice (the second time from the
+ * per-thread memo). */
+TEST(doubles_a_few_ulps_from_15_digit_decimals_match_printf)
+{
+    mismatches = 0;
+    for (int i = 0; i < 20000; i++) {
+        char dec[64];
+        snprintf(dec, sizeof dec, "%llu.%014llue%d", (unsigned long long)(1 + rnd64() % 9),
+                 (unsigned long long)(rnd64() % 100000000000000ULL), (int)(rnd64() % 60) - 30);
+        double up = strtod(dec, NULL), down = up;
+        for (int step = 0; step < 40; step++) {
+            check_value(up);
+            check_value(down);
+            up = nextafter(up, INFINITY);
+            down = nextafter(down, 0.0);
+        }
+    }
+    CHECK_INT_EQ(mismatches, 0);
+}
+
 int main(void)
 {
     RUN(random_bit_patterns_match_printf);
     RUN(short_decimals_at_every_scale_match_printf);
     RUN(edges_of_the_fast_range_and_halfway_cases_match_printf);
+    RUN(doubles_a_few_ulps_from_15_digit_decimals_match_printf);
     TEST_MAIN_END();
 }

@@ -12,6 +12,7 @@
 #include "import/import_internal.h"
 #include "util/error_internal.h"
 #include "util/hash.h"
+#include "util/parallel.h"
 
 /* Members of a benchmark row that are not user counters. */
 static const char *const ROW_KEYS[] = {
@@ -238,7 +239,7 @@ static int map_rows(mcpp_builder *b, cJSON *extra, run_rows run)
     return rc;
 }
 
-static int import_run(mcpp_receipt_set *set, const mcpp_import_json *doc, run_rows run, double *buf)
+static int import_run(mcpp_receipt **out, const mcpp_import_json *doc, run_rows run, double *buf)
 {
     const char *name = run_name_of(run.rows[0]);
     mcpp_builder *b = NULL;
@@ -267,7 +268,7 @@ static int import_run(mcpp_receipt_set *set, const mcpp_import_json *doc, run_ro
     if (rc == MCPP_OK) {
         char readable[200];
         snprintf(readable, sizeof readable, "gbench-%s", name);
-        rc = mcpp_import_finish(set, b, readable, doc->path);
+        rc = mcpp_import_make(out, b, readable, doc->path);
     }
     mcpp_builder_free(b);
     cJSON_Delete(extra);
@@ -338,6 +339,57 @@ static int group_rows(grouped_rows *g, const cJSON *benchmarks, size_t n)
     return rc;
 }
 
+/* The runs of one file, made on several threads: each run's receipt is
+ * independent and reads the parsed document only. */
+typedef struct run_jobs {
+    const mcpp_import_json *doc;
+    const grouped_rows *g;
+    mcpp_receipt **made; /* per run; NULL where making it failed */
+    size_t max_rows;     /* rows of the largest run: each thread's scratch */
+} run_jobs;
+
+static void make_runs(void *ctx, size_t from, size_t to)
+{
+    run_jobs *j = ctx;
+    double *buf = malloc((j->max_rows + 1) * sizeof *buf);
+    for (size_t k = from; buf && k < to; k++)
+        if (import_run(&j->made[k], j->doc, (run_rows){j->g->rows + j->g->start[k], j->g->start[k + 1] - j->g->start[k]},
+                       buf) != MCPP_OK)
+            j->made[k] = NULL;
+    free(buf);
+}
+
+/* Adds the runs' receipts to `set` in the order the names first appear. A
+ * run that failed on a worker thread is made again on this one, so its
+ * error is this thread's last error. */
+static int import_runs(mcpp_receipt_set *set, const mcpp_import_json *doc, const grouped_rows *g)
+{
+    run_jobs j = {doc, g, calloc(g->n_groups ? g->n_groups : 1, sizeof *j.made), 0};
+    if (!j.made)
+        return mcpp_error_nomem();
+    for (size_t k = 0; k < g->n_groups; k++)
+        if (g->start[k + 1] - g->start[k] > j.max_rows)
+            j.max_rows = g->start[k + 1] - g->start[k];
+    mcpp_parallel_ranges(g->n_groups, mcpp_parallel_threads(g->n_groups, MCPP_PARALLEL_MAX_THREADS, 64), make_runs,
+                         &j);
+    int rc = MCPP_OK;
+    double *buf = NULL;
+    for (size_t k = 0; k < g->n_groups; k++) {
+        if (rc == MCPP_OK && !j.made[k]) {
+            buf = buf ? buf : malloc((j.max_rows + 1) * sizeof *buf);
+            rc = buf ? import_run(&j.made[k], doc, (run_rows){g->rows + g->start[k], g->start[k + 1] - g->start[k]}, buf)
+                     : mcpp_error_nomem();
+        }
+        if (rc == MCPP_OK)
+            rc = mcpp_receipt_set_add(set, j.made[k]);
+        else
+            mcpp_receipt_free(j.made[k]);
+    }
+    free(buf);
+    free(j.made);
+    return rc;
+}
+
 int mcpp_import_google_benchmark_file(mcpp_receipt_set *set, const char *path)
 {
     mcpp_import_json doc;
@@ -348,16 +400,11 @@ int mcpp_import_google_benchmark_file(mcpp_receipt_set *set, const char *path)
     const cJSON *benchmarks = cJSON_GetObjectItemCaseSensitive(doc.root, "benchmarks");
     size_t n = rc == MCPP_OK ? (size_t)cJSON_GetArraySize(benchmarks) : 0;
     grouped_rows g = {0};
-    double *buf = malloc((n + 1) * sizeof *buf);
-    if (rc == MCPP_OK && !buf)
-        rc = mcpp_error_nomem();
     if (rc == MCPP_OK)
         rc = group_rows(&g, benchmarks, n);
-    /* one receipt per run name, in the order the names first appear */
-    for (size_t k = 0; rc == MCPP_OK && k < g.n_groups; k++)
-        rc = import_run(set, &doc, (run_rows){g.rows + g.start[k], g.start[k + 1] - g.start[k]}, buf);
+    if (rc == MCPP_OK)
+        rc = import_runs(set, &doc, &g);
     grouped_free(&g);
-    free(buf);
     mcpp_import_json_free(&doc);
     return rc;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "import/import_internal.h"
+#include "receipt/fields.h"
 #include "util/error_internal.h"
 
 /*
@@ -183,21 +184,20 @@ void mcpp_import_sanitize(char *buf, size_t cap, const char *s)
         buf[n] = '\0';
 }
 
-int mcpp_import_finish(mcpp_receipt_set *set, mcpp_builder *b, const char *readable,
-                       const char *path)
+int mcpp_import_make(mcpp_receipt **out, mcpp_builder *b, const char *readable, const char *path)
 {
-    mcpp_receipt *r = NULL;
+    *out = NULL;
+    mcpp_receipt *r = NULL, *named = NULL;
     int rc = mcpp_builder_finish(&r, NULL, b);
     if (rc == MCPP_OK) {
-        /* the derived id is "r-" + 16 hex digits of the content hash */
+        /* the derived id is "r-" + 16 hex digits of the content hash; the
+         * copy with the id copies the packed receipt, it does not pack it again */
         char prefix[112], id[140];
         mcpp_import_sanitize(prefix, sizeof prefix, readable);
         snprintf(id, sizeof id, "%s-%.12s", prefix, mcpp_receipt_id(r) + 2);
+        rc = mcpp_receipt_copy_with_id(&named, r, id);
         mcpp_receipt_free(r);
-        r = NULL;
-        rc = mcpp_builder_set_string(b, "id", id);
-        if (rc == MCPP_OK)
-            rc = mcpp_builder_finish(&r, NULL, b);
+        r = named;
     }
     if (rc != MCPP_OK) {
         const mcpp_error *e = mcpp_error_last();
@@ -206,7 +206,16 @@ int mcpp_import_finish(mcpp_receipt_set *set, mcpp_builder *b, const char *reada
         return mcpp_error_set(rc, e->kind ? e->kind : "internal", path, e->field, 0, 0,
                               "the imported receipt does not validate: %s", why);
     }
-    return mcpp_receipt_set_add(set, r);
+    *out = r;
+    return MCPP_OK;
+}
+
+int mcpp_import_finish(mcpp_receipt_set *set, mcpp_builder *b, const char *readable,
+                       const char *path)
+{
+    mcpp_receipt *r = NULL;
+    int rc = mcpp_import_make(&r, b, readable, path);
+    return rc == MCPP_OK ? mcpp_receipt_set_add(set, r) : rc;
 }
 
 void mcpp_import_rfc3339_from_ms(char *buf, size_t cap, int64_t ms)

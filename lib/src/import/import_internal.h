@@ -68,6 +68,8 @@ int mcpp_import_has_zone(const char *s);
  */
 int mcpp_import_finish(mcpp_receipt_set *set, mcpp_builder *b, const char *readable,
                        const char *path);
+/* The same, handing the receipt to the caller (*out; NULL on failure). */
+int mcpp_import_make(mcpp_receipt **out, mcpp_builder *b, const char *readable, const char *path);
 
 /* A new builder (*out, freed by the caller also on failure) with what every
  * importer states first: source.tool "mcpp-receipts import FORMAT", each

@@ -82,4 +82,9 @@ void mcpp_value_text(mcpp_strbuf *sb, const mcpp_value *v, int escape_key);
 /* 1 when two values are the same (ints and doubles compare by value). */
 int mcpp_value_equal(const mcpp_value *a, const mcpp_value *b);
 
+/* A copy of r whose id is `id` (non-empty; the only check an id has), made
+ * without packing r's free-form data again: an importer names a receipt
+ * after its content hash, known only once the receipt is made. */
+int mcpp_receipt_copy_with_id(mcpp_receipt **out, const mcpp_receipt *r, const char *id);
+
 #endif /* MCPP_RECEIPT_FIELDS_H */

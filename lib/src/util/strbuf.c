@@ -181,6 +181,77 @@ static size_t short_decimal_text(char *out, double v)
     return 0;
 }
 
+/* The 16th and 17th significant digits of a %.17g text, as 0..99. */
+static int digits_16_17(const char *text)
+{
+    int seen = 0, tail = 0;
+    for (const char *c = text; *c && *c != 'e' && seen < 17; c++) {
+        if (*c < '0' || *c > '9' || (*c == '0' && seen == 0))
+            continue; /* sign, point, leading zeros */
+        if (++seen >= 16)
+            tail = tail * 10 + (*c - '0');
+    }
+    return seen == 17 ? tail : seen == 16 ? tail * 10 : 0; /* %g drops trailing zeros */
+}
+
+/* The first of %.15g, %.16g, %.17g that reads back to v (%.17g always does).
+ * When %.15g reads back, v is within half an ulp (< 23 units of the 17th
+ * digit) of that 15-digit decimal, so the 16th and 17th digits of %.17g are
+ * near 00 (<= 23 or >= 77): outside that the %.15g attempt is skipped (for
+ * normal doubles). The text is the same; most measured doubles need 16 or 17
+ * digits. */
+static size_t printf_shortest_uncached(char *text, size_t cap, double v)
+{
+    char longest[32];
+    mcpp_c_locale_scope scope; /* "2.5", never "2,5": see util/c_locale.h */
+    mcpp_c_locale_enter(&scope);
+    snprintf(longest, sizeof longest, "%.17g", v);
+    int tail = digits_16_17(longest), found = 0;
+    if (!isnormal(v) || tail <= 24 || tail >= 76) { /* a subnormal's ulp is wider */
+        snprintf(text, cap, "%.15g", v);
+        found = strtod(text, NULL) == v;
+    }
+    if (!found) {
+        snprintf(text, cap, "%.16g", v);
+        found = strtod(text, NULL) == v;
+    }
+    if (!found)
+        snprintf(text, cap, "%s", longest);
+    mcpp_c_locale_leave(&scope);
+    return strlen(text);
+}
+
+/* A per-thread memo of the doubles printf_shortest_uncached formatted last:
+ * making a receipt writes its numbers several times (packing, the canonical
+ * text its derived id hashes, packing again with the id), and printf with
+ * the strtod check costs ~1 µs a number. Keyed by the exact bits, so a hit
+ * is the same text. */
+enum { DOUBLE_MEMO_SLOTS = 1024 };
+typedef struct double_memo {
+    uint64_t bits;
+    unsigned char len; /* 0: empty */
+    char text[27];
+} double_memo;
+static _Thread_local double_memo double_memos[DOUBLE_MEMO_SLOTS];
+
+static size_t printf_shortest(char *text, size_t cap, double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    double_memo *m = &double_memos[(bits * 0x9e3779b97f4a7c15ULL) >> 54];
+    if (m->len && m->bits == bits) {
+        memcpy(text, m->text, (size_t)m->len + 1);
+        return m->len;
+    }
+    size_t n = printf_shortest_uncached(text, cap, v);
+    if (n < sizeof m->text) {
+        m->bits = bits;
+        m->len = (unsigned char)n;
+        memcpy(m->text, text, n + 1);
+    }
+    return n;
+}
+
 void mcpp_format_double(char *buf, size_t cap, double value, int force_fraction)
 {
     char text[48];
@@ -192,16 +263,7 @@ void mcpp_format_double(char *buf, size_t cap, double value, int force_fraction)
             n += 2;
         }
     } else if ((n = short_decimal_text(text, value)) == 0) {
-        static const char *const formats[] = {"%.15g", "%.16g", "%.17g"};
-        mcpp_c_locale_scope scope; /* "2.5", never "2,5": see util/c_locale.h */
-        mcpp_c_locale_enter(&scope);
-        for (int i = 0; i < 3; i++) {
-            snprintf(text, sizeof text, formats[i], value);
-            if (strtod(text, NULL) == value)
-                break;
-        }
-        mcpp_c_locale_leave(&scope);
-        n = strlen(text);
+        n = printf_shortest(text, sizeof text, value);
         if (force_fraction && isfinite(value) && !strpbrk(text, ".eE")) {
             memcpy(text + n, ".0", 3);
             n += 2;
