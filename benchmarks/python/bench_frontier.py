@@ -9,23 +9,36 @@ same validation, lane and stability rules) measured in the same run.
 Prints a table of seconds per stage and the speed-up (target: >= 20x end to end).
 The pure-Python side is checked to find the same lanes, stability labels and
 headline medians as the C side, so the two do the same work.
+
+Two more baselines from the same run (issue 34):
+- the I/O floor: two `cat` processes in parallel reading the same files (half
+  each) into /dev/null; `load_dir` + `frontier` should stay within 1.5x of it;
+- the strongest plain Python a user would write: the same pure-Python work
+  with orjson instead of json and the garbage collector off.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import itertools
 import json
 import math
 import os
 import random
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
 from collections import defaultdict
 
 import mcpp_receipts as mr
+
+try:
+    import orjson
+except ImportError:  # scripts/test-python.sh installs it; without it the row says so
+    orjson = None
 
 BASE = {
     "schema": "mcpp.receipt/2",
@@ -152,21 +165,64 @@ def py_validate(d: dict) -> dict:
     return flat
 
 
-def py_load_dir(folder: str):
+def receipt_paths(folder: str) -> list[str]:
     paths = []
     for root, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         paths.extend(os.path.join(root, f) for f in files
                      if not f.startswith(".") and f.endswith((".json", ".yaml", ".yml")))
     paths.sort()
+    return paths
+
+
+def py_load_dir(folder: str):
     receipts, errors = [], []
-    for p in paths:
+    for p in receipt_paths(folder):
         try:
             with open(p, encoding="utf-8") as f:
                 receipts.append(py_validate(json.load(f)))
         except (OSError, ValueError) as e:
             errors.append((p, str(e)))
     return receipts, errors
+
+
+def orjson_load_dir(folder: str):
+    """py_load_dir with orjson (bytes in, no text decoding step)."""
+    receipts, errors = [], []
+    for p in receipt_paths(folder):
+        try:
+            with open(p, "rb") as f:
+                receipts.append(py_validate(orjson.loads(f.read())))
+        except (OSError, ValueError) as e:
+            errors.append((p, str(e)))
+    return receipts, errors
+
+
+def orjson_gc_off(folder: str, policy):
+    """load + frontier in plain Python at its best: orjson, the collector off."""
+    gc.disable()
+    try:
+        rs, errors = orjson_load_dir(folder)
+        return rs, errors, py_frontier(rs, policy)
+    finally:
+        gc.enable()
+
+
+def cat_floor(folder: str) -> float:
+    """Wall seconds of two `cat`s in parallel, each reading half of the
+    receipt files into /dev/null: the floor for reading them at all."""
+    paths = receipt_paths(folder)
+    halves = [paths[: len(paths) // 2], paths[len(paths) // 2:]]
+    t0 = time.perf_counter()
+    procs = [subprocess.Popen(["xargs", "-0", "cat"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+             for _ in halves]
+    for proc, half in zip(procs, halves):
+        proc.stdin.write(b"\0".join(p.encode() for p in half))
+        proc.stdin.close()
+    for proc in procs:
+        if proc.wait() != 0:
+            raise SystemExit("bench_frontier: cat failed")
+    return time.perf_counter() - t0
 
 
 def _median(xs: list[float]) -> float:
@@ -306,6 +362,19 @@ def main() -> int:
         assert list(rs1) == list(rs)
         del rs1
         fr, t_c_front = timed(mr.frontier, rs, policy, stage="c_front")
+        # the notebook path as one call, next to the I/O floor (best of 3 each, alternated)
+        t_nb, t_cat = [], []
+        for _ in range(3):
+            t_cat.append(cat_floor(folder))
+            t0 = time.perf_counter()
+            mr.frontier(mr.load_dir(folder), policy)
+            t_nb.append(time.perf_counter() - t0)
+        t_nb, t_cat = min(t_nb), min(t_cat)
+        t_oj = None
+        if orjson is not None:
+            (oj_rs, oj_err, oj_fr), t_oj = timed(orjson_gc_off, folder, policy, stage="oj")
+            assert len(oj_rs) == args.count and not oj_err and len(oj_fr) == len(fr.lanes)
+            del oj_rs, oj_fr
         (py_rs, py_err), t_py_load = timed(py_load_dir, folder, stage="py_load")
         py_fr, t_py_front = timed(py_frontier, py_rs, policy, stage="py_front")
         load_after = os.getloadavg()
@@ -343,6 +412,17 @@ def main() -> int:
         print(f"\ntarget >= 20x end to end (wall clock, default arguments): "
               f"{'met' if many >= 20 else 'NOT met'} "
               f"({one:.1f}x on 1 thread, {many:.1f}x on {threads}; pure Python is 1 thread)")
+        print(f"\n## the notebook path against its floors (wall clock, best of 3, alternated)\n")
+        print("| what | seconds | mr.frontier(mr.load_dir(dir)) / it | target |")
+        print("|---|---:|---:|---|")
+        print(f"| mr.frontier(mr.load_dir(dir)) | {t_nb:.3f} | 1.00x | |")
+        print(f"| I/O floor: 2 parallel `cat`s of the same files | {t_cat:.3f} | {t_nb / t_cat:.2f}x | "
+              f"<= 1.5x: {'met' if t_nb <= 1.5 * t_cat else 'NOT met'} |")
+        if t_oj is None:
+            print("| orjson, gc off, same checks (pure Python) | – | – | orjson not installed |")
+        else:
+            print(f"| orjson, gc off, same checks (pure Python, 1 run) | {t_oj:.3f} | "
+                  f"{t_nb / t_oj:.3f}x ({t_oj / t_nb:.1f}x faster) | |")
         return 0
     finally:
         if not args.dir:

@@ -67,6 +67,31 @@ def test_one_id_with_different_content_is_a_conflict_naming_both_files(receipt_d
         mr.frontier([mr.load(receipt_dir / "padded-run2.json"), mr.loads(json.dumps(other))])
 
 
+def test_ids_are_checked_once_on_the_notebook_path_and_again_for_sets_made_by_hand(receipt_dir, monkeypatch):
+    from mcpp_receipts import _inputs
+
+    calls = []
+    check = _inputs.without_id_conflicts
+
+    def counted(receipts):
+        calls.append(len(receipts))
+        return check(receipts)
+
+    monkeypatch.setattr(_inputs, "without_id_conflicts", counted)
+    rs = mr.load_dir(receipt_dir)
+    mr.frontier(rs)
+    mr.frontier(rs[1:])
+    mr.gate(rs, rs[:1])
+    mr.frontier(receipt_dir)
+    assert calls == [4, 4]  # load_dir's own check, and the one of frontier(directory)
+    # A set put together by hand is checked where it is used: a conflict still raises.
+    other = mr.loads(json.dumps(variant({"metrics.tokens_per_s": 1.0}, id="padded-run2")))
+    with pytest.raises(mr.ValidationError, match="conflict"):
+        mr.frontier(mr.ReceiptSet(list(rs) + [other]))
+    with pytest.raises(mr.ValidationError, match="conflict"):
+        mr.frontier(rs + [other])
+
+
 def test_the_same_run_loaded_twice_is_one_run(receipt_dir):
     first = mr.load(receipt_dir / "padded-run1.json")
     first.write(receipt_dir / "padded-run1.yaml")

@@ -115,7 +115,7 @@ def load_dir(path: PathLike, recursive: bool = True, *, threads: int | None = No
     _inputs.check_errors_arg(errors)
     receipts, found = _core.load_dir(path, recursive, threads)
     kept, failures = _inputs.settle(receipts, found, errors)
-    return ReceiptSet(kept, failures)
+    return ReceiptSet(kept, failures, _ids_checked=True)
 
 
 def import_results(format: str, paths: PathLike | Iterable[PathLike], *,
@@ -138,7 +138,7 @@ def import_results(format: str, paths: PathLike | Iterable[PathLike], *,
         paths = [paths]
     names = [os.fspath(p) for p in paths]
     receipts = _core._import_results(format, names, None if out is None else os.fspath(out))
-    return ReceiptSet(receipts)
+    return ReceiptSet(receipts, _ids_checked=True)  # one receipt per id (the importer drops repeats)
 
 
 def _as_receipt(obj: Receipt | PathLike) -> Receipt:

@@ -46,9 +46,11 @@ def without_id_conflicts(receipts: Sequence[Any]) -> tuple[list, list[BaseExcept
     return kept, conflicts
 
 
-def settle(receipts: Sequence[Any], errors_found: Sequence[BaseException], errors: str):
-    """Applies the errors choice: raises the first failure under "raise"."""
-    kept, conflicts = without_id_conflicts(receipts)
+def settle(receipts: Sequence[Any], errors_found: Sequence[BaseException], errors: str,
+           ids_checked: bool = False):
+    """Applies the errors choice: raises the first failure under "raise".
+    ``ids_checked``: the receipts are known to share no id with other content."""
+    kept, conflicts = (list(receipts), []) if ids_checked else without_id_conflicts(receipts)
     failures = list(errors_found) + conflicts
     if failures and errors == "raise":
         first = failures[0]
@@ -65,8 +67,8 @@ def gather(objs: Iterable[Any] | str | os.PathLike, errors: str,
     check_errors_arg(errors)
     if isinstance(objs, (str, os.PathLike)):
         if os.path.isdir(objs):
-            rs = load_dir(objs, errors="skip")
-            kept, failures = settle(list(rs), rs.errors, errors)
+            rs = load_dir(objs, errors="skip")  # its ids are checked, conflicts are in rs.errors
+            kept, failures = settle(rs._items, rs.errors, errors, ids_checked=True)
             return tuple(kept), failures
         return (load(objs),), []
     if isinstance(objs, _core.Receipt):
@@ -74,6 +76,8 @@ def gather(objs: Iterable[Any] | str | os.PathLike, errors: str,
     # A ReceiptSet's .errors were skipped by its maker (load_dir(errors="skip")):
     # they are listed in the report, never raised again here.
     items, already_skipped = [], list(getattr(objs, "errors", []))
+    if getattr(objs, "_ids_checked", False):  # checked when the set was made: not again
+        return tuple(objs._items), already_skipped
     for obj in objs:
         if isinstance(obj, _core.Receipt):
             items.append(obj)

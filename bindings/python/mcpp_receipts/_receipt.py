@@ -229,14 +229,19 @@ class ReceiptSet(Sequence[Receipt]):
     ``.path``/``.line``/``.column``/``.field``) for each file that failed.
     """
 
-    __slots__ = ("_items", "errors")
+    __slots__ = ("_items", "errors", "_ids_checked")
 
-    def __init__(self, receipts: Sequence[Receipt] = (), errors: Sequence[BaseException] = ()):
+    def __init__(self, receipts: Sequence[Receipt] = (), errors: Sequence[BaseException] = (), *,
+                 _ids_checked: bool = False):
         self._items: tuple[Receipt, ...] = tuple(receipts)
         for r in self._items:
             if not isinstance(r, _core.Receipt):
                 raise TypeError(f"ReceiptSet holds receipts, not {type(r).__name__}")
         self.errors: list[BaseException] = list(errors)
+        # True when no two receipts here share an id with other content (load_dir,
+        # import_results and Store.query check it once; frontier/gate/claim then
+        # do not check it again: a second pass was 11-18% of load_dir + frontier)
+        self._ids_checked = _ids_checked
 
     @overload
     def __getitem__(self, index: int) -> Receipt: ...
@@ -244,7 +249,7 @@ class ReceiptSet(Sequence[Receipt]):
     def __getitem__(self, index: slice) -> ReceiptSet: ...
     def __getitem__(self, index):  # type: ignore[no-untyped-def]
         if isinstance(index, slice):
-            return ReceiptSet(self._items[index])
+            return ReceiptSet(self._items[index], _ids_checked=self._ids_checked)
         return self._items[index]
 
     def __len__(self) -> int:
@@ -263,7 +268,7 @@ class ReceiptSet(Sequence[Receipt]):
     def unique(self) -> ReceiptSet:
         """The set without repeats (receipts equal by canonical JSON, such as the
         JSON and YAML copies of one run), first occurrence kept; errors kept."""
-        return ReceiptSet(list(dict.fromkeys(self._items)), self.errors)
+        return ReceiptSet(list(dict.fromkeys(self._items)), self.errors, _ids_checked=self._ids_checked)
 
     def to_pandas(self, columns: Sequence[str] | None = None, *, policy=None):  # -> pandas.DataFrame
         """One row per receipt: ``id``, ``filename`` (the file it was loaded

@@ -196,7 +196,8 @@ class Store:
         if isinstance(where, dict):
             where = ",".join(f"{k}={v}" for k, v in where.items())
         return ReceiptSet(_core._store_query(self.path, lane, where, since, until,
-                                             int(limit or 0), bool(newest)))
+                                             int(limit or 0), bool(newest)),
+                          _ids_checked=True)  # the store's id is its primary key
 
     def __len__(self) -> int:
         return _core._store_count(self.path)[0]
