@@ -25,10 +25,10 @@ quick=0
 
 if [ "$quick" = 1 ]; then
     ingest_n=5000 compare_sizes=1000,10000 compare_py=10000 lua_n=20000
-    py_n=5000 store_sizes=10000 store_py=5000 dist_n=20000
+    py_n=5000 store_sizes=10000 store_py=5000 dist_n=20000 scale_sizes=1000,10000 scale_check=--quick
 else
     ingest_n=100000 compare_sizes=1000,10000,100000,1000000 compare_py=100000 lua_n=200000
-    py_n=100000 store_sizes=20000 store_py=20000 dist_n=100000
+    py_n=100000 store_sizes=20000 store_py=20000 dist_n=100000 scale_sizes=1000,10000,100000 scale_check=
 fi
 
 echo "== building the benchmarks in $build"
@@ -77,6 +77,7 @@ if [ -x "$venv/bin/python" ]; then
         --count "$py_n" --dir "$corpus/python-$py_n"
     PYTHON="$repo/$venv/bin/python" run store benchmarks/store/run.sh "$build" "$store_sizes" "$store_py"
     run distributed "$venv/bin/python" benchmarks/distributed/bench_distributed.py --count "$dist_n"
+    run scale "$venv/bin/python" benchmarks/scale/bench_scale.py --sizes "$scale_sizes" $scale_check
     if "$venv/bin/python" -c "import torch" 2>/dev/null; then
         torch_args=()
         [ "$quick" = 1 ] && torch_args=(--quick)
@@ -88,6 +89,7 @@ else
     skip python "no $venv (make it with scripts/test-python.sh)"
     skip store "needs $venv"
     skip distributed "needs $venv"
+    skip scale "needs $venv"
 fi
 
 echo

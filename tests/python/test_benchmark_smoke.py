@@ -18,3 +18,16 @@ def test_bench_frontier_runs_and_both_sides_agree(tmp_path):
     assert out.returncode == 0, out.stderr
     assert "load_dir + frontier on 360 receipt files, 36 lanes" in out.stdout
     assert "| total, 1 thread |" in out.stdout and "CPU-time ratio" in out.stdout
+    assert "| I/O floor: 2 parallel `cat`s of the same files |" in out.stdout
+
+
+def test_bench_scale_runs_every_step_and_prints_the_slopes(tmp_path):
+    out = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "scale" / "bench_scale.py"),
+         "--sizes", "50,200", "--check", "50x5", "--quick", "--dir", str(tmp_path)],
+        capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    for step in ("import", "frontier", "gate"):
+        assert f"| {step} | 200 |" in out.stdout and f"| {step} | " in out.stdout.split("log-log slope")[1]
+    assert "lanes 200, listed_adjacent 800" in out.stdout  # 4 listed per lane, not 199
+    assert "| mr.import_results s | json.load s" in out.stdout
