@@ -23,17 +23,20 @@ return {
     -- (pytest-benchmark, Google Benchmark, MLPerf): those compare on benchmark
     -- identity, topology, hardware and features.
     must_match = {
-      "benchmark", -- benchmark.suite, .suite_version, .name, .params, .division
-                   -- (only when a side is a benchmark-suite result)
-      "pattern",   -- lane.pattern, lane.depth
+      "benchmark", -- benchmark.suite, .suite_version, .name, .params, .division,
+                   -- .submitter, .system (only when a side is a benchmark-suite result)
+      "pattern",   -- lane.pattern, lane.depth (the layers)
+      "model_size", -- lane.params_total, .params_active, .d_model (absent on both
+                    -- sides qualifies: "not recorded"; on one side only is insufficient)
       "routing",   -- routing.* (only when the pattern has an E block)
       "sequence",  -- workload.seq_len
       "batch",     -- workload.micro_batch, workload.global_batch
       "compile",   -- compile.posture, compile.warmup
       "topology",  -- topology.*
-      "hardware",  -- hardware.observed.accelerator, .count (what ran, not what was asked)
+      "hardware",  -- hardware.observed.accelerator, .count, .per_node (what ran, not what was asked)
       "data",      -- workload.data.path, .dataset
-      "backend",   -- backend.<family>.observed, backend.precision.observed
+      "backend",   -- backend.<family>.observed, backend.precision.observed (model runs,
+                   -- and suite results that state one: a GEMM harness's implementation)
       "launch",    -- launch.* (MTP depth, CUDA graphs, fixed policy, generated args)
       "features",  -- features: a feature in force is a tax to measure, not to hide
     },
@@ -41,10 +44,11 @@ return {
     -- environment: worth knowing, not disqualifying.
     qualify = {
       "compile_detail", -- compile.graph_breaks, compile.disabled_regions
-      "software",  -- software.framework, .version, .image, .components
+      "software",  -- software.framework, .version, .image, .components (when a side states it)
       "startup",   -- startup.state (cold boot vs warm cache vs snapshot restore)
-      "cache",     -- compile cache state, driver and runtime versions
-      "fallbacks", -- backend.fallbacks and every requested != observed, each named
+      "cache",     -- compile.cache_state, driver and runtime versions
+      "fallbacks", -- backend.fallbacks and every request not met (precision included;
+                   -- "auto" is met by whatever ran), each named
     },
   },
 

@@ -2,10 +2,17 @@
 -- mlperf`): time-to-train runs of one benchmark on one submitted system.
 --
 -- Everything of default.lua: runs compare only within one benchmark,
--- division, system (accelerator, count, nodes) and software stack, so a
+-- division, submitter, system (name, accelerator, count, nodes), so a
 -- system's runs form one lane and a number quoted for one system is checked
--- against that system's runs. What changes is how much run-to-run spread a
--- lane may have and still be stable, from 5% to 10%, and why:
+-- against that system's runs. Two things change:
+--
+-- The software stack (framework, version, container image, components) is
+-- part of the lane key: MLPerf submissions are submitter + system + software,
+-- and a result on another container is another submission. (default.lua
+-- only qualifies a software difference.)
+--
+-- How much run-to-run spread a lane may have and still be stable, from 5% to
+-- 10%, and why:
 --
 --   * time-to-train varies with the random seed by design (convergence takes
 --     a different number of epochs): among the v3.1 dlrm_dcnv2 results the
@@ -24,6 +31,8 @@ return {
   include = { "default.lua" },
   name = "mlperf",
   version = 1,
+
+  dimensions = { must_match = { "software" } },
 
   noise = { max_rel_spread = 0.10 },
 }

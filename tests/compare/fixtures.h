@@ -14,7 +14,7 @@
 
 static const char FIXTURE_BASE[] =
     "{\"schema\":\"mcpp.receipt/1\",\"id\":\"base-1\","
-    "\"lane\":{\"name\":\"NAM56R hybrid MoE lane\",\"family\":\"NAM56R\",\"pattern\":\"AEMEAEMEAEMR\",\"depth\":52},"
+    "\"lane\":{\"name\":\"NAM56R hybrid MoE lane\",\"family\":\"NAM56R\",\"pattern\":\"AEMEAEMEAEMR\",\"depth\":52,\"params_total\":56210000000},"
     "\"workload\":{\"seq_len\":4096,\"micro_batch\":1,\"global_batch\":64,\"tokens_per_step\":262144,"
     "\"useful_tokens_per_step\":262144,\"data\":{\"path\":\"real\",\"dataset\":\"fineweb-edu\"}},"
     "\"routing\":{\"mode\":\"token_choice\",\"score\":\"sigmoid\",\"num_experts\":64,\"top_k\":2,\"shared_experts\":1,"

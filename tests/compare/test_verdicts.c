@@ -565,7 +565,7 @@ TEST(a_receipt_that_disagrees_with_itself_is_invalid_with_both_numbers)
     m = LOAD_ERROR("\"tokens_per_s\":262144", "\"tokens_per_s\":262144,\"goodput\":{\"allocated_s\":100,\"badput_s\":{\"compile\":70,\"idle\":40}}");
     CHECK_CONTAINS(m, "badput_s sum (110)");
     CHECK_CONTAINS(m, "allocated_s 100");
-    m = LOAD_ERROR("\"depth\":52", "\"depth\":52,\"params_total\":1000,\"params_active\":2000");
+    m = LOAD_ERROR("\"params_total\":56210000000", "\"params_total\":1000,\"params_active\":2000");
     CHECK_CONTAINS(m, "expected at most lane.params_total (1000), got 2000");
 }
 

@@ -65,7 +65,7 @@ TEST(bad_enum_lists_the_allowed_values)
                           "\"dense\"}}}"),
            MCPP_EINVALID, "enum",
            "t.json:2:35: backend.moe.requested: expected one of \"padded\", \"jagged\", "
-           "\"block_sparse\", got \"dense\"");
+           "\"block_sparse\", \"auto\", got \"dense\"");
 }
 
 TEST(out_of_range_counts_and_measurements_are_refused)

@@ -232,6 +232,14 @@ static int dim_not_recorded(const mcpp_policy *p, const mcpp_policy_dim *d, cons
     return 1;
 }
 
+/* 1 when r states any field of d. */
+static int dim_stated(const mcpp_policy_dim *d, const mcpp_receipt *r)
+{
+    for (size_t i = 0; i < d->n_fields; i++)
+        if (mcpp_field_present(r, d->ids[i])) return 1;
+    return 0;
+}
+
 /* A row for a dimension that is not compared, with its reason. */
 static void uncompared_row(explain *ex, const mcpp_policy_dim *d, mcpp_dim_status st, const char *side,
                            const char *reason)
@@ -262,6 +270,13 @@ static int skip_dimension(const mcpp_policy *p, const mcpp_policy_dim *d, const 
         !mcpp_field_present(c, p->id_suite)) {
         *st = MCPP_DIM_MATCH;
         uncompared_row(ex, d, *st, "(not applicable)", "not applicable: neither is a benchmark-suite result");
+        return 1;
+    }
+    if ((d->applies == MCPP_APPLIES_STATED ||
+         (d->applies == MCPP_APPLIES_MODEL_OR_STATED && suite_result(p, b, pat_b) && suite_result(p, c, pat_c))) &&
+        !dim_stated(d, b) && !dim_stated(d, c)) {
+        *st = MCPP_DIM_MATCH;
+        uncompared_row(ex, d, *st, "(not stated)", "not applicable: neither side states it");
         return 1;
     }
     if (dim_not_recorded(p, d, b, c)) {
@@ -313,7 +328,8 @@ static mcpp_dim_status eval_fields(const mcpp_policy_dim *d, const mcpp_receipt 
     if (d->n_fields && not_applicable == d->n_fields) st = MCPP_DIM_MATCH;
     else if (diffs) st = must ? MCPP_DIM_MISMATCH : MCPP_DIM_QUALIFY;
     else if (one_sided) st = must ? MCPP_DIM_MISSING : MCPP_DIM_QUALIFY;
-    else if (!present) st = must ? MCPP_DIM_MISSING : MCPP_DIM_QUALIFY; /* not recorded is not agreement */
+    else if (!present) /* not recorded is not agreement */
+        st = must && !d->unstated_qualifies ? MCPP_DIM_MISSING : MCPP_DIM_QUALIFY;
     else st = MCPP_DIM_MATCH;
     if (!ex) return st;
 
@@ -371,8 +387,9 @@ static mcpp_dim_status eval_fields(const mcpp_policy_dim *d, const mcpp_receipt 
         }
         mcpp_sb_puts(t, must ? " (missing is never a match)" : " (qualifies)");
     } else if (!present) {
-        mcpp_sb_puts(t, must ? "not stated on either side (missing is never a match)"
-                                  : "not recorded on either side (qualifies: absent on both is not agreement)");
+        mcpp_sb_puts(t, must && !d->unstated_qualifies
+                            ? "not stated on either side (missing is never a match)"
+                            : "not recorded on either side (qualifies: absent on both is not agreement)");
     } else {
         mcpp_sb_puts(t, "same on both sides");
     }
@@ -404,13 +421,14 @@ size_t mcpp_fallback_items(const mcpp_policy *p, const int *list_ids, size_t n_l
         if (!mcpp_field_present(r, pr->requested) &&
             !mcpp_field_present(r, pr->requested_count))
             continue;
+        /* the one rule of mcpp_fallback_count: a met request (an "auto", a
+         * model met by any form of it) is not named */
+        if (!mcpp_field_request_unmet(r, pr->requested, pr->observed, pr->requested_count, pr->observed_count))
+            continue;
         int has_req = get(r, pr->requested, &req);
         int has_obs = get(r, pr->observed, &obs);
         int has_rc = get(r, pr->requested_count, &rc);
         int has_oc = get(r, pr->observed_count, &oc);
-        int differs = (has_req && (!has_obs || !mcpp_value_equal(&req, &obs))) ||
-                      (has_rc && has_oc && !mcpp_value_equal(&rc, &oc)) || (has_rc && !has_oc);
-        if (!differs) continue;
         if (t) {
             if (n) mcpp_sb_puts(t, sep);
             mcpp_sb_printf(t, "%s: requested ", pr->label);

@@ -25,53 +25,64 @@ typedef struct default_dim {
     const char *fields[8];
     mcpp_dim_applies applies;
     int absent_is_none; /* see mcpp_policy_dim */
+    int unstated_qualifies; /* see mcpp_policy_dim */
 } default_dim;
 
 /* "cache" lists every field that can carry compile-cache or driver/runtime
- * state; fields the schema lacks are skipped when the defaults are built. */
+ * state; fields the schema lacks are skipped when the defaults are built.
+ * Keep policy/default.lua and docs/comparability.md in step with this table. */
 static const default_dim DEFAULT_DIMS[] = {
-    /* what was measured: a suite's benchmark (absent on both for model runs) */
+    /* what was measured: a suite's benchmark (absent on both for model runs);
+     * its submitter and system name the submission, so two submitters'
+     * 8xH100 results are two lanes, not one */
     {"benchmark", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS,
      {"benchmark.suite", "benchmark.suite_version", "benchmark.name", "benchmark.params",
-      "benchmark.division"}, MCPP_APPLIES_SUITE, 0},
-    {"pattern", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"lane.pattern", "lane.depth"}, MCPP_APPLIES_MODEL, 0},
-    {"routing", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"routing.*"}, MCPP_APPLIES_MODEL, 0},
-    {"sequence", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"workload.seq_len"}, MCPP_APPLIES_MODEL, 0},
+      "benchmark.division", "benchmark.submitter", "benchmark.system"}, MCPP_APPLIES_SUITE, 0, 0},
+    {"pattern", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"lane.pattern", "lane.depth"}, MCPP_APPLIES_MODEL, 0, 0},
+    /* the same pattern at another width or parameter count is another model:
+     * its step time is not a speed of this one (layers are lane.depth) */
+    {"model_size", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS,
+     {"lane.params_total", "lane.params_active", "lane.d_model"}, MCPP_APPLIES_MODEL, 0, 1},
+    {"routing", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"routing.*"}, MCPP_APPLIES_MODEL, 0, 0},
+    {"sequence", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"workload.seq_len"}, MCPP_APPLIES_MODEL, 0, 0},
     {"batch", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS,
-     {"workload.micro_batch", "workload.global_batch"}, MCPP_APPLIES_MODEL, 0},
-    {"compile", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"compile.posture", "compile.warmup"}, MCPP_APPLIES_MODEL, 0},
-    {"topology", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"topology.*"}, MCPP_APPLIES_ALL, 0},
+     {"workload.micro_batch", "workload.global_batch"}, MCPP_APPLIES_MODEL, 0, 0},
+    {"compile", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"compile.posture", "compile.warmup"}, MCPP_APPLIES_MODEL, 0, 0},
+    {"topology", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"topology.*"}, MCPP_APPLIES_ALL, 0, 0},
     /* accelerators compare by canonical id (receipt/fields.c), so "H100" and
      * "NVIDIA H100 80GB HBM3" are the same chip */
     {"hardware", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS,
-     {"hardware.observed.accelerator", "hardware.observed.count"}, MCPP_APPLIES_ALL, 0},
-    {"data", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"workload.data.path", "workload.data.dataset"}, MCPP_APPLIES_MODEL, 0},
+     {"hardware.observed.accelerator", "hardware.observed.count", "hardware.observed.per_node"}, MCPP_APPLIES_ALL, 0, 0},
+    {"data", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"workload.data.path", "workload.data.dataset"}, MCPP_APPLIES_MODEL, 0, 0},
     {"backend", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS,
      {"backend.attention.observed", "backend.moe.observed", "backend.mamba.observed",
-      "backend.recurrent.observed", "backend.gemm.observed", "backend.precision.observed"}, MCPP_APPLIES_MODEL, 0},
+      "backend.recurrent.observed", "backend.gemm.observed", "backend.precision.observed"},
+     MCPP_APPLIES_MODEL_OR_STATED, 0, 0},
     /* the launch contract changes the executed runtime shape (MTP depth, CUDA
      * graphs, a pinned runtime policy, the generated arguments) */
-    {"launch", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"launch.*"}, MCPP_APPLIES_MODEL, 1},
+    {"launch", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"launch.*"}, MCPP_APPLIES_MODEL, 1, 0},
     /* a feature in force is a tax to be measured against its absence, not
      * hidden in a lane */
-    {"features", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"features"}, MCPP_APPLIES_ALL, 1},
+    {"features", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"features"}, MCPP_APPLIES_ALL, 1, 0},
     /* a graph break or a region left out of compile changes what ran: a
      * reviewer must see it, so it qualifies */
     {"compile_detail", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS,
-     {"compile.graph_breaks", "compile.disabled_regions"}, MCPP_APPLIES_MODEL, 0},
+     {"compile.graph_breaks", "compile.disabled_regions"}, MCPP_APPLIES_MODEL, 0, 0},
     {"software", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS,
-     {"software.framework", "software.version", "software.image", "software.components"}, MCPP_APPLIES_SUITE, 0},
-    {"startup", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS, {"startup.state"}, MCPP_APPLIES_ALL, 0},
+     {"software.framework", "software.version", "software.image", "software.components"}, MCPP_APPLIES_STATED, 0, 0},
+    {"startup", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS, {"startup.state"}, MCPP_APPLIES_ALL, 0, 0},
     {"cache", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS,
-     {"compile.cache", "compile.cache_state", "hardware.observed.driver", "hardware.observed.runtime"}, MCPP_APPLIES_MODEL, 0},
-    {"fallbacks", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FALLBACKS, {"backend.fallbacks"}, MCPP_APPLIES_ALL, 0},
+     {"compile.cache_state", "hardware.observed.driver", "hardware.observed.runtime"}, MCPP_APPLIES_MODEL, 0, 0},
+    {"fallbacks", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FALLBACKS, {"backend.fallbacks"}, MCPP_APPLIES_ALL, 0, 0},
 };
 
 #define N_DEFAULT_DIMS (sizeof DEFAULT_DIMS / sizeof DEFAULT_DIMS[0])
 
-/* requested/observed pairs: every block family, then gemm (and the hardware). */
+/* requested/observed pairs: every block family, gemm and precision (then the
+ * hardware): a precision recipe that ran other than asked is a fallback too. */
 #define MCPP_X_FAMILY_NAME(letter, name, section) name,
-static const char *const PAIR_FAMILIES[MCPP_POLICY_PAIRS - 1] = {MCPP_BLOCK_FAMILIES(MCPP_X_FAMILY_NAME) "gemm"};
+static const char *const PAIR_FAMILIES[MCPP_POLICY_PAIRS - 1] = {MCPP_BLOCK_FAMILIES(MCPP_X_FAMILY_NAME) "gemm",
+                                                                  "precision"};
 #undef MCPP_X_FAMILY_NAME
 
 const char *mcpp_role_name(mcpp_role role)
@@ -189,6 +200,7 @@ static int policy_set_dimension_impl(mcpp_policy *p, const char *name, const cha
     nd.role = role;
     nd.applies = def ? def->applies : MCPP_APPLIES_ALL;
     nd.absent_is_none = def ? def->absent_is_none : 0;
+    nd.unstated_qualifies = def ? def->unstated_qualifies : 0;
     if (n == 0 && def) {
         nd.kind = def->kind;
         for (size_t i = 0; i < 8 && def->fields[i]; i++)

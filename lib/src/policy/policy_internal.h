@@ -26,7 +26,11 @@ typedef enum mcpp_dim_applies {
     MCPP_APPLIES_ALL = 0,   /* every receipt                                           */
     MCPP_APPLIES_MODEL = 1, /* not between two suite results (model shape, workload,
                                compile, kernels, launch)                              */
-    MCPP_APPLIES_SUITE = 2  /* only when a side states benchmark.suite (benchmark id)  */
+    MCPP_APPLIES_SUITE = 2, /* only when a side states benchmark.suite (benchmark id)  */
+    MCPP_APPLIES_STATED = 3, /* only when a side states one of its fields (software:
+                                a stack nobody recorded is not a difference)         */
+    MCPP_APPLIES_MODEL_OR_STATED = 4 /* model runs, and suite results that state one of
+                                its fields (backend: a GEMM harness's implementation) */
 } mcpp_dim_applies;
 
 typedef struct mcpp_policy_dim {
@@ -45,6 +49,10 @@ typedef struct mcpp_policy_dim {
      * feature map is no feature in force), so absent on both is agreement and
      * absent on one side is a difference. */
     int absent_is_none;
+    /* 1: absent on both sides qualifies ("not recorded") even under
+     * must_match, and the lane key is still stated: model size, where the
+     * pattern already names the architecture and the size only narrows it. */
+    int unstated_qualifies;
 } mcpp_policy_dim;
 
 /* Who owns a rule's userdata: the policy that added the rule and its clones
@@ -71,7 +79,7 @@ typedef struct mcpp_policy_pair {
     int observed_count;
 } mcpp_policy_pair;
 
-#define MCPP_POLICY_PAIRS 6
+#define MCPP_POLICY_PAIRS 7
 
 /* One metric of a multi-metric gate (gate = { metrics = { {name=..}, .. } }). */
 typedef struct mcpp_gate_metric_spec {

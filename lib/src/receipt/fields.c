@@ -287,6 +287,14 @@ int mcpp_field_pair_equal(const mcpp_receipt *r, int x, int y)
     return mcpp_value_equal(&vx, &vy);
 }
 
+/* 1 when the string field `id` of r reads "auto" (any case). */
+static int request_is_auto(const mcpp_receipt *r, int id)
+{
+    if (!valid_id(id) || mcpp_schema_entries[id].storage != MCPP_ST_STRING) return 0;
+    const char *s = *(const char *const *)slot_of(r, id);
+    return s && (s[0] | 32) == 'a' && (s[1] | 32) == 'u' && (s[2] | 32) == 't' && (s[3] | 32) == 'o' && !s[4];
+}
+
 int mcpp_field_request_unmet(const mcpp_receipt *r, int requested, int observed, int requested_count,
                              int observed_count)
 {
@@ -294,6 +302,9 @@ int mcpp_field_request_unmet(const mcpp_receipt *r, int requested, int observed,
     if (!has_req && !has_rc) /* nothing requested: the common case, decided by presence bits */
         return 0;
     int has_obs = present(r, observed), has_oc = present(r, observed_count);
+    /* "auto" asks a dispatcher to choose: whatever ran meets it (what ran is
+     * the lane); only nothing observed leaves it unmet */
+    if (has_req && has_obs && request_is_auto(r, requested)) has_req = 0;
     return (has_req && (!has_obs || !mcpp_field_pair_equal(r, requested, observed))) ||
            (has_rc && has_oc && !mcpp_field_pair_equal(r, requested_count, observed_count)) ||
            (has_rc && !has_oc);

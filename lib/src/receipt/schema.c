@@ -19,12 +19,15 @@ static const char *const mcpp_enum_compile_posture[] = {"eager", "partial", "reg
                                                         "whole_model", "graph_replay", NULL};
 static const char *const mcpp_enum_compile_warmup[] = {"explicit", "lazy", "skipped", NULL};
 static const char *const mcpp_enum_moe_lane[] = {"padded", "jagged", "block_sparse", NULL};
+/* a request may leave the choice to the dispatcher */
+static const char *const mcpp_enum_moe_request[] = {"padded", "jagged", "block_sparse", "auto", NULL};
 static const char *const mcpp_enum_verification[] = {"passed", "failed", "skipped", NULL};
 static const char *const mcpp_enum_substrate[] = {"cuda", "tpu", "cpu", "rocm", "hpu",
                                                   "xpu", "neuron", "mps", NULL};
 static const char *const mcpp_enum_observed_source[] = {"probed", "declared", NULL};
 static const char *const mcpp_enum_cuda_graphs[] = {"off", "partial", "full", NULL};
 static const char *const mcpp_enum_startup[] = {"cold_boot", "warm_cache", "snapshot_restore", NULL};
+static const char *const mcpp_enum_cache_state[] = {"cold", "warm", "restored", NULL};
 static const char *const mcpp_enum_outcome[] = {"ok", "failed", "partial", NULL};
 static const char *const mcpp_enum_stability[] = {"stable", "unstable", "blocked", NULL};
 

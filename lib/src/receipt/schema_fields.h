@@ -67,11 +67,12 @@ X(compile_warmup,  COMPILE, "warmup", "compile.warmup", ENUM, NONE, mcpp_enum_co
 X(compile_graph_breaks, COMPILE, "graph_breaks", "compile.graph_breaks", INT, GE0, NULL, "graph breaks observed") \
 X(compile_disabled_regions, COMPILE, "disabled_regions", "compile.disabled_regions", SLIST, NONE, NULL, "paths excluded from compile") \
 X(compile_compile_s, COMPILE, "compile_s", "compile.compile_s", DOUBLE, GE0, NULL, "seconds paid to compile") \
+X(compile_cache_state, COMPILE, "cache_state", "compile.cache_state", ENUM, NONE, mcpp_enum_cache_state, "the compile cache when the run started: cold, warm or restored") \
 X(backend_precision_requested, BACKEND_PRECISION, "requested", "backend.precision.requested", STRING, NONE, NULL, "precision recipe requested, e.g. bf16, bf16+fp8") \
 X(backend_precision_observed, BACKEND_PRECISION, "observed", "backend.precision.observed", STRING, NONE, NULL, "precision recipe that ran") \
 X(backend_attention_requested, BACKEND_ATTENTION, "requested", "backend.attention.requested", STRING, NONE, NULL, "attention backend requested") \
 X(backend_attention_observed, BACKEND_ATTENTION, "observed", "backend.attention.observed", STRING, NONE, NULL, "attention backend that ran") \
-X(backend_moe_requested, BACKEND_MOE, "requested", "backend.moe.requested", STRING, NONE, mcpp_enum_moe_lane, "MoE lane requested") \
+X(backend_moe_requested, BACKEND_MOE, "requested", "backend.moe.requested", STRING, NONE, mcpp_enum_moe_request, "MoE lane requested (auto: the dispatcher chooses)") \
 X(backend_moe_observed, BACKEND_MOE, "observed", "backend.moe.observed", STRING, NONE, mcpp_enum_moe_lane, "MoE lane that ran") \
 X(backend_mamba_requested, BACKEND_MAMBA, "requested", "backend.mamba.requested", STRING, NONE, NULL, "Mamba backend requested") \
 X(backend_mamba_observed, BACKEND_MAMBA, "observed", "backend.mamba.observed", STRING, NONE, NULL, "Mamba backend that ran") \
@@ -156,7 +157,7 @@ X(LANE_BLOCKS, LANE, "blocks", "lane.blocks", lane_blocks_A, lane_blocks_R) \
 X(WORKLOAD, ROOT, "workload", "workload", workload_seq_len, workload_data_dataset) \
 X(WORKLOAD_DATA, WORKLOAD, "data", "workload.data", workload_data_path, workload_data_dataset) \
 X(ROUTING, ROOT, "routing", "routing", routing_mode, routing_overflow) \
-X(COMPILE, ROOT, "compile", "compile", compile_posture, compile_compile_s) \
+X(COMPILE, ROOT, "compile", "compile", compile_posture, compile_cache_state) \
 X(BACKEND, ROOT, "backend", "backend", backend_precision_requested, backend_verification_max_rel_err) \
 X(BACKEND_PRECISION, BACKEND, "precision", "backend.precision", backend_precision_requested, backend_precision_observed) \
 X(BACKEND_ATTENTION, BACKEND, "attention", "backend.attention", backend_attention_requested, backend_attention_observed) \
