@@ -114,6 +114,74 @@ static void warnings_free(check_warnings *w)
     w->n = 0;
 }
 
+/* How much a role holds two receipts to: must_match 2, qualify 1, ignore 0. */
+static int role_strength(int role)
+{
+    return role == MCPP_ROLE_MUST_MATCH ? 2 : role == MCPP_ROLE_QUALIFY ? 1 : 0;
+}
+
+/* 1 when dimension `dim` of p lists `path`. */
+static int dim_has_field(const mcpp_policy *p, size_t dim, const char *path)
+{
+    for (size_t f = 0; f < mcpp_policy_dimension_field_count(p, dim); f++)
+        if (strcmp(mcpp_policy_dimension_field(p, dim, f), path) == 0)
+            return 1;
+    return 0;
+}
+
+/* The fields of dimension `dim` of def, ", "-joined into buf; with `other`,
+ * only those its dimension `other_dim` lacks. */
+static void join_fields(char *buf, size_t cap, const mcpp_policy *def, size_t dim, const mcpp_policy *other,
+                        size_t other_dim)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t f = 0; f < mcpp_policy_dimension_field_count(def, dim); f++) {
+        const char *path = mcpp_policy_dimension_field(def, dim, f);
+        if (other && dim_has_field(other, other_dim, path))
+            continue;
+        int n = snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", path);
+        if (n < 0 || (size_t)n >= cap - len)
+            break;
+        len += (size_t)n;
+    }
+}
+
+/* A built-in dimension the policy weakens (a weaker role) or redefines
+ * without some of its fields: each is a warning naming what it now allows,
+ * because the verdicts it changes look exactly like verdicts of the
+ * default (issue 27: `define = { data = { "extra.team" } }` made real and
+ * synthetic data match). A stronger role or extra fields are not warned. */
+static void lint_builtin_changes(const mcpp_policy *p, check_warnings *w)
+{
+    mcpp_policy *def = NULL;
+    if (mcpp_policy_default(&def) != MCPP_OK)
+        return;
+    char fields[256];
+    for (size_t d = 0; d < mcpp_policy_dimension_count(def); d++) {
+        const char *name = mcpp_policy_dimension_name(def, d);
+        for (size_t i = 0; i < mcpp_policy_dimension_count(p); i++) {
+            if (strcmp(mcpp_policy_dimension_name(p, i), name) != 0)
+                continue;
+            int was = mcpp_policy_dimension_role(def, d), now = mcpp_policy_dimension_role(p, i);
+            if (role_strength(now) < role_strength(was)) {
+                join_fields(fields, sizeof fields, def, d, NULL, 0);
+                warn(w, "built-in dimension '%s' is weakened from %s to %s: receipts that differ in %s %s", name,
+                     mcpp_role_name((mcpp_role)was), mcpp_role_name((mcpp_role)now), fields,
+                     now == MCPP_ROLE_IGNORE       ? "are no longer looked at: they compare as comparable and share a lane"
+                     : was == MCPP_ROLE_MUST_MATCH ? "now compare (qualified) and share a lane"
+                                                   : "are no longer looked at");
+            }
+            join_fields(fields, sizeof fields, def, d, p, i);
+            if (fields[0] && now != MCPP_ROLE_IGNORE)
+                warn(w, "built-in dimension '%s' is redefined without %s: receipts that differ only there now %s",
+                     name, fields,
+                     now == MCPP_ROLE_MUST_MATCH ? "match and share a lane" : "compare without a qualification");
+        }
+    }
+    mcpp_policy_free(def);
+}
+
 static void lint_policy(const mcpp_policy *p, check_warnings *w)
 {
     size_t n = mcpp_policy_dimension_count(p);
@@ -132,6 +200,7 @@ static void lint_policy(const mcpp_policy *p, check_warnings *w)
             warn(w, "default dimension '%s' has no role: differences in it are never "
                     "looked at (list it under ignore to say so on purpose)", name);
     }
+    lint_builtin_changes(p, w);
     const mcpp_noise_settings *noise = mcpp_policy_noise(p);
     const mcpp_gate_settings *gate = mcpp_policy_gate(p);
     if (noise->min_runs < 2)

@@ -45,7 +45,23 @@ rc=$?
 if [ "$rc" -eq 3 ]; then echo "ok - unreadable receipt in a case exits 3"; else echo "not ok - bad case exit $rc"; fail=1; fi
 "$cli" policy check "$dir/default.lua" "$dir/strict.lua" "$dir/cross_hardware.lua" "$dir/shared_cpu.lua" \
   "$dir/micro_benchmark.lua" "$dir/mlperf.lua" >"$work/check.txt"
-exit0_and_prints $? check "shipped policies check clean" '0 warnings'
+exit0_and_prints $? check "shipped policies check clean, but for cross_hardware's stated weakening" \
+  'default.lua: ok (0 warnings)' 'strict.lua: ok (0 warnings)' 'mlperf.lua: ok (0 warnings)' \
+  "cross_hardware.lua: warning: built-in dimension 'hardware' is weakened from must_match to qualify" \
+  'cross_hardware.lua: ok (1 warning)'
+# policy_weakening_a_builtin_dimension_is_a_warning (issue 27): a redefinition
+# or a weaker role of a built-in dimension is named with what it allows, and
+# --strict refuses it.
+printf 'return { include = { "default.lua" }, name = "redef",\n  dimensions = { define = { data = { "extra.team" } } } }\n' >"$work/redef.lua"
+printf 'return { include = { "default.lua" }, name = "weak", dimensions = { ignore = { "data" } } }\n' >"$work/weak.lua"
+cp "$dir/default.lua" "$work/default.lua"
+"$cli" policy check "$work/redef.lua" "$work/weak.lua" >"$work/redef.txt"
+exit0_and_prints $? redef "policy_weakening_a_builtin_dimension_is_a_warning" \
+  "redef.lua: warning: built-in dimension 'data' is redefined without workload.data.path, workload.data.dataset: receipts that differ only there now match" \
+  "weak.lua: warning: built-in dimension 'data' is weakened from must_match to ignore" 'redef.lua: ok (1 warning)'
+"$cli" policy check --strict "$work/redef.lua" >/dev/null; rc=$?
+if [ "$rc" -eq 3 ]; then echo "ok - --strict refuses a redefined built-in dimension (exit 3)"
+else echo "not ok - --strict on a redefinition: exit $rc"; fail=1; fi
 # A multi-metric gate: check lists every metric with its own allowance.
 printf 'return { dimensions = { must_match = { "pattern" } }, gate = { allow_point_comparisons = true,\n  metrics = { { name = "tokens_per_s", max_regression = 0.02 },\n    { name = "peak_memory_gib", max_regression = 0.05 } } } }\n' >"$work/multi.lua"
 "$cli" policy check "$work/multi.lua" >"$work/multi.txt"
