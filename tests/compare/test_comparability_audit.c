@@ -205,6 +205,61 @@ TEST(accelerators_per_node_is_part_of_the_hardware)
     free_all(rs, 2);
 }
 
+/* Renders `object` through `render` in each format and checks that every
+ * output names the policy and its digest. */
+#define CHECK_NAMES_POLICY(render, object, digest)                                   \
+    do {                                                                         \
+        for (int fmt = 0; fmt < 3; fmt++) {                                      \
+            char *out = NULL;                                                    \
+            CHECK_INT_EQ(render(&out, object, (mcpp_output_format)fmt), MCPP_OK); \
+            if (out) {                                                           \
+                CHECK_CONTAINS(out, digest);                                     \
+                CHECK_CONTAINS(out, "default");                                  \
+            }                                                                    \
+            free(out);                                                           \
+        }                                                                        \
+    } while (0)
+
+TEST(every_output_names_the_policy_and_its_content_digest)
+{
+    char builtin[32], lua[32], weakened[32];
+    CHECK_INT_EQ(mcpp_policy_digest(builtin, sizeof builtin, NULL), MCPP_OK);
+    CHECK_INT_EQ((int)strlen(builtin), MCPP_POLICY_DIGEST_LEN);
+    /* default.lua is the built-in policy written out: the same digest */
+    mcpp_policy *p = NULL;
+    CHECK_INT_EQ(mcpp_policy_load_lua_file(&p, MCPP_POLICY_DIR "/default.lua", NULL), MCPP_OK);
+    CHECK_INT_EQ(mcpp_policy_digest(lua, sizeof lua, p), MCPP_OK);
+    CHECK_STR_EQ(lua, builtin);
+    /* the same name with a weakened dimension: another digest */
+    mcpp_policy *w = NULL;
+    CHECK_INT_EQ(mcpp_policy_clone(&w, p), MCPP_OK);
+    CHECK_INT_EQ(mcpp_policy_set_role(w, "data", MCPP_ROLE_IGNORE), MCPP_OK);
+    CHECK_INT_EQ(mcpp_policy_digest(weakened, sizeof weakened, w), MCPP_OK);
+    CHECK_STR_EQ(mcpp_policy_name(w), "default");
+    CHECK(strcmp(weakened, builtin) != 0);
+
+    mcpp_receipt *rs[3] = {variant(PADDED, "a", NULL, NULL, NULL, NULL), variant(RUN2, "b", NULL, NULL, NULL, NULL),
+                           variant(RUN3, "c", NULL, NULL, NULL, NULL)};
+    mcpp_comparison *c = NULL;
+    CHECK_INT_EQ(mcpp_compare(&c, w, rs[0], rs[1]), MCPP_OK);
+    CHECK_STR_EQ(mcpp_comparison_policy_digest(c), weakened);
+    CHECK_NAMES_POLICY(mcpp_comparison_render, c, weakened);
+    mcpp_comparison_free(c);
+    mcpp_frontier *f = NULL;
+    CHECK_INT_EQ(mcpp_frontier_build(&f, NULL, (const mcpp_receipt *const *)rs, 3), MCPP_OK);
+    CHECK_STR_EQ(mcpp_frontier_policy_digest(f), builtin);
+    CHECK_NAMES_POLICY(mcpp_frontier_render, f, builtin);
+    mcpp_frontier_free(f);
+    mcpp_claim_result *cl = NULL;
+    CHECK_INT_EQ(mcpp_claim_check(&cl, w, (const mcpp_receipt *const *)rs, 3, "family=NAM56R", NULL, 395000), MCPP_OK);
+    CHECK_STR_EQ(mcpp_claim_result_policy_digest(cl), weakened);
+    CHECK_NAMES_POLICY(mcpp_claim_result_render, cl, weakened);
+    mcpp_claim_result_free(cl);
+    free_all(rs, 3);
+    mcpp_policy_free(w);
+    mcpp_policy_free(p);
+}
+
 int main(void)
 {
     RUN(model_size_is_part_of_the_lane);
@@ -214,5 +269,6 @@ int main(void)
     RUN(software_stack_qualifies_model_runs);
     RUN(mlperf_lane_key_is_submitter_system_and_software);
     RUN(accelerators_per_node_is_part_of_the_hardware);
+    RUN(every_output_names_the_policy_and_its_content_digest);
     TEST_MAIN_END();
 }

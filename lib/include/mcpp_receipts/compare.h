@@ -159,6 +159,10 @@ MCPP_API mcpp_verdict mcpp_comparison_verdict(const mcpp_comparison *comparison)
 /* Ids of the two receipts (copied). Borrowed; NULL for NULL. */
 MCPP_API const char *mcpp_comparison_base_id(const mcpp_comparison *comparison);
 MCPP_API const char *mcpp_comparison_cand_id(const mcpp_comparison *comparison);
+/* The policy the comparison was made under: its name and content digest
+ * (mcpp_policy_digest), which every rendering names. */
+MCPP_API const char *mcpp_comparison_policy_name(const mcpp_comparison *comparison);
+MCPP_API const char *mcpp_comparison_policy_digest(const mcpp_comparison *comparison);
 
 /* Rows: one per policy dimension (in policy order, ignored ones left out), then
  * one per required field that is missing, then one per custom rule. 0 for NULL. */

@@ -341,6 +341,11 @@ MCPP_API int mcpp_claim_check_frontier(mcpp_claim_result **out, const mcpp_polic
 MCPP_API mcpp_claim_verdict mcpp_claim_result_verdict(const mcpp_claim_result *result);
 /* One line saying why ("this number came from lane X (unstable: ...)"). */
 MCPP_API const char *mcpp_claim_result_reason(const mcpp_claim_result *result);
+/* The policy the claim was checked under: name and content digest. */
+MCPP_API const char *mcpp_claim_result_policy_name(const mcpp_claim_result *result);
+MCPP_API const char *mcpp_claim_result_policy_digest(const mcpp_claim_result *result);
+/* The policy a frontier was built under: name and content digest. */
+MCPP_API const char *mcpp_frontier_policy_digest(const mcpp_frontier *frontier);
 /* The unit the receipts state for the claim's metric (the first matched lane
  * with one, else the first source lane's); NULL when none states one. */
 MCPP_API const char *mcpp_claim_result_unit(const mcpp_claim_result *result);

@@ -83,6 +83,17 @@ MCPP_API size_t mcpp_policy_dimension_field_count(const mcpp_policy *policy, siz
 MCPP_API const char *mcpp_policy_dimension_field(const mcpp_policy *policy, size_t index,
                                                  size_t field);
 
+/*
+ * The policy's content digest: 16 lowercase hex digits of a hash over
+ * everything it decides with (dimensions, roles, fields, required fields,
+ * noise, gate metrics, adjacency, rule names and Lua rule source). Every
+ * report names the policy by name and digest: two policies called "default"
+ * that judge differently have different digests. NULL policy: the built-in
+ * default. cap must exceed MCPP_POLICY_DIGEST_LEN.
+ */
+#define MCPP_POLICY_DIGEST_LEN 16
+MCPP_API int mcpp_policy_digest(char *buf, size_t cap, const mcpp_policy *policy);
+
 /* The names of the built-in default dimensions, for linting policy files. */
 MCPP_API size_t mcpp_default_dimension_count(void);
 MCPP_API const char *mcpp_default_dimension_name(size_t index);

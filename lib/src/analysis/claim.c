@@ -210,6 +210,7 @@ void mcpp_claim_result_free(mcpp_claim_result *r)
     free(r->reason);
     free(r->selector);
     free(r->metric);
+    free(r->policy_name);
     free(r);
 }
 
@@ -241,11 +242,13 @@ static int claim_new(mcpp_claim_result **out, const mcpp_policy **p, const mcpp_
     int rc = mcpp_metric_ref_init(&ref, m, 1);
     if (rc) return rc;
     mcpp_claim_result *r = calloc(1, sizeof *r);
-    if (!r || !(r->selector = dup_n(selector, strlen(selector))) || !(r->metric = dup_n(m, strlen(m)))) {
+    if (!r || !(r->selector = dup_n(selector, strlen(selector))) || !(r->metric = dup_n(m, strlen(m))) ||
+        !(r->policy_name = dup_n((*p)->name, strlen((*p)->name)))) {
         mcpp_claim_result_free(r);
         return mcpp_error_nomem();
     }
     r->value = value;
+    mcpp_policy_digest_fill(r->policy_digest, *p);
     *out = r;
     return MCPP_OK;
 }
@@ -519,6 +522,8 @@ int mcpp_claim_check_frontier(mcpp_claim_result **out, const mcpp_policy *policy
 
 mcpp_claim_verdict mcpp_claim_result_verdict(const mcpp_claim_result *r) { return r ? r->verdict : MCPP_CLAIM_UNSUPPORTED; }
 const char *mcpp_claim_result_reason(const mcpp_claim_result *r) { return r ? r->reason : NULL; }
+const char *mcpp_claim_result_policy_name(const mcpp_claim_result *r) { return r ? r->policy_name : NULL; }
+const char *mcpp_claim_result_policy_digest(const mcpp_claim_result *r) { return r ? r->policy_digest : NULL; }
 const char *mcpp_claim_result_unit(const mcpp_claim_result *r) { return r ? r->unit : NULL; }
 
 /* The first lane (matched, else source) whose unit differs from `unit`. */

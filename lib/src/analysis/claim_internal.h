@@ -31,6 +31,8 @@ struct mcpp_claim_result {
     size_t n_matched;
     claim_lane *sources;
     size_t n_sources;
+    char *policy_name; /* the policy the claim was checked under, and its digest */
+    char policy_digest[MCPP_POLICY_DIGEST_LEN + 1];
 };
 
 #endif /* MCPP_CLAIM_INTERNAL_H */

@@ -53,6 +53,7 @@ struct mcpp_comparison {
     mcpp_metric_result metric;
     mcpp_gate_outcome gate;
     const char *gate_reason; /* made with the rows */
+    char policy_digest[MCPP_POLICY_DIGEST_LEN + 1];
     atomic_int rows_state;
     pthread_mutex_t rows_lock;
     cmp_row *rows;
@@ -876,6 +877,7 @@ int mcpp_compare(mcpp_comparison **out, const mcpp_policy *policy, const mcpp_re
         free(d.rules);
         return rc;
     }
+    mcpp_policy_digest_fill(cmp->policy_digest, cmp->view);
     const char *bid = mcpp_receipt_id(base), *cid = mcpp_receipt_id(cand);
     cmp->base_id = bid ? bid : "";
     cmp->cand_id = cid ? cid : "";
@@ -957,6 +959,8 @@ mcpp_verdict mcpp_comparison_verdict(const mcpp_comparison *c)
 
 const char *mcpp_comparison_base_id(const mcpp_comparison *c) { return c ? c->base_id : NULL; }
 const char *mcpp_comparison_cand_id(const mcpp_comparison *c) { return c ? c->cand_id : NULL; }
+const char *mcpp_comparison_policy_name(const mcpp_comparison *c) { return c ? c->view->name : NULL; }
+const char *mcpp_comparison_policy_digest(const mcpp_comparison *c) { return c ? c->policy_digest : NULL; }
 
 /* The row at i, rendering the rows on first use; NULL when out of range or
  * when they cannot be rendered (the last error says why). */

@@ -46,6 +46,7 @@ typedef struct frontier_lane {
 
 struct mcpp_frontier {
     char *policy_name;
+    char policy_digest[MCPP_POLICY_DIGEST_LEN + 1];
     size_t n_receipts;
     size_t n_duplicates; /* receipts skipped: same id already in the lane */
     frontier_lane *lanes;
@@ -318,6 +319,7 @@ static int name_dimensions(mcpp_frontier *f, const mcpp_policy *p)
 {
     f->key_dims = mcpp_lane_key_dim_count(p);
     f->policy_name = strdup(p->name);
+    mcpp_policy_digest_fill(f->policy_digest, p);
     f->dim_names = calloc(f->key_dims ? f->key_dims : 1, sizeof *f->dim_names);
     if (!f->policy_name || !f->dim_names)
         return mcpp_error_nomem();
@@ -849,6 +851,7 @@ int mcpp_frontier_find_lane(size_t *out, const mcpp_frontier *f, const char *key
 }
 
 const char *mcpp_frontier_policy_name(const mcpp_frontier *f) { return f ? f->policy_name : NULL; }
+const char *mcpp_frontier_policy_digest(const mcpp_frontier *f) { return f ? f->policy_digest : NULL; }
 size_t mcpp_frontier_receipt_total(const mcpp_frontier *f) { return f ? f->n_receipts : 0; }
 size_t mcpp_frontier_duplicate_count(const mcpp_frontier *f) { return f ? f->n_duplicates : 0; }
 size_t mcpp_frontier_key_dim_count(const mcpp_frontier *f) { return f ? f->key_dims : 0; }

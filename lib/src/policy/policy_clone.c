@@ -18,6 +18,7 @@ int mcpp_policy_clone(mcpp_policy **out, const mcpp_policy *policy)
     const mcpp_policy *p = mcpp_policy_or_default(policy);
     if (!p) return MCPP_ENOMEM;
     mcpp_policy *c = mcpp_policy_copy_settings(p);
+    if (c) c->digest[0] = '\0'; /* a clone is a policy: its digest follows its settings */
     if (!c) return mcpp_error_nomem();
     for (size_t i = 0; i < p->n_rules; i++) {
         mcpp_rule_owner *o = p->rules[i].owner;

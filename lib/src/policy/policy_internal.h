@@ -118,6 +118,12 @@ struct mcpp_policy {
     int id_suite, id_not_recorded;
     int id_family;
     mcpp_policy_pair pairs[MCPP_POLICY_PAIRS];
+    /* FNV-1a of the Lua files' source, folded in load order: the digest of
+     * a policy with Lua rules covers what the rules say, not only their names */
+    uint64_t rules_source;
+    /* An explanation view: its policy's digest, taken when the view was made
+     * (the view copies no gate metric list); "" in a policy. */
+    char digest[MCPP_POLICY_DIGEST_LEN + 1];
     /* The explanation view (policy_view.c): made on first use, dropped by
      * the setters that change what it copies; `holders` counts on a view. */
     _Atomic(struct mcpp_policy *) explain_view;
@@ -136,6 +142,9 @@ int mcpp_policy_set_gate_metrics(mcpp_policy *p, const mcpp_gate_metric_spec *sp
 
 /* Drops the metric list (back to the gate settings' one metric). */
 void mcpp_policy_gate_metrics_clear(mcpp_policy *p);
+
+/* The policy's content digest (policy_digest.c), 16 hex digits. */
+void mcpp_policy_digest_fill(char out[MCPP_POLICY_DIGEST_LEN + 1], const mcpp_policy *p);
 
 /* The built-in default policy, built once per process and immutable after
  * that (so NULL policies cost nothing per call). Never NULL unless out of

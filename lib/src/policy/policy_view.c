@@ -50,6 +50,8 @@ mcpp_policy *mcpp_policy_copy_settings(const mcpp_policy *p)
     int failed = 0;
     v->name = dup_or_null(p->name, &failed);
     v->version = p->version;
+    v->rules_source = p->rules_source;
+    mcpp_policy_digest_fill(v->digest, p);
     v->id_pattern = p->id_pattern, v->id_fallbacks = p->id_fallbacks, v->id_outcome = p->id_outcome;
     v->id_stability = p->id_stability, v->id_blocker = p->id_blocker, v->id_verification = p->id_verification;
     v->id_samples = p->id_samples, v->id_useful_tokens = p->id_useful_tokens;

@@ -32,7 +32,9 @@ static void lane_json(mcpp_strbuf *b, const claim_lane *c, int with_headline)
 static void claim_render_json(mcpp_strbuf *b, const void *object)
 {
     const mcpp_claim_result *r = object;
-    mcpp_sb_puts(b, "{\"schema\": \"mcpp.claim/1\", \"selector\": ");
+    mcpp_sb_puts(b, "{\"schema\": \"mcpp.claim/1\", \"policy\": ");
+    mcpp_sb_json_string(b, r->policy_name);
+    mcpp_sb_printf(b, ", \"policy_digest\": \"%s\", \"selector\": ", r->policy_digest);
     mcpp_sb_json_string(b, r->selector);
     mcpp_sb_puts(b, ", \"metric\": ");
     mcpp_sb_json_string(b, r->metric);
@@ -72,7 +74,9 @@ static void claim_render_lines(mcpp_strbuf *b, const mcpp_claim_result *r, int m
     claim_put(b, r->selector, md);
     mcpp_sb_puts(b, md ? "\n\n" : "\nreason    ");
     claim_put(b, r->reason, md);
-    mcpp_sb_putc(b, '\n');
+    mcpp_sb_puts(b, md ? "\n\npolicy " : "\npolicy    ");
+    claim_put(b, r->policy_name, md);
+    mcpp_sb_printf(b, md ? " (digest `%s`)\n" : " (digest %s)\n", r->policy_digest);
     for (size_t i = 0; i < r->n_matched; i++) {
         const claim_lane *c = &r->matched[i];
         mcpp_sb_printf(b, md ? "%s- matches `%s` " : "%smatches   %s ", i || md ? "" : "\n", c->short_key);

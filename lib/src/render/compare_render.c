@@ -67,6 +67,9 @@ static void render_text(mcpp_strbuf *b, const void *object)
     mcpp_sb_terminal(b, mcpp_comparison_base_id(c));
     mcpp_sb_puts(b, "\ncandidate  ");
     mcpp_sb_terminal(b, mcpp_comparison_cand_id(c));
+    mcpp_sb_puts(b, "\npolicy     ");
+    mcpp_sb_terminal(b, mcpp_comparison_policy_name(c));
+    mcpp_sb_printf(b, " (digest %s)", mcpp_comparison_policy_digest(c));
     mcpp_sb_printf(b, "\nverdict    %s\n\n", mcpp_verdict_name(mcpp_comparison_verdict(c)));
     pad(b, "dimension", wd);
     pad(b, "status", ws);
@@ -101,6 +104,9 @@ static void render_json(mcpp_strbuf *b, const void *object)
     mcpp_sb_json_string(b, mcpp_comparison_base_id(c));
     mcpp_sb_puts(b, ", \"cand\": ");
     mcpp_sb_json_string(b, mcpp_comparison_cand_id(c));
+    mcpp_sb_puts(b, ", \"policy\": ");
+    mcpp_sb_json_string(b, mcpp_comparison_policy_name(c));
+    mcpp_sb_printf(b, ", \"policy_digest\": \"%s\"", mcpp_comparison_policy_digest(c));
     mcpp_sb_printf(b, ", \"verdict\": \"%s\", \"dimensions\": [", mcpp_verdict_name(mcpp_comparison_verdict(c)));
     for (size_t i = 0; i < mcpp_comparison_row_count(c); i++) {
         mcpp_sb_puts(b, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
@@ -227,7 +233,9 @@ static size_t put_markdown(mcpp_strbuf *b, const mcpp_comparison *c, size_t max_
     mcpp_sb_markdown(b, mcpp_comparison_base_id(c));
     mcpp_sb_puts(b, " → candidate ");
     mcpp_sb_markdown(b, mcpp_comparison_cand_id(c));
-    mcpp_sb_puts(b, "\n\n");
+    mcpp_sb_puts(b, " · policy ");
+    mcpp_sb_markdown(b, mcpp_comparison_policy_name(c));
+    mcpp_sb_printf(b, " (digest `%s`)\n\n", mcpp_comparison_policy_digest(c));
     if (max_chars)
         mcpp_sb_printf(b, "Values longer than %zu characters are cut here (the JSON output has them whole).\n\n",
                        max_chars);

@@ -59,7 +59,7 @@ static void render_text(mcpp_strbuf *b, const void *object)
     mcpp_sb_printf(b, ") from %zu receipt%s, policy ", mcpp_frontier_receipt_total(f),
                    mcpp_frontier_receipt_total(f) == 1 ? "" : "s");
     mcpp_sb_terminal(b, mcpp_frontier_policy_name(f));
-    mcpp_sb_putc(b, '\n');
+    mcpp_sb_printf(b, " (digest %s)\n", mcpp_frontier_policy_digest(f));
     if (!mcpp_frontier_key_dim_count(f))
         mcpp_sb_printf(b, "WARNING: %s\n", NO_KEY_WARNING);
     if (mcpp_frontier_duplicate_count(f))
@@ -130,6 +130,7 @@ static void render_json(mcpp_strbuf *b, const void *object)
     size_t L = mcpp_frontier_lane_count(f);
     mcpp_sb_puts(b, "{\"schema\": \"mcpp.frontier/1\", \"policy\": ");
     mcpp_sb_json_string(b, mcpp_frontier_policy_name(f));
+    mcpp_sb_printf(b, ", \"policy_digest\": \"%s\"", mcpp_frontier_policy_digest(f));
     if (!mcpp_frontier_key_dim_count(f)) {
         mcpp_sb_puts(b, ", \"warning\": ");
         mcpp_sb_json_string(b, NO_KEY_WARNING);
@@ -214,8 +215,10 @@ static void render_markdown(mcpp_strbuf *b, const void *object)
 {
     const mcpp_frontier *f = object;
     size_t L = mcpp_frontier_lane_count(f);
-    mcpp_sb_printf(b, "### Frontier: %zu stable of %zu lanes (%zu receipts)\n\n", mcpp_frontier_stable_count(f), L,
+    mcpp_sb_printf(b, "### Frontier: %zu stable of %zu lanes (%zu receipts)\n\npolicy ", mcpp_frontier_stable_count(f), L,
                         mcpp_frontier_receipt_total(f));
+    mcpp_sb_markdown(b, mcpp_frontier_policy_name(f));
+    mcpp_sb_printf(b, " (digest `%s`)\n\n", mcpp_frontier_policy_digest(f));
     if (!mcpp_frontier_key_dim_count(f)) mcpp_sb_printf(b, "**Warning:** %s\n\n", NO_KEY_WARNING);
     mcpp_sb_puts(b, "| lane | status | headline | runs | reasons / blocker | adjacent |\n|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < L; i++) {

@@ -22,6 +22,7 @@
 
 #include "util/c_locale.h"
 #include "util/error_internal.h"
+#include "util/hash.h"
 #include "util/struct_version.h"
 #include "policy/lua/lua_engine.h"
 #include "policy/policy_internal.h"
@@ -791,6 +792,9 @@ static void load_file(lua_State *L, load_ctx *ctx, const char *path, int src_ind
     file_view f;
     f.path = path;
     f.src = lua_tolstring(L, src_index, &f.len);
+    /* the rules' source, for the policy's digest (policy_digest.c) */
+    ctx->policy->rules_source = mcpp_fnv1a(f.src, f.len, ctx->policy->rules_source ? ctx->policy->rules_source
+                                                                                  : MCPP_FNV_OFFSET);
     lua_pushfstring(L, "@%s", path);
     int status = luaL_loadbufferx(L, f.src, f.len, lua_tostring(L, -1), "t");
     lua_remove(L, -2);
