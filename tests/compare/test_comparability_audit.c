@@ -4,6 +4,8 @@
  * named after it. Every case is a pair (or a set) of receipts that differ in
  * exactly that concept: shipped examples with text substitutions.
  */
+#include <unistd.h>
+
 #include "example_variants.h"
 
 #define PADDED "nam56r_padded.json"
@@ -260,6 +262,80 @@ TEST(every_output_names_the_policy_and_its_content_digest)
     mcpp_policy_free(p);
 }
 
+static const char MULTI_POLICY[] =
+    "return { include = { \"default.lua\" }, name = \"multi\", gate = { allow_point_comparisons = true,\n"
+    "  metrics = { { name = \"tokens_per_s\", max_regression = 0.03 },\n"
+    "              { name = \"peak_memory_gib\", max_regression = 0.02 } } } }\n";
+
+/* Writes `text` to `path`; aborts when it cannot. */
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) abort();
+}
+
+TEST(multi_metric_gate_is_one_rule_in_compare_gate_and_policy_test)
+{
+    mcpp_policy *p = NULL;
+    CHECK_INT_EQ(mcpp_policy_load_lua_buffer(&p, MULTI_POLICY, strlen(MULTI_POLICY), MCPP_POLICY_DIR "/multi.lua",
+                                             NULL),
+                 MCPP_OK);
+    /* tokens/s within noise, peak memory 12.6% worse: the second metric fails */
+    mcpp_receipt *a = variant(PADDED, "a", NULL, NULL, NULL, NULL);
+    mcpp_receipt *b = variant(RUN2, "b", "\"peak_memory_gib\": 71.3", "\"peak_memory_gib\": 80.3", NULL, NULL);
+    mcpp_comparison *c = NULL;
+    CHECK_INT_EQ(mcpp_compare(&c, p, a, b), MCPP_OK);
+    CHECK_STR_EQ(mcpp_gate_outcome_name(mcpp_comparison_gate(c)), "failed");
+    CHECK_INT_EQ((int)mcpp_comparison_gate_metric_count(c), 2);
+    CHECK_STR_EQ(mcpp_comparison_gate_metric_name(c, 0), "tokens_per_s");
+    CHECK_STR_EQ(mcpp_gate_outcome_name(mcpp_comparison_gate_metric_outcome(c, 0)), "passed");
+    CHECK_STR_EQ(mcpp_comparison_gate_metric_name(c, 1), "peak_memory_gib");
+    CHECK_STR_EQ(mcpp_gate_outcome_name(mcpp_comparison_gate_metric_outcome(c, 1)), "failed");
+    CHECK_CONTAINS(mcpp_comparison_gate_reason(c), "peak_memory_gib");
+    char *json = NULL;
+    CHECK_INT_EQ(mcpp_comparison_render(&json, c, MCPP_OUTPUT_JSON), MCPP_OK);
+    if (json) {
+        CHECK_CONTAINS(json, "\"metrics\": [{\"name\": \"tokens_per_s\", \"outcome\": \"passed\"");
+        CHECK_CONTAINS(json, "{\"name\": \"peak_memory_gib\", \"outcome\": \"failed\"");
+    }
+    free(json);
+    mcpp_comparison_free(c);
+    /* the merge gate over the same pair agrees */
+    mcpp_gate_report *g = NULL;
+    CHECK_INT_EQ(mcpp_gate_run_receipts(&g, p, &a, 1, &b, 1), MCPP_OK);
+    CHECK_STR_EQ(mcpp_gate_outcome_name(mcpp_gate_report_outcome(g)), "failed");
+    mcpp_gate_report_free(g);
+    /* and a policy case can say which metric fails */
+    char dir[] = "/tmp/mcpp_audit_XXXXXX", path[256];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/a.json", dir);
+    CHECK_INT_EQ(mcpp_receipt_write_file(a, path, MCPP_FORMAT_JSON), MCPP_OK);
+    snprintf(path, sizeof path, "%s/b.json", dir);
+    CHECK_INT_EQ(mcpp_receipt_write_file(b, path, MCPP_FORMAT_JSON), MCPP_OK);
+    snprintf(path, sizeof path, "%s/cases.json", dir);
+    write_text(path, "{\"schema\": \"mcpp.policy-cases/1\", \"cases\": [{\"name\": \"memory regression\", "
+                     "\"base\": \"a.json\", \"cand\": \"b.json\", \"expect\": \"comparable\", \"gate\": \"failed\", "
+                     "\"gate_metrics\": {\"tokens_per_s\": \"passed\", \"peak_memory_gib\": \"failed\"}},"
+                     "{\"name\": \"wrong expectation\", \"base\": \"a.json\", \"cand\": \"b.json\", "
+                     "\"expect\": \"comparable\", \"gate_metrics\": {\"peak_memory_gib\": \"passed\"}}]}");
+    mcpp_policy_test_report *t = NULL;
+    CHECK_INT_EQ(mcpp_policy_test_file(&t, p, path), MCPP_OK);
+    CHECK_INT_EQ((int)mcpp_policy_test_report_count(t), 2);
+    CHECK_INT_EQ(mcpp_policy_test_case_passed(t, 0), 1);
+    CHECK_INT_EQ(mcpp_policy_test_case_passed(t, 1), 0);
+    CHECK_CONTAINS(mcpp_policy_test_case_failures(t, 1), "gate metric peak_memory_gib expected passed, got failed");
+    mcpp_policy_test_report_free(t);
+    remove(path);
+    snprintf(path, sizeof path, "%s/a.json", dir);
+    remove(path);
+    snprintf(path, sizeof path, "%s/b.json", dir);
+    remove(path);
+    rmdir(dir);
+    mcpp_receipt_free(a);
+    mcpp_receipt_free(b);
+    mcpp_policy_free(p);
+}
+
 int main(void)
 {
     RUN(model_size_is_part_of_the_lane);
@@ -270,5 +346,6 @@ int main(void)
     RUN(mlperf_lane_key_is_submitter_system_and_software);
     RUN(accelerators_per_node_is_part_of_the_hardware);
     RUN(every_output_names_the_policy_and_its_content_digest);
+    RUN(multi_metric_gate_is_one_rule_in_compare_gate_and_policy_test);
     TEST_MAIN_END();
 }

@@ -199,6 +199,21 @@ MCPP_API const mcpp_metric_result *mcpp_comparison_metric(const mcpp_comparison 
  *   passed        otherwise
  */
 MCPP_API mcpp_gate_outcome mcpp_comparison_gate(const mcpp_comparison *comparison);
+/*
+ * Every metric of the policy's gate (gate.metrics: the pair fails on any
+ * metric's breach, is undetermined when one is undetermined or every one is
+ * absent on both sides — the rule of mcpp_gate, so compare and gate agree).
+ * A single-metric gate is one metric, the comparison's own. k out of range:
+ * NULL / MCPP_GATE_UNDETERMINED / 0. The result is NULL when the metric was
+ * not compared; the reason is borrowed and never NULL in range.
+ */
+MCPP_API size_t mcpp_comparison_gate_metric_count(const mcpp_comparison *comparison);
+MCPP_API const char *mcpp_comparison_gate_metric_name(const mcpp_comparison *comparison, size_t k);
+MCPP_API mcpp_gate_outcome mcpp_comparison_gate_metric_outcome(const mcpp_comparison *comparison, size_t k);
+MCPP_API int mcpp_comparison_gate_metric_skipped(const mcpp_comparison *comparison, size_t k);
+MCPP_API const mcpp_metric_result *mcpp_comparison_gate_metric_result(const mcpp_comparison *comparison,
+                                                                      size_t k);
+MCPP_API const char *mcpp_comparison_gate_metric_reason(const mcpp_comparison *comparison, size_t k);
 /* One line saying why. Borrowed; never NULL for a non-NULL comparison (made
  * with the rows on first read; when memory runs out then, it says so). */
 MCPP_API const char *mcpp_comparison_gate_reason(const mcpp_comparison *comparison);
@@ -430,7 +445,10 @@ MCPP_API int mcpp_gate_report_render_junit(char **out, const mcpp_gate_report *r
  *         "cand": "receipts/padded_run2.json",
  *         "expect": "comparable",                    verdict (required)
  *         "rows": { "hardware": "match" },           dimension -> status (optional)
- *         "gate": "passed" } ] }                     gate outcome (optional)
+ *         "gate": "passed",                          gate outcome (optional)
+ *         "gate_metrics": { "peak_memory_gib": "failed" } } ] }
+ *                                                    per gate metric: passed, failed,
+ *                                                    undetermined or skipped (optional)
  *
  * mcpp_policy_test_file() checks the whole file first (an unknown member or a
  * misspelt name is MCPP_EINVALID naming the case, before any case runs), then

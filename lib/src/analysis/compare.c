@@ -38,6 +38,17 @@ typedef struct rule_log {
 
 enum { ROWS_PENDING = 0, ROWS_READY = 1 };
 
+/* One metric of a multi-metric gate (a policy with gate.metrics): decided
+ * and explained when the comparison is made, every text owned. */
+typedef struct cmp_gate_metric {
+    char *name; /* as the policy names it */
+    mcpp_gate_outcome outcome;
+    int skipped;    /* absent on both sides */
+    int has_result; /* compared: result holds the interval */
+    mcpp_metric_result result; /* metric, unit, method: owned copies */
+    char *reason;
+} cmp_gate_metric;
+
 /* The verdict, the metric and the gate are decided when the comparison is
  * made; the rows and the gate's reason are rendered from the held receipts
  * and policy view when first read (mcpp_comparison_explain). */
@@ -53,6 +64,9 @@ struct mcpp_comparison {
     mcpp_metric_result metric;
     mcpp_gate_outcome gate;
     const char *gate_reason; /* made with the rows */
+    cmp_gate_metric *gate_metrics; /* a multi-metric gate's metrics, else NULL */
+    size_t n_gate_metrics;
+    char *gate_metrics_reason; /* their reasons joined (owned) */
     char policy_digest[MCPP_POLICY_DIGEST_LEN + 1];
     atomic_int rows_state;
     pthread_mutex_t rows_lock;
@@ -776,12 +790,125 @@ static int metric_sides(mcpp_metric_side *sb, mcpp_metric_side *sc, const mcpp_p
     return *hb && *hc;
 }
 
+static void gate_metrics_free(cmp_gate_metric *g, size_t n)
+{
+    for (size_t k = 0; g && k < n; k++) {
+        free(g[k].name);
+        free(g[k].reason);
+        free((char *)g[k].result.metric);
+        free((char *)g[k].result.unit);
+        free((char *)g[k].result.method);
+    }
+    free(g);
+}
+
+static char *dup_text(const char *s, int *failed)
+{
+    if (!s) return NULL;
+    char *d = strdup(s);
+    if (!d) *failed = 1;
+    return d;
+}
+
+/* Decides one metric of a multi-metric gate for the pair, as the gate does
+ * for a pool: skipped when absent on both sides, undetermined when absent
+ * on one, when the sides disagree on unit or direction or the policy states
+ * another direction; else compared at the metric's own confidence and
+ * allowance. */
+static int decide_gate_metric(cmp_gate_metric *g, const mcpp_policy *p, const mcpp_gate_metric_spec *spec,
+                              const mcpp_receipt *base, const mcpp_receipt *cand)
+{
+    mcpp_metric_side sb, sc;
+    memset(&sb, 0, sizeof sb);
+    memset(&sc, 0, sizeof sc);
+    mcpp_strbuf reason;
+    mcpp_sb_init_heap(&reason, 256);
+    int failed = 0, rc = MCPP_OK;
+    int hb = mcpp_metric_side_add(&sb, p, &spec->ref, base);
+    int hc = mcpp_metric_side_add(&sc, p, &spec->ref, cand);
+    g->outcome = MCPP_GATE_UNDETERMINED;
+    if (hb < 0 || hc < 0) {
+        rc = mcpp_error_nomem();
+    } else if (!hb && !hc) {
+        g->skipped = 1;
+        mcpp_sb_printf(&reason, "%s is absent on both sides: skipped", spec->text);
+    } else if (!hb || !hc) {
+        mcpp_sb_printf(&reason, "%s is absent on %s: no metric comparison", spec->text, !hb ? "base" : "cand");
+    } else if (mcpp_metric_sides_agree(&sb, &sc, &reason)) {
+        if (spec->direction >= 0 && spec->direction != sb.ident.higher_is_better) {
+            mcpp_sb_printf(&reason, "%s: the policy says %s is better, the receipts say %s: not compared",
+                           sb.ident.name, spec->direction ? "higher" : "lower",
+                           sb.ident.higher_is_better ? "higher" : "lower");
+        } else if ((rc = mcpp_metric_compare(&g->result, p, spec->confidence, &sb, &sc)) == MCPP_OK) {
+            g->has_result = 1;
+            g->outcome = mcpp_metric_gate(&g->result, p, spec->max_regression, &reason);
+        }
+    }
+    /* the result's texts point into the receipts or static text: keep copies */
+    g->result.metric = dup_text(g->result.metric, &failed);
+    g->result.unit = dup_text(g->result.unit, &failed);
+    g->result.method = dup_text(g->result.method, &failed);
+    g->name = dup_text(spec->text, &failed);
+    if (!rc && (failed || reason.failed)) rc = mcpp_error_nomem();
+    g->reason = reason.data;
+    reason.data = NULL;
+    mcpp_sb_free(&reason);
+    mcpp_metric_side_free(&sb);
+    mcpp_metric_side_free(&sc);
+    return rc;
+}
+
+/* Every metric of a multi-metric gate, and the pair's outcome: a breach of
+ * any fails it; else an undetermined metric, or every metric skipped, leaves
+ * it undetermined (the rule of the merge gate, gate.c). The first compared
+ * metric is the comparison's metric. */
+static int decide_gate_metrics(mcpp_comparison *cmp, const mcpp_policy *p, const mcpp_receipt *base,
+                               const mcpp_receipt *cand)
+{
+    mcpp_gate_metric_spec single;
+    const mcpp_gate_metric_spec *specs = NULL;
+    size_t n = mcpp_policy_gate_metrics(p, &specs, &single);
+    cmp_gate_metric *g = calloc(n, sizeof *g);
+    if (!g) return mcpp_error_nomem();
+    cmp->gate_metrics = g;
+    cmp->n_gate_metrics = n;
+    size_t failed = 0, undetermined = 0, skipped = 0;
+    mcpp_strbuf reason;
+    mcpp_sb_init_heap(&reason, 256);
+    for (size_t k = 0; k < n; k++) {
+        int rc = decide_gate_metric(&g[k], p, &specs[k], base, cand);
+        if (rc != MCPP_OK) {
+            mcpp_sb_free(&reason);
+            return rc;
+        }
+        skipped += g[k].skipped;
+        failed += !g[k].skipped && g[k].outcome == MCPP_GATE_FAILED;
+        undetermined += !g[k].skipped && g[k].outcome == MCPP_GATE_UNDETERMINED;
+        if (g[k].has_result && !cmp->has_metric) {
+            cmp->metric = g[k].result;
+            cmp->has_metric = 1;
+        }
+        if (k) mcpp_sb_puts(&reason, "; ");
+        mcpp_sb_puts(&reason, g[k].reason ? g[k].reason : "");
+    }
+    cmp->gate = failed ? MCPP_GATE_FAILED
+                : undetermined || skipped == n ? MCPP_GATE_UNDETERMINED
+                                               : MCPP_GATE_PASSED;
+    if (reason.failed) {
+        mcpp_sb_free(&reason);
+        return mcpp_error_nomem();
+    }
+    cmp->gate_metrics_reason = reason.data;
+    return MCPP_OK;
+}
+
 /* The metric comparison and the gate outcome, without the reason's text. */
 static int decide_gate(mcpp_comparison *cmp, const mcpp_policy *p, const mcpp_receipt *base,
                        const mcpp_receipt *cand)
 {
     cmp->gate = MCPP_GATE_UNDETERMINED;
     if (cmp->verdict != MCPP_VERDICT_COMPARABLE && cmp->verdict != MCPP_VERDICT_QUALIFIED) return MCPP_OK;
+    if (p->n_gate_metrics > 1) return decide_gate_metrics(cmp, p, base, cand);
     mcpp_metric_side sb, sc;
     mcpp_strbuf none; /* the reasons are written when they are first read */
     mcpp_sb_init_discard(&none);
@@ -809,6 +936,8 @@ static void write_gate_reason(const mcpp_comparison *c, mcpp_strbuf *reason)
     if (c->verdict != MCPP_VERDICT_COMPARABLE && c->verdict != MCPP_VERDICT_QUALIFIED) {
         mcpp_sb_printf(reason, "comparability not established (verdict %s): no metric comparison",
                        mcpp_verdict_name(c->verdict));
+    } else if (c->gate_metrics) {
+        mcpp_sb_puts(reason, c->gate_metrics_reason);
     } else if (c->has_metric) {
         mcpp_metric_gate(&c->metric, p, p->gate.max_regression, reason);
     } else if (c->metric_disagrees) {
@@ -875,6 +1004,8 @@ int mcpp_compare(mcpp_comparison **out, const mcpp_policy *policy, const mcpp_re
         if (!rc) rc = mcpp_error_nomem();
         mcpp_policy_view_release(d.view);
         free(d.rules);
+        gate_metrics_free(d.gate_metrics, d.n_gate_metrics);
+        free(d.gate_metrics_reason);
         return rc;
     }
     mcpp_policy_digest_fill(cmp->policy_digest, cmp->view);
@@ -947,6 +1078,8 @@ void mcpp_comparison_free(mcpp_comparison *comparison)
     mcpp_receipt_free((mcpp_receipt *)comparison->cand);
     mcpp_policy_view_release(comparison->view);
     free(comparison->rules);
+    gate_metrics_free(comparison->gate_metrics, comparison->n_gate_metrics);
+    free(comparison->gate_metrics_reason);
     free(comparison->rows);
     free(comparison->arena);
     free(comparison);
@@ -1017,6 +1150,45 @@ const mcpp_metric_result *mcpp_comparison_metric(const mcpp_comparison *c)
 }
 
 mcpp_gate_outcome mcpp_comparison_gate(const mcpp_comparison *c) { return c ? c->gate : MCPP_GATE_UNDETERMINED; }
+
+/* A single-metric gate reads as one metric: the comparison's own. */
+size_t mcpp_comparison_gate_metric_count(const mcpp_comparison *c)
+{
+    return !c ? 0 : c->gate_metrics ? c->n_gate_metrics : 1;
+}
+
+const char *mcpp_comparison_gate_metric_name(const mcpp_comparison *c, size_t k)
+{
+    if (!c || k >= mcpp_comparison_gate_metric_count(c)) return NULL;
+    return c->gate_metrics ? c->gate_metrics[k].name : c->view->gate.metric;
+}
+
+mcpp_gate_outcome mcpp_comparison_gate_metric_outcome(const mcpp_comparison *c, size_t k)
+{
+    if (!c || k >= mcpp_comparison_gate_metric_count(c)) return MCPP_GATE_UNDETERMINED;
+    return c->gate_metrics ? c->gate_metrics[k].outcome : c->gate;
+}
+
+int mcpp_comparison_gate_metric_skipped(const mcpp_comparison *c, size_t k)
+{
+    return c && c->gate_metrics && k < c->n_gate_metrics ? c->gate_metrics[k].skipped : 0;
+}
+
+const mcpp_metric_result *mcpp_comparison_gate_metric_result(const mcpp_comparison *c, size_t k)
+{
+    if (!c || k >= mcpp_comparison_gate_metric_count(c)) return NULL;
+    if (!c->gate_metrics) return mcpp_comparison_metric(c);
+    return c->gate_metrics[k].has_result ? &c->gate_metrics[k].result : NULL;
+}
+
+const char *mcpp_comparison_gate_metric_reason(const mcpp_comparison *c, size_t k)
+{
+    if (!c || k >= mcpp_comparison_gate_metric_count(c)) return NULL;
+    if (!c->gate_metrics) return mcpp_comparison_gate_reason(c);
+    if (c->verdict != MCPP_VERDICT_COMPARABLE && c->verdict != MCPP_VERDICT_QUALIFIED)
+        return mcpp_comparison_gate_reason(c);
+    return c->gate_metrics[k].reason;
+}
 
 const char *mcpp_comparison_gate_reason(const mcpp_comparison *c)
 {

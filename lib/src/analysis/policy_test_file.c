@@ -46,10 +46,11 @@ struct mcpp_policy_test_report {
     size_t count, failed;
 };
 
-static const char *const CASE_KEYS[] = {"name", "base", "cand", "expect", "rows", "gate", NULL};
+static const char *const CASE_KEYS[] = {"name", "base", "cand", "expect", "rows", "gate", "gate_metrics", NULL};
 static const char *const FILE_KEYS[] = {"schema", "policy", "cases", NULL};
 static const char *const VERDICTS[] = {"comparable", "qualified", "not_comparable", "insufficient", NULL};
 static const char *const GATES[] = {"passed", "failed", "undetermined", NULL};
+static const char *const METRIC_GATES[] = {"passed", "failed", "undetermined", "skipped", NULL};
 static const char *const STATUSES[] = {"match", "qualify", "mismatch", "missing", NULL};
 
 static char *copy_text(const char *s)
@@ -155,14 +156,15 @@ static int check_case(const char *path, const cJSON *c, int number)
     if (typo)
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_UNKNOWN_FIELD, path, NULL, 0, 0,
                               "case %d %s: unknown member \"%s\" (allowed: name, base, cand, expect, "
-                              "rows, gate)", number, name ? name : "(unnamed case)", typo);
+                              "rows, gate, gate_metrics)", number, name ? name : "(unnamed case)", typo);
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(c, "rows");
+    const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(c, "gate_metrics");
     const char *expect = string_member(c, "expect");
     if (!cJSON_IsObject(c) || !string_member(c, "base") || !string_member(c, "cand") || !expect ||
-        (rows && !cJSON_IsObject(rows)))
+        (rows && !cJSON_IsObject(rows)) || (metrics && !cJSON_IsObject(metrics)))
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_MISSING, path, NULL, 0, 0,
-                              "case %d %s: needs string members base, cand, expect (and rows as an "
-                              "object when given)", number, name ? name : "(unnamed case)");
+                              "case %d %s: needs string members base, cand, expect (and rows and "
+                              "gate_metrics as objects when given)", number, name ? name : "(unnamed case)");
     const char *gate = string_member(c, "gate");
     const char *bad = !one_of(expect, VERDICTS)          ? expect
                       : gate && !one_of(gate, GATES)     ? gate
@@ -173,11 +175,17 @@ static int check_case(const char *path, const cJSON *c, int number)
         if (!bad && (!cJSON_IsString(row) || !one_of(row->valuestring, STATUSES)))
             bad = cJSON_IsString(row) ? row->valuestring : "(not a string)";
     }
+    cJSON_ArrayForEach(row, metrics)
+    {
+        if (!bad && (!cJSON_IsString(row) || !one_of(row->valuestring, METRIC_GATES)))
+            bad = cJSON_IsString(row) ? row->valuestring : "(not a string)";
+    }
     if (bad)
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_ENUM, path, NULL, 0, 0,
                               "case %d %s: \"%s\" is not a verdict (comparable, qualified, "
                               "not_comparable, insufficient), gate outcome (passed, failed, "
-                              "undetermined) or row status (match, qualify, mismatch, missing) "
+                              "undetermined; skipped for a gate metric) or row status (match, "
+                              "qualify, mismatch, missing) "
                               "where it is used", number, name ? name : "(unnamed case)", bad);
     return MCPP_OK;
 }
@@ -224,6 +232,29 @@ static void describe_failures(mcpp_strbuf *why, const cJSON *c, const mcpp_compa
             mcpp_sb_puts(why, why->len ? "; row " : "row ");
             mcpp_sb_puts(why, row->string);
             mcpp_sb_printf(why, " expected %s, got %s", row->valuestring, have);
+        }
+    }
+    /* each metric of a multi-metric gate, decided as compare and gate decide it */
+    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(c, "gate_metrics"))
+    {
+        const char *have = "(no such gate metric)";
+        size_t k = 0;
+        for (; k < mcpp_comparison_gate_metric_count(cmp); k++)
+            if (strcmp(mcpp_comparison_gate_metric_name(cmp, k), row->string) == 0) {
+                have = mcpp_comparison_gate_metric_skipped(cmp, k)
+                           ? "skipped"
+                           : mcpp_gate_outcome_name(mcpp_comparison_gate_metric_outcome(cmp, k));
+                break;
+            }
+        if (strcmp(row->valuestring, have) != 0) {
+            mcpp_sb_puts(why, why->len ? "; gate metric " : "gate metric ");
+            mcpp_sb_puts(why, row->string);
+            mcpp_sb_printf(why, " expected %s, got %s", row->valuestring, have);
+            if (k < mcpp_comparison_gate_metric_count(cmp)) {
+                mcpp_sb_puts(why, " (");
+                mcpp_sb_puts(why, mcpp_comparison_gate_metric_reason(cmp, k));
+                mcpp_sb_putc(why, ')');
+            }
         }
     }
 }

@@ -92,6 +92,20 @@ static void render_text(mcpp_strbuf *b, const void *object)
         mcpp_metric_render_text(b, m, "");
         mcpp_sb_putc(b, '\n');
     }
+    size_t nm = mcpp_comparison_gate_metric_count(c);
+    if (nm > 1) { /* a multi-metric gate: each metric, then the pair's outcome */
+        for (size_t k = 0; k < nm; k++) {
+            mcpp_sb_puts(b, "gate metric ");
+            mcpp_sb_terminal(b, mcpp_comparison_gate_metric_name(c, k));
+            mcpp_sb_printf(b, ": %s: ", mcpp_comparison_gate_metric_skipped(c, k)
+                                            ? "skipped"
+                                            : mcpp_gate_outcome_name(mcpp_comparison_gate_metric_outcome(c, k)));
+            mcpp_sb_terminal(b, mcpp_comparison_gate_metric_reason(c, k));
+            mcpp_sb_putc(b, '\n');
+        }
+        mcpp_sb_printf(b, "gate       %s (%zu metrics)\n", mcpp_gate_outcome_name(mcpp_comparison_gate(c)), nm);
+        return;
+    }
     mcpp_sb_printf(b, "gate       %s: ", mcpp_gate_outcome_name(mcpp_comparison_gate(c)));
     mcpp_sb_terminal(b, mcpp_comparison_gate_reason(c));
     mcpp_sb_putc(b, '\n');
@@ -128,7 +142,22 @@ static void render_json(mcpp_strbuf *b, const void *object)
     mcpp_sb_printf(b, ",\n\"gate\": {\"outcome\": \"%s\", \"reason\": ",
                        mcpp_gate_outcome_name(mcpp_comparison_gate(c)));
     mcpp_sb_json_string(b, mcpp_comparison_gate_reason(c));
-    mcpp_sb_puts(b, "}}\n");
+    /* every gate metric, one object each (a single-metric gate lists one) */
+    mcpp_sb_puts(b, ", \"metrics\": [");
+    for (size_t k = 0; k < mcpp_comparison_gate_metric_count(c); k++) {
+        mcpp_sb_puts(b, k ? ", {\"name\": " : "{\"name\": ");
+        mcpp_sb_json_string(b, mcpp_comparison_gate_metric_name(c, k));
+        mcpp_sb_printf(b, ", \"outcome\": \"%s\", \"skipped\": %s, \"reason\": ",
+                       mcpp_gate_outcome_name(mcpp_comparison_gate_metric_outcome(c, k)),
+                       mcpp_comparison_gate_metric_skipped(c, k) ? "true" : "false");
+        mcpp_sb_json_string(b, mcpp_comparison_gate_metric_reason(c, k));
+        mcpp_sb_puts(b, ", \"result\": ");
+        const mcpp_metric_result *r = mcpp_comparison_gate_metric_result(c, k);
+        if (r) mcpp_metric_render_json(b, r);
+        else mcpp_sb_puts(b, "null");
+        mcpp_sb_putc(b, '}');
+    }
+    mcpp_sb_puts(b, "]}}\n");
 }
 
 /* GitHub refuses comments over 65,536 characters; like the gate's markdown,
@@ -249,6 +278,16 @@ static size_t put_markdown(mcpp_strbuf *b, const mcpp_comparison *c, size_t max_
     mcpp_sb_printf(b, "\n**Gate: %s** — ", mcpp_gate_outcome_name(mcpp_comparison_gate(c)));
     markdown_cell(b, mcpp_comparison_gate_reason(c), max_chars ? 4 * max_chars : 0);
     mcpp_sb_putc(b, '\n');
+    size_t nm = mcpp_comparison_gate_metric_count(c);
+    for (size_t k = 0; nm > 1 && k < nm; k++) {
+        mcpp_sb_puts(b, k ? "- " : "\n- ");
+        markdown_cell(b, mcpp_comparison_gate_metric_name(c, k), 0);
+        mcpp_sb_printf(b, ": **%s** — ", mcpp_comparison_gate_metric_skipped(c, k)
+                                             ? "skipped"
+                                             : mcpp_gate_outcome_name(mcpp_comparison_gate_metric_outcome(c, k)));
+        markdown_cell(b, mcpp_comparison_gate_metric_reason(c, k), max_chars ? 4 * max_chars : 0);
+        mcpp_sb_putc(b, '\n');
+    }
     return left_out + more;
 }
 
