@@ -255,7 +255,7 @@ static int parse_validate_args(validate_args *args, int argc, char **argv)
 /* One file's entry of the --format json output. */
 static void print_validate_json_entry(const char *name, const mcpp_receipt *receipt,
                                       const mcpp_report *report, int status, const char *lane,
-                                      size_t n_warn, int first)
+                                      size_t n_warn, const char *gaps, int first)
 {
     fputs(first ? "\n    {" : ",\n    {", stdout);
     fputs("\"file\": ", stdout);
@@ -275,6 +275,12 @@ static void print_validate_json_entry(const char *name, const mcpp_receipt *rece
                               : (mcpp_report_error_count(report) ? mcpp_report_error_count(report) : 1),
             n_warn);
     json_diagnostics(stdout, report, status, name);
+    /* what the receipt lacks to be compared under the default policy */
+    fputs(",\n      \"not_comparable_because\": ", stdout);
+    if (gaps)
+        json_string(stdout, gaps);
+    else
+        fputs("null", stdout);
     fputs("}", stdout);
 }
 
@@ -287,6 +293,12 @@ static void validate_one_file(const validate_args *args, const char *path, valid
     int status = cli_receipt_load(&receipt, &report, path, NULL);
     size_t n_warn = mcpp_report_count(report) - mcpp_report_error_count(report);
     int code = exit_for_load(status);
+    /* A receipt that states none of a must-match dimension validates, but
+     * nothing can ever be compared with it: a warning naming what is missing. */
+    char *gaps = NULL;
+    if (receipt && mcpp_receipt_comparability_gaps(&gaps, NULL, receipt) != MCPP_OK)
+        gaps = NULL;
+    n_warn += gaps != NULL;
     char lane[256] = "";
     if (receipt)
         lane_label(lane, sizeof lane, receipt);
@@ -300,7 +312,7 @@ static void validate_one_file(const validate_args *args, const char *path, valid
         t->invalid++;
 
     if (args->json) {
-        print_validate_json_entry(name, receipt, report, status, lane, n_warn, t->files == 1);
+        print_validate_json_entry(name, receipt, report, status, lane, n_warn, gaps, t->files == 1);
     } else if (status == MCPP_OK) {
         /* the report is the product of validate: all of it on stdout, in
          * file order, so it pipes and greps as one stream */
@@ -313,10 +325,18 @@ static void validate_one_file(const validate_args *args, const char *path, valid
             cli_fputs_safe(stdout, lane, 0);
             fputs(")\n", stdout);
             cli_print_report(stdout, report, status, MCPP_SEVERITY_WARNING, name);
+            if (gaps) {
+                cli_fputs_safe(stdout, name, 0);
+                fputs(": warning: can never be compared under the default policy (every comparison is "
+                      "insufficient); not stated: ", stdout);
+                cli_fputs_safe(stdout, gaps, 0);
+                fputs("\n", stdout);
+            }
         }
     } else {
         cli_print_report(stdout, report, status, args->quiet ? MCPP_SEVERITY_ERROR : -1, name);
     }
+    free(gaps);
     mcpp_receipt_free(receipt);
     mcpp_report_free(report);
 }

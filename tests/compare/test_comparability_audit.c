@@ -336,6 +336,41 @@ TEST(multi_metric_gate_is_one_rule_in_compare_gate_and_policy_test)
     mcpp_policy_free(p);
 }
 
+TEST(an_empty_receipt_warns_that_it_can_never_be_compared)
+{
+    static const char EMPTY[] = "{\"schema\":\"mcpp.receipt/2\"}";
+    mcpp_receipt *e = NULL;
+    CHECK_INT_EQ(mcpp_receipt_load_buffer(&e, NULL, EMPTY, strlen(EMPTY), MCPP_FORMAT_JSON, "empty.json", NULL),
+                 MCPP_OK);
+    char *gaps = NULL;
+    CHECK_INT_EQ(mcpp_receipt_comparability_gaps(&gaps, NULL, e), MCPP_OK);
+    CHECK(gaps != NULL);
+    if (gaps) {
+        CHECK_CONTAINS(gaps, "pattern (lane.pattern, lane.depth)");
+        CHECK_CONTAINS(gaps, "hardware (hardware.observed.accelerator");
+    }
+    /* the builder offers the same check before finish, with the same text */
+    mcpp_builder *b = NULL;
+    CHECK_INT_EQ(mcpp_builder_new(&b), MCPP_OK);
+    char *from_builder = NULL;
+    CHECK_INT_EQ(mcpp_builder_comparability_gaps(&from_builder, NULL, b), MCPP_OK);
+    if (gaps && from_builder) CHECK_STR_EQ(from_builder, gaps);
+    free(from_builder);
+    CHECK_INT_EQ(mcpp_builder_set_string(b, "lane.pattern", "A"), MCPP_OK);
+    CHECK_INT_EQ(mcpp_builder_comparability_gaps(&from_builder, NULL, b), MCPP_OK);
+    if (from_builder) CHECK(strstr(from_builder, "pattern (") == NULL);
+    free(from_builder);
+    mcpp_builder_free(b);
+    free(gaps);
+    mcpp_receipt_free(e);
+    /* a complete receipt has nothing missing */
+    mcpp_receipt *r = variant(PADDED, "a", NULL, NULL, NULL, NULL);
+    CHECK_INT_EQ(mcpp_receipt_comparability_gaps(&gaps, NULL, r), MCPP_OK);
+    CHECK(gaps == NULL);
+    free(gaps);
+    mcpp_receipt_free(r);
+}
+
 int main(void)
 {
     RUN(model_size_is_part_of_the_lane);
@@ -347,5 +382,6 @@ int main(void)
     RUN(accelerators_per_node_is_part_of_the_hardware);
     RUN(every_output_names_the_policy_and_its_content_digest);
     RUN(multi_metric_gate_is_one_rule_in_compare_gate_and_policy_test);
+    RUN(an_empty_receipt_warns_that_it_can_never_be_compared);
     TEST_MAIN_END();
 }

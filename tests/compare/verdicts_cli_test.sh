@@ -127,5 +127,15 @@ expect gate_refuses_a_policy_without_dimensions_exit_3 3 "" "$BIN" gate --policy
 expect shipped_policies_pass_check 0 "" "$BIN" policy check "$POL/default.lua" "$POL/strict.lua" \
     "$POL/shared_cpu.lua" "$POL/cross_hardware.lua" "$POL/micro_benchmark.lua" "$POL/mlperf.lua"
 
+# an_empty_receipt_warns_that_it_can_never_be_compared (issue 27): valid, exit
+# 0, and a warning listing what is missing; a complete receipt has none.
+printf '{"schema":"mcpp.receipt/2"}\n' >"$tmp/empty.json"
+expect an_empty_receipt_warns_that_it_can_never_be_compared 0 \
+    "empty.json: warning: can never be compared under the default policy" "$BIN" validate "$tmp/empty.json"
+expect validate_lists_what_the_empty_receipt_lacks 0 "not stated: pattern (lane.pattern, lane.depth); sequence" \
+    "$BIN" validate "$tmp/empty.json"
+expect a_complete_receipt_has_no_comparability_warning 0 "1 file: 1 valid, 0 invalid, 0 warnings" \
+    "$BIN" validate "$EX/nam56r_padded.json"
+
 echo "$fails failed"
 [ "$fails" -eq 0 ]

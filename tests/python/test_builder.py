@@ -99,3 +99,14 @@ def test_update_sets_many_paths_and_chains():
     assert r.routing.top_k == 2 and r.status.caveats == ("a",)
     with pytest.raises(TypeError):
         b.update({"routing.top_k": "two"})
+
+
+def test_an_empty_receipt_warns_that_it_can_never_be_compared():
+    # the builder offers validate's check before finish: what the receipt
+    # lacks to be compared at all under the default policy
+    b = mr.Builder()
+    gaps = b.comparability_gaps()
+    assert gaps is not None and "pattern (lane.pattern, lane.depth)" in gaps and "hardware (" in gaps
+    b.set("lane.pattern", "A")
+    assert "pattern (" not in b.comparability_gaps()
+    assert fill(mr.Builder()).comparability_gaps() is None

@@ -523,6 +523,27 @@ static PyObject *builder_finish(mcpp_py_builder *self, PyObject *Py_UNUSED(ignor
     return mcpp_py_receipt_wrap(state_of(self), r);
 }
 
+PyDoc_STRVAR(builder_comparability_gaps_doc,
+             "comparability_gaps()\n--\n\n"
+             "What the receipt built so far lacks to be compared at all under the\n"
+             "default policy: the must-match dimensions it does not state, as\n"
+             "'pattern (lane.pattern, lane.depth); ...', or None when nothing is\n"
+             "missing. `mcpp-receipts validate` warns with the same text. Raises\n"
+             "ValidationError when finish() would.");
+
+static PyObject *builder_comparability_gaps(mcpp_py_builder *self, PyObject *Py_UNUSED(ignored))
+{
+    char *gaps = NULL;
+    int rc = mcpp_builder_comparability_gaps(&gaps, NULL, self->builder);
+    if (rc < 0)
+        return mcpp_py_raise(state_of(self), rc);
+    if (!gaps)
+        Py_RETURN_NONE;
+    PyObject *out = PyUnicode_FromString(gaps);
+    free(gaps);
+    return out;
+}
+
 PyDoc_STRVAR(builder_write_doc,
              "write(path, format=None)\n--\n\n"
              "finish() and write the receipt to `path` atomically ('json'/'yaml', or\n"
@@ -555,6 +576,8 @@ static PyMethodDef builder_methods[] = {
      builder_add_metric_doc},
     {"unset", (PyCFunction)builder_unset, METH_O, builder_unset_doc},
     {"finish", (PyCFunction)builder_finish, METH_NOARGS, builder_finish_doc},
+    {"comparability_gaps", (PyCFunction)builder_comparability_gaps, METH_NOARGS,
+     builder_comparability_gaps_doc},
     {"write", (PyCFunction)(void (*)(void))builder_write, METH_VARARGS | METH_KEYWORDS,
      builder_write_doc},
     {NULL, NULL, 0, NULL},

@@ -147,6 +147,20 @@ MCPP_API int mcpp_compare(mcpp_comparison **out, const mcpp_policy *policy,
 
 /* Only the verdict, with no allocation at all (for pairing many receipts).
  * Custom rules run too. Returns MCPP_OK and writes *out, or an error code. */
+/*
+ * What a receipt lacks to be compared at all under `policy` (NULL: the
+ * default): the must-match dimensions it does not state and the required
+ * fields it lacks, as "pattern (lane.pattern, lane.depth); sequence
+ * (workload.seq_len); ...". *out is NULL when there is nothing missing; else
+ * a malloc'd string the caller frees. Such a receipt is valid, but every
+ * comparison with it is insufficient. `validate` warns with this text; the
+ * builder form checks what has been set so far (it finishes a copy, so a
+ * builder whose setters failed returns that error).
+ */
+MCPP_API int mcpp_receipt_comparability_gaps(char **out, const mcpp_policy *policy,
+                                             const mcpp_receipt *receipt);
+MCPP_API int mcpp_builder_comparability_gaps(char **out, const mcpp_policy *policy, const mcpp_builder *b);
+
 MCPP_API int mcpp_compare_verdict(mcpp_verdict *out, const mcpp_policy *policy,
                                   const mcpp_receipt *base, const mcpp_receipt *cand);
 
