@@ -32,6 +32,22 @@ while IFS= read -r header; do
     fail=$((fail + 1))
   fi
 done < <(find "${dirs[@]}" -name '*.h' | sort)
+# Every function a header's text names ("filled with mcpp_receipt_load_file()")
+# exists: declared in one of the headers, as a function or a function-like macro.
+if missing=$(python3 - "${dirs[@]}" <<'PY'
+import pathlib, re, sys
+text = "".join(p.read_text(encoding="utf-8") for d in sys.argv[1:] for p in sorted(pathlib.Path(d).rglob("*.h")))
+named = set(re.findall(r"\b(mcpp_[a-z0-9_]+)\(\)", text))
+declared = set(re.findall(r"\b(mcpp_[a-z0-9_]+)\s*\(", re.sub(r"/\*.*?\*/", "", text, flags=re.S)))
+print(" ".join(sorted(named - declared)))
+PY
+) && [ -z "$missing" ]; then
+  echo "ok - every mcpp_*() a header's text names is declared"
+  pass=$((pass + 1))
+else
+  echo "not ok - headers name functions that do not exist: $missing"
+  fail=$((fail + 1))
+fi
 # the umbrella header and at least one module header must have been found
 [ "$pass" -ge 2 ] || { echo "not ok - only $pass headers found under $include_dir"; fail=$((fail + 1)); }
 echo "$pass passed, $fail failed"

@@ -79,6 +79,39 @@ else
   bad "harness does not build with CMake:"; tail -n 30 "$work/cmake.log" | sed 's/^/    /'
 fi
 
+# 1b. A user of the shared library only: none of its dependencies' development
+# packages (pkg-config finds no module at all) must be needed to find and link it.
+mkdir -p "$work/no-pc"
+if PKG_CONFIG_LIBDIR="$work/no-pc" PKG_CONFIG_PATH="" \
+     cmake -S "$harness" -B "$work/cmake-shared-only" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc" \
+     -DCMAKE_C_FLAGS="$extra_flags" -DCMAKE_EXE_LINKER_FLAGS="$extra_flags" >"$work/cmake-shared.log" 2>&1 &&
+   cmake --build "$work/cmake-shared-only" >>"$work/cmake-shared.log" 2>&1; then
+  ok "harness links the shared library with find_package when no dependency's dev package is found"
+  run_harness cmake-shared-only "$work/cmake-shared-only/harness" "$work/from_cmake_shared.json"
+else
+  bad "shared-library harness needs the dependencies' dev packages:"; tail -n 30 "$work/cmake-shared.log" | sed 's/^/    /'
+fi
+# ... and asking for the static library then says what is missing.
+mkdir -p "$work/static-user" && cat >"$work/static-user/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.20)
+project(static_user LANGUAGES C)
+find_package(mcpp_receipts CONFIG REQUIRED COMPONENTS static)
+CM
+if PKG_CONFIG_LIBDIR="$work/no-pc" PKG_CONFIG_PATH="" cmake -S "$work/static-user" -B "$work/static-user/b" \
+     -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc" >"$work/static-user.log" 2>&1; then
+  bad "COMPONENTS static configured without the dependencies"
+elif grep -q "development packages of" "$work/static-user.log" && grep -q "libcjson, yaml-0.1" "$work/static-user.log"; then
+  ok "COMPONENTS static without the dependencies fails naming them"
+else
+  bad "COMPONENTS static failed without naming the missing packages:"; tail -n 20 "$work/static-user.log" | sed 's/^/    /'
+fi
+if cmake -S "$work/static-user" -B "$work/static-user/b2" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc" \
+     >"$work/static-user2.log" 2>&1; then
+  ok "COMPONENTS static is found where the dependencies are installed"
+else
+  bad "COMPONENTS static not found with the dependencies installed:"; tail -n 20 "$work/static-user2.log" | sed 's/^/    /'
+fi
+
 # 2. pkg-config, through the harness's own Makefile (copied: the source tree stays clean)
 mkdir -p "$work/make-build" && cp "$harness/harness.c" "$harness/Makefile" "$work/make-build/"
 if PKG_CONFIG_PATH="$libdir/pkgconfig" make -C "$work/make-build" CC="$cc" \

@@ -544,6 +544,22 @@ TEST(unknown_accelerator_names_warn)
                             "accelerator alias table: compared by its normalised name \"acme x9\"");
 }
 
+TEST(plain_cpu_is_a_known_accelerator_and_draws_no_warning)
+{
+    /* Every CPU-only run (the step runner's CPU path, Builder examples) records "cpu". */
+    load_result r = load_json(HEAD " \"hardware\": {\"observed\": {\"accelerator\": \"cpu\"}}}");
+    CHECK_INT_EQ(r.status, MCPP_OK);
+    CHECK_INT_EQ(r.total, 0);
+    mcpp_accelerator a;
+    CHECK_INT_EQ(mcpp_accelerator_canonicalize(&a, NULL, "CPU"), MCPP_OK);
+    CHECK(a.matched);
+    CHECK_STR_EQ(a.id, "cpu");
+    CHECK_STR_EQ(a.form_factor, "cpu");
+    int ok = -1;
+    CHECK_INT_EQ(mcpp_accelerator_satisfies(&ok, NULL, 0, NULL, "cuda", "cpu"), MCPP_OK);
+    CHECK_INT_EQ(ok, 0); /* a CPU is no device of a GPU platform */
+}
+
 /* ---- the builder ----------------------------------------------------------------------- */
 
 TEST(builder_adds_named_metrics_and_derives_block_counts)
@@ -619,6 +635,7 @@ int main(void)
     RUN(a_table_can_be_extended_without_touching_the_shipped_one);
     RUN(the_shipped_table_loads_once_under_concurrent_first_use);
     RUN(unknown_accelerator_names_warn);
+    RUN(plain_cpu_is_a_known_accelerator_and_draws_no_warning);
     RUN(builder_adds_named_metrics_and_derives_block_counts);
     TEST_MAIN_END();
 }

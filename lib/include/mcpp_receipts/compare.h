@@ -266,7 +266,7 @@ MCPP_API int mcpp_gate_run(mcpp_gate_report **out, const mcpp_policy *policy,
                            const mcpp_receipt *const *baselines, size_t nb,
                            const mcpp_receipt *const *candidates, size_t nc);
 /* mcpp_gate_run for the arrays a harness holds: `mcpp_receipt *r[3]`, or the
- * `mcpp_receipt **` it filled with mcpp_receipt_load(). C converts neither to
+ * `mcpp_receipt **` it filled with mcpp_receipt_load_file(). C converts neither to
  * `const mcpp_receipt *const *` without a cast; this call needs none and gives
  * the same report. The receipts are only read. */
 MCPP_API int mcpp_gate_run_receipts(mcpp_gate_report **out, const mcpp_policy *policy,

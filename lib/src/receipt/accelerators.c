@@ -255,6 +255,16 @@ int mcpp_accelerator_canonicalize(mcpp_accelerator *out, const mcpp_accel_table 
             return MCPP_OK;
         }
     }
+    if (strcmp(norm, "cpu") == 0) {
+        /* The host CPU, unnamed: what every CPU-only run records (the step
+         * runner's CPU path, Builder examples). Known, so it draws no
+         * unknown_accelerator warning; never a device of a GPU platform. */
+        copy(out->id, sizeof out->id, "cpu");
+        copy(out->model, sizeof out->model, "cpu");
+        copy(out->form_factor, sizeof out->form_factor, "cpu");
+        out->matched = 1;
+        return MCPP_OK;
+    }
     if (strncmp(norm, "cpu:", 4) == 0) {
         const char *model = norm[4] == ' ' ? norm + 5 : norm + 4;
         snprintf(out->id, sizeof out->id, "cpu:%s", model);
