@@ -276,36 +276,62 @@ class ReceiptSet(Sequence[Receipt]):
         under ``policy``, default: the default policy) and ``lane_label`` (the
         lane's display label), then one column per dotted field path.
 
-        ``columns`` restricts the field columns to those paths; an unknown name
-        raises :class:`ArgumentError` (a ValueError) naming the closest path.
-        Integer fields are nullable ``Int64`` columns, never float64 with NaN.
+        Metric columns hold what the library computes, as the frontier, gate
+        and history use it: a receipt with only step samples has its derived
+        ``metrics.step_time_s.median`` (and ``metrics.tokens_per_s`` where the
+        useful tokens per step are known); each named metric (an imported
+        receipt's ``time_to_train_s``) is a column ``metrics.NAME``.
+
+        ``columns`` restricts the field columns to those paths (or
+        ``metrics.NAME``); an unknown name raises :class:`ArgumentError` (a
+        ValueError) naming the closest path. Integer fields are nullable
+        ``Int64`` columns, bool fields nullable ``boolean`` ones, never object.
         The columns are there even when the set is empty. Needs pandas.
         """
         pd = require("pandas")
 
         if columns is not None:
+            named = None
             for c in columns:
-                if c not in FIELDS and c not in _ROW_COLUMNS:
+                if c in FIELDS or c in _ROW_COLUMNS:
+                    continue
+                if named is None:
+                    named = {f"metrics.{m['name']}" for r in self._items for m in r.metric_list()}
+                if c not in named:
                     near = _core._suggest_field(c)
                     hint = f", did you mean {near!r}?" if near else ""
                     raise _core.ArgumentError(f"unknown column {c!r}: not a receipt field path{hint}")
         lanes = self._lanes(policy)
         records = []
+        wanted = None if columns is None else [c for c in columns if c not in _ROW_COLUMNS]
         for r in self._items:
-            flat = r._flat()
             lane = lanes.get(_core.lane_key(r, policy)[0])
             record = {"id": r.id, "filename": r.filename,
                       "lane": lane.short_key if lane else None,
                       "lane_label": lane.display_label if lane else None}
-            record.update(flat if columns is None else {c: flat.get(c) for c in columns})
+            if wanted is None:
+                record.update(r._flat())
+                record.update(_computed_metrics(r, record))
+            elif wanted:
+                values = {c: r.get(c) for c in wanted if c in FIELDS}
+                if len(values) < len(wanted) or any(values.get(c) is None for c in wanted if c in _METRIC_PATHS):
+                    values.update(_computed_metrics(r, values))
+                record.update({c: values.get(c) for c in wanted})
             records.append(record)
-        field_columns = list(columns) if columns is not None else list(
+        field_columns = wanted if wanted is not None else list(
             dict.fromkeys(p for rec in records for p in rec if p not in _ROW_COLUMNS))
-        field_columns = [c for c in field_columns if c not in _ROW_COLUMNS]
         df = pd.DataFrame.from_records(records, columns=[*_ROW_COLUMNS, *field_columns])
         for c in field_columns:
-            if FIELDS.get(c, ("",))[0] == "int":
+            kind = FIELDS.get(c, ("",))[0]
+            if kind == "int":
                 df[c] = df[c].astype("Int64")
+            elif kind == "bool":
+                df[c] = df[c].astype("boolean")
+            elif (kind == "" or c in _METRIC_PATHS) and df[c].dtype == object:
+                try:  # metrics.NAME and derived values are numbers (all None: float NaN)
+                    df[c] = pd.to_numeric(df[c])
+                except (TypeError, ValueError):
+                    pass
         return df
 
     def _lanes(self, policy) -> dict:
@@ -350,6 +376,36 @@ class ReceiptSet(Sequence[Receipt]):
 
 #: The columns ReceiptSet.to_pandas puts before the field columns.
 _ROW_COLUMNS = ("id", "filename", "lane", "lane_label")
+
+#: The schema columns of the well-known metrics the library may compute.
+_METRIC_PATHS = {"metrics.step_time_s.median", "metrics.tokens_per_s"}
+
+
+def _metric_column(metric: dict) -> str | None:
+    """The column of one metric of Receipt.metric_list(): its schema path for
+    a well-known metric (step_time_s: the median), metrics.NAME for a named one."""
+    if metric["well_known"]:
+        return "metrics.step_time_s.median" if metric["name"] == "step_time_s" else metric["path"]
+    column = f"metrics.{metric['name']}"
+    return None if column in FIELDS else column
+
+
+def _computed_metrics(r: Receipt, have: dict) -> dict:
+    """The metric values the library computes for ``r`` (derived step
+    statistics, tokens per second, named metrics) that ``have`` lacks."""
+    out = {}
+    for m in r.metric_list():
+        column = _metric_column(m)
+        if column and have.get(column) is None and m.get("value") is not None:
+            out[column] = m["value"]
+    # tokens per second from the steps, as the comparison derives it
+    # (mcpp_tokens_per_s_from_steps: useful tokens per step / median step time)
+    median = have.get("metrics.step_time_s.median") or out.get("metrics.step_time_s.median")
+    if have.get("metrics.tokens_per_s") is None and median:
+        useful = r.get("workload.useful_tokens_per_step")
+        if useful:
+            out["metrics.tokens_per_s"] = useful / median
+    return out
 
 
 def _headline_text(r: Receipt) -> str:

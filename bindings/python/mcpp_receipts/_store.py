@@ -13,7 +13,7 @@ from typing import Any, Iterable, NamedTuple, Union
 
 from . import _core
 from ._extras import require
-from ._receipt import Receipt, ReceiptSet
+from ._receipt import Receipt, ReceiptSet, _computed_metrics
 from ._results import Frontier
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -231,18 +231,30 @@ class Store:
 
     def to_pandas(self, **query: Any):  # -> pandas.DataFrame
         """One row per selected receipt: id, created_at, git_commit, lane
-        (short key), label and the default gate metric's value. Takes the
-        arguments of :meth:`query`."""
+        (short key), label, the receipt's primary metric (its name, value and
+        unit) and tokens_per_s, the values the library computes (a receipt
+        with only step samples has its derived tokens_per_s, as history and
+        the gate use it). Takes the arguments of :meth:`query`."""
         pd = require("pandas")
 
         rows = []
         for r in self.query(**query):
             _, short = _core.lane_key(r)
+            primary = r.primary_metric
+            metric = {m["name"]: m for m in r.metric_list()}.get(primary or "")
+            stated = {p: r.get(p) for p in ("metrics.tokens_per_s", "metrics.step_time_s.median")}
+            tokens = stated["metrics.tokens_per_s"] or _computed_metrics(r, stated).get("metrics.tokens_per_s")
             rows.append({"id": r.id, "created_at": r.get("created_at"),
                          "git_commit": r.get("source.git_commit"), "lane": short,
-                         "label": r.get("lane.name"), "tokens_per_s": r.get("metrics.tokens_per_s")})
-        return pd.DataFrame(rows, columns=["id", "created_at", "git_commit", "lane", "label",
-                                           "tokens_per_s"])
+                         "label": r.get("lane.name"), "metric": primary,
+                         "value": metric.get("value") if metric else None,
+                         "unit": metric.get("unit") if metric else None,
+                         "tokens_per_s": tokens})
+        df = pd.DataFrame(rows, columns=["id", "created_at", "git_commit", "lane", "label", "metric", "value",
+                                         "unit", "tokens_per_s"])
+        for c in ("value", "tokens_per_s"):
+            df[c] = df[c].astype("float64")
+        return df
 
     # ---- analyses -------------------------------------------------------------------
 

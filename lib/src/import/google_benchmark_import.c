@@ -253,6 +253,8 @@ static int import_run(mcpp_receipt **out, const mcpp_import_json *doc, run_rows 
         rc = mcpp_builder_set_string(b, "benchmark.suite", "google-benchmark");
     if (rc == MCPP_OK)
         rc = mcpp_builder_set_string(b, "benchmark.name", name);
+    if (rc == MCPP_OK) /* the lane's display label (no policy dimension reads lane.name) */
+        rc = mcpp_builder_set_string(b, "lane.name", name);
     if (rc == MCPP_OK)
         rc = mcpp_builder_set_string(b, "topology.substrate", "cpu");
     if (rc == MCPP_OK)

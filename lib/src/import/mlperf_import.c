@@ -206,6 +206,14 @@ static int map_identity(mcpp_builder *b, const mcpp_mllog *log, const mcpp_mlper
         rc = mcpp_builder_set_string(b, "benchmark.name", bench ? bench : at->benchmark);
     if (rc == MCPP_OK && at->standard)
         rc = mcpp_builder_set_string(b, "benchmark.system", at->system);
+    if (rc == MCPP_OK && (bench || at->benchmark[0])) {
+        /* the lane's display label, "dlrm_dcnv2 on 2xXE8640x4H100-SXM-80GB" (no policy
+         * dimension reads lane.name): reports then name the system, not lane-21efb3a4aae9 */
+        char label[512];
+        snprintf(label, sizeof label, at->standard ? "%s on %s" : "%s", bench ? bench : at->benchmark,
+                 at->system);
+        rc = mcpp_builder_set_string(b, "lane.name", label);
+    }
     if (rc == MCPP_OK && division)
         rc = mcpp_builder_set_string(b, "benchmark.division", division);
     if (rc == MCPP_OK && log->has_seed)

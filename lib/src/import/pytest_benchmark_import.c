@@ -146,6 +146,8 @@ static int import_benchmark(mcpp_receipt_set *set, const mcpp_import_json *doc, 
         rc = mcpp_builder_set_string(b, "benchmark.suite_version", version);
     if (rc == MCPP_OK)
         rc = mcpp_builder_set_string(b, "benchmark.name", fullname);
+    if (rc == MCPP_OK) /* the lane's display label (no policy dimension reads lane.name) */
+        rc = mcpp_builder_set_string(b, "lane.name", fullname);
     if (rc == MCPP_OK && cJSON_IsObject(member(bench, "params")))
         rc = mcpp_import_set_json(b, "benchmark.params", member(bench, "params"));
     if (rc == MCPP_OK)
