@@ -433,21 +433,23 @@ typedef struct gate_ctx {
     const mcpp_receipt_set *sets[2];
 } gate_ctx;
 
-/* The HTML report of baselines and candidates together, with the gate section. */
+/* The HTML report: the gate section (each candidate, its verdict and its
+ * baselines), then the baselines' lanes. The candidates are not pooled into
+ * those lanes: a regressed candidate would otherwise turn its baseline lane
+ * unstable, and the page would blame the baselines for the candidate. */
 static int render_gate_html(char **out, const gate_ctx *g)
 {
-    size_t nb = mcpp_receipt_set_count(g->sets[0]), nc = mcpp_receipt_set_count(g->sets[1]);
-    const mcpp_receipt **all = malloc((nb + nc + 1) * sizeof *all);
+    size_t nb = mcpp_receipt_set_count(g->sets[0]);
+    const mcpp_receipt **all = malloc((nb + 1) * sizeof *all);
     if (!all) return MCPP_ENOMEM;
     for (size_t i = 0; i < nb; i++) all[i] = mcpp_receipt_set_at(g->sets[0], i);
-    for (size_t i = 0; i < nc; i++) all[nb + i] = mcpp_receipt_set_at(g->sets[1], i);
     mcpp_frontier *f = NULL;
-    int rc = mcpp_frontier_build(&f, g->policy, all, nb + nc);
+    int rc = mcpp_frontier_build(&f, g->policy, all, nb);
     if (rc == MCPP_OK) {
         mcpp_html_report_options o = MCPP_HTML_REPORT_OPTIONS_INIT;
         o.title = "Merge gate";
         o.receipts = all;
-        o.n_receipts = nb + nc;
+        o.n_receipts = nb;
         o.gate = g->report;
         rc = mcpp_frontier_render_html(out, f, &o);
     }

@@ -304,6 +304,54 @@ static void put_field(mcpp_strbuf *sb, const mcpp_receipt *r, const char *path)
     }
 }
 
+/* The value of the lane's headline metric in one receipt: the metric's name
+ * ("tokens_per_s", "time_to_train_s") is looked up among the receipt's metrics,
+ * not read as a schema path; "–" when the receipt does not state it. */
+static void put_metric_value(mcpp_strbuf *sb, const mcpp_receipt *r, const char *metric)
+{
+    mcpp_metric m;
+    char num[48];
+    if (!metric || mcpp_receipt_metric_find(&m, r, metric) != MCPP_OK) {
+        mcpp_error_clear();
+        mcpp_sb_puts(sb, "–");
+        return;
+    }
+    mcpp_report_format_number(num, sizeof num, m.value);
+    mcpp_sb_puts(sb, num);
+    if (m.unit && *m.unit) {
+        mcpp_sb_putc(sb, ' ');
+        mcpp_sb_html(sb, m.unit);
+    }
+}
+
+/* The runs excluded from the lane's headline and status, each with why. */
+static void put_excluded(const page *p, size_t lane)
+{
+    size_t n = mcpp_frontier_lane_excluded_count(p->f, lane);
+    if (!n)
+        return;
+    mcpp_sb_printf(p->sb, "<p>Excluded from this lane's headline and status (%zu run%s):</p><ul class=\"excluded\">\n",
+                   n, n == 1 ? "" : "s");
+    for (size_t i = 0; i < n && i < RECEIPTS_SHOWN; i++) {
+        const char *id = mcpp_frontier_lane_excluded_id(p->f, lane, i);
+        const mcpp_receipt *r = p->by_id ? receipt_with_id(p, id) : NULL;
+        mcpp_sb_puts(p->sb, "<li><code>");
+        mcpp_sb_html(p->sb, id);
+        mcpp_sb_puts(p->sb, "</code>");
+        if (r && mcpp_receipt_source_name(r)) {
+            mcpp_sb_puts(p->sb, " (");
+            mcpp_sb_html(p->sb, mcpp_receipt_source_name(r));
+            mcpp_sb_puts(p->sb, ")");
+        }
+        mcpp_sb_puts(p->sb, ": ");
+        mcpp_sb_html(p->sb, mcpp_frontier_lane_excluded_reason(p->f, lane, i));
+        mcpp_sb_puts(p->sb, "</li>\n");
+    }
+    if (n > RECEIPTS_SHOWN)
+        mcpp_sb_printf(p->sb, "<li class=\"muted\">… and %zu more</li>\n", n - RECEIPTS_SHOWN);
+    mcpp_sb_puts(p->sb, "</ul>\n");
+}
+
 static void put_receipts(const page *p, size_t lane, const char *metric)
 {
     size_t n = mcpp_frontier_lane_receipt_count(p->f, lane);
@@ -327,7 +375,7 @@ static void put_receipts(const page *p, size_t lane, const char *metric)
         mcpp_sb_puts(p->sb, "</td><td>");
         put_field(p->sb, r, "status.stability");
         mcpp_sb_puts(p->sb, "</td><td class=\"num\">");
-        put_field(p->sb, r, metric);
+        put_metric_value(p->sb, r, metric);
         mcpp_sb_puts(p->sb, "</td><td>");
         put_string_list(p->sb, r, "status.caveats");
         mcpp_sb_puts(p->sb, "</td></tr>\n");
@@ -367,6 +415,7 @@ static void put_lane(const page *p, size_t lane)
         mcpp_sb_puts(p->sb, "</li></ul>\n");
     }
     put_receipts(p, lane, have ? h.metric : NULL);
+    put_excluded(p, lane);
     mcpp_sb_puts(p->sb, "</details>\n");
 }
 
