@@ -33,9 +33,10 @@ pip=("$venv/bin/python" -m pip --disable-pip-version-check -q)
 # so only a fresh machine fetches it (about a minute here, 2.8 GB). Where it cannot be
 # installed the rest still runs, and the torch tests skip saying why.
 "${pip[@]}" install torch || echo "test-python: PyTorch could not be installed; the torch tests will skip"
-# --no-build-isolation reuses the venv's scikit-build-core and the incremental
-# build folder build-python/ (see pyproject.toml), so re-runs rebuild only what changed.
-"${pip[@]}" install --no-build-isolation "$repo"
+# --no-build-isolation reuses the venv's scikit-build-core, and the build folder
+# build-python/ (asked for here, not in pyproject.toml: a user's `pip install .`
+# must not write into the source tree), so re-runs rebuild only what changed.
+"${pip[@]}" install --no-build-isolation -C "build-dir=build-python/wheel-{wheel_tag}" "$repo"
 
 cd "$repo"
 exec "$venv/bin/python" -m pytest tests/python -q -rs "$@"  # -rs: every skip prints its reason
