@@ -4,6 +4,7 @@ matplotlib."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from ._extras import require
@@ -68,33 +69,119 @@ def _draw_adjacency(ax, lanes: list[Lane], points: dict[int, tuple[float, float]
                             ha="center", va="center")
 
 
-def plot_frontier(frontier: Frontier, ax=None, annotate: bool = True, adjacency: bool = True,
-                  sort: str | None = None, label_width: int = 48):
-    """See :meth:`Frontier.plot`."""
-    require("plot")
-    import matplotlib.pyplot as plt
-    from matplotlib.lines import Line2D
+def distinct_colours(n: int) -> list:
+    """n colours no two alike: tab10 up to 10, tab20 up to 20, then evenly
+    spaced over a perceptual map (turbo), so lane 11 never repeats lane 1."""
+    import matplotlib
 
-    lanes = _ordered(frontier.lanes, sort)
-    if ax is None:
-        _, ax = plt.subplots(figsize=(10, max(2.0, 0.45 * len(lanes) + 1.4)))
+    if n <= 10:
+        return [matplotlib.colormaps["tab10"](i) for i in range(n)]
+    if n <= 20:
+        return [matplotlib.colormaps["tab20"](i) for i in range(n)]
+    turbo = matplotlib.colormaps["turbo"]
+    return [turbo(0.05 + 0.9 * i / (n - 1)) for i in range(n)]
 
+
+def history_labels(lanes, width: int = 70) -> list[str]:
+    """Legend texts for history lanes: the key dimensions whose values differ
+    among them first, then the label and short key (lanes sharing one name
+    otherwise read the same)."""
+    from ._results import _key_dimensions
+
+    dims = [_key_dimensions(lane.key) for lane in lanes]
+    names = list(dict.fromkeys(n for d in dims for n in d))
+    # per dimension, only the fields ('|'-separated) whose values differ:
+    # "backend=jagged", not "backend=flash_attn_3|jagged|mamba2_triton|..."
+    fields: dict[str, list[int]] = {}
+    for n in names:
+        parts = [d.get(n, "-").split("|") for d in dims]
+        width_n = max(len(p) for p in parts)
+        at = [i for i in range(width_n) if len({p[i] if i < len(p) else "-" for p in parts}) > 1]
+        if at:
+            fields[n] = at
+    out = []
+    for lane, d in zip(lanes, dims):
+        shown = []
+        for n, at in fields.items():
+            parts = d.get(n, "-").split("|")
+            shown.append(f"{n}=" + "|".join(parts[i] if i < len(parts) else "-" for i in at))
+        head = ", ".join(shown)
+        name = lane.label or ""
+        text = f"{head} · {name}" if head and name else head or name
+        key = f" ({lane.short_key})"
+        out.append(ellipsize(text, max(8, width - len(key))) + key)
+    return out
+
+
+def lane_label(lane: Lane, width: int) -> str:
+    """The tick label of a lane: what tells it from its neighbours first
+    ("moe=jagged, seq_len=8192"), then its name, then its short key; cut at
+    ``width`` characters from the end, so the part that differs always shows.
+    The short key is kept whole: it is how the lane is found again."""
+    key = f" ({lane.short_key})"
+    # each difference cut on its own, so every differing dimension shows
+    # ("dataset=fineweb-edu-dedu…, moe=padded"), not only the first ones
+    parts = [ellipsize(p, 22) for p in re.split(r", (?=[\w.]+=)", lane.differences or "") if p]
+    head = ", ".join(parts)
+    name = lane.label if lane.label and lane.label != lane.short_key else ""
+    text = f"{head} · {name}" if head and name else head or name
+    room = max(8, width - len(key))
+    return ellipsize(text, room) + key if text else lane.short_key
+
+
+def _panels(lanes: list[Lane]) -> list[tuple[str, str | None, list[Lane]]]:
+    """The lanes grouped by headline metric and unit, one panel each (seconds
+    next to tokens/s on one axis say nothing), in first-seen order; lanes with
+    no headline go to the first panel, where they are marked."""
+    groups: dict[tuple[str, str | None], list[Lane]] = {}
+    bare: list[Lane] = []
+    for lane in lanes:
+        h = lane.headline
+        if h is None or h.median is None:
+            bare.append(lane)
+        else:
+            groups.setdefault((h.metric, h.unit), []).append(lane)
+    panels = [(metric, unit, members) for (metric, unit), members in groups.items()]
+    if not panels:
+        return [("headline", None, bare)]
+    panels[0][2].extend(bare)
+    return panels
+
+
+def _compact(x: float, _pos=None) -> str:
+    """Tick text: 396000 -> "396k", 1.2e7 -> "12M"; small numbers as they are
+    (no milli prefix: "6m" would read as minutes next to a unit of seconds)."""
+    for div, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(x) >= 10 * div:
+            return f"{x / div:g}{suffix}"
+    return f"{x:g}"
+
+
+def _axis_label(metric: str, unit: str | None, lanes: list[Lane]) -> str:
+    directions = {lane.headline.higher_is_better for lane in lanes if lane.headline is not None}
+    arrow = (" — higher is better" if directions == {True} else " — lower is better" if directions == {False}
+             else "")
+    return f"{metric}" + (f" ({unit})" if unit else "") + arrow
+
+
+def _draw_panel(ax, lanes: list[Lane], metric: str, unit: str | None, annotate: bool, adjacency: bool,
+                label_width: int) -> None:
     points: dict[int, tuple[float, float]] = {}
-    metric = None
+    many = len(lanes) > 15
+    fontsize = 7 if many else 8
     for i, lane in enumerate(lanes):
         h = lane.headline
         colour = STABLE_COLOUR if lane.stable else UNSTABLE_COLOUR
         if h is None or h.median is None:
             ax.annotate("no headline", (1.01, i), xycoords=("axes fraction", "data"),
-                        va="center", color=colour, fontsize=8, annotation_clip=False)
+                        va="center", color=colour, fontsize=fontsize, annotation_clip=False)
             continue
-        metric = metric or h.metric
         low = h.low if h.low is not None else h.median
         high = h.high if h.high is not None else h.median
         ax.errorbar(
             [h.median], [i], xerr=[[h.median - low], [high - h.median]],
-            fmt="o" if lane.stable else "D", color=colour, ecolor=colour, capsize=4,
-            markersize=7, markerfacecolor=colour if lane.stable else "white", linewidth=1.5,
+            fmt="o" if lane.stable else "D", color=colour, ecolor=colour, capsize=3 if many else 4,
+            markersize=5 if many else 7, markerfacecolor=colour if lane.stable else "white", linewidth=1.5,
         )
         points[i] = (h.median, i)
         if annotate:
@@ -102,21 +189,49 @@ def plot_frontier(frontier: Frontier, ax=None, annotate: bool = True, adjacency:
             n = f"n={h.n}" + (" steps" if h.from_steps else "")
             note = n if lane.stable else f"{n}  {ellipsize(lane.blocker or '', 40)}"
             ax.annotate(note, (1.01, i), xycoords=("axes fraction", "data"), va="center",
-                        fontsize=8, color=colour, annotation_clip=False)
-
+                        fontsize=fontsize, color=colour, annotation_clip=False)
     if adjacency:
-        _draw_adjacency(ax, lanes, points, annotate)
-
+        _draw_adjacency(ax, lanes, points, annotate and not many)
     ax.margins(x=0.08)
     ax.set_yticks(range(len(lanes)))
-    # the short key always shows whole: it is how the lane is found again
-    ax.set_yticklabels([f"{ellipsize(lane.display_label or lane.label, label_width - len(lane.short_key) - 3)}"
-                        f" ({lane.short_key})" for lane in lanes], fontsize=8)
+    ax.set_yticklabels([lane_label(lane, label_width) for lane in lanes], fontsize=fontsize)
     ax.set_ylim(-0.7, len(lanes) - 0.3)
     ax.invert_yaxis()
-    ax.set_xlabel(metric or "headline")
-    ax.set_title("Frontier: each number belongs to its lane only")
+    ax.set_xlabel(_axis_label(metric, unit, lanes), fontsize=9)
     ax.grid(axis="x", alpha=0.3)
+    # tick labels of large numbers in a compact form ("396k"), at most 6, never running together
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=6))
+    ax.xaxis.set_major_formatter(FuncFormatter(_compact))
+
+
+def plot_frontier(frontier: Frontier, ax=None, annotate: bool = True, adjacency: bool | None = None,
+                  sort: str | None = None, label_width: int = 80):
+    """See :meth:`Frontier.plot`."""
+    require("plot")
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    panels = [(metric, unit, _ordered(members, sort)) for metric, unit, members in _panels(frontier.lanes)]
+    if ax is not None and len(panels) > 1:
+        raise ValueError(f"the frontier's lanes state {len(panels)} metrics or units "
+                         f"({', '.join(m + (f' ({u})' if u else '') for m, u, _ in panels)}), one panel "
+                         "each: pass ax=None, or plot a frontier of one metric")
+    if adjacency is None:  # arcs between 20+ lanes hide the points they join
+        adjacency = len(frontier.lanes) <= 20
+    if ax is None:
+        heights = [max(0.8, 0.28 * len(members) + 0.3) for _, _, members in panels]
+        gap = 1.0  # inches between panels: the axis label of one, the top of the next
+        fig, axes = plt.subplots(len(panels), 1, figsize=(16, sum(heights) + gap * (len(panels) - 1) + 1.6),
+                                 gridspec_kw={"height_ratios": heights,
+                                              "hspace": gap / (sum(heights) / len(heights))},
+                                 squeeze=False)
+        axes = [a for row in axes for a in row]
+    else:
+        fig, axes = ax.figure, [ax]
+    for a, (metric, unit, members) in zip(axes, panels):
+        _draw_panel(a, members, metric, unit, annotate, adjacency, label_width)
     handles = [
         Line2D([], [], marker="o", color=STABLE_COLOUR, linestyle="", label="stable"),
         Line2D([], [], marker="D", color=UNSTABLE_COLOUR, markerfacecolor="white",
@@ -124,9 +239,17 @@ def plot_frontier(frontier: Frontier, ax=None, annotate: bool = True, adjacency:
     ]
     if adjacency:
         handles.append(Line2D([], [], color=ADJACENT_COLOUR, linestyle="--", label="adjacent"))
-    handles.append(Line2D([], [], linestyle="", label=_n_legend(lanes)))
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.12 if len(lanes) < 8 else -0.06),
-              ncol=len(handles), fontsize=8, frameon=False)
-    if ax.figure is not None:
-        ax.figure.tight_layout()
-    return ax
+    handles.append(Line2D([], [], linestyle="", label=_n_legend(frontier.lanes)))
+    # the title and the legend above the first panel: never over an axis label
+    axes[0].set_title("Frontier: each number belongs to its lane only", pad=22)
+    axes[0].legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(handles),
+                   fontsize=8, frameon=False, borderaxespad=0.2)
+    if fig is not None and ax is None:
+        # room for the longest tick label on the left and the n= notes on the right
+        # (tight_layout does not count annotations outside the axes)
+        longest = max((len(t.get_text()) for a in axes for t in a.get_yticklabels()), default=10)
+        width = fig.get_figwidth()
+        left = min(0.55, 0.02 + longest * 0.062 / width)
+        fig.subplots_adjust(left=left, right=1 - 3.2 / width if annotate else 0.97,
+                            top=1 - 0.9 / fig.get_figheight(), bottom=0.6 / fig.get_figheight())
+    return axes[0] if len(axes) == 1 else axes

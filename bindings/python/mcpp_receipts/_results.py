@@ -257,6 +257,7 @@ class Headline(NamedTuple):
     n_runs: int
     rel_spread: float | None
     from_steps: bool  #: True: ``n`` counts the steps of one run; False: runs
+    unit: str | None = None  #: the runs' unit for the metric ("tokens/s"), None if unstated
 
     @property
     def n_text(self) -> str:
@@ -282,7 +283,7 @@ def _headline(d: dict[str, Any] | None) -> Headline | None:
     low, high = (d.get("interval") or [None, None])[:2]
     return Headline(d.get("metric", ""), bool(d.get("higher_is_better", True)), d.get("median"),
                     low, high, d.get("confidence"), d.get("n", 0), d.get("n_runs", 0),
-                    d.get("rel_spread"), bool(d.get("from_steps", False)))
+                    d.get("rel_spread"), bool(d.get("from_steps", False)), d.get("unit"))
 
 
 @dataclass(frozen=True)
@@ -484,21 +485,27 @@ class Frontier(_Rendered):
             df[column] = df[column].astype("float64")
         return df
 
-    def plot(self, ax=None, *, annotate: bool = True, adjacency: bool = True,
-             sort: str | None = None, label_width: int = 48):
-        """Draws the lanes with matplotlib and returns the Axes. Needs the
-        ``[plot]`` extra (matplotlib).
+    def plot(self, ax=None, *, annotate: bool = True, adjacency: bool | None = None,
+             sort: str | None = None, label_width: int = 80):
+        """Draws the lanes with matplotlib. Needs the ``[plot]`` extra
+        (matplotlib). Returns the Axes, or a list of Axes when the lanes state
+        more than one metric or unit.
 
-        One row per lane, labelled with its display label (what tells it from
-        its neighbours included): the headline median with its interval;
-        stable lanes as filled green circles, unstable ones as hollow orange
-        diamonds. ``adjacency`` False leaves out the grey arcs joining
-        adjacent lanes (clutter at 20+ lanes); ``sort="metric"`` orders lanes
-        by headline median (best first), ``None`` keeps key order. Labels
-        longer than ``label_width`` characters are cut with an ellipsis; the
-        n= notes sit right of the axes, so they never cover a point or run
-        off the figure. The legend says whether ``n`` counts runs or the
-        steps of one run, per lane when the frontier mixes them.
+        One panel per headline metric and unit (MLPerf seconds never share an
+        axis with tokens/s), its axis naming the metric, unit and direction.
+        One row per lane, labelled with what tells it from its neighbours
+        first ("moe=jagged, seq_len=8192 · NAM56R lane (lane-…)"), so a cut
+        label still tells lanes apart: the headline median with its
+        interval; stable lanes as filled green circles, unstable ones as
+        hollow orange diamonds. ``adjacency`` draws the grey arcs joining
+        adjacent lanes (default: up to 20 lanes, where they stay readable); ``sort="metric"`` orders each panel's lanes
+        by headline median (best first in that metric's direction), ``None``
+        keeps key order. Labels longer than ``label_width`` characters are cut
+        with an ellipsis. The n= notes sit right of the axes; the legend sits
+        above the first panel, clear of every axis label, and says whether
+        ``n`` counts runs or the steps of one run. ``ax`` draws into your Axes
+        (one metric and unit only). Readable at 30 lanes and more: the figure
+        grows with the lanes.
         """
         from ._plot import plot_frontier
 

@@ -114,36 +114,69 @@ class History:
 
     def plot(self, ax=None):
         """Draws each lane's values over its runs with matplotlib, a dashed
-        line at each change point and each segment's median; returns the Axes.
-        Raises ImportError naming the package to install when matplotlib is
-        missing."""
+        line at each change point and each segment's median. One panel per
+        metric (the lanes' own metric, "tokens_per_s", not the policy's word
+        "primary"); each lane its own colour, however many lanes; legend
+        entries lead with what tells the lanes apart ("backend=…jagged…"),
+        then the label and short key. Returns the Axes, or a list of Axes for
+        several metrics (``ax`` draws one metric only). Raises ImportError
+        naming the package to install when matplotlib is missing."""
         try:
             require("plot")
             import matplotlib.pyplot as plt
         except ImportError as e:
             raise ImportError(_PLOT_HINT) from e
+        from ._plot import distinct_colours, history_labels
+
+        panels: dict[str, list[LaneHistory]] = {}
+        for lane, metric in zip(self.lanes, self._lane_metrics()):
+            panels.setdefault(metric, []).append(lane)
+        if not panels:
+            panels[self.metric] = []
+        if ax is not None and len(panels) > 1:
+            raise ValueError(f"the lanes state {len(panels)} metrics ({', '.join(panels)}), one panel each: "
+                             "pass ax=None")
         if ax is None:
-            _, ax = plt.subplots(figsize=(9, 3.5))
-        for lane in self.lanes:
-            xs = list(range(len(lane.runs)))
-            line, = ax.plot(xs, [r.value for r in lane.runs], marker="o", markersize=3,
-                            label=f"{lane.short_key} {lane.label or ''}".strip())
-            starts = [0] + [c.run for c in lane.changes] + [len(lane.runs)]
-            for c in lane.changes:
-                ax.axvline(c.run - 0.5, color=line.get_color(), linestyle="--", linewidth=1)
-                ax.annotate(f"{c.rel_change:+.1%}", (c.run - 0.5, c.after_median), fontsize=8,
-                            xytext=(3, 3), textcoords="offset points", color=line.get_color())
-            for a, b in zip(starts, starts[1:]):
-                values = sorted(r.value for r in lane.runs[a:b])
-                if values:
-                    mid = values[len(values) // 2] if len(values) % 2 else \
-                        0.5 * (values[len(values) // 2 - 1] + values[len(values) // 2])
-                    ax.hlines(mid, a, b - 1, colors=line.get_color(), alpha=0.4, linewidth=3)
-        ax.set_xlabel("run (created_at order)")
-        ax.set_ylabel(self.metric)
-        if self.lanes:
-            ax.legend(fontsize=8)
-        return ax
+            _, axes = plt.subplots(len(panels), 1, figsize=(11, 3.6 * len(panels)), squeeze=False)
+            axes = [a for row in axes for a in row]
+        else:
+            axes = [ax]
+        for a, (metric, lanes) in zip(axes, panels.items()):
+            colours = distinct_colours(len(lanes))
+            for lane, colour, text in zip(lanes, colours, history_labels(lanes)):
+                self._draw_lane(a, lane, colour, text)
+            from matplotlib.ticker import MaxNLocator
+
+            a.xaxis.set_major_locator(MaxNLocator(integer=True))
+            a.set_xlabel("run (created_at order)")
+            a.set_ylabel(metric)
+            if lanes:
+                a.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False,
+                         ncol=1 if len(lanes) <= 16 else 2)
+        if axes[0].figure is not None:
+            axes[0].figure.tight_layout()
+        return axes[0] if len(axes) == 1 else axes
+
+    def _lane_metrics(self) -> list[str]:
+        """Each lane's metric as the history JSON names it (a "primary" history
+        resolves it per lane)."""
+        return [lane.get("metric") or self.metric for lane in self._data["lanes"]]
+
+    @staticmethod
+    def _draw_lane(ax, lane: LaneHistory, colour, text: str) -> None:
+        xs = list(range(len(lane.runs)))
+        ax.plot(xs, [r.value for r in lane.runs], marker="o", markersize=3, color=colour, label=text)
+        starts = [0] + [c.run for c in lane.changes] + [len(lane.runs)]
+        for c in lane.changes:
+            ax.axvline(c.run - 0.5, color=colour, linestyle="--", linewidth=1)
+            ax.annotate(f"{c.rel_change:+.1%}", (c.run - 0.5, c.after_median), fontsize=8,
+                        xytext=(3, 3), textcoords="offset points", color=colour)
+        for a, b in zip(starts, starts[1:]):
+            values = sorted(r.value for r in lane.runs[a:b])
+            if values:
+                mid = values[len(values) // 2] if len(values) % 2 else \
+                    0.5 * (values[len(values) // 2 - 1] + values[len(values) // 2])
+                ax.hlines(mid, a, b - 1, colors=[colour], alpha=0.4, linewidth=3)
 
 
 class Store:

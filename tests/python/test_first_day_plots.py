@@ -1,0 +1,110 @@
+"""Plots a notebook user can read (issue 29, item 6): lane labels lead with what
+tells lanes apart, one panel per metric and unit, nothing overlaps at 30 lanes,
+and a store history has one legend entry and one colour per lane. The PNGs are
+written to the test's tmp folder (plots/) for a person to look at."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+
+import pytest
+
+import mcpp_receipts as mr
+from conftest import EXAMPLES, REPO
+
+matplotlib = pytest.importorskip("matplotlib", reason="matplotlib is the [plot] extra (scripts/test-python.sh)")
+matplotlib.use("Agg")
+sys.path.insert(0, str(REPO / "tests" / "report"))
+from report_set import write_set  # noqa: E402  (the HTML report's 30-lane set)
+
+
+def axes_of(result) -> list:
+    return result if isinstance(result, list) else [result]
+
+
+def boxes(texts, renderer):
+    return [t.get_window_extent(renderer) for t in texts if t.get_text()]
+
+
+def overlapping(bbs) -> list:
+    return [(a, b) for i, a in enumerate(bbs) for b in bbs[i + 1:] if a.overlaps(b)]
+
+
+def save(result, tmp_path, name):
+    out = tmp_path / "plots"
+    out.mkdir(exist_ok=True)
+    fig = axes_of(result)[0].figure
+    fig.savefig(out / f"{name}.png", dpi=80)
+    return fig
+
+
+def test_the_readme_lanes_read_apart_at_the_default_width(tmp_path):
+    fr = mr.frontier(mr.load_dir(EXAMPLES, recursive=False))
+    ax = axes_of(fr.plot())[0]
+    save(ax, tmp_path, "readme")
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert len(set(labels)) == len(labels) == len(fr.lanes)
+    # with the short key cut off, every label still differs: what tells lanes apart comes first
+    heads = [label.rsplit(" (lane-", 1)[0] for label in labels]
+    assert len(set(heads)) == len(heads), heads
+    by_key = {lane.short_key: lane for lane in fr.lanes}
+    for label in labels:
+        lane = by_key[label.rsplit(" (", 1)[-1].rstrip(")")]
+        if lane.differences:
+            last = lane.differences.rsplit(", ", 1)[-1]  # e.g. "moe=padded": the part cut first before
+            assert last in label, (last, label)
+
+
+def test_lanes_of_different_metrics_and_units_get_their_own_panels(tmp_path):
+    fr = mr.frontier(mr.load_dir(EXAMPLES))
+    groups = {(lane.headline.metric, lane.headline.unit) for lane in fr.lanes
+              if lane.headline is not None and lane.headline.median is not None}
+    assert len(groups) >= 2, groups  # the examples mix tokens/s with MLPerf's minutes
+    axes = axes_of(fr.plot(sort="metric"))
+    save(axes, tmp_path, "mixed")
+    assert len(axes) == len(groups)
+    xlabels = [a.get_xlabel() for a in axes]
+    for metric, unit in groups:
+        assert any(x.startswith(f"{metric} ({unit})") for x in xlabels), (metric, unit, xlabels)
+    assert all("better" in x for x in xlabels)
+    with pytest.raises(ValueError, match="one panel each"):
+        import matplotlib.pyplot as plt
+
+        fr.plot(ax=plt.subplots()[1])
+
+
+def test_thirty_lanes_have_distinct_labels_and_nothing_overlaps(tmp_path):
+    write_set(EXAMPLES / "nam56r_padded.json", tmp_path / "set", 30)
+    fr = mr.frontier(mr.load_dir(tmp_path / "set"))
+    axes = axes_of(fr.plot())
+    fig = save(axes, tmp_path, "lanes30")
+    renderer = fig.canvas.get_renderer()
+    labels = [t.get_text() for a in axes for t in a.get_yticklabels()]
+    assert len(set(labels)) == len(labels) == len(fr.lanes)
+    for a in axes:
+        assert not overlapping(boxes(a.get_yticklabels(), renderer)), "tick labels run together"
+        assert not overlapping(boxes(a.get_xticklabels(), renderer)), "x tick labels run together"
+        # every tick label lies inside the figure (none cut at the left edge)
+        assert all(b.x0 >= 0 for b in boxes(a.get_yticklabels(), renderer))
+    legend = axes[0].get_legend().get_window_extent(renderer)
+    for a in axes:
+        assert not legend.overlaps(a.xaxis.label.get_window_extent(renderer)), "the legend covers an axis label"
+        assert not legend.overlaps(a.get_window_extent(renderer)), "the legend covers the plot"
+
+
+def test_history_plot_has_one_entry_and_one_colour_per_lane_and_names_the_metric(tmp_path):
+    write_set(EXAMPLES / "nam56r_padded.json", tmp_path / "set", 12)
+    store = mr.Store(tmp_path / "runs.db")
+    store.add(mr.load_dir(tmp_path / "set"))
+    history = store.history()
+    assert len(history.lanes) == 12 and history.metric == "primary"
+    ax = axes_of(history.plot())[0]
+    save(ax, tmp_path, "history12")
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert len(texts) == len(set(texts)) == 12, texts
+    colours = [tuple(line.get_color()) if not isinstance(line.get_color(), str) else line.get_color()
+               for line in ax.get_lines() if not line.get_label().startswith("_")]
+    assert len(set(map(str, colours))) == 12
+    assert ax.get_ylabel() == "tokens_per_s"
