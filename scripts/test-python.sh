@@ -23,8 +23,9 @@ pip=("$venv/bin/python" -m pip --disable-pip-version-check -q)
 # numpy: numpy scalars handed to Builder.set (tests/python/test_ergonomics.py);
 # pyperf: pyperf runs made in tests/python/test_import.py (asv and mlcommons-loadgen
 # are for tests/data/make_import_data.sh, which remakes the committed tool outputs);
-# orjson: the plain-Python baseline of benchmarks/python/bench_frontier.py.
-"${pip[@]}" install pytest pytest-benchmark pandas numpy matplotlib nbclient nbformat ipykernel scikit-build-core \
+# orjson: the plain-Python baseline of benchmarks/python/bench_frontier.py;
+# mypy: the typing stubs checked as an editor reads them (test_first_day_typing.py).
+"${pip[@]}" install pytest pytest-benchmark pandas numpy matplotlib nbclient nbformat ipykernel scikit-build-core mypy \
     "dask[distributed]" fsspec pyperf asv mlcommons-loadgen orjson
 # PyTorch: the [torch] extra, for tests/python/test_torch.py and examples/torch/.
 # PyPI holds no CPU-only torch wheel for Linux x86_64 (those live on PyTorch's own
