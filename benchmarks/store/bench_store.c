@@ -213,13 +213,36 @@ static void bench_size(size_t n, const char *dir)
     remove_db(path);
 }
 
+static const char USAGE[] =
+    "usage: bench_store [--sizes N,N...] [--dir DIR] [--smoke]\n"
+    "\n"
+    "The receipt store's speed next to baselines from the same run: adding N receipts\n"
+    "in one call (vs plain SQLite inserting the same JSON texts under the same pragmas)\n"
+    "and frontier --store (vs the frontier of the same receipts in memory). Prints one\n"
+    "line per measurement; benchmarks/store/run.sh makes the tables.\n"
+    "\n"
+    "  --sizes N,N...  receipts per run (default 100000,1000000)\n"
+    "  --dir DIR       where the databases go (default /tmp)\n"
+    "  --smoke         one small run (2000 receipts): checks that it runs\n"
+    "  -h, --help      print this and exit\n";
+
 int main(int argc, char **argv)
 {
     const char *sizes = "100000,1000000", *dir = "/tmp";
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--smoke") == 0) sizes = "2000";
-        else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) sizes = argv[++i];
-        else if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc) dir = argv[++i];
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            fputs(USAGE, stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--smoke") == 0) {
+            sizes = "2000";
+        } else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
+            sizes = argv[++i];
+        } else if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc) {
+            dir = argv[++i];
+        } else { /* an unknown word ran the whole 10^5 + 10^6 benchmark */
+            fprintf(stderr, "bench_store: unknown argument '%s'\n%s", argv[i], USAGE);
+            return 2;
+        }
     }
     if (!(template_text = read_all(MCPP_STORE_EXAMPLE))) {
         fprintf(stderr, "bench: cannot read %s\n", MCPP_STORE_EXAMPLE);
