@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "mcpp_receipts.h"
@@ -106,6 +107,16 @@ static mcpp_receipt **generate(size_t n)
     return rs;
 }
 
+/* Bytes of the database and its WAL, if any (the on-disk cost per receipt). */
+static double db_bytes(const char *path)
+{
+    char wal[600];
+    struct stat st;
+    double n = stat(path, &st) == 0 ? (double)st.st_size : 0;
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    return n + (stat(wal, &st) == 0 ? (double)st.st_size : 0);
+}
+
 static void remove_db(const char *path)
 {
     char extra[600];
@@ -116,8 +127,9 @@ static void remove_db(const char *path)
     unlink(extra);
 }
 
-/* The floor: the same JSON texts inserted by plain SQLite in one transaction. */
-static double raw_sqlite_insert(const char *path, size_t n)
+/* The floor: the same JSON texts inserted by plain SQLite in one transaction.
+ * *bytes gets the size of its database. */
+static double raw_sqlite_insert(const char *path, size_t n, double *bytes)
 {
     remove_db(path);
     sqlite3 *db = NULL;
@@ -142,6 +154,7 @@ static double raw_sqlite_insert(const char *path, size_t n)
     sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
     double t = now_s() - t0;
     sqlite3_close(db);
+    *bytes = db_bytes(path);
     free(buf);
     return t;
 }
@@ -154,7 +167,7 @@ static void bench_size(size_t n, const char *dir)
     mcpp_receipt **rs = generate(n);
     double gen = now_s() - t0;
 
-    double raw = raw_sqlite_insert(path, n);
+    double raw_bytes = 0, raw = raw_sqlite_insert(path, n, &raw_bytes);
     remove_db(path);
     mcpp_store *s = NULL;
     mcpp_store_add_result res;
@@ -169,8 +182,10 @@ static void bench_size(size_t n, const char *dir)
         fprintf(stderr, "bench: add: %s\n", mcpp_error_last()->message);
         exit(2);
     }
-    printf("add n=%zu add_s=%.3f per_s=%.0f cpu_s=%.3f raw_sqlite_s=%.3f raw_per_s=%.0f ratio=%.2f generate_s=%.1f\n",
-           n, add, (double)n / add, add_cpu, raw, (double)n / raw, add / raw, gen);
+    printf("add n=%zu add_s=%.3f per_s=%.0f cpu_s=%.3f raw_sqlite_s=%.3f raw_per_s=%.0f ratio=%.2f generate_s=%.1f "
+           "bytes_per_receipt=%.0f raw_bytes_per_receipt=%.0f\n",
+           n, add, (double)n / add, add_cpu, raw, (double)n / raw, add / raw, gen, db_bytes(path) / (double)n,
+           raw_bytes / (double)n);
 
     /* frontier over the receipts in memory: the baseline */
     mcpp_frontier *f = NULL;

@@ -23,12 +23,13 @@ value() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 
 echo "## adding N receipts in one call (wall time; cpu = the process's CPU seconds)"
 echo
-echo "| receipts | store add s | receipts/s | cpu s | plain SQLite s (floor) | plain receipts/s | store / plain |"
-echo "|---:|---:|---:|---:|---:|---:|---:|"
+echo "| receipts | store add s | receipts/s | cpu s | plain SQLite s (floor) | plain receipts/s | store / plain | store bytes/receipt | plain bytes/receipt |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 grep '^add ' "$tmp/c.txt" | while read -r line; do
-    printf '| %s | %s | %s | %s | %s | %s | %sx |\n' "$(value n "$line")" "$(value add_s "$line")" \
+    printf '| %s | %s | %s | %s | %s | %s | %sx | %s | %s |\n' "$(value n "$line")" "$(value add_s "$line")" \
         "$(value per_s "$line")" "$(value cpu_s "$line")" "$(value raw_sqlite_s "$line")" \
-        "$(value raw_per_s "$line")" "$(value ratio "$line")"
+        "$(value raw_per_s "$line")" "$(value ratio "$line")" "$(value bytes_per_receipt "$line")" \
+        "$(value raw_bytes_per_receipt "$line")"
 done
 echo
 echo "## frontier --store (from the store's lane summaries) vs the frontier of the same receipts in memory"
