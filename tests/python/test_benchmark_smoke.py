@@ -30,4 +30,4 @@ def test_bench_scale_runs_every_step_and_prints_the_slopes(tmp_path):
     for step in ("import", "frontier", "gate"):
         assert f"| {step} | 200 |" in out.stdout and f"| {step} | " in out.stdout.split("log-log slope")[1]
     assert "lanes 200, listed_adjacent 800" in out.stdout  # 4 listed per lane, not 199
-    assert "| mr.import_results s | json.load s" in out.stdout
+    assert "| wall | " in out.stdout and "json.load s (same file, same run)" in out.stdout
