@@ -371,6 +371,48 @@ TEST(an_empty_receipt_warns_that_it_can_never_be_compared)
     mcpp_receipt_free(r);
 }
 
+#define FEATURES(map) "\"features\": " map ", \"launch\": {"
+
+TEST(a_feature_known_off_equals_no_feature)
+{
+    /* {"stp": false}, {} and no features map: no feature in force */
+    expect(variant(PADDED, "a", NULL, NULL, NULL, NULL), variant(RUN2, "b", LAUNCH, FEATURES("{\"stp\": false}"), NULL, NULL),
+           MCPP_VERDICT_COMPARABLE, "features", MCPP_DIM_MATCH, NULL);
+    expect(variant(PADDED, "a", LAUNCH, FEATURES("{}"), NULL, NULL),
+           variant(RUN2, "b", LAUNCH, FEATURES("{\"stp\": false, \"mtp\": false}"), NULL, NULL), MCPP_VERDICT_COMPARABLE,
+           "features", MCPP_DIM_MATCH, NULL);
+    expect(variant(PADDED, "a", LAUNCH, FEATURES("{\"stp\": false}"), NULL, NULL),
+           variant(RUN2, "b", LAUNCH, FEATURES("{\"stp\": true}"), NULL, NULL), MCPP_VERDICT_NOT_COMPARABLE, "features",
+           MCPP_DIM_MISMATCH, NULL);
+    /* one lane for the three ways of saying "off" */
+    mcpp_receipt *rs[3] = {variant(PADDED, "a", NULL, NULL, NULL, NULL),
+                           variant(RUN2, "b", LAUNCH, FEATURES("{\"stp\": false}"), NULL, NULL),
+                           variant(RUN3, "c", LAUNCH, FEATURES("{}"), NULL, NULL)};
+    CHECK_INT_EQ((int)lanes_of(rs, 3), 1);
+    free_all(rs, 3);
+}
+
+TEST(ablation_policy_measures_one_feature_as_a_qualified_comparison)
+{
+    mcpp_policy *p = NULL;
+    CHECK_INT_EQ(mcpp_policy_load_lua_file(&p, MCPP_POLICY_DIR "/ablation.lua", NULL), MCPP_OK);
+    mcpp_receipt *off = variant(PADDED, "a", NULL, NULL, NULL, NULL);
+    mcpp_receipt *one = variant(RUN2, "b", LAUNCH, FEATURES("{\"stp\": true}"), NULL, NULL);
+    mcpp_receipt *two = variant(RUN3, "c", LAUNCH, FEATURES("{\"stp\": true, \"mtp\": \"2\"}"), NULL, NULL);
+    mcpp_comparison *c = NULL;
+    CHECK_INT_EQ(mcpp_compare(&c, p, off, one), MCPP_OK);
+    CHECK_STR_EQ(mcpp_verdict_name(mcpp_comparison_verdict(c)), "qualified");
+    CHECK(mcpp_comparison_metric(c) != NULL); /* the tax, as a number */
+    mcpp_comparison_free(c);
+    mcpp_verdict v;
+    CHECK_INT_EQ(mcpp_compare_verdict(&v, p, off, two), MCPP_OK);
+    CHECK_STR_EQ(mcpp_verdict_name(v), "not_comparable");
+    mcpp_receipt_free(off);
+    mcpp_receipt_free(one);
+    mcpp_receipt_free(two);
+    mcpp_policy_free(p);
+}
+
 int main(void)
 {
     RUN(model_size_is_part_of_the_lane);
@@ -383,5 +425,7 @@ int main(void)
     RUN(every_output_names_the_policy_and_its_content_digest);
     RUN(multi_metric_gate_is_one_rule_in_compare_gate_and_policy_test);
     RUN(an_empty_receipt_warns_that_it_can_never_be_compared);
+    RUN(a_feature_known_off_equals_no_feature);
+    RUN(ablation_policy_measures_one_feature_as_a_qualified_comparison);
     TEST_MAIN_END();
 }

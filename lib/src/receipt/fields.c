@@ -236,9 +236,106 @@ static inline int slots_equal(const mcpp_receipt *a, int x, const mcpp_receipt *
     }
 }
 
+/* ---- features: a feature stated false is off, the same as not stated ----------------
+ * `{"stp": false}`, `{}` and no features map all say "no feature in force"
+ * (issue 27), so features compare, hash and key by the members that are not
+ * false. Rows still show what each receipt stated. */
+
+static const mcpp_xnode *features_node(const mcpp_receipt *r)
+{
+    if (!mcpp_present(r, MCPP_F_features)) return NULL;
+    const mcpp_xnode *n = ((const mcpp_object_slot *)slot_of(r, MCPP_F_features))->node;
+    return n && n->kind == MCPP_X_OBJECT ? n : NULL;
+}
+
+/* The i-th member not stated false at or after *at, or NULL; advances *at. */
+static const mcpp_xnode *feature_on(const mcpp_xnode *n, uint32_t *at)
+{
+    for (; n && *at < n->count; (*at)++)
+        if (n->children[*at].kind != MCPP_X_FALSE) return &n->children[(*at)++];
+    return NULL;
+}
+
+static size_t features_on(const mcpp_receipt *r)
+{
+    const mcpp_xnode *n = features_node(r);
+    uint32_t at = 0;
+    size_t k = 0;
+    while (feature_on(n, &at)) k++;
+    return k;
+}
+
+static int feature_equal(const mcpp_xnode *x, const mcpp_xnode *y)
+{
+    if (strcmp(x->key, y->key) != 0 || x->kind != y->kind) return 0;
+    if (x->kind == MCPP_X_NUMBER) return x->number == y->number;
+    return !x->text || !y->text ? x->text == y->text : strcmp(x->text, y->text) == 0;
+}
+
+static mcpp_field_cmp features_compare(const mcpp_receipt *a, const mcpp_receipt *b)
+{
+    size_t na = features_on(a), nb = features_on(b);
+    if (!na && !nb) return MCPP_FIELD_ABSENT;
+    if (!na || !nb) return MCPP_FIELD_ONE_SIDED;
+    if (na != nb) return MCPP_FIELD_DIFFERS;
+    const mcpp_xnode *x, *y, *fa = features_node(a), *fb = features_node(b);
+    uint32_t ia = 0, ib = 0;
+    while ((x = feature_on(fa, &ia)) && (y = feature_on(fb, &ib)))
+        if (!feature_equal(x, y)) return MCPP_FIELD_DIFFERS;
+    return MCPP_FIELD_EQUAL;
+}
+
+static uint64_t features_hash(const mcpp_receipt *r, uint64_t h)
+{
+    unsigned char tag = features_on(r) != 0;
+    h = mcpp_fnv1a(&tag, 1, h);
+    const mcpp_xnode *x, *n = features_node(r);
+    uint32_t at = 0;
+    while ((x = feature_on(n, &at))) {
+        h = mcpp_fnv1a(x->key, strlen(x->key) + 1, h);
+        h = mcpp_fnv1a(&x->kind, 1, h);
+        if (x->kind == MCPP_X_NUMBER) {
+            double v = x->number == 0 ? 0 : x->number;
+            h = mcpp_fnv1a(&v, sizeof v, h);
+        } else if (x->text) {
+            h = mcpp_fnv1a(x->text, strlen(x->text) + 1, h);
+        }
+    }
+    return h;
+}
+
+/* The features in force as lane-key text: {"name":value,...}, or absent's. */
+static void features_text(mcpp_strbuf *sb, const mcpp_receipt *r, int escape_key)
+{
+    if (!features_on(r)) {
+        mcpp_value none;
+        memset(&none, 0, sizeof none);
+        none.type = MCPP_TYPE_ABSENT;
+        mcpp_value_text(sb, &none, escape_key);
+        return;
+    }
+    const mcpp_xnode *x, *n = features_node(r);
+    uint32_t at = 0;
+    int first = 1;
+    mcpp_sb_putc(sb, '{');
+    while ((x = feature_on(n, &at))) {
+        if (!first) mcpp_sb_putc(sb, ',');
+        first = 0;
+        mcpp_sb_json_string(sb, x->key);
+        mcpp_sb_putc(sb, ':');
+        if (x->kind == MCPP_X_NUMBER) mcpp_sb_double(sb, x->number);
+        else if (x->kind == MCPP_X_TRUE) mcpp_sb_puts(sb, "true");
+        else if (x->kind == MCPP_X_NULL) mcpp_sb_puts(sb, "null");
+        else if (x->kind == MCPP_X_STRING) mcpp_sb_json_string(sb, x->text ? x->text : "");
+        else mcpp_sb_puts(sb, x->text ? x->text : "");
+    }
+    mcpp_sb_putc(sb, '}');
+}
+
 static inline mcpp_field_cmp compare_one(const mcpp_receipt *a, const mcpp_receipt *b, int id)
 {
     if (is_free(id)) return free_compare(a, b, id);
+    if (id == MCPP_F_features) return features_compare(a, b);
     if (!valid_id(id))
         return MCPP_FIELD_ABSENT;
     int pa = mcpp_present(a, id), pb = mcpp_present(b, id);
@@ -314,6 +411,7 @@ uint64_t mcpp_field_hash(const mcpp_receipt *r, int id, uint64_t h)
 {
     /* Hashes what equality compares (slots_equal), so equal fields hash equal. */
     if (is_free(id)) return free_hash(r, id, h);
+    if (id == MCPP_F_features) return features_hash(r, h);
     unsigned char tag = 0;
     if (!valid_id(id) || !mcpp_present(r, id))
         return mcpp_fnv1a(&tag, 1, h);
@@ -383,6 +481,10 @@ void mcpp_field_text(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int escape_
 {
     mcpp_value v;
     char canonical[96];
+    if (id == MCPP_F_features && escape_key) { /* lane keys: the features in force */
+        features_text(sb, r, escape_key);
+        return;
+    }
     if (mcpp_field_get(r, id, &v) && escape_key && is_accelerator(id) && v.string) {
         accelerator_id(canonical, sizeof canonical, v.string); /* lane keys group by chip */
         v.string = canonical;
