@@ -162,9 +162,17 @@ static int import_benchmark(mcpp_receipt_set *set, const mcpp_import_json *doc, 
     for (const cJSON *c = bench->child; rc == MCPP_OK && c; c = c->next) {
         if (strcmp(c->string, "fullname") == 0 || strcmp(c->string, "params") == 0 || cJSON_IsNull(c))
             continue;
-        cJSON *copy = cJSON_Duplicate(c, 1);
-        if (copy && strcmp(c->string, "stats") == 0)
-            cJSON_DeleteItemFromObjectCaseSensitive(copy, "data");
+        cJSON *copy = NULL;
+        if (strcmp(c->string, "stats") == 0) {
+            /* member by member, leaving out the round times: duplicating them
+             * only to delete them cost ~100 bytes per round (issue 28) */
+            copy = cJSON_CreateObject();
+            for (const cJSON *m = c->child; copy && m; m = m->next)
+                if (strcmp(m->string, "data") != 0)
+                    cJSON_AddItemToObject(copy, m->string, cJSON_Duplicate(m, 1));
+        } else {
+            copy = cJSON_Duplicate(c, 1);
+        }
         cJSON_AddItemToObject(extra, c->string, copy);
     }
     if (rc == MCPP_OK)
