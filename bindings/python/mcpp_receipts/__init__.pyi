@@ -113,6 +113,7 @@ class _CompileSection(Section):
     graph_breaks: int | None
     disabled_regions: tuple[str, ...] | None
     compile_s: float | None
+    cache_state: Literal['cold', 'warm', 'restored'] | None
 
 class _HardwareSection(Section):
     @property
