@@ -413,6 +413,38 @@ TEST(ablation_policy_measures_one_feature_as_a_qualified_comparison)
     mcpp_policy_free(p);
 }
 
+#define SHORT_PATTERN "\"pattern\": \"AEMEAEMEAEMR\""
+#define EXPANDED_PATTERN "\"pattern\": \"AEMEAEMEAEMRAEMEAEMEAEMRAEMEAEMEAEMRAEMEAEMEAEMRAEME\""
+
+TEST(expanded_and_tiled_patterns_are_one_lane)
+{
+    /* the 52-letter Megatron-style pattern is valid as NAM56R ... */
+    mcpp_receipt *e = variant(RUN2, "b", SHORT_PATTERN, EXPANDED_PATTERN, NULL, NULL);
+    CHECK(e != NULL);
+    mcpp_receipt_free(e);
+    /* ... with or without its depth, and compares as the tiled short one */
+    expect(variant(PADDED, "a", NULL, NULL, NULL, NULL), variant(RUN2, "b", SHORT_PATTERN, EXPANDED_PATTERN, NULL, NULL),
+           MCPP_VERDICT_COMPARABLE, "pattern", MCPP_DIM_MATCH, NULL);
+    expect(variant(PADDED, "a", NULL, NULL, NULL, NULL),
+           variant(RUN2, "b", SHORT_PATTERN ",\n    \"depth\": 52", EXPANDED_PATTERN, NULL, NULL), MCPP_VERDICT_COMPARABLE,
+           "pattern", MCPP_DIM_MATCH, NULL);
+    mcpp_receipt *rs[3] = {variant(PADDED, "a", NULL, NULL, NULL, NULL),
+                           variant(RUN2, "b", SHORT_PATTERN, EXPANDED_PATTERN, NULL, NULL),
+                           variant(RUN3, "c", SHORT_PATTERN ",\n    \"depth\": 52", EXPANDED_PATTERN, NULL, NULL)};
+    CHECK_INT_EQ((int)lanes_of(rs, 3), 1);
+    free_all(rs, 3);
+    /* canonical form: the shortest prefix tiling the stack, and its depth */
+    char canon[64];
+    int64_t depth = 0;
+    CHECK_INT_EQ((int)mcpp_pattern_canonical(canon, sizeof canon, &depth,
+                                             "AEMEAEMEAEMRAEMEAEMEAEMRAEMEAEMEAEMRAEMEAEMEAEMRAEME", 0),
+                 12);
+    CHECK_STR_EQ(canon, "AEMEAEMEAEMR");
+    CHECK_INT_EQ((int)depth, 52);
+    CHECK_INT_EQ((int)mcpp_pattern_canonical(canon, sizeof canon, &depth, "AMAMAM", 0), 2);
+    CHECK_STR_EQ(canon, "AM");
+}
+
 int main(void)
 {
     RUN(model_size_is_part_of_the_lane);
@@ -427,5 +459,6 @@ int main(void)
     RUN(an_empty_receipt_warns_that_it_can_never_be_compared);
     RUN(a_feature_known_off_equals_no_feature);
     RUN(ablation_policy_measures_one_feature_as_a_qualified_comparison);
+    RUN(expanded_and_tiled_patterns_are_one_lane);
     TEST_MAIN_END();
 }

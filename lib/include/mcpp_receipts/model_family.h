@@ -35,6 +35,18 @@ MCPP_API int mcpp_model_family_for_pattern(mcpp_model_family *out, const char *p
 /* Counts of A, M, E, R when `pattern` is tiled (repeated, the last repeat cut
  * short) to `depth` layers. */
 MCPP_API void mcpp_model_family_block_counts(int64_t out[4], const char *pattern, int64_t depth);
+
+/*
+ * The canonical form of a block pattern tiled to a depth: the shortest
+ * prefix that tiles the same stack, and the stack's depth. The 52-letter
+ * expanded pattern of a Megatron config and "AEMEAEMEAEMR" at depth 52 are
+ * one stack: both give ("AEMEAEMEAEMR", 52). depth <= 0 means "the pattern as
+ * written" (depth = its length). Returns the canonical pattern's length
+ * (written into out, NUL-terminated, when it fits cap; 0 for an empty
+ * pattern); *depth_out gets the depth.
+ */
+MCPP_API size_t mcpp_pattern_canonical(char *out, size_t cap, int64_t *depth_out, const char *pattern,
+                                       int64_t depth);
 /* ==== end of EXPERIMENTAL API ==== */
 
 #ifdef __cplusplus

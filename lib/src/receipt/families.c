@@ -35,6 +35,30 @@ void mcpp_model_family_block_counts(int64_t out[4], const char *pattern, int64_t
     }
 }
 
+size_t mcpp_pattern_canonical(char *out, size_t cap, int64_t *depth_out, const char *pattern, int64_t depth)
+{
+    size_t len = pattern ? strlen(pattern) : 0;
+    if (depth <= 0) depth = (int64_t)len;
+    if (depth_out) *depth_out = depth;
+    if (cap) out[0] = '\0';
+    if (len == 0) return 0;
+    /* the smallest period of the stack: letter i of the stack is pattern[i % len] */
+    size_t period = len;
+    for (size_t p = 1; p < len; p++) {
+        int64_t i = (int64_t)p;
+        while (i < depth && pattern[i % (int64_t)len] == pattern[(i % (int64_t)p) % (int64_t)len]) i++;
+        if (i >= depth) {
+            period = p;
+            break;
+        }
+    }
+    if (period < cap) {
+        memcpy(out, pattern, period);
+        out[period] = '\0';
+    }
+    return period;
+}
+
 /* One row: FAMILY PATTERN DEPTH LETTERS (tab-separated); 0 when well formed. */
 static int parse_row(mcpp_model_family *f, char *line)
 {

@@ -10,6 +10,7 @@
 
 #include "mcpp_receipts/accelerator.h"
 #include "receipt/fields.h"
+#include "mcpp_receipts/model_family.h"
 #include "receipt/receipt_internal.h"
 #include "util/hash.h"
 
@@ -332,10 +333,56 @@ static void features_text(mcpp_strbuf *sb, const mcpp_receipt *r, int escape_key
     mcpp_sb_putc(sb, '}');
 }
 
+/* ---- lane.pattern and lane.depth: one stack, however it is written -----------------
+ * The 52-letter expanded pattern (Megatron style) and "AEMEAEMEAEMR" tiled to
+ * depth 52 are one stack (issue 27): both fields compare, hash and key by
+ * the canonical form (mcpp_pattern_canonical); a depth not stated is the
+ * written pattern's length. */
+
+static int is_shape(int id) { return id == MCPP_F_lane_pattern || id == MCPP_F_lane_depth; }
+
+/* The canonical text (pattern) or depth of r into buf / *depth; 0 when absent. */
+static int shape_of(const mcpp_receipt *r, int id, char *buf, size_t cap, int64_t *depth)
+{
+    int has_pattern = mcpp_present(r, MCPP_F_lane_pattern), has_depth = mcpp_present(r, MCPP_F_lane_depth);
+    int64_t stated = has_depth ? *(const int64_t *)slot_of(r, MCPP_F_lane_depth) : 0;
+    if (!has_pattern) {
+        *depth = stated;
+        buf[0] = '\0';
+        return id == MCPP_F_lane_depth ? has_depth : 0;
+    }
+    const char *pattern = *(const char *const *)slot_of(r, MCPP_F_lane_pattern);
+    size_t n = mcpp_pattern_canonical(buf, cap, depth, pattern, stated);
+    if (n >= cap) snprintf(buf, cap, "%s", pattern); /* longer than any real period: as written */
+    return 1;
+}
+
+static mcpp_field_cmp shape_compare(const mcpp_receipt *a, const mcpp_receipt *b, int id)
+{
+    char ta[256], tb[256];
+    int64_t da, db;
+    int pa = shape_of(a, id, ta, sizeof ta, &da), pb = shape_of(b, id, tb, sizeof tb, &db);
+    if (!pa && !pb) return MCPP_FIELD_ABSENT;
+    if (pa != pb) return MCPP_FIELD_ONE_SIDED;
+    if (id == MCPP_F_lane_depth) return da == db ? MCPP_FIELD_EQUAL : MCPP_FIELD_DIFFERS;
+    return strcmp(ta, tb) == 0 ? MCPP_FIELD_EQUAL : MCPP_FIELD_DIFFERS;
+}
+
+static uint64_t shape_hash(const mcpp_receipt *r, int id, uint64_t h)
+{
+    char t[256];
+    int64_t d;
+    unsigned char tag = (unsigned char)shape_of(r, id, t, sizeof t, &d);
+    h = mcpp_fnv1a(&tag, 1, h);
+    if (!tag) return h;
+    return id == MCPP_F_lane_depth ? mcpp_fnv1a(&d, sizeof d, h) : mcpp_fnv1a(t, strlen(t) + 1, h);
+}
+
 static inline mcpp_field_cmp compare_one(const mcpp_receipt *a, const mcpp_receipt *b, int id)
 {
     if (is_free(id)) return free_compare(a, b, id);
     if (id == MCPP_F_features) return features_compare(a, b);
+    if (is_shape(id)) return shape_compare(a, b, id);
     if (!valid_id(id))
         return MCPP_FIELD_ABSENT;
     int pa = mcpp_present(a, id), pb = mcpp_present(b, id);
@@ -412,6 +459,7 @@ uint64_t mcpp_field_hash(const mcpp_receipt *r, int id, uint64_t h)
     /* Hashes what equality compares (slots_equal), so equal fields hash equal. */
     if (is_free(id)) return free_hash(r, id, h);
     if (id == MCPP_F_features) return features_hash(r, h);
+    if (is_shape(id)) return shape_hash(r, id, h);
     unsigned char tag = 0;
     if (!valid_id(id) || !mcpp_present(r, id))
         return mcpp_fnv1a(&tag, 1, h);
@@ -484,6 +532,15 @@ void mcpp_field_text(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int escape_
     if (id == MCPP_F_features && escape_key) { /* lane keys: the features in force */
         features_text(sb, r, escape_key);
         return;
+    }
+    if (is_shape(id) && escape_key) { /* lane keys: the canonical stack */
+        char t[256];
+        int64_t d;
+        if (shape_of(r, id, t, sizeof t, &d)) {
+            if (id == MCPP_F_lane_depth) mcpp_sb_int(sb, d);
+            else mcpp_sb_puts(sb, t);
+            return;
+        }
     }
     if (mcpp_field_get(r, id, &v) && escape_key && is_accelerator(id) && v.string) {
         accelerator_id(canonical, sizeof canonical, v.string); /* lane keys group by chip */

@@ -48,6 +48,21 @@ static void check_block_counts(mcpp_load_ctx *ctx, const mcpp_receipt *r, const 
     }
 }
 
+/* Whether the receipt's pattern is the family's stack: written short and
+ * tiled, or expanded to every layer (Megatron style), compared canonically
+ * (mcpp_pattern_canonical). A depth not stated is the family's, unless the
+ * pattern is written out longer than that. */
+static int same_stack(const mcpp_model_family *fam, const mcpp_receipt *r)
+{
+    const mcpp_fields *f = &r->f;
+    char mine[128], theirs[128];
+    int64_t len = (int64_t)strlen(f->lane_pattern), d;
+    int64_t depth = P(lane_depth) ? f->lane_depth : len > fam->depth ? len : fam->depth;
+    size_t n = mcpp_pattern_canonical(mine, sizeof mine, &d, f->lane_pattern, depth);
+    size_t m = mcpp_pattern_canonical(theirs, sizeof theirs, &d, fam->pattern, fam->depth);
+    return n < sizeof mine && m < sizeof theirs && strcmp(mine, theirs) == 0;
+}
+
 void mcpp_validate_family(mcpp_load_ctx *ctx, const mcpp_receipt *r, int has_e)
 {
     const mcpp_fields *f = &r->f;
@@ -60,10 +75,15 @@ void mcpp_validate_family(mcpp_load_ctx *ctx, const mcpp_receipt *r, int has_e)
     if (!P(lane_family) || mcpp_model_family_find(&fam, f->lane_family) != MCPP_OK)
         return;
     const char *path = mcpp_schema_entries[MCPP_F_lane_family].info.path;
-    if (fam.pattern[0] && P(lane_pattern) && strcmp(fam.pattern, f->lane_pattern) != 0)
+    if (fam.pattern[0] && P(lane_pattern) && !same_stack(&fam, r))
         mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency", path, 0,
                          "registered family %s has pattern \"%s\", got lane.pattern \"%s\"",
                          fam.name, fam.pattern, f->lane_pattern);
+    if (fam.pattern[0] && P(lane_pattern) && !P(lane_depth) && strlen(f->lane_pattern) > strlen(fam.pattern) &&
+        (int64_t)strlen(f->lane_pattern) != fam.depth)
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency", path, 0,
+                         "registered family %s has depth %lld, the expanded lane.pattern has %zu blocks",
+                         fam.name, (long long)fam.depth, strlen(f->lane_pattern));
     if (P(lane_depth) && f->lane_depth != fam.depth)
         mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency", path, 0,
                          "registered family %s has depth %lld, got lane.depth %lld", fam.name,
