@@ -445,6 +445,29 @@ TEST(expanded_and_tiled_patterns_are_one_lane)
     CHECK_STR_EQ(canon, "AM");
 }
 
+TEST(claim_selectors_accept_canonical_ids_aliases_and_frontier_labels)
+{
+    mcpp_receipt *r = variant(PADDED, "a", NULL, NULL, NULL, NULL); /* NVIDIA H100 80GB HBM3 */
+    const mcpp_receipt *rs[1] = {r};
+    static const char *const holds[] = {"accelerator=NVIDIA H100 80GB HBM3", "accelerator=H100",
+                                        "accelerator=nvidia-h100-sxm5-80gb", "accelerator=NVIDIA H100-SXM5-80GB",
+                                        "family=NAM56R,accelerator=nvidia-h100-sxm5-80gb"};
+    static const char *const fails[] = {"accelerator=H200", "accelerator=NVIDIA H100 PCIe",
+                                        "accelerator=nvidia-h100-pcie-80gb"};
+    unsigned char out = 0;
+    for (size_t i = 0; i < sizeof holds / sizeof holds[0]; i++) {
+        CHECK_INT_EQ(mcpp_claim_selector_holds(&out, holds[i], rs, 1), MCPP_OK);
+        if (!out) fprintf(stderr, "selector does not hold: %s\n", holds[i]);
+        CHECK_INT_EQ(out, 1);
+    }
+    for (size_t i = 0; i < sizeof fails / sizeof fails[0]; i++) {
+        CHECK_INT_EQ(mcpp_claim_selector_holds(&out, fails[i], rs, 1), MCPP_OK);
+        if (out) fprintf(stderr, "selector holds: %s\n", fails[i]);
+        CHECK_INT_EQ(out, 0);
+    }
+    mcpp_receipt_free(r);
+}
+
 int main(void)
 {
     RUN(model_size_is_part_of_the_lane);
@@ -460,5 +483,6 @@ int main(void)
     RUN(a_feature_known_off_equals_no_feature);
     RUN(ablation_policy_measures_one_feature_as_a_qualified_comparison);
     RUN(expanded_and_tiled_patterns_are_one_lane);
+    RUN(claim_selectors_accept_canonical_ids_aliases_and_frontier_labels);
     TEST_MAIN_END();
 }

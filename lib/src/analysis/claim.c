@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+#include "mcpp_receipts/accelerator.h"
 
 #include "util/c_locale.h"
 #include "util/error_internal.h"
@@ -139,6 +142,18 @@ static int parse_selector(term **out, size_t *n_out, const char *sel)
     return MCPP_OK;
 }
 
+/* An accelerator term holds for a receipt whose chip the value names: its raw
+ * name, an alias, the canonical id the frontier prints
+ * ("nvidia-h100-sxm5-80gb"), or a model ("H200") any form factor satisfies. */
+static int accelerator_holds(const char *want, const char *raw)
+{
+    if (strcmp(want, raw) == 0) return 1;
+    mcpp_accelerator a;
+    if (mcpp_accelerator_canonicalize(&a, NULL, raw) == MCPP_OK && strcasecmp(a.id, want) == 0) return 1;
+    int ok = 0;
+    return mcpp_accelerator_satisfies(&ok, NULL, 0, NULL, want, raw) == MCPP_OK && ok;
+}
+
 static int term_holds(const term *t, const mcpp_receipt *r, mcpp_strbuf *scratch)
 {
     mcpp_value v;
@@ -149,6 +164,10 @@ static int term_holds(const term *t, const mcpp_receipt *r, mcpp_strbuf *scratch
         if (end == t->value || *end) return 0;
         return (v.type == MCPP_TYPE_INT ? (double)v.integer : v.number) == want;
     }
+    if (v.type == MCPP_TYPE_STRING && v.string &&
+        (t->id == mcpp_schema_field_id("hardware.observed.accelerator") ||
+         t->id == mcpp_schema_field_id("hardware.requested.accelerator")))
+        return accelerator_holds(t->value, v.string);
     scratch->len = 0;
     mcpp_value_text(scratch, &v, 0);
     return !scratch->failed && strcmp(scratch->data, t->value) == 0;
