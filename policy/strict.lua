@@ -6,7 +6,8 @@
 --     runtime states (default.lua only lists these differences);
 --   * a lane needs 5 ok runs (not 3) and a tighter spread (3%, not 5%) to be
 --     stable; changes under 0.5% are noise;
---   * the gate fails at a 2% regression, established at 99% confidence;
+--   * the gate fails at a 2% regression, established at 99% confidence
+--     against 2% run-to-run noise (dedicated nodes; default: 3%);
 --   * two custom rules (Lua, run for every compared pair):
 --       enough_samples  each side needs at least 10 measured step samples,
 --                       else the pair is insufficient (the interval would be
@@ -27,7 +28,7 @@ return {
     must_match = { "startup", "cache" },
   },
 
-  noise = { max_rel_spread = 0.03, min_runs = 5, noise_floor = 0.005 },
+  noise = { max_rel_spread = 0.03, min_runs = 5, noise_floor = 0.005, run_to_run = 0.02 },
   gate = { max_regression = 0.02, confidence = 0.99 },
 
   rules = {

@@ -252,7 +252,7 @@ TEST(a_struct_of_an_unknown_version_is_a_clear_argument_error)
     mcpp_policy *p = NULL;
     CHECK_INT_EQ(mcpp_policy_new(&p, "t"), MCPP_OK);
     mcpp_noise_settings n = MCPP_NOISE_SETTINGS_INIT;
-    n.version = 2;
+    n.version = MCPP_NOISE_SETTINGS_VERSION + 1;
     CHECK_INT_EQ(mcpp_policy_set_noise(p, &n), MCPP_EARG);
     CHECK_CONTAINS(mcpp_error_last()->message, "MCPP_NOISE_SETTINGS_INIT");
     mcpp_gate_settings g = MCPP_GATE_SETTINGS_INIT;

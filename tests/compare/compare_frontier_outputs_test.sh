@@ -47,6 +47,8 @@ assert len(json.load(open('$W/f3.json'))['skipped']) == 1
 "
 
 # ---- compare: exit 0 when comparable and the gate is undetermined ----
+# One value a side and a policy that declares no run-to-run noise: a point.
+printf 'return { name = "quiet", dimensions = { must_match = { "pattern", "sequence", "hardware" } },\n  noise = { run_to_run = 0 } }\n' > "$W/quiet.lua"
 python3 -c "
 import json
 for src, dst, rid in (('nam56r_padded.json', 'a.json', 'pt-a'), ('nam56r_padded_run2.json', 'b.json', 'pt-b')):
@@ -55,7 +57,7 @@ for src, dst, rid in (('nam56r_padded.json', 'a.json', 'pt-a'), ('nam56r_padded_
     d['id'] = rid
     json.dump(d, open('$W/' + dst, 'w'))
 "
-"$BIN" compare "$W/a.json" "$W/b.json" --format json > "$W/point.json"
+"$BIN" compare "$W/a.json" "$W/b.json" --policy "$W/quiet.lua" --format json > "$W/point.json"
 code=$?
 check compare_point_comparison_exits_0 test "$code" -eq 0
 check compare_point_comparison_reports_undetermined python3 -c "
@@ -64,7 +66,7 @@ d = json.load(open('$W/point.json'))
 assert d['verdict'] in ('comparable', 'qualified'), d['verdict']
 assert d['gate']['outcome'] == 'undetermined' and 'point comparison' in d['gate']['reason'], d['gate']
 "
-"$BIN" gate --baseline "$W/a.json" --candidate "$W/b.json" > /dev/null
+"$BIN" gate --baseline "$W/a.json" --candidate "$W/b.json" --policy "$W/quiet.lua" > /dev/null
 code=$?
 check gate_on_the_same_point_pair_exits_2 test "$code" -eq 2
 "$BIN" compare "$EX/nam56r_padded.json" "$EX/nam56r_padded_run2.json" --metric no_such_metric > "$W/absent.txt"

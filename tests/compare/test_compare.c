@@ -288,8 +288,13 @@ TEST(policy_refuses_unknown_field_paths_and_bad_settings)
     g.confidence = 0.9;
     g.metric = "lane.pattern";
     CHECK_INT_EQ(mcpp_policy_set_gate(p, &g), MCPP_EINVALID);
-    mcpp_noise_settings n = {MCPP_NOISE_SETTINGS_VERSION, -1, 3, 0.01};
+    mcpp_noise_settings n = MCPP_NOISE_SETTINGS_INIT;
+    n.max_rel_spread = -1;
     CHECK_INT_EQ(mcpp_policy_set_noise(p, &n), MCPP_EINVALID);
+    n.max_rel_spread = 0.05;
+    n.run_to_run = -0.1;
+    CHECK_INT_EQ(mcpp_policy_set_noise(p, &n), MCPP_EINVALID);
+    CHECK_STR_EQ(mcpp_error_last()->field, "noise.run_to_run");
     CHECK_INT_EQ(mcpp_policy_set_adjacency_width(p, 0), MCPP_EINVALID);
     mcpp_policy_free(p);
 }
@@ -344,12 +349,16 @@ TEST(clear_ten_percent_regression_fails_the_gate)
     CHECK(m != NULL);
     if (m) {
         CHECK(fabs(m->rel_delta + 0.10) < 0.005);
-        CHECK(m->interval_high < -0.03);
+        /* One run a side: the noise is the policy's declared run-to-run 3%
+         * (df 20), not the eight steps inside each run. */
+        CHECK(m->interval_high < 0 && m->interval_high > -0.05);
         CHECK(m->interval_low <= m->rel_delta && m->rel_delta <= m->interval_high);
-        CHECK_INT_EQ(m->n_base, 8);
-        CHECK_INT_EQ(m->n_cand, 8);
+        CHECK_INT_EQ(m->n_base, 1);
+        CHECK_INT_EQ(m->n_cand, 1);
         CHECK_INT_EQ(m->point_comparison, 0);
-        CHECK_CONTAINS(m->method, "hodges-lehmann");
+        CHECK_STR_EQ(m->noise_source, "policy");
+        CHECK(m->p_value < m->p_threshold && fabs(m->p_threshold - 0.025) < 1e-12);
+        CHECK_CONTAINS(m->method, "student-t");
     }
     CHECK_INT_EQ(mcpp_comparison_gate(c), MCPP_GATE_FAILED);
     CHECK_CONTAINS(mcpp_comparison_gate_reason(c), "worse by 10.0%");
@@ -409,22 +418,29 @@ TEST(lower_is_better_metric_fails_when_step_time_grows)
     mcpp_policy_free(p);
 }
 
-TEST(without_samples_the_comparison_is_a_flagged_point_comparison)
+TEST(without_a_noise_source_the_comparison_is_a_flagged_point_comparison)
 {
     const char *no_samples[] = {"\"step_time_s\":{\"samples\":[1.00,1.01,0.99,1.00,1.02,0.98,1.00,1.01]},", ""};
     mcpp_receipt *a = FIX(BASE_ID, BASE_ID), *b = fixture(no_samples, 1);
-    mcpp_comparison *c = compare_with(NULL, a, b);
+    mcpp_policy *p = NULL;
+    CHECK_INT_EQ(mcpp_policy_default(&p), MCPP_OK);
+    mcpp_noise_settings n = *mcpp_policy_noise(p);
+    n.run_to_run = 0; /* one run a side and nothing declared: no noise source */
+    CHECK_INT_EQ(mcpp_policy_set_noise(p, &n), MCPP_OK);
+    mcpp_comparison *c = compare_with(p, a, b);
     const mcpp_metric_result *m = mcpp_comparison_metric(c);
     CHECK(m != NULL);
     if (m) {
         CHECK_INT_EQ(m->point_comparison, 1);
         CHECK_STR_EQ(m->method, "point");
+        CHECK_STR_EQ(m->noise_source, "none");
         CHECK_INT_EQ(m->n_cand, 1);
     }
     CHECK_CONTAINS(mcpp_comparison_gate_reason(c), "point comparison");
     mcpp_comparison_free(c);
     mcpp_receipt_free(a);
     mcpp_receipt_free(b);
+    mcpp_policy_free(p);
 }
 
 TEST(not_comparable_pair_gets_no_metric_and_an_undetermined_gate)
@@ -543,7 +559,7 @@ TEST(gate_run_pools_comparable_baselines_and_fails_on_regression)
     CHECK_INT_EQ(mcpp_gate_report_entry_outcome(r, 0), MCPP_GATE_PASSED);
     CHECK_INT_EQ(mcpp_gate_report_entry_outcome(r, 1), MCPP_GATE_FAILED);
     CHECK_INT_EQ(mcpp_gate_report_entry_baseline_count(r, 0), 2);
-    CHECK_INT_EQ(mcpp_gate_report_entry_metric(r, 0)->n_base, 16);
+    CHECK_INT_EQ(mcpp_gate_report_entry_metric(r, 0)->n_base, 2); /* runs, not their steps */
     CHECK_CONTAINS(mcpp_gate_report_reason(r), "1 of 2 candidates regressed");
     mcpp_gate_report_free(r);
     /* The same baseline twice, and the candidate itself among the baselines, pool once / not at all. */
@@ -551,7 +567,7 @@ TEST(gate_run_pools_comparable_baselines_and_fails_on_regression)
     const mcpp_receipt *only_good[] = {good};
     CHECK_INT_EQ(mcpp_gate_run(&r, NULL, dup_bases, 4, only_good, 1), MCPP_OK);
     CHECK_INT_EQ(mcpp_gate_report_entry_baseline_count(r, 0), 2);
-    CHECK_INT_EQ(mcpp_gate_report_entry_metric(r, 0)->n_base, 16);
+    CHECK_INT_EQ(mcpp_gate_report_entry_metric(r, 0)->n_base, 2); /* runs, not their steps */
     mcpp_gate_report_free(r);
     CHECK_INT_EQ(mcpp_gate_run(&r, NULL, bases, 3, only_good, 1), MCPP_OK);
     CHECK_INT_EQ(mcpp_gate_report_exit_code(r), 0);
@@ -585,7 +601,7 @@ TEST(gate_run_pools_each_of_many_baseline_ids_once)
     mcpp_gate_report *r = NULL;
     CHECK_INT_EQ(mcpp_gate_run(&r, NULL, bases, 2 * N, cands, 1), MCPP_OK);
     CHECK_INT_EQ(mcpp_gate_report_entry_baseline_count(r, 0), N);
-    CHECK_INT_EQ(mcpp_gate_report_entry_metric(r, 0)->n_base, 8 * N);
+    CHECK_INT_EQ(mcpp_gate_report_entry_metric(r, 0)->n_base, N); /* one run each */
     CHECK_INT_EQ(mcpp_gate_report_outcome(r), MCPP_GATE_PASSED);
     mcpp_gate_report_free(r);
     for (int i = 0; i < N; i++) mcpp_receipt_free(runs[i]);
@@ -635,7 +651,7 @@ int main(void)
     RUN(one_percent_difference_inside_the_noise_passes_the_gate);
     RUN(improvement_passes_and_is_called_better);
     RUN(lower_is_better_metric_fails_when_step_time_grows);
-    RUN(without_samples_the_comparison_is_a_flagged_point_comparison);
+    RUN(without_a_noise_source_the_comparison_is_a_flagged_point_comparison);
     RUN(not_comparable_pair_gets_no_metric_and_an_undetermined_gate);
     RUN(json_rendering_parses_and_has_the_documented_keys);
     RUN(markdown_of_huge_values_stays_under_the_comment_budget);

@@ -191,8 +191,16 @@ TEST(single_run_lane_uses_step_values_for_its_headline_and_noise)
     mcpp_receipt *one = FIX(BASE_ID, BASE_ID);
     mcpp_policy *p = NULL;
     CHECK_INT_EQ(mcpp_policy_default(&p), MCPP_OK);
-    mcpp_noise_settings n = {MCPP_NOISE_SETTINGS_VERSION, 0.05, 1, 0.01};
-    CHECK_INT_EQ(mcpp_policy_set_noise(p, &n), MCPP_OK);
+    /* A caller built against version 1 (four fields) is still read correctly. */
+    struct {
+        unsigned int version;
+        double max_rel_spread;
+        int64_t min_runs;
+        double noise_floor;
+    } v1 = {1, 0.05, 1, 0.01};
+    CHECK_INT_EQ(mcpp_policy_set_noise(p, (const mcpp_noise_settings *)(const void *)&v1), MCPP_OK);
+    CHECK_INT_EQ((int)mcpp_policy_noise(p)->min_runs, 1);
+    CHECK(mcpp_policy_noise(p)->run_to_run == 0.03); /* the default: version 1 never wrote it */
     const mcpp_receipt *rs[] = {one};
     mcpp_frontier *f = NULL;
     CHECK_INT_EQ(mcpp_frontier_build(&f, p, rs, 1), MCPP_OK);

@@ -89,8 +89,8 @@ TEST(the_default_gate_compares_a_suite_result_on_its_primary_metric_with_its_uni
         CHECK_STR_EQ(m->metric, "round_time_s");
         CHECK_STR_EQ(m->unit, "s");
         CHECK_INT_EQ(m->higher_is_better, 0);
-        CHECK_INT_EQ(m->point_comparison, 0); /* the rounds are samples */
-        CHECK_INT_EQ(m->n_base, 8);
+        CHECK_INT_EQ(m->point_comparison, 0); /* the policy declares run-to-run noise */
+        CHECK_INT_EQ(m->n_base, 1);          /* one run; its 8 rounds describe only it */
         CHECK(m->rel_delta > 0.09 && m->rel_delta < 0.11);
     }
     CHECK_CONTAINS(mcpp_comparison_gate_reason(slow), "round_time_s (lower is better)");
@@ -134,7 +134,14 @@ TEST(a_metric_named_by_the_gate_settings_is_compared_by_name)
     mcpp_comparison *cmp = NULL;
     CHECK_INT_EQ(mcpp_compare(&cmp, p, b, c), MCPP_OK);
     const mcpp_metric_result *m = mcpp_comparison_metric(cmp);
-    CHECK(m && strcmp(m->metric, "peak_rss_mib") == 0 && strcmp(m->unit, "MiB") == 0 && m->point_comparison);
+    CHECK(m && strcmp(m->metric, "peak_rss_mib") == 0 && strcmp(m->unit, "MiB") == 0 && !m->point_comparison);
+    CHECK_INT_EQ(mcpp_comparison_gate(cmp), MCPP_GATE_FAILED); /* 20% more, against 3% run-to-run */
+    mcpp_comparison_free(cmp);
+    mcpp_noise_settings n = *mcpp_policy_noise(p);
+    n.run_to_run = 0; /* nothing declared: one value a side is a point */
+    CHECK_INT_EQ(mcpp_policy_set_noise(p, &n), MCPP_OK);
+    CHECK_INT_EQ(mcpp_compare(&cmp, p, b, c), MCPP_OK);
+    CHECK(mcpp_comparison_metric(cmp) && mcpp_comparison_metric(cmp)->point_comparison);
     CHECK_INT_EQ(mcpp_comparison_gate(cmp), MCPP_GATE_UNDETERMINED); /* a point: not allowed by default */
     mcpp_comparison_free(cmp);
     /* names and schema paths are accepted; typos of schema paths and non-numbers are not */
@@ -154,7 +161,7 @@ TEST(a_metric_named_by_the_gate_settings_is_compared_by_name)
 }
 
 static const char MULTI[] =
-    "return { name = 'multi', gate = { allow_point_comparisons = true, metrics = {\n"
+    "return { name = 'multi', noise = { run_to_run = 0 }, gate = { allow_point_comparisons = true, metrics = {\n"
     "  { name = 'round_time_s', max_regression = 0.02 },\n"
     "  { name = 'peak_rss_mib', max_regression = 0.05 },\n"
     "  { name = 'time_to_train_s', max_regression = 0.03 } } } }\n";

@@ -588,12 +588,17 @@ TEST(a_changed_denominator_is_a_named_qualification_with_both_values)
 
 /* ---- 10. single-run points ------------------------------------------------------------------------- */
 
-TEST(one_run_against_one_run_without_samples_is_undetermined_unless_the_policy_allows_points)
+TEST(one_run_against_one_run_without_a_noise_source_is_undetermined_unless_the_policy_allows_points)
 {
     mcpp_receipt *base = run("pt-base", 262144, SAME, SAME);
     mcpp_receipt *slow = run("pt-slow", 200000, SAME, SAME); /* 24% slower, one number each */
+    mcpp_policy *quiet = NULL; /* the default policy without its declared run-to-run noise */
+    CHECK_INT_EQ(mcpp_policy_default(&quiet), MCPP_OK);
+    mcpp_noise_settings n = *mcpp_policy_noise(quiet);
+    n.run_to_run = 0;
+    CHECK_INT_EQ(mcpp_policy_set_noise(quiet, &n), MCPP_OK);
     mcpp_comparison *c = NULL;
-    CHECK_INT_EQ(mcpp_compare(&c, NULL, base, slow), MCPP_OK);
+    CHECK_INT_EQ(mcpp_compare(&c, quiet, base, slow), MCPP_OK);
     CHECK(mcpp_comparison_metric(c) && mcpp_comparison_metric(c)->point_comparison);
     CHECK_INT_EQ(mcpp_comparison_gate(c), MCPP_GATE_UNDETERMINED);
     CHECK_CONTAINS(mcpp_comparison_gate_reason(c), "point comparison");
@@ -601,11 +606,15 @@ TEST(one_run_against_one_run_without_samples_is_undetermined_unless_the_policy_a
     mcpp_comparison_free(c);
     const mcpp_receipt *b1[1] = {base}, *c1[1] = {slow};
     mcpp_gate_report *g = NULL;
-    CHECK_INT_EQ(mcpp_gate_run(&g, NULL, b1, 1, c1, 1), MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_run(&g, quiet, b1, 1, c1, 1), MCPP_OK);
     CHECK_INT_EQ(mcpp_gate_report_outcome(g), MCPP_GATE_UNDETERMINED);
     mcpp_gate_report_free(g);
-    mcpp_policy *p = NULL;
-    CHECK_INT_EQ(mcpp_policy_default(&p), MCPP_OK);
+    /* The default policy declares 3% run-to-run noise: 24% is established against it. */
+    CHECK_INT_EQ(mcpp_compare(&c, NULL, base, slow), MCPP_OK);
+    CHECK(mcpp_comparison_metric(c) && strcmp(mcpp_comparison_metric(c)->noise_source, "policy") == 0);
+    CHECK_INT_EQ(mcpp_comparison_gate(c), MCPP_GATE_FAILED);
+    mcpp_comparison_free(c);
+    mcpp_policy *p = quiet;
     CHECK_INT_EQ(mcpp_policy_set_allow_point_comparisons(p, 1), MCPP_OK);
     CHECK_INT_EQ(mcpp_policy_allow_point_comparisons(p), 1);
     CHECK_INT_EQ(mcpp_compare(&c, p, base, slow), MCPP_OK);
@@ -641,6 +650,6 @@ int main(int argc, char **argv)
     RUN(startup_absent_on_both_sides_is_not_recorded_qualified_by_default_insufficient_under_strict);
     RUN(a_receipt_that_disagrees_with_itself_is_invalid_with_both_numbers);
     RUN(a_changed_denominator_is_a_named_qualification_with_both_values);
-    RUN(one_run_against_one_run_without_samples_is_undetermined_unless_the_policy_allows_points);
+    RUN(one_run_against_one_run_without_a_noise_source_is_undetermined_unless_the_policy_allows_points);
     TEST_MAIN_END();
 }

@@ -188,7 +188,8 @@ check("metric_argument_applies_to_one_call_and_leaves_the_policy_as_it_was", fun
   assert(rules >= 1, "strict.lua has rules")
   local c = mr.compare(padded, run2, strict, "peak_memory_gib")
   eq(c.metric.name, "peak_memory_gib", "compare metric")
-  eq(c.metric.point_comparison, true, "one value a side")
+  eq(c.metric.point_comparison, false, "one value a side, against strict.lua's declared run-to-run noise")
+  eq(c.metric.noise.source, "policy", "the noise source is named")
   local rule_rows = 0
   for _, d in ipairs(c.dimensions) do if d.role == "rule" then rule_rows = rule_rows + 1 end end
   eq(mr.compare(padded, run2, strict).metric.name, "tokens_per_s", "the policy still gates on its own metric")

@@ -81,43 +81,63 @@ MCPP_API const char *mcpp_gate_outcome_name(mcpp_gate_outcome outcome);
  * How the headline metric compares. A borrowed view (strings live as long as
  * the object that returned it).
  *
- * Values per side: when the metric is metrics.tokens_per_s and the receipt has
- * step samples, each measured step gives one value K / step_time, where K is
- * workload.useful_tokens_per_step when stated, else the stated tokens_per_s
- * times the median step time (so the per-step values keep the stated median);
- * when the metric is metrics.step_time_s.median the samples are used directly
- * (lower is better); any other metric with samples (a named metric's rounds,
- * repetitions, runs) uses its samples directly when both sides' samples are of
- * one sample_kind. Otherwise the side has one value, the stated metric, and
- * the comparison is a point comparison (point_comparison = 1, no interval
- * beyond the point). Unit and direction come from the receipts; two sides that
- * state the metric with different units or directions are not compared
+ * Runs are the unit (docs/statistics.md). Each receipt is one run and
+ * contributes one value: its stated metric (or the value derived from its
+ * step samples: tokens_per_s from step times, the median step time); a
+ * metric whose samples are of sample_kind "run" contributes each sample as a
+ * run. Samples inside a run (steps, rounds, repetitions) describe that one
+ * run: they give its within-run precision, never the run-to-run spread.
+ * Unit and direction come from the receipts; two sides that state the
+ * metric with different units or directions are not compared
  * (docs/metrics.md).
  *
- * rel_delta = cand_median / base_median - 1 (raw change of the metric; its
- * sign does not depend on the direction). The interval [interval_low,
- * interval_high] is for the same ratio minus one: a Hodges–Lehmann shift of
- * log(values) with the distribution-free Mann–Whitney interval at
- * `confidence` (normal approximation of U; deterministic, no resampling).
- * noise_floor = max(policy noise_floor, (p90-p10)/(2*median) of the base
- * values): relative changes smaller than it are reported as noise.
+ * One estimator gives the headline and its interval: with x the log run
+ * values, rel_delta = exp(center(x_cand) - center(x_base)) - 1, where center
+ * is the mean (the geometric mean of the values; the policy may choose
+ * MLPerf's olympic mean), and the interval is that difference plus/minus a
+ * Student t quantile times its standard error, so rel_delta always lies
+ * inside [interval_low, interval_high] and interval_low <= interval_high.
+ * The run-to-run standard deviation pools every source at hand (the noise
+ * source): the spread of the runs on each side, the lane's earlier runs
+ * (history, from a store), and the policy's declared run_to_run counted as
+ * run_to_run_df degrees of freedom. A gate over many benchmarks adds a
+ * floor (the suite source): it never assumes less run-to-run noise than the
+ * spread of its own benchmarks' changes shows. With none of them the
+ * comparison is a point comparison (point_comparison = 1, interval = the point).
+ * noise_floor = max(policy noise_floor, run_sd): changes smaller than it
+ * are reported as noise.
  */
 typedef struct mcpp_metric_result {
     const char *metric;     /* the metric's name, e.g. "tokens_per_s" (a plain
                                number field: its schema path)                     */
     int higher_is_better;   /* the receipts' direction for the metric             */
-    double base_median;     /* median of the base values                          */
-    double cand_median;     /* median of the candidate values                     */
+    double base_median;     /* the base side's center: exp(center of log run values),
+                               for one run its value                              */
+    double cand_median;     /* the candidate side's center                        */
     double rel_delta;       /* cand_median / base_median - 1                      */
     double interval_low;    /* lower end of the interval of rel_delta             */
     double interval_high;   /* upper end                                          */
     double confidence;      /* two-sided level of the interval                    */
-    size_t n_base;          /* values on the base side (steps, or 1 for a point)  */
-    size_t n_cand;          /* values on the candidate side                       */
+    size_t n_base;          /* runs on the base side                              */
+    size_t n_cand;          /* runs on the candidate side                         */
     double noise_floor;     /* relative; see above                                */
-    const char *method;     /* "hodges-lehmann/mann-whitney on log values" or "point" */
-    int point_comparison;   /* 1 when either side had no samples                  */
+    const char *method;     /* "student-t on log run values" or "point"           */
+    int point_comparison;   /* 1 when no noise source could be had (see above)    */
     const char *unit;       /* the receipts' unit for the metric; NULL if unstated */
+    /* The run-to-run model (docs/statistics.md). */
+    const char *noise_source; /* "runs", "history", "policy", "suite" joined by "+"
+                                 (each source that was pooled), or "none"        */
+    size_t history_runs;    /* earlier runs of the lane that informed run_sd      */
+    double run_sd;          /* run-to-run standard deviation of log values used   */
+    double df;              /* degrees of freedom of run_sd (INFINITY: known)     */
+    double p_value;         /* one-sided: how likely a regression this large is
+                               from noise alone (NAN for a point comparison)      */
+    double p_threshold;     /* the level p_value had to reach to establish a
+                               regression: (1 - confidence) / 2 for one test, the
+                               Benjamini–Hochberg cutoff over a gate's tests     */
+    size_t tests;           /* the tests that multiplicity control covered (1 for
+                               a single comparison)                               */
+    double se;              /* standard error of log(cand center / base center)   */
 } mcpp_metric_result;
 
 /* ---- One comparison ------------------------------------------------------------ */
@@ -202,12 +222,13 @@ MCPP_API const mcpp_metric_result *mcpp_comparison_metric(const mcpp_comparison 
 /*
  * The gate for this pair (settings from the policy's gate). With u the change
  * in the favourable direction (u = rel for higher-is-better metrics and
- * u = 1/(1+rel) - 1 for lower-is-better ones, rel ranging over the interval):
- *   failed        verdict comparable/qualified and the favourable end of u's
- *                 interval is still below -max_regression (the regression is
- *                 established at the policy's confidence); for a point
- *                 comparison (allowed only by the policy's
- *                 allow_point_comparisons), u itself below -max_regression
+ * u = -rel for lower-is-better ones: "worse by 12%" is 12% more time):
+ *   failed        verdict comparable/qualified, a regression is established
+ *                 (p_value <= p_threshold: the favourable end of the interval
+ *                 at that level is still worse than unchanged) and the
+ *                 estimated regression u is beyond -max_regression; for a
+ *                 point comparison (allowed only by the policy's
+ *                 allow_point_comparisons), u below -max_regression
  *   undetermined  verdict not_comparable/insufficient, metric missing, or a
  *                 point comparison the policy does not allow
  *   passed        otherwise
@@ -250,8 +271,12 @@ typedef struct mcpp_gate_report mcpp_gate_report;
 
 /*
  * Pairs every candidate with each baseline it is comparable with (verdict
- * comparable or qualified), pools those baselines' values and compares the
- * candidate's headline metric against the pool as mcpp_comparison_gate() does.
+ * comparable or qualified), pools those baselines' runs and compares the
+ * candidate's headline metric against the pool as mcpp_comparison_gate() does,
+ * with one difference: the gate's tests (every candidate's every gate
+ * metric) share one Benjamini–Hochberg false discovery rate of
+ * (1 - confidence) / 2, so an unchanged merge of many benchmarks fails with
+ * at most that probability (docs/statistics.md).
  * A baseline with the candidate's own id is skipped, and a baseline id seen
  * before (the same run loaded twice) is pooled once.
  * One entry per candidate. The overall outcome: failed when any candidate
@@ -265,6 +290,14 @@ typedef struct mcpp_gate_report mcpp_gate_report;
 MCPP_API int mcpp_gate_run(mcpp_gate_report **out, const mcpp_policy *policy,
                            const mcpp_receipt *const *baselines, size_t nb,
                            const mcpp_receipt *const *candidates, size_t nc);
+/* mcpp_gate_run with earlier runs of the lanes (`history`, nh receipts; a
+ * store's newest runs of each lane, say): for each candidate, those
+ * comparable with it that are neither it nor a pooled baseline inform only
+ * the run-to-run spread (docs/statistics.md), never the baseline's center. */
+MCPP_API int mcpp_gate_run_with_history(mcpp_gate_report **out, const mcpp_policy *policy,
+                                        const mcpp_receipt *const *baselines, size_t nb,
+                                        const mcpp_receipt *const *candidates, size_t nc,
+                                        const mcpp_receipt *const *history, size_t nh);
 /* mcpp_gate_run for the arrays a harness holds: `mcpp_receipt *r[3]`, or the
  * `mcpp_receipt **` it filled with mcpp_receipt_load_file(). C converts neither to
  * `const mcpp_receipt *const *` without a cast; this call needs none and gives

@@ -106,15 +106,22 @@ MCPP_API const char *mcpp_policy_required_at(const mcpp_policy *policy, size_t i
 
 /* Settings structs are versioned like mcpp_limits: start from the _INIT
  * initialiser (the defaults) or a copy of mcpp_policy_noise()/_gate(). */
-#define MCPP_NOISE_SETTINGS_VERSION 1u
+#define MCPP_NOISE_SETTINGS_VERSION 2u
 typedef struct mcpp_noise_settings {
-    unsigned int version;  /* MCPP_NOISE_SETTINGS_VERSION */
+    unsigned int version;  /* MCPP_NOISE_SETTINGS_VERSION (1 is still accepted: the
+                              fields up to noise_floor, the rest keep their defaults) */
     double max_rel_spread; /* (p90-p10)/median above this makes a lane unstable; default 0.05 */
     int64_t min_runs;      /* ok receipts a lane needs to be stable; default 3                */
     double noise_floor;    /* relative deltas below this are noise; default 0.01              */
+    /* Version 2: the run-to-run model of the gate (docs/statistics.md). */
+    double run_to_run;     /* the declared run-to-run variation of a lane's headline: the
+                              standard deviation of log(value) between runs of unchanged
+                              code (0.05 ~ 5%); 0: none declared. Default 0.03           */
+    double run_to_run_df;  /* how many degrees of freedom the declared figure weighs
+                              against the runs at hand (a prior); default 20             */
 } mcpp_noise_settings;
 
-#define MCPP_NOISE_SETTINGS_INIT {MCPP_NOISE_SETTINGS_VERSION, 0.05, 3, 0.01}
+#define MCPP_NOISE_SETTINGS_INIT {MCPP_NOISE_SETTINGS_VERSION, 0.05, 3, 0.01, 0.03, 20}
 
 #define MCPP_GATE_SETTINGS_VERSION 1u
 typedef struct mcpp_gate_settings {
@@ -159,6 +166,17 @@ MCPP_API int mcpp_policy_adjacency_width(const mcpp_policy *policy);
  * gate = { allow_point_comparisons = true }. */
 MCPP_API int mcpp_policy_set_allow_point_comparisons(mcpp_policy *policy, int allow);
 MCPP_API int mcpp_policy_allow_point_comparisons(const mcpp_policy *policy);
+
+/* How the gate sums up a side's runs (docs/statistics.md): the geometric
+ * mean of the run values (default), or MLPerf's olympic mean (the runs'
+ * mean without the fastest and the slowest, on log values, from 3 runs on).
+ * Lua: gate = { aggregate = "olympic_mean" }. */
+typedef enum mcpp_run_aggregate {
+    MCPP_AGGREGATE_GEOMETRIC_MEAN = 0,
+    MCPP_AGGREGATE_OLYMPIC_MEAN = 1
+} mcpp_run_aggregate;
+MCPP_API int mcpp_policy_set_run_aggregate(mcpp_policy *policy, mcpp_run_aggregate aggregate);
+MCPP_API mcpp_run_aggregate mcpp_policy_run_aggregate(const mcpp_policy *policy);
 
 /* ---- Custom rules -------------------------------------------------------- */
 

@@ -917,7 +917,7 @@ static int decide_gate(mcpp_comparison *cmp, const mcpp_policy *p, const mcpp_re
         rc = MCPP_OK;
         if (!mcpp_metric_sides_agree(&sb, &sc, &none)) {
             cmp->metric_disagrees = 1;
-        } else if ((rc = mcpp_metric_compare(&cmp->metric, p, p->gate.confidence, &sb, &sc)) == MCPP_OK) {
+        } else if ((rc = mcpp_metric_compare(&cmp->metric, p, p->gate.confidence, &sb, &sc, NULL)) == MCPP_OK) {
             cmp->has_metric = 1;
             cmp->gate = mcpp_metric_gate(&cmp->metric, p, p->gate.max_regression, &none);
         }

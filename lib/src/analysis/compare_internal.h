@@ -42,8 +42,12 @@ int mcpp_comparison_explain(const mcpp_comparison *comparison);
 
 /* Values of the headline metric pooled over receipts of one side. */
 typedef struct mcpp_metric_side {
-    double *steps; /* per-sample values of all receipts that had samples of one kind */
+    double *steps; /* per-sample values of all receipts that had samples of one kind (lanes) */
     size_t n_steps, cap_steps;
+    double *runs; /* log of each run's value: one per receipt, or each "run" sample */
+    size_t n_runs, cap_runs;
+    double within_var; /* sum over the runs of the variance of their log value from within-run samples */
+    int unloggable;    /* a run value <= 0 or not finite: no log scale, so no interval */
     double *stated; /* the stated (or derived) metric, one per receipt */
     size_t n_stated, cap_stated;
     size_t receipts;      /* receipts added */
@@ -88,10 +92,20 @@ int mcpp_metric_sides_agree(const mcpp_metric_side *base, const mcpp_metric_side
 int mcpp_compare_self_verdict(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt *r);
 
 /* Compares two sides (that agree: mcpp_metric_sides_agree) into *out at
- * `confidence`; method, metric and unit point to static text or the sides'
- * receipts: callers copy what they keep. Returns 0, or MCPP_ENOMEM. */
+ * `confidence` by the run-to-run model of compare.h; `history` (NULL: none)
+ * holds earlier runs of the lane, which inform only the run-to-run spread.
+ * method, metric, unit and noise_source point to static text or the sides'
+ * receipts: callers copy what they keep. p_threshold is set for a single
+ * test; a gate over many replaces it (mcpp_metric_threshold_for). Returns 0,
+ * or MCPP_ENOMEM. */
 int mcpp_metric_compare(mcpp_metric_result *out, const mcpp_policy *p, double confidence,
-                        const mcpp_metric_side *base, const mcpp_metric_side *cand);
+                        const mcpp_metric_side *base, const mcpp_metric_side *cand,
+                        const mcpp_metric_side *history);
+
+/* Raises a compared result's run-to-run standard deviation to `run_sd` (a
+ * gate's suite-wide estimate; no effect when it is not larger), widening
+ * its interval and p-value to match and adding "suite" to its noise source. */
+void mcpp_metric_raise_noise(mcpp_metric_result *m, double run_sd);
 
 /* The gate decision for a metric result under `allowance` (max_regression),
  * with its reason line. */

@@ -15,12 +15,14 @@
 #include "analysis/stats_internal.h"
 #include "receipt/receipt_internal.h"
 
-static const char METHOD_HL[] = "hodges-lehmann/mann-whitney on log values";
+static const char METHOD_T[] = "student-t on log run values";
+static const char METHOD_T_OLYMPIC[] = "student-t on log run values, olympic mean";
 static const char METHOD_POINT[] = "point";
 
 void mcpp_metric_side_free(mcpp_metric_side *s)
 {
     free(s->steps);
+    free(s->runs);
     free(s->stated);
     memset(s, 0, sizeof *s);
 }
@@ -212,6 +214,42 @@ static void note_ident(mcpp_metric_side *s, const mcpp_metric_ident *id)
     }
 }
 
+/* The variance of a run's log value from its own samples: the median of n
+ * samples has about pi/2 times the variance of their mean (a normal
+ * approximation; heavy tails only make it larger, i.e. more cautious). */
+static double within_run_var(const receipt_metric *m)
+{
+    size_t n = 0;
+    double mean = 0, m2 = 0; /* Welford, on log values */
+    for (size_t i = 0; i < m->n_samples; i++) {
+        double t = m->from_view ? mcpp_metric_sample(&m->view, i) : m->samples[i];
+        if (!(t > 0) || !isfinite(t)) continue;
+        double x = log(t), d = x - mean;
+        mean += d / (double)++n;
+        m2 += d * (x - mean);
+    }
+    return n >= 2 ? 1.5707963267948966 * m2 / (double)(n - 1) / (double)n : 0;
+}
+
+/* The run values one receipt contributes: each sample of a "run" metric, or
+ * its one stated value with the precision its within-run samples give. */
+static int add_runs(mcpp_metric_side *s, const receipt_metric *m)
+{
+    int per_sample = m->use_steps && m->from_view && m->sample_kind && strcmp(m->sample_kind, "run") == 0;
+    size_t n = per_sample ? m->n_samples : 1;
+    for (size_t i = 0; i < n; i++) {
+        double v = per_sample ? mcpp_metric_sample(&m->view, i) : m->stated;
+        if (!(v > 0) || !isfinite(v)) {
+            s->unloggable = 1;
+            continue;
+        }
+        int rc = push(&s->runs, &s->n_runs, &s->cap_runs, log(v));
+        if (rc) return rc;
+    }
+    if (!per_sample && m->use_steps) s->within_var += within_run_var(m);
+    return 0;
+}
+
 int mcpp_metric_side_add(mcpp_metric_side *s, const mcpp_policy *p, const mcpp_metric_ref *ref,
                          const mcpp_receipt *r)
 {
@@ -219,7 +257,7 @@ int mcpp_metric_side_add(mcpp_metric_side *s, const mcpp_policy *p, const mcpp_m
     resolve_metric(&m, p, ref, r);
     if (!m.has_stated) return 0;
     int rc = push(&s->stated, &s->n_stated, &s->cap_stated, m.stated);
-    if (rc) return rc;
+    if (rc || (rc = add_runs(s, &m)) != 0) return rc;
     note_ident(s, &m.ident);
     s->receipts++;
     /* Samples of another kind than the side's first (rounds against
@@ -273,59 +311,152 @@ int mcpp_metric_sides_agree(const mcpp_metric_side *base, const mcpp_metric_side
     return 1;
 }
 
-static int all_positive(const double *v, size_t n)
+/* A side's runs summed up: the center of its log values (mean, or the
+ * olympic mean), the sum of squares about their mean with its degrees of
+ * freedom, and the effective count behind the center. */
+typedef struct run_summary {
+    double center, ss, df, n_eff;
+} run_summary;
+
+static void summarise_runs(run_summary *out, const double *x, size_t n, mcpp_run_aggregate aggregate)
 {
-    for (size_t i = 0; i < n; i++)
-        if (!(v[i] > 0)) return 0;
-    return 1;
+    double mean = 0, ss = 0, lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        mean += x[i];
+        lo = x[i] < lo ? x[i] : lo;
+        hi = x[i] > hi ? x[i] : hi;
+    }
+    mean /= (double)n;
+    for (size_t i = 0; i < n; i++) ss += (x[i] - mean) * (x[i] - mean);
+    out->ss = ss;
+    out->df = (double)n - 1;
+    out->center = mean;
+    out->n_eff = (double)n;
+    if (aggregate == MCPP_AGGREGATE_OLYMPIC_MEAN && n >= 3) {
+        /* MLPerf's score drops the fastest and the slowest run; the mean of
+         * the n-2 left has (cautiously) the variance of n-2 runs. */
+        out->center = (mean * (double)n - lo - hi) / (double)(n - 2);
+        out->n_eff = (double)(n - 2);
+    }
+}
+
+/* The noise sources by bit: 1 runs, 2 history, 4 policy, 8 suite; their
+ * names joined by "+" ("none" for 0). */
+static const char *const SOURCE_NAMES[16] = {
+    "none",  "runs",       "history",       "runs+history",       "policy",       "runs+policy",
+    "history+policy",      "runs+history+policy",                 "suite",        "runs+suite",
+    "history+suite",       "runs+history+suite",                  "policy+suite", "runs+policy+suite",
+    "history+policy+suite", "runs+history+policy+suite"};
+
+static const char *source_name(int runs, int history, int policy)
+{
+    return SOURCE_NAMES[(runs ? 1 : 0) | (history ? 2 : 0) | (policy ? 4 : 0)];
+}
+
+/* The interval and p-value of a result from its log change, standard
+ * error and degrees of freedom. */
+static void set_interval(mcpp_metric_result *out, double d, double se)
+{
+    double q = mcpp_stats_t_quantile(1 - (1 - out->confidence) / 2, out->df);
+    double du = out->higher_is_better ? d : -d; /* < 0: the candidate is worse */
+    out->se = se;
+    out->p_value = se > 0 ? mcpp_stats_t_cdf(du / se, out->df) : du < 0 ? 0 : du > 0 ? 1 : 0.5;
+    out->interval_low = exp(d - q * se) - 1;
+    out->interval_high = exp(d + q * se) - 1;
+    if (out->run_sd > out->noise_floor) out->noise_floor = out->run_sd;
+}
+
+void mcpp_metric_raise_noise(mcpp_metric_result *m, double run_sd)
+{
+    if (m->point_comparison || !(run_sd > m->run_sd)) return;
+    double factor = 1 / (double)m->n_base + 1 / (double)m->n_cand;
+    double se = sqrt(m->se * m->se + (run_sd * run_sd - m->run_sd * m->run_sd) * factor);
+    size_t bits = 0;
+    while (bits < 16 && strcmp(SOURCE_NAMES[bits], m->noise_source) != 0) bits++;
+    m->noise_source = SOURCE_NAMES[(bits & 7) | 8];
+    m->run_sd = run_sd;
+    set_interval(m, log1p(m->rel_delta), se);
+}
+
+/* Writes a point comparison: no noise source, or values with no log scale. */
+static void point_result(mcpp_metric_result *out)
+{
+    out->interval_low = out->interval_high = out->rel_delta;
+    out->method = METHOD_POINT;
+    out->point_comparison = 1;
+    out->p_value = NAN;
+    out->noise_source = "none";
 }
 
 int mcpp_metric_compare(mcpp_metric_result *out, const mcpp_policy *p, double confidence,
-                        const mcpp_metric_side *base, const mcpp_metric_side *cand)
+                        const mcpp_metric_side *base, const mcpp_metric_side *cand,
+                        const mcpp_metric_side *history)
 {
     memset(out, 0, sizeof *out);
     out->metric = base->ident.name;
     out->unit = base->ident.unit;
     out->higher_is_better = base->ident.higher_is_better;
     out->confidence = confidence;
-    int steps = base->receipts && cand->receipts && base->with_samples == base->receipts &&
-                cand->with_samples == cand->receipts && base->n_steps >= 1 && cand->n_steps >= 1 &&
-                same_text(base->sample_kind, cand->sample_kind);
-    const double *bv = steps ? base->steps : base->stated;
-    const double *cv = steps ? cand->steps : cand->stated;
-    size_t nb = steps ? base->n_steps : base->n_stated;
-    size_t nc = steps ? cand->n_steps : cand->n_stated;
-    double *sorted = malloc((nb + nc) * sizeof *sorted);
-    MCPP_CHECK_ALLOC(sorted);
-    double *bs = sorted, *cs = sorted + nb;
-    memcpy(bs, bv, nb * sizeof *bs);
-    memcpy(cs, cv, nc * sizeof *cs);
-    mcpp_sort_doubles(bs, nb);
-    mcpp_sort_doubles(cs, nc);
-    out->base_median = mcpp_quantile_sorted(bs, nb, 0.5);
-    out->cand_median = mcpp_quantile_sorted(cs, nc, 0.5);
-    out->n_base = nb;
-    out->n_cand = nc;
-    out->rel_delta = out->base_median != 0 ? out->cand_median / out->base_median - 1 : NAN;
-    double spread = mcpp_stats_rel_spread_sorted(bs, nb) / 2;
-    out->noise_floor = spread > p->noise.noise_floor ? spread : p->noise.noise_floor;
-    /* Two values per side at least, all positive (logs): otherwise a point. */
-    int interval = steps && nb >= 2 && nc >= 2 && all_positive(bs, nb) && all_positive(cs, nc);
-    if (interval) {
-        if (mcpp_stats_hl_ratio_interval(bs, nb, cs, nc, confidence, &out->interval_low,
-                                         &out->interval_high) != 0) {
-            free(sorted);
-            return mcpp_error_nomem();
-        }
-        out->method = METHOD_HL;
-        out->point_comparison = 0;
-    } else {
-        out->interval_low = out->interval_high = out->rel_delta;
-        out->method = METHOD_POINT;
-        out->point_comparison = 1;
+    out->p_threshold = (1 - confidence) / 2;
+    out->tests = 1;
+    out->noise_floor = p->noise.noise_floor;
+    if (base->unloggable || cand->unloggable || !base->n_runs || !cand->n_runs) {
+        /* Values with no log scale: the plain ratio of the stated medians. */
+        double b = median_of_samples(base->stated, base->n_stated), c = median_of_samples(cand->stated, cand->n_stated);
+        out->base_median = b;
+        out->cand_median = c;
+        out->n_base = base->n_stated;
+        out->n_cand = cand->n_stated;
+        out->rel_delta = b != 0 ? c / b - 1 : NAN;
+        point_result(out);
+        return MCPP_OK;
     }
-    free(sorted);
+    run_summary rb, rc, rh = {0, 0, 0, 0};
+    summarise_runs(&rb, base->runs, base->n_runs, p->run_aggregate);
+    summarise_runs(&rc, cand->runs, cand->n_runs, p->run_aggregate);
+    if (history && history->n_runs >= 2) summarise_runs(&rh, history->runs, history->n_runs, MCPP_AGGREGATE_GEOMETRIC_MEAN);
+    out->n_base = base->n_runs;
+    out->n_cand = cand->n_runs;
+    out->history_runs = rh.df > 0 ? history->n_runs : 0;
+    double d = rc.center - rb.center;
+    out->base_median = exp(rb.center);
+    out->cand_median = exp(rc.center);
+    out->rel_delta = exp(d) - 1;
+    /* The run-to-run variance pools every source at hand; the policy's
+     * declared figure weighs as run_to_run_df degrees of freedom. */
+    double prior_df = p->noise.run_to_run > 0 ? p->noise.run_to_run_df : 0;
+    double runs_df = rb.df + rc.df, df = prior_df + runs_df + rh.df;
+    out->noise_source = source_name(runs_df > 0, rh.df > 0, prior_df > 0);
+    if (!(df > 0)) {
+        point_result(out);
+        return MCPP_OK;
+    }
+    double var = (prior_df * p->noise.run_to_run * p->noise.run_to_run + rb.ss + rc.ss + rh.ss) / df;
+    double se2 = var * (1 / rb.n_eff + 1 / rc.n_eff);
+    /* Only a declared figure lacks the within-run noise that observed runs carry. */
+    if (runs_df + rh.df == 0)
+        se2 += base->within_var / ((double)base->n_runs * (double)base->n_runs) +
+               cand->within_var / ((double)cand->n_runs * (double)cand->n_runs);
+    out->run_sd = sqrt(var);
+    out->df = df;
+    out->method = p->run_aggregate == MCPP_AGGREGATE_OLYMPIC_MEAN ? METHOD_T_OLYMPIC : METHOD_T;
+    set_interval(out, d, sqrt(se2));
     return MCPP_OK;
+}
+
+/* "3+3 runs, run-to-run 4.1% (df 24: runs+policy)" and, for a gate over
+ * several tests, how the threshold was adjusted: what the verdict rests on. */
+static void put_noise(mcpp_strbuf *b, const mcpp_metric_result *m)
+{
+    mcpp_sb_printf(b, "%zu+%zu runs", m->n_base, m->n_cand);
+    if (m->history_runs) mcpp_sb_printf(b, ", %zu earlier runs of the lane", m->history_runs);
+    mcpp_sb_printf(b, "; run-to-run %.1f%% (%s, df %.0f)", m->run_sd * 100, m->noise_source, m->df);
+}
+
+static void put_test(mcpp_strbuf *b, const mcpp_metric_result *m)
+{
+    mcpp_sb_printf(b, "p = %.2g %s %.2g", m->p_value, m->p_value <= m->p_threshold ? "<=" : ">", m->p_threshold);
+    if (m->tests > 1) mcpp_sb_printf(b, ", Benjamini-Hochberg over %zu tests", m->tests);
 }
 
 mcpp_gate_outcome mcpp_metric_gate(const mcpp_metric_result *m, const mcpp_policy *p, double allowance,
@@ -337,50 +468,42 @@ mcpp_gate_outcome mcpp_metric_gate(const mcpp_metric_result *m, const mcpp_polic
     }
     /* The sign convention of metric_change.h: u > 0 is better. */
     double u = mcpp_metric_improvement(m->rel_delta, m->higher_is_better);
-    double lo, best; /* best: the end of the interval most favourable to the candidate */
-    mcpp_metric_improvement_interval(m, &lo, &best);
     const char *dir = m->higher_is_better ? "higher is better" : "lower is better";
-    mcpp_gate_outcome outcome;
     if (m->point_comparison && !p->allow_point_comparisons) {
         mcpp_sb_puts(reason, "point comparison (");
         mcpp_sb_change_words(reason, u);
         mcpp_sb_printf(reason,
-                       " on %s): a side has a single value and no step samples, so "
-                       "no change can be established; policy '%s' does not allow point comparisons",
+                       " on %s): one run a side and no run-to-run noise source (several runs, a store "
+                       "history or the policy's noise.run_to_run), so no change can be established; "
+                       "policy '%s' does not allow point comparisons",
                        m->metric, p->name);
         return MCPP_GATE_UNDETERMINED;
     }
-    if (best < -allowance) {
-        outcome = MCPP_GATE_FAILED;
-        mcpp_sb_change_words(reason, u);
-        mcpp_sb_printf(reason, " on %s (%s): ", m->metric, dir);
-        if (m->point_comparison) {
-            mcpp_sb_printf(reason, "beyond the %.1f%% allowance", allowance * 100);
-        } else {
-            mcpp_sb_printf(reason, "established, even the favourable end of the %.0f%% interval (",
-                           m->confidence * 100);
-            mcpp_sb_change_words(reason, best);
-            mcpp_sb_printf(reason, ") is beyond the %.1f%% allowance", allowance * 100);
-        }
-    } else {
-        outcome = MCPP_GATE_PASSED;
-        if (fabs(u) < m->noise_floor) mcpp_sb_puts(reason, "within noise: ");
-        mcpp_sb_change_words(reason, u);
-        mcpp_sb_printf(reason, " on %s (%s)", m->metric, dir);
-        if (fabs(u) < m->noise_floor)
-            mcpp_sb_printf(reason, ", noise floor %.1f%%", m->noise_floor * 100);
-        else if (u < 0)
-            mcpp_sb_printf(reason, ", not established beyond the %.1f%% allowance", allowance * 100);
-        if (!m->point_comparison) {
-            mcpp_sb_printf(reason, " (%.0f%% interval: ", m->confidence * 100);
-            mcpp_sb_change_words(reason, lo);
-            mcpp_sb_puts(reason, " .. ");
-            mcpp_sb_change_words(reason, best);
-            mcpp_sb_putc(reason, ')');
-        }
+    int beyond = u < -allowance;
+    int established = m->point_comparison ? beyond : m->p_value <= m->p_threshold;
+    mcpp_gate_outcome outcome = established && beyond ? MCPP_GATE_FAILED : MCPP_GATE_PASSED;
+    if (outcome == MCPP_GATE_PASSED && fabs(u) < m->noise_floor) mcpp_sb_puts(reason, "within noise: ");
+    mcpp_sb_change_words(reason, u);
+    mcpp_sb_printf(reason, " on %s (%s)", m->metric, dir);
+    if (m->point_comparison) {
+        mcpp_sb_printf(reason, beyond ? ": beyond the %.1f%% allowance" : ": within the %.1f%% allowance",
+                       allowance * 100);
+        mcpp_sb_puts(reason, " [point comparison: one run a side, no noise source]");
+        return outcome;
     }
-    if (m->point_comparison)
-        mcpp_sb_puts(reason, " [point comparison: no step samples on at least one side]");
+    if (outcome == MCPP_GATE_FAILED)
+        mcpp_sb_printf(reason, ": a regression established and beyond the %.1f%% allowance", allowance * 100);
+    else if (u < 0 && !established)
+        mcpp_sb_puts(reason, ": no regression established");
+    else if (u < 0)
+        mcpp_sb_printf(reason, ": established but within the %.1f%% allowance", allowance * 100);
+    mcpp_sb_printf(reason, " (%.0f%% interval ", m->confidence * 100);
+    mcpp_sb_interval_words(reason, m);
+    mcpp_sb_puts(reason, "; ");
+    put_test(reason, m);
+    mcpp_sb_puts(reason, "; ");
+    put_noise(reason, m);
+    mcpp_sb_putc(reason, ')');
     return outcome;
 }
 
@@ -417,7 +540,23 @@ void mcpp_metric_render_json(mcpp_strbuf *b, const mcpp_metric_result *m)
     mcpp_sb_json_number(b, m->noise_floor);
     mcpp_sb_puts(b, ", \"method\": ");
     mcpp_sb_json_string(b, m->method);
-    mcpp_sb_printf(b, ", \"point_comparison\": %s}", m->point_comparison ? "true" : "false");
+    mcpp_sb_printf(b, ", \"point_comparison\": %s, \"noise\": {\"source\": ", m->point_comparison ? "true" : "false");
+    mcpp_sb_json_string(b, m->noise_source ? m->noise_source : "none");
+    mcpp_sb_printf(b, ", \"runs_base\": %zu, \"runs_cand\": %zu, \"history_runs\": %zu, \"run_sd\": ", m->n_base,
+                   m->n_cand, m->history_runs);
+    mcpp_sb_json_number(b, m->run_sd);
+    mcpp_sb_puts(b, ", \"df\": ");
+    mcpp_sb_json_number(b, isinf(m->df) ? -1 : m->df);
+    mcpp_sb_puts(b, "}, \"p_value\": ");
+    mcpp_sb_json_number(b, m->p_value);
+    mcpp_sb_puts(b, ", \"p_threshold\": ");
+    mcpp_sb_json_number(b, m->p_threshold);
+    mcpp_sb_printf(b, ", \"tests\": %zu}", m->tests);
+}
+
+static const char *center_name(const mcpp_metric_result *m, size_t n)
+{
+    return n == 1 ? "value" : m->method == METHOD_T_OLYMPIC && n >= 3 ? "olympic mean" : "geometric mean";
 }
 
 void mcpp_metric_render_text(mcpp_strbuf *b, const mcpp_metric_result *m, const char *indent)
@@ -430,16 +569,26 @@ void mcpp_metric_render_text(mcpp_strbuf *b, const mcpp_metric_result *m, const 
         mcpp_sb_puts(b, ", ");
     }
     mcpp_sb_printf(b, "%s)\n", m->higher_is_better ? "higher is better" : "lower is better");
-    mcpp_sb_printf(b, "%sbase        %.6g (median of %zu)\n", indent, m->base_median, m->n_base);
-    mcpp_sb_printf(b, "%scandidate   %.6g (median of %zu)\n", indent, m->cand_median, m->n_cand);
+    mcpp_sb_printf(b, "%sbase        %.6g (%s of %zu run%s)\n", indent, m->base_median, center_name(m, m->n_base),
+                   m->n_base, m->n_base == 1 ? "" : "s");
+    mcpp_sb_printf(b, "%scandidate   %.6g (%s of %zu run%s)\n", indent, m->cand_median, center_name(m, m->n_cand),
+                   m->n_cand, m->n_cand == 1 ? "" : "s");
     mcpp_sb_printf(b, "%schange      ", indent);
     mcpp_sb_change_words(b, mcpp_metric_improvement(m->rel_delta, m->higher_is_better));
+    mcpp_sb_puts(b, " (");
+    mcpp_sb_signed_change(b, m->rel_delta);
+    mcpp_sb_putc(b, ')');
     if (m->point_comparison) {
         mcpp_sb_puts(b, " (point comparison: no interval)\n");
     } else {
-        mcpp_sb_printf(b, "  [%.0f%% interval: ", m->confidence * 100);
+        mcpp_sb_printf(b, "  [%.0f%% interval ", m->confidence * 100);
         mcpp_sb_interval_words(b, m);
         mcpp_sb_puts(b, "]\n");
+        mcpp_sb_printf(b, "%stest        ", indent);
+        put_test(b, m);
+        mcpp_sb_printf(b, "\n%snoise       ", indent);
+        put_noise(b, m);
+        mcpp_sb_putc(b, '\n');
     }
     mcpp_sb_printf(b, "%snoise floor %.2f%%   method: %s\n", indent, m->noise_floor * 100, m->method);
 }

@@ -2,11 +2,13 @@
  * gate.c — the pre-merge gate over many pairs: each candidate against the
  * pooled values of every baseline it is comparable with, one summary.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/gate_internal.h"
+#include "analysis/stats_internal.h"
 #include "util/error_internal.h"
 #include "util/hash.h"
 #include "util/struct_version.h"
@@ -70,21 +72,31 @@ static char *dup_or_null(const char *s, int *failed)
     return d;
 }
 
-/* Decides one metric over the pooled baselines: compared (passed, failed or
- * undetermined with the metric's reason), skipped when absent on both sides,
- * undetermined when absent on one side or when the sides disagree on unit or
- * direction (or with the policy's stated direction). */
+/* Compares one metric over the pooled baselines (the decision waits for the
+ * gate's multiplicity control: decide_metric): a result, or undetermined
+ * when absent on one side or when the sides disagree on unit or direction
+ * (or with the policy's stated direction), skipped when absent on both.
+ * `history` (n_history receipts, may be 0) are earlier runs of the lane. */
 static int gate_metric(gate_metric_entry *g, const mcpp_policy *p, const mcpp_gate_metric_spec *spec,
-                       const mcpp_receipt *const *pool, size_t n_pool, const mcpp_receipt *cand)
+                       const mcpp_receipt *const *pool, size_t n_pool, const mcpp_receipt *cand,
+                       const mcpp_receipt *const *history, size_t n_history)
 {
-    mcpp_metric_side sb, sc;
+    mcpp_metric_side sb, sc, sh;
     memset(&sb, 0, sizeof sb);
     memset(&sc, 0, sizeof sc);
+    memset(&sh, 0, sizeof sh);
     mcpp_strbuf reason;
     mcpp_sb_init_heap(&reason, 256);
     int rc = MCPP_OK, failed = 0;
     for (size_t i = 0; i < n_pool; i++) {
         int added = mcpp_metric_side_add(&sb, p, &spec->ref, pool[i]);
+        if (added < 0) {
+            rc = added;
+            goto done;
+        }
+    }
+    for (size_t i = 0; i < n_history; i++) {
+        int added = mcpp_metric_side_add(&sh, p, &spec->ref, history[i]);
         if (added < 0) {
             rc = added;
             goto done;
@@ -97,6 +109,8 @@ static int gate_metric(gate_metric_entry *g, const mcpp_policy *p, const mcpp_ga
     }
     g->outcome = MCPP_GATE_UNDETERMINED;
     g->code = !hc ? "metric_absent_on_candidate" : sb.receipts == 0 ? "metric_absent_on_baselines" : "metric_mismatch";
+    g->allowance = spec->max_regression;
+    const char *what;
     if (!hc && sb.receipts == 0) {
         g->skipped = 1;
         mcpp_sb_printf(&reason, "%s is absent on the candidate and on all %zu comparable baselines: skipped",
@@ -111,13 +125,11 @@ static int gate_metric(gate_metric_entry *g, const mcpp_policy *p, const mcpp_ga
                            sb.ident.name, spec->direction ? "higher" : "lower",
                            sb.ident.higher_is_better ? "higher" : "lower");
         } else {
-            if ((rc = mcpp_metric_compare(&g->result, p, spec->confidence, &sb, &sc)) != 0) goto done;
+            /* History of another metric, unit or direction says nothing of this one. */
+            int use_history = sh.receipts && !sh.conflict && mcpp_metric_ident_same(&sh.ident, &sb.ident, &what);
+            if ((rc = mcpp_metric_compare(&g->result, p, spec->confidence, &sb, &sc, use_history ? &sh : NULL)) != 0)
+                goto done;
             g->has_result = 1;
-            g->outcome = mcpp_metric_gate(&g->result, p, spec->max_regression, &reason);
-            g->code = g->outcome == MCPP_GATE_PASSED   ? "passed"
-                      : g->outcome == MCPP_GATE_FAILED ? "regression"
-                      : g->result.point_comparison && !p->allow_point_comparisons ? "point_comparison_not_allowed"
-                                                                                   : "base_median_zero";
             g->result_name = dup_or_null(g->result.metric, &failed);
             g->result_unit = dup_or_null(g->result.unit, &failed);
             g->result.metric = g->result_name;
@@ -135,7 +147,27 @@ done:
     mcpp_sb_free(&reason);
     mcpp_metric_side_free(&sb);
     mcpp_metric_side_free(&sc);
+    mcpp_metric_side_free(&sh);
     return rc;
+}
+
+/* The decision on a compared metric, once its threshold is known. */
+static int decide_metric(gate_metric_entry *g, const mcpp_policy *p)
+{
+    mcpp_strbuf reason;
+    mcpp_sb_init_heap(&reason, 256);
+    g->outcome = mcpp_metric_gate(&g->result, p, g->allowance, &reason);
+    g->code = g->outcome == MCPP_GATE_PASSED   ? "passed"
+              : g->outcome == MCPP_GATE_FAILED ? "regression"
+              : g->result.point_comparison && !p->allow_point_comparisons ? "point_comparison_not_allowed"
+                                                                           : "base_median_zero";
+    if (reason.failed) {
+        mcpp_sb_free(&reason);
+        return mcpp_error_nomem();
+    }
+    free(g->reason);
+    g->reason = reason.data;
+    return MCPP_OK;
 }
 
 /* The candidate's outcome from its metrics': a breach of any fails it; else
@@ -174,16 +206,71 @@ static const char *entry_reason_code(const gate_entry *e)
     return "metric_absent_on_both";
 }
 
-/* Decides one candidate; writes its outcome, reason and metrics. `dropped`
- * (NULL: none) adds baselines left out upstream to the verdict tally. */
+/* The earlier runs of the candidate's lane among `history`: comparable (or
+ * qualified) with it, and neither the candidate nor a pooled baseline. */
+static int pick_history(const mcpp_receipt ***out, size_t *n_out, const mcpp_policy *p,
+                        const mcpp_receipt *const *history, size_t nh, const mcpp_receipt *cand, const id_set *pooled)
+{
+    *out = NULL;
+    *n_out = 0;
+    if (!nh) return MCPP_OK;
+    const mcpp_receipt **picked = malloc(nh * sizeof *picked);
+    if (!picked) return mcpp_error_nomem();
+    const char *cand_id = mcpp_receipt_id(cand);
+    id_set seen = {NULL, 0, 0};
+    int rc = MCPP_OK;
+    for (size_t i = 0; i < nh; i++) {
+        const char *id = mcpp_receipt_id(history[i]);
+        if (id && ((cand_id && strcmp(id, cand_id) == 0) || id_set_contains(pooled, id) || id_set_contains(&seen, id)))
+            continue;
+        mcpp_verdict v;
+        if ((rc = mcpp_compare_verdict(&v, p, history[i], cand)) != 0) break;
+        if (v != MCPP_VERDICT_COMPARABLE && v != MCPP_VERDICT_QUALIFIED) continue;
+        if (id && id_set_add(&seen, id) != 0) {
+            rc = mcpp_error_nomem();
+            break;
+        }
+        picked[(*n_out)++] = history[i];
+    }
+    free(seen.slots);
+    if (rc) {
+        free(picked);
+        *n_out = 0;
+        return rc;
+    }
+    *out = picked;
+    return MCPP_OK;
+}
+
+/* The candidate's outcome, reason line and reason code from its decided metrics. */
+static int finish_one(gate_entry *e)
+{
+    mcpp_strbuf reason;
+    mcpp_sb_init_heap(&reason, 256);
+    combine_metrics(e, &reason);
+    e->why.reason_code = entry_reason_code(e);
+    if (reason.failed) {
+        mcpp_sb_free(&reason);
+        return mcpp_error_nomem();
+    }
+    e->reason = reason.data;
+    return MCPP_OK;
+}
+
+/* Pools one candidate's baselines and compares its metrics (decided later,
+ * in decide_all). A candidate with no comparable baseline gets its outcome
+ * and reason here. `dropped` (NULL: none) adds baselines left out upstream
+ * to the verdict tally. */
 static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *const *baselines, size_t nb,
-                    const mcpp_receipt *cand, const size_t *dropped)
+                    const mcpp_receipt *cand, const size_t *dropped, const mcpp_receipt *const *history, size_t nh)
 {
     size_t by_verdict[4] = {0, 0, 0, 0};
     int rc = MCPP_OK;
     mcpp_strbuf reason;
     mcpp_sb_init_heap(&reason, 256);
     const mcpp_receipt **pool = malloc((nb ? nb : 1) * sizeof *pool);
+    const mcpp_receipt **lane_history = NULL;
+    size_t n_history = 0;
     /* Ids already pooled: one run loaded twice (JSON and YAML copies) counts
      * once, and a receipt is never its own baseline. */
     id_set pooled = {NULL, 0, 0};
@@ -220,7 +307,14 @@ static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *con
                             by_verdict[MCPP_VERDICT_NOT_COMPARABLE], by_verdict[MCPP_VERDICT_INSUFFICIENT]);
         mcpp_gate_explain_blockers(&e->why, &reason);
         e->why.reason_code = "no_comparable_baseline";
+        if (reason.failed) {
+            rc = mcpp_error_nomem();
+            goto done;
+        }
+        e->reason = reason.data;
+        reason.data = NULL;
     } else {
+        if ((rc = pick_history(&lane_history, &n_history, p, history, nh, cand, &pooled)) != 0) goto done;
         mcpp_gate_metric_spec single;
         const mcpp_gate_metric_spec *specs;
         size_t n_specs = mcpp_policy_gate_metrics(p, &specs, &single);
@@ -230,23 +324,96 @@ static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *con
         }
         for (size_t k = 0; k < n_specs; k++) {
             e->n_metrics = k + 1; /* freed with the report, whatever happens below */
-            if ((rc = gate_metric(&e->metrics[k], p, &specs[k], pool, e->baselines, cand)) != 0) goto done;
+            if ((rc = gate_metric(&e->metrics[k], p, &specs[k], pool, e->baselines, cand, lane_history, n_history)) != 0)
+                goto done;
         }
-        combine_metrics(e, &reason);
-        e->why.reason_code = entry_reason_code(e);
     }
-    if (reason.failed) {
-        rc = mcpp_error_nomem();
-        goto done;
-    }
-    e->reason = reason.data;
-    reason.data = NULL;
 done:
     free(pool);
+    free(lane_history);
     free(pooled.slots);
     mcpp_sb_free(&reason);
     return rc;
 }
+
+/* Below this many tests the spread of their changes says too little about
+ * the machine's run-to-run noise to be a floor. */
+#define SUITE_MIN_TESTS 8
+
+/* The run-to-run standard deviation the gate's own tests show: each test's
+ * log change scaled to one run (divided by sqrt(1/nb + 1/nc)), and their
+ * spread as 1.4826 median absolute deviations about their median. The MAD
+ * ignores the few benchmarks that really changed; the median keeps a shift
+ * common to all of them (a real regression of everything) a change, not
+ * noise. `scratch` holds 2m doubles. */
+static double suite_run_sd(mcpp_gate_report *r, size_t m, double *scratch)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->n; i++)
+        for (size_t k = 0; k < r->entries[i].n_metrics; k++) {
+            const mcpp_metric_result *res = &r->entries[i].metrics[k].result;
+            if (!r->entries[i].metrics[k].has_result || res->point_comparison) continue;
+            scratch[n++] = log1p(res->rel_delta) / sqrt(1 / (double)res->n_base + 1 / (double)res->n_cand);
+        }
+    if (n != m || n < SUITE_MIN_TESTS) return 0;
+    mcpp_sort_doubles(scratch, n);
+    double med = mcpp_quantile_sorted(scratch, n, 0.5);
+    for (size_t i = 0; i < n; i++) scratch[n + i] = fabs(scratch[i] - med);
+    mcpp_sort_doubles(scratch + n, n);
+    return 1.4826 * mcpp_quantile_sorted(scratch + n, n, 0.5);
+}
+
+/* Multiplicity control over every metric test of the gate: first the suite
+ * floor on each test's run-to-run noise (suite_run_sd), then one
+ * Benjamini–Hochberg cutoff at q = (1 - confidence) / 2 (one-sided, as each
+ * single test), so that on an unchanged merge the gate fails with at most
+ * that probability however many benchmarks it covers. Then each compared
+ * metric is decided against the cutoff, and each candidate from its metrics. */
+static int decide_all(mcpp_gate_report *r, const mcpp_policy *p)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < r->n; i++)
+        for (size_t k = 0; k < r->entries[i].n_metrics; k++)
+            m += r->entries[i].metrics[k].has_result && !r->entries[i].metrics[k].result.point_comparison;
+    double *pv = malloc((2 * m + 1) * sizeof *pv);
+    if (!pv) return mcpp_error_nomem();
+    double floor_sd = suite_run_sd(r, m, pv);
+    r->suite_run_sd = floor_sd;
+    for (size_t i = 0; i < r->n && floor_sd > 0; i++)
+        for (size_t k = 0; k < r->entries[i].n_metrics; k++)
+            if (r->entries[i].metrics[k].has_result) mcpp_metric_raise_noise(&r->entries[i].metrics[k].result, floor_sd);
+    size_t j = 0;
+    for (size_t i = 0; i < r->n; i++)
+        for (size_t k = 0; k < r->entries[i].n_metrics; k++) {
+            const gate_metric_entry *g = &r->entries[i].metrics[k];
+            if (g->has_result && !g->result.point_comparison) pv[j++] = g->result.p_value;
+        }
+    double q = (1 - p->gate.confidence) / 2, cutoff = m > 1 ? mcpp_stats_bh_cutoff(pv, m, q, pv + m) : q;
+    /* Before any discovery the least p that would be one is q/m: the level to report. */
+    double threshold = cutoff >= 0 ? cutoff : m ? q / (double)m : q;
+    free(pv);
+    r->tests = m;
+    r->fdr_q = q;
+    int rc = MCPP_OK;
+    for (size_t i = 0; i < r->n && rc == MCPP_OK; i++) {
+        gate_entry *e = &r->entries[i];
+        for (size_t k = 0; k < e->n_metrics && rc == MCPP_OK; k++) {
+            gate_metric_entry *g = &e->metrics[k];
+            if (!g->has_result) continue;
+            if (!g->result.point_comparison && m > 1) {
+                g->result.p_threshold = threshold;
+                g->result.tests = m;
+            }
+            rc = decide_metric(g, p);
+        }
+        if (rc == MCPP_OK && e->n_metrics) rc = finish_one(e);
+    }
+    return rc;
+}
+
+static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcpp_receipt *const *baselines,
+                    size_t nb, const mcpp_receipt *const *candidates, size_t nc, const size_t *dropped,
+                    const mcpp_receipt *const *history, size_t nh);
 
 /* The gate metrics as the policy names them, joined by ", " (for headings). */
 static int gate_metric_names(char **out, const mcpp_policy *p)
@@ -266,27 +433,44 @@ static int gate_metric_names(char **out, const mcpp_policy *p)
 int mcpp_gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcpp_receipt *const *baselines,
                   size_t nb, const mcpp_receipt *const *candidates, size_t nc)
 {
-    return mcpp_gate_run_filtered(out, policy, baselines, nb, candidates, nc, NULL);
+    return gate_run(out, policy, baselines, nb, candidates, nc, NULL, NULL, 0);
 }
 
 int mcpp_gate_run_receipts(mcpp_gate_report **out, const mcpp_policy *policy, mcpp_receipt *const *baselines,
                            size_t nb, mcpp_receipt *const *candidates, size_t nc)
 {
     /* adding const below the first level is safe; C only refuses to do it implicitly */
-    return mcpp_gate_run_filtered(out, policy, (const mcpp_receipt *const *)baselines, nb,
-                                  (const mcpp_receipt *const *)candidates, nc, NULL);
+    return gate_run(out, policy, (const mcpp_receipt *const *)baselines, nb, (const mcpp_receipt *const *)candidates,
+                    nc, NULL, NULL, 0);
 }
 
 int mcpp_gate_run_filtered(mcpp_gate_report **out, const mcpp_policy *policy, const mcpp_receipt *const *baselines,
                            size_t nb, const mcpp_receipt *const *candidates, size_t nc, const size_t *dropped)
 {
+    return gate_run(out, policy, baselines, nb, candidates, nc, dropped, NULL, 0);
+}
+
+int mcpp_gate_run_with_history(mcpp_gate_report **out, const mcpp_policy *policy,
+                               const mcpp_receipt *const *baselines, size_t nb,
+                               const mcpp_receipt *const *candidates, size_t nc,
+                               const mcpp_receipt *const *history, size_t nh)
+{
+    return gate_run(out, policy, baselines, nb, candidates, nc, NULL, history, nh);
+}
+
+static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcpp_receipt *const *baselines,
+                    size_t nb, const mcpp_receipt *const *candidates, size_t nc, const size_t *dropped,
+                    const mcpp_receipt *const *history, size_t nh)
+{
     MCPP_CHECK_ARG(out, "mcpp_gate_run: NULL out");
     *out = NULL;
-    MCPP_CHECK_ARG((!nb || baselines) && (!nc || candidates), "mcpp_gate_run: NULL receipt array");
+    MCPP_CHECK_ARG((!nb || baselines) && (!nc || candidates) && (!nh || history), "mcpp_gate_run: NULL receipt array");
     for (size_t i = 0; i < nb; i++)
         MCPP_CHECK_ARG(baselines[i], "baseline %zu is NULL", i);
     for (size_t i = 0; i < nc; i++)
         MCPP_CHECK_ARG(candidates[i], "candidate %zu is NULL", i);
+    for (size_t i = 0; i < nh; i++)
+        MCPP_CHECK_ARG(history[i], "history receipt %zu is NULL", i);
     const mcpp_policy *p = mcpp_policy_or_default(policy);
     if (!p) return MCPP_ENOMEM;
     mcpp_gate_report *r = calloc(1, sizeof *r);
@@ -294,11 +478,9 @@ int mcpp_gate_run_filtered(mcpp_gate_report **out, const mcpp_policy *policy, co
     int rc = MCPP_OK;
     r->entries = calloc(nc ? nc : 1, sizeof *r->entries);
     if (!r->entries || (rc = gate_metric_names(&r->metric_name, p)) != 0) {
-        rc = rc ? rc : mcpp_error_nomem();
         rc = mcpp_error_nomem();
         goto fail;
     }
-    size_t failed = 0, undetermined = 0;
     for (size_t i = 0; i < nc; i++) {
         gate_entry *e = &r->entries[i];
         r->n = i + 1;
@@ -308,10 +490,14 @@ int mcpp_gate_run_filtered(mcpp_gate_report **out, const mcpp_policy *policy, co
             goto fail;
         }
         if ((rc = mcpp_gate_explain_candidate(&e->why, p, candidates[i])) != 0) goto fail;
-        if ((rc = gate_one(e, p, baselines, nb, candidates[i], dropped ? dropped + 2 * i : NULL)) != 0)
+        if ((rc = gate_one(e, p, baselines, nb, candidates[i], dropped ? dropped + 2 * i : NULL, history, nh)) != 0)
             goto fail;
-        if (e->outcome == MCPP_GATE_FAILED) failed++;
-        else if (e->outcome == MCPP_GATE_UNDETERMINED) undetermined++;
+    }
+    if ((rc = decide_all(r, p)) != 0) goto fail;
+    size_t failed = 0, undetermined = 0;
+    for (size_t i = 0; i < nc; i++) {
+        failed += r->entries[i].outcome == MCPP_GATE_FAILED;
+        undetermined += r->entries[i].outcome == MCPP_GATE_UNDETERMINED;
     }
     if ((rc = mcpp_gate_explain_display_labels(r->entries, nc, p, candidates)) != 0) goto fail;
     mcpp_strbuf reason;
@@ -342,6 +528,12 @@ int mcpp_gate_run_filtered(mcpp_gate_report **out, const mcpp_policy *policy, co
         else
             mcpp_sb_printf(&reason, "all %zu candidate%s comparable, no regression beyond %.1f%% established", nc,
                            nc == 1 ? "" : "s", p->gate.max_regression * 100);
+    }
+    if (r->tests > 1) {
+        mcpp_sb_printf(&reason, " (%zu tests, Benjamini-Hochberg false discovery rate %.1f%%", r->tests,
+                       r->fdr_q * 100);
+        if (r->suite_run_sd > 0) mcpp_sb_printf(&reason, ", run-to-run at least %.1f%% as the suite shows", r->suite_run_sd * 100);
+        mcpp_sb_putc(&reason, ')');
     }
     if ((rc = mcpp_sb_finish(&reason, &r->reason)) != 0) goto fail;
     *out = r;

@@ -59,6 +59,7 @@ typedef struct gate_metric_entry {
     mcpp_metric_result result; /* result.metric / .unit point at result_name / result_unit */
     char *result_name, *result_unit;
     const char *code; /* static: the reason code when undetermined (see gate.c) */
+    double allowance; /* the metric's max_regression */
 } gate_metric_entry;
 
 typedef struct gate_entry {
@@ -92,6 +93,9 @@ struct mcpp_gate_report {
     char *metric_name; /* the gate metric(s) as the policy names them, joined by ", " */
     gate_input_error *inputs;
     size_t n_inputs;
+    size_t tests;  /* metric tests under the multiplicity control */
+    double fdr_q;  /* its false discovery rate (one-sided, (1 - confidence) / 2) */
+    double suite_run_sd; /* the run-to-run floor its tests' spread showed; 0: too few tests */
 };
 
 /* ---- gate_explain.c ---------------------------------------------------------------- */

@@ -38,11 +38,17 @@ void mcpp_sb_change_words(mcpp_strbuf *b, double u)
     else mcpp_sb_printf(b, "%s by %.1f%%", mcpp_change_word(u), fabs(u) * 100);
 }
 
+void mcpp_sb_signed_change(mcpp_strbuf *b, double rel)
+{
+    if (!isfinite(rel)) mcpp_sb_puts(b, "unknown");
+    else mcpp_sb_printf(b, "%+.1f%%", rel * 100 == 0 ? 0.0 : rel * 100);
+}
+
 void mcpp_sb_interval_words(mcpp_strbuf *b, const mcpp_metric_result *m)
 {
-    double lo, hi;
-    mcpp_metric_improvement_interval(m, &lo, &hi);
-    mcpp_sb_change_words(b, lo);
+    double lo = m->interval_low < m->interval_high ? m->interval_low : m->interval_high;
+    double hi = m->interval_low < m->interval_high ? m->interval_high : m->interval_low;
+    mcpp_sb_signed_change(b, lo);
     mcpp_sb_puts(b, " .. ");
-    mcpp_sb_change_words(b, hi);
+    mcpp_sb_signed_change(b, hi);
 }

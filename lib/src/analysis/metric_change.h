@@ -18,7 +18,10 @@ void mcpp_metric_improvement_interval(const mcpp_metric_result *m, double *low, 
 /* "better by 3.1%", "worse by 37.0%", "unchanged": the words every renderer
  * uses for an improvement u. */
 void mcpp_sb_change_words(mcpp_strbuf *b, double u);
-/* The interval in words: "worse by 1.0% .. better by 1.0%". */
+/* A raw relative change of the metric as a signed percentage: "+12.3%". */
+void mcpp_sb_signed_change(mcpp_strbuf *b, double rel);
+/* The interval of the raw change, low to high: "-16.7% .. -8.1%" (the
+ * metric itself moved by that much; its direction says which is better). */
 void mcpp_sb_interval_words(mcpp_strbuf *b, const mcpp_metric_result *m);
 /* "better", "worse" or "unchanged" (static). */
 const char *mcpp_change_word(double u);

@@ -1,6 +1,6 @@
 /*
- * stats.c — deterministic statistics for comparisons and lane headlines (see
- * stats_internal.h for what each function promises).
+ * stats.c — deterministic statistics for comparisons, the gate and lane
+ * headlines (see stats_internal.h for what each function promises).
  */
 #include <math.h>
 #include <stddef.h>
@@ -42,157 +42,6 @@ double mcpp_stats_normal_quantile(double p)
            (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
 }
 
-/* Evenly spaced order statistics of sorted values, at most `cap` of them, so
- * huge pooled inputs keep the pairwise work bounded. */
-static size_t thin(const double *sorted, size_t n, size_t cap, double *out)
-{
-    if (n <= cap) {
-        for (size_t i = 0; i < n; i++) out[i] = sorted[i];
-        return n;
-    }
-    for (size_t i = 0; i < cap; i++) out[i] = sorted[(size_t)((double)i * (double)(n - 1) / (double)(cap - 1))];
-    return cap;
-}
-
-/* The k-th smallest of v[0..n) (0-based), partially reordering v: Wirth's
- * selection (Hoare partitions around a median-of-three value of the range).
- * For values without NaN this is exactly what sorting and reading index k
- * gives, in linear expected time. */
-static double select_kth(double *v, size_t n, size_t k)
-{
-    ptrdiff_t l = 0, m = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
-    while (l < m) {
-        double a = v[l], b = v[l + (m - l) / 2], c = v[m];
-        double x = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
-        ptrdiff_t i = l, j = m;
-        do {
-            while (v[i] < x) i++;
-            while (x < v[j]) j--;
-            if (i <= j) {
-                double t = v[i];
-                v[i] = v[j];
-                v[j] = t;
-                i++;
-                j--;
-            }
-        } while (i <= j);
-        if (j < kk) l = i;
-        if (kk < i) m = j;
-    }
-    return v[kk];
-}
-
-static int all_finite(const double *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(v[i])) return 0;
-    return 1;
-}
-
-/* The differences d(i,j) = lc[j] - lb[i] of sorted logs grow with j and
- * shrink with i, so at least (j+1)(mb-i) of them are <= d(i,j): in the order
- * by value that puts those dominated ones first on ties, d(i,j) stands at
- * (j+1)(mb-i) - 1 or later. The k+1 first of that order all have
- * (j+1)(mb-i) <= k+1, so the k-th smallest of these "corner" differences is
- * the k-th smallest of all of them. corner_low writes them into out. */
-static size_t corner_low(double *out, const double *lb, size_t mb, const double *lc, size_t mc, size_t k)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < mb; i++) {
-        size_t w = (k + 1) / (mb - i);
-        if (w > mc) w = mc;
-        for (size_t j = 0; j < w; j++) out[n++] = lc[j] - lb[i];
-    }
-    return n;
-}
-
-/* Mirrored: at least (i+1)(mc-j) differences are >= d(i,j). */
-static size_t corner_high(double *out, const double *lb, size_t mb, const double *lc, size_t mc, size_t k)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < mb; i++) {
-        size_t w = (k + 1) / (i + 1);
-        if (w > mc) w = mc;
-        for (size_t j = mc - w; j < mc; j++) out[n++] = lc[j] - lb[i];
-    }
-    return n;
-}
-
-/* How many differences corner_low (and, by symmetry, corner_high) gives. */
-static size_t corner_count(size_t mb, size_t mc, size_t k)
-{
-    size_t n = 0;
-    for (size_t r = 1; r <= mb; r++) n += (k + 1) / r < mc ? (k + 1) / r : mc;
-    return n;
-}
-
-/* The cut-th smallest and cut-th largest of all nd differences, into *lo
- * and *hi. `work` holds nd doubles. Finite logs: selected, from the corners
- * when they are the smaller set. Otherwise sorted and read, so NaN and
- * infinities order exactly as they always did. */
-static void interval_ends(const double *lb, size_t mb, const double *lc, size_t mc, size_t cut, double *work,
-                          double *lo, double *hi)
-{
-    size_t nd = mb * mc, nk = corner_count(mb, mc, cut);
-    int finite = all_finite(lb, mb) && all_finite(lc, mc);
-    if (finite && 2 * nk < nd) {
-        size_t n = corner_low(work, lb, mb, lc, mc, cut);
-        *lo = select_kth(work, n, cut);
-        n = corner_high(work, lb, mb, lc, mc, cut);
-        *hi = select_kth(work, n, n - 1 - cut);
-        return;
-    }
-    size_t k = 0;
-    for (size_t i = 0; i < mb; i++)
-        for (size_t j = 0; j < mc; j++) work[k++] = lc[j] - lb[i];
-    if (!finite) {
-        mcpp_sort_doubles(work, nd);
-        *lo = work[cut];
-        *hi = work[nd - 1 - cut];
-        return;
-    }
-    *lo = select_kth(work, nd, cut);
-    /* work[cut+1..] now holds the values at or above *lo */
-    *hi = nd - 1 - cut == cut ? *lo : select_kth(work + cut + 1, nd - cut - 1, nd - 2 - 2 * cut);
-}
-
-int mcpp_stats_hl_ratio_interval(const double *base_sorted, size_t nb, const double *cand_sorted,
-                                 size_t nc, double confidence, double *low, double *high)
-{
-    const size_t cap = 2000; /* 2000 x 2000 = 4M differences at most */
-    size_t mb = nb < cap ? nb : cap, mc = nc < cap ? nc : cap;
-    double small[64 + 1024]; /* step windows are short: no allocation for them */
-    int on_stack = mb + mc <= 64 && mb * mc <= 1024;
-    double *lb = on_stack ? small : malloc((mb + mc) * sizeof *lb);
-    if (!lb) return -1;
-    double *lc = lb + mb;
-    mb = thin(base_sorted, nb, cap, lb);
-    mc = thin(cand_sorted, nc, cap, lc);
-    for (size_t i = 0; i < mb; i++) lb[i] = log(lb[i]);
-    for (size_t j = 0; j < mc; j++) lc[j] = log(lc[j]);
-    size_t nd = mb * mc;
-    double *work = on_stack ? small + 64 : malloc(nd * sizeof *work);
-    if (!work) {
-        free(lb);
-        return -1;
-    }
-    double z = mcpp_stats_normal_quantile(1 - (1 - confidence) / 2);
-    double sd = sqrt((double)mb * (double)mc * (double)(mb + mc + 1) / 12.0);
-    double ca = floor((double)nd / 2.0 - z * sd);
-    /* ca differences are cut from each end; never below zero, never past the middle. */
-    size_t cut = ca > 0 ? (size_t)ca : 0;
-    if (cut > (nd - 1) / 2) cut = (nd - 1) / 2;
-    double dlo, dhi;
-    interval_ends(lb, mb, lc, mc, cut, work, &dlo, &dhi);
-    *low = exp(dlo) - 1;
-    *high = exp(dhi) - 1;
-    if (!on_stack) {
-        free(work);
-        free(lb);
-    }
-    return 0;
-}
-
 void mcpp_stats_median_interval(const double *sorted, size_t n, double confidence, double *low,
                                 double *high, double *achieved)
 {
@@ -225,4 +74,82 @@ void mcpp_stats_median_interval(const double *sorted, size_t n, double confidenc
     *low = sorted[cut];
     *high = sorted[n - 1 - cut];
     *achieved = coverage < 0 ? 0 : coverage;
+}
+
+/* ---- Student's t and the false discovery rate ------------------------------------ */
+
+/* The continued fraction of the regularized incomplete beta function
+ * (modified Lentz), valid for x < (a+1)/(a+b+2); converges in a few dozen
+ * steps for the degrees of freedom a gate meets. */
+static double beta_fraction(double a, double b, double x)
+{
+    const double tiny = 1e-300, eps = 1e-15;
+    double c = 1, d = 1 - (a + b) * x / (a + 1);
+    d = 1 / (fabs(d) < tiny ? tiny : d);
+    double f = d;
+    for (int m = 1; m <= 400; m++) {
+        for (int odd = 0; odd < 2; odd++) {
+            double num = odd ? -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))
+                             : m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+            d = 1 + num * d;
+            d = 1 / (fabs(d) < tiny ? tiny : d);
+            c = 1 + num / c;
+            if (fabs(c) < tiny) c = tiny;
+            f *= c * d;
+            if (odd && fabs(c * d - 1) < eps) return f;
+        }
+    }
+    return f;
+}
+
+/* I_x(a, b), the regularized incomplete beta function. */
+static double incomplete_beta(double a, double b, double x)
+{
+    if (x <= 0) return 0;
+    if (x >= 1) return 1;
+    double front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+    if (x < (a + 1) / (a + b + 2)) return front * beta_fraction(a, b, x) / a;
+    return 1 - front * beta_fraction(b, a, 1 - x) / b;
+}
+
+double mcpp_stats_t_cdf(double t, double df)
+{
+    if (isnan(t) || !(df > 0)) return NAN;
+    if (isinf(df) || df > 1e7) return 0.5 * erfc(-t / sqrt(2.0));
+    double tail = 0.5 * incomplete_beta(df / 2, 0.5, df / (df + t * t)); /* P(T > |t|) */
+    return t < 0 ? tail : 1 - tail;
+}
+
+double mcpp_stats_t_quantile(double p, double df)
+{
+    if (!(p > 0 && p < 1) || !(df > 0)) return NAN;
+    if (isinf(df) || df > 1e7) return mcpp_stats_normal_quantile(p);
+    if (p < 0.5) return -mcpp_stats_t_quantile(1 - p, df);
+    /* Bisection on the CDF: monotone, and the bracket doubles until it holds p. */
+    double lo = 0, hi = 1;
+    while (mcpp_stats_t_cdf(hi, df) < p && hi < 1e300) hi *= 2;
+    for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (mcpp_stats_t_cdf(mid, df) < p) lo = mid;
+        else hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+static int cmp_p(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double mcpp_stats_bh_cutoff(const double *p, size_t m, double q, double *scratch)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m; i++)
+        if (!isnan(p[i])) scratch[n++] = p[i];
+    qsort(scratch, n, sizeof *scratch, cmp_p);
+    double cutoff = -1;
+    for (size_t k = 1; k <= n; k++)
+        if (scratch[k - 1] <= q * (double)k / (double)n) cutoff = scratch[k - 1];
+    return cutoff;
 }

@@ -1,7 +1,7 @@
 /*
- * stats_internal.h — the deterministic statistics behind comparisons and lane
- * headlines: sorting, quantiles, the Hodges–Lehmann shift with its
- * Mann–Whitney interval, and the order-statistic interval for a median.
+ * stats_internal.h — the deterministic statistics behind comparisons, the
+ * gate and lane headlines: sorting, quantiles, Student's t, the
+ * Benjamini–Hochberg cutoff, and the order-statistic interval for a median.
  * No randomness anywhere, so the same receipts always give the same numbers.
  */
 #ifndef MCPP_STATS_INTERNAL_H
@@ -20,17 +20,6 @@ double mcpp_stats_rel_spread_sorted(const double *sorted, size_t n);
 double mcpp_stats_normal_quantile(double p);
 
 /*
- * Hodges–Lehmann on log scale: the interval of log(cand) - log(base) from the
- * distribution-free Mann–Whitney construction at two-sided `confidence`
- * (normal approximation of U), written as ratio-minus-one into *low and *high.
- * All values must be > 0. Large inputs are thinned to evenly spaced order
- * statistics so at most ~4M pairwise differences are formed. Returns 0, or
- * -1 when out of memory.
- */
-int mcpp_stats_hl_ratio_interval(const double *base_sorted, size_t nb, const double *cand_sorted,
-                                 size_t nc, double confidence, double *low, double *high);
-
-/*
  * The distribution-free interval for the median of sorted values: the widest
  * symmetric pair of order statistics whose binomial coverage is at least
  * `confidence` (normal approximation above 1000 values). When even [min, max]
@@ -38,5 +27,20 @@ int mcpp_stats_hl_ratio_interval(const double *base_sorted, size_t nb, const dou
  */
 void mcpp_stats_median_interval(const double *sorted, size_t n, double confidence, double *low,
                                 double *high, double *achieved);
+
+/* Student's t distribution with `df` degrees of freedom (df > 1e7 or
+ * infinite: the standard normal). The CDF comes from the regularized
+ * incomplete beta function, the quantile from bisection on it; both are
+ * deterministic and accurate to ~1e-12, far beyond what a gate needs. */
+double mcpp_stats_t_cdf(double t, double df);
+double mcpp_stats_t_quantile(double p, double df);
+
+/*
+ * Benjamini–Hochberg over m p-values at false discovery rate q: the largest
+ * p_(k) with p_(k) <= q k / m' (m' the non-NaN p-values; NaN ones are not
+ * tests), or -1 when none qualifies. A test is a discovery exactly when its
+ * p <= the cutoff. `scratch` holds m doubles.
+ */
+double mcpp_stats_bh_cutoff(const double *p, size_t m, double q, double *scratch);
 
 #endif /* MCPP_STATS_INTERNAL_H */

@@ -449,8 +449,16 @@ const char *mcpp_policy_required_at(const mcpp_policy *policy, size_t index)
 int mcpp_policy_set_noise(mcpp_policy *policy, const mcpp_noise_settings *noise)
 {
     MCPP_CHECK_ARG(policy && noise, "mcpp_policy_set_noise: NULL argument");
-    if (mcpp_struct_version_check(noise->version, MCPP_NOISE_SETTINGS_VERSION, "mcpp_noise_settings") != MCPP_OK)
+    mcpp_noise_settings s = MCPP_NOISE_SETTINGS_INIT;
+    if (noise->version == 1) { /* the layout before the run-to-run fields: read no further */
+        s.max_rel_spread = noise->max_rel_spread;
+        s.min_runs = noise->min_runs;
+        s.noise_floor = noise->noise_floor;
+        noise = &s;
+    } else if (mcpp_struct_version_check(noise->version, MCPP_NOISE_SETTINGS_VERSION, "mcpp_noise_settings") !=
+               MCPP_OK) {
         return MCPP_EARG;
+    }
     if (!isfinite(noise->max_rel_spread) || noise->max_rel_spread < 0)
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "noise.max_rel_spread", 0, 0,
                               "must be a finite number >= 0");
@@ -459,6 +467,12 @@ int mcpp_policy_set_noise(mcpp_policy *policy, const mcpp_noise_settings *noise)
     if (!isfinite(noise->noise_floor) || noise->noise_floor < 0)
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "noise.noise_floor", 0, 0,
                               "must be a finite number >= 0");
+    if (!isfinite(noise->run_to_run) || noise->run_to_run < 0 || noise->run_to_run > 5)
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "noise.run_to_run", 0, 0,
+                             "must be a finite number from 0 to 5 (a standard deviation of log values)");
+    if (!isfinite(noise->run_to_run_df) || noise->run_to_run_df < 0 || noise->run_to_run_df > 1e6)
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "noise.run_to_run_df", 0, 0,
+                             "must be a finite number from 0 to 10^6");
     mcpp_policy_view_drop(policy);
     policy->noise = *noise;
     return MCPP_OK;
@@ -524,6 +538,21 @@ int mcpp_policy_set_allow_point_comparisons(mcpp_policy *policy, int allow)
     mcpp_policy_view_drop(policy);
     policy->allow_point_comparisons = allow != 0;
     return MCPP_OK;
+}
+
+int mcpp_policy_set_run_aggregate(mcpp_policy *policy, mcpp_run_aggregate aggregate)
+{
+    MCPP_CHECK_ARG(policy, "mcpp_policy_set_run_aggregate: NULL policy");
+    MCPP_CHECK_ARG(aggregate == MCPP_AGGREGATE_GEOMETRIC_MEAN || aggregate == MCPP_AGGREGATE_OLYMPIC_MEAN,
+                   "mcpp_policy_set_run_aggregate: unknown aggregate %d", (int)aggregate);
+    mcpp_policy_view_drop(policy);
+    policy->run_aggregate = aggregate;
+    return MCPP_OK;
+}
+
+mcpp_run_aggregate mcpp_policy_run_aggregate(const mcpp_policy *policy)
+{
+    return policy ? policy->run_aggregate : MCPP_AGGREGATE_GEOMETRIC_MEAN;
 }
 
 int mcpp_policy_allow_point_comparisons(const mcpp_policy *policy)

@@ -110,6 +110,7 @@ struct mcpp_policy {
     size_t n_gate_metrics;
     int adjacency_width;
     int allow_point_comparisons; /* 0: a one-value side leaves the gate undetermined */
+    mcpp_run_aggregate run_aggregate; /* how a side's runs are summed up (policy.h) */
     mcpp_policy_rule *rules;
     size_t n_rules, cap_rules;
     /* Fields the engine itself reads, resolved once. -1 when the schema lacks one. */

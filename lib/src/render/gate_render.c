@@ -124,8 +124,14 @@ static void gate_render_json(mcpp_strbuf *b, const void *object)
     mcpp_sb_json_string(b, r->reason);
     mcpp_sb_puts(b, ", \"metric\": ");
     mcpp_sb_json_string(b, r->metric_name);
-    mcpp_sb_printf(b, ", \"counts\": {\"passed\": %zu, \"failed\": %zu, \"undetermined\": %zu}, \"candidates\": [",
-                   count[0], count[1], count[2]);
+    mcpp_sb_printf(b, ", \"counts\": {\"passed\": %zu, \"failed\": %zu, \"undetermined\": %zu}", count[0],
+                   count[1], count[2]);
+    mcpp_sb_printf(b, ", \"statistics\": {\"unit\": \"run\", \"tests\": %zu, \"multiplicity\": \"benjamini-hochberg\", "
+                   "\"false_discovery_rate\": ", r->tests);
+    mcpp_sb_json_number(b, r->fdr_q);
+    mcpp_sb_puts(b, ", \"suite_run_sd\": ");
+    mcpp_sb_json_number(b, r->suite_run_sd);
+    mcpp_sb_puts(b, "}, \"candidates\": [");
     for (size_t i = 0; i < r->n; i++) {
         mcpp_sb_puts(b, i ? ",\n  " : "\n  ");
         put_candidate_json(b, &r->entries[i]);

@@ -438,11 +438,14 @@ static void apply_required(lua_State *L, load_ctx *ctx, const file_view *f, int 
 
 static void apply_noise(lua_State *L, load_ctx *ctx, const file_view *f, int t)
 {
-    static const char *const KNOWN[] = {"max_rel_spread", "min_runs", "noise_floor", NULL};
+    static const char *const KNOWN[] = {"max_rel_spread", "min_runs", "noise_floor", "run_to_run", "run_to_run_df",
+                                        NULL};
     check_section(L, ctx, f, t, "noise", KNOWN);
     mcpp_noise_settings s = *mcpp_policy_noise(ctx->policy);
     get_nonnegative(L, ctx, f, t, "max_rel_spread", "noise", &s.max_rel_spread);
     get_nonnegative(L, ctx, f, t, "noise_floor", "noise", &s.noise_floor);
+    get_nonnegative(L, ctx, f, t, "run_to_run", "noise", &s.run_to_run);
+    get_nonnegative(L, ctx, f, t, "run_to_run_df", "noise", &s.run_to_run_df);
     int present;
     double v = get_number(L, ctx, f, t, "min_runs", "noise", &present);
     if (present) {
@@ -507,10 +510,26 @@ static void apply_gate_metrics(lua_State *L, load_ctx *ctx, const file_view *f, 
     lua_settop(L, top);
 }
 
+/* gate.aggregate: "geometric_mean" (the default) or "olympic_mean" (MLPerf's score). */
+static void apply_gate_aggregate(lua_State *L, load_ctx *ctx, const file_view *f, int t)
+{
+    int type = raw_field(L, t, "aggregate");
+    if (type != LUA_TNIL) {
+        const char *a = type == LUA_TSTRING ? lua_tostring(L, -1) : "";
+        int olympic = strcmp(a, "olympic_mean") == 0;
+        if (!olympic && strcmp(a, "geometric_mean") != 0)
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "aggregate"),
+                     "gate.aggregate must be \"geometric_mean\" or \"olympic_mean\"");
+        mcpp_policy_set_run_aggregate(ctx->policy,
+                                      olympic ? MCPP_AGGREGATE_OLYMPIC_MEAN : MCPP_AGGREGATE_GEOMETRIC_MEAN);
+    }
+    lua_pop(L, 1);
+}
+
 static void apply_gate(lua_State *L, load_ctx *ctx, const file_view *f, int t)
 {
     static const char *const KNOWN[] = {"metric", "metrics", "higher_is_better", "max_regression", "confidence",
-                                        "allow_point_comparisons", NULL};
+                                        "allow_point_comparisons", "aggregate", NULL};
     check_section(L, ctx, f, t, "gate", KNOWN);
     mcpp_gate_settings s = *mcpp_policy_gate(ctx->policy);
     int type = raw_field(L, t, "metric");
@@ -538,6 +557,7 @@ static void apply_gate(lua_State *L, load_ctx *ctx, const file_view *f, int t)
                  "gate.allow_point_comparisons must be true or false");
     if (type == LUA_TBOOLEAN) mcpp_policy_set_allow_point_comparisons(ctx->policy, lua_toboolean(L, -1));
     lua_pop(L, 1);
+    apply_gate_aggregate(L, ctx, f, t);
     get_nonnegative(L, ctx, f, t, "max_regression", "gate", &s.max_regression);
     int present;
     double v = get_number(L, ctx, f, t, "confidence", "gate", &present);
