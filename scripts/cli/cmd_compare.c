@@ -405,11 +405,18 @@ done:
 
 static const char GATE_HELP[] =
     "usage: mcpp-receipts gate --baseline PATH --candidate PATH [--policy P.lua] [--metric M]\n"
+    "                          [--history DB [--history-runs N]]\n"
     "                          [--format text|json|markdown] [--output FORMAT=FILE]...\n\n"
     "Pre-merge gate: pairs every candidate receipt with each baseline it is\n"
-    "comparable with, pools those baselines, and fails when the candidate's headline\n"
-    "metric regresses beyond the policy's max_regression at its confidence (a policy\n"
-    "may gate on several metrics; --metric M gates on M alone). Each\n"
+    "comparable with, pools those baselines' runs, and fails when the candidate's\n"
+    "headline metric regresses beyond the policy's max_regression and the regression\n"
+    "is established against the run-to-run noise (a policy may gate on several\n"
+    "metrics; --metric M gates on M alone). Runs are the unit: each receipt is one\n"
+    "run, and the noise comes from the runs on each side, the lane's history\n"
+    "(--history DB: the newest N runs of each candidate's lane in that store,\n"
+    "default N 20) and the policy's declared noise.run_to_run; every report names\n"
+    "the source and the runs it rests on. The tests of one gate share a\n"
+    "Benjamini-Hochberg false discovery rate (docs/statistics.md). Each\n"
     "candidate is explained: its lane, the baseline files it was pooled with, every\n"
     "qualification or blocking dimension with both values, and the change in words\n"
     "(\"worse by 3.1%\"; JSON: improvement, positive is better).\n"
@@ -521,14 +528,21 @@ int cli_gate(int argc, char **argv)
     char **others = calloc((size_t)argc + 1, sizeof *others);
     int nb = 0, nc = 0, no = 1, bad = 0, ex = cli_take_outputs(&argc, argv, &outs, GATE_FORMATS);
     mcpp_policy *policy = NULL;
-    mcpp_receipt_set *bs = NULL, *cs = NULL;
+    mcpp_receipt_set *bs = NULL, *cs = NULL, *hs = NULL;
     mcpp_gate_report *report = NULL;
     unread_inputs unread = {{NULL}, {NULL}, 0};
     common_opts o = {0};
     if (!ex && (!bpaths || !cpaths || !others)) ex = CLI_EXIT_INTERNAL;
     if (ex || (ex = split_gate_args(argc, argv, bpaths, &nb, cpaths, &nc, others, &no)) != 0) goto done;
-    if ((ex = parse_common(no, others, &o, NULL, NULL)) != 0) goto done;
-    if (o.n_rest || !nb || !nc) {
+    static const char *const gate_extra[] = {"--history", "--history-runs", NULL};
+    const char *hist_vals[2] = {NULL, NULL};
+    if ((ex = parse_common(no, others, &o, gate_extra, hist_vals)) != 0) goto done;
+    long history_runs = 20;
+    char *end = NULL;
+    if (hist_vals[1]) history_runs = strtol(hist_vals[1], &end, 10);
+    if (o.n_rest || !nb || !nc || (hist_vals[1] && (!hist_vals[0] || *end || history_runs < 2))) {
+        if (hist_vals[1] && !hist_vals[0]) fputs("mcpp-receipts: --history-runs needs --history DB\n", stderr);
+        else if (hist_vals[1]) fprintf(stderr, "mcpp-receipts: --history-runs '%s' is not a whole number >= 2\n", hist_vals[1]);
         ex = usage_error(GATE_HELP);
         goto done;
     }
@@ -536,8 +550,12 @@ int cli_gate(int argc, char **argv)
     if ((ex = load_set(&bs, o.store_path, bpaths, nb, &bad, &unread)) != 0 ||
         (ex = load_set(&cs, o.store_path, cpaths, nc, &bad, &unread)) != 0)
         goto done;
-    int rc = mcpp_gate_run(&report, policy, mcpp_receipt_set_items(bs), mcpp_receipt_set_count(bs),
-                           mcpp_receipt_set_items(cs), mcpp_receipt_set_count(cs));
+    if (hist_vals[0] && (ex = cli_store_lane_history(&hs, hist_vals[0], mcpp_receipt_set_items(cs),
+                                                     mcpp_receipt_set_count(cs), (size_t)history_runs)) != 0)
+        goto done;
+    int rc = mcpp_gate_run_with_history(&report, policy, mcpp_receipt_set_items(bs), mcpp_receipt_set_count(bs),
+                                        mcpp_receipt_set_items(cs), mcpp_receipt_set_count(cs),
+                                        mcpp_receipt_set_items(hs), mcpp_receipt_set_count(hs));
     if ((ex = exit_for(rc)) != 0) goto done;
     const mcpp_receipt_set *sets[2] = {bs, cs};
     if ((ex = note_inputs(report, &unread, sets, skip)) != 0) goto done;
@@ -551,6 +569,7 @@ done:
     mcpp_gate_report_free(report);
     mcpp_receipt_set_free(bs);
     mcpp_receipt_set_free(cs);
+    mcpp_receipt_set_free(hs);
     mcpp_policy_free(policy);
     unread_free(&unread);
     free(o.rest);

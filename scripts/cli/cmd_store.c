@@ -137,6 +137,50 @@ int cli_store_load(mcpp_receipt_set **out, const char *db, const char *where)
     return rc ? fail(rc) : 0;
 }
 
+/* Hands each queried receipt to the history set (which owns it from then). */
+static int into_set(void *ctx, mcpp_receipt *receipt)
+{
+    return mcpp_receipt_set_add(ctx, receipt);
+}
+
+int cli_store_lane_history(mcpp_receipt_set **out, const char *db, const mcpp_receipt *const *receipts, size_t n,
+                           size_t runs)
+{
+    *out = NULL;
+    mcpp_store *store = NULL;
+    int ex = open_store(&store, db, MCPP_STORE_READ_ONLY);
+    if (ex) return ex;
+    int rc = mcpp_receipt_set_new(out);
+    char **seen = calloc(n ? n : 1, sizeof *seen);
+    size_t n_seen = 0;
+    if (!seen) rc = MCPP_ENOMEM;
+    for (size_t i = 0; rc == MCPP_OK && i < n; i++) {
+        char *key = NULL, short_key[64];
+        if ((rc = mcpp_lane_key(&key, NULL, receipts[i])) != MCPP_OK) break;
+        mcpp_lane_key_short(short_key, sizeof short_key, key);
+        mcpp_free(key);
+        size_t k = 0;
+        while (k < n_seen && strcmp(seen[k], short_key) != 0) k++;
+        if (k < n_seen) continue; /* this lane's history is in already */
+        if (!(seen[n_seen] = strdup(short_key))) {
+            rc = MCPP_ENOMEM;
+            break;
+        }
+        n_seen++;
+        mcpp_store_query q = {short_key, NULL, NULL, NULL, runs, 1};
+        rc = mcpp_store_query_each(store, &q, into_set, *out);
+    }
+    for (size_t k = 0; k < n_seen; k++) free(seen[k]);
+    free(seen);
+    mcpp_store_close(store);
+    if (rc) {
+        mcpp_receipt_set_free(*out);
+        *out = NULL;
+        return fail(rc);
+    }
+    return 0;
+}
+
 int cli_store_frontier(mcpp_frontier **out, const char *db, const mcpp_policy *policy)
 {
     *out = NULL;

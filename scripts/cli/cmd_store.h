@@ -15,6 +15,14 @@
 int cli_store_load(mcpp_receipt_set **out, const char *db, const char *where);
 
 /*
+ * The newest `runs` receipts of each lane (the default policy's, as the store
+ * keeps them) among `receipts`, from the store at `db`: a gate's history
+ * (mcpp_gate_run_with_history). Returns 0 or an exit code, the error printed.
+ */
+int cli_store_lane_history(mcpp_receipt_set **out, const char *db, const mcpp_receipt *const *receipts, size_t n,
+                           size_t runs);
+
+/*
  * The frontier of every receipt in the store at `db` (mcpp_store_frontier:
  * from the store's lane summaries under the default policy, `policy` NULL).
  * Opens the store for writing when it can, so stale summaries are saved once

@@ -148,7 +148,14 @@ else
     "$WORK/gbench" --benchmark_repetitions=3 --benchmark_min_time=0.01 \
         --benchmark_out="$WORK/gb.json" --benchmark_out_format=json >/dev/null 2>&1
     "$BIN" import google-benchmark "$WORK/gb.json" --out "$WORK/gb" -q
-    check "gbench_import_exit_0_one_receipt_per_run_name" test "$(ls "$WORK/gb" | wc -l)" -eq 3
+    check "gbench_import_exit_0_one_receipt_per_run_name" test "$(ls "$WORK/gb" | wc -l)" -eq 4
+    check "gbench_primary_is_cpu_time_unless_real_time_was_measured" \
+        test "$(python3 -c "
+import glob, json
+print(sorted((r['benchmark']['name'], r['metrics']['primary']) for r in map(lambda f: json.load(open(f)), glob.glob('$WORK/gb/*.json'))))")" = \
+             "[('BM_Accumulate', 'cpu_time_s'), ('BM_Accumulate/real_time', 'real_time_s'), ('BM_Sort/256', 'cpu_time_s'), ('BM_Sort/4096', 'cpu_time_s')]"
+    check "gbench_receipt_says_why_its_primary_metric" \
+        grep -q 'primary_metric_reason.*cpu_time_s: the benchmark measured neither real nor manual time' "$(one gb 'gbench-BM_Sort_256-*.json')"
     sort1=$(one gb 'gbench-BM_Sort_256-*.json')
     check "gbench_repetitions_are_samples_aggregates_are_not" \
         test "$(field "$sort1" "[(m['name'], len(m['samples']), m['sample_kind']) for m in r['metrics']['named']]")" = "[('real_time_s', 3, 'repetition'), ('cpu_time_s', 3, 'repetition'), ('items_per_second', 3, 'repetition')]"

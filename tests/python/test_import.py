@@ -12,16 +12,14 @@ import os
 import pathlib
 import shutil
 import statistics
-import subprocess
-import sys
 
 import pytest
 
 import mcpp_receipts as mr
+from real_runs import run_google_benchmark, run_pytest_benchmark
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 MLPERF = REPO / "tests" / "data" / "mlperf-v3.1"
-GBENCH_SOURCE = REPO / "tests" / "import" / "gbench_sort.cc"
 
 
 BENCH_FILE = '''
@@ -45,45 +43,18 @@ def test_join(benchmark):
 '''
 
 
-def run_pytest_benchmark(tmp: pathlib.Path, name: str, slow: bool) -> pathlib.Path:
-    """Runs the real pytest-benchmark plugin on BENCH_FILE; returns its JSON."""
-    bench = tmp / "bench_cases.py"
-    bench.write_text(BENCH_FILE)
-    out = tmp / f"{name}.json"
-    env = dict(os.environ, MCPP_SLOW="1" if slow else "0")
-    proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(bench),
-         f"--benchmark-json={out}", "--benchmark-min-rounds=15", "--benchmark-max-time=0.2",
-         "--benchmark-disable-gc"],
-        cwd=tmp, env=env, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return out
-
-
 @pytest.fixture(scope="module")
 def pytest_runs(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("pytest_benchmark")
-    return {name: run_pytest_benchmark(tmp, name, slow=name == "slow")
+    return {name: run_pytest_benchmark(tmp, name, BENCH_FILE, {"MCPP_SLOW": "1" if name == "slow" else "0"})
             for name in ("base", "noise", "slow")}
 
 
 @pytest.fixture(scope="module")
 def gbench_runs(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("google_benchmark")
-    cxx = shutil.which("c++") or shutil.which("g++")
-    assert cxx, "a C++ compiler is needed to build the Google Benchmark program"
-    runs = {}
-    for name, slow in (("base", 1), ("noise", 1), ("slow", 4)):
-        exe = tmp / f"gbench_{slow}"
-        if not exe.exists():
-            subprocess.run([cxx, "-O2", f"-DMCPP_SLOW_SORT={slow}", "-o", str(exe),
-                            str(GBENCH_SOURCE), "-lbenchmark", "-lpthread"], check=True)
-        out = tmp / f"{name}.json"
-        subprocess.run([str(exe), "--benchmark_repetitions=7", "--benchmark_min_time=0.02",
-                        f"--benchmark_out={out}", "--benchmark_out_format=json"],
-                       check=True, capture_output=True, timeout=300)
-        runs[name] = out
-    return runs
+    return {name: run_google_benchmark(tmp, name, {"MCPP_SLOW_SORT": slow})
+            for name, slow in (("base", 1), ("noise", 1), ("slow", 4))}
 
 
 @pytest.fixture(scope="module")
@@ -159,7 +130,9 @@ def test_unknown_format_is_a_value_error(pytest_runs):
 def test_google_benchmark_repetitions_become_samples(gbench_runs):
     raw = json.loads(gbench_runs["base"].read_text())
     rs = mr.import_results("google-benchmark", gbench_runs["base"])
-    assert [r["benchmark.name"] for r in rs] == ["BM_Sort/256", "BM_Sort/4096", "BM_Accumulate"]
+    assert [r["benchmark.name"] for r in rs] == ["BM_Sort/256", "BM_Sort/4096", "BM_Accumulate",
+                                                 "BM_Accumulate/real_time"]
+    assert [r.primary_metric for r in rs] == ["cpu_time_s"] * 3 + ["real_time_s"]
     sort = rs[0]
     rows = [b for b in raw["benchmarks"] if b["run_name"] == "BM_Sort/256" and b["run_type"] == "iteration"]
     real = sort.metric("real_time_s")

@@ -242,19 +242,23 @@ def claim(receipts: Iterable[Receipt] | PathLike, *, lane: str, value: float,
 
 
 def gate(baselines: Iterable[Receipt] | PathLike, candidates: Iterable[Receipt] | PathLike,
-         policy: Policy | None = None, *, errors: str = "raise", metric: str | None = None) -> GateReport:
+         policy: Policy | None = None, *, errors: str = "raise", metric: str | None = None,
+         history: Iterable[Receipt] | PathLike | None = None) -> GateReport:
     """The pre-merge gate: each candidate against the comparable baselines;
     fails on an established regression beyond the policy's threshold, and is
     undetermined when comparability cannot be established. ``errors`` as for
     :func:`frontier`. ``metric`` gates on that one metric instead of the
     policy's (default "primary": each receipt's headline metric); each
-    candidate's ``metrics`` lists every gate metric's decision."""
+    candidate's ``metrics`` lists every gate metric's decision. ``history``:
+    earlier runs of the lanes (``Store.query(...)``, say), which inform only
+    the run-to-run noise (docs/statistics.md)."""
     policy = with_gate_metric(policy, metric)
     (b, fb), (c, fc) = _as_receipts(baselines, errors), _as_receipts(candidates, errors)
+    h = _as_receipts(history, errors)[0] if history is not None else None
     # Skipped inputs go into the C report itself, so every format lists them
     # as the CLI's --skip-invalid does (to_dict()["skipped"], text, markdown).
     skipped = [(str(getattr(e, "path", None) or "") or None, str(e)) for e in fb + fc]
-    data = _parse(_core._gate(b, c, policy, "j", skipped))
-    result = GateReport(data, lambda f: _core._gate(b, c, policy, f, skipped)[0])
+    data = _parse(_core._gate(b, c, policy, "j", skipped, h))
+    result = GateReport(data, lambda f: _core._gate(b, c, policy, f, skipped, h)[0])
     result.errors = tuple(fb + fc)
     return result

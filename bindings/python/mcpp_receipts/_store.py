@@ -310,12 +310,25 @@ class Store:
 
         return claim(self.query(**query), lane=lane, value=value, metric=metric, policy=policy)
 
-    def gate(self, baseline: str | dict[str, str], candidate: str | dict[str, str], policy=None):
+    def lane_history(self, receipts, runs: int = 20) -> list:
+        """The newest ``runs`` stored receipts of each lane among ``receipts``
+        (lanes under the default policy, as the store keeps them): the
+        history :func:`gate` takes to measure run-to-run noise."""
+        from . import lane_key
+
+        shorts = dict.fromkeys(lane_key(r)[1] for r in receipts)
+        return [r for short in shorts for r in self.query(lane=short, limit=runs, newest=True)]
+
+    def gate(self, baseline: str | dict[str, str], candidate: str | dict[str, str], policy=None, *,
+             history: int = 0):
         """:func:`gate` with the receipts ``where=baseline`` as baselines and
-        ``where=candidate`` as candidates."""
+        ``where=candidate`` as candidates; ``history=N`` adds the newest N
+        stored runs of each candidate's lane as the run-to-run noise source."""
         from . import gate
 
-        return gate(self.query(where=baseline), self.query(where=candidate), policy=policy)
+        cands = self.query(where=candidate)
+        earlier = self.lane_history(cands, history) if history > 0 else None
+        return gate(self.query(where=baseline), cands, policy=policy, history=earlier)
 
     def compare(self, base_id: str, cand_id: str, policy=None):
         """:func:`compare` of two stored receipts by id."""

@@ -275,21 +275,20 @@ static int skipped_inputs(PyObject *skipped, const char ***paths, const char ***
 
 PyObject *mcpp_py_gate(PyObject *module, PyObject *args)
 {
-    PyObject *bseq, *cseq, *policy_obj = Py_None, *skipped = Py_None;
+    PyObject *bseq, *cseq, *policy_obj = Py_None, *skipped = Py_None, *hseq = Py_None;
     const char *codes = "j";
-    if (!PyArg_ParseTuple(args, "OO|OsO:_gate", &bseq, &cseq, &policy_obj, &codes, &skipped))
+    if (!PyArg_ParseTuple(args, "OO|OsOO:_gate", &bseq, &cseq, &policy_obj, &codes, &skipped, &hseq))
         return NULL;
+    receipt_array history = {0};
+    if (hseq != Py_None && receipt_array_from(module_state(module), hseq, &history) < 0) return NULL;
     const char **paths = NULL, **messages = NULL;
     Py_ssize_t n_skipped = 0;
-    if (skipped_inputs(skipped, &paths, &messages, &n_skipped) < 0) {
-        PyMem_Free(paths);
-        PyMem_Free(messages);
-        return NULL;
-    }
     analysis_call c;
-    if (analysis_begin(&c, module_state(module), codes, bseq, cseq, policy_obj) < 0) {
+    if (skipped_inputs(skipped, &paths, &messages, &n_skipped) < 0 ||
+        analysis_begin(&c, module_state(module), codes, bseq, cseq, policy_obj) < 0) {
         PyMem_Free(paths);
         PyMem_Free(messages);
+        receipt_array_clear(&history);
         return NULL;
     }
     const receipt_array *base = &c.seqs[0], *cand = &c.seqs[1];
@@ -297,7 +296,8 @@ PyObject *mcpp_py_gate(PyObject *module, PyObject *args)
     mcpp_gate_report *rep = NULL;
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = mcpp_gate_run(&rep, c.policy, base->items, base->n, cand->items, cand->n);
+    rc = mcpp_gate_run_with_history(&rep, c.policy, base->items, base->n, cand->items, cand->n, history.items,
+                                    history.n);
     /* errors="skip": listed in every format, the outcome from the rest */
     for (Py_ssize_t i = 0; rc == 0 && i < n_skipped; i++)
         rc = mcpp_gate_report_add_input_error(rep, paths[i], messages[i], 1);
@@ -309,6 +309,7 @@ PyObject *mcpp_py_gate(PyObject *module, PyObject *args)
     Py_END_ALLOW_THREADS
     PyMem_Free(paths);
     PyMem_Free(messages);
+    receipt_array_clear(&history);
     return analysis_end(&c, rc);
 }
 

@@ -227,8 +227,9 @@ static PyObject *policy_required_get(mcpp_py_policy *self, void *Py_UNUSED(closu
 static PyObject *policy_noise_get(mcpp_py_policy *self, void *Py_UNUSED(closure))
 {
     const mcpp_noise_settings *n = mcpp_policy_noise(self->policy);
-    return Py_BuildValue("{s:d,s:L,s:d}", "max_rel_spread", n->max_rel_spread, "min_runs",
-                         (long long)n->min_runs, "noise_floor", n->noise_floor);
+    return Py_BuildValue("{s:d,s:L,s:d,s:d,s:d}", "max_rel_spread", n->max_rel_spread, "min_runs",
+                         (long long)n->min_runs, "noise_floor", n->noise_floor, "run_to_run", n->run_to_run,
+                         "run_to_run_df", n->run_to_run_df);
 }
 
 /* The gate's metrics: [{metric, direction ("higher", "lower" or None: the
@@ -371,7 +372,7 @@ static PyGetSetDef policy_getset[] = {
      "{dimension: {'role': 'must_match'|'qualify'|'ignore', 'fields': (...)}}", NULL},
     {"required_fields", (getter)policy_required_get, NULL, "Fields both receipts must have.",
      NULL},
-    {"noise", (getter)policy_noise_get, NULL, "{'max_rel_spread', 'min_runs', 'noise_floor'}",
+    {"noise", (getter)policy_noise_get, NULL, "{'max_rel_spread', 'min_runs', 'noise_floor', 'run_to_run', 'run_to_run_df'}",
      NULL},
     {"gate", (getter)policy_gate_get, NULL,
      "{'metric', 'higher_is_better', 'max_regression', 'confidence', 'metrics': [{'metric', "

@@ -137,6 +137,34 @@ static int add_metric(mcpp_builder *b, const char *name, const char *unit, mcpp_
                                    samples, n);
 }
 
+/* 1 when the run measured wall-clock time on purpose: Google Benchmark puts
+ * "/real_time" (UseRealTime) or "/manual_time" (UseManualTime) into the run
+ * name, followed only by "/threads:N" or nothing. */
+static int measured_real_time(const char *name)
+{
+    static const char *const marks[] = {"/real_time", "/manual_time"};
+    for (size_t k = 0; k < 2; k++) {
+        size_t len = strlen(marks[k]);
+        for (const char *at = strstr(name, marks[k]); at; at = strstr(at + 1, marks[k]))
+            if (at[len] == '\0' || at[len] == '/') return 1;
+    }
+    return 0;
+}
+
+/* The primary metric and why: CPU time unless the benchmark measured real
+ * or manual time. On a shared machine the wall clock of unchanged code moved
+ * +208% between two runs while CPU time moved 1.8% (docs/statistics.md). */
+static int set_primary(mcpp_builder *b, cJSON *extra, const char *name)
+{
+    int real = measured_real_time(name);
+    const char *why = real ? "real_time_s: the benchmark measured wall-clock time (its name has /real_time or "
+                             "/manual_time)"
+                           : "cpu_time_s: the benchmark measured neither real nor manual time, and the wall clock "
+                             "of a shared machine moves with other jobs";
+    if (!cJSON_AddStringToObject(extra, "primary_metric_reason", why)) return mcpp_error_nomem();
+    return mcpp_builder_set_string(b, "metrics.primary", real ? "real_time_s" : "cpu_time_s");
+}
+
 /* real_time_s, cpu_time_s, then every *_per_second counter (higher is better);
  * other counters have no stated direction and go to extra (`counters`). */
 static int add_metrics(mcpp_builder *b, cJSON *counters, run_rows run, double *buf)
@@ -160,8 +188,6 @@ static int add_metrics(mcpp_builder *b, cJSON *counters, run_rows run, double *b
             cJSON_AddItemToObject(counters, c->string, values);
         }
     }
-    if (rc == MCPP_OK)
-        rc = mcpp_builder_set_string(b, "metrics.primary", "real_time_s");
     return rc;
 }
 
@@ -259,6 +285,8 @@ static int import_run(mcpp_receipt **out, const mcpp_import_json *doc, run_rows 
         rc = mcpp_builder_set_string(b, "topology.substrate", "cpu");
     if (rc == MCPP_OK)
         rc = add_metrics(b, counters, run, buf);
+    if (rc == MCPP_OK)
+        rc = set_primary(b, extra, name);
     if (rc == MCPP_OK)
         rc = map_rows(b, extra, run);
     if (rc == MCPP_OK && cJSON_GetArraySize(counters) > 0) {
