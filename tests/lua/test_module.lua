@@ -330,6 +330,38 @@ check("a_rule_just_under_the_call_budget_is_stopped_by_the_total_over_400_calls"
     err.message)
 end)
 
+-- docs/statistics.md: one estimator gives the headline and its interval, so
+-- over random run sets the change lies inside its interval and the printed
+-- bounds run low to high, in the tables and in the text.
+check("the_headline_lies_inside_its_interval_and_bounds_print_low_to_high", function()
+  local text = padded:json()
+  local function run(id, gib)
+    local t = text:gsub('"id": *"[^"]*"', '"id": "' .. id .. '"', 1)
+    t = t:gsub('"peak_memory_gib": *[%d%.eE+-]+', ('"peak_memory_gib": %.6f'):format(gib), 1)
+    return mr.loads(t, "json")
+  end
+  math.randomseed(2026)
+  local checked = 0
+  for trial = 1, 40 do
+    local bs, cs, shift = {}, {}, 0.6 + 0.8 * math.random()
+    for i = 1, math.random(1, 4) do bs[#bs + 1] = run(("b%d-%d"):format(trial, i), 70 * (0.95 + 0.1 * math.random())) end
+    for i = 1, math.random(1, 3) do
+      cs[#cs + 1] = run(("c%d-%d"):format(trial, i), 70 * shift * (0.95 + 0.1 * math.random()))
+    end
+    local g = mr.gate(bs, cs, nil, "peak_memory_gib")
+    for _, c in ipairs(g.candidates) do
+      local m = c.metric
+      assert(m.interval[1] <= m.rel_delta and m.rel_delta <= m.interval[2], c.reason)
+      eq(m.noise.runs_base, #bs, "runs, not samples")
+      checked = checked + 1
+    end
+    for lo, hi in g.text:gmatch("interval ([%-%+%d%.]+)%% %.%. ([%-%+%d%.]+)%%") do
+      assert(tonumber(lo) <= tonumber(hi), g.text)
+    end
+  end
+  assert(checked >= 40, "every trial compared")
+end)
+
 check("time_limits_are_arguments_of_policy", function()
   local p = mr.policy(hostile .. "/rules/rule_hangs_in_c.lua", { time_limit_ms = 30, total_time_limit_ms = -1 })
   local ok, err = pcall(mr.compare, padded, run2, p)

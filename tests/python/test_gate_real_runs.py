@@ -1,0 +1,136 @@
+"""The default gate on real runs (docs/statistics.md): real pytest-benchmark and
+Google Benchmark suites run three times on this machine (a baseline, an
+unchanged repeat, and a run whose sort benchmarks do 30% more work). The
+default policy passes the unchanged pair and fails exactly the slowed
+benchmarks. Runs are the unit: the thousands of rounds inside a run narrow
+nothing, so the unchanged pair passes however the machine's load moved it
+within the declared run-to-run noise; and the headline lies inside its own
+interval, bounds low to high, in every output."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+
+import pytest
+
+import mcpp_receipts as mr
+from conftest import variant
+from real_runs import run_google_benchmark, run_pytest_benchmark
+
+# MCPP_SLOW_PERCENT=30 sorts 30% more elements in test_sorted: real extra
+# work. test_join and test_sum are never slowed.
+BENCH_FILE = '''
+import os
+import pytest
+
+EXTRA = int(os.environ.get("MCPP_SLOW_PERCENT", "0"))
+
+@pytest.mark.parametrize("n", [4000, 16000])
+def test_sorted(benchmark, n):
+    data = [(i * 2654435761) % 1000003 for i in range(n * (100 + EXTRA) // 100)]
+    benchmark(sorted, data)
+
+def test_join(benchmark):
+    parts = [str(i) for i in range(4000)]
+    benchmark(",".join, parts)
+
+def test_sum(benchmark):
+    values = list(range(20000))
+    benchmark(sum, values)
+'''
+
+
+@pytest.fixture(scope="module")
+def pytest_suite(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("gate_real_pytest")
+    runs = {}
+    for name, extra in (("base", "0"), ("same", "0"), ("slow", "30")):
+        path = run_pytest_benchmark(tmp, name, BENCH_FILE, {"MCPP_SLOW_PERCENT": extra}, min_rounds=25)
+        runs[name] = mr.import_results("pytest-benchmark", path)
+    return runs
+
+
+@pytest.fixture(scope="module")
+def gbench_suite(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("gate_real_gbench")
+    runs = {}
+    for name, extra in (("base", 0), ("same", 0), ("slow", 30)):
+        path = run_google_benchmark(tmp, name, {"MCPP_SLOW_PERCENT": extra}, repetitions=5)
+        runs[name] = mr.import_results("google-benchmark", path)
+    return runs
+
+
+def _check_intervals(report) -> None:
+    for c in report.candidates:
+        m = c["metric"]
+        assert m is not None, c["reason"]
+        lo, hi = m["interval"]
+        assert lo <= m["rel_delta"] <= hi, m
+        ilo, ihi = m["improvement_interval"]
+        assert ilo <= m["improvement"] <= ihi, m
+        assert m["n_base"] == 1 and m["n_cand"] == 1, m  # one run a side, not its rounds
+        assert m["noise"]["source"] in ("policy", "policy+suite"), m["noise"]
+
+
+def test_default_gate_passes_an_unchanged_pytest_benchmark_run(pytest_suite):
+    report = mr.gate(pytest_suite["base"], pytest_suite["same"])
+    assert report.outcome == "passed", report.text
+    _check_intervals(report)
+
+
+def test_default_gate_fails_exactly_the_slowed_pytest_benchmarks(pytest_suite):
+    report = mr.gate(pytest_suite["base"], pytest_suite["slow"])
+    assert report.outcome == "failed", report.text
+    by_id = {r.id: r["benchmark.name"] for r in pytest_suite["slow"]}
+    failed = sorted(by_id[c["id"]] for c in report.candidates if c["outcome"] == "failed")
+    assert failed == ["test_sorted[16000]", "test_sorted[4000]"], report.text
+    _check_intervals(report)
+    assert report.to_dict()["statistics"]["tests"] == 4
+
+
+def test_default_gate_passes_an_unchanged_google_benchmark_run(gbench_suite):
+    report = mr.gate(gbench_suite["base"], gbench_suite["same"])
+    assert report.outcome == "passed", report.text
+    _check_intervals(report)
+    # CPU time is the primary metric of benchmarks that did not ask for real time
+    assert {c["metric"]["name"] for c in report.candidates} == {"cpu_time_s", "real_time_s"}
+
+
+def test_default_gate_fails_exactly_the_slowed_google_benchmarks(gbench_suite):
+    report = mr.gate(gbench_suite["base"], gbench_suite["slow"])
+    assert report.outcome == "failed", report.text
+    by_id = {r.id: r["benchmark.name"] for r in gbench_suite["slow"]}
+    failed = sorted(by_id[c["id"]] for c in report.candidates if c["outcome"] == "failed")
+    assert failed == ["BM_Sort/256", "BM_Sort/4096"], report.text
+    _check_intervals(report)
+
+
+def _run(rid: str, tps: float) -> mr.Receipt:
+    return mr.loads(json.dumps(variant({"metrics.tokens_per_s": tps}, drop=("metrics.step_time_s",), id=rid)))
+
+
+def test_the_headline_lies_inside_its_interval_in_every_python_output():
+    # A property over random run sets: the dict, the text and the markdown
+    # all print the interval low to high with the headline inside it.
+    rng = random.Random(2026)
+    for trial in range(60):
+        nb, nc = rng.randint(1, 4), rng.randint(1, 3)
+        shift = rng.uniform(0.6, 1.4)
+        base = [_run(f"b{trial}-{i}", 1000 * rng.uniform(0.95, 1.05)) for i in range(nb)]
+        cand = [_run(f"c{trial}-{i}", 1000 * shift * rng.uniform(0.95, 1.05)) for i in range(nc)]
+        report = mr.gate(base, cand)
+        for c in report.candidates:
+            m = c["metric"]
+            lo, hi = m["interval"]
+            assert lo <= m["rel_delta"] <= hi and lo <= hi, m
+            assert m["noise"]["runs_base"] == nb
+        comparison = mr.compare(base[0], cand[0])
+        m = comparison.to_dict()["metric"]
+        assert m["interval"][0] <= m["rel_delta"] <= m["interval"][1]
+        text = comparison.text
+        low, high = (float(x.rstrip("%]")) for x in text.split("% interval ")[1].split("]")[0].split(" .. "))
+        headline = float(text.split("change ")[1].split("(")[1].split("%")[0])
+        assert low <= headline <= high, text
+        assert math.isfinite(m["p_value"])
