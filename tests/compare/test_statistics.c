@@ -202,6 +202,38 @@ TEST(single_value_runs_compare_as_sets_from_their_own_spread)
     mcpp_policy_free(p);
 }
 
+/* A run of `commit` with tokens_per_s `tps`, no step samples. */
+static mcpp_receipt *commit_run(const char *id, const char *commit, double tps)
+{
+    char idpat[128], tpat[64];
+    snprintf(idpat, sizeof idpat, "\"id\":\"%s\",\"source\":{\"git_commit\":\"%s\"}", id, commit);
+    snprintf(tpat, sizeof tpat, "\"tokens_per_s\":%.9g", tps);
+    return FIX("\"id\":\"base-1\"", idpat, "\"tokens_per_s\":262144", tpat,
+               "\"step_time_s\":{\"samples\":[1.00,1.01,0.99,1.00,1.02,0.98,1.00,1.01]},", "");
+}
+
+TEST(candidate_runs_of_one_commit_are_pooled_runs_without_a_commit_stand_alone)
+{
+    mcpp_policy *p = policy_with(0, 0);
+    mcpp_receipt *b[3] = {commit_run("b0", "aaaa111", 1000), commit_run("b1", "aaaa111", 1012),
+                          commit_run("b2", "aaaa111", 991)};
+    mcpp_receipt *c[3] = {commit_run("c0", "bbbb222", 900), commit_run("c1", "bbbb222", 905),
+                          commit_run("c2", "cccc333", 1004)};
+    mcpp_gate_report *r = NULL;
+    CHECK_INT_EQ(mcpp_gate_run_receipts(&r, p, b, 3, c, 3), MCPP_OK);
+    const mcpp_metric_result *m0 = mcpp_gate_report_entry_metric(r, 0), *m2 = mcpp_gate_report_entry_metric(r, 2);
+    CHECK(m0 && m0->n_cand == 2 && m0->n_base == 3); /* c0 and c1: one commit, one lane */
+    CHECK(m0 && fabs(m0->cand_median - sqrt(900.0 * 905.0)) < 1e-6);
+    CHECK(m2 && m2->n_cand == 1);                    /* c2: another commit, judged alone */
+    CHECK(m0 && m0->tests == 2);                     /* one test per pooled group */
+    CHECK_INT_EQ(mcpp_gate_report_entry_outcome(r, 0), MCPP_GATE_FAILED);
+    CHECK_INT_EQ(mcpp_gate_report_entry_outcome(r, 1), MCPP_GATE_FAILED);
+    CHECK_INT_EQ(mcpp_gate_report_entry_outcome(r, 2), MCPP_GATE_PASSED);
+    mcpp_gate_report_free(r);
+    for (int i = 0; i < 3; i++) mcpp_receipt_free(b[i]), mcpp_receipt_free(c[i]);
+    mcpp_policy_free(p);
+}
+
 TEST(the_olympic_mean_drops_the_fastest_and_slowest_run)
 {
     mcpp_policy *p = policy_with(0.05, 6);
@@ -347,6 +379,7 @@ int main(void)
     RUN(thousands_of_steps_inside_one_run_do_not_narrow_the_interval);
     RUN(the_headline_lies_inside_its_interval_and_bounds_print_low_to_high);
     RUN(single_value_runs_compare_as_sets_from_their_own_spread);
+    RUN(candidate_runs_of_one_commit_are_pooled_runs_without_a_commit_stand_alone);
     RUN(the_olympic_mean_drops_the_fastest_and_slowest_run);
     RUN(a_store_history_informs_only_the_run_to_run_spread);
     RUN(many_benchmarks_share_one_false_discovery_rate);

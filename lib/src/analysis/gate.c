@@ -3,11 +3,13 @@
  * pooled values of every baseline it is comparable with, one summary.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/gate_internal.h"
+#include "analysis/lane_internal.h"
 #include "analysis/stats_internal.h"
 #include "util/error_internal.h"
 #include "util/hash.h"
@@ -50,6 +52,25 @@ static int id_set_add(id_set *s, const char *id)
     return 0;
 }
 
+/* A candidate and the other candidates of its lane (same lane key,
+ * comparable or qualified with it): the runs of the new code in that lane,
+ * pooled on the candidate's side of every comparison. runs[0] is the
+ * candidate itself. */
+typedef struct cand_group {
+    const mcpp_receipt **runs;
+    size_t n;
+} cand_group;
+
+/* Whether `id` is one of the group's runs (such a receipt is never a baseline). */
+static int in_group(const cand_group *cg, const char *id)
+{
+    for (size_t i = 0; id && i < cg->n; i++) {
+        const char *gid = mcpp_receipt_id(cg->runs[i]);
+        if (gid && strcmp(gid, id) == 0) return 1;
+    }
+    return 0;
+}
+
 /* What kept every baseline out of the pool of a candidate that has none:
  * the rows of each full comparison (the gate's loop only took verdicts). */
 static int explain_rejected(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *const *baselines, size_t nb,
@@ -76,9 +97,11 @@ static char *dup_or_null(const char *s, int *failed)
  * gate's multiplicity control: decide_metric): a result, or undetermined
  * when absent on one side or when the sides disagree on unit or direction
  * (or with the policy's stated direction), skipped when absent on both.
- * `history` (n_history receipts, may be 0) are earlier runs of the lane. */
+ * `cg` holds the candidate and the other candidate runs of its lane (pooled
+ * on the candidate's side); `history` (n_history receipts, may be 0) are
+ * earlier runs of the lane. */
 static int gate_metric(gate_metric_entry *g, const mcpp_policy *p, const mcpp_gate_metric_spec *spec,
-                       const mcpp_receipt *const *pool, size_t n_pool, const mcpp_receipt *cand,
+                       const mcpp_receipt *const *pool, size_t n_pool, const cand_group *cg,
                        const mcpp_receipt *const *history, size_t n_history)
 {
     mcpp_metric_side sb, sc, sh;
@@ -102,10 +125,18 @@ static int gate_metric(gate_metric_entry *g, const mcpp_policy *p, const mcpp_ga
             goto done;
         }
     }
-    int hc = mcpp_metric_side_add(&sc, p, &spec->ref, cand);
+    /* The candidate's side: its own run and every other candidate run of its lane. */
+    int hc = mcpp_metric_side_add(&sc, p, &spec->ref, cg->runs[0]);
     if (hc < 0) {
         rc = hc;
         goto done;
+    }
+    for (size_t i = 1; hc && i < cg->n; i++) {
+        int added = mcpp_metric_side_add(&sc, p, &spec->ref, cg->runs[i]);
+        if (added < 0) {
+            rc = added;
+            goto done;
+        }
     }
     g->outcome = MCPP_GATE_UNDETERMINED;
     g->code = !hc ? "metric_absent_on_candidate" : sb.receipts == 0 ? "metric_absent_on_baselines" : "metric_mismatch";
@@ -207,22 +238,21 @@ static const char *entry_reason_code(const gate_entry *e)
 }
 
 /* The earlier runs of the candidate's lane among `history`: comparable (or
- * qualified) with it, and neither the candidate nor a pooled baseline. */
+ * qualified) with it, and neither a candidate run nor a pooled baseline. */
 static int pick_history(const mcpp_receipt ***out, size_t *n_out, const mcpp_policy *p,
-                        const mcpp_receipt *const *history, size_t nh, const mcpp_receipt *cand, const id_set *pooled)
+                        const mcpp_receipt *const *history, size_t nh, const cand_group *cg, const id_set *pooled)
 {
+    const mcpp_receipt *cand = cg->runs[0];
     *out = NULL;
     *n_out = 0;
     if (!nh) return MCPP_OK;
     const mcpp_receipt **picked = malloc(nh * sizeof *picked);
     if (!picked) return mcpp_error_nomem();
-    const char *cand_id = mcpp_receipt_id(cand);
     id_set seen = {NULL, 0, 0};
     int rc = MCPP_OK;
     for (size_t i = 0; i < nh; i++) {
         const char *id = mcpp_receipt_id(history[i]);
-        if (id && ((cand_id && strcmp(id, cand_id) == 0) || id_set_contains(pooled, id) || id_set_contains(&seen, id)))
-            continue;
+        if (id && (in_group(cg, id) || id_set_contains(pooled, id) || id_set_contains(&seen, id))) continue;
         mcpp_verdict v;
         if ((rc = mcpp_compare_verdict(&v, p, history[i], cand)) != 0) break;
         if (v != MCPP_VERDICT_COMPARABLE && v != MCPP_VERDICT_QUALIFIED) continue;
@@ -262,8 +292,9 @@ static int finish_one(gate_entry *e)
  * and reason here. `dropped` (NULL: none) adds baselines left out upstream
  * to the verdict tally. */
 static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *const *baselines, size_t nb,
-                    const mcpp_receipt *cand, const size_t *dropped, const mcpp_receipt *const *history, size_t nh)
+                    const cand_group *cg, const size_t *dropped, const mcpp_receipt *const *history, size_t nh)
 {
+    const mcpp_receipt *cand = cg->runs[0];
     size_t by_verdict[4] = {0, 0, 0, 0};
     int rc = MCPP_OK;
     mcpp_strbuf reason;
@@ -278,11 +309,9 @@ static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *con
         rc = mcpp_error_nomem();
         goto done;
     }
-    const char *cand_id = mcpp_receipt_id(cand);
     for (size_t i = 0; i < nb; i++) {
         const char *bid = mcpp_receipt_id(baselines[i]);
-        int skip = bid && cand_id && strcmp(bid, cand_id) == 0;
-        if (skip || (bid && id_set_contains(&pooled, bid))) continue;
+        if (in_group(cg, bid) || (bid && id_set_contains(&pooled, bid))) continue;
         mcpp_verdict v;
         if ((rc = mcpp_compare_verdict(&v, p, baselines[i], cand)) != 0) goto done;
         by_verdict[v]++;
@@ -314,7 +343,7 @@ static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *con
         e->reason = reason.data;
         reason.data = NULL;
     } else {
-        if ((rc = pick_history(&lane_history, &n_history, p, history, nh, cand, &pooled)) != 0) goto done;
+        if ((rc = pick_history(&lane_history, &n_history, p, history, nh, cg, &pooled)) != 0) goto done;
         mcpp_gate_metric_spec single;
         const mcpp_gate_metric_spec *specs;
         size_t n_specs = mcpp_policy_gate_metrics(p, &specs, &single);
@@ -324,7 +353,7 @@ static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *con
         }
         for (size_t k = 0; k < n_specs; k++) {
             e->n_metrics = k + 1; /* freed with the report, whatever happens below */
-            if ((rc = gate_metric(&e->metrics[k], p, &specs[k], pool, e->baselines, cand, lane_history, n_history)) != 0)
+            if ((rc = gate_metric(&e->metrics[k], p, &specs[k], pool, e->baselines, cg, lane_history, n_history)) != 0)
                 goto done;
         }
     }
@@ -350,7 +379,7 @@ static double suite_run_sd(mcpp_gate_report *r, size_t m, double *scratch)
 {
     size_t n = 0;
     for (size_t i = 0; i < r->n; i++)
-        for (size_t k = 0; k < r->entries[i].n_metrics; k++) {
+        for (size_t k = 0; r->entries[i].group == i && k < r->entries[i].n_metrics; k++) {
             const mcpp_metric_result *res = &r->entries[i].metrics[k].result;
             if (!r->entries[i].metrics[k].has_result || res->point_comparison) continue;
             scratch[n++] = log1p(res->rel_delta) / sqrt(1 / (double)res->n_base + 1 / (double)res->n_cand);
@@ -371,9 +400,10 @@ static double suite_run_sd(mcpp_gate_report *r, size_t m, double *scratch)
  * metric is decided against the cutoff, and each candidate from its metrics. */
 static int decide_all(mcpp_gate_report *r, const mcpp_policy *p)
 {
+    /* One test per lane: the candidate runs of a lane share their comparison. */
     size_t m = 0;
     for (size_t i = 0; i < r->n; i++)
-        for (size_t k = 0; k < r->entries[i].n_metrics; k++)
+        for (size_t k = 0; r->entries[i].group == i && k < r->entries[i].n_metrics; k++)
             m += r->entries[i].metrics[k].has_result && !r->entries[i].metrics[k].result.point_comparison;
     double *pv = malloc((2 * m + 1) * sizeof *pv);
     if (!pv) return mcpp_error_nomem();
@@ -384,7 +414,7 @@ static int decide_all(mcpp_gate_report *r, const mcpp_policy *p)
             if (r->entries[i].metrics[k].has_result) mcpp_metric_raise_noise(&r->entries[i].metrics[k].result, floor_sd);
     size_t j = 0;
     for (size_t i = 0; i < r->n; i++)
-        for (size_t k = 0; k < r->entries[i].n_metrics; k++) {
+        for (size_t k = 0; r->entries[i].group == i && k < r->entries[i].n_metrics; k++) {
             const gate_metric_entry *g = &r->entries[i].metrics[k];
             if (g->has_result && !g->result.point_comparison) pv[j++] = g->result.p_value;
         }
@@ -414,6 +444,70 @@ static int decide_all(mcpp_gate_report *r, const mcpp_policy *p)
 static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcpp_receipt *const *baselines,
                     size_t nb, const mcpp_receipt *const *candidates, size_t nc, const size_t *dropped,
                     const mcpp_receipt *const *history, size_t nh);
+
+/* Whether two candidates are runs of the same code: both name one
+ * source.git_commit. Runs without a commit stay separate candidates, each
+ * judged on its own (they may be different experiments). */
+static int same_commit(const mcpp_receipt *a, const mcpp_receipt *b, int commit_id)
+{
+    return commit_id >= 0 && mcpp_field_present(a, commit_id) && mcpp_field_same(a, b, commit_id);
+}
+
+/* Groups the candidates into lanes: group_of[i] is the first candidate of
+ * candidate i's group, whose members share its lane key and git commit and
+ * compare as comparable or qualified with it (the runs of the new code in
+ * that lane). Leaders of equal key hash are chained, so this is linear in
+ * the candidates for distinct lanes. Returns 0 or an error. */
+static int group_candidates(size_t *group_of, const mcpp_policy *p, const mcpp_receipt *const *cands, size_t nc)
+{
+    size_t cap = 16;
+    int commit_id = mcpp_schema_field_id("source.git_commit");
+    while (cap < 2 * nc) cap *= 2;
+    size_t *head = malloc(cap * sizeof *head), *chain = malloc((nc ? nc : 1) * sizeof *chain);
+    uint64_t *hash = malloc((nc ? nc : 1) * sizeof *hash);
+    int rc = head && chain && hash ? MCPP_OK : mcpp_error_nomem();
+    for (size_t i = 0; rc == MCPP_OK && i < cap; i++) head[i] = SIZE_MAX;
+    for (size_t i = 0; rc == MCPP_OK && i < nc; i++) {
+        hash[i] = mcpp_lane_key_hash(p, cands[i]);
+        size_t slot = (size_t)hash[i] & (cap - 1), leader = SIZE_MAX;
+        for (size_t l = head[slot]; l != SIZE_MAX && leader == SIZE_MAX; l = chain[l]) {
+            mcpp_verdict v;
+            if (hash[l] != hash[i] || !same_commit(cands[l], cands[i], commit_id) ||
+                !mcpp_lane_same(p, cands[l], cands[i]))
+                continue;
+            const char *a = mcpp_receipt_id(cands[l]), *b = mcpp_receipt_id(cands[i]);
+            if (a && b && strcmp(a, b) == 0) { /* the same run twice is one run */
+                leader = l;
+                break;
+            }
+            if ((rc = mcpp_compare_verdict(&v, p, cands[l], cands[i])) != MCPP_OK) break;
+            if (v == MCPP_VERDICT_COMPARABLE || v == MCPP_VERDICT_QUALIFIED) leader = l;
+        }
+        if (leader == SIZE_MAX) { /* a new lane: i leads it */
+            leader = i;
+            chain[i] = head[slot];
+            head[slot] = i;
+        }
+        group_of[i] = leader;
+    }
+    free(head);
+    free(chain);
+    free(hash);
+    return rc;
+}
+
+/* The runs of candidate i's group, candidate i first, into cg (runs holds nc). */
+static void group_runs(cand_group *cg, const size_t *group_of, const mcpp_receipt *const *cands, size_t nc, size_t i)
+{
+    cg->n = 0;
+    cg->runs[cg->n++] = cands[i];
+    const char *id = mcpp_receipt_id(cands[i]);
+    for (size_t j = 0; j < nc; j++) {
+        const char *other = mcpp_receipt_id(cands[j]);
+        if (j == i || group_of[j] != group_of[i] || (id && other && strcmp(id, other) == 0)) continue;
+        cg->runs[cg->n++] = cands[j];
+    }
+}
 
 /* The gate metrics as the policy names them, joined by ", " (for headings). */
 static int gate_metric_names(char **out, const mcpp_policy *p)
@@ -481,18 +575,27 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
         rc = mcpp_error_nomem();
         goto fail;
     }
-    for (size_t i = 0; i < nc; i++) {
+    size_t *group_of = malloc((nc ? nc : 1) * sizeof *group_of);
+    cand_group cg = {malloc((nc ? nc : 1) * sizeof *cg.runs), 0};
+    if (!group_of || !cg.runs || (rc = group_candidates(group_of, p, candidates, nc)) != 0) {
+        rc = rc ? rc : mcpp_error_nomem();
+        free(group_of);
+        free(cg.runs);
+        goto fail;
+    }
+    for (size_t i = 0; i < nc && rc == MCPP_OK; i++) {
         gate_entry *e = &r->entries[i];
         r->n = i + 1;
+        e->group = group_of[i];
         const char *id = mcpp_receipt_id(candidates[i]);
-        if (!(e->id = strdup(id ? id : ""))) {
-            rc = mcpp_error_nomem();
-            goto fail;
-        }
-        if ((rc = mcpp_gate_explain_candidate(&e->why, p, candidates[i])) != 0) goto fail;
-        if ((rc = gate_one(e, p, baselines, nb, candidates[i], dropped ? dropped + 2 * i : NULL, history, nh)) != 0)
-            goto fail;
+        group_runs(&cg, group_of, candidates, nc, i);
+        if (!(e->id = strdup(id ? id : ""))) rc = mcpp_error_nomem();
+        else if ((rc = mcpp_gate_explain_candidate(&e->why, p, candidates[i])) == 0)
+            rc = gate_one(e, p, baselines, nb, &cg, dropped ? dropped + 2 * i : NULL, history, nh);
     }
+    free(group_of);
+    free(cg.runs);
+    if (rc) goto fail;
     if ((rc = decide_all(r, p)) != 0) goto fail;
     size_t failed = 0, undetermined = 0;
     for (size_t i = 0; i < nc; i++) {

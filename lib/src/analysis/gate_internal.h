@@ -64,6 +64,7 @@ typedef struct gate_metric_entry {
 
 typedef struct gate_entry {
     char *id;
+    size_t group; /* the first entry of its lane: candidate runs of one lane are pooled */
     char *reason;
     mcpp_gate_outcome outcome;
     size_t baselines;

@@ -1,0 +1,376 @@
+/*
+ * noise_lab.c — how often each gate fails unchanged merges, and how often it
+ * catches real regressions, on simulated suites whose noise has the structure
+ * real CI machines show (docs/statistics.md): every run of a benchmark is
+ * shifted as a whole (between-run drift, which the rounds inside the run
+ * cannot see), and the rounds scatter around that shifted value.
+ *
+ * A merge is K benchmarks (default 50), each run n times per side (1, 3, 5).
+ * Unchanged merges measure the false-positive rate: the share of merges whose
+ * gate fails anything. Regressed merges slow K/10 of the benchmarks by 5%, 10%
+ * or 30% (the candidate's true time times 1 + r) and measure power: the
+ * share of slowed benchmarks the gate flags. Four noise shapes: Gaussian,
+ * heavy-tailed (Student t, 3 df), bimodal (a machine in one of two states)
+ * and slow drift (the machine slows steadily across the runs, baselines
+ * first). Every shipped policy runs through the library's real gate on
+ * receipts built with the real builder; beside them the two peer rules teams
+ * use today on the same numbers: a fixed threshold on the median
+ * (pytest-benchmark --benchmark-compare-fail=median:X%) and a Mann–Whitney U
+ * test at 5% over the samples (Google Benchmark's compare.py). Each peer's
+ * "matched" row moves its threshold until its false-positive rate is at most
+ * the default policy's, and reports its power there.
+ *
+ *   noise_lab [--quick] [--merges M] [--benchmarks K] [--seed S] POLICY_DIR
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcpp_receipts.h"
+
+enum { ROUNDS = 30, MAX_RUNS = 5, N_SHAPES = 4, N_EFFECTS = 4, N_POLICIES = 5 };
+static const char *const SHAPES[N_SHAPES] = {"gaussian", "heavy-tailed", "bimodal", "slow drift"};
+static const double EFFECTS[N_EFFECTS] = {0, 0.05, 0.10, 0.30};
+static const char *const POLICIES[N_POLICIES] = {"default", "strict", "shared_cpu", "micro_benchmark", "mlperf"};
+static const double BETWEEN = 0.05; /* run-to-run sd of log time: measured 5-8% on shared CI */
+static const double WITHIN = 0.03;  /* round-to-round sd inside a run */
+
+/* ---- random numbers (xorshift64*, Box-Muller): deterministic per seed ---------------- */
+
+static uint64_t rng_state;
+
+static double uniform(void)
+{
+    rng_state ^= rng_state >> 12, rng_state ^= rng_state << 25, rng_state ^= rng_state >> 27;
+    return (double)((rng_state * 2685821657736338717ull) >> 11) / 9007199254740992.0;
+}
+
+static double normal(void)
+{
+    double u = uniform(), v = uniform();
+    return sqrt(-2 * log(u > 0 ? u : 1e-300)) * cos(6.283185307179586 * v);
+}
+
+/* Student t with 3 df scaled to unit variance (its variance is 3), cut at
+ * +-10 (a run 1.6x the others at 5% sd: heavy enough, and finite). */
+static double heavy(void)
+{
+    double z = normal(), a = normal(), b = normal(), c = normal();
+    double t = z / sqrt((a * a + b * b + c * c) / 3) / sqrt(3.0);
+    return t > 10 ? 10 : t < -10 ? -10 : t;
+}
+
+/* The whole-run shift of run `j` of `runs` a side (`cand`: the later side). */
+static double run_shift(int shape, int j, int runs, int cand)
+{
+    switch (shape) {
+    case 0: return BETWEEN * normal();
+    case 1: return BETWEEN * heavy();
+    case 2: return (uniform() < 0.5 ? -BETWEEN : BETWEEN) + BETWEEN / 4 * normal();
+    default: { /* time t runs from 0 (first baseline) to 1 (last candidate) */
+        double t = (double)(j + (cand ? runs : 0)) / (double)(2 * runs - 1 > 0 ? 2 * runs - 1 : 1);
+        return 0.6 * BETWEEN * t + BETWEEN / 2 * normal();
+    }
+    }
+}
+
+static double round_noise(int shape)
+{
+    return WITHIN * (shape == 1 ? heavy() : normal());
+}
+
+/* ---- one simulated merge --------------------------------------------------------------- */
+
+typedef struct bench_run {
+    double rounds[ROUNDS];
+    double median;
+} bench_run;
+
+typedef struct merge {
+    int k, runs, slowed_count;
+    bench_run *base, *cand; /* [k * runs] */
+    int *slowed;            /* [k]: 1 when benchmark i was slowed */
+} merge;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(const double *v, size_t n)
+{
+    double tmp[ROUNDS * MAX_RUNS];
+    memcpy(tmp, v, n * sizeof *tmp);
+    qsort(tmp, n, sizeof *tmp, cmp_double);
+    return n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
+}
+
+static void simulate_run(bench_run *r, double true_time, int shape, int j, int runs, int cand)
+{
+    double shift = run_shift(shape, j, runs, cand);
+    for (int i = 0; i < ROUNDS; i++) r->rounds[i] = true_time * exp(shift + round_noise(shape));
+    r->median = median_of(r->rounds, ROUNDS);
+}
+
+static void simulate(merge *m, int shape, double effect)
+{
+    for (int i = 0; i < m->k; i++) m->slowed[i] = 0;
+    for (int s = 0; effect > 0 && s < m->slowed_count; s++) {
+        int i;
+        do i = (int)(uniform() * m->k);
+        while (m->slowed[i]);
+        m->slowed[i] = 1;
+    }
+    for (int i = 0; i < m->k; i++) {
+        double t = 1e-4 * exp(5 * uniform()); /* 0.1 ms to 15 ms a call */
+        for (int j = 0; j < m->runs; j++) {
+            simulate_run(&m->base[i * m->runs + j], t, shape, j, m->runs, 0);
+            simulate_run(&m->cand[i * m->runs + j], t * (m->slowed[i] ? 1 + effect : 1), shape, j, m->runs, 1);
+        }
+    }
+}
+
+/* ---- the library's gate ------------------------------------------------------------------ */
+
+/* A pytest-benchmark-like receipt: one run of benchmark `i`, its rounds as samples. */
+static mcpp_receipt *receipt_of(const bench_run *r, int i, const char *side, int j)
+{
+    static const char *const not_recorded[] = {"lane", "workload", "routing", "compile", "backend", "launch", "startup"};
+    char name[32], id[64];
+    snprintf(name, sizeof name, "bench_%03d", i);
+    snprintf(id, sizeof id, "%s-%03d-run%d", side, i, j);
+    mcpp_builder *b = NULL;
+    mcpp_receipt *out = NULL;
+    int rc = mcpp_builder_new(&b);
+    for (size_t k = 0; rc == MCPP_OK && k < sizeof not_recorded / sizeof *not_recorded; k++)
+        rc = mcpp_builder_append_string(b, "source.not_recorded", not_recorded[k]);
+    if (rc == MCPP_OK) rc = mcpp_builder_set_string(b, "id", id);
+    /* one commit a side: the runs of one side are runs of the same code */
+    if (rc == MCPP_OK) rc = mcpp_builder_set_string(b, "source.git_commit", side[0] == 'b' ? "base0001" : "cand0002");
+    if (rc == MCPP_OK) rc = mcpp_builder_set_string(b, "benchmark.suite", "noise-lab");
+    if (rc == MCPP_OK) rc = mcpp_builder_set_string(b, "benchmark.name", name);
+    if (rc == MCPP_OK) rc = mcpp_builder_set_string(b, "topology.substrate", "cpu");
+    if (rc == MCPP_OK) rc = mcpp_builder_set_string(b, "hardware.observed.accelerator", "cpu: noise lab");
+    if (rc == MCPP_OK) rc = mcpp_builder_set_string(b, "status.outcome", "ok");
+    if (rc == MCPP_OK)
+        rc = mcpp_builder_add_metric(b, "time_s", "s", MCPP_DIRECTION_LOWER, r->median, "median", "round", r->rounds,
+                                     ROUNDS);
+    if (rc == MCPP_OK) rc = mcpp_builder_set_string(b, "metrics.primary", "time_s");
+    if (rc == MCPP_OK) rc = mcpp_builder_finish(&out, NULL, b);
+    mcpp_builder_free(b);
+    if (rc != MCPP_OK) {
+        fprintf(stderr, "noise_lab: building a receipt failed: %s\n", mcpp_error_last()->message);
+        exit(4);
+    }
+    return out;
+}
+
+/* Flags from one gate run: flagged[i] = 1 when benchmark i's candidate failed. */
+static void gate_flags(const mcpp_policy *p, const merge *m, mcpp_receipt **base, mcpp_receipt **cand, int *flagged)
+{
+    size_t n = (size_t)m->k * (size_t)m->runs;
+    mcpp_gate_report *r = NULL;
+    mcpp_policy_lua_reset_budget(p); /* strict.lua's rules have a total time budget per run of a tool */
+    if (mcpp_gate_run_receipts(&r, p, base, n, cand, n) != MCPP_OK) {
+        fprintf(stderr, "noise_lab: gate failed: %s\n", mcpp_error_last()->message);
+        exit(4);
+    }
+    for (int i = 0; i < m->k; i++) flagged[i] = 0;
+    for (size_t c = 0; c < n; c++)
+        if (mcpp_gate_report_entry_outcome(r, c) == MCPP_GATE_FAILED) flagged[c / (size_t)m->runs] = 1;
+    mcpp_gate_report_free(r);
+}
+
+/* ---- the peer rules ------------------------------------------------------------------------ */
+
+/* The relative change of the candidate's median over runs against the baseline's. */
+static double median_change(const merge *m, int i)
+{
+    double b[MAX_RUNS], c[MAX_RUNS];
+    for (int j = 0; j < m->runs; j++) {
+        b[j] = m->base[i * m->runs + j].median;
+        c[j] = m->cand[i * m->runs + j].median;
+    }
+    return median_of(c, (size_t)m->runs) / median_of(b, (size_t)m->runs) - 1;
+}
+
+/* One-sided p of "the candidate is slower" from the Mann–Whitney U test over
+ * every round of every run (normal approximation with the tie correction
+ * ignored: the values are continuous), as compare.py does over repetitions. */
+static double u_test_p(const merge *m, int i)
+{
+    int n = m->runs * ROUNDS;
+    double all[2 * ROUNDS * MAX_RUNS];
+    int from_cand[2 * ROUNDS * MAX_RUNS], order[2 * ROUNDS * MAX_RUNS];
+    for (int j = 0; j < m->runs; j++)
+        for (int r = 0; r < ROUNDS; r++) {
+            all[j * ROUNDS + r] = m->base[i * m->runs + j].rounds[r];
+            all[n + j * ROUNDS + r] = m->cand[i * m->runs + j].rounds[r];
+        }
+    for (int x = 0; x < 2 * n; x++) order[x] = x, from_cand[x] = x >= n;
+    /* insertion sort of indices by value: n is at most 150 */
+    for (int x = 1; x < 2 * n; x++)
+        for (int y = x; y > 0 && all[order[y - 1]] > all[order[y]]; y--) {
+            int t = order[y];
+            order[y] = order[y - 1];
+            order[y - 1] = t;
+        }
+    double rank_sum = 0;
+    for (int x = 0; x < 2 * n; x++)
+        if (from_cand[order[x]]) rank_sum += x + 1;
+    double u = rank_sum - (double)n * (n + 1) / 2, mean = (double)n * n / 2;
+    double sd = sqrt((double)n * n * (2.0 * n + 1) / 12);
+    return 0.5 * erfc((u - mean) / sd / sqrt(2.0)); /* large u: candidate slower */
+}
+
+/* ---- tallies -------------------------------------------------------------------------------- */
+
+enum { N_THRESH = 200 }; /* peer thresholds 0.5%, 1%, ... 100% */
+#define N_ALPHA 12
+static const double ALPHAS[N_ALPHA] = {0.05, 0.025, 0.01, 0.005, 0.0025, 0.001, 5e-4, 2.5e-4, 1e-4, 1e-5, 1e-6, 1e-8};
+
+typedef struct tally {
+    /* per effect: merges with any flag (effect 0), slowed benchmarks flagged and counted */
+    double any[N_EFFECTS], hit[N_EFFECTS], total[N_EFFECTS];
+} tally;
+
+static void count(tally *t, int e, const merge *m, const int *flagged)
+{
+    int any = 0;
+    for (int i = 0; i < m->k; i++) {
+        any |= flagged[i] && !m->slowed[i];
+        if (m->slowed[i]) t->hit[e] += flagged[i], t->total[e] += 1;
+    }
+    t->any[e] += any;
+}
+
+static double rate_fp(const tally *t, int merges) { return t->any[0] / merges; }
+static double rate_power(const tally *t, int e) { return t->total[e] > 0 ? t->hit[e] / t->total[e] : NAN; }
+
+static void print_row(const char *rule, int runs, const tally *t, int merges)
+{
+    printf("  %-34s %4d  %8.1f%%", rule, runs, 100 * rate_fp(t, merges));
+    for (int e = 1; e < N_EFFECTS; e++) printf("  %7.1f%%", 100 * rate_power(t, e));
+    printf("\n");
+}
+
+/* The peer row at the loosest threshold whose false-positive rate is at most `fp`. */
+static int matched(const tally *peer, int n, double fp, int merges)
+{
+    for (int x = 0; x < n; x++)
+        if (rate_fp(&peer[x], merges) <= fp) return x;
+    return n - 1;
+}
+
+static mcpp_policy *load_policy(const char *dir, const char *name)
+{
+    mcpp_policy *p = NULL;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.lua", dir, name);
+    if (strcmp(name, "default") == 0 ? mcpp_policy_default(&p) : mcpp_policy_load_lua_file(&p, path, NULL)) {
+        fprintf(stderr, "noise_lab: %s: %s\n", path, mcpp_error_last()->message);
+        exit(3);
+    }
+    return p;
+}
+
+int main(int argc, char **argv)
+{
+    int merges = 100, k = 50, quick = 0;
+    uint64_t seed = 2026;
+    const char *dir = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0) quick = 1;
+        else if (strcmp(argv[i], "--merges") == 0 && i + 1 < argc) merges = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--benchmarks") == 0 && i + 1 < argc) k = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 || argv[i][0] == '-') {
+            printf("usage: noise_lab [--quick] [--merges M] [--benchmarks K] [--seed S] POLICY_DIR\n"
+                   "Simulated suites of K benchmarks (default 50) with between-run drift and within-run\n"
+                   "noise; prints, per noise shape and runs per side, each gate's false-positive rate\n"
+                   "(unchanged merges that fail) and power at 5%%, 10%%, 30%% regressions.\n");
+            return strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 ? 0 : 3;
+        } else dir = argv[i];
+    }
+    if (!dir || merges < 1 || k < 2) {
+        fprintf(stderr, "usage: noise_lab [--quick] [--merges M] [--benchmarks K] [--seed S] POLICY_DIR\n");
+        return 3;
+    }
+    if (quick) merges = merges > 6 ? 6 : merges, k = k > 20 ? 20 : k;
+    mcpp_policy *policies[N_POLICIES];
+    for (int p = 0; p < N_POLICIES; p++) policies[p] = load_policy(dir, POLICIES[p]);
+    static const int RUNS[] = {1, 3, 5};
+    merge m = {k, 0, k / 10 > 1 ? k / 10 : 1, calloc((size_t)k * MAX_RUNS, sizeof(bench_run)), calloc((size_t)k * MAX_RUNS, sizeof(bench_run)),
+               calloc((size_t)k, sizeof(int))};
+    mcpp_receipt **rb = calloc((size_t)k * MAX_RUNS, sizeof *rb), **rc = calloc((size_t)k * MAX_RUNS, sizeof *rc);
+    int *flagged = calloc((size_t)k, sizeof *flagged);
+    if (!m.base || !m.cand || !m.slowed || !rb || !rc || !flagged) return 4;
+    printf("noise lab: %d benchmarks a merge, %d merges per cell, %d rounds a run, run-to-run sd %.0f%%, "
+           "round sd %.0f%%, %d of them slowed in regressed merges, seed %llu\n",
+           k, merges, ROUNDS, BETWEEN * 100, WITHIN * 100, m.slowed_count, (unsigned long long)seed);
+    double worst_fp = 0;
+    int goal_met = 1;
+    for (int shape = 0; shape < N_SHAPES; shape++) {
+        printf("\n%s\n  %-34s %4s  %9s  %8s  %8s  %8s\n", SHAPES[shape], "rule", "runs", "unchanged", "5%", "10%",
+               "30%");
+        for (size_t ri = 0; ri < sizeof RUNS / sizeof *RUNS; ri++) {
+            m.runs = RUNS[ri];
+            rng_state = seed * 1000003u + (uint64_t)shape * 101u + ri + 1;
+            tally gates[N_POLICIES], median[N_THRESH], utest[N_ALPHA];
+            memset(gates, 0, sizeof gates);
+            memset(median, 0, sizeof median);
+            memset(utest, 0, sizeof utest);
+            for (int e = 0; e < N_EFFECTS; e++)
+                for (int mi = 0; mi < merges; mi++) {
+                    simulate(&m, shape, EFFECTS[e]);
+                    size_t n = (size_t)k * (size_t)m.runs;
+                    for (size_t x = 0; x < n; x++) {
+                        rb[x] = receipt_of(&m.base[x], (int)(x / (size_t)m.runs), "base", (int)(x % (size_t)m.runs));
+                        rc[x] = receipt_of(&m.cand[x], (int)(x / (size_t)m.runs), "cand", (int)(x % (size_t)m.runs));
+                    }
+                    for (int p = 0; p < N_POLICIES; p++) {
+                        gate_flags(policies[p], &m, rb, rc, flagged);
+                        count(&gates[p], e, &m, flagged);
+                    }
+                    for (size_t x = 0; x < n; x++) mcpp_receipt_free(rb[x]), mcpp_receipt_free(rc[x]);
+                    double change[256], pval[256];
+                    for (int i = 0; i < k && i < 256; i++) change[i] = median_change(&m, i), pval[i] = u_test_p(&m, i);
+                    for (int x = 0; x < N_THRESH; x++) {
+                        for (int i = 0; i < k; i++) flagged[i] = change[i] > 0.005 * (x + 1);
+                        count(&median[x], e, &m, flagged);
+                    }
+                    for (int a = 0; a < N_ALPHA; a++) {
+                        for (int i = 0; i < k; i++) flagged[i] = pval[i] < ALPHAS[a];
+                        count(&utest[a], e, &m, flagged);
+                    }
+                }
+            for (int p = 0; p < N_POLICIES; p++) {
+                char label[64];
+                snprintf(label, sizeof label, "mcpp %s.lua", POLICIES[p]);
+                print_row(label, m.runs, &gates[p], merges);
+            }
+            print_row("median threshold 5% (pytest-bench.)", m.runs, &median[9], merges);
+            print_row("median threshold 10%", m.runs, &median[19], merges);
+            print_row("U test p < 5% (compare.py)", m.runs, &utest[0], merges);
+            double fp = rate_fp(&gates[0], merges);
+            int xm = matched(median, N_THRESH, fp, merges), am = matched(utest, N_ALPHA, fp, merges);
+            char label[64];
+            snprintf(label, sizeof label, "median threshold matched (%.1f%%)", 0.5 * (xm + 1));
+            print_row(label, m.runs, &median[xm], merges);
+            snprintf(label, sizeof label, "U test matched (p < %.0e)", ALPHAS[am]);
+            print_row(label, m.runs, &utest[am], merges);
+            double best_peer = fmax(rate_power(&median[xm], 2), rate_power(&utest[am], 2));
+            if (fp > worst_fp) worst_fp = fp;
+            if (rate_power(&gates[0], 2) + 1e-9 < best_peer) goal_met = 0;
+        }
+    }
+    printf("\ndefault.lua: worst false-positive rate %.1f%% (goal <= 5%%); power at 10%% %s the best peer rule "
+           "at the same false-positive rate in every cell\n",
+           100 * worst_fp, goal_met ? "at least" : "below");
+    for (int p = 0; p < N_POLICIES; p++) mcpp_policy_free(policies[p]);
+    free(m.base), free(m.cand), free(m.slowed), free(rb), free(rc), free(flagged);
+    return 0;
+}
