@@ -299,7 +299,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: noise_lab [--quick] [--merges M] [--benchmarks K] [--seed S] POLICY_DIR\n");
         return 3;
     }
-    if (quick) merges = merges > 6 ? 6 : merges, k = k > 20 ? 20 : k;
+    if (quick) merges = merges > 3 ? 3 : merges, k = k > 16 ? 16 : k;
     mcpp_policy *policies[N_POLICIES];
     for (int p = 0; p < N_POLICIES; p++) policies[p] = load_policy(dir, POLICIES[p]);
     static const int RUNS[] = {1, 3, 5};

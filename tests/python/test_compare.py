@@ -66,7 +66,8 @@ def test_regression_beyond_the_gate_fails_it():
     assert c.improvement == pytest.approx(c.delta) and c.change.startswith("worse by ")
     assert c.change in repr(c) and c.change in c._repr_html_()
     assert c.gate.outcome == "failed"
-    assert c.metric["n_base"] > 1
+    assert c.metric["n_base"] == 1  # one run a side: its steps describe it, they are not runs
+    assert c.metric["noise"]["source"] == "policy"
 
 
 def test_comparison_renders_dict_text_markdown_and_html():

@@ -81,12 +81,13 @@ MCPP_API const char *mcpp_gate_outcome_name(mcpp_gate_outcome outcome);
  * How the headline metric compares. A borrowed view (strings live as long as
  * the object that returned it).
  *
- * Runs are the unit (docs/statistics.md). Each receipt is one run and
- * contributes one value: its stated metric (or the value derived from its
- * step samples: tokens_per_s from step times, the median step time); a
- * metric whose samples are of sample_kind "run" contributes each sample as a
- * run. Samples inside a run (steps, rounds, repetitions) describe that one
- * run: they give its within-run precision, never the run-to-run spread.
+ * Runs are the unit (docs/statistics.md). Each receipt is one run (one
+ * invocation of the tool) and contributes one value: its stated metric (or
+ * the value derived from its step samples: tokens_per_s from step times, the
+ * median step time). Samples inside it, of any kind (steps, rounds,
+ * repetitions, and the runs a tool makes within one invocation, as hyperfine
+ * and pyperf do), share that invocation's machine state: they give its
+ * within-run precision, never the run-to-run spread.
  * Unit and direction come from the receipts; two sides that state the
  * metric with different units or directions are not compared
  * (docs/metrics.md).

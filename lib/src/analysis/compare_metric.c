@@ -231,23 +231,21 @@ static double within_run_var(const receipt_metric *m)
     return n >= 2 ? 1.5707963267948966 * m2 / (double)(n - 1) / (double)n : 0;
 }
 
-/* The run values one receipt contributes: each sample of a "run" metric, or
- * its one stated value with the precision its within-run samples give. */
-static int add_runs(mcpp_metric_side *s, const receipt_metric *m)
+/* The run value one receipt contributes: its stated (or derived) value, with
+ * the precision its samples give. A receipt is one run of the tool; samples
+ * of any kind inside it (steps, rounds, repetitions, and the runs a tool
+ * makes within one invocation, as hyperfine and pyperf do) share that
+ * invocation's machine state, so they describe it and never stand in for
+ * the spread between invocations. */
+static int add_run(mcpp_metric_side *s, const receipt_metric *m)
 {
-    int per_sample = m->use_steps && m->from_view && m->sample_kind && strcmp(m->sample_kind, "run") == 0;
-    size_t n = per_sample ? m->n_samples : 1;
-    for (size_t i = 0; i < n; i++) {
-        double v = per_sample ? mcpp_metric_sample(&m->view, i) : m->stated;
-        if (!(v > 0) || !isfinite(v)) {
-            s->unloggable = 1;
-            continue;
-        }
-        int rc = push(&s->runs, &s->n_runs, &s->cap_runs, log(v));
-        if (rc) return rc;
+    if (!(m->stated > 0) || !isfinite(m->stated)) {
+        s->unloggable = 1;
+        return 0;
     }
-    if (!per_sample && m->use_steps) s->within_var += within_run_var(m);
-    return 0;
+    int rc = push(&s->runs, &s->n_runs, &s->cap_runs, log(m->stated));
+    if (rc == 0 && m->use_steps) s->within_var += within_run_var(m);
+    return rc;
 }
 
 int mcpp_metric_side_add(mcpp_metric_side *s, const mcpp_policy *p, const mcpp_metric_ref *ref,
@@ -257,7 +255,7 @@ int mcpp_metric_side_add(mcpp_metric_side *s, const mcpp_policy *p, const mcpp_m
     resolve_metric(&m, p, ref, r);
     if (!m.has_stated) return 0;
     int rc = push(&s->stated, &s->n_stated, &s->cap_stated, m.stated);
-    if (rc || (rc = add_runs(s, &m)) != 0) return rc;
+    if (rc || (rc = add_run(s, &m)) != 0) return rc;
     note_ident(s, &m.ident);
     s->receipts++;
     /* Samples of another kind than the side's first (rounds against
