@@ -76,23 +76,23 @@ def _check_intervals(report) -> None:
 
 def test_default_gate_passes_an_unchanged_pytest_benchmark_run(pytest_suite):
     report = mr.gate(pytest_suite["base"], pytest_suite["same"])
-    assert report.outcome == "passed", report.text
+    assert report.outcome == "passed", str(report)
     _check_intervals(report)
 
 
 def test_default_gate_fails_exactly_the_slowed_pytest_benchmarks(pytest_suite):
     report = mr.gate(pytest_suite["base"], pytest_suite["slow"])
-    assert report.outcome == "failed", report.text
+    assert report.outcome == "failed", str(report)
     by_id = {r.id: r["benchmark.name"] for r in pytest_suite["slow"]}
     failed = sorted(by_id[c["id"]] for c in report.candidates if c["outcome"] == "failed")
-    assert failed == ["test_sorted[16000]", "test_sorted[4000]"], report.text
+    assert failed == ["test_sorted[16000]", "test_sorted[4000]"], str(report)
     _check_intervals(report)
     assert report.to_dict()["statistics"]["tests"] == 4
 
 
 def test_default_gate_passes_an_unchanged_google_benchmark_run(gbench_suite):
     report = mr.gate(gbench_suite["base"], gbench_suite["same"])
-    assert report.outcome == "passed", report.text
+    assert report.outcome == "passed", str(report)
     _check_intervals(report)
     # CPU time is the primary metric of benchmarks that did not ask for real time
     assert {c["metric"]["name"] for c in report.candidates} == {"cpu_time_s", "real_time_s"}
@@ -100,10 +100,10 @@ def test_default_gate_passes_an_unchanged_google_benchmark_run(gbench_suite):
 
 def test_default_gate_fails_exactly_the_slowed_google_benchmarks(gbench_suite):
     report = mr.gate(gbench_suite["base"], gbench_suite["slow"])
-    assert report.outcome == "failed", report.text
+    assert report.outcome == "failed", str(report)
     by_id = {r.id: r["benchmark.name"] for r in gbench_suite["slow"]}
     failed = sorted(by_id[c["id"]] for c in report.candidates if c["outcome"] == "failed")
-    assert failed == ["BM_Sort/256", "BM_Sort/4096"], report.text
+    assert failed == ["BM_Sort/256", "BM_Sort/4096"], str(report)
     _check_intervals(report)
 
 
@@ -129,7 +129,7 @@ def test_the_headline_lies_inside_its_interval_in_every_python_output():
         comparison = mr.compare(base[0], cand[0])
         m = comparison.to_dict()["metric"]
         assert m["interval"][0] <= m["rel_delta"] <= m["interval"][1]
-        text = comparison.text
+        text = str(comparison)
         low, high = (float(x.rstrip("%]")) for x in text.split("% interval ")[1].split("]")[0].split(" .. "))
         headline = float(text.split("change ")[1].split("(")[1].split("%")[0])
         assert low <= headline <= high, text

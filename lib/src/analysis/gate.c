@@ -291,8 +291,64 @@ static int finish_one(gate_entry *e)
  * in decide_all). A candidate with no comparable baseline gets its outcome
  * and reason here. `dropped` (NULL: none) adds baselines left out upstream
  * to the verdict tally. */
+/* The baselines by lane key hash, chained in input order: the gate looks at
+ * a candidate's own lane first, so it is linear in candidates + baselines
+ * when lanes are distinct. */
+typedef struct baseline_index {
+    size_t cap;
+    size_t *head, *tail, *next;
+    uint64_t *hash;
+} baseline_index;
+
+static void baseline_index_free(baseline_index *x)
+{
+    free(x->head);
+    free(x->tail);
+    free(x->next);
+    free(x->hash);
+}
+
+static int baseline_index_build(baseline_index *x, const mcpp_policy *p, const mcpp_receipt *const *baselines,
+                                size_t nb)
+{
+    x->cap = 16;
+    while (x->cap < 2 * nb) x->cap *= 2;
+    x->head = malloc(x->cap * sizeof *x->head);
+    x->tail = malloc(x->cap * sizeof *x->tail);
+    x->next = malloc((nb ? nb : 1) * sizeof *x->next);
+    x->hash = malloc((nb ? nb : 1) * sizeof *x->hash);
+    if (!x->head || !x->tail || !x->next || !x->hash) return mcpp_error_nomem();
+    for (size_t i = 0; i < x->cap; i++) x->head[i] = x->tail[i] = SIZE_MAX;
+    for (size_t i = 0; i < nb; i++) {
+        size_t slot = (size_t)(x->hash[i] = mcpp_lane_key_hash(p, baselines[i])) & (x->cap - 1);
+        x->next[i] = SIZE_MAX;
+        if (x->tail[slot] == SIZE_MAX) x->head[slot] = i;
+        else x->next[x->tail[slot]] = i;
+        x->tail[slot] = i;
+    }
+    return MCPP_OK;
+}
+
+/* Compares one baseline with the candidate: tallies its verdict, and pools
+ * it when comparable or qualified (once per id; never a candidate run). */
+static int pool_baseline(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *base, const cand_group *cg,
+                         id_set *pooled, const mcpp_receipt **pool, size_t *by_verdict)
+{
+    const char *bid = mcpp_receipt_id(base);
+    if (in_group(cg, bid) || (bid && id_set_contains(pooled, bid))) return MCPP_OK;
+    mcpp_verdict v;
+    int rc = mcpp_compare_verdict(&v, p, base, cg->runs[0]);
+    if (rc != 0) return rc;
+    by_verdict[v]++;
+    if (v != MCPP_VERDICT_COMPARABLE && v != MCPP_VERDICT_QUALIFIED) return MCPP_OK;
+    if (bid && id_set_add(pooled, bid) != 0) return mcpp_error_nomem();
+    pool[e->baselines++] = base;
+    return mcpp_gate_explain_pooled(&e->why, p, base, cg->runs[0], v);
+}
+
 static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *const *baselines, size_t nb,
-                    const cand_group *cg, const size_t *dropped, const mcpp_receipt *const *history, size_t nh)
+                    const baseline_index *bix, const cand_group *cg, const size_t *dropped,
+                    const mcpp_receipt *const *history, size_t nh)
 {
     const mcpp_receipt *cand = cg->runs[0];
     size_t by_verdict[4] = {0, 0, 0, 0};
@@ -309,19 +365,23 @@ static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *con
         rc = mcpp_error_nomem();
         goto done;
     }
-    for (size_t i = 0; i < nb; i++) {
-        const char *bid = mcpp_receipt_id(baselines[i]);
-        if (in_group(cg, bid) || (bid && id_set_contains(&pooled, bid))) continue;
-        mcpp_verdict v;
-        if ((rc = mcpp_compare_verdict(&v, p, baselines[i], cand)) != 0) goto done;
-        by_verdict[v]++;
-        if (v != MCPP_VERDICT_COMPARABLE && v != MCPP_VERDICT_QUALIFIED) continue;
-        if (bid && id_set_add(&pooled, bid) != 0) {
-            rc = mcpp_error_nomem();
-            goto done;
-        }
-        pool[e->baselines++] = baselines[i];
-        if ((rc = mcpp_gate_explain_pooled(&e->why, p, baselines[i], cand, v)) != 0) goto done;
+    /* First the baselines of the candidate's lane (key hash), in input order:
+     * any other differs in a must-match dimension, so it is not comparable
+     * and is only counted. When none of the lane's can be pooled, every
+     * baseline is compared, exactly, to say what kept each one out. */
+    uint64_t h = mcpp_lane_key_hash(p, cand);
+    size_t in_lane = 0;
+    for (size_t i = bix->head[h & (bix->cap - 1)]; i != SIZE_MAX; i = bix->next[i]) {
+        if (bix->hash[i] != h) continue;
+        in_lane++;
+        if ((rc = pool_baseline(e, p, baselines[i], cg, &pooled, pool, by_verdict)) != 0) goto done;
+    }
+    if (e->baselines) {
+        by_verdict[MCPP_VERDICT_NOT_COMPARABLE] += nb - in_lane;
+    } else {
+        memset(by_verdict, 0, sizeof by_verdict);
+        for (size_t i = 0; i < nb; i++)
+            if ((rc = pool_baseline(e, p, baselines[i], cg, &pooled, pool, by_verdict)) != 0) goto done;
     }
     if (dropped) {
         by_verdict[MCPP_VERDICT_NOT_COMPARABLE] += dropped[0];
@@ -577,10 +637,13 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
     }
     size_t *group_of = malloc((nc ? nc : 1) * sizeof *group_of);
     cand_group cg = {malloc((nc ? nc : 1) * sizeof *cg.runs), 0};
-    if (!group_of || !cg.runs || (rc = group_candidates(group_of, p, candidates, nc)) != 0) {
+    baseline_index bix = {0, NULL, NULL, NULL, NULL};
+    if (!group_of || !cg.runs || (rc = group_candidates(group_of, p, candidates, nc)) != 0 ||
+        (rc = baseline_index_build(&bix, p, baselines, nb)) != 0) {
         rc = rc ? rc : mcpp_error_nomem();
         free(group_of);
         free(cg.runs);
+        baseline_index_free(&bix);
         goto fail;
     }
     for (size_t i = 0; i < nc && rc == MCPP_OK; i++) {
@@ -591,10 +654,11 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
         group_runs(&cg, group_of, candidates, nc, i);
         if (!(e->id = strdup(id ? id : ""))) rc = mcpp_error_nomem();
         else if ((rc = mcpp_gate_explain_candidate(&e->why, p, candidates[i])) == 0)
-            rc = gate_one(e, p, baselines, nb, &cg, dropped ? dropped + 2 * i : NULL, history, nh);
+            rc = gate_one(e, p, baselines, nb, &bix, &cg, dropped ? dropped + 2 * i : NULL, history, nh);
     }
     free(group_of);
     free(cg.runs);
+    baseline_index_free(&bix);
     if (rc) goto fail;
     if ((rc = decide_all(r, p)) != 0) goto fail;
     size_t failed = 0, undetermined = 0;
