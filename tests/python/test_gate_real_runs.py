@@ -54,11 +54,15 @@ def pytest_suite(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def gbench_suite(tmp_path_factory):
+    # BM_Accumulate/real_time is left out: it times the wall clock on purpose
+    # (the primary-metric test in test_import.py uses it), and the wall clock
+    # of a shared machine moves with other jobs far beyond CPU time.
     tmp = tmp_path_factory.mktemp("gate_real_gbench")
     runs = {}
     for name, extra in (("base", 0), ("same", 0), ("slow", 30)):
         path = run_google_benchmark(tmp, name, {"MCPP_SLOW_PERCENT": extra}, repetitions=5)
-        runs[name] = mr.import_results("google-benchmark", path)
+        runs[name] = [r for r in mr.import_results("google-benchmark", path)
+                      if not r["benchmark.name"].endswith("/real_time")]
     return runs
 
 
@@ -85,7 +89,7 @@ def test_default_gate_fails_exactly_the_slowed_pytest_benchmarks(pytest_suite):
     assert report.outcome == "failed", str(report)
     by_id = {r.id: r["benchmark.name"] for r in pytest_suite["slow"]}
     failed = sorted(by_id[c["id"]] for c in report.candidates if c["outcome"] == "failed")
-    assert failed == ["test_sorted[16000]", "test_sorted[4000]"], str(report)
+    assert failed == ["bench_cases.py::test_sorted[16000]", "bench_cases.py::test_sorted[4000]"], str(report)
     _check_intervals(report)
     assert report.to_dict()["statistics"]["tests"] == 4
 
@@ -95,7 +99,7 @@ def test_default_gate_passes_an_unchanged_google_benchmark_run(gbench_suite):
     assert report.outcome == "passed", str(report)
     _check_intervals(report)
     # CPU time is the primary metric of benchmarks that did not ask for real time
-    assert {c["metric"]["name"] for c in report.candidates} == {"cpu_time_s", "real_time_s"}
+    assert {c["metric"]["name"] for c in report.candidates} == {"cpu_time_s"}
 
 
 def test_default_gate_fails_exactly_the_slowed_google_benchmarks(gbench_suite):

@@ -215,20 +215,30 @@ static void note_ident(mcpp_metric_side *s, const mcpp_metric_ident *id)
 }
 
 /* The variance of a run's log value from its own samples: the median of n
- * samples has about pi/2 times the variance of their mean (a normal
- * approximation; heavy tails only make it larger, i.e. more cautious). */
+ * samples has about pi/2 times the variance of their mean, with the spread
+ * of the log samples taken robustly (1.4826 median absolute deviations), so
+ * a few rounds disturbed by another job do not swamp the run's precision. */
 static double within_run_var(const receipt_metric *m)
 {
+    double small[64];
+    double *x = m->n_samples <= 64 ? small : malloc(m->n_samples * sizeof *x);
+    if (!x) return 0;
     size_t n = 0;
-    double mean = 0, m2 = 0; /* Welford, on log values */
     for (size_t i = 0; i < m->n_samples; i++) {
         double t = m->from_view ? mcpp_metric_sample(&m->view, i) : m->samples[i];
-        if (!(t > 0) || !isfinite(t)) continue;
-        double x = log(t), d = x - mean;
-        mean += d / (double)++n;
-        m2 += d * (x - mean);
+        if (t > 0 && isfinite(t)) x[n++] = log(t);
     }
-    return n >= 2 ? 1.5707963267948966 * m2 / (double)(n - 1) / (double)n : 0;
+    double var = 0;
+    if (n >= 2) {
+        mcpp_sort_doubles(x, n);
+        double med = mcpp_quantile_sorted(x, n, 0.5);
+        for (size_t i = 0; i < n; i++) x[i] = fabs(x[i] - med);
+        mcpp_sort_doubles(x, n);
+        double sd = 1.4826 * mcpp_quantile_sorted(x, n, 0.5);
+        var = 1.5707963267948966 * sd * sd / (double)n;
+    }
+    if (x != small) free(x);
+    return var;
 }
 
 /* The run value one receipt contributes: its stated (or derived) value, with
