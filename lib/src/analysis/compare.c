@@ -839,7 +839,7 @@ static int decide_gate_metric(cmp_gate_metric *g, const mcpp_policy *p, const mc
             mcpp_sb_printf(&reason, "%s: the policy says %s is better, the receipts say %s: not compared",
                            sb.ident.name, spec->direction ? "higher" : "lower",
                            sb.ident.higher_is_better ? "higher" : "lower");
-        } else if ((rc = mcpp_metric_compare(&g->result, p, spec->confidence, &sb, &sc)) == MCPP_OK) {
+        } else if ((rc = mcpp_metric_compare(&g->result, p, spec->confidence, &sb, &sc, NULL)) == MCPP_OK) {
             g->has_result = 1;
             g->outcome = mcpp_metric_gate(&g->result, p, spec->max_regression, &reason);
         }

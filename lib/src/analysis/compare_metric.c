@@ -564,7 +564,7 @@ void mcpp_metric_render_json(mcpp_strbuf *b, const mcpp_metric_result *m)
 
 static const char *center_name(const mcpp_metric_result *m, size_t n)
 {
-    return n == 1 ? "value" : m->method == METHOD_T_OLYMPIC && n >= 3 ? "olympic mean" : "geometric mean";
+    return n == 1 ? "value" : m->method && strstr(m->method, "olympic") && n >= 3 ? "olympic mean" : "geometric mean";
 }
 
 void mcpp_metric_render_text(mcpp_strbuf *b, const mcpp_metric_result *m, const char *indent)
