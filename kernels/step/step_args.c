@@ -16,7 +16,7 @@ static const char step_usage[] =
     "usage: mcpp-step [options]\n"
     "\n"
     "Runs a hybrid layer stack (A attention, M selective scan, E MoE, R recurrent tail)\n"
-    "forward for a measured window and writes a receipt (schema mcpp.receipt/1).\n"
+    "forward for a measured window and writes a receipt (schema mcpp.receipt/2).\n"
     "\n"
     "Model:\n"
     "  --pattern STR            block pattern of A, M, E, R (default AEMEAEMEAEMR)\n"
@@ -232,6 +232,30 @@ static int take_text(step_options *o, const char *name, const char *v)
     return NOT_AN_OPTION_HERE;
 }
 
+/* --family naming a registered family must describe this stack (its
+ * pattern, canonically, and depth; or its letters): otherwise the receipt
+ * could not validate, which is bad input, not an internal error. */
+static int check_family(const step_options *o)
+{
+    mcpp_model_family reg;
+    if (!o->family || mcpp_model_family_find(&reg, o->family) != MCPP_OK) return -1;
+    int64_t d1 = 0, d2 = 0;
+    char mine[MCPP_KERNEL_STACK_MAX_DEPTH + 1], theirs[sizeof mine];
+    int ok = reg.depth == (int64_t)o->stack.depth;
+    if (ok && reg.pattern[0]) {
+        mcpp_pattern_canonical(mine, sizeof mine, &d1, o->stack.pattern, (int64_t)o->stack.depth);
+        mcpp_pattern_canonical(theirs, sizeof theirs, &d2, reg.pattern, reg.depth);
+        ok = strcmp(mine, theirs) == 0;
+    }
+    for (const char *p = o->stack.pattern; ok && !reg.pattern[0] && *p; p++) ok = strchr(reg.letters, *p) != NULL;
+    if (ok) return -1;
+    fprintf(stderr, "mcpp-step: --family %s: the registered family is %s%s%s at depth %lld; this stack is %s at "
+            "depth %zu (leave --family out for a descriptive name)\n",
+            o->family, reg.pattern[0] ? "\"" : "letters ", reg.pattern[0] ? reg.pattern : reg.letters,
+            reg.pattern[0] ? "\"" : "", (long long)reg.depth, o->stack.pattern, o->stack.depth);
+    return STEP_EXIT_BAD_INPUT;
+}
+
 /* Defaults that follow from other options, and checks across options. */
 static int finish_options(step_options *o, const step_counts *n)
 {
@@ -253,7 +277,7 @@ static int finish_options(step_options *o, const step_counts *n)
         fprintf(stderr, "mcpp-step: %s\n", e->message ? e->message : "invalid configuration");
         return STEP_EXIT_BAD_INPUT;
     }
-    return -1;
+    return check_family(o);
 }
 
 int step_parse_args(step_options *o, int argc, char **argv)

@@ -7,6 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#ifdef __GLIBC__
+#include <gnu/libc-version.h>
+#endif
 #include <time.h>
 
 #include "mcpp_receipts.h"
@@ -152,12 +156,16 @@ static void put_source_and_lane(receipt_ctx *x)
 
     char family[64];
     if (opt->family) snprintf(family, sizeof family, "%s", opt->family);
-    if (opt->family || step_lane_family(family, sizeof family, opt))
+    int has_family = opt->family || step_lane_family(family, sizeof family, opt);
+    if (has_family)
         sb_str(sb, "lane.family", family);
     if (opt->lane_name) {
         sb_str(sb, "lane.name", opt->lane_name);
     } else {
-        snprintf(buf, sizeof x->buf, "%s %s x%zu d%zu%s%s on %s", family, c->pattern, c->depth,
+        /* no family (e.g. the NAM56R pattern at another depth): the name says
+         * only what the stack is, never a family it is not */
+        snprintf(buf, sizeof x->buf, "%s%s%s x%zu d%zu%s%s on %s", has_family ? family : "", has_family ? " " : "",
+                 c->pattern, c->depth,
                  c->d_model, step_has(opt, 'E') ? " moe " : "",
                  step_has(opt, 'E') ? mcpp_kernel_moe_lane_name(opt->lane) : "",
                  on_cuda ? "cuda" : "cpu");
@@ -167,6 +175,8 @@ static void put_source_and_lane(receipt_ctx *x)
     sb_int(sb, "lane.depth", (long long)c->depth);
     sb_int(sb, "lane.params_total", (long long)res->params_total);
     sb_int(sb, "lane.params_active", (long long)res->params_active);
+    sb_int(sb, "lane.d_model", (long long)c->d_model);
+    sb_int(sb, "run.seed", (long long)c->seed);
 
 }
 
@@ -285,6 +295,7 @@ static void put_hardware(receipt_ctx *x)
     sb_str(sb, "hardware.requested.accelerator", requested);
     sb_int(sb, "hardware.requested.count", 1);
     sb_str(sb, "hardware.observed.accelerator", observed_accelerator(x, buf, sizeof x->buf));
+    sb_str(sb, "hardware.observed.source", "probed");
     if (on_cuda) {
         sb_int(sb, "hardware.observed.count", res->device.device_count);
         sb_dbl(sb, "hardware.observed.memory_gib", res->device.memory_gib);
@@ -293,6 +304,16 @@ static void put_hardware(receipt_ctx *x)
     } else {
         sb_int(sb, "hardware.observed.count", 1);
         if (res->host.memory_gib > 0) sb_dbl(sb, "hardware.observed.memory_gib", res->host.memory_gib);
+        /* the CPU path's "driver" is the OS kernel, its runtime the C library */
+        struct utsname u;
+        if (uname(&u) == 0) {
+            snprintf(buf, sizeof x->buf, "%s %s", u.sysname, u.release);
+            sb_str(sb, "hardware.observed.driver", buf);
+        }
+#ifdef __GLIBC__
+        snprintf(buf, sizeof x->buf, "glibc %s", gnu_get_libc_version());
+        sb_str(sb, "hardware.observed.runtime", buf);
+#endif
     }
     sb_str(sb, "hardware.host.cpu", res->host.cpu);
     sb_int(sb, "hardware.host.cores", res->host.cores);
@@ -304,6 +325,11 @@ static void put_hardware(receipt_ctx *x)
     sb_bool(sb, "topology.sp", 0);
     sb_bool(sb, "topology.fsdp", 0);
     sb_str(sb, "startup.state", "cold_boot");
+    /* the launch contract: the step runner captures no CUDA graph, predicts
+     * one token, and runs no optional feature (features {} = none in force) */
+    sb_int(sb, "launch.mtp_depth", 0);
+    sb_str(sb, "launch.cuda_graphs", "off");
+    sb_json(sb, "features", "{}");
 
 }
 

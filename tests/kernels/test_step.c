@@ -229,6 +229,40 @@ TEST(bad_input_exits_3_and_help_exits_0)
     CHECK_INT_EQ(run_step("--help", NULL), 0);
 }
 
+/* issue 27: the step runner's receipts carry the schema-2 fields a real
+ * launcher's do, so the two can be matched. */
+TEST(step_runner_receipts_carry_the_schema_2_launch_contract_and_identity)
+{
+    CHECK_INT_EQ(run_step("--pattern AE --steps 2 --warmup 1 --seed 7 " SMALL, "schema2.json"), 0);
+    mcpp_receipt *r = load("schema2.json");
+    CHECK(r != NULL);
+    if (!r) return;
+    CHECK_STR_EQ(str(r, "schema"), "mcpp.receipt/2");
+    CHECK(num(r, "lane.d_model") > 0);
+    CHECK_INT_EQ(num(r, "run.seed"), 7);
+    CHECK_STR_EQ(str(r, "hardware.observed.source"), "probed");
+    CHECK(str(r, "hardware.observed.driver") != NULL);
+    CHECK_INT_EQ(num(r, "launch.mtp_depth"), 0);
+    CHECK_STR_EQ(str(r, "launch.cuda_graphs"), "off");
+    mcpp_value v;
+    CHECK_INT_EQ(mcpp_receipt_get(r, "features", &v), 0);
+    mcpp_receipt_free(r);
+}
+
+TEST(a_family_that_is_not_this_stack_is_bad_input_and_no_family_is_invented)
+{
+    /* NAM56R is AEMEAEMEAEMR at depth 52: at depth 56 --family NAM56R is bad input (3) */
+    CHECK_INT_EQ(run_step("--pattern AEMEAEMEAEMR --family NAM56R --depth 56 --steps 1 --warmup 0 " SMALL, NULL), 3);
+    /* without --family the lane names no family it is not */
+    CHECK_INT_EQ(run_step("--pattern AEMEAEMEAEMR --depth 56 --steps 1 --warmup 0 " SMALL, "depth56.json"), 0);
+    mcpp_receipt *r = load("depth56.json");
+    CHECK(r != NULL);
+    if (!r) return;
+    CHECK(str(r, "lane.family") == NULL);
+    CHECK(strstr(str(r, "lane.name"), "NAM56R") == NULL);
+    mcpp_receipt_free(r);
+}
+
 int main(void)
 {
     RUN(a_cpu_moe_run_writes_a_receipt_that_validates_and_carries_the_window);
@@ -237,5 +271,7 @@ int main(void)
     RUN(cuda_without_a_device_exits_3_and_with_allow_fallback_records_it);
     RUN(an_accelerator_request_the_run_does_not_satisfy_makes_it_unstable_saying_so);
     RUN(bad_input_exits_3_and_help_exits_0);
+    RUN(step_runner_receipts_carry_the_schema_2_launch_contract_and_identity);
+    RUN(a_family_that_is_not_this_stack_is_bad_input_and_no_family_is_invented);
     TEST_MAIN_END();
 }
