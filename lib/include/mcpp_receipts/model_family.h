@@ -31,11 +31,6 @@ MCPP_API int mcpp_model_family_find(mcpp_model_family *out, const char *name);
 /* The registered family whose pattern tiled to `depth` is `pattern` (so
  * AEMEAEMEAEMR at 52 gives NAM56R); MCPP_ENOTFOUND when none. */
 MCPP_API int mcpp_model_family_for_pattern(mcpp_model_family *out, const char *pattern, int64_t depth);
-/* ==== EXPERIMENTAL API: may change or go in any release (mcpp_receipts.h, "API tiers") ==== */
-/* Counts of A, M, E, R when `pattern` is tiled (repeated, the last repeat cut
- * short) to `depth` layers. */
-MCPP_API void mcpp_model_family_block_counts(int64_t out[4], const char *pattern, int64_t depth);
-
 /*
  * The canonical form of a block pattern tiled to a depth: the shortest
  * prefix that tiles the same stack, and the stack's depth. The 52-letter
@@ -47,6 +42,11 @@ MCPP_API void mcpp_model_family_block_counts(int64_t out[4], const char *pattern
  */
 MCPP_API size_t mcpp_pattern_canonical(char *out, size_t cap, int64_t *depth_out, const char *pattern,
                                        int64_t depth);
+/* ==== EXPERIMENTAL API: may change or go in any release (mcpp_receipts.h, "API tiers") ==== */
+/* Counts of A, M, E, R when `pattern` is tiled (repeated, the last repeat cut
+ * short) to `depth` layers. */
+MCPP_API void mcpp_model_family_block_counts(int64_t out[4], const char *pattern, int64_t depth);
+
 /* ==== end of EXPERIMENTAL API ==== */
 
 #ifdef __cplusplus
