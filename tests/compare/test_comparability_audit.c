@@ -468,6 +468,43 @@ TEST(claim_selectors_accept_canonical_ids_aliases_and_frontier_labels)
     mcpp_receipt_free(r);
 }
 
+TEST(goodput_fractions_are_named_metrics_with_their_direction)
+{
+    /* useful/allocated falls from 26% to 13% while useful seconds... the fraction says worse */
+    mcpp_receipt *a = variant(PADDED, "a", NULL, NULL, NULL, NULL);
+    mcpp_receipt *b = variant(RUN2, "b", "\"useful_s\": 41.953", "\"useful_s\": 21.0", NULL, NULL);
+    mcpp_metric m;
+    CHECK_INT_EQ(mcpp_receipt_metric_find(&m, a, "goodput.useful_fraction"), MCPP_OK);
+    CHECK(m.value > 0.25 && m.value < 0.27);
+    CHECK_INT_EQ((int)m.direction, (int)MCPP_DIRECTION_HIGHER);
+    CHECK_STR_EQ(m.unit, "fraction");
+    CHECK_INT_EQ(mcpp_receipt_metric_find(&m, a, "goodput.kernel_busy_fraction"), MCPP_OK);
+    CHECK_INT_EQ((int)m.direction, (int)MCPP_DIRECTION_HIGHER);
+    CHECK_INT_EQ(mcpp_receipt_metric_find(&m, a, "goodput.badput_fraction"), MCPP_OK);
+    CHECK_INT_EQ((int)m.direction, (int)MCPP_DIRECTION_LOWER);
+    CHECK(m.value > 0 && m.value <= 1);
+    /* listed with the receipt's metrics (pandas, the store's metric rows) */
+    int listed = 0;
+    for (size_t i = 0; i < mcpp_receipt_metric_count(a); i++)
+        if (mcpp_receipt_metric_at(&m, a, i) == MCPP_OK && strcmp(m.name, "goodput.useful_fraction") == 0) listed = 1;
+    CHECK_INT_EQ(listed, 1);
+    /* gated as a fraction: worse, and the gate fails */
+    mcpp_policy *p = NULL;
+    CHECK_INT_EQ(mcpp_policy_clone(&p, NULL), MCPP_OK);
+    mcpp_gate_settings g = *mcpp_policy_gate(p);
+    g.metric = "goodput.useful_fraction";
+    CHECK_INT_EQ(mcpp_policy_set_gate(p, &g), MCPP_OK);
+    CHECK_INT_EQ(mcpp_policy_set_allow_point_comparisons(p, 1), MCPP_OK);
+    mcpp_comparison *c = NULL;
+    CHECK_INT_EQ(mcpp_compare(&c, p, a, b), MCPP_OK);
+    CHECK_STR_EQ(mcpp_gate_outcome_name(mcpp_comparison_gate(c)), "failed");
+    CHECK(mcpp_comparison_metric(c) != NULL && mcpp_comparison_metric(c)->higher_is_better);
+    mcpp_comparison_free(c);
+    mcpp_policy_free(p);
+    mcpp_receipt_free(a);
+    mcpp_receipt_free(b);
+}
+
 int main(void)
 {
     RUN(model_size_is_part_of_the_lane);
@@ -484,5 +521,6 @@ int main(void)
     RUN(ablation_policy_measures_one_feature_as_a_qualified_comparison);
     RUN(expanded_and_tiled_patterns_are_one_lane);
     RUN(claim_selectors_accept_canonical_ids_aliases_and_frontier_labels);
+    RUN(goodput_fractions_are_named_metrics_with_their_direction);
     TEST_MAIN_END();
 }

@@ -85,6 +85,51 @@ static void well_known_view(mcpp_metric *out, const mcpp_receipt *r, size_t k)
     }
 }
 
+/* ---- Goodput fractions: derived from the seconds, as the notes define them ----
+ * Seconds compare the wrong way round (more useful seconds over a longer
+ * allocation is not better goodput), so the fractions of the allocated time
+ * are metrics of their own, with their own direction: useful and kernel-busy
+ * share (higher is better) and badput share (lower is better). Each is
+ * present when allocated_s > 0 and its numerator is stated. */
+enum { N_DERIVED = 3 };
+static const char *const DERIVED_NAMES[N_DERIVED] = {"goodput.useful_fraction", "goodput.kernel_busy_fraction",
+                                                     "goodput.badput_fraction"};
+
+/* Derived metric k of r into *value; 1 when present. */
+static int derived_value(const mcpp_receipt *r, size_t k, double *value)
+{
+    if (!mcpp_present(r, MCPP_F_metrics_goodput_allocated_s) || !(r->f.metrics_goodput_allocated_s > 0)) return 0;
+    double allocated = r->f.metrics_goodput_allocated_s, sum = 0;
+    int any = 0;
+    switch (k) {
+    case 0:
+        if (!mcpp_present(r, MCPP_F_metrics_goodput_useful_s)) return 0;
+        sum = r->f.metrics_goodput_useful_s, any = 1;
+        break;
+    case 1:
+        if (!mcpp_present(r, MCPP_F_metrics_goodput_kernel_busy_s)) return 0;
+        sum = r->f.metrics_goodput_kernel_busy_s, any = 1;
+        break;
+    default:
+        for (int id = MCPP_F_metrics_goodput_badput_s_compile; id <= MCPP_F_metrics_goodput_badput_s_idle; id++)
+            if (mcpp_present(r, id)) sum += *(const double *)mcpp_field_cptr(&r->f, id), any = 1;
+    }
+    *value = sum / allocated;
+    return any;
+}
+
+static void derived_view(mcpp_metric *out, size_t k, double value)
+{
+    memset(out, 0, sizeof *out);
+    out->name = DERIVED_NAMES[k];
+    out->unit = "fraction";
+    out->direction = k == 2 ? MCPP_DIRECTION_LOWER : MCPP_DIRECTION_HIGHER;
+    out->value = value;
+    out->aggregate = "single";
+    out->well_known = 1;
+    out->path = "metrics.goodput";
+}
+
 /* The member `key` of a packed metric object (members are sorted; few). */
 static const mcpp_xnode *member(const mcpp_xnode *obj, const char *key)
 {
@@ -135,6 +180,9 @@ size_t mcpp_receipt_metric_count(const mcpp_receipt *receipt)
     size_t n = 0;
     for (size_t k = 0; k < mcpp_well_known_metric_count; k++)
         n += (size_t)well_known_present(receipt, k);
+    double v;
+    for (size_t k = 0; k < N_DERIVED; k++)
+        n += (size_t)derived_value(receipt, k, &v);
     const mcpp_xnode *list = named_list(receipt);
     return n + (list ? list->count : 0);
 }
@@ -149,6 +197,15 @@ int mcpp_receipt_metric_at(mcpp_metric *out, const mcpp_receipt *receipt, size_t
             continue;
         if (index-- == 0) {
             well_known_view(out, receipt, k);
+            return MCPP_OK;
+        }
+    }
+    double v;
+    for (size_t k = 0; k < N_DERIVED; k++) {
+        if (!derived_value(receipt, k, &v))
+            continue;
+        if (index-- == 0) {
+            derived_view(out, k, v);
             return MCPP_OK;
         }
     }
@@ -171,6 +228,15 @@ int mcpp_receipt_metric_find(mcpp_metric *out, const mcpp_receipt *receipt, cons
         if (!well_known_present(receipt, k))
             return MCPP_ENOTFOUND;
         well_known_view(out, receipt, k);
+        return MCPP_OK;
+    }
+    for (size_t k = 0; k < N_DERIVED; k++) {
+        if (strcmp(DERIVED_NAMES[k], name) != 0)
+            continue;
+        double v;
+        if (!derived_value(receipt, k, &v))
+            return MCPP_ENOTFOUND;
+        derived_view(out, k, v);
         return MCPP_OK;
     }
     const mcpp_xnode *list = named_list(receipt);
