@@ -19,7 +19,8 @@ static const char HISTORY_HELP[] =
     "on ln(value); a split is kept when its squared-error gain over the noise variance\n"
     "(from the MAD of successive differences) exceeds P*ln(n) (default P 6) and the\n"
     "medians on either side differ by at least R (default 0.01); each side needs N runs\n"
-    "(default 3). Without --lane every lane of the store is listed.\n"
+    "(default 4; a middle part that differs from both ends, a drop and a recovery, is\n"
+    "searched when no single split is kept). Without --lane every lane is listed.\n"
     "exit codes: 0 ok, 3 invalid input or store, 4 internal error\n";
 
 typedef struct history_args {

@@ -133,6 +133,28 @@ TEST(constant_short_and_invalid_series)
     CHECK_INT_EQ(mcpp_changepoints_find(idx, 4, NULL, bad, 6, NULL), MCPP_EARG);
 }
 
+/* issue 27: a drop and a recovery that nearly cancel (-20% then +16%, six
+ * runs each) leave no single split worth keeping on the whole series; the
+ * search for a middle segment finds both. Over many noise draws. */
+TEST(a_drop_then_a_recovery_over_6_6_6_runs_are_both_found)
+{
+    size_t failures = 0;
+    for (uint64_t seed = 1; seed <= 30; seed++) {
+        rng_state = seed * 31 + 5;
+        size_t at[2] = {6, 12};
+        double factor[2] = {0.80, 1.16};
+        double v[18];
+        series(v, 18, 0.01, at, factor, 2);
+        size_t idx[8], count = 0;
+        CHECK_INT_EQ(mcpp_changepoints_find(idx, 8, &count, v, 18, NULL), MCPP_OK);
+        if (count != 2 || idx[0] != 6 || idx[1] != 12) {
+            failures++;
+            printf("# seed %llu: %zu changes, first at %zu\n", (unsigned long long)seed, count, count ? idx[0] : 0);
+        }
+    }
+    CHECK_INT_EQ((int)failures, 0);
+}
+
 int main(void)
 {
     RUN(a_single_step_is_found_at_its_run);
@@ -140,5 +162,6 @@ int main(void)
     RUN(pure_noise_has_no_change_point);
     RUN(a_step_smaller_than_min_rel_change_is_not_reported);
     RUN(constant_short_and_invalid_series);
+    RUN(a_drop_then_a_recovery_over_6_6_6_runs_are_both_found);
     TEST_MAIN_END();
 }
