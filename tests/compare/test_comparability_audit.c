@@ -505,6 +505,33 @@ TEST(goodput_fractions_are_named_metrics_with_their_direction)
     mcpp_receipt_free(b);
 }
 
+#define MOE_PADDED "\"moe\": {\n      \"requested\": \"padded\",\n      \"observed\": \"padded\""
+#define MOE_JAGGED "\"moe\": {\n      \"requested\": \"jagged\",\n      \"observed\": \"jagged\""
+
+TEST(the_notes_adjacent_pair_is_adjacent)
+{
+    /* padded whole-model vs jagged partial-compile: backend and compile
+     * differ, one related step, so the lanes are adjacent at width 1 */
+    mcpp_receipt *rs[2] = {
+        variant(PADDED, "a", "\"posture\": \"regional\"", "\"posture\": \"whole_model\"", NULL, NULL),
+        variant(RUN2, "b", "\"posture\": \"regional\"", "\"posture\": \"partial\"", MOE_PADDED, MOE_JAGGED)};
+    mcpp_frontier *f = NULL;
+    CHECK_INT_EQ(mcpp_frontier_build(&f, NULL, (const mcpp_receipt *const *)rs, 2), MCPP_OK);
+    CHECK_INT_EQ((int)mcpp_frontier_lane_count(f), 2);
+    CHECK_INT_EQ((int)mcpp_frontier_lane_adjacent_count(f, 0), 1);
+    if (mcpp_frontier_lane_adjacent_count(f, 0) == 1)
+        CHECK_STR_EQ(mcpp_frontier_lane_adjacent_dimensions(f, 0, 0), "compile, backend");
+    mcpp_frontier_free(f);
+    /* two unrelated dimensions are still two steps */
+    mcpp_receipt *other = variant(RUN3, "c", "\"seq_len\": 4096", "\"seq_len\": 8192", MOE_PADDED, MOE_JAGGED);
+    mcpp_receipt *qs[2] = {rs[0], other};
+    CHECK_INT_EQ(mcpp_frontier_build(&f, NULL, (const mcpp_receipt *const *)qs, 2), MCPP_OK);
+    CHECK_INT_EQ((int)mcpp_frontier_lane_adjacent_count(f, 0), 0);
+    mcpp_frontier_free(f);
+    mcpp_receipt_free(other);
+    free_all(rs, 2);
+}
+
 int main(void)
 {
     RUN(model_size_is_part_of_the_lane);
@@ -522,5 +549,6 @@ int main(void)
     RUN(expanded_and_tiled_patterns_are_one_lane);
     RUN(claim_selectors_accept_canonical_ids_aliases_and_frontier_labels);
     RUN(goodput_fractions_are_named_metrics_with_their_direction);
+    RUN(the_notes_adjacent_pair_is_adjacent);
     TEST_MAIN_END();
 }

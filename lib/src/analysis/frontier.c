@@ -12,7 +12,13 @@
  * listing every pair made the report quadratic (3,000 such lanes: 4.8 GB of
  * JSON). At width 1 a lane lists, per dimension, the ADJACENT_PER_DIM lanes
  * nearest to it in key order along that dimension.
+ *
+ * One related group counts as one step: the kernels that ran and how they
+ * were compiled (`backend` and `compile`) change together in the notes'
+ * comparisons (padded whole-model vs jagged partial-compile), so lanes that
+ * differ in both and nothing else are adjacent at width 1 too (issue 27).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -210,14 +216,52 @@ static int link_bucket(mcpp_frontier *f, const bucket *bs, size_t n, mcpp_strbuf
     return rc;
 }
 
+/* The key indexes of the related group (backend, compile); D when absent. */
+static void group_dims(const mcpp_frontier *f, size_t *g1, size_t *g2)
+{
+    *g1 = *g2 = f->key_dims;
+    for (size_t k = 0; k < f->key_dims; k++) {
+        if (strcmp(f->dim_names[k], "backend") == 0) *g1 = k;
+        if (strcmp(f->dim_names[k], "compile") == 0) *g2 = k;
+    }
+}
+
+/* Lanes of one group bucket agree outside backend and compile: each pair
+ * that differs in both is adjacent (one differing in one of them is linked
+ * by that dimension's bucket). */
+static int link_group(mcpp_frontier *f, const bucket *bs, size_t n, size_t g1, size_t g2)
+{
+    int rc = MCPP_OK;
+    char dims[64];
+    snprintf(dims, sizeof dims, "%s, %s", f->dim_names[g1 < g2 ? g1 : g2], f->dim_names[g1 < g2 ? g2 : g1]);
+    for (size_t a = 0; a < n && !rc; a++) {
+        for (size_t b = a + 1; b < n && !rc; b++) {
+            const frontier_lane *x = &f->lanes[bs[a].lane], *y = &f->lanes[bs[b].lane];
+            int others_equal = 1;
+            for (size_t k = 0; k < f->key_dims && others_equal; k++)
+                if (k != g1 && k != g2 && x->segs[k] != y->segs[k]) others_equal = 0;
+            if (!others_equal || x->segs[g1] == y->segs[g1] || x->segs[g2] == y->segs[g2]) continue;
+            if (f->lanes[bs[a].lane].n_adj < ADJACENT_WIDE_MAX) rc = add_adjacent(&f->lanes[bs[a].lane], bs[b].lane, dims);
+            if (!rc && f->lanes[bs[b].lane].n_adj < ADJACENT_WIDE_MAX)
+                rc = add_adjacent(&f->lanes[bs[b].lane], bs[a].lane, dims);
+            f->lanes[bs[a].lane].adj_total++;
+            f->lanes[bs[b].lane].adj_total++;
+        }
+    }
+    return rc;
+}
+
 static int find_adjacency(mcpp_frontier *f, int width)
 {
     size_t L = f->n_lanes, D = f->key_dims;
     int rc = MCPP_OK;
     mcpp_strbuf t;
     mcpp_sb_init_heap(&t, 128);
+    size_t g1, g2;
+    group_dims(f, &g1, &g2);
+    int grouped = g1 < D && g2 < D;
     if (width <= 1) {
-        bucket *bs = malloc((L * D > 0 ? L * D : 1) * sizeof *bs);
+        bucket *bs = malloc((L * (D + 1) > 0 ? L * (D + 1) : 1) * sizeof *bs);
         if (!bs) {
             mcpp_sb_free(&t);
             return mcpp_error_nomem();
@@ -233,12 +277,22 @@ static int find_adjacency(mcpp_frontier *f, int width)
                 bs[nb].lane = l;
                 nb++;
             }
+            if (grouped) { /* the group bucket: every dimension but backend and compile */
+                size_t d = D;
+                uint64_t h = mcpp_fnv1a(&d, sizeof d, MCPP_FNV_OFFSET);
+                for (size_t k = 0; k < D; k++)
+                    if (k != g1 && k != g2) h = mcpp_fnv1a(&f->lanes[l].segs[k], sizeof(uint64_t), h);
+                bs[nb].hash = h;
+                bs[nb].dim = D;
+                bs[nb].lane = l;
+                nb++;
+            }
         }
         qsort(bs, nb, sizeof *bs, compare_buckets);
         for (size_t i = 0; i < nb && !rc;) {
             size_t j = i + 1;
             while (j < nb && bs[j].hash == bs[i].hash && bs[j].dim == bs[i].dim) j++;
-            if (j - i > 1) rc = link_bucket(f, bs + i, j - i, &t);
+            if (j - i > 1) rc = bs[i].dim == D ? link_group(f, bs + i, j - i, g1, g2) : link_bucket(f, bs + i, j - i, &t);
             i = j;
         }
         free(bs);
@@ -247,6 +301,10 @@ static int find_adjacency(mcpp_frontier *f, int width)
             for (size_t b = a + 1; b < L && !rc; b++) {
                 size_t n;
                 differing(f, a, b, NULL, &n);
+                /* the related group counts as one step */
+                if (grouped && n > 1 && f->lanes[a].segs[g1] != f->lanes[b].segs[g1] &&
+                    f->lanes[a].segs[g2] != f->lanes[b].segs[g2])
+                    n--;
                 if (n == 0 || n > (size_t)width) continue;
                 t.len = 0;
                 differing(f, a, b, &t, &n);
