@@ -314,7 +314,7 @@ int main(int argc, char **argv)
            "round sd %.0f%%, %d of them slowed in regressed merges, seed %llu\n",
            k, merges, ROUNDS, BETWEEN * 100, WITHIN * 100, m.slowed_count, (unsigned long long)seed);
     double worst_fp = 0;
-    int goal_met = 1;
+    int cells = 0, cells_met = 0;
     for (int shape = 0; shape < N_SHAPES; shape++) {
         printf("\n%s\n  %-34s %4s  %9s  %8s  %8s  %8s\n", SHAPES[shape], "rule", "runs", "unchanged", "5%", "10%",
                "30%");
@@ -366,12 +366,13 @@ int main(int argc, char **argv)
             print_row(label, m.runs, &utest[am], merges);
             double best_peer = fmax(rate_power(&median[xm], 2), rate_power(&utest[am], 2));
             if (fp > worst_fp) worst_fp = fp;
-            if (rate_power(&gates[0], 2) + 1e-9 < best_peer) goal_met = 0;
+            cells++;
+            if (rate_power(&gates[0], 2) + 1e-9 >= best_peer) cells_met++;
         }
     }
-    printf("\ndefault.lua: worst false-positive rate %.1f%% (goal <= 5%%); power at 10%% %s the best peer rule "
-           "at the same false-positive rate in every cell\n",
-           100 * worst_fp, goal_met ? "at least" : "below");
+    printf("\ndefault.lua: worst false-positive rate %.1f%% (goal <= 5%%); power at 10%% at least the best peer rule "
+           "at the same false-positive rate in %d of %d cells\n",
+           100 * worst_fp, cells_met, cells);
     for (int p = 0; p < N_POLICIES; p++) mcpp_policy_free(policies[p]);
     free(m.base), free(m.cand), free(m.slowed), free(rb), free(rc), free(flagged);
     return 0;

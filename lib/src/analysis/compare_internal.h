@@ -107,6 +107,17 @@ int mcpp_metric_compare(mcpp_metric_result *out, const mcpp_policy *p, double co
  * its interval and p-value to match and adding "suite" to its noise source. */
 void mcpp_metric_raise_noise(mcpp_metric_result *m, double run_sd);
 
+/* Replaces a compared result's declared run-to-run prior with a gate's
+ * suite-wide pooled variance `suite_var` (weighed as `weight` degrees of
+ * freedom) moderated by the result's own runs (their sum of squares and
+ * degrees of freedom): the empirical-Bayes estimate of docs/statistics.md.
+ * No effect on point comparisons or results that used a history. */
+void mcpp_metric_moderate(mcpp_metric_result *m, double runs_ss, double runs_df, double suite_var, double weight);
+
+/* The sum of squares of a side's log run values about their mean, and its
+ * degrees of freedom (runs - 1). */
+void mcpp_metric_side_spread(const mcpp_metric_side *s, double *ss, double *df);
+
 /* The gate decision for a metric result under `allowance` (max_regression),
  * with its reason line. */
 mcpp_gate_outcome mcpp_metric_gate(const mcpp_metric_result *m, const mcpp_policy *p, double allowance,

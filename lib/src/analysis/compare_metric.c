@@ -386,6 +386,31 @@ void mcpp_metric_raise_noise(mcpp_metric_result *m, double run_sd)
     set_interval(m, log1p(m->rel_delta), se);
 }
 
+void mcpp_metric_moderate(mcpp_metric_result *m, double runs_ss, double runs_df, double suite_var, double weight)
+{
+    if (m->point_comparison || m->history_runs || !(suite_var > 0) || !(m->run_sd > 0)) return;
+    double var = (weight * suite_var + runs_ss) / (weight + runs_df);
+    /* The factor behind se: exact from the result when its variance came
+     * from runs (the olympic mean's n - 2 included); else 1/nb + 1/nc and the
+     * within-run part a declared figure carried. */
+    double factor = runs_df > 0 ? m->se * m->se / (m->run_sd * m->run_sd) : 1 / (double)m->n_base + 1 / (double)m->n_cand;
+    double within = runs_df > 0 ? 0 : m->se * m->se - m->run_sd * m->run_sd * factor;
+    m->noise_source = SOURCE_NAMES[(runs_df > 0 ? 1 : 0) | 8];
+    m->run_sd = sqrt(var);
+    m->df = weight + runs_df;
+    set_interval(m, log1p(m->rel_delta), sqrt(var * factor + (within > 0 ? within : 0)));
+}
+
+void mcpp_metric_side_spread(const mcpp_metric_side *s, double *ss, double *df)
+{
+    double mean = 0;
+    for (size_t i = 0; i < s->n_runs; i++) mean += s->runs[i];
+    mean /= s->n_runs ? (double)s->n_runs : 1;
+    *ss = 0;
+    for (size_t i = 0; i < s->n_runs; i++) *ss += (s->runs[i] - mean) * (s->runs[i] - mean);
+    *df = s->n_runs ? (double)s->n_runs - 1 : 0;
+}
+
 /* Writes a point comparison: no noise source, or values with no log scale. */
 static void point_result(mcpp_metric_result *out)
 {

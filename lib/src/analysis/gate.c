@@ -161,6 +161,11 @@ static int gate_metric(gate_metric_entry *g, const mcpp_policy *p, const mcpp_ga
             if ((rc = mcpp_metric_compare(&g->result, p, spec->confidence, &sb, &sc, use_history ? &sh : NULL)) != 0)
                 goto done;
             g->has_result = 1;
+            double ss_b, df_b, ss_c, df_c;
+            mcpp_metric_side_spread(&sb, &ss_b, &df_b);
+            mcpp_metric_side_spread(&sc, &ss_c, &df_c);
+            g->runs_ss = ss_b + ss_c;
+            g->runs_df = df_b + df_c;
             g->result_name = dup_or_null(g->result.metric, &failed);
             g->result_unit = dup_or_null(g->result.unit, &failed);
             g->result.metric = g->result_name;
@@ -431,10 +436,12 @@ done:
 
 /* The run-to-run standard deviation the gate's own tests show: each test's
  * log change scaled to one run (divided by sqrt(1/nb + 1/nc)), and their
- * spread as 1.4826 median absolute deviations about their median. The MAD
- * ignores the few benchmarks that really changed; the median keeps a shift
- * common to all of them (a real regression of everything) a change, not
- * noise. `scratch` holds 2m doubles. */
+ * spread as the standard deviation of those within 3 robust deviations
+ * (1.4826 median absolute deviations) of their median. Leaving out the few
+ * benchmarks that really changed keeps them from inflating it; using the
+ * standard deviation of the rest, not the MAD itself, keeps the estimate
+ * steady (the MAD of 50 values wanders by a quarter). A shift common to all
+ * benchmarks stays a change, not noise. `scratch` holds 2m doubles. */
 static double suite_run_sd(mcpp_gate_report *r, size_t m, double *scratch)
 {
     size_t n = 0;
@@ -449,7 +456,51 @@ static double suite_run_sd(mcpp_gate_report *r, size_t m, double *scratch)
     double med = mcpp_quantile_sorted(scratch, n, 0.5);
     for (size_t i = 0; i < n; i++) scratch[n + i] = fabs(scratch[i] - med);
     mcpp_sort_doubles(scratch + n, n);
-    return 1.4826 * mcpp_quantile_sorted(scratch + n, n, 0.5);
+    double cut = 3 * 1.4826 * mcpp_quantile_sorted(scratch + n, n, 0.5), mean = 0, ss = 0;
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (fabs(scratch[i] - med) <= cut) mean += scratch[i], kept++;
+    if (kept < 2) return 0;
+    mean /= (double)kept;
+    for (size_t i = 0; i < n; i++)
+        if (fabs(scratch[i] - med) <= cut) ss += (scratch[i] - mean) * (scratch[i] - mean);
+    /* a normal cut at 3 sd keeps 99.73% of it and 98.66% of its spread */
+    return sqrt(ss / (double)(kept - 1)) / 0.9866;
+}
+
+/* Below this many pooled degrees of freedom the suite's runs are too few to
+ * stand in for the policy's declared run-to-run noise. */
+#define SUITE_MIN_DF 10
+
+/* The suite source (docs/statistics.md). When the gate's tests have runs a
+ * side, their spreads about each side's own mean pool into one run-to-run
+ * variance of this machine today (real changes do not enter it), which
+ * replaces the policy's declared figure as every test's prior
+ * (mcpp_metric_moderate). Otherwise, with one run a side, the spread of the
+ * tests' changes is a floor under each test's noise (suite_run_sd). */
+static void apply_suite_noise(mcpp_gate_report *r, const mcpp_policy *p, size_t m, double *scratch)
+{
+    double ss = 0, df = 0;
+    for (size_t i = 0; i < r->n; i++)
+        for (size_t k = 0; r->entries[i].group == i && k < r->entries[i].n_metrics; k++) {
+            const gate_metric_entry *g = &r->entries[i].metrics[k];
+            if (g->has_result && !g->result.point_comparison && !g->result.history_runs)
+                ss += g->runs_ss, df += g->runs_df;
+        }
+    double weight = p->noise.run_to_run_df > 0 ? p->noise.run_to_run_df : 20;
+    if (df >= SUITE_MIN_DF) {
+        r->suite_run_sd = sqrt(ss / df);
+        for (size_t i = 0; i < r->n; i++)
+            for (size_t k = 0; k < r->entries[i].n_metrics; k++) {
+                gate_metric_entry *g = &r->entries[i].metrics[k];
+                if (g->has_result) mcpp_metric_moderate(&g->result, g->runs_ss, g->runs_df, ss / df, weight);
+            }
+        return;
+    }
+    double floor_sd = r->suite_run_sd = suite_run_sd(r, m, scratch);
+    for (size_t i = 0; i < r->n && floor_sd > 0; i++)
+        for (size_t k = 0; k < r->entries[i].n_metrics; k++)
+            if (r->entries[i].metrics[k].has_result) mcpp_metric_raise_noise(&r->entries[i].metrics[k].result, floor_sd);
 }
 
 /* Multiplicity control over every metric test of the gate: first the suite
@@ -467,11 +518,7 @@ static int decide_all(mcpp_gate_report *r, const mcpp_policy *p)
             m += r->entries[i].metrics[k].has_result && !r->entries[i].metrics[k].result.point_comparison;
     double *pv = malloc((2 * m + 1) * sizeof *pv);
     if (!pv) return mcpp_error_nomem();
-    double floor_sd = suite_run_sd(r, m, pv);
-    r->suite_run_sd = floor_sd;
-    for (size_t i = 0; i < r->n && floor_sd > 0; i++)
-        for (size_t k = 0; k < r->entries[i].n_metrics; k++)
-            if (r->entries[i].metrics[k].has_result) mcpp_metric_raise_noise(&r->entries[i].metrics[k].result, floor_sd);
+    apply_suite_noise(r, p, m, pv);
     size_t j = 0;
     for (size_t i = 0; i < r->n; i++)
         for (size_t k = 0; r->entries[i].group == i && k < r->entries[i].n_metrics; k++) {

@@ -60,6 +60,7 @@ typedef struct gate_metric_entry {
     char *result_name, *result_unit;
     const char *code; /* static: the reason code when undetermined (see gate.c) */
     double allowance; /* the metric's max_regression */
+    double runs_ss, runs_df; /* the spread of the pooled runs about each side's mean (mcpp_metric_side_spread) */
 } gate_metric_entry;
 
 typedef struct gate_entry {
