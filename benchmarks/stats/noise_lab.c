@@ -259,12 +259,13 @@ static void print_row(const char *rule, int runs, const tally *t, int merges)
     printf("\n");
 }
 
-/* The peer row at the loosest threshold whose false-positive rate is at most `fp`. */
+/* The peer row at the loosest threshold whose false-positive rate is at most
+ * `fp`, or -1 when no threshold of the peer gets that low. */
 static int matched(const tally *peer, int n, double fp, int merges)
 {
     for (int x = 0; x < n; x++)
         if (rate_fp(&peer[x], merges) <= fp) return x;
-    return n - 1;
+    return -1;
 }
 
 static mcpp_policy *load_policy(const char *dir, const char *name)
@@ -357,14 +358,25 @@ int main(int argc, char **argv)
             print_row("median threshold 5% (pytest-bench.)", m.runs, &median[9], merges);
             print_row("median threshold 10%", m.runs, &median[19], merges);
             print_row("U test p < 5% (compare.py)", m.runs, &utest[0], merges);
-            double fp = rate_fp(&gates[0], merges);
+            double fp = rate_fp(&gates[0], merges), best_peer = 0;
             int xm = matched(median, N_THRESH, fp, merges), am = matched(utest, N_ALPHA, fp, merges);
             char label[64];
-            snprintf(label, sizeof label, "median threshold matched (%.1f%%)", 0.5 * (xm + 1));
-            print_row(label, m.runs, &median[xm], merges);
-            snprintf(label, sizeof label, "U test matched (p < %.0e)", ALPHAS[am]);
-            print_row(label, m.runs, &utest[am], merges);
-            double best_peer = fmax(rate_power(&median[xm], 2), rate_power(&utest[am], 2));
+            if (xm >= 0) {
+                snprintf(label, sizeof label, "median threshold matched (%.1f%%)", 0.5 * (xm + 1));
+                print_row(label, m.runs, &median[xm], merges);
+                best_peer = rate_power(&median[xm], 2);
+            } else {
+                printf("  %-34s %4d  no threshold up to 100%% gets its false positives that low\n",
+                       "median threshold matched", m.runs);
+            }
+            if (am >= 0) {
+                snprintf(label, sizeof label, "U test matched (p < %.0e)", ALPHAS[am]);
+                print_row(label, m.runs, &utest[am], merges);
+                best_peer = fmax(best_peer, rate_power(&utest[am], 2));
+            } else {
+                printf("  %-34s %4d  no level down to 1e-8 gets its false positives that low\n", "U test matched",
+                       m.runs);
+            }
             if (fp > worst_fp) worst_fp = fp;
             cells++;
             if (rate_power(&gates[0], 2) + 1e-9 >= best_peer) cells_met++;
