@@ -78,6 +78,14 @@ def _check_intervals(report) -> None:
         assert m["noise"]["source"] in ("policy", "policy+suite"), m["noise"]
 
 
+def _gate_slowed(suite) -> tuple:
+    """The default gate of the slowed run against the baseline, and the names it failed."""
+    report = mr.gate(suite["base"], suite["slow"])
+    by_id = {r.id: r["benchmark.name"] for r in suite["slow"]}
+    _check_intervals(report)
+    return report, sorted(by_id[c["id"]] for c in report.candidates if c["outcome"] == "failed")
+
+
 def test_default_gate_passes_an_unchanged_pytest_benchmark_run(pytest_suite):
     report = mr.gate(pytest_suite["base"], pytest_suite["same"])
     assert report.outcome == "passed", str(report)
@@ -85,12 +93,9 @@ def test_default_gate_passes_an_unchanged_pytest_benchmark_run(pytest_suite):
 
 
 def test_default_gate_fails_exactly_the_slowed_pytest_benchmarks(pytest_suite):
-    report = mr.gate(pytest_suite["base"], pytest_suite["slow"])
+    report, failed = _gate_slowed(pytest_suite)
     assert report.outcome == "failed", str(report)
-    by_id = {r.id: r["benchmark.name"] for r in pytest_suite["slow"]}
-    failed = sorted(by_id[c["id"]] for c in report.candidates if c["outcome"] == "failed")
     assert failed == ["bench_cases.py::test_sorted[16000]", "bench_cases.py::test_sorted[4000]"], str(report)
-    _check_intervals(report)
     assert report.to_dict()["statistics"]["tests"] == 4
 
 
@@ -103,12 +108,9 @@ def test_default_gate_passes_an_unchanged_google_benchmark_run(gbench_suite):
 
 
 def test_default_gate_fails_exactly_the_slowed_google_benchmarks(gbench_suite):
-    report = mr.gate(gbench_suite["base"], gbench_suite["slow"])
+    report, failed = _gate_slowed(gbench_suite)
     assert report.outcome == "failed", str(report)
-    by_id = {r.id: r["benchmark.name"] for r in gbench_suite["slow"]}
-    failed = sorted(by_id[c["id"]] for c in report.candidates if c["outcome"] == "failed")
     assert failed == ["BM_Sort/256", "BM_Sort/4096"], str(report)
-    _check_intervals(report)
 
 
 def _run(rid: str, tps: float) -> mr.Receipt:
