@@ -193,8 +193,11 @@ static void layout_of(inf_layout *out, const char *path)
     snprintf(out->model, sizeof out->model, "%s", part[4]);
     snprintf(out->scenario, sizeof out->scenario, "%s", part[3]);
     const char *v = strrchr(part[9], 'v');
-    if (v && v[1] >= '0' && v[1] <= '9' && strspn(v + 1, "0123456789.") == strlen(v + 1))
-        snprintf(out->suite_version, sizeof out->suite_version, "%s", v + 1);
+    /* a version too long for the field is no version (checking the length also
+     * tells gcc's -Wformat-truncation the cut is meant) */
+    if (v && v[1] >= '0' && v[1] <= '9' && strspn(v + 1, "0123456789.") == strlen(v + 1) &&
+        snprintf(out->suite_version, sizeof out->suite_version, "%s", v + 1) >= (int)sizeof out->suite_version)
+        out->suite_version[0] = '\0';
     char perf[PATH_MAX + 64];
     int fits = snprintf(out->system_file, sizeof out->system_file, "%s/%s/%s/%s/systems/%s.json", full,
                         part[9], part[8], part[7], part[5]) < (int)sizeof out->system_file;
