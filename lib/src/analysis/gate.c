@@ -603,15 +603,28 @@ static int group_candidates(size_t *group_of, const mcpp_policy *p, const mcpp_r
     return rc;
 }
 
+/* Links each group's members in input order: group_next[i] is the next
+ * candidate of i's group (SIZE_MAX at the end), so a group is walked from its
+ * leader without scanning every candidate. `tail` holds nc sizes. */
+static void link_groups(size_t *group_next, size_t *tail, const size_t *group_of, size_t nc)
+{
+    for (size_t i = 0; i < nc; i++) {
+        group_next[i] = SIZE_MAX;
+        if (group_of[i] != i) group_next[tail[group_of[i]]] = i;
+        tail[group_of[i]] = i;
+    }
+}
+
 /* The runs of candidate i's group, candidate i first, into cg (runs holds nc). */
-static void group_runs(cand_group *cg, const size_t *group_of, const mcpp_receipt *const *cands, size_t nc, size_t i)
+static void group_runs(cand_group *cg, const size_t *group_of, const size_t *group_next,
+                       const mcpp_receipt *const *cands, size_t i)
 {
     cg->n = 0;
     cg->runs[cg->n++] = cands[i];
     const char *id = mcpp_receipt_id(cands[i]);
-    for (size_t j = 0; j < nc; j++) {
+    for (size_t j = group_of[i]; j != SIZE_MAX; j = group_next[j]) {
         const char *other = mcpp_receipt_id(cands[j]);
-        if (j == i || group_of[j] != group_of[i] || (id && other && strcmp(id, other) == 0)) continue;
+        if (j == i || (id && other && strcmp(id, other) == 0)) continue;
         cg->runs[cg->n++] = cands[j];
     }
 }
@@ -682,7 +695,8 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
         rc = mcpp_error_nomem();
         goto fail;
     }
-    size_t *group_of = malloc((nc ? nc : 1) * sizeof *group_of);
+    size_t *group_of = malloc(3 * (nc ? nc : 1) * sizeof *group_of);
+    size_t *group_next = group_of ? group_of + (nc ? nc : 1) : NULL, *tail = group_next ? group_next + (nc ? nc : 1) : NULL;
     cand_group cg = {malloc((nc ? nc : 1) * sizeof *cg.runs), 0};
     baseline_index bix = {0, NULL, NULL, NULL, NULL};
     if (!group_of || !cg.runs || (rc = group_candidates(group_of, p, candidates, nc)) != 0 ||
@@ -693,12 +707,13 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
         baseline_index_free(&bix);
         goto fail;
     }
+    link_groups(group_next, tail, group_of, nc);
     for (size_t i = 0; i < nc && rc == MCPP_OK; i++) {
         gate_entry *e = &r->entries[i];
         r->n = i + 1;
         e->group = group_of[i];
         const char *id = mcpp_receipt_id(candidates[i]);
-        group_runs(&cg, group_of, candidates, nc, i);
+        group_runs(&cg, group_of, group_next, candidates, i);
         if (!(e->id = strdup(id ? id : ""))) rc = mcpp_error_nomem();
         else if ((rc = mcpp_gate_explain_candidate(&e->why, p, candidates[i])) == 0)
             rc = gate_one(e, p, baselines, nb, &bix, &cg, dropped ? dropped + 2 * i : NULL, history, nh);
