@@ -127,7 +127,10 @@ static void *reloc_slot(reloc *x, void *slot, size_t need, int is_string)
         return NULL;
     }
     off = off - x->head_old + x->head_new;
-    if (need > x->size - off) { /* a string ends by the NUL after the arena at the latest */
+    /* a string ends by the NUL after the arena at the latest; arrays of
+     * pointers, doubles and nodes must sit where their type may (a forged
+     * offset that is not is refused, never read) */
+    if (need > x->size - off || (!is_string && (uintptr_t)(x->base + off) % sizeof(void *) != 0)) {
         x->bad = 1;
         return NULL;
     }
