@@ -373,6 +373,35 @@ TEST(a_regression_inside_the_allowance_is_reported_but_passes)
     mcpp_policy_free(p);
 }
 
+TEST(every_gate_format_names_the_policy_and_its_digest)
+{
+    mcpp_policy *p = policy_with(0.03, 20);
+    char digest[MCPP_POLICY_DIGEST_LEN + 1];
+    CHECK_INT_EQ(mcpp_policy_digest(digest, sizeof digest, p), MCPP_OK);
+    mcpp_receipt *a = run_of("a", 1000, 0, 0, 1), *b = run_of("b", 990, 0, 0, 2);
+    const mcpp_receipt *bs[] = {a}, *cs[] = {b};
+    mcpp_gate_report *r = NULL;
+    CHECK_INT_EQ(mcpp_gate_run(&r, p, bs, 1, cs, 1), MCPP_OK);
+    CHECK_STR_EQ(mcpp_gate_report_policy_name(r), "default");
+    CHECK_STR_EQ(mcpp_gate_report_policy_digest(r), digest);
+    static const mcpp_output_format formats[] = {MCPP_OUTPUT_TEXT, MCPP_OUTPUT_JSON, MCPP_OUTPUT_MARKDOWN};
+    for (size_t i = 0; i < 3; i++) {
+        char *text = NULL;
+        CHECK_INT_EQ(mcpp_gate_report_render(&text, r, formats[i]), MCPP_OK);
+        CHECK(text && strstr(text, digest) && strstr(text, "default"));
+        mcpp_free(text);
+    }
+    char *junit = NULL;
+    CHECK_INT_EQ(mcpp_gate_report_render_junit(&junit, r), MCPP_OK);
+    CHECK_CONTAINS(junit, "<property name=\"policy\" value=\"default\"/>");
+    CHECK(junit && strstr(junit, digest));
+    mcpp_free(junit);
+    mcpp_gate_report_free(r);
+    mcpp_receipt_free(a);
+    mcpp_receipt_free(b);
+    mcpp_policy_free(p);
+}
+
 int main(void)
 {
     RUN(one_run_a_side_rests_on_the_declared_run_to_run_noise_with_student_t);
@@ -385,5 +414,6 @@ int main(void)
     RUN(many_benchmarks_share_one_false_discovery_rate);
     RUN(a_suite_never_assumes_less_noise_than_its_benchmarks_show);
     RUN(a_regression_inside_the_allowance_is_reported_but_passes);
+    RUN(every_gate_format_names_the_policy_and_its_digest);
     TEST_MAIN_END();
 }

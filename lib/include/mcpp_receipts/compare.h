@@ -324,6 +324,10 @@ MCPP_API void mcpp_gate_report_free(mcpp_gate_report *report); /* NULL-safe */
 /* Overall outcome and its reason line (borrowed). UNDETERMINED for NULL. */
 MCPP_API mcpp_gate_outcome mcpp_gate_report_outcome(const mcpp_gate_report *report);
 MCPP_API const char *mcpp_gate_report_reason(const mcpp_gate_report *report);
+/* The policy the gate ran under: its name and content digest (mcpp_policy_digest),
+ * which every rendering names (text, JSON, markdown, JUnit). Borrowed; NULL for NULL. */
+MCPP_API const char *mcpp_gate_report_policy_name(const mcpp_gate_report *report);
+MCPP_API const char *mcpp_gate_report_policy_digest(const mcpp_gate_report *report);
 /* The process exit code for the outcome (0, 1, 2, or 3 for MCPP_GATE_ERROR). */
 MCPP_API int mcpp_gate_report_exit_code(const mcpp_gate_report *report);
 

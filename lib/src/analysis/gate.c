@@ -691,7 +691,9 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
     MCPP_CHECK_ALLOC(r);
     int rc = MCPP_OK;
     r->entries = calloc(nc ? nc : 1, sizeof *r->entries);
-    if (!r->entries || (rc = gate_metric_names(&r->metric_name, p)) != 0) {
+    r->policy_name = strdup(p->name ? p->name : "");
+    mcpp_policy_digest_fill(r->policy_digest, p);
+    if (!r->entries || !r->policy_name || (rc = gate_metric_names(&r->metric_name, p)) != 0) {
         rc = mcpp_error_nomem();
         goto fail;
     }
@@ -797,11 +799,14 @@ void mcpp_gate_report_free(mcpp_gate_report *report)
     free(report->reason);
     free(report->gated_reason);
     free(report->metric_name);
+    free(report->policy_name);
     free(report);
 }
 
 mcpp_gate_outcome mcpp_gate_report_outcome(const mcpp_gate_report *r) { return r ? r->outcome : MCPP_GATE_UNDETERMINED; }
 const char *mcpp_gate_report_reason(const mcpp_gate_report *r) { return r ? r->reason : NULL; }
+const char *mcpp_gate_report_policy_name(const mcpp_gate_report *r) { return r ? r->policy_name : NULL; }
+const char *mcpp_gate_report_policy_digest(const mcpp_gate_report *r) { return r ? r->policy_digest : NULL; }
 int mcpp_gate_report_exit_code(const mcpp_gate_report *r) { return (int)mcpp_gate_report_outcome(r); }
 size_t mcpp_gate_report_count(const mcpp_gate_report *r) { return r ? r->n : 0; }
 

@@ -95,6 +95,8 @@ struct mcpp_gate_report {
     char *metric_name; /* the gate metric(s) as the policy names them, joined by ", " */
     gate_input_error *inputs;
     size_t n_inputs;
+    char *policy_name; /* the policy the gate ran under, and its content digest */
+    char policy_digest[MCPP_POLICY_DIGEST_LEN + 1];
     size_t tests;  /* metric tests under the multiplicity control */
     double fdr_q;  /* its false discovery rate (one-sided, (1 - confidence) / 2) */
     double suite_run_sd; /* the run-to-run floor its tests' spread showed; 0: too few tests */

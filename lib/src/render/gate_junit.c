@@ -93,6 +93,10 @@ static void gate_render_junit(mcpp_strbuf *b, const mcpp_gate_report *r)
     mcpp_sb_printf(b, "<testsuite name=\"merge gate (%s)\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n",
                    mcpp_gate_outcome_name(r->outcome), cases + r->n_inputs, failures, errors,
                    skipped + r->n_inputs - errors);
+    mcpp_sb_puts(b, "  <properties>\n    <property name=\"policy\" value=\"");
+    mcpp_sb_html(b, r->policy_name);
+    mcpp_sb_printf(b, "\"/>\n    <property name=\"policy_digest\" value=\"%s\"/>\n  </properties>\n",
+                   r->policy_digest);
     for (size_t i = 0; i < r->n; i++) put_metric_cases(b, r, &r->entries[i]);
     for (size_t k = 0; k < r->n_inputs; k++) {
         const gate_input_error *in = &r->inputs[k];

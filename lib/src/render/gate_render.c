@@ -122,6 +122,9 @@ static void gate_render_json(mcpp_strbuf *b, const void *object)
     mcpp_sb_printf(b, "{\"schema\": \"mcpp.gate/2\", \"outcome\": \"%s\", \"exit_code\": %d, \"reason\": ",
                    mcpp_gate_outcome_name(r->outcome), (int)r->outcome);
     mcpp_sb_json_string(b, r->reason);
+    mcpp_sb_puts(b, ", \"policy\": ");
+    mcpp_sb_json_string(b, r->policy_name);
+    mcpp_sb_printf(b, ", \"policy_digest\": \"%s\"", r->policy_digest);
     mcpp_sb_puts(b, ", \"metric\": ");
     mcpp_sb_json_string(b, r->metric_name);
     mcpp_sb_printf(b, ", \"counts\": {\"passed\": %zu, \"failed\": %zu, \"undetermined\": %zu}", count[0],
@@ -243,7 +246,9 @@ static void gate_render_text(mcpp_strbuf *b, const void *object)
     }
     mcpp_sb_printf(b, "gate %s: ", mcpp_gate_outcome_name(r->outcome));
     mcpp_sb_terminal(b, r->reason);
-    mcpp_sb_puts(b, "\n");
+    mcpp_sb_puts(b, "\npolicy ");
+    mcpp_sb_terminal(b, r->policy_name);
+    mcpp_sb_printf(b, " (digest %s)\n", r->policy_digest);
     put_inputs_text(b, r);
     mcpp_sb_printf(b, "\n%-*s  %-12s  %9s  %-16s  lane\n", (int)wid, "candidate", "outcome", "baselines", "change");
     for (size_t i = 0; i < r->n; i++) {
@@ -368,7 +373,9 @@ static void gate_render_markdown(mcpp_strbuf *b, const void *object)
     mcpp_sb_printf(b, "\n\n%zu candidate%s: %zu passed, %zu failed, %zu undetermined; metric `", r->n,
                    r->n == 1 ? "" : "s", count[0], count[1], count[2]);
     mcpp_sb_markdown(b, r->metric_name);
-    mcpp_sb_puts(b, "`.\n");
+    mcpp_sb_puts(b, "`; policy ");
+    mcpp_sb_markdown(b, r->policy_name);
+    mcpp_sb_printf(b, " (digest `%s`).\n", r->policy_digest);
     put_inputs_markdown(b, r, b->len + 8000);
     if (attention) {
         mcpp_sb_printf(b, "\n#### Not passed, or passed with qualifications (%zu)\n\n%s", attention, GATE_MD_HEAD);
