@@ -93,6 +93,19 @@ static char *dup_or_null(const char *s, int *failed)
     return d;
 }
 
+/* Adds each receipt's values to a side: how many had the metric, or an error. */
+static int add_runs(mcpp_metric_side *side, const mcpp_policy *p, const mcpp_metric_ref *ref,
+                    const mcpp_receipt *const *runs, size_t n)
+{
+    int had = 0;
+    for (size_t i = 0; i < n; i++) {
+        int added = mcpp_metric_side_add(side, p, ref, runs[i]);
+        if (added < 0) return added;
+        had += added;
+    }
+    return had;
+}
+
 /* Compares one metric over the pooled baselines (the decision waits for the
  * gate's multiplicity control: decide_metric): a result, or undetermined
  * when absent on one side or when the sides disagree on unit or direction
@@ -110,34 +123,15 @@ static int gate_metric(gate_metric_entry *g, const mcpp_policy *p, const mcpp_ga
     memset(&sh, 0, sizeof sh);
     mcpp_strbuf reason;
     mcpp_sb_init_heap(&reason, 256);
-    int rc = MCPP_OK, failed = 0;
-    for (size_t i = 0; i < n_pool; i++) {
-        int added = mcpp_metric_side_add(&sb, p, &spec->ref, pool[i]);
-        if (added < 0) {
-            rc = added;
-            goto done;
-        }
-    }
-    for (size_t i = 0; i < n_history; i++) {
-        int added = mcpp_metric_side_add(&sh, p, &spec->ref, history[i]);
-        if (added < 0) {
-            rc = added;
-            goto done;
-        }
-    }
-    /* The candidate's side: its own run and every other candidate run of its lane. */
-    int hc = mcpp_metric_side_add(&sc, p, &spec->ref, cg->runs[0]);
-    if (hc < 0) {
-        rc = hc;
+    int failed = 0, rc, hc = 0;
+    /* The candidate's side: its own run (hc: whether it has the metric), then
+     * every other candidate run of its lane. */
+    if ((rc = add_runs(&sb, p, &spec->ref, pool, n_pool)) < 0 ||
+        (rc = add_runs(&sh, p, &spec->ref, history, n_history)) < 0 ||
+        (rc = hc = mcpp_metric_side_add(&sc, p, &spec->ref, cg->runs[0])) < 0 ||
+        (hc && (rc = add_runs(&sc, p, &spec->ref, cg->runs + 1, cg->n - 1)) < 0))
         goto done;
-    }
-    for (size_t i = 1; hc && i < cg->n; i++) {
-        int added = mcpp_metric_side_add(&sc, p, &spec->ref, cg->runs[i]);
-        if (added < 0) {
-            rc = added;
-            goto done;
-        }
-    }
+    rc = MCPP_OK;
     g->outcome = MCPP_GATE_UNDETERMINED;
     g->code = !hc ? "metric_absent_on_candidate" : sb.receipts == 0 ? "metric_absent_on_baselines" : "metric_mismatch";
     g->allowance = spec->max_regression;
@@ -430,6 +424,22 @@ done:
     return rc;
 }
 
+/* The gate's tests into out (NULL: only counted): each lane's compared
+ * metrics that are not point comparisons, once per lane, since the candidate
+ * runs of a lane share their comparison. */
+static size_t lane_tests(gate_metric_entry **out, mcpp_gate_report *r)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < r->n; i++)
+        for (size_t k = 0; r->entries[i].group == i && k < r->entries[i].n_metrics; k++) {
+            gate_metric_entry *g = &r->entries[i].metrics[k];
+            if (!g->has_result || g->result.point_comparison) continue;
+            if (out) out[m] = g;
+            m++;
+        }
+    return m;
+}
+
 /* Below this many tests the spread of their changes says too little about
  * the machine's run-to-run noise to be a floor. */
 #define SUITE_MIN_TESTS 8
@@ -441,17 +451,14 @@ done:
  * benchmarks that really changed keeps them from inflating it; using the
  * standard deviation of the rest, not the MAD itself, keeps the estimate
  * steady (the MAD of 50 values wanders by a quarter). A shift common to all
- * benchmarks stays a change, not noise. `scratch` holds 2m doubles. */
-static double suite_run_sd(mcpp_gate_report *r, size_t m, double *scratch)
+ * benchmarks stays a change, not noise. `scratch` holds 2n doubles. */
+static double suite_run_sd(gate_metric_entry *const *tests, size_t n, double *scratch)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < r->n; i++)
-        for (size_t k = 0; r->entries[i].group == i && k < r->entries[i].n_metrics; k++) {
-            const mcpp_metric_result *res = &r->entries[i].metrics[k].result;
-            if (!r->entries[i].metrics[k].has_result || res->point_comparison) continue;
-            scratch[n++] = log1p(res->rel_delta) / sqrt(1 / (double)res->n_base + 1 / (double)res->n_cand);
-        }
-    if (n != m || n < SUITE_MIN_TESTS) return 0;
+    if (n < SUITE_MIN_TESTS) return 0;
+    for (size_t i = 0; i < n; i++) {
+        const mcpp_metric_result *res = &tests[i]->result;
+        scratch[i] = log1p(res->rel_delta) / sqrt(1 / (double)res->n_base + 1 / (double)res->n_cand);
+    }
     mcpp_sort_doubles(scratch, n);
     double med = mcpp_quantile_sorted(scratch, n, 0.5);
     for (size_t i = 0; i < n; i++) scratch[n + i] = fabs(scratch[i] - med);
@@ -478,15 +485,12 @@ static double suite_run_sd(mcpp_gate_report *r, size_t m, double *scratch)
  * replaces the policy's declared figure as every test's prior
  * (mcpp_metric_moderate). Otherwise, with one run a side, the spread of the
  * tests' changes is a floor under each test's noise (suite_run_sd). */
-static void apply_suite_noise(mcpp_gate_report *r, const mcpp_policy *p, size_t m, double *scratch)
+static void apply_suite_noise(mcpp_gate_report *r, const mcpp_policy *p, gate_metric_entry *const *tests, size_t m,
+                              double *scratch)
 {
     double ss = 0, df = 0;
-    for (size_t i = 0; i < r->n; i++)
-        for (size_t k = 0; r->entries[i].group == i && k < r->entries[i].n_metrics; k++) {
-            const gate_metric_entry *g = &r->entries[i].metrics[k];
-            if (g->has_result && !g->result.point_comparison && !g->result.history_runs)
-                ss += g->runs_ss, df += g->runs_df;
-        }
+    for (size_t i = 0; i < m; i++)
+        if (!tests[i]->result.history_runs) ss += tests[i]->runs_ss, df += tests[i]->runs_df;
     double weight = p->noise.run_to_run_df > 0 ? p->noise.run_to_run_df : 20;
     if (df >= SUITE_MIN_DF) {
         r->suite_run_sd = sqrt(ss / df);
@@ -497,7 +501,7 @@ static void apply_suite_noise(mcpp_gate_report *r, const mcpp_policy *p, size_t 
             }
         return;
     }
-    double floor_sd = r->suite_run_sd = suite_run_sd(r, m, scratch);
+    double floor_sd = r->suite_run_sd = suite_run_sd(tests, m, scratch);
     for (size_t i = 0; i < r->n && floor_sd > 0; i++)
         for (size_t k = 0; k < r->entries[i].n_metrics; k++)
             if (r->entries[i].metrics[k].has_result) mcpp_metric_raise_noise(&r->entries[i].metrics[k].result, floor_sd);
@@ -511,20 +515,18 @@ static void apply_suite_noise(mcpp_gate_report *r, const mcpp_policy *p, size_t 
  * metric is decided against the cutoff, and each candidate from its metrics. */
 static int decide_all(mcpp_gate_report *r, const mcpp_policy *p)
 {
-    /* One test per lane: the candidate runs of a lane share their comparison. */
-    size_t m = 0;
-    for (size_t i = 0; i < r->n; i++)
-        for (size_t k = 0; r->entries[i].group == i && k < r->entries[i].n_metrics; k++)
-            m += r->entries[i].metrics[k].has_result && !r->entries[i].metrics[k].result.point_comparison;
+    size_t m = lane_tests(NULL, r);
+    gate_metric_entry **tests = malloc((m + 1) * sizeof *tests);
     double *pv = malloc((2 * m + 1) * sizeof *pv);
-    if (!pv) return mcpp_error_nomem();
-    apply_suite_noise(r, p, m, pv);
-    size_t j = 0;
-    for (size_t i = 0; i < r->n; i++)
-        for (size_t k = 0; r->entries[i].group == i && k < r->entries[i].n_metrics; k++) {
-            const gate_metric_entry *g = &r->entries[i].metrics[k];
-            if (g->has_result && !g->result.point_comparison) pv[j++] = g->result.p_value;
-        }
+    if (!tests || !pv) {
+        free(tests);
+        free(pv);
+        return mcpp_error_nomem();
+    }
+    lane_tests(tests, r);
+    apply_suite_noise(r, p, tests, m, pv);
+    for (size_t j = 0; j < m; j++) pv[j] = tests[j]->result.p_value;
+    free(tests);
     double q = (1 - p->gate.confidence) / 2, cutoff = m > 1 ? mcpp_stats_bh_cutoff(pv, m, q, pv + m) : q;
     /* Before any discovery the least p that would be one is q/m: the level to report. */
     double threshold = cutoff >= 0 ? cutoff : m ? q / (double)m : q;
