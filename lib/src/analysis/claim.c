@@ -11,6 +11,7 @@
 
 #include "mcpp_receipts/accelerator.h"
 
+#include "util/alloc.h"
 #include "util/c_locale.h"
 #include "util/error_internal.h"
 #include "analysis/claim_internal.h"
@@ -72,21 +73,11 @@ const char *mcpp_claim_verdict_name(mcpp_claim_verdict verdict)
     return "unknown";
 }
 
-static char *dup_n(const char *s, size_t n)
-{
-    char *d = malloc(n + 1);
-    if (d) {
-        memcpy(d, s, n);
-        d[n] = '\0';
-    }
-    return d;
-}
-
 static char *trim_dup(const char *s, size_t n)
 {
     while (n && (*s == ' ' || *s == '\t')) s++, n--;
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t')) n--;
-    return dup_n(s, n);
+    return mcpp_strndup(s, n, NULL);
 }
 
 static void free_terms(term *t, size_t n)
@@ -182,9 +173,9 @@ static int in_interval(double x, double lo, double hi)
 static int fill_lane(claim_lane *c, const mcpp_frontier *f, size_t lane, const char *metric)
 {
     const mcpp_lane_eval *e = mcpp_frontier_lane_eval(f, lane);
-    c->key = dup_n(mcpp_frontier_lane_key(f, lane), strlen(mcpp_frontier_lane_key(f, lane)));
+    c->key = mcpp_strdup(mcpp_frontier_lane_key(f, lane), NULL);
     const char *label = mcpp_frontier_lane_display_label(f, lane); /* what tells it from its neighbours */
-    c->label = dup_n(label, strlen(label));
+    c->label = mcpp_strdup(label, NULL);
     snprintf(c->short_key, sizeof c->short_key, "%s", mcpp_frontier_lane_short_key(f, lane));
     c->status = (int)e->status;
     c->has_headline = e->has_headline;
@@ -193,7 +184,7 @@ static int fill_lane(claim_lane *c, const mcpp_frontier *f, size_t lane, const c
     mcpp_metric_ident ident;
     const char *conflict;
     if (mcpp_lane_summary_ident(&ident, &conflict, mcpp_frontier_lane_summary(f, lane)) && ident.unit &&
-        !(c->unit = dup_n(ident.unit, strlen(ident.unit))))
+        !(c->unit = mcpp_strdup(ident.unit, NULL)))
         return mcpp_error_nomem();
     c->headline.unit = c->unit;
     mcpp_strbuf t;
@@ -261,8 +252,8 @@ static int claim_new(mcpp_claim_result **out, const mcpp_policy **p, const mcpp_
     int rc = mcpp_metric_ref_init(&ref, m, 1);
     if (rc) return rc;
     mcpp_claim_result *r = calloc(1, sizeof *r);
-    if (!r || !(r->selector = dup_n(selector, strlen(selector))) || !(r->metric = dup_n(m, strlen(m))) ||
-        !(r->policy_name = dup_n((*p)->name, strlen((*p)->name)))) {
+    if (!r || !(r->selector = mcpp_strdup(selector, NULL)) || !(r->metric = mcpp_strdup(m, NULL)) ||
+        !(r->policy_name = mcpp_strdup((*p)->name, NULL))) {
         mcpp_claim_result_free(r);
         return mcpp_error_nomem();
     }

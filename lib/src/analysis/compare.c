@@ -14,6 +14,7 @@
 
 #include "analysis/compare_internal.h"
 #include "receipt/receipt_internal.h"
+#include "util/alloc.h"
 #include "util/error_internal.h"
 
 typedef struct cmp_row {
@@ -171,15 +172,9 @@ static size_t add_text(explain *ex, const char *s)
 
 static cmp_row *new_row(explain *ex)
 {
-    if (ex->n_rows == ex->cap_rows) {
-        size_t nc = ex->cap_rows ? ex->cap_rows * 2 : 16;
-        cmp_row *nr = realloc(ex->rows, nc * sizeof *nr);
-        if (!nr) {
-            ex->failed = 1;
-            return NULL;
-        }
-        ex->rows = nr;
-        ex->cap_rows = nc;
+    if (MCPP_ARRAY_RESERVE(ex->rows, ex->cap_rows, ex->n_rows + 1, MCPP_ARRAY_MAX_ITEMS) != 0) {
+        ex->failed = 1;
+        return NULL;
     }
     cmp_row *r = &ex->rows[ex->n_rows++];
     memset(r, 0, sizeof *r);
@@ -802,14 +797,6 @@ static void gate_metrics_free(cmp_gate_metric *g, size_t n)
     free(g);
 }
 
-static char *dup_text(const char *s, int *failed)
-{
-    if (!s) return NULL;
-    char *d = strdup(s);
-    if (!d) *failed = 1;
-    return d;
-}
-
 /* Decides one metric of a multi-metric gate for the pair, as the gate does
  * for a pool: skipped when absent on both sides, undetermined when absent
  * on one, when the sides disagree on unit or direction or the policy states
@@ -845,10 +832,10 @@ static int decide_gate_metric(cmp_gate_metric *g, const mcpp_policy *p, const mc
         }
     }
     /* the result's texts point into the receipts or static text: keep copies */
-    g->result.metric = dup_text(g->result.metric, &failed);
-    g->result.unit = dup_text(g->result.unit, &failed);
-    g->result.method = dup_text(g->result.method, &failed);
-    g->name = dup_text(spec->text, &failed);
+    g->result.metric = mcpp_strdup(g->result.metric, &failed);
+    g->result.unit = mcpp_strdup(g->result.unit, &failed);
+    g->result.method = mcpp_strdup(g->result.method, &failed);
+    g->name = mcpp_strdup(spec->text, &failed);
     if (!rc && (failed || reason.failed)) rc = mcpp_error_nomem();
     g->reason = reason.data;
     reason.data = NULL;

@@ -10,6 +10,7 @@
 
 #include "analysis/compare_internal.h"
 #include "analysis/metric_change.h"
+#include "util/alloc.h"
 #include "util/error_internal.h"
 #include "util/escape.h"
 #include "analysis/stats_internal.h"
@@ -29,13 +30,7 @@ void mcpp_metric_side_free(mcpp_metric_side *s)
 
 static int push(double **arr, size_t *n, size_t *cap, double v)
 {
-    if (*n == *cap) {
-        size_t nc = *cap ? *cap * 2 : 16;
-        double *na = realloc(*arr, nc * sizeof *na);
-        MCPP_CHECK_ALLOC(na);
-        *arr = na;
-        *cap = nc;
-    }
+    MCPP_CHECK_ARRAY(*arr, *cap, *n + 1, MCPP_ARRAY_MAX_ITEMS);
     (*arr)[(*n)++] = v;
     return MCPP_OK;
 }

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/error_internal.h"
 #include "analysis/frontier_internal.h"
 
@@ -119,16 +120,9 @@ static int table_grow(slot **table, size_t *cap, const frontier_lane *lanes, siz
 
 static int add_adjacent(frontier_lane *l, size_t other, const char *dims)
 {
-    if (l->n_adj == l->cap_adj) {
-        size_t nc = l->cap_adj ? l->cap_adj * 2 : 4;
-        size_t *na = realloc(l->adj, nc * sizeof *na);
-        MCPP_CHECK_ALLOC(na);
-        l->adj = na;
-        char **nd = realloc(l->adj_dims, nc * sizeof *nd);
-        MCPP_CHECK_ALLOC(nd);
-        l->adj_dims = nd;
-        l->cap_adj = nc;
-    }
+    size_t cap_dims = l->cap_adj; /* the two arrays grow in the same steps */
+    MCPP_CHECK_ARRAY(l->adj_dims, cap_dims, l->n_adj + 1, MCPP_ARRAY_MAX_ITEMS);
+    MCPP_CHECK_ARRAY(l->adj, l->cap_adj, l->n_adj + 1, MCPP_ARRAY_MAX_ITEMS);
     char *d = strdup(dims);
     MCPP_CHECK_ALLOC(d);
     l->adj[l->n_adj] = other;
@@ -412,27 +406,9 @@ static int reserve_lane(frontier_builder *b)
 {
     mcpp_frontier *f = b->f;
     size_t dims = f->key_dims ? f->key_dims : 1;
-    if (f->n_lanes == f->cap_lanes) {
-        size_t nc = f->cap_lanes ? f->cap_lanes * 2 : 64;
-        frontier_lane *nl = realloc(f->lanes, nc * sizeof *nl);
-        MCPP_CHECK_ALLOC(nl);
-        f->lanes = nl;
-        f->cap_lanes = nc;
-    }
-    if (f->n_lanes == b->hash_cap) {
-        size_t nc = b->hash_cap ? b->hash_cap * 2 : 64;
-        uint64_t *nh = realloc(b->lane_hash, nc * sizeof *nh);
-        MCPP_CHECK_ALLOC(nh);
-        b->lane_hash = nh;
-        b->hash_cap = nc;
-    }
-    if ((f->n_lanes + 1) * dims > f->cap_segs) {
-        size_t nc = f->cap_segs ? f->cap_segs * 2 : 64 * dims;
-        uint64_t *ns = realloc(f->segs, nc * sizeof *ns);
-        MCPP_CHECK_ALLOC(ns);
-        f->segs = ns;
-        f->cap_segs = nc;
-    }
+    MCPP_CHECK_ARRAY(f->lanes, f->cap_lanes, f->n_lanes + 1, MCPP_ARRAY_MAX_ITEMS);
+    MCPP_CHECK_ARRAY(b->lane_hash, b->hash_cap, f->n_lanes + 1, MCPP_ARRAY_MAX_ITEMS);
+    MCPP_CHECK_ARRAY(f->segs, f->cap_segs, (f->n_lanes + 1) * dims, MCPP_ARRAY_MAX_ITEMS);
     return MCPP_OK;
 }
 

@@ -11,6 +11,7 @@
 #include "analysis/gate_internal.h"
 #include "analysis/lane_internal.h"
 #include "analysis/stats_internal.h"
+#include "util/alloc.h"
 #include "util/error_internal.h"
 #include "util/hash.h"
 #include "util/struct_version.h"
@@ -86,13 +87,6 @@ static int explain_rejected(gate_entry *e, const mcpp_policy *p, const mcpp_rece
     return 0;
 }
 
-static char *dup_or_null(const char *s, int *failed)
-{
-    char *d = s ? strdup(s) : NULL;
-    if (s && !d) *failed = 1;
-    return d;
-}
-
 /* Adds each receipt's values to a side: how many had the metric, or an error. */
 static int add_runs(mcpp_metric_side *side, const mcpp_policy *p, const mcpp_metric_ref *ref,
                     const mcpp_receipt *const *runs, size_t n)
@@ -160,13 +154,13 @@ static int gate_metric(gate_metric_entry *g, const mcpp_policy *p, const mcpp_ga
             mcpp_metric_side_spread(&sc, &ss_c, &df_c);
             g->runs_ss = ss_b + ss_c;
             g->runs_df = df_b + df_c;
-            g->result_name = dup_or_null(g->result.metric, &failed);
-            g->result_unit = dup_or_null(g->result.unit, &failed);
+            g->result_name = mcpp_strdup(g->result.metric, &failed);
+            g->result_unit = mcpp_strdup(g->result.unit, &failed);
             g->result.metric = g->result_name;
             g->result.unit = g->result_unit;
         }
     }
-    g->name = dup_or_null(spec->text, &failed);
+    g->name = mcpp_strdup(spec->text, &failed);
     if (failed || reason.failed) {
         rc = mcpp_error_nomem();
         goto done;

@@ -10,15 +10,8 @@
 
 #include "analysis/gate_internal.h"
 #include "mcpp_receipts/frontier.h"
+#include "util/alloc.h"
 #include "util/error_internal.h"
-
-static int dup_or_null(char **out, const char *s)
-{
-    *out = NULL;
-    if (!s) return 0;
-    *out = strdup(s);
-    return *out ? 0 : mcpp_error_nomem();
-}
 
 int mcpp_gate_explain_candidate(gate_explain *w, const mcpp_policy *p, const mcpp_receipt *cand)
 {
@@ -32,8 +25,10 @@ int mcpp_gate_explain_candidate(gate_explain *w, const mcpp_policy *p, const mcp
         label = v.string;
     else if (mcpp_lane_key_short(short_key, sizeof short_key, w->lane_key) == MCPP_OK)
         label = short_key;
-    if ((rc = dup_or_null(&w->lane_label, label)) != 0) return rc;
-    return dup_or_null(&w->path, mcpp_receipt_source_name(cand));
+    int failed = 0;
+    w->lane_label = mcpp_strdup(label, &failed);
+    w->path = mcpp_strdup(mcpp_receipt_source_name(cand), &failed);
+    return failed ? mcpp_error_nomem() : MCPP_OK;
 }
 
 int mcpp_gate_explain_display_labels(gate_entry *entries, size_t n, const mcpp_policy *p,
@@ -50,10 +45,11 @@ int mcpp_gate_explain_display_labels(gate_entry *entries, size_t n, const mcpp_p
             rc = mcpp_error_raise(MCPP_EINTERNAL, MCPP_ERROR_KIND_INTERNAL, "candidate %zu has no frontier lane", i);
             break;
         }
+        int failed = 0;
         free(w->lane_label);
-        w->lane_label = NULL;
-        rc = dup_or_null(&w->lane_label, mcpp_frontier_lane_label(f, lane));
-        if (!rc) rc = dup_or_null(&w->lane_display, mcpp_frontier_lane_display_label(f, lane));
+        w->lane_label = mcpp_strdup(mcpp_frontier_lane_label(f, lane), &failed);
+        w->lane_display = mcpp_strdup(mcpp_frontier_lane_display_label(f, lane), &failed);
+        if (failed) rc = mcpp_error_nomem();
     }
     mcpp_frontier_free(f);
     return rc;
@@ -82,13 +78,7 @@ static int add_difference(gate_explain *w, const mcpp_comparison *c, size_t i, i
         w->differences_more++;
         return 0;
     }
-    if (w->n_diffs == w->cap_diffs) {
-        size_t cap = w->cap_diffs ? w->cap_diffs * 2 : 8;
-        gate_difference *grown = realloc(w->diffs, cap * sizeof *grown);
-        if (!grown) return mcpp_error_nomem();
-        w->diffs = grown;
-        w->cap_diffs = cap;
-    }
+    MCPP_CHECK_ARRAY(w->diffs, w->cap_diffs, w->n_diffs + 1, MCPP_ARRAY_MAX_ITEMS);
     gate_difference *d = &w->diffs[w->n_diffs];
     memset(d, 0, sizeof *d);
     w->n_diffs++; /* freed with the rest even when a copy below fails */
@@ -96,11 +86,12 @@ static int add_difference(gate_explain *w, const mcpp_comparison *c, size_t i, i
     d->is_rule = is_rule;
     d->pooled = pooled;
     d->count = 1;
-    int rc = dup_or_null(&d->dimension, dim);
-    if (!rc) rc = dup_or_null(&d->base, base);
-    if (!rc) rc = dup_or_null(&d->cand, cand);
-    if (!rc) rc = dup_or_null(&d->reason, mcpp_comparison_row_reason(c, i));
-    return rc;
+    int failed = 0;
+    d->dimension = mcpp_strdup(dim, &failed);
+    d->base = mcpp_strdup(base, &failed);
+    d->cand = mcpp_strdup(cand, &failed);
+    d->reason = mcpp_strdup(mcpp_comparison_row_reason(c, i), &failed);
+    return failed ? mcpp_error_nomem() : MCPP_OK;
 }
 
 /* Records the rows of base against cand that are not a match (qualify only
@@ -137,19 +128,14 @@ int mcpp_gate_explain_pooled(gate_explain *w, const mcpp_policy *p, const mcpp_r
         w->pooled_omitted++;
         return 0;
     }
-    if (w->n_pooled == w->cap_pooled) {
-        size_t cap = w->cap_pooled ? w->cap_pooled * 2 : 8;
-        gate_baseline *grown = realloc(w->pooled, cap * sizeof *grown);
-        if (!grown) return mcpp_error_nomem();
-        w->pooled = grown;
-        w->cap_pooled = cap;
-    }
+    MCPP_CHECK_ARRAY(w->pooled, w->cap_pooled, w->n_pooled + 1, MCPP_ARRAY_MAX_ITEMS);
     gate_baseline *b = &w->pooled[w->n_pooled++];
     memset(b, 0, sizeof *b);
     b->verdict = verdict;
-    rc = dup_or_null(&b->id, mcpp_receipt_id(base));
-    if (!rc) rc = dup_or_null(&b->path, mcpp_receipt_source_name(base));
-    return rc;
+    int failed = 0;
+    b->id = mcpp_strdup(mcpp_receipt_id(base), &failed);
+    b->path = mcpp_strdup(mcpp_receipt_source_name(base), &failed);
+    return failed ? mcpp_error_nomem() : MCPP_OK;
 }
 
 int mcpp_gate_explain_rejected(gate_explain *w, const mcpp_policy *p, const mcpp_receipt *base,

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/c_locale.h"
 #include "util/error_internal.h"
 #include "util/struct_version.h"
@@ -149,21 +150,8 @@ static int textset_add(textset *t, const char *s, int unique)
 {
     if (unique && textset_contains(t, s)) return MCPP_OK;
     size_t n = strlen(s) + 1;
-    if (t->len + n > t->cap) {
-        size_t nc = t->cap ? t->cap : 256;
-        while (nc < t->len + n) nc *= 2;
-        char *na = realloc(t->arena, nc);
-        MCPP_CHECK_ALLOC(na);
-        t->arena = na;
-        t->cap = nc;
-    }
-    if (t->n == t->ncap) {
-        size_t nc = t->ncap ? t->ncap * 2 : 8;
-        size_t *no = realloc(t->offs, nc * sizeof *no);
-        MCPP_CHECK_ALLOC(no);
-        t->offs = no;
-        t->ncap = nc;
-    }
+    MCPP_CHECK_ARRAY(t->arena, t->cap, t->len + n, MCPP_ARRAY_MAX_ITEMS);
+    MCPP_CHECK_ARRAY(t->offs, t->ncap, t->n + 1, MCPP_ARRAY_MAX_ITEMS);
     memcpy(t->arena + t->len, s, n);
     t->offs[t->n++] = t->len;
     t->len += n;
@@ -204,13 +192,7 @@ typedef struct dvec {
 
 static int dvec_push(dvec *d, double x)
 {
-    if (d->n == d->cap) {
-        size_t nc = d->cap ? d->cap * 2 : 4;
-        double *nv = realloc(d->v, nc * sizeof *nv);
-        MCPP_CHECK_ALLOC(nv);
-        d->v = nv;
-        d->cap = nc;
-    }
+    MCPP_CHECK_ARRAY(d->v, d->cap, d->n + 1, MCPP_ARRAY_MAX_ITEMS);
     d->v[d->n++] = x;
     return MCPP_OK;
 }
@@ -271,8 +253,9 @@ static void invalidate(mcpp_lane_summary *s);
 
 static int set_text(char **into, const char *text)
 {
-    char *d = text ? strdup(text) : NULL;
-    if (text && !d) return mcpp_error_nomem();
+    int failed = 0;
+    char *d = mcpp_strdup(text, &failed);
+    if (failed) return mcpp_error_nomem();
     free(*into);
     *into = d;
     return MCPP_OK;
@@ -706,13 +689,7 @@ static int add_reason(mcpp_lane_eval *e, size_t *cap, const char *fmt, ...)
     va_start(ap, fmt);
     mcpp_vsnprintf_c(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    if (e->n_reasons == *cap) {
-        size_t nc = *cap ? *cap * 2 : 8;
-        char **nr = realloc(e->reasons, nc * sizeof *nr);
-        MCPP_CHECK_ALLOC(nr);
-        e->reasons = nr;
-        *cap = nc;
-    }
+    MCPP_CHECK_ARRAY(e->reasons, *cap, e->n_reasons + 1, MCPP_ARRAY_MAX_ITEMS);
     char *d = strdup(buf);
     MCPP_CHECK_ALLOC(d);
     e->reasons[e->n_reasons++] = d;

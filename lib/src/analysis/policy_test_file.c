@@ -18,6 +18,7 @@
 
 #include "analysis/policy_test_internal.h"
 #include "mcpp_receipts/compare.h"
+#include "util/alloc.h"
 #include "util/error_internal.h"
 #include "util/strbuf.h"
 
@@ -30,17 +31,6 @@ static const char *const VERDICTS[] = {"comparable", "qualified", "not_comparabl
 static const char *const GATES[] = {"passed", "failed", "undetermined", NULL};
 static const char *const METRIC_GATES[] = {"passed", "failed", "undetermined", "skipped", NULL};
 static const char *const STATUSES[] = {"match", "qualify", "mismatch", "missing", NULL};
-
-static char *copy_text(const char *s)
-{
-    if (!s)
-        return NULL;
-    size_t n = strlen(s) + 1;
-    char *out = malloc(n);
-    if (out)
-        memcpy(out, s, n);
-    return out;
-}
 
 static void case_release(test_case *c)
 {
@@ -249,9 +239,9 @@ static int keep_unmatched_rows(test_case *tc, const mcpp_comparison *cmp)
         if (st == MCPP_DIM_MATCH)
             continue;
         test_row *r = &tc->rows[tc->n_rows++];
-        r->name = copy_text(mcpp_comparison_row_dimension(cmp, i));
-        r->status = copy_text(mcpp_dim_status_name((mcpp_dim_status)st));
-        r->reason = copy_text(mcpp_comparison_row_reason(cmp, i));
+        r->name = mcpp_strdup(mcpp_comparison_row_dimension(cmp, i), NULL);
+        r->status = mcpp_strdup(mcpp_dim_status_name((mcpp_dim_status)st), NULL);
+        r->reason = mcpp_strdup(mcpp_comparison_row_reason(cmp, i), NULL);
         if (!r->name || !r->status || !r->reason)
             return mcpp_error_nomem();
     }
@@ -273,13 +263,13 @@ static int run_case(test_case *tc, const mcpp_policy *policy, const char *path, 
         goto cleanup;
     describe_failures(&why, c, cmp);
     tc->passed = why.len == 0;
-    tc->verdict = copy_text(mcpp_verdict_name(mcpp_comparison_verdict(cmp)));
+    tc->verdict = mcpp_strdup(mcpp_verdict_name(mcpp_comparison_verdict(cmp)), NULL);
     if (why.failed || !tc->verdict) {
         rc = mcpp_error_nomem();
         goto cleanup;
     }
     if (!tc->passed) {
-        tc->failures = copy_text(why.data);
+        tc->failures = mcpp_strdup(why.data, NULL);
         rc = tc->failures ? keep_unmatched_rows(tc, cmp) : mcpp_error_nomem();
     }
 cleanup:
@@ -309,7 +299,7 @@ static int run_cases(mcpp_policy_test_report *report, const mcpp_policy *policy,
         test_case *tc = &report->cases[report->count++];
         tc->number = (int)report->count;
         const char *name = string_member(c, "name");
-        if (name && !(tc->name = copy_text(name)))
+        if (name && !(tc->name = mcpp_strdup(name, NULL)))
             return mcpp_error_nomem();
         int rc = run_case(tc, policy, path, c);
         if (rc != MCPP_OK)
@@ -332,8 +322,8 @@ int mcpp_policy_test_file(mcpp_policy_test_report **out, const mcpp_policy *poli
     const cJSON *cases = cJSON_IsArray(root) ? root : cJSON_GetObjectItemCaseSensitive(root, "cases");
     mcpp_policy_test_report *report = calloc(1, sizeof *report);
     int rc = report ? MCPP_OK : mcpp_error_nomem();
-    if (rc == MCPP_OK && (!(report->file = copy_text(path)) ||
-                          !(report->policy = copy_text(mcpp_policy_name(policy)))))
+    if (rc == MCPP_OK && (!(report->file = mcpp_strdup(path, NULL)) ||
+                          !(report->policy = mcpp_strdup(mcpp_policy_name(policy), NULL))))
         rc = mcpp_error_nomem();
     if (rc == MCPP_OK)
         rc = run_cases(report, policy, path, cases);

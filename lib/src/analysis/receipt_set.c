@@ -4,12 +4,13 @@
  * Two receipts with one id and different canonical content are two runs
  * claiming one name: the second is recorded as a failure naming both files.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/alloc.h"
+#include "util/dir_list.h"
 #include "util/error_internal.h"
 #include "util/hash.h"
 #include "util/struct_version.h"
@@ -133,15 +134,9 @@ int mcpp_receipt_set_add(mcpp_receipt_set *set, mcpp_receipt *receipt)
         mcpp_receipt_free(receipt);
         return rc;
     }
-    if (set->n == set->cap) {
-        size_t nc = set->cap ? set->cap * 2 : 64;
-        mcpp_receipt **ni = realloc(set->items, nc * sizeof *ni);
-        if (!ni) {
-            mcpp_receipt_free(receipt);
-            return mcpp_error_nomem();
-        }
-        set->items = ni;
-        set->cap = nc;
+    if ((rc = MCPP_ARRAY_RESERVE(set->items, set->cap, set->n + 1, MCPP_ARRAY_MAX_ITEMS)) != MCPP_OK) {
+        mcpp_receipt_free(receipt);
+        return rc;
     }
     size_t pos = id_slot_start(set, mcpp_receipt_id(receipt));
     while (set->by_id[pos]) pos = (pos + 1) & (set->id_cap - 1);
@@ -152,13 +147,7 @@ int mcpp_receipt_set_add(mcpp_receipt_set *set, mcpp_receipt *receipt)
 
 static int record_failure(mcpp_receipt_set *set, const char *path, int code, const char *message)
 {
-    if (set->n_failures == set->cap_failures) {
-        size_t nc = set->cap_failures ? set->cap_failures * 2 : 8;
-        failure *nf = realloc(set->failures, nc * sizeof *nf);
-        MCPP_CHECK_ALLOC(nf);
-        set->failures = nf;
-        set->cap_failures = nc;
-    }
+    MCPP_CHECK_ARRAY(set->failures, set->cap_failures, set->n_failures + 1, MCPP_ARRAY_MAX_ITEMS);
     failure *f = &set->failures[set->n_failures];
     f->path = strdup(path);
     f->message = strdup(message && *message ? message : mcpp_status_name(code));
@@ -189,60 +178,20 @@ static int has_receipt_extension(const char *name)
     return dot && (strcmp(dot, ".json") == 0 || strcmp(dot, ".yaml") == 0 || strcmp(dot, ".yml") == 0);
 }
 
-static int compare_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int walk(mcpp_receipt_set *set, const char *dir, const mcpp_limits *limits, int depth)
 {
     if (depth > MAX_DIR_DEPTH) return record_failure(set, dir, MCPP_ELIMIT, "directory nesting too deep");
-    DIR *d = opendir(dir);
-    if (!d) return record_failure(set, dir, MCPP_EIO, strerror(errno));
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    int rc = MCPP_OK;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.') continue;
-        if (n == cap) {
-            size_t nc = cap ? cap * 2 : 32;
-            char **nn = realloc(names, nc * sizeof *nn);
-            if (!nn) {
-                rc = mcpp_error_nomem();
-                break;
-            }
-            names = nn;
-            cap = nc;
-        }
-        if (!(names[n] = strdup(e->d_name))) {
-            rc = mcpp_error_nomem();
-            break;
-        }
-        n++;
-    }
-    closedir(d);
-    if (!rc && n > 1) qsort(names, n, sizeof *names, compare_names);
-    size_t dlen = strlen(dir);
-    for (size_t i = 0; i < n && !rc; i++) {
-        size_t len = dlen + 1 + strlen(names[i]) + 1;
-        char *path = malloc(len);
-        if (!path) {
-            rc = mcpp_error_nomem();
-            break;
-        }
-        memcpy(path, dir, dlen);
-        size_t off = dlen;
-        if (off && path[off - 1] != '/') path[off++] = '/';
-        strcpy(path + off, names[i]);
+    mcpp_dir_list list;
+    int rc = mcpp_dir_list_read(&list, dir);
+    if (rc == MCPP_EIO) return record_failure(set, dir, MCPP_EIO, strerror(errno));
+    for (size_t i = 0; i < list.count && !rc; i++) {
+        const char *path = list.paths[i];
         struct stat st;
         if (stat(path, &st) != 0) rc = record_failure(set, path, MCPP_EIO, strerror(errno));
         else if (S_ISDIR(st.st_mode)) rc = walk(set, path, limits, depth + 1);
-        else if (S_ISREG(st.st_mode) && has_receipt_extension(names[i])) rc = load_one(set, path, limits);
-        free(path);
+        else if (S_ISREG(st.st_mode) && has_receipt_extension(path + list.name_offset)) rc = load_one(set, path, limits);
     }
-    for (size_t i = 0; i < n; i++) free(names[i]);
-    free(names);
+    mcpp_dir_list_free(&list);
     return rc;
 }
 

@@ -9,13 +9,13 @@
  * beside the machine directories, else from the name (time_, mem_, peakmem_,
  * track_ as asv itself tells them apart). docs/import.md has the mapping.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "import/import_internal.h"
+#include "util/dir_list.h"
 #include "util/error_internal.h"
 
 #define MAX_DIR_DEPTH 8
@@ -327,11 +327,6 @@ static int import_file(mcpp_receipt_set *set, const char *path)
     return rc;
 }
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int is_results_name(const char *name)
 {
     size_t n = strlen(name);
@@ -354,51 +349,19 @@ static int has_machine_file(const char *dir)
 /* Walks `dir` in byte order of names for results files. */
 static int walk(mcpp_receipt_set *set, const char *dir, int depth, size_t *found)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, dir, NULL, 0, 0, "cannot open the directory");
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    int rc = MCPP_OK;
-    for (struct dirent *e; rc == MCPP_OK && (e = readdir(d)) != NULL;) {
-        if (e->d_name[0] == '.')
-            continue;
-        if (n == cap) {
-            char **nn = realloc(names, (cap = cap ? cap * 2 : 16) * sizeof *nn);
-            if (!nn) {
-                rc = mcpp_error_nomem();
-                break;
-            }
-            names = nn;
-        }
-        if (!(names[n] = strdup(e->d_name)))
-            rc = mcpp_error_nomem();
-        else
-            n++;
-    }
-    closedir(d);
-    if (n > 1)
-        qsort(names, n, sizeof *names, by_name);
-    for (size_t i = 0; i < n; i++) {
-        size_t len = strlen(dir) + strlen(names[i]) + 2;
-        char *p = rc == MCPP_OK ? malloc(len) : NULL;
+    mcpp_dir_list list;
+    int rc = mcpp_dir_list_read(&list, dir);
+    for (size_t i = 0; rc == MCPP_OK && i < list.count; i++) {
+        const char *p = list.paths[i], *name = p + list.name_offset;
         struct stat st;
-        if (p) {
-            snprintf(p, len, "%s/%s", dir, names[i]);
-            if (stat(p, &st) == 0 && S_ISDIR(st.st_mode) && depth < MAX_DIR_DEPTH)
-                rc = walk(set, p, depth + 1, found);
-            else if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && is_results_name(names[i]) &&
-                     has_machine_file(dir)) {
-                (*found)++;
-                rc = import_file(set, p);
-            }
-        } else if (rc == MCPP_OK) {
-            rc = mcpp_error_nomem();
+        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode) && depth < MAX_DIR_DEPTH)
+            rc = walk(set, p, depth + 1, found);
+        else if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && is_results_name(name) && has_machine_file(dir)) {
+            (*found)++;
+            rc = import_file(set, p);
         }
-        free(p);
-        free(names[i]);
     }
-    free(names);
+    mcpp_dir_list_free(&list);
     return rc;
 }
 

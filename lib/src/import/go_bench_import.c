@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "import/import_internal.h"
+#include "util/alloc.h"
 #include "util/error_internal.h"
 
 #define MAX_LINE ((size_t)1 << 20)
@@ -38,7 +39,7 @@ typedef struct go_entry {
     int procs, failed;
     char created_at[48];
     go_series *series; /* iterations first, then one per unit in line order */
-    size_t n_series;
+    size_t n_series, cap_series;
 } go_entry;
 
 /* A package's text not yet ended by a newline (-json splits lines over events). */
@@ -55,21 +56,14 @@ typedef struct go_state {
     go_entry *entries;
     size_t n_entries, cap_entries;
     go_pending *pending;
-    size_t n_pending;
+    size_t n_pending, cap_pending;
 } go_state;
-
-static char *dup_or_null(const char *s)
-{
-    return s ? strdup(s) : NULL;
-}
 
 static int replace(char **slot, const char *s, size_t n)
 {
-    char *copy = malloc(n + 1);
+    char *copy = mcpp_strndup(s, n, NULL);
     if (!copy)
         return mcpp_error_nomem();
-    memcpy(copy, s, n);
-    copy[n] = '\0';
     free(*slot);
     *slot = copy;
     return MCPP_OK;
@@ -77,14 +71,7 @@ static int replace(char **slot, const char *s, size_t n)
 
 static int push(go_series *s, double v)
 {
-    if (s->n == s->cap) {
-        size_t nc = s->cap ? s->cap * 2 : 8;
-        double *nv = realloc(s->v, nc * sizeof *nv);
-        if (!nv)
-            return mcpp_error_nomem();
-        s->v = nv;
-        s->cap = nc;
-    }
+    MCPP_CHECK_ARRAY(s->v, s->cap, s->n + 1, MCPP_ARRAY_MAX_ITEMS);
     s->v[s->n++] = v;
     return MCPP_OK;
 }
@@ -94,13 +81,13 @@ static go_series *series_of(go_entry *e, const char *unit)
     for (size_t i = 0; i < e->n_series; i++)
         if (strcmp(e->series[i].unit, unit) == 0)
             return &e->series[i];
-    go_series *ns = realloc(e->series, (e->n_series + 1) * sizeof *ns);
-    if (!ns)
+    if (MCPP_ARRAY_RESERVE(e->series, e->cap_series, e->n_series + 1, MCPP_ARRAY_MAX_ITEMS) != 0)
         return NULL;
-    e->series = ns;
-    memset(&ns[e->n_series], 0, sizeof *ns);
-    snprintf(ns[e->n_series].unit, sizeof ns[e->n_series].unit, "%s", unit);
-    return &ns[e->n_series++];
+    go_series *ns = &e->series[e->n_series];
+    memset(ns, 0, sizeof *ns);
+    snprintf(ns->unit, sizeof ns->unit, "%s", unit);
+    e->n_series++;
+    return ns;
 }
 
 static int same(const char *a, const char *b)
@@ -117,21 +104,15 @@ static go_entry *entry_of(go_state *st, const char *pkg, const char *name, int p
         if (e->procs == procs && strcmp(e->name, name) == 0 && same(e->pkg, pkg))
             return e;
     }
-    if (st->n_entries == st->cap_entries) {
-        size_t nc = st->cap_entries ? st->cap_entries * 2 : 16;
-        go_entry *ne = realloc(st->entries, nc * sizeof *ne);
-        if (!ne)
-            return NULL;
-        st->entries = ne;
-        st->cap_entries = nc;
-    }
+    if (MCPP_ARRAY_RESERVE(st->entries, st->cap_entries, st->n_entries + 1, MCPP_ARRAY_MAX_ITEMS) != 0)
+        return NULL;
     go_entry *e = &st->entries[st->n_entries];
     memset(e, 0, sizeof *e);
     e->name = strdup(name);
-    e->pkg = dup_or_null(pkg);
-    e->cpu = dup_or_null(st->cpu);
-    e->goos = dup_or_null(st->goos);
-    e->goarch = dup_or_null(st->goarch);
+    e->pkg = mcpp_strdup(pkg, NULL);
+    e->cpu = mcpp_strdup(st->cpu, NULL);
+    e->goos = mcpp_strdup(st->goos, NULL);
+    e->goarch = mcpp_strdup(st->goarch, NULL);
     e->procs = procs;
     if (!e->name || !series_of(e, "iterations"))
         return NULL;
@@ -258,14 +239,14 @@ static go_pending *pending_of(go_state *st, const char *pkg)
     for (size_t i = 0; i < st->n_pending; i++)
         if (strcmp(st->pending[i].pkg, pkg) == 0)
             return &st->pending[i];
-    go_pending *np = realloc(st->pending, (st->n_pending + 1) * sizeof *np);
-    if (!np)
+    if (MCPP_ARRAY_RESERVE(st->pending, st->cap_pending, st->n_pending + 1, MCPP_ARRAY_MAX_ITEMS) != 0)
         return NULL;
-    st->pending = np;
-    memset(&np[st->n_pending], 0, sizeof *np);
-    if (!(np[st->n_pending].pkg = strdup(pkg)))
+    go_pending *np = &st->pending[st->n_pending];
+    memset(np, 0, sizeof *np);
+    if (!(np->pkg = mcpp_strdup(pkg, NULL)))
         return NULL;
-    return &np[st->n_pending++];
+    st->n_pending++;
+    return np;
 }
 
 static int append(go_pending *p, const char *s, size_t n)

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "import/mlperf_internal.h"
+#include "util/dir_list.h"
 #include "util/error_internal.h"
 
 #define MAX_DIR_DEPTH 32
@@ -304,59 +305,28 @@ int mcpp_import_mlperf_log(mcpp_receipt_set *set, const char *path)
     return rc;
 }
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Imports every result_N.txt under `dir`, visiting entries in byte order of names. */
 static int import_dir(mcpp_receipt_set *set, const char *dir, int depth, size_t *found)
 {
     if (depth > MAX_DIR_DEPTH)
         return mcpp_error_at(MCPP_ELIMIT, MCPP_ERROR_KIND_LIMIT, dir, NULL, 0, 0, "directories nested deeper than %d",
                               MAX_DIR_DEPTH);
-    DIR *d = opendir(dir);
-    if (!d)
-        return mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, dir, NULL, 0, 0, "cannot open: %s", strerror(errno));
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    int rc = MCPP_OK;
-    struct dirent *e;
-    while (rc == MCPP_OK && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        if (n == cap) {
-            char **nn = realloc(names, (cap = cap ? cap * 2 : 32) * sizeof *nn);
-            if (!nn) {
-                rc = mcpp_error_nomem();
-                break;
-            }
-            names = nn;
-        }
-        size_t len = strlen(dir) + strlen(e->d_name) + 2;
-        if ((names[n] = malloc(len)) == NULL)
-            rc = mcpp_error_nomem();
-        else
-            snprintf(names[n++], len, "%s/%s", dir, e->d_name);
-    }
-    closedir(d);
-    if (n > 1)
-        qsort(names, n, sizeof *names, by_name);
-    for (size_t i = 0; rc == MCPP_OK && i < n; i++) {
+    mcpp_dir_list list;
+    int rc = mcpp_dir_list_read(&list, dir);
+    for (size_t i = 0; rc == MCPP_OK && i < list.count; i++) {
+        const char *p = list.paths[i];
         struct stat st;
         int64_t idx;
-        if (stat(names[i], &st) != 0)
+        if (stat(p, &st) != 0)
             continue;
         if (S_ISDIR(st.st_mode))
-            rc = import_dir(set, names[i], depth + 1, found);
-        else if (S_ISREG(st.st_mode) && result_index(&idx, base_name(names[i]))) {
+            rc = import_dir(set, p, depth + 1, found);
+        else if (S_ISREG(st.st_mode) && result_index(&idx, p + list.name_offset)) {
             (*found)++;
-            rc = mcpp_import_mlperf_log(set, names[i]);
+            rc = mcpp_import_mlperf_log(set, p);
         }
     }
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+    mcpp_dir_list_free(&list);
     return rc;
 }
 

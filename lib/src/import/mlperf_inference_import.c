@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "import/mlperf_internal.h"
+#include "util/dir_list.h"
 #include "util/error_internal.h"
 
 #define MAX_LINE ((size_t)1 << 20)
@@ -479,55 +480,19 @@ static int import_detail(mcpp_receipt_set *set, const char *path, int walking, s
     return rc;
 }
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int walk(mcpp_receipt_set *set, const char *dir, int depth, size_t *found)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, dir, NULL, 0, 0, "cannot open the directory");
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    int rc = MCPP_OK;
-    for (struct dirent *e; rc == MCPP_OK && (e = readdir(d)) != NULL;) {
-        if (e->d_name[0] == '.')
-            continue;
-        if (n == cap) {
-            char **nn = realloc(names, (cap = cap ? cap * 2 : 16) * sizeof *nn);
-            if (!nn) {
-                rc = mcpp_error_nomem();
-                break;
-            }
-            names = nn;
-        }
-        if (!(names[n] = strdup(e->d_name)))
-            rc = mcpp_error_nomem();
-        else
-            n++;
-    }
-    closedir(d);
-    if (n > 1)
-        qsort(names, n, sizeof *names, by_name);
-    for (size_t i = 0; i < n; i++) {
-        size_t len = strlen(dir) + strlen(names[i]) + 2;
-        char *p = rc == MCPP_OK ? malloc(len) : NULL;
+    mcpp_dir_list list;
+    int rc = mcpp_dir_list_read(&list, dir);
+    for (size_t i = 0; rc == MCPP_OK && i < list.count; i++) {
+        const char *p = list.paths[i];
         struct stat st;
-        if (p) {
-            snprintf(p, len, "%s/%s", dir, names[i]);
-            if (stat(p, &st) == 0 && S_ISDIR(st.st_mode) && depth < MAX_DIR_DEPTH)
-                rc = walk(set, p, depth + 1, found);
-            else if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && strcmp(names[i], DETAIL) == 0)
-                rc = import_detail(set, p, 1, found);
-        } else if (rc == MCPP_OK) {
-            rc = mcpp_error_nomem();
-        }
-        free(p);
-        free(names[i]);
+        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode) && depth < MAX_DIR_DEPTH)
+            rc = walk(set, p, depth + 1, found);
+        else if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && strcmp(p + list.name_offset, DETAIL) == 0)
+            rc = import_detail(set, p, 1, found);
     }
-    free(names);
+    mcpp_dir_list_free(&list);
     return rc;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "import/mlperf_internal.h"
+#include "util/alloc.h"
 #include "util/error_internal.h"
 
 void mcpp_mllog_free(mcpp_mllog *log)
@@ -25,14 +26,7 @@ void mcpp_mllog_free(mcpp_mllog *log)
 
 static int push_throughput(mcpp_mllog *log, double v)
 {
-    if (log->n_throughput == log->cap_throughput) {
-        size_t nc = log->cap_throughput ? log->cap_throughput * 2 : 16;
-        double *na = realloc(log->throughput, nc * sizeof *na);
-        if (!na)
-            return mcpp_error_nomem();
-        log->throughput = na;
-        log->cap_throughput = nc;
-    }
+    MCPP_CHECK_ARRAY(log->throughput, log->cap_throughput, log->n_throughput + 1, MCPP_ARRAY_MAX_ITEMS);
     log->throughput[log->n_throughput++] = v;
     return MCPP_OK;
 }

@@ -19,6 +19,7 @@
 
 #include <yaml.h>
 
+#include "util/alloc.h"
 #include "util/c_locale.h"
 #include "receipt/receipt_internal.h"
 
@@ -61,14 +62,8 @@ void mcpp_yaml_marks_find(const mcpp_yaml_marks *marks, const cJSON *node, int w
 static int marks_add(mcpp_yaml_marks *m, const cJSON *node, const yaml_mark_t *at, int key_line,
                      int key_column)
 {
-    if (m->count == m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 64;
-        mark *items = realloc(m->items, cap * sizeof *items);
-        if (!items)
-            return -1;
-        m->items = items;
-        m->cap = cap;
-    }
+    if (MCPP_ARRAY_RESERVE(m->items, m->cap, m->count + 1, MCPP_ARRAY_MAX_ITEMS) != 0)
+        return -1;
     mark *k = &m->items[m->count++];
     k->node = node;
     k->line = (int)at->line + 1;

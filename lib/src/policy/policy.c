@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/error_internal.h"
 #include "util/struct_version.h"
 #include "policy/policy_internal.h"
@@ -136,19 +137,11 @@ static int dim_push(mcpp_policy_dim *d, size_t *cap, const char *path, int id)
 {
     for (size_t i = 0; i < d->n_fields; i++)
         if (d->ids[i] == id) return MCPP_OK;
-    if (d->n_fields == *cap) {
-        size_t nc = *cap ? *cap * 2 : 8;
-        char **np = realloc(d->paths, nc * sizeof *np);
-        MCPP_CHECK_ALLOC(np);
-        d->paths = np;
-        int *ni = realloc(d->ids, nc * sizeof *ni);
-        MCPP_CHECK_ALLOC(ni);
-        d->ids = ni;
-        char *nn = realloc(d->needs, nc);
-        MCPP_CHECK_ALLOC(nn);
-        d->needs = nn;
-        *cap = nc;
-    }
+    /* three parallel arrays: from the same cap and need they grow in the same steps */
+    size_t cap_ids = *cap, cap_needs = *cap;
+    MCPP_CHECK_ARRAY(d->ids, cap_ids, d->n_fields + 1, MCPP_ARRAY_MAX_ITEMS);
+    MCPP_CHECK_ARRAY(d->needs, cap_needs, d->n_fields + 1, MCPP_ARRAY_MAX_ITEMS);
+    MCPP_CHECK_ARRAY(d->paths, *cap, d->n_fields + 1, MCPP_ARRAY_MAX_ITEMS);
     d->needs[d->n_fields] = mcpp_block_letter_of_path(path);
     char *p = strdup(path);
     MCPP_CHECK_ALLOC(p);
@@ -224,16 +217,8 @@ static int policy_set_dimension_impl(mcpp_policy *p, const char *name, const cha
             return MCPP_OK;
         }
     }
-    if (p->n_dims == p->cap_dims) {
-        size_t nc = p->cap_dims ? p->cap_dims * 2 : 16;
-        mcpp_policy_dim *nds = realloc(p->dims, nc * sizeof *nds);
-        if (!nds) {
-            rc = mcpp_error_nomem();
-            goto fail;
-        }
-        p->dims = nds;
-        p->cap_dims = nc;
-    }
+    if ((rc = MCPP_ARRAY_RESERVE(p->dims, p->cap_dims, p->n_dims + 1, MCPP_ARRAY_MAX_ITEMS)) != MCPP_OK)
+        goto fail;
     p->dims[p->n_dims++] = nd;
     return MCPP_OK;
 fail:
@@ -421,16 +406,9 @@ int mcpp_policy_add_required_field(mcpp_policy *policy, const char *path)
     for (size_t i = 0; i < policy->n_required; i++)
         if (policy->required_ids[i] == id) return MCPP_OK;
     mcpp_policy_view_drop(policy);
-    if (policy->n_required == policy->cap_required) {
-        size_t nc = policy->cap_required ? policy->cap_required * 2 : 8;
-        char **nr = realloc(policy->required, nc * sizeof *nr);
-        MCPP_CHECK_ALLOC(nr);
-        policy->required = nr;
-        int *ni = realloc(policy->required_ids, nc * sizeof *ni);
-        MCPP_CHECK_ALLOC(ni);
-        policy->required_ids = ni;
-        policy->cap_required = nc;
-    }
+    size_t cap_ids = policy->cap_required; /* the two arrays grow in the same steps */
+    MCPP_CHECK_ARRAY(policy->required_ids, cap_ids, policy->n_required + 1, MCPP_ARRAY_MAX_ITEMS);
+    MCPP_CHECK_ARRAY(policy->required, policy->cap_required, policy->n_required + 1, MCPP_ARRAY_MAX_ITEMS);
     char *p = strdup(path);
     MCPP_CHECK_ALLOC(p);
     policy->required[policy->n_required] = p;
@@ -571,15 +549,10 @@ int mcpp_policy_add_rule(mcpp_policy *policy, const char *name, mcpp_rule_fn fn,
         return MCPP_ERROR_ARG("mcpp_policy_add_rule: NULL argument");
     }
     mcpp_policy_view_drop(policy);
-    if (policy->n_rules == policy->cap_rules) {
-        size_t nc = policy->cap_rules ? policy->cap_rules * 2 : 4;
-        mcpp_policy_rule *nr = realloc(policy->rules, nc * sizeof *nr);
-        if (!nr) {
-            if (free_userdata) free_userdata(userdata);
-            return mcpp_error_nomem();
-        }
-        policy->rules = nr;
-        policy->cap_rules = nc;
+    int grown = MCPP_ARRAY_RESERVE(policy->rules, policy->cap_rules, policy->n_rules + 1, MCPP_ARRAY_MAX_ITEMS);
+    if (grown != MCPP_OK) {
+        if (free_userdata) free_userdata(userdata);
+        return grown;
     }
     char *n = strdup(name);
     mcpp_rule_owner *owner = malloc(sizeof *owner);

@@ -8,25 +8,18 @@
 #include <string.h>
 
 #include "policy/policy_internal.h"
+#include "util/alloc.h"
 #include "util/error_internal.h"
 
 /* A view is a policy without rule owners and without a view of its own. */
 static void view_free(mcpp_policy *v) { mcpp_policy_free(v); }
-
-static char *dup_or_null(const char *s, int *failed)
-{
-    if (!s) return NULL;
-    char *d = strdup(s);
-    if (!d) *failed = 1;
-    return d;
-}
 
 /* Copies dimension d into out (already zeroed); 0 on failure. */
 static int dim_copy(mcpp_policy_dim *out, const mcpp_policy_dim *d)
 {
     int failed = 0;
     size_t n = d->n_fields;
-    out->name = dup_or_null(d->name, &failed);
+    out->name = mcpp_strdup(d->name, &failed);
     out->role = d->role;
     out->kind = d->kind;
     out->applies = d->applies;
@@ -37,7 +30,7 @@ static int dim_copy(mcpp_policy_dim *out, const mcpp_policy_dim *d)
     out->needs = malloc(n ? n : 1);
     if (failed || !out->paths || !out->ids || !out->needs) return 0;
     out->n_fields = n;
-    for (size_t k = 0; k < n; k++) out->paths[k] = dup_or_null(d->paths[k], &failed);
+    for (size_t k = 0; k < n; k++) out->paths[k] = mcpp_strdup(d->paths[k], &failed);
     memcpy(out->ids, d->ids, n * sizeof *out->ids);
     memcpy(out->needs, d->needs, n);
     return !failed;
@@ -48,7 +41,7 @@ mcpp_policy *mcpp_policy_copy_settings(const mcpp_policy *p)
     mcpp_policy *v = calloc(1, sizeof *v);
     if (!v) return NULL;
     int failed = 0;
-    v->name = dup_or_null(p->name, &failed);
+    v->name = mcpp_strdup(p->name, &failed);
     v->version = p->version;
     v->rules_source = p->rules_source;
     mcpp_policy_digest_fill(v->digest, p);
@@ -60,7 +53,7 @@ mcpp_policy *mcpp_policy_copy_settings(const mcpp_policy *p)
     v->id_family = p->id_family;
     v->noise = p->noise;
     v->gate = p->gate;
-    v->gate.metric = v->gate_metric = dup_or_null(p->gate_metric, &failed);
+    v->gate.metric = v->gate_metric = mcpp_strdup(p->gate_metric, &failed);
     /* resolved again so that the reference borrows the view's own text */
     if (!failed && mcpp_metric_ref_init(&v->gate_ref, v->gate_metric, p->gate.higher_is_better) != MCPP_OK)
         failed = 1;
@@ -80,10 +73,10 @@ mcpp_policy *mcpp_policy_copy_settings(const mcpp_policy *p)
         }
     for (; v->n_required < p->n_required; v->n_required++) {
         v->required_ids[v->n_required] = p->required_ids[v->n_required];
-        if (!(v->required[v->n_required] = dup_or_null(p->required[v->n_required], &failed))) goto fail;
+        if (!(v->required[v->n_required] = mcpp_strdup(p->required[v->n_required], &failed))) goto fail;
     }
     for (; v->n_rules < p->n_rules; v->n_rules++)
-        if (!(v->rules[v->n_rules].name = dup_or_null(p->rules[v->n_rules].name, &failed))) goto fail;
+        if (!(v->rules[v->n_rules].name = mcpp_strdup(p->rules[v->n_rules].name, &failed))) goto fail;
     v->cap_dims = v->n_dims, v->cap_required = v->n_required, v->cap_rules = v->n_rules;
     return v;
 fail:

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "mcpp_receipts/accelerator.h"
+#include "util/alloc.h"
 #include "util/c_locale.h"
 #include "util/error_internal.h"
 #include "receipt/data_files.h"
@@ -79,14 +80,7 @@ int mcpp_accel_table_add(mcpp_accel_table *t, const char *id, const char *vendor
     if (find_accel(t, id) >= 0)
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_DUPLICATE_KEY, NULL, NULL, 0, 0,
                               "accelerator id \"%s\" is already in the table", id);
-    if (t->n_accels == t->cap_accels) {
-        size_t cap = t->cap_accels ? t->cap_accels * 2 : 32;
-        accel_row *rows = realloc(t->accels, cap * sizeof *rows);
-        if (!rows)
-            return mcpp_error_nomem();
-        t->accels = rows;
-        t->cap_accels = cap;
-    }
+    MCPP_CHECK_ARRAY(t->accels, t->cap_accels, t->n_accels + 1, MCPP_ARRAY_MAX_ITEMS);
     mcpp_accelerator *a = &t->accels[t->n_accels++].info;
     memset(a, 0, sizeof *a);
     copy(a->id, sizeof a->id, id);
@@ -109,14 +103,7 @@ int mcpp_accel_table_add_alias(mcpp_accel_table *t, const char *raw_name, const 
     if (accel < 0)
         return mcpp_error_at(MCPP_ENOTFOUND, MCPP_ERROR_KIND_UNKNOWN_FIELD, NULL, NULL, 0, 0,
                               "no accelerator with id \"%s\" in the table", id);
-    if (t->n_aliases == t->cap_aliases) {
-        size_t cap = t->cap_aliases ? t->cap_aliases * 2 : 64;
-        alias_row *rows = realloc(t->aliases, cap * sizeof *rows);
-        if (!rows)
-            return mcpp_error_nomem();
-        t->aliases = rows;
-        t->cap_aliases = cap;
-    }
+    MCPP_CHECK_ARRAY(t->aliases, t->cap_aliases, t->n_aliases + 1, MCPP_ARRAY_MAX_ITEMS);
     alias_row *a = &t->aliases[t->n_aliases++];
     normalise(a->name, sizeof a->name, raw_name);
     a->accel = accel;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/error_internal.h"
 #include "receipt/receipt_internal.h"
 
@@ -29,21 +30,12 @@ struct mcpp_builder {
     setter_failures failed;
 };
 
-static char *dup_string(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p)
-        memcpy(p, s, n);
-    return p;
-}
-
 int mcpp_builder_new(mcpp_builder **out)
 {
     MCPP_CHECK_ARG(out, "out is NULL");
     *out = calloc(1, sizeof **out);
     MCPP_CHECK_ALLOC(*out);
-    (*out)->staging.f.schema = dup_string(MCPP_SCHEMA_ID);
+    (*out)->staging.f.schema = mcpp_strdup(MCPP_SCHEMA_ID, NULL);
     if (!(*out)->staging.f.schema) {
         free(*out);
         *out = NULL;
@@ -175,7 +167,7 @@ static int try_set_string(mcpp_builder *b, const char *path, const char *value)
             return MCPP_OK;
         }
     }
-    char *copy = dup_string(value);
+    char *copy = mcpp_strdup(value, NULL);
     MCPP_CHECK_ALLOC(copy);
     clear_field(b, id);
     *(const char **)mcpp_field_ptr(&b->staging.f, id) = copy;
@@ -268,7 +260,7 @@ static int try_append_string(mcpp_builder *b, const char *path, const char *valu
     const char **items = realloc(l->items, (l->count + 1) * sizeof *items);
     MCPP_CHECK_ALLOC(items);
     l->items = items;
-    char *copy = dup_string(value);
+    char *copy = mcpp_strdup(value, NULL);
     MCPP_CHECK_ALLOC(copy);
     l->items[l->count++] = copy;
     mcpp_set_present(&b->staging, id);
@@ -307,7 +299,7 @@ static int try_add_artifact(mcpp_builder *b, const char *kind, const char *uri)
     mcpp_artifact *items = realloc(l->items, (l->count + 1) * sizeof *items);
     MCPP_CHECK_ALLOC(items);
     l->items = items;
-    char *k = dup_string(kind), *u = dup_string(uri);
+    char *k = mcpp_strdup(kind, NULL), *u = mcpp_strdup(uri, NULL);
     if (!k || !u) {
         free(k);
         free(u);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/error_internal.h"
 #include "receipt/receipt_internal.h"
 
@@ -20,42 +21,24 @@ struct mcpp_report {
 
 mcpp_report *mcpp_report_new(void) { return calloc(1, sizeof(mcpp_report)); }
 
-static char *dup_or_null(const char *s)
-{
-    if (!s)
-        return NULL;
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p)
-        memcpy(p, s, n);
-    return p;
-}
-
 int mcpp_report_add(mcpp_report *report, mcpp_severity severity, const char *kind,
                     const char *file, const char *field, int line, int column, const char *text)
 {
     if (!report)
         return 0;
-    if (report->count == report->cap) {
-        size_t cap = report->cap ? report->cap * 2 : 8;
-        mcpp_diagnostic *items = realloc(report->items, cap * sizeof *items);
-        if (!items)
-            return MCPP_ENOMEM;
-        report->items = items;
-        size_t *order = realloc(report->order, cap * sizeof *order);
-        if (!order)
-            return MCPP_ENOMEM;
-        report->order = order;
-        report->cap = cap;
-    }
+    /* `order` grows in the same steps as `items` (same cap, same need), so one cap serves both */
+    size_t order_cap = report->cap;
+    if (MCPP_ARRAY_RESERVE(report->order, order_cap, report->count + 1, MCPP_ARRAY_MAX_ITEMS) != 0 ||
+        MCPP_ARRAY_RESERVE(report->items, report->cap, report->count + 1, MCPP_ARRAY_MAX_ITEMS) != 0)
+        return MCPP_ENOMEM;
     char message[1200];
     mcpp_error_format_location(message, sizeof message, file, field, line, column, text);
     mcpp_diagnostic *d = &report->items[report->count];
     d->severity = severity;
-    d->kind = dup_or_null(kind ? kind : "invalid");
-    d->message = dup_or_null(message);
-    d->file = dup_or_null(file);
-    d->field = dup_or_null(field);
+    d->kind = mcpp_strdup(kind ? kind : "invalid", NULL);
+    d->message = mcpp_strdup(message, NULL);
+    d->file = mcpp_strdup(file, NULL);
+    d->field = mcpp_strdup(field, NULL);
     d->line = line;
     d->column = column;
     if (!d->kind || !d->message || (file && !d->file) || (field && !d->field)) {

@@ -20,6 +20,7 @@
 
 #include "mcpp_receipts/receipt.h"
 #include "receipt/receipt_internal.h"
+#include "util/alloc.h"
 #include "util/c_locale.h"
 #include "util/escape.h"
 #include "util/error_internal.h"
@@ -53,15 +54,6 @@ typedef struct text_doc {
     int failed; /* allocation failed somewhere */
 } text_doc;
 
-static char *dup_string(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *copy = malloc(n);
-    if (copy)
-        memcpy(copy, s, n);
-    return copy;
-}
-
 /* The heap string a buffer holds ("" when nothing was written), or NULL when
  * it ran out of memory. */
 static char *buffer_take(mcpp_strbuf *sb)
@@ -71,7 +63,7 @@ static char *buffer_take(mcpp_strbuf *sb)
         return NULL;
     }
     if (!sb->data)
-        return dup_string("");
+        return mcpp_strdup("", NULL);
     return sb->data;
 }
 
@@ -117,17 +109,17 @@ static char *format_value(const mcpp_value *v)
     char num[64];
     switch (v->type) {
     case MCPP_TYPE_BOOL:
-        return dup_string(v->boolean ? "true" : "false");
+        return mcpp_strdup(v->boolean ? "true" : "false", NULL);
     case MCPP_TYPE_INT:
         format_int(num, sizeof num, v->integer);
-        return dup_string(num);
+        return mcpp_strdup(num, NULL);
     case MCPP_TYPE_DOUBLE:
         format_double(num, sizeof num, v->number);
-        return dup_string(num);
+        return mcpp_strdup(num, NULL);
     case MCPP_TYPE_STRING:
     case MCPP_TYPE_ENUM:
     case MCPP_TYPE_OBJECT:
-        return dup_string(v->string ? v->string : "");
+        return mcpp_strdup(v->string ? v->string : "", NULL);
     case MCPP_TYPE_STRING_LIST:
     case MCPP_TYPE_DOUBLE_LIST: {
         mcpp_strbuf sb;
@@ -147,7 +139,7 @@ static char *format_value(const mcpp_value *v)
     }
     case MCPP_TYPE_ABSENT:
     default:
-        return dup_string("");
+        return mcpp_strdup("", NULL);
     }
 }
 
@@ -158,7 +150,7 @@ static char *format_value(const mcpp_value *v)
 static char *member_text(const cJSON *v)
 {
     if (cJSON_IsString(v))
-        return dup_string(v->valuestring ? v->valuestring : "");
+        return mcpp_strdup(v->valuestring ? v->valuestring : "", NULL);
     mcpp_strbuf sb;
     mcpp_sb_init(&sb, NULL, 0);
     mcpp_sb_cjson_compact(&sb, v);
@@ -173,14 +165,8 @@ static text_section *section_for(text_doc *doc, const char *name, size_t name_le
         if (strlen(doc->sections[i].name) == name_len &&
             strncmp(doc->sections[i].name, name, name_len) == 0)
             return &doc->sections[i];
-    if (doc->count == doc->cap) {
-        size_t cap = doc->cap ? doc->cap * 2 : 16;
-        text_section *grown = realloc(doc->sections, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        doc->sections = grown;
-        doc->cap = cap;
-    }
+    if (MCPP_ARRAY_RESERVE(doc->sections, doc->cap, doc->count + 1, MCPP_ARRAY_MAX_ITEMS) != 0)
+        return NULL;
     text_section *s = &doc->sections[doc->count];
     memset(s, 0, sizeof *s);
     s->name = malloc(name_len + 1);
@@ -194,17 +180,11 @@ static text_section *section_for(text_doc *doc, const char *name, size_t name_le
 
 static text_row *row_add(text_section *s, const char *key)
 {
-    if (s->count == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 16;
-        text_row *grown = realloc(s->rows, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        s->rows = grown;
-        s->cap = cap;
-    }
+    if (MCPP_ARRAY_RESERVE(s->rows, s->cap, s->count + 1, MCPP_ARRAY_MAX_ITEMS) != 0)
+        return NULL;
     text_row *r = &s->rows[s->count];
     memset(r, 0, sizeof *r);
-    r->key = dup_string(key);
+    r->key = mcpp_strdup(key, NULL);
     if (!r->key)
         return NULL;
     s->count++;
@@ -331,7 +311,7 @@ static void append_nested_member(object_rows *o, const char *key, char *text)
         if (strcmp(o->section->rows[i].key, o->prefix) == 0)
             r = &o->section->rows[i];
     if (!r) {
-        add_row_text(o, o->prefix, dup_string(""));
+        add_row_text(o, o->prefix, mcpp_strdup("", NULL));
         if (o->doc->failed) {
             free(text);
             return;
@@ -709,7 +689,7 @@ static int render_text(mcpp_strbuf *to, const mcpp_receipt *receipt)
     const char *source = mcpp_receipt_source_name(receipt);
     text_section *head = section_for(&doc, "", 0);
     text_row *r = head ? row_add(head, "file") : NULL;
-    if (!r || !(r->value = dup_string(source ? source : "-")))
+    if (!r || !(r->value = mcpp_strdup(source ? source : "-", NULL)))
         doc.failed = 1;
     int saw_id = 0;
     if (!doc.failed)

@@ -8,33 +8,23 @@
 #include <string.h>
 
 #include "mcpp_receipts/policy.h"
+#include "util/alloc.h"
 #include "util/error_internal.h"
 #include "analysis/compare_internal.h"
 #include "store/store_internal.h"
 #include "store/history_internal.h"
 
-static char *dup_or_null(const unsigned char *s)
-{
-    return s ? strdup((const char *)s) : NULL;
-}
-
 static int push_run(history_lane *lane, const char *id, const unsigned char *created, const unsigned char *commit,
                     double value)
 {
-    if (lane->n_runs == lane->cap_runs) {
-        size_t cap = lane->cap_runs ? 2 * lane->cap_runs : 16;
-        history_run *runs = realloc(lane->runs, cap * sizeof *runs);
-        if (!runs) return mcpp_error_nomem();
-        lane->runs = runs;
-        lane->cap_runs = cap;
-    }
+    MCPP_CHECK_ARRAY(lane->runs, lane->cap_runs, lane->n_runs + 1, MCPP_ARRAY_MAX_ITEMS);
     if (!id) /* a NULL id: the row was written by hand, not by an add */
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, NULL, "id", 0, 0,
                              "a stored receipt has no id: the store is damaged (run 'mcpp-receipts store check')");
     history_run *r = &lane->runs[lane->n_runs];
     r->id = strdup(id);
-    r->created_at = dup_or_null(created);
-    r->git_commit = dup_or_null(commit);
+    r->created_at = mcpp_strdup((const char *)created, NULL);
+    r->git_commit = mcpp_strdup((const char *)commit, NULL);
     r->value = value;
     lane->n_runs++;
     return r->id ? MCPP_OK : mcpp_error_nomem();
@@ -89,7 +79,7 @@ static int load_runs(history_lane *lane, mcpp_store *s, sqlite3_stmt *st, const 
                 rc = name_primary(lane, s, (const char *)sqlite3_column_text(st, 5),
                                   (size_t)sqlite3_column_bytes(st, 5));
         }
-        if (!rc && !lane->label) lane->label = dup_or_null(sqlite3_column_text(st, 6));
+        if (!rc && !lane->label) lane->label = mcpp_strdup((const char *)sqlite3_column_text(st, 6), NULL);
     }
     if (!rc && step != SQLITE_DONE) rc = mcpp_store_sqlite_error(s, step, "reading the lane's runs");
     return rc;
@@ -148,15 +138,9 @@ static int all_lanes(char ***out, mcpp_store *s)
     if (!rc && !keys) rc = mcpp_error_nomem();
     int step = SQLITE_DONE;
     while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
-        if (n == cap) {
-            char **grown = realloc(keys, (2 * cap + 1) * sizeof *keys);
-            if (!grown) {
-                rc = mcpp_error_nomem();
-                break;
-            }
-            keys = grown, cap *= 2;
-        }
-        if (!(keys[n++] = dup_or_null(sqlite3_column_text(st, 0)))) rc = mcpp_error_nomem();
+        if ((rc = MCPP_ARRAY_RESERVE(keys, cap, n + 2, MCPP_ARRAY_MAX_ITEMS)) != MCPP_OK) /* + the NULL */
+            break;
+        if (!(keys[n++] = mcpp_strdup((const char *)sqlite3_column_text(st, 0), NULL))) rc = mcpp_error_nomem();
         keys[n] = NULL;
     }
     if (!rc && step != SQLITE_DONE) rc = mcpp_store_sqlite_error(s, step, "listing lanes");

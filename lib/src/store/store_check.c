@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/error_internal.h"
 #include "util/escape.h"
 #include "receipt/fields.h"
@@ -78,13 +79,7 @@ static void problem(checker *c, const char *what, const char *id)
 
 static int note_stale(checker *c, sqlite3_int64 rowid)
 {
-    if (c->n_stale == c->cap_stale) {
-        size_t cap = c->cap_stale ? 2 * c->cap_stale : 64;
-        sqlite3_int64 *grown = realloc(c->stale, cap * sizeof *grown);
-        if (!grown) return mcpp_error_nomem();
-        c->stale = grown;
-        c->cap_stale = cap;
-    }
+    MCPP_CHECK_ARRAY(c->stale, c->cap_stale, c->n_stale + 1, MCPP_ARRAY_MAX_ITEMS);
     c->stale[c->n_stale++] = rowid;
     return MCPP_OK;
 }

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/error_internal.h"
 #include "util/escape.h"
 #include "util/hash.h"
@@ -220,15 +221,8 @@ static int read_all(mcpp_lane_summary ***out, size_t *n_out, mcpp_store *s, cons
     size_t cap = 0;
     int step = SQLITE_DONE;
     while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
-        if (*n_out == cap) {
-            cap = cap ? 2 * cap : 64;
-            mcpp_lane_summary **grown = realloc(*out, cap * sizeof *grown);
-            if (!grown) {
-                rc = mcpp_error_nomem();
-                break;
-            }
-            *out = grown;
-        }
+        if ((rc = MCPP_ARRAY_RESERVE(*out, cap, *n_out + 1, MCPP_ARRAY_MAX_ITEMS)) != MCPP_OK)
+            break;
         const char *text = (const char *)sqlite3_column_text(st, 0);
         rc = mcpp_lane_summary_deserialize(&(*out)[*n_out], p, text ? text : "",
                                            (size_t)sqlite3_column_bytes(st, 0));

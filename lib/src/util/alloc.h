@@ -1,0 +1,52 @@
+/*
+ * alloc.h — the library's one heap copy of a string and its one growable
+ * array. Every module uses these instead of a local dup_or_null or a
+ * hand-written "double the block when full" loop, so a copy treats NULL the
+ * same everywhere and every array has a stated ceiling (curl's dynbuf model:
+ * growth past the ceiling is an error, not a slow exhaustion of memory).
+ */
+#ifndef MCPP_UTIL_ALLOC_H
+#define MCPP_UTIL_ALLOC_H
+
+#include <stddef.h>
+
+/* A heap copy of `s` (free with free()); NULL for NULL. When the copy fails
+ * it returns NULL and, when `failed` is not NULL, sets *failed to 1, so a
+ * function copying several strings checks once (as mcpp_strbuf latches). */
+char *mcpp_strdup(const char *s, int *failed);
+/* The first `n` bytes of `s` as a NUL-terminated heap string (s need not be
+ * terminated); NULL with *failed set when out of memory. */
+char *mcpp_strndup(const char *s, size_t n, int *failed);
+
+/* The most items an array may hold when nothing smaller applies: beyond
+ * this a count is a runaway loop or hostile input, not a workload. */
+#define MCPP_ARRAY_MAX_ITEMS ((size_t)1 << 28)
+
+/* Makes room for at least `need` items in the array `items` (a typed
+ * pointer lvalue, NULL when empty) whose allocated count is `cap` (a size_t
+ * lvalue): the block doubles from 8 items, never past `max` items. Returns 0;
+ * MCPP_ELIMIT when `need` exceeds `max`, MCPP_ENOMEM when out of memory (last
+ * error set for both; the array and `cap` are then unchanged, so the caller
+ * still frees what it holds). Items past the old `cap` are uninitialised.
+ *
+ *     if ((rc = MCPP_ARRAY_RESERVE(list->items, list->cap, list->count + 1, MAX)) != 0)
+ *         return rc;
+ *     list->items[list->count++] = item;
+ */
+#define MCPP_ARRAY_RESERVE(items, cap, need, max)                                                  \
+    ((need) <= (cap) ? 0 : mcpp_array_reserve(&(items), &(cap), (need), sizeof *(items), (max)))
+
+/* MCPP_ARRAY_RESERVE in a function returning int: returns its error code
+ * (as MCPP_CHECK_ALLOC does for one allocation). */
+#define MCPP_CHECK_ARRAY(items, cap, need, max)                                                    \
+    do {                                                                                           \
+        int mcpp_reserve_rc_ = MCPP_ARRAY_RESERVE(items, cap, need, max);                          \
+        if (mcpp_reserve_rc_ != 0)                                                                 \
+            return mcpp_reserve_rc_;                                                               \
+    } while (0)
+
+/* The function behind MCPP_ARRAY_RESERVE: `slot` is the address of the typed
+ * pointer (read and written with memcpy, so any object pointer type works). */
+int mcpp_array_reserve(void *slot, size_t *cap, size_t need, size_t item_size, size_t max);
+
+#endif /* MCPP_UTIL_ALLOC_H */

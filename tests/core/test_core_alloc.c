@@ -1,0 +1,116 @@
+/*
+ * test_core_alloc.c — the library's one string copy and one growable array
+ * (lib/src/util/alloc.h), and the sorted directory listing the importers and
+ * receipt sets walk with (lib/src/util/dir_list.h).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mcpp_receipts.h"
+#include "test_util.h"
+#include "util/alloc.h"
+#include "util/dir_list.h"
+
+TEST(strdup_copies_and_passes_null_through)
+{
+    int failed = 0;
+    char *a = mcpp_strdup("lane", &failed);
+    CHECK_STR_EQ(a, "lane");
+    CHECK(mcpp_strdup(NULL, &failed) == NULL);
+    CHECK_INT_EQ(failed, 0); /* NULL in is not a failure */
+    char *b = mcpp_strndup("abcdef", 3, NULL);
+    CHECK_STR_EQ(b, "abc");
+    free(a);
+    free(b);
+}
+
+TEST(array_grows_by_doubling_and_keeps_items)
+{
+    int *items = NULL;
+    size_t cap = 0, n = 0;
+    for (int i = 0; i < 1000; i++) {
+        CHECK_INT_EQ(MCPP_ARRAY_RESERVE(items, cap, n + 1, MCPP_ARRAY_MAX_ITEMS), 0);
+        items[n++] = i;
+    }
+    CHECK(cap >= 1000 && cap < 2048);
+    CHECK(cap % 8 == 0); /* 8, 16, ... 1024 */
+    int ok = 1;
+    for (int i = 0; i < 1000; i++) ok &= items[i] == i;
+    CHECK(ok);
+    free(items);
+}
+
+TEST(array_refuses_to_grow_past_its_cap)
+{
+    double *items = NULL;
+    size_t cap = 0;
+    CHECK_INT_EQ(MCPP_ARRAY_RESERVE(items, cap, 10, 10), 0);
+    CHECK_INT_EQ(cap, 10); /* doubling stops at the cap */
+    double *before = items;
+    CHECK_INT_EQ(MCPP_ARRAY_RESERVE(items, cap, 11, 10), MCPP_ELIMIT);
+    CHECK(items == before && cap == 10); /* unchanged: the caller still owns it */
+    CHECK_CONTAINS(mcpp_error_last()->message, "more than 10 items");
+    CHECK_INT_EQ(MCPP_ARRAY_RESERVE(items, cap, SIZE_MAX / 2, SIZE_MAX), MCPP_ELIMIT); /* bytes overflow */
+    free(items);
+}
+
+static int grow_in_a_function(char ***list, size_t *cap, size_t need, size_t max)
+{
+    MCPP_CHECK_ARRAY(*list, *cap, need, max);
+    return 7;
+}
+
+TEST(check_array_returns_the_error_from_the_caller)
+{
+    char **list = NULL;
+    size_t cap = 0;
+    CHECK_INT_EQ(grow_in_a_function(&list, &cap, 4, 16), 7);
+    CHECK_INT_EQ(grow_in_a_function(&list, &cap, 17, 16), MCPP_ELIMIT);
+    free(list);
+}
+
+TEST(dir_list_is_sorted_and_skips_hidden_names)
+{
+    char dir[] = "/tmp/mcpp_dir_list_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const char *names[] = {"b.json", "a.json", ".hidden", "C", "a.yaml"};
+    char path[256];
+    for (size_t i = 0; i < 5; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        FILE *f = fopen(path, "w");
+        CHECK(f != NULL);
+        if (f) fclose(f);
+    }
+    mcpp_dir_list list;
+    CHECK_INT_EQ(mcpp_dir_list_read(&list, dir), 0);
+    CHECK_INT_EQ(list.count, 4);
+    const char *want[] = {"C", "a.json", "a.yaml", "b.json"};
+    for (size_t i = 0; i < list.count && i < 4; i++) {
+        CHECK_STR_EQ(list.paths[i] + list.name_offset, want[i]);
+        snprintf(path, sizeof path, "%s/%s", dir, want[i]);
+        CHECK_STR_EQ(list.paths[i], path);
+    }
+    mcpp_dir_list_free(&list);
+    for (size_t i = 0; i < 5; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+    CHECK_INT_EQ(mcpp_dir_list_read(&list, dir), MCPP_EIO);
+    CHECK_CONTAINS(mcpp_error_last()->message, "cannot open the directory");
+    CHECK_INT_EQ(list.count, 0);
+}
+
+int main(void)
+{
+    RUN(strdup_copies_and_passes_null_through);
+    RUN(array_grows_by_doubling_and_keeps_items);
+    RUN(array_refuses_to_grow_past_its_cap);
+    RUN(check_array_returns_the_error_from_the_caller);
+    RUN(dir_list_is_sorted_and_skips_hidden_names);
+    TEST_MAIN_END();
+}
