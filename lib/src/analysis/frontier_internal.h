@@ -36,8 +36,11 @@ typedef struct mcpp_frontier_pre {
 /* One entry per receipt, computed on worker threads; NULL (compute inline)
  * for small inputs, policies with rules, one core, or no memory. Free with free(). */
 mcpp_frontier_pre *mcpp_frontier_prepass(const mcpp_policy *p, const mcpp_receipt *const *receipts, size_t n);
-/* Non-zero: frontiers built on this thread compute everything inline (the
- * tests compare both ways; benchmarks measure both). */
+#ifdef MCPP_TEST_HOOKS
+/* Test hook, compiled only into mcpp_receipts_testing (lib/CMakeLists.txt):
+ * non-zero makes frontiers built on this thread compute everything inline
+ * (the tests compare both ways). */
 extern _Thread_local int mcpp_frontier_prepass_disabled;
+#endif
 
 #endif /* MCPP_FRONTIER_INTERNAL_H */

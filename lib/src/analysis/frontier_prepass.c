@@ -28,7 +28,12 @@ enum {
     PREPASS_MIN_PER_THREAD = 2048,
 };
 
+#ifdef MCPP_TEST_HOOKS /* frontier_internal.h */
 _Thread_local int mcpp_frontier_prepass_disabled;
+#define PREPASS_DISABLED() (mcpp_frontier_prepass_disabled != 0)
+#else
+#define PREPASS_DISABLED() 0
+#endif
 
 typedef struct prepass {
     const mcpp_policy *p;
@@ -84,7 +89,7 @@ static int find_firsts(mcpp_frontier_pre *pre, const mcpp_receipt *const *receip
 mcpp_frontier_pre *mcpp_frontier_prepass(const mcpp_policy *p, const mcpp_receipt *const *receipts, size_t n)
 {
     size_t threads = mcpp_parallel_threads(n, MCPP_PARALLEL_MAX_THREADS, PREPASS_MIN_PER_THREAD);
-    if (mcpp_frontier_prepass_disabled || n < PREPASS_MIN_RECEIPTS || p->n_rules || threads < 2) return NULL;
+    if (PREPASS_DISABLED() || n < PREPASS_MIN_RECEIPTS || p->n_rules || threads < 2) return NULL;
     prepass g = {p, receipts, malloc(n * sizeof *g.pre)};
     if (!g.pre) return NULL;
     mcpp_parallel_ranges(n, threads, hash_range, &g);

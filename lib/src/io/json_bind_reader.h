@@ -26,10 +26,14 @@ enum { MCPP_JSON_READ_BOUND = 0, MCPP_JSON_READ_FALLBACK = 1 };
 int mcpp_json_bind_read(mcpp_load_ctx *ctx, mcpp_receipt *out, mcpp_json_subtrees *subtrees,
                         char *strings);
 
-/* Test hook: 1 makes every JSON load take the tree path (the differential
- * fuzzer and its ctest compare the two paths). Per thread; 0 by default. */
+#ifdef MCPP_TEST_HOOKS
+/* Test hooks, compiled only into mcpp_receipts_testing (lib/CMakeLists.txt),
+ * never into the installed library. 1 makes every JSON load on this thread
+ * take the tree path (the differential fuzzer and its ctest compare the two
+ * paths; bench_ingest measures both); 0 by default. */
 extern _Thread_local int mcpp_json_reader_disabled;
-/* Per thread: loads the reader handed back to the tree path (for tests). */
+/* Per thread: loads the reader handed back to the tree path. */
 extern _Thread_local unsigned long mcpp_json_reader_fallbacks;
+#endif
 
 #endif /* MCPP_IO_JSON_BIND_READER_H */

@@ -152,8 +152,15 @@ static int bind_validate_pack(mcpp_receipt **out, cJSON *root, const mcpp_yaml_m
     return rc;
 }
 
+#ifdef MCPP_TEST_HOOKS /* json_bind_reader.h */
 _Thread_local int mcpp_json_reader_disabled;
 _Thread_local unsigned long mcpp_json_reader_fallbacks;
+#define READER_DISABLED() (mcpp_json_reader_disabled != 0)
+#define COUNT_FALLBACK() (mcpp_json_reader_fallbacks++)
+#else
+#define READER_DISABLED() 0
+#define COUNT_FALLBACK() ((void)0)
+#endif
 
 /* The direct path for pre-scanned JSON: read + bind (json_bind_reader.c),
  * validate, pack. Returns 0, a status code, or MCPP_JSON_READ_FALLBACK (with
@@ -175,7 +182,7 @@ static int read_validate_pack(mcpp_receipt **out, const char *buf, size_t len, c
     if (rc == MCPP_JSON_READ_BOUND)
         rc = validate_pack(out, &ctx, &staging, name, report);
     else
-        mcpp_json_reader_fallbacks++;
+        COUNT_FALLBACK();
     mcpp_ctx_release(&ctx);
     for (size_t i = 0; i < subtrees.count; i++)
         cJSON_Delete(subtrees.trees[i]);
@@ -191,7 +198,7 @@ static int load_json(mcpp_receipt **out, const char *buf, size_t len, const char
     int rc = mcpp_json_prescan(buf, len, lim, name, report);
     if (rc != 0)
         return rc;
-    if (!mcpp_json_reader_disabled) {
+    if (!READER_DISABLED()) {
         rc = read_validate_pack(out, buf, len, name, lim, report);
         if (rc != MCPP_JSON_READ_FALLBACK)
             return rc;
