@@ -31,7 +31,7 @@ static const char step_usage[] =
     "Workload:\n"
     "  --seq-len N              tokens per sequence (default 128)\n"
     "  --batch N                sequences per step (default 2)\n"
-    "  --data synthetic|FILE    uniform random tokens, or a token file (kernels/data/*.tok)\n"
+    "  --data synthetic|FILE    uniform random tokens, or a token file (BUILD/kernels/data/*.tok)\n"
     "  --seed N                 parameters and synthetic data (default 1)\n"
     "MoE (E blocks):\n"
     "  --experts N              (default 8)\n"

@@ -3,9 +3,9 @@
  *
  *   mcpp-tokenize --name NAME --out FILE INPUT...
  *
- * Used to build kernels/data/mcpp_sources.tok, the small real corpus that
- * ships with the repository (the project's own C sources), so the step runner
- * has a real data path that works offline. Inputs are concatenated in the
+ * The build uses it to make BUILD/kernels/data/mcpp_sources.tok, the small
+ * real corpus (the project's own C sources; kernels/CMakeLists.txt), so the
+ * step runner has a real data path that works offline. Inputs are concatenated in the
  * order given, each followed by a newline byte.
  */
 #include <stdio.h>
