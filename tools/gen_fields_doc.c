@@ -138,7 +138,8 @@ static int file_equals(const char *path, const char *text)
 int main(int argc, char **argv)
 {
     int check = argc == 3 && strcmp(argv[1], "--check") == 0;
-    if (argc != 2 && !check) {
+    /* an option is never an output path (a file named --help once got committed) */
+    if ((argc != 2 && !check) || (!check && argv[1][0] == '-')) {
         fprintf(stderr, "usage: %s OUT.md | %s --check FILE.md\n", argv[0], argv[0]);
         return 2;
     }
