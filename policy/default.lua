@@ -26,7 +26,7 @@ return {
       "benchmark", -- benchmark.suite, .suite_version, .name, .params, .division,
                    -- .submitter, .system (only when a side is a benchmark-suite result)
       "pattern",   -- lane.pattern, lane.depth (the layers)
-      "model_size", -- lane.params_total, .params_active, .d_model (absent on both
+      "model_size", -- lane.params_total, .params_active, .d_model, .heads (absent on both
                     -- sides qualifies: "not recorded"; on one side only is insufficient)
       "routing",   -- routing.* (only when the pattern has an E block)
       "sequence",  -- workload.seq_len
@@ -46,6 +46,8 @@ return {
       "compile_detail", -- compile.graph_breaks, compile.disabled_regions
       "software",  -- software.framework, .version, .image, .components (when a side states it)
       "startup",   -- startup.state (cold boot vs warm cache vs snapshot restore)
+      "position",  -- run.position.step, .tokens_seen by power-of-two range (a warm-up
+                   -- window vs steady state; when a side states it)
       "cache",     -- compile.cache_state, driver and runtime versions
       "fallbacks", -- backend.fallbacks and every request not met (precision included;
                    -- "auto" is met by whatever ran), each named

@@ -55,6 +55,10 @@ TEST(model_size_is_part_of_the_lane)
     /* the same size: the row matches */
     expect(variant(PADDED, "a", NULL, NULL, NULL, NULL), variant(RUN2, "b", NULL, NULL, NULL, NULL),
            MCPP_VERDICT_COMPARABLE, "model_size", MCPP_DIM_MATCH, "same on both sides");
+    /* attention heads are part of the size: 64 heads of 128 is not 32 of 256 */
+    expect(variant(PADDED, "a", PARAMS, PARAMS ", \"heads\": 64", NULL, NULL),
+           variant(RUN2, "b", PARAMS, PARAMS ", \"heads\": 32", NULL, NULL), MCPP_VERDICT_NOT_COMPARABLE,
+           "model_size", MCPP_DIM_MISMATCH, "lane.heads differs: 64 vs 32");
     /* the gate does not compare two models' speeds */
     mcpp_receipt *a = variant(PADDED, "a", NULL, NULL, NULL, NULL);
     mcpp_receipt *b = variant(RUN2, "b", PARAMS, "\"params_total\": 112420000000", NULL, NULL);
@@ -205,6 +209,48 @@ TEST(accelerators_per_node_is_part_of_the_hardware)
         variant(RUN2, "b", COUNT8, "\"count\": 8, \"per_node\": 4,\n      \"memory_gib\"", NULL, NULL)};
     CHECK_INT_EQ((int)lanes_of(rs, 2), 2);
     free_all(rs, 2);
+}
+
+#define LANE "\"lane\": {"
+#define AT_STEP(step, tokens) "\"run\": {\"position\": {\"step\": " #step ", \"tokens_seen\": " #tokens "}},\n  " LANE
+
+TEST(training_position_qualifies_a_warmup_window_against_steady_state)
+{
+    /* step 20 (warm-up) against step 6000 (steady state): compared, and qualified */
+    expect(variant(PADDED, "a", LANE, AT_STEP(20, 20971520), NULL, NULL),
+           variant(RUN2, "b", LANE, AT_STEP(6000, 6291456000), NULL, NULL), MCPP_VERDICT_QUALIFIED, "position",
+           MCPP_DIM_QUALIFY, "run.position.step differs: 20 vs 6000");
+    /* the tokens seen alone say it as well */
+    expect(variant(PADDED, "a", LANE, "\"run\": {\"position\": {\"tokens_seen\": 20971520}},\n  " LANE, NULL, NULL),
+           variant(RUN2, "b", LANE, "\"run\": {\"position\": {\"tokens_seen\": 6291456000}},\n  " LANE, NULL, NULL),
+           MCPP_VERDICT_QUALIFIED, "position", MCPP_DIM_QUALIFY, "run.position.tokens_seen differs");
+    /* one power-of-two range (4096-8191 steps): the same position */
+    expect(variant(PADDED, "a", LANE, AT_STEP(5000, 5242880000), NULL, NULL),
+           variant(RUN2, "b", LANE, AT_STEP(6000, 6291456000), NULL, NULL), MCPP_VERDICT_COMPARABLE, "position",
+           MCPP_DIM_MATCH, "same on both sides");
+    /* known on one side only: not silently the same */
+    expect(variant(PADDED, "a", NULL, NULL, NULL, NULL), variant(RUN2, "b", LANE, AT_STEP(6000, 6291456000), NULL, NULL),
+           MCPP_VERDICT_QUALIFIED, "position", MCPP_DIM_QUALIFY, "run.position.step is absent on base");
+    /* stated by neither: not applicable, as before the field existed */
+    expect(variant(PADDED, "a", NULL, NULL, NULL, NULL), variant(RUN2, "b", NULL, NULL, NULL, NULL),
+           MCPP_VERDICT_COMPARABLE, "position", MCPP_DIM_MATCH, "neither side states it");
+    /* a qualifying dimension: one lane whatever the position */
+    mcpp_receipt *rs[2] = {variant(PADDED, "a", LANE, AT_STEP(20, 20971520), NULL, NULL),
+                           variant(RUN2, "b", LANE, AT_STEP(6000, 6291456000), NULL, NULL)};
+    CHECK_INT_EQ((int)lanes_of(rs, 2), 1);
+    free_all(rs, 2);
+}
+
+TEST(the_compile_cache_location_is_recorded_not_compared)
+{
+    /* where the cache lives differs between machines without changing what
+     * ran; its state (compile.cache_state) is what qualifies */
+    mcpp_receipt *a = variant(PADDED, "a", "\"compile\": {", "\"compile\": {\"cache\": \"/tmp/inductor-a\", ", NULL, NULL);
+    mcpp_receipt *b = variant(RUN2, "b", "\"compile\": {", "\"compile\": {\"cache\": \"/scratch/inductor-b\", ", NULL, NULL);
+    mcpp_value v;
+    CHECK_INT_EQ(mcpp_receipt_get(a, "compile.cache", &v), MCPP_OK);
+    CHECK_STR_EQ(v.string, "/tmp/inductor-a");
+    expect(a, b, MCPP_VERDICT_COMPARABLE, "cache", MCPP_DIM_MATCH, "same on both sides");
 }
 
 /* Renders `object` through `render` in each format and checks that every
@@ -541,6 +587,8 @@ int main(void)
     RUN(software_stack_qualifies_model_runs);
     RUN(mlperf_lane_key_is_submitter_system_and_software);
     RUN(accelerators_per_node_is_part_of_the_hardware);
+    RUN(training_position_qualifies_a_warmup_window_against_steady_state);
+    RUN(the_compile_cache_location_is_recorded_not_compared);
     RUN(every_output_names_the_policy_and_its_content_digest);
     RUN(multi_metric_gate_is_one_rule_in_compare_gate_and_policy_test);
     RUN(an_empty_receipt_warns_that_it_can_never_be_compared);

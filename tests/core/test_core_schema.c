@@ -76,6 +76,97 @@ TEST(schema_covers_the_design_fields)
           posture->enum_names[5] == NULL);
 }
 
+/* mcpp_schema1_lacks is written as id ranges over the field list; a field
+ * inserted inside a range would silently join it. The fields of schema 1 are
+ * frozen, so every other field must be one schema 1 lacks. */
+TEST(schema1_lacks_exactly_the_fields_schema_1_did_not_have)
+{
+    static const char *const v1[] = {
+        "schema", "id", "created_at", "source.tool", "source.git_commit", "source.command",
+        "source.host", "lane.name", "lane.family", "lane.pattern", "lane.depth", "lane.params_total",
+        "lane.params_active", "workload.seq_len", "workload.micro_batch", "workload.global_batch",
+        "workload.tokens_per_step", "workload.useful_tokens_per_step", "workload.data.path",
+        "workload.data.dataset", "routing.mode", "routing.score", "routing.num_experts",
+        "routing.top_k", "routing.shared_experts", "routing.capacity_factor", "routing.overflow",
+        "compile.posture", "compile.warmup", "compile.graph_breaks", "compile.disabled_regions",
+        "compile.compile_s", "backend.precision.requested", "backend.precision.observed",
+        "backend.attention.requested", "backend.attention.observed", "backend.moe.requested",
+        "backend.moe.observed", "backend.mamba.requested", "backend.mamba.observed",
+        "backend.recurrent.requested", "backend.recurrent.observed", "backend.gemm.requested",
+        "backend.gemm.observed", "backend.fallbacks", "backend.verification.status",
+        "backend.verification.max_rel_err", "hardware.requested.accelerator",
+        "hardware.requested.count", "hardware.observed.accelerator", "hardware.observed.count",
+        "hardware.observed.memory_gib", "hardware.observed.driver", "hardware.observed.runtime",
+        "hardware.host.cpu", "hardware.host.cores", "topology.substrate", "topology.nodes",
+        "topology.tp", "topology.pp", "topology.vpp", "topology.ep", "topology.cp", "topology.dp",
+        "topology.sp", "topology.fsdp", "launch.mtp_depth", "launch.generated_args",
+        "launch.fixed_policy", "startup.state", "metrics.window.warmup_steps",
+        "metrics.window.measured_steps", "metrics.step_time_s.samples", "metrics.step_time_s.median",
+        "metrics.step_time_s.p10", "metrics.step_time_s.p90", "metrics.tokens_per_s",
+        "metrics.peak_memory_gib", "metrics.per_family_ms.A", "metrics.per_family_ms.M",
+        "metrics.per_family_ms.E", "metrics.per_family_ms.R", "metrics.goodput.allocated_s",
+        "metrics.goodput.kernel_busy_s", "metrics.goodput.useful_s", "metrics.goodput.badput_s.compile",
+        "metrics.goodput.badput_s.warmup", "metrics.goodput.badput_s.data",
+        "metrics.goodput.badput_s.checkpoint", "metrics.goodput.badput_s.eval",
+        "metrics.goodput.badput_s.idle", "status.outcome", "status.stability", "status.caveats",
+        "status.blocker", "artifacts", "extra"};
+    for (int id = 0; id < MCPP_FIELD_COUNT; id++) {
+        const char *path = mcpp_schema_entries[id].info.path;
+        int in_v1 = 0;
+        for (size_t i = 0; i < sizeof v1 / sizeof v1[0]; i++) in_v1 |= strcmp(v1[i], path) == 0;
+        if (mcpp_schema1_lacks(id) == in_v1) fprintf(stderr, "schema 1 %s %s\n", in_v1 ? "had" : "lacked", path);
+        CHECK_INT_EQ(mcpp_schema1_lacks(id), !in_v1);
+    }
+}
+
+static const char COUNTS[] = "{\"schema\": \"mcpp.receipt/2\", \"lane\": {\"params_total\": 1099511627776, "
+                             "\"heads\": 64}, \"run\": {\"position\": {\"step\": 2147483647, "
+                             "\"tokens_seen\": 1099511627776}}, \"compile\": {\"cache\": \"/var/cache/inductor\"}}";
+
+/* Counts stored in 32 bits (INT32) take up to 2^31 - 1 and refuse more with
+ * the field's path, from a file and from the builder; INT fields keep 2^53. */
+TEST(a_count_beyond_32_bits_is_refused_with_its_path)
+{
+    mcpp_receipt *r = NULL;
+    CHECK_INT_EQ(mcpp_receipt_load_buffer(&r, NULL, COUNTS, strlen(COUNTS), MCPP_FORMAT_JSON, "t", NULL), MCPP_OK);
+    mcpp_value v;
+    CHECK_INT_EQ(mcpp_receipt_get(r, "run.position.step", &v), MCPP_OK);
+    CHECK(v.integer == 2147483647);
+    CHECK_INT_EQ(mcpp_receipt_get(r, "run.position.tokens_seen", &v), MCPP_OK);
+    CHECK(v.integer == 1099511627776LL);
+    CHECK_INT_EQ(mcpp_receipt_get(r, "lane.heads", &v), MCPP_OK);
+    CHECK(v.integer == 64);
+    /* JSON and YAML round trips keep every new field */
+    char *json = NULL, *yaml = NULL;
+    CHECK_INT_EQ(mcpp_receipt_write(&json, NULL, r, MCPP_FORMAT_JSON), MCPP_OK);
+    CHECK_INT_EQ(mcpp_receipt_write(&yaml, NULL, r, MCPP_FORMAT_YAML), MCPP_OK);
+    mcpp_receipt *back = NULL;
+    if (yaml) CHECK_INT_EQ(mcpp_receipt_load_buffer(&back, NULL, yaml, strlen(yaml), MCPP_FORMAT_YAML, "y", NULL), MCPP_OK);
+    char *again = NULL;
+    if (back) CHECK_INT_EQ(mcpp_receipt_write(&again, NULL, back, MCPP_FORMAT_JSON), MCPP_OK);
+    if (json && again) CHECK_STR_EQ(again, json);
+    if (json) CHECK_CONTAINS(json, "\"cache\": \"/var/cache/inductor\"");
+    mcpp_free(json), mcpp_free(yaml), mcpp_free(again);
+    mcpp_receipt_free(back);
+    mcpp_receipt_free(r);
+
+    static const char big[] = "{\"schema\": \"mcpp.receipt/2\", \"topology\": {\"tp\": 2147483648}}";
+    mcpp_report *rep = NULL;
+    CHECK(mcpp_receipt_load_buffer(&r, &rep, big, strlen(big), MCPP_FORMAT_JSON, "t", NULL) != MCPP_OK);
+    CHECK(r == NULL);
+    CHECK_STR_EQ(mcpp_error_last()->field, "topology.tp");
+    CHECK_CONTAINS(mcpp_error_last()->message, "within +-2147483647");
+    mcpp_report_free(rep);
+
+    mcpp_builder *b = NULL;
+    CHECK_INT_EQ(mcpp_builder_new(&b), MCPP_OK);
+    CHECK_INT_EQ(mcpp_builder_set_int(b, "lane.depth", 2147483648LL), MCPP_EINVALID);
+    CHECK_CONTAINS(mcpp_error_last()->message, "within +-2147483647");
+    CHECK_INT_EQ(mcpp_builder_set_int(b, "lane.params_total", 1099511627776LL), MCPP_OK);
+    CHECK_INT_EQ(mcpp_builder_set_int(b, "run.position.step", 2147483647LL), MCPP_OK);
+    mcpp_builder_free(b);
+}
+
 TEST(suggestions_find_near_misses_only)
 {
     CHECK_STR_EQ(mcpp_schema_suggest(MCPP_S_ROUTING, "topk"), "top_k");
@@ -89,5 +180,7 @@ int main(void)
     RUN(section_ranges_cover_their_fields_in_depth_first_order);
     RUN(schema_covers_the_design_fields);
     RUN(suggestions_find_near_misses_only);
+    RUN(schema1_lacks_exactly_the_fields_schema_1_did_not_have);
+    RUN(a_count_beyond_32_bits_is_refused_with_its_path);
     TEST_MAIN_END();
 }

@@ -128,6 +128,41 @@ TEST(a_gate_report_adds_a_gate_section_with_each_candidate)
     mcpp_receipt_free(c);
 }
 
+/* As compare, gate, claim and frontier do in text, JSON, markdown and JUnit:
+ * the page names the policy of its lanes and of its gate with their content
+ * digests, so two policies of one name are told apart. */
+TEST(the_page_names_each_policy_and_its_content_digest)
+{
+    const char *text = "return { include = { \"default.lua\" }, name = \"default\", dimensions = { ignore = { \"data\" } } }";
+    mcpp_policy *weak = NULL;
+    CHECK_INT_EQ(mcpp_policy_load_lua_buffer(&weak, text, strlen(text), MCPP_POLICY_DIR "/weak.lua", NULL), MCPP_OK);
+    mcpp_receipt *b1 = example("nam56r_padded.json"), *c = example("nam56r_padded_run3.json");
+    const mcpp_receipt *base[] = {b1}, *cand[] = {c}, *all[] = {b1, c};
+    mcpp_gate_report *g = NULL;
+    mcpp_frontier *f = NULL;
+    char *html = NULL, builtin[32], weakened[32], want[96];
+    CHECK_INT_EQ(mcpp_policy_digest(builtin, sizeof builtin, NULL), MCPP_OK);
+    CHECK_INT_EQ(mcpp_policy_digest(weakened, sizeof weakened, weak), MCPP_OK);
+    CHECK(strcmp(builtin, weakened) != 0);
+    CHECK_INT_EQ(mcpp_gate_run(&g, weak, base, 1, cand, 1), MCPP_OK);
+    CHECK_INT_EQ(mcpp_frontier_build(&f, NULL, all, 2), MCPP_OK);
+    mcpp_html_report_options o = MCPP_HTML_REPORT_OPTIONS_INIT;
+    o.gate = g;
+    CHECK_INT_EQ(mcpp_frontier_render_html(&html, f, &o), MCPP_OK);
+    if (html) {
+        snprintf(want, sizeof want, "policy default (digest <code>%s</code>)", builtin);
+        CHECK_CONTAINS(html, want);
+        snprintf(want, sizeof want, "Gated under policy default (digest <code>%s</code>)", weakened);
+        CHECK_CONTAINS(html, want);
+    }
+    mcpp_free(html);
+    mcpp_frontier_free(f);
+    mcpp_gate_report_free(g);
+    mcpp_receipt_free(b1);
+    mcpp_receipt_free(c);
+    mcpp_policy_free(weak);
+}
+
 TEST(text_write_file_replaces_the_file_and_refuses_a_directory)
 {
     char path[1024];
@@ -204,6 +239,7 @@ int main(int argc, char **argv)
     RUN(an_empty_frontier_is_a_whole_page_that_says_there_is_no_headline);
     RUN(policy_name_title_and_skipped_inputs_are_escaped);
     RUN(a_gate_report_adds_a_gate_section_with_each_candidate);
+    RUN(the_page_names_each_policy_and_its_content_digest);
     RUN(text_write_file_replaces_the_file_and_refuses_a_directory);
     RUN(policy_find_looks_in_the_own_directory_then_installed_then_mcpp_policy_path);
     TEST_MAIN_END();

@@ -114,6 +114,7 @@ class _CompileSection(Section):
     disabled_regions: tuple[str, ...] | None
     compile_s: float | None
     cache_state: Literal['cold', 'warm', 'restored'] | None
+    cache: str | None
 
 class _HardwareSection(Section):
     @property
@@ -149,6 +150,7 @@ class _LaneSection(Section):
     params_total: int | None
     params_active: int | None
     d_model: int | None
+    heads: int | None
     @property
     def blocks(self) -> _LaneBlocksSection: ...
 
@@ -227,6 +229,12 @@ class _RunSection(Section):
     seed: int | None
     index: int | None
     of: int | None
+    @property
+    def position(self) -> _RunPositionSection: ...
+
+class _RunPositionSection(Section):
+    step: int | None
+    tokens_seen: int | None
 
 class _SoftwareSection(Section):
     framework: str | None

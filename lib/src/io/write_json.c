@@ -91,7 +91,8 @@ static void field_json(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int level
     char num[40];
     switch (e->storage) {
     case MCPP_ST_BOOL: mcpp_sb_puts(sb, *(const uint8_t *)slot ? "true" : "false"); break;
-    case MCPP_ST_INT: mcpp_sb_printf(sb, "%lld", (long long)*(const int64_t *)slot); break;
+    case MCPP_ST_INT:
+    case MCPP_ST_INT32: mcpp_sb_printf(sb, "%lld", (long long)mcpp_int_slot_read(slot, e->storage)); break;
     case MCPP_ST_DOUBLE:
         mcpp_format_double(num, sizeof num, *(const double *)slot, 1);
         mcpp_sb_puts(sb, num);

@@ -180,7 +180,8 @@ static void field_yaml(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int level
     }
     switch (e->storage) {
     case MCPP_ST_BOOL: mcpp_sb_puts(sb, *(const uint8_t *)slot ? " true\n" : " false\n"); break;
-    case MCPP_ST_INT: mcpp_sb_printf(sb, " %lld\n", (long long)*(const int64_t *)slot); break;
+    case MCPP_ST_INT:
+    case MCPP_ST_INT32: mcpp_sb_printf(sb, " %lld\n", (long long)mcpp_int_slot_read(slot, e->storage)); break;
     case MCPP_ST_DOUBLE:
         mcpp_format_double(num, sizeof num, *(const double *)slot, 1);
         mcpp_sb_printf(sb, " %s\n", num);

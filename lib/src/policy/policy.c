@@ -43,7 +43,7 @@ static const default_dim DEFAULT_DIMS[] = {
     /* the same pattern at another width or parameter count is another model:
      * its step time is not a speed of this one (layers are lane.depth) */
     {"model_size", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS,
-     {"lane.params_total", "lane.params_active", "lane.d_model"}, MCPP_APPLIES_MODEL, 0, 1},
+     {"lane.params_total", "lane.params_active", "lane.d_model", "lane.heads"}, MCPP_APPLIES_MODEL, 0, 1},
     {"routing", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"routing.*"}, MCPP_APPLIES_MODEL, 0, 0},
     {"sequence", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"workload.seq_len"}, MCPP_APPLIES_MODEL, 0, 0},
     {"batch", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS,
@@ -72,6 +72,10 @@ static const default_dim DEFAULT_DIMS[] = {
     {"software", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS,
      {"software.framework", "software.version", "software.image", "software.components"}, MCPP_APPLIES_STATED, 0, 0},
     {"startup", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS, {"startup.state"}, MCPP_APPLIES_ALL, 0, 0},
+    /* where in training the window was measured, by power-of-two range
+     * (receipt/fields.c): a warm-up window against steady state qualifies */
+    {"position", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS,
+     {"run.position.step", "run.position.tokens_seen"}, MCPP_APPLIES_STATED, 0, 0},
     {"cache", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS,
      {"compile.cache_state", "hardware.observed.driver", "hardware.observed.runtime"}, MCPP_APPLIES_MODEL, 0, 0},
     {"fallbacks", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FALLBACKS, {"backend.fallbacks"}, MCPP_APPLIES_ALL, 0, 0},

@@ -155,11 +155,11 @@ const char *mcpp_range_problem(int range, double value)
     }
 }
 
-/* Checks a number for a field of kind INT or DOUBLE; returns 0 when fine. */
+/* Checks a number for a field of kind INT, INT32 or DOUBLE; returns 0 when fine. */
 static int check_number(mcpp_load_ctx *ctx, const char *path, int storage, int range,
                         const cJSON *v)
 {
-    const char *expected = storage == MCPP_ST_INT ? "integer" : "number";
+    const char *expected = mcpp_storage_is_int(storage) ? "integer" : "number";
     if (!mcpp_cj_is_number(v)) {
         type_problem(ctx, path, expected, v);
         return -1;
@@ -171,7 +171,7 @@ static int check_number(mcpp_load_ctx *ctx, const char *path, int storage, int r
                          expected);
         return -1;
     }
-    if (storage == MCPP_ST_INT) {
+    if (mcpp_storage_is_int(storage)) {
         if (fabs(d) > MCPP_EXACT_INT_LIMIT) {
             char num[40];
             mcpp_format_double(num, sizeof num, d, 0);
@@ -186,7 +186,8 @@ static int check_number(mcpp_load_ctx *ctx, const char *path, int storage, int r
             return -1;
         }
     }
-    const char *rp = mcpp_range_problem(range, d);
+    const char *rp = mcpp_int_width_problem(storage, d);
+    if (!rp) rp = mcpp_range_problem(range, d);
     if (rp) {
         char num[40];
         mcpp_format_double(num, sizeof num, d, 0);
@@ -511,9 +512,10 @@ static int bind_field(mcpp_load_ctx *ctx, mcpp_receipt *out, int id, const cJSON
         *(uint8_t *)slot = mcpp_cj_is_true(v) ? 1 : 0;
         break;
     case MCPP_ST_INT:
-        if (check_number(ctx, path, MCPP_ST_INT, e->range, v) != 0)
+    case MCPP_ST_INT32:
+        if (check_number(ctx, path, e->storage, e->range, v) != 0)
             return -1;
-        *(int64_t *)slot = (int64_t)v->valuedouble;
+        mcpp_int_slot_write(slot, e->storage, (int64_t)v->valuedouble);
         break;
     case MCPP_ST_DOUBLE:
         if (check_number(ctx, path, MCPP_ST_DOUBLE, e->range, v) != 0)
@@ -657,16 +659,17 @@ static inline int bind_scalar_fast(mcpp_receipt *out, int id, const cJSON *v)
     const mcpp_schema_entry *e = &mcpp_schema_entries[id];
     void *slot = (char *)&out->f + e->offset;
     switch (e->storage) {
-    case MCPP_ST_INT: {
+    case MCPP_ST_INT:
+    case MCPP_ST_INT32: {
         if (!mcpp_cj_is_number(v))
             return -1;
         double d = v->valuedouble;
         /* within +-2^53 (false for NaN and infinities), then integral: the
          * cast is exact there, so it stands in for floor() */
         if (!(fabs(d) <= MCPP_EXACT_INT_LIMIT) || (double)(int64_t)d != d ||
-            mcpp_range_problem(e->range, d))
+            mcpp_int_width_problem(e->storage, d) || mcpp_range_problem(e->range, d))
             return -1;
-        *(int64_t *)slot = (int64_t)d;
+        mcpp_int_slot_write(slot, e->storage, (int64_t)d);
         break;
     }
     case MCPP_ST_DOUBLE: {

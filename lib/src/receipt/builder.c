@@ -58,7 +58,8 @@ static const char *storage_words(int storage)
 {
     switch (storage) {
     case MCPP_ST_BOOL: return "boolean";
-    case MCPP_ST_INT: return "integer";
+    case MCPP_ST_INT:
+    case MCPP_ST_INT32: return "integer";
     case MCPP_ST_DOUBLE: return "number";
     case MCPP_ST_STRING: return "string";
     case MCPP_ST_ENUM: return "enum name";
@@ -181,7 +182,7 @@ static int set_number(mcpp_builder *b, const char *path, int id, double value)
     if (!isfinite(value))
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, path, 0, 0,
                               "expected a finite %s, got %g", storage_words(e->storage), value);
-    if (e->storage == MCPP_ST_INT) {
+    if (mcpp_storage_is_int(e->storage)) {
         if (value != floor(value))
             return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_TYPE, NULL, path, 0, 0,
                                   "expected integer, got number %g", value);
@@ -191,12 +192,13 @@ static int set_number(mcpp_builder *b, const char *path, int id, double value)
                                   "range (+-2^53)",
                                   value);
     }
-    const char *rp = mcpp_range_problem(e->range, value);
+    const char *rp = mcpp_int_width_problem(e->storage, value);
+    if (!rp) rp = mcpp_range_problem(e->range, value);
     if (rp)
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, path, 0, 0, "expected %s, got %g", rp,
                               value);
-    if (e->storage == MCPP_ST_INT)
-        *(int64_t *)mcpp_field_ptr(&b->staging.f, id) = (int64_t)value;
+    if (mcpp_storage_is_int(e->storage))
+        mcpp_int_slot_write(mcpp_field_ptr(&b->staging.f, id), e->storage, (int64_t)value);
     else
         *(double *)mcpp_field_ptr(&b->staging.f, id) = value;
     mcpp_set_present(&b->staging, id);
@@ -209,7 +211,7 @@ static int try_set_int(mcpp_builder *b, const char *path, int64_t value)
     if (rc)
         return rc;
     int st = mcpp_schema_entries[id].storage;
-    if (st != MCPP_ST_INT && st != MCPP_ST_DOUBLE)
+    if (!mcpp_storage_is_int(st) && st != MCPP_ST_DOUBLE)
         return wrong_type(path, st, "an integer");
     if (st == MCPP_ST_INT && (value > 9007199254740992LL || value < -9007199254740992LL))
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, path, 0, 0,
@@ -225,7 +227,7 @@ static int try_set_double(mcpp_builder *b, const char *path, double value)
     if (rc)
         return rc;
     int st = mcpp_schema_entries[id].storage;
-    if (st != MCPP_ST_INT && st != MCPP_ST_DOUBLE)
+    if (!mcpp_storage_is_int(st) && st != MCPP_ST_DOUBLE)
         return wrong_type(path, st, "a number");
     return set_number(b, path, id, value);
 }

@@ -150,7 +150,7 @@ void mcpp_derive_block_counts(mcpp_receipt *staging)
     for (int k = 0; k < 4; k++) {
         if (counts[k] == 0)
             continue;
-        *(int64_t *)mcpp_field_ptr(&staging->f, ids[k]) = counts[k];
+        mcpp_int_slot_write(mcpp_field_ptr(&staging->f, ids[k]), mcpp_schema_entries[ids[k]].storage, counts[k]);
         mcpp_set_present(staging, ids[k]);
     }
 }

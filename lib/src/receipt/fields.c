@@ -222,6 +222,7 @@ static inline int slots_equal(const mcpp_receipt *a, int x, const mcpp_receipt *
     switch (slots[x].storage) {
     case MCPP_ST_BOOL: return *(const uint8_t *)p == *(const uint8_t *)q;
     case MCPP_ST_INT: return *(const int64_t *)p == *(const int64_t *)q;
+    case MCPP_ST_INT32: return *(const int32_t *)p == *(const int32_t *)q;
     case MCPP_ST_DOUBLE: return *(const double *)p == *(const double *)q;
     case MCPP_ST_ENUM: return *(const int8_t *)p == *(const int8_t *)q;
     case MCPP_ST_STRING:
@@ -345,7 +346,7 @@ static int is_shape(int id) { return id == MCPP_F_lane_pattern || id == MCPP_F_l
 static int shape_of(const mcpp_receipt *r, int id, char *buf, size_t cap, int64_t *depth)
 {
     int has_pattern = mcpp_present(r, MCPP_F_lane_pattern), has_depth = mcpp_present(r, MCPP_F_lane_depth);
-    int64_t stated = has_depth ? *(const int64_t *)slot_of(r, MCPP_F_lane_depth) : 0;
+    int64_t stated = has_depth ? mcpp_int_slot_read(slot_of(r, MCPP_F_lane_depth), slots[MCPP_F_lane_depth].storage) : 0;
     if (!has_pattern) {
         *depth = stated;
         buf[0] = '\0';
@@ -378,6 +379,21 @@ static uint64_t shape_hash(const mcpp_receipt *r, int id, uint64_t h)
     return id == MCPP_F_lane_depth ? mcpp_fnv1a(&d, sizeof d, h) : mcpp_fnv1a(t, strlen(t) + 1, h);
 }
 
+/* ---- run.position: where in training the window was measured ----------------------
+ * The step and the tokens seen compare and hash by their power-of-two range
+ * (0, 1, 2-3, 4-7, ..., 4096-8191, ...): windows in one range are at the same
+ * position, and a warm-up window (step 20) against steady state (step 6000)
+ * differs (issue 27 item 14). A range, not a ratio, so that equality stays
+ * transitive and equal positions hash equal. */
+
+static int is_position(int id) { return id == MCPP_F_run_position_step || id == MCPP_F_run_position_tokens_seen; }
+
+static unsigned position_range(const mcpp_receipt *r, int id)
+{
+    int64_t v = mcpp_int_slot_read(slot_of(r, id), slots[id].storage);
+    return v <= 0 ? 0u : 64u - (unsigned)__builtin_clzll((uint64_t)v);
+}
+
 static inline mcpp_field_cmp compare_one(const mcpp_receipt *a, const mcpp_receipt *b, int id)
 {
     if (is_free(id)) return free_compare(a, b, id);
@@ -390,6 +406,8 @@ static inline mcpp_field_cmp compare_one(const mcpp_receipt *a, const mcpp_recei
         return MCPP_FIELD_ABSENT;
     if (pa != pb)
         return MCPP_FIELD_ONE_SIDED;
+    if (is_position(id))
+        return position_range(a, id) == position_range(b, id) ? MCPP_FIELD_EQUAL : MCPP_FIELD_DIFFERS;
     return slots_equal(a, id, b, id) ? MCPP_FIELD_EQUAL : MCPP_FIELD_DIFFERS;
 }
 
@@ -423,7 +441,7 @@ int mcpp_field_pair_equal(const mcpp_receipt *r, int x, int y)
         return mcpp_accelerator_satisfies(&ok, NULL, 0, NULL, *(const char *const *)slot_of(r, x),
                                           *(const char *const *)slot_of(r, y)) == MCPP_OK && ok;
     }
-    if (storage == MCPP_ST_INT || storage == MCPP_ST_STRING)
+    if (mcpp_storage_is_int(storage) || storage == MCPP_ST_STRING)
         return slots_equal(r, x, r, y);
     mcpp_value vx, vy; /* enums of a pair may list their names differently: compare names */
     mcpp_receipt_get_field(r, x, &vx);
@@ -465,10 +483,15 @@ uint64_t mcpp_field_hash(const mcpp_receipt *r, int id, uint64_t h)
         return mcpp_fnv1a(&tag, 1, h);
     tag = 1;
     h = mcpp_fnv1a(&tag, 1, h);
+    if (is_position(id)) {
+        unsigned range = position_range(r, id);
+        return mcpp_fnv1a(&range, sizeof range, h);
+    }
     const void *x = slot_of(r, id);
     switch (slots[id].storage) {
     case MCPP_ST_BOOL: return mcpp_fnv1a(x, 1, h);
     case MCPP_ST_INT: return mcpp_fnv1a(x, sizeof(int64_t), h);
+    case MCPP_ST_INT32: return mcpp_fnv1a(x, sizeof(int32_t), h);
     case MCPP_ST_ENUM: return mcpp_fnv1a(x, 1, h);
     case MCPP_ST_DOUBLE: {
         double v = *(const double *)x;

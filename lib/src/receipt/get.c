@@ -38,7 +38,8 @@ int mcpp_receipt_get_field(const mcpp_receipt *receipt, int field_id, mcpp_value
     switch (e->storage) {
     case MCPP_ST_BOOL: out->boolean = *(const uint8_t *)slot; break;
     case MCPP_ST_INT:
-        out->integer = *(const int64_t *)slot;
+    case MCPP_ST_INT32:
+        out->integer = mcpp_int_slot_read(slot, e->storage);
         out->number = (double)out->integer;
         break;
     case MCPP_ST_DOUBLE: out->number = *(const double *)slot; break;

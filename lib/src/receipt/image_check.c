@@ -147,9 +147,11 @@ static void check_field(check *c, mcpp_receipt *r, int id)
     case MCPP_ST_BOOL:
         if (*(uint8_t *)f > 1) refuse(c, path, "a boolean is %u", *(uint8_t *)f);
         break;
-    case MCPP_ST_INT: {
-        int64_t v = *(int64_t *)f; /* stored as an integer: only its size and range can be wrong */
+    case MCPP_ST_INT:
+    case MCPP_ST_INT32: {
+        int64_t v = mcpp_int_slot_read(f, e->storage); /* only its size and range can be wrong */
         if (v > (int64_t)1 << 53 || v < -((int64_t)1 << 53)) refuse(c, path, "an integer is outside +-2^53");
+        else if (mcpp_int_width_problem(e->storage, (double)v)) refuse(c, path, "an integer is outside +-2^31");
         else check_doubles(c, e, &(double){(double)v}, 1);
         break;
     }
@@ -210,6 +212,7 @@ static size_t member_size(int id)
     case MCPP_ST_BOOL:
     case MCPP_ST_ENUM: return 1;
     case MCPP_ST_INT: return sizeof(int64_t);
+    case MCPP_ST_INT32: return sizeof(int32_t);
     case MCPP_ST_DOUBLE: return sizeof(double);
     case MCPP_ST_STRING: return sizeof(const char *);
     case MCPP_ST_SLIST: return sizeof(mcpp_string_list);

@@ -238,6 +238,7 @@ static void copy_xnode(arena *a, mcpp_xnode *dst, const mcpp_xnode *src)
  * one's presence, was about half the time packing took. */
 #define MCPP_HOLDS_PTR_BOOL 0
 #define MCPP_HOLDS_PTR_INT 0
+#define MCPP_HOLDS_PTR_INT32 0
 #define MCPP_HOLDS_PTR_DOUBLE 0
 #define MCPP_HOLDS_PTR_ENUM 0
 #define MCPP_HOLDS_PTR_STRING 1
@@ -246,15 +247,19 @@ static void copy_xnode(arena *a, mcpp_xnode *dst, const mcpp_xnode *src)
 #define MCPP_HOLDS_PTR_OBJECT 1
 #define MCPP_HOLDS_PTR_ARTIFACTS 1
 #define MCPP_HOLDS_PTR_METRICS 1
-#define MCPP_X_PTR_BIT0(id, sec, name, path, st, range, allowed, doc)                            \
-    | (MCPP_F_##id < 64 ? (uint64_t)MCPP_HOLDS_PTR_##st << (MCPP_F_##id & 63) : 0)
-#define MCPP_X_PTR_BIT1(id, sec, name, path, st, range, allowed, doc)                            \
-    | (MCPP_F_##id >= 64 ? (uint64_t)MCPP_HOLDS_PTR_##st << (MCPP_F_##id & 63) : 0)
-_Static_assert(MCPP_PRESENT_WORDS == 2, "pointer_fields has one initializer per presence word");
-static const uint64_t pointer_fields[MCPP_PRESENT_WORDS] = {
-    0 MCPP_SCHEMA_FIELDS(MCPP_X_PTR_BIT0), 0 MCPP_SCHEMA_FIELDS(MCPP_X_PTR_BIT1)};
+#define MCPP_PTR_BIT(id, st, word)                                                               \
+    | (MCPP_F_##id >> 6 == (word) ? (uint64_t)MCPP_HOLDS_PTR_##st << (MCPP_F_##id & 63) : 0)
+#define MCPP_X_PTR_BIT0(id, sec, name, path, st, range, allowed, doc) MCPP_PTR_BIT(id, st, 0)
+#define MCPP_X_PTR_BIT1(id, sec, name, path, st, range, allowed, doc) MCPP_PTR_BIT(id, st, 1)
+#define MCPP_X_PTR_BIT2(id, sec, name, path, st, range, allowed, doc) MCPP_PTR_BIT(id, st, 2)
+_Static_assert(MCPP_PRESENT_WORDS == 3, "pointer_fields has one initializer per presence word");
+static const uint64_t pointer_fields[MCPP_PRESENT_WORDS] = {0 MCPP_SCHEMA_FIELDS(MCPP_X_PTR_BIT0),
+                                                            0 MCPP_SCHEMA_FIELDS(MCPP_X_PTR_BIT1),
+                                                            0 MCPP_SCHEMA_FIELDS(MCPP_X_PTR_BIT2)};
 #undef MCPP_X_PTR_BIT0
 #undef MCPP_X_PTR_BIT1
+#undef MCPP_X_PTR_BIT2
+#undef MCPP_PTR_BIT
 
 /* A free-form object: packed from the staged tree, copied from a packed
  * node, or the empty object. `to` is NULL in the sizing pass. */

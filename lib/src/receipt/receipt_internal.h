@@ -47,6 +47,7 @@ static inline int mcpp_cj_is_bool(const cJSON *v)
 enum mcpp_storage {
     MCPP_ST_BOOL,
     MCPP_ST_INT,
+    MCPP_ST_INT32, /* an integer within +-2^31 (counts, degrees, widths) in four bytes */
     MCPP_ST_DOUBLE,
     MCPP_ST_STRING,
     MCPP_ST_ENUM,
@@ -113,22 +114,39 @@ typedef struct mcpp_artifact_list {
     const char *json; /* compact canonical JSON (packed receipts only) */
 } mcpp_artifact_list;
 
-/* Members are laid out wide first, then the one-byte ones (enums, booleans):
- * in schema order each one-byte member between two pointers would cost seven
- * bytes of padding, and the struct must stay under 1000 bytes (see pack.c). */
-#define MCPP_MEMBER_WIDE_BOOL(id)
+/* Members are laid out by width: eight-byte ones first, then the four-byte
+ * INT32 counts, then the one-byte ones (enums, booleans). In schema order a
+ * narrow member between two pointers would cost padding, and the struct must
+ * stay under 1000 bytes (see pack.c). Counts that cannot pass 2^31 (layers,
+ * degrees, batch sizes, accelerators) are INT32 for the same reason; the
+ * binder and the builder refuse a larger value for them. */
 #define MCPP_MEMBER_WIDE_INT(id) int64_t id;
 #define MCPP_MEMBER_WIDE_DOUBLE(id) double id;
 #define MCPP_MEMBER_WIDE_STRING(id) const char *id;
-#define MCPP_MEMBER_WIDE_ENUM(id)
 #define MCPP_MEMBER_WIDE_SLIST(id) mcpp_string_list id;
 #define MCPP_MEMBER_WIDE_DLIST(id) mcpp_double_list id;
 #define MCPP_MEMBER_WIDE_OBJECT(id) mcpp_object_slot id;
 #define MCPP_MEMBER_WIDE_ARTIFACTS(id) mcpp_artifact_list id;
 #define MCPP_MEMBER_WIDE_METRICS(id) mcpp_object_slot id;
+#define MCPP_MEMBER_MID_INT32(id) int32_t id;
 #define MCPP_MEMBER_NARROW_BOOL(id) uint8_t id;
 #define MCPP_MEMBER_NARROW_ENUM(id) int8_t id;
+/* a pass declares only the members of its width */
+#define MCPP_MEMBER_WIDE_BOOL(id)
+#define MCPP_MEMBER_WIDE_ENUM(id)
+#define MCPP_MEMBER_WIDE_INT32(id)
+#define MCPP_MEMBER_MID_BOOL(id)
+#define MCPP_MEMBER_MID_INT(id)
+#define MCPP_MEMBER_MID_DOUBLE(id)
+#define MCPP_MEMBER_MID_STRING(id)
+#define MCPP_MEMBER_MID_ENUM(id)
+#define MCPP_MEMBER_MID_SLIST(id)
+#define MCPP_MEMBER_MID_DLIST(id)
+#define MCPP_MEMBER_MID_OBJECT(id)
+#define MCPP_MEMBER_MID_ARTIFACTS(id)
+#define MCPP_MEMBER_MID_METRICS(id)
 #define MCPP_MEMBER_NARROW_INT(id)
+#define MCPP_MEMBER_NARROW_INT32(id)
 #define MCPP_MEMBER_NARROW_DOUBLE(id)
 #define MCPP_MEMBER_NARROW_STRING(id)
 #define MCPP_MEMBER_NARROW_SLIST(id)
@@ -137,14 +155,41 @@ typedef struct mcpp_artifact_list {
 #define MCPP_MEMBER_NARROW_ARTIFACTS(id)
 #define MCPP_MEMBER_NARROW_METRICS(id)
 #define MCPP_X_WIDE(id, sec, name, path, st, range, allowed, doc) MCPP_MEMBER_WIDE_##st(id)
+#define MCPP_X_MID(id, sec, name, path, st, range, allowed, doc) MCPP_MEMBER_MID_##st(id)
 #define MCPP_X_NARROW(id, sec, name, path, st, range, allowed, doc) MCPP_MEMBER_NARROW_##st(id)
 
 typedef struct mcpp_fields {
     MCPP_SCHEMA_FIELDS(MCPP_X_WIDE)
+    MCPP_SCHEMA_FIELDS(MCPP_X_MID)
     MCPP_SCHEMA_FIELDS(MCPP_X_NARROW)
 } mcpp_fields;
 #undef MCPP_X_WIDE
+#undef MCPP_X_MID
 #undef MCPP_X_NARROW
+
+/* The integer stored in an INT or INT32 member. */
+static inline int64_t mcpp_int_slot_read(const void *slot, int storage)
+{
+    return storage == MCPP_ST_INT32 ? (int64_t) * (const int32_t *)slot : *(const int64_t *)slot;
+}
+static inline void mcpp_int_slot_write(void *slot, int storage, int64_t value)
+{
+    if (storage == MCPP_ST_INT32) *(int32_t *)slot = (int32_t)value;
+    else *(int64_t *)slot = value;
+}
+static inline int mcpp_storage_is_int(int storage)
+{
+    return storage == MCPP_ST_INT || storage == MCPP_ST_INT32;
+}
+/* The largest magnitude an INT32 member holds (INT members: 2^53, bind.c). */
+#define MCPP_INT32_LIMIT 2147483647.0
+/* NULL, or the words "expected ..." for an integer an INT32 member cannot hold. */
+static inline const char *mcpp_int_width_problem(int storage, double value)
+{
+    return storage == MCPP_ST_INT32 && (value > MCPP_INT32_LIMIT || value < -MCPP_INT32_LIMIT)
+               ? "an integer within +-2147483647 (a 32-bit count)"
+               : NULL;
+}
 
 #define MCPP_PRESENT_WORDS ((MCPP_FIELD_COUNT + 63) / 64)
 
@@ -164,7 +209,7 @@ _Static_assert(sizeof(struct mcpp_receipt) <= 1000,
 /* A packed receipt's arena is preceded, in the same allocation, by the count
  * of its holders besides the caller that made it (a comparison holds the two
  * receipts it explains): mcpp_receipt_free frees at the last one. Kept there
- * because the struct is at its size limit. */
+ * because the struct has to stay under that size. */
 #define MCPP_RECEIPT_HOLD_BYTES 16 /* keeps the arena 16-byte aligned */
 
 static inline atomic_uint *mcpp_receipt_holders(const mcpp_receipt *r)

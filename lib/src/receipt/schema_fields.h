@@ -9,7 +9,9 @@
  * (schema.c relies on that and a test checks it).
  *
  * X(ID, SECTION, "name", "dotted.path", STORAGE, RANGE, ALLOWED, "doc")
- *   STORAGE  BOOL INT DOUBLE STRING ENUM SLIST DLIST OBJECT ARTIFACTS METRICS
+ *   STORAGE  BOOL INT INT32 DOUBLE STRING ENUM SLIST DLIST OBJECT ARTIFACTS METRICS
+ *            (INT32: an integer within +-2^31, stored in four bytes: counts,
+ *            degrees and sizes that cannot grow past it; INT: within +-2^53)
  *            (METRICS: a list of metric objects, kept like OBJECT as a packed tree)
  *   RANGE    NONE, GE0 (>= 0), GE1 (>= 1), GT0 (> 0)
  *   ALLOWED  enum names (NULL-terminated array) or NULL
@@ -35,39 +37,43 @@ X(software_version, SOFTWARE, "version", "software.version", STRING, NONE, NULL,
 X(software_image, SOFTWARE, "image", "software.image", STRING, NONE, NULL, "container image the run used") \
 X(software_components, SOFTWARE, "components", "software.components", OBJECT, NONE, NULL, "other components and their versions") \
 X(run_seed,        RUN, "seed", "run.seed", INT, GE0, NULL, "random seed of the run") \
-X(run_index,       RUN, "index", "run.index", INT, GE1, NULL, "1-based index of this run among repeated runs") \
-X(run_of,          RUN, "of", "run.of", INT, GE1, NULL, "number of repeated runs of this configuration") \
+X(run_index,       RUN, "index", "run.index", INT32, GE1, NULL, "1-based index of this run among repeated runs") \
+X(run_of,          RUN, "of", "run.of", INT32, GE1, NULL, "number of repeated runs of this configuration") \
+X(run_position_step, RUN_POSITION, "step", "run.position.step", INT32, GE0, NULL, "training step at the start of the measured window (counted from the start of training, resumes included)") \
+X(run_position_tokens_seen, RUN_POSITION, "tokens_seen", "run.position.tokens_seen", INT, GE0, NULL, "tokens trained on before the measured window") \
 X(lane_name,       LANE, "name", "lane.name", STRING, NONE, NULL, "human label of the lane") \
 X(lane_family,     LANE, "family", "lane.family", STRING, NONE, NULL, "model family label, e.g. NAM52, NAM56R") \
 X(lane_pattern,    LANE, "pattern", "lane.pattern", STRING, NONE, NULL, "block-family pattern of A, M, E, R") \
-X(lane_depth,      LANE, "depth", "lane.depth", INT, GE1, NULL, "layers the pattern is tiled to") \
+X(lane_depth,      LANE, "depth", "lane.depth", INT32, GE1, NULL, "layers the pattern is tiled to") \
 X(lane_params_total, LANE, "params_total", "lane.params_total", INT, GE1, NULL, "total parameters") \
 X(lane_params_active, LANE, "params_active", "lane.params_active", INT, GE1, NULL, "parameters active per token") \
-X(lane_d_model,    LANE, "d_model", "lane.d_model", INT, GE1, NULL, "model width (hidden size)") \
-X(lane_blocks_A,   LANE_BLOCKS, "A", "lane.blocks.A", INT, GE0, NULL, "attention blocks in the tiled stack") \
-X(lane_blocks_M,   LANE_BLOCKS, "M", "lane.blocks.M", INT, GE0, NULL, "Mamba blocks in the tiled stack") \
-X(lane_blocks_E,   LANE_BLOCKS, "E", "lane.blocks.E", INT, GE0, NULL, "MoE blocks in the tiled stack") \
-X(lane_blocks_R,   LANE_BLOCKS, "R", "lane.blocks.R", INT, GE0, NULL, "recurrent blocks in the tiled stack") \
-X(workload_seq_len, WORKLOAD, "seq_len", "workload.seq_len", INT, GE1, NULL, "sequence length") \
-X(workload_micro_batch, WORKLOAD, "micro_batch", "workload.micro_batch", INT, GE1, NULL, "micro-batch size") \
-X(workload_global_batch, WORKLOAD, "global_batch", "workload.global_batch", INT, GE1, NULL, "global batch size") \
+X(lane_d_model,    LANE, "d_model", "lane.d_model", INT32, GE1, NULL, "model width (hidden size)") \
+X(lane_heads,      LANE, "heads", "lane.heads", INT32, GE1, NULL, "attention heads per attention layer") \
+X(lane_blocks_A,   LANE_BLOCKS, "A", "lane.blocks.A", INT32, GE0, NULL, "attention blocks in the tiled stack") \
+X(lane_blocks_M,   LANE_BLOCKS, "M", "lane.blocks.M", INT32, GE0, NULL, "Mamba blocks in the tiled stack") \
+X(lane_blocks_E,   LANE_BLOCKS, "E", "lane.blocks.E", INT32, GE0, NULL, "MoE blocks in the tiled stack") \
+X(lane_blocks_R,   LANE_BLOCKS, "R", "lane.blocks.R", INT32, GE0, NULL, "recurrent blocks in the tiled stack") \
+X(workload_seq_len, WORKLOAD, "seq_len", "workload.seq_len", INT32, GE1, NULL, "sequence length") \
+X(workload_micro_batch, WORKLOAD, "micro_batch", "workload.micro_batch", INT32, GE1, NULL, "micro-batch size") \
+X(workload_global_batch, WORKLOAD, "global_batch", "workload.global_batch", INT32, GE1, NULL, "global batch size") \
 X(workload_tokens_per_step, WORKLOAD, "tokens_per_step", "workload.tokens_per_step", INT, GE1, NULL, "tokens computed per step") \
 X(workload_useful_tokens_per_step, WORKLOAD, "useful_tokens_per_step", "workload.useful_tokens_per_step", INT, GE0, NULL, "non-padding tokens per step (the denominator)") \
 X(workload_data_path, WORKLOAD_DATA, "path", "workload.data.path", ENUM, NONE, mcpp_enum_data_path, "real or synthetic data") \
 X(workload_data_dataset, WORKLOAD_DATA, "dataset", "workload.data.dataset", STRING, NONE, NULL, "dataset identity when real") \
 X(routing_mode,    ROUTING, "mode", "routing.mode", ENUM, NONE, mcpp_enum_routing_mode, "MoE routing mode; required when the pattern has E") \
 X(routing_score,   ROUTING, "score", "routing.score", ENUM, NONE, mcpp_enum_routing_score, "router score function") \
-X(routing_num_experts, ROUTING, "num_experts", "routing.num_experts", INT, GE1, NULL, "experts per MoE layer") \
-X(routing_top_k,   ROUTING, "top_k", "routing.top_k", INT, GE1, NULL, "experts chosen per token") \
-X(routing_shared_experts, ROUTING, "shared_experts", "routing.shared_experts", INT, GE0, NULL, "always-on shared experts") \
+X(routing_num_experts, ROUTING, "num_experts", "routing.num_experts", INT32, GE1, NULL, "experts per MoE layer") \
+X(routing_top_k,   ROUTING, "top_k", "routing.top_k", INT32, GE1, NULL, "experts chosen per token") \
+X(routing_shared_experts, ROUTING, "shared_experts", "routing.shared_experts", INT32, GE0, NULL, "always-on shared experts") \
 X(routing_capacity_factor, ROUTING, "capacity_factor", "routing.capacity_factor", DOUBLE, GT0, NULL, "expert capacity factor") \
 X(routing_overflow, ROUTING, "overflow", "routing.overflow", ENUM, NONE, mcpp_enum_routing_overflow, "what happens to tokens over capacity") \
 X(compile_posture, COMPILE, "posture", "compile.posture", ENUM, NONE, mcpp_enum_compile_posture, "execution stance that gave the number") \
 X(compile_warmup,  COMPILE, "warmup", "compile.warmup", ENUM, NONE, mcpp_enum_compile_warmup, "how compilation was warmed up") \
-X(compile_graph_breaks, COMPILE, "graph_breaks", "compile.graph_breaks", INT, GE0, NULL, "graph breaks observed") \
+X(compile_graph_breaks, COMPILE, "graph_breaks", "compile.graph_breaks", INT32, GE0, NULL, "graph breaks observed") \
 X(compile_disabled_regions, COMPILE, "disabled_regions", "compile.disabled_regions", SLIST, NONE, NULL, "paths excluded from compile") \
 X(compile_compile_s, COMPILE, "compile_s", "compile.compile_s", DOUBLE, GE0, NULL, "seconds paid to compile") \
 X(compile_cache_state, COMPILE, "cache_state", "compile.cache_state", ENUM, NONE, mcpp_enum_cache_state, "the compile cache when the run started: cold, warm or restored") \
+X(compile_cache,   COMPILE, "cache", "compile.cache", STRING, NONE, NULL, "where the compile cache lives or its key, e.g. a directory or a remote cache name") \
 X(backend_precision_requested, BACKEND_PRECISION, "requested", "backend.precision.requested", STRING, NONE, NULL, "precision recipe requested, e.g. bf16, bf16+fp8") \
 X(backend_precision_observed, BACKEND_PRECISION, "observed", "backend.precision.observed", STRING, NONE, NULL, "precision recipe that ran") \
 X(backend_attention_requested, BACKEND_ATTENTION, "requested", "backend.attention.requested", STRING, NONE, NULL, "attention backend requested") \
@@ -84,36 +90,36 @@ X(backend_fallbacks, BACKEND, "fallbacks", "backend.fallbacks", SLIST, NONE, NUL
 X(backend_verification_status, BACKEND_VERIFICATION, "status", "backend.verification.status", ENUM, NONE, mcpp_enum_verification, "kernel output checked against a reference") \
 X(backend_verification_max_rel_err, BACKEND_VERIFICATION, "max_rel_err", "backend.verification.max_rel_err", DOUBLE, GE0, NULL, "largest relative error against the reference") \
 X(hardware_requested_accelerator, HARDWARE_REQUESTED, "accelerator", "hardware.requested.accelerator", STRING, NONE, NULL, "accelerator asked for") \
-X(hardware_requested_count, HARDWARE_REQUESTED, "count", "hardware.requested.count", INT, GE1, NULL, "accelerators asked for") \
-X(hardware_requested_per_node, HARDWARE_REQUESTED, "per_node", "hardware.requested.per_node", INT, GE1, NULL, "accelerators asked for per node") \
+X(hardware_requested_count, HARDWARE_REQUESTED, "count", "hardware.requested.count", INT32, GE1, NULL, "accelerators asked for") \
+X(hardware_requested_per_node, HARDWARE_REQUESTED, "per_node", "hardware.requested.per_node", INT32, GE1, NULL, "accelerators asked for per node") \
 X(hardware_observed_accelerator, HARDWARE_OBSERVED, "accelerator", "hardware.observed.accelerator", STRING, NONE, NULL, "accelerator that ran, as the runtime reports it") \
-X(hardware_observed_count, HARDWARE_OBSERVED, "count", "hardware.observed.count", INT, GE0, NULL, "accelerators that ran") \
-X(hardware_observed_per_node, HARDWARE_OBSERVED, "per_node", "hardware.observed.per_node", INT, GE0, NULL, "accelerators that ran per node") \
+X(hardware_observed_count, HARDWARE_OBSERVED, "count", "hardware.observed.count", INT32, GE0, NULL, "accelerators that ran") \
+X(hardware_observed_per_node, HARDWARE_OBSERVED, "per_node", "hardware.observed.per_node", INT32, GE0, NULL, "accelerators that ran per node") \
 X(hardware_observed_source, HARDWARE_OBSERVED, "source", "hardware.observed.source", ENUM, NONE, mcpp_enum_observed_source, "probed by the runtime or declared by a submitter") \
 X(hardware_observed_memory_gib, HARDWARE_OBSERVED, "memory_gib", "hardware.observed.memory_gib", DOUBLE, GE0, NULL, "memory per accelerator (GiB)") \
 X(hardware_observed_driver, HARDWARE_OBSERVED, "driver", "hardware.observed.driver", STRING, NONE, NULL, "driver version") \
 X(hardware_observed_runtime, HARDWARE_OBSERVED, "runtime", "hardware.observed.runtime", STRING, NONE, NULL, "runtime version (CUDA, XLA...)") \
 X(hardware_host_cpu, HARDWARE_HOST, "cpu", "hardware.host.cpu", STRING, NONE, NULL, "host CPU model") \
-X(hardware_host_cores, HARDWARE_HOST, "cores", "hardware.host.cores", INT, GE1, NULL, "host CPU cores") \
+X(hardware_host_cores, HARDWARE_HOST, "cores", "hardware.host.cores", INT32, GE1, NULL, "host CPU cores") \
 X(topology_substrate, TOPOLOGY, "substrate", "topology.substrate", ENUM, NONE, mcpp_enum_substrate, "execution substrate") \
-X(topology_nodes,  TOPOLOGY, "nodes", "topology.nodes", INT, GE1, NULL, "nodes") \
-X(topology_tp,     TOPOLOGY, "tp", "topology.tp", INT, GE1, NULL, "tensor parallel degree") \
-X(topology_pp,     TOPOLOGY, "pp", "topology.pp", INT, GE1, NULL, "pipeline parallel degree") \
-X(topology_vpp,    TOPOLOGY, "vpp", "topology.vpp", INT, GE1, NULL, "virtual pipeline stages") \
-X(topology_ep,     TOPOLOGY, "ep", "topology.ep", INT, GE1, NULL, "expert parallel degree") \
-X(topology_cp,     TOPOLOGY, "cp", "topology.cp", INT, GE1, NULL, "context parallel degree") \
-X(topology_dp,     TOPOLOGY, "dp", "topology.dp", INT, GE1, NULL, "data parallel degree") \
+X(topology_nodes,  TOPOLOGY, "nodes", "topology.nodes", INT32, GE1, NULL, "nodes") \
+X(topology_tp,     TOPOLOGY, "tp", "topology.tp", INT32, GE1, NULL, "tensor parallel degree") \
+X(topology_pp,     TOPOLOGY, "pp", "topology.pp", INT32, GE1, NULL, "pipeline parallel degree") \
+X(topology_vpp,    TOPOLOGY, "vpp", "topology.vpp", INT32, GE1, NULL, "virtual pipeline stages") \
+X(topology_ep,     TOPOLOGY, "ep", "topology.ep", INT32, GE1, NULL, "expert parallel degree") \
+X(topology_cp,     TOPOLOGY, "cp", "topology.cp", INT32, GE1, NULL, "context parallel degree") \
+X(topology_dp,     TOPOLOGY, "dp", "topology.dp", INT32, GE1, NULL, "data parallel degree") \
 X(topology_sp,     TOPOLOGY, "sp", "topology.sp", BOOL, NONE, NULL, "sequence parallelism on") \
 X(topology_fsdp,   TOPOLOGY, "fsdp", "topology.fsdp", BOOL, NONE, NULL, "fully sharded data parallel on") \
-X(launch_mtp_depth, LAUNCH, "mtp_depth", "launch.mtp_depth", INT, GE0, NULL, "multi-token prediction depth") \
+X(launch_mtp_depth, LAUNCH, "mtp_depth", "launch.mtp_depth", INT32, GE0, NULL, "multi-token prediction depth") \
 X(launch_cuda_graphs, LAUNCH, "cuda_graphs", "launch.cuda_graphs", ENUM, NONE, mcpp_enum_cuda_graphs, "CUDA graph capture: off, partial or full") \
 X(launch_generated_args, LAUNCH, "generated_args", "launch.generated_args", SLIST, NONE, NULL, "translated framework arguments") \
 X(launch_fixed_policy, LAUNCH, "fixed_policy", "launch.fixed_policy", OBJECT, NONE, NULL, "runtime policy pinned by the launcher") \
 X(features,        ROOT, "features", "features", OBJECT, NONE, NULL, "named features in force: {name: true|false|string|number}") \
 X(startup_state,   STARTUP, "state", "startup.state", ENUM, NONE, mcpp_enum_startup, "the starting line") \
 X(metrics_primary, METRICS, "primary", "metrics.primary", STRING, NONE, NULL, "name of the headline metric") \
-X(metrics_window_warmup_steps, METRICS_WINDOW, "warmup_steps", "metrics.window.warmup_steps", INT, GE0, NULL, "steps before the measured window") \
-X(metrics_window_measured_steps, METRICS_WINDOW, "measured_steps", "metrics.window.measured_steps", INT, GE1, NULL, "steps in the measured window") \
+X(metrics_window_warmup_steps, METRICS_WINDOW, "warmup_steps", "metrics.window.warmup_steps", INT32, GE0, NULL, "steps before the measured window") \
+X(metrics_window_measured_steps, METRICS_WINDOW, "measured_steps", "metrics.window.measured_steps", INT32, GE1, NULL, "steps in the measured window") \
 X(metrics_step_time_s_samples, METRICS_STEP_TIME, "samples", "metrics.step_time_s.samples", DLIST, GT0, NULL, "per-step seconds of the measured window") \
 X(metrics_step_time_s_median, METRICS_STEP_TIME, "median", "metrics.step_time_s.median", DOUBLE, GT0, NULL, "median step seconds") \
 X(metrics_step_time_s_p10, METRICS_STEP_TIME, "p10", "metrics.step_time_s.p10", DOUBLE, GT0, NULL, "10th percentile step seconds (linear interpolation)") \
@@ -151,13 +157,14 @@ X(ROOT, ROOT, "", "", schema, extra) \
 X(SOURCE, ROOT, "source", "source", source_tool, source_not_recorded) \
 X(BENCHMARK, ROOT, "benchmark", "benchmark", benchmark_suite, benchmark_division) \
 X(SOFTWARE, ROOT, "software", "software", software_framework, software_components) \
-X(RUN, ROOT, "run", "run", run_seed, run_of) \
+X(RUN, ROOT, "run", "run", run_seed, run_position_tokens_seen) \
+X(RUN_POSITION, RUN, "position", "run.position", run_position_step, run_position_tokens_seen) \
 X(LANE, ROOT, "lane", "lane", lane_name, lane_blocks_R) \
 X(LANE_BLOCKS, LANE, "blocks", "lane.blocks", lane_blocks_A, lane_blocks_R) \
 X(WORKLOAD, ROOT, "workload", "workload", workload_seq_len, workload_data_dataset) \
 X(WORKLOAD_DATA, WORKLOAD, "data", "workload.data", workload_data_path, workload_data_dataset) \
 X(ROUTING, ROOT, "routing", "routing", routing_mode, routing_overflow) \
-X(COMPILE, ROOT, "compile", "compile", compile_posture, compile_cache_state) \
+X(COMPILE, ROOT, "compile", "compile", compile_posture, compile_cache) \
 X(BACKEND, ROOT, "backend", "backend", backend_precision_requested, backend_verification_max_rel_err) \
 X(BACKEND_PRECISION, BACKEND, "precision", "backend.precision", backend_precision_requested, backend_precision_observed) \
 X(BACKEND_ATTENTION, BACKEND, "attention", "backend.attention", backend_attention_requested, backend_attention_observed) \

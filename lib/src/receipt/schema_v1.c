@@ -52,8 +52,9 @@ void mcpp_schema1_upgrade_warning(mcpp_load_ctx *ctx)
 /* Fields schema 1 does not have. */
 int mcpp_schema1_lacks(int id)
 {
-    return (id >= MCPP_F_source_not_recorded && id <= MCPP_F_run_of) ||
-           id == MCPP_F_lane_d_model || id == MCPP_F_compile_cache_state || (id >= MCPP_F_lane_blocks_A && id <= MCPP_F_lane_blocks_R) || id == MCPP_F_hardware_requested_per_node ||
+    return (id >= MCPP_F_source_not_recorded && id <= MCPP_F_run_position_tokens_seen) ||
+           id == MCPP_F_lane_d_model || id == MCPP_F_lane_heads || id == MCPP_F_compile_cache_state ||
+           id == MCPP_F_compile_cache || (id >= MCPP_F_lane_blocks_A && id <= MCPP_F_lane_blocks_R) || id == MCPP_F_hardware_requested_per_node ||
            id == MCPP_F_hardware_observed_per_node || id == MCPP_F_hardware_observed_source ||
            id == MCPP_F_launch_cuda_graphs || id == MCPP_F_features ||
            id == MCPP_F_metrics_primary || id == MCPP_F_metrics_named ||

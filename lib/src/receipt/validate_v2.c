@@ -32,7 +32,7 @@ static void check_block_counts(mcpp_load_ctx *ctx, const mcpp_receipt *r, const 
     why[0] = '\0';
     for (int k = 0; k < 4; k++) {
         int id = block_fields[k];
-        int64_t stated = mcpp_present(r, id) ? *(const int64_t *)mcpp_field_cptr(&r->f, id) : 0;
+        int64_t stated = mcpp_present(r, id) ? mcpp_int_slot_read(mcpp_field_cptr(&r->f, id), mcpp_schema_entries[id].storage) : 0;
         if (stated == want[k])
             continue;
         if (!why[0] && family)

@@ -76,6 +76,16 @@ static void put_lane_link(const page *p, size_t lane, int with_key)
         mcpp_sb_printf(p->sb, " <code>%s</code>", short_key);
 }
 
+/* A policy's name and content digest, as every other rendering names them:
+ * two policies of one name with other contents have other digests. */
+static void put_policy(mcpp_strbuf *sb, const char *name, const char *digest)
+{
+    mcpp_sb_html(sb, name);
+    mcpp_sb_puts(sb, " (digest <code>");
+    mcpp_sb_html(sb, digest);
+    mcpp_sb_puts(sb, "</code>)");
+}
+
 static void put_summary(const page *p)
 {
     size_t stable = mcpp_frontier_stable_count(p->f), dup = mcpp_frontier_duplicate_count(p->f);
@@ -84,7 +94,7 @@ static void put_summary(const page *p)
     mcpp_sb_printf(p->sb, "</h1>\n<p class=\"muted\" id=\"summary\">%zu lane%s (%zu stable, %zu unstable) from %zu receipt%s; policy ",
                    p->n_lanes, p->n_lanes == 1 ? "" : "s", stable, p->n_lanes - stable,
                    mcpp_frontier_receipt_total(p->f), mcpp_frontier_receipt_total(p->f) == 1 ? "" : "s");
-    mcpp_sb_html(p->sb, mcpp_frontier_policy_name(p->f));
+    put_policy(p->sb, mcpp_frontier_policy_name(p->f), mcpp_frontier_policy_digest(p->f));
     if (dup)
         mcpp_sb_printf(p->sb, "; %zu receipt%s skipped: same id already in the lane", dup, dup == 1 ? "" : "s");
     if (p->o->n_skipped)
@@ -152,7 +162,9 @@ static void put_gate(const page *p)
     mcpp_sb_printf(p->sb, "<section id=\"gate\"><h2>Merge gate: <span class=\"badge %s\">%s</span></h2>\n<p>",
                    outcome == MCPP_GATE_PASSED ? "stable" : "unstable", mcpp_gate_outcome_name(outcome));
     mcpp_sb_html(p->sb, mcpp_gate_report_reason(g));
-    mcpp_sb_puts(p->sb, "</p>\n");
+    mcpp_sb_puts(p->sb, "</p>\n<p class=\"muted\" id=\"gate-policy\">Gated under policy ");
+    put_policy(p->sb, mcpp_gate_report_policy_name(g), mcpp_gate_report_policy_digest(g));
+    mcpp_sb_puts(p->sb, ".</p>\n");
     size_t n_inputs = mcpp_gate_report_input_error_count(g);
     if (n_inputs) mcpp_sb_printf(p->sb, "<p>%zu input%s not gated:</p><ul>\n", n_inputs, n_inputs == 1 ? "" : "s");
     for (size_t k = 0; k < n_inputs; k++) {
