@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "analysis/compare_internal.h"
-#include "receipt/receipt_internal.h"
+#include "receipt/fields.h"
 #include "util/alloc.h"
 #include "util/error_internal.h"
 
@@ -999,8 +999,8 @@ int mcpp_compare(mcpp_comparison **out, const mcpp_policy *policy, const mcpp_re
     const char *bid = mcpp_receipt_id(base), *cid = mcpp_receipt_id(cand);
     cmp->base_id = bid ? bid : "";
     cmp->cand_id = cid ? cid : "";
-    cmp->base = mcpp_receipt_hold(base);
-    cmp->cand = mcpp_receipt_hold(cand);
+    cmp->base = mcpp_receipt_retain(base);
+    cmp->cand = mcpp_receipt_retain(cand);
     atomic_init(&cmp->rows_state, ROWS_PENDING);
     pthread_mutex_init(&cmp->rows_lock, NULL);
     *out = cmp;

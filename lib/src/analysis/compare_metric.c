@@ -14,7 +14,9 @@
 #include "util/error_internal.h"
 #include "util/escape.h"
 #include "analysis/stats_internal.h"
-#include "receipt/receipt_internal.h"
+#include "receipt/field_ids.h"
+#include "receipt/fields.h"
+#include "receipt/metric_ref.h"
 
 static const char METHOD_T[] = "student-t on log run values";
 static const char METHOD_T_OLYMPIC[] = "student-t on log run values, olympic mean";
@@ -136,7 +138,7 @@ static const char *primary_of(const mcpp_policy *p, const mcpp_receipt *r)
     const char *name = mcpp_receipt_metric_primary(r);
     double useful;
     mcpp_value sv;
-    if (name && strcmp(name, "step_time_s") == 0 && !mcpp_present(r, MCPP_F_metrics_primary) &&
+    if (name && strcmp(name, "step_time_s") == 0 && !mcpp_field_present(r, MCPP_F_metrics_primary) &&
         number_of(r, p->id_useful_tokens, &useful) && useful > 0 && p->id_samples >= 0 &&
         mcpp_receipt_get_field(r, p->id_samples, &sv) == MCPP_OK && sv.type == MCPP_TYPE_DOUBLE_LIST &&
         sv.count > 0)

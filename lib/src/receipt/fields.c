@@ -157,6 +157,8 @@ static inline int present(const mcpp_receipt *r, int id)
 
 int mcpp_field_present(const mcpp_receipt *r, int id) { return present(r, id); }
 
+const mcpp_receipt *mcpp_receipt_retain(const mcpp_receipt *r) { return mcpp_receipt_hold(r); }
+
 static int strings_equal(const char *s, const char *t)
 {
     return s == t || (s && t && strcmp(s, t) == 0);

@@ -82,6 +82,11 @@ void mcpp_value_text(mcpp_strbuf *sb, const mcpp_value *v, int escape_key);
 /* 1 when two values are the same (ints and doubles compare by value). */
 int mcpp_value_equal(const mcpp_value *a, const mcpp_value *b);
 
+/* Keeps r alive until a matching mcpp_receipt_free (a comparison holds the
+ * two receipts it explains); returns r. Receipts are immutable, so a holder
+ * reads later exactly what it would read now. */
+const mcpp_receipt *mcpp_receipt_retain(const mcpp_receipt *r);
+
 /* A copy of r whose id is `id` (non-empty; the only check an id has), made
  * without packing r's free-form data again: an importer names a receipt
  * after its content hash, known only once the receipt is made. */

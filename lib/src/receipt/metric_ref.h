@@ -30,4 +30,10 @@ typedef struct mcpp_metric_ref {
  * characters, or a schema field that is not a number. */
 int mcpp_metric_ref_init(mcpp_metric_ref *out, const char *text, int higher_is_better);
 
+/* Useful tokens per second over one step (or the median step): the builder
+ * derives metrics.tokens_per_s with it, and the analyses turn step times into
+ * rates with it, so a built receipt states what a frontier would derive.
+ * 0 when either input is not > 0 (metrics.c). */
+double mcpp_tokens_per_s_from_steps(double useful_tokens_per_step, double step_seconds);
+
 #endif /* MCPP_METRIC_REF_H */

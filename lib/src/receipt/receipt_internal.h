@@ -60,13 +60,8 @@ enum mcpp_storage {
 
 enum mcpp_range { MCPP_RANGE_NONE, MCPP_RANGE_GE0, MCPP_RANGE_GE1, MCPP_RANGE_GT0 };
 
-#define MCPP_X_FIELD_ID(id, sec, name, path, st, range, allowed, doc) MCPP_F_##id,
-enum mcpp_field_id { MCPP_SCHEMA_FIELDS(MCPP_X_FIELD_ID) MCPP_FIELD_COUNT };
-#undef MCPP_X_FIELD_ID
-
-#define MCPP_X_SECTION_ID(id, parent, name, path, first, last) MCPP_S_##id,
-enum mcpp_section_id { MCPP_SCHEMA_SECTIONS(MCPP_X_SECTION_ID) MCPP_SECTION_COUNT };
-#undef MCPP_X_SECTION_ID
+/* enum mcpp_field_id (MCPP_F_*) and enum mcpp_section_id (MCPP_S_*) */
+#include "receipt/field_ids.h"
 
 /* ---- value storage ----------------------------------------------------------- */
 
@@ -445,11 +440,8 @@ void mcpp_staging_release(mcpp_receipt *r, int owns_strings);
 /* Median and linear-interpolation percentiles of `n` samples (n >= 1). */
 void mcpp_sample_stats(const double *samples, size_t n, double *median, double *p10, double *p90);
 
-/* Useful tokens per second over one step (or the median step): the builder
- * derives metrics.tokens_per_s with it, and the analyses turn step times into
- * rates with it, so a built receipt states what a frontier would derive.
- * 0 when either input is not > 0. */
-double mcpp_tokens_per_s_from_steps(double useful_tokens_per_step, double step_seconds);
+/* mcpp_tokens_per_s_from_steps: receipt/metric_ref.h */
+#include "receipt/metric_ref.h"
 
 /* ---- writing (write_json.c, write_yaml.c, canonical_json.c) ------------------- */
 

@@ -30,7 +30,7 @@
 #include "util/escape.h"
 #include "receipt/fields.h"
 #include "receipt/image.h"
-#include "receipt/receipt_internal.h"
+#include "receipt/field_ids.h"
 #include "store/store_internal.h"
 
 #define SHOWN_FIELDS 3    /* differing fields named per image */
@@ -206,7 +206,7 @@ static int image_matches(checker *c, const void *blob, size_t len, const char *i
             break;
         }
         if (shown > 1) mcpp_sb_puts(c->report, "; ");
-        mcpp_sb_printf(c->report, "%s is ", mcpp_schema_entries[f].info.path);
+        mcpp_sb_printf(c->report, "%s is ", mcpp_schema_field_at(f)->path);
         shown_value(c->report, a.data);
         mcpp_sb_puts(c->report, ", its body says ");
         shown_value(c->report, b.data);
