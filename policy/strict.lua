@@ -8,7 +8,9 @@
 --     stable; changes under 0.5% are noise;
 --   * the gate fails at a 2% regression, established at 99% confidence
 --     against 2% run-to-run noise (dedicated nodes; default: 3%);
---   * two custom rules (Lua, run for every compared pair):
+--   * two custom rules (Lua), each run on both sides of every compared pair
+--     (`each = function(run, side)`: a rule that looks at one run at a time,
+--     which keeps the frontier linear in a lane's runs):
 --       enough_samples  each side needs at least 10 measured step samples,
 --                       else the pair is insufficient (the interval would be
 --                       too wide to mean anything);
@@ -34,24 +36,20 @@ return {
   rules = {
     {
       name = "enough_samples",
-      fn = function(base, cand)
-        for _, side in ipairs({ { "base", base }, { "candidate", cand } }) do
-          local samples = side[2].metrics.step_time_s.samples
-          local n = samples and #samples or 0
-          if n < 10 then
-            return "insufficient", ("%s has %d step samples; strict needs 10"):format(side[1], n)
-          end
+      each = function(run, side)
+        local samples = run.metrics.step_time_s.samples
+        local n = samples and #samples or 0
+        if n < 10 then
+          return "insufficient", ("%s has %d step samples; strict needs 10"):format(side, n)
         end
         return nil
       end,
     },
     {
       name = "verification_recorded",
-      fn = function(base, cand)
-        for _, side in ipairs({ { "base", base }, { "candidate", cand } }) do
-          if side[2].backend.verification.status == nil then
-            return "mismatch", side[1] .. " records no kernel verification; strict needs one"
-          end
+      each = function(run, side)
+        if run.backend.verification.status == nil then
+          return "mismatch", side .. " records no kernel verification; strict needs one"
         end
         return nil
       end,

@@ -625,7 +625,21 @@ static int add_pair_conflict(const mcpp_policy *p, mcpp_lane_summary *s, const m
  * lane's clean receipts is compared; the first pair that is not comparable
  * makes the lane unstable. Without rules the pair verdict of two clean
  * receipts with equal keys is at worst qualified, so nothing is compared.
+ *
+ * This is quadratic in a lane's runs, so it runs only for rules that see both
+ * sides (`fn = function(base, cand)`, or a C rule). A per-run rule (`each =
+ * function(run, side)`, as strict.lua's) answers for each side on its own, and
+ * a clean receipt passed it as base and as candidate against itself, so any two
+ * clean receipts pass it together: comparing them could find nothing
+ * (test_frontier_rules.c checks that both give the same frontier).
  */
+static int has_pair_rules(const mcpp_policy *p)
+{
+    for (size_t i = 0; i < p->n_rules; i++)
+        if (!p->rules[i].per_run) return 1;
+    return 0;
+}
+
 static int check_rule_pairs(frontier_builder *b, const mcpp_receipt *const *receipts, size_t n,
                             const size_t *lane_of, const unsigned char *clean)
 {
@@ -708,12 +722,13 @@ int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const 
     MCPP_CHECK_ALLOC(f);
     frontier_builder b;
     int rc = builder_init(&b, f, p, n, metric);
-    /* Rules need each receipt's lane (before the lanes are sorted) and whether it is clean. */
-    size_t *lanes = p->n_rules ? malloc((n ? n : 1) * sizeof *lanes) : NULL;
-    unsigned char *clean = p->n_rules ? malloc(n ? n : 1) : NULL;
-    if (!rc && p->n_rules && (!lanes || !clean)) rc = mcpp_error_nomem();
+    /* Pair rules need each receipt's lane (before the lanes are sorted) and whether it is clean. */
+    int pairs = has_pair_rules(p);
+    size_t *lanes = pairs ? malloc((n ? n : 1) * sizeof *lanes) : NULL;
+    unsigned char *clean = pairs ? malloc(n ? n : 1) : NULL;
+    if (!rc && pairs && (!lanes || !clean)) rc = mcpp_error_nomem();
     if (!rc) rc = group_receipts(&b, receipts, n, lanes ? lanes : lane_of, clean);
-    if (!rc && p->n_rules) rc = check_rule_pairs(&b, receipts, n, lanes, clean);
+    if (!rc && pairs) rc = check_rule_pairs(&b, receipts, n, lanes, clean);
     if (!rc && lanes && lane_of) memcpy(lane_of, lanes, n * sizeof *lanes);
     if (!rc) rc = finish(f, p, lane_of, n);
     free(lanes);

@@ -377,7 +377,11 @@ static int is_key_dim_name(const mcpp_policy *p, const char *name)
  * not stated (the lane is insufficient), evidence the policy needs and this
  * run lacks (*excluded set, the reason in t), and rules that reject the run
  * (a conflict). A failed verification is counted by the caller. */
-static int sort_self_rows(mcpp_lane_summary *s, const mcpp_comparison *self, mcpp_strbuf *t, int *excluded)
+/* *flagged is set when a row makes r a conflict or leaves it insufficient,
+ * whether or not the lane already had that reason (the sets keep one line per
+ * distinct reason, so their size does not tell). */
+static int sort_self_rows(mcpp_lane_summary *s, const mcpp_comparison *self, mcpp_strbuf *t, int *excluded,
+                          int *flagged)
 {
     int rc = MCPP_OK;
     for (size_t i = 0; !rc && i < mcpp_comparison_row_count(self); i++) {
@@ -387,6 +391,7 @@ static int sort_self_rows(mcpp_lane_summary *s, const mcpp_comparison *self, mcp
         if (st == MCPP_DIM_MISSING && is_key_dim_name(s->policy, dim)) {
             snprintf(line, sizeof line, "%s not stated (policy '%s' requires it to match)", dim, s->policy->name);
             rc = textset_add(&s->insufficient, line, 1);
+            *flagged = 1;
         } else if (st == MCPP_DIM_MISSING) {
             mcpp_sb_printf(t, "%sinsufficient evidence: %s: %s", *excluded ? "; " : "", dim, why);
             *excluded = 1;
@@ -394,14 +399,17 @@ static int sort_self_rows(mcpp_lane_summary *s, const mcpp_comparison *self, mcp
             /* No id in the text: the set stays one line per distinct reason. */
             snprintf(line, sizeof line, "a run is not comparable even with itself: %s: %s", dim, why);
             rc = textset_add(&s->conflicts, line, 1);
+            *flagged = 1;
         }
     }
     return rc;
 }
 
 /* Decides whether r counts in the lane: 0 when it does, 1 when it was
- * excluded (and recorded with its reason), or an error code < 0. */
-static int classify(mcpp_lane_summary *s, const mcpp_receipt *r, mcpp_lane_self_mode mode, const mcpp_verdict *known)
+ * excluded (and recorded with its reason), or an error code < 0. *flagged:
+ * r counts but is a conflict or insufficient (see sort_self_rows). */
+static int classify(mcpp_lane_summary *s, const mcpp_receipt *r, mcpp_lane_self_mode mode, const mcpp_verdict *known,
+                    int *flagged)
 {
     const mcpp_policy *p = s->policy;
     /* A missing or mismatched row makes the self-verdict insufficient or not
@@ -417,7 +425,7 @@ static int classify(mcpp_lane_summary *s, const mcpp_receipt *r, mcpp_lane_self_
     mcpp_sb_init_heap(&t, 256);
     if (v == MCPP_VERDICT_INSUFFICIENT || v == MCPP_VERDICT_NOT_COMPARABLE) {
         mcpp_comparison *self = NULL;
-        if ((rc = mcpp_compare(&self, p, r, r)) == MCPP_OK) rc = sort_self_rows(s, self, &t, &excluded);
+        if ((rc = mcpp_compare(&self, p, r, r)) == MCPP_OK) rc = sort_self_rows(s, self, &t, &excluded, flagged);
         mcpp_comparison_free(self);
     }
     int list_ids[1] = {p->id_fallbacks};
@@ -461,11 +469,11 @@ static int add_receipt(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean, 
     if (p->id_lane_name >= 0 && mcpp_receipt_get_field(r, p->id_lane_name, &v) == MCPP_OK &&
         v.type == MCPP_TYPE_STRING && v.string)
         if ((rc = set_label_min(s, v.string)) != 0) return rc;
-    size_t conflicts = s->conflicts.n, insufficient = s->insufficient.n;
-    if ((rc = classify(s, r, mode, known)) != 0) return rc < 0 ? rc : MCPP_OK;
-    if (clean)
-        *clean = conflicts == s->conflicts.n && insufficient == s->insufficient.n &&
-                 !enum_is(r, p->id_verification, "failed");
+    int flagged = 0;
+    if ((rc = classify(s, r, mode, known, &flagged)) != 0) return rc < 0 ? rc : MCPP_OK;
+    /* Not from the sets' sizes: a second run with the same self-conflict adds
+     * no line, and was taken for clean (its pairs were then compared too). */
+    if (clean) *clean = !flagged && !enum_is(r, p->id_verification, "failed");
     const char *id = mcpp_receipt_id(r);
     if ((rc = textset_add(&s->ids, id ? id : "", 0)) != 0) return rc;
     if (enum_is(r, p->id_outcome, "ok")) s->n_ok++;

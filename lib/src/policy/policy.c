@@ -574,6 +574,7 @@ int mcpp_policy_add_rule(mcpp_policy *policy, const char *name, mcpp_rule_fn fn,
     r->fn = fn;
     r->userdata = userdata;
     r->owner = owner;
+    r->per_run = 0; /* a C rule sees both sides */
     return MCPP_OK;
 }
 

@@ -25,6 +25,7 @@ int mcpp_policy_clone(mcpp_policy **out, const mcpp_policy *policy)
         c->rules[i].fn = p->rules[i].fn;
         c->rules[i].userdata = p->rules[i].userdata;
         c->rules[i].owner = o;
+        c->rules[i].per_run = p->rules[i].per_run;
         if (o) atomic_fetch_add_explicit(&o->refs, 1, memory_order_relaxed);
     }
     int rc = p->n_gate_metrics ? mcpp_policy_set_gate_metrics(c, p->gate_metrics, p->n_gate_metrics) : MCPP_OK;

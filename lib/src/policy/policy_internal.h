@@ -68,6 +68,10 @@ typedef struct mcpp_policy_rule {
     mcpp_rule_fn fn;
     void *userdata;         /* owner->userdata, read on every call */
     mcpp_rule_owner *owner; /* NULL in explanation views (names only) */
+    /* 1: the rule judges each side on its own (a Lua rule given as `each`),
+     * so two receipts that each pass it against themselves pass it together:
+     * the frontier needs no pair check for it (frontier.c). */
+    int per_run;
 } mcpp_policy_rule;
 
 /* requested/observed field ids of one backend family, or of the hardware. */

@@ -20,13 +20,15 @@ typedef struct mcpp_lua_engine {
 
 /* Registry keys of the tables the loader fills, parallel sequences over the
  * rules: the compiled chunk of the file that defines each rule, the rule's
- * place in that file's `rules` list, its name and the file's path. A rule
+ * place in that file's `rules` list, its name, the file's path and whether
+ * it is a per-run rule (`each = function(run, side)`). A rule
  * call runs the chunk again in a fresh environment and calls the rule it
  * returns, so no state survives from one call to the next. */
 extern const char mcpp_lua_rules_key;
 extern const char mcpp_lua_rule_slots_key;
 extern const char mcpp_lua_rule_names_key;
 extern const char mcpp_lua_rule_files_key;
+extern const char mcpp_lua_rule_each_key;
 
 /* Builds the read-only receipt views (protected mode only). */
 void mcpp_lua_views_install(lua_State *L);

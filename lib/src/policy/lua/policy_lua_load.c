@@ -34,6 +34,7 @@ const char mcpp_lua_rules_key = 'r';
 const char mcpp_lua_rule_slots_key = 's';
 const char mcpp_lua_rule_names_key = 'n';
 const char mcpp_lua_rule_files_key = 'f';
+const char mcpp_lua_rule_each_key = 'e';
 static const char LOADING_KEY = 'l'; /* set of files being loaded (cycle check) */
 static const char DONE_KEY = 'd';    /* set of files already applied            */
 
@@ -599,7 +600,7 @@ static void apply_adjacency(lua_State *L, load_ctx *ctx, const file_view *f, int
 /* Records rule number `slot` of file `f`: the file's chunk and the slot, so
  * each call can run the chunk afresh and take that rule from the result. */
 static void append_rule(lua_State *L, load_ctx *ctx, const file_view *f, int fn, const char *name,
-                        lua_Integer slot)
+                        lua_Integer slot, int each)
 {
     char fallback[600];
     if (!name) {
@@ -624,12 +625,15 @@ static void append_rule(lua_State *L, load_ctx *ctx, const file_view *f, int fn,
     lua_rawgetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rule_files_key);
     lua_pushstring(L, f->path);
     lua_rawseti(L, -2, ctx->n_rules);
-    lua_pop(L, 3);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rule_each_key);
+    lua_pushboolean(L, each);
+    lua_rawseti(L, -2, ctx->n_rules);
+    lua_pop(L, 4);
 }
 
 static void apply_rules(lua_State *L, load_ctx *ctx, const file_view *f, int t)
 {
-    static const char *const KNOWN[] = {"name", "fn", NULL};
+    static const char *const KNOWN[] = {"name", "fn", "each", NULL};
     if (lua_type(L, t) != LUA_TTABLE)
         raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "rules"), "rules must be a list");
     lua_Integer n = (lua_Integer)lua_rawlen(L, t);
@@ -637,22 +641,28 @@ static void apply_rules(lua_State *L, load_ctx *ctx, const file_view *f, int t)
         int type = lua_rawgeti(L, t, i);
         int entry = lua_gettop(L);
         if (type == LUA_TFUNCTION) {
-            append_rule(L, ctx, f, entry, NULL, i);
+            append_rule(L, ctx, f, entry, NULL, i, 0);
         } else if (type == LUA_TTABLE) {
             check_keys(L, ctx, f, entry, KNOWN, "rules entry");
-            if (raw_field(L, entry, "fn") != LUA_TFUNCTION)
+            /* fn = function(base, cand) sees the pair; each = function(run, side)
+             * sees one side at a time, so the frontier need not check pairs */
+            int tf = raw_field(L, entry, "fn"), te = raw_field(L, entry, "each");
+            int each = te != LUA_TNIL;
+            if ((tf == LUA_TNIL) == (te == LUA_TNIL) || (each ? te : tf) != LUA_TFUNCTION)
                 raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "rules"),
-                         "rules[%lld].fn must be a function", (long long)i);
-            int fn = lua_gettop(L);
+                         "rules[%lld] needs one function: fn = function(base, cand) or "
+                         "each = function(run, side)", (long long)i);
+            int fn = lua_gettop(L) - (each ? 0 : 1);
             int nt = raw_field(L, entry, "name");
             if (nt != LUA_TNIL && nt != LUA_TSTRING)
                 raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "rules"),
                          "rules[%lld].name must be a string", (long long)i);
-            append_rule(L, ctx, f, fn, nt == LUA_TSTRING ? lua_tostring(L, -1) : NULL, i);
-            lua_pop(L, 2);
+            append_rule(L, ctx, f, fn, nt == LUA_TSTRING ? lua_tostring(L, -1) : NULL, i, each);
+            lua_pop(L, 3);
         } else {
             raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "rules"),
-                     "rules[%lld] must be a function or {name = ..., fn = function}", (long long)i);
+                     "rules[%lld] must be a function, {name = ..., fn = function(base, cand)} or "
+                     "{name = ..., each = function(run, side)}", (long long)i);
         }
         lua_pop(L, 1);
     }
@@ -860,6 +870,8 @@ static int load_main(lua_State *L)
     lua_rawsetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rule_names_key);
     lua_newtable(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rule_files_key);
+    lua_newtable(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rule_each_key);
     if (ctx->top_path)
         push_file(L, ctx, NULL, 0, ctx->top_path, 0);
     else

@@ -10,6 +10,11 @@
  * views and all section views are created once per policy, so a rule call
  * allocates nothing for them.
  *
+ * A rule given as `each = function(run, side)` is called once per side, the
+ * base first ("base", then "candidate"), and the pair gets the first side's
+ * answer that is not a pass: what a `fn` that loops over both sides gives,
+ * without the rule seeing both (so the frontier need not check its pairs).
+ *
  * Each call runs the defining file's chunk again in a fresh environment and
  * calls the rule from the table it returns, so globals, upvalues and tables
  * a rule changes are gone by the next call: the same pair always gets the
@@ -41,6 +46,7 @@ typedef struct receipt_view {
 typedef struct lua_rule {
     mcpp_lua_engine *engine;
     int index;
+    int each; /* `each = function(run, side)`: called once per side */
     char *file;
     char name[];
 } lua_rule;
@@ -228,8 +234,9 @@ static int read_outcome(lua_State *L, const lua_rule *rule, mcpp_rule_outcome *o
 }
 
 /* Protected: runs chunk (1) in a fresh environment, takes rule number slot
- * (2) from the `rules` of the table it returns and calls it with the views
- * (3, 4). Returns the rule's two results. */
+ * (2) from the `rules` of the table it returns and calls it with (3, 4): the
+ * two views for `fn`; for `each`, one view and its side (0 base, 1 candidate),
+ * passed on by name. Returns the rule's two results. */
 static int call_fresh_rule(lua_State *L)
 {
     lua_Integer slot = lua_tointeger(L, 2);
@@ -243,20 +250,25 @@ static int call_fresh_rule(lua_State *L)
     if (lua_rawget(L, -2) != LUA_TTABLE || lua_rawgeti(L, -1, slot) == LUA_TNIL)
         return luaL_error(L, "the policy file returned no rule %d when run again", (int)slot);
     if (lua_type(L, -1) == LUA_TTABLE) {
-        lua_pushliteral(L, "fn");
+        lua_pushstring(L, lua_type(L, 4) == LUA_TNUMBER ? "each" : "fn");
         lua_rawget(L, -2);
     }
     if (lua_type(L, -1) != LUA_TFUNCTION)
         return luaL_error(L, "rule %d is not a function when the policy file is run again", (int)slot);
     lua_pushvalue(L, 3);
-    lua_pushvalue(L, 4);
+    if (lua_type(L, 4) == LUA_TNUMBER)
+        lua_pushstring(L, lua_tointeger(L, 4) ? "candidate" : "base");
+    else
+        lua_pushvalue(L, 4);
     lua_call(L, 2, 2);
     return 2;
 }
 
-/* Pushes call_fresh_rule and its four arguments for `rule`. Raw reads of our
- * own registry tables: nothing here allocates inside Lua. */
-static void push_rule_call(lua_State *L, const lua_rule *rule)
+/* Pushes call_fresh_rule and its four arguments for `rule`: both views, or
+ * for an `each` rule the view of side `which` (0 base, 1 candidate) and
+ * `which`. Raw reads of our own registry tables: nothing here allocates
+ * inside Lua. */
+static void push_rule_call(lua_State *L, const lua_rule *rule, int which)
 {
     lua_pushcfunction(L, call_fresh_rule);
     lua_rawgetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rules_key);
@@ -266,6 +278,12 @@ static void push_rule_call(lua_State *L, const lua_rule *rule)
     lua_rawgeti(L, -1, rule->index);
     lua_remove(L, -2);
     lua_rawgetp(L, LUA_REGISTRYINDEX, &ROOTS_KEY);
+    if (rule->each) {
+        lua_rawgeti(L, -1, which + 1);
+        lua_remove(L, -2);
+        lua_pushinteger(L, which);
+        return;
+    }
     lua_rawgeti(L, -1, 1);
     lua_rawgeti(L, -2, 2);
     lua_remove(L, -3);
@@ -293,16 +311,25 @@ static int lua_rule_run(void *userdata, const mcpp_receipt *base, const mcpp_rec
     mcpp_lua_sandbox_begin_run(&e->sb, rule->name);
     e->sb.views[0] = base;
     e->sb.views[1] = cand;
-    push_rule_call(L, rule);
-    int status = lua_pcall(L, 4, 2, 0);
-    mcpp_lua_sandbox_end_run(&e->sb);
-    int rc;
-    if (status != LUA_OK)
-        rc = mcpp_lua_sandbox_error(&e->sb, status, rule->file);
-    else if (mcpp_lua_sandbox_limit_hit(&e->sb))
-        rc = mcpp_lua_sandbox_error(&e->sb, LUA_ERRRUN, rule->file);
-    else
-        rc = read_outcome(L, rule, &result, reason, reason_cap);
+    int rc = MCPP_OK;
+    /* a pair rule runs once; an `each` rule on the base, then on the
+     * candidate unless the base already decided */
+    for (int which = 0; rc == MCPP_OK && result == MCPP_RULE_PASS && which < (rule->each ? 2 : 1); which++) {
+        if (which) {
+            lua_settop(L, 0);
+            mcpp_lua_sandbox_settle(&e->sb);
+            mcpp_lua_sandbox_begin_run(&e->sb, rule->name);
+        }
+        push_rule_call(L, rule, which);
+        int status = lua_pcall(L, 4, 2, 0);
+        mcpp_lua_sandbox_end_run(&e->sb);
+        if (status != LUA_OK)
+            rc = mcpp_lua_sandbox_error(&e->sb, status, rule->file);
+        else if (mcpp_lua_sandbox_limit_hit(&e->sb))
+            rc = mcpp_lua_sandbox_error(&e->sb, LUA_ERRRUN, rule->file);
+        else
+            rc = read_outcome(L, rule, &result, reason, reason_cap);
+    }
     e->sb.views[0] = NULL;
     e->sb.views[1] = NULL;
     lua_settop(L, 0);
@@ -355,10 +382,14 @@ int mcpp_lua_rules_register(mcpp_policy *policy, mcpp_lua_engine *engine, int n_
 {
     lua_State *L = engine->sb.L;
     /* Raw reads of our own tables: nothing here allocates inside Lua. */
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rule_each_key);
     lua_rawgetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rule_names_key);
     lua_rawgetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rule_files_key);
     int rc = MCPP_OK;
     for (int i = 1; i <= n_rules && rc == MCPP_OK; i++) {
+        lua_rawgeti(L, -3, i);
+        int each = lua_toboolean(L, -1);
+        lua_pop(L, 1);
         lua_rawgeti(L, -2, i);
         lua_rawgeti(L, -2, i);
         const char *name = lua_tostring(L, -2);
@@ -377,12 +408,15 @@ int mcpp_lua_rules_register(mcpp_policy *policy, mcpp_lua_engine *engine, int n_
         rule->file = file_copy;
         rule->engine = engine;
         rule->index = i;
+        rule->each = each;
         lua_pop(L, 2);
         pthread_mutex_lock(&engine->mutex);
         engine->refs++;
         pthread_mutex_unlock(&engine->mutex);
         rc = mcpp_policy_add_rule(policy, rule->name, lua_rule_run, rule, lua_rule_free);
+        if (rc == MCPP_OK)
+            policy->rules[policy->n_rules - 1].per_run = each;
     }
-    lua_pop(L, 2);
+    lua_pop(L, 3);
     return rc;
 }
