@@ -72,3 +72,36 @@ def test_no_field_columns_gives_the_row_columns_only():
     rs = mr.load_dir(EXAMPLES)
     df = rs.to_pandas(columns=[])
     assert list(df.columns) == ["id", "filename", "lane", "lane_label"] and len(df) == len(rs)
+
+
+# The newer importers label their lanes too (issue 29, item 7's lane labels for
+# hyperfine, pyperf, asv, go-bench and mlperf-inference): the notebook user's
+# DataFrame and frontier read the benchmark (and, for MLPerf, the system), not
+# lane-21efb3a4aae9.
+DATA = REPO / "tests" / "data"
+LABELLED = [
+    ("hyperfine", DATA / "hyperfine" / "base.json", "sh -c "),
+    ("pyperf", DATA / "pyperf" / "base.json", ""),
+    ("asv", DATA / "asv" / "base" / "results", "benchmarks."),
+    ("go-bench", DATA / "go" / "base.jsonl", "example.com/mcppbench.Benchmark"),
+    ("mlperf-inference", DATA / "mlperf-inference" / "base", ""),
+]
+
+
+@pytest.mark.parametrize("fmt,path,prefix", LABELLED, ids=[i[0] for i in LABELLED])
+def test_imported_lanes_are_labelled_by_their_benchmark(fmt, path, prefix):
+    rs = mr.import_results(fmt, path)
+    df = rs.to_pandas(columns=["benchmark.name"])
+    assert not any(label.startswith("lane-") for label in df["lane_label"]), df["lane_label"].tolist()
+    for label, name in zip(df["lane_label"], df["benchmark.name"]):
+        assert label.startswith(prefix) and name in label, (label, name)
+    if fmt == "mlperf-inference":
+        # the benchmark, its scenario and the system under test, as MLPerf Training's "X on SYSTEM"
+        system = rs[0]["benchmark.system"]
+        scenario = rs[0]["benchmark.params"]["scenario"] if isinstance(rs[0]["benchmark.params"], dict) else None
+        assert df["lane_label"][0].endswith(f" on {system}"), df["lane_label"][0]
+        if scenario:
+            assert f" {scenario} on " in df["lane_label"][0]
+    # the frontier shows the same labels
+    labels = {lane.label for lane in mr.frontier(rs).lanes}
+    assert labels == set(df["lane_label"]), (labels, set(df["lane_label"]))

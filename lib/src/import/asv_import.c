@@ -246,6 +246,8 @@ static int import_combination(mcpp_receipt_set *set, const asv_file *f, const cJ
     int64_t started = 0;
     if (rc == MCPP_OK)
         rc = mcpp_builder_set_string(b, "benchmark.name", bench);
+    if (rc == MCPP_OK) /* the lane's display label (no policy dimension reads lane.name) */
+        rc = mcpp_builder_set_string(b, "lane.name", bench);
     if (rc == MCPP_OK && cJSON_GetArraySize(params) > 0)
         rc = mcpp_import_set_json(b, "benchmark.params", params);
     if (rc == MCPP_OK && (mcpp_import_integer(&started, cell(row, f->col_started)) ||

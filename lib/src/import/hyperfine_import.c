@@ -145,6 +145,8 @@ static int import_result(mcpp_receipt_set *set, const mcpp_import_json *doc, con
                           : mcpp_error_nomem();
     if (rc == MCPP_OK)
         rc = mcpp_builder_set_string(b, "benchmark.name", command);
+    if (rc == MCPP_OK) /* the lane's display label (no policy dimension reads lane.name) */
+        rc = mcpp_builder_set_string(b, "lane.name", command);
     if (rc == MCPP_OK)
         rc = mcpp_builder_set_string(b, "source.command", command);
     if (rc == MCPP_OK && cJSON_IsObject(member(result, "parameters")))

@@ -380,6 +380,14 @@ static int set_identity(mcpp_builder *b, const inf_log *log, const inf_layout *a
         rc = mcpp_builder_set_string(b, "benchmark.suite_version", at->suite_version);
     if (rc == MCPP_OK && (at->standard || sut))
         rc = mcpp_builder_set_string(b, "benchmark.system", at->standard ? at->system : sut);
+    const char *system = at->standard ? at->system : sut;
+    if (rc == MCPP_OK && name) {
+        /* the lane's display label, "resnet50 Offline on 1xH100" (no policy dimension
+         * reads lane.name): reports then name the system, not lane-21efb3a4aae9 */
+        char label[512];
+        snprintf(label, sizeof label, system ? "%s %s on %s" : "%s %s", name, scenario, system ? system : "");
+        rc = mcpp_builder_set_string(b, "lane.name", label);
+    }
     if (rc == MCPP_OK && at->standard)
         rc = mcpp_builder_set_string(b, "benchmark.division", at->division);
     if (rc == MCPP_OK && at->standard)

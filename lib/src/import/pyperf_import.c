@@ -200,6 +200,8 @@ static int import_benchmark(mcpp_receipt_set *set, const mcpp_import_json *doc, 
                           : mcpp_error_nomem();
     if (rc == MCPP_OK)
         rc = mcpp_builder_set_string(b, "benchmark.name", name);
+    if (rc == MCPP_OK) /* the lane's display label (no policy dimension reads lane.name) */
+        rc = mcpp_builder_set_string(b, "lane.name", name);
     if (rc == MCPP_OK)
         rc = mcpp_builder_set_string(b, "topology.substrate", "cpu");
     if (rc == MCPP_OK)
