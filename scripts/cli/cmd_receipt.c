@@ -169,7 +169,7 @@ static void json_diagnostics(FILE *to, const mcpp_report *report, int load_statu
 /* The lane as a person names it: lane.name, else family and pattern. */
 static void lane_label(char *buf, size_t cap, const mcpp_receipt *r)
 {
-    mcpp_value name, family, pattern;
+    mcpp_value name = MCPP_VALUE_INIT, family = MCPP_VALUE_INIT, pattern = MCPP_VALUE_INIT;
     if (mcpp_receipt_get(r, "lane.name", &name) == MCPP_OK && name.type == MCPP_TYPE_STRING) {
         snprintf(buf, cap, "%s", name.string);
         return;

@@ -326,7 +326,7 @@ static int cmd_add(store_args *a)
 
 static const char *string_or_dash(const mcpp_receipt *r, const char *path)
 {
-    mcpp_value v;
+    mcpp_value v = MCPP_VALUE_INIT;
     if (mcpp_receipt_get(r, path, &v) != MCPP_OK || (v.type != MCPP_TYPE_STRING && v.type != MCPP_TYPE_ENUM))
         return "-";
     return v.string;
@@ -390,7 +390,7 @@ static void print_row(const mcpp_receipt *r, const char *metric, int json)
     char *key = NULL;
     char short_key[24] = "-";
     if (mcpp_lane_key(&key, NULL, r) == MCPP_OK) mcpp_lane_key_short(short_key, sizeof short_key, key);
-    mcpp_value v;
+    mcpp_value v = MCPP_VALUE_INIT;
     mcpp_metric m;
     char value[40] = "-";
     /* "primary" (the default gate metric) and metric names are read as metrics */

@@ -206,7 +206,7 @@ static int graph_break_rule(void *ud, const mcpp_receipt *base, const mcpp_recei
 {
     (void)base;
     (*(int *)ud)++;
-    mcpp_value v;
+    mcpp_value v = MCPP_VALUE_INIT;
     *outcome = MCPP_RULE_PASS;
     if (mcpp_receipt_get(cand, "compile.graph_breaks", &v) == MCPP_OK && v.type == MCPP_TYPE_INT && v.integer > 0) {
         *outcome = MCPP_RULE_MISMATCH;

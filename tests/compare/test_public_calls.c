@@ -313,6 +313,85 @@ TEST(lane_headline_is_written_in_the_callers_version_and_unknown_versions_are_re
     mcpp_receipt_free(r);
 }
 
+/* Every struct the library fills for a caller (issue 29, item 12): it is
+ * given `size` bytes (the caller's layout for `version`), followed by guard
+ * bytes; `fill` must succeed and leave the guard alone, and every version the
+ * library does not know must be refused with the struct untouched. */
+typedef int (*fill_fn)(void *out, const void *ctx);
+
+static int guarded_fill(fill_fn fill, const void *ctx, size_t size, unsigned int version, unsigned char *copy)
+{
+    unsigned char buf[512];
+    memset(buf, 0xAB, sizeof buf);
+    memcpy(buf, &version, sizeof version);
+    int rc = fill(buf, ctx);
+    int intact = 1;
+    for (size_t i = size; i < sizeof buf; i++) intact &= buf[i] == 0xAB;
+    unsigned int back;
+    memcpy(&back, buf, sizeof back);
+    if (copy) memcpy(copy, buf, size);
+    return rc != MCPP_OK ? rc : !intact ? -1000 : back != version ? -1001 : MCPP_OK;
+}
+
+static void check_out_struct(const char *type, const char *init, fill_fn fill, const void *ctx, size_t size,
+                             unsigned int newest)
+{
+    for (unsigned int v = 1; v <= newest; v++) CHECK_INT_EQ(guarded_fill(fill, ctx, size, v, NULL), MCPP_OK);
+    const unsigned int bad[] = {0, newest + 1, 99};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        unsigned char before[512], after[512];
+        memset(before, 0xAB, sizeof before);
+        memcpy(before, &bad[k], sizeof bad[k]);
+        CHECK_INT_EQ(guarded_fill(fill, ctx, size, bad[k], after), MCPP_EARG);
+        CHECK(memcmp(before, after, size) == 0); /* a refused struct is not written at all */
+        char want[64];
+        snprintf(want, sizeof want, "%s has version %u", type, bad[k]);
+        CHECK_CONTAINS(mcpp_error_last()->message, want);
+        CHECK_CONTAINS(mcpp_error_last()->message, init);
+    }
+}
+
+static int fill_value_by_path(void *out, const void *r) { return mcpp_receipt_get(r, "workload.seq_len", out); }
+static int fill_value_by_id(void *out, const void *r)
+{
+    return mcpp_receipt_get_field(r, mcpp_schema_field_id("metrics.step_time_s.samples"), out);
+}
+static int fill_value_free_path(void *out, const void *r) { return mcpp_receipt_get(r, "extra.nothing.here", out); }
+static int fill_gate_metric(void *out, const void *report) { return mcpp_gate_report_entry_metric_at(out, report, 0, 0); }
+static int fill_gate_settings(void *out, const void *policy) { return mcpp_policy_gate_metric_at(out, policy, 0); }
+
+TEST(every_struct_the_library_fills_is_written_in_the_callers_version_only)
+{
+    mcpp_receipt *base = FIX("\"id\":\"base-1\"", "\"id\":\"guard-base\"");
+    mcpp_receipt *cand = FIX("\"id\":\"base-1\"", "\"id\":\"guard-cand\"");
+    /* mcpp_value, by path, by id and into a free-form value */
+    check_out_struct("mcpp_value", "MCPP_VALUE_INIT", fill_value_by_path, base, sizeof(mcpp_value), MCPP_VALUE_VERSION);
+    check_out_struct("mcpp_value", "MCPP_VALUE_INIT", fill_value_by_id, base, sizeof(mcpp_value), MCPP_VALUE_VERSION);
+    check_out_struct("mcpp_value", "MCPP_VALUE_INIT", fill_value_free_path, base, sizeof(mcpp_value), MCPP_VALUE_VERSION);
+    mcpp_value v = MCPP_VALUE_INIT;
+    CHECK_INT_EQ(mcpp_receipt_get(base, "workload.seq_len", &v), MCPP_OK);
+    CHECK(v.type == MCPP_TYPE_INT && v.integer == 4096 && v.version == MCPP_VALUE_VERSION);
+    v.version = 99; /* refused before the path is looked at */
+    CHECK_INT_EQ(mcpp_receipt_get(base, "workload.seq_len", &v), MCPP_EARG);
+    CHECK(v.integer == 4096 && v.version == 99);
+    /* mcpp_gate_metric of a gate report */
+    mcpp_gate_report *report = NULL;
+    const mcpp_receipt *bs[] = {base}, *cs[] = {cand};
+    CHECK_INT_EQ(mcpp_gate_run(&report, NULL, bs, 1, cs, 1), MCPP_OK);
+    CHECK(mcpp_gate_report_entry_metric_count(report, 0) >= 1);
+    check_out_struct("mcpp_gate_metric", "MCPP_GATE_METRIC_INIT", fill_gate_metric, report, sizeof(mcpp_gate_metric),
+                     MCPP_GATE_METRIC_VERSION);
+    /* mcpp_gate_settings as mcpp_policy_gate_metric_at fills it */
+    mcpp_policy *p = NULL;
+    CHECK_INT_EQ(mcpp_policy_default(&p), MCPP_OK);
+    check_out_struct("mcpp_gate_settings", "MCPP_GATE_SETTINGS_INIT", fill_gate_settings, p,
+                     sizeof(mcpp_gate_settings), MCPP_GATE_SETTINGS_VERSION);
+    mcpp_policy_free(p);
+    mcpp_gate_report_free(report);
+    mcpp_receipt_free(base);
+    mcpp_receipt_free(cand);
+}
+
 TEST(claim_result_names_matched_and_source_lanes)
 {
     mcpp_receipt *u = FIX("\"stability\":\"stable\"", "\"stability\":\"unstable\",\"blocker\":\"nan loss\"");
@@ -411,6 +490,7 @@ int main(void)
     RUN(frontier_lanes_have_keys_labels_and_are_found_by_short_key);
     RUN(lane_summary_reports_key_reasons_and_headline);
     RUN(lane_headline_is_written_in_the_callers_version_and_unknown_versions_are_refused);
+    RUN(every_struct_the_library_fills_is_written_in_the_callers_version_only);
     RUN(claim_result_names_matched_and_source_lanes);
     RUN(receipt_set_takes_added_receipts_and_lists_them);
     RUN(error_report_sets_the_last_error_as_the_library_does);

@@ -38,7 +38,7 @@ TEST(builder_finish_derives_median_and_interpolated_percentiles)
     mcpp_builder *b = nam56r_builder();
     mcpp_receipt *r = NULL;
     CHECK_INT_EQ(mcpp_builder_finish(&r, NULL, b), MCPP_OK);
-    mcpp_value v;
+    mcpp_value v = MCPP_VALUE_INIT;
     CHECK_INT_EQ(mcpp_receipt_get(r, "metrics.step_time_s.median", &v), MCPP_OK);
     CHECK(v.type == MCPP_TYPE_DOUBLE && v.number == 5.5);
     /* p10 of 1..10 by linear interpolation: position 0.1 * 9 = 0.9 -> 1.9 */
@@ -136,7 +136,7 @@ TEST(setter_failures_are_sticky_and_finish_lists_them_all)
     mcpp_builder_clear_errors(b);
     CHECK_INT_EQ(mcpp_builder_error_count(b), 0);
     CHECK_INT_EQ(mcpp_builder_finish(&r, NULL, b), MCPP_OK);
-    mcpp_value v;
+    mcpp_value v = MCPP_VALUE_INIT;
     CHECK_INT_EQ(mcpp_receipt_get(r, "workload.seq_len", &v), MCPP_OK);
     CHECK_INT_EQ(v.integer, 4096);
     mcpp_receipt_free(r);
@@ -207,7 +207,7 @@ TEST(finish_derives_tokens_per_s_from_useful_tokens_over_the_median_step)
     CHECK_INT_EQ(mcpp_builder_set_int(b, "workload.useful_tokens_per_step", 11000), MCPP_OK);
     mcpp_receipt *r = NULL;
     CHECK_INT_EQ(mcpp_builder_finish(&r, NULL, b), MCPP_OK);
-    mcpp_value v;
+    mcpp_value v = MCPP_VALUE_INIT;
     CHECK_INT_EQ(mcpp_receipt_get(r, "metrics.tokens_per_s", &v), MCPP_OK);
     CHECK(fabs(v.number - 2000.0) < 1e-9);
     /* a stated rate is kept as stated */
@@ -276,7 +276,7 @@ static const char *const sample_json =
 TEST(get_reads_every_type_by_path)
 {
     mcpp_receipt *r = must_load(sample_json, strlen(sample_json), MCPP_FORMAT_JSON);
-    mcpp_value v;
+    mcpp_value v = MCPP_VALUE_INIT;
     CHECK(mcpp_receipt_get(r, "lane.depth", &v) == MCPP_OK && v.type == MCPP_TYPE_INT &&
           v.integer == 8);
     CHECK(mcpp_receipt_get(r, "lane.pattern", &v) == MCPP_OK && v.type == MCPP_TYPE_STRING &&
@@ -303,7 +303,7 @@ TEST(get_reads_every_type_by_path)
 TEST(get_reaches_inside_extra)
 {
     mcpp_receipt *r = must_load(sample_json, strlen(sample_json), MCPP_FORMAT_JSON);
-    mcpp_value v;
+    mcpp_value v = MCPP_VALUE_INIT;
     CHECK(mcpp_receipt_get(r, "extra.notes.who", &v) == MCPP_OK && v.type == MCPP_TYPE_STRING &&
           strcmp(v.string, "perf") == 0);
     CHECK(mcpp_receipt_get(r, "extra.notes.tags", &v) == MCPP_OK && v.type == MCPP_TYPE_OBJECT);
@@ -328,7 +328,7 @@ TEST(get_field_by_id_matches_get_by_path_for_every_field)
     int present = 0;
     for (int id = 0; r && id < mcpp_schema_field_count(); id++) {
         const mcpp_field_info *info = mcpp_schema_field_at(id);
-        mcpp_value a, b;
+        mcpp_value a = MCPP_VALUE_INIT, b = MCPP_VALUE_INIT;
         CHECK(info != NULL && info->id == id && info->doc && *info->doc);
         CHECK_INT_EQ(mcpp_schema_field_id(info->path), id);
         CHECK_INT_EQ(mcpp_receipt_get_field(r, id, &a), MCPP_OK);

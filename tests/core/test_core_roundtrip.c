@@ -188,7 +188,7 @@ TEST(absent_id_is_derived_from_content_and_deterministic)
         CHECK(strncmp(id, "r-", 2) == 0);
         CHECK_STR_EQ(id, mcpp_receipt_id(rb));
         CHECK(strcmp(id, mcpp_receipt_id(rc)) != 0);
-        mcpp_value v;
+        mcpp_value v = MCPP_VALUE_INIT;
         CHECK_INT_EQ(mcpp_receipt_get(ra, "id", &v), MCPP_OK);
         CHECK_INT_EQ(v.type, MCPP_TYPE_ABSENT); /* derived, not stated: not written */
         char *out = write_text(ra, MCPP_FORMAT_JSON);
@@ -219,7 +219,7 @@ TEST(clone_writes_the_same_bytes)
     CHECK(out && strcmp(out, text) == 0);
     CHECK(copy && strcmp(mcpp_receipt_id(copy), mcpp_receipt_id(r)) == 0);
     mcpp_receipt_free(r); /* the clone owns its own memory */
-    mcpp_value v;
+    mcpp_value v = MCPP_VALUE_INIT;
     CHECK(copy && mcpp_receipt_get(copy, "extra.notes.reviewer", &v) == MCPP_OK &&
           v.type == MCPP_TYPE_STRING && strcmp(v.string, "perf-team") == 0);
     mcpp_free(out);

@@ -55,7 +55,7 @@ TEST(schema1_file_is_upgraded_with_a_warning)
                  "v1.json:1:12: schema: read as mcpp.receipt/1 and upgraded to mcpp.receipt/2 in "
                  "memory (backend.precision is now backend.precision.observed); write the receipt "
                  "again to store schema 2");
-    mcpp_value v;
+    mcpp_value v = MCPP_VALUE_INIT;
     CHECK(mcpp_receipt_get(r, "schema", &v) == MCPP_OK && strcmp(v.string, "mcpp.receipt/2") == 0);
     CHECK(mcpp_receipt_get(r, "backend.precision.observed", &v) == MCPP_OK &&
           strcmp(v.string, "bf16") == 0);
@@ -195,7 +195,7 @@ TEST(new_fields_read_back_by_path_and_by_metric)
         free(json);
         return;
     }
-    mcpp_value v;
+    mcpp_value v = MCPP_VALUE_INIT;
     CHECK(mcpp_receipt_get(r, "benchmark.suite", &v) == MCPP_OK &&
           strcmp(v.string, "mlperf-training") == 0);
     CHECK(mcpp_receipt_get(r, "benchmark.params.lora_rank", &v) == MCPP_OK && v.integer == 16);
@@ -596,7 +596,7 @@ TEST(builder_adds_named_metrics_and_derives_block_counts)
     CHECK_INT_EQ(mcpp_builder_set_string(b, "metrics.primary", "gemm_tflops"), MCPP_OK);
     mcpp_receipt *r = NULL;
     CHECK_INT_EQ(mcpp_builder_finish(&r, NULL, b), MCPP_OK);
-    mcpp_value v;
+    mcpp_value v = MCPP_VALUE_INIT;
     CHECK(r && mcpp_receipt_get(r, "lane.blocks.E", &v) == MCPP_OK && v.integer == 22);
     CHECK(r && mcpp_receipt_get(r, "lane.blocks.R", &v) == MCPP_OK && v.integer == 4);
     CHECK(r && mcpp_receipt_get(r, "schema", &v) == MCPP_OK &&

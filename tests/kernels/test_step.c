@@ -47,21 +47,21 @@ static mcpp_receipt *load(const char *name)
 
 static const char *str(const mcpp_receipt *r, const char *path)
 {
-    mcpp_value v;
+    mcpp_value v = MCPP_VALUE_INIT;
     if (mcpp_receipt_get(r, path, &v) != 0) return NULL;
     return (v.type == MCPP_TYPE_STRING || v.type == MCPP_TYPE_ENUM) ? v.string : NULL;
 }
 
 static long long num(const mcpp_receipt *r, const char *path)
 {
-    mcpp_value v;
+    mcpp_value v = MCPP_VALUE_INIT;
     if (mcpp_receipt_get(r, path, &v) != 0) return -1;
     return v.type == MCPP_TYPE_INT ? v.integer : -1;
 }
 
 static double dbl(const mcpp_receipt *r, const char *path)
 {
-    mcpp_value v;
+    mcpp_value v = MCPP_VALUE_INIT;
     if (mcpp_receipt_get(r, path, &v) != 0) return -1;
     if (v.type == MCPP_TYPE_DOUBLE) return v.number;
     if (v.type == MCPP_TYPE_INT) return (double)v.integer;
@@ -70,7 +70,7 @@ static double dbl(const mcpp_receipt *r, const char *path)
 
 static int list_has(const mcpp_receipt *r, const char *path, const char *needle)
 {
-    mcpp_value v;
+    mcpp_value v = MCPP_VALUE_INIT;
     if (mcpp_receipt_get(r, path, &v) != 0 || v.type != MCPP_TYPE_STRING_LIST) return 0;
     for (size_t i = 0; i < v.count; i++)
         if (strstr(v.strings[i], needle)) return 1;
@@ -91,7 +91,7 @@ TEST(a_cpu_moe_run_writes_a_receipt_that_validates_and_carries_the_window)
     CHECK_STR_EQ(str(r, "lane.pattern"), "AEMEAEMEAEMR");
     CHECK_INT_EQ(num(r, "metrics.window.warmup_steps"), 2);
     CHECK_INT_EQ(num(r, "metrics.window.measured_steps"), 3);
-    mcpp_value v;
+    mcpp_value v = MCPP_VALUE_INIT;
     CHECK_INT_EQ(mcpp_receipt_get(r, "metrics.step_time_s.samples", &v), 0);
     CHECK_INT_EQ(v.count, 3);
     CHECK(dbl(r, "metrics.per_family_ms.A") > 0);
@@ -130,7 +130,7 @@ TEST(a_dense_run_has_no_routing_section_and_a_dense_family)
     CHECK(r != NULL);
     if (!r) return;
     CHECK_STR_EQ(str(r, "lane.family"), "NAM2");
-    mcpp_value v;
+    mcpp_value v = MCPP_VALUE_INIT;
     CHECK_INT_EQ(mcpp_receipt_get(r, "routing.num_experts", &v), 0);
     CHECK_INT_EQ(v.type, MCPP_TYPE_ABSENT);
     CHECK_INT_EQ(mcpp_receipt_get(r, "metrics.per_family_ms.E", &v), 0);
@@ -244,7 +244,7 @@ TEST(step_runner_receipts_carry_the_schema_2_launch_contract_and_identity)
     CHECK(str(r, "hardware.observed.driver") != NULL);
     CHECK_INT_EQ(num(r, "launch.mtp_depth"), 0);
     CHECK_STR_EQ(str(r, "launch.cuda_graphs"), "off");
-    mcpp_value v;
+    mcpp_value v = MCPP_VALUE_INIT;
     CHECK_INT_EQ(mcpp_receipt_get(r, "features", &v), 0);
     mcpp_receipt_free(r);
 }

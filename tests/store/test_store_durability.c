@@ -96,7 +96,7 @@ static void inspect(int iter, iteration_result *res)
         const char *id = (const char *)sqlite3_column_text(st, 0);
         const char *body = (const char *)sqlite3_column_text(st, 1);
         mcpp_receipt *r = NULL;
-        mcpp_value v;
+        mcpp_value v = MCPP_VALUE_INIT;
         if (sscanf(id, "k%d-%d-%d", &it, &batch, &k) != 3 || batch >= 4096 ||
             mcpp_receipt_load_buffer(&r, NULL, body, strlen(body), MCPP_FORMAT_JSON, id, NULL) != MCPP_OK ||
             mcpp_receipt_get(r, "metrics.tokens_per_s", &v) != MCPP_OK || v.number != value_of(batch, k)) {

@@ -189,7 +189,7 @@ static int push_path(lua_State *L, int owner, const mcpp_receipt *receipt, const
         luaL_setmetatable(L, SECTION_MT);
         return 1;
     }
-    mcpp_value value;
+    mcpp_value value = MCPP_VALUE_INIT;
     int rc = mcpp_receipt_get(receipt, path, &value);
     if (rc == MCPP_ENOTFOUND)
         return raise_error(L, MCPP_ENOTFOUND, MCPP_ERROR_KIND_UNKNOWN_FIELD,
@@ -302,7 +302,7 @@ static int receipt_tostring(lua_State *L)
         lua_pushliteral(L, "mcpp_receipts.receipt (closed)");
         return 1;
     }
-    mcpp_value name;
+    mcpp_value name = MCPP_VALUE_INIT;
     int has_name = mcpp_receipt_get(r->receipt, "lane.name", &name) == MCPP_OK &&
                    name.type == MCPP_TYPE_STRING;
     push_escaped(L, mcpp_receipt_id(r->receipt), 0);

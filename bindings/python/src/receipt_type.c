@@ -136,7 +136,7 @@ static PyObject *receipt_get_path(mcpp_py_receipt *self, PyObject *path, int mis
     const char *cpath = PyUnicode_AsUTF8(path);
     if (!cpath)
         return NULL;
-    mcpp_value v;
+    mcpp_value v = MCPP_VALUE_INIT;
     int rc = mcpp_receipt_get(self->receipt, cpath, &v);
     if (rc == MCPP_ENOTFOUND) {
         mcpp_error_clear();
@@ -187,7 +187,7 @@ static int receipt_contains(mcpp_py_receipt *self, PyObject *key)
     const char *cpath = PyUnicode_AsUTF8(key);
     if (!cpath)
         return -1;
-    mcpp_value v;
+    mcpp_value v = MCPP_VALUE_INIT;
     int rc = mcpp_receipt_get(self->receipt, cpath, &v);
     if (rc < 0) {
         mcpp_error_clear();
@@ -248,7 +248,7 @@ static PyObject *receipt_flat(mcpp_py_receipt *self, PyObject *Py_UNUSED(ignored
     PyObject *d = PyDict_New();
     int n = mcpp_schema_field_count();
     for (int id = 0; d && id < n; id++) {
-        mcpp_value v;
+        mcpp_value v = MCPP_VALUE_INIT;
         if (mcpp_receipt_get_field(self->receipt, id, &v) < 0 || v.type == MCPP_TYPE_ABSENT)
             continue;
         const mcpp_field_info *info = mcpp_schema_field_at(id);
@@ -370,7 +370,7 @@ static PyObject *receipt_reduce(mcpp_py_receipt *self, PyObject *Py_UNUSED(ignor
  * string escaped as the CLI escapes it (escape.c). */
 static PyObject *receipt_repr(mcpp_py_receipt *self)
 {
-    mcpp_value name, pattern, tps;
+    mcpp_value name = MCPP_VALUE_INIT, pattern = MCPP_VALUE_INIT, tps = MCPP_VALUE_INIT;
     const char *lane = "?", *pat = "?";
     if (mcpp_receipt_get(self->receipt, "lane.name", &name) == 0 && name.string)
         lane = name.string;

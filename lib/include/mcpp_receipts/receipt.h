@@ -193,14 +193,17 @@ typedef enum mcpp_type {
  *   BOOL: boolean   INT: integer   DOUBLE: number   STRING/ENUM: string
  *   ENUM also sets enum_index (position in the schema's list of names)
  *   STRING_LIST: strings[count]   DOUBLE_LIST: doubles[count]
- *   version is set by the library to the layout it filled (MCPP_VALUE_VERSION)
+ *   version: the layout the caller was compiled with; declare the struct with
+ *           MCPP_VALUE_INIT. The library writes only that layout's bytes and
+ *           refuses a version it does not know (0, or newer than it) with
+ *           MCPP_EARG, the struct untouched.
  *   OBJECT: string holds canonical JSON of the value, compact and with keys
  *           sorted bytewise, e.g. {"a":1,"b":[true,"x"]}; count is its number of
  *           members or items (artifacts: [{"kind":"trace","uri":"..."}])
  */
 #define MCPP_VALUE_VERSION 1u
 typedef struct mcpp_value {
-    unsigned int version; /* the layout the library wrote: MCPP_VALUE_VERSION */
+    unsigned int version; /* the caller's layout: MCPP_VALUE_VERSION (MCPP_VALUE_INIT) */
     mcpp_type type;
     int boolean;
     int64_t integer;
@@ -245,7 +248,9 @@ MCPP_API int mcpp_schema_field_suggest(char *buf, size_t cap, const char *path);
  *
  * Returns MCPP_OK with out->type == MCPP_TYPE_ABSENT when the schema knows the
  * field but this receipt lacks it; MCPP_ENOTFOUND when the path names no field
- * of the schema. Pointers in *out are borrowed from the receipt.
+ * of the schema; MCPP_EARG when out->version is not a layout this library
+ * writes (declare *out with MCPP_VALUE_INIT). Pointers in *out are borrowed
+ * from the receipt.
  */
 MCPP_API int mcpp_receipt_get(const mcpp_receipt *receipt, const char *path, mcpp_value *out);
 

@@ -148,7 +148,7 @@ static int accelerator_holds(const char *want, const char *raw)
 static int term_holds(const term *t, const mcpp_receipt *r, mcpp_strbuf *scratch)
 {
     mcpp_value v;
-    if (mcpp_receipt_get_field(r, t->id, &v) != MCPP_OK || v.type == MCPP_TYPE_ABSENT) return 0;
+    if (mcpp_value_at_field(r, t->id, &v) != MCPP_OK || v.type == MCPP_TYPE_ABSENT) return 0;
     if (v.type == MCPP_TYPE_INT || v.type == MCPP_TYPE_DOUBLE) {
         char *end;
         double want = mcpp_strtod_c(t->value, &end);

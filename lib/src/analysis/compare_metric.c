@@ -40,7 +40,7 @@ static int push(double **arr, size_t *n, size_t *cap, double v)
 static int number_of(const mcpp_receipt *r, int id, double *out)
 {
     mcpp_value v;
-    if (id < 0 || mcpp_receipt_get_field(r, id, &v) != MCPP_OK) return 0;
+    if (id < 0 || mcpp_value_at_field(r, id, &v) != MCPP_OK) return 0;
     if (v.type == MCPP_TYPE_DOUBLE) *out = v.number;
     else if (v.type == MCPP_TYPE_INT) *out = (double)v.integer;
     else return 0;
@@ -81,7 +81,7 @@ static void resolve_step_metric(receipt_metric *m, const mcpp_policy *p, int met
 {
     m->has_stated = number_of(r, metric_id, &m->stated);
     mcpp_value sv;
-    if (p->id_samples >= 0 && mcpp_receipt_get_field(r, p->id_samples, &sv) == MCPP_OK &&
+    if (p->id_samples >= 0 && mcpp_value_at_field(r, p->id_samples, &sv) == MCPP_OK &&
         sv.type == MCPP_TYPE_DOUBLE_LIST && sv.count > 0) {
         m->samples = sv.doubles;
         m->n_samples = sv.count;
@@ -140,7 +140,7 @@ static const char *primary_of(const mcpp_policy *p, const mcpp_receipt *r)
     mcpp_value sv;
     if (name && strcmp(name, "step_time_s") == 0 && !mcpp_field_present(r, MCPP_F_metrics_primary) &&
         number_of(r, p->id_useful_tokens, &useful) && useful > 0 && p->id_samples >= 0 &&
-        mcpp_receipt_get_field(r, p->id_samples, &sv) == MCPP_OK && sv.type == MCPP_TYPE_DOUBLE_LIST &&
+        mcpp_value_at_field(r, p->id_samples, &sv) == MCPP_OK && sv.type == MCPP_TYPE_DOUBLE_LIST &&
         sv.count > 0)
         return "tokens_per_s";
     return name;

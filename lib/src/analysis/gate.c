@@ -839,7 +839,7 @@ size_t mcpp_gate_report_entry_metric_count(const mcpp_gate_report *r, size_t i)
 int mcpp_gate_report_entry_metric_at(mcpp_gate_metric *out, const mcpp_gate_report *r, size_t i, size_t k)
 {
     MCPP_CHECK_ARG(out && r, "mcpp_gate_report_entry_metric_at: NULL argument");
-    if (mcpp_struct_version_check(out->version, MCPP_GATE_METRIC_VERSION, "mcpp_gate_metric") != MCPP_OK)
+    if (mcpp_struct_out_version_check(out->version, MCPP_GATE_METRIC_VERSION, "mcpp_gate_metric") != MCPP_OK)
         return MCPP_EARG;
     MCPP_CHECK_ARG(i < r->n && k < r->entries[i].n_metrics, "candidate %zu, metric %zu out of range", i, k);
     const gate_metric_entry *g = &r->entries[i].metrics[k];

@@ -20,7 +20,7 @@ int mcpp_gate_explain_candidate(gate_explain *w, const mcpp_policy *p, const mcp
     mcpp_value v = MCPP_VALUE_INIT;
     const char *label = NULL;
     char short_key[32];
-    if (p->id_lane_name >= 0 && mcpp_receipt_get_field(cand, p->id_lane_name, &v) == MCPP_OK &&
+    if (p->id_lane_name >= 0 && mcpp_value_at_field(cand, p->id_lane_name, &v) == MCPP_OK &&
         v.type == MCPP_TYPE_STRING && v.string && *v.string)
         label = v.string;
     else if (mcpp_lane_key_short(short_key, sizeof short_key, w->lane_key) == MCPP_OK)

@@ -332,7 +332,7 @@ void mcpp_lane_summary_free(mcpp_lane_summary *s)
 static int enum_is(const mcpp_receipt *r, int id, const char *name)
 {
     mcpp_value v;
-    if (id < 0 || mcpp_receipt_get_field(r, id, &v) != MCPP_OK) return 0;
+    if (id < 0 || mcpp_value_at_field(r, id, &v) != MCPP_OK) return 0;
     return (v.type == MCPP_TYPE_ENUM || v.type == MCPP_TYPE_STRING) && v.string && strcmp(v.string, name) == 0;
 }
 
@@ -466,7 +466,7 @@ static int add_receipt(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean, 
     invalidate(s);
     s->n_receipts++;
     mcpp_value v;
-    if (p->id_lane_name >= 0 && mcpp_receipt_get_field(r, p->id_lane_name, &v) == MCPP_OK &&
+    if (p->id_lane_name >= 0 && mcpp_value_at_field(r, p->id_lane_name, &v) == MCPP_OK &&
         v.type == MCPP_TYPE_STRING && v.string)
         if ((rc = set_label_min(s, v.string)) != 0) return rc;
     int flagged = 0;
@@ -482,7 +482,7 @@ static int add_receipt(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean, 
     if (enum_is(r, p->id_verification, "failed")) s->n_verification_failed++;
     if (enum_is(r, p->id_stability, "unstable")) s->n_unstable++;
     if (enum_is(r, p->id_stability, "blocked")) s->n_blocked++;
-    if (p->id_blocker >= 0 && mcpp_receipt_get_field(r, p->id_blocker, &v) == MCPP_OK &&
+    if (p->id_blocker >= 0 && mcpp_value_at_field(r, p->id_blocker, &v) == MCPP_OK &&
         v.type == MCPP_TYPE_STRING && v.string && *v.string)
         if ((rc = textset_add(&s->blockers, v.string, 1)) != 0) return rc;
     if (s->values.n >= 1) {

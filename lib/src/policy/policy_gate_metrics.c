@@ -108,7 +108,7 @@ size_t mcpp_policy_gate_metric_count(const mcpp_policy *policy)
 int mcpp_policy_gate_metric_at(mcpp_gate_settings *out, const mcpp_policy *policy, size_t index)
 {
     MCPP_CHECK_ARG(out && policy, "mcpp_policy_gate_metric_at: NULL argument");
-    if (mcpp_struct_version_check(out->version, MCPP_GATE_SETTINGS_VERSION, "mcpp_gate_settings") != MCPP_OK)
+    if (mcpp_struct_out_version_check(out->version, MCPP_GATE_SETTINGS_VERSION, "mcpp_gate_settings") != MCPP_OK)
         return MCPP_EARG;
     mcpp_gate_metric_spec single;
     const mcpp_gate_metric_spec *specs;

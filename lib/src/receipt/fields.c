@@ -117,7 +117,7 @@ static int free_get(const mcpp_receipt *r, int id, mcpp_value *v)
     memset(v, 0, sizeof *v);
     v->version = MCPP_VALUE_VERSION;
     v->enum_index = -1;
-    if (!path || mcpp_receipt_get(r, path, v) != MCPP_OK) v->type = MCPP_TYPE_ABSENT;
+    if (!path || mcpp_value_at_path(r, path, v) != MCPP_OK) v->type = MCPP_TYPE_ABSENT;
     return v->type != MCPP_TYPE_ABSENT;
 }
 
@@ -233,8 +233,8 @@ static inline int slots_equal(const mcpp_receipt *a, int x, const mcpp_receipt *
         return strings_equal(*(const char *const *)p, *(const char *const *)q);
     default: {
         mcpp_value va, vb;
-        mcpp_receipt_get_field(a, x, &va);
-        mcpp_receipt_get_field(b, y, &vb);
+        mcpp_value_at_field(a, x, &va);
+        mcpp_value_at_field(b, y, &vb);
         return mcpp_value_equal(&va, &vb);
     }
     }
@@ -446,8 +446,8 @@ int mcpp_field_pair_equal(const mcpp_receipt *r, int x, int y)
     if (mcpp_storage_is_int(storage) || storage == MCPP_ST_STRING)
         return slots_equal(r, x, r, y);
     mcpp_value vx, vy; /* enums of a pair may list their names differently: compare names */
-    mcpp_receipt_get_field(r, x, &vx);
-    mcpp_receipt_get_field(r, y, &vy);
+    mcpp_value_at_field(r, x, &vx);
+    mcpp_value_at_field(r, y, &vy);
     return mcpp_value_equal(&vx, &vy);
 }
 
@@ -512,7 +512,7 @@ uint64_t mcpp_field_hash(const mcpp_receipt *r, int id, uint64_t h)
     }
     default: {
         mcpp_value v;
-        mcpp_receipt_get_field(r, id, &v);
+        mcpp_value_at_field(r, id, &v);
         if (v.type == MCPP_TYPE_STRING_LIST) {
             for (size_t i = 0; i < v.count; i++)
                 h = mcpp_fnv1a(v.strings[i], strlen(v.strings[i]) + 1, h);
@@ -528,7 +528,7 @@ uint64_t mcpp_field_hash(const mcpp_receipt *r, int id, uint64_t h)
 int mcpp_field_get(const mcpp_receipt *r, int id, mcpp_value *out)
 {
     if (is_free(id)) return free_get(r, id, out);
-    if (mcpp_receipt_get_field(r, id, out) != MCPP_OK) {
+    if (mcpp_value_at_field(r, id, out) != MCPP_OK) {
         memset(out, 0, sizeof *out);
         out->type = MCPP_TYPE_ABSENT;
         out->enum_index = -1;

@@ -60,6 +60,12 @@ int mcpp_field_request_unmet(const mcpp_receipt *r, int requested, int observed,
 /* Mixes field `id` of r into h so that mcpp_field_same fields hash equal. */
 uint64_t mcpp_field_hash(const mcpp_receipt *r, int id, uint64_t h);
 
+/* The library's own readers behind mcpp_receipt_get_field / mcpp_receipt_get
+ * (get.c), same results: they fill the whole mcpp_value, whatever its version
+ * field holds (the public ones check the caller's layout first). */
+int mcpp_value_at_field(const mcpp_receipt *r, int field_id, mcpp_value *out);
+int mcpp_value_at_path(const mcpp_receipt *r, const char *path, mcpp_value *out);
+
 /* The value of field `id` into *out (ABSENT when missing or id < 0);
  * returns 1 when present. Borrowed from r. */
 int mcpp_field_get(const mcpp_receipt *r, int id, mcpp_value *out);

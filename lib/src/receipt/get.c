@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "util/error_internal.h"
+#include "util/struct_version.h"
+#include "receipt/fields.h"
 #include "receipt/receipt_internal.h"
 
 const char *mcpp_receipt_id(const mcpp_receipt *receipt)
@@ -21,7 +23,7 @@ const char *mcpp_receipt_source_name(const mcpp_receipt *receipt)
     return receipt ? mcpp_head_source_name(receipt) : NULL;
 }
 
-int mcpp_receipt_get_field(const mcpp_receipt *receipt, int field_id, mcpp_value *out)
+int mcpp_value_at_field(const mcpp_receipt *receipt, int field_id, mcpp_value *out)
 {
     if (!out)
         return MCPP_EARG;
@@ -133,14 +135,14 @@ static const mcpp_xnode *xnode_walk(const mcpp_xnode *n, const char *rest)
     return n;
 }
 
-int mcpp_receipt_get(const mcpp_receipt *receipt, const char *path, mcpp_value *out)
+int mcpp_value_at_path(const mcpp_receipt *receipt, const char *path, mcpp_value *out)
 {
     if (!out || !receipt || !path)
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, path, 0, 0,
                               "receipt, path and out must not be NULL");
     int id = mcpp_schema_field_id(path);
     if (id >= 0)
-        return mcpp_receipt_get_field(receipt, id, out);
+        return mcpp_value_at_field(receipt, id, out);
     /* paths into free-form values: extra, launch.fixed_policy, features,
      * benchmark.params, software.components and metrics.named ("metrics.named.0.unit") */
     for (int k = 0; k < MCPP_FIELD_COUNT; k++) {
@@ -164,4 +166,46 @@ int mcpp_receipt_get(const mcpp_receipt *receipt, const char *path, mcpp_value *
     }
     return mcpp_error_at(MCPP_ENOTFOUND, MCPP_ERROR_KIND_UNKNOWN_FIELD, NULL, path, 0, 0,
                           "no such field in schema %s", MCPP_SCHEMA_ID);
+}
+
+/* ---- The public readers: the caller's mcpp_value layout ------------------------------ */
+
+/* The bytes of each layout of mcpp_value (one so far). A caller compiled with
+ * layout v gets only v's bytes, so a newer library never writes past an
+ * older caller's struct; a version it does not know is refused. */
+static const size_t value_layout_size[MCPP_VALUE_VERSION + 1] = {0, sizeof(mcpp_value)};
+
+static int put_value(mcpp_value *out, const mcpp_value *full, unsigned int version)
+{
+    memcpy(out, full, value_layout_size[version]);
+    out->version = version;
+    return MCPP_OK;
+}
+
+int mcpp_receipt_get_field(const mcpp_receipt *receipt, int field_id, mcpp_value *out)
+{
+    if (!out)
+        return MCPP_ERROR_ARG("mcpp_receipt_get_field: NULL out");
+    unsigned int version = out->version;
+    int rc = mcpp_struct_out_version_check(version, MCPP_VALUE_VERSION, "mcpp_value");
+    if (rc != MCPP_OK)
+        return rc;
+    mcpp_value v;
+    rc = mcpp_value_at_field(receipt, field_id, &v);
+    put_value(out, &v, version);
+    return rc;
+}
+
+int mcpp_receipt_get(const mcpp_receipt *receipt, const char *path, mcpp_value *out)
+{
+    if (!out)
+        return MCPP_ERROR_ARG("mcpp_receipt_get: NULL out");
+    unsigned int version = out->version;
+    int rc = mcpp_struct_out_version_check(version, MCPP_VALUE_VERSION, "mcpp_value");
+    if (rc != MCPP_OK)
+        return rc;
+    mcpp_value v = MCPP_VALUE_INIT;
+    rc = mcpp_value_at_path(receipt, path, &v);
+    put_value(out, &v, version);
+    return rc;
 }

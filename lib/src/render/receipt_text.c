@@ -20,6 +20,7 @@
 
 #include "mcpp_receipts/receipt.h"
 #include "receipt/receipt_internal.h"
+#include "receipt/fields.h"
 #include "util/alloc.h"
 #include "util/c_locale.h"
 #include "util/escape.h"
@@ -620,7 +621,7 @@ static void collect_fields(text_doc *doc, const mcpp_receipt *receipt, int *saw_
         doc->failed = 1;
     for (int id = 0; id < n && !doc->failed; id++) {
         const mcpp_field_info *info = mcpp_schema_field_at(id);
-        if (!info || mcpp_receipt_get(receipt, info->path, &values[present]) != MCPP_OK ||
+        if (!info || mcpp_value_at_path(receipt, info->path, &values[present]) != MCPP_OK ||
             values[present].type == MCPP_TYPE_ABSENT)
             continue;
         if (strcmp(info->path, "id") == 0)

@@ -286,7 +286,7 @@ static void put_plot(const page *p)
 static void put_string_list(mcpp_strbuf *sb, const mcpp_receipt *r, const char *path)
 {
     mcpp_value v = MCPP_VALUE_INIT;
-    if (mcpp_receipt_get(r, path, &v) != MCPP_OK || v.type != MCPP_TYPE_STRING_LIST || v.count == 0) {
+    if (mcpp_value_at_path(r, path, &v) != MCPP_OK || v.type != MCPP_TYPE_STRING_LIST || v.count == 0) {
         mcpp_sb_puts(sb, "<span class=\"muted\">none</span>");
         return;
     }
@@ -304,7 +304,7 @@ static void put_field(mcpp_strbuf *sb, const mcpp_receipt *r, const char *path)
 {
     mcpp_value v = MCPP_VALUE_INIT;
     char num[48];
-    if (!path || mcpp_receipt_get(r, path, &v) != MCPP_OK || v.type == MCPP_TYPE_ABSENT) {
+    if (!path || mcpp_value_at_path(r, path, &v) != MCPP_OK || v.type == MCPP_TYPE_ABSENT) {
         mcpp_sb_puts(sb, "–");
     } else if (v.type == MCPP_TYPE_STRING || v.type == MCPP_TYPE_ENUM) {
         mcpp_sb_html(sb, v.string);

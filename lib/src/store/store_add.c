@@ -18,7 +18,7 @@
 static const char *string_field(const mcpp_receipt *r, const char *path)
 {
     mcpp_value v;
-    if (mcpp_receipt_get(r, path, &v) != MCPP_OK) return NULL;
+    if (mcpp_value_at_path(r, path, &v) != MCPP_OK) return NULL;
     return v.type == MCPP_TYPE_STRING || v.type == MCPP_TYPE_ENUM ? v.string : NULL;
 }
 

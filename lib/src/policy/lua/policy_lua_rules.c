@@ -3,7 +3,7 @@
  * read-only views of the two receipts being compared.
  *
  * A view is a userdata whose __index reads the receipt through
- * mcpp_receipt_get(): `cand.compile.graph_breaks` walks sections (each
+ * mcpp_value_at_path(): `cand.compile.graph_breaks` walks sections (each
  * section is a cached view of a path prefix) and `cand["routing.top_k"]`
  * reads a dotted path directly. __newindex refuses, the metatable is
  * protected, and a view kept past its call refuses to read. The two root
@@ -29,6 +29,7 @@
 
 #include "util/c_locale.h"
 #include "util/error_internal.h"
+#include "receipt/fields.h"
 #include "policy/policy_internal.h"
 #include "policy/lua/lua_engine.h"
 #include "policy/lua/lua_values.h"
@@ -104,7 +105,7 @@ static int view_index(lua_State *L)
     if (cached == LUA_TUSERDATA)
         return 1;
     if (cached == LUA_TNUMBER) {
-        mcpp_receipt_get_field(r, (int)lua_tointeger(L, -1), &value);
+        mcpp_value_at_field(r, (int)lua_tointeger(L, -1), &value);
         mcpp_lua_push_value(L, &value);
         return 1;
     }
@@ -137,12 +138,12 @@ static int view_index(lua_State *L)
         lua_pushvalue(L, 2);
         lua_pushinteger(L, id);
         lua_rawset(L, cache);
-        mcpp_receipt_get_field(r, id, &value);
+        mcpp_value_at_field(r, id, &value);
         mcpp_lua_push_value(L, &value);
         return 1;
     }
     /* Paths into free-form objects (extra.team) are not schema fields. */
-    int rc = mcpp_receipt_get(r, path, &value);
+    int rc = mcpp_value_at_path(r, path, &value);
     if (rc == MCPP_ENOTFOUND)
         return luaL_error(L, "no field '%s' in schema %s", path, MCPP_SCHEMA_ID);
     if (rc != MCPP_OK)
