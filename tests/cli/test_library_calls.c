@@ -206,7 +206,8 @@ TEST(init_initialisers_equal_the_defaults_and_outputs_carry_their_version)
           pg->confidence == g.confidence);
     mcpp_policy_free(p);
 
-    /* output structs: the library stamps the layout it filled */
+    /* output structs are written in the layout the caller declares (its _INIT):
+     * an undeclared (0) version is refused, the _INIT gets the whole layout */
     char path[4096];
     snprintf(path, sizeof path, "%s/nam52_dense.json", examples);
     mcpp_receipt *r = NULL;
@@ -214,9 +215,12 @@ TEST(init_initialisers_equal_the_defaults_and_outputs_carry_their_version)
     mcpp_value v = MCPP_VALUE_INIT, absent = MCPP_VALUE_INIT;
     CHECK(absent.type == MCPP_TYPE_ABSENT && absent.enum_index == -1);
     v.version = 0;
+    CHECK_INT_EQ(mcpp_receipt_get(r, "workload.seq_len", &v), MCPP_EARG);
+    CHECK_INT_EQ(mcpp_receipt_get_field(r, mcpp_schema_field_id("lane.pattern"), &v), MCPP_EARG);
+    CHECK(v.version == 0 && v.type == MCPP_TYPE_ABSENT);
+    v.version = MCPP_VALUE_VERSION;
     CHECK_INT_EQ(mcpp_receipt_get(r, "workload.seq_len", &v), MCPP_OK);
     CHECK(v.version == MCPP_VALUE_VERSION && v.type == MCPP_TYPE_INT);
-    v.version = 0;
     CHECK_INT_EQ(mcpp_receipt_get_field(r, mcpp_schema_field_id("lane.pattern"), &v), MCPP_OK);
     CHECK(v.version == MCPP_VALUE_VERSION && v.type == MCPP_TYPE_STRING);
     const mcpp_receipt *one[1] = {r};

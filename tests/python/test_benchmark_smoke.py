@@ -31,3 +31,12 @@ def test_bench_scale_runs_every_step_and_prints_the_slopes(tmp_path):
         assert f"| {step} | 200 |" in out.stdout and f"| {step} | " in out.stdout.split("log-log slope")[1]
     assert "lanes 200, listed_adjacent 800" in out.stdout  # 4 listed per lane, not 199
     assert "| wall | " in out.stdout and "json.load s (same file, same run)" in out.stdout
+
+
+def test_bench_to_pandas_runs_every_variant():
+    out = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "python" / "bench_to_pandas.py"), "--count", "72", "--repeat", "1"],
+        capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "| to_pandas(columns=[]) |" in out.stdout and "72 x 4 |" in out.stdout
+    assert "| to_pandas() (every column) |" in out.stdout and "columns=[] / one column:" in out.stdout

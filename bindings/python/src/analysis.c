@@ -324,9 +324,11 @@ PyObject *mcpp_py_lane_key(PyObject *module, PyObject *args)
     const mcpp_receipt *r = mcpp_py_receipt_get(st, robj);
     if (!r)
         return NULL;
-    const mcpp_policy *policy;
-    mcpp_policy *owned;
-    if (mcpp_py_policy_resolve(st, policy_obj, &policy, &owned) < 0)
+    /* None is the library's built-in default (NULL), not a new default policy
+     * per call: making one cost ~100 us, 90% of to_pandas() on 2,000 receipts */
+    const mcpp_policy *policy = NULL;
+    mcpp_policy *owned = NULL;
+    if (policy_obj != Py_None && mcpp_py_policy_resolve(st, policy_obj, &policy, &owned) < 0)
         return NULL;
     char *key = NULL;
     int rc = mcpp_lane_key(&key, policy, r);
