@@ -26,9 +26,11 @@ quick=0
 if [ "$quick" = 1 ]; then
     ingest_n=5000 compare_sizes=1000,10000 compare_py=10000 lua_n=20000
     py_n=5000 store_sizes=10000 store_py=5000 dist_n=20000 scale_sizes=1000,10000 scale_check=--quick
+    strict_sizes=250,500 pandas_n=2000
 else
     ingest_n=100000 compare_sizes=1000,10000,100000,1000000 compare_py=100000 lua_n=200000
     py_n=100000 store_sizes=20000 store_py=20000 dist_n=100000 scale_sizes=1000,10000,100000 scale_check=
+    strict_sizes=250,500,1000,4000 pandas_n=20000
 fi
 
 echo "== building the benchmarks in $build"
@@ -63,6 +65,7 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 run ingest "$build/benchmarks/ingest/bench_ingest" --count "$ingest_n"
 run compare+frontier+gate benchmarks/compare/run.sh "$build" "$compare_sizes" "$compare_py"
 run lua-rules "$build/benchmarks/lua/bench_policy_rules" policy examples/receipts "$lua_n"
+run strict-frontier "$build/benchmarks/lua/bench_strict_frontier" policy --sizes "$strict_sizes"
 run kernels-cpu "$build/benchmarks/kernels/mcpp-bench-kernels-cpu"
 if [ -x "$build/benchmarks/kernels/mcpp-bench-kernels-gpu" ] && command -v nvidia-smi >/dev/null &&
     nvidia-smi >/dev/null 2>&1; then
@@ -75,6 +78,7 @@ if [ -x "$venv/bin/python" ]; then
     mkdir -p "$corpus"
     run python-load_dir+frontier "$venv/bin/python" benchmarks/python/bench_frontier.py \
         --count "$py_n" --dir "$corpus/python-$py_n"
+    run python-to_pandas "$venv/bin/python" benchmarks/python/bench_to_pandas.py --count "$pandas_n"
     PYTHON="$repo/$venv/bin/python" run store benchmarks/store/run.sh "$build" "$store_sizes" "$store_py"
     run distributed "$venv/bin/python" benchmarks/distributed/bench_distributed.py --count "$dist_n"
     run scale "$venv/bin/python" benchmarks/scale/bench_scale.py --sizes "$scale_sizes" $scale_check
