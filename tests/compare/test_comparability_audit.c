@@ -247,7 +247,7 @@ TEST(the_compile_cache_location_is_recorded_not_compared)
      * ran; its state (compile.cache_state) is what qualifies */
     mcpp_receipt *a = variant(PADDED, "a", "\"compile\": {", "\"compile\": {\"cache\": \"/tmp/inductor-a\", ", NULL, NULL);
     mcpp_receipt *b = variant(RUN2, "b", "\"compile\": {", "\"compile\": {\"cache\": \"/scratch/inductor-b\", ", NULL, NULL);
-    mcpp_value v;
+    mcpp_value v = MCPP_VALUE_INIT;
     CHECK_INT_EQ(mcpp_receipt_get(a, "compile.cache", &v), MCPP_OK);
     CHECK_STR_EQ(v.string, "/tmp/inductor-a");
     expect(a, b, MCPP_VERDICT_COMPARABLE, "cache", MCPP_DIM_MATCH, "same on both sides");

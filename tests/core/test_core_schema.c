@@ -129,7 +129,7 @@ TEST(a_count_beyond_32_bits_is_refused_with_its_path)
 {
     mcpp_receipt *r = NULL;
     CHECK_INT_EQ(mcpp_receipt_load_buffer(&r, NULL, COUNTS, strlen(COUNTS), MCPP_FORMAT_JSON, "t", NULL), MCPP_OK);
-    mcpp_value v;
+    mcpp_value v = MCPP_VALUE_INIT;
     CHECK_INT_EQ(mcpp_receipt_get(r, "run.position.step", &v), MCPP_OK);
     CHECK(v.integer == 2147483647);
     CHECK_INT_EQ(mcpp_receipt_get(r, "run.position.tokens_seen", &v), MCPP_OK);
