@@ -188,7 +188,7 @@ int main(int argc, char **argv)
     /* neighbouring sizes, then the whole range (the last size the old strict ran at) */
     for (size_t k = 0; k < n_sizes; k++) {
         size_t a = k + 1 < n_sizes ? k : 0, b = k + 1 < n_sizes ? k + 1 : n_sizes - 1, pb = b;
-        if (a == b) break;
+        if (a == b || (k + 1 == n_sizes && n_sizes < 3)) break; /* two sizes: one slope */
         while (pb > a && t_pair[pb] < 0) pb--;
         char label[40], pair_text[32] = "-";
         snprintf(label, sizeof label, "%zu -> %zu%s", sizes[a], sizes[b], k + 1 < n_sizes ? "" : " (all)");
