@@ -3,7 +3,7 @@
 # mcpp_receipts (apt only; Python packages go into a virtualenv in test.sh).
 # Idempotent: does nothing when everything is present.
 set -euo pipefail
-PACKAGES=(build-essential cmake pkg-config libcjson-dev libyaml-dev libsqlite3-dev sqlite3 liblua5.4-dev lua5.4
+PACKAGES=(build-essential cmake pkg-config libcjson-dev libyaml-dev libsqlite3-dev sqlite3 libzstd-dev liblua5.4-dev lua5.4
           libopenblas-dev python3-venv python3-dev libbenchmark-dev
           clang libclang-rt-14-dev # clang + its libFuzzer runtime: tests/fuzz (scripts/fuzz.sh)
           chromium python3-pil python3-yaml python3-lxml # headless Chromium renders HTML to PNG (tests/python, tests/report);

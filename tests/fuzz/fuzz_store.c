@@ -17,7 +17,9 @@
  *               as a forger would, so the edit reaches the value checks)
  *
  * repeated; kinds 4 and 5 take the rest of the input. The image checksum is
- * recomputed with the library's private hash (util/hash.h).
+ * recomputed with the library's private hash (util/hash.h). Images are stored
+ * compressed (schema 6): an edit unpacks the image, changes it and packs it
+ * again (store_images.h); a whole replacement stores the input as it is.
  */
 #include <sqlite3.h>
 #include <stdint.h>
@@ -29,6 +31,7 @@
 #include "mcpp_receipts.h"
 #include "util/hash.h"
 
+#include "../store/store_images.h"
 #include "../store/store_oracle.h"
 
 #define IMAGE_HEADER 40
@@ -150,16 +153,30 @@ static size_t apply_edit(sqlite3 *h, const uint8_t *data, size_t size)
         if (v && len && (bytes = malloc(len))) memcpy(bytes, v, len);
     }
     sqlite3_finalize(st);
-    if (bytes) {
+    if (bytes && c->blob) { /* the image itself, as the reader sees it (stored compressed) */
+        size_t raw_len = 0;
+        unsigned char *raw = test_image_unpack(work_db, bytes, len, &raw_len);
+        free(bytes);
+        bytes = raw;
+        len = raw_len;
+    }
+    if (bytes && len) {
         size_t at = ((size_t)data[2] | (size_t)data[3] << 8) % len;
         bytes[at] = data[4];
         if (c->blob && len > IMAGE_HEADER && at >= IMAGE_HEADER) { /* a forger's valid checksum */
             uint64_t sum = mcpp_checksum_blob(bytes + IMAGE_HEADER, len - IMAGE_HEADER, MCPP_FNV_OFFSET);
             memcpy(bytes + IMAGE_CHECKSUM_AT, &sum, sizeof sum);
         }
-        put(h, c, rowid, bytes, len, 0, 0);
-        free(bytes);
+        if (c->blob) {
+            size_t packed_len = 0;
+            unsigned char *packed = test_image_pack(work_db, bytes, len, &packed_len);
+            put(h, c, rowid, packed, packed_len, 0, 0);
+            free(packed);
+        } else {
+            put(h, c, rowid, bytes, len, 0, 0);
+        }
     }
+    free(bytes);
     return 5;
 }
 

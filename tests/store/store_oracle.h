@@ -13,7 +13,6 @@
 #ifndef MCPP_TEST_STORE_ORACLE_H
 #define MCPP_TEST_STORE_ORACLE_H
 
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,26 +58,28 @@ static char *oracle_query_text(mcpp_store *s)
     return all;
 }
 
-/* The same from the bodies alone, read with SQLite in the query's order. */
+/* The same from the bodies alone, in the query's order: export reads only
+ * the bodies (unpacked, never an image) and writes them one per line. */
 static char *oracle_body_text(const char *path)
 {
-    sqlite3 *db = NULL;
-    sqlite3_stmt *st = NULL;
-    char *all = NULL;
+    mcpp_store *s = NULL;
+    char *lines = NULL, *all = NULL;
     size_t used = 0, cap = 0;
-    oracle_append(&all, &used, &cap, "", 0);
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, "SELECT body FROM receipts ORDER BY created_at, id", -1, &st, NULL) != SQLITE_OK) {
-        sqlite3_close(db);
-        free(all);
+    if (mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY) != MCPP_OK ||
+        mcpp_store_export(&lines, s, NULL, "jsonl") != MCPP_OK) {
+        mcpp_store_close(s);
         return NULL;
     }
-    while (all && sqlite3_step(st) == SQLITE_ROW) {
+    mcpp_store_close(s);
+    oracle_append(&all, &used, &cap, "", 0);
+    for (char *line = lines, *next; all && *line; line = next) {
+        char *end = strchr(line, '\n');
+        next = end ? end + 1 : line + strlen(line);
         mcpp_receipt *r = NULL;
         char *json = NULL;
         size_t len = 0;
-        if (mcpp_receipt_load_buffer(&r, NULL, (const char *)sqlite3_column_text(st, 0),
-                                     (size_t)sqlite3_column_bytes(st, 0), MCPP_FORMAT_JSON, "body", NULL) != MCPP_OK) {
+        if (mcpp_receipt_load_buffer(&r, NULL, line, (size_t)(next - line), MCPP_FORMAT_JSON, "body", NULL) !=
+            MCPP_OK) {
             free(all);
             all = NULL;
             break;
@@ -88,8 +89,7 @@ static char *oracle_body_text(const char *path)
         mcpp_free(json);
         mcpp_receipt_free(r);
     }
-    sqlite3_finalize(st);
-    sqlite3_close(db);
+    mcpp_free(lines);
     return all;
 }
 

@@ -9,7 +9,6 @@
  *    receipts both add): nothing is lost and neither fails.
  */
 #include <signal.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,38 +76,45 @@ static void read_acks(int fd, iteration_result *res)
     if (f) fclose(f);
 }
 
-/* Reads this iteration's rows with SQLite directly and loads each body. */
+/* Reads this iteration's rows from the stored bodies (export reads the
+ * bodies only, decompressing them: store_codec.c) and loads each. */
 static void inspect(int iter, iteration_result *res)
 {
-    sqlite3 *sdb = NULL;
-    sqlite3_stmt *st = NULL;
-    char like[32];
-    snprintf(like, sizeof like, "k%03d-%%", iter);
-    sqlite3_open_v2(db, &sdb, SQLITE_OPEN_READONLY, NULL);
-    if (sqlite3_prepare_v2(sdb, "SELECT id, body FROM receipts WHERE id LIKE ?1", -1, &st, NULL) != SQLITE_OK) {
+    mcpp_store *s = NULL;
+    char *text = NULL, prefix[32];
+    snprintf(prefix, sizeof prefix, "k%03d-", iter);
+    if (mcpp_store_open(&s, db, MCPP_STORE_READ_ONLY) != MCPP_OK ||
+        mcpp_store_export(&text, s, NULL, "jsonl") != MCPP_OK) {
+        printf("# inspect %d: %s\n", iter, mcpp_error_last()->message);
         res->intact_bad++;
-        sqlite3_close(sdb);
+        mcpp_store_close(s);
         return;
     }
-    sqlite3_bind_text(st, 1, like, -1, SQLITE_STATIC);
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        int it = 0, batch = 0, k = 0;
-        const char *id = (const char *)sqlite3_column_text(st, 0);
-        const char *body = (const char *)sqlite3_column_text(st, 1);
+    for (char *line = text, *next; *line; line = next) {
+        char *end = strchr(line, '\n');
+        next = end ? end + 1 : line + strlen(line);
         mcpp_receipt *r = NULL;
-        mcpp_value v = MCPP_VALUE_INIT;
-        if (sscanf(id, "k%d-%d-%d", &it, &batch, &k) != 3 || batch >= 4096 ||
-            mcpp_receipt_load_buffer(&r, NULL, body, strlen(body), MCPP_FORMAT_JSON, id, NULL) != MCPP_OK ||
-            mcpp_receipt_get(r, "metrics.tokens_per_s", &v) != MCPP_OK || v.number != value_of(batch, k)) {
+        if (mcpp_receipt_load_buffer(&r, NULL, line, (size_t)(next - line), MCPP_FORMAT_JSON, "export", NULL) !=
+            MCPP_OK) {
             res->intact_bad++;
-        } else {
-            res->present[batch]++;
-            if (batch > res->max_batch) res->max_batch = batch;
+            continue;
+        }
+        int it = 0, batch = 0, k = 0;
+        mcpp_value v = MCPP_VALUE_INIT;
+        const char *id = mcpp_receipt_id(r);
+        if (strncmp(id, prefix, strlen(prefix)) == 0) {
+            if (sscanf(id, "k%d-%d-%d", &it, &batch, &k) != 3 || batch >= 4096 ||
+                mcpp_receipt_get(r, "metrics.tokens_per_s", &v) != MCPP_OK || v.number != value_of(batch, k)) {
+                res->intact_bad++;
+            } else {
+                res->present[batch]++;
+                if (batch > res->max_batch) res->max_batch = batch;
+            }
         }
         mcpp_receipt_free(r);
     }
-    sqlite3_finalize(st);
-    sqlite3_close(sdb);
+    mcpp_free(text);
+    mcpp_store_close(s);
 }
 
 TEST(sigkill_at_random_moments_loses_no_returned_add_and_leaves_nothing_partial)

@@ -20,6 +20,7 @@
 #include "mcpp_receipts.h"
 #include "receipt/image.h"
 #include "store_fixture.h"
+#include "store_images.h"
 #include "util/hash.h"
 
 #define RUNS 40
@@ -140,16 +141,16 @@ TEST(damaged_truncated_garbage_and_foreign_images_fall_back_to_the_body)
     check_loads_the_same("damaged.db");
 }
 
-/* The stored image of `id`, malloc'ed, its bytes in *len. */
+/* The stored image of `id` (unpacked: store_images.h), malloc'ed, its bytes in *len. */
 static unsigned char *stored_image(sqlite3 *db, const char *id, size_t *len)
 {
     sqlite3_stmt *st = NULL;
     sqlite3_prepare_v2(db, "SELECT image FROM receipts WHERE id = ?1", -1, &st, NULL);
     sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
     if (sqlite3_step(st) != SQLITE_ROW) abort();
-    *len = (size_t)sqlite3_column_bytes(st, 0);
-    unsigned char *img = malloc(*len);
-    memcpy(img, sqlite3_column_blob(st, 0), *len);
+    unsigned char *img = test_image_unpack(sqlite3_db_filename(db, "main"), sqlite3_column_blob(st, 0),
+                                           (size_t)sqlite3_column_bytes(st, 0), len);
+    if (!img) abort();
     sqlite3_finalize(st);
     return img;
 }
@@ -166,12 +167,13 @@ TEST(adding_the_same_receipts_again_rewrites_images_of_another_build)
     /* (|| makes text of blobs; the casts keep them blobs, as the store writes them) */
     run_sql(path, "UPDATE receipts SET image = CAST(substr(image, 1, 8) || X'0000000000000000' || substr(image, 17)"
                   " AS BLOB) WHERE id = 'image-000002'");
-    run_sql(path, "UPDATE receipts SET image = CAST(substr(image, 1, 199) || X'5A' || substr(image, 201) AS BLOB)"
+    /* byte 30: inside the compressed frame (after the 20-byte head of store_codec.c) */
+    run_sql(path, "UPDATE receipts SET image = CAST(substr(image, 1, 29) || X'5A' || substr(image, 31) AS BLOB)"
                   " WHERE id = 'image-000003'");
     static const char *const CURRENT = "SELECT count(*) FROM receipts WHERE substr(image, 1, 16) ="
                                        " (SELECT substr(image, 1, 16) FROM receipts WHERE id = 'image-000000')";
     static const char *const FLIPPED = "SELECT count(*) FROM receipts WHERE id = 'image-000003'"
-                                       " AND substr(image, 200, 1) = X'5A'";
+                                       " AND substr(image, 30, 1) = X'5A'";
     CHECK_INT_EQ(sql_count(path, CURRENT), RUNS - 2);
     CHECK_INT_EQ(sql_count(path, FLIPPED), 1);
     make_store("refresh.db"); /* the same receipts again: all unchanged */
@@ -190,11 +192,14 @@ static void forge(sqlite3 *db, const char *id, size_t at, size_t n, unsigned cha
     for (size_t k = at; k < at + n && k < len; k++) img[k] = fill;
     uint64_t sum = mcpp_checksum_blob(img + HEADER, len - HEADER, MCPP_FNV_OFFSET);
     memcpy(img + CHECKSUM_AT, &sum, sizeof sum);
+    size_t packed_len = 0;
+    unsigned char *packed = test_image_pack(sqlite3_db_filename(db, "main"), img, len, &packed_len);
     sqlite3_prepare_v2(db, "UPDATE receipts SET image = ?2 WHERE id = ?1", -1, &st, NULL);
     sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-    sqlite3_bind_blob(st, 2, img, (int)len, SQLITE_TRANSIENT);
+    sqlite3_bind_blob(st, 2, packed, (int)packed_len, SQLITE_TRANSIENT);
     sqlite3_step(st);
     sqlite3_finalize(st);
+    free(packed);
     free(img);
 }
 

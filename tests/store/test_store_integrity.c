@@ -18,6 +18,7 @@
 
 #include "../test_util.h"
 #include "mcpp_receipts.h"
+#include "store_images.h"
 #include "receipt/image.h"
 #include "receipt/receipt_internal.h"
 #include "store_fixture.h"
@@ -71,11 +72,8 @@ static unsigned char *stored_image(const char *path, const char *id, size_t *len
     sqlite3_open(path, &db);
     sqlite3_prepare_v2(db, "SELECT image FROM receipts WHERE id = ?1", -1, &st, NULL);
     sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) == SQLITE_ROW) {
-        *len = (size_t)sqlite3_column_bytes(st, 0);
-        copy = malloc(*len);
-        memcpy(copy, sqlite3_column_blob(st, 0), *len);
-    }
+    if (sqlite3_step(st) == SQLITE_ROW) /* unpacked: store_images.h */
+        copy = test_image_unpack(path, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0), len);
     sqlite3_finalize(st);
     sqlite3_close(db);
     if (!copy) abort();
@@ -87,12 +85,15 @@ static void put_image(const char *path, const char *id, unsigned char *img, size
 {
     uint64_t sum = mcpp_checksum_blob(img + HEADER, len - HEADER, MCPP_FNV_OFFSET);
     memcpy(img + CHECKSUM_AT, &sum, sizeof sum);
+    size_t packed_len = 0;
+    unsigned char *packed = test_image_pack(path, img, len, &packed_len); /* as the store keeps it */
     sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;
     sqlite3_open(path, &db);
     sqlite3_prepare_v2(db, "UPDATE receipts SET image = ?2 WHERE id = ?1", -1, &st, NULL);
     sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-    sqlite3_bind_blob(st, 2, img, (int)len, SQLITE_TRANSIENT);
+    sqlite3_bind_blob(st, 2, packed, (int)packed_len, SQLITE_TRANSIENT);
+    free(packed);
     if (sqlite3_step(st) != SQLITE_DONE) abort();
     sqlite3_finalize(st);
     sqlite3_close(db);

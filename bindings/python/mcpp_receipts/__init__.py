@@ -267,7 +267,16 @@ def gate(baselines: Iterable[Receipt] | PathLike, candidates: Iterable[Receipt] 
     # Skipped inputs go into the C report itself, so every format lists them
     # as the CLI's --skip-invalid does (to_dict()["skipped"], text, markdown).
     skipped = [(str(getattr(e, "path", None) or "") or None, str(e)) for e in fb + fc]
-    data = _parse(_core._gate(b, c, policy, "j", skipped, h))
+    # As for frontier: the report of 10^5 candidates is millions of objects
+    # that live on, and the collector's passes over them grew with their
+    # number (the gate's slope over 10^3..10^5 went 1.12 -> see benchmarks/README.md).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        data = _parse(_core._gate(b, c, policy, "j", skipped, h))
+    finally:
+        if collecting:
+            gc.enable()
     result = GateReport(data, lambda f: _core._gate(b, c, policy, f, skipped, h)[0])
     result.errors = tuple(fb + fc)
     return result

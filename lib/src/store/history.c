@@ -68,17 +68,20 @@ static int load_runs(history_lane *lane, mcpp_store *s, sqlite3_stmt *st, const 
         if (stored_metric && strcmp(stored_metric, metric) == 0) {
             has = sqlite3_column_type(st, 4) != SQLITE_NULL;
             value = sqlite3_column_double(st, 4);
-        } else {
-            rc = value_from_body(&value, &has, s, (const char *)sqlite3_column_text(st, 5),
-                                 (size_t)sqlite3_column_bytes(st, 5), metric);
         }
+        char *body = NULL; /* read only when the columns do not say what is asked */
+        size_t body_len = 0;
+        int need_body = !(stored_metric && strcmp(stored_metric, metric) == 0) ||
+                        (!lane->metric_name && strcmp(metric, "primary") == 0);
+        if (need_body) rc = mcpp_store_column_body(s, st, 5, &body, &body_len);
+        if (!rc && !(stored_metric && strcmp(stored_metric, metric) == 0))
+            rc = value_from_body(&value, &has, s, body, body_len, metric);
         if (!rc && has && value > 0) {
             rc = push_run(lane, (const char *)sqlite3_column_text(st, 0), sqlite3_column_text(st, 1),
                           sqlite3_column_text(st, 2), value);
-            if (!rc && !lane->metric_name && strcmp(metric, "primary") == 0)
-                rc = name_primary(lane, s, (const char *)sqlite3_column_text(st, 5),
-                                  (size_t)sqlite3_column_bytes(st, 5));
+            if (!rc && !lane->metric_name && strcmp(metric, "primary") == 0) rc = name_primary(lane, s, body, body_len);
         }
+        free(body);
         if (!rc && !lane->label) lane->label = mcpp_strdup((const char *)sqlite3_column_text(st, 6), NULL);
     }
     if (!rc && step != SQLITE_DONE) rc = mcpp_store_sqlite_error(s, step, "reading the lane's runs");

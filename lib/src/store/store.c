@@ -157,6 +157,8 @@ void mcpp_store_close(mcpp_store *store)
 {
     if (!store) return;
     sqlite3_close(store->db);
+    mcpp_store_codec_forget(store);
+    mcpp_store_zctx_free(store->zctx);
     free(store->path);
     free(store);
 }

@@ -38,7 +38,22 @@ static char *lane_label(const mcpp_receipt *r)
     return label;
 }
 
-int mcpp_store_row_fill(mcpp_store_row *row, const mcpp_receipt *r, const char *metric)
+/* The body and image packed (store_codec.c); the plain image is dropped. */
+static int pack_row(mcpp_store_row *row, const mcpp_store_codec *codec, mcpp_store_zctx *z)
+{
+    int rc = mcpp_store_pack_body(codec, z, row->body, row->body_len, &row->packed_body, &row->packed_body_len);
+    if (rc || !row->image) return rc;
+    unsigned char *packed = NULL;
+    size_t len = 0;
+    if ((rc = mcpp_store_pack_image(codec, z, row->image, row->image_len, &packed, &len))) return rc;
+    free(row->image);
+    row->image = packed;
+    row->image_len = len;
+    return MCPP_OK;
+}
+
+int mcpp_store_row_fill(mcpp_store_row *row, const mcpp_receipt *r, const char *metric, const mcpp_store_codec *codec,
+                        mcpp_store_zctx *z)
 {
     memset(row, 0, sizeof *row);
     row->id = mcpp_receipt_id(r);
@@ -55,6 +70,7 @@ int mcpp_store_row_fill(mcpp_store_row *row, const mcpp_receipt *r, const char *
     /* no image (a pointer outside the arena): the row loads from its body */
     if (!rc && mcpp_receipt_image_write(&row->image, &row->image_len, r) == MCPP_ENOMEM) rc = MCPP_ENOMEM;
     if (!rc && metric) row->has_value = mcpp_metric_value(&row->value, metric, r) == 1;
+    if (!rc && z) rc = pack_row(row, codec, z);
     if (rc) mcpp_store_row_clear(row);
     return rc;
 }
@@ -65,6 +81,7 @@ void mcpp_store_row_clear(mcpp_store_row *row)
     mcpp_free(row->lane_key);
     free(row->lane_label);
     free(row->image);
+    free(row->packed_body);
     memset(row, 0, sizeof *row);
 }
 
@@ -78,16 +95,17 @@ static void bind_text_or_null(sqlite3_stmt *st, int index, const char *text)
     else sqlite3_bind_null(st, index);
 }
 
-/* Whether a statement keyed by ?1 = id yields a row; *body (borrowed until
- * the next reset) gets column 0. */
-static int lookup(int *found, const char **body, mcpp_store *s, sqlite3_stmt *st, const char *id)
+/* Whether a statement keyed by ?1 = id yields a row; *body (malloc'ed text)
+ * gets column 0. */
+static int lookup(int *found, char **body, mcpp_store *s, sqlite3_stmt *st, const char *id)
 {
     sqlite3_reset(st);
     sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
     int step = sqlite3_step(st);
     if (step != SQLITE_ROW && step != SQLITE_DONE) return mcpp_store_sqlite_error(s, step, "adding");
     *found = step == SQLITE_ROW;
-    if (body) *body = *found ? (const char *)sqlite3_column_text(st, 0) : NULL;
+    size_t len = 0;
+    if (body && *found) return mcpp_store_column_body(s, st, 0, body, &len);
     return MCPP_OK;
 }
 
@@ -122,7 +140,8 @@ static int insert_row(mcpp_store *s, add_statements *a, const mcpp_store_row *ro
     bind_text_or_null(st, 9, row->metric);
     if (row->has_value) sqlite3_bind_double(st, 10, row->value);
     else sqlite3_bind_null(st, 10);
-    sqlite3_bind_text(st, 11, row->body, (int)row->body_len, SQLITE_STATIC);
+    if (row->packed_body) sqlite3_bind_blob(st, 11, row->packed_body, (int)row->packed_body_len, SQLITE_STATIC);
+    else sqlite3_bind_text(st, 11, row->body, (int)row->body_len, SQLITE_STATIC);
     if (row->image) sqlite3_bind_blob(st, 12, row->image, (int)row->image_len, SQLITE_STATIC);
     else sqlite3_bind_null(st, 12);
     int step = sqlite3_step(st);
@@ -133,11 +152,13 @@ static int insert_row(mcpp_store *s, add_statements *a, const mcpp_store_row *ro
     }
     /* Nothing inserted: the id is taken or has a tombstone. */
     int found = 0;
-    const char *stored = NULL;
+    char *stored = NULL;
     int rc = lookup(&found, &stored, s, a->existing, row->id);
     if (rc) return rc;
     if (found) {
-        if (stored && strcmp(stored, row->body) == 0) {
+        int same = strcmp(stored, row->body) == 0;
+        free(stored);
+        if (same) {
             res->unchanged++;
             return refresh_image(s, a->refresh_image, row);
         }
@@ -199,11 +220,12 @@ static int add_all(mcpp_store *s, const mcpp_receipt *const *receipts, size_t n,
     mcpp_policy *policy = NULL;
     add_state a = {s, {NULL, NULL, NULL, NULL}, receipts, malloc((n ? n : 1) * sizeof *a.added), res};
     int rc = a.added ? mcpp_policy_default(&policy) : mcpp_error_nomem();
+    if (!rc) rc = mcpp_store_codec_prepare_add(s, receipts, n);
     if (!rc) rc = prepare_all(&a.statements, s);
     mcpp_store_summaries_job job;
     if (!rc) rc = mcpp_store_summaries_start(&job, s, mcpp_policy_or_default(NULL), receipts, n);
     else memset(&job, 0, sizeof job);
-    if (!rc) rc = mcpp_store_rows_each(receipts, n, mcpp_policy_gate(policy)->metric, insert_each, &a);
+    if (!rc) rc = mcpp_store_rows_each(receipts, n, mcpp_policy_gate(policy)->metric, s->codec, insert_each, &a);
     sqlite3_finalize(a.statements.insert);
     sqlite3_finalize(a.statements.existing);
     sqlite3_finalize(a.statements.tombstone);
@@ -224,9 +246,13 @@ int mcpp_store_add(mcpp_store_add_result *out, mcpp_store *store, const mcpp_rec
     if (rc) return rc;
     if ((rc = add_all(store, receipts, n, &res))) {
         mcpp_store_rollback(store);
+        mcpp_store_codec_forget(store); /* a dictionary this add made is gone */
         return rc;
     }
-    if ((rc = mcpp_store_commit(store))) return rc;
+    if ((rc = mcpp_store_commit(store))) {
+        mcpp_store_codec_forget(store);
+        return rc;
+    }
     if (out) *out = res;
     return MCPP_OK;
 }

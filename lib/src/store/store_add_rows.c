@@ -23,6 +23,7 @@ typedef struct fill_range {
     mcpp_store_row *rows;                /* rows[i - first]       */
     size_t first, from, to;              /* receipts [from, to)   */
     const char *metric;
+    const mcpp_store_codec *codec;
     int rc; /* non-zero: receipt failed_at did not fill (rows before it did) */
     size_t failed_at;
 } fill_range;
@@ -40,13 +41,20 @@ static void *fill(void *arg)
 {
     fill_range *f = arg;
     f->rc = MCPP_OK;
+    mcpp_store_zctx *z = mcpp_store_zctx_new();
+    if (!z) {
+        f->rc = MCPP_ENOMEM;
+        f->failed_at = f->from;
+        return NULL;
+    }
     for (size_t i = f->from; i < f->to; i++) {
-        if ((f->rc = mcpp_store_row_fill(&f->rows[i - f->first], f->receipts[i], f->metric))) {
+        if ((f->rc = mcpp_store_row_fill(&f->rows[i - f->first], f->receipts[i], f->metric, f->codec, z))) {
             f->failed_at = i;
             for (size_t k = f->from; k < i; k++) mcpp_store_row_clear(&f->rows[k - f->first]);
             break;
         }
     }
+    mcpp_store_zctx_free(z);
     return NULL;
 }
 
@@ -65,7 +73,8 @@ static size_t worker_count(size_t n)
 
 /* Starts filling receipts [first, first + n) into c (on the caller's thread
  * when a thread cannot be started). */
-static void chunk_start(chunk *c, const mcpp_receipt *const *receipts, size_t first, size_t n, const char *metric)
+static void chunk_start(chunk *c, const mcpp_receipt *const *receipts, size_t first, size_t n, const char *metric,
+                        const mcpp_store_codec *codec)
 {
     c->first = first;
     c->n = n;
@@ -73,7 +82,7 @@ static void chunk_start(chunk *c, const mcpp_receipt *const *receipts, size_t fi
     for (size_t w = 0; w < c->n_ranges; w++) {
         fill_range *f = &c->ranges[w];
         *f = (fill_range){receipts, c->rows, first, first + n * w / c->n_ranges, first + n * (w + 1) / c->n_ranges,
-                          metric, MCPP_OK, 0};
+                          metric, codec, MCPP_OK, 0};
         /* a few rows are filled here: a thread would cost more than they do */
         c->started[w] = n >= ROWS_PER_WORKER_MIN && pthread_create(&c->threads[w], NULL, fill, f) == 0;
         if (!c->started[w]) fill(f);
@@ -111,13 +120,15 @@ static int chunk_wait(chunk *c)
     chunk_drop(c);
     const fill_range *f = &c->ranges[failed];
     mcpp_store_row again;
-    int rc = mcpp_store_row_fill(&again, f->receipts[f->failed_at], f->metric);
+    mcpp_store_zctx *z = mcpp_store_zctx_new();
+    int rc = z ? mcpp_store_row_fill(&again, f->receipts[f->failed_at], f->metric, f->codec, z) : mcpp_error_nomem();
+    mcpp_store_zctx_free(z);
     if (!rc) mcpp_store_row_clear(&again);
     return rc ? rc : f->rc;
 }
 
 int mcpp_store_rows_each(const mcpp_receipt *const *receipts, size_t n, const char *metric,
-                         int (*each)(void *ctx, const mcpp_store_row *row, size_t index), void *ctx)
+                         const mcpp_store_codec *codec, int (*each)(void *ctx, const mcpp_store_row *row, size_t index), void *ctx)
 {
     chunk *c[2] = {calloc(1, sizeof(chunk)), calloc(1, sizeof(chunk))};
     if (!c[0] || !c[1]) {
@@ -126,11 +137,11 @@ int mcpp_store_rows_each(const mcpp_receipt *const *receipts, size_t n, const ch
         return mcpp_error_nomem();
     }
     int rc = MCPP_OK, k = 0;
-    if (n) chunk_start(c[0], receipts, 0, n < CHUNK_ROWS ? n : CHUNK_ROWS, metric);
+    if (n) chunk_start(c[0], receipts, 0, n < CHUNK_ROWS ? n : CHUNK_ROWS, metric, codec);
     for (size_t first = 0; first < n && !rc; k ^= 1) {
         if ((rc = chunk_wait(c[k]))) break;
         size_t next = first + c[k]->n;
-        if (next < n) chunk_start(c[k ^ 1], receipts, next, n - next < CHUNK_ROWS ? n - next : CHUNK_ROWS, metric);
+        if (next < n) chunk_start(c[k ^ 1], receipts, next, n - next < CHUNK_ROWS ? n - next : CHUNK_ROWS, metric, codec);
         for (size_t i = 0; !rc && i < c[k]->n; i++) rc = each(ctx, &c[k]->rows[i], first + i);
         chunk_drop(c[k]);
         if (rc && next < n) {

@@ -165,7 +165,17 @@ static int image_matches(checker *c, const void *blob, size_t len, const char *i
     }
     mcpp_receipt *img = NULL;
     char why[160];
-    int rc = mcpp_receipt_image_read(&img, blob, len, c->s->path, why, sizeof why);
+    unsigned char *unpacked = NULL;
+    int rc = MCPP_OK;
+    if (mcpp_store_image_is_packed(blob, len)) {
+        if (!c->s->zctx && !(c->s->zctx = mcpp_store_zctx_new())) return 0;
+        /* the codec was read when the check began: a dictionary it lacks is missing */
+        rc = mcpp_store_unpack_image(c->s->codec, c->s->zctx, blob, len, &unpacked, &len, why, sizeof why);
+        if (rc == MCPP_EUNSUPPORTED) rc = MCPP_EINVALID;
+        blob = unpacked;
+    }
+    if (!rc) rc = mcpp_receipt_image_read(&img, blob, len, c->s->path, why, sizeof why);
+    free(unpacked);
     if (rc == MCPP_EUNSUPPORTED) {
         c->foreign++;
         return 0;
@@ -230,18 +240,21 @@ static int check_row(checker *c, sqlite3_stmt *st)
 {
     sqlite3_int64 rowid = sqlite3_column_int64(st, 0);
     const char *id = column_text(st, 1);
-    const char *body = column_text(st, 2);
+    char *body = NULL;
+    size_t body_len = 0;
     mcpp_receipt *r = NULL;
-    if (!id || !body ||
-        mcpp_receipt_load_buffer(&r, NULL, body, (size_t)sqlite3_column_bytes(st, 2), MCPP_FORMAT_JSON, c->s->path,
-                                 NULL) != MCPP_OK) {
+    int got = id ? mcpp_store_column_body(c->s, st, 2, &body, &body_len) : MCPP_EINVALID;
+    if (got == MCPP_ENOMEM) return got;
+    if (got || mcpp_receipt_load_buffer(&r, NULL, body, body_len, MCPP_FORMAT_JSON, c->s->path, NULL) != MCPP_OK) {
+        free(body);
         problem(c, "body", id);
         mcpp_sb_puts(c->report, "no longer loads: ");
-        mcpp_sb_terminal(c->report, body ? mcpp_error_last()->message : "it is missing");
+        mcpp_sb_terminal(c->report, id ? mcpp_error_last()->message : "its id is missing");
         mcpp_sb_putc(c->report, '\n');
         mcpp_error_clear();
         return MCPP_OK;
     }
+    free(body);
     if (strcmp(mcpp_receipt_id(r), id) != 0) {
         problem(c, "body", id);
         mcpp_sb_puts(c->report, "it holds receipt '");
@@ -251,7 +264,7 @@ static int check_row(checker *c, sqlite3_stmt *st)
         return MCPP_OK;
     }
     mcpp_store_row want;
-    int rc = mcpp_store_row_fill(&want, r, c->metric);
+    int rc = mcpp_store_row_fill(&want, r, c->metric, NULL, NULL); /* unpacked: compared, not stored */
     if (!rc) {
         int ok = columns_match(c, st, id, &want);
         const void *blob = sqlite3_column_type(st, 3) == SQLITE_BLOB ? sqlite3_column_blob(st, 3) : NULL;
@@ -296,10 +309,14 @@ static int repair_rows(checker *c)
         if (sqlite3_step(get) != SQLITE_ROW) continue;
         mcpp_receipt *r = NULL;
         mcpp_store_row w;
-        const char *body = column_text(get, 0);
-        rc = mcpp_receipt_load_buffer(&r, NULL, body, (size_t)sqlite3_column_bytes(get, 0), MCPP_FORMAT_JSON,
-                                      c->s->path, NULL);
-        if (!rc) rc = mcpp_store_row_fill(&w, r, c->metric); /* borrows r's strings: freed after the update */
+        char *body = NULL;
+        size_t body_len = 0;
+        if (!c->s->zctx && !(c->s->zctx = mcpp_store_zctx_new())) rc = mcpp_error_nomem();
+        if (!rc) rc = mcpp_store_column_body(c->s, get, 0, &body, &body_len);
+        if (!rc) rc = mcpp_receipt_load_buffer(&r, NULL, body, body_len, MCPP_FORMAT_JSON, c->s->path, NULL);
+        free(body);
+        /* borrows r's strings: freed after the update; the image packed as an add packs it */
+        if (!rc) rc = mcpp_store_row_fill(&w, r, c->metric, c->s->codec, c->s->zctx);
         if (rc) {
             mcpp_receipt_free(r);
             break;
@@ -345,6 +362,8 @@ static int run_checks(checker *c)
 {
     int rc = integrity(c);
     if (rc || c->problems) return rc;
+    if ((rc = mcpp_store_codec_refresh(c->s)) || (rc = mcpp_store_codec_check(c->report, &c->problems, c->s)))
+        return rc;
     if ((rc = check_rows(c))) return rc;
     return mcpp_store_summaries_check(c->report, &c->problems, c->s);
 }
@@ -394,6 +413,8 @@ int mcpp_store_repair(char **out, mcpp_store *store)
     }
     rc = integrity(&c);
     int damaged_file = !rc && c.problems;
+    if (!rc && !damaged_file) rc = mcpp_store_codec_refresh(store);
+    if (!rc && !damaged_file) rc = mcpp_store_codec_check(c.report, &c.problems, store);
     if (!rc && !damaged_file) rc = check_rows(&c);
     if (!rc && !damaged_file) rc = mcpp_store_summaries_check(c.report, &c.problems, store);
     if (!rc && !damaged_file) rc = repair_rows(&c);

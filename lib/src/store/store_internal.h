@@ -12,13 +12,52 @@
 #include "mcpp_receipts/frontier.h"
 #include "mcpp_receipts/store.h"
 
+typedef struct mcpp_store_codec mcpp_store_codec;
+typedef struct mcpp_store_zctx mcpp_store_zctx;
+
 struct mcpp_store {
     sqlite3 *db;
     char *path;
     int version;
     int read_only;
     atomic_size_t images_refused; /* damaged or forged images read from their bodies instead */
+    mcpp_store_codec *codec;      /* the compression dictionaries read so far (store_codec.c) */
+    mcpp_store_zctx *zctx;        /* compression contexts of the caller's thread */
 };
+
+/*
+ * Compressed bodies and images (store_codec.c, schema version 6). The codec
+ * holds the store's dictionaries: _refresh reads those added since (no-op on
+ * an older store opened read-only), _forget drops them (after a rollback:
+ * a dictionary of the undone add is gone), _prepare_add makes new ones from
+ * an add's receipts when the store has none (inside the add's transaction).
+ * A zctx holds one thread's zstd contexts; pack/unpack may run on any thread
+ * with the codec read-only. Packed blobs are malloc'ed; unpacked bytes end in
+ * a NUL. Unpacking a damaged blob is MCPP_EINVALID with `why` filled and no
+ * error set.
+ */
+int mcpp_store_codec_refresh(mcpp_store *s);
+void mcpp_store_codec_forget(mcpp_store *s);
+int mcpp_store_codec_prepare_add(mcpp_store *s, const mcpp_receipt *const *receipts, size_t n);
+mcpp_store_zctx *mcpp_store_zctx_new(void);
+void mcpp_store_zctx_free(mcpp_store_zctx *z);
+int mcpp_store_pack_body(const mcpp_store_codec *c, mcpp_store_zctx *z, const char *text, size_t len,
+                         unsigned char **out, size_t *out_len);
+int mcpp_store_pack_image(const mcpp_store_codec *c, mcpp_store_zctx *z, const unsigned char *image, size_t len,
+                          unsigned char **out, size_t *out_len);
+int mcpp_store_body_is_packed(const void *blob, size_t len);
+int mcpp_store_image_is_packed(const void *blob, size_t len);
+int mcpp_store_unpack_body(const mcpp_store_codec *c, mcpp_store_zctx *z, const void *blob, size_t len, char **out,
+                           size_t *out_len, char *why, size_t why_len);
+int mcpp_store_unpack_image(const mcpp_store_codec *c, mcpp_store_zctx *z, const void *blob, size_t len,
+                            unsigned char **out, size_t *out_len, char *why, size_t why_len);
+/* The body in column `col` as JSON text (malloc'ed, NUL-terminated), whether
+ * stored as text (before version 6) or packed; MCPP_EINVALID naming the
+ * store when it is missing or does not decompress. */
+int mcpp_store_column_body(mcpp_store *s, sqlite3_stmt *st, int col, char **out, size_t *out_len);
+/* `store check`: one line per damaged dictionary, counted in *problems. */
+struct mcpp_strbuf;
+int mcpp_store_codec_check(struct mcpp_strbuf *report, size_t *problems, const mcpp_store *s);
 
 /*
  * Maps a failed SQLite call to the thread's last error and returns the mcpp
@@ -50,7 +89,6 @@ int mcpp_store_migrate(mcpp_store *s);
 
 /* Hands a buffer's text to the caller as *out (mcpp_free), "" when empty;
  * MCPP_ENOMEM (and the buffer freed) when it failed to grow. */
-struct mcpp_strbuf;
 int mcpp_store_take_text(char **out, struct mcpp_strbuf *b);
 
 /* The column to select after id and body for the loaders: "image" from
@@ -75,13 +113,19 @@ typedef struct mcpp_store_row {
     const char *metric;
     int has_value;
     double value;
-    unsigned char *image; /* receipt/image.h, malloc; NULL: none */
+    unsigned char *image; /* receipt/image.h, packed (store_codec.c), malloc; NULL: none */
     size_t image_len;
+    unsigned char *packed_body; /* the body packed, malloc; NULL: stored as text */
+    size_t packed_body_len;
 } mcpp_store_row;
 
 /* Fills `row` for `r` (strings borrowed from r except those marked); `metric`
- * is the default gate metric path. Free with mcpp_store_row_clear. */
-int mcpp_store_row_fill(mcpp_store_row *row, const mcpp_receipt *r, const char *metric);
+ * is the default gate metric path. With a zctx the body and image are
+ * packed with the codec's dictionaries (the body's text is kept too, for the
+ * identity check); without, stored as before version 6. Free with
+ * mcpp_store_row_clear. */
+int mcpp_store_row_fill(mcpp_store_row *row, const mcpp_receipt *r, const char *metric, const mcpp_store_codec *codec,
+                        mcpp_store_zctx *z);
 void mcpp_store_row_clear(mcpp_store_row *row);
 
 /*
@@ -90,7 +134,7 @@ void mcpp_store_row_clear(mcpp_store_row *row);
  * non-zero status of a fill or of `each` and returns it.
  */
 int mcpp_store_rows_each(const mcpp_receipt *const *receipts, size_t n, const char *metric,
-                         int (*each)(void *ctx, const mcpp_store_row *row, size_t index), void *ctx);
+                         const mcpp_store_codec *codec, int (*each)(void *ctx, const mcpp_store_row *row, size_t index), void *ctx);
 
 /*
  * Loads the bodies a prepared statement yields (column 0 = id, 1 = body) into

@@ -12,6 +12,7 @@
  */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,7 @@ typedef struct batch {
     size_t lengths[BATCH_ROWS];
     unsigned char *images[BATCH_ROWS]; /* copied when the row has one; then no body */
     size_t image_lengths[BATCH_ROWS];
+    unsigned char packed[BATCH_ROWS]; /* the body is a packed blob (store_codec.c), not text */
     mcpp_receipt *receipts[BATCH_ROWS];
     char *errors[BATCH_ROWS]; /* message of a body that failed to load */
     size_t n;
@@ -44,26 +46,50 @@ typedef struct batch {
  * or it names another id (the row's body is then parsed). An image of this
  * build that is refused is damaged or forged: it is counted on the store, so
  * the caller can warn (store check names it, store check --repair rewrites it). */
-static mcpp_receipt *from_image(const batch *b, size_t i)
+static mcpp_receipt *from_image(const batch *b, size_t i, mcpp_store_zctx *z)
 {
     mcpp_receipt *r = NULL;
-    int rc = mcpp_receipt_image_read(&r, b->images[i], b->image_lengths[i], b->name, NULL, 0);
+    const unsigned char *image = b->images[i];
+    size_t len = b->image_lengths[i];
+    unsigned char *unpacked = NULL;
+    char why[96];
+    int rc = MCPP_OK;
+    if (mcpp_store_image_is_packed(image, len)) {
+        rc = z ? mcpp_store_unpack_image(b->store->codec, z, image, len, &unpacked, &len, why, sizeof why) : MCPP_ENOMEM;
+        image = unpacked;
+    }
+    if (!rc) rc = mcpp_receipt_image_read(&r, image, len, b->name, NULL, 0);
+    free(unpacked);
     if (rc == MCPP_OK && strcmp(mcpp_receipt_id(r), b->ids[i]) == 0) return r;
     mcpp_receipt_free(r);
-    if (rc != MCPP_EUNSUPPORTED) atomic_fetch_add(&b->store->images_refused, 1);
+    if (rc != MCPP_EUNSUPPORTED && rc != MCPP_ENOMEM) atomic_fetch_add(&b->store->images_refused, 1);
     return NULL;
 }
 
-static void decode_range(void *ctx, size_t from, size_t to)
+static void decode_rows(batch *b, size_t from, size_t to, mcpp_store_zctx *z)
 {
-    batch *b = ctx;
     for (size_t i = from; i < to; i++) {
         if (b->images[i]) {
-            b->receipts[i] = from_image(b, i); /* NULL: its body is read on the caller's thread */
+            b->receipts[i] = from_image(b, i, z); /* NULL: its body is read on the caller's thread */
             continue;
         }
-        int rc = mcpp_receipt_load_buffer(&b->receipts[i], NULL, b->bodies[i], b->lengths[i], MCPP_FORMAT_JSON,
-                                          b->name, NULL);
+        const char *text = b->bodies[i];
+        size_t len = b->lengths[i];
+        char *unpacked = NULL, why[96];
+        if (b->packed[i]) {
+            int rc = z ? mcpp_store_unpack_body(b->store->codec, z, text, len, &unpacked, &len, why, sizeof why)
+                       : MCPP_ENOMEM;
+            if (rc == MCPP_EUNSUPPORTED || rc == MCPP_ENOMEM) continue; /* read again on the caller's thread */
+            if (rc) {
+                char message[160];
+                snprintf(message, sizeof message, "the stored body %s", why);
+                b->errors[i] = strdup(message);
+                continue;
+            }
+            text = unpacked;
+        }
+        int rc = mcpp_receipt_load_buffer(&b->receipts[i], NULL, text, len, MCPP_FORMAT_JSON, b->name, NULL);
+        free(unpacked);
         if (rc) b->errors[i] = strdup(mcpp_error_last()->message);
         else if (strcmp(mcpp_receipt_id(b->receipts[i]), b->ids[i]) != 0)
             b->errors[i] = strdup("its id does not match the stored id");
@@ -73,11 +99,13 @@ static void decode_range(void *ctx, size_t from, size_t to)
 /* Decodes chunks of the batch until none is left to take. */
 static void decode_unclaimed(batch *b)
 {
+    mcpp_store_zctx *z = mcpp_store_zctx_new(); /* NULL: packed rows are left to the caller's thread */
     for (;;) {
         size_t from = atomic_fetch_add(&b->next_unclaimed, CLAIM_ROWS);
-        if (from >= b->n) return;
-        decode_range(b, from, from + CLAIM_ROWS < b->n ? from + CLAIM_ROWS : b->n);
+        if (from >= b->n) break;
+        decode_rows(b, from, from + CLAIM_ROWS < b->n ? from + CLAIM_ROWS : b->n, z);
     }
+    mcpp_store_zctx_free(z);
 }
 
 /* One decoding thread: the range only counts the threads, rows are claimed. */
@@ -128,10 +156,12 @@ static int copy_row(batch *b, sqlite3_stmt *stmt)
     b->images[i] = NULL;
     b->receipts[i] = NULL;
     b->lengths[i] = b->image_lengths[i] = 0;
+    b->packed[i] = 0;
     if (!(b->ids[i] = strdup(id ? id : ""))) return mcpp_error_nomem();
     int has_image = sqlite3_column_count(stmt) > 2 && sqlite3_column_type(stmt, 2) == SQLITE_BLOB;
+    b->packed[i] = !has_image && sqlite3_column_type(stmt, 1) == SQLITE_BLOB;
     int rc = has_image ? copy_column((void **)&b->images[i], &b->image_lengths[i], stmt, 2, 0)
-                       : copy_column((void **)&b->bodies[i], &b->lengths[i], stmt, 1, 1);
+                       : copy_column((void **)&b->bodies[i], &b->lengths[i], stmt, 1, !b->packed[i]);
     if (rc) {
         free(b->ids[i]);
         return rc;
@@ -140,14 +170,16 @@ static int copy_row(batch *b, sqlite3_stmt *stmt)
     return MCPP_OK;
 }
 
-/* The rows whose image was not accepted: their bodies, read by id and parsed
- * here (rare: a store written by another build, a damaged image). */
+/* The rows whose image was not accepted, or whose packed body the workers
+ * could not read (a dictionary newer than the codec): their bodies, read by
+ * id and parsed here (rare: a store written by another build, a damaged
+ * image). */
 static int parse_bodies_of_refused_images(batch *b, mcpp_store *s)
 {
     sqlite3_stmt *st = NULL;
     int rc = MCPP_OK;
     for (size_t i = 0; !rc && i < b->n; i++) {
-        if (!b->images[i] || b->receipts[i]) continue;
+        if (b->receipts[i] || b->errors[i]) continue;
         if (!st && (rc = mcpp_store_prepare(&st, s, "SELECT id, body FROM receipts WHERE id = ?1", "reading a body")))
             break;
         sqlite3_reset(st);
@@ -160,8 +192,15 @@ static int parse_bodies_of_refused_images(batch *b, mcpp_store *s)
             break;
         }
         free(b->images[i]);
+        free(b->bodies[i]);
         b->images[i] = NULL;
-        if (!(rc = copy_column((void **)&b->bodies[i], &b->lengths[i], st, 1, 1))) decode_range(b, i, i + 1);
+        b->bodies[i] = NULL;
+        b->packed[i] = 0;
+        if (!(rc = mcpp_store_column_body(s, st, 1, &b->bodies[i], &b->lengths[i]))) decode_rows(b, i, i + 1, NULL);
+        else if (rc == MCPP_EINVALID) { /* a damaged body: reported with the others, in row order */
+            b->errors[i] = strdup(mcpp_error_last()->message);
+            rc = b->errors[i] ? MCPP_OK : mcpp_error_nomem();
+        }
     }
     sqlite3_finalize(st);
     return rc;
@@ -217,7 +256,7 @@ int mcpp_store_load_rows_each(mcpp_store *s, sqlite3_stmt *stmt, mcpp_store_rece
     }
     b[0]->name = b[1]->name = s->path;
     b[0]->store = b[1]->store = s;
-    int rc = MCPP_OK, step = SQLITE_DONE, k = 0;
+    int rc = mcpp_store_codec_refresh(s), step = SQLITE_DONE, k = 0; /* read-only while workers decode */
     while (!rc && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
         rc = copy_row(b[k], stmt);
         if (!rc && b[k]->n == BATCH_ROWS) {

@@ -1,0 +1,436 @@
+/*
+ * store_codec.c — compressed bodies and images (schema version 6), the only
+ * code that includes zstd.
+ *
+ * A row was ~6.2 KB (canonical body 2.6 KB, image 2.8 KB, lane key 0.6 KB):
+ * the add wrote each byte twice (WAL, then checkpoint) and a query read it
+ * back. Receipts of one store are small and alike, which is what zstd's
+ * dictionaries are for: each store keeps its own in `store_dicts`, made from
+ * the canonical bodies (and the images) of receipts of its first add, used
+ * as raw content (no training: a receipt of the same suite is mostly a copy
+ * of a sample). The body compresses to about a tenth, the image as well, and
+ * both decompress in well under a microsecond.
+ *
+ * Blobs (a text body or an image with the plain magic is stored as before
+ * and read as before, so rows written before version 6 need no rewrite):
+ *
+ *   body:  "MCZB" | dictionary id (u32 LE; 0 = none) | zstd frame
+ *   image: "MCPPIMGZ" | the image's fingerprint (its bytes 8..16) | dictionary
+ *          id (u32 LE) | zstd frame of the whole image
+ *
+ * The image blob starts with the 16 bytes the add compares to decide whether
+ * a stored image is another build's (store_add.c), so that rule holds as is.
+ * Frames carry their content size and zstd's checksum: a damaged body is
+ * refused ("does not decompress"), never read as another receipt. A
+ * dictionary is stored with a checksum; one that fails it makes the rows
+ * that use it fail to read, which `store check` reports. Dictionaries are
+ * never changed or deleted once committed; ids only grow.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "util/error_internal.h"
+#include "util/hash.h"
+#include "util/strbuf.h"
+#include "receipt/image.h"
+#include "store/store_internal.h"
+
+#define BODY_MAGIC "MCZB"
+#define IMAGE_MAGIC "MCPPIMGZ"
+#define BODY_HEAD 8   /* magic, dictionary id */
+#define IMAGE_HEAD 20 /* magic, fingerprint, dictionary id */
+/* zstd level 1: at these sizes the dictionary does nearly all the work
+ * (level 3 saved ~10% more bytes at twice the time), and compressing runs on
+ * the add's fill threads. */
+#define LEVEL 1
+#define DICT_SAMPLES 16                    /* receipts a dictionary is made from */
+#define DICT_MAX_BYTES (112 * 1024)        /* of samples in one dictionary */
+#define UNPACKED_MAX ((size_t)256 << 20)   /* a frame claiming more is damaged */
+
+enum { KIND_BODY, KIND_IMAGE, N_KINDS };
+static const char *const KIND_NAMES[N_KINDS] = {"body", "image"};
+
+typedef struct codec_dict {
+    uint32_t id;
+    int kind;
+    size_t samples;
+    int damaged; /* its checksum failed: rows using it do not read */
+    ZSTD_DDict *d;
+    ZSTD_CDict *c; /* only for the newest of its kind */
+} codec_dict;
+
+struct mcpp_store_codec {
+    codec_dict *dicts;
+    size_t n, cap;
+    uint32_t last_id;       /* the highest id read */
+    long newest[N_KINDS];   /* index in dicts of the newest of each kind; -1: none */
+};
+
+struct mcpp_store_zctx {
+    ZSTD_CCtx *c;
+    ZSTD_DCtx *d;
+};
+
+mcpp_store_zctx *mcpp_store_zctx_new(void) { return calloc(1, sizeof(mcpp_store_zctx)); }
+
+void mcpp_store_zctx_free(mcpp_store_zctx *z)
+{
+    if (!z) return;
+    ZSTD_freeCCtx(z->c);
+    ZSTD_freeDCtx(z->d);
+    free(z);
+}
+
+void mcpp_store_codec_forget(mcpp_store *s)
+{
+    mcpp_store_codec *c = s->codec;
+    if (!c) return;
+    for (size_t i = 0; i < c->n; i++) {
+        ZSTD_freeDDict(c->dicts[i].d);
+        ZSTD_freeCDict(c->dicts[i].c);
+    }
+    free(c->dicts);
+    free(c);
+    s->codec = NULL;
+}
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint32_t get_u32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static const codec_dict *find_dict(const mcpp_store_codec *c, uint32_t id)
+{
+    size_t lo = 0, hi = c ? c->n : 0; /* ids ascend */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->dicts[mid].id == id) return &c->dicts[mid];
+        if (c->dicts[mid].id < id) lo = mid + 1;
+        else hi = mid;
+    }
+    return NULL;
+}
+
+/* One row of store_dicts into the codec (the statement is on it). */
+static int load_dict(mcpp_store_codec *c, sqlite3_stmt *st)
+{
+    if (c->n == c->cap) {
+        size_t nc = c->cap ? 2 * c->cap : 4;
+        codec_dict *nd = realloc(c->dicts, nc * sizeof *nd);
+        MCPP_CHECK_ALLOC(nd);
+        c->dicts = nd;
+        c->cap = nc;
+    }
+    codec_dict *d = &c->dicts[c->n];
+    memset(d, 0, sizeof *d);
+    d->id = (uint32_t)sqlite3_column_int64(st, 0);
+    const char *kind = (const char *)sqlite3_column_text(st, 1);
+    d->kind = kind && strcmp(kind, "image") == 0 ? KIND_IMAGE : KIND_BODY;
+    d->samples = (size_t)sqlite3_column_int64(st, 2);
+    const void *bytes = sqlite3_column_blob(st, 4);
+    size_t len = (size_t)sqlite3_column_bytes(st, 4);
+    uint64_t sum = (uint64_t)sqlite3_column_int64(st, 3);
+    d->damaged = !bytes || mcpp_checksum_blob(bytes, len, MCPP_FNV_OFFSET) != sum;
+    if (!d->damaged) {
+        /* raw content: neither samples start with zstd's dictionary magic
+         * ('{' and "MCPPIMG1"), and the checksum passed */
+        d->d = ZSTD_createDDict(bytes, len);
+        d->c = ZSTD_createCDict(bytes, len, LEVEL);
+        if (!d->d || !d->c) {
+            ZSTD_freeDDict(d->d);
+            ZSTD_freeCDict(d->c);
+            return mcpp_error_nomem();
+        }
+    }
+    if (d->id > c->last_id) c->last_id = d->id;
+    c->n++;
+    if (!d->damaged) {
+        long *newest = &c->newest[d->kind];
+        if (*newest >= 0) { /* only the newest compresses */
+            ZSTD_freeCDict(c->dicts[*newest].c);
+            c->dicts[*newest].c = NULL;
+        }
+        *newest = (long)(c->n - 1);
+    }
+    return MCPP_OK;
+}
+
+/* 1 when the file has the dictionaries' table (version 6 on). */
+static int has_dict_table(mcpp_store *s)
+{
+    sqlite3_stmt *st = NULL;
+    int found = sqlite3_prepare_v2(s->db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'store_dicts'",
+                                   -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    return found;
+}
+
+int mcpp_store_codec_refresh(mcpp_store *s)
+{
+    /* an older store opened read-only has text bodies and plain images */
+    if (s->version < 6 && !s->codec && !has_dict_table(s)) return MCPP_OK;
+    if (!s->codec) {
+        if (!(s->codec = calloc(1, sizeof *s->codec))) return mcpp_error_nomem();
+        s->codec->newest[KIND_BODY] = s->codec->newest[KIND_IMAGE] = -1;
+    }
+    sqlite3_stmt *st = NULL;
+    int rc = mcpp_store_prepare(&st, s, "SELECT id, kind, samples, checksum, dict FROM store_dicts WHERE id > ?1 ORDER BY id",
+                                "reading the compression dictionaries");
+    if (rc) return rc;
+    sqlite3_bind_int64(st, 1, s->codec->last_id);
+    int step;
+    while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) rc = load_dict(s->codec, st);
+    if (!rc && step != SQLITE_DONE) rc = mcpp_store_sqlite_error(s, step, "reading the compression dictionaries");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* ---- Making a dictionary (inside an add's transaction) ------------------------------ */
+
+/* Samples of one kind, concatenated: the receipts at evenly spaced places of
+ * the add, the last ones nearest the end (zstd prefers the end of a raw
+ * dictionary). */
+static int sample(mcpp_strbuf *out, size_t *taken, int kind, const mcpp_receipt *const *rs, size_t n)
+{
+    size_t want = n < DICT_SAMPLES ? n : DICT_SAMPLES;
+    *taken = 0;
+    for (size_t k = 0; k < want; k++) {
+        const mcpp_receipt *r = rs[k * n / want];
+        unsigned char *bytes = NULL;
+        size_t len = 0;
+        int rc;
+        if (kind == KIND_BODY) {
+            char *text = NULL;
+            rc = mcpp_receipt_write(&text, &len, r, MCPP_FORMAT_JSON);
+            if (!rc) len = mcpp_store_fold_json(text, len);
+            bytes = (unsigned char *)text;
+        } else {
+            rc = mcpp_receipt_image_write(&bytes, &len, r);
+        }
+        if (rc == MCPP_ENOMEM) return rc;
+        if (!rc && bytes && out->len + len <= DICT_MAX_BYTES) {
+            mcpp_sb_put(out, (const char *)bytes, len);
+            (*taken)++;
+        }
+        if (kind == KIND_BODY) mcpp_free(bytes);
+        else free(bytes);
+    }
+    return out->failed ? mcpp_error_nomem() : MCPP_OK;
+}
+
+static int store_dict(mcpp_store *s, int kind, const mcpp_receipt *const *rs, size_t n)
+{
+    mcpp_strbuf b;
+    mcpp_sb_init_heap(&b, 64 * 1024);
+    size_t taken = 0;
+    int rc = sample(&b, &taken, kind, rs, n);
+    if (rc || taken == 0) {
+        mcpp_sb_free(&b);
+        return rc;
+    }
+    sqlite3_stmt *st = NULL;
+    rc = mcpp_store_prepare(&st, s, "INSERT INTO store_dicts(kind, samples, checksum, dict) VALUES (?1, ?2, ?3, ?4)",
+                            "storing a compression dictionary");
+    if (!rc) {
+        sqlite3_bind_text(st, 1, KIND_NAMES[kind], -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 2, (sqlite3_int64)taken);
+        sqlite3_bind_int64(st, 3, (sqlite3_int64)mcpp_checksum_blob(b.data, b.len, MCPP_FNV_OFFSET));
+        sqlite3_bind_blob(st, 4, b.data, (int)b.len, SQLITE_STATIC);
+        int step = sqlite3_step(st);
+        if (step != SQLITE_DONE) rc = mcpp_store_sqlite_error(s, step, "storing a compression dictionary");
+    }
+    sqlite3_finalize(st);
+    mcpp_sb_free(&b);
+    return rc;
+}
+
+int mcpp_store_codec_prepare_add(mcpp_store *s, const mcpp_receipt *const *rs, size_t n)
+{
+    int rc = mcpp_store_codec_refresh(s);
+    if (rc || !s->codec || n == 0) return rc;
+    /* A new dictionary when there is none, or when the newest was made from
+     * fewer receipts than this add brings (a store begun with one receipt):
+     * at most a few per store, each better sampled. */
+    int added = 0;
+    for (int kind = 0; kind < N_KINDS && !rc; kind++) {
+        long newest = s->codec->newest[kind];
+        size_t have = newest >= 0 ? s->codec->dicts[newest].samples : 0;
+        if (have < DICT_SAMPLES && n > have) {
+            rc = store_dict(s, kind, rs, n);
+            added = 1;
+        }
+    }
+    return rc || !added ? rc : mcpp_store_codec_refresh(s);
+}
+
+/* ---- Packing (any thread) ------------------------------------------------------------- */
+
+static int pack(const mcpp_store_codec *c, int kind, mcpp_store_zctx *z, const void *data, size_t len,
+                unsigned char **out, size_t *out_len, const unsigned char *head, size_t head_len)
+{
+    *out = NULL;
+    *out_len = 0;
+    if (!z->c && !(z->c = ZSTD_createCCtx())) return mcpp_error_nomem();
+    const codec_dict *d = c && c->newest[kind] >= 0 ? &c->dicts[c->newest[kind]] : NULL;
+    size_t cap = head_len + 4 + ZSTD_compressBound(len);
+    unsigned char *buf = malloc(cap);
+    MCPP_CHECK_ALLOC(buf);
+    memcpy(buf, head, head_len);
+    put_u32(buf + head_len, d ? d->id : 0);
+    size_t at = head_len + 4;
+    ZSTD_CCtx_reset(z->c, ZSTD_reset_session_and_parameters);
+    ZSTD_CCtx_setParameter(z->c, ZSTD_c_checksumFlag, 1);
+    ZSTD_CCtx_setParameter(z->c, ZSTD_c_contentSizeFlag, 1);
+    size_t got;
+    if (d && d->c) {
+        ZSTD_CCtx_refCDict(z->c, d->c);
+        got = ZSTD_compress2(z->c, buf + at, cap - at, data, len);
+    } else {
+        ZSTD_CCtx_setParameter(z->c, ZSTD_c_compressionLevel, LEVEL);
+        got = ZSTD_compress2(z->c, buf + at, cap - at, data, len);
+    }
+    if (ZSTD_isError(got)) {
+        free(buf);
+        return mcpp_error_raise(MCPP_EINTERNAL, MCPP_ERROR_KIND_INTERNAL, "compressing a %s: %s", KIND_NAMES[kind],
+                                ZSTD_getErrorName(got));
+    }
+    *out = buf;
+    *out_len = at + got;
+    return MCPP_OK;
+}
+
+int mcpp_store_pack_body(const mcpp_store_codec *c, mcpp_store_zctx *z, const char *text, size_t len,
+                         unsigned char **out, size_t *out_len)
+{
+    return pack(c, KIND_BODY, z, text, len, out, out_len, (const unsigned char *)BODY_MAGIC, 4);
+}
+
+int mcpp_store_pack_image(const mcpp_store_codec *c, mcpp_store_zctx *z, const unsigned char *image, size_t len,
+                          unsigned char **out, size_t *out_len)
+{
+    unsigned char head[16];
+    memcpy(head, IMAGE_MAGIC, 8);
+    memset(head + 8, 0, 8);
+    if (len >= 16) memcpy(head + 8, image + 8, 8); /* the fingerprint, where a plain image has it */
+    return pack(c, KIND_IMAGE, z, image, len, out, out_len, head, 16);
+}
+
+/* ---- Unpacking (any thread) ----------------------------------------------------------- */
+
+int mcpp_store_body_is_packed(const void *blob, size_t len)
+{
+    return blob && len >= BODY_HEAD && memcmp(blob, BODY_MAGIC, 4) == 0;
+}
+
+int mcpp_store_image_is_packed(const void *blob, size_t len)
+{
+    return blob && len >= IMAGE_HEAD && memcmp(blob, IMAGE_MAGIC, 8) == 0;
+}
+
+/* The bytes of a packed blob (head_len bytes before the dictionary id), with
+ * a NUL after them; MCPP_EINVALID with `why` when it does not decompress. */
+static int unpack(const mcpp_store_codec *c, mcpp_store_zctx *z, const unsigned char *blob, size_t len,
+                  size_t head_len, unsigned char **out, size_t *out_len, char *why, size_t why_len)
+{
+    *out = NULL;
+    *out_len = 0;
+    if (len < head_len + 4) {
+        snprintf(why, why_len, "too short");
+        return MCPP_EINVALID;
+    }
+    uint32_t id = get_u32(blob + head_len);
+    const codec_dict *d = id ? find_dict(c, id) : NULL;
+    if (id && !d && (!c || id > c->last_id)) {
+        snprintf(why, why_len, "compression dictionary %u is not read yet", (unsigned)id);
+        return MCPP_EUNSUPPORTED; /* added since the codec was read: refresh it and try again */
+    }
+    if (id && (!d || d->damaged)) {
+        snprintf(why, why_len, d ? "its compression dictionary %u is damaged" : "compression dictionary %u is missing",
+                 (unsigned)id);
+        return MCPP_EINVALID;
+    }
+    const unsigned char *frame = blob + head_len + 4;
+    size_t frame_len = len - head_len - 4;
+    unsigned long long size = ZSTD_getFrameContentSize(frame, frame_len);
+    if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > UNPACKED_MAX) {
+        snprintf(why, why_len, "not a compressed frame");
+        return MCPP_EINVALID;
+    }
+    if (!z->d && !(z->d = ZSTD_createDCtx())) return mcpp_error_nomem();
+    unsigned char *buf = malloc((size_t)size + 1);
+    MCPP_CHECK_ALLOC(buf);
+    size_t got = d ? ZSTD_decompress_usingDDict(z->d, buf, (size_t)size, frame, frame_len, d->d)
+                   : ZSTD_decompressDCtx(z->d, buf, (size_t)size, frame, frame_len);
+    if (ZSTD_isError(got) || got != size) {
+        free(buf);
+        snprintf(why, why_len, "does not decompress (%s)", ZSTD_isError(got) ? ZSTD_getErrorName(got) : "short");
+        return MCPP_EINVALID;
+    }
+    buf[got] = '\0';
+    *out = buf;
+    *out_len = got;
+    return MCPP_OK;
+}
+
+int mcpp_store_unpack_image(const mcpp_store_codec *c, mcpp_store_zctx *z, const void *blob, size_t len,
+                            unsigned char **out, size_t *out_len, char *why, size_t why_len)
+{
+    return unpack(c, z, blob, len, 16, out, out_len, why, why_len);
+}
+
+int mcpp_store_unpack_body(const mcpp_store_codec *c, mcpp_store_zctx *z, const void *blob, size_t len, char **out,
+                           size_t *out_len, char *why, size_t why_len)
+{
+    if (!mcpp_store_body_is_packed(blob, len)) {
+        snprintf(why, why_len, "a blob that is not a compressed body");
+        return MCPP_EINVALID;
+    }
+    return unpack(c, z, blob, len, 4, (unsigned char **)out, out_len, why, why_len);
+}
+
+int mcpp_store_column_body(mcpp_store *s, sqlite3_stmt *st, int col, char **out, size_t *out_len)
+{
+    *out = NULL;
+    *out_len = 0;
+    int type = sqlite3_column_type(st, col);
+    if (type == SQLITE_NULL) return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, s->path, "body", 0, 0, "it is missing");
+    if (type != SQLITE_BLOB) { /* canonical JSON, as before version 6 */
+        const char *text = (const char *)sqlite3_column_text(st, col);
+        size_t len = (size_t)sqlite3_column_bytes(st, col);
+        if (!text) return mcpp_error_nomem();
+        if (!(*out = malloc(len + 1))) return mcpp_error_nomem();
+        memcpy(*out, text, len + 1);
+        *out_len = len;
+        return MCPP_OK;
+    }
+    if (!s->zctx && !(s->zctx = mcpp_store_zctx_new())) return mcpp_error_nomem();
+    char why[160];
+    const void *blob = sqlite3_column_blob(st, col);
+    size_t len = (size_t)sqlite3_column_bytes(st, col);
+    int rc = mcpp_store_unpack_body(s->codec, s->zctx, blob, len, out, out_len, why, sizeof why);
+    if (rc == MCPP_EUNSUPPORTED && !(rc = mcpp_store_codec_refresh(s))) /* a dictionary added since */
+        rc = mcpp_store_unpack_body(s->codec, s->zctx, blob, len, out, out_len, why, sizeof why);
+    if (rc == MCPP_EINVALID || rc == MCPP_EUNSUPPORTED)
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, s->path, "body", 0, 0, "the stored body %s", why);
+    return rc;
+}
+
+int mcpp_store_codec_check(mcpp_strbuf *report, size_t *problems, const mcpp_store *s)
+{
+    const mcpp_store_codec *c = s->codec;
+    for (size_t i = 0; c && i < c->n; i++) {
+        if (!c->dicts[i].damaged) continue;
+        mcpp_sb_printf(report, "dictionary %u (%s): damaged (checksum); the rows compressed with it do not read\n",
+                       (unsigned)c->dicts[i].id, KIND_NAMES[c->dicts[i].kind]);
+        (*problems)++;
+    }
+    return MCPP_OK;
+}
