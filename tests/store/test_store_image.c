@@ -279,6 +279,91 @@ TEST(many_rows_across_batches_come_back_complete_equal_and_in_order)
     free(want);
 }
 
+/* Sets row `id` to what a library before schema 6 wrote: its body as text
+ * (the canonical JSON export gives) and its image plain (`plain_image`) or
+ * absent. */
+static void make_row_legacy(const char *path, const char *id, int plain_image)
+{
+    mcpp_store *s = NULL;
+    char *lines = NULL, where[64];
+    snprintf(where, sizeof where, "id=%s", id);
+    mcpp_store_query q = {NULL, where, NULL, NULL, 0, 0};
+    if (mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY) != MCPP_OK || mcpp_store_export(&lines, s, &q, "jsonl") != MCPP_OK)
+        abort();
+    mcpp_store_close(s);
+    size_t body_len = strcspn(lines, "\n");
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    sqlite3_open(path, &db);
+    size_t raw_len = 0;
+    unsigned char *raw = plain_image ? stored_image(db, id, &raw_len) : NULL;
+    sqlite3_prepare_v2(db, "UPDATE receipts SET body = ?2, image = ?3 WHERE id = ?1", -1, &st, NULL);
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, lines, (int)body_len, SQLITE_STATIC);
+    if (raw) sqlite3_bind_blob(st, 3, raw, (int)raw_len, SQLITE_STATIC);
+    else sqlite3_bind_null(st, 3);
+    if (sqlite3_step(st) != SQLITE_DONE) abort();
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    free(raw);
+    mcpp_free(lines);
+}
+
+/* Schema 6 compresses bodies and images; rows written before keep a text
+ * body and a plain image (or none), and a store holding both kinds reads,
+ * checks, exports and takes the same receipts again as one. */
+TEST(rows_from_before_compression_read_check_and_add_as_before)
+{
+    make_store("legacy.db");
+    const char *path = db_path("legacy.db");
+    CHECK_INT_EQ(sql_count(path, "SELECT count(*) FROM receipts WHERE typeof(body) = 'blob'"), RUNS);
+    CHECK_INT_EQ(sql_count(path, "SELECT count(*) FROM store_dicts"), 2); /* one for bodies, one for images */
+    make_row_legacy(path, "image-000004", 1);
+    make_row_legacy(path, "image-000005", 0);
+    CHECK_INT_EQ(sql_count(path, "SELECT count(*) FROM receipts WHERE typeof(body) = 'text'"), 2);
+    CHECK_INT_EQ(sql_count(path, "SELECT count(*) FROM receipts WHERE substr(image, 1, 8) = CAST('MCPPIMG1' AS BLOB)"),
+                 1);
+    check_loads_the_same("legacy.db");
+    mcpp_store *s = NULL;
+    char *report = NULL, *all = NULL;
+    CHECK_INT_EQ(mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_check(&report, s), MCPP_OK);
+    if (report) CHECK_STR_EQ(report, "ok\n");
+    mcpp_free(report);
+    CHECK_INT_EQ(mcpp_store_export(&all, s, NULL, "json"), MCPP_OK);
+    if (all) CHECK_CONTAINS(all, "\"image-000005\"");
+    mcpp_free(all);
+    CHECK_INT_EQ((long long)mcpp_store_images_refused(s), 0);
+    mcpp_store_close(s);
+    make_store("legacy.db"); /* the same receipts again: unchanged, the missing image written packed */
+    CHECK_INT_EQ(sql_count(path, "SELECT count(*) FROM receipts"), RUNS);
+    CHECK_INT_EQ(sql_count(path, "SELECT count(*) FROM receipts WHERE image IS NULL"), 0);
+    CHECK_INT_EQ(sql_count(path, "SELECT count(*) FROM receipts WHERE typeof(body) = 'text'"), 2);
+    check_loads_the_same("legacy.db");
+}
+
+/* The dictionaries are part of every compressed body's truth: one damaged is
+ * reported by check (and by any read of a body that needs it), never read
+ * silently. */
+TEST(a_damaged_dictionary_is_reported_by_check)
+{
+    make_store("dict.db");
+    const char *path = db_path("dict.db");
+    run_sql(path, "UPDATE store_dicts SET dict = CAST(substr(dict, 1, 99) || X'5A' || substr(dict, 101) AS BLOB)"
+                  " WHERE kind = 'body'");
+    mcpp_store *s = NULL;
+    char *report = NULL, *all = NULL;
+    CHECK_INT_EQ(mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_check(&report, s), MCPP_EINVALID);
+    if (report) CHECK_CONTAINS(report, "dictionary 1 (body): damaged");
+    if (report) CHECK_CONTAINS(report, "body image-000000: no longer loads");
+    mcpp_free(report);
+    CHECK_INT_EQ(mcpp_store_export(&all, s, NULL, "jsonl"), MCPP_EINVALID);
+    CHECK_CONTAINS(mcpp_error_last()->message, "dictionary 1 is damaged");
+    mcpp_free(all);
+    mcpp_store_close(s);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/mcpp-store-image-XXXXXX");
@@ -289,6 +374,8 @@ int main(void)
     RUN(adding_the_same_receipts_again_rewrites_images_of_another_build);
     RUN(forged_images_with_a_valid_checksum_never_crash_the_loader);
     RUN(many_rows_across_batches_come_back_complete_equal_and_in_order);
+    RUN(rows_from_before_compression_read_check_and_add_as_before);
+    RUN(a_damaged_dictionary_is_reported_by_check);
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);
