@@ -56,6 +56,7 @@ CONTAINED = {
     }),
     "<yaml.h>": (("io/yaml_read.c",), {}),
     "<sqlite3.h>": (("store/",), {}),
+    "<zstd.h>": (("store/store_codec.c",), {}),
     "<lua.h>": (("policy/lua/",), {}),
 }
 

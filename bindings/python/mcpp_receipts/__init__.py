@@ -267,9 +267,9 @@ def gate(baselines: Iterable[Receipt] | PathLike, candidates: Iterable[Receipt] 
     # Skipped inputs go into the C report itself, so every format lists them
     # as the CLI's --skip-invalid does (to_dict()["skipped"], text, markdown).
     skipped = [(str(getattr(e, "path", None) or "") or None, str(e)) for e in fb + fc]
-    # As for frontier: the report of 10^5 candidates is millions of objects
-    # that live on, and the collector's passes over them grew with their
-    # number (the gate's slope over 10^3..10^5 went 1.12 -> see benchmarks/README.md).
+    # As for frontier: the report of 10^5 candidates is millions of new
+    # objects that all live on, and the collector's full passes over them
+    # while it is parsed made the gate superlinear (benchmarks/scale).
     collecting = gc.isenabled()
     gc.disable()
     try:
