@@ -32,6 +32,7 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "util/alloc.h"
 #include "util/error_internal.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
@@ -122,13 +123,7 @@ static const codec_dict *find_dict(const mcpp_store_codec *c, uint32_t id)
 /* One row of store_dicts into the codec (the statement is on it). */
 static int load_dict(mcpp_store_codec *c, sqlite3_stmt *st)
 {
-    if (c->n == c->cap) {
-        size_t nc = c->cap ? 2 * c->cap : 4;
-        codec_dict *nd = realloc(c->dicts, nc * sizeof *nd);
-        MCPP_CHECK_ALLOC(nd);
-        c->dicts = nd;
-        c->cap = nc;
-    }
+    MCPP_CHECK_ARRAY(c->dicts, c->cap, c->n + 1, MCPP_ARRAY_MAX_ITEMS);
     codec_dict *d = &c->dicts[c->n];
     memset(d, 0, sizeof *d);
     d->id = (uint32_t)sqlite3_column_int64(st, 0);
