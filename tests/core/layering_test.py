@@ -32,11 +32,7 @@ LAYERS = ["util", "receipt", "io", "policy", "analysis", "import", "store", "ren
 LAYER_LINE = " → ".join("`%s`" % m for m in LAYERS)
 
 # (file under lib/src, module it reaches above its own layer): why it is allowed.
-EXCEPTIONS = {
-    ("receipt/bind.c", "io"): "error positions come from io's JSON scanner and YAML marks",
-    ("receipt/builder.c", "io"): "the builder checks strings with io's UTF-8 prescan",
-    ("receipt/pack.c", "io"): "the derived id hashes the canonical JSON io writes",
-}
+EXCEPTIONS = {}
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/[^"]+"', re.M)
 
@@ -46,10 +42,11 @@ INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/[^"]+"', re.M)
 # stops including it is only noted (whoever cleans up need not edit this list
 # in the same change), a new one fails.
 CONTAINED = {
-    '"receipt/receipt_internal.h"': (("receipt/", "io/"), {
-        "render/receipt_text.c": "list-valued fields read from the canonical JSON",
-    }),
-    "<cjson/cJSON.h>": (("io/", "receipt/receipt_internal.h", "import/import_internal.h"), {
+    '"receipt/layout.h"': (("receipt/", "io/"), {}),
+    '"receipt/schema.h"': (("receipt/", "io/"), {}),
+    '"receipt/load_ctx.h"': (("receipt/", "io/"), {}),
+    '"receipt/cjson_inline.h"': (("receipt/", "io/"), {}),
+    "<cjson/cJSON.h>": (("io/", "receipt/", "import/import_internal.h"), {
         "analysis/lane_summary_io.c": "parses serialized lane summaries",
         "analysis/policy_test_file.c": "reads policy case files",
         "render/receipt_text.c": "reads list-valued fields from the canonical JSON",
@@ -204,8 +201,13 @@ def self_test():
         if len(bad) != 1 or "receipt/x.c includes a private header of render/" not in bad[0]:
             print("FAIL: the planted back-edge receipt -> render was not reported:", bad)
             return 1
-        if not any("does not list the allowed back-edge" in p
-                   for p in check_document(os.path.join(tmp, "docs", "ARCHITECTURE.md"))):
+        EXCEPTIONS[("receipt/x.c", "render")] = "planted" # the list is empty today
+        try:
+            missed = not any("does not list the allowed back-edge" in p
+                             for p in check_document(os.path.join(tmp, "docs", "ARCHITECTURE.md")))
+        finally:
+            del EXCEPTIONS[("receipt/x.c", "render")]
+        if missed:
             print("FAIL: a document without the exceptions was accepted")
             return 1
         os.makedirs(os.path.join(tmp, "lib", "src", "analysis"))

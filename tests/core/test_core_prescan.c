@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "receipt/receipt_internal.h"
+#include "receipt/load_ctx.h"
 #include "test_util.h"
 
 /* ---- the reference: the rules one byte at a time ------------------------------------ */

@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "receipt/receipt_internal.h"
+#include "receipt/schema.h"
+#include "receipt/load_ctx.h"
 #include "test_util.h"
 
 TEST(generated_index_agrees_with_a_scan_for_every_key)

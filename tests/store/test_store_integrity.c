@@ -20,7 +20,7 @@
 #include "mcpp_receipts.h"
 #include "store_images.h"
 #include "receipt/image.h"
-#include "receipt/receipt_internal.h"
+#include "receipt/schema.h"
 #include "store_fixture.h"
 #include "util/hash.h"
 

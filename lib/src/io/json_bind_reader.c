@@ -24,6 +24,7 @@
 
 #include "util/c_locale.h"
 #include "io/json_bind_reader.h"
+#include "receipt/schema.h"
 
 typedef struct jreader {
     const char *p, *end;

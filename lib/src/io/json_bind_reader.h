@@ -5,7 +5,9 @@
 #ifndef MCPP_IO_JSON_BIND_READER_H
 #define MCPP_IO_JSON_BIND_READER_H
 
-#include "receipt/receipt_internal.h"
+#include <cjson/cJSON.h>
+
+#include "receipt/load_ctx.h"
 
 /* Free-form values are parsed by cJSON into trees the staging struct borrows;
  * at most one per OBJECT / METRICS / ARTIFACTS field (a second is a duplicate). */

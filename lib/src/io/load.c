@@ -9,11 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <cjson/cJSON.h>
 
 #include "util/error_internal.h"
 #include "util/struct_version.h"
 #include "io/json_bind_reader.h"
-#include "receipt/receipt_internal.h"
+#include "io/io_internal.h"
 
 static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -133,6 +134,12 @@ static int validate_pack(mcpp_receipt **out, mcpp_load_ctx *ctx, mcpp_receipt *s
 
 /* Binds the tree into a staging receipt, validates it and packs it into *out.
  * Returns 0 or a status code (problems in report). */
+/* The binder's YAML locator (mcpp_load_ctx.yaml_position): io owns the marks. */
+static void yaml_position(const void *marks, const cJSON *node, int want_key, int *line, int *column)
+{
+    mcpp_yaml_marks_find(marks, node, want_key, line, column);
+}
+
 static int bind_validate_pack(mcpp_receipt **out, cJSON *root, const mcpp_yaml_marks *marks,
                               const char *buf, size_t len, mcpp_format format, const char *name,
                               const mcpp_limits *lim, mcpp_report *report)
@@ -141,6 +148,7 @@ static int bind_validate_pack(mcpp_receipt **out, cJSON *root, const mcpp_yaml_m
     init_ctx(&ctx, buf, len, format, name, lim, report);
     ctx.root = root;
     ctx.marks = marks;
+    ctx.yaml_position = yaml_position;
     mcpp_receipt staging;
     memset(&staging, 0, sizeof staging);
     if (mcpp_schema1_upgrade(&ctx, root) != 0)

@@ -18,7 +18,8 @@
 #include <unistd.h>
 
 #include "util/error_internal.h"
-#include "receipt/receipt_internal.h"
+#include "receipt/canonical_json.h"
+#include "io/io_internal.h"
 
 int mcpp_receipt_write(char **out, size_t *out_len, const mcpp_receipt *receipt,
                        mcpp_format format)

@@ -10,7 +10,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "receipt/receipt_internal.h"
+#include "receipt/canonical_json.h"
+#include "io/io_internal.h"
+#include "receipt/schema.h"
 
 static void indent(mcpp_strbuf *sb, int level)
 {

@@ -18,10 +18,11 @@
 #include <string.h>
 
 #include <yaml.h>
+#include <cjson/cJSON.h>
 
 #include "util/alloc.h"
 #include "util/c_locale.h"
-#include "receipt/receipt_internal.h"
+#include "io/io_internal.h"
 
 typedef struct mark {
     const cJSON *node;

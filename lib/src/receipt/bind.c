@@ -12,7 +12,10 @@
 #include <string.h>
 
 #include "util/c_locale.h"
-#include "receipt/receipt_internal.h"
+#include "receipt/cjson_inline.h"
+#include "receipt/load_ctx.h"
+#include "util/strbuf.h"
+#include "receipt/schema.h"
 
 #define MCPP_EXACT_INT_LIMIT 9007199254740992.0 /* 2^53 */
 
@@ -94,7 +97,7 @@ void mcpp_ctx_problem(mcpp_load_ctx *ctx, mcpp_severity severity, const char *ki
         }
         if (off >= 0)
             mcpp_text_position(ctx->buf, ctx->len, (size_t)off, &line, &column);
-    } else if (ctx->format == MCPP_FORMAT_YAML && ctx->marks && ctx->root && path) {
+    } else if (ctx->format == MCPP_FORMAT_YAML && ctx->yaml_position && ctx->root && path) {
         const cJSON *parent = NULL;
         const cJSON *node = node_at_path(ctx->root, path, &parent);
         if (!node && parent) {
@@ -102,7 +105,7 @@ void mcpp_ctx_problem(mcpp_load_ctx *ctx, mcpp_severity severity, const char *ki
             want_key = 1;
         }
         if (node)
-            mcpp_yaml_marks_find(ctx->marks, node, want_key, &line, &column);
+            ctx->yaml_position(ctx->marks, node, want_key, &line, &column);
     }
     if (mcpp_report_add(ctx->report, severity, kind, ctx->name, path && *path ? path : NULL, line,
                         column, text) != 0)

@@ -10,10 +10,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <cjson/cJSON.h>
 
 #include "util/alloc.h"
 #include "util/error_internal.h"
-#include "receipt/receipt_internal.h"
+#include "receipt/load_ctx.h"
+#include "receipt/schema.h"
+#include "receipt/metric_ref.h"
+#include "util/strbuf.h"
 
 /* Setter failures are sticky: a harness that ignores a setter's status still
  * cannot finish a receipt that silently lacks the field. */

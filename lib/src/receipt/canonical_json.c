@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "receipt/receipt_internal.h"
+#include "receipt/cjson_inline.h"
+#include "receipt/canonical_json.h"
 
 static int key_order(const void *x, const void *y)
 {

@@ -12,7 +12,8 @@
 #include "mcpp_receipts/model_family.h"
 #include "util/error_internal.h"
 #include "receipt/data_files.h"
-#include "receipt/receipt_internal.h"
+#include "receipt/load_ctx.h"
+#include "receipt/schema.h"
 
 #define MAX_FAMILIES 64
 

@@ -11,7 +11,8 @@
 #include "mcpp_receipts/accelerator.h"
 #include "receipt/fields.h"
 #include "mcpp_receipts/model_family.h"
-#include "receipt/receipt_internal.h"
+#include "receipt/schema.h"
+#include "util/strbuf.h"
 #include "util/hash.h"
 
 static void put_key_text(mcpp_strbuf *b, const char *s, int escape_key)

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "receipt/fields.h"
-#include "receipt/receipt_internal.h"
+#include "receipt/schema.h"
 #include "util/error_internal.h"
 
 #define MAX_FREE_PATHS 1024

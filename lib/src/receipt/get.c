@@ -9,7 +9,7 @@
 #include "util/error_internal.h"
 #include "util/struct_version.h"
 #include "receipt/fields.h"
-#include "receipt/receipt_internal.h"
+#include "receipt/schema.h"
 
 const char *mcpp_receipt_id(const mcpp_receipt *receipt)
 {

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "receipt/image.h"
-#include "receipt/receipt_internal.h"
+#include "receipt/schema.h"
 #include "util/error_internal.h"
 #include "util/hash.h"
 

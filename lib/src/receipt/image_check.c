@@ -19,7 +19,8 @@
 #include <string.h>
 
 #include "receipt/image.h"
-#include "receipt/receipt_internal.h"
+#include "receipt/load_ctx.h"
+#include "receipt/schema.h"
 #include "util/utf8.h"
 
 

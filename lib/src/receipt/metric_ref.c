@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "receipt/metric_ref.h"
-#include "receipt/receipt_internal.h"
+#include "receipt/schema.h"
 #include "util/error_internal.h"
 
 /* The well-known metric stored at schema field `id`, or NULL. */

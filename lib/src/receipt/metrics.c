@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "util/error_internal.h"
-#include "receipt/receipt_internal.h"
+#include "receipt/load_ctx.h"
+#include "receipt/schema.h"
+#include "receipt/metric_ref.h"
 
 const mcpp_well_known_metric mcpp_well_known_metrics[] = {
     {"step_time_s", "s", MCPP_DIRECTION_LOWER, MCPP_F_metrics_step_time_s_median},

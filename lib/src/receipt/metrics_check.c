@@ -9,7 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "receipt/receipt_internal.h"
+#include "receipt/cjson_inline.h"
+#include "receipt/load_ctx.h"
+#include "receipt/schema.h"
+#include "util/strbuf.h"
 
 static const char *const aggregates[] = {"single", "median", "mean", "min", "max", "sum",
                                          "geomean", NULL};

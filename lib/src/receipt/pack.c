@@ -20,8 +20,12 @@
 
 #include "util/error_internal.h"
 #include "receipt/fields.h"
-#include "receipt/receipt_internal.h"
+#include "receipt/cjson_inline.h"
+#include "receipt/canonical_json.h"
+#include "receipt/load_ctx.h"
+#include "util/hash.h"
 #include "util/quantile.h"
+#include "receipt/schema.h"
 
 typedef struct arena {
     char *base; /* NULL while measuring */

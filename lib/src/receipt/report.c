@@ -9,7 +9,7 @@
 
 #include "util/alloc.h"
 #include "util/error_internal.h"
-#include "receipt/receipt_internal.h"
+#include "receipt/load_ctx.h"
 
 struct mcpp_report {
     mcpp_diagnostic *items;

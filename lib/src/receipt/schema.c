@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "receipt/receipt_internal.h"
+#include "receipt/schema.h"
 #include "util/error_internal.h"
 #include "util/strbuf.h"
 

@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "util/error_internal.h"
-#include "receipt/receipt_internal.h"
+#include "receipt/cjson_inline.h"
+#include "receipt/load_ctx.h"
+#include "receipt/schema.h"
 
 int mcpp_schema1_upgrade(mcpp_load_ctx *ctx, cJSON *root)
 {

@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "receipt/block_families.h"
-#include "receipt/receipt_internal.h"
+#include "receipt/load_ctx.h"
+#include "receipt/schema.h"
+#include "util/strbuf.h"
 
 #define P(id) mcpp_present(r, MCPP_F_##id)
 #define PATH(id) mcpp_schema_entries[MCPP_F_##id].info.path

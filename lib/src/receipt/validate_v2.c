@@ -10,7 +10,9 @@
 
 #include "mcpp_receipts/accelerator.h"
 #include "mcpp_receipts/model_family.h"
-#include "receipt/receipt_internal.h"
+#include "receipt/cjson_inline.h"
+#include "receipt/load_ctx.h"
+#include "receipt/schema.h"
 
 #define P(id) mcpp_present(r, MCPP_F_##id)
 

@@ -19,7 +19,7 @@
 #include <cjson/cJSON.h>
 
 #include "mcpp_receipts/receipt.h"
-#include "receipt/receipt_internal.h"
+#include "receipt/canonical_json.h"
 #include "receipt/fields.h"
 #include "util/alloc.h"
 #include "util/c_locale.h"

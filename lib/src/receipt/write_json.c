@@ -9,7 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "receipt/receipt_internal.h"
+#include "receipt/canonical_json.h"
+#include "receipt/schema.h"
 
 static void indent(mcpp_strbuf *sb, int level)
 {

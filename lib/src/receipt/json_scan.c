@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "receipt/receipt_internal.h"
+#include "receipt/load_ctx.h"
 
 /* Length of the valid UTF-8 sequence at s (at most `avail` bytes), 0 if invalid. */
 static size_t utf8_sequence(const unsigned char *s, size_t avail)

@@ -1,0 +1,98 @@
+/*
+ * schema.h — the schema table (schema.c, from schema_fields.h): each field's
+ * path, storage, range, allowed names and member offset, each section's
+ * fields, the lookups the binder and the JSON reader use, and the
+ * well-known metrics (metrics.c). Private to receipt/ and io/.
+ */
+#ifndef MCPP_RECEIPT_SCHEMA_H
+#define MCPP_RECEIPT_SCHEMA_H
+
+#include <stddef.h>
+
+#include "receipt/layout.h"
+
+/* ---- the schema table (schema.c) --------------------------------------------- */
+
+typedef struct mcpp_schema_entry {
+    mcpp_field_info info; /* public view: id, path, type, enum names, doc */
+    const char *name;     /* last path component */
+    int section;
+    int storage;
+    int range;
+    size_t offset; /* of the member inside mcpp_fields */
+} mcpp_schema_entry;
+
+typedef struct mcpp_section_entry {
+    const char *name;
+    const char *path;
+    int parent;
+    int first_field, last_field;
+} mcpp_section_entry;
+
+extern const mcpp_schema_entry mcpp_schema_entries[MCPP_FIELD_COUNT];
+extern const mcpp_section_entry mcpp_schema_sections[MCPP_SECTION_COUNT];
+
+/* Member `key` of section `section`: sets *field_out (>= 0) for a field or
+ * *section_out (>= 0) for a subsection; returns 0 when found, -1 otherwise. */
+int mcpp_schema_lookup(int section, const char *key, int *field_out, int *section_out);
+/* The lookup's shortcut: writers emit keys in schema order, so the key after
+ * field `guess - 1` is most often field `guess` or the subsection holding it.
+ * Returns 0 with *field or *sub set (the other -1) when `key` is that one. */
+int mcpp_schema_predict(int section, int guess, const char *key, int *field, int *sub);
+/* The name the shortcut expects after field `guess - 1` (with *field or *sub
+ * set for it, the other -1), or NULL when there is none; the JSON reader
+ * compares it with the key's bytes in place, without copying the key. */
+const char *mcpp_schema_predict_name(int section, int guess, int *field, int *sub);
+/* Reference implementation by linear scan (tests compare the two). */
+int mcpp_schema_lookup_scan(int section, const char *key, int *field_out, int *section_out);
+/* The known name inside `section` closest to `key` (for "did you mean"), or NULL. */
+const char *mcpp_schema_suggest(int section, const char *key);
+/* Pointer to the member of field `id` inside a fields struct. */
+static inline void *mcpp_field_ptr(mcpp_fields *f, int id)
+{
+    return (char *)f + mcpp_schema_entries[id].offset;
+}
+static inline const void *mcpp_field_cptr(const mcpp_fields *f, int id)
+{
+    return (const char *)f + mcpp_schema_entries[id].offset;
+}
+/* Index of `value` in the NULL-terminated list, or -1. */
+int mcpp_enum_index(const char *const *names, const char *value);
+/* "a", "b" or "c" into buf (for messages). */
+void mcpp_enum_list_text(char *buf, size_t cap, const char *const *names);
+
+/* ---- the well-known metrics (metrics.c) ------------------------------------ */
+
+typedef struct mcpp_well_known_metric {
+    const char *name;
+    const char *unit;
+    mcpp_direction direction;
+    int field; /* the field holding the value (step_time_s: its median) */
+} mcpp_well_known_metric;
+extern const mcpp_well_known_metric mcpp_well_known_metrics[];
+extern const size_t mcpp_well_known_metric_count;
+
+/* ---- where the writers put a field (write_json.c, io/write_yaml.c) ------------ */
+
+/* Where a writer puts field `id`: schema 1 had backend.precision as one
+ * string (the precision that ran), so in the v1 layout the observed precision
+ * is the field "precision" of backend and the requested one is not written. */
+static inline int mcpp_write_section(int id, int v1)
+{
+    return v1 && id == MCPP_F_backend_precision_observed ? MCPP_S_BACKEND
+                                                         : mcpp_schema_entries[id].section;
+}
+static inline const char *mcpp_write_name(int id, int v1)
+{
+    return v1 && id == MCPP_F_backend_precision_observed ? "precision"
+                                                         : mcpp_schema_entries[id].name;
+}
+static inline int mcpp_write_skips(const mcpp_receipt *r, int id, int v1)
+{
+    if (!mcpp_present(r, id))
+        return 1;
+    return v1 && (id == MCPP_F_backend_precision_requested ||
+                  (id >= MCPP_F_lane_blocks_A && id <= MCPP_F_lane_blocks_R));
+}
+
+#endif /* MCPP_RECEIPT_SCHEMA_H */
