@@ -5,7 +5,7 @@
  * mcpp_receipt with its arena pointer zeroed, then the arena. Every pointer in
  * the struct and the arena (strings, list items, free-form trees, artifacts)
  * is stored as its offset in the arena plus one (0 is NULL). The arena's head
- * (flag, source name, derived id: receipt_internal.h) is replaced on reading
+ * (flag, source name, derived id: receipt/layout.h) is replaced on reading
  * by one naming the new source; the rest moves by a multiple of 16 bytes, so
  * every member keeps its alignment.
  */

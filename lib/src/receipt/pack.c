@@ -320,7 +320,7 @@ static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const
         *r = *src; /* scalars and presence; pointers are replaced below */
         r->arena = NULL;
     }
-    /* the head (receipt_internal.h): flag, source name, room for the derived id */
+    /* the head (layout.h): flag, source name, room for the derived id */
     char *flag = arena_take(a, 1, 1);
     if (flag)
         *flag = source_name != NULL;

@@ -2,7 +2,7 @@
  * schema_fields.h — THE schema of mcpp.receipt/2 as one X-macro list (private).
  *
  * Everything that knows about fields is generated from this list: the typed
- * struct mcpp_receipt (receipt_internal.h), the public field table
+ * struct mcpp_receipt (layout.h), the public field table
  * (schema.c), the binder that reads JSON/YAML, the writers, mcpp_receipt_get
  * and the builder. Order here IS canonical output order, and it is a
  * depth-first walk of the sections, so every section's fields are contiguous
