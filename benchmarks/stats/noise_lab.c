@@ -18,8 +18,9 @@
  * use today on the same numbers: a fixed threshold on the median
  * (pytest-benchmark --benchmark-compare-fail=median:X%) and a Mann–Whitney U
  * test at 5% over the samples (Google Benchmark's compare.py). Each peer's
- * "matched" row moves its threshold until its false-positive rate is at most
- * the default policy's, and reports its power there.
+ * "matched" row takes the loosest threshold whose false-positive rate on M
+ * separate unchanged merges (a team's history) is at most the default
+ * policy's, and reports its false positives and power on the scored merges.
  *
  *   noise_lab [--quick] [--merges M] [--benchmarks K] [--seed S] POLICY_DIR
  */
@@ -249,6 +250,21 @@ static void count(tally *t, int e, const merge *m, const int *flagged)
     t->any[e] += any;
 }
 
+/* The peers' flags on one simulated merge, tallied at every threshold and level. */
+static void count_peers(tally *median, tally *utest, int e, const merge *m, int *flagged)
+{
+    double change[256], pval[256];
+    for (int i = 0; i < m->k && i < 256; i++) change[i] = median_change(m, i), pval[i] = u_test_p(m, i);
+    for (int x = 0; x < N_THRESH; x++) {
+        for (int i = 0; i < m->k; i++) flagged[i] = change[i] > 0.005 * (x + 1);
+        count(&median[x], e, m, flagged);
+    }
+    for (int a = 0; a < N_ALPHA; a++) {
+        for (int i = 0; i < m->k; i++) flagged[i] = pval[i] < ALPHAS[a];
+        count(&utest[a], e, m, flagged);
+    }
+}
+
 static double rate_fp(const tally *t, int merges) { return t->any[0] / merges; }
 static double rate_power(const tally *t, int e) { return t->total[e] > 0 ? t->hit[e] / t->total[e] : NAN; }
 
@@ -339,17 +355,18 @@ int main(int argc, char **argv)
                         count(&gates[p], e, &m, flagged);
                     }
                     for (size_t x = 0; x < n; x++) mcpp_receipt_free(rb[x]), mcpp_receipt_free(rc[x]);
-                    double change[256], pval[256];
-                    for (int i = 0; i < k && i < 256; i++) change[i] = median_change(&m, i), pval[i] = u_test_p(&m, i);
-                    for (int x = 0; x < N_THRESH; x++) {
-                        for (int i = 0; i < k; i++) flagged[i] = change[i] > 0.005 * (x + 1);
-                        count(&median[x], e, &m, flagged);
-                    }
-                    for (int a = 0; a < N_ALPHA; a++) {
-                        for (int i = 0; i < k; i++) flagged[i] = pval[i] < ALPHAS[a];
-                        count(&utest[a], e, &m, flagged);
-                    }
+                    count_peers(median, utest, e, &m, flagged);
                 }
+            /* A team tunes a peer's threshold on its own history of unchanged
+             * merges: separate ones here, so the threshold is not chosen on
+             * the very merges it is scored on (that would flatter it). */
+            tally calib_median[N_THRESH], calib_utest[N_ALPHA];
+            memset(calib_median, 0, sizeof calib_median);
+            memset(calib_utest, 0, sizeof calib_utest);
+            for (int mi = 0; mi < merges; mi++) {
+                simulate(&m, shape, 0);
+                count_peers(calib_median, calib_utest, 0, &m, flagged);
+            }
             for (int p = 0; p < N_POLICIES; p++) {
                 char label[64];
                 snprintf(label, sizeof label, "mcpp %s.lua", POLICIES[p]);
@@ -359,7 +376,7 @@ int main(int argc, char **argv)
             print_row("median threshold 10%", m.runs, &median[19], merges);
             print_row("U test p < 5% (compare.py)", m.runs, &utest[0], merges);
             double fp = rate_fp(&gates[0], merges), best_peer = 0;
-            int xm = matched(median, N_THRESH, fp, merges), am = matched(utest, N_ALPHA, fp, merges);
+            int xm = matched(calib_median, N_THRESH, fp, merges), am = matched(calib_utest, N_ALPHA, fp, merges);
             char label[64];
             if (xm >= 0) {
                 snprintf(label, sizeof label, "median threshold matched (%.1f%%)", 0.5 * (xm + 1));

@@ -592,6 +592,20 @@ class GateMetricResult(TypedDict):
     noise_floor: float
     method: str
     point_comparison: bool
+    noise: GateNoise
+    p_value: float | None
+    p_threshold: float
+    common_shift: float
+    tests: int
+
+class GateNoise(TypedDict):
+    """Where a test's run-to-run noise came from (docs/statistics.md)."""
+    source: str
+    runs_base: int
+    runs_cand: int
+    history_runs: int
+    run_sd: float
+    df: float
 
 class GateMetricDecision(TypedDict):
     name: str

@@ -101,9 +101,12 @@ MCPP_API const char *mcpp_gate_outcome_name(mcpp_gate_outcome outcome);
  * The run-to-run standard deviation pools every source at hand (the noise
  * source): the spread of the runs on each side, the lane's earlier runs
  * (history, from a store), and the policy's declared run_to_run counted as
- * run_to_run_df degrees of freedom. A gate over many benchmarks adds a
- * floor (the suite source): it never assumes less run-to-run noise than the
- * spread of its own benchmarks' changes shows. With none of them the
+ * run_to_run_df degrees of freedom. A gate over many benchmarks adds the
+ * suite source: its benchmarks' pooled runs replace the declared figure, or,
+ * with one run a side, it never assumes less run-to-run noise (nor lighter
+ * tails) than its own benchmarks' changes show, and it tests each against the
+ * change they all share when that is within the allowance (suite_shift;
+ * docs/statistics.md). With none of them the
  * comparison is a point comparison (point_comparison = 1, interval = the point).
  * noise_floor = max(policy noise_floor, run_sd): changes smaller than it
  * are reported as noise.
@@ -139,6 +142,10 @@ typedef struct mcpp_metric_result {
     size_t tests;           /* the tests that multiplicity control covered (1 for
                                a single comparison)                               */
     double se;              /* standard error of log(cand center / base center)   */
+    double suite_shift;     /* a gate over many benchmarks: the change they all
+                               share (their median), which p_value was taken
+                               against when it is within the allowance (machine
+                               drift, not this test's regression); 0 otherwise */
 } mcpp_metric_result;
 
 /* ---- One comparison ------------------------------------------------------------ */

@@ -102,10 +102,19 @@ int mcpp_metric_compare(mcpp_metric_result *out, const mcpp_policy *p, double co
                         const mcpp_metric_side *base, const mcpp_metric_side *cand,
                         const mcpp_metric_side *history);
 
-/* Raises a compared result's run-to-run standard deviation to `run_sd` (a
- * gate's suite-wide estimate; no effect when it is not larger), widening
- * its interval and p-value to match and adding "suite" to its noise source. */
-void mcpp_metric_raise_noise(mcpp_metric_result *m, double run_sd);
+/* Raises a compared result's run-to-run noise to a gate's suite-wide
+ * estimate: its scale to `run_sd` when that is larger (taking the suite's
+ * `df` with it), its degrees of freedom down to `df` when those are fewer
+ * (heavier tails; 0: keep them). Widens the interval and p-value to match and
+ * adds "suite" to the noise source; no effect when neither is the case. */
+void mcpp_metric_raise_noise(mcpp_metric_result *m, double run_sd, double df);
+
+/* Tests the result against a gate's common shift instead of no change: the
+ * p-value becomes that of (change - shift), with the standard error widened
+ * by `se_factor` for the shift's own uncertainty. The headline and its
+ * interval stay the result's own change. `shift` is a log change in the
+ * metric's own direction (as log1p(rel_delta)). */
+void mcpp_metric_center(mcpp_metric_result *m, double shift, double se_factor);
 
 /* Replaces a compared result's declared run-to-run prior with a gate's
  * suite-wide pooled variance `suite_var` (weighed as `weight` degrees of

@@ -371,16 +371,31 @@ static void set_interval(mcpp_metric_result *out, double d, double se)
     if (out->run_sd > out->noise_floor) out->noise_floor = out->run_sd;
 }
 
-void mcpp_metric_raise_noise(mcpp_metric_result *m, double run_sd)
+void mcpp_metric_raise_noise(mcpp_metric_result *m, double run_sd, double df)
 {
-    if (m->point_comparison || !(run_sd > m->run_sd)) return;
+    int wider = run_sd > m->run_sd, heavier = df > 0 && df < m->df;
+    if (m->point_comparison || !(wider || heavier)) return;
     double factor = 1 / (double)m->n_base + 1 / (double)m->n_cand;
-    double se = sqrt(m->se * m->se + (run_sd * run_sd - m->run_sd * m->run_sd) * factor);
+    double se = m->se;
+    if (wider) {
+        se = sqrt(m->se * m->se + (run_sd * run_sd - m->run_sd * m->run_sd) * factor);
+        m->run_sd = run_sd;
+        if (df > 0) m->df = df;
+    } else {
+        m->df = df;
+    }
     size_t bits = 0;
     while (bits < 16 && strcmp(SOURCE_NAMES[bits], m->noise_source) != 0) bits++;
     m->noise_source = SOURCE_NAMES[(bits & 7) | 8];
-    m->run_sd = run_sd;
     set_interval(m, log1p(m->rel_delta), se);
+}
+
+void mcpp_metric_center(mcpp_metric_result *m, double shift, double se_factor)
+{
+    if (m->point_comparison || !(m->se > 0)) return;
+    double du = (m->higher_is_better ? 1 : -1) * (log1p(m->rel_delta) - shift);
+    m->suite_shift = expm1(shift);
+    m->p_value = mcpp_stats_t_cdf(du / (m->se * se_factor), m->df);
 }
 
 void mcpp_metric_moderate(mcpp_metric_result *m, double runs_ss, double runs_df, double suite_var, double weight)
@@ -486,6 +501,10 @@ static void put_noise(mcpp_strbuf *b, const mcpp_metric_result *m)
 static void put_test(mcpp_strbuf *b, const mcpp_metric_result *m)
 {
     mcpp_sb_printf(b, "p = %.2g %s %.2g", m->p_value, m->p_value <= m->p_threshold ? "<=" : ">", m->p_threshold);
+    if (m->suite_shift != 0) {
+        mcpp_sb_puts(b, " against the suite's common shift ");
+        mcpp_sb_signed_change(b, m->suite_shift);
+    }
     if (m->tests > 1) mcpp_sb_printf(b, ", Benjamini-Hochberg over %zu tests", m->tests);
 }
 
@@ -581,6 +600,8 @@ void mcpp_metric_render_json(mcpp_strbuf *b, const mcpp_metric_result *m)
     mcpp_sb_json_number(b, m->p_value);
     mcpp_sb_puts(b, ", \"p_threshold\": ");
     mcpp_sb_json_number(b, m->p_threshold);
+    mcpp_sb_puts(b, ", \"common_shift\": ");
+    mcpp_sb_json_number(b, m->suite_shift);
     mcpp_sb_printf(b, ", \"tests\": %zu}", m->tests);
 }
 

@@ -438,20 +438,33 @@ static size_t lane_tests(gate_metric_entry **out, mcpp_gate_report *r)
  * the machine's run-to-run noise to be a floor. */
 #define SUITE_MIN_TESTS 8
 
-/* The run-to-run standard deviation the gate's own tests show: each test's
- * log change scaled to one run (divided by sqrt(1/nb + 1/nc)), and their
- * spread as the standard deviation of those within 3 robust deviations
- * (1.4826 median absolute deviations) of their median. Leaving out the few
- * benchmarks that really changed keeps them from inflating it; using the
- * standard deviation of the rest, not the MAD itself, keeps the estimate
- * steady (the MAD of 50 values wanders by a quarter). A shift common to all
- * benchmarks stays a change, not noise. `scratch` holds 2n doubles. */
-static double suite_run_sd(gate_metric_entry *const *tests, size_t n, double *scratch)
+/* The run-to-run noise the gate's own tests show when they have one run a
+ * side: each test's log change scaled to one run (divided by
+ * sqrt(1/nb + 1/nc)) and signed so that worse is positive. Two readings of
+ * their spread about the median:
+ * - the standard deviation of those within 3 robust deviations (1.4826
+ *   median absolute deviations) of the median, with that many runs' degrees
+ *   of freedom: leaving out the few benchmarks that really changed keeps them
+ *   from inflating it, and the standard deviation of the rest, not the MAD
+ *   itself, keeps it steady (the MAD of 50 values wanders by a quarter);
+ * - how heavy their tails could be (mcpp_stats_t_tail_fit), from the
+ *   deviations with the worse ones capped at the largest betterment:
+ *   regressions sit on the worse side, and capped they cannot make the
+ *   machine look wilder than its betterments show. When the tails are heavy
+ *   (a machine whose runs now and then land far off), the test takes that
+ *   t's scale and degrees of freedom: one far-off run a side is then no
+ *   evidence of a regression.
+ * A shift common to all benchmarks stays a change, not noise.
+ * Returns the run-to-run scale (0: too few tests) and its df in *df.
+ * `scratch` holds 2n doubles. */
+static double suite_run_noise(gate_metric_entry *const *tests, size_t n, double *scratch, double *df)
 {
+    *df = 0;
     if (n < SUITE_MIN_TESTS) return 0;
     for (size_t i = 0; i < n; i++) {
         const mcpp_metric_result *res = &tests[i]->result;
-        scratch[i] = log1p(res->rel_delta) / sqrt(1 / (double)res->n_base + 1 / (double)res->n_cand);
+        double worse = res->higher_is_better ? -1 : 1;
+        scratch[i] = worse * log1p(res->rel_delta) / sqrt(1 / (double)res->n_base + 1 / (double)res->n_cand);
     }
     mcpp_sort_doubles(scratch, n);
     double med = mcpp_quantile_sorted(scratch, n, 0.5);
@@ -465,6 +478,17 @@ static double suite_run_sd(gate_metric_entry *const *tests, size_t n, double *sc
     mean /= (double)kept;
     for (size_t i = 0; i < n; i++)
         if (fabs(scratch[i] - med) <= cut) ss += (scratch[i] - mean) * (scratch[i] - mean);
+    size_t better = 0;
+    for (size_t i = 0; i < n && scratch[i] < med; i++) scratch[n + better++] = med - scratch[i];
+    size_t fitted = better;
+    for (size_t i = better; better && i < n; i++) /* the worse half, capped at the largest betterment */
+        scratch[n + fitted++] = scratch[i] - med < scratch[n] ? scratch[i] - med : scratch[n];
+    double scale, tail_df = better >= SUITE_MIN_TESTS / 2 ? mcpp_stats_t_tail_fit(scratch + n, fitted, &scale) : INFINITY;
+    if (tail_df < 20) {
+        *df = tail_df;
+        return scale;
+    }
+    *df = (double)(kept - 1);
     /* a normal cut at 3 sd keeps 99.73% of it and 98.66% of its spread */
     return sqrt(ss / (double)(kept - 1)) / 0.9866;
 }
@@ -478,27 +502,84 @@ static double suite_run_sd(gate_metric_entry *const *tests, size_t n, double *sc
  * variance of this machine today (real changes do not enter it), which
  * replaces the policy's declared figure as every test's prior
  * (mcpp_metric_moderate). Otherwise, with one run a side, the spread of the
- * tests' changes is a floor under each test's noise (suite_run_sd). */
+ * tests' changes is a floor under each test's noise (suite_run_noise). */
 static void apply_suite_noise(mcpp_gate_report *r, const mcpp_policy *p, gate_metric_entry *const *tests, size_t m,
                               double *scratch)
 {
     double ss = 0, df = 0;
     for (size_t i = 0; i < m; i++)
         if (!tests[i]->result.history_runs) ss += tests[i]->runs_ss, df += tests[i]->runs_df;
-    double weight = p->noise.run_to_run_df > 0 ? p->noise.run_to_run_df : 20;
+    double weight = p->noise.run_to_run_df > 0 ? p->noise.run_to_run_df : 20, prior_var = ss / df;
     if (df >= SUITE_MIN_DF) {
-        r->suite_run_sd = sqrt(ss / df);
+        size_t n = 0;
+        for (size_t i = 0; i < m; i++)
+            if (!tests[i]->result.history_runs && tests[i]->runs_df > 0)
+                scratch[n] = tests[i]->runs_ss / tests[i]->runs_df, scratch[m + n++] = tests[i]->runs_df;
+        /* With enough tests, how far their variances agree says how much the
+         * suite's figure weighs against each test's own (at most all the
+         * suite's df); with few, the policy's run_to_run_df says it. */
+        double d0 = n >= SUITE_MIN_TESTS ? mcpp_stats_prior_df(scratch, scratch + m, n, &prior_var) : 0;
+        if (d0 > 0) weight = d0 < df ? d0 : df;
+        else prior_var = ss / df;
+        r->suite_run_sd = sqrt(prior_var);
+        r->suite_df = weight;
         for (size_t i = 0; i < r->n; i++)
             for (size_t k = 0; k < r->entries[i].n_metrics; k++) {
                 gate_metric_entry *g = &r->entries[i].metrics[k];
-                if (g->has_result) mcpp_metric_moderate(&g->result, g->runs_ss, g->runs_df, ss / df, weight);
+                if (g->has_result) mcpp_metric_moderate(&g->result, g->runs_ss, g->runs_df, prior_var, weight);
             }
         return;
     }
-    double floor_sd = r->suite_run_sd = suite_run_sd(tests, m, scratch);
+    double floor_df, floor_sd = r->suite_run_sd = suite_run_noise(tests, m, scratch, &floor_df);
+    r->suite_df = floor_df;
     for (size_t i = 0; i < r->n && floor_sd > 0; i++)
         for (size_t k = 0; k < r->entries[i].n_metrics; k++)
-            if (r->entries[i].metrics[k].has_result) mcpp_metric_raise_noise(&r->entries[i].metrics[k].result, floor_sd);
+            if (r->entries[i].metrics[k].has_result)
+                mcpp_metric_raise_noise(&r->entries[i].metrics[k].result, floor_sd, floor_df);
+}
+
+/* The common shift (docs/statistics.md). On a busy machine all benchmarks of
+ * a run can move together: the machine slowed between the baselines' runs
+ * and the candidates'. The median of the tests' log changes measures that
+ * shift. Within the allowance it is read as the machine's, and each test asks
+ * whether its benchmark moved beyond it (the standard error widened by the
+ * median's own uncertainty, about pi/2 over the test count). A shift beyond
+ * the allowance that the suite establishes is a regression of the whole
+ * suite: the tests then stay against no change, so every benchmark beyond
+ * the allowance fails. Per metric name (a shift of seconds says nothing of
+ * tokens/s), with SUITE_MIN_TESTS tests or more. `scratch` holds 2m doubles. */
+static void center_on_common_shift(mcpp_gate_report *r, gate_metric_entry *const *tests, size_t m, double q,
+                                   double *scratch)
+{
+    for (size_t i = 0; i < m; i++) {
+        const char *metric = tests[i]->result.metric;
+        size_t j = 0, n = 0;
+        while (j < i && strcmp(tests[j]->result.metric, metric) != 0) j++;
+        if (j < i) continue; /* not the first test of its metric */
+        for (j = i; j < m; j++)
+            if (strcmp(tests[j]->result.metric, metric) == 0)
+                scratch[n++] = (tests[j]->result.higher_is_better ? -1 : 1) * log1p(tests[j]->result.rel_delta);
+        if (n < SUITE_MIN_TESTS) continue;
+        mcpp_sort_doubles(scratch, n);
+        double shift = mcpp_quantile_sorted(scratch, n, 0.5); /* worse is positive */
+        for (j = 0; j < n; j++) scratch[n + j] = fabs(scratch[j] - shift);
+        mcpp_sort_doubles(scratch + n, n);
+        double se = 1.2533 * 1.4826 * mcpp_quantile_sorted(scratch + n, n, 0.5) / sqrt((double)n);
+        if (shift > log1p(tests[i]->allowance) && shift >= mcpp_stats_normal_quantile(1 - q) * se) {
+            r->suite_regressed = 1;
+            r->suite_shift = expm1(shift);
+            continue;
+        }
+        if (i == 0) r->suite_shift = expm1(shift);
+        double widen = sqrt(1 + 1.5708 / (double)n);
+        /* every candidate of a pooled group carries the group's result */
+        for (size_t e = 0; e < r->n; e++)
+            for (size_t k = 0; k < r->entries[e].n_metrics; k++) {
+                mcpp_metric_result *res = &r->entries[e].metrics[k].result;
+                if (r->entries[e].metrics[k].has_result && strcmp(res->metric, metric) == 0)
+                    mcpp_metric_center(res, (res->higher_is_better ? -1 : 1) * shift, widen);
+            }
+    }
 }
 
 /* Multiplicity control over every metric test of the gate: first the suite
@@ -518,10 +599,12 @@ static int decide_all(mcpp_gate_report *r, const mcpp_policy *p)
         return mcpp_error_nomem();
     }
     lane_tests(tests, r);
+    double q = (1 - p->gate.confidence) / 2;
     apply_suite_noise(r, p, tests, m, pv);
+    center_on_common_shift(r, tests, m, q, pv);
     for (size_t j = 0; j < m; j++) pv[j] = tests[j]->result.p_value;
     free(tests);
-    double q = (1 - p->gate.confidence) / 2, cutoff = m > 1 ? mcpp_stats_bh_cutoff(pv, m, q, pv + m) : q;
+    double cutoff = m > 1 ? mcpp_stats_bh_cutoff(pv, m, q, pv + m) : q;
     /* Before any discovery the least p that would be one is q/m: the level to report. */
     double threshold = cutoff >= 0 ? cutoff : m ? q / (double)m : q;
     free(pv);
@@ -759,7 +842,13 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
     if (r->tests > 1) {
         mcpp_sb_printf(&reason, " (%zu tests, Benjamini-Hochberg false discovery rate %.1f%%", r->tests,
                        r->fdr_q * 100);
-        if (r->suite_run_sd > 0) mcpp_sb_printf(&reason, ", run-to-run at least %.1f%% as the suite shows", r->suite_run_sd * 100);
+        if (r->suite_run_sd > 0) mcpp_sb_printf(&reason, ", run-to-run %.1f%% as the suite shows", r->suite_run_sd * 100);
+        if (r->suite_run_sd > 0 && r->suite_df < 20) mcpp_sb_printf(&reason, " with heavy tails (t, %.0f df)", r->suite_df);
+        if (r->suite_shift != 0) {
+            mcpp_sb_puts(&reason, r->suite_regressed ? ", the whole suite regressed by " : ", common shift ");
+            mcpp_sb_signed_change(&reason, r->suite_shift);
+            if (!r->suite_regressed) mcpp_sb_puts(&reason, " taken as the machine's");
+        }
         mcpp_sb_putc(&reason, ')');
     }
     if ((rc = mcpp_sb_finish(&reason, &r->reason)) != 0) goto fail;

@@ -99,7 +99,10 @@ struct mcpp_gate_report {
     char policy_digest[MCPP_POLICY_DIGEST_LEN + 1];
     size_t tests;  /* metric tests under the multiplicity control */
     double fdr_q;  /* its false discovery rate (one-sided, (1 - confidence) / 2) */
-    double suite_run_sd; /* the run-to-run floor its tests' spread showed; 0: too few tests */
+    double suite_run_sd; /* the run-to-run noise its tests showed (docs/statistics.md); 0: too few tests */
+    double suite_df;     /* its degrees of freedom (a small one: heavy tails) */
+    double suite_shift;  /* the change its tests share, tested against (0: none; see center_on_common_shift) */
+    int suite_regressed; /* 1: that shared change is itself a regression beyond the allowance */
 };
 
 /* ---- gate_explain.c ---------------------------------------------------------------- */

@@ -153,3 +153,121 @@ double mcpp_stats_bh_cutoff(const double *p, size_t m, double q, double *scratch
         if (scratch[k - 1] <= q * (double)k / (double)n) cutoff = scratch[k - 1];
     return cutoff;
 }
+
+/* ---- the tail of a suite's changes ------------------------------------------------ */
+
+static double t_log_density(double x, double df)
+{
+    if (isinf(df)) return -0.5 * log(2 * 3.141592653589793) - 0.5 * x * x;
+    return lgamma((df + 1) / 2) - lgamma(df / 2) - 0.5 * log(df * 3.141592653589793) -
+           (df + 1) / 2 * log1p(x * x / df);
+}
+
+/* The maximum-likelihood scale of a centred Student t with `df` degrees of
+ * freedom (EM: each point weighs (df + 1) / (df + x^2/s^2)), and its log
+ * likelihood. */
+static double t_scale_fit(const double *x, size_t n, double df, double *loglik)
+{
+    double s2 = 0;
+    for (size_t i = 0; i < n; i++) s2 += x[i] * x[i];
+    s2 /= (double)n;
+    for (int it = 0; it < 100 && !isinf(df) && s2 > 0; it++) {
+        double next = 0;
+        for (size_t i = 0; i < n; i++) next += (df + 1) / (df + x[i] * x[i] / s2) * x[i] * x[i];
+        next /= (double)n;
+        if (fabs(next - s2) <= 1e-12 * s2) break;
+        s2 = next;
+    }
+    double s = sqrt(s2), ll = 0;
+    for (size_t i = 0; s > 0 && i < n; i++) ll += t_log_density(x[i] / s, df) - log(s);
+    *loglik = ll;
+    return s;
+}
+
+double mcpp_stats_t_tail_fit(const double *x, size_t n, double *scale)
+{
+    static const double GRID[] = {2, 3, 4, 6, 10, 20, 50, INFINITY};
+    enum { G = sizeof GRID / sizeof *GRID };
+    double ll[G], s[G], best = -INFINITY;
+    for (size_t g = 0; g < G; g++) {
+        s[g] = n ? t_scale_fit(x, n, GRID[g], &ll[g]) : 0;
+        if (s[g] > 0 && ll[g] > best) best = ll[g];
+    }
+    /* the heaviest tails within one log-likelihood unit of the best fit */
+    for (size_t g = 0; g < G; g++)
+        if (s[g] > 0 && ll[g] >= best - 1) {
+            *scale = s[g];
+            return GRID[g];
+        }
+    *scale = 0;
+    return INFINITY;
+}
+
+/* ---- the spread of variances across a suite (Smyth 2004) ---------------------------- */
+
+/* digamma, trigamma and tetragamma: recurrence up to x >= 6, then their
+ * asymptotic series (error far below what a prior's df needs). */
+static double digamma(double x)
+{
+    double r = 0;
+    for (; x < 6; x += 1) r -= 1 / x;
+    double f = 1 / (x * x);
+    return r + log(x) - 0.5 / x - f * (1.0 / 12 - f * (1.0 / 120 - f / 252));
+}
+
+static double trigamma(double x)
+{
+    double r = 0;
+    for (; x < 6; x += 1) r += 1 / (x * x);
+    double f = 1 / (x * x);
+    return r + 1 / x + f / 2 + f / x * (1.0 / 6 - f * (1.0 / 30 - f / 42));
+}
+
+static double tetragamma(double x)
+{
+    double r = 0;
+    for (; x < 6; x += 1) r -= 2 / (x * x * x);
+    double f = 1 / (x * x);
+    return r - f - f / x - f * f * (0.5 - f * (1.0 / 6 - f / 6));
+}
+
+/* The x with trigamma(x) = y, by Newton's method from 0.5 + 1/y (limma's). */
+static double trigamma_inverse(double y)
+{
+    if (y > 1e7) return 1 / sqrt(y);
+    if (y < 1e-6) return 1 / y;
+    double x = 0.5 + 1 / y;
+    for (int i = 0; i < 50; i++) {
+        double tri = trigamma(x), dif = tri * (1 - tri / y) / tetragamma(x);
+        x += dif;
+        if (-dif / x < 1e-8) break;
+    }
+    return x;
+}
+
+double mcpp_stats_prior_df(const double *var, const double *df, size_t n, double *prior_var)
+{
+    double mean = 0, spread = 0, expected = 0;
+    size_t used = 0;
+    for (size_t i = 0; i < n; i++)
+        if (var[i] > 0 && df[i] > 0) mean += log(var[i]) - digamma(df[i] / 2) + log(df[i] / 2), used++;
+    if (used < 2) {
+        *prior_var = NAN;
+        return 0;
+    }
+    mean /= (double)used;
+    for (size_t i = 0; i < n; i++)
+        if (var[i] > 0 && df[i] > 0) {
+            double e = log(var[i]) - digamma(df[i] / 2) + log(df[i] / 2) - mean;
+            spread += e * e;
+            expected += trigamma(df[i] / 2);
+        }
+    double excess = spread / (double)(used - 1) - expected / (double)used;
+    if (!(excess > 0)) {
+        *prior_var = exp(mean);
+        return INFINITY;
+    }
+    double d0 = 2 * trigamma_inverse(excess);
+    *prior_var = exp(mean + digamma(d0 / 2) - log(d0 / 2));
+    return d0;
+}

@@ -43,4 +43,26 @@ double mcpp_stats_t_quantile(double p, double df);
  */
 double mcpp_stats_bh_cutoff(const double *p, size_t m, double q, double *scratch);
 
+/*
+ * How heavy the tails of centred values could be: of the Student t
+ * distributions with 2, 3, 4, 6, 10, 20, 50 or infinitely many (the normal)
+ * degrees of freedom, each at its maximum-likelihood scale, the heaviest whose
+ * log likelihood is within one unit of the best: the tails x[0..n) cannot rule
+ * out. Fifty values of a t with 3 df often look normal by a hair; taking the
+ * best fit alone would then treat their far-off values as evidence. Returns
+ * the degrees of freedom and the scale in *scale (0 when n is 0).
+ * Deterministic.
+ */
+double mcpp_stats_t_tail_fit(const double *x, size_t n, double *scale);
+
+/*
+ * How much n variance estimates (var[i] with df[i] degrees of freedom each)
+ * agree, read as the prior they share (Smyth 2004, the method of moments of
+ * limma's eBayes): returns its degrees of freedom d0 (INFINITY when the
+ * estimates scatter no more than sampling alone explains: one variance for
+ * all) and its variance in *prior_var. Estimates of 0 or with no df are left
+ * out; fewer than two left: returns 0 and NAN.
+ */
+double mcpp_stats_prior_df(const double *var, const double *df, size_t n, double *prior_var);
+
 #endif /* MCPP_STATS_INTERNAL_H */

@@ -6,6 +6,7 @@
  * Each candidate's metric result goes through one writer per format
  * (put_metric_*), so several metrics per candidate are a loop in one place.
  */
+#include <math.h>
 #include <string.h>
 
 #include "analysis/gate_internal.h"
@@ -134,6 +135,11 @@ static void gate_render_json(mcpp_strbuf *b, const void *object)
     mcpp_sb_json_number(b, r->fdr_q);
     mcpp_sb_puts(b, ", \"suite_run_sd\": ");
     mcpp_sb_json_number(b, r->suite_run_sd);
+    mcpp_sb_puts(b, ", \"suite_df\": ");
+    mcpp_sb_json_number(b, isinf(r->suite_df) ? -1 : r->suite_df);
+    mcpp_sb_puts(b, ", \"common_shift\": ");
+    mcpp_sb_json_number(b, r->suite_shift);
+    mcpp_sb_printf(b, ", \"common_shift_regressed\": %s", r->suite_regressed ? "true" : "false");
     mcpp_sb_puts(b, "}, \"candidates\": [");
     for (size_t i = 0; i < r->n; i++) {
         mcpp_sb_puts(b, i ? ",\n  " : "\n  ");
