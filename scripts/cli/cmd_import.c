@@ -42,31 +42,27 @@ static int import_usage_error(const char *what)
     return CLI_EXIT_INVALID;
 }
 
+static void print_written(const char *path, void *ctx)
+{
+    (void)ctx;
+    printf("%s\n", path);
+}
+
+/* Imports straight into the directory: each receipt is written as it is made
+ * (memory follows one benchmark of the input, not all of it); all or nothing. */
 static int run_import(mcpp_import_format format, const char *const *inputs, size_t n,
                       const char *out_dir, int quiet)
 {
-    mcpp_receipt_set *set = NULL;
-    int rc = mcpp_import_files(&set, format, inputs, n);
     size_t written = 0;
-    if (rc == MCPP_OK)
-        rc = mcpp_import_write_dir(&written, set, out_dir);
+    int rc = mcpp_import_files_to_dir(&written, format, inputs, n, out_dir, quiet ? NULL : print_written, NULL);
     if (rc != MCPP_OK) {
         cli_print_last_error();
         fprintf(stderr, "mcpp-receipts import: nothing was written to %s\n", out_dir);
-        mcpp_receipt_set_free(set);
         return cli_exit_for_status(rc);
     }
-    if (!quiet) {
-        for (size_t i = 0; i < mcpp_receipt_set_count(set); i++) {
-            char *name = NULL;
-            if (mcpp_import_file_name(&name, mcpp_receipt_set_at(set, i)) == MCPP_OK)
-                printf("%s/%s\n", out_dir, name);
-            mcpp_free(name);
-        }
+    if (!quiet)
         printf("imported %zu receipt%s (%s) into %s\n", written, written == 1 ? "" : "s",
                mcpp_import_format_name(format), out_dir);
-    }
-    mcpp_receipt_set_free(set);
     return CLI_EXIT_OK;
 }
 

@@ -5,7 +5,8 @@
  * docs/import.md has the mapping of every input field to a receipt field.
  *
  * An import is all or nothing: every input is read and every receipt is built
- * in memory first; the first malformed input (a truncated log, a log without
+ * before anything is returned (mcpp_import_files_to_dir writes each receipt as
+ * it is made and takes the files back on failure); the first malformed input (a truncated log, a log without
  * run_stop, a JSON file of another tool, a missing MLPerf system file) fails
  * the whole import with MCPP_EINVALID or MCPP_EIO, and mcpp_error_last() names
  * the file, line and column. Nothing is returned or written then.
@@ -72,6 +73,24 @@ MCPP_API int mcpp_import_file_name(char **out, const mcpp_receipt *receipt);
  */
 MCPP_API int mcpp_import_write_dir(size_t *out_written, const mcpp_receipt_set *set,
                                    const char *dir);
+
+/* Called by mcpp_import_files_to_dir with the path of each file it wrote. */
+typedef void (*mcpp_import_each_fn)(const char *path, void *ctx);
+
+/*
+ * mcpp_import_files and mcpp_import_write_dir in one pass that holds at most
+ * a few receipts: each receipt is written into `dir` as soon as the importer
+ * has made it and then let go, so memory follows one benchmark of the input,
+ * not all of its receipts (what `mcpp-receipts import` does). All or nothing
+ * as the two calls: when an input fails, the files and directories this call
+ * created are removed and nothing was written. A receipt made twice (an input
+ * given twice) is written once. On success `each` (may be NULL) gets the path
+ * of every file written, in the order of the inputs, and `out_written` (may
+ * be NULL) their number.
+ */
+MCPP_API int mcpp_import_files_to_dir(size_t *out_written, mcpp_import_format format,
+                                      const char *const *paths, size_t n_paths, const char *dir,
+                                      mcpp_import_each_fn each, void *ctx);
 
 #ifdef __cplusplus
 }

@@ -232,7 +232,7 @@ static int add_metric(mcpp_builder *b, cJSON *extra, const asv_file *f, const cJ
     return rc;
 }
 
-static int import_combination(mcpp_receipt_set *set, const asv_file *f, const cJSON *row, size_t k)
+static int import_combination(mcpp_import_sink *sink, const asv_file *f, const cJSON *row, size_t k)
 {
     const char *metric = "time_s", *unit = "s", *bench = row->string;
     metric_of(&metric, &unit, f, bench);
@@ -273,7 +273,7 @@ static int import_combination(mcpp_receipt_set *set, const asv_file *f, const cJ
     if (rc == MCPP_OK) {
         char readable[220];
         snprintf(readable, sizeof readable, "asv-%s%s", bench, label);
-        rc = mcpp_import_finish(set, b, readable, f->doc.path);
+        rc = mcpp_import_finish(sink, b, readable, f->doc.path);
     }
     mcpp_builder_free(b);
     cJSON_Delete(extra);
@@ -305,7 +305,7 @@ static int open_benchmarks(asv_file *f, const char *path)
     return rc;
 }
 
-static int import_file(mcpp_receipt_set *set, const char *path)
+static int import_file(mcpp_import_sink *sink, const char *path)
 {
     asv_file f;
     memset(&f, 0, sizeof f);
@@ -321,7 +321,7 @@ static int import_file(mcpp_receipt_set *set, const char *path)
         /* a null result is a benchmark asv skipped or that failed: no measurement */
         for (const cJSON *v = result->child; rc == MCPP_OK && v; v = v->next, k++)
             if (!cJSON_IsNull(v))
-                rc = import_combination(set, &f, row, k);
+                rc = import_combination(sink, &f, row, k);
     }
     mcpp_import_json_free(&f.benchmarks);
     mcpp_import_json_free(&f.doc);
@@ -349,7 +349,7 @@ static int has_machine_file(const char *dir)
 }
 
 /* Walks `dir` in byte order of names for results files. */
-static int walk(mcpp_receipt_set *set, const char *dir, int depth, size_t *found)
+static int walk(mcpp_import_sink *sink, const char *dir, int depth, size_t *found)
 {
     mcpp_dir_list list;
     int rc = mcpp_dir_list_read(&list, dir);
@@ -357,23 +357,23 @@ static int walk(mcpp_receipt_set *set, const char *dir, int depth, size_t *found
         const char *p = list.paths[i], *name = p + list.name_offset;
         struct stat st;
         if (stat(p, &st) == 0 && S_ISDIR(st.st_mode) && depth < MAX_DIR_DEPTH)
-            rc = walk(set, p, depth + 1, found);
+            rc = walk(sink, p, depth + 1, found);
         else if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && is_results_name(name) && has_machine_file(dir)) {
             (*found)++;
-            rc = import_file(set, p);
+            rc = import_file(sink, p);
         }
     }
     mcpp_dir_list_free(&list);
     return rc;
 }
 
-int mcpp_import_asv_path(mcpp_receipt_set *set, const char *path)
+int mcpp_import_asv_path(mcpp_import_sink *sink, const char *path)
 {
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-        return import_file(set, path);
+        return import_file(sink, path);
     size_t found = 0;
-    int rc = walk(set, path, 0, &found);
+    int rc = walk(sink, path, 0, &found);
     if (rc == MCPP_OK && found == 0)
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_MISSING, path, NULL, 0, 0,
                               "no asv results files (results/<machine>/<commit>-<env>.json) under it");

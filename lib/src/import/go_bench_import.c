@@ -367,7 +367,7 @@ static int add_metrics(mcpp_builder *b, cJSON *extra, const go_entry *e)
     return rc;
 }
 
-static int import_entry(mcpp_receipt_set *set, const go_state *st, const go_entry *e)
+static int import_entry(mcpp_import_sink *sink, const go_state *st, const go_entry *e)
 {
     char full[1024];
     snprintf(full, sizeof full, "%s%s%s", e->pkg ? e->pkg : "", e->pkg ? "." : "", e->name);
@@ -407,7 +407,7 @@ static int import_entry(mcpp_receipt_set *set, const go_state *st, const go_entr
     if (rc == MCPP_OK) {
         char readable[200];
         snprintf(readable, sizeof readable, "go-%s-%d", e->name, e->procs);
-        rc = mcpp_import_finish(set, b, readable, st->path);
+        rc = mcpp_import_finish(sink, b, readable, st->path);
     }
     mcpp_builder_free(b);
     cJSON_Delete(extra);
@@ -477,7 +477,7 @@ static int read_lines(go_state *st, FILE *f)
     return rc;
 }
 
-int mcpp_import_go_bench_file(mcpp_receipt_set *set, const char *path)
+int mcpp_import_go_bench_file(mcpp_import_sink *sink, const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -488,7 +488,7 @@ int mcpp_import_go_bench_file(mcpp_receipt_set *set, const char *path)
     int rc = read_lines(&st, f);
     fclose(f);
     for (size_t k = 0; rc == MCPP_OK && k < st.n_entries; k++)
-        rc = import_entry(set, &st, &st.entries[k]);
+        rc = import_entry(sink, &st, &st.entries[k]);
     state_free(&st);
     return rc;
 }

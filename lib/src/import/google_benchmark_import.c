@@ -64,40 +64,88 @@ static int is_error(const cJSON *row)
     return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "error_occurred"));
 }
 
-/* The checks that tell this tool's file from another's, before any mapping. */
-static int check_shape(const mcpp_import_json *doc)
+/* What the reader keeps of the document's top level. */
+typedef struct gbench_doc {
+    mcpp_import_json text;
+    size_t root_at;      /* offset of the top-level value                     */
+    cJSON *context;      /* the first "context" member, parsed               */
+    int has_benchmarks;  /* the first "benchmarks" member is a list, at:      */
+    size_t benchmarks_at;
+    int machine_info;    /* a "machine_info" member: pytest-benchmark's file  */
+} gbench_doc;
+
+/* The top level in one pass: "context" parsed, the first "benchmarks" list
+ * stepped over (its rows are read one at a time later), every other member
+ * parsed and dropped so that a syntax error anywhere is still found. The
+ * first of a repeated member counts, as for cJSON's lookup. */
+static int read_top_level(gbench_doc *d)
 {
-    const cJSON *root = doc->root;
-    const cJSON *benchmarks = cJSON_GetObjectItemCaseSensitive(root, "benchmarks");
-    if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "context")) || !cJSON_IsArray(benchmarks)) {
-        int pytest = cJSON_HasObjectItem(root, "machine_info");
-        return mcpp_import_json_error(doc, root, "type", NULL,
-                                      "not Google Benchmark JSON output: expected an object with "
-                                      "\"context\" and \"benchmarks\"%s",
-                                      pytest ? " (this is pytest-benchmark output: import it as "
-                                               "pytest-benchmark)" : "");
+    mcpp_json_cursor c;
+    mcpp_jc_init(&c, &d->text);
+    d->root_at = c.pos;
+    int rc = MCPP_OK, more = 0, first = 1, seen_benchmarks = 0;
+    size_t at;
+    if (!mcpp_jc_enter(&c, '{')) { /* not an object: checked whole, then refused */
+        cJSON *v = NULL;
+        rc = mcpp_jc_parse(&c, &v, &at);
+        cJSON_Delete(v);
+        return rc == MCPP_OK ? mcpp_jc_end(&c) : rc;
     }
-    int i = 0;
-    for (const cJSON *row = benchmarks->child; row; row = row->next, i++) {
-        char field[48];
-        snprintf(field, sizeof field, "benchmarks[%d]", i);
-        double unit;
-        if (!cJSON_IsObject(row) || !run_name_of(row))
-            return mcpp_import_json_error(doc, row, "missing", field,
-                                          "expected a benchmark row with a \"run_name\" or \"name\"");
-        if (is_error(row))
-            continue;
-        if (!seconds_per_unit(&unit, mcpp_import_string(cJSON_GetObjectItemCaseSensitive(row, "time_unit"))))
-            return mcpp_import_json_error(doc, row, "type", field,
-                                          "expected \"time_unit\" ns, us, ms or s");
-        double t;
-        if (!mcpp_import_number(&t, cJSON_GetObjectItemCaseSensitive(row, "real_time")) ||
-            !mcpp_import_number(&t, cJSON_GetObjectItemCaseSensitive(row, "cpu_time")))
-            return mcpp_import_json_error(doc, row, "missing", field,
-                                          "expected numbers \"real_time\" and \"cpu_time\"");
+    char *key = NULL;
+    while (rc == MCPP_OK && (more = mcpp_jc_next(&c, '}', &first, &key)) > 0) {
+        int benchmarks = strcmp(key, "benchmarks") == 0 && !seen_benchmarks++;
+        if (benchmarks && mcpp_jc_peek(&c) == '[') {
+            rc = mcpp_jc_skip(&c, &d->benchmarks_at);
+            d->has_benchmarks = 1;
+        } else {
+            cJSON *v = NULL;
+            rc = mcpp_jc_parse(&c, &v, &at);
+            if (rc == MCPP_OK && strcmp(key, "context") == 0 && !d->context) {
+                d->context = v;
+                v = NULL;
+            }
+            d->machine_info |= strcmp(key, "machine_info") == 0;
+            cJSON_Delete(v);
+        }
+        cJSON_free(key);
+        key = NULL;
     }
-    if (i == 0)
-        return mcpp_import_json_error(doc, benchmarks, "missing", "benchmarks", "no benchmark rows");
+    if (rc == MCPP_OK && more < 0)
+        rc = more;
+    return rc == MCPP_OK ? mcpp_jc_end(&c) : rc;
+}
+
+/* The checks that tell this tool's file from another's, before any mapping:
+ * an object with "context" and "benchmarks". */
+static int check_top_level(const gbench_doc *d)
+{
+    if (cJSON_IsObject(d->context) && d->has_benchmarks)
+        return MCPP_OK;
+    return mcpp_import_json_error_at(&d->text, d->root_at, "type", NULL,
+                                     "not Google Benchmark JSON output: expected an object with "
+                                     "\"context\" and \"benchmarks\"%s",
+                                     d->machine_info ? " (this is pytest-benchmark output: import it as "
+                                                       "pytest-benchmark)" : "");
+}
+
+/* The checks of one row (benchmarks[i], at byte `at`). */
+static int check_row(const gbench_doc *d, const cJSON *row, size_t i, size_t at)
+{
+    char field[48];
+    snprintf(field, sizeof field, "benchmarks[%zu]", i);
+    double unit;
+    if (!cJSON_IsObject(row) || !run_name_of(row))
+        return mcpp_import_json_error_at(&d->text, at, "missing", field,
+                                         "expected a benchmark row with a \"run_name\" or \"name\"");
+    if (is_error(row))
+        return MCPP_OK;
+    if (!seconds_per_unit(&unit, mcpp_import_string(cJSON_GetObjectItemCaseSensitive(row, "time_unit"))))
+        return mcpp_import_json_error_at(&d->text, at, "type", field, "expected \"time_unit\" ns, us, ms or s");
+    double t;
+    if (!mcpp_import_number(&t, cJSON_GetObjectItemCaseSensitive(row, "real_time")) ||
+        !mcpp_import_number(&t, cJSON_GetObjectItemCaseSensitive(row, "cpu_time")))
+        return mcpp_import_json_error_at(&d->text, at, "missing", field,
+                                         "expected numbers \"real_time\" and \"cpu_time\"");
     return MCPP_OK;
 }
 
@@ -265,14 +313,14 @@ static int map_rows(mcpp_builder *b, cJSON *extra, run_rows run)
     return rc;
 }
 
-static int import_run(mcpp_receipt **out, const mcpp_import_json *doc, run_rows run, double *buf)
+static int import_run(mcpp_receipt **out, const gbench_doc *doc, run_rows run, double *buf)
 {
     const char *name = run_name_of(run.rows[0]);
     mcpp_builder *b = NULL;
     cJSON *extra = cJSON_CreateObject(), *counters = cJSON_CreateObject();
     int rc = extra && counters ? mcpp_builder_new(&b) : mcpp_error_nomem();
     if (rc == MCPP_OK)
-        rc = map_context(b, extra, cJSON_GetObjectItemCaseSensitive(doc->root, "context"));
+        rc = map_context(b, extra, doc->context);
     for (size_t i = 0; rc == MCPP_OK && i < sizeof NOT_RECORDED / sizeof NOT_RECORDED[0]; i++)
         rc = mcpp_builder_append_string(b, "source.not_recorded", NOT_RECORDED[i]);
     if (rc == MCPP_OK)
@@ -298,7 +346,7 @@ static int import_run(mcpp_receipt **out, const mcpp_import_json *doc, run_rows 
     if (rc == MCPP_OK) {
         char readable[200];
         snprintf(readable, sizeof readable, "gbench-%s", name);
-        rc = mcpp_import_make(out, b, readable, doc->path);
+        rc = mcpp_import_make(out, b, readable, doc->text.path);
     }
     mcpp_builder_free(b);
     cJSON_Delete(extra);
@@ -307,17 +355,39 @@ static int import_run(mcpp_receipt **out, const mcpp_import_json *doc, run_rows 
 }
 
 /*
- * The rows grouped by run name: rows[start[g] .. start[g + 1]) are the rows of
- * the g-th name in the order names first appear, each group in file order.
- * A hash table on the name keeps this linear (a suite of 1,000 benchmarks
- * with 20 repetitions is 20,000 rows; comparing each row with every earlier
- * one took 30 s).
+ * The rows grouped by run name: rows[start[g] .. start[g + 1]) are the byte
+ * offsets of the rows of the g-th name in the order names first appear, each
+ * group in file order. Only offsets are kept: a row is parsed to check it and
+ * find its name, dropped, and parsed again when its run's receipt is made, so
+ * memory holds the text and one run's rows, not a tree of the file (a tree
+ * is ~4x the text; issue 28). A hash table on the name keeps the grouping
+ * linear (a suite of 1,000 benchmarks with 20 repetitions is 20,000 rows;
+ * comparing each row with every earlier one took 30 s).
  */
 typedef struct grouped_rows {
-    const cJSON **rows;
+    size_t *rows;
     size_t *start;
     size_t n_groups;
 } grouped_rows;
+
+/* Row offsets and their groups while reading, and the name of each group. */
+typedef struct row_index {
+    size_t *at, *group, n, cap;
+    char **names;
+    size_t *table, table_cap;
+    size_t n_groups;
+} row_index;
+
+static void row_index_free(row_index *x)
+{
+    for (size_t g = 0; g < x->n_groups; g++)
+        free(x->names[g]);
+    free(x->names);
+    free(x->at);
+    free(x->group);
+    free(x->table);
+    memset(x, 0, sizeof *x);
+}
 
 static void grouped_free(grouped_rows *g)
 {
@@ -325,56 +395,135 @@ static void grouped_free(grouped_rows *g)
     free(g->start);
 }
 
-/* The group of `name`, a new one when unseen; names[g] is group g's name. */
-static size_t group_of(size_t *table, size_t cap, const char **names, size_t *n_groups, const char *name)
+static size_t *name_slot(const row_index *x, const char *name)
 {
-    size_t pos = (size_t)mcpp_fnv1a(name, strlen(name), MCPP_FNV_OFFSET) & (cap - 1);
-    for (; table[pos]; pos = (pos + 1) & (cap - 1))
-        if (strcmp(names[table[pos] - 1], name) == 0)
-            return table[pos] - 1;
-    names[*n_groups] = name;
-    table[pos] = ++*n_groups;
-    return *n_groups - 1;
+    size_t pos = (size_t)mcpp_fnv1a(name, strlen(name), MCPP_FNV_OFFSET) & (x->table_cap - 1);
+    while (x->table[pos] && strcmp(x->names[x->table[pos] - 1], name) != 0)
+        pos = (pos + 1) & (x->table_cap - 1);
+    return &x->table[pos];
 }
 
-static int group_rows(grouped_rows *g, const cJSON *benchmarks, size_t n)
+/* Room for one more row (and group), the table kept at most half full. */
+static int row_index_grow(row_index *x)
 {
-    size_t cap = 16;
-    while (cap < 2 * n) cap *= 2;
-    size_t *table = calloc(cap, sizeof *table), *group = malloc(n * sizeof *group);
-    const char **names = malloc(n * sizeof *names);
-    g->rows = malloc(n * sizeof *g->rows);
-    g->start = calloc(n + 1, sizeof *g->start);
-    g->n_groups = 0;
-    int rc = table && group && names && g->rows && g->start ? MCPP_OK : mcpp_error_nomem();
-    size_t i = 0;
-    for (const cJSON *row = benchmarks->child; rc == MCPP_OK && row; row = row->next, i++) {
-        group[i] = group_of(table, cap, names, &g->n_groups, run_name_of(row));
-        g->start[group[i] + 1]++;
+    if (x->n == x->cap) {
+        size_t nc = x->cap ? x->cap * 2 : 256;
+        size_t *na = realloc(x->at, nc * sizeof *na);
+        if (na)
+            x->at = na;
+        size_t *ng = na ? realloc(x->group, nc * sizeof *ng) : NULL;
+        if (ng)
+            x->group = ng;
+        char **nn = ng ? realloc(x->names, nc * sizeof *nn) : NULL;
+        if (!nn)
+            return mcpp_error_nomem();
+        x->names = nn;
+        x->cap = nc;
     }
-    for (size_t k = 0; rc == MCPP_OK && k < g->n_groups; k++) g->start[k + 1] += g->start[k];
-    /* place each row after the rows of its group placed before it (counting sort) */
-    size_t *fill = rc == MCPP_OK ? malloc((g->n_groups + 1) * sizeof *fill) : NULL;
-    if (rc == MCPP_OK && !fill)
-        rc = mcpp_error_nomem();
-    if (rc == MCPP_OK) {
-        memcpy(fill, g->start, (g->n_groups + 1) * sizeof *fill);
-        i = 0;
-        for (const cJSON *row = benchmarks->child; row; row = row->next, i++) g->rows[fill[group[i]]++] = row;
+    if ((x->n_groups + 1) * 2 > x->table_cap) {
+        size_t *old = x->table, old_cap = x->table_cap, nc = old_cap ? old_cap * 2 : 512;
+        if (!(x->table = calloc(nc, sizeof *x->table))) {
+            x->table = old;
+            return mcpp_error_nomem();
+        }
+        x->table_cap = nc;
+        for (size_t i = 0; i < old_cap; i++)
+            if (old[i])
+                *name_slot(x, x->names[old[i] - 1]) = old[i];
+        free(old);
     }
-    free(fill);
-    free(table);
-    free(group);
-    free(names);
+    return MCPP_OK;
+}
+
+/* Records the row at `at` under its run name. */
+static int row_index_add(row_index *x, size_t at, const char *name)
+{
+    int rc = row_index_grow(x);
+    if (rc != MCPP_OK)
+        return rc;
+    size_t *slot = name_slot(x, name);
+    if (!*slot) {
+        if (!(x->names[x->n_groups] = strdup(name)))
+            return mcpp_error_nomem();
+        *slot = ++x->n_groups;
+    }
+    x->at[x->n] = at;
+    x->group[x->n++] = *slot - 1;
+    return MCPP_OK;
+}
+
+/* Every row of the "benchmarks" list: parsed, checked, indexed, dropped. */
+static int index_rows(row_index *x, const gbench_doc *d)
+{
+    mcpp_json_cursor c = {&d->text, d->benchmarks_at};
+    mcpp_jc_enter(&c, '[');
+    int rc = MCPP_OK, more, first = 1;
+    while (rc == MCPP_OK && (more = mcpp_jc_next(&c, ']', &first, NULL)) > 0) {
+        cJSON *row = NULL;
+        size_t at;
+        rc = mcpp_jc_parse(&c, &row, &at);
+        if (rc == MCPP_OK)
+            rc = check_row(d, row, x->n, at);
+        if (rc == MCPP_OK)
+            rc = row_index_add(x, at, run_name_of(row));
+        cJSON_Delete(row);
+    }
+    if (rc == MCPP_OK && more < 0)
+        rc = more;
+    if (rc == MCPP_OK && x->n == 0)
+        rc = mcpp_import_json_error_at(&d->text, d->benchmarks_at, "missing", "benchmarks", "no benchmark rows");
     return rc;
 }
 
-/* The runs of one file, made on several threads: each run's receipt is
- * independent and reads the parsed document only. */
+/* The row offsets in group order (a counting sort: each group in file order). */
+static int group_rows(grouped_rows *g, const row_index *x)
+{
+    g->n_groups = x->n_groups;
+    g->rows = malloc((x->n ? x->n : 1) * sizeof *g->rows);
+    g->start = calloc(x->n_groups + 1, sizeof *g->start);
+    size_t *fill = malloc((x->n_groups + 1) * sizeof *fill);
+    int rc = g->rows && g->start && fill ? MCPP_OK : mcpp_error_nomem();
+    for (size_t i = 0; rc == MCPP_OK && i < x->n; i++)
+        g->start[x->group[i] + 1]++;
+    for (size_t k = 0; rc == MCPP_OK && k < x->n_groups; k++)
+        g->start[k + 1] += g->start[k];
+    if (rc == MCPP_OK) {
+        memcpy(fill, g->start, (x->n_groups + 1) * sizeof *fill);
+        for (size_t i = 0; i < x->n; i++)
+            g->rows[fill[x->group[i]]++] = x->at[i];
+    }
+    free(fill);
+    return rc;
+}
+
+/* The receipt of run k: its rows parsed again (they parsed once: no error). */
+static int make_run(mcpp_receipt **out, const gbench_doc *d, const grouped_rows *g, size_t k, double *buf)
+{
+    size_t n = g->start[k + 1] - g->start[k];
+    const cJSON **rows = calloc(n ? n : 1, sizeof *rows);
+    int rc = rows ? MCPP_OK : mcpp_error_nomem();
+    for (size_t i = 0; rc == MCPP_OK && i < n; i++) {
+        mcpp_json_cursor c = {&d->text, g->rows[g->start[k] + i]};
+        cJSON *row = NULL;
+        size_t at;
+        rc = mcpp_jc_parse(&c, &row, &at);
+        rows[i] = row;
+    }
+    if (rc == MCPP_OK)
+        rc = import_run(out, d, (run_rows){rows, n}, buf);
+    for (size_t i = 0; rows && i < n; i++)
+        cJSON_Delete((cJSON *)rows[i]);
+    free(rows);
+    return rc;
+}
+
+/* The runs of one file, made on several threads a batch at a time: each
+ * run's receipt is independent and reads the text only. */
 typedef struct run_jobs {
-    const mcpp_import_json *doc;
+    const gbench_doc *doc;
     const grouped_rows *g;
-    mcpp_receipt **made; /* per run; NULL where making it failed */
+    size_t first;        /* the batch's first run                  */
+    mcpp_receipt **made; /* per run of the batch; NULL where making it failed */
     size_t max_rows;     /* rows of the largest run: each thread's scratch */
 } run_jobs;
 
@@ -383,58 +532,67 @@ static void make_runs(void *ctx, size_t from, size_t to)
     run_jobs *j = ctx;
     double *buf = malloc((j->max_rows + 1) * sizeof *buf);
     for (size_t k = from; buf && k < to; k++)
-        if (import_run(&j->made[k], j->doc, (run_rows){j->g->rows + j->g->start[k], j->g->start[k + 1] - j->g->start[k]},
-                       buf) != MCPP_OK)
+        if (make_run(&j->made[k], j->doc, j->g, j->first + k, buf) != MCPP_OK)
             j->made[k] = NULL;
     free(buf);
 }
 
-/* Adds the runs' receipts to `set` in the order the names first appear. A
+/* Runs per batch: the receipts of a batch are held until they are handed
+ * on in order, so a batch bounds what an import into a directory holds. */
+enum { RUN_BATCH = 1024 };
+
+/* Hands the runs' receipts to `sink` in the order the names first appear. A
  * run that failed on a worker thread is made again on this one, so its
  * error is this thread's last error. */
-static int import_runs(mcpp_receipt_set *set, const mcpp_import_json *doc, const grouped_rows *g)
+static int import_runs(mcpp_import_sink *sink, const gbench_doc *doc, const grouped_rows *g)
 {
-    run_jobs j = {doc, g, calloc(g->n_groups ? g->n_groups : 1, sizeof *j.made), 0};
+    run_jobs j = {doc, g, 0, calloc(RUN_BATCH, sizeof *j.made), 0};
     if (!j.made)
         return mcpp_error_nomem();
     for (size_t k = 0; k < g->n_groups; k++)
         if (g->start[k + 1] - g->start[k] > j.max_rows)
             j.max_rows = g->start[k + 1] - g->start[k];
-    mcpp_parallel_ranges(g->n_groups, mcpp_parallel_threads(g->n_groups, MCPP_PARALLEL_MAX_THREADS, 64), make_runs,
-                         &j);
     int rc = MCPP_OK;
     double *buf = NULL;
-    for (size_t k = 0; k < g->n_groups; k++) {
-        if (rc == MCPP_OK && !j.made[k]) {
-            buf = buf ? buf : malloc((j.max_rows + 1) * sizeof *buf);
-            rc = buf ? import_run(&j.made[k], doc, (run_rows){g->rows + g->start[k], g->start[k + 1] - g->start[k]}, buf)
-                     : mcpp_error_nomem();
+    for (; rc == MCPP_OK && j.first < g->n_groups; j.first += RUN_BATCH) {
+        size_t n = g->n_groups - j.first < RUN_BATCH ? g->n_groups - j.first : RUN_BATCH;
+        memset(j.made, 0, n * sizeof *j.made);
+        mcpp_parallel_ranges(n, mcpp_parallel_threads(n, MCPP_PARALLEL_MAX_THREADS, 64), make_runs, &j);
+        for (size_t k = 0; k < n; k++) {
+            if (rc == MCPP_OK && !j.made[k]) {
+                buf = buf ? buf : malloc((j.max_rows + 1) * sizeof *buf);
+                rc = buf ? make_run(&j.made[k], doc, g, j.first + k, buf) : mcpp_error_nomem();
+            }
+            if (rc == MCPP_OK)
+                rc = sink->take(sink, j.made[k]);
+            else
+                mcpp_receipt_free(j.made[k]);
         }
-        if (rc == MCPP_OK)
-            rc = mcpp_receipt_set_add(set, j.made[k]);
-        else
-            mcpp_receipt_free(j.made[k]);
     }
     free(buf);
     free(j.made);
     return rc;
 }
 
-int mcpp_import_google_benchmark_file(mcpp_receipt_set *set, const char *path)
+int mcpp_import_google_benchmark_file(mcpp_import_sink *sink, const char *path)
 {
-    mcpp_import_json doc;
-    int rc = mcpp_import_json_open(&doc, path);
-    if (rc != MCPP_OK)
-        return rc;
-    rc = check_shape(&doc);
-    const cJSON *benchmarks = cJSON_GetObjectItemCaseSensitive(doc.root, "benchmarks");
-    size_t n = rc == MCPP_OK ? (size_t)cJSON_GetArraySize(benchmarks) : 0;
+    gbench_doc doc = {0};
+    row_index x = {0};
     grouped_rows g = {0};
+    int rc = mcpp_import_json_read(&doc.text, path);
     if (rc == MCPP_OK)
-        rc = group_rows(&g, benchmarks, n);
+        rc = read_top_level(&doc);
     if (rc == MCPP_OK)
-        rc = import_runs(set, &doc, &g);
+        rc = check_top_level(&doc);
+    if (rc == MCPP_OK)
+        rc = index_rows(&x, &doc);
+    if (rc == MCPP_OK)
+        rc = group_rows(&g, &x);
+    row_index_free(&x);
+    if (rc == MCPP_OK)
+        rc = import_runs(sink, &doc, &g);
     grouped_free(&g);
-    mcpp_import_json_free(&doc);
+    cJSON_Delete(doc.context);
+    mcpp_import_json_free(&doc.text);
     return rc;
 }

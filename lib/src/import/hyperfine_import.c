@@ -133,7 +133,7 @@ static int map_exit_codes(mcpp_builder *b, const cJSON *result)
     return rc;
 }
 
-static int import_result(mcpp_receipt_set *set, const mcpp_import_json *doc, const cJSON *result)
+static int import_result(mcpp_import_sink *sink, const mcpp_import_json *doc, const cJSON *result)
 {
     const char *command = mcpp_import_string(member(result, "command"));
     int n = cJSON_GetArraySize(member(result, "times")), m = cJSON_GetArraySize(member(result, "memory_usage_byte"));
@@ -163,7 +163,7 @@ static int import_result(mcpp_receipt_set *set, const mcpp_import_json *doc, con
     if (rc == MCPP_OK) {
         char readable[200];
         snprintf(readable, sizeof readable, "hyperfine-%s", command);
-        rc = mcpp_import_finish(set, b, readable, doc->path);
+        rc = mcpp_import_finish(sink, b, readable, doc->path);
     }
     mcpp_builder_free(b);
     cJSON_Delete(extra);
@@ -171,7 +171,7 @@ static int import_result(mcpp_receipt_set *set, const mcpp_import_json *doc, con
     return rc;
 }
 
-int mcpp_import_hyperfine_file(mcpp_receipt_set *set, const char *path)
+int mcpp_import_hyperfine_file(mcpp_import_sink *sink, const char *path)
 {
     mcpp_import_json doc;
     int rc = mcpp_import_json_open(&doc, path);
@@ -180,7 +180,7 @@ int mcpp_import_hyperfine_file(mcpp_receipt_set *set, const char *path)
     rc = check_shape(&doc);
     const cJSON *results = member(doc.root, "results");
     for (const cJSON *r = rc == MCPP_OK ? results->child : NULL; rc == MCPP_OK && r; r = r->next)
-        rc = import_result(set, &doc, r);
+        rc = import_result(sink, &doc, r);
     mcpp_import_json_free(&doc);
     return rc;
 }

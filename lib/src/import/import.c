@@ -1,7 +1,7 @@
 /*
  * import.c — the import API: format names, all-or-nothing imports into a
- * receipt set, deterministic ids and file names, and writing a set into a
- * directory without leaving part of it behind.
+ * receipt set or straight into a directory, deterministic ids and file names,
+ * and writing into a directory without leaving part of it behind.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -15,6 +15,7 @@
 #include "import/import_internal.h"
 #include "receipt/fields.h"
 #include "util/error_internal.h"
+#include "util/hash.h"
 
 /*
  * The importer registry: one row per format, in enum order. Dispatch, the
@@ -90,13 +91,44 @@ const char *mcpp_import_format_summary(mcpp_import_format format)
     return imp ? imp->summary : NULL;
 }
 
-static int import_one(mcpp_receipt_set *set, mcpp_import_format format, const char *path)
+static int import_one(mcpp_import_sink *sink, mcpp_import_format format, const char *path)
 {
     const mcpp_importer *imp = mcpp_importer_of(format);
     if (!imp)
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "unknown import format %d",
                               (int)format);
-    return imp->import_path(set, path);
+    return imp->import_path(sink, path);
+}
+
+static int check_inputs(mcpp_import_format format, const char *const *paths, size_t n_paths)
+{
+    if (!mcpp_import_format_name(format))
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "unknown import format %d",
+                              (int)format);
+    if (n_paths == 0 || !paths)
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "no input to import");
+    return MCPP_OK;
+}
+
+/* Every input of one import call into `sink`, stopping at the first failure. */
+static int import_all(mcpp_import_sink *sink, mcpp_import_format format, const char *const *paths, size_t n_paths)
+{
+    int rc = check_inputs(format, paths, n_paths);
+    for (size_t i = 0; rc == MCPP_OK && i < n_paths; i++)
+        rc = paths[i] ? import_one(sink, format, paths[i])
+                      : mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "path %zu is NULL", i);
+    return rc;
+}
+
+/* The import API's sink: a receipt set (deduplicated when the import ends). */
+typedef struct set_sink {
+    mcpp_import_sink base;
+    mcpp_receipt_set *set;
+} set_sink;
+
+static int set_take(mcpp_import_sink *sink, mcpp_receipt *r)
+{
+    return mcpp_receipt_set_add(((set_sink *)sink)->set, r);
 }
 
 typedef struct id_at {
@@ -151,16 +183,11 @@ int mcpp_import_files(mcpp_receipt_set **out, mcpp_import_format format,
     if (!out)
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "out is NULL");
     *out = NULL;
-    if (!mcpp_import_format_name(format))
-        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "unknown import format %d",
-                              (int)format);
-    if (n_paths == 0 || !paths)
-        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "no input to import");
     mcpp_receipt_set *set = NULL;
     int rc = mcpp_receipt_set_new(&set);
-    for (size_t i = 0; rc == MCPP_OK && i < n_paths; i++)
-        rc = paths[i] ? import_one(set, format, paths[i])
-                      : mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "path %zu is NULL", i);
+    set_sink sink = {{set_take}, set};
+    if (rc == MCPP_OK)
+        rc = import_all(&sink.base, format, paths, n_paths);
     if (rc == MCPP_OK)
         rc = dedupe(&set);
     if (rc != MCPP_OK) {
@@ -189,6 +216,8 @@ int mcpp_import_make(mcpp_receipt **out, mcpp_builder *b, const char *readable, 
     *out = NULL;
     mcpp_receipt *r = NULL, *named = NULL;
     int rc = mcpp_builder_finish(&r, NULL, b);
+    if (rc == MCPP_OK) /* the builder is done: its samples (a cJSON node each) go before the copy below */
+        (void)mcpp_builder_unset(b, "metrics.named"); /* failing only keeps them until the builder is freed */
     if (rc == MCPP_OK) {
         /* the derived id is "r-" + 16 hex digits of the content hash; the
          * copy with the id copies the packed receipt, it does not pack it again */
@@ -210,12 +239,12 @@ int mcpp_import_make(mcpp_receipt **out, mcpp_builder *b, const char *readable, 
     return MCPP_OK;
 }
 
-int mcpp_import_finish(mcpp_receipt_set *set, mcpp_builder *b, const char *readable,
+int mcpp_import_finish(mcpp_import_sink *sink, mcpp_builder *b, const char *readable,
                        const char *path)
 {
     mcpp_receipt *r = NULL;
     int rc = mcpp_import_make(&r, b, readable, path);
-    return rc == MCPP_OK ? mcpp_receipt_set_add(set, r) : rc;
+    return rc == MCPP_OK ? sink->take(sink, r) : rc;
 }
 
 void mcpp_import_rfc3339_from_ms(char *buf, size_t cap, int64_t ms)
@@ -265,14 +294,6 @@ static char *join_path(const char *dir, const char *name)
     return p;
 }
 
-/* Removes the files of paths[0..n) that did not exist before this call. */
-static void remove_created(char **paths, const unsigned char *existed, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (paths[i] && !existed[i])
-            unlink(paths[i]);
-}
-
 /* Removes the directories make_dirs created (recorded as the lengths of dir's
  * prefixes, outermost first), innermost first; a directory that is not empty
  * stays. */
@@ -320,6 +341,130 @@ static int make_dirs(char *dir, size_t *created, size_t *n_created)
     return MCPP_OK;
 }
 
+/*
+ * A directory being written, all or nothing: the files written so far (and
+ * whether each existed before, so that taking them back leaves those), the
+ * directories made for it, and a hash table on the file names so that a
+ * receipt given twice (an input given twice: the id carries the content
+ * hash) is written once. Also the sink of mcpp_import_files_to_dir, which
+ * writes each receipt as the importer makes it and lets it go.
+ */
+typedef struct dir_writer {
+    mcpp_import_sink base;
+    char *dir;
+    size_t *created, n_created;
+    char **paths;
+    unsigned char *existed;
+    size_t n, cap;
+    size_t *table, table_cap; /* index + 1 into paths, 0 empty */
+    int dedupe;
+} dir_writer;
+
+static int dir_begin(dir_writer *w, const char *dir_arg, int dedupe)
+{
+    memset(w, 0, sizeof *w);
+    w->dedupe = dedupe;
+    size_t slashes = 0;
+    for (const char *c = dir_arg; *c; c++)
+        slashes += *c == '/';
+    w->dir = strdup(dir_arg);
+    w->created = calloc(slashes + 1, sizeof *w->created);
+    int rc = w->dir && w->created ? make_dirs(w->dir, w->created, &w->n_created) : mcpp_error_nomem();
+    if (rc != MCPP_OK) {
+        free(w->dir);
+        free(w->created);
+        memset(w, 0, sizeof *w);
+    }
+    return rc;
+}
+
+/* The slot of `path` in the table: its entry, or the empty slot it would take. */
+static size_t *dir_slot(dir_writer *w, const char *path)
+{
+    size_t pos = (size_t)mcpp_fnv1a(path, strlen(path), MCPP_FNV_OFFSET) & (w->table_cap - 1);
+    while (w->table[pos] && strcmp(w->paths[w->table[pos] - 1], path) != 0)
+        pos = (pos + 1) & (w->table_cap - 1);
+    return &w->table[pos];
+}
+
+static int dir_grow(dir_writer *w)
+{
+    if (w->n == w->cap) {
+        size_t nc = w->cap ? w->cap * 2 : 64;
+        char **np = realloc(w->paths, nc * sizeof *np);
+        if (np)
+            w->paths = np;
+        unsigned char *ne = np ? realloc(w->existed, nc) : NULL;
+        if (!ne)
+            return mcpp_error_nomem();
+        w->existed = ne;
+        w->cap = nc;
+    }
+    if (w->dedupe && (w->n + 1) * 2 > w->table_cap) {
+        size_t nc = w->table_cap ? w->table_cap * 2 : 128;
+        size_t *old = w->table, old_cap = w->table_cap;
+        if (!(w->table = calloc(nc, sizeof *w->table))) {
+            w->table = old;
+            return mcpp_error_nomem();
+        }
+        w->table_cap = nc;
+        for (size_t i = 0; i < old_cap; i++)
+            if (old[i])
+                *dir_slot(w, w->paths[old[i] - 1]) = old[i];
+        free(old);
+    }
+    return MCPP_OK;
+}
+
+/* Writes `r` under its file name, unless a receipt of the same id was. */
+static int dir_write(dir_writer *w, const mcpp_receipt *r)
+{
+    char *name = NULL;
+    int rc = mcpp_import_file_name(&name, r);
+    char *path = rc == MCPP_OK ? join_path(w->dir, name) : NULL;
+    free(name);
+    if (rc == MCPP_OK && !path)
+        rc = mcpp_error_nomem();
+    if (rc == MCPP_OK)
+        rc = dir_grow(w);
+    size_t *slot = rc == MCPP_OK && w->dedupe ? dir_slot(w, path) : NULL;
+    if (rc != MCPP_OK || (slot && *slot)) {
+        free(path);
+        return rc;
+    }
+    w->paths[w->n] = path;
+    w->existed[w->n] = access(path, F_OK) == 0;
+    w->n++;
+    if (slot)
+        *slot = w->n;
+    return mcpp_receipt_write_file(r, path, MCPP_FORMAT_JSON);
+}
+
+static int dir_take(mcpp_import_sink *sink, mcpp_receipt *r)
+{
+    int rc = dir_write((dir_writer *)sink, r);
+    mcpp_receipt_free(r);
+    return rc;
+}
+
+/* Ends the write: on failure takes back the files and directories it made. */
+static void dir_end(dir_writer *w, int failed)
+{
+    for (size_t i = 0; failed && i < w->n; i++)
+        if (!w->existed[i])
+            unlink(w->paths[i]);
+    if (failed && w->dir)
+        remove_dirs(w->dir, w->created, w->n_created);
+    for (size_t i = 0; i < w->n; i++)
+        free(w->paths[i]);
+    free(w->paths);
+    free(w->existed);
+    free(w->table);
+    free(w->created);
+    free(w->dir);
+    memset(w, 0, sizeof *w);
+}
+
 int mcpp_import_write_dir(size_t *out_written, const mcpp_receipt_set *set, const char *dir_arg)
 {
     if (out_written)
@@ -328,50 +473,39 @@ int mcpp_import_write_dir(size_t *out_written, const mcpp_receipt_set *set, cons
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "set and dir must not be NULL");
     if (!*dir_arg)
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "dir is empty");
-    size_t slashes = 0;
-    for (const char *c = dir_arg; *c; c++)
-        slashes += *c == '/';
-    char *dir = strdup(dir_arg);
-    size_t *created = calloc(slashes + 1, sizeof *created);
-    size_t n_created = 0;
-    int mk = dir && created ? make_dirs(dir, created, &n_created) : mcpp_error_nomem();
-    if (mk != MCPP_OK) {
-        free(dir);
-        free(created);
-        return mk;
-    }
+    dir_writer w;
+    int rc = dir_begin(&w, dir_arg, 0);
+    if (rc != MCPP_OK)
+        return rc;
     size_t n = mcpp_receipt_set_count(set);
-    char **paths = calloc(n + 1, sizeof *paths);
-    unsigned char *existed = calloc(n + 1, 1);
-    int rc = paths && existed ? MCPP_OK : mcpp_error_nomem();
-    size_t done = 0;
-    for (; rc == MCPP_OK && done < n; done++) {
-        char *name = NULL;
-        rc = mcpp_import_file_name(&name, mcpp_receipt_set_at(set, done));
-        if (rc != MCPP_OK)
-            break;
-        paths[done] = join_path(dir, name);
-        free(name);
-        if (!paths[done]) {
-            rc = mcpp_error_nomem();
-            break;
-        }
-        existed[done] = access(paths[done], F_OK) == 0;
-        rc = mcpp_receipt_write_file(mcpp_receipt_set_at(set, done), paths[done], MCPP_FORMAT_JSON);
-    }
-    if (rc != MCPP_OK) {
-        if (paths && existed)
-            remove_created(paths, existed, n);
-        remove_dirs(dir, created, n_created);
-    } else if (out_written) {
+    for (size_t i = 0; rc == MCPP_OK && i < n; i++)
+        rc = dir_write(&w, mcpp_receipt_set_at(set, i));
+    dir_end(&w, rc != MCPP_OK);
+    if (rc == MCPP_OK && out_written)
         *out_written = n;
-    }
-    for (size_t i = 0; paths && i < n; i++)
-        free(paths[i]);
-    free(paths);
-    free(existed);
-    free(created);
-    free(dir);
+    return rc;
+}
+
+int mcpp_import_files_to_dir(size_t *out_written, mcpp_import_format format, const char *const *paths,
+                             size_t n_paths, const char *dir_arg, mcpp_import_each_fn each, void *ctx)
+{
+    if (out_written)
+        *out_written = 0;
+    if (!dir_arg || !*dir_arg)
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "dir is NULL or empty");
+    dir_writer w;
+    int rc = check_inputs(format, paths, n_paths); /* before the directory is made */
+    if (rc == MCPP_OK)
+        rc = dir_begin(&w, dir_arg, 1);
+    if (rc != MCPP_OK)
+        return rc;
+    w.base.take = dir_take;
+    rc = import_all(&w.base, format, paths, n_paths);
+    for (size_t i = 0; rc == MCPP_OK && each && i < w.n; i++)
+        each(w.paths[i], ctx);
+    if (rc == MCPP_OK && out_written)
+        *out_written = w.n;
+    dir_end(&w, rc != MCPP_OK);
     return rc;
 }
 

@@ -29,6 +29,15 @@ int mcpp_import_read_file(char **out, size_t *out_len, const char *path);
 int mcpp_import_json_parse(cJSON **out, const char *text, size_t len, const char *path,
                            int line_base, int col_base);
 
+/* MCPP_EINVALID "invalid JSON" (or "the JSON ends early", near the end) at
+ * byte `offset` of text[0..len), shifted by the bases as above. */
+int mcpp_import_json_syntax_error(const char *text, size_t len, size_t offset, const char *path, int line_base,
+                                  int col_base);
+
+/* Reads a JSON file into *doc without parsing it (root stays NULL): for the
+ * cursor below. Free with mcpp_import_json_free. */
+int mcpp_import_json_read(mcpp_import_json *doc, const char *path);
+
 /* Reads and parses a JSON file into *doc (free with mcpp_import_json_free). */
 int mcpp_import_json_open(mcpp_import_json *doc, const char *path);
 void mcpp_import_json_free(mcpp_import_json *doc);
@@ -41,6 +50,49 @@ int mcpp_import_json_error(const mcpp_import_json *doc, const cJSON *item, const
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
+
+/* The same at byte `offset` of the document's text (for the cursor, which
+ * keeps no tree to find a value in). */
+int mcpp_import_json_error_at(const mcpp_import_json *doc, size_t offset, const char *kind, const char *field,
+                              const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+/*
+ * A cursor over a document's text (json_cursor.c) for inputs whose lists run
+ * to megabytes: it walks the outer objects and arrays token by token and
+ * hands one value at a time to cJSON, so the file is never one tree (a tree
+ * costs ~4x the text; issue 28). Errors are FILE:LINE:COL of the byte where
+ * they are found, with mcpp_import_json_parse's messages.
+ */
+typedef struct mcpp_json_cursor {
+    const mcpp_import_json *doc;
+    size_t pos;
+} mcpp_json_cursor;
+
+/* A cursor at the first value of doc (after blanks and a UTF-8 BOM). */
+void mcpp_jc_init(mcpp_json_cursor *c, const mcpp_import_json *doc);
+/* Skips blanks; the byte at the cursor, -1 at the end of the text. */
+int mcpp_jc_peek(mcpp_json_cursor *c);
+/* Enters the object ('{') or array ('[') at the cursor: 1 entered, 0 when
+ * the value there is something else (nothing consumed). */
+int mcpp_jc_enter(mcpp_json_cursor *c, char open);
+/* The next member or element of the container entered last: 1 when there is
+ * one (the cursor at its value; for an object *key is its name, freed with
+ * cJSON_free), 0 at the container's end (consumed), < 0 a syntax error.
+ * `*first` starts at 1. */
+int mcpp_jc_next(mcpp_json_cursor *c, char close, int *first, char **key);
+/* The value at the cursor as a tree (*out, cJSON_Delete) and its offset. */
+int mcpp_jc_parse(mcpp_json_cursor *c, cJSON **out, size_t *at);
+/* Steps over the value at the cursor without building it (strings and
+ * brackets matched; what is inside is checked when it is parsed). */
+int mcpp_jc_skip(mcpp_json_cursor *c, size_t *at);
+/* After the document's value: only blanks may follow. */
+int mcpp_jc_end(mcpp_json_cursor *c);
+/* A syntax error at the cursor. */
+int mcpp_jc_syntax_error(const mcpp_json_cursor *c);
 
 /* A number given as a JSON number or as a string holding one ("56", " 2.0").
  * Returns 1 and sets *out, 0 when `v` is neither (or NULL, or an empty string). */
@@ -61,12 +113,23 @@ int mcpp_import_has_zone(const char *s);
 
 
 /*
- * Finishes the builder into a receipt and adds it to `set`. The id is
+ * Where an importer puts each receipt it makes: a receipt set (the import
+ * API), or a directory written as the receipts come (mcpp_import_files_to_dir,
+ * so a big input never holds all its receipts at once). `take` owns the
+ * receipt, also when it fails.
+ */
+typedef struct mcpp_import_sink mcpp_import_sink;
+struct mcpp_import_sink {
+    int (*take)(mcpp_import_sink *sink, mcpp_receipt *r);
+};
+
+/*
+ * Finishes the builder into a receipt and hands it to `sink`. The id is
  * `readable` (sanitised) + "-" + 12 hex digits of the content hash, so the
  * same input always gives the same id. A receipt the validator refuses is
  * MCPP_EINVALID naming `path` (an importer bug or an input out of range).
  */
-int mcpp_import_finish(mcpp_receipt_set *set, mcpp_builder *b, const char *readable,
+int mcpp_import_finish(mcpp_import_sink *sink, mcpp_builder *b, const char *readable,
                        const char *path);
 /* The same, handing the receipt to the caller (*out; NULL on failure). */
 int mcpp_import_make(mcpp_receipt **out, mcpp_builder *b, const char *readable, const char *path);
@@ -89,24 +152,24 @@ int mcpp_import_set_cpu(mcpp_builder *b, const char *model, int64_t cores);
 /* Copies [A-Za-z0-9._-] from `s` into buf, other bytes as '_' (always terminated). */
 void mcpp_import_sanitize(char *buf, size_t cap, const char *s);
 
-/* The importers: each adds the receipts of one input (a file, or a directory
- * where the format takes one) to `set`. */
-int mcpp_import_mlperf_path(mcpp_receipt_set *set, const char *path);
-int mcpp_import_mlperf_log(mcpp_receipt_set *set, const char *path);
-int mcpp_import_pytest_benchmark_file(mcpp_receipt_set *set, const char *path);
-int mcpp_import_google_benchmark_file(mcpp_receipt_set *set, const char *path);
-int mcpp_import_hyperfine_file(mcpp_receipt_set *set, const char *path);
-int mcpp_import_pyperf_file(mcpp_receipt_set *set, const char *path);
-int mcpp_import_asv_path(mcpp_receipt_set *set, const char *path);
-int mcpp_import_go_bench_file(mcpp_receipt_set *set, const char *path);
-int mcpp_import_mlperf_inference_path(mcpp_receipt_set *set, const char *path);
+/* The importers: each hands the receipts of one input (a file, or a
+ * directory where the format takes one) to `sink`, in order. */
+int mcpp_import_mlperf_path(mcpp_import_sink *sink, const char *path);
+int mcpp_import_mlperf_log(mcpp_import_sink *sink, const char *path);
+int mcpp_import_pytest_benchmark_file(mcpp_import_sink *sink, const char *path);
+int mcpp_import_google_benchmark_file(mcpp_import_sink *sink, const char *path);
+int mcpp_import_hyperfine_file(mcpp_import_sink *sink, const char *path);
+int mcpp_import_pyperf_file(mcpp_import_sink *sink, const char *path);
+int mcpp_import_asv_path(mcpp_import_sink *sink, const char *path);
+int mcpp_import_go_bench_file(mcpp_import_sink *sink, const char *path);
+int mcpp_import_mlperf_inference_path(mcpp_import_sink *sink, const char *path);
 
 /* A registry row (import.c): the one place a format is named and dispatched. */
 typedef struct mcpp_importer {
     mcpp_import_format format;
     const char *name;    /* FORMAT of the CLI and the bindings            */
     const char *summary; /* the inputs it takes: import --help, docs/import.md */
-    int (*import_path)(mcpp_receipt_set *set, const char *path);
+    int (*import_path)(mcpp_import_sink *sink, const char *path);
 } mcpp_importer;
 
 /* The row of `format`, or NULL outside the enum. */

@@ -72,6 +72,23 @@ static void line_col_of(int *line, int *col, const char *text, size_t offset)
     *col = c;
 }
 
+int mcpp_import_json_syntax_error(const char *text, size_t len, size_t offset, const char *path, int line_base,
+                                  int col_base)
+{
+    if (offset > len)
+        offset = len;
+    int line, col;
+    line_col_of(&line, &col, text, offset);
+    if (line == 1)
+        col += col_base;
+    size_t trimmed = len;
+    while (trimmed > 0 && strchr(" \t\r\n", text[trimmed - 1]))
+        trimmed--;
+    const char *what = offset + 1 >= trimmed ? "the JSON ends early (truncated?)" : "invalid JSON";
+    return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_SYNTAX, path, NULL, line + line_base, col,
+                          "%s", what);
+}
+
 int mcpp_import_json_parse(cJSON **out, const char *text, size_t len, const char *path,
                            int line_base, int col_base)
 {
@@ -86,16 +103,14 @@ int mcpp_import_json_parse(cJSON **out, const char *text, size_t len, const char
         *out = NULL;
     }
     size_t offset = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
-    int line, col;
-    line_col_of(&line, &col, text, offset);
-    if (line == 1)
-        col += col_base;
-    size_t trimmed = len;
-    while (trimmed > 0 && strchr(" \t\r\n", text[trimmed - 1]))
-        trimmed--;
-    const char *what = offset + 1 >= trimmed ? "the JSON ends early (truncated?)" : "invalid JSON";
-    return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_SYNTAX, path, NULL, line + line_base, col,
-                          "%s", what);
+    return mcpp_import_json_syntax_error(text, len, offset, path, line_base, col_base);
+}
+
+int mcpp_import_json_read(mcpp_import_json *doc, const char *path)
+{
+    memset(doc, 0, sizeof *doc);
+    doc->path = path;
+    return mcpp_import_read_file(&doc->text, &doc->len, path);
 }
 
 int mcpp_import_json_open(mcpp_import_json *doc, const char *path)
@@ -177,6 +192,21 @@ static size_t nth_value_offset(const char *t, size_t len, long k)
         }
     }
     return 0;
+}
+
+int mcpp_import_json_error_at(const mcpp_import_json *doc, size_t offset, const char *kind, const char *field,
+                              const char *fmt, ...)
+{
+    char text[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    int line, col;
+    line_col_of(&line, &col, doc->text, offset < doc->len ? offset : doc->len);
+    if (line == 1)
+        col += doc->col_base;
+    return mcpp_error_set(MCPP_EINVALID, kind, doc->path, field, line + doc->line_base, col, "%s", text);
 }
 
 int mcpp_import_json_error(const mcpp_import_json *doc, const cJSON *item, const char *kind,

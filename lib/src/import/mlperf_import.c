@@ -264,7 +264,7 @@ static int map_extra(mcpp_builder *b, const mcpp_mllog *log, cJSON *system_extra
     return rc;
 }
 
-int mcpp_import_mlperf_log(mcpp_receipt_set *set, const char *path)
+int mcpp_import_mlperf_log(mcpp_import_sink *sink, const char *path)
 {
     mcpp_mllog log;
     mcpp_mlperf_layout at;
@@ -296,7 +296,7 @@ int mcpp_import_mlperf_log(mcpp_receipt_set *set, const char *path)
         char readable[1024];
         snprintf(readable, sizeof readable, "mlperf-%s-%s-%s-r%lld", at.submitter, at.system,
                  at.benchmark, (long long)at.index);
-        rc = mcpp_import_finish(set, b, readable, path);
+        rc = mcpp_import_finish(sink, b, readable, path);
     }
     mcpp_builder_free(b);
     mcpp_import_json_free(&sys);
@@ -306,7 +306,7 @@ int mcpp_import_mlperf_log(mcpp_receipt_set *set, const char *path)
 }
 
 /* Imports every result_N.txt under `dir`, visiting entries in byte order of names. */
-static int import_dir(mcpp_receipt_set *set, const char *dir, int depth, size_t *found)
+static int import_dir(mcpp_import_sink *sink, const char *dir, int depth, size_t *found)
 {
     if (depth > MAX_DIR_DEPTH)
         return mcpp_error_at(MCPP_ELIMIT, MCPP_ERROR_KIND_LIMIT, dir, NULL, 0, 0, "directories nested deeper than %d",
@@ -320,25 +320,25 @@ static int import_dir(mcpp_receipt_set *set, const char *dir, int depth, size_t 
         if (stat(p, &st) != 0)
             continue;
         if (S_ISDIR(st.st_mode))
-            rc = import_dir(set, p, depth + 1, found);
+            rc = import_dir(sink, p, depth + 1, found);
         else if (S_ISREG(st.st_mode) && result_index(&idx, p + list.name_offset)) {
             (*found)++;
-            rc = mcpp_import_mlperf_log(set, p);
+            rc = mcpp_import_mlperf_log(sink, p);
         }
     }
     mcpp_dir_list_free(&list);
     return rc;
 }
 
-int mcpp_import_mlperf_path(mcpp_receipt_set *set, const char *path)
+int mcpp_import_mlperf_path(mcpp_import_sink *sink, const char *path)
 {
     struct stat st;
     if (stat(path, &st) != 0)
         return mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0, "cannot open: %s", strerror(errno));
     if (!S_ISDIR(st.st_mode))
-        return mcpp_import_mlperf_log(set, path);
+        return mcpp_import_mlperf_log(sink, path);
     size_t found = 0;
-    int rc = import_dir(set, path, 0, &found);
+    int rc = import_dir(sink, path, 0, &found);
     if (rc == MCPP_OK && found == 0)
         rc = mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_MISSING, path, NULL, 0, 0,
                             "no MLPerf result logs (result_N.txt) under this directory");

@@ -411,7 +411,7 @@ static int set_identity(mcpp_builder *b, const inf_log *log, const inf_layout *a
     return rc;
 }
 
-static int import_log(mcpp_receipt_set *set, const inf_log *log, const inf_layout *at)
+static int import_log(mcpp_import_sink *sink, const inf_log *log, const inf_layout *at)
 {
     const char *scenario = mcpp_import_string(member(log->settings, "scenario"));
     if (!scenario)
@@ -457,7 +457,7 @@ static int import_log(mcpp_receipt_set *set, const inf_log *log, const inf_layou
                      at->system, at->model, scenario, (long long)at->run);
         else
             snprintf(readable, sizeof readable, "mlperf-inf-%.100s-%.30s", sut ? sut : "sut", scenario);
-        rc = mcpp_import_finish(set, b, readable, log->path);
+        rc = mcpp_import_finish(sink, b, readable, log->path);
     }
     mcpp_builder_free(b);
     cJSON_Delete(extra);
@@ -466,7 +466,7 @@ static int import_log(mcpp_receipt_set *set, const inf_log *log, const inf_layou
 
 /* One detail log; `walking`: found in a directory, where accuracy-mode logs
  * (no performance result) are passed over rather than refused. */
-static int import_detail(mcpp_receipt_set *set, const char *path, int walking, size_t *found)
+static int import_detail(mcpp_import_sink *sink, const char *path, int walking, size_t *found)
 {
     inf_log log;
     int rc = read_log(&log, path);
@@ -481,14 +481,14 @@ static int import_detail(mcpp_receipt_set *set, const char *path, int walking, s
     if (rc == MCPP_OK) {
         inf_layout at;
         layout_of(&at, path);
-        rc = import_log(set, &log, &at);
+        rc = import_log(sink, &log, &at);
         (*found)++;
     }
     inf_log_free(&log);
     return rc;
 }
 
-static int walk(mcpp_receipt_set *set, const char *dir, int depth, size_t *found)
+static int walk(mcpp_import_sink *sink, const char *dir, int depth, size_t *found)
 {
     mcpp_dir_list list;
     int rc = mcpp_dir_list_read(&list, dir);
@@ -496,20 +496,20 @@ static int walk(mcpp_receipt_set *set, const char *dir, int depth, size_t *found
         const char *p = list.paths[i];
         struct stat st;
         if (stat(p, &st) == 0 && S_ISDIR(st.st_mode) && depth < MAX_DIR_DEPTH)
-            rc = walk(set, p, depth + 1, found);
+            rc = walk(sink, p, depth + 1, found);
         else if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && strcmp(p + list.name_offset, DETAIL) == 0)
-            rc = import_detail(set, p, 1, found);
+            rc = import_detail(sink, p, 1, found);
     }
     mcpp_dir_list_free(&list);
     return rc;
 }
 
-int mcpp_import_mlperf_inference_path(mcpp_receipt_set *set, const char *path)
+int mcpp_import_mlperf_inference_path(mcpp_import_sink *sink, const char *path)
 {
     struct stat st;
     size_t found = 0;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        int rc = walk(set, path, 0, &found);
+        int rc = walk(sink, path, 0, &found);
         if (rc == MCPP_OK && found == 0)
             return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_MISSING, path, NULL, 0, 0,
                                   "no performance-mode " DETAIL " under it");
@@ -523,11 +523,11 @@ int mcpp_import_mlperf_inference_path(mcpp_receipt_set *set, const char *path)
             return mcpp_error_nomem();
         snprintf(detail, n + sizeof DETAIL, "%.*s%s", (int)n, path, DETAIL);
         int rc = stat(detail, &st) == 0
-                     ? import_detail(set, detail, 0, &found)
+                     ? import_detail(sink, detail, 0, &found)
                      : mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_MISSING, path, NULL, 0, 0,
                                       "the summary is imported through the " DETAIL " beside it, which is absent");
         free(detail);
         return rc;
     }
-    return import_detail(set, path, 0, &found);
+    return import_detail(sink, path, 0, &found);
 }

@@ -188,7 +188,7 @@ static int map_metadata(mcpp_builder *b, cJSON *extra, const cJSON *root, const 
     return rc;
 }
 
-static int import_benchmark(mcpp_receipt_set *set, const mcpp_import_json *doc, const cJSON *bench)
+static int import_benchmark(mcpp_import_sink *sink, const mcpp_import_json *doc, const cJSON *bench)
 {
     const char *name = mcpp_import_string(meta(doc->root, bench, "name"));
     int n_runs = cJSON_GetArraySize(member(bench, "runs"));
@@ -215,7 +215,7 @@ static int import_benchmark(mcpp_receipt_set *set, const mcpp_import_json *doc, 
     if (rc == MCPP_OK) {
         char readable[200];
         snprintf(readable, sizeof readable, "pyperf-%s", name);
-        rc = mcpp_import_finish(set, b, readable, doc->path);
+        rc = mcpp_import_finish(sink, b, readable, doc->path);
     }
     mcpp_builder_free(b);
     cJSON_Delete(extra);
@@ -223,7 +223,7 @@ static int import_benchmark(mcpp_receipt_set *set, const mcpp_import_json *doc, 
     return rc;
 }
 
-int mcpp_import_pyperf_file(mcpp_receipt_set *set, const char *path)
+int mcpp_import_pyperf_file(mcpp_import_sink *sink, const char *path)
 {
     mcpp_import_json doc;
     int rc = mcpp_import_json_open(&doc, path);
@@ -233,7 +233,7 @@ int mcpp_import_pyperf_file(mcpp_receipt_set *set, const char *path)
     const cJSON *benchmarks = member(doc.root, "benchmarks");
     for (const cJSON *bench = rc == MCPP_OK ? benchmarks->child : NULL; rc == MCPP_OK && bench;
          bench = bench->next)
-        rc = import_benchmark(set, &doc, bench);
+        rc = import_benchmark(sink, &doc, bench);
     mcpp_import_json_free(&doc);
     return rc;
 }

@@ -21,40 +21,97 @@ static const cJSON *member(const cJSON *obj, const char *key)
     return cJSON_GetObjectItemCaseSensitive(obj, key);
 }
 
-static int check_shape(const mcpp_import_json *doc)
+/* What the reader keeps of the document's top level: the members every
+ * receipt of the file shares (pytest-benchmark writes datetime and version
+ * after the benchmarks, so the list is stepped over first and read after). */
+typedef struct pytest_doc {
+    mcpp_import_json text;
+    size_t root_at;                        /* offset of the top-level value   */
+    cJSON *machine, *commit, *date, *version; /* first of each member, parsed */
+    int has_benchmarks;                    /* the first "benchmarks" is a list at: */
+    size_t benchmarks_at;
+    int context;                           /* Google Benchmark's "context"     */
+} pytest_doc;
+
+static void keep_first(cJSON **slot, cJSON **v)
 {
-    const cJSON *root = doc->root;
-    const cJSON *benchmarks = member(root, "benchmarks");
-    if (!cJSON_IsObject(member(root, "machine_info")) || !cJSON_IsArray(benchmarks)) {
-        int gbench = cJSON_HasObjectItem(root, "context");
-        return mcpp_import_json_error(doc, root, "type", NULL,
-                                      "not pytest-benchmark JSON output: expected an object with "
-                                      "\"machine_info\" and \"benchmarks\"%s",
-                                      gbench ? " (this is Google Benchmark output: import it as "
-                                               "google-benchmark)" : "");
+    if (!*slot) {
+        *slot = *v;
+        *v = NULL;
     }
-    int i = 0;
-    for (const cJSON *bench = benchmarks->child; bench; bench = bench->next, i++) {
-        char field[48];
-        snprintf(field, sizeof field, "benchmarks[%d]", i);
-        double median;
-        if (!cJSON_IsObject(bench) || !mcpp_import_string(member(bench, "fullname")))
-            return mcpp_import_json_error(doc, bench, "missing", field,
-                                          "expected a benchmark with a string \"fullname\"");
-        if (!mcpp_import_number(&median, member(member(bench, "stats"), "median")) || median <= 0)
-            return mcpp_import_json_error(doc, bench, "missing", field,
-                                          "expected \"stats\" with a positive number \"median\"");
+}
+
+static int read_top_level(pytest_doc *d)
+{
+    mcpp_json_cursor c;
+    mcpp_jc_init(&c, &d->text);
+    d->root_at = c.pos;
+    int rc = MCPP_OK, more = 0, first = 1, seen_benchmarks = 0;
+    size_t at;
+    if (!mcpp_jc_enter(&c, '{')) { /* not an object: checked whole, then refused */
+        cJSON *v = NULL;
+        rc = mcpp_jc_parse(&c, &v, &at);
+        cJSON_Delete(v);
+        return rc == MCPP_OK ? mcpp_jc_end(&c) : rc;
     }
-    if (i == 0)
-        return mcpp_import_json_error(doc, benchmarks, "missing", "benchmarks", "no benchmarks");
+    char *key = NULL;
+    while (rc == MCPP_OK && (more = mcpp_jc_next(&c, '}', &first, &key)) > 0) {
+        int benchmarks = strcmp(key, "benchmarks") == 0 && !seen_benchmarks++;
+        if (benchmarks && mcpp_jc_peek(&c) == '[') {
+            rc = mcpp_jc_skip(&c, &d->benchmarks_at);
+            d->has_benchmarks = 1;
+        } else {
+            cJSON *v = NULL;
+            rc = mcpp_jc_parse(&c, &v, &at);
+            if (rc == MCPP_OK && strcmp(key, "machine_info") == 0)
+                keep_first(&d->machine, &v);
+            else if (rc == MCPP_OK && strcmp(key, "commit_info") == 0)
+                keep_first(&d->commit, &v);
+            else if (rc == MCPP_OK && strcmp(key, "datetime") == 0)
+                keep_first(&d->date, &v);
+            else if (rc == MCPP_OK && strcmp(key, "version") == 0)
+                keep_first(&d->version, &v);
+            d->context |= strcmp(key, "context") == 0;
+            cJSON_Delete(v);
+        }
+        cJSON_free(key);
+        key = NULL;
+    }
+    if (rc == MCPP_OK && more < 0)
+        rc = more;
+    return rc == MCPP_OK ? mcpp_jc_end(&c) : rc;
+}
+
+static int check_top_level(const pytest_doc *d)
+{
+    if (cJSON_IsObject(d->machine) && d->has_benchmarks)
+        return MCPP_OK;
+    return mcpp_import_json_error_at(&d->text, d->root_at, "type", NULL,
+                                     "not pytest-benchmark JSON output: expected an object with "
+                                     "\"machine_info\" and \"benchmarks\"%s",
+                                     d->context ? " (this is Google Benchmark output: import it as "
+                                                  "google-benchmark)" : "");
+}
+
+static int check_benchmark(const pytest_doc *d, const cJSON *bench, size_t i, size_t at)
+{
+    char field[48];
+    snprintf(field, sizeof field, "benchmarks[%zu]", i);
+    double median;
+    if (!cJSON_IsObject(bench) || !mcpp_import_string(member(bench, "fullname")))
+        return mcpp_import_json_error_at(&d->text, at, "missing", field,
+                                         "expected a benchmark with a string \"fullname\"");
+    if (!mcpp_import_number(&median, member(member(bench, "stats"), "median")) || median <= 0)
+        return mcpp_import_json_error_at(&d->text, at, "missing", field,
+                                         "expected \"stats\" with a positive number \"median\"");
     return MCPP_OK;
 }
 
 /* machine_info and commit_info: the same for every benchmark of the file. */
-static int map_machine(mcpp_builder *b, cJSON *extra, const cJSON *root)
+static int map_machine(mcpp_builder *b, cJSON *extra, const pytest_doc *d)
 {
-    cJSON *machine = cJSON_Duplicate(member(root, "machine_info"), 1);
-    cJSON *commit = cJSON_Duplicate(member(root, "commit_info"), 1);
+    cJSON *machine = cJSON_Duplicate(d->machine, 1);
+    cJSON *commit = cJSON_Duplicate(d->commit, 1);
     cJSON *cpu = cJSON_GetObjectItemCaseSensitive(machine, "cpu");
     const char *node = mcpp_import_string(member(machine, "node"));
     const char *impl = mcpp_import_string(member(machine, "python_implementation"));
@@ -99,20 +156,23 @@ static int map_machine(mcpp_builder *b, cJSON *extra, const cJSON *root)
     return rc;
 }
 
+/* The round times: the positive numbers of stats.data (numbers or numeric
+ * strings, as mcpp_import_number reads them). */
+typedef struct rounds {
+    double *v;
+    size_t n, cap;
+} rounds;
+
 /* time_s from stats: the round times when stats.data has them, else the median. */
-static int add_time_metric(mcpp_builder *b, const cJSON *stats, double *buf, size_t cap)
+static int add_time_metric(mcpp_builder *b, const cJSON *stats, const rounds *data)
 {
     double median = 0;
     mcpp_import_number(&median, member(stats, "median"));
-    const cJSON *data = member(stats, "data");
-    size_t n = 0;
-    for (const cJSON *d = cJSON_IsArray(data) ? data->child : NULL; d && n < cap; d = d->next)
-        if (mcpp_import_number(&buf[n], d) && buf[n] > 0)
-            n++;
-    int rc = n > 0 ? mcpp_quantile(&median, buf, n, 0.5) : MCPP_OK; /* the rounds' median, if any */
+    size_t n = data->n;
+    int rc = n > 0 ? mcpp_quantile(&median, data->v, n, 0.5) : MCPP_OK; /* the rounds' median, if any */
     if (rc == MCPP_OK)
         rc = n > 0 ? mcpp_builder_add_metric(b, "time_s", "s", MCPP_DIRECTION_LOWER, median, "median", "round",
-                                             buf, n)
+                                             data->v, n)
                    : mcpp_builder_add_metric(b, "time_s", "s", MCPP_DIRECTION_LOWER, median, NULL, NULL, NULL,
                                              0);
     if (rc == MCPP_OK)
@@ -120,18 +180,17 @@ static int add_time_metric(mcpp_builder *b, const cJSON *stats, double *buf, siz
     return rc;
 }
 
-static int import_benchmark(mcpp_receipt_set *set, const mcpp_import_json *doc, const cJSON *bench)
+/* One receipt: `bench` is the benchmark without its round times, which are
+ * in `data`. */
+static int import_benchmark(mcpp_import_sink *sink, const pytest_doc *d, const cJSON *bench, const rounds *data)
 {
-    const cJSON *root = doc->root;
     const char *fullname = mcpp_import_string(member(bench, "fullname"));
-    const char *date = mcpp_import_string(member(root, "datetime"));
-    const char *version = mcpp_import_string(member(root, "version"));
+    const char *date = mcpp_import_string(d->date);
+    const char *version = mcpp_import_string(d->version);
     const cJSON *stats = member(bench, "stats");
-    int n_data = cJSON_GetArraySize(member(stats, "data"));
-    double *buf = malloc(((size_t)(n_data > 0 ? n_data : 0) + 1) * sizeof *buf);
     mcpp_builder *b = NULL;
     cJSON *extra = cJSON_CreateObject();
-    int rc = buf && extra ? mcpp_builder_new(&b) : mcpp_error_nomem();
+    int rc = extra ? mcpp_builder_new(&b) : mcpp_error_nomem();
     if (rc == MCPP_OK)
         rc = mcpp_builder_set_string(b, "source.tool", "mcpp-receipts import pytest-benchmark");
     for (size_t i = 0; rc == MCPP_OK && i < sizeof NOT_RECORDED / sizeof NOT_RECORDED[0]; i++)
@@ -153,52 +212,145 @@ static int import_benchmark(mcpp_receipt_set *set, const mcpp_import_json *doc, 
     if (rc == MCPP_OK)
         rc = mcpp_builder_set_string(b, "topology.substrate", "cpu");
     if (rc == MCPP_OK)
-        rc = map_machine(b, extra, root);
+        rc = map_machine(b, extra, d);
     if (rc == MCPP_OK)
-        rc = add_time_metric(b, stats, buf, (size_t)(n_data > 0 ? n_data : 0));
+        rc = add_time_metric(b, stats, data);
     if (rc == MCPP_OK)
         rc = mcpp_builder_set_string(b, "status.outcome", "ok");
-    /* the benchmark's other members, and its stats but the round times */
+    /* the benchmark's other members (its stats came without the round times) */
     for (const cJSON *c = bench->child; rc == MCPP_OK && c; c = c->next) {
         if (strcmp(c->string, "fullname") == 0 || strcmp(c->string, "params") == 0 || cJSON_IsNull(c))
             continue;
-        cJSON *copy = NULL;
-        if (strcmp(c->string, "stats") == 0) {
-            /* member by member, leaving out the round times: duplicating them
-             * only to delete them cost ~100 bytes per round (issue 28) */
-            copy = cJSON_CreateObject();
-            for (const cJSON *m = c->child; copy && m; m = m->next)
-                if (strcmp(m->string, "data") != 0)
-                    cJSON_AddItemToObject(copy, m->string, cJSON_Duplicate(m, 1));
-        } else {
-            copy = cJSON_Duplicate(c, 1);
-        }
-        cJSON_AddItemToObject(extra, c->string, copy);
+        cJSON_AddItemToObject(extra, c->string, cJSON_Duplicate(c, 1));
     }
     if (rc == MCPP_OK)
         rc = mcpp_import_set_json(b, "extra.pytest_benchmark", extra);
     if (rc == MCPP_OK) {
         char readable[200];
         snprintf(readable, sizeof readable, "pytest-%s", fullname);
-        rc = mcpp_import_finish(set, b, readable, doc->path);
+        rc = mcpp_import_finish(sink, b, readable, d->text.path);
     }
     mcpp_builder_free(b);
     cJSON_Delete(extra);
-    free(buf);
     return rc;
 }
 
-int mcpp_import_pytest_benchmark_file(mcpp_receipt_set *set, const char *path)
+/* Appends the positive numbers of the list at the cursor to `data`; each
+ * element is parsed on its own (a tree of the list would be 80 bytes a round). */
+static int read_rounds(mcpp_json_cursor *c, rounds *data)
 {
-    mcpp_import_json doc;
-    int rc = mcpp_import_json_open(&doc, path);
-    if (rc != MCPP_OK)
-        return rc;
-    rc = check_shape(&doc);
-    const cJSON *benchmarks = cJSON_GetObjectItemCaseSensitive(doc.root, "benchmarks");
-    for (const cJSON *bench = rc == MCPP_OK ? benchmarks->child : NULL; rc == MCPP_OK && bench;
-         bench = bench->next)
-        rc = import_benchmark(set, &doc, bench);
-    mcpp_import_json_free(&doc);
+    int rc = MCPP_OK, more, first = 1;
+    mcpp_jc_enter(c, '[');
+    while (rc == MCPP_OK && (more = mcpp_jc_next(c, ']', &first, NULL)) > 0) {
+        cJSON *v = NULL;
+        size_t at;
+        double x;
+        rc = mcpp_jc_parse(c, &v, &at);
+        if (rc == MCPP_OK && mcpp_import_number(&x, v) && x > 0) {
+            if (data->n == data->cap) {
+                size_t nc = data->cap ? data->cap * 2 : 1024;
+                double *nv = realloc(data->v, nc * sizeof *nv);
+                if (!nv)
+                    rc = mcpp_error_nomem();
+                else {
+                    data->v = nv;
+                    data->cap = nc;
+                }
+            }
+            if (rc == MCPP_OK)
+                data->v[data->n++] = x;
+        }
+        cJSON_Delete(v);
+    }
+    return rc == MCPP_OK && more < 0 ? more : rc;
+}
+
+/* Parses the object at the cursor member by member into *out, leaving out
+ * every member named `skip_list`: the first of them, when a list, goes to
+ * `data` (NULL: dropped too). Each member named `nested` whose value is an
+ * object is read the same way (stats, holding data), the first one into
+ * `data`. Other members are parsed whole. */
+static int read_members(mcpp_json_cursor *c, cJSON **out, const char *nested, const char *skip_list, rounds *data)
+{
+    *out = cJSON_CreateObject();
+    int rc = *out ? MCPP_OK : mcpp_error_nomem(), more = 0, first = 1, seen_nested = 0, seen_list = 0;
+    mcpp_jc_enter(c, '{');
+    char *key = NULL;
+    while (rc == MCPP_OK && (more = mcpp_jc_next(c, '}', &first, &key)) > 0) {
+        cJSON *v = NULL;
+        size_t at;
+        if (nested && strcmp(key, nested) == 0 && mcpp_jc_peek(c) == '{') {
+            rc = read_members(c, &v, NULL, skip_list, seen_nested++ ? NULL : data);
+        } else if (!nested && skip_list && strcmp(key, skip_list) == 0) {
+            /* the round times never go to extra (one list, the first, are the samples) */
+            if (data && !seen_list++ && mcpp_jc_peek(c) == '[')
+                rc = read_rounds(c, data);
+            else if ((rc = mcpp_jc_parse(c, &v, &at)) == MCPP_OK)
+                cJSON_Delete(v);
+            v = NULL;
+        } else {
+            rc = mcpp_jc_parse(c, &v, &at);
+        }
+        if (rc == MCPP_OK && v && !cJSON_AddItemToObject(*out, key, v)) {
+            cJSON_Delete(v);
+            rc = mcpp_error_nomem();
+        } else if (rc != MCPP_OK) {
+            cJSON_Delete(v);
+        }
+        cJSON_free(key);
+        key = NULL;
+    }
+    return rc == MCPP_OK && more < 0 ? more : rc;
+}
+
+/* Each benchmark of the list, one at a time: read, checked, imported, dropped. */
+static int import_benchmarks(mcpp_import_sink *sink, const pytest_doc *d)
+{
+    mcpp_json_cursor c = {&d->text, d->benchmarks_at};
+    mcpp_jc_enter(&c, '[');
+    rounds data = {0};
+    size_t i = 0;
+    int rc = MCPP_OK, more, first = 1;
+    for (; rc == MCPP_OK && (more = mcpp_jc_next(&c, ']', &first, NULL)) > 0; i++) {
+        cJSON *bench = NULL;
+        size_t at = c.pos;
+        data.n = 0;
+        if (mcpp_jc_peek(&c) == '{')
+            rc = read_members(&c, &bench, "stats", "data", &data);
+        else
+            rc = mcpp_jc_parse(&c, &bench, &at);
+        if (rc == MCPP_OK)
+            rc = check_benchmark(d, bench, i, at);
+        if (rc == MCPP_OK)
+            rc = import_benchmark(sink, d, bench, &data);
+        cJSON_Delete(bench);
+        if (data.cap > ((size_t)1 << 16)) { /* a long list's buffer goes back before the next benchmark */
+            free(data.v);
+            data = (rounds){0};
+        }
+    }
+    free(data.v);
+    if (rc == MCPP_OK && more < 0)
+        rc = more;
+    if (rc == MCPP_OK && i == 0)
+        rc = mcpp_import_json_error_at(&d->text, d->benchmarks_at, "missing", "benchmarks", "no benchmarks");
+    return rc;
+}
+
+int mcpp_import_pytest_benchmark_file(mcpp_import_sink *sink, const char *path)
+{
+    pytest_doc d = {0};
+    int rc = mcpp_import_json_read(&d.text, path);
+    if (rc == MCPP_OK)
+        rc = read_top_level(&d);
+    if (rc == MCPP_OK)
+        rc = check_top_level(&d);
+    if (rc == MCPP_OK)
+        rc = import_benchmarks(sink, &d);
+    cJSON_Delete(d.machine);
+    cJSON_Delete(d.commit);
+    cJSON_Delete(d.date);
+    cJSON_Delete(d.version);
+    mcpp_import_json_free(&d.text);
     return rc;
 }
