@@ -9,6 +9,7 @@ PACKAGES=(build-essential cmake pkg-config libcjson-dev libyaml-dev libsqlite3-d
           chromium python3-pil python3-yaml python3-lxml # headless Chromium renders HTML to PNG (tests/python, tests/report);
                                             # PIL reads the PNGs, PyYAML reads action.yml (tests/ci)
           hyperfine golang-go # real hyperfine and go test -bench output: tests/import, tests/data/make_import_data.sh
+          time # GNU time -f %M: a child's peak RSS (tests/import memory bound, benchmarks/cli/bench_import_memory.py)
           locales) # de_DE.UTF-8 (comma decimal point): the locale tests (docs/output-safety.md)
 missing=()
 for p in "${PACKAGES[@]}"; do

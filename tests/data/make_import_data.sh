@@ -3,18 +3,22 @@
 # the real tools on this machine: hyperfine (apt), Go (apt golang-go), pyperf,
 # asv and the MLPerf Inference LoadGen (PyPI mlcommons-loadgen). Each tool runs
 # three times: base, noise (the same work again) and slow (MCPP_SLOW=3: the
-# benchmark does three times the work). Nothing is edited by hand afterwards.
+# benchmark does three times the work). pytest-benchmark (PyPI) and Google
+# Benchmark (apt libbenchmark-dev) run once: their base.json is the shape the
+# importer memory test (tests/import/import_memory_test.py) replicates to
+# megabytes. Nothing is edited by hand afterwards.
 #
 # usage: tests/data/make_import_data.sh VENV [TOOL...]   (TOOL: hyperfine go pyperf asv
-#        mlperf-inference, default all; VENV has pyperf, asv, mlcommons-loadgen:
-#        python3 -m venv VENV && VENV/bin/pip install pyperf asv mlcommons-loadgen)
+#        mlperf-inference pytest-benchmark google-benchmark, default all; VENV has pyperf,
+#        asv, mlcommons-loadgen, pytest-benchmark: python3 -m venv VENV &&
+#        VENV/bin/pip install pyperf asv mlcommons-loadgen pytest-benchmark)
 set -euo pipefail
 venv=$(cd "$1" && pwd)
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 shift
-tools=${*:-hyperfine go pyperf asv mlperf-inference}
+tools=${*:-hyperfine go pyperf asv mlperf-inference pytest-benchmark google-benchmark}
 want() { [[ " $tools " == *" $1 "* ]]; }
 # HOME: asv keeps its machine file there; GOCACHE: Go's build cache
 export PATH="$venv/bin:$PATH" HOME="$tmp" GOCACHE="$tmp/gocache" GOFLAGS=-mod=mod GOTOOLCHAIN=local
@@ -88,4 +92,13 @@ if want mlperf-inference; then
     for r in $runs; do mlperf_inference "${r%%:*}" "${r#*:}" Offline SingleStream; done
     mlperf_inference scenarios 1 Server MultiStream
 fi
+# pytest-benchmark: --benchmark-json with the round times (stats.data), few rounds
+want pytest-benchmark && cd "$tmp" && cp "$here/pytest-benchmark/bench_cases.py" . &&
+    python -m pytest -q -p no:cacheprovider bench_cases.py --benchmark-json="$here/pytest-benchmark/base.json" \
+        --benchmark-min-rounds=5 --benchmark-max-time=0.005 --benchmark-disable-gc >/dev/null
+
+# Google Benchmark: tests/import/gbench_sort.cc, 3 repetitions (with its aggregate rows)
+want google-benchmark && c++ -O2 -o "$tmp/gbench" "$here/../import/gbench_sort.cc" -lbenchmark -lpthread &&
+    "$tmp/gbench" --benchmark_repetitions=3 --benchmark_min_time=0.01 \
+        --benchmark_out="$here/google-benchmark/base.json" --benchmark_out_format=json >/dev/null
 echo "made: $tools under $here"

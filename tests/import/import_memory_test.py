@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""import_memory_test.py — `mcpp-receipts import` stays within 4x its input in
+peak memory (issue 28) for the importers that read JSON or a whole log:
+pytest-benchmark, Google Benchmark and MLPerf Training. Each input is a real
+tool output from tests/data replicated to ~8 MB in the same format: the
+pytest-benchmark suite repeated (every benchmark with 2,000 round times, the
+file indented as the plugin writes it), the Google Benchmark rows repeated
+under new run names (its 3 repetitions and 4 aggregate rows each), an MLPerf
+log with its own tracked_stats lines repeated. The bound is on the growth:
+peak(big) - peak(the real file) <= 4 x size(big), each peak read by GNU time
+(`/usr/bin/time -f %M`: Linux carries a parent's peak RSS into a child it
+starts, so measuring from this interpreter would count the interpreter).
+Also checks the big imports give as many receipts as the replicated inputs
+hold, so a bound met by importing nothing cannot pass.
+
+usage: import_memory_test.py MCPP_RECEIPTS DATA_DIR WORK_DIR
+"""
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+BIN, DATA, WORK = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
+GNU_TIME = "/usr/bin/time"
+TARGET = 8_000_000
+shutil.rmtree(WORK, ignore_errors=True)
+WORK.mkdir(parents=True)
+fails = 0
+
+
+def check(name, ok, detail=""):
+    global fails
+    print(("ok - " if ok else "not ok - ") + name)
+    if not ok:
+        fails += 1
+        if detail:
+            print("#", detail)
+
+
+def peak_kib(fmt, path, out):
+    """(exit status, peak RSS KiB, receipts written) of one import under GNU time."""
+    p = subprocess.run([GNU_TIME, "-f", "@@peak %M", BIN, "import", fmt, str(path), "--out", str(out), "-q"],
+                       capture_output=True, text=True)
+    err, _, peak = p.stderr.rpartition("@@peak ")
+    written = len(os.listdir(out)) if os.path.isdir(out) else 0
+    shutil.rmtree(out, ignore_errors=True)
+    if p.returncode:
+        print("#", err.strip()[:300])
+    return p.returncode, int(peak), written
+
+
+def replicate(items, renamed, indent):
+    """The items repeated under new names (renamed(item, k) for copy k) to ~TARGET bytes of JSON."""
+    one = len(json.dumps([renamed(i, 0) for i in items], indent=indent))
+    return [renamed(i, k) for k in range(TARGET // one + 1) for i in items]
+
+
+def pytest_big(path):
+    doc = json.loads((DATA / "pytest-benchmark" / "base.json").read_text())
+
+    def renamed(b, k):
+        b = json.loads(json.dumps(b))
+        b["stats"]["data"] = (b["stats"]["data"] * 2000)[:2000]
+        b["stats"]["rounds"] = 2000
+        b["name"], b["fullname"] = (b[key].replace("test_", f"test_{k}_", 1) for key in ("name", "fullname"))
+        return b
+
+    doc["benchmarks"] = replicate(doc["benchmarks"], renamed, 4)
+    path.write_text(json.dumps(doc, indent=4))
+    return len(doc["benchmarks"])
+
+
+def gbench_big(path):
+    doc = json.loads((DATA / "google-benchmark" / "base.json").read_text())
+    rows = doc["benchmarks"]
+
+    def renamed(r, k):
+        return {key: v.replace("BM_", f"BM_{k}_", 1) if key in ("name", "run_name") else v for key, v in r.items()}
+
+    doc["benchmarks"] = replicate(rows, renamed, 2)
+    path.write_text(json.dumps(doc, indent=2))
+    return len({r.get("run_name", r["name"]) for r in doc["benchmarks"]})
+
+
+def mlperf_big(folder):
+    log = DATA / "mlperf-v3.1" / "Dell" / "results" / "2xXE8640x4H100-SXM-80GB" / "dlrm_dcnv2" / "result_0.txt"
+    shutil.copytree(DATA / "mlperf-v3.1" / "Dell", folder / "Dell")
+    lines = log.read_text().splitlines(keepends=True)
+    tracked = [line for line in lines if '"key": "tracked_stats"' in line] or lines[-1:]
+    at = max(i for i, line in enumerate(lines) if '"key": "tracked_stats"' in line)
+    pad = "".join(tracked)
+    big = folder / log.relative_to(DATA / "mlperf-v3.1")
+    big.write_text("".join(lines[:at]) + pad * (TARGET // len(pad) + 1) + "".join(lines[at:]))
+    return big, 1
+
+
+if not os.access(GNU_TIME, os.X_OK):
+    print(f"# skip import_memory: no GNU time at {GNU_TIME} (scripts/install-deps.sh installs the package time)")
+    sys.exit(0)
+
+small_inputs = {"pytest-benchmark": DATA / "pytest-benchmark" / "base.json",
+                "google-benchmark": DATA / "google-benchmark" / "base.json",
+                "mlperf": DATA / "mlperf-v3.1" / "Dell" / "results" / "2xXE8640x4H100-SXM-80GB" / "dlrm_dcnv2" /
+                "result_0.txt"}
+(WORK / "mlperf").mkdir()
+expected = {"pytest-benchmark": pytest_big(WORK / "pytest.json"),
+            "google-benchmark": gbench_big(WORK / "gbench.json")}
+mlperf_path, expected["mlperf"] = mlperf_big(WORK / "mlperf")
+paths = {"pytest-benchmark": WORK / "pytest.json", "google-benchmark": WORK / "gbench.json", "mlperf": mlperf_path}
+
+for fmt, big in paths.items():
+    rc0, small, _ = peak_kib(fmt, small_inputs[fmt], WORK / "out-small")
+    rc, peak, written = peak_kib(fmt, big, WORK / "out-big")
+    size_kib = big.stat().st_size / 1024
+    ratio = (peak - small) / size_kib
+    check(f"{fmt}_import_peak_memory_within_4x_its_input ({size_kib / 1024:.1f} MiB in, peak {peak / 1024:.1f} MiB, "
+          f"{small / 1024:.1f} MiB for the real file: {ratio:.2f}x; {written} receipts)",
+          rc0 == 0 and rc == 0 and ratio <= 4.0 and written == expected[fmt],
+          f"exit {rc0}/{rc}, {written} receipts written, {expected[fmt]} expected")
+    big.unlink()
+
+print(f"# {fails} failed")
+sys.exit(1 if fails else 0)
