@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "import/import_internal.h"
+#include "util/alloc.h"
 #include "util/error_internal.h"
 #include "util/hash.h"
 #include "util/parallel.h"
@@ -372,8 +373,9 @@ typedef struct grouped_rows {
 
 /* Row offsets and their groups while reading, and the name of each group. */
 typedef struct row_index {
-    size_t *at, *group, n, cap;
+    size_t *at, *group, n, at_cap, group_cap;
     char **names;
+    size_t names_cap;
     size_t *table, table_cap;
     size_t n_groups;
 } row_index;
@@ -406,20 +408,9 @@ static size_t *name_slot(const row_index *x, const char *name)
 /* Room for one more row (and group), the table kept at most half full. */
 static int row_index_grow(row_index *x)
 {
-    if (x->n == x->cap) {
-        size_t nc = x->cap ? x->cap * 2 : 256;
-        size_t *na = realloc(x->at, nc * sizeof *na);
-        if (na)
-            x->at = na;
-        size_t *ng = na ? realloc(x->group, nc * sizeof *ng) : NULL;
-        if (ng)
-            x->group = ng;
-        char **nn = ng ? realloc(x->names, nc * sizeof *nn) : NULL;
-        if (!nn)
-            return mcpp_error_nomem();
-        x->names = nn;
-        x->cap = nc;
-    }
+    MCPP_CHECK_ARRAY(x->at, x->at_cap, x->n + 1, MCPP_ARRAY_MAX_ITEMS);
+    MCPP_CHECK_ARRAY(x->group, x->group_cap, x->n + 1, MCPP_ARRAY_MAX_ITEMS);
+    MCPP_CHECK_ARRAY(x->names, x->names_cap, x->n_groups + 1, MCPP_ARRAY_MAX_ITEMS);
     if ((x->n_groups + 1) * 2 > x->table_cap) {
         size_t *old = x->table, old_cap = x->table_cap, nc = old_cap ? old_cap * 2 : 512;
         if (!(x->table = calloc(nc, sizeof *x->table))) {
@@ -443,7 +434,8 @@ static int row_index_add(row_index *x, size_t at, const char *name)
         return rc;
     size_t *slot = name_slot(x, name);
     if (!*slot) {
-        if (!(x->names[x->n_groups] = strdup(name)))
+        int failed = 0;
+        if (!(x->names[x->n_groups] = mcpp_strdup(name, &failed)))
             return mcpp_error_nomem();
         *slot = ++x->n_groups;
     }

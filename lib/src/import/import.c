@@ -14,6 +14,7 @@
 
 #include "import/import_internal.h"
 #include "receipt/fields.h"
+#include "util/alloc.h"
 #include "util/error_internal.h"
 #include "util/hash.h"
 
@@ -355,7 +356,7 @@ typedef struct dir_writer {
     size_t *created, n_created;
     char **paths;
     unsigned char *existed;
-    size_t n, cap;
+    size_t n, paths_cap, existed_cap;
     size_t *table, table_cap; /* index + 1 into paths, 0 empty */
     int dedupe;
 } dir_writer;
@@ -367,7 +368,7 @@ static int dir_begin(dir_writer *w, const char *dir_arg, int dedupe)
     size_t slashes = 0;
     for (const char *c = dir_arg; *c; c++)
         slashes += *c == '/';
-    w->dir = strdup(dir_arg);
+    w->dir = mcpp_strdup(dir_arg, NULL);
     w->created = calloc(slashes + 1, sizeof *w->created);
     int rc = w->dir && w->created ? make_dirs(w->dir, w->created, &w->n_created) : mcpp_error_nomem();
     if (rc != MCPP_OK) {
@@ -389,17 +390,8 @@ static size_t *dir_slot(dir_writer *w, const char *path)
 
 static int dir_grow(dir_writer *w)
 {
-    if (w->n == w->cap) {
-        size_t nc = w->cap ? w->cap * 2 : 64;
-        char **np = realloc(w->paths, nc * sizeof *np);
-        if (np)
-            w->paths = np;
-        unsigned char *ne = np ? realloc(w->existed, nc) : NULL;
-        if (!ne)
-            return mcpp_error_nomem();
-        w->existed = ne;
-        w->cap = nc;
-    }
+    MCPP_CHECK_ARRAY(w->paths, w->paths_cap, w->n + 1, MCPP_ARRAY_MAX_ITEMS);
+    MCPP_CHECK_ARRAY(w->existed, w->existed_cap, w->n + 1, MCPP_ARRAY_MAX_ITEMS);
     if (w->dedupe && (w->n + 1) * 2 > w->table_cap) {
         size_t nc = w->table_cap ? w->table_cap * 2 : 128;
         size_t *old = w->table, old_cap = w->table_cap;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "import/import_internal.h"
+#include "util/alloc.h"
 #include "util/error_internal.h"
 
 static const char *const NOT_RECORDED[] = {"lane", "workload", "routing", "compile", "backend",
@@ -246,20 +247,9 @@ static int read_rounds(mcpp_json_cursor *c, rounds *data)
         size_t at;
         double x;
         rc = mcpp_jc_parse(c, &v, &at);
-        if (rc == MCPP_OK && mcpp_import_number(&x, v) && x > 0) {
-            if (data->n == data->cap) {
-                size_t nc = data->cap ? data->cap * 2 : 1024;
-                double *nv = realloc(data->v, nc * sizeof *nv);
-                if (!nv)
-                    rc = mcpp_error_nomem();
-                else {
-                    data->v = nv;
-                    data->cap = nc;
-                }
-            }
-            if (rc == MCPP_OK)
-                data->v[data->n++] = x;
-        }
+        if (rc == MCPP_OK && mcpp_import_number(&x, v) && x > 0 &&
+            (rc = MCPP_ARRAY_RESERVE(data->v, data->cap, data->n + 1, MCPP_ARRAY_MAX_ITEMS)) == MCPP_OK)
+            data->v[data->n++] = x;
         cJSON_Delete(v);
     }
     return rc == MCPP_OK && more < 0 ? more : rc;
