@@ -68,11 +68,11 @@ static int is_error(const cJSON *row)
 /* What the reader keeps of the document's top level. */
 typedef struct gbench_doc {
     mcpp_import_json text;
-    size_t root_at;      /* offset of the top-level value                     */
-    cJSON *context;      /* the first "context" member, parsed               */
-    int has_benchmarks;  /* the first "benchmarks" member is a list, at:      */
+    size_t root_at;     /* offset of the top-level value                     */
+    cJSON *context;     /* the first "context" member, parsed               */
+    int has_benchmarks; /* the first "benchmarks" member is a list, at:      */
     size_t benchmarks_at;
-    int machine_info;    /* a "machine_info" member: pytest-benchmark's file  */
+    int machine_info; /* a "machine_info" member: pytest-benchmark's file  */
 } gbench_doc;
 
 /* The top level in one pass: "context" parsed, the first "benchmarks" list
@@ -125,8 +125,10 @@ static int check_top_level(const gbench_doc *d)
     return mcpp_import_json_error_at(&d->text, d->root_at, "type", NULL,
                                      "not Google Benchmark JSON output: expected an object with "
                                      "\"context\" and \"benchmarks\"%s",
-                                     d->machine_info ? " (this is pytest-benchmark output: import it as "
-                                                       "pytest-benchmark)" : "");
+                                     d->machine_info
+                                         ? " (this is pytest-benchmark output: import it as "
+                                           "pytest-benchmark)"
+                                         : "");
 }
 
 /* The checks of one row (benchmarks[i], at byte `at`). */
@@ -136,12 +138,15 @@ static int check_row(const gbench_doc *d, const cJSON *row, size_t i, size_t at)
     snprintf(field, sizeof field, "benchmarks[%zu]", i);
     double unit;
     if (!cJSON_IsObject(row) || !run_name_of(row))
-        return mcpp_import_json_error_at(&d->text, at, "missing", field,
-                                         "expected a benchmark row with a \"run_name\" or \"name\"");
+        return mcpp_import_json_error_at(
+            &d->text, at, "missing", field,
+            "expected a benchmark row with a \"run_name\" or \"name\"");
     if (is_error(row))
         return MCPP_OK;
-    if (!seconds_per_unit(&unit, mcpp_import_string(cJSON_GetObjectItemCaseSensitive(row, "time_unit"))))
-        return mcpp_import_json_error_at(&d->text, at, "type", field, "expected \"time_unit\" ns, us, ms or s");
+    if (!seconds_per_unit(&unit,
+                          mcpp_import_string(cJSON_GetObjectItemCaseSensitive(row, "time_unit"))))
+        return mcpp_import_json_error_at(&d->text, at, "type", field,
+                                         "expected \"time_unit\" ns, us, ms or s");
     double t;
     if (!mcpp_import_number(&t, cJSON_GetObjectItemCaseSensitive(row, "real_time")) ||
         !mcpp_import_number(&t, cJSON_GetObjectItemCaseSensitive(row, "cpu_time")))
@@ -463,7 +468,8 @@ static int index_rows(row_index *x, const gbench_doc *d)
     if (rc == MCPP_OK && more < 0)
         rc = more;
     if (rc == MCPP_OK && x->n == 0)
-        rc = mcpp_import_json_error_at(&d->text, d->benchmarks_at, "missing", "benchmarks", "no benchmark rows");
+        rc = mcpp_import_json_error_at(&d->text, d->benchmarks_at, "missing", "benchmarks",
+                                       "no benchmark rows");
     return rc;
 }
 
@@ -489,7 +495,8 @@ static int group_rows(grouped_rows *g, const row_index *x)
 }
 
 /* The receipt of run k: its rows parsed again (they parsed once: no error). */
-static int make_run(mcpp_receipt **out, const gbench_doc *d, const grouped_rows *g, size_t k, double *buf)
+static int make_run(mcpp_receipt **out, const gbench_doc *d, const grouped_rows *g, size_t k,
+                    double *buf)
 {
     size_t n = g->start[k + 1] - g->start[k];
     const cJSON **rows = calloc(n ? n : 1, sizeof *rows);
@@ -549,7 +556,8 @@ static int import_runs(mcpp_import_sink *sink, const gbench_doc *doc, const grou
     for (; rc == MCPP_OK && j.first < g->n_groups; j.first += RUN_BATCH) {
         size_t n = g->n_groups - j.first < RUN_BATCH ? g->n_groups - j.first : RUN_BATCH;
         memset(j.made, 0, n * sizeof *j.made);
-        mcpp_parallel_ranges(n, mcpp_parallel_threads(n, MCPP_PARALLEL_MAX_THREADS, 64), make_runs, &j);
+        mcpp_parallel_ranges(n, mcpp_parallel_threads(n, MCPP_PARALLEL_MAX_THREADS, 64), make_runs,
+                             &j);
         for (size_t k = 0; k < n; k++) {
             if (rc == MCPP_OK && !j.made[k]) {
                 buf = buf ? buf : malloc((j.max_rows + 1) * sizeof *buf);

@@ -104,20 +104,23 @@ static int import_one(mcpp_import_sink *sink, mcpp_import_format format, const c
 static int check_inputs(mcpp_import_format format, const char *const *paths, size_t n_paths)
 {
     if (!mcpp_import_format_name(format))
-        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "unknown import format %d",
-                              (int)format);
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0,
+                             "unknown import format %d", (int)format);
     if (n_paths == 0 || !paths)
-        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "no input to import");
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0,
+                             "no input to import");
     return MCPP_OK;
 }
 
 /* Every input of one import call into `sink`, stopping at the first failure. */
-static int import_all(mcpp_import_sink *sink, mcpp_import_format format, const char *const *paths, size_t n_paths)
+static int import_all(mcpp_import_sink *sink, mcpp_import_format format, const char *const *paths,
+                      size_t n_paths)
 {
     int rc = check_inputs(format, paths, n_paths);
     for (size_t i = 0; rc == MCPP_OK && i < n_paths; i++)
         rc = paths[i] ? import_one(sink, format, paths[i])
-                      : mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "path %zu is NULL", i);
+                      : mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0,
+                                      "path %zu is NULL", i);
     return rc;
 }
 
@@ -217,8 +220,10 @@ int mcpp_import_make(mcpp_receipt **out, mcpp_builder *b, const char *readable, 
     *out = NULL;
     mcpp_receipt *r = NULL, *named = NULL;
     int rc = mcpp_builder_finish(&r, NULL, b);
-    if (rc == MCPP_OK) /* the builder is done: its samples (a cJSON node each) go before the copy below */
-        (void)mcpp_builder_unset(b, "metrics.named"); /* failing only keeps them until the builder is freed */
+    if (rc ==
+        MCPP_OK) /* the builder is done: its samples (a cJSON node each) go before the copy below */
+        (void)mcpp_builder_unset(
+            b, "metrics.named"); /* failing only keeps them until the builder is freed */
     if (rc == MCPP_OK) {
         /* the derived id is "r-" + 16 hex digits of the content hash; the
          * copy with the id copies the packed receipt, it does not pack it again */
@@ -370,7 +375,8 @@ static int dir_begin(dir_writer *w, const char *dir_arg, int dedupe)
         slashes += *c == '/';
     w->dir = mcpp_strdup(dir_arg, NULL);
     w->created = calloc(slashes + 1, sizeof *w->created);
-    int rc = w->dir && w->created ? make_dirs(w->dir, w->created, &w->n_created) : mcpp_error_nomem();
+    int rc =
+        w->dir && w->created ? make_dirs(w->dir, w->created, &w->n_created) : mcpp_error_nomem();
     if (rc != MCPP_OK) {
         free(w->dir);
         free(w->created);
@@ -478,13 +484,15 @@ int mcpp_import_write_dir(size_t *out_written, const mcpp_receipt_set *set, cons
     return rc;
 }
 
-int mcpp_import_files_to_dir(size_t *out_written, mcpp_import_format format, const char *const *paths,
-                             size_t n_paths, const char *dir_arg, mcpp_import_each_fn each, void *ctx)
+int mcpp_import_files_to_dir(size_t *out_written, mcpp_import_format format,
+                             const char *const *paths, size_t n_paths, const char *dir_arg,
+                             mcpp_import_each_fn each, void *ctx)
 {
     if (out_written)
         *out_written = 0;
     if (!dir_arg || !*dir_arg)
-        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "dir is NULL or empty");
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0,
+                             "dir is NULL or empty");
     dir_writer w;
     int rc = check_inputs(format, paths, n_paths); /* before the directory is made */
     if (rc == MCPP_OK)

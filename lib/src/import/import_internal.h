@@ -31,8 +31,8 @@ int mcpp_import_json_parse(cJSON **out, const char *text, size_t len, const char
 
 /* MCPP_EINVALID "invalid JSON" (or "the JSON ends early", near the end) at
  * byte `offset` of text[0..len), shifted by the bases as above. */
-int mcpp_import_json_syntax_error(const char *text, size_t len, size_t offset, const char *path, int line_base,
-                                  int col_base);
+int mcpp_import_json_syntax_error(const char *text, size_t len, size_t offset, const char *path,
+                                  int line_base, int col_base);
 
 /* Reads a JSON file into *doc without parsing it (root stays NULL): for the
  * cursor below. Free with mcpp_import_json_free. */
@@ -53,8 +53,8 @@ int mcpp_import_json_error(const mcpp_import_json *doc, const cJSON *item, const
 
 /* The same at byte `offset` of the document's text (for the cursor, which
  * keeps no tree to find a value in). */
-int mcpp_import_json_error_at(const mcpp_import_json *doc, size_t offset, const char *kind, const char *field,
-                              const char *fmt, ...)
+int mcpp_import_json_error_at(const mcpp_import_json *doc, size_t offset, const char *kind,
+                              const char *field, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
 #endif
@@ -110,7 +110,6 @@ int mcpp_import_set_json(mcpp_builder *b, const char *path, const cJSON *value);
 void mcpp_import_rfc3339_from_ms(char *buf, size_t cap, int64_t ms);
 /* 1 when `s` carries a time zone (Z or +hh:mm), as created_at requires. */
 int mcpp_import_has_zone(const char *s);
-
 
 /*
  * Where an importer puts each receipt it makes: a receipt set (the import

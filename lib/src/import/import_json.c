@@ -72,8 +72,8 @@ static void line_col_of(int *line, int *col, const char *text, size_t offset)
     *col = c;
 }
 
-int mcpp_import_json_syntax_error(const char *text, size_t len, size_t offset, const char *path, int line_base,
-                                  int col_base)
+int mcpp_import_json_syntax_error(const char *text, size_t len, size_t offset, const char *path,
+                                  int line_base, int col_base)
 {
     if (offset > len)
         offset = len;
@@ -86,7 +86,7 @@ int mcpp_import_json_syntax_error(const char *text, size_t len, size_t offset, c
         trimmed--;
     const char *what = offset + 1 >= trimmed ? "the JSON ends early (truncated?)" : "invalid JSON";
     return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_SYNTAX, path, NULL, line + line_base, col,
-                          "%s", what);
+                         "%s", what);
 }
 
 int mcpp_import_json_parse(cJSON **out, const char *text, size_t len, const char *path,
@@ -194,8 +194,8 @@ static size_t nth_value_offset(const char *t, size_t len, long k)
     return 0;
 }
 
-int mcpp_import_json_error_at(const mcpp_import_json *doc, size_t offset, const char *kind, const char *field,
-                              const char *fmt, ...)
+int mcpp_import_json_error_at(const mcpp_import_json *doc, size_t offset, const char *kind,
+                              const char *field, const char *fmt, ...)
 {
     char text[768];
     va_list ap;
@@ -206,7 +206,8 @@ int mcpp_import_json_error_at(const mcpp_import_json *doc, size_t offset, const 
     line_col_of(&line, &col, doc->text, offset < doc->len ? offset : doc->len);
     if (line == 1)
         col += doc->col_base;
-    return mcpp_error_set(MCPP_EINVALID, kind, doc->path, field, line + doc->line_base, col, "%s", text);
+    return mcpp_error_set(MCPP_EINVALID, kind, doc->path, field, line + doc->line_base, col, "%s",
+                          text);
 }
 
 int mcpp_import_json_error(const mcpp_import_json *doc, const cJSON *item, const char *kind,

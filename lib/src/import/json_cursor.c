@@ -88,7 +88,8 @@ int mcpp_jc_next(mcpp_json_cursor *c, char close, int *first, char **key)
         return ch < 0 ? mcpp_jc_syntax_error(c) : 1;
     *key = NULL;
     if (ch != '"') {
-        c->pos += ch >= 0; /* cJSON's position for a member name that is not a string: one past it */
+        /* cJSON's position for a member name that is not a string: one past it */
+        c->pos += ch >= 0;
         return mcpp_jc_syntax_error(c);
     }
     const char *t = c->doc->text;
@@ -128,9 +129,11 @@ int mcpp_jc_parse(mcpp_json_cursor *c, cJSON **out, size_t *at)
     const char *end = NULL;
     *out = cJSON_ParseWithLengthOpts(t + c->pos, c->doc->len - c->pos, &end, 0);
     if (!*out) {
-        size_t offset = end && end >= t + c->pos && end <= t + c->doc->len ? (size_t)(end - t) : c->pos;
+        size_t offset =
+            end && end >= t + c->pos && end <= t + c->doc->len ? (size_t)(end - t) : c->pos;
         const mcpp_import_json *d = c->doc;
-        return mcpp_import_json_syntax_error(d->text, d->len, offset, d->path, d->line_base, d->col_base);
+        return mcpp_import_json_syntax_error(d->text, d->len, offset, d->path, d->line_base,
+                                             d->col_base);
     }
     c->pos = (size_t)(end - t);
     return MCPP_OK;
@@ -145,7 +148,8 @@ static int diagnose(mcpp_json_cursor *c)
     int open = mcpp_jc_peek(c), rc = MCPP_OK, more, first = 1;
     char close = open == '{' ? '}' : ']', *key = NULL;
     mcpp_jc_enter(c, (char)open);
-    while (rc == MCPP_OK && (more = mcpp_jc_next(c, close, &first, open == '{' ? &key : NULL)) > 0) {
+    while (rc == MCPP_OK &&
+           (more = mcpp_jc_next(c, close, &first, open == '{' ? &key : NULL)) > 0) {
         cJSON *v = NULL;
         size_t at;
         rc = mcpp_jc_parse(c, &v, &at);

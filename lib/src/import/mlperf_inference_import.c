@@ -525,7 +525,8 @@ int mcpp_import_mlperf_inference_path(mcpp_import_sink *sink, const char *path)
         int rc = stat(detail, &st) == 0
                      ? import_detail(sink, detail, 0, &found)
                      : mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_MISSING, path, NULL, 0, 0,
-                                      "the summary is imported through the " DETAIL " beside it, which is absent");
+                                     "the summary is imported through the " DETAIL
+                                     " beside it, which is absent");
         free(detail);
         return rc;
     }

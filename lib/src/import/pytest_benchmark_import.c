@@ -27,11 +27,11 @@ static const cJSON *member(const cJSON *obj, const char *key)
  * after the benchmarks, so the list is stepped over first and read after). */
 typedef struct pytest_doc {
     mcpp_import_json text;
-    size_t root_at;                        /* offset of the top-level value   */
+    size_t root_at;                           /* offset of the top-level value   */
     cJSON *machine, *commit, *date, *version; /* first of each member, parsed */
-    int has_benchmarks;                    /* the first "benchmarks" is a list at: */
+    int has_benchmarks;                       /* the first "benchmarks" is a list at: */
     size_t benchmarks_at;
-    int context;                           /* Google Benchmark's "context"     */
+    int context; /* Google Benchmark's "context"     */
 } pytest_doc;
 
 static void keep_first(cJSON **slot, cJSON **v)
@@ -91,7 +91,8 @@ static int check_top_level(const pytest_doc *d)
                                      "not pytest-benchmark JSON output: expected an object with "
                                      "\"machine_info\" and \"benchmarks\"%s",
                                      d->context ? " (this is Google Benchmark output: import it as "
-                                                  "google-benchmark)" : "");
+                                                  "google-benchmark)"
+                                                : "");
 }
 
 static int check_benchmark(const pytest_doc *d, const cJSON *bench, size_t i, size_t at)
@@ -170,12 +171,13 @@ static int add_time_metric(mcpp_builder *b, const cJSON *stats, const rounds *da
     double median = 0;
     mcpp_import_number(&median, member(stats, "median"));
     size_t n = data->n;
-    int rc = n > 0 ? mcpp_quantile(&median, data->v, n, 0.5) : MCPP_OK; /* the rounds' median, if any */
+    int rc =
+        n > 0 ? mcpp_quantile(&median, data->v, n, 0.5) : MCPP_OK; /* the rounds' median, if any */
     if (rc == MCPP_OK)
-        rc = n > 0 ? mcpp_builder_add_metric(b, "time_s", "s", MCPP_DIRECTION_LOWER, median, "median", "round",
-                                             data->v, n)
-                   : mcpp_builder_add_metric(b, "time_s", "s", MCPP_DIRECTION_LOWER, median, NULL, NULL, NULL,
-                                             0);
+        rc = n > 0 ? mcpp_builder_add_metric(b, "time_s", "s", MCPP_DIRECTION_LOWER, median,
+                                             "median", "round", data->v, n)
+                   : mcpp_builder_add_metric(b, "time_s", "s", MCPP_DIRECTION_LOWER, median, NULL,
+                                             NULL, NULL, 0);
     if (rc == MCPP_OK)
         rc = mcpp_builder_set_string(b, "metrics.primary", "time_s");
     return rc;
@@ -183,7 +185,8 @@ static int add_time_metric(mcpp_builder *b, const cJSON *stats, const rounds *da
 
 /* One receipt: `bench` is the benchmark without its round times, which are
  * in `data`. */
-static int import_benchmark(mcpp_import_sink *sink, const pytest_doc *d, const cJSON *bench, const rounds *data)
+static int import_benchmark(mcpp_import_sink *sink, const pytest_doc *d, const cJSON *bench,
+                            const rounds *data)
 {
     const char *fullname = mcpp_import_string(member(bench, "fullname"));
     const char *date = mcpp_import_string(d->date);
@@ -248,7 +251,8 @@ static int read_rounds(mcpp_json_cursor *c, rounds *data)
         double x;
         rc = mcpp_jc_parse(c, &v, &at);
         if (rc == MCPP_OK && mcpp_import_number(&x, v) && x > 0 &&
-            (rc = MCPP_ARRAY_RESERVE(data->v, data->cap, data->n + 1, MCPP_ARRAY_MAX_ITEMS)) == MCPP_OK)
+            (rc = MCPP_ARRAY_RESERVE(data->v, data->cap, data->n + 1, MCPP_ARRAY_MAX_ITEMS)) ==
+                MCPP_OK)
             data->v[data->n++] = x;
         cJSON_Delete(v);
     }
@@ -260,10 +264,12 @@ static int read_rounds(mcpp_json_cursor *c, rounds *data)
  * `data` (NULL: dropped too). Each member named `nested` whose value is an
  * object is read the same way (stats, holding data), the first one into
  * `data`. Other members are parsed whole. */
-static int read_members(mcpp_json_cursor *c, cJSON **out, const char *nested, const char *skip_list, rounds *data)
+static int read_members(mcpp_json_cursor *c, cJSON **out, const char *nested, const char *skip_list,
+                        rounds *data)
 {
     *out = cJSON_CreateObject();
-    int rc = *out ? MCPP_OK : mcpp_error_nomem(), more = 0, first = 1, seen_nested = 0, seen_list = 0;
+    int rc = *out ? MCPP_OK : mcpp_error_nomem(), more = 0, first = 1, seen_nested = 0,
+        seen_list = 0;
     mcpp_jc_enter(c, '{');
     char *key = NULL;
     while (rc == MCPP_OK && (more = mcpp_jc_next(c, '}', &first, &key)) > 0) {
@@ -314,7 +320,8 @@ static int import_benchmarks(mcpp_import_sink *sink, const pytest_doc *d)
         if (rc == MCPP_OK)
             rc = import_benchmark(sink, d, bench, &data);
         cJSON_Delete(bench);
-        if (data.cap > ((size_t)1 << 16)) { /* a long list's buffer goes back before the next benchmark */
+        if (data.cap >
+            ((size_t)1 << 16)) { /* a long list's buffer goes back before the next benchmark */
             free(data.v);
             data = (rounds){0};
         }
@@ -323,7 +330,8 @@ static int import_benchmarks(mcpp_import_sink *sink, const pytest_doc *d)
     if (rc == MCPP_OK && more < 0)
         rc = more;
     if (rc == MCPP_OK && i == 0)
-        rc = mcpp_import_json_error_at(&d->text, d->benchmarks_at, "missing", "benchmarks", "no benchmarks");
+        rc = mcpp_import_json_error_at(&d->text, d->benchmarks_at, "missing", "benchmarks",
+                                       "no benchmarks");
     return rc;
 }
 
