@@ -165,6 +165,18 @@ typedef struct rounds {
     size_t n, cap;
 } rounds;
 
+/* Empties the list; a long one's block goes back (the receipt is packed
+ * after the samples are in the builder: the block would only add to the
+ * peak). */
+static void rounds_clear(rounds *data)
+{
+    data->n = 0;
+    if (data->cap > ((size_t)1 << 16)) {
+        free(data->v);
+        *data = (rounds){0};
+    }
+}
+
 /* time_s from stats: the round times when stats.data has them, else the median. */
 static int add_time_metric(mcpp_builder *b, const cJSON *stats, const rounds *data)
 {
@@ -186,7 +198,7 @@ static int add_time_metric(mcpp_builder *b, const cJSON *stats, const rounds *da
 /* One receipt: `bench` is the benchmark without its round times, which are
  * in `data`. */
 static int import_benchmark(mcpp_import_sink *sink, const pytest_doc *d, const cJSON *bench,
-                            const rounds *data)
+                            rounds *data)
 {
     const char *fullname = mcpp_import_string(member(bench, "fullname"));
     const char *date = mcpp_import_string(d->date);
@@ -219,6 +231,7 @@ static int import_benchmark(mcpp_import_sink *sink, const pytest_doc *d, const c
         rc = map_machine(b, extra, d);
     if (rc == MCPP_OK)
         rc = add_time_metric(b, stats, data);
+    rounds_clear(data);
     if (rc == MCPP_OK)
         rc = mcpp_builder_set_string(b, "status.outcome", "ok");
     /* the benchmark's other members (its stats came without the round times) */
@@ -310,7 +323,6 @@ static int import_benchmarks(mcpp_import_sink *sink, const pytest_doc *d)
     for (; rc == MCPP_OK && (more = mcpp_jc_next(&c, ']', &first, NULL)) > 0; i++) {
         cJSON *bench = NULL;
         size_t at = c.pos;
-        data.n = 0;
         if (mcpp_jc_peek(&c) == '{')
             rc = read_members(&c, &bench, "stats", "data", &data);
         else
@@ -320,11 +332,7 @@ static int import_benchmarks(mcpp_import_sink *sink, const pytest_doc *d)
         if (rc == MCPP_OK)
             rc = import_benchmark(sink, d, bench, &data);
         cJSON_Delete(bench);
-        if (data.cap >
-            ((size_t)1 << 16)) { /* a long list's buffer goes back before the next benchmark */
-            free(data.v);
-            data = (rounds){0};
-        }
+        rounds_clear(&data);
     }
     free(data.v);
     if (rc == MCPP_OK && more < 0)
