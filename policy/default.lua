@@ -1,8 +1,9 @@
 -- policy/default.lua — the built-in default comparability policy, written out.
 --
--- This file has exactly the effect of mcpp_policy_default(); a test
--- (tests/lua/test_policy_lua.c) compares the two on every example receipt pair,
--- so if you change one, change the other. Other shipped policies include this
+-- This file has exactly the effect of mcpp_policy_default(), whose dimensions
+-- are lib/src/policy/dimension_table.h; tests compare the two (their content
+-- digests, and their verdicts on every example receipt pair), so if you change
+-- one, change the other. Other shipped policies include this
 -- file and override what they need: the including file always wins.
 --
 -- Reading guide for reviewers:

@@ -16,6 +16,8 @@
 
 #include <mcpp_receipts.h>
 
+#include "doc_output.h"
+
 static const char *type_words(mcpp_type type)
 {
     switch (type) {
@@ -120,30 +122,11 @@ static void put_document(FILE *b, const mcpp_policy *p)
     }
 }
 
-/* 0 when `path` holds exactly `text`. */
-static int file_equals(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return -1;
-    size_t n = strlen(text), i = 0;
-    int c, same = 1;
-    while ((c = fgetc(f)) != EOF) {
-        if (i >= n || (char)c != text[i]) same = 0;
-        i++;
-    }
-    fclose(f);
-    return same && i == n ? 0 : -1;
-}
-
 int main(int argc, char **argv)
 {
-    int check = argc == 3 && strcmp(argv[1], "--check") == 0;
-    /* an option is never an output path (a file named --help once got committed) */
-    if ((argc != 2 && !check) || (!check && argv[1][0] == '-')) {
-        fprintf(stderr, "usage: %s OUT.md | %s --check FILE.md\n", argv[0], argv[0]);
-        return 2;
-    }
-    const char *path = argv[argc - 1];
+    int check;
+    const char *path = doc_args(argc, argv, &check);
+    if (!path) return 2;
     mcpp_policy *p = NULL;
     if (mcpp_policy_default(&p) != MCPP_OK) {
         fprintf(stderr, "%s\n", mcpp_error_last()->message);
@@ -156,17 +139,9 @@ int main(int argc, char **argv)
     put_document(b, p);
     mcpp_policy_free(p);
     if (fclose(b) != 0) return 1;
-    int rc = 0;
-    if (check) {
-        rc = file_equals(path, text) == 0 ? 0 : 1;
-        if (rc) fprintf(stderr, "%s is stale: regenerate it with mcpp-gen-fields-doc %s\n", path, path);
-        else printf("ok - %s matches the schema (%d fields)\n", path, mcpp_schema_field_count());
-    } else {
-        FILE *f = fopen(path, "wb");
-        rc = !f || fputs(text, f) < 0;
-        if (f && fclose(f) != 0) rc = 1;
-        if (rc) fprintf(stderr, "cannot write %s\n", path);
-    }
+    char ok[64];
+    snprintf(ok, sizeof ok, "matches the schema (%d fields)", mcpp_schema_field_count());
+    int rc = doc_output(path, text, check, "mcpp-gen-fields-doc", ok);
     free(text);
     return rc;
 }

@@ -169,6 +169,13 @@ for c in validate show convert; do
   expect_exit "$c -h" 0 "$cli" "$c" -h
 done
 
+# claim --help prints the selector keys the library takes (the dimension table's), so
+# the keys of the benchmark dimension are there as well
+expect_exit "claim --help" 0 "$cli" claim --help
+for want in "suite benchmark system submitter" "family pattern depth name" "accelerator count" "startup, or any schema path"; do
+  contains "claim --help lists '$want'" "$work/last.out" "$want"
+done
+
 # ---- exit codes ------------------------------------------------------------------------------
 expect_exit "validate with an unknown option" 3 "$cli" validate --frobnicate nam52_dense.json
 contains "an unknown option prints the usage" "$work/last.out" "usage: mcpp-receipts validate"

@@ -491,6 +491,31 @@ TEST(expanded_and_tiled_patterns_are_one_lane)
     CHECK_STR_EQ(canon, "AM");
 }
 
+/* The selector keys come from the dimension table: every one is accepted and
+ * reads a schema path, and the benchmark dimension's keys are among them. */
+TEST(every_selector_key_of_the_dimension_table_is_accepted)
+{
+    mcpp_receipt *r = variant(PYTEST, "a", NULL, NULL, NULL, NULL);
+    const mcpp_receipt *rs[] = {r};
+    const char *key, *path = NULL;
+    size_t n = 0;
+    int benchmark_keys = 0;
+    for (; (key = mcpp_claim_selector_key(n, &path)) != NULL; n++) {
+        CHECK(path && mcpp_schema_field_id(path) >= 0);
+        char sel[64];
+        snprintf(sel, sizeof sel, "%s=x", key);
+        unsigned char holds = 9;
+        CHECK_INT_EQ(mcpp_claim_selector_holds(&holds, sel, rs, 1), MCPP_OK);
+        CHECK_INT_EQ(holds, 0);
+        benchmark_keys += !strcmp(key, "suite") || !strcmp(key, "benchmark") || !strcmp(key, "system") ||
+                          !strcmp(key, "submitter");
+    }
+    CHECK(n >= 33);
+    CHECK_INT_EQ(benchmark_keys, 4);
+    CHECK(mcpp_claim_selector_key(n, &path) == NULL && path == NULL);
+    mcpp_receipt_free(r);
+}
+
 TEST(claim_selectors_accept_canonical_ids_aliases_and_frontier_labels)
 {
     mcpp_receipt *r = variant(PADDED, "a", NULL, NULL, NULL, NULL); /* NVIDIA H100 80GB HBM3 */
@@ -596,6 +621,7 @@ int main(void)
     RUN(ablation_policy_measures_one_feature_as_a_qualified_comparison);
     RUN(expanded_and_tiled_patterns_are_one_lane);
     RUN(claim_selectors_accept_canonical_ids_aliases_and_frontier_labels);
+    RUN(every_selector_key_of_the_dimension_table_is_accepted);
     RUN(goodput_fractions_are_named_metrics_with_their_direction);
     RUN(the_notes_adjacent_pair_is_adjacent);
     TEST_MAIN_END();

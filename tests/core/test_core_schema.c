@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "policy/dimension_table.h"
 #include "receipt/schema.h"
 #include "receipt/load_ctx.h"
 #include "test_util.h"
@@ -120,6 +121,48 @@ TEST(schema1_lacks_exactly_the_fields_schema_1_did_not_have)
     }
 }
 
+/* The schema a path (or "section.*") first appears in: 1 or 2; 0 when no field matches. */
+static int since_of(const char *path)
+{
+    size_t n = strlen(path);
+    int since = 0, any = n >= 2 && strcmp(path + n - 2, ".*") == 0;
+    for (int id = 0; id < MCPP_FIELD_COUNT; id++) {
+        const char *p = mcpp_schema_entries[id].info.path;
+        if (any ? strncmp(p, path, n - 1) != 0 : strcmp(p, path) != 0) continue;
+        int s = mcpp_schema1_lacks(id) ? 2 : 1;
+        if (!since || s < since) since = s;
+    }
+    return since;
+}
+
+typedef struct dim_row {
+    const char *name;
+    int since;
+    const char *fields[8];
+    const char *keys[16];
+} dim_row;
+#define X_DIM(name, role, kind, applies, absent, since, fields, keys, note) {#name, since, fields, keys},
+static const dim_row DIMS[] = {MCPP_DEFAULT_DIMENSIONS(X_DIM)};
+#undef X_DIM
+
+/* The dimension table's "since schema" column and every path it names agree
+ * with the schema: a field that is not there, or a wrong column, fails. */
+TEST(dimension_table_paths_exist_and_since_matches_the_schema)
+{
+    for (size_t d = 0; d < sizeof DIMS / sizeof DIMS[0]; d++) {
+        int since = 0;
+        for (size_t i = 0; i < 8 && DIMS[d].fields[i]; i++) {
+            int s = since_of(DIMS[d].fields[i]);
+            if (!s) fprintf(stderr, "dimension %s: no field %s\n", DIMS[d].name, DIMS[d].fields[i]);
+            CHECK(s > 0);
+            if (s && (!since || s < since)) since = s;
+        }
+        if (since != DIMS[d].since) fprintf(stderr, "dimension %s: since %d, its fields say %d\n", DIMS[d].name, DIMS[d].since, since);
+        CHECK_INT_EQ(DIMS[d].since, since);
+        for (size_t k = 0; k + 1 < 16 && DIMS[d].keys[k]; k += 2) CHECK(mcpp_schema_field_id(DIMS[d].keys[k + 1]) >= 0);
+    }
+}
+
 static const char COUNTS[] = "{\"schema\": \"mcpp.receipt/2\", \"lane\": {\"params_total\": 1099511627776, "
                              "\"heads\": 64}, \"run\": {\"position\": {\"step\": 2147483647, "
                              "\"tokens_seen\": 1099511627776}}, \"compile\": {\"cache\": \"/var/cache/inductor\"}}";
@@ -183,5 +226,6 @@ int main(void)
     RUN(suggestions_find_near_misses_only);
     RUN(schema1_lacks_exactly_the_fields_schema_1_did_not_have);
     RUN(a_count_beyond_32_bits_is_refused_with_its_path);
+    RUN(dimension_table_paths_exist_and_since_matches_the_schema);
     TEST_MAIN_END();
 }

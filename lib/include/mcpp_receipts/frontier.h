@@ -328,6 +328,11 @@ MCPP_API void mcpp_claim_result_free(mcpp_claim_result *result); /* NULL-safe */
  * or an unknown key. A partition's share of a distributed claim. */
 MCPP_API int mcpp_claim_selector_holds(unsigned char *out, const char *lane_selector,
                                        const mcpp_receipt *const *receipts, size_t n);
+/* The short selector key number `index` ("family", "seq_len", "accelerator",
+ * ...) with the schema path it reads in *path (may be NULL); NULL (and *path
+ * NULL) past the last. The keys come from the default dimensions' table, so
+ * `claim --help` lists exactly what a selector takes. Static strings. */
+MCPP_API const char *mcpp_claim_selector_key(size_t index, const char **path);
 /* mcpp_claim_check on a frontier already built for `metric` (for example by
  * mcpp_frontier_from_summaries from summaries of that metric). lane_holds[i]
  * is 1 when the selector's terms hold for every receipt of lane i (the AND of

@@ -17,45 +17,35 @@
 #include "analysis/claim_internal.h"
 #include "analysis/frontier_internal.h"
 #include "analysis/metric_change.h"
+#include "policy/dimension_table.h"
 
-static const struct {
-    const char *name;
-    const char *path;
-} SELECTOR_KEYS[] = {
-    {"family", "lane.family"},
-    {"pattern", "lane.pattern"},
-    {"depth", "lane.depth"},
-    {"name", "lane.name"},
-    {"moe", "backend.moe.observed"},
-    {"attention", "backend.attention.observed"},
-    {"mamba", "backend.mamba.observed"},
-    {"recurrent", "backend.recurrent.observed"},
-    {"gemm", "backend.gemm.observed"},
-    {"precision", "backend.precision.observed"},
-    {"suite", "benchmark.suite"},
-    {"benchmark", "benchmark.name"},
-    {"system", "benchmark.system"},
-    {"submitter", "benchmark.submitter"},
-    {"seq_len", "workload.seq_len"},
-    {"micro_batch", "workload.micro_batch"},
-    {"global_batch", "workload.global_batch"},
-    {"data", "workload.data.path"},
-    {"dataset", "workload.data.dataset"},
-    {"compile", "compile.posture"},
-    {"warmup", "compile.warmup"},
-    {"startup", "startup.state"},
-    {"routing", "routing.mode"},
-    {"top_k", "routing.top_k"},
-    {"experts", "routing.num_experts"},
-    {"accelerator", "hardware.observed.accelerator"},
-    {"count", "hardware.observed.count"},
-    {"substrate", "topology.substrate"},
-    {"tp", "topology.tp"},
-    {"pp", "topology.pp"},
-    {"ep", "topology.ep"},
-    {"cp", "topology.cp"},
-    {"dp", "topology.dp"},
-};
+/* The short keys of a selector, per default dimension (policy/dimension_table.h):
+ * "key", "path" pairs, NULL after the last. */
+#define MCPP_X_DIM_KEYS(name, role, kind, applies, absent, since, fields, keys, note) keys,
+static const char *const DIM_KEYS[][16] = {MCPP_DEFAULT_DIMENSIONS(MCPP_X_DIM_KEYS)};
+#undef MCPP_X_DIM_KEYS
+#define N_DIM_ROWS (sizeof DIM_KEYS / sizeof DIM_KEYS[0])
+
+const char *mcpp_claim_selector_key(size_t index, const char **path)
+{
+    for (size_t d = 0; d < N_DIM_ROWS; d++)
+        for (size_t k = 0; k + 1 < 16 && DIM_KEYS[d][k]; k += 2)
+            if (index-- == 0) {
+                if (path) *path = DIM_KEYS[d][k + 1];
+                return DIM_KEYS[d][k];
+            }
+    if (path) *path = NULL;
+    return NULL;
+}
+
+/* The path a selector key names, or NULL. */
+static const char *selector_key_path(const char *key)
+{
+    const char *path = NULL, *name;
+    for (size_t i = 0; (name = mcpp_claim_selector_key(i, &path)) != NULL; i++)
+        if (strcmp(name, key) == 0) return path;
+    return NULL;
+}
 
 typedef struct term {
     int id;
@@ -110,9 +100,8 @@ static int parse_selector(term **out, size_t *n_out, const char *sel)
             free_terms(t, n);
             return mcpp_error_nomem();
         }
-        const char *path = key;
-        for (size_t i = 0; i < sizeof SELECTOR_KEYS / sizeof SELECTOR_KEYS[0]; i++)
-            if (strcmp(SELECTOR_KEYS[i].name, key) == 0) path = SELECTOR_KEYS[i].path;
+        const char *path = selector_key_path(key); /* a short key, else a schema path */
+        if (!path) path = key;
         int id = mcpp_schema_field_id(path);
         if (id < 0) {
             int rc = mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, key, 0, 0,

@@ -13,6 +13,7 @@
 #include "util/alloc.h"
 #include "util/error_internal.h"
 #include "util/struct_version.h"
+#include "policy/dimension_table.h"
 #include "policy/policy_internal.h"
 #include "receipt/block_families.h"
 #include "receipt/fields.h"
@@ -29,57 +30,19 @@ typedef struct default_dim {
     int unstated_qualifies; /* see mcpp_policy_dim */
 } default_dim;
 
-/* "cache" lists every field that can carry compile-cache or driver/runtime
- * state; fields the schema lacks are skipped when the defaults are built.
- * Keep policy/default.lua and docs/comparability.md in step with this table. */
-static const default_dim DEFAULT_DIMS[] = {
-    /* what was measured: a suite's benchmark (absent on both for model runs);
-     * its submitter and system name the submission, so two submitters'
-     * 8xH100 results are two lanes, not one */
-    {"benchmark", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS,
-     {"benchmark.suite", "benchmark.suite_version", "benchmark.name", "benchmark.params",
-      "benchmark.division", "benchmark.submitter", "benchmark.system"}, MCPP_APPLIES_SUITE, 0, 0},
-    {"pattern", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"lane.pattern", "lane.depth"}, MCPP_APPLIES_MODEL, 0, 0},
-    /* the same pattern at another width or parameter count is another model:
-     * its step time is not a speed of this one (layers are lane.depth) */
-    {"model_size", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS,
-     {"lane.params_total", "lane.params_active", "lane.d_model", "lane.heads"}, MCPP_APPLIES_MODEL, 0, 1},
-    {"routing", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"routing.*"}, MCPP_APPLIES_MODEL, 0, 0},
-    {"sequence", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"workload.seq_len"}, MCPP_APPLIES_MODEL, 0, 0},
-    {"batch", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS,
-     {"workload.micro_batch", "workload.global_batch"}, MCPP_APPLIES_MODEL, 0, 0},
-    {"compile", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"compile.posture", "compile.warmup"}, MCPP_APPLIES_MODEL, 0, 0},
-    {"topology", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"topology.*"}, MCPP_APPLIES_ALL, 0, 0},
-    /* accelerators compare by canonical id (receipt/fields.c), so "H100" and
-     * "NVIDIA H100 80GB HBM3" are the same chip */
-    {"hardware", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS,
-     {"hardware.observed.accelerator", "hardware.observed.count", "hardware.observed.per_node"}, MCPP_APPLIES_ALL, 0, 0},
-    {"data", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"workload.data.path", "workload.data.dataset"}, MCPP_APPLIES_MODEL, 0, 0},
-    {"backend", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS,
-     {"backend.attention.observed", "backend.moe.observed", "backend.mamba.observed",
-      "backend.recurrent.observed", "backend.gemm.observed", "backend.precision.observed"},
-     MCPP_APPLIES_MODEL_OR_STATED, 0, 0},
-    /* the launch contract changes the executed runtime shape (MTP depth, CUDA
-     * graphs, a pinned runtime policy, the generated arguments) */
-    {"launch", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"launch.*"}, MCPP_APPLIES_MODEL, 1, 0},
-    /* a feature in force is a tax to be measured against its absence, not
-     * hidden in a lane */
-    {"features", MCPP_ROLE_MUST_MATCH, MCPP_DIM_KIND_FIELDS, {"features"}, MCPP_APPLIES_ALL, 1, 0},
-    /* a graph break or a region left out of compile changes what ran: a
-     * reviewer must see it, so it qualifies */
-    {"compile_detail", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS,
-     {"compile.graph_breaks", "compile.disabled_regions"}, MCPP_APPLIES_MODEL, 0, 0},
-    {"software", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS,
-     {"software.framework", "software.version", "software.image", "software.components"}, MCPP_APPLIES_STATED, 0, 0},
-    {"startup", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS, {"startup.state"}, MCPP_APPLIES_ALL, 0, 0},
-    /* where in training the window was measured, by power-of-two range
-     * (receipt/fields.c): a warm-up window against steady state qualifies */
-    {"position", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS,
-     {"run.position.step", "run.position.tokens_seen"}, MCPP_APPLIES_STATED, 0, 0},
-    {"cache", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FIELDS,
-     {"compile.cache_state", "hardware.observed.driver", "hardware.observed.runtime"}, MCPP_APPLIES_MODEL, 0, 0},
-    {"fallbacks", MCPP_ROLE_QUALIFY, MCPP_DIM_KIND_FALLBACKS, {"backend.fallbacks"}, MCPP_APPLIES_ALL, 0, 0},
-};
+/* The rows of policy/dimension_table.h (docs/comparability.md); fields the
+ * schema lacks are skipped when the defaults are built. */
+#define MCPP_ABSENT_IS_NONE_UNKNOWN 0
+#define MCPP_ABSENT_IS_NONE_NONE 1
+#define MCPP_ABSENT_IS_NONE_QUALIFIES 0
+#define MCPP_UNSTATED_QUALIFIES_UNKNOWN 0
+#define MCPP_UNSTATED_QUALIFIES_NONE 0
+#define MCPP_UNSTATED_QUALIFIES_QUALIFIES 1
+#define MCPP_X_DEFAULT_DIM(name, role, kind, applies, absent, since, fields, keys, note)                   \
+    {#name, MCPP_ROLE_##role, MCPP_DIM_KIND_##kind, fields, MCPP_APPLIES_##applies,                        \
+     MCPP_ABSENT_IS_NONE_##absent, MCPP_UNSTATED_QUALIFIES_##absent},
+static const default_dim DEFAULT_DIMS[] = {MCPP_DEFAULT_DIMENSIONS(MCPP_X_DEFAULT_DIM)};
+#undef MCPP_X_DEFAULT_DIM
 
 #define N_DEFAULT_DIMS (sizeof DEFAULT_DIMS / sizeof DEFAULT_DIMS[0])
 

@@ -51,16 +51,51 @@ void mcpp_schema1_upgrade_warning(mcpp_load_ctx *ctx)
                      MCPP_SCHEMA_ID_V1, MCPP_SCHEMA_ID);
 }
 
+/* The fields of schema 1, frozen: every other field is new in schema 2, so
+ * adding a field to the schema never touches this file. (A test checks this
+ * list against schema 1's paths.) */
+#define MCPP_SCHEMA1_FIELDS(X) \
+    X(schema) \
+    X(id) \
+    X(created_at) \
+    X(source_tool) X(source_git_commit) X(source_command) X(source_host) \
+    X(lane_name) X(lane_family) X(lane_pattern) X(lane_depth) X(lane_params_total) X(lane_params_active) \
+    X(workload_seq_len) X(workload_micro_batch) X(workload_global_batch) X(workload_tokens_per_step) \
+    X(workload_useful_tokens_per_step) X(workload_data_path) X(workload_data_dataset) \
+    X(routing_mode) X(routing_score) X(routing_num_experts) X(routing_top_k) X(routing_shared_experts) \
+    X(routing_capacity_factor) X(routing_overflow) \
+    X(compile_posture) X(compile_warmup) X(compile_graph_breaks) X(compile_disabled_regions) \
+    X(compile_compile_s) \
+    X(backend_precision_requested) X(backend_precision_observed) X(backend_attention_requested) \
+    X(backend_attention_observed) X(backend_moe_requested) X(backend_moe_observed) X(backend_mamba_requested) \
+    X(backend_mamba_observed) X(backend_recurrent_requested) X(backend_recurrent_observed) \
+    X(backend_gemm_requested) X(backend_gemm_observed) X(backend_fallbacks) X(backend_verification_status) \
+    X(backend_verification_max_rel_err) \
+    X(hardware_requested_accelerator) X(hardware_requested_count) X(hardware_observed_accelerator) \
+    X(hardware_observed_count) X(hardware_observed_memory_gib) X(hardware_observed_driver) \
+    X(hardware_observed_runtime) X(hardware_host_cpu) X(hardware_host_cores) \
+    X(topology_substrate) X(topology_nodes) X(topology_tp) X(topology_pp) X(topology_vpp) X(topology_ep) \
+    X(topology_cp) X(topology_dp) X(topology_sp) X(topology_fsdp) \
+    X(launch_mtp_depth) X(launch_generated_args) X(launch_fixed_policy) \
+    X(startup_state) \
+    X(metrics_window_warmup_steps) X(metrics_window_measured_steps) X(metrics_step_time_s_samples) \
+    X(metrics_step_time_s_median) X(metrics_step_time_s_p10) X(metrics_step_time_s_p90) X(metrics_tokens_per_s) \
+    X(metrics_peak_memory_gib) X(metrics_per_family_ms_A) X(metrics_per_family_ms_M) X(metrics_per_family_ms_E) \
+    X(metrics_per_family_ms_R) X(metrics_goodput_allocated_s) X(metrics_goodput_kernel_busy_s) \
+    X(metrics_goodput_useful_s) X(metrics_goodput_badput_s_compile) X(metrics_goodput_badput_s_warmup) \
+    X(metrics_goodput_badput_s_data) X(metrics_goodput_badput_s_checkpoint) X(metrics_goodput_badput_s_eval) \
+    X(metrics_goodput_badput_s_idle) \
+    X(status_outcome) X(status_stability) X(status_caveats) X(status_blocker) \
+    X(artifacts) \
+    X(extra)
+#define V1_HAS(id) [MCPP_F_##id] = 1,
+static const unsigned char SCHEMA1_HAS[MCPP_FIELD_COUNT] = {MCPP_SCHEMA1_FIELDS(V1_HAS)};
+#undef V1_HAS
+
 /* Fields schema 1 does not have. */
 int mcpp_schema1_lacks(int id)
 {
-    return (id >= MCPP_F_source_not_recorded && id <= MCPP_F_run_position_tokens_seen) ||
-           id == MCPP_F_lane_d_model || id == MCPP_F_lane_heads || id == MCPP_F_compile_cache_state ||
-           id == MCPP_F_compile_cache || (id >= MCPP_F_lane_blocks_A && id <= MCPP_F_lane_blocks_R) || id == MCPP_F_hardware_requested_per_node ||
-           id == MCPP_F_hardware_observed_per_node || id == MCPP_F_hardware_observed_source ||
-           id == MCPP_F_launch_cuda_graphs || id == MCPP_F_features ||
-           id == MCPP_F_metrics_primary || id == MCPP_F_metrics_named ||
-           (id >= MCPP_F_quality_metric && id <= MCPP_F_quality_achieved);
+    return !SCHEMA1_HAS[id];
 }
 
 #define V1_REFUSE(path, ...)                                                                  \
