@@ -29,16 +29,33 @@
 extern "C" {
 #endif
 
-typedef enum mcpp_import_format {
-    MCPP_IMPORT_MLPERF = 1,           /* "mlperf": result_N.txt files or results trees  */
-    MCPP_IMPORT_PYTEST_BENCHMARK = 2, /* "pytest-benchmark": --benchmark-json files       */
-    MCPP_IMPORT_GOOGLE_BENCHMARK = 3, /* "google-benchmark": --benchmark_out JSON files   */
-    MCPP_IMPORT_HYPERFINE = 4,        /* "hyperfine": --export-json files                */
-    MCPP_IMPORT_PYPERF = 5,           /* "pyperf": pyperf JSON files                     */
-    MCPP_IMPORT_ASV = 6,              /* "asv": asv results files or directories         */
-    MCPP_IMPORT_GO_BENCH = 7,         /* "go-bench": go test -bench output, text or -json */
-    MCPP_IMPORT_MLPERF_INFERENCE = 8  /* "mlperf-inference": loadgen mlperf_log_detail.txt */
-} mcpp_import_format;
+/* The formats, one row each: X(ID, number, "name", parser, "the inputs it takes").
+ * This list is the importer registry: the enum below, the library's dispatch
+ * (`parser` names the library's internal mcpp_import_<parser>), the names and
+ * summaries of mcpp_import_format_name/_summary, `mcpp-receipts import --help`
+ * and the formats table of docs/import.md come from it. The numbers are ABI:
+ * a new format takes the next one; none is ever renumbered. */
+#define MCPP_IMPORT_FORMATS(X) \
+    X(MLPERF, 1, "mlperf", mlperf_path, \
+      "MLPerf Training result_N.txt logs, or results trees <submitter>/results/<system>/<benchmark>/") \
+    X(PYTEST_BENCHMARK, 2, "pytest-benchmark", pytest_benchmark_file, \
+      "files written by pytest --benchmark-json=FILE") \
+    X(GOOGLE_BENCHMARK, 3, "google-benchmark", google_benchmark_file, \
+      "files written by --benchmark_out=FILE --benchmark_out_format=json") \
+    X(HYPERFINE, 4, "hyperfine", hyperfine_file, \
+      "files written by hyperfine --export-json FILE") \
+    X(PYPERF, 5, "pyperf", pyperf_file, \
+      "pyperf JSON files (-o FILE of a pyperf.Runner script, pyperformance)") \
+    X(ASV, 6, "asv", asv_path, \
+      "asv results files, or results directories (results/<machine>/<commit>-<env>.json)") \
+    X(GO_BENCH, 7, "go-bench", go_bench_file, \
+      "output of go test -bench, as text or as go test -json") \
+    X(MLPERF_INFERENCE, 8, "mlperf-inference", mlperf_inference_path, \
+      "MLPerf Inference loadgen mlperf_log_detail.txt files, or results trees holding them")
+
+#define MCPP_X_IMPORT_ENUM(id, number, name, parser, summary) MCPP_IMPORT_##id = number,
+typedef enum mcpp_import_format { MCPP_IMPORT_FORMATS(MCPP_X_IMPORT_ENUM) } mcpp_import_format;
+#undef MCPP_X_IMPORT_ENUM
 
 /* The format called `name` ("mlperf", "pytest-benchmark", ...); MCPP_EARG
  * naming the known formats otherwise. */

@@ -19,32 +19,16 @@
 #include "util/hash.h"
 
 /*
- * The importer registry: one row per format, in enum order. Dispatch, the
- * format names, `mcpp-receipts import --help` and the formats table of
- * docs/import.md (checked by tests/import/formats_doc_test.sh) all come from
- * it, so a new importer is one row here, its parser file, its tests and its
- * docs section.
+ * The importer registry: one row per format, from the format list of the
+ * public header (MCPP_IMPORT_FORMATS in mcpp_receipts/import.h). Dispatch,
+ * the format names, `mcpp-receipts import --help` and the formats table of
+ * docs/import.md (checked by tests/import/formats_doc_check.py) all come from
+ * it, so a new importer is one row there, its parser file, its tests and its
+ * docs section (docs/ARCHITECTURE.md, "Adding an importer").
  */
-static const mcpp_importer IMPORTERS[] = {
-    {MCPP_IMPORT_MLPERF, "mlperf",
-     "MLPerf Training result_N.txt logs, or results trees <submitter>/results/<system>/<benchmark>/",
-     mcpp_import_mlperf_path},
-    {MCPP_IMPORT_PYTEST_BENCHMARK, "pytest-benchmark", "files written by pytest --benchmark-json=FILE",
-     mcpp_import_pytest_benchmark_file},
-    {MCPP_IMPORT_GOOGLE_BENCHMARK, "google-benchmark",
-     "files written by --benchmark_out=FILE --benchmark_out_format=json", mcpp_import_google_benchmark_file},
-    {MCPP_IMPORT_HYPERFINE, "hyperfine", "files written by hyperfine --export-json FILE",
-     mcpp_import_hyperfine_file},
-    {MCPP_IMPORT_PYPERF, "pyperf", "pyperf JSON files (-o FILE of a pyperf.Runner script, pyperformance)",
-     mcpp_import_pyperf_file},
-    {MCPP_IMPORT_ASV, "asv", "asv results files, or results directories (results/<machine>/<commit>-<env>.json)",
-     mcpp_import_asv_path},
-    {MCPP_IMPORT_GO_BENCH, "go-bench", "output of go test -bench, as text or as go test -json",
-     mcpp_import_go_bench_file},
-    {MCPP_IMPORT_MLPERF_INFERENCE, "mlperf-inference",
-     "MLPerf Inference loadgen mlperf_log_detail.txt files, or results trees holding them",
-     mcpp_import_mlperf_inference_path},
-};
+#define MCPP_X_IMPORTER(id, number, name, parser, summary) {MCPP_IMPORT_##id, name, summary, mcpp_import_##parser},
+static const mcpp_importer IMPORTERS[] = {MCPP_IMPORT_FORMATS(MCPP_X_IMPORTER)};
+#undef MCPP_X_IMPORTER
 #define N_IMPORTERS (sizeof IMPORTERS / sizeof IMPORTERS[0])
 
 const mcpp_importer *mcpp_importer_of(mcpp_import_format format)

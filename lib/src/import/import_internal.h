@@ -153,15 +153,11 @@ void mcpp_import_sanitize(char *buf, size_t cap, const char *s);
 
 /* The importers: each hands the receipts of one input (a file, or a
  * directory where the format takes one) to `sink`, in order. */
-int mcpp_import_mlperf_path(mcpp_import_sink *sink, const char *path);
+#define MCPP_X_IMPORTER_PROTO(id, number, name, parser, summary) \
+    int mcpp_import_##parser(mcpp_import_sink *sink, const char *path);
+MCPP_IMPORT_FORMATS(MCPP_X_IMPORTER_PROTO)
+#undef MCPP_X_IMPORTER_PROTO
 int mcpp_import_mlperf_log(mcpp_import_sink *sink, const char *path);
-int mcpp_import_pytest_benchmark_file(mcpp_import_sink *sink, const char *path);
-int mcpp_import_google_benchmark_file(mcpp_import_sink *sink, const char *path);
-int mcpp_import_hyperfine_file(mcpp_import_sink *sink, const char *path);
-int mcpp_import_pyperf_file(mcpp_import_sink *sink, const char *path);
-int mcpp_import_asv_path(mcpp_import_sink *sink, const char *path);
-int mcpp_import_go_bench_file(mcpp_import_sink *sink, const char *path);
-int mcpp_import_mlperf_inference_path(mcpp_import_sink *sink, const char *path);
 
 /* A registry row (import.c): the one place a format is named and dispatched. */
 typedef struct mcpp_importer {
