@@ -16,6 +16,8 @@
  *   RANGE    NONE, GE0 (>= 0), GE1 (>= 1), GT0 (> 0)
  *   ALLOWED  enum names (NULL-terminated array) or NULL
  */
+/* The tables below keep one row a line, aligned by hand: */
+/* clang-format off */
 #define MCPP_SCHEMA_FIELDS(X) \
 X(schema,          ROOT, "schema", "schema", STRING, NONE, NULL, "schema identifier: mcpp.receipt/2 (mcpp.receipt/1 is upgraded on load)") \
 X(id,              ROOT, "id", "id", STRING, NONE, NULL, "unique id; derived from a content hash when absent") \
@@ -198,3 +200,4 @@ X('A', "attention", "backend.attention") \
 X('E', "moe", "backend.moe") \
 X('M', "mamba", "backend.mamba") \
 X('R', "recurrent", "backend.recurrent")
+/* clang-format on */
