@@ -169,6 +169,12 @@ for c in validate show convert; do
   expect_exit "$c -h" 0 "$cli" "$c" -h
 done
 
+# show heads every section with its name capitalised, the ones added in schema 2 as well
+expect_exit "show a suite result" 0 "$cli" show schema2/pytest_benchmark_sorted.json
+for want in "Benchmark" "Software" "Run"; do
+  grep -qx -- "$want" "$work/last.out" && ok "show heads the section '$want'" || bad "show: no heading '$want'"
+done
+
 # claim --help prints the selector keys the library takes (the dimension table's), so
 # the keys of the benchmark dimension are there as well
 expect_exit "claim --help" 0 "$cli" claim --help

@@ -467,21 +467,14 @@ static void doc_free(text_doc *doc)
 
 /* ---- printing ------------------------------------------------------------------ */
 
-static const char *section_title(const char *name)
+/* A section's heading: its name with a capital ("Receipt" for the top
+ * level), so a new section of the schema needs no entry here. */
+static const char *section_title(char buf[32], const char *name)
 {
-    static const struct {
-        const char *name, *title;
-    } titles[] = {
-        {"", "Receipt"},         {"source", "Source"},     {"lane", "Lane"},
-        {"workload", "Workload"}, {"routing", "Routing"},   {"compile", "Compile"},
-        {"backend", "Backend"},   {"hardware", "Hardware"}, {"topology", "Topology"},
-        {"launch", "Launch"},     {"startup", "Startup"},   {"metrics", "Metrics"},
-        {"status", "Status"},     {"artifacts", "Artifacts"}, {"extra", "Extra"},
-    };
-    for (size_t i = 0; i < sizeof titles / sizeof titles[0]; i++)
-        if (strcmp(titles[i].name, name) == 0)
-            return titles[i].title;
-    return name;
+    if (!*name) return "Receipt";
+    snprintf(buf, 32, "%s", name);
+    if (buf[0] >= 'a' && buf[0] <= 'z') buf[0] = (char)(buf[0] - 'a' + 'A');
+    return buf;
 }
 
 /* Width of the longest line of a possibly multi-line value. */
@@ -529,7 +522,8 @@ static void print_value(mcpp_strbuf *to, const char *value, size_t indent)
 static void print_section(mcpp_strbuf *to, const text_section *s, size_t key_w, size_t left_w)
 {
     int arrow = strcmp(s->name, "backend") == 0;
-    const char *title = section_title(s->name);
+    char buf[32];
+    const char *title = section_title(buf, s->name);
     mcpp_sb_puts(to, title);
     if (s->has_pairs) {
         /* a column header says which side is which */
@@ -673,8 +667,9 @@ static void print_doc(mcpp_strbuf *to, const text_doc *doc)
             if (row->pair && text_width(row->value ? row->value : "-") > left_w)
                 left_w = text_width(row->value ? row->value : "-");
         }
-        if (strlen(section_title(sec->name)) > key_w + 2)
-            key_w = strlen(section_title(sec->name)) - 2;
+        char buf[32];
+        if (strlen(section_title(buf, sec->name)) > key_w + 2)
+            key_w = strlen(section_title(buf, sec->name)) - 2;
         if (printed++)
             mcpp_sb_putc(to, '\n');
         print_section(to, sec, key_w, left_w);
