@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/gate_internal.h"
+#include "util/alloc.h"
 #include "util/error_internal.h"
 
 static const gate_explain *why(const mcpp_gate_report *r, size_t i)
@@ -166,14 +167,13 @@ int mcpp_gate_report_add_input_error(mcpp_gate_report *r, const char *path, cons
 {
     MCPP_CHECK_ARG(r && message, "mcpp_gate_report_add_input_error: NULL report or message");
     if (!r->gated_reason && !(r->gated_reason = strdup(r->reason))) return mcpp_error_nomem();
-    gate_input_error *grown = realloc(r->inputs, (r->n_inputs + 1) * sizeof *grown);
-    MCPP_CHECK_ALLOC(grown);
-    r->inputs = grown;
+    MCPP_CHECK_ARRAY(r->inputs, r->cap_inputs, r->n_inputs + 1, MCPP_ARRAY_MAX_ITEMS);
     gate_input_error *in = &r->inputs[r->n_inputs];
-    in->path = path ? strdup(path) : NULL;
-    in->message = strdup(message);
+    int failed = 0;
+    in->path = mcpp_strdup(path, &failed);
+    in->message = mcpp_strdup(message, &failed);
     in->skipped_on_request = skipped_on_request != 0;
-    if ((path && !in->path) || !in->message) {
+    if (failed) {
         free(in->path);
         free(in->message);
         return mcpp_error_nomem();

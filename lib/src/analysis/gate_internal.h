@@ -94,7 +94,7 @@ struct mcpp_gate_report {
     char *gated_reason; /* the reason from the candidates alone */
     char *metric_name; /* the gate metric(s) as the policy names them, joined by ", " */
     gate_input_error *inputs;
-    size_t n_inputs;
+    size_t n_inputs, cap_inputs;
     char *policy_name; /* the policy the gate ran under, and its content digest */
     char policy_digest[MCPP_POLICY_DIGEST_LEN + 1];
     size_t tests;  /* metric tests under the multiplicity control */
