@@ -176,6 +176,8 @@ static void put_source_and_lane(receipt_ctx *x)
     sb_int(sb, "lane.params_total", (long long)res->params_total);
     sb_int(sb, "lane.params_active", (long long)res->params_active);
     sb_int(sb, "lane.d_model", (long long)c->d_model);
+    /* heads are a size of the attention blocks only (model_size dimension) */
+    if (step_has(opt, 'A')) sb_int(sb, "lane.heads", (long long)c->heads);
     sb_int(sb, "run.seed", (long long)c->seed);
 
 }

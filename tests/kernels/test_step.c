@@ -239,6 +239,7 @@ TEST(step_runner_receipts_carry_the_schema_2_launch_contract_and_identity)
     if (!r) return;
     CHECK_STR_EQ(str(r, "schema"), "mcpp.receipt/2");
     CHECK(num(r, "lane.d_model") > 0);
+    CHECK(num(r, "lane.heads") > 0); /* the pattern has A blocks */
     CHECK_INT_EQ(num(r, "run.seed"), 7);
     CHECK_STR_EQ(str(r, "hardware.observed.source"), "probed");
     CHECK(str(r, "hardware.observed.driver") != NULL);
