@@ -77,14 +77,20 @@ int mcpp_import_json_syntax_error(const char *text, size_t len, size_t offset, c
 {
     if (offset > len)
         offset = len;
+    size_t trimmed = len;
+    while (trimmed > 0 && strchr(" \t\r\n", text[trimmed - 1]))
+        trimmed--;
+    int early = offset + 1 >= trimmed;
+    /* Input that ends early is reported where it ends (cJSON points at its
+     * last character: a file cut just after a newline would name the line
+     * before the one it ends on). */
+    if (early)
+        offset = len;
     int line, col;
     line_col_of(&line, &col, text, offset);
     if (line == 1)
         col += col_base;
-    size_t trimmed = len;
-    while (trimmed > 0 && strchr(" \t\r\n", text[trimmed - 1]))
-        trimmed--;
-    const char *what = offset + 1 >= trimmed ? "the JSON ends early (truncated?)" : "invalid JSON";
+    const char *what = early ? "the JSON ends early (truncated?)" : "invalid JSON";
     return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_SYNTAX, path, NULL, line + line_base, col,
                          "%s", what);
 }
