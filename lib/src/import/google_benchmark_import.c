@@ -68,61 +68,30 @@ static int is_error(const cJSON *row)
 /* What the reader keeps of the document's top level. */
 typedef struct gbench_doc {
     mcpp_import_json text;
-    size_t root_at;     /* offset of the top-level value                     */
-    cJSON *context;     /* the first "context" member, parsed               */
-    int has_benchmarks; /* the first "benchmarks" member is a list, at:      */
-    size_t benchmarks_at;
+    mcpp_jc_suite_top top;
+    cJSON *context;   /* the first "context" member, parsed               */
     int machine_info; /* a "machine_info" member: pytest-benchmark's file  */
 } gbench_doc;
 
-/* The top level in one pass: "context" parsed, the first "benchmarks" list
- * stepped over (its rows are read one at a time later), every other member
- * parsed and dropped so that a syntax error anywhere is still found. The
- * first of a repeated member counts, as for cJSON's lookup. */
-static int read_top_level(gbench_doc *d)
+/* The top level's members (mcpp_jc_read_suite_top): "context" kept, the
+ * first of a repeated member counting, as for cJSON's lookup. */
+static void keep_member(void *ctx, const char *key, cJSON **v)
 {
-    mcpp_json_cursor c;
-    mcpp_jc_init(&c, &d->text);
-    d->root_at = c.pos;
-    int rc = MCPP_OK, more = 0, first = 1, seen_benchmarks = 0;
-    size_t at;
-    if (!mcpp_jc_enter(&c, '{')) { /* not an object: checked whole, then refused */
-        cJSON *v = NULL;
-        rc = mcpp_jc_parse(&c, &v, &at);
-        cJSON_Delete(v);
-        return rc == MCPP_OK ? mcpp_jc_end(&c) : rc;
+    gbench_doc *d = ctx;
+    if (strcmp(key, "context") == 0 && !d->context) {
+        d->context = *v;
+        *v = NULL;
     }
-    char *key = NULL;
-    while (rc == MCPP_OK && (more = mcpp_jc_next(&c, '}', &first, &key)) > 0) {
-        int benchmarks = strcmp(key, "benchmarks") == 0 && !seen_benchmarks++;
-        if (benchmarks && mcpp_jc_peek(&c) == '[') {
-            rc = mcpp_jc_skip(&c, &d->benchmarks_at);
-            d->has_benchmarks = 1;
-        } else {
-            cJSON *v = NULL;
-            rc = mcpp_jc_parse(&c, &v, &at);
-            if (rc == MCPP_OK && strcmp(key, "context") == 0 && !d->context) {
-                d->context = v;
-                v = NULL;
-            }
-            d->machine_info |= strcmp(key, "machine_info") == 0;
-            cJSON_Delete(v);
-        }
-        cJSON_free(key);
-        key = NULL;
-    }
-    if (rc == MCPP_OK && more < 0)
-        rc = more;
-    return rc == MCPP_OK ? mcpp_jc_end(&c) : rc;
+    d->machine_info |= strcmp(key, "machine_info") == 0;
 }
 
 /* The checks that tell this tool's file from another's, before any mapping:
  * an object with "context" and "benchmarks". */
 static int check_top_level(const gbench_doc *d)
 {
-    if (cJSON_IsObject(d->context) && d->has_benchmarks)
+    if (cJSON_IsObject(d->context) && d->top.has_benchmarks)
         return MCPP_OK;
-    return mcpp_import_json_error_at(&d->text, d->root_at, "type", NULL,
+    return mcpp_import_json_error_at(&d->text, d->top.root_at, "type", NULL,
                                      "not Google Benchmark JSON output: expected an object with "
                                      "\"context\" and \"benchmarks\"%s",
                                      d->machine_info
@@ -452,7 +421,7 @@ static int row_index_add(row_index *x, size_t at, const char *name)
 /* Every row of the "benchmarks" list: parsed, checked, indexed, dropped. */
 static int index_rows(row_index *x, const gbench_doc *d)
 {
-    mcpp_json_cursor c = {&d->text, d->benchmarks_at};
+    mcpp_json_cursor c = {&d->text, d->top.benchmarks_at};
     mcpp_jc_enter(&c, '[');
     int rc = MCPP_OK, more, first = 1;
     while (rc == MCPP_OK && (more = mcpp_jc_next(&c, ']', &first, NULL)) > 0) {
@@ -468,7 +437,7 @@ static int index_rows(row_index *x, const gbench_doc *d)
     if (rc == MCPP_OK && more < 0)
         rc = more;
     if (rc == MCPP_OK && x->n == 0)
-        rc = mcpp_import_json_error_at(&d->text, d->benchmarks_at, "missing", "benchmarks",
+        rc = mcpp_import_json_error_at(&d->text, d->top.benchmarks_at, "missing", "benchmarks",
                                        "no benchmark rows");
     return rc;
 }
@@ -581,7 +550,7 @@ int mcpp_import_google_benchmark_file(mcpp_import_sink *sink, const char *path)
     grouped_rows g = {0};
     int rc = mcpp_import_json_read(&doc.text, path);
     if (rc == MCPP_OK)
-        rc = read_top_level(&doc);
+        rc = mcpp_jc_read_suite_top(&doc.top, &doc.text, keep_member, &doc);
     if (rc == MCPP_OK)
         rc = check_top_level(&doc);
     if (rc == MCPP_OK)

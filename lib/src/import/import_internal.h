@@ -94,6 +94,23 @@ int mcpp_jc_end(mcpp_json_cursor *c);
 /* A syntax error at the cursor. */
 int mcpp_jc_syntax_error(const mcpp_json_cursor *c);
 
+/* A benchmark suite file's top level (pytest-benchmark, Google Benchmark):
+ * an object whose first "benchmarks" list runs to megabytes. */
+typedef struct mcpp_jc_suite_top {
+    size_t root_at;      /* offset of the top-level value                   */
+    int has_benchmarks;  /* the first "benchmarks" member is a list, at:    */
+    size_t benchmarks_at;
+} mcpp_jc_suite_top;
+/* Hands a parsed top-level member to its importer, which may keep the value
+ * (taking it and setting *value to NULL). */
+typedef void (*mcpp_jc_member_fn)(void *ctx, const char *key, cJSON **value);
+/* Reads such a top level in one pass: the first "benchmarks" list stepped
+ * over (its rows are read one at a time later), every other member parsed
+ * and handed to `member`, so that a syntax error anywhere is still found. A
+ * top level that is not an object is checked whole (then refused by the
+ * importer, as has_benchmarks stays 0). */
+int mcpp_jc_read_suite_top(mcpp_jc_suite_top *top, const mcpp_import_json *doc, mcpp_jc_member_fn member, void *ctx);
+
 /* A number given as a JSON number or as a string holding one ("56", " 2.0").
  * Returns 1 and sets *out, 0 when `v` is neither (or NULL, or an empty string). */
 int mcpp_import_number(double *out, const cJSON *v);

@@ -216,3 +216,38 @@ int mcpp_jc_end(mcpp_json_cursor *c)
         c->pos++;
     return c->pos == c->doc->len ? MCPP_OK : mcpp_jc_syntax_error(c);
 }
+
+int mcpp_jc_read_suite_top(mcpp_jc_suite_top *top, const mcpp_import_json *doc, mcpp_jc_member_fn member, void *ctx)
+{
+    mcpp_json_cursor c;
+    mcpp_jc_init(&c, doc);
+    memset(top, 0, sizeof *top);
+    top->root_at = c.pos;
+    int rc = MCPP_OK, more = 0, first = 1, seen_benchmarks = 0;
+    size_t at;
+    if (!mcpp_jc_enter(&c, '{')) { /* not an object: checked whole, then refused */
+        cJSON *v = NULL;
+        rc = mcpp_jc_parse(&c, &v, &at);
+        cJSON_Delete(v);
+        return rc == MCPP_OK ? mcpp_jc_end(&c) : rc;
+    }
+    char *key = NULL;
+    while (rc == MCPP_OK && (more = mcpp_jc_next(&c, '}', &first, &key)) > 0) {
+        int benchmarks = strcmp(key, "benchmarks") == 0 && !seen_benchmarks++;
+        if (benchmarks && mcpp_jc_peek(&c) == '[') {
+            rc = mcpp_jc_skip(&c, &top->benchmarks_at);
+            top->has_benchmarks = 1;
+        } else {
+            cJSON *v = NULL;
+            rc = mcpp_jc_parse(&c, &v, &at);
+            if (rc == MCPP_OK)
+                member(ctx, key, &v);
+            cJSON_Delete(v);
+        }
+        cJSON_free(key);
+        key = NULL;
+    }
+    if (rc == MCPP_OK && more < 0)
+        rc = more;
+    return rc == MCPP_OK ? mcpp_jc_end(&c) : rc;
+}

@@ -27,10 +27,8 @@ static const cJSON *member(const cJSON *obj, const char *key)
  * after the benchmarks, so the list is stepped over first and read after). */
 typedef struct pytest_doc {
     mcpp_import_json text;
-    size_t root_at;                           /* offset of the top-level value   */
+    mcpp_jc_suite_top top;
     cJSON *machine, *commit, *date, *version; /* first of each member, parsed */
-    int has_benchmarks;                       /* the first "benchmarks" is a list at: */
-    size_t benchmarks_at;
     int context; /* Google Benchmark's "context"     */
 } pytest_doc;
 
@@ -42,52 +40,27 @@ static void keep_first(cJSON **slot, cJSON **v)
     }
 }
 
-static int read_top_level(pytest_doc *d)
+/* The top level's members (mcpp_jc_read_suite_top): the first of each one
+ * the receipts share, as for cJSON's lookup. */
+static void keep_member(void *ctx, const char *key, cJSON **v)
 {
-    mcpp_json_cursor c;
-    mcpp_jc_init(&c, &d->text);
-    d->root_at = c.pos;
-    int rc = MCPP_OK, more = 0, first = 1, seen_benchmarks = 0;
-    size_t at;
-    if (!mcpp_jc_enter(&c, '{')) { /* not an object: checked whole, then refused */
-        cJSON *v = NULL;
-        rc = mcpp_jc_parse(&c, &v, &at);
-        cJSON_Delete(v);
-        return rc == MCPP_OK ? mcpp_jc_end(&c) : rc;
-    }
-    char *key = NULL;
-    while (rc == MCPP_OK && (more = mcpp_jc_next(&c, '}', &first, &key)) > 0) {
-        int benchmarks = strcmp(key, "benchmarks") == 0 && !seen_benchmarks++;
-        if (benchmarks && mcpp_jc_peek(&c) == '[') {
-            rc = mcpp_jc_skip(&c, &d->benchmarks_at);
-            d->has_benchmarks = 1;
-        } else {
-            cJSON *v = NULL;
-            rc = mcpp_jc_parse(&c, &v, &at);
-            if (rc == MCPP_OK && strcmp(key, "machine_info") == 0)
-                keep_first(&d->machine, &v);
-            else if (rc == MCPP_OK && strcmp(key, "commit_info") == 0)
-                keep_first(&d->commit, &v);
-            else if (rc == MCPP_OK && strcmp(key, "datetime") == 0)
-                keep_first(&d->date, &v);
-            else if (rc == MCPP_OK && strcmp(key, "version") == 0)
-                keep_first(&d->version, &v);
-            d->context |= strcmp(key, "context") == 0;
-            cJSON_Delete(v);
-        }
-        cJSON_free(key);
-        key = NULL;
-    }
-    if (rc == MCPP_OK && more < 0)
-        rc = more;
-    return rc == MCPP_OK ? mcpp_jc_end(&c) : rc;
+    pytest_doc *d = ctx;
+    if (strcmp(key, "machine_info") == 0)
+        keep_first(&d->machine, v);
+    else if (strcmp(key, "commit_info") == 0)
+        keep_first(&d->commit, v);
+    else if (strcmp(key, "datetime") == 0)
+        keep_first(&d->date, v);
+    else if (strcmp(key, "version") == 0)
+        keep_first(&d->version, v);
+    d->context |= strcmp(key, "context") == 0;
 }
 
 static int check_top_level(const pytest_doc *d)
 {
-    if (cJSON_IsObject(d->machine) && d->has_benchmarks)
+    if (cJSON_IsObject(d->machine) && d->top.has_benchmarks)
         return MCPP_OK;
-    return mcpp_import_json_error_at(&d->text, d->root_at, "type", NULL,
+    return mcpp_import_json_error_at(&d->text, d->top.root_at, "type", NULL,
                                      "not pytest-benchmark JSON output: expected an object with "
                                      "\"machine_info\" and \"benchmarks\"%s",
                                      d->context ? " (this is Google Benchmark output: import it as "
@@ -315,7 +288,7 @@ static int read_members(mcpp_json_cursor *c, cJSON **out, const char *nested, co
 /* Each benchmark of the list, one at a time: read, checked, imported, dropped. */
 static int import_benchmarks(mcpp_import_sink *sink, const pytest_doc *d)
 {
-    mcpp_json_cursor c = {&d->text, d->benchmarks_at};
+    mcpp_json_cursor c = {&d->text, d->top.benchmarks_at};
     mcpp_jc_enter(&c, '[');
     rounds data = {0};
     size_t i = 0;
@@ -338,7 +311,7 @@ static int import_benchmarks(mcpp_import_sink *sink, const pytest_doc *d)
     if (rc == MCPP_OK && more < 0)
         rc = more;
     if (rc == MCPP_OK && i == 0)
-        rc = mcpp_import_json_error_at(&d->text, d->benchmarks_at, "missing", "benchmarks",
+        rc = mcpp_import_json_error_at(&d->text, d->top.benchmarks_at, "missing", "benchmarks",
                                        "no benchmarks");
     return rc;
 }
@@ -348,7 +321,7 @@ int mcpp_import_pytest_benchmark_file(mcpp_import_sink *sink, const char *path)
     pytest_doc d = {0};
     int rc = mcpp_import_json_read(&d.text, path);
     if (rc == MCPP_OK)
-        rc = read_top_level(&d);
+        rc = mcpp_jc_read_suite_top(&d.top, &d.text, keep_member, &d);
     if (rc == MCPP_OK)
         rc = check_top_level(&d);
     if (rc == MCPP_OK)
