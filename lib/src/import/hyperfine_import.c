@@ -173,14 +173,5 @@ static int import_result(mcpp_import_sink *sink, const mcpp_import_json *doc, co
 
 int mcpp_import_hyperfine_file(mcpp_import_sink *sink, const char *path)
 {
-    mcpp_import_json doc;
-    int rc = mcpp_import_json_open(&doc, path);
-    if (rc != MCPP_OK)
-        return rc;
-    rc = check_shape(&doc);
-    const cJSON *results = member(doc.root, "results");
-    for (const cJSON *r = rc == MCPP_OK ? results->child : NULL; rc == MCPP_OK && r; r = r->next)
-        rc = import_result(sink, &doc, r);
-    mcpp_import_json_free(&doc);
-    return rc;
+    return mcpp_import_json_list_file(sink, path, check_shape, "results", import_result);
 }

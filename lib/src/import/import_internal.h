@@ -11,6 +11,8 @@
 #include "mcpp_receipts/import.h"
 
 /* A JSON input kept with its text, so errors can point at a line. */
+typedef struct mcpp_import_sink mcpp_import_sink; /* where an importer's receipts go (below) */
+
 typedef struct mcpp_import_json {
     const char *path;
     char *text;
@@ -40,6 +42,12 @@ int mcpp_import_json_read(mcpp_import_json *doc, const char *path);
 
 /* Reads and parses a JSON file into *doc (free with mcpp_import_json_free). */
 int mcpp_import_json_open(mcpp_import_json *doc, const char *path);
+/* Reads a small JSON file whole, checks its shape with `check` (which must
+ * make sure the top level's `list` member is a list), then imports each of
+ * that list's elements with `one`: hyperfine's results, pyperf's benchmarks. */
+int mcpp_import_json_list_file(mcpp_import_sink *sink, const char *path, int (*check)(const mcpp_import_json *doc),
+                               const char *list,
+                               int (*one)(mcpp_import_sink *sink, const mcpp_import_json *doc, const cJSON *item));
 void mcpp_import_json_free(mcpp_import_json *doc);
 
 /* Records MCPP_EINVALID of `kind` at the position of `item` in the document
@@ -134,7 +142,6 @@ int mcpp_import_has_zone(const char *s);
  * so a big input never holds all its receipts at once). `take` owns the
  * receipt, also when it fails.
  */
-typedef struct mcpp_import_sink mcpp_import_sink;
 struct mcpp_import_sink {
     int (*take)(mcpp_import_sink *sink, mcpp_receipt *r);
 };

@@ -131,6 +131,22 @@ int mcpp_import_json_open(mcpp_import_json *doc, const char *path)
     return rc;
 }
 
+int mcpp_import_json_list_file(mcpp_import_sink *sink, const char *path, int (*check)(const mcpp_import_json *doc),
+                               const char *list,
+                               int (*one)(mcpp_import_sink *sink, const mcpp_import_json *doc, const cJSON *item))
+{
+    mcpp_import_json doc;
+    int rc = mcpp_import_json_open(&doc, path);
+    if (rc != MCPP_OK)
+        return rc;
+    rc = check(&doc);
+    const cJSON *items = rc == MCPP_OK ? cJSON_GetObjectItemCaseSensitive(doc.root, list) : NULL;
+    for (const cJSON *item = items ? items->child : NULL; rc == MCPP_OK && item; item = item->next)
+        rc = one(sink, &doc, item);
+    mcpp_import_json_free(&doc);
+    return rc;
+}
+
 void mcpp_import_json_free(mcpp_import_json *doc)
 {
     cJSON_Delete(doc->root);

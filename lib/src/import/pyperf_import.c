@@ -225,15 +225,5 @@ static int import_benchmark(mcpp_import_sink *sink, const mcpp_import_json *doc,
 
 int mcpp_import_pyperf_file(mcpp_import_sink *sink, const char *path)
 {
-    mcpp_import_json doc;
-    int rc = mcpp_import_json_open(&doc, path);
-    if (rc != MCPP_OK)
-        return rc;
-    rc = check_shape(&doc);
-    const cJSON *benchmarks = member(doc.root, "benchmarks");
-    for (const cJSON *bench = rc == MCPP_OK ? benchmarks->child : NULL; rc == MCPP_OK && bench;
-         bench = bench->next)
-        rc = import_benchmark(sink, &doc, bench);
-    mcpp_import_json_free(&doc);
-    return rc;
+    return mcpp_import_json_list_file(sink, path, check_shape, "benchmarks", import_benchmark);
 }
