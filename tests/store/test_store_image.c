@@ -18,7 +18,9 @@
 
 #include "../test_util.h"
 #include "mcpp_receipts.h"
+#include "receipt/canonical_json.h"
 #include "receipt/image.h"
+#include "store/store_internal.h"
 #include "store_fixture.h"
 #include "store_images.h"
 #include "util/hash.h"
@@ -364,6 +366,55 @@ TEST(a_damaged_dictionary_is_reported_by_check)
     mcpp_store_close(s);
 }
 
+/* The store's body is written compact directly; it must be byte for byte the
+ * indented canonical JSON folded (ids and digests hash the canonical text). */
+static void check_compact_equals_folded(const mcpp_receipt *r, const char *what)
+{
+    char *pretty = NULL;
+    size_t len = 0;
+    CHECK_INT_EQ(mcpp_receipt_write(&pretty, &len, r, MCPP_FORMAT_JSON), MCPP_OK);
+    if (!pretty) return;
+    len = mcpp_store_fold_json(pretty, len);
+    mcpp_strbuf sb;
+    mcpp_sb_init(&sb, NULL, 0);
+    CHECK_INT_EQ(mcpp_write_json_compact(&sb, r), 0);
+    CHECK(sb.data != NULL && sb.len == len && memcmp(sb.data, pretty, len) == 0);
+    if (!sb.data || sb.len != len || memcmp(sb.data, pretty, len) != 0)
+        fprintf(stderr, "%s: compact\n%s\nfolded\n%s\n", what, sb.data ? sb.data : "(null)", pretty);
+    mcpp_sb_free(&sb);
+    mcpp_free(pretty);
+}
+
+TEST(the_compact_body_is_the_canonical_json_folded)
+{
+    static const char *const examples[] = {
+        "nam52_dense.json", "nam56r_cold_boot.json", "nam56r_jagged_graph_breaks.json", "nam56r_padded.json",
+        "h200_requested_h100_observed.json", "nam56r_synthetic_data.json", "nam56r_warm_cache.json",
+        "schema2/mlperf_llama2_70b_lora.json", "schema2/pytest_benchmark_sorted.json"};
+    for (size_t i = 0; i < sizeof examples / sizeof *examples; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", MCPP_STORE_EXAMPLES_DIR, examples[i]);
+        mcpp_receipt *r = NULL;
+        CHECK_INT_EQ(mcpp_receipt_load_file(&r, NULL, path, NULL), MCPP_OK);
+        if (r) check_compact_equals_folded(r, examples[i]);
+        mcpp_receipt_free(r);
+    }
+    /* Free-form values of every shape: nested objects and arrays of objects,
+     * empty ones, strings with escapes and spaces after a line break's place. */
+    static const char text[] =
+        "{\"schema\": \"mcpp.receipt/2\", \"id\": \"compact-1\", \"created_at\": \"2026-01-01T00:00:00Z\","
+        " \"lane\": {\"name\": \"a\\n  b\"}, \"metrics\": {\"tokens_per_s\": 1.5},"
+        " \"artifacts\": [{\"kind\": \"log\", \"uri\": \"file:///x y\"}, {\"kind\": \"trace\", \"uri\": \"z\"}],"
+        " \"extra\": {\"e\": {}, \"l\": [], \"m\": [{\"k\": [1, {\"q\": null}]}, 2, \"s\"],"
+        " \"n\": {\"deep\": {\"er\": [true, false, -0.5e-9]}}}}";
+    mcpp_receipt *r = NULL;
+    int rc = mcpp_receipt_load_buffer(&r, NULL, text, strlen(text), MCPP_FORMAT_JSON, "compact", NULL);
+    CHECK_INT_EQ(rc, MCPP_OK);
+    if (rc) fprintf(stderr, "%s\n", mcpp_error_last() ? mcpp_error_last()->message : "?");
+    if (r) check_compact_equals_folded(r, "free-form");
+    mcpp_receipt_free(r);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/mcpp-store-image-XXXXXX");
@@ -376,6 +427,7 @@ int main(void)
     RUN(many_rows_across_batches_come_back_complete_equal_and_in_order);
     RUN(rows_from_before_compression_read_check_and_add_as_before);
     RUN(a_damaged_dictionary_is_reported_by_check);
+    RUN(the_compact_body_is_the_canonical_json_folded);
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);

@@ -24,5 +24,8 @@ void mcpp_cjson_sort_members(const struct cJSON **items, size_t n);
  * `v1` writes the layout of schema 1 (callers check first that the content
  * fits, with mcpp_schema1_check). */
 int mcpp_write_json(mcpp_strbuf *sb, const mcpp_receipt *r, int with_id, int v1);
+/* The same JSON (schema 2, with id) on one line: mcpp_write_json's text with
+ * every line break and the indentation after it left out (the store's body). */
+int mcpp_write_json_compact(mcpp_strbuf *sb, const mcpp_receipt *r);
 
 #endif /* MCPP_RECEIPT_CANONICAL_JSON_H */

@@ -4,6 +4,11 @@
  * in the shortest round-trip form (always with '.' or an exponent so the type
  * survives), scalar lists inline, free-form keys sorted bytewise, trailing
  * newline. Reading this output and writing again gives the same bytes.
+ *
+ * The compact form (the store's body) is the same text with every line
+ * break and the indentation after it left out, written directly: no raw
+ * line break can occur inside a JSON string, so it is exactly the indented
+ * text folded, and hashes the same wherever it is compared.
  */
 #include <math.h>
 #include <stdio.h>
@@ -23,10 +28,19 @@ static void indent(mcpp_strbuf *sb, int level)
     }
 }
 
+/* A line break and the indentation of `level`; nothing in the compact form. */
+static void line(mcpp_strbuf *sb, int pretty, int level)
+{
+    if (!pretty)
+        return;
+    mcpp_sb_putc(sb, '\n');
+    indent(sb, level);
+}
+
 
 static int is_scalar(const mcpp_xnode *n) { return n->kind != MCPP_X_ARRAY && n->kind != MCPP_X_OBJECT; }
 
-static void xnode_json(mcpp_strbuf *sb, const mcpp_xnode *n, int level)
+static void xnode_json(mcpp_strbuf *sb, const mcpp_xnode *n, int level, int pretty)
 {
     switch (n->kind) {
     case MCPP_X_NULL: mcpp_sb_puts(sb, "null"); break;
@@ -46,19 +60,18 @@ static void xnode_json(mcpp_strbuf *sb, const mcpp_xnode *n, int level)
             for (uint32_t i = 0; i < n->count; i++) {
                 if (i)
                     mcpp_sb_puts(sb, ", ");
-                xnode_json(sb, &n->children[i], level);
+                xnode_json(sb, &n->children[i], level, pretty);
             }
             mcpp_sb_putc(sb, ']');
         } else {
-            mcpp_sb_puts(sb, "[\n");
+            mcpp_sb_putc(sb, '[');
             for (uint32_t i = 0; i < n->count; i++) {
                 if (i)
-                    mcpp_sb_puts(sb, ",\n");
-                indent(sb, level + 1);
-                xnode_json(sb, &n->children[i], level + 1);
+                    mcpp_sb_putc(sb, ',');
+                line(sb, pretty, level + 1);
+                xnode_json(sb, &n->children[i], level + 1, pretty);
             }
-            mcpp_sb_putc(sb, '\n');
-            indent(sb, level);
+            line(sb, pretty, level);
             mcpp_sb_putc(sb, ']');
         }
         break;
@@ -68,24 +81,23 @@ static void xnode_json(mcpp_strbuf *sb, const mcpp_xnode *n, int level)
             mcpp_sb_puts(sb, "{}");
             break;
         }
-        mcpp_sb_puts(sb, "{\n");
+        mcpp_sb_putc(sb, '{');
         for (uint32_t i = 0; i < n->count; i++) {
             if (i)
-                mcpp_sb_puts(sb, ",\n");
-            indent(sb, level + 1);
+                mcpp_sb_putc(sb, ',');
+            line(sb, pretty, level + 1);
             mcpp_sb_json_string(sb, n->children[i].key);
             mcpp_sb_puts(sb, ": ");
-            xnode_json(sb, &n->children[i], level + 1);
+            xnode_json(sb, &n->children[i], level + 1, pretty);
         }
-        mcpp_sb_putc(sb, '\n');
-        indent(sb, level);
+        line(sb, pretty, level);
         mcpp_sb_putc(sb, '}');
         break;
     default: break;
     }
 }
 
-static void field_json(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int level)
+static void field_json(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int level, int pretty)
 {
     const void *slot = mcpp_field_cptr(&r->f, id);
     const mcpp_schema_entry *e = &mcpp_schema_entries[id];
@@ -93,7 +105,7 @@ static void field_json(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int level
     switch (e->storage) {
     case MCPP_ST_BOOL: mcpp_sb_puts(sb, *(const uint8_t *)slot ? "true" : "false"); break;
     case MCPP_ST_INT:
-    case MCPP_ST_INT32: mcpp_sb_printf(sb, "%lld", (long long)mcpp_int_slot_read(slot, e->storage)); break;
+    case MCPP_ST_INT32: mcpp_sb_int(sb, (int64_t)mcpp_int_slot_read(slot, e->storage)); break;
     case MCPP_ST_DOUBLE:
         mcpp_format_double(num, sizeof num, *(const double *)slot, 1);
         mcpp_sb_puts(sb, num);
@@ -127,7 +139,7 @@ static void field_json(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int level
     case MCPP_ST_METRICS: {
         const mcpp_object_slot *o = slot;
         if (o->node)
-            xnode_json(sb, o->node, level);
+            xnode_json(sb, o->node, level, pretty);
         else
             mcpp_sb_puts(sb, "{}");
         break;
@@ -138,25 +150,23 @@ static void field_json(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int level
             mcpp_sb_puts(sb, "[]");
             break;
         }
-        mcpp_sb_puts(sb, "[\n");
+        mcpp_sb_putc(sb, '[');
         for (size_t i = 0; i < l->count; i++) {
             if (i)
-                mcpp_sb_puts(sb, ",\n");
-            indent(sb, level + 1);
-            mcpp_sb_puts(sb, "{\n");
-            indent(sb, level + 2);
+                mcpp_sb_putc(sb, ',');
+            line(sb, pretty, level + 1);
+            mcpp_sb_putc(sb, '{');
+            line(sb, pretty, level + 2);
             mcpp_sb_puts(sb, "\"kind\": ");
             mcpp_sb_json_string(sb, l->items[i].kind);
-            mcpp_sb_puts(sb, ",\n");
-            indent(sb, level + 2);
+            mcpp_sb_putc(sb, ',');
+            line(sb, pretty, level + 2);
             mcpp_sb_puts(sb, "\"uri\": ");
             mcpp_sb_json_string(sb, l->items[i].uri);
-            mcpp_sb_putc(sb, '\n');
-            indent(sb, level + 1);
+            line(sb, pretty, level + 1);
             mcpp_sb_putc(sb, '}');
         }
-        mcpp_sb_putc(sb, '\n');
-        indent(sb, level);
+        line(sb, pretty, level);
         mcpp_sb_putc(sb, ']');
         break;
     }
@@ -177,7 +187,7 @@ static int section_chain(int section, int chain[8])
     return n;
 }
 
-int mcpp_write_json(mcpp_strbuf *sb, const mcpp_receipt *r, int with_id, int v1)
+static int write_json(mcpp_strbuf *sb, const mcpp_receipt *r, int with_id, int v1, int pretty)
 {
     int open[8], depth = 0, first[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1}, any = 0;
     mcpp_sb_putc(sb, '{');
@@ -191,37 +201,51 @@ int mcpp_write_json(mcpp_strbuf *sb, const mcpp_receipt *r, int with_id, int v1)
         while (common < depth && common < n && open[common] == chain[common])
             common++;
         while (depth > common) {
-            mcpp_sb_putc(sb, '\n');
-            indent(sb, depth);
+            line(sb, pretty, depth);
             mcpp_sb_putc(sb, '}');
             depth--;
         }
         while (depth < n) {
-            mcpp_sb_puts(sb, first[depth] ? "\n" : ",\n");
+            if (!first[depth])
+                mcpp_sb_putc(sb, ',');
             first[depth] = 0;
-            indent(sb, depth + 1);
+            line(sb, pretty, depth + 1);
             mcpp_sb_json_string(sb, mcpp_schema_sections[chain[depth]].name);
             mcpp_sb_puts(sb, ": {");
             open[depth] = chain[depth];
             depth++;
             first[depth] = 1;
         }
-        mcpp_sb_puts(sb, first[depth] ? "\n" : ",\n");
+        if (!first[depth])
+            mcpp_sb_putc(sb, ',');
         first[depth] = 0;
-        indent(sb, depth + 1);
+        line(sb, pretty, depth + 1);
         mcpp_sb_json_string(sb, mcpp_write_name(id, v1));
         mcpp_sb_puts(sb, ": ");
         if (v1 && id == MCPP_F_schema)
             mcpp_sb_json_string(sb, MCPP_SCHEMA_ID_V1);
         else
-            field_json(sb, r, id, depth + 1);
+            field_json(sb, r, id, depth + 1, pretty);
     }
     while (depth > 0) {
-        mcpp_sb_putc(sb, '\n');
-        indent(sb, depth);
+        line(sb, pretty, depth);
         mcpp_sb_putc(sb, '}');
         depth--;
     }
-    mcpp_sb_puts(sb, any ? "\n}\n" : "}\n");
+    if (any)
+        line(sb, pretty, 0);
+    mcpp_sb_putc(sb, '}');
+    if (pretty)
+        mcpp_sb_putc(sb, '\n');
     return sb->failed ? MCPP_ENOMEM : 0;
+}
+
+int mcpp_write_json(mcpp_strbuf *sb, const mcpp_receipt *r, int with_id, int v1)
+{
+    return write_json(sb, r, with_id, v1, 1);
+}
+
+int mcpp_write_json_compact(mcpp_strbuf *sb, const mcpp_receipt *r)
+{
+    return write_json(sb, r, 1, 0, 0);
 }
