@@ -158,13 +158,8 @@ static int import_result(mcpp_import_sink *sink, const mcpp_import_json *doc, co
     for (const cJSON *c = result->child; rc == MCPP_OK && c; c = c->next)
         if (!is_mapped(c->string) && !cJSON_IsNull(c))
             cJSON_AddItemToObject(extra, c->string, cJSON_Duplicate(c, 1));
-    if (rc == MCPP_OK && cJSON_GetArraySize(extra) > 0)
-        rc = mcpp_import_set_json(b, "extra.hyperfine", extra);
-    if (rc == MCPP_OK) {
-        char readable[200];
-        snprintf(readable, sizeof readable, "hyperfine-%s", command);
-        rc = mcpp_import_finish(sink, b, readable, doc->path);
-    }
+    if (rc == MCPP_OK)
+        rc = mcpp_import_finish_tool(sink, b, extra, "hyperfine", command, doc->path);
     mcpp_builder_free(b);
     cJSON_Delete(extra);
     free(buf);

@@ -237,6 +237,16 @@ int mcpp_import_finish(mcpp_import_sink *sink, mcpp_builder *b, const char *read
     return rc == MCPP_OK ? sink->take(sink, r) : rc;
 }
 
+int mcpp_import_finish_tool(mcpp_import_sink *sink, mcpp_builder *b, const cJSON *extra, const char *tool,
+                            const char *name, const char *path)
+{
+    char key[64], readable[200];
+    snprintf(key, sizeof key, "extra.%s", tool);
+    int rc = cJSON_GetArraySize(extra) > 0 ? mcpp_import_set_json(b, key, extra) : MCPP_OK;
+    snprintf(readable, sizeof readable, "%s-%s", tool, name);
+    return rc == MCPP_OK ? mcpp_import_finish(sink, b, readable, path) : rc;
+}
+
 void mcpp_import_rfc3339_from_ms(char *buf, size_t cap, int64_t ms)
 {
     time_t secs = (time_t)(ms / 1000);

@@ -154,6 +154,11 @@ struct mcpp_import_sink {
  */
 int mcpp_import_finish(mcpp_import_sink *sink, mcpp_builder *b, const char *readable,
                        const char *path);
+/* The end of one receipt of a tool's file: what the mapping left over as
+ * extra.<tool> (when there is any), then the receipt made and handed to the
+ * sink under the readable name "<tool>-<name>". */
+int mcpp_import_finish_tool(mcpp_import_sink *sink, mcpp_builder *b, const cJSON *extra, const char *tool,
+                            const char *name, const char *path);
 /* The same, handing the receipt to the caller (*out; NULL on failure). */
 int mcpp_import_make(mcpp_receipt **out, mcpp_builder *b, const char *readable, const char *path);
 

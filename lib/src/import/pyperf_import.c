@@ -210,13 +210,8 @@ static int import_benchmark(mcpp_import_sink *sink, const mcpp_import_json *doc,
         rc = add_runs(b, extra, doc->root, bench, buf);
     if (rc == MCPP_OK)
         rc = mcpp_builder_set_string(b, "status.outcome", "ok");
-    if (rc == MCPP_OK)
-        rc = mcpp_import_set_json(b, "extra.pyperf", extra);
-    if (rc == MCPP_OK) {
-        char readable[200];
-        snprintf(readable, sizeof readable, "pyperf-%s", name);
-        rc = mcpp_import_finish(sink, b, readable, doc->path);
-    }
+    if (rc == MCPP_OK) /* extra.pyperf always holds the runs' values and dates */
+        rc = mcpp_import_finish_tool(sink, b, extra, "pyperf", name, doc->path);
     mcpp_builder_free(b);
     cJSON_Delete(extra);
     free(buf);
