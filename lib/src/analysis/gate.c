@@ -455,11 +455,12 @@ static size_t lane_tests(gate_metric_entry **out, mcpp_gate_report *r)
  *   t's scale and degrees of freedom: one far-off run a side is then no
  *   evidence of a regression.
  * A shift common to all benchmarks stays a change, not noise.
- * Returns the run-to-run scale (0: too few tests) and its df in *df.
- * `scratch` holds 2n doubles. */
-static double suite_run_noise(gate_metric_entry *const *tests, size_t n, double *scratch, double *df)
+ * Returns the run-to-run scale (0: too few tests), its df in *df and in
+ * *heavy whether they are the heavy tails'. `scratch` holds 2n doubles. */
+static double suite_run_noise(gate_metric_entry *const *tests, size_t n, double *scratch, double *df, int *heavy)
 {
     *df = 0;
+    *heavy = 0;
     if (n < SUITE_MIN_TESTS) return 0;
     for (size_t i = 0; i < n; i++) {
         const mcpp_metric_result *res = &tests[i]->result;
@@ -486,6 +487,7 @@ static double suite_run_noise(gate_metric_entry *const *tests, size_t n, double 
     double scale, tail_df = better >= SUITE_MIN_TESTS / 2 ? mcpp_stats_t_tail_fit(scratch + n, fitted, &scale) : INFINITY;
     if (tail_df < 20) {
         *df = tail_df;
+        *heavy = 1;
         return scale;
     }
     *df = (double)(kept - 1);
@@ -530,7 +532,7 @@ static void apply_suite_noise(mcpp_gate_report *r, const mcpp_policy *p, gate_me
             }
         return;
     }
-    double floor_df, floor_sd = r->suite_run_sd = suite_run_noise(tests, m, scratch, &floor_df);
+    double floor_df, floor_sd = r->suite_run_sd = suite_run_noise(tests, m, scratch, &floor_df, &r->suite_heavy_tails);
     r->suite_df = floor_df;
     for (size_t i = 0; i < r->n && floor_sd > 0; i++)
         for (size_t k = 0; k < r->entries[i].n_metrics; k++)
@@ -843,7 +845,7 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
         mcpp_sb_printf(&reason, " (%zu tests, Benjamini-Hochberg false discovery rate %.1f%%", r->tests,
                        r->fdr_q * 100);
         if (r->suite_run_sd > 0) mcpp_sb_printf(&reason, ", run-to-run %.1f%% as the suite shows", r->suite_run_sd * 100);
-        if (r->suite_run_sd > 0 && r->suite_df < 20) mcpp_sb_printf(&reason, " with heavy tails (t, %.0f df)", r->suite_df);
+        if (r->suite_heavy_tails) mcpp_sb_printf(&reason, " with heavy tails (t, %.0f df)", r->suite_df);
         if (r->suite_shift != 0) {
             mcpp_sb_puts(&reason, r->suite_regressed ? ", the whole suite regressed by " : ", common shift ");
             mcpp_sb_signed_change(&reason, r->suite_shift);

@@ -100,7 +100,8 @@ struct mcpp_gate_report {
     size_t tests;  /* metric tests under the multiplicity control */
     double fdr_q;  /* its false discovery rate (one-sided, (1 - confidence) / 2) */
     double suite_run_sd; /* the run-to-run noise its tests showed (docs/statistics.md); 0: too few tests */
-    double suite_df;     /* its degrees of freedom (a small one: heavy tails) */
+    double suite_df;     /* its degrees of freedom */
+    int suite_heavy_tails; /* 1: one run a side, and suite_df are the tails' of a Student t */
     double suite_shift;  /* the change its tests share, tested against (0: none; see center_on_common_shift) */
     int suite_regressed; /* 1: that shared change is itself a regression beyond the allowance */
 };
