@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,40 +217,43 @@ static size_t nth_value_offset(const char *t, size_t len, long k)
     return 0;
 }
 
-int mcpp_import_json_error_at(const mcpp_import_json *doc, size_t offset, const char *kind,
-                              const char *field, const char *fmt, ...)
+/* MCPP_EINVALID at byte `offset` of the document (SIZE_MAX: no position). */
+static int error_at_v(const mcpp_import_json *doc, size_t offset, const char *kind, const char *field,
+                      const char *fmt, va_list ap)
 {
     char text[768];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
-    int line, col;
-    line_col_of(&line, &col, doc->text, offset < doc->len ? offset : doc->len);
-    if (line == 1)
-        col += doc->col_base;
-    return mcpp_error_set(MCPP_EINVALID, kind, doc->path, field, line + doc->line_base, col, "%s",
-                          text);
-}
-
-int mcpp_import_json_error(const mcpp_import_json *doc, const cJSON *item, const char *kind,
-                           const char *field, const char *fmt, ...)
-{
-    char text[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
     int line = 0, col = 0;
-    long counter = 0;
-    long index = item && doc->root ? preorder_index(doc->root, item, &counter) : -1;
-    if (index >= 0) {
-        line_col_of(&line, &col, doc->text, nth_value_offset(doc->text, doc->len, index));
+    if (offset != SIZE_MAX) {
+        line_col_of(&line, &col, doc->text, offset < doc->len ? offset : doc->len);
         if (line == 1)
             col += doc->col_base;
         line += doc->line_base;
     }
     return mcpp_error_set(MCPP_EINVALID, kind, doc->path, field, line, col, "%s", text);
+}
+
+int mcpp_import_json_error_at(const mcpp_import_json *doc, size_t offset, const char *kind,
+                              const char *field, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = error_at_v(doc, offset == SIZE_MAX ? SIZE_MAX - 1 : offset, kind, field, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int mcpp_import_json_error(const mcpp_import_json *doc, const cJSON *item, const char *kind,
+                           const char *field, const char *fmt, ...)
+{
+    long counter = 0;
+    long index = item && doc->root ? preorder_index(doc->root, item, &counter) : -1;
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = error_at_v(doc, index >= 0 ? nth_value_offset(doc->text, doc->len, index) : SIZE_MAX, kind, field,
+                        fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 int mcpp_import_number(double *out, const cJSON *v)
