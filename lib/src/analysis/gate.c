@@ -511,7 +511,7 @@ static void apply_suite_noise(mcpp_gate_report *r, const mcpp_policy *p, gate_me
     double ss = 0, df = 0;
     for (size_t i = 0; i < m; i++)
         if (!tests[i]->result.history_runs) ss += tests[i]->runs_ss, df += tests[i]->runs_df;
-    double weight = p->noise.run_to_run_df > 0 ? p->noise.run_to_run_df : 20, prior_var = ss / df;
+    double weight = p->noise.run_to_run_df > 0 ? p->noise.run_to_run_df : 20;
     if (df >= SUITE_MIN_DF) {
         size_t n = 0;
         for (size_t i = 0; i < m; i++)
@@ -520,9 +520,9 @@ static void apply_suite_noise(mcpp_gate_report *r, const mcpp_policy *p, gate_me
         /* With enough tests, how far their variances agree says how much the
          * suite's figure weighs against each test's own (at most all the
          * suite's df); with few, the policy's run_to_run_df says it. */
-        double d0 = n >= SUITE_MIN_TESTS ? mcpp_stats_prior_df(scratch, scratch + m, n, &prior_var) : 0;
+        double agreed_var, d0 = n >= SUITE_MIN_TESTS ? mcpp_stats_prior_df(scratch, scratch + m, n, &agreed_var) : 0;
+        double prior_var = d0 > 0 ? agreed_var : ss / df;
         if (d0 > 0) weight = d0 < df ? d0 : df;
-        else prior_var = ss / df;
         r->suite_run_sd = sqrt(prior_var);
         r->suite_df = weight;
         for (size_t i = 0; i < r->n; i++)
