@@ -234,6 +234,42 @@ TEST(candidate_runs_of_one_commit_are_pooled_runs_without_a_commit_stand_alone)
     mcpp_policy_free(p);
 }
 
+TEST(runs_of_one_job_do_not_average_out_what_separate_jobs_differ_by)
+{
+    /* Three runs a side, each side's made back to back and agreeing to
+     * 0.3%, 5% apart; the policy declares 3% between separate runs. Taken as
+     * independent draws the three would narrow the interval to the runs'
+     * spread and fail (t > 2.1 at 20 df); each side's center still carries
+     * what separate jobs differ by, so no regression is established. */
+    mcpp_policy *p = policy_with(0.03, 20);
+    static const double tps[] = {1000, 1003, 997, 950, 953, 947};
+    mcpp_receipt *rs[6];
+    char id[16];
+    for (int i = 0; i < 6; i++) {
+        snprintf(id, sizeof id, "run%d", i);
+        rs[i] = commit_run(id, i < 3 ? "aaaa" : "bbbb", tps[i]);
+    }
+    mcpp_gate_report *r = NULL;
+    CHECK_INT_EQ(mcpp_gate_run(&r, p, (const mcpp_receipt *const *)rs, 3, (const mcpp_receipt *const *)rs + 3, 3),
+                 MCPP_OK);
+    const mcpp_metric_result *m = mcpp_gate_report_entry_metric(r, 0);
+    CHECK(m && m->n_base == 3 && m->n_cand == 3);
+    if (m) {
+        double s2 = m->run_sd * m->run_sd, f = 1.0 / 3 + 1.0 / 3;
+        CHECK(fabs(m->between_sd - 0.03) < 1e-12);
+        CHECK(fabs(m->se * m->se - (s2 * f + 2 * (0.0009 - s2))) < 1e-12);
+        CHECK(fabs(log1p(m->rel_delta)) / sqrt(s2 * f) > 2.1); /* the independent-draws model would fail it */
+    }
+    CHECK_INT_EQ(mcpp_gate_report_outcome(r), MCPP_GATE_PASSED);
+    char *text = NULL;
+    CHECK_INT_EQ(mcpp_gate_report_render(&text, r, MCPP_OUTPUT_TEXT), MCPP_OK);
+    CHECK(text && strstr(text, "between jobs 3.0%, which runs of one job do not average out"));
+    mcpp_free(text);
+    mcpp_gate_report_free(r);
+    for (int i = 0; i < 6; i++) mcpp_receipt_free(rs[i]);
+    mcpp_policy_free(p);
+}
+
 TEST(the_olympic_mean_drops_the_fastest_and_slowest_run)
 {
     mcpp_policy *p = policy_with(0.05, 6);
@@ -479,6 +515,7 @@ int main(void)
     RUN(the_headline_lies_inside_its_interval_and_bounds_print_low_to_high);
     RUN(single_value_runs_compare_as_sets_from_their_own_spread);
     RUN(candidate_runs_of_one_commit_are_pooled_runs_without_a_commit_stand_alone);
+    RUN(runs_of_one_job_do_not_average_out_what_separate_jobs_differ_by);
     RUN(the_olympic_mean_drops_the_fastest_and_slowest_run);
     RUN(a_store_history_informs_only_the_run_to_run_spread);
     RUN(many_benchmarks_share_one_false_discovery_rate);

@@ -31,8 +31,13 @@ def run_pytest_benchmark(tmp: pathlib.Path, name: str, bench_source: str, env: d
 
 
 def run_google_benchmark(tmp: pathlib.Path, name: str, defines: dict[str, int], repetitions: int = 7,
-                         extra_args: tuple[str, ...] = ()) -> pathlib.Path:
-    """Builds gbench_sort.cc with `defines` (once per set of defines), runs it; returns its JSON."""
+                         extra_args: tuple[str, ...] = ("--benchmark_enable_random_interleaving=true",)
+                         ) -> pathlib.Path:
+    """Builds gbench_sort.cc with `defines` (once per set of defines), runs it; returns its JSON.
+    By default the repetitions of all benchmarks interleave in random order, as
+    docs/import.md recommends: a burst of load from another job then touches a
+    few repetitions of several benchmarks, which each one's median rides out,
+    instead of every repetition of one (benchmarks/stats/real_unchanged.py)."""
     cxx = shutil.which("c++") or shutil.which("g++")
     assert cxx, "a C++ compiler is needed to build the Google Benchmark program"
     tag = "_".join(f"{k}{v}" for k, v in sorted(defines.items())) or "plain"

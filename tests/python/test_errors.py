@@ -79,6 +79,14 @@ def test_missing_file_is_a_file_error_and_an_oserror(tmp_path):
     assert info.value.path == str(missing)
 
 
+def test_an_empty_path_says_why_it_cannot_be_opened():
+    # Once printed "[Errno None] None: None": OSError's str() shows its file
+    # attributes as soon as filename is set, even to None.
+    with pytest.raises(mr.FileError) as info:
+        mr.import_results("pytest-benchmark", "")
+    assert "cannot open" in str(info.value) and "None" not in str(info.value), str(info.value)
+
+
 def test_errors_are_catchable_as_value_error(base_text):
     with pytest.raises(ValueError):
         mr.loads("[1, 2")

@@ -132,10 +132,12 @@ def test_unknown_format_is_a_value_error(pytest_runs):
 def test_google_benchmark_repetitions_become_samples(gbench_runs):
     raw = json.loads(gbench_runs["base"].read_text())
     rs = mr.import_results("google-benchmark", gbench_runs["base"])
-    assert [r["benchmark.name"] for r in rs] == ["BM_Sort/256", "BM_Sort/4096", "BM_Accumulate",
-                                                 "BM_Accumulate/real_time"]
-    assert [r.primary_metric for r in rs] == ["cpu_time_s"] * 3 + ["real_time_s"]
-    sort = rs[0]
+    # the runs interleave repetitions (real_runs.py): receipts come in the order names first appear
+    assert [r["benchmark.name"] for r in rs] == list(dict.fromkeys(b["run_name"] for b in raw["benchmarks"]))
+    primary = {r["benchmark.name"]: r.primary_metric for r in rs}
+    assert primary == {"BM_Sort/256": "cpu_time_s", "BM_Sort/4096": "cpu_time_s", "BM_Accumulate": "cpu_time_s",
+                       "BM_Accumulate/real_time": "real_time_s"}
+    sort = _sort256(rs)
     rows = [b for b in raw["benchmarks"] if b["run_name"] == "BM_Sort/256" and b["run_type"] == "iteration"]
     real = sort.metric("real_time_s")
     assert len(real["samples"]) == 7 == len(rows)
@@ -176,14 +178,19 @@ MACHINE_POLICY = '''return { include = {"default.lua"}, name = "gbench_machine",
                  must_match = { "machine" } } }'''
 
 
+def _sort256(rs):
+    """BM_Sort/256 of an imported run (interleaved runs list their benchmarks in random order)."""
+    return next(r for r in rs if r["benchmark.name"] == "BM_Sort/256")
+
+
 def test_google_benchmark_hardware_is_not_recorded_and_a_policy_can_match_machine_facts(gbench_runs, tmp_path):
     raw = json.loads(gbench_runs["base"].read_text())
-    base = mr.import_results("google-benchmark", gbench_runs["base"])[0]
+    base = _sort256(mr.import_results("google-benchmark", gbench_runs["base"]))
     assert "hardware" in base["source.not_recorded"]
     assert base["hardware.observed.accelerator"] is None
     assert base["source.host"] == raw["context"]["host_name"]
     policy = mr.Policy.from_string(MACHINE_POLICY, str(REPO / "policy" / "gbench_machine.lua"))
-    noise = mr.import_results("google-benchmark", gbench_runs["noise"])[0]
+    noise = _sort256(mr.import_results("google-benchmark", gbench_runs["noise"]))
     same = mr.compare(base, noise, policy)
     assert same.verdict in ("comparable", "qualified")
     assert {d["name"]: d["status"] for d in same.to_dict()["dimensions"]}["machine"] == "match"
@@ -191,10 +198,10 @@ def test_google_benchmark_hardware_is_not_recorded_and_a_policy_can_match_machin
                                                              "num_sharing": 4}]))
     other_path = tmp_path / "other_machine.json"
     other_path.write_text(json.dumps(other))
-    moved = mr.compare(base, mr.import_results("google-benchmark", other_path)[0], policy)
+    moved = mr.compare(base, _sort256(mr.import_results("google-benchmark", other_path)), policy)
     assert moved.verdict == "not_comparable"
     assert {d["name"]: d["status"] for d in moved.to_dict()["dimensions"]}["machine"] == "mismatch"
-    assert mr.compare(base, mr.import_results("google-benchmark", other_path)[0]).verdict != "not_comparable"
+    assert mr.compare(base, _sort256(mr.import_results("google-benchmark", other_path))).verdict != "not_comparable"
 
 
 # ---- MLPerf ---------------------------------------------------------------------------

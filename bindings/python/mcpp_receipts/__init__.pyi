@@ -605,6 +605,7 @@ class GateNoise(TypedDict):
     runs_cand: int
     history_runs: int
     run_sd: float
+    between_sd: float  # what separate jobs differ by; 0 when unknown
     df: float
 
 class GateMetricDecision(TypedDict):

@@ -145,9 +145,14 @@ static int errno_of_file(const char *path)
     return 0;
 }
 
-/* OSError's own attributes on a FileError, as open() would set them. */
+/* OSError's own attributes on a FileError, as open() would set them. Without
+ * a file name (an empty path) they stay unset: OSError's str() shows errno,
+ * strerror and filename as soon as filename is set, even to None, and would
+ * print "[Errno None] None: None" instead of the message. */
 static int set_os_error_attrs(PyObject *exc, const mcpp_py_error *err)
 {
+    if (!err->file || !*err->file)
+        return 0;
     int code = errno_of_file(err->file);
     PyObject *number = code ? PyLong_FromLong(code) : Py_NewRef(Py_None);
     int rc = number ? PyObject_SetAttrString(exc, "errno", number) : -1;

@@ -108,6 +108,10 @@ MCPP_API const char *mcpp_gate_outcome_name(mcpp_gate_outcome outcome);
  * change they all share when that is within the allowance (suite_shift;
  * docs/statistics.md). With none of them the
  * comparison is a point comparison (point_comparison = 1, interval = the point).
+ * Runs of one side are made together (one CI job) and share its state: the
+ * part of the between-jobs figure (between_sd) that their own spread does not
+ * show is added for each side, so more runs in one job narrow the interval
+ * only down to what separate jobs differ by.
  * noise_floor = max(policy noise_floor, run_sd): changes smaller than it
  * are reported as noise.
  */
@@ -146,6 +150,12 @@ typedef struct mcpp_metric_result {
                                share (their median), which p_value was taken
                                against when it is within the allowance (machine
                                drift, not this test's regression); 0 otherwise */
+    double between_sd;      /* run-to-run sd between separate jobs, from the
+                               policy's declared figure and the history (0: not
+                               known). The runs of one side share their job, so
+                               the part of it beyond run_sd is added to se for
+                               each side however many runs it has             */
+    double between_df;      /* degrees of freedom of between_sd                  */
 } mcpp_metric_result;
 
 /* ---- One comparison ------------------------------------------------------------ */

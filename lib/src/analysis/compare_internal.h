@@ -109,6 +109,14 @@ int mcpp_metric_compare(mcpp_metric_result *out, const mcpp_policy *p, double co
  * adds "suite" to the noise source; no effect when neither is the case. */
 void mcpp_metric_raise_noise(mcpp_metric_result *m, double run_sd, double df);
 
+/* The between-jobs part of a compared result's standard error: dropped
+ * (a gate whose suite measures it itself), or raised so that the standard
+ * error is at least `se` (with `df`): what a gate's tests with several runs a
+ * side show when their changes spread more than their runs explain. Raising
+ * adds "suite" to the noise source. */
+void mcpp_metric_drop_between(mcpp_metric_result *m);
+void mcpp_metric_raise_between(mcpp_metric_result *m, double se, double df);
+
 /* Tests the result against a gate's common shift instead of no change: the
  * p-value becomes that of (change - shift), with the standard error widened
  * by `se_factor` for the shift's own uncertainty. The headline and its

@@ -358,6 +358,22 @@ static const char *source_name(int runs, int history, int policy)
     return SOURCE_NAMES[(runs ? 1 : 0) | (history ? 2 : 0) | (policy ? 4 : 0)];
 }
 
+/* The variance each side's center carries beyond its runs' own spread: the
+ * runs of one side share their job, so the between-jobs variance that
+ * run_sd does not cover is counted once per side (docs/statistics.md). */
+static double between_sides_var(const mcpp_metric_result *m)
+{
+    double v = m->between_sd * m->between_sd - m->run_sd * m->run_sd;
+    return v > 0 ? 2 * v : 0;
+}
+
+/* The degrees of freedom of run_sd, or the fewer of between_sd's when it
+ * adds to the standard error. */
+static void set_df(mcpp_metric_result *m, double run_df)
+{
+    m->df = between_sides_var(m) > 0 && m->between_df < run_df ? m->between_df : run_df;
+}
+
 /* The interval and p-value of a result from its log change, standard
  * error and degrees of freedom. */
 static void set_interval(mcpp_metric_result *out, double d, double se)
@@ -371,22 +387,46 @@ static void set_interval(mcpp_metric_result *out, double d, double se)
     if (out->run_sd > out->noise_floor) out->noise_floor = out->run_sd;
 }
 
+static void add_suite_source(mcpp_metric_result *m)
+{
+    size_t bits = 0;
+    while (bits < 16 && strcmp(SOURCE_NAMES[bits], m->noise_source) != 0) bits++;
+    m->noise_source = SOURCE_NAMES[(bits & 7) | 8];
+}
+
 void mcpp_metric_raise_noise(mcpp_metric_result *m, double run_sd, double df)
 {
     int wider = run_sd > m->run_sd, heavier = df > 0 && df < m->df;
     if (m->point_comparison || !(wider || heavier)) return;
     double factor = 1 / (double)m->n_base + 1 / (double)m->n_cand;
-    double se = m->se;
+    double se2 = m->se * m->se - between_sides_var(m);
     if (wider) {
-        se = sqrt(m->se * m->se + (run_sd * run_sd - m->run_sd * m->run_sd) * factor);
+        se2 += (run_sd * run_sd - m->run_sd * m->run_sd) * factor;
         m->run_sd = run_sd;
-        if (df > 0) m->df = df;
+        if (df > 0) set_df(m, df);
     } else {
-        m->df = df;
+        set_df(m, df);
     }
-    size_t bits = 0;
-    while (bits < 16 && strcmp(SOURCE_NAMES[bits], m->noise_source) != 0) bits++;
-    m->noise_source = SOURCE_NAMES[(bits & 7) | 8];
+    double se = sqrt(se2 + between_sides_var(m));
+    add_suite_source(m);
+    set_interval(m, log1p(m->rel_delta), se);
+}
+
+void mcpp_metric_drop_between(mcpp_metric_result *m)
+{
+    if (m->point_comparison) return;
+    m->se = sqrt(m->se * m->se - between_sides_var(m));
+    m->between_sd = m->between_df = 0;
+}
+
+void mcpp_metric_raise_between(mcpp_metric_result *m, double se, double df)
+{
+    if (m->point_comparison || !(se > m->se)) return;
+    double term = between_sides_var(m) + se * se - m->se * m->se;
+    m->between_sd = sqrt(m->run_sd * m->run_sd + term / 2);
+    m->between_df = df;
+    if (df > 0 && df < m->df) m->df = df;
+    add_suite_source(m);
     set_interval(m, log1p(m->rel_delta), se);
 }
 
@@ -405,12 +445,13 @@ void mcpp_metric_moderate(mcpp_metric_result *m, double runs_ss, double runs_df,
     /* The factor behind se: exact from the result when its variance came
      * from runs (the olympic mean's n - 2 included); else 1/nb + 1/nc and the
      * within-run part a declared figure carried. */
-    double factor = runs_df > 0 ? m->se * m->se / (m->run_sd * m->run_sd) : 1 / (double)m->n_base + 1 / (double)m->n_cand;
-    double within = runs_df > 0 ? 0 : m->se * m->se - m->run_sd * m->run_sd * factor;
+    double se2 = m->se * m->se - between_sides_var(m);
+    double factor = runs_df > 0 ? se2 / (m->run_sd * m->run_sd) : 1 / (double)m->n_base + 1 / (double)m->n_cand;
+    double within = runs_df > 0 ? 0 : se2 - m->run_sd * m->run_sd * factor;
     m->noise_source = SOURCE_NAMES[(runs_df > 0 ? 1 : 0) | 8];
     m->run_sd = sqrt(var);
-    m->df = weight + runs_df;
-    set_interval(m, log1p(m->rel_delta), sqrt(var * factor + (within > 0 ? within : 0)));
+    set_df(m, weight + runs_df);
+    set_interval(m, log1p(m->rel_delta), sqrt(var * factor + (within > 0 ? within : 0) + between_sides_var(m)));
 }
 
 void mcpp_metric_side_spread(const mcpp_metric_side *s, double *ss, double *df)
@@ -483,7 +524,15 @@ int mcpp_metric_compare(mcpp_metric_result *out, const mcpp_policy *p, double co
         se2 += base->within_var / ((double)base->n_runs * (double)base->n_runs) +
                cand->within_var / ((double)cand->n_runs * (double)cand->n_runs);
     out->run_sd = sqrt(var);
-    out->df = df;
+    /* What separate jobs differ by: the declared figure and the history,
+     * whose runs each came from a job of their own. */
+    double between_df = prior_df + rh.df;
+    if (between_df > 0) {
+        out->between_sd = sqrt((prior_df * p->noise.run_to_run * p->noise.run_to_run + rh.ss) / between_df);
+        out->between_df = between_df;
+    }
+    se2 += between_sides_var(out);
+    set_df(out, df);
     out->method = p->run_aggregate == MCPP_AGGREGATE_OLYMPIC_MEAN ? METHOD_T_OLYMPIC : METHOD_T;
     set_interval(out, d, sqrt(se2));
     return MCPP_OK;
@@ -496,6 +545,8 @@ static void put_noise(mcpp_strbuf *b, const mcpp_metric_result *m)
     mcpp_sb_printf(b, "%zu+%zu runs", m->n_base, m->n_cand);
     if (m->history_runs) mcpp_sb_printf(b, ", %zu earlier runs of the lane", m->history_runs);
     mcpp_sb_printf(b, "; run-to-run %.1f%% (%s, df %.0f)", m->run_sd * 100, m->noise_source, m->df);
+    if (between_sides_var(m) > 0)
+        mcpp_sb_printf(b, "; between jobs %.1f%%, which runs of one job do not average out", m->between_sd * 100);
 }
 
 static void put_test(mcpp_strbuf *b, const mcpp_metric_result *m)
@@ -594,6 +645,8 @@ void mcpp_metric_render_json(mcpp_strbuf *b, const mcpp_metric_result *m)
     mcpp_sb_printf(b, ", \"runs_base\": %zu, \"runs_cand\": %zu, \"history_runs\": %zu, \"run_sd\": ", m->n_base,
                    m->n_cand, m->history_runs);
     mcpp_sb_json_number(b, m->run_sd);
+    mcpp_sb_puts(b, ", \"between_sd\": ");
+    mcpp_sb_json_number(b, m->between_sd);
     mcpp_sb_puts(b, ", \"df\": ");
     mcpp_sb_json_number(b, isinf(m->df) ? -1 : m->df);
     mcpp_sb_puts(b, "}, \"p_value\": ");

@@ -454,10 +454,15 @@ static size_t lane_tests(gate_metric_entry **out, mcpp_gate_report *r)
  *   (a machine whose runs now and then land far off), the test takes that
  *   t's scale and degrees of freedom: one far-off run a side is then no
  *   evidence of a regression.
+ * Without `fit_tails` (several runs a side, where the spread of the changes
+ * is what the two sides' jobs add) it is the root mean square of the
+ * betterments alone, within the same 3 robust deviations.
  * A shift common to all benchmarks stays a change, not noise.
  * Returns the run-to-run scale (0: too few tests), its df in *df and in
- * *heavy whether they are the heavy tails'. `scratch` holds 2n doubles. */
-static double suite_run_noise(gate_metric_entry *const *tests, size_t n, double *scratch, double *df, int *heavy)
+ * *heavy whether they are the heavy tails' (read only with `fit_tails`).
+ * `scratch` holds 2n doubles. */
+static double suite_run_noise(gate_metric_entry *const *tests, size_t n, double *scratch, int fit_tails, double *df,
+                              int *heavy)
 {
     *df = 0;
     *heavy = 0;
@@ -473,6 +478,12 @@ static double suite_run_noise(gate_metric_entry *const *tests, size_t n, double 
     mcpp_sort_doubles(scratch + n, n);
     double cut = 3 * 1.4826 * mcpp_quantile_sorted(scratch + n, n, 0.5), mean = 0, ss = 0;
     size_t kept = 0;
+    if (!fit_tails) { /* the betterments alone: regressions, real ones too, sit on the worse side */
+        for (size_t i = 0; i < n && scratch[i] < med; i++)
+            if (med - scratch[i] <= cut) ss += (med - scratch[i]) * (med - scratch[i]), kept++;
+        *df = (double)kept;
+        return kept >= 2 ? sqrt(ss / (double)kept) / 0.9866 : 0;
+    }
     for (size_t i = 0; i < n; i++)
         if (fabs(scratch[i] - med) <= cut) mean += scratch[i], kept++;
     if (kept < 2) return 0;
@@ -484,7 +495,8 @@ static double suite_run_noise(gate_metric_entry *const *tests, size_t n, double 
     size_t fitted = better;
     for (size_t i = better; better && i < n; i++) /* the worse half, capped at the largest betterment */
         scratch[n + fitted++] = scratch[i] - med < scratch[n] ? scratch[i] - med : scratch[n];
-    double scale, tail_df = better >= SUITE_MIN_TESTS / 2 ? mcpp_stats_t_tail_fit(scratch + n, fitted, &scale) : INFINITY;
+    double scale, tail_df = fit_tails && better >= SUITE_MIN_TESTS / 2 ? mcpp_stats_t_tail_fit(scratch + n, fitted, &scale)
+                                                                        : INFINITY;
     if (tail_df < 20) {
         *df = tail_df;
         *heavy = 1;
@@ -525,14 +537,28 @@ static void apply_suite_noise(mcpp_gate_report *r, const mcpp_policy *p, gate_me
         if (d0 > 0) weight = d0 < df ? d0 : df;
         r->suite_run_sd = sqrt(prior_var);
         r->suite_df = weight;
+        /* The runs of one side share their job. With enough tests the suite
+         * measures what the two jobs differ by instead of the policy: when
+         * the tests' changes spread more than their runs explain, each test's
+         * standard error rises to that spread. */
+        double jobs_df, jobs_sd = suite_run_noise(tests, m, scratch, 0, &jobs_df, &r->suite_heavy_tails);
         for (size_t i = 0; i < r->n; i++)
             for (size_t k = 0; k < r->entries[i].n_metrics; k++) {
                 gate_metric_entry *g = &r->entries[i].metrics[k];
-                if (g->has_result) mcpp_metric_moderate(&g->result, g->runs_ss, g->runs_df, prior_var, weight);
+                if (!g->has_result) continue;
+                if (jobs_sd > 0) mcpp_metric_drop_between(&g->result);
+                mcpp_metric_moderate(&g->result, g->runs_ss, g->runs_df, prior_var, weight);
+            }
+        for (size_t i = 0; i < r->n && jobs_sd > 0; i++)
+            for (size_t k = 0; k < r->entries[i].n_metrics; k++) {
+                mcpp_metric_result *res = &r->entries[i].metrics[k].result;
+                if (r->entries[i].metrics[k].has_result)
+                    mcpp_metric_raise_between(res, jobs_sd * sqrt(1 / (double)res->n_base + 1 / (double)res->n_cand),
+                                              jobs_df);
             }
         return;
     }
-    double floor_df, floor_sd = r->suite_run_sd = suite_run_noise(tests, m, scratch, &floor_df, &r->suite_heavy_tails);
+    double floor_df, floor_sd = r->suite_run_sd = suite_run_noise(tests, m, scratch, 1, &floor_df, &r->suite_heavy_tails);
     r->suite_df = floor_df;
     for (size_t i = 0; i < r->n && floor_sd > 0; i++)
         for (size_t k = 0; k < r->entries[i].n_metrics; k++)
