@@ -107,8 +107,7 @@ static void field_json(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int level
     case MCPP_ST_INT:
     case MCPP_ST_INT32: mcpp_sb_int(sb, (int64_t)mcpp_int_slot_read(slot, e->storage)); break;
     case MCPP_ST_DOUBLE:
-        mcpp_format_double(num, sizeof num, *(const double *)slot, 1);
-        mcpp_sb_puts(sb, num);
+        mcpp_sb_put(sb, num, mcpp_format_double(num, sizeof num, *(const double *)slot, 1));
         break;
     case MCPP_ST_STRING: mcpp_sb_json_string(sb, *(const char *const *)slot); break;
     case MCPP_ST_ENUM: mcpp_sb_json_string(sb, e->info.enum_names[*(const int8_t *)slot]); break;
@@ -129,8 +128,7 @@ static void field_json(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int level
         for (size_t i = 0; i < l->count; i++) {
             if (i)
                 mcpp_sb_puts(sb, ", ");
-            mcpp_format_double(num, sizeof num, l->items[i], 1);
-            mcpp_sb_puts(sb, num);
+            mcpp_sb_put(sb, num, mcpp_format_double(num, sizeof num, l->items[i], 1));
         }
         mcpp_sb_putc(sb, ']');
         break;

@@ -13,6 +13,7 @@
 #include "receipt/canonical_json.h"
 #include "receipt/image.h"
 #include "analysis/compare_internal.h"
+#include "analysis/lane_internal.h"
 #include "store/store_internal.h"
 
 /* A string field, or NULL when absent or not a string. */
@@ -68,8 +69,44 @@ static int compact_body(mcpp_store_row *row, const mcpp_receipt *r)
     return mcpp_sb_finish(&sb, &row->body);
 }
 
+/* The row's lane key and short key: from the memo when a receipt of the
+ * same lane made them, else written and remembered. */
+static int lane_keys(mcpp_store_row *row, const mcpp_receipt *r, mcpp_store_lane_memo *memo)
+{
+    const mcpp_policy *p = memo ? mcpp_policy_or_default(NULL) : NULL;
+    uint64_t h = p ? mcpp_lane_key_hash(p, r) : 0;
+    mcpp_store_lane_entry *e = p ? &memo->at[h % MCPP_STORE_LANE_MEMO] : NULL;
+    if (e && e->exemplar && e->hash == h && mcpp_lane_same(p, e->exemplar, r)) {
+        if (!(row->lane_key = malloc(e->key_len + 1))) return mcpp_error_nomem();
+        memcpy(row->lane_key, e->key, e->key_len + 1);
+        row->lane_key_len = e->key_len;
+        memcpy(row->lane_short, e->lane_short, sizeof row->lane_short);
+        return MCPP_OK;
+    }
+    int rc = mcpp_lane_key(&row->lane_key, NULL, r);
+    if (!rc) row->lane_key_len = strlen(row->lane_key);
+    if (!rc) rc = mcpp_lane_key_short(row->lane_short, sizeof row->lane_short, row->lane_key);
+    if (rc || !e) return rc;
+    char *copy = malloc(row->lane_key_len + 1);
+    if (!copy) return MCPP_OK; /* not remembered: the row is whole */
+    memcpy(copy, row->lane_key, row->lane_key_len + 1);
+    free(e->key);
+    e->exemplar = r;
+    e->hash = h;
+    e->key = copy;
+    e->key_len = row->lane_key_len;
+    memcpy(e->lane_short, row->lane_short, sizeof e->lane_short);
+    return MCPP_OK;
+}
+
+void mcpp_store_lane_memo_clear(mcpp_store_lane_memo *memo)
+{
+    for (size_t i = 0; i < MCPP_STORE_LANE_MEMO; i++) free(memo->at[i].key);
+    memset(memo, 0, sizeof *memo);
+}
+
 int mcpp_store_row_fill(mcpp_store_row *row, const mcpp_receipt *r, const char *metric, const mcpp_store_codec *codec,
-                        mcpp_store_zctx *z)
+                        mcpp_store_zctx *z, mcpp_store_lane_memo *memo)
 {
     memset(row, 0, sizeof *row);
     row->id = mcpp_receipt_id(r);
@@ -79,8 +116,7 @@ int mcpp_store_row_fill(mcpp_store_row *row, const mcpp_receipt *r, const char *
     row->name = string_field(r, "lane.name");
     row->metric = metric;
     int rc = compact_body(row, r);
-    if (!rc) rc = mcpp_lane_key(&row->lane_key, NULL, r);
-    if (!rc) rc = mcpp_lane_key_short(row->lane_short, sizeof row->lane_short, row->lane_key);
+    if (!rc) rc = lane_keys(row, r, memo);
     if (!rc && !(row->lane_label = lane_label(r))) rc = mcpp_error_nomem();
     /* no image (a pointer outside the arena): the row loads from its body */
     if (!rc && mcpp_receipt_image_write(&row->image, &row->image_len, r) == MCPP_ENOMEM) rc = MCPP_ENOMEM;
@@ -158,7 +194,7 @@ static int insert_row(mcpp_store *s, add_statements *a, const mcpp_store_row *ro
     bind_text_or_null(st, 3, row->git_commit);
     bind_text_or_null(st, 4, row->tool);
     bind_text_or_null(st, 5, row->name);
-    sqlite3_bind_text(st, 6, row->lane_key, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 6, row->lane_key, (int)row->lane_key_len, SQLITE_STATIC); /* ~600 bytes: not measured again */
     sqlite3_bind_text(st, 7, row->lane_short, -1, SQLITE_STATIC);
     bind_text_or_null(st, 8, row->lane_label);
     bind_text_or_null(st, 9, row->metric);

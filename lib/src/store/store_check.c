@@ -264,7 +264,7 @@ static int check_row(checker *c, sqlite3_stmt *st)
         return MCPP_OK;
     }
     mcpp_store_row want;
-    int rc = mcpp_store_row_fill(&want, r, c->metric, NULL, NULL); /* unpacked: compared, not stored */
+    int rc = mcpp_store_row_fill(&want, r, c->metric, NULL, NULL, NULL); /* unpacked: compared, not stored */
     if (!rc) {
         int ok = columns_match(c, st, id, &want);
         const void *blob = sqlite3_column_type(st, 3) == SQLITE_BLOB ? sqlite3_column_blob(st, 3) : NULL;
@@ -316,7 +316,7 @@ static int repair_rows(checker *c)
         if (!rc) rc = mcpp_receipt_load_buffer(&r, NULL, body, body_len, MCPP_FORMAT_JSON, c->s->path, NULL);
         free(body);
         /* borrows r's strings: freed after the update; the image packed as an add packs it */
-        if (!rc) rc = mcpp_store_row_fill(&w, r, c->metric, c->s->codec, c->s->zctx);
+        if (!rc) rc = mcpp_store_row_fill(&w, r, c->metric, c->s->codec, c->s->zctx, NULL);
         if (rc) {
             mcpp_receipt_free(r);
             break;

@@ -108,6 +108,7 @@ typedef struct mcpp_store_row {
     const char *tool;
     const char *name;
     char *lane_key; /* mcpp_free */
+    size_t lane_key_len;
     char lane_short[24];
     char *lane_label; /* malloc */
     const char *metric;
@@ -119,13 +120,30 @@ typedef struct mcpp_store_row {
     size_t packed_body_len;
 } mcpp_store_row;
 
+/* The lane keys a filling thread made recently, by lane hash: receipts of
+ * one lane share one key, and writing the key's text and hashing it for the
+ * short key cost ~10% of an add's CPU. A hit is checked field by field
+ * against the receipt that made the entry (which outlives the add). */
+#define MCPP_STORE_LANE_MEMO 64
+typedef struct mcpp_store_lane_entry {
+    const mcpp_receipt *exemplar; /* NULL: empty */
+    uint64_t hash;
+    char *key; /* malloc */
+    size_t key_len;
+    char lane_short[24];
+} mcpp_store_lane_entry;
+typedef struct mcpp_store_lane_memo {
+    mcpp_store_lane_entry at[MCPP_STORE_LANE_MEMO];
+} mcpp_store_lane_memo;
+void mcpp_store_lane_memo_clear(mcpp_store_lane_memo *memo);
+
 /* Fills `row` for `r` (strings borrowed from r except those marked); `metric`
  * is the default gate metric path. With a zctx the body and image are
  * packed with the codec's dictionaries (the body's text is kept too, for the
- * identity check); without, stored as before version 6. Free with
- * mcpp_store_row_clear. */
+ * identity check); without, stored as before version 6. `memo` (may be NULL)
+ * is the calling thread's. Free with mcpp_store_row_clear. */
 int mcpp_store_row_fill(mcpp_store_row *row, const mcpp_receipt *r, const char *metric, const mcpp_store_codec *codec,
-                        mcpp_store_zctx *z);
+                        mcpp_store_zctx *z, mcpp_store_lane_memo *memo);
 void mcpp_store_row_clear(mcpp_store_row *row);
 
 /*

@@ -39,7 +39,7 @@ void mcpp_sb_init_heap(mcpp_strbuf *sb, size_t initial)
 }
 
 /* The first block may be the caller's (stack); growth always moves to the heap. */
-static int sb_reserve(mcpp_strbuf *sb, size_t extra)
+int mcpp_sb_grow(mcpp_strbuf *sb, size_t extra)
 {
     if (sb->failed)
         return -1;
@@ -61,25 +61,6 @@ static int sb_reserve(mcpp_strbuf *sb, size_t extra)
     return 0;
 }
 
-void mcpp_sb_put(mcpp_strbuf *sb, const char *s, size_t n)
-{
-    if (sb_reserve(sb, n) != 0)
-        return;
-    memcpy(sb->data + sb->len, s, n);
-    sb->len += n;
-    sb->data[sb->len] = '\0';
-}
-
-void mcpp_sb_puts(mcpp_strbuf *sb, const char *s) { mcpp_sb_put(sb, s, strlen(s)); }
-
-void mcpp_sb_putc(mcpp_strbuf *sb, char c)
-{
-    if (sb_reserve(sb, 1) != 0)
-        return;
-    sb->data[sb->len++] = c;
-    sb->data[sb->len] = '\0';
-}
-
 void mcpp_sb_printf(mcpp_strbuf *sb, const char *fmt, ...)
 {
     if (sb->failed)
@@ -97,7 +78,7 @@ void mcpp_sb_printf(mcpp_strbuf *sb, const char *fmt, ...)
         mcpp_sb_put(sb, tmp, (size_t)n);
         return;
     }
-    if (sb_reserve(sb, (size_t)n) != 0)
+    if (mcpp_sb_grow(sb, (size_t)n) != 0)
         return;
     va_start(ap, fmt);
     mcpp_vsnprintf_c(sb->data + sb->len, (size_t)n + 1, fmt, ap);
@@ -124,7 +105,7 @@ int mcpp_sb_finish(mcpp_strbuf *sb, char **out)
 {
     *out = NULL;
     if (!sb->failed && !sb->owned) /* still in caller memory (or empty): copy out */
-        sb_reserve(sb, sb->cap + 1);
+        mcpp_sb_grow(sb, sb->cap + 1);
     if (sb->failed || !sb->data) {
         mcpp_sb_free(sb);
         return mcpp_error_nomem();
@@ -252,7 +233,7 @@ static size_t printf_shortest(char *text, size_t cap, double v)
     return n;
 }
 
-void mcpp_format_double(char *buf, size_t cap, double value, int force_fraction)
+size_t mcpp_format_double(char *buf, size_t cap, double value, int force_fraction)
 {
     char text[48];
     size_t n;
@@ -270,18 +251,18 @@ void mcpp_format_double(char *buf, size_t cap, double value, int force_fraction)
         }
     }
     if (cap == 0)
-        return;
+        return 0;
     if (n >= cap)
         n = cap - 1;
     memcpy(buf, text, n);
     buf[n] = '\0';
+    return n;
 }
 
 void mcpp_sb_double(mcpp_strbuf *sb, double value)
 {
     char num[48];
-    mcpp_format_double(num, sizeof num, value, 0);
-    mcpp_sb_puts(sb, num);
+    mcpp_sb_put(sb, num, mcpp_format_double(num, sizeof num, value, 0));
 }
 
 void mcpp_sb_json_number(mcpp_strbuf *sb, double value)

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* A NUL-terminated buffer that grows on the heap. It may start in caller
  * memory (a stack array); on allocation failure it latches `failed` and
@@ -28,9 +29,35 @@ void mcpp_sb_init_heap(mcpp_strbuf *sb, size_t initial);
 /* A buffer that keeps nothing: every append is skipped before any formatting
  * (for a caller that wants a function's decision now and its text later). */
 void mcpp_sb_init_discard(mcpp_strbuf *sb);
-void mcpp_sb_put(mcpp_strbuf *sb, const char *s, size_t n);
-void mcpp_sb_puts(mcpp_strbuf *sb, const char *s);
-void mcpp_sb_putc(mcpp_strbuf *sb, char c);
+/* Makes room for `extra` more bytes and the NUL; -1 (and `failed` latched)
+ * when that fails or an earlier append failed. */
+int mcpp_sb_grow(mcpp_strbuf *sb, size_t extra);
+
+/* The appends are inline: writers call them once per character or token,
+ * and a call into strbuf.c for each cost a third of writing a receipt's
+ * canonical JSON (perf, the store's add). The room check is the fast path. */
+static inline void mcpp_sb_put(mcpp_strbuf *sb, const char *s, size_t n)
+{
+    if (sb->len + n + 1 > sb->cap || sb->failed) {
+        if (mcpp_sb_grow(sb, n) != 0)
+            return;
+    }
+    memcpy(sb->data + sb->len, s, n);
+    sb->len += n;
+    sb->data[sb->len] = '\0';
+}
+
+static inline void mcpp_sb_puts(mcpp_strbuf *sb, const char *s) { mcpp_sb_put(sb, s, strlen(s)); }
+
+static inline void mcpp_sb_putc(mcpp_strbuf *sb, char c)
+{
+    if (sb->len + 2 > sb->cap || sb->failed) {
+        if (mcpp_sb_grow(sb, 1) != 0)
+            return;
+    }
+    sb->data[sb->len++] = c;
+    sb->data[sb->len] = '\0';
+}
 void mcpp_sb_printf(mcpp_strbuf *sb, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -45,7 +72,7 @@ int mcpp_sb_finish(mcpp_strbuf *sb, char **out);
  * exact integers ("-0" as "0"), others as the shortest of %.15g..%.17g that
  * reads back to the same double. With `force_fraction` a ".0" is added when
  * the text would otherwise read as an integer (receipt DOUBLE fields). */
-void mcpp_format_double(char *buf, size_t cap, double value, int force_fraction);
+size_t mcpp_format_double(char *buf, size_t cap, double value, int force_fraction); /* its length */
 /* Appends mcpp_format_double(value, 0). */
 void mcpp_sb_double(mcpp_strbuf *sb, double value);
 /* Appends a JSON number: the canonical double, or null when not finite. */
