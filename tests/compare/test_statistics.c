@@ -340,6 +340,81 @@ static mcpp_gate_report *suite_gate(const mcpp_policy *p, const double *changes,
     return r;
 }
 
+/* A suite of `n` unchanged benchmarks, `runs` runs a side: benchmark i's
+ * runs scatter around 1000 tokens/s by about `sd[i]` (relative), drawn from
+ * `seed` (a sum of four uniforms: near-normal). */
+static mcpp_gate_report *runs_suite_gate(const mcpp_policy *p, const double *sd, size_t n, size_t runs, unsigned seed)
+{
+    size_t per_side = n * runs;
+    mcpp_receipt **rs = calloc(2 * per_side, sizeof *rs);
+    for (size_t i = 0; i < 2 * per_side; i++) {
+        size_t bench = (i % per_side) / runs;
+        double z = 0;
+        for (int k = 0; k < 4; k++) z += (double)(next(&seed) % 100000) / 100000.0 - 0.5;
+        z *= sqrt(3.0); /* four uniforms on [-0.5, 0.5): variance 1/3 */
+        char id[96], seq[32], txt[64]; /* each side's runs come from one commit: they pool */
+        snprintf(id, sizeof id, "\"id\":\"%s%zu\",\"source\":{\"git_commit\":\"%s\"}", i < per_side ? "b" : "c",
+                 i % per_side, i < per_side ? "aaaa111" : "bbbb222");
+        snprintf(seq, sizeof seq, "\"seq_len\":%zu", 1024 + bench);
+        snprintf(txt, sizeof txt, "\"tokens_per_s\":%.9g", 1000 * exp(sd[bench] * z));
+        rs[i] = FIX("\"id\":\"base-1\"", id, "\"seq_len\":4096", seq, "\"tokens_per_s\":262144", txt,
+                    "\"step_time_s\":{\"samples\":[1.00,1.01,0.99,1.00,1.02,0.98,1.00,1.01]},", "");
+    }
+    mcpp_gate_report *r = NULL;
+    if (mcpp_gate_run(&r, p, (const mcpp_receipt *const *)rs, per_side, (const mcpp_receipt *const *)rs + per_side,
+                      per_side) != MCPP_OK)
+        abort();
+    for (size_t i = 0; i < 2 * per_side; i++) mcpp_receipt_free(rs[i]);
+    free(rs);
+    return r;
+}
+
+TEST(benchmarks_whose_run_spreads_agree_share_them_and_those_that_disagree_do_not)
+{
+    /* Twelve unchanged benchmarks, three runs a side: each test's own spread
+     * rests on 4 degrees of freedom. When all twelve have one true spread
+     * (2%), their estimates scatter only as 4-df estimates do, Smyth's prior
+     * df comes out large and each test rests on the suite's 48 df as well
+     * (run_sd near 2%). With only twelve estimates sampling sometimes
+     * scatters them more than that, so this holds for most suites (28 of
+     * these 40), not every one. When the spreads truly differ (0.2% ..
+     * 16%), the prior weighs little: each test keeps near its own spread. */
+    mcpp_policy *p = policy_with(0.03, 20);
+    double agree[12], differ[12];
+    for (int i = 0; i < 12; i++) agree[i] = 0.02, differ[i] = 0.002 * pow(3, i % 5);
+    int suites = 40, shared = 0, failed = 0;
+    for (unsigned seed = 1; seed <= (unsigned)suites; seed++) {
+        mcpp_gate_report *r = runs_suite_gate(p, agree, 12, 3, seed);
+        failed += mcpp_gate_report_outcome(r) != MCPP_GATE_PASSED;
+        int all_over_24 = 1;
+        for (size_t i = 0; i < 12; i++) { /* one entry per candidate run: benchmark i's first is 3i */
+            const mcpp_metric_result *m = mcpp_gate_report_entry_metric(r, 3 * i);
+            CHECK(m && m->n_base == 3 && m->n_cand == 3 && strstr(m->noise_source, "suite"));
+            if (!m) continue;
+            CHECK(m->df >= 4);
+            if (m->df > 24) CHECK(m->run_sd > 0.012 && m->run_sd < 0.03); /* the suite's figure, near the truth */
+            all_over_24 &= m->df > 24;
+        }
+        shared += all_over_24;
+        mcpp_gate_report_free(r);
+        r = runs_suite_gate(p, differ, 12, 3, seed);
+        double quiet = 0, loud = 0;
+        for (size_t i = 0; i < 12; i++) {
+            const mcpp_metric_result *m = mcpp_gate_report_entry_metric(r, 3 * i);
+            CHECK(m && m->df < 24);
+            if (m && i % 5 == 0) quiet = fmax(quiet, m->run_sd); /* 0.2% benchmarks */
+            if (m && i % 5 == 4) loud = fmax(loud, m->run_sd);   /* 16% benchmarks */
+        }
+        CHECK(loud > 4 * quiet); /* one pooled figure for all would make them equal */
+        mcpp_gate_report_free(r);
+    }
+    printf("  agreeing spreads: every test over 24 df in %d of %d suites; %d unchanged suites failed\n", shared,
+           suites, failed);
+    CHECK(shared >= suites * 3 / 5);
+    CHECK(failed <= suites / 20); /* the gate's promise: at most 5% of unchanged merges fail */
+    mcpp_policy_free(p);
+}
+
 TEST(many_benchmarks_share_one_false_discovery_rate)
 {
     /* 20 benchmarks, one run a side, declared 3%: a 10% change alone has
@@ -518,6 +593,7 @@ int main(void)
     RUN(runs_of_one_job_do_not_average_out_what_separate_jobs_differ_by);
     RUN(the_olympic_mean_drops_the_fastest_and_slowest_run);
     RUN(a_store_history_informs_only_the_run_to_run_spread);
+    RUN(benchmarks_whose_run_spreads_agree_share_them_and_those_that_disagree_do_not);
     RUN(many_benchmarks_share_one_false_discovery_rate);
     RUN(a_suite_never_assumes_less_noise_than_its_benchmarks_show);
     RUN(a_shift_all_benchmarks_share_within_the_allowance_is_the_machines);

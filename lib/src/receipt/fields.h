@@ -93,9 +93,16 @@ int mcpp_value_equal(const mcpp_value *a, const mcpp_value *b);
  * reads later exactly what it would read now. */
 const mcpp_receipt *mcpp_receipt_retain(const mcpp_receipt *r);
 
-/* A copy of r whose id is `id` (non-empty; the only check an id has), made
- * without packing r's free-form data again: an importer names a receipt
- * after its content hash, known only once the receipt is made. */
-int mcpp_receipt_copy_with_id(mcpp_receipt **out, const mcpp_receipt *r, const char *id);
+/* FNV-1a of r's canonical JSON without its id: the hash a derived id
+ * ("r-" + 16 hex digits) is made of. MCPP_ENOMEM when the text could not be
+ * written. */
+int mcpp_receipt_content_hash(uint64_t *out, const mcpp_receipt *r);
+
+/* Writes `id` (non-empty) over r's own id, which must be at least as long:
+ * an importer names a receipt after its content hash, known only once the
+ * receipt is made, so it makes the receipt with a placeholder id as long as
+ * any it writes. Only for a receipt nobody else holds yet (receipts are
+ * immutable once shared); MCPP_EARG when r has no id or a shorter one. */
+int mcpp_receipt_rename_unshared(mcpp_receipt *r, const char *id);
 
 #endif /* MCPP_RECEIPT_FIELDS_H */

@@ -69,137 +69,119 @@ static const char *arena_str(arena *a, const char *s)
     return arena_strn(a, s, n);
 }
 
-/* Canonical texts of containers are made once, while measuring, and kept in
- * `texts` (NUL-separated) for the copy pass to take in the same order. */
+/* Canonical texts of containers. While measuring, each free-form value's
+ * compact JSON (mcpp_sb_cjson_compact's bytes) is written once, front to
+ * back, into `texts`, and the span of every container in it is recorded in
+ * post-order (a container after its children); the copy pass replays the
+ * spans in the same order. A nested container's text is a span of its
+ * parent's, so each byte is formatted and kept once however deep it sits.
+ * (Each level composed from its children's cached copies kept every level's
+ * text twice while packing: 13 MB for one 200,000-round pytest-benchmark
+ * metric, ~1x its input; formatting each level afresh formatted a number
+ * once per container above it: 60% of importing a Google Benchmark file.) */
+typedef struct text_span {
+    size_t start, len;
+} text_span;
+
 typedef struct text_cache {
     mcpp_strbuf texts;
-    size_t cursor;
+    text_span *spans;
+    size_t n_spans, cap_spans;
+    size_t cursor; /* the next span to replay */
+    size_t arena_text; /* bytes of text the spans put in the arena */
     int replay;
     int too_big;
 } text_cache;
 
-/* Every nested container keeps its own text, so deep nesting multiplies the
- * bytes (a 15 MiB list 60 levels down would need ~1 GiB): past this bound the
- * receipt is refused as a limit instead of exhausting memory. */
+/* Every nested container keeps its own copy of its text in the arena, so
+ * deep nesting multiplies the bytes (a 15 MiB list 60 levels down would need
+ * ~1 GiB): past this bound the receipt is refused as a limit instead of
+ * exhausting memory. */
 #define MCPP_MAX_FREE_FORM_TEXT ((size_t)64 << 20)
 
-/* Appends text[off .. off + n) of the buffer itself: through a small copy,
- * since an append may move the buffer. */
-static void put_from_self(mcpp_strbuf *sb, size_t off, size_t n)
+/* Ends the container whose text began at `start` (measuring) or takes the
+ * next span (replaying): its text as an arena string, NULL on failure. */
+static const char *span_text(arena *a, text_cache *tc, size_t start)
 {
-    char chunk[1024];
-    while (n && !sb->failed) {
-        size_t k = n < sizeof chunk ? n : sizeof chunk;
-        memcpy(chunk, sb->data + off, k);
-        mcpp_sb_put(sb, chunk, k);
-        off += k;
-        n -= k;
-    }
-}
-
-/* The compact JSON of container `v` (mcpp_sb_cjson_compact's bytes), made
- * from its members in `order`: the texts of nested containers are already in
- * the cache at child_at[i] (SIZE_MAX for a scalar), so each number is
- * formatted once however deep it sits. Formatting each level's text afresh
- * formatted a number once per container above it: 60% of importing a Google
- * Benchmark file went to printing doubles. */
-static void compose_text(mcpp_strbuf *sb, const cJSON *v, const cJSON *const *order, size_t n,
-                         const size_t *child_at)
-{
-    int object = mcpp_cj_is_object(v);
-    mcpp_sb_putc(sb, object ? '{' : '[');
-    for (size_t i = 0; i < n && !sb->failed; i++) {
-        if (i)
-            mcpp_sb_putc(sb, ',');
-        if (object) {
-            mcpp_sb_json_string(sb, order[i]->string);
-            mcpp_sb_putc(sb, ':');
-        }
-        if (child_at[i] == SIZE_MAX)
-            mcpp_sb_cjson_compact(sb, order[i]);
-        else
-            put_from_self(sb, child_at[i], strlen(sb->data + child_at[i]));
-    }
-    mcpp_sb_putc(sb, object ? '}' : ']');
-}
-
-/* The compact JSON of `v` (or of artifacts) as an arena string; *at gets its
- * offset in the cache (while measuring). */
-static const char *cached_text(arena *a, text_cache *tc, const cJSON *v, const cJSON *const *order,
-                               size_t n_order, const size_t *child_at, const mcpp_artifact_list *artifacts,
-                               size_t *at)
-{
+    text_span span;
     if (tc->replay) {
-        const char *s = tc->texts.data + tc->cursor;
-        size_t n = strlen(s);
-        tc->cursor += n + 1;
-        return arena_strn(a, s, n);
-    }
-    size_t start = tc->texts.len;
-    if (at)
-        *at = start;
-    if (v) {
-        compose_text(&tc->texts, v, order, n_order, child_at);
+        span = tc->spans[tc->cursor++];
     } else {
-        mcpp_strbuf *sb = &tc->texts;
-        mcpp_sb_putc(sb, '[');
-        for (size_t i = 0; i < artifacts->count; i++) {
-            mcpp_sb_puts(sb, i ? ",{\"kind\":" : "{\"kind\":");
-            mcpp_sb_json_string(sb, artifacts->items[i].kind);
-            mcpp_sb_puts(sb, ",\"uri\":");
-            mcpp_sb_json_string(sb, artifacts->items[i].uri);
-            mcpp_sb_putc(sb, '}');
+        span = (text_span){start, tc->texts.len - start};
+        if (tc->n_spans == tc->cap_spans) {
+            size_t cap = tc->cap_spans ? tc->cap_spans * 2 : 64;
+            text_span *grown = realloc(tc->spans, cap * sizeof *grown);
+            if (!grown)
+                tc->texts.failed = 1;
+            else {
+                tc->spans = grown;
+                tc->cap_spans = cap;
+            }
         }
-        mcpp_sb_putc(sb, ']');
+        if (!tc->texts.failed)
+            tc->spans[tc->n_spans++] = span;
+        tc->arena_text += span.len + 1;
+        if (tc->arena_text > MCPP_MAX_FREE_FORM_TEXT) {
+            tc->too_big = 1;
+            tc->texts.failed = 1;
+        }
     }
-    size_t n = tc->texts.len - start;
-    mcpp_sb_put(&tc->texts, "", 1); /* the separator */
-    if (tc->texts.len > MCPP_MAX_FREE_FORM_TEXT) {
-        tc->too_big = 1;
-        tc->texts.failed = 1;
-    }
-    if (tc->texts.failed)
-        return NULL;
-    return arena_strn(a, tc->texts.data + start, n);
+    return tc->texts.failed ? NULL : arena_strn(a, tc->texts.data + span.start, span.len);
 }
 
 /* Builds the packed form of cJSON value `v` into *dst (dst NULL while
- * measuring); *at gets the offset of a container's text in the cache, or
- * SIZE_MAX for a scalar. */
-static int pack_xnode(arena *a, mcpp_xnode *dst, const cJSON *v, const char *key,
-                      text_cache *tmp, size_t *at)
+ * measuring), writing a container's text around its children's (measuring). */
+static int pack_xnode(arena *a, mcpp_xnode *dst, const cJSON *v, const char *key, text_cache *tc)
 {
     mcpp_xnode node;
     memset(&node, 0, sizeof node);
     node.key = key ? arena_str(a, key) : NULL;
-    *at = SIZE_MAX;
     if (mcpp_cj_is_object(v) || mcpp_cj_is_array(v)) {
         size_t n = 0, i = 0;
         for (const cJSON *c = v->child; c; c = c->next)
             n++;
-        node.kind = mcpp_cj_is_object(v) ? MCPP_X_OBJECT : MCPP_X_ARRAY;
+        int object = mcpp_cj_is_object(v);
+        node.kind = object ? MCPP_X_OBJECT : MCPP_X_ARRAY;
         node.count = (uint32_t)n;
         node.children = n ? arena_take(a, n * sizeof(mcpp_xnode), alignof(mcpp_xnode)) : NULL;
+        /* an object's members in canonical (sorted) order; an array's are
+         * walked as they are (a list of 200,000 round times needs no copy) */
         const cJSON *stack_order[16];
-        size_t stack_at[16];
-        const cJSON **order = n <= 16 ? stack_order : malloc(n * sizeof *order);
-        size_t *child_at = n <= 16 ? stack_at : malloc(n * sizeof *child_at);
-        int rc = order && child_at ? 0 : -1;
-        for (const cJSON *c = v->child; !rc && c; c = c->next)
+        const cJSON **order = !object ? NULL : n <= 16 ? stack_order : malloc(n * sizeof *order);
+        if (object && !order)
+            return -1;
+        for (const cJSON *c = v->child; order && c; c = c->next)
             order[i++] = c;
-        if (!rc && node.kind == MCPP_X_OBJECT && n > 1)
+        if (object && n > 1)
             mcpp_cjson_sort_members(order, n);
-        for (i = 0; !rc && i < n; i++)
-            rc = pack_xnode(a, node.children ? &node.children[i] : NULL, order[i],
-                            node.kind == MCPP_X_OBJECT ? order[i]->string : NULL, tmp, &child_at[i]);
-        if (!rc) {
-            node.text = cached_text(a, tmp, v, order, n, child_at, NULL, at);
-            rc = tmp->texts.failed ? -1 : 0;
+        mcpp_strbuf *sb = tc->replay ? NULL : &tc->texts;
+        size_t start = tc->texts.len;
+        if (sb)
+            mcpp_sb_putc(sb, object ? '{' : '[');
+        int rc = 0;
+        const cJSON *c = NULL;
+        for (i = 0; !rc && i < n; i++) {
+            c = order ? order[i] : c ? c->next : v->child;
+            if (sb) {
+                if (i)
+                    mcpp_sb_putc(sb, ',');
+                if (object) {
+                    mcpp_sb_json_string(sb, c->string);
+                    mcpp_sb_putc(sb, ':');
+                }
+                if (!mcpp_cj_is_object(c) && !mcpp_cj_is_array(c))
+                    mcpp_sb_cjson_compact(sb, c); /* a container writes its own */
+            }
+            rc = pack_xnode(a, node.children ? &node.children[i] : NULL, c, object ? c->string : NULL, tc);
         }
-        if (order != stack_order)
+        if (sb)
+            mcpp_sb_putc(sb, object ? '}' : ']');
+        if (!rc) {
+            node.text = span_text(a, tc, start);
+            rc = tc->texts.failed ? -1 : 0;
+        }
+        if (order && order != stack_order)
             free(order);
-        if (child_at != stack_at)
-            free(child_at);
         if (rc)
             return -1;
     } else if (mcpp_cj_is_string(v)) {
@@ -275,8 +257,7 @@ static int pack_object(arena *a, const mcpp_object_slot *from, int from_packed,
     if (from_packed && from->node) {
         copy_xnode(a, node, from->node);
     } else if (!from_packed && from->staged) {
-        size_t at;
-        if (pack_xnode(a, node, from->staged, NULL, tmp, &at) != 0)
+        if (pack_xnode(a, node, from->staged, NULL, tmp) != 0)
             return -1;
     } else if (node) {
         memset(node, 0, sizeof *node);
@@ -301,7 +282,20 @@ static int pack_artifacts(arena *a, const mcpp_artifact_list *from, mcpp_artifac
             items[i].uri = u;
         }
     }
-    const char *json = cached_text(a, tmp, NULL, NULL, 0, NULL, from, NULL);
+    size_t start = tmp->texts.len;
+    if (!tmp->replay) {
+        mcpp_strbuf *sb = &tmp->texts;
+        mcpp_sb_putc(sb, '[');
+        for (size_t i = 0; i < from->count; i++) {
+            mcpp_sb_puts(sb, i ? ",{\"kind\":" : "{\"kind\":");
+            mcpp_sb_json_string(sb, from->items[i].kind);
+            mcpp_sb_puts(sb, ",\"uri\":");
+            mcpp_sb_json_string(sb, from->items[i].uri);
+            mcpp_sb_putc(sb, '}');
+        }
+        mcpp_sb_putc(sb, ']');
+    }
+    const char *json = span_text(a, tmp, start);
     if (tmp->texts.failed)
         return -1;
     if (to) {
@@ -381,22 +375,26 @@ static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const
     return 0;
 }
 
+static void text_cache_free(text_cache *tc)
+{
+    mcpp_sb_free(&tc->texts);
+    free(tc->spans);
+    tc->spans = NULL;
+}
+
 int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *source_name)
 {
     char tmp_initial[1024];
     text_cache cache;
-    mcpp_strbuf tmp;
     arena a;
     a.base = NULL;
     a.used = 0;
     a.n_lengths = a.next_length = 0;
     *out = NULL;
+    memset(&cache, 0, sizeof cache);
     mcpp_sb_init(&cache.texts, tmp_initial, sizeof tmp_initial);
-    cache.cursor = 0;
-    cache.replay = 0;
-    cache.too_big = 0;
     if (pack_pass(&a, NULL, staging, source_name, &cache) != 0) {
-        mcpp_sb_free(&cache.texts);
+        text_cache_free(&cache);
         return cache.too_big ? MCPP_ELIMIT : MCPP_ENOMEM;
     }
     cache.replay = 1;
@@ -406,7 +404,7 @@ int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *sourc
     if (!r || !hold) {
         free(r);
         free(hold);
-        mcpp_sb_free(&cache.texts);
+        text_cache_free(&cache);
         return MCPP_ENOMEM;
     }
     char *block = hold + MCPP_RECEIPT_HOLD_BYTES;
@@ -415,28 +413,34 @@ int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *sourc
     if (pack_pass(&a, r, staging, source_name, &cache) != 0) {
         free(r);
         free(hold);
-        mcpp_sb_free(&cache.texts);
+        text_cache_free(&cache);
         return MCPP_ENOMEM;
     }
-    mcpp_sb_free(&cache.texts);
+    text_cache_free(&cache);
     r->arena = block;
     atomic_init(mcpp_receipt_holders(r), 0);
-    char id_initial[2048];
-    mcpp_sb_init(&tmp, id_initial, sizeof id_initial);
-    if (!mcpp_present(r, MCPP_F_id)) {
-        /* derived id: FNV-1a of the canonical JSON without id, deterministic */
-        tmp.len = 0;
-        if (mcpp_write_json(&tmp, r, 0, 0) != 0 || tmp.failed) {
+    if (!mcpp_present(r, MCPP_F_id)) { /* derived id: deterministic */
+        uint64_t hash;
+        if (mcpp_receipt_content_hash(&hash, r) != MCPP_OK) {
             mcpp_receipt_free(r);
-            mcpp_sb_free(&tmp);
             return MCPP_ENOMEM;
         }
-        snprintf(mcpp_head_derived_id(r), 19, "r-%016llx",
-                 (unsigned long long)mcpp_fnv1a(tmp.data, tmp.len, MCPP_FNV_OFFSET));
+        snprintf(mcpp_head_derived_id(r), 19, "r-%016llx", (unsigned long long)hash);
     }
-    mcpp_sb_free(&tmp);
     *out = r;
     return 0;
+}
+
+int mcpp_receipt_content_hash(uint64_t *out, const mcpp_receipt *r)
+{
+    char initial[2048];
+    mcpp_strbuf text;
+    mcpp_sb_init(&text, initial, sizeof initial);
+    int rc = mcpp_write_json(&text, r, 0, 0) != 0 || text.failed ? MCPP_ENOMEM : MCPP_OK;
+    if (!rc)
+        *out = mcpp_fnv1a(text.data, text.len, MCPP_FNV_OFFSET);
+    mcpp_sb_free(&text);
+    return rc;
 }
 
 void mcpp_staging_release(mcpp_receipt *r, int owns_strings)
@@ -507,15 +511,14 @@ int mcpp_receipt_clone(mcpp_receipt **out, const mcpp_receipt *receipt)
     return MCPP_OK;
 }
 
-int mcpp_receipt_copy_with_id(mcpp_receipt **out, const mcpp_receipt *r, const char *id)
+int mcpp_receipt_rename_unshared(mcpp_receipt *r, const char *id)
 {
-    MCPP_CHECK_ARG(out && r && id && *id, "mcpp_receipt_copy_with_id: NULL argument or empty id");
-    *out = NULL;
-    mcpp_receipt copy = *r; /* packed: its objects are copied as they are */
-    copy.f.id = id;
-    mcpp_set_present(&copy, MCPP_F_id);
-    if (mcpp_pack(out, &copy, mcpp_head_source_name(r)) != 0)
-        return mcpp_error_nomem();
+    MCPP_CHECK_ARG(r && id && *id, "mcpp_receipt_rename_unshared: NULL argument or empty id");
+    size_t n = strlen(id);
+    if (!mcpp_present(r, MCPP_F_id) || strlen(r->f.id) < n)
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, "id", 0, 0,
+                             "mcpp_receipt_rename_unshared: the receipt's id is shorter than '%s'", id);
+    memcpy((char *)r->f.id, id, n + 1); /* the id lies in r's own arena */
     return MCPP_OK;
 }
 
