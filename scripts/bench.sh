@@ -25,7 +25,7 @@ quick=0
 
 if [ "$quick" = 1 ]; then
     ingest_n=5000 compare_sizes=1000,10000 compare_py=10000 lua_n=20000
-    py_n=5000 store_sizes=10000 store_py=5000 dist_n=20000 scale_sizes=1000,10000 scale_check=--quick
+    py_n=5000 store_sizes=10000 store_py=5000 dist_n=20000 scale_sizes=1000,10000 scale_check='--quick --peer 300x3'
     strict_sizes=250,500 pandas_n=2000
 else
     ingest_n=100000 compare_sizes=1000,10000,100000,1000000 compare_py=100000 lua_n=200000
@@ -81,6 +81,7 @@ if [ -x "$venv/bin/python" ]; then
     run python-to_pandas "$venv/bin/python" benchmarks/python/bench_to_pandas.py --count "$pandas_n"
     PYTHON="$repo/$venv/bin/python" run store benchmarks/store/run.sh "$build" "$store_sizes" "$store_py"
     run distributed "$venv/bin/python" benchmarks/distributed/bench_distributed.py --count "$dist_n"
+    # shellcheck disable=SC2086 # $scale_check is several words on purpose
     run scale "$venv/bin/python" benchmarks/scale/bench_scale.py --sizes "$scale_sizes" $scale_check
     if "$venv/bin/python" -c "import torch" 2>/dev/null; then
         torch_args=()

@@ -5,6 +5,7 @@
 set -euo pipefail
 PACKAGES=(build-essential cmake pkg-config libcjson-dev libyaml-dev libsqlite3-dev sqlite3 libzstd-dev liblua5.4-dev lua5.4
           libopenblas-dev python3-venv python3-dev libbenchmark-dev
+          libbenchmark-tools # Google Benchmark's compare.py: the gate's peer in benchmarks/scale/bench_scale.py
           clang libclang-rt-14-dev # clang + its libFuzzer runtime: tests/fuzz (scripts/fuzz.sh)
           chromium python3-pil python3-yaml python3-lxml # headless Chromium renders HTML to PNG (tests/python, tests/report);
                                             # PIL reads the PNGs, PyYAML reads action.yml (tests/ci)

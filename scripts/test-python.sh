@@ -24,9 +24,10 @@ pip=("$venv/bin/python" -m pip --disable-pip-version-check -q)
 # pyperf: pyperf runs made in tests/python/test_import.py (asv and mlcommons-loadgen
 # are for tests/data/make_import_data.sh, which remakes the committed tool outputs);
 # orjson: the plain-Python baseline of benchmarks/python/bench_frontier.py;
-# mypy: the typing stubs checked as an editor reads them (test_first_day_typing.py).
+# mypy: the typing stubs checked as an editor reads them (test_first_day_typing.py);
+# scipy: what Google Benchmark's compare.py imports (benchmarks/scale/bench_scale.py runs it).
 "${pip[@]}" install pytest pytest-benchmark pandas numpy matplotlib nbclient nbformat ipykernel scikit-build-core mypy \
-    "dask[distributed]" fsspec pyperf asv mlcommons-loadgen orjson
+    "dask[distributed]" fsspec pyperf asv mlcommons-loadgen orjson scipy
 # PyTorch: the [torch] extra, for tests/python/test_torch.py and examples/torch/.
 # PyPI holds no CPU-only torch wheel for Linux x86_64 (those live on PyTorch's own
 # index, which CI cannot reach): the PyPI wheel (~540 MB) pulls ~2.3 GB of CUDA

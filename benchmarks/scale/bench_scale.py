@@ -19,6 +19,12 @@ Google Benchmark's four aggregate rows each), `mr.import_results` against
 `json.load` of the same file in the same process, best of 3 each, alternated
 (target <= 3x).
 
+Then the gate against its peer (issue 34): 3,000 benchmarks x 3 repetitions,
+every 100th benchmark of the candidate 30% slower, `mr.gate` of the two imported files against Google's
+`compare.py benchmarks BASE CAND` (Debian's libbenchmark-tools, run with this
+interpreter's scipy), each as the whole command a user runs, best of 3,
+alternated (target >= 50x), with the floor of a dict and one batched U test.
+
     .venv-py/bin/python benchmarks/scale/bench_scale.py
     .venv-py/bin/python benchmarks/scale/bench_scale.py --sizes 1000,10000 --quick
 
@@ -51,16 +57,18 @@ CONTEXT = {
 }
 
 
-def write_gbench(path: str, n: int, reps: int, aggregates: bool, slower: float = 1.0, seed: int = 1) -> None:
+def write_gbench(path: str, n: int, reps: int, aggregates: bool, slower: float = 1.0, seed: int = 1,
+                 slow_every: int = 0) -> None:
     """A Google Benchmark --benchmark_out file: n benchmarks x reps repetitions
-    (plus mean/median/stddev/cv rows when `aggregates`), streamed to disk."""
+    (plus mean/median/stddev/cv rows when `aggregates`), streamed to disk;
+    every `slow_every`-th benchmark 30% slower still."""
     rng = random.Random(seed)
     with open(path, "w") as f:
         f.write('{"context": ' + json.dumps(CONTEXT) + ', "benchmarks": [\n')
         first = True
         for i in range(n):
             name = f"BM_Kernel/{i}"
-            base = (100.0 + i % 997) * slower
+            base = (100.0 + i % 997) * slower * (1.3 if slow_every and i % slow_every == 0 else 1.0)
             times = []
             for r in range(reps):
                 t = base * rng.gauss(1.0, 0.01)
@@ -184,6 +192,93 @@ def import_check(folder: str, n: int, reps: int, rounds: int) -> None:
           f"{cpu_import / cpu_json:.2f}x | |")
 
 
+COMPARE_PY = "/usr/share/benchmark/compare.py"  # Debian's libbenchmark-tools (scripts/install-deps.sh)
+
+OURS = """
+import sys, time, mcpp_receipts as mr
+t0 = time.perf_counter()
+base = mr.import_results("google-benchmark", sys.argv[1])
+cand = mr.import_results("google-benchmark", sys.argv[2])
+t1 = time.perf_counter()
+report = mr.gate(base, cand)
+t2 = time.perf_counter()
+failed = sum(c["outcome"] == "failed" for c in report.candidates)
+print(t1 - t0, t2 - t1, len(report.candidates), report.outcome, failed)
+"""
+
+FLOOR = """
+import json, sys, time, numpy, scipy.stats
+t0 = time.perf_counter()
+rows = [{}, {}]
+for side, path in enumerate(sys.argv[1:3]):
+    for b in json.load(open(path))["benchmarks"]:
+        if b.get("run_type") == "iteration":
+            rows[side].setdefault(b["name"], []).append(b["cpu_time"])
+names = sorted(rows[0].keys() & rows[1].keys())
+p = scipy.stats.mannwhitneyu(numpy.array([rows[0][n] for n in names]), numpy.array([rows[1][n] for n in names]),
+                             axis=1).pvalue
+print(time.perf_counter() - t0, len(p))
+"""
+
+
+def timed(cmd: list[str]) -> tuple[float, str]:
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    seconds = time.perf_counter() - t0
+    if p.returncode != 0:
+        raise SystemExit(f"bench_scale: {' '.join(cmd[:3])} failed (exit {p.returncode}):\n{p.stderr[-2000:]}")
+    return seconds, p.stdout
+
+
+def peer_check(folder: str, n: int, reps: int, rounds: int) -> None:
+    """The gate of n pairs against Google's compare.py on the same two files,
+    each a whole command as a user runs it (interpreter start included), best
+    of `rounds`, alternated; with the floor of a dict and one batched U test."""
+    print(f"\n## gate of {n:,} pairs ({reps} repetitions each) vs Google Benchmark's compare.py, same files\n")
+    try:
+        import numpy  # noqa: F401
+        import scipy.stats  # noqa: F401
+    except ImportError:
+        print("skipped: compare.py needs scipy and numpy (scripts/test-python.sh installs them into .venv-py)")
+        return
+    if not os.path.exists(COMPARE_PY):
+        print(f"skipped: {COMPARE_PY} is missing (Debian's libbenchmark-tools; scripts/install-deps.sh installs it)")
+        return
+    base = os.path.join(folder, f"peer_{n}.json")
+    cand = os.path.join(folder, f"peer_{n}_cand.json")
+    write_gbench(base, n, reps, aggregates=True)
+    write_gbench(cand, n, reps, aggregates=True, seed=2, slow_every=100)
+    best = {"ours": float("inf"), "import": 0.0, "gate": float("inf"), "compare": float("inf"), "floor": float("inf")}
+    for _ in range(rounds):
+        seconds, out = timed([sys.executable, "-c", OURS, base, cand])
+        imp, gate, entries, outcome, failed = out.split()
+        assert int(entries) == n and outcome == "failed", f"expected {n} candidates failing, got {entries} {outcome}"
+        best["failed"] = int(failed)
+        if seconds < best["ours"]:
+            best["ours"], best["import"] = seconds, float(imp)
+        best["gate"] = min(best["gate"], float(gate))
+        seconds, out = timed([sys.executable, COMPARE_PY, "benchmarks", base, cand])
+        assert out.count("BM_Kernel/") >= n, "compare.py did not compare every benchmark"
+        best["compare"] = min(best["compare"], seconds)
+        best["floor"] = min(best["floor"], float(timed([sys.executable, "-c", FLOOR, base, cand])[1].split()[0]))
+    load = " ".join(open("/proc/loadavg").read().split()[:3])
+    c = best["compare"]
+    print(f"best of {rounds}, alternated; load average {load}\n")
+    print("| what | s | compare.py / this | target |")
+    print("|---|---:|---:|---|")
+    print(f"| `compare.py benchmarks BASE CAND` (the whole command; baseline) | {c:.2f} | 1.0x | |")
+    print(f"| `mr.gate(import BASE, import CAND)` (the whole command; failed {best['failed']} of {n}, "
+          f"{n // 100} made 30% slower) | {best['ours']:.2f} | {c / best['ours']:.0f}x | |")
+    print(f"| of which the two imports (their own target: <= 3x `json.load`, above) | {best['import']:.2f} | | |")
+    g = c / best["gate"]
+    print(f"| `mr.gate` of the imported receipts (comparability, lanes, statistics, report) | {best['gate']:.3f} | "
+          f"**{g:.0f}x** | >= 50x: {'met' if g >= 50 else 'NOT met'} |")
+    print(f"| floor: `json.load`, a dict, one batched `mannwhitneyu` (no comparability) | {best['floor']:.3f} | "
+          f"{c / best['floor']:.0f}x | |")
+    for p in (base, cand):
+        os.remove(p)
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         child(*sys.argv[2:5])
@@ -195,7 +290,8 @@ def main() -> None:
     ap.add_argument("--steps", default="import,frontier,gate", help="which steps (default all three)")
     ap.add_argument("--timeout", type=float, default=300, help="seconds one step may take (300)")
     ap.add_argument("--check", default="1000x20", help="the import check, N x REPS ('' to skip)")
-    ap.add_argument("--quick", action="store_true", help="one round of the import check")
+    ap.add_argument("--peer", default="3000x3", help="the gate vs compare.py, N x REPS ('' to skip)")
+    ap.add_argument("--quick", action="store_true", help="one round of the import and peer checks")
     ap.add_argument("--dir", help="where the generated files go (default: a temporary folder)")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s]
@@ -236,6 +332,9 @@ def main() -> None:
         if args.check:
             n, reps = (int(x) for x in args.check.split("x"))
             import_check(folder, n, reps, 1 if args.quick else 3)
+        if args.peer:
+            n, reps = (int(x) for x in args.peer.split("x"))
+            peer_check(folder, n, reps, 1 if args.quick else 3)
     finally:
         if not args.dir:
             for name in os.listdir(folder):
