@@ -119,6 +119,66 @@ TEST(same_id_with_other_content_is_a_conflict_and_the_call_keeps_nothing)
     mcpp_store_close(s);
 }
 
+/* Receipt i of a large add: one of 100 lanes (seq_len), in lane order
+ * 0, 1, ..., 99, 0, 1, ... so neighbouring rows never share a lane. */
+static mcpp_receipt *laned_receipt(size_t i, double tokens_per_s)
+{
+    char id[64], seq[64];
+    snprintf(id, sizeof id, "big-%06zu", i);
+    snprintf(seq, sizeof seq, "\"seq_len\": %zu,", 512 + i % 100);
+    char *t = fixture_text(id, "2026-04-01T00:00:00Z", "abcdef0123", tokens_per_s);
+    replace_once(&t, "\"seq_len\": 4096,", seq);
+    mcpp_receipt *r = NULL;
+    if (mcpp_receipt_load_buffer(&r, NULL, t, strlen(t), MCPP_FORMAT_JSON, id, NULL) != MCPP_OK) abort();
+    free(t);
+    return r;
+}
+
+TEST(a_large_add_stores_each_receipts_own_lane_key_and_a_late_conflict_keeps_nothing)
+{
+    /* 6,000 receipts: filled on worker threads in a window of 4,096 rows, and
+     * each filling thread reuses lane keys it made for a lane (64 kept by lane
+     * hash: 100 lanes replace each other). Every stored lane_key must still
+     * be the receipt's own; a conflict at row 5,500 (past the first window)
+     * fails the call and keeps none of the 5,499 before it. */
+    enum { N = 6000 };
+    mcpp_store *s = fresh_store("large.db");
+    mcpp_receipt **rs = calloc(N, sizeof *rs);
+    for (size_t i = 0; i < N; i++) rs[i] = laned_receipt(i, 1000.0 + (double)i);
+    mcpp_store_add_result res = {0, 0, 0};
+    CHECK_INT_EQ(mcpp_store_add(&res, s, (const mcpp_receipt *const *)rs, N), MCPP_OK);
+    CHECK_INT_EQ((int)res.added, N);
+    mcpp_store_close(s);
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    CHECK_INT_EQ(sqlite3_open_v2(db_path("large.db"), &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    CHECK_INT_EQ(sqlite3_prepare_v2(db, "SELECT id, lane_key FROM receipts ORDER BY id", -1, &st, NULL), SQLITE_OK);
+    size_t rows = 0, wrong = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        char *want = NULL;
+        size_t i = rows++;
+        if (i >= N || strcmp((const char *)sqlite3_column_text(st, 0), mcpp_receipt_id(rs[i])) != 0 ||
+            mcpp_lane_key(&want, NULL, rs[i]) != MCPP_OK || strcmp(want, (const char *)sqlite3_column_text(st, 1)) != 0)
+            wrong++;
+        mcpp_free(want);
+    }
+    CHECK_INT_EQ((int)rows, N);
+    CHECK_INT_EQ((int)wrong, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+
+    s = fresh_store("large-conflict.db");
+    mcpp_receipt *first = laned_receipt(5500, 1.0); /* big-005500 with other content */
+    CHECK_INT_EQ(add_one(s, first, NULL), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_add(&res, s, (const mcpp_receipt *const *)rs, N), MCPP_EINVALID);
+    CHECK_CONTAINS(mcpp_error_last()->message, "conflict: receipt 'big-005500'");
+    CHECK_INT_EQ((int)live_count(s), 1);
+    mcpp_store_close(s);
+    mcpp_receipt_free(first);
+    for (size_t i = 0; i < N; i++) mcpp_receipt_free(rs[i]);
+    free(rs);
+}
+
 TEST(remove_keeps_a_tombstone_and_a_removed_id_is_not_added_again)
 {
     mcpp_store *s = fresh_store("rm.db");
@@ -573,6 +633,7 @@ int main(void)
     RUN(added_receipts_come_back_with_the_same_canonical_json);
     RUN(same_id_and_same_content_is_a_no_op);
     RUN(same_id_with_other_content_is_a_conflict_and_the_call_keeps_nothing);
+    RUN(a_large_add_stores_each_receipts_own_lane_key_and_a_late_conflict_keeps_nothing);
     RUN(remove_keeps_a_tombstone_and_a_removed_id_is_not_added_again);
     RUN(queries_filter_by_lane_columns_time_and_limit);
     RUN(export_writes_json_jsonl_and_yaml_that_load_back);
