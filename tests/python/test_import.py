@@ -183,6 +183,25 @@ def _sort256(rs):
     return next(r for r in rs if r["benchmark.name"] == "BM_Sort/256")
 
 
+def test_google_benchmark_context_git_commit_names_the_commit_and_the_gate_pools_its_runs(gbench_runs, tmp_path):
+    """`--benchmark_context=git_commit=...` (docs/import.md) makes receipts that
+    name their commit; two runs of one commit are then one side of the gate."""
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    args = ("--benchmark_enable_random_interleaving=true", f"--benchmark_context=git_commit={commit}")
+    runs = [run_google_benchmark(tmp_path, f"c{i}", {"MCPP_SLOW_SORT": 1}, repetitions=3, extra_args=args)
+            for i in range(2)]
+    assert json.loads(runs[0].read_text())["context"]["git_commit"] == commit  # Google Benchmark wrote it
+    cands = [_sort256(mr.import_results("google-benchmark", p)) for p in runs]
+    assert [c["source.git_commit"] for c in cands] == [commit, commit]
+    assert "git_commit" not in cands[0]["extra"]["google_benchmark"]["context"]  # mapped, not kept twice
+    base = _sort256(mr.import_results("google-benchmark", gbench_runs["base"]))
+    assert base["source.git_commit"] is None  # a run without it names no commit
+    report = mr.gate([base], cands)
+    for c in cands:  # each candidate's result rests on both runs of its commit
+        metric = report.candidate(c.id)["metric"]
+        assert (metric["n_base"], metric["n_cand"], metric["noise"]["runs_cand"]) == (1, 2, 2)
+
+
 def test_google_benchmark_hardware_is_not_recorded_and_a_policy_can_match_machine_facts(gbench_runs, tmp_path):
     raw = json.loads(gbench_runs["base"].read_text())
     base = _sort256(mr.import_results("google-benchmark", gbench_runs["base"]))

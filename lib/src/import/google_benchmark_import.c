@@ -214,9 +214,14 @@ static int add_metrics(mcpp_builder *b, cJSON *counters, run_rows run, double *b
     return rc;
 }
 
-/* context: host_name, executable, num_cpus, date onto fields; the rest to extra. */
+/* context: host_name, executable, num_cpus, date and git_commit onto fields;
+ * the rest to extra. Google Benchmark's JSON never names the commit, but
+ * `--benchmark_context=git_commit=$(git rev-parse HEAD)` adds it to the
+ * context, and with it the gate pools the runs of one commit as one side. */
 static int map_context(mcpp_builder *b, cJSON *extra, const cJSON *context)
 {
+    const char *commit = mcpp_import_string(cJSON_GetObjectItemCaseSensitive(context, "git_commit"));
+    if (commit && !*commit) commit = NULL;
     const char *date = mcpp_import_string(cJSON_GetObjectItemCaseSensitive(context, "date"));
     const char *host = mcpp_import_string(cJSON_GetObjectItemCaseSensitive(context, "host_name"));
     const char *exe = mcpp_import_string(cJSON_GetObjectItemCaseSensitive(context, "executable"));
@@ -231,6 +236,8 @@ static int map_context(mcpp_builder *b, cJSON *extra, const cJSON *context)
         rc = mcpp_builder_set_string(b, "source.command", exe);
     if (rc == MCPP_OK && version)
         rc = mcpp_builder_set_string(b, "benchmark.suite_version", version);
+    if (rc == MCPP_OK && commit)
+        rc = mcpp_builder_set_string(b, "source.git_commit", commit);
     if (rc == MCPP_OK && mcpp_import_integer(&cpus, cJSON_GetObjectItemCaseSensitive(context, "num_cpus")) &&
         cpus >= 1)
         rc = mcpp_builder_set_int(b, "hardware.host.cores", cpus);
@@ -240,6 +247,7 @@ static int map_context(mcpp_builder *b, cJSON *extra, const cJSON *context)
     for (const cJSON *c = context->child; c; c = c->next) {
         int mapped = strcmp(c->string, "host_name") == 0 || strcmp(c->string, "executable") == 0 ||
                      strcmp(c->string, "num_cpus") == 0 || strcmp(c->string, "library_version") == 0 ||
+                     (strcmp(c->string, "git_commit") == 0 && commit) ||
                      (strcmp(c->string, "date") == 0 && date && mcpp_import_has_zone(date));
         if (!mapped && !cJSON_IsNull(c))
             cJSON_AddItemToObject(rest, c->string, cJSON_Duplicate(c, 1));
