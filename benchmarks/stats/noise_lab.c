@@ -24,7 +24,10 @@
  * separate unchanged merges (a team's history) is at most the default
  * policy's, and reports its false positives and power on the scored merges.
  *
- *   noise_lab [--quick] [--merges M] [--benchmarks K] [--seed S] POLICY_DIR
+ *   noise_lab [--quick] [--merges M] [--benchmarks K] [--seed S] [--shape NAME] POLICY_DIR
+ *
+ * --shape runs one noise shape (a prefix of its name: gaussian, heavy,
+ * bimodal, slow, jobs).
  */
 #include <math.h>
 #include <stdint.h>
@@ -98,6 +101,7 @@ typedef struct bench_run {
 
 typedef struct merge {
     int k, runs, slowed_count;
+    double *true_time;      /* [k]: each benchmark's time, fixed for a cell (a suite is the same code) */
     bench_run *base, *cand; /* [k * runs] */
     int *slowed;            /* [k]: 1 when benchmark i was slowed */
 } merge;
@@ -133,7 +137,10 @@ static void simulate(merge *m, int shape, double effect)
         m->slowed[i] = 1;
     }
     for (int i = 0; i < m->k; i++) {
-        double t = 1e-4 * exp(5 * uniform()); /* 0.1 ms to 15 ms a call */
+        /* Drawn as before and not used: the rules see only relative changes,
+         * so keeping the random stream keeps every other figure as it was. */
+        (void)uniform();
+        double t = m->true_time[i];
         /* "jobs": the half of the run-to-run variance the runs of one side share */
         double job_base = shape == 4 ? JOB_HALF * normal() : 0;
         double job_cand = shape == 4 ? JOB_HALF * normal() : 0;
@@ -161,7 +168,9 @@ static mcpp_receipt *receipt_of(const bench_run *r, int i, const char *side, int
         rc = mcpp_builder_append_string(b, "source.not_recorded", not_recorded[k]);
     if (rc == MCPP_OK) rc = mcpp_builder_set_string(b, "id", id);
     /* one commit a side: the runs of one side are runs of the same code */
-    if (rc == MCPP_OK) rc = mcpp_builder_set_string(b, "source.git_commit", side[0] == 'b' ? "base0001" : "cand0002");
+    if (rc == MCPP_OK)
+        rc = mcpp_builder_set_string(b, "source.git_commit",
+                                     side[0] == 'b' ? "base0001" : side[0] == 'c' ? "cand0002" : "hist0003");
     if (rc == MCPP_OK) rc = mcpp_builder_set_string(b, "benchmark.suite", "noise-lab");
     if (rc == MCPP_OK) rc = mcpp_builder_set_string(b, "benchmark.name", name);
     if (rc == MCPP_OK) rc = mcpp_builder_set_string(b, "topology.substrate", "cpu");
@@ -180,12 +189,15 @@ static mcpp_receipt *receipt_of(const bench_run *r, int i, const char *side, int
     return out;
 }
 
-/* Flags from one gate run: flagged[i] = 1 when benchmark i's candidate failed. */
-static void gate_flags(const mcpp_policy *p, const merge *m, mcpp_receipt **base, mcpp_receipt **cand, int *flagged)
+/* Flags from one gate run: flagged[i] = 1 when benchmark i's candidate
+ * failed; `history` (nh receipts, may be 0) as a store would give it. */
+static void gate_flags(const mcpp_policy *p, const merge *m, mcpp_receipt **base, mcpp_receipt **cand,
+                       mcpp_receipt *const *history, size_t nh, int *flagged)
 {
     size_t n = (size_t)m->k * (size_t)m->runs;
     mcpp_gate_report *r = NULL;
-    if (mcpp_gate_run_receipts(&r, p, base, n, cand, n) != MCPP_OK) {
+    if (mcpp_gate_run_with_history(&r, p, (const mcpp_receipt *const *)base, n, (const mcpp_receipt *const *)cand, n,
+                                   (const mcpp_receipt *const *)history, nh) != MCPP_OK) {
         fprintf(stderr, "noise_lab: gate failed: %s\n", mcpp_error_last()->message);
         exit(4);
     }
@@ -193,6 +205,29 @@ static void gate_flags(const mcpp_policy *p, const merge *m, mcpp_receipt **base
     for (size_t c = 0; c < n; c++)
         if (mcpp_gate_report_entry_outcome(r, c) == MCPP_GATE_FAILED) flagged[c / (size_t)m->runs] = 1;
     mcpp_gate_report_free(r);
+}
+
+/* A team's history of each lane: HISTORY runs of every benchmark of the
+ * suite, each made in a job of its own on main before this merge (so the
+ * drift inside a merge is not in it), as `gate --history DB` reads the
+ * newest 20 runs of each lane from a store. Drawn from a random stream of
+ * its own: the merges see the same numbers with and without it. */
+enum { HISTORY = 20 };
+
+static mcpp_receipt **history_of(const merge *m, int shape, uint64_t seed)
+{
+    uint64_t saved = rng_state;
+    rng_state = seed * 7919u + (uint64_t)shape * 31u + 17u;
+    mcpp_receipt **h = calloc((size_t)m->k * HISTORY, sizeof *h);
+    if (!h) exit(4);
+    for (int i = 0; i < m->k; i++)
+        for (int j = 0; j < HISTORY; j++) {
+            bench_run run;
+            simulate_run(&run, m->true_time[i], shape, 0, 1, 0, shape == 4 ? JOB_HALF * normal() : 0);
+            h[i * HISTORY + j] = receipt_of(&run, i, "hist", j);
+        }
+    rng_state = saved;
+    return h;
 }
 
 /* ---- the peer rules ------------------------------------------------------------------------ */
@@ -306,7 +341,7 @@ static mcpp_policy *load_policy(const char *dir, const char *name)
 
 int main(int argc, char **argv)
 {
-    int merges = 100, k = 50, quick = 0;
+    int merges = 100, k = 50, quick = 0, only_shape = -1;
     uint64_t seed = 2026;
     const char *dir = NULL;
     for (int i = 1; i < argc; i++) {
@@ -314,8 +349,17 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--merges") == 0 && i + 1 < argc) merges = atoi(argv[++i]);
         else if (strcmp(argv[i], "--benchmarks") == 0 && i + 1 < argc) k = atoi(argv[++i]);
         else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--shape") == 0 && i + 1 < argc) {
+            const char *want = argv[++i];
+            for (int sh = 0; sh < N_SHAPES; sh++)
+                if (strncmp(SHAPES[sh], want, strlen(want)) == 0 && *want) only_shape = sh;
+            if (only_shape < 0) {
+                fprintf(stderr, "noise_lab: --shape %s: expected one of gaussian, heavy-tailed, bimodal, slow drift, jobs\n", want);
+                return 3;
+            }
+        }
         else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 || argv[i][0] == '-') {
-            printf("usage: noise_lab [--quick] [--merges M] [--benchmarks K] [--seed S] POLICY_DIR\n"
+            printf("usage: noise_lab [--quick] [--merges M] [--benchmarks K] [--seed S] [--shape NAME] POLICY_DIR\n"
                    "Simulated suites of K benchmarks (default 50) with between-run drift and within-run\n"
                    "noise; prints, per noise shape and runs per side, each gate's false-positive rate\n"
                    "(unchanged merges that fail) and power at 5%%, 10%%, 30%% regressions.\n");
@@ -323,31 +367,37 @@ int main(int argc, char **argv)
         } else dir = argv[i];
     }
     if (!dir || merges < 1 || k < 2) {
-        fprintf(stderr, "usage: noise_lab [--quick] [--merges M] [--benchmarks K] [--seed S] POLICY_DIR\n");
+        fprintf(stderr, "usage: noise_lab [--quick] [--merges M] [--benchmarks K] [--seed S] [--shape NAME] POLICY_DIR\n");
         return 3;
     }
     if (quick) merges = merges > 3 ? 3 : merges, k = k > 16 ? 16 : k;
     mcpp_policy *policies[N_POLICIES];
     for (int p = 0; p < N_POLICIES; p++) policies[p] = load_policy(dir, POLICIES[p]);
     static const int RUNS[] = {1, 3, 5};
-    merge m = {k, 0, k / 10 > 1 ? k / 10 : 1, calloc((size_t)k * MAX_RUNS, sizeof(bench_run)), calloc((size_t)k * MAX_RUNS, sizeof(bench_run)),
+    merge m = {k, 0, k / 10 > 1 ? k / 10 : 1, calloc((size_t)k, sizeof(double)),
+               calloc((size_t)k * MAX_RUNS, sizeof(bench_run)), calloc((size_t)k * MAX_RUNS, sizeof(bench_run)),
                calloc((size_t)k, sizeof(int))};
     mcpp_receipt **rb = calloc((size_t)k * MAX_RUNS, sizeof *rb), **rc = calloc((size_t)k * MAX_RUNS, sizeof *rc);
     int *flagged = calloc((size_t)k, sizeof *flagged);
-    if (!m.base || !m.cand || !m.slowed || !rb || !rc || !flagged) return 4;
+    if (!m.true_time || !m.base || !m.cand || !m.slowed || !rb || !rc || !flagged) return 4;
     printf("noise lab: %d benchmarks a merge, %d merges per cell, %d rounds a run, run-to-run sd %.0f%%, "
            "round sd %.0f%%, %d of them slowed in regressed merges, seed %llu\n",
            k, merges, ROUNDS, BETWEEN * 100, WITHIN * 100, m.slowed_count, (unsigned long long)seed);
-    double worst_fp = 0;
-    int cells = 0, cells_met = 0;
+    double worst_fp = 0, worst_fp_history = 0;
+    int cells = 0, cells_met = 0, cells_met_history = 0;
     for (int shape = 0; shape < N_SHAPES; shape++) {
+        if (only_shape >= 0 && shape != only_shape) continue;
         printf("\n%s\n  %-34s %4s  %9s  %8s  %8s  %8s\n", SHAPES[shape], "rule", "runs", "unchanged", "5%", "10%",
                "30%");
         for (size_t ri = 0; ri < sizeof RUNS / sizeof *RUNS; ri++) {
             m.runs = RUNS[ri];
+            rng_state = seed * 1000003u + (uint64_t)shape * 101u + 7u;
+            for (int i = 0; i < k; i++) m.true_time[i] = 1e-4 * exp(5 * uniform()); /* 0.1 ms to 15 ms a call */
+            mcpp_receipt **history = history_of(&m, shape, seed);
             rng_state = seed * 1000003u + (uint64_t)shape * 101u + ri + 1;
-            tally gates[N_POLICIES], median[N_THRESH], utest[N_ALPHA];
+            tally gates[N_POLICIES], with_history, median[N_THRESH], utest[N_ALPHA];
             memset(gates, 0, sizeof gates);
+            memset(&with_history, 0, sizeof with_history);
             memset(median, 0, sizeof median);
             memset(utest, 0, sizeof utest);
             for (int e = 0; e < N_EFFECTS; e++)
@@ -359,9 +409,11 @@ int main(int argc, char **argv)
                         rc[x] = receipt_of(&m.cand[x], (int)(x / (size_t)m.runs), "cand", (int)(x % (size_t)m.runs));
                     }
                     for (int p = 0; p < N_POLICIES; p++) {
-                        gate_flags(policies[p], &m, rb, rc, flagged);
+                        gate_flags(policies[p], &m, rb, rc, NULL, 0, flagged);
                         count(&gates[p], e, &m, flagged);
                     }
+                    gate_flags(policies[0], &m, rb, rc, history, (size_t)k * HISTORY, flagged);
+                    count(&with_history, e, &m, flagged);
                     for (size_t x = 0; x < n; x++) mcpp_receipt_free(rb[x]), mcpp_receipt_free(rc[x]);
                     count_peers(median, utest, e, &m, flagged);
                 }
@@ -380,6 +432,9 @@ int main(int argc, char **argv)
                 snprintf(label, sizeof label, "mcpp %s.lua", POLICIES[p]);
                 print_row(label, m.runs, &gates[p], merges);
             }
+            print_row("mcpp default.lua + 20 runs history", m.runs, &with_history, merges);
+            for (int i = 0; i < k * HISTORY; i++) mcpp_receipt_free(history[i]);
+            free(history);
             print_row("median threshold 5% (pytest-bench.)", m.runs, &median[9], merges);
             print_row("median threshold 10%", m.runs, &median[19], merges);
             print_row("U test p < 5% (compare.py)", m.runs, &utest[0], merges);
@@ -405,12 +460,26 @@ int main(int argc, char **argv)
             if (fp > worst_fp) worst_fp = fp;
             cells++;
             if (rate_power(&gates[0], 2) + 1e-9 >= best_peer) cells_met++;
+            /* the history row against the peers matched to its own false positives */
+            double fp_h = rate_fp(&with_history, merges), best_h = 0;
+            int xh = matched(calib_median, N_THRESH, fp_h, merges), ah = matched(calib_utest, N_ALPHA, fp_h, merges);
+            if (xh >= 0) best_h = rate_power(&median[xh], 2);
+            if (ah >= 0) best_h = fmax(best_h, rate_power(&utest[ah], 2));
+            printf("  %-34s %4d  matched median threshold %.1f%%: %.1f%% unchanged, %.1f%% at 10%%\n",
+                   "  (for the history row)", m.runs, xh >= 0 ? 0.5 * (xh + 1) : NAN,
+                   xh >= 0 ? 100 * rate_fp(&median[xh], merges) : NAN, xh >= 0 ? 100 * rate_power(&median[xh], 2) : NAN);
+            if (fp_h > worst_fp_history) worst_fp_history = fp_h;
+            if (rate_power(&with_history, 2) + 1e-9 >= best_h) cells_met_history++;
         }
     }
     printf("\ndefault.lua: worst false-positive rate %.1f%% (goal <= 5%%); power at 10%% at least the best peer rule "
            "at the same false-positive rate in %d of %d cells\n",
            100 * worst_fp, cells_met, cells);
+    printf("default.lua with 20 runs of each lane's history (what the matched peers are tuned on): worst "
+           "false-positive rate %.1f%%; power at 10%% at least the best peer rule at the same false-positive rate "
+           "in %d of %d cells\n",
+           100 * worst_fp_history, cells_met_history, cells);
     for (int p = 0; p < N_POLICIES; p++) mcpp_policy_free(policies[p]);
-    free(m.base), free(m.cand), free(m.slowed), free(rb), free(rc), free(flagged);
+    free(m.true_time), free(m.base), free(m.cand), free(m.slowed), free(rb), free(rc), free(flagged);
     return 0;
 }
