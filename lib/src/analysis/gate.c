@@ -545,14 +545,11 @@ static void apply_suite_noise(mcpp_gate_report *r, const mcpp_policy *p, gate_me
         for (size_t i = 0; i < r->n; i++)
             for (size_t k = 0; k < r->entries[i].n_metrics; k++) {
                 gate_metric_entry *g = &r->entries[i].metrics[k];
+                mcpp_metric_result *res = &g->result;
                 if (!g->has_result) continue;
-                if (jobs_sd > 0) mcpp_metric_drop_between(&g->result);
-                mcpp_metric_moderate(&g->result, g->runs_ss, g->runs_df, prior_var, weight);
-            }
-        for (size_t i = 0; i < r->n && jobs_sd > 0; i++)
-            for (size_t k = 0; k < r->entries[i].n_metrics; k++) {
-                mcpp_metric_result *res = &r->entries[i].metrics[k].result;
-                if (r->entries[i].metrics[k].has_result)
+                if (jobs_sd > 0) mcpp_metric_drop_between(res);
+                mcpp_metric_moderate(res, g->runs_ss, g->runs_df, prior_var, weight);
+                if (jobs_sd > 0)
                     mcpp_metric_raise_between(res, jobs_sd * sqrt(1 / (double)res->n_base + 1 / (double)res->n_cand),
                                               jobs_df);
             }

@@ -28,10 +28,8 @@
 #define MAX_WORKERS 8
 #define ROWS_PER_WORKER_MIN 128
 
-enum { UNIT_FREE, UNIT_CLAIMED, UNIT_DONE };
-
 typedef struct unit_slot {
-    int state; /* UNIT_*, under the pipeline's mutex */
+    int ready; /* 1 from its unit's fill to its release; under the pipeline's mutex */
     int rc; /* non-zero: receipt failed_at did not fill (the rows before it did) */
     size_t failed_at;
 } unit_slot;
@@ -100,12 +98,11 @@ static int claim_and_fill(pipeline *p, filler *f)
     if (p->stop || p->next_unit >= p->units || p->next_unit >= p->inserted_units + WINDOW_UNITS) return 0;
     size_t u = p->next_unit++;
     unit_slot *slot = &p->slots[u % WINDOW_UNITS];
-    slot->state = UNIT_CLAIMED;
     slot->rc = MCPP_OK;
     pthread_mutex_unlock(&p->mu);
     fill_unit(p, u, f);
     pthread_mutex_lock(&p->mu);
-    slot->state = UNIT_DONE;
+    slot->ready = 1;
     pthread_cond_signal(&p->filled);
     return 1;
 }
@@ -137,7 +134,7 @@ static size_t worker_count(size_t n)
 static void wait_filled(pipeline *p, size_t u, filler *f)
 {
     pthread_mutex_lock(&p->mu);
-    while (p->slots[u % WINDOW_UNITS].state != UNIT_DONE)
+    while (!p->slots[u % WINDOW_UNITS].ready)
         if (!claim_and_fill(p, f)) pthread_cond_wait(&p->filled, &p->mu);
     pthread_mutex_unlock(&p->mu);
 }
@@ -149,7 +146,7 @@ static void release_unit(pipeline *p, size_t u)
     size_t end = slot->rc ? slot->failed_at : unit_end(p, u);
     for (size_t i = u * UNIT_ROWS; i < end; i++) mcpp_store_row_clear(row_at(p, i));
     pthread_mutex_lock(&p->mu);
-    slot->state = UNIT_FREE;
+    slot->ready = 0;
     p->inserted_units = u + 1;
     pthread_cond_broadcast(&p->freed);
     pthread_mutex_unlock(&p->mu);
