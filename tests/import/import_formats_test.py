@@ -359,6 +359,30 @@ expect_invalid("mlperf_inference_log_without_result_is_refused", "no result_vali
                "mlperf-inference", WORK / "mi_cut" / "mlperf_log_detail.txt")
 expect_invalid("mlperf_inference_directory_without_logs", "no performance-mode mlperf_log_detail.txt",
                "mlperf-inference", DATA / "go")
+# An event logged again under a key that differs only in case (a fuzzer found it): it is its own
+# key, kept beside the first. It was lost (and leaked: the sanitizer build runs this too) when the
+# check for an earlier value ignored case and the replace did not.
+again = next(l for l in lines if '"key": "requested_scenario"' in l).replace("requested_scenario", "REQUESTED_scenario")
+(WORK / "mi_case").mkdir()
+(WORK / "mi_case" / "mlperf_log_detail.txt").write_text("".join(lines) + again)
+_, case_rs = imported("mlperf-inference", WORK / "mi_case" / "mlperf_log_detail.txt", out="mi-case")
+loadgen = case_rs[0]["extra"]["mlperf_inference"]["loadgen"] if case_rs else {}
+check("mlperf_inference_keys_differing_in_case_are_both_kept",
+      loadgen.get("REQUESTED_scenario") == "Offline" and loadgen.get("requested_scenario") == "Offline", str(loadgen)[:200])
+# The MLPerf Training reader files hyperparameters the same way (one helper, mcpp_import_json_keep).
+train = DATA / "mlperf-v3.1" / "Dell" / "results" / "2xXE8640x4H100-SXM-80GB" / "dlrm_dcnv2" / "result_0.txt"
+tl = train.read_text().splitlines(keepends=True)
+at = next(i for i, l in enumerate(tl) if '"key": "opt_base_learning_rate"' in l)
+case_log = WORK / "train_case" / "Dell" / "results" / "2xXE8640x4H100-SXM-80GB" / "dlrm_dcnv2" / "result_0.txt"
+case_log.parent.mkdir(parents=True)
+shutil.copytree(DATA / "mlperf-v3.1" / "Dell" / "systems", WORK / "train_case" / "Dell" / "systems")
+case_log.write_text(
+    "".join(tl[:at + 1]) + tl[at].replace("opt_base_learning_rate", "OPT_base_learning_rate") + "".join(tl[at + 1:]))
+_, train_rs = imported("mlperf", case_log, out="train-case")
+hyper = train_rs[0]["extra"]["mlperf"]["hyperparameters"] if train_rs else {}
+check("mlperf_training_keys_differing_in_case_are_both_kept",
+      "OPT_base_learning_rate" in hyper and hyper["OPT_base_learning_rate"] == hyper.get("opt_base_learning_rate"),
+      str(hyper)[:200])
 
 # ---- every truncation is imported or refused, never a crash ---------------------------
 # (the sanitizer build runs this too: a read past a buffer would show there)

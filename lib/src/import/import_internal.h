@@ -50,6 +50,13 @@ int mcpp_import_json_list_file(mcpp_import_sink *sink, const char *path, int (*c
                                int (*one)(mcpp_import_sink *sink, const mcpp_import_json *doc, const cJSON *item));
 void mcpp_import_json_free(mcpp_import_json *doc);
 
+/* Moves `value` under `key` of object `obj`, replacing an earlier value of
+ * exactly that key (an event logged again); NULL does nothing, and a value
+ * that cannot be placed is freed. Keys differing only in case are two keys:
+ * cJSON_HasObjectItem ignores case while the replace does not, and a value
+ * whose key matched only ignoring case was lost (found by fuzz_import). */
+void mcpp_import_json_keep(cJSON *obj, const char *key, cJSON *value);
+
 /* Records MCPP_EINVALID of `kind` at the position of `item` in the document
  * (its first byte), naming `field` (a JSON path such as benchmarks[2].stats). */
 int mcpp_import_json_error(const mcpp_import_json *doc, const cJSON *item, const char *kind,

@@ -148,6 +148,16 @@ int mcpp_import_json_list_file(mcpp_import_sink *sink, const char *path, int (*c
     return rc;
 }
 
+void mcpp_import_json_keep(cJSON *obj, const char *key, cJSON *value)
+{
+    if (!value)
+        return;
+    int placed = cJSON_GetObjectItemCaseSensitive(obj, key) ? cJSON_ReplaceItemInObjectCaseSensitive(obj, key, value)
+                                                             : cJSON_AddItemToObject(obj, key, value);
+    if (!placed)
+        cJSON_Delete(value);
+}
+
 void mcpp_import_json_free(mcpp_import_json *doc)
 {
     cJSON_Delete(doc->root);

@@ -61,16 +61,6 @@ static void inf_log_free(inf_log *log)
     memset(log, 0, sizeof *log);
 }
 
-static void keep(cJSON *obj, const char *key, cJSON *value)
-{
-    if (!value)
-        return;
-    if (cJSON_HasObjectItem(obj, key))
-        cJSON_ReplaceItemInObjectCaseSensitive(obj, key, value);
-    else
-        cJSON_AddItemToObject(obj, key, value);
-}
-
 /* Files one event. Bookkeeping of loadgen's own logger and power marks carry
  * nothing about the result and are dropped. */
 static void take_event(inf_log *log, cJSON *event, const char *key, int line)
@@ -84,13 +74,13 @@ static void take_event(inf_log *log, cJSON *event, const char *key, int line)
         return;
     cJSON *value = cJSON_DetachItemFromObjectCaseSensitive(event, "value");
     if (strncmp(key, "result_", 7) == 0 || strncmp(key, "early_stopping_", 15) == 0) {
-        keep(log->results, key, value);
+        mcpp_import_json_keep(log->results, key, value);
         if (strcmp(key, "result_validity") == 0)
             log->result_line = line;
     } else if (strncmp(key, "effective_", 10) == 0) {
-        keep(log->settings, key + 10, value);
+        mcpp_import_json_keep(log->settings, key + 10, value);
     } else {
-        keep(log->loadgen, key, value);
+        mcpp_import_json_keep(log->loadgen, key, value);
     }
 }
 

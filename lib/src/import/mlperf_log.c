@@ -31,15 +31,6 @@ static int push_throughput(mcpp_mllog *log, double v)
     return MCPP_OK;
 }
 
-/* Moves `value` (detached from its event) under `key` of `obj`, replacing an earlier one. */
-static void keep(cJSON *obj, const char *key, cJSON *value)
-{
-    if (cJSON_HasObjectItem(obj, key))
-        cJSON_ReplaceItemInObjectCaseSensitive(obj, key, value);
-    else
-        cJSON_AddItemToObject(obj, key, value);
-}
-
 static void count_event(cJSON *counts, const char *key)
 {
     cJSON *c = cJSON_GetObjectItemCaseSensitive(counts, key);
@@ -112,7 +103,7 @@ static int take_event(mcpp_mllog *log, cJSON *event, const char *key, int64_t t,
     if (strcmp(key, "run_stop") == 0)
         return take_run_stop(log, event, t, line);
     if (strncmp(key, "submission_", 11) == 0) {
-        keep(log->submission, key + 11, cJSON_DetachItemFromObjectCaseSensitive(event, "value"));
+        mcpp_import_json_keep(log->submission, key + 11, cJSON_DetachItemFromObjectCaseSensitive(event, "value"));
         return MCPP_OK;
     }
     if (strcmp(key, "seed") == 0 && mcpp_import_integer(&log->seed, value) && log->seed >= 0) {
@@ -127,7 +118,7 @@ static int take_event(mcpp_mllog *log, cJSON *event, const char *key, int64_t t,
     if (is_bookkeeping(key))
         return MCPP_OK;
     if (!log->has_run_start) {
-        keep(log->hyperparameters, key, cJSON_DetachItemFromObjectCaseSensitive(event, "value"));
+        mcpp_import_json_keep(log->hyperparameters, key, cJSON_DetachItemFromObjectCaseSensitive(event, "value"));
         return MCPP_OK;
     }
     if (strncmp(key, "eval_", 5) == 0) {
