@@ -38,7 +38,7 @@ seeds_for() {
     yaml) echo tests/fuzz/corpus/yaml examples/receipts tests/cli/hostile ;;
     policy) echo tests/fuzz/corpus/policy policy tests/lua/hostile tests/lua/hostile/rules tests/lua/hostile/gate ;;
     store) echo tests/fuzz/corpus/store ;;
-    import) echo tests/data/hyperfine tests/data/pyperf tests/data/go tests/data/asv/base/results/vm \
+    import) echo tests/fuzz/corpus/import tests/data/hyperfine tests/data/pyperf tests/data/go tests/data/asv/base/results/vm \
                  tests/data/mlperf-inference/scenarios/inference_results_v6.0/closed/mcpp/results/toy-cpu/sort2000/Server/performance/run_1 ;;
   esac
 }
