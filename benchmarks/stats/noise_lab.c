@@ -24,10 +24,10 @@
  * separate unchanged merges (a team's history) is at most the default
  * policy's, and reports its false positives and power on the scored merges.
  *
- *   noise_lab [--quick] [--merges M] [--benchmarks K] [--seed S] [--shape NAME] POLICY_DIR
+ *   noise_lab [--quick] [--merges M] [--benchmarks K] [--seed S] [--shape NAME] [--runs N] POLICY_DIR
  *
  * --shape runs one noise shape (a prefix of its name: gaussian, heavy,
- * bimodal, slow, jobs).
+ * bimodal, slow, jobs); --runs one count of runs a side (1, 3 or 5).
  */
 #include <math.h>
 #include <stdint.h>
@@ -341,13 +341,14 @@ static mcpp_policy *load_policy(const char *dir, const char *name)
 
 int main(int argc, char **argv)
 {
-    int merges = 100, k = 50, quick = 0, only_shape = -1;
+    int merges = 100, k = 50, quick = 0, only_shape = -1, only_runs = 0;
     uint64_t seed = 2026;
     const char *dir = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0) quick = 1;
         else if (strcmp(argv[i], "--merges") == 0 && i + 1 < argc) merges = atoi(argv[++i]);
         else if (strcmp(argv[i], "--benchmarks") == 0 && i + 1 < argc) k = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) only_runs = atoi(argv[++i]);
         else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--shape") == 0 && i + 1 < argc) {
             const char *want = argv[++i];
@@ -359,15 +360,19 @@ int main(int argc, char **argv)
             }
         }
         else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 || argv[i][0] == '-') {
-            printf("usage: noise_lab [--quick] [--merges M] [--benchmarks K] [--seed S] [--shape NAME] POLICY_DIR\n"
+            printf("usage: noise_lab [--quick] [--merges M] [--benchmarks K] [--seed S] [--shape NAME] [--runs N] POLICY_DIR\n"
                    "Simulated suites of K benchmarks (default 50) with between-run drift and within-run\n"
                    "noise; prints, per noise shape and runs per side, each gate's false-positive rate\n"
                    "(unchanged merges that fail) and power at 5%%, 10%%, 30%% regressions.\n");
             return strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 ? 0 : 3;
         } else dir = argv[i];
     }
+    if (only_runs && only_runs != 1 && only_runs != 3 && only_runs != 5) {
+        fprintf(stderr, "noise_lab: --runs %d: expected 1, 3 or 5\n", only_runs);
+        return 3;
+    }
     if (!dir || merges < 1 || k < 2) {
-        fprintf(stderr, "usage: noise_lab [--quick] [--merges M] [--benchmarks K] [--seed S] [--shape NAME] POLICY_DIR\n");
+        fprintf(stderr, "usage: noise_lab [--quick] [--merges M] [--benchmarks K] [--seed S] [--shape NAME] [--runs N] POLICY_DIR\n");
         return 3;
     }
     if (quick) merges = merges > 3 ? 3 : merges, k = k > 16 ? 16 : k;
@@ -391,6 +396,7 @@ int main(int argc, char **argv)
                "30%");
         for (size_t ri = 0; ri < sizeof RUNS / sizeof *RUNS; ri++) {
             m.runs = RUNS[ri];
+            if (only_runs && m.runs != only_runs) continue;
             rng_state = seed * 1000003u + (uint64_t)shape * 101u + 7u;
             for (int i = 0; i < k; i++) m.true_time[i] = 1e-4 * exp(5 * uniform()); /* 0.1 ms to 15 ms a call */
             mcpp_receipt **history = history_of(&m, shape, seed);

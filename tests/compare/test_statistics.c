@@ -534,6 +534,94 @@ TEST(a_heavy_tailed_suite_is_read_with_heavy_tails)
     mcpp_policy_free(p);
 }
 
+/* The u-quantile of the standard normal (bisection on erfc) or, with
+ * `heavy`, of a Student t with 2 df (closed form). */
+static double quantile(double u, int heavy)
+{
+    if (heavy) return (2 * u - 1) / sqrt(2 * u * (1 - u));
+    double lo = -10, hi = 10;
+    for (int i = 0; i < 100; i++) {
+        double mid = (lo + hi) / 2;
+        if (0.5 * erfc(-mid / sqrt(2.0)) < u) lo = mid;
+        else hi = mid;
+    }
+    return (lo + hi) / 2;
+}
+
+/* Twenty lanes (told apart by seq_len), three runs a side at 1000 tokens/s
+ * but lane 0's candidates at 1000 * (1 + change0); each lane has twenty
+ * earlier runs whose log values are the quantiles of a normal or (heavy) of
+ * a t with 2 df, scaled to a standard deviation of 3%: the same spread, other
+ * tails. Returns the gate with that history. */
+static mcpp_gate_report *history_tails_gate(double change0, int heavy)
+{
+    enum { LANES = 20, RUNS = 3, HISTORY = 20 };
+    double q[HISTORY], mean = 0, ss = 0;
+    for (int j = 0; j < HISTORY; j++) q[j] = quantile((j + 0.5) / HISTORY, heavy), mean += q[j] / HISTORY;
+    for (int j = 0; j < HISTORY; j++) ss += (q[j] - mean) * (q[j] - mean);
+    double scale = 0.03 / sqrt(ss / (HISTORY - 1));
+    mcpp_receipt *rs[2 * LANES * RUNS], *hist[LANES * HISTORY];
+    for (size_t i = 0; i < 2 * LANES * RUNS; i++) {
+        size_t lane = (i % (LANES * RUNS)) / RUNS;
+        int cand = i >= LANES * RUNS;
+        char id[96], seq[32], txt[64];
+        snprintf(id, sizeof id, "\"id\":\"%s%zu\",\"source\":{\"git_commit\":\"%s\"}", cand ? "c" : "b", i,
+                 cand ? "bbbb222" : "aaaa111");
+        snprintf(seq, sizeof seq, "\"seq_len\":%zu", 1024 + lane);
+        snprintf(txt, sizeof txt, "\"tokens_per_s\":%.9g",
+                 1000 * (1 + 0.001 * (double)(i % RUNS)) * (cand && lane == 0 ? 1 + change0 : 1));
+        rs[i] = FIX("\"id\":\"base-1\"", id, "\"seq_len\":4096", seq, "\"tokens_per_s\":262144", txt,
+                    "\"step_time_s\":{\"samples\":[1.00,1.01,0.99,1.00,1.02,0.98,1.00,1.01]},", "");
+    }
+    for (size_t i = 0; i < LANES * HISTORY; i++) {
+        char id[32], seq[32], txt[64];
+        snprintf(id, sizeof id, "\"id\":\"h%zu\"", i);
+        snprintf(seq, sizeof seq, "\"seq_len\":%zu", 1024 + i / HISTORY);
+        snprintf(txt, sizeof txt, "\"tokens_per_s\":%.9g", 1000 * exp(scale * (q[i % HISTORY] - mean)));
+        hist[i] = FIX("\"id\":\"base-1\"", id, "\"seq_len\":4096", seq, "\"tokens_per_s\":262144", txt,
+                      "\"step_time_s\":{\"samples\":[1.00,1.01,0.99,1.00,1.02,0.98,1.00,1.01]},", "");
+    }
+    mcpp_policy *p = NULL;
+    mcpp_gate_report *r = NULL;
+    if (mcpp_policy_default(&p) != MCPP_OK ||
+        mcpp_gate_run_with_history(&r, p, (const mcpp_receipt *const *)rs, LANES * RUNS,
+                                   (const mcpp_receipt *const *)rs + LANES * RUNS, LANES * RUNS,
+                                   (const mcpp_receipt *const *)hist, LANES * HISTORY) != MCPP_OK)
+        abort();
+    for (size_t i = 0; i < 2 * LANES * RUNS; i++) mcpp_receipt_free(rs[i]);
+    for (size_t i = 0; i < LANES * HISTORY; i++) mcpp_receipt_free(hist[i]);
+    mcpp_policy_free(p);
+    return r;
+}
+
+TEST(a_history_with_heavy_tails_makes_one_far_off_run_no_regression)
+{
+    /* Twelve percent fewer tokens/s in one lane: against a normal history of
+     * 3% it is far beyond noise; against a history of the same spread whose
+     * runs now and then land far off, one such run per side could make it. */
+    mcpp_gate_report *normal = history_tails_gate(-0.12, 0), *heavy = history_tails_gate(-0.12, 1);
+    CHECK_INT_EQ(mcpp_gate_report_entry_outcome(normal, 0), MCPP_GATE_FAILED);
+    CHECK_INT_EQ(mcpp_gate_report_entry_outcome(heavy, 0), MCPP_GATE_PASSED);
+    const mcpp_metric_result *mn = mcpp_gate_report_entry_metric(normal, 0), *mh = mcpp_gate_report_entry_metric(heavy, 0);
+    CHECK(mn && mn->tail_df == 0 && mn->history_runs == 20);
+    CHECK(mh && mh->tail_df > 0 && mh->tail_df < 20 && mh->tail_scale > 0);
+    /* the same estimate and spread: only the tails differ */
+    CHECK(mn && mh && fabs(mn->rel_delta - mh->rel_delta) < 1e-12 && fabs(mn->run_sd - mh->run_sd) < 1e-3);
+    CHECK(mn && mh && mh->p_value > 10 * mn->p_value);
+    CHECK_CONTAINS(mcpp_gate_report_reason(normal), "tails read from 400 earlier runs: normal");
+    CHECK_CONTAINS(mcpp_gate_report_reason(heavy), "tails read from 400 earlier runs: heavy (t, ");
+    char *json = NULL;
+    CHECK_INT_EQ(mcpp_gate_report_render(&json, heavy, MCPP_OUTPUT_JSON), MCPP_OK);
+    CHECK_CONTAINS(json, "\"history_tails\": {\"runs\": 400, \"df\": ");
+    mcpp_free(json);
+    mcpp_gate_report_free(normal);
+    mcpp_gate_report_free(heavy);
+    /* far enough off, one run cannot explain it: a regression either way */
+    heavy = history_tails_gate(-0.6, 1);
+    CHECK_INT_EQ(mcpp_gate_report_entry_outcome(heavy, 0), MCPP_GATE_FAILED);
+    mcpp_gate_report_free(heavy);
+}
+
 TEST(a_regression_inside_the_allowance_is_reported_but_passes)
 {
     /* Established (many runs, tiny spread) but only 2% worse: the allowance is 3%. */
@@ -593,6 +681,7 @@ int main(void)
     RUN(runs_of_one_job_do_not_average_out_what_separate_jobs_differ_by);
     RUN(the_olympic_mean_drops_the_fastest_and_slowest_run);
     RUN(a_store_history_informs_only_the_run_to_run_spread);
+    RUN(a_history_with_heavy_tails_makes_one_far_off_run_no_regression);
     RUN(benchmarks_whose_run_spreads_agree_share_them_and_those_that_disagree_do_not);
     RUN(many_benchmarks_share_one_false_discovery_rate);
     RUN(a_suite_never_assumes_less_noise_than_its_benchmarks_show);

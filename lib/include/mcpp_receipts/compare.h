@@ -156,6 +156,11 @@ typedef struct mcpp_metric_result {
                                the part of it beyond run_sd is added to se for
                                each side however many runs it has             */
     double between_df;      /* degrees of freedom of between_sd                  */
+    double tail_df;         /* a gate with the lanes' history: the Student t df of
+                               the machine's single runs when their tails are
+                               heavy (0: normal); p_value is then at least the
+                               chance that one far-off run alone made the change */
+    double tail_scale;      /* that t's scale, in units of run_sd               */
 } mcpp_metric_result;
 
 /* ---- One comparison ------------------------------------------------------------ */

@@ -109,6 +109,14 @@ int mcpp_metric_compare(mcpp_metric_result *out, const mcpp_policy *p, double co
  * adds "suite" to the noise source; no effect when neither is the case. */
 void mcpp_metric_raise_noise(mcpp_metric_result *m, double run_sd, double df);
 
+/* Gives a compared result the heavy tails its lanes' history shows: a single
+ * run lands off as a Student t with `df` degrees of freedom at `scale` times
+ * run_sd would (mcpp_stats_t_tail_fit of the history's normal scores). The
+ * p-value becomes at least the chance that one such run alone made the
+ * change (tail_df, tail_scale; docs/statistics.md). No effect on point
+ * comparisons. */
+void mcpp_metric_heavy_tails(mcpp_metric_result *m, double scale, double df);
+
 /* The between-jobs part of a compared result's standard error: dropped
  * (a gate whose suite measures it itself), or raised so that the standard
  * error is at least `se` (with `df`): what a gate's tests with several runs a

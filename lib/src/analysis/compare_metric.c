@@ -374,6 +374,24 @@ static void set_df(mcpp_metric_result *m, double run_df)
     m->df = between_sides_var(m) > 0 && m->between_df < run_df ? m->between_df : run_df;
 }
 
+/* The one-sided p-value of a log change du (< 0: the candidate is worse) at
+ * standard error se: Student t. When the machine's single runs have heavy
+ * tails (tail_df), at least the chance that one far-off run alone moved its
+ * side's center by du: a side's n runs move it by du when one lands n·du off,
+ * and a sum of heavy-tailed runs is about as far off as its farthest run
+ * (P(S > x) ~ n P(X > x); Embrechts, Klüppelberg & Mikosch 1997, ch. 1.3). */
+static double p_worse(const mcpp_metric_result *m, double du, double se)
+{
+    if (!(se > 0)) return du < 0 ? 0 : du > 0 ? 1 : 0.5;
+    double p = mcpp_stats_t_cdf(du / se, m->df);
+    if (m->tail_df > 0 && du < 0 && m->run_sd > 0) {
+        double s = m->tail_scale * m->run_sd, nb = (double)m->n_base, nc = (double)m->n_cand;
+        double one_run = nb * mcpp_stats_t_cdf(nb * du / s, m->tail_df) + nc * mcpp_stats_t_cdf(nc * du / s, m->tail_df);
+        if (one_run > p) p = one_run < 0.5 ? one_run : 0.5;
+    }
+    return p;
+}
+
 /* The interval and p-value of a result from its log change, standard
  * error and degrees of freedom. */
 static void set_interval(mcpp_metric_result *out, double d, double se)
@@ -381,7 +399,7 @@ static void set_interval(mcpp_metric_result *out, double d, double se)
     double q = mcpp_stats_t_quantile(1 - (1 - out->confidence) / 2, out->df);
     double du = out->higher_is_better ? d : -d; /* < 0: the candidate is worse */
     out->se = se;
-    out->p_value = se > 0 ? mcpp_stats_t_cdf(du / se, out->df) : du < 0 ? 0 : du > 0 ? 1 : 0.5;
+    out->p_value = p_worse(out, du, se);
     out->interval_low = exp(d - q * se) - 1;
     out->interval_high = exp(d + q * se) - 1;
     if (out->run_sd > out->noise_floor) out->noise_floor = out->run_sd;
@@ -412,6 +430,14 @@ void mcpp_metric_raise_noise(mcpp_metric_result *m, double run_sd, double df)
     set_interval(m, log1p(m->rel_delta), se);
 }
 
+void mcpp_metric_heavy_tails(mcpp_metric_result *m, double scale, double df)
+{
+    if (m->point_comparison || !(scale > 0) || !(df > 0)) return;
+    m->tail_df = df;
+    m->tail_scale = scale;
+    set_interval(m, log1p(m->rel_delta), m->se);
+}
+
 void mcpp_metric_drop_between(mcpp_metric_result *m)
 {
     if (m->point_comparison) return;
@@ -435,7 +461,7 @@ void mcpp_metric_center(mcpp_metric_result *m, double shift, double se_factor)
     if (m->point_comparison || !(m->se > 0)) return;
     double du = (m->higher_is_better ? 1 : -1) * (log1p(m->rel_delta) - shift);
     m->suite_shift = expm1(shift);
-    m->p_value = mcpp_stats_t_cdf(du / (m->se * se_factor), m->df);
+    m->p_value = p_worse(m, du, m->se * se_factor);
 }
 
 void mcpp_metric_moderate(mcpp_metric_result *m, double runs_ss, double runs_df, double suite_var, double weight)
@@ -649,6 +675,8 @@ void mcpp_metric_render_json(mcpp_strbuf *b, const mcpp_metric_result *m)
     mcpp_sb_json_number(b, m->between_sd);
     mcpp_sb_puts(b, ", \"df\": ");
     mcpp_sb_json_number(b, isinf(m->df) ? -1 : m->df);
+    mcpp_sb_puts(b, ", \"tail_df\": ");
+    mcpp_sb_json_number(b, m->tail_df);
     mcpp_sb_puts(b, "}, \"p_value\": ");
     mcpp_sb_json_number(b, m->p_value);
     mcpp_sb_puts(b, ", \"p_threshold\": ");

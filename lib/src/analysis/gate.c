@@ -154,6 +154,10 @@ static int gate_metric(gate_metric_entry *g, const mcpp_policy *p, const mcpp_ga
             mcpp_metric_side_spread(&sc, &ss_c, &df_c);
             g->runs_ss = ss_b + ss_c;
             g->runs_df = df_b + df_c;
+            if (use_history && sh.n_runs >= 4) {
+                if (!(g->history_scores = malloc(sh.n_runs * sizeof *g->history_scores))) failed = 1;
+                else g->n_history_scores = mcpp_stats_loo_normal_scores(sh.runs, sh.n_runs, g->history_scores);
+            }
             g->result_name = mcpp_strdup(g->result.metric, &failed);
             g->result_unit = mcpp_strdup(g->result.unit, &failed);
             g->result.metric = g->result_name;
@@ -453,7 +457,8 @@ static size_t lane_tests(gate_metric_entry **out, mcpp_gate_report *r)
  *   machine look wilder than its betterments show. When the tails are heavy
  *   (a machine whose runs now and then land far off), the test takes that
  *   t's scale and degrees of freedom: one far-off run a side is then no
- *   evidence of a regression.
+ *   evidence of a regression. With `tails_known` the lanes' history has
+ *   read them (history_tails), far better than 50 changes can: no fit.
  * Without `fit_tails` (several runs a side, where the spread of the changes
  * is what the two sides' jobs add) it is the root mean square of the
  * betterments alone, within the same 3 robust deviations.
@@ -461,8 +466,8 @@ static size_t lane_tests(gate_metric_entry **out, mcpp_gate_report *r)
  * Returns the run-to-run scale (0: too few tests), its df in *df and in
  * *heavy whether they are the heavy tails' (read only with `fit_tails`).
  * `scratch` holds 2n doubles. */
-static double suite_run_noise(gate_metric_entry *const *tests, size_t n, double *scratch, int fit_tails, double *df,
-                              int *heavy)
+static double suite_run_noise(gate_metric_entry *const *tests, size_t n, double *scratch, int fit_tails,
+                              int tails_known, double *df, int *heavy)
 {
     *df = 0;
     *heavy = 0;
@@ -495,8 +500,9 @@ static double suite_run_noise(gate_metric_entry *const *tests, size_t n, double 
     size_t fitted = better;
     for (size_t i = better; better && i < n; i++) /* the worse half, capped at the largest betterment */
         scratch[n + fitted++] = scratch[i] - med < scratch[n] ? scratch[i] - med : scratch[n];
-    double scale, tail_df = fit_tails && better >= SUITE_MIN_TESTS / 2 ? mcpp_stats_t_tail_fit(scratch + n, fitted, &scale)
-                                                                        : INFINITY;
+    double scale, tail_df = !tails_known && better >= SUITE_MIN_TESTS / 2
+                                ? mcpp_stats_t_tail_fit(scratch + n, fitted, &scale)
+                                : INFINITY;
     if (tail_df < 20) {
         *df = tail_df;
         *heavy = 1;
@@ -505,6 +511,42 @@ static double suite_run_noise(gate_metric_entry *const *tests, size_t n, double 
     *df = (double)(kept - 1);
     /* a normal cut at 3 sd keeps 99.73% of it and 98.66% of its spread */
     return sqrt(ss / (double)(kept - 1)) / 0.9866;
+}
+
+/* Below this many earlier runs the pooled history says too little about how
+ * far off the machine's runs can land. */
+#define HISTORY_MIN_SCORES 100
+
+/* The machine's tails, read from the earlier runs of the gate's lanes
+ * (docs/statistics.md, "Heavy tails"): each lane's runs as normal scores
+ * against its own others (mcpp_stats_loo_normal_scores), pooled over every
+ * test, and the Student t they cannot rule out (mcpp_stats_t_tail_fit). Twenty
+ * runs of 50 lanes show tails that the 50 changes of one merge cannot: with
+ * tails known, a normal machine's suite is not read as heavy-tailed by chance
+ * and a heavy-tailed one's far-off runs are expected. When they are heavy,
+ * every test with a history takes them (mcpp_metric_heavy_tails). Sets
+ * r->history_scores (0: too few runs to read, the suite's own fit stands). */
+static int history_tails(mcpp_gate_report *r, gate_metric_entry *const *tests, size_t m)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m; i++) n += tests[i]->n_history_scores;
+    if (n < HISTORY_MIN_SCORES) return MCPP_OK;
+    double *z = malloc(n * sizeof *z);
+    if (!z) return mcpp_error_nomem();
+    n = 0;
+    for (size_t i = 0; i < m; i++)
+        for (size_t j = 0; j < tests[i]->n_history_scores; j++) z[n++] = tests[i]->history_scores[j];
+    double scale, df = mcpp_stats_t_tail_fit(z, n, &scale);
+    free(z);
+    r->history_scores = n;
+    r->history_tail_df = df < 20 ? df : INFINITY;
+    r->history_tail_scale = df < 20 ? scale : 1;
+    /* every candidate of a pooled group carries the group's result */
+    for (size_t e = 0; e < r->n && df < 20; e++)
+        for (size_t k = 0; k < r->entries[e].n_metrics; k++)
+            if (r->entries[e].metrics[k].n_history_scores)
+                mcpp_metric_heavy_tails(&r->entries[e].metrics[k].result, scale, df);
+    return MCPP_OK;
 }
 
 /* Below this many pooled degrees of freedom the suite's runs are too few to
@@ -541,7 +583,7 @@ static void apply_suite_noise(mcpp_gate_report *r, const mcpp_policy *p, gate_me
          * measures what the two jobs differ by instead of the policy: when
          * the tests' changes spread more than their runs explain, each test's
          * standard error rises to that spread. */
-        double jobs_df, jobs_sd = suite_run_noise(tests, m, scratch, 0, &jobs_df, &r->suite_heavy_tails);
+        double jobs_df, jobs_sd = suite_run_noise(tests, m, scratch, 0, 0, &jobs_df, &r->suite_heavy_tails);
         for (size_t i = 0; i < r->n; i++)
             for (size_t k = 0; k < r->entries[i].n_metrics; k++) {
                 gate_metric_entry *g = &r->entries[i].metrics[k];
@@ -555,7 +597,16 @@ static void apply_suite_noise(mcpp_gate_report *r, const mcpp_policy *p, gate_me
             }
         return;
     }
-    double floor_df, floor_sd = r->suite_run_sd = suite_run_noise(tests, m, scratch, 1, &floor_df, &r->suite_heavy_tails);
+    /* Heavy tails the history read stand for the suite's own fit, but for a
+     * single run a side: there one far-off run is the whole side, and the
+     * history's per-lane spread of 20 heavy-tailed runs is too unsteady to
+     * be the only guard (noise lab, heavy-tailed, 1 run: 5.5% of unchanged
+     * merges failing without the suite's fit, 1.5% with it). */
+    int one_run = 0;
+    for (size_t i = 0; i < m; i++) one_run |= tests[i]->result.n_base == 1 || tests[i]->result.n_cand == 1;
+    int tails_known = r->history_scores && (isinf(r->history_tail_df) || !one_run);
+    double floor_df, floor_sd = r->suite_run_sd =
+        suite_run_noise(tests, m, scratch, 1, tails_known, &floor_df, &r->suite_heavy_tails);
     r->suite_df = floor_df;
     for (size_t i = 0; i < r->n && floor_sd > 0; i++)
         for (size_t k = 0; k < r->entries[i].n_metrics; k++)
@@ -625,6 +676,12 @@ static int decide_all(mcpp_gate_report *r, const mcpp_policy *p)
     }
     lane_tests(tests, r);
     double q = (1 - p->gate.confidence) / 2;
+    int rc = history_tails(r, tests, m);
+    if (rc) {
+        free(tests);
+        free(pv);
+        return rc;
+    }
     apply_suite_noise(r, p, tests, m, pv);
     center_on_common_shift(r, tests, m, q, pv);
     for (size_t j = 0; j < m; j++) pv[j] = tests[j]->result.p_value;
@@ -635,7 +692,6 @@ static int decide_all(mcpp_gate_report *r, const mcpp_policy *p)
     free(pv);
     r->tests = m;
     r->fdr_q = q;
-    int rc = MCPP_OK;
     for (size_t i = 0; i < r->n && rc == MCPP_OK; i++) {
         gate_entry *e = &r->entries[i];
         for (size_t k = 0; k < e->n_metrics && rc == MCPP_OK; k++) {
@@ -869,6 +925,11 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
                        r->fdr_q * 100);
         if (r->suite_run_sd > 0) mcpp_sb_printf(&reason, ", run-to-run %.1f%% as the suite shows", r->suite_run_sd * 100);
         if (r->suite_heavy_tails) mcpp_sb_printf(&reason, " with heavy tails (t, %.0f df)", r->suite_df);
+        if (r->history_scores)
+            mcpp_sb_printf(&reason, ", tails read from %zu earlier runs: %s", r->history_scores,
+                           isinf(r->history_tail_df) ? "normal" : "heavy");
+        if (r->history_scores && !isinf(r->history_tail_df))
+            mcpp_sb_printf(&reason, " (t, %.0f df; one far-off run is no regression)", r->history_tail_df);
         if (r->suite_shift != 0) {
             mcpp_sb_puts(&reason, r->suite_regressed ? ", the whole suite regressed by " : ", common shift ");
             mcpp_sb_signed_change(&reason, r->suite_shift);
@@ -894,6 +955,7 @@ void mcpp_gate_report_free(mcpp_gate_report *report)
             free(e->metrics[k].reason);
             free(e->metrics[k].result_name);
             free(e->metrics[k].result_unit);
+            free(e->metrics[k].history_scores);
         }
         free(e->metrics);
         free(e->id);

@@ -61,6 +61,8 @@ typedef struct gate_metric_entry {
     const char *code; /* static: the reason code when undetermined (see gate.c) */
     double allowance; /* the metric's max_regression */
     double runs_ss, runs_df; /* the spread of the pooled runs about each side's mean (mcpp_metric_side_spread) */
+    double *history_scores; /* the lane's earlier runs as normal scores (mcpp_stats_loo_normal_scores) */
+    size_t n_history_scores;
 } gate_metric_entry;
 
 typedef struct gate_entry {
@@ -102,6 +104,8 @@ struct mcpp_gate_report {
     double suite_run_sd; /* the run-to-run noise its tests showed (docs/statistics.md); 0: too few tests */
     double suite_df;     /* its degrees of freedom */
     int suite_heavy_tails; /* 1: one run a side, and suite_df are the tails' of a Student t */
+    size_t history_scores; /* earlier runs whose pooled normal scores read the machine's tails (0: too few) */
+    double history_tail_df, history_tail_scale; /* their Student t (INFINITY: normal) */
     double suite_shift;  /* the change its tests share, tested against (0: none; see center_on_common_shift) */
     int suite_regressed; /* 1: that shared change is itself a regression beyond the allowance */
 };

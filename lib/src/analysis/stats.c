@@ -207,6 +207,26 @@ static double t_scale_fit(const double *x, size_t n, double df, double *loglik)
     return s;
 }
 
+size_t mcpp_stats_loo_normal_scores(const double *x, size_t n, double *out)
+{
+    if (n < 4) return 0;
+    double mean = 0, ss = 0;
+    for (size_t j = 0; j < n; j++) mean += x[j];
+    mean /= (double)n;
+    for (size_t j = 0; j < n; j++) ss += (x[j] - mean) * (x[j] - mean);
+    double k = (double)n / (double)(n - 1), df = (double)n - 2;
+    for (size_t j = 0; j < n; j++) {
+        /* x[j] against the other n - 1: their mean and standard deviation */
+        double dev = k * (x[j] - mean), ss_rest = ss - k * (x[j] - mean) * (x[j] - mean);
+        if (!(ss_rest > 1e-12 * ss)) return 0;
+        double t = dev / sqrt(ss_rest / df * (1 + 1 / (double)(n - 1)));
+        /* each tail from its own side, so that far-off values keep their precision */
+        out[j] = t < 0 ? mcpp_stats_normal_quantile(mcpp_stats_t_cdf(t, df))
+                       : -mcpp_stats_normal_quantile(mcpp_stats_t_cdf(-t, df));
+    }
+    return n;
+}
+
 double mcpp_stats_t_tail_fit(const double *x, size_t n, double *scale)
 {
     static const double GRID[] = {2, 3, 4, 6, 10, 20, 50, INFINITY};

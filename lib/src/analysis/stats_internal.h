@@ -56,6 +56,18 @@ double mcpp_stats_bh_cutoff(const double *p, size_t m, double q, double *scratch
 double mcpp_stats_t_tail_fit(const double *x, size_t n, double *scale);
 
 /*
+ * Each of n runs of unchanged code against the other n - 1, as a normal
+ * score: its distance from their mean in units of their standard deviation
+ * follows a Student t with n - 2 degrees of freedom when the runs are normal,
+ * and out[j] is the standard normal value at the same probability. So the
+ * scores of many lanes, each with its own noise level and run count, pool
+ * into one sample that is exactly standard normal for a normal machine, and
+ * as heavy-tailed as the machine is otherwise. Returns n, or 0 (out unset)
+ * with fewer than 4 runs or runs that (nearly) repeat one value.
+ */
+size_t mcpp_stats_loo_normal_scores(const double *x, size_t n, double *out);
+
+/*
  * How much n variance estimates (var[i] with df[i] degrees of freedom each)
  * agree, read as the prior they share (Smyth 2004, the method of moments of
  * limma's eBayes): returns its degrees of freedom d0 (INFINITY when the

@@ -140,6 +140,15 @@ static void gate_render_json(mcpp_strbuf *b, const void *object)
     mcpp_sb_puts(b, ", \"common_shift\": ");
     mcpp_sb_json_number(b, r->suite_shift);
     mcpp_sb_printf(b, ", \"common_shift_regressed\": %s", r->suite_regressed ? "true" : "false");
+    if (r->history_scores) {
+        mcpp_sb_printf(b, ", \"history_tails\": {\"runs\": %zu, \"df\": ", r->history_scores);
+        mcpp_sb_json_number(b, isinf(r->history_tail_df) ? -1 : r->history_tail_df);
+        mcpp_sb_puts(b, ", \"scale\": ");
+        mcpp_sb_json_number(b, r->history_tail_scale);
+        mcpp_sb_putc(b, '}');
+    } else {
+        mcpp_sb_puts(b, ", \"history_tails\": null");
+    }
     mcpp_sb_puts(b, "}, \"candidates\": [");
     for (size_t i = 0; i < r->n; i++) {
         mcpp_sb_puts(b, i ? ",\n  " : "\n  ");
