@@ -319,18 +319,29 @@ TEST(a_store_history_informs_only_the_run_to_run_spread)
     mcpp_policy_free(p);
 }
 
+/* One run without step samples in the lane told apart by seq_len 1024 +
+ * `lane`: id `name`, tokens_per_s `tps`, and source.git_commit `commit` unless
+ * NULL (runs of one commit pool as one side). */
+static mcpp_receipt *lane_run(const char *name, size_t lane, double tps, const char *commit)
+{
+    char id[96], seq[32], txt[64];
+    if (commit) snprintf(id, sizeof id, "\"id\":\"%s\",\"source\":{\"git_commit\":\"%s\"}", name, commit);
+    else snprintf(id, sizeof id, "\"id\":\"%s\"", name);
+    snprintf(seq, sizeof seq, "\"seq_len\":%zu", 1024 + lane);
+    snprintf(txt, sizeof txt, "\"tokens_per_s\":%.9g", tps);
+    return FIX("\"id\":\"base-1\"", id, "\"seq_len\":4096", seq, "\"tokens_per_s\":262144", txt,
+               "\"step_time_s\":{\"samples\":[1.00,1.01,0.99,1.00,1.02,0.98,1.00,1.01]},", "");
+}
+
 /* `n` candidates against `n` baselines of lanes told apart by seq_len; each
  * candidate's change is changes[i]. */
 static mcpp_gate_report *suite_gate(const mcpp_policy *p, const double *changes, size_t n)
 {
     mcpp_receipt **rs = calloc(2 * n, sizeof *rs);
     for (size_t i = 0; i < 2 * n; i++) {
-        char id[32], seq[32], txt[4096];
-        snprintf(id, sizeof id, "\"id\":\"%s%zu\"", i < n ? "b" : "c", i % n);
-        snprintf(seq, sizeof seq, "\"seq_len\":%zu", 1024 + i % n);
-        snprintf(txt, sizeof txt, "\"tokens_per_s\":%.9g", 1000 * (i < n ? 1 : 1 + changes[i % n]));
-        rs[i] = FIX("\"id\":\"base-1\"", id, "\"seq_len\":4096", seq, "\"tokens_per_s\":262144", txt,
-                    "\"step_time_s\":{\"samples\":[1.00,1.01,0.99,1.00,1.02,0.98,1.00,1.01]},", "");
+        char name[32];
+        snprintf(name, sizeof name, "%s%zu", i < n ? "b" : "c", i % n);
+        rs[i] = lane_run(name, i % n, 1000 * (i < n ? 1 : 1 + changes[i % n]), NULL);
     }
     mcpp_gate_report *r = NULL;
     if (mcpp_gate_run(&r, p, (const mcpp_receipt *const *)rs, n, (const mcpp_receipt *const *)rs + n, n) != MCPP_OK)
@@ -352,13 +363,9 @@ static mcpp_gate_report *runs_suite_gate(const mcpp_policy *p, const double *sd,
         double z = 0;
         for (int k = 0; k < 4; k++) z += (double)(next(&seed) % 100000) / 100000.0 - 0.5;
         z *= sqrt(3.0); /* four uniforms on [-0.5, 0.5): variance 1/3 */
-        char id[96], seq[32], txt[64]; /* each side's runs come from one commit: they pool */
-        snprintf(id, sizeof id, "\"id\":\"%s%zu\",\"source\":{\"git_commit\":\"%s\"}", i < per_side ? "b" : "c",
-                 i % per_side, i < per_side ? "aaaa111" : "bbbb222");
-        snprintf(seq, sizeof seq, "\"seq_len\":%zu", 1024 + bench);
-        snprintf(txt, sizeof txt, "\"tokens_per_s\":%.9g", 1000 * exp(sd[bench] * z));
-        rs[i] = FIX("\"id\":\"base-1\"", id, "\"seq_len\":4096", seq, "\"tokens_per_s\":262144", txt,
-                    "\"step_time_s\":{\"samples\":[1.00,1.01,0.99,1.00,1.02,0.98,1.00,1.01]},", "");
+        char name[32]; /* each side's runs come from one commit: they pool */
+        snprintf(name, sizeof name, "%s%zu", i < per_side ? "b" : "c", i % per_side);
+        rs[i] = lane_run(name, bench, 1000 * exp(sd[bench] * z), i < per_side ? "aaaa111" : "bbbb222");
     }
     mcpp_gate_report *r = NULL;
     if (mcpp_gate_run(&r, p, (const mcpp_receipt *const *)rs, per_side, (const mcpp_receipt *const *)rs + per_side,
@@ -376,7 +383,7 @@ TEST(benchmarks_whose_run_spreads_agree_share_them_and_those_that_disagree_do_no
      * (2%), their estimates scatter only as 4-df estimates do, Smyth's prior
      * df comes out large and each test rests on the suite's 48 df as well
      * (run_sd near 2%). With only twelve estimates sampling sometimes
-     * scatters them more than that, so this holds for most suites (28 of
+     * scatters them more than that, so this holds for most suites (26 of
      * these 40), not every one. When the spreads truly differ (0.2% ..
      * 16%), the prior weighs little: each test keeps near its own spread. */
     mcpp_policy *p = policy_with(0.03, 20);
@@ -564,22 +571,15 @@ static mcpp_gate_report *history_tails_gate(double change0, int heavy)
     for (size_t i = 0; i < 2 * LANES * RUNS; i++) {
         size_t lane = (i % (LANES * RUNS)) / RUNS;
         int cand = i >= LANES * RUNS;
-        char id[96], seq[32], txt[64];
-        snprintf(id, sizeof id, "\"id\":\"%s%zu\",\"source\":{\"git_commit\":\"%s\"}", cand ? "c" : "b", i,
-                 cand ? "bbbb222" : "aaaa111");
-        snprintf(seq, sizeof seq, "\"seq_len\":%zu", 1024 + lane);
-        snprintf(txt, sizeof txt, "\"tokens_per_s\":%.9g",
-                 1000 * (1 + 0.001 * (double)(i % RUNS)) * (cand && lane == 0 ? 1 + change0 : 1));
-        rs[i] = FIX("\"id\":\"base-1\"", id, "\"seq_len\":4096", seq, "\"tokens_per_s\":262144", txt,
-                    "\"step_time_s\":{\"samples\":[1.00,1.01,0.99,1.00,1.02,0.98,1.00,1.01]},", "");
+        char name[32];
+        snprintf(name, sizeof name, "%s%zu", cand ? "c" : "b", i);
+        rs[i] = lane_run(name, lane, 1000 * (1 + 0.001 * (double)(i % RUNS)) * (cand && lane == 0 ? 1 + change0 : 1),
+                         cand ? "bbbb222" : "aaaa111");
     }
     for (size_t i = 0; i < LANES * HISTORY; i++) {
-        char id[32], seq[32], txt[64];
-        snprintf(id, sizeof id, "\"id\":\"h%zu\"", i);
-        snprintf(seq, sizeof seq, "\"seq_len\":%zu", 1024 + i / HISTORY);
-        snprintf(txt, sizeof txt, "\"tokens_per_s\":%.9g", 1000 * exp(scale * (q[i % HISTORY] - mean)));
-        hist[i] = FIX("\"id\":\"base-1\"", id, "\"seq_len\":4096", seq, "\"tokens_per_s\":262144", txt,
-                      "\"step_time_s\":{\"samples\":[1.00,1.01,0.99,1.00,1.02,0.98,1.00,1.01]},", "");
+        char name[32];
+        snprintf(name, sizeof name, "h%zu", i);
+        hist[i] = lane_run(name, i / HISTORY, 1000 * exp(scale * (q[i % HISTORY] - mean)), NULL);
     }
     mcpp_policy *p = NULL;
     mcpp_gate_report *r = NULL;

@@ -929,11 +929,12 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
                        r->fdr_q * 100);
         if (r->suite_run_sd > 0) mcpp_sb_printf(&reason, ", run-to-run %.1f%% as the suite shows", r->suite_run_sd * 100);
         if (r->suite_heavy_tails) mcpp_sb_printf(&reason, " with heavy tails (t, %.0f df)", r->suite_df);
-        if (r->history_scores)
-            mcpp_sb_printf(&reason, ", tails read from %zu earlier runs: %s", r->history_scores,
-                           isinf(r->history_tail_df) ? "normal" : "heavy");
-        if (r->history_scores && !isinf(r->history_tail_df))
-            mcpp_sb_printf(&reason, " (t, %.0f df; one far-off run is no regression)", r->history_tail_df);
+        if (r->history_scores && isinf(r->history_tail_df))
+            mcpp_sb_printf(&reason, ", tails read from %zu earlier runs: normal", r->history_scores);
+        else if (r->history_scores)
+            mcpp_sb_printf(&reason,
+                           ", tails read from %zu earlier runs: heavy (t, %.0f df; one far-off run is no regression)",
+                           r->history_scores, r->history_tail_df);
         if (r->suite_shift != 0) {
             mcpp_sb_puts(&reason, r->suite_regressed ? ", the whole suite regressed by " : ", common shift ");
             mcpp_sb_signed_change(&reason, r->suite_shift);
