@@ -160,7 +160,8 @@ typedef struct mcpp_metric_result {
                                the machine's single runs when their tails are
                                heavy (0: normal); p_value is then at least the
                                chance that one far-off run alone made the change */
-    double tail_scale;      /* that t's scale, in units of run_sd               */
+    double tail_scale;      /* that t's scale, in units of one run's sd: run_sd,
+                               or between_sd when larger                       */
 } mcpp_metric_result;
 
 /* ---- One comparison ------------------------------------------------------------ */

@@ -125,6 +125,20 @@ void mcpp_metric_heavy_tails(mcpp_metric_result *m, double scale, double df);
 void mcpp_metric_drop_between(mcpp_metric_result *m);
 void mcpp_metric_raise_between(mcpp_metric_result *m, double se, double df);
 
+/* The noise of a compared result whose lane has a history, once the gate has
+ * pooled every lane's (gate.c apply_history_noise): what separate jobs differ
+ * by (`between_var`, the history's runs each came from a job of their own)
+ * and what the runs of one job differ by (`within_var`, from the runs at
+ * hand; the between figure itself with one run a side), each with its degrees
+ * of freedom. Replaces the result's own blend of history, runs and policy;
+ * adds "suite" to the noise source. */
+void mcpp_metric_job_noise(mcpp_metric_result *m, double within_var, double within_df, double between_var,
+                           double between_df);
+
+/* Widens a compared result's noise by `factor` (> 1) with `df` degrees of
+ * freedom: the gate's tests spread more today than their history predicts. */
+void mcpp_metric_widen(mcpp_metric_result *m, double factor, double df);
+
 /* Tests the result against a gate's common shift instead of no change: the
  * p-value becomes that of (change - shift), with the standard error widened
  * by `se_factor` for the shift's own uncertainty. The headline and its

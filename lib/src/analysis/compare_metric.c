@@ -384,8 +384,10 @@ static double p_worse(const mcpp_metric_result *m, double du, double se)
 {
     if (!(se > 0)) return du < 0 ? 0 : du > 0 ? 1 : 0.5;
     double p = mcpp_stats_t_cdf(du / se, m->df);
-    if (m->tail_df > 0 && du < 0 && m->run_sd > 0) {
-        double s = m->tail_scale * m->run_sd, nb = (double)m->n_base, nc = (double)m->n_cand;
+    /* one run's scale: what separate jobs differ by when the runs at hand share theirs */
+    double run_scale = m->between_sd > m->run_sd ? m->between_sd : m->run_sd;
+    if (m->tail_df > 0 && du < 0 && run_scale > 0) {
+        double s = m->tail_scale * run_scale, nb = (double)m->n_base, nc = (double)m->n_cand;
         double one_run = nb * mcpp_stats_t_cdf(nb * du / s, m->tail_df) + nc * mcpp_stats_t_cdf(nc * du / s, m->tail_df);
         if (one_run > p) p = one_run < 0.5 ? one_run : 0.5;
     }
@@ -454,6 +456,35 @@ void mcpp_metric_raise_between(mcpp_metric_result *m, double se, double df)
     if (df > 0 && df < m->df) m->df = df;
     add_suite_source(m);
     set_interval(m, log1p(m->rel_delta), se);
+}
+
+void mcpp_metric_job_noise(mcpp_metric_result *m, double within_var, double within_df, double between_var,
+                           double between_df)
+{
+    if (m->point_comparison || !(m->run_sd > 0) || !(within_var > 0) || !(between_var > 0)) return;
+    /* 1/nb + 1/nc, or the olympic mean's n - 2 in their place */
+    double factor = (m->se * m->se - between_sides_var(m)) / (m->run_sd * m->run_sd);
+    m->run_sd = sqrt(within_var);
+    m->between_sd = sqrt(between_var);
+    m->between_df = between_df;
+    m->noise_source = SOURCE_NAMES[(m->n_base > 1 || m->n_cand > 1 ? 1 : 0) | 2 | 8];
+    double se2 = within_var * factor + between_sides_var(m);
+    /* se2 = w (factor - 2) + 2 b when b > w: Satterthwaite's degrees of
+     * freedom of that sum (with one run a side, factor = 2: the history's) */
+    double c = between_sides_var(m) > 0 ? factor - 2 : factor, bt = between_sides_var(m) > 0 ? 2 * between_var : 0;
+    m->df = se2 * se2 / (c * c * within_var * within_var / within_df + (bt > 0 ? bt * bt / between_df : 0));
+    set_interval(m, log1p(m->rel_delta), sqrt(se2));
+}
+
+void mcpp_metric_widen(mcpp_metric_result *m, double factor, double df)
+{
+    if (m->point_comparison || !(factor > 1)) return;
+    m->run_sd *= factor;
+    m->between_sd *= factor;
+    if (df > 0 && df < m->df) m->df = df;
+    if (df > 0 && m->between_df > df) m->between_df = df;
+    add_suite_source(m);
+    set_interval(m, log1p(m->rel_delta), m->se * factor);
 }
 
 void mcpp_metric_center(mcpp_metric_result *m, double shift, double se_factor)

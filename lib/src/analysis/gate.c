@@ -154,6 +154,7 @@ static int gate_metric(gate_metric_entry *g, const mcpp_policy *p, const mcpp_ga
             mcpp_metric_side_spread(&sc, &ss_c, &df_c);
             g->runs_ss = ss_b + ss_c;
             g->runs_df = df_b + df_c;
+            if (g->result.history_runs) mcpp_metric_side_spread(&sh, &g->history_ss, &g->history_df);
             if (use_history && sh.n_runs >= 4) {
                 if (!(g->history_scores = malloc(sh.n_runs * sizeof *g->history_scores))) failed = 1;
                 else g->n_history_scores = mcpp_stats_loo_normal_scores(sh.runs, sh.n_runs, g->history_scores);
@@ -442,10 +443,10 @@ static size_t lane_tests(gate_metric_entry **out, mcpp_gate_report *r)
  * the machine's run-to-run noise to be a floor. */
 #define SUITE_MIN_TESTS 8
 
-/* The run-to-run noise the gate's own tests show when they have one run a
- * side: each test's log change scaled to one run (divided by
- * sqrt(1/nb + 1/nc)) and signed so that worse is positive. Two readings of
- * their spread about the median:
+/* The scale of n changes in scratch[0..n), signed so that worse is positive
+ * (each test's log change scaled to one run: suite_run_noise; in standard
+ * errors: history_spread_check). Two readings of their spread about the
+ * median:
  * - the standard deviation of those within 3 robust deviations (1.4826
  *   median absolute deviations) of the median, with that many runs' degrees
  *   of freedom: leaving out the few benchmarks that really changed keeps them
@@ -467,20 +468,13 @@ static size_t lane_tests(gate_metric_entry **out, mcpp_gate_report *r)
  * 5 runs a side: 6% of 100 unchanged merges failing, 5% at 6 deviations;
  * 3.5% of 200 at 6, 5.0% at 3).
  * A shift common to all benchmarks stays a change, not noise.
- * Returns the run-to-run scale (0: too few tests), its df in *df and in
- * *heavy whether they are the heavy tails' (read only with `fit_tails`).
- * `scratch` holds 2n doubles. */
-static double suite_run_noise(gate_metric_entry *const *tests, size_t n, double *scratch, int fit_tails,
-                              int tails_known, double *df, int *heavy)
+ * Returns the scale (0: too few kept), its df in *df and in *heavy whether
+ * they are the heavy tails' (read only with `fit_tails`); both 0 unless
+ * set. `scratch` holds 2n doubles. */
+static double spread_of_changes(double *scratch, size_t n, int fit_tails, int tails_known, double *df, int *heavy)
 {
     *df = 0;
     *heavy = 0;
-    if (n < SUITE_MIN_TESTS) return 0;
-    for (size_t i = 0; i < n; i++) {
-        const mcpp_metric_result *res = &tests[i]->result;
-        double worse = res->higher_is_better ? -1 : 1;
-        scratch[i] = worse * log1p(res->rel_delta) / sqrt(1 / (double)res->n_base + 1 / (double)res->n_cand);
-    }
     mcpp_sort_doubles(scratch, n);
     double med = mcpp_quantile_sorted(scratch, n, 0.5);
     for (size_t i = 0; i < n; i++) scratch[n + i] = fabs(scratch[i] - med);
@@ -515,6 +509,22 @@ static double suite_run_noise(gate_metric_entry *const *tests, size_t n, double 
     *df = (double)(kept - 1);
     /* a normal cut at 3 sd keeps 99.73% of it and 98.66% of its spread */
     return sqrt(ss / (double)(kept - 1)) / 0.9866;
+}
+
+/* The run-to-run noise the gate's own tests show (spread_of_changes), 0 with
+ * fewer than SUITE_MIN_TESTS tests. */
+static double suite_run_noise(gate_metric_entry *const *tests, size_t n, double *scratch, int fit_tails,
+                              int tails_known, double *df, int *heavy)
+{
+    *df = 0;
+    *heavy = 0;
+    if (n < SUITE_MIN_TESTS) return 0;
+    for (size_t i = 0; i < n; i++) {
+        const mcpp_metric_result *res = &tests[i]->result;
+        double worse = res->higher_is_better ? -1 : 1;
+        scratch[i] = worse * log1p(res->rel_delta) / sqrt(1 / (double)res->n_base + 1 / (double)res->n_cand);
+    }
+    return spread_of_changes(scratch, n, fit_tails, tails_known, df, heavy);
 }
 
 /* Below this many earlier runs the pooled history says too little about how
@@ -553,6 +563,82 @@ static int history_tails(mcpp_gate_report *r, gate_metric_entry *const *tests, s
     return MCPP_OK;
 }
 
+/* The variance a suite's tests agree on (mcpp_stats_prior_df of var[i] with
+ * df[i] degrees of freedom, n of them) in *agreed, and its weight in degrees
+ * of freedom: at most all of theirs, 0 with fewer than SUITE_MIN_TESTS. */
+static double agreed_variance(const double *var, const double *df, size_t n, double *agreed)
+{
+    double total = 0;
+    for (size_t i = 0; i < n; i++) total += df[i];
+    if (n < SUITE_MIN_TESTS) return 0;
+    double d0 = mcpp_stats_prior_df(var, df, n, agreed);
+    return d0 < total ? d0 : total;
+}
+
+/* The history source (docs/statistics.md, "The lanes' history"). Each
+ * lane's earlier runs, each from a job of its own, say what separate jobs
+ * differ by; but twenty runs a lane are 19 degrees of freedom, too few for
+ * the one-in-a-thousand p-values a gate over 50 tests needs (a t quantile
+ * 18% above the normal one). Pooled the way the suite pools its runs
+ * (Smyth's moderated variances: each lane's variance shrinks toward the one
+ * the lanes agree on, as far as they agree), they give each test hundreds.
+ * The runs at hand, pooled the same way, say what runs of one job differ by;
+ * with one run a side the between-jobs figure is all there is. This replaces
+ * each test's own blend of its history, its runs and the policy's declared
+ * figure. Only when the history has read the tails as normal
+ * (history_tails): heavy tails make the lanes' variances disagree by chance
+ * far more than a chi-square says, and the pooling would take that for
+ * lanes of their own (noise lab, heavy-tailed, 3 runs a side: 71% of 30%
+ * slowdowns found instead of 99%). `scratch` holds 2m doubles. */
+static void apply_history_noise(mcpp_gate_report *r, gate_metric_entry *const *tests, size_t m, double *scratch)
+{
+    if (!r->history_scores || !isinf(r->history_tail_df)) return;
+    size_t n = 0;
+    for (size_t i = 0; i < m; i++)
+        if (tests[i]->history_df > 0 && tests[i]->history_ss > 0)
+            scratch[n] = tests[i]->history_ss / tests[i]->history_df, scratch[m + n++] = tests[i]->history_df;
+    double agreed, between_w = agreed_variance(scratch, scratch + m, n, &agreed);
+    if (!(between_w > 0)) return;
+    /* The centers are the pooled variances, not agreed_variance's: its
+     * chi-square correction of the mean log variance overshoots for runs
+     * with light tails (noise lab, bimodal: 7% too high, which read as a
+     * job effect between the history and the runs at hand and cost half the
+     * power at 10% with 5 runs a side). */
+    double between_ss = 0, between_df = 0;
+    for (size_t i = 0; i < m; i++) between_ss += tests[i]->history_ss, between_df += tests[i]->history_df;
+    double between_var = between_ss / between_df;
+    /* Within a job: the runs at hand, pooled over the lanes, and weighed as
+     * far as the lanes' histories agree (their 19 df a lane read that far
+     * more steadily than 2-4 df of runs: agreed_variance over the runs alone
+     * came out under 20 df in half of the noise lab's Gaussian merges, and
+     * their few df then ruled each test's). */
+    double within_ss = 0, within_df = 0;
+    for (size_t i = 0; i < m; i++)
+        if (tests[i]->history_df > 0) within_ss += tests[i]->runs_ss, within_df += tests[i]->runs_df;
+    double within_w = within_df < between_w ? within_df : between_w;
+    double within_var = within_df > 0 ? within_ss / within_df : 0;
+    r->history_lane_df = between_w;
+    /* every candidate of a pooled group carries the group's result */
+    for (size_t e = 0; e < r->n; e++)
+        for (size_t k = 0; k < r->entries[e].n_metrics; k++) {
+            gate_metric_entry *g = &r->entries[e].metrics[k];
+            if (!g->has_result || !(g->history_df > 0)) continue;
+            double b_df = between_w + g->history_df, b_var = (between_w * between_var + g->history_ss) / b_df;
+            double w_df = within_w + g->runs_df, w_var = w_df > 0 ? (within_w * within_var + g->runs_ss) / w_df : 0;
+            /* No job effect beyond chance (Bancroft's preliminary test at 25%,
+             * log F about normal at these df): one variance of both, with
+             * both df. Otherwise se² = w (f - 2) + 2 b, a difference of two
+             * estimates whose df are far fewer than either's. */
+            if (!(w_var > 0) || log(b_var / w_var) < 0.6745 * sqrt(2 / b_df + 2 / w_df)) {
+                double pooled_df = b_df + (w_var > 0 ? w_df : 0);
+                w_var = b_var = (b_df * b_var + (w_var > 0 ? w_df * w_var : 0)) / pooled_df;
+                w_df = b_df = pooled_df;
+            }
+            mcpp_metric_job_noise(&g->result, w_var, w_df, b_var, b_df);
+            g->history_noise = 1;
+        }
+}
+
 /* Below this many pooled degrees of freedom the suite's runs are too few to
  * stand in for the policy's declared run-to-run noise. */
 #define SUITE_MIN_DF 10
@@ -576,11 +662,11 @@ static void apply_suite_noise(mcpp_gate_report *r, const mcpp_policy *p, gate_me
             if (!tests[i]->result.history_runs && tests[i]->runs_df > 0)
                 scratch[n] = tests[i]->runs_ss / tests[i]->runs_df, scratch[m + n++] = tests[i]->runs_df;
         /* With enough tests, how far their variances agree says how much the
-         * suite's figure weighs against each test's own (at most all the
-         * suite's df); with few, the policy's run_to_run_df says it. */
-        double agreed_var, d0 = n >= SUITE_MIN_TESTS ? mcpp_stats_prior_df(scratch, scratch + m, n, &agreed_var) : 0;
+         * suite's figure weighs against each test's own; with few, the
+         * policy's run_to_run_df says it. */
+        double agreed_var, d0 = agreed_variance(scratch, scratch + m, n, &agreed_var);
         double prior_var = d0 > 0 ? agreed_var : ss / df;
-        if (d0 > 0) weight = d0 < df ? d0 : df;
+        if (d0 > 0) weight = d0;
         r->suite_run_sd = sqrt(prior_var);
         r->suite_df = weight;
         /* The runs of one side share their job. With enough tests the suite
@@ -592,7 +678,7 @@ static void apply_suite_noise(mcpp_gate_report *r, const mcpp_policy *p, gate_me
             for (size_t k = 0; k < r->entries[i].n_metrics; k++) {
                 gate_metric_entry *g = &r->entries[i].metrics[k];
                 mcpp_metric_result *res = &g->result;
-                if (!g->has_result) continue;
+                if (!g->has_result || g->history_noise) continue;
                 if (jobs_sd > 0) mcpp_metric_drop_between(res);
                 mcpp_metric_moderate(res, g->runs_ss, g->runs_df, prior_var, weight);
                 if (jobs_sd > 0)
@@ -612,10 +698,49 @@ static void apply_suite_noise(mcpp_gate_report *r, const mcpp_policy *p, gate_me
     double floor_df, floor_sd = r->suite_run_sd =
         suite_run_noise(tests, m, scratch, 1, tails_known, &floor_df, &r->suite_heavy_tails);
     r->suite_df = floor_df;
+    /* Tests whose noise the pooled history gives take the floor only for
+     * heavy tails the suite found itself; history_spread_check guards them. */
     for (size_t i = 0; i < r->n && floor_sd > 0; i++)
-        for (size_t k = 0; k < r->entries[i].n_metrics; k++)
-            if (r->entries[i].metrics[k].has_result)
-                mcpp_metric_raise_noise(&r->entries[i].metrics[k].result, floor_sd, floor_df);
+        for (size_t k = 0; k < r->entries[i].n_metrics; k++) {
+            gate_metric_entry *g = &r->entries[i].metrics[k];
+            if (g->has_result && (!g->history_noise || r->suite_heavy_tails))
+                mcpp_metric_raise_noise(&g->result, floor_sd, floor_df);
+        }
+}
+
+/* The one-sided level at which today's tests must contradict the history
+ * before the gate stops trusting it. */
+#define HISTORY_CHECK_LEVEL 0.05
+
+/* Whether the machine is as noisy today as the lanes' history says. Each
+ * test with the history's noise (apply_history_noise) turns its change into
+ * standard errors, and their betterments' root mean square (regressions
+ * cannot enter it; spread_of_changes) is 1 on a machine like its history.
+ * When it is larger beyond chance (its square beyond the chi-square
+ * quantile of its degrees of freedom at HISTORY_CHECK_LEVEL, by Wilson and
+ * Hilferty's approximation), every such test widens by it, with its degrees
+ * of freedom. `scratch` holds 2m doubles. */
+static void history_spread_check(mcpp_gate_report *r, gate_metric_entry *const *tests, size_t m, double *scratch)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m; i++) {
+        const mcpp_metric_result *res = &tests[i]->result;
+        if (tests[i]->history_noise && res->se > 0)
+            scratch[n++] = (res->higher_is_better ? -1 : 1) * log1p(res->rel_delta) / res->se;
+    }
+    if (n < SUITE_MIN_TESTS) return;
+    double df;
+    int heavy;
+    double ratio = spread_of_changes(scratch, n, 0, 0, &df, &heavy);
+    if (!(df >= 2)) return;
+    double a = 2 / (9 * df), chi = 1 - a + mcpp_stats_normal_quantile(1 - HISTORY_CHECK_LEVEL) * sqrt(a);
+    r->history_spread = ratio;
+    if (!(ratio * ratio > chi * chi * chi)) return;
+    r->history_widened = 1;
+    for (size_t e = 0; e < r->n; e++)
+        for (size_t k = 0; k < r->entries[e].n_metrics; k++)
+            if (r->entries[e].metrics[k].has_result && r->entries[e].metrics[k].history_noise)
+                mcpp_metric_widen(&r->entries[e].metrics[k].result, ratio, df);
 }
 
 /* The common shift (docs/statistics.md). On a busy machine all benchmarks of
@@ -623,10 +748,13 @@ static void apply_suite_noise(mcpp_gate_report *r, const mcpp_policy *p, gate_me
  * and the candidates'. The median of the tests' log changes measures that
  * shift. Within the allowance it is read as the machine's, and each test asks
  * whether its benchmark moved beyond it (the standard error widened by the
- * median's own uncertainty, about pi/2 over the test count). A shift beyond
- * the allowance that the suite establishes is a regression of the whole
- * suite: the tests then stay against no change, so every benchmark beyond
- * the allowance fails. Per metric name (a shift of seconds says nothing of
+ * median's own uncertainty, about pi/2 over the test count). A shift that
+ * the suite establishes beyond the allowance (by z_q of the median's
+ * standard error: a machine that drifts by exactly the allowance is not
+ * enough, noise lab, slow drift, one run a side with a history: 19.5% of 200
+ * unchanged merges failing when a shift a hair beyond it counted) is a
+ * regression of the whole suite: the tests then stay against no change, so
+ * every benchmark beyond the allowance fails. Per metric name (a shift of seconds says nothing of
  * tokens/s), with SUITE_MIN_TESTS tests or more. `scratch` holds 2m doubles. */
 static void center_on_common_shift(mcpp_gate_report *r, gate_metric_entry *const *tests, size_t m, double q,
                                    double *scratch)
@@ -645,7 +773,8 @@ static void center_on_common_shift(mcpp_gate_report *r, gate_metric_entry *const
         for (j = 0; j < n; j++) scratch[n + j] = fabs(scratch[j] - shift);
         mcpp_sort_doubles(scratch + n, n);
         double se = 1.2533 * 1.4826 * mcpp_quantile_sorted(scratch + n, n, 0.5) / sqrt((double)n);
-        if (shift > log1p(tests[i]->allowance) && shift >= mcpp_stats_normal_quantile(1 - q) * se) {
+        double beyond = shift - log1p(tests[i]->allowance);
+        if (beyond > 0 && beyond >= mcpp_stats_normal_quantile(1 - q) * se) {
             r->suite_regressed = 1;
             r->suite_shift = expm1(shift);
             continue;
@@ -686,7 +815,9 @@ static int decide_all(mcpp_gate_report *r, const mcpp_policy *p)
         free(pv);
         return rc;
     }
+    apply_history_noise(r, tests, m, pv);
     apply_suite_noise(r, p, tests, m, pv);
+    history_spread_check(r, tests, m, pv);
     center_on_common_shift(r, tests, m, q, pv);
     for (size_t j = 0; j < m; j++) pv[j] = tests[j]->result.p_value;
     free(tests);
@@ -935,6 +1066,11 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
             mcpp_sb_printf(&reason,
                            ", tails read from %zu earlier runs: heavy (t, %.0f df; one far-off run is no regression)",
                            r->history_scores, r->history_tail_df);
+        if (r->history_lane_df > 0)
+            mcpp_sb_printf(&reason, ", the lanes' histories pooled (%.0f df)", r->history_lane_df);
+        if (r->history_widened)
+            mcpp_sb_printf(&reason, ", widened %.2fx: the tests spread more today than their history says",
+                           r->history_spread);
         if (r->suite_shift != 0) {
             mcpp_sb_puts(&reason, r->suite_regressed ? ", the whole suite regressed by " : ", common shift ");
             mcpp_sb_signed_change(&reason, r->suite_shift);

@@ -61,6 +61,8 @@ typedef struct gate_metric_entry {
     const char *code; /* static: the reason code when undetermined (see gate.c) */
     double allowance; /* the metric's max_regression */
     double runs_ss, runs_df; /* the spread of the pooled runs about each side's mean (mcpp_metric_side_spread) */
+    double history_ss, history_df; /* the same of the lane's earlier runs (0: no history compared) */
+    int history_noise; /* 1: its noise comes from the suite's pooled history (apply_history_noise) */
     double *history_scores; /* the lane's earlier runs as normal scores (mcpp_stats_loo_normal_scores) */
     size_t n_history_scores;
 } gate_metric_entry;
@@ -106,6 +108,9 @@ struct mcpp_gate_report {
     int suite_heavy_tails; /* 1: one run a side, and suite_df are the tails' of a Student t */
     size_t history_scores; /* earlier runs whose pooled normal scores read the machine's tails (0: too few) */
     double history_tail_df, history_tail_scale; /* their Student t (INFINITY: normal) */
+    double history_lane_df; /* the weight of the variance the lanes' histories agree on (0: not pooled) */
+    double history_spread; /* today's betterments in the history's standard errors (0: not checked) */
+    int history_widened;   /* 1: beyond chance, so the history's tests widened by it */
     double suite_shift;  /* the change its tests share, tested against (0: none; see center_on_common_shift) */
     int suite_regressed; /* 1: that shared change is itself a regression beyond the allowance */
 };

@@ -149,6 +149,15 @@ static void gate_render_json(mcpp_strbuf *b, const void *object)
     } else {
         mcpp_sb_puts(b, ", \"history_tails\": null");
     }
+    if (r->history_lane_df > 0) {
+        mcpp_sb_puts(b, ", \"history_pooled\": {\"lane_df\": ");
+        mcpp_sb_json_number(b, r->history_lane_df);
+        mcpp_sb_puts(b, ", \"spread_today\": ");
+        mcpp_sb_json_number(b, r->history_spread);
+        mcpp_sb_printf(b, ", \"widened\": %s}", r->history_widened ? "true" : "false");
+    } else {
+        mcpp_sb_puts(b, ", \"history_pooled\": null");
+    }
     mcpp_sb_puts(b, "}, \"candidates\": [");
     for (size_t i = 0; i < r->n; i++) {
         mcpp_sb_puts(b, i ? ",\n  " : "\n  ");
