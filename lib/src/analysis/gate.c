@@ -582,8 +582,9 @@ static double agreed_variance(const double *var, const double *df, size_t n, dou
  * 18% above the normal one). Pooled the way the suite pools its runs
  * (Smyth's moderated variances: each lane's variance shrinks toward the one
  * the lanes agree on, as far as they agree), they give each test hundreds.
- * The runs at hand, pooled the same way, say what runs of one job differ by;
- * with one run a side the between-jobs figure is all there is. This replaces
+ * The runs at hand, shrunk with the same weight, say what runs of one job
+ * differ by; with one run a side the between-jobs figure is all there is
+ * (mcpp_metric_job_noise puts the two together). This replaces
  * each test's own blend of its history, its runs and the policy's declared
  * figure. Only when the history has read the tails as normal
  * (history_tails): heavy tails make the lanes' variances disagree by chance
@@ -754,8 +755,9 @@ static void history_spread_check(mcpp_gate_report *r, gate_metric_entry *const *
  * enough, noise lab, slow drift, one run a side with a history: 19.5% of 200
  * unchanged merges failing when a shift a hair beyond it counted) is a
  * regression of the whole suite: the tests then stay against no change, so
- * every benchmark beyond the allowance fails. Per metric name (a shift of seconds says nothing of
- * tokens/s), with SUITE_MIN_TESTS tests or more. `scratch` holds 2m doubles. */
+ * every benchmark beyond the allowance fails. Per metric name (a shift of
+ * seconds says nothing of tokens/s), with SUITE_MIN_TESTS tests or more.
+ * `scratch` holds 2m doubles. */
 static void center_on_common_shift(mcpp_gate_report *r, gate_metric_entry *const *tests, size_t m, double q,
                                    double *scratch)
 {
