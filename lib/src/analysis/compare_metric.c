@@ -468,11 +468,11 @@ void mcpp_metric_job_noise(mcpp_metric_result *m, double within_var, double with
     m->between_sd = sqrt(between_var);
     m->between_df = between_df;
     m->noise_source = SOURCE_NAMES[(m->n_base > 1 || m->n_cand > 1 ? 1 : 0) | 2 | 8];
-    double se2 = within_var * factor + between_sides_var(m);
+    double jobs = between_sides_var(m), se2 = within_var * factor + jobs;
     /* se2 = w (factor - 2) + 2 b when b > w: Satterthwaite's degrees of
      * freedom of that sum (with one run a side, factor = 2: the history's) */
-    double c = between_sides_var(m) > 0 ? factor - 2 : factor, bt = between_sides_var(m) > 0 ? 2 * between_var : 0;
-    m->df = se2 * se2 / (c * c * within_var * within_var / within_df + (bt > 0 ? bt * bt / between_df : 0));
+    double c = jobs > 0 ? factor - 2 : factor, b_term = jobs > 0 ? 4 * between_var * between_var / between_df : 0;
+    m->df = se2 * se2 / (c * c * within_var * within_var / within_df + b_term);
     set_interval(m, log1p(m->rel_delta), sqrt(se2));
 }
 

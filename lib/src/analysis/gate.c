@@ -468,13 +468,14 @@ static size_t lane_tests(gate_metric_entry **out, mcpp_gate_report *r)
  * 5 runs a side: 6% of 100 unchanged merges failing, 5% at 6 deviations;
  * 3.5% of 200 at 6, 5.0% at 3).
  * A shift common to all benchmarks stays a change, not noise.
- * Returns the scale (0: too few kept), its df in *df and in *heavy whether
- * they are the heavy tails' (read only with `fit_tails`); both 0 unless
- * set. `scratch` holds 2n doubles. */
+ * Returns the scale (0: fewer than SUITE_MIN_TESTS changes, or too few
+ * kept), its df in *df and in *heavy whether they are the heavy tails' (read
+ * only with `fit_tails`); both 0 unless set. `scratch` holds 2n doubles. */
 static double spread_of_changes(double *scratch, size_t n, int fit_tails, int tails_known, double *df, int *heavy)
 {
     *df = 0;
     *heavy = 0;
+    if (n < SUITE_MIN_TESTS) return 0;
     mcpp_sort_doubles(scratch, n);
     double med = mcpp_quantile_sorted(scratch, n, 0.5);
     for (size_t i = 0; i < n; i++) scratch[n + i] = fabs(scratch[i] - med);
@@ -511,14 +512,10 @@ static double spread_of_changes(double *scratch, size_t n, int fit_tails, int ta
     return sqrt(ss / (double)(kept - 1)) / 0.9866;
 }
 
-/* The run-to-run noise the gate's own tests show (spread_of_changes), 0 with
- * fewer than SUITE_MIN_TESTS tests. */
+/* The run-to-run noise the gate's own tests show (spread_of_changes). */
 static double suite_run_noise(gate_metric_entry *const *tests, size_t n, double *scratch, int fit_tails,
                               int tails_known, double *df, int *heavy)
 {
-    *df = 0;
-    *heavy = 0;
-    if (n < SUITE_MIN_TESTS) return 0;
     for (size_t i = 0; i < n; i++) {
         const mcpp_metric_result *res = &tests[i]->result;
         double worse = res->higher_is_better ? -1 : 1;
@@ -605,17 +602,18 @@ static void apply_history_noise(mcpp_gate_report *r, gate_metric_entry *const *t
      * with light tails (noise lab, bimodal: 7% too high, which read as a
      * job effect between the history and the runs at hand and cost half the
      * power at 10% with 5 runs a side). */
-    double between_ss = 0, between_df = 0;
-    for (size_t i = 0; i < m; i++) between_ss += tests[i]->history_ss, between_df += tests[i]->history_df;
-    double between_var = between_ss / between_df;
     /* Within a job: the runs at hand, pooled over the lanes, and weighed as
      * far as the lanes' histories agree (their 19 df a lane read that far
      * more steadily than 2-4 df of runs: agreed_variance over the runs alone
      * came out under 20 df in half of the noise lab's Gaussian merges, and
      * their few df then ruled each test's). */
-    double within_ss = 0, within_df = 0;
+    double between_ss = 0, between_df = 0, within_ss = 0, within_df = 0;
     for (size_t i = 0; i < m; i++)
-        if (tests[i]->history_df > 0) within_ss += tests[i]->runs_ss, within_df += tests[i]->runs_df;
+        if (tests[i]->history_df > 0) {
+            between_ss += tests[i]->history_ss, between_df += tests[i]->history_df;
+            within_ss += tests[i]->runs_ss, within_df += tests[i]->runs_df;
+        }
+    double between_var = between_ss / between_df;
     double within_w = within_df < between_w ? within_df : between_w;
     double within_var = within_df > 0 ? within_ss / within_df : 0;
     r->history_lane_df = between_w;
@@ -630,10 +628,11 @@ static void apply_history_noise(mcpp_gate_report *r, gate_metric_entry *const *t
              * log F about normal at these df): one variance of both, with
              * both df. Otherwise se² = w (f - 2) + 2 b, a difference of two
              * estimates whose df are far fewer than either's. */
-            if (!(w_var > 0) || log(b_var / w_var) < 0.6745 * sqrt(2 / b_df + 2 / w_df)) {
-                double pooled_df = b_df + (w_var > 0 ? w_df : 0);
-                w_var = b_var = (b_df * b_var + (w_var > 0 ? w_df * w_var : 0)) / pooled_df;
-                w_df = b_df = pooled_df;
+            if (!(w_var > 0)) {
+                w_var = b_var, w_df = b_df;
+            } else if (log(b_var / w_var) < 0.6745 * sqrt(2 / b_df + 2 / w_df)) {
+                b_var = w_var = (b_df * b_var + w_df * w_var) / (b_df + w_df);
+                b_df = w_df = b_df + w_df;
             }
             mcpp_metric_job_noise(&g->result, w_var, w_df, b_var, b_df);
             g->history_noise = 1;
@@ -729,7 +728,6 @@ static void history_spread_check(mcpp_gate_report *r, gate_metric_entry *const *
         if (tests[i]->history_noise && res->se > 0)
             scratch[n++] = (res->higher_is_better ? -1 : 1) * log1p(res->rel_delta) / res->se;
     }
-    if (n < SUITE_MIN_TESTS) return;
     double df;
     int heavy;
     double ratio = spread_of_changes(scratch, n, 0, 0, &df, &heavy);
