@@ -36,7 +36,7 @@ fi
 echo "== building the benchmarks in $build"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j2 --target bench_ingest bench_compare bench_policy_rules \
-    mcpp-bench-kernels-cpu bench_store mcpp-receipts >/dev/null
+    bench_strict_frontier bench_null_shape mcpp-bench-kernels-cpu bench_store mcpp-receipts >/dev/null
 
 summary=()
 # run NAME COMMAND...: runs one benchmark, keeps its wall-clock seconds.
@@ -66,6 +66,7 @@ run ingest "$build/benchmarks/ingest/bench_ingest" --count "$ingest_n"
 run compare+frontier+gate benchmarks/compare/run.sh "$build" "$compare_sizes" "$compare_py"
 run lua-rules "$build/benchmarks/lua/bench_policy_rules" policy examples/receipts "$lua_n"
 run strict-frontier "$build/benchmarks/lua/bench_strict_frontier" policy --sizes "$strict_sizes"
+run null-shape "$build/benchmarks/stats/bench_null_shape"
 run kernels-cpu "$build/benchmarks/kernels/mcpp-bench-kernels-cpu"
 if [ -x "$build/benchmarks/kernels/mcpp-bench-kernels-gpu" ] && command -v nvidia-smi >/dev/null &&
     nvidia-smi >/dev/null 2>&1; then

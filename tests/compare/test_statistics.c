@@ -549,11 +549,16 @@ TEST(a_heavy_tailed_suite_is_read_with_heavy_tails)
     mcpp_policy_free(p);
 }
 
-/* The u-quantile of the standard normal (bisection on erfc) or, with
- * `heavy`, of a Student t with 2 df (closed form). */
-static double quantile(double u, int heavy)
+/* Machines whose runs land as a normal, a Student t with 2 df (heavy
+ * tails) or in one of two states (each run 0.1 of the state's distance off). */
+enum { NORMAL_RUNS, HEAVY_RUNS, TWO_STATE_RUNS };
+
+/* The u-quantile of the machine `shape`'s runs (bisection on erfc; the t's
+ * closed form; the two states' halves). */
+static double quantile(double u, int shape)
 {
-    if (heavy) return (2 * u - 1) / sqrt(2 * u * (1 - u));
+    if (shape == HEAVY_RUNS) return (2 * u - 1) / sqrt(2 * u * (1 - u));
+    if (shape == TWO_STATE_RUNS) return u < 0.5 ? -1 + 0.1 * quantile(2 * u, 0) : 1 + 0.1 * quantile(2 * u - 1, 0);
     double lo = -10, hi = 10;
     for (int i = 0; i < 100; i++) {
         double mid = (lo + hi) / 2;
@@ -567,14 +572,14 @@ enum { HISTORY_LANES = 20, HISTORY_RUNS = 20 };
 
 /* Twenty lanes (told apart by seq_len), `runs` runs a side (at most 3) at
  * 1000 tokens/s, 0.1% apart, each lane's candidates times cand[lane]; each
- * lane has twenty earlier runs whose log values are the quantiles of a
- * normal or (heavy) of a t with 2 df, scaled to a standard deviation of 3%:
- * the same spread, other tails. Returns the gate with that history. */
-static mcpp_gate_report *history_gate(const double *cand, size_t runs, int heavy)
+ * lane has twenty earlier runs whose log values are the quantiles of the
+ * machine `shape`'s runs (quantile), scaled to a standard deviation of 3%:
+ * the same spread, other shapes. Returns the gate with that history. */
+static mcpp_gate_report *history_gate(const double *cand, size_t runs, int shape)
 {
     enum { LANES = HISTORY_LANES, HISTORY = HISTORY_RUNS };
     double q[HISTORY], mean = 0, ss = 0;
-    for (int j = 0; j < HISTORY; j++) q[j] = quantile((j + 0.5) / HISTORY, heavy), mean += q[j] / HISTORY;
+    for (int j = 0; j < HISTORY; j++) q[j] = quantile((j + 0.5) / HISTORY, shape), mean += q[j] / HISTORY;
     for (int j = 0; j < HISTORY; j++) ss += (q[j] - mean) * (q[j] - mean);
     double scale = 0.03 / sqrt(ss / (HISTORY - 1));
     mcpp_receipt *rs[2 * LANES * 3], *hist[LANES * HISTORY];
@@ -609,7 +614,7 @@ static mcpp_gate_report *history_tails_gate(double change0, int heavy)
 {
     double cand[HISTORY_LANES];
     for (int i = 0; i < HISTORY_LANES; i++) cand[i] = i ? 1 : 1 + change0;
-    return history_gate(cand, 3, heavy);
+    return history_gate(cand, 3, heavy ? HEAVY_RUNS : NORMAL_RUNS);
 }
 
 TEST(a_history_with_heavy_tails_makes_one_far_off_run_no_regression)
@@ -623,6 +628,9 @@ TEST(a_history_with_heavy_tails_makes_one_far_off_run_no_regression)
     CHECK_INT_EQ(mcpp_gate_report_entry_outcome(heavy, 0), MCPP_GATE_PASSED);
     const mcpp_metric_result *mn = mcpp_gate_report_entry_metric(normal, 0), *mh = mcpp_gate_report_entry_metric(heavy, 0);
     CHECK(mn && mn->tail_df == 0 && mn->history_runs == 20);
+    /* three runs of one job agree far more than the history's jobs: not
+     * draws of the history, so a t, not the history's shape */
+    CHECK(mn && mn->null_shape == NULL && strstr(mn->method, "student-t"));
     CHECK(mh && mh->tail_df > 0 && mh->tail_df < 20 && mh->tail_scale > 0);
     /* the same estimate and spread between jobs: only the tails differ */
     CHECK(mn && mh && fabs(mn->rel_delta - mh->rel_delta) < 1e-12 && fabs(mn->between_sd - mh->between_sd) < 1e-3);
@@ -650,7 +658,7 @@ static mcpp_gate_report *spread_history_gate(double sd, double lane0)
     for (int i = 0; i < HISTORY_LANES; i++)
         cand[i] = exp(sd * sqrt(2.0) * quantile((((i * 7 + 10) % HISTORY_LANES) + 0.5) / HISTORY_LANES, 0)) *
                   (i ? 1 : lane0);
-    return history_gate(cand, 1, 0);
+    return history_gate(cand, 1, NORMAL_RUNS);
 }
 
 TEST(the_lanes_histories_pool_and_a_noisier_day_overrules_them)
@@ -668,7 +676,7 @@ TEST(the_lanes_histories_pool_and_a_noisier_day_overrules_them)
     char *json = NULL;
     CHECK_INT_EQ(mcpp_gate_report_render(&json, same, MCPP_OUTPUT_JSON), MCPP_OK);
     CHECK_CONTAINS(json, "\"history_pooled\": {\"lane_df\": ");
-    CHECK_CONTAINS(json, "\"widened\": false}");
+    CHECK_CONTAINS(json, "\"widened\": false, \"shaped_tests\": 20}");
     mcpp_free(json);
     /* Today's changes spread three times what the history says: the machine
      * is not the one the history saw, and the tests widen to today's spread
@@ -676,7 +684,7 @@ TEST(the_lanes_histories_pool_and_a_noisier_day_overrules_them)
     CHECK(mw && ms && mw->se > 2.5 * ms->se && mw->df < 20);
     CHECK_CONTAINS(mcpp_gate_report_reason(wild), "the tests spread more today than their history says");
     CHECK_INT_EQ(mcpp_gate_report_render(&json, wild, MCPP_OUTPUT_JSON), MCPP_OK);
-    CHECK_CONTAINS(json, "\"widened\": true}");
+    CHECK_CONTAINS(json, "\"widened\": true, ");
     mcpp_free(json);
     mcpp_gate_report_free(same);
     mcpp_gate_report_free(wild);
@@ -687,6 +695,53 @@ TEST(the_lanes_histories_pool_and_a_noisier_day_overrules_them)
     CHECK_INT_EQ(mcpp_gate_report_entry_outcome(wild, 0), MCPP_GATE_PASSED);
     mcpp_gate_report_free(same);
     mcpp_gate_report_free(wild);
+}
+
+/* history_gate over a machine in two states (or, with `normal`, a normal
+ * one of the same spread), one run a side: each lane's two runs in the
+ * states of a cycle of four pairs (same, up, down, same), today as the
+ * history says, and lane 0 (same states) times `lane0`. */
+static mcpp_gate_report *two_state_gate(double lane0, int normal)
+{
+    static const double STATES[4][2] = {{1, 1}, {-1, 1}, {1, -1}, {-1, -1}}; /* base, candidate */
+    double cand[HISTORY_LANES];
+    for (int i = 0; i < HISTORY_LANES; i++) {
+        double off = 0.1 * quantile((((i * 7 + 10) % HISTORY_LANES) + 0.5) / HISTORY_LANES, NORMAL_RUNS);
+        cand[i] = exp(0.03 * (STATES[i % 4][1] - STATES[i % 4][0] + off)) * (i ? 1 : lane0);
+    }
+    return history_gate(cand, 1, normal ? NORMAL_RUNS : TWO_STATE_RUNS);
+}
+
+TEST(a_machine_in_two_states_is_read_against_its_own_shape)
+{
+    /* A machine in one of two states 6% apart moves a benchmark by 0 or 6%
+     * between two runs, never 10%: its 400 earlier runs show that, and the
+     * change is read against that shape instead of a normal's tails. */
+    mcpp_gate_report *two = two_state_gate(1, 0);
+    const mcpp_metric_result *m = mcpp_gate_report_entry_metric(two, 0);
+    CHECK(m && m->null_shape != NULL);
+    CHECK_STR_EQ(m ? m->method : "", "log run values against the history's shape");
+    CHECK_INT_EQ(mcpp_gate_report_outcome(two), MCPP_GATE_PASSED);
+    CHECK_CONTAINS(mcpp_gate_report_reason(two), "20 tests read against the shape of their runs");
+    /* the headline inside its interval, bounds low to high */
+    CHECK(m && m->interval_low < m->rel_delta && m->rel_delta < m->interval_high);
+    mcpp_gate_report_free(two);
+    /* 11% fewer tokens/s: a normal machine of the same spread could do that
+     * by chance (p about 0.003, more than the 0.00125 twenty tests need);
+     * this one cannot */
+    two = two_state_gate(0.89, 0);
+    mcpp_gate_report *normal = two_state_gate(0.89, 1);
+    CHECK_INT_EQ(mcpp_gate_report_entry_outcome(two, 0), MCPP_GATE_FAILED);
+    CHECK_INT_EQ(mcpp_gate_report_entry_outcome(normal, 0), MCPP_GATE_PASSED);
+    const mcpp_metric_result *mt = mcpp_gate_report_entry_metric(two, 0), *mn = mcpp_gate_report_entry_metric(normal, 0);
+    CHECK(mt && mn && mt->p_value < 1e-5 && mn->p_value > 1e-3);
+    /* the same estimate and standard error: only the shape differs */
+    CHECK(mt && mn && fabs(mt->rel_delta - mn->rel_delta) < 1e-12 && fabs(mt->se / mn->se - 1) < 0.02);
+    /* every other lane still passes: 6% a side is this machine's */
+    CHECK_INT_EQ(mcpp_gate_report_entry_outcome(two, 1), MCPP_GATE_PASSED);
+    CHECK_INT_EQ(mcpp_gate_report_entry_outcome(two, 2), MCPP_GATE_PASSED);
+    mcpp_gate_report_free(two);
+    mcpp_gate_report_free(normal);
 }
 
 TEST(a_regression_inside_the_allowance_is_reported_but_passes)
@@ -750,6 +805,7 @@ int main(void)
     RUN(a_store_history_informs_only_the_run_to_run_spread);
     RUN(a_history_with_heavy_tails_makes_one_far_off_run_no_regression);
     RUN(the_lanes_histories_pool_and_a_noisier_day_overrules_them);
+    RUN(a_machine_in_two_states_is_read_against_its_own_shape);
     RUN(benchmarks_whose_run_spreads_agree_share_them_and_those_that_disagree_do_not);
     RUN(many_benchmarks_share_one_false_discovery_rate);
     RUN(a_suite_never_assumes_less_noise_than_its_benchmarks_show);

@@ -162,6 +162,12 @@ typedef struct mcpp_metric_result {
                                chance that one far-off run alone made the change */
     double tail_scale;      /* that t's scale, in units of one run's sd: run_sd,
                                or between_sd when larger                       */
+    const struct mcpp_null_shape *null_shape; /* a gate whose lanes' histories
+                               were pooled: the shape of their earlier runs
+                               that p_value and the interval were read from
+                               instead of a Student t (docs/statistics.md, "The
+                               shape of the noise"); owned by the gate report.
+                               NULL: Student t                                 */
 } mcpp_metric_result;
 
 /* ---- One comparison ------------------------------------------------------------ */

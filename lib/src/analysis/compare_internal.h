@@ -135,6 +135,14 @@ void mcpp_metric_raise_between(mcpp_metric_result *m, double se, double df);
 void mcpp_metric_job_noise(mcpp_metric_result *m, double within_var, double within_df, double between_var,
                            double between_df);
 
+/* Reads a compared result's p-value and interval from `shape` (null_shape.h,
+ * built for its runs a side) instead of a Student t:
+ * a gate whose lanes' pooled history shows the machine's runs are not
+ * normal. Only for the plain mean of runs (not MLPerf's olympic mean); the
+ * method names it. */
+struct mcpp_null_shape;
+void mcpp_metric_null_shape(mcpp_metric_result *m, const struct mcpp_null_shape *shape);
+
 /* Widens a compared result's noise by `factor` (> 1) with `df` degrees of
  * freedom: the gate's tests spread more today than their history predicts. */
 void mcpp_metric_widen(mcpp_metric_result *m, double factor, double df);

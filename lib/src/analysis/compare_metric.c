@@ -10,6 +10,7 @@
 
 #include "analysis/compare_internal.h"
 #include "analysis/metric_change.h"
+#include "analysis/null_shape.h"
 #include "util/alloc.h"
 #include "util/error_internal.h"
 #include "util/escape.h"
@@ -21,6 +22,7 @@
 static const char METHOD_T[] = "student-t on log run values";
 static const char METHOD_T_OLYMPIC[] = "student-t on log run values, olympic mean";
 static const char METHOD_POINT[] = "point";
+static const char METHOD_SHAPE[] = "log run values against the history's shape";
 
 void mcpp_metric_side_free(mcpp_metric_side *s)
 {
@@ -383,6 +385,7 @@ static void set_df(mcpp_metric_result *m, double run_df)
 static double p_worse(const mcpp_metric_result *m, double du, double se)
 {
     if (!(se > 0)) return du < 0 ? 0 : du > 0 ? 1 : 0.5;
+    if (m->null_shape) return mcpp_null_shape_upper(m->null_shape, -du / se);
     double p = mcpp_stats_t_cdf(du / se, m->df);
     /* one run's scale: what separate jobs differ by when the runs at hand share theirs */
     double run_scale = m->between_sd > m->run_sd ? m->between_sd : m->run_sd;
@@ -398,7 +401,9 @@ static double p_worse(const mcpp_metric_result *m, double du, double se)
  * error and degrees of freedom. */
 static void set_interval(mcpp_metric_result *out, double d, double se)
 {
-    double q = mcpp_stats_t_quantile(1 - (1 - out->confidence) / 2, out->df);
+    double level = 1 - (1 - out->confidence) / 2; /* the shape, like the t, is symmetric */
+    double q = out->null_shape ? mcpp_null_shape_quantile(out->null_shape, level)
+                               : mcpp_stats_t_quantile(level, out->df);
     double du = out->higher_is_better ? d : -d; /* < 0: the candidate is worse */
     out->se = se;
     out->p_value = p_worse(out, du, se);
@@ -474,6 +479,14 @@ void mcpp_metric_job_noise(mcpp_metric_result *m, double within_var, double with
     double c = jobs > 0 ? factor - 2 : factor, b_term = jobs > 0 ? 4 * between_var * between_var / between_df : 0;
     m->df = se2 * se2 / (c * c * within_var * within_var / within_df + b_term);
     set_interval(m, log1p(m->rel_delta), sqrt(se2));
+}
+
+void mcpp_metric_null_shape(mcpp_metric_result *m, const mcpp_null_shape *shape)
+{
+    if (m->point_comparison || m->method != METHOD_T || !shape || !(m->se > 0)) return;
+    m->null_shape = shape;
+    m->method = METHOD_SHAPE;
+    set_interval(m, log1p(m->rel_delta), m->se);
 }
 
 void mcpp_metric_widen(mcpp_metric_result *m, double factor, double df)

@@ -156,8 +156,14 @@ static int gate_metric(gate_metric_entry *g, const mcpp_policy *p, const mcpp_ga
             g->runs_df = df_b + df_c;
             if (g->result.history_runs) mcpp_metric_side_spread(&sh, &g->history_ss, &g->history_df);
             if (use_history && sh.n_runs >= 4) {
-                if (!(g->history_scores = malloc(sh.n_runs * sizeof *g->history_scores))) failed = 1;
-                else g->n_history_scores = mcpp_stats_loo_normal_scores(sh.runs, sh.n_runs, g->history_scores);
+                g->history_scores = malloc(sh.n_runs * sizeof *g->history_scores);
+                g->history_values = malloc(sh.n_runs * sizeof *g->history_values);
+                if (!g->history_scores || !g->history_values) {
+                    failed = 1;
+                } else {
+                    g->n_history_scores = mcpp_stats_loo_normal_scores(sh.runs, sh.n_runs, g->history_scores);
+                    memcpy(g->history_values, sh.runs, sh.n_runs * sizeof *g->history_values);
+                }
             }
             g->result_name = mcpp_strdup(g->result.metric, &failed);
             g->result_unit = mcpp_strdup(g->result.unit, &failed);
@@ -572,6 +578,50 @@ static double agreed_variance(const double *var, const double *df, size_t n, dou
     return d0 < total ? d0 : total;
 }
 
+/* Every pair of one lane's earlier runs, (x_i - x_j) / sqrt(2 b), both
+ * signs, for each test whose history the gate pooled (b: its between-jobs
+ * variance, in b_var[i]): how two runs of unchanged code differ, in one
+ * run's standard deviations. The lane's own level cancels in each pair, so
+ * no lane's mean, estimated from its 20 runs, blurs the shape (centred on
+ * their means, the runs of a machine in two states smeared its two states
+ * by a fifth of their distance). A malloc'd array, its length in *n; NULL
+ * when out of memory. */
+static double *history_pairs(gate_metric_entry *const *tests, size_t m, const double *b_var, size_t *n)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < m; i++)
+        if (b_var[i] > 0) total += tests[i]->n_history_scores * (tests[i]->n_history_scores - 1);
+    double *pairs = malloc((total ? total : 1) * sizeof *pairs);
+    if (!pairs) return NULL;
+    *n = 0;
+    for (size_t i = 0; i < m; i++) {
+        const double *x = tests[i]->history_values;
+        double unit = b_var[i] > 0 ? 1 / sqrt(2 * b_var[i]) : 0;
+        for (size_t a = 0; unit > 0 && a < tests[i]->n_history_scores; a++)
+            for (size_t c = 0; c < a; c++) {
+                pairs[(*n)++] = (x[a] - x[c]) * unit;
+                pairs[(*n)++] = (x[c] - x[a]) * unit;
+            }
+    }
+    return pairs;
+}
+
+/* The pooled history's shape for `per_side` runs a side from n_pairs >= 2
+ * pairs, built once per count; NULL when out of memory. */
+static const mcpp_null_shape *null_shape_for(mcpp_gate_report *r, const double *pairs, size_t n_pairs,
+                                             size_t per_side)
+{
+    for (size_t i = 0; i < r->n_null_shapes; i++)
+        if (r->null_shapes[i].per_side == per_side) return &r->null_shapes[i];
+    mcpp_null_shape *grown = realloc(r->null_shapes, (r->n_null_shapes + 1) * sizeof *grown);
+    if (!grown) return NULL;
+    r->null_shapes = grown;
+    mcpp_null_shape *s = &grown[r->n_null_shapes];
+    if (mcpp_null_shape_build(s, pairs, n_pairs, r->history_scores, per_side) || !s->n) return NULL;
+    r->n_null_shapes++;
+    return s;
+}
+
 /* The history source (docs/statistics.md, "The lanes' history"). Each
  * lane's earlier runs, each from a job of its own, say what separate jobs
  * differ by; but twenty runs a lane are 19 degrees of freedom, too few for
@@ -587,16 +637,19 @@ static double agreed_variance(const double *var, const double *df, size_t n, dou
  * (history_tails): heavy tails make the lanes' variances disagree by chance
  * far more than a chi-square says, and the pooling would take that for
  * lanes of their own (noise lab, heavy-tailed, 3 runs a side: 71% of 30%
- * slowdowns found instead of 99%). `scratch` holds 2m doubles. */
-static void apply_history_noise(mcpp_gate_report *r, gate_metric_entry *const *tests, size_t m, double *scratch)
+ * slowdowns found instead of 99%). Tests whose runs are draws like the
+ * history's read their p-value from the shape of its pairs instead of a t
+ * (null_shape.h: a machine in two states never moves a benchmark by more
+ * than their distance). 0 or MCPP_ENOMEM; `scratch` holds 2m doubles. */
+static int apply_history_noise(mcpp_gate_report *r, gate_metric_entry *const *tests, size_t m, double *scratch)
 {
-    if (!r->history_scores || !isinf(r->history_tail_df)) return;
+    if (!r->history_scores || !isinf(r->history_tail_df)) return MCPP_OK;
     size_t n = 0;
     for (size_t i = 0; i < m; i++)
         if (tests[i]->history_df > 0 && tests[i]->history_ss > 0)
             scratch[n] = tests[i]->history_ss / tests[i]->history_df, scratch[m + n++] = tests[i]->history_df;
     double agreed, between_w = agreed_variance(scratch, scratch + m, n, &agreed);
-    if (!(between_w > 0)) return;
+    if (!(between_w > 0)) return MCPP_OK;
     /* The centers are the pooled variances, not agreed_variance's: its
      * chi-square correction of the mean log variance overshoots for runs
      * with light tails (noise lab, bimodal: 7% too high, which read as a
@@ -617,9 +670,17 @@ static void apply_history_noise(mcpp_gate_report *r, gate_metric_entry *const *t
     double within_w = within_df < between_w ? within_df : between_w;
     double within_var = within_df > 0 ? within_ss / within_df : 0;
     r->history_lane_df = between_w;
+    for (size_t i = 0; i < m; i++)
+        scratch[i] = tests[i]->history_df > 0
+                         ? (between_w * between_var + tests[i]->history_ss) / (between_w + tests[i]->history_df)
+                         : 0;
+    size_t n_pairs;
+    double *pairs = history_pairs(tests, m, scratch, &n_pairs);
+    if (!pairs) return mcpp_error_nomem();
+    int rc = MCPP_OK;
     /* every candidate of a pooled group carries the group's result */
-    for (size_t e = 0; e < r->n; e++)
-        for (size_t k = 0; k < r->entries[e].n_metrics; k++) {
+    for (size_t e = 0; e < r->n && rc == MCPP_OK; e++)
+        for (size_t k = 0; k < r->entries[e].n_metrics && rc == MCPP_OK; k++) {
             gate_metric_entry *g = &r->entries[e].metrics[k];
             if (!g->has_result || !(g->history_df > 0)) continue;
             double b_df = between_w + g->history_df, b_var = (between_w * between_var + g->history_ss) / b_df;
@@ -628,15 +689,30 @@ static void apply_history_noise(mcpp_gate_report *r, gate_metric_entry *const *t
              * log F about normal at these df): one variance of both, with
              * both df. Otherwise se² = w (f - 2) + 2 b, a difference of two
              * estimates whose df are far fewer than either's. */
+            int independent = 1;
             if (!(w_var > 0)) {
                 w_var = b_var, w_df = b_df;
             } else if (log(b_var / w_var) < 0.6745 * sqrt(2 / b_df + 2 / w_df)) {
                 b_var = w_var = (b_df * b_var + w_df * w_var) / (b_df + w_df);
                 b_df = w_df = b_df + w_df;
+            } else {
+                independent = 0;
             }
             mcpp_metric_job_noise(&g->result, w_var, w_df, b_var, b_df);
             g->history_noise = 1;
+            /* Runs as independent as the history's own (one a side, or no
+             * job effect), as many a side: the change is a sum of
+             * differences of two such runs, and the history's pairs, not a
+             * t, say how far off it strays. */
+            mcpp_metric_result *res = &g->result;
+            if (!independent || res->n_base != res->n_cand || n_pairs < 2) continue;
+            const mcpp_null_shape *shape = null_shape_for(r, pairs, n_pairs, res->n_base);
+            if (!shape) rc = mcpp_error_nomem();
+            mcpp_metric_null_shape(res, shape);
+            r->history_shaped += res->null_shape && r->entries[e].group == e;
         }
+    free(pairs);
+    return rc;
 }
 
 /* Below this many pooled degrees of freedom the suite's runs are too few to
@@ -810,12 +886,12 @@ static int decide_all(mcpp_gate_report *r, const mcpp_policy *p)
     lane_tests(tests, r);
     double q = (1 - p->gate.confidence) / 2;
     int rc = history_tails(r, tests, m);
+    if (rc == MCPP_OK) rc = apply_history_noise(r, tests, m, pv);
     if (rc) {
         free(tests);
         free(pv);
         return rc;
     }
-    apply_history_noise(r, tests, m, pv);
     apply_suite_noise(r, p, tests, m, pv);
     history_spread_check(r, tests, m, pv);
     center_on_common_shift(r, tests, m, q, pv);
@@ -1068,6 +1144,9 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
                            r->history_scores, r->history_tail_df);
         if (r->history_lane_df > 0)
             mcpp_sb_printf(&reason, ", the lanes' histories pooled (%.0f df)", r->history_lane_df);
+        if (r->history_shaped)
+            mcpp_sb_printf(&reason, ", %zu test%s read against the shape of their runs", r->history_shaped,
+                           r->history_shaped == 1 ? "" : "s");
         if (r->history_widened)
             mcpp_sb_printf(&reason, ", widened %.2fx: the tests spread more today than their history says",
                            r->history_spread);
@@ -1097,6 +1176,7 @@ void mcpp_gate_report_free(mcpp_gate_report *report)
             free(e->metrics[k].result_name);
             free(e->metrics[k].result_unit);
             free(e->metrics[k].history_scores);
+            free(e->metrics[k].history_values);
         }
         free(e->metrics);
         free(e->id);
@@ -1104,6 +1184,8 @@ void mcpp_gate_report_free(mcpp_gate_report *report)
         mcpp_gate_explain_free(&e->why);
     }
     free(report->entries);
+    for (size_t i = 0; i < report->n_null_shapes; i++) mcpp_null_shape_free(&report->null_shapes[i]);
+    free(report->null_shapes);
     for (size_t i = 0; i < report->n_inputs; i++) {
         free(report->inputs[i].path);
         free(report->inputs[i].message);

@@ -8,6 +8,7 @@
 
 #include "analysis/compare_internal.h"
 #include "analysis/metric_change.h"
+#include "analysis/null_shape.h"
 
 /* One baseline pooled with a candidate. */
 typedef struct gate_baseline {
@@ -65,6 +66,7 @@ typedef struct gate_metric_entry {
     int history_noise; /* 1: its noise comes from the suite's pooled history (apply_history_noise) */
     double *history_scores; /* the lane's earlier runs as normal scores (mcpp_stats_loo_normal_scores) */
     size_t n_history_scores;
+    double *history_values; /* their log values, n_history_scores of them (the shape's pairs) */
 } gate_metric_entry;
 
 typedef struct gate_entry {
@@ -109,6 +111,9 @@ struct mcpp_gate_report {
     size_t history_scores; /* earlier runs whose pooled normal scores read the machine's tails (0: too few) */
     double history_tail_df, history_tail_scale; /* their Student t (INFINITY: normal) */
     double history_lane_df; /* the weight of the variance the lanes' histories agree on (0: not pooled) */
+    mcpp_null_shape *null_shapes; /* the shapes of the pooled history, one per runs a side read (apply_history_noise) */
+    size_t n_null_shapes;
+    size_t history_shaped; /* tests whose p-value one of them gives */
     double history_spread; /* today's betterments in the history's standard errors (0: not checked) */
     int history_widened;   /* 1: beyond chance, so the history's tests widened by it */
     double suite_shift;  /* the change its tests share, tested against (0: none; see center_on_common_shift) */

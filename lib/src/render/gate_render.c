@@ -154,7 +154,8 @@ static void gate_render_json(mcpp_strbuf *b, const void *object)
         mcpp_sb_json_number(b, r->history_lane_df);
         mcpp_sb_puts(b, ", \"spread_today\": ");
         mcpp_sb_json_number(b, r->history_spread);
-        mcpp_sb_printf(b, ", \"widened\": %s}", r->history_widened ? "true" : "false");
+        mcpp_sb_printf(b, ", \"widened\": %s, \"shaped_tests\": %zu}", r->history_widened ? "true" : "false",
+                       r->history_shaped);
     } else {
         mcpp_sb_puts(b, ", \"history_pooled\": null");
     }
