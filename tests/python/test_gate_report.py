@@ -6,6 +6,7 @@ inputs listed in every format."""
 from __future__ import annotations
 
 import json
+import math
 import pathlib
 
 import pytest
@@ -83,3 +84,52 @@ def test_skipped_inputs_are_listed_in_every_format(gate_dir):
     assert "broken.json" in report.to_text() and "broken.json" in report.to_markdown()
     assert "broken.json" in report._repr_html_()
     assert "skipped on request" in report.reason
+
+
+def _two_state_runs(lane0: float, history_shape: str):
+    """Twenty lanes (told apart by seq_len) whose runs land in one of two
+    states 6% apart (or, with history_shape "normal", spread as a normal of
+    the same sd): twenty earlier runs a lane, one run a side today in the
+    states of a cycle of four pairs, lane 0's candidate times `lane0`."""
+    from statistics import NormalDist
+
+    def run(rid: str, lane: int, tps: float) -> mr.Receipt:
+        doc = variant({"workload.seq_len": 1024 + lane, "metrics.tokens_per_s": tps},
+                      drop=("metrics.step_time_s", "metrics.window"), id=rid)
+        return mr.loads(json.dumps(doc))
+
+    q = NormalDist().inv_cdf
+    if history_shape == "normal":
+        offsets = [q((j + 0.5) / 20) for j in range(20)]
+    else:
+        offsets = [(-1 if j < 10 else 1) + 0.1 * q((j % 10 + 0.5) / 10) for j in range(20)]
+    mean = sum(offsets) / 20
+    sd = (sum((o - mean) ** 2 for o in offsets) / 19) ** 0.5
+    history = [run(f"h{lane}-{j}", lane, 1000 * math.exp(0.03 * (o - mean) / sd))
+               for lane in range(20) for j, o in enumerate(offsets)]
+    states = [(1, 1), (-1, 1), (1, -1), (-1, -1)]
+    base = [run(f"b{lane}", lane, 1000.0) for lane in range(20)]
+    cand = [run(f"c{lane}", lane, 1000 * math.exp(0.03 * (states[lane % 4][1] - states[lane % 4][0]
+                                                          + 0.1 * q(((lane * 7 + 10) % 20 + 0.5) / 20)))
+                * (lane0 if lane == 0 else 1)) for lane in range(20)]
+    return base, cand, history
+
+
+def test_a_two_state_machine_is_read_against_its_history_shape():
+    """The lanes' history shows a machine in two states: an 11% drop that a
+    normal machine of the same spread could make by chance is beyond this
+    one's reach (docs/statistics.md, "The shape of the noise")."""
+    def gate_of(shape: str) -> mr.GateReport:
+        base, cand, history = _two_state_runs(0.89, shape)
+        return mr.gate(base, cand, history=history)
+
+    two, normal = gate_of("two states"), gate_of("normal")
+    assert two.candidate("c0")["outcome"] == "failed"
+    assert normal.candidate("c0")["outcome"] == "passed"
+    stats = two.to_dict()["statistics"]
+    assert stats["history_pooled"]["shaped_tests"] == 20
+    metric = two.candidate("c0")["metric"]
+    assert metric["method"] == "log run values against the history's shape"
+    assert metric["interval"][0] < metric["rel_delta"] < metric["interval"][1]
+    assert "20 tests read against the shape of their runs" in two.reason
+    assert [c for c in two.to_dict()["candidates"] if c["outcome"] == "failed"] == [two.candidate("c0")]
