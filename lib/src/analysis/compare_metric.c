@@ -511,7 +511,7 @@ void mcpp_metric_center(mcpp_metric_result *m, double shift, double se_factor)
 void mcpp_metric_moderate(mcpp_metric_result *m, double runs_ss, double runs_df, double suite_var, double weight)
 {
     if (m->point_comparison || m->history_runs || !(suite_var > 0) || !(m->run_sd > 0)) return;
-    double var = (weight * suite_var + runs_ss) / (weight + runs_df);
+    double var = mcpp_stats_moderated_var(suite_var, weight, runs_ss, runs_df);
     /* The factor behind se: exact from the result when its variance came
      * from runs (the olympic mean's n - 2 included); else 1/nb + 1/nc and the
      * within-run part a declared figure carried. */

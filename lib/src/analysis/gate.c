@@ -670,10 +670,11 @@ static int apply_history_noise(mcpp_gate_report *r, gate_metric_entry *const *te
     double within_w = within_df < between_w ? within_df : between_w;
     double within_var = within_df > 0 ? within_ss / within_df : 0;
     r->history_lane_df = between_w;
-    for (size_t i = 0; i < m; i++)
-        scratch[i] = tests[i]->history_df > 0
-                         ? (between_w * between_var + tests[i]->history_ss) / (between_w + tests[i]->history_df)
-                         : 0;
+    for (size_t i = 0; i < m; i++) { /* each lane's between-jobs variance, as below */
+        const gate_metric_entry *t = tests[i];
+        scratch[i] =
+            t->history_df > 0 ? mcpp_stats_moderated_var(between_var, between_w, t->history_ss, t->history_df) : 0;
+    }
     size_t n_pairs;
     double *pairs = history_pairs(tests, m, scratch, &n_pairs);
     if (!pairs) return mcpp_error_nomem();
@@ -683,8 +684,10 @@ static int apply_history_noise(mcpp_gate_report *r, gate_metric_entry *const *te
         for (size_t k = 0; k < r->entries[e].n_metrics && rc == MCPP_OK; k++) {
             gate_metric_entry *g = &r->entries[e].metrics[k];
             if (!g->has_result || !(g->history_df > 0)) continue;
-            double b_df = between_w + g->history_df, b_var = (between_w * between_var + g->history_ss) / b_df;
-            double w_df = within_w + g->runs_df, w_var = w_df > 0 ? (within_w * within_var + g->runs_ss) / w_df : 0;
+            double b_df = between_w + g->history_df;
+            double b_var = mcpp_stats_moderated_var(between_var, between_w, g->history_ss, g->history_df);
+            double w_df = within_w + g->runs_df;
+            double w_var = mcpp_stats_moderated_var(within_var, within_w, g->runs_ss, g->runs_df);
             /* No job effect beyond chance (Bancroft's preliminary test at 25%,
              * log F about normal at these df): one variance of both, with
              * both df. Otherwise se² = w (f - 2) + 2 b, a difference of two

@@ -314,3 +314,8 @@ double mcpp_stats_prior_df(const double *var, const double *df, size_t n, double
     *prior_var = exp(mean + digamma(d0 / 2) - log(d0 / 2));
     return d0;
 }
+
+double mcpp_stats_moderated_var(double prior_var, double prior_df, double ss, double df)
+{
+    return prior_df + df > 0 ? (prior_df * prior_var + ss) / (prior_df + df) : 0;
+}

@@ -77,4 +77,10 @@ size_t mcpp_stats_loo_normal_scores(const double *x, size_t n, double *out);
  */
 double mcpp_stats_prior_df(const double *var, const double *df, size_t n, double *prior_var);
 
+/* A variance estimate (sum of squares `ss` over `df` degrees of freedom)
+ * shrunk toward a prior variance weighed as `prior_df` degrees of freedom:
+ * (prior_df * prior_var + ss) / (prior_df + df), Smyth's moderated variance;
+ * 0 when both weigh nothing. */
+double mcpp_stats_moderated_var(double prior_var, double prior_df, double ss, double df);
+
 #endif /* MCPP_STATS_INTERNAL_H */
