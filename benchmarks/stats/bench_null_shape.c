@@ -3,8 +3,11 @@
  * the lanes' history costs (lib/src/analysis/null_shape.c): the shape of
  * every pair of earlier runs of L lanes of 20 runs, for 1, 3 and 5 runs a
  * side, against sorting the same pairs in the same run (the least any
- * estimate of their distribution does). Prints a table of milliseconds a
- * shape and the ratio.
+ * estimate of their distribution does). Then the medians' shape a gate
+ * over a heavy-tailed machine builds (lib/src/analysis/median_shape.c), for
+ * 3, 4 and 5 runs a side of a t with 2 and 4 df, against the pairs' shape
+ * of 50 lanes at 5 runs a side. Prints tables of milliseconds a shape and
+ * the ratios.
  *
  *   build/release/benchmarks/stats/bench_null_shape [--reps N]
  */
@@ -14,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/median_shape.h"
 #include "analysis/null_shape.h"
 #include "analysis/stats_internal.h"
 
@@ -83,5 +87,27 @@ int main(int argc, char **argv)
         free(pairs);
         free(copy);
     }
+    size_t n;
+    double *pairs = lane_pairs(50, &n), t0 = now_ms();
+    for (int r = 0; r < reps; r++) {
+        mcpp_null_shape s;
+        if (mcpp_null_shape_build(&s, pairs, n, 50 * HISTORY, 5) != 0) return 4;
+        mcpp_null_shape_free(&s);
+    }
+    double pairs_ms = (now_ms() - t0) / reps;
+    free(pairs);
+    int median_reps = reps / 10 > 0 ? reps / 10 : 1;
+    printf("\n%-4s %-10s %14s %18s %7s\n", "df", "runs/side", "medians (ms)", "pairs, 50x5 (ms)", "ratio");
+    for (double df = 2; df <= 4; df += 2)
+        for (size_t per_side = 3; per_side <= 5; per_side++) {
+            t0 = now_ms();
+            for (int r = 0; r < median_reps; r++) {
+                mcpp_median_shape s;
+                if (mcpp_median_shape_build(&s, per_side, per_side, df, 0.002) != 0) return 4;
+                mcpp_median_shape_free(&s);
+            }
+            double ms = (now_ms() - t0) / median_reps;
+            printf("%-4.0f %-10zu %14.3f %18.3f %6.2fx\n", df, per_side, ms, pairs_ms, ms / pairs_ms);
+        }
     return 0;
 }

@@ -570,26 +570,32 @@ static double quantile(double u, int shape)
 
 enum { HISTORY_LANES = 20, HISTORY_RUNS = 20 };
 
-/* Twenty lanes (told apart by seq_len), `runs` runs a side (at most 3) at
- * 1000 tokens/s, 0.1% apart, each lane's candidates times cand[lane]; each
- * lane has twenty earlier runs whose log values are the quantiles of the
- * machine `shape`'s runs (quantile), scaled to a standard deviation of 3%:
- * the same spread, other shapes. Returns the gate with that history. */
-static mcpp_gate_report *history_gate(const double *cand, size_t runs, int shape)
+/* Twenty lanes (told apart by seq_len), `runs` runs a side (at most 5) at
+ * 1000 tokens/s, each lane's candidates times cand[lane]; each lane has
+ * twenty earlier runs whose log values are the quantiles of the machine
+ * `shape`'s runs (quantile), scaled to a standard deviation of 3%: the same
+ * spread, other shapes. The runs at hand are 0.1% apart (runs of one job),
+ * or with `like_history` at five of those twenty quantiles, spread over
+ * them and other ones per lane and side (draws like the history's); lane
+ * 0's first candidate run times `far_off` on top. Returns the gate with
+ * that history. */
+static mcpp_gate_report *history_gate(const double *cand, size_t runs, int shape, int like_history, double far_off)
 {
     enum { LANES = HISTORY_LANES, HISTORY = HISTORY_RUNS };
     double q[HISTORY], mean = 0, ss = 0;
     for (int j = 0; j < HISTORY; j++) q[j] = quantile((j + 0.5) / HISTORY, shape), mean += q[j] / HISTORY;
     for (int j = 0; j < HISTORY; j++) ss += (q[j] - mean) * (q[j] - mean);
     double scale = 0.03 / sqrt(ss / (HISTORY - 1));
-    mcpp_receipt *rs[2 * LANES * 3], *hist[LANES * HISTORY];
+    mcpp_receipt *rs[2 * LANES * 5], *hist[LANES * HISTORY];
     for (size_t i = 0; i < 2 * LANES * runs; i++) {
-        size_t lane = (i % (LANES * runs)) / runs;
+        size_t lane = (i % (LANES * runs)) / runs, j = i % runs;
         int is_cand = i >= LANES * runs;
+        double off = like_history ? scale * (q[(lane * 7 + j * 4 + (size_t)is_cand * 2) % HISTORY] - mean)
+                                  : log1p(0.001 * (double)j);
         char name[32];
         snprintf(name, sizeof name, "%s%zu", is_cand ? "c" : "b", i);
-        rs[i] = lane_run(name, lane, 1000 * (1 + 0.001 * (double)(i % runs)) * (is_cand ? cand[lane] : 1),
-                         is_cand ? "bbbb222" : "aaaa111");
+        double times = is_cand ? cand[lane] * (i == LANES * runs ? far_off : 1) : 1;
+        rs[i] = lane_run(name, lane, 1000 * exp(off) * times, is_cand ? "bbbb222" : "aaaa111");
     }
     for (size_t i = 0; i < LANES * HISTORY; i++) {
         char name[32];
@@ -614,7 +620,7 @@ static mcpp_gate_report *history_tails_gate(double change0, int heavy)
 {
     double cand[HISTORY_LANES];
     for (int i = 0; i < HISTORY_LANES; i++) cand[i] = i ? 1 : 1 + change0;
-    return history_gate(cand, 3, heavy ? HEAVY_RUNS : NORMAL_RUNS);
+    return history_gate(cand, 3, heavy ? HEAVY_RUNS : NORMAL_RUNS, 0, 1);
 }
 
 TEST(a_history_with_heavy_tails_makes_one_far_off_run_no_regression)
@@ -632,6 +638,8 @@ TEST(a_history_with_heavy_tails_makes_one_far_off_run_no_regression)
      * draws of the history, so a t, not the history's shape */
     CHECK(mn && mn->null_shape == NULL && strstr(mn->method, "student-t"));
     CHECK(mh && mh->tail_df > 0 && mh->tail_df < 20 && mh->tail_scale > 0);
+    /* runs of one job: their medians move with it, so means on the between-jobs spread */
+    CHECK(mh && strstr(mh->method, "student-t") && !strstr(mcpp_gate_report_reason(heavy), "medians"));
     /* the same estimate and spread between jobs: only the tails differ */
     CHECK(mn && mh && fabs(mn->rel_delta - mh->rel_delta) < 1e-12 && fabs(mn->between_sd - mh->between_sd) < 1e-3);
     CHECK(mn && mh && mh->p_value > 10 * mn->p_value);
@@ -649,6 +657,48 @@ TEST(a_history_with_heavy_tails_makes_one_far_off_run_no_regression)
     mcpp_gate_report_free(heavy);
 }
 
+/* history_gate over a heavy-tailed machine, five runs a side drawn like
+ * the history's, lane 0's candidates times `lane0` and its first candidate
+ * run times `far_off` on top. */
+static mcpp_gate_report *heavy_medians_gate(double lane0, double far_off)
+{
+    double cand[HISTORY_LANES];
+    for (int i = 0; i < HISTORY_LANES; i++) cand[i] = i ? 1 : lane0;
+    return history_gate(cand, 5, HEAVY_RUNS, 1, far_off);
+}
+
+TEST(a_heavy_tailed_machine_compares_the_medians_of_its_runs)
+{
+    /* Five runs a side, each from a job of its own, on a machine whose runs
+     * now and then land far off: the medians of the runs, read against the
+     * order statistics of the history's t at each lane's scale. */
+    mcpp_gate_report *r = heavy_medians_gate(1, 1);
+    const mcpp_metric_result *m = mcpp_gate_report_entry_metric(r, 0);
+    CHECK(m && m->null_shape != NULL && m->tail_df > 0);
+    CHECK_STR_EQ(m ? m->method : "", "median of log run values against the history's t");
+    CHECK_INT_EQ(mcpp_gate_report_outcome(r), MCPP_GATE_PASSED);
+    CHECK_CONTAINS(mcpp_gate_report_reason(r), "20 tests compare the medians of their runs");
+    CHECK(m && m->interval_low < m->rel_delta && m->rel_delta < m->interval_high);
+    char *json = NULL;
+    CHECK_INT_EQ(mcpp_gate_report_render(&json, r, MCPP_OUTPUT_JSON), MCPP_OK);
+    CHECK_CONTAINS(json, "\"median_tests\": 20}");
+    mcpp_free(json);
+    mcpp_gate_report_free(r);
+    /* one candidate run with 40% fewer tokens/s: it moves the mean of five
+     * runs by 10%, their median hardly */
+    r = heavy_medians_gate(1, 0.6);
+    m = mcpp_gate_report_entry_metric(r, 0);
+    CHECK_INT_EQ(mcpp_gate_report_entry_outcome(r, 0), MCPP_GATE_PASSED);
+    CHECK(m && fabs(m->rel_delta) < 0.03);
+    mcpp_gate_report_free(r);
+    /* 20% fewer tokens/s in every run of lane 0: beyond what its medians stray by */
+    r = heavy_medians_gate(0.8, 1);
+    CHECK_INT_EQ(mcpp_gate_report_entry_outcome(r, 0), MCPP_GATE_FAILED);
+    m = mcpp_gate_report_entry_metric(r, 0);
+    CHECK(m && m->interval_low < m->rel_delta && m->rel_delta < m->interval_high && m->interval_high < 0);
+    mcpp_gate_report_free(r);
+}
+
 /* history_gate with one run a side whose changes spread `sd` (log scale)
  * per run, as normal quantiles (lane 0 at the middle one), and lane 0 times
  * `lane0` on top. */
@@ -658,7 +708,7 @@ static mcpp_gate_report *spread_history_gate(double sd, double lane0)
     for (int i = 0; i < HISTORY_LANES; i++)
         cand[i] = exp(sd * sqrt(2.0) * quantile((((i * 7 + 10) % HISTORY_LANES) + 0.5) / HISTORY_LANES, 0)) *
                   (i ? 1 : lane0);
-    return history_gate(cand, 1, NORMAL_RUNS);
+    return history_gate(cand, 1, NORMAL_RUNS, 0, 1);
 }
 
 TEST(the_lanes_histories_pool_and_a_noisier_day_overrules_them)
@@ -709,7 +759,7 @@ static mcpp_gate_report *two_state_gate(double lane0, int normal)
         double off = 0.1 * quantile((((i * 7 + 10) % HISTORY_LANES) + 0.5) / HISTORY_LANES, NORMAL_RUNS);
         cand[i] = exp(0.03 * (STATES[i % 4][1] - STATES[i % 4][0] + off)) * (i ? 1 : lane0);
     }
-    return history_gate(cand, 1, normal ? NORMAL_RUNS : TWO_STATE_RUNS);
+    return history_gate(cand, 1, normal ? NORMAL_RUNS : TWO_STATE_RUNS, 0, 1);
 }
 
 TEST(a_machine_in_two_states_is_read_against_its_own_shape)
@@ -804,6 +854,7 @@ int main(void)
     RUN(the_olympic_mean_drops_the_fastest_and_slowest_run);
     RUN(a_store_history_informs_only_the_run_to_run_spread);
     RUN(a_history_with_heavy_tails_makes_one_far_off_run_no_regression);
+    RUN(a_heavy_tailed_machine_compares_the_medians_of_its_runs);
     RUN(the_lanes_histories_pool_and_a_noisier_day_overrules_them);
     RUN(a_machine_in_two_states_is_read_against_its_own_shape);
     RUN(benchmarks_whose_run_spreads_agree_share_them_and_those_that_disagree_do_not);

@@ -23,6 +23,7 @@ static const char METHOD_T[] = "student-t on log run values";
 static const char METHOD_T_OLYMPIC[] = "student-t on log run values, olympic mean";
 static const char METHOD_POINT[] = "point";
 static const char METHOD_SHAPE[] = "log run values against the history's shape";
+static const char METHOD_MEDIANS[] = "median of log run values against the history's t";
 
 void mcpp_metric_side_free(mcpp_metric_side *s)
 {
@@ -487,6 +488,37 @@ void mcpp_metric_null_shape(mcpp_metric_result *m, const mcpp_null_shape *shape)
     m->null_shape = shape;
     m->method = METHOD_SHAPE;
     set_interval(m, log1p(m->rel_delta), m->se);
+}
+
+void mcpp_metric_medians(mcpp_metric_result *m, double base_center, double cand_center, double run_sd, double se,
+                         double tail_df, const mcpp_null_shape *shape)
+{
+    if (m->point_comparison || m->method != METHOD_T || !shape || !(se > 0)) return;
+    m->base_median = exp(base_center);
+    m->cand_median = exp(cand_center);
+    m->rel_delta = expm1(cand_center - base_center);
+    m->run_sd = run_sd;
+    m->df = INFINITY; /* the shape, not a t, gives the p-value */
+    m->between_sd = m->between_df = 0;
+    m->tail_df = tail_df;
+    m->tail_scale = 1;
+    m->noise_source = SOURCE_NAMES[2 | 8];
+    m->null_shape = shape;
+    m->method = METHOD_MEDIANS;
+    set_interval(m, cand_center - base_center, se);
+}
+
+double mcpp_metric_detectable(const mcpp_metric_result *m, double p)
+{
+    if (m->point_comparison || !(m->se > 0)) return INFINITY;
+    double lo = 0, hi = m->se; /* p_worse falls as the worsening grows: bisection */
+    while (p_worse(m, -hi, m->se) > p && hi < 1e3) hi *= 2;
+    for (int it = 0; it < 60; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (p_worse(m, -mid, m->se) > p) lo = mid;
+        else hi = mid;
+    }
+    return hi;
 }
 
 void mcpp_metric_widen(mcpp_metric_result *m, double factor, double df)

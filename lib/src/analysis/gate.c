@@ -158,11 +158,15 @@ static int gate_metric(gate_metric_entry *g, const mcpp_policy *p, const mcpp_ga
             if (use_history && sh.n_runs >= 4) {
                 g->history_scores = malloc(sh.n_runs * sizeof *g->history_scores);
                 g->history_values = malloc(sh.n_runs * sizeof *g->history_values);
-                if (!g->history_scores || !g->history_values) {
+                g->base_values = malloc(sb.n_runs * sizeof *g->base_values);
+                g->cand_values = malloc(sc.n_runs * sizeof *g->cand_values);
+                if (!g->history_scores || !g->history_values || !g->base_values || !g->cand_values) {
                     failed = 1;
                 } else {
                     g->n_history_scores = mcpp_stats_loo_normal_scores(sh.runs, sh.n_runs, g->history_scores);
                     memcpy(g->history_values, sh.runs, sh.n_runs * sizeof *g->history_values);
+                    memcpy(g->base_values, sb.runs, (g->n_base_values = sb.n_runs) * sizeof *g->base_values);
+                    memcpy(g->cand_values, sc.runs, (g->n_cand_values = sc.n_runs) * sizeof *g->cand_values);
                 }
             }
             g->result_name = mcpp_strdup(g->result.metric, &failed);
@@ -612,14 +616,18 @@ static const mcpp_null_shape *null_shape_for(mcpp_gate_report *r, const double *
                                              size_t per_side)
 {
     for (size_t i = 0; i < r->n_null_shapes; i++)
-        if (r->null_shapes[i].per_side == per_side) return &r->null_shapes[i];
-    mcpp_null_shape *grown = realloc(r->null_shapes, (r->n_null_shapes + 1) * sizeof *grown);
+        if (r->null_shapes[i]->per_side == per_side) return r->null_shapes[i];
+    /* each shape has its own block: results keep pointers to the earlier ones */
+    mcpp_null_shape **grown = realloc(r->null_shapes, (r->n_null_shapes + 1) * sizeof *grown);
     if (!grown) return NULL;
     r->null_shapes = grown;
-    mcpp_null_shape *s = &grown[r->n_null_shapes];
-    if (mcpp_null_shape_build(s, pairs, n_pairs, r->history_scores, per_side) || !s->n) return NULL;
-    r->n_null_shapes++;
-    return s;
+    mcpp_null_shape *s = calloc(1, sizeof *s);
+    if (!s || mcpp_null_shape_build(s, pairs, n_pairs, r->history_scores, per_side) || !s->n) {
+        if (s) mcpp_null_shape_free(s);
+        free(s);
+        return NULL;
+    }
+    return grown[r->n_null_shapes++] = s;
 }
 
 /* The history source (docs/statistics.md, "The lanes' history"). Each
@@ -896,6 +904,11 @@ static int decide_all(mcpp_gate_report *r, const mcpp_policy *p)
         return rc;
     }
     apply_suite_noise(r, p, tests, m, pv);
+    if ((rc = mcpp_gate_history_medians(r, tests, m, q)) != MCPP_OK) {
+        free(tests);
+        free(pv);
+        return rc;
+    }
     history_spread_check(r, tests, m, pv);
     center_on_common_shift(r, tests, m, q, pv);
     for (size_t j = 0; j < m; j++) pv[j] = tests[j]->result.p_value;
@@ -1147,6 +1160,9 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
                            r->history_scores, r->history_tail_df);
         if (r->history_lane_df > 0)
             mcpp_sb_printf(&reason, ", the lanes' histories pooled (%.0f df)", r->history_lane_df);
+        if (r->history_medians)
+            mcpp_sb_printf(&reason, ", %zu test%s compare the medians of their runs", r->history_medians,
+                           r->history_medians == 1 ? "" : "s");
         if (r->history_shaped)
             mcpp_sb_printf(&reason, ", %zu test%s read against the shape of their runs", r->history_shaped,
                            r->history_shaped == 1 ? "" : "s");
@@ -1180,6 +1196,8 @@ void mcpp_gate_report_free(mcpp_gate_report *report)
             free(e->metrics[k].result_unit);
             free(e->metrics[k].history_scores);
             free(e->metrics[k].history_values);
+            free(e->metrics[k].base_values);
+            free(e->metrics[k].cand_values);
         }
         free(e->metrics);
         free(e->id);
@@ -1187,8 +1205,16 @@ void mcpp_gate_report_free(mcpp_gate_report *report)
         mcpp_gate_explain_free(&e->why);
     }
     free(report->entries);
-    for (size_t i = 0; i < report->n_null_shapes; i++) mcpp_null_shape_free(&report->null_shapes[i]);
+    for (size_t i = 0; i < report->n_null_shapes; i++) {
+        mcpp_null_shape_free(report->null_shapes[i]);
+        free(report->null_shapes[i]);
+    }
     free(report->null_shapes);
+    for (size_t i = 0; i < report->n_median_shapes; i++) {
+        mcpp_median_shape_free(report->median_shapes[i]);
+        free(report->median_shapes[i]);
+    }
+    free(report->median_shapes);
     for (size_t i = 0; i < report->n_inputs; i++) {
         free(report->inputs[i].path);
         free(report->inputs[i].message);

@@ -8,6 +8,7 @@
 
 #include "analysis/compare_internal.h"
 #include "analysis/metric_change.h"
+#include "analysis/median_shape.h"
 #include "analysis/null_shape.h"
 
 /* One baseline pooled with a candidate. */
@@ -67,6 +68,8 @@ typedef struct gate_metric_entry {
     double *history_scores; /* the lane's earlier runs as normal scores (mcpp_stats_loo_normal_scores) */
     size_t n_history_scores;
     double *history_values; /* their log values, n_history_scores of them (the shape's pairs) */
+    double *base_values, *cand_values; /* with a history: the runs at hand's log values (history_medians.c) */
+    size_t n_base_values, n_cand_values;
 } gate_metric_entry;
 
 typedef struct gate_entry {
@@ -111,9 +114,12 @@ struct mcpp_gate_report {
     size_t history_scores; /* earlier runs whose pooled normal scores read the machine's tails (0: too few) */
     double history_tail_df, history_tail_scale; /* their Student t (INFINITY: normal) */
     double history_lane_df; /* the weight of the variance the lanes' histories agree on (0: not pooled) */
-    mcpp_null_shape *null_shapes; /* the shapes of the pooled history, one per runs a side read (apply_history_noise) */
+    mcpp_null_shape **null_shapes; /* the shapes of the pooled history, one per runs a side read (apply_history_noise) */
     size_t n_null_shapes;
     size_t history_shaped; /* tests whose p-value one of them gives */
+    mcpp_median_shape **median_shapes; /* heavy tails: the medians' shapes, one per run counts read (history_medians.c) */
+    size_t n_median_shapes;
+    size_t history_medians; /* tests that compare the medians of their runs against one of them */
     double history_spread; /* today's betterments in the history's standard errors (0: not checked) */
     int history_widened;   /* 1: beyond chance, so the history's tests widened by it */
     double suite_shift;  /* the change its tests share, tested against (0: none; see center_on_common_shift) */
@@ -141,5 +147,15 @@ int mcpp_gate_explain_rejected(gate_explain *w, const mcpp_policy *p, const mcpp
  * to a reason line. */
 void mcpp_gate_explain_blockers(const gate_explain *w, mcpp_strbuf *reason);
 void mcpp_gate_explain_free(gate_explain *w);
+
+/* ---- history_medians.c ------------------------------------------------------------- */
+
+/* The medians source (docs/statistics.md, "Heavy tails: the medians of the
+ * runs"): when the lanes' history reads the machine's runs as heavy-tailed,
+ * each test with four or more runs a side compares their medians against
+ * the order statistics of that t, at a scale read from its lane's history
+ * and pooled over the lanes. Over the m lane tests (the groups' first
+ * entries; every entry of a group is set alike). 0 or MCPP_ENOMEM. */
+int mcpp_gate_history_medians(mcpp_gate_report *r, gate_metric_entry *const *tests, size_t m, double q);
 
 #endif /* MCPP_GATE_INTERNAL_H */

@@ -113,21 +113,29 @@ int mcpp_null_shape_build(mcpp_null_shape *out, const double *pairs, size_t n_pa
         sum = next;
         len_sum += len - 1;
     }
-    if (sum) out->upper = malloc(len_sum * sizeof *out->upper);
-    if (out->upper) {
-        /* index k of the sum: per_side * (-reach) + k * STEP; W is it over sqrt(per_side) */
-        double root = sqrt((double)per_side), tail = 0;
-        out->n = len_sum;
-        out->step = STEP / root;
-        out->z0 = -(double)(len_sum - 1) / 2 * STEP / root;
-        for (size_t k = len_sum; k-- > 0;) out->upper[k] = (tail += sum[k]);
-        for (size_t k = 0; k < len_sum; k++) out->upper[k] /= tail; /* the total mass: 1 up to rounding */
-        out->per_side = per_side;
-    }
-    int rc = out->upper ? 0 : mcpp_error_nomem();
+    /* index k of the sum: per_side * (-reach) + k * STEP; W is it over sqrt(per_side) */
+    double root = sqrt((double)per_side);
+    int rc = sum ? mcpp_null_shape_from_density(out, sum, len_sum, -(double)(len_sum - 1) / 2 * STEP / root,
+                                                STEP / root)
+                 : mcpp_error_nomem();
+    if (rc == 0) out->per_side = per_side;
     free(one);
     free(sum);
     return rc;
+}
+
+int mcpp_null_shape_from_density(mcpp_null_shape *out, const double *mass, size_t n, double z0, double step)
+{
+    memset(out, 0, sizeof *out);
+    out->upper = malloc((n ? n : 1) * sizeof *out->upper);
+    if (!out->upper) return mcpp_error_nomem();
+    double tail = 0;
+    for (size_t k = n; k-- > 0;) out->upper[k] = (tail += mass[k]);
+    for (size_t k = 0; k < n; k++) out->upper[k] /= tail; /* the total mass: 1 up to rounding */
+    out->n = n;
+    out->z0 = z0;
+    out->step = step;
+    return 0;
 }
 
 double mcpp_null_shape_upper(const mcpp_null_shape *s, double z)

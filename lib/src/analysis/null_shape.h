@@ -33,6 +33,10 @@ typedef struct mcpp_null_shape {
 int mcpp_null_shape_build(mcpp_null_shape *out, const double *pairs, size_t n_pairs, size_t runs, size_t per_side);
 void mcpp_null_shape_free(mcpp_null_shape *s);
 
+/* *out from a distribution's mass at the n grid points z0 + i * step
+ * (normalised to 1; per_side left 0 for the caller). 0 or MCPP_ENOMEM. */
+int mcpp_null_shape_from_density(mcpp_null_shape *out, const double *mass, size_t n, double z0, double step);
+
 /* P(W >= z): 1 below the grid, 0 above it, log-linear between its points. */
 double mcpp_null_shape_upper(const mcpp_null_shape *s, double z);
 

@@ -181,7 +181,7 @@ double mcpp_stats_bh_cutoff(const double *p, size_t m, double q, double *scratch
 
 static double t_log_density(double x, double df)
 {
-    if (isinf(df)) return -0.5 * log(2 * 3.141592653589793) - 0.5 * x * x;
+    if (df > 1e7) return -0.5 * log(2 * 3.141592653589793) - 0.5 * x * x; /* as mcpp_stats_t_cdf */
     return lgamma((df + 1) / 2) - lgamma(df / 2) - 0.5 * log(df * 3.141592653589793) -
            (df + 1) / 2 * log1p(x * x / df);
 }
@@ -205,6 +205,34 @@ static double t_scale_fit(const double *x, size_t n, double df, double *loglik)
     for (size_t i = 0; s > 0 && i < n; i++) ll += t_log_density(x[i] / s, df) - log(s);
     *loglik = ll;
     return s;
+}
+
+double mcpp_stats_t_density(double x, double df) { return exp(t_log_density(x, df)); }
+
+double mcpp_stats_t_location_scale(const double *x, size_t n, double df, double *location)
+{
+    double mu = 0, s2 = 0;
+    for (size_t i = 0; i < n; i++) mu += x[i];
+    mu /= n ? (double)n : 1;
+    for (size_t i = 0; i < n; i++) s2 += (x[i] - mu) * (x[i] - mu);
+    s2 /= n ? (double)n : 1;
+    /* EM: each point weighs (df + 1) / (df + r^2), r its distance in scales */
+    for (int it = 0; it < 200 && !isinf(df) && s2 > 0; it++) {
+        double sw = 0, swx = 0, next = 0;
+        for (size_t i = 0; i < n; i++) {
+            double w = (df + 1) / (df + (x[i] - mu) * (x[i] - mu) / s2);
+            sw += w, swx += w * x[i];
+        }
+        double next_mu = swx / sw;
+        for (size_t i = 0; i < n; i++)
+            next += (df + 1) / (df + (x[i] - mu) * (x[i] - mu) / s2) * (x[i] - next_mu) * (x[i] - next_mu);
+        next /= (double)n;
+        int done = fabs(next - s2) <= 1e-12 * s2 && fabs(next_mu - mu) <= 1e-9 * sqrt(s2);
+        mu = next_mu, s2 = next;
+        if (done) break;
+    }
+    *location = mu;
+    return sqrt(s2);
 }
 
 size_t mcpp_stats_loo_normal_scores(const double *x, size_t n, double *out)

@@ -55,6 +55,16 @@ double mcpp_stats_bh_cutoff(const double *p, size_t m, double q, double *scratch
  */
 double mcpp_stats_t_tail_fit(const double *x, size_t n, double *scale);
 
+/* The density of Student's t with `df` degrees of freedom (INFINITY: the
+ * standard normal). */
+double mcpp_stats_t_density(double x, double df);
+
+/* The maximum-likelihood location (in *location) and scale of n values as a
+ * Student t with known `df` (EM, Lange, Little & Taylor 1989): the far-off
+ * values of a heavy-tailed sample weigh little, so a lane's scale does not
+ * jump with its one wild run. Returns 0 for n == 0 or values all alike. */
+double mcpp_stats_t_location_scale(const double *x, size_t n, double df, double *location);
+
 /*
  * Each of n runs of unchanged code against the other n - 1, as a normal
  * score: its distance from their mean in units of their standard deviation

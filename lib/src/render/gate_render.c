@@ -145,7 +145,7 @@ static void gate_render_json(mcpp_strbuf *b, const void *object)
         mcpp_sb_json_number(b, isinf(r->history_tail_df) ? -1 : r->history_tail_df);
         mcpp_sb_puts(b, ", \"scale\": ");
         mcpp_sb_json_number(b, r->history_tail_scale);
-        mcpp_sb_putc(b, '}');
+        mcpp_sb_printf(b, ", \"median_tests\": %zu}", r->history_medians);
     } else {
         mcpp_sb_puts(b, ", \"history_tails\": null");
     }
