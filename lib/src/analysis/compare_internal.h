@@ -142,14 +142,14 @@ void mcpp_metric_job_noise(mcpp_metric_result *m, double within_var, double with
  * method names it. */
 struct mcpp_null_shape;
 void mcpp_metric_null_shape(mcpp_metric_result *m, const struct mcpp_null_shape *shape);
+/* The smallest worsening (in log scale, > 0) whose p-value is p under the
+ * result's current model: what it needs before a change is established. */
+double mcpp_metric_detectable(const mcpp_metric_result *m, double p);
 /* Rewrites a compared result as the change between the sides' medians of
  * log run values (base_center, cand_center), with standard error se, its
  * p-value and interval from `shape` (median_shape.h); run_sd is one run's
  * standard deviation, tail_df the runs' Student t. Only for the plain mean
  * of runs (a policy's olympic mean stays). */
-/* The smallest worsening (in log scale, > 0) whose p-value is p under the
- * result's current model: what it needs before a change is established. */
-double mcpp_metric_detectable(const mcpp_metric_result *m, double p);
 void mcpp_metric_medians(mcpp_metric_result *m, double base_center, double cand_center, double run_sd, double se,
                          double tail_df, const struct mcpp_null_shape *shape);
 

@@ -207,8 +207,8 @@ int mcpp_gate_history_medians(mcpp_gate_report *r, gate_metric_entry *const *tes
                 mcpp_metric_detectable(res, level))
                 continue;
             mcpp_metric_medians(res, median_of(g->base_values, g->n_base_values),
-                                median_of(g->cand_values, g->n_cand_values), scale * sd_per_scale,
-                                scale * shape->sd, df, &shape->shape);
+                                median_of(g->cand_values, g->n_cand_values), scale * sd_per_scale, scale * shape->sd,
+                                df, &shape->shape);
             if (res->null_shape != &shape->shape) continue;
             g->history_noise = 1;
             r->history_medians += r->entries[e].group == e;

@@ -52,33 +52,28 @@ static double reach_of(size_t n, double df)
  * their midpoint. NULL when out of memory. */
 static double *median_mass(size_t n, double df, double h)
 {
-    size_t len = 2 * HALF_POINTS + 1;
-    double *mass = calloc(len, sizeof *mass), *below = malloc(len * sizeof *below), *above = malloc(len * sizeof *above);
+    size_t len = 2 * HALF_POINTS + 1, pair_len = n % 2 ? 0 : len;
+    double *mass = calloc(len, sizeof *mass), *below = malloc((pair_len ? pair_len : 1) * sizeof *below),
+           *above = malloc((pair_len ? pair_len : 1) * sizeof *above);
     if (!mass || !below || !above) {
         free(mass), free(below), free(above);
         return NULL;
     }
     double k = n % 2 ? (double)(n - 1) / 2 : (double)n / 2 - 1;
-    for (size_t i = 0; i < len; i++) { /* F^k f and (1 - F)^k f */
+    double c = n % 2 ? (double)n * exp(log_choose(2 * k, k)) * h               /* n C(2k, k) */
+                     : exp(lgamma((double)n + 1) - 2 * lgamma(k + 1)) * h * h; /* n! / ((n/2 - 1)!)^2 */
+    for (size_t i = 0; i < len; i++) {
         double x = ((double)i - HALF_POINTS) * h, f = mcpp_stats_t_density(x, df);
-        below[i] = pow(mcpp_stats_t_cdf(x, df), k) * f;
-        above[i] = pow(mcpp_stats_t_cdf(-x, df), k) * f;
+        double lower = pow(mcpp_stats_t_cdf(x, df), k), upper = pow(mcpp_stats_t_cdf(-x, df), k);
+        if (n % 2) mass[i] = c * lower * upper * f;
+        else below[i] = lower * f, above[i] = upper * f; /* F^k f and (1 - F)^k f */
     }
-    if (n % 2) {
-        double c = (double)n * exp(log_choose(2 * k, k)) * h;
-        for (size_t i = 0; i < len; i++) {
-            double f = mcpp_stats_t_density(((double)i - HALF_POINTS) * h, df);
-            mass[i] = f > 0 ? c * below[i] * above[i] / f : 0;
+    for (size_t i = 0; i < pair_len; i++)
+        for (size_t j = i + 1; j < pair_len; j++) {
+            double w = c * below[i] * above[j];
+            if ((i + j) % 2 == 0) mass[(i + j) / 2] += w;
+            else mass[(i + j) / 2] += w / 2, mass[(i + j) / 2 + 1] += w / 2;
         }
-    } else {
-        double c = exp(lgamma((double)n + 1) - 2 * lgamma(k + 1)) * h * h;
-        for (size_t i = 0; i < len; i++)
-            for (size_t j = i + 1; j < len; j++) {
-                double w = c * below[i] * above[j];
-                if ((i + j) % 2 == 0) mass[(i + j) / 2] += w;
-                else mass[(i + j) / 2] += w / 2, mass[(i + j) / 2 + 1] += w / 2;
-            }
-    }
     free(below);
     free(above);
     return mass;
@@ -90,8 +85,7 @@ void mcpp_median_shape_free(mcpp_median_shape *s)
     memset(s, 0, sizeof *s);
 }
 
-int mcpp_median_shape_build(mcpp_median_shape *out, size_t n_base, size_t n_cand, double tail_df,
-                            double scale_log_var)
+int mcpp_median_shape_build(mcpp_median_shape *out, size_t n_base, size_t n_cand, double tail_df, double scale_log_var)
 {
     /* Gauss–Hermite nodes and weights for 7 points (weights over sqrt(pi)) */
     static const double NODE[NODES] = {-2.651961356835233, -1.673551628767471, -0.816287882858965, 0,
@@ -166,4 +160,3 @@ double mcpp_median_shape_pair_spread(double df, double *density)
     free(one);
     return m;
 }
-

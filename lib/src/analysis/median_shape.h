@@ -30,8 +30,7 @@ typedef struct mcpp_median_shape {
 
 /* Builds *out; n_base and n_cand at least 1, tail_df at least 1. 0 or
  * MCPP_ENOMEM (*out then empty). */
-int mcpp_median_shape_build(mcpp_median_shape *out, size_t n_base, size_t n_cand, double tail_df,
-                            double scale_log_var);
+int mcpp_median_shape_build(mcpp_median_shape *out, size_t n_base, size_t n_cand, double tail_df, double scale_log_var);
 void mcpp_median_shape_free(mcpp_median_shape *s);
 
 /* What two independent runs differ by on that machine: the median of

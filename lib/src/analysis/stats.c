@@ -216,19 +216,18 @@ double mcpp_stats_t_location_scale(const double *x, size_t n, double df, double 
     mu /= n ? (double)n : 1;
     for (size_t i = 0; i < n; i++) s2 += (x[i] - mu) * (x[i] - mu);
     s2 /= n ? (double)n : 1;
-    /* EM: each point weighs (df + 1) / (df + r^2), r its distance in scales */
+    /* EM: each point weighs (df + 1) / (df + r^2), r its distance in scales;
+     * the new location is their weighted mean, the new scale their weighted
+     * mean square about it: sum w (x - mu)^2 - sum w (new mu - mu)^2 */
     for (int it = 0; it < 200 && !isinf(df) && s2 > 0; it++) {
-        double sw = 0, swx = 0, next = 0;
+        double sw = 0, swd = 0, swdd = 0;
         for (size_t i = 0; i < n; i++) {
-            double w = (df + 1) / (df + (x[i] - mu) * (x[i] - mu) / s2);
-            sw += w, swx += w * x[i];
+            double d = x[i] - mu, w = (df + 1) / (df + d * d / s2);
+            sw += w, swd += w * d, swdd += w * d * d;
         }
-        double next_mu = swx / sw;
-        for (size_t i = 0; i < n; i++)
-            next += (df + 1) / (df + (x[i] - mu) * (x[i] - mu) / s2) * (x[i] - next_mu) * (x[i] - next_mu);
-        next /= (double)n;
-        int done = fabs(next - s2) <= 1e-12 * s2 && fabs(next_mu - mu) <= 1e-9 * sqrt(s2);
-        mu = next_mu, s2 = next;
+        double step = swd / sw, next = (swdd - sw * step * step) / (double)n;
+        int done = fabs(next - s2) <= 1e-12 * s2 && fabs(step) <= 1e-9 * sqrt(s2);
+        mu += step, s2 = next;
         if (done) break;
     }
     *location = mu;
