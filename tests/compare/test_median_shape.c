@@ -101,6 +101,19 @@ TEST(an_uncertain_scale_fattens_the_far_tail)
     mcpp_median_shape_free(&unsure);
 }
 
+TEST(the_far_tail_of_few_runs_with_very_heavy_tails_is_kept)
+{
+    /* Three runs of a t with 2 df: their median lies beyond 60 scales with
+     * probability 3 p^2 - 2 p^3 (p = P(T > 60), two of three beyond), and
+     * the change beyond 60 at least half as often (the base's median below
+     * 0): a grid that stops at 50 scales says 0 there. */
+    mcpp_median_shape s;
+    CHECK_INT_EQ(mcpp_median_shape_build(&s, 3, 3, 2, 0), 0);
+    double p = mcpp_stats_t_cdf(-60, 2), beyond = 3 * p * p - 2 * p * p * p;
+    CHECK(mcpp_null_shape_upper(&s.shape, 60 / s.sd) >= 0.5 * beyond);
+    mcpp_median_shape_free(&s);
+}
+
 TEST(two_normal_runs_differ_by_the_normal_closed_form)
 {
     /* |N1 - N2| = sqrt 2 |N|: its median sqrt 2 z_0.75, its density there 2 phi(z_0.75) / sqrt 2 */
@@ -130,6 +143,7 @@ int main(void)
     RUN(the_medians_of_five_runs_match_a_simulation);
     RUN(the_medians_of_four_runs_are_the_mean_of_the_middle_two);
     RUN(an_uncertain_scale_fattens_the_far_tail);
+    RUN(the_far_tail_of_few_runs_with_very_heavy_tails_is_kept);
     RUN(two_normal_runs_differ_by_the_normal_closed_form);
     RUN(a_t_location_and_scale_are_recovered_from_its_quantiles);
     TEST_MAIN_END();

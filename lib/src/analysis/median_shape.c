@@ -17,10 +17,12 @@
 #include "analysis/stats_internal.h"
 #include "util/error_internal.h"
 
-/* Points on either side of 0 of one median's grid: fine enough for the
- * median's core (a step of at most 0.05 t scales) out to where its tail
- * mass is below TAIL_MASS. */
+/* One median's grid: HALF_POINTS points on either side of 0 out to where
+ * its tail mass is below TAIL_MASS, a step of at most MAX_STEP t scales
+ * (the median's core); more points where that reach needs them (few runs
+ * of a t with 2 df: 90-200 scales). */
 #define HALF_POINTS 1000
+#define MAX_STEP 0.05
 #define TAIL_MASS 1e-9
 /* Gauss–Hermite nodes of the mixture over the scale's uncertainty */
 #define NODES 7
@@ -44,15 +46,15 @@ static double reach_of(size_t n, double df)
     return hi;
 }
 
-/* The mass of the median of n unit t draws at each of the 2 HALF_POINTS + 1
- * points x_i = (i - HALF_POINTS) h. Odd n = 2k + 1: the density
+/* The mass of the median of n unit t draws at each of the 2 half + 1
+ * points x_i = (i - half) h. Odd n = 2k + 1: the density
  * n C(2k, k) F^k (1 - F)^k f. Even n = 2k: the mean of the k-th and
  * (k+1)-th draws, whose joint density for u < v is
  * n! / ((k - 1)!)^2 F(u)^(k-1) f(u) f(v) (1 - F(v))^(k-1), deposited at
  * their midpoint. NULL when out of memory. */
-static double *median_mass(size_t n, double df, double h)
+static double *median_mass(size_t n, double df, double h, size_t half)
 {
-    size_t len = 2 * HALF_POINTS + 1, pair_len = n % 2 ? 0 : len;
+    size_t len = 2 * half + 1, pair_len = n % 2 ? 0 : len;
     double *mass = calloc(len, sizeof *mass), *below = malloc((pair_len ? pair_len : 1) * sizeof *below),
            *above = malloc((pair_len ? pair_len : 1) * sizeof *above);
     if (!mass || !below || !above) {
@@ -63,7 +65,7 @@ static double *median_mass(size_t n, double df, double h)
     double c = n % 2 ? (double)n * exp(log_choose(2 * k, k)) * h               /* n C(2k, k) */
                      : exp(lgamma((double)n + 1) - 2 * lgamma(k + 1)) * h * h; /* n! / ((n/2 - 1)!)^2 */
     for (size_t i = 0; i < len; i++) {
-        double x = ((double)i - HALF_POINTS) * h, f = mcpp_stats_t_density(x, df);
+        double x = ((double)i - (double)half) * h, f = mcpp_stats_t_density(x, df);
         double lower = pow(mcpp_stats_t_cdf(x, df), k), upper = pow(mcpp_stats_t_cdf(-x, df), k);
         if (n % 2) mass[i] = c * lower * upper * f;
         else below[i] = lower * f, above[i] = upper * f; /* F^k f and (1 - F)^k f */
@@ -94,9 +96,10 @@ int mcpp_median_shape_build(mcpp_median_shape *out, size_t n_base, size_t n_cand
                                          0.240123178605013, 0.030757123967586, 0.000548268855972};
     memset(out, 0, sizeof *out);
     double reach = fmax(reach_of(n_base, tail_df), reach_of(n_cand, tail_df));
-    double h = fmin(0.05, reach / HALF_POINTS);
-    double *base = median_mass(n_base, tail_df, h), *cand = median_mass(n_cand, tail_df, h);
-    size_t len = 2 * HALF_POINTS + 1, wlen = 2 * len - 1;
+    double h = fmin(MAX_STEP, reach / HALF_POINTS);
+    size_t points = reach > MAX_STEP * HALF_POINTS ? (size_t)ceil(reach / MAX_STEP) : HALF_POINTS;
+    double *base = median_mass(n_base, tail_df, h, points), *cand = median_mass(n_cand, tail_df, h, points);
+    size_t len = 2 * points + 1, wlen = 2 * len - 1;
     double *diff = calloc(wlen, sizeof *diff), *mixed = NULL;
     int rc = base && cand && diff ? 0 : mcpp_error_nomem();
     if (rc == 0) { /* M_c - M_b at (i - j) h: index i - j + len - 1 */
@@ -137,9 +140,10 @@ int mcpp_median_shape_build(mcpp_median_shape *out, size_t n_base, size_t n_cand
 
 double mcpp_median_shape_pair_spread(double df, double *density)
 {
-    double h = 0.05; /* out to 50 scales: |T1 - T2| has its median between 1 and 2 */
+    /* out to 50 scales: |T1 - T2| has its median between 1 and 2 */
+    double h = MAX_STEP;
     size_t len = 2 * HALF_POINTS + 1;
-    double *one = median_mass(1, df, h), m = NAN;
+    double *one = median_mass(1, df, h, HALF_POINTS), m = NAN;
     *density = NAN;
     if (!one) return m;
     /* P(|T1 - T2| <= x) = 2 P(T1 - T2 <= x) - 1; the difference's mass at k h,
