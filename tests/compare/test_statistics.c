@@ -691,6 +691,14 @@ TEST(a_heavy_tailed_machine_compares_the_medians_of_its_runs)
     CHECK_INT_EQ(mcpp_gate_report_entry_outcome(r, 0), MCPP_GATE_PASSED);
     CHECK(m && fabs(m->rel_delta) < 0.03);
     mcpp_gate_report_free(r);
+    /* three runs a side: their median is one run, no steadier than their mean */
+    double same[HISTORY_LANES];
+    for (int i = 0; i < HISTORY_LANES; i++) same[i] = 1;
+    r = history_gate(same, 3, HEAVY_RUNS, 1, 1);
+    m = mcpp_gate_report_entry_metric(r, 0);
+    CHECK(m && m->null_shape == NULL && strstr(m->method, "student-t"));
+    CHECK(!strstr(mcpp_gate_report_reason(r), "medians"));
+    mcpp_gate_report_free(r);
     /* 20% fewer tokens/s in every run of lane 0: beyond what its medians stray by */
     r = heavy_medians_gate(0.8, 1);
     CHECK_INT_EQ(mcpp_gate_report_entry_outcome(r, 0), MCPP_GATE_FAILED);
