@@ -501,6 +501,35 @@ TEST(a_shift_all_benchmarks_share_within_the_allowance_is_the_machines)
     mcpp_policy_free(p);
 }
 
+TEST(a_median_change_within_its_own_noise_is_no_common_shift)
+{
+    /* Twelve unchanged benchmarks that move on their own (+-1.5% around
+     * the offset): the median of their changes has a standard error of
+     * about 0.43% (from their spread). 0.3% off none is within it: noise of
+     * its own, not taken as a shift, so the tests stay against no change.
+     * 0.6% is within two: shrunk toward none (James-Stein), so that slowed
+     * benchmarks pulling the median their way are not excused by it. 2.5%
+     * is taken whole (a_shift_all_benchmarks_share_within_the_allowance_...). */
+    mcpp_policy *p = policy_with(0.005, 1e6);
+    double changes[12];
+    for (int i = 0; i < 12; i++) changes[i] = -0.003 + ((i * 7) % 12 - 5.5) * 0.0027;
+    mcpp_gate_report *r = suite_gate(p, changes, 12);
+    const mcpp_metric_result *m = mcpp_gate_report_entry_metric(r, 0);
+    CHECK(m && m->suite_shift == 0);
+    char *text = NULL;
+    CHECK_INT_EQ(mcpp_gate_report_render(&text, r, MCPP_OUTPUT_JSON), MCPP_OK);
+    CHECK_CONTAINS(text, "\"common_shift\": 0,");
+    mcpp_free(text);
+    CHECK(strstr(mcpp_gate_report_reason(r), "common shift") == NULL);
+    mcpp_gate_report_free(r);
+    for (int i = 0; i < 12; i++) changes[i] -= 0.003;
+    r = suite_gate(p, changes, 12);
+    m = mcpp_gate_report_entry_metric(r, 0);
+    CHECK(m && m->suite_shift < -0.002 && m->suite_shift > -0.004); /* 0.6% x (1 - 0.43^2 / 0.6^2) */
+    mcpp_gate_report_free(r);
+    mcpp_policy_free(p);
+}
+
 TEST(a_shift_beyond_the_allowance_is_a_regression_of_the_whole_suite)
 {
     /* Every benchmark 10% slower (+-1%): the shared shift is the change
@@ -869,6 +898,7 @@ int main(void)
     RUN(many_benchmarks_share_one_false_discovery_rate);
     RUN(a_suite_never_assumes_less_noise_than_its_benchmarks_show);
     RUN(a_shift_all_benchmarks_share_within_the_allowance_is_the_machines);
+    RUN(a_median_change_within_its_own_noise_is_no_common_shift);
     RUN(a_shift_beyond_the_allowance_is_a_regression_of_the_whole_suite);
     RUN(a_heavy_tailed_suite_is_read_with_heavy_tails);
     RUN(a_regression_inside_the_allowance_is_reported_but_passes);

@@ -122,7 +122,7 @@ struct mcpp_gate_report {
     size_t history_medians; /* tests that compare the medians of their runs against one of them */
     double history_spread; /* today's betterments in the history's standard errors (0: not checked) */
     int history_widened;   /* 1: beyond chance, so the history's tests widened by it */
-    double suite_shift;  /* the change its tests share, tested against (0: none; see center_on_common_shift) */
+    double suite_shift;  /* the change its tests share, tested against (0: none; see common_shifts) */
     int suite_regressed; /* 1: that shared change is itself a regression beyond the allowance */
 };
 
