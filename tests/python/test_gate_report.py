@@ -133,3 +133,58 @@ def test_a_two_state_machine_is_read_against_its_history_shape():
     assert metric["interval"][0] < metric["rel_delta"] < metric["interval"][1]
     assert "20 tests read against the shape of their runs" in two.reason
     assert [c for c in two.to_dict()["candidates"] if c["outcome"] == "failed"] == [two.candidate("c0")]
+
+
+def _heavy_tailed_runs(lane0: float, far_off: float):
+    """Twenty lanes on a machine whose runs now and then land far off (a t
+    with 2 df, 3% sd over twenty earlier runs a lane), five runs a side
+    drawn from the same quantiles, lane 0's candidate times `lane0` and its
+    first candidate run times `far_off` (tests/compare/test_statistics.c
+    builds the same suite)."""
+    def t2(u: float) -> float:
+        return (2 * u - 1) / math.sqrt(2 * u * (1 - u))
+
+    q = [t2((j + 0.5) / 20) for j in range(20)]
+    mean = sum(q) / 20
+    scale = 0.03 / math.sqrt(sum((x - mean) ** 2 for x in q) / 19)
+
+    def run(rid: str, lane: int, tps: float, commit: str | None) -> mr.Receipt:
+        changes = {"workload.seq_len": 1024 + lane, "metrics.tokens_per_s": tps}
+        if commit:
+            changes["source.git_commit"] = commit
+        return mr.loads(json.dumps(variant(changes, drop=("metrics.window",), id=rid)))
+
+    history = [run(f"h{lane}-{j}", lane, 1000 * math.exp(scale * (q[j] - mean)), None)
+               for lane in range(20) for j in range(20)]
+    sides = []
+    for is_cand in (0, 1):
+        sides.append([run(f"{'bc'[is_cand]}{lane}-{j}", lane,
+                          1000 * math.exp(scale * (q[(lane * 7 + j * 4 + is_cand * 2) % 20] - mean))
+                          * ((lane0 if lane == 0 else 1) * (far_off if lane == 0 and j == 0 else 1)
+                             if is_cand else 1),
+                          "bbbb222" if is_cand else "aaaa111")
+                      for lane in range(20) for j in range(5)])
+    return sides[0], sides[1], history
+
+
+def test_a_heavy_tailed_machine_compares_the_medians_of_its_runs():
+    """Five runs a side on a machine whose history reads as heavy-tailed:
+    each test compares the sides' medians (docs/statistics.md, "Heavy tails:
+    the medians of the runs"), so one far-off candidate run does not fail its
+    lane, and a slowdown of every run does."""
+    base, cand, history = _heavy_tailed_runs(1.0, 0.6)
+    report = mr.gate(base, cand, history=history)
+    assert report.outcome == "passed"
+    assert "20 tests compare the medians of their runs" in report.reason
+    metric = report.candidate("c0-0")["metric"]
+    assert metric["method"] == "median of log run values against the history's t"
+    assert abs(metric["rel_delta"]) < 0.03  # the mean of the five would move by 10%
+    assert report.to_dict()["statistics"]["history_tails"]["median_tests"] == 20
+
+    base, cand, history = _heavy_tailed_runs(0.8, 1.0)
+    slowed = mr.gate(base, cand, history=history)
+    metric = slowed.candidate("c0-0")["metric"]
+    assert slowed.candidate("c0-0")["outcome"] == "failed"
+    assert metric["interval"][0] <= metric["rel_delta"] <= metric["interval"][1] < 0
+    failed = {c["id"] for c in slowed.to_dict()["candidates"] if c["outcome"] == "failed"}
+    assert failed == {f"c0-{j}" for j in range(5)}
