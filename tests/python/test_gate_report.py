@@ -86,6 +86,16 @@ def test_skipped_inputs_are_listed_in_every_format(gate_dir):
     assert "skipped on request" in report.reason
 
 
+def _lane_run(rid: str, lane: int, tps: float, commit: str | None = None,
+              drop: tuple[str, ...] = ("metrics.window",)) -> mr.Receipt:
+    """One run of lane `lane` (told apart by seq_len) at `tps` tokens/s,
+    of `commit` when given (the runs of one commit pool as one candidate)."""
+    changes = {"workload.seq_len": 1024 + lane, "metrics.tokens_per_s": tps}
+    if commit:
+        changes["source.git_commit"] = commit
+    return mr.loads(json.dumps(variant(changes, drop=drop, id=rid)))
+
+
 def _two_state_runs(lane0: float, history_shape: str):
     """Twenty lanes (told apart by seq_len) whose runs land in one of two
     states 6% apart (or, with history_shape "normal", spread as a normal of
@@ -93,10 +103,8 @@ def _two_state_runs(lane0: float, history_shape: str):
     states of a cycle of four pairs, lane 0's candidate times `lane0`."""
     from statistics import NormalDist
 
-    def run(rid: str, lane: int, tps: float) -> mr.Receipt:
-        doc = variant({"workload.seq_len": 1024 + lane, "metrics.tokens_per_s": tps},
-                      drop=("metrics.step_time_s", "metrics.window"), id=rid)
-        return mr.loads(json.dumps(doc))
+    def run(rid: str, lane: int, tps: float) -> mr.Receipt:  # one value a run, no step samples
+        return _lane_run(rid, lane, tps, drop=("metrics.step_time_s", "metrics.window"))
 
     q = NormalDist().inv_cdf
     if history_shape == "normal":
@@ -148,21 +156,15 @@ def _heavy_tailed_runs(lane0: float, far_off: float):
     mean = sum(q) / 20
     scale = 0.03 / math.sqrt(sum((x - mean) ** 2 for x in q) / 19)
 
-    def run(rid: str, lane: int, tps: float, commit: str | None) -> mr.Receipt:
-        changes = {"workload.seq_len": 1024 + lane, "metrics.tokens_per_s": tps}
-        if commit:
-            changes["source.git_commit"] = commit
-        return mr.loads(json.dumps(variant(changes, drop=("metrics.window",), id=rid)))
-
-    history = [run(f"h{lane}-{j}", lane, 1000 * math.exp(scale * (q[j] - mean)), None)
+    history = [_lane_run(f"h{lane}-{j}", lane, 1000 * math.exp(scale * (q[j] - mean)))
                for lane in range(20) for j in range(20)]
     sides = []
     for is_cand in (0, 1):
-        sides.append([run(f"{'bc'[is_cand]}{lane}-{j}", lane,
-                          1000 * math.exp(scale * (q[(lane * 7 + j * 4 + is_cand * 2) % 20] - mean))
-                          * ((lane0 if lane == 0 else 1) * (far_off if lane == 0 and j == 0 else 1)
-                             if is_cand else 1),
-                          "bbbb222" if is_cand else "aaaa111")
+        sides.append([_lane_run(f"{'bc'[is_cand]}{lane}-{j}", lane,
+                                1000 * math.exp(scale * (q[(lane * 7 + j * 4 + is_cand * 2) % 20] - mean))
+                                * ((lane0 if lane == 0 else 1) * (far_off if lane == 0 and j == 0 else 1)
+                                   if is_cand else 1),
+                                "bbbb222" if is_cand else "aaaa111")
                       for lane in range(20) for j in range(5)])
     return sides[0], sides[1], history
 

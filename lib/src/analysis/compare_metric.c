@@ -56,8 +56,7 @@ static double median_of_samples(const double *samples, size_t n)
     double *tmp = n <= 64 ? small : malloc(n * sizeof *tmp);
     if (!tmp) return NAN;
     memcpy(tmp, samples, n * sizeof *tmp);
-    mcpp_sort_doubles(tmp, n);
-    double m = mcpp_quantile_sorted(tmp, n, 0.5);
+    double m = mcpp_median_sorting(tmp, n);
     if (tmp != small) free(tmp);
     return m;
 }
@@ -230,11 +229,9 @@ static double within_run_var(const receipt_metric *m)
     }
     double var = 0;
     if (n >= 2) {
-        mcpp_sort_doubles(x, n);
-        double med = mcpp_quantile_sorted(x, n, 0.5);
+        double med = mcpp_median_sorting(x, n);
         for (size_t i = 0; i < n; i++) x[i] = fabs(x[i] - med);
-        mcpp_sort_doubles(x, n);
-        double sd = 1.4826 * mcpp_quantile_sorted(x, n, 0.5);
+        double sd = 1.4826 * mcpp_median_sorting(x, n);
         var = 1.5707963267948966 * sd * sd / (double)n;
     }
     if (x != small) free(x);

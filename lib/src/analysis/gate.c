@@ -487,11 +487,9 @@ static double spread_of_changes(double *scratch, size_t n, int fit_tails, int ta
     *df = 0;
     *heavy = 0;
     if (n < SUITE_MIN_TESTS) return 0;
-    mcpp_sort_doubles(scratch, n);
-    double med = mcpp_quantile_sorted(scratch, n, 0.5);
+    double med = mcpp_median_sorting(scratch, n); /* scratch stays sorted: the betterments come first */
     for (size_t i = 0; i < n; i++) scratch[n + i] = fabs(scratch[i] - med);
-    mcpp_sort_doubles(scratch + n, n);
-    double cut = 3 * 1.4826 * mcpp_quantile_sorted(scratch + n, n, 0.5), mean = 0, ss = 0;
+    double cut = 3 * 1.4826 * mcpp_median_sorting(scratch + n, n), mean = 0, ss = 0;
     size_t kept = 0;
     if (!fit_tails) { /* the betterments alone: regressions, real ones too, sit on the worse side */
         double c = about_zero ? 0 : med;
@@ -847,11 +845,9 @@ static void common_shifts(mcpp_gate_report *r, gate_metric_entry *const *tests, 
             if (strcmp(tests[j]->result.metric, metric) == 0)
                 scratch[n++] = (tests[j]->result.higher_is_better ? -1 : 1) * log1p(tests[j]->result.rel_delta);
         if (n < SUITE_MIN_TESTS) continue;
-        mcpp_sort_doubles(scratch, n);
-        double median = mcpp_quantile_sorted(scratch, n, 0.5); /* worse is positive */
+        double median = mcpp_median_sorting(scratch, n); /* worse is positive */
         for (j = 0; j < n; j++) scratch[n + j] = fabs(scratch[j] - median);
-        mcpp_sort_doubles(scratch + n, n);
-        double se = 1.2533 * 1.4826 * mcpp_quantile_sorted(scratch + n, n, 0.5) / sqrt((double)n);
+        double se = 1.2533 * 1.4826 * mcpp_median_sorting(scratch + n, n) / sqrt((double)n);
         double beyond = median - log1p(tests[i]->allowance);
         int regressed = beyond > 0 && beyond >= mcpp_stats_normal_quantile(1 - q) * se;
         double z2 = median * median / (se * se); /* the median in its standard errors, squared */

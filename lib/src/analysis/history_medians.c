@@ -141,18 +141,11 @@ static int runs_independent(gate_metric_entry *const *tests, size_t m, double df
     }
     int independent = 1;
     if (n) {
-        mcpp_sort_doubles(d, n);
         double se = 1 / (2 * density * sqrt((double)independent_pairs));
-        independent = mcpp_quantile_sorted(d, n, 0.5) >= expected - mcpp_stats_normal_quantile(1 - SAME_JOB_LEVEL) * se;
+        independent = mcpp_median_sorting(d, n) >= expected - mcpp_stats_normal_quantile(1 - SAME_JOB_LEVEL) * se;
     }
     free(d);
     return independent;
-}
-
-static double median_of(double *x, size_t n)
-{
-    mcpp_sort_doubles(x, n);
-    return mcpp_quantile_sorted(x, n, 0.5);
 }
 
 /* The medians' shape for these run counts and scale uncertainty, built once
@@ -206,8 +199,8 @@ int mcpp_gate_history_medians(mcpp_gate_report *r, gate_metric_entry *const *tes
             if (mcpp_null_shape_quantile(&shape->shape, 1 - level) * scale * shape->sd >=
                 mcpp_metric_detectable(res, level))
                 continue;
-            mcpp_metric_medians(res, median_of(g->base_values, g->n_base_values),
-                                median_of(g->cand_values, g->n_cand_values), scale * sd_per_scale, scale * shape->sd,
+            mcpp_metric_medians(res, mcpp_median_sorting(g->base_values, g->n_base_values),
+                                mcpp_median_sorting(g->cand_values, g->n_cand_values), scale * sd_per_scale, scale * shape->sd,
                                 df, &shape->shape);
             if (res->null_shape != &shape->shape) continue;
             g->history_noise = 1;

@@ -38,8 +38,7 @@ void mcpp_changepoint_settings_default(mcpp_changepoint_settings *out)
 static double median_of(const double *v, size_t n, double *scratch)
 {
     memcpy(scratch, v, n * sizeof *v);
-    mcpp_sort_doubles(scratch, n);
-    return mcpp_quantile_sorted(scratch, n, 0.5);
+    return mcpp_median_sorting(scratch, n);
 }
 
 static double noise_sigma(const double *y, size_t n, double *scratch, double *diffs)

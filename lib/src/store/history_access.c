@@ -79,8 +79,7 @@ static double segment_median(const history_lane *l, size_t from, size_t to)
     double *v = malloc(n * sizeof *v);
     if (!v) return NAN;
     for (size_t i = 0; i < n; i++) v[i] = l->runs[from + i].value;
-    mcpp_sort_doubles(v, n);
-    double m = mcpp_quantile_sorted(v, n, 0.5);
+    double m = mcpp_median_sorting(v, n);
     free(v);
     return m;
 }

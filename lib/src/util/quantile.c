@@ -47,6 +47,12 @@ double mcpp_quantile_sorted(const double *sorted, size_t n, double q)
     return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
 }
 
+double mcpp_median_sorting(double *values, size_t n)
+{
+    mcpp_sort_doubles(values, n);
+    return mcpp_quantile_sorted(values, n, 0.5);
+}
+
 int mcpp_quantile(double *out, const double *values, size_t n, double q)
 {
     MCPP_CHECK_ARG(out && values && n > 0 && q >= 0.0 && q <= 1.0,

@@ -15,4 +15,7 @@ void mcpp_sort_doubles(double *values, size_t n);
  * closest ranks (type 7, numpy's default): position q*(n-1). NaN for n == 0. */
 double mcpp_quantile_sorted(const double *sorted, size_t n, double q);
 
+/* The median of n values, sorting them in place (NaN for n == 0). */
+double mcpp_median_sorting(double *values, size_t n);
+
 #endif /* MCPP_UTIL_QUANTILE_H */
