@@ -229,8 +229,16 @@ static void print_policy_text(const mcpp_policy *p, const char *path)
         cli_fputs_safe(stdout, mcpp_policy_required_at(p, k), 0);
     }
     printf("%s\n", mcpp_policy_required_count(p) ? "" : " (none)");
-    printf("  noise       max_rel_spread %g, min_runs %lld, noise_floor %g\n", noise->max_rel_spread,
-           (long long)noise->min_runs, noise->noise_floor);
+    printf("  noise       max_rel_spread %g, min_runs %lld, noise_floor %g, run_to_run %g (df %g)\n",
+           noise->max_rel_spread, (long long)noise->min_runs, noise->noise_floor, noise->run_to_run,
+           noise->run_to_run_df);
+    for (size_t k = 0; k < mcpp_policy_suite_noise_count(p); k++) {
+        double sd, df;
+        const char *suite = mcpp_policy_suite_noise_at(p, k, &sd, &df);
+        fputs("              suite ", stdout);
+        cli_fputs_safe(stdout, suite, 0);
+        printf(": run_to_run %g (df %g)\n", sd, df);
+    }
     print_gate(p);
     printf("  adjacency   width %d\n", mcpp_policy_adjacency_width(p));
     printf("  rules      ");
@@ -294,7 +302,22 @@ static void json_policy_body(const mcpp_policy *p)
     json_number(noise->max_rel_spread);
     printf(", \"min_runs\": %lld, \"noise_floor\": ", (long long)noise->min_runs);
     json_number(noise->noise_floor);
-    fputs("}, \"gate\": [", stdout);
+    fputs(", \"run_to_run\": ", stdout);
+    json_number(noise->run_to_run);
+    fputs(", \"run_to_run_df\": ", stdout);
+    json_number(noise->run_to_run_df);
+    fputs(", \"suites\": {", stdout);
+    for (size_t k = 0; k < mcpp_policy_suite_noise_count(p); k++) {
+        double sd, df;
+        fputs(k ? ", " : "", stdout);
+        cli_fputs_json(stdout, mcpp_policy_suite_noise_at(p, k, &sd, &df));
+        fputs(": {\"run_to_run\": ", stdout);
+        json_number(sd);
+        fputs(", \"run_to_run_df\": ", stdout);
+        json_number(df);
+        fputs("}", stdout);
+    }
+    fputs("}}, \"gate\": [", stdout);
     for (size_t k = 0; k < mcpp_policy_gate_metric_count(p); k++) {
         mcpp_gate_settings g = MCPP_GATE_SETTINGS_INIT;
         if (mcpp_policy_gate_metric_at(&g, p, k) != MCPP_OK)

@@ -6,6 +6,7 @@
  * its own headline; a multi-metric gate fails on any metric and names it.
  * Receipts are pytest-benchmark-like suite results written inline.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@ typedef struct run_spec {
     const char *primary;   /* NULL: "round_time_s" */
     double peak_rss;       /* > 0: a second metric peak_rss_mib (MiB, lower) */
     const char *extra;     /* the extra object's JSON, or NULL */
+    const char *suite;     /* benchmark.suite; NULL: "pytest-benchmark" */
 } run_spec;
 
 static mcpp_receipt *suite_run(run_spec s)
@@ -39,14 +41,14 @@ static mcpp_receipt *suite_run(run_spec s)
     snprintf(text, sizeof text,
              "{\"schema\":\"mcpp.receipt/2\",\"id\":\"%s\",%s\"created_at\":\"2026-11-20T14:02:11Z\","
              "\"source\":{\"tool\":\"test\",\"not_recorded\":[\"lane\",\"routing\",\"compile\",\"startup\"]},"
-             "\"benchmark\":{\"suite\":\"pytest-benchmark\",\"name\":\"test_sorted\",\"params\":{\"n\":1000}},"
+             "\"benchmark\":{\"suite\":\"%s\",\"name\":\"test_sorted\",\"params\":{\"n\":1000}},"
              "\"hardware\":{\"observed\":{\"accelerator\":\"cpu: AMD EPYC 7B13\",\"count\":1}},"
              "\"topology\":{\"substrate\":\"cpu\",\"nodes\":1},"
              "\"metrics\":{\"primary\":\"%s\",\"named\":[{\"name\":\"round_time_s\",\"unit\":\"%s\","
              "\"direction\":\"%s\",\"sample_kind\":\"round\",\"aggregate\":\"median\",\"samples\":[%s],"
              "\"value\":%.17g}%s]},"
              "\"status\":{\"outcome\":\"ok\",\"stability\":\"stable\"}}",
-             s.id, free_form, s.primary ? s.primary : "round_time_s", s.unit ? s.unit : "s",
+             s.id, free_form, s.suite ? s.suite : "pytest-benchmark", s.primary ? s.primary : "round_time_s", s.unit ? s.unit : "s",
              s.direction ? s.direction : "lower", samples, s.scale, extra);
     mcpp_receipt *r = NULL;
     if (mcpp_receipt_load_buffer(&r, NULL, text, strlen(text), MCPP_FORMAT_JSON, s.id, NULL) != MCPP_OK) {
@@ -79,7 +81,7 @@ static mcpp_comparison *compared(run_spec b, run_spec c)
 
 TEST(the_default_gate_compares_a_suite_result_on_its_primary_metric_with_its_unit_and_direction)
 {
-    mcpp_comparison *slow = compared((run_spec){.id = "b", .scale = 1.0}, (run_spec){.id = "c", .scale = 1.10});
+    mcpp_comparison *slow = compared((run_spec){.id = "b", .scale = 1.0}, (run_spec){.id = "c", .scale = 1.30});
     CHECK(mcpp_comparison_verdict(slow) == MCPP_VERDICT_COMPARABLE ||
           mcpp_comparison_verdict(slow) == MCPP_VERDICT_QUALIFIED); /* software: not recorded here */
     CHECK_INT_EQ(mcpp_comparison_gate(slow), MCPP_GATE_FAILED);
@@ -91,7 +93,8 @@ TEST(the_default_gate_compares_a_suite_result_on_its_primary_metric_with_its_uni
         CHECK_INT_EQ(m->higher_is_better, 0);
         CHECK_INT_EQ(m->point_comparison, 0); /* the policy declares run-to-run noise */
         CHECK_INT_EQ(m->n_base, 1);          /* one run; its 8 rounds describe only it */
-        CHECK(m->rel_delta > 0.09 && m->rel_delta < 0.11);
+        CHECK(fabs(m->run_sd - 0.05) < 1e-12); /* the figure default.lua declares for pytest-benchmark */
+        CHECK(m->rel_delta > 0.29 && m->rel_delta < 0.31);
     }
     CHECK_CONTAINS(mcpp_comparison_gate_reason(slow), "round_time_s (lower is better)");
     mcpp_comparison_free(slow);
@@ -99,6 +102,66 @@ TEST(the_default_gate_compares_a_suite_result_on_its_primary_metric_with_its_uni
     CHECK_INT_EQ(mcpp_comparison_gate(fast), MCPP_GATE_PASSED); /* lower is better: an improvement */
     CHECK_CONTAINS(mcpp_comparison_gate_reason(fast), "better by 10.0% on round_time_s");
     mcpp_comparison_free(fast);
+}
+
+/* 10% slower, one run a side, under `p`: the gate's outcome. */
+static mcpp_gate_outcome ten_percent_slower(const mcpp_policy *p, const char *suite)
+{
+    mcpp_receipt *b = suite_run((run_spec){.id = "b", .scale = 1.0, .suite = suite}),
+                 *c = suite_run((run_spec){.id = "c", .scale = 1.10, .suite = suite});
+    mcpp_comparison *cmp = NULL;
+    if (mcpp_compare(&cmp, p, b, c) != MCPP_OK) abort();
+    mcpp_gate_outcome out = mcpp_comparison_gate(cmp);
+    mcpp_comparison_free(cmp);
+    mcpp_receipt_free(b);
+    mcpp_receipt_free(c);
+    return out;
+}
+
+TEST(a_suite_declared_by_the_policy_is_gated_against_its_own_run_to_run_noise)
+{
+    /* default: 5% for pytest-benchmark results, where one run against one
+     * cannot establish 10%; 3% for a suite the policy names no figure for */
+    CHECK_INT_EQ(ten_percent_slower(NULL, "pytest-benchmark"), MCPP_GATE_PASSED);
+    CHECK_INT_EQ(ten_percent_slower(NULL, "in-house-suite"), MCPP_GATE_FAILED);
+    mcpp_policy *p = policy_text("return { include = { 'default.lua' }, name = 'quiet_ci',\n"
+                                 "  noise = { suites = { ['pytest-benchmark'] = { run_to_run = 0.02 } } } }");
+    CHECK_INT_EQ(ten_percent_slower(p, "pytest-benchmark"), MCPP_GATE_FAILED); /* the including file wins */
+    double sd = 0, df = 0;
+    CHECK_INT_EQ(mcpp_policy_suite_noise_count(p), 2);
+    CHECK_STR_EQ(mcpp_policy_suite_noise_at(p, 0, &sd, &df), "google-benchmark"); /* name order */
+    CHECK_STR_EQ(mcpp_policy_suite_noise_at(p, 1, &sd, &df), "pytest-benchmark");
+    CHECK(sd == 0.02 && df == 20); /* df: the policy's */
+    CHECK(mcpp_policy_suite_noise_at(p, 2, &sd, &df) == NULL);
+    /* the figure is part of what the digest covers */
+    char before[MCPP_POLICY_DIGEST_LEN + 1], after[MCPP_POLICY_DIGEST_LEN + 1];
+    CHECK_INT_EQ(mcpp_policy_digest(before, sizeof before, p), MCPP_OK);
+    CHECK_INT_EQ(mcpp_policy_set_suite_noise(p, "pytest-benchmark", 0.021, -1), MCPP_OK);
+    CHECK_INT_EQ(mcpp_policy_digest(after, sizeof after, p), MCPP_OK);
+    CHECK(strcmp(before, after) != 0);
+    /* nonsense is refused and changes nothing */
+    CHECK_INT_EQ(mcpp_policy_set_suite_noise(p, "pytest-benchmark", -0.1, -1), MCPP_EINVALID);
+    CHECK_INT_EQ(mcpp_policy_set_suite_noise(p, "", 0.05, -1), MCPP_EINVALID);
+    mcpp_policy_suite_noise_at(p, 1, &sd, &df);
+    CHECK(sd == 0.021);
+    mcpp_policy_free(p);
+    /* a bad entry in a file names where it is */
+    static const char *const BAD[][2] = {
+        {"noise = { suites = { ['pytest-benchmark'] = { run_to_run = 6 } } }", "noise.suites[\"pytest-benchmark\"]"},
+        {"noise = { suites = { ['pytest-benchmark'] = { sd = 0.05 } } }", "unknown key 'sd' in noise.suites[\"pytest-benchmark\"]"},
+        {"noise = { suites = { ['pytest-benchmark'] = {} } }", "needs run_to_run"},
+        {"noise = { suites = { 0.05 } }", "keys must be suite names"},
+        {"noise = { suites = 0.05 }", "noise.suites must be a table"},
+    };
+    for (size_t i = 0; i < sizeof BAD / sizeof *BAD; i++) {
+        char text[256];
+        snprintf(text, sizeof text, "return { name = 'bad',\n  %s }", BAD[i][0]);
+        mcpp_policy *bad = NULL;
+        CHECK_INT_EQ(mcpp_policy_load_lua_buffer(&bad, text, strlen(text), "bad.lua", NULL), MCPP_EPOLICY);
+        CHECK(bad == NULL);
+        CHECK_CONTAINS(mcpp_error_last()->message, BAD[i][1]);
+        CHECK_INT_EQ(mcpp_error_last()->line, 2);
+    }
 }
 
 TEST(sides_that_state_another_unit_or_direction_are_refused_not_compared)
@@ -140,6 +203,7 @@ TEST(a_metric_named_by_the_gate_settings_is_compared_by_name)
     mcpp_noise_settings n = *mcpp_policy_noise(p);
     n.run_to_run = 0; /* nothing declared: one value a side is a point */
     CHECK_INT_EQ(mcpp_policy_set_noise(p, &n), MCPP_OK);
+    CHECK_INT_EQ(mcpp_policy_set_suite_noise(p, "pytest-benchmark", 0, -1), MCPP_OK);
     CHECK_INT_EQ(mcpp_compare(&cmp, p, b, c), MCPP_OK);
     CHECK(mcpp_comparison_metric(cmp) && mcpp_comparison_metric(cmp)->point_comparison);
     CHECK_INT_EQ(mcpp_comparison_gate(cmp), MCPP_GATE_UNDETERMINED); /* a point: not allowed by default */
@@ -369,6 +433,7 @@ TEST(a_dimension_may_name_paths_inside_extra_compared_by_value)
 int main(void)
 {
     RUN(the_default_gate_compares_a_suite_result_on_its_primary_metric_with_its_unit_and_direction);
+    RUN(a_suite_declared_by_the_policy_is_gated_against_its_own_run_to_run_noise);
     RUN(sides_that_state_another_unit_or_direction_are_refused_not_compared);
     RUN(primary_must_name_the_same_metric_on_both_sides);
     RUN(a_metric_named_by_the_gate_settings_is_compared_by_name);

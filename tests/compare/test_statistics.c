@@ -530,6 +530,40 @@ TEST(a_median_change_within_its_own_noise_is_no_common_shift)
     mcpp_policy_free(p);
 }
 
+TEST(candidates_that_share_their_baseline_runs_measure_the_machine_once)
+{
+    /* Three benchmarks, three baseline runs each agreeing to 0.3%, and three
+     * candidate runs each without a commit: nine candidates, each tested
+     * against the same three baselines of its benchmark. Those are three
+     * baseline sides, too few for the suite to stand for the policy's 3%:
+     * counted once per candidate they were nine tests, and the baselines'
+     * 0.3% counted thrice made one run 6% off a regression. */
+    mcpp_policy *p = policy_with(0.03, 20);
+    mcpp_receipt *rs[18];
+    static const double BASE[3] = {1.000, 1.003, 0.997};
+    for (size_t lane = 0; lane < 3; lane++)
+        for (size_t k = 0; k < 3; k++) {
+            char b[16], c[16];
+            snprintf(b, sizeof b, "b%zu-%zu", lane, k);
+            snprintf(c, sizeof c, "c%zu-%zu", lane, k);
+            rs[3 * lane + k] = lane_run(b, lane, 1000 * BASE[k], "aaaa111");
+            rs[9 + 3 * lane + k] = lane_run(c, lane, 1000 * (lane == 0 && k == 0 ? 0.94 : BASE[(k + 1) % 3]), NULL);
+        }
+    mcpp_gate_report *r = NULL;
+    CHECK_INT_EQ(mcpp_gate_run_receipts(&r, p, rs, 9, rs + 9, 9), MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_report_count(r), 9);
+    for (size_t i = 0; i < mcpp_gate_report_count(r); i++) {
+        const mcpp_metric_result *m = mcpp_gate_report_entry_metric(r, i);
+        CHECK(m && m->n_base == 3 && m->n_cand == 1 && m->tests == 9); /* each decided, each counted */
+        CHECK(m && strcmp(m->noise_source, "runs+policy") == 0);
+        if (m && i == 0) CHECK(m->rel_delta < -0.05);
+    }
+    CHECK_INT_EQ(mcpp_gate_report_outcome(r), MCPP_GATE_PASSED); /* 6% against 3% a run is no regression */
+    mcpp_gate_report_free(r);
+    for (size_t i = 0; i < 18; i++) mcpp_receipt_free(rs[i]);
+    mcpp_policy_free(p);
+}
+
 TEST(a_shift_beyond_the_allowance_is_a_regression_of_the_whole_suite)
 {
     /* Every benchmark 10% slower (+-1%): the shared shift is the change
@@ -899,6 +933,7 @@ int main(void)
     RUN(a_suite_never_assumes_less_noise_than_its_benchmarks_show);
     RUN(a_shift_all_benchmarks_share_within_the_allowance_is_the_machines);
     RUN(a_median_change_within_its_own_noise_is_no_common_shift);
+    RUN(candidates_that_share_their_baseline_runs_measure_the_machine_once);
     RUN(a_shift_beyond_the_allowance_is_a_regression_of_the_whole_suite);
     RUN(a_heavy_tailed_suite_is_read_with_heavy_tails);
     RUN(a_regression_inside_the_allowance_is_reported_but_passes);

@@ -33,7 +33,7 @@ def test_bench_scale_runs_every_step_and_prints_the_slopes(tmp_path):
     assert "| wall | " in out.stdout and "json.load s (same file, same run)" in out.stdout
     # Google's compare.py on the same files (scripts/install-deps.sh and test-python.sh install it and scipy)
     assert "| `compare.py benchmarks BASE CAND` (the whole command; baseline) |" in out.stdout
-    assert "failed 2 of 200, 2 made 30% slower" in out.stdout
+    assert "failed 2 of 200, 2 made twice as slow" in out.stdout
 
 
 def test_bench_to_pandas_runs_every_variant():

@@ -224,12 +224,28 @@ static PyObject *policy_required_get(mcpp_py_policy *self, void *Py_UNUSED(closu
     return t;
 }
 
+/* {suite: {'run_to_run', 'run_to_run_df'}} of the suites the policy declares noise for. */
+static PyObject *suite_noise_dict(const mcpp_policy *p)
+{
+    PyObject *d = PyDict_New();
+    for (size_t i = 0; d && i < mcpp_policy_suite_noise_count(p); i++) {
+        double sd, df;
+        const char *suite = mcpp_policy_suite_noise_at(p, i, &sd, &df);
+        PyObject *entry = Py_BuildValue("{s:d,s:d}", "run_to_run", sd, "run_to_run_df", df);
+        if (!entry || PyDict_SetItemString(d, suite, entry) < 0) Py_CLEAR(d);
+        Py_XDECREF(entry);
+    }
+    return d;
+}
+
 static PyObject *policy_noise_get(mcpp_py_policy *self, void *Py_UNUSED(closure))
 {
     const mcpp_noise_settings *n = mcpp_policy_noise(self->policy);
-    return Py_BuildValue("{s:d,s:L,s:d,s:d,s:d}", "max_rel_spread", n->max_rel_spread, "min_runs",
+    PyObject *suites = suite_noise_dict(self->policy);
+    if (!suites) return NULL;
+    return Py_BuildValue("{s:d,s:L,s:d,s:d,s:d,s:N}", "max_rel_spread", n->max_rel_spread, "min_runs",
                          (long long)n->min_runs, "noise_floor", n->noise_floor, "run_to_run", n->run_to_run,
-                         "run_to_run_df", n->run_to_run_df);
+                         "run_to_run_df", n->run_to_run_df, "suites", suites);
 }
 
 /* The gate's metrics: [{metric, direction ("higher", "lower" or None: the
@@ -372,7 +388,7 @@ static PyGetSetDef policy_getset[] = {
      "{dimension: {'role': 'must_match'|'qualify'|'ignore', 'fields': (...)}}", NULL},
     {"required_fields", (getter)policy_required_get, NULL, "Fields both receipts must have.",
      NULL},
-    {"noise", (getter)policy_noise_get, NULL, "{'max_rel_spread', 'min_runs', 'noise_floor', 'run_to_run', 'run_to_run_df'}",
+    {"noise", (getter)policy_noise_get, NULL, "{'max_rel_spread', 'min_runs', 'noise_floor', 'run_to_run', 'run_to_run_df', 'suites': {suite: {'run_to_run', 'run_to_run_df'}}}",
      NULL},
     {"gate", (getter)policy_gate_get, NULL,
      "{'metric', 'higher_is_better', 'max_regression', 'confidence', 'metrics': [{'metric', "

@@ -147,6 +147,21 @@ MCPP_API int mcpp_policy_set_gate(mcpp_policy *policy, const mcpp_gate_settings 
 /* Borrowed views (strings live as long as the policy). */
 MCPP_API const mcpp_noise_settings *mcpp_policy_noise(const mcpp_policy *policy);
 MCPP_API const mcpp_gate_settings *mcpp_policy_gate(const mcpp_policy *policy);
+/* Run-to-run noise declared for the results of one benchmark suite (the
+ * receipts' benchmark.suite: "pytest-benchmark", "google-benchmark", ...),
+ * used instead of noise.run_to_run for them: Python micro-benchmarks move
+ * between processes far more than a training run between jobs
+ * (docs/statistics.md). run_to_run_df < 0: the policy's run_to_run_df.
+ * Setting a suite again replaces it. At most MCPP_POLICY_SUITE_NOISE_MAX
+ * suites of up to 63 bytes; MCPP_EINVALID otherwise or out of range. Lua:
+ * noise = { suites = { ["pytest-benchmark"] = { run_to_run = 0.05 } } }. */
+#define MCPP_POLICY_SUITE_NOISE_MAX 16
+MCPP_API int mcpp_policy_set_suite_noise(mcpp_policy *policy, const char *suite, double run_to_run,
+                                         double run_to_run_df);
+MCPP_API size_t mcpp_policy_suite_noise_count(const mcpp_policy *policy);
+/* Suite `index` (borrowed name; NULL out of range) and its figure, df resolved. */
+MCPP_API const char *mcpp_policy_suite_noise_at(const mcpp_policy *policy, size_t index, double *run_to_run,
+                                                double *run_to_run_df);
 /* The metrics the gate decides on: 1 for a policy with one gate metric (the
  * settings above), n for gate = { metrics = { ... } } (docs/metrics.md). */
 MCPP_API size_t mcpp_policy_gate_metric_count(const mcpp_policy *policy);

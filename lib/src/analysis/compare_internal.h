@@ -54,6 +54,8 @@ typedef struct mcpp_metric_side {
     size_t with_samples;  /* of those, how many gave sample values */
     mcpp_metric_ident ident;  /* of the first receipt added */
     const char *sample_kind;  /* of the first receipt with samples ("step", "round", ...) */
+    const char *suite;        /* benchmark.suite of the first receipt that states one: the
+                                 policy may declare that suite's own run-to-run noise */
     /* Set when a later receipt names another metric, unit or direction than
      * the first: what differs ("metric", "unit", "direction") and its ident. */
     const char *conflict;

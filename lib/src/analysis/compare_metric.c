@@ -264,6 +264,7 @@ int mcpp_metric_side_add(mcpp_metric_side *s, const mcpp_policy *p, const mcpp_m
     int rc = push(&s->stated, &s->n_stated, &s->cap_stated, m.stated);
     if (rc || (rc = add_run(s, &m)) != 0) return rc;
     note_ident(s, &m.ident);
+    if (!s->suite && p->id_suite >= 0) s->suite = mcpp_field_string(r, p->id_suite);
     s->receipts++;
     /* Samples of another kind than the side's first (rounds against
      * repetitions) are not one population: that receipt counts as a point. */
@@ -608,15 +609,18 @@ int mcpp_metric_compare(mcpp_metric_result *out, const mcpp_policy *p, double co
     out->cand_median = exp(rc.center);
     out->rel_delta = exp(d) - 1;
     /* The run-to-run variance pools every source at hand; the policy's
-     * declared figure weighs as run_to_run_df degrees of freedom. */
-    double prior_df = p->noise.run_to_run > 0 ? p->noise.run_to_run_df : 0;
+     * declared figure (its suite's, for benchmark-suite results) weighs as
+     * run_to_run_df degrees of freedom. */
+    double declared, declared_df;
+    mcpp_policy_declared_noise(p, base->suite ? base->suite : cand->suite, &declared, &declared_df);
+    double prior_df = declared > 0 ? declared_df : 0;
     double runs_df = rb.df + rc.df, df = prior_df + runs_df + rh.df;
     out->noise_source = source_name(runs_df > 0, rh.df > 0, prior_df > 0);
     if (!(df > 0)) {
         point_result(out);
         return MCPP_OK;
     }
-    double var = (prior_df * p->noise.run_to_run * p->noise.run_to_run + rb.ss + rc.ss + rh.ss) / df;
+    double var = (prior_df * declared * declared + rb.ss + rc.ss + rh.ss) / df;
     double se2 = var * (1 / rb.n_eff + 1 / rc.n_eff);
     /* Only a declared figure lacks the within-run noise that observed runs carry. */
     if (runs_df + rh.df == 0)
@@ -627,7 +631,7 @@ int mcpp_metric_compare(mcpp_metric_result *out, const mcpp_policy *p, double co
      * whose runs each came from a job of their own. */
     double between_df = prior_df + rh.df;
     if (between_df > 0) {
-        out->between_sd = sqrt((prior_df * p->noise.run_to_run * p->noise.run_to_run + rh.ss) / between_df);
+        out->between_sd = sqrt((prior_df * declared * declared + rh.ss) / between_df);
         out->between_df = between_df;
     }
     se2 += between_sides_var(out);

@@ -149,6 +149,8 @@ static int gate_metric(gate_metric_entry *g, const mcpp_policy *p, const mcpp_ga
             if ((rc = mcpp_metric_compare(&g->result, p, spec->confidence, &sb, &sc, use_history ? &sh : NULL)) != 0)
                 goto done;
             g->has_result = 1;
+            double declared;
+            mcpp_policy_declared_noise(p, sb.suite ? sb.suite : sc.suite, &declared, &g->declared_df);
             double ss_b, df_b, ss_c, df_c;
             mcpp_metric_side_spread(&sb, &ss_b, &df_b);
             mcpp_metric_side_spread(&sc, &ss_c, &df_c);
@@ -411,6 +413,7 @@ static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *con
         e->reason = reason.data;
         reason.data = NULL;
     } else {
+        e->first_baseline = pool[0];
         if ((rc = pick_history(&lane_history, &n_history, p, history, nh, cg, &pooled)) != 0) goto done;
         mcpp_gate_metric_spec single;
         const mcpp_gate_metric_spec *specs;
@@ -435,18 +438,59 @@ done:
 
 /* The gate's tests into out (NULL: only counted): each lane's compared
  * metrics that are not point comparisons, once per lane, since the candidate
- * runs of a lane share their comparison. */
-static size_t lane_tests(gate_metric_entry **out, mcpp_gate_report *r)
+ * runs of a lane share their comparison. With `shared` (NULL: every test),
+ * only the entries it does not mark. */
+static size_t lane_tests(gate_metric_entry **out, mcpp_gate_report *r, const unsigned char *shared)
 {
     size_t m = 0;
     for (size_t i = 0; i < r->n; i++)
-        for (size_t k = 0; r->entries[i].group == i && k < r->entries[i].n_metrics; k++) {
+        for (size_t k = 0; r->entries[i].group == i && (!shared || !shared[i]) && k < r->entries[i].n_metrics; k++) {
             gate_metric_entry *g = &r->entries[i].metrics[k];
             if (!g->has_result || g->result.point_comparison) continue;
             if (out) out[m] = g;
             m++;
         }
     return m;
+}
+
+typedef struct baseline_side {
+    const mcpp_receipt *first;
+    size_t n, entry;
+} baseline_side;
+
+static int baseline_side_order(const void *a, const void *b)
+{
+    const baseline_side *x = a, *y = b;
+    if (x->first != y->first) return (uintptr_t)x->first < (uintptr_t)y->first ? -1 : 1;
+    if (x->n != y->n) return x->n < y->n ? -1 : 1;
+    return x->entry < y->entry ? -1 : x->entry > y->entry;
+}
+
+/* Marks in shared[i] each candidate whose baseline side an earlier one
+ * already has: runs of one lane with no commit in common are candidates of
+ * their own, each tested against the same baseline runs. Each is decided and
+ * counted among the gate's tests, but what the suite measures of the machine
+ * (its pooled noise, the spread of its changes, its tails, its shift) takes
+ * one test per baseline side: counted once per candidate, three candidate
+ * runs of three benchmarks were nine tests, enough for the suite's figure to
+ * replace the policy's with the same baseline runs counted thrice (real
+ * Google Benchmark runs on this project's CI machine, three against each of
+ * three: 12 of 65 unchanged merges failing). shared holds r->n bytes. */
+static int mark_shared_baselines(const mcpp_gate_report *r, unsigned char *shared)
+{
+    baseline_side *sides = malloc((r->n ? r->n : 1) * sizeof *sides);
+    if (!sides) return mcpp_error_nomem();
+    size_t n = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        shared[i] = 0;
+        if (r->entries[i].group == i && r->entries[i].baselines)
+            sides[n++] = (baseline_side){r->entries[i].first_baseline, r->entries[i].baselines, i};
+    }
+    qsort(sides, n, sizeof *sides, baseline_side_order);
+    for (size_t j = 1; j < n; j++)
+        if (sides[j].first == sides[j - 1].first && sides[j].n == sides[j - 1].n) shared[sides[j].entry] = 1;
+    free(sides);
+    return MCPP_OK;
 }
 
 /* Below this many tests the spread of their changes says too little about
@@ -736,13 +780,13 @@ static int apply_history_noise(mcpp_gate_report *r, gate_metric_entry *const *te
  * replaces the policy's declared figure as every test's prior
  * (mcpp_metric_moderate). Otherwise, with one run a side, the spread of the
  * tests' changes is a floor under each test's noise (suite_run_noise). */
-static void apply_suite_noise(mcpp_gate_report *r, const mcpp_policy *p, gate_metric_entry *const *tests, size_t m,
-                              double *scratch)
+static void apply_suite_noise(mcpp_gate_report *r, gate_metric_entry *const *tests, size_t m, double *scratch)
 {
     double ss = 0, df = 0;
     for (size_t i = 0; i < m; i++)
         if (!tests[i]->result.history_runs) ss += tests[i]->runs_ss, df += tests[i]->runs_df;
-    double weight = p->noise.run_to_run_df > 0 ? p->noise.run_to_run_df : 20;
+    /* the declared figure's df (its suite's: the first test's when they differ) */
+    double weight = m && tests[0]->declared_df > 0 ? tests[0]->declared_df : 20;
     if (df >= SUITE_MIN_DF) {
         size_t n = 0;
         for (size_t i = 0; i < m; i++)
@@ -922,32 +966,45 @@ static void history_spread_check(mcpp_gate_report *r, gate_metric_entry *const *
  * metric is decided against the cutoff, and each candidate from its metrics. */
 static int decide_all(mcpp_gate_report *r, const mcpp_policy *p)
 {
-    size_t m = lane_tests(NULL, r);
+    size_t m = lane_tests(NULL, r, NULL);
     gate_metric_entry **tests = malloc((m + 1) * sizeof *tests);
     double *pv = malloc((4 * m + 1) * sizeof *pv), *shift = pv + 2 * m, *widen = pv + 3 * m;
-    if (!tests || !pv) {
+    unsigned char *shared = malloc(r->n + 1);
+    int rc = tests && pv && shared ? mark_shared_baselines(r, shared) : mcpp_error_nomem();
+    if (rc) {
         free(tests);
         free(pv);
-        return mcpp_error_nomem();
+        free(shared);
+        return rc;
     }
-    lane_tests(tests, r);
+    /* What the suite measures comes from one test per baseline side (the
+     * first ms of tests); every test is decided and counted (all m). */
+    size_t ms = lane_tests(tests, r, shared);
+    for (size_t i = 0, j = ms; i < r->n; i++)
+        if (shared[i]) {
+            for (size_t k = 0; r->entries[i].group == i && k < r->entries[i].n_metrics; k++) {
+                gate_metric_entry *g = &r->entries[i].metrics[k];
+                if (g->has_result && !g->result.point_comparison) tests[j++] = g;
+            }
+        }
+    free(shared);
     double q = (1 - p->gate.confidence) / 2;
-    int rc = history_tails(r, tests, m);
-    if (rc == MCPP_OK) rc = apply_history_noise(r, tests, m, pv);
+    rc = history_tails(r, tests, ms);
+    if (rc == MCPP_OK) rc = apply_history_noise(r, tests, ms, pv);
     if (rc) {
         free(tests);
         free(pv);
         return rc;
     }
-    apply_suite_noise(r, p, tests, m, pv);
-    if ((rc = mcpp_gate_history_medians(r, tests, m, q)) != MCPP_OK) {
+    apply_suite_noise(r, tests, ms, pv);
+    if ((rc = mcpp_gate_history_medians(r, tests, ms, q)) != MCPP_OK) {
         free(tests);
         free(pv);
         return rc;
     }
-    common_shifts(r, tests, m, q, shift, widen, pv);
-    history_spread_check(r, tests, m, shift, pv);
-    center_on_common_shifts(r, tests, m, shift, widen);
+    common_shifts(r, tests, ms, q, shift, widen, pv);
+    history_spread_check(r, tests, ms, shift, pv);
+    center_on_common_shifts(r, tests, ms, shift, widen);
     for (size_t j = 0; j < m; j++) pv[j] = tests[j]->result.p_value;
     free(tests);
     double cutoff = m > 1 ? mcpp_stats_bh_cutoff(pv, m, q, pv + m) : q;

@@ -62,6 +62,7 @@ typedef struct gate_metric_entry {
     char *result_name, *result_unit;
     const char *code; /* static: the reason code when undetermined (see gate.c) */
     double allowance; /* the metric's max_regression */
+    double declared_df; /* the df of the run-to-run figure the policy declares for its suite */
     double runs_ss, runs_df; /* the spread of the pooled runs about each side's mean (mcpp_metric_side_spread) */
     double history_ss, history_df; /* the same of the lane's earlier runs (0: no history compared) */
     int history_noise; /* 1: its noise comes from the suite's pooled history (apply_history_noise) */
@@ -78,6 +79,7 @@ typedef struct gate_entry {
     char *reason;
     mcpp_gate_outcome outcome;
     size_t baselines;
+    const mcpp_receipt *first_baseline; /* the first of them: entries that share it share their baseline side */
     gate_metric_entry *metrics; /* one per gate metric; none without a comparable baseline */
     size_t n_metrics;
     gate_explain why;

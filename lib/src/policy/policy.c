@@ -306,11 +306,22 @@ int mcpp_policy_new(mcpp_policy **out, const char *name)
     return MCPP_OK;
 }
 
+/* The run-to-run noise default.lua declares for the micro-benchmark suites
+ * measured on a shared CI machine (docs/statistics.md, "How the shipped
+ * policies chose their figures"): a process of Python or C++ micro-benchmarks
+ * moves 2-6% from the one before, more than a training run between jobs. */
+static const struct {
+    const char *suite;
+    double run_to_run;
+} DEFAULT_SUITE_NOISE[] = {{"pytest-benchmark", 0.05}, {"google-benchmark", 0.05}};
+
 int mcpp_policy_default(mcpp_policy **out)
 {
     mcpp_policy *p = NULL;
     int rc = mcpp_policy_new(&p, "default");
     if (rc) return rc;
+    for (size_t i = 0; i < sizeof DEFAULT_SUITE_NOISE / sizeof *DEFAULT_SUITE_NOISE; i++)
+        mcpp_policy_set_suite_noise(p, DEFAULT_SUITE_NOISE[i].suite, DEFAULT_SUITE_NOISE[i].run_to_run, -1);
     for (size_t i = 0; i < N_DEFAULT_DIMS; i++) {
         rc = policy_set_dimension_impl(p, DEFAULT_DIMS[i].name, NULL, 0, DEFAULT_DIMS[i].role, 1);
         if (rc) {
@@ -421,6 +432,65 @@ int mcpp_policy_set_noise(mcpp_policy *policy, const mcpp_noise_settings *noise)
     mcpp_policy_view_drop(policy);
     policy->noise = *noise;
     return MCPP_OK;
+}
+
+static mcpp_suite_noise *suite_noise_find(const mcpp_policy *p, const char *suite)
+{
+    for (size_t i = 0; suite && i < p->n_suite_noise; i++)
+        if (strcmp(p->suite_noise[i].suite, suite) == 0) return (mcpp_suite_noise *)&p->suite_noise[i];
+    return NULL;
+}
+
+int mcpp_policy_set_suite_noise(mcpp_policy *policy, const char *suite, double run_to_run, double run_to_run_df)
+{
+    MCPP_CHECK_ARG(policy && suite, "mcpp_policy_set_suite_noise: NULL argument");
+    if (!*suite || strlen(suite) >= sizeof policy->suite_noise[0].suite)
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "noise.suites", 0, 0,
+                             "a suite name must have 1 to 63 bytes (got %zu)", strlen(suite));
+    if (!isfinite(run_to_run) || run_to_run < 0 || run_to_run > 5)
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "noise.suites", 0, 0,
+                             "%s: run_to_run must be a finite number from 0 to 5 (a standard deviation of log "
+                             "values)", suite);
+    if (!isfinite(run_to_run_df) || run_to_run_df > 1e6)
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "noise.suites", 0, 0,
+                             "%s: run_to_run_df must be a finite number up to 10^6 (below 0: the policy's)", suite);
+    mcpp_suite_noise *e = suite_noise_find(policy, suite);
+    if (!e) {
+        if (policy->n_suite_noise == MCPP_POLICY_SUITE_NOISE_MAX)
+            return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "noise.suites", 0, 0,
+                                 "at most %d suites", MCPP_POLICY_SUITE_NOISE_MAX);
+        /* kept in name order: a Lua table's keys come in no fixed order, and
+         * the digest must not depend on it */
+        size_t at = 0;
+        while (at < policy->n_suite_noise && strcmp(policy->suite_noise[at].suite, suite) < 0) at++;
+        memmove(&policy->suite_noise[at + 1], &policy->suite_noise[at],
+                (policy->n_suite_noise++ - at) * sizeof *policy->suite_noise);
+        e = &policy->suite_noise[at];
+        strcpy(e->suite, suite);
+    }
+    mcpp_policy_view_drop(policy);
+    e->run_to_run = run_to_run;
+    e->run_to_run_df = run_to_run_df < 0 ? -1 : run_to_run_df;
+    return MCPP_OK;
+}
+
+size_t mcpp_policy_suite_noise_count(const mcpp_policy *policy) { return policy ? policy->n_suite_noise : 0; }
+
+const char *mcpp_policy_suite_noise_at(const mcpp_policy *policy, size_t index, double *run_to_run,
+                                       double *run_to_run_df)
+{
+    if (!policy || index >= policy->n_suite_noise) return NULL;
+    const mcpp_suite_noise *e = &policy->suite_noise[index];
+    if (run_to_run) *run_to_run = e->run_to_run;
+    if (run_to_run_df) *run_to_run_df = e->run_to_run_df < 0 ? policy->noise.run_to_run_df : e->run_to_run_df;
+    return e->suite;
+}
+
+void mcpp_policy_declared_noise(const mcpp_policy *p, const char *suite, double *run_to_run, double *run_to_run_df)
+{
+    const mcpp_suite_noise *e = suite_noise_find(p, suite);
+    *run_to_run = e ? e->run_to_run : p->noise.run_to_run;
+    *run_to_run_df = e && e->run_to_run_df >= 0 ? e->run_to_run_df : p->noise.run_to_run_df;
 }
 
 int mcpp_policy_set_gate(mcpp_policy *policy, const mcpp_gate_settings *gate)

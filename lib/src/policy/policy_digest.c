@@ -45,7 +45,18 @@ static void digest_text(mcpp_strbuf *b, const mcpp_policy *p)
     mcpp_sb_double(b, p->noise.max_rel_spread);
     mcpp_sb_printf(b, " %lld ", (long long)p->noise.min_runs);
     mcpp_sb_double(b, p->noise.noise_floor);
+    mcpp_sb_putc(b, ' ');
+    mcpp_sb_double(b, p->noise.run_to_run);
+    mcpp_sb_putc(b, ' ');
+    mcpp_sb_double(b, p->noise.run_to_run_df);
     mcpp_sb_putc(b, '\n');
+    for (size_t i = 0; i < p->n_suite_noise; i++) { /* in name order */
+        mcpp_sb_printf(b, "suite_noise %s ", p->suite_noise[i].suite);
+        mcpp_sb_double(b, p->suite_noise[i].run_to_run);
+        mcpp_sb_putc(b, ' ');
+        mcpp_sb_double(b, p->suite_noise[i].run_to_run_df);
+        mcpp_sb_putc(b, '\n');
+    }
     put_gate(b, p);
     mcpp_sb_printf(b, "adjacency %d point %d\n", p->adjacency_width, p->allow_point_comparisons);
     for (size_t i = 0; i < p->n_rules; i++) mcpp_sb_printf(b, "rule %s\n", p->rules[i].name);

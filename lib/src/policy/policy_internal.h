@@ -95,6 +95,13 @@ typedef struct mcpp_gate_metric_spec {
     double confidence;     /* two-sided interval level */
 } mcpp_gate_metric_spec;
 
+/* One benchmark suite's declared run-to-run noise (mcpp_policy_set_suite_noise);
+ * run_to_run_df < 0: the policy's. Fixed size, so copies are plain copies. */
+typedef struct mcpp_suite_noise {
+    char suite[64];
+    double run_to_run, run_to_run_df;
+} mcpp_suite_noise;
+
 struct mcpp_policy {
     char *name;
     int64_t version;
@@ -104,6 +111,8 @@ struct mcpp_policy {
     int *required_ids;
     size_t n_required, cap_required;
     mcpp_noise_settings noise;
+    mcpp_suite_noise suite_noise[MCPP_POLICY_SUITE_NOISE_MAX];
+    size_t n_suite_noise;
     mcpp_gate_settings gate; /* gate.metric points at gate_metric */
     char *gate_metric;
     mcpp_metric_ref gate_ref; /* gate_metric, resolved */
@@ -147,6 +156,11 @@ int mcpp_policy_set_gate_metrics(mcpp_policy *p, const mcpp_gate_metric_spec *sp
 
 /* Drops the metric list (back to the gate settings' one metric). */
 void mcpp_policy_gate_metrics_clear(mcpp_policy *p);
+
+/* The run-to-run figure the gate assumes for results of `suite` (NULL: a
+ * model lane): the suite's own when the policy declares one, else
+ * noise.run_to_run and run_to_run_df. */
+void mcpp_policy_declared_noise(const mcpp_policy *p, const char *suite, double *run_to_run, double *run_to_run_df);
 
 /* The policy's content digest (policy_digest.c), 16 hex digits. */
 void mcpp_policy_digest_fill(char out[MCPP_POLICY_DIGEST_LEN + 1], const mcpp_policy *p);

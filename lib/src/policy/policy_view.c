@@ -52,6 +52,8 @@ mcpp_policy *mcpp_policy_copy_settings(const mcpp_policy *p)
     v->id_lane_name = p->id_lane_name, v->id_suite = p->id_suite, v->id_not_recorded = p->id_not_recorded;
     v->id_family = p->id_family;
     v->noise = p->noise;
+    memcpy(v->suite_noise, p->suite_noise, sizeof v->suite_noise);
+    v->n_suite_noise = p->n_suite_noise;
     v->gate = p->gate;
     v->gate.metric = v->gate_metric = mcpp_strdup(p->gate_metric, &failed);
     /* resolved again so that the reference borrows the view's own text */

@@ -437,10 +437,50 @@ static void apply_required(lua_State *L, load_ctx *ctx, const file_view *f, int 
     }
 }
 
+/* noise.suites = { ["pytest-benchmark"] = { run_to_run = 0.05, run_to_run_df = 20 }, ... }:
+ * a suite's own figure (mcpp_policy_set_suite_noise); an including file's
+ * entry for the same suite replaces the included one's. */
+static void apply_suite_noise(lua_State *L, load_ctx *ctx, const file_view *f, int t)
+{
+    static const char *const KNOWN[] = {"run_to_run", "run_to_run_df", NULL};
+    int type = raw_field(L, t, "suites");
+    int suites = lua_gettop(L);
+    if (type == LUA_TNIL) {
+        lua_pop(L, 1);
+        return;
+    }
+    if (type != LUA_TTABLE)
+        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "suites"),
+                 "noise.suites must be a table of suite = { run_to_run = ... }, not a %s", luaL_typename(L, -1));
+    lua_pushnil(L);
+    while (lua_next(L, suites)) {
+        if (lua_type(L, -2) != LUA_TSTRING)
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "suites"),
+                     "noise.suites: keys must be suite names (benchmark.suite), found a %s key",
+                     luaL_typename(L, -2));
+        const char *suite = lua_tostring(L, -2);
+        char where[96];
+        snprintf(where, sizeof where, "noise.suites[\"%.60s\"]", suite);
+        int entry = lua_gettop(L);
+        if (lua_type(L, entry) != LUA_TTABLE)
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_string(f, suite), "%s must be a table, not a %s", where,
+                     luaL_typename(L, entry));
+        check_keys(L, ctx, f, entry, KNOWN, where);
+        int present;
+        double run_to_run = get_number(L, ctx, f, entry, "run_to_run", where, &present), df = -1;
+        if (!present) raise_at(L, ctx, MCPP_EPOLICY, f, line_of_string(f, suite), "%s needs run_to_run", where);
+        get_nonnegative(L, ctx, f, entry, "run_to_run_df", where, &df);
+        if (mcpp_policy_set_suite_noise(ctx->policy, suite, run_to_run, df) != MCPP_OK)
+            raise_library_error(L, ctx, f, line_of_string(f, suite), where);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
+
 static void apply_noise(lua_State *L, load_ctx *ctx, const file_view *f, int t)
 {
     static const char *const KNOWN[] = {"max_rel_spread", "min_runs", "noise_floor", "run_to_run", "run_to_run_df",
-                                        NULL};
+                                        "suites", NULL};
     check_section(L, ctx, f, t, "noise", KNOWN);
     mcpp_noise_settings s = *mcpp_policy_noise(ctx->policy);
     get_nonnegative(L, ctx, f, t, "max_rel_spread", "noise", &s.max_rel_spread);
@@ -457,6 +497,7 @@ static void apply_noise(lua_State *L, load_ctx *ctx, const file_view *f, int t)
     }
     if (mcpp_policy_set_noise(ctx->policy, &s) != MCPP_OK)
         raise_library_error(L, ctx, f, line_of_key(f, "noise"), "noise");
+    apply_suite_noise(L, ctx, f, t);
 }
 
 /* One entry of gate.metrics (the table at stack index `t`) into *spec;
