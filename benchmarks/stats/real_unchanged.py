@@ -4,7 +4,10 @@
 Benchmark program of tests/python/test_gate_real_runs.py, run N+1 times with
 nothing changed. Each run is gated against the one before it (one run a side),
 again with the ten runs before those as history (Store.query(...) in a team's
-CI), and the newest three runs against the three before them (several runs a side);
+CI), and the newest three runs against the three before them: once named by one
+commit a side, so that each side's runs pool (3+3, as a team whose runs record
+their commit gets), and once as they come, each run a candidate of its own
+against the same three baselines (3 x 3+1);
 pytest-benchmark's own rule (--benchmark-compare-fail=median:5%: the stats.median
 of any benchmark moved by more than 5%) runs on the same pairs.
 
@@ -20,6 +23,7 @@ repetition of one (the order docs/import.md recommends).
 from __future__ import annotations
 
 import argparse
+import json
 import pathlib
 import sys
 import tempfile
@@ -32,6 +36,16 @@ from test_gate_real_runs import BENCH_FILE  # noqa: E402
 
 HISTORY = 10  # earlier runs handed to the gate as history (a store's newest N)
 SIDE = 3  # runs a side in the several-runs rule: the newest 3 against the 3 before
+
+
+def of_commit(receipts: list, commit: str) -> list:
+    """The receipts, each naming `commit` (source.git_commit): runs of one commit pool as one side."""
+    out = []
+    for r in receipts:
+        d = r.to_dict()
+        d.setdefault("source", {})["git_commit"] = commit
+        out.append(mr.loads(json.dumps(d)))
+    return out
 
 
 def headline(r) -> float:
@@ -80,7 +94,10 @@ def main() -> int:
                     "default gate, 1+1 runs": mr.gate(base, cand).outcome == "failed",
                     f"default gate, 1+1 runs + history ({HISTORY})":
                         mr.gate(base, cand, history=history).outcome == "failed",
-                    f"default gate, {SIDE}+{SIDE} runs":
+                    f"default gate, {SIDE}+{SIDE} runs (one commit a side)":
+                        mr.gate(of_commit(side(runs[-2 * SIDE:-SIDE]), "base"),
+                                of_commit(side(runs[-SIDE:]), "cand")).outcome == "failed",
+                    f"default gate, {SIDE} x {SIDE}+1 runs (no commit)":
                         mr.gate(side(runs[-2 * SIDE:-SIDE]), side(runs[-SIDE:])).outcome == "failed",
                     "pytest-benchmark median:5%": median_rule_fails(base, cand),
                 }
