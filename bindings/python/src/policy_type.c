@@ -388,7 +388,9 @@ static PyGetSetDef policy_getset[] = {
      "{dimension: {'role': 'must_match'|'qualify'|'ignore', 'fields': (...)}}", NULL},
     {"required_fields", (getter)policy_required_get, NULL, "Fields both receipts must have.",
      NULL},
-    {"noise", (getter)policy_noise_get, NULL, "{'max_rel_spread', 'min_runs', 'noise_floor', 'run_to_run', 'run_to_run_df', 'suites': {suite: {'run_to_run', 'run_to_run_df'}}}",
+    {"noise", (getter)policy_noise_get, NULL,
+     "{'max_rel_spread', 'min_runs', 'noise_floor', 'run_to_run', 'run_to_run_df', "
+     "'suites': {suite: {'run_to_run', 'run_to_run_df'}}}",
      NULL},
     {"gate", (getter)policy_gate_get, NULL,
      "{'metric', 'higher_is_better', 'max_regression', 'confidence', 'metrics': [{'metric', "

@@ -149,8 +149,8 @@ static int gate_metric(gate_metric_entry *g, const mcpp_policy *p, const mcpp_ga
             if ((rc = mcpp_metric_compare(&g->result, p, spec->confidence, &sb, &sc, use_history ? &sh : NULL)) != 0)
                 goto done;
             g->has_result = 1;
-            double declared;
-            mcpp_policy_declared_noise(p, sb.suite ? sb.suite : sc.suite, &declared, &g->declared_df);
+            double declared_sd;
+            mcpp_policy_declared_noise(p, sb.suite ? sb.suite : sc.suite, &declared_sd, &g->declared_df);
             double ss_b, df_b, ss_c, df_c;
             mcpp_metric_side_spread(&sb, &ss_b, &df_b);
             mcpp_metric_side_spread(&sc, &ss_c, &df_c);
@@ -439,12 +439,13 @@ done:
 /* The gate's tests into out (NULL: only counted): each lane's compared
  * metrics that are not point comparisons, once per lane, since the candidate
  * runs of a lane share their comparison. With `shared` (NULL: every test),
- * only the entries it does not mark. */
-static size_t lane_tests(gate_metric_entry **out, mcpp_gate_report *r, const unsigned char *shared)
+ * only the entries whose mark in it is `marked`. */
+static size_t lane_tests(gate_metric_entry **out, mcpp_gate_report *r, const unsigned char *shared, int marked)
 {
     size_t m = 0;
     for (size_t i = 0; i < r->n; i++)
-        for (size_t k = 0; r->entries[i].group == i && (!shared || !shared[i]) && k < r->entries[i].n_metrics; k++) {
+        for (size_t k = 0; r->entries[i].group == i && (!shared || shared[i] == marked) && k < r->entries[i].n_metrics;
+             k++) {
             gate_metric_entry *g = &r->entries[i].metrics[k];
             if (!g->has_result || g->result.point_comparison) continue;
             if (out) out[m] = g;
@@ -966,7 +967,7 @@ static void history_spread_check(mcpp_gate_report *r, gate_metric_entry *const *
  * metric is decided against the cutoff, and each candidate from its metrics. */
 static int decide_all(mcpp_gate_report *r, const mcpp_policy *p)
 {
-    size_t m = lane_tests(NULL, r, NULL);
+    size_t m = lane_tests(NULL, r, NULL, 0);
     gate_metric_entry **tests = malloc((m + 1) * sizeof *tests);
     double *pv = malloc((4 * m + 1) * sizeof *pv), *shift = pv + 2 * m, *widen = pv + 3 * m;
     unsigned char *shared = malloc(r->n + 1);
@@ -979,14 +980,8 @@ static int decide_all(mcpp_gate_report *r, const mcpp_policy *p)
     }
     /* What the suite measures comes from one test per baseline side (the
      * first ms of tests); every test is decided and counted (all m). */
-    size_t ms = lane_tests(tests, r, shared);
-    for (size_t i = 0, j = ms; i < r->n; i++)
-        if (shared[i]) {
-            for (size_t k = 0; r->entries[i].group == i && k < r->entries[i].n_metrics; k++) {
-                gate_metric_entry *g = &r->entries[i].metrics[k];
-                if (g->has_result && !g->result.point_comparison) tests[j++] = g;
-            }
-        }
+    size_t ms = lane_tests(tests, r, shared, 0);
+    lane_tests(tests + ms, r, shared, 1);
     free(shared);
     double q = (1 - p->gate.confidence) / 2;
     rc = history_tails(r, tests, ms);
