@@ -182,6 +182,17 @@ static void lint_builtin_changes(const mcpp_policy *p, check_warnings *w)
     mcpp_policy_free(def);
 }
 
+/* Whether some importer writes `suite` as benchmark.suite: the format's
+ * name, but for MLPerf Training ("mlperf-training"). */
+static int importer_suite(const char *suite)
+{
+    if (strcmp(suite, "mlperf-training") == 0) return 1;
+    for (int f = 1; mcpp_import_format_name((mcpp_import_format)f); f++)
+        if (strcmp(suite, mcpp_import_format_name((mcpp_import_format)f)) == 0 && strcmp(suite, "mlperf") != 0)
+            return 1;
+    return 0;
+}
+
 static void lint_policy(const mcpp_policy *p, check_warnings *w)
 {
     size_t n = mcpp_policy_dimension_count(p);
@@ -212,6 +223,13 @@ static void lint_policy(const mcpp_policy *p, check_warnings *w)
         warn(w, "noise.max_rel_spread = %g allows a p10-p90 spread larger than the median", noise->max_rel_spread);
     if (gate->max_regression > 0.5)
         warn(w, "gate.max_regression = %g lets a candidate lose more than half", gate->max_regression);
+    for (size_t k = 0; k < mcpp_policy_suite_noise_count(p); k++) {
+        const char *suite = mcpp_policy_suite_noise_at(p, k, NULL, NULL);
+        if (!importer_suite(suite))
+            warn(w, "noise.suites names '%s', which no importer writes as benchmark.suite (pytest-benchmark, "
+                    "google-benchmark, mlperf-training, ...): it applies only to receipts that state it themselves",
+                 suite);
+    }
 }
 
 static void print_policy_text(const mcpp_policy *p, const char *path)

@@ -59,6 +59,14 @@ cp "$dir/default.lua" "$work/default.lua"
 exit0_and_prints $? redef "policy_weakening_a_builtin_dimension_is_a_warning" \
   "redef.lua: warning: built-in dimension 'data' is redefined without workload.data.path, workload.data.dataset: receipts that differ only there now match" \
   "weak.lua: warning: built-in dimension 'data' is weakened from must_match to ignore" 'redef.lua: ok (1 warning)'
+# A suite figure under a name no importer writes (a typo of pytest-benchmark)
+# is named, and the figures every suite gets are printed.
+printf 'return { include = { "default.lua" }, name = "typo",\n  noise = { suites = { pytest = { run_to_run = 0.08 } } } }\n' >"$work/typo.lua"
+"$cli" policy check "$work/typo.lua" >"$work/typo.txt"
+exit0_and_prints $? typo "a suite no importer writes is a warning; every suite's figure is printed" \
+  "typo.lua: warning: noise.suites names 'pytest', which no importer writes as benchmark.suite" \
+  'suite pytest: run_to_run 0.08 (df 20)' 'suite pytest-benchmark: run_to_run 0.05 (df 20)' \
+  'suite google-benchmark: run_to_run 0.05 (df 20)' 'typo.lua: ok (1 warning)'
 "$cli" policy check --strict "$work/redef.lua" >/dev/null; rc=$?
 if [ "$rc" -eq 3 ]; then echo "ok - --strict refuses a redefined built-in dimension (exit 3)"
 else echo "not ok - --strict on a redefinition: exit $rc"; fail=1; fi
