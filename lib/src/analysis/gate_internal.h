@@ -150,6 +150,15 @@ int mcpp_gate_explain_rejected(gate_explain *w, const mcpp_policy *p, const mcpp
 void mcpp_gate_explain_blockers(const gate_explain *w, mcpp_strbuf *reason);
 void mcpp_gate_explain_free(gate_explain *w);
 
+/* ---- gate_noise.c ------------------------------------------------------------------ */
+
+/* What the gate's tests together say of the machine, set on every compared
+ * metric (the suite's noise, tails, pooled history, common shift; each
+ * measured once per baseline side), then the Benjamini–Hochberg cutoff at
+ * one-sided level q over every test into *threshold; r->tests and r->fdr_q
+ * set. 0 or MCPP_ENOMEM. */
+int mcpp_gate_suite_noise(mcpp_gate_report *r, double q, double *threshold);
+
 /* ---- history_medians.c ------------------------------------------------------------- */
 
 /* The medians source (docs/statistics.md, "Heavy tails: the medians of the

@@ -1,0 +1,589 @@
+/*
+ * gate_noise.c — what a gate's tests together say of the machine
+ * (docs/statistics.md): the suite's pooled run-to-run noise and the spread
+ * of its changes, the tails, the lanes' pooled history and its shape, the
+ * shift all benchmarks share, the check of today against the history, each
+ * measured once per baseline side; then one Benjamini–Hochberg cutoff over
+ * every test. gate.c pairs and compares; this file reads the suite.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/gate_internal.h"
+#include "analysis/stats_internal.h"
+#include "util/error_internal.h"
+
+/* The gate's tests into out (NULL: only counted): each lane's compared
+ * metrics that are not point comparisons, once per lane, since the candidate
+ * runs of a lane share their comparison. With `shared` (NULL: every test),
+ * only the entries whose mark in it is `marked`. */
+static size_t lane_tests(gate_metric_entry **out, mcpp_gate_report *r, const unsigned char *shared, int marked)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < r->n; i++)
+        for (size_t k = 0; r->entries[i].group == i && (!shared || shared[i] == marked) && k < r->entries[i].n_metrics;
+             k++) {
+            gate_metric_entry *g = &r->entries[i].metrics[k];
+            if (!g->has_result || g->result.point_comparison) continue;
+            if (out) out[m] = g;
+            m++;
+        }
+    return m;
+}
+
+typedef struct baseline_side {
+    const mcpp_receipt *first;
+    size_t n, entry;
+} baseline_side;
+
+static int baseline_side_order(const void *a, const void *b)
+{
+    const baseline_side *x = a, *y = b;
+    if (x->first != y->first) return (uintptr_t)x->first < (uintptr_t)y->first ? -1 : 1;
+    if (x->n != y->n) return x->n < y->n ? -1 : 1;
+    return x->entry < y->entry ? -1 : x->entry > y->entry;
+}
+
+/* Marks in shared[i] each candidate whose baseline side an earlier one
+ * already has: runs of one lane with no commit in common are candidates of
+ * their own, each tested against the same baseline runs. Each is decided and
+ * counted among the gate's tests, but what the suite measures of the machine
+ * (its pooled noise, the spread of its changes, its tails, its shift) takes
+ * one test per baseline side: counted once per candidate, three candidate
+ * runs of three benchmarks were nine tests, enough for the suite's figure to
+ * replace the policy's with the same baseline runs counted thrice (real
+ * Google Benchmark runs on this project's CI machine, three against each of
+ * three: 12 of 65 unchanged merges failing). shared holds r->n bytes. */
+static int mark_shared_baselines(const mcpp_gate_report *r, unsigned char *shared)
+{
+    baseline_side *sides = malloc((r->n ? r->n : 1) * sizeof *sides);
+    if (!sides) return mcpp_error_nomem();
+    size_t n = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        shared[i] = 0;
+        if (r->entries[i].group == i && r->entries[i].baselines)
+            sides[n++] = (baseline_side){r->entries[i].first_baseline, r->entries[i].baselines, i};
+    }
+    qsort(sides, n, sizeof *sides, baseline_side_order);
+    for (size_t j = 1; j < n; j++)
+        if (sides[j].first == sides[j - 1].first && sides[j].n == sides[j - 1].n) shared[sides[j].entry] = 1;
+    free(sides);
+    return MCPP_OK;
+}
+
+/* Below this many tests the spread of their changes says too little about
+ * the machine's run-to-run noise to be a floor. */
+#define SUITE_MIN_TESTS 8
+
+/* The scale of n changes in scratch[0..n), signed so that worse is positive
+ * (each test's log change scaled to one run: suite_run_noise; in standard
+ * errors: history_spread_check). Two readings of their spread about the
+ * median:
+ * - the standard deviation of those within 3 robust deviations (1.4826
+ *   median absolute deviations) of the median, with that many runs' degrees
+ *   of freedom: leaving out the few benchmarks that really changed keeps them
+ *   from inflating it, and the standard deviation of the rest, not the MAD
+ *   itself, keeps it steady (the MAD of 50 values wanders by a quarter);
+ * - how heavy their tails could be (mcpp_stats_t_tail_fit), from the
+ *   deviations with the worse ones capped at the largest betterment:
+ *   regressions sit on the worse side, and capped they cannot make the
+ *   machine look wilder than its betterments show. When the tails are heavy
+ *   (a machine whose runs now and then land far off), the test takes that
+ *   t's scale and degrees of freedom: one far-off run a side is then no
+ *   evidence of a regression. With `tails_known` the lanes' history has
+ *   read them (history_tails), far better than 50 changes can: no fit.
+ * Without `fit_tails` (several runs a side, where the spread of the changes
+ * is what the two sides' jobs add) it is the root mean square of the
+ * betterments alone, within 6 robust deviations: regressions cannot enter
+ * them, so the cut only keeps out a real improvement far below the rest, and
+ * at 3 it trimmed genuine spread whenever the MAD came out small (jobs shape,
+ * 5 runs a side: 6% of 100 unchanged merges failing, 5% at 6 deviations;
+ * 3.5% of 200 at 6, 5.0% at 3).
+ * A shift common to all benchmarks stays a change, not noise.
+ * Returns the scale (0: fewer than SUITE_MIN_TESTS changes, or too few
+ * kept), its df in *df and in *heavy whether they are the heavy tails' (read
+ * only with `fit_tails`); both 0 unless set. `scratch` holds 2n doubles. */
+static double spread_of_changes(double *scratch, size_t n, int fit_tails, int tails_known, int about_zero, double *df,
+                                int *heavy)
+{
+    *df = 0;
+    *heavy = 0;
+    if (n < SUITE_MIN_TESTS) return 0;
+    double med = mcpp_median_sorting(scratch, n); /* scratch stays sorted: the betterments come first */
+    for (size_t i = 0; i < n; i++) scratch[n + i] = fabs(scratch[i] - med);
+    double cut = 3 * 1.4826 * mcpp_median_sorting(scratch + n, n), mean = 0, ss = 0;
+    size_t kept = 0;
+    if (!fit_tails) { /* the betterments alone: regressions, real ones too, sit on the worse side */
+        double c = about_zero ? 0 : med;
+        for (size_t i = 0; i < n && scratch[i] < c; i++)
+            if (c - scratch[i] <= 2 * cut) ss += (c - scratch[i]) * (c - scratch[i]), kept++;
+        *df = (double)kept;
+        return kept >= 2 ? sqrt(ss / (double)kept) : 0;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (fabs(scratch[i] - med) <= cut) mean += scratch[i], kept++;
+    if (kept < 2) return 0;
+    mean /= (double)kept;
+    for (size_t i = 0; i < n; i++)
+        if (fabs(scratch[i] - med) <= cut) ss += (scratch[i] - mean) * (scratch[i] - mean);
+    size_t better = 0;
+    for (size_t i = 0; i < n && scratch[i] < med; i++) scratch[n + better++] = med - scratch[i];
+    size_t fitted = better;
+    for (size_t i = better; better && i < n; i++) /* the worse half, capped at the largest betterment */
+        scratch[n + fitted++] = scratch[i] - med < scratch[n] ? scratch[i] - med : scratch[n];
+    double scale, tail_df = !tails_known && better >= SUITE_MIN_TESTS / 2
+                                ? mcpp_stats_t_tail_fit(scratch + n, fitted, &scale)
+                                : INFINITY;
+    if (tail_df < 20) {
+        *df = tail_df;
+        *heavy = 1;
+        return scale;
+    }
+    *df = (double)(kept - 1);
+    /* a normal cut at 3 sd keeps 99.73% of it and 98.66% of its spread */
+    return sqrt(ss / (double)(kept - 1)) / 0.9866;
+}
+
+/* The run-to-run noise the gate's own tests show (spread_of_changes). */
+static double suite_run_noise(gate_metric_entry *const *tests, size_t n, double *scratch, int fit_tails,
+                              int tails_known, double *df, int *heavy)
+{
+    for (size_t i = 0; i < n; i++) {
+        const mcpp_metric_result *res = &tests[i]->result;
+        double worse = res->higher_is_better ? -1 : 1;
+        scratch[i] = worse * log1p(res->rel_delta) / sqrt(1 / (double)res->n_base + 1 / (double)res->n_cand);
+    }
+    return spread_of_changes(scratch, n, fit_tails, tails_known, 0, df, heavy);
+}
+
+/* Below this many earlier runs the pooled history says too little about how
+ * far off the machine's runs can land. */
+#define HISTORY_MIN_SCORES 100
+
+/* The machine's tails, read from the earlier runs of the gate's lanes
+ * (docs/statistics.md, "Heavy tails"): each lane's runs as normal scores
+ * against its own others (mcpp_stats_loo_normal_scores), pooled over every
+ * test, and the Student t they cannot rule out (mcpp_stats_t_tail_fit). Twenty
+ * runs of 50 lanes show tails that the 50 changes of one merge cannot: with
+ * tails known, a normal machine's suite is not read as heavy-tailed by chance
+ * and a heavy-tailed one's far-off runs are expected. When they are heavy,
+ * every test with a history takes them (mcpp_metric_heavy_tails). Sets
+ * r->history_scores (0: too few runs to read, the suite's own fit stands). */
+static int history_tails(mcpp_gate_report *r, gate_metric_entry *const *tests, size_t m)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m; i++) n += tests[i]->n_history_scores;
+    if (n < HISTORY_MIN_SCORES) return MCPP_OK;
+    double *z = malloc(n * sizeof *z);
+    if (!z) return mcpp_error_nomem();
+    n = 0;
+    for (size_t i = 0; i < m; i++)
+        for (size_t j = 0; j < tests[i]->n_history_scores; j++) z[n++] = tests[i]->history_scores[j];
+    double scale, df = mcpp_stats_t_tail_fit(z, n, &scale);
+    free(z);
+    r->history_scores = n;
+    r->history_tail_df = df < 20 ? df : INFINITY;
+    r->history_tail_scale = df < 20 ? scale : 1;
+    /* every candidate of a pooled group carries the group's result */
+    for (size_t e = 0; e < r->n && df < 20; e++)
+        for (size_t k = 0; k < r->entries[e].n_metrics; k++)
+            if (r->entries[e].metrics[k].n_history_scores)
+                mcpp_metric_heavy_tails(&r->entries[e].metrics[k].result, scale, df);
+    return MCPP_OK;
+}
+
+/* The variance a suite's tests agree on (mcpp_stats_prior_df of var[i] with
+ * df[i] degrees of freedom, n of them) in *agreed, and its weight in degrees
+ * of freedom: at most all of theirs, 0 with fewer than SUITE_MIN_TESTS. */
+static double agreed_variance(const double *var, const double *df, size_t n, double *agreed)
+{
+    double total = 0;
+    for (size_t i = 0; i < n; i++) total += df[i];
+    if (n < SUITE_MIN_TESTS) return 0;
+    double d0 = mcpp_stats_prior_df(var, df, n, agreed);
+    return d0 < total ? d0 : total;
+}
+
+/* Every pair of one lane's earlier runs, (x_i - x_j) / sqrt(2 b), both
+ * signs, for each test whose history the gate pooled (b: its between-jobs
+ * variance, in b_var[i]): how two runs of unchanged code differ, in one
+ * run's standard deviations. The lane's own level cancels in each pair, so
+ * no lane's mean, estimated from its 20 runs, blurs the shape (centred on
+ * their means, the runs of a machine in two states smeared its two states
+ * by a fifth of their distance). A malloc'd array, its length in *n; NULL
+ * when out of memory. */
+static double *history_pairs(gate_metric_entry *const *tests, size_t m, const double *b_var, size_t *n)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < m; i++)
+        if (b_var[i] > 0) total += tests[i]->n_history_scores * (tests[i]->n_history_scores - 1);
+    double *pairs = malloc((total ? total : 1) * sizeof *pairs);
+    if (!pairs) return NULL;
+    *n = 0;
+    for (size_t i = 0; i < m; i++) {
+        const double *x = tests[i]->history_values;
+        double unit = b_var[i] > 0 ? 1 / sqrt(2 * b_var[i]) : 0;
+        for (size_t a = 0; unit > 0 && a < tests[i]->n_history_scores; a++)
+            for (size_t c = 0; c < a; c++) {
+                pairs[(*n)++] = (x[a] - x[c]) * unit;
+                pairs[(*n)++] = (x[c] - x[a]) * unit;
+            }
+    }
+    return pairs;
+}
+
+/* The pooled history's shape for `per_side` runs a side from n_pairs >= 2
+ * pairs, built once per count; NULL when out of memory. */
+static const mcpp_null_shape *null_shape_for(mcpp_gate_report *r, const double *pairs, size_t n_pairs,
+                                             size_t per_side)
+{
+    for (size_t i = 0; i < r->n_null_shapes; i++)
+        if (r->null_shapes[i]->per_side == per_side) return r->null_shapes[i];
+    /* each shape has its own block: results keep pointers to the earlier ones */
+    mcpp_null_shape **grown = realloc(r->null_shapes, (r->n_null_shapes + 1) * sizeof *grown);
+    if (!grown) return NULL;
+    r->null_shapes = grown;
+    mcpp_null_shape *s = calloc(1, sizeof *s);
+    if (!s || mcpp_null_shape_build(s, pairs, n_pairs, r->history_scores, per_side) || !s->n) {
+        if (s) mcpp_null_shape_free(s);
+        free(s);
+        return NULL;
+    }
+    return grown[r->n_null_shapes++] = s;
+}
+
+/* The history source (docs/statistics.md, "The lanes' history"). Each
+ * lane's earlier runs, each from a job of its own, say what separate jobs
+ * differ by; but twenty runs a lane are 19 degrees of freedom, too few for
+ * the one-in-a-thousand p-values a gate over 50 tests needs (a t quantile
+ * 18% above the normal one). Pooled the way the suite pools its runs
+ * (Smyth's moderated variances: each lane's variance shrinks toward the one
+ * the lanes agree on, as far as they agree), they give each test hundreds.
+ * The runs at hand, shrunk with the same weight, say what runs of one job
+ * differ by; with one run a side the between-jobs figure is all there is
+ * (mcpp_metric_job_noise puts the two together). This replaces
+ * each test's own blend of its history, its runs and the policy's declared
+ * figure. Only when the history has read the tails as normal
+ * (history_tails): heavy tails make the lanes' variances disagree by chance
+ * far more than a chi-square says, and the pooling would take that for
+ * lanes of their own (noise lab, heavy-tailed, 3 runs a side: 71% of 30%
+ * slowdowns found instead of 99%). Tests whose runs are draws like the
+ * history's read their p-value from the shape of its pairs instead of a t
+ * (null_shape.h: a machine in two states never moves a benchmark by more
+ * than their distance). 0 or MCPP_ENOMEM; `scratch` holds 2m doubles. */
+static int apply_history_noise(mcpp_gate_report *r, gate_metric_entry *const *tests, size_t m, double *scratch)
+{
+    if (!r->history_scores || !isinf(r->history_tail_df)) return MCPP_OK;
+    size_t n = 0;
+    for (size_t i = 0; i < m; i++)
+        if (tests[i]->history_df > 0 && tests[i]->history_ss > 0)
+            scratch[n] = tests[i]->history_ss / tests[i]->history_df, scratch[m + n++] = tests[i]->history_df;
+    double agreed, between_w = agreed_variance(scratch, scratch + m, n, &agreed);
+    if (!(between_w > 0)) return MCPP_OK;
+    /* The centers are the pooled variances, not agreed_variance's: its
+     * chi-square correction of the mean log variance overshoots for runs
+     * with light tails (noise lab, bimodal: 7% too high, which read as a
+     * job effect between the history and the runs at hand and cost half the
+     * power at 10% with 5 runs a side). */
+    /* Within a job: the runs at hand, pooled over the lanes, and weighed as
+     * far as the lanes' histories agree (their 19 df a lane read that far
+     * more steadily than 2-4 df of runs: agreed_variance over the runs alone
+     * came out under 20 df in half of the noise lab's Gaussian merges, and
+     * their few df then ruled each test's). */
+    double between_ss = 0, between_df = 0, within_ss = 0, within_df = 0;
+    for (size_t i = 0; i < m; i++)
+        if (tests[i]->history_df > 0) {
+            between_ss += tests[i]->history_ss, between_df += tests[i]->history_df;
+            within_ss += tests[i]->runs_ss, within_df += tests[i]->runs_df;
+        }
+    double between_var = between_ss / between_df;
+    double within_w = within_df < between_w ? within_df : between_w;
+    double within_var = within_df > 0 ? within_ss / within_df : 0;
+    r->history_lane_df = between_w;
+    for (size_t i = 0; i < m; i++) { /* each lane's between-jobs variance, as below */
+        const gate_metric_entry *t = tests[i];
+        scratch[i] =
+            t->history_df > 0 ? mcpp_stats_moderated_var(between_var, between_w, t->history_ss, t->history_df) : 0;
+    }
+    size_t n_pairs;
+    double *pairs = history_pairs(tests, m, scratch, &n_pairs);
+    if (!pairs) return mcpp_error_nomem();
+    int rc = MCPP_OK;
+    /* every candidate of a pooled group carries the group's result */
+    for (size_t e = 0; e < r->n && rc == MCPP_OK; e++)
+        for (size_t k = 0; k < r->entries[e].n_metrics && rc == MCPP_OK; k++) {
+            gate_metric_entry *g = &r->entries[e].metrics[k];
+            if (!g->has_result || !(g->history_df > 0)) continue;
+            double b_df = between_w + g->history_df;
+            double b_var = mcpp_stats_moderated_var(between_var, between_w, g->history_ss, g->history_df);
+            double w_df = within_w + g->runs_df;
+            double w_var = mcpp_stats_moderated_var(within_var, within_w, g->runs_ss, g->runs_df);
+            /* No job effect beyond chance (Bancroft's preliminary test at 25%,
+             * log F about normal at these df): one variance of both, with
+             * both df. Otherwise se² = w (f - 2) + 2 b, a difference of two
+             * estimates whose df are far fewer than either's. */
+            int independent = 1;
+            if (!(w_var > 0)) {
+                w_var = b_var, w_df = b_df;
+            } else if (log(b_var / w_var) < 0.6745 * sqrt(2 / b_df + 2 / w_df)) {
+                b_var = w_var = (b_df * b_var + w_df * w_var) / (b_df + w_df);
+                b_df = w_df = b_df + w_df;
+            } else {
+                independent = 0;
+            }
+            mcpp_metric_job_noise(&g->result, w_var, w_df, b_var, b_df);
+            g->history_noise = 1;
+            /* Runs as independent as the history's own (one a side, or no
+             * job effect), as many a side: the change is a sum of
+             * differences of two such runs, and the history's pairs, not a
+             * t, say how far off it strays. */
+            mcpp_metric_result *res = &g->result;
+            if (!independent || res->n_base != res->n_cand || n_pairs < 2) continue;
+            const mcpp_null_shape *shape = null_shape_for(r, pairs, n_pairs, res->n_base);
+            if (!shape) rc = mcpp_error_nomem();
+            mcpp_metric_null_shape(res, shape);
+            r->history_shaped += res->null_shape && r->entries[e].group == e;
+        }
+    free(pairs);
+    return rc;
+}
+
+/* Below this many pooled degrees of freedom the suite's runs are too few to
+ * stand in for the policy's declared run-to-run noise. */
+#define SUITE_MIN_DF 10
+
+/* The suite source (docs/statistics.md). When the gate's tests have runs a
+ * side, their spreads about each side's own mean pool into one run-to-run
+ * variance of this machine today (real changes do not enter it), which
+ * replaces the policy's declared figure as every test's prior
+ * (mcpp_metric_moderate). Otherwise, with one run a side, the spread of the
+ * tests' changes is a floor under each test's noise (suite_run_noise). */
+static void apply_suite_noise(mcpp_gate_report *r, gate_metric_entry *const *tests, size_t m, double *scratch)
+{
+    double ss = 0, df = 0;
+    for (size_t i = 0; i < m; i++)
+        if (!tests[i]->result.history_runs) ss += tests[i]->runs_ss, df += tests[i]->runs_df;
+    /* the declared figure's df (its suite's: the first test's when they differ) */
+    double weight = m && tests[0]->declared_df > 0 ? tests[0]->declared_df : 20;
+    if (df >= SUITE_MIN_DF) {
+        size_t n = 0;
+        for (size_t i = 0; i < m; i++)
+            if (!tests[i]->result.history_runs && tests[i]->runs_df > 0)
+                scratch[n] = tests[i]->runs_ss / tests[i]->runs_df, scratch[m + n++] = tests[i]->runs_df;
+        /* With enough tests, how far their variances agree says how much the
+         * suite's figure weighs against each test's own; with few, the
+         * policy's run_to_run_df says it. */
+        double agreed_var, d0 = agreed_variance(scratch, scratch + m, n, &agreed_var);
+        double prior_var = d0 > 0 ? agreed_var : ss / df;
+        if (d0 > 0) weight = d0;
+        r->suite_run_sd = sqrt(prior_var);
+        r->suite_df = weight;
+        /* The runs of one side share their job. With enough tests the suite
+         * measures what the two jobs differ by instead of the policy: when
+         * the tests' changes spread more than their runs explain, each test's
+         * standard error rises to that spread. */
+        double jobs_df, jobs_sd = suite_run_noise(tests, m, scratch, 0, 0, &jobs_df, &r->suite_heavy_tails);
+        for (size_t i = 0; i < r->n; i++)
+            for (size_t k = 0; k < r->entries[i].n_metrics; k++) {
+                gate_metric_entry *g = &r->entries[i].metrics[k];
+                mcpp_metric_result *res = &g->result;
+                if (!g->has_result || g->history_noise) continue;
+                if (jobs_sd > 0) mcpp_metric_drop_between(res);
+                mcpp_metric_moderate(res, g->runs_ss, g->runs_df, prior_var, weight);
+                if (jobs_sd > 0)
+                    mcpp_metric_raise_between(res, jobs_sd * sqrt(1 / (double)res->n_base + 1 / (double)res->n_cand),
+                                              jobs_df);
+            }
+        return;
+    }
+    /* Heavy tails the history read stand for the suite's own fit, but for a
+     * single run a side: there one far-off run is the whole side, and the
+     * history's per-lane spread of 20 heavy-tailed runs is too unsteady to
+     * be the only guard (noise lab, heavy-tailed, 1 run: 5.5% of unchanged
+     * merges failing without the suite's fit, 1.5% with it). */
+    int one_run = 0;
+    for (size_t i = 0; i < m; i++) one_run |= tests[i]->result.n_base == 1 || tests[i]->result.n_cand == 1;
+    int tails_known = r->history_scores && (isinf(r->history_tail_df) || !one_run);
+    double floor_df, floor_sd = r->suite_run_sd =
+        suite_run_noise(tests, m, scratch, 1, tails_known, &floor_df, &r->suite_heavy_tails);
+    r->suite_df = floor_df;
+    /* Tests whose noise the pooled history gives take the floor only for
+     * heavy tails the suite found itself; history_spread_check guards them. */
+    for (size_t i = 0; i < r->n && floor_sd > 0; i++)
+        for (size_t k = 0; k < r->entries[i].n_metrics; k++) {
+            gate_metric_entry *g = &r->entries[i].metrics[k];
+            if (g->has_result && (!g->history_noise || r->suite_heavy_tails))
+                mcpp_metric_raise_noise(&g->result, floor_sd, floor_df);
+        }
+}
+
+/* The one-sided level at which today's tests must contradict the history
+ * before the gate stops trusting it. */
+#define HISTORY_CHECK_LEVEL 0.05
+
+/* The first of tests[0..i] with test i's metric. */
+static size_t first_of_metric(gate_metric_entry *const *tests, size_t i)
+{
+    size_t j = 0;
+    while (j < i && strcmp(tests[j]->result.metric, tests[i]->result.metric) != 0) j++;
+    return j;
+}
+
+/* The common shift (docs/statistics.md). On a busy machine all benchmarks of
+ * a run can move together: the machine slowed between the baselines' runs
+ * and the candidates'. The median of the tests' log changes measures that
+ * shift: taken whole beyond two of its standard errors, below that shrunk
+ * toward none as far as its own noise could have made it (the positive part
+ * of James and Stein's estimate, the shift's variance read as median² -
+ * se²), and none within one. Where the benchmarks of a run move on their
+ * own, the median of their changes is noise of its own, and the slowed ones
+ * pull it their way (noise lab, 3 runs a side with a history, 200 merges,
+ * power at 10%: bimodal 21.0% -> 22.9%, Gaussian 12.8% -> 15.6%); shrunk all
+ * the way up, a real drift is under-taken by se²/median (slow drift, one
+ * run a side with a history: 6.5% of 200 unchanged merges failing, 5.0%
+ * taken whole). Within the allowance it is read as the machine's, and each
+ * test asks whether its benchmark moved beyond it (the standard error
+ * widened by the shift's own uncertainty, about pi/2 over the test count for
+ * the median). A shift that the suite establishes beyond the allowance (by
+ * z_q of the median's standard error: a machine that drifts by exactly the
+ * allowance is not enough, slow drift, one run a side with a history: 19.5%
+ * of 200 unchanged merges failing when a shift a hair beyond it counted) is
+ * a regression of the whole suite: the tests then stay against no change, so
+ * every benchmark beyond the allowance fails. Per metric name (a shift of
+ * seconds says nothing of tokens/s), with SUITE_MIN_TESTS tests or more.
+ * For each test, shift[i] is the log change (worse is positive) it is
+ * measured from (the median when the whole suite regressed) and widen[i] the
+ * factor on its standard error when it is tested against that shift, 0 when
+ * it stays against no change. `scratch` holds 2m doubles. */
+static void common_shifts(mcpp_gate_report *r, gate_metric_entry *const *tests, size_t m, double q, double *shift,
+                          double *widen, double *scratch)
+{
+    for (size_t i = 0; i < m; i++) shift[i] = widen[i] = 0;
+    for (size_t i = 0; i < m; i++) {
+        const char *metric = tests[i]->result.metric;
+        size_t j, n = 0;
+        if (first_of_metric(tests, i) < i) continue;
+        for (j = i; j < m; j++)
+            if (strcmp(tests[j]->result.metric, metric) == 0)
+                scratch[n++] = (tests[j]->result.higher_is_better ? -1 : 1) * log1p(tests[j]->result.rel_delta);
+        if (n < SUITE_MIN_TESTS) continue;
+        double median = mcpp_median_sorting(scratch, n); /* worse is positive */
+        for (j = 0; j < n; j++) scratch[n + j] = fabs(scratch[j] - median);
+        double se = 1.2533 * 1.4826 * mcpp_median_sorting(scratch + n, n) / sqrt((double)n);
+        double beyond = median - log1p(tests[i]->allowance);
+        int regressed = beyond > 0 && beyond >= mcpp_stats_normal_quantile(1 - q) * se;
+        double z2 = median * median / (se * se); /* the median in its standard errors, squared */
+        double kept = z2 > 4 ? 1 : z2 > 1 ? 1 - 1 / z2 : 0;
+        double at = regressed ? median : kept * median;
+        double factor = !regressed && kept > 0 ? sqrt(1 + kept * kept * 1.5708 / (double)n) : 0;
+        if (regressed) r->suite_regressed = 1;
+        if (regressed || i == 0) r->suite_shift = expm1(at);
+        for (j = i; j < m; j++)
+            if (strcmp(tests[j]->result.metric, metric) == 0)
+                shift[j] = at, widen[j] = factor;
+    }
+}
+
+/* Tests each benchmark against the shift its suite shares (common_shifts);
+ * every candidate of a pooled group carries the group's result. */
+static void center_on_common_shifts(mcpp_gate_report *r, gate_metric_entry *const *tests, size_t m,
+                                    const double *shift, const double *widen)
+{
+    for (size_t i = 0; i < m; i++) {
+        if (!(widen[i] > 0) || first_of_metric(tests, i) < i) continue;
+        for (size_t e = 0; e < r->n; e++)
+            for (size_t k = 0; k < r->entries[e].n_metrics; k++) {
+                mcpp_metric_result *res = &r->entries[e].metrics[k].result;
+                if (r->entries[e].metrics[k].has_result && strcmp(res->metric, tests[i]->result.metric) == 0)
+                    mcpp_metric_center(res, (res->higher_is_better ? -1 : 1) * shift[i], widen[i]);
+            }
+    }
+}
+
+/* Whether the machine is as noisy today as the lanes' history says. Each
+ * test with the history's noise (apply_history_noise) turns its change
+ * beyond the common shift (shift[i], common_shifts) into standard errors,
+ * and the root mean square of those below none, its betterments
+ * (regressions cannot enter it; spread_of_changes), is 1 on a machine like
+ * its history. About the shift, not their median: the slowed benchmarks pull
+ * the median their way, and so the betterments' spread about it (noise lab,
+ * bimodal, 3 runs a side, 40 merges: 12.5% of the merges with 10%
+ * slowdowns widened, 7.5% of the unchanged ones).
+ * When it is larger beyond chance (its square beyond the chi-square
+ * quantile of its degrees of freedom at HISTORY_CHECK_LEVEL, by Wilson and
+ * Hilferty's approximation), every such test widens by it, with its degrees
+ * of freedom. `scratch` holds 2m doubles. */
+static void history_spread_check(mcpp_gate_report *r, gate_metric_entry *const *tests, size_t m, const double *shift,
+                                 double *scratch)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m; i++) {
+        const mcpp_metric_result *res = &tests[i]->result;
+        if (tests[i]->history_noise && res->se > 0)
+            scratch[n++] = ((res->higher_is_better ? -1 : 1) * log1p(res->rel_delta) - shift[i]) / res->se;
+    }
+    double df;
+    int heavy;
+    double ratio = spread_of_changes(scratch, n, 0, 0, 1, &df, &heavy);
+    if (!(df >= 2)) return;
+    double a = 2 / (9 * df), chi = 1 - a + mcpp_stats_normal_quantile(1 - HISTORY_CHECK_LEVEL) * sqrt(a);
+    r->history_spread = ratio;
+    if (!(ratio * ratio > chi * chi * chi)) return;
+    r->history_widened = 1;
+    for (size_t e = 0; e < r->n; e++)
+        for (size_t k = 0; k < r->entries[e].n_metrics; k++)
+            if (r->entries[e].metrics[k].has_result && r->entries[e].metrics[k].history_noise)
+                mcpp_metric_widen(&r->entries[e].metrics[k].result, ratio, df);
+}
+
+/* Multiplicity control over every metric test of the gate: first what the
+ * suite says of each test's noise (above), then one Benjamini–Hochberg
+ * cutoff at q = (1 - confidence) / 2 (one-sided, as each single test), so
+ * that on an unchanged merge the gate fails with at most that probability
+ * however many benchmarks it covers. */
+int mcpp_gate_suite_noise(mcpp_gate_report *r, double q, double *threshold)
+{
+    size_t m = lane_tests(NULL, r, NULL, 0);
+    gate_metric_entry **tests = malloc((m + 1) * sizeof *tests);
+    double *pv = malloc((4 * m + 1) * sizeof *pv), *shift = pv + 2 * m, *widen = pv + 3 * m;
+    unsigned char *shared = malloc(r->n + 1);
+    int rc = tests && pv && shared ? mark_shared_baselines(r, shared) : mcpp_error_nomem();
+    if (rc) {
+        free(tests);
+        free(pv);
+        free(shared);
+        return rc;
+    }
+    /* What the suite measures comes from one test per baseline side (the
+     * first ms of tests); every test is decided and counted (all m). */
+    size_t ms = lane_tests(tests, r, shared, 0);
+    lane_tests(tests + ms, r, shared, 1);
+    free(shared);
+    rc = history_tails(r, tests, ms);
+    if (rc == MCPP_OK) rc = apply_history_noise(r, tests, ms, pv);
+    if (rc) {
+        free(tests);
+        free(pv);
+        return rc;
+    }
+    apply_suite_noise(r, tests, ms, pv);
+    if ((rc = mcpp_gate_history_medians(r, tests, ms, q)) != MCPP_OK) {
+        free(tests);
+        free(pv);
+        return rc;
+    }
+    common_shifts(r, tests, ms, q, shift, widen, pv);
+    history_spread_check(r, tests, ms, shift, pv);
+    center_on_common_shifts(r, tests, ms, shift, widen);
+    for (size_t j = 0; j < m; j++) pv[j] = tests[j]->result.p_value;
+    free(tests);
+    double cutoff = m > 1 ? mcpp_stats_bh_cutoff(pv, m, q, pv + m) : q;
+    /* Before any discovery the least p that would be one is q/m: the level to report. */
+    *threshold = cutoff >= 0 ? cutoff : m ? q / (double)m : q;
+    free(pv);
+    r->tests = m;
+    r->fdr_q = q;
+    return MCPP_OK;
+}
