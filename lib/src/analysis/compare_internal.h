@@ -128,7 +128,7 @@ void mcpp_metric_drop_between(mcpp_metric_result *m);
 void mcpp_metric_raise_between(mcpp_metric_result *m, double se, double df);
 
 /* The noise of a compared result whose lane has a history, once the gate has
- * pooled every lane's (gate.c apply_history_noise): what separate jobs differ
+ * pooled every lane's (gate_noise.c apply_history_noise): what separate jobs differ
  * by (`between_var`, the history's runs each came from a job of their own)
  * and what the runs of one job differ by (`within_var`, from the runs at
  * hand; the between figure itself with one run a side), each with its degrees

@@ -1,5 +1,5 @@
 /*
- * gate_internal.h — what a gate report holds, shared by the gate (gate.c),
+ * gate_internal.h — what a gate report holds, shared by the gate (gate.c, its suite statistics in gate_noise.c),
  * its explanations (gate_explain.c) and its renderers (render/gate_render.c,
  * render/gate_junit.c).
  */

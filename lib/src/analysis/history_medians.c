@@ -3,7 +3,7 @@
  * tails: the medians of the runs").
  *
  * When the lanes' history reads the machine's single runs as a Student t
- * with few degrees of freedom (history_tails in gate.c), a side's mean is at
+ * with few degrees of freedom (history_tails in gate_noise.c), a side's mean is at
  * the mercy of its one far-off run, and a test on means needs a large change
  * before a far-off run cannot explain it (noise lab, heavy-tailed, 5 runs a
  * side with a history: 30% of 10% slowdowns found on 200 merges, where a
@@ -33,7 +33,7 @@
  * df, read as 4) with 3 runs a side found 5.5% of 10% slowdowns by medians
  * on 200 merges, 10.9% by means. */
 #define MEDIANS_MIN_RUNS 4
-/* Below this many lanes their scales are not pooled (gate.c's SUITE_MIN_TESTS). */
+/* Below this many lanes their scales are not pooled (gate_noise.c's SUITE_MIN_TESTS). */
 #define MEDIANS_MIN_LANES 8
 
 /* A lane's log scale from its earlier runs as a t with `df` degrees of
@@ -112,7 +112,7 @@ static int has_medians(const gate_metric_entry *g)
  * runs, one-sided at SAME_JOB_LEVEL (the median's standard error from its
  * density there, Cramér 1946, with each side's n runs as n - 1 independent
  * pairs). Runs of one job agree more closely: their medians move together
- * with the job, which only a t on the between-jobs variance counts (gate.c).
+ * with the job, which only a t on the between-jobs variance counts (gate_noise.c).
  * A machine whose runs at hand spread more than its history is caught by
  * history_spread_check instead. 1, 0, or -1 when out of memory. */
 static int runs_independent(gate_metric_entry *const *tests, size_t m, double df, const scale_pool *pool)
