@@ -5,8 +5,9 @@ exactly: 50 benchmarks a merge, the lab's run-to-run shapes (Gaussian sd 5%;
 bimodal: two states 5% either side, each blurred by 1.25%; the rounds' 3%
 over 30 rounds on top), each rule's threshold on its largest unchanged change
 set so that a given share of unchanged merges fail, and the share of 10%
-slowdowns (5 of the 50) it then finds. What a gate reading its null from a
-history can at best approach; benchmarks/stats/noise_lab.c measures the gate.
+slowdowns (5 of the 50) it then finds: the most a fixed threshold can find
+(a Benjamini–Hochberg cutoff loosens with each discovery and can find more
+when several slow at once); benchmarks/stats/noise_lab.c measures the gate.
 
     .venv-py/bin/python benchmarks/stats/oracle_thresholds.py --merges 20000
 """
