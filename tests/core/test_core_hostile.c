@@ -138,6 +138,19 @@ TEST(escaped_nul_is_refused_but_an_escaped_backslash_is_not)
                    "encoding");
 }
 
+TEST(a_raw_control_character_in_a_string_is_refused)
+{
+    /* RFC 8259: control characters inside strings are escaped. Raw, one
+     * written back as \u001d is six bytes, and a receipt at the string
+     * limit would not load again (found by fuzz_json_load). */
+    load_result r = load_json("{\"schema\": \"mcpp.receipt/2\", \"extra\": {\"k\x1d\": 1}}");
+    expect_refused(r, MCPP_EINVALID, "encoding");
+    CHECK_STR_EQ(r.message, "t.json:1:42: control character U+001D inside a string: JSON needs it escaped (\\u001d)");
+    CHECK_INT_EQ(load_json("{\"schema\": \"mcpp.receipt/2\", \"extra\": {\"k\\u001d\": 1}}").status, MCPP_OK);
+    CHECK_INT_EQ(load_json("{\"schema\": \"mcpp.receipt/2\", \"lane\": {\"name\": \"a\tb\"}}").status,
+                 MCPP_EINVALID); /* a raw tab too */
+}
+
 TEST(trailing_garbage_is_refused)
 {
     load_result r = load_json("{\"schema\": \"mcpp.receipt/2\"} {}");
@@ -449,6 +462,7 @@ int main(void)
     RUN(huge_numbers_are_refused_not_rounded);
     RUN(invalid_utf8_is_an_encoding_error);
     RUN(escaped_nul_is_refused_but_an_escaped_backslash_is_not);
+    RUN(a_raw_control_character_in_a_string_is_refused);
     RUN(trailing_garbage_is_refused);
     RUN(empty_and_non_object_inputs_are_refused);
     RUN(truncation_at_every_byte_offset_never_crashes_or_half_loads);

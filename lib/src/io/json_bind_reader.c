@@ -19,6 +19,7 @@
  * "\u0000", nested within limits, strings within their length limit.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -348,7 +349,26 @@ done:
     return rc;
 }
 
-/* A free-form value (or metrics.named, artifacts): cJSON parses just its bytes. */
+size_t mcpp_json_raw_control(const char *s, size_t len)
+{
+    int in_string = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (!in_string)
+            in_string = c == '"';
+        else if (c == '\\')
+            i++; /* the escaped byte is no delimiter */
+        else if (c == '"')
+            in_string = 0;
+        else if (c < 0x20)
+            return i;
+    }
+    return SIZE_MAX;
+}
+
+/* A free-form value (or metrics.named, artifacts): cJSON parses just its
+ * bytes; one with a raw control character goes to the tree path, which
+ * refuses it. */
 static int read_subtree(jreader *r, int id, int opening)
 {
     if (peek(r) != opening || r->subtrees->count == MCPP_JSON_MAX_SUBTREES)
@@ -357,6 +377,10 @@ static int read_subtree(jreader *r, int id, int opening)
     cJSON *tree = cJSON_ParseWithLengthOpts(r->p, (size_t)(r->end - r->p), &after, 0);
     if (!tree)
         return GIVE_UP;
+    if (mcpp_json_raw_control(r->p, (size_t)(after - r->p)) != SIZE_MAX) {
+        cJSON_Delete(tree);
+        return GIVE_UP;
+    }
     r->subtrees->trees[r->subtrees->count++] = tree;
     r->p = after;
     return mcpp_bind_value_quiet(r->ctx, r->out, id, tree) == 0 ? 0 : GIVE_UP;

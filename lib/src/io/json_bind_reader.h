@@ -19,6 +19,14 @@ typedef struct mcpp_json_subtrees {
 
 enum { MCPP_JSON_READ_BOUND = 0, MCPP_JSON_READ_FALLBACK = 1 };
 
+/* The offset of the first raw control character (< 0x20) inside a JSON
+ * string of s[0..len), or SIZE_MAX. RFC 8259 wants them escaped and cJSON
+ * keeps them raw; written back each takes six bytes (\u001d), so a string
+ * within the length limit could come back over it and the written receipt
+ * would not load again (found by fuzz_json_load). The loader refuses them,
+ * as the YAML reader does. */
+size_t mcpp_json_raw_control(const char *s, size_t len);
+
 /* Reads ctx->buf (pre-scanned JSON) into `out` (zeroed), strings decoded into
  * `strings` (at least ctx->len + 1 bytes), free-form trees into `subtrees`
  * (count 0). MCPP_JSON_READ_BOUND: bound exactly as the tree path would bind

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,11 +74,28 @@ static int json_syntax_error(const char *buf, size_t len, const char *at, const 
 
 /* Parses pre-scanned JSON text into a tree (*root_out); problems go to
  * report. Returns 0 or a status code. */
+/* Refuses a raw control character inside a string (mcpp_json_raw_control). */
+static int refuse_raw_control(const char *buf, size_t len, const char *name, mcpp_report *report)
+{
+    size_t at = mcpp_json_raw_control(buf, len);
+    if (at == SIZE_MAX)
+        return MCPP_OK;
+    int line, column;
+    char text[120];
+    mcpp_text_position(buf, len, at, &line, &column);
+    snprintf(text, sizeof text, "control character U+%04X inside a string: JSON needs it escaped (\\u%04x)",
+             (unsigned char)buf[at], (unsigned char)buf[at]);
+    mcpp_report_add(report, MCPP_SEVERITY_ERROR, "encoding", name, NULL, line, column, text);
+    return MCPP_EINVALID;
+}
+
 static int parse_json(cJSON **root_out, const char *buf, size_t len, const mcpp_limits *lim, const char *name,
                       mcpp_report *report)
 {
     (void)lim; /* the pre-scan applied the limits */
     *root_out = NULL;
+    if (refuse_raw_control(buf, len, name, report) != MCPP_OK)
+        return MCPP_EINVALID;
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
     if (!root)
