@@ -200,8 +200,8 @@ int mcpp_gate_history_medians(mcpp_gate_report *r, gate_metric_entry *const *tes
                 mcpp_metric_detectable(res, level))
                 continue;
             mcpp_metric_medians(res, mcpp_median_sorting(g->base_values, g->n_base_values),
-                                mcpp_median_sorting(g->cand_values, g->n_cand_values), scale * sd_per_scale, scale * shape->sd,
-                                df, &shape->shape);
+                                mcpp_median_sorting(g->cand_values, g->n_cand_values), scale * sd_per_scale,
+                                scale * shape->sd, df, &shape->shape);
             if (res->null_shape != &shape->shape) continue;
             g->history_noise = 1;
             r->history_medians += r->entries[e].group == e;

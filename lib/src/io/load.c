@@ -72,8 +72,6 @@ static int json_syntax_error(const char *buf, size_t len, const char *at, const 
     return MCPP_EINVALID;
 }
 
-/* Parses pre-scanned JSON text into a tree (*root_out); problems go to
- * report. Returns 0 or a status code. */
 /* Refuses a raw control character inside a string (mcpp_json_raw_control). */
 static int refuse_raw_control(const char *buf, size_t len, const char *name, mcpp_report *report)
 {
@@ -89,6 +87,8 @@ static int refuse_raw_control(const char *buf, size_t len, const char *name, mcp
     return MCPP_EINVALID;
 }
 
+/* Parses pre-scanned JSON text into a tree (*root_out); problems go to
+ * report. Returns 0 or a status code. */
 static int parse_json(cJSON **root_out, const char *buf, size_t len, const mcpp_limits *lim, const char *name,
                       mcpp_report *report)
 {

@@ -402,6 +402,9 @@ const char *mcpp_policy_required_at(const mcpp_policy *policy, size_t index)
     return policy && index < policy->n_required ? policy->required[index] : NULL;
 }
 
+/* A declared run-to-run figure: a standard deviation of log values, 0 to 5. */
+static int run_to_run_in_range(double v) { return isfinite(v) && v >= 0 && v <= 5; }
+
 int mcpp_policy_set_noise(mcpp_policy *policy, const mcpp_noise_settings *noise)
 {
     MCPP_CHECK_ARG(policy && noise, "mcpp_policy_set_noise: NULL argument");
@@ -423,7 +426,7 @@ int mcpp_policy_set_noise(mcpp_policy *policy, const mcpp_noise_settings *noise)
     if (!isfinite(noise->noise_floor) || noise->noise_floor < 0)
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "noise.noise_floor", 0, 0,
                               "must be a finite number >= 0");
-    if (!isfinite(noise->run_to_run) || noise->run_to_run < 0 || noise->run_to_run > 5)
+    if (!run_to_run_in_range(noise->run_to_run))
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "noise.run_to_run", 0, 0,
                              "must be a finite number from 0 to 5 (a standard deviation of log values)");
     if (!isfinite(noise->run_to_run_df) || noise->run_to_run_df < 0 || noise->run_to_run_df > 1e6)
@@ -447,7 +450,7 @@ int mcpp_policy_set_suite_noise(mcpp_policy *policy, const char *suite, double r
     if (!*suite || strlen(suite) >= sizeof policy->suite_noise[0].suite)
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "noise.suites", 0, 0,
                              "a suite name must have 1 to 63 bytes (got %zu)", strlen(suite));
-    if (!isfinite(run_to_run) || run_to_run < 0 || run_to_run > 5)
+    if (!run_to_run_in_range(run_to_run))
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "noise.suites", 0, 0,
                              "%s: run_to_run must be a finite number from 0 to 5 (a standard deviation of log "
                              "values)", suite);
@@ -489,8 +492,8 @@ const char *mcpp_policy_suite_noise_at(const mcpp_policy *policy, size_t index, 
 void mcpp_policy_declared_noise(const mcpp_policy *p, const char *suite, double *run_to_run, double *run_to_run_df)
 {
     const mcpp_suite_noise *e = suite_noise_find(p, suite);
-    *run_to_run = e ? e->run_to_run : p->noise.run_to_run;
-    *run_to_run_df = e && e->run_to_run_df >= 0 ? e->run_to_run_df : p->noise.run_to_run_df;
+    if (run_to_run) *run_to_run = e ? e->run_to_run : p->noise.run_to_run;
+    if (run_to_run_df) *run_to_run_df = e && e->run_to_run_df >= 0 ? e->run_to_run_df : p->noise.run_to_run_df;
 }
 
 int mcpp_policy_set_gate(mcpp_policy *policy, const mcpp_gate_settings *gate)

@@ -159,7 +159,7 @@ void mcpp_policy_gate_metrics_clear(mcpp_policy *p);
 
 /* The run-to-run figure the gate assumes for results of `suite` (NULL: a
  * model lane): the suite's own when the policy declares one, else
- * noise.run_to_run and run_to_run_df. */
+ * noise.run_to_run and run_to_run_df (either out may be NULL). */
 void mcpp_policy_declared_noise(const mcpp_policy *p, const char *suite, double *run_to_run, double *run_to_run_df);
 
 /* The policy's content digest (policy_digest.c), 16 hex digits. */
