@@ -4,10 +4,10 @@
 Benchmark program of tests/python/test_gate_real_runs.py, run N+1 times with
 nothing changed. Each run is gated against the one before it (one run a side),
 again with the ten runs before those as history (Store.query(...) in a team's
-CI), and the newest three runs against the three before them: once named by one
-commit a side, so that each side's runs pool (3+3, as a team whose runs record
-their commit gets), and once as they come, each run a candidate of its own
-against the same three baselines (3 x 3+1);
+CI), and the newest three runs against the three before them: once imported
+with one commit a side (`import --commit`), so that each side's runs pool (3+3,
+as a team whose runs record their commit gets), and once as they come, each run
+a candidate of its own against the same three baselines (3 x 3+1);
 pytest-benchmark's own rule (--benchmark-compare-fail=median:5%: the stats.median
 of any benchmark moved by more than 5%) runs on the same pairs.
 
@@ -23,7 +23,6 @@ repetition of one (the order docs/import.md recommends).
 from __future__ import annotations
 
 import argparse
-import json
 import pathlib
 import sys
 import tempfile
@@ -38,14 +37,12 @@ HISTORY = 10  # earlier runs handed to the gate as history (a store's newest N)
 SIDE = 3  # runs a side in the several-runs rule: the newest 3 against the 3 before
 
 
-def of_commit(receipts: list, commit: str) -> list:
-    """The receipts, each naming `commit` (source.git_commit): runs of one commit pool as one side."""
-    out = []
-    for r in receipts:
-        d = r.to_dict()
-        d.setdefault("source", {})["git_commit"] = commit
-        out.append(mr.loads(json.dumps(d)))
-    return out
+def imported(run: tuple[str, pathlib.Path], commit: str | None = None) -> list:
+    """The receipts of one run of a suite (format, file), each naming `commit`
+    when given (runs of one commit pool as one side); Google Benchmark's
+    /real_time variant is left out (it measures wall time on purpose)."""
+    fmt, path = run
+    return [r for r in mr.import_results(fmt, path, commit=commit) if not r["benchmark.name"].endswith("/real_time")]
 
 
 def headline(r) -> float:
@@ -63,12 +60,12 @@ def median_rule_fails(base: list, cand: list, threshold: float = 0.05) -> bool:
     return False
 
 
-def suites(tmp: pathlib.Path, i: int) -> dict[str, list]:
-    """One unchanged run of each suite, imported."""
-    gb = lambda name, *extra: [r for r in mr.import_results("google-benchmark", run_google_benchmark(
-        tmp, f"{name}{i}", {}, repetitions=5, extra_args=extra)) if not r["benchmark.name"].endswith("/real_time")]
+def suites(tmp: pathlib.Path, i: int) -> dict[str, tuple[str, pathlib.Path]]:
+    """One unchanged run of each suite: its format and output file."""
+    gb = lambda name, *extra: ("google-benchmark", run_google_benchmark(
+        tmp, f"{name}{i}", {}, repetitions=5, extra_args=extra))
     return {
-        "pytest-benchmark": mr.import_results("pytest-benchmark", run_pytest_benchmark(
+        "pytest-benchmark": ("pytest-benchmark", run_pytest_benchmark(
             tmp, f"pytest{i}", BENCH_FILE, {"MCPP_SLOW_PERCENT": "0"}, min_rounds=25)),
         "google-benchmark": gb("gb"),
         "google-benchmark, interleaved": gb("gbi", "--benchmark_enable_random_interleaving=true"),
@@ -86,17 +83,17 @@ def main() -> int:
         runs = [suites(tmp, i) for i in range(2 * SIDE - 1)]
         for i in range(1, args.runs + 1):
             runs.append(suites(tmp, len(runs)))
-            for suite, cand in runs[-1].items():
-                base = runs[-2][suite]
-                history = [r for earlier in runs[max(0, len(runs) - 2 - HISTORY):-2] for r in earlier[suite]]
-                side = lambda runs_: [r for run in runs_ for r in run[suite]]
+            for suite in runs[-1]:
+                base, cand = imported(runs[-2][suite]), imported(runs[-1][suite])
+                history = [r for earlier in runs[max(0, len(runs) - 2 - HISTORY):-2] for r in imported(earlier[suite])]
+                side = lambda runs_, commit=None: [r for run in runs_ for r in imported(run[suite], commit)]
                 rules = {
                     "default gate, 1+1 runs": mr.gate(base, cand).outcome == "failed",
                     f"default gate, 1+1 runs + history ({HISTORY})":
                         mr.gate(base, cand, history=history).outcome == "failed",
                     f"default gate, {SIDE}+{SIDE} runs (one commit a side)":
-                        mr.gate(of_commit(side(runs[-2 * SIDE:-SIDE]), "base"),
-                                of_commit(side(runs[-SIDE:]), "cand")).outcome == "failed",
+                        mr.gate(side(runs[-2 * SIDE:-SIDE], "b" * 40),
+                                side(runs[-SIDE:], "c" * 40)).outcome == "failed",
                     f"default gate, {SIDE} x {SIDE}+1 runs (no commit)":
                         mr.gate(side(runs[-2 * SIDE:-SIDE]), side(runs[-SIDE:])).outcome == "failed",
                     "pytest-benchmark median:5%": median_rule_fails(base, cand),

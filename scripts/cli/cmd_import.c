@@ -10,7 +10,7 @@
 #include "cli.h"
 #include "mcpp_receipts.h"
 
-static const char IMPORT_USAGE[] = "usage: mcpp-receipts import FORMAT INPUT... --out DIR [--quiet]\n";
+static const char IMPORT_USAGE[] = "usage: mcpp-receipts import FORMAT INPUT... --out DIR [--commit SHA] [--quiet]\n";
 static const char IMPORT_HELP_HEAD[] =
     "\n"
     "Turns benchmark results of other tools into receipts (schema " MCPP_SCHEMA_ID "),\n"
@@ -21,6 +21,12 @@ static const char IMPORT_HELP[] =
     "\n"
     "options:\n"
     "  --out DIR   directory the receipts go to (created with its parents when absent)\n"
+    "  --commit SHA\n"
+    "              the commit the inputs measured (git rev-parse HEAD), recorded as\n"
+    "              source.git_commit: a gate pools a side's runs of one commit, and judges\n"
+    "              runs that name none one by one. Google Benchmark, hyperfine, pyperf,\n"
+    "              go test and MLPerf results never name it; an input naming another\n"
+    "              commit is refused\n"
     "  -q, --quiet print nothing on success\n"
     "\n"
     "The same inputs give the same ids and bytes, so importing again is harmless.\n"
@@ -51,10 +57,11 @@ static void print_written(const char *path, void *ctx)
 /* Imports straight into the directory: each receipt is written as it is made
  * (memory follows one benchmark of the input, not all of it); all or nothing. */
 static int run_import(mcpp_import_format format, const char *const *inputs, size_t n,
-                      const char *out_dir, int quiet)
+                      const char *out_dir, const char *commit, int quiet)
 {
     size_t written = 0;
-    int rc = mcpp_import_files_to_dir(&written, format, inputs, n, out_dir, quiet ? NULL : print_written, NULL);
+    int rc = mcpp_import_files_to_dir_at_commit(&written, format, inputs, n, out_dir, commit,
+                                                quiet ? NULL : print_written, NULL);
     if (rc != MCPP_OK) {
         cli_print_last_error();
         fprintf(stderr, "mcpp-receipts import: nothing was written to %s\n", out_dir);
@@ -77,7 +84,7 @@ int cli_import(int argc, char **argv)
     const char **inputs = calloc((size_t)argc, sizeof *inputs);
     if (!inputs)
         return CLI_EXIT_INTERNAL;
-    const char *format_name = NULL, *out_dir = NULL;
+    const char *format_name = NULL, *out_dir = NULL, *commit = NULL;
     size_t n = 0;
     int quiet = 0, rc = -1;
     for (int i = 1; i < argc && rc < 0; i++) {
@@ -88,6 +95,15 @@ int cli_import(int argc, char **argv)
                 out_dir = argv[++i];
         } else if (strncmp(argv[i], "--out=", 6) == 0) {
             out_dir = argv[i] + 6;
+        } else if (strcmp(argv[i], "--commit") == 0) {
+            if (i + 1 >= argc || !*argv[i + 1])
+                rc = import_usage_error("--commit needs a commit (git rev-parse HEAD)");
+            else
+                commit = argv[++i];
+        } else if (strncmp(argv[i], "--commit=", 9) == 0) {
+            commit = argv[i] + 9;
+            if (!*commit)
+                rc = import_usage_error("--commit needs a commit (git rev-parse HEAD)");
         } else if (strcmp(argv[i], "-q") == 0 || strcmp(argv[i], "--quiet") == 0) {
             quiet = 1;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
@@ -109,7 +125,7 @@ int cli_import(int argc, char **argv)
     else if (rc < 0 && !out_dir)
         rc = import_usage_error("--out DIR is required");
     if (rc < 0)
-        rc = run_import(format, inputs, n, out_dir, quiet);
+        rc = run_import(format, inputs, n, out_dir, commit, quiet);
     free(inputs);
     return rc;
 }

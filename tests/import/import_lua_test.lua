@@ -1,6 +1,7 @@
 -- import_lua_test.lua — mr.import from a plain lua5.4: the MLPerf fixtures as
 -- receipts, the same ids twice, and a malformed input raising FILE:LINE; the
--- other formats of the registry (go-bench, mlperf-inference, pyperf) by name.
+-- other formats of the registry (go-bench, mlperf-inference, pyperf) by name, and an
+-- import told its commit.
 -- usage: lua5.4 import_lua_test.lua MLPERF_FIXTURES WORK_DIR
 local mr = require "mcpp_receipts"
 local fixtures, work = arg[1], arg[2]
@@ -29,6 +30,11 @@ check("nothing_written", io.open(work .. "/out", "r") == nil)
 local data = fixtures .. "/.."
 local go = mr.import("go-bench", { data .. "/go/base.txt", data .. "/go/base.jsonl" })
 check("go_bench_text_and_json_through_the_registry", #go == 6 and go[1].benchmark.suite == "go-bench", #go)
+local told = mr.import("go-bench", data .. "/go/base.txt", nil, "0123456789abcdef")
+check("go_bench_told_its_commit_names_it", #told == 3 and told[1].source.git_commit == "0123456789abcdef" and
+      go[1].source.git_commit == nil, told[1].source.git_commit)
+local ok4, err4 = pcall(mr.import, "asv", data .. "/asv/base/results", nil, "0123456789abcdef")
+check("asv_told_another_commit_than_it_names_raises", not ok4 and err4:find("the input names commit", 1, true), err4)
 local inf = mr.import("mlperf-inference", data .. "/mlperf-inference/base")
 check("mlperf_inference_through_the_registry", #inf == 2 and inf[1].benchmark.name == "sort2000", #inf)
 local ok3, err3 = pcall(mr.import, "pyperf", data .. "/hyperfine/base.json")

@@ -167,6 +167,22 @@ print(repr(statistics.median(b['real_time'] * 1e-9 for b in rows)))")
         test "$(field "$sort1" "repr(r['metrics']['named'][0]['value'])")" = "$want"
     check "gbench_counter_without_direction_kept_in_extra" \
         test "$(field "$sort1" "(r['extra']['google_benchmark']['counters']['elements'] == [256] * 3, sorted(r['extra']['google_benchmark']['aggregates']))")" = "(True, ['cv', 'mean', 'median', 'stddev'])"
+    commit=0123456789abcdef0123456789abcdef01234567
+    "$BIN" import google-benchmark "$WORK/gb.json" --commit "$commit" --out "$WORK/gbc" -q
+    check "import_commit_is_every_receipts_source_git_commit" \
+        test "$(python3 -c "
+import glob, json
+print(sorted({json.load(open(f))['source']['git_commit'] for f in glob.glob('$WORK/gbc/*.json')}))")" = "['$commit']"
+    check "import_commit_changes_the_ids" test -z "$(comm -12 <(ls "$WORK/gb") <(ls "$WORK/gbc"))"
+    "$WORK/gbench" --benchmark_repetitions=2 --benchmark_min_time=0.01 --benchmark_context=git_commit=abc123 \
+        --benchmark_out="$WORK/gb_named.json" --benchmark_out_format=json >/dev/null 2>&1
+    expect_invalid "import_commit_other_than_the_inputs_is_refused" \
+        "gb_named.json: source.git_commit: the input names commit 'abc123', the import was told '$commit'" \
+        google-benchmark "$WORK/gb_named.json" --commit "$commit"
+    "$BIN" import google-benchmark "$WORK/gb.json" --out "$WORK/gbx" --commit >"$WORK/out" 2>&1
+    rc=$?
+    check "import_commit_without_a_value_is_a_usage_error (exit $rc)" \
+        test $rc -eq 3 -a ! -e "$WORK/gbx" -a -n "$(grep -- "--commit needs a commit" "$WORK/out")"
     expect_invalid "pytest_benchmark_reader_refuses_google_benchmark_json" \
         "gb.json:1:1: not pytest-benchmark JSON output" pytest-benchmark "$WORK/gb.json"
     head -c 700 "$WORK/gb.json" >"$WORK/gb_cut.json"

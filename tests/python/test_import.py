@@ -202,6 +202,40 @@ def test_google_benchmark_context_git_commit_names_the_commit_and_the_gate_pools
         assert (metric["n_base"], metric["n_cand"], metric["noise"]["runs_cand"]) == (1, 2, 2)
 
 
+def test_import_told_the_commit_records_it_and_the_gate_pools_those_runs(gbench_runs, tmp_path):
+    """A CI job that runs Google Benchmark three times without recording the
+    commit made three runs of one code: `commit=` (`import --commit`) names it,
+    so the gate pools them as one candidate side instead of judging each alone."""
+    commit = "89abcdef0123456789abcdef0123456789abcdef"
+    paths = [gbench_runs["noise"], *(run_google_benchmark(tmp_path, f"c{i}", {"MCPP_SLOW_SORT": 1}, repetitions=3)
+                                     for i in range(2))]
+    plain = [_sort256(mr.import_results("google-benchmark", p)) for p in paths]
+    told = [_sort256(mr.import_results("google-benchmark", p, commit=commit)) for p in paths]
+    assert [c["source.git_commit"] for c in told] == [commit] * 3
+    assert all(a.id != b.id for a, b in zip(plain, told))  # the commit is part of the content
+    base = _sort256(mr.import_results("google-benchmark", gbench_runs["base"], commit="f" * 40))
+    apart, pooled = mr.gate([base], plain), mr.gate([base], told)
+    assert [apart.candidate(c.id)["metric"]["n_cand"] for c in plain] == [1, 1, 1]
+    assert [pooled.candidate(c.id)["metric"]["n_cand"] for c in told] == [3, 3, 3]
+    written = mr.import_results("google-benchmark", paths[0], out=tmp_path / "out", commit=commit)
+    on_disk = mr.load_dir(tmp_path / "out")
+    assert sorted(r.id for r in on_disk) == sorted(r.id for r in written)
+    assert {r["source.git_commit"] for r in on_disk} == {commit}
+
+
+def test_import_told_another_commit_than_its_input_names_is_refused(tmp_path):
+    other = "0123456789abcdef0123456789abcdef01234567"
+    run = run_google_benchmark(tmp_path, "named", {"MCPP_SLOW_SORT": 1}, repetitions=2,
+                               extra_args=(f"--benchmark_context=git_commit={other}",))
+    assert mr.import_results("google-benchmark", run, commit=other)  # the same commit agrees
+    with pytest.raises(mr.ValidationError) as e:
+        mr.import_results("google-benchmark", run, out=tmp_path / "out", commit="f" * 40)
+    assert e.value.path == str(run)
+    assert e.value.field == "source.git_commit"
+    assert f"the input names commit '{other}'" in str(e.value)
+    assert not (tmp_path / "out").exists()
+
+
 def test_google_benchmark_hardware_is_not_recorded_and_a_policy_can_match_machine_facts(gbench_runs, tmp_path):
     raw = json.loads(gbench_runs["base"].read_text())
     base = _sort256(mr.import_results("google-benchmark", gbench_runs["base"]))
@@ -420,6 +454,17 @@ def test_registry_formats_import_through_python(fmt, path, count, primary, kind)
             assert r.primary_metric == primary
         if kind:
             assert m["sample_kind"] == kind
+
+
+@pytest.mark.parametrize("fmt,path", [i[:2] for i in REGISTRY_INPUTS], ids=[i[0] for i in REGISTRY_INPUTS])
+def test_registry_formats_told_the_commit_record_it_unless_the_input_names_another(fmt, path):
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    named = {r["source.git_commit"] for r in mr.import_results(fmt, path)}
+    if named == {None}:  # the tool never records it: every receipt now names the commit told
+        assert {r["source.git_commit"] for r in mr.import_results(fmt, path, commit=commit)} == {commit}
+    else:  # asv results name theirs: another one is refused
+        with pytest.raises(mr.ValidationError, match="the input names commit"):
+            mr.import_results(fmt, path, commit=commit)
 
 
 def test_registry_format_refuses_another_tools_file_naming_it(tmp_path):

@@ -1,8 +1,10 @@
 /*
- * import_lua.c — mr.import(format, paths [, out_dir]): other tools' results as
- * receipts, from Lua; `format` is any name of the library's importer registry
- * (mcpp-receipts import --help). `paths` is a string or a list of strings;
- * with out_dir the receipts are also written there.
+ * import_lua.c — mr.import(format, paths [, out_dir [, commit]]): other tools'
+ * results as receipts, from Lua; `format` is any name of the library's
+ * importer registry (mcpp-receipts import --help). `paths` is a string or a
+ * list of strings; with out_dir the receipts are also written there (nil: not
+ * written); with commit every receipt names it as source.git_commit
+ * (mcpp_import_files_at_commit).
  */
 #include <stdlib.h>
 
@@ -47,11 +49,11 @@ int mcpp_lua_module_import(lua_State *L, void (*push_receipt)(lua_State *L, mcpp
     mcpp_import_format format;
     if (mcpp_import_format_from_name(&format, luaL_checkstring(L, 1)) != MCPP_OK)
         return luaL_argerror(L, 1, mcpp_error_last()->message);
-    const char *out_dir = luaL_optstring(L, 3, NULL);
+    const char *out_dir = luaL_optstring(L, 3, NULL), *commit = luaL_optstring(L, 4, NULL);
     size_t n = 0;
     const char **paths = check_paths(L, 2, &n);
     mcpp_receipt_set *set = NULL;
-    int rc = mcpp_import_files(&set, format, paths, n);
+    int rc = mcpp_import_files_at_commit(&set, format, paths, n, commit);
     if (rc == MCPP_OK && out_dir)
         rc = mcpp_import_write_dir(NULL, set, out_dir);
     if (rc != MCPP_OK) {

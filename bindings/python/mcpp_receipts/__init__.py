@@ -120,7 +120,7 @@ def load_dir(path: PathLike, recursive: bool = True, *, threads: int | None = No
 
 
 def import_results(format: str, paths: PathLike | Iterable[PathLike], *,
-                   out: PathLike | None = None) -> ReceiptSet:
+                   out: PathLike | None = None, commit: str | None = None) -> ReceiptSet:
     """Turns other tools' benchmark results into receipts, one per run.
 
     ``format`` names an importer of the library's registry (``mcpp-receipts
@@ -134,11 +134,17 @@ def import_results(format: str, paths: PathLike | Iterable[PathLike], *,
     :class:`FileError` naming the file and line, and nothing is written. With
     ``out``, the receipts are also written there as ``<id>.json`` (each file
     atomically; the same inputs give the same ids and bytes).
+
+    ``commit`` is the commit the inputs measured (``git rev-parse HEAD``),
+    recorded as ``source.git_commit`` of every receipt: :func:`gate` pools a
+    side's runs of one commit and judges runs that name none one by one.
+    Google Benchmark, hyperfine, pyperf, go test and MLPerf results never
+    name it; an input naming another commit raises :class:`ValidationError`.
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     names = [os.fspath(p) for p in paths]
-    receipts = _core._import_results(format, names, None if out is None else os.fspath(out))
+    receipts = _core._import_results(format, names, None if out is None else os.fspath(out), commit or None)
     return ReceiptSet(receipts, _ids_checked=True)  # one receipt per id (the importer drops repeats)
 
 

@@ -1,5 +1,5 @@
 /*
- * importing.c — _core._import_results(format, paths, out_dir): other tools'
+ * importing.c — _core._import_results(format, paths, out_dir, commit): other tools'
  * results as receipts (mcpp_receipts/import.h). The import itself is pure C
  * and runs without the GIL; the receipts come back as Receipt objects.
  */
@@ -53,9 +53,9 @@ static PyObject *receipts_of(mcpp_py_state *st, const mcpp_receipt_set *set)
 PyObject *mcpp_py_import_results(PyObject *module, PyObject *args)
 {
     mcpp_py_state *st = (mcpp_py_state *)PyModule_GetState(module);
-    const char *format_name, *out_dir = NULL;
+    const char *format_name, *out_dir = NULL, *commit = NULL;
     PyObject *paths;
-    if (!PyArg_ParseTuple(args, "sO!z:_import_results", &format_name, &PyList_Type, &paths, &out_dir))
+    if (!PyArg_ParseTuple(args, "sO!zz:_import_results", &format_name, &PyList_Type, &paths, &out_dir, &commit))
         return NULL;
     mcpp_import_format format;
     if (mcpp_import_format_from_name(&format, format_name) != MCPP_OK) {
@@ -70,7 +70,7 @@ PyObject *mcpp_py_import_results(PyObject *module, PyObject *args)
     mcpp_py_error err = {0};
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = mcpp_import_files(&set, format, c_paths, (size_t)n);
+    rc = mcpp_import_files_at_commit(&set, format, c_paths, (size_t)n, commit);
     if (rc == MCPP_OK && out_dir)
         rc = mcpp_import_write_dir(NULL, set, out_dir);
     if (rc != MCPP_OK)

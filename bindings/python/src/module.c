@@ -138,9 +138,10 @@ PyDoc_STRVAR(lane_key_doc,
              "(key, short_key): the canonical lane key of a receipt under a policy.");
 
 PyDoc_STRVAR(import_results_doc,
-             "_import_results(format, paths, out_dir)\n--\n\n"
-             "Imports MLPerf, pytest-benchmark or Google Benchmark results (all or\n"
-             "nothing); writes them into out_dir unless it is None. A list of receipts.");
+             "_import_results(format, paths, out_dir, commit)\n--\n\n"
+             "Imports other tools' results (all or nothing), each receipt naming\n"
+             "`commit` unless it is None; writes them into out_dir unless it is None.\n"
+             "A list of receipts.");
 
 PyDoc_STRVAR(suggest_field_doc,
              "_suggest_field(path)\n--\n\n"

@@ -109,6 +109,23 @@ MCPP_API int mcpp_import_files_to_dir(size_t *out_written, mcpp_import_format fo
                                       const char *const *paths, size_t n_paths, const char *dir,
                                       mcpp_import_each_fn each, void *ctx);
 
+/*
+ * The two imports above, told the commit the inputs measured (`git rev-parse
+ * HEAD` of the code that ran): every receipt gets source.git_commit
+ * `git_commit`. Google Benchmark (without --benchmark_context=git_commit=...),
+ * hyperfine, pyperf, go test and MLPerf results never name one, and a gate
+ * pools a side's runs only when they name one commit: three candidate runs
+ * without it are three candidates, each judged alone. An input that names a
+ * different commit fails the import (MCPP_EINVALID, kind consistency, at its
+ * file, field source.git_commit). NULL or "" is the plain import. The commit
+ * is part of each receipt's content, so its id differs from the plain one.
+ */
+MCPP_API int mcpp_import_files_at_commit(mcpp_receipt_set **out, mcpp_import_format format,
+                                         const char *const *paths, size_t n_paths, const char *git_commit);
+MCPP_API int mcpp_import_files_to_dir_at_commit(size_t *out_written, mcpp_import_format format,
+                                                const char *const *paths, size_t n_paths, const char *dir,
+                                                const char *git_commit, mcpp_import_each_fn each, void *ctx);
+
 #ifdef __cplusplus
 }
 #endif

@@ -71,6 +71,7 @@ typedef struct gbench_doc {
     mcpp_jc_suite_top top;
     cJSON *context;   /* the first "context" member, parsed               */
     int machine_info; /* a "machine_info" member: pytest-benchmark's file  */
+    const char *git_commit; /* the import's (mcpp_import_make), or NULL   */
 } gbench_doc;
 
 /* The top level's members (mcpp_jc_read_suite_top): "context" kept, the
@@ -329,7 +330,7 @@ static int import_run(mcpp_receipt **out, const gbench_doc *doc, run_rows run, d
     if (rc == MCPP_OK) {
         char readable[200];
         snprintf(readable, sizeof readable, "gbench-%s", name);
-        rc = mcpp_import_make(out, b, readable, doc->text.path);
+        rc = mcpp_import_make(out, b, readable, doc->text.path, doc->git_commit);
     }
     mcpp_builder_free(b);
     cJSON_Delete(extra);
@@ -553,7 +554,7 @@ static int import_runs(mcpp_import_sink *sink, const gbench_doc *doc, const grou
 
 int mcpp_import_google_benchmark_file(mcpp_import_sink *sink, const char *path)
 {
-    gbench_doc doc = {0};
+    gbench_doc doc = {.git_commit = sink->git_commit};
     row_index x = {0};
     grouped_rows g = {0};
     int rc = mcpp_import_json_read(&doc.text, path);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "import/import_internal.h"
+#include "receipt/field_ids.h"
 #include "receipt/fields.h"
 #include "util/alloc.h"
 #include "util/error_internal.h"
@@ -165,15 +166,21 @@ static int dedupe(mcpp_receipt_set **set)
     return rc;
 }
 
-int mcpp_import_files(mcpp_receipt_set **out, mcpp_import_format format,
-                      const char *const *paths, size_t n_paths)
+/* A commit to stamp is a non-empty string or none (NULL and "" alike). */
+static const char *commit_or_null(const char *git_commit)
+{
+    return git_commit && *git_commit ? git_commit : NULL;
+}
+
+int mcpp_import_files_at_commit(mcpp_receipt_set **out, mcpp_import_format format,
+                                const char *const *paths, size_t n_paths, const char *git_commit)
 {
     if (!out)
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "out is NULL");
     *out = NULL;
     mcpp_receipt_set *set = NULL;
     int rc = mcpp_receipt_set_new(&set);
-    set_sink sink = {{set_take}, set};
+    set_sink sink = {{set_take, commit_or_null(git_commit)}, set};
     if (rc == MCPP_OK)
         rc = import_all(&sink.base, format, paths, n_paths);
     if (rc == MCPP_OK)
@@ -184,6 +191,12 @@ int mcpp_import_files(mcpp_receipt_set **out, mcpp_import_format format,
     }
     *out = set;
     return MCPP_OK;
+}
+
+int mcpp_import_files(mcpp_receipt_set **out, mcpp_import_format format,
+                      const char *const *paths, size_t n_paths)
+{
+    return mcpp_import_files_at_commit(out, format, paths, n_paths, NULL);
 }
 
 void mcpp_import_sanitize(char *buf, size_t cap, const char *s)
@@ -207,14 +220,39 @@ void mcpp_import_sanitize(char *buf, size_t cap, const char *s)
 #define IMPORT_PREFIX_MAX 111
 #define IMPORT_ID_MAX (IMPORT_PREFIX_MAX + 1 + 12)
 
-int mcpp_import_make(mcpp_receipt **out, mcpp_builder *b, const char *readable, const char *path)
+/* Gives the receipt being built the commit its import was told (Google
+ * Benchmark, hyperfine, go test and MLPerf results never name one, and
+ * without it a gate cannot tell a side's runs of one code from separate
+ * experiments). An input that names a different commit is refused: one of
+ * the two is wrong, and the receipt must not hide which. */
+static int stamp_commit(mcpp_builder *b, const char *git_commit, const char *path)
+{
+    if (!git_commit)
+        return MCPP_OK;
+    const char *named = mcpp_field_string(mcpp_builder_staged(b), MCPP_F_source_git_commit);
+    if (!named) { /* a failure stays with the builder: finishing it names the input */
+        (void)mcpp_builder_set_string(b, "source.git_commit", git_commit);
+        return MCPP_OK;
+    }
+    if (strcmp(named, git_commit) == 0)
+        return MCPP_OK;
+    return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, path, "source.git_commit", 0,
+                         0, "the input names commit '%s', the import was told '%s'", named,
+                         git_commit);
+}
+
+int mcpp_import_make(mcpp_receipt **out, mcpp_builder *b, const char *readable, const char *path,
+                     const char *git_commit)
 {
     *out = NULL;
+    int rc = stamp_commit(b, git_commit, path);
+    if (rc != MCPP_OK)
+        return rc;
     char placeholder[IMPORT_ID_MAX + 1];
     memset(placeholder, 'x', IMPORT_ID_MAX);
     placeholder[IMPORT_ID_MAX] = '\0';
     mcpp_receipt *r = NULL;
-    int rc = mcpp_builder_set_string(b, "id", placeholder);
+    rc = mcpp_builder_set_string(b, "id", placeholder);
     if (!rc) rc = mcpp_builder_finish(&r, NULL, b);
     if (rc == MCPP_OK) /* the builder is done: its samples (a cJSON node each) go now */
         (void)mcpp_builder_unset(b, "metrics.named"); /* failing only keeps them until the builder is freed */
@@ -243,7 +281,7 @@ int mcpp_import_finish(mcpp_import_sink *sink, mcpp_builder *b, const char *read
                        const char *path)
 {
     mcpp_receipt *r = NULL;
-    int rc = mcpp_import_make(&r, b, readable, path);
+    int rc = mcpp_import_make(&r, b, readable, path, sink->git_commit);
     return rc == MCPP_OK ? sink->take(sink, r) : rc;
 }
 
@@ -492,6 +530,14 @@ int mcpp_import_files_to_dir(size_t *out_written, mcpp_import_format format,
                              const char *const *paths, size_t n_paths, const char *dir_arg,
                              mcpp_import_each_fn each, void *ctx)
 {
+    return mcpp_import_files_to_dir_at_commit(out_written, format, paths, n_paths, dir_arg, NULL,
+                                              each, ctx);
+}
+
+int mcpp_import_files_to_dir_at_commit(size_t *out_written, mcpp_import_format format,
+                                       const char *const *paths, size_t n_paths, const char *dir_arg,
+                                       const char *git_commit, mcpp_import_each_fn each, void *ctx)
+{
     if (out_written)
         *out_written = 0;
     if (!dir_arg || !*dir_arg)
@@ -504,6 +550,7 @@ int mcpp_import_files_to_dir(size_t *out_written, mcpp_import_format format,
     if (rc != MCPP_OK)
         return rc;
     w.base.take = dir_take;
+    w.base.git_commit = commit_or_null(git_commit);
     rc = import_all(&w.base, format, paths, n_paths);
     for (size_t i = 0; rc == MCPP_OK && each && i < w.n; i++)
         each(w.paths[i], ctx);

@@ -151,6 +151,7 @@ int mcpp_import_has_zone(const char *s);
  */
 struct mcpp_import_sink {
     int (*take)(mcpp_import_sink *sink, mcpp_receipt *r);
+    const char *git_commit; /* the commit the caller says the inputs measured, or NULL */
 };
 
 /*
@@ -158,6 +159,8 @@ struct mcpp_import_sink {
  * `readable` (sanitised) + "-" + 12 hex digits of the content hash, so the
  * same input always gives the same id. A receipt the validator refuses is
  * MCPP_EINVALID naming `path` (an importer bug or an input out of range).
+ * The sink's git_commit, when set, becomes source.git_commit; an input that
+ * names another commit is MCPP_EINVALID naming `path`.
  */
 int mcpp_import_finish(mcpp_import_sink *sink, mcpp_builder *b, const char *readable,
                        const char *path);
@@ -166,8 +169,10 @@ int mcpp_import_finish(mcpp_import_sink *sink, mcpp_builder *b, const char *read
  * sink under the readable name "<tool>-<name>". */
 int mcpp_import_finish_tool(mcpp_import_sink *sink, mcpp_builder *b, const cJSON *extra, const char *tool,
                             const char *name, const char *path);
-/* The same, handing the receipt to the caller (*out; NULL on failure). */
-int mcpp_import_make(mcpp_receipt **out, mcpp_builder *b, const char *readable, const char *path);
+/* The same, handing the receipt to the caller (*out; NULL on failure);
+ * `git_commit` as the sink's (NULL: none). */
+int mcpp_import_make(mcpp_receipt **out, mcpp_builder *b, const char *readable, const char *path,
+                     const char *git_commit);
 
 /* A new builder (*out, freed by the caller also on failure) with what every
  * importer states first: source.tool "mcpp-receipts import FORMAT", each

@@ -14,6 +14,7 @@
 
 #include "util/alloc.h"
 #include "util/error_internal.h"
+#include "receipt/fields.h"
 #include "receipt/load_ctx.h"
 #include "receipt/schema.h"
 #include "receipt/metric_ref.h"
@@ -47,6 +48,11 @@ int mcpp_builder_new(mcpp_builder **out)
     }
     mcpp_set_present(&(*out)->staging, MCPP_F_schema);
     return MCPP_OK;
+}
+
+const mcpp_receipt *mcpp_builder_staged(const mcpp_builder *b)
+{
+    return &b->staging;
 }
 
 void mcpp_builder_free(mcpp_builder *builder)

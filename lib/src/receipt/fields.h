@@ -73,6 +73,11 @@ int mcpp_field_get(const mcpp_receipt *r, int id, mcpp_value *out);
 /* A STRING field's text, or NULL when absent or not a string field. */
 const char *mcpp_field_string(const mcpp_receipt *r, int id);
 
+/* What a builder holds so far, as a receipt to read fields of (builder.c;
+ * borrowed, valid until the builder's next call): library code that must see
+ * a field before finishing, such as an import told its commit. */
+const mcpp_receipt *mcpp_builder_staged(const mcpp_builder *b);
+
 /* How many items a string-list field holds (0 when absent or not a list). */
 size_t mcpp_field_list_count(const mcpp_receipt *r, int id);
 
