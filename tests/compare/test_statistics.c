@@ -559,6 +559,19 @@ TEST(candidates_that_share_their_baseline_runs_measure_the_machine_once)
         if (m && i == 0) CHECK(m->rel_delta < -0.05);
     }
     CHECK_INT_EQ(mcpp_gate_report_outcome(r), MCPP_GATE_PASSED); /* 6% against 3% a run is no regression */
+    CHECK_CONTAINS(mcpp_gate_report_reason(r),
+                   "9 candidate runs name no commit and share a lane: each was judged alone");
+    mcpp_gate_report_free(r);
+    /* Named by one commit, each benchmark's three runs are one side: no such note. */
+    for (size_t i = 9; i < 18; i++) {
+        mcpp_receipt_free(rs[i]);
+        char c[16];
+        snprintf(c, sizeof c, "c%zu-%zu", (i - 9) / 3, (i - 9) % 3);
+        rs[i] = lane_run(c, (i - 9) / 3, 1000 * BASE[(i - 8) % 3], "bbbb222");
+    }
+    CHECK_INT_EQ(mcpp_gate_run_receipts(&r, p, rs, 9, rs + 9, 9), MCPP_OK);
+    CHECK(mcpp_gate_report_entry_metric(r, 0) && mcpp_gate_report_entry_metric(r, 0)->n_cand == 3);
+    CHECK(strstr(mcpp_gate_report_reason(r), "no commit") == NULL);
     mcpp_gate_report_free(r);
     for (size_t i = 0; i < 18; i++) mcpp_receipt_free(rs[i]);
     mcpp_policy_free(p);

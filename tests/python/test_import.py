@@ -217,6 +217,8 @@ def test_import_told_the_commit_records_it_and_the_gate_pools_those_runs(gbench_
     apart, pooled = mr.gate([base], plain), mr.gate([base], told)
     assert [apart.candidate(c.id)["metric"]["n_cand"] for c in plain] == [1, 1, 1]
     assert [pooled.candidate(c.id)["metric"]["n_cand"] for c in told] == [3, 3, 3]
+    assert "3 candidate runs name no commit and share a lane: each was judged alone" in apart.reason
+    assert "no commit" not in pooled.reason
     written = mr.import_results("google-benchmark", paths[0], out=tmp_path / "out", commit=commit)
     on_disk = mr.load_dir(tmp_path / "out")
     assert sorted(r.id for r in on_disk) == sorted(r.id for r in written)

@@ -469,28 +469,44 @@ static int same_commit(const mcpp_receipt *a, const mcpp_receipt *b, int commit_
     return commit_id >= 0 && mcpp_field_present(a, commit_id) && mcpp_field_same(a, b, commit_id);
 }
 
+/* Whether candidates l and i, both naming no commit, are two runs of one
+ * lane (distinct runs): judged apart, though they may be runs of one code. */
+static int apart_in_one_lane(const mcpp_policy *p, const mcpp_receipt *a, const mcpp_receipt *b, int commit_id)
+{
+    const char *x = mcpp_receipt_id(a), *y = mcpp_receipt_id(b);
+    return commit_id >= 0 && !mcpp_field_present(a, commit_id) && !mcpp_field_present(b, commit_id) &&
+           !(x && y && strcmp(x, y) == 0) && mcpp_lane_same(p, a, b);
+}
+
 /* Groups the candidates into lanes: group_of[i] is the first candidate of
  * candidate i's group, whose members share its lane key and git commit and
  * compare as comparable or qualified with it (the runs of the new code in
  * that lane). Leaders of equal key hash are chained, so this is linear in
- * the candidates for distinct lanes. Returns 0 or an error. */
-static int group_candidates(size_t *group_of, const mcpp_policy *p, const mcpp_receipt *const *cands, size_t nc)
+ * the candidates for distinct lanes. *unpooled counts the candidates that
+ * name no commit and share their lane with another such candidate: each is
+ * judged alone, and the report says how to pool them. Returns 0 or an error. */
+static int group_candidates(size_t *group_of, size_t *unpooled, const mcpp_policy *p,
+                            const mcpp_receipt *const *cands, size_t nc)
 {
     size_t cap = 16;
     int commit_id = mcpp_schema_field_id("source.git_commit");
     while (cap < 2 * nc) cap *= 2;
     size_t *head = malloc(cap * sizeof *head), *chain = malloc((nc ? nc : 1) * sizeof *chain);
     uint64_t *hash = malloc((nc ? nc : 1) * sizeof *hash);
-    int rc = head && chain && hash ? MCPP_OK : mcpp_error_nomem();
+    unsigned char *apart = calloc(nc ? nc : 1, 1);
+    int rc = head && chain && hash && apart ? MCPP_OK : mcpp_error_nomem();
     for (size_t i = 0; rc == MCPP_OK && i < cap; i++) head[i] = SIZE_MAX;
     for (size_t i = 0; rc == MCPP_OK && i < nc; i++) {
         hash[i] = mcpp_lane_key_hash(p, cands[i]);
         size_t slot = (size_t)hash[i] & (cap - 1), leader = SIZE_MAX;
         for (size_t l = head[slot]; l != SIZE_MAX && leader == SIZE_MAX; l = chain[l]) {
             mcpp_verdict v;
-            if (hash[l] != hash[i] || !same_commit(cands[l], cands[i], commit_id) ||
-                !mcpp_lane_same(p, cands[l], cands[i]))
+            if (hash[l] != hash[i]) continue;
+            if (!same_commit(cands[l], cands[i], commit_id)) {
+                if (!apart[i] && apart_in_one_lane(p, cands[l], cands[i], commit_id)) apart[i] = apart[l] = 1;
                 continue;
+            }
+            if (!mcpp_lane_same(p, cands[l], cands[i])) continue;
             const char *a = mcpp_receipt_id(cands[l]), *b = mcpp_receipt_id(cands[i]);
             if (a && b && strcmp(a, b) == 0) { /* the same run twice is one run */
                 leader = l;
@@ -506,9 +522,12 @@ static int group_candidates(size_t *group_of, const mcpp_policy *p, const mcpp_r
         }
         group_of[i] = leader;
     }
+    *unpooled = 0;
+    for (size_t i = 0; rc == MCPP_OK && i < nc; i++) *unpooled += apart[i];
     free(head);
     free(chain);
     free(hash);
+    free(apart);
     return rc;
 }
 
@@ -610,7 +629,8 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
     size_t *group_next = group_of ? group_of + (nc ? nc : 1) : NULL, *tail = group_next ? group_next + (nc ? nc : 1) : NULL;
     cand_group cg = {malloc((nc ? nc : 1) * sizeof *cg.runs), 0};
     baseline_index bix = {0, NULL, NULL, NULL, NULL};
-    if (!group_of || !cg.runs || (rc = group_candidates(group_of, p, candidates, nc)) != 0 ||
+    size_t unpooled = 0;
+    if (!group_of || !cg.runs || (rc = group_candidates(group_of, &unpooled, p, candidates, nc)) != 0 ||
         (rc = baseline_index_build(&bix, p, baselines, nb)) != 0) {
         rc = rc ? rc : mcpp_error_nomem();
         free(group_of);
@@ -698,6 +718,10 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
         }
         mcpp_sb_putc(&reason, ')');
     }
+    if (unpooled)
+        mcpp_sb_printf(&reason, "; %zu candidate runs name no commit and share a lane: each was judged alone "
+                       "(runs of one code pool as one side when they name its commit: mcpp-receipts import "
+                       "--commit)", unpooled);
     if ((rc = mcpp_sb_finish(&reason, &r->reason)) != 0) goto fail;
     *out = r;
     return MCPP_OK;
