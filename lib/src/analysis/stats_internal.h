@@ -33,6 +33,8 @@ void mcpp_stats_median_interval(const double *sorted, size_t n, double confidenc
  * incomplete beta function, the quantile from bisection on it; both are
  * deterministic and accurate to ~1e-12, far beyond what a gate needs. */
 double mcpp_stats_t_cdf(double t, double df);
+/* The chance that an F of df1 and df2 degrees of freedom exceeds f. */
+double mcpp_stats_f_sf(double f, double df1, double df2);
 double mcpp_stats_t_quantile(double p, double df);
 
 /*
@@ -81,8 +83,9 @@ size_t mcpp_stats_loo_normal_scores(const double *x, size_t n, double *out);
  * How much n variance estimates (var[i] with df[i] degrees of freedom each)
  * agree, read as the prior they share (Smyth 2004, the method of moments of
  * limma's eBayes): returns its degrees of freedom d0 (INFINITY when the
- * estimates scatter no more than sampling alone explains: one variance for
- * all) and its variance in *prior_var. Estimates of 0 or with no df are left
+ * estimates scatter no more than sampling alone explains, give or take one
+ * standard error of their scatter: one variance for all) and its variance in
+ * *prior_var. Estimates of 0 or with no df are left
  * out; fewer than two left: returns 0 and NAN.
  */
 double mcpp_stats_prior_df(const double *var, const double *df, size_t n, double *prior_var);
