@@ -469,8 +469,8 @@ static int same_commit(const mcpp_receipt *a, const mcpp_receipt *b, int commit_
     return commit_id >= 0 && mcpp_field_present(a, commit_id) && mcpp_field_same(a, b, commit_id);
 }
 
-/* Whether candidates l and i, both naming no commit, are two runs of one
- * lane (distinct runs): judged apart, though they may be runs of one code. */
+/* Whether candidates a and b, both naming no commit, are two distinct runs
+ * of one lane: judged apart, though they may be runs of one code. */
 static int apart_in_one_lane(const mcpp_policy *p, const mcpp_receipt *a, const mcpp_receipt *b, int commit_id)
 {
     const char *x = mcpp_receipt_id(a), *y = mcpp_receipt_id(b);

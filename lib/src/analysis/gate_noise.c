@@ -379,11 +379,11 @@ static void apply_suite_noise(mcpp_gate_report *r, gate_metric_entry *const *tes
                 scratch[n] = tests[i]->runs_ss / tests[i]->runs_df, scratch[m + n++] = tests[i]->runs_df;
         /* With enough tests, how far their variances agree says how much the
          * suite's figure weighs against each test's own; with few, the
-         * policy's run_to_run_df says it. */
-        /* Centred on the pooled variance, not agreed_variance's: its
-         * chi-square correction of the mean log variance overshoots for runs
-         * with light tails (noise lab, bimodal, 3 runs: run_sd 5.7% where the
-         * runs' sd is 5.2%), as it does for the history (apply_history_noise). */
+         * policy's run_to_run_df says it. The figure is their pooled
+         * variance, not agreed_variance's: its chi-square correction of the
+         * mean log variance overshoots for runs with light tails (noise lab,
+         * bimodal, 3 runs: run_sd 5.7% where the runs' sd is 5.2%), as it
+         * does for the history (apply_history_noise). */
         double agreed_var, d0 = agreed_variance(scratch, scratch + m, n, &agreed_var), prior_var = ss / df;
         if (d0 > 0) weight = d0;
         r->suite_run_sd = sqrt(prior_var);
