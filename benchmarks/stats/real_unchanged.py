@@ -23,6 +23,7 @@ repetition of one (the order docs/import.md recommends).
 from __future__ import annotations
 
 import argparse
+import functools
 import pathlib
 import sys
 import tempfile
@@ -37,12 +38,14 @@ HISTORY = 10  # earlier runs handed to the gate as history (a store's newest N)
 SIDE = 3  # runs a side in the several-runs rule: the newest 3 against the 3 before
 
 
-def imported(run: tuple[str, pathlib.Path], commit: str | None = None) -> list:
+@functools.lru_cache(maxsize=256)  # a run serves the ~15 merges whose window holds it: imported once each way
+def imported(run: tuple[str, pathlib.Path], commit: str | None = None) -> tuple:
     """The receipts of one run of a suite (format, file), each naming `commit`
     when given (runs of one commit pool as one side); Google Benchmark's
     /real_time variant is left out (it measures wall time on purpose)."""
     fmt, path = run
-    return [r for r in mr.import_results(fmt, path, commit=commit) if not r["benchmark.name"].endswith("/real_time")]
+    return tuple(r for r in mr.import_results(fmt, path, commit=commit)
+                 if not r["benchmark.name"].endswith("/real_time"))
 
 
 def headline(r) -> float:

@@ -177,6 +177,12 @@ void mcpp_metric_moderate(mcpp_metric_result *m, double runs_ss, double runs_df,
  * degrees of freedom (runs - 1). */
 void mcpp_metric_side_spread(const mcpp_metric_side *s, double *ss, double *df);
 
+/* The run-to-run figure the policy declares for a comparison of these sides:
+ * their benchmark suite's (the baselines', else the candidates'), else
+ * noise.run_to_run; either out may be NULL (mcpp_policy_declared_noise). */
+void mcpp_metric_declared_noise(const mcpp_policy *p, const mcpp_metric_side *base, const mcpp_metric_side *cand,
+                                double *run_to_run, double *run_to_run_df);
+
 /* The gate decision for a metric result under `allowance` (max_regression),
  * with its reason line. */
 mcpp_gate_outcome mcpp_metric_gate(const mcpp_metric_result *m, const mcpp_policy *p, double allowance,

@@ -574,6 +574,12 @@ static void point_result(mcpp_metric_result *out)
     out->noise_source = "none";
 }
 
+void mcpp_metric_declared_noise(const mcpp_policy *p, const mcpp_metric_side *base, const mcpp_metric_side *cand,
+                                double *run_to_run, double *run_to_run_df)
+{
+    mcpp_policy_declared_noise(p, base->suite ? base->suite : cand->suite, run_to_run, run_to_run_df);
+}
+
 int mcpp_metric_compare(mcpp_metric_result *out, const mcpp_policy *p, double confidence,
                         const mcpp_metric_side *base, const mcpp_metric_side *cand,
                         const mcpp_metric_side *history)
@@ -612,7 +618,7 @@ int mcpp_metric_compare(mcpp_metric_result *out, const mcpp_policy *p, double co
      * declared figure (its suite's, for benchmark-suite results) weighs as
      * run_to_run_df degrees of freedom. */
     double declared, declared_df;
-    mcpp_policy_declared_noise(p, base->suite ? base->suite : cand->suite, &declared, &declared_df);
+    mcpp_metric_declared_noise(p, base, cand, &declared, &declared_df);
     double prior_df = declared > 0 ? declared_df : 0;
     double runs_df = rb.df + rc.df, df = prior_df + runs_df + rh.df;
     out->noise_source = source_name(runs_df > 0, rh.df > 0, prior_df > 0);

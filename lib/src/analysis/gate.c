@@ -148,7 +148,7 @@ static int gate_metric(gate_metric_entry *g, const mcpp_policy *p, const mcpp_ga
             if ((rc = mcpp_metric_compare(&g->result, p, spec->confidence, &sb, &sc, use_history ? &sh : NULL)) != 0)
                 goto done;
             g->has_result = 1;
-            mcpp_policy_declared_noise(p, sb.suite ? sb.suite : sc.suite, NULL, &g->declared_df);
+            mcpp_metric_declared_noise(p, &sb, &sc, NULL, &g->declared_df);
             double ss_b, df_b, ss_c, df_c;
             mcpp_metric_side_spread(&sb, &ss_b, &df_b);
             mcpp_metric_side_spread(&sc, &ss_c, &df_c);
