@@ -111,6 +111,30 @@ if cmake -S "$work/static-user" -B "$work/static-user/b2" -DCMAKE_PREFIX_PATH="$
 else
   bad "COMPONENTS static not found with the dependencies installed:"; tail -n 20 "$work/static-user2.log" | sed 's/^/    /'
 fi
+# 1c. A harness author linking the static library: the harness itself against
+# mcpp_receipts::mcpp_receipts_static, built, run, and its receipt validated.
+# Every dependency the archive needs (zstd too) must come from the package config.
+mkdir -p "$work/static-harness" && cp "$harness/harness.c" "$work/static-harness/"
+cat >"$work/static-harness/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.20)
+project(static_harness LANGUAGES C)
+find_package(mcpp_receipts CONFIG REQUIRED COMPONENTS static)
+add_executable(harness harness.c)
+set_target_properties(harness PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON)
+target_link_libraries(harness PRIVATE mcpp_receipts::mcpp_receipts_static)
+CM
+if cmake -S "$work/static-harness" -B "$work/static-harness/b" -DCMAKE_PREFIX_PATH="$prefix" \
+     -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="$extra_flags" -DCMAKE_EXE_LINKER_FLAGS="$extra_flags" \
+     >"$work/static-harness.log" 2>&1 && cmake --build "$work/static-harness/b" >>"$work/static-harness.log" 2>&1; then
+  ok "harness builds against mcpp_receipts::mcpp_receipts_static"
+  if ldd "$work/static-harness/b/harness" 2>/dev/null | grep -q 'libmcpp_receipts\.so'; then
+    bad "the static harness loads libmcpp_receipts.so"
+  else
+    run_harness static "$work/static-harness/b/harness" "$work/from_static.json"
+  fi
+else
+  bad "harness does not build against the static library:"; tail -n 30 "$work/static-harness.log" | sed 's/^/    /'
+fi
 
 # 2. pkg-config, through the harness's own Makefile (copied: the source tree stays clean)
 mkdir -p "$work/make-build" && cp "$harness/harness.c" "$harness/Makefile" "$work/make-build/"
