@@ -52,7 +52,7 @@
 #include "mcpp_receipts/receipt_set.h"
 
 #include "import_lua.h"
-#include "policy/lua/lua_values.h" /* shared with the policy engine's receipt views */
+#include "mcpp_shared/lua_values.h" /* shared with the policy engine's receipt views */
 
 #define RECEIPT_MT "mcpp_receipts.receipt"
 #define SECTION_MT "mcpp_receipts.section"

@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "policy/lua/lua_values.h"
+#include "mcpp_shared/lua_values.h"
 
 static const char PREFIXES_KEY = 'p'; /* registry: set of schema path prefixes */
 

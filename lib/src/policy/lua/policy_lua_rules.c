@@ -32,7 +32,7 @@
 #include "receipt/fields.h"
 #include "policy/policy_internal.h"
 #include "policy/lua/lua_engine.h"
-#include "policy/lua/lua_values.h"
+#include "mcpp_shared/lua_values.h"
 
 static const char VIEW_META_KEY = 'm';
 static const char ROOTS_KEY = 'o';    /* {base view, cand view}           */

@@ -1,7 +1,11 @@
 /*
  * lua_values.h — receipt values and schema sections as Lua sees them
- * (internal). Shared by the policy engine's read-only receipt views and by
- * the `mcpp_receipts` Lua module, so that both read a receipt the same way.
+ * (internal, not installed). Shared by the policy engine's read-only receipt
+ * views (lib/src/policy/lua) and by the `mcpp_receipts` Lua module
+ * (bindings/lua), so that both read a receipt the same way. It lives in
+ * lib/shared, not lib/src, because the module is a caller outside the library:
+ * it links the engine's objects (whose symbols are hidden from the shared
+ * library, so this is no public API) and sees only lib/include and lib/shared.
  * The module links the engine's objects but not liblua, so nothing here may
  * need more than the lua_* API of whichever interpreter runs it.
  */
