@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test.sh — the README's test command: installs what is missing, builds everything
-# and runs every test: the C/Lua/CLI suites (ctest), the same suites under
+# checks the format of the C lines the change touches, and runs every test: the C/Lua/CLI suites (ctest), the same suites under
 # AddressSanitizer + UndefinedBehaviorSanitizer, the libFuzzer targets for a
 # short bounded time (MCPP_FUZZ_SECONDS each, default 20; 0 skips them), then
 # the Python binding's tests.
@@ -10,6 +10,9 @@ JOBS=$(nproc)
 
 echo "==> dependencies"
 ./scripts/install-deps.sh
+
+echo "==> format of the lines this change touches (scripts/check-format.sh)"
+./scripts/check-format.sh
 
 echo "==> build (release; CUDA kernels compile when nvcc is present)"
 cmake -S . -B build/release -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
