@@ -14,7 +14,7 @@
 #include "../test_util.h"
 #include "mcpp_receipts.h"
 
-static char *read_text(const char *name)
+static inline char *read_text(const char *name)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", MCPP_EXAMPLES_DIR, name);
@@ -35,7 +35,7 @@ static char *read_text(const char *name)
 
 /* Replaces the first `from` with `to`; aborts when absent (a case must say
  * what it changes). */
-static char *replace(char *text, const char *from, const char *to)
+static inline char *replace(char *text, const char *from, const char *to)
 {
     char *at = strstr(text, from);
     if (!at) {
@@ -53,7 +53,7 @@ static char *replace(char *text, const char *from, const char *to)
 }
 
 /* Example `name` with the id made unique and up to two substitutions. */
-static mcpp_receipt *variant(const char *name, const char *id, const char *from1, const char *to1,
+static inline mcpp_receipt *variant(const char *name, const char *id, const char *from1, const char *to1,
                              const char *from2, const char *to2)
 {
     char *text = read_text(name);
@@ -76,7 +76,7 @@ static mcpp_receipt *variant(const char *name, const char *id, const char *from1
     return r;
 }
 
-static size_t row_of(const mcpp_comparison *c, const char *dim)
+static inline size_t row_of(const mcpp_comparison *c, const char *dim)
 {
     for (size_t i = 0; i < mcpp_comparison_row_count(c); i++)
         if (strcmp(mcpp_comparison_row_dimension(c, i), dim) == 0) return i;
@@ -84,7 +84,7 @@ static size_t row_of(const mcpp_comparison *c, const char *dim)
 }
 
 /* Compares a and b (freeing both) and checks the verdict and one row. */
-static void expect(mcpp_receipt *a, mcpp_receipt *b, mcpp_verdict verdict, const char *dim,
+static inline void expect(mcpp_receipt *a, mcpp_receipt *b, mcpp_verdict verdict, const char *dim,
                    mcpp_dim_status status, const char *reason_part)
 {
     mcpp_comparison *c = NULL;

@@ -14,6 +14,7 @@
 #include "util/alloc.h"
 #include "util/c_locale.h"
 #include "util/error_internal.h"
+#include "receipt/field_ids.h"
 #include "analysis/claim_internal.h"
 #include "analysis/frontier_internal.h"
 #include "analysis/metric_change.h"
@@ -148,6 +149,13 @@ static int term_holds(const term *t, const mcpp_receipt *r, mcpp_strbuf *scratch
         (t->id == mcpp_schema_field_id("hardware.observed.accelerator") ||
          t->id == mcpp_schema_field_id("hardware.requested.accelerator")))
         return accelerator_holds(t->value, v.string);
+    if (v.type == MCPP_TYPE_STRING && v.string &&
+        (t->id == MCPP_F_backend_precision_observed || t->id == MCPP_F_backend_precision_requested)) {
+        char want[128], have[128]; /* a recipe is a set: precision=fp8+bf16 holds for bf16+fp8 */
+        mcpp_precision_recipe_canonical(want, sizeof want, t->value);
+        mcpp_precision_recipe_canonical(have, sizeof have, v.string);
+        return strcmp(want, have) == 0;
+    }
     scratch->len = 0;
     mcpp_value_text(scratch, &v, 0);
     return !scratch->failed && strcmp(scratch->data, t->value) == 0;

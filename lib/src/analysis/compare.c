@@ -14,6 +14,7 @@
 
 #include "analysis/compare_internal.h"
 #include "receipt/fields.h"
+#include "receipt/request_pairs.h"
 #include "util/alloc.h"
 #include "util/error_internal.h"
 
@@ -409,8 +410,7 @@ static mcpp_dim_status eval_fields(const mcpp_policy_dim *d, const mcpp_receipt 
 
 /* Appends (when t is not NULL) one receipt's fired fallbacks and every
  * requested != observed pair, separated by `sep`; returns how many. */
-size_t mcpp_fallback_items(const mcpp_policy *p, const int *list_ids, size_t n_lists, const mcpp_receipt *r,
-                           mcpp_strbuf *t, const char *sep)
+size_t mcpp_fallback_items(const int *list_ids, size_t n_lists, const mcpp_receipt *r, mcpp_strbuf *t, const char *sep)
 {
     size_t n = 0;
     mcpp_value v, req, obs, rc, oc;
@@ -425,8 +425,8 @@ size_t mcpp_fallback_items(const mcpp_policy *p, const int *list_ids, size_t n_l
             }
         }
     }
-    for (size_t i = 0; i < MCPP_POLICY_PAIRS; i++) {
-        const mcpp_policy_pair *pr = &p->pairs[i];
+    for (size_t i = 0; i < MCPP_REQUEST_PAIR_COUNT; i++) {
+        const mcpp_request_pair *pr = &mcpp_request_pairs[i];
         /* Nothing requested, nothing to deviate from: skip the reads. */
         if (!mcpp_field_present(r, pr->requested) &&
             !mcpp_field_present(r, pr->requested_count))
@@ -462,16 +462,15 @@ size_t mcpp_fallback_items(const mcpp_policy *p, const int *list_ids, size_t n_l
 }
 
 /* Same fallbacks and the same requested/observed pairs on both sides. */
-static int fallbacks_equal(const mcpp_policy *p, const mcpp_policy_dim *d, const mcpp_receipt *b,
-                           const mcpp_receipt *c)
+static int fallbacks_equal(const mcpp_policy_dim *d, const mcpp_receipt *b, const mcpp_receipt *c)
 {
     for (size_t f = 0; f < d->n_fields; f++) {
         mcpp_field_cmp fc = mcpp_field_compare(b, c, d->ids[f]);
         if (fc == MCPP_FIELD_DIFFERS || fc == MCPP_FIELD_ONE_SIDED) return 0;
     }
-    for (size_t i = 0; i < MCPP_POLICY_PAIRS; i++) {
-        const int ids[4] = {p->pairs[i].requested, p->pairs[i].observed, p->pairs[i].requested_count,
-                            p->pairs[i].observed_count};
+    for (size_t i = 0; i < MCPP_REQUEST_PAIR_COUNT; i++) {
+        const mcpp_request_pair *pr = &mcpp_request_pairs[i];
+        const int ids[4] = {pr->requested, pr->observed, pr->requested_count, pr->observed_count};
         for (int k = 0; k < 4; k++) {
             mcpp_field_cmp fc = mcpp_field_compare(b, c, ids[k]);
             if (fc == MCPP_FIELD_DIFFERS || fc == MCPP_FIELD_ONE_SIDED) return 0;
@@ -482,31 +481,30 @@ static int fallbacks_equal(const mcpp_policy *p, const mcpp_policy_dim *d, const
 
 /* How many fallbacks and requested != observed pairs a receipt has, read
  * straight from its slots (the count mcpp_fallback_items would give). */
-size_t mcpp_fallback_count(const mcpp_policy *p, const int *list_ids, size_t n_lists, const mcpp_receipt *r)
+size_t mcpp_fallback_count(const int *list_ids, size_t n_lists, const mcpp_receipt *r)
 {
     size_t n = 0;
     for (size_t f = 0; f < n_lists; f++)
         n += mcpp_field_list_count(r, list_ids[f]);
-    for (size_t i = 0; i < MCPP_POLICY_PAIRS; i++) {
-        const mcpp_policy_pair *pr = &p->pairs[i];
+    for (size_t i = 0; i < MCPP_REQUEST_PAIR_COUNT; i++) {
+        const mcpp_request_pair *pr = &mcpp_request_pairs[i];
         n += mcpp_field_request_unmet(r, pr->requested, pr->observed, pr->requested_count, pr->observed_count);
     }
     return n;
 }
 
-static size_t fallback_items(const mcpp_policy *p, const mcpp_policy_dim *d, const mcpp_receipt *r,
-                             mcpp_strbuf *t)
+static size_t fallback_items(const mcpp_policy_dim *d, const mcpp_receipt *r, mcpp_strbuf *t)
 {
-    return mcpp_fallback_items(p, d->ids, d->n_fields, r, t, "; ");
+    return mcpp_fallback_items(d->ids, d->n_fields, r, t, "; ");
 }
 
-static mcpp_dim_status eval_fallbacks(const mcpp_policy *p, const mcpp_policy_dim *d, const mcpp_receipt *b,
-                                      const mcpp_receipt *c, explain *ex)
+static mcpp_dim_status eval_fallbacks(const mcpp_policy_dim *d, const mcpp_receipt *b, const mcpp_receipt *c,
+                                      explain *ex)
 {
-    size_t nb = mcpp_fallback_count(p, d->ids, d->n_fields, b), nc = mcpp_fallback_count(p, d->ids, d->n_fields, c);
+    size_t nb = mcpp_fallback_count(d->ids, d->n_fields, b), nc = mcpp_fallback_count(d->ids, d->n_fields, c);
     mcpp_dim_status st;
     if (!nb && !nc) st = MCPP_DIM_MATCH;
-    else if (d->role == MCPP_ROLE_MUST_MATCH && !fallbacks_equal(p, d, b, c)) st = MCPP_DIM_MISMATCH;
+    else if (d->role == MCPP_ROLE_MUST_MATCH && !fallbacks_equal(d, b, c)) st = MCPP_DIM_MISMATCH;
     else st = MCPP_DIM_QUALIFY;
     if (!ex) return st;
     cmp_row *row = new_row(ex);
@@ -514,10 +512,10 @@ static mcpp_dim_status eval_fallbacks(const mcpp_policy *p, const mcpp_policy_di
     row->status = (int)st;
     row->role = (int)d->role;
     row->off_base = begin_text(ex);
-    if (!fallback_items(p, d, b, &ex->text)) mcpp_sb_puts(&ex->text, "none");
+    if (!fallback_items(d, b, &ex->text)) mcpp_sb_puts(&ex->text, "none");
     end_text(ex);
     row->off_cand = begin_text(ex);
-    if (!fallback_items(p, d, c, &ex->text)) mcpp_sb_puts(&ex->text, "none");
+    if (!fallback_items(d, c, &ex->text)) mcpp_sb_puts(&ex->text, "none");
     end_text(ex);
     row->off_reason = begin_text(ex);
     if (st == MCPP_DIM_MATCH) {
@@ -526,12 +524,12 @@ static mcpp_dim_status eval_fallbacks(const mcpp_policy *p, const mcpp_policy_di
         mcpp_sb_puts(&ex->text, st == MCPP_DIM_MISMATCH ? "fallbacks differ: " : "qualifies: ");
         if (nb) {
             mcpp_sb_puts(&ex->text, "base ");
-            fallback_items(p, d, b, &ex->text);
+            fallback_items(d, b, &ex->text);
         }
         if (nc) {
             if (nb) mcpp_sb_puts(&ex->text, "; ");
             mcpp_sb_puts(&ex->text, "cand ");
-            fallback_items(p, d, c, &ex->text);
+            fallback_items(d, c, &ex->text);
         }
     }
     end_text(ex);
@@ -693,7 +691,7 @@ static int evaluate(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt 
         size_t dim_off = ex ? add_text(ex, d->name) : 0;
         mcpp_dim_status st;
         if (!skip_dimension(p, d, b, c, pat_b, pat_c, ex, &st))
-            st = d->kind == MCPP_DIM_KIND_FALLBACKS ? eval_fallbacks(p, d, b, c, ex)
+            st = d->kind == MCPP_DIM_KIND_FALLBACKS ? eval_fallbacks(d, b, c, ex)
                                                     : eval_fields(d, b, c, pat_b, pat_c, ex);
         if (ex && ex->n_rows) ex->rows[ex->n_rows - 1].off_dim = dim_off;
         v = fold(v, st);

@@ -19,11 +19,10 @@
 /* Appends (when t is not NULL) one receipt's fired fallbacks (from the string
  * lists `list_ids`) and every requested != observed pair, separated by `sep`;
  * returns how many there are. (compare.c) */
-size_t mcpp_fallback_items(const mcpp_policy *p, const int *list_ids, size_t n_lists, const mcpp_receipt *r,
-                           mcpp_strbuf *t, const char *sep);
+size_t mcpp_fallback_items(const int *list_ids, size_t n_lists, const mcpp_receipt *r, mcpp_strbuf *t, const char *sep);
 
 /* The same count without text, read straight from the receipt's slots. */
-size_t mcpp_fallback_count(const mcpp_policy *p, const int *list_ids, size_t n_lists, const mcpp_receipt *r);
+size_t mcpp_fallback_count(const int *list_ids, size_t n_lists, const mcpp_receipt *r);
 
 /* What one receipt says its metric is (strings borrowed from the receipt or static). */
 typedef struct mcpp_metric_ident {

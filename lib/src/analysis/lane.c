@@ -429,10 +429,10 @@ static int classify(mcpp_lane_summary *s, const mcpp_receipt *r, mcpp_lane_self_
         mcpp_comparison_free(self);
     }
     int list_ids[1] = {p->id_fallbacks};
-    if (!rc && mcpp_fallback_count(p, list_ids, 1, r)) {
+    if (!rc && mcpp_fallback_count(list_ids, 1, r)) {
         s->n_fallback_runs++;
         mcpp_sb_puts(&t, excluded ? "; request not met: " : "request not met: ");
-        mcpp_fallback_items(p, list_ids, 1, r, &t, "; ");
+        mcpp_fallback_items(list_ids, 1, r, &t, "; ");
         excluded = 1;
     }
     if (!rc && t.failed) rc = mcpp_error_nomem();

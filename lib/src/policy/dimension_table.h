@@ -92,6 +92,6 @@ X(cache, QUALIFY, FIELDS, MODEL, UNKNOWN, 1, \
   MCPP_DIM_LIST("compile.cache_state", "hardware.observed.driver", "hardware.observed.runtime"), \
   MCPP_DIM_LIST(NULL), "") \
 X(fallbacks, QUALIFY, FALLBACKS, ALL, UNKNOWN, 1, MCPP_DIM_LIST("backend.fallbacks"), MCPP_DIM_LIST(NULL), \
-  "and every request not met (backend families, gemm, precision, hardware; auto is met by whatever ran)")
+  "and every request not met (each pair of receipt/request_pairs.h; auto is met by whatever ran)")
 
 #endif /* MCPP_POLICY_DIMENSION_TABLE_H */

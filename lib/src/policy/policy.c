@@ -46,13 +46,6 @@ static const default_dim DEFAULT_DIMS[] = {MCPP_DEFAULT_DIMENSIONS(MCPP_X_DEFAUL
 
 #define N_DEFAULT_DIMS (sizeof DEFAULT_DIMS / sizeof DEFAULT_DIMS[0])
 
-/* requested/observed pairs: every block family, gemm and precision (then the
- * hardware): a precision recipe that ran other than asked is a fallback too. */
-#define MCPP_X_FAMILY_NAME(letter, name, section) name,
-static const char *const PAIR_FAMILIES[MCPP_POLICY_PAIRS - 1] = {MCPP_BLOCK_FAMILIES(MCPP_X_FAMILY_NAME) "gemm",
-                                                                  "precision"};
-#undef MCPP_X_FAMILY_NAME
-
 const char *mcpp_role_name(mcpp_role role)
 {
     switch (role) {
@@ -249,7 +242,6 @@ static int resolve(const char *path) { return mcpp_schema_field_id(path); }
 
 static void resolve_engine_fields(mcpp_policy *p)
 {
-    char req[64], obs[64];
     p->id_pattern = resolve("lane.pattern");
     p->id_family = resolve("lane.family");
     p->id_lane_name = resolve("lane.name");
@@ -264,21 +256,6 @@ static void resolve_engine_fields(mcpp_policy *p)
     p->id_suite = resolve("benchmark.suite");
     p->id_not_recorded = resolve("source.not_recorded");
     p->id_step_median = resolve("metrics.step_time_s.median");
-    for (size_t i = 0; i < MCPP_POLICY_PAIRS - 1; i++) {
-        snprintf(req, sizeof req, "backend.%s.requested", PAIR_FAMILIES[i]);
-        snprintf(obs, sizeof obs, "backend.%s.observed", PAIR_FAMILIES[i]);
-        p->pairs[i].label = PAIR_FAMILIES[i];
-        p->pairs[i].requested = resolve(req);
-        p->pairs[i].observed = resolve(obs);
-        p->pairs[i].requested_count = -1;
-        p->pairs[i].observed_count = -1;
-    }
-    mcpp_policy_pair *hw = &p->pairs[MCPP_POLICY_PAIRS - 1];
-    hw->label = "hardware";
-    hw->requested = resolve("hardware.requested.accelerator");
-    hw->observed = resolve("hardware.observed.accelerator");
-    hw->requested_count = resolve("hardware.requested.count");
-    hw->observed_count = resolve("hardware.observed.count");
 }
 
 int mcpp_policy_new(mcpp_policy **out, const char *name)

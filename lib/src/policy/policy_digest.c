@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "policy/policy_internal.h"
+#include "receipt/request_pairs.h"
 #include "util/error_internal.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
@@ -29,6 +30,21 @@ static void put_gate(mcpp_strbuf *b, const mcpp_policy *p)
     }
 }
 
+/* The requested/observed pairs every policy judges requests by (the one
+ * table, receipt/request_pairs.h): a pair added changes verdicts, so it
+ * changes the digest. */
+static void put_request_pairs(mcpp_strbuf *b)
+{
+    for (size_t i = 0; i < MCPP_REQUEST_PAIR_COUNT; i++) {
+        const mcpp_request_pair *pr = &mcpp_request_pairs[i];
+        const int ids[4] = {pr->requested, pr->observed, pr->requested_count, pr->observed_count};
+        mcpp_sb_printf(b, "request %s", pr->label);
+        for (int k = 0; k < 4; k++)
+            if (ids[k] >= 0) mcpp_sb_printf(b, " %s", mcpp_schema_field_at(ids[k])->path);
+        mcpp_sb_putc(b, '\n');
+    }
+}
+
 /* The canonical text the digest is taken over. */
 static void digest_text(mcpp_strbuf *b, const mcpp_policy *p)
 {
@@ -40,6 +56,7 @@ static void digest_text(mcpp_strbuf *b, const mcpp_policy *p)
         for (size_t f = 0; f < d->n_fields; f++) mcpp_sb_printf(b, " %s", d->paths[f]);
         mcpp_sb_putc(b, '\n');
     }
+    put_request_pairs(b);
     for (size_t i = 0; i < p->n_required; i++) mcpp_sb_printf(b, "required %s\n", p->required[i]);
     mcpp_sb_puts(b, "noise ");
     mcpp_sb_double(b, p->noise.max_rel_spread);

@@ -74,17 +74,6 @@ typedef struct mcpp_policy_rule {
     int per_run;
 } mcpp_policy_rule;
 
-/* requested/observed field ids of one backend family, or of the hardware. */
-typedef struct mcpp_policy_pair {
-    const char *label; /* "attention", "moe", ..., "hardware" */
-    int requested;
-    int observed;
-    int requested_count; /* hardware only, else -1 */
-    int observed_count;
-} mcpp_policy_pair;
-
-#define MCPP_POLICY_PAIRS 7
-
 /* One metric of a multi-metric gate (gate = { metrics = { {name=..}, .. } }). */
 typedef struct mcpp_gate_metric_spec {
     char *text;            /* the metric as the policy names it (owned) */
@@ -131,7 +120,6 @@ struct mcpp_policy {
     int id_samples, id_useful_tokens, id_tokens_per_s, id_step_median, id_lane_name;
     int id_suite, id_not_recorded;
     int id_family;
-    mcpp_policy_pair pairs[MCPP_POLICY_PAIRS];
     /* FNV-1a of the Lua files' source, folded in load order: the digest of
      * a policy with Lua rules covers what the rules say, not only their names */
     uint64_t rules_source;

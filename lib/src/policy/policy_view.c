@@ -62,7 +62,6 @@ mcpp_policy *mcpp_policy_copy_settings(const mcpp_policy *p)
     v->adjacency_width = p->adjacency_width;
     v->allow_point_comparisons = p->allow_point_comparisons;
     v->run_aggregate = p->run_aggregate;
-    memcpy(v->pairs, p->pairs, sizeof v->pairs); /* labels are static text */
     v->dims = calloc(p->n_dims ? p->n_dims : 1, sizeof *v->dims);
     v->required = calloc(p->n_required ? p->n_required : 1, sizeof *v->required);
     v->required_ids = malloc((p->n_required ? p->n_required : 1) * sizeof *v->required_ids);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mcpp_receipts/accelerator.h"
@@ -205,15 +206,69 @@ static void accelerator_id(char *out, size_t cap, const char *raw)
     }
 }
 
-static int accelerators_equal(const char *s, const char *t)
+/* ---- Precision recipes: a set of formats -------------------------------------------
+ * "fp8+bf16" and "bf16+fp8" name one recipe (a recipe is a set: each format
+ * once, schema-2.md). Equality, hashing, lane-key text, the request check and
+ * claim selectors all read the formats in sorted order; displays keep the
+ * raw string (issue 47 item 2). */
+
+static int is_precision(int id)
+{
+    return id == MCPP_F_backend_precision_requested || id == MCPP_F_backend_precision_observed;
+}
+
+static int compare_parts(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+size_t mcpp_precision_recipe_canonical(char *out, size_t cap, const char *raw)
+{
+    enum { MAX_PARTS = 16, TEXT = 128 };
+    char text[TEXT];
+    const char *parts[MAX_PARTS];
+    size_t n = 0, len = strlen(raw);
+    if (len >= TEXT)
+        return (size_t)snprintf(out, cap, "%s", raw); /* longer than any valid recipe: as written */
+    memcpy(text, raw, len + 1);
+    for (char *p = text; n < MAX_PARTS;) {
+        parts[n++] = p;
+        char *plus = strchr(p, '+');
+        if (!plus)
+            break;
+        *plus = '\0';
+        p = plus + 1;
+    }
+    qsort(parts, n, sizeof parts[0], compare_parts);
+    char sorted[TEXT]; /* as long as raw: the same parts, reordered */
+    size_t used = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = strlen(parts[i]);
+        if (i)
+            sorted[used++] = '+';
+        memcpy(sorted + used, parts[i], k);
+        used += k;
+    }
+    sorted[used] = '\0';
+    return (size_t)snprintf(out, cap, "%s", sorted);
+}
+
+/* Equality of two names by what they mean: accelerators by canonical id,
+ * precision recipes as sets (field `id` says which). */
+static int names_equal(int id, const char *s, const char *t)
 {
     if (strings_equal(s, t))
         return 1; /* the common case: the same text, no table lookup */
     if (!s || !t)
         return 0;
-    char a[96], b[96];
-    accelerator_id(a, sizeof a, s);
-    accelerator_id(b, sizeof b, t);
+    char a[128], b[128];
+    if (is_precision(id)) {
+        mcpp_precision_recipe_canonical(a, sizeof a, s);
+        mcpp_precision_recipe_canonical(b, sizeof b, t);
+    } else {
+        accelerator_id(a, sizeof a, s);
+        accelerator_id(b, sizeof b, t);
+    }
     return strcmp(a, b) == 0;
 }
 
@@ -229,8 +284,8 @@ static inline int slots_equal(const mcpp_receipt *a, int x, const mcpp_receipt *
     case MCPP_ST_DOUBLE: return *(const double *)p == *(const double *)q;
     case MCPP_ST_ENUM: return *(const int8_t *)p == *(const int8_t *)q;
     case MCPP_ST_STRING:
-        if (is_accelerator(x))
-            return accelerators_equal(*(const char *const *)p, *(const char *const *)q);
+        if (is_accelerator(x) || is_precision(x))
+            return names_equal(x, *(const char *const *)p, *(const char *const *)q);
         return strings_equal(*(const char *const *)p, *(const char *const *)q);
     default: {
         mcpp_value va, vb;
@@ -509,6 +564,11 @@ uint64_t mcpp_field_hash(const mcpp_receipt *r, int id, uint64_t h)
             accelerator_id(canonical, sizeof canonical, s);
             return mcpp_fnv1a(canonical, strlen(canonical) + 1, h);
         }
+        if (s && is_precision(id)) {
+            char canonical[128];
+            mcpp_precision_recipe_canonical(canonical, sizeof canonical, s);
+            return mcpp_fnv1a(canonical, strlen(canonical) + 1, h);
+        }
         return s ? mcpp_fnv1a(s, strlen(s) + 1, h) : h;
     }
     default: {
@@ -554,7 +614,7 @@ size_t mcpp_field_list_count(const mcpp_receipt *r, int id)
 void mcpp_field_text(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int escape_key)
 {
     mcpp_value v;
-    char canonical[96];
+    char canonical[128];
     if (id == MCPP_F_features && escape_key) { /* lane keys: the features in force */
         features_text(sb, r, escape_key);
         return;
@@ -570,6 +630,10 @@ void mcpp_field_text(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int escape_
     }
     if (mcpp_field_get(r, id, &v) && escape_key && is_accelerator(id) && v.string) {
         accelerator_id(canonical, sizeof canonical, v.string); /* lane keys group by chip */
+        v.string = canonical;
+    } else if (escape_key && is_precision(id) && v.type == MCPP_TYPE_STRING && v.string) {
+        mcpp_precision_recipe_canonical(canonical, sizeof canonical,
+                                        v.string); /* one recipe, one lane */
         v.string = canonical;
     }
     mcpp_value_text(sb, &v, escape_key);

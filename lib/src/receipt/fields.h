@@ -57,6 +57,11 @@ int mcpp_field_pair_equal(const mcpp_receipt *r, int x, int y);
 int mcpp_field_request_unmet(const mcpp_receipt *r, int requested, int observed, int requested_count,
                              int observed_count);
 
+/* A precision recipe ("fp8+bf16") with its formats in sorted order
+ * ("bf16+fp8") into out (cap bytes, always terminated); returns the length
+ * it needed. A recipe is a set: every comparison reads it through this. */
+size_t mcpp_precision_recipe_canonical(char *out, size_t cap, const char *raw);
+
 /* Mixes field `id` of r into h so that mcpp_field_same fields hash equal. */
 uint64_t mcpp_field_hash(const mcpp_receipt *r, int id, uint64_t h);
 

@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "receipt/block_families.h"
+#include "receipt/fields.h"
 #include "receipt/load_ctx.h"
+#include "receipt/request_pairs.h"
 #include "receipt/schema.h"
 #include "util/strbuf.h"
 
@@ -249,27 +251,65 @@ static void check_goodput(mcpp_load_ctx *ctx, const mcpp_receipt *r)
                          badput, f->metrics_goodput_allocated_s);
 }
 
-/* Wherever something was requested, what was observed must be stated too. */
+static void require_observed(mcpp_load_ctx *ctx, const mcpp_receipt *r, int requested, int observed)
+{
+    if (requested >= 0 && mcpp_present(r, requested) && !mcpp_present(r, observed))
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "missing",
+                         mcpp_schema_entries[observed].info.path, 1,
+                         "required because %s is stated: a receipt must say what actually "
+                         "ran, not only what was asked for",
+                         mcpp_schema_entries[requested].info.path);
+}
+
+/* Wherever something was requested, what was observed must be stated too
+ * (every pair of receipt/request_pairs.h). */
 static void check_observed_stated(mcpp_load_ctx *ctx, const mcpp_receipt *r)
 {
-    static const int pairs[][2] = {
-        {MCPP_F_hardware_requested_accelerator, MCPP_F_hardware_observed_accelerator},
-        {MCPP_F_hardware_requested_count, MCPP_F_hardware_observed_count},
-        {MCPP_F_hardware_requested_per_node, MCPP_F_hardware_observed_per_node},
-        {MCPP_F_backend_precision_requested, MCPP_F_backend_precision_observed},
-        {MCPP_F_backend_attention_requested, MCPP_F_backend_attention_observed},
-        {MCPP_F_backend_moe_requested, MCPP_F_backend_moe_observed},
-        {MCPP_F_backend_mamba_requested, MCPP_F_backend_mamba_observed},
-        {MCPP_F_backend_recurrent_requested, MCPP_F_backend_recurrent_observed},
-        {MCPP_F_backend_gemm_requested, MCPP_F_backend_gemm_observed},
-    };
-    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
-        if (mcpp_present(r, pairs[i][0]) && !mcpp_present(r, pairs[i][1]))
-            mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "missing",
-                             mcpp_schema_entries[pairs[i][1]].info.path, 1,
-                             "required because %s is stated: a receipt must say what actually "
-                             "ran, not only what was asked for",
-                             mcpp_schema_entries[pairs[i][0]].info.path);
+    for (size_t i = 0; i < MCPP_REQUEST_PAIR_COUNT; i++) {
+        const mcpp_request_pair *pr = &mcpp_request_pairs[i];
+        require_observed(ctx, r, pr->requested, pr->observed);
+        require_observed(ctx, r, pr->requested_count, pr->observed_count);
+    }
+}
+
+/* A fallback "family:from->to" says `to` ran for that family: a receipt
+ * whose observed backend for the family is another one contradicts itself
+ * (issue 47 item 7), e.g. attention:flash->sdpa with flash observed. The
+ * family is a label of the request table; other items are not checked. */
+static void check_fallbacks_observed(mcpp_load_ctx *ctx, const mcpp_receipt *r)
+{
+    if (!mcpp_present(r, MCPP_F_backend_fallbacks))
+        return;
+    const mcpp_string_list *list = &r->f.backend_fallbacks;
+    for (size_t k = 0; k < list->count; k++) {
+        const char *item = list->items[k], *colon = strchr(item, ':'), *arrow = strstr(item, "->");
+        if (!colon || !arrow || arrow < colon)
+            continue;
+        for (size_t i = 0; i < MCPP_REQUEST_PAIR_COUNT; i++) {
+            const mcpp_request_pair *pr = &mcpp_request_pairs[i];
+            if (strlen(pr->label) != (size_t)(colon - item) ||
+                strncmp(pr->label, item, (size_t)(colon - item)) != 0 ||
+                !mcpp_present(r, pr->observed) ||
+                strncmp(mcpp_schema_entries[pr->observed].info.path, "backend.", 8) != 0)
+                continue;
+            const char *observed = *(const char *const *)mcpp_field_cptr(&r->f, pr->observed);
+            const char *to = arrow + 2;
+            int differs = observed && strcmp(observed, to) != 0;
+            if (differs &&
+                pr->observed == MCPP_F_backend_precision_observed) { /* recipes are sets */
+                char ran[128], said[128];
+                mcpp_precision_recipe_canonical(ran, sizeof ran, observed);
+                mcpp_precision_recipe_canonical(said, sizeof said, to);
+                differs = strcmp(ran, said) != 0;
+            }
+            if (differs)
+                mcpp_ctx_problem(
+                    ctx, MCPP_SEVERITY_WARNING, "consistency",
+                    mcpp_schema_entries[MCPP_F_backend_fallbacks].info.path, 0,
+                    "fallback \"%s\" says %s ran for %s, but %s is \"%s\": one of them is "
+                    "wrong",
+                    item, to, pr->label, mcpp_schema_entries[pr->observed].info.path, observed);
+        }
     }
 }
 
@@ -285,6 +325,7 @@ void mcpp_validate(mcpp_load_ctx *ctx, const mcpp_receipt *r)
     check_throughput(ctx, r, samples_median);
     check_goodput(ctx, r);
     check_observed_stated(ctx, r);
+    check_fallbacks_observed(ctx, r);
     if (P(status_stability) && f->status_stability != 0 && !P(status_blocker))
         mcpp_ctx_problem(ctx, MCPP_SEVERITY_WARNING, "missing", PATH(status_blocker), 1,
                          "a lane that is not stable should name its next blocker");

@@ -1,0 +1,298 @@
+/*
+ * test_what_ran.c — issue 47, "the receipt says what ran": each concept of
+ * the engineering notes that an audit found judged wrong or unchecked, one
+ * test per concept, built from receipts written here by hand (a small CPU
+ * receipt whose sections a case replaces), so every case states exactly the
+ * one thing its pair differs in.
+ */
+#include <stdarg.h>
+
+#include "example_variants.h" /* row_of, expect */
+#include "receipt/request_pairs.h" /* the one table of requested/observed pairs */
+
+/* The receipt every case starts from: one section a line, in schema order. */
+typedef struct section {
+    const char *key, *json;
+} section;
+
+static const section BASE[] = {
+    {"schema", "\"mcpp.receipt/2\""},
+    {"source", "{\"tool\": \"hand-written for issue 47\", \"git_commit\": \"47474747\"}"},
+    {"lane", "{\"family\": \"tiny-dense\", \"pattern\": \"A\", \"depth\": 4, \"d_model\": 64, \"heads\": 4}"},
+    {"workload", "{\"seq_len\": 128, \"micro_batch\": 2, \"global_batch\": 2, \"tokens_per_step\": 256, "
+                 "\"useful_tokens_per_step\": 256, \"data\": {\"path\": \"synthetic\"}}"},
+    {"compile", "{\"posture\": \"eager\", \"warmup\": \"explicit\", \"graph_breaks\": 0, \"cache_state\": \"warm\"}"},
+    {"backend", "{\"precision\": {\"observed\": \"fp32\"}, \"attention\": {\"observed\": \"ref_c\"}, "
+                "\"gemm\": {\"observed\": \"blocked_c\"}}"},
+    {"hardware", "{\"observed\": {\"accelerator\": \"cpu\", \"count\": 1}}"},
+    {"topology", "{\"substrate\": \"cpu\", \"tp\": 1, \"pp\": 1, \"ep\": 1, \"cp\": 1, \"dp\": 1}"},
+    {"launch", NULL},
+    {"startup", "{\"state\": \"warm_cache\"}"},
+    {"metrics", "{\"window\": {\"warmup_steps\": 5, \"measured_steps\": 8}, \"step_time_s\": {\"samples\": "
+                "[0.100, 0.101, 0.099, 0.100, 0.102, 0.098, 0.100, 0.101]}}"},
+    {"quality", NULL},
+    {"status", "{\"outcome\": \"ok\", \"stability\": \"stable\"}"},
+    {"extra", NULL},
+};
+#define N_BASE (sizeof BASE / sizeof BASE[0])
+
+/* The base receipt with id `id` and sections replaced: NULL-terminated pairs
+ * of key and JSON (NULL JSON drops the section). A key the base lacks is an
+ * error of the test. */
+static char *receipt_text(const char *id, va_list ap)
+{
+    const char *json[N_BASE];
+    for (size_t i = 0; i < N_BASE; i++) json[i] = BASE[i].json;
+    for (const char *key; (key = va_arg(ap, const char *)) != NULL;) {
+        const char *value = va_arg(ap, const char *);
+        size_t i = 0;
+        while (i < N_BASE && strcmp(BASE[i].key, key) != 0) i++;
+        if (i == N_BASE) {
+            fprintf(stderr, "no section %s in the base receipt\n", key);
+            abort();
+        }
+        json[i] = value;
+    }
+    size_t cap = 256;
+    for (size_t i = 0; i < N_BASE; i++) cap += json[i] ? strlen(json[i]) + strlen(BASE[i].key) + 8 : 0;
+    char *text = malloc(cap + strlen(id));
+    if (!text) abort();
+    size_t n = (size_t)sprintf(text, "{\"id\": \"%s\"", id);
+    for (size_t i = 0; i < N_BASE; i++)
+        if (json[i]) n += (size_t)sprintf(text + n, ",\n \"%s\": %s", BASE[i].key, json[i]);
+    sprintf(text + n, "\n}\n");
+    return text;
+}
+
+/* Loads the receipt receipt_text makes; *rep gets the load's report. */
+static mcpp_receipt *load(mcpp_report **rep, const char *id, va_list ap)
+{
+    char *text = receipt_text(id, ap);
+    mcpp_receipt *r = NULL;
+    mcpp_receipt_load_buffer(&r, rep, text, strlen(text), MCPP_FORMAT_JSON, id, NULL);
+    free(text);
+    return r;
+}
+
+/* A receipt made as receipt_text says; the test stops when it does not load. */
+static mcpp_receipt *mk(const char *id, ...)
+{
+    va_list ap;
+    va_start(ap, id);
+    mcpp_receipt *r = load(NULL, id, ap);
+    va_end(ap);
+    if (!r) {
+        fprintf(stderr, "receipt %s does not load: %s\n", id, mcpp_error_last()->message);
+        abort();
+    }
+    return r;
+}
+
+/* The problems validation finds in the receipt, one "field: message" a line. */
+static char *problems_of(const char *id, ...)
+{
+    va_list ap;
+    va_start(ap, id);
+    mcpp_report *rep = NULL;
+    mcpp_receipt_free(load(&rep, id, ap));
+    va_end(ap);
+    size_t n = rep ? mcpp_report_count(rep) : 0, len = 1;
+    for (size_t i = 0; i < n; i++) {
+        const mcpp_diagnostic *d = mcpp_report_at(rep, i);
+        len += strlen(d->message) + (d->field ? strlen(d->field) : 0) + 4;
+    }
+    char *out = calloc(1, len);
+    if (!out) abort();
+    for (size_t i = 0; i < n; i++) {
+        const mcpp_diagnostic *d = mcpp_report_at(rep, i);
+        strcat(out, d->field ? d->field : "");
+        strcat(out, ": ");
+        strcat(out, d->message);
+        strcat(out, "\n");
+    }
+    mcpp_report_free(rep);
+    return out;
+}
+
+static mcpp_frontier *frontier_of(mcpp_receipt **rs, size_t n)
+{
+    mcpp_frontier *f = NULL;
+    CHECK_INT_EQ(mcpp_frontier_build(&f, NULL, (const mcpp_receipt *const *)rs, n), MCPP_OK);
+    return f;
+}
+
+static void free_all(mcpp_receipt **rs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) mcpp_receipt_free(rs[i]);
+}
+
+/* ---- Item 2: a precision recipe is a set ---------------------------------------------- */
+
+#define PREC(req, obs)                                                                                                 \
+    "{\"precision\": {\"requested\": \"" req "\", \"observed\": \"" obs "\"}, \"attention\": {\"observed\": "          \
+    "\"ref_c\"}, \"gemm\": {\"observed\": \"blocked_c\"}}"
+
+TEST(a_precision_recipe_is_a_set_everywhere)
+{
+    /* the request check: fp8+bf16 asked, bf16+fp8 ran, is the request met */
+    expect(mk("a", "backend", PREC("fp8+bf16", "bf16+fp8"), NULL), mk("b", "backend", PREC("bf16", "bf16"), NULL),
+           MCPP_VERDICT_NOT_COMPARABLE, "fallbacks", MCPP_DIM_MATCH, NULL);
+    /* comparability: the same recipe written in two orders is the same backend */
+    expect(mk("a", "backend", PREC("fp8+bf16", "fp8+bf16"), NULL),
+           mk("b", "backend", PREC("bf16+fp8", "bf16+fp8"), NULL), MCPP_VERDICT_COMPARABLE, "backend", MCPP_DIM_MATCH,
+           NULL);
+    /* and a different recipe still differs */
+    expect(mk("a", "backend", PREC("fp8+bf16", "fp8+bf16"), NULL),
+           mk("b", "backend", PREC("bf16+fp16", "bf16+fp16"), NULL), MCPP_VERDICT_NOT_COMPARABLE, "backend",
+           MCPP_DIM_MISMATCH, "precision.observed differs");
+    /* lanes and the frontier: three clean runs in two spellings are one lane, none set aside */
+    mcpp_receipt *rs[3] = {mk("a", "backend", PREC("fp8+bf16", "bf16+fp8"), NULL),
+                           mk("b", "backend", PREC("bf16+fp8", "fp8+bf16"), NULL),
+                           mk("c", "backend", PREC("fp8+bf16", "fp8+bf16"), NULL)};
+    mcpp_frontier *f = frontier_of(rs, 3);
+    CHECK_INT_EQ((int)mcpp_frontier_lane_count(f), 1);
+    CHECK_INT_EQ((int)mcpp_frontier_lane_excluded_count(f, 0), 0);
+    CHECK_INT_EQ((int)mcpp_frontier_lane_receipt_count(f, 0), 3);
+    char *ka = NULL, *kb = NULL;
+    CHECK_INT_EQ(mcpp_lane_key(&ka, NULL, rs[0]), MCPP_OK);
+    CHECK_INT_EQ(mcpp_lane_key(&kb, NULL, rs[1]), MCPP_OK);
+    CHECK_STR_EQ(ka, kb);
+    CHECK(ka && strstr(ka, "bf16+fp8") != NULL); /* the key spells the recipe in sorted order */
+    free(ka);
+    free(kb);
+    /* selectors: either spelling picks the lane's runs */
+    unsigned char holds[3] = {0, 0, 0};
+    CHECK_INT_EQ(mcpp_claim_selector_holds(holds, "precision=fp8+bf16", (const mcpp_receipt *const *)rs, 3), MCPP_OK);
+    CHECK(holds[0] && holds[1] && holds[2]);
+    CHECK_INT_EQ(mcpp_claim_selector_holds(holds, "precision=bf16+fp16", (const mcpp_receipt *const *)rs, 3), MCPP_OK);
+    CHECK(!holds[0] && !holds[1] && !holds[2]);
+    mcpp_frontier_free(f);
+    free_all(rs, 3);
+}
+
+/* ---- Item 14 (with 7 and 8): one table of requested/observed pairs ------------------ */
+
+/* For every entry of the table: a section whose request is met, one whose
+ * request is not met, and one that requests without saying what ran. A new
+ * entry without a row here fails the first check. */
+typedef struct request_case {
+    const char *label, *key, *met, *unmet, *unobserved, *unmet_text;
+} request_case;
+
+#define BK(x) "{\"precision\": {\"observed\": \"fp32\"}, \"gemm\": {\"observed\": \"blocked_c\"}, " x "}"
+#define HW(x) "{" x "}"
+static const request_case REQUESTS[] = {
+    {"attention", "backend", BK("\"attention\": {\"requested\": \"ref_c\", \"observed\": \"ref_c\"}"),
+     BK("\"attention\": {\"requested\": \"flash\", \"observed\": \"ref_c\"}"),
+     BK("\"attention\": {\"requested\": \"flash\"}"), "attention: requested flash, observed ref_c"},
+    {"moe", "backend",
+     BK("\"attention\": {\"observed\": \"ref_c\"}, \"moe\": {\"requested\": \"padded\", \"observed\": \"padded\"}"),
+     BK("\"attention\": {\"observed\": \"ref_c\"}, \"moe\": {\"requested\": \"jagged\", \"observed\": \"padded\"}"),
+     BK("\"attention\": {\"observed\": \"ref_c\"}, \"moe\": {\"requested\": \"jagged\"}"),
+     "moe: requested jagged, observed padded"},
+    {"mamba", "backend",
+     BK("\"attention\": {\"observed\": \"ref_c\"}, \"mamba\": {\"requested\": \"ref\", \"observed\": \"ref\"}"),
+     BK("\"attention\": {\"observed\": \"ref_c\"}, \"mamba\": {\"requested\": \"scan\", \"observed\": \"ref\"}"),
+     BK("\"attention\": {\"observed\": \"ref_c\"}, \"mamba\": {\"requested\": \"scan\"}"),
+     "mamba: requested scan, observed ref"},
+    {"recurrent", "backend",
+     BK("\"attention\": {\"observed\": \"ref_c\"}, \"recurrent\": {\"requested\": \"ref\", \"observed\": \"ref\"}"),
+     BK("\"attention\": {\"observed\": \"ref_c\"}, \"recurrent\": {\"requested\": \"cuda\", \"observed\": \"ref\"}"),
+     BK("\"attention\": {\"observed\": \"ref_c\"}, \"recurrent\": {\"requested\": \"cuda\"}"),
+     "recurrent: requested cuda, observed ref"},
+    {"gemm", "backend",
+     "{\"precision\": {\"observed\": \"fp32\"}, \"attention\": {\"observed\": \"ref_c\"}, \"gemm\": {\"requested\": "
+     "\"blocked_c\", \"observed\": \"blocked_c\"}}",
+     "{\"precision\": {\"observed\": \"fp32\"}, \"attention\": {\"observed\": \"ref_c\"}, \"gemm\": {\"requested\": "
+     "\"openblas\", \"observed\": \"blocked_c\"}}",
+     "{\"precision\": {\"observed\": \"fp32\"}, \"attention\": {\"observed\": \"ref_c\"}, \"gemm\": {\"requested\": "
+     "\"openblas\"}}",
+     "gemm: requested openblas, observed blocked_c"},
+    {"precision", "backend", PREC("bf16", "bf16"), PREC("bf16+fp8", "bf16"),
+     "{\"precision\": {\"requested\": \"bf16\"}, \"attention\": {\"observed\": \"ref_c\"}, \"gemm\": {\"observed\": "
+     "\"blocked_c\"}}",
+     "precision: requested bf16+fp8, observed bf16"},
+    {"hardware", "hardware",
+     HW("\"requested\": {\"accelerator\": \"cpu\", \"count\": 1}, \"observed\": {\"accelerator\": \"cpu\", \"count\": "
+        "1}"),
+     HW("\"requested\": {\"accelerator\": \"cpu\", \"count\": 2}, \"observed\": {\"accelerator\": \"cpu\", \"count\": "
+        "1}"),
+     HW("\"requested\": {\"accelerator\": \"cpu\"}, \"observed\": {\"count\": 1}"),
+     "hardware: requested cpu x2, observed cpu x1"},
+    {"hardware per node", "hardware",
+     HW("\"requested\": {\"per_node\": 4}, \"observed\": {\"accelerator\": \"cpu\", \"count\": 1, \"per_node\": 4}"),
+     HW("\"requested\": {\"per_node\": 8}, \"observed\": {\"accelerator\": \"cpu\", \"count\": 1, \"per_node\": 4}"),
+     HW("\"requested\": {\"per_node\": 8}, \"observed\": {\"accelerator\": \"cpu\", \"count\": 1}"),
+     "hardware per node: requested 8, observed 4"},
+};
+#define N_REQUESTS (sizeof REQUESTS / sizeof REQUESTS[0])
+
+TEST(one_table_of_requests_feeds_validation_fallbacks_and_the_frontier)
+{
+    CHECK_INT_EQ((int)N_REQUESTS, (int)MCPP_REQUEST_PAIR_COUNT);
+    for (size_t i = 0; i < N_REQUESTS && i < MCPP_REQUEST_PAIR_COUNT; i++) {
+        const request_case *rc = &REQUESTS[i];
+        CHECK_STR_EQ(rc->label, mcpp_request_pairs[i].label);
+        /* validation: a request needs its observation */
+        char *problems = problems_of("v", rc->key, rc->unobserved, NULL);
+        CHECK_CONTAINS(problems, "a receipt must say what actually ran");
+        free(problems);
+        /* comparison: the unmet request qualifies, named by its label */
+        expect(mk("a", rc->key, rc->met, NULL), mk("b", rc->key, rc->unmet, NULL), MCPP_VERDICT_QUALIFIED, "fallbacks",
+               MCPP_DIM_QUALIFY, rc->unmet_text);
+        /* the frontier: runs whose request was not met leave the headline, with the reason */
+        mcpp_receipt *rs[3] = {mk("a", rc->key, rc->met, NULL), mk("b", rc->key, rc->met, NULL),
+                               mk("c", rc->key, rc->unmet, NULL)};
+        mcpp_frontier *f = frontier_of(rs, 3);
+        CHECK_INT_EQ((int)mcpp_frontier_lane_count(f), 1);
+        CHECK_INT_EQ((int)mcpp_frontier_lane_excluded_count(f, 0), 1);
+        if (mcpp_frontier_lane_excluded_count(f, 0) == 1)
+            CHECK_CONTAINS(mcpp_frontier_lane_excluded_reason(f, 0, 0), rc->unmet_text);
+        mcpp_frontier_free(f);
+        free_all(rs, 3);
+    }
+}
+
+TEST(runs_that_asked_for_eight_per_node_and_got_four_are_no_stable_lane)
+{
+    const char *hw = REQUESTS[N_REQUESTS - 1].unmet;
+    mcpp_receipt *rs[3] = {mk("a", "hardware", hw, NULL), mk("b", "hardware", hw, NULL), mk("c", "hardware", hw, NULL)};
+    mcpp_frontier *f = frontier_of(rs, 3);
+    CHECK_INT_EQ((int)mcpp_frontier_lane_count(f), 1);
+    CHECK_INT_EQ((int)mcpp_frontier_lane_excluded_count(f, 0), 3);
+    CHECK(mcpp_frontier_lane_status(f, 0) != (int)MCPP_LANE_STABLE);
+    mcpp_frontier_free(f);
+    free_all(rs, 3);
+}
+
+#define FALLBACK(observed, item)                                                                                       \
+    "{\"precision\": {\"observed\": \"fp32\"}, \"attention\": {\"requested\": \"flash\", \"observed\": \"" observed    \
+    "\"}, \"gemm\": {\"observed\": \"blocked_c\"}, \"fallbacks\": [\"" item "\"]}"
+
+TEST(a_fallback_that_contradicts_the_observed_backend_is_a_warning)
+{
+    char *p = problems_of("f", "backend", FALLBACK("flash", "attention:flash->sdpa"), NULL);
+    CHECK_CONTAINS(p, "fallback \"attention:flash->sdpa\" says sdpa ran for attention");
+    CHECK_CONTAINS(p, "backend.attention.observed is \"flash\"");
+    free(p);
+    p = problems_of("f", "backend", FALLBACK("sdpa", "attention:flash->sdpa"), NULL);
+    CHECK(strstr(p, "fallback") == NULL); /* what the fallback says ran, ran */
+    free(p);
+    /* a recipe that fell back names the recipe that ran, in any order */
+    p = problems_of(
+        "f", "backend",
+        "{\"precision\": {\"requested\": \"fp8\", \"observed\": \"fp8+bf16\"}, \"attention\": {\"observed\": "
+        "\"ref_c\"}, \"fallbacks\": [\"precision:fp8->bf16+fp8\"]}",
+        NULL);
+    CHECK(strstr(p, "fallback") == NULL);
+    free(p);
+}
+
+int main(void)
+{
+    RUN(a_precision_recipe_is_a_set_everywhere);
+    RUN(one_table_of_requests_feeds_validation_fallbacks_and_the_frontier);
+    RUN(runs_that_asked_for_eight_per_node_and_got_four_are_no_stable_lane);
+    RUN(a_fallback_that_contradicts_the_observed_backend_is_a_warning);
+    TEST_MAIN_END();
+}
