@@ -54,7 +54,7 @@ static inline char *replace(char *text, const char *from, const char *to)
 
 /* Example `name` with the id made unique and up to two substitutions. */
 static inline mcpp_receipt *variant(const char *name, const char *id, const char *from1, const char *to1,
-                             const char *from2, const char *to2)
+                                    const char *from2, const char *to2)
 {
     char *text = read_text(name);
     char *id_at = strstr(text, "\"id\": \"");
@@ -85,7 +85,7 @@ static inline size_t row_of(const mcpp_comparison *c, const char *dim)
 
 /* Compares a and b (freeing both) and checks the verdict and one row. */
 static inline void expect(mcpp_receipt *a, mcpp_receipt *b, mcpp_verdict verdict, const char *dim,
-                   mcpp_dim_status status, const char *reason_part)
+                          mcpp_dim_status status, const char *reason_part)
 {
     mcpp_comparison *c = NULL;
     CHECK_INT_EQ(mcpp_compare(&c, NULL, a, b), MCPP_OK);

@@ -7,7 +7,7 @@
  */
 #include <stdarg.h>
 
-#include "example_variants.h" /* row_of, expect */
+#include "example_variants.h"      /* row_of, expect */
 #include "receipt/request_pairs.h" /* the one table of requested/observed pairs */
 
 /* The receipt every case starts from: one section a line, in schema order. */
@@ -42,11 +42,13 @@ static const section BASE[] = {
 static char *receipt_text(const char *id, va_list ap)
 {
     const char *json[N_BASE];
-    for (size_t i = 0; i < N_BASE; i++) json[i] = BASE[i].json;
+    for (size_t i = 0; i < N_BASE; i++)
+        json[i] = BASE[i].json;
     for (const char *key; (key = va_arg(ap, const char *)) != NULL;) {
         const char *value = va_arg(ap, const char *);
         size_t i = 0;
-        while (i < N_BASE && strcmp(BASE[i].key, key) != 0) i++;
+        while (i < N_BASE && strcmp(BASE[i].key, key) != 0)
+            i++;
         if (i == N_BASE) {
             fprintf(stderr, "no section %s in the base receipt\n", key);
             abort();
@@ -54,12 +56,15 @@ static char *receipt_text(const char *id, va_list ap)
         json[i] = value;
     }
     size_t cap = 256;
-    for (size_t i = 0; i < N_BASE; i++) cap += json[i] ? strlen(json[i]) + strlen(BASE[i].key) + 8 : 0;
+    for (size_t i = 0; i < N_BASE; i++)
+        cap += json[i] ? strlen(json[i]) + strlen(BASE[i].key) + 8 : 0;
     char *text = malloc(cap + strlen(id));
-    if (!text) abort();
+    if (!text)
+        abort();
     size_t n = (size_t)sprintf(text, "{\"id\": \"%s\"", id);
     for (size_t i = 0; i < N_BASE; i++)
-        if (json[i]) n += (size_t)sprintf(text + n, ",\n \"%s\": %s", BASE[i].key, json[i]);
+        if (json[i])
+            n += (size_t)sprintf(text + n, ",\n \"%s\": %s", BASE[i].key, json[i]);
     sprintf(text + n, "\n}\n");
     return text;
 }
@@ -102,7 +107,8 @@ static char *problems_of(const char *id, ...)
         len += strlen(d->message) + (d->field ? strlen(d->field) : 0) + 4;
     }
     char *out = calloc(1, len);
-    if (!out) abort();
+    if (!out)
+        abort();
     for (size_t i = 0; i < n; i++) {
         const mcpp_diagnostic *d = mcpp_report_at(rep, i);
         strcat(out, d->field ? d->field : "");
@@ -123,7 +129,8 @@ static mcpp_frontier *frontier_of(mcpp_receipt **rs, size_t n)
 
 static void free_all(mcpp_receipt **rs, size_t n)
 {
-    for (size_t i = 0; i < n; i++) mcpp_receipt_free(rs[i]);
+    for (size_t i = 0; i < n; i++)
+        mcpp_receipt_free(rs[i]);
 }
 
 /* ---- Item 2: a precision recipe is a set ---------------------------------------------- */

@@ -504,7 +504,8 @@ static mcpp_dim_status eval_fallbacks(const mcpp_policy_dim *d, const mcpp_recei
     size_t nb = mcpp_fallback_count(d->ids, d->n_fields, b), nc = mcpp_fallback_count(d->ids, d->n_fields, c);
     mcpp_dim_status st;
     if (!nb && !nc) st = MCPP_DIM_MATCH;
-    else if (d->role == MCPP_ROLE_MUST_MATCH && !fallbacks_equal(d, b, c)) st = MCPP_DIM_MISMATCH;
+    else if (d->role == MCPP_ROLE_MUST_MATCH && !fallbacks_equal(d, b, c))
+        st = MCPP_DIM_MISMATCH;
     else st = MCPP_DIM_QUALIFY;
     if (!ex) return st;
     cmp_row *row = new_row(ex);
@@ -512,10 +513,12 @@ static mcpp_dim_status eval_fallbacks(const mcpp_policy_dim *d, const mcpp_recei
     row->status = (int)st;
     row->role = (int)d->role;
     row->off_base = begin_text(ex);
-    if (!fallback_items(d, b, &ex->text)) mcpp_sb_puts(&ex->text, "none");
+    if (!fallback_items(d, b, &ex->text))
+        mcpp_sb_puts(&ex->text, "none");
     end_text(ex);
     row->off_cand = begin_text(ex);
-    if (!fallback_items(d, c, &ex->text)) mcpp_sb_puts(&ex->text, "none");
+    if (!fallback_items(d, c, &ex->text))
+        mcpp_sb_puts(&ex->text, "none");
     end_text(ex);
     row->off_reason = begin_text(ex);
     if (st == MCPP_DIM_MATCH) {

@@ -36,62 +36,65 @@
 
 #define MCPP_DIM_LIST(...) {__VA_ARGS__}
 
-#define MCPP_DEFAULT_DIMENSIONS(X) \
-X(benchmark, MUST_MATCH, FIELDS, SUITE, UNKNOWN, 2, \
-  MCPP_DIM_LIST("benchmark.suite", "benchmark.suite_version", "benchmark.name", "benchmark.params", \
-                "benchmark.division", "benchmark.submitter", "benchmark.system"), \
-  MCPP_DIM_LIST("suite", "benchmark.suite", "benchmark", "benchmark.name", "system", "benchmark.system", \
-                "submitter", "benchmark.submitter"), \
-  "what was measured; its submitter and system name the submission, so two submitters' 8xH100 results are two lanes") \
-X(pattern, MUST_MATCH, FIELDS, MODEL, UNKNOWN, 1, MCPP_DIM_LIST("lane.pattern", "lane.depth"), \
-  MCPP_DIM_LIST("family", "lane.family", "pattern", "lane.pattern", "depth", "lane.depth", "name", "lane.name"), \
-  "the stack by its canonical form; the layers are lane.depth") \
-X(model_size, MUST_MATCH, FIELDS, MODEL, QUALIFIES, 1, \
-  MCPP_DIM_LIST("lane.params_total", "lane.params_active", "lane.d_model", "lane.heads"), MCPP_DIM_LIST(NULL), \
-  "the same pattern at another width, head count or parameter count is another model") \
-X(routing, MUST_MATCH, FIELDS, MODEL, UNKNOWN, 1, MCPP_DIM_LIST("routing.*"), \
-  MCPP_DIM_LIST("routing", "routing.mode", "top_k", "routing.top_k", "experts", "routing.num_experts"), \
-  "only with E blocks") \
-X(sequence, MUST_MATCH, FIELDS, MODEL, UNKNOWN, 1, MCPP_DIM_LIST("workload.seq_len"), \
-  MCPP_DIM_LIST("seq_len", "workload.seq_len"), "") \
-X(batch, MUST_MATCH, FIELDS, MODEL, UNKNOWN, 1, MCPP_DIM_LIST("workload.micro_batch", "workload.global_batch"), \
-  MCPP_DIM_LIST("micro_batch", "workload.micro_batch", "global_batch", "workload.global_batch"), "") \
-X(compile, MUST_MATCH, FIELDS, MODEL, UNKNOWN, 1, MCPP_DIM_LIST("compile.posture", "compile.warmup"), \
-  MCPP_DIM_LIST("compile", "compile.posture", "warmup", "compile.warmup"), "") \
-X(topology, MUST_MATCH, FIELDS, ALL, UNKNOWN, 1, MCPP_DIM_LIST("topology.*"), \
-  MCPP_DIM_LIST("substrate", "topology.substrate", "tp", "topology.tp", "pp", "topology.pp", "ep", "topology.ep", \
-                "cp", "topology.cp", "dp", "topology.dp"), "") \
-X(hardware, MUST_MATCH, FIELDS, ALL, UNKNOWN, 1, \
-  MCPP_DIM_LIST("hardware.observed.accelerator", "hardware.observed.count", "hardware.observed.per_node"), \
-  MCPP_DIM_LIST("accelerator", "hardware.observed.accelerator", "count", "hardware.observed.count"), \
-  "what ran, not what was asked; accelerators by canonical id") \
-X(data, MUST_MATCH, FIELDS, MODEL, UNKNOWN, 1, MCPP_DIM_LIST("workload.data.path", "workload.data.dataset"), \
-  MCPP_DIM_LIST("data", "workload.data.path", "dataset", "workload.data.dataset"), "") \
-X(backend, MUST_MATCH, FIELDS, MODEL_OR_STATED, UNKNOWN, 1, \
-  MCPP_DIM_LIST("backend.attention.observed", "backend.moe.observed", "backend.mamba.observed", \
-                "backend.recurrent.observed", "backend.gemm.observed", "backend.precision.observed"), \
-  MCPP_DIM_LIST("moe", "backend.moe.observed", "attention", "backend.attention.observed", "mamba", \
-                "backend.mamba.observed", "recurrent", "backend.recurrent.observed", "gemm", "backend.gemm.observed", \
-                "precision", "backend.precision.observed"), \
-  "the kernels that ran; a suite result's implementation (a GEMM harness's) too") \
-X(launch, MUST_MATCH, FIELDS, MODEL, NONE, 1, MCPP_DIM_LIST("launch.*"), MCPP_DIM_LIST(NULL), \
-  "the launch contract changes the executed runtime shape (MTP depth, CUDA graphs, a pinned policy, the arguments)") \
-X(features, MUST_MATCH, FIELDS, ALL, NONE, 2, MCPP_DIM_LIST("features"), MCPP_DIM_LIST(NULL), \
-  "the members not stated false: a feature in force is a tax to measure against its absence") \
-X(compile_detail, QUALIFY, FIELDS, MODEL, UNKNOWN, 1, \
-  MCPP_DIM_LIST("compile.graph_breaks", "compile.disabled_regions"), MCPP_DIM_LIST(NULL), \
-  "a graph break or a region left out of compile changes what ran") \
-X(software, QUALIFY, FIELDS, STATED, UNKNOWN, 2, \
-  MCPP_DIM_LIST("software.framework", "software.version", "software.image", "software.components"), \
-  MCPP_DIM_LIST(NULL), "") \
-X(startup, QUALIFY, FIELDS, ALL, UNKNOWN, 1, MCPP_DIM_LIST("startup.state"), \
-  MCPP_DIM_LIST("startup", "startup.state"), "") \
-X(position, QUALIFY, FIELDS, STATED, UNKNOWN, 2, MCPP_DIM_LIST("run.position.step", "run.position.tokens_seen"), \
-  MCPP_DIM_LIST(NULL), "by power-of-two range: a warm-up window against steady state qualifies") \
-X(cache, QUALIFY, FIELDS, MODEL, UNKNOWN, 1, \
-  MCPP_DIM_LIST("compile.cache_state", "hardware.observed.driver", "hardware.observed.runtime"), \
-  MCPP_DIM_LIST(NULL), "") \
-X(fallbacks, QUALIFY, FALLBACKS, ALL, UNKNOWN, 1, MCPP_DIM_LIST("backend.fallbacks"), MCPP_DIM_LIST(NULL), \
-  "and every request not met (each pair of receipt/request_pairs.h; auto is met by whatever ran)")
+#define MCPP_DEFAULT_DIMENSIONS(X)                                                                                     \
+    X(benchmark, MUST_MATCH, FIELDS, SUITE, UNKNOWN, 2,                                                                \
+      MCPP_DIM_LIST("benchmark.suite", "benchmark.suite_version", "benchmark.name", "benchmark.params",                \
+                    "benchmark.division", "benchmark.submitter", "benchmark.system"),                                  \
+      MCPP_DIM_LIST("suite", "benchmark.suite", "benchmark", "benchmark.name", "system", "benchmark.system",           \
+                    "submitter", "benchmark.submitter"),                                                               \
+      "what was measured; its submitter and system name the submission, so two submitters' 8xH100 results are two "    \
+      "lanes")                                                                                                         \
+    X(pattern, MUST_MATCH, FIELDS, MODEL, UNKNOWN, 1, MCPP_DIM_LIST("lane.pattern", "lane.depth"),                     \
+      MCPP_DIM_LIST("family", "lane.family", "pattern", "lane.pattern", "depth", "lane.depth", "name", "lane.name"),   \
+      "the stack by its canonical form; the layers are lane.depth")                                                    \
+    X(model_size, MUST_MATCH, FIELDS, MODEL, QUALIFIES, 1,                                                             \
+      MCPP_DIM_LIST("lane.params_total", "lane.params_active", "lane.d_model", "lane.heads"), MCPP_DIM_LIST(NULL),     \
+      "the same pattern at another width, head count or parameter count is another model")                             \
+    X(routing, MUST_MATCH, FIELDS, MODEL, UNKNOWN, 1, MCPP_DIM_LIST("routing.*"),                                      \
+      MCPP_DIM_LIST("routing", "routing.mode", "top_k", "routing.top_k", "experts", "routing.num_experts"),            \
+      "only with E blocks")                                                                                            \
+    X(sequence, MUST_MATCH, FIELDS, MODEL, UNKNOWN, 1, MCPP_DIM_LIST("workload.seq_len"),                              \
+      MCPP_DIM_LIST("seq_len", "workload.seq_len"), "")                                                                \
+    X(batch, MUST_MATCH, FIELDS, MODEL, UNKNOWN, 1, MCPP_DIM_LIST("workload.micro_batch", "workload.global_batch"),    \
+      MCPP_DIM_LIST("micro_batch", "workload.micro_batch", "global_batch", "workload.global_batch"), "")               \
+    X(compile, MUST_MATCH, FIELDS, MODEL, UNKNOWN, 1, MCPP_DIM_LIST("compile.posture", "compile.warmup"),              \
+      MCPP_DIM_LIST("compile", "compile.posture", "warmup", "compile.warmup"), "")                                     \
+    X(topology, MUST_MATCH, FIELDS, ALL, UNKNOWN, 1, MCPP_DIM_LIST("topology.*"),                                      \
+      MCPP_DIM_LIST("substrate", "topology.substrate", "tp", "topology.tp", "pp", "topology.pp", "ep", "topology.ep",  \
+                    "cp", "topology.cp", "dp", "topology.dp"),                                                         \
+      "")                                                                                                              \
+    X(hardware, MUST_MATCH, FIELDS, ALL, UNKNOWN, 1,                                                                   \
+      MCPP_DIM_LIST("hardware.observed.accelerator", "hardware.observed.count", "hardware.observed.per_node"),         \
+      MCPP_DIM_LIST("accelerator", "hardware.observed.accelerator", "count", "hardware.observed.count"),               \
+      "what ran, not what was asked; accelerators by canonical id")                                                    \
+    X(data, MUST_MATCH, FIELDS, MODEL, UNKNOWN, 1, MCPP_DIM_LIST("workload.data.path", "workload.data.dataset"),       \
+      MCPP_DIM_LIST("data", "workload.data.path", "dataset", "workload.data.dataset"), "")                             \
+    X(backend, MUST_MATCH, FIELDS, MODEL_OR_STATED, UNKNOWN, 1,                                                        \
+      MCPP_DIM_LIST("backend.attention.observed", "backend.moe.observed", "backend.mamba.observed",                    \
+                    "backend.recurrent.observed", "backend.gemm.observed", "backend.precision.observed"),              \
+      MCPP_DIM_LIST("moe", "backend.moe.observed", "attention", "backend.attention.observed", "mamba",                 \
+                    "backend.mamba.observed", "recurrent", "backend.recurrent.observed", "gemm",                       \
+                    "backend.gemm.observed", "precision", "backend.precision.observed"),                               \
+      "the kernels that ran; a suite result's implementation (a GEMM harness's) too")                                  \
+    X(launch, MUST_MATCH, FIELDS, MODEL, NONE, 1, MCPP_DIM_LIST("launch.*"), MCPP_DIM_LIST(NULL),                      \
+      "the launch contract changes the executed runtime shape (MTP depth, CUDA graphs, a pinned policy, the "          \
+      "arguments)")                                                                                                    \
+    X(features, MUST_MATCH, FIELDS, ALL, NONE, 2, MCPP_DIM_LIST("features"), MCPP_DIM_LIST(NULL),                      \
+      "the members not stated false: a feature in force is a tax to measure against its absence")                      \
+    X(compile_detail, QUALIFY, FIELDS, MODEL, UNKNOWN, 1,                                                              \
+      MCPP_DIM_LIST("compile.graph_breaks", "compile.disabled_regions"), MCPP_DIM_LIST(NULL),                          \
+      "a graph break or a region left out of compile changes what ran")                                                \
+    X(software, QUALIFY, FIELDS, STATED, UNKNOWN, 2,                                                                   \
+      MCPP_DIM_LIST("software.framework", "software.version", "software.image", "software.components"),                \
+      MCPP_DIM_LIST(NULL), "")                                                                                         \
+    X(startup, QUALIFY, FIELDS, ALL, UNKNOWN, 1, MCPP_DIM_LIST("startup.state"),                                       \
+      MCPP_DIM_LIST("startup", "startup.state"), "")                                                                   \
+    X(position, QUALIFY, FIELDS, STATED, UNKNOWN, 2, MCPP_DIM_LIST("run.position.step", "run.position.tokens_seen"),   \
+      MCPP_DIM_LIST(NULL), "by power-of-two range: a warm-up window against steady state qualifies")                   \
+    X(cache, QUALIFY, FIELDS, MODEL, UNKNOWN, 1,                                                                       \
+      MCPP_DIM_LIST("compile.cache_state", "hardware.observed.driver", "hardware.observed.runtime"),                   \
+      MCPP_DIM_LIST(NULL), "")                                                                                         \
+    X(fallbacks, QUALIFY, FALLBACKS, ALL, UNKNOWN, 1, MCPP_DIM_LIST("backend.fallbacks"), MCPP_DIM_LIST(NULL),         \
+      "and every request not met (each pair of receipt/request_pairs.h; auto is met by whatever ran)")
 
 #endif /* MCPP_POLICY_DIMENSION_TABLE_H */

@@ -40,7 +40,8 @@ static void put_request_pairs(mcpp_strbuf *b)
         const int ids[4] = {pr->requested, pr->observed, pr->requested_count, pr->observed_count};
         mcpp_sb_printf(b, "request %s", pr->label);
         for (int k = 0; k < 4; k++)
-            if (ids[k] >= 0) mcpp_sb_printf(b, " %s", mcpp_schema_field_at(ids[k])->path);
+            if (ids[k] >= 0)
+                mcpp_sb_printf(b, " %s", mcpp_schema_field_at(ids[k])->path);
         mcpp_sb_putc(b, '\n');
     }
 }

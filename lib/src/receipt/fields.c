@@ -632,8 +632,7 @@ void mcpp_field_text(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int escape_
         accelerator_id(canonical, sizeof canonical, v.string); /* lane keys group by chip */
         v.string = canonical;
     } else if (escape_key && is_precision(id) && v.type == MCPP_TYPE_STRING && v.string) {
-        mcpp_precision_recipe_canonical(canonical, sizeof canonical,
-                                        v.string); /* one recipe, one lane */
+        mcpp_precision_recipe_canonical(canonical, sizeof canonical, v.string); /* one recipe, one lane */
         v.string = canonical;
     }
     mcpp_value_text(sb, &v, escape_key);

@@ -28,17 +28,16 @@
 
 #include "receipt/field_ids.h"
 
-#define MCPP_REQUEST_PAIRS(X)                                                                      \
-    X("attention", MCPP_F_backend_attention_requested, MCPP_F_backend_attention_observed, -1, -1)  \
-    X("moe", MCPP_F_backend_moe_requested, MCPP_F_backend_moe_observed, -1, -1)                    \
-    X("mamba", MCPP_F_backend_mamba_requested, MCPP_F_backend_mamba_observed, -1, -1)              \
-    X("recurrent", MCPP_F_backend_recurrent_requested, MCPP_F_backend_recurrent_observed, -1, -1)  \
-    X("gemm", MCPP_F_backend_gemm_requested, MCPP_F_backend_gemm_observed, -1, -1)                 \
-    X("precision", MCPP_F_backend_precision_requested, MCPP_F_backend_precision_observed, -1, -1)  \
-    X("hardware", MCPP_F_hardware_requested_accelerator, MCPP_F_hardware_observed_accelerator,     \
-      MCPP_F_hardware_requested_count, MCPP_F_hardware_observed_count)                             \
-    X("hardware per node", MCPP_F_hardware_requested_per_node, MCPP_F_hardware_observed_per_node,  \
-      -1, -1)
+#define MCPP_REQUEST_PAIRS(X)                                                                                          \
+    X("attention", MCPP_F_backend_attention_requested, MCPP_F_backend_attention_observed, -1, -1)                      \
+    X("moe", MCPP_F_backend_moe_requested, MCPP_F_backend_moe_observed, -1, -1)                                        \
+    X("mamba", MCPP_F_backend_mamba_requested, MCPP_F_backend_mamba_observed, -1, -1)                                  \
+    X("recurrent", MCPP_F_backend_recurrent_requested, MCPP_F_backend_recurrent_observed, -1, -1)                      \
+    X("gemm", MCPP_F_backend_gemm_requested, MCPP_F_backend_gemm_observed, -1, -1)                                     \
+    X("precision", MCPP_F_backend_precision_requested, MCPP_F_backend_precision_observed, -1, -1)                      \
+    X("hardware", MCPP_F_hardware_requested_accelerator, MCPP_F_hardware_observed_accelerator,                         \
+      MCPP_F_hardware_requested_count, MCPP_F_hardware_observed_count)                                                 \
+    X("hardware per node", MCPP_F_hardware_requested_per_node, MCPP_F_hardware_observed_per_node, -1, -1)
 
 typedef struct mcpp_request_pair {
     const char *label;
@@ -46,8 +45,7 @@ typedef struct mcpp_request_pair {
     int requested_count, observed_count; /* -1 when the pair has no count */
 } mcpp_request_pair;
 
-#define MCPP_X_REQUEST_PAIR(label, req, obs, req_count, obs_count)                                 \
-    {label, req, obs, req_count, obs_count},
+#define MCPP_X_REQUEST_PAIR(label, req, obs, req_count, obs_count) {label, req, obs, req_count, obs_count},
 static const mcpp_request_pair mcpp_request_pairs[] = {MCPP_REQUEST_PAIRS(MCPP_X_REQUEST_PAIR)};
 #undef MCPP_X_REQUEST_PAIR
 

@@ -254,8 +254,7 @@ static void check_goodput(mcpp_load_ctx *ctx, const mcpp_receipt *r)
 static void require_observed(mcpp_load_ctx *ctx, const mcpp_receipt *r, int requested, int observed)
 {
     if (requested >= 0 && mcpp_present(r, requested) && !mcpp_present(r, observed))
-        mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "missing",
-                         mcpp_schema_entries[observed].info.path, 1,
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "missing", mcpp_schema_entries[observed].info.path, 1,
                          "required because %s is stated: a receipt must say what actually "
                          "ran, not only what was asked for",
                          mcpp_schema_entries[requested].info.path);
@@ -287,28 +286,25 @@ static void check_fallbacks_observed(mcpp_load_ctx *ctx, const mcpp_receipt *r)
             continue;
         for (size_t i = 0; i < MCPP_REQUEST_PAIR_COUNT; i++) {
             const mcpp_request_pair *pr = &mcpp_request_pairs[i];
-            if (strlen(pr->label) != (size_t)(colon - item) ||
-                strncmp(pr->label, item, (size_t)(colon - item)) != 0 ||
+            if (strlen(pr->label) != (size_t)(colon - item) || strncmp(pr->label, item, (size_t)(colon - item)) != 0 ||
                 !mcpp_present(r, pr->observed) ||
                 strncmp(mcpp_schema_entries[pr->observed].info.path, "backend.", 8) != 0)
                 continue;
             const char *observed = *(const char *const *)mcpp_field_cptr(&r->f, pr->observed);
             const char *to = arrow + 2;
             int differs = observed && strcmp(observed, to) != 0;
-            if (differs &&
-                pr->observed == MCPP_F_backend_precision_observed) { /* recipes are sets */
+            if (differs && pr->observed == MCPP_F_backend_precision_observed) { /* recipes are sets */
                 char ran[128], said[128];
                 mcpp_precision_recipe_canonical(ran, sizeof ran, observed);
                 mcpp_precision_recipe_canonical(said, sizeof said, to);
                 differs = strcmp(ran, said) != 0;
             }
             if (differs)
-                mcpp_ctx_problem(
-                    ctx, MCPP_SEVERITY_WARNING, "consistency",
-                    mcpp_schema_entries[MCPP_F_backend_fallbacks].info.path, 0,
-                    "fallback \"%s\" says %s ran for %s, but %s is \"%s\": one of them is "
-                    "wrong",
-                    item, to, pr->label, mcpp_schema_entries[pr->observed].info.path, observed);
+                mcpp_ctx_problem(ctx, MCPP_SEVERITY_WARNING, "consistency",
+                                 mcpp_schema_entries[MCPP_F_backend_fallbacks].info.path, 0,
+                                 "fallback \"%s\" says %s ran for %s, but %s is \"%s\": one of them is "
+                                 "wrong",
+                                 item, to, pr->label, mcpp_schema_entries[pr->observed].info.path, observed);
         }
     }
 }
