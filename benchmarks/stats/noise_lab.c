@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lab_common.h"
 #include "mcpp_receipts.h"
 
 enum { ROUNDS = 30, MAX_RUNS = 5, N_SHAPES = 5, N_EFFECTS = 4, N_POLICIES = 4 };
@@ -53,27 +54,11 @@ static const double BETWEEN = 0.05; /* run-to-run sd of log time: measured 5-8% 
 static const double WITHIN = 0.03;  /* round-to-round sd inside a run */
 static const double JOB_HALF = 0.05 * 0.7071067811865476; /* "jobs": BETWEEN / sqrt(2) for job and run each */
 
-/* ---- random numbers (xorshift64*, Box-Muller): deterministic per seed ---------------- */
-
-static uint64_t rng_state;
-
-static double uniform(void)
-{
-    rng_state ^= rng_state >> 12, rng_state ^= rng_state << 25, rng_state ^= rng_state >> 27;
-    return (double)((rng_state * 2685821657736338717ull) >> 11) / 9007199254740992.0;
-}
-
-static double normal(void)
-{
-    double u = uniform(), v = uniform();
-    return sqrt(-2 * log(u > 0 ? u : 1e-300)) * cos(6.283185307179586 * v);
-}
-
 /* Student t with 3 df scaled to unit variance (its variance is 3), cut at
  * +-10 (a run 1.6x the others at 5% sd: heavy enough, and finite). */
 static double heavy(void)
 {
-    double z = normal(), a = normal(), b = normal(), c = normal();
+    double z = lab_normal(), a = lab_normal(), b = lab_normal(), c = lab_normal();
     double t = z / sqrt((a * a + b * b + c * c) / 3) / sqrt(3.0);
     return t > 10 ? 10 : t < -10 ? -10 : t;
 }
@@ -82,21 +67,18 @@ static double heavy(void)
 static double run_shift(int shape, int j, int runs, int cand)
 {
     switch (shape) {
-    case 0: return BETWEEN * normal();
+    case 0: return BETWEEN * lab_normal();
     case 1: return BETWEEN * heavy();
-    case 2: return (uniform() < 0.5 ? -BETWEEN : BETWEEN) + BETWEEN / 4 * normal();
-    case 4: return JOB_HALF * normal(); /* the job's half: simulate() */
+    case 2: return (lab_uniform() < 0.5 ? -BETWEEN : BETWEEN) + BETWEEN / 4 * lab_normal();
+    case 4: return JOB_HALF * lab_normal(); /* the job's half: simulate() */
     default: { /* time t runs from 0 (first baseline) to 1 (last candidate) */
         double t = (double)(j + (cand ? runs : 0)) / (double)(2 * runs - 1 > 0 ? 2 * runs - 1 : 1);
-        return 0.6 * BETWEEN * t + BETWEEN / 2 * normal();
+        return 0.6 * BETWEEN * t + BETWEEN / 2 * lab_normal();
     }
     }
 }
 
-static double round_noise(int shape)
-{
-    return WITHIN * (shape == 1 ? heavy() : normal());
-}
+static double round_noise(int shape) { return WITHIN * (shape == 1 ? heavy() : lab_normal()); }
 
 /* ---- one simulated merge --------------------------------------------------------------- */
 
@@ -138,18 +120,18 @@ static void simulate(merge *m, int shape, double effect)
     for (int i = 0; i < m->k; i++) m->slowed[i] = 0;
     for (int s = 0; effect > 0 && s < m->slowed_count; s++) {
         int i;
-        do i = (int)(uniform() * m->k);
+        do i = (int)(lab_uniform() * m->k);
         while (m->slowed[i]);
         m->slowed[i] = 1;
     }
     for (int i = 0; i < m->k; i++) {
         /* Drawn as before and not used: the rules see only relative changes,
          * so keeping the random stream keeps every other figure as it was. */
-        (void)uniform();
+        (void)lab_uniform();
         double t = m->true_time[i];
         /* "jobs": the half of the run-to-run variance the runs of one side share */
-        double job_base = shape == 4 ? JOB_HALF * normal() : 0;
-        double job_cand = shape == 4 ? JOB_HALF * normal() : 0;
+        double job_base = shape == 4 ? JOB_HALF * lab_normal() : 0;
+        double job_cand = shape == 4 ? JOB_HALF * lab_normal() : 0;
         for (int j = 0; j < m->runs; j++) {
             simulate_run(&m->base[i * m->runs + j], t, shape, j, m->runs, 0, job_base);
             simulate_run(&m->cand[i * m->runs + j], t * (m->slowed[i] ? 1 + effect : 1), shape, j, m->runs, 1,
@@ -160,39 +142,18 @@ static void simulate(merge *m, int shape, double effect)
 
 /* ---- the library's gate ------------------------------------------------------------------ */
 
-/* A pytest-benchmark-like receipt: one run of benchmark `i`, its rounds as samples. */
+/* A pytest-benchmark-like receipt: one run of benchmark `i`, its rounds as
+ * samples; one commit a side: the runs of one side are runs of the same code. */
 static mcpp_receipt *receipt_of(const bench_run *r, int i, const char *side, int j)
 {
-    static const char *const not_recorded[] = {"lane", "workload", "routing", "compile", "backend", "launch", "startup"};
     char name[32], id[64];
     snprintf(name, sizeof name, "bench_%03d", i);
     snprintf(id, sizeof id, "%s-%03d-run%d", side, i, j);
-    mcpp_builder *b = NULL;
-    mcpp_receipt *out = NULL;
-    int rc = mcpp_builder_new(&b);
-    for (size_t k = 0; rc == MCPP_OK && k < sizeof not_recorded / sizeof *not_recorded; k++)
-        rc = mcpp_builder_append_string(b, "source.not_recorded", not_recorded[k]);
-    if (rc == MCPP_OK) rc = mcpp_builder_set_string(b, "id", id);
-    /* one commit a side: the runs of one side are runs of the same code */
-    if (rc == MCPP_OK)
-        rc = mcpp_builder_set_string(b, "source.git_commit",
-                                     side[0] == 'b' ? "base0001" : side[0] == 'c' ? "cand0002" : "hist0003");
-    if (rc == MCPP_OK) rc = mcpp_builder_set_string(b, "benchmark.suite", "noise-lab");
-    if (rc == MCPP_OK) rc = mcpp_builder_set_string(b, "benchmark.name", name);
-    if (rc == MCPP_OK) rc = mcpp_builder_set_string(b, "topology.substrate", "cpu");
-    if (rc == MCPP_OK) rc = mcpp_builder_set_string(b, "hardware.observed.accelerator", "cpu: noise lab");
-    if (rc == MCPP_OK) rc = mcpp_builder_set_string(b, "status.outcome", "ok");
-    if (rc == MCPP_OK)
-        rc = mcpp_builder_add_metric(b, "time_s", "s", MCPP_DIRECTION_LOWER, r->median, "median", "round", r->rounds,
-                                     ROUNDS);
-    if (rc == MCPP_OK) rc = mcpp_builder_set_string(b, "metrics.primary", "time_s");
-    if (rc == MCPP_OK) rc = mcpp_builder_finish(&out, NULL, b);
-    mcpp_builder_free(b);
-    if (rc != MCPP_OK) {
-        fprintf(stderr, "noise_lab: building a receipt failed: %s\n", mcpp_error_last()->message);
-        exit(4);
-    }
-    return out;
+    return lab_receipt("noise_lab", name, id,
+                       side[0] == 'b'   ? "base0001"
+                       : side[0] == 'c' ? "cand0002"
+                                        : "hist0003",
+                       r->median, r->rounds, ROUNDS);
 }
 
 /* Flags from one gate run: flagged[i] = 1 when benchmark i's candidate
@@ -222,17 +183,17 @@ enum { HISTORY = 20 };
 
 static mcpp_receipt **history_of(const merge *m, int shape, uint64_t seed)
 {
-    uint64_t saved = rng_state;
-    rng_state = seed * 7919u + (uint64_t)shape * 31u + 17u;
+    uint64_t saved = lab_rng_state;
+    lab_rng_state = seed * 7919u + (uint64_t)shape * 31u + 17u;
     mcpp_receipt **h = calloc((size_t)m->k * HISTORY, sizeof *h);
     if (!h) exit(4);
     for (int i = 0; i < m->k; i++)
         for (int j = 0; j < HISTORY; j++) {
             bench_run run;
-            simulate_run(&run, m->true_time[i], shape, 0, 1, 0, shape == 4 ? JOB_HALF * normal() : 0);
+            simulate_run(&run, m->true_time[i], shape, 0, 1, 0, shape == 4 ? JOB_HALF * lab_normal() : 0);
             h[i * HISTORY + j] = receipt_of(&run, i, "hist", j);
         }
-    rng_state = saved;
+    lab_rng_state = saved;
     return h;
 }
 
@@ -538,10 +499,10 @@ int main(int argc, char **argv)
         for (size_t ri = 0; ri < sizeof RUNS / sizeof *RUNS; ri++) {
             m.runs = RUNS[ri];
             if (only_runs && m.runs != only_runs) continue;
-            rng_state = seed * 1000003u + (uint64_t)shape * 101u + 7u;
-            for (int i = 0; i < k; i++) m.true_time[i] = 1e-4 * exp(5 * uniform()); /* 0.1 ms to 15 ms a call */
+            lab_rng_state = seed * 1000003u + (uint64_t)shape * 101u + 7u;
+            for (int i = 0; i < k; i++) m.true_time[i] = 1e-4 * exp(5 * lab_uniform()); /* 0.1 ms to 15 ms a call */
             mcpp_receipt **history = history_of(&m, shape, seed);
-            rng_state = seed * 1000003u + (uint64_t)shape * 101u + ri + 1;
+            lab_rng_state = seed * 1000003u + (uint64_t)shape * 101u + ri + 1;
             tally gates[N_POLICIES], with_history, median[N_THRESH], utest[N_ALPHA];
             pairs.n = 0;
             memset(gates, 0, sizeof gates);
