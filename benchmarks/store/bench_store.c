@@ -159,6 +159,55 @@ static double raw_sqlite_insert(const char *path, size_t n, double *bytes)
     return t;
 }
 
+/* What `site` costs: the history it reads (mcpp_history_build + its JSON, the
+ * baseline: what `history --store --format json` does), the first site (every
+ * page written), a second with nothing new (no page written), and one after
+ * 100 new receipts (the pages of the lanes they joined, the index, frontier
+ * and gate). */
+static void bench_site(size_t n, const char *dir, const char *path)
+{
+    char site[512];
+    snprintf(site, sizeof site, "%s/bench-site-%zu", dir, n);
+    mcpp_store *s = NULL;
+    if (mcpp_store_open(&s, path, 0) != MCPP_OK)
+        exit(2);
+    double t0 = now_s();
+    mcpp_history *h = NULL;
+    char *json = NULL;
+    if (mcpp_history_build(&h, s, NULL, NULL, NULL) != MCPP_OK || mcpp_history_render(&json, h, MCPP_OUTPUT_JSON))
+        exit(2);
+    double history = now_s() - t0;
+    mcpp_free(json);
+    mcpp_history_free(h);
+    mcpp_site_result first, again, after;
+    double times[3];
+    for (int k = 0; k < 3; k++) {
+        if (k == 2) { /* 100 new receipts: the next ids, so the lanes of the first 100 */
+            mcpp_receipt **more = generate(n + 100);
+            mcpp_store_add_result res;
+            if (mcpp_store_add(&res, s, (const mcpp_receipt *const *)more + n, 100) != MCPP_OK)
+                exit(2);
+            for (size_t i = 0; i < n + 100; i++)
+                mcpp_receipt_free(more[i]);
+            free(more);
+        }
+        t0 = now_s();
+        if (mcpp_site_write(k == 0 ? &first : k == 1 ? &again : &after, s, site, NULL) != MCPP_OK) {
+            fprintf(stderr, "bench: site: %s\n", mcpp_error_last()->message);
+            exit(2);
+        }
+        times[k] = now_s() - t0;
+    }
+    printf("site n=%zu history_s=%.3f first_s=%.3f pages=%zu unchanged_s=%.3f written_again=%zu after_add_s=%.3f "
+           "written_after_add=%zu ratio=%.2f\n",
+           n, history, times[0], first.pages, times[1], again.written, times[2], after.written, times[0] / history);
+    mcpp_store_close(s);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", site);
+    if (system(cmd) != 0)
+        fprintf(stderr, "bench: could not remove %s\n", site);
+}
+
 static void bench_size(size_t n, const char *dir)
 {
     char path[512];
@@ -225,6 +274,7 @@ static void bench_size(size_t n, const char *dir)
     mcpp_frontier_free(f);
     mcpp_receipt_set_free(set);
     mcpp_store_close(s);
+    bench_site(n, dir, path);
     remove_db(path);
 }
 

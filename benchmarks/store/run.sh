@@ -1,8 +1,9 @@
 #!/bin/sh
 # run.sh — the receipt store benchmarks, each with its baseline from the same run:
 # adding N receipts in one call (vs plain SQLite inserting the same JSON), frontier
-# --store (vs the frontier over the same receipts in memory), and loading into
-# Python (vs load_dir of the same receipts as files). Prints markdown tables.
+# --store (vs the frontier over the same receipts in memory), the history site
+# (vs the history it shows), and loading into Python (vs load_dir of the same
+# receipts as files). Prints markdown tables.
 #
 # usage: benchmarks/store/run.sh [BUILD_DIR] [SIZES] [PYTHON_COUNT]
 #   BUILD_DIR     default build/release; needs benchmarks/store/bench_store built
@@ -40,6 +41,16 @@ grep '^frontier ' "$tmp/c.txt" | while read -r line; do
     printf '| %s | %s | %s | %s | %sx | %s |\n' "$(value n "$line")" "$(value lanes "$line")" \
         "$(value store_total_s "$line")" "$(value memory_build_s "$line")" "$(value ratio "$line")" \
         "$(value read_all_s "$line")"
+done
+echo
+echo "## site (the history site) vs the history it shows (history --store --format json)"
+echo
+echo "| receipts | history s (baseline) | first site s | pages | site / history | again, nothing new s | pages written | after 100 new receipts s | pages written |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+grep '^site ' "$tmp/c.txt" | while read -r line; do
+    printf '| %s | %s | %s | %s | %sx | %s | %s | %s | %s |\n' "$(value n "$line")" "$(value history_s "$line")" \
+        "$(value first_s "$line")" "$(value pages "$line")" "$(value ratio "$line")" "$(value unchanged_s "$line")" \
+        "$(value written_again "$line")" "$(value after_add_s "$line")" "$(value written_after_add "$line")"
 done
 echo
 if [ "$PYCOUNT" != 0 ]; then

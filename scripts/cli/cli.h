@@ -45,6 +45,8 @@ int cli_report(int argc, char **argv);
 /* cmd_store.c, cmd_history.c */
 int cli_store(int argc, char **argv);
 int cli_history(int argc, char **argv);
+/* cmd_site.c */
+int cli_site(int argc, char **argv);
 /* cmd_import.c */
 int cli_import(int argc, char **argv);
 /* cmd_policy.c */

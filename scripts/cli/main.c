@@ -22,6 +22,7 @@ static const cli_command COMMANDS[] = {
     {"policy", "test and check Lua policy files", cli_policy},
     {"store", "keep receipts in a durable SQLite store: init, add, ls, export, rm, check", cli_store},
     {"history", "a lane's runs over time from a store, with change points", cli_history},
+    {"site", "write a store's history as a static site: lanes, charts, frontier, latest gate", cli_site},
     {"import", "turn other tools' results into receipts ('import --help' lists the formats)", cli_import},
 };
 

@@ -186,3 +186,21 @@ def test_a_damaged_image_warns_on_query_and_check_repair_mends_it(store):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert [r.to_json() for r in store.query()] == want
+
+
+def test_site_writes_the_pages_and_then_only_what_changed(store, tmp_path):
+    values = [396000.0 * (0.9 if i >= 20 else 1.0) * (1 + 0.002 * ((i * 37) % 5 - 2)) for i in range(32)]
+    store.add([receipt(i, value=v, commit=f"c{i:07d}") for i, v in enumerate(values)])
+    site = tmp_path / "site"
+    first = store.site(site, title="Team <history>", commit_url="https://example.org/c/{commit}")
+    assert first == {"pages": 4, "written": 4, "unchanged": 0, "removed": 0}
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert "<title>Team &lt;history&gt;</title>" in index
+    lane_page = next((site / "lanes").glob("lane-*.html")).read_text(encoding="utf-8")
+    assert lane_page.count('<circle class="run"') == 32
+    assert lane_page.count('<g class="change">') == 1
+    assert 'href="https://example.org/c/c0000020"' in lane_page
+    assert store.site(site, title="Team <history>", commit_url="https://example.org/c/{commit}")["written"] == 0
+    with pytest.raises(mr.FileError, match="not-a-dir"):
+        (tmp_path / "not-a-dir").write_text("x")
+        store.site(tmp_path / "not-a-dir")

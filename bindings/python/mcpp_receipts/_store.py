@@ -349,3 +349,13 @@ class Store:
         tail = (float(penalty), float(min_change), int(min_segment))
         data = json.loads(_core._store_history(*args, "json", *tail))
         return History(data, lambda fmt: _core._store_history(*args, fmt, *tail))
+
+    def site(self, dir: PathLike, *, title: str | None = None, commit_url: str | None = None) -> dict[str, int]:
+        """Writes the store's history site into ``dir`` (as ``mcpp-receipts
+        site``): index.html, a page per lane with its plot, frontier.html and
+        gate.html, static and self-contained. Only pages whose content changed
+        are written. ``commit_url``: e.g.
+        ``"https://github.com/ORG/REPO/commit/{commit}"``. Returns the counts
+        ``{"pages", "written", "unchanged", "removed"}``."""
+        counts = _core._store_site(self.path, os.fspath(dir), title, commit_url)
+        return dict(zip(("pages", "written", "unchanged", "removed"), counts))

@@ -190,6 +190,7 @@ PyObject *mcpp_py_store_removed(PyObject *module, PyObject *args);
 PyObject *mcpp_py_store_export(PyObject *module, PyObject *args);
 PyObject *mcpp_py_store_history(PyObject *module, PyObject *args);
 PyObject *mcpp_py_store_frontier(PyObject *module, PyObject *args);
+PyObject *mcpp_py_store_site(PyObject *module, PyObject *args);
 
 /* importing.c: _import_results(format, paths, out_dir) -> list of receipts. */
 PyObject *mcpp_py_import_results(PyObject *module, PyObject *args);

@@ -294,3 +294,34 @@ PyObject *mcpp_py_store_frontier(PyObject *module, PyObject *args)
     if (!PyArg_ParseTuple(args, "O&s:_store_frontier", PyUnicode_FSConverter, &path, &r.format)) return NULL;
     return text_call(module, path, &r);
 }
+
+/* ---- _store_site(path, dir, title, commit_url) -> (pages, written, unchanged, removed) ---- */
+
+PyObject *mcpp_py_store_site(PyObject *module, PyObject *args)
+{
+    PyObject *path = NULL, *dir = NULL;
+    mcpp_site_options options = MCPP_SITE_OPTIONS_INIT;
+    if (!PyArg_ParseTuple(args, "O&O&zz:_store_site", PyUnicode_FSConverter, &path, PyUnicode_FSConverter, &dir,
+                          &options.title, &options.commit_url))
+        return NULL;
+    mcpp_site_result res = {0, 0, 0, 0};
+    mcpp_py_error err = {0};
+    int rc;
+    PyThreadState *unlocked = PyEval_SaveThread(); /* Py_BEGIN_ALLOW_THREADS, spelled out for the formatter */
+    mcpp_store *store = NULL;
+    /* writable when it can be, so lane summaries rebuilt for the frontier are saved */
+    if (mcpp_store_open(&store, PyBytes_AS_STRING(path), 0) == MCPP_OK)
+        rc = MCPP_OK;
+    else
+        rc = open_store(&store, PyBytes_AS_STRING(path), MCPP_STORE_READ_ONLY, &err);
+    if (!rc && (rc = mcpp_site_write(&res, store, PyBytes_AS_STRING(dir), &options)))
+        mcpp_py_error_capture(&err, rc);
+    mcpp_store_close(store);
+    PyEval_RestoreThread(unlocked);
+    Py_DECREF(path);
+    Py_DECREF(dir);
+    if (rc)
+        return raise_captured(module, &err);
+    return Py_BuildValue("(nnnn)", (Py_ssize_t)res.pages, (Py_ssize_t)res.written, (Py_ssize_t)res.unchanged,
+                         (Py_ssize_t)res.removed);
+}

@@ -52,6 +52,45 @@ typedef struct mcpp_html_report_options {
 MCPP_API int mcpp_frontier_render_html(char **out, const mcpp_frontier *frontier,
                                        const mcpp_html_report_options *options);
 
+/*
+ * The history site of a store (`mcpp-receipts site`): a folder of static
+ * pages that work from file:// and any static host — index.html (every lane,
+ * grouped by label and told apart by what differs, with a filter box: the one
+ * inline script), lanes/LANE.html (the lane's runs as an SVG plot with its
+ * change points, each dot linked to its run's row: receipt id, date, commit),
+ * frontier.html (the store's frontier: stable lanes and their unstable
+ * neighbours) and gate.html (each lane's newest commit gated against the
+ * commit before it, the lane's earlier runs as history). Every page forbids
+ * itself any fetch (Content-Security-Policy) and escapes every string.
+ *
+ * Incremental: each page's digest is kept in DIR/site-digests.txt; a page
+ * whose digest and file are unchanged is not written again, pages of lanes
+ * gone from the store are removed (only pages that file lists). Pages are
+ * written atomically. `options` NULL: the defaults; `out` may be NULL.
+ */
+#define MCPP_SITE_OPTIONS_VERSION 1u
+typedef struct mcpp_site_options {
+    unsigned int version;   /* MCPP_SITE_OPTIONS_VERSION                               */
+    const char *title;      /* NULL: "Benchmark history"                               */
+    const char *commit_url; /* each commit as a link: "{commit}" in it is replaced by the
+                               commit (percent-encoded), e.g.
+                               "https://github.com/ORG/REPO/commit/{commit}"; NULL: text */
+} mcpp_site_options;
+#define MCPP_SITE_OPTIONS_INIT                                                                                         \
+    {                                                                                                                  \
+        MCPP_SITE_OPTIONS_VERSION, NULL, NULL                                                                          \
+    }
+
+typedef struct mcpp_site_result {
+    size_t pages;     /* pages the site has                        */
+    size_t written;   /* of those, written by this call            */
+    size_t unchanged; /* of those, left as they were               */
+    size_t removed;   /* pages of an earlier call no longer needed */
+} mcpp_site_result;
+
+MCPP_API int mcpp_site_write(mcpp_site_result *out, mcpp_store *store, const char *dir,
+                             const mcpp_site_options *options);
+
 #ifdef __cplusplus
 }
 #endif

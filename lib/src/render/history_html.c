@@ -79,8 +79,9 @@ static void put_time_axis(mcpp_strbuf *sb, const history_lane *l, const frame *f
                    (LEFT + RIGHT) / 2, y + 16, l->n_runs, l->n_runs == 1 ? "" : "s");
 }
 
-/* The runs as a line and dots, each dot titled with its run. */
-static void put_runs(mcpp_strbuf *sb, const history_lane *l, const frame *f, size_t stride)
+/* The runs as a line and dots, each dot titled with its run; with
+ * `link_runs` each dot is a link to the run's row (id "run-N") on its page. */
+static void put_runs(mcpp_strbuf *sb, const history_lane *l, const frame *f, size_t stride, int link_runs)
 {
     char num[48];
     mcpp_sb_puts(sb, "<polyline class=\"hline\" points=\"");
@@ -92,6 +93,8 @@ static void put_runs(mcpp_strbuf *sb, const history_lane *l, const frame *f, siz
         if (i % stride && i + 1 != l->n_runs) continue;
         const history_run *r = &l->runs[i];
         mcpp_report_format_number(num, sizeof num, r->value);
+        if (link_runs)
+            mcpp_sb_printf(sb, "<a href=\"#run-%zu\">", i);
         mcpp_sb_printf(sb, "<circle class=\"run\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"><title>", x_of(f, (double)i),
                        y_of(f, r->value));
         mcpp_sb_html(sb, r->id);
@@ -99,7 +102,7 @@ static void put_runs(mcpp_strbuf *sb, const history_lane *l, const frame *f, siz
         mcpp_sb_html(sb, r->created_at ? r->created_at : "(no date)");
         mcpp_sb_puts(sb, " commit ");
         mcpp_sb_html(sb, r->git_commit ? r->git_commit : "(none)");
-        mcpp_sb_printf(sb, ": %s</title></circle>\n", num);
+        mcpp_sb_printf(sb, ": %s</title></circle>%s\n", num, link_runs ? "</a>" : "");
     }
 }
 
@@ -161,7 +164,7 @@ static void put_change_table(mcpp_strbuf *sb, const history_lane *l)
     mcpp_sb_puts(sb, "</tbody></table></div>\n");
 }
 
-static void put_lane(mcpp_strbuf *sb, const history_lane *l, const char *metric)
+static void put_lane(mcpp_strbuf *sb, const history_lane *l, const char *metric, int link_runs)
 {
     mcpp_sb_printf(sb, "<div class=\"history-lane\" id=\"history-%s\"><h3>", l->short_key);
     mcpp_sb_html(sb, l->label ? l->label : "(no label)");
@@ -183,7 +186,7 @@ static void put_lane(mcpp_strbuf *sb, const history_lane *l, const char *metric)
     put_value_axis(sb, &f);
     put_time_axis(sb, l, &f);
     put_changes(sb, l, &f);
-    put_runs(sb, l, &f, stride);
+    put_runs(sb, l, &f, stride, link_runs);
     mcpp_sb_puts(sb, "</svg></div>\n");
     if (stride > 1)
         mcpp_sb_printf(sb, "<p class=\"muted\">Every %zu%s run plotted (%zu runs); change points at their exact run.</p>\n",
@@ -202,9 +205,15 @@ void mcpp_history_html_section(mcpp_strbuf *sb, const mcpp_history *h)
                      "segmentation on ln(value) with a BIC-like penalty).</p>\n");
     if (!h->n_lanes) mcpp_sb_puts(sb, "<p class=\"muted\">No lane selected.</p>\n");
     for (size_t i = 0; i < h->n_lanes && i < HISTORY_LANES_SHOWN; i++)
-        put_lane(sb, &h->lanes[i], h->metric);
+        put_lane(sb, &h->lanes[i], h->metric, 0);
     if (h->n_lanes > HISTORY_LANES_SHOWN)
         mcpp_sb_printf(sb, "<p class=\"muted\">… and %zu more lanes (select one with --lane).</p>\n",
                        h->n_lanes - HISTORY_LANES_SHOWN);
     mcpp_sb_puts(sb, "</section>\n");
+}
+
+void mcpp_history_html_lane(mcpp_strbuf *sb, const mcpp_history *h, size_t lane, int link_runs)
+{
+    if (lane < h->n_lanes)
+        put_lane(sb, &h->lanes[lane], h->metric, link_runs);
 }

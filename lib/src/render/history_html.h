@@ -14,4 +14,9 @@
  * receipt is HTML-escaped; no script. */
 void mcpp_history_html_section(mcpp_strbuf *sb, const mcpp_history *history);
 
+/* One lane's plot and change table as in that section; with `link_runs` each
+ * dot links to "#run-N", the row of run N on the page (the history site's
+ * lane pages). */
+void mcpp_history_html_lane(mcpp_strbuf *sb, const mcpp_history *history, size_t lane, int link_runs);
+
 #endif /* MCPP_RENDER_HISTORY_HTML_H */

@@ -130,17 +130,37 @@ static const char STYLE[] =
     "svg.plot line.seg{stroke:var(--muted);stroke-width:1.5;stroke-dasharray:5 4}\n"
     "svg.plot line.change{stroke:var(--unstable);stroke-width:2}svg.plot text.change{fill:var(--unstable);"
     "font-weight:600}\n"
-    ".history-lane{margin:12px 0 20px}\n";
+    ".history-lane{margin:12px 0 20px}\n"
+    "nav.site{margin:0 0 10px}nav.site a{margin-right:14px}\n" /* the history site's pages */
+    "input.search{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--line);"
+    "border-radius:4px;padding:4px 8px;width:min(36em,100%)}\n"
+    "tr.change-start td{border-top:2px solid var(--unstable)}\n";
 
-void mcpp_html_page_begin(mcpp_strbuf *sb, const char *title)
+const char *mcpp_html_sealed_policy_meta(int inline_script)
 {
-    mcpp_sb_puts(sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+    return inline_script ? "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+                           "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n"
+                         : "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+                           "style-src 'unsafe-inline'\">\n";
+}
+
+static void page_begin(mcpp_strbuf *sb, const char *title, const char *head_extra)
+{
+    mcpp_sb_puts(sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    mcpp_sb_puts(sb, head_extra);
+    mcpp_sb_puts(sb, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                      "<meta name=\"color-scheme\" content=\"light dark\">\n<title>");
     mcpp_sb_html(sb, title);
     mcpp_sb_puts(sb, "</title>\n<style>\n");
     mcpp_sb_puts(sb, STYLE);
     mcpp_sb_puts(sb, "</style>\n</head>\n<body>\n");
+}
+
+void mcpp_html_page_begin(mcpp_strbuf *sb, const char *title) { page_begin(sb, title, ""); }
+
+void mcpp_html_page_begin_sealed(mcpp_strbuf *sb, const char *title, int inline_script)
+{
+    page_begin(sb, title, mcpp_html_sealed_policy_meta(inline_script));
 }
 
 void mcpp_html_page_end(mcpp_strbuf *sb)

@@ -22,4 +22,14 @@ void mcpp_sb_html_cut(mcpp_strbuf *sb, const char *s, size_t max_chars);
 void mcpp_html_page_begin(mcpp_strbuf *sb, const char *title);
 void mcpp_html_page_end(mcpp_strbuf *sb);
 
+/* As mcpp_html_page_begin, with a Content-Security-Policy that lets the page
+ * load nothing (no network, no file): inline style only, and an inline
+ * script when `inline_script` is set. The history site's pages use it, so a
+ * browser refuses (and logs) any fetch one of them would make. */
+void mcpp_html_page_begin_sealed(mcpp_strbuf *sb, const char *title, int inline_script);
+
+/* The policy mcpp_html_page_begin_sealed puts in the page (for pages another
+ * renderer made: insert it into their <head>). */
+const char *mcpp_html_sealed_policy_meta(int inline_script);
+
 #endif /* MCPP_RENDER_HTML_H */

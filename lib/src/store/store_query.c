@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mcpp_receipts/frontier.h"
+#include "util/alloc.h"
 #include "util/error_internal.h"
 #include "util/strbuf.h"
 #include "store/store_internal.h"
@@ -61,10 +62,56 @@ int mcpp_store_select_lanes(char ***out, mcpp_store *s, const char *selector)
     return mcpp_store_select_lanes_from(out, s, selector, 0);
 }
 
+/* 1 when `selector` is a short key ("lane-" and 12 lowercase hex digits). */
+static int is_short_key(const char *selector)
+{
+    if (strncmp(selector, "lane-", 5) != 0 || strlen(selector) != 17)
+        return 0;
+    for (const char *p = selector + 5; *p; p++)
+        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+            return 0;
+    return 1;
+}
+
+/* The lanes whose stored short key is `short_key`: the column is the default
+ * policy's short key, which is what the claim selector compares, so this is
+ * its answer without loading a receipt (the history site asks once per lane). */
+static int keys_of_short(char ***out, mcpp_store *s, const char *short_key)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = mcpp_store_prepare(
+        &st, s, "SELECT DISTINCT lane_key FROM receipts WHERE lane_short = ?1 ORDER BY lane_key", "selecting lanes");
+    size_t n = 0, cap = 4;
+    char **keys = rc ? NULL : calloc(cap + 1, sizeof *keys);
+    if (!rc && !keys)
+        rc = mcpp_error_nomem();
+    if (!rc)
+        sqlite3_bind_text(st, 1, short_key, -1, SQLITE_STATIC);
+    int step = SQLITE_DONE;
+    while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        if ((rc = MCPP_ARRAY_RESERVE(keys, cap, n + 2, MCPP_ARRAY_MAX_ITEMS)) != MCPP_OK)
+            break;
+        if (!(keys[n++] = mcpp_strdup((const char *)sqlite3_column_text(st, 0), NULL)))
+            rc = mcpp_error_nomem();
+        keys[n] = NULL;
+    }
+    if (!rc && step != SQLITE_DONE)
+        rc = mcpp_store_sqlite_error(s, step, "selecting lanes");
+    sqlite3_finalize(st);
+    if (rc) {
+        mcpp_store_keys_free(keys);
+        keys = NULL;
+    }
+    *out = keys;
+    return rc;
+}
+
 int mcpp_store_select_lanes_from(char ***out, mcpp_store *s, const char *selector, int bodies_only)
 {
     const char *image = bodies_only ? "NULL" : mcpp_store_image_column(s);
     *out = NULL;
+    if (!bodies_only && is_short_key(selector))
+        return keys_of_short(out, s, selector);
     mcpp_receipt_set *set = NULL;
     char **candidates = NULL;
     char sql[200];
