@@ -24,7 +24,7 @@ return {
     -- (pytest-benchmark, Google Benchmark, MLPerf): those compare on benchmark
     -- identity, topology, hardware and features.
     must_match = {
-      "benchmark", -- benchmark.suite, .suite_version, .name, .params, .division,
+      "benchmark", -- benchmark.suite, .name, .params, .division,
                    -- .submitter, .system (only when a side is a benchmark-suite result)
       "pattern",   -- lane.pattern, lane.depth (the layers)
       "model_size", -- lane.params_total, .params_active, .d_model, .heads (absent on both
@@ -46,6 +46,8 @@ return {
     qualify = {
       "compile_detail", -- compile.graph_breaks, compile.disabled_regions
       "software",  -- software.framework, .version, .image, .components (when a side states it)
+      "suite_version", -- benchmark.suite_version: a tool upgrade (pytest-benchmark 5.3.1 -> 5.4.0)
+                       -- or another MLPerf round qualifies; it is not a new lane
       "startup",   -- startup.state (cold boot vs warm cache vs snapshot restore)
       "position",  -- run.position.step, .tokens_seen by power-of-two range (a warm-up
                    -- window vs steady state; when a side states it)

@@ -405,7 +405,7 @@ done:
 
 static const char GATE_HELP[] =
     "usage: mcpp-receipts gate --baseline PATH --candidate PATH [--policy P.lua] [--metric M]\n"
-    "                          [--history DB [--history-runs N]]\n"
+    "                          [--history DB [--history-runs N]] [--new-lanes pass|fail]\n"
     "                          [--format text|json|markdown] [--output FORMAT=FILE]...\n\n"
     "Pre-merge gate: pairs every candidate receipt with each baseline it is\n"
     "comparable with, pools those baselines' runs, and fails when the candidate's\n"
@@ -428,6 +428,12 @@ static const char GATE_HELP[] =
     "COLUMN=VALUE,... on id, tool, git_commit (prefix), name, lane_label, metric.\n\n"
     "--output FORMAT=FILE (repeatable; FORMAT text, json, markdown, junit or html)\n"
     "writes that format of the same report to FILE atomically, besides stdout.\n\n"
+    "A candidate whose lane no baseline has (a benchmark the change adds; every\n"
+    "candidate of a first run against an empty --baseline directory) is a new lane:\n"
+    "reported as new and passing, or undetermined with --new-lanes fail (policy:\n"
+    "gate = { new_lanes = \"fail\" }); only while every baseline lane still has a\n"
+    "candidate: a lane left without one may have changed into the new one (other\n"
+    "settings, another machine), which stays undetermined either way.\n\n"
     "Inputs that cannot be read are listed in every format and make the outcome\n"
     "'error' (exit 3); --skip-invalid gates on the receipts that loaded and still\n"
     "lists every skipped file.\n\n"
@@ -537,8 +543,8 @@ int cli_gate(int argc, char **argv)
     common_opts o = {0};
     if (!ex && (!bpaths || !cpaths || !others)) ex = CLI_EXIT_INTERNAL;
     if (ex || (ex = split_gate_args(argc, argv, bpaths, &nb, cpaths, &nc, others, &no)) != 0) goto done;
-    static const char *const gate_extra[] = {"--history", "--history-runs", NULL};
-    const char *hist_vals[2] = {NULL, NULL};
+    static const char *const gate_extra[] = {"--history", "--history-runs", "--new-lanes", NULL};
+    const char *hist_vals[3] = {NULL, NULL, NULL};
     if ((ex = parse_common(no, others, &o, gate_extra, hist_vals)) != 0) goto done;
     long history_runs = 20;
     char *end = NULL;
@@ -549,7 +555,15 @@ int cli_gate(int argc, char **argv)
         ex = usage_error(GATE_HELP);
         goto done;
     }
+    if (hist_vals[2] && strcmp(hist_vals[2], "pass") != 0 && strcmp(hist_vals[2], "fail") != 0) {
+        fprintf(stderr, "mcpp-receipts: --new-lanes '%s': expected pass or fail\n", hist_vals[2]);
+        ex = CLI_EXIT_INVALID;
+        goto done;
+    }
     if ((ex = load_policy(&policy, &o)) != 0) goto done;
+    if (hist_vals[2] && ((!policy && (ex = exit_for(mcpp_policy_default(&policy))) != 0) ||
+                         (ex = exit_for(mcpp_policy_set_new_lanes_fail(policy, hist_vals[2][0] == 'f'))) != 0))
+        goto done;
     if ((ex = load_set(&bs, o.store_path, bpaths, nb, &bad, &unread)) != 0 ||
         (ex = load_set(&cs, o.store_path, cpaths, nc, &bad, &unread)) != 0)
         goto done;

@@ -16,7 +16,9 @@ check() { # name, condition-command...
     if "$@"; then echo "ok - $name"; else echo "not ok - $name"; fail=1; fi
 }
 
-"$BIN" gate --baseline "$EX/nam56r_padded.json" --baseline "$EX/nam56r_padded_run2.json" \
+# nam52_dense is in a lane no baseline has: --new-lanes fail makes it undetermined
+# (by default a new lane passes: tests/ci checks that path)
+"$BIN" gate --new-lanes fail --baseline "$EX/nam56r_padded.json" --baseline "$EX/nam56r_padded_run2.json" \
     --candidate "$EX/nam56r_padded_run3.json" --candidate "$EX/nam52_dense.json" \
     --output text="$W/g.txt" --output json="$W/g.json" --output=markdown="$W/g.md" \
     --output junit="$W/g.xml" --output html="$W/g.html" > "$W/stdout.txt"
@@ -34,7 +36,7 @@ c0, c1 = d['candidates']
 assert c0['path'].endswith('nam56r_padded_run3.json') and c0['lane']['label'] == 'NAM56R hybrid MoE lane'
 assert sorted(p['path'].rsplit('/', 1)[1] for p in c0['pooled']) == ['nam56r_padded.json', 'nam56r_padded_run2.json']
 assert [m['result'] for m in c0['metrics']] == [c0['metric']] and c0['metric']['change'].split()[0] in ('better', 'worse', 'unchanged')
-assert c1['reason_code'] == 'no_comparable_baseline' and c1['differences'], c1
+assert c1['reason_code'] == 'new_lane' and c1['outcome'] == 'undetermined' and c1['differences'], c1
 assert any(x['dimension'] == 'pattern' and x['status'] == 'mismatch' for x in c1['differences'])
 assert d['skipped'] == []
 "

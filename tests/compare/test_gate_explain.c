@@ -344,7 +344,13 @@ TEST(markdown_of_500_candidates_fits_a_github_comment_and_folds_the_table)
     }
     const mcpp_receipt *bases[] = {b1};
     mcpp_gate_report *r = NULL;
-    CHECK_INT_EQ(mcpp_gate_run(&r, NULL, bases, 1, (const mcpp_receipt *const *)cands, N), MCPP_OK);
+    /* top_k=4 is a lane no baseline has: a new lane, undetermined under new_lanes = fail */
+    mcpp_policy *p = NULL;
+    CHECK_INT_EQ(mcpp_policy_default(&p), MCPP_OK);
+    CHECK_INT_EQ(mcpp_policy_set_new_lanes_fail(p, 1), MCPP_OK);
+    CHECK_INT_EQ(mcpp_policy_new_lanes_fail(p), 1);
+    CHECK_INT_EQ(mcpp_gate_run(&r, p, bases, 1, (const mcpp_receipt *const *)cands, N), MCPP_OK);
+    mcpp_policy_free(p);
     char *md = NULL;
     CHECK_INT_EQ(mcpp_gate_report_render(&md, r, MCPP_OUTPUT_MARKDOWN), MCPP_OK);
     CHECK(md && strlen(md) < 65536);

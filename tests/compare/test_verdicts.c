@@ -434,6 +434,16 @@ static int supported_claims_name_a_stable_lane(const mcpp_policy *p, const mcpp_
 }
 
 /* The gate passes a candidate only with a comparable (or qualified) baseline. */
+/* Whether two receipts are in one lane (their mcpp_lane_key texts are equal). */
+static int lane_key_equal(const mcpp_policy *p, const mcpp_receipt *a, const mcpp_receipt *b)
+{
+    char *ka = NULL, *kb = NULL;
+    int same = mcpp_lane_key(&ka, p, a) == MCPP_OK && mcpp_lane_key(&kb, p, b) == MCPP_OK && strcmp(ka, kb) == 0;
+    mcpp_free(ka);
+    mcpp_free(kb);
+    return same;
+}
+
 static int gate_passes_only_comparable(const mcpp_policy *p, mcpp_receipt **r, size_t n)
 {
     size_t nb = n / 2;
@@ -445,11 +455,21 @@ static int gate_passes_only_comparable(const mcpp_policy *p, mcpp_receipt **r, s
     int bad = 0;
     for (size_t i = 0; i < mcpp_gate_report_count(g); i++) {
         if (mcpp_gate_report_entry_outcome(g, i) != MCPP_GATE_PASSED) continue;
-        int any = 0;
+        int any = 0, same_lane = 0;
         for (size_t b = 0; b < nb; b++) {
+            same_lane |= lane_key_equal(p, r[b], r[nb + i]);
             if (strcmp(mcpp_receipt_id(r[b]), mcpp_receipt_id(r[nb + i])) == 0) continue;
             mcpp_verdict v = verdict_of(p, r[b], r[nb + i]);
             any |= v == MCPP_VERDICT_COMPARABLE || v == MCPP_VERDICT_QUALIFIED;
+        }
+        /* a new lane passes without one: no baseline may be in its lane */
+        if (!any && strcmp(mcpp_gate_report_entry_reason_code(g, i), "new_lane") == 0) {
+            if (same_lane) {
+                fprintf(stderr, "policy %s: %s passed as a new lane with a baseline in its lane\n", mcpp_policy_name(p),
+                        mcpp_receipt_id(r[nb + i]));
+                bad++;
+            }
+            continue;
         }
         if (!any) {
             fprintf(stderr, "policy %s: gate passed %s without a comparable baseline\n", mcpp_policy_name(p),
@@ -631,6 +651,70 @@ TEST(one_run_against_one_run_without_a_noise_source_is_undetermined_unless_the_p
     mcpp_receipt_free(slow);
 }
 
+/* ---- 11. new lanes --------------------------------------------------------------------------------- */
+
+/* A candidate in a lane no baseline has passes as a new lane while every
+ * baseline lane keeps a candidate (a benchmark the change adds); it is
+ * undetermined under new_lanes = fail, and never new when a baseline lane lost
+ * its candidates (the lane may have changed into the new one). No baselines at
+ * all: a first run, every candidate new. */
+TEST(a_new_lane_passes_unless_the_policy_fails_it_and_a_lane_that_lost_its_candidates_is_no_new_lane)
+{
+    mcpp_receipt *b1 = run("nl-base-1", 262144, SAME, SAME), *b2 = run("nl-base-2", 262000, SAME, SAME);
+    mcpp_receipt *same = run("nl-cand", 262100, SAME, SAME);
+    mcpp_receipt *added = run("nl-added", 131072, "\"seq_len\":4096", "\"seq_len\":8192", SAME);
+    const mcpp_receipt *bases[] = {b1, b2}, *both[] = {same, added}, *only_added[] = {added};
+    mcpp_gate_report *g = NULL;
+    CHECK_INT_EQ(mcpp_gate_run(&g, NULL, bases, 2, both, 2), MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_report_outcome(g), MCPP_GATE_PASSED);
+    CHECK_STR_EQ(mcpp_gate_report_entry_reason_code(g, 1), "new_lane");
+    CHECK_INT_EQ(mcpp_gate_report_entry_outcome(g, 1), MCPP_GATE_PASSED);
+    CHECK_CONTAINS(mcpp_gate_report_entry_reason(g, 1), "new lane: none of the 2 baselines is in this lane");
+    CHECK_CONTAINS(mcpp_gate_report_reason(g), "1 new lane recorded, not gated");
+    char *md = NULL;
+    CHECK_INT_EQ(mcpp_gate_report_render(&md, g, MCPP_OUTPUT_MARKDOWN), MCPP_OK);
+    CHECK_CONTAINS(md, "| new lane |");
+    mcpp_free(md);
+    mcpp_gate_report_free(g);
+
+    mcpp_policy *fail = NULL;
+    CHECK_INT_EQ(mcpp_policy_default(&fail), MCPP_OK);
+    CHECK_INT_EQ(mcpp_policy_set_new_lanes_fail(fail, 1), MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_run(&g, fail, bases, 2, both, 2), MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_report_outcome(g), MCPP_GATE_UNDETERMINED);
+    CHECK_INT_EQ(mcpp_gate_report_exit_code(g), 2);
+    CHECK_STR_EQ(mcpp_gate_report_entry_reason_code(g, 1), "new_lane");
+    mcpp_gate_report_free(g);
+    mcpp_policy_free(fail);
+
+    CHECK_INT_EQ(mcpp_gate_run(&g, NULL, bases, 2, only_added, 1), MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_report_outcome(g), MCPP_GATE_UNDETERMINED);
+    CHECK_STR_EQ(mcpp_gate_report_entry_reason_code(g, 0), "no_comparable_baseline");
+    CHECK_CONTAINS(mcpp_gate_report_entry_reason(g, 0), "not a new lane");
+    mcpp_gate_report_free(g);
+
+    CHECK_INT_EQ(mcpp_gate_run(&g, NULL, NULL, 0, both, 2), MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_report_outcome(g), MCPP_GATE_PASSED);
+    CHECK_CONTAINS(mcpp_gate_report_entry_reason(g, 0), "there are no baselines yet (a first run)");
+    CHECK_CONTAINS(mcpp_gate_report_reason(g), "2 new lanes, no baseline to compare with yet");
+    mcpp_gate_report_free(g);
+
+    const char lua[] = "return { include = { \"default.lua\" }, gate = { new_lanes = \"fail\" } }";
+    const char bad[] = "return { include = { \"default.lua\" }, gate = { new_lanes = \"maybe\" } }";
+    char name[1024];
+    snprintf(name, sizeof name, "%s/new_lanes.lua", policy_dir);
+    mcpp_policy *p = NULL;
+    CHECK_INT_EQ(mcpp_policy_load_lua_buffer(&p, lua, strlen(lua), name, NULL), MCPP_OK);
+    CHECK_INT_EQ(mcpp_policy_new_lanes_fail(p), 1);
+    mcpp_policy_free(p);
+    CHECK_INT_EQ(mcpp_policy_load_lua_buffer(&p, bad, strlen(bad), name, NULL), MCPP_EPOLICY);
+    CHECK_CONTAINS(mcpp_error_last()->message, "gate.new_lanes must be \"pass\" or \"fail\"");
+    mcpp_receipt_free(b1);
+    mcpp_receipt_free(b2);
+    mcpp_receipt_free(same);
+    mcpp_receipt_free(added);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -651,5 +735,6 @@ int main(int argc, char **argv)
     RUN(a_receipt_that_disagrees_with_itself_is_invalid_with_both_numbers);
     RUN(a_changed_denominator_is_a_named_qualification_with_both_values);
     RUN(one_run_against_one_run_without_a_noise_source_is_undetermined_unless_the_policy_allows_points);
+    RUN(a_new_lane_passes_unless_the_policy_fails_it_and_a_lane_that_lost_its_candidates_is_no_new_lane);
     TEST_MAIN_END();
 }

@@ -158,10 +158,12 @@ end)
 
 check("gate_explains_each_candidate_with_lane_baseline_files_and_blockers", function()
   local run3 = mr.load(examples .. "/nam56r_padded_run3.json")
+  -- jagged: a lane no baseline has, while the padded lane keeps its candidate
+  -- (run3): a new lane, reported with what tells it from the baselines, not gated
   local g = mr.gate({ padded, run2 }, { run3, jagged })
   eq(g.schema, "mcpp.gate/2", "schema")
-  eq(g.outcome, "undetermined", "outcome")
-  eq(g.exit_code, 2, "exit_code")
+  eq(g.outcome, "passed", "outcome")
+  eq(g.exit_code, 0, "exit_code")
   local ok, other = g.candidates[1], g.candidates[2]
   eq(ok.outcome, "passed", "run3 outcome")
   eq(ok.lane.label, "NAM56R hybrid MoE lane", "lane label")
@@ -171,13 +173,14 @@ check("gate_explains_each_candidate_with_lane_baseline_files_and_blockers", func
   eq(#ok.metrics, 1, "one metric in metrics")
   assert(ok.metric.change:find("^better by") or ok.metric.change:find("^worse by")
          or ok.metric.change == "unchanged", ok.metric.change)
-  eq(other.reason_code, "no_comparable_baseline", "jagged reason code")
+  eq(other.reason_code, "new_lane", "jagged reason code")
+  eq(other.outcome, "passed", "a new lane passes by default")
   local backend
   for _, d in ipairs(other.differences) do if d.dimension == "backend" then backend = d end end
   assert(backend and backend.status == "mismatch" and backend.pooled == false, "backend blocks")
   assert(backend.base:find("moe=padded", 1, true) and backend.cand:find("moe=jagged", 1, true), "both values")
-  assert(other.reason:find("dimension backend mismatch", 1, true), other.reason)
-  assert(g.text:find("gate undetermined", 1, true), "text")
+  assert(other.reason:find("new lane: none of the 2 baselines", 1, true), other.reason)
+  assert(g.text:find("new lane", 1, true), "text")
   eq(#g.skipped, 0, "nothing skipped")
 end)
 

@@ -407,6 +407,10 @@ MCPP_API int mcpp_gate_report_entry_metric_at(mcpp_gate_metric *out, const mcpp_
  *   no_comparable_baseline         every baseline was not_comparable or insufficient;
  *                                  the differences (pooled = 0) say which dimension,
  *                                  rule or missing field, and on how many baselines
+ *   new_lane                       no baseline is in the candidate's lane, and every
+ *                                  baseline lane has a candidate (or there are no
+ *                                  baselines): passed, or undetermined under
+ *                                  mcpp_policy_set_new_lanes_fail
  *   metric_absent_on_candidate     the gate metric is absent on the candidate
  *   metric_absent_on_baselines     ... on every pooled baseline
  *   point_comparison_not_allowed   a side has one value and the policy forbids

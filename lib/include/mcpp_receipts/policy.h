@@ -182,6 +182,17 @@ MCPP_API int mcpp_policy_adjacency_width(const mcpp_policy *policy);
 MCPP_API int mcpp_policy_set_allow_point_comparisons(mcpp_policy *policy, int allow);
 MCPP_API int mcpp_policy_allow_point_comparisons(const mcpp_policy *policy);
 
+/* What the gate does with a new lane: a candidate whose lane no baseline
+ * shares (a benchmark the pull request adds, or every candidate of a first
+ * run against an empty baseline). Default 0: the candidate is reported as
+ * new (reason_code "new_lane") and passes; 1: it is undetermined (exit 2).
+ * Only while every baseline lane still has a candidate: a baseline lane left
+ * without one may have changed into the candidate's (top_k changed, another
+ * machine), so such candidates stay undetermined whatever this says. Lua:
+ * gate = { new_lanes = "fail" }; CLI: gate --new-lanes=pass|fail. */
+MCPP_API int mcpp_policy_set_new_lanes_fail(mcpp_policy *policy, int fail);
+MCPP_API int mcpp_policy_new_lanes_fail(const mcpp_policy *policy);
+
 /* How the gate sums up a side's runs (docs/statistics.md): the geometric
  * mean of the run values (default), or MLPerf's olympic mean (the runs'
  * mean without the fastest and the slowest, on log values, from 3 runs on).

@@ -654,6 +654,10 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
     baseline_index_free(&bix);
     if (rc) goto fail;
     if ((rc = decide_all(r, p)) != 0) goto fail;
+    size_t new_lanes = 0;
+    int left_out = 0;
+    for (size_t i = 0; dropped && i < 2 * nc; i++) left_out |= dropped[i] > 0;
+    if ((rc = mcpp_gate_settle_new_lanes(r, p, baselines, nb, candidates, left_out, &new_lanes)) != 0) goto fail;
     size_t failed = 0, undetermined = 0;
     for (size_t i = 0; i < nc; i++) {
         failed += r->entries[i].outcome == MCPP_GATE_FAILED;
@@ -680,15 +684,25 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
         r->outcome = MCPP_GATE_UNDETERMINED;
         mcpp_sb_printf(&reason, "%zu of %zu candidate%s could not be compared with a baseline", undetermined, nc,
                             nc == 1 ? "" : "s");
+    } else if (new_lanes == nc) {
+        r->outcome = MCPP_GATE_PASSED;
+        mcpp_sb_printf(&reason, "%zu new lane%s, no baseline to compare with yet: nothing to gate", nc,
+                       nc == 1 ? "" : "s");
     } else {
         r->outcome = MCPP_GATE_PASSED;
+        size_t gated = nc - (p->new_lanes_fail ? 0 : new_lanes);
         if (p->n_gate_metrics > 1)
-            mcpp_sb_printf(&reason, "all %zu candidate%s comparable, no regression beyond any metric's allowance "
-                           "established", nc, nc == 1 ? "" : "s");
+            mcpp_sb_printf(&reason,
+                           "all %zu candidate%s comparable, no regression beyond any metric's allowance "
+                           "established",
+                           gated, gated == 1 ? "" : "s");
         else
-            mcpp_sb_printf(&reason, "all %zu candidate%s comparable, no regression beyond %.1f%% established", nc,
-                           nc == 1 ? "" : "s", p->gate.max_regression * 100);
+            mcpp_sb_printf(&reason, "all %zu candidate%s comparable, no regression beyond %.1f%% established", gated,
+                           gated == 1 ? "" : "s", p->gate.max_regression * 100);
     }
+    if (new_lanes && new_lanes < nc) /* new lanes settled in gate_new_lanes.c */
+        mcpp_sb_printf(&reason, "; %zu new lane%s %s", new_lanes, new_lanes == 1 ? "" : "s",
+                       p->new_lanes_fail ? "(gate.new_lanes = fail)" : "recorded, not gated");
     if (r->tests > 1) {
         mcpp_sb_printf(&reason, " (%zu tests, Benjamini-Hochberg false discovery rate %.1f%%", r->tests,
                        r->fdr_q * 100);

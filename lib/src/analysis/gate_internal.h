@@ -85,6 +85,20 @@ typedef struct gate_entry {
     gate_explain why;
 } gate_entry;
 
+/* A candidate in a lane no baseline has (gate_new_lanes.c): its reports say
+ * "new lane", and JUnit lists it as skipped (recorded, not gated). */
+static inline int gate_entry_is_new_lane(const gate_entry *e)
+{
+    return e->why.reason_code && strcmp(e->why.reason_code, "new_lane") == 0;
+}
+
+/* The outcome as the reports' tables show it: "new lane" for a passed new lane. */
+static inline const char *gate_entry_outcome_text(const gate_entry *e)
+{
+    return e->outcome == MCPP_GATE_PASSED && gate_entry_is_new_lane(e) ? "new lane"
+                                                                       : mcpp_gate_outcome_name(e->outcome);
+}
+
 /* The first gate metric's result (the single-metric gate's), NULL when it
  * was not compared. */
 static inline const mcpp_metric_result *gate_first_result(const gate_entry *e)
@@ -158,6 +172,18 @@ void mcpp_gate_explain_free(gate_explain *w);
  * one-sided level q over every test into *threshold; r->tests and r->fdr_q
  * set. 0 or MCPP_ENOMEM. */
 int mcpp_gate_suite_noise(mcpp_gate_report *r, double q, double *threshold);
+
+/* ---- gate_new_lanes.c ------------------------------------------------------------- */
+
+/* Settles the candidates no baseline shares a lane with (after the
+ * decisions): new lanes (reason_code "new_lane"; passed, or undetermined
+ * under gate.new_lanes = "fail"), counted into *n_new, while every baseline
+ * lane has a candidate; otherwise they stay undetermined, with that said.
+ * `candidates` are the report's entries' receipts, in order; `left_out`: 1
+ * when baselines were left out upstream (the filtered gate). 0 or
+ * MCPP_ENOMEM. */
+int mcpp_gate_settle_new_lanes(mcpp_gate_report *r, const mcpp_policy *p, const mcpp_receipt *const *baselines,
+                               size_t nb, const mcpp_receipt *const *candidates, int left_out, size_t *n_new);
 
 /* ---- history_medians.c ------------------------------------------------------------- */
 

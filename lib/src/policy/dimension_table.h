@@ -38,8 +38,8 @@
 
 #define MCPP_DEFAULT_DIMENSIONS(X)                                                                                     \
     X(benchmark, MUST_MATCH, FIELDS, SUITE, UNKNOWN, 2,                                                                \
-      MCPP_DIM_LIST("benchmark.suite", "benchmark.suite_version", "benchmark.name", "benchmark.params",                \
-                    "benchmark.division", "benchmark.submitter", "benchmark.system"),                                  \
+      MCPP_DIM_LIST("benchmark.suite", "benchmark.name", "benchmark.params", "benchmark.division",                     \
+                    "benchmark.submitter", "benchmark.system"),                                                        \
       MCPP_DIM_LIST("suite", "benchmark.suite", "benchmark", "benchmark.name", "system", "benchmark.system",           \
                     "submitter", "benchmark.submitter"),                                                               \
       "what was measured; its submitter and system name the submission, so two submitters' 8xH100 results are two "    \
@@ -87,6 +87,10 @@
     X(software, QUALIFY, FIELDS, STATED, UNKNOWN, 2,                                                                   \
       MCPP_DIM_LIST("software.framework", "software.version", "software.image", "software.components"),                \
       MCPP_DIM_LIST(NULL), "")                                                                                         \
+    X(suite_version, QUALIFY, FIELDS, STATED, UNKNOWN, 2, MCPP_DIM_LIST("benchmark.suite_version"),                    \
+      MCPP_DIM_LIST(NULL),                                                                                             \
+      "the suite's or tool's release (pytest-benchmark 5.3.1 vs 5.4.0, an MLPerf round): an upgrade qualifies, it "    \
+      "does not start a new lane")                                                                                     \
     X(startup, QUALIFY, FIELDS, ALL, UNKNOWN, 1, MCPP_DIM_LIST("startup.state"),                                       \
       MCPP_DIM_LIST("startup", "startup.state"), "")                                                                   \
     X(position, QUALIFY, FIELDS, STATED, UNKNOWN, 2, MCPP_DIM_LIST("run.position.step", "run.position.tokens_seen"),   \

@@ -535,6 +535,16 @@ int mcpp_policy_set_allow_point_comparisons(mcpp_policy *policy, int allow)
     return MCPP_OK;
 }
 
+int mcpp_policy_set_new_lanes_fail(mcpp_policy *policy, int fail)
+{
+    MCPP_CHECK_ARG(policy, "mcpp_policy_set_new_lanes_fail: NULL policy");
+    mcpp_policy_view_drop(policy);
+    policy->new_lanes_fail = fail != 0;
+    return MCPP_OK;
+}
+
+int mcpp_policy_new_lanes_fail(const mcpp_policy *policy) { return policy ? policy->new_lanes_fail : 0; }
+
 int mcpp_policy_set_run_aggregate(mcpp_policy *policy, mcpp_run_aggregate aggregate)
 {
     MCPP_CHECK_ARG(policy, "mcpp_policy_set_run_aggregate: NULL policy");

@@ -112,6 +112,7 @@ struct mcpp_policy {
     size_t n_gate_metrics;
     int adjacency_width;
     int allow_point_comparisons; /* 0: a one-value side leaves the gate undetermined */
+    int new_lanes_fail;          /* 1: a candidate in a lane no baseline has is undetermined */
     mcpp_run_aggregate run_aggregate; /* how a side's runs are summed up (policy.h) */
     mcpp_policy_rule *rules;
     size_t n_rules, cap_rules;

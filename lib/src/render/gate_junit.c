@@ -29,9 +29,10 @@ static void put_case(mcpp_strbuf *b, const char *metric_name, const gate_entry *
     mcpp_sb_puts(b, "\" file=\"");
     mcpp_sb_html(b, e->why.path);
     mcpp_sb_puts(b, "\">\n");
-    const char *element = outcome == MCPP_GATE_FAILED                    ? "failure"
-                          : outcome == MCPP_GATE_UNDETERMINED || (g && g->skipped) ? "skipped"
-                                                                               : NULL;
+    const char *element = outcome == MCPP_GATE_FAILED ? "failure"
+                          : outcome == MCPP_GATE_UNDETERMINED || (g && g->skipped) || gate_entry_is_new_lane(e)
+                              ? "skipped"
+                              : NULL;
     if (element) {
         mcpp_sb_printf(b, "    <%s type=\"%s\" message=\"", element, code ? code : "");
         mcpp_sb_html(b, reason);
@@ -71,7 +72,7 @@ static void count_cases(const mcpp_gate_report *r, size_t *cases, size_t *failur
         const gate_entry *e = &r->entries[i];
         if (e->n_metrics == 0) {
             (*cases)++;
-            *skipped += e->outcome == MCPP_GATE_UNDETERMINED;
+            *skipped += e->outcome == MCPP_GATE_UNDETERMINED || gate_entry_is_new_lane(e);
             *failures += e->outcome == MCPP_GATE_FAILED;
         }
         for (size_t k = 0; k < e->n_metrics; k++) {

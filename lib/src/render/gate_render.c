@@ -282,7 +282,7 @@ static void gate_render_text(mcpp_strbuf *b, const void *object)
         if (cell.data) cell.data[0] = '\0';
         put_metric_cell(&cell, e);
         mcpp_sb_printf(b, "%-*s  %-12s  %9zu  %-16s  ", (int)wid, mcpp_terminal_scratch(&t, e->id, b),
-                       mcpp_gate_outcome_name(e->outcome), e->baselines, cell.data ? cell.data : "-");
+                       gate_entry_outcome_text(e), e->baselines, cell.data ? cell.data : "-");
         mcpp_sb_terminal(b, e->why.lane_display);
         mcpp_sb_putc(b, '\n');
     }
@@ -326,7 +326,7 @@ static void put_row_markdown(mcpp_strbuf *b, const gate_entry *e, int with_why)
     mcpp_sb_markdown(b, e->id);
     mcpp_sb_puts(b, " | ");
     mcpp_sb_markdown(b, e->why.lane_display);
-    mcpp_sb_printf(b, " | %s%s%s | ", e->outcome == MCPP_GATE_PASSED ? "" : "**", mcpp_gate_outcome_name(e->outcome),
+    mcpp_sb_printf(b, " | %s%s%s | ", e->outcome == MCPP_GATE_PASSED ? "" : "**", gate_entry_outcome_text(e),
                    e->outcome == MCPP_GATE_PASSED ? "" : "**");
     put_metric_markdown(b, e);
     mcpp_sb_printf(b, " | %zu", e->baselines);
@@ -353,7 +353,8 @@ static size_t put_rows_markdown(mcpp_strbuf *b, const mcpp_gate_report *r, int a
     mcpp_sb_init_heap(&row, 512);
     for (size_t i = 0; i < r->n; i++) {
         const gate_entry *e = &r->entries[i];
-        if (attention_only && e->outcome == MCPP_GATE_PASSED && !qualification_count(e)) continue;
+        if (attention_only && e->outcome == MCPP_GATE_PASSED && !qualification_count(e) && !gate_entry_is_new_lane(e))
+            continue;
         row.len = 0;
         put_row_markdown(&row, e, attention_only);
         if (row.failed || b->len + row.len >= limit) {
@@ -388,22 +389,26 @@ static const char GATE_MD_HEAD[] = "| candidate | lane | outcome | change | base
 static void gate_render_markdown(mcpp_strbuf *b, const void *object)
 {
     const mcpp_gate_report *r = object;
-    size_t count[3] = {0, 0, 0}, attention = 0;
+    size_t count[3] = {0, 0, 0}, attention = 0, new_lanes = 0;
     for (size_t i = 0; i < r->n; i++) {
         count[r->entries[i].outcome]++;
-        attention += r->entries[i].outcome != MCPP_GATE_PASSED || qualification_count(&r->entries[i]);
+        new_lanes += gate_entry_is_new_lane(&r->entries[i]);
+        attention += r->entries[i].outcome != MCPP_GATE_PASSED || qualification_count(&r->entries[i]) ||
+                     gate_entry_is_new_lane(&r->entries[i]);
     }
     mcpp_sb_printf(b, "### Merge gate: **%s**\n\n", mcpp_gate_outcome_name(r->outcome));
     mcpp_sb_markdown(b, r->reason);
-    mcpp_sb_printf(b, "\n\n%zu candidate%s: %zu passed, %zu failed, %zu undetermined; metric `", r->n,
-                   r->n == 1 ? "" : "s", count[0], count[1], count[2]);
+    mcpp_sb_printf(b, "\n\n%zu candidate%s: %zu passed, %zu failed, %zu undetermined", r->n, r->n == 1 ? "" : "s",
+                   count[0], count[1], count[2]);
+    if (new_lanes) mcpp_sb_printf(b, " (%zu of them new lane%s)", new_lanes, new_lanes == 1 ? "" : "s");
+    mcpp_sb_puts(b, "; metric `");
     mcpp_sb_markdown(b, r->metric_name);
     mcpp_sb_puts(b, "`; policy ");
     mcpp_sb_markdown(b, r->policy_name);
     mcpp_sb_printf(b, " (digest `%s`).\n", r->policy_digest);
     put_inputs_markdown(b, r, b->len + 8000);
     if (attention) {
-        mcpp_sb_printf(b, "\n#### Not passed, or passed with qualifications (%zu)\n\n%s", attention, GATE_MD_HEAD);
+        mcpp_sb_printf(b, "\n#### Not passed, new, or passed with qualifications (%zu)\n\n%s", attention, GATE_MD_HEAD);
         size_t cut = put_rows_markdown(b, r, 1, GATE_MARKDOWN_BUDGET / 2);
         if (cut) mcpp_sb_printf(b, "\n… and %zu more not shown here (the JSON output has every one).\n", cut);
     } else {

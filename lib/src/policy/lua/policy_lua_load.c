@@ -570,8 +570,9 @@ static void apply_gate_aggregate(lua_State *L, load_ctx *ctx, const file_view *f
 
 static void apply_gate(lua_State *L, load_ctx *ctx, const file_view *f, int t)
 {
-    static const char *const KNOWN[] = {"metric", "metrics", "higher_is_better", "max_regression", "confidence",
-                                        "allow_point_comparisons", "aggregate", NULL};
+    static const char *const KNOWN[] = {"metric",         "metrics",    "higher_is_better",
+                                        "max_regression", "confidence", "allow_point_comparisons",
+                                        "aggregate",      "new_lanes",  NULL};
     check_section(L, ctx, f, t, "gate", KNOWN);
     mcpp_gate_settings s = *mcpp_policy_gate(ctx->policy);
     int type = raw_field(L, t, "metric");
@@ -598,6 +599,15 @@ static void apply_gate(lua_State *L, load_ctx *ctx, const file_view *f, int t)
         raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "allow_point_comparisons"),
                  "gate.allow_point_comparisons must be true or false");
     if (type == LUA_TBOOLEAN) mcpp_policy_set_allow_point_comparisons(ctx->policy, lua_toboolean(L, -1));
+    lua_pop(L, 1);
+    type = raw_field(L, t, "new_lanes");
+    if (type != LUA_TNIL) {
+        const char *mode = type == LUA_TSTRING ? lua_tostring(L, -1) : "";
+        if (strcmp(mode, "pass") != 0 && strcmp(mode, "fail") != 0)
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "new_lanes"),
+                     "gate.new_lanes must be \"pass\" or \"fail\"");
+        mcpp_policy_set_new_lanes_fail(ctx->policy, mode[0] == 'f');
+    }
     lua_pop(L, 1);
     apply_gate_aggregate(L, ctx, f, t);
     get_nonnegative(L, ctx, f, t, "max_regression", "gate", &s.max_regression);
