@@ -10,7 +10,13 @@
  *
  *   byte 0      what: 0 image, 1 lane summary, 2 lane_key, 3 metric_value,
  *               4 a whole image replaced by the rest of the input,
- *               5 a whole summary replaced by the rest of the input
+ *               5 a whole summary replaced by the rest of the input,
+ *               6 an image replaced by a frame of 2^(10 + byte 2 % 19)
+ *               bytes (up to 256 MiB, a few KB compressed), zeros after the
+ *               row's own header or (byte 3 odd) after that header with its
+ *               arena claimed as long as the frame (issue 48 item 1: the
+ *               loader must not inflate what no image may hold; libFuzzer's
+ *               -timeout and -rss_limit_mb catch it when it does)
  *   byte 1      which row (modulo the rows)
  *   bytes 2-3   where in the value (modulo its length), little endian
  *   byte 4      the byte written there (images: with the checksum recomputed,
@@ -27,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "mcpp_receipts.h"
 #include "util/hash.h"
@@ -87,9 +94,11 @@ typedef struct cell {
 } cell;
 
 static const cell CELLS[] = {
-    {"receipts", "image", 1}, {"lane_summaries", "summary", 0}, {"receipts", "lane_key", 0},
-    {"receipts", "metric_value", 0}, {"receipts", "image", 1}, {"lane_summaries", "summary", 0},
+    {"receipts", "image", 1},        {"lane_summaries", "summary", 0}, {"receipts", "lane_key", 0},
+    {"receipts", "metric_value", 0}, {"receipts", "image", 1},         {"lane_summaries", "summary", 0},
+    {"receipts", "image", 1},
 };
+enum { N_CELLS = sizeof CELLS / sizeof CELLS[0] };
 
 /* The rowid of the `pick`-th row of a table (modulo its rows), or -1. */
 static long long pick_row(sqlite3 *h, const char *table, unsigned pick)
@@ -120,20 +129,94 @@ static void put(sqlite3 *h, const cell *c, long long rowid, const unsigned char 
     sqlite3_finalize(st);
 }
 
+/* A zstd frame of `size` bytes: `head` (HEADER bytes, may be NULL), then
+ * zeros; made in 1 MiB steps, so a 256 MiB frame needs no 256 MiB buffer. */
+static unsigned char *zero_frame(size_t size, const unsigned char *head, size_t *out_len)
+{
+    static unsigned char chunk[1 << 20];
+    ZSTD_CCtx *c = ZSTD_createCCtx();
+    size_t cap = ZSTD_compressBound(size) / 64 + 65536, at = 0; /* zeros compress ~8000:1 */
+    unsigned char *out = malloc(cap);
+    if (!c || !out) abort();
+    ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, 1);
+    ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
+    ZSTD_CCtx_setPledgedSrcSize(c, size);
+    for (size_t done = 0; done < size;) {
+        size_t n = size - done < sizeof chunk ? size - done : sizeof chunk;
+        memset(chunk, 0, sizeof chunk);
+        if (done == 0 && head) memcpy(chunk, head, n < IMAGE_HEADER ? n : IMAGE_HEADER);
+        ZSTD_inBuffer in = {chunk, n, 0};
+        done += n;
+        ZSTD_EndDirective end = done == size ? ZSTD_e_end : ZSTD_e_continue;
+        size_t left;
+        do {
+            ZSTD_outBuffer o = {out + at, cap - at, 0};
+            left = ZSTD_compressStream2(c, &o, &in, end);
+            at += o.pos;
+            if (ZSTD_isError(left) || at == cap) abort();
+        } while (end == ZSTD_e_end ? left != 0 : in.pos < in.size);
+    }
+    ZSTD_freeCCtx(c);
+    *out_len = at;
+    return out;
+}
+
+/* Row `rowid`'s image replaced by a frame claiming 2^(10 + data[2] % 19)
+ * bytes, packed as the store packs one without a dictionary. */
+static void put_bomb(sqlite3 *h, long long rowid, const uint8_t *data)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(h, "SELECT image FROM receipts WHERE rowid = ?1", -1, &st, NULL) != SQLITE_OK) abort();
+    sqlite3_bind_int64(st, 1, rowid);
+    unsigned char blob_head[20] = "MCPPIMGZ", head[IMAGE_HEADER];
+    unsigned char *raw = NULL;
+    size_t raw_len = 0;
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_bytes(st, 0) >= 16) {
+        memcpy(blob_head + 8, (const unsigned char *)sqlite3_column_blob(st, 0) + 8, 8);
+        raw = test_image_unpack(work_db, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0), &raw_len);
+    }
+    sqlite3_finalize(st);
+    memset(head, 0, sizeof head);
+    if (raw && raw_len >= IMAGE_HEADER) memcpy(head, raw, IMAGE_HEADER);
+    free(raw);
+    size_t size = (size_t)1 << (10 + data[2] % 19);
+    if (data[3] & 1) { /* image_header: arena_size at 24, struct_size at 32 */
+        uint32_t struct_size, arena;
+        memcpy(&struct_size, head + 32, sizeof struct_size);
+        arena = (uint32_t)(size - IMAGE_HEADER - struct_size);
+        memcpy(head + 24, &arena, sizeof arena);
+    }
+    size_t frame_len = 0;
+    unsigned char *frame = zero_frame(size, head, &frame_len);
+    unsigned char *blob = malloc(sizeof blob_head + frame_len);
+    if (!blob) abort();
+    memset(blob_head + 16, 0, 4); /* no dictionary */
+    memcpy(blob, blob_head, sizeof blob_head);
+    memcpy(blob + sizeof blob_head, frame, frame_len);
+    put(h, &CELLS[6], rowid, blob, sizeof blob_head + frame_len, 0, 0);
+    free(blob);
+    free(frame);
+}
+
 /* One edit at data[0..]; returns the bytes it used. */
 static size_t apply_edit(sqlite3 *h, const uint8_t *data, size_t size)
 {
-    const cell *c = &CELLS[data[0] % 6];
-    int whole = data[0] % 6 >= 4;
+    const cell *c = &CELLS[data[0] % N_CELLS];
+    int whole = data[0] % N_CELLS == 4 || data[0] % N_CELLS == 5;
     long long rowid = pick_row(h, c->table, size > 1 ? data[1] : 0);
     if (rowid < 0) return size;
+    if (data[0] % N_CELLS == 6) {
+        if (size < 4) return size;
+        put_bomb(h, rowid, data);
+        return 4;
+    }
     if (whole) {
         size_t from = size > 2 ? 2 : size;
         put(h, c, rowid, data + from, size - from, 0, 0);
         return size;
     }
     if (size < 5) return size;
-    if (data[0] % 6 == 3) { /* a number column: an arbitrary double */
+    if (data[0] % N_CELLS == 3) { /* a number column: an arbitrary double */
         double v;
         uint8_t raw[8] = {data[2], data[3], data[4], data[1], data[2] ^ 0x5A, data[3], data[4], data[1]};
         memcpy(&v, raw, sizeof v);

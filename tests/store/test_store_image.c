@@ -185,23 +185,29 @@ TEST(adding_the_same_receipts_again_rewrites_images_of_another_build)
     check_loads_the_same("refresh.db");
 }
 
+/* Stores `raw` packed as row `id`'s image. */
+static void put_image(sqlite3 *db, const char *id, const unsigned char *raw, size_t len)
+{
+    size_t packed_len = 0;
+    unsigned char *packed = test_image_pack(sqlite3_db_filename(db, "main"), raw, len, &packed_len);
+    sqlite3_stmt *st = NULL;
+    sqlite3_prepare_v2(db, "UPDATE receipts SET image = ?2 WHERE id = ?1", -1, &st, NULL);
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 2, packed, (int)packed_len, SQLITE_TRANSIENT);
+    CHECK_INT_EQ(sqlite3_step(st), SQLITE_DONE);
+    sqlite3_finalize(st);
+    free(packed);
+}
+
 /* Rewrites an image with `fill` over [at, at + n) and a valid checksum. */
 static void forge(sqlite3 *db, const char *id, size_t at, size_t n, unsigned char fill)
 {
     size_t len = 0;
     unsigned char *img = stored_image(db, id, &len);
-    sqlite3_stmt *st = NULL;
     for (size_t k = at; k < at + n && k < len; k++) img[k] = fill;
     uint64_t sum = mcpp_checksum_blob(img + HEADER, len - HEADER, MCPP_FNV_OFFSET);
     memcpy(img + CHECKSUM_AT, &sum, sizeof sum);
-    size_t packed_len = 0;
-    unsigned char *packed = test_image_pack(sqlite3_db_filename(db, "main"), img, len, &packed_len);
-    sqlite3_prepare_v2(db, "UPDATE receipts SET image = ?2 WHERE id = ?1", -1, &st, NULL);
-    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-    sqlite3_bind_blob(st, 2, packed, (int)packed_len, SQLITE_TRANSIENT);
-    sqlite3_step(st);
-    sqlite3_finalize(st);
-    free(packed);
+    put_image(db, id, img, len);
     free(img);
 }
 
@@ -235,6 +241,87 @@ TEST(forged_images_with_a_valid_checksum_never_crash_the_loader)
     CHECK_INT_EQ(mcpp_store_query_set(&set, s, NULL), MCPP_OK); /* loaded, from images or bodies */
     CHECK_INT_EQ((long long)mcpp_receipt_set_count(set), RUNS);
     mcpp_receipt_set_free(set);
+    mcpp_store_close(s);
+}
+
+/* Why the store's unpacker refuses row `id`'s image ("" when it does not). */
+static void unpack_refusal(sqlite3 *db, const char *id, char *why, size_t why_len)
+{
+    sqlite3_stmt *st = NULL;
+    sqlite3_prepare_v2(db, "SELECT image FROM receipts WHERE id = ?1", -1, &st, NULL);
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) != SQLITE_ROW) abort();
+    mcpp_store *s = NULL;
+    if (mcpp_store_open(&s, sqlite3_db_filename(db, "main"), MCPP_STORE_READ_ONLY) != MCPP_OK ||
+        mcpp_store_codec_refresh(s) != MCPP_OK)
+        abort();
+    mcpp_store_zctx *z = mcpp_store_zctx_new();
+    unsigned char *raw = NULL;
+    size_t len = 0;
+    why[0] = '\0';
+    int rc = mcpp_store_unpack_image(s->codec, z, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0), &raw,
+                                     &len, why, why_len);
+    if (rc == MCPP_OK) why[0] = '\0';
+    free(raw);
+    mcpp_store_zctx_free(z);
+    mcpp_store_close(s);
+    sqlite3_finalize(st);
+}
+
+/* Issue 48 item 1: a few KB of zstd frame can claim hundreds of MiB. The
+ * store refuses a frame that claims more than an image may have, inflates
+ * only the header of one that claims less, and the rest only when the
+ * header declares the frame's length; every such row loads from its body. */
+TEST(an_image_frame_claiming_more_than_its_header_allows_is_refused_before_inflating)
+{
+    make_store("bomb.db");
+    sqlite3 *db = NULL;
+    sqlite3_open(db_path("bomb.db"), &db);
+    size_t max = mcpp_receipt_image_max_bytes(), len = 0;
+    CHECK(max >= ((size_t)1 << 20));
+    unsigned char *real = stored_image(db, "image-000003", &len);
+    size_t big = 4 * max; /* zeros: the frame is a few KB */
+    unsigned char *zeros = calloc(1, big);
+    if (!zeros) abort();
+    put_image(db, "image-000001", zeros, big);
+    /* the real header, its arena claimed as large as allowed, then zeros */
+    uint32_t struct_size = 0; /* image_header: magic, fingerprint, checksum, arena, head, struct sizes */
+    memcpy(&struct_size, real + 32, sizeof struct_size);
+    uint32_t arena = (uint32_t)(max - HEADER - struct_size);
+    memcpy(zeros, real, HEADER);
+    memcpy(zeros + 24, &arena, sizeof arena); /* image_header.arena_size */
+    put_image(db, "image-000002", zeros, 2 * ((size_t)1 << 20));
+    put_image(db, "image-000004", zeros, max);
+    memset(zeros, 0, HEADER);
+    put_image(db, "image-000005", zeros, max / 2);
+    char why[160];
+    unpack_refusal(db, "image-000001", why, sizeof why);
+    CHECK_CONTAINS(why, "a stored image may have");
+    unpack_refusal(db, "image-000002", why, sizeof why);
+    CHECK_CONTAINS(why, "its header says");
+    unpack_refusal(db, "image-000005", why, sizeof why);
+    CHECK_CONTAINS(why, "not an image");
+    /* at the bound: inflated (the header allows it), then the image reader refuses its checksum */
+    unpack_refusal(db, "image-000004", why, sizeof why);
+    CHECK_STR_EQ(why, "");
+    unpack_refusal(db, "image-000003", why, sizeof why);
+    CHECK_STR_EQ(why, "");
+    free(zeros);
+    free(real);
+    sqlite3_close(db);
+    check_loads_the_same("bomb.db");
+    mcpp_store *s = NULL;
+    char *report = NULL;
+    CHECK_INT_EQ(mcpp_store_open(&s, db_path("bomb.db"), MCPP_STORE_READ_ONLY), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_check(&report, s), MCPP_EINVALID);
+    if (report) {
+        CHECK_CONTAINS(report, "image-000001");
+        CHECK_CONTAINS(report, "claims");
+        CHECK_CONTAINS(report, "image-000002");
+        CHECK_CONTAINS(report, "image-000004");
+        CHECK_CONTAINS(report, "image-000005");
+    }
+    mcpp_free(report);
     mcpp_store_close(s);
 }
 
@@ -424,6 +511,7 @@ int main(void)
     RUN(damaged_truncated_garbage_and_foreign_images_fall_back_to_the_body);
     RUN(adding_the_same_receipts_again_rewrites_images_of_another_build);
     RUN(forged_images_with_a_valid_checksum_never_crash_the_loader);
+    RUN(an_image_frame_claiming_more_than_its_header_allows_is_refused_before_inflating);
     RUN(many_rows_across_batches_come_back_complete_equal_and_in_order);
     RUN(rows_from_before_compression_read_check_and_add_as_before);
     RUN(a_damaged_dictionary_is_reported_by_check);

@@ -357,6 +357,44 @@ TEST(a_body_that_does_not_load_stays_a_problem_after_a_repair)
     mcpp_free(report);
 }
 
+/* Issue 48 item 5: what no add or remove writes is named by check: a
+ * tombstone for a receipt that is still live, a tombstone whose body holds
+ * another receipt, an empty image and an image that is not a blob. A repair
+ * rewrites the images; the tombstones stay problems (which side is the truth
+ * is the owner's call). */
+TEST(a_forged_tombstone_and_an_empty_image_are_named_by_check)
+{
+    make_store("tombstone.db");
+    const char *path = db_path("tombstone.db");
+    run_sql(path, "INSERT INTO tombstones SELECT id, 'forged', '2026-01-01T00:00:00Z', body FROM receipts"
+                  " WHERE id = '" VICTIM "'");
+    run_sql(path, "INSERT INTO tombstones SELECT 'integrity-gone', 'forged', '2026-01-01T00:00:00Z', body"
+                  " FROM receipts WHERE id = 'integrity-000001'");
+    run_sql(path, "UPDATE receipts SET image = X'' WHERE id = 'integrity-000002'");
+    run_sql(path, "UPDATE receipts SET image = 'text' WHERE id = 'integrity-000003'");
+    char *report = NULL;
+    CHECK_INT_EQ(check_report(path, &report, 0), MCPP_EINVALID);
+    if (report) {
+        CHECK_CONTAINS(report, "tombstone " VICTIM ": the receipt is removed and live at once");
+        CHECK_CONTAINS(report, "tombstone integrity-gone: its body holds another receipt");
+        CHECK_CONTAINS(report, "image integrity-000002: empty; loads from its body");
+        CHECK_CONTAINS(report, "image integrity-000003: not a blob; loads from its body");
+    }
+    mcpp_free(report);
+    report = NULL;
+    CHECK_INT_EQ(check_report(path, &report, 1), MCPP_EINVALID);
+    if (report) {
+        const char *after = strstr(report, "after the repair:");
+        CHECK(after != NULL);
+        if (after) {
+            CHECK(strstr(after, "integrity-000002") == NULL);
+            CHECK(strstr(after, "integrity-000003") == NULL);
+            CHECK_CONTAINS(after, "tombstone " VICTIM ": the receipt is removed and live at once");
+        }
+    }
+    mcpp_free(report);
+}
+
 /* A history over damaged rows fails with a consistency error and frees what
  * it built (LSan in the sanitizer suite: the lane keys after the failing lane
  * leaked, issue 28). */
@@ -392,6 +430,7 @@ int main(void)
     RUN(tampered_and_missing_lane_summaries_are_named_and_rebuilt);
     RUN(a_body_that_does_not_load_stays_a_problem_after_a_repair);
     RUN(history_over_damaged_rows_fails_cleanly);
+    RUN(a_forged_tombstone_and_an_empty_image_are_named_by_check);
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);

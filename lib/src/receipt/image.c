@@ -229,6 +229,8 @@ int mcpp_receipt_image_write(unsigned char **out, size_t *out_len, const mcpp_re
     reloc_receipt(&x, &copy);
     if (x.bad || x.end > UINT32_MAX) return MCPP_EUNSUPPORTED;
     size_t total = sizeof(image_header) + sizeof copy + x.end;
+    if (total > mcpp_receipt_image_max_bytes())
+        return MCPP_EUNSUPPORTED;
     unsigned char *img = malloc(total);
     if (!img) return mcpp_error_nomem();
     char *arena = (char *)img + sizeof(image_header) + sizeof copy;
@@ -280,6 +282,42 @@ static int refused(int rc, char *why, size_t why_len, const char *text)
     return rc;
 }
 
+size_t mcpp_receipt_image_max_bytes(void)
+{
+    mcpp_limits limits = MCPP_LIMITS_INIT;
+    return limits.max_input_bytes;
+}
+
+/* The sizes of header `h` add up to an image of at most the largest allowed;
+ * the image's length then, else 0. */
+static size_t declared_total(const image_header *h)
+{
+    if (h->struct_size != sizeof(mcpp_receipt) || h->head_size == 0 || h->head_size > h->arena_size)
+        return 0;
+    size_t total = sizeof *h + sizeof(mcpp_receipt) + (size_t)h->arena_size;
+    return total <= mcpp_receipt_image_max_bytes() ? total : 0;
+}
+
+int mcpp_receipt_image_declared_size(size_t *total, const void *head, size_t head_len, char *why,
+                                     size_t why_len)
+{
+    _Static_assert(sizeof(image_header) == MCPP_IMAGE_HEADER_BYTES,
+                   "the header's size is part of image.h");
+    image_header h;
+    *total = 0;
+    if (!head || head_len < sizeof h)
+        return refused(MCPP_EINVALID, why, why_len, "truncated");
+    memcpy(&h, head, sizeof h);
+    if (memcmp(h.magic, IMAGE_MAGIC, sizeof h.magic) != 0)
+        return refused(MCPP_EINVALID, why, why_len, "not an image");
+    if (h.fingerprint != fingerprint())
+        return refused(MCPP_EUNSUPPORTED, why, why_len, "written by another build of the library");
+    if (!(*total = declared_total(&h)))
+        return refused(MCPP_EINVALID, why, why_len,
+                       "its header claims sizes that do not add up or are too large");
+    return MCPP_OK;
+}
+
 int mcpp_receipt_image_read(mcpp_receipt **out, const void *blob, size_t len, const char *source_name, char *why,
                             size_t why_len)
 {
@@ -291,8 +329,7 @@ int mcpp_receipt_image_read(mcpp_receipt **out, const void *blob, size_t len, co
     if (memcmp(h.magic, IMAGE_MAGIC, sizeof h.magic) != 0) return refused(MCPP_EINVALID, why, why_len, "not an image");
     if (h.fingerprint != fingerprint())
         return refused(MCPP_EUNSUPPORTED, why, why_len, "written by another build of the library");
-    if (h.struct_size != sizeof(mcpp_receipt) || len - sizeof h - sizeof(mcpp_receipt) != h.arena_size ||
-        h.head_size == 0 || h.head_size > h.arena_size)
+    if (declared_total(&h) != len)
         return refused(MCPP_EINVALID, why, why_len, "its sizes do not add up");
     if (h.checksum != mcpp_checksum_blob(bytes + sizeof h, len - sizeof h, MCPP_FNV_OFFSET))
         return refused(MCPP_EINVALID, why, why_len, "its checksum does not match");

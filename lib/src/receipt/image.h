@@ -19,8 +19,27 @@
 
 #include "mcpp_receipts/receipt.h"
 
+/* Bytes of an image's header, which says how long the image is. */
+#define MCPP_IMAGE_HEADER_BYTES 40
+
+/* The most bytes an image may have: the default receipt limit on an input
+ * (MCPP_LIMITS_INIT, 16 MiB). An image is a cache of its receipt's body,
+ * which a reader may always parse instead, so a receipt whose image would be
+ * larger gets none, and a reader refuses an image that claims more before it
+ * decompresses one (a forged 8 KB frame can claim hundreds of MiB). */
+size_t mcpp_receipt_image_max_bytes(void);
+
+/* The length an image's header (its first MCPP_IMAGE_HEADER_BYTES bytes, in
+ * `head`) says the image has, in *total, checked without the rest: the magic,
+ * this build's fingerprint (MCPP_EUNSUPPORTED when another build wrote it),
+ * sizes that add up and a total within mcpp_receipt_image_max_bytes
+ * (MCPP_EINVALID otherwise, `why` filled; no error is set). */
+int mcpp_receipt_image_declared_size(size_t *total, const void *head, size_t head_len, char *why,
+                                     size_t why_len);
+
 /* The image of `r` in *out (malloc'ed; free()). MCPP_EUNSUPPORTED when the
- * receipt holds a pointer outside its arena (then store no image), MCPP_ENOMEM. */
+ * receipt holds a pointer outside its arena or its image would be larger than
+ * mcpp_receipt_image_max_bytes (then store no image), MCPP_ENOMEM. */
 int mcpp_receipt_image_write(unsigned char **out, size_t *out_len, const mcpp_receipt *r);
 
 /* The receipt an image holds, named `source_name` (may be NULL), as if it had

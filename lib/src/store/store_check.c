@@ -13,7 +13,8 @@
  *   2. per row: the body loads, with the row's id; the columns are what the
  *      body gives; the image is accepted (image_check.c) and equal, field by
  *      field, to the body;
- *   3. the lane summaries, when marked valid, are those the bodies make.
+ *   3. each tombstone's id is not live too, and its body loads as that id;
+ *   4. the lane summaries, when marked valid, are those the bodies make.
  *
  * A repair rewrites the columns and image of every row whose body loads, and
  * rebuilds the lane summaries, in one write transaction; a body that does not
@@ -266,10 +267,18 @@ static int check_row(checker *c, sqlite3_stmt *st)
     mcpp_store_row want;
     int rc = mcpp_store_row_fill(&want, r, c->metric, NULL, NULL, NULL); /* unpacked: compared, not stored */
     if (!rc) {
-        int ok = columns_match(c, st, id, &want);
-        const void *blob = sqlite3_column_type(st, 3) == SQLITE_BLOB ? sqlite3_column_blob(st, 3) : NULL;
-        ok &= image_matches(c, blob, (size_t)sqlite3_column_bytes(st, 3), id, r);
-        if (!ok && want.image) rc = note_stale(c, rowid);
+        int ok = columns_match(c, st, id, &want), type = sqlite3_column_type(st, 3);
+        size_t len = (size_t)sqlite3_column_bytes(st, 3);
+        if (type == SQLITE_NULL) { /* rows added before images, or a receipt that has none */
+            ok &= image_matches(c, NULL, 0, id, r);
+        } else if (type != SQLITE_BLOB || len == 0) { /* no add writes these; SQLite hands both back as NULL */
+            problem(c, "image", id);
+            mcpp_sb_puts(c->report, len ? "not a blob; loads from its body\n" : "empty; loads from its body\n");
+            ok = 0;
+        } else {
+            ok &= image_matches(c, sqlite3_column_blob(st, 3), len, id, r);
+        }
+        if (!ok && (want.image || type != SQLITE_NULL)) rc = note_stale(c, rowid);
         mcpp_store_row_clear(&want);
     }
     mcpp_receipt_free(r);
@@ -288,6 +297,45 @@ static int check_rows(checker *c)
     int step = SQLITE_DONE;
     while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) rc = check_row(c, st);
     if (!rc && step != SQLITE_DONE) rc = mcpp_store_sqlite_error(c->s, step, "checking rows");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Each tombstone: its id is not live as well (a remove deletes the row in
+ * the same transaction, and an add skips a removed id), and its body still
+ * loads as the receipt it names. Neither can be repaired here: which of the
+ * two is the truth is the owner's call. */
+static int check_tombstones(checker *c)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = mcpp_store_prepare(&st, c->s,
+                                "SELECT t.id, t.body, EXISTS (SELECT 1 FROM receipts r WHERE r.id = t.id)"
+                                " FROM tombstones t ORDER BY t.rowid",
+                                "checking tombstones");
+    int step = SQLITE_DONE;
+    while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *id = column_text(st, 0);
+        if (sqlite3_column_int(st, 2)) {
+            problem(c, "tombstone", id);
+            mcpp_sb_puts(c->report, "the receipt is removed and live at once (a row or a tombstone was written "
+                                    "by hand)\n");
+            continue;
+        }
+        char *body = NULL;
+        size_t len = 0;
+        mcpp_receipt *r = NULL;
+        int got = id ? mcpp_store_column_body(c->s, st, 1, &body, &len) : MCPP_EINVALID;
+        if (got == MCPP_ENOMEM) rc = got;
+        else if (!got) got = mcpp_receipt_load_buffer(&r, NULL, body, len, MCPP_FORMAT_JSON, c->s->path, NULL);
+        free(body);
+        if (!rc && (got || strcmp(mcpp_receipt_id(r), id) != 0)) {
+            problem(c, "tombstone", id);
+            mcpp_sb_puts(c->report, got ? "its body no longer loads\n" : "its body holds another receipt\n");
+        }
+        mcpp_error_clear();
+        mcpp_receipt_free(r);
+    }
+    if (!rc && step != SQLITE_DONE) rc = mcpp_store_sqlite_error(c->s, step, "checking tombstones");
     sqlite3_finalize(st);
     return rc;
 }
@@ -364,7 +412,7 @@ static int run_checks(checker *c)
     if (rc || c->problems) return rc;
     if ((rc = mcpp_store_codec_refresh(c->s)) || (rc = mcpp_store_codec_check(c->report, &c->problems, c->s)))
         return rc;
-    if ((rc = check_rows(c))) return rc;
+    if ((rc = check_rows(c)) || (rc = check_tombstones(c))) return rc;
     return mcpp_store_summaries_check(c->report, &c->problems, c->s);
 }
 
@@ -416,6 +464,7 @@ int mcpp_store_repair(char **out, mcpp_store *store)
     if (!rc && !damaged_file) rc = mcpp_store_codec_refresh(store);
     if (!rc && !damaged_file) rc = mcpp_store_codec_check(c.report, &c.problems, store);
     if (!rc && !damaged_file) rc = check_rows(&c);
+    if (!rc && !damaged_file) rc = check_tombstones(&c);
     if (!rc && !damaged_file) rc = mcpp_store_summaries_check(c.report, &c.problems, store);
     if (!rc && !damaged_file) rc = repair_rows(&c);
     if (!rc && !damaged_file) rc = mcpp_store_summaries_rebuild(store);

@@ -21,7 +21,11 @@
  * The image blob starts with the 16 bytes the add compares to decide whether
  * a stored image is another build's (store_add.c), so that rule holds as is.
  * Frames carry their content size and zstd's checksum: a damaged body is
- * refused ("does not decompress"), never read as another receipt. A
+ * refused ("does not decompress"), never read as another receipt. Nothing
+ * is inflated past what the receipt limits allow: a body claiming more than
+ * the largest input a receipt may come from, an image more than its own
+ * header declares (itself at most receipt/image.h's bound), is refused
+ * before it is decompressed. A
  * dictionary is stored with a checksum; one that fails it makes the rows
  * that use it fail to read, which `store check` reports. Dictionaries are
  * never changed or deleted once committed; ids only grow.
@@ -49,7 +53,6 @@
 #define LEVEL 1
 #define DICT_SAMPLES 16                    /* receipts a dictionary is made from */
 #define DICT_MAX_BYTES (112 * 1024)        /* of samples in one dictionary */
-#define UNPACKED_MAX ((size_t)256 << 20)   /* a frame claiming more is damaged */
 
 enum { KIND_BODY, KIND_IMAGE, N_KINDS };
 static const char *const KIND_NAMES[N_KINDS] = {"body", "image"};
@@ -330,13 +333,12 @@ int mcpp_store_image_is_packed(const void *blob, size_t len)
     return blob && len >= IMAGE_HEAD && memcmp(blob, IMAGE_MAGIC, 8) == 0;
 }
 
-/* The bytes of a packed blob (head_len bytes before the dictionary id), with
- * a NUL after them; MCPP_EINVALID with `why` when it does not decompress. */
-static int unpack(const mcpp_store_codec *c, mcpp_store_zctx *z, const unsigned char *blob, size_t len,
-                  size_t head_len, unsigned char **out, size_t *out_len, char *why, size_t why_len)
+/* The frame of a packed blob (head_len bytes before the dictionary id) and
+ * its dictionary (NULL: none); MCPP_EINVALID with `why` when it cannot be
+ * read, MCPP_EUNSUPPORTED when its dictionary was added since `c` was read. */
+static int frame_of(const codec_dict **dict, const unsigned char **frame, size_t *frame_len, const mcpp_store_codec *c,
+                    const unsigned char *blob, size_t len, size_t head_len, char *why, size_t why_len)
 {
-    *out = NULL;
-    *out_len = 0;
     if (len < head_len + 4) {
         snprintf(why, why_len, "too short");
         return MCPP_EINVALID;
@@ -352,18 +354,115 @@ static int unpack(const mcpp_store_codec *c, mcpp_store_zctx *z, const unsigned 
                  (unsigned)id);
         return MCPP_EINVALID;
     }
-    const unsigned char *frame = blob + head_len + 4;
-    size_t frame_len = len - head_len - 4;
-    unsigned long long size = ZSTD_getFrameContentSize(frame, frame_len);
-    if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > UNPACKED_MAX) {
+    *dict = d;
+    *frame = blob + head_len + 4;
+    *frame_len = len - head_len - 4;
+    return MCPP_OK;
+}
+
+/* The length a frame says it inflates to, when it says one of at most `max`
+ * bytes (a frame is refused before anything is inflated). */
+static int content_size(size_t *size, const unsigned char *frame, size_t frame_len, int kind, size_t max, char *why,
+                        size_t why_len)
+{
+    unsigned long long claimed = ZSTD_getFrameContentSize(frame, frame_len);
+    if (claimed == ZSTD_CONTENTSIZE_ERROR || claimed == ZSTD_CONTENTSIZE_UNKNOWN) {
         snprintf(why, why_len, "not a compressed frame");
         return MCPP_EINVALID;
     }
+    if (claimed > max) {
+        snprintf(why, why_len, "claims %llu bytes, more than the %zu a stored %s may have", claimed, max,
+                 KIND_NAMES[kind]);
+        return MCPP_EINVALID;
+    }
+    *size = (size_t)claimed;
+    return MCPP_OK;
+}
+
+/* Inflates the frame into out[out->pos..out->size) on a streaming context
+ * already started, *left getting zstd's last answer (0: the frame ended);
+ * MCPP_EINVALID with `why` when it does not, or the frame ends before. */
+static int inflate_to(ZSTD_DCtx *d, ZSTD_outBuffer *out, ZSTD_inBuffer *in, size_t *left, char *why, size_t why_len)
+{
+    while (out->pos < out->size) {
+        size_t at_out = out->pos, at_in = in->pos;
+        *left = ZSTD_decompressStream(d, out, in);
+        if (ZSTD_isError(*left)) {
+            snprintf(why, why_len, "does not decompress (%s)", ZSTD_getErrorName(*left));
+            return MCPP_EINVALID;
+        }
+        if (out->pos == at_out && in->pos == at_in) break; /* no progress: the frame ended */
+    }
+    if (out->pos < out->size) {
+        snprintf(why, why_len, "does not decompress (short)");
+        return MCPP_EINVALID;
+    }
+    return MCPP_OK;
+}
+
+/* An image: the header is inflated first, and the rest only when the length
+ * it declares (receipt/image.h: within what an image may have) is the
+ * frame's, so a forged frame costs at most one image of the largest size a
+ * receipt may have, and a frame of zeros nothing. Another build's image is
+ * inflated within that bound; the image reader then refuses it as another
+ * build's, which the loader and `store check` tell from a forged one. */
+static int unpack_image(const codec_dict *d, mcpp_store_zctx *z, const unsigned char *frame, size_t frame_len,
+                        unsigned char **out, size_t *out_len, char *why, size_t why_len)
+{
+    size_t size = 0;
+    int rc = content_size(&size, frame, frame_len, KIND_IMAGE, mcpp_receipt_image_max_bytes(), why, why_len);
+    if (rc) return rc;
     if (!z->d && !(z->d = ZSTD_createDCtx())) return mcpp_error_nomem();
-    unsigned char *buf = malloc((size_t)size + 1);
+    ZSTD_DCtx_reset(z->d, ZSTD_reset_session_and_parameters);
+    if (d) ZSTD_DCtx_refDDict(z->d, d->d);
+    unsigned char head[MCPP_IMAGE_HEADER_BYTES];
+    ZSTD_inBuffer in = {frame, frame_len, 0};
+    ZSTD_outBuffer o = {head, size < sizeof head ? size : sizeof head, 0};
+    size_t declared = 0, left = 1;
+    if ((rc = inflate_to(z->d, &o, &in, &left, why, why_len))) return rc;
+    rc = mcpp_receipt_image_declared_size(&declared, head, o.pos, why, why_len);
+    if (rc == MCPP_EUNSUPPORTED) declared = size; /* another build's: the image reader says so, as before */
+    else if (rc) return rc;
+    if (declared != size) {
+        snprintf(why, why_len, "its header says %zu bytes, its frame %zu", declared, size);
+        return MCPP_EINVALID;
+    }
+    unsigned char *buf = malloc(size + 1);
     MCPP_CHECK_ALLOC(buf);
-    size_t got = d ? ZSTD_decompress_usingDDict(z->d, buf, (size_t)size, frame, frame_len, d->d)
-                   : ZSTD_decompressDCtx(z->d, buf, (size_t)size, frame, frame_len);
+    memcpy(buf, head, sizeof head);
+    o = (ZSTD_outBuffer){buf, size, sizeof head};
+    rc = inflate_to(z->d, &o, &in, &left, why, why_len);
+    unsigned char extra; /* the frame must end here: its checksum read, no byte more */
+    ZSTD_outBuffer more = {&extra, 1, 0};
+    if (!rc && left != 0) left = ZSTD_decompressStream(z->d, &more, &in);
+    if (!rc && (left != 0 || more.pos || in.pos < in.size)) {
+        snprintf(why, why_len, "does not decompress (more than its header says)");
+        rc = MCPP_EINVALID;
+    }
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    buf[size] = '\0';
+    *out = buf;
+    *out_len = size;
+    return MCPP_OK;
+}
+
+/* A body: at most the receipt limits' largest input (the loader refuses a
+ * longer one), with a NUL after it. */
+static int unpack_body(const codec_dict *d, mcpp_store_zctx *z, const unsigned char *frame, size_t frame_len,
+                       unsigned char **out, size_t *out_len, char *why, size_t why_len)
+{
+    mcpp_limits limits = MCPP_LIMITS_INIT;
+    size_t size = 0;
+    int rc = content_size(&size, frame, frame_len, KIND_BODY, limits.max_input_bytes, why, why_len);
+    if (rc) return rc;
+    if (!z->d && !(z->d = ZSTD_createDCtx())) return mcpp_error_nomem();
+    unsigned char *buf = malloc(size + 1);
+    MCPP_CHECK_ALLOC(buf);
+    size_t got = d ? ZSTD_decompress_usingDDict(z->d, buf, size, frame, frame_len, d->d)
+                   : ZSTD_decompressDCtx(z->d, buf, size, frame, frame_len);
     if (ZSTD_isError(got) || got != size) {
         free(buf);
         snprintf(why, why_len, "does not decompress (%s)", ZSTD_isError(got) ? ZSTD_getErrorName(got) : "short");
@@ -375,10 +474,26 @@ static int unpack(const mcpp_store_codec *c, mcpp_store_zctx *z, const unsigned 
     return MCPP_OK;
 }
 
+/* The bytes of a packed blob of `kind`, with a NUL after them; MCPP_EINVALID
+ * with `why` when it does not decompress. */
+static int unpack(const mcpp_store_codec *c, mcpp_store_zctx *z, const unsigned char *blob, size_t len, int kind,
+                  unsigned char **out, size_t *out_len, char *why, size_t why_len)
+{
+    *out = NULL;
+    *out_len = 0;
+    const codec_dict *d = NULL;
+    const unsigned char *frame = NULL;
+    size_t frame_len = 0;
+    int rc = frame_of(&d, &frame, &frame_len, c, blob, len, kind == KIND_IMAGE ? 16 : 4, why, why_len);
+    if (rc) return rc;
+    return kind == KIND_IMAGE ? unpack_image(d, z, frame, frame_len, out, out_len, why, why_len)
+                              : unpack_body(d, z, frame, frame_len, out, out_len, why, why_len);
+}
+
 int mcpp_store_unpack_image(const mcpp_store_codec *c, mcpp_store_zctx *z, const void *blob, size_t len,
                             unsigned char **out, size_t *out_len, char *why, size_t why_len)
 {
-    return unpack(c, z, blob, len, 16, out, out_len, why, why_len);
+    return unpack(c, z, blob, len, KIND_IMAGE, out, out_len, why, why_len);
 }
 
 int mcpp_store_unpack_body(const mcpp_store_codec *c, mcpp_store_zctx *z, const void *blob, size_t len, char **out,
@@ -388,7 +503,7 @@ int mcpp_store_unpack_body(const mcpp_store_codec *c, mcpp_store_zctx *z, const 
         snprintf(why, why_len, "a blob that is not a compressed body");
         return MCPP_EINVALID;
     }
-    return unpack(c, z, blob, len, 4, (unsigned char **)out, out_len, why, why_len);
+    return unpack(c, z, blob, len, KIND_BODY, (unsigned char **)out, out_len, why, why_len);
 }
 
 int mcpp_store_column_body(mcpp_store *s, sqlite3_stmt *st, int col, char **out, size_t *out_len)
