@@ -203,6 +203,60 @@ TEST(unknown_top_level_key_is_an_error_naming_key_and_line)
     CHECK_CONTAINS(e->message, "'nosie'");
 }
 
+/* The line is where the wrong value stands, with its table path: never an
+ * earlier `key =` in a comment, a string or another table (issue 51 item 4). */
+TEST(errors_point_at_the_line_of_the_wrong_value_with_its_path)
+{
+    CHECK(load_text("return {\n"
+                    "  -- confidence = 0.9 would be looser\n"
+                    "  noise = { min_runs = 3 },\n"
+                    "  gate = {\n"
+                    "    metrics = {\n"
+                    "      { name = 'a', confidence = 0.9 },\n"
+                    "      { name = 'b', confidence = 1.5 },\n"
+                    "    },\n"
+                    "  },\n"
+                    "}") == NULL);
+    CHECK_INT_EQ(mcpp_error_last()->line, 7);
+    CHECK_CONTAINS(mcpp_error_last()->message, "inline.lua:7:");
+    CHECK_CONTAINS(mcpp_error_last()->message, "gate.metrics[2].confidence must be inside (0, 1)");
+
+    CHECK(load_text("return {\n"
+                    "  name = 'min_runs = 1 is the least',\n"
+                    "  --[[ noise = { min_runs = 2 } ]]\n"
+                    "  noise = {\n"
+                    "    max_rel_spread = 0.1,\n"
+                    "    min_runs = 0 },\n"
+                    "}") == NULL);
+    CHECK_INT_EQ(mcpp_error_last()->line, 6);
+    CHECK_CONTAINS(mcpp_error_last()->message, "noise.min_runs must be a whole number");
+
+    /* A table built in a variable is found by the tail of the path. */
+    CHECK(load_text("local g = {\n"
+                    "  max_regression = 0.05,\n"
+                    "  confidence = 2,\n"
+                    "}\n"
+                    "return { gate = g }") == NULL);
+    CHECK_INT_EQ(mcpp_error_last()->line, 3);
+
+    /* The second listing, not the first occurrence of the name. */
+    CHECK(load_text("return { dimensions = {\n"
+                    "  must_match = { 'pattern' },\n"
+                    "  qualify = {\n"
+                    "    'hardware',\n"
+                    "    'pattern' } } }") == NULL);
+    CHECK_INT_EQ(mcpp_error_last()->line, 5);
+    CHECK_CONTAINS(mcpp_error_last()->message, "'pattern' is listed under both must_match and qualify");
+
+    /* An unknown key inside a rules entry: the entry's path and the key's line. */
+    CHECK(load_text("return { rules = {\n"
+                    "  { name = 'r', fn = function(b, c) local x, y = 1, 2 return nil end },\n"
+                    "  { name = 's',\n"
+                    "    fun = function(b, c) return nil end } } }") == NULL);
+    CHECK_INT_EQ(mcpp_error_last()->line, 4);
+    CHECK_CONTAINS(mcpp_error_last()->message, "unknown key 'fun' in rules[2]");
+}
+
 TEST(unknown_nested_keys_are_errors_with_lines)
 {
     CHECK(load_text("return {\n gate = {\n  confidnce = 0.9 } }") == NULL);
@@ -830,6 +884,7 @@ int main(int argc, char **argv)
     RUN(defined_dimension_gets_its_fields_and_role);
     RUN(unknown_top_level_key_is_an_error_naming_key_and_line);
     RUN(unknown_nested_keys_are_errors_with_lines);
+    RUN(errors_point_at_the_line_of_the_wrong_value_with_its_path);
     RUN(unknown_dimension_and_field_paths_are_errors_with_lines);
     RUN(nonsensical_thresholds_are_errors);
     RUN(dimension_listed_under_two_roles_in_one_file_is_refused);

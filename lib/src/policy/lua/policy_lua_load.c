@@ -25,6 +25,7 @@
 #include "util/hash.h"
 #include "util/struct_version.h"
 #include "policy/lua/lua_engine.h"
+#include "policy/lua/policy_lua_lines.h"
 #include "policy/policy_internal.h"
 #include "mcpp_receipts/policy_lua.h"
 
@@ -80,49 +81,29 @@ void mcpp_lua_limits_default(mcpp_lua_limits *out)
 
 /* ---- messages with lines ----------------------------------------------------- */
 
-static int line_at(const char *src, size_t pos)
+/* Line of the value at the table path `fmt`, ... ("noise.min_runs", "gate.metrics[2]") in
+ * the file; when the file does not spell that value (computed, or inherited by a
+ * missing key), the line of the nearest enclosing value it spells; 0 for none. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static int
+line_of(const file_view *f, const char *fmt, ...)
 {
-    int line = 1;
-    for (size_t i = 0; i < pos; i++)
-        if (src[i] == '\n')
-            line++;
-    return line;
-}
-
-static int is_ident_char(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-/* Line of the first `key =` in the source (0 when not found). */
-static int line_of_key(const file_view *f, const char *key)
-{
-    size_t klen = strlen(key);
-    if (!f->src || klen == 0)
-        return 0;
-    for (size_t i = 0; i + klen <= f->len; i++) {
-        if (memcmp(f->src + i, key, klen) != 0 || (i > 0 && is_ident_char(f->src[i - 1])))
-            continue;
-        size_t j = i + klen;
-        while (j < f->len && (f->src[j] == ' ' || f->src[j] == '\t'))
-            j++;
-        if (j < f->len && f->src[j] == '=' && (j + 1 >= f->len || f->src[j + 1] != '='))
-            return line_at(f->src, i);
-    }
-    return 0;
-}
-
-/* Line of the first quoted occurrence of `text` (0 when not found). */
-static int line_of_string(const file_view *f, const char *text)
-{
-    size_t tlen = strlen(text);
-    if (!f->src)
-        return 0;
-    for (size_t i = 0; i + tlen + 2 <= f->len; i++) {
-        char q = f->src[i];
-        if ((q == '"' || q == '\'') && memcmp(f->src + i + 1, text, tlen) == 0 &&
-            f->src[i + 1 + tlen] == q)
-            return line_at(f->src, i);
+    char path[256];
+    va_list ap;
+    va_start(ap, fmt);
+    mcpp_vsnprintf_c(path, sizeof path, fmt, ap);
+    va_end(ap);
+    while (path[0]) {
+        int line = mcpp_lua_line_of_path(f->src, f->len, path);
+        if (line > 0)
+            return line;
+        char *dot = strrchr(path, '.'), *bracket = strrchr(path, '[');
+        char *cut = dot > bracket ? dot : bracket;
+        if (!cut)
+            break;
+        *cut = '\0';
     }
     return 0;
 }
@@ -190,18 +171,20 @@ static int in_list(const char *const *list, const char *s)
     return 0;
 }
 
-/* Refuses keys that are not in `known`, naming the first (in byte order). */
-static void check_keys(lua_State *L, load_ctx *ctx, const file_view *f, int t,
-                       const char *const *known, const char *where)
+/* Refuses keys that are not in `known`, naming the first (in byte order), at
+ * the line of its value; `path` is the table's ("" for the policy table). */
+static void check_keys(lua_State *L, load_ctx *ctx, const file_view *f, int t, const char *const *known,
+                       const char *path)
 {
+    const char *where = *path ? path : "the policy table";
     char first[128] = "";
     int found = 0;
     lua_pushnil(L);
     while (lua_next(L, t)) {
         lua_pop(L, 1);
         if (lua_type(L, -1) != LUA_TSTRING)
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, where), "%s: keys must be names, found a %s key",
-                     where, luaL_typename(L, -1));
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "%s", path), "%s: keys must be names, found a %s key", where,
+                     luaL_typename(L, -1));
         const char *k = lua_tostring(L, -1);
         if (!in_list(known, k) && (!found || strcmp(k, first) < 0)) {
             snprintf(first, sizeof first, "%s", k);
@@ -215,8 +198,8 @@ static void check_keys(lua_State *L, load_ctx *ctx, const file_view *f, int t,
             if (k[1])
                 strncat(allowed, ", ", sizeof allowed - strlen(allowed) - 1);
         }
-        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, first), "unknown key '%s' in %s (allowed: %s)",
-                 first, where, allowed);
+        raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "%s%s%s", path, *path ? "." : "", first),
+                 "unknown key '%s' in %s (allowed: %s)", first, where, allowed);
     }
 }
 
@@ -224,8 +207,8 @@ static void check_keys(lua_State *L, load_ctx *ctx, const file_view *f, int t,
 static size_t check_string_list(lua_State *L, load_ctx *ctx, const file_view *f, int t, const char *what)
 {
     if (lua_type(L, t) != LUA_TTABLE)
-        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, what), "%s must be a list of strings, not a %s",
-                 what, luaL_typename(L, t));
+        raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "%s", what), "%s must be a list of strings, not a %s", what,
+                 luaL_typename(L, t));
     size_t n = (size_t)lua_rawlen(L, t), entries = 0;
     lua_pushnil(L);
     while (lua_next(L, t)) {
@@ -233,10 +216,10 @@ static size_t check_string_list(lua_State *L, load_ctx *ctx, const file_view *f,
         entries++;
     }
     if (entries != n)
-        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, what), "%s must be a list (a sequence), not a map", what);
+        raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "%s", what), "%s must be a list (a sequence), not a map", what);
     for (size_t i = 1; i <= n; i++) {
         if (lua_rawgeti(L, t, (lua_Integer)i) != LUA_TSTRING)
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, what), "%s[%zu] must be a string, not a %s",
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "%s[%zu]", what, i), "%s[%zu] must be a string, not a %s",
                      what, i, luaL_typename(L, -1));
         lua_pop(L, 1);
     }
@@ -253,12 +236,12 @@ static double get_number(lua_State *L, load_ctx *ctx, const file_view *f, int t,
         return 0;
     }
     if (type != LUA_TNUMBER)
-        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, key), "%s.%s must be a number, not a %s", where,
+        raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "%s.%s", where, key), "%s.%s must be a number, not a %s", where,
                  key, luaL_typename(L, -1));
     double v = (double)lua_tonumber(L, -1);
     lua_pop(L, 1);
     if (v != v)
-        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, key), "%s.%s is NaN", where, key);
+        raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "%s.%s", where, key), "%s.%s is NaN", where, key);
     return v;
 }
 
@@ -271,7 +254,8 @@ static void get_nonnegative(lua_State *L, load_ctx *ctx, const file_view *f, int
     if (!present)
         return;
     if (v < 0)
-        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, key), "%s.%s must be >= 0 (got %g)", where, key, v);
+        raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "%s.%s", where, key), "%s.%s must be >= 0 (got %g)", where, key,
+                 v);
     *out = v;
 }
 
@@ -281,7 +265,7 @@ static void check_section(lua_State *L, load_ctx *ctx, const file_view *f, int t
                           const char *const *known)
 {
     if (lua_type(L, t) != LUA_TTABLE)
-        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, name), "%s must be a table", name);
+        raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "%s", name), "%s must be a table", name);
     check_keys(L, ctx, f, t, known, name);
 }
 
@@ -308,7 +292,7 @@ static int is_default_dimension(const char *name)
 static void apply_define(lua_State *L, load_ctx *ctx, const file_view *f, int def)
 {
     if (lua_type(L, def) != LUA_TTABLE)
-        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "define"),
+        raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "dimensions.define"),
                  "dimensions.define must be a table of name = {field paths}");
     /* Sorted, so the dimension order never depends on hash order. */
     lua_newtable(L);
@@ -318,7 +302,7 @@ static void apply_define(lua_State *L, load_ctx *ctx, const file_view *f, int de
     while (lua_next(L, def)) {
         lua_pop(L, 1);
         if (lua_type(L, -1) != LUA_TSTRING)
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "define"),
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "dimensions.define"),
                      "dimensions.define: dimension names must be strings");
         lua_pushvalue(L, -1);
         lua_rawseti(L, names, ++n);
@@ -345,7 +329,7 @@ static void apply_define(lua_State *L, load_ctx *ctx, const file_view *f, int de
         int list = lua_gettop(L);
         size_t nf = check_string_list(L, ctx, f, list, what);
         if (nf == 0)
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, dim), "%s lists no fields", what);
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "%s", what), "%s lists no fields", what);
         const char **fields = lua_newuserdatauv(L, nf * sizeof *fields, 0);
         for (size_t k = 0; k < nf; k++) {
             lua_rawgeti(L, list, (lua_Integer)k + 1);
@@ -357,10 +341,10 @@ static void apply_define(lua_State *L, load_ctx *ctx, const file_view *f, int de
                                        : MCPP_ROLE_MUST_MATCH;
         if (mcpp_policy_set_dimension(ctx->policy, dim, fields, nf, role) != MCPP_OK) {
             /* Point at the offending path when one is unknown to the schema. */
-            int line = line_of_key(f, dim);
+            int line = line_of(f, "%s", what);
             for (size_t k = 0; k < nf; k++)
-                if (mcpp_schema_field_id(fields[k]) < 0 && line_of_string(f, fields[k]) > 0) {
-                    line = line_of_string(f, fields[k]);
+                if (mcpp_schema_field_id(fields[k]) < 0) {
+                    line = line_of(f, "%s[%zu]", what, k + 1);
                     break;
                 }
             raise_library_error(L, ctx, f, line, what);
@@ -394,7 +378,7 @@ static void apply_dimensions(lua_State *L, load_ctx *ctx, const file_view *f, in
         for (size_t i = 1; i <= n; i++) {
             lua_rawgeti(L, list, (lua_Integer)i);
             const char *dim = lua_tostring(L, -1);
-            int line = line_of_string(f, dim);
+            int line = line_of(f, "%s[%zu]", what, i);
             lua_pushvalue(L, -1);
             if (lua_rawget(L, seen) != LUA_TNIL)
                 raise_at(L, ctx, MCPP_EPOLICY, f, line, "dimension '%s' is listed under both %s and %s",
@@ -432,7 +416,7 @@ static void apply_required(lua_State *L, load_ctx *ctx, const file_view *f, int 
             if (strcmp(mcpp_policy_required_at(ctx->policy, k), path) == 0)
                 dup = 1;
         if (!dup && mcpp_policy_add_required_field(ctx->policy, path) != MCPP_OK)
-            raise_library_error(L, ctx, f, line_of_string(f, path), "require_fields");
+            raise_library_error(L, ctx, f, line_of(f, "require_fields[%zu]", i), "require_fields");
         lua_pop(L, 1);
     }
 }
@@ -450,28 +434,28 @@ static void apply_suite_noise(lua_State *L, load_ctx *ctx, const file_view *f, i
         return;
     }
     if (type != LUA_TTABLE)
-        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "suites"),
+        raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "noise.suites"),
                  "noise.suites must be a table of suite = { run_to_run = ... }, not a %s", luaL_typename(L, -1));
     lua_pushnil(L);
     while (lua_next(L, suites)) {
         if (lua_type(L, -2) != LUA_TSTRING)
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "suites"),
-                     "noise.suites: keys must be suite names (benchmark.suite), found a %s key",
-                     luaL_typename(L, -2));
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "noise.suites"),
+                     "noise.suites: keys must be suite names (benchmark.suite), found a %s key", luaL_typename(L, -2));
         const char *suite = lua_tostring(L, -2);
         char where[96];
         snprintf(where, sizeof where, "noise.suites[\"%.60s\"]", suite);
         int entry = lua_gettop(L);
         if (lua_type(L, entry) != LUA_TTABLE)
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_string(f, suite), "%s must be a table, not a %s", where,
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "%s", where), "%s must be a table, not a %s", where,
                      luaL_typename(L, entry));
         check_keys(L, ctx, f, entry, KNOWN, where);
         int present;
         double run_to_run = get_number(L, ctx, f, entry, "run_to_run", where, &present), df = -1;
-        if (!present) raise_at(L, ctx, MCPP_EPOLICY, f, line_of_string(f, suite), "%s needs run_to_run", where);
+        if (!present)
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "%s", where), "%s needs run_to_run", where);
         get_nonnegative(L, ctx, f, entry, "run_to_run_df", where, &df);
         if (mcpp_policy_set_suite_noise(ctx->policy, suite, run_to_run, df) != MCPP_OK)
-            raise_library_error(L, ctx, f, line_of_string(f, suite), where);
+            raise_library_error(L, ctx, f, line_of(f, "%s", where), where);
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
@@ -491,12 +475,12 @@ static void apply_noise(lua_State *L, load_ctx *ctx, const file_view *f, int t)
     double v = get_number(L, ctx, f, t, "min_runs", "noise", &present);
     if (present) {
         if (v < 1 || v != (double)(int64_t)v || v > 1e9)
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "min_runs"),
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "noise.min_runs"),
                      "noise.min_runs must be a whole number >= 1 (got %g)", v);
         s.min_runs = (int64_t)v;
     }
     if (mcpp_policy_set_noise(ctx->policy, &s) != MCPP_OK)
-        raise_library_error(L, ctx, f, line_of_key(f, "noise"), "noise");
+        raise_library_error(L, ctx, f, line_of(f, "noise"), "noise");
     apply_suite_noise(L, ctx, f, t);
 }
 
@@ -509,16 +493,16 @@ static void read_gate_metric(lua_State *L, load_ctx *ctx, const file_view *f, in
     static const char *const KNOWN[] = {"name", "direction", "max_regression", "confidence", NULL};
     char where[48];
     snprintf(where, sizeof where, "gate.metrics[%zu]", i + 1);
-    check_section(L, ctx, f, t, "metrics", KNOWN);
+    check_section(L, ctx, f, t, where, KNOWN);
     if (raw_field(L, t, "name") != LUA_TSTRING)
-        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "metrics"), "%s.name must be a metric name string", where);
+        raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "%s.name", where), "%s.name must be a metric name string", where);
     spec->text = (char *)lua_tostring(L, -1); /* copied by mcpp_policy_set_gate_metrics */
     spec->direction = -1;
     int type = raw_field(L, t, "direction");
     if (type != LUA_TNIL) {
         const char *d = type == LUA_TSTRING ? lua_tostring(L, -1) : "";
         if (strcmp(d, "higher") != 0 && strcmp(d, "lower") != 0)
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "direction"),
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "%s.direction", where),
                      "%s.direction must be \"higher\" or \"lower\" (default: the receipts')", where);
         spec->direction = strcmp(d, "higher") == 0;
     }
@@ -529,8 +513,8 @@ static void read_gate_metric(lua_State *L, load_ctx *ctx, const file_view *f, in
     int present;
     double v = get_number(L, ctx, f, t, "confidence", where, &present);
     if (present && !(v > 0 && v < 1))
-        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "confidence"), "%s.confidence must be inside (0, 1) (got %g)",
-                 where, v);
+        raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "%s.confidence", where),
+                 "%s.confidence must be inside (0, 1) (got %g)", where, v);
     if (present) spec->confidence = v;
 }
 
@@ -539,7 +523,7 @@ static void apply_gate_metrics(lua_State *L, load_ctx *ctx, const file_view *f, 
 {
     size_t n = lua_rawlen(L, t);
     if (n == 0 || n > 64)
-        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "metrics"),
+        raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "gate.metrics"),
                  "gate.metrics must be a list of 1 to 64 tables {name = ..., max_regression = ...}");
     mcpp_gate_metric_spec specs[64];
     int top = lua_gettop(L);
@@ -548,7 +532,7 @@ static void apply_gate_metrics(lua_State *L, load_ctx *ctx, const file_view *f, 
         read_gate_metric(L, ctx, f, lua_gettop(L), i, g, &specs[i]); /* leaves the entry and its name */
     }
     if (mcpp_policy_set_gate_metrics(ctx->policy, specs, n) != MCPP_OK)
-        raise_library_error(L, ctx, f, line_of_key(f, "metrics"), "gate");
+        raise_library_error(L, ctx, f, line_of(f, "gate.metrics"), "gate");
     lua_settop(L, top);
 }
 
@@ -560,7 +544,7 @@ static void apply_gate_aggregate(lua_State *L, load_ctx *ctx, const file_view *f
         const char *a = type == LUA_TSTRING ? lua_tostring(L, -1) : "";
         int olympic = strcmp(a, "olympic_mean") == 0;
         if (!olympic && strcmp(a, "geometric_mean") != 0)
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "aggregate"),
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "gate.aggregate"),
                      "gate.aggregate must be \"geometric_mean\" or \"olympic_mean\"");
         mcpp_policy_set_run_aggregate(ctx->policy,
                                       olympic ? MCPP_AGGREGATE_OLYMPIC_MEAN : MCPP_AGGREGATE_GEOMETRIC_MEAN);
@@ -578,25 +562,24 @@ static void apply_gate(lua_State *L, load_ctx *ctx, const file_view *f, int t)
     int type = raw_field(L, t, "metric");
     if (type != LUA_TNIL) {
         if (type != LUA_TSTRING)
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "metric"),
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "gate.metric"),
                      "gate.metric must be a string: \"primary\", a metric name or a schema path");
         s.metric = lua_tostring(L, -1); /* copied by set_gate below */
         mcpp_metric_ref ref;
         if (mcpp_metric_ref_init(&ref, s.metric, 1) != MCPP_OK)
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_string(f, s.metric), "gate.metric: %s",
-                     mcpp_error_last()->message);
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "gate.metric"), "gate.metric: %s", mcpp_error_last()->message);
     }
     type = raw_field(L, t, "higher_is_better");
     if (type != LUA_TNIL) {
         if (type != LUA_TBOOLEAN)
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "higher_is_better"),
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "gate.higher_is_better"),
                      "gate.higher_is_better must be true or false");
         s.higher_is_better = lua_toboolean(L, -1);
     }
     lua_pop(L, 1);
     type = raw_field(L, t, "allow_point_comparisons");
     if (type != LUA_TNIL && type != LUA_TBOOLEAN)
-        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "allow_point_comparisons"),
+        raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "gate.allow_point_comparisons"),
                  "gate.allow_point_comparisons must be true or false");
     if (type == LUA_TBOOLEAN) mcpp_policy_set_allow_point_comparisons(ctx->policy, lua_toboolean(L, -1));
     lua_pop(L, 1);
@@ -615,17 +598,17 @@ static void apply_gate(lua_State *L, load_ctx *ctx, const file_view *f, int t)
     double v = get_number(L, ctx, f, t, "confidence", "gate", &present);
     if (present) {
         if (!(v > 0 && v < 1))
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "confidence"),
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "gate.confidence"),
                      "gate.confidence must be inside (0, 1) (got %g)", v);
         s.confidence = v;
     }
     if (mcpp_policy_set_gate(ctx->policy, &s) != MCPP_OK)
-        raise_library_error(L, ctx, f, line_of_key(f, "gate"), "gate");
+        raise_library_error(L, ctx, f, line_of(f, "gate"), "gate");
     int has_metric = lua_type(L, -1) != LUA_TNIL;
     type = raw_field(L, t, "metrics");
     if (type != LUA_TNIL) {
         if (type != LUA_TTABLE || has_metric)
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "metrics"),
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "gate.metrics"),
                      type != LUA_TTABLE ? "gate.metrics must be a list of tables"
                                         : "gate has both metric and metrics: name one metric, or list them all");
         apply_gate_metrics(L, ctx, f, lua_gettop(L), &s);
@@ -642,10 +625,10 @@ static void apply_adjacency(lua_State *L, load_ctx *ctx, const file_view *f, int
     if (!present)
         return;
     if (v < 1 || v > 64 || v != (double)(int)v)
-        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "width"),
+        raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "adjacency.width"),
                  "adjacency.width must be a whole number from 1 to 64 (got %g)", v);
     if (mcpp_policy_set_adjacency_width(ctx->policy, (int)v) != MCPP_OK)
-        raise_library_error(L, ctx, f, line_of_key(f, "width"), "adjacency");
+        raise_library_error(L, ctx, f, line_of(f, "adjacency.width"), "adjacency");
 }
 
 /* Records rule number `slot` of file `f`: the file's chunk and the slot, so
@@ -686,7 +669,7 @@ static void apply_rules(lua_State *L, load_ctx *ctx, const file_view *f, int t)
 {
     static const char *const KNOWN[] = {"name", "fn", "each", NULL};
     if (lua_type(L, t) != LUA_TTABLE)
-        raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "rules"), "rules must be a list");
+        raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "rules"), "rules must be a list");
     lua_Integer n = (lua_Integer)lua_rawlen(L, t);
     for (lua_Integer i = 1; i <= n; i++) {
         int type = lua_rawgeti(L, t, i);
@@ -694,26 +677,30 @@ static void apply_rules(lua_State *L, load_ctx *ctx, const file_view *f, int t)
         if (type == LUA_TFUNCTION) {
             append_rule(L, ctx, f, entry, NULL, i, 0);
         } else if (type == LUA_TTABLE) {
-            check_keys(L, ctx, f, entry, KNOWN, "rules entry");
+            char where[48];
+            snprintf(where, sizeof where, "rules[%lld]", (long long)i);
+            check_keys(L, ctx, f, entry, KNOWN, where);
             /* fn = function(base, cand) sees the pair; each = function(run, side)
              * sees one side at a time, so the frontier need not check pairs */
             int tf = raw_field(L, entry, "fn"), te = raw_field(L, entry, "each");
             int each = te != LUA_TNIL;
             if ((tf == LUA_TNIL) == (te == LUA_TNIL) || (each ? te : tf) != LUA_TFUNCTION)
-                raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "rules"),
+                raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "%s", where),
                          "rules[%lld] needs one function: fn = function(base, cand) or "
-                         "each = function(run, side)", (long long)i);
+                         "each = function(run, side)",
+                         (long long)i);
             int fn = lua_gettop(L) - (each ? 0 : 1);
             int nt = raw_field(L, entry, "name");
             if (nt != LUA_TNIL && nt != LUA_TSTRING)
-                raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "rules"),
-                         "rules[%lld].name must be a string", (long long)i);
+                raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "%s.name", where), "rules[%lld].name must be a string",
+                         (long long)i);
             append_rule(L, ctx, f, fn, nt == LUA_TSTRING ? lua_tostring(L, -1) : NULL, i, each);
             lua_pop(L, 3);
         } else {
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "rules"),
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "rules[%lld]", (long long)i),
                      "rules[%lld] must be a function, {name = ..., fn = function(base, cand)} or "
-                     "{name = ..., each = function(run, side)}", (long long)i);
+                     "{name = ..., each = function(run, side)}",
+                     (long long)i);
         }
         lua_pop(L, 1);
     }
@@ -725,11 +712,11 @@ static void apply_table(lua_State *L, load_ctx *ctx, const file_view *f, int t, 
 {
     static const char *const KNOWN[] = {"name",     "version", "include", "dimensions", "require_fields",
                                         "noise",    "gate",    "adjacency", "rules",    NULL};
-    check_keys(L, ctx, f, t, KNOWN, "the policy table");
+    check_keys(L, ctx, f, t, KNOWN, "");
     int type = raw_field(L, t, "name");
     if (type != LUA_TNIL) {
         if (type != LUA_TSTRING)
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "name"), "name must be a string");
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "name"), "name must be a string");
         if (top)
             snprintf(ctx->policy_name, sizeof ctx->policy_name, "%s", lua_tostring(L, -1));
     }
@@ -737,7 +724,7 @@ static void apply_table(lua_State *L, load_ctx *ctx, const file_view *f, int t, 
     type = raw_field(L, t, "version");
     if (type != LUA_TNIL) {
         if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0)
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "version"), "version must be a whole number >= 0");
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "version"), "version must be a whole number >= 0");
         if (top)
             ctx->version = (int64_t)lua_tointeger(L, -1);
     }
@@ -826,7 +813,7 @@ static void load_includes(lua_State *L, load_ctx *ctx, const file_view *f, int t
     for (size_t i = 1; i <= n; i++) {
         lua_rawgeti(L, inc, (lua_Integer)i);
         const char *name = lua_tostring(L, -1);
-        int line = line_of_string(f, name);
+        int line = line_of(f, "include[%zu]", i);
         if (!mcpp_policy_name_is_plain(name))
             raise_at(L, ctx, MCPP_EPOLICY, f, line,
                      "include '%s' refused: includes name a file next to this one "
