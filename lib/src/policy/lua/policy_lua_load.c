@@ -587,7 +587,7 @@ static void apply_gate(lua_State *L, load_ctx *ctx, const file_view *f, int t)
     if (type != LUA_TNIL) {
         const char *mode = type == LUA_TSTRING ? lua_tostring(L, -1) : "";
         if (strcmp(mode, "pass") != 0 && strcmp(mode, "fail") != 0)
-            raise_at(L, ctx, MCPP_EPOLICY, f, line_of_key(f, "new_lanes"),
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "gate.new_lanes"),
                      "gate.new_lanes must be \"pass\" or \"fail\"");
         mcpp_policy_set_new_lanes_fail(ctx->policy, mode[0] == 'f');
     }
