@@ -2,12 +2,22 @@
 """mcpp_ci.py — what the GitHub Actions integration (action.yml) does, kept in
 one script so it can be run and tested outside GitHub (standard library only).
 
-  run      `policy check`, `policy test` and the gate with the mcpp-receipts
-           CLI; writes the markdown report to --body, appends it to
-           $GITHUB_STEP_SUMMARY and sets the step outputs exit-code, outcome
-           and body in $GITHUB_OUTPUT. Exits 0 when it could run everything
-           (the action applies the recorded exit code in its last step, after
-           the comment is posted), 4 when it could not.
+  run      `policy check` (--strict: warnings fail too), `policy test` and
+           the gate with the mcpp-receipts CLI; writes the markdown report to
+           --body (and the gate's JUnit XML to --junit), appends it to
+           $GITHUB_STEP_SUMMARY and sets the step outputs exit-code, outcome,
+           body, junit and policy-changed in $GITHUB_OUTPUT. Exits 0 when it
+           could run everything (the action applies the recorded exit code in
+           its last step, after the comment is posted), 4 when it could not.
+
+           A first run has no baseline yet: baseline paths that do not exist
+           are named in the report and left out, and with none left every
+           candidate is a new lane (passed; --new-lanes fail makes them
+           undetermined). --policy-ref REF (the pull request's base commit)
+           gates with the policy file as it is at REF, so a pull request
+           cannot relax its own gate; when the file differs there the report
+           says so and policy-changed is true (the new policy is still checked
+           and its cases run).
   comment  creates or updates ONE comment on the pull request of
            $GITHUB_EVENT_PATH: the comment holding the hidden marker
            <!-- mcpp-receipts:MARKER --> is edited, else one is created.
@@ -26,10 +36,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pathlib
 import re
 import shlex
 import subprocess
 import sys
+import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -70,26 +82,79 @@ def fit(head: str, main: str, extras: list[str], limit: int) -> str:
     return body
 
 
-def run_steps(a: argparse.Namespace) -> tuple[list[tuple[str, int, str, str]], str]:
-    """Runs the steps that apply; returns (name, code, stdout, stderr) each and the gate markdown."""
+def base_policy(policy: str, ref: str) -> tuple[str | None, str]:
+    """The policy file as it is at git `ref`, written beside it (so its
+    relative includes resolve as they do for the file itself); returns (path
+    of that copy or None when the file is the same there, a note for the
+    report). Raises OSError when git cannot show it."""
+    path = pathlib.Path(policy).resolve()
+    top = subprocess.run(["git", "-C", str(path.parent), "rev-parse", "--show-toplevel"], capture_output=True,
+                         text=True)
+    if top.returncode != 0:
+        raise OSError(f"--policy-ref {ref}: {policy} is not in a git work tree: {top.stderr.strip()}")
+    rel = path.relative_to(pathlib.Path(top.stdout.strip()).resolve()).as_posix()
+    shown = subprocess.run(["git", "-C", top.stdout.strip(), "show", f"{ref}:{rel}"], capture_output=True)
+    if shown.returncode != 0:
+        note = (f"**The policy `{rel}` is new in this pull request** (it is not at `{ref}`): the gate used it, "
+                "as there is no earlier one.\n")
+        return None, note
+    if shown.stdout == path.read_bytes():
+        return None, ""
+    copy = path.with_name(f".mcpp-base-{path.name}")
+    copy.write_bytes(shown.stdout)
+    note = (f"**The policy `{rel}` changed in this pull request.** The gate used it as it is at `{ref}` (the "
+            "base); the change applies once merged. The new version was checked and its cases run.\n")
+    return str(copy), note
+
+
+def present_paths(paths: list[str]) -> tuple[list[str], list[str]]:
+    """(paths that exist, those that do not)."""
+    return [p for p in paths if os.path.exists(p)], [p for p in paths if not os.path.exists(p)]
+
+
+def run_steps(a: argparse.Namespace) -> tuple[list[tuple[str, int, str, str]], str, str, bool]:
+    """Runs the steps that apply; returns (name, code, stdout, stderr) each, the
+    gate markdown, notes for the report and whether the policy changed."""
     steps: list[tuple[str, int, str, str]] = []
-    policy = [a.policy] if a.policy else []
+    notes, changed = "", False
     if a.policy:
-        steps.append(("policy check", *run_cli(a.cli, ["policy", "check", a.policy])))
+        strict = ["--strict"] if a.strict else []
+        steps.append(("policy check", *run_cli(a.cli, ["policy", "check", *strict, a.policy])))
     cases = shlex.split(a.cases)
     if cases and a.policy:
         steps.append(("policy test", *run_cli(a.cli, ["policy", "test", a.policy, *cases])))
+    gate_policy = a.policy
+    if a.policy and a.policy_ref:
+        copy, notes = base_policy(a.policy, a.policy_ref)
+        changed = copy is not None
+        gate_policy = copy or a.policy
     gate_md = ""
-    if steps and steps[0][1] != 0:
+    if any(code != 0 for name, code, _, _ in steps if name == "policy check"):
         gate_md = "The gate did not run: the policy is invalid.\n"
-    elif a.baseline and a.candidate:
-        args = ["gate", "--format", "markdown"] + (["--policy", *policy] if policy else [])
-        args += [x for p in shlex.split(a.baseline) for x in ("--baseline", p)]
+    elif a.candidate:
+        baselines, missing = present_paths(shlex.split(a.baseline))
+        if missing:
+            notes += ("No baseline yet at " + ", ".join(f"`{p}`" for p in missing) + ": "
+                      + ("a first run, every candidate is a new lane.\n" if not baselines else "left out.\n"))
+        empty = None
+        if not baselines:  # the gate needs a --baseline: an empty folder is "no baselines"
+            empty = tempfile.mkdtemp(prefix="mcpp-no-baseline-")
+            baselines = [empty]
+        args = ["gate", "--format", "markdown"] + (["--policy", gate_policy] if gate_policy else [])
+        args += ["--new-lanes", a.new_lanes] if a.new_lanes else []
+        args += ["--output", f"junit={a.junit}"] if a.junit else []
+        args += [x for p in baselines for x in ("--baseline", p)]
         args += [x for p in shlex.split(a.candidate) for x in ("--candidate", p)]
-        code, out, err = run_cli(a.cli, args)
+        try:
+            code, out, err = run_cli(a.cli, args)
+        finally:
+            if empty:
+                os.rmdir(empty)
+            if gate_policy != a.policy:
+                os.unlink(gate_policy)
         steps.append(("gate", code, out, err))
         gate_md = out
-    return steps, gate_md
+    return steps, gate_md, notes, changed
 
 
 def outcome_of(steps: list[tuple[str, int, str, str]]) -> tuple[int, str]:
@@ -101,13 +166,14 @@ def outcome_of(steps: list[tuple[str, int, str, str]]) -> tuple[int, str]:
 
 def command_run(a: argparse.Namespace) -> int:
     try:
-        steps, gate_md = run_steps(a)
+        steps, gate_md, notes, changed = run_steps(a)
     except OSError as e:
         print(f"mcpp_ci: cannot run {a.cli}: {e}", file=sys.stderr)
         return 4
     code, outcome = outcome_of(steps)
     rows = "".join(f"| {name} | {'ok' if c == 0 else 'exit ' + str(c)} |\n" for name, c, _, _ in steps)
     head = f"{marker_line(a.marker)}\n## {a.title}: {outcome}\n\n| step | result |\n|---|---|\n{rows}\n"
+    head += f"{notes}\n" if notes else ""
     extras = [details(f"{name} output", out + err) for name, c, out, err in steps if name != "gate" or err]
     body = fit(head, gate_md, extras, COMMENT_LIMIT)
     with open(a.body, "w", encoding="utf-8") as f:
@@ -119,7 +185,8 @@ def command_run(a: argparse.Namespace) -> int:
     outputs = os.environ.get("GITHUB_OUTPUT")
     if outputs:
         with open(outputs, "a", encoding="utf-8") as f:
-            f.write(f"exit-code={code}\noutcome={outcome}\nbody={a.body}\n")
+            f.write(f"exit-code={code}\noutcome={outcome}\nbody={a.body}\njunit={a.junit}\n"
+                    f"policy-changed={'true' if changed else 'false'}\n")
     print(f"mcpp_ci: {outcome} (exit code {code}); report in {a.body}")
     return 0
 
@@ -233,6 +300,12 @@ def main(argv: list[str]) -> int:
     r.add_argument("--title", default="mcpp-receipts merge gate")
     r.add_argument("--marker", default="gate")
     r.add_argument("--body", required=True, help="where to write the markdown report")
+    r.add_argument("--junit", default="", help="where to write the gate's JUnit XML (empty: none)")
+    r.add_argument("--strict", action="store_true", help="policy check --strict: its warnings fail too")
+    r.add_argument("--new-lanes", default="", choices=["", "pass", "fail"],
+                   help="what a candidate in a lane no baseline has does (default: the policy's, pass)")
+    r.add_argument("--policy-ref", default="",
+                   help="git ref (the base commit) whose version of --policy the gate uses")
     c = sub.add_parser("comment", help="create or update the one marked pull request comment")
     c.add_argument("--body", required=True)
     c.add_argument("--marker", default="gate")

@@ -426,6 +426,147 @@ class ActionTest(unittest.TestCase):
         self.assertIn("::error", log)
 
 
+def git(ws: pathlib.Path, *args: str) -> str:
+    env = dict(os.environ, GIT_AUTHOR_NAME="ci", GIT_AUTHOR_EMAIL="ci@example.org", GIT_COMMITTER_NAME="ci",
+               GIT_COMMITTER_EMAIL="ci@example.org")
+    return subprocess.run(["git", "-C", str(ws), *args], capture_output=True, text=True, check=True,
+                          env=env).stdout.strip()
+
+
+TEAM_POLICY = 'return { include = {"default.lua"}, name = "team", noise = { min_runs = 2 }%s }\n'
+
+
+class TeamFirstWeekTest(unittest.TestCase):
+    """A CI maintainer's first week (issue 49): the Action's steps in a scratch
+    git repository with a team policy, as pull requests meet them: one that
+    adds a benchmark, the first one with no baseline yet, one that relaxes its
+    own gate policy, and a pytest-benchmark upgrade."""
+
+    def setUp(self) -> None:
+        self.tmp = pathlib.Path(tempfile.mkdtemp(dir=WORK))
+        self.gh = FakeGitHub()
+        self.ws = self.tmp / "repo"
+        (self.ws / "policy").mkdir(parents=True)
+        (self.ws / "receipts/baseline").mkdir(parents=True)
+        (self.ws / "policy/team.lua").write_text(TEAM_POLICY % "", encoding="utf-8")
+        ex = REPO / "examples/receipts"
+        for name in ("nam56r_padded.json", "nam56r_padded_run2.json"):
+            shutil.copy(ex / name, self.ws / "receipts/baseline" / name)
+        git(self.ws, "init", "-q", "-b", "main")
+        git(self.ws, "add", ".")
+        git(self.ws, "commit", "-q", "-m", "baseline receipts and the team policy")
+        self.base_sha = git(self.ws, "rev-parse", "HEAD")
+        (self.ws / "receipts/candidate").mkdir()
+        shutil.copy(ex / "nam56r_padded_run3.json", self.ws / "receipts/candidate/run3.json")
+        self.env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp"),
+                    "GITHUB_API_URL": self.gh.url, "GITHUB_REPOSITORY": "acme/models",
+                    "GITHUB_EVENT_PATH": str(event_file(self.tmp, 7)),
+                    "GITHUB_STEP_SUMMARY": str(self.tmp / "summary.md")}
+
+    def tearDown(self) -> None:
+        self.gh.close()
+
+    def action(self, **inputs: str) -> tuple[int, str, dict[str, str], str]:
+        given = {"cli": str(CLI), "baseline": "receipts/baseline", "candidate": "receipts/candidate",
+                 "policy": "policy/team.lua", **{k.replace("_", "-"): v for k, v in inputs.items()}}
+        em = ActionEmulator(load_yaml(REPO / "action.yml"), given, self.env, self.tmp, workspace=self.ws)
+        code, log = em.run()
+        body = pathlib.Path(em.outputs["gate"]["body"]).read_text(encoding="utf-8")
+        return code, log, em.outputs["gate"], body
+
+    def test_a_pull_request_adding_a_benchmark_passes_and_reports_the_new_lane(self):
+        shutil.copy(REPO / "examples/receipts/nam52_dense.json", self.ws / "receipts/candidate/dense.json")
+        junit = self.tmp / "gate.xml"
+        code, log, out, body = self.action(junit=str(junit))
+        self.assertEqual(code, 0, log)
+        self.assertEqual((out["exit-code"], out["outcome"], out["junit"]), ("0", "passed", str(junit)))
+        self.assertIn("1 new lane recorded, not gated", body)
+        self.assertIn("| new lane |", body)
+        self.assertIn("NAM52 dense hybrid lane", body)
+        self.assertEqual(len(self.gh.marked()), 1)
+        import xml.etree.ElementTree as ET
+
+        suite = ET.parse(junit).getroot().find("testsuite")
+        cases = {c.get("name").split()[0]: c for c in suite.iter("testcase")}
+        self.assertEqual(len(cases), 2)
+        new = next(c for name, c in cases.items() if name.startswith("nam52"))
+        self.assertEqual(new.find("skipped").get("type"), "new_lane")
+        # the team that wants every lane gated before it merges
+        code, log, out, body = self.action(new_lanes="fail")
+        self.assertEqual((code, out["outcome"]), (2, "undetermined"), log)
+        (self.ws / "policy/team.lua").write_text(TEAM_POLICY % ', gate = { new_lanes = "fail" }', encoding="utf-8")
+        code, log, out, body = self.action()
+        self.assertEqual((code, out["outcome"]), (2, "undetermined"), log)
+
+    def test_a_changed_lane_is_not_a_new_lane(self):
+        """The padded lane loses its candidate to the jagged one: undetermined, not passed as new."""
+        (self.ws / "receipts/candidate/run3.json").unlink()
+        shutil.copy(REPO / "examples/receipts/nam56r_jagged_graph_breaks.json", self.ws / "receipts/candidate/j.json")
+        code, log, out, body = self.action()
+        self.assertEqual((code, out["outcome"]), (2, "undetermined"), log)
+        self.assertIn("not a new lane", body)
+
+    def test_the_first_pull_request_without_a_baseline_passes_with_every_lane_new(self):
+        shutil.rmtree(self.ws / "receipts/baseline")
+        code, log, out, body = self.action()
+        self.assertEqual((code, out["outcome"]), (0, "passed"), log)
+        self.assertIn("No baseline yet at `receipts/baseline`: a first run", body)
+        self.assertIn("1 new lane, no baseline to compare with yet", body)
+        (self.ws / "receipts/baseline").mkdir()  # an empty folder: the same path
+        code, log, out, body = self.action()
+        self.assertEqual((code, out["outcome"]), (0, "passed"), log)
+        self.assertIn("no baseline to compare with yet", body)
+
+    def test_a_pull_request_cannot_relax_its_own_gate_policy(self):
+        slow = json.loads((REPO / "examples/receipts/nam56r_padded_run3.json").read_text(encoding="utf-8"))
+        slow["id"] = "candidate-slower"
+        slow["metrics"]["tokens_per_s"] *= 0.85
+        slow["metrics"]["step_time_s"]["samples"] = [s / 0.85 for s in slow["metrics"]["step_time_s"]["samples"]]
+        for key in ("median", "p10", "p90"):
+            slow["metrics"]["step_time_s"][key] /= 0.85
+        (self.ws / "receipts/candidate/run3.json").write_text(json.dumps(slow), encoding="utf-8")
+        (self.ws / "policy/team.lua").write_text(TEAM_POLICY % ", gate = { max_regression = 0.3 }",
+                                                 encoding="utf-8")
+        code, log, out, body = self.action()  # the hole: the pull request's own policy lets 15% through
+        self.assertEqual(code, 0, log)
+        code, log, out, body = self.action(policy_ref=self.base_sha)
+        self.assertEqual((code, out["outcome"], out["policy-changed"]), (1, "failed", "true"), log)
+        self.assertIn("The policy `policy/team.lua` changed in this pull request", body)
+        self.assertEqual(sorted(p.name for p in (self.ws / "policy").iterdir()), ["team.lua"])  # copy removed
+        # a policy with a doubtful setting fails under policy-strict
+        (self.ws / "policy/team.lua").write_text(TEAM_POLICY % ", gate = { max_regression = 0.6 }",
+                                                 encoding="utf-8")
+        code, log, out, body = self.action(policy_strict="true")
+        self.assertEqual((code, out["outcome"]), (3, "policy check failed"), log)
+        self.assertIn("lose more than half", body)
+        code, log, out, body = self.action(policy_ref=self.base_sha)
+        self.assertEqual(out["policy-changed"], "true")
+        git(self.ws, "checkout", "-q", "--", "policy/team.lua")
+        code, log, out, body = self.action(policy_ref=self.base_sha)
+        self.assertEqual(out["policy-changed"], "false")
+        self.assertNotIn("changed in this pull request", body)
+
+    def test_a_pytest_benchmark_upgrade_qualifies_every_comparison_instead_of_emptying_the_lanes(self):
+        """Baselines from pytest-benchmark 5.3.0, candidates from 5.3.1 (tests/data/pytest-benchmark)."""
+        data = REPO / "tests/data/pytest-benchmark"
+        shutil.rmtree(self.ws / "receipts")
+        for src, dst in (("before_5.3.0.json", "baseline"), ("base.json", "candidate")):
+            r = subprocess.run([str(CLI), "import", "pytest-benchmark", str(data / src), "--out",
+                                str(self.ws / "receipts" / dst)], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+        r = subprocess.run([str(CLI), "gate", "--format", "json", "--baseline", str(self.ws / "receipts/baseline"),
+                            "--candidate", str(self.ws / "receipts/candidate")], capture_output=True, text=True)
+        report = json.loads(r.stdout)
+        self.assertEqual(len(report["candidates"]), 3)
+        for c in report["candidates"]:
+            self.assertIn(c["reason_code"], ("passed", "regression"), c["reason"])
+            versions = [d for d in c["differences"] if d["dimension"] == "suite_version"]
+            self.assertEqual(len(versions), 1, c["differences"])
+            self.assertTrue(versions[0]["pooled"])
+            self.assertIn("5.3.0", versions[0]["base"])
+            self.assertIn("5.3.1", versions[0]["cand"])
+
+
 @unittest.skipUnless(os.environ.get("MCPP_CI_FRESH_CLONE") == "1",
                      "builds the whole CLI: runs as its own ctest, ci_action_from_a_fresh_clone_...")
 class FreshCloneActionTest(unittest.TestCase):
@@ -468,6 +609,9 @@ class FreshCloneActionTest(unittest.TestCase):
              "base": "../../receipts/baseline/nam56r_padded.json",
              "cand": "../../receipts/baseline/nam56r_padded_run2.json", "expect": "comparable"}]}
         (ws / "policy/tests/team.cases.json").write_text(json.dumps(cases), encoding="utf-8")
+        git(ws, "init", "-q", "-b", "main")  # the workflow's policy-ref reads the base commit's policy
+        git(ws, "add", ".")
+        git(ws, "commit", "-q", "-m", "receipts and the team policy")
         return ws
 
     def test_action_builds_and_gates_with_a_team_policy_that_includes_default_lua(self):
@@ -477,13 +621,15 @@ class FreshCloneActionTest(unittest.TestCase):
         self.assertFalse((clone / "build").exists())
         workflow = load_yaml(REPO / "examples/ci/workflow.yml")
         step = next(st for st in workflow["jobs"]["gate"]["steps"] if "mcpp_receipts" in st.get("uses", ""))
-        inputs = {k: str(v) for k, v in step["with"].items()}
         env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp"),
                "GITHUB_API_URL": self.gh.url, "GITHUB_REPOSITORY": "acme/models",
                "GITHUB_EVENT_PATH": str(event_file(self.tmp, 7)),
                "GITHUB_STEP_SUMMARY": str(self.tmp / "summary.md")}
-        code, log = ActionEmulator(load_yaml(clone / "action.yml"), inputs, env, self.tmp, action_path=clone,
-                                   workspace=ws, step_timeout=900).run()
+        em = ActionEmulator(load_yaml(clone / "action.yml"), {}, env, self.tmp, action_path=clone, workspace=ws,
+                            step_timeout=900)
+        em.ctx["github.event.pull_request.base.sha"] = git(ws, "rev-parse", "HEAD")
+        em.inputs.update({k: em.substitute(str(v)) for k, v in step["with"].items()})  # as the runner does
+        code, log = em.run()
         self.assertEqual(code, 0, log)
         self.assertIn("Build mcpp-receipts: exit 0", log)
         self.assertNotIn("not found", log)
@@ -491,6 +637,7 @@ class FreshCloneActionTest(unittest.TestCase):
         for row in ("| policy check | ok |", "| policy test | ok |", "| gate | ok |", "Merge gate: **passed**"):
             self.assertIn(row, body)
         self.assertEqual(len(self.gh.marked("training-throughput")), 1)
+        self.assertTrue((self.tmp / "gate-junit.xml").is_file(), log)
 
 
 class PreCommitHookTest(unittest.TestCase):
