@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import html
 import json
+import os
+import tempfile
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
@@ -132,6 +134,37 @@ class _Rendered:
 
     def __str__(self) -> str:
         return self.to_text()
+
+
+class _HtmlPage:
+    """The HTML report page (the same self-contained page as the CLI's
+    ``report`` and ``gate --output html=FILE``), for results made from
+    receipts by :func:`frontier` and :func:`gate`."""
+
+    __slots__ = ()
+    _render: Callable[[str], str]
+
+    def to_html(self) -> str:
+        """The report as one self-contained HTML page (no scripts, no network)."""
+        if isinstance(self._render, _Frozen):
+            raise ValueError("this result was unpickled: its HTML page is made where it was computed "
+                             "(call to_html() there)")
+        return self._render("h")
+
+    def write_html(self, path: str | os.PathLike[str]) -> None:
+        """Writes :meth:`to_html` to ``path`` atomically (a failure leaves an
+        earlier file as it was)."""
+        page = self.to_html()
+        target = os.fspath(path)
+        fd, tmp = tempfile.mkstemp(prefix=".mcpp-report-", suffix=".html",
+                                   dir=os.path.dirname(os.path.abspath(target)))
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(page)
+            os.replace(tmp, target)
+        except BaseException:
+            os.unlink(tmp)
+            raise
 
 
 # ---- comparison ------------------------------------------------------------------
@@ -363,7 +396,7 @@ def _key_dimensions(key: str) -> dict[str, str]:
     return out
 
 
-class Frontier(_Rendered):
+class Frontier(_HtmlPage, _Rendered):
     """The lanes of a set of receipts, labelled stable or unstable, with
     adjacency. Made by :func:`frontier`.
     """
@@ -588,7 +621,7 @@ class ClaimResult(_Rendered):
         return f'<div class="mcpp-claim">{head}{_table(["", "lane", "status"], rows)}</div>'
 
 
-class GateReport(_Rendered):
+class GateReport(_HtmlPage, _Rendered):
     """The pre-merge gate over baselines and candidates. Made by :func:`gate`.
 
     ``outcome`` is "passed", "failed", "undetermined" or "error" (an input

@@ -16,7 +16,8 @@ static mcpp_py_state *module_state(PyObject *module)
 }
 
 /* Which renderings the caller asked for: a str of letters, 'j' JSON, 't' text,
- * 'm' Markdown, in the order of the returned tuple. */
+ * 'm' Markdown, 'h' the HTML report page (frontier and gate only), in the order
+ * of the returned tuple. */
 typedef struct renderings {
     char codes[4];
     size_t n;
@@ -30,19 +31,35 @@ static int renderings_parse(renderings *r, const char *codes)
     if (n > 3) /* n == 0: run the analysis only (leak checks, timing) */
         goto bad;
     for (size_t i = 0; i < n; i++)
-        if (codes[i] != 'j' && codes[i] != 't' && codes[i] != 'm')
-            goto bad;
+        if (!strchr("jtmh", codes[i])) goto bad;
     memcpy(r->codes, codes, n);
     r->n = n;
     return 0;
 bad:
-    PyErr_SetString(PyExc_ValueError, "formats must be up to 3 of 'j' (json), 't' (text), 'm' (markdown)");
+    PyErr_SetString(PyExc_ValueError, "formats must be up to 3 of 'j' (json), 't' (text), 'm' (markdown), 'h' (html)");
     return -1;
 }
 
+/* 'h' maps to no text format: a renderer without a page answers MCPP_EARG. */
 static mcpp_output_format format_of(char code)
 {
-    return code == 'j' ? MCPP_OUTPUT_JSON : code == 't' ? MCPP_OUTPUT_TEXT : MCPP_OUTPUT_MARKDOWN;
+    return code == 'j'   ? MCPP_OUTPUT_JSON
+           : code == 't' ? MCPP_OUTPUT_TEXT
+           : code == 'm' ? MCPP_OUTPUT_MARKDOWN
+                         : (mcpp_output_format)-1;
+}
+
+/* The HTML report page of a frontier built from `items` (the same page as
+ * `mcpp-receipts report`), with a gate section when `gate` is given. */
+static int render_page(char **out, const mcpp_frontier *fr, const mcpp_receipt *const *items, size_t n,
+                       const mcpp_gate_report *gate)
+{
+    mcpp_html_report_options o = MCPP_HTML_REPORT_OPTIONS_INIT;
+    o.title = gate ? "Merge gate" : NULL;
+    o.receipts = items;
+    o.n_receipts = n;
+    o.gate = gate;
+    return mcpp_frontier_render_html(out, fr, &o);
 }
 
 static void renderings_clear(renderings *r)
@@ -205,7 +222,8 @@ PyObject *mcpp_py_frontier(PyObject *module, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     rc = mcpp_frontier_build(&fr, c.policy, c.seqs[0].items, c.seqs[0].n);
     for (size_t i = 0; rc == 0 && i < c.out.n; i++)
-        rc = mcpp_frontier_render(&c.out.text[i], fr, format_of(c.out.codes[i]));
+        rc = c.out.codes[i] == 'h' ? render_page(&c.out.text[i], fr, c.seqs[0].items, c.seqs[0].n, NULL)
+                                   : mcpp_frontier_render(&c.out.text[i], fr, format_of(c.out.codes[i]));
     if (rc < 0)
         mcpp_py_error_capture(&c.err, rc);
     mcpp_frontier_free(fr);
@@ -301,8 +319,18 @@ PyObject *mcpp_py_gate(PyObject *module, PyObject *args)
     /* errors="skip": listed in every format, the outcome from the rest */
     for (Py_ssize_t i = 0; rc == 0 && i < n_skipped; i++)
         rc = mcpp_gate_report_add_input_error(rep, paths[i], messages[i], 1);
-    for (size_t i = 0; rc == 0 && i < c.out.n; i++)
-        rc = mcpp_gate_report_render(&c.out.text[i], rep, format_of(c.out.codes[i]));
+    for (size_t i = 0; rc == 0 && i < c.out.n; i++) {
+        if (c.out.codes[i] != 'h') {
+            rc = mcpp_gate_report_render(&c.out.text[i], rep, format_of(c.out.codes[i]));
+            continue;
+        }
+        /* the CLI's gate page: the gate section, then the baselines' lanes
+         * (candidates left out, so a regression does not unsettle its baselines) */
+        mcpp_frontier *fr = NULL;
+        rc = mcpp_frontier_build(&fr, c.policy, base->items, base->n);
+        if (rc == 0) rc = render_page(&c.out.text[i], fr, base->items, base->n, rep);
+        mcpp_frontier_free(fr);
+    }
     if (rc < 0)
         mcpp_py_error_capture(&c.err, rc);
     mcpp_gate_report_free(rep);
