@@ -16,15 +16,16 @@ GBENCH_SOURCE = REPO / "tests" / "import" / "gbench_sort.cc"
 
 
 def run_pytest_benchmark(tmp: pathlib.Path, name: str, bench_source: str, env: dict[str, str],
-                         min_rounds: int = 15) -> pathlib.Path:
-    """Runs the real pytest-benchmark plugin on `bench_source`; returns its JSON."""
+                         min_rounds: int = 15, timer: str | None = None) -> pathlib.Path:
+    """Runs the real pytest-benchmark plugin on `bench_source`; returns its JSON.
+    `timer` (e.g. "time.process_time") is its --benchmark-timer: the wall clock by default."""
     bench = tmp / "bench_cases.py"
     bench.write_text(bench_source)
     out = tmp / f"{name}.json"
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(bench),
          f"--benchmark-json={out}", f"--benchmark-min-rounds={min_rounds}", "--benchmark-max-time=0.2",
-         "--benchmark-disable-gc"],
+         "--benchmark-disable-gc", *([f"--benchmark-timer={timer}"] if timer else [])],
         cwd=tmp, env=dict(os.environ, **env), capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return out

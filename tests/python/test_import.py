@@ -45,10 +45,16 @@ def test_join(benchmark):
 '''
 
 
+# CPU time, not the wall clock: time taken by other jobs on the machine is not
+# in it (the gate tests below rely on that).
+CPU_TIMER = "time.process_time"
+
+
 @pytest.fixture(scope="module")
 def pytest_runs(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("pytest_benchmark")
-    return {name: run_pytest_benchmark(tmp, name, BENCH_FILE, {"MCPP_SLOW": "1" if name == "slow" else "0"})
+    return {name: run_pytest_benchmark(tmp, name, BENCH_FILE, {"MCPP_SLOW": "1" if name == "slow" else "0"},
+                                       timer=CPU_TIMER)
             for name in ("base", "noise", "slow")}
 
 
@@ -330,7 +336,6 @@ def test_frontier_groups_imported_runs_by_system(mlperf_dir):
 # machines (their comments say why, docs/statistics.md); the deliberate
 # regression (5x the work) is far beyond both. The default policy's gate on
 # these imports is tested below and in test_gate_real_runs.py.
-MICRO = mr.Policy.shipped("micro_benchmark")
 
 
 def test_shipped_micro_benchmark_and_mlperf_policies_state_their_tolerances():
@@ -358,35 +363,85 @@ def _gate_failures(report):
     return sorted(c.get("id", "") for c in report.candidates if c.get("outcome") == "failed")
 
 
-def test_gate_over_pytest_benchmark_imports_names_the_regressed_benchmarks(pytest_runs):
-    base = mr.import_results("pytest-benchmark", pytest_runs["base"])
-    slow = mr.import_results("pytest-benchmark", pytest_runs["slow"])
-    report = mr.gate(base, slow, MICRO)
-    assert report.outcome == "failed"
+# The four gates below judge real timings of this machine, and each must fail
+# by chance less than once in a thousand runs. One run a side under
+# micro_benchmark.lua's 5% allowance did not: an unchanged test_join was once
+# flagged in a fresh clone (issue #46). So:
+#  1. The regressions are huge (5x and 4x the work: +300-400%) and the gate is
+#     asked only for regressions beyond 50% (WIDE: micro_benchmark.lua's 8%
+#     noise, max_regression 0.5); the runs time CPU (pytest-benchmark's
+#     process_time, Google Benchmark's cpu_time), which other jobs do not
+#     take. An unchanged benchmark is then flagged only when its one run lands
+#     far more than 50% off the baseline's. Measured here (2026-11-29, 16 runs
+#     of BENCH_FILE, every other one beside two busy processes of
+#     benchmarks/stats/mixed_noise/busy_load.py): the largest move of a median
+#     among 120 pairs was 6.3% on CPU time (7.1% on the wall clock); Google
+#     Benchmark CPU-time medians of the mixed-noise suite moved at most 22% in
+#     351 pairs of unchanged runs, but for a memory-bound 8 MiB copy (51%;
+#     benchmarks/stats/data/mixed-noise-idle.tar.xz). A false failure needs a
+#     move several times the largest seen.
+#  2. A merge whose outcome is not the expected one is followed by a second,
+#     independent one (fresh runs), its report printed: the test fails only
+#     when both go wrong (p squared for a merge's chance p: under 1 in 1000
+#     while p is under 1 in 30), and every time on a real fault.
+WIDE = mr.Policy.from_string('return { include = {"micro_benchmark.lua"}, name = "micro-wide", '
+                             'gate = { max_regression = 0.5 } }', str(REPO / "policy" / "micro_wide.lua"))
+
+
+def _first_of_two_merges(first: dict, remake, fmt: str, slowed: str, accept):
+    """The gate on the fixture's runs (baseline against `slowed`: "noise" or
+    "slow"), and when `accept` refuses its report, on a second, independent
+    pair that `remake(name)` runs afresh; returns the last report."""
+    pairs = [(first["base"], first[slowed]), None]
+    for attempt in (0, 1):
+        base_path, cand_path = pairs[attempt] or (remake("base2"), remake(f"{slowed}2"))
+        report = mr.gate(mr.import_results(fmt, base_path), mr.import_results(fmt, cand_path), WIDE)
+        if accept(report):
+            return report
+        print(f"{fmt}: merge {attempt + 1} was not the expected outcome:\n{report}")
+    return report
+
+
+def _pytest_remake(tmp_path):
+    return lambda name: run_pytest_benchmark(tmp_path, name, BENCH_FILE, {"MCPP_SLOW": "1" if "slow" in name else "0"},
+                                             timer=CPU_TIMER)
+
+
+def _gbench_remake(tmp_path):
+    return lambda name: run_google_benchmark(tmp_path, name, {"MCPP_SLOW_SORT": 4 if "slow" in name else 1})
+
+
+def _names_only(word: str):
+    return lambda report: len(_gate_failures(report)) == 2 and all(word in i for i in _gate_failures(report))
+
+
+def test_gate_over_pytest_benchmark_imports_names_the_regressed_benchmarks(pytest_runs, tmp_path):
+    report = _first_of_two_merges(pytest_runs, _pytest_remake(tmp_path), "pytest-benchmark", "slow",
+                                  _names_only("test_sorted"))
+    assert report.outcome == "failed", str(report)
     failed = _gate_failures(report)
-    assert len(failed) == 2 and all("test_sorted" in i for i in failed)
+    assert len(failed) == 2 and all("test_sorted" in i for i in failed), str(report)
     assert all("on time_s (lower is better)" in c["reason"] for c in report.candidates if c["outcome"] == "failed")
 
 
-def test_gate_over_pytest_benchmark_imports_passes_on_noise(pytest_runs):
-    base = mr.import_results("pytest-benchmark", pytest_runs["base"])
-    noise = mr.import_results("pytest-benchmark", pytest_runs["noise"])
-    assert mr.gate(base, noise, MICRO).outcome == "passed"
+def test_gate_over_pytest_benchmark_imports_passes_on_noise(pytest_runs, tmp_path):
+    report = _first_of_two_merges(pytest_runs, _pytest_remake(tmp_path), "pytest-benchmark", "noise",
+                                  lambda r: r.outcome == "passed")
+    assert report.outcome == "passed", str(report)
 
 
-def test_gate_over_google_benchmark_imports_names_the_regressed_benchmarks(gbench_runs):
-    base = mr.import_results("google-benchmark", gbench_runs["base"])
-    slow = mr.import_results("google-benchmark", gbench_runs["slow"])
-    report = mr.gate(base, slow, MICRO)
-    assert report.outcome == "failed"
+def test_gate_over_google_benchmark_imports_names_the_regressed_benchmarks(gbench_runs, tmp_path):
+    report = _first_of_two_merges(gbench_runs, _gbench_remake(tmp_path), "google-benchmark", "slow",
+                                  _names_only("BM_Sort"))
+    assert report.outcome == "failed", str(report)
     failed = _gate_failures(report)
-    assert len(failed) == 2 and all("BM_Sort" in i for i in failed)
+    assert len(failed) == 2 and all("BM_Sort" in i for i in failed), str(report)
 
 
-def test_gate_over_google_benchmark_imports_passes_on_noise(gbench_runs):
-    base = mr.import_results("google-benchmark", gbench_runs["base"])
-    noise = mr.import_results("google-benchmark", gbench_runs["noise"])
-    assert mr.gate(base, noise, MICRO).outcome == "passed"
+def test_gate_over_google_benchmark_imports_passes_on_noise(gbench_runs, tmp_path):
+    report = _first_of_two_merges(gbench_runs, _gbench_remake(tmp_path), "google-benchmark", "noise",
+                                  lambda r: r.outcome == "passed")
+    assert report.outcome == "passed", str(report)
 
 
 # MLPerf time-to-train varies run to run by more than the default policy's 5%
@@ -483,10 +538,10 @@ PYPERF_BENCH = DATA / "pyperf" / "bench_sort.py"
 @pytest.fixture(scope="module")
 def pyperf_runs(tmp_path_factory):
     """The real pyperf (scripts/test-python.sh installs it): 4 worker processes of
-    3 values; slow sorts three times per loop (MCPP_SLOW=3)."""
+    3 values; slow sorts ten times per loop (MCPP_SLOW=10)."""
     tmp = tmp_path_factory.mktemp("pyperf")
     runs = {}
-    for name, slow in (("base", "1"), ("slow", "3")):
+    for name, slow in (("base", "1"), ("slow", "10")):
         out = tmp / f"{name}.json"
         proc = subprocess.run(
             [sys.executable, str(PYPERF_BENCH), "--processes", "4", "--values", "3", "--warmups", "1",
@@ -509,7 +564,12 @@ def test_pyperf_worker_runs_are_samples_of_kind_run(pyperf_runs):
         assert r["hardware.host.cpu"] == raw["metadata"]["cpu_model_name"]
 
 
-def test_gate_with_the_default_policy_fails_the_pyperf_run_doing_three_times_the_work(pyperf_runs):
+def test_gate_with_the_default_policy_fails_the_pyperf_run_doing_ten_times_the_work(pyperf_runs):
+    # pyperf times the wall clock, and the gate reads the noise from the spread
+    # of the 4 worker processes: under load (2026-11-29, load average 14 on 2
+    # cores) an unchanged sort_5000 spread 630 +- 265 us, and 3x the work once
+    # came out "passed" (its interval reached down to +48%). 10x the work is
+    # a change of 2.3 in log time, several times what that spread lets pass.
     base = mr.import_results("pyperf", pyperf_runs["base"])
     slow = mr.import_results("pyperf", pyperf_runs["slow"])
     report = mr.gate(base, slow)
