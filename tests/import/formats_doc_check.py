@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""formats_doc_check.py — the formats table of docs/import.md is the importer
-registry's (lib/src/import/import.c), as `mcpp-receipts import --help` prints
-it: every format, in registry order, with its summary, and no other.
+"""formats_doc_check.py — the formats tables of docs/import.md and of the guide
+(docs/guide/import.md) are the importer registry's (MCPP_IMPORT_FORMATS), as
+`mcpp-receipts import --help` prints it: every format, in registry order, with
+its summary, and no other; docs/import.md has a section for each.
 
-usage: formats_doc_check.py MCPP_RECEIPTS docs/import.md [--write]
-       (--write rewrites the table from the registry: run it after adding an importer)"""
+usage: formats_doc_check.py MCPP_RECEIPTS docs/import.md [OTHER_DOC...] [--write]
+       (--write rewrites the tables from the registry: run it after adding an importer)"""
 import re
 import subprocess
 import sys
@@ -29,7 +30,13 @@ def table(rows):
 
 
 def main():
-    binary, doc = sys.argv[1], sys.argv[2]
+    binary = sys.argv[1]
+    docs = [a for a in sys.argv[2:] if a != "--write"]
+    for i, doc in enumerate(docs):
+        check(binary, doc, sections=i == 0)
+
+
+def check(binary, doc, sections):
     text = open(doc, encoding="utf-8").read()
     want = table(registry(binary))
     if BEGIN not in text or END not in text:
@@ -42,10 +49,10 @@ def main():
     if have != want:
         sys.exit(f"not ok - {doc}: the formats table differs from the registry; rerun\n"
                  f"  {sys.argv[0]} {binary} {doc} --write\nexpected:\n{want}\nfound:\n{have}")
-    missing = [name for name, _ in registry(binary) if f"\n## `{name}`" not in text]
+    missing = [name for name, _ in registry(binary) if sections and f"\n## `{name}`" not in text]
     if missing:
         sys.exit(f"not ok - {doc}: no section '## `NAME` — ...' for {', '.join(missing)}")
-    print(f"ok - {doc} lists the {len(registry(binary))} registered formats, each with its section")
+    print(f"ok - {doc} lists the {len(registry(binary))} registered formats" + (", each with its section" if sections else ""))
 
 
 if __name__ == "__main__":

@@ -123,13 +123,9 @@ def import_results(format: str, paths: PathLike | Iterable[PathLike], *,
                    out: PathLike | None = None, commit: str | None = None) -> ReceiptSet:
     """Turns other tools' benchmark results into receipts, one per run.
 
-    ``format`` names an importer of the library's registry (``mcpp-receipts
-    import --help`` lists them; docs/import.md has each mapping): "mlperf"
-    (MLPerf Training result_N.txt logs or results trees), "pytest-benchmark",
-    "google-benchmark", "hyperfine", "pyperf", "asv" (results files or
-    directories), "go-bench" (``go test -bench`` text or ``-json``) or
-    "mlperf-inference" (loadgen mlperf_log_detail.txt files or results
-    trees). All or nothing: a
+    ``format`` names an importer of the library's registry, such as "mlperf"
+    or "pytest-benchmark" (``mcpp-receipts import --help`` lists them all and
+    what each takes; docs/import.md has each mapping). All or nothing: a
     malformed input raises :class:`ParseError`, :class:`ValidationError` or
     :class:`FileError` naming the file and line, and nothing is written. With
     ``out``, the receipts are also written there as ``<id>.json`` (each file

@@ -1,8 +1,8 @@
 /*
- * mcpp_receipts/import.h — turn other tools' benchmark results into receipts:
- * MLPerf Training and Inference logs (mllog), pytest-benchmark, Google
- * Benchmark, hyperfine, pyperf and asv JSON, and go test -bench output.
- * docs/import.md has the mapping of every input field to a receipt field.
+ * mcpp_receipts/import.h — turn other tools' benchmark results into receipts,
+ * one importer per row of MCPP_IMPORT_FORMATS below (the one list of the
+ * formats; `mcpp-receipts import --help` prints it). docs/import.md has the
+ * mapping of every input field to a receipt field.
  *
  * An import is all or nothing: every input is read and every receipt is built
  * before anything is returned (mcpp_import_files_to_dir writes each receipt as
@@ -34,7 +34,9 @@ extern "C" {
  * (`parser` names the library's internal mcpp_import_<parser>), the names and
  * summaries of mcpp_import_format_name/_summary, `mcpp-receipts import --help`
  * and the formats table of docs/import.md come from it. The numbers are ABI:
- * a new format takes the next one; none is ever renumbered. */
+ * a new format takes the next one; none is ever renumbered. A name is
+ * lowercase letters, digits and '-' (tests/core/lists_test.py), so a name
+ * with '_' is never a format: tests of an unknown format use one. */
 #define MCPP_IMPORT_FORMATS(X) \
     X(MLPERF, 1, "mlperf", mlperf_path, \
       "MLPerf Training result_N.txt logs, or results trees <submitter>/results/<system>/<benchmark>/") \
