@@ -3,13 +3,17 @@
  * file system: a name at NAME_MAX works, the replaced file keeps its mode, a
  * new file gets 0666 less the umask, a symbolic link is written through to its
  * target (the link stays a link), a dangling link is refused, and no temporary
- * file is left behind.
+ * file is left behind. The batch that an import writes a directory with
+ * (io/write_batch.c): no target is touched before its commit, a batch freed
+ * without one leaves nothing, and a committed batch of many files (synced
+ * once) reads back whole with no temporary left.
  */
 #include <dirent.h>
 #include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/io_internal.h"
 #include "mcpp_receipts.h"
 #include "test_util.h"
 
@@ -129,6 +133,66 @@ TEST(a_directory_is_refused)
     rmdir(in_dir("sub.json"));
 }
 
+/* Whether the file at `path` holds exactly `text`. */
+static int holds(const char *path, const char *text)
+{
+    char buf[256];
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f) fclose(f);
+    buf[n] = '\0';
+    return f && strcmp(buf, text) == 0;
+}
+
+/* 40 files: more than the batch size from which Linux syncs the filesystem once. */
+#define MANY 40
+
+TEST(a_batch_touches_no_target_before_its_commit_and_leaves_no_temporary)
+{
+    clear_dir();
+    FILE *f = fopen(in_dir("f7.json"), "w");
+    fputs("old", f);
+    fclose(f);
+    chmod(in_dir("f7.json"), 0600);
+    mcpp_write_batch *b = NULL;
+    CHECK_INT_EQ(mcpp_write_batch_new(&b), MCPP_OK);
+    char name[32], text[32];
+    for (int i = 0; i < MANY; i++) {
+        snprintf(name, sizeof name, "f%d.json", i);
+        snprintf(text, sizeof text, "text of %d", i);
+        CHECK_INT_EQ(mcpp_write_batch_add(b, in_dir(name), text, strlen(text)), MCPP_OK);
+    }
+    CHECK(holds(in_dir("f7.json"), "old"));
+    CHECK(access(in_dir("f0.json"), F_OK) != 0);
+    CHECK_INT_EQ(entries_in_dir(), MANY + 1); /* the temporaries and the old f7 */
+    CHECK_INT_EQ(mcpp_write_batch_commit(b), MCPP_OK);
+    mcpp_write_batch_free(b);
+    CHECK_INT_EQ(entries_in_dir(), MANY);
+    for (int i = 0; i < MANY; i++) {
+        snprintf(name, sizeof name, "f%d.json", i);
+        snprintf(text, sizeof text, "text of %d", i);
+        CHECK(holds(in_dir(name), text));
+    }
+    struct stat st;
+    CHECK(stat(in_dir("f7.json"), &st) == 0 && (st.st_mode & 07777) == 0600);
+}
+
+TEST(a_batch_freed_without_its_commit_leaves_the_directory_as_it_was)
+{
+    clear_dir();
+    FILE *f = fopen(in_dir("kept.json"), "w");
+    fputs("old", f);
+    fclose(f);
+    mcpp_write_batch *b = NULL;
+    CHECK_INT_EQ(mcpp_write_batch_new(&b), MCPP_OK);
+    CHECK_INT_EQ(mcpp_write_batch_add(b, in_dir("kept.json"), "new", 3), MCPP_OK);
+    CHECK_INT_EQ(mcpp_write_batch_add(b, in_dir("other.json"), "new", 3), MCPP_OK);
+    CHECK_INT_EQ(mcpp_write_batch_add(b, dir, "x", 1), MCPP_EIO); /* a directory: refused, nothing kept */
+    mcpp_write_batch_free(b);
+    CHECK_INT_EQ(entries_in_dir(), 1);
+    CHECK(holds(in_dir("kept.json"), "old"));
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "%s/mcpp-write-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -146,6 +210,8 @@ int main(void)
     RUN(a_symbolic_link_is_written_through_and_stays_a_link);
     RUN(a_dangling_symbolic_link_is_refused_and_left_alone);
     RUN(a_directory_is_refused);
+    RUN(a_batch_touches_no_target_before_its_commit_and_leaves_no_temporary);
+    RUN(a_batch_freed_without_its_commit_leaves_the_directory_as_it_was);
     clear_dir();
     rmdir(dir);
     mcpp_receipt_free(receipt);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "import/import_internal.h"
+#include "io/io_internal.h"
 #include "receipt/field_ids.h"
 #include "receipt/fields.h"
 #include "util/alloc.h"
@@ -396,6 +397,14 @@ static int make_dirs(char *dir, size_t *created, size_t *n_created)
  * receipt given twice (an input given twice: the id carries the content
  * hash) is written once. Also the sink of mcpp_import_files_to_dir, which
  * writes each receipt as the importer makes it and lets it go.
+ *
+ * The files go through one write batch (io/write_batch.c): each receipt is
+ * written to a temporary file as it comes, and only when the import has
+ * succeeded are they all synced at once, renamed into place and the directory
+ * synced. An import that fails leaves no receipt file behind; a crash leaves
+ * temporary ".mcpp-*" files and receipts that are each whole, never a
+ * partly written receipt under a receipt's name. (Each receipt written with
+ * its own fsync and directory fsync was 20,000 syncs for 10,000 benchmarks.)
  */
 typedef struct dir_writer {
     mcpp_import_sink base;
@@ -406,6 +415,7 @@ typedef struct dir_writer {
     size_t n, paths_cap, existed_cap;
     size_t *table, table_cap; /* index + 1 into paths, 0 empty */
     int dedupe;
+    mcpp_write_batch *batch;
 } dir_writer;
 
 static int dir_begin(dir_writer *w, const char *dir_arg, int dedupe)
@@ -419,6 +429,8 @@ static int dir_begin(dir_writer *w, const char *dir_arg, int dedupe)
     w->created = calloc(slashes + 1, sizeof *w->created);
     int rc =
         w->dir && w->created ? make_dirs(w->dir, w->created, &w->n_created) : mcpp_error_nomem();
+    if (rc == MCPP_OK && (rc = mcpp_write_batch_new(&w->batch)) != MCPP_OK)
+        remove_dirs(w->dir, w->created, w->n_created);
     if (rc != MCPP_OK) {
         free(w->dir);
         free(w->created);
@@ -456,7 +468,8 @@ static int dir_grow(dir_writer *w)
     return MCPP_OK;
 }
 
-/* Writes `r` under its file name, unless a receipt of the same id was. */
+/* Writes `r` under its file name (into the batch: in place at dir_commit),
+ * unless a receipt of the same id was. */
 static int dir_write(dir_writer *w, const mcpp_receipt *r)
 {
     char *name = NULL;
@@ -477,8 +490,17 @@ static int dir_write(dir_writer *w, const mcpp_receipt *r)
     w->n++;
     if (slot)
         *slot = w->n;
-    return mcpp_receipt_write_file(r, path, MCPP_FORMAT_JSON);
+    char *text = NULL;
+    size_t len = 0;
+    rc = mcpp_receipt_write(&text, &len, r, MCPP_FORMAT_JSON);
+    if (rc == MCPP_OK)
+        rc = mcpp_write_batch_add(w->batch, path, text, len);
+    free(text);
+    return rc;
 }
+
+/* Puts every file written in place, durably (mcpp_write_batch_commit). */
+static int dir_commit(dir_writer *w) { return mcpp_write_batch_commit(w->batch); }
 
 static int dir_take(mcpp_import_sink *sink, mcpp_receipt *r)
 {
@@ -487,9 +509,12 @@ static int dir_take(mcpp_import_sink *sink, mcpp_receipt *r)
     return rc;
 }
 
-/* Ends the write: on failure takes back the files and directories it made. */
+/* Ends the write: on failure takes back the files and directories it made
+ * (the temporaries of a batch never committed, and the files of a commit
+ * that failed part way). */
 static void dir_end(dir_writer *w, int failed)
 {
+    mcpp_write_batch_free(w->batch);
     for (size_t i = 0; failed && i < w->n; i++)
         if (!w->existed[i])
             unlink(w->paths[i]);
@@ -520,6 +545,8 @@ int mcpp_import_write_dir(size_t *out_written, const mcpp_receipt_set *set, cons
     size_t n = mcpp_receipt_set_count(set);
     for (size_t i = 0; rc == MCPP_OK && i < n; i++)
         rc = dir_write(&w, mcpp_receipt_set_at(set, i));
+    if (rc == MCPP_OK)
+        rc = dir_commit(&w);
     dir_end(&w, rc != MCPP_OK);
     if (rc == MCPP_OK && out_written)
         *out_written = n;
@@ -552,6 +579,8 @@ int mcpp_import_files_to_dir_at_commit(size_t *out_written, mcpp_import_format f
     w.base.take = dir_take;
     w.base.git_commit = commit_or_null(git_commit);
     rc = import_all(&w.base, format, paths, n_paths);
+    if (rc == MCPP_OK)
+        rc = dir_commit(&w);
     for (size_t i = 0; rc == MCPP_OK && each && i < w.n; i++)
         each(w.paths[i], ctx);
     if (rc == MCPP_OK && out_written)
