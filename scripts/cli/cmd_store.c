@@ -24,6 +24,8 @@ static const char STORE_HELP[] =
     "         --where COLUMN=VALUE,... (id, tool, git_commit (prefix), name, lane_label, metric)\n"
     "         --since TIME --until TIME (created_at, RFC 3339), --limit N [--newest]\n"
     "         --from-commit C --to-commit C (the created_at range those commits' runs span)\n\n"
+    "DB is a SQLite file, or a PostgreSQL database as a libpq URL (postgresql://USER@HOST/DBNAME):\n"
+    "one store many writers share; every command that takes a store (--store, --history) takes it.\n"
     "A receipt's id is its identity: adding the same receipt again changes nothing (it only\n"
     "rewrites a fast-loading image left by another library version); the same id with other\n"
     "content is refused and the whole add is undone. One add is one transaction.\n"

@@ -180,10 +180,12 @@ class History:
 
 
 class Store:
-    """A durable receipt store in one SQLite file.
+    """A durable receipt store: one SQLite file, or a PostgreSQL database.
 
     ``Store(path)`` creates the file on the first :meth:`add`; reading a
-    missing store raises :class:`FileError`. A receipt's id is its identity:
+    missing store raises :class:`FileError`. ``Store("postgresql://...")``
+    (a libpq URL) keeps the receipts in PostgreSQL, shared by many writers;
+    every method answers as for the file (docs/store.md). A receipt's id is its identity:
     adding the same receipt again is a no-op, the same id with other content
     raises :class:`ValidationError` and the whole call adds nothing. Each
     ``add`` is one transaction, durable when it returns.

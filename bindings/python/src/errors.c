@@ -151,7 +151,7 @@ static int errno_of_file(const char *path)
  * print "[Errno None] None: None" instead of the message. */
 static int set_os_error_attrs(PyObject *exc, const mcpp_py_error *err)
 {
-    if (!err->file || !*err->file)
+    if (!err->file || !*err->file || strstr(err->file, "://")) /* a store's URL (PostgreSQL) is no file */
         return 0;
     int code = errno_of_file(err->file);
     PyObject *number = code ? PyLong_FromLong(code) : Py_NewRef(Py_None);

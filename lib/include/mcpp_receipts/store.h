@@ -1,5 +1,6 @@
 /*
- * mcpp_receipts/store.h — a durable receipt store in one SQLite file, and the
+ * mcpp_receipts/store.h — a durable receipt store (one SQLite file, or a
+ * PostgreSQL database many writers share), and the
  * history of a lane over time with its change points.
  *
  * A store keeps each receipt as its canonical JSON (mcpp_receipt_write) plus
@@ -58,6 +59,14 @@ typedef struct mcpp_store mcpp_store;
 #define MCPP_STORE_READ_ONLY 2u /* never write (works on read-only media too)     */
 
 /*
+ * `path` is a SQLite file, or a PostgreSQL database named by a libpq URL
+ * ("postgresql://..." or "postgres://..."): one store many processes on many
+ * machines share. Every call below answers the same from both; with
+ * PostgreSQL an add waits for the other writers (an advisory lock) instead of
+ * SQLite's file lock, the schema version counts PostgreSQL's own migrations,
+ * and receipts are read from their bodies (no images: mcpp_store_images_refused
+ * stays 0). docs/store.md, "PostgreSQL".
+ *
  * Opens (and with MCPP_STORE_CREATE creates) the store at `path`, migrating
  * an older schema forward unless MCPP_STORE_READ_ONLY is given. A missing file
  * without CREATE is MCPP_EIO; a file that is not a store is MCPP_EINVALID.
@@ -66,7 +75,8 @@ typedef struct mcpp_store mcpp_store;
 MCPP_API int mcpp_store_open(mcpp_store **out, const char *path, unsigned flags);
 MCPP_API void mcpp_store_close(mcpp_store *store); /* NULL-safe */
 
-/* The schema version of the open file (MCPP_STORE_SCHEMA_VERSION once migrated). */
+/* The schema version of the open store (MCPP_STORE_SCHEMA_VERSION once migrated;
+ * a PostgreSQL store counts its own migrations, docs/store.md). */
 MCPP_API int mcpp_store_schema_version(const mcpp_store *store);
 
 /* What one add call did. */

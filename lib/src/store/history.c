@@ -8,10 +8,12 @@
 #include <string.h>
 
 #include "mcpp_receipts/policy.h"
+#include "policy/policy_internal.h"
 #include "util/alloc.h"
 #include "util/error_internal.h"
 #include "analysis/compare_internal.h"
 #include "store/store_internal.h"
+#include "store/store_pg.h"
 #include "store/history_internal.h"
 
 static int push_run(history_lane *lane, const char *id, const unsigned char *created, const unsigned char *commit,
@@ -55,34 +57,76 @@ static int name_primary(history_lane *lane, const mcpp_store *s, const char *bod
     return rc;
 }
 
+/* Reads one lane's rows from either backend (store_pg.h's row). */
+typedef struct lane_reader {
+    history_lane *lane;
+    mcpp_store *s;
+    const char *metric;
+    sqlite3_stmt *st; /* SQLite: the statement the row came from; PostgreSQL: NULL */
+} lane_reader;
+
+/* The row's body, read only when the columns do not say what is asked. */
+static int row_body(const lane_reader *r, const mcpp_store_history_row *row, char **body, size_t *len)
+{
+    if (r->st)
+        return mcpp_store_column_body(r->s, r->st, 5, body, len);
+    if (!row->body)
+        return mcpp_store_pg_body(body, len, r->s, row->id);
+    if (!(*body = malloc(row->body_len + 1)))
+        return mcpp_error_nomem();
+    memcpy(*body, row->body, row->body_len + 1);
+    *len = row->body_len;
+    return MCPP_OK;
+}
+
+static int take_row(void *ctx, const mcpp_store_history_row *row)
+{
+    const lane_reader *r = ctx;
+    history_lane *lane = r->lane;
+    const char *metric = r->metric;
+    int stated = row->metric && strcmp(row->metric, metric) == 0;
+    double value = stated ? row->value : 0;
+    int has = stated && row->has_value, rc = MCPP_OK;
+    char *body = NULL; /* read only when the columns do not say what is asked */
+    size_t body_len = 0;
+    if (!stated || (!lane->metric_name && strcmp(metric, "primary") == 0))
+        rc = row_body(r, row, &body, &body_len);
+    if (!rc && !stated)
+        rc = value_from_body(&value, &has, r->s, body, body_len, metric);
+    if (!rc && has && value > 0) {
+        rc = push_run(lane, row->id, (const unsigned char *)row->created_at, (const unsigned char *)row->git_commit,
+                      value);
+        if (!rc && !lane->metric_name && strcmp(metric, "primary") == 0)
+            rc = name_primary(lane, r->s, body, body_len);
+    }
+    free(body);
+    if (!rc && !lane->label)
+        lane->label = mcpp_strdup(row->label, NULL);
+    return rc;
+}
+
 static int load_runs(history_lane *lane, mcpp_store *s, sqlite3_stmt *st, const char *metric)
 {
+    lane_reader r = {lane, s, metric, s->pg ? NULL : st};
+    if (s->pg) { /* every body along when the stored metric column does not answer */
+        const char *stored = mcpp_policy_gate(mcpp_policy_or_default(NULL))->metric;
+        return mcpp_store_pg_lane_rows(s, lane->key, lane->short_key, strcmp(stored, metric) != 0, take_row, &r);
+    }
     sqlite3_reset(st);
     sqlite3_bind_text(st, 1, lane->key, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, lane->short_key, -1, SQLITE_STATIC);
     int step, rc = MCPP_OK;
     while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *stored_metric = (const char *)sqlite3_column_text(st, 3);
-        double value = 0;
-        int has = 0;
-        if (stored_metric && strcmp(stored_metric, metric) == 0) {
-            has = sqlite3_column_type(st, 4) != SQLITE_NULL;
-            value = sqlite3_column_double(st, 4);
-        }
-        char *body = NULL; /* read only when the columns do not say what is asked */
-        size_t body_len = 0;
-        int need_body = !(stored_metric && strcmp(stored_metric, metric) == 0) ||
-                        (!lane->metric_name && strcmp(metric, "primary") == 0);
-        if (need_body) rc = mcpp_store_column_body(s, st, 5, &body, &body_len);
-        if (!rc && !(stored_metric && strcmp(stored_metric, metric) == 0))
-            rc = value_from_body(&value, &has, s, body, body_len, metric);
-        if (!rc && has && value > 0) {
-            rc = push_run(lane, (const char *)sqlite3_column_text(st, 0), sqlite3_column_text(st, 1),
-                          sqlite3_column_text(st, 2), value);
-            if (!rc && !lane->metric_name && strcmp(metric, "primary") == 0) rc = name_primary(lane, s, body, body_len);
-        }
-        free(body);
-        if (!rc && !lane->label) lane->label = mcpp_strdup((const char *)sqlite3_column_text(st, 6), NULL);
+        mcpp_store_history_row row = {(const char *)sqlite3_column_text(st, 0),
+                                      (const char *)sqlite3_column_text(st, 1),
+                                      (const char *)sqlite3_column_text(st, 2),
+                                      (const char *)sqlite3_column_text(st, 3),
+                                      (const char *)sqlite3_column_text(st, 6),
+                                      sqlite3_column_type(st, 4) != SQLITE_NULL,
+                                      sqlite3_column_double(st, 4),
+                                      NULL,
+                                      0};
+        rc = take_row(&r, &row);
     }
     if (!rc && step != SQLITE_DONE) rc = mcpp_store_sqlite_error(s, step, "reading the lane's runs");
     return rc;
@@ -106,10 +150,12 @@ static int find_changes(history_lane *lane, const mcpp_changepoint_settings *set
 static int build_lanes(mcpp_history *h, mcpp_store *s, char **keys)
 {
     sqlite3_stmt *st = NULL;
-    int rc = mcpp_store_prepare(&st, s,
-                                "SELECT id, created_at, git_commit, metric, metric_value, body, lane_label"
-                                " FROM receipts WHERE lane_short = ?2 AND lane_key = ?1 ORDER BY created_at, id",
-                                "reading the lane's runs");
+    int rc = s->pg
+                 ? MCPP_OK
+                 : mcpp_store_prepare(&st, s,
+                                      "SELECT id, created_at, git_commit, metric, metric_value, body, lane_label"
+                                      " FROM receipts WHERE lane_short = ?2 AND lane_key = ?1 ORDER BY created_at, id",
+                                      "reading the lane's runs");
     size_t n = 0;
     while (keys[n]) n++;
     if (!rc && n && !(h->lanes = calloc(n, sizeof *h->lanes))) rc = mcpp_error_nomem();
@@ -134,6 +180,8 @@ static int build_lanes(mcpp_history *h, mcpp_store *s, char **keys)
 /* Every lane key of the store, as select_lanes returns them. */
 static int all_lanes(char ***out, mcpp_store *s)
 {
+    if (s->pg)
+        return mcpp_store_pg_lane_keys(out, s, NULL);
     sqlite3_stmt *st = NULL;
     int rc = mcpp_store_prepare(&st, s, "SELECT DISTINCT lane_key FROM receipts ORDER BY lane_key", "listing lanes");
     size_t n = 0, cap = 16;

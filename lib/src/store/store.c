@@ -11,6 +11,7 @@
 #include "util/error_internal.h"
 #include "util/strbuf.h"
 #include "store/store_internal.h"
+#include "store/store_pg.h"
 
 enum {
     BUSY_TIMEOUT_MS = 5000, /* how long a call waits for another process's lock */
@@ -138,6 +139,14 @@ int mcpp_store_open(mcpp_store **out, const char *path, unsigned flags)
         return mcpp_error_nomem();
     }
     s->read_only = (flags & MCPP_STORE_READ_ONLY) != 0;
+    if (mcpp_store_is_pg_location(path)) { /* the PostgreSQL backend (store_pg.c) */
+        int rc = mcpp_store_pg_open(s, path, flags);
+        if (rc)
+            mcpp_store_close(s);
+        else
+            *out = s;
+        return rc;
+    }
     int open_flags = s->read_only ? SQLITE_OPEN_READONLY
                                   : SQLITE_OPEN_READWRITE | ((flags & MCPP_STORE_CREATE) ? SQLITE_OPEN_CREATE : 0);
     int rc = sqlite3_open_v2(path, &s->db, open_flags | SQLITE_OPEN_NOMUTEX, NULL);
@@ -158,6 +167,8 @@ int mcpp_store_open(mcpp_store **out, const char *path, unsigned flags)
 void mcpp_store_close(mcpp_store *store)
 {
     if (!store) return;
+    if (store->pg)
+        mcpp_store_pg_close(store);
     sqlite3_close(store->db);
     mcpp_store_codec_forget(store);
     mcpp_store_zctx_free(store->zctx);
@@ -186,8 +197,11 @@ int mcpp_store_count(size_t *out_live, size_t *out_removed, mcpp_store *store)
 {
     if (!store) return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_store_count: NULL store");
     size_t live = 0, removed = 0;
-    int rc = count_rows(&live, store, "SELECT count(*) FROM receipts");
-    if (!rc) rc = count_rows(&removed, store, "SELECT count(*) FROM tombstones");
+    int rc = store->pg ? mcpp_store_pg_count(&live, &removed, store) : MCPP_OK;
+    if (!rc && !store->pg)
+        rc = count_rows(&live, store, "SELECT count(*) FROM receipts");
+    if (!rc && !store->pg)
+        rc = count_rows(&removed, store, "SELECT count(*) FROM tombstones");
     if (out_live) *out_live = live;
     if (out_removed) *out_removed = removed;
     return rc;
@@ -198,6 +212,8 @@ int mcpp_store_remove(mcpp_store *store, const char *id, const char *reason)
     if (!store || !id || !reason || !*reason)
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0,
                               "mcpp_store_remove: a store, an id and a non-empty reason are needed");
+    if (store->pg)
+        return mcpp_store_pg_remove(store, id, reason);
     int rc = mcpp_store_begin_write(store);
     if (rc) return rc;
     sqlite3_stmt *st = NULL;
@@ -241,10 +257,23 @@ int mcpp_store_take_text(char **out, struct mcpp_strbuf *b)
     return *out ? MCPP_OK : mcpp_error_nomem();
 }
 
+void mcpp_store_tombstone_line(mcpp_strbuf *b, const char *id, const char *reason, const char *removed_at)
+{
+    mcpp_sb_puts(b, "{\"id\": ");
+    mcpp_sb_json_string(b, id);
+    mcpp_sb_puts(b, ", \"reason\": ");
+    mcpp_sb_json_string(b, reason);
+    mcpp_sb_puts(b, ", \"removed_at\": ");
+    mcpp_sb_json_string(b, removed_at);
+    mcpp_sb_puts(b, "}\n");
+}
+
 int mcpp_store_removed_render(char **out, mcpp_store *store)
 {
     if (!out || !store) return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_store_removed_render: NULL argument");
     *out = NULL;
+    if (store->pg)
+        return mcpp_store_pg_removed_render(out, store);
     sqlite3_stmt *st = NULL;
     int rc = mcpp_store_prepare(&st, store, "SELECT id, reason, removed_at FROM tombstones ORDER BY removed_at, id",
                                 "listing tombstones");
@@ -252,15 +281,9 @@ int mcpp_store_removed_render(char **out, mcpp_store *store)
     mcpp_strbuf b;
     mcpp_sb_init(&b, NULL, 0);
     int step;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        mcpp_sb_puts(&b, "{\"id\": ");
-        mcpp_sb_json_string(&b, (const char *)sqlite3_column_text(st, 0));
-        mcpp_sb_puts(&b, ", \"reason\": ");
-        mcpp_sb_json_string(&b, (const char *)sqlite3_column_text(st, 1));
-        mcpp_sb_puts(&b, ", \"removed_at\": ");
-        mcpp_sb_json_string(&b, (const char *)sqlite3_column_text(st, 2));
-        mcpp_sb_puts(&b, "}\n");
-    }
+    while ((step = sqlite3_step(st)) == SQLITE_ROW)
+        mcpp_store_tombstone_line(&b, (const char *)sqlite3_column_text(st, 0),
+                                  (const char *)sqlite3_column_text(st, 1), (const char *)sqlite3_column_text(st, 2));
     if (step != SQLITE_DONE) rc = mcpp_store_sqlite_error(store, step, "listing tombstones");
     sqlite3_finalize(st);
     if (rc) {

@@ -15,6 +15,7 @@
 #include "analysis/compare_internal.h"
 #include "analysis/lane_internal.h"
 #include "store/store_internal.h"
+#include "store/store_pg.h"
 
 /* A string field, or NULL when absent or not a string. */
 static const char *string_field(const mcpp_receipt *r, const char *path)
@@ -310,6 +311,12 @@ int mcpp_store_add(mcpp_store_add_result *out, mcpp_store *store, const mcpp_rec
     if (out) *out = res;
     if (!store || (n && !receipts))
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_store_add: NULL store or receipts");
+    if (store->pg) {
+        int rc = mcpp_store_pg_add(&res, store, receipts, n);
+        if (!rc && out)
+            *out = res;
+        return rc;
+    }
     int rc = mcpp_store_begin_write(store);
     if (rc) return rc;
     if ((rc = add_all(store, receipts, n, &res))) {

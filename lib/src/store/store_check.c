@@ -33,6 +33,7 @@
 #include "receipt/image.h"
 #include "receipt/field_ids.h"
 #include "store/store_internal.h"
+#include "store/store_pg.h"
 
 #define SHOWN_FIELDS 3    /* differing fields named per image */
 #define SHOWN_VALUE 60    /* bytes of a value shown in a difference */
@@ -431,6 +432,8 @@ int mcpp_store_check(char **out, mcpp_store *store)
 {
     if (!out || !store) return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_store_check: NULL argument");
     *out = NULL;
+    if (store->pg)
+        return mcpp_store_pg_check(out, store, 0);
     mcpp_strbuf report;
     checker c;
     mcpp_policy *policy = NULL;
@@ -447,6 +450,8 @@ int mcpp_store_repair(char **out, mcpp_store *store)
 {
     if (!out || !store) return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_store_repair: NULL argument");
     *out = NULL;
+    if (store->pg)
+        return mcpp_store_pg_check(out, store, 1);
     if (store->read_only)
         return mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, store->path, NULL, 0, 0,
                              "the store is open read-only: a repair writes to it");

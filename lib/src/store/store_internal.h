@@ -14,8 +14,13 @@
 
 typedef struct mcpp_store_codec mcpp_store_codec;
 typedef struct mcpp_store_zctx mcpp_store_zctx;
+typedef struct mcpp_pg mcpp_pg;
 
+/* One handle, two backends: `pg` set means the store is in PostgreSQL
+ * (store_pg.h) and every public call takes its PostgreSQL branch; else the
+ * SQLite file `db`. */
 struct mcpp_store {
+    mcpp_pg *pg;
     sqlite3 *db;
     char *path;
     int version;
@@ -210,5 +215,11 @@ int mcpp_store_summaries_check(struct mcpp_strbuf *report, size_t *problems, mcp
  * body does not load. */
 int mcpp_store_summaries_rebuild(mcpp_store *s);
 int mcpp_store_summaries_init_if_empty(mcpp_store *s);
+/* The text of the summaries' validity mark in store_meta: this library's
+ * version and the summaries' format (both backends write and compare it). */
+const char *mcpp_store_summaries_state(void);
+
+/* One line of `store removed`: {"id", "reason", "removed_at"} (both backends). */
+void mcpp_store_tombstone_line(struct mcpp_strbuf *b, const char *id, const char *reason, const char *removed_at);
 
 #endif /* MCPP_STORE_INTERNAL_H */

@@ -12,6 +12,7 @@
 #include "util/error_internal.h"
 #include "util/strbuf.h"
 #include "store/store_internal.h"
+#include "store/store_pg.h"
 
 #define MAX_BINDS 1024
 
@@ -22,10 +23,16 @@ void mcpp_store_keys_free(char **keys)
 }
 
 /* Loads the receipts `sql` (binding ?1 = arg when given) selects. */
+static int add_to_set(void *set, mcpp_receipt *receipt);
+
 static int load_sql(mcpp_receipt_set **out, mcpp_store *s, const char *sql, const char *arg)
 {
     sqlite3_stmt *st = NULL;
     int rc = mcpp_receipt_set_new(out);
+    if (s->pg) /* one receipt per lane: any receipt of the lane does, as in SQLite's min(rowid) */
+        return rc ? rc
+                  : mcpp_store_pg_load(s, "SELECT DISTINCT ON (lane_key) id, body FROM receipts ORDER BY lane_key, id",
+                                       0, NULL, add_to_set, *out);
     if (!rc) rc = mcpp_store_prepare(&st, s, sql, "selecting lanes");
     if (!rc && arg) sqlite3_bind_text(st, 1, arg, -1, SQLITE_STATIC);
     if (!rc) rc = mcpp_store_load_rows(*out, s, st);
@@ -111,7 +118,7 @@ int mcpp_store_select_lanes_from(char ***out, mcpp_store *s, const char *selecto
     const char *image = bodies_only ? "NULL" : mcpp_store_image_column(s);
     *out = NULL;
     if (!bodies_only && is_short_key(selector))
-        return keys_of_short(out, s, selector);
+        return s->pg ? mcpp_store_pg_lane_keys(out, s, selector) : keys_of_short(out, s, selector);
     mcpp_receipt_set *set = NULL;
     char **candidates = NULL;
     char sql[200];
@@ -127,6 +134,18 @@ int mcpp_store_select_lanes_from(char ***out, mcpp_store *s, const char *selecto
         return rc;
     }
     if ((rc = mcpp_receipt_set_new(&set))) goto done;
+    for (size_t i = 0; s->pg && !rc && candidates[i]; i++) {
+        char short_key[24];
+        mcpp_lane_key_short(short_key, sizeof short_key, candidates[i]);
+        const char *params[2] = {candidates[i], short_key};
+        rc = mcpp_store_pg_load(s, "SELECT id, body FROM receipts WHERE lane_short = $2 AND lane_key = $1", 2, params,
+                                add_to_set, set);
+    }
+    if (s->pg) {
+        if (!rc)
+            rc = matched_keys(out, set, selector);
+        goto done;
+    }
     sqlite3_stmt *st = NULL;
     snprintf(sql, sizeof sql, "SELECT id, body, %s FROM receipts WHERE lane_short = ?2 AND lane_key = ?1", image);
     if ((rc = mcpp_store_prepare(&st, s, sql, "selecting lanes")))
@@ -196,12 +215,15 @@ static int add_where_terms(sql_builder *q, char *copy)
 
 static int build_sql(sql_builder *q, char *where_copy, char **lanes, const mcpp_store_query *query)
 {
-    mcpp_sb_printf(&q->sql, "SELECT id, body, image FROM (SELECT id, body, %s AS image, created_at FROM receipts WHERE 1",
-                   q->bodies_only ? "NULL" : mcpp_store_image_column(q->store));
+    /* SQL both backends read: boolean terms (1 = 1, 1 = 0), the subquery named,
+     * ?N turned into $N for PostgreSQL by the caller */
+    mcpp_sb_printf(&q->sql,
+                   "SELECT id, body, image FROM (SELECT id, body, %s AS image, created_at FROM receipts WHERE 1 = 1",
+                   q->bodies_only || q->store->pg ? "NULL" : mcpp_store_image_column(q->store));
     int rc = MCPP_OK;
     if (lanes) {
         /* the short key finds the rows through the index, the key confirms them */
-        mcpp_sb_puts(&q->sql, " AND (0");
+        mcpp_sb_puts(&q->sql, " AND (1 = 0");
         for (size_t i = 0; !rc && lanes[i]; i++) {
             if (i >= MAX_BINDS / 2 - 4) {
                 rc = mcpp_error_at(MCPP_ELIMIT, MCPP_ERROR_KIND_LIMIT, NULL, "lane", 0, 0,
@@ -230,7 +252,7 @@ static int build_sql(sql_builder *q, char *where_copy, char **lanes, const mcpp_
     const char *order = query->newest ? "DESC" : "ASC";
     mcpp_sb_printf(&q->sql, " ORDER BY created_at %s, id %s", order, order);
     if (query->limit) mcpp_sb_printf(&q->sql, " LIMIT %zu", query->limit);
-    mcpp_sb_puts(&q->sql, ") ORDER BY created_at, id");
+    mcpp_sb_puts(&q->sql, ") AS selected ORDER BY created_at, id");
     if (!rc && q->sql.failed) rc = mcpp_error_nomem();
     return rc;
 }
@@ -257,6 +279,12 @@ int mcpp_store_query_from(mcpp_store *store, const mcpp_store_query *query, int 
     if (query->lane && (rc = mcpp_store_select_lanes_from(&lanes, store, query->lane, bodies_only))) goto done;
     if (query->where && !(where_copy = strdup(query->where))) rc = mcpp_error_nomem();
     if (!rc) rc = build_sql(&q, where_copy, lanes, query);
+    if (!rc && store->pg) {
+        for (char *p = q.sql.data; (p = strchr(p, '?')) != NULL; p++)
+            *p = '$'; /* the query's only '?' are parameters */
+        rc = mcpp_store_pg_load(store, q.sql.data, (int)q.n_binds, q.binds, fn, ctx);
+        goto done;
+    }
     if (!rc) rc = mcpp_store_prepare(&st, store, q.sql.data, "querying");
     for (size_t i = 0; !rc && i < q.n_binds; i++) sqlite3_bind_text(st, (int)i + 1, q.binds[i], -1, SQLITE_STATIC);
     if (!rc) rc = mcpp_store_load_rows_each(store, st, fn, ctx);

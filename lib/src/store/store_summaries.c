@@ -25,6 +25,7 @@
 #include "util/strbuf.h"
 #include "policy/policy_internal.h"
 #include "store/store_internal.h"
+#include "store/store_pg.h"
 #include "analysis/lane_internal.h"
 
 #define STATE_NAME "lane_summaries"
@@ -33,7 +34,7 @@
 /* The validity mark: this library's version and the summaries' text format,
  * so a store whose summaries an older layout wrote rebuilds them even when
  * the version string did not change. */
-static const char *state_value(void)
+const char *mcpp_store_summaries_state(void)
 {
     static _Thread_local char value[128];
     snprintf(value, sizeof value, "%s summaries/%d", mcpp_version_string(), MCPP_LANE_SUMMARY_FORMAT);
@@ -54,7 +55,7 @@ static int summaries_valid(int *out, mcpp_store *s)
     int step = sqlite3_step(st);
     if (step == SQLITE_ROW) {
         const char *v = (const char *)sqlite3_column_text(st, 0);
-        *out = v && strcmp(v, state_value()) == 0;
+        *out = v && strcmp(v, mcpp_store_summaries_state()) == 0;
     } else if (step != SQLITE_DONE) {
         rc = mcpp_store_sqlite_error(s, step, "reading the lane summaries' state");
     }
@@ -69,7 +70,7 @@ static int mark_valid(mcpp_store *s)
     int rc = mcpp_store_prepare(&st, s, "INSERT OR REPLACE INTO store_meta VALUES ('" STATE_NAME "', ?1)",
                                 "saving the lane summaries");
     if (rc) return rc;
-    sqlite3_bind_text(st, 1, state_value(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 1, mcpp_store_summaries_state(), -1, SQLITE_TRANSIENT);
     int step = sqlite3_step(st);
     sqlite3_finalize(st);
     return step == SQLITE_DONE ? MCPP_OK : mcpp_store_sqlite_error(s, step, "saving the lane summaries");
@@ -498,6 +499,8 @@ int mcpp_store_frontier(mcpp_frontier **out, mcpp_store *store, const mcpp_polic
 {
     MCPP_CHECK_ARG(out && store, "mcpp_store_frontier: NULL argument");
     *out = NULL;
+    if (store->pg)
+        return mcpp_store_pg_frontier(out, store, policy);
     /* the library's own default object: summaries and the frontier borrow it */
     const mcpp_policy *p = mcpp_policy_or_default(policy);
     if (!p) return MCPP_ENOMEM;

@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""pg_store_test.py — the store in PostgreSQL against a real server.
+
+Each mode starts a throwaway cluster (pg_cluster.py: initdb in a temporary
+directory, a Unix socket there, an unprivileged user), and stops and removes
+it at the end.
+
+  same        one set of receipts (report_set.py's lanes and the two history
+              lanes, hostile strings included) added to a SQLite file and to a
+              PostgreSQL database: every reading command gives the same
+              answer from both (store ls with lane, key=value, where, since,
+              limit; export; history with the default and a named metric;
+              frontier with the default and another policy; gate with a
+              history; report; the site's pages) once the store's name is
+              taken out; then removal and tombstones, a conflicting id (the
+              whole add refused, nothing kept), `check` (ok; a column changed
+              behind the store's back is named, --repair mends it), a newer
+              schema refused, a database with other tables refused.
+  concurrent  8 writers add 300 receipts each at once through `store add URL -`
+              (JSON lines), 40 of them the same in every writer, while a ninth
+              adds a batch whose last receipt clashes with one stored before:
+              nothing is lost (count = 8 x 260 + 40 + 1), the clashing batch
+              left nothing, `check` finds
+              every column and lane summary equal to what the bodies give, and
+              the frontier equals the SQLite store's over the same receipts.
+
+Exit 77 (skip) with the reason when no PostgreSQL server can be started here;
+scripts/install-deps.sh installs it.
+
+usage: pg_store_test.py same|concurrent CLI EXAMPLE_RECEIPT WORK_DIR
+"""
+
+from __future__ import annotations
+
+import copy
+import html
+import json
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "report"))
+from pg_cluster import Cluster  # noqa: E402
+from report_html_test import SKIP, check, failures  # noqa: E402
+from report_set import write_history, write_set  # noqa: E402
+
+
+def run(cli: str, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([cli, *args], capture_output=True, text=True, input=stdin, timeout=600)
+
+
+def both(cli: str, db: str, url: str, args: list[str], what: str, normalize=None) -> None:
+    """Runs `args` with STORE replaced by each store; the outputs must be equal."""
+    outs = []
+    for store in (db, url):
+        p = run(cli, *[store if a == "STORE" else a for a in args])
+        text = (p.stdout + "\nexit %d" % p.returncode).replace(store, "STORE")
+        outs.append(normalize(text) if normalize else text)
+        if p.returncode not in (0, 1, 2):
+            print(f"  {store[:40]}: {p.stderr.strip()[:300]}")
+    same = outs[0] == outs[1]
+    if not same:
+        for i, (a, b) in enumerate(zip(outs[0].splitlines(), outs[1].splitlines())):
+            if a != b:
+                print(f"  first difference, line {i + 1}:\n    sqlite: {a[:200]}\n    pg:     {b[:200]}")
+                break
+    check(same and "exit 3" not in outs[0], f"{what}: the same answer from SQLite and PostgreSQL")
+
+
+def fill(cli: str, example: str, work: pathlib.Path, url: str) -> tuple[str, pathlib.Path]:
+    shutil.rmtree(work, ignore_errors=True)
+    inputs = work / "receipts"
+    write_history(pathlib.Path(example), inputs / "history")
+    write_set(pathlib.Path(example), inputs / "lanes", 12)
+    db = str(work / "store.db")
+    for store in (db, url):
+        p = run(cli, "store", "init", store)
+        check(p.returncode == 0, f"store init {store[:30]} ({p.stderr.strip()})")
+        p = run(cli, "store", "add", store, str(inputs))
+        check(p.returncode == 0 and "added 84" in p.stdout, f"store add: {p.stdout.strip()} {p.stderr.strip()}")
+    return db, inputs
+
+
+def same(cli: str, example: str, work: pathlib.Path, pg: Cluster) -> None:
+    url = pg.new_store_url()
+    db, inputs = fill(cli, example, work, url)
+    short = json.loads(run(cli, "history", "--store", db, "--format", "json").stdout)["lanes"][0]["short_key"]
+    strip_dates = lambda t: re.sub(r'"removed_at": "[^"]*"', '"removed_at": T', t)  # noqa: E731
+    for args, what in (
+        (["store", "ls", "STORE", "--format", "json"], "store ls"),
+        (["store", "ls", "STORE", "--lane", short, "--format", "json"], "store ls --lane SHORT_KEY"),
+        (["store", "ls", "STORE", "--lane", "seq_len=1024", "--format", "json"], "store ls --lane seq_len=1024"),
+        (["store", "ls", "STORE", "--where", "git_commit=<b>c0,name=x", "--format", "json"], "store ls --where (none)"),
+        (["store", "ls", "STORE", "--where", "git_commit=9f3c2e1a", "--format", "json"], "store ls --where commit prefix"),
+        (["store", "ls", "STORE", "--since", "2026-04-10T00:00:00Z", "--until", "2026-04-20T00:00:00Z"], "--since --until"),
+        (["store", "ls", "STORE", "--limit", "5", "--newest"], "store ls --limit 5 --newest"),
+        (["store", "export", "STORE", "--format", "jsonl"], "store export"),
+        (["history", "--store", "STORE", "--format", "json"], "history"),
+        (["history", "--store", "STORE", "--metric", "tokens_per_s", "--format", "json"], "history --metric (bodies)"),
+        (["frontier", "--store", "STORE", "--format", "json"], "frontier --store (summaries)"),
+        (["frontier", "--store", "STORE", "--policy", str(HERE.parents[1] / "policy" / "strict.lua"), "--format",
+          "json"], "frontier --store --policy strict.lua"),
+        (["gate", "--store", "STORE", "--baseline", "name=NAM56R MoE s1024 top1", "--candidate",
+          "name=NAM56R MoE s2048 top1", "--history", "STORE", "--format", "json"], "gate --history"),
+        (["report", "--store", "STORE", "--out", str(work / "report.html")], "report --store"),
+    ):
+        both(cli, db, url, args, what)
+    pages = {}
+    for name, store in (("sqlite", db), ("pg", url)):
+        p = run(cli, "site", "--store", store, "--out", str(work / f"site-{name}"))
+        check(p.returncode == 0, f"site from {name} ({p.stderr.strip()})")
+        pages[name] = {str(f.relative_to(work / f"site-{name}")):
+                       f.read_text(encoding="utf-8").replace(html.escape(store), "STORE").replace(store, "STORE")
+                       for f in (work / f"site-{name}").rglob("*.html")}
+    check(pages["sqlite"] == pages["pg"] and len(pages["pg"]) > 10,
+          f"the site's {len(pages['pg'])} pages are the same from both backends")
+
+    for store in (db, url):
+        p = run(cli, "store", "rm", store, "history-flat-003", "--reason", "throttled <node>")
+        check(p.returncode == 0, f"store rm ({p.stderr.strip()})")
+        p = run(cli, "store", "add", store, str(inputs / "history" / "history-flat-003.json"))
+        check("skipped 1 removed earlier" in p.stdout, f"a removed id is not added again ({p.stdout.strip()})")
+    both(cli, db, url, ["store", "removed", "STORE"], "store removed", strip_dates)
+    both(cli, db, url, ["frontier", "--store", "STORE", "--format", "json"], "frontier after a removal")
+    both(cli, db, url, ["store", "check", "STORE"], "store check",
+         lambda t: re.sub(r"schema version \d+", "schema version N", t))  # each backend numbers its own
+
+    base = json.loads((inputs / "lanes" / "lane00-run0.json").read_text(encoding="utf-8"))
+    new, clash = copy.deepcopy(base), copy.deepcopy(base)
+    new["id"], clash["metrics"]["tokens_per_s"] = "a-new-run", 1.0
+    batch = json.dumps(new) + "\n" + json.dumps(clash) + "\n"
+    for store in (db, url):
+        p = run(cli, "store", "add", store, "-", stdin=batch)
+        check(p.returncode == 3 and "conflict: receipt 'lane00-run0'" in p.stderr, f"a conflicting id is refused ({p.stderr.strip()[:120]})")
+        p = run(cli, "store", "ls", store, "--where", "id=a-new-run")
+        check("a-new-run" not in p.stdout, "and the whole add keeps nothing")
+
+    database = url.split("///")[1].split("?")[0]
+    pg.psql(database, "UPDATE receipts SET lane_label = 'forged' WHERE id = 'lane03-run2'")
+    p = run(cli, "store", "check", url)
+    check(p.returncode == 3 and "row lane03-run2: column lane_label is 'forged'" in p.stdout,
+          f"check names a column changed behind the store's back ({p.stdout.strip()[:160]})")
+    p = run(cli, "store", "check", url, "--repair")
+    check(p.returncode == 0 and p.stdout.rstrip().endswith("ok") or "ok\n" in p.stdout,
+          f"--repair rewrites it from the body ({p.stdout.strip()[:160]})")
+    check(run(cli, "store", "check", url).returncode == 0, "and check is ok again")
+    pg.psql(database, "UPDATE lane_summaries SET summary = replace(summary, 'lane03-run2', 'lane03-runX')")
+    p = run(cli, "store", "check", url)
+    check(p.returncode == 3 and "lane summary lane-" in p.stdout, f"check names a forged lane summary ({p.stdout.strip()[:120]})")
+    run(cli, "store", "check", url, "--repair")
+
+    pg.psql(database, "INSERT INTO store_schema VALUES (99, 'later')")
+    p = run(cli, "store", "ls", url)
+    check(p.returncode == 3 and "newer" in p.stderr, f"a newer schema is refused ({p.stderr.strip()[:120]})")
+    other = pg.new_database()
+    pg.psql(other, "CREATE TABLE orders(id int)")
+    p = run(cli, "store", "init", pg.url(other))
+    check(p.returncode == 3 and "not a receipt store" in p.stderr, f"a database with other tables is refused ({p.stderr.strip()[:120]})")
+    p = run(cli, "store", "ls", pg.url(pg.new_database()))
+    check(p.returncode == 3 and "no receipt store" in p.stderr, f"an empty database without init is named ({p.stderr.strip()[:120]})")
+    p = run(cli, "store", "ls", "postgresql:///nosuchdb?host=/nonexistent-dir&user=mcpp&password=secret")
+    check(p.returncode == 3 and "cannot connect" in p.stderr and "secret" not in p.stderr,
+          f"an unreachable server is an error without the password ({p.stderr.strip()[:140]})")
+
+
+def receipt_lines(example: str, writer: int, count: int, shared: int) -> list[str]:
+    base = json.loads(pathlib.Path(example).read_text(encoding="utf-8"))
+    base["workload"].pop("useful_tokens_per_step", None)
+    lines = []
+    for i in range(count):
+        r = copy.deepcopy(base)
+        own = i >= shared
+        r["id"] = f"w{writer}-{i:05d}" if own else f"shared-{i:05d}"
+        r["created_at"] = f"2026-05-{1 + i % 28:02d}T{(i // 28) % 24:02d}:{i % 60:02d}:{writer if own else 0:02d}Z"
+        r["source"]["git_commit"] = f"{i // 10:040x}"
+        r["workload"]["seq_len"] = 512 * (1 + i % 8)
+        r["metrics"]["tokens_per_s"] = 400000.0 + (i * 37 + writer * 11 if own else i) % 997
+        lines.append(json.dumps(r))
+    return lines
+
+
+def concurrent(cli: str, example: str, work: pathlib.Path, pg: Cluster) -> None:
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    url, writers, count, shared = pg.new_store_url(), 8, 300, 40
+    check(run(cli, "store", "init", url).returncode == 0, "store init")
+    batches = [receipt_lines(example, w, count, shared) for w in range(writers)]
+    seed = receipt_lines(example, 8, 1, 0)[0]  # stored before the writers start: the ninth batch clashes with it
+    check(run(cli, "store", "add", url, "-", stdin=seed + "\n").returncode == 0, "a first receipt is stored")
+    bad = receipt_lines(example, 9, 20, 0)
+    clash = json.loads(seed)
+    clash["metrics"]["tokens_per_s"] = 1.0
+    bad.append(json.dumps(clash))
+    procs = [subprocess.Popen([cli, "store", "add", url, "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(writers + 1)]
+    for p, lines in zip(procs, batches + [bad]):
+        p.stdin.write("\n".join(lines) + "\n")
+        p.stdin.close()
+    results = [(p.wait(timeout=600), p.stdout.read(), p.stderr.read()) for p in procs]
+    check(all(rc == 0 for rc, _, _ in results[:writers]), f"the {writers} writers all succeed "
+          f"({[r[2].strip()[:80] for r in results[:writers] if r[0]]})")
+    added = sum(int(re.search(r"added (\d+)", out).group(1)) for _, out, _ in results[:writers] if "added" in out)
+    check(added == writers * (count - shared) + shared, f"each receipt was added once ({added})")
+    check(results[writers][0] == 3 and "conflict" in results[writers][2],
+          f"the batch with a conflicting id is refused ({results[writers][2].strip()[:160]})")
+    p = run(cli, "store", "ls", url, "--where", "id=w9-00000")
+    check("w9-00000" not in p.stdout, "and left nothing")
+    p = run(cli, "store", "check", url)
+    want = writers * (count - shared) + shared + 1
+    check(p.returncode == 0 and f"{want} receipts" in p.stdout,
+          f"check: {want} receipts, every column and lane summary as the bodies say ({p.stdout.strip()[-80:]})")
+    db = str(work / "same.db")
+    run(cli, "store", "init", db)
+    run(cli, "store", "add", db, "-", stdin="\n".join(sum(batches, [seed])) + "\n")
+    outs = [run(cli, "frontier", "--store", s, "--format", "json").stdout.replace(s, "STORE") for s in (db, url)]
+    check(outs[0] == outs[1] and outs[0], "the frontier from the concurrently kept summaries equals SQLite's")
+
+
+def main() -> int:
+    if len(sys.argv) != 5 or sys.argv[1] not in ("same", "concurrent"):
+        sys.exit(__doc__)
+    mode, cli, example, work = sys.argv[1], sys.argv[2], sys.argv[3], pathlib.Path(sys.argv[4])
+    why = Cluster.missing()
+    if why:
+        print(f"SKIP: {why}")
+        return SKIP
+    with Cluster() as pg:
+        (same if mode == "same" else concurrent)(cli, example, work, pg)
+    print(f"{len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
