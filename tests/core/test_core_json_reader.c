@@ -255,6 +255,59 @@ TEST(long_lists_and_long_texts_take_the_direct_path)
     check_receipt(members, 0);
 }
 
+/* The reader runs before the pre-scan and must refuse (hand back) whatever
+ * the pre-scan refuses, so the pre-scan's message still comes out: invalid
+ * UTF-8, "\u0000", a string over the limit and nesting beyond the limit, in a
+ * schema field and in a free-form value, at every depth limit around the
+ * text's own depth. Both paths must agree on each, the reader's side falling
+ * back; and one byte under each limit, the reader binds. */
+static void check_limited(const char *members, size_t max_depth, size_t max_string, int expect_fallback)
+{
+    static char text[4096];
+    snprintf(text, sizeof text, "{\"schema\": \"mcpp.receipt/2\", \"created_at\": \"2026-11-22T01:02:03Z\", %s}",
+             members);
+    mcpp_limits lim;
+    mcpp_limits_default(&lim);
+    lim.max_depth = max_depth;
+    lim.max_string_bytes = max_string;
+    int fell_back = -1;
+    char why[8192];
+    int bad = json_diff_check((const uint8_t *)text, strlen(text), &lim, &fell_back, why, sizeof why);
+    if (bad || fell_back != expect_fallback)
+        fprintf(stderr, "depth %zu, strings %zu, expected %s: %s\n%s\n", max_depth, max_string,
+                expect_fallback ? "a fallback" : "the direct path", text, bad ? why : "");
+    CHECK(!bad);
+    CHECK(fell_back == expect_fallback);
+}
+
+TEST(what_the_pre_scan_refuses_the_reader_hands_back)
+{
+    check_limited("\"source\": {\"host\": \"caf\xC3\"}", 64, 65536, 1);      /* cut UTF-8 */
+    check_limited("\"source\": {\"host\": \"\xED\xA0\x80\"}", 64, 65536, 1); /* a surrogate */
+    check_limited("\"source\": {\"host\": \"caf\xC3\xA9\"}", 64, 65536, 0);
+    check_limited("\"extra\": {\"a\": \"caf\xC3\"}", 64, 65536, 1);
+    check_limited("\"extra\": {\"a\": \"\\u0000\"}", 64, 65536, 1);
+    char members[400], long_value[201];
+    memset(long_value, 'x', 200);
+    long_value[200] = '\0';
+    snprintf(members, sizeof members, "\"source\": {\"host\": \"%s\"}", long_value);
+    check_limited(members, 64, 199, 1);
+    check_limited(members, 64, 200, 0);
+    snprintf(members, sizeof members, "\"extra\": {\"a\": [\"%s\"]}", long_value);
+    check_limited(members, 64, 199, 1);
+    check_limited(members, 64, 200, 0);
+    /* depth: the root, metrics, step_time_s, the samples' list: 4 */
+    const char *list = "\"metrics\": {\"step_time_s\": {\"samples\": [0.5, 0.5], \"median\": 0.5}}";
+    check_limited(list, 3, 65536, 1);
+    check_limited(list, 4, 65536, 0);
+    const char *section = "\"backend\": {\"attention\": {\"requested\": \"flash\"}}"; /* 3 */
+    check_limited(section, 2, 65536, 1);
+    check_limited(section, 3, 65536, 0);
+    const char *nested = "\"extra\": {\"a\": {\"b\": [{\"c\": 1}]}}"; /* 5 */
+    check_limited(nested, 4, 65536, 1);
+    check_limited(nested, 5, 65536, 0);
+}
+
 int main(void)
 {
     RUN(seed_files_load_the_same_through_both_paths);
@@ -263,5 +316,6 @@ int main(void)
     RUN(escapes_and_number_forms_are_read_like_cjson);
     RUN(schema_1_is_upgraded_on_the_direct_path_when_its_schema_comes_first);
     RUN(long_lists_and_long_texts_take_the_direct_path);
+    RUN(what_the_pre_scan_refuses_the_reader_hands_back);
     TEST_MAIN_END();
 }

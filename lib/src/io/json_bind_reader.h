@@ -27,7 +27,8 @@ enum { MCPP_JSON_READ_BOUND = 0, MCPP_JSON_READ_FALLBACK = 1 };
  * as the YAML reader does. */
 size_t mcpp_json_raw_control(const char *s, size_t len);
 
-/* Reads ctx->buf (pre-scanned JSON) into `out` (zeroed), strings decoded into
+/* Reads ctx->buf (JSON, pre-scanned or not: a text it binds passes the
+ * pre-scan, mcpp_json_prescan) into `out` (zeroed), strings decoded into
  * `strings` (at least ctx->len + 1 bytes), free-form trees into `subtrees`
  * (count 0). MCPP_JSON_READ_BOUND: bound exactly as the tree path would bind
  * it, nothing reported (a schema-1 input gets the upgrade warning). FALLBACK:

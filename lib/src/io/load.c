@@ -188,7 +188,7 @@ _Thread_local unsigned long mcpp_json_reader_fallbacks;
 #define COUNT_FALLBACK() ((void)0)
 #endif
 
-/* The direct path for pre-scanned JSON: read + bind (json_bind_reader.c),
+/* The direct path for JSON: read + bind (json_bind_reader.c),
  * validate, pack. Returns 0, a status code, or MCPP_JSON_READ_FALLBACK (with
  * nothing reported) when the tree path must load the text. */
 static int read_validate_pack(mcpp_receipt **out, const char *buf, size_t len, const char *name,
@@ -217,18 +217,21 @@ static int read_validate_pack(mcpp_receipt **out, const char *buf, size_t len, c
     return rc;
 }
 
-/* JSON: the pre-scan, then the direct reader, then (when it hands back) cJSON. */
+/* JSON: the direct reader, which checks the pre-scan's rules as it reads;
+ * when it hands back, the pre-scan (which reports what the text breaks)
+ * and cJSON. */
 static int load_json(mcpp_receipt **out, const char *buf, size_t len, const char *name,
                      const mcpp_limits *lim, mcpp_report *report)
 {
-    int rc = mcpp_json_prescan(buf, len, lim, name, report);
-    if (rc != 0)
-        return rc;
+    int rc;
     if (!READER_DISABLED()) {
         rc = read_validate_pack(out, buf, len, name, lim, report);
         if (rc != MCPP_JSON_READ_FALLBACK)
             return rc;
     }
+    rc = mcpp_json_prescan(buf, len, lim, name, report);
+    if (rc != 0)
+        return rc;
     cJSON *root = NULL;
     rc = parse_json(&root, buf, len, lim, name, report);
     if (rc == 0) {
@@ -278,6 +281,8 @@ int mcpp_receipt_load_buffer(mcpp_receipt **out, mcpp_report **report_out, const
         mcpp_limits_default(&lim);
     mcpp_report *report = mcpp_report_new();
     MCPP_CHECK_ALLOC(report);
+    if (!report_out)
+        mcpp_report_errors_only(report); /* only the first error is read (mcpp_error_last) */
     if (len > lim.max_input_bytes) {
         char text[160];
         snprintf(text, sizeof text, "input of %zu bytes is beyond the limit of %zu bytes", len,

@@ -72,6 +72,8 @@ void mcpp_ctx_problem(mcpp_load_ctx *ctx, mcpp_severity severity, const char *ki
         return;
     }
     ctx->shown++;
+    if (!mcpp_report_keeps(ctx->report, severity))
+        return; /* a warning nobody reads: neither formatted nor located (it cost a tenth of a load) */
     va_list ap;
     va_start(ap, fmt);
     mcpp_vsnprintf_c(text, sizeof text, fmt, ap);

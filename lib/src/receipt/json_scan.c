@@ -4,6 +4,8 @@
  *   - the pre-scan, run before cJSON on every input: valid UTF-8, no "\u0000",
  *     nesting depth and string length within limits. It runs first so that a
  *     10^5-deep document is refused in microseconds, before cJSON recurses.
+ *     (The direct reader, io/json_bind_reader.c, checks the same rules as it
+ *     reads, and runs it only over the free-form values it hands to cJSON.)
  *   - byte offset -> line:column, and the path locator that finds where a
  *     field sits in the text. Both run only on the error path, so a valid
  *     receipt pays nothing for precise messages.
@@ -13,8 +15,7 @@
 
 #include "receipt/load_ctx.h"
 
-/* Length of the valid UTF-8 sequence at s (at most `avail` bytes), 0 if invalid. */
-static size_t utf8_sequence(const unsigned char *s, size_t avail)
+size_t mcpp_utf8_sequence(const unsigned char *s, size_t avail)
 {
     unsigned char c = s[0];
     if (c < 0x80)
@@ -51,7 +52,7 @@ int mcpp_utf8_valid(const char *s, size_t len)
     const unsigned char *p = (const unsigned char *)s;
     size_t i = 0;
     while (i < len) {
-        size_t n = utf8_sequence(p + i, len - i);
+        size_t n = mcpp_utf8_sequence(p + i, len - i);
         if (!n)
             return -1;
         i += n;
@@ -252,7 +253,7 @@ static int scan_chunk_slow(prescan_state *st, size_t base, uint64_t mask)
             continue;
         unsigned char c = s[i];
         if (c >= 0x80) {
-            size_t n = utf8_sequence(s + i, len - i);
+            size_t n = mcpp_utf8_sequence(s + i, len - i);
             if (!n) {
                 snprintf(text, sizeof text, "invalid UTF-8 (byte 0x%02X)", c);
                 return prescan_fail((const char *)s, len, i, "encoding", MCPP_EINVALID,

@@ -22,6 +22,11 @@ struct cJSON;
 /* ---- reports (report.c) ------------------------------------------------------- */
 
 mcpp_report *mcpp_report_new(void);
+/* From now on the report drops warnings (a load whose caller asked for no
+ * report: only its first error is read, for mcpp_error_last). */
+void mcpp_report_errors_only(mcpp_report *report);
+/* Whether a problem of `severity` would be kept (0 for a NULL report). */
+int mcpp_report_keeps(const mcpp_report *report, mcpp_severity severity);
 /* Adds a diagnostic; returns 0, or MCPP_ENOMEM. */
 int mcpp_report_add(mcpp_report *report, mcpp_severity severity, const char *kind,
                     const char *file, const char *field, int line, int column, const char *text);
@@ -33,11 +38,14 @@ const char *mcpp_report_first_kind(const mcpp_report *report);
 /* ---- JSON text helpers (json_scan.c) ----------------------------------------- */
 
 /* One pass over the bytes before cJSON: UTF-8, "\u0000", depth and string
- * length. Returns 0 or a negative code with the problem added to `report`. */
+ * length. Returns 0 or a negative code with the problem added to `report`
+ * (none added when `report` is NULL). */
 int mcpp_json_prescan(const char *buf, size_t len, const mcpp_limits *limits, const char *name,
                       mcpp_report *report);
 /* 0 when s[0..len) is valid UTF-8 (no overlongs, surrogates, > U+10FFFF), else -1. */
 int mcpp_utf8_valid(const char *s, size_t len);
+/* Length of the valid UTF-8 sequence at s (at most `avail` bytes), 0 if invalid. */
+size_t mcpp_utf8_sequence(const unsigned char *s, size_t avail);
 /* 1-based line and column (in characters) of byte `offset`. */
 void mcpp_text_position(const char *buf, size_t len, size_t offset, int *line, int *column);
 /* Byte offset of the value (or, with want_key, the key) at dotted `path`

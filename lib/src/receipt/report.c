@@ -17,14 +17,22 @@ struct mcpp_report {
     size_t errors;
     /* index order: errors first, then warnings, each in insertion order */
     size_t *order;
+    int errors_only; /* warnings are dropped: nobody will read them */
 };
 
 mcpp_report *mcpp_report_new(void) { return calloc(1, sizeof(mcpp_report)); }
 
+void mcpp_report_errors_only(mcpp_report *report) { report->errors_only = 1; }
+
+int mcpp_report_keeps(const mcpp_report *report, mcpp_severity severity)
+{
+    return report && (severity == MCPP_SEVERITY_ERROR || !report->errors_only);
+}
+
 int mcpp_report_add(mcpp_report *report, mcpp_severity severity, const char *kind,
                     const char *file, const char *field, int line, int column, const char *text)
 {
-    if (!report)
+    if (!mcpp_report_keeps(report, severity))
         return 0;
     /* `order` grows in the same steps as `items` (same cap, same need), so one cap serves both */
     size_t order_cap = report->cap;
