@@ -185,9 +185,10 @@ def gate(base: list[pathlib.Path], cand: list[pathlib.Path], history: pathlib.Pa
         args += ["--history", str(history)]
     report = json.loads(cli("gate", *args, "--format", "json").stdout)
     out: dict[str, str] = {}
+    rank = {"failed": 2, "inconclusive": 1}  # a benchmark is one test, even when its runs are several candidates
     for c in report["candidates"]:
         name = short_name(c["lane"]["label"])
-        if out.get(name) != "failed":  # a benchmark is one test, even when its runs are several candidates
+        if rank.get(c["outcome"], 0) >= rank.get(out.get(name, ""), 0):
             out[name] = c["outcome"]
     return out
 

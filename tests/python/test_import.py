@@ -378,9 +378,9 @@ def _gate_failures(report):
 #     benchmarks/stats/mixed_noise/busy_load.py): the largest move of a median
 #     among 120 pairs was 6.3% on CPU time (7.1% on the wall clock); Google
 #     Benchmark CPU-time medians of the mixed-noise suite moved at most 22% in
-#     351 pairs of unchanged runs, but for a memory-bound 8 MiB copy (51%;
-#     benchmarks/stats/data/mixed-noise-idle.tar.xz). A false failure needs a
-#     move several times the largest seen.
+#     702 pairs of unchanged runs, idle and loaded, but for a memory-bound
+#     8 MiB copy (75%; benchmarks/stats/data/mixed-noise-*.tar.xz). A false
+#     failure needs a move several times the largest seen.
 #  2. A merge whose outcome is not the expected one is followed by a second,
 #     independent one (fresh runs), its report printed: the test fails only
 #     when both go wrong (p squared for a merge's chance p: under 1 in 1000
