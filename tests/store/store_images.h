@@ -14,6 +14,21 @@
 #include "mcpp_receipts.h"
 #include "store/store_internal.h"
 
+/* The first column of the first row `sql` gives on the store at `path` (a
+ * count), -1 when it gives none. */
+static inline long long test_sql_count(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    long long n = -1;
+    sqlite3_open(path, &db);
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return n;
+}
+
 /* The image in a stored blob (malloc'ed; a plain image is copied), its
  * length in *out_len; NULL when it does not unpack. */
 static unsigned char *test_image_unpack(const char *db, const void *blob, size_t len, size_t *out_len)

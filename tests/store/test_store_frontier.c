@@ -86,13 +86,16 @@ static void run_sql(const char *path, const char *sql)
 
 /* A store holding the example receipts (several lanes, some stable) added in
  * two calls, plus five runs of the fixture lane in a third. */
-/* The mark of valid summaries: the library version and the summary text format. */
+/* The start of the mark of valid summaries: the library version, the summary
+ * text and lane key formats; the digest of the rows follows. */
 static const char *valid_mark(void)
 {
     static char mark[96];
-    snprintf(mark, sizeof mark, "%s summaries/2", mcpp_version_string());
+    snprintf(mark, sizeof mark, "%s summaries/2 lanes/2 rows/", mcpp_version_string());
     return mark;
 }
+
+#define CHECK_VALID_MARK(state) CHECK_INT_EQ(strncmp(state, valid_mark(), strlen(valid_mark())), 0)
 
 static mcpp_store *filled_store(const char *name)
 {
@@ -122,7 +125,7 @@ TEST(summaries_kept_by_adds_give_the_frontier_of_the_receipts)
     mcpp_store *s = filled_store("adds.db");
     char state[96];
     summaries_state(db_path("adds.db"), state, sizeof state);
-    CHECK_STR_EQ(state, valid_mark()); /* valid from the empty store on */
+    CHECK_VALID_MARK(state); /* valid from the empty store on */
     check_frontier_matches(s, NULL, 3);
     mcpp_store_close(s);
 }
@@ -136,7 +139,7 @@ TEST(a_remove_makes_them_stale_and_the_next_frontier_rebuilds_and_saves_them)
     CHECK_STR_EQ(state, "");
     check_frontier_matches(s, NULL, 3);
     summaries_state(db_path("remove.db"), state, sizeof state);
-    CHECK_STR_EQ(state, valid_mark());
+    CHECK_VALID_MARK(state);
     check_frontier_matches(s, NULL, 3); /* now from the saved summaries */
     mcpp_store_close(s);
 }
@@ -163,7 +166,7 @@ TEST(summaries_of_another_version_or_damaged_ones_are_rebuilt)
     check_frontier_matches(s, NULL, 3);
     char state[96];
     summaries_state(db_path("other.db"), state, sizeof state);
-    CHECK_STR_EQ(state, valid_mark());
+    CHECK_VALID_MARK(state);
     mcpp_store_close(s);
     /* valid by its mark, but a summary no longer reads back */
     run_sql(db_path("other.db"), "UPDATE lane_summaries SET summary = '{\"key\": 1}'");
@@ -187,7 +190,31 @@ TEST(a_store_from_before_the_summaries_is_migrated_and_rebuilt)
     check_frontier_matches(s, NULL, 3);
     char state[96];
     summaries_state(db_path("v2.db"), state, sizeof state);
-    CHECK_STR_EQ(state, valid_mark());
+    CHECK_VALID_MARK(state);
+    mcpp_store_close(s);
+}
+
+/* Issue 48 item 5: the summaries are valid for a digest of the rows, so rows
+ * removed, copied or changed behind the library's back (here: a row deleted
+ * by hand, a body swapped for another row's) make the frontier rebuild them
+ * from the receipts instead of reading what they no longer summarize. */
+TEST(summaries_of_rows_changed_behind_the_library_are_not_used)
+{
+    mcpp_store *s = filled_store("behind.db");
+    mcpp_store_close(s);
+    run_sql(db_path("behind.db"), "DELETE FROM receipts WHERE id = 'fixture-run-000002'");
+    CHECK_INT_EQ(mcpp_store_open(&s, db_path("behind.db"), MCPP_STORE_READ_ONLY), MCPP_OK);
+    check_frontier_matches(s, NULL, 3);
+    mcpp_store_close(s);
+    CHECK_INT_EQ(mcpp_store_open(&s, db_path("behind.db"), 0), MCPP_OK);
+    check_frontier_matches(s, NULL, 3); /* rebuilt and saved for the rows as they are */
+    mcpp_store_close(s);
+    char state[96];
+    summaries_state(db_path("behind.db"), state, sizeof state);
+    CHECK_VALID_MARK(state);
+    run_sql(db_path("behind.db"), "UPDATE receipts SET metric_value = 1 WHERE id = 'fixture-run-000003'");
+    CHECK_INT_EQ(mcpp_store_open(&s, db_path("behind.db"), MCPP_STORE_READ_ONLY), MCPP_OK);
+    check_frontier_matches(s, NULL, 3); /* a column is no row content: the summaries still hold */
     mcpp_store_close(s);
 }
 
@@ -214,6 +241,7 @@ int main(void)
     RUN(a_read_only_store_with_stale_summaries_still_gives_the_right_frontier);
     RUN(summaries_of_another_version_or_damaged_ones_are_rebuilt);
     RUN(a_store_from_before_the_summaries_is_migrated_and_rebuilt);
+    RUN(summaries_of_rows_changed_behind_the_library_are_not_used);
     RUN(another_policy_reads_the_receipts);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

@@ -51,19 +51,6 @@ static void run_sql(const char *path, const char *sql)
     sqlite3_close(db);
 }
 
-static long long sql_count(const char *path, const char *sql)
-{
-    sqlite3 *db = NULL;
-    sqlite3_stmt *st = NULL;
-    long long n = -1;
-    sqlite3_open(path, &db);
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        n = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return n;
-}
-
 /* A store of RUNS fixture receipts; want_json[i] gets each one's canonical JSON. */
 static void make_store(const char *name)
 {
@@ -108,7 +95,7 @@ static void check_loads_the_same(const char *name)
 TEST(every_added_row_has_an_image_that_loads_the_same_receipt)
 {
     make_store("images.db");
-    CHECK_INT_EQ(sql_count(db_path("images.db"), "SELECT count(*) FROM receipts WHERE image IS NOT NULL"), RUNS);
+    CHECK_INT_EQ(test_sql_count(db_path("images.db"), "SELECT count(*) FROM receipts WHERE image IS NOT NULL"), RUNS);
     check_loads_the_same("images.db");
 }
 
@@ -176,12 +163,12 @@ TEST(adding_the_same_receipts_again_rewrites_images_of_another_build)
                                        " (SELECT substr(image, 1, 16) FROM receipts WHERE id = 'image-000000')";
     static const char *const FLIPPED = "SELECT count(*) FROM receipts WHERE id = 'image-000003'"
                                        " AND substr(image, 30, 1) = X'5A'";
-    CHECK_INT_EQ(sql_count(path, CURRENT), RUNS - 2);
-    CHECK_INT_EQ(sql_count(path, FLIPPED), 1);
+    CHECK_INT_EQ(test_sql_count(path, CURRENT), RUNS - 2);
+    CHECK_INT_EQ(test_sql_count(path, FLIPPED), 1);
     make_store("refresh.db"); /* the same receipts again: all unchanged */
-    CHECK_INT_EQ(sql_count(path, "SELECT count(*) FROM receipts"), RUNS);
-    CHECK_INT_EQ(sql_count(path, CURRENT), RUNS);
-    CHECK_INT_EQ(sql_count(path, FLIPPED), 1);
+    CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM receipts"), RUNS);
+    CHECK_INT_EQ(test_sql_count(path, CURRENT), RUNS);
+    CHECK_INT_EQ(test_sql_count(path, FLIPPED), 1);
     check_loads_the_same("refresh.db");
 }
 
@@ -405,12 +392,12 @@ TEST(rows_from_before_compression_read_check_and_add_as_before)
 {
     make_store("legacy.db");
     const char *path = db_path("legacy.db");
-    CHECK_INT_EQ(sql_count(path, "SELECT count(*) FROM receipts WHERE typeof(body) = 'blob'"), RUNS);
-    CHECK_INT_EQ(sql_count(path, "SELECT count(*) FROM store_dicts"), 2); /* one for bodies, one for images */
+    CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM receipts WHERE typeof(body) = 'blob'"), RUNS);
+    CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM store_dicts"), 2); /* one for bodies, one for images */
     make_row_legacy(path, "image-000004", 1);
     make_row_legacy(path, "image-000005", 0);
-    CHECK_INT_EQ(sql_count(path, "SELECT count(*) FROM receipts WHERE typeof(body) = 'text'"), 2);
-    CHECK_INT_EQ(sql_count(path, "SELECT count(*) FROM receipts WHERE substr(image, 1, 8) = CAST('MCPPIMG1' AS BLOB)"),
+    CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM receipts WHERE typeof(body) = 'text'"), 2);
+    CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM receipts WHERE substr(image, 1, 8) = CAST('MCPPIMG1' AS BLOB)"),
                  1);
     check_loads_the_same("legacy.db");
     mcpp_store *s = NULL;
@@ -425,9 +412,9 @@ TEST(rows_from_before_compression_read_check_and_add_as_before)
     CHECK_INT_EQ((long long)mcpp_store_images_refused(s), 0);
     mcpp_store_close(s);
     make_store("legacy.db"); /* the same receipts again: unchanged, the missing image written packed */
-    CHECK_INT_EQ(sql_count(path, "SELECT count(*) FROM receipts"), RUNS);
-    CHECK_INT_EQ(sql_count(path, "SELECT count(*) FROM receipts WHERE image IS NULL"), 0);
-    CHECK_INT_EQ(sql_count(path, "SELECT count(*) FROM receipts WHERE typeof(body) = 'text'"), 2);
+    CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM receipts"), RUNS);
+    CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM receipts WHERE image IS NULL"), 0);
+    CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM receipts WHERE typeof(body) = 'text'"), 2);
     check_loads_the_same("legacy.db");
 }
 

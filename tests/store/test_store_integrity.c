@@ -23,6 +23,9 @@
 #include "receipt/schema.h"
 #include "store_fixture.h"
 #include "util/hash.h"
+#include "analysis/lane_internal.h"
+
+#define DIGEST_OF_FORMAT_2 0x7022bbd2524cb6c9ULL /* nam52_dense, nam56r_padded, h200_requested_h100_observed */
 
 #define RUNS 12
 #define HEADER 40      /* bytes of an image's header */
@@ -395,21 +398,156 @@ TEST(a_forged_tombstone_and_an_empty_image_are_named_by_check)
     mcpp_free(report);
 }
 
+/* A store of the fixture's RUNS receipts and one of another lane (nam56r_padded). */
+static void make_store_of_two_lanes(const char *name)
+{
+    make_store(name);
+    mcpp_store *s = NULL;
+    mcpp_receipt *other = NULL;
+    CHECK_INT_EQ(mcpp_receipt_load_file(&other, NULL, MCPP_STORE_EXAMPLES_DIR "/nam56r_padded.json", NULL), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_open(&s, db_path(name), 0), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_add(NULL, s, (const mcpp_receipt *const *)&other, 1), MCPP_OK);
+    mcpp_store_close(s);
+    mcpp_receipt_free(other);
+}
+
+/* Issue 48 item 5: a row copied under a new id showed in `history` as one
+ * more run (exit 0) while `store ls` refused the store; a row whose columns
+ * file it under another lane was read there as its run. History reads each
+ * run from its verified receipt, so both fail as a query does. */
+TEST(history_reads_runs_from_verified_receipts_not_columns)
+{
+    make_store("dup.db");
+    const char *path = db_path("dup.db");
+    mcpp_store *s = NULL;
+    mcpp_history *h = NULL;
+    CHECK_INT_EQ(mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY), MCPP_OK);
+    CHECK_INT_EQ(mcpp_history_build(&h, s, "family=NAM52", NULL, NULL), MCPP_OK);
+    CHECK_INT_EQ(h ? (long long)mcpp_history_run_count(h, 0) : -1, RUNS);
+    mcpp_history_free(h);
+    h = NULL;
+    mcpp_store_close(s);
+    run_sql(path, "INSERT INTO receipts(id, created_at, git_commit, tool, name, lane_key, lane_short, lane_label,"
+                  " metric, metric_value, body, image, added_at) SELECT 'integrity-copy', created_at, git_commit,"
+                  " tool, name, lane_key, lane_short, lane_label, metric, metric_value, body, image, added_at"
+                  " FROM receipts WHERE id = '" VICTIM "'");
+    mcpp_receipt_set *set = NULL;
+    CHECK_INT_EQ(mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_query_set(&set, s, NULL), MCPP_EINVALID); /* what store ls says */
+    CHECK_INT_EQ(mcpp_history_build(&h, s, "family=NAM52", NULL, NULL), MCPP_EINVALID);
+    CHECK_INT_EQ(mcpp_history_build(&h, s, NULL, "tokens_per_s", NULL), MCPP_EINVALID);
+    CHECK(h == NULL);
+    mcpp_store_close(s);
+    /* a row filed under another lane by its columns */
+    make_store_of_two_lanes("misfiled.db");
+    path = db_path("misfiled.db");
+    run_sql(path, "UPDATE receipts SET (lane_key, lane_short) = (SELECT lane_key, lane_short FROM receipts"
+                  " WHERE id = '" VICTIM "') WHERE id NOT LIKE 'integrity-%'");
+    CHECK_INT_EQ(mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY), MCPP_OK);
+    CHECK_INT_EQ(mcpp_history_build(&h, s, "family=NAM52", NULL, NULL), MCPP_EINVALID);
+    CHECK_CONTAINS(mcpp_error_last()->message, "is filed under another lane than its own");
+    CHECK(h == NULL);
+    mcpp_store_close(s);
+}
+
+/* Rows as a build of another lane key text wrote them: every key changed,
+ * and the format unrecorded (a store an older build wrote). */
+static void age_lane_keys(const char *path)
+{
+    run_sql(path, "UPDATE receipts SET lane_key = 'old-format ' || lane_key, lane_short = 'lane-0ld'");
+    run_sql(path, "DELETE FROM store_meta WHERE name = 'lane_key_format'");
+}
+
+/* Issue 48 item 5: the lane key text changed once without a version, and a
+ * selector on such a store said it matched no lane. The store records the
+ * format of its lane columns; a store with another (or none) is read with
+ * columns derived from its receipts: read-only without writing the file,
+ * read-write by rewriting them once. */
+TEST(lane_columns_of_another_key_format_are_derived_again)
+{
+    make_store("lanes.db");
+    const char *path = db_path("lanes.db");
+    age_lane_keys(path);
+    mcpp_store *s = NULL;
+    CHECK_INT_EQ(mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY), MCPP_OK);
+    mcpp_receipt_set *set = NULL;
+    mcpp_store_query q = {0};
+    q.lane = "family=NAM52";
+    CHECK_INT_EQ(mcpp_store_query_set(&set, s, &q), MCPP_OK);
+    CHECK_INT_EQ(set ? (long long)mcpp_receipt_set_count(set) : -1, RUNS);
+    mcpp_receipt_set_free(set);
+    mcpp_history *h = NULL;
+    CHECK_INT_EQ(mcpp_history_build(&h, s, "family=NAM52", NULL, NULL), MCPP_OK);
+    CHECK_INT_EQ(h ? (long long)mcpp_history_lane_count(h) : -1, 1);
+    if (h)
+        CHECK_INT_EQ((long long)mcpp_history_run_count(h, 0), RUNS);
+    mcpp_history_free(h);
+    CHECK_INT_EQ((long long)mcpp_store_images_refused(s), 0);
+    mcpp_store_close(s);
+    /* read-only: the file is as it was, and check names its stale columns */
+    CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM receipts WHERE lane_short = 'lane-0ld'"), RUNS);
+    char *report = NULL;
+    CHECK_INT_EQ(check_report(path, &report, 0), MCPP_EINVALID);
+    if (report)
+        CHECK_CONTAINS(report, "column lane_key is 'old-format ");
+    mcpp_free(report);
+    /* read-write: rewritten once, the format recorded */
+    CHECK_INT_EQ(mcpp_store_open(&s, path, 0), MCPP_OK);
+    mcpp_store_close(s);
+    CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM receipts WHERE lane_short = 'lane-0ld'"), 0);
+    CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM store_meta WHERE name = 'lane_key_format'"), 1);
+    report = NULL;
+    CHECK_INT_EQ(check_report(path, &report, 0), MCPP_OK);
+    mcpp_free(report);
+}
+
+/* The key text of example receipts under each lane key format: a change to
+ * the text fails here until MCPP_LANE_KEY_FORMAT is bumped (and the new
+ * digest added), so stores re-derive their lane columns. */
+TEST(the_lane_key_format_is_bumped_with_the_key_text)
+{
+    static const struct {
+        int format;
+        uint64_t digest;
+    } KNOWN[] = {{2, DIGEST_OF_FORMAT_2}};
+    static const char *const EXAMPLES[] = {"nam52_dense.json", "nam56r_padded.json",
+                                           "h200_requested_h100_observed.json"};
+    uint64_t digest = MCPP_FNV_OFFSET;
+    for (size_t i = 0; i < sizeof EXAMPLES / sizeof EXAMPLES[0]; i++) {
+        char path[512], *key = NULL;
+        snprintf(path, sizeof path, "%s/%s", MCPP_STORE_EXAMPLES_DIR, EXAMPLES[i]);
+        mcpp_receipt *r = NULL;
+        CHECK_INT_EQ(mcpp_receipt_load_file(&r, NULL, path, NULL), MCPP_OK);
+        CHECK_INT_EQ(r ? mcpp_lane_key(&key, NULL, r) : -1, MCPP_OK);
+        if (key)
+            digest = mcpp_fnv1a(key, strlen(key) + 1, digest);
+        mcpp_free(key);
+        mcpp_receipt_free(r);
+    }
+    int found = 0;
+    for (size_t k = 0; k < sizeof KNOWN / sizeof KNOWN[0]; k++) {
+        if (KNOWN[k].format != MCPP_LANE_KEY_FORMAT)
+            continue;
+        found = 1;
+        if (KNOWN[k].digest != digest)
+            fprintf(stderr,
+                    "the lane key text changed (digest %#llx): bump MCPP_LANE_KEY_FORMAT in "
+                    "lib/src/analysis/lane_internal.h and add its digest here\n",
+                    (unsigned long long)digest);
+        CHECK(KNOWN[k].digest == digest);
+    }
+    CHECK(found);
+}
+
 /* A history over damaged rows fails with a consistency error and frees what
  * it built (LSan in the sanitizer suite: the lane keys after the failing lane
  * leaked, issue 28). */
 TEST(history_over_damaged_rows_fails_cleanly)
 {
-    make_store("history.db");
+    make_store_of_two_lanes("history.db");
     const char *path = db_path("history.db");
     mcpp_store *s = NULL;
-    mcpp_receipt *other = NULL;
-    CHECK_INT_EQ(mcpp_receipt_load_file(&other, NULL, MCPP_STORE_EXAMPLES_DIR "/nam56r_padded.json", NULL), MCPP_OK);
-    CHECK_INT_EQ(mcpp_store_open(&s, path, 0), MCPP_OK);
-    CHECK_INT_EQ(mcpp_store_add(NULL, s, (const mcpp_receipt *const *)&other, 1), MCPP_OK);
-    mcpp_store_close(s);
-    mcpp_receipt_free(other);
-    run_sql(path, "UPDATE receipts SET body = '{'"); /* a metric other than the stored one reads bodies */
+    run_sql(path, "UPDATE receipts SET body = '{', image = NULL"); /* history reads each run's receipt */
     mcpp_history *h = NULL;
     CHECK_INT_EQ(mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY), MCPP_OK);
     CHECK_INT_EQ(mcpp_history_build(&h, s, NULL, "tokens_per_s", NULL), MCPP_EINVALID);
@@ -431,6 +569,9 @@ int main(void)
     RUN(a_body_that_does_not_load_stays_a_problem_after_a_repair);
     RUN(history_over_damaged_rows_fails_cleanly);
     RUN(a_forged_tombstone_and_an_empty_image_are_named_by_check);
+    RUN(lane_columns_of_another_key_format_are_derived_again);
+    RUN(history_reads_runs_from_verified_receipts_not_columns);
+    RUN(the_lane_key_format_is_bumped_with_the_key_text);
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);

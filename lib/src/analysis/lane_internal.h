@@ -91,6 +91,15 @@ const char *mcpp_lane_summary_label(const mcpp_lane_summary *s);
  * frees the array only). NULL with *n = 0 when empty or out of memory. */
 const char **mcpp_lane_summary_sorted_ids(const mcpp_lane_summary *s, size_t *n);
 
+/* The text of a lane key (mcpp_lane_key_append): bump it whenever that text
+ * changes for any receipt (a dimension added, renamed or reordered, a value
+ * written otherwise). A store records the format of its lane columns and
+ * re-derives them when it is not this one (store/store_lane_keys.c); the
+ * test store.lane_keys.the_lane_key_format_is_bumped_with_the_key_text holds
+ * the key of example receipts under each format. 2: the first recorded (the
+ * keys of stores written before it may be of an earlier text). */
+#define MCPP_LANE_KEY_FORMAT 2
+
 /* The layout of mcpp_lane_summary_serialize's text: 2 added the metric's
  * identity (metric_name, unit, higher_is_better, metric_conflict); a text of
  * another format is refused (a store rebuilds its cache). */

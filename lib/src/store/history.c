@@ -1,9 +1,12 @@
 /*
  * history.c — the history of a lane: its runs over time (created_at, then
  * id) with the metric's value and git commit, and the change points of that
- * series (changepoint.c). The stored metric column answers the default
- * metric without parsing; another metric is read from each stored receipt.
+ * series (changepoint.c). In SQLite every run is read from its verified
+ * receipt, never from the row's cached columns (issue 48: a row copied under
+ * a new id showed as one more run where `store ls` refused the store); the
+ * PostgreSQL backend reads its columns (store_pg.c).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,19 +60,16 @@ static int name_primary(history_lane *lane, const mcpp_store *s, const char *bod
     return rc;
 }
 
-/* Reads one lane's rows from either backend (store_pg.h's row). */
+/* Reads one lane's rows from PostgreSQL (store_pg.h's row). */
 typedef struct lane_reader {
     history_lane *lane;
     mcpp_store *s;
     const char *metric;
-    sqlite3_stmt *st; /* SQLite: the statement the row came from; PostgreSQL: NULL */
 } lane_reader;
 
 /* The row's body, read only when the columns do not say what is asked. */
 static int row_body(const lane_reader *r, const mcpp_store_history_row *row, char **body, size_t *len)
 {
-    if (r->st)
-        return mcpp_store_column_body(r->s, r->st, 5, body, len);
     if (!row->body)
         return mcpp_store_pg_body(body, len, r->s, row->id);
     if (!(*body = malloc(row->body_len + 1)))
@@ -105,30 +105,95 @@ static int take_row(void *ctx, const mcpp_store_history_row *row)
     return rc;
 }
 
-static int load_runs(history_lane *lane, mcpp_store *s, sqlite3_stmt *st, const char *metric)
+/* PostgreSQL: the lane's rows as store_pg.c reads them (its columns, and a
+ * body only when they do not answer). */
+static int load_pg_runs(history_lane *lane, mcpp_store *s, const char *metric)
 {
-    lane_reader r = {lane, s, metric, s->pg ? NULL : st};
-    if (s->pg) { /* every body along when the stored metric column does not answer */
-        const char *stored = mcpp_policy_gate(mcpp_policy_or_default(NULL))->metric;
-        return mcpp_store_pg_lane_rows(s, lane->key, lane->short_key, strcmp(stored, metric) != 0, take_row, &r);
+    lane_reader r = {lane, s, metric};
+    /* every body along when the stored metric column does not answer */
+    const char *stored = mcpp_policy_gate(mcpp_policy_or_default(NULL))->metric;
+    return mcpp_store_pg_lane_rows(s, lane->key, lane->short_key, strcmp(stored, metric) != 0, take_row, &r);
+}
+
+/* The lane's runs as its receipts say them: each row the lane's columns
+ * select is loaded verified (image or body, with its id checked:
+ * store_load.c), must belong to the lane by its own key, and gives its
+ * created_at, commit, value and label; the runs are ordered by what the
+ * receipts say. The columns only find the rows (a row whose columns claim
+ * another lane is `store check`'s to name). */
+typedef struct run_reader {
+    history_lane *lane;
+    const char *metric;
+    const mcpp_policy *policy;
+    char *first_created, *first_id; /* the earliest run so far, whose primary metric names the lane's */
+} run_reader;
+
+/* 1 when run a comes before run b: created_at (none first), then id. */
+static int run_before(const char *created_a, const char *id_a, const char *created_b, const char *id_b)
+{
+    int by_time = !created_a ? (created_b ? -1 : 0) : !created_b ? 1 : strcmp(created_a, created_b);
+    return by_time < 0 || (by_time == 0 && strcmp(id_a, id_b) < 0);
+}
+
+static int take_run(void *ctx, mcpp_receipt *r)
+{
+    run_reader *x = ctx;
+    history_lane *lane = x->lane;
+    char *key = NULL;
+    int rc = mcpp_lane_key(&key, x->policy, r);
+    if (!rc && strcmp(key, lane->key) != 0)
+        rc = mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, NULL, "lane_key", 0, 0,
+                           "stored receipt '%s' is filed under another lane than its own: the store is damaged "
+                           "(run 'mcpp-receipts store check')",
+                           mcpp_receipt_id(r));
+    mcpp_free(key);
+    double value = 0;
+    int has = rc ? 0 : mcpp_metric_value(&value, x->metric, r);
+    if (has < 0)
+        rc = has;
+    const char *created = mcpp_store_string_field(r, "created_at"), *id = mcpp_receipt_id(r);
+    if (!rc && has == 1 && value > 0) {
+        rc = push_run(lane, id, (const unsigned char *)created,
+                      (const unsigned char *)mcpp_store_string_field(r, "source.git_commit"), value);
+        if (!rc && strcmp(x->metric, "primary") == 0 &&
+            (!x->first_id || run_before(created, id, x->first_created, x->first_id))) {
+            const char *name = mcpp_receipt_metric_primary(r);
+            free(lane->metric_name);
+            free(x->first_created);
+            free(x->first_id);
+            lane->metric_name = name ? strdup(name) : NULL;
+            x->first_created = created ? strdup(created) : NULL;
+            x->first_id = strdup(id);
+            if ((name && !lane->metric_name) || (created && !x->first_created) || !x->first_id)
+                rc = mcpp_error_nomem();
+        }
     }
+    if (!rc && !lane->label && !(lane->label = mcpp_store_lane_label(r)))
+        rc = mcpp_error_nomem();
+    mcpp_receipt_free(r);
+    return rc;
+}
+
+static int by_run_order(const void *a, const void *b)
+{
+    const history_run *x = a, *y = b;
+    return run_before(x->created_at, x->id, y->created_at, y->id)   ? -1
+           : run_before(y->created_at, y->id, x->created_at, x->id) ? 1
+                                                                    : 0;
+}
+
+static int load_runs(history_lane *lane, mcpp_store *s, sqlite3_stmt *st, const char *metric, const mcpp_policy *p)
+{
+    if (s->pg) return load_pg_runs(lane, s, metric);
     sqlite3_reset(st);
     sqlite3_bind_text(st, 1, lane->key, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, lane->short_key, -1, SQLITE_STATIC);
-    int step, rc = MCPP_OK;
-    while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
-        mcpp_store_history_row row = {(const char *)sqlite3_column_text(st, 0),
-                                      (const char *)sqlite3_column_text(st, 1),
-                                      (const char *)sqlite3_column_text(st, 2),
-                                      (const char *)sqlite3_column_text(st, 3),
-                                      (const char *)sqlite3_column_text(st, 6),
-                                      sqlite3_column_type(st, 4) != SQLITE_NULL,
-                                      sqlite3_column_double(st, 4),
-                                      NULL,
-                                      0};
-        rc = take_row(&r, &row);
-    }
-    if (!rc && step != SQLITE_DONE) rc = mcpp_store_sqlite_error(s, step, "reading the lane's runs");
+    run_reader x = {lane, metric, p, NULL, NULL};
+    int rc = mcpp_store_load_rows_each(s, st, take_run, &x);
+    free(x.first_created);
+    free(x.first_id);
+    if (!rc && lane->n_runs > 1)
+        qsort(lane->runs, lane->n_runs, sizeof *lane->runs, by_run_order);
     return rc;
 }
 
@@ -147,15 +212,13 @@ static int find_changes(history_lane *lane, const mcpp_changepoint_settings *set
     return rc;
 }
 
-static int build_lanes(mcpp_history *h, mcpp_store *s, char **keys)
+static int build_lanes(mcpp_history *h, mcpp_store *s, char **keys, const mcpp_policy *p)
 {
     sqlite3_stmt *st = NULL;
-    int rc = s->pg
-                 ? MCPP_OK
-                 : mcpp_store_prepare(&st, s,
-                                      "SELECT id, created_at, git_commit, metric, metric_value, body, lane_label"
-                                      " FROM receipts WHERE lane_short = ?2 AND lane_key = ?1 ORDER BY created_at, id",
-                                      "reading the lane's runs");
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT id, body, %s FROM receipts WHERE lane_short = ?2 AND lane_key = ?1",
+             mcpp_store_image_column(s));
+    int rc = s->pg ? MCPP_OK : mcpp_store_prepare(&st, s, sql, "reading the lane's runs");
     size_t n = 0;
     while (keys[n]) n++;
     if (!rc && n && !(h->lanes = calloc(n, sizeof *h->lanes))) rc = mcpp_error_nomem();
@@ -164,7 +227,7 @@ static int build_lanes(mcpp_history *h, mcpp_store *s, char **keys)
         lane->key = keys[i];
         keys[i] = NULL; /* the lane owns it now */
         mcpp_lane_key_short(lane->short_key, sizeof lane->short_key, lane->key);
-        rc = load_runs(lane, s, st, h->metric);
+        rc = load_runs(lane, s, st, h->metric, p);
         if (!rc) rc = find_changes(lane, &h->settings);
     }
     /* the keys no lane took (a failure part way): keys[0] is NULL by now, so
@@ -219,7 +282,7 @@ int mcpp_history_build(mcpp_history **out, mcpp_store *store, const char *lane_s
     mcpp_changepoint_settings_default(&h->settings);
     if (h && settings) h->settings = *settings;
     if (!rc) rc = lane_selector ? mcpp_store_select_lanes(&keys, store, lane_selector) : all_lanes(&keys, store);
-    if (!rc) rc = build_lanes(h, store, keys);
+    if (!rc) rc = build_lanes(h, store, keys, mcpp_policy_or_default(NULL));
     mcpp_store_keys_free(keys);
     mcpp_policy_free(policy);
     if (rc) {

@@ -80,7 +80,9 @@ static int step_retrying_busy(sqlite3_stmt *st)
 static int configure(mcpp_store *s)
 {
     sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
-    if (s->read_only) return mcpp_store_migrate(s);
+    int rc;
+    if (s->read_only)
+        return (rc = mcpp_store_migrate(s)) ? rc : mcpp_store_lane_keys_refresh(s);
     /* SQLite opens a file it cannot write read-only without saying so */
     if (sqlite3_db_readonly(s->db, "main") == 1) return read_only_error(s);
     /* journal_mode answers with the mode it is in; anything but wal means the
@@ -93,7 +95,7 @@ static int configure(mcpp_store *s)
      * and double the WAL bytes of a small add; 4 KiB pages spill every row
      * to overflow pages. It must be set before the switch to WAL; an
      * existing file keeps its page size. */
-    int rc = mcpp_store_exec(s, "PRAGMA page_size=32768", "setting the page size");
+    rc = mcpp_store_exec(s, "PRAGMA page_size=32768", "setting the page size");
     if (rc) return rc;
     sqlite3_stmt *st = NULL;
     rc = mcpp_store_prepare(&st, s, "PRAGMA journal_mode=WAL", "switching to WAL");
@@ -115,6 +117,8 @@ static int configure(mcpp_store *s)
     /* After a checkpoint, a WAL grown by a large add is cut back to 64 MiB. */
     if (!rc) rc = mcpp_store_exec(s, "PRAGMA journal_size_limit=67108864", "limiting the WAL");
     if (!rc) rc = mcpp_store_migrate(s);
+    if (!rc)
+        rc = mcpp_store_lane_keys_refresh(s);
     return rc ? rc : mcpp_store_summaries_init_if_empty(s);
 }
 

@@ -18,7 +18,7 @@
 #include "store/store_pg.h"
 
 /* A string field, or NULL when absent or not a string. */
-static const char *string_field(const mcpp_receipt *r, const char *path)
+const char *mcpp_store_string_field(const mcpp_receipt *r, const char *path)
 {
     mcpp_value v;
     if (mcpp_value_at_path(r, path, &v) != MCPP_OK) return NULL;
@@ -26,11 +26,12 @@ static const char *string_field(const mcpp_receipt *r, const char *path)
 }
 
 /* The frontier's label: lane.name, else family/pattern. */
-static char *lane_label(const mcpp_receipt *r)
+char *mcpp_store_lane_label(const mcpp_receipt *r)
 {
-    const char *name = string_field(r, "lane.name");
+    const char *name = mcpp_store_string_field(r, "lane.name");
     if (name) return strdup(name);
-    const char *family = string_field(r, "lane.family"), *pattern = string_field(r, "lane.pattern");
+    const char *family = mcpp_store_string_field(r, "lane.family"),
+               *pattern = mcpp_store_string_field(r, "lane.pattern");
     size_t n = (family ? strlen(family) : 1) + (pattern ? strlen(pattern) : 1) + 2;
     char *label = malloc(n);
     if (label) {
@@ -111,14 +112,15 @@ int mcpp_store_row_fill(mcpp_store_row *row, const mcpp_receipt *r, const char *
 {
     memset(row, 0, sizeof *row);
     row->id = mcpp_receipt_id(r);
-    row->created_at = string_field(r, "created_at");
-    row->git_commit = string_field(r, "source.git_commit");
-    row->tool = string_field(r, "source.tool");
-    row->name = string_field(r, "lane.name");
+    row->created_at = mcpp_store_string_field(r, "created_at");
+    row->git_commit = mcpp_store_string_field(r, "source.git_commit");
+    row->tool = mcpp_store_string_field(r, "source.tool");
+    row->name = mcpp_store_string_field(r, "lane.name");
     row->metric = metric;
     int rc = compact_body(row, r);
     if (!rc) rc = lane_keys(row, r, memo);
-    if (!rc && !(row->lane_label = lane_label(r))) rc = mcpp_error_nomem();
+    if (!rc && !(row->lane_label = mcpp_store_lane_label(r)))
+        rc = mcpp_error_nomem();
     /* no image (a pointer outside the arena): the row loads from its body */
     if (!rc && mcpp_receipt_image_write(&row->image, &row->image_len, r) == MCPP_ENOMEM) rc = MCPP_ENOMEM;
     if (!rc && metric) row->has_value = mcpp_metric_value(&row->value, metric, r) == 1;
@@ -268,6 +270,7 @@ typedef struct add_state {
     const mcpp_receipt *const *receipts;
     const mcpp_receipt **added; /* the receipts this call inserts, for the lane summaries */
     mcpp_store_add_result *res;
+    uint64_t added_digest; /* of the rows inserted: the summaries' mark (store_summaries.c) */
 } add_state;
 
 static int insert_each(void *ctx, const mcpp_store_row *row, size_t index)
@@ -275,7 +278,11 @@ static int insert_each(void *ctx, const mcpp_store_row *row, size_t index)
     add_state *a = ctx;
     size_t before = a->res->added;
     int rc = insert_row(a->s, &a->statements, row, a->res);
-    if (a->res->added > before) a->added[a->res->added - 1] = a->receipts[index];
+    if (a->res->added > before) {
+        a->added[a->res->added - 1] = a->receipts[index];
+        a->added_digest += row->packed_body ? mcpp_store_row_digest(row->id, row->packed_body, row->packed_body_len)
+                                            : mcpp_store_row_digest(row->id, row->body, row->body_len);
+    }
     return rc;
 }
 
@@ -287,7 +294,7 @@ static int add_all(mcpp_store *s, const mcpp_receipt *const *receipts, size_t n,
         if (!receipts[i])
             return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_store_add: receipt %zu is NULL", i);
     mcpp_policy *policy = NULL;
-    add_state a = {s, {NULL, NULL, NULL, NULL, 0}, receipts, malloc((n ? n : 1) * sizeof *a.added), res};
+    add_state a = {s, {NULL, NULL, NULL, NULL, 0}, receipts, malloc((n ? n : 1) * sizeof *a.added), res, 0};
     int rc = a.added ? mcpp_policy_default(&policy) : mcpp_error_nomem();
     if (!rc) rc = mcpp_store_codec_prepare_add(s, receipts, n);
     if (!rc) rc = prepare_all(&a.statements, s);
@@ -299,7 +306,7 @@ static int add_all(mcpp_store *s, const mcpp_receipt *const *receipts, size_t n,
     sqlite3_finalize(a.statements.existing);
     sqlite3_finalize(a.statements.tombstone);
     sqlite3_finalize(a.statements.refresh_image);
-    rc = mcpp_store_summaries_finish(&job, s, a.added, res->added, rc);
+    rc = mcpp_store_summaries_finish(&job, s, a.added, res->added, a.added_digest, rc);
     free(a.added);
     mcpp_policy_free(policy);
     return rc;

@@ -291,7 +291,7 @@ static int check_rows(checker *c)
     char sql[256];
     snprintf(sql, sizeof sql,
              "SELECT rowid, id, body, %s, created_at, git_commit, tool, name, lane_key, lane_short, lane_label,"
-             " metric, metric_value FROM receipts ORDER BY rowid",
+             " metric, metric_value FROM main.receipts ORDER BY rowid", /* the file's own columns */
              mcpp_store_image_column(c->s));
     sqlite3_stmt *st = NULL;
     int rc = mcpp_store_prepare(&st, c->s, sql, "checking rows");
@@ -310,7 +310,7 @@ static int check_tombstones(checker *c)
 {
     sqlite3_stmt *st = NULL;
     int rc = mcpp_store_prepare(&st, c->s,
-                                "SELECT t.id, t.body, EXISTS (SELECT 1 FROM receipts r WHERE r.id = t.id)"
+                                "SELECT t.id, t.body, EXISTS (SELECT 1 FROM main.receipts r WHERE r.id = t.id)"
                                 " FROM tombstones t ORDER BY t.rowid",
                                 "checking tombstones");
     int step = SQLITE_DONE;

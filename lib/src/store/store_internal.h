@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdatomic.h>
+#include <stdint.h>
 
 #include "mcpp_receipts/frontier.h"
 #include "mcpp_receipts/store.h"
@@ -60,6 +61,17 @@ int mcpp_store_unpack_image(const mcpp_store_codec *c, mcpp_store_zctx *z, const
  * stored as text (before version 6) or packed; MCPP_EINVALID naming the
  * store when it is missing or does not decompress. */
 int mcpp_store_column_body(mcpp_store *s, sqlite3_stmt *st, int col, char **out, size_t *out_len);
+/* The lane columns in this build's lane key format (store_lane_keys.c): on
+ * open, re-derived from the receipts when the store records another format
+ * or none (in place when writable, else into a temporary view). */
+int mcpp_store_lane_keys_refresh(mcpp_store *s);
+/* A string field of r by path (receipt/fields.h), or NULL when absent or not
+ * a string; borrowed from r. */
+const char *mcpp_store_string_field(const mcpp_receipt *r, const char *path);
+/* A row's lane_label: lane.name, else "family/pattern" ("-" for either
+ * missing); malloc'ed, NULL when out of memory. */
+char *mcpp_store_lane_label(const mcpp_receipt *r);
+
 /* `store check`: one line per damaged dictionary, counted in *problems. */
 struct mcpp_strbuf;
 int mcpp_store_codec_check(struct mcpp_strbuf *report, size_t *problems, const mcpp_store *s);
@@ -183,21 +195,30 @@ void mcpp_store_keys_free(char **keys);
  * The default policy's lane summaries (store_summaries.c): merged with the
  * receipts an add inserted (inside its transaction; nothing while they are
  * stale), marked stale by a remove, marked valid on a store with no receipts.
+ * They are valid for a digest of the rows they summarize: the count and the
+ * sum (mod 2^64) of mcpp_store_row_digest over every row.
  */
-int mcpp_store_summaries_add(mcpp_store *s, const mcpp_policy *p, const mcpp_receipt *const *added, size_t n);
+typedef struct mcpp_store_rows_digest {
+    unsigned long long count;
+    uint64_t sum;
+} mcpp_store_rows_digest;
+/* One row's part of the digest: its id and its body's bytes as stored. */
+uint64_t mcpp_store_row_digest(const char *id, const void *body, size_t len);
 /*
  * The same for a large add, on a thread of its own while the rows are
  * inserted: _start (inside the add's transaction) reads the validity mark and,
  * when valid, starts building the summaries of all `n` receipts; _finish
  * (always call it: it joins the thread) merges them when every receipt was
- * inserted, else builds over `added` (those inserted) as _add does. With
- * `add_rc` non-zero it only joins, frees and returns add_rc.
+ * inserted, else builds over `added` (those inserted), and adds
+ * `added_digest` (the sum of the inserted rows' mcpp_store_row_digest) to the
+ * mark. With `add_rc` non-zero it only joins, frees and returns add_rc.
  */
 typedef struct mcpp_store_summaries_job {
     const mcpp_policy *policy;
     const mcpp_receipt *const *receipts;
     size_t n;
     int valid, started, rc;
+    mcpp_store_rows_digest digest; /* what the mark names, when valid */
     pthread_t thread;
     mcpp_lane_summary **fresh;
     size_t n_fresh;
@@ -205,7 +226,7 @@ typedef struct mcpp_store_summaries_job {
 int mcpp_store_summaries_start(mcpp_store_summaries_job *job, mcpp_store *s, const mcpp_policy *p,
                                const mcpp_receipt *const *receipts, size_t n);
 int mcpp_store_summaries_finish(mcpp_store_summaries_job *job, mcpp_store *s, const mcpp_receipt *const *added,
-                                size_t n_added, int add_rc);
+                                size_t n_added, uint64_t added_digest, int add_rc);
 int mcpp_store_summaries_invalidate(mcpp_store *s);
 /* `store check`: when marked valid, the stored summaries against those the
  * bodies make; one report line per difference, counted in *problems. */

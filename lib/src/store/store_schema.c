@@ -51,6 +51,12 @@ static const char *const MIGRATIONS[MCPP_STORE_SCHEMA_VERSION] = {
      * them at any version). */
     "CREATE TABLE IF NOT EXISTS store_dicts(id INTEGER PRIMARY KEY, kind TEXT NOT NULL, samples INTEGER NOT NULL,"
     "  checksum INTEGER NOT NULL, dict BLOB NOT NULL);",
+    /* 7: the lane columns' key format is recorded in store_meta
+     * (store_lane_keys.c re-derives them after this step, and whenever the
+     * recorded format is not the build's); a library before version 7
+     * refuses the file, so none adds rows keyed in a format it does not
+     * record. Rows are not touched here. */
+    "DELETE FROM store_meta WHERE name = 'lane_key_format';",
 };
 
 /* 1 when the file has no tables at all (a new store). */

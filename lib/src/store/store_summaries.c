@@ -5,7 +5,8 @@
  * frontier take a minute).
  *
  * The summaries are a cache with one rule: they are used only while
- * store_meta says they are valid for this library version. An add merges its
+ * store_meta says they are valid for this library's layouts and for the rows
+ * as they are now (a digest of every row's id and stored body). An add merges its
  * new receipts into them inside the add's own transaction; a remove marks them
  * stale in its transaction; a store made by an older library, or one whose
  * summaries are stale, gets them rebuilt from the receipts by the next
@@ -31,31 +32,78 @@
 #define STATE_NAME "lane_summaries"
 #define SUMMARIES_THREAD_MIN 256
 
-/* The validity mark: this library's version and the summaries' text format,
- * so a store whose summaries an older layout wrote rebuilds them even when
- * the version string did not change. */
+/* The validity mark: this library's version, the summaries' text format and
+ * the lane keys' (so a store whose summaries another layout or key text wrote
+ * rebuilds them even when the version string did not change). Both backends
+ * write and compare it; the SQLite store adds a digest of the rows the
+ * summaries summarize (mark_prefix). */
 const char *mcpp_store_summaries_state(void)
 {
     static _Thread_local char value[128];
-    snprintf(value, sizeof value, "%s summaries/%d", mcpp_version_string(), MCPP_LANE_SUMMARY_FORMAT);
+    snprintf(value, sizeof value, "%s summaries/%d lanes/%d", mcpp_version_string(), MCPP_LANE_SUMMARY_FORMAT,
+             MCPP_LANE_KEY_FORMAT);
     return value;
 }
 
-/* ---- the validity mark ------------------------------------------------------------ */
-
-/* 1 when the summaries are valid for this library version. */
-static int summaries_valid(int *out, mcpp_store *s)
+/* The SQLite store's mark: the state, then the digest of the rows (the count,
+ * and the sum of mcpp_store_row_digest over every row: each id with its
+ * stored body's bytes). The summaries are used only while the rows still give
+ * that digest: a row added, removed, copied or changed behind the library's
+ * back makes the frontier rebuild them from the receipts, as does a store an
+ * older build wrote (no digest). */
+static const char *mark_prefix(void)
 {
-    *out = 0;
+    static _Thread_local char value[160];
+    snprintf(value, sizeof value, "%s rows/", mcpp_store_summaries_state());
+    return value;
+}
+
+uint64_t mcpp_store_row_digest(const char *id, const void *body, size_t len)
+{
+    return mcpp_fnv1a(body, len, mcpp_fnv1a(id, strlen(id) + 1, MCPP_FNV_OFFSET));
+}
+
+/* The digest of every row as stored now. */
+static int scan_rows(mcpp_store_rows_digest *d, mcpp_store *s)
+{
+    memset(d, 0, sizeof *d);
+    sqlite3_stmt *st = NULL;
+    int rc = mcpp_store_prepare(&st, s, "SELECT id, body FROM main.receipts", "reading the rows' digest");
+    int step = SQLITE_DONE;
+    while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *id = (const char *)sqlite3_column_text(st, 0);
+        const void *body = sqlite3_column_blob(st, 1);
+        d->count++;
+        d->sum += mcpp_store_row_digest(id ? id : "", body ? body : "", (size_t)sqlite3_column_bytes(st, 1));
+    }
+    if (!rc && step != SQLITE_DONE)
+        rc = mcpp_store_sqlite_error(s, step, "reading the rows' digest");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* The mark as stored: *ours is 1 when this build's layouts wrote it, with the
+ * rows' digest it names in *d. */
+static int read_mark(int *ours, mcpp_store_rows_digest *d, mcpp_store *s)
+{
+    *ours = 0;
+    memset(d, 0, sizeof *d);
     if (s->version < 3) return MCPP_OK; /* an older store, opened read-only */
     sqlite3_stmt *st = NULL;
-    int rc = mcpp_store_prepare(&st, s, "SELECT value FROM store_meta WHERE name = '" STATE_NAME "'",
+    int rc = mcpp_store_prepare(&st, s, "SELECT value FROM main.store_meta WHERE name = '" STATE_NAME "'",
                                 "reading the lane summaries' state");
     if (rc) return rc;
     int step = sqlite3_step(st);
     if (step == SQLITE_ROW) {
-        const char *v = (const char *)sqlite3_column_text(st, 0);
-        *out = v && strcmp(v, mcpp_store_summaries_state()) == 0;
+        const char *v = (const char *)sqlite3_column_text(st, 0), *prefix = mark_prefix();
+        unsigned long long count = 0, sum = 0;
+        char end = 0;
+        size_t n = strlen(prefix);
+        if (v && strncmp(v, prefix, n) == 0 && sscanf(v + n, "%llu/%16llx%c", &count, &sum, &end) == 2) {
+            *ours = 1;
+            d->count = count;
+            d->sum = sum;
+        }
     } else if (step != SQLITE_DONE) {
         rc = mcpp_store_sqlite_error(s, step, "reading the lane summaries' state");
     }
@@ -63,14 +111,29 @@ static int summaries_valid(int *out, mcpp_store *s)
     return rc;
 }
 
-/* Marks the summaries valid for this version (inside a write transaction). */
-static int mark_valid(mcpp_store *s)
+/* 1 when the summaries are valid: this build's mark, naming the rows as they are. */
+static int summaries_valid(int *out, mcpp_store *s)
 {
+    mcpp_store_rows_digest marked, now;
+    int rc = read_mark(out, &marked, s);
+    if (!rc && *out)
+        rc = scan_rows(&now, s);
+    if (!rc && *out)
+        *out = marked.count == now.count && marked.sum == now.sum;
+    return rc;
+}
+
+/* Marks the summaries valid for rows of digest `d` (inside a write transaction). */
+static int mark_valid(mcpp_store *s, const mcpp_store_rows_digest *d)
+{
+    char value[192];
+    snprintf(value, sizeof value, "%s%llu/%016llx", mark_prefix(), (unsigned long long)d->count,
+             (unsigned long long)d->sum);
     sqlite3_stmt *st = NULL;
     int rc = mcpp_store_prepare(&st, s, "INSERT OR REPLACE INTO store_meta VALUES ('" STATE_NAME "', ?1)",
                                 "saving the lane summaries");
     if (rc) return rc;
-    sqlite3_bind_text(st, 1, mcpp_store_summaries_state(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 1, value, -1, SQLITE_TRANSIENT);
     int step = sqlite3_step(st);
     sqlite3_finalize(st);
     return step == SQLITE_DONE ? MCPP_OK : mcpp_store_sqlite_error(s, step, "saving the lane summaries");
@@ -84,9 +147,7 @@ int mcpp_store_summaries_invalidate(mcpp_store *s)
 
 int mcpp_store_summaries_init_if_empty(mcpp_store *s)
 {
-    int valid = 0, empty = 0;
-    int rc = summaries_valid(&valid, s);
-    if (rc || valid) return rc;
+    int valid = 0, empty = 0, rc;
     sqlite3_stmt *st = NULL;
     if ((rc = mcpp_store_prepare(&st, s, "SELECT NOT EXISTS (SELECT 1 FROM receipts)", "counting receipts")))
         return rc;
@@ -94,11 +155,16 @@ int mcpp_store_summaries_init_if_empty(mcpp_store *s)
     if (step == SQLITE_ROW) empty = sqlite3_column_int(st, 0);
     else rc = mcpp_store_sqlite_error(s, step, "counting receipts");
     sqlite3_finalize(st);
-    if (rc || !empty) return rc; /* the next frontier rebuilds them */
+    if (rc || !empty)
+        return rc; /* the next frontier rebuilds them when stale */
+    if ((rc = summaries_valid(&valid, s)) || valid)
+        return rc;
     /* a store without receipts has, trivially, every summary it needs */
     if ((rc = mcpp_store_begin_write(s))) return rc;
+    static const mcpp_store_rows_digest none = {0, 0};
     rc = mcpp_store_exec(s, "DELETE FROM lane_summaries", "preparing the lane summaries");
-    if (!rc) rc = mark_valid(s);
+    if (!rc)
+        rc = mark_valid(s, &none);
     if (rc) {
         mcpp_store_rollback(s);
         return rc;
@@ -156,14 +222,12 @@ static int merge_and_write(mcpp_store *s, const mcpp_policy *p, mcpp_lane_summar
     return rc;
 }
 
-int mcpp_store_summaries_add(mcpp_store *s, const mcpp_policy *p, const mcpp_receipt *const *added, size_t n)
+/* The summaries of `added` merged in (the store's mark being this build's). */
+static int summaries_add(mcpp_store *s, const mcpp_policy *p, const mcpp_receipt *const *added, size_t n)
 {
-    int valid = 0;
-    int rc = summaries_valid(&valid, s);
-    if (rc || !valid || n == 0) return rc; /* stale ones are rebuilt by the next frontier */
     mcpp_lane_summary **fresh = NULL;
     size_t n_fresh = 0;
-    rc = mcpp_lane_summaries_build(&fresh, &n_fresh, NULL, p, NULL, added, n);
+    int rc = mcpp_lane_summaries_build(&fresh, &n_fresh, NULL, p, NULL, added, n);
     if (!rc) rc = merge_and_write(s, p, fresh, n_fresh);
     mcpp_lane_summaries_free(fresh, n_fresh);
     return rc;
@@ -185,7 +249,10 @@ int mcpp_store_summaries_start(mcpp_store_summaries_job *j, mcpp_store *s, const
     j->policy = p;
     j->receipts = receipts;
     j->n = n;
-    int rc = summaries_valid(&j->valid, s);
+    /* the mark is trusted here, not checked against every row: an add only
+     * adds its rows' digest to it, so rows changed behind the library's back
+     * still leave it wrong, and the frontier's check still rebuilds */
+    int rc = read_mark(&j->valid, &j->digest, s);
     /* a small add builds them in _finish: a thread would cost more */
     if (rc || !j->valid || n < SUMMARIES_THREAD_MIN) return rc;
     j->started = pthread_create(&j->thread, NULL, build_job, j) == 0;
@@ -193,7 +260,7 @@ int mcpp_store_summaries_start(mcpp_store_summaries_job *j, mcpp_store *s, const
 }
 
 int mcpp_store_summaries_finish(mcpp_store_summaries_job *j, mcpp_store *s, const mcpp_receipt *const *added,
-                                size_t n_added, int add_rc)
+                                size_t n_added, uint64_t added_digest, int add_rc)
 {
     if (j->started) pthread_join(j->thread, NULL);
     int rc = add_rc;
@@ -201,8 +268,12 @@ int mcpp_store_summaries_finish(mcpp_store_summaries_job *j, mcpp_store *s, cons
         /* the job's summaries hold every receipt given: usable when all were
          * inserted and it succeeded; else build over the inserted ones here
          * (which also raises any error on this thread) */
-        if (!j->started || j->rc || n_added != j->n) rc = mcpp_store_summaries_add(s, j->policy, added, n_added);
+        if (!j->started || j->rc || n_added != j->n)
+            rc = summaries_add(s, j->policy, added, n_added);
         else rc = merge_and_write(s, j->policy, j->fresh, j->n_fresh);
+        mcpp_store_rows_digest d = {j->digest.count + n_added, j->digest.sum + added_digest};
+        if (!rc)
+            rc = mark_valid(s, &d);
     }
     mcpp_lane_summaries_free(j->fresh, j->n_fresh);
     memset(j, 0, sizeof *j);
@@ -336,7 +407,11 @@ static int save_all(mcpp_store *s, mcpp_lane_summary *const *lanes, size_t n)
                                 "saving a lane summary");
     for (size_t i = 0; !rc && i < n; i++) rc = write_summary(s, upsert, lanes[i]);
     sqlite3_finalize(upsert);
-    if (!rc) rc = mark_valid(s);
+    mcpp_store_rows_digest d;
+    if (!rc)
+        rc = scan_rows(&d, s); /* the rows the summaries were built from: the write lock is held */
+    if (!rc)
+        rc = mark_valid(s, &d);
     return rc;
 }
 
