@@ -21,7 +21,8 @@ from report_set import write_set  # noqa: E402  (the HTML report's 30-lane set)
 
 
 def axes_of(result) -> list:
-    return result if isinstance(result, list) else [result]
+    """Every panel of a plot: Frontier.plot() returns the first panel's Axes."""
+    return result if isinstance(result, list) else list(result.figure.axes)
 
 
 def boxes(texts, renderer):
@@ -108,3 +109,37 @@ def test_history_plot_has_one_entry_and_one_colour_per_lane_and_names_the_metric
                for line in ax.get_lines() if not line.get_label().startswith("_")]
     assert len(set(map(str, colours))) == 12
     assert ax.get_ylabel() == "tokens_per_s"
+
+
+# ---- issue 49, item 6 -------------------------------------------------------------------------
+
+
+def test_plot_returns_one_axes_whose_figure_saves_every_panel_with_mixed_metrics(tmp_path):
+    """The documented `ax = fr.plot(); ax.figure.savefig(...)` with tokens/s and
+    MLPerf minutes in one frontier (two panels)."""
+    import matplotlib.axes
+
+    fr = mr.frontier(mr.load_dir(EXAMPLES))
+    ax = fr.plot()
+    assert isinstance(ax, matplotlib.axes.Axes)
+    assert len(ax.figure.axes) >= 2 and ax is ax.figure.axes[0]
+    ax.figure.savefig(tmp_path / "mixed.png", dpi=60)
+    assert (tmp_path / "mixed.png").stat().st_size > 0
+
+
+def test_microsecond_lanes_fill_their_panel_on_a_log_axis_when_they_span_over_10x(tmp_path):
+    """pytest-benchmark lanes at 1e-5..2e-4 s (the real runs of tests/data):
+    the axis covers the points, not 0..0.05 s, and is logarithmic."""
+    data = REPO / "tests" / "data" / "pytest-benchmark"
+    receipts = [*mr.import_results("pytest-benchmark", data / "base.json"),
+                *mr.import_results("pytest-benchmark", data / "before_5.3.0.json")]
+    fr = mr.frontier(receipts)
+    ends = [v for lane in fr.lanes for v in (lane.headline.low, lane.headline.high)]
+    assert max(ends) / min(ends) > 10
+    ax = fr.plot()
+    save(ax, tmp_path, "microseconds")
+    low, high = ax.get_xlim()
+    assert ax.get_xscale() == "log" and "log scale" in ax.get_xlabel()
+    assert low > min(ends) / 10 and high < max(ends) * 10, (low, high, ends)
+    # lanes within 10x keep a linear axis
+    assert mr.frontier(mr.load_dir(EXAMPLES, recursive=False)).plot().get_xscale() == "linear"

@@ -59,7 +59,9 @@ def _draw_adjacency(ax, lanes: list[Lane], points: dict[int, tuple[float, float]
             if pair is None or pair in drawn or i not in points or j not in points:
                 continue
             drawn.add(pair)
-            ax.add_patch(FancyArrowPatch(points[i], points[j], arrowstyle="-", linestyle="--",
+            # add_artist, not add_patch: an arrow's path is in display units, and
+            # add_patch would count them as data (a 2e-5 s panel scaled to 0..0.05)
+            ax.add_artist(FancyArrowPatch(points[i], points[j], arrowstyle="-", linestyle="--",
                                          color=ADJACENT_COLOUR, connectionstyle="arc3,rad=0.3",
                                          linewidth=1, zorder=0))
             if annotate and adj.differs_in:
@@ -157,6 +159,17 @@ def _compact(x: float, _pos=None) -> str:
     return f"{x:g}"
 
 
+# Lanes whose intervals span more than this factor get a log axis: 0.5k and 35k
+# tokens/s on a linear one put the small lanes on top of each other at 0.
+LOG_AXIS_SPAN = 10.0
+
+
+def _wants_log_axis(lanes: list[Lane]) -> bool:
+    ends = [v for lane in lanes if lane.headline is not None and lane.headline.median is not None
+            for v in (lane.headline.low, lane.headline.median, lane.headline.high) if v is not None]
+    return bool(ends) and min(ends) > 0 and max(ends) / min(ends) > LOG_AXIS_SPAN
+
+
 def _axis_label(metric: str, unit: str | None, lanes: list[Lane]) -> str:
     directions = {lane.headline.higher_is_better for lane in lanes if lane.headline is not None}
     arrow = (" — higher is better" if directions == {True} else " — lower is better" if directions == {False}
@@ -197,12 +210,18 @@ def _draw_panel(ax, lanes: list[Lane], metric: str, unit: str | None, annotate: 
     ax.set_yticklabels([lane_label(lane, label_width) for lane in lanes], fontsize=fontsize)
     ax.set_ylim(-0.7, len(lanes) - 0.3)
     ax.invert_yaxis()
-    ax.set_xlabel(_axis_label(metric, unit, lanes), fontsize=9)
+    log = _wants_log_axis(lanes)
+    ax.set_xlabel(_axis_label(metric, unit, lanes) + (" — log scale" if log else ""), fontsize=9)
     ax.grid(axis="x", alpha=0.3)
     # tick labels of large numbers in a compact form ("396k"), at most 6, never running together
-    from matplotlib.ticker import FuncFormatter, MaxNLocator
+    from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
 
-    ax.xaxis.set_major_locator(MaxNLocator(nbins=6))
+    if log:
+        ax.set_xscale("log")
+        ax.xaxis.set_major_locator(LogLocator(base=10, numticks=8))
+        ax.xaxis.set_minor_formatter(NullFormatter())
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=6))
     ax.xaxis.set_major_formatter(FuncFormatter(_compact))
 
 
@@ -252,4 +271,5 @@ def plot_frontier(frontier: Frontier, ax=None, annotate: bool = True, adjacency:
         left = min(0.55, 0.02 + longest * 0.062 / width)
         fig.subplots_adjust(left=left, right=1 - 3.2 / width if annotate else 0.97,
                             top=1 - 0.9 / fig.get_figheight(), bottom=0.6 / fig.get_figheight())
-    return axes[0] if len(axes) == 1 else axes
+    # one type always: the first panel's Axes; the others are ax.figure.axes
+    return axes[0]

@@ -521,8 +521,11 @@ class Frontier(_HtmlPage, _Rendered):
     def plot(self, ax=None, *, annotate: bool = True, adjacency: bool | None = None,
              sort: str | None = None, label_width: int = 80):
         """Draws the lanes with matplotlib. Needs the ``[plot]`` extra
-        (matplotlib). Returns the Axes, or a list of Axes when the lanes state
-        more than one metric or unit.
+        (matplotlib). Returns the first panel's Axes, whatever the lanes hold:
+        ``fr.plot().figure.savefig("frontier.png")`` saves every panel, and
+        ``ax.figure.axes`` lists them (one per metric and unit). A panel whose
+        lanes span more than 10x (0.5k to 35k tokens/s) has a log axis, said in
+        its label.
 
         One panel per headline metric and unit (MLPerf seconds never share an
         axis with tokens/s), its axis naming the metric, unit and direction.
