@@ -126,6 +126,19 @@ static int load_policy(mcpp_policy **out, const common_opts *o)
     return exit_for(rc);
 }
 
+/* 0 when --metric is unset, "primary", a schema path, or stated by some receipt
+ * of one of the lists; else prints the library's "did you mean" and returns 3
+ * (a misspelt metric is an error, not a report in which nothing has a value). */
+static int metric_stated(const char *metric, const mcpp_receipt *const *const *lists, const size_t *counts,
+                         size_t n_lists)
+{
+    int rc = MCPP_OK;
+    for (size_t i = 0; i < n_lists; i++)
+        if ((rc = mcpp_metric_check_stated(metric, lists[i], counts[i])) == MCPP_OK)
+            return 0;
+    return exit_for(rc);
+}
+
 static int print_rendered(int rc, char *text)
 {
     int ex = exit_for(rc);
@@ -279,7 +292,14 @@ int cli_compare(int argc, char **argv)
         rc = mcpp_receipt_load_file(&base, NULL, o.rest[0], NULL);
         if (rc == MCPP_OK) rc = mcpp_receipt_load_file(&cand, NULL, o.rest[1], NULL);
     }
-    if (rc == MCPP_OK) rc = mcpp_compare(&cmp, policy, base, cand);
+    if ((ex = exit_for(rc)) != 0)
+        goto done;
+    const mcpp_receipt *pair[2] = {base, cand};
+    const mcpp_receipt *const *lists[1] = {pair};
+    size_t counts[1] = {2};
+    if ((ex = metric_stated(o.metric, lists, counts, 1)) != 0)
+        goto done;
+    rc = mcpp_compare(&cmp, policy, base, cand);
     if ((ex = exit_for(rc)) != 0) goto done;
     char *text = NULL;
     rc = mcpp_comparison_render(&text, cmp, o.format);
@@ -382,6 +402,10 @@ int cli_frontier(int argc, char **argv)
         if ((ex = cli_store_frontier(&f, o.store_path, policy)) != 0) goto done;
     } else {
         if ((ex = load_set(&set, o.store_path, o.rest, o.n_rest, &bad, NULL)) != 0) goto done;
+        const mcpp_receipt *const *lists[1] = {mcpp_receipt_set_items(set)};
+        size_t counts[1] = {mcpp_receipt_set_count(set)};
+        if ((ex = metric_stated(o.metric, lists, counts, 1)) != 0)
+            goto done;
         int rc = mcpp_frontier_build(&f, policy, mcpp_receipt_set_items(set), mcpp_receipt_set_count(set));
         if ((ex = exit_for(rc)) != 0) goto done;
     }
@@ -566,6 +590,10 @@ int cli_gate(int argc, char **argv)
         goto done;
     if ((ex = load_set(&bs, o.store_path, bpaths, nb, &bad, &unread)) != 0 ||
         (ex = load_set(&cs, o.store_path, cpaths, nc, &bad, &unread)) != 0)
+        goto done;
+    const mcpp_receipt *const *lists[2] = {mcpp_receipt_set_items(cs), mcpp_receipt_set_items(bs)};
+    size_t counts[2] = {mcpp_receipt_set_count(cs), mcpp_receipt_set_count(bs)};
+    if ((ex = metric_stated(o.metric, lists, counts, 2)) != 0)
         goto done;
     if (hist_vals[0] && (ex = cli_store_lane_history(&hs, hist_vals[0], mcpp_receipt_set_items(cs),
                                                      mcpp_receipt_set_count(cs), (size_t)history_runs)) != 0)

@@ -715,6 +715,41 @@ TEST(a_new_lane_passes_unless_the_policy_fails_it_and_a_lane_that_lost_its_candi
     mcpp_receipt_free(added);
 }
 
+/* ---- 12. names no receipt states ---------------------------------------------------------------------- */
+
+/* A misspelt metric or selector value is an argument error naming the closest
+ * stated one, in the library itself (every front end calls it), not an empty
+ * report or an "unsupported" claim. */
+TEST(a_misspelt_metric_or_selector_value_is_an_argument_error_with_a_suggestion)
+{
+    mcpp_receipt *a = run("dym-1", 262144, SAME, SAME), *b = run("dym-2", 262000, SAME, SAME);
+    const mcpp_receipt *rs[] = {a, b};
+    CHECK_INT_EQ(mcpp_metric_check_stated("tokens_per_s", rs, 2), MCPP_OK);
+    CHECK_INT_EQ(mcpp_metric_check_stated("primary", rs, 2), MCPP_OK);
+    CHECK_INT_EQ(mcpp_metric_check_stated("metrics.tokens_per_s", rs, 2), MCPP_OK);
+    CHECK_INT_EQ(mcpp_metric_check_stated(NULL, rs, 2), MCPP_OK);
+    CHECK_INT_EQ(mcpp_metric_check_stated("tokens_per_sec", rs, 0), MCPP_OK);
+    CHECK_INT_EQ(mcpp_metric_check_stated("tokens_per_sec", rs, 2), MCPP_EARG);
+    CHECK_CONTAINS(mcpp_error_last()->message,
+                   "no receipt states the metric 'tokens_per_sec'; did you mean 'tokens_per_s'?");
+    CHECK_INT_EQ(mcpp_metric_check_stated("zzzzzzzzzzzz", rs, 2), MCPP_EARG);
+    CHECK(strstr(mcpp_error_last()->message, "did you mean") == NULL);
+    mcpp_claim_result *c = NULL;
+    CHECK_INT_EQ(mcpp_claim_check(&c, NULL, rs, 2, "seq_len=4069", NULL, 262144), MCPP_EARG);
+    CHECK_CONTAINS(mcpp_error_last()->message, "no receipt has workload.seq_len = '4069'; did you mean '4096'?");
+    CHECK_INT_EQ(mcpp_claim_check(&c, NULL, rs, 2, "seq_len=4096", "tokens_per_sec", 262144), MCPP_EARG);
+    CHECK_CONTAINS(mcpp_error_last()->message, "did you mean 'tokens_per_s'?");
+    /* a value far from every stated one is a lane nobody measured: a verdict */
+    CHECK_INT_EQ(mcpp_claim_check(&c, NULL, rs, 2, "seq_len=16384", NULL, 262144), MCPP_OK);
+    CHECK_INT_EQ(mcpp_claim_result_verdict(c), MCPP_CLAIM_UNSUPPORTED);
+    mcpp_claim_result_free(c);
+    /* a value some receipt has, in a lane that is not stable, stays a verdict */
+    CHECK_INT_EQ(mcpp_claim_check(&c, NULL, rs, 2, "seq_len=4096", NULL, 262144), MCPP_OK);
+    mcpp_claim_result_free(c);
+    mcpp_receipt_free(a);
+    mcpp_receipt_free(b);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -736,5 +771,6 @@ int main(int argc, char **argv)
     RUN(a_changed_denominator_is_a_named_qualification_with_both_values);
     RUN(one_run_against_one_run_without_a_noise_source_is_undetermined_unless_the_policy_allows_points);
     RUN(a_new_lane_passes_unless_the_policy_fails_it_and_a_lane_that_lost_its_candidates_is_no_new_lane);
+    RUN(a_misspelt_metric_or_selector_value_is_an_argument_error_with_a_suggestion);
     TEST_MAIN_END();
 }

@@ -184,6 +184,20 @@ check("gate_explains_each_candidate_with_lane_baseline_files_and_blockers", func
   eq(#g.skipped, 0, "nothing skipped")
 end)
 
+check("a_misspelt_metric_or_selector_value_is_an_error_with_a_suggestion", function()
+  local run3 = mr.load(examples .. "/nam56r_padded_run3.json")
+  for name, call in pairs({
+    gate = function() return mr.gate({ padded, run2 }, { run3 }, nil, "tokens_per_sec") end,
+    compare = function() return mr.compare(padded, run2, nil, "tokens_per_sec") end,
+    frontier = function() return mr.frontier({ padded, run2 }, nil, "tokens_per_sec") end,
+    claim = function() return mr.claim({ padded, run2, run3 }, "moe=paded", 395476) end,
+  }) do
+    local ok, err = pcall(call)
+    assert(not ok, name .. " accepted a misspelt name")
+    assert(tostring(err.message or err):find("did you mean", 1, true), name .. ": " .. tostring(err.message or err))
+  end
+end)
+
 check("metric_argument_applies_to_one_call_and_leaves_the_policy_as_it_was", function()
   local run3 = mr.load(examples .. "/nam56r_padded_run3.json")
   local strict = mr.policy(policies .. "/strict.lua")

@@ -35,8 +35,10 @@ def gate_dir(tmp_path: pathlib.Path) -> pathlib.Path:
 
 def test_each_candidate_names_its_lane_baseline_files_and_differences(gate_dir):
     report = mr.gate(gate_dir / "base", gate_dir / "cand")
-    assert report.outcome == "undetermined" and report.exit_code == 2
-    assert report.counts == {"passed": 1, "failed": 0, "undetermined": 1}
+    # "elsewhere" (seq_len 8192) is a lane no baseline has while the baselines'
+    # lane keeps its candidate: a new lane, passed and said so (issue 49)
+    assert report.outcome == "passed" and report.exit_code == 0
+    assert report.counts == {"passed": 2, "failed": 0, "undetermined": 0}
     assert report.metric == "primary"  # each receipt's headline metric (docs/metrics.md)
     q = report.candidate("qualified")
     assert q["outcome"] == "passed" and q["reason_code"] == "passed"
@@ -49,10 +51,14 @@ def test_each_candidate_names_its_lane_baseline_files_and_differences(gate_dir):
     assert "graph_breaks=0" in diff[0]["base"] and "graph_breaks=4" in diff[0]["cand"]
     assert [m["result"] for m in q["metrics"]] == [q["metric"]] and q["metric"]["name"] == "tokens_per_s"
     e = report.candidate("elsewhere")
-    assert e["reason_code"] == "no_comparable_baseline" and e["pooled"] == []
+    assert e["reason_code"] == "new_lane" and e["outcome"] == "passed" and e["pooled"] == []
     block = [d for d in e["differences"] if d["dimension"] == "sequence"]
     assert block and not block[0]["pooled"] and block[0]["base"] == "4096" and block[0]["cand"] == "8192"
-    assert "dimension sequence mismatch on 2 baselines" in e["reason"]
+    assert "new lane: none of the 2 baselines is in this lane" in e["reason"]
+    team = gate_dir / "team.lua"
+    team.write_text('return { include = {"default.lua"}, gate = { new_lanes = "fail" } }\n', encoding="utf-8")
+    strict = mr.gate(gate_dir / "base", gate_dir / "cand", policy=mr.Policy.from_file(team))
+    assert strict.outcome == "undetermined" and strict.candidate("elsewhere")["reason_code"] == "new_lane"
     with pytest.raises(KeyError):
         report.candidate("nobody")
     html = report._repr_html_()

@@ -476,9 +476,8 @@ def test_gate_with_metric_gates_on_that_metric(pytest_runs):
     report = mr.gate(base, slow, metric="time_s")
     assert {m["name"] for c in report.candidates for m in c["metrics"]} == {"time_s"}
     assert report.outcome == "failed"
-    absent = mr.gate(base, slow, metric="no_such_metric")
-    assert absent.outcome == "undetermined"
-    assert all("no_such_metric is absent" in c["reason"] for c in absent.candidates)
+    with pytest.raises(mr.ArgumentError, match="no receipt states the metric 'no_such_metric'"):
+        mr.gate(base, slow, metric="no_such_metric")  # a misspelling, not an undetermined gate (issue 49)
     default = mr.gate(base, slow)
     assert all(c["metrics"][0]["name"] == "primary" for c in default.candidates)
     assert {c["metric"]["name"] for c in default.candidates if c["metric"]} == {"time_s"}

@@ -602,6 +602,9 @@ static int mr_compare(lua_State *L)
     lua_receipt *a = check_receipt(L, 1);
     lua_receipt *b = check_receipt(L, 2);
     const mcpp_policy *policy = policy_for_metric(L, opt_policy(L, 3), 4);
+    const mcpp_receipt *pair[2] = {a->receipt, b->receipt};
+    if (mcpp_metric_check_stated(luaL_optstring(L, 4, NULL), pair, 2) != MCPP_OK) /* "did you mean" */
+        return raise_last_error(L);
     mcpp_comparison *c = NULL;
     if (mcpp_compare(&c, policy, a->receipt, b->receipt) != MCPP_OK)
         return raise_last_error(L);
@@ -634,9 +637,12 @@ static const mcpp_receipt **check_receipt_list(lua_State *L, int idx, size_t *n_
 
 static int mr_frontier(lua_State *L)
 {
+    const char *metric = luaL_optstring(L, 3, NULL);
     const mcpp_policy *policy = policy_for_metric(L, opt_policy(L, 2), 3); /* before the stack grows */
     size_t n = 0;
     const mcpp_receipt **list = check_receipt_list(L, 1, &n);
+    if (mcpp_metric_check_stated(metric, list, n) != MCPP_OK) /* "did you mean" */
+        return raise_last_error(L);
     mcpp_frontier *f = NULL;
     if (mcpp_frontier_build(&f, policy, list, n) != MCPP_OK)
         return raise_last_error(L);
@@ -682,10 +688,15 @@ static int render_gate(char **out, const void *r, int format)
  * their lane, pooled baselines, differences and metric) plus "text". */
 static int mr_gate(lua_State *L)
 {
+    const char *metric = luaL_optstring(L, 4, NULL);
     const mcpp_policy *policy = policy_for_metric(L, opt_policy(L, 3), 4); /* before the stack grows */
     size_t nb = 0, nc = 0;
     const mcpp_receipt **baselines = check_receipt_list(L, 1, &nb);
     const mcpp_receipt **candidates = check_receipt_list(L, 2, &nc);
+    /* stated on either side, or "did you mean" */
+    if (mcpp_metric_check_stated(metric, candidates, nc) != MCPP_OK &&
+        mcpp_metric_check_stated(metric, baselines, nb) != MCPP_OK)
+        return raise_last_error(L);
     mcpp_gate_report *r = NULL;
     if (mcpp_gate_run(&r, policy, baselines, nb, candidates, nc) != MCPP_OK)
         return raise_last_error(L);

@@ -197,6 +197,7 @@ def compare(base: Receipt | PathLike, cand: Receipt | PathLike,
     "time_to_train_s", "tokens_per_s", "BM_Sort/1024.real_time", ..."""
     policy = with_gate_metric(policy, metric)
     b, c = _as_receipt(base), _as_receipt(cand)
+    _check_metric(metric, [b, c])
     data = _parse(_core._compare(b, c, policy, "j"))
     return Comparison(data, lambda f: _core._compare(b, c, policy, f)[0])
 
@@ -266,6 +267,7 @@ def gate(baselines: Iterable[Receipt] | PathLike, candidates: Iterable[Receipt] 
     policy = with_gate_metric(policy, metric)
     (b, fb), (c, fc) = _as_receipts(baselines, errors), _as_receipts(candidates, errors)
     h = _as_receipts(history, errors)[0] if history is not None else None
+    _check_metric(metric, [*b, *c])
     # Skipped inputs go into the C report itself, so every format lists them
     # as the CLI's --skip-invalid does (to_dict()["skipped"], text, markdown).
     skipped = [(str(getattr(e, "path", None) or "") or None, str(e)) for e in fb + fc]

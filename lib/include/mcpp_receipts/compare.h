@@ -192,6 +192,13 @@ typedef struct mcpp_comparison mcpp_comparison;
  * what they say never depends on when they are read. Custom rules run once,
  * in the call; their rows show that run.
  */
+/* Refuses a metric name that none of the receipts states (a misspelling such
+ * as "tokens_per_sec"): MCPP_EARG, with a message naming the closest stated
+ * metric ("did you mean 'tokens_per_s'?") and the ones stated. NULL,
+ * "primary", a schema path, or no receipts: MCPP_OK. The CLI, Python and Lua
+ * call it on the metric a user names before an analysis. */
+MCPP_API int mcpp_metric_check_stated(const char *metric, const mcpp_receipt *const *receipts, size_t n);
+
 MCPP_API int mcpp_compare(mcpp_comparison **out, const mcpp_policy *policy,
                           const mcpp_receipt *base, const mcpp_receipt *cand);
 

@@ -13,6 +13,7 @@
 
 #include "util/alloc.h"
 #include "util/c_locale.h"
+#include "util/edit_distance.h"
 #include "util/error_internal.h"
 #include "receipt/field_ids.h"
 #include "analysis/claim_internal.h"
@@ -445,6 +446,75 @@ static int match_receipts(unsigned char *match, const mcpp_frontier *f, const ch
     return rc;
 }
 
+/* Distinct texts of a field over the receipts (at most 64), into texts[]; returns how many. */
+static size_t field_texts(char **texts, int id, const mcpp_receipt *const *receipts, size_t n, mcpp_strbuf *scratch)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < n && count < 64; i++) {
+        mcpp_value v;
+        if (mcpp_value_at_field(receipts[i], id, &v) != MCPP_OK || v.type == MCPP_TYPE_ABSENT)
+            continue;
+        scratch->len = 0;
+        mcpp_value_text(scratch, &v, 0);
+        if (scratch->failed)
+            break;
+        int seen = 0;
+        for (size_t j = 0; j < count && !seen; j++)
+            seen = strcmp(texts[j], scratch->data) == 0;
+        if (!seen && (texts[count] = mcpp_strdup(scratch->data, NULL)) != NULL)
+            count++;
+    }
+    mcpp_error_clear();
+    return count;
+}
+
+/* A selector whose term holds for no receipt, when a stated value is a
+ * spelling away ("moe=jaged": jagged), is a misspelling, refused with that
+ * value rather than answered "unsupported". A value far from every stated
+ * one ("seq_len=16384" where 4096 was measured) is a claim about a lane that
+ * was not measured, and keeps its verdict (the number's real lane is named).
+ * Called when no lane matched. */
+static int check_selector_values(const char *selector, const mcpp_receipt *const *receipts, size_t n)
+{
+    term *terms = NULL;
+    size_t n_terms = 0;
+    int rc = n ? parse_selector(&terms, &n_terms, selector) : MCPP_OK;
+    mcpp_strbuf scratch;
+    mcpp_sb_init_heap(&scratch, 128);
+    for (size_t k = 0; k < n_terms && rc == MCPP_OK; k++) {
+        int held = 0;
+        for (size_t i = 0; i < n && !held; i++)
+            held = term_holds(&terms[k], receipts[i], &scratch);
+        if (held)
+            continue;
+        char *texts[64];
+        size_t count = field_texts(texts, terms[k].id, receipts, n, &scratch);
+        const char *near = mcpp_closest_name(terms[k].value, (const char *const *)texts, count);
+        const mcpp_field_info *field = mcpp_schema_field_at(terms[k].id);
+        const char *path = field->path;
+        /* numbers: a slip in a long one (4069 for 4096), never top_k=9 against 1 */
+        if (near && (field->type == MCPP_TYPE_INT || field->type == MCPP_TYPE_DOUBLE) &&
+            (strlen(terms[k].value) < 3 || mcpp_edit_distance(terms[k].value, near) > 1))
+            near = NULL;
+        mcpp_strbuf msg;
+        mcpp_sb_init_heap(&msg, 256);
+        mcpp_sb_printf(&msg, "no receipt has %s = '%s'; did you mean '%s'?", path, terms[k].value, near ? near : "");
+        mcpp_sb_puts(&msg, " (values stated: ");
+        for (size_t j = 0; j < count; j++)
+            mcpp_sb_printf(&msg, "%s%s", j ? ", " : "", texts[j]);
+        mcpp_sb_puts(&msg, count ? ")" : "none)");
+        rc = !near        ? MCPP_OK
+             : msg.failed ? mcpp_error_nomem()
+                          : mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, path, 0, 0, "%s", msg.data);
+        mcpp_sb_free(&msg);
+        for (size_t j = 0; j < count; j++)
+            free(texts[j]);
+    }
+    mcpp_sb_free(&scratch);
+    free_terms(terms, n_terms);
+    return rc;
+}
+
 /* Hands r over, or frees it on failure. */
 static int hand_over(mcpp_claim_result **out, mcpp_claim_result *r, int rc)
 {
@@ -464,7 +534,9 @@ int mcpp_claim_check(mcpp_claim_result **out, const mcpp_policy *policy, const m
     MCPP_CHECK_ARG(!n || receipts, "mcpp_claim_check: NULL receipts");
     const mcpp_policy *p = NULL;
     mcpp_claim_result *r = NULL;
-    int rc = claim_new(&r, &p, policy, lane_selector, metric, value);
+    int rc = mcpp_metric_check_stated(metric, receipts, n); /* a misspelt metric, not an unsupported claim */
+    if (!rc)
+        rc = claim_new(&r, &p, policy, lane_selector, metric, value);
     if (rc) return rc;
     size_t *lane_of = malloc((n ? n : 1) * sizeof *lane_of);
     mcpp_frontier *f = NULL;
@@ -473,6 +545,8 @@ int mcpp_claim_check(mcpp_claim_result **out, const mcpp_policy *policy, const m
     if (!rc) rc = mcpp_frontier_build_metric(&f, p, receipts, n, r->metric, lane_of);
     if (!rc && !(match = calloc(mcpp_frontier_lane_count(f) + 1, 1))) rc = mcpp_error_nomem();
     if (!rc) rc = match_receipts(match, f, lane_selector, receipts, n, lane_of);
+    if (!rc && !memchr(match, 1, mcpp_frontier_lane_count(f)))
+        rc = check_selector_values(lane_selector, receipts, n);
     if (!rc) rc = decide_on(r, p, f, match);
     free(match);
     free(lane_of);

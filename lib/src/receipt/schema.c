@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/edit_distance.h"
 #include "receipt/schema.h"
 #include "util/error_internal.h"
 #include "util/strbuf.h"
@@ -134,44 +135,16 @@ int mcpp_schema_lookup_scan(int section, const char *key, int *field_out, int *s
     return -1;
 }
 
-/* Optimal string alignment distance, bounded by the short names we compare. */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63)
-        return 99;
-    size_t d[64][64];
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        for (size_t j = 1; j <= lb; j++) {
-            size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-            size_t best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best)
-                best = d[i][j - 1] + 1;
-            if (d[i - 1][j - 1] + cost < best)
-                best = d[i - 1][j - 1] + cost;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-                d[i - 2][j - 2] + 1 < best)
-                best = d[i - 2][j - 2] + 1;
-            d[i][j] = best;
-        }
-    }
-    return d[la][lb];
-}
-
 const char *mcpp_schema_suggest(int section, const char *key)
 {
     const char *best = NULL;
     size_t best_d = (size_t)-1;
     size_t klen = strlen(key);
-    size_t limit = klen <= 3 ? 1 : (klen <= 6 ? 2 : 3);
+    size_t limit = mcpp_edit_distance_limit(klen);
     for (int i = 0; i < MCPP_SECTION_COUNT; i++) {
         if (i == section || mcpp_schema_sections[i].parent != section)
             continue;
-        size_t d = edit_distance(key, mcpp_schema_sections[i].name);
+        size_t d = mcpp_edit_distance(key, mcpp_schema_sections[i].name);
         if (d < best_d) {
             best_d = d;
             best = mcpp_schema_sections[i].name;
@@ -180,7 +153,7 @@ const char *mcpp_schema_suggest(int section, const char *key)
     for (int i = 0; i < MCPP_FIELD_COUNT; i++) {
         if (mcpp_schema_entries[i].section != section)
             continue;
-        size_t d = edit_distance(key, mcpp_schema_entries[i].name);
+        size_t d = mcpp_edit_distance(key, mcpp_schema_entries[i].name);
         if (d < best_d) {
             best_d = d;
             best = mcpp_schema_entries[i].name;

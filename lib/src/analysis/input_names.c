@@ -1,0 +1,69 @@
+/*
+ * input_names.c — a metric name no receipt states is a misspelling
+ * ("tokens_per_sec"), not a lane without a value: every front end (the CLI's
+ * compare, frontier, gate and claim, the Python and Lua bindings) refuses it
+ * through mcpp_metric_check_stated, naming the closest stated name.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcpp_receipts/compare.h"
+#include "util/edit_distance.h"
+#include "util/error_internal.h"
+#include "util/strbuf.h"
+
+static int by_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+int mcpp_metric_check_stated(const char *metric, const mcpp_receipt *const *receipts, size_t n)
+{
+    MCPP_CHECK_ARG(!n || receipts, "mcpp_metric_check_stated: NULL receipts");
+    if (!metric || !*metric || strcmp(metric, "primary") == 0 || mcpp_schema_field_id(metric) >= 0 || n == 0)
+        return MCPP_OK;
+    size_t cap = 16, count = 0;
+    const char **names = malloc(cap * sizeof *names); /* borrowed from the receipts */
+    MCPP_CHECK_ALLOC(names);
+    for (size_t i = 0; i < n; i++) {
+        mcpp_metric m;
+        for (size_t k = 0; mcpp_receipt_metric_at(&m, receipts[i], k) == MCPP_OK; k++) {
+            if (strcmp(m.name, metric) == 0) {
+                free(names);
+                mcpp_error_clear();
+                return MCPP_OK;
+            }
+            int seen = 0;
+            for (size_t j = 0; j < count && !seen; j++)
+                seen = strcmp(names[j], m.name) == 0;
+            if (seen)
+                continue;
+            if (count == cap) {
+                const char **grown = realloc(names, 2 * cap * sizeof *names);
+                if (!grown) {
+                    free(names);
+                    return mcpp_error_nomem();
+                }
+                names = grown, cap *= 2;
+            }
+            names[count++] = m.name;
+        }
+    }
+    mcpp_error_clear(); /* metric_at's MCPP_ENOTFOUND ends each list */
+    qsort(names, count, sizeof *names, by_name);
+    const char *near = mcpp_closest_name(metric, names, count);
+    mcpp_strbuf b;
+    mcpp_sb_init_heap(&b, 256);
+    mcpp_sb_printf(&b, "no receipt states the metric '%s'", metric);
+    if (near)
+        mcpp_sb_printf(&b, "; did you mean '%s'?", near);
+    mcpp_sb_puts(&b, " (metrics stated: ");
+    for (size_t j = 0; j < count && j < 20; j++)
+        mcpp_sb_printf(&b, "%s%s", j ? ", " : "", names[j]);
+    if (count > 20)
+        mcpp_sb_printf(&b, ", ... %zu more", count - 20);
+    mcpp_sb_puts(&b, count ? "" : "none");
+    mcpp_sb_puts(&b, "; or 'primary', or a schema path such as 'metrics.tokens_per_s')");
+    free(names);
+    int rc = b.failed ? mcpp_error_nomem()
+                      : mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, metric, 0, 0, "%s", b.data);
+    mcpp_sb_free(&b);
+    return rc;
+}
