@@ -491,6 +491,53 @@ TEST(expanded_and_tiled_patterns_are_one_lane)
     CHECK_STR_EQ(canon, "AM");
 }
 
+/* The canonical pattern against its definition, for every pattern of up to 7
+ * letters over "AMR" and every depth up to 30 (and none stated): the smallest
+ * p < len with letter i of the stack (pattern[i % len]) equal to letter i % p
+ * for every i < depth, else len; the prefix of that length. */
+static size_t reference_period(const char *pattern, int64_t depth)
+{
+    size_t len = strlen(pattern);
+    if (depth <= 0)
+        depth = (int64_t)len;
+    for (size_t p = 1; p < len; p++) {
+        int64_t i = 0;
+        while (i < depth && pattern[i % (int64_t)len] == pattern[i % (int64_t)p])
+            i++;
+        if (i == depth)
+            return p;
+    }
+    return len;
+}
+
+TEST(the_canonical_pattern_is_the_smallest_period_of_the_stack)
+{
+    char pattern[8], canon[16];
+    size_t checked = 0, bad = 0;
+    for (size_t len = 1; len <= 7; len++) {
+        size_t count = 1;
+        for (size_t k = 0; k < len; k++)
+            count *= 3;
+        for (size_t code = 0; code < count; code++) {
+            size_t c = code;
+            for (size_t k = 0; k < len; k++, c /= 3)
+                pattern[k] = "AMR"[c % 3];
+            pattern[len] = '\0';
+            for (int64_t depth = 0; depth <= 30; depth++) {
+                int64_t got_depth = -1;
+                size_t want = reference_period(pattern, depth);
+                size_t got = mcpp_pattern_canonical(canon, sizeof canon, &got_depth, pattern, depth);
+                checked++;
+                bad += got != want || strncmp(canon, pattern, want) != 0 || canon[want] != '\0' ||
+                       got_depth != (depth > 0 ? depth : (int64_t)len);
+            }
+        }
+    }
+    printf("# %zu patterns and depths checked, %zu wrong\n", checked, bad);
+    CHECK(checked > 100000);
+    CHECK(bad == 0);
+}
+
 /* The selector keys come from the dimension table: every one is accepted and
  * reads a schema path, and the benchmark dimension's keys are among them. */
 TEST(every_selector_key_of_the_dimension_table_is_accepted)
@@ -621,6 +668,7 @@ int main(void)
     RUN(ablation_policy_measures_one_feature_as_a_qualified_comparison);
     RUN(expanded_and_tiled_patterns_are_one_lane);
     RUN(claim_selectors_accept_canonical_ids_aliases_and_frontier_labels);
+    RUN(the_canonical_pattern_is_the_smallest_period_of_the_stack);
     RUN(every_selector_key_of_the_dimension_table_is_accepted);
     RUN(goodput_fractions_are_named_metrics_with_their_direction);
     RUN(the_notes_adjacent_pair_is_adjacent);

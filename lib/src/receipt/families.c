@@ -43,11 +43,20 @@ size_t mcpp_pattern_canonical(char *out, size_t cap, int64_t *depth_out, const c
     if (depth_out) *depth_out = depth;
     if (cap) out[0] = '\0';
     if (len == 0) return 0;
-    /* the smallest period of the stack: letter i of the stack is pattern[i % len] */
+    /* the smallest period of the stack: letter i of the stack is pattern[i % len]; the two
+     * indexes i % len and i % p are stepped, not divided (two 64-bit divisions a letter
+     * were a quarter of a 10^5-receipt frontier: each receipt's lane key asks for this) */
     size_t period = len;
     for (size_t p = 1; p < len; p++) {
         int64_t i = (int64_t)p;
-        while (i < depth && pattern[i % (int64_t)len] == pattern[(i % (int64_t)p) % (int64_t)len]) i++;
+        size_t at = p, in_period = 0; /* i % len and i % p */
+        while (i < depth && pattern[at] == pattern[in_period]) {
+            i++;
+            if (++at == len)
+                at = 0;
+            if (++in_period == p)
+                in_period = 0;
+        }
         if (i >= depth) {
             period = p;
             break;
