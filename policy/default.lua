@@ -34,7 +34,7 @@ return {
       "batch",     -- workload.micro_batch, workload.global_batch
       "compile",   -- compile.posture, compile.warmup
       "topology",  -- topology.*
-      "hardware",  -- hardware.observed.accelerator, .count, .per_node (what ran, not what was asked)
+      "hardware",  -- hardware.observed.accelerator, .count, .per_node, .threads (what ran, not what was asked)
       "data",      -- workload.data.path, .dataset
       "backend",   -- backend.<family>.observed, backend.precision.observed (model runs,
                    -- and suite results that state one: a GEMM harness's implementation)
@@ -52,6 +52,8 @@ return {
       "position",  -- run.position.step, .tokens_seen by power-of-two range (a warm-up
                    -- window vs steady state; when a side states it)
       "cache",     -- compile.cache_state, driver and runtime versions
+      "quality",   -- quality.metric, .target, .achieved: another metric or target, or throughput
+                   -- at unequal quality, qualifies (when a side states it)
       "fallbacks", -- backend.fallbacks and every request not met (precision included;
                    -- "auto" is met by whatever ran), each named
     },

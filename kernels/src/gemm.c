@@ -30,6 +30,14 @@ void mcpp_kernel_gemm_set_threads(int threads)
     openblas_set_num_threads(threads > 0 ? threads : 1);
 }
 
+int mcpp_kernel_gemm_threads(mcpp_kernel_gemm_impl impl)
+{
+    if (impl != MCPP_KERNEL_GEMM_BLAS)
+        return 1;
+    int n = openblas_get_num_threads();
+    return n > 0 ? n : 1;
+}
+
 static float gemm_b_at(const float *b, size_t ldb, int trans_b, size_t kk, size_t j)
 {
     return trans_b ? b[j * ldb + kk] : b[kk * ldb + j];

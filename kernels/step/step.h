@@ -35,6 +35,7 @@ typedef struct step_options {
     const char *family;       /* NULL: derived from the pattern */
     const char *lane_name;    /* NULL: derived */
     const char *accelerator;  /* NULL: the device the backend finds */
+    const char *commit;       /* NULL: $MCPP_GIT_COMMIT, else git rev-parse HEAD */
     int allow_fallback;
     long profile_first, profile_last; /* -1: no profiler window */
     int threads;

@@ -47,7 +47,9 @@ static const char step_usage[] =
     "  --allow-fallback         run on the CPU when CUDA is unusable, and record it\n"
     "  --accelerator NAME       the accelerator asked for, e.g. \"H100\" (default: this host's CPU\n"
     "                           for --backend cpu, any CUDA device for --backend cuda)\n"
-    "  --threads N              OpenBLAS threads (default 1)\n"
+    "  --threads N              OpenBLAS threads (default 1; recorded as hardware.observed.threads)\n"
+    "  --commit SHA             source.git_commit (default: $MCPP_GIT_COMMIT, else `git rev-parse HEAD`\n"
+    "                           in the working directory; runs of one commit pool in a gate)\n"
     "Measurement:\n"
     "  --steps N                measured steps (default 5)\n"
     "  --warmup N               unmeasured steps before them (default 2)\n"
@@ -204,12 +206,14 @@ static int take_text(step_options *o, const char *name, const char *v)
         snprintf(o->stack.pattern, sizeof o->stack.pattern, "%s", v);
         return -1;
     }
-    static const struct { const char *name, *wanted; size_t offset; } texts[] = {
+    static const struct { const char *name, *wanted; size_t offset;
+    } texts[] = {
         {"--data", "synthetic or a token file", offsetof(step_options, data)},
         {"--out", "a file path", offsetof(step_options, out)},
         {"--family", "a family label", offsetof(step_options, family)},
         {"--lane-name", "a lane name", offsetof(step_options, lane_name)},
         {"--accelerator", "an accelerator name", offsetof(step_options, accelerator)},
+        {"--commit", "a commit id", offsetof(step_options, commit)},
     };
     for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++) {
         if (strcmp(name, texts[k].name) != 0) continue;

@@ -109,6 +109,28 @@ static char *step_join_argv(int argc, char **argv)
     return s;
 }
 
+/* The commit the run's code came from: --commit, else $MCPP_GIT_COMMIT, else
+ * `git rev-parse HEAD` in the working directory (a run outside a git tree
+ * records none). Runs that name one commit pool in a gate (issue 47 item 13).
+ * 1 when out holds one. */
+static int step_commit(char *out, size_t cap, const step_options *opt)
+{
+    const char *given = opt->commit ? opt->commit : getenv("MCPP_GIT_COMMIT");
+    if (given && *given) {
+        snprintf(out, cap, "%s", given);
+        return 1;
+    }
+    FILE *git = popen("git rev-parse HEAD 2>/dev/null", "r");
+    if (!git)
+        return 0;
+    int ok = fgets(out, (int)cap, git) != NULL;
+    int status = pclose(git);
+    size_t n = ok ? strcspn(out, "\r\n") : 0;
+    if (ok)
+        out[n] = '\0';
+    return ok && status == 0 && n >= 7 && strspn(out, "0123456789abcdef") == n;
+}
+
 static size_t step_count_family(const step_options *opt, char family)
 {
     size_t n = 0, len = strlen(opt->stack.pattern);
@@ -151,8 +173,9 @@ static void put_source_and_lane(receipt_ctx *x)
     if (command) sb_str(sb, "source.command", command);
     free(command);
     sb_str(sb, "source.host", res->host.host);
-    const char *git = getenv("MCPP_GIT_COMMIT");
-    if (git && *git) sb_str(sb, "source.git_commit", git);
+    char commit[64];
+    if (step_commit(commit, sizeof commit, opt))
+        sb_str(sb, "source.git_commit", commit);
 
     char family[64];
     if (opt->family) snprintf(family, sizeof family, "%s", opt->family);
@@ -306,6 +329,8 @@ static void put_hardware(receipt_ctx *x)
     } else {
         sb_int(sb, "hardware.observed.count", 1);
         if (res->host.memory_gib > 0) sb_dbl(sb, "hardware.observed.memory_gib", res->host.memory_gib);
+        /* the CPU path's execution resources: another thread count is another lane, never a code speed-up */
+        sb_int(sb, "hardware.observed.threads", mcpp_kernel_gemm_threads(opt->cpu_gemm));
         /* the CPU path's "driver" is the OS kernel, its runtime the C library */
         struct utsname u;
         if (uname(&u) == 0) {

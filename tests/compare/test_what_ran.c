@@ -18,6 +18,7 @@ typedef struct section {
 static const section BASE[] = {
     {"schema", "\"mcpp.receipt/2\""},
     {"source", "{\"tool\": \"hand-written for issue 47\", \"git_commit\": \"47474747\"}"},
+    {"benchmark", NULL},
     {"lane", "{\"family\": \"tiny-dense\", \"pattern\": \"A\", \"depth\": 4, \"d_model\": 64, \"heads\": 4}"},
     {"workload", "{\"seq_len\": 128, \"micro_batch\": 2, \"global_batch\": 2, \"tokens_per_step\": 256, "
                  "\"useful_tokens_per_step\": 256, \"data\": {\"path\": \"synthetic\"}}"},
@@ -295,8 +296,112 @@ TEST(a_fallback_that_contradicts_the_observed_backend_is_a_warning)
     free(p);
 }
 
+/* ---- Item 1: quality has a direction of its own, and one metric at a time -------------- */
+
+#define QUAL(metric, achieved) "{\"metric\": \"" metric "\", \"achieved\": " achieved "}"
+
+/* The comparison of a and b under a policy whose gate metric is quality.achieved
+ * (freeing a and b); the caller frees it. */
+static mcpp_comparison *compare_quality(mcpp_receipt *a, mcpp_receipt *b)
+{
+    mcpp_policy *p = NULL;
+    CHECK_INT_EQ(mcpp_policy_default(&p), MCPP_OK);
+    mcpp_gate_settings g = MCPP_GATE_SETTINGS_INIT;
+    g.metric = "quality.achieved";
+    g.higher_is_better = 1; /* what the gate would assume of a plain number: quality must not take it */
+    CHECK_INT_EQ(mcpp_policy_set_gate(p, &g), MCPP_OK);
+    mcpp_comparison *c = NULL;
+    CHECK_INT_EQ(mcpp_compare(&c, p, a, b), MCPP_OK);
+    mcpp_policy_free(p);
+    mcpp_receipt_free(a);
+    mcpp_receipt_free(b);
+    return c;
+}
+
+TEST(quality_compares_in_its_own_direction_and_never_across_metrics)
+{
+    /* log-perplexity 2.1 -> 2.6 is worse (lower is better), and the gate fails */
+    mcpp_comparison *c = compare_quality(mk("a", "quality", QUAL("log_perplexity", "2.1"), NULL),
+                                         mk("b", "quality", QUAL("log_perplexity", "2.6"), NULL));
+    const mcpp_metric_result *m = c ? mcpp_comparison_metric(c) : NULL;
+    CHECK(m != NULL);
+    if (m) {
+        CHECK_STR_EQ(m->metric, "log_perplexity");
+        CHECK_INT_EQ(m->higher_is_better, 0);
+        CHECK(m->rel_delta > 0.2);
+    }
+    if (c)
+        CHECK_INT_EQ(mcpp_comparison_gate(c), MCPP_GATE_FAILED);
+    mcpp_comparison_free(c);
+    /* accuracy 0.70 -> 0.75 is better (higher is better) */
+    c = compare_quality(mk("a", "quality", QUAL("eval_accuracy", "0.70"), NULL),
+                        mk("b", "quality", QUAL("eval_accuracy", "0.75"), NULL));
+    m = c ? mcpp_comparison_metric(c) : NULL;
+    CHECK(m != NULL && m->higher_is_better == 1);
+    if (c)
+        CHECK_INT_EQ(mcpp_comparison_gate(c), MCPP_GATE_PASSED);
+    mcpp_comparison_free(c);
+    /* log-perplexity against eval accuracy: never one number, and the pair qualifies */
+    c = compare_quality(mk("a", "quality", QUAL("log_perplexity", "2.1"), NULL),
+                        mk("b", "quality", QUAL("eval_accuracy", "0.60"), NULL));
+    CHECK(c && mcpp_comparison_metric(c) == NULL);
+    if (c) {
+        CHECK_INT_EQ(mcpp_comparison_gate(c), MCPP_GATE_UNDETERMINED);
+        CHECK_STR_EQ(mcpp_verdict_name(mcpp_comparison_verdict(c)), "qualified");
+        CHECK_CONTAINS(mcpp_comparison_gate_reason(c), "log_perplexity");
+        size_t r = row_of(c, "quality");
+        CHECK(r != (size_t)-1);
+        if (r != (size_t)-1)
+            CHECK_CONTAINS(mcpp_comparison_row_reason(c, r), "different quality metrics");
+    }
+    mcpp_comparison_free(c);
+    /* a benchmark's own row: MLPerf's LoRA logs its eval loss as eval_accuracy (lower is better) */
+#define LORA "{\"suite\": \"mlperf-training\", \"name\": \"llama2_70b_lora\"}"
+    c = compare_quality(mk("a", "quality", QUAL("eval_accuracy", "0.93"), "benchmark", LORA, NULL),
+                        mk("b", "quality", QUAL("eval_accuracy", "0.92"), "benchmark", LORA, NULL));
+    m = c ? mcpp_comparison_metric(c) : NULL;
+    CHECK(m != NULL && m->higher_is_better == 0);
+    if (c)
+        CHECK_INT_EQ(mcpp_comparison_gate(c), MCPP_GATE_PASSED); /* 0.93 -> 0.92 is the better loss */
+    mcpp_comparison_free(c);
+}
+
+TEST(throughput_at_unequal_quality_is_qualified_and_says_so)
+{
+    /* tokens/s (the headline) of two runs that reached different quality */
+    expect(mk("a", "quality", QUAL("log_perplexity", "2.1"), NULL),
+           mk("b", "quality", QUAL("log_perplexity", "2.6"), NULL), MCPP_VERDICT_QUALIFIED, "quality", MCPP_DIM_QUALIFY,
+           "throughput at unequal quality: log_perplexity 2.1 vs 2.6 (lower is better: cand's quality is worse)");
+    /* the same quality: nothing to qualify */
+    expect(mk("a", "quality", QUAL("log_perplexity", "2.1"), NULL),
+           mk("b", "quality", QUAL("log_perplexity", "2.1"), NULL), MCPP_VERDICT_COMPARABLE, "quality", MCPP_DIM_MATCH,
+           "same quality");
+    /* both reached the same target: equal quality in the time-to-train sense */
+    expect(mk("a", "quality", "{\"metric\": \"eval_accuracy\", \"target\": 0.72, \"achieved\": 0.725}", NULL),
+           mk("b", "quality", "{\"metric\": \"eval_accuracy\", \"target\": 0.72, \"achieved\": 0.731}", NULL),
+           MCPP_VERDICT_COMPARABLE, "quality", MCPP_DIM_MATCH, "both reached quality.target 0.72");
+    /* one benchmark of one suite, both ended ok, no target stated: the suite fixes the target */
+    expect(mk("a", "quality", QUAL("eval_accuracy", "0.93"), "benchmark", LORA, NULL),
+           mk("b", "quality", QUAL("eval_accuracy", "0.92"), "benchmark", LORA, NULL), MCPP_VERDICT_COMPARABLE,
+           "quality", MCPP_DIM_MATCH, "the suite fixes the quality to reach");
+    /* a quality on one side only */
+    expect(mk("a", "quality", QUAL("log_perplexity", "2.1"), NULL), mk("b", NULL), MCPP_VERDICT_QUALIFIED, "quality",
+           MCPP_DIM_QUALIFY, "absent on cand");
+    /* neither states one: the row is not applicable */
+    expect(mk("a", NULL), mk("b", NULL), MCPP_VERDICT_COMPARABLE, "quality", MCPP_DIM_MATCH, "neither side states it");
+    /* a metric the registry does not know is never compared, and loading it says so */
+    char *p = problems_of("q", "quality", QUAL("vibes", "3"), NULL);
+    CHECK_CONTAINS(p, "\"vibes\" is not in the quality metric registry");
+    free(p);
+    p = problems_of("q", "quality", "{\"achieved\": 3}", NULL);
+    CHECK_CONTAINS(p, "a quality value needs its metric");
+    free(p);
+}
+
 int main(void)
 {
+    RUN(quality_compares_in_its_own_direction_and_never_across_metrics);
+    RUN(throughput_at_unequal_quality_is_qualified_and_says_so);
     RUN(a_precision_recipe_is_a_set_everywhere);
     RUN(one_table_of_requests_feeds_validation_fallbacks_and_the_frontier);
     RUN(runs_that_asked_for_eight_per_node_and_got_four_are_no_stable_lane);

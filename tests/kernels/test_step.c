@@ -264,6 +264,63 @@ TEST(a_family_that_is_not_this_stack_is_bad_input_and_no_family_is_invented)
     mcpp_receipt_free(r);
 }
 
+/* Issue 47 items 4 and 13: the threads a CPU run used are part of its
+ * hardware (1 against 2 threads is never "comparable, gate passed": the
+ * change is the machine, not the code), and the commit it ran is recorded
+ * (--commit, else git), so its runs pool in a gate. */
+TEST(cpu_threads_are_part_of_the_lane_and_the_commit_is_recorded)
+{
+    CHECK_INT_EQ(run_step("--pattern A --depth 2 --steps 2 --warmup 1 --threads 1 --commit 4747474 " SMALL, "t1.json"),
+                 0);
+    CHECK_INT_EQ(run_step("--pattern A --depth 2 --steps 2 --warmup 1 --threads 2 --commit 4747474 " SMALL, "t2.json"),
+                 0);
+    mcpp_receipt *a = load("t1.json"), *b = load("t2.json");
+    CHECK(a != NULL && b != NULL);
+    if (a && b) {
+        CHECK_INT_EQ(num(a, "hardware.observed.threads"), 1);
+        CHECK_INT_EQ(num(b, "hardware.observed.threads"), 2);
+        CHECK_STR_EQ(str(a, "source.git_commit"), "4747474");
+        mcpp_comparison *c = NULL;
+        CHECK_INT_EQ(mcpp_compare(&c, NULL, a, b), MCPP_OK);
+        CHECK_INT_EQ(mcpp_comparison_verdict(c), MCPP_VERDICT_NOT_COMPARABLE);
+        CHECK_INT_EQ(mcpp_comparison_gate(c), MCPP_GATE_UNDETERMINED);
+        mcpp_comparison_free(c);
+        char *ka = NULL, *kb = NULL;
+        CHECK_INT_EQ(mcpp_lane_key(&ka, NULL, a), MCPP_OK);
+        CHECK_INT_EQ(mcpp_lane_key(&kb, NULL, b), MCPP_OK);
+        CHECK(ka && kb && strcmp(ka, kb) != 0);
+        free(ka);
+        free(kb);
+    }
+    mcpp_receipt_free(a);
+    mcpp_receipt_free(b);
+    /* without --commit, inside a git work tree, the commit is git's */
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cd '%s' && git rev-parse HEAD > '%s/head.txt' 2>/dev/null", MCPP_SOURCE_DIR,
+             MCPP_TEST_OUT_DIR);
+    if (system(cmd) != 0) {
+        printf("# skipped the git half: %s is not a git work tree (a source tarball)\n", MCPP_SOURCE_DIR);
+        return;
+    }
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && env -u MCPP_GIT_COMMIT '%s' --pattern A --depth 2 --steps 1 --warmup 0 " SMALL
+             " --out '%s/git.json' 2>/dev/null",
+             MCPP_SOURCE_DIR, MCPP_STEP_EXE, MCPP_TEST_OUT_DIR);
+    CHECK_INT_EQ(system(cmd), 0);
+    char head[128] = "", path[1024];
+    snprintf(path, sizeof path, "%s/head.txt", MCPP_TEST_OUT_DIR);
+    FILE *f = fopen(path, "r");
+    if (f && fgets(head, sizeof head, f))
+        head[strcspn(head, "\n")] = '\0';
+    if (f)
+        fclose(f);
+    mcpp_receipt *g = load("git.json");
+    CHECK(g != NULL);
+    if (g)
+        CHECK_STR_EQ(str(g, "source.git_commit"), head);
+    mcpp_receipt_free(g);
+}
+
 int main(void)
 {
     RUN(a_cpu_moe_run_writes_a_receipt_that_validates_and_carries_the_window);
@@ -274,5 +331,6 @@ int main(void)
     RUN(bad_input_exits_3_and_help_exits_0);
     RUN(step_runner_receipts_carry_the_schema_2_launch_contract_and_identity);
     RUN(a_family_that_is_not_this_stack_is_bad_input_and_no_family_is_invented);
+    RUN(cpu_threads_are_part_of_the_lane_and_the_commit_is_recorded);
     TEST_MAIN_END();
 }

@@ -136,6 +136,7 @@ class _HardwareObservedSection(Section):
     memory_gib: float | None
     driver: str | None
     runtime: str | None
+    threads: int | None
 
 class _HardwareRequestedSection(Section):
     accelerator: str | None

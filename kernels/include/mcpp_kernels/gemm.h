@@ -28,4 +28,9 @@ void mcpp_kernel_gemm(mcpp_kernel_gemm_impl impl, size_t m, size_t n, size_t k, 
 /* Sets the OpenBLAS thread count (1 keeps a shared machine quiet). */
 void mcpp_kernel_gemm_set_threads(int threads);
 
+/* The threads GEMM path `impl` runs on: what OpenBLAS reports for the BLAS
+ * path, 1 for the single-threaded C paths (a receipt's
+ * hardware.observed.threads). */
+int mcpp_kernel_gemm_threads(mcpp_kernel_gemm_impl impl);
+
 #endif /* MCPP_KERNELS_GEMM_H */

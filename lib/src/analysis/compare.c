@@ -539,6 +539,28 @@ static mcpp_dim_status eval_fallbacks(const mcpp_policy_dim *d, const mcpp_recei
     return st;
 }
 
+/* The quality dimension (quality_check.c); its role decides what a
+ * difference means: qualify by default, mismatch when a policy makes it
+ * must-match. */
+static mcpp_dim_status eval_quality(const mcpp_policy_dim *d, const mcpp_receipt *b, const mcpp_receipt *c, explain *ex)
+{
+    cmp_row *row = ex ? new_row(ex) : NULL;
+    if (row) {
+        row->role = (int)d->role;
+        row->off_base = side_text(ex, d, b, c);
+        row->off_cand = side_text(ex, d, c, b);
+        row->off_reason = begin_text(ex);
+    }
+    mcpp_dim_status st = mcpp_quality_status(b, c, row ? &ex->text : NULL);
+    if (st == MCPP_DIM_QUALIFY && d->role == MCPP_ROLE_MUST_MATCH)
+        st = MCPP_DIM_MISMATCH;
+    if (row) {
+        end_text(ex);
+        row->status = (int)st;
+    }
+    return st;
+}
+
 static mcpp_verdict fold(mcpp_verdict v, mcpp_dim_status st)
 {
     mcpp_verdict from = st == MCPP_DIM_MISSING    ? MCPP_VERDICT_INSUFFICIENT
@@ -695,6 +717,7 @@ static int evaluate(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt 
         mcpp_dim_status st;
         if (!skip_dimension(p, d, b, c, pat_b, pat_c, ex, &st))
             st = d->kind == MCPP_DIM_KIND_FALLBACKS ? eval_fallbacks(d, b, c, ex)
+                 : d->kind == MCPP_DIM_KIND_QUALITY ? eval_quality(d, b, c, ex)
                                                     : eval_fields(d, b, c, pat_b, pat_c, ex);
         if (ex && ex->n_rows) ex->rows[ex->n_rows - 1].off_dim = dim_off;
         v = fold(v, st);

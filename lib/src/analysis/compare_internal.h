@@ -31,6 +31,17 @@ typedef struct mcpp_metric_ident {
     int higher_is_better;
 } mcpp_metric_ident;
 
+/* The `quality` dimension of a pair (quality_check.c): qualify when the two
+ * name different quality metrics or targets, or reached unequal quality
+ * (throughput at unequal quality); why into `why` (NULL: no text). */
+mcpp_dim_status mcpp_quality_status(const mcpp_receipt *b, const mcpp_receipt *c, mcpp_strbuf *why);
+
+/* What quality.achieved (or .target) of r is as a metric: named by its
+ * quality.metric, in that metric's direction (data/quality_metrics.tsv). 0
+ * when r names no metric or one the registry does not know: then it is not
+ * compared (quality_check.c). */
+int mcpp_quality_metric_ident(mcpp_metric_ident *ident, const mcpp_receipt *r);
+
 /* Renders a comparison's rows if they are not yet (they are made when first
  * read, from the receipts and policy view the comparison holds). MCPP_OK, or
  * MCPP_ENOMEM with the last error set; safe from several threads at once.

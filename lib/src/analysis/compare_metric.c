@@ -157,6 +157,9 @@ static void resolve_metric(receipt_metric *m, const mcpp_policy *p, const mcpp_m
     if (ref->kind == MCPP_METRIC_REF_FIELD) {
         m->has_stated = number_of(r, ref->field_id, &m->stated);
         m->ident.higher_is_better = ref->higher_is_better;
+        /* quality: named by its metric, in that metric's direction (issue 47) */
+        if (ref->field_id == MCPP_F_quality_achieved || ref->field_id == MCPP_F_quality_target)
+            m->has_stated = m->has_stated && mcpp_quality_metric_ident(&m->ident, r);
     } else if (strcmp(name, "tokens_per_s") == 0 || strcmp(name, "step_time_s") == 0) {
         int tokens = name[0] == 't';
         resolve_step_metric(m, p, tokens ? p->id_tokens_per_s : p->id_step_median, r);

@@ -15,7 +15,8 @@
  * X(NAME, ROLE, KIND, APPLIES, ABSENT, SINCE, FIELDS, KEYS, "note")
  *   NAME     the dimension's name in policies and reports
  *   ROLE     MUST_MATCH or QUALIFY
- *   KIND     FIELDS (compares its fields) or FALLBACKS (also every request not met)
+ *   KIND     FIELDS (compares its fields), FALLBACKS (also every request not met)
+ *            or QUALITY (quality.*: one metric, its direction, throughput at equal quality)
  *   APPLIES  between which receipts it compares (mcpp_dim_applies): ALL, MODEL
  *            (not between two benchmark-suite results), SUITE (when a side
  *            states benchmark.suite), STATED (when a side states one of its
@@ -64,9 +65,11 @@
                     "cp", "topology.cp", "dp", "topology.dp"),                                                         \
       "")                                                                                                              \
     X(hardware, MUST_MATCH, FIELDS, ALL, UNKNOWN, 1,                                                                   \
-      MCPP_DIM_LIST("hardware.observed.accelerator", "hardware.observed.count", "hardware.observed.per_node"),         \
-      MCPP_DIM_LIST("accelerator", "hardware.observed.accelerator", "count", "hardware.observed.count"),               \
-      "what ran, not what was asked; accelerators by canonical id")                                                    \
+      MCPP_DIM_LIST("hardware.observed.accelerator", "hardware.observed.count", "hardware.observed.per_node",          \
+                    "hardware.observed.threads"),                                                                      \
+      MCPP_DIM_LIST("accelerator", "hardware.observed.accelerator", "count", "hardware.observed.count", "threads",     \
+                    "hardware.observed.threads"),                                                                      \
+      "what ran, not what was asked; accelerators by canonical id; the CPU threads a run used")                        \
     X(data, MUST_MATCH, FIELDS, MODEL, UNKNOWN, 1, MCPP_DIM_LIST("workload.data.path", "workload.data.dataset"),       \
       MCPP_DIM_LIST("data", "workload.data.path", "dataset", "workload.data.dataset"), "")                             \
     X(backend, MUST_MATCH, FIELDS, MODEL_OR_STATED, UNKNOWN, 1,                                                        \
@@ -98,6 +101,10 @@
     X(cache, QUALIFY, FIELDS, MODEL, UNKNOWN, 1,                                                                       \
       MCPP_DIM_LIST("compile.cache_state", "hardware.observed.driver", "hardware.observed.runtime"),                   \
       MCPP_DIM_LIST(NULL), "")                                                                                         \
+    X(quality, QUALIFY, QUALITY, STATED, UNKNOWN, 2,                                                                   \
+      MCPP_DIM_LIST("quality.metric", "quality.target", "quality.achieved"), MCPP_DIM_LIST(NULL),                      \
+      "what the run trained to: another metric or target, or throughput at unequal quality, qualifies; quality "       \
+      "compares in its metric's own direction (data/quality_metrics.tsv)")                                             \
     X(fallbacks, QUALIFY, FALLBACKS, ALL, UNKNOWN, 1, MCPP_DIM_LIST("backend.fallbacks"), MCPP_DIM_LIST(NULL),         \
       "and every request not met (each pair of receipt/request_pairs.h; auto is met by whatever ran)")
 

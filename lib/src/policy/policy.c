@@ -166,9 +166,11 @@ static int policy_set_dimension_impl(mcpp_policy *p, const char *name, const cha
             }
             if ((rc = dim_add_path(&nd, &cap, paths[i], lenient)) != 0) goto fail;
         }
-        /* A user-defined "fallbacks" dimension over backend.fallbacks keeps
-         * the requested != observed check: that is what the name promises. */
-        if (def && def->kind == MCPP_DIM_KIND_FALLBACKS) nd.kind = MCPP_DIM_KIND_FALLBACKS;
+        /* A user-defined "fallbacks" (or "quality") dimension keeps the
+         * requested != observed check (the quality rule): that is what the
+         * name promises. */
+        if (def && def->kind != MCPP_DIM_KIND_FIELDS)
+            nd.kind = def->kind;
     }
     for (size_t i = 0; i < p->n_dims; i++) {
         if (strcmp(p->dims[i].name, name) == 0) {

@@ -15,8 +15,9 @@
 
 /* How a dimension's rows are computed. */
 typedef enum mcpp_dim_kind {
-    MCPP_DIM_KIND_FIELDS = 0,   /* compare the listed fields                          */
-    MCPP_DIM_KIND_FALLBACKS = 1 /* backend.fallbacks plus requested != observed pairs */
+    MCPP_DIM_KIND_FIELDS = 0,    /* compare the listed fields                          */
+    MCPP_DIM_KIND_FALLBACKS = 1, /* backend.fallbacks plus requested != observed pairs */
+    MCPP_DIM_KIND_QUALITY = 2    /* quality.*: the metric, its direction, throughput at unequal quality */
 } mcpp_dim_kind;
 
 /* Which receipts a dimension describes. A model-training run has a pattern;

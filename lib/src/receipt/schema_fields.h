@@ -101,6 +101,7 @@ X(hardware_observed_source, HARDWARE_OBSERVED, "source", "hardware.observed.sour
 X(hardware_observed_memory_gib, HARDWARE_OBSERVED, "memory_gib", "hardware.observed.memory_gib", DOUBLE, GE0, NULL, "memory per accelerator (GiB)") \
 X(hardware_observed_driver, HARDWARE_OBSERVED, "driver", "hardware.observed.driver", STRING, NONE, NULL, "driver version") \
 X(hardware_observed_runtime, HARDWARE_OBSERVED, "runtime", "hardware.observed.runtime", STRING, NONE, NULL, "runtime version (CUDA, XLA...)") \
+X(hardware_observed_threads, HARDWARE_OBSERVED, "threads", "hardware.observed.threads", INT32, GE1, NULL, "CPU threads the run's kernels used (the CPU path's execution resources; part of the lane)") \
 X(hardware_host_cpu, HARDWARE_HOST, "cpu", "hardware.host.cpu", STRING, NONE, NULL, "host CPU model") \
 X(hardware_host_cores, HARDWARE_HOST, "cores", "hardware.host.cores", INT32, GE1, NULL, "host CPU cores") \
 X(topology_substrate, TOPOLOGY, "substrate", "topology.substrate", ENUM, NONE, mcpp_enum_substrate, "execution substrate") \
@@ -177,7 +178,7 @@ X(BACKEND_GEMM, BACKEND, "gemm", "backend.gemm", backend_gemm_requested, backend
 X(BACKEND_VERIFICATION, BACKEND, "verification", "backend.verification", backend_verification_status, backend_verification_max_rel_err) \
 X(HARDWARE, ROOT, "hardware", "hardware", hardware_requested_accelerator, hardware_host_cores) \
 X(HARDWARE_REQUESTED, HARDWARE, "requested", "hardware.requested", hardware_requested_accelerator, hardware_requested_per_node) \
-X(HARDWARE_OBSERVED, HARDWARE, "observed", "hardware.observed", hardware_observed_accelerator, hardware_observed_runtime) \
+X(HARDWARE_OBSERVED, HARDWARE, "observed", "hardware.observed", hardware_observed_accelerator, hardware_observed_threads) \
 X(HARDWARE_HOST, HARDWARE, "host", "hardware.host", hardware_host_cpu, hardware_host_cores) \
 X(TOPOLOGY, ROOT, "topology", "topology", topology_substrate, topology_fsdp) \
 X(LAUNCH, ROOT, "launch", "launch", launch_mtp_depth, launch_fixed_policy) \

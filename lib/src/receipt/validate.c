@@ -11,6 +11,7 @@
 #include "receipt/block_families.h"
 #include "receipt/fields.h"
 #include "receipt/load_ctx.h"
+#include "receipt/quality_metrics.h"
 #include "receipt/request_pairs.h"
 #include "receipt/schema.h"
 #include "util/strbuf.h"
@@ -309,6 +310,24 @@ static void check_fallbacks_observed(mcpp_load_ctx *ctx, const mcpp_receipt *r)
     }
 }
 
+/* A quality value is compared in its metric's direction (the registry,
+ * data/quality_metrics.tsv): one without a metric, or with a metric the
+ * registry does not know, is never compared; say so when it is loaded. */
+static void check_quality(mcpp_load_ctx *ctx, const mcpp_receipt *r)
+{
+    if (!P(quality_achieved) && !P(quality_target))
+        return;
+    mcpp_direction dir;
+    if (!P(quality_metric))
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_WARNING, "missing", PATH(quality_metric), 1,
+                         "a quality value needs its metric: without one it is never compared");
+    else if (!mcpp_quality_direction_of(&dir, r))
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_WARNING, "enum", PATH(quality_metric), 0,
+                         "\"%s\" is not in the quality metric registry (data/quality_metrics.tsv): "
+                         "which way it is better is unknown, so quality.achieved is never compared",
+                         r->f.quality_metric);
+}
+
 void mcpp_validate(mcpp_load_ctx *ctx, const mcpp_receipt *r)
 {
     const mcpp_fields *f = &r->f;
@@ -322,6 +341,7 @@ void mcpp_validate(mcpp_load_ctx *ctx, const mcpp_receipt *r)
     check_goodput(ctx, r);
     check_observed_stated(ctx, r);
     check_fallbacks_observed(ctx, r);
+    check_quality(ctx, r);
     if (P(status_stability) && f->status_stability != 0 && !P(status_blocker))
         mcpp_ctx_problem(ctx, MCPP_SEVERITY_WARNING, "missing", PATH(status_blocker), 1,
                          "a lane that is not stable should name its next blocker");
