@@ -206,7 +206,9 @@ static int take_text(step_options *o, const char *name, const char *v)
         snprintf(o->stack.pattern, sizeof o->stack.pattern, "%s", v);
         return -1;
     }
-    static const struct { const char *name, *wanted; size_t offset;
+    static const struct {
+        const char *name, *wanted;
+        size_t offset;
     } texts[] = {
         {"--data", "synthetic or a token file", offsetof(step_options, data)},
         {"--out", "a file path", offsetof(step_options, out)},
