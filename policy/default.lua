@@ -51,6 +51,8 @@ return {
       "startup",   -- startup.state (cold boot vs warm cache vs snapshot restore)
       "position",  -- run.position.step, .tokens_seen by power-of-two range (a warm-up
                    -- window vs steady state; when a side states it)
+      "window",    -- metrics.window.warmup_steps: none (compile and warm-up measured) vs some
+      "denominator", -- workload.useful_tokens_per_step, when both sides state it
       "cache",     -- compile.cache_state, driver and runtime versions
       "quality",   -- quality.metric, .target, .achieved: another metric or target, or throughput
                    -- at unequal quality, qualifies (when a side states it)

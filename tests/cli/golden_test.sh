@@ -178,7 +178,7 @@ done
 # claim --help prints the selector keys the library takes (the dimension table's), so
 # the keys of the benchmark dimension are there as well
 expect_exit "claim --help" 0 "$cli" claim --help
-for want in "suite benchmark system submitter" "family pattern depth name" "accelerator count" "startup, or any schema path"; do
+for want in "suite benchmark system submitter" "family pattern depth name" "accelerator count" "startup warmup_steps useful_tokens, or any schema path"; do
   contains "claim --help lists '$want'" "$work/last.out" "$want"
 done
 

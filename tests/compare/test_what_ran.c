@@ -19,6 +19,7 @@ static const section BASE[] = {
     {"schema", "\"mcpp.receipt/2\""},
     {"source", "{\"tool\": \"hand-written for issue 47\", \"git_commit\": \"47474747\"}"},
     {"benchmark", NULL},
+    {"software", NULL},
     {"lane", "{\"family\": \"tiny-dense\", \"pattern\": \"A\", \"depth\": 4, \"d_model\": 64, \"heads\": 4}"},
     {"workload", "{\"seq_len\": 128, \"micro_batch\": 2, \"global_batch\": 2, \"tokens_per_step\": 256, "
                  "\"useful_tokens_per_step\": 256, \"data\": {\"path\": \"synthetic\"}}"},
@@ -29,6 +30,7 @@ static const section BASE[] = {
     {"topology", "{\"substrate\": \"cpu\", \"tp\": 1, \"pp\": 1, \"ep\": 1, \"cp\": 1, \"dp\": 1}"},
     {"launch", NULL},
     {"startup", "{\"state\": \"warm_cache\"}"},
+    {"run", NULL},
     {"metrics", "{\"window\": {\"warmup_steps\": 5, \"measured_steps\": 8}, \"step_time_s\": {\"samples\": "
                 "[0.100, 0.101, 0.099, 0.100, 0.102, 0.098, 0.100, 0.101]}}"},
     {"quality", NULL},
@@ -398,10 +400,85 @@ TEST(throughput_at_unequal_quality_is_qualified_and_says_so)
     free(p);
 }
 
+/* ---- Items 3 and 11: a lane's headline never blends starting lines ------------------ */
+
+#define METRICS(warmup)                                                                                                \
+    "{\"window\": {\"warmup_steps\": " warmup ", \"measured_steps\": 8}, \"step_time_s\": {\"samples\": "              \
+    "[0.100, 0.101, 0.099, 0.100, 0.102, 0.098, 0.100, 0.101]}}"
+#define WORKLOAD(useful)                                                                                               \
+    "{\"seq_len\": 128, \"micro_batch\": 2, \"global_batch\": 2, \"tokens_per_step\": 256, "                           \
+    "\"useful_tokens_per_step\": " useful ", \"data\": {\"path\": \"synthetic\"}}"
+
+TEST(a_lane_headline_never_blends_starting_lines_and_says_what_it_pools)
+{
+    /* seven runs: three alike, and one each on another starting line */
+    mcpp_receipt *rs[7] = {
+        mk("clean-1", NULL),
+        mk("clean-2", NULL),
+        mk("clean-3", NULL),
+        mk("cold-boot", "startup", "{\"state\": \"cold_boot\"}", NULL),
+        mk("step0-no-warmup", "metrics", METRICS("0"), "run", "{\"position\": {\"step\": 0}}", NULL),
+        mk("torch-2.5", "software", "{\"framework\": \"pytorch\", \"version\": \"2.5.0\"}", NULL),
+        mk("other-denominator", "workload", WORKLOAD("200"), NULL),
+    };
+    /* each pair qualifies, naming the starting line */
+    static const char *const dims[] = {"startup", "window", "software", "denominator"};
+    static const char *const why[] = {"startup.state differs: warm_cache vs cold_boot",
+                                      "metrics.window.warmup_steps differs: 5 vs 0", "absent on base",
+                                      "workload.useful_tokens_per_step differs: 256 vs 200"};
+    for (int i = 0; i < 4; i++) {
+        mcpp_comparison *c = NULL;
+        CHECK_INT_EQ(mcpp_compare(&c, NULL, rs[0], rs[3 + i]), MCPP_OK);
+        CHECK_STR_EQ(mcpp_verdict_name(mcpp_comparison_verdict(c)), "qualified");
+        size_t r = row_of(c, dims[i]);
+        CHECK(r != (size_t)-1);
+        if (r != (size_t)-1)
+            CHECK_CONTAINS(mcpp_comparison_row_reason(c, r), why[i]);
+        mcpp_comparison_free(c);
+    }
+    /* the frontier keeps each starting line in its own lane: the clean lane pools exactly its three runs */
+    mcpp_frontier *f = frontier_of(rs, 7);
+    CHECK_INT_EQ((int)mcpp_frontier_lane_count(f), 5);
+    size_t clean = (size_t)-1;
+    for (size_t l = 0; l < mcpp_frontier_lane_count(f); l++) {
+        for (size_t k = 0; k < mcpp_frontier_lane_receipt_count(f, l); k++)
+            if (strcmp(mcpp_frontier_lane_receipt_id(f, l, k), "clean-1") == 0)
+                clean = l;
+        if (mcpp_frontier_lane_receipt_count(f, l) != 3)
+            CHECK_INT_EQ((int)mcpp_frontier_lane_receipt_count(f, l), 1);
+    }
+    CHECK(clean != (size_t)-1);
+    if (clean != (size_t)-1) {
+        CHECK_INT_EQ((int)mcpp_frontier_lane_receipt_count(f, clean), 3);
+        CHECK_INT_EQ(mcpp_frontier_lane_status(f, clean), (int)MCPP_LANE_STABLE);
+    }
+    /* the claim says which runs its headline pools and which it set aside */
+    mcpp_claim_result *claim = NULL;
+    CHECK_INT_EQ(mcpp_claim_check(&claim, NULL, (const mcpp_receipt *const *)rs, 7, "startup=warm_cache", NULL, 2560),
+                 MCPP_OK);
+    char *text = NULL;
+    if (claim && mcpp_claim_result_render(&text, claim, MCPP_OUTPUT_TEXT) == MCPP_OK) {
+        CHECK_CONTAINS(text, "pools 3 runs: clean-1, clean-2, clean-3; sets aside 0");
+        free(text);
+    }
+    text = NULL;
+    if (claim && mcpp_claim_result_render(&text, claim, MCPP_OUTPUT_JSON) == MCPP_OK) {
+        CHECK_CONTAINS(text, "\"pooled\": [\"clean-1\", \"clean-2\", \"clean-3\"], \"set_aside\": []");
+        free(text);
+    }
+    mcpp_claim_result_free(claim);
+    mcpp_frontier_free(f);
+    free_all(rs, 7);
+    /* ten warm-up steps against twenty is one starting line */
+    expect(mk("a", "metrics", METRICS("10"), NULL), mk("b", "metrics", METRICS("20"), NULL), MCPP_VERDICT_COMPARABLE,
+           "window", MCPP_DIM_MATCH, "same on both sides");
+}
+
 int main(void)
 {
     RUN(quality_compares_in_its_own_direction_and_never_across_metrics);
     RUN(throughput_at_unequal_quality_is_qualified_and_says_so);
+    RUN(a_lane_headline_never_blends_starting_lines_and_says_what_it_pools);
     RUN(a_precision_recipe_is_a_set_everywhere);
     RUN(one_table_of_requests_feeds_validation_fallbacks_and_the_frontier);
     RUN(runs_that_asked_for_eight_per_node_and_got_four_are_no_stable_lane);

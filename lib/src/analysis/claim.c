@@ -196,7 +196,21 @@ static int fill_lane(claim_lane *c, const mcpp_frontier *f, size_t lane, const c
         return mcpp_error_nomem();
     }
     c->reasons = t.data;
-    return MCPP_OK;
+    mcpp_strbuf ids, aside;
+    mcpp_sb_init_heap(&ids, 256);
+    mcpp_sb_init_heap(&aside, 256);
+    c->n_pooled = mcpp_frontier_lane_receipt_count(f, lane);
+    for (size_t i = 0; i < c->n_pooled; i++) {
+        mcpp_sb_puts(&ids, mcpp_frontier_lane_receipt_id(f, lane, i));
+        mcpp_sb_putc(&ids, '\x1f');
+    }
+    c->n_set_aside = mcpp_frontier_lane_excluded_count(f, lane);
+    for (size_t i = 0; i < c->n_set_aside; i++)
+        mcpp_sb_printf(&aside, "%s\x1f%s\x1f", mcpp_frontier_lane_excluded_id(f, lane, i),
+                       mcpp_frontier_lane_excluded_reason(f, lane, i));
+    int failed = mcpp_sb_finish(&ids, &c->pooled) != 0;
+    failed |= mcpp_sb_finish(&aside, &c->set_aside) != 0;
+    return failed ? mcpp_error_nomem() : MCPP_OK;
 }
 
 static void clear_lanes(claim_lane *l, size_t n)
@@ -206,6 +220,8 @@ static void clear_lanes(claim_lane *l, size_t n)
         free(l[i].label);
         free(l[i].reasons);
         free(l[i].unit);
+        free(l[i].pooled);
+        free(l[i].set_aside);
     }
     free(l);
 }

@@ -18,6 +18,10 @@ typedef struct claim_lane {
     int has_headline;
     mcpp_lane_headline headline;
     char *unit; /* the lane's unit for the metric (headline.unit points here) */
+    /* Which runs the headline pools and which it set aside (issue 47 item 3):
+     * ids each followed by '\x1f'; set_aside as "id\x1freason\x1f" pairs. */
+    char *pooled, *set_aside;
+    size_t n_pooled, n_set_aside;
 } claim_lane;
 
 struct mcpp_claim_result {

@@ -638,34 +638,42 @@ static mcpp_dim_status eval_verification(const mcpp_policy *p, const mcpp_receip
 }
 
 /* The denominator of tokens/s (useful tokens per step) changing between runs
- * changes what "faster" means: named as a qualification with both values. */
-static mcpp_dim_status eval_denominator(const mcpp_policy *p, const mcpp_receipt *b, const mcpp_receipt *c,
+ * changes what "faster" means: named as a qualification with both values. A
+ * receipt that does not state it is not held to it. */
+static mcpp_dim_status eval_denominator(const mcpp_policy_dim *d, const mcpp_receipt *b, const mcpp_receipt *c,
                                         explain *ex)
 {
-    if (mcpp_field_compare(b, c, p->id_useful_tokens) != MCPP_FIELD_DIFFERS) return MCPP_DIM_MATCH;
-    if (!ex) return MCPP_DIM_QUALIFY;
-    mcpp_value vb, vc;
-    get(b, p->id_useful_tokens, &vb);
-    get(c, p->id_useful_tokens, &vc);
-    cmp_row *row = new_row(ex);
-    if (!row) return MCPP_DIM_QUALIFY;
-    row->status = MCPP_DIM_QUALIFY;
-    row->role = MCPP_ROLE_QUALIFY;
-    row->off_dim = add_text(ex, "denominator");
-    row->off_base = begin_text(ex);
-    mcpp_value_text(&ex->text, &vb, 0);
-    end_text(ex);
-    row->off_cand = begin_text(ex);
-    mcpp_value_text(&ex->text, &vc, 0);
-    end_text(ex);
+    int id = d->n_fields ? d->ids[0] : -1;
+    mcpp_field_cmp fc = mcpp_field_compare(b, c, id);
+    mcpp_dim_status st = fc != MCPP_FIELD_DIFFERS          ? MCPP_DIM_MATCH
+                         : d->role == MCPP_ROLE_MUST_MATCH ? MCPP_DIM_MISMATCH
+                                                           : MCPP_DIM_QUALIFY;
+    cmp_row *row = ex ? new_row(ex) : NULL;
+    if (!row)
+        return st;
+    row->status = (int)st;
+    row->role = (int)d->role;
+    row->off_base = side_text(ex, d, b, c);
+    row->off_cand = side_text(ex, d, c, b);
     row->off_reason = begin_text(ex);
-    mcpp_sb_puts(&ex->text, "qualifies: workload.useful_tokens_per_step differs: ");
-    mcpp_value_text(&ex->text, &vb, 0);
-    mcpp_sb_puts(&ex->text, " vs ");
-    mcpp_value_text(&ex->text, &vc, 0);
-    mcpp_sb_puts(&ex->text, " (the denominator of tokens/s changed: preserve it before accepting the win)");
+    if (fc == MCPP_FIELD_DIFFERS) {
+        mcpp_value vb, vc;
+        get(b, id, &vb);
+        get(c, id, &vc);
+        mcpp_sb_puts(&ex->text, st == MCPP_DIM_QUALIFY ? "qualifies: " : "");
+        mcpp_sb_printf(&ex->text, "%s differs: ", d->paths[0]);
+        mcpp_value_text(&ex->text, &vb, 0);
+        mcpp_sb_puts(&ex->text, " vs ");
+        mcpp_value_text(&ex->text, &vc, 0);
+        mcpp_sb_puts(&ex->text, " (the denominator of tokens/s changed: preserve it before accepting the win)");
+    } else {
+        mcpp_sb_puts(&ex->text, fc == MCPP_FIELD_EQUAL    ? "same on both sides"
+                                : fc == MCPP_FIELD_ABSENT ? "stated on neither side"
+                                                          : "stated on one side only: a receipt that does not state "
+                                                            "it is not held to it");
+    }
     end_text(ex);
-    return MCPP_DIM_QUALIFY;
+    return st;
 }
 
 /* Rule i's status and reason: run now (and recorded when `log` records), or
@@ -716,14 +724,14 @@ static int evaluate(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt 
         size_t dim_off = ex ? add_text(ex, d->name) : 0;
         mcpp_dim_status st;
         if (!skip_dimension(p, d, b, c, pat_b, pat_c, ex, &st))
-            st = d->kind == MCPP_DIM_KIND_FALLBACKS ? eval_fallbacks(d, b, c, ex)
-                 : d->kind == MCPP_DIM_KIND_QUALITY ? eval_quality(d, b, c, ex)
-                                                    : eval_fields(d, b, c, pat_b, pat_c, ex);
+            st = d->kind == MCPP_DIM_KIND_FALLBACKS     ? eval_fallbacks(d, b, c, ex)
+                 : d->kind == MCPP_DIM_KIND_QUALITY     ? eval_quality(d, b, c, ex)
+                 : d->kind == MCPP_DIM_KIND_DENOMINATOR ? eval_denominator(d, b, c, ex)
+                                                        : eval_fields(d, b, c, pat_b, pat_c, ex);
         if (ex && ex->n_rows) ex->rows[ex->n_rows - 1].off_dim = dim_off;
         v = fold(v, st);
     }
     v = fold(v, eval_verification(p, b, c, ex));
-    v = fold(v, eval_denominator(p, b, c, ex));
     for (size_t i = 0; i < p->n_required; i++) {
         int pb = mcpp_field_present(b, p->required_ids[i]), pc = mcpp_field_present(c, p->required_ids[i]);
         if (pb && pc) continue;

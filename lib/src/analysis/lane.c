@@ -23,9 +23,15 @@
 #include "analysis/lane_internal.h"
 #include "analysis/stats_internal.h"
 
+/* The dimensions a lane is keyed by: every must-match one over fields, and
+ * the qualifying ones that still key lanes (different starting lines,
+ * framework versions and denominators are different benchmarks: issue 47). */
 static int is_key_dim(const mcpp_policy_dim *d)
 {
-    return d->role == MCPP_ROLE_MUST_MATCH && d->kind == MCPP_DIM_KIND_FIELDS;
+    if (d->role == MCPP_ROLE_MUST_MATCH)
+        return d->kind == MCPP_DIM_KIND_FIELDS;
+    return d->role == MCPP_ROLE_QUALIFY && d->keys_lane &&
+           (d->kind == MCPP_DIM_KIND_FIELDS || d->kind == MCPP_DIM_KIND_DENOMINATOR);
 }
 
 size_t mcpp_lane_key_dim_count(const mcpp_policy *p)

@@ -16,7 +16,9 @@
  *   NAME     the dimension's name in policies and reports
  *   ROLE     MUST_MATCH or QUALIFY
  *   KIND     FIELDS (compares its fields), FALLBACKS (also every request not met)
- *            or QUALITY (quality.*: one metric, its direction, throughput at equal quality)
+ *            QUALITY (quality.*: one metric, its direction, throughput at equal quality)
+ *            or DENOMINATOR (differs only when stated on both sides: a receipt
+ *            that does not state it is not held to it)
  *   APPLIES  between which receipts it compares (mcpp_dim_applies): ALL, MODEL
  *            (not between two benchmark-suite results), SUITE (when a side
  *            states benchmark.suite), STATED (when a side states one of its
@@ -98,6 +100,13 @@
       MCPP_DIM_LIST("startup", "startup.state"), "")                                                                   \
     X(position, QUALIFY, FIELDS, STATED, UNKNOWN, 2, MCPP_DIM_LIST("run.position.step", "run.position.tokens_seen"),   \
       MCPP_DIM_LIST(NULL), "by power-of-two range: a warm-up window against steady state qualifies")                   \
+    X(window, QUALIFY, FIELDS, STATED, UNKNOWN, 1, MCPP_DIM_LIST("metrics.window.warmup_steps"),                       \
+      MCPP_DIM_LIST("warmup_steps", "metrics.window.warmup_steps"),                                                    \
+      "no step before the measured window (compile and warm-up measured) against some: another starting line; 10 "     \
+      "against 20 warm-up steps is one")                                                                               \
+    X(denominator, QUALIFY, DENOMINATOR, MODEL, UNKNOWN, 1, MCPP_DIM_LIST("workload.useful_tokens_per_step"),          \
+      MCPP_DIM_LIST("useful_tokens", "workload.useful_tokens_per_step"),                                               \
+      "tokens/s over another useful-token denominator is not the same speed (stated on both sides)")                   \
     X(cache, QUALIFY, FIELDS, MODEL, UNKNOWN, 1,                                                                       \
       MCPP_DIM_LIST("compile.cache_state", "hardware.observed.driver", "hardware.observed.runtime"),                   \
       MCPP_DIM_LIST(NULL), "")                                                                                         \
@@ -107,5 +116,17 @@
       "compares in its metric's own direction (data/quality_metrics.tsv)")                                             \
     X(fallbacks, QUALIFY, FALLBACKS, ALL, UNKNOWN, 1, MCPP_DIM_LIST("backend.fallbacks"), MCPP_DIM_LIST(NULL),         \
       "and every request not met (each pair of receipt/request_pairs.h; auto is met by whatever ran)")
+
+/* Qualifying dimensions that still key lanes (issue 47 item 3): the notes
+ * call runs that differ in them different benchmarks (cold boot, warm cache
+ * and snapshot restore are different starting lines; compile warm-up is kept
+ * apart from steady state; a framework version; preserve the denominator), so
+ * a comparison of two such runs qualifies and the frontier keeps them in
+ * separate lanes: no headline blends them. A policy's dimension of one of
+ * these names keys lanes too, unless it ignores it. */
+#define MCPP_LANE_KEYING_QUALIFIERS                                                                                    \
+    {                                                                                                                  \
+        "startup", "software", "window", "denominator"                                                                 \
+    }
 
 #endif /* MCPP_POLICY_DIMENSION_TABLE_H */

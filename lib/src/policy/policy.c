@@ -42,6 +42,16 @@ typedef struct default_dim {
     {#name, MCPP_ROLE_##role, MCPP_DIM_KIND_##kind, fields, MCPP_APPLIES_##applies,                        \
      MCPP_ABSENT_IS_NONE_##absent, MCPP_UNSTATED_QUALIFIES_##absent},
 static const default_dim DEFAULT_DIMS[] = {MCPP_DEFAULT_DIMENSIONS(MCPP_X_DEFAULT_DIM)};
+
+/* 1 when a dimension of this name keys lanes although it qualifies. */
+static int keys_lane(const char *name)
+{
+    static const char *const names[] = MCPP_LANE_KEYING_QUALIFIERS;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(names[i], name) == 0)
+            return 1;
+    return 0;
+}
 #undef MCPP_X_DEFAULT_DIM
 
 #define N_DEFAULT_DIMS (sizeof DEFAULT_DIMS / sizeof DEFAULT_DIMS[0])
@@ -154,6 +164,7 @@ static int policy_set_dimension_impl(mcpp_policy *p, const char *name, const cha
     nd.applies = def ? def->applies : MCPP_APPLIES_ALL;
     nd.absent_is_none = def ? def->absent_is_none : 0;
     nd.unstated_qualifies = def ? def->unstated_qualifies : 0;
+    nd.keys_lane = keys_lane(name);
     if (n == 0 && def) {
         nd.kind = def->kind;
         for (size_t i = 0; i < 8 && def->fields[i]; i++)

@@ -52,8 +52,8 @@ static void digest_text(mcpp_strbuf *b, const mcpp_policy *p)
     mcpp_sb_printf(b, "policy %s %lld\n", p->name ? p->name : "", (long long)p->version);
     for (size_t i = 0; i < p->n_dims; i++) {
         const mcpp_policy_dim *d = &p->dims[i];
-        mcpp_sb_printf(b, "dim %s %d %d %d %d %d", d->name, (int)d->role, (int)d->kind, (int)d->applies,
-                       d->absent_is_none, d->unstated_qualifies);
+        mcpp_sb_printf(b, "dim %s %d %d %d %d %d %d", d->name, (int)d->role, (int)d->kind, (int)d->applies,
+                       d->absent_is_none, d->unstated_qualifies, d->keys_lane);
         for (size_t f = 0; f < d->n_fields; f++) mcpp_sb_printf(b, " %s", d->paths[f]);
         mcpp_sb_putc(b, '\n');
     }

@@ -15,9 +15,10 @@
 
 /* How a dimension's rows are computed. */
 typedef enum mcpp_dim_kind {
-    MCPP_DIM_KIND_FIELDS = 0,    /* compare the listed fields                          */
-    MCPP_DIM_KIND_FALLBACKS = 1, /* backend.fallbacks plus requested != observed pairs */
-    MCPP_DIM_KIND_QUALITY = 2    /* quality.*: the metric, its direction, throughput at unequal quality */
+    MCPP_DIM_KIND_FIELDS = 0,     /* compare the listed fields                          */
+    MCPP_DIM_KIND_FALLBACKS = 1,  /* backend.fallbacks plus requested != observed pairs */
+    MCPP_DIM_KIND_QUALITY = 2,    /* quality.*: the metric, its direction, throughput at unequal quality */
+    MCPP_DIM_KIND_DENOMINATOR = 3 /* differs only when stated on both sides */
 } mcpp_dim_kind;
 
 /* Which receipts a dimension describes. A model-training run has a pattern;
@@ -54,6 +55,9 @@ typedef struct mcpp_policy_dim {
      * must_match, and the lane key is still stated: model size, where the
      * pattern already names the architecture and the size only narrows it. */
     int unstated_qualifies;
+    /* 1: a qualifying dimension that still keys lanes (MCPP_LANE_KEYING_QUALIFIERS
+     * in dimension_table.h): runs that differ in it are different benchmarks. */
+    int keys_lane;
 } mcpp_policy_dim;
 
 /* Who owns a rule's userdata: the policy that added the rule and its clones

@@ -25,6 +25,7 @@ static int dim_copy(mcpp_policy_dim *out, const mcpp_policy_dim *d)
     out->applies = d->applies;
     out->absent_is_none = d->absent_is_none;
     out->unstated_qualifies = d->unstated_qualifies;
+    out->keys_lane = d->keys_lane;
     out->paths = calloc(n ? n : 1, sizeof *out->paths);
     out->ids = malloc((n ? n : 1) * sizeof *out->ids);
     out->needs = malloc(n ? n : 1);

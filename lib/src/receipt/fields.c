@@ -452,6 +452,20 @@ static unsigned position_range(const mcpp_receipt *r, int id)
     return v <= 0 ? 0u : 64u - (unsigned)__builtin_clzll((uint64_t)v);
 }
 
+/* ---- metrics.window.warmup_steps: is the warm-up inside the measured window ----------
+ * Compared, hashed and keyed by whether any step ran before the window: 0
+ * (compile and warm-up measured, a cold window) against some (steady state)
+ * is a different starting line (issue 47 items 3 and 11); 10 against 20 is
+ * the same one. */
+
+static int is_warmup(int id) { return id == MCPP_F_metrics_window_warmup_steps; }
+
+static unsigned warmup_class(const mcpp_receipt *r)
+{
+    return mcpp_int_slot_read(slot_of(r, MCPP_F_metrics_window_warmup_steps),
+                              slots[MCPP_F_metrics_window_warmup_steps].storage) > 0;
+}
+
 static inline mcpp_field_cmp compare_one(const mcpp_receipt *a, const mcpp_receipt *b, int id)
 {
     if (is_free(id)) return free_compare(a, b, id);
@@ -466,6 +480,8 @@ static inline mcpp_field_cmp compare_one(const mcpp_receipt *a, const mcpp_recei
         return MCPP_FIELD_ONE_SIDED;
     if (is_position(id))
         return position_range(a, id) == position_range(b, id) ? MCPP_FIELD_EQUAL : MCPP_FIELD_DIFFERS;
+    if (is_warmup(id))
+        return warmup_class(a) == warmup_class(b) ? MCPP_FIELD_EQUAL : MCPP_FIELD_DIFFERS;
     return slots_equal(a, id, b, id) ? MCPP_FIELD_EQUAL : MCPP_FIELD_DIFFERS;
 }
 
@@ -544,6 +560,10 @@ uint64_t mcpp_field_hash(const mcpp_receipt *r, int id, uint64_t h)
     if (is_position(id)) {
         unsigned range = position_range(r, id);
         return mcpp_fnv1a(&range, sizeof range, h);
+    }
+    if (is_warmup(id)) {
+        unsigned cls = warmup_class(r);
+        return mcpp_fnv1a(&cls, sizeof cls, h);
     }
     const void *x = slot_of(r, id);
     switch (slots[id].storage) {
@@ -627,6 +647,10 @@ void mcpp_field_text(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int escape_
             else mcpp_sb_puts(sb, t);
             return;
         }
+    }
+    if (escape_key && is_warmup(id) && mcpp_present(r, id)) { /* lane keys: the class */
+        mcpp_sb_puts(sb, warmup_class(r) ? "warmup" : "no_warmup");
+        return;
     }
     if (mcpp_field_get(r, id, &v) && escape_key && is_accelerator(id) && v.string) {
         accelerator_id(canonical, sizeof canonical, v.string); /* lane keys group by chip */

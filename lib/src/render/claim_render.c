@@ -3,13 +3,34 @@
  * markdown through the one render dispatcher.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "analysis/claim_internal.h"
 #include "analysis/frontier_internal.h"
 #include "render/render.h"
+#include "util/alloc.h"
 #include "util/error_internal.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
+
+/* Writes n bytes of s as a JSON string (json), or escaped for the markup
+ * (md: markdown, else terminal). */
+static void put_part(mcpp_strbuf *b, const char *s, size_t n, int json, int md)
+{
+    char *part = mcpp_strndup(s, n, NULL);
+    if (!part) {
+        b->failed = 1;
+        return;
+    }
+    if (json)
+        mcpp_sb_json_string(b, part);
+    else if (md)
+        mcpp_sb_markdown(b, part);
+    else
+        mcpp_sb_terminal(b, part);
+    free(part);
+}
 
 static void lane_json(mcpp_strbuf *b, const claim_lane *c, int with_headline)
 {
@@ -26,7 +47,53 @@ static void lane_json(mcpp_strbuf *b, const claim_lane *c, int with_headline)
     }
     mcpp_sb_puts(b, ", \"reasons\": ");
     mcpp_sb_json_string(b, c->reasons);
-    mcpp_sb_putc(b, '}');
+    mcpp_sb_puts(b, ", \"pooled\": [");
+    const char *at = c->pooled ? c->pooled : "";
+    for (size_t i = 0; i < c->n_pooled && *at; i++) {
+        const char *end = strchr(at, '\x1f');
+        if (i)
+            mcpp_sb_puts(b, ", ");
+        put_part(b, at, (size_t)(end - at), 1, 0);
+        at = end + 1;
+    }
+    mcpp_sb_puts(b, "], \"set_aside\": [");
+    at = c->set_aside ? c->set_aside : "";
+    for (size_t i = 0; i < c->n_set_aside && *at; i++) {
+        const char *mid = strchr(at, '\x1f'), *end = strchr(mid + 1, '\x1f');
+        mcpp_sb_puts(b, i ? ", {\"id\": " : "{\"id\": ");
+        put_part(b, at, (size_t)(mid - at), 1, 0);
+        mcpp_sb_puts(b, ", \"reason\": ");
+        put_part(b, mid + 1, (size_t)(end - mid - 1), 1, 0);
+        mcpp_sb_putc(b, '}');
+        at = end + 1;
+    }
+    mcpp_sb_puts(b, "]}");
+}
+
+/* "pools N runs: a, b; sets aside M: c (reason)" for one lane, in text or markdown. */
+static void pooled_lines(mcpp_strbuf *b, const claim_lane *c, int md)
+{
+    mcpp_sb_printf(b, md ? "  - its headline pools %zu run%s" : "          pools %zu run%s", c->n_pooled,
+                   c->n_pooled == 1 ? "" : "s");
+    const char *at = c->pooled ? c->pooled : "";
+    for (size_t i = 0; i < c->n_pooled && *at; i++) {
+        const char *end = strchr(at, '\x1f');
+        mcpp_sb_puts(b, i ? ", " : ": ");
+        put_part(b, at, (size_t)(end - at), 0, md);
+        at = end + 1;
+    }
+    mcpp_sb_printf(b, "; sets aside %zu", c->n_set_aside);
+    at = c->set_aside ? c->set_aside : "";
+    for (size_t i = 0; i < c->n_set_aside && *at; i++) {
+        const char *mid = strchr(at, '\x1f'), *end = strchr(mid + 1, '\x1f');
+        mcpp_sb_puts(b, i ? "; " : ": ");
+        put_part(b, at, (size_t)(mid - at), 0, md);
+        mcpp_sb_puts(b, " (");
+        put_part(b, mid + 1, (size_t)(end - mid - 1), 0, md);
+        mcpp_sb_putc(b, ')');
+        at = end + 1;
+    }
+    mcpp_sb_putc(b, '\n');
 }
 
 static void claim_render_json(mcpp_strbuf *b, const void *object)
@@ -86,6 +153,7 @@ static void claim_render_lines(mcpp_strbuf *b, const mcpp_claim_result *r, int m
             mcpp_sb_printf(b, ": median %.6g [%.6g, %.6g] n=%zu", c->headline.median, c->headline.interval_low,
                                 c->headline.interval_high, c->headline.n);
         mcpp_sb_putc(b, '\n');
+        pooled_lines(b, c, md);
     }
     for (size_t i = 0; i < r->n_sources; i++) {
         const claim_lane *c = &r->sources[i];
