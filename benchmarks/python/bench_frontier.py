@@ -92,8 +92,8 @@ def generate(folder: str, count: int, seed: int = 7) -> None:
         # met is excluded from its lane's headline, which the pure-Python
         # baseline does not model
         d["backend"]["moe"]["requested"] = d["backend"]["moe"]["observed"] = moe
-        if i % 10 == 3:
-            d["startup"]["state"] = "cold_boot"
+        if i % 10 == 3:  # a qualification inside the lane (a cold boot would be a lane of its own)
+            d["compile"]["cache_state"] = "cold"
         speed = 400000.0 * (4096 / seq) * (1.0 + 0.02 * top_k) * rng.gauss(1.0, 0.01)
         step = 1032192 / speed
         d["metrics"]["tokens_per_s"] = round(speed, 1)
@@ -249,10 +249,21 @@ def _canon(v) -> str:
     return str(v)
 
 
+# Qualifying dimensions that still key lanes (MCPP_LANE_KEYING_QUALIFIERS in
+# lib/src/policy/dimension_table.h): different starting lines are different benchmarks.
+LANE_KEYING_QUALIFIERS = ("startup", "software", "window", "denominator")
+
+
+def _key_text(r: dict, f: str) -> str:
+    if f == "metrics.window.warmup_steps" and r.get(f) is not None:  # by none vs some, as the library keys it
+        return "warmup" if r[f] > 0 else "no_warmup"
+    return _canon(r.get(f))
+
+
 def py_frontier(receipts: list[dict], policy: mr.Policy):
     dims = []
     for name, d in policy.dimensions.items():
-        if d["role"] != "must_match":
+        if d["role"] != "must_match" and not (d["role"] == "qualify" and name in LANE_KEYING_QUALIFIERS):
             continue
         fields = []
         for f in d["fields"]:
@@ -265,7 +276,7 @@ def py_frontier(receipts: list[dict], policy: mr.Policy):
 
     lanes: dict[tuple, dict] = {}
     for r in receipts:
-        key = tuple("|".join(_canon(r.get(f)) for f in fields) for _, fields in dims)
+        key = tuple("|".join(_key_text(r, f) for f in fields) for _, fields in dims)
         lane = lanes.get(key)
         if lane is None:
             lane = lanes[key] = {"ids": [], "ok": 0, "failed": 0, "reasons": set(), "values": [],

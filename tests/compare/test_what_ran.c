@@ -474,6 +474,65 @@ TEST(a_lane_headline_never_blends_starting_lines_and_says_what_it_pools)
            "window", MCPP_DIM_MATCH, "same on both sides");
 }
 
+/* ---- Item 5: per-family timings against the stack and the step ------------------------ */
+
+TEST(per_family_timings_must_fit_the_stack_and_the_step)
+{
+    /* 5.9 s of families inside steps of about 0.1 s */
+    char *p =
+        problems_of("t", "metrics",
+                    "{\"step_time_s\": {\"samples\": [0.100, 0.101, 0.099]}, \"per_family_ms\": {\"A\": 5900}}", NULL);
+    CHECK_CONTAINS(p, "the families take 5900 ms per step together, longer than the longest measured step (101 ms)");
+    free(p);
+    /* E-block time on an A-only stack */
+    p = problems_of(
+        "t", "metrics",
+        "{\"step_time_s\": {\"samples\": [0.100, 0.101, 0.099]}, \"per_family_ms\": {\"A\": 60, \"E\": 20}}", NULL);
+    CHECK_CONTAINS(p, "20 ms per step in E blocks, but lane.pattern \"A\" has no E block");
+    free(p);
+    /* timings that fit say nothing */
+    p = problems_of("t", "metrics",
+                    "{\"step_time_s\": {\"samples\": [0.100, 0.101, 0.099]}, \"per_family_ms\": {\"A\": 80}}", NULL);
+    CHECK(strstr(p, "per_family_ms") == NULL);
+    free(p);
+}
+
+/* ---- Item 6: generated launch arguments against the lane they came from ------------------ */
+
+#define LAUNCH(args) "{\"generated_args\": [" args "]}"
+
+TEST(generated_launch_args_must_describe_their_lane)
+{
+    char *p = problems_of("g", "launch", LAUNCH("\"--num-layers 56\", \"--tensor-model-parallel-size 2\""), NULL);
+    CHECK_CONTAINS(p, "generated argument \"--num-layers 56\" contradicts lane.depth 4");
+    CHECK_CONTAINS(p, "generated argument \"--tensor-model-parallel-size 2\" contradicts topology.tp 1");
+    free(p);
+    p = problems_of("g", "launch", LAUNCH("\"--hybrid-override-pattern M*M*\""), NULL);
+    CHECK_CONTAINS(p, "is a hybrid layer pattern, but lane.pattern \"A\" has attention blocks only");
+    free(p);
+    p = problems_of("g", "launch",
+                    LAUNCH("\"--num-layers 4\", \"--tensor-model-parallel-size 1\", \"--seq-length 128\""), NULL);
+    CHECK(strstr(p, "generated argument") == NULL); /* arguments that describe the lane say nothing */
+    free(p);
+    /* the same arguments in another order are the same launch: one lane, comparable */
+    expect(mk("a", "launch", LAUNCH("\"--num-layers 4\", \"--seq-length 128\""), NULL),
+           mk("b", "launch", LAUNCH("\"--seq-length 128\", \"--num-layers 4\""), NULL), MCPP_VERDICT_COMPARABLE,
+           "launch", MCPP_DIM_MATCH, "same on both sides");
+    expect(mk("a", "launch", LAUNCH("\"--num-layers 4\", \"--seq-length 128\""), NULL),
+           mk("b", "launch", LAUNCH("\"--seq-length 128\", \"--num-layers 4\", \"--sequence-parallel\""), NULL),
+           MCPP_VERDICT_NOT_COMPARABLE, "launch", MCPP_DIM_MISMATCH, NULL);
+    mcpp_receipt *a = mk("a", "launch", LAUNCH("\"--num-layers 4\", \"--seq-length 128\""), NULL);
+    mcpp_receipt *b = mk("b", "launch", LAUNCH("\"--seq-length 128\", \"--num-layers 4\""), NULL);
+    char *ka = NULL, *kb = NULL;
+    CHECK_INT_EQ(mcpp_lane_key(&ka, NULL, a), MCPP_OK);
+    CHECK_INT_EQ(mcpp_lane_key(&kb, NULL, b), MCPP_OK);
+    CHECK_STR_EQ(ka, kb);
+    free(ka);
+    free(kb);
+    mcpp_receipt_free(a);
+    mcpp_receipt_free(b);
+}
+
 int main(void)
 {
     RUN(quality_compares_in_its_own_direction_and_never_across_metrics);
@@ -483,5 +542,7 @@ int main(void)
     RUN(one_table_of_requests_feeds_validation_fallbacks_and_the_frontier);
     RUN(runs_that_asked_for_eight_per_node_and_got_four_are_no_stable_lane);
     RUN(a_fallback_that_contradicts_the_observed_backend_is_a_warning);
+    RUN(per_family_timings_must_fit_the_stack_and_the_step);
+    RUN(generated_launch_args_must_describe_their_lane);
     TEST_MAIN_END();
 }

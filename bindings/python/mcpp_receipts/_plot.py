@@ -123,11 +123,17 @@ def lane_label(lane: Lane, width: int) -> str:
     key = f" ({lane.short_key})"
     # each difference cut on its own, so every differing dimension shows
     # ("dataset=fineweb-edu-dedu…, moe=padded"), not only the first ones
-    parts = [ellipsize(p, 22) for p in re.split(r", (?=[\w.]+=)", lane.differences or "") if p]
+    full = [p for p in re.split(r", (?=[\w.]+=)", lane.differences or "") if p]
+    parts = [ellipsize(p, 22) for p in full]
     head = ", ".join(parts)
+    room = max(8, width - len(key))
+    if len(head) > room and full:
+        # too many differences to name: their values alone, each given an equal share,
+        # so the one that tells two neighbours apart (cold_boot, warm_cache) still shows
+        share = max(6, (room - 2 * (len(full) - 1)) // len(full))
+        head = ", ".join(ellipsize(p.split("=", 1)[-1], share) for p in full)
     name = lane.label if lane.label and lane.label != lane.short_key else ""
     text = f"{head} · {name}" if head and name else head or name
-    room = max(8, width - len(key))
     return ellipsize(text, room) + key if text else lane.short_key
 
 

@@ -466,6 +466,34 @@ static unsigned warmup_class(const mcpp_receipt *r)
                               slots[MCPP_F_metrics_window_warmup_steps].storage) > 0;
 }
 
+/* ---- launch.generated_args: a set of arguments --------------------------------------
+ * The same arguments generated in another order are the same launch (issue
+ * 47 item 6): compared, hashed and keyed in sorted order. */
+
+enum { MAX_SORTED_ARGS = 256 };
+
+/* r's generated arguments sorted into out (at most MAX_SORTED_ARGS); their count. */
+static size_t sorted_args(const char **out, const mcpp_receipt *r)
+{
+    const mcpp_string_list *l = &r->f.launch_generated_args;
+    size_t n = l->count < MAX_SORTED_ARGS ? l->count : MAX_SORTED_ARGS;
+    memcpy(out, l->items, n * sizeof *out);
+    qsort(out, n, sizeof *out, compare_parts);
+    return n;
+}
+
+static mcpp_field_cmp args_compare(const mcpp_receipt *a, const mcpp_receipt *b)
+{
+    const char *x[MAX_SORTED_ARGS], *y[MAX_SORTED_ARGS];
+    size_t nx = sorted_args(x, a), ny = sorted_args(y, b);
+    if (nx != ny || a->f.launch_generated_args.count != b->f.launch_generated_args.count)
+        return MCPP_FIELD_DIFFERS;
+    for (size_t i = 0; i < nx; i++)
+        if (strcmp(x[i], y[i]) != 0)
+            return MCPP_FIELD_DIFFERS;
+    return MCPP_FIELD_EQUAL;
+}
+
 static inline mcpp_field_cmp compare_one(const mcpp_receipt *a, const mcpp_receipt *b, int id)
 {
     if (is_free(id)) return free_compare(a, b, id);
@@ -482,6 +510,8 @@ static inline mcpp_field_cmp compare_one(const mcpp_receipt *a, const mcpp_recei
         return position_range(a, id) == position_range(b, id) ? MCPP_FIELD_EQUAL : MCPP_FIELD_DIFFERS;
     if (is_warmup(id))
         return warmup_class(a) == warmup_class(b) ? MCPP_FIELD_EQUAL : MCPP_FIELD_DIFFERS;
+    if (id == MCPP_F_launch_generated_args)
+        return args_compare(a, b);
     return slots_equal(a, id, b, id) ? MCPP_FIELD_EQUAL : MCPP_FIELD_DIFFERS;
 }
 
@@ -565,6 +595,13 @@ uint64_t mcpp_field_hash(const mcpp_receipt *r, int id, uint64_t h)
         unsigned cls = warmup_class(r);
         return mcpp_fnv1a(&cls, sizeof cls, h);
     }
+    if (id == MCPP_F_launch_generated_args) {
+        const char *x[MAX_SORTED_ARGS];
+        size_t n = sorted_args(x, r);
+        for (size_t i = 0; i < n; i++)
+            h = mcpp_fnv1a(x[i], strlen(x[i]) + 1, h);
+        return h;
+    }
     const void *x = slot_of(r, id);
     switch (slots[id].storage) {
     case MCPP_ST_BOOL: return mcpp_fnv1a(x, 1, h);
@@ -647,6 +684,17 @@ void mcpp_field_text(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int escape_
             else mcpp_sb_puts(sb, t);
             return;
         }
+    }
+    if (escape_key && id == MCPP_F_launch_generated_args && mcpp_present(r, id)) { /* lane keys: the set */
+        const char *x[MAX_SORTED_ARGS];
+        size_t n = sorted_args(x, r);
+        mcpp_value sorted;
+        memset(&sorted, 0, sizeof sorted);
+        sorted.type = MCPP_TYPE_STRING_LIST;
+        sorted.strings = x;
+        sorted.count = n;
+        mcpp_value_text(sb, &sorted, escape_key);
+        return;
     }
     if (escape_key && is_warmup(id) && mcpp_present(r, id)) { /* lane keys: the class */
         mcpp_sb_puts(sb, warmup_class(r) ? "warmup" : "no_warmup");

@@ -310,6 +310,103 @@ static void check_fallbacks_observed(mcpp_load_ctx *ctx, const mcpp_receipt *r)
     }
 }
 
+/* Per-family timings must fit the stack and the step (issue 47 item 5): time
+ * in blocks the pattern has none of, or families that together take longer
+ * than the longest measured step, are a receipt that contradicts itself. */
+static void check_per_family(mcpp_load_ctx *ctx, const mcpp_receipt *r, double samples_median)
+{
+    const mcpp_fields *f = &r->f;
+    static const struct {
+        char letter;
+        int id;
+    } fam[] = {{'A', MCPP_F_metrics_per_family_ms_A},
+               {'M', MCPP_F_metrics_per_family_ms_M},
+               {'E', MCPP_F_metrics_per_family_ms_E},
+               {'R', MCPP_F_metrics_per_family_ms_R}};
+    double sum_ms = 0;
+    int any = 0;
+    for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++) {
+        if (!mcpp_present(r, fam[i].id))
+            continue;
+        double ms = *(const double *)mcpp_field_cptr(f, fam[i].id);
+        sum_ms += ms;
+        any = 1;
+        if (ms > 0 && P(lane_pattern) && !strchr(f->lane_pattern, fam[i].letter))
+            mcpp_ctx_problem(ctx, MCPP_SEVERITY_WARNING, "consistency", mcpp_schema_entries[fam[i].id].info.path, 0,
+                             "%g ms per step in %c blocks, but lane.pattern \"%s\" has no %c block", ms, fam[i].letter,
+                             f->lane_pattern, fam[i].letter);
+    }
+    /* the longest step the receipt states: the slowest sample, else p90, else the median */
+    double longest = NAN;
+    if (P(metrics_step_time_s_samples) && f->metrics_step_time_s_samples.count > 0) {
+        longest = 0;
+        for (size_t i = 0; i < f->metrics_step_time_s_samples.count; i++)
+            longest = fmax(longest, f->metrics_step_time_s_samples.items[i]);
+    } else if (P(metrics_step_time_s_p90)) {
+        longest = f->metrics_step_time_s_p90;
+    } else if (P(metrics_step_time_s_median)) {
+        longest = f->metrics_step_time_s_median;
+    } else {
+        longest = samples_median;
+    }
+    if (any && isfinite(longest) && sum_ms > longest * 1000 * 1.05)
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_WARNING, "consistency", "metrics.per_family_ms", 0,
+                         "the families take %g ms per step together, longer than the longest measured step "
+                         "(%g ms): per-family timings must fit inside the step",
+                         sum_ms, longest * 1000);
+}
+
+/* Generated launch arguments against the lane they were generated from
+ * (issue 47 item 6; the notes: translation is a fail-closed planning step):
+ * a Megatron-style flag whose value contradicts the receipt's own field is an
+ * error, and so is a hybrid layer pattern flag on a stack of attention only. */
+static void check_generated_args(mcpp_load_ctx *ctx, const mcpp_receipt *r)
+{
+    static const struct {
+        const char *flag;
+        int id;
+    } flags[] = {
+        {"--num-layers", MCPP_F_lane_depth},
+        {"--hidden-size", MCPP_F_lane_d_model},
+        {"--num-attention-heads", MCPP_F_lane_heads},
+        {"--tensor-model-parallel-size", MCPP_F_topology_tp},
+        {"--pipeline-model-parallel-size", MCPP_F_topology_pp},
+        {"--expert-model-parallel-size", MCPP_F_topology_ep},
+        {"--context-parallel-size", MCPP_F_topology_cp},
+        {"--seq-length", MCPP_F_workload_seq_len},
+        {"--micro-batch-size", MCPP_F_workload_micro_batch},
+        {"--global-batch-size", MCPP_F_workload_global_batch},
+        {"--num-experts", MCPP_F_routing_num_experts},
+        {"--moe-router-topk", MCPP_F_routing_top_k},
+    };
+    const mcpp_fields *f = &r->f;
+    if (!P(launch_generated_args))
+        return;
+    for (size_t k = 0; k < f->launch_generated_args.count; k++) {
+        const char *arg = f->launch_generated_args.items[k];
+        size_t name_len = strcspn(arg, " =");
+        if (strncmp(arg, "--hybrid-override-pattern", name_len) == 0 && name_len == 25 && P(lane_pattern) &&
+            strspn(f->lane_pattern, "A") == strlen(f->lane_pattern))
+            mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency", PATH(launch_generated_args), 0,
+                             "generated argument \"%s\" is a hybrid layer pattern, but lane.pattern \"%s\" "
+                             "has attention blocks only: the launch was generated for another lane",
+                             arg, f->lane_pattern);
+        for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+            if (strlen(flags[i].flag) != name_len || strncmp(arg, flags[i].flag, name_len) != 0 ||
+                !mcpp_present(r, flags[i].id) || !arg[name_len])
+                continue;
+            char *end;
+            long long said = strtoll(arg + name_len + 1, &end, 10);
+            int64_t has = mcpp_int_slot_read(mcpp_field_cptr(f, flags[i].id), mcpp_schema_entries[flags[i].id].storage);
+            if (end != arg + name_len + 1 && said != has)
+                mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency", PATH(launch_generated_args), 0,
+                                 "generated argument \"%s\" contradicts %s %lld: the launch was generated "
+                                 "for another lane",
+                                 arg, mcpp_schema_entries[flags[i].id].info.path, (long long)has);
+        }
+    }
+}
+
 /* A quality value is compared in its metric's direction (the registry,
  * data/quality_metrics.tsv): one without a metric, or with a metric the
  * registry does not know, is never compared; say so when it is loaded. */
@@ -338,6 +435,8 @@ void mcpp_validate(mcpp_load_ctx *ctx, const mcpp_receipt *r)
     check_counts(ctx, r);
     double samples_median = check_step_stats(ctx, r);
     check_throughput(ctx, r, samples_median);
+    check_per_family(ctx, r, samples_median);
+    check_generated_args(ctx, r);
     check_goodput(ctx, r);
     check_observed_stated(ctx, r);
     check_fallbacks_observed(ctx, r);
