@@ -97,8 +97,10 @@ const char **mcpp_lane_summary_sorted_ids(const mcpp_lane_summary *s, size_t *n)
  * re-derives them when it is not this one (store/store_lane_keys.c); the
  * test store.lane_keys.the_lane_key_format_is_bumped_with_the_key_text holds
  * the key of example receipts under each format. 2: the first recorded (the
- * keys of stores written before it may be of an earlier text). */
-#define MCPP_LANE_KEY_FORMAT 2
+ * keys of stores written before it may be of an earlier text). 3: issue 47,
+ * hardware.observed.threads in the hardware segment and the starting line
+ * (startup, software, window, denominator) keying lanes. */
+#define MCPP_LANE_KEY_FORMAT 3
 
 /* The layout of mcpp_lane_summary_serialize's text: 2 added the metric's
  * identity (metric_name, unit, higher_is_better, metric_conflict); a text of

@@ -358,8 +358,10 @@ static void check_per_family(mcpp_load_ctx *ctx, const mcpp_receipt *r, double s
 
 /* Generated launch arguments against the lane they were generated from
  * (issue 47 item 6; the notes: translation is a fail-closed planning step):
- * a Megatron-style flag whose value contradicts the receipt's own field is an
- * error, and so is a hybrid layer pattern flag on a stack of attention only. */
+ * a Megatron-style flag whose value contradicts the receipt's own field is a
+ * warning, and so is a hybrid layer pattern flag on a stack of attention only
+ * (a warning, not an error: receipts edited by hand for a study keep
+ * loading; `validate` prints it beside the file). */
 static void check_generated_args(mcpp_load_ctx *ctx, const mcpp_receipt *r)
 {
     static const struct {
@@ -387,7 +389,7 @@ static void check_generated_args(mcpp_load_ctx *ctx, const mcpp_receipt *r)
         size_t name_len = strcspn(arg, " =");
         if (strncmp(arg, "--hybrid-override-pattern", name_len) == 0 && name_len == 25 && P(lane_pattern) &&
             strspn(f->lane_pattern, "A") == strlen(f->lane_pattern))
-            mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency", PATH(launch_generated_args), 0,
+            mcpp_ctx_problem(ctx, MCPP_SEVERITY_WARNING, "consistency", PATH(launch_generated_args), 0,
                              "generated argument \"%s\" is a hybrid layer pattern, but lane.pattern \"%s\" "
                              "has attention blocks only: the launch was generated for another lane",
                              arg, f->lane_pattern);
@@ -399,7 +401,7 @@ static void check_generated_args(mcpp_load_ctx *ctx, const mcpp_receipt *r)
             long long said = strtoll(arg + name_len + 1, &end, 10);
             int64_t has = mcpp_int_slot_read(mcpp_field_cptr(f, flags[i].id), mcpp_schema_entries[flags[i].id].storage);
             if (end != arg + name_len + 1 && said != has)
-                mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency", PATH(launch_generated_args), 0,
+                mcpp_ctx_problem(ctx, MCPP_SEVERITY_WARNING, "consistency", PATH(launch_generated_args), 0,
                                  "generated argument \"%s\" contradicts %s %lld: the launch was generated "
                                  "for another lane",
                                  arg, mcpp_schema_entries[flags[i].id].info.path, (long long)has);
