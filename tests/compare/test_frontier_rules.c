@@ -258,7 +258,8 @@ TEST(a_rule_with_both_or_neither_function_is_refused_with_its_line)
         CHECK(p == NULL);
         mcpp_policy_free(p);
         CHECK_CONTAINS(mcpp_error_last()->message, "fn = function(base, cand) or each = function(run, side)");
-        CHECK_CONTAINS(mcpp_error_last()->message, "bad_rule.lua:1: rules[1]");
+        /* the line where the entry stands, not the line of `rules =` */
+        CHECK_CONTAINS(mcpp_error_last()->message, "bad_rule.lua:2: rules[1]");
     }
 }
 
