@@ -260,7 +260,8 @@ static int claim_new(mcpp_claim_result **out, const mcpp_policy **p, const mcpp_
     *out = NULL;
     MCPP_CHECK_ARG(selector, "claim: NULL selector");
     MCPP_CHECK_ARG(isfinite(value), "claimed value is not finite");
-    if (!(*p = mcpp_policy_or_default(policy))) return MCPP_ENOMEM;
+    if (!(*p = mcpp_policy_or_default(policy)))
+        return mcpp_error_nomem();
     const char *m = metric ? metric : (*p)->gate.metric;
     mcpp_metric_ref ref;
     int rc = mcpp_metric_ref_init(&ref, m, 1);

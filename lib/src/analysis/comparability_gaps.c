@@ -33,7 +33,8 @@ int mcpp_receipt_comparability_gaps(char **out, const mcpp_policy *policy, const
     MCPP_CHECK_ARG(out && receipt, "mcpp_receipt_comparability_gaps: NULL argument");
     *out = NULL;
     const mcpp_policy *p = mcpp_policy_or_default(policy);
-    if (!p) return MCPP_ENOMEM;
+    if (!p)
+        return mcpp_error_nomem();
     mcpp_comparison *c = NULL;
     int rc = mcpp_compare(&c, p, receipt, receipt);
     if (rc != MCPP_OK) return rc;

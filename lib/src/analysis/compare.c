@@ -796,7 +796,8 @@ int mcpp_compare_verdict(mcpp_verdict *out, const mcpp_policy *policy, const mcp
 {
     MCPP_CHECK_ARG(out && base && cand, "mcpp_compare_verdict: NULL argument");
     const mcpp_policy *p = mcpp_policy_or_default(policy);
-    if (!p) return MCPP_ENOMEM;
+    if (!p)
+        return mcpp_error_nomem();
     return evaluate(out, p, base, cand, NULL, NULL);
 }
 
@@ -1003,7 +1004,8 @@ int mcpp_compare(mcpp_comparison **out, const mcpp_policy *policy, const mcpp_re
     *out = NULL;
     MCPP_CHECK_ARG(base && cand, "mcpp_compare: NULL receipt");
     const mcpp_policy *p = mcpp_policy_or_default(policy);
-    if (!p) return MCPP_ENOMEM;
+    if (!p)
+        return mcpp_error_nomem();
 
     mcpp_comparison d; /* decided here, copied into the allocation at the end */
     memset(&d, 0, sizeof d);
@@ -1016,7 +1018,8 @@ int mcpp_compare(mcpp_comparison **out, const mcpp_policy *policy, const mcpp_re
     if (!rc) rc = evaluate(&d.verdict, p, base, cand, NULL, p->n_rules ? &log : NULL);
     if (!rc) rc = decide_gate(&d, p, base, cand);
     if (!rc && rule_text.failed) rc = mcpp_error_nomem();
-    if (!rc && !(d.view = mcpp_policy_view_hold(p))) rc = MCPP_ENOMEM;
+    if (!rc && !(d.view = mcpp_policy_view_hold(p)))
+        rc = mcpp_error_nomem();
     mcpp_comparison *cmp = rc ? NULL : comparison_new(&d, &rule_text);
     mcpp_sb_free(&rule_text);
     if (!cmp) {

@@ -184,7 +184,8 @@ int mcpp_metric_stated(double *out, mcpp_metric_ident *ident, const mcpp_policy 
 int mcpp_metric_value(double *out, const char *metric, const mcpp_receipt *r)
 {
     const mcpp_policy *p = mcpp_policy_builtin();
-    if (!p) return MCPP_ENOMEM;
+    if (!p)
+        return mcpp_error_nomem();
     mcpp_metric_ref ref;
     int rc = mcpp_metric_ref_init(&ref, metric, 1);
     return rc ? rc : mcpp_metric_stated(out, NULL, p, &ref, r);

@@ -123,7 +123,7 @@ static int add_adjacent(frontier_lane *l, size_t other, const char *dims)
     size_t cap_dims = l->cap_adj; /* the two arrays grow in the same steps */
     MCPP_CHECK_ARRAY(l->adj_dims, cap_dims, l->n_adj + 1, MCPP_ARRAY_MAX_ITEMS);
     MCPP_CHECK_ARRAY(l->adj, l->cap_adj, l->n_adj + 1, MCPP_ARRAY_MAX_ITEMS);
-    char *d = strdup(dims);
+    char *d = mcpp_strdup(dims, NULL);
     MCPP_CHECK_ALLOC(d);
     l->adj[l->n_adj] = other;
     l->adj_dims[l->n_adj] = d;
@@ -370,13 +370,13 @@ static void builder_release(frontier_builder *b)
 static int name_dimensions(mcpp_frontier *f, const mcpp_policy *p)
 {
     f->key_dims = mcpp_lane_key_dim_count(p);
-    f->policy_name = strdup(p->name);
+    f->policy_name = mcpp_strdup(p->name, NULL);
     mcpp_policy_digest_fill(f->policy_digest, p);
     f->dim_names = calloc(f->key_dims ? f->key_dims : 1, sizeof *f->dim_names);
     if (!f->policy_name || !f->dim_names)
         return mcpp_error_nomem();
     for (size_t k = 0; k < f->key_dims; k++)
-        MCPP_CHECK_ALLOC(f->dim_names[k] = strdup(mcpp_lane_key_dim_name(p, k)));
+        MCPP_CHECK_ALLOC(f->dim_names[k] = mcpp_strdup(mcpp_lane_key_dim_name(p, k), NULL));
     return MCPP_OK;
 }
 
@@ -508,7 +508,8 @@ static int list_excluded(frontier_lane *x)
         const char *sep = strchr(texts[i], '\x1f');
         size_t id_len = sep ? (size_t)(sep - texts[i]) : strlen(texts[i]);
         x->excluded_reasons[i] = sep ? sep + 1 : "";
-        if (!(x->excluded_ids[i] = strndup(texts[i], id_len))) rc = mcpp_error_nomem();
+        if (!(x->excluded_ids[i] = mcpp_strndup(texts[i], id_len, NULL)))
+            rc = mcpp_error_nomem();
         else x->n_excluded++;
     }
     free(texts);
@@ -527,7 +528,7 @@ static int evaluate_lanes(mcpp_frontier *f)
         if (x->eval.status == MCPP_LANE_STABLE) f->n_stable++;
         x->ids = mcpp_lane_summary_sorted_ids(x->summary, &x->n_ids);
         const char *label = mcpp_lane_summary_label(x->summary);
-        x->label = strdup(label ? label : x->short_key);
+        x->label = mcpp_strdup(label ? label : x->short_key, NULL);
         if (!x->ids || !x->label) rc = mcpp_error_nomem();
         if (!rc) rc = list_excluded(x);
     }
@@ -748,7 +749,8 @@ int mcpp_frontier_build(mcpp_frontier **out, const mcpp_policy *policy, const mc
     *out = NULL;
     MCPP_CHECK_ARG(!n || receipts, "mcpp_frontier_build: NULL receipts");
     const mcpp_policy *p = mcpp_policy_or_default(policy);
-    if (!p) return MCPP_ENOMEM;
+    if (!p)
+        return mcpp_error_nomem();
     return mcpp_frontier_build_metric(out, p, receipts, n, p->gate.metric, NULL);
 }
 
@@ -972,7 +974,8 @@ int mcpp_frontier_from_summaries(mcpp_frontier **out, const mcpp_policy *policy,
     if (n && !summaries)
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_frontier_from_summaries: NULL summaries");
     const mcpp_policy *p = mcpp_policy_or_default(policy);
-    if (!p) return MCPP_ENOMEM;
+    if (!p)
+        return mcpp_error_nomem();
     for (size_t i = 0; i < n; i++) {
         if (!summaries[i]) return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "summary %zu is NULL", i);
         if (mcpp_lane_summary_policy(summaries[i]) != p ||

@@ -614,12 +614,13 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
     for (size_t i = 0; i < nh; i++)
         MCPP_CHECK_ARG(history[i], "history receipt %zu is NULL", i);
     const mcpp_policy *p = mcpp_policy_or_default(policy);
-    if (!p) return MCPP_ENOMEM;
+    if (!p)
+        return mcpp_error_nomem();
     mcpp_gate_report *r = calloc(1, sizeof *r);
     MCPP_CHECK_ALLOC(r);
     int rc = MCPP_OK;
     r->entries = calloc(nc ? nc : 1, sizeof *r->entries);
-    r->policy_name = strdup(p->name ? p->name : "");
+    r->policy_name = mcpp_strdup(p->name ? p->name : "", NULL);
     mcpp_policy_digest_fill(r->policy_digest, p);
     if (!r->entries || !r->policy_name || (rc = gate_metric_names(&r->metric_name, p)) != 0) {
         rc = mcpp_error_nomem();
@@ -645,7 +646,8 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
         e->group = group_of[i];
         const char *id = mcpp_receipt_id(candidates[i]);
         group_runs(&cg, group_of, group_next, candidates, i);
-        if (!(e->id = strdup(id ? id : ""))) rc = mcpp_error_nomem();
+        if (!(e->id = mcpp_strdup(id ? id : "", NULL)))
+            rc = mcpp_error_nomem();
         else if ((rc = mcpp_gate_explain_candidate(&e->why, p, candidates[i])) == 0)
             rc = gate_one(e, p, baselines, nb, &bix, &cg, dropped ? dropped + 2 * i : NULL, history, nh);
     }

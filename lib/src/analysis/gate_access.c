@@ -166,7 +166,8 @@ int mcpp_gate_report_add_input_error(mcpp_gate_report *r, const char *path, cons
                                      int skipped_on_request)
 {
     MCPP_CHECK_ARG(r && message, "mcpp_gate_report_add_input_error: NULL report or message");
-    if (!r->gated_reason && !(r->gated_reason = strdup(r->reason))) return mcpp_error_nomem();
+    if (!r->gated_reason && !(r->gated_reason = mcpp_strdup(r->reason, NULL)))
+        return mcpp_error_nomem();
     MCPP_CHECK_ARRAY(r->inputs, r->cap_inputs, r->n_inputs + 1, MCPP_ARRAY_MAX_ITEMS);
     gate_input_error *in = &r->inputs[r->n_inputs];
     int failed = 0;

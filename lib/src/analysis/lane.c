@@ -101,7 +101,8 @@ int mcpp_lane_key(char **out, const mcpp_policy *policy, const mcpp_receipt *rec
     MCPP_CHECK_ARG(out && receipt, "mcpp_lane_key: NULL argument");
     *out = NULL;
     const mcpp_policy *p = mcpp_policy_or_default(policy);
-    if (!p) return MCPP_ENOMEM;
+    if (!p)
+        return mcpp_error_nomem();
     mcpp_strbuf b;
     mcpp_sb_init_heap(&b, 512);
     mcpp_lane_key_append(&b, p, receipt, NULL);
@@ -240,8 +241,8 @@ int mcpp_lane_summary_create(mcpp_lane_summary **out, const mcpp_policy *p, cons
     mcpp_lane_summary *s = calloc(1, sizeof *s);
     MCPP_CHECK_ALLOC(s);
     s->policy = p;
-    s->metric = strdup(metric);
-    if (!s->metric || (key && !(s->key = strdup(key)))) {
+    s->metric = mcpp_strdup(metric, NULL);
+    if (!s->metric || (key && !(s->key = mcpp_strdup(key, NULL)))) {
         mcpp_lane_summary_free(s);
         return mcpp_error_nomem();
     }
@@ -310,7 +311,8 @@ int mcpp_lane_summary_new(mcpp_lane_summary **out, const mcpp_policy *policy, co
     MCPP_CHECK_ARG(out, "mcpp_lane_summary_new: NULL out");
     *out = NULL;
     const mcpp_policy *p = mcpp_policy_or_default(policy);
-    if (!p) return MCPP_ENOMEM;
+    if (!p)
+        return mcpp_error_nomem();
     return mcpp_lane_summary_create(out, p, metric ? metric : p->gate.metric, NULL);
 }
 
@@ -351,7 +353,7 @@ static void invalidate(mcpp_lane_summary *s)
 static int set_label_min(mcpp_lane_summary *s, const char *name)
 {
     if (s->label && strcmp(s->label, name) <= 0) return MCPP_OK;
-    char *d = strdup(name);
+    char *d = mcpp_strdup(name, NULL);
     MCPP_CHECK_ALLOC(d);
     free(s->label);
     s->label = d;
@@ -570,7 +572,8 @@ int mcpp_lane_summary_merge(mcpp_lane_summary *into, const mcpp_lane_summary *fr
     MCPP_CHECK_ARG(into != from, "cannot merge a summary into itself");
     int rc;
     invalidate(into);
-    if (!into->key && from->key && !(into->key = strdup(from->key))) return mcpp_error_nomem();
+    if (!into->key && from->key && !(into->key = mcpp_strdup(from->key, NULL)))
+        return mcpp_error_nomem();
     if (from->label && (rc = set_label_min(into, from->label)) != 0) return rc;
     into->n_receipts += from->n_receipts;
     into->n_ok += from->n_ok;
@@ -647,7 +650,7 @@ char **mcpp_lane_summary_every_id(const mcpp_lane_summary *s, size_t *n)
     for (size_t i = 0; i < total; i++) {
         const char *text = i < s->ids.n ? textset_at(&s->ids, i) : textset_at(&s->excluded, i - s->ids.n);
         const char *sep = i < s->ids.n ? NULL : strchr(text, '\x1f');
-        if (!(v[i] = strndup(text, sep ? (size_t)(sep - text) : strlen(text)))) {
+        if (!(v[i] = mcpp_strndup(text, sep ? (size_t)(sep - text) : strlen(text), NULL))) {
             for (size_t k = 0; k < i; k++) free(v[k]);
             free(v);
             return NULL;
@@ -704,7 +707,7 @@ static int add_reason(mcpp_lane_eval *e, size_t *cap, const char *fmt, ...)
     mcpp_vsnprintf_c(buf, sizeof buf, fmt, ap);
     va_end(ap);
     MCPP_CHECK_ARRAY(e->reasons, *cap, e->n_reasons + 1, MCPP_ARRAY_MAX_ITEMS);
-    char *d = strdup(buf);
+    char *d = mcpp_strdup(buf, NULL);
     MCPP_CHECK_ALLOC(d);
     e->reasons[e->n_reasons++] = d;
     return MCPP_OK;
@@ -786,12 +789,13 @@ int mcpp_lane_summary_evaluate(const mcpp_lane_summary *s, mcpp_lane_eval *e)
         const char **bl = textset_sorted(&s->blockers);
         if (!bl) rc = mcpp_error_nomem();
         else {
-            if (!(e->blocker = strdup(bl[0]))) rc = mcpp_error_nomem();
+            if (!(e->blocker = mcpp_strdup(bl[0], NULL)))
+                rc = mcpp_error_nomem();
             free(bl);
         }
     }
     e->status = s->insufficient.n ? MCPP_LANE_INSUFFICIENT : e->n_reasons ? MCPP_LANE_UNSTABLE : MCPP_LANE_STABLE;
-    if (!rc && e->status != MCPP_LANE_STABLE && !e->blocker && !(e->blocker = strdup(e->reasons[0])))
+    if (!rc && e->status != MCPP_LANE_STABLE && !e->blocker && !(e->blocker = mcpp_strdup(e->reasons[0], NULL)))
         rc = mcpp_error_nomem();
     if (!rc && e->status == MCPP_LANE_STABLE && e->blocker) {
         free(e->blocker);
@@ -863,7 +867,8 @@ int mcpp_lane_summary_headline(mcpp_lane_headline *out, const mcpp_lane_summary 
     if (rc != MCPP_OK)
         return rc;
     const mcpp_lane_eval *e = cached(s);
-    if (!e) return MCPP_ENOMEM;
+    if (!e)
+        return mcpp_error_nomem();
     if (!e->has_headline)
         return mcpp_error_at(MCPP_ENOTFOUND, MCPP_ERROR_KIND_MISSING, NULL, s->metric, 0, 0, "the lane has no value of %s", s->metric);
     return mcpp_lane_headline_put(out, &e->headline);
@@ -923,7 +928,8 @@ int mcpp_lane_summary_serialize(char **out, const mcpp_lane_summary *s)
     MCPP_CHECK_ARG(out && s, "mcpp_lane_summary_serialize: NULL argument");
     *out = NULL;
     const mcpp_lane_eval *e = cached(s);
-    if (!e) return MCPP_ENOMEM;
+    if (!e)
+        return mcpp_error_nomem();
     mcpp_strbuf b;
     mcpp_sb_init_heap(&b, 1024);
     mcpp_sb_printf(&b, "{\"format\": %d, \"key\": ", MCPP_LANE_SUMMARY_FORMAT);

@@ -160,7 +160,8 @@ int mcpp_lane_summary_deserialize(mcpp_lane_summary **out, const mcpp_policy *po
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_lane_summary_deserialize: NULL argument");
     *out = NULL;
     const mcpp_policy *p = mcpp_policy_or_default(policy);
-    if (!p) return MCPP_ENOMEM;
+    if (!p)
+        return mcpp_error_nomem();
     const char *end = NULL;
     cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (!doc || !cJSON_IsObject(doc)) {
@@ -225,7 +226,8 @@ int mcpp_lane_summaries_build(mcpp_lane_summary ***out, size_t *n_out, size_t *d
     *out = NULL;
     *n_out = 0;
     const mcpp_policy *p = mcpp_policy_or_default(policy);
-    if (!p) return MCPP_ENOMEM;
+    if (!p)
+        return mcpp_error_nomem();
     mcpp_frontier *f = NULL;
     int rc = mcpp_frontier_build_metric(&f, p, receipts, n, metric ? metric : p->gate.metric, NULL);
     if (rc) return rc;

@@ -260,19 +260,19 @@ static int run_case(test_case *tc, const mcpp_policy *policy, const char *path, 
     if (rc == MCPP_OK)
         rc = mcpp_compare(&cmp, policy, base, cand);
     if (rc != MCPP_OK)
-        goto cleanup;
+        goto done;
     describe_failures(&why, c, cmp);
     tc->passed = why.len == 0;
     tc->verdict = mcpp_strdup(mcpp_verdict_name(mcpp_comparison_verdict(cmp)), NULL);
     if (why.failed || !tc->verdict) {
         rc = mcpp_error_nomem();
-        goto cleanup;
+        goto done;
     }
     if (!tc->passed) {
         tc->failures = mcpp_strdup(why.data, NULL);
         rc = tc->failures ? keep_unmatched_rows(tc, cmp) : mcpp_error_nomem();
     }
-cleanup:
+done:
     mcpp_sb_free(&why);
     mcpp_comparison_free(cmp);
     mcpp_receipt_free(base);

@@ -149,8 +149,8 @@ static int record_failure(mcpp_receipt_set *set, const char *path, int code, con
 {
     MCPP_CHECK_ARRAY(set->failures, set->cap_failures, set->n_failures + 1, MCPP_ARRAY_MAX_ITEMS);
     failure *f = &set->failures[set->n_failures];
-    f->path = strdup(path);
-    f->message = strdup(message && *message ? message : mcpp_status_name(code));
+    f->path = mcpp_strdup(path, NULL);
+    f->message = mcpp_strdup(message && *message ? message : mcpp_status_name(code), NULL);
     f->code = code;
     if (!f->path || !f->message) {
         free(f->path);

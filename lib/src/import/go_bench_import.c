@@ -108,7 +108,7 @@ static go_entry *entry_of(go_state *st, const char *pkg, const char *name, int p
         return NULL;
     go_entry *e = &st->entries[st->n_entries];
     memset(e, 0, sizeof *e);
-    e->name = strdup(name);
+    e->name = mcpp_strdup(name, NULL);
     e->pkg = mcpp_strdup(pkg, NULL);
     e->cpu = mcpp_strdup(st->cpu, NULL);
     e->goos = mcpp_strdup(st->goos, NULL);

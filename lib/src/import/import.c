@@ -258,7 +258,8 @@ int mcpp_import_make(mcpp_receipt **out, mcpp_builder *b, const char *readable, 
     if (rc == MCPP_OK) /* the builder is done: its samples (a cJSON node each) go now */
         (void)mcpp_builder_unset(b, "metrics.named"); /* failing only keeps them until the builder is freed */
     uint64_t hash = 0;
-    if (rc == MCPP_OK) rc = mcpp_receipt_content_hash(&hash, r);
+    if (!rc)
+        rc = mcpp_receipt_content_hash(&hash, r);
     if (rc == MCPP_OK) {
         char prefix[IMPORT_PREFIX_MAX + 1], hex[17], id[IMPORT_ID_MAX + 1];
         mcpp_import_sanitize(prefix, sizeof prefix, readable);

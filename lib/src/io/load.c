@@ -68,7 +68,7 @@ static int json_syntax_error(const char *buf, size_t len, const char *at, const 
             snprintf(text, sizeof text, "invalid JSON: unexpected byte 0x%02X", c);
     }
     if (mcpp_report_add(report, MCPP_SEVERITY_ERROR, "syntax", name, NULL, line, column, text))
-        return MCPP_ENOMEM;
+        return mcpp_error_nomem();
     return MCPP_EINVALID;
 }
 
@@ -139,7 +139,7 @@ static int validate_pack(mcpp_receipt **out, mcpp_load_ctx *ctx, mcpp_receipt *s
                                               that a schema-1 file does not) */
     int rc = 0;
     if (ctx->nomem)
-        rc = MCPP_ENOMEM;
+        rc = mcpp_error_nomem();
     else if (ctx->errors)
         rc = MCPP_EINVALID;
     else if ((rc = mcpp_pack(out, staging, name)) == MCPP_ELIMIT)

@@ -79,7 +79,7 @@ static int resolve_target(char **target, int *mode, const char *path)
         if (errno != ENOENT)
             return mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0,
                                  "cannot inspect the file: %s", strerror(errno));
-        *target = strdup(path);
+        *target = mcpp_strdup(path, NULL);
         return *target ? MCPP_OK : mcpp_error_nomem();
     }
     if (S_ISLNK(st.st_mode)) {
@@ -93,7 +93,7 @@ static int resolve_target(char **target, int *mode, const char *path)
                                  strerror(err));
         }
     } else {
-        *target = strdup(path);
+        *target = mcpp_strdup(path, NULL);
         if (!*target)
             return mcpp_error_nomem();
     }
@@ -239,7 +239,7 @@ int mcpp_write_batch_add(mcpp_write_batch *b, const char *path, const char *text
     memset(f, 0, sizeof *f);
     int mode;
     int rc = resolve_target(&f->target, &mode, path);
-    if (rc == MCPP_OK && !(f->path = strdup(path)))
+    if (rc == MCPP_OK && !(f->path = mcpp_strdup(path, NULL)))
         rc = mcpp_error_nomem();
     if (rc == MCPP_OK)
         rc = write_temp(f, mode, text ? text : "", len);

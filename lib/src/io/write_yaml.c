@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/error_internal.h"
 #include "receipt/canonical_json.h"
 #include "io/io_internal.h"
 #include "receipt/schema.h"
@@ -283,5 +284,5 @@ int mcpp_write_yaml(mcpp_strbuf *sb, const mcpp_receipt *r, int v1)
     }
     if (!any)
         mcpp_sb_puts(sb, "{}\n");
-    return sb->failed ? MCPP_ENOMEM : 0;
+    return sb->failed ? mcpp_error_nomem() : 0;
 }

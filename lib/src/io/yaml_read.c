@@ -21,6 +21,7 @@
 #include <cjson/cJSON.h>
 
 #include "util/alloc.h"
+#include "util/error_internal.h"
 #include "util/c_locale.h"
 #include "io/io_internal.h"
 
@@ -165,7 +166,7 @@ static int fail(reader *rd, int code, const char *kind, const yaml_mark_t *at, c
     int line = at ? (int)at->line + 1 : 0, column = at ? (int)at->column + 1 : 0;
     if (mcpp_report_add(rd->report, MCPP_SEVERITY_ERROR, kind, rd->name, NULL, line, column,
                         text) != 0)
-        return MCPP_ENOMEM;
+        return mcpp_error_nomem();
     return code;
 }
 
@@ -173,10 +174,10 @@ static int fail(reader *rd, int code, const char *kind, const yaml_mark_t *at, c
 static int attach(reader *rd, cJSON *value, const yaml_mark_t *at)
 {
     if (!value)
-        return MCPP_ENOMEM;
+        return mcpp_error_nomem();
     if (rd->depth == 0) {
         rd->root = value;
-        return marks_add(rd->marks, value, at, 0, 0) ? MCPP_ENOMEM : 0;
+        return marks_add(rd->marks, value, at, 0, 0) ? mcpp_error_nomem() : 0;
     }
     frame *top = &rd->stack[rd->depth - 1];
     if (top->is_map) {
@@ -185,17 +186,17 @@ static int attach(reader *rd, cJSON *value, const yaml_mark_t *at)
         if (!cJSON_AddItemToObject(top->node, key, value)) {
             free(key);
             cJSON_Delete(value);
-            return MCPP_ENOMEM;
+            return mcpp_error_nomem();
         }
         int rc = marks_add(rd->marks, value, at, top->key_line, top->key_column);
         free(key);
-        return rc ? MCPP_ENOMEM : 0;
+        return rc ? mcpp_error_nomem() : 0;
     }
     if (!cJSON_AddItemToArray(top->node, value)) {
         cJSON_Delete(value);
-        return MCPP_ENOMEM;
+        return mcpp_error_nomem();
     }
-    return marks_add(rd->marks, value, at, 0, 0) ? MCPP_ENOMEM : 0;
+    return marks_add(rd->marks, value, at, 0, 0) ? mcpp_error_nomem() : 0;
 }
 
 static int expecting_key(const reader *rd)
@@ -250,7 +251,7 @@ static int on_scalar(reader *rd, const yaml_event_t *ev)
         }
         top->key = malloc(length + 1);
         if (!top->key)
-            return MCPP_ENOMEM;
+            return mcpp_error_nomem();
         memcpy(top->key, value, length + 1);
         top->key_line = (int)ev->start_mark.line + 1;
         top->key_column = (int)ev->start_mark.column + 1;
@@ -303,7 +304,7 @@ static int check_big_mapping(reader *rd, const frame *f)
         n++;
     const cJSON **members = malloc(n * sizeof *members);
     if (!members)
-        return MCPP_ENOMEM;
+        return mcpp_error_nomem();
     for (const cJSON *c = f->node->child; c; c = c->next)
         members[i++] = c;
     qsort(members, n, sizeof *members, key_ptr_cmp);
@@ -334,7 +335,7 @@ static int parser_failure(reader *rd, const yaml_parser_t *parser)
     const yaml_mark_t *at = &parser->problem_mark;
     const char *kind = parser->error == YAML_READER_ERROR ? "encoding" : "syntax";
     if (parser->error == YAML_MEMORY_ERROR)
-        return MCPP_ENOMEM;
+        return mcpp_error_nomem();
     if (parser->context)
         snprintf(text, sizeof text, "invalid YAML: %s %s", parser->problem ? parser->problem : "error",
                  parser->context);
@@ -367,7 +368,7 @@ int mcpp_yaml_read(cJSON **out, mcpp_yaml_marks **marks_out, const char *buf, si
     if (!rd.marks || !rd.stack || !yaml_parser_initialize(&parser)) {
         free(rd.stack);
         free(rd.marks);
-        return MCPP_ENOMEM;
+        return mcpp_error_nomem();
     }
     yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
     yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);

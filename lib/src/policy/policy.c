@@ -113,7 +113,7 @@ static int dim_push(mcpp_policy_dim *d, size_t *cap, const char *path, int id)
     MCPP_CHECK_ARRAY(d->needs, cap_needs, d->n_fields + 1, MCPP_ARRAY_MAX_ITEMS);
     MCPP_CHECK_ARRAY(d->paths, *cap, d->n_fields + 1, MCPP_ARRAY_MAX_ITEMS);
     d->needs[d->n_fields] = mcpp_block_letter_of_path(path);
-    char *p = strdup(path);
+    char *p = mcpp_strdup(path, NULL);
     MCPP_CHECK_ALLOC(p);
     d->paths[d->n_fields] = p;
     d->ids[d->n_fields] = id;
@@ -158,7 +158,7 @@ static int policy_set_dimension_impl(mcpp_policy *p, const char *name, const cha
     int rc;
     mcpp_policy_view_drop(p);
     const default_dim *def = find_default_dim(name);
-    nd.name = strdup(name);
+    nd.name = mcpp_strdup(name, NULL);
     MCPP_CHECK_ALLOC(nd.name);
     nd.role = role;
     nd.applies = def ? def->applies : MCPP_APPLIES_ALL;
@@ -277,8 +277,8 @@ int mcpp_policy_new(mcpp_policy **out, const char *name)
     *out = NULL;
     mcpp_policy *p = calloc(1, sizeof *p);
     MCPP_CHECK_ALLOC(p);
-    p->name = strdup(name ? name : "unnamed");
-    p->gate_metric = strdup(MCPP_METRIC_PRIMARY);
+    p->name = mcpp_strdup(name ? name : "unnamed", NULL);
+    p->gate_metric = mcpp_strdup(MCPP_METRIC_PRIMARY, NULL);
     if (!p->name || !p->gate_metric) {
         mcpp_policy_free(p);
         return mcpp_error_nomem();
@@ -353,7 +353,7 @@ const char *mcpp_policy_name(const mcpp_policy *policy) { return policy ? policy
 int mcpp_policy_set_name(mcpp_policy *policy, const char *name, int64_t version)
 {
     MCPP_CHECK_ARG(policy && name, "mcpp_policy_set_name: NULL argument");
-    char *n = strdup(name);
+    char *n = mcpp_strdup(name, NULL);
     MCPP_CHECK_ALLOC(n);
     mcpp_policy_view_drop(policy);
     free(policy->name);
@@ -377,7 +377,7 @@ int mcpp_policy_add_required_field(mcpp_policy *policy, const char *path)
     size_t cap_ids = policy->cap_required; /* the two arrays grow in the same steps */
     MCPP_CHECK_ARRAY(policy->required_ids, cap_ids, policy->n_required + 1, MCPP_ARRAY_MAX_ITEMS);
     MCPP_CHECK_ARRAY(policy->required, policy->cap_required, policy->n_required + 1, MCPP_ARRAY_MAX_ITEMS);
-    char *p = strdup(path);
+    char *p = mcpp_strdup(path, NULL);
     MCPP_CHECK_ALLOC(p);
     policy->required[policy->n_required] = p;
     policy->required_ids[policy->n_required] = id;
@@ -502,7 +502,7 @@ int mcpp_policy_set_gate(mcpp_policy *policy, const mcpp_gate_settings *gate)
     if (!(gate->confidence > 0 && gate->confidence < 1))
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "gate.confidence", 0, 0,
                               "must lie strictly between 0 and 1");
-    char *m = strdup(metric);
+    char *m = mcpp_strdup(metric, NULL);
     MCPP_CHECK_ALLOC(m);
     mcpp_policy_view_drop(policy);
     free(policy->gate_metric);
@@ -594,7 +594,7 @@ int mcpp_policy_add_rule(mcpp_policy *policy, const char *name, mcpp_rule_fn fn,
         if (free_userdata) free_userdata(userdata);
         return grown;
     }
-    char *n = strdup(name);
+    char *n = mcpp_strdup(name, NULL);
     mcpp_rule_owner *owner = malloc(sizeof *owner);
     if (!n || !owner) {
         free(n);

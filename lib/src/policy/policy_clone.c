@@ -16,7 +16,8 @@ int mcpp_policy_clone(mcpp_policy **out, const mcpp_policy *policy)
     MCPP_CHECK_ARG(out, "mcpp_policy_clone: NULL out");
     *out = NULL;
     const mcpp_policy *p = mcpp_policy_or_default(policy);
-    if (!p) return MCPP_ENOMEM;
+    if (!p)
+        return mcpp_error_nomem();
     mcpp_policy *c = mcpp_policy_copy_settings(p);
     if (c) c->digest[0] = '\0'; /* a clone is a policy: its digest follows its settings */
     if (!c) return mcpp_error_nomem();

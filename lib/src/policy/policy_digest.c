@@ -100,7 +100,8 @@ int mcpp_policy_digest(char *buf, size_t cap, const mcpp_policy *policy)
 {
     MCPP_CHECK_ARG(buf && cap > MCPP_POLICY_DIGEST_LEN, "mcpp_policy_digest: NULL buffer or cap <= 16");
     const mcpp_policy *p = mcpp_policy_or_default(policy);
-    if (!p) return MCPP_ENOMEM;
+    if (!p)
+        return mcpp_error_nomem();
     mcpp_policy_digest_fill(buf, p);
     return MCPP_OK;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "policy/policy_internal.h"
+#include "util/alloc.h"
 #include "util/error_internal.h"
 #include "util/struct_version.h"
 
@@ -71,7 +72,7 @@ int mcpp_policy_set_gate_metrics(mcpp_policy *p, const mcpp_gate_metric_spec *sp
                 rc = mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, NULL, "gate.metrics", 0, 0,
                                    "'%s' is listed twice", specs[i].text);
         if (rc) break;
-        char *text = strdup(specs[i].text);
+        char *text = mcpp_strdup(specs[i].text, NULL);
         if (!text) {
             rc = mcpp_error_nomem();
             break;

@@ -573,7 +573,7 @@ static int remember(mcpp_builder *b, int rc)
     if (f->count == 0) {
         f->first_code = rc;
         f->first_kind = mcpp_error_kind_of(e);
-        f->first_field = e->field ? strdup(e->field) : NULL;
+        f->first_field = e->field ? mcpp_strdup(e->field, NULL) : NULL;
         mcpp_sb_init(&f->messages, NULL, 0);
     }
     const char *text = e->message;
@@ -707,7 +707,7 @@ int mcpp_builder_finish(mcpp_receipt **out, mcpp_report **report_out, const mcpp
     mcpp_validate(&ctx, &staging);
     int rc = MCPP_OK;
     if (ctx.nomem)
-        rc = MCPP_ENOMEM;
+        rc = mcpp_error_nomem();
     else if (ctx.errors)
         rc = MCPP_EINVALID;
     else if ((rc = mcpp_pack(out, &staging, NULL)) == MCPP_ELIMIT)

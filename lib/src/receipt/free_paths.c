@@ -13,6 +13,7 @@
 
 #include "receipt/fields.h"
 #include "receipt/schema.h"
+#include "util/alloc.h"
 #include "util/error_internal.h"
 
 #define MAX_FREE_PATHS 1024
@@ -46,7 +47,7 @@ int mcpp_free_path_id(const char *path)
     int id = -1;
     for (size_t i = 0; i < n_paths && id < 0; i++)
         if (strcmp(paths[i], path) == 0) id = MCPP_FIELD_COUNT + (int)i;
-    if (id < 0 && n_paths < MAX_FREE_PATHS && (paths[n_paths] = strdup(path)) != NULL)
+    if (id < 0 && n_paths < MAX_FREE_PATHS && (paths[n_paths] = mcpp_strdup(path, NULL)) != NULL)
         id = MCPP_FIELD_COUNT + (int)n_paths++;
     pthread_mutex_unlock(&lock);
     if (id < 0) return mcpp_error_nomem();

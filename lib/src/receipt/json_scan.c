@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/error_internal.h"
 #include "receipt/load_ctx.h"
 
 size_t mcpp_utf8_sequence(const unsigned char *s, size_t avail)
@@ -84,7 +85,7 @@ static int prescan_fail(const char *buf, size_t len, size_t at, const char *kind
     int line, column;
     mcpp_text_position(buf, len, at, &line, &column);
     if (mcpp_report_add(report, MCPP_SEVERITY_ERROR, kind, name, NULL, line, column, text) != 0)
-        return MCPP_ENOMEM;
+        return mcpp_error_nomem();
     return code;
 }
 

@@ -395,7 +395,7 @@ int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *sourc
     mcpp_sb_init(&cache.texts, tmp_initial, sizeof tmp_initial);
     if (pack_pass(&a, NULL, staging, source_name, &cache) != 0) {
         text_cache_free(&cache);
-        return cache.too_big ? MCPP_ELIMIT : MCPP_ENOMEM;
+        return cache.too_big ? MCPP_ELIMIT : mcpp_error_nomem();
     }
     cache.replay = 1;
     size_t size = a.used; /* never 0: the head has its flag byte */
@@ -405,7 +405,7 @@ int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *sourc
         free(r);
         free(hold);
         text_cache_free(&cache);
-        return MCPP_ENOMEM;
+        return mcpp_error_nomem();
     }
     char *block = hold + MCPP_RECEIPT_HOLD_BYTES;
     a.base = block;
@@ -414,7 +414,7 @@ int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *sourc
         free(r);
         free(hold);
         text_cache_free(&cache);
-        return MCPP_ENOMEM;
+        return mcpp_error_nomem();
     }
     text_cache_free(&cache);
     r->arena = block;
@@ -423,7 +423,7 @@ int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *sourc
         uint64_t hash;
         if (mcpp_receipt_content_hash(&hash, r) != MCPP_OK) {
             mcpp_receipt_free(r);
-            return MCPP_ENOMEM;
+            return mcpp_error_nomem();
         }
         snprintf(mcpp_head_derived_id(r), 19, "r-%016llx", (unsigned long long)hash);
     }
@@ -436,7 +436,7 @@ int mcpp_receipt_content_hash(uint64_t *out, const mcpp_receipt *r)
     char initial[2048];
     mcpp_strbuf text;
     mcpp_sb_init(&text, initial, sizeof initial);
-    int rc = mcpp_write_json(&text, r, 0, 0) != 0 || text.failed ? MCPP_ENOMEM : MCPP_OK;
+    int rc = mcpp_write_json(&text, r, 0, 0) != 0 || text.failed ? mcpp_error_nomem() : MCPP_OK;
     if (!rc)
         *out = mcpp_fnv1a(text.data, text.len, MCPP_FNV_OFFSET);
     mcpp_sb_free(&text);

@@ -38,7 +38,7 @@ int mcpp_report_add(mcpp_report *report, mcpp_severity severity, const char *kin
     size_t order_cap = report->cap;
     if (MCPP_ARRAY_RESERVE(report->order, order_cap, report->count + 1, MCPP_ARRAY_MAX_ITEMS) != 0 ||
         MCPP_ARRAY_RESERVE(report->items, report->cap, report->count + 1, MCPP_ARRAY_MAX_ITEMS) != 0)
-        return MCPP_ENOMEM;
+        return mcpp_error_nomem();
     char message[1200];
     mcpp_error_format_location(message, sizeof message, file, field, line, column, text);
     mcpp_diagnostic *d = &report->items[report->count];
@@ -54,7 +54,7 @@ int mcpp_report_add(mcpp_report *report, mcpp_severity severity, const char *kin
         free((char *)d->message);
         free((char *)d->file);
         free((char *)d->field);
-        return MCPP_ENOMEM;
+        return mcpp_error_nomem();
     }
     /* keep `order` = errors (insertion order) then warnings (insertion order) */
     size_t pos = report->count;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/error_internal.h"
 #include "receipt/canonical_json.h"
 #include "receipt/schema.h"
 
@@ -235,7 +236,7 @@ static int write_json(mcpp_strbuf *sb, const mcpp_receipt *r, int with_id, int v
     mcpp_sb_putc(sb, '}');
     if (pretty)
         mcpp_sb_putc(sb, '\n');
-    return sb->failed ? MCPP_ENOMEM : 0;
+    return sb->failed ? mcpp_error_nomem() : 0;
 }
 
 int mcpp_write_json(mcpp_strbuf *sb, const mcpp_receipt *r, int with_id, int v1)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/policy_test_internal.h"
+#include "util/alloc.h"
 #include "util/error_internal.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
@@ -105,6 +106,6 @@ int mcpp_policy_test_report_render(char **out, const mcpp_policy_test_report *re
         mcpp_sb_free(&sb);
         return mcpp_error_nomem();
     }
-    *out = sb.data ? sb.data : strdup("");
+    *out = sb.data ? sb.data : mcpp_strdup("", NULL);
     return *out ? MCPP_OK : mcpp_error_nomem();
 }

@@ -138,7 +138,7 @@ static int digests_push(digests *d, const char *path, uint64_t digest)
 {
     MCPP_CHECK_ARRAY(d->items, d->cap, d->n + 1, MCPP_ARRAY_MAX_ITEMS);
     digest_entry *e = &d->items[d->n];
-    if (!(e->path = strdup(path)))
+    if (!(e->path = mcpp_strdup(path, NULL)))
         return mcpp_error_nomem();
     e->digest = digest;
     e->kept = 0;

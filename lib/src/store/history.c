@@ -27,7 +27,7 @@ static int push_run(history_lane *lane, const char *id, const unsigned char *cre
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, NULL, "id", 0, 0,
                              "a stored receipt has no id: the store is damaged (run 'mcpp-receipts store check')");
     history_run *r = &lane->runs[lane->n_runs];
-    r->id = strdup(id);
+    r->id = mcpp_strdup(id, NULL);
     r->created_at = mcpp_strdup((const char *)created, NULL);
     r->git_commit = mcpp_strdup((const char *)commit, NULL);
     r->value = value;
@@ -55,7 +55,8 @@ static int name_primary(history_lane *lane, const mcpp_store *s, const char *bod
     int rc = mcpp_receipt_load_buffer(&r, NULL, body, len, MCPP_FORMAT_JSON, s->path, NULL);
     if (rc) return rc;
     const char *name = mcpp_receipt_metric_primary(r);
-    if (name && !(lane->metric_name = strdup(name))) rc = mcpp_error_nomem();
+    if (name && !(lane->metric_name = mcpp_strdup(name, NULL)))
+        rc = mcpp_error_nomem();
     mcpp_receipt_free(r);
     return rc;
 }
@@ -161,9 +162,9 @@ static int take_run(void *ctx, mcpp_receipt *r)
             free(lane->metric_name);
             free(x->first_created);
             free(x->first_id);
-            lane->metric_name = name ? strdup(name) : NULL;
-            x->first_created = created ? strdup(created) : NULL;
-            x->first_id = strdup(id);
+            lane->metric_name = name ? mcpp_strdup(name, NULL) : NULL;
+            x->first_created = created ? mcpp_strdup(created, NULL) : NULL;
+            x->first_id = mcpp_strdup(id, NULL);
             if ((name && !lane->metric_name) || (created && !x->first_created) || !x->first_id)
                 rc = mcpp_error_nomem();
         }
@@ -276,7 +277,8 @@ int mcpp_history_build(mcpp_history **out, mcpp_store *store, const char *lane_s
     mcpp_policy *policy = NULL;
     char **keys = NULL;
     int rc = h ? mcpp_policy_default(&policy) : mcpp_error_nomem();
-    if (!rc && !(h->metric = strdup(metric ? metric : mcpp_policy_gate(policy)->metric))) rc = mcpp_error_nomem();
+    if (!rc && !(h->metric = mcpp_strdup(metric ? metric : mcpp_policy_gate(policy)->metric, NULL)))
+        rc = mcpp_error_nomem();
     mcpp_metric_ref ref; /* a malformed name is refused before any lane is read */
     if (!rc) rc = mcpp_metric_ref_init(&ref, h->metric, 1);
     mcpp_changepoint_settings_default(&h->settings);

@@ -16,9 +16,7 @@
 static int status_for(int sqlite_rc, const char **kind)
 {
     switch (sqlite_rc & 0xFF) {
-    case SQLITE_NOMEM:
-        *kind = "memory";
-        return MCPP_ENOMEM;
+    case SQLITE_NOMEM: *kind = "memory"; return mcpp_error_nomem();
     case SQLITE_NOTADB:
     case SQLITE_CORRUPT:
     case SQLITE_FORMAT:

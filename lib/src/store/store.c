@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/alloc.h"
 #include "util/error_internal.h"
 #include "util/strbuf.h"
 #include "store/store_internal.h"
@@ -138,7 +139,7 @@ int mcpp_store_open(mcpp_store **out, const char *path, unsigned flags)
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_store_open: NULL out or path");
     *out = NULL;
     mcpp_store *s = calloc(1, sizeof *s);
-    if (!s || !(s->path = strdup(path))) {
+    if (!s || !(s->path = mcpp_strdup(path, NULL))) {
         free(s);
         return mcpp_error_nomem();
     }
@@ -255,7 +256,7 @@ int mcpp_store_take_text(char **out, struct mcpp_strbuf *b)
         mcpp_sb_free(b);
         return mcpp_error_nomem();
     }
-    *out = b->data ? b->data : strdup("");
+    *out = b->data ? b->data : mcpp_strdup("", NULL);
     b->data = NULL;
     b->owned = 0;
     return *out ? MCPP_OK : mcpp_error_nomem();

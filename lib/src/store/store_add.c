@@ -8,6 +8,7 @@
 
 #include "mcpp_receipts/frontier.h"
 #include "mcpp_receipts/policy.h"
+#include "util/alloc.h"
 #include "util/error_internal.h"
 #include "policy/policy_internal.h"
 #include "receipt/canonical_json.h"
@@ -29,7 +30,8 @@ const char *mcpp_store_string_field(const mcpp_receipt *r, const char *path)
 char *mcpp_store_lane_label(const mcpp_receipt *r)
 {
     const char *name = mcpp_store_string_field(r, "lane.name");
-    if (name) return strdup(name);
+    if (name)
+        return mcpp_strdup(name, NULL);
     const char *family = mcpp_store_string_field(r, "lane.family"),
                *pattern = mcpp_store_string_field(r, "lane.pattern");
     size_t n = (family ? strlen(family) : 1) + (pattern ? strlen(pattern) : 1) + 2;
@@ -122,7 +124,8 @@ int mcpp_store_row_fill(mcpp_store_row *row, const mcpp_receipt *r, const char *
     if (!rc && !(row->lane_label = mcpp_store_lane_label(r)))
         rc = mcpp_error_nomem();
     /* no image (a pointer outside the arena): the row loads from its body */
-    if (!rc && mcpp_receipt_image_write(&row->image, &row->image_len, r) == MCPP_ENOMEM) rc = MCPP_ENOMEM;
+    if (!rc && mcpp_receipt_image_write(&row->image, &row->image_len, r) == MCPP_ENOMEM)
+        rc = mcpp_error_nomem();
     if (!rc && metric) row->has_value = mcpp_metric_value(&row->value, metric, r) == 1;
     if (!rc && z) rc = pack_row(row, codec, z);
     if (rc) mcpp_store_row_clear(row);

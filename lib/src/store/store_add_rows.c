@@ -82,7 +82,7 @@ static void fill_unit(pipeline *p, size_t u, filler *f)
     unit_slot *slot = &p->slots[u % WINDOW_UNITS];
     for (size_t i = u * UNIT_ROWS; i < unit_end(p, u); i++) {
         int rc = f && f->z ? mcpp_store_row_fill(row_at(p, i), p->receipts[i], p->metric, p->codec, f->z, &f->memo)
-                           : MCPP_ENOMEM;
+                           : mcpp_error_nomem();
         if (rc) {
             slot->rc = rc;
             slot->failed_at = i;

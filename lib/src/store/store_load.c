@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "receipt/image.h"
+#include "util/alloc.h"
 #include "util/error_internal.h"
 #include "util/parallel.h"
 #include "store/store_internal.h"
@@ -55,7 +56,8 @@ static mcpp_receipt *from_image(const batch *b, size_t i, mcpp_store_zctx *z)
     char why[96];
     int rc = MCPP_OK;
     if (mcpp_store_image_is_packed(image, len)) {
-        rc = z ? mcpp_store_unpack_image(b->store->codec, z, image, len, &unpacked, &len, why, sizeof why) : MCPP_ENOMEM;
+        rc = z ? mcpp_store_unpack_image(b->store->codec, z, image, len, &unpacked, &len, why, sizeof why)
+               : mcpp_error_nomem();
         image = unpacked;
     }
     if (!rc) rc = mcpp_receipt_image_read(&r, image, len, b->name, NULL, 0);
@@ -78,21 +80,22 @@ static void decode_rows(batch *b, size_t from, size_t to, mcpp_store_zctx *z)
         char *unpacked = NULL, why[96];
         if (b->packed[i]) {
             int rc = z ? mcpp_store_unpack_body(b->store->codec, z, text, len, &unpacked, &len, why, sizeof why)
-                       : MCPP_ENOMEM;
+                       : mcpp_error_nomem();
             if (rc == MCPP_EUNSUPPORTED || rc == MCPP_ENOMEM) continue; /* read again on the caller's thread */
             if (rc) {
                 char message[160];
                 snprintf(message, sizeof message, "the stored body %s", why);
-                b->errors[i] = strdup(message);
+                b->errors[i] = mcpp_strdup(message, NULL);
                 continue;
             }
             text = unpacked;
         }
         int rc = mcpp_receipt_load_buffer(&b->receipts[i], NULL, text, len, MCPP_FORMAT_JSON, b->name, NULL);
         free(unpacked);
-        if (rc) b->errors[i] = strdup(mcpp_error_last()->message);
+        if (rc)
+            b->errors[i] = mcpp_strdup(mcpp_error_last()->message, NULL);
         else if (strcmp(mcpp_receipt_id(b->receipts[i]), b->ids[i]) != 0)
-            b->errors[i] = strdup("its id does not match the stored id");
+            b->errors[i] = mcpp_strdup("its id does not match the stored id", NULL);
     }
 }
 
@@ -157,7 +160,8 @@ static int copy_row(batch *b, sqlite3_stmt *stmt)
     b->receipts[i] = NULL;
     b->lengths[i] = b->image_lengths[i] = 0;
     b->packed[i] = 0;
-    if (!(b->ids[i] = strdup(id ? id : ""))) return mcpp_error_nomem();
+    if (!(b->ids[i] = mcpp_strdup(id ? id : "", NULL)))
+        return mcpp_error_nomem();
     int has_image = sqlite3_column_count(stmt) > 2 && sqlite3_column_type(stmt, 2) == SQLITE_BLOB;
     b->packed[i] = !has_image && sqlite3_column_type(stmt, 1) == SQLITE_BLOB;
     int rc = has_image ? copy_column((void **)&b->images[i], &b->image_lengths[i], stmt, 2, 0)
@@ -198,7 +202,7 @@ static int parse_bodies_of_refused_images(batch *b, mcpp_store *s)
         b->packed[i] = 0;
         if (!(rc = mcpp_store_column_body(s, st, 1, &b->bodies[i], &b->lengths[i]))) decode_rows(b, i, i + 1, NULL);
         else if (rc == MCPP_EINVALID) { /* a damaged body: reported with the others, in row order */
-            b->errors[i] = strdup(mcpp_error_last()->message);
+            b->errors[i] = mcpp_strdup(mcpp_error_last()->message, NULL);
             rc = b->errors[i] ? MCPP_OK : mcpp_error_nomem();
         }
     }

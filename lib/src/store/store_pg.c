@@ -81,7 +81,8 @@ static int single_value(char **out, mcpp_store *s, const char *sql, int n, const
     *out = NULL;
     mcpp_pg_rows *rows = NULL;
     int rc = mcpp_pg_run(&rows, s->pg, sql, n, params, what);
-    if (!rc && mcpp_pg_rows_count(rows) && mcpp_pg_value(rows, 0, 0) && !(*out = strdup(mcpp_pg_value(rows, 0, 0))))
+    if (!rc && mcpp_pg_rows_count(rows) && mcpp_pg_value(rows, 0, 0) &&
+        !(*out = mcpp_strdup(mcpp_pg_value(rows, 0, 0), NULL)))
         rc = mcpp_error_nomem();
     mcpp_pg_rows_free(rows);
     return rc;
@@ -92,7 +93,7 @@ static int single_value(char **out, mcpp_store *s, const char *sql, int n, const
 /* The URL without its password (user:PASSWORD@ and password=...), for messages. */
 static char *display_name(const char *url)
 {
-    char *name = strdup(url);
+    char *name = mcpp_strdup(url, NULL);
     if (!name)
         return NULL;
     char *auth = strstr(name, "://") + 3, *end = auth + strcspn(auth, "/?"), *at = NULL;
@@ -325,7 +326,7 @@ static int add_all(pg_add *a, const mcpp_receipt *const *receipts, size_t n)
 {
     const mcpp_policy *p = mcpp_policy_or_default(NULL);
     if (!p)
-        return MCPP_ENOMEM;
+        return mcpp_error_nomem();
     char *any = NULL;
     int rc = single_value(&any, a->s, "SELECT EXISTS (SELECT 1 FROM tombstones)", 0, NULL, "adding");
     a->any_tombstones = any && strcmp(any, "t") == 0;
@@ -510,7 +511,7 @@ int mcpp_store_pg_lane_keys(char ***out, mcpp_store *s, const char *short_key)
     if (!rc && !keys)
         rc = mcpp_error_nomem();
     for (size_t i = 0; !rc && i < n; i++)
-        if (!(keys[i] = strdup(mcpp_pg_value(rows, i, 0))))
+        if (!(keys[i] = mcpp_strdup(mcpp_pg_value(rows, i, 0), NULL)))
             rc = mcpp_error_nomem();
     mcpp_pg_rows_free(rows);
     if (rc) {
@@ -593,7 +594,7 @@ int mcpp_store_pg_frontier(mcpp_frontier **out, mcpp_store *s, const mcpp_policy
 {
     const mcpp_policy *p = mcpp_policy_or_default(policy);
     if (!p)
-        return MCPP_ENOMEM;
+        return mcpp_error_nomem();
     int cached = policy == NULL, valid = 0, rc = MCPP_OK;
     if (cached)
         rc = mcpp_store_pg_summaries_valid(&valid, s);

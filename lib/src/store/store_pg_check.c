@@ -201,7 +201,7 @@ static int run(pg_checker *c)
 {
     const mcpp_policy *p = mcpp_policy_or_default(NULL);
     if (!p)
-        return MCPP_ENOMEM;
+        return mcpp_error_nomem();
     c->metric = mcpp_policy_gate(p)->metric;
     int rc = c->repair ? mcpp_store_pg_begin_write(c->s)
                        : mcpp_pg_run(NULL, c->s->pg, "BEGIN READ ONLY", 0, NULL, "checking");

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/error_internal.h"
 #include "store/store_pg.h"
 
@@ -31,7 +32,7 @@ int mcpp_pg_connect(mcpp_pg **out, const char *conninfo, const char *name)
 {
     *out = NULL;
     mcpp_pg *pg = calloc(1, sizeof *pg);
-    if (!pg || !(pg->name = strdup(name))) {
+    if (!pg || !(pg->name = mcpp_strdup(name, NULL))) {
         free(pg);
         return mcpp_error_nomem();
     }

@@ -50,7 +50,7 @@ static int matched_keys(char ***out, const mcpp_receipt_set *set, const char *se
     size_t n = mcpp_claim_result_matched_count(claim);
     char **keys = calloc(n + 1, sizeof *keys);
     for (size_t i = 0; keys && i < n; i++)
-        if (!(keys[i] = strdup(mcpp_claim_result_matched_key(claim, i)))) {
+        if (!(keys[i] = mcpp_strdup(mcpp_claim_result_matched_key(claim, i), NULL))) {
             mcpp_store_keys_free(keys);
             keys = NULL;
         }
@@ -277,7 +277,8 @@ int mcpp_store_query_from(mcpp_store *store, const mcpp_store_query *query, int 
     sqlite3_stmt *st = NULL;
     int rc = MCPP_OK;
     if (query->lane && (rc = mcpp_store_select_lanes_from(&lanes, store, query->lane, bodies_only))) goto done;
-    if (query->where && !(where_copy = strdup(query->where))) rc = mcpp_error_nomem();
+    if (query->where && !(where_copy = mcpp_strdup(query->where, NULL)))
+        rc = mcpp_error_nomem();
     if (!rc) rc = build_sql(&q, where_copy, lanes, query);
     if (!rc && store->pg) {
         for (char *p = q.sql.data; (p = strchr(p, '?')) != NULL; p++)

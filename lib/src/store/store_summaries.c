@@ -508,7 +508,8 @@ int mcpp_store_summaries_check(mcpp_strbuf *report, size_t *problems, mcpp_store
     int rc = summaries_valid(&valid, s);
     if (rc || !valid) return rc; /* stale ones are rebuilt from the receipts before any use */
     const mcpp_policy *p = mcpp_policy_or_default(NULL);
-    if (!p) return MCPP_ENOMEM;
+    if (!p)
+        return mcpp_error_nomem();
     summary_builder b;
     memset(&b, 0, sizeof b);
     b.p = p;
@@ -544,7 +545,8 @@ int mcpp_store_summaries_check(mcpp_strbuf *report, size_t *problems, mcpp_store
 int mcpp_store_summaries_rebuild(mcpp_store *s)
 {
     const mcpp_policy *p = mcpp_policy_or_default(NULL);
-    if (!p) return MCPP_ENOMEM;
+    if (!p)
+        return mcpp_error_nomem();
     summary_builder b;
     memset(&b, 0, sizeof b);
     b.p = p;
@@ -578,7 +580,8 @@ int mcpp_store_frontier(mcpp_frontier **out, mcpp_store *store, const mcpp_polic
         return mcpp_store_pg_frontier(out, store, policy);
     /* the library's own default object: summaries and the frontier borrow it */
     const mcpp_policy *p = mcpp_policy_or_default(policy);
-    if (!p) return MCPP_ENOMEM;
+    if (!p)
+        return mcpp_error_nomem();
     int cached = policy == NULL, valid = 0, rc = MCPP_OK;
     if (cached) rc = summaries_valid(&valid, store);
     if (rc) return rc;

@@ -3,7 +3,7 @@
  * library, and the libgit2-style check macros most failing paths use:
  *
  *     MCPP_CHECK_ARG(out && receipt, "mcpp_lane_key: NULL argument");
- *     MCPP_CHECK_ALLOC(copy = strdup(name));
+ *     MCPP_CHECK_ALLOC(copy = mcpp_strdup(name, NULL));
  *     return MCPP_ERROR_ARG("unknown output format '%s'", name);
  */
 #ifndef MCPP_ERROR_INTERNAL_H
