@@ -130,11 +130,16 @@ static void gate_verdicts(const mcpp_policy *p, const merge *m, mcpp_receipt **b
         exit(4);
     }
     for (int i = 0; i < m->k; i++) verdict[i] = 0;
-    size_t entries = mcpp_gate_report_count(r);
-    for (size_t c = 0; c < entries && c < n; c++) {
-        int outcome = mcpp_gate_report_entry_outcome(r, c), *v = &verdict[c / (size_t)m->runs];
-        if (outcome == MCPP_GATE_FAILED) *v = 2;
-        else if (*v == 0 && strcmp(mcpp_gate_outcome_name((mcpp_gate_outcome)outcome), "inconclusive") == 0) *v = 1;
+    /* the benchmark from the candidate's id ("cand-007-run02"): right however the report groups its runs */
+    for (size_t c = 0; c < mcpp_gate_report_count(r); c++) {
+        const char *id = mcpp_gate_report_candidate_id(r, c);
+        int i = -1, outcome = mcpp_gate_report_entry_outcome(r, c);
+        if (!id || sscanf(id, "cand-%d-run", &i) != 1 || i < 0 || i >= m->k)
+            continue;
+        if (outcome == MCPP_GATE_FAILED)
+            verdict[i] = 2;
+        else if (verdict[i] == 0 && strcmp(mcpp_gate_outcome_name((mcpp_gate_outcome)outcome), "inconclusive") == 0)
+            verdict[i] = 1;
     }
     mcpp_gate_report_free(r);
 }
