@@ -17,6 +17,31 @@ from . import _core
 from ._extras import require
 
 
+def shown_number(value: Any) -> str:
+    """A float as people read it (6 significant digits: 395476, 1.33395e-05),
+    anything else as str()."""
+    return f"{value:.6g}" if isinstance(value, float) else str(value)
+
+
+def _rounded(value: Any) -> Any:
+    """Free-form data (dicts, lists) with its floats at 6 significant digits, for display."""
+    if isinstance(value, float):
+        return float(f"{value:.6g}")
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_rounded(v) for v in value]
+    return value
+
+
+def rounded_repr(t: tuple) -> str:
+    """repr of a NamedTuple with its floats at 6 significant digits
+    (Headline(median=395476, ...), not median=395476.12345678903)."""
+    fields = ", ".join(f"{k}={shown_number(v) if isinstance(v, float) else repr(v)}"
+                       for k, v in zip(t._fields, t))
+    return f"{type(t).__name__}({fields})"
+
+
 def _h(value: Any) -> str:
     """HTML of text from a receipt: escaped as the CLI prints it (control
     characters, C1 controls and bidi overrides shown, never sent), then for HTML."""
@@ -178,10 +203,10 @@ class Receipt(_core.Receipt):
         explicit text colours keep it legible under dark notebook themes."""
         groups: dict[str, list[str]] = {}
         for path, value in self._flat().items():
-            shown = json.dumps(value) if isinstance(value, (dict, list)) else value
+            shown = json.dumps(_rounded(value)) if isinstance(value, (dict, list)) else shown_number(value)
             if isinstance(value, tuple):
-                shown = ", ".join(map(str, value)) if len(value) <= 12 else (
-                    ", ".join(map(str, value[:12])) + f", … ({len(value)} values)"
+                shown = ", ".join(map(shown_number, value)) if len(value) <= 12 else (
+                    ", ".join(map(shown_number, value[:12])) + f", … ({len(value)} values)"
                 )
             # plain top-level fields (schema, id, created_at) share one block
             top = "." in path or FIELDS.get(path, ("",))[0] == "object"

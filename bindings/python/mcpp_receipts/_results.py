@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 from . import _core
 from ._extras import require
+from ._receipt import rounded_repr
 
 #: The four comparability verdicts, in order of precedence (compare.h).
 VERDICTS = ("comparable", "qualified", "not_comparable", "insufficient")
@@ -291,6 +292,9 @@ class Headline(NamedTuple):
     rel_spread: float | None
     from_steps: bool  #: True: ``n`` counts the steps of one run; False: runs
     unit: str | None = None  #: the runs' unit for the metric ("tokens/s"), None if unstated
+
+    def __repr__(self) -> str:
+        return rounded_repr(self)
 
     @property
     def n_text(self) -> str:

@@ -13,7 +13,7 @@ from typing import Any, Iterable, NamedTuple, Union
 
 from . import _core
 from ._extras import require
-from ._receipt import Receipt, ReceiptSet, _computed_metrics
+from ._receipt import Receipt, ReceiptSet, _computed_metrics, rounded_repr
 from ._results import Frontier
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -36,6 +36,9 @@ class Run(NamedTuple):
     value: float
     segment: int
 
+    def __repr__(self) -> str:
+        return rounded_repr(self)
+
 
 class Change(NamedTuple):
     """A change point: ``run`` is the index of the first run after the shift."""
@@ -48,6 +51,9 @@ class Change(NamedTuple):
     before_median: float
     after_median: float
     rel_change: float
+
+    def __repr__(self) -> str:
+        return rounded_repr(self)
 
 
 class LaneHistory(NamedTuple):

@@ -165,7 +165,7 @@ def git_commit() -> str | None:
 
 def software(dev: torch.device) -> dict[str, Any]:
     components: dict[str, str] = {"python": platform.python_version()}
-    if torch.version.cuda:
+    if torch.version.cuda and dev.type == "cuda":  # the CUDA build's runtime, only where it ran
         components["cuda"] = torch.version.cuda
     if getattr(torch.version, "hip", None):
         components["hip"] = torch.version.hip

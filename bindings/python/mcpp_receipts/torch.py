@@ -33,7 +33,7 @@ from __future__ import annotations
 import datetime
 import os
 import time
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 try:
     import torch
@@ -45,12 +45,16 @@ except ImportError as e:  # pragma: no cover - the message is the point
 
 from . import _core
 from ._torch_probes import CompileWatch, device_of, hardware, software
+from ._torch_quiet import quiet_profiler
 from ._torch_profile import (
     TORCH_DTYPE_FORMATS,
     StepProfile,
     normalize_attention,
     recipe,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._receipt import Receipt
 
 __all__ = ["Recorder", "from_measurement"]
 
@@ -191,7 +195,8 @@ class Recorder:
         if phase == "profile":
             self._compile.in_window = False
             self._prof = torch.profiler.profile(activities=self._activities(), record_shapes=True)
-            self._prof.__enter__()
+            with quiet_profiler(not self._cuda):
+                self._prof.__enter__()
         elif self._autocast is None:
             dtype = torch.get_autocast_dtype(self.device.type) if torch.is_autocast_enabled(self.device.type) else None
             self._autocast = (dtype is not None, None if dtype is None else str(dtype).replace("torch.", ""))
@@ -211,7 +216,8 @@ class Recorder:
             self._sync()
         dt = time.perf_counter() - self._t0
         if phase == "profile":
-            self._prof.__exit__(None, None, None)
+            with quiet_profiler(not self._cuda):
+                self._prof.__exit__(None, None, None)
             if ok:
                 self.profiled = StepProfile(self._prof, dt, self._cuda)
             self._prof = None
@@ -435,12 +441,12 @@ class Recorder:
             b.set("lane.params_total", sum(p.numel() for p in self.model.parameters()))
         return b
 
-    def finish(self) -> Any:
+    def finish(self) -> Receipt:
         """Validates and returns the Receipt (raises ValidationError)."""
         self._compile.close()
         return self.builder().finish()
 
-    def write(self, path: str | os.PathLike, format: str | None = None) -> Any:
+    def write(self, path: str | os.PathLike, format: str | None = None) -> Receipt:
         """finish() and write the receipt to ``path`` atomically (JSON or
         YAML by extension or ``format``); returns the Receipt."""
         self._compile.close()
@@ -454,7 +460,7 @@ class Recorder:
 
 def from_measurement(m: Any, lane: Mapping[str, Any] | None = None, *,
                      fields: Mapping[str, Any] | None = None, tokens: int | None = None,
-                     device: Any = None, name: str = "time_s") -> Any:
+                     device: Any = None, name: str = "time_s") -> Receipt:
     """A receipt from a ``torch.utils.benchmark`` ``Measurement`` (what
     ``Timer.blocked_autorange()`` / ``adaptive_autorange()`` return).
 
