@@ -217,59 +217,152 @@ typedef struct pg_add {
     const mcpp_receipt **added;
 } pg_add;
 
-static int is_removed(int *removed, mcpp_store *s, const char *id)
+/* Rows go to the server PG_BATCH at a time: one statement for the
+ * tombstones among them, one multi-row INSERT, one read of the bodies of the
+ * ids already taken (a round trip a receipt was three: 1.9k receipts/s). */
+enum { PG_BATCH = 256, ROW_PARAMS = 11 };
+
+typedef struct pg_batch {
+    mcpp_store_row rows[PG_BATCH];
+    const mcpp_receipt *receipts[PG_BATCH];
+    char values[PG_BATCH][40];
+    unsigned char state[PG_BATCH]; /* 0 pending, 1 removed earlier, 2 inserted */
+    size_t n;
+} pg_batch;
+
+/* " IN ($k, ...)" over the ids of the rows whose state is `state`; the ids
+ * into params from *n on. */
+static void put_id_list(mcpp_strbuf *sql, const pg_batch *b, unsigned char state, const char **params, int *n)
 {
-    char *one = NULL;
-    const char *params[1] = {id};
-    int rc = single_value(&one, s, "SELECT 1 FROM tombstones WHERE id = $1", 1, params, "adding");
-    *removed = one != NULL;
-    free(one);
+    mcpp_sb_puts(sql, " IN (");
+    int first = 1;
+    for (size_t i = 0; i < b->n; i++) {
+        if (b->state[i] != state)
+            continue;
+        params[(*n)++] = b->rows[i].id;
+        mcpp_sb_printf(sql, "%s$%d", first ? "" : ", ", *n);
+        first = 0;
+    }
+    mcpp_sb_putc(sql, ')');
+}
+
+/* Marks the rows whose id was removed earlier (a tombstone keeps them out). */
+static int mark_removed(pg_add *a, pg_batch *b, const char **params)
+{
+    mcpp_strbuf sql;
+    mcpp_sb_init_heap(&sql, 64 + 8 * b->n);
+    mcpp_sb_puts(&sql, "SELECT id FROM tombstones WHERE id");
+    int n = 0;
+    put_id_list(&sql, b, 0, params, &n);
+    mcpp_pg_rows *found = NULL;
+    int rc = sql.failed ? mcpp_error_nomem() : mcpp_pg_run(&found, a->s->pg, sql.data, n, params, "adding");
+    for (size_t k = 0; !rc && k < mcpp_pg_rows_count(found); k++)
+        for (size_t i = 0; i < b->n; i++)
+            if (b->state[i] == 0 && strcmp(b->rows[i].id, mcpp_pg_value(found, k, 0)) == 0) {
+                b->state[i] = 1;
+                a->res->skipped_removed++;
+            }
+    mcpp_pg_rows_free(found);
+    mcpp_sb_free(&sql);
     return rc;
 }
 
-static int insert_row(pg_add *a, const mcpp_store_row *row, const mcpp_receipt *r)
+/* One INSERT of the pending rows; those it inserted (RETURNING id, the first
+ * row of an id given twice) become state 2. */
+static int insert_pending(pg_add *a, pg_batch *b, const char **params)
 {
-    int removed = 0, rc = a->any_tombstones ? is_removed(&removed, a->s, row->id) : MCPP_OK;
-    if (rc || removed) {
-        a->res->skipped_removed += removed;
-        return rc;
+    mcpp_strbuf sql;
+    mcpp_sb_init_heap(&sql, 256 + 96 * b->n);
+    mcpp_sb_puts(&sql, "INSERT INTO receipts(id, created_at, git_commit, tool, name, lane_key, lane_short, lane_label,"
+                       " metric, metric_value, body, added_at) VALUES ");
+    int n = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        if (b->state[i] != 0)
+            continue;
+        const mcpp_store_row *row = &b->rows[i];
+        if (row->has_value)
+            snprintf(b->values[i], sizeof b->values[i], "%.17g", row->value);
+        const char *p[ROW_PARAMS] = {
+            row->id,       row->created_at, row->git_commit, row->tool,   row->name,
+            row->lane_key, row->lane_short, row->lane_label, row->metric, row->has_value ? b->values[i] : NULL,
+            row->body};
+        mcpp_sb_printf(&sql,
+                       "%s($%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d::double precision, $%d, " NOW_TEXT ")",
+                       n ? ", " : "", n + 1, n + 2, n + 3, n + 4, n + 5, n + 6, n + 7, n + 8, n + 9, n + 10, n + 11);
+        memcpy(params + n, p, sizeof p);
+        n += ROW_PARAMS;
     }
-    char value[40];
-    if (row->has_value)
-        snprintf(value, sizeof value, "%.17g", row->value);
-    const char *params[11] = {
-        row->id,       row->created_at, row->git_commit, row->tool,   row->name,
-        row->lane_key, row->lane_short, row->lane_label, row->metric, row->has_value ? value : NULL,
-        row->body};
+    if (!n) {
+        mcpp_sb_free(&sql);
+        return MCPP_OK;
+    }
+    mcpp_sb_puts(&sql, " ON CONFLICT (id) DO NOTHING RETURNING id");
     mcpp_pg_rows *done = NULL;
-    rc = mcpp_pg_run(&done, a->s->pg,
-                     "INSERT INTO receipts(id, created_at, git_commit, tool, name, lane_key, lane_short, lane_label,"
-                     " metric, metric_value, body, added_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,"
-                     " $10::double precision, $11, " NOW_TEXT ") ON CONFLICT (id) DO NOTHING",
-                     11, params, "adding");
-    size_t inserted = rc ? 0 : mcpp_pg_rows_affected(done);
+    int rc = sql.failed ? mcpp_error_nomem() : mcpp_pg_run(&done, a->s->pg, sql.data, n, params, "adding");
+    for (size_t k = 0; !rc && k < mcpp_pg_rows_count(done); k++)
+        for (size_t i = 0; i < b->n; i++)
+            if (b->state[i] == 0 && strcmp(b->rows[i].id, mcpp_pg_value(done, k, 0)) == 0) {
+                b->state[i] = 2;
+                break;
+            }
     mcpp_pg_rows_free(done);
-    if (rc)
-        return rc;
-    if (inserted) {
-        a->added[a->res->added++] = r;
+    mcpp_sb_free(&sql);
+    return rc;
+}
+
+/* The rows left pending have an id stored already: the same body is a no-op,
+ * another is a conflict (the whole add is undone). */
+static int settle_taken(pg_add *a, pg_batch *b, const char **params)
+{
+    mcpp_strbuf sql;
+    mcpp_sb_init_heap(&sql, 64 + 8 * b->n);
+    mcpp_sb_puts(&sql, "SELECT id, body FROM receipts WHERE id");
+    int n = 0;
+    put_id_list(&sql, b, 0, params, &n);
+    if (!n) {
+        mcpp_sb_free(&sql);
         return MCPP_OK;
     }
-    char *stored = NULL; /* the id is taken: the same receipt, or a conflict */
-    const char *id[1] = {row->id};
-    rc = single_value(&stored, a->s, "SELECT body FROM receipts WHERE id = $1", 1, id, "adding");
-    int same = stored && strcmp(stored, row->body) == 0;
-    free(stored);
-    if (rc)
-        return rc;
-    if (same) {
-        a->res->unchanged++;
-        return MCPP_OK;
+    mcpp_pg_rows *stored = NULL;
+    int rc = sql.failed ? mcpp_error_nomem() : mcpp_pg_run(&stored, a->s->pg, sql.data, n, params, "adding");
+    for (size_t i = 0; !rc && i < b->n; i++) {
+        if (b->state[i] != 0)
+            continue;
+        const char *body = NULL;
+        for (size_t k = 0; !body && k < mcpp_pg_rows_count(stored); k++)
+            if (strcmp(mcpp_pg_value(stored, k, 0), b->rows[i].id) == 0)
+                body = mcpp_pg_value(stored, k, 1);
+        if (body && strcmp(body, b->rows[i].body) == 0)
+            a->res->unchanged++;
+        else
+            rc = mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, a->s->path, "id", 0, 0,
+                               "conflict: receipt '%s' is already stored with different content "
+                               "(a receipt's id is its identity; give the new run its own id)",
+                               b->rows[i].id);
     }
-    return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, a->s->path, "id", 0, 0,
-                         "conflict: receipt '%s' is already stored with different content "
-                         "(a receipt's id is its identity; give the new run its own id)",
-                         row->id);
+    mcpp_pg_rows_free(stored);
+    mcpp_sb_free(&sql);
+    return rc;
+}
+
+static int flush_batch(pg_add *a, pg_batch *b)
+{
+    const char **params = malloc(PG_BATCH * ROW_PARAMS * sizeof *params);
+    int rc = params ? MCPP_OK : mcpp_error_nomem();
+    if (!rc && a->any_tombstones)
+        rc = mark_removed(a, b, params);
+    if (!rc)
+        rc = insert_pending(a, b, params);
+    for (size_t i = 0; !rc && i < b->n; i++)
+        if (b->state[i] == 2)
+            a->added[a->res->added++] = b->receipts[i];
+    if (!rc)
+        rc = settle_taken(a, b, params);
+    free(params);
+    for (size_t i = 0; i < b->n; i++)
+        mcpp_store_row_clear(&b->rows[i]);
+    b->n = 0;
+    return rc;
 }
 
 int mcpp_store_pg_summaries_valid(int *valid, mcpp_store *s)
@@ -331,17 +424,29 @@ static int add_all(pg_add *a, const mcpp_receipt *const *receipts, size_t n)
     int rc = single_value(&any, a->s, "SELECT EXISTS (SELECT 1 FROM tombstones)", 0, NULL, "adding");
     a->any_tombstones = any && strcmp(any, "t") == 0;
     free(any);
+    pg_batch *b = calloc(1, sizeof *b);
+    if (!rc && !b)
+        rc = mcpp_error_nomem();
     mcpp_store_lane_memo memo;
     memset(&memo, 0, sizeof memo);
     for (size_t i = 0; !rc && i < n; i++) {
-        mcpp_store_row row;
-        if (!receipts[i])
+        if (!receipts[i]) {
             rc = mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0,
                                "mcpp_store_add: receipt %zu is NULL", i);
-        else if (!(rc = mcpp_store_row_fill(&row, receipts[i], mcpp_policy_gate(p)->metric, NULL, NULL, &memo))) {
-            rc = insert_row(a, &row, receipts[i]);
-            mcpp_store_row_clear(&row);
+            break;
         }
+        rc = mcpp_store_row_fill(&b->rows[b->n], receipts[i], mcpp_policy_gate(p)->metric, NULL, NULL, &memo);
+        if (rc)
+            break;
+        b->receipts[b->n] = receipts[i];
+        b->state[b->n++] = 0;
+        if (b->n == PG_BATCH || i + 1 == n)
+            rc = flush_batch(a, b);
+    }
+    if (b) {
+        for (size_t i = 0; i < b->n; i++)
+            mcpp_store_row_clear(&b->rows[i]);
+        free(b);
     }
     mcpp_store_lane_memo_clear(&memo);
     int valid = 0;
