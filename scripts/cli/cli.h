@@ -82,8 +82,11 @@ const char *cli_policy_defect(const mcpp_policy *p);
 int cli_policy_load(mcpp_policy **out, const char *path);
 
 /* cli_policy_samples.c: runs the policy's rules on every ordered pair of the
- * samples (the compiled-in examples when n_paths is 0); 0 or an exit code. */
-int cli_policy_run_samples(const mcpp_policy *policy, char **sample_paths, int n_paths);
+ * samples (the compiled-in examples when n_paths is 0), with `policy` and
+ * again with `again` (a second load of the file `path`; NULL: once), and
+ * refuses answers that differ; 0 or an exit code. */
+int cli_policy_run_samples(const mcpp_policy *policy, const mcpp_policy *again, const char *path, char **sample_paths,
+                           int n_paths);
 
 /* cli_skipped.c: removes --skip-invalid from argv; 1 when it was given. */
 int cli_take_skip_invalid(int *argc, char **argv);

@@ -388,7 +388,15 @@ static int check_one(const char *path, int strict, int json, int index, char **s
     }
     if (!json)
         print_policy_text(p, path);
-    int ex = cli_policy_run_samples(p, samples, n_samples);
+    mcpp_policy *again = NULL; /* a state of its own: another hash seed, other addresses */
+    int ex = CLI_EXIT_OK;
+    if (mcpp_policy_rule_count(p) > 0 && mcpp_policy_load_lua_file(&again, path, cli_policy_limits()) != MCPP_OK) {
+        cli_print_last_error();
+        ex = CLI_EXIT_INVALID;
+    }
+    if (ex == CLI_EXIT_OK)
+        ex = cli_policy_run_samples(p, again, path, samples, n_samples);
+    mcpp_policy_free(again);
     const char *error = ex != CLI_EXIT_OK ? mcpp_error_last()->message : NULL;
     const char *defect = ex == CLI_EXIT_OK ? cli_policy_defect(p) : NULL;
     if (defect) {

@@ -29,8 +29,9 @@
  *     rawset, string.dump and math.random are simply not there. The string
  *     metatable is protected with __metatable and its __index is the reduced
  *     string table, so ("").dump is nil too;
- *   - determinism: no clock, no random, and `pairs` visits keys in sorted
- *     order (numbers, then strings, then booleans) instead of hash order;
+ *   - determinism: no clock, no random, and `pairs` and `next` visit keys in
+ *     sorted order (numbers, then strings, then booleans) instead of hash
+ *     order; iterating a table keyed by tables or functions is refused;
  *   - xpcall runs its message handler after unwinding: an error raised by the
  *     hook leaves hooks off until the enclosing pcall returns, and a handler
  *     run at the error point could loop unbounded in that window;
@@ -226,8 +227,11 @@ static int sandbox_setmetatable(lua_State *L)
 }
 
 /* Library functions written in Lua, run in the sandbox:
- *   pairs   visits keys in a fixed order, so a policy's result never depends
- *           on hash seeds;
+ *   pairs, next  visit keys in a fixed order (numbers, strings, booleans),
+ *           so a policy's result never depends on hash seeds (string keys'
+ *           order changed between processes: a verdict built from next()
+ *           flipped in 4-5 of 20 runs); a table with keys of another type
+ *           (tables, functions: ordered by address) is refused;
  *   xpcall  runs the message handler after pcall has unwound instead of at the
  *           point of the error: an error raised by the count hook leaves hooks
  *           disabled until the enclosing pcall returns, and a handler running
@@ -236,7 +240,7 @@ static int sandbox_setmetatable(lua_State *L)
  *           C version closes a failed coroutine's __close handlers itself,
  *           with that coroutine's hooks still off. */
 static const char PRELUDE[] =
-    "local next, type, sort, rawget, error, pcall, pack, unpack, create, resume, close, status = ...\n"
+    "local next, type, sort, rawget, rawequal, error, pcall, pack, unpack, create, resume, close, status = ...\n"
     "local rank = { number = 1, string = 2, boolean = 3 }\n"
     "local function before(a, b)\n"
     "  local ta, tb = type(a), type(b)\n"
@@ -245,19 +249,40 @@ static const char PRELUDE[] =
     "  if ta == 'boolean' then return b and not a end\n"
     "  return false\n"
     "end\n"
-    "local function pairs(t)\n"
+    "local function sorted_keys(t, who)\n"
     "  if type(t) ~= 'table' then\n"
-    "    error(\"bad argument #1 to 'pairs' (table expected, got \" .. type(t) .. ')', 2)\n"
+    "    error(\"bad argument #1 to '\" .. who .. \"' (table expected, got \" .. type(t) .. ')', 3)\n"
     "  end\n"
     "  local keys, n = {}, 0\n"
-    "  for k in next, t do n = n + 1; keys[n] = k end\n"
+    "  for k in next, t do\n"
+    "    if not rank[type(k)] then\n"
+    "      error(who .. ': a table with ' .. type(k) .. ' keys has no fixed order (it changes between runs); '\n"
+    "            .. 'a verdict must not depend on it: key the table by numbers or strings', 3)\n"
+    "    end\n"
+    "    n = n + 1; keys[n] = k\n"
+    "  end\n"
     "  sort(keys, before)\n"
+    "  return keys, n\n"
+    "end\n"
+    "local function pairs(t)\n"
+    "  local keys = sorted_keys(t, 'pairs')\n"
     "  local i = 0\n"
     "  return function()\n"
     "    i = i + 1\n"
     "    local k = keys[i]\n"
     "    if k ~= nil then return k, rawget(t, k) end\n"
     "  end, t, nil\n"
+    "end\n"
+    "local function ordered_next(t, k)\n"
+    "  local keys, n = sorted_keys(t, 'next')\n"
+    "  local i = 0\n"
+    "  if k ~= nil then\n"
+    "    repeat i = i + 1 until i > n or rawequal(keys[i], k)\n"
+    "    if i > n then error(\"invalid key to 'next'\", 2) end\n"
+    "  end\n"
+    "  local after = keys[i + 1]\n"
+    "  if after ~= nil then return after, rawget(t, after) end\n"
+    "  return nil\n"
     "end\n"
     "local function xpcall(f, handler, ...)\n"
     "  local r = pack(pcall(f, ...))\n"
@@ -274,7 +299,7 @@ static const char PRELUDE[] =
     "    error(r[2], 0)\n"
     "  end\n"
     "end\n"
-    "return pairs, xpcall, wrap\n";
+    "return pairs, xpcall, wrap, ordered_next\n";
 
 static void copy_field(lua_State *L, int from, int to, const char *name)
 {
@@ -365,6 +390,7 @@ static int sandbox_setup(lua_State *L)
     int tab = lua_gettop(L);
     lua_getfield(L, tab, "sort");
     lua_getfield(L, g, "rawget");
+    lua_getfield(L, g, "rawequal");
     lua_getfield(L, g, "error");
     lua_getfield(L, g, "pcall");
     lua_getfield(L, tab, "pack");
@@ -378,7 +404,8 @@ static int sandbox_setup(lua_State *L)
     lua_getfield(L, co, "status");
     lua_remove(L, co);
     lua_remove(L, tab);
-    lua_call(L, 12, 3);
+    lua_call(L, 13, 4);
+    lua_setfield(L, tmpl, "next"); /* in pairs' order, not the hash's */
     luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 0);
     lua_insert(L, -2);
     lua_setfield(L, -2, "wrap"); /* the coroutine library's own table */
