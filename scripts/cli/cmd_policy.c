@@ -63,6 +63,12 @@ static void print_gate(const mcpp_policy *p)
                                                : "lower is better",
                g.max_regression, g.confidence);
     }
+    double bound;
+    int fails;
+    mcpp_policy_inconclusive(p, &bound, &fails);
+    if (bound > 0) printf("              min_detectable %g", bound);
+    else printf("              min_detectable twice each allowance (default)");
+    printf(", on_inconclusive %s\n", fails ? "fail" : "pass");
 }
 
 static void print_dimension_list(const mcpp_policy *p, mcpp_role role)
@@ -247,9 +253,9 @@ static void print_policy_text(const mcpp_policy *p, const char *path)
         cli_fputs_safe(stdout, mcpp_policy_required_at(p, k), 0);
     }
     printf("%s\n", mcpp_policy_required_count(p) ? "" : " (none)");
-    printf("  noise       max_rel_spread %g, min_runs %lld, noise_floor %g, run_to_run %g (df %g)\n",
+    printf("  noise       max_rel_spread %g, min_runs %lld, noise_floor %g, run_to_run %g (df %g, %s)\n",
            noise->max_rel_spread, (long long)noise->min_runs, noise->noise_floor, noise->run_to_run,
-           noise->run_to_run_df);
+           noise->run_to_run_df, mcpp_policy_noise_declared(p) ? "declared" : "library default: not declared");
     for (size_t k = 0; k < mcpp_policy_suite_noise_count(p); k++) {
         double sd, df;
         const char *suite = mcpp_policy_suite_noise_at(p, k, &sd, &df);
@@ -324,7 +330,7 @@ static void json_policy_body(const mcpp_policy *p)
     json_number(noise->run_to_run);
     fputs(", \"run_to_run_df\": ", stdout);
     json_number(noise->run_to_run_df);
-    fputs(", \"suites\": {", stdout);
+    printf(", \"run_to_run_source\": \"%s\", \"suites\": {", mcpp_policy_noise_declared(p) ? "policy" : "default");
     for (size_t k = 0; k < mcpp_policy_suite_noise_count(p); k++) {
         double sd, df;
         fputs(k ? ", " : "", stdout);
@@ -348,7 +354,13 @@ static void json_policy_body(const mcpp_policy *p)
         json_number(g.confidence);
         fputs("}", stdout);
     }
-    printf("], \"adjacency_width\": %d, \"rules\": [", mcpp_policy_adjacency_width(p));
+    double bound;
+    int fails;
+    mcpp_policy_inconclusive(p, &bound, &fails);
+    fputs("], \"min_detectable\": ", stdout);
+    json_number(bound);
+    printf(", \"on_inconclusive\": \"%s\"", fails ? "fail" : "pass");
+    printf(", \"adjacency_width\": %d, \"rules\": [", mcpp_policy_adjacency_width(p));
     for (size_t k = 0; k < mcpp_policy_rule_count(p); k++) {
         fputs(k ? ", " : "", stdout);
         cli_fputs_json(stdout, mcpp_policy_rule_name(p, k));

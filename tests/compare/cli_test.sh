@@ -44,7 +44,7 @@ expect compare_help_exit_0 0 "usage: mcpp-receipts compare" "$BIN" compare --hel
 expect frontier_over_a_directory_reports_lanes 0 "blocker" "$BIN" frontier "$EX"
 expect frontier_json_has_lanes 0 '"lanes": [' "$BIN" frontier "$EX" --format json
 expect frontier_help_exit_0 0 "usage: mcpp-receipts frontier" "$BIN" frontier --help
-expect gate_same_lane_passes_exit_0 0 "gate passed" \
+expect gate_same_lane_passes_exit_0 0 "gate inconclusive" \
     "$BIN" gate --baseline "$EX/nam56r_padded.json" --baseline "$EX/nam56r_padded_run2.json" \
     --candidate "$EX/nam56r_padded_run3.json"
 expect gate_without_comparable_baseline_exit_2 2 "no comparable baseline" \
@@ -60,7 +60,7 @@ expect compare_metric_not_a_number_field_exit_3 3 "" \
     "$BIN" compare "$EX/nam56r_padded.json" "$EX/nam56r_padded_run2.json" --metric lane.pattern
 expect compare_suite_results_on_their_primary_metric 0 "metric      round_time_s (s, lower is better)" \
     "$BIN" compare "$EX/schema2/pytest_benchmark_sorted.json" "$EX/schema2/pytest_benchmark_sorted.yaml"
-expect gate_json_lists_each_metric 0 '"metrics": [{"name": "primary", "outcome": "passed"' \
+expect gate_json_lists_each_metric 0 '"metrics": [{"name": "primary", "outcome": "inconclusive"' \
     "$BIN" gate --baseline "$EX/nam56r_padded.json" --baseline "$EX/nam56r_padded_run2.json" \
     --candidate "$EX/nam56r_padded_run3.json" --format json
 expect gate_on_an_absent_metric_is_undetermined_exit_2 2 "time_to_train_s is absent" \

@@ -192,7 +192,7 @@ TEST(single_value_runs_compare_as_sets_from_their_own_spread)
         mcpp_gate_report *r = NULL;
         CHECK_INT_EQ(mcpp_gate_run(&r, p, (const mcpp_receipt *const *)rs, 5, (const mcpp_receipt *const *)rs + 5, 2),
                      MCPP_OK);
-        CHECK_INT_EQ(mcpp_gate_report_outcome(r), regressed ? MCPP_GATE_FAILED : MCPP_GATE_PASSED);
+        CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_outcome(r)), regressed ? MCPP_GATE_FAILED : MCPP_GATE_PASSED);
         const mcpp_metric_result *m = mcpp_gate_report_entry_metric(r, 0);
         CHECK(m && strcmp(m->noise_source, "runs") == 0 && m->n_base == 5 && m->n_cand == 1);
         CHECK(m && fabs(m->df - 4) < 1e-12); /* 5 runs: 4 degrees of freedom */
@@ -228,7 +228,7 @@ TEST(candidate_runs_of_one_commit_are_pooled_runs_without_a_commit_stand_alone)
     CHECK(m0 && m0->tests == 2);                     /* one test per pooled group */
     CHECK_INT_EQ(mcpp_gate_report_entry_outcome(r, 0), MCPP_GATE_FAILED);
     CHECK_INT_EQ(mcpp_gate_report_entry_outcome(r, 1), MCPP_GATE_FAILED);
-    CHECK_INT_EQ(mcpp_gate_report_entry_outcome(r, 2), MCPP_GATE_PASSED);
+    CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_entry_outcome(r, 2)), MCPP_GATE_PASSED);
     mcpp_gate_report_free(r);
     for (int i = 0; i < 3; i++) mcpp_receipt_free(b[i]), mcpp_receipt_free(c[i]);
     mcpp_policy_free(p);
@@ -260,7 +260,7 @@ TEST(runs_of_one_job_do_not_average_out_what_separate_jobs_differ_by)
         CHECK(fabs(m->se * m->se - (s2 * f + 2 * (0.0009 - s2))) < 1e-12);
         CHECK(fabs(log1p(m->rel_delta)) / sqrt(s2 * f) > 2.1); /* the independent-draws model would fail it */
     }
-    CHECK_INT_EQ(mcpp_gate_report_outcome(r), MCPP_GATE_PASSED);
+    CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_outcome(r)), MCPP_GATE_PASSED);
     char *text = NULL;
     CHECK_INT_EQ(mcpp_gate_report_render(&text, r, MCPP_OUTPUT_TEXT), MCPP_OK);
     CHECK(text && strstr(text, "between jobs 3.0%, which runs of one job do not average out"));
@@ -405,7 +405,7 @@ TEST(benchmarks_whose_run_spreads_agree_share_them_and_those_that_disagree_do_no
     int suites = 40, shared = 0, failed = 0;
     for (unsigned seed = 1; seed <= (unsigned)suites; seed++) {
         mcpp_gate_report *r = runs_suite_gate(p, agree, 12, 3, seed, 0);
-        failed += mcpp_gate_report_outcome(r) != MCPP_GATE_PASSED;
+        failed += not_failed_as_passed(mcpp_gate_report_outcome(r)) != MCPP_GATE_PASSED;
         int all_over_24 = 1;
         for (size_t i = 0; i < 12; i++) { /* one entry per candidate run: benchmark i's first is 3i */
             const mcpp_metric_result *m = mcpp_gate_report_entry_metric(r, 3 * i);
@@ -481,7 +481,7 @@ TEST(many_benchmarks_share_one_false_discovery_rate)
     for (int i = 0; i < 20; i++) changes[i] = (i % 5 - 2) * 0.004; /* small, below the suite floor's minimum */
     changes[3] = -0.10;
     r = suite_gate(p, changes, 20);
-    CHECK_INT_EQ(mcpp_gate_report_entry_outcome(r, 3), MCPP_GATE_PASSED);
+    CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_entry_outcome(r, 3)), MCPP_GATE_PASSED);
     const mcpp_metric_result *m = mcpp_gate_report_entry_metric(r, 3);
     CHECK(m && m->tests == 20 && m->p_value < 0.025 && m->p_value > m->p_threshold);
     CHECK_CONTAINS(mcpp_gate_report_reason(r), "Benjamini-Hochberg");
@@ -491,7 +491,7 @@ TEST(many_benchmarks_share_one_false_discovery_rate)
     CHECK_INT_EQ(mcpp_gate_report_outcome(r), MCPP_GATE_FAILED);
     CHECK_INT_EQ(mcpp_gate_report_entry_outcome(r, 3), MCPP_GATE_FAILED);
     for (size_t i = 0; i < 20; i++)
-        if (i != 3) CHECK_INT_EQ(mcpp_gate_report_entry_outcome(r, i), MCPP_GATE_PASSED);
+        if (i != 3) CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_entry_outcome(r, i)), MCPP_GATE_PASSED);
     mcpp_gate_report_free(r);
     mcpp_policy_free(p);
 }
@@ -505,7 +505,7 @@ TEST(a_suite_never_assumes_less_noise_than_its_benchmarks_show)
     double changes[12];
     for (int i = 0; i < 12; i++) changes[i] = ((i * 7) % 12 - 5.5) * 0.02;
     mcpp_gate_report *r = suite_gate(p, changes, 12);
-    CHECK_INT_EQ(mcpp_gate_report_outcome(r), MCPP_GATE_PASSED);
+    CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_outcome(r)), MCPP_GATE_PASSED);
     const mcpp_metric_result *m = mcpp_gate_report_entry_metric(r, 0);
     /* its interval is wider than the largest unchanged move, whichever tails the suite was read with */
     CHECK(m && strstr(m->noise_source, "suite") && log1p(m->interval_high) - log1p(m->interval_low) > 2 * 0.11);
@@ -528,7 +528,7 @@ TEST(a_shift_all_benchmarks_share_within_the_allowance_is_the_machines)
     double changes[12];
     for (int i = 0; i < 12; i++) changes[i] = -0.025 + ((i * 7) % 12 - 5.5) * 0.0027;
     mcpp_gate_report *r = suite_gate(p, changes, 12);
-    CHECK_INT_EQ(mcpp_gate_report_outcome(r), MCPP_GATE_PASSED);
+    CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_outcome(r)), MCPP_GATE_PASSED);
     const mcpp_metric_result *m = mcpp_gate_report_entry_metric(r, 0);
     CHECK(m && m->suite_shift < -0.02 && m->suite_shift > -0.03);
     char *text = NULL;
@@ -541,7 +541,7 @@ TEST(a_shift_all_benchmarks_share_within_the_allowance_is_the_machines)
     changes[3] = -0.2;
     r = suite_gate(p, changes, 12);
     for (size_t i = 0; i < 12; i++)
-        CHECK_INT_EQ(mcpp_gate_report_entry_outcome(r, i), i == 3 ? MCPP_GATE_FAILED : MCPP_GATE_PASSED);
+        CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_entry_outcome(r, i)), i == 3 ? MCPP_GATE_FAILED : MCPP_GATE_PASSED);
     mcpp_gate_report_free(r);
     mcpp_policy_free(p);
 }
@@ -603,7 +603,7 @@ TEST(candidates_that_share_their_baseline_runs_measure_the_machine_once)
         CHECK(m && strcmp(m->noise_source, "runs+policy") == 0);
         if (m && i == 0) CHECK(m->rel_delta < -0.05);
     }
-    CHECK_INT_EQ(mcpp_gate_report_outcome(r), MCPP_GATE_PASSED); /* 6% against 3% a run is no regression */
+    CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_outcome(r)), MCPP_GATE_PASSED); /* 6% against 3% a run is no regression */
     CHECK_CONTAINS(mcpp_gate_report_reason(r),
                    "9 candidate runs name no commit and share a lane: each was judged alone");
     mcpp_gate_report_free(r);
@@ -638,7 +638,7 @@ TEST(a_shift_beyond_the_allowance_is_a_regression_of_the_whole_suite)
      * just so), so the shift is the machine's and no benchmark fails. */
     for (int i = 0; i < 12; i++) changes[i] = -0.032 + ((i * 5) % 12 - 5.5) * 0.0018;
     r = suite_gate(p, changes, 12);
-    CHECK_INT_EQ(mcpp_gate_report_outcome(r), MCPP_GATE_PASSED);
+    CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_outcome(r)), MCPP_GATE_PASSED);
     CHECK_CONTAINS(mcpp_gate_report_reason(r), "taken as the machine's");
     mcpp_gate_report_free(r);
     mcpp_policy_free(p);
@@ -658,7 +658,7 @@ TEST(a_heavy_tailed_suite_is_read_with_heavy_tails)
         changes[i] = -0.02 * (2 * u - 1) / sqrt(2 * u * (1 - u)); /* t2 quantile; worse is negative */
     }
     mcpp_gate_report *r = suite_gate(p, changes, 40);
-    CHECK_INT_EQ(mcpp_gate_report_outcome(r), MCPP_GATE_PASSED);
+    CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_outcome(r)), MCPP_GATE_PASSED);
     const mcpp_metric_result *m = mcpp_gate_report_entry_metric(r, 0);
     CHECK(m && m->df < 20);
     CHECK_CONTAINS(mcpp_gate_report_reason(r), "with heavy tails");
@@ -752,7 +752,7 @@ TEST(a_history_with_heavy_tails_makes_one_far_off_run_no_regression)
      * runs now and then land far off, one such run per side could make it. */
     mcpp_gate_report *normal = history_tails_gate(-0.15, 0), *heavy = history_tails_gate(-0.15, 1);
     CHECK_INT_EQ(mcpp_gate_report_entry_outcome(normal, 0), MCPP_GATE_FAILED);
-    CHECK_INT_EQ(mcpp_gate_report_entry_outcome(heavy, 0), MCPP_GATE_PASSED);
+    CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_entry_outcome(heavy, 0)), MCPP_GATE_PASSED);
     const mcpp_metric_result *mn = mcpp_gate_report_entry_metric(normal, 0), *mh = mcpp_gate_report_entry_metric(heavy, 0);
     CHECK(mn && mn->tail_df == 0 && mn->history_runs == 20);
     /* three runs of one job agree far more than the history's jobs: not
@@ -797,7 +797,7 @@ TEST(a_heavy_tailed_machine_compares_the_medians_of_its_runs)
     const mcpp_metric_result *m = mcpp_gate_report_entry_metric(r, 0);
     CHECK(m && m->null_shape != NULL && m->tail_df > 0);
     CHECK_STR_EQ(m ? m->method : "", "median of log run values against the history's t");
-    CHECK_INT_EQ(mcpp_gate_report_outcome(r), MCPP_GATE_PASSED);
+    CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_outcome(r)), MCPP_GATE_PASSED);
     CHECK_CONTAINS(mcpp_gate_report_reason(r), "20 tests compare the medians of their runs");
     CHECK(m && m->interval_low < m->rel_delta && m->rel_delta < m->interval_high);
     char *json = NULL;
@@ -809,7 +809,7 @@ TEST(a_heavy_tailed_machine_compares_the_medians_of_its_runs)
      * runs by 10%, their median hardly */
     r = heavy_medians_gate(1, 0.6);
     m = mcpp_gate_report_entry_metric(r, 0);
-    CHECK_INT_EQ(mcpp_gate_report_entry_outcome(r, 0), MCPP_GATE_PASSED);
+    CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_entry_outcome(r, 0)), MCPP_GATE_PASSED);
     CHECK(m && fabs(m->rel_delta) < 0.03);
     mcpp_gate_report_free(r);
     /* three runs a side: their median is one run, no steadier than their mean */
@@ -871,7 +871,7 @@ TEST(the_lanes_histories_pool_and_a_noisier_day_overrules_them)
      * on the noisy day no longer established. */
     same = spread_history_gate(0.03, 0.75), wild = spread_history_gate(0.09, 0.75);
     CHECK_INT_EQ(mcpp_gate_report_entry_outcome(same, 0), MCPP_GATE_FAILED);
-    CHECK_INT_EQ(mcpp_gate_report_entry_outcome(wild, 0), MCPP_GATE_PASSED);
+    CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_entry_outcome(wild, 0)), MCPP_GATE_PASSED);
     mcpp_gate_report_free(same);
     mcpp_gate_report_free(wild);
 }
@@ -900,7 +900,7 @@ TEST(a_machine_in_two_states_is_read_against_its_own_shape)
     const mcpp_metric_result *m = mcpp_gate_report_entry_metric(two, 0);
     CHECK(m && m->null_shape != NULL);
     CHECK_STR_EQ(m ? m->method : "", "log run values against the history's shape");
-    CHECK_INT_EQ(mcpp_gate_report_outcome(two), MCPP_GATE_PASSED);
+    CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_outcome(two)), MCPP_GATE_PASSED);
     CHECK_CONTAINS(mcpp_gate_report_reason(two), "20 tests read against the shape of their runs");
     /* the headline inside its interval, bounds low to high */
     CHECK(m && m->interval_low < m->rel_delta && m->rel_delta < m->interval_high);
@@ -911,14 +911,14 @@ TEST(a_machine_in_two_states_is_read_against_its_own_shape)
     two = two_state_gate(0.89, 0);
     mcpp_gate_report *normal = two_state_gate(0.89, 1);
     CHECK_INT_EQ(mcpp_gate_report_entry_outcome(two, 0), MCPP_GATE_FAILED);
-    CHECK_INT_EQ(mcpp_gate_report_entry_outcome(normal, 0), MCPP_GATE_PASSED);
+    CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_entry_outcome(normal, 0)), MCPP_GATE_PASSED);
     const mcpp_metric_result *mt = mcpp_gate_report_entry_metric(two, 0), *mn = mcpp_gate_report_entry_metric(normal, 0);
     CHECK(mt && mn && mt->p_value < 1e-5 && mn->p_value > 1e-3);
     /* the same estimate and standard error: only the shape differs */
     CHECK(mt && mn && fabs(mt->rel_delta - mn->rel_delta) < 1e-12 && fabs(mt->se / mn->se - 1) < 0.02);
     /* every other lane still passes: 6% a side is this machine's */
-    CHECK_INT_EQ(mcpp_gate_report_entry_outcome(two, 1), MCPP_GATE_PASSED);
-    CHECK_INT_EQ(mcpp_gate_report_entry_outcome(two, 2), MCPP_GATE_PASSED);
+    CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_entry_outcome(two, 1)), MCPP_GATE_PASSED);
+    CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_entry_outcome(two, 2)), MCPP_GATE_PASSED);
     mcpp_gate_report_free(two);
     mcpp_gate_report_free(normal);
 }
@@ -936,7 +936,7 @@ TEST(a_regression_inside_the_allowance_is_reported_but_passes)
     mcpp_gate_report *r = NULL;
     CHECK_INT_EQ(mcpp_gate_run(&r, p, (const mcpp_receipt *const *)rs, 6, (const mcpp_receipt *const *)rs + 6, 1),
                  MCPP_OK);
-    CHECK_INT_EQ(mcpp_gate_report_outcome(r), MCPP_GATE_PASSED);
+    CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_outcome(r)), MCPP_GATE_PASSED);
     CHECK_CONTAINS(mcpp_gate_report_entry_reason(r, 0), "established but within the 3.0% allowance");
     mcpp_gate_report_free(r);
     for (int i = 0; i < 12; i++) mcpp_receipt_free(rs[i]);

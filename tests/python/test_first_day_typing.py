@@ -51,7 +51,7 @@ def test_mypy_sees_typed_sections_and_gate_results(tmp_path):
              if "Revealed type is" in line]
     assert notes[:5] == ["int | None", "Literal['real'] | Literal['synthetic'] | None", "tuple[float, ...] | None",
                          "str | None", "str | None"], out
-    assert notes[5] == "Literal['passed'] | Literal['failed'] | Literal['undetermined']", notes[5]
+    assert notes[5] == "Literal['passed'] | Literal['failed'] | Literal['undetermined'] | Literal['inconclusive']", notes[5]
     assert notes[6] == "str" and notes[7] == "float", notes
     assert "GateMetricResult" in notes[8] and "Headline" in notes[9], notes
     errors = [line for line in out.splitlines() if ": error:" in line]

@@ -103,8 +103,8 @@ def _first_accepted(merges, accept) -> tuple:
 
 @pytest.mark.parametrize("suite", sorted(SUITES))
 def test_default_gate_passes_an_unchanged_run(suite, tmp_path):
-    report, failed = _first_accepted(_merges(suite, 0, tmp_path), lambda report, failed: report.outcome == "passed")
-    assert report.outcome == "passed", str(report)
+    report, failed = _first_accepted(_merges(suite, 0, tmp_path), lambda report, failed: report.outcome in ("passed", "inconclusive"))
+    assert report.outcome in ("passed", "inconclusive"), str(report)
     if suite == "google-benchmark":
         # CPU time is the primary metric of benchmarks that did not ask for real time
         assert {c["metric"]["name"] for c in report.candidates} == {"cpu_time_s"}

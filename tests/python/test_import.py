@@ -427,8 +427,8 @@ def test_gate_over_pytest_benchmark_imports_names_the_regressed_benchmarks(pytes
 
 def test_gate_over_pytest_benchmark_imports_passes_on_noise(pytest_runs, tmp_path):
     report = _first_of_two_merges(pytest_runs, _pytest_remake(tmp_path), "pytest-benchmark", "noise",
-                                  lambda r: r.outcome == "passed")
-    assert report.outcome == "passed", str(report)
+                                  lambda r: r.outcome in ("passed", "inconclusive"))
+    assert report.outcome in ("passed", "inconclusive"), str(report)
 
 
 def test_gate_over_google_benchmark_imports_names_the_regressed_benchmarks(gbench_runs, tmp_path):
@@ -441,8 +441,8 @@ def test_gate_over_google_benchmark_imports_names_the_regressed_benchmarks(gbenc
 
 def test_gate_over_google_benchmark_imports_passes_on_noise(gbench_runs, tmp_path):
     report = _first_of_two_merges(gbench_runs, _gbench_remake(tmp_path), "google-benchmark", "noise",
-                                  lambda r: r.outcome == "passed")
-    assert report.outcome == "passed", str(report)
+                                  lambda r: r.outcome in ("passed", "inconclusive"))
+    assert report.outcome in ("passed", "inconclusive"), str(report)
 
 
 # MLPerf time-to-train varies run to run by more than the default policy's 5%

@@ -72,7 +72,7 @@ def test_analyses_run_over_the_store(store):
     assert fr.receipt_count == 4
     assert store.claim(lane="family=NAM56R", value=396100.0).supported
     assert store.compare("run-0000", "run-0001").comparable
-    assert store.gate("id=run-0000", "id=run-0003").passed
+    assert store.gate("id=run-0000", "id=run-0003").exit_code == 0  # passed, or inconclusive with one run a side
     with pytest.raises(KeyError):
         store.compare("run-0000", "nope")
 

@@ -567,7 +567,7 @@ class ClaimResult(_Rendered):
     def supported(self) -> bool: ...
     def __bool__(self) -> bool: ...
 
-_GateOutcome = Literal["passed", "failed", "undetermined"]
+_GateOutcome = Literal["passed", "failed", "undetermined", "inconclusive"]
 
 class GateLane(TypedDict):
     key: str
@@ -662,6 +662,7 @@ class GateReport(_Rendered):
     skipped: list[GateSkipped]
     metric: str
     counts: dict[str, int]
+    left_out: list[dict[str, str]]
     @property
     def passed(self) -> bool: ...
     def candidate(self, id: str) -> GateCandidate: ...

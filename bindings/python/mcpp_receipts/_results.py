@@ -37,6 +37,7 @@ _STATUS_COLOURS = {
     "passed": "#e6f4ea",
     "failed": "#fde2e1",
     "undetermined": "#eeeeee",
+    "inconclusive": "#fff4d6",
     "supported": "#e6f4ea",
     "unsupported": "#fde2e1",
     "contradicted": "#fde2e1",
@@ -631,8 +632,15 @@ class ClaimResult(_Rendered):
 class GateReport(_HtmlPage, _Rendered):
     """The pre-merge gate over baselines and candidates. Made by :func:`gate`.
 
-    ``outcome`` is "passed", "failed", "undetermined" or "error" (an input
-    could not be read); ``exit_code`` is the CLI's (0, 1, 2, 3). Each entry of
+    ``outcome`` is "passed", "failed", "undetermined", "inconclusive" (no
+    regression established, but one beyond the policy's gate.min_detectable not
+    ruled out: each such candidate's reason says which and about how many runs
+    a side would settle it) or "error" (an input could not be read);
+    ``exit_code`` is the CLI's (0, 1, 2, 3; inconclusive: 0, or 1 under
+    gate.on_inconclusive = "fail"). ``counts`` counts tests (a lane's pooled
+    candidate runs are one): passed, failed, undetermined, inconclusive, and
+    candidate_runs; ``left_out`` lists the runs whose status.outcome was not ok
+    ({id, side, status}), which never count. Each entry of
     ``candidates`` is a dict with the keys of the gate JSON (docs/gate.md):
     id, path, lane {key, short_key, label, display_label}, outcome, reason_code, reason,
     baselines, verdicts, pooled [{id, path, verdict}], differences [{kind,
@@ -644,7 +652,7 @@ class GateReport(_HtmlPage, _Rendered):
     """
 
     __slots__ = ("_data", "_render", "outcome", "reason", "exit_code", "candidates", "skipped", "metric",
-                 "counts")
+                 "counts", "left_out")
 
     def __init__(self, data: dict[str, Any], render: Callable[[str], str]):
         self._data = data
@@ -658,6 +666,7 @@ class GateReport(_HtmlPage, _Rendered):
         self.skipped: list[dict[str, Any]] = list(data.get("skipped", []))
         self.metric: str = data.get("metric", "")
         self.counts: dict[str, int] = dict(data.get("counts", {}))
+        self.left_out: list[dict[str, str]] = list(data.get("left_out", []))
 
     @property
     def passed(self) -> bool:

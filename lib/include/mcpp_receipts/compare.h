@@ -63,16 +63,24 @@ typedef enum mcpp_dim_status {
 MCPP_API const char *mcpp_dim_status_name(mcpp_dim_status status);
 
 /* Outcome of the gate for one comparison or a whole gate run. The numeric
- * values are the exit codes of `mcpp-receipts gate` (0, 1, 2, 3). */
+ * values 0-3 are the exit codes of `mcpp-receipts gate` (0, 1, 2, 3); an
+ * inconclusive gate exits 0, or 1 under gate.on_inconclusive = "fail"
+ * (mcpp_gate_report_exit_code). */
 typedef enum mcpp_gate_outcome {
-    MCPP_GATE_PASSED = 0,       /* comparable and no established regression        */
+    MCPP_GATE_PASSED = 0,       /* comparable, no established regression, and its interval
+                                   rules out any regression beyond gate.min_detectable */
     MCPP_GATE_FAILED = 1,       /* a regression beyond max_regression is established */
     MCPP_GATE_UNDETERMINED = 2, /* comparability or the metric could not be established */
-    MCPP_GATE_ERROR = 3         /* a whole gate run only: some input could not be
+    MCPP_GATE_ERROR = 3,        /* a whole gate run only: some input could not be
                                    read (mcpp_gate_report_add_input_error)       */
+    MCPP_GATE_INCONCLUSIVE = 4  /* compared, no regression established, but the interval
+                                   at the level decided reaches past gate.min_detectable:
+                                   a regression that large is not ruled out
+                                   (docs/statistics.md, "Inconclusive")            */
 } mcpp_gate_outcome;
 
-/* "passed", "failed", "undetermined", "error"; "unknown" otherwise. Static. */
+/* "passed", "failed", "undetermined", "error", "inconclusive"; "unknown"
+ * otherwise. Static. */
 MCPP_API const char *mcpp_gate_outcome_name(mcpp_gate_outcome outcome);
 
 /* ---- The metric comparison --------------------------------------------------- */
@@ -168,6 +176,18 @@ typedef struct mcpp_metric_result {
                                instead of a Student t (docs/statistics.md, "The
                                shape of the noise"); owned by the gate report.
                                NULL: Student t                                 */
+    /* The interval at the level the decision used (two-sided 1 - 2 p_threshold:
+       for a gate over many tests the Benjamini-Hochberg cutoff), beside the
+       interval at `confidence` above.                                          */
+    double decided_low, decided_high;
+    double min_detectable;  /* the policy's gate.min_detectable for this metric: a
+                               passed result's decided interval rules out a
+                               regression this large, else it is inconclusive */
+    double runs_to_settle;  /* inconclusive: about how many runs a side would rule
+                               it out at today's noise (0: more runs alone would
+                               not, the change itself is that large)           */
+    size_t history_set_aside; /* earlier runs of the lane left out of run_sd: far
+                               off the lane's median (a busy machine)          */
 } mcpp_metric_result;
 
 /* ---- One comparison ------------------------------------------------------------ */
@@ -364,7 +384,8 @@ MCPP_API const char *mcpp_gate_report_reason(const mcpp_gate_report *report);
  * which every rendering names (text, JSON, markdown, JUnit). Borrowed; NULL for NULL. */
 MCPP_API const char *mcpp_gate_report_policy_name(const mcpp_gate_report *report);
 MCPP_API const char *mcpp_gate_report_policy_digest(const mcpp_gate_report *report);
-/* The process exit code for the outcome (0, 1, 2, or 3 for MCPP_GATE_ERROR). */
+/* The process exit code for the outcome (0, 1, 2, or 3 for MCPP_GATE_ERROR);
+ * inconclusive: 0, or 1 under the policy's gate.on_inconclusive = "fail". */
 MCPP_API int mcpp_gate_report_exit_code(const mcpp_gate_report *report);
 
 /* Entries, one per candidate in input order. Out of range: NULL / -1 / 0. */

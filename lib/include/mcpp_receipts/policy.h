@@ -192,6 +192,20 @@ MCPP_API int mcpp_policy_allow_point_comparisons(const mcpp_policy *policy);
  * gate = { new_lanes = "fail" }; CLI: gate --new-lanes=pass|fail. */
 MCPP_API int mcpp_policy_set_new_lanes_fail(mcpp_policy *policy, int fail);
 MCPP_API int mcpp_policy_new_lanes_fail(const mcpp_policy *policy);
+/* The gate's third outcome (docs/statistics.md, "Inconclusive"): a compared
+ * metric with no established regression whose interval at the gate's
+ * confidence reaches past `min_detectable` (relative; 0: twice each gate
+ * metric's max_regression, the default) is inconclusive, not passed, since a
+ * regression that large is not ruled out. `fails`: an inconclusive gate exits
+ * 1 (default 0: it exits 0, and every output names what it could not rule
+ * out). MCPP_EINVALID for a bound that is negative or not finite. Lua:
+ * gate = { min_detectable = 0.1, on_inconclusive = "pass" | "fail" }. */
+MCPP_API int mcpp_policy_set_inconclusive(mcpp_policy *policy, double min_detectable, int fails);
+/* The settings above into either out (may be NULL); 0 / 0 for NULL. */
+MCPP_API void mcpp_policy_inconclusive(const mcpp_policy *policy, double *min_detectable, int *fails);
+/* 1 when the policy declares noise.run_to_run itself (a shipped policy does),
+ * 0 when it holds the library's default (outputs name that source "default"). */
+MCPP_API int mcpp_policy_noise_declared(const mcpp_policy *policy);
 
 /* How the gate sums up a side's runs (docs/statistics.md): the geometric
  * mean of the run values (default), or MLPerf's olympic mean (the runs'

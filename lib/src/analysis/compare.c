@@ -108,6 +108,7 @@ const char *mcpp_gate_outcome_name(mcpp_gate_outcome outcome)
     case MCPP_GATE_FAILED: return "failed";
     case MCPP_GATE_UNDETERMINED: return "undetermined";
     case MCPP_GATE_ERROR: return "error";
+    case MCPP_GATE_INCONCLUSIVE: return "inconclusive";
     }
     return "unknown";
 }
@@ -861,6 +862,7 @@ static int decide_gate_metric(cmp_gate_metric *g, const mcpp_policy *p, const mc
                            sb.ident.higher_is_better ? "higher" : "lower");
         } else if ((rc = mcpp_metric_compare(&g->result, p, spec->confidence, &sb, &sc, NULL)) == MCPP_OK) {
             g->has_result = 1;
+            mcpp_metric_settle(&g->result, p, spec->max_regression, 0);
             g->outcome = mcpp_metric_gate(&g->result, p, spec->max_regression, &reason);
         }
     }
@@ -892,7 +894,7 @@ static int decide_gate_metrics(mcpp_comparison *cmp, const mcpp_policy *p, const
     if (!g) return mcpp_error_nomem();
     cmp->gate_metrics = g;
     cmp->n_gate_metrics = n;
-    size_t failed = 0, undetermined = 0, skipped = 0;
+    size_t counts[MCPP_GATE_OUTCOMES] = {0}, skipped = 0;
     mcpp_strbuf reason;
     mcpp_sb_init_heap(&reason, 256);
     for (size_t k = 0; k < n; k++) {
@@ -902,8 +904,7 @@ static int decide_gate_metrics(mcpp_comparison *cmp, const mcpp_policy *p, const
             return rc;
         }
         skipped += g[k].skipped;
-        failed += !g[k].skipped && g[k].outcome == MCPP_GATE_FAILED;
-        undetermined += !g[k].skipped && g[k].outcome == MCPP_GATE_UNDETERMINED;
+        if (!g[k].skipped) counts[g[k].outcome]++;
         if (g[k].has_result && !cmp->has_metric) {
             cmp->metric = g[k].result;
             cmp->has_metric = 1;
@@ -911,9 +912,7 @@ static int decide_gate_metrics(mcpp_comparison *cmp, const mcpp_policy *p, const
         if (k) mcpp_sb_puts(&reason, "; ");
         mcpp_sb_puts(&reason, g[k].reason ? g[k].reason : "");
     }
-    cmp->gate = failed ? MCPP_GATE_FAILED
-                : undetermined || skipped == n ? MCPP_GATE_UNDETERMINED
-                                               : MCPP_GATE_PASSED;
+    cmp->gate = mcpp_gate_outcome_of(counts, skipped == n);
     if (reason.failed) {
         mcpp_sb_free(&reason);
         return mcpp_error_nomem();
@@ -939,6 +938,7 @@ static int decide_gate(mcpp_comparison *cmp, const mcpp_policy *p, const mcpp_re
             cmp->metric_disagrees = 1;
         } else if ((rc = mcpp_metric_compare(&cmp->metric, p, p->gate.confidence, &sb, &sc, NULL)) == MCPP_OK) {
             cmp->has_metric = 1;
+            mcpp_metric_settle(&cmp->metric, p, p->gate.max_regression, 0);
             cmp->gate = mcpp_metric_gate(&cmp->metric, p, p->gate.max_regression, &none);
         }
     }

@@ -193,8 +193,24 @@ void mcpp_metric_side_spread(const mcpp_metric_side *s, double *ss, double *df);
 void mcpp_metric_declared_noise(const mcpp_policy *p, const mcpp_metric_side *base, const mcpp_metric_side *cand,
                                 double *run_to_run, double *run_to_run_df);
 
+#define MCPP_GATE_OUTCOMES 5 /* mcpp_gate_outcome's values, 0 to 4 */
+
+/* Sets what a decision on a compared result needs beyond its p-value, once
+ * p_threshold is final: the interval at the level decided (decided_low,
+ * decided_high) and, with `inconclusive` (a gate run: a single comparison
+ * reports its interval and stays passed or failed), the policy's
+ * min_detectable for `allowance` and about how many runs a side would rule
+ * it out (runs_to_settle). */
+void mcpp_metric_settle(mcpp_metric_result *m, const mcpp_policy *p, double allowance, int inconclusive);
+
+/* The outcome of several decided metrics, from how many had each outcome
+ * (counts[outcome], indexed by mcpp_gate_outcome): a breach of any fails;
+ * else any undetermined metric (or `nothing_gated`: every metric skipped)
+ * leaves it undetermined; else any inconclusive one makes it inconclusive. */
+mcpp_gate_outcome mcpp_gate_outcome_of(const size_t counts[MCPP_GATE_OUTCOMES], int nothing_gated);
+
 /* The gate decision for a metric result under `allowance` (max_regression),
- * with its reason line. */
+ * with its reason line; mcpp_metric_settle must have run. */
 mcpp_gate_outcome mcpp_metric_gate(const mcpp_metric_result *m, const mcpp_policy *p, double allowance,
                                    mcpp_strbuf *reason);
 

@@ -350,17 +350,23 @@ static void summarise_runs(run_summary *out, const double *x, size_t n, mcpp_run
     }
 }
 
-/* The noise sources by bit: 1 runs, 2 history, 4 policy, 8 suite; their
- * names joined by "+" ("none" for 0). */
-static const char *const SOURCE_NAMES[16] = {
+/* The noise sources by bit: 1 runs, 2 history, 4 policy, 8 suite, and 16
+ * when the policy's figure is the library's default, not one it declared
+ * (named "default"); their names joined by "+" ("none" for 0). */
+#define SOURCE_DEFAULT 16
+static const char *const SOURCE_NAMES[32] = {
     "none",  "runs",       "history",       "runs+history",       "policy",       "runs+policy",
     "history+policy",      "runs+history+policy",                 "suite",        "runs+suite",
     "history+suite",       "runs+history+suite",                  "policy+suite", "runs+policy+suite",
-    "history+policy+suite", "runs+history+policy+suite"};
+    "history+policy+suite", "runs+history+policy+suite",
+    "none",  "runs",       "history",       "runs+history",       "default",      "runs+default",
+    "history+default",     "runs+history+default",                "suite",        "runs+suite",
+    "history+suite",       "runs+history+suite",                  "default+suite", "runs+default+suite",
+    "history+default+suite", "runs+history+default+suite"};
 
-static const char *source_name(int runs, int history, int policy)
+static const char *source_name(int runs, int history, int policy, int declared)
 {
-    return SOURCE_NAMES[(runs ? 1 : 0) | (history ? 2 : 0) | (policy ? 4 : 0)];
+    return SOURCE_NAMES[(runs ? 1 : 0) | (history ? 2 : 0) | (policy ? 4 : 0) | (policy && !declared ? SOURCE_DEFAULT : 0)];
 }
 
 /* The variance each side's center carries beyond its runs' own spread: the
@@ -418,8 +424,8 @@ static void set_interval(mcpp_metric_result *out, double d, double se)
 static void add_suite_source(mcpp_metric_result *m)
 {
     size_t bits = 0;
-    while (bits < 16 && strcmp(SOURCE_NAMES[bits], m->noise_source) != 0) bits++;
-    m->noise_source = SOURCE_NAMES[(bits & 7) | 8];
+    while (bits < 32 && strcmp(SOURCE_NAMES[bits], m->noise_source) != 0) bits++;
+    m->noise_source = SOURCE_NAMES[(bits & (7 | SOURCE_DEFAULT)) | 8];
 }
 
 void mcpp_metric_raise_noise(mcpp_metric_result *m, double run_sd, double df)
@@ -623,9 +629,14 @@ int mcpp_metric_compare(mcpp_metric_result *out, const mcpp_policy *p, double co
      * run_to_run_df degrees of freedom. */
     double declared, declared_df;
     mcpp_metric_declared_noise(p, base, cand, &declared, &declared_df);
-    double prior_df = declared > 0 ? declared_df : 0;
+    /* A lane's own history says what its runs differ by; the declared figure
+     * is the suite's guess for lanes that have none. Blended, 20 df of a
+     * declared 5% outweighed the 11 of a 1%-noise benchmark's own history and
+     * hid its 30% slowdowns (docs/statistics.md, "Each benchmark's own noise"). */
+    double prior_df = declared > 0 && !(rh.df > 0) ? declared_df : 0;
     double runs_df = rb.df + rc.df, df = prior_df + runs_df + rh.df;
-    out->noise_source = source_name(runs_df > 0, rh.df > 0, prior_df > 0);
+    out->noise_source = source_name(runs_df > 0, rh.df > 0, prior_df > 0,
+                                    mcpp_policy_noise_is_declared(p, base->suite ? base->suite : cand->suite));
     if (!(df > 0)) {
         point_result(out);
         return MCPP_OK;
@@ -657,6 +668,8 @@ static void put_noise(mcpp_strbuf *b, const mcpp_metric_result *m)
 {
     mcpp_sb_printf(b, "%zu+%zu runs", m->n_base, m->n_cand);
     if (m->history_runs) mcpp_sb_printf(b, ", %zu earlier runs of the lane", m->history_runs);
+    if (m->history_set_aside)
+        mcpp_sb_printf(b, " (%zu set aside: far off the lane's median, a busy machine)", m->history_set_aside);
     mcpp_sb_printf(b, "; run-to-run %.1f%% (%s, df %.0f)", m->run_sd * 100, m->noise_source, m->df);
     if (between_sides_var(m) > 0)
         mcpp_sb_printf(b, "; between jobs %.1f%%, which runs of one job do not average out", m->between_sd * 100);
@@ -670,6 +683,58 @@ static void put_test(mcpp_strbuf *b, const mcpp_metric_result *m)
         mcpp_sb_signed_change(b, m->suite_shift);
     }
     if (m->tests > 1) mcpp_sb_printf(b, ", Benjamini-Hochberg over %zu tests", m->tests);
+}
+
+mcpp_gate_outcome mcpp_gate_outcome_of(const size_t counts[MCPP_GATE_OUTCOMES], int nothing_gated)
+{
+    if (counts[MCPP_GATE_FAILED]) return MCPP_GATE_FAILED;
+    if (counts[MCPP_GATE_UNDETERMINED] || nothing_gated) return MCPP_GATE_UNDETERMINED;
+    return counts[MCPP_GATE_INCONCLUSIVE] ? MCPP_GATE_INCONCLUSIVE : MCPP_GATE_PASSED;
+}
+
+/* Runs a side beyond which the estimate of what would settle a test is no
+ * advice (the between-jobs noise, not the runs, then rules the error). */
+#define SETTLE_RUNS_MAX 1000
+
+void mcpp_metric_settle(mcpp_metric_result *m, const mcpp_policy *p, double allowance, int inconclusive)
+{
+    m->min_detectable = inconclusive ? mcpp_policy_min_detectable_for(p, allowance) : 0;
+    m->decided_low = m->interval_low;
+    m->decided_high = m->interval_high;
+    m->runs_to_settle = 0;
+    if (m->point_comparison || !(m->se > 0) || !isfinite(m->rel_delta)) return;
+    /* The model's p-value is symmetric about the change (t, or the shape of
+     * pairs): the changes not rejected at the level decided lie within c of it. */
+    double c = mcpp_metric_detectable(m, m->p_threshold), d = log1p(m->rel_delta);
+    m->decided_low = expm1(d - c);
+    m->decided_high = expm1(d + c);
+    /* What would rule out min_detectable: c shrinks as the square root of
+     * 1/n_b + 1/n_c with n runs a side (the runs' part of the error), while
+     * the change seen (in the worse direction) stays. */
+    if (!inconclusive) return;
+    double worse = m->higher_is_better ? -d : d, room = log1p(m->min_detectable) - (worse > 0 ? worse : 0);
+    if (!(room > 0)) return;
+    double per_run = c / sqrt(1 / (double)m->n_base + 1 / (double)m->n_cand);
+    double n = ceil(2 * (per_run / room) * (per_run / room));
+    m->runs_to_settle = n < SETTLE_RUNS_MAX ? n : SETTLE_RUNS_MAX;
+}
+
+/* The worse end of the interval at the level decided, as a worsening (> 0: worse). */
+static double decided_worst(const mcpp_metric_result *m)
+{
+    double a = -mcpp_metric_improvement(m->decided_low, m->higher_is_better);
+    double b = -mcpp_metric_improvement(m->decided_high, m->higher_is_better);
+    return a > b ? a : b;
+}
+
+/* "interval at the level decided (99.9%, Benjamini-Hochberg) −12.1% .. +23.5%" */
+static void put_decided(mcpp_strbuf *b, const mcpp_metric_result *m)
+{
+    mcpp_sb_printf(b, "interval at the level decided (%.4g%%%s) ", 100 * (1 - 2 * m->p_threshold),
+                   m->tests > 1 ? ", Benjamini-Hochberg" : "");
+    mcpp_sb_signed_change(b, m->decided_low < m->decided_high ? m->decided_low : m->decided_high);
+    mcpp_sb_puts(b, " .. ");
+    mcpp_sb_signed_change(b, m->decided_low < m->decided_high ? m->decided_high : m->decided_low);
 }
 
 mcpp_gate_outcome mcpp_metric_gate(const mcpp_metric_result *m, const mcpp_policy *p, double allowance,
@@ -695,7 +760,13 @@ mcpp_gate_outcome mcpp_metric_gate(const mcpp_metric_result *m, const mcpp_polic
     int beyond = u < -allowance;
     int established = m->point_comparison ? beyond : m->p_value <= m->p_threshold;
     mcpp_gate_outcome outcome = established && beyond ? MCPP_GATE_FAILED : MCPP_GATE_PASSED;
-    if (outcome == MCPP_GATE_PASSED && fabs(u) < m->noise_floor) mcpp_sb_puts(reason, "within noise: ");
+    /* Passed only when the interval the decision used rules out a
+     * regression beyond min_detectable; a point comparison has no interval. */
+    double worst = decided_worst(m);
+    if (outcome == MCPP_GATE_PASSED && !m->point_comparison && m->min_detectable > 0 && worst > m->min_detectable)
+        outcome = MCPP_GATE_INCONCLUSIVE;
+    if (outcome == MCPP_GATE_INCONCLUSIVE) mcpp_sb_puts(reason, "inconclusive: ");
+    else if (outcome == MCPP_GATE_PASSED && fabs(u) < m->noise_floor) mcpp_sb_puts(reason, "within noise: ");
     mcpp_sb_change_words(reason, u);
     mcpp_sb_printf(reason, " on %s (%s)", m->metric, dir);
     if (m->point_comparison) {
@@ -710,8 +781,24 @@ mcpp_gate_outcome mcpp_metric_gate(const mcpp_metric_result *m, const mcpp_polic
         mcpp_sb_puts(reason, ": no regression established");
     else if (u < 0)
         mcpp_sb_printf(reason, ": established but within the %.1f%% allowance", allowance * 100);
+    if (outcome == MCPP_GATE_INCONCLUSIVE) {
+        mcpp_sb_puts(reason, u < 0 ? "; a regression up to " : ": no regression established; a regression up to ");
+        mcpp_sb_signed_change(reason, m->higher_is_better ? -worst : worst);
+        mcpp_sb_printf(reason, " is not ruled out (min_detectable %.1f%%)", m->min_detectable * 100);
+        if (m->runs_to_settle >= SETTLE_RUNS_MAX)
+            mcpp_sb_printf(reason, "; more than %d runs a side would be needed", SETTLE_RUNS_MAX);
+        else if (m->runs_to_settle > 0)
+            mcpp_sb_printf(reason, "; about %.0f runs a side would settle it", m->runs_to_settle);
+        else
+            mcpp_sb_puts(reason, "; the change itself is that large: more runs would tell");
+        if (!m->history_runs) mcpp_sb_puts(reason, ", a lane history (gate --history) narrows it");
+    }
     mcpp_sb_printf(reason, " (%.0f%% interval ", m->confidence * 100);
     mcpp_sb_interval_words(reason, m);
+    if (m->tests > 1 || m->decided_low != m->interval_low) {
+        mcpp_sb_puts(reason, "; ");
+        put_decided(reason, m);
+    }
     mcpp_sb_puts(reason, "; ");
     put_test(reason, m);
     mcpp_sb_puts(reason, "; ");
@@ -755,8 +842,10 @@ void mcpp_metric_render_json(mcpp_strbuf *b, const mcpp_metric_result *m)
     mcpp_sb_json_string(b, m->method);
     mcpp_sb_printf(b, ", \"point_comparison\": %s, \"noise\": {\"source\": ", m->point_comparison ? "true" : "false");
     mcpp_sb_json_string(b, m->noise_source ? m->noise_source : "none");
-    mcpp_sb_printf(b, ", \"runs_base\": %zu, \"runs_cand\": %zu, \"history_runs\": %zu, \"run_sd\": ", m->n_base,
-                   m->n_cand, m->history_runs);
+    mcpp_sb_printf(b,
+                   ", \"runs_base\": %zu, \"runs_cand\": %zu, \"history_runs\": %zu, \"history_set_aside\": %zu, "
+                   "\"run_sd\": ",
+                   m->n_base, m->n_cand, m->history_runs, m->history_set_aside);
     mcpp_sb_json_number(b, m->run_sd);
     mcpp_sb_puts(b, ", \"between_sd\": ");
     mcpp_sb_json_number(b, m->between_sd);
@@ -768,6 +857,14 @@ void mcpp_metric_render_json(mcpp_strbuf *b, const mcpp_metric_result *m)
     mcpp_sb_json_number(b, m->p_value);
     mcpp_sb_puts(b, ", \"p_threshold\": ");
     mcpp_sb_json_number(b, m->p_threshold);
+    mcpp_sb_puts(b, ", \"decided_interval\": [");
+    mcpp_sb_json_number(b, m->decided_low);
+    mcpp_sb_puts(b, ", ");
+    mcpp_sb_json_number(b, m->decided_high);
+    mcpp_sb_puts(b, "], \"min_detectable\": ");
+    mcpp_sb_json_number(b, m->min_detectable);
+    mcpp_sb_puts(b, ", \"runs_to_settle\": ");
+    mcpp_sb_json_number(b, m->runs_to_settle);
     mcpp_sb_puts(b, ", \"common_shift\": ");
     mcpp_sb_json_number(b, m->suite_shift);
     mcpp_sb_printf(b, ", \"tests\": %zu}", m->tests);
@@ -803,6 +900,11 @@ void mcpp_metric_render_text(mcpp_strbuf *b, const mcpp_metric_result *m, const 
         mcpp_sb_printf(b, "  [%.0f%% interval ", m->confidence * 100);
         mcpp_sb_interval_words(b, m);
         mcpp_sb_puts(b, "]\n");
+        if (m->tests > 1 || m->decided_low != m->interval_low) {
+            mcpp_sb_printf(b, "%sdecided     ", indent);
+            put_decided(b, m);
+            mcpp_sb_putc(b, '\n');
+        }
         mcpp_sb_printf(b, "%stest        ", indent);
         put_test(b, m);
         mcpp_sb_printf(b, "\n%snoise       ", indent);

@@ -145,9 +145,22 @@ static int gate_metric(gate_metric_entry *g, const mcpp_policy *p, const mcpp_ga
         } else {
             /* History of another metric, unit or direction says nothing of this one. */
             int use_history = sh.receipts && !sh.conflict && mcpp_metric_ident_same(&sh.ident, &sb.ident, &what);
+            /* Runs made while the machine was busy, far off the lane's own median, say
+             * nothing of its noise on an ordinary day: set aside, and counted. */
+            size_t set_aside = 0;
+            if (use_history && sh.n_runs >= 5) {
+                double *scratch = malloc(sh.n_runs * sizeof *scratch);
+                if (!scratch) {
+                    rc = mcpp_error_nomem();
+                    goto done;
+                }
+                set_aside = mcpp_stats_set_aside_far(sh.runs, &sh.n_runs, scratch);
+                free(scratch);
+            }
             if ((rc = mcpp_metric_compare(&g->result, p, spec->confidence, &sb, &sc, use_history ? &sh : NULL)) != 0)
                 goto done;
             g->has_result = 1;
+            g->result.history_set_aside = set_aside;
             mcpp_metric_declared_noise(p, &sb, &sc, NULL, &g->declared_df);
             double ss_b, df_b, ss_c, df_c;
             mcpp_metric_side_spread(&sb, &ss_b, &df_b);
@@ -195,9 +208,11 @@ static int decide_metric(gate_metric_entry *g, const mcpp_policy *p)
 {
     mcpp_strbuf reason;
     mcpp_sb_init_heap(&reason, 256);
+    mcpp_metric_settle(&g->result, p, g->allowance, 1);
     g->outcome = mcpp_metric_gate(&g->result, p, g->allowance, &reason);
-    g->code = g->outcome == MCPP_GATE_PASSED   ? "passed"
-              : g->outcome == MCPP_GATE_FAILED ? "regression"
+    g->code = g->outcome == MCPP_GATE_PASSED         ? "passed"
+              : g->outcome == MCPP_GATE_FAILED       ? "regression"
+              : g->outcome == MCPP_GATE_INCONCLUSIVE ? "inconclusive"
               : g->result.point_comparison && !p->allow_point_comparisons ? "point_comparison_not_allowed"
                                                                            : "base_median_zero";
     if (reason.failed) {
@@ -209,22 +224,18 @@ static int decide_metric(gate_metric_entry *g, const mcpp_policy *p)
     return MCPP_OK;
 }
 
-/* The candidate's outcome from its metrics': a breach of any fails it; else
- * any undetermined metric leaves it undetermined; a candidate whose every
- * metric was skipped is undetermined (nothing was gated). Reasons join. */
+/* The candidate's outcome from its metrics' (mcpp_gate_outcome_of; a
+ * candidate whose every metric was skipped is undetermined: nothing was
+ * gated). Reasons join. */
 static void combine_metrics(gate_entry *e, mcpp_strbuf *reason)
 {
-    size_t failed = 0, undetermined = 0, skipped = 0;
+    size_t counts[MCPP_GATE_OUTCOMES] = {0}, skipped = 0;
     for (size_t k = 0; k < e->n_metrics; k++) {
         const gate_metric_entry *g = &e->metrics[k];
         skipped += g->skipped;
-        if (g->skipped) continue;
-        failed += g->outcome == MCPP_GATE_FAILED;
-        undetermined += g->outcome == MCPP_GATE_UNDETERMINED;
+        if (!g->skipped) counts[g->outcome]++;
     }
-    e->outcome = failed ? MCPP_GATE_FAILED
-                 : undetermined || skipped == e->n_metrics ? MCPP_GATE_UNDETERMINED
-                                                           : MCPP_GATE_PASSED;
+    e->outcome = mcpp_gate_outcome_of(counts, skipped == e->n_metrics);
     const int compared = e->n_metrics == 1 && e->metrics[0].has_result;
     if (compared || e->n_metrics > 1)
         mcpp_sb_printf(reason, "against %zu comparable baseline%s: ", e->baselines, e->baselines == 1 ? "" : "s");
@@ -339,8 +350,8 @@ static int baseline_index_build(baseline_index *x, const mcpp_policy *p, const m
 
 /* Compares one baseline with the candidate: tallies its verdict, and pools
  * it when comparable or qualified (once per id; never a candidate run). */
-static int pool_baseline(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *base, const cand_group *cg,
-                         id_set *pooled, const mcpp_receipt **pool, size_t *by_verdict)
+static int pool_baseline(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *p, const mcpp_receipt *base,
+                         const cand_group *cg, id_set *pooled, const mcpp_receipt **pool, size_t *by_verdict)
 {
     const char *bid = mcpp_receipt_id(base);
     if (in_group(cg, bid) || (bid && id_set_contains(pooled, bid))) return MCPP_OK;
@@ -349,12 +360,13 @@ static int pool_baseline(gate_entry *e, const mcpp_policy *p, const mcpp_receipt
     if (rc != 0) return rc;
     by_verdict[v]++;
     if (v != MCPP_VERDICT_COMPARABLE && v != MCPP_VERDICT_QUALIFIED) return MCPP_OK;
+    if (!mcpp_gate_run_ok(p, base)) return mcpp_gate_left_out_add(r, p, base, "baseline");
     if (bid && id_set_add(pooled, bid) != 0) return mcpp_error_nomem();
     pool[e->baselines++] = base;
     return mcpp_gate_explain_pooled(&e->why, p, base, cg->runs[0], v);
 }
 
-static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *const *baselines, size_t nb,
+static int gate_one(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *p, const mcpp_receipt *const *baselines, size_t nb,
                     const baseline_index *bix, const cand_group *cg, const size_t *dropped,
                     const mcpp_receipt *const *history, size_t nh)
 {
@@ -382,14 +394,14 @@ static int gate_one(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *con
     for (size_t i = bix->head[h & (bix->cap - 1)]; i != SIZE_MAX; i = bix->next[i]) {
         if (bix->hash[i] != h) continue;
         in_lane++;
-        if ((rc = pool_baseline(e, p, baselines[i], cg, &pooled, pool, by_verdict)) != 0) goto done;
+        if ((rc = pool_baseline(e, r, p, baselines[i], cg, &pooled, pool, by_verdict)) != 0) goto done;
     }
     if (e->baselines) {
         by_verdict[MCPP_VERDICT_NOT_COMPARABLE] += nb - in_lane;
     } else {
         memset(by_verdict, 0, sizeof by_verdict);
         for (size_t i = 0; i < nb; i++)
-            if ((rc = pool_baseline(e, p, baselines[i], cg, &pooled, pool, by_verdict)) != 0) goto done;
+            if ((rc = pool_baseline(e, r, p, baselines[i], cg, &pooled, pool, by_verdict)) != 0) goto done;
     }
     if (dropped) {
         by_verdict[MCPP_VERDICT_NOT_COMPARABLE] += dropped[0];
@@ -431,6 +443,27 @@ done:
     free(lane_history);
     free(pooled.slots);
     mcpp_sb_free(&reason);
+    return rc;
+}
+
+/* A candidate whose own tool marked it not ok: undetermined, never passed
+ * (nothing of the code under test was measured), and named. */
+static int candidate_not_ok(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *p, const mcpp_receipt *cand)
+{
+    e->outcome = MCPP_GATE_UNDETERMINED;
+    e->why.reason_code = "candidate_not_ok";
+    mcpp_strbuf reason;
+    mcpp_sb_init_heap(&reason, 128);
+    const mcpp_receipt *one[1] = {cand};
+    const mcpp_receipt **kept;
+    size_t n_kept;
+    int rc = mcpp_gate_keep_ok(&kept, &n_kept, r, p, one, 1, "candidate");
+    free(kept);
+    if (rc == MCPP_OK)
+        mcpp_sb_printf(&reason, "the candidate run's status.outcome is '%s': a run its own tool marked not ok is "
+                       "never gated", r->left_out[r->n_left_out - 1].status);
+    if (rc == MCPP_OK) rc = mcpp_sb_finish(&reason, &e->reason);
+    else mcpp_sb_free(&reason);
     return rc;
 }
 
@@ -497,6 +530,10 @@ static int group_candidates(size_t *group_of, size_t *unpooled, const mcpp_polic
     int rc = head && chain && hash && apart ? MCPP_OK : mcpp_error_nomem();
     for (size_t i = 0; rc == MCPP_OK && i < cap; i++) head[i] = SIZE_MAX;
     for (size_t i = 0; rc == MCPP_OK && i < nc; i++) {
+        if (!mcpp_gate_run_ok(p, cands[i])) { /* never pooled with the lane's runs (gate_status.c) */
+            group_of[i] = i;
+            continue;
+        }
         hash[i] = mcpp_lane_key_hash(p, cands[i]);
         size_t slot = (size_t)hash[i] & (cap - 1), leader = SIZE_MAX;
         for (size_t l = head[slot]; l != SIZE_MAX && leader == SIZE_MAX; l = chain[l]) {
@@ -619,6 +656,16 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
     mcpp_gate_report *r = calloc(1, sizeof *r);
     MCPP_CHECK_ALLOC(r);
     int rc = MCPP_OK;
+    r->inconclusive_fails = p->inconclusive_fails;
+    /* Runs their own tool marked not ok never count (gate_status.c): history
+     * here, baselines as they are pooled (pool_baseline), so that they are
+     * counted by verdict like any other. */
+    const mcpp_receipt **ok_history = NULL;
+    if ((rc = mcpp_gate_keep_ok(&ok_history, &nh, r, p, history, nh, "history")) != 0) {
+        free(ok_history);
+        goto fail;
+    }
+    history = ok_history;
     r->entries = calloc(nc ? nc : 1, sizeof *r->entries);
     r->policy_name = mcpp_strdup(p->name ? p->name : "", NULL);
     mcpp_policy_digest_fill(r->policy_digest, p);
@@ -649,22 +696,33 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
         if (!(e->id = mcpp_strdup(id ? id : "", NULL)))
             rc = mcpp_error_nomem();
         else if ((rc = mcpp_gate_explain_candidate(&e->why, p, candidates[i])) == 0)
-            rc = gate_one(e, p, baselines, nb, &bix, &cg, dropped ? dropped + 2 * i : NULL, history, nh);
+            rc = mcpp_gate_run_ok(p, candidates[i])
+                     ? gate_one(e, r, p, baselines, nb, &bix, &cg, dropped ? dropped + 2 * i : NULL, history, nh)
+                     : candidate_not_ok(e, r, p, candidates[i]);
     }
     free(group_of);
     free(cg.runs);
     baseline_index_free(&bix);
+    free(ok_history);
     if (rc) goto fail;
     if ((rc = decide_all(r, p)) != 0) goto fail;
     size_t new_lanes = 0;
     int left_out = 0;
     for (size_t i = 0; dropped && i < 2 * nc; i++) left_out |= dropped[i] > 0;
     if ((rc = mcpp_gate_settle_new_lanes(r, p, baselines, nb, candidates, left_out, &new_lanes)) != 0) goto fail;
-    size_t failed = 0, undetermined = 0;
-    for (size_t i = 0; i < nc; i++) {
-        failed += r->entries[i].outcome == MCPP_GATE_FAILED;
-        undetermined += r->entries[i].outcome == MCPP_GATE_UNDETERMINED;
-    }
+    /* Counted by test: a lane's pooled candidate runs are one test ("9 of 9
+     * candidates regressed" was three benchmarks run three times). */
+    size_t *g = r->groups, tests = 0, new_tests = 0, not_ok = 0;
+    for (size_t i = 0; i < nc; i++)
+        if (r->entries[i].why.reason_code && strcmp(r->entries[i].why.reason_code, "candidate_not_ok") == 0) {
+            not_ok++; /* left out, and named (gate_status.c): no test */
+        } else if (r->entries[i].group == i) {
+            g[r->entries[i].outcome]++, tests++;
+            new_tests += gate_entry_is_new_lane(&r->entries[i]);
+        }
+    size_t failed = g[MCPP_GATE_FAILED], undetermined = g[MCPP_GATE_UNDETERMINED];
+    size_t inconclusive = g[MCPP_GATE_INCONCLUSIVE];
+    const char *tests_s = tests == 1 ? "" : "s";
     if ((rc = mcpp_gate_explain_display_labels(r->entries, nc, p, candidates)) != 0) goto fail;
     mcpp_strbuf reason;
     mcpp_sb_init_heap(&reason, 256);
@@ -673,26 +731,33 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
     if (failed) {
         r->outcome = MCPP_GATE_FAILED;
         if (p->n_gate_metrics > 1)
-            mcpp_sb_printf(&reason, "%zu of %zu candidate%s regressed beyond a metric's allowance", failed, nc,
-                           nc == 1 ? "" : "s");
+            mcpp_sb_printf(&reason, "%zu of %zu candidate%s regressed beyond a metric's allowance", failed, tests,
+                           tests_s);
         else
-            mcpp_sb_printf(&reason, "%zu of %zu candidate%s regressed beyond the %.1f%% allowance", failed, nc,
-                           nc == 1 ? "" : "s", p->gate.max_regression * 100);
+            mcpp_sb_printf(&reason, "%zu of %zu candidate%s regressed beyond the %.1f%% allowance", failed, tests,
+                           tests_s, p->gate.max_regression * 100);
         if (undetermined) mcpp_sb_printf(&reason, "; %zu could not be compared", undetermined);
     } else if (nc == 0) {
         r->outcome = MCPP_GATE_UNDETERMINED;
         mcpp_sb_puts(&reason, "no candidate receipts: nothing was established");
+    } else if (tests == 0) {
+        r->outcome = MCPP_GATE_UNDETERMINED;
+        mcpp_sb_printf(&reason, "every candidate run (%zu) was marked not ok by its own tool: nothing was gated", not_ok);
     } else if (undetermined) {
         r->outcome = MCPP_GATE_UNDETERMINED;
-        mcpp_sb_printf(&reason, "%zu of %zu candidate%s could not be compared with a baseline", undetermined, nc,
-                            nc == 1 ? "" : "s");
-    } else if (new_lanes == nc) {
+        mcpp_sb_printf(&reason, "%zu of %zu candidate%s could not be compared with a baseline", undetermined, tests,
+                       tests_s);
+    } else if (new_tests == tests) {
         r->outcome = MCPP_GATE_PASSED;
-        mcpp_sb_printf(&reason, "%zu new lane%s, no baseline to compare with yet: nothing to gate", nc,
-                       nc == 1 ? "" : "s");
+        mcpp_sb_printf(&reason, "%zu new lane%s, no baseline to compare with yet: nothing to gate", tests, tests_s);
+    } else if (inconclusive) {
+        r->outcome = MCPP_GATE_INCONCLUSIVE;
+        mcpp_sb_printf(&reason, "%zu of %zu candidate%s inconclusive: no regression established, but one beyond "
+                       "min_detectable not ruled out (gate.on_inconclusive = \"%s\")", inconclusive, tests, tests_s,
+                       p->inconclusive_fails ? "fail" : "pass");
     } else {
         r->outcome = MCPP_GATE_PASSED;
-        size_t gated = nc - (p->new_lanes_fail ? 0 : new_lanes);
+        size_t gated = tests - (p->new_lanes_fail ? 0 : new_tests);
         if (p->n_gate_metrics > 1)
             mcpp_sb_printf(&reason,
                            "all %zu candidate%s comparable, no regression beyond any metric's allowance "
@@ -705,6 +770,9 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
     if (new_lanes && new_lanes < nc) /* new lanes settled in gate_new_lanes.c */
         mcpp_sb_printf(&reason, "; %zu new lane%s %s", new_lanes, new_lanes == 1 ? "" : "s",
                        p->new_lanes_fail ? "(gate.new_lanes = fail)" : "recorded, not gated");
+    mcpp_sb_printf(&reason, "; %zu passed, %zu failed, %zu inconclusive, %zu undetermined", g[MCPP_GATE_PASSED],
+                   failed, inconclusive, undetermined);
+    if (tests != nc) mcpp_sb_printf(&reason, " (%zu candidate runs, pooled by lane and commit)", nc);
     if (r->tests > 1) {
         mcpp_sb_printf(&reason, " (%zu tests, Benjamini-Hochberg false discovery rate %.1f%%", r->tests,
                        r->fdr_q * 100);
@@ -734,6 +802,7 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
         }
         mcpp_sb_putc(&reason, ')');
     }
+    mcpp_gate_left_out_reason(r, &reason);
     if (unpooled)
         mcpp_sb_printf(&reason, "; %zu candidate runs name no commit and share a lane: each was judged alone "
                        "(runs of one code pool as one side when they name its commit: mcpp-receipts import "
@@ -782,6 +851,7 @@ void mcpp_gate_report_free(mcpp_gate_report *report)
         free(report->inputs[i].message);
     }
     free(report->inputs);
+    mcpp_gate_left_out_free(report);
     free(report->reason);
     free(report->gated_reason);
     free(report->metric_name);
@@ -793,7 +863,12 @@ mcpp_gate_outcome mcpp_gate_report_outcome(const mcpp_gate_report *r) { return r
 const char *mcpp_gate_report_reason(const mcpp_gate_report *r) { return r ? r->reason : NULL; }
 const char *mcpp_gate_report_policy_name(const mcpp_gate_report *r) { return r ? r->policy_name : NULL; }
 const char *mcpp_gate_report_policy_digest(const mcpp_gate_report *r) { return r ? r->policy_digest : NULL; }
-int mcpp_gate_report_exit_code(const mcpp_gate_report *r) { return (int)mcpp_gate_report_outcome(r); }
+int mcpp_gate_report_exit_code(const mcpp_gate_report *r)
+{
+    mcpp_gate_outcome o = mcpp_gate_report_outcome(r);
+    if (o == MCPP_GATE_INCONCLUSIVE) return r->inconclusive_fails ? MCPP_GATE_FAILED : MCPP_GATE_PASSED;
+    return (int)o;
+}
 size_t mcpp_gate_report_count(const mcpp_gate_report *r) { return r ? r->n : 0; }
 
 const char *mcpp_gate_report_candidate_id(const mcpp_gate_report *r, size_t i)

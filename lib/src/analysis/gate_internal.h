@@ -106,6 +106,13 @@ static inline const mcpp_metric_result *gate_first_result(const gate_entry *e)
     return e->n_metrics && e->metrics[0].has_result ? &e->metrics[0].result : NULL;
 }
 
+/* A receipt the gate left out because its own tool marked it not ok
+ * (gate_status.c). `side` is static: "baseline", "history" or "candidate". */
+typedef struct gate_left_out {
+    char *id, *status;
+    const char *side;
+} gate_left_out;
+
 typedef struct gate_input_error {
     char *path, *message;
     int skipped_on_request;
@@ -138,6 +145,10 @@ struct mcpp_gate_report {
     size_t history_medians; /* tests that compare the medians of their runs against one of them */
     double history_spread; /* today's betterments in the history's standard errors (0: not checked) */
     int history_widened;   /* 1: beyond chance, so the history's tests widened by it */
+    gate_left_out *left_out; /* receipts whose status.outcome is not ok (gate_status.c) */
+    size_t n_left_out;
+    int inconclusive_fails; /* the policy's gate.on_inconclusive = "fail": an inconclusive gate exits 1 */
+    size_t groups[MCPP_GATE_OUTCOMES]; /* tests (a lane's pooled candidate runs are one) by outcome */
     double suite_shift;  /* the change its tests share, tested against (0: none; see common_shifts) */
     int suite_regressed; /* 1: that shared change is itself a regression beyond the allowance */
 };
@@ -163,6 +174,21 @@ int mcpp_gate_explain_rejected(gate_explain *w, const mcpp_policy *p, const mcpp
  * to a reason line. */
 void mcpp_gate_explain_blockers(const gate_explain *w, mcpp_strbuf *reason);
 void mcpp_gate_explain_free(gate_explain *w);
+
+/* ---- gate_status.c ----------------------------------------------------------------- */
+
+/* 1 when the receipt's own tool marked it ok (status.outcome "ok", or none stated). */
+int mcpp_gate_run_ok(const mcpp_policy *p, const mcpp_receipt *r);
+/* The receipts of `in` that are ok into a malloc'd *out (free it; set even
+ * on error), the others recorded in r->left_out on `side` (static text). 0
+ * or MCPP_ENOMEM. */
+int mcpp_gate_keep_ok(const mcpp_receipt ***out, size_t *n_out, mcpp_gate_report *r, const mcpp_policy *p,
+                      const mcpp_receipt *const *in, size_t n, const char *side);
+/* Records one receipt left out on `side` (static text; once per id and side). 0 or MCPP_ENOMEM. */
+int mcpp_gate_left_out_add(mcpp_gate_report *r, const mcpp_policy *p, const mcpp_receipt *x, const char *side);
+/* Appends "; 2 baseline runs left out, their status.outcome not ok (id: failed, ...)" per side. */
+void mcpp_gate_left_out_reason(const mcpp_gate_report *r, mcpp_strbuf *reason);
+void mcpp_gate_left_out_free(mcpp_gate_report *r);
 
 /* ---- gate_noise.c ------------------------------------------------------------------ */
 

@@ -146,16 +146,41 @@ static double spread_of_changes(double *scratch, size_t n, int fit_tails, int ta
     return sqrt(ss / (double)(kept - 1)) / 0.9866;
 }
 
-/* The run-to-run noise the gate's own tests show (spread_of_changes). */
-static double suite_run_noise(gate_metric_entry *const *tests, size_t n, double *scratch, int fit_tails,
-                              int tails_known, double *df, int *heavy)
+/* How much more the gate's own tests spread today than each one's own noise
+ * says (spread_of_changes over their changes in units of their own standard
+ * errors): a factor, 1 when every test's noise is as it says. Standardized
+ * first, since the benchmarks of one suite differ in noise from 1% to 40%: in
+ * absolute terms the noisiest set everyone's floor, and a 30% slowdown of a
+ * benchmark with 1% noise was judged against a sibling's 15% (docs/statistics.md,
+ * "Each benchmark's own noise"). Tests whose noise is the same figure (a
+ * policy's, one run a side) spread as before. */
+static double suite_noise_factor(gate_metric_entry *const *tests, size_t n, double *scratch, int fit_tails,
+                                 int tails_known, double *df, int *heavy)
 {
     for (size_t i = 0; i < n; i++) {
         const mcpp_metric_result *res = &tests[i]->result;
         double worse = res->higher_is_better ? -1 : 1;
-        scratch[i] = worse * log1p(res->rel_delta) / sqrt(1 / (double)res->n_base + 1 / (double)res->n_cand);
+        scratch[i] = res->se > 0 ? worse * log1p(res->rel_delta) / res->se : 0;
     }
     return spread_of_changes(scratch, n, fit_tails, tails_known, 0, df, heavy);
+}
+
+/* Raises a result's standard error to `factor` times itself (its runs' part:
+ * the run-to-run sd that gives it), with `df` (mcpp_metric_raise_noise). */
+static void raise_by_factor(mcpp_metric_result *res, double factor, double df)
+{
+    double per_run = 1 / (double)res->n_base + 1 / (double)res->n_cand;
+    double extra = factor > 1 ? (factor * factor - 1) * res->se * res->se / per_run : 0;
+    mcpp_metric_raise_noise(res, sqrt(res->run_sd * res->run_sd + extra), df);
+}
+
+/* The root mean square of the tests' run-to-run sds: what "the suite's
+ * run-to-run noise" reports once scaled by its factor. */
+static double rms_run_sd(gate_metric_entry *const *tests, size_t n)
+{
+    double ss = 0;
+    for (size_t i = 0; i < n; i++) ss += tests[i]->result.run_sd * tests[i]->result.run_sd;
+    return n ? sqrt(ss / (double)n) : 0;
 }
 
 /* Below this many earlier runs the pooled history says too little about how
@@ -194,16 +219,26 @@ static int history_tails(mcpp_gate_report *r, gate_metric_entry *const *tests, s
     return MCPP_OK;
 }
 
-/* The variance a suite's tests agree on (mcpp_stats_prior_df of var[i] with
- * df[i] degrees of freedom, n of them) in *agreed, and its weight in degrees
- * of freedom: at most all of theirs, 0 with fewer than SUITE_MIN_TESTS. */
-static double agreed_variance(const double *var, const double *df, size_t n, double *agreed)
+/* The variance a suite's tests agree on and its weight in degrees of
+ * freedom (mcpp_stats_prior_df of var[i] with df[i] degrees of freedom, n of
+ * them): at most all of theirs, 0 with fewer than SUITE_MIN_TESTS. The
+ * centre in *centre: when the variances scatter within chance (the weight is
+ * all their df), their pooled variance, which stays unbiased whatever the
+ * runs' tails (the log-scale centre overshot by 7% for the bimodal machine's
+ * light tails); when they disagree, Smyth's centre on the log scale, since the
+ * pooled variance of lanes of 1% and 40% is the noisy lanes' and, even at 1
+ * df, pulled a 1% lane's variance to 6% (docs/statistics.md, "Each
+ * benchmark's own noise"). */
+static double agreed_variance(const double *var, const double *df, size_t n, double *centre)
 {
-    double total = 0;
-    for (size_t i = 0; i < n; i++) total += df[i];
+    double total = 0, ss = 0;
+    for (size_t i = 0; i < n; i++) total += df[i], ss += var[i] * df[i];
+    *centre = total > 0 ? ss / total : 0;
     if (n < SUITE_MIN_TESTS) return 0;
-    double d0 = mcpp_stats_prior_df(var, df, n, agreed);
-    return d0 < total ? d0 : total;
+    double agreed, d0 = mcpp_stats_prior_df(var, df, n, &agreed);
+    if (d0 >= total) return total;
+    *centre = agreed;
+    return d0;
 }
 
 /* Every pair of one lane's earlier runs, (x_i - x_j) / sqrt(2 b), both
@@ -280,27 +315,31 @@ static int apply_history_noise(mcpp_gate_report *r, gate_metric_entry *const *te
     for (size_t i = 0; i < m; i++)
         if (tests[i]->history_df > 0 && tests[i]->history_ss > 0)
             scratch[n] = tests[i]->history_ss / tests[i]->history_df, scratch[m + n++] = tests[i]->history_df;
-    double agreed, between_w = agreed_variance(scratch, scratch + m, n, &agreed);
+    double between_var, between_w = agreed_variance(scratch, scratch + m, n, &between_var);
     if (!(between_w > 0)) return MCPP_OK;
-    /* The centers are the pooled variances, not agreed_variance's: its
-     * chi-square correction of the mean log variance overshoots for runs
-     * with light tails (noise lab, bimodal: 7% too high, which read as a
-     * job effect between the history and the runs at hand and cost half the
-     * power at 10% with 5 runs a side). */
+    /* The centres are the pooled variances when the lanes agree (see
+     * agreed_variance: the log-scale centre overshot by 7% for the bimodal
+     * machine, which read as a job effect between the history and the runs at
+     * hand and cost half the power at 10% with 5 runs a side), Smyth's
+     * log-scale centres when they do not. */
     /* Within a job: the runs at hand, pooled over the lanes, and weighed as
      * far as the lanes' histories agree (their 19 df a lane read that far
      * more steadily than 2-4 df of runs: agreed_variance over the runs alone
      * came out under 20 df in half of the noise lab's Gaussian merges, and
      * their few df then ruled each test's). */
-    double between_ss = 0, between_df = 0, within_ss = 0, within_df = 0;
+    double between_df = 0, within_ss = 0, within_df = 0;
+    size_t n_within = 0;
     for (size_t i = 0; i < m; i++)
         if (tests[i]->history_df > 0) {
-            between_ss += tests[i]->history_ss, between_df += tests[i]->history_df;
+            between_df += tests[i]->history_df;
             within_ss += tests[i]->runs_ss, within_df += tests[i]->runs_df;
+            if (tests[i]->runs_df > 0 && tests[i]->runs_ss > 0)
+                scratch[n_within] = tests[i]->runs_ss / tests[i]->runs_df, scratch[m + n_within++] = tests[i]->runs_df;
         }
-    double between_var = between_ss / between_df;
     double within_w = within_df < between_w ? within_df : between_w;
     double within_var = within_df > 0 ? within_ss / within_df : 0;
+    if (between_w < between_df && n_within >= SUITE_MIN_TESTS) /* lanes of their own: the log-scale centre */
+        agreed_variance(scratch, scratch + m, n_within, &within_var);
     r->history_lane_df = between_w;
     for (size_t i = 0; i < m; i++) { /* each lane's between-jobs variance, as below */
         const gate_metric_entry *t = tests[i];
@@ -380,12 +419,12 @@ static void apply_suite_noise(mcpp_gate_report *r, gate_metric_entry *const *tes
         /* With enough tests, how far their variances agree says how much the
          * suite's figure weighs against each test's own; with few, the
          * policy's run_to_run_df says it. The figure is their pooled
-         * variance, not agreed_variance's: its chi-square correction of the
-         * mean log variance overshoots for runs with light tails (noise lab,
-         * bimodal, 3 runs: run_sd 5.7% where the runs' sd is 5.2%), as it
-         * does for the history (apply_history_noise). */
-        double agreed_var, d0 = agreed_variance(scratch, scratch + m, n, &agreed_var), prior_var = ss / df;
-        if (d0 > 0) weight = d0;
+         * variance when they agree (the log-scale centre overshot for runs
+         * with light tails: noise lab, bimodal, 3 runs: run_sd 5.7% where the
+         * runs' sd is 5.2%), Smyth's log-scale centre when they do not
+         * (agreed_variance). */
+        double centre, d0 = agreed_variance(scratch, scratch + m, n, &centre), prior_var = ss / df;
+        if (d0 > 0) weight = d0, prior_var = centre;
         r->suite_run_sd = sqrt(prior_var);
         r->suite_df = weight;
         /* The runs of one side share their job. With enough tests the suite
@@ -398,20 +437,25 @@ static void apply_suite_noise(mcpp_gate_report *r, gate_metric_entry *const *tes
          * and cut each test's df to the ~25 betterments the spread rests on.
          * A real job effect (the jobs shape: half the variance) makes the
          * changes spread 4x what 3 runs of one job show, far beyond it. */
-        double jobs_df, jobs_sd = suite_run_noise(tests, m, scratch, 0, 0, &jobs_df, &r->suite_heavy_tails);
-        int measured = jobs_sd > 0;
-        if (measured && !(mcpp_stats_f_sf(jobs_sd * jobs_sd / prior_var, jobs_df, weight) < JOBS_PRETEST_LEVEL))
-            jobs_sd = 0;
+        double jobs_df, jobs = suite_noise_factor(tests, m, scratch, 0, 0, &jobs_df, &r->suite_heavy_tails);
+        int measured = jobs > 0; /* enough betterments to read the jobs from */
         for (size_t i = 0; i < r->n; i++)
             for (size_t k = 0; k < r->entries[i].n_metrics; k++) {
                 gate_metric_entry *g = &r->entries[i].metrics[k];
-                mcpp_metric_result *res = &g->result;
                 if (!g->has_result || g->history_noise) continue;
-                if (measured) mcpp_metric_drop_between(res);
-                mcpp_metric_moderate(res, g->runs_ss, g->runs_df, prior_var, weight);
-                if (jobs_sd > 0)
-                    mcpp_metric_raise_between(res, jobs_sd * sqrt(1 / (double)res->n_base + 1 / (double)res->n_cand),
-                                              jobs_df);
+                if (measured) mcpp_metric_drop_between(&g->result);
+                mcpp_metric_moderate(&g->result, g->runs_ss, g->runs_df, prior_var, weight);
+            }
+        /* The jobs, in each test's own standard errors once moderated: a
+         * factor whose square is an F of (jobs_df, weight) df when the jobs
+         * add nothing. */
+        if (measured) jobs = suite_noise_factor(tests, m, scratch, 0, 0, &jobs_df, &r->suite_heavy_tails);
+        if (!(jobs > 0) || !(mcpp_stats_f_sf(jobs * jobs, jobs_df, weight) < JOBS_PRETEST_LEVEL)) return;
+        for (size_t i = 0; i < r->n; i++)
+            for (size_t k = 0; k < r->entries[i].n_metrics; k++) {
+                gate_metric_entry *g = &r->entries[i].metrics[k];
+                if (g->has_result && !g->history_noise)
+                    mcpp_metric_raise_between(&g->result, jobs * g->result.se, jobs_df);
             }
         return;
     }
@@ -423,16 +467,18 @@ static void apply_suite_noise(mcpp_gate_report *r, gate_metric_entry *const *tes
     int one_run = 0;
     for (size_t i = 0; i < m; i++) one_run |= tests[i]->result.n_base == 1 || tests[i]->result.n_cand == 1;
     int tails_known = r->history_scores && (isinf(r->history_tail_df) || !one_run);
-    double floor_df, floor_sd = r->suite_run_sd =
-        suite_run_noise(tests, m, scratch, 1, tails_known, &floor_df, &r->suite_heavy_tails);
+    double floor_df, floor = suite_noise_factor(tests, m, scratch, 1, tails_known, &floor_df, &r->suite_heavy_tails);
+    r->suite_run_sd = floor * rms_run_sd(tests, m);
     r->suite_df = floor_df;
     /* Tests whose noise the pooled history gives take the floor only for
-     * heavy tails the suite found itself; history_spread_check guards them. */
-    for (size_t i = 0; i < r->n && floor_sd > 0; i++)
+     * heavy tails the suite found itself; history_spread_check guards them.
+     * Each test's floor is the factor times its own noise, never a noisier
+     * sibling's. */
+    for (size_t i = 0; i < r->n && floor > 0; i++)
         for (size_t k = 0; k < r->entries[i].n_metrics; k++) {
             gate_metric_entry *g = &r->entries[i].metrics[k];
             if (g->has_result && (!g->history_noise || r->suite_heavy_tails))
-                mcpp_metric_raise_noise(&g->result, floor_sd, floor_df);
+                raise_by_factor(&g->result, floor, floor_df);
         }
 }
 
@@ -597,8 +643,12 @@ int mcpp_gate_suite_noise(mcpp_gate_report *r, double q, double *threshold)
     for (size_t j = 0; j < m; j++) pv[j] = tests[j]->result.p_value;
     free(tests);
     double cutoff = m > 1 ? mcpp_stats_bh_cutoff(pv, m, q, pv + m) : q;
-    /* Before any discovery the least p that would be one is q/m: the level to report. */
-    *threshold = cutoff >= 0 ? cutoff : m ? q / (double)m : q;
+    /* The level decided: with k discoveries, Benjamini-Hochberg's line q k / m
+     * (the same decisions as p <= the k-th smallest p, which lies under it,
+     * and no p lies between); before any, the least p that would be one, q / m. */
+    size_t k = 0, tested = 0;
+    for (size_t j = 0; j < m; j++) tested += !isnan(pv[j]), k += cutoff >= 0 && pv[j] <= cutoff;
+    *threshold = m <= 1 ? q : q * (double)(k ? k : 1) / (double)(tested ? tested : m);
     free(pv);
     r->tests = m;
     r->fdr_q = q;

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/stats_internal.h"
 #include "util/quantile.h"
@@ -371,4 +372,42 @@ double mcpp_stats_prior_df(const double *var, const double *df, size_t n, double
 double mcpp_stats_moderated_var(double prior_var, double prior_df, double ss, double df)
 {
     return prior_df + df > 0 ? (prior_df * prior_var + ss) / (prior_df + df) : 0;
+}
+
+/* Rosner's critical value for the i-th most extreme of n runs (1-based):
+ * the generalized ESD test at level HISTORY_FAR_LEVEL. */
+static double esd_critical(size_t n, size_t i)
+{
+    double m = (double)(n - i + 1), p = 1 - MCPP_HISTORY_FAR_LEVEL / (2 * m);
+    double t = mcpp_stats_t_quantile(p, m - 2);
+    return (m - 1) * t / sqrt((m - 2 + t * t) * m);
+}
+
+size_t mcpp_stats_set_aside_far(double *x, size_t *n, double *scratch)
+{
+    size_t len = *n, most = len / 3 < 32 ? len / 3 : 32, aside = 0;
+    if (len < 6) return 0;
+    /* scratch[i] = 1 when run i is out; the most extreme of the rest, one at a time */
+    for (size_t i = 0; i < len; i++) scratch[i] = 0;
+    for (size_t step = 1; step <= most; step++) {
+        double mean = 0, ss = 0, left = (double)(len - step + 1);
+        for (size_t i = 0; i < len; i++)
+            if (!scratch[i]) mean += x[i];
+        mean /= left;
+        for (size_t i = 0; i < len; i++)
+            if (!scratch[i]) ss += (x[i] - mean) * (x[i] - mean);
+        double sd = sqrt(ss / (left - 1)), far = -1;
+        size_t at = 0;
+        for (size_t i = 0; i < len; i++)
+            if (!scratch[i] && fabs(x[i] - mean) > far) far = fabs(x[i] - mean), at = i;
+        if (!(sd > 0)) break;
+        scratch[at] = (double)step; /* the order it went out in */
+        if (far / sd > esd_critical(len, step)) aside = step;
+    }
+    /* the first `aside` to go out are the outliers; the rest stay, in order */
+    size_t kept = 0;
+    for (size_t i = 0; i < len; i++)
+        if (!(scratch[i] > 0 && scratch[i] <= (double)aside)) x[kept++] = x[i];
+    *n = kept;
+    return aside;
 }

@@ -310,6 +310,7 @@ int mcpp_policy_default(mcpp_policy **out)
     mcpp_policy *p = NULL;
     int rc = mcpp_policy_new(&p, "default");
     if (rc) return rc;
+    p->noise_declared = 1; /* the default policy declares its 3% (default.lua says why) */
     for (size_t i = 0; i < sizeof DEFAULT_SUITE_NOISE / sizeof *DEFAULT_SUITE_NOISE; i++)
         mcpp_policy_set_suite_noise(p, DEFAULT_SUITE_NOISE[i].suite, DEFAULT_SUITE_NOISE[i].run_to_run, -1);
     for (size_t i = 0; i < N_DEFAULT_DIMS; i++) {
@@ -424,6 +425,7 @@ int mcpp_policy_set_noise(mcpp_policy *policy, const mcpp_noise_settings *noise)
                              "must be a finite number from 0 to 10^6");
     mcpp_policy_view_drop(policy);
     policy->noise = *noise;
+    policy->noise_declared = 1; /* the caller set the figure (the Lua loader says whether a file did) */
     return MCPP_OK;
 }
 
@@ -557,6 +559,35 @@ int mcpp_policy_set_new_lanes_fail(mcpp_policy *policy, int fail)
 }
 
 int mcpp_policy_new_lanes_fail(const mcpp_policy *policy) { return policy ? policy->new_lanes_fail : 0; }
+int mcpp_policy_set_inconclusive(mcpp_policy *policy, double min_detectable, int fails)
+{
+    MCPP_CHECK_ARG(policy, "mcpp_policy_set_inconclusive: NULL policy");
+    if (!isfinite(min_detectable) || min_detectable < 0)
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, "gate.min_detectable", 0, 0,
+                             "must be a finite number >= 0 (0: twice the allowance)");
+    mcpp_policy_view_drop(policy);
+    policy->min_detectable = min_detectable;
+    policy->inconclusive_fails = fails != 0;
+    return MCPP_OK;
+}
+
+void mcpp_policy_inconclusive(const mcpp_policy *policy, double *min_detectable, int *fails)
+{
+    if (min_detectable) *min_detectable = policy ? policy->min_detectable : 0;
+    if (fails) *fails = policy ? policy->inconclusive_fails : 0;
+}
+
+double mcpp_policy_min_detectable_for(const mcpp_policy *p, double allowance)
+{
+    return p->min_detectable > 0 ? p->min_detectable : 2 * allowance;
+}
+
+int mcpp_policy_noise_declared(const mcpp_policy *policy) { return policy ? policy->noise_declared : 0; }
+
+int mcpp_policy_noise_is_declared(const mcpp_policy *p, const char *suite)
+{
+    return p->noise_declared || suite_noise_find(p, suite) != NULL;
+}
 
 int mcpp_policy_set_run_aggregate(mcpp_policy *policy, mcpp_run_aggregate aggregate)
 {

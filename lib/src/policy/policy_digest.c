@@ -78,6 +78,11 @@ static void digest_text(mcpp_strbuf *b, const mcpp_policy *p)
     put_gate(b, p);
     mcpp_sb_printf(b, "adjacency %d point %d\n", p->adjacency_width, p->allow_point_comparisons);
     if (p->new_lanes_fail) mcpp_sb_puts(b, "new_lanes fail\n"); /* only when set: older digests stay */
+    if (p->min_detectable > 0 || p->inconclusive_fails) { /* only when set: the digests of policies without them stay */
+        mcpp_sb_puts(b, "inconclusive ");
+        mcpp_sb_double(b, p->min_detectable);
+        mcpp_sb_printf(b, " %d\n", p->inconclusive_fails);
+    }
     for (size_t i = 0; i < p->n_rules; i++) mcpp_sb_printf(b, "rule %s\n", p->rules[i].name);
     if (p->n_rules) mcpp_sb_printf(b, "rules_source %016llx\n", (unsigned long long)p->rules_source);
 }

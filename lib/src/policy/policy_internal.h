@@ -118,6 +118,9 @@ struct mcpp_policy {
     int adjacency_width;
     int allow_point_comparisons; /* 0: a one-value side leaves the gate undetermined */
     int new_lanes_fail;          /* 1: a candidate in a lane no baseline has is undetermined */
+    double min_detectable; /* gate.min_detectable; 0: twice each gate metric's allowance */
+    int inconclusive_fails; /* gate.on_inconclusive = "fail": an inconclusive gate exits 1 */
+    int noise_declared; /* 1: noise.run_to_run was declared (not the library's default) */
     mcpp_run_aggregate run_aggregate; /* how a side's runs are summed up (policy.h) */
     mcpp_policy_rule *rules;
     size_t n_rules, cap_rules;
@@ -155,6 +158,13 @@ void mcpp_policy_gate_metrics_clear(mcpp_policy *p);
  * model lane): the suite's own when the policy declares one, else
  * noise.run_to_run and run_to_run_df (either out may be NULL). */
 void mcpp_policy_declared_noise(const mcpp_policy *p, const char *suite, double *run_to_run, double *run_to_run_df);
+/* 1 when the figure mcpp_policy_declared_noise gives for `suite` was declared
+ * (the suite's, or noise.run_to_run set by the policy), 0 when it is the
+ * library's default. */
+int mcpp_policy_noise_is_declared(const mcpp_policy *p, const char *suite);
+/* The smallest regression a passed metric's interval must rule out: the
+ * policy's gate.min_detectable, else twice the metric's allowance. */
+double mcpp_policy_min_detectable_for(const mcpp_policy *p, double allowance);
 
 /* The policy's content digest (policy_digest.c), 16 hex digits. */
 void mcpp_policy_digest_fill(char out[MCPP_POLICY_DIGEST_LEN + 1], const mcpp_policy *p);

@@ -63,6 +63,9 @@ mcpp_policy *mcpp_policy_copy_settings(const mcpp_policy *p)
     v->adjacency_width = p->adjacency_width;
     v->allow_point_comparisons = p->allow_point_comparisons;
     v->new_lanes_fail = p->new_lanes_fail;
+    v->min_detectable = p->min_detectable;
+    v->inconclusive_fails = p->inconclusive_fails;
+    v->noise_declared = p->noise_declared;
     v->run_aggregate = p->run_aggregate;
     v->dims = calloc(p->n_dims ? p->n_dims : 1, sizeof *v->dims);
     v->required = calloc(p->n_required ? p->n_required : 1, sizeof *v->required);

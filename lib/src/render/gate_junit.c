@@ -13,7 +13,8 @@
  * comparable baseline, so no metric was decided). The case is named after the
  * metric that was compared ("tokens_per_s"), not the policy's word for it
  * ("primary"), so a CI test view says what was gated. */
-static void put_case(mcpp_strbuf *b, const char *metric_name, const gate_entry *e, const gate_metric_entry *g)
+static void put_case(mcpp_strbuf *b, const mcpp_gate_report *r, const char *metric_name, const gate_entry *e,
+                     const gate_metric_entry *g)
 {
     if (g && g->has_result && g->result.metric && *g->result.metric)
         metric_name = g->result.metric;
@@ -29,8 +30,11 @@ static void put_case(mcpp_strbuf *b, const char *metric_name, const gate_entry *
     mcpp_sb_puts(b, "\" file=\"");
     mcpp_sb_html(b, e->why.path);
     mcpp_sb_puts(b, "\">\n");
-    const char *element = outcome == MCPP_GATE_FAILED ? "failure"
-                          : outcome == MCPP_GATE_UNDETERMINED || (g && g->skipped) || gate_entry_is_new_lane(e)
+    /* inconclusive: a failure only under gate.on_inconclusive = "fail" */
+    int fails = outcome == MCPP_GATE_FAILED || (outcome == MCPP_GATE_INCONCLUSIVE && r->inconclusive_fails);
+    const char *element = fails ? "failure"
+                          : outcome == MCPP_GATE_UNDETERMINED || outcome == MCPP_GATE_INCONCLUSIVE ||
+                                    (g && g->skipped) || gate_entry_is_new_lane(e)
                               ? "skipped"
                               : NULL;
     if (element) {
@@ -60,8 +64,8 @@ static void put_case(mcpp_strbuf *b, const char *metric_name, const gate_entry *
 /* The metric(s) of one candidate: one testcase each. */
 static void put_metric_cases(mcpp_strbuf *b, const mcpp_gate_report *r, const gate_entry *e)
 {
-    if (e->n_metrics == 0) put_case(b, r->metric_name, e, NULL);
-    for (size_t k = 0; k < e->n_metrics; k++) put_case(b, e->metrics[k].name, e, &e->metrics[k]);
+    if (e->n_metrics == 0) put_case(b, r, r->metric_name, e, NULL);
+    for (size_t k = 0; k < e->n_metrics; k++) put_case(b, r, e->metrics[k].name, e, &e->metrics[k]);
 }
 
 /* Testcases of the candidates by outcome (a candidate with no metric is one case). */
@@ -77,8 +81,10 @@ static void count_cases(const mcpp_gate_report *r, size_t *cases, size_t *failur
         }
         for (size_t k = 0; k < e->n_metrics; k++) {
             (*cases)++;
-            *failures += e->metrics[k].outcome == MCPP_GATE_FAILED;
-            *skipped += e->metrics[k].skipped || e->metrics[k].outcome == MCPP_GATE_UNDETERMINED;
+            mcpp_gate_outcome o = e->metrics[k].outcome;
+            int inconclusive = o == MCPP_GATE_INCONCLUSIVE && !e->metrics[k].skipped;
+            *failures += o == MCPP_GATE_FAILED || (inconclusive && r->inconclusive_fails);
+            *skipped += e->metrics[k].skipped || o == MCPP_GATE_UNDETERMINED || (inconclusive && !r->inconclusive_fails);
         }
     }
 }

@@ -118,18 +118,28 @@ static void put_candidate_json(mcpp_strbuf *b, const gate_entry *e)
 static void gate_render_json(mcpp_strbuf *b, const void *object)
 {
     const mcpp_gate_report *r = object;
-    size_t count[3] = {0, 0, 0};
-    for (size_t i = 0; i < r->n; i++) count[r->entries[i].outcome]++;
+    const size_t *count = r->groups; /* by test: a lane's pooled candidate runs are one */
     mcpp_sb_printf(b, "{\"schema\": \"mcpp.gate/2\", \"outcome\": \"%s\", \"exit_code\": %d, \"reason\": ",
-                   mcpp_gate_outcome_name(r->outcome), (int)r->outcome);
+                   mcpp_gate_outcome_name(r->outcome), mcpp_gate_report_exit_code(r));
     mcpp_sb_json_string(b, r->reason);
     mcpp_sb_puts(b, ", \"policy\": ");
     mcpp_sb_json_string(b, r->policy_name);
     mcpp_sb_printf(b, ", \"policy_digest\": \"%s\"", r->policy_digest);
     mcpp_sb_puts(b, ", \"metric\": ");
     mcpp_sb_json_string(b, r->metric_name);
-    mcpp_sb_printf(b, ", \"counts\": {\"passed\": %zu, \"failed\": %zu, \"undetermined\": %zu}", count[0],
-                   count[1], count[2]);
+    mcpp_sb_printf(b,
+                   ", \"counts\": {\"passed\": %zu, \"failed\": %zu, \"undetermined\": %zu, \"inconclusive\": %zu, "
+                   "\"candidate_runs\": %zu}, \"on_inconclusive\": \"%s\", \"left_out\": [",
+                   count[MCPP_GATE_PASSED], count[MCPP_GATE_FAILED], count[MCPP_GATE_UNDETERMINED],
+                   count[MCPP_GATE_INCONCLUSIVE], r->n, r->inconclusive_fails ? "fail" : "pass");
+    for (size_t i = 0; i < r->n_left_out; i++) {
+        mcpp_sb_puts(b, i ? ", {\"id\": " : "{\"id\": ");
+        mcpp_sb_json_string(b, r->left_out[i].id);
+        mcpp_sb_printf(b, ", \"side\": \"%s\", \"status\": ", r->left_out[i].side);
+        mcpp_sb_json_string(b, r->left_out[i].status);
+        mcpp_sb_putc(b, '}');
+    }
+    mcpp_sb_putc(b, ']');
     mcpp_sb_printf(b, ", \"statistics\": {\"unit\": \"run\", \"tests\": %zu, \"multiplicity\": \"benjamini-hochberg\", "
                    "\"false_discovery_rate\": ", r->tests);
     mcpp_sb_json_number(b, r->fdr_q);
@@ -389,17 +399,20 @@ static const char GATE_MD_HEAD[] = "| candidate | lane | outcome | change | base
 static void gate_render_markdown(mcpp_strbuf *b, const void *object)
 {
     const mcpp_gate_report *r = object;
-    size_t count[3] = {0, 0, 0}, attention = 0, new_lanes = 0;
+    const size_t *count = r->groups; /* by test: a lane's pooled candidate runs are one */
+    size_t attention = 0, tests = 0, new_lanes = 0;
+    for (size_t i = 0; i < MCPP_GATE_OUTCOMES; i++) tests += count[i];
     for (size_t i = 0; i < r->n; i++) {
-        count[r->entries[i].outcome]++;
         new_lanes += gate_entry_is_new_lane(&r->entries[i]);
         attention += r->entries[i].outcome != MCPP_GATE_PASSED || qualification_count(&r->entries[i]) ||
                      gate_entry_is_new_lane(&r->entries[i]);
     }
     mcpp_sb_printf(b, "### Merge gate: **%s**\n\n", mcpp_gate_outcome_name(r->outcome));
     mcpp_sb_markdown(b, r->reason);
-    mcpp_sb_printf(b, "\n\n%zu candidate%s: %zu passed, %zu failed, %zu undetermined", r->n, r->n == 1 ? "" : "s",
-                   count[0], count[1], count[2]);
+    mcpp_sb_printf(b, "\n\n%zu test%s: %zu passed, %zu failed, %zu inconclusive, %zu undetermined", tests,
+                   tests == 1 ? "" : "s", count[MCPP_GATE_PASSED], count[MCPP_GATE_FAILED],
+                   count[MCPP_GATE_INCONCLUSIVE], count[MCPP_GATE_UNDETERMINED]);
+    if (tests != r->n) mcpp_sb_printf(b, " (%zu candidate runs)", r->n);
     if (new_lanes) mcpp_sb_printf(b, " (%zu of them new lane%s)", new_lanes, new_lanes == 1 ? "" : "s");
     mcpp_sb_puts(b, "; metric `");
     mcpp_sb_markdown(b, r->metric_name);

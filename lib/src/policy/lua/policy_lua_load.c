@@ -471,6 +471,8 @@ static void apply_noise(lua_State *L, load_ctx *ctx, const file_view *f, int t)
     get_nonnegative(L, ctx, f, t, "noise_floor", "noise", &s.noise_floor);
     get_nonnegative(L, ctx, f, t, "run_to_run", "noise", &s.run_to_run);
     get_nonnegative(L, ctx, f, t, "run_to_run_df", "noise", &s.run_to_run_df);
+    int declared = raw_field(L, t, "run_to_run") != LUA_TNIL || mcpp_policy_noise_declared(ctx->policy);
+    lua_pop(L, 1);
     int present;
     double v = get_number(L, ctx, f, t, "min_runs", "noise", &present);
     if (present) {
@@ -481,6 +483,7 @@ static void apply_noise(lua_State *L, load_ctx *ctx, const file_view *f, int t)
     }
     if (mcpp_policy_set_noise(ctx->policy, &s) != MCPP_OK)
         raise_library_error(L, ctx, f, line_of(f, "noise"), "noise");
+    ctx->policy->noise_declared = declared; /* set_noise marks every figure declared */
     apply_suite_noise(L, ctx, f, t);
 }
 
@@ -552,11 +555,32 @@ static void apply_gate_aggregate(lua_State *L, load_ctx *ctx, const file_view *f
     lua_pop(L, 1);
 }
 
+/* gate.min_detectable and gate.on_inconclusive (docs/statistics.md, "Inconclusive"). */
+static void apply_gate_inconclusive(lua_State *L, load_ctx *ctx, const file_view *f, int t)
+{
+    double bound;
+    int fails;
+    mcpp_policy_inconclusive(ctx->policy, &bound, &fails);
+    get_nonnegative(L, ctx, f, t, "min_detectable", "gate", &bound);
+    int type = raw_field(L, t, "on_inconclusive");
+    if (type != LUA_TNIL) {
+        const char *a = type == LUA_TSTRING ? lua_tostring(L, -1) : "";
+        if (strcmp(a, "pass") != 0 && strcmp(a, "fail") != 0)
+            raise_at(L, ctx, MCPP_EPOLICY, f, line_of(f, "gate.on_inconclusive"),
+                     "gate.on_inconclusive must be \"pass\" or \"fail\"");
+        fails = strcmp(a, "fail") == 0;
+    }
+    lua_pop(L, 1);
+    if (mcpp_policy_set_inconclusive(ctx->policy, bound, fails) != MCPP_OK)
+        raise_library_error(L, ctx, f, line_of(f, "gate.min_detectable"), "gate");
+}
+
 static void apply_gate(lua_State *L, load_ctx *ctx, const file_view *f, int t)
 {
     static const char *const KNOWN[] = {"metric",         "metrics",    "higher_is_better",
                                         "max_regression", "confidence", "allow_point_comparisons",
-                                        "aggregate",      "new_lanes",  NULL};
+                                        "aggregate",      "new_lanes",  "min_detectable",
+                                        "on_inconclusive", NULL};
     check_section(L, ctx, f, t, "gate", KNOWN);
     mcpp_gate_settings s = *mcpp_policy_gate(ctx->policy);
     int type = raw_field(L, t, "metric");
@@ -593,6 +617,7 @@ static void apply_gate(lua_State *L, load_ctx *ctx, const file_view *f, int t)
     }
     lua_pop(L, 1);
     apply_gate_aggregate(L, ctx, f, t);
+    apply_gate_inconclusive(L, ctx, f, t);
     get_nonnegative(L, ctx, f, t, "max_regression", "gate", &s.max_regression);
     int present;
     double v = get_number(L, ctx, f, t, "confidence", "gate", &present);

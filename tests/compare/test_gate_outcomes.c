@@ -1,0 +1,251 @@
+/*
+ * test_gate_outcomes.c — what a gate says beyond passed and failed
+ * (docs/statistics.md, "Inconclusive"; docs/gate.md, "Failed runs"): a test
+ * whose interval cannot rule out gate.min_detectable is inconclusive, with
+ * the policy choosing its exit code; the interval at the level decided is
+ * reported beside the 95% one; a figure the policy did not declare is named
+ * "default"; runs their own tool marked not ok never count; pooled runs are
+ * one test. Receipts come from fixtures.h; no figure here depends on chance.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fixtures.h"
+#include "../test_util.h"
+
+/* A run with tokens_per_s `tps`, no step samples, of `commit` (NULL: none),
+ * whose status.outcome is `outcome`, in the lane told apart by seq_len 1024 + lane. */
+static mcpp_receipt *run(const char *id, double tps, const char *commit, const char *outcome, int lane)
+{
+    char idpat[128], tpat[64], opat[64], seq[32];
+    if (commit) snprintf(idpat, sizeof idpat, "\"id\":\"%s\",\"source\":{\"git_commit\":\"%s\"}", id, commit);
+    else snprintf(idpat, sizeof idpat, "\"id\":\"%s\"", id);
+    snprintf(tpat, sizeof tpat, "\"tokens_per_s\":%.9g", tps);
+    snprintf(opat, sizeof opat, "\"outcome\":\"%s\"", outcome);
+    snprintf(seq, sizeof seq, "\"seq_len\":%d", 1024 + lane);
+    return FIX("\"id\":\"base-1\"", idpat, "\"tokens_per_s\":262144", tpat, "\"outcome\":\"ok\"", opat,
+               "\"seq_len\":4096", seq, "\"step_time_s\":{\"samples\":[1.00,1.01,0.99,1.00,1.02,0.98,1.00,1.01]},", "");
+}
+
+static mcpp_policy *lua_policy(const char *text)
+{
+    mcpp_policy *p = NULL;
+    if (mcpp_policy_load_lua_buffer(&p, text, strlen(text), POLICY_DIR "/team.lua", NULL) != MCPP_OK) {
+        fprintf(stderr, "%s\n", mcpp_error_last()->message);
+        return NULL;
+    }
+    return p;
+}
+
+TEST(one_run_a_side_that_cannot_rule_out_min_detectable_is_inconclusive_and_the_policy_sets_the_exit_code)
+{
+    /* 1+1 runs, declared 3% (default policy): the 95% interval of an
+     * unchanged pair is about +-8.5%, wider than twice the 3% allowance. */
+    mcpp_receipt *b = run("b", 1000, NULL, "ok", 0), *c = run("c", 1002, NULL, "ok", 0);
+    const mcpp_receipt *bs[] = {b}, *cs[] = {c};
+    mcpp_gate_report *r = NULL;
+    CHECK_INT_EQ(mcpp_gate_run(&r, NULL, bs, 1, cs, 1), MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_report_outcome(r), MCPP_GATE_INCONCLUSIVE);
+    CHECK_INT_EQ(mcpp_gate_report_exit_code(r), 0); /* on_inconclusive = "pass", the default */
+    CHECK_STR_EQ(mcpp_gate_outcome_name(MCPP_GATE_INCONCLUSIVE), "inconclusive");
+    const mcpp_metric_result *m = mcpp_gate_report_entry_metric(r, 0);
+    CHECK(m && fabs(m->min_detectable - 0.06) < 1e-12);
+    CHECK(m && m->runs_to_settle >= 2);
+    CHECK_CONTAINS(mcpp_gate_report_entry_reason(r, 0), "is not ruled out (min_detectable 6.0%)");
+    CHECK_CONTAINS(mcpp_gate_report_entry_reason(r, 0), "runs a side would settle it");
+    CHECK_CONTAINS(mcpp_gate_report_reason(r), "0 passed, 0 failed, 1 inconclusive, 0 undetermined");
+    char *json = NULL;
+    CHECK_INT_EQ(mcpp_gate_report_render(&json, r, MCPP_OUTPUT_JSON), MCPP_OK);
+    CHECK_CONTAINS(json, "\"inconclusive\": 1");
+    CHECK_CONTAINS(json, "\"decided_interval\": [");
+    mcpp_free(json);
+    mcpp_gate_report_free(r);
+
+    /* gate.on_inconclusive = "fail" turns the same gate red (exit 1). */
+    mcpp_policy *fail = lua_policy("return { include = { \"default.lua\" }, name = \"team\", gate = { on_inconclusive = \"fail\" } }\n");
+    CHECK(fail != NULL);
+    CHECK_INT_EQ(mcpp_gate_run(&r, fail, bs, 1, cs, 1), MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_report_outcome(r), MCPP_GATE_INCONCLUSIVE);
+    CHECK_INT_EQ(mcpp_gate_report_exit_code(r), 1);
+    mcpp_gate_report_free(r);
+    mcpp_policy_free(fail);
+
+    /* A min_detectable the interval rules out: passed. */
+    mcpp_policy *wide = lua_policy("return { include = { \"default.lua\" }, name = \"team\", gate = { min_detectable = 0.5 } }\n");
+    CHECK(wide != NULL);
+    CHECK_INT_EQ(mcpp_gate_run(&r, wide, bs, 1, cs, 1), MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_report_outcome(r), MCPP_GATE_PASSED);
+    mcpp_gate_report_free(r);
+    mcpp_policy_free(wide);
+    mcpp_receipt_free(b);
+    mcpp_receipt_free(c);
+}
+
+TEST(no_passed_test_has_a_decided_interval_reaching_past_min_detectable)
+{
+    /* Ten lanes, 1+1 runs, changes from -4% to +4%: whatever each outcome,
+     * a passed one's decided interval stays within min_detectable. */
+    mcpp_receipt *rs[20];
+    for (int i = 0; i < 10; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "b%d", i);
+        rs[i] = run(id, 1000, NULL, "ok", i);
+        snprintf(id, sizeof id, "c%d", i);
+        rs[10 + i] = run(id, 1000 * (1 + 0.008 * (i - 5)), NULL, "ok", i);
+    }
+    mcpp_policy *wide = lua_policy("return { include = { \"default.lua\" }, name = \"team\", gate = { min_detectable = 0.2 } }\n");
+    mcpp_gate_report *r = NULL;
+    CHECK_INT_EQ(mcpp_gate_run_receipts(&r, wide, rs, 10, rs + 10, 10), MCPP_OK);
+    size_t passed = 0;
+    for (size_t i = 0; i < 10; i++) {
+        const mcpp_metric_result *m = mcpp_gate_report_entry_metric(r, i);
+        CHECK(m && m->decided_low <= m->interval_low && m->decided_high >= m->interval_high);
+        CHECK(m && m->decided_low <= m->rel_delta && m->rel_delta <= m->decided_high);
+        if (mcpp_gate_report_entry_outcome(r, i) != MCPP_GATE_PASSED) continue;
+        passed++;
+        CHECK(m && -m->decided_low <= 0.2); /* tokens_per_s: the worse end is the low one */
+    }
+    printf("  %zu of 10 passed\n", passed);
+    mcpp_gate_report_free(r);
+    mcpp_policy_free(wide);
+    for (int i = 0; i < 20; i++) mcpp_receipt_free(rs[i]);
+}
+
+TEST(an_undeclared_run_to_run_figure_is_named_default)
+{
+    mcpp_receipt *b = run("b", 1000, NULL, "ok", 0), *c = run("c", 1002, NULL, "ok", 0);
+    const mcpp_receipt *bs[] = {b}, *cs[] = {c};
+    mcpp_policy *bare = lua_policy("return { name = \"bare\", dimensions = { must_match = { \"pattern\" } } }\n");
+    CHECK(bare != NULL && !mcpp_policy_noise_declared(bare));
+    mcpp_gate_report *r = NULL;
+    CHECK_INT_EQ(mcpp_gate_run(&r, bare, bs, 1, cs, 1), MCPP_OK);
+    CHECK_STR_EQ(mcpp_gate_report_entry_metric(r, 0)->noise_source, "default");
+    mcpp_gate_report_free(r);
+    mcpp_policy *declared = lua_policy("return { name = \"declared\", dimensions = { must_match = { \"pattern\" } }, noise = { run_to_run = 0.04 } }\n");
+    CHECK(declared != NULL && mcpp_policy_noise_declared(declared));
+    CHECK_INT_EQ(mcpp_gate_run(&r, declared, bs, 1, cs, 1), MCPP_OK);
+    CHECK_STR_EQ(mcpp_gate_report_entry_metric(r, 0)->noise_source, "policy");
+    mcpp_gate_report_free(r);
+    mcpp_policy_free(bare);
+    mcpp_policy_free(declared);
+    mcpp_receipt_free(b);
+    mcpp_receipt_free(c);
+}
+
+TEST(runs_their_tool_marked_failed_never_count_and_a_failed_candidate_never_passes)
+{
+    /* Two ok baselines near 1000 and a failed one at 700 (pooled, it would
+     * move the baseline side by 11%); candidates: an ok run at 1001 and a
+     * failed run at 1300 that would "pass, better by 30%". */
+    mcpp_receipt *b0 = run("b0", 1000, "aaaa", "ok", 0), *b1 = run("b1", 1004, "aaaa", "ok", 0);
+    mcpp_receipt *bad = run("bad", 700, "aaaa", "failed", 0);
+    mcpp_receipt *c = run("c", 1001, "bbbb", "ok", 0), *cbad = run("cbad", 1300, "cccc", "failed", 0);
+    const mcpp_receipt *bs[] = {b0, bad, b1}, *cs[] = {c, cbad};
+    mcpp_gate_report *r = NULL;
+    CHECK_INT_EQ(mcpp_gate_run(&r, NULL, bs, 3, cs, 2), MCPP_OK);
+    const mcpp_metric_result *m = mcpp_gate_report_entry_metric(r, 0);
+    CHECK(m && m->n_base == 2);
+    CHECK(m && fabs(m->base_median - sqrt(1000.0 * 1004.0)) < 1e-6);
+    CHECK_INT_EQ(mcpp_gate_report_entry_outcome(r, 1), MCPP_GATE_UNDETERMINED);
+    CHECK_STR_EQ(mcpp_gate_report_entry_reason_code(r, 1), "candidate_not_ok");
+    CHECK_CONTAINS(mcpp_gate_report_entry_reason(r, 1), "status.outcome is 'failed'");
+    /* left out, the failed candidate is no test: the ok one decides the gate */
+    CHECK_INT_EQ(mcpp_gate_report_outcome(r), mcpp_gate_report_entry_outcome(r, 0));
+    CHECK_CONTAINS(mcpp_gate_report_reason(r), "1 inconclusive, 0 undetermined");
+    CHECK_CONTAINS(mcpp_gate_report_reason(r), "1 baseline run left out, their status.outcome not ok (bad: failed)");
+    CHECK_CONTAINS(mcpp_gate_report_reason(r), "1 candidate run left out");
+    char *json = NULL;
+    CHECK_INT_EQ(mcpp_gate_report_render(&json, r, MCPP_OUTPUT_JSON), MCPP_OK);
+    CHECK_CONTAINS(json, "{\"id\": \"bad\", \"side\": \"baseline\", \"status\": \"failed\"}");
+    mcpp_free(json);
+    mcpp_gate_report_free(r);
+    /* The only candidate failed: the gate does not pass. */
+    const mcpp_receipt *only[] = {cbad};
+    CHECK_INT_EQ(mcpp_gate_run(&r, NULL, bs, 3, only, 1), MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_report_outcome(r), MCPP_GATE_UNDETERMINED);
+    CHECK(mcpp_gate_report_exit_code(r) != 0);
+    CHECK_CONTAINS(mcpp_gate_report_reason(r), "every candidate run (1) was marked not ok by its own tool");
+    mcpp_gate_report_free(r);
+    mcpp_receipt_free(b0), mcpp_receipt_free(b1), mcpp_receipt_free(bad);
+    mcpp_receipt_free(c), mcpp_receipt_free(cbad);
+}
+
+TEST(pooled_runs_of_one_benchmark_are_one_test_in_the_counts)
+{
+    /* Three benchmarks run three times each at one commit, all 20% slower:
+     * three tests regressed, not nine candidates. */
+    mcpp_receipt *rs[18];
+    int k = 0;
+    for (int lane = 0; lane < 3; lane++)
+        for (int i = 0; i < 3; i++) {
+            char id[16];
+            snprintf(id, sizeof id, "b%d_%d", lane, i);
+            rs[k++] = run(id, 1000 * (1 + 0.002 * i), "aaaa", "ok", lane);
+        }
+    for (int lane = 0; lane < 3; lane++)
+        for (int i = 0; i < 3; i++) {
+            char id[16];
+            snprintf(id, sizeof id, "c%d_%d", lane, i);
+            rs[k++] = run(id, 800 * (1 + 0.002 * i), "bbbb", "ok", lane);
+        }
+    mcpp_gate_report *r = NULL;
+    CHECK_INT_EQ(mcpp_gate_run_receipts(&r, NULL, rs, 9, rs + 9, 9), MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_report_outcome(r), MCPP_GATE_FAILED);
+    CHECK_CONTAINS(mcpp_gate_report_reason(r), "3 of 3 candidates regressed");
+    CHECK_CONTAINS(mcpp_gate_report_reason(r), "(9 candidate runs, pooled by lane and commit)");
+    mcpp_gate_report_free(r);
+    for (int i = 0; i < 18; i++) mcpp_receipt_free(rs[i]);
+}
+
+TEST(a_quiet_benchmark_keeps_its_own_noise_beside_noisy_siblings_and_a_busy_hour_in_its_history)
+{
+    /* Ten lanes whose run-to-run noise runs from 1% to 40% (log-spaced), a
+     * history of 12 runs each at the normal scores times that noise, three
+     * of them made while the machine was busy (every benchmark 25% slower),
+     * one run a side. The 1% lane slowed by 30% is 26 of its own standard
+     * deviations off: it must fail; no unchanged lane may. Fixed values, no
+     * chance: the outcome is the same on every run. */
+    static const double SCORE[12] = {-0.32, 1.15, -1.73, 0.55, 0.10, -0.81, 1.73, -0.10, 0.32, -0.55, 0.81, -1.15};
+    enum { LANES = 10, HIST = 12 };
+    mcpp_receipt *base[LANES], *cand[LANES], *hist[LANES * HIST];
+    for (int lane = 0; lane < LANES; lane++) {
+        double sd = 0.01 * pow(40.0, lane / (double)(LANES - 1)), tps = 1000;
+        char id[32];
+        for (int k = 0; k < HIST; k++) {
+            double busy = k >= 8 && k < 11 ? 1.25 : 1;
+            snprintf(id, sizeof id, "h%d_%d", lane, k);
+            hist[lane * HIST + k] = run(id, tps * exp(SCORE[k] * sd) / busy, NULL, "ok", lane);
+        }
+        snprintf(id, sizeof id, "b%d", lane);
+        base[lane] = run(id, tps * exp(0.2 * sd), NULL, "ok", lane);
+        snprintf(id, sizeof id, "c%d", lane);
+        cand[lane] = run(id, tps * exp(-0.2 * sd) / (lane == 0 ? 1.3 : 1), NULL, "ok", lane);
+    }
+    mcpp_gate_report *r = NULL;
+    CHECK_INT_EQ(mcpp_gate_run_with_history(&r, NULL, (const mcpp_receipt *const *)base, LANES,
+                                            (const mcpp_receipt *const *)cand, LANES,
+                                            (const mcpp_receipt *const *)hist, LANES * HIST),
+                 MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_report_entry_outcome(r, 0), MCPP_GATE_FAILED);
+    for (size_t i = 1; i < LANES; i++) CHECK(mcpp_gate_report_entry_outcome(r, i) != MCPP_GATE_FAILED);
+    const mcpp_metric_result *quiet = mcpp_gate_report_entry_metric(r, 0);
+    CHECK(quiet && quiet->history_set_aside == 3 && quiet->history_runs == 9);
+    CHECK(quiet && quiet->run_sd < 0.03); /* its own 1%, not the suite's or the policy's 5% */
+    CHECK_CONTAINS(mcpp_gate_report_entry_reason(r, 0), "(3 set aside: far off the lane's median, a busy machine)");
+    printf("  quiet lane: %s\n  gate: %s\n", mcpp_gate_report_entry_reason(r, 0), mcpp_gate_report_reason(r));
+    mcpp_gate_report_free(r);
+    for (int i = 0; i < LANES; i++) mcpp_receipt_free(base[i]), mcpp_receipt_free(cand[i]);
+    for (int i = 0; i < LANES * HIST; i++) mcpp_receipt_free(hist[i]);
+}
+
+int main(void)
+{
+    RUN(a_quiet_benchmark_keeps_its_own_noise_beside_noisy_siblings_and_a_busy_hour_in_its_history);
+    RUN(one_run_a_side_that_cannot_rule_out_min_detectable_is_inconclusive_and_the_policy_sets_the_exit_code);
+    RUN(no_passed_test_has_a_decided_interval_reaching_past_min_detectable);
+    RUN(an_undeclared_run_to_run_figure_is_named_default);
+    RUN(runs_their_tool_marked_failed_never_count_and_a_failed_candidate_never_passes);
+    RUN(pooled_runs_of_one_benchmark_are_one_test_in_the_counts);
+    TEST_MAIN_END();
+}
