@@ -268,6 +268,23 @@ TEST(a_struct_of_an_unknown_version_is_a_clear_argument_error)
     CHECK(mcpp_policy_gate(p)->max_regression == 0.07);
     mcpp_policy_free(p);
 
+    /* the history site's options; an empty store still gets its index, frontier and gate pages */
+    char db[4096], site[4096];
+    snprintf(db, sizeof db, "%s/site-options.db", work);
+    snprintf(site, sizeof site, "%s/site-options", work);
+    remove(db);
+    mcpp_store *store = NULL;
+    CHECK_INT_EQ(mcpp_store_open(&store, db, MCPP_STORE_CREATE), MCPP_OK);
+    mcpp_site_options so = MCPP_SITE_OPTIONS_INIT;
+    so.version = 0;
+    CHECK_INT_EQ(mcpp_site_write(NULL, store, site, &so), MCPP_EARG);
+    CHECK_CONTAINS(mcpp_error_last()->message, "MCPP_SITE_OPTIONS_INIT");
+    CHECK_INT_EQ(mcpp_site_write(NULL, store, NULL, NULL), MCPP_EARG);
+    mcpp_site_result res;
+    CHECK_INT_EQ(mcpp_site_write(&res, store, site, NULL), MCPP_OK);
+    CHECK(res.pages == 3 && res.written + res.unchanged == 3);
+    mcpp_store_close(store);
+
 #if defined(MCPP_HAVE_LUA)
     mcpp_lua_limits ll = MCPP_LUA_LIMITS_INIT;
     ll.version = 0;

@@ -11,7 +11,7 @@ it at the end.
               answer from both (store ls with lane, key=value, where, since,
               limit; export; history with the default and a named metric;
               frontier with the default and another policy; gate with a
-              history; report; the site's pages) once the store's name is
+              history; report; claim; compare; the site's pages) once the store's name is
               taken out; then removal and tombstones, a conflicting id (the
               whole add refused, nothing kept), `check` (ok; a column changed
               behind the store's back is named, --repair mends it), a newer
@@ -107,6 +107,10 @@ def same(cli: str, example: str, work: pathlib.Path, pg: Cluster) -> None:
         (["gate", "--store", "STORE", "--baseline", "name=NAM56R MoE s1024 top1", "--candidate",
           "name=NAM56R MoE s2048 top1", "--history", "STORE", "--format", "json"], "gate --history"),
         (["report", "--store", "STORE", "--out", str(work / "report.html")], "report --store"),
+        (["store", "ls", "STORE", "--from-commit", "<b>c0mmit</b>&'005", "--to-commit", "<b>c0mmit</b>&'009"],
+         "store ls --from-commit --to-commit"),
+        (["claim", "--store", "STORE", "--lane", "seq_len=2048,top_k=8", "--value", "400000"], "claim --store"),
+        (["compare", "--store", "STORE", "history-flat-003", "history-flat-004"], "compare --store"),
     ):
         both(cli, db, url, args, what)
     pages = {}
