@@ -548,6 +548,27 @@ class TeamFirstWeekTest(unittest.TestCase):
         self.assertEqual(out["policy-changed"], "false")
         self.assertNotIn("changed in this pull request", body)
 
+    def test_asv_results_of_a_named_machine_without_facts_are_gated(self):
+        """`asv machine --yes --machine ci-runner` records no CPU (tests/data/asv/named_*,
+        real runs; named_slow does 3x the work): hardware is not recorded by the
+        source on either side, so the comparisons stand and the slowdown fails."""
+        data = REPO / "tests/data/asv"
+        shutil.rmtree(self.ws / "receipts")
+        for src, dst in (("named_base", "baseline"), ("named_slow", "candidate")):
+            r = subprocess.run([str(CLI), "import", "asv", str(data / src), "--out", str(self.ws / "receipts" / dst)],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+        code, log, out, body = self.action()
+        self.assertEqual((code, out["outcome"]), (1, "failed"), log)
+        r = subprocess.run([str(CLI), "gate", "--format", "json", "--baseline", str(self.ws / "receipts/baseline"),
+                            "--candidate", str(self.ws / "receipts/candidate")], capture_output=True, text=True)
+        report = json.loads(r.stdout)
+        self.assertEqual(report["counts"]["undetermined"], 0, report["reason"])
+        slow = [c for c in report["candidates"] if "time_sorted" in c["id"]]
+        self.assertEqual(len(slow), 2)
+        for c in slow:
+            self.assertEqual(c["outcome"], "failed", c["reason"])
+
     def test_a_pytest_benchmark_upgrade_qualifies_every_comparison_instead_of_emptying_the_lanes(self):
         """Baselines from pytest-benchmark 5.3.0, candidates from 5.3.1 (tests/data/pytest-benchmark)."""
         data = REPO / "tests/data/pytest-benchmark"

@@ -154,7 +154,12 @@ static int map_file(mcpp_builder *b, cJSON *extra, const cJSON *root)
     const char *python = mcpp_import_string(member(root, "python"));
     int64_t cpus = 0;
     mcpp_import_integer(&cpus, member(params, "num_cpu"));
-    int rc = mcpp_import_set_cpu(b, mcpp_import_string(member(params, "cpu")), cpus);
+    const char *cpu = mcpp_import_string(member(params, "cpu"));
+    int rc = mcpp_import_set_cpu(b, cpu && *cpu ? cpu : NULL, cpus);
+    /* `asv machine --yes --machine NAME` records the name only: the hardware is
+     * not recorded by the source (not missing), so two such runs still compare */
+    if (rc == MCPP_OK && !(cpu && *cpu))
+        rc = mcpp_builder_append_string(b, "source.not_recorded", "hardware");
     if (rc == MCPP_OK && machine)
         rc = mcpp_builder_set_string(b, "source.host", machine);
     if (rc == MCPP_OK && commit)
