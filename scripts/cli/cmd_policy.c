@@ -66,8 +66,10 @@ static void print_gate(const mcpp_policy *p)
     double bound;
     int fails;
     mcpp_policy_inconclusive(p, &bound, &fails);
-    if (bound > 0) printf("              min_detectable %g", bound);
-    else printf("              min_detectable twice each allowance (default)");
+    if (bound > 0)
+        printf("              min_detectable %g", bound);
+    else
+        printf("              min_detectable twice each allowance (default)");
     printf(", on_inconclusive %s\n", fails ? "fail" : "pass");
 }
 

@@ -259,7 +259,8 @@ TEST(an_unread_input_makes_the_outcome_error_in_every_format)
     CHECK_INT_EQ(mcpp_gate_run(&r, NULL, bases, 1, cands, 1), MCPP_OK);
     CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_outcome(r)), MCPP_GATE_PASSED);
     CHECK_INT_EQ(mcpp_gate_report_add_input_error(r, "runs/skipped.json", "runs/skipped.json:3:1: bad", 1), MCPP_OK);
-    CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_outcome(r)), MCPP_GATE_PASSED); /* skipped on request: listed only */
+    CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_outcome(r)),
+                 MCPP_GATE_PASSED); /* skipped on request: listed only */
     CHECK_INT_EQ(mcpp_gate_report_add_input_error(r, "runs/broken.json", "runs/broken.json:2:1: invalid JSON", 0),
                  MCPP_OK);
     CHECK_INT_EQ(mcpp_gate_report_outcome(r), MCPP_GATE_ERROR);

@@ -19,8 +19,10 @@
 static mcpp_receipt *run(const char *id, double tps, const char *commit, const char *outcome, int lane)
 {
     char idpat[128], tpat[64], opat[64], seq[32];
-    if (commit) snprintf(idpat, sizeof idpat, "\"id\":\"%s\",\"source\":{\"git_commit\":\"%s\"}", id, commit);
-    else snprintf(idpat, sizeof idpat, "\"id\":\"%s\"", id);
+    if (commit)
+        snprintf(idpat, sizeof idpat, "\"id\":\"%s\",\"source\":{\"git_commit\":\"%s\"}", id, commit);
+    else
+        snprintf(idpat, sizeof idpat, "\"id\":\"%s\"", id);
     snprintf(tpat, sizeof tpat, "\"tokens_per_s\":%.9g", tps);
     snprintf(opat, sizeof opat, "\"outcome\":\"%s\"", outcome);
     snprintf(seq, sizeof seq, "\"seq_len\":%d", 1024 + lane);
@@ -63,7 +65,8 @@ TEST(one_run_a_side_that_cannot_rule_out_min_detectable_is_inconclusive_and_the_
     mcpp_gate_report_free(r);
 
     /* gate.on_inconclusive = "fail" turns the same gate red (exit 1). */
-    mcpp_policy *fail = lua_policy("return { include = { \"default.lua\" }, name = \"team\", gate = { on_inconclusive = \"fail\" } }\n");
+    mcpp_policy *fail = lua_policy(
+        "return { include = { \"default.lua\" }, name = \"team\", gate = { on_inconclusive = \"fail\" } }\n");
     CHECK(fail != NULL);
     CHECK_INT_EQ(mcpp_gate_run(&r, fail, bs, 1, cs, 1), MCPP_OK);
     CHECK_INT_EQ(mcpp_gate_report_outcome(r), MCPP_GATE_INCONCLUSIVE);
@@ -72,7 +75,8 @@ TEST(one_run_a_side_that_cannot_rule_out_min_detectable_is_inconclusive_and_the_
     mcpp_policy_free(fail);
 
     /* A min_detectable the interval rules out: passed. */
-    mcpp_policy *wide = lua_policy("return { include = { \"default.lua\" }, name = \"team\", gate = { min_detectable = 0.5 } }\n");
+    mcpp_policy *wide =
+        lua_policy("return { include = { \"default.lua\" }, name = \"team\", gate = { min_detectable = 0.5 } }\n");
     CHECK(wide != NULL);
     CHECK_INT_EQ(mcpp_gate_run(&r, wide, bs, 1, cs, 1), MCPP_OK);
     CHECK_INT_EQ(mcpp_gate_report_outcome(r), MCPP_GATE_PASSED);
@@ -94,7 +98,8 @@ TEST(no_passed_test_has_a_decided_interval_reaching_past_min_detectable)
         snprintf(id, sizeof id, "c%d", i);
         rs[10 + i] = run(id, 1000 * (1 + 0.008 * (i - 5)), NULL, "ok", i);
     }
-    mcpp_policy *wide = lua_policy("return { include = { \"default.lua\" }, name = \"team\", gate = { min_detectable = 0.2 } }\n");
+    mcpp_policy *wide =
+        lua_policy("return { include = { \"default.lua\" }, name = \"team\", gate = { min_detectable = 0.2 } }\n");
     mcpp_gate_report *r = NULL;
     CHECK_INT_EQ(mcpp_gate_run_receipts(&r, wide, rs, 10, rs + 10, 10), MCPP_OK);
     size_t passed = 0;
@@ -102,14 +107,16 @@ TEST(no_passed_test_has_a_decided_interval_reaching_past_min_detectable)
         const mcpp_metric_result *m = mcpp_gate_report_entry_metric(r, i);
         CHECK(m && m->decided_low <= m->interval_low && m->decided_high >= m->interval_high);
         CHECK(m && m->decided_low <= m->rel_delta && m->rel_delta <= m->decided_high);
-        if (mcpp_gate_report_entry_outcome(r, i) != MCPP_GATE_PASSED) continue;
+        if (mcpp_gate_report_entry_outcome(r, i) != MCPP_GATE_PASSED)
+            continue;
         passed++;
         CHECK(m && -m->decided_low <= 0.2); /* tokens_per_s: the worse end is the low one */
     }
     printf("  %zu of 10 passed\n", passed);
     mcpp_gate_report_free(r);
     mcpp_policy_free(wide);
-    for (int i = 0; i < 20; i++) mcpp_receipt_free(rs[i]);
+    for (int i = 0; i < 20; i++)
+        mcpp_receipt_free(rs[i]);
 }
 
 TEST(an_undeclared_run_to_run_figure_is_named_default)
@@ -122,7 +129,8 @@ TEST(an_undeclared_run_to_run_figure_is_named_default)
     CHECK_INT_EQ(mcpp_gate_run(&r, bare, bs, 1, cs, 1), MCPP_OK);
     CHECK_STR_EQ(mcpp_gate_report_entry_metric(r, 0)->noise_source, "default");
     mcpp_gate_report_free(r);
-    mcpp_policy *declared = lua_policy("return { name = \"declared\", dimensions = { must_match = { \"pattern\" } }, noise = { run_to_run = 0.04 } }\n");
+    mcpp_policy *declared = lua_policy("return { name = \"declared\", dimensions = { must_match = { \"pattern\" } }, "
+                                       "noise = { run_to_run = 0.04 } }\n");
     CHECK(declared != NULL && mcpp_policy_noise_declared(declared));
     CHECK_INT_EQ(mcpp_gate_run(&r, declared, bs, 1, cs, 1), MCPP_OK);
     CHECK_STR_EQ(mcpp_gate_report_entry_metric(r, 0)->noise_source, "policy");
@@ -195,7 +203,8 @@ TEST(pooled_runs_of_one_benchmark_are_one_test_in_the_counts)
     CHECK_CONTAINS(mcpp_gate_report_reason(r), "3 of 3 candidates regressed");
     CHECK_CONTAINS(mcpp_gate_report_reason(r), "(9 candidate runs, pooled by lane and commit)");
     mcpp_gate_report_free(r);
-    for (int i = 0; i < 18; i++) mcpp_receipt_free(rs[i]);
+    for (int i = 0; i < 18; i++)
+        mcpp_receipt_free(rs[i]);
 }
 
 TEST(a_quiet_benchmark_keeps_its_own_noise_beside_noisy_siblings_and_a_busy_hour_in_its_history)
@@ -224,19 +233,22 @@ TEST(a_quiet_benchmark_keeps_its_own_noise_beside_noisy_siblings_and_a_busy_hour
     }
     mcpp_gate_report *r = NULL;
     CHECK_INT_EQ(mcpp_gate_run_with_history(&r, NULL, (const mcpp_receipt *const *)base, LANES,
-                                            (const mcpp_receipt *const *)cand, LANES,
-                                            (const mcpp_receipt *const *)hist, LANES * HIST),
+                                            (const mcpp_receipt *const *)cand, LANES, (const mcpp_receipt *const *)hist,
+                                            LANES * HIST),
                  MCPP_OK);
     CHECK_INT_EQ(mcpp_gate_report_entry_outcome(r, 0), MCPP_GATE_FAILED);
-    for (size_t i = 1; i < LANES; i++) CHECK(mcpp_gate_report_entry_outcome(r, i) != MCPP_GATE_FAILED);
+    for (size_t i = 1; i < LANES; i++)
+        CHECK(mcpp_gate_report_entry_outcome(r, i) != MCPP_GATE_FAILED);
     const mcpp_metric_result *quiet = mcpp_gate_report_entry_metric(r, 0);
     CHECK(quiet && quiet->history_set_aside == 3 && quiet->history_runs == 9);
     CHECK(quiet && quiet->run_sd < 0.03); /* its own 1%, not the suite's or the policy's 5% */
     CHECK_CONTAINS(mcpp_gate_report_entry_reason(r, 0), "(3 set aside: far off the lane's median, a busy machine)");
     printf("  quiet lane: %s\n  gate: %s\n", mcpp_gate_report_entry_reason(r, 0), mcpp_gate_report_reason(r));
     mcpp_gate_report_free(r);
-    for (int i = 0; i < LANES; i++) mcpp_receipt_free(base[i]), mcpp_receipt_free(cand[i]);
-    for (int i = 0; i < LANES * HIST; i++) mcpp_receipt_free(hist[i]);
+    for (int i = 0; i < LANES; i++)
+        mcpp_receipt_free(base[i]), mcpp_receipt_free(cand[i]);
+    for (int i = 0; i < LANES * HIST; i++)
+        mcpp_receipt_free(hist[i]);
 }
 
 int main(void)

@@ -192,7 +192,8 @@ TEST(single_value_runs_compare_as_sets_from_their_own_spread)
         mcpp_gate_report *r = NULL;
         CHECK_INT_EQ(mcpp_gate_run(&r, p, (const mcpp_receipt *const *)rs, 5, (const mcpp_receipt *const *)rs + 5, 2),
                      MCPP_OK);
-        CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_outcome(r)), regressed ? MCPP_GATE_FAILED : MCPP_GATE_PASSED);
+        CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_outcome(r)),
+                     regressed ? MCPP_GATE_FAILED : MCPP_GATE_PASSED);
         const mcpp_metric_result *m = mcpp_gate_report_entry_metric(r, 0);
         CHECK(m && strcmp(m->noise_source, "runs") == 0 && m->n_base == 5 && m->n_cand == 1);
         CHECK(m && fabs(m->df - 4) < 1e-12); /* 5 runs: 4 degrees of freedom */
@@ -491,7 +492,8 @@ TEST(many_benchmarks_share_one_false_discovery_rate)
     CHECK_INT_EQ(mcpp_gate_report_outcome(r), MCPP_GATE_FAILED);
     CHECK_INT_EQ(mcpp_gate_report_entry_outcome(r, 3), MCPP_GATE_FAILED);
     for (size_t i = 0; i < 20; i++)
-        if (i != 3) CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_entry_outcome(r, i)), MCPP_GATE_PASSED);
+        if (i != 3)
+            CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_entry_outcome(r, i)), MCPP_GATE_PASSED);
     mcpp_gate_report_free(r);
     mcpp_policy_free(p);
 }
@@ -541,7 +543,8 @@ TEST(a_shift_all_benchmarks_share_within_the_allowance_is_the_machines)
     changes[3] = -0.2;
     r = suite_gate(p, changes, 12);
     for (size_t i = 0; i < 12; i++)
-        CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_entry_outcome(r, i)), i == 3 ? MCPP_GATE_FAILED : MCPP_GATE_PASSED);
+        CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_entry_outcome(r, i)),
+                     i == 3 ? MCPP_GATE_FAILED : MCPP_GATE_PASSED);
     mcpp_gate_report_free(r);
     mcpp_policy_free(p);
 }
@@ -603,7 +606,8 @@ TEST(candidates_that_share_their_baseline_runs_measure_the_machine_once)
         CHECK(m && strcmp(m->noise_source, "runs+policy") == 0);
         if (m && i == 0) CHECK(m->rel_delta < -0.05);
     }
-    CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_outcome(r)), MCPP_GATE_PASSED); /* 6% against 3% a run is no regression */
+    CHECK_INT_EQ(not_failed_as_passed(mcpp_gate_report_outcome(r)),
+                 MCPP_GATE_PASSED); /* 6% against 3% a run is no regression */
     CHECK_CONTAINS(mcpp_gate_report_reason(r),
                    "9 candidate runs name no commit and share a lane: each was judged alone");
     mcpp_gate_report_free(r);

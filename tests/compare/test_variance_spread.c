@@ -98,7 +98,8 @@ TEST(a_busy_block_in_a_lane_history_is_set_aside_and_normal_runs_are_not)
     CHECK_INT_EQ(n, 12);
     CHECK_INT_EQ(mcpp_stats_set_aside_far(busy, &n, scratch), 3);
     CHECK_INT_EQ(n, 9);
-    for (size_t i = 0; i < n; i++) CHECK(busy[i] < 2); /* the kept ones, in order */
+    for (size_t i = 0; i < n; i++)
+        CHECK(busy[i] < 2); /* the kept ones, in order */
     CHECK(busy[0] == -0.32 && busy[2] == 0.55 && busy[8] == -1.15);
     n = 5; /* too few to tell a busy run from a noisy lane */
     CHECK_INT_EQ(mcpp_stats_set_aside_far(busy, &n, scratch), 0);

@@ -180,12 +180,12 @@ typedef struct mcpp_metric_result {
        for a gate over many tests the Benjamini-Hochberg cutoff), beside the
        interval at `confidence` above.                                          */
     double decided_low, decided_high;
-    double min_detectable;  /* the policy's gate.min_detectable for this metric: a
-                               passed result's decided interval rules out a
-                               regression this large, else it is inconclusive */
-    double runs_to_settle;  /* inconclusive: about how many runs a side would rule
-                               it out at today's noise (0: more runs alone would
-                               not, the change itself is that large)           */
+    double min_detectable;    /* the policy's gate.min_detectable for this metric: a
+                                 passed result's decided interval rules out a
+                                 regression this large, else it is inconclusive */
+    double runs_to_settle;    /* inconclusive: about how many runs a side would rule
+                                 it out at today's noise (0: more runs alone would
+                                 not, the change itself is that large)           */
     size_t history_set_aside; /* earlier runs of the lane left out of run_sd: far
                                off the lane's median (a busy machine)          */
 } mcpp_metric_result;

@@ -904,7 +904,8 @@ static int decide_gate_metrics(mcpp_comparison *cmp, const mcpp_policy *p, const
             return rc;
         }
         skipped += g[k].skipped;
-        if (!g[k].skipped) counts[g[k].outcome]++;
+        if (!g[k].skipped)
+            counts[g[k].outcome]++;
         if (g[k].has_result && !cmp->has_metric) {
             cmp->metric = g[k].result;
             cmp->has_metric = 1;

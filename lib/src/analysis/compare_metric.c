@@ -354,6 +354,7 @@ static void summarise_runs(run_summary *out, const double *x, size_t n, mcpp_run
  * when the policy's figure is the library's default, not one it declared
  * (named "default"); their names joined by "+" ("none" for 0). */
 #define SOURCE_DEFAULT 16
+/* clang-format off */
 static const char *const SOURCE_NAMES[32] = {
     "none",  "runs",       "history",       "runs+history",       "policy",       "runs+policy",
     "history+policy",      "runs+history+policy",                 "suite",        "runs+suite",
@@ -363,10 +364,12 @@ static const char *const SOURCE_NAMES[32] = {
     "history+default",     "runs+history+default",                "suite",        "runs+suite",
     "history+suite",       "runs+history+suite",                  "default+suite", "runs+default+suite",
     "history+default+suite", "runs+history+default+suite"};
+/* clang-format on */
 
 static const char *source_name(int runs, int history, int policy, int declared)
 {
-    return SOURCE_NAMES[(runs ? 1 : 0) | (history ? 2 : 0) | (policy ? 4 : 0) | (policy && !declared ? SOURCE_DEFAULT : 0)];
+    return SOURCE_NAMES[(runs ? 1 : 0) | (history ? 2 : 0) | (policy ? 4 : 0) |
+                        (policy && !declared ? SOURCE_DEFAULT : 0)];
 }
 
 /* The variance each side's center carries beyond its runs' own spread: the
@@ -424,7 +427,8 @@ static void set_interval(mcpp_metric_result *out, double d, double se)
 static void add_suite_source(mcpp_metric_result *m)
 {
     size_t bits = 0;
-    while (bits < 32 && strcmp(SOURCE_NAMES[bits], m->noise_source) != 0) bits++;
+    while (bits < 32 && strcmp(SOURCE_NAMES[bits], m->noise_source) != 0)
+        bits++;
     m->noise_source = SOURCE_NAMES[(bits & (7 | SOURCE_DEFAULT)) | 8];
 }
 
@@ -687,8 +691,10 @@ static void put_test(mcpp_strbuf *b, const mcpp_metric_result *m)
 
 mcpp_gate_outcome mcpp_gate_outcome_of(const size_t counts[MCPP_GATE_OUTCOMES], int nothing_gated)
 {
-    if (counts[MCPP_GATE_FAILED]) return MCPP_GATE_FAILED;
-    if (counts[MCPP_GATE_UNDETERMINED] || nothing_gated) return MCPP_GATE_UNDETERMINED;
+    if (counts[MCPP_GATE_FAILED])
+        return MCPP_GATE_FAILED;
+    if (counts[MCPP_GATE_UNDETERMINED] || nothing_gated)
+        return MCPP_GATE_UNDETERMINED;
     return counts[MCPP_GATE_INCONCLUSIVE] ? MCPP_GATE_INCONCLUSIVE : MCPP_GATE_PASSED;
 }
 
@@ -702,7 +708,8 @@ void mcpp_metric_settle(mcpp_metric_result *m, const mcpp_policy *p, double allo
     m->decided_low = m->interval_low;
     m->decided_high = m->interval_high;
     m->runs_to_settle = 0;
-    if (m->point_comparison || !(m->se > 0) || !isfinite(m->rel_delta)) return;
+    if (m->point_comparison || !(m->se > 0) || !isfinite(m->rel_delta))
+        return;
     /* The model's p-value is symmetric about the change (t, or the shape of
      * pairs): the changes not rejected at the level decided lie within c of it. */
     double c = mcpp_metric_detectable(m, m->p_threshold), d = log1p(m->rel_delta);
@@ -711,9 +718,11 @@ void mcpp_metric_settle(mcpp_metric_result *m, const mcpp_policy *p, double allo
     /* What would rule out min_detectable: c shrinks as the square root of
      * 1/n_b + 1/n_c with n runs a side (the runs' part of the error), while
      * the change seen (in the worse direction) stays. */
-    if (!inconclusive) return;
+    if (!inconclusive)
+        return;
     double worse = m->higher_is_better ? -d : d, room = log1p(m->min_detectable) - (worse > 0 ? worse : 0);
-    if (!(room > 0)) return;
+    if (!(room > 0))
+        return;
     double per_run = c / sqrt(1 / (double)m->n_base + 1 / (double)m->n_cand);
     double n = ceil(2 * (per_run / room) * (per_run / room));
     m->runs_to_settle = n < SETTLE_RUNS_MAX ? n : SETTLE_RUNS_MAX;
@@ -765,8 +774,10 @@ mcpp_gate_outcome mcpp_metric_gate(const mcpp_metric_result *m, const mcpp_polic
     double worst = decided_worst(m);
     if (outcome == MCPP_GATE_PASSED && !m->point_comparison && m->min_detectable > 0 && worst > m->min_detectable)
         outcome = MCPP_GATE_INCONCLUSIVE;
-    if (outcome == MCPP_GATE_INCONCLUSIVE) mcpp_sb_puts(reason, "inconclusive: ");
-    else if (outcome == MCPP_GATE_PASSED && fabs(u) < m->noise_floor) mcpp_sb_puts(reason, "within noise: ");
+    if (outcome == MCPP_GATE_INCONCLUSIVE)
+        mcpp_sb_puts(reason, "inconclusive: ");
+    else if (outcome == MCPP_GATE_PASSED && fabs(u) < m->noise_floor)
+        mcpp_sb_puts(reason, "within noise: ");
     mcpp_sb_change_words(reason, u);
     mcpp_sb_printf(reason, " on %s (%s)", m->metric, dir);
     if (m->point_comparison) {
@@ -791,7 +802,8 @@ mcpp_gate_outcome mcpp_metric_gate(const mcpp_metric_result *m, const mcpp_polic
             mcpp_sb_printf(reason, "; about %.0f runs a side would settle it", m->runs_to_settle);
         else
             mcpp_sb_puts(reason, "; the change itself is that large: more runs would tell");
-        if (!m->history_runs) mcpp_sb_puts(reason, ", a lane history (gate --history) narrows it");
+        if (!m->history_runs)
+            mcpp_sb_puts(reason, ", a lane history (gate --history) narrows it");
     }
     mcpp_sb_printf(reason, " (%.0f%% interval ", m->confidence * 100);
     mcpp_sb_interval_words(reason, m);

@@ -210,11 +210,11 @@ static int decide_metric(gate_metric_entry *g, const mcpp_policy *p)
     mcpp_sb_init_heap(&reason, 256);
     mcpp_metric_settle(&g->result, p, g->allowance, 1);
     g->outcome = mcpp_metric_gate(&g->result, p, g->allowance, &reason);
-    g->code = g->outcome == MCPP_GATE_PASSED         ? "passed"
-              : g->outcome == MCPP_GATE_FAILED       ? "regression"
-              : g->outcome == MCPP_GATE_INCONCLUSIVE ? "inconclusive"
+    g->code = g->outcome == MCPP_GATE_PASSED                              ? "passed"
+              : g->outcome == MCPP_GATE_FAILED                            ? "regression"
+              : g->outcome == MCPP_GATE_INCONCLUSIVE                      ? "inconclusive"
               : g->result.point_comparison && !p->allow_point_comparisons ? "point_comparison_not_allowed"
-                                                                           : "base_median_zero";
+                                                                          : "base_median_zero";
     if (reason.failed) {
         mcpp_sb_free(&reason);
         return mcpp_error_nomem();
@@ -233,7 +233,8 @@ static void combine_metrics(gate_entry *e, mcpp_strbuf *reason)
     for (size_t k = 0; k < e->n_metrics; k++) {
         const gate_metric_entry *g = &e->metrics[k];
         skipped += g->skipped;
-        if (!g->skipped) counts[g->outcome]++;
+        if (!g->skipped)
+            counts[g->outcome]++;
     }
     e->outcome = mcpp_gate_outcome_of(counts, skipped == e->n_metrics);
     const int compared = e->n_metrics == 1 && e->metrics[0].has_result;
@@ -360,14 +361,15 @@ static int pool_baseline(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *
     if (rc != 0) return rc;
     by_verdict[v]++;
     if (v != MCPP_VERDICT_COMPARABLE && v != MCPP_VERDICT_QUALIFIED) return MCPP_OK;
-    if (!mcpp_gate_run_ok(p, base)) return mcpp_gate_left_out_add(r, p, base, "baseline");
+    if (!mcpp_gate_run_ok(p, base))
+        return mcpp_gate_left_out_add(r, p, base, "baseline");
     if (bid && id_set_add(pooled, bid) != 0) return mcpp_error_nomem();
     pool[e->baselines++] = base;
     return mcpp_gate_explain_pooled(&e->why, p, base, cg->runs[0], v);
 }
 
-static int gate_one(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *p, const mcpp_receipt *const *baselines, size_t nb,
-                    const baseline_index *bix, const cand_group *cg, const size_t *dropped,
+static int gate_one(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *p, const mcpp_receipt *const *baselines,
+                    size_t nb, const baseline_index *bix, const cand_group *cg, const size_t *dropped,
                     const mcpp_receipt *const *history, size_t nh)
 {
     const mcpp_receipt *cand = cg->runs[0];
@@ -394,14 +396,16 @@ static int gate_one(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *p, co
     for (size_t i = bix->head[h & (bix->cap - 1)]; i != SIZE_MAX; i = bix->next[i]) {
         if (bix->hash[i] != h) continue;
         in_lane++;
-        if ((rc = pool_baseline(e, r, p, baselines[i], cg, &pooled, pool, by_verdict)) != 0) goto done;
+        if ((rc = pool_baseline(e, r, p, baselines[i], cg, &pooled, pool, by_verdict)) != 0)
+            goto done;
     }
     if (e->baselines) {
         by_verdict[MCPP_VERDICT_NOT_COMPARABLE] += nb - in_lane;
     } else {
         memset(by_verdict, 0, sizeof by_verdict);
         for (size_t i = 0; i < nb; i++)
-            if ((rc = pool_baseline(e, r, p, baselines[i], cg, &pooled, pool, by_verdict)) != 0) goto done;
+            if ((rc = pool_baseline(e, r, p, baselines[i], cg, &pooled, pool, by_verdict)) != 0)
+                goto done;
     }
     if (dropped) {
         by_verdict[MCPP_VERDICT_NOT_COMPARABLE] += dropped[0];
@@ -460,10 +464,14 @@ static int candidate_not_ok(gate_entry *e, mcpp_gate_report *r, const mcpp_polic
     int rc = mcpp_gate_keep_ok(&kept, &n_kept, r, p, one, 1, "candidate");
     free(kept);
     if (rc == MCPP_OK)
-        mcpp_sb_printf(&reason, "the candidate run's status.outcome is '%s': a run its own tool marked not ok is "
-                       "never gated", r->left_out[r->n_left_out - 1].status);
-    if (rc == MCPP_OK) rc = mcpp_sb_finish(&reason, &e->reason);
-    else mcpp_sb_free(&reason);
+        mcpp_sb_printf(&reason,
+                       "the candidate run's status.outcome is '%s': a run its own tool marked not ok is "
+                       "never gated",
+                       r->left_out[r->n_left_out - 1].status);
+    if (rc == MCPP_OK)
+        rc = mcpp_sb_finish(&reason, &e->reason);
+    else
+        mcpp_sb_free(&reason);
     return rc;
 }
 
@@ -742,7 +750,8 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
         mcpp_sb_puts(&reason, "no candidate receipts: nothing was established");
     } else if (tests == 0) {
         r->outcome = MCPP_GATE_UNDETERMINED;
-        mcpp_sb_printf(&reason, "every candidate run (%zu) was marked not ok by its own tool: nothing was gated", not_ok);
+        mcpp_sb_printf(&reason, "every candidate run (%zu) was marked not ok by its own tool: nothing was gated",
+                       not_ok);
     } else if (undetermined) {
         r->outcome = MCPP_GATE_UNDETERMINED;
         mcpp_sb_printf(&reason, "%zu of %zu candidate%s could not be compared with a baseline", undetermined, tests,
@@ -752,9 +761,10 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
         mcpp_sb_printf(&reason, "%zu new lane%s, no baseline to compare with yet: nothing to gate", tests, tests_s);
     } else if (inconclusive) {
         r->outcome = MCPP_GATE_INCONCLUSIVE;
-        mcpp_sb_printf(&reason, "%zu of %zu candidate%s inconclusive: no regression established, but one beyond "
-                       "min_detectable not ruled out (gate.on_inconclusive = \"%s\")", inconclusive, tests, tests_s,
-                       p->inconclusive_fails ? "fail" : "pass");
+        mcpp_sb_printf(&reason,
+                       "%zu of %zu candidate%s inconclusive: no regression established, but one beyond "
+                       "min_detectable not ruled out (gate.on_inconclusive = \"%s\")",
+                       inconclusive, tests, tests_s, p->inconclusive_fails ? "fail" : "pass");
     } else {
         r->outcome = MCPP_GATE_PASSED;
         size_t gated = tests - (p->new_lanes_fail ? 0 : new_tests);
@@ -770,9 +780,10 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
     if (new_lanes && new_lanes < nc) /* new lanes settled in gate_new_lanes.c */
         mcpp_sb_printf(&reason, "; %zu new lane%s %s", new_lanes, new_lanes == 1 ? "" : "s",
                        p->new_lanes_fail ? "(gate.new_lanes = fail)" : "recorded, not gated");
-    mcpp_sb_printf(&reason, "; %zu passed, %zu failed, %zu inconclusive, %zu undetermined", g[MCPP_GATE_PASSED],
-                   failed, inconclusive, undetermined);
-    if (tests != nc) mcpp_sb_printf(&reason, " (%zu candidate runs, pooled by lane and commit)", nc);
+    mcpp_sb_printf(&reason, "; %zu passed, %zu failed, %zu inconclusive, %zu undetermined", g[MCPP_GATE_PASSED], failed,
+                   inconclusive, undetermined);
+    if (tests != nc)
+        mcpp_sb_printf(&reason, " (%zu candidate runs, pooled by lane and commit)", nc);
     if (r->tests > 1) {
         mcpp_sb_printf(&reason, " (%zu tests, Benjamini-Hochberg false discovery rate %.1f%%", r->tests,
                        r->fdr_q * 100);
@@ -866,7 +877,8 @@ const char *mcpp_gate_report_policy_digest(const mcpp_gate_report *r) { return r
 int mcpp_gate_report_exit_code(const mcpp_gate_report *r)
 {
     mcpp_gate_outcome o = mcpp_gate_report_outcome(r);
-    if (o == MCPP_GATE_INCONCLUSIVE) return r->inconclusive_fails ? MCPP_GATE_FAILED : MCPP_GATE_PASSED;
+    if (o == MCPP_GATE_INCONCLUSIVE)
+        return r->inconclusive_fails ? MCPP_GATE_FAILED : MCPP_GATE_PASSED;
     return (int)o;
 }
 size_t mcpp_gate_report_count(const mcpp_gate_report *r) { return r ? r->n : 0; }

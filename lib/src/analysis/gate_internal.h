@@ -147,7 +147,7 @@ struct mcpp_gate_report {
     int history_widened;   /* 1: beyond chance, so the history's tests widened by it */
     gate_left_out *left_out; /* receipts whose status.outcome is not ok (gate_status.c) */
     size_t n_left_out;
-    int inconclusive_fails; /* the policy's gate.on_inconclusive = "fail": an inconclusive gate exits 1 */
+    int inconclusive_fails;            /* the policy's gate.on_inconclusive = "fail": an inconclusive gate exits 1 */
     size_t groups[MCPP_GATE_OUTCOMES]; /* tests (a lane's pooled candidate runs are one) by outcome */
     double suite_shift;  /* the change its tests share, tested against (0: none; see common_shifts) */
     int suite_regressed; /* 1: that shared change is itself a regression beyond the allowance */

@@ -179,7 +179,8 @@ static void raise_by_factor(mcpp_metric_result *res, double factor, double df)
 static double rms_run_sd(gate_metric_entry *const *tests, size_t n)
 {
     double ss = 0;
-    for (size_t i = 0; i < n; i++) ss += tests[i]->result.run_sd * tests[i]->result.run_sd;
+    for (size_t i = 0; i < n; i++)
+        ss += tests[i]->result.run_sd * tests[i]->result.run_sd;
     return n ? sqrt(ss / (double)n) : 0;
 }
 
@@ -232,11 +233,13 @@ static int history_tails(mcpp_gate_report *r, gate_metric_entry *const *tests, s
 static double agreed_variance(const double *var, const double *df, size_t n, double *centre)
 {
     double total = 0, ss = 0;
-    for (size_t i = 0; i < n; i++) total += df[i], ss += var[i] * df[i];
+    for (size_t i = 0; i < n; i++)
+        total += df[i], ss += var[i] * df[i];
     *centre = total > 0 ? ss / total : 0;
     if (n < SUITE_MIN_TESTS) return 0;
     double agreed, d0 = mcpp_stats_prior_df(var, df, n, &agreed);
-    if (d0 >= total) return total;
+    if (d0 >= total)
+        return total;
     *centre = agreed;
     return d0;
 }
@@ -424,7 +427,8 @@ static void apply_suite_noise(mcpp_gate_report *r, gate_metric_entry *const *tes
          * runs' sd is 5.2%), Smyth's log-scale centre when they do not
          * (agreed_variance). */
         double centre, d0 = agreed_variance(scratch, scratch + m, n, &centre), prior_var = ss / df;
-        if (d0 > 0) weight = d0, prior_var = centre;
+        if (d0 > 0)
+            weight = d0, prior_var = centre;
         r->suite_run_sd = sqrt(prior_var);
         r->suite_df = weight;
         /* The runs of one side share their job. With enough tests the suite
@@ -443,14 +447,17 @@ static void apply_suite_noise(mcpp_gate_report *r, gate_metric_entry *const *tes
             for (size_t k = 0; k < r->entries[i].n_metrics; k++) {
                 gate_metric_entry *g = &r->entries[i].metrics[k];
                 if (!g->has_result || g->history_noise) continue;
-                if (measured) mcpp_metric_drop_between(&g->result);
+                if (measured)
+                    mcpp_metric_drop_between(&g->result);
                 mcpp_metric_moderate(&g->result, g->runs_ss, g->runs_df, prior_var, weight);
             }
         /* The jobs, in each test's own standard errors once moderated: a
          * factor whose square is an F of (jobs_df, weight) df when the jobs
          * add nothing. */
-        if (measured) jobs = suite_noise_factor(tests, m, scratch, 0, 0, &jobs_df, &r->suite_heavy_tails);
-        if (!(jobs > 0) || !(mcpp_stats_f_sf(jobs * jobs, jobs_df, weight) < JOBS_PRETEST_LEVEL)) return;
+        if (measured)
+            jobs = suite_noise_factor(tests, m, scratch, 0, 0, &jobs_df, &r->suite_heavy_tails);
+        if (!(jobs > 0) || !(mcpp_stats_f_sf(jobs * jobs, jobs_df, weight) < JOBS_PRETEST_LEVEL))
+            return;
         for (size_t i = 0; i < r->n; i++)
             for (size_t k = 0; k < r->entries[i].n_metrics; k++) {
                 gate_metric_entry *g = &r->entries[i].metrics[k];
@@ -647,7 +654,8 @@ int mcpp_gate_suite_noise(mcpp_gate_report *r, double q, double *threshold)
      * (the same decisions as p <= the k-th smallest p, which lies under it,
      * and no p lies between); before any, the least p that would be one, q / m. */
     size_t k = 0, tested = 0;
-    for (size_t j = 0; j < m; j++) tested += !isnan(pv[j]), k += cutoff >= 0 && pv[j] <= cutoff;
+    for (size_t j = 0; j < m; j++)
+        tested += !isnan(pv[j]), k += cutoff >= 0 && pv[j] <= cutoff;
     *threshold = m <= 1 ? q : q * (double)(k ? k : 1) / (double)(tested ? tested : m);
     free(pv);
     r->tests = m;

@@ -19,7 +19,8 @@
 static const char *run_status(const mcpp_policy *p, const mcpp_receipt *r)
 {
     mcpp_value v;
-    if (p->id_outcome < 0 || mcpp_value_at_field(r, p->id_outcome, &v) != MCPP_OK) return NULL;
+    if (p->id_outcome < 0 || mcpp_value_at_field(r, p->id_outcome, &v) != MCPP_OK)
+        return NULL;
     return v.type == MCPP_TYPE_ENUM || v.type == MCPP_TYPE_STRING ? v.string : NULL;
 }
 
@@ -33,9 +34,11 @@ int mcpp_gate_left_out_add(mcpp_gate_report *r, const mcpp_policy *p, const mcpp
 {
     const char *xid = mcpp_receipt_id(x);
     for (size_t i = 0; xid && i < r->n_left_out; i++) /* a baseline left out for several candidates: once */
-        if (strcmp(r->left_out[i].side, side) == 0 && strcmp(r->left_out[i].id, xid) == 0) return MCPP_OK;
+        if (strcmp(r->left_out[i].side, side) == 0 && strcmp(r->left_out[i].id, xid) == 0)
+            return MCPP_OK;
     gate_left_out *grown = realloc(r->left_out, (r->n_left_out + 1) * sizeof *grown);
-    if (!grown) return mcpp_error_nomem();
+    if (!grown)
+        return mcpp_error_nomem();
     r->left_out = grown;
     const char *id = mcpp_receipt_id(x), *status = run_status(p, x);
     int failed = 0;
@@ -57,13 +60,15 @@ int mcpp_gate_keep_ok(const mcpp_receipt ***out, size_t *n_out, mcpp_gate_report
 {
     *out = malloc((n ? n : 1) * sizeof **out);
     *n_out = 0;
-    if (!*out) return mcpp_error_nomem();
+    if (!*out)
+        return mcpp_error_nomem();
     for (size_t i = 0; i < n; i++) {
         if (mcpp_gate_run_ok(p, in[i])) {
             (*out)[(*n_out)++] = in[i];
         } else {
             int rc = mcpp_gate_left_out_add(r, p, in[i], side);
-            if (rc) return rc;
+            if (rc)
+                return rc;
         }
     }
     return MCPP_OK;
@@ -74,11 +79,15 @@ void mcpp_gate_left_out_reason(const mcpp_gate_report *r, mcpp_strbuf *reason)
     static const char *const SIDES[] = {"baseline", "history", "candidate"};
     for (size_t s = 0; s < sizeof SIDES / sizeof *SIDES; s++) {
         size_t n = 0, shown = 0;
-        for (size_t i = 0; i < r->n_left_out; i++) n += strcmp(r->left_out[i].side, SIDES[s]) == 0;
-        if (!n) continue;
-        mcpp_sb_printf(reason, "; %zu %s run%s left out, their status.outcome not ok (", n, SIDES[s], n == 1 ? "" : "s");
+        for (size_t i = 0; i < r->n_left_out; i++)
+            n += strcmp(r->left_out[i].side, SIDES[s]) == 0;
+        if (!n)
+            continue;
+        mcpp_sb_printf(reason, "; %zu %s run%s left out, their status.outcome not ok (", n, SIDES[s],
+                       n == 1 ? "" : "s");
         for (size_t i = 0; i < r->n_left_out && shown < 3; i++) {
-            if (strcmp(r->left_out[i].side, SIDES[s]) != 0) continue;
+            if (strcmp(r->left_out[i].side, SIDES[s]) != 0)
+                continue;
             mcpp_sb_printf(reason, "%s%s: %s", shown++ ? ", " : "", r->left_out[i].id, r->left_out[i].status);
         }
         mcpp_sb_puts(reason, n > shown ? ", ...)" : ")");

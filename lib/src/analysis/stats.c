@@ -386,28 +386,36 @@ static double esd_critical(size_t n, size_t i)
 size_t mcpp_stats_set_aside_far(double *x, size_t *n, double *scratch)
 {
     size_t len = *n, most = len / 3 < 32 ? len / 3 : 32, aside = 0;
-    if (len < 6) return 0;
+    if (len < 6)
+        return 0;
     /* scratch[i] = 1 when run i is out; the most extreme of the rest, one at a time */
-    for (size_t i = 0; i < len; i++) scratch[i] = 0;
+    for (size_t i = 0; i < len; i++)
+        scratch[i] = 0;
     for (size_t step = 1; step <= most; step++) {
         double mean = 0, ss = 0, left = (double)(len - step + 1);
         for (size_t i = 0; i < len; i++)
-            if (!scratch[i]) mean += x[i];
+            if (!scratch[i])
+                mean += x[i];
         mean /= left;
         for (size_t i = 0; i < len; i++)
-            if (!scratch[i]) ss += (x[i] - mean) * (x[i] - mean);
+            if (!scratch[i])
+                ss += (x[i] - mean) * (x[i] - mean);
         double sd = sqrt(ss / (left - 1)), far = -1;
         size_t at = 0;
         for (size_t i = 0; i < len; i++)
-            if (!scratch[i] && fabs(x[i] - mean) > far) far = fabs(x[i] - mean), at = i;
-        if (!(sd > 0)) break;
+            if (!scratch[i] && fabs(x[i] - mean) > far)
+                far = fabs(x[i] - mean), at = i;
+        if (!(sd > 0))
+            break;
         scratch[at] = (double)step; /* the order it went out in */
-        if (far / sd > esd_critical(len, step)) aside = step;
+        if (far / sd > esd_critical(len, step))
+            aside = step;
     }
     /* the first `aside` to go out are the outliers; the rest stay, in order */
     size_t kept = 0;
     for (size_t i = 0; i < len; i++)
-        if (!(scratch[i] > 0 && scratch[i] <= (double)aside)) x[kept++] = x[i];
+        if (!(scratch[i] > 0 && scratch[i] <= (double)aside))
+            x[kept++] = x[i];
     *n = kept;
     return aside;
 }

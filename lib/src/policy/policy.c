@@ -573,8 +573,10 @@ int mcpp_policy_set_inconclusive(mcpp_policy *policy, double min_detectable, int
 
 void mcpp_policy_inconclusive(const mcpp_policy *policy, double *min_detectable, int *fails)
 {
-    if (min_detectable) *min_detectable = policy ? policy->min_detectable : 0;
-    if (fails) *fails = policy ? policy->inconclusive_fails : 0;
+    if (min_detectable)
+        *min_detectable = policy ? policy->min_detectable : 0;
+    if (fails)
+        *fails = policy ? policy->inconclusive_fails : 0;
 }
 
 double mcpp_policy_min_detectable_for(const mcpp_policy *p, double allowance)

@@ -118,9 +118,9 @@ struct mcpp_policy {
     int adjacency_width;
     int allow_point_comparisons; /* 0: a one-value side leaves the gate undetermined */
     int new_lanes_fail;          /* 1: a candidate in a lane no baseline has is undetermined */
-    double min_detectable; /* gate.min_detectable; 0: twice each gate metric's allowance */
-    int inconclusive_fails; /* gate.on_inconclusive = "fail": an inconclusive gate exits 1 */
-    int noise_declared; /* 1: noise.run_to_run was declared (not the library's default) */
+    double min_detectable;       /* gate.min_detectable; 0: twice each gate metric's allowance */
+    int inconclusive_fails;      /* gate.on_inconclusive = "fail": an inconclusive gate exits 1 */
+    int noise_declared;          /* 1: noise.run_to_run was declared (not the library's default) */
     mcpp_run_aggregate run_aggregate; /* how a side's runs are summed up (policy.h) */
     mcpp_policy_rule *rules;
     size_t n_rules, cap_rules;

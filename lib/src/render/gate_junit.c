@@ -34,7 +34,7 @@ static void put_case(mcpp_strbuf *b, const mcpp_gate_report *r, const char *metr
     int fails = outcome == MCPP_GATE_FAILED || (outcome == MCPP_GATE_INCONCLUSIVE && r->inconclusive_fails);
     const char *element = fails ? "failure"
                           : outcome == MCPP_GATE_UNDETERMINED || outcome == MCPP_GATE_INCONCLUSIVE ||
-                                    (g && g->skipped) || gate_entry_is_new_lane(e)
+                                  (g && g->skipped) || gate_entry_is_new_lane(e)
                               ? "skipped"
                               : NULL;
     if (element) {
@@ -64,8 +64,10 @@ static void put_case(mcpp_strbuf *b, const mcpp_gate_report *r, const char *metr
 /* The metric(s) of one candidate: one testcase each. */
 static void put_metric_cases(mcpp_strbuf *b, const mcpp_gate_report *r, const gate_entry *e)
 {
-    if (e->n_metrics == 0) put_case(b, r, r->metric_name, e, NULL);
-    for (size_t k = 0; k < e->n_metrics; k++) put_case(b, r, e->metrics[k].name, e, &e->metrics[k]);
+    if (e->n_metrics == 0)
+        put_case(b, r, r->metric_name, e, NULL);
+    for (size_t k = 0; k < e->n_metrics; k++)
+        put_case(b, r, e->metrics[k].name, e, &e->metrics[k]);
 }
 
 /* Testcases of the candidates by outcome (a candidate with no metric is one case). */
@@ -84,7 +86,8 @@ static void count_cases(const mcpp_gate_report *r, size_t *cases, size_t *failur
             mcpp_gate_outcome o = e->metrics[k].outcome;
             int inconclusive = o == MCPP_GATE_INCONCLUSIVE && !e->metrics[k].skipped;
             *failures += o == MCPP_GATE_FAILED || (inconclusive && r->inconclusive_fails);
-            *skipped += e->metrics[k].skipped || o == MCPP_GATE_UNDETERMINED || (inconclusive && !r->inconclusive_fails);
+            *skipped +=
+                e->metrics[k].skipped || o == MCPP_GATE_UNDETERMINED || (inconclusive && !r->inconclusive_fails);
         }
     }
 }

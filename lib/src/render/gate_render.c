@@ -401,7 +401,8 @@ static void gate_render_markdown(mcpp_strbuf *b, const void *object)
     const mcpp_gate_report *r = object;
     const size_t *count = r->groups; /* by test: a lane's pooled candidate runs are one */
     size_t attention = 0, tests = 0, new_lanes = 0;
-    for (size_t i = 0; i < MCPP_GATE_OUTCOMES; i++) tests += count[i];
+    for (size_t i = 0; i < MCPP_GATE_OUTCOMES; i++)
+        tests += count[i];
     for (size_t i = 0; i < r->n; i++) {
         new_lanes += gate_entry_is_new_lane(&r->entries[i]);
         attention += r->entries[i].outcome != MCPP_GATE_PASSED || qualification_count(&r->entries[i]) ||
@@ -412,7 +413,8 @@ static void gate_render_markdown(mcpp_strbuf *b, const void *object)
     mcpp_sb_printf(b, "\n\n%zu test%s: %zu passed, %zu failed, %zu inconclusive, %zu undetermined", tests,
                    tests == 1 ? "" : "s", count[MCPP_GATE_PASSED], count[MCPP_GATE_FAILED],
                    count[MCPP_GATE_INCONCLUSIVE], count[MCPP_GATE_UNDETERMINED]);
-    if (tests != r->n) mcpp_sb_printf(b, " (%zu candidate runs)", r->n);
+    if (tests != r->n)
+        mcpp_sb_printf(b, " (%zu candidate runs)", r->n);
     if (new_lanes) mcpp_sb_printf(b, " (%zu of them new lane%s)", new_lanes, new_lanes == 1 ? "" : "s");
     mcpp_sb_puts(b, "; metric `");
     mcpp_sb_markdown(b, r->metric_name);

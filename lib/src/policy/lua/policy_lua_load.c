@@ -577,10 +577,9 @@ static void apply_gate_inconclusive(lua_State *L, load_ctx *ctx, const file_view
 
 static void apply_gate(lua_State *L, load_ctx *ctx, const file_view *f, int t)
 {
-    static const char *const KNOWN[] = {"metric",         "metrics",    "higher_is_better",
-                                        "max_regression", "confidence", "allow_point_comparisons",
-                                        "aggregate",      "new_lanes",  "min_detectable",
-                                        "on_inconclusive", NULL};
+    static const char *const KNOWN[] = {
+        "metric",    "metrics",   "higher_is_better", "max_regression",  "confidence", "allow_point_comparisons",
+        "aggregate", "new_lanes", "min_detectable",   "on_inconclusive", NULL};
     check_section(L, ctx, f, t, "gate", KNOWN);
     mcpp_gate_settings s = *mcpp_policy_gate(ctx->policy);
     int type = raw_field(L, t, "metric");
