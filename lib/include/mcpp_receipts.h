@@ -22,19 +22,23 @@
  *   import.h      MLPerf, pytest-benchmark and Google Benchmark results as receipts
  *
  * API tiers (as zstd does). Every header says which tier it is in.
- *   STABLE        every declaration not marked otherwise: what the CLI, the
- *                 kernels and docs/guide use. It changes only on purpose, said
- *                 in the release notes; an ABI change bumps the SONAME.
- *   EXPERIMENTAL  the declarations between the lines
- *                   ==== EXPERIMENTAL API: may change or go in any release ... ====
- *                   ==== end of EXPERIMENTAL API ====
- *                 (detail accessors of results, mostly read by the library's own
- *                 renderers; the accelerator-table builder; the mergeable lane
- *                 summaries, which the Python binding's Dask support wraps).
- *                 They are exported like the rest, but may change or go in any
- *                 release; prefer the rendered JSON, whose keys are stable.
- * The CLI and the kernels use only the stable tier (ctest
- * core_api_tiers_are_marked_and_the_cli_uses_only_stable_calls).
+ *   STABLE        the calls declared MCPP_API (at most 120): what an outside C
+ *                 program needs (docs/guide, examples/, the kernels). It changes
+ *                 only on purpose, said in the release notes; an ABI change bumps
+ *                 the SONAME.
+ *   EXPERIMENTAL  the calls declared MCPP_EXPERIMENTAL: detail accessors of
+ *                 results, builders of policies and tables, the mergeable lane
+ *                 summaries. Exported like the rest, but they may change or go in
+ *                 any release, so using one is opt-in, as zstd's
+ *                 ZSTD_STATIC_LINKING_ONLY:
+ *                     #define MCPP_RECEIPTS_EXPERIMENTAL
+ *                     #include "mcpp_receipts.h"
+ *                 Without it a call to one does not compile. The CLI and the
+ *                 bindings ship with the library and opt in; prefer the rendered
+ *                 JSON, whose keys are stable.
+ * ctest core_api_tiers_stable_is_at_most_120_calls_and_every_export_is_tested
+ * checks the count, that the kernels and examples/ use only the stable tier, and
+ * that every exported call has a test.
  */
 #ifndef MCPP_RECEIPTS_H
 #define MCPP_RECEIPTS_H

@@ -476,6 +476,85 @@ TEST(fnv1a64_is_the_published_fnv_1a)
     CHECK(mcpp_fnv1a64("foobar", 6) == 0x85944171f73967e8ull);
 }
 
+/* The calls no other suite reached (issue 51 item 1: every exported call has a test). */
+TEST(names_of_the_policy_a_result_was_made_under)
+{
+    mcpp_receipt *r = FIX("\"stability\":\"stable\"", "\"stability\":\"stable\"");
+    mcpp_comparison *cmp = NULL;
+    CHECK_INT_EQ(mcpp_compare(&cmp, NULL, r, r), MCPP_OK);
+    CHECK_STR_EQ(mcpp_comparison_policy_name(cmp), "default");
+    mcpp_comparison_free(cmp);
+    const mcpp_receipt *rs[] = {r};
+    mcpp_claim_result *cl = NULL;
+    CHECK_INT_EQ(mcpp_claim_check(&cl, NULL, rs, 1, "family=NAM56R", "metrics.tokens_per_s", 1), MCPP_OK);
+    CHECK_STR_EQ(mcpp_claim_result_policy_name(cl), "default");
+    mcpp_claim_result_free(cl);
+    mcpp_policy *p = NULL;
+    CHECK_INT_EQ(mcpp_policy_default(&p), MCPP_OK);
+    CHECK_INT_EQ(mcpp_policy_run_aggregate(p), MCPP_AGGREGATE_GEOMETRIC_MEAN);
+    CHECK_INT_EQ(mcpp_policy_set_run_aggregate(p, MCPP_AGGREGATE_OLYMPIC_MEAN), MCPP_OK);
+    CHECK_INT_EQ(mcpp_policy_run_aggregate(p), MCPP_AGGREGATE_OLYMPIC_MEAN);
+    mcpp_policy_free(p);
+    mcpp_receipt_free(r);
+}
+
+TEST(policy_inconclusive_settings_round_trip_and_refuse_a_negative_bound)
+{
+    mcpp_policy *p = NULL;
+    CHECK_INT_EQ(mcpp_policy_default(&p), MCPP_OK);
+    double bound = -1;
+    int fails = -1;
+    CHECK_INT_EQ(mcpp_policy_set_inconclusive(p, 0.1, 1), MCPP_OK);
+    mcpp_policy_inconclusive(p, &bound, &fails);
+    CHECK(bound == 0.1);
+    CHECK_INT_EQ(fails, 1);
+    CHECK_INT_EQ(mcpp_policy_set_inconclusive(p, -0.5, 0), MCPP_EINVALID);
+    mcpp_policy_inconclusive(NULL, &bound, &fails);
+    CHECK(bound == 0);
+    CHECK_INT_EQ(fails, 0);
+    mcpp_policy_free(p);
+}
+
+TEST(import_registry_names_summaries_and_file_names)
+{
+    mcpp_import_format f = 0;
+    CHECK_INT_EQ(mcpp_import_format_from_name(&f, "pytest-benchmark"), MCPP_OK);
+    CHECK_STR_EQ(mcpp_import_format_name(f), "pytest-benchmark");
+    CHECK(mcpp_import_format_summary(f) && strstr(mcpp_import_format_summary(f), "--benchmark-json"));
+    CHECK(mcpp_import_format_summary((mcpp_import_format)0) == NULL);
+    /* '_' never names a format (import.h) */
+    CHECK_INT_EQ(mcpp_import_format_from_name(&f, "no_such_format"), MCPP_EARG);
+    CHECK(strstr(mcpp_error_last()->message, "no_such_format") != NULL);
+    mcpp_receipt *r = FIX("\"id\":\"base-1\"", "\"id\":\"a/b c\"");
+    char *name = NULL;
+    CHECK_INT_EQ(mcpp_import_file_name(&name, r), MCPP_OK);
+    CHECK_STR_EQ(name, "a_b_c.json");
+    mcpp_free(name);
+    mcpp_receipt_free(r);
+}
+
+TEST(well_known_metrics_accelerators_and_the_policy_directory)
+{
+    const char *unit = NULL;
+    mcpp_direction d = MCPP_DIRECTION_LOWER;
+    CHECK_INT_EQ(mcpp_metric_well_known("tokens_per_s", &unit, &d), 1);
+    CHECK_STR_EQ(unit, "tokens/s");
+    CHECK_INT_EQ(d, MCPP_DIRECTION_HIGHER);
+    CHECK_INT_EQ(mcpp_metric_well_known("my_own_metric", NULL, NULL), 0);
+    const mcpp_accel_table *t = mcpp_accel_table_default();
+    CHECK(t != NULL);
+    mcpp_accelerator a;
+    CHECK_INT_EQ(mcpp_accelerator_canonicalize(&a, t, "NVIDIA H100 80GB HBM3"), MCPP_OK);
+    CHECK_STR_EQ(a.vendor, "NVIDIA");
+    char *dir = NULL;
+    CHECK_INT_EQ(mcpp_policy_install_dir(&dir), MCPP_OK);
+    /* run from the build tree, the library finds the source tree's policies */
+    char path[4096];
+    snprintf(path, sizeof path, "%s/default.lua", dir ? dir : "");
+    CHECK(dir && access(path, R_OK) == 0);
+    mcpp_free(dir);
+}
+
 int main(void)
 {
     RUN(lane_key_text_of_a_double_is_the_writers_text);
@@ -496,5 +575,9 @@ int main(void)
     RUN(error_report_sets_the_last_error_as_the_library_does);
     RUN(quantile_is_type_7_and_leaves_the_values_alone);
     RUN(fnv1a64_is_the_published_fnv_1a);
+    RUN(names_of_the_policy_a_result_was_made_under);
+    RUN(policy_inconclusive_settings_round_trip_and_refuse_a_negative_bound);
+    RUN(import_registry_names_summaries_and_file_names);
+    RUN(well_known_metrics_accelerators_and_the_policy_directory);
     TEST_MAIN_END();
 }

@@ -8,8 +8,8 @@
  * safe to use from any thread. A caller (a policy) may build its own table on
  * top of it and add rows; such a table is owned by its creator.
  *
- * API tier: stable, except the blocks between the "EXPERIMENTAL API" markers
- * below (mcpp_receipts.h, "API tiers").
+ * API tier: stable, except the calls declared MCPP_EXPERIMENTAL (opt in with
+ * MCPP_RECEIPTS_EXPERIMENTAL; mcpp_receipts.h, "API tiers").
  */
 #ifndef MCPP_RECEIPTS_ACCELERATOR_H
 #define MCPP_RECEIPTS_ACCELERATOR_H
@@ -41,22 +41,21 @@ typedef struct mcpp_accelerator {
 
 /* ==== EXPERIMENTAL API: may change or go in any release (mcpp_receipts.h, "API tiers") ==== */
 /* The shipped table (static; never freed). NULL only when out of memory. */
-MCPP_API const mcpp_accel_table *mcpp_accel_table_default(void);
+MCPP_EXPERIMENTAL const mcpp_accel_table *mcpp_accel_table_default(void);
 /* A new table holding the shipped rows, to add to (caller frees). */
-MCPP_API int mcpp_accel_table_new(mcpp_accel_table **out);
-MCPP_API void mcpp_accel_table_free(mcpp_accel_table *table); /* NULL-safe */
+MCPP_EXPERIMENTAL int mcpp_accel_table_new(mcpp_accel_table **out);
+MCPP_EXPERIMENTAL void mcpp_accel_table_free(mcpp_accel_table *table); /* NULL-safe */
 /* Adds an accelerator (MCPP_EINVALID when the id exists). */
-MCPP_API int mcpp_accel_table_add(mcpp_accel_table *table, const char *id, const char *vendor,
-                                  const char *model, const char *form_factor, double memory_gb,
-                                  const char *memory_type);
+MCPP_EXPERIMENTAL int mcpp_accel_table_add(mcpp_accel_table *table, const char *id, const char *vendor,
+                                           const char *model, const char *form_factor, double memory_gb,
+                                           const char *memory_type);
 /* Adds a raw name for an accelerator of the table; `model_only` as above.
  * MCPP_ENOTFOUND when no accelerator has that id. A later alias wins. */
-MCPP_API int mcpp_accel_table_add_alias(mcpp_accel_table *table, const char *raw_name,
-                                        const char *id, int model_only);
+MCPP_EXPERIMENTAL int mcpp_accel_table_add_alias(mcpp_accel_table *table, const char *raw_name, const char *id,
+                                                 int model_only);
 /* Adds the rows of a table in the format of data/accelerators.tsv; errors name
  * the line ("NAME:LINE: ..."). */
-MCPP_API int mcpp_accel_table_add_tsv(mcpp_accel_table *table, const char *text, size_t len,
-                                      const char *name);
+MCPP_EXPERIMENTAL int mcpp_accel_table_add_tsv(mcpp_accel_table *table, const char *text, size_t len, const char *name);
 
 /*
  * Canonicalises a raw accelerator name. A name of the form "cpu: MODEL" is a
@@ -64,8 +63,8 @@ MCPP_API int mcpp_accel_table_add_tsv(mcpp_accel_table *table, const char *text,
  * normalised form (lower case, runs of blanks, '-' and '_' as one space) with
  * matched = 0. `table` NULL means the shipped table.
  */
-MCPP_API int mcpp_accelerator_canonicalize(mcpp_accelerator *out, const mcpp_accel_table *table,
-                                           const char *raw_name);
+MCPP_EXPERIMENTAL int mcpp_accelerator_canonicalize(mcpp_accelerator *out, const mcpp_accel_table *table,
+                                                    const char *raw_name);
 /* ==== end of EXPERIMENTAL API ==== */
 
 /*

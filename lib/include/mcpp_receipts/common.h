@@ -7,7 +7,8 @@
  * failure on the calling thread are kept in a thread-local mcpp_error that
  * mcpp_error_last() returns. The library never prints.
  *
- * API tier: stable (mcpp_receipts.h, "API tiers").
+ * API tier: stable, except the calls declared MCPP_EXPERIMENTAL (opt in with
+ * MCPP_RECEIPTS_EXPERIMENTAL; mcpp_receipts.h, "API tiers").
  */
 #ifndef MCPP_RECEIPTS_COMMON_H
 #define MCPP_RECEIPTS_COMMON_H
@@ -37,6 +38,28 @@ extern "C" {
 #define MCPP_API __attribute__((visibility("default")))
 #else
 #define MCPP_API
+#endif
+
+/* The experimental tier (mcpp_receipts.h, "API tiers"), opt-in as zstd's
+ * ZSTD_STATIC_LINKING_ONLY: a call declared MCPP_EXPERIMENTAL is exported like
+ * the rest, but a program that calls it without defining MCPP_RECEIPTS_EXPERIMENTAL
+ * before including a header of this library does not compile, so relying on what
+ * may change or go in any release is always a decision written in the code. */
+#if defined(MCPP_RECEIPTS_EXPERIMENTAL)
+#define MCPP_EXPERIMENTAL MCPP_API
+#elif defined(__has_attribute)
+#if __has_attribute(unavailable)
+#define MCPP_EXPERIMENTAL                                                                                              \
+    MCPP_API __attribute__((unavailable("experimental: #define MCPP_RECEIPTS_EXPERIMENTAL to use it")))
+#endif
+#endif
+#ifndef MCPP_EXPERIMENTAL
+#if defined(__GNUC__)
+#define MCPP_EXPERIMENTAL                                                                                              \
+    MCPP_API __attribute__((deprecated("experimental: #define MCPP_RECEIPTS_EXPERIMENTAL to use it")))
+#else
+#define MCPP_EXPERIMENTAL MCPP_API
+#endif
 #endif
 
 /* Runtime version, to check that the library loaded matches the header:

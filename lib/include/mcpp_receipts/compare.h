@@ -23,8 +23,8 @@
  * passed in as soon as the call returns: results copy what they keep (a
  * comparison keeps its two receipts alive itself, see mcpp_compare).
  *
- * API tier: stable, except the blocks between the "EXPERIMENTAL API" markers
- * below (mcpp_receipts.h, "API tiers").
+ * API tier: stable, except the calls declared MCPP_EXPERIMENTAL (opt in with
+ * MCPP_RECEIPTS_EXPERIMENTAL; mcpp_receipts.h, "API tiers").
  */
 #ifndef MCPP_RECEIPTS_COMPARE_H
 #define MCPP_RECEIPTS_COMPARE_H
@@ -47,7 +47,7 @@ typedef enum mcpp_verdict {
 
 /* "comparable", "qualified", "not_comparable", "insufficient"; "unknown" for
  * other values. Static. */
-MCPP_API const char *mcpp_verdict_name(mcpp_verdict verdict);
+MCPP_EXPERIMENTAL const char *mcpp_verdict_name(mcpp_verdict verdict);
 
 typedef enum mcpp_dim_status {
     MCPP_DIM_MATCH = 0,    /* same on both sides (or not applicable to either)     */
@@ -60,7 +60,7 @@ typedef enum mcpp_dim_status {
 } mcpp_dim_status;
 
 /* "match", "qualify", "mismatch", "missing", "not_recorded"; "unknown" otherwise. Static. */
-MCPP_API const char *mcpp_dim_status_name(mcpp_dim_status status);
+MCPP_EXPERIMENTAL const char *mcpp_dim_status_name(mcpp_dim_status status);
 
 /* Outcome of the gate for one comparison or a whole gate run. The numeric
  * values 0-3 are the exit codes of `mcpp-receipts gate` (0, 1, 2, 3); an
@@ -81,7 +81,7 @@ typedef enum mcpp_gate_outcome {
 
 /* "passed", "failed", "undetermined", "error", "inconclusive"; "unknown"
  * otherwise. Static. */
-MCPP_API const char *mcpp_gate_outcome_name(mcpp_gate_outcome outcome);
+MCPP_EXPERIMENTAL const char *mcpp_gate_outcome_name(mcpp_gate_outcome outcome);
 
 /* ---- The metric comparison --------------------------------------------------- */
 
@@ -217,7 +217,7 @@ typedef struct mcpp_comparison mcpp_comparison;
  * metric ("did you mean 'tokens_per_s'?") and the ones stated. NULL,
  * "primary", a schema path, or no receipts: MCPP_OK. The CLI, Python and Lua
  * call it on the metric a user names before an analysis. */
-MCPP_API int mcpp_metric_check_stated(const char *metric, const mcpp_receipt *const *receipts, size_t n);
+MCPP_EXPERIMENTAL int mcpp_metric_check_stated(const char *metric, const mcpp_receipt *const *receipts, size_t n);
 
 MCPP_API int mcpp_compare(mcpp_comparison **out, const mcpp_policy *policy,
                           const mcpp_receipt *base, const mcpp_receipt *cand);
@@ -234,9 +234,9 @@ MCPP_API int mcpp_compare(mcpp_comparison **out, const mcpp_policy *policy,
  * builder form checks what has been set so far (it finishes a copy, so a
  * builder whose setters failed returns that error).
  */
-MCPP_API int mcpp_receipt_comparability_gaps(char **out, const mcpp_policy *policy,
-                                             const mcpp_receipt *receipt);
-MCPP_API int mcpp_builder_comparability_gaps(char **out, const mcpp_policy *policy, const mcpp_builder *b);
+MCPP_EXPERIMENTAL int mcpp_receipt_comparability_gaps(char **out, const mcpp_policy *policy,
+                                                      const mcpp_receipt *receipt);
+MCPP_EXPERIMENTAL int mcpp_builder_comparability_gaps(char **out, const mcpp_policy *policy, const mcpp_builder *b);
 
 MCPP_API int mcpp_compare_verdict(mcpp_verdict *out, const mcpp_policy *policy,
                                   const mcpp_receipt *base, const mcpp_receipt *cand);
@@ -248,16 +248,16 @@ MCPP_API void mcpp_comparison_free(mcpp_comparison *comparison);
 MCPP_API mcpp_verdict mcpp_comparison_verdict(const mcpp_comparison *comparison);
 
 /* Ids of the two receipts (copied). Borrowed; NULL for NULL. */
-MCPP_API const char *mcpp_comparison_base_id(const mcpp_comparison *comparison);
-MCPP_API const char *mcpp_comparison_cand_id(const mcpp_comparison *comparison);
+MCPP_EXPERIMENTAL const char *mcpp_comparison_base_id(const mcpp_comparison *comparison);
+MCPP_EXPERIMENTAL const char *mcpp_comparison_cand_id(const mcpp_comparison *comparison);
 /* The policy the comparison was made under: its name and content digest
  * (mcpp_policy_digest), which every rendering names. */
-MCPP_API const char *mcpp_comparison_policy_name(const mcpp_comparison *comparison);
-MCPP_API const char *mcpp_comparison_policy_digest(const mcpp_comparison *comparison);
+MCPP_EXPERIMENTAL const char *mcpp_comparison_policy_name(const mcpp_comparison *comparison);
+MCPP_EXPERIMENTAL const char *mcpp_comparison_policy_digest(const mcpp_comparison *comparison);
 
 /* Rows: one per policy dimension (in policy order, ignored ones left out), then
  * one per required field that is missing, then one per custom rule. 0 for NULL. */
-MCPP_API size_t mcpp_comparison_row_count(const mcpp_comparison *comparison);
+MCPP_EXPERIMENTAL size_t mcpp_comparison_row_count(const mcpp_comparison *comparison);
 /* Row accessors: NULL (strings) or -1 (ints) when `index` is out of range,
  * and (like a row count of 0) when memory ran out making the rows on first
  * read: then mcpp_error_last() says so in the reading thread.
@@ -265,16 +265,16 @@ MCPP_API size_t mcpp_comparison_row_count(const mcpp_comparison *comparison);
  * base/cand: the side's values as canonical text ("a, b" for several fields,
  *            "-" for an absent field, "(absent)" when all are absent).
  * reason:    one line for a reviewer. */
-MCPP_API const char *mcpp_comparison_row_dimension(const mcpp_comparison *comparison, size_t index);
-MCPP_API int mcpp_comparison_row_status(const mcpp_comparison *comparison, size_t index);
-MCPP_API int mcpp_comparison_row_role(const mcpp_comparison *comparison, size_t index);
-MCPP_API const char *mcpp_comparison_row_base(const mcpp_comparison *comparison, size_t index);
-MCPP_API const char *mcpp_comparison_row_cand(const mcpp_comparison *comparison, size_t index);
-MCPP_API const char *mcpp_comparison_row_reason(const mcpp_comparison *comparison, size_t index);
+MCPP_EXPERIMENTAL const char *mcpp_comparison_row_dimension(const mcpp_comparison *comparison, size_t index);
+MCPP_EXPERIMENTAL int mcpp_comparison_row_status(const mcpp_comparison *comparison, size_t index);
+MCPP_EXPERIMENTAL int mcpp_comparison_row_role(const mcpp_comparison *comparison, size_t index);
+MCPP_EXPERIMENTAL const char *mcpp_comparison_row_base(const mcpp_comparison *comparison, size_t index);
+MCPP_EXPERIMENTAL const char *mcpp_comparison_row_cand(const mcpp_comparison *comparison, size_t index);
+MCPP_EXPERIMENTAL const char *mcpp_comparison_row_reason(const mcpp_comparison *comparison, size_t index);
 
 /* The metric comparison; NULL when the verdict did not allow one or the metric
  * is absent on either side (the gate reason then says which). Borrowed. */
-MCPP_API const mcpp_metric_result *mcpp_comparison_metric(const mcpp_comparison *comparison);
+MCPP_EXPERIMENTAL const mcpp_metric_result *mcpp_comparison_metric(const mcpp_comparison *comparison);
 
 /*
  * The gate for this pair (settings from the policy's gate). With u the change
@@ -299,13 +299,13 @@ MCPP_API mcpp_gate_outcome mcpp_comparison_gate(const mcpp_comparison *compariso
  * NULL / MCPP_GATE_UNDETERMINED / 0. The result is NULL when the metric was
  * not compared; the reason is borrowed and never NULL in range.
  */
-MCPP_API size_t mcpp_comparison_gate_metric_count(const mcpp_comparison *comparison);
-MCPP_API const char *mcpp_comparison_gate_metric_name(const mcpp_comparison *comparison, size_t k);
-MCPP_API mcpp_gate_outcome mcpp_comparison_gate_metric_outcome(const mcpp_comparison *comparison, size_t k);
-MCPP_API int mcpp_comparison_gate_metric_skipped(const mcpp_comparison *comparison, size_t k);
-MCPP_API const mcpp_metric_result *mcpp_comparison_gate_metric_result(const mcpp_comparison *comparison,
-                                                                      size_t k);
-MCPP_API const char *mcpp_comparison_gate_metric_reason(const mcpp_comparison *comparison, size_t k);
+MCPP_EXPERIMENTAL size_t mcpp_comparison_gate_metric_count(const mcpp_comparison *comparison);
+MCPP_EXPERIMENTAL const char *mcpp_comparison_gate_metric_name(const mcpp_comparison *comparison, size_t k);
+MCPP_EXPERIMENTAL mcpp_gate_outcome mcpp_comparison_gate_metric_outcome(const mcpp_comparison *comparison, size_t k);
+MCPP_EXPERIMENTAL int mcpp_comparison_gate_metric_skipped(const mcpp_comparison *comparison, size_t k);
+MCPP_EXPERIMENTAL const mcpp_metric_result *mcpp_comparison_gate_metric_result(const mcpp_comparison *comparison,
+                                                                               size_t k);
+MCPP_EXPERIMENTAL const char *mcpp_comparison_gate_metric_reason(const mcpp_comparison *comparison, size_t k);
 /* One line saying why. Borrowed; never NULL for a non-NULL comparison (made
  * with the rows on first read; when memory runs out then, it says so). */
 MCPP_API const char *mcpp_comparison_gate_reason(const mcpp_comparison *comparison);
@@ -378,26 +378,25 @@ MCPP_API int mcpp_gate_run_filtered(mcpp_gate_report **out, const mcpp_policy *p
 MCPP_API void mcpp_gate_report_free(mcpp_gate_report *report); /* NULL-safe */
 
 /* Overall outcome and its reason line (borrowed). UNDETERMINED for NULL. */
-MCPP_API mcpp_gate_outcome mcpp_gate_report_outcome(const mcpp_gate_report *report);
-MCPP_API const char *mcpp_gate_report_reason(const mcpp_gate_report *report);
+MCPP_EXPERIMENTAL mcpp_gate_outcome mcpp_gate_report_outcome(const mcpp_gate_report *report);
+MCPP_EXPERIMENTAL const char *mcpp_gate_report_reason(const mcpp_gate_report *report);
 /* The policy the gate ran under: its name and content digest (mcpp_policy_digest),
  * which every rendering names (text, JSON, markdown, JUnit). Borrowed; NULL for NULL. */
-MCPP_API const char *mcpp_gate_report_policy_name(const mcpp_gate_report *report);
-MCPP_API const char *mcpp_gate_report_policy_digest(const mcpp_gate_report *report);
+MCPP_EXPERIMENTAL const char *mcpp_gate_report_policy_name(const mcpp_gate_report *report);
+MCPP_EXPERIMENTAL const char *mcpp_gate_report_policy_digest(const mcpp_gate_report *report);
 /* The process exit code for the outcome (0, 1, 2, or 3 for MCPP_GATE_ERROR);
  * inconclusive: 0, or 1 under the policy's gate.on_inconclusive = "fail". */
 MCPP_API int mcpp_gate_report_exit_code(const mcpp_gate_report *report);
 
 /* Entries, one per candidate in input order. Out of range: NULL / -1 / 0. */
-MCPP_API size_t mcpp_gate_report_count(const mcpp_gate_report *report);
-MCPP_API const char *mcpp_gate_report_candidate_id(const mcpp_gate_report *report, size_t index);
-MCPP_API int mcpp_gate_report_entry_outcome(const mcpp_gate_report *report, size_t index);
-MCPP_API const char *mcpp_gate_report_entry_reason(const mcpp_gate_report *report, size_t index);
+MCPP_EXPERIMENTAL size_t mcpp_gate_report_count(const mcpp_gate_report *report);
+MCPP_EXPERIMENTAL const char *mcpp_gate_report_candidate_id(const mcpp_gate_report *report, size_t index);
+MCPP_EXPERIMENTAL int mcpp_gate_report_entry_outcome(const mcpp_gate_report *report, size_t index);
+MCPP_EXPERIMENTAL const char *mcpp_gate_report_entry_reason(const mcpp_gate_report *report, size_t index);
 /* How many baselines were comparable with this candidate (and pooled). */
-MCPP_API size_t mcpp_gate_report_entry_baseline_count(const mcpp_gate_report *report, size_t index);
+MCPP_EXPERIMENTAL size_t mcpp_gate_report_entry_baseline_count(const mcpp_gate_report *report, size_t index);
 /* The pooled comparison of the (first) gate metric, NULL when there was none. Borrowed. */
-MCPP_API const mcpp_metric_result *mcpp_gate_report_entry_metric(const mcpp_gate_report *report,
-                                                                 size_t index);
+MCPP_EXPERIMENTAL const mcpp_metric_result *mcpp_gate_report_entry_metric(const mcpp_gate_report *report, size_t index);
 
 /*
  * Each gate metric's decision for one candidate (a policy may gate on several:
@@ -421,11 +420,11 @@ typedef struct mcpp_gate_metric {
 
 /* ==== EXPERIMENTAL API: may change or go in any release (mcpp_receipts.h, "API tiers") ==== */
 /* How many metrics candidate `index` was gated on (0 out of range). */
-MCPP_API size_t mcpp_gate_report_entry_metric_count(const mcpp_gate_report *report, size_t index);
+MCPP_EXPERIMENTAL size_t mcpp_gate_report_entry_metric_count(const mcpp_gate_report *report, size_t index);
 /* Metric `k` of candidate `index` into *out (borrowed strings). MCPP_EARG out
  * of range or for an unknown out->version. */
-MCPP_API int mcpp_gate_report_entry_metric_at(mcpp_gate_metric *out, const mcpp_gate_report *report,
-                                              size_t index, size_t k);
+MCPP_EXPERIMENTAL int mcpp_gate_report_entry_metric_at(mcpp_gate_metric *out, const mcpp_gate_report *report,
+                                                       size_t index, size_t k);
 
 /* ---- Why: each candidate's explanation ------------------------------------------ */
 
@@ -445,33 +444,33 @@ MCPP_API int mcpp_gate_report_entry_metric_at(mcpp_gate_metric *out, const mcpp_
  *                                  point comparisons
  *   base_median_zero               no relative change can be formed
  */
-MCPP_API const char *mcpp_gate_report_entry_reason_code(const mcpp_gate_report *report, size_t index);
+MCPP_EXPERIMENTAL const char *mcpp_gate_report_entry_reason_code(const mcpp_gate_report *report, size_t index);
 /* The candidate's lane: its key (mcpp_lane_key), its label for people (as
  * the frontier labels lanes: the least lane.name of its receipts, else the
  * short key) and its display label, the label followed by what tells the
  * lane from its neighbours among the candidates' lanes ("... (moe=jagged)"),
  * exactly as `frontier` over the candidates prints it. Borrowed; NULL out of
  * range. The reports show the display label. */
-MCPP_API const char *mcpp_gate_report_entry_lane_key(const mcpp_gate_report *report, size_t index);
-MCPP_API const char *mcpp_gate_report_entry_lane_label(const mcpp_gate_report *report, size_t index);
-MCPP_API const char *mcpp_gate_report_entry_lane_display_label(const mcpp_gate_report *report, size_t index);
+MCPP_EXPERIMENTAL const char *mcpp_gate_report_entry_lane_key(const mcpp_gate_report *report, size_t index);
+MCPP_EXPERIMENTAL const char *mcpp_gate_report_entry_lane_label(const mcpp_gate_report *report, size_t index);
+MCPP_EXPERIMENTAL const char *mcpp_gate_report_entry_lane_display_label(const mcpp_gate_report *report, size_t index);
 /* The input the candidate was loaded from (its file path when read from a
  * file; mcpp_receipt_source_name), NULL for receipts built in memory. */
-MCPP_API const char *mcpp_gate_report_entry_path(const mcpp_gate_report *report, size_t index);
+MCPP_EXPERIMENTAL const char *mcpp_gate_report_entry_path(const mcpp_gate_report *report, size_t index);
 /* Baselines examined for this candidate with this verdict (including those
  * counted in mcpp_gate_run_filtered's `dropped`). */
-MCPP_API size_t mcpp_gate_report_entry_verdict_count(const mcpp_gate_report *report, size_t index,
-                                                     mcpp_verdict verdict);
+MCPP_EXPERIMENTAL size_t mcpp_gate_report_entry_verdict_count(const mcpp_gate_report *report, size_t index,
+                                                              mcpp_verdict verdict);
 /* The pooled baselines listed, k < mcpp_gate_report_entry_pooled_listed():
  * id, the input it was loaded from (NULL when built in memory), and its
  * verdict (comparable or qualified). NULL / -1 out of range. The first 1000
  * are listed; mcpp_gate_report_entry_baseline_count() counts all of them. */
-MCPP_API size_t mcpp_gate_report_entry_pooled_listed(const mcpp_gate_report *report, size_t index);
-MCPP_API const char *mcpp_gate_report_entry_baseline_id(const mcpp_gate_report *report, size_t index,
-                                                        size_t k);
-MCPP_API const char *mcpp_gate_report_entry_baseline_path(const mcpp_gate_report *report, size_t index,
-                                                          size_t k);
-MCPP_API int mcpp_gate_report_entry_baseline_verdict(const mcpp_gate_report *report, size_t index, size_t k);
+MCPP_EXPERIMENTAL size_t mcpp_gate_report_entry_pooled_listed(const mcpp_gate_report *report, size_t index);
+MCPP_EXPERIMENTAL const char *mcpp_gate_report_entry_baseline_id(const mcpp_gate_report *report, size_t index,
+                                                                 size_t k);
+MCPP_EXPERIMENTAL const char *mcpp_gate_report_entry_baseline_path(const mcpp_gate_report *report, size_t index,
+                                                                   size_t k);
+MCPP_EXPERIMENTAL int mcpp_gate_report_entry_baseline_verdict(const mcpp_gate_report *report, size_t index, size_t k);
 /*
  * Differences: each distinct row (dimension or rule, status, both values)
  * that was not a match between the candidate and some baselines, with how
@@ -483,20 +482,19 @@ MCPP_API int mcpp_gate_report_entry_baseline_verdict(const mcpp_gate_report *rep
  * or rejected ones); _baselines_unexamined counts the baselines beyond them
  * (the decision uses every baseline either way).
  */
-MCPP_API size_t mcpp_gate_report_entry_baselines_unexamined(const mcpp_gate_report *report, size_t index);
-MCPP_API size_t mcpp_gate_report_entry_difference_count(const mcpp_gate_report *report, size_t index);
-MCPP_API size_t mcpp_gate_report_entry_differences_omitted(const mcpp_gate_report *report, size_t index);
-MCPP_API const char *mcpp_gate_report_difference_dimension(const mcpp_gate_report *report, size_t index,
-                                                           size_t k);
-MCPP_API int mcpp_gate_report_difference_status(const mcpp_gate_report *report, size_t index, size_t k);
-MCPP_API const char *mcpp_gate_report_difference_base(const mcpp_gate_report *report, size_t index, size_t k);
-MCPP_API const char *mcpp_gate_report_difference_cand(const mcpp_gate_report *report, size_t index, size_t k);
-MCPP_API const char *mcpp_gate_report_difference_reason(const mcpp_gate_report *report, size_t index,
-                                                        size_t k);
-MCPP_API int mcpp_gate_report_difference_is_rule(const mcpp_gate_report *report, size_t index, size_t k);
-MCPP_API int mcpp_gate_report_difference_pooled(const mcpp_gate_report *report, size_t index, size_t k);
-MCPP_API size_t mcpp_gate_report_difference_baselines(const mcpp_gate_report *report, size_t index,
-                                                      size_t k);
+MCPP_EXPERIMENTAL size_t mcpp_gate_report_entry_baselines_unexamined(const mcpp_gate_report *report, size_t index);
+MCPP_EXPERIMENTAL size_t mcpp_gate_report_entry_difference_count(const mcpp_gate_report *report, size_t index);
+MCPP_EXPERIMENTAL size_t mcpp_gate_report_entry_differences_omitted(const mcpp_gate_report *report, size_t index);
+MCPP_EXPERIMENTAL const char *mcpp_gate_report_difference_dimension(const mcpp_gate_report *report, size_t index,
+                                                                    size_t k);
+MCPP_EXPERIMENTAL int mcpp_gate_report_difference_status(const mcpp_gate_report *report, size_t index, size_t k);
+MCPP_EXPERIMENTAL const char *mcpp_gate_report_difference_base(const mcpp_gate_report *report, size_t index, size_t k);
+MCPP_EXPERIMENTAL const char *mcpp_gate_report_difference_cand(const mcpp_gate_report *report, size_t index, size_t k);
+MCPP_EXPERIMENTAL const char *mcpp_gate_report_difference_reason(const mcpp_gate_report *report, size_t index,
+                                                                 size_t k);
+MCPP_EXPERIMENTAL int mcpp_gate_report_difference_is_rule(const mcpp_gate_report *report, size_t index, size_t k);
+MCPP_EXPERIMENTAL int mcpp_gate_report_difference_pooled(const mcpp_gate_report *report, size_t index, size_t k);
+MCPP_EXPERIMENTAL size_t mcpp_gate_report_difference_baselines(const mcpp_gate_report *report, size_t index, size_t k);
 /* ==== end of EXPERIMENTAL API ==== */
 
 /* ---- Inputs that were not gated --------------------------------------------------- */
@@ -509,13 +507,13 @@ MCPP_API size_t mcpp_gate_report_difference_baselines(const mcpp_gate_report *re
  * says so before the candidates' own. Not thread-safe against readers of
  * the same report. MCPP_EARG, MCPP_ENOMEM.
  */
-MCPP_API int mcpp_gate_report_add_input_error(mcpp_gate_report *report, const char *path, const char *message,
-                                              int skipped_on_request);
+MCPP_EXPERIMENTAL int mcpp_gate_report_add_input_error(mcpp_gate_report *report, const char *path, const char *message,
+                                                       int skipped_on_request);
 /* ==== EXPERIMENTAL API: may change or go in any release (mcpp_receipts.h, "API tiers") ==== */
-MCPP_API size_t mcpp_gate_report_input_error_count(const mcpp_gate_report *report);
-MCPP_API const char *mcpp_gate_report_input_error_path(const mcpp_gate_report *report, size_t k);
-MCPP_API const char *mcpp_gate_report_input_error_message(const mcpp_gate_report *report, size_t k);
-MCPP_API int mcpp_gate_report_input_error_skipped(const mcpp_gate_report *report, size_t k);
+MCPP_EXPERIMENTAL size_t mcpp_gate_report_input_error_count(const mcpp_gate_report *report);
+MCPP_EXPERIMENTAL const char *mcpp_gate_report_input_error_path(const mcpp_gate_report *report, size_t k);
+MCPP_EXPERIMENTAL const char *mcpp_gate_report_input_error_message(const mcpp_gate_report *report, size_t k);
+MCPP_EXPERIMENTAL int mcpp_gate_report_input_error_skipped(const mcpp_gate_report *report, size_t k);
 /* ==== end of EXPERIMENTAL API ==== */
 
 /* ---- Rendering --------------------------------------------------------------------- */
@@ -578,18 +576,17 @@ MCPP_API int mcpp_policy_test_file(mcpp_policy_test_report **out, const mcpp_pol
 MCPP_API void mcpp_policy_test_report_free(mcpp_policy_test_report *report); /* NULL-safe */
 
 /* Cases in file order and how many failed; 0 for NULL. */
-MCPP_API size_t mcpp_policy_test_report_count(const mcpp_policy_test_report *report);
+MCPP_EXPERIMENTAL size_t mcpp_policy_test_report_count(const mcpp_policy_test_report *report);
 MCPP_API size_t mcpp_policy_test_report_failed_count(const mcpp_policy_test_report *report);
 /* ==== EXPERIMENTAL API: may change or go in any release (mcpp_receipts.h, "API tiers") ==== */
 /* Per case (NULL / -1 when out of range): its name (NULL when it has none),
  * 1 when it passed, the verdict the policy gave, and what differed from the
  * expectation ("expected comparable, got qualified; row hardware expected
  * match, got mismatch"; NULL for a passed case). Borrowed. */
-MCPP_API const char *mcpp_policy_test_case_name(const mcpp_policy_test_report *report, size_t index);
-MCPP_API int mcpp_policy_test_case_passed(const mcpp_policy_test_report *report, size_t index);
-MCPP_API const char *mcpp_policy_test_case_verdict(const mcpp_policy_test_report *report, size_t index);
-MCPP_API const char *mcpp_policy_test_case_failures(const mcpp_policy_test_report *report,
-                                                    size_t index);
+MCPP_EXPERIMENTAL const char *mcpp_policy_test_case_name(const mcpp_policy_test_report *report, size_t index);
+MCPP_EXPERIMENTAL int mcpp_policy_test_case_passed(const mcpp_policy_test_report *report, size_t index);
+MCPP_EXPERIMENTAL const char *mcpp_policy_test_case_verdict(const mcpp_policy_test_report *report, size_t index);
+MCPP_EXPERIMENTAL const char *mcpp_policy_test_case_failures(const mcpp_policy_test_report *report, size_t index);
 /* ==== end of EXPERIMENTAL API ==== */
 
 /* TEXT: "ok   N NAME (verdict)" or "FAIL N NAME; what differed" per case, a

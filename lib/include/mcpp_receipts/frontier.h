@@ -48,8 +48,8 @@
  * text is freed with mcpp_free(). Receipts and policies passed in are borrowed
  * for the call only, except where a function says otherwise.
  *
- * API tier: stable, except the blocks between the "EXPERIMENTAL API" markers
- * below (mcpp_receipts.h, "API tiers").
+ * API tier: stable, except the calls declared MCPP_EXPERIMENTAL (opt in with
+ * MCPP_RECEIPTS_EXPERIMENTAL; mcpp_receipts.h, "API tiers").
  */
 #ifndef MCPP_RECEIPTS_FRONTIER_H
 #define MCPP_RECEIPTS_FRONTIER_H
@@ -70,7 +70,7 @@ MCPP_API int mcpp_lane_key(char **out, const mcpp_policy *policy, const mcpp_rec
 
 /* The short form of a key ("lane-" + 12 hex digits) into buf (cap >= 18).
  * Returns MCPP_OK or MCPP_EARG. */
-MCPP_API int mcpp_lane_key_short(char *buf, size_t cap, const char *key);
+MCPP_EXPERIMENTAL int mcpp_lane_key_short(char *buf, size_t cap, const char *key);
 
 typedef enum mcpp_lane_status {
     MCPP_LANE_STABLE = 0,
@@ -79,7 +79,7 @@ typedef enum mcpp_lane_status {
 } mcpp_lane_status;
 
 /* "stable", "unstable", "insufficient"; "unknown" otherwise. Static. */
-MCPP_API const char *mcpp_lane_status_name(mcpp_lane_status status);
+MCPP_EXPERIMENTAL const char *mcpp_lane_status_name(mcpp_lane_status status);
 
 /* The headline of one lane, filled by the functions below. Declare it with
  * MCPP_LANE_HEADLINE_INIT: `version` tells the library the layout the caller
@@ -125,55 +125,54 @@ typedef struct mcpp_lane_headline {
 /* Thread safety: not safe to share while calls overlap, even reads (see above). */
 typedef struct mcpp_lane_summary mcpp_lane_summary;
 
-MCPP_API int mcpp_lane_summary_new(mcpp_lane_summary **out, const mcpp_policy *policy,
-                                   const char *metric);
-MCPP_API void mcpp_lane_summary_free(mcpp_lane_summary *summary); /* NULL-safe */
+MCPP_EXPERIMENTAL int mcpp_lane_summary_new(mcpp_lane_summary **out, const mcpp_policy *policy, const char *metric);
+MCPP_EXPERIMENTAL void mcpp_lane_summary_free(mcpp_lane_summary *summary); /* NULL-safe */
 
 /* Adds one receipt. The first receipt sets the lane key; a receipt of another
  * lane is refused with MCPP_EINVALID. */
-MCPP_API int mcpp_lane_summary_add(mcpp_lane_summary *summary, const mcpp_receipt *receipt);
+MCPP_EXPERIMENTAL int mcpp_lane_summary_add(mcpp_lane_summary *summary, const mcpp_receipt *receipt);
 /* Merges `from` into `into` (from is unchanged). Keys must agree (an empty
  * summary agrees with any), as must metric and policy: MCPP_EINVALID otherwise. */
-MCPP_API int mcpp_lane_summary_merge(mcpp_lane_summary *into, const mcpp_lane_summary *from);
+MCPP_EXPERIMENTAL int mcpp_lane_summary_merge(mcpp_lane_summary *into, const mcpp_lane_summary *from);
 /* 1 when both summarise the same multiset (same key, counts, flags, reasons,
  * receipt ids and headline values), else 0. */
-MCPP_API int mcpp_lane_summary_equal(const mcpp_lane_summary *a, const mcpp_lane_summary *b);
+MCPP_EXPERIMENTAL int mcpp_lane_summary_equal(const mcpp_lane_summary *a, const mcpp_lane_summary *b);
 /* Canonical JSON of the summary (sorted sets), equal text for equal summaries:
  * {key, receipts, ok, failed, status, reasons, headline, values}. */
-MCPP_API int mcpp_lane_summary_serialize(char **out, const mcpp_lane_summary *summary);
+MCPP_EXPERIMENTAL int mcpp_lane_summary_serialize(char **out, const mcpp_lane_summary *summary);
 
 /* Reads the text of mcpp_lane_summary_serialize back (another process or
  * machine made it). `policy` is borrowed as by _new and must have the settings
  * the summary was made under: the status and reasons are derived again and
  * must equal those in the text, else MCPP_EINVALID; malformed text is
  * MCPP_EINVALID too, naming the offending member. len: bytes of text. */
-MCPP_API int mcpp_lane_summary_deserialize(mcpp_lane_summary **out, const mcpp_policy *policy,
-                                           const char *text, size_t len);
+MCPP_EXPERIMENTAL int mcpp_lane_summary_deserialize(mcpp_lane_summary **out, const mcpp_policy *policy,
+                                                    const char *text, size_t len);
 /* The receipt ids the summary holds more than once, as a sorted JSON array of
  * strings ("[]" when none): after merging summaries of partitions, the ids a
  * frontier would have counted once (the same run in two partitions). */
-MCPP_API int mcpp_lane_summary_duplicate_ids(char **out, const mcpp_lane_summary *summary);
+MCPP_EXPERIMENTAL int mcpp_lane_summary_duplicate_ids(char **out, const mcpp_lane_summary *summary);
 
 /* The summaries of every lane of `receipts` under `metric` (NULL: the gate
  * metric), in lane-key order, as mcpp_frontier_build groups them: a receipt
  * whose id its lane already holds is left out and counted in *duplicates (may
  * be NULL). A partition's share of a distributed frontier. Free the array and
  * its summaries with mcpp_lane_summaries_free. */
-MCPP_API int mcpp_lane_summaries_build(mcpp_lane_summary ***out, size_t *n_out, size_t *duplicates,
-                                       const mcpp_policy *policy, const char *metric,
-                                       const mcpp_receipt *const *receipts, size_t n);
-MCPP_API void mcpp_lane_summaries_free(mcpp_lane_summary **summaries, size_t n); /* NULL-safe */
+MCPP_EXPERIMENTAL int mcpp_lane_summaries_build(mcpp_lane_summary ***out, size_t *n_out, size_t *duplicates,
+                                                const mcpp_policy *policy, const char *metric,
+                                                const mcpp_receipt *const *receipts, size_t n);
+MCPP_EXPERIMENTAL void mcpp_lane_summaries_free(mcpp_lane_summary **summaries, size_t n); /* NULL-safe */
 
 /* Borrowed key ("" while empty), receipt count (every receipt added, counted
  * or excluded), status and headline (NULL when the lane has no value of the
  * metric). Reasons: count and text. */
-MCPP_API const char *mcpp_lane_summary_key(const mcpp_lane_summary *summary);
-MCPP_API size_t mcpp_lane_summary_receipt_count(const mcpp_lane_summary *summary);
-MCPP_API mcpp_lane_status mcpp_lane_summary_status(const mcpp_lane_summary *summary);
-MCPP_API size_t mcpp_lane_summary_reason_count(const mcpp_lane_summary *summary);
-MCPP_API const char *mcpp_lane_summary_reason(const mcpp_lane_summary *summary, size_t index);
+MCPP_EXPERIMENTAL const char *mcpp_lane_summary_key(const mcpp_lane_summary *summary);
+MCPP_EXPERIMENTAL size_t mcpp_lane_summary_receipt_count(const mcpp_lane_summary *summary);
+MCPP_EXPERIMENTAL mcpp_lane_status mcpp_lane_summary_status(const mcpp_lane_summary *summary);
+MCPP_EXPERIMENTAL size_t mcpp_lane_summary_reason_count(const mcpp_lane_summary *summary);
+MCPP_EXPERIMENTAL const char *mcpp_lane_summary_reason(const mcpp_lane_summary *summary, size_t index);
 /* Fills *out; MCPP_ENOTFOUND when there is no value. Strings borrowed. */
-MCPP_API int mcpp_lane_summary_headline(mcpp_lane_headline *out, const mcpp_lane_summary *summary);
+MCPP_EXPERIMENTAL int mcpp_lane_summary_headline(mcpp_lane_headline *out, const mcpp_lane_summary *summary);
 /* ==== end of EXPERIMENTAL API ==== */
 
 /* ---- The frontier ------------------------------------------------------------------ */
@@ -205,13 +204,13 @@ MCPP_API int mcpp_frontier_from_summaries(mcpp_frontier **out, const mcpp_policy
                                           const mcpp_lane_summary *const *summaries, size_t n,
                                           size_t duplicates);
 
-MCPP_API size_t mcpp_frontier_lane_count(const mcpp_frontier *frontier);
-MCPP_API size_t mcpp_frontier_stable_count(const mcpp_frontier *frontier);
+MCPP_EXPERIMENTAL size_t mcpp_frontier_lane_count(const mcpp_frontier *frontier);
+MCPP_EXPERIMENTAL size_t mcpp_frontier_stable_count(const mcpp_frontier *frontier);
 /* Lane accessors: NULL / -1 / 0 when out of range. */
-MCPP_API const char *mcpp_frontier_lane_key(const mcpp_frontier *frontier, size_t lane);
-MCPP_API const char *mcpp_frontier_lane_short_key(const mcpp_frontier *frontier, size_t lane);
+MCPP_EXPERIMENTAL const char *mcpp_frontier_lane_key(const mcpp_frontier *frontier, size_t lane);
+MCPP_EXPERIMENTAL const char *mcpp_frontier_lane_short_key(const mcpp_frontier *frontier, size_t lane);
 /* A human label: the smallest lane.name among the lane's receipts, else its short key. */
-MCPP_API const char *mcpp_frontier_lane_label(const mcpp_frontier *frontier, size_t lane);
+MCPP_EXPERIMENTAL const char *mcpp_frontier_lane_label(const mcpp_frontier *frontier, size_t lane);
 /* What tells the lane apart from its neighbours (its adjacent lanes and the
  * lanes sharing its label): the key fields whose values differ, as
  * "moe=jagged, seq_len=8192" in key order; "" when it has no neighbour. A
@@ -220,30 +219,26 @@ MCPP_API const char *mcpp_frontier_lane_label(const mcpp_frontier *frontier, siz
 MCPP_API const char *mcpp_frontier_lane_differences(const mcpp_frontier *frontier, size_t lane);
 /* The label every display uses: "LABEL (DIFFERENCES)", or LABEL alone. */
 MCPP_API const char *mcpp_frontier_lane_display_label(const mcpp_frontier *frontier, size_t lane);
-MCPP_API int mcpp_frontier_lane_status(const mcpp_frontier *frontier, size_t lane);
+MCPP_EXPERIMENTAL int mcpp_frontier_lane_status(const mcpp_frontier *frontier, size_t lane);
 /* The receipts the lane counts (its excluded runs are listed apart, below). */
-MCPP_API size_t mcpp_frontier_lane_receipt_count(const mcpp_frontier *frontier, size_t lane);
-MCPP_API const char *mcpp_frontier_lane_receipt_id(const mcpp_frontier *frontier, size_t lane,
-                                                   size_t index);
+MCPP_EXPERIMENTAL size_t mcpp_frontier_lane_receipt_count(const mcpp_frontier *frontier, size_t lane);
+MCPP_EXPERIMENTAL const char *mcpp_frontier_lane_receipt_id(const mcpp_frontier *frontier, size_t lane, size_t index);
 /* Fills *out with the lane's headline; MCPP_ENOTFOUND when it has none. */
-MCPP_API int mcpp_frontier_lane_headline(mcpp_lane_headline *out, const mcpp_frontier *frontier,
-                                         size_t lane);
-MCPP_API size_t mcpp_frontier_lane_reason_count(const mcpp_frontier *frontier, size_t lane);
-MCPP_API const char *mcpp_frontier_lane_reason(const mcpp_frontier *frontier, size_t lane,
-                                               size_t index);
+MCPP_EXPERIMENTAL int mcpp_frontier_lane_headline(mcpp_lane_headline *out, const mcpp_frontier *frontier, size_t lane);
+MCPP_EXPERIMENTAL size_t mcpp_frontier_lane_reason_count(const mcpp_frontier *frontier, size_t lane);
+MCPP_EXPERIMENTAL const char *mcpp_frontier_lane_reason(const mcpp_frontier *frontier, size_t lane, size_t index);
 /* ==== EXPERIMENTAL API: may change or go in any release (mcpp_receipts.h, "API tiers") ==== */
 /* Runs of the lane excluded from its headline and status (a request not met,
  * evidence the policy requires missing), in sorted order: id and reason.
  * They are not among mcpp_frontier_lane_receipt_id(). NULL / 0 out of range. */
-MCPP_API size_t mcpp_frontier_lane_excluded_count(const mcpp_frontier *frontier, size_t lane);
-MCPP_API const char *mcpp_frontier_lane_excluded_id(const mcpp_frontier *frontier, size_t lane,
-                                                    size_t index);
-MCPP_API const char *mcpp_frontier_lane_excluded_reason(const mcpp_frontier *frontier, size_t lane,
-                                                        size_t index);
+MCPP_EXPERIMENTAL size_t mcpp_frontier_lane_excluded_count(const mcpp_frontier *frontier, size_t lane);
+MCPP_EXPERIMENTAL const char *mcpp_frontier_lane_excluded_id(const mcpp_frontier *frontier, size_t lane, size_t index);
+MCPP_EXPERIMENTAL const char *mcpp_frontier_lane_excluded_reason(const mcpp_frontier *frontier, size_t lane,
+                                                                 size_t index);
 /* ==== end of EXPERIMENTAL API ==== */
 /* The next blocker: the first status.blocker stated in the lane, else its
  * first reason; NULL for a stable lane. */
-MCPP_API const char *mcpp_frontier_lane_blocker(const mcpp_frontier *frontier, size_t lane);
+MCPP_EXPERIMENTAL const char *mcpp_frontier_lane_blocker(const mcpp_frontier *frontier, size_t lane);
 /* Adjacent lanes (any status), in lane order: their lane index and the
  * dimensions the keys differ in ("routing" or "routing, sequence"). A lane
  * lists a bounded number of them, so a report stays linear in lanes when
@@ -251,19 +246,17 @@ MCPP_API const char *mcpp_frontier_lane_blocker(const mcpp_frontier *frontier, s
  * per dimension the 4 nearest in key order (width 1), at most 16 in all
  * (wider adjacency). _adjacent_count is the number listed; _adjacent_total
  * counts every adjacent lane, listed or not. */
-MCPP_API size_t mcpp_frontier_lane_adjacent_count(const mcpp_frontier *frontier, size_t lane);
+MCPP_EXPERIMENTAL size_t mcpp_frontier_lane_adjacent_count(const mcpp_frontier *frontier, size_t lane);
 MCPP_API size_t mcpp_frontier_lane_adjacent_total(const mcpp_frontier *frontier, size_t lane);
-MCPP_API size_t mcpp_frontier_lane_adjacent_index(const mcpp_frontier *frontier, size_t lane,
-                                                  size_t index);
-MCPP_API const char *mcpp_frontier_lane_adjacent_dimensions(const mcpp_frontier *frontier,
-                                                            size_t lane, size_t index);
+MCPP_EXPERIMENTAL size_t mcpp_frontier_lane_adjacent_index(const mcpp_frontier *frontier, size_t lane, size_t index);
+MCPP_EXPERIMENTAL const char *mcpp_frontier_lane_adjacent_dimensions(const mcpp_frontier *frontier, size_t lane,
+                                                                     size_t index);
 /* ==== EXPERIMENTAL API: may change or go in any release (mcpp_receipts.h, "API tiers") ==== */
 /* The summary lane `lane` was labelled from (borrowed; NULL when out of range). */
-MCPP_API const mcpp_lane_summary *mcpp_frontier_lane_summary(const mcpp_frontier *frontier,
-                                                             size_t lane);
+MCPP_EXPERIMENTAL const mcpp_lane_summary *mcpp_frontier_lane_summary(const mcpp_frontier *frontier, size_t lane);
 /* ==== end of EXPERIMENTAL API ==== */
 /* The index of the lane with this key or short key; MCPP_ENOTFOUND otherwise. */
-MCPP_API int mcpp_frontier_find_lane(size_t *out, const mcpp_frontier *frontier, const char *key);
+MCPP_EXPERIMENTAL int mcpp_frontier_find_lane(size_t *out, const mcpp_frontier *frontier, const char *key);
 
 /* JSON keys: schema ("mcpp.frontier/1"), policy, warning (only without lane
  * dimensions), receipts, lanes [{key, short_key, label, differences, display_label,
@@ -305,7 +298,7 @@ typedef enum mcpp_claim_verdict {
 
 /* "supported", "unsupported", "contradicted", "ambiguous"; "unknown"
  * otherwise. Static. */
-MCPP_API const char *mcpp_claim_verdict_name(mcpp_claim_verdict verdict);
+MCPP_EXPERIMENTAL const char *mcpp_claim_verdict_name(mcpp_claim_verdict verdict);
 
 /* Thread safety: read-only once returned; threads may read one at once. */
 typedef struct mcpp_claim_result mcpp_claim_result;
@@ -326,13 +319,13 @@ MCPP_API void mcpp_claim_result_free(mcpp_claim_result *result); /* NULL-safe */
 /* Evaluates the KEY=VALUE terms of `selector` on each receipt: out[i] is 1 when
  * every term holds for receipts[i], else 0. MCPP_EARG for a malformed selector
  * or an unknown key. A partition's share of a distributed claim. */
-MCPP_API int mcpp_claim_selector_holds(unsigned char *out, const char *lane_selector,
-                                       const mcpp_receipt *const *receipts, size_t n);
+MCPP_EXPERIMENTAL int mcpp_claim_selector_holds(unsigned char *out, const char *lane_selector,
+                                                const mcpp_receipt *const *receipts, size_t n);
 /* The short selector key number `index` ("family", "seq_len", "accelerator",
  * ...) with the schema path it reads in *path (may be NULL); NULL (and *path
  * NULL) past the last. The keys come from the default dimensions' table, so
  * `claim --help` lists exactly what a selector takes. Static strings. */
-MCPP_API const char *mcpp_claim_selector_key(size_t index, const char **path);
+MCPP_EXPERIMENTAL const char *mcpp_claim_selector_key(size_t index, const char **path);
 /* mcpp_claim_check on a frontier already built for `metric` (for example by
  * mcpp_frontier_from_summaries from summaries of that metric). lane_holds[i]
  * is 1 when the selector's terms hold for every receipt of lane i (the AND of
@@ -345,30 +338,30 @@ MCPP_API int mcpp_claim_check_frontier(mcpp_claim_result **out, const mcpp_polic
 
 MCPP_API mcpp_claim_verdict mcpp_claim_result_verdict(const mcpp_claim_result *result);
 /* One line saying why ("this number came from lane X (unstable: ...)"). */
-MCPP_API const char *mcpp_claim_result_reason(const mcpp_claim_result *result);
+MCPP_EXPERIMENTAL const char *mcpp_claim_result_reason(const mcpp_claim_result *result);
 /* The policy the claim was checked under: name and content digest. */
-MCPP_API const char *mcpp_claim_result_policy_name(const mcpp_claim_result *result);
-MCPP_API const char *mcpp_claim_result_policy_digest(const mcpp_claim_result *result);
+MCPP_EXPERIMENTAL const char *mcpp_claim_result_policy_name(const mcpp_claim_result *result);
+MCPP_EXPERIMENTAL const char *mcpp_claim_result_policy_digest(const mcpp_claim_result *result);
 /* The policy a frontier was built under: name and content digest. */
-MCPP_API const char *mcpp_frontier_policy_digest(const mcpp_frontier *frontier);
+MCPP_EXPERIMENTAL const char *mcpp_frontier_policy_digest(const mcpp_frontier *frontier);
 /* The unit the receipts state for the claim's metric (the first matched lane
  * with one, else the first source lane's); NULL when none states one. */
-MCPP_API const char *mcpp_claim_result_unit(const mcpp_claim_result *result);
+MCPP_EXPERIMENTAL const char *mcpp_claim_result_unit(const mcpp_claim_result *result);
 /* A claim that states its unit: MCPP_OK when every matched and source lane
  * with a headline states the metric in `unit`; else MCPP_EINVALID naming the
  * lane and its unit (the claim is refused, not compared: a front end exits 3). */
-MCPP_API int mcpp_claim_result_check_unit(const mcpp_claim_result *result, const char *unit);
+MCPP_EXPERIMENTAL int mcpp_claim_result_check_unit(const mcpp_claim_result *result, const char *unit);
 /* ==== EXPERIMENTAL API: may change or go in any release (mcpp_receipts.h, "API tiers") ==== */
 /* Lanes matching the selector. */
-MCPP_API size_t mcpp_claim_result_matched_count(const mcpp_claim_result *result);
-MCPP_API const char *mcpp_claim_result_matched_key(const mcpp_claim_result *result, size_t index);
-MCPP_API int mcpp_claim_result_matched_status(const mcpp_claim_result *result, size_t index);
+MCPP_EXPERIMENTAL size_t mcpp_claim_result_matched_count(const mcpp_claim_result *result);
+MCPP_EXPERIMENTAL const char *mcpp_claim_result_matched_key(const mcpp_claim_result *result, size_t index);
+MCPP_EXPERIMENTAL int mcpp_claim_result_matched_status(const mcpp_claim_result *result, size_t index);
 /* Lanes whose numbers contain the value (any status, matching or not). */
-MCPP_API size_t mcpp_claim_result_source_count(const mcpp_claim_result *result);
-MCPP_API const char *mcpp_claim_result_source_key(const mcpp_claim_result *result, size_t index);
-MCPP_API int mcpp_claim_result_source_status(const mcpp_claim_result *result, size_t index);
+MCPP_EXPERIMENTAL size_t mcpp_claim_result_source_count(const mcpp_claim_result *result);
+MCPP_EXPERIMENTAL const char *mcpp_claim_result_source_key(const mcpp_claim_result *result, size_t index);
+MCPP_EXPERIMENTAL int mcpp_claim_result_source_status(const mcpp_claim_result *result, size_t index);
 /* For an unstable source lane: its reasons joined by "; ". */
-MCPP_API const char *mcpp_claim_result_source_reason(const mcpp_claim_result *result, size_t index);
+MCPP_EXPERIMENTAL const char *mcpp_claim_result_source_reason(const mcpp_claim_result *result, size_t index);
 /* ==== end of EXPERIMENTAL API ==== */
 
 /* JSON keys: schema ("mcpp.claim/1"), selector, metric, value, verdict, reason,

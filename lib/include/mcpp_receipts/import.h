@@ -18,7 +18,8 @@
  * Ownership: the receipt set returned through `out` belongs to the caller
  * (mcpp_receipt_set_free); paths are borrowed.
  *
- * API tier: stable (mcpp_receipts.h, "API tiers").
+ * API tier: stable, except the calls declared MCPP_EXPERIMENTAL (opt in with
+ * MCPP_RECEIPTS_EXPERIMENTAL; mcpp_receipts.h, "API tiers").
  */
 #ifndef MCPP_RECEIPTS_IMPORT_H
 #define MCPP_RECEIPTS_IMPORT_H
@@ -67,7 +68,7 @@ MCPP_API int mcpp_import_format_from_name(mcpp_import_format *out, const char *n
  * `for (f = 1; mcpp_import_format_name(f); f++)`. */
 MCPP_API const char *mcpp_import_format_name(mcpp_import_format format);
 /* One line saying which inputs a format takes (static), or NULL outside the enum. */
-MCPP_API const char *mcpp_import_format_summary(mcpp_import_format format);
+MCPP_EXPERIMENTAL const char *mcpp_import_format_summary(mcpp_import_format format);
 
 /*
  * Imports `n_paths` inputs into a new receipt set (*out; NULL on failure).
@@ -82,7 +83,7 @@ MCPP_API int mcpp_import_files(mcpp_receipt_set **out, mcpp_import_format format
 /* The file name an imported receipt is written under: its id, characters
  * outside [A-Za-z0-9._-] replaced by '_', plus ".json" (caller frees with
  * mcpp_free). */
-MCPP_API int mcpp_import_file_name(char **out, const mcpp_receipt *receipt);
+MCPP_EXPERIMENTAL int mcpp_import_file_name(char **out, const mcpp_receipt *receipt);
 
 /*
  * Writes every receipt of `set` into directory `dir` (created with its missing
@@ -122,11 +123,11 @@ MCPP_API int mcpp_import_files_to_dir(size_t *out_written, mcpp_import_format fo
  * file, field source.git_commit). NULL or "" is the plain import. The commit
  * is part of each receipt's content, so its id differs from the plain one.
  */
-MCPP_API int mcpp_import_files_at_commit(mcpp_receipt_set **out, mcpp_import_format format,
-                                         const char *const *paths, size_t n_paths, const char *git_commit);
-MCPP_API int mcpp_import_files_to_dir_at_commit(size_t *out_written, mcpp_import_format format,
-                                                const char *const *paths, size_t n_paths, const char *dir,
-                                                const char *git_commit, mcpp_import_each_fn each, void *ctx);
+MCPP_EXPERIMENTAL int mcpp_import_files_at_commit(mcpp_receipt_set **out, mcpp_import_format format,
+                                                  const char *const *paths, size_t n_paths, const char *git_commit);
+MCPP_EXPERIMENTAL int mcpp_import_files_to_dir_at_commit(size_t *out_written, mcpp_import_format format,
+                                                         const char *const *paths, size_t n_paths, const char *dir,
+                                                         const char *git_commit, mcpp_import_each_fn each, void *ctx);
 
 #ifdef __cplusplus
 }

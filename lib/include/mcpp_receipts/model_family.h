@@ -6,8 +6,8 @@
  * into the library, installed under share/mcpp_receipts/), parsed once on
  * first use and safe from any thread.
  *
- * API tier: stable, except the blocks between the "EXPERIMENTAL API" markers
- * below (mcpp_receipts.h, "API tiers").
+ * API tier: stable, except the calls declared MCPP_EXPERIMENTAL (opt in with
+ * MCPP_RECEIPTS_EXPERIMENTAL; mcpp_receipts.h, "API tiers").
  */
 #ifndef MCPP_RECEIPTS_MODEL_FAMILY_H
 #define MCPP_RECEIPTS_MODEL_FAMILY_H
@@ -45,7 +45,7 @@ MCPP_API size_t mcpp_pattern_canonical(char *out, size_t cap, int64_t *depth_out
 /* ==== EXPERIMENTAL API: may change or go in any release (mcpp_receipts.h, "API tiers") ==== */
 /* Counts of A, M, E, R when `pattern` is tiled (repeated, the last repeat cut
  * short) to `depth` layers. */
-MCPP_API void mcpp_model_family_block_counts(int64_t out[4], const char *pattern, int64_t depth);
+MCPP_EXPERIMENTAL void mcpp_model_family_block_counts(int64_t out[4], const char *pattern, int64_t depth);
 
 /* ==== end of EXPERIMENTAL API ==== */
 

@@ -14,7 +14,8 @@
  * so one policy may be shared by threads once it is built, provided its custom
  * rules are thread-safe (the Lua glue serialises its own).
  *
- * API tier: stable (mcpp_receipts.h, "API tiers").
+ * API tier: stable, except the calls declared MCPP_EXPERIMENTAL (opt in with
+ * MCPP_RECEIPTS_EXPERIMENTAL; mcpp_receipts.h, "API tiers").
  */
 #ifndef MCPP_RECEIPTS_POLICY_H
 #define MCPP_RECEIPTS_POLICY_H
@@ -37,9 +38,9 @@ typedef enum mcpp_role {
 } mcpp_role;
 
 /* "must_match", "qualify", "ignore". Static. */
-MCPP_API const char *mcpp_role_name(mcpp_role role);
+MCPP_EXPERIMENTAL const char *mcpp_role_name(mcpp_role role);
 /* Parses those names; MCPP_EINVALID otherwise. */
-MCPP_API int mcpp_role_parse(mcpp_role *out, const char *name);
+MCPP_EXPERIMENTAL int mcpp_role_parse(mcpp_role *out, const char *name);
 
 /* The built-in default policy. Must match: pattern, routing, sequence, batch,
  * compile, topology, hardware, data, backend; qualify: compile_detail,
@@ -47,7 +48,7 @@ MCPP_API int mcpp_role_parse(mcpp_role *out, const char *name);
  * noise and gate settings. policy/default.lua is the same policy in Lua. */
 MCPP_API int mcpp_policy_default(mcpp_policy **out);
 /* An empty policy (no dimensions, no required fields, default noise and gate). */
-MCPP_API int mcpp_policy_new(mcpp_policy **out, const char *name);
+MCPP_EXPERIMENTAL int mcpp_policy_new(mcpp_policy **out, const char *name);
 MCPP_API void mcpp_policy_free(mcpp_policy *policy);
 /* An independent copy of `policy` (NULL: the default) to change without
  * touching the original: name, dimensions, required fields, noise and gate
@@ -59,7 +60,7 @@ MCPP_API void mcpp_policy_free(mcpp_policy *policy);
 MCPP_API int mcpp_policy_clone(mcpp_policy **out, const mcpp_policy *policy);
 
 MCPP_API const char *mcpp_policy_name(const mcpp_policy *policy);
-MCPP_API int mcpp_policy_set_name(mcpp_policy *policy, const char *name, int64_t version);
+MCPP_EXPERIMENTAL int mcpp_policy_set_name(mcpp_policy *policy, const char *name, int64_t version);
 
 /* ---- Dimensions ---------------------------------------------------------- */
 
@@ -69,19 +70,17 @@ MCPP_API int mcpp_policy_set_name(mcpp_policy *policy, const char *name, int64_t
  * ("routing.*"). When n_fields is 0 and `name` is one of the default dimension
  * names, its default fields are used. Unknown field paths: MCPP_EINVALID.
  */
-MCPP_API int mcpp_policy_set_dimension(mcpp_policy *policy, const char *name,
-                                       const char *const *field_paths, size_t n_fields,
-                                       mcpp_role role);
+MCPP_EXPERIMENTAL int mcpp_policy_set_dimension(mcpp_policy *policy, const char *name, const char *const *field_paths,
+                                                size_t n_fields, mcpp_role role);
 /* Changes the role of an existing dimension; MCPP_ENOTFOUND when absent. */
-MCPP_API int mcpp_policy_set_role(mcpp_policy *policy, const char *name, mcpp_role role);
+MCPP_EXPERIMENTAL int mcpp_policy_set_role(mcpp_policy *policy, const char *name, mcpp_role role);
 
-MCPP_API size_t mcpp_policy_dimension_count(const mcpp_policy *policy);
+MCPP_EXPERIMENTAL size_t mcpp_policy_dimension_count(const mcpp_policy *policy);
 /* Borrowed views of dimension `index`; NULL/-1 when out of range. */
-MCPP_API const char *mcpp_policy_dimension_name(const mcpp_policy *policy, size_t index);
-MCPP_API int mcpp_policy_dimension_role(const mcpp_policy *policy, size_t index);
-MCPP_API size_t mcpp_policy_dimension_field_count(const mcpp_policy *policy, size_t index);
-MCPP_API const char *mcpp_policy_dimension_field(const mcpp_policy *policy, size_t index,
-                                                 size_t field);
+MCPP_EXPERIMENTAL const char *mcpp_policy_dimension_name(const mcpp_policy *policy, size_t index);
+MCPP_EXPERIMENTAL int mcpp_policy_dimension_role(const mcpp_policy *policy, size_t index);
+MCPP_EXPERIMENTAL size_t mcpp_policy_dimension_field_count(const mcpp_policy *policy, size_t index);
+MCPP_EXPERIMENTAL const char *mcpp_policy_dimension_field(const mcpp_policy *policy, size_t index, size_t field);
 
 /*
  * The policy's content digest: 16 lowercase hex digits of a hash over
@@ -92,17 +91,17 @@ MCPP_API const char *mcpp_policy_dimension_field(const mcpp_policy *policy, size
  * default. cap must exceed MCPP_POLICY_DIGEST_LEN.
  */
 #define MCPP_POLICY_DIGEST_LEN 16
-MCPP_API int mcpp_policy_digest(char *buf, size_t cap, const mcpp_policy *policy);
+MCPP_EXPERIMENTAL int mcpp_policy_digest(char *buf, size_t cap, const mcpp_policy *policy);
 
 /* The names of the built-in default dimensions, for linting policy files. */
-MCPP_API size_t mcpp_default_dimension_count(void);
-MCPP_API const char *mcpp_default_dimension_name(size_t index);
+MCPP_EXPERIMENTAL size_t mcpp_default_dimension_count(void);
+MCPP_EXPERIMENTAL const char *mcpp_default_dimension_name(size_t index);
 
 /* ---- Required fields, noise, gate, adjacency ----------------------------- */
 
-MCPP_API int mcpp_policy_add_required_field(mcpp_policy *policy, const char *path);
-MCPP_API size_t mcpp_policy_required_count(const mcpp_policy *policy);
-MCPP_API const char *mcpp_policy_required_at(const mcpp_policy *policy, size_t index);
+MCPP_EXPERIMENTAL int mcpp_policy_add_required_field(mcpp_policy *policy, const char *path);
+MCPP_EXPERIMENTAL size_t mcpp_policy_required_count(const mcpp_policy *policy);
+MCPP_EXPERIMENTAL const char *mcpp_policy_required_at(const mcpp_policy *policy, size_t index);
 
 /* Settings structs are versioned like mcpp_limits: start from the _INIT
  * initialiser (the defaults) or a copy of mcpp_policy_noise()/_gate(). */
@@ -142,11 +141,11 @@ typedef struct mcpp_gate_settings {
  * confidence outside (0,1), an empty metric name or a schema field that is
  * not a number) is MCPP_EINVALID; a version
  * this library does not know is MCPP_EARG. */
-MCPP_API int mcpp_policy_set_noise(mcpp_policy *policy, const mcpp_noise_settings *noise);
+MCPP_EXPERIMENTAL int mcpp_policy_set_noise(mcpp_policy *policy, const mcpp_noise_settings *noise);
 MCPP_API int mcpp_policy_set_gate(mcpp_policy *policy, const mcpp_gate_settings *gate);
 /* Borrowed views (strings live as long as the policy). */
-MCPP_API const mcpp_noise_settings *mcpp_policy_noise(const mcpp_policy *policy);
-MCPP_API const mcpp_gate_settings *mcpp_policy_gate(const mcpp_policy *policy);
+MCPP_EXPERIMENTAL const mcpp_noise_settings *mcpp_policy_noise(const mcpp_policy *policy);
+MCPP_EXPERIMENTAL const mcpp_gate_settings *mcpp_policy_gate(const mcpp_policy *policy);
 /* Run-to-run noise declared for the results of one benchmark suite (the
  * receipts' benchmark.suite: "pytest-benchmark", "google-benchmark", ...),
  * used instead of noise.run_to_run for them: Python micro-benchmarks move
@@ -156,31 +155,31 @@ MCPP_API const mcpp_gate_settings *mcpp_policy_gate(const mcpp_policy *policy);
  * suites of up to 63 bytes; MCPP_EINVALID otherwise or out of range. Lua:
  * noise = { suites = { ["pytest-benchmark"] = { run_to_run = 0.05 } } }. */
 #define MCPP_POLICY_SUITE_NOISE_MAX 16
-MCPP_API int mcpp_policy_set_suite_noise(mcpp_policy *policy, const char *suite, double run_to_run,
-                                         double run_to_run_df);
-MCPP_API size_t mcpp_policy_suite_noise_count(const mcpp_policy *policy);
+MCPP_EXPERIMENTAL int mcpp_policy_set_suite_noise(mcpp_policy *policy, const char *suite, double run_to_run,
+                                                  double run_to_run_df);
+MCPP_EXPERIMENTAL size_t mcpp_policy_suite_noise_count(const mcpp_policy *policy);
 /* Suite `index` (borrowed name; NULL out of range) and its figure, df resolved. */
-MCPP_API const char *mcpp_policy_suite_noise_at(const mcpp_policy *policy, size_t index, double *run_to_run,
-                                                double *run_to_run_df);
+MCPP_EXPERIMENTAL const char *mcpp_policy_suite_noise_at(const mcpp_policy *policy, size_t index, double *run_to_run,
+                                                         double *run_to_run_df);
 /* The metrics the gate decides on: 1 for a policy with one gate metric (the
  * settings above), n for gate = { metrics = { ... } } (docs/metrics.md). */
-MCPP_API size_t mcpp_policy_gate_metric_count(const mcpp_policy *policy);
+MCPP_EXPERIMENTAL size_t mcpp_policy_gate_metric_count(const mcpp_policy *policy);
 /* Gate metric `index` into *out (out->version must be MCPP_GATE_SETTINGS_VERSION;
  * metric borrowed). higher_is_better is 1 or 0 when the policy states the
  * direction, -1 when it comes from the receipts. MCPP_EARG out of range. */
-MCPP_API int mcpp_policy_gate_metric_at(mcpp_gate_settings *out, const mcpp_policy *policy, size_t index);
+MCPP_EXPERIMENTAL int mcpp_policy_gate_metric_at(mcpp_gate_settings *out, const mcpp_policy *policy, size_t index);
 
 /* Lanes are adjacent when their keys differ in at most `width` must-match
  * dimensions (default 1). */
-MCPP_API int mcpp_policy_set_adjacency_width(mcpp_policy *policy, int width);
-MCPP_API int mcpp_policy_adjacency_width(const mcpp_policy *policy);
+MCPP_EXPERIMENTAL int mcpp_policy_set_adjacency_width(mcpp_policy *policy, int width);
+MCPP_EXPERIMENTAL int mcpp_policy_adjacency_width(const mcpp_policy *policy);
 
 /* Whether the gate may decide on a point comparison (a side with a single
  * value: one run without step samples). Default 0: such a gate is
  * undetermined, since one value says nothing about noise. Lua:
  * gate = { allow_point_comparisons = true }. */
 MCPP_API int mcpp_policy_set_allow_point_comparisons(mcpp_policy *policy, int allow);
-MCPP_API int mcpp_policy_allow_point_comparisons(const mcpp_policy *policy);
+MCPP_EXPERIMENTAL int mcpp_policy_allow_point_comparisons(const mcpp_policy *policy);
 
 /* What the gate does with a new lane: a candidate whose lane no baseline
  * shares (a benchmark the pull request adds, or every candidate of a first
@@ -190,8 +189,8 @@ MCPP_API int mcpp_policy_allow_point_comparisons(const mcpp_policy *policy);
  * without one may have changed into the candidate's (top_k changed, another
  * machine), so such candidates stay undetermined whatever this says. Lua:
  * gate = { new_lanes = "fail" }; CLI: gate --new-lanes=pass|fail. */
-MCPP_API int mcpp_policy_set_new_lanes_fail(mcpp_policy *policy, int fail);
-MCPP_API int mcpp_policy_new_lanes_fail(const mcpp_policy *policy);
+MCPP_EXPERIMENTAL int mcpp_policy_set_new_lanes_fail(mcpp_policy *policy, int fail);
+MCPP_EXPERIMENTAL int mcpp_policy_new_lanes_fail(const mcpp_policy *policy);
 /* The gate's third outcome (docs/statistics.md, "Inconclusive"): a compared
  * metric with no established regression whose interval at the gate's
  * confidence reaches past `min_detectable` (relative; 0: twice each gate
@@ -200,12 +199,12 @@ MCPP_API int mcpp_policy_new_lanes_fail(const mcpp_policy *policy);
  * 1 (default 0: it exits 0, and every output names what it could not rule
  * out). MCPP_EINVALID for a bound that is negative or not finite. Lua:
  * gate = { min_detectable = 0.1, on_inconclusive = "pass" | "fail" }. */
-MCPP_API int mcpp_policy_set_inconclusive(mcpp_policy *policy, double min_detectable, int fails);
+MCPP_EXPERIMENTAL int mcpp_policy_set_inconclusive(mcpp_policy *policy, double min_detectable, int fails);
 /* The settings above into either out (may be NULL); 0 / 0 for NULL. */
-MCPP_API void mcpp_policy_inconclusive(const mcpp_policy *policy, double *min_detectable, int *fails);
+MCPP_EXPERIMENTAL void mcpp_policy_inconclusive(const mcpp_policy *policy, double *min_detectable, int *fails);
 /* 1 when the policy declares noise.run_to_run itself (a shipped policy does),
  * 0 when it holds the library's default (outputs name that source "default"). */
-MCPP_API int mcpp_policy_noise_declared(const mcpp_policy *policy);
+MCPP_EXPERIMENTAL int mcpp_policy_noise_declared(const mcpp_policy *policy);
 
 /* How the gate sums up a side's runs (docs/statistics.md): the geometric
  * mean of the run values (default), or MLPerf's olympic mean (the runs'
@@ -215,8 +214,8 @@ typedef enum mcpp_run_aggregate {
     MCPP_AGGREGATE_GEOMETRIC_MEAN = 0,
     MCPP_AGGREGATE_OLYMPIC_MEAN = 1
 } mcpp_run_aggregate;
-MCPP_API int mcpp_policy_set_run_aggregate(mcpp_policy *policy, mcpp_run_aggregate aggregate);
-MCPP_API mcpp_run_aggregate mcpp_policy_run_aggregate(const mcpp_policy *policy);
+MCPP_EXPERIMENTAL int mcpp_policy_set_run_aggregate(mcpp_policy *policy, mcpp_run_aggregate aggregate);
+MCPP_EXPERIMENTAL mcpp_run_aggregate mcpp_policy_run_aggregate(const mcpp_policy *policy);
 
 /* ---- Custom rules -------------------------------------------------------- */
 
@@ -238,10 +237,10 @@ typedef int (*mcpp_rule_fn)(void *userdata, const mcpp_receipt *base, const mcpp
 
 /* Adds a rule. The policy owns `userdata` from here on and calls
  * free_userdata(userdata) (when not NULL) as it is freed. */
-MCPP_API int mcpp_policy_add_rule(mcpp_policy *policy, const char *name, mcpp_rule_fn fn,
-                                  void *userdata, void (*free_userdata)(void *));
-MCPP_API size_t mcpp_policy_rule_count(const mcpp_policy *policy);
-MCPP_API const char *mcpp_policy_rule_name(const mcpp_policy *policy, size_t index);
+MCPP_EXPERIMENTAL int mcpp_policy_add_rule(mcpp_policy *policy, const char *name, mcpp_rule_fn fn, void *userdata,
+                                           void (*free_userdata)(void *));
+MCPP_EXPERIMENTAL size_t mcpp_policy_rule_count(const mcpp_policy *policy);
+MCPP_EXPERIMENTAL const char *mcpp_policy_rule_name(const mcpp_policy *policy, size_t index);
 
 #ifdef __cplusplus
 }

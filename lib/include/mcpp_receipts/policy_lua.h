@@ -12,7 +12,8 @@
  *
  * In builds without Lua (MCPP_LUA=OFF) the loaders fail with MCPP_EUNSUPPORTED.
  *
- * API tier: stable (mcpp_receipts.h, "API tiers").
+ * API tier: stable, except the calls declared MCPP_EXPERIMENTAL (opt in with
+ * MCPP_RECEIPTS_EXPERIMENTAL; mcpp_receipts.h, "API tiers").
  */
 #ifndef MCPP_RECEIPTS_POLICY_LUA_H
 #define MCPP_RECEIPTS_POLICY_LUA_H
@@ -61,8 +62,8 @@ MCPP_API int mcpp_policy_load_lua_file(mcpp_policy **out, const char *path,
 
 /* As above for a chunk in memory; `name` is used in messages and includes are
  * resolved relative to the directory part of `name` (none when NULL). */
-MCPP_API int mcpp_policy_load_lua_buffer(mcpp_policy **out, const char *buf, size_t len,
-                                         const char *name, const mcpp_lua_limits *limits);
+MCPP_EXPERIMENTAL int mcpp_policy_load_lua_buffer(mcpp_policy **out, const char *buf, size_t len, const char *name,
+                                                  const mcpp_lua_limits *limits);
 
 /*
  * Where policy files are found by name (`include = {"default.lua"}`, a
@@ -79,21 +80,21 @@ MCPP_API int mcpp_policy_load_lua_buffer(mcpp_policy **out, const char *buf, siz
  * MCPP_ENOTFOUND when no directory has it, the message listing them. *out is
  * the path; free it with mcpp_free().
  */
-MCPP_API int mcpp_policy_find(char **out, const char *name, const char *from_dir);
+MCPP_EXPERIMENTAL int mcpp_policy_find(char **out, const char *name, const char *from_dir);
 
 /* The directories mcpp_policy_find() searches, in order, one per line
  * ('\n'-separated, no trailing newline). Free *out with mcpp_free(). */
-MCPP_API int mcpp_policy_search_path(char **out, const char *from_dir);
+MCPP_EXPERIMENTAL int mcpp_policy_search_path(char **out, const char *from_dir);
 
 /* The installed policy directory alone (it may not exist). Free with mcpp_free(). */
-MCPP_API int mcpp_policy_install_dir(char **out);
+MCPP_EXPERIMENTAL int mcpp_policy_install_dir(char **out);
 
 /*
  * Starts a new total time budget (max_total_ms) for the Lua policy `policy`
  * was loaded from, for hosts that keep one policy across many commands (a
  * notebook, a server). No effect on a policy without Lua rules.
  */
-MCPP_API void mcpp_policy_lua_reset_budget(const mcpp_policy *policy);
+MCPP_EXPERIMENTAL void mcpp_policy_lua_reset_budget(const mcpp_policy *policy);
 
 #ifdef __cplusplus
 }

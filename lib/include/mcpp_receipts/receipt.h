@@ -11,8 +11,8 @@
  * the caller, who frees it with mcpp_receipt_free() (NULL-safe). Strings and
  * arrays read from a receipt are borrowed and live as long as the receipt.
  *
- * API tier: stable, except the blocks between the "EXPERIMENTAL API" markers
- * below (mcpp_receipts.h, "API tiers").
+ * API tier: stable, except the calls declared MCPP_EXPERIMENTAL (opt in with
+ * MCPP_RECEIPTS_EXPERIMENTAL; mcpp_receipts.h, "API tiers").
  */
 #ifndef MCPP_RECEIPTS_RECEIPT_H
 #define MCPP_RECEIPTS_RECEIPT_H
@@ -119,7 +119,7 @@ MCPP_API int mcpp_receipt_clone(mcpp_receipt **out, const mcpp_receipt *receipt)
  * key order or format. It is not written out, and mcpp_receipt_get(r, "id")
  * reports only a stated id. */
 MCPP_API const char *mcpp_receipt_id(const mcpp_receipt *receipt);
-MCPP_API const char *mcpp_receipt_source_name(const mcpp_receipt *receipt);
+MCPP_EXPERIMENTAL const char *mcpp_receipt_source_name(const mcpp_receipt *receipt);
 
 /* ---- Writing ------------------------------------------------------------- */
 
@@ -141,8 +141,8 @@ MCPP_API int mcpp_receipt_write(char **out, size_t *out_len, const mcpp_receipt 
  * when the content does not fit: a field schema 1 lacks, a precision or
  * substrate value it does not know, or requested and observed precisions that
  * differ. lane.blocks is left out (schema 1 derives it from the pattern). */
-MCPP_API int mcpp_receipt_write_schema(char **out, size_t *out_len, const mcpp_receipt *receipt,
-                                       mcpp_format format, int schema_version);
+MCPP_EXPERIMENTAL int mcpp_receipt_write_schema(char **out, size_t *out_len, const mcpp_receipt *receipt,
+                                                mcpp_format format, int schema_version);
 
 /* Writes to `path` atomically (temp file, fsync, rename, directory fsync): on
  * failure the old file, if any, is untouched. AUTO picks from the extension.
@@ -232,13 +232,13 @@ MCPP_API int mcpp_schema_field_count(void);
 /* Borrowed static data; NULL when id is out of range. */
 MCPP_API const mcpp_field_info *mcpp_schema_field_at(int id);
 /* The field id of a dotted path, or -1 when the schema has no such field. */
-MCPP_API int mcpp_schema_field_id(const char *path);
+MCPP_EXPERIMENTAL int mcpp_schema_field_id(const char *path);
 /* The schema path closest to a path that is not one ("workload.seqlen" ->
  * "workload.seq_len", "seq_len" -> "workload.seq_len"), written to buf (cap
  * bytes): MCPP_OK with the suggestion, MCPP_ENOTFOUND (buf "") when nothing
  * is close or `path` is a field already. The loader's "did you mean" uses the
  * same distance. */
-MCPP_API int mcpp_schema_field_suggest(char *buf, size_t cap, const char *path);
+MCPP_EXPERIMENTAL int mcpp_schema_field_suggest(char *buf, size_t cap, const char *path);
 
 /*
  * Reads a field by dotted path ("routing.top_k", "metrics.per_family_ms.E",
@@ -255,7 +255,7 @@ MCPP_API int mcpp_schema_field_suggest(char *buf, size_t cap, const char *path);
 MCPP_API int mcpp_receipt_get(const mcpp_receipt *receipt, const char *path, mcpp_value *out);
 
 /* The same by field id; never allocates (the hot path of comparisons). */
-MCPP_API int mcpp_receipt_get_field(const mcpp_receipt *receipt, int field_id, mcpp_value *out);
+MCPP_EXPERIMENTAL int mcpp_receipt_get_field(const mcpp_receipt *receipt, int field_id, mcpp_value *out);
 
 /* ---- Named metrics ----------------------------------------------------------- */
 
@@ -291,9 +291,9 @@ typedef struct mcpp_metric {
 } mcpp_metric;
 
 /* Number of metrics the receipt states (0 for NULL). */
-MCPP_API size_t mcpp_receipt_metric_count(const mcpp_receipt *receipt);
+MCPP_EXPERIMENTAL size_t mcpp_receipt_metric_count(const mcpp_receipt *receipt);
 /* The metric at `index` (0 .. count-1); MCPP_ENOTFOUND past the end. */
-MCPP_API int mcpp_receipt_metric_at(mcpp_metric *out, const mcpp_receipt *receipt, size_t index);
+MCPP_EXPERIMENTAL int mcpp_receipt_metric_at(mcpp_metric *out, const mcpp_receipt *receipt, size_t index);
 /* The metric called `name`; MCPP_ENOTFOUND when the receipt does not state it. */
 MCPP_API int mcpp_receipt_metric_find(mcpp_metric *out, const mcpp_receipt *receipt,
                                       const char *name);
@@ -301,7 +301,7 @@ MCPP_API int mcpp_receipt_metric_find(mcpp_metric *out, const mcpp_receipt *rece
  * else step_time_s, else the first metric; NULL when there is none. Borrowed. */
 MCPP_API const char *mcpp_receipt_metric_primary(const mcpp_receipt *receipt);
 /* Sample `index` of a metric (0 when out of range). */
-MCPP_API double mcpp_metric_sample(const mcpp_metric *metric, size_t index);
+MCPP_EXPERIMENTAL double mcpp_metric_sample(const mcpp_metric *metric, size_t index);
 /* Quantile q in [0, 1] of n values (unsorted, left as they are), as the
  * library computes a receipt's stated p10 / median / p90 from its samples:
  * linear interpolation between closest ranks (type 7, numpy's default).
@@ -312,8 +312,7 @@ MCPP_API int mcpp_quantile(double *out, const double *values, size_t n, double q
 /* ==== EXPERIMENTAL API: may change or go in any release (mcpp_receipts.h, "API tiers") ==== */
 /* 1 when `name` is a well-known metric, with its fixed unit and direction
  * (either output may be NULL); 0 otherwise. */
-MCPP_API int mcpp_metric_well_known(const char *name, const char **unit_out,
-                                    mcpp_direction *direction_out);
+MCPP_EXPERIMENTAL int mcpp_metric_well_known(const char *name, const char **unit_out, mcpp_direction *direction_out);
 /* ==== end of EXPERIMENTAL API ==== */
 
 /* ---- Building (for harnesses that emit receipts) ------------------------- */
@@ -360,14 +359,13 @@ MCPP_API int mcpp_builder_add_artifact(mcpp_builder *b, const char *kind, const 
  * step_time_s, ...) is refused here: set its schema field instead. The rest
  * (unique names, value agreeing with the samples) is checked at finish.
  */
-MCPP_API int mcpp_builder_add_metric(mcpp_builder *b, const char *name, const char *unit,
-                                     mcpp_direction direction, double value,
-                                     const char *aggregate, const char *sample_kind,
-                                     const double *samples, size_t n_samples);
+MCPP_EXPERIMENTAL int mcpp_builder_add_metric(mcpp_builder *b, const char *name, const char *unit,
+                                              mcpp_direction direction, double value, const char *aggregate,
+                                              const char *sample_kind, const double *samples, size_t n_samples);
 /* Sets a free-form value ("extra.KEY" or "launch.fixed_policy.KEY") from JSON text. */
 MCPP_API int mcpp_builder_set_json(mcpp_builder *b, const char *path, const char *json_text);
 /* Removes a field again (no error when it was absent). */
-MCPP_API int mcpp_builder_unset(mcpp_builder *b, const char *path);
+MCPP_EXPERIMENTAL int mcpp_builder_unset(mcpp_builder *b, const char *path);
 /* How many calls on this builder failed since it was made or last cleared. */
 MCPP_API size_t mcpp_builder_error_count(const mcpp_builder *b);
 /* Forgets the failed calls (after the caller has handled them), so finish can

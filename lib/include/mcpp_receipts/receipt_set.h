@@ -12,7 +12,8 @@
  * Ownership: the set owns its receipts; pointers from mcpp_receipt_set_at()
  * and mcpp_receipt_set_items() are borrowed and live as long as the set.
  *
- * API tier: stable (mcpp_receipts.h, "API tiers").
+ * API tier: stable, except the calls declared MCPP_EXPERIMENTAL (opt in with
+ * MCPP_RECEIPTS_EXPERIMENTAL; mcpp_receipts.h, "API tiers").
  */
 #ifndef MCPP_RECEIPTS_RECEIPT_SET_H
 #define MCPP_RECEIPTS_RECEIPT_SET_H
@@ -53,12 +54,12 @@ MCPP_API const mcpp_receipt *const *mcpp_receipt_set_items(const mcpp_receipt_se
 /* Checks receipts gathered elsewhere (a binding's list) as a set checks what
  * it adds: MCPP_EINVALID naming both sources when two receipts share an id
  * with different canonical content, else MCPP_OK. */
-MCPP_API int mcpp_receipts_check_ids(const mcpp_receipt *const *receipts, size_t n);
+MCPP_EXPERIMENTAL int mcpp_receipts_check_ids(const mcpp_receipt *const *receipts, size_t n);
 
 /* Files that failed to load: path, status code and the error message. */
 MCPP_API size_t mcpp_receipt_set_failure_count(const mcpp_receipt_set *set);
 MCPP_API const char *mcpp_receipt_set_failure_path(const mcpp_receipt_set *set, size_t index);
-MCPP_API int mcpp_receipt_set_failure_code(const mcpp_receipt_set *set, size_t index);
+MCPP_EXPERIMENTAL int mcpp_receipt_set_failure_code(const mcpp_receipt_set *set, size_t index);
 MCPP_API const char *mcpp_receipt_set_failure_message(const mcpp_receipt_set *set, size_t index);
 
 #ifdef __cplusplus

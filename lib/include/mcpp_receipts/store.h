@@ -31,8 +31,8 @@
  * Threads: a store handle is used by one thread at a time; open one handle per
  * thread or process (they may share the file).
  *
- * API tier: stable, except the blocks between the "EXPERIMENTAL API" markers
- * below (mcpp_receipts.h, "API tiers").
+ * API tier: stable, except the calls declared MCPP_EXPERIMENTAL (opt in with
+ * MCPP_RECEIPTS_EXPERIMENTAL; mcpp_receipts.h, "API tiers").
  */
 #ifndef MCPP_RECEIPTS_STORE_H
 #define MCPP_RECEIPTS_STORE_H
@@ -77,7 +77,7 @@ MCPP_API void mcpp_store_close(mcpp_store *store); /* NULL-safe */
 
 /* The schema version of the open store (MCPP_STORE_SCHEMA_VERSION once migrated;
  * a PostgreSQL store counts its own migrations, docs/store.md). */
-MCPP_API int mcpp_store_schema_version(const mcpp_store *store);
+MCPP_EXPERIMENTAL int mcpp_store_schema_version(const mcpp_store *store);
 
 /* What one add call did. */
 typedef struct mcpp_store_add_result {
@@ -146,8 +146,8 @@ typedef int (*mcpp_store_receipt_fn)(void *ctx, mcpp_receipt *receipt);
 /* As mcpp_store_query_set, handing each receipt to `fn` in order (for
  * bindings that keep receipts in their own objects). Stored bodies are
  * parsed on several threads; `fn` is called on the calling thread only. */
-MCPP_API int mcpp_store_query_each(mcpp_store *store, const mcpp_store_query *query,
-                                   mcpp_store_receipt_fn fn, void *ctx);
+MCPP_EXPERIMENTAL int mcpp_store_query_each(mcpp_store *store, const mcpp_store_query *query, mcpp_store_receipt_fn fn,
+                                            void *ctx);
 
 /* The receipts a query selects as text: `format` "json" (an array), "jsonl"
  * (one canonical JSON receipt per line) or "yaml" (documents, each after
@@ -176,17 +176,17 @@ MCPP_API int mcpp_store_check(char **out, mcpp_store *store);
  * mcpp_store_check does (a body that does not load, or a damaged file,
  * cannot be repaired here and remains a problem).
  */
-MCPP_API int mcpp_store_repair(char **out, mcpp_store *store);
+MCPP_EXPERIMENTAL int mcpp_store_repair(char **out, mcpp_store *store);
 
 /*
  * Images of this build refused since the store was opened (damaged or
  * forged: those receipts were read from their bodies instead). A caller that
  * loaded receipts warns when it is not 0; `store check` names them.
  */
-MCPP_API size_t mcpp_store_images_refused(const mcpp_store *store);
+MCPP_EXPERIMENTAL size_t mcpp_store_images_refused(const mcpp_store *store);
 
 /* Tombstones as JSON lines {"id", "reason", "removed_at"}; free with mcpp_free(). */
-MCPP_API int mcpp_store_removed_render(char **out, mcpp_store *store);
+MCPP_EXPERIMENTAL int mcpp_store_removed_render(char **out, mcpp_store *store);
 
 /* ---- Lane history and change points ------------------------------------------ */
 
@@ -207,7 +207,7 @@ typedef struct mcpp_changepoint_settings {
     size_t min_segment;       /* runs on each side of a change; default 4     */
 } mcpp_changepoint_settings;
 
-MCPP_API void mcpp_changepoint_settings_default(mcpp_changepoint_settings *out);
+MCPP_EXPERIMENTAL void mcpp_changepoint_settings_default(mcpp_changepoint_settings *out);
 
 /* ==== EXPERIMENTAL API: may change or go in any release (mcpp_receipts.h, "API tiers") ==== */
 /*
@@ -216,9 +216,8 @@ MCPP_API void mcpp_changepoint_settings_default(mcpp_changepoint_settings *out);
  * *out_count gets how many there are (may exceed cap). `settings` NULL:
  * defaults. MCPP_EARG for a non-positive or non-finite value.
  */
-MCPP_API int mcpp_changepoints_find(size_t *out_index, size_t cap, size_t *out_count,
-                                    const double *values, size_t n,
-                                    const mcpp_changepoint_settings *settings);
+MCPP_EXPERIMENTAL int mcpp_changepoints_find(size_t *out_index, size_t cap, size_t *out_count, const double *values,
+                                             size_t n, const mcpp_changepoint_settings *settings);
 /* ==== end of EXPERIMENTAL API ==== */
 
 /* Thread safety: read-only once built; threads may read one at once. */
@@ -234,17 +233,17 @@ MCPP_API int mcpp_history_build(mcpp_history **out, mcpp_store *store, const cha
 MCPP_API void mcpp_history_free(mcpp_history *history); /* NULL-safe */
 
 /* ==== EXPERIMENTAL API: may change or go in any release (mcpp_receipts.h, "API tiers") ==== */
-MCPP_API size_t mcpp_history_lane_count(const mcpp_history *history);
-MCPP_API const char *mcpp_history_lane_key(const mcpp_history *history, size_t lane);
-MCPP_API size_t mcpp_history_run_count(const mcpp_history *history, size_t lane);
+MCPP_EXPERIMENTAL size_t mcpp_history_lane_count(const mcpp_history *history);
+MCPP_EXPERIMENTAL const char *mcpp_history_lane_key(const mcpp_history *history, size_t lane);
+MCPP_EXPERIMENTAL size_t mcpp_history_run_count(const mcpp_history *history, size_t lane);
 /* Run accessors (borrowed strings; git_commit may be NULL). */
-MCPP_API const char *mcpp_history_run_id(const mcpp_history *history, size_t lane, size_t run);
-MCPP_API const char *mcpp_history_run_created_at(const mcpp_history *history, size_t lane, size_t run);
-MCPP_API const char *mcpp_history_run_commit(const mcpp_history *history, size_t lane, size_t run);
-MCPP_API double mcpp_history_run_value(const mcpp_history *history, size_t lane, size_t run);
-MCPP_API size_t mcpp_history_change_count(const mcpp_history *history, size_t lane);
+MCPP_EXPERIMENTAL const char *mcpp_history_run_id(const mcpp_history *history, size_t lane, size_t run);
+MCPP_EXPERIMENTAL const char *mcpp_history_run_created_at(const mcpp_history *history, size_t lane, size_t run);
+MCPP_EXPERIMENTAL const char *mcpp_history_run_commit(const mcpp_history *history, size_t lane, size_t run);
+MCPP_EXPERIMENTAL double mcpp_history_run_value(const mcpp_history *history, size_t lane, size_t run);
+MCPP_EXPERIMENTAL size_t mcpp_history_change_count(const mcpp_history *history, size_t lane);
 /* The run index of the first run after the change. */
-MCPP_API size_t mcpp_history_change_run(const mcpp_history *history, size_t lane, size_t change);
+MCPP_EXPERIMENTAL size_t mcpp_history_change_run(const mcpp_history *history, size_t lane, size_t change);
 /* ==== end of EXPERIMENTAL API ==== */
 
 /* JSON keys: schema ("mcpp.history/1"), metric, method, lanes [{key, short_key,
