@@ -207,6 +207,19 @@ def chromium_binary() -> str | None:
     return None
 
 
+def browser_or_skip() -> str | None:
+    """Chromium's path, or None after printing why the browser tests skip here."""
+    try:
+        import PIL  # noqa: F401
+    except ImportError as e:
+        print(f"SKIP: PIL is not importable ({e}); scripts/install-deps.sh installs python3-pil")
+        return None
+    browser = chromium_binary()
+    if not browser:
+        print("SKIP: no chromium on PATH; scripts/install-deps.sh installs Debian's chromium")
+    return browser
+
+
 def screenshot(browser: str, page: pathlib.Path, png: pathlib.Path, width: int, dark: bool) -> str:
     cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
            f"--window-size={width},1800", f"--screenshot={png}", page.as_uri()]

@@ -40,7 +40,7 @@ import sys
 import urllib.parse
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from report_html_test import SKIP, check, chromium_binary, failures  # noqa: E402
+from report_html_test import SKIP, browser_or_skip, check, failures  # noqa: E402
 from report_set import HISTORY_RUNS, HISTORY_STEP_AT, HOSTILE, history_commit, write_history, write_set  # noqa: E402
 
 SMALL_LANES = 6
@@ -247,14 +247,8 @@ def accent_share(png: pathlib.Path) -> float:
 
 
 def chromium(cli: str, example: str, work: pathlib.Path) -> int:
-    try:
-        import PIL  # noqa: F401
-    except ImportError as e:
-        print(f"SKIP: PIL is not importable ({e}); scripts/install-deps.sh installs python3-pil")
-        return SKIP
-    browser = chromium_binary()
+    browser = browser_or_skip()
     if not browser:
-        print("SKIP: no chromium on PATH; scripts/install-deps.sh installs Debian's chromium")
         return SKIP
     db = make_store(cli, example, work)
     site = work / "site"

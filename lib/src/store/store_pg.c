@@ -246,24 +246,45 @@ static void put_id_list(mcpp_strbuf *sql, const pg_batch *b, unsigned char state
     mcpp_sb_putc(sql, ')');
 }
 
+/* Moves the pending rows whose id the server returned (column 0) to `state`:
+ * every row of the id when `every`, else its first; returns how many moved. */
+static size_t mark_ids(pg_batch *b, const mcpp_pg_rows *ids, unsigned char state, int every)
+{
+    size_t moved = 0;
+    for (size_t k = 0; k < mcpp_pg_rows_count(ids); k++)
+        for (size_t i = 0; i < b->n; i++)
+            if (b->state[i] == 0 && strcmp(b->rows[i].id, mcpp_pg_value(ids, k, 0)) == 0) {
+                b->state[i] = state;
+                moved++;
+                if (!every)
+                    break;
+            }
+    return moved;
+}
+
+/* The rows of `select` ("SELECT ... FROM t WHERE id") for the ids of the
+ * pending rows; *out NULL when none is pending. */
+static int query_pending(mcpp_pg_rows **out, pg_add *a, const pg_batch *b, const char *select, const char **params)
+{
+    *out = NULL;
+    mcpp_strbuf sql;
+    mcpp_sb_init_heap(&sql, 64 + 8 * b->n);
+    mcpp_sb_puts(&sql, select);
+    int n = 0;
+    put_id_list(&sql, b, 0, params, &n);
+    int rc = !n ? MCPP_OK : sql.failed ? mcpp_error_nomem() : mcpp_pg_run(out, a->s->pg, sql.data, n, params, "adding");
+    mcpp_sb_free(&sql);
+    return rc;
+}
+
 /* Marks the rows whose id was removed earlier (a tombstone keeps them out). */
 static int mark_removed(pg_add *a, pg_batch *b, const char **params)
 {
-    mcpp_strbuf sql;
-    mcpp_sb_init_heap(&sql, 64 + 8 * b->n);
-    mcpp_sb_puts(&sql, "SELECT id FROM tombstones WHERE id");
-    int n = 0;
-    put_id_list(&sql, b, 0, params, &n);
     mcpp_pg_rows *found = NULL;
-    int rc = sql.failed ? mcpp_error_nomem() : mcpp_pg_run(&found, a->s->pg, sql.data, n, params, "adding");
-    for (size_t k = 0; !rc && k < mcpp_pg_rows_count(found); k++)
-        for (size_t i = 0; i < b->n; i++)
-            if (b->state[i] == 0 && strcmp(b->rows[i].id, mcpp_pg_value(found, k, 0)) == 0) {
-                b->state[i] = 1;
-                a->res->skipped_removed++;
-            }
+    int rc = query_pending(&found, a, b, "SELECT id FROM tombstones WHERE id", params);
+    if (!rc)
+        a->res->skipped_removed += mark_ids(b, found, 1, 1);
     mcpp_pg_rows_free(found);
-    mcpp_sb_free(&sql);
     return rc;
 }
 
@@ -299,12 +320,8 @@ static int insert_pending(pg_add *a, pg_batch *b, const char **params)
     mcpp_sb_puts(&sql, " ON CONFLICT (id) DO NOTHING RETURNING id");
     mcpp_pg_rows *done = NULL;
     int rc = sql.failed ? mcpp_error_nomem() : mcpp_pg_run(&done, a->s->pg, sql.data, n, params, "adding");
-    for (size_t k = 0; !rc && k < mcpp_pg_rows_count(done); k++)
-        for (size_t i = 0; i < b->n; i++)
-            if (b->state[i] == 0 && strcmp(b->rows[i].id, mcpp_pg_value(done, k, 0)) == 0) {
-                b->state[i] = 2;
-                break;
-            }
+    if (!rc)
+        mark_ids(b, done, 2, 0);
     mcpp_pg_rows_free(done);
     mcpp_sb_free(&sql);
     return rc;
@@ -314,17 +331,8 @@ static int insert_pending(pg_add *a, pg_batch *b, const char **params)
  * another is a conflict (the whole add is undone). */
 static int settle_taken(pg_add *a, pg_batch *b, const char **params)
 {
-    mcpp_strbuf sql;
-    mcpp_sb_init_heap(&sql, 64 + 8 * b->n);
-    mcpp_sb_puts(&sql, "SELECT id, body FROM receipts WHERE id");
-    int n = 0;
-    put_id_list(&sql, b, 0, params, &n);
-    if (!n) {
-        mcpp_sb_free(&sql);
-        return MCPP_OK;
-    }
     mcpp_pg_rows *stored = NULL;
-    int rc = sql.failed ? mcpp_error_nomem() : mcpp_pg_run(&stored, a->s->pg, sql.data, n, params, "adding");
+    int rc = query_pending(&stored, a, b, "SELECT id, body FROM receipts WHERE id", params);
     for (size_t i = 0; !rc && i < b->n; i++) {
         if (b->state[i] != 0)
             continue;
@@ -341,7 +349,6 @@ static int settle_taken(pg_add *a, pg_batch *b, const char **params)
                                b->rows[i].id);
     }
     mcpp_pg_rows_free(stored);
-    mcpp_sb_free(&sql);
     return rc;
 }
 
