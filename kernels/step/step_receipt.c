@@ -369,6 +369,9 @@ static void put_metrics(receipt_ctx *x)
     long steps = x->steps;
     sb_int(sb, "metrics.window.warmup_steps", opt->warmup);
     sb_int(sb, "metrics.window.measured_steps", steps);
+    /* the step runner compiles nothing and captures no CUDA graph: none inside the window */
+    sb_int(sb, "metrics.window.recompiles", 0);
+    sb_int(sb, "metrics.window.graph_recaptures", 0);
     double measured_s = 0.0;
     for (long i = 0; i < steps; i++) {
         sb_check(sb, mcpp_builder_add_step_sample(sb->b, res->samples[i]), "metrics.step_time_s.samples");

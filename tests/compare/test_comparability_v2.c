@@ -47,7 +47,9 @@ TEST(the_launch_contract_must_match_and_the_row_names_the_key)
            variant(RUN2, "b", "\"mtp_depth\": 1", "\"mtp_depth\": 3", NULL, NULL), MCPP_VERDICT_NOT_COMPARABLE,
            "launch", MCPP_DIM_MISMATCH, "launch.mtp_depth differs: 1 vs 3");
     expect(variant(PADDED, "a", "\"mtp_depth\": 1", "\"mtp_depth\": 1, \"cuda_graphs\": \"off\"", NULL, NULL),
-           variant(RUN2, "b", "\"mtp_depth\": 1", "\"mtp_depth\": 1, \"cuda_graphs\": \"full\"", NULL, NULL),
+           /* the pinned policy says full too: one receipt saying full and false is refused (issue 47) */
+           variant(RUN2, "b", "\"mtp_depth\": 1", "\"mtp_depth\": 1, \"cuda_graphs\": \"full\"",
+                   "\"cuda_graphs\": false", "\"cuda_graphs\": \"full\""),
            MCPP_VERDICT_NOT_COMPARABLE, "launch", MCPP_DIM_MISMATCH, "launch.cuda_graphs differs: off vs full");
 }
 

@@ -282,7 +282,7 @@ TEST(policy_refuses_unknown_field_paths_and_bad_settings)
     CHECK_STR_EQ(mcpp_error_last()->field, "routing.topk");
     const char *star[] = {"routing.*"};
     CHECK_INT_EQ(mcpp_policy_set_dimension(p, "r", star, 1, MCPP_ROLE_MUST_MATCH), MCPP_OK);
-    CHECK_INT_EQ(mcpp_policy_dimension_field_count(p, 0), 7);
+    CHECK_INT_EQ(mcpp_policy_dimension_field_count(p, 0), 10); /* with groups, group_top_k, expert_precision */
     mcpp_gate_settings g = {MCPP_GATE_SETTINGS_VERSION, "metrics.tokens_per_s", 1, 0.03, 1.5};
     CHECK_INT_EQ(mcpp_policy_set_gate(p, &g), MCPP_EINVALID);
     g.confidence = 0.9;

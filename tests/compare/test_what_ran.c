@@ -23,6 +23,7 @@ static const section BASE[] = {
     {"lane", "{\"family\": \"tiny-dense\", \"pattern\": \"A\", \"depth\": 4, \"d_model\": 64, \"heads\": 4}"},
     {"workload", "{\"seq_len\": 128, \"micro_batch\": 2, \"global_batch\": 2, \"tokens_per_step\": 256, "
                  "\"useful_tokens_per_step\": 256, \"data\": {\"path\": \"synthetic\"}}"},
+    {"routing", NULL},
     {"compile", "{\"posture\": \"eager\", \"warmup\": \"explicit\", \"graph_breaks\": 0, \"cache_state\": \"warm\"}"},
     {"backend", "{\"precision\": {\"observed\": \"fp32\"}, \"attention\": {\"observed\": \"ref_c\"}, "
                 "\"gemm\": {\"observed\": \"blocked_c\"}}"},
@@ -121,6 +122,19 @@ static char *problems_of(const char *id, ...)
     }
     mcpp_report_free(rep);
     return out;
+}
+
+/* a and b (freed) have one lane key. */
+static void expect_one_lane(mcpp_receipt *a, mcpp_receipt *b)
+{
+    char *ka = NULL, *kb = NULL;
+    CHECK_INT_EQ(mcpp_lane_key(&ka, NULL, a), MCPP_OK);
+    CHECK_INT_EQ(mcpp_lane_key(&kb, NULL, b), MCPP_OK);
+    CHECK_STR_EQ(ka, kb);
+    free(ka);
+    free(kb);
+    mcpp_receipt_free(a);
+    mcpp_receipt_free(b);
 }
 
 static mcpp_frontier *frontier_of(mcpp_receipt **rs, size_t n)
@@ -523,14 +537,115 @@ TEST(generated_launch_args_must_describe_their_lane)
            MCPP_VERDICT_NOT_COMPARABLE, "launch", MCPP_DIM_MISMATCH, NULL);
     mcpp_receipt *a = mk("a", "launch", LAUNCH("\"--num-layers 4\", \"--seq-length 128\""), NULL);
     mcpp_receipt *b = mk("b", "launch", LAUNCH("\"--seq-length 128\", \"--num-layers 4\""), NULL);
-    char *ka = NULL, *kb = NULL;
-    CHECK_INT_EQ(mcpp_lane_key(&ka, NULL, a), MCPP_OK);
-    CHECK_INT_EQ(mcpp_lane_key(&kb, NULL, b), MCPP_OK);
-    CHECK_STR_EQ(ka, kb);
-    free(ka);
-    free(kb);
-    mcpp_receipt_free(a);
-    mcpp_receipt_free(b);
+    expect_one_lane(a, b);
+}
+
+/* ---- Item 9: goodput as fractions, each its own path ----------------------------------- */
+
+TEST(goodput_fractions_have_their_own_paths_and_seconds_are_not_compared)
+{
+    mcpp_receipt *r = mk("g", "metrics",
+                         "{\"step_time_s\": {\"samples\": [0.100, 0.101, 0.099]}, \"goodput\": {\"allocated_s\": 10, "
+                         "\"kernel_busy_s\": 6, \"useful_s\": 4, \"badput_s\": {\"compile\": 3}}}",
+                         NULL);
+    static const char *const names[] = {"goodput.useful_fraction", "goodput.kernel_busy_fraction",
+                                        "goodput.badput_fraction"};
+    static const double want[] = {0.4, 0.6, 0.3};
+    for (int k = 0; k < 3; k++) {
+        mcpp_metric m;
+        CHECK_INT_EQ(mcpp_receipt_metric_find(&m, r, names[k]), MCPP_OK);
+        char path[64];
+        snprintf(path, sizeof path, "metrics.%s", names[k]);
+        CHECK_STR_EQ(m.path, path); /* one path (and one pandas column) each */
+        CHECK(m.value > want[k] - 1e-12 && m.value < want[k] + 1e-12);
+    }
+    mcpp_receipt_free(r);
+    /* naming the seconds as the metric of an analysis is refused with the fraction to use */
+    mcpp_policy *p = NULL;
+    CHECK_INT_EQ(mcpp_policy_default(&p), MCPP_OK);
+    mcpp_gate_settings g = MCPP_GATE_SETTINGS_INIT;
+    g.metric = "goodput.useful_s";
+    CHECK(mcpp_policy_set_gate(p, &g) != MCPP_OK);
+    CHECK_CONTAINS(mcpp_error_last()->message, "name goodput.useful_fraction");
+    g.metric = "metrics.goodput.kernel_busy_s";
+    CHECK(mcpp_policy_set_gate(p, &g) != MCPP_OK);
+    g.metric = "goodput.badput_s.compile"; /* time lost stays a metric: less is better however long the run */
+    CHECK_INT_EQ(mcpp_policy_set_gate(p, &g), MCPP_OK);
+    mcpp_policy_free(p);
+}
+
+/* ---- Item 10: CUDA graphs have one spelling --------------------------------------------- */
+
+TEST(cuda_graphs_have_one_spelling)
+{
+    /* off in launch.cuda_graphs and false in the pinned policy are the same launch */
+    expect(mk("a", "launch", "{\"cuda_graphs\": \"off\", \"fixed_policy\": {\"NCCL_ALGO\": \"Ring\"}}", NULL),
+           mk("b", "launch", "{\"fixed_policy\": {\"NCCL_ALGO\": \"Ring\", \"cuda_graphs\": false}}", NULL),
+           MCPP_VERDICT_COMPARABLE, "launch", MCPP_DIM_MATCH, "same on both sides");
+    /* full against false is another launch, whichever field says it */
+    expect(mk("a", "launch", "{\"cuda_graphs\": \"full\", \"fixed_policy\": {\"NCCL_ALGO\": \"Ring\"}}", NULL),
+           mk("b", "launch", "{\"fixed_policy\": {\"NCCL_ALGO\": \"Ring\", \"cuda_graphs\": false}}", NULL),
+           MCPP_VERDICT_NOT_COMPARABLE, "launch", MCPP_DIM_MISMATCH, NULL);
+    mcpp_receipt *a =
+        mk("a", "launch", "{\"cuda_graphs\": \"off\", \"fixed_policy\": {\"NCCL_ALGO\": \"Ring\"}}", NULL);
+    mcpp_receipt *b = mk("b", "launch", "{\"fixed_policy\": {\"NCCL_ALGO\": \"Ring\", \"cuda_graphs\": false}}", NULL);
+    expect_one_lane(a, b);
+    /* full in one field and false in the other, in one receipt: refused */
+    char *p =
+        problems_of("c", "launch", "{\"cuda_graphs\": \"full\", \"fixed_policy\": {\"cuda_graphs\": false}}", NULL);
+    CHECK_CONTAINS(p, "launch.cuda_graphs is full but launch.fixed_policy.cuda_graphs says false");
+    free(p);
+}
+
+/* ---- Item 12: padding waste, grouped routing and FP8 experts ---------------------------- */
+
+TEST(padding_waste_is_a_metric_and_routing_states_groups_and_expert_precision)
+{
+    mcpp_receipt *r = mk("w", "workload", WORKLOAD("200"), NULL);
+    mcpp_metric m;
+    CHECK_INT_EQ(mcpp_receipt_metric_find(&m, r, "padding_waste_fraction"), MCPP_OK);
+    CHECK(m.value > 0.21874 && m.value < 0.21876); /* 56 of 256 tokens per step were padding */
+    CHECK_INT_EQ((int)m.direction, (int)MCPP_DIRECTION_LOWER);
+    CHECK_STR_EQ(m.path, "metrics.padding_waste_fraction");
+    mcpp_receipt_free(r);
+#define MOE(extra) "{\"mode\": \"token_choice\", \"num_experts\": 8, \"top_k\": 2" extra "}"
+#define MOE_LANE "{\"family\": \"tiny-moe\", \"pattern\": \"AE\", \"depth\": 4, \"d_model\": 64, \"heads\": 4}"
+    /* group-limited routing against ungrouped, FP8 experts against the default: another model run */
+    expect(mk("a", "lane", MOE_LANE, "routing", MOE(", \"groups\": 8, \"group_top_k\": 2"), NULL),
+           mk("b", "lane", MOE_LANE, "routing", MOE(", \"groups\": 4, \"group_top_k\": 2"), NULL),
+           MCPP_VERDICT_NOT_COMPARABLE, "routing", MCPP_DIM_MISMATCH, "routing.groups differs: 8 vs 4");
+    /* stated on one side only: no evidence the routing is the same (missing is never a match) */
+    expect(mk("a", "lane", MOE_LANE, "routing", MOE(""), NULL),
+           mk("b", "lane", MOE_LANE, "routing", MOE(", \"groups\": 4, \"group_top_k\": 2"), NULL),
+           MCPP_VERDICT_INSUFFICIENT, "routing", MCPP_DIM_MISSING, "routing.groups is absent on base");
+    expect(mk("a", "lane", MOE_LANE, "routing", MOE(", \"expert_precision\": \"fp8\""), NULL),
+           mk("b", "lane", MOE_LANE, "routing", MOE(", \"expert_precision\": \"bf16\""), NULL),
+           MCPP_VERDICT_NOT_COMPARABLE, "routing", MCPP_DIM_MISMATCH, "routing.expert_precision differs");
+    expect(mk("a", "lane", MOE_LANE, "routing", MOE(", \"expert_precision\": \"fp8+bf16\""), NULL),
+           mk("b", "lane", MOE_LANE, "routing", MOE(", \"expert_precision\": \"bf16+fp8\""), NULL),
+           MCPP_VERDICT_COMPARABLE, "routing", MCPP_DIM_MATCH, NULL);
+    char *p = problems_of("g", "lane", MOE_LANE, "routing", MOE(", \"groups\": 2, \"group_top_k\": 3"), NULL);
+    CHECK_CONTAINS(p, "expected at most routing.groups (2), got 3");
+    free(p);
+}
+
+/* ---- Item 11: what happened inside the measured window ----------------------------------- */
+
+#define WINDOW(warmup, extra)                                                                                          \
+    "{\"window\": {\"warmup_steps\": " warmup ", \"measured_steps\": 8" extra "}, \"step_time_s\": {"                  \
+    "\"samples\": [0.100, 0.101, 0.099, 0.100, 0.102, 0.098, 0.100, 0.101]}}"
+
+TEST(recompiles_and_graph_captures_inside_the_window_qualify)
+{
+    expect(mk("a", "metrics", WINDOW("5", ", \"recompiles\": 0, \"graph_recaptures\": 0"), NULL),
+           mk("b", "metrics", WINDOW("5", ", \"recompiles\": 3, \"graph_recaptures\": 0"), NULL),
+           MCPP_VERDICT_QUALIFIED, "compile_detail", MCPP_DIM_QUALIFY, "metrics.window.recompiles differs: 0 vs 3");
+    expect(mk("a", "metrics", WINDOW("5", ", \"recompiles\": 0, \"graph_recaptures\": 0"), NULL),
+           mk("b", "metrics", WINDOW("5", ", \"recompiles\": 0, \"graph_recaptures\": 2"), NULL),
+           MCPP_VERDICT_QUALIFIED, "compile_detail", MCPP_DIM_QUALIFY, "graph_recaptures differs: 0 vs 2");
+    /* twenty warm-up steps against none: another starting line (the window dimension) */
+    expect(mk("a", "metrics", WINDOW("20", ""), NULL), mk("b", "metrics", WINDOW("0", ""), NULL),
+           MCPP_VERDICT_QUALIFIED, "window", MCPP_DIM_QUALIFY, "metrics.window.warmup_steps differs: 20 vs 0");
 }
 
 int main(void)
@@ -544,5 +659,9 @@ int main(void)
     RUN(a_fallback_that_contradicts_the_observed_backend_is_a_warning);
     RUN(per_family_timings_must_fit_the_stack_and_the_step);
     RUN(generated_launch_args_must_describe_their_lane);
+    RUN(goodput_fractions_have_their_own_paths_and_seconds_are_not_compared);
+    RUN(cuda_graphs_have_one_spelling);
+    RUN(padding_waste_is_a_metric_and_routing_states_groups_and_expert_precision);
+    RUN(recompiles_and_graph_captures_inside_the_window_qualify);
     TEST_MAIN_END();
 }

@@ -91,7 +91,7 @@ static void run_sql(const char *path, const char *sql)
 static const char *valid_mark(void)
 {
     static char mark[96];
-    snprintf(mark, sizeof mark, "%s summaries/2 lanes/3 rows/", mcpp_version_string());
+    snprintf(mark, sizeof mark, "%s summaries/2 lanes/4 rows/", mcpp_version_string());
     return mark;
 }
 

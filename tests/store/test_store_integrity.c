@@ -27,6 +27,7 @@
 
 #define DIGEST_OF_FORMAT_2 0x7022bbd2524cb6c9ULL /* nam52_dense, nam56r_padded, h200_requested_h100_observed */
 #define DIGEST_OF_FORMAT_3 0x896e589cf2aecb41ULL /* the same, with the starting line keying lanes (issue 47) */
+#define DIGEST_OF_FORMAT_4 0xc57996242d6e5367ULL /* the same, with the routing fields and one CUDA graph spelling */
 
 #define RUNS 12
 #define HEADER 40      /* bytes of an image's header */
@@ -510,7 +511,7 @@ TEST(the_lane_key_format_is_bumped_with_the_key_text)
     static const struct {
         int format;
         uint64_t digest;
-    } KNOWN[] = {{2, DIGEST_OF_FORMAT_2}, {3, DIGEST_OF_FORMAT_3}};
+    } KNOWN[] = {{2, DIGEST_OF_FORMAT_2}, {3, DIGEST_OF_FORMAT_3}, {4, DIGEST_OF_FORMAT_4}};
     static const char *const EXAMPLES[] = {"nam52_dense.json", "nam56r_padded.json",
                                            "h200_requested_h100_observed.json"};
     uint64_t digest = MCPP_FNV_OFFSET;

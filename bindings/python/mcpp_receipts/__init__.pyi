@@ -211,6 +211,8 @@ class _MetricsStepTimeSSection(Section):
 class _MetricsWindowSection(Section):
     warmup_steps: int | None
     measured_steps: int | None
+    recompiles: int | None
+    graph_recaptures: int | None
 
 class _QualitySection(Section):
     metric: str | None
@@ -225,6 +227,9 @@ class _RoutingSection(Section):
     shared_experts: int | None
     capacity_factor: float | None
     overflow: Literal['drop', 'pad', 'no_drop'] | None
+    groups: int | None
+    group_top_k: int | None
+    expert_precision: str | None
 
 class _RunSection(Section):
     seed: int | None

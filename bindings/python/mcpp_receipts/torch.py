@@ -33,6 +33,7 @@ from __future__ import annotations
 import datetime
 import os
 import time
+import warnings
 from typing import TYPE_CHECKING, Any, Mapping
 
 try:
@@ -145,6 +146,8 @@ class Recorder:
         self._tokens: list[int] = []
         self._useful: list[int] = []
         self._pending: tuple[int | None, int | None] = (None, None)
+        self._shape: tuple[int, int] | None = None  # the pending step's inputs: (micro batch, sequence)
+        self._shapes: list[tuple[int, int]] = []  # of the measured steps that passed inputs
         self.samples: list[float] = []
         self.warmup_s = 0.0
         self.window: tuple[str, str] | None = None  # UTC times the measured window began and ended
@@ -167,11 +170,24 @@ class Recorder:
         """True once every step the recorder needs has run."""
         return self._index >= self.total_steps
 
-    def step(self, tokens: int | None = None, useful_tokens: int | None = None) -> _Step:
+    def step(self, tokens: int | None = None, useful_tokens: int | None = None, *, inputs: Any = None) -> _Step:
         """A context manager around one training step. ``tokens``: tokens
         computed this step; ``useful_tokens``: the non-padding ones (default:
-        all). The step's wall time is taken with the device synchronised at
-        both ends."""
+        all). ``inputs``: the step's token tensor, shaped (micro batch,
+        sequence length): the recorder observes ``workload.micro_batch`` and
+        ``workload.seq_len`` from it (the median over the measured steps), and
+        the tokens when ``tokens`` is not given. The step's wall time is taken
+        with the device synchronised at both ends."""
+        shape = None
+        if inputs is not None:
+            dims = tuple(int(d) for d in getattr(inputs, "shape", ()))
+            if len(dims) < 2:
+                raise ValueError(f"Recorder.step: inputs must be shaped (micro batch, sequence length, ...), "
+                                 f"got shape {dims}")
+            shape = (dims[0], dims[1])
+            if tokens is None:
+                tokens = dims[0] * dims[1]
+        self._shape = shape
         self._pending = (None if tokens is None else int(tokens),
                          None if useful_tokens is None else int(useful_tokens))
         return self._step
@@ -231,6 +247,8 @@ class Recorder:
             if tokens is not None:
                 self._tokens.append(tokens)
                 self._useful.append(useful if useful is not None else tokens)
+            if self._shape is not None:
+                self._shapes.append(self._shape)
             self._window_t = (self._window_t[0], self._t0 + dt)
             if self._index == self.warmup + self.measure - 1:
                 self._end_window()
@@ -275,6 +293,9 @@ class Recorder:
         if self._tokens:
             out["workload.tokens_per_step"] = _median_int(self._tokens)
             out["workload.useful_tokens_per_step"] = _median_int(self._useful)
+        if self._shapes:  # observed from the step's inputs (rec.step(inputs=...))
+            out["workload.micro_batch"] = _median_int([b for b, _ in self._shapes])
+            out["workload.seq_len"] = _median_int([s for _, s in self._shapes])
         # Goodput layers: allocated is the whole span from the first step's start
         # to the measured window's end; inside it, compilation and the rest of
         # the warmup steps, and the time between measured steps (data loading,
@@ -312,6 +333,7 @@ class Recorder:
         self._observe_attention(out, fallbacks, caveats)
         self._observe_compile(out, compile_facts, fallbacks, caveats)
         self._observe_precision(out, extra, fallbacks, caveats)
+        out["metrics.window.recompiles"] = int(compile_facts["recompiles_in_window"])
         if compile_facts["recompiles_in_window"]:
             caveats.append(f"{compile_facts['recompiles_in_window']} recompile(s) inside the measured window")
         out["status.outcome"] = "ok" if len(self.samples) == self.measure else "partial"
@@ -442,15 +464,47 @@ class Recorder:
         return b
 
     def finish(self) -> Receipt:
-        """Validates and returns the Receipt (raises ValidationError)."""
+        """Validates and returns the Receipt (raises ValidationError). When
+        the receipt lacks what a comparison needs (a lane dimension nothing
+        observed or declared, such as the batch), warns, naming each field
+        and how to declare it: such a receipt can never be compared."""
         self._compile.close()
-        return self.builder().finish()
+        receipt = self.builder().finish()
+        self._warn_missing(receipt)
+        return receipt
 
     def write(self, path: str | os.PathLike, format: str | None = None) -> Receipt:
         """finish() and write the receipt to ``path`` atomically (JSON or
-        YAML by extension or ``format``); returns the Receipt."""
+        YAML by extension or ``format``); returns the Receipt. Warns as
+        finish() does."""
         self._compile.close()
-        return self.builder().write(os.fspath(path), format)
+        receipt = self.builder().write(os.fspath(path), format)
+        self._warn_missing(receipt)
+        return receipt
+
+    def missing_for_comparison(self, receipt: Any) -> dict[str, list[str]]:
+        """The dimensions ``receipt`` leaves unstated that a comparison must
+        match, each with its fields: ``{"batch": ["workload.micro_batch",
+        "workload.global_batch"]}``. Empty when two such runs can be compared."""
+        from . import Policy, compare
+
+        policy = Policy.default()
+        missing = {}
+        for row in compare(receipt, receipt, policy).rows:
+            if row.status == "missing":
+                missing[row.name] = list(policy.dimensions.get(row.name, {}).get("fields", []))
+        return missing
+
+    def _warn_missing(self, receipt: Any) -> None:
+        missing = self.missing_for_comparison(receipt)
+        if not missing:
+            return
+        what = "; ".join(f"{name} ({', '.join(fields)})" if fields else name for name, fields in missing.items())
+        example = next((f for fields in missing.values() for f in fields), "workload.micro_batch")
+        how = (f"Pass the step's inputs (rec.step(inputs=batch) observes workload.micro_batch and "
+               f"workload.seq_len) or declare them" if {"batch", "sequence"} & set(missing) else "Declare them")
+        warnings.warn(f"mcpp_receipts.torch: this receipt can never be compared: not stated: {what}. {how}: "
+                      f"Recorder(lane={{'{example}': ...}})", UserWarning, stacklevel=3)
 
     def __del__(self) -> None:
         compile_watch = getattr(self, "_compile", None)

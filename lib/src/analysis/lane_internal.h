@@ -99,8 +99,10 @@ const char **mcpp_lane_summary_sorted_ids(const mcpp_lane_summary *s, size_t *n)
  * the key of example receipts under each format. 2: the first recorded (the
  * keys of stores written before it may be of an earlier text). 3: issue 47,
  * hardware.observed.threads in the hardware segment and the starting line
- * (startup, software, window, denominator) keying lanes. */
-#define MCPP_LANE_KEY_FORMAT 3
+ * (startup, software, window, denominator) keying lanes. 4: the routing
+ * segment's group-limited routing and expert precision, the CUDA graph
+ * capture read once. */
+#define MCPP_LANE_KEY_FORMAT 4
 
 /* The layout of mcpp_lane_summary_serialize's text: 2 added the metric's
  * identity (metric_name, unit, higher_is_better, metric_conflict); a text of

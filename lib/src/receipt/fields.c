@@ -214,7 +214,8 @@ static void accelerator_id(char *out, size_t cap, const char *raw)
 
 static int is_precision(int id)
 {
-    return id == MCPP_F_backend_precision_requested || id == MCPP_F_backend_precision_observed;
+    return id == MCPP_F_backend_precision_requested || id == MCPP_F_backend_precision_observed ||
+           id == MCPP_F_routing_expert_precision;
 }
 
 static int compare_parts(const void *a, const void *b)
@@ -345,6 +346,37 @@ static mcpp_field_cmp features_compare(const mcpp_receipt *a, const mcpp_receipt
     return MCPP_FIELD_EQUAL;
 }
 
+/* One member of a free-form object (a feature, a pinned launch setting) into
+ * a hash, and as lane-key text "name":value. */
+static uint64_t member_hash(const mcpp_xnode *x, uint64_t h)
+{
+    h = mcpp_fnv1a(x->key, strlen(x->key) + 1, h);
+    h = mcpp_fnv1a(&x->kind, 1, h);
+    if (x->kind == MCPP_X_NUMBER) {
+        double v = x->number == 0 ? 0 : x->number;
+        return mcpp_fnv1a(&v, sizeof v, h);
+    }
+    return x->text ? mcpp_fnv1a(x->text, strlen(x->text) + 1, h) : h;
+}
+
+static void member_text(mcpp_strbuf *sb, const mcpp_xnode *x)
+{
+    mcpp_sb_json_string(sb, x->key);
+    mcpp_sb_putc(sb, ':');
+    if (x->kind == MCPP_X_NUMBER)
+        mcpp_sb_double(sb, x->number);
+    else if (x->kind == MCPP_X_TRUE)
+        mcpp_sb_puts(sb, "true");
+    else if (x->kind == MCPP_X_FALSE)
+        mcpp_sb_puts(sb, "false");
+    else if (x->kind == MCPP_X_NULL)
+        mcpp_sb_puts(sb, "null");
+    else if (x->kind == MCPP_X_STRING)
+        mcpp_sb_json_string(sb, x->text ? x->text : "");
+    else
+        mcpp_sb_puts(sb, x->text ? x->text : "");
+}
+
 static uint64_t features_hash(const mcpp_receipt *r, uint64_t h)
 {
     unsigned char tag = features_on(r) != 0;
@@ -352,14 +384,7 @@ static uint64_t features_hash(const mcpp_receipt *r, uint64_t h)
     const mcpp_xnode *x, *n = features_node(r);
     uint32_t at = 0;
     while ((x = feature_on(n, &at))) {
-        h = mcpp_fnv1a(x->key, strlen(x->key) + 1, h);
-        h = mcpp_fnv1a(&x->kind, 1, h);
-        if (x->kind == MCPP_X_NUMBER) {
-            double v = x->number == 0 ? 0 : x->number;
-            h = mcpp_fnv1a(&v, sizeof v, h);
-        } else if (x->text) {
-            h = mcpp_fnv1a(x->text, strlen(x->text) + 1, h);
-        }
+        h = member_hash(x, h);
     }
     return h;
 }
@@ -381,16 +406,154 @@ static void features_text(mcpp_strbuf *sb, const mcpp_receipt *r, int escape_key
     while ((x = feature_on(n, &at))) {
         if (!first) mcpp_sb_putc(sb, ',');
         first = 0;
-        mcpp_sb_json_string(sb, x->key);
-        mcpp_sb_putc(sb, ':');
-        if (x->kind == MCPP_X_NUMBER) mcpp_sb_double(sb, x->number);
-        else if (x->kind == MCPP_X_TRUE) mcpp_sb_puts(sb, "true");
-        else if (x->kind == MCPP_X_NULL) mcpp_sb_puts(sb, "null");
-        else if (x->kind == MCPP_X_STRING) mcpp_sb_json_string(sb, x->text ? x->text : "");
-        else mcpp_sb_puts(sb, x->text ? x->text : "");
+        member_text(sb, x);
     }
     mcpp_sb_putc(sb, '}');
 }
+
+/* ---- CUDA graphs: one spelling --------------------------------------------------------
+ * launch.cuda_graphs (off, partial, full) is the field; a launcher's pinned
+ * policy may also say `cuda_graphs` (launch.fixed_policy.cuda_graphs: false,
+ * true or one of the names). Comparisons read the capture once (issue 47 item
+ * 10): launch.cuda_graphs, else the pinned policy's, and the pinned policy
+ * without that member, so "off" in one receipt and `false` in the other are
+ * the same launch. */
+
+static const mcpp_xnode *fixed_policy_node(const mcpp_receipt *r)
+{
+    if (!mcpp_present(r, MCPP_F_launch_fixed_policy))
+        return NULL;
+    const mcpp_xnode *n = ((const mcpp_object_slot *)slot_of(r, MCPP_F_launch_fixed_policy))->node;
+    return n && n->kind == MCPP_X_OBJECT ? n : NULL;
+}
+
+static int is_graphs_key(const mcpp_xnode *x) { return x->key && strcmp(x->key, "cuda_graphs") == 0; }
+
+int mcpp_cuda_graphs_pinned(const mcpp_receipt *r)
+{
+    const mcpp_xnode *n = fixed_policy_node(r);
+    for (uint32_t i = 0; n && i < n->count; i++) {
+        const mcpp_xnode *x = &n->children[i];
+        if (!is_graphs_key(x))
+            continue;
+        if (x->kind == MCPP_X_FALSE || (x->kind == MCPP_X_NUMBER && x->number == 0))
+            return 0;
+        if (x->kind == MCPP_X_TRUE)
+            return 3;
+        if (x->kind == MCPP_X_STRING && x->text) {
+            if (strcmp(x->text, "off") == 0)
+                return 0;
+            if (strcmp(x->text, "partial") == 0)
+                return 1;
+            if (strcmp(x->text, "full") == 0)
+                return 2;
+        }
+        return 4;
+    }
+    return -1;
+}
+
+/* The capture a receipt ran with: 0 off, 1 partial, 2 full (launch.cuda_graphs'
+ * order), 3 on (true: captured, extent not said), 4 another value; -1 none. */
+static int graphs_of(const mcpp_receipt *r)
+{
+    if (mcpp_present(r, MCPP_F_launch_cuda_graphs))
+        return *(const int8_t *)slot_of(r, MCPP_F_launch_cuda_graphs);
+    return mcpp_cuda_graphs_pinned(r);
+}
+
+/* The pinned policy's members but cuda_graphs: how many. */
+static size_t pinned_count(const mcpp_xnode *n)
+{
+    size_t k = 0;
+    for (uint32_t i = 0; n && i < n->count; i++)
+        k += !is_graphs_key(&n->children[i]);
+    return k;
+}
+
+static mcpp_field_cmp graphs_compare(const mcpp_receipt *a, const mcpp_receipt *b, int id)
+{
+    if (id == MCPP_F_launch_cuda_graphs) {
+        int ga = graphs_of(a), gb = graphs_of(b);
+        if (ga < 0 && gb < 0)
+            return MCPP_FIELD_ABSENT;
+        if (ga < 0 || gb < 0)
+            return MCPP_FIELD_ONE_SIDED;
+        return ga == gb ? MCPP_FIELD_EQUAL : MCPP_FIELD_DIFFERS;
+    }
+    const mcpp_xnode *na = fixed_policy_node(a), *nb = fixed_policy_node(b);
+    size_t ca = pinned_count(na), cb = pinned_count(nb);
+    if (!ca && !cb)
+        return MCPP_FIELD_ABSENT;
+    if (!ca || !cb)
+        return MCPP_FIELD_ONE_SIDED;
+    if (ca != cb)
+        return MCPP_FIELD_DIFFERS;
+    uint32_t i = 0, j = 0;
+    for (size_t k = 0; k < ca; k++, i++, j++) { /* members in canonical (sorted) order */
+        while (is_graphs_key(&na->children[i]))
+            i++;
+        while (is_graphs_key(&nb->children[j]))
+            j++;
+        if (!feature_equal(&na->children[i], &nb->children[j]))
+            return MCPP_FIELD_DIFFERS;
+    }
+    return MCPP_FIELD_EQUAL;
+}
+
+static uint64_t graphs_hash(const mcpp_receipt *r, int id, uint64_t h)
+{
+    if (id == MCPP_F_launch_cuda_graphs) {
+        int g = graphs_of(r);
+        return mcpp_fnv1a(&g, sizeof g, h);
+    }
+    const mcpp_xnode *n = fixed_policy_node(r);
+    size_t count = pinned_count(n);
+    h = mcpp_fnv1a(&count, sizeof count, h);
+    for (uint32_t i = 0; count && i < n->count; i++) {
+        const mcpp_xnode *x = &n->children[i];
+        if (is_graphs_key(x))
+            continue;
+        h = member_hash(x, h);
+    }
+    return h;
+}
+
+/* Lane-key text of the capture or of the pinned policy without it. */
+static void graphs_text(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int escape_key)
+{
+    static const char *const names[] = {"off", "partial", "full", "on", "other"};
+    mcpp_value none;
+    memset(&none, 0, sizeof none);
+    none.type = MCPP_TYPE_ABSENT;
+    if (id == MCPP_F_launch_cuda_graphs) {
+        int g = graphs_of(r);
+        if (g < 0)
+            mcpp_value_text(sb, &none, escape_key);
+        else
+            mcpp_sb_puts(sb, names[g]);
+        return;
+    }
+    const mcpp_xnode *n = fixed_policy_node(r);
+    if (!pinned_count(n)) {
+        mcpp_value_text(sb, &none, escape_key);
+        return;
+    }
+    int first = 1;
+    mcpp_sb_putc(sb, '{');
+    for (uint32_t i = 0; i < n->count; i++) {
+        const mcpp_xnode *x = &n->children[i];
+        if (is_graphs_key(x))
+            continue;
+        if (!first)
+            mcpp_sb_putc(sb, ',');
+        first = 0;
+        member_text(sb, x);
+    }
+    mcpp_sb_putc(sb, '}');
+}
+
+static int is_graphs(int id) { return id == MCPP_F_launch_cuda_graphs || id == MCPP_F_launch_fixed_policy; }
 
 /* ---- lane.pattern and lane.depth: one stack, however it is written -----------------
  * The 52-letter expanded pattern (Megatron style) and "AEMEAEMEAEMR" tiled to
@@ -499,6 +662,8 @@ static inline mcpp_field_cmp compare_one(const mcpp_receipt *a, const mcpp_recei
     if (is_free(id)) return free_compare(a, b, id);
     if (id == MCPP_F_features) return features_compare(a, b);
     if (is_shape(id)) return shape_compare(a, b, id);
+    if (is_graphs(id))
+        return graphs_compare(a, b, id);
     if (!valid_id(id))
         return MCPP_FIELD_ABSENT;
     int pa = mcpp_present(a, id), pb = mcpp_present(b, id);
@@ -582,6 +747,8 @@ uint64_t mcpp_field_hash(const mcpp_receipt *r, int id, uint64_t h)
     if (is_free(id)) return free_hash(r, id, h);
     if (id == MCPP_F_features) return features_hash(r, h);
     if (is_shape(id)) return shape_hash(r, id, h);
+    if (is_graphs(id))
+        return graphs_hash(r, id, h);
     unsigned char tag = 0;
     if (!valid_id(id) || !mcpp_present(r, id))
         return mcpp_fnv1a(&tag, 1, h);
@@ -672,6 +839,10 @@ void mcpp_field_text(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int escape_
 {
     mcpp_value v;
     char canonical[128];
+    if (is_graphs(id) && escape_key) { /* lane keys: the capture read once */
+        graphs_text(sb, r, id, escape_key);
+        return;
+    }
     if (id == MCPP_F_features && escape_key) { /* lane keys: the features in force */
         features_text(sb, r, escape_key);
         return;

@@ -62,6 +62,11 @@ int mcpp_field_request_unmet(const mcpp_receipt *r, int requested, int observed,
  * it needed. A recipe is a set: every comparison reads it through this. */
 size_t mcpp_precision_recipe_canonical(char *out, size_t cap, const char *raw);
 
+/* The CUDA graph capture r's pinned launch policy states
+ * (launch.fixed_policy.cuda_graphs), in launch.cuda_graphs' order: 0 off, 1
+ * partial, 2 full, 3 on (true), 4 another value; -1 when it states none. */
+int mcpp_cuda_graphs_pinned(const mcpp_receipt *r);
+
 /* Mixes field `id` of r into h so that mcpp_field_same fields hash equal. */
 uint64_t mcpp_field_hash(const mcpp_receipt *r, int id, uint64_t h);
 

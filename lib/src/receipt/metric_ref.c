@@ -20,6 +20,22 @@ static const char *well_known_at(int id)
     return NULL;
 }
 
+/* Goodput is compared as fractions of the allocated time, never as seconds
+ * (docs/verdicts.md): more useful seconds over a longer allocation is not
+ * better goodput, so naming the seconds is refused with the fraction to use
+ * (issue 47 item 9). The badput seconds (compile, data, ...) stay metrics:
+ * less time lost is better however long the run. */
+static int goodput_seconds_refused(const char *text)
+{
+    const char *fraction = strstr(text, "useful_s")        ? "goodput.useful_fraction"
+                           : strstr(text, "kernel_busy_s") ? "goodput.kernel_busy_fraction"
+                                                           : "goodput.useful_fraction or goodput.badput_fraction";
+    return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0,
+                         "'%s' is seconds of one run's allocation, which grow with how long it ran: goodput is "
+                         "compared as fractions of the allocated time, name %s",
+                         text, fraction);
+}
+
 int mcpp_metric_ref_init(mcpp_metric_ref *out, const char *text, int higher_is_better)
 {
     memset(out, 0, sizeof *out);
@@ -38,6 +54,10 @@ int mcpp_metric_ref_init(mcpp_metric_ref *out, const char *text, int higher_is_b
         return MCPP_OK;
     }
     if (strcmp(text, "metrics.step_time_s") == 0) text = "metrics.step_time_s.median";
+    const char *bare = strncmp(text, "metrics.", 8) == 0 ? text + 8 : text;
+    if (strcmp(bare, "goodput.useful_s") == 0 || strcmp(bare, "goodput.kernel_busy_s") == 0 ||
+        strcmp(bare, "goodput.allocated_s") == 0)
+        return goodput_seconds_refused(text);
     int id = mcpp_schema_field_id(text);
     if (id < 0 && strncmp(text, "metrics.", 8) == 0) /* a schema path with a typo, not a name */
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_UNKNOWN_FIELD, NULL, NULL, 0, 0,

@@ -93,13 +93,27 @@ static void well_known_view(mcpp_metric *out, const mcpp_receipt *r, size_t k)
  * are metrics of their own, with their own direction: useful and kernel-busy
  * share (higher is better) and badput share (lower is better). Each is
  * present when allocated_s > 0 and its numerator is stated. */
-enum { N_DERIVED = 3 };
+/* The fourth, padding_waste_fraction (issue 47 item 12), is the share of the
+ * tokens computed per step that were padding: 1 - useful / computed, lower is
+ * better; present when both are stated and tokens_per_step > 0. */
+enum { N_DERIVED = 4 };
 static const char *const DERIVED_NAMES[N_DERIVED] = {"goodput.useful_fraction", "goodput.kernel_busy_fraction",
-                                                     "goodput.badput_fraction"};
+                                                     "goodput.badput_fraction", "padding_waste_fraction"};
+/* Each its own path (and so its own pandas column), beside the seconds it is made of. */
+static const char *const DERIVED_PATHS[N_DERIVED] = {
+    "metrics.goodput.useful_fraction", "metrics.goodput.kernel_busy_fraction", "metrics.goodput.badput_fraction",
+    "metrics.padding_waste_fraction"};
 
 /* Derived metric k of r into *value; 1 when present. */
 static int derived_value(const mcpp_receipt *r, size_t k, double *value)
 {
+    if (k == 3) {
+        if (!mcpp_present(r, MCPP_F_workload_tokens_per_step) ||
+            !mcpp_present(r, MCPP_F_workload_useful_tokens_per_step) || r->f.workload_tokens_per_step <= 0)
+            return 0;
+        *value = 1.0 - (double)r->f.workload_useful_tokens_per_step / (double)r->f.workload_tokens_per_step;
+        return 1;
+    }
     if (!mcpp_present(r, MCPP_F_metrics_goodput_allocated_s) || !(r->f.metrics_goodput_allocated_s > 0)) return 0;
     double allocated = r->f.metrics_goodput_allocated_s, sum = 0;
     int any = 0;
@@ -125,11 +139,11 @@ static void derived_view(mcpp_metric *out, size_t k, double value)
     memset(out, 0, sizeof *out);
     out->name = DERIVED_NAMES[k];
     out->unit = "fraction";
-    out->direction = k == 2 ? MCPP_DIRECTION_LOWER : MCPP_DIRECTION_HIGHER;
+    out->direction = k >= 2 ? MCPP_DIRECTION_LOWER : MCPP_DIRECTION_HIGHER;
     out->value = value;
     out->aggregate = "single";
     out->well_known = 1;
-    out->path = "metrics.goodput";
+    out->path = DERIVED_PATHS[k];
 }
 
 /* The member `key` of a packed metric object (members are sorted; few). */

@@ -69,6 +69,9 @@ X(routing_top_k,   ROUTING, "top_k", "routing.top_k", INT32, GE1, NULL, "experts
 X(routing_shared_experts, ROUTING, "shared_experts", "routing.shared_experts", INT32, GE0, NULL, "always-on shared experts") \
 X(routing_capacity_factor, ROUTING, "capacity_factor", "routing.capacity_factor", DOUBLE, GT0, NULL, "expert capacity factor") \
 X(routing_overflow, ROUTING, "overflow", "routing.overflow", ENUM, NONE, mcpp_enum_routing_overflow, "what happens to tokens over capacity") \
+X(routing_groups,  ROUTING, "groups", "routing.groups", INT32, GE1, NULL, "expert groups of group-limited routing (absent: ungrouped)") \
+X(routing_group_top_k, ROUTING, "group_top_k", "routing.group_top_k", INT32, GE1, NULL, "groups a token may route to under group-limited routing") \
+X(routing_expert_precision, ROUTING, "expert_precision", "routing.expert_precision", STRING, NONE, NULL, "precision recipe of the expert GEMMs when it is not backend.precision's, e.g. fp8") \
 X(compile_posture, COMPILE, "posture", "compile.posture", ENUM, NONE, mcpp_enum_compile_posture, "execution stance that gave the number") \
 X(compile_warmup,  COMPILE, "warmup", "compile.warmup", ENUM, NONE, mcpp_enum_compile_warmup, "how compilation was warmed up") \
 X(compile_graph_breaks, COMPILE, "graph_breaks", "compile.graph_breaks", INT32, GE0, NULL, "graph breaks observed") \
@@ -123,6 +126,8 @@ X(startup_state,   STARTUP, "state", "startup.state", ENUM, NONE, mcpp_enum_star
 X(metrics_primary, METRICS, "primary", "metrics.primary", STRING, NONE, NULL, "name of the headline metric") \
 X(metrics_window_warmup_steps, METRICS_WINDOW, "warmup_steps", "metrics.window.warmup_steps", INT32, GE0, NULL, "steps before the measured window") \
 X(metrics_window_measured_steps, METRICS_WINDOW, "measured_steps", "metrics.window.measured_steps", INT32, GE1, NULL, "steps in the measured window") \
+X(metrics_window_recompiles, METRICS_WINDOW, "recompiles", "metrics.window.recompiles", INT32, GE0, NULL, "recompilations inside the measured window") \
+X(metrics_window_graph_recaptures, METRICS_WINDOW, "graph_recaptures", "metrics.window.graph_recaptures", INT32, GE0, NULL, "CUDA graph captures inside the measured window") \
 X(metrics_step_time_s_samples, METRICS_STEP_TIME, "samples", "metrics.step_time_s.samples", DLIST, GT0, NULL, "per-step seconds of the measured window") \
 X(metrics_step_time_s_median, METRICS_STEP_TIME, "median", "metrics.step_time_s.median", DOUBLE, GT0, NULL, "median step seconds") \
 X(metrics_step_time_s_p10, METRICS_STEP_TIME, "p10", "metrics.step_time_s.p10", DOUBLE, GT0, NULL, "10th percentile step seconds (linear interpolation)") \
@@ -166,7 +171,7 @@ X(LANE, ROOT, "lane", "lane", lane_name, lane_blocks_R) \
 X(LANE_BLOCKS, LANE, "blocks", "lane.blocks", lane_blocks_A, lane_blocks_R) \
 X(WORKLOAD, ROOT, "workload", "workload", workload_seq_len, workload_data_dataset) \
 X(WORKLOAD_DATA, WORKLOAD, "data", "workload.data", workload_data_path, workload_data_dataset) \
-X(ROUTING, ROOT, "routing", "routing", routing_mode, routing_overflow) \
+X(ROUTING, ROOT, "routing", "routing", routing_mode, routing_expert_precision) \
 X(COMPILE, ROOT, "compile", "compile", compile_posture, compile_cache) \
 X(BACKEND, ROOT, "backend", "backend", backend_precision_requested, backend_verification_max_rel_err) \
 X(BACKEND_PRECISION, BACKEND, "precision", "backend.precision", backend_precision_requested, backend_precision_observed) \
@@ -184,7 +189,7 @@ X(TOPOLOGY, ROOT, "topology", "topology", topology_substrate, topology_fsdp) \
 X(LAUNCH, ROOT, "launch", "launch", launch_mtp_depth, launch_fixed_policy) \
 X(STARTUP, ROOT, "startup", "startup", startup_state, startup_state) \
 X(METRICS, ROOT, "metrics", "metrics", metrics_primary, metrics_named) \
-X(METRICS_WINDOW, METRICS, "window", "metrics.window", metrics_window_warmup_steps, metrics_window_measured_steps) \
+X(METRICS_WINDOW, METRICS, "window", "metrics.window", metrics_window_warmup_steps, metrics_window_graph_recaptures) \
 X(METRICS_STEP_TIME, METRICS, "step_time_s", "metrics.step_time_s", metrics_step_time_s_samples, metrics_step_time_s_p90) \
 X(METRICS_PER_FAMILY, METRICS, "per_family_ms", "metrics.per_family_ms", metrics_per_family_ms_A, metrics_per_family_ms_R) \
 X(METRICS_GOODPUT, METRICS, "goodput", "metrics.goodput", metrics_goodput_allocated_s, metrics_goodput_badput_s_idle) \

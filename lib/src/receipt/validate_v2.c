@@ -173,6 +173,38 @@ static void check_accelerator(mcpp_load_ctx *ctx, int id, const char *name)
                          name, a.id);
 }
 
+/* CUDA graphs have one spelling, launch.cuda_graphs (issue 47 item 10): a
+ * pinned launch policy that says otherwise (full in one field, false in the
+ * other) is a receipt that contradicts itself. Comparisons read the pinned
+ * one where launch.cuda_graphs is absent (receipt/fields.c). */
+static void check_cuda_graphs(mcpp_load_ctx *ctx, const mcpp_receipt *r)
+{
+    static const char *const names[] = {"off", "partial", "full"};
+    if (!mcpp_present(r, MCPP_F_launch_cuda_graphs) || !mcpp_present(r, MCPP_F_launch_fixed_policy))
+        return;
+    const cJSON *pinned = NULL;
+    for (const cJSON *m = r->f.launch_fixed_policy.staged ? r->f.launch_fixed_policy.staged->child : NULL; m;
+         m = m->next)
+        if (m->string && strcmp(m->string, "cuda_graphs") == 0)
+            pinned = m;
+    if (!pinned)
+        return;
+    int stated = r->f.launch_cuda_graphs;
+    const char *said = cJSON_IsFalse(pinned)    ? "false"
+                       : cJSON_IsTrue(pinned)   ? "true"
+                       : cJSON_IsString(pinned) ? pinned->valuestring
+                                                : "another value";
+    int agree = cJSON_IsTrue(pinned)     ? stated > 0
+                : cJSON_IsFalse(pinned)  ? stated == 0
+                : cJSON_IsString(pinned) ? strcmp(pinned->valuestring, names[stated]) == 0
+                                         : 0;
+    if (!agree)
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency", "launch.cuda_graphs", 0,
+                         "launch.cuda_graphs is %s but launch.fixed_policy.cuda_graphs says %s: CUDA graph capture "
+                         "has one spelling, launch.cuda_graphs",
+                         names[stated], said);
+}
+
 static void check_features(mcpp_load_ctx *ctx, const cJSON *features)
 {
     char path[300];
@@ -215,6 +247,15 @@ void mcpp_validate_v2(mcpp_load_ctx *ctx, const mcpp_receipt *r)
         check_precision(ctx, MCPP_F_backend_precision_requested, f->backend_precision_requested);
     if (P(backend_precision_observed))
         check_precision(ctx, MCPP_F_backend_precision_observed, f->backend_precision_observed);
+    if (P(routing_expert_precision))
+        check_precision(ctx, MCPP_F_routing_expert_precision, f->routing_expert_precision);
+    if (P(routing_group_top_k) && !P(routing_groups))
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "missing", "routing.groups", 1,
+                         "required because routing.group_top_k is stated: the groups it chooses from");
+    else if (P(routing_group_top_k) && f->routing_group_top_k > f->routing_groups)
+        mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "consistency", "routing.group_top_k", 0,
+                         "expected at most routing.groups (%lld), got %lld", (long long)f->routing_groups,
+                         (long long)f->routing_group_top_k);
     if (P(hardware_requested_accelerator))
         check_accelerator(ctx, MCPP_F_hardware_requested_accelerator,
                           f->hardware_requested_accelerator);
@@ -227,6 +268,7 @@ void mcpp_validate_v2(mcpp_load_ctx *ctx, const mcpp_receipt *r)
                          (long long)f->run_index);
     if (P(features))
         check_features(ctx, f->features.staged);
+    check_cuda_graphs(ctx, r);
     if (P(source_not_recorded))
         check_not_recorded(ctx, &f->source_not_recorded);
 }
