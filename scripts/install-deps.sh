@@ -9,6 +9,7 @@ PACKAGES=(build-essential cmake pkg-config libcjson-dev libyaml-dev libsqlite3-d
           libbenchmark-tools # Google Benchmark's compare.py: the gate's peer in benchmarks/scale/bench_scale.py
           clang libclang-rt-14-dev # clang + its libFuzzer runtime: tests/fuzz (scripts/fuzz.sh)
           clang-format # git clang-format: scripts/check-format.sh (test.sh) checks the changed lines
+          libtsan2 # gcc's ThreadSanitizer runtime: test.sh runs the thread tests under it (build/tsan)
           chromium python3-pil python3-yaml python3-lxml # headless Chromium renders HTML to PNG (tests/python, tests/report);
                                             # PIL reads the PNGs, PyYAML reads action.yml (tests/ci)
           hyperfine golang-go # real hyperfine and go test -bench output: tests/import, tests/data/make_import_data.sh

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test.sh — the README's test command: installs what is missing, builds everything
 # checks the format of the C lines the change touches, and runs every test: the C/Lua/CLI suites (ctest), the same suites under
-# AddressSanitizer + UndefinedBehaviorSanitizer, the libFuzzer targets for a
+# AddressSanitizer + UndefinedBehaviorSanitizer, the thread tests under ThreadSanitizer, the libFuzzer targets for a
 # short bounded time (MCPP_FUZZ_SECONDS each, default 20; 0 skips them), then
 # the Python binding's tests.
 set -euo pipefail
@@ -27,6 +27,16 @@ cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DMCPP_SANITIZE=ON -DMCPP_
 cmake --build build/sanitize -j"$JOBS"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/sanitize --output-on-failure -j"$JOBS"
+
+echo "==> the thread tests under ThreadSanitizer (build/tsan: the library and the tests that start threads)"
+# What docs/thread-safety.md allows, run from several threads at once; a data
+# race fails them (lgamma's global signgam did, issue 48). Only their targets
+# are built, so this stays short (~2 minutes on 2 cores).
+cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMCPP_TSAN=ON -DMCPP_CUDA=OFF \
+      -DMCPP_BUILD_BENCHMARKS=OFF >/dev/null
+cmake --build build/tsan -j"$JOBS" --target test_threads test_compare_lazy test_core_hostile test_lane_self_fast
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+  ctest --test-dir build/tsan --output-on-failure -j"$JOBS" -R 'thread' -E 'thread_safety'
 
 fuzz_seconds=${MCPP_FUZZ_SECONDS:-20}
 if [ "$fuzz_seconds" -gt 0 ]; then

@@ -9,6 +9,10 @@
  * deviation. A few milliseconds per run count (benchmarks/stats/
  * bench_null_shape), built once per gate.
  */
+/* lgamma_r (glibc and the BSDs declare it under _DEFAULT_SOURCE): lgamma
+ * writes the global signgam, a data race between threads that each run a
+ * gate, which docs/thread-safety.md allows (ThreadSanitizer reported it). */
+#define _DEFAULT_SOURCE
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +31,14 @@
 /* Gauss–Hermite nodes of the mixture over the scale's uncertainty */
 #define NODES 7
 
-static double log_choose(double n, double k) { return lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1); }
+/* ln |Gamma(x)|, without touching signgam. */
+static double log_gamma(double x)
+{
+    int sign;
+    return lgamma_r(x, &sign);
+}
+
+static double log_choose(double n, double k) { return log_gamma(n + 1) - log_gamma(k + 1) - log_gamma(n - k + 1); }
 
 /* log P(T > x) for a unit t: from the symmetric lower tail, so that it
  * keeps its digits far out. */
@@ -63,7 +74,7 @@ static double *median_mass(size_t n, double df, double h, size_t half)
     }
     double k = n % 2 ? (double)(n - 1) / 2 : (double)n / 2 - 1;
     double c = n % 2 ? (double)n * exp(log_choose(2 * k, k)) * h               /* n C(2k, k) */
-                     : exp(lgamma((double)n + 1) - 2 * lgamma(k + 1)) * h * h; /* n! / ((n/2 - 1)!)^2 */
+                     : exp(log_gamma((double)n + 1) - 2 * log_gamma(k + 1)) * h * h; /* n! / ((n/2 - 1)!)^2 */
     for (size_t i = 0; i < len; i++) {
         double x = ((double)i - (double)half) * h, f = mcpp_stats_t_density(x, df);
         double lower = pow(mcpp_stats_t_cdf(x, df), k), upper = pow(mcpp_stats_t_cdf(-x, df), k);

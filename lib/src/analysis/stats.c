@@ -2,6 +2,10 @@
  * stats.c — deterministic statistics for comparisons, the gate and lane
  * headlines (see stats_internal.h for what each function promises).
  */
+/* lgamma_r (glibc and the BSDs declare it under _DEFAULT_SOURCE): lgamma
+ * writes the global signgam, a data race between threads that each run a
+ * gate, which docs/thread-safety.md allows (ThreadSanitizer reported it). */
+#define _DEFAULT_SOURCE
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -9,6 +13,13 @@
 
 #include "analysis/stats_internal.h"
 #include "util/quantile.h"
+
+/* ln |Gamma(x)|, without touching signgam. */
+static double log_gamma(double x)
+{
+    int sign;
+    return lgamma_r(x, &sign);
+}
 
 double mcpp_stats_rel_spread_sorted(const double *sorted, size_t n)
 {
@@ -108,7 +119,7 @@ static double incomplete_beta(double a, double b, double x)
 {
     if (x <= 0) return 0;
     if (x >= 1) return 1;
-    double front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+    double front = exp(log_gamma(a + b) - log_gamma(a) - log_gamma(b) + a * log(x) + b * log1p(-x));
     if (x < (a + 1) / (a + b + 2)) return front * beta_fraction(a, b, x) / a;
     return 1 - front * beta_fraction(b, a, 1 - x) / b;
 }
@@ -191,7 +202,7 @@ double mcpp_stats_bh_cutoff(const double *p, size_t m, double q, double *scratch
 static double t_log_density(double x, double df)
 {
     if (df > 1e7) return -0.5 * log(2 * 3.141592653589793) - 0.5 * x * x; /* as mcpp_stats_t_cdf */
-    return lgamma((df + 1) / 2) - lgamma(df / 2) - 0.5 * log(df * 3.141592653589793) -
+    return log_gamma((df + 1) / 2) - log_gamma(df / 2) - 0.5 * log(df * 3.141592653589793) -
            (df + 1) / 2 * log1p(x * x / df);
 }
 
