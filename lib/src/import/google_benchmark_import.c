@@ -148,17 +148,11 @@ static size_t collect(double *out, run_rows run, const char *key, int time)
     return n;
 }
 
+/* The repetitions as samples (many are summarized: import.c). */
 static int add_metric(mcpp_builder *b, const char *name, const char *unit, mcpp_direction dir,
                       const double *samples, size_t n)
 {
-    if (n == 0)
-        return MCPP_OK;
-    double median = 0;
-    int rc = mcpp_quantile(&median, samples, n, 0.5); /* the validator's median */
-    if (rc != MCPP_OK)
-        return rc;
-    return mcpp_builder_add_metric(b, name, unit, dir, median, n == 1 ? "single" : "median", "repetition",
-                                   samples, n);
+    return mcpp_import_add_samples(b, name, unit, dir, "repetition", samples, n);
 }
 
 /* 1 when the run measured wall-clock time on purpose: Google Benchmark puts

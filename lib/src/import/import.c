@@ -19,6 +19,8 @@
 #include "util/alloc.h"
 #include "util/error_internal.h"
 #include "util/hash.h"
+#include "util/quantile.h"
+#include "util/strbuf.h"
 
 /*
  * The importer registry: one row per format, from the format list of the
@@ -605,16 +607,61 @@ int mcpp_import_begin(mcpp_builder **out, const char *format, const char *suite,
     return rc;
 }
 
+/* More samples than this are kept as their order statistics at this many
+ * evenly spaced quantiles (odd: the middle one is the median the value
+ * states). 990,000 rounds of a pytest-benchmark file made a 22.5 MB receipt
+ * that `validate` refused (over 16 MiB) and peaked at 65x the input; the
+ * samples' spread, the run's own precision, is all the analyses read of them. */
+#define SAMPLES_KEPT 1001
+
+/* samples[0..n) as SAMPLES_KEPT quantiles in *kept (malloc'ed), and what was
+ * done said in extra.samples_summarized_NAME. */
+static int summarize_samples(double **kept, mcpp_builder *b, const char *name, const double *samples, size_t n)
+{
+    double *sorted = malloc(n * sizeof *sorted);
+    *kept = malloc(SAMPLES_KEPT * sizeof **kept);
+    if (!sorted || !*kept) {
+        free(sorted);
+        free(*kept);
+        *kept = NULL;
+        return mcpp_error_nomem();
+    }
+    memcpy(sorted, samples, n * sizeof *sorted);
+    mcpp_sort_doubles(sorted, n);
+    for (size_t i = 0; i < SAMPLES_KEPT; i++)
+        (*kept)[i] = mcpp_quantile_sorted(sorted, n, (double)i / (SAMPLES_KEPT - 1));
+    free(sorted);
+    mcpp_strbuf json;
+    mcpp_sb_init_heap(&json, 256);
+    mcpp_sb_puts(&json, "{\"metric\": ");
+    mcpp_sb_json_string(&json, name);
+    mcpp_sb_printf(&json,
+                   ", \"samples\": %zu, \"kept\": %d, \"as\": \"quantiles at i/%d, i = 0..%d (min, median "
+                   "and max included)\"}",
+                   n, SAMPLES_KEPT, SAMPLES_KEPT - 1, SAMPLES_KEPT - 1);
+    mcpp_sb_putc(&json, '\0');
+    char key[160]; /* one per metric: hyperfine has two with samples */
+    snprintf(key, sizeof key, "extra.samples_summarized_%s", name);
+    int rc = json.failed ? mcpp_error_nomem() : mcpp_builder_set_json(b, key, json.data);
+    mcpp_sb_free(&json);
+    return rc;
+}
+
 int mcpp_import_add_samples(mcpp_builder *b, const char *name, const char *unit, mcpp_direction dir,
                             const char *kind, const double *samples, size_t n)
 {
     if (n == 0)
         return MCPP_OK;
-    double median = 0;
+    double median = 0, *kept = NULL;
     int rc = mcpp_quantile(&median, samples, n, 0.5); /* the validator's median; MCPP_ENOMEM */
-    if (rc != MCPP_OK)
-        return rc;
-    return mcpp_builder_add_metric(b, name, unit, dir, median, n == 1 ? "single" : "median", kind, samples, n);
+    if (rc == MCPP_OK && n > SAMPLES_KEPT && (rc = summarize_samples(&kept, b, name, samples, n)) == MCPP_OK) {
+        samples = kept;
+        n = SAMPLES_KEPT;
+    }
+    if (rc == MCPP_OK)
+        rc = mcpp_builder_add_metric(b, name, unit, dir, median, n == 1 ? "single" : "median", kind, samples, n);
+    free(kept);
+    return rc;
 }
 
 int mcpp_import_set_cpu(mcpp_builder *b, const char *model, int64_t cores)

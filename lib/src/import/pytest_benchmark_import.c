@@ -158,7 +158,9 @@ static int add_time_metric(mcpp_builder *b, const cJSON *stats, const rounds *da
     size_t n = data->n;
     int rc =
         n > 0 ? mcpp_quantile(&median, data->v, n, 0.5) : MCPP_OK; /* the rounds' median, if any */
-    if (rc == MCPP_OK)
+    if (rc == MCPP_OK && n > 1) /* many rounds are summarized there (a bounded receipt) */
+        rc = mcpp_import_add_samples(b, "time_s", "s", MCPP_DIRECTION_LOWER, "round", data->v, n);
+    else if (rc == MCPP_OK)
         rc = n > 0 ? mcpp_builder_add_metric(b, "time_s", "s", MCPP_DIRECTION_LOWER, median,
                                              "median", "round", data->v, n)
                    : mcpp_builder_add_metric(b, "time_s", "s", MCPP_DIRECTION_LOWER, median, NULL,
