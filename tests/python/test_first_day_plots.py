@@ -143,3 +143,38 @@ def test_microsecond_lanes_fill_their_panel_on_a_log_axis_when_they_span_over_10
     assert low > min(ends) / 10 and high < max(ends) * 10, (low, high, ends)
     # lanes within 10x keep a linear axis
     assert mr.frontier(mr.load_dir(EXAMPLES, recursive=False)).plot().get_xscale() == "linear"
+
+
+# ---- issue 49, item 7: labels say what tells lanes apart ----------------------------------------
+
+
+def test_history_legend_tells_every_lane_apart_without_its_short_key(tmp_path):
+    """The README's lanes in a store: four NAM56R lanes (padded, jagged, cold
+    boot, another denominator) and a NAM52 one; with the short key taken off,
+    every legend text still differs."""
+    from mcpp_receipts._plot import history_labels
+
+    store = mr.Store(tmp_path / "runs.db")
+    store.add(mr.load_dir(EXAMPLES, recursive=False))
+    labels = history_labels(store.history().lanes)
+    heads = [label.rsplit(" (lane-", 1)[0] for label in labels]
+    assert len(set(heads)) == len(heads) == len(labels), heads
+    assert all(len(label) <= 70 for label in labels), labels
+
+
+def test_a_cut_lane_label_keeps_each_differing_value():
+    """A torch frontier's lanes differ in precision (backend.precision.observed,
+    a long name): at every width the label shows 'bf16' and 'fp32', never a cut
+    at 'backend.precision.obs…'."""
+    from types import SimpleNamespace
+
+    from mcpp_receipts._plot import lane_label
+
+    lanes = [SimpleNamespace(short_key=f"lane-{i:012x}", label="tiny transformer lane",
+                             differences=f"backend.attention.observed=sdpa_efficient, "
+                                         f"backend.precision.observed={p}")
+             for i, p in enumerate(("bf16", "fp32"))]
+    for width in (48, 60, 80, 120):
+        texts = [lane_label(lane, width) for lane in lanes]
+        assert "bf16" in texts[0] and "fp32" in texts[1], texts
+        assert all(len(t) <= width for t in texts), texts

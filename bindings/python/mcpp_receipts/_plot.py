@@ -95,24 +95,62 @@ def history_labels(lanes, width: int = 70) -> list[str]:
     # per dimension, only the fields ('|'-separated) whose values differ:
     # "backend=jagged", not "backend=flash_attn_3|jagged|mamba2_triton|..."
     fields: dict[str, list[int]] = {}
+    spread: dict[str, int] = {}
     for n in names:
         parts = [d.get(n, "-").split("|") for d in dims]
         width_n = max(len(p) for p in parts)
         at = [i for i in range(width_n) if len({p[i] if i < len(p) else "-" for p in parts}) > 1]
         if at:
             fields[n] = at
+            spread[n] = len({"|".join(p[i] if i < len(p) else "-" for i in at) for p in parts})
+    # the dimensions that split the lanes most come first: with four NAM56R lanes and
+    # one NAM52, "backend=jagged" tells more lanes apart than "pattern=AEMEAEMEAEMR"
+    order = sorted(fields, key=lambda n: -spread[n])
+    values = [{n: "|".join((d.get(n, "-").split("|") + ["-"] * 99)[i] for i in fields[n]) for n in order}
+              for d in dims]
     out = []
-    for lane, d in zip(lanes, dims):
-        shown = []
-        for n, at in fields.items():
-            parts = d.get(n, "-").split("|")
-            shown.append(f"{n}=" + "|".join(parts[i] if i < len(parts) else "-" for i in at))
+    for me, (lane, d) in enumerate(zip(lanes, dims)):
+        # per lane, the fewest dimensions that tell it from every other lane
+        # (greedy), so two lanes that differ only in data.path show data.path
+        left, chosen = {j for j in range(len(lanes)) if j != me}, []
+        while left:
+            best = max(order, key=lambda n: sum(values[j][n] != values[me][n] for j in left))
+            split = {j for j in left if values[j][best] != values[me][best]}
+            if not split:
+                break
+            chosen.append(best)
+            left -= split
+        needed = [f"{n}={values[me][n]}" for n in order if n in chosen]
+        shown = needed + [f"{n}={values[me][n]}" for n in order if n not in chosen]
+        key = f" ({lane.short_key})"
+        room = max(8, width - len(key))
         head = ", ".join(shown)
         name = lane.label or ""
         text = f"{head} · {name}" if head and name else head or name
-        key = f" ({lane.short_key})"
-        out.append(ellipsize(text, max(8, width - len(key))) + key)
+        if len(text) > room and head:  # the name is shared: it goes first, then the parts not needed
+            kept = needed or shown[:1]
+            if len(", ".join(kept)) + 3 > room:  # each needed part cut on its own, its value kept
+                each = max(8, (room - 3 - 2 * (len(kept) - 1)) // len(kept))
+                kept = [_cut_part(part, each) for part in kept]
+            for part in shown[len(kept):] if kept == needed or not needed else []:
+                if len(", ".join(kept)) + 2 + len(part) + 3 > room:
+                    break
+                kept.append(part)
+            text = ", ".join(kept) + (", …" if len(kept) < len(shown) else "")
+        out.append(ellipsize(text, room) + key)
     return out
+
+
+def _cut_part(part: str, width: int) -> str:
+    """One "key=value" difference in ``width`` characters: the value kept whole
+    where it fits (the key is shortened instead), since the value is what
+    tells lanes apart ("precision=bf16" vs "precision=fp32")."""
+    if len(part) <= width:
+        return part
+    key, eq, value = part.partition("=")
+    if eq and len(value) + 2 <= width:
+        return ellipsize(key, width - len(value) - 1) + "=" + value
+    return ellipsize(part, width)
 
 
 def lane_label(lane: Lane, width: int) -> str:
@@ -124,7 +162,7 @@ def lane_label(lane: Lane, width: int) -> str:
     # each difference cut on its own, so every differing dimension shows
     # ("dataset=fineweb-edu-dedu…, moe=padded"), not only the first ones
     full = [p for p in re.split(r", (?=[\w.]+=)", lane.differences or "") if p]
-    parts = [ellipsize(p, 22) for p in full]
+    parts = [_cut_part(p, 22) for p in full]  # its value kept: "backend.precis…=fp32" (issue 49)
     head = ", ".join(parts)
     room = max(8, width - len(key))
     if len(head) > room and full:
