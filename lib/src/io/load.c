@@ -257,6 +257,19 @@ static int finish(mcpp_report *report, mcpp_report **report_out, int rc)
     return MCPP_OK;
 }
 
+/* The caller's limits (MCPP_EARG, error set, for a version this library does not know),
+ * or the defaults when it passes none. */
+static int limits_or_default(mcpp_limits *lim, const mcpp_limits *limits)
+{
+    if (limits && mcpp_struct_version_check(limits->version, MCPP_LIMITS_VERSION, "mcpp_limits") != MCPP_OK)
+        return MCPP_EARG;
+    if (limits)
+        *lim = *limits;
+    else
+        mcpp_limits_default(lim);
+    return MCPP_OK;
+}
+
 int mcpp_receipt_load_buffer(mcpp_receipt **out, mcpp_report **report_out, const char *buf,
                              size_t len, mcpp_format format, const char *name,
                              const mcpp_limits *limits)
@@ -273,12 +286,8 @@ int mcpp_receipt_load_buffer(mcpp_receipt **out, mcpp_report **report_out, const
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, name, NULL, 0, 0, "buf is NULL");
     if (!buf)
         buf = ""; /* an empty input is refused below like any other, never dereferenced as NULL */
-    if (limits && mcpp_struct_version_check(limits->version, MCPP_LIMITS_VERSION, "mcpp_limits") != MCPP_OK)
+    if (limits_or_default(&lim, limits) != MCPP_OK)
         return MCPP_EARG;
-    if (limits)
-        lim = *limits;
-    else
-        mcpp_limits_default(&lim);
     mcpp_report *report = mcpp_report_new();
     MCPP_CHECK_ALLOC(report);
     if (!report_out)
@@ -338,12 +347,8 @@ int mcpp_receipt_load_file(mcpp_receipt **out, mcpp_report **report_out, const c
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, path, NULL, 0, 0,
                               "out and path must not be NULL");
     *out = NULL;
-    if (limits && mcpp_struct_version_check(limits->version, MCPP_LIMITS_VERSION, "mcpp_limits") != MCPP_OK)
+    if (limits_or_default(&lim, limits) != MCPP_OK)
         return MCPP_EARG;
-    if (limits)
-        lim = *limits;
-    else
-        mcpp_limits_default(&lim);
     FILE *fp = fopen(path, "rb");
     if (!fp) {
         snprintf(text, sizeof text, "cannot open: %s", strerror(errno));

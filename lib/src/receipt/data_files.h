@@ -14,4 +14,10 @@ extern const size_t mcpp_data_families_tsv_len;
 extern const char *const mcpp_data_quality_metrics_tsv;
 extern const size_t mcpp_data_quality_metrics_tsv_len;
 
+/* Calls `row` on each line of a data file (`text`, `len` bytes) that is not empty
+ * and not a '#' comment, copied NUL-terminated (cut at 255 bytes) so that `row`
+ * may split it in place, until `row` returns nonzero: the one reader of the
+ * registries' rows (families.c, quality_metrics.c). */
+void mcpp_data_rows(const char *text, size_t len, int (*row)(char *line, void *ctx), void *ctx);
+
 #endif /* MCPP_DATA_FILES_H */

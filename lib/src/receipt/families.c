@@ -97,23 +97,16 @@ static int parse_row(mcpp_model_family *f, char *line)
     return f->depth > 0 ? 0 : -1;
 }
 
-static void load_registry(void)
+/* One row into the registry; stops the reading when it is full. */
+static int add_row(char *line, void *unused)
 {
-    const char *text = mcpp_data_families_tsv;
-    size_t len = mcpp_data_families_tsv_len;
-    char line[256];
-    for (size_t at = 0; at < len && registry_count < MAX_FAMILIES;) {
-        size_t end = at;
-        while (end < len && text[end] != '\n')
-            end++;
-        size_t n = end - at < sizeof line - 1 ? end - at : sizeof line - 1;
-        memcpy(line, text + at, n);
-        line[n] = '\0';
-        at = end + 1;
-        if (line[0] && line[0] != '#' && parse_row(&registry[registry_count], line) == 0)
-            registry_count++;
-    }
+    (void)unused;
+    if (parse_row(&registry[registry_count], line) == 0)
+        registry_count++;
+    return registry_count == MAX_FAMILIES;
 }
+
+static void load_registry(void) { mcpp_data_rows(mcpp_data_families_tsv, mcpp_data_families_tsv_len, add_row, NULL); }
 
 int mcpp_model_family_find(mcpp_model_family *out, const char *name)
 {

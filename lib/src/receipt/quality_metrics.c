@@ -48,22 +48,18 @@ static int parse_row(quality_row *q, char *line)
     return 0;
 }
 
+/* One row into the registry; stops the reading when it is full. */
+static int add_row(char *line, void *unused)
+{
+    (void)unused;
+    if (parse_row(&registry[registry_count], line) == 0)
+        registry_count++;
+    return registry_count == MAX_METRICS;
+}
+
 static void load_registry(void)
 {
-    const char *text = mcpp_data_quality_metrics_tsv;
-    size_t len = mcpp_data_quality_metrics_tsv_len;
-    char line[256];
-    for (size_t at = 0; at < len && registry_count < MAX_METRICS;) {
-        size_t end = at;
-        while (end < len && text[end] != '\n')
-            end++;
-        size_t n = end - at < sizeof line - 1 ? end - at : sizeof line - 1;
-        memcpy(line, text + at, n);
-        line[n] = '\0';
-        at = end + 1;
-        if (line[0] && line[0] != '#' && parse_row(&registry[registry_count], line) == 0)
-            registry_count++;
-    }
+    mcpp_data_rows(mcpp_data_quality_metrics_tsv, mcpp_data_quality_metrics_tsv_len, add_row, NULL);
 }
 
 int mcpp_quality_direction(mcpp_direction *out, const char *metric, const char *benchmark)
