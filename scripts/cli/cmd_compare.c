@@ -230,7 +230,11 @@ static int load_stored(mcpp_receipt **out, const char *store, const char *id)
     mcpp_receipt_set *set = NULL;
     int ex = cli_store_load(&set, store, where);
     if (!ex && mcpp_receipt_set_count(set) == 0) {
-        fprintf(stderr, "mcpp-receipts: %s: no stored receipt has id '%s'\n", store, id);
+        fputs("mcpp-receipts: ", stderr); /* both as given: escaped, never run as terminal controls */
+        cli_fputs_safe(stderr, store, 0);
+        fputs(": no stored receipt has id '", stderr);
+        cli_fputs_safe(stderr, id, 0);
+        fputs("'\n", stderr);
         ex = CLI_EXIT_INVALID;
     }
     if (!ex) ex = exit_for(mcpp_receipt_clone(out, mcpp_receipt_set_at(set, 0)));

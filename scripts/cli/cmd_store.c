@@ -477,7 +477,13 @@ static int cmd_rm(store_args *a)
     if (!ex) {
         int rc = mcpp_store_remove(store, a->positional[0], a->reason);
         if (rc) ex = fail(rc);
-        else printf("removed %s (tombstone kept: %s)\n", a->positional[0], a->reason);
+        else { /* the id and reason as given: escaped, a terminal control sequence is shown, not run */
+            fputs("removed ", stdout);
+            cli_fputs_safe(stdout, a->positional[0], 0);
+            fputs(" (tombstone kept: ", stdout);
+            cli_fputs_safe(stdout, a->reason, 0);
+            fputs(")\n", stdout);
+        }
     }
     mcpp_store_close(store);
     return ex;

@@ -57,6 +57,24 @@ contains "a time range selects three runs" "$tmp/out" "3 receipts"
 
 "$M" store rm "$DB" nam56r-padded-synthetic-2026-03-19 >"$tmp/out" 2>&1; check "rm without a reason exits 3" 3 $?
 "$M" store rm "$DB" nam56r-padded-synthetic-2026-03-19 --reason "synthetic run" >"$tmp/out" 2>&1; check "rm exits 0" 0 $?
+# issue 48 item 6: the id and reason as given reach the terminal escaped, never as controls
+ESC=$(printf '\033')
+no_raw_controls() { # no_raw_controls NAME FILE
+    if grep -q "$ESC" "$2" || grep -q "$(printf '\007')" "$2"; then
+        echo "not ok - $1: a raw control byte reached the terminal"; od -c "$2" | head -5; fails=$((fails + 1))
+    else echo "ok - $1"; fi
+}
+CDB=$tmp/controls.db
+"$M" store add "$CDB" "$EX/nam52_dense.json" >/dev/null 2>&1
+"$M" store rm "$CDB" "$(grep -o '"id": *"[^"]*"' "$EX/nam52_dense.json" | head -1 | sed 's/.*"\([^"]*\)"$/\1/')" \
+    --reason "$(printf 'bad node \033[2J\033]0;pwned\007')" >"$tmp/out" 2>&1
+check "rm with controls in the reason exits 0" 0 $?
+no_raw_controls "rm's confirmation shows the reason's controls escaped" "$tmp/out"
+contains "rm's confirmation still names the reason" "$tmp/out" "bad node"
+"$M" compare --store "$CDB" "$(printf 'x\033[31mred')" "$(printf 'y\033]0;t\007')" >"$tmp/out" 2>&1
+check "compare --store of an unknown id exits 3" 3 $?
+no_raw_controls "compare --store's unknown-id error shows the id escaped" "$tmp/out"
+contains "compare --store's unknown-id error names the id" "$tmp/out" "no stored receipt has id 'x"
 "$M" store removed "$DB" >"$tmp/out" 2>&1
 contains "the tombstone keeps the reason" "$tmp/out" '"reason": "synthetic run"'
 "$M" store add "$DB" "$EX" >"$tmp/out" 2>&1
