@@ -55,6 +55,10 @@ int cli_policy(int argc, char **argv);
 /* Maps a library status code to an exit code: invalid input and policy errors
  * are 3, everything unexpected is 4. */
 int cli_exit_for_status(int status);
+/* The exit code of an output file that could not be written (status of
+ * mcpp_text_write_file): 4, as for stdout (main.c), whatever the cause (a full
+ * disk, a read-only directory); 3 only for a path the library refuses. */
+int cli_exit_for_write(int status);
 
 /* Prints mcpp_error_last() to stderr as "mcpp-receipts: MESSAGE". */
 void cli_print_last_error(void);

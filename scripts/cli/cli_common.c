@@ -26,6 +26,11 @@ int cli_exit_for_status(int status)
     }
 }
 
+int cli_exit_for_write(int status)
+{
+    return status == MCPP_EARG ? CLI_EXIT_INVALID : status == MCPP_OK ? CLI_EXIT_OK : CLI_EXIT_INTERNAL;
+}
+
 void cli_print_last_error(void)
 {
     const mcpp_error *e = mcpp_error_last();

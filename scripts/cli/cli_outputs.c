@@ -74,9 +74,12 @@ int cli_write_outputs(const cli_outputs *outs, cli_render_fn render, const void 
         const char *path = outs->items[k].path;
         if (strcmp(path, "-") == 0) {
             fputs(texts[k], stdout);
-        } else if (mcpp_text_write_file(path, texts[k], strlen(texts[k])) != MCPP_OK) {
-            cli_print_last_error();
-            ex = CLI_EXIT_INVALID;
+        } else {
+            int rc = mcpp_text_write_file(path, texts[k], strlen(texts[k]));
+            if (rc != MCPP_OK) {
+                cli_print_last_error();
+                ex = cli_exit_for_write(rc);
+            }
         }
     }
     for (int k = 0; k < outs->n; k++) mcpp_free(texts[k]);

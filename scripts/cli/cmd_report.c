@@ -116,9 +116,10 @@ static int write_page(const char *out, const char *html)
 {
     if (strcmp(out, "-") == 0)
         return fputs(html, stdout) < 0 ? CLI_EXIT_INTERNAL : 0;
-    if (mcpp_text_write_file(out, html, strlen(html)) != MCPP_OK) {
+    int rc = mcpp_text_write_file(out, html, strlen(html));
+    if (rc != MCPP_OK) {
         cli_print_last_error();
-        return CLI_EXIT_INVALID;
+        return cli_exit_for_write(rc);
     }
     return 0;
 }

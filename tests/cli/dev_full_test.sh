@@ -45,5 +45,27 @@ check report report "$a" "$b" "$c" --out -
 check policy-check policy check "$pol/default.lua"
 check help --help
 check version --version
-echo "$((count - fail)) of $count commands exit 4 with a message on /dev/full"
+# Issue 48 item 10: an output FILE that cannot be written exits 4 as stdout
+# does (it exited 3). A full disk for files: a 1 KiB file size limit with
+# SIGXFSZ ignored, so a longer write fails (EFBIG) in the file and on stdout.
+full_disk() { # full_disk NAME file|stdout ARGS...: the output under $work/full (stdout there, or to /dev/null)
+  local name=$1 to=/dev/null; shift
+  [ "$1" = stdout ] && to=$work/full/stdout.txt
+  shift
+  count=$((count + 1))
+  rm -rf "$work/full" && mkdir -p "$work/full"
+  (trap '' XFSZ; ulimit -f 1; exec "$cli" "$@" >"$to" 2>"$work/err.txt")
+  local rc=$?
+  if [ "$rc" -ne 4 ] || ! grep -q "write failed\|cannot write" "$work/err.txt"; then
+    echo "not ok - $name: exit $rc writing a file past the limit (want 4, as stdout): $(cat "$work/err.txt")"
+    fail=$((fail + 1))
+  else
+    echo "ok - $name: $(tail -n 1 "$work/err.txt")"
+  fi
+}
+full_disk report-file file report "$a" "$b" "$c" --out "$work/full/report.html"
+full_disk report-stdout stdout report "$a" "$b" "$c" --out -
+full_disk frontier-output-file file frontier "$a" "$b" "$c" --output "json=$work/full/frontier.json"
+full_disk frontier-stdout stdout frontier "$a" "$b" "$c" --format json
+echo "$((count - fail)) of $count commands exit 4 with a message on /dev/full or a full disk"
 [ "$fail" -eq 0 ]
