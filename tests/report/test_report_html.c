@@ -128,6 +128,45 @@ TEST(a_gate_report_adds_a_gate_section_with_each_candidate)
     mcpp_receipt_free(c);
 }
 
+/* A lane name as wide as the label column allows is fitted into the room
+ * left of the axis (textLength), so the page never clips its start at the
+ * left edge; a short one is drawn as it is (issue 49). */
+TEST(a_long_lane_label_is_fitted_left_of_the_axis_and_a_short_one_is_not)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/nam56r_padded.json", examples_dir);
+    FILE *in = fopen(path, "rb");
+    static char text[1 << 16], edited[1 << 16];
+    size_t len = in ? fread(text, 1, sizeof text - 1, in) : 0;
+    if (in)
+        fclose(in);
+    text[len] = '\0';
+    const char *from = strstr(text, "\"NAM56R hybrid MoE lane\"");
+    CHECK(from != NULL);
+    const char *names[] = {"\"MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMM wide lane\"", "\"tiny\""};
+    for (int i = 0; i < 2 && from; i++) {
+        snprintf(edited, sizeof edited, "%.*s%s%s", (int)(from - text), text, names[i],
+                 from + strlen("\"NAM56R hybrid MoE lane\""));
+        mcpp_receipt *r = NULL;
+        CHECK_INT_EQ(mcpp_receipt_load_buffer(&r, NULL, edited, strlen(edited), MCPP_FORMAT_JSON, "edited.json", NULL),
+                     MCPP_OK);
+        const mcpp_receipt *one[] = {r};
+        mcpp_frontier *f = NULL;
+        char *html = NULL;
+        CHECK_INT_EQ(mcpp_frontier_build(&f, NULL, one, 1), MCPP_OK);
+        CHECK_INT_EQ(mcpp_frontier_render_html(&html, f, NULL), MCPP_OK);
+        const char *plot = html ? strstr(html, "id=\"forest-plot\"") : NULL;
+        CHECK(plot != NULL);
+        if (plot && i == 0)
+            CHECK_CONTAINS(plot, "text-anchor=\"end\" textLength=\"446\" lengthAdjust=");
+        if (plot && i == 1)
+            CHECK(strstr(plot, "textLength") == NULL);
+        mcpp_free(html);
+        mcpp_frontier_free(f);
+        mcpp_receipt_free(r);
+    }
+}
+
 /* As compare, gate, claim and frontier do in text, JSON, markdown and JUnit:
  * the page names the policy of its lanes and of its gate with their content
  * digests, so two policies of one name are told apart. */
@@ -239,6 +278,7 @@ int main(int argc, char **argv)
     RUN(an_empty_frontier_is_a_whole_page_that_says_there_is_no_headline);
     RUN(policy_name_title_and_skipped_inputs_are_escaped);
     RUN(a_gate_report_adds_a_gate_section_with_each_candidate);
+    RUN(a_long_lane_label_is_fitted_left_of_the_axis_and_a_short_one_is_not);
     RUN(the_page_names_each_policy_and_its_content_digest);
     RUN(text_write_file_replaces_the_file_and_refuses_a_directory);
     RUN(policy_find_looks_in_the_own_directory_then_installed_then_mcpp_policy_path);

@@ -18,6 +18,19 @@
 
 enum { WIDTH = 1080, LABEL_RIGHT = 452, PLOT_LEFT = 466, PLOT_RIGHT = 860, VALUE_LEFT = 874 };
 enum { ROW = 24, TOP = 8, AXIS = 40, LABEL_CHARS = 44 };
+/* The widest a 12px character draws (capitals, 'm', '='), in viewBox units: a
+ * label that could be wider than the room left of the axis is fitted into it
+ * (textLength), so its start is never clipped at the left edge. */
+enum { CHAR_WIDTH_MAX = 8, LABEL_ROOM = LABEL_RIGHT - 6 };
+
+/* UTF-8 characters of `s`, at most `cap`. */
+static size_t chars_of(const char *s, size_t cap)
+{
+    size_t n = 0;
+    for (; *s && n < cap; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
 
 typedef struct axis {
     double lo, hi, step;
@@ -84,7 +97,12 @@ static void put_row(mcpp_strbuf *sb, const mcpp_frontier *f, size_t lane, const 
                    stable ? "stable" : "unstable", interval);
     if (row % 2)
         mcpp_sb_printf(sb, "<rect class=\"band\" x=\"0\" y=\"%d\" width=\"%d\" height=\"%d\"/>", y, WIDTH, ROW);
-    mcpp_sb_printf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LABEL_RIGHT, mid + 4);
+    const char *label = mcpp_frontier_lane_display_label(f, lane), *short_key = mcpp_frontier_lane_short_key(f, lane);
+    size_t chars = chars_of(label, LABEL_CHARS + 1) + 1 + chars_of(short_key, 64);
+    mcpp_sb_printf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\"", LABEL_RIGHT, mid + 4);
+    if (chars * CHAR_WIDTH_MAX > LABEL_ROOM)
+        mcpp_sb_printf(sb, " textLength=\"%d\" lengthAdjust=\"spacingAndGlyphs\"", LABEL_ROOM);
+    mcpp_sb_putc(sb, '>');
     mcpp_sb_html_cut(sb, mcpp_frontier_lane_display_label(f, lane), LABEL_CHARS);
     mcpp_sb_printf(sb, " <tspan class=\"axis\">%s</tspan></text>", mcpp_frontier_lane_short_key(f, lane));
     mcpp_sb_printf(sb, "<line class=\"ci\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>",
