@@ -920,20 +920,18 @@ static void load_file(lua_State *L, load_ctx *ctx, const char *path, int src_ind
 static int load_main(lua_State *L)
 {
     load_ctx *ctx = lua_touserdata(L, 1);
-    lua_newtable(L);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &LOADING_KEY);
-    lua_newtable(L);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &DONE_KEY);
-    lua_newtable(L);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rules_key);
-    lua_newtable(L);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rule_slots_key);
-    lua_newtable(L);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rule_names_key);
-    lua_newtable(L);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rule_files_key);
-    lua_newtable(L);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rule_each_key);
+    /* A fresh table in the registry under each key the loader and the rules use. */
+    static const char *const KEYS[] = {&LOADING_KEY,
+                                       &DONE_KEY,
+                                       &mcpp_lua_rules_key,
+                                       &mcpp_lua_rule_slots_key,
+                                       &mcpp_lua_rule_names_key,
+                                       &mcpp_lua_rule_files_key,
+                                       &mcpp_lua_rule_each_key};
+    for (size_t i = 0; i < sizeof KEYS / sizeof KEYS[0]; i++) {
+        lua_newtable(L);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, KEYS[i]);
+    }
     if (ctx->top_path)
         push_file(L, ctx, NULL, 0, ctx->top_path, 0);
     else
