@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import errno
 import json
+import subprocess
 import sys
 
 import numpy as np
@@ -111,6 +112,27 @@ def test_file_error_is_an_os_error_with_errno(tmp_path):
     with pytest.raises(mr.FileError) as info:
         mr.load(tmp_path)  # a directory
     assert info.value.errno == errno.EISDIR
+
+
+def test_file_error_of_a_failed_write_names_its_cause_never_errno_none(tmp_path, receipt_dir):
+    """Issue 48 item 7: a write that fails on a full disk (here: a 1 KiB file
+    size limit with SIGXFSZ ignored, in a child process) was
+    "[Errno None] None: 'path'"; it names the cause the library reports."""
+    src = next(iter(sorted(receipt_dir.glob("*.json"))))
+    code = (
+        "import resource, signal, sys, mcpp_receipts as mr\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "r = mr.load(sys.argv[1])\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024))\n"
+        "try:\n"
+        "    r.write(sys.argv[2])\n"
+        "except mr.FileError as e:\n"
+        "    print(repr(str(e)), e.errno, e.filename == sys.argv[2])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(src), str(tmp_path / "out.json")],
+                         capture_output=True, text=True, check=True).stdout
+    assert "Errno None" not in out and "None: " not in out, out
+    assert f" {errno.EFBIG} True" in out and "File too large" in out, out
 
 
 # ---- 5: pandas ----------------------------------------------------------------------

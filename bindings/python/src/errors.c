@@ -145,19 +145,38 @@ static int errno_of_file(const char *path)
     return 0;
 }
 
-/* OSError's own attributes on a FileError, as open() would set them. Without
- * a file name (an empty path) they stay unset: OSError's str() shows errno,
- * strerror and filename as soon as filename is set, even to None, and would
- * print "[Errno None] None: None" instead of the message. */
+/* The errno whose text the library's message quotes ("write failed: No space
+ * left on device"), or 0: the cause of a failed write, which probing the
+ * file for reading cannot give. */
+static int errno_in_message(const char *message)
+{
+    for (int code = 1; message && code < 134; code++) {
+        const char *text = strerror(code);
+        if (text && strncmp(text, "Unknown error", 13) != 0 && strstr(message, text))
+            return code;
+    }
+    return 0;
+}
+
+/* OSError's own attributes on a FileError, as open() would set them: the
+ * errno the message names (a write: a full disk, a read-only directory), else
+ * why the file cannot be opened for reading. Without a cause (or a file name)
+ * they stay unset: OSError's str() shows errno, strerror and filename as soon
+ * as filename is set, and printed "[Errno None] None: 'path'" instead of the
+ * message (issue 48). */
 static int set_os_error_attrs(PyObject *exc, const mcpp_py_error *err)
 {
     if (!err->file || !*err->file || strstr(err->file, "://")) /* a store's URL (PostgreSQL) is no file */
         return 0;
-    int code = errno_of_file(err->file);
-    PyObject *number = code ? PyLong_FromLong(code) : Py_NewRef(Py_None);
+    int code = errno_in_message(err->message);
+    if (!code)
+        code = errno_of_file(err->file);
+    if (!code)
+        return 0;
+    PyObject *number = PyLong_FromLong(code);
     int rc = number ? PyObject_SetAttrString(exc, "errno", number) : -1;
     Py_XDECREF(number);
-    if (rc == 0 && code)
+    if (rc == 0)
         rc = set_str_attr(exc, "strerror", strerror(code));
     if (rc == 0)
         rc = set_str_attr(exc, "filename", err->file);
