@@ -216,6 +216,7 @@ TEST(a_quiet_benchmark_keeps_its_own_noise_beside_noisy_siblings_and_a_busy_hour
      * deviations off: it must fail; no unchanged lane may. Fixed values, no
      * chance: the outcome is the same on every run. */
     static const double SCORE[12] = {-0.32, 1.15, -1.73, 0.55, 0.10, -0.81, 1.73, -0.10, 0.32, -0.55, 0.81, -1.15};
+    /* runs 8-10 (consecutive) were made while the machine was busy */
     enum { LANES = 10, HIST = 12 };
     mcpp_receipt *base[LANES], *cand[LANES], *hist[LANES * HIST];
     for (int lane = 0; lane < LANES; lane++) {

@@ -313,13 +313,24 @@ static const mcpp_null_shape *null_shape_for(mcpp_gate_report *r, const double *
  * than their distance). 0 or MCPP_ENOMEM; `scratch` holds 2m doubles. */
 static int apply_history_noise(mcpp_gate_report *r, gate_metric_entry *const *tests, size_t m, double *scratch)
 {
-    if (!r->history_scores || !isinf(r->history_tail_df)) return MCPP_OK;
+    /* Heavy tails read from the history keep each test's own blend (above);
+     * too few earlier runs to read the tails (10 lanes of 12 runs, some set
+     * aside) still pool the lanes' variances as far as they agree. */
+    if (r->history_scores && !isinf(r->history_tail_df)) return MCPP_OK;
     size_t n = 0;
     for (size_t i = 0; i < m; i++)
         if (tests[i]->history_df > 0 && tests[i]->history_ss > 0)
             scratch[n] = tests[i]->history_ss / tests[i]->history_df, scratch[m + n++] = tests[i]->history_df;
-    double between_var, between_w = agreed_variance(scratch, scratch + m, n, &between_var);
-    if (!(between_w > 0)) return MCPP_OK;
+    double between_var, between_w = agreed_variance(scratch, scratch + m, n, &between_var), lane_df = 0;
+    for (size_t i = 0; i < n; i++) lane_df += scratch[m + i];
+    /* The shape of the pooled pairs only when the lanes share one variance:
+     * lanes of their own scale their pairs by their own sample variances, and
+     * pairs scaled by the spread of the very runs they come from are bounded
+     * (a 12-run lane's never pass about 3.3), so the shape read a change of
+     * 3.6 of a lane's standard errors as p = 2e-11 (noise lab, mixed noise,
+     * 50 benchmarks, one run a side: 8% of unchanged merges failing). */
+    int agree = between_w >= lane_df;
+    if (!(between_w > 0)) return MCPP_OK; /* fewer than SUITE_MIN_TESTS lanes: each keeps its own blend */
     /* The centres are the pooled variances when the lanes agree (see
      * agreed_variance: the log-scale centre overshot by 7% for the bimodal
      * machine, which read as a job effect between the history and the runs at
@@ -382,7 +393,7 @@ static int apply_history_noise(mcpp_gate_report *r, gate_metric_entry *const *te
              * differences of two such runs, and the history's pairs, not a
              * t, say how far off it strays. */
             mcpp_metric_result *res = &g->result;
-            if (!independent || res->n_base != res->n_cand || n_pairs < 2) continue;
+            if (!independent || res->n_base != res->n_cand || n_pairs < 2 || !r->history_scores || !agree) continue;
             const mcpp_null_shape *shape = null_shape_for(r, pairs, n_pairs, res->n_base);
             if (!shape) rc = mcpp_error_nomem();
             mcpp_metric_null_shape(res, shape);
@@ -507,7 +518,8 @@ static size_t first_of_metric(gate_metric_entry *const *tests, size_t i)
  * shift: taken whole beyond two of its standard errors, below that shrunk
  * toward none as far as its own noise could have made it (the positive part
  * of James and Stein's estimate, the shift's variance read as median² -
- * se²), and none within one. Where the benchmarks of a run move on their
+ * se²), and none within one. Each change is weighed by its precision (a
+ * weighted median): the tests' noise differs from 1% to 40%. Where the benchmarks of a run move on their
  * own, the median of their changes is noise of its own, and the slowed ones
  * pull it their way (noise lab, 3 runs a side with a history, 200 merges,
  * power at 10%: bimodal 21.0% -> 22.9%, Gaussian 12.8% -> 15.6%); shrunk all
@@ -525,8 +537,27 @@ static size_t first_of_metric(gate_metric_entry *const *tests, size_t i)
  * seconds says nothing of tokens/s), with SUITE_MIN_TESTS tests or more.
  * For each test, shift[i] is the log change (worse is positive) it is
  * measured from (the median when the whole suite regressed) and widen[i] the
- * factor on its standard error when it is tested against that shift, 0 when
- * it stays against no change. `scratch` holds 2m doubles. */
+ * variance that shift adds to a test measured from it, 0 when the tests stay
+ * against no change. `scratch` holds 2m doubles. */
+static int by_change(const void *a, const void *b)
+{
+    double x = ((const double *)a)[0], y = ((const double *)b)[0];
+    return x < y ? -1 : x > y;
+}
+
+/* The median of n log changes weighed by the precision of each (pairs of
+ * change, weight in `cw`, sorted here): the value where half the weight lies
+ * on either side. */
+static double weighted_median(double *cw, size_t n)
+{
+    double total = 0, below = 0;
+    qsort(cw, n, 2 * sizeof *cw, by_change);
+    for (size_t j = 0; j < n; j++) total += cw[2 * j + 1];
+    for (size_t j = 0; j < n; j++)
+        if ((below += cw[2 * j + 1]) >= total / 2) return cw[2 * j];
+    return n ? cw[2 * (n - 1)] : 0;
+}
+
 static void common_shifts(mcpp_gate_report *r, gate_metric_entry *const *tests, size_t m, double q, double *shift,
                           double *widen, double *scratch)
 {
@@ -534,25 +565,33 @@ static void common_shifts(mcpp_gate_report *r, gate_metric_entry *const *tests, 
     for (size_t i = 0; i < m; i++) {
         const char *metric = tests[i]->result.metric;
         size_t j, n = 0;
+        double weight = 0;
         if (first_of_metric(tests, i) < i) continue;
-        for (j = i; j < m; j++)
-            if (strcmp(tests[j]->result.metric, metric) == 0)
-                scratch[n++] = (tests[j]->result.higher_is_better ? -1 : 1) * log1p(tests[j]->result.rel_delta);
+        /* each change weighed by its precision, 1 / se²: a machine-wide shift
+         * moves every benchmark by one factor, and a 1% benchmark says where
+         * far better than a 40% one (unweighed, the noisy ones set the shift
+         * and its uncertainty, and quiet tests centred on it failed) */
+        for (j = i; j < m; j++) {
+            const mcpp_metric_result *res = &tests[j]->result;
+            if (strcmp(res->metric, metric) != 0 || !(res->se > 0)) continue;
+            scratch[2 * n] = (res->higher_is_better ? -1 : 1) * log1p(res->rel_delta);
+            weight += scratch[2 * n + 1] = 1 / (res->se * res->se);
+            n++;
+        }
         if (n < SUITE_MIN_TESTS) continue;
-        double median = mcpp_median_sorting(scratch, n); /* worse is positive */
-        for (j = 0; j < n; j++) scratch[n + j] = fabs(scratch[j] - median);
-        double se = 1.2533 * 1.4826 * mcpp_median_sorting(scratch + n, n) / sqrt((double)n);
+        double median = weighted_median(scratch, n); /* worse is positive */
+        /* a median's standard error, sqrt(pi/2) that of the precision-weighed mean */
+        double se = 1.2533 / sqrt(weight);
         double beyond = median - log1p(tests[i]->allowance);
         int regressed = beyond > 0 && beyond >= mcpp_stats_normal_quantile(1 - q) * se;
         double z2 = median * median / (se * se); /* the median in its standard errors, squared */
         double kept = z2 > 4 ? 1 : z2 > 1 ? 1 - 1 / z2 : 0;
         double at = regressed ? median : kept * median;
-        double factor = !regressed && kept > 0 ? sqrt(1 + kept * kept * 1.5708 / (double)n) : 0;
         if (regressed) r->suite_regressed = 1;
         if (regressed || i == 0) r->suite_shift = expm1(at);
         for (j = i; j < m; j++)
             if (strcmp(tests[j]->result.metric, metric) == 0)
-                shift[j] = at, widen[j] = factor;
+                shift[j] = at, widen[j] = !regressed && kept > 0 ? kept * kept * se * se : 0;
     }
 }
 
@@ -566,8 +605,11 @@ static void center_on_common_shifts(mcpp_gate_report *r, gate_metric_entry *cons
         for (size_t e = 0; e < r->n; e++)
             for (size_t k = 0; k < r->entries[e].n_metrics; k++) {
                 mcpp_metric_result *res = &r->entries[e].metrics[k].result;
-                if (r->entries[e].metrics[k].has_result && strcmp(res->metric, tests[i]->result.metric) == 0)
-                    mcpp_metric_center(res, (res->higher_is_better ? -1 : 1) * shift[i], widen[i]);
+                /* each test's own error widened by the shift's variance, in its own units */
+                if (r->entries[e].metrics[k].has_result && strcmp(res->metric, tests[i]->result.metric) == 0 &&
+                    res->se > 0)
+                    mcpp_metric_center(res, (res->higher_is_better ? -1 : 1) * shift[i],
+                                       sqrt(1 + widen[i] / (res->se * res->se)));
             }
     }
 }

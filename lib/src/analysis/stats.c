@@ -422,7 +422,15 @@ size_t mcpp_stats_set_aside_far(double *x, size_t *n, double *scratch)
         if (far / sd > esd_critical(len, step))
             aside = step;
     }
-    /* the first `aside` to go out are the outliers; the rest stay, in order */
+    /* the first `aside` to go out are the outliers, set aside only when they
+     * are one block of consecutive runs: a busy hour is, while a machine
+     * with two states puts its rarer state's runs anywhere (noise lab,
+     * bimodal, one run a side with a history: 29.5% of 10% slowdowns found
+     * with the block rule, 3.0% setting its scattered runs aside) */
+    size_t first = len, last = 0;
+    for (size_t i = 0; i < len; i++)
+        if (scratch[i] > 0 && scratch[i] <= (double)aside) first = i < first ? i : first, last = i;
+    if (aside && last - first + 1 != aside) return 0;
     size_t kept = 0;
     for (size_t i = 0; i < len; i++)
         if (!(scratch[i] > 0 && scratch[i] <= (double)aside))

@@ -83,10 +83,12 @@ size_t mcpp_stats_loo_normal_scores(const double *x, size_t n, double *out);
  * machine's (mcpp_stats_set_aside_far). */
 #define MCPP_HISTORY_FAR_LEVEL 0.01
 
-/* Keeps, in order, the values of x[0..n) that Rosner's generalized ESD test
- * (Technometrics 25, 1983) at MCPP_HISTORY_FAR_LEVEL does not call outliers,
- * testing up to a third of them (at most 32), and returns how many it set
- * aside (none with fewer than 6 values). A block of runs made while the
+/* Keeps, in order, the values of x[0..n) (a lane's earlier runs in the
+ * order they ran) that Rosner's generalized ESD test (Technometrics 25, 1983)
+ * at MCPP_HISTORY_FAR_LEVEL does not call outliers, testing up to a third of
+ * them (at most 32), when the outliers are one block of consecutive runs; and
+ * returns how many it set aside (none with fewer than 6 values, or when the
+ * outliers are scattered: a machine's rarer state, not a busy hour). A block of runs made while the
  * machine was loaded lands far off a quiet benchmark's other runs; left in, it
  * made a 12-run history read as heavy-tailed for every lane (docs/statistics.md,
  * "A history that survives a busy hour"). The generalized test, not a cut at
