@@ -316,13 +316,15 @@ static int apply_history_noise(mcpp_gate_report *r, gate_metric_entry *const *te
     /* Heavy tails read from the history keep each test's own blend (above);
      * too few earlier runs to read the tails (10 lanes of 12 runs, some set
      * aside) still pool the lanes' variances as far as they agree. */
-    if (r->history_scores && !isinf(r->history_tail_df)) return MCPP_OK;
+    if (r->history_scores && !isinf(r->history_tail_df))
+        return MCPP_OK;
     size_t n = 0;
     for (size_t i = 0; i < m; i++)
         if (tests[i]->history_df > 0 && tests[i]->history_ss > 0)
             scratch[n] = tests[i]->history_ss / tests[i]->history_df, scratch[m + n++] = tests[i]->history_df;
     double between_var, between_w = agreed_variance(scratch, scratch + m, n, &between_var), lane_df = 0;
-    for (size_t i = 0; i < n; i++) lane_df += scratch[m + i];
+    for (size_t i = 0; i < n; i++)
+        lane_df += scratch[m + i];
     /* The shape of the pooled pairs only when the lanes share one variance:
      * lanes of their own scale their pairs by their own sample variances, and
      * pairs scaled by the spread of the very runs they come from are bounded
@@ -330,7 +332,8 @@ static int apply_history_noise(mcpp_gate_report *r, gate_metric_entry *const *te
      * 3.6 of a lane's standard errors as p = 2e-11 (noise lab, mixed noise,
      * 50 benchmarks, one run a side: 8% of unchanged merges failing). */
     int agree = between_w >= lane_df;
-    if (!(between_w > 0)) return MCPP_OK; /* fewer than SUITE_MIN_TESTS lanes: each keeps its own blend */
+    if (!(between_w > 0))
+        return MCPP_OK; /* fewer than SUITE_MIN_TESTS lanes: each keeps its own blend */
     /* The centres are the pooled variances when the lanes agree (see
      * agreed_variance: the log-scale centre overshot by 7% for the bimodal
      * machine, which read as a job effect between the history and the runs at
@@ -393,7 +396,8 @@ static int apply_history_noise(mcpp_gate_report *r, gate_metric_entry *const *te
              * differences of two such runs, and the history's pairs, not a
              * t, say how far off it strays. */
             mcpp_metric_result *res = &g->result;
-            if (!independent || res->n_base != res->n_cand || n_pairs < 2 || !r->history_scores || !agree) continue;
+            if (!independent || res->n_base != res->n_cand || n_pairs < 2 || !r->history_scores || !agree)
+                continue;
             const mcpp_null_shape *shape = null_shape_for(r, pairs, n_pairs, res->n_base);
             if (!shape) rc = mcpp_error_nomem();
             mcpp_metric_null_shape(res, shape);
@@ -552,9 +556,11 @@ static double weighted_median(double *cw, size_t n)
 {
     double total = 0, below = 0;
     qsort(cw, n, 2 * sizeof *cw, by_change);
-    for (size_t j = 0; j < n; j++) total += cw[2 * j + 1];
     for (size_t j = 0; j < n; j++)
-        if ((below += cw[2 * j + 1]) >= total / 2) return cw[2 * j];
+        total += cw[2 * j + 1];
+    for (size_t j = 0; j < n; j++)
+        if ((below += cw[2 * j + 1]) >= total / 2)
+            return cw[2 * j];
     return n ? cw[2 * (n - 1)] : 0;
 }
 
@@ -573,7 +579,8 @@ static void common_shifts(mcpp_gate_report *r, gate_metric_entry *const *tests, 
          * and its uncertainty, and quiet tests centred on it failed) */
         for (j = i; j < m; j++) {
             const mcpp_metric_result *res = &tests[j]->result;
-            if (strcmp(res->metric, metric) != 0 || !(res->se > 0)) continue;
+            if (strcmp(res->metric, metric) != 0 || !(res->se > 0))
+                continue;
             scratch[2 * n] = (res->higher_is_better ? -1 : 1) * log1p(res->rel_delta);
             weight += scratch[2 * n + 1] = 1 / (res->se * res->se);
             n++;

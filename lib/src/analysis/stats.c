@@ -429,8 +429,10 @@ size_t mcpp_stats_set_aside_far(double *x, size_t *n, double *scratch)
      * with the block rule, 3.0% setting its scattered runs aside) */
     size_t first = len, last = 0;
     for (size_t i = 0; i < len; i++)
-        if (scratch[i] > 0 && scratch[i] <= (double)aside) first = i < first ? i : first, last = i;
-    if (aside && last - first + 1 != aside) return 0;
+        if (scratch[i] > 0 && scratch[i] <= (double)aside)
+            first = i < first ? i : first, last = i;
+    if (aside && last - first + 1 != aside)
+        return 0;
     size_t kept = 0;
     for (size_t i = 0; i < len; i++)
         if (!(scratch[i] > 0 && scratch[i] <= (double)aside))
