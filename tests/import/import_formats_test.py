@@ -213,6 +213,20 @@ broken["version"] = 1
 expect_invalid("asv_other_format_version_is_refused", "expected asv results format version 2", "asv",
                WORK / "asv_v1.json")
 expect_invalid("asv_directory_without_results_is_refused", "no asv results files", "asv", DATA / "asv" / "project")
+# issue 48 item 9: a negative time sample became a negative time; refused at its line, with its field
+negative = json.loads(raw_path.read_text())
+cols = negative["result_columns"]
+for bench, row in negative["results"].items():
+    if bench.split(".")[-1].startswith("time_") and row[cols.index("samples")]:
+        row[cols.index("samples")][0][0] = -abs(row[cols.index("samples")][0][0])
+        break
+(WORK / "asv_negative.json").write_text(json.dumps(negative, indent=4))
+neg_line = next(i + 1 for i, line in enumerate((WORK / "asv_negative.json").read_text().splitlines())
+                if line.strip().startswith("-"))
+expect_invalid("asv_negative_time_sample_is_refused_at_its_line_and_field",
+               f"asv_negative.json:{neg_line}:", "asv", WORK / "asv_negative.json")
+expect_invalid("asv_negative_time_sample_names_the_field_and_why",
+               f"results.{bench}.samples[0][0]", "asv", WORK / "asv_negative.json")
 
 # ---- go test -bench -----------------------------------------------------------------
 go = DATA / "go"

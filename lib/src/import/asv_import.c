@@ -217,11 +217,25 @@ static int add_metric(mcpp_builder *b, cJSON *extra, const asv_file *f, const cJ
     if (!buf)
         return mcpp_error_nomem();
     size_t m = 0;
-    for (const cJSON *s = n ? samples->child : NULL; s; s = s->next)
-        if (mcpp_import_number(&buf[m], s))
+    int rc = MCPP_OK, at = 0;
+    for (const cJSON *s = n ? samples->child : NULL; s && rc == MCPP_OK; s = s->next, at++)
+        if (mcpp_import_number(&buf[m], s)) {
+            /* a time or a size below 0 is damage, not a measurement (issue 48:
+             * a negative sample became a negative time); track_ values may be */
+            if (buf[m] < 0 && (strcmp(unit, "s") == 0 || strcmp(unit, "B") == 0)) {
+                char field[256];
+                snprintf(field, sizeof field, "results.%s.samples[%zu][%d]", row->string ? row->string : "?", k, at);
+                rc = mcpp_import_json_error(&f->doc, s, "range", field, "a %s sample of %g %s: it cannot be negative",
+                                            metric, buf[m], unit);
+            }
             m++;
-    int rc = m > 0 ? mcpp_import_add_samples(b, metric, unit, MCPP_DIRECTION_LOWER, "repetition", buf, m)
-                   : mcpp_builder_add_metric(b, metric, unit, MCPP_DIRECTION_LOWER, value, NULL, NULL, NULL, 0);
+        }
+    if (rc != MCPP_OK) {
+        free(buf);
+        return rc;
+    }
+    rc = m > 0 ? mcpp_import_add_samples(b, metric, unit, MCPP_DIRECTION_LOWER, "repetition", buf, m)
+               : mcpp_builder_add_metric(b, metric, unit, MCPP_DIRECTION_LOWER, value, NULL, NULL, NULL, 0);
     free(buf);
     if (rc == MCPP_OK)
         rc = mcpp_builder_set_string(b, "metrics.primary", metric);
