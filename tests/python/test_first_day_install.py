@@ -70,7 +70,8 @@ def test_a_fresh_venv_gets_the_cli_from_the_wheel_and_it_finds_the_shipped_polic
     gated = run([cli, "gate", "--policy", team, "--baseline", EXAMPLES / "nam56r_padded.json", "--baseline",
                  EXAMPLES / "nam56r_padded_run2.json", "--candidate", EXAMPLES / "nam56r_padded_run3.json"],
                 env=env, cwd=tmp_path)
-    assert gated.returncode == 0 and gated.stdout.startswith("gate passed"), gated.stdout + gated.stderr
+    assert gated.returncode == 0 and "nam56r-padded-2026-03-15-run3" in gated.stdout, gated.stdout + gated.stderr
+    assert "policy team" in gated.stdout  # the team policy, with default.lua included, decided
     page = tmp_path / "report.html"
     script = ("import sys, mcpp_receipts as mr; "
               "mr.frontier(mr.load_dir(sys.argv[1], recursive=False)).write_html(sys.argv[2])")
