@@ -290,6 +290,17 @@ bad, partial = cut(go / "base.txt", WORK / "go_cut.txt", keep)
 expect_invalid("go_truncated_text_names_the_last_line",
                f"go_cut.txt:{partial.count(chr(10)) + 1}:", "go-bench", go / "base.txt", bad)
 expect_invalid("go_truncated_text_says_truncated", "ends inside this result line (truncated?)", "go-bench", bad)
+# issue 48 item 9: cut at a line boundary, it imported as ok with fewer repetitions of its last benchmark
+whole = (go / "base.txt").read_text().splitlines(keepends=True)
+last_result = max(i for i, line in enumerate(whole) if line.startswith("Benchmark"))
+(WORK / "go_cut_at_a_line.txt").write_text("".join(whole[:last_result - 1]))
+expect_invalid("go_text_cut_at_a_line_boundary_is_refused_at_its_last_result_line",
+               f"go_cut_at_a_line.txt:{last_result - 1}:1: the output ends after this result line without go test's "
+               "closing PASS, ok or FAIL line", "go-bench", WORK / "go_cut_at_a_line.txt")
+grepped = WORK / "go_result_lines_only.txt"  # what `grep ^Benchmark` leaves: no framing, nothing promised
+grepped.write_text("".join(line for line in whole if line.startswith("Benchmark")))
+p = run("import", "go-bench", grepped, "--out", WORK / "go-grepped", "-q")
+check("go_result_lines_alone_still_import", p.returncode == 0, p.stderr[:300])
 lines = (go / "base.jsonl").read_text().splitlines(keepends=True)
 (WORK / "go_cut.jsonl").write_text("".join(lines[:7]) + lines[7][:40])
 expect_invalid("go_truncated_json_names_its_line", "go_cut.jsonl:8:", "go-bench", WORK / "go_cut.jsonl")

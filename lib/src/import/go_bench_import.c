@@ -57,6 +57,8 @@ typedef struct go_state {
     size_t n_entries, cap_entries;
     go_pending *pending;
     size_t n_pending, cap_pending;
+    int framed;      /* go test's own header lines were seen (goos:, pkg:) */
+    int unclosed_at; /* the line of a result no PASS / ok / FAIL line has closed yet; 0: none */
 } go_state;
 
 static int replace(char **slot, const char *s, size_t n)
@@ -201,9 +203,15 @@ static int take_line(go_state *st, char *line, size_t len, int lineno, const cha
         {"goos: ", offsetof(go_state, goos)}, {"goarch: ", offsetof(go_state, goarch)}};
     for (size_t i = 0; i < sizeof HEADERS / sizeof HEADERS[0]; i++) {
         size_t p = strlen(HEADERS[i].prefix);
-        if (strncmp(line, HEADERS[i].prefix, p) == 0)
+        if (strncmp(line, HEADERS[i].prefix, p) == 0) {
+            st->framed = 1;
             return replace((char **)((char *)st + HEADERS[i].off), line + p, len - p);
+        }
     }
+    /* a package's closing line: "PASS", "FAIL", "ok  \tpkg\t1.2s", "FAIL\tpkg\t1.2s" */
+    if (strcmp(line, "PASS") == 0 || strncmp(line, "FAIL", 4) == 0 || strncmp(line, "ok ", 3) == 0 ||
+        strncmp(line, "ok\t", 3) == 0)
+        st->unclosed_at = 0;
     const char *s = line;
     while (*s == ' ' || *s == '\t')
         s++;
@@ -211,8 +219,10 @@ static int take_line(go_state *st, char *line, size_t len, int lineno, const cha
         take_failure(st, s + 10);
         return MCPP_OK;
     }
-    if (strncmp(line, "Benchmark", 9) == 0)
+    if (strncmp(line, "Benchmark", 9) == 0) {
+        st->unclosed_at = lineno;
         return take_result(st, line, lineno, when, last);
+    }
     return MCPP_OK;
 }
 
@@ -470,6 +480,15 @@ static int read_lines(go_state *st, FILE *f)
     if (rc == MCPP_OK && ferror(f))
         rc = mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, st->path, NULL, 0, 0, "read failed: %s", strerror(errno));
     free(line);
+    /* Output cut at a line boundary read as whole, the last benchmark with
+     * fewer repetitions (issue 48: 1 of 5): go test closes each package with
+     * PASS / ok / FAIL, so output with its headers and no closing line after
+     * the last result was cut short. (Result lines alone, as a grep leaves
+     * them, carry no such promise.) */
+    if (rc == MCPP_OK && !st->json && st->framed && st->unclosed_at)
+        rc = mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_MISSING, st->path, NULL, st->unclosed_at, 1,
+                           "the output ends after this result line without go test's closing PASS, ok or FAIL "
+                           "line (truncated? its last benchmark may miss repetitions)");
     if (rc == MCPP_OK && st->n_entries == 0)
         rc = mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_MISSING, st->path, NULL, lineno, 0,
                             "no benchmark result lines (BenchmarkNAME ITERATIONS VALUE UNIT ...): "
