@@ -301,6 +301,11 @@ grepped = WORK / "go_result_lines_only.txt"  # what `grep ^Benchmark` leaves: no
 grepped.write_text("".join(line for line in whole if line.startswith("Benchmark")))
 p = run("import", "go-bench", grepped, "--out", WORK / "go-grepped", "-q")
 check("go_result_lines_alone_still_import", p.returncode == 0, p.stderr[:300])
+# issue 48 item 9: another tool's file said "the JSON ends early (truncated?)"; it is named
+expect_invalid("go_given_pytest_benchmark_json_names_that_tool", "this is pytest-benchmark JSON", "go-bench",
+               DATA / "pytest-benchmark" / "base.json")
+expect_invalid("go_given_hyperfine_json_names_that_tool", "this is hyperfine JSON", "go-bench",
+               DATA / "hyperfine" / "base.json")
 lines = (go / "base.jsonl").read_text().splitlines(keepends=True)
 (WORK / "go_cut.jsonl").write_text("".join(lines[:7]) + lines[7][:40])
 expect_invalid("go_truncated_json_names_its_line", "go_cut.jsonl:8:", "go-bench", WORK / "go_cut.jsonl")

@@ -450,6 +450,24 @@ static void state_free(go_state *st)
     free(st->goarch);
 }
 
+/* A JSON document spread over lines, which go test -json never writes:
+ * another tool's file, named when its keys tell which (issue 48: it said
+ * "the JSON ends early (truncated?)"). */
+static int not_go_json(go_state *st, FILE *f, int lineno)
+{
+    char head[65536];
+    size_t n = fseek(f, 0, SEEK_SET) == 0 ? fread(head, 1, sizeof head, f) : 0;
+    const char *tool = mcpp_import_json_tool(head, n);
+    if (tool)
+        return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_TYPE, st->path, NULL, lineno, 1,
+                             "not go test -bench output: this is %s JSON (import it as that format; "
+                             "mcpp-receipts import --help lists them)",
+                             tool);
+    return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_TYPE, st->path, NULL, lineno, 1,
+                         "not go test -bench output: a JSON document over several lines (go test -json "
+                         "writes one event per line)");
+}
+
 /* Reads the file a line at a time; the first non-blank byte tells -json ('{') from text. */
 static int read_lines(go_state *st, FILE *f)
 {
@@ -471,6 +489,13 @@ static int read_lines(go_state *st, FILE *f)
         if (!decided && *s && *s != '\n' && *s != '\r') {
             st->json = *s == '{';
             decided = 1;
+            const char *after = s + 1;
+            while (*after == ' ' || *after == '\t' || *after == '\r')
+                after++;
+            if (st->json && *after == '\n') { /* test2json writes one event per line, never a lone '{' */
+                rc = not_go_json(st, f, lineno);
+                break;
+            }
         }
         if (st->json && *s == '{')
             rc = take_event(st, line, (size_t)n, lineno);

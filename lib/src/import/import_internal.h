@@ -185,6 +185,11 @@ int mcpp_import_begin(mcpp_builder **out, const char *format, const char *suite,
 int mcpp_import_add_samples(mcpp_builder *b, const char *name, const char *unit, mcpp_direction dir,
                             const char *kind, const double *samples, size_t n);
 
+/* The tool whose JSON `head` (the first bytes of a file) looks like, by the
+ * keys it carries ("pytest-benchmark", "Google Benchmark", "asv", "hyperfine",
+ * "pyperf"), or NULL: for an importer given another tool's file to say so. */
+const char *mcpp_import_json_tool(const char *head, size_t len);
+
 /* A CPU model the tool probed (NULL: none): hardware.host.cpu, and the
  * accelerator "cpu: MODEL" with source probed; cores >= 1: hardware.host.cores. */
 int mcpp_import_set_cpu(mcpp_builder *b, const char *model, int64_t cores);
