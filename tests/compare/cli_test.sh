@@ -63,9 +63,15 @@ expect compare_suite_results_on_their_primary_metric 0 "metric      round_time_s
 expect gate_json_lists_each_metric 0 '"metrics": [{"name": "primary", "outcome": "inconclusive"' \
     "$BIN" gate --baseline "$EX/nam56r_padded.json" --baseline "$EX/nam56r_padded_run2.json" \
     --candidate "$EX/nam56r_padded_run3.json" --format json
-expect gate_on_an_absent_metric_is_undetermined_exit_2 2 "time_to_train_s is absent" \
+# a metric no receipt states is a misspelling or the wrong metric: exit 3, naming the stated ones
+expect gate_on_a_metric_no_receipt_states_is_invalid_exit_3 3 "" \
     "$BIN" gate --baseline "$EX/nam56r_padded.json" --candidate "$EX/nam56r_padded_run3.json" \
     --metric time_to_train_s
+if grep -qF "no receipt states the metric 'time_to_train_s' (metrics stated:" "$tmp/err"; then
+    echo "ok - gate_on_a_metric_no_receipt_states_names_the_stated_ones"
+else
+    echo "not ok - gate_on_a_metric_no_receipt_states_names_the_stated_ones"; cat "$tmp/err"; fails=$((fails + 1))
+fi
 expect frontier_headline_names_metric_and_unit 0 '"metric": "step_time_s", "unit": "s", "higher_is_better": false' \
     "$BIN" frontier "$EX" --metric step_time_s --format json
 expect claim_in_its_receipts_unit_is_checked 2 "this number came from lane" \

@@ -69,10 +69,11 @@ assert d['gate']['outcome'] == 'undetermined' and 'point comparison' in d['gate'
 "$BIN" gate --baseline "$W/a.json" --candidate "$W/b.json" --policy "$W/quiet.lua" > /dev/null
 code=$?
 check gate_on_the_same_point_pair_exits_2 test "$code" -eq 2
-"$BIN" compare "$EX/nam56r_padded.json" "$EX/nam56r_padded_run2.json" --metric no_such_metric > "$W/absent.txt"
+"$BIN" compare "$EX/nam56r_padded.json" "$EX/nam56r_padded_run2.json" --metric no_such_metric > "$W/absent.txt" 2>&1
 code=$?
-check compare_absent_metric_exits_0 test "$code" -eq 0
-check compare_absent_metric_reports_undetermined grep -q '^gate       undetermined: no_such_metric is absent' "$W/absent.txt"
+# a metric neither receipt states is a misspelling or the wrong metric: exit 3, naming the stated ones
+check compare_metric_no_receipt_states_exits_3 test "$code" -eq 3
+check compare_metric_no_receipt_states_names_the_stated_ones grep -q "no receipt states the metric 'no_such_metric' (metrics stated: " "$W/absent.txt"
 "$BIN" compare --help | tr '\n' ' ' > "$W/help.txt"
 check compare_help_states_exit_0_when_undetermined grep -q 'or it is undetermined' "$W/help.txt"
 "$BIN" compare "$EX/nam56r_padded.json" "$EX/nam56r_padded_run2.json" --output html="$W/c.html" > /dev/null 2>&1
