@@ -233,6 +233,7 @@ def test_a_multi_metric_gate_fails_on_the_metric_that_regressed():
     (cand,) = grown.candidates
     assert "peak_memory_gib" in cand["reason"]
     outcomes = {m["name"]: (m["outcome"], m["skipped"]) for m in cand["metrics"]}
-    assert outcomes == {"tokens_per_s": ("passed", False), "peak_memory_gib": ("failed", False),
+    # tokens_per_s: unchanged, one run against two cannot rule out +4% (twice its 2% allowance)
+    assert outcomes == {"tokens_per_s": ("inconclusive", False), "peak_memory_gib": ("failed", False),
                         "time_to_train_s": ("undetermined", True)}
     assert cand["metric"]["name"] == "tokens_per_s"  # the first, as before
