@@ -456,23 +456,15 @@ static int candidate_not_ok(gate_entry *e, mcpp_gate_report *r, const mcpp_polic
 {
     e->outcome = MCPP_GATE_UNDETERMINED;
     e->why.reason_code = "candidate_not_ok";
+    int rc = mcpp_gate_left_out_add(r, p, cand, "candidate");
+    if (rc != MCPP_OK)
+        return rc;
     mcpp_strbuf reason;
     mcpp_sb_init_heap(&reason, 128);
-    const mcpp_receipt *one[1] = {cand};
-    const mcpp_receipt **kept;
-    size_t n_kept;
-    int rc = mcpp_gate_keep_ok(&kept, &n_kept, r, p, one, 1, "candidate");
-    free(kept);
-    if (rc == MCPP_OK)
-        mcpp_sb_printf(&reason,
-                       "the candidate run's status.outcome is '%s': a run its own tool marked not ok is "
-                       "never gated",
-                       r->left_out[r->n_left_out - 1].status);
-    if (rc == MCPP_OK)
-        rc = mcpp_sb_finish(&reason, &e->reason);
-    else
-        mcpp_sb_free(&reason);
-    return rc;
+    mcpp_sb_printf(&reason,
+                   "the candidate run's status.outcome is '%s': a run its own tool marked not ok is never gated",
+                   mcpp_gate_run_status(p, cand));
+    return mcpp_sb_finish(&reason, &e->reason);
 }
 
 /* Decides each compared metric against the suite's cutoff

@@ -146,7 +146,7 @@ struct mcpp_gate_report {
     double history_spread; /* today's betterments in the history's standard errors (0: not checked) */
     int history_widened;   /* 1: beyond chance, so the history's tests widened by it */
     gate_left_out *left_out; /* receipts whose status.outcome is not ok (gate_status.c) */
-    size_t n_left_out;
+    size_t n_left_out, cap_left_out;
     int inconclusive_fails;            /* the policy's gate.on_inconclusive = "fail": an inconclusive gate exits 1 */
     size_t groups[MCPP_GATE_OUTCOMES]; /* tests (a lane's pooled candidate runs are one) by outcome */
     double suite_shift;  /* the change its tests share, tested against (0: none; see common_shifts) */
@@ -177,6 +177,8 @@ void mcpp_gate_explain_free(gate_explain *w);
 
 /* ---- gate_status.c ----------------------------------------------------------------- */
 
+/* status.outcome's text (an enum), or NULL when not stated. */
+const char *mcpp_gate_run_status(const mcpp_policy *p, const mcpp_receipt *r);
 /* 1 when the receipt's own tool marked it ok (status.outcome "ok", or none stated). */
 int mcpp_gate_run_ok(const mcpp_policy *p, const mcpp_receipt *r);
 /* The receipts of `in` that are ok into a malloc'd *out (free it; set even

@@ -15,8 +15,7 @@
 #include "util/alloc.h"
 #include "util/error_internal.h"
 
-/* status.outcome's text (an enum), or NULL when not stated. */
-static const char *run_status(const mcpp_policy *p, const mcpp_receipt *r)
+const char *mcpp_gate_run_status(const mcpp_policy *p, const mcpp_receipt *r)
 {
     mcpp_value v;
     if (p->id_outcome < 0 || mcpp_value_at_field(r, p->id_outcome, &v) != MCPP_OK)
@@ -26,7 +25,7 @@ static const char *run_status(const mcpp_policy *p, const mcpp_receipt *r)
 
 int mcpp_gate_run_ok(const mcpp_policy *p, const mcpp_receipt *r)
 {
-    const char *outcome = run_status(p, r);
+    const char *outcome = mcpp_gate_run_status(p, r);
     return !outcome || strcmp(outcome, "ok") == 0;
 }
 
@@ -36,14 +35,11 @@ int mcpp_gate_left_out_add(mcpp_gate_report *r, const mcpp_policy *p, const mcpp
     for (size_t i = 0; xid && i < r->n_left_out; i++) /* a baseline left out for several candidates: once */
         if (strcmp(r->left_out[i].side, side) == 0 && strcmp(r->left_out[i].id, xid) == 0)
             return MCPP_OK;
-    gate_left_out *grown = realloc(r->left_out, (r->n_left_out + 1) * sizeof *grown);
-    if (!grown)
-        return mcpp_error_nomem();
-    r->left_out = grown;
-    const char *id = mcpp_receipt_id(x), *status = run_status(p, x);
+    MCPP_CHECK_ARRAY(r->left_out, r->cap_left_out, r->n_left_out + 1, MCPP_ARRAY_MAX_ITEMS);
+    const char *status = mcpp_gate_run_status(p, x);
     int failed = 0;
     gate_left_out *e = &r->left_out[r->n_left_out];
-    e->id = mcpp_strdup(id ? id : "", &failed);
+    e->id = mcpp_strdup(xid ? xid : "", &failed);
     e->status = mcpp_strdup(status ? status : "", &failed);
     e->side = side;
     if (failed) {
