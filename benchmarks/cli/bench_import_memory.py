@@ -4,7 +4,8 @@ as a multiple of the input's size (issue 28: the goal is at most 4x).
 
 Generates one input per importer of about SIZE_MB (pytest-benchmark JSON with
 long round-time lists, indented as the plugin writes it and compact; Google
-Benchmark JSON with many repetitions; an MLPerf Training log padded with
+Benchmark JSON with many repetitions, 500 a benchmark and all of one
+benchmark; an MLPerf Training log padded with
 MLLOG events; go test -bench text and an MLPerf Inference detail log padded
 with the lines those tools write between results), runs the importer on each
 and reads its peak RSS. The ratio is (peak - baseline) / input size, the
@@ -64,12 +65,12 @@ def pytest_benchmark_compact(path: pathlib.Path, size: int) -> None:
     pytest_benchmark(path, size, indent=None)
 
 
-def google_benchmark(path: pathlib.Path, size: int) -> None:
+def google_benchmark(path: pathlib.Path, size: int, repetitions: int = 500) -> None:
     rows, total, family = [], 0, 0
     while total < size:
-        for rep in range(500):
+        for rep in range(repetitions):
             row = {"name": f"BM_Sort/{family}", "family_index": family, "per_family_instance_index": 0,
-                   "run_name": f"BM_Sort/{family}", "run_type": "iteration", "repetitions": 500,
+                   "run_name": f"BM_Sort/{family}", "run_type": "iteration", "repetitions": repetitions,
                    "repetition_index": rep, "threads": 1, "iterations": 1000,
                    "real_time": 1234.5 + rep * 0.01, "cpu_time": 1230.1 + rep * 0.01, "time_unit": "ns"}
             rows.append(row)
@@ -80,6 +81,12 @@ def google_benchmark(path: pathlib.Path, size: int) -> None:
                        "caches": [], "load_avg": [0.5], "library_build_type": "release"},
            "benchmarks": rows}
     path.write_text(json.dumps(doc))
+
+
+def google_benchmark_one_run(path: pathlib.Path, size: int) -> None:
+    """One benchmark repeated until the file is `size` (issue 48: a run's
+    rows were held as trees, 6x its text)."""
+    google_benchmark(path, size, repetitions=size // 330 + 1)
 
 
 def mlperf(path: pathlib.Path, size: int) -> pathlib.Path:
@@ -124,6 +131,8 @@ def mlperf_inference(path: pathlib.Path, size: int) -> pathlib.Path:
 CASES = [("pytest-benchmark", "pytest-benchmark (indented)", "pytest.json", pytest_benchmark),
          ("pytest-benchmark", "pytest-benchmark (compact)", "pytest-compact.json", pytest_benchmark_compact),
          ("google-benchmark", "google-benchmark", "gbench.json", google_benchmark),
+         ("google-benchmark", "google-benchmark (one run, many repetitions)", "gbench-one.json",
+          google_benchmark_one_run),
          ("mlperf", "mlperf", "mlperf", mlperf),
          ("go-bench", "go-bench", "go.txt", go_bench),
          ("mlperf-inference", "mlperf-inference", "mlperf-inference", mlperf_inference)]

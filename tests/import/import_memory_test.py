@@ -13,7 +13,7 @@ starts, so measuring from this interpreter would count the interpreter).
 Also checks the big imports give as many receipts as the replicated inputs
 hold, so a bound met by importing nothing cannot pass.
 
-usage: import_memory_test.py MCPP_RECEIPTS DATA_DIR WORK_DIR
+usage: import_memory_test.py MCPP_RECEIPTS DATA_DIR WORK_DIR GBENCH_SOURCE CXX
 """
 import json
 import os
@@ -23,6 +23,7 @@ import subprocess
 import sys
 
 BIN, DATA, WORK = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
+GBENCH_SOURCE, CXX = sys.argv[4], sys.argv[5]
 GNU_TIME = "/usr/bin/time"
 TARGET = 8_000_000
 shutil.rmtree(WORK, ignore_errors=True)
@@ -123,10 +124,16 @@ for fmt, big in paths.items():
 
 # Issue 48 item 4: many short samples in one benchmark. 990,000 round times
 # of one pytest-benchmark test (as short numbers: ~8 MB) peaked at 65x and a
-# larger file wrote a receipt over validate's 16 MiB; 200,000 repetitions of
-# one Google Benchmark run peaked at 12x. The samples are kept as 1,001
-# quantiles, said in extra.samples_summarized_<metric>; the bound is the
+# larger file wrote a receipt over validate's 16 MiB. The samples are kept as
+# 1,001 quantiles, said in extra.samples_summarized_<metric>; the bound is the
 # issue's, on the whole peak: <= 4 x the input + 64 MiB.
+#
+# Google Benchmark: 150,000 repetitions of one run written by the real
+# library (tests/import/gbench_sort.cc, Debian's libbenchmark-dev, ~71 MB in
+# about 2 s). The importer held one run's rows as cJSON trees (~2.4 KB a row
+# for ~470 bytes of text): 404 MiB here, over the bound's 336 MiB; it keeps
+# their numbers now (issue 48, part 2). Below ~70,000 repetitions the old
+# importer also met the bound, so the size is what makes this case a test.
 def pytest_rounds(path, n):
     doc = json.loads((DATA / "pytest-benchmark" / "base.json").read_text())
     b = doc["benchmarks"][0]
@@ -138,31 +145,42 @@ def pytest_rounds(path, n):
 
 
 def gbench_repetitions(path, n):
-    doc = json.loads((DATA / "google-benchmark" / "base.json").read_text())
-    row = next(r for r in doc["benchmarks"] if r.get("run_type") == "iteration")
-    doc["benchmarks"] = [dict(row, repetition_index=k, repetitions=n, real_time=row["real_time"] * (1 + k % 97 / 1000))
-                         for k in range(n)]
-    path.write_text(json.dumps(doc, separators=(",", ":")))
+    program = WORK / "gbench"
+    build = subprocess.run([CXX, "-O2", "-o", str(program), GBENCH_SOURCE, "-lbenchmark", "-lpthread"],
+                           capture_output=True, text=True)
+    if build.returncode:
+        raise SystemExit(f"not ok - google_benchmark_program_builds (libbenchmark-dev)\n# {build.stderr[-600:]}")
+    subprocess.run([str(program), "--benchmark_filter=BM_Sort/256$", f"--benchmark_repetitions={n}",
+                    "--benchmark_min_time=0.000001", f"--benchmark_out={path}", "--benchmark_out_format=json"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    rows = json.loads(path.read_text())["benchmarks"]
+    reps = [r["real_time"] * 1e-9 for r in rows if r["run_type"] == "iteration"]
+    return sorted(reps)[len(reps) // 2] if len(reps) % 2 else sum(sorted(reps)[len(reps) // 2 - 1:][:2]) / 2
 
 
 for fmt, make, n, metric in (("pytest-benchmark", pytest_rounds, 990_000, "time_s"),
-                             ("google-benchmark", gbench_repetitions, 40_000, "real_time_s")):
+                             ("google-benchmark", gbench_repetitions, 150_000, "real_time_s")):
     big = WORK / f"{fmt}-samples.json"
-    make(big, n)
+    median = make(big, n)
     out = WORK / "out-samples"
     p = subprocess.run([GNU_TIME, "-f", "@@peak %M", BIN, "import", fmt, str(big), "--out", str(out), "-q"],
                        capture_output=True, text=True)
     peak = int(p.stderr.rpartition("@@peak ")[2])
     files = sorted(out.glob("*.json")) if out.is_dir() else []
     valid = files and subprocess.run([BIN, "validate", *map(str, files)], capture_output=True).returncode == 0
-    said = [json.loads(f.read_text()).get("extra", {}).get(f"samples_summarized_{metric}") for f in files]
+    receipts = [json.loads(f.read_text()) for f in files]
+    said = [r.get("extra", {}).get(f"samples_summarized_{metric}") for r in receipts]
+    # the value is the median of every repetition, read by Python from the tool's file
+    value = [m["value"] for r in receipts for m in r["metrics"]["named"] if m["name"] == metric]
     size = big.stat().st_size
     check(f"{fmt}_{n}_samples_import_within_4x_plus_64_MiB_into_a_receipt_that_validates "
           f"({size / 2**20:.1f} MiB in, peak {peak / 1024:.1f} MiB, bound {(4 * size + 2**26) / 2**20:.1f} MiB, "
           f"receipt {max((f.stat().st_size for f in files), default=0) / 2**20:.2f} MiB)",
           p.returncode == 0 and len(files) == 1 and valid and peak * 1024 <= 4 * size + 2**26
-          and said[0] is not None and said[0].get("samples") == n and said[0].get("kept") == 1001,
-          f"exit {p.returncode}, {len(files)} receipts, valid {valid}, said {said[:1]}, {p.stderr[-300:]}")
+          and said[0] is not None and said[0].get("samples") == n and said[0].get("kept") == 1001
+          and (median is None or value == [median]),
+          f"exit {p.returncode}, {len(files)} receipts, valid {valid}, said {said[:1]}, value {value} "
+          f"(the rows' median {median}), {p.stderr[-300:]}")
     shutil.rmtree(out, ignore_errors=True)
     big.unlink()
 

@@ -125,34 +125,121 @@ static int check_row(const gbench_doc *d, const cJSON *row, size_t i, size_t at)
     return MCPP_OK;
 }
 
-/* The rows of one run name, in file order (a slice of the grouped rows). */
-typedef struct run_rows {
-    const cJSON *const *rows;
-    size_t n;
-} run_rows;
+/* One metric's values over a run's repetitions (its rows neither aggregate
+ * nor failed that state it), in file order. */
+typedef struct run_values {
+    double *v;
+    size_t n, cap;
+} run_values;
 
-/* The values of `key` (scaled) over the run's repetition rows. */
-static size_t collect(double *out, run_rows run, const char *key, int time)
+/* What a run's receipt needs of its rows, gathered one row at a time: the
+ * repetitions' numbers and the few members extra keeps, never the rows'
+ * trees (a parsed row is ~2 KB: holding them, 60,000 repetitions of one run,
+ * a 28 MB file, peaked at 171 MB; issue 48). */
+typedef struct run_numbers {
+    cJSON *first;         /* the run's first row: its name, its counters' names */
+    run_values real, cpu; /* real_time and cpu_time in seconds                  */
+    run_values *counters; /* per member of `first`, in its order (counters only) */
+    cJSON *aggregates;    /* per aggregate name, its first row's kept members   */
+    cJSON *iterations;    /* per repetition                                     */
+    cJSON *caveats;       /* "repetition failed: ..." per failed row            */
+    cJSON *threads;       /* the first row's "threads" that has one, a number   */
+    int threads_seen, errors;
+} run_numbers;
+
+static void run_numbers_free(run_numbers *r)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < run.n; i++) {
-        const cJSON *row = run.rows[i];
-        double v, unit = 1.0;
-        if (is_aggregate(row) || is_error(row))
-            continue;
-        if (time)
-            seconds_per_unit(&unit, mcpp_import_string(cJSON_GetObjectItemCaseSensitive(row, "time_unit")));
-        if (mcpp_import_number(&v, cJSON_GetObjectItemCaseSensitive(row, key)))
-            out[n++] = v * unit;
+    size_t k = 0;
+    for (const cJSON *c = r->first ? r->first->child : NULL; r->counters && c; c = c->next)
+        free(r->counters[k++].v);
+    free(r->counters);
+    free(r->real.v);
+    free(r->cpu.v);
+    cJSON_Delete(r->first);
+    cJSON_Delete(r->aggregates);
+    cJSON_Delete(r->iterations);
+    cJSON_Delete(r->caveats);
+    cJSON_Delete(r->threads);
+}
+
+/* A member of the first row that is a user counter (a number under a name
+ * Google Benchmark does not use for itself). */
+static int is_counter(const cJSON *c) { return !is_row_key(c->string) && cJSON_IsNumber(c); }
+
+static int values_add(run_values *x, double v)
+{
+    MCPP_CHECK_ARRAY(x->v, x->cap, x->n + 1, MCPP_ARRAY_MAX_ITEMS);
+    x->v[x->n++] = v;
+    return MCPP_OK;
+}
+
+/* A repetition: its times (scaled to seconds), counters and iterations. */
+static int take_repetition(run_numbers *r, const cJSON *row)
+{
+    double v, unit = 1.0;
+    int rc = MCPP_OK;
+    seconds_per_unit(&unit, mcpp_import_string(cJSON_GetObjectItemCaseSensitive(row, "time_unit")));
+    if (mcpp_import_number(&v, cJSON_GetObjectItemCaseSensitive(row, "real_time")))
+        rc = values_add(&r->real, v * unit);
+    if (rc == MCPP_OK && mcpp_import_number(&v, cJSON_GetObjectItemCaseSensitive(row, "cpu_time")))
+        rc = values_add(&r->cpu, v * unit);
+    size_t k = 0;
+    for (const cJSON *c = r->first->child; rc == MCPP_OK && c; c = c->next, k++)
+        if (is_counter(c) && mcpp_import_number(&v, cJSON_GetObjectItemCaseSensitive(row, c->string)))
+            rc = values_add(&r->counters[k], v);
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(row, "iterations");
+    if (rc == MCPP_OK && cJSON_IsNumber(it) && !cJSON_AddItemToArray(r->iterations, cJSON_Duplicate(it, 0)))
+        rc = mcpp_error_nomem();
+    return rc;
+}
+
+/* One row of the run, in file order: the first row of each aggregate name is
+ * kept (its times, units and counters), a failed row is a caveat, any other
+ * is a repetition; the first "threads" met is the run's. */
+static int take_row(run_numbers *r, const cJSON *row)
+{
+    const cJSON *threads = cJSON_GetObjectItemCaseSensitive(row, "threads");
+    if (threads && !r->threads_seen) {
+        r->threads_seen = 1;
+        if (cJSON_IsNumber(threads) && !(r->threads = cJSON_Duplicate(threads, 0)))
+            return mcpp_error_nomem();
     }
-    return n;
+    const char *agg = mcpp_import_string(cJSON_GetObjectItemCaseSensitive(row, "aggregate_name"));
+    if (is_aggregate(row) && agg && !cJSON_HasObjectItem(r->aggregates, agg)) {
+        cJSON *a = cJSON_AddObjectToObject(r->aggregates, agg);
+        for (const cJSON *c = row->child; a && c; c = c->next)
+            if (strcmp(c->string, "real_time") == 0 || strcmp(c->string, "cpu_time") == 0 ||
+                strcmp(c->string, "aggregate_unit") == 0 || strcmp(c->string, "time_unit") == 0 ||
+                !is_row_key(c->string))
+                cJSON_AddItemToObject(a, c->string, cJSON_Duplicate(c, 1));
+        return a ? MCPP_OK : mcpp_error_nomem();
+    }
+    if (is_error(row)) {
+        const char *msg = mcpp_import_string(cJSON_GetObjectItemCaseSensitive(row, "error_message"));
+        char caveat[300];
+        snprintf(caveat, sizeof caveat, "repetition failed: %.250s", msg ? msg : "(no message)");
+        r->errors++;
+        return cJSON_AddItemToArray(r->caveats, cJSON_CreateString(caveat)) ? MCPP_OK : mcpp_error_nomem();
+    }
+    return is_aggregate(row) ? MCPP_OK : take_repetition(r, row);
+}
+
+/* The run's first row, kept: room for its counters' values. */
+static int start_run(run_numbers *r, cJSON *first)
+{
+    r->first = first;
+    size_t members = (size_t)cJSON_GetArraySize(first);
+    r->counters = calloc(members ? members : 1, sizeof *r->counters);
+    r->aggregates = cJSON_CreateObject();
+    r->iterations = cJSON_CreateArray();
+    r->caveats = cJSON_CreateArray();
+    return r->counters && r->aggregates && r->iterations && r->caveats ? MCPP_OK : mcpp_error_nomem();
 }
 
 /* The repetitions as samples (many are summarized: import.c). */
-static int add_metric(mcpp_builder *b, const char *name, const char *unit, mcpp_direction dir,
-                      const double *samples, size_t n)
+static int add_metric(mcpp_builder *b, const char *name, const char *unit, mcpp_direction dir, const run_values *x)
 {
-    return mcpp_import_add_samples(b, name, unit, dir, "repetition", samples, n);
+    return mcpp_import_add_samples(b, name, unit, dir, "repetition", x->v, x->n);
 }
 
 /* 1 when the run measured wall-clock time on purpose: Google Benchmark puts
@@ -185,22 +272,24 @@ static int set_primary(mcpp_builder *b, cJSON *extra, const char *name)
 
 /* real_time_s, cpu_time_s, then every *_per_second counter (higher is better);
  * other counters have no stated direction and go to extra (`counters`). */
-static int add_metrics(mcpp_builder *b, cJSON *counters, run_rows run, double *buf)
+static int add_metrics(mcpp_builder *b, cJSON *counters, const run_numbers *r)
 {
-    int rc = add_metric(b, "real_time_s", "s", MCPP_DIRECTION_LOWER, buf, collect(buf, run, "real_time", 1));
+    int rc = add_metric(b, "real_time_s", "s", MCPP_DIRECTION_LOWER, &r->real);
     if (rc == MCPP_OK)
-        rc = add_metric(b, "cpu_time_s", "s", MCPP_DIRECTION_LOWER, buf, collect(buf, run, "cpu_time", 1));
-    for (const cJSON *c = run.rows[0]->child; rc == MCPP_OK && c; c = c->next) {
-        if (is_row_key(c->string) || !cJSON_IsNumber(c))
+        rc = add_metric(b, "cpu_time_s", "s", MCPP_DIRECTION_LOWER, &r->cpu);
+    size_t k = 0;
+    for (const cJSON *c = r->first->child; rc == MCPP_OK && c; c = c->next, k++) {
+        if (!is_counter(c))
             continue;
-        size_t n = collect(buf, run, c->string, 0), len = strlen(c->string);
+        const run_values *x = &r->counters[k];
+        size_t len = strlen(c->string);
         if (len > 11 && strcmp(c->string + len - 11, "_per_second") == 0) {
             char unit[160];
             const char *what = strncmp(c->string, "bytes", 5) == 0 ? "B" : NULL;
             snprintf(unit, sizeof unit, "%.*s/s", what ? 1 : (int)(len - 11), what ? what : c->string);
-            rc = add_metric(b, c->string, unit, MCPP_DIRECTION_HIGHER, buf, n);
-        } else if (n > 0) {
-            cJSON *values = cJSON_CreateDoubleArray(buf, (int)n);
+            rc = add_metric(b, c->string, unit, MCPP_DIRECTION_HIGHER, x);
+        } else if (x->n > 0) {
+            cJSON *values = cJSON_CreateDoubleArray(x->v, (int)x->n);
             if (!values)
                 return mcpp_error_nomem();
             cJSON_AddItemToObject(counters, c->string, values);
@@ -251,49 +340,34 @@ static int map_context(mcpp_builder *b, cJSON *extra, const cJSON *context)
     return rc;
 }
 
-/* Per run: aggregates by name, iterations and threads per repetition, errors. */
-static int map_rows(mcpp_builder *b, cJSON *extra, run_rows run)
+/* Hands *item to `object` under `key` (*item then NULL); 0 when out of memory. */
+static int move_to(cJSON *object, const char *key, cJSON **item)
 {
-    cJSON *aggregates = cJSON_AddObjectToObject(extra, "aggregates");
-    cJSON *iterations = cJSON_AddArrayToObject(extra, "iterations");
-    if (!aggregates || !iterations)
+    if (!cJSON_AddItemToObject(object, key, *item))
+        return 0;
+    *item = NULL;
+    return 1;
+}
+
+/* Per run: aggregates by name, iterations and threads per repetition, errors
+ * (what take_row gathered, handed to extra and the caveats). */
+static int map_rows(mcpp_builder *b, cJSON *extra, run_numbers *r)
+{
+    if (!move_to(extra, "aggregates", &r->aggregates) || !move_to(extra, "iterations", &r->iterations))
         return mcpp_error_nomem();
-    int rc = MCPP_OK, errors = 0;
-    for (size_t i = 0; rc == MCPP_OK && i < run.n; i++) {
-        const cJSON *row = run.rows[i];
-        const char *agg = mcpp_import_string(cJSON_GetObjectItemCaseSensitive(row, "aggregate_name"));
-        if (is_aggregate(row) && agg && !cJSON_HasObjectItem(aggregates, agg)) {
-            cJSON *a = cJSON_AddObjectToObject(aggregates, agg);
-            for (const cJSON *c = row->child; a && c; c = c->next)
-                if (strcmp(c->string, "real_time") == 0 || strcmp(c->string, "cpu_time") == 0 ||
-                    strcmp(c->string, "aggregate_unit") == 0 || strcmp(c->string, "time_unit") == 0 ||
-                    !is_row_key(c->string))
-                    cJSON_AddItemToObject(a, c->string, cJSON_Duplicate(c, 1));
-        } else if (is_error(row)) {
-            const char *msg = mcpp_import_string(cJSON_GetObjectItemCaseSensitive(row, "error_message"));
-            char caveat[300];
-            snprintf(caveat, sizeof caveat, "repetition failed: %.250s", msg ? msg : "(no message)");
-            errors++;
-            rc = mcpp_builder_append_string(b, "status.caveats", caveat);
-        } else if (!is_aggregate(row)) {
-            cJSON *it = cJSON_GetObjectItemCaseSensitive(row, "iterations");
-            if (cJSON_IsNumber(it))
-                cJSON_AddItemToArray(iterations, cJSON_Duplicate(it, 0));
-        }
-    }
-    const cJSON *threads = NULL;
-    for (size_t i = 0; i < run.n && !threads; i++)
-        threads = cJSON_GetObjectItemCaseSensitive(run.rows[i], "threads");
-    if (cJSON_IsNumber(threads))
-        cJSON_AddItemToObject(extra, "threads", cJSON_Duplicate(threads, 0));
+    int rc = MCPP_OK;
+    for (const cJSON *c = r->caveats->child; rc == MCPP_OK && c; c = c->next)
+        rc = mcpp_builder_append_string(b, "status.caveats", c->valuestring);
+    if (rc == MCPP_OK && r->threads && !move_to(extra, "threads", &r->threads))
+        rc = mcpp_error_nomem();
     if (rc == MCPP_OK)
-        rc = mcpp_builder_set_string(b, "status.outcome", errors ? "failed" : "ok");
+        rc = mcpp_builder_set_string(b, "status.outcome", r->errors ? "failed" : "ok");
     return rc;
 }
 
-static int import_run(mcpp_receipt **out, const gbench_doc *doc, run_rows run, double *buf)
+static int import_run(mcpp_receipt **out, const gbench_doc *doc, run_numbers *r)
 {
-    const char *name = run_name_of(run.rows[0]);
+    const char *name = run_name_of(r->first);
     mcpp_builder *b = NULL;
     cJSON *extra = cJSON_CreateObject(), *counters = cJSON_CreateObject();
     int rc = extra && counters ? mcpp_builder_new(&b) : mcpp_error_nomem();
@@ -310,11 +384,11 @@ static int import_run(mcpp_receipt **out, const gbench_doc *doc, run_rows run, d
     if (rc == MCPP_OK)
         rc = mcpp_builder_set_string(b, "topology.substrate", "cpu");
     if (rc == MCPP_OK)
-        rc = add_metrics(b, counters, run, buf);
+        rc = add_metrics(b, counters, r);
     if (rc == MCPP_OK)
         rc = set_primary(b, extra, name);
     if (rc == MCPP_OK)
-        rc = map_rows(b, extra, run);
+        rc = map_rows(b, extra, r);
     if (rc == MCPP_OK && cJSON_GetArraySize(counters) > 0) {
         cJSON_AddItemToObject(extra, "counters", counters);
         counters = NULL;
@@ -466,25 +540,27 @@ static int group_rows(grouped_rows *g, const row_index *x)
     return rc;
 }
 
-/* The receipt of run k: its rows parsed again (they parsed once: no error). */
-static int make_run(mcpp_receipt **out, const gbench_doc *d, const grouped_rows *g, size_t k,
-                    double *buf)
+/* The receipt of run k: its rows parsed again (they parsed once: no error),
+ * one at a time. */
+static int make_run(mcpp_receipt **out, const gbench_doc *d, const grouped_rows *g, size_t k)
 {
-    size_t n = g->start[k + 1] - g->start[k];
-    const cJSON **rows = calloc(n ? n : 1, sizeof *rows);
-    int rc = rows ? MCPP_OK : mcpp_error_nomem();
-    for (size_t i = 0; rc == MCPP_OK && i < n; i++) {
-        mcpp_json_cursor c = {&d->text, g->rows[g->start[k] + i]};
+    run_numbers r = {0};
+    int rc = MCPP_OK;
+    for (size_t i = g->start[k]; rc == MCPP_OK && i < g->start[k + 1]; i++) {
+        mcpp_json_cursor c = {&d->text, g->rows[i]};
         cJSON *row = NULL;
         size_t at;
         rc = mcpp_jc_parse(&c, &row, &at);
-        rows[i] = row;
+        if (rc == MCPP_OK && !r.first)
+            rc = start_run(&r, row); /* keeps the row */
+        if (rc == MCPP_OK)
+            rc = take_row(&r, row);
+        if (row != r.first)
+            cJSON_Delete(row);
     }
     if (rc == MCPP_OK)
-        rc = import_run(out, d, (run_rows){rows, n}, buf);
-    for (size_t i = 0; rows && i < n; i++)
-        cJSON_Delete((cJSON *)rows[i]);
-    free(rows);
+        rc = import_run(out, d, &r);
+    run_numbers_free(&r);
     return rc;
 }
 
@@ -495,17 +571,14 @@ typedef struct run_jobs {
     const grouped_rows *g;
     size_t first;        /* the batch's first run                  */
     mcpp_receipt **made; /* per run of the batch; NULL where making it failed */
-    size_t max_rows;     /* rows of the largest run: each thread's scratch */
 } run_jobs;
 
 static void make_runs(void *ctx, size_t from, size_t to)
 {
     run_jobs *j = ctx;
-    double *buf = malloc((j->max_rows + 1) * sizeof *buf);
-    for (size_t k = from; buf && k < to; k++)
-        if (make_run(&j->made[k], j->doc, j->g, j->first + k, buf) != MCPP_OK)
+    for (size_t k = from; k < to; k++)
+        if (make_run(&j->made[k], j->doc, j->g, j->first + k) != MCPP_OK)
             j->made[k] = NULL;
-    free(buf);
 }
 
 /* Runs per batch: the receipts of a batch are held until they are handed
@@ -517,31 +590,24 @@ enum { RUN_BATCH = 1024 };
  * error is this thread's last error. */
 static int import_runs(mcpp_import_sink *sink, const gbench_doc *doc, const grouped_rows *g)
 {
-    run_jobs j = {doc, g, 0, calloc(RUN_BATCH, sizeof *j.made), 0};
+    run_jobs j = {doc, g, 0, calloc(RUN_BATCH, sizeof *j.made)};
     if (!j.made)
         return mcpp_error_nomem();
-    for (size_t k = 0; k < g->n_groups; k++)
-        if (g->start[k + 1] - g->start[k] > j.max_rows)
-            j.max_rows = g->start[k + 1] - g->start[k];
     int rc = MCPP_OK;
-    double *buf = NULL;
     for (; rc == MCPP_OK && j.first < g->n_groups; j.first += RUN_BATCH) {
         size_t n = g->n_groups - j.first < RUN_BATCH ? g->n_groups - j.first : RUN_BATCH;
         memset(j.made, 0, n * sizeof *j.made);
         mcpp_parallel_ranges(n, mcpp_parallel_threads(n, MCPP_PARALLEL_MAX_THREADS, 64), make_runs,
                              &j);
         for (size_t k = 0; k < n; k++) {
-            if (rc == MCPP_OK && !j.made[k]) {
-                buf = buf ? buf : malloc((j.max_rows + 1) * sizeof *buf);
-                rc = buf ? make_run(&j.made[k], doc, g, j.first + k, buf) : mcpp_error_nomem();
-            }
+            if (rc == MCPP_OK && !j.made[k])
+                rc = make_run(&j.made[k], doc, g, j.first + k);
             if (rc == MCPP_OK)
                 rc = sink->take(sink, j.made[k]);
             else
                 mcpp_receipt_free(j.made[k]);
         }
     }
-    free(buf);
     free(j.made);
     return rc;
 }
