@@ -38,6 +38,8 @@ if want go; then
     done
     MCPP_SLOW=1 go test -json -run '^$' -bench . -count 5 -benchtime 100ms >../base.jsonl
     MCPP_SLOW=3 go test -json -run '^$' -bench . -count 5 -benchtime 100ms >../slow.jsonl
+    # two packages (./...: the module and sum/), each closed by its own pass event
+    MCPP_SLOW=1 go test -json -run '^$' -bench . -count 3 -benchtime 20ms ./... >../multi.jsonl
 fi
 
 # pyperf: 6 worker processes (runs) of 5 values each

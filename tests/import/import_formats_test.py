@@ -309,6 +309,35 @@ expect_invalid("go_given_hyperfine_json_names_that_tool", "this is hyperfine JSO
 lines = (go / "base.jsonl").read_text().splitlines(keepends=True)
 (WORK / "go_cut.jsonl").write_text("".join(lines[:7]) + lines[7][:40])
 expect_invalid("go_truncated_json_names_its_line", "go_cut.jsonl:8:", "go-bench", WORK / "go_cut.jsonl")
+# -json cut at a line boundary (issue 48 item 9, part 2): every package's stream ends with its own
+# {"Action":"pass"} or "fail" event; the real output cut after any of its lines but the last is refused
+# at the last event it has, and an event of one test or benchmark ("Test" set) closes nothing
+refused = []
+for k in range(1, len(lines)):
+    (WORK / "go_cut_at_a_line.jsonl").write_text("".join(lines[:k]))
+    p = run("import", "go-bench", WORK / "go_cut_at_a_line.jsonl", "--out", WORK / "go-cut-json", "-q")
+    refused.append(p.returncode == 3 and f"go_cut_at_a_line.jsonl:{k}:1: the go test -json output ends after this "
+                   'event without the closing {"Action": "pass"} or "fail" event of package "example.com/mcppbench"'
+                   in p.stderr and not (WORK / "go-cut-json").exists())
+check(f"go_json_cut_at_any_line_boundary_is_refused_at_its_last_event ({sum(refused)} of {len(lines) - 1})",
+      all(refused))
+(WORK / "go_test_pass_only.jsonl").write_text("".join(lines[:-1]) + json.dumps(
+    {"Action": "pass", "Package": "example.com/mcppbench", "Test": "BenchmarkSum"}) + "\n")
+expect_invalid("go_json_a_benchmarks_pass_event_does_not_close_its_package",
+               f"go_test_pass_only.jsonl:{len(lines)}:1: the go test -json output ends", "go-bench",
+               WORK / "go_test_pass_only.jsonl")
+# two packages (go test -json ./..., real output): both import; the second cut is refused by name
+multi = (go / "multi.jsonl").read_text().splitlines(keepends=True)
+_, rs = imported("go-bench", go / "multi.jsonl", out="go-multi")
+check(f"go_json_two_packages_each_closed_import ({len(rs)} receipts)",
+      sorted(r["extra"]["go"]["pkg"] for r in rs) ==
+      ["example.com/mcppbench"] * 3 + ["example.com/mcppbench/sum"])
+first_closed = next(i for i, line in enumerate(multi) if '"Action":"pass"' in line)
+(WORK / "go_multi_cut.jsonl").write_text("".join(multi[:first_closed + 3]))
+expect_invalid("go_json_second_package_cut_is_refused_by_name",
+               f'go_multi_cut.jsonl:{first_closed + 3}:1: the go test -json output ends after this event without the '
+               'closing {"Action": "pass"} or "fail" event of package "example.com/mcppbench/sum"', "go-bench",
+               WORK / "go_multi_cut.jsonl")
 expect_invalid("go_output_without_results_is_refused", "no benchmark result lines", "go-bench",
                go / "mcppbench" / "go.mod")
 

@@ -42,11 +42,13 @@ typedef struct go_entry {
     size_t n_series, cap_series;
 } go_entry;
 
-/* A package's text not yet ended by a newline (-json splits lines over events). */
+/* A package of -json output: its text not yet ended by a newline (-json
+ * splits lines over events), and whether its stream was closed. */
 typedef struct go_pending {
     char *pkg;
     char *text;
     size_t len, cap;
+    int open_at; /* the line of its last event while no closing event followed; 0: closed */
 } go_pending;
 
 typedef struct go_state {
@@ -278,6 +280,15 @@ static int append(go_pending *p, const char *s, size_t n)
     return MCPP_OK;
 }
 
+/* test2json closes each package with an event of Action "pass", "fail" or
+ * "skip" and no "Test" (go test -json's equivalent of the text's ok / FAIL
+ * line); "pass" and "fail" with a "Test" end one test or benchmark only. */
+static int closes_package(const cJSON *ev, const char *action)
+{
+    return (strcmp(action, "pass") == 0 || strcmp(action, "fail") == 0 || strcmp(action, "skip") == 0) &&
+           !cJSON_HasObjectItem(ev, "Test");
+}
+
 /* One test2json event: its Output joins the package's text; each completed line is taken. */
 static int take_event(go_state *st, char *json, size_t len, int lineno)
 {
@@ -293,13 +304,15 @@ static int take_event(go_state *st, char *json, size_t len, int lineno)
     if (!cJSON_IsObject(ev) || !action)
         rc = mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_MISSING, st->path, NULL, lineno, 1,
                             "a go test -json event needs a string \"Action\"");
-    go_pending *p = rc == MCPP_OK && output && strcmp(action, "output") == 0 ? pending_of(st, pkg ? pkg : "")
-                                                                          : NULL;
-    if (rc == MCPP_OK && output && strcmp(action, "output") == 0 && !p)
+    go_pending *p = rc == MCPP_OK ? pending_of(st, pkg ? pkg : "") : NULL;
+    if (rc == MCPP_OK && !p)
         rc = mcpp_error_nomem();
-    if (rc == MCPP_OK && p && pkg)
+    if (rc == MCPP_OK)
+        p->open_at = closes_package(ev, action) ? 0 : lineno;
+    int text = rc == MCPP_OK && output && strcmp(action, "output") == 0;
+    if (text && pkg)
         rc = replace(&st->pkg, pkg, strlen(pkg)); /* the event names the package */
-    for (const char *o = output; rc == MCPP_OK && p && *o;) {
+    for (const char *o = output; rc == MCPP_OK && text && *o;) {
         const char *nl = strchr(o, '\n');
         size_t n = nl ? (size_t)(nl - o) : strlen(o);
         rc = append(p, o, n);
@@ -514,6 +527,14 @@ static int read_lines(go_state *st, FILE *f)
         rc = mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_MISSING, st->path, NULL, st->unclosed_at, 1,
                            "the output ends after this result line without go test's closing PASS, ok or FAIL "
                            "line (truncated? its last benchmark may miss repetitions)");
+    /* The same for -json, whose every package ends with its own event. */
+    for (size_t i = 0; rc == MCPP_OK && st->json && i < st->n_pending; i++)
+        if (st->pending[i].open_at)
+            rc = mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_MISSING, st->path, NULL, st->pending[i].open_at, 1,
+                               "the go test -json output ends after this event without the closing "
+                               "{\"Action\": \"pass\"} or \"fail\" event of package \"%.200s\" (truncated? its "
+                               "last benchmark may miss repetitions)",
+                               st->pending[i].pkg);
     if (rc == MCPP_OK && st->n_entries == 0)
         rc = mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_MISSING, st->path, NULL, lineno, 0,
                             "no benchmark result lines (BenchmarkNAME ITERATIONS VALUE UNIT ...): "
