@@ -26,13 +26,15 @@
  *   mr.default_policy()         -> policy
  *   mr.policy_test(policy|nil, cases_path) -> table  the keys of
  *                                              mcpp_policy_test_report_render's JSON plus "text"
+ *   mr.store(location)          -> store       (a SQLite path or a postgresql:// URL;
+ *                                              the methods of Python's Store: store_lua.c)
  *   mr.version                  "0.1.0"
  *
  *   receipt.id, receipt.lane.pattern, receipt["routing.top_k"], receipt:get(path),
  *   receipt:json(), receipt:yaml(), receipt:render([format]), tostring(receipt)
  *   policy.name, policy.dimensions, policy.rules, tostring(policy)
  *
- * Receipts and policies are userdata with __gc, __close and __tostring; a
+ * Receipts, policies and stores are userdata with __gc, __close and __tostring; a
  * closed one refuses further use. Failures raise an error object: a table
  * {kind = "policy_limit"|"syntax"|..., code = <status number>, status =
  * "ELIMIT"|..., message = "FILE:LINE: ...", path, line, column, field} whose
@@ -52,16 +54,13 @@
 #include "mcpp_receipts/receipt_set.h"
 
 #include "import_lua.h"
+#include "module_lua.h"
+#include "store_lua.h"
 #include "mcpp_shared/lua_values.h" /* shared with the policy engine's receipt views */
 
-#define RECEIPT_MT "mcpp_receipts.receipt"
 #define SECTION_MT "mcpp_receipts.section"
 #define POLICY_MT "mcpp_receipts.policy"
 #define ERROR_MT "mcpp_receipts.error"
-
-typedef struct lua_receipt {
-    mcpp_receipt *receipt;
-} lua_receipt;
 
 typedef struct lua_section {
     size_t prefix_len;
@@ -123,8 +122,8 @@ static const char *kind_text(int code, mcpp_error_kind kind)
 }
 
 /* Raises an error object (see the top of this file). */
-static int raise_error(lua_State *L, int code, mcpp_error_kind kind, const char *message, const char *file,
-                       int line, int column, const char *field)
+int module_raise_error(lua_State *L, int code, mcpp_error_kind kind, const char *message, const char *file, int line,
+                       int column, const char *field)
 {
     lua_createtable(L, 0, 8);
     lua_pushinteger(L, code);
@@ -147,10 +146,10 @@ static int raise_error(lua_State *L, int code, mcpp_error_kind kind, const char 
     return lua_error(L);
 }
 
-static int raise_last_error(lua_State *L)
+int module_raise_last_error(lua_State *L)
 {
     const mcpp_error *e = mcpp_error_last();
-    return raise_error(L, e->code, mcpp_error_kind_of(e), e->message, e->file, e->line, e->column, e->field);
+    return module_raise_error(L, e->code, mcpp_error_kind_of(e), e->message, e->file, e->line, e->column, e->field);
 }
 
 static int error_tostring(lua_State *L)
@@ -161,15 +160,15 @@ static int error_tostring(lua_State *L)
 
 /* ---- receipts ------------------------------------------------------------------- */
 
-static lua_receipt *check_receipt(lua_State *L, int index)
+lua_receipt *module_check_receipt(lua_State *L, int index)
 {
     lua_receipt *r = luaL_checkudata(L, index, RECEIPT_MT);
     if (!r->receipt)
-        raise_error(L, MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, "receipt is closed", NULL, 0, 0, NULL);
+        module_raise_error(L, MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, "receipt is closed", NULL, 0, 0, NULL);
     return r;
 }
 
-static void push_receipt(lua_State *L, mcpp_receipt *receipt)
+void module_push_receipt(lua_State *L, mcpp_receipt *receipt)
 {
     lua_receipt *r = lua_newuserdatauv(L, sizeof *r, 0);
     r->receipt = receipt;
@@ -192,18 +191,18 @@ static int push_path(lua_State *L, int owner, const mcpp_receipt *receipt, const
     mcpp_value value = MCPP_VALUE_INIT;
     int rc = mcpp_receipt_get(receipt, path, &value);
     if (rc == MCPP_ENOTFOUND)
-        return raise_error(L, MCPP_ENOTFOUND, MCPP_ERROR_KIND_UNKNOWN_FIELD,
-                           lua_pushfstring(L, "no field '%s' in schema %s", path, MCPP_SCHEMA_ID), NULL, 0, 0,
-                           path);
+        return module_raise_error(L, MCPP_ENOTFOUND, MCPP_ERROR_KIND_UNKNOWN_FIELD,
+                                  lua_pushfstring(L, "no field '%s' in schema %s", path, MCPP_SCHEMA_ID), NULL, 0, 0,
+                                  path);
     if (rc != MCPP_OK)
-        return raise_last_error(L);
+        return module_raise_last_error(L);
     mcpp_lua_push_value(L, &value);
     return 1;
 }
 
 static int receipt_get(lua_State *L)
 {
-    lua_receipt *r = check_receipt(L, 1);
+    lua_receipt *r = module_check_receipt(L, 1);
     size_t len;
     const char *path = luaL_checklstring(L, 2, &len);
     return push_path(L, 1, r->receipt, path, len);
@@ -211,11 +210,11 @@ static int receipt_get(lua_State *L)
 
 static int receipt_write(lua_State *L, mcpp_format format)
 {
-    lua_receipt *r = check_receipt(L, 1);
+    lua_receipt *r = module_check_receipt(L, 1);
     char *text = NULL;
     size_t len = 0;
     if (mcpp_receipt_write(&text, &len, r->receipt, format) != MCPP_OK)
-        return raise_last_error(L);
+        return module_raise_last_error(L);
     lua_pushlstring(L, text, len);
     mcpp_free(text);
     return 1;
@@ -226,13 +225,13 @@ static int receipt_json(lua_State *L) { return receipt_write(L, MCPP_FORMAT_JSON
 /* receipt:render([format]): "text" (default), "json" or "markdown". */
 static int receipt_render(lua_State *L)
 {
-    lua_receipt *r = check_receipt(L, 1);
+    lua_receipt *r = module_check_receipt(L, 1);
     mcpp_output_format format = MCPP_OUTPUT_TEXT;
     if (mcpp_output_format_parse(&format, luaL_optstring(L, 2, "text")) != MCPP_OK)
-        return raise_last_error(L);
+        return module_raise_last_error(L);
     char *text = NULL;
     if (mcpp_receipt_render(&text, r->receipt, (int)format) != MCPP_OK)
-        return raise_last_error(L);
+        return module_raise_last_error(L);
     lua_pushstring(L, text);
     mcpp_free(text);
     return 1;
@@ -243,7 +242,7 @@ static int receipt_yaml(lua_State *L) { return receipt_write(L, MCPP_FORMAT_YAML
  * samples = {...}, well_known} or nil when the receipt does not state it. */
 static int receipt_metric(lua_State *L)
 {
-    lua_receipt *r = check_receipt(L, 1);
+    lua_receipt *r = module_check_receipt(L, 1);
     const char *name = luaL_checkstring(L, 2);
     mcpp_metric m;
     if (mcpp_receipt_metric_find(&m, r->receipt, name) != MCPP_OK) {
@@ -280,7 +279,7 @@ static const luaL_Reg RECEIPT_METHODS[] = {{"get", receipt_get},       {"json", 
 
 static int receipt_index(lua_State *L)
 {
-    lua_receipt *r = check_receipt(L, 1);
+    lua_receipt *r = module_check_receipt(L, 1);
     size_t len;
     const char *key = luaL_checklstring(L, 2, &len);
     for (const luaL_Reg *m = RECEIPT_METHODS; m->name; m++)
@@ -321,7 +320,7 @@ static int receipt_gc(lua_State *L)
 
 static int receipt_newindex(lua_State *L)
 {
-    return raise_error(L, MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, "receipts are read-only", NULL, 0, 0, NULL);
+    return module_raise_error(L, MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, "receipts are read-only", NULL, 0, 0, NULL);
 }
 
 static int section_index(lua_State *L)
@@ -331,7 +330,7 @@ static int section_index(lua_State *L)
     const char *key = luaL_checklstring(L, 2, &klen);
     lua_getiuservalue(L, 1, 1);
     int owner = lua_gettop(L);
-    lua_receipt *r = check_receipt(L, owner);
+    lua_receipt *r = module_check_receipt(L, owner);
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     luaL_addlstring(&b, s->prefix, s->prefix_len);
@@ -357,8 +356,8 @@ static int mr_load(lua_State *L)
     const char *path = luaL_checkstring(L, 1);
     mcpp_receipt *receipt = NULL;
     if (mcpp_receipt_load_file(&receipt, NULL, path, NULL) != MCPP_OK)
-        return raise_last_error(L);
-    push_receipt(L, receipt);
+        return module_raise_last_error(L);
+    module_push_receipt(L, receipt);
     return 1;
 }
 
@@ -372,16 +371,13 @@ static int mr_loads(lua_State *L)
     const char *name = luaL_optstring(L, 3, "<string>");
     mcpp_receipt *receipt = NULL;
     if (mcpp_receipt_load_buffer(&receipt, NULL, text, len, VALUES[f], name, NULL) != MCPP_OK)
-        return raise_last_error(L);
-    push_receipt(L, receipt);
+        return module_raise_last_error(L);
+    module_push_receipt(L, receipt);
     return 1;
 }
 
 /* mr.import(format, paths [, out_dir]) -> list of receipts (import_lua.c) */
-static int mr_import(lua_State *L)
-{
-    return mcpp_lua_module_import(L, push_receipt);
-}
+static int mr_import(lua_State *L) { return mcpp_lua_module_import(L, module_push_receipt); }
 
 /* ---- policies ------------------------------------------------------------------------ */
 
@@ -392,13 +388,13 @@ static void push_policy(lua_State *L, mcpp_policy *policy)
     luaL_setmetatable(L, POLICY_MT);
 }
 
-static const mcpp_policy *opt_policy(lua_State *L, int index)
+const mcpp_policy *module_opt_policy(lua_State *L, int index)
 {
     if (lua_isnoneornil(L, index))
         return NULL; /* the library's default */
     lua_policy *p = luaL_checkudata(L, index, POLICY_MT);
     if (!p->policy)
-        raise_error(L, MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, "policy is closed", NULL, 0, 0, NULL);
+        module_raise_error(L, MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, "policy is closed", NULL, 0, 0, NULL);
     return p->policy;
 }
 
@@ -407,7 +403,7 @@ static const mcpp_policy *opt_policy(lua_State *L, int index)
  * a clone of `policy` gating on that metric alone, left on the stack as a
  * policy userdata so that the collector frees it whatever raises later.
  * Raises the library's error for a malformed metric. */
-static const mcpp_policy *policy_for_metric(lua_State *L, const mcpp_policy *policy, int metric_index)
+const mcpp_policy *module_policy_for_metric(lua_State *L, const mcpp_policy *policy, int metric_index)
 {
     const char *metric = luaL_optstring(L, metric_index, NULL);
     if (!metric)
@@ -422,7 +418,7 @@ static const mcpp_policy *policy_for_metric(lua_State *L, const mcpp_policy *pol
         rc = mcpp_policy_set_gate(holder->policy, &g);
     }
     if (rc != MCPP_OK)
-        raise_last_error(L);
+        module_raise_last_error(L);
     return holder->policy;
 }
 
@@ -450,7 +446,7 @@ static int mr_policy(lua_State *L)
     }
     mcpp_policy *policy = NULL;
     if (mcpp_policy_load_lua_file(&policy, path, &limits) != MCPP_OK)
-        return raise_last_error(L);
+        return module_raise_last_error(L);
     push_policy(L, policy);
     return 1;
 }
@@ -459,14 +455,14 @@ static int mr_default_policy(lua_State *L)
 {
     mcpp_policy *policy = NULL;
     if (mcpp_policy_default(&policy) != MCPP_OK)
-        return raise_last_error(L);
+        return module_raise_last_error(L);
     push_policy(L, policy);
     return 1;
 }
 
 static int policy_index(lua_State *L)
 {
-    const mcpp_policy *p = opt_policy(L, 1);
+    const mcpp_policy *p = module_opt_policy(L, 1);
     const char *key = luaL_checkstring(L, 2);
     if (strcmp(key, "name") == 0) {
         lua_pushstring(L, mcpp_policy_name(p));
@@ -527,7 +523,7 @@ static int policy_gc(lua_State *L)
 /* Result tables are the library's JSON rendering turned into Lua values (null
  * leaves the key out), plus the text rendering as "text": a Lua script sees
  * exactly the keys the JSON renderer documents, and no key can drift. */
-static void push_json(lua_State *L, const cJSON *v)
+void module_push_json(lua_State *L, const cJSON *v)
 {
     if (cJSON_IsObject(v) || cJSON_IsArray(v)) {
         lua_createtable(L, cJSON_IsArray(v) ? cJSON_GetArraySize(v) : 0, cJSON_IsObject(v) ? 8 : 0);
@@ -535,7 +531,7 @@ static void push_json(lua_State *L, const cJSON *v)
         for (const cJSON *item = v->child; item; item = item->next) {
             if (cJSON_IsNull(item))
                 continue;
-            push_json(L, item);
+            module_push_json(L, item);
             if (cJSON_IsArray(v))
                 lua_rawseti(L, -2, ++i);
             else
@@ -555,12 +551,10 @@ static void push_json(lua_State *L, const cJSON *v)
     }
 }
 
-typedef int (*render_fn)(char **out, const void *object, int format);
-
 /* Pushes the result table of `object`: its JSON rendering as Lua values and
  * its text rendering as "text". Returns MCPP_OK or a library error code; the
  * rendered strings are freed before anything can raise. */
-static int push_rendered(lua_State *L, render_fn render, const void *object)
+int module_push_rendered(lua_State *L, render_fn render, const void *object)
 {
     char *json = NULL, *text = NULL;
     int rc = render(&json, object, MCPP_OUTPUT_JSON);
@@ -574,7 +568,7 @@ static int push_rendered(lua_State *L, render_fn render, const void *object)
             return luaL_error(L, "out of memory");
         return rc;
     }
-    push_json(L, root);
+    module_push_json(L, root);
     cJSON_Delete(root);
     lua_pushstring(L, text);
     mcpp_free(text);
@@ -582,12 +576,12 @@ static int push_rendered(lua_State *L, render_fn render, const void *object)
     return MCPP_OK;
 }
 
-static int render_comparison(char **out, const void *c, int format)
+int module_render_comparison(char **out, const void *c, int format)
 {
     return mcpp_comparison_render(out, c, (mcpp_output_format)format);
 }
 
-static int render_frontier(char **out, const void *f, int format)
+int module_render_frontier(char **out, const void *f, int format)
 {
     return mcpp_frontier_render(out, f, (mcpp_output_format)format);
 }
@@ -599,26 +593,26 @@ static int render_policy_test(char **out, const void *report, int format)
 
 static int mr_compare(lua_State *L)
 {
-    lua_receipt *a = check_receipt(L, 1);
-    lua_receipt *b = check_receipt(L, 2);
-    const mcpp_policy *policy = policy_for_metric(L, opt_policy(L, 3), 4);
+    lua_receipt *a = module_check_receipt(L, 1);
+    lua_receipt *b = module_check_receipt(L, 2);
+    const mcpp_policy *policy = module_policy_for_metric(L, module_opt_policy(L, 3), 4);
     const mcpp_receipt *pair[2] = {a->receipt, b->receipt};
     if (mcpp_metric_check_stated(luaL_optstring(L, 4, NULL), pair, 2) != MCPP_OK) /* "did you mean" */
-        return raise_last_error(L);
+        return module_raise_last_error(L);
     mcpp_comparison *c = NULL;
     if (mcpp_compare(&c, policy, a->receipt, b->receipt) != MCPP_OK)
-        return raise_last_error(L);
-    int rc = push_rendered(L, render_comparison, c);
+        return module_raise_last_error(L);
+    int rc = module_push_rendered(L, module_render_comparison, c);
     mcpp_comparison_free(c);
     if (rc != MCPP_OK)
-        return raise_last_error(L);
+        return module_raise_last_error(L);
     return 1;
 }
 
 /* The receipts of the table at `idx` as an array in Lua memory (so an error
  * leaks nothing); two different runs with one id are refused, as the CLI and
  * Python refuse them. */
-static const mcpp_receipt **check_receipt_list(lua_State *L, int idx, size_t *n_out)
+const mcpp_receipt **module_check_receipt_list(lua_State *L, int idx, size_t *n_out)
 {
     luaL_checktype(L, idx, LUA_TTABLE);
     lua_Integer n = luaL_len(L, idx);
@@ -626,11 +620,11 @@ static const mcpp_receipt **check_receipt_list(lua_State *L, int idx, size_t *n_
     const mcpp_receipt **list = lua_newuserdatauv(L, (size_t)(n ? n : 1) * sizeof *list, 0);
     for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, idx, i);
-        list[i - 1] = check_receipt(L, lua_gettop(L))->receipt;
+        list[i - 1] = module_check_receipt(L, lua_gettop(L))->receipt;
         lua_pop(L, 1); /* the table keeps the receipt alive */
     }
     if (mcpp_receipts_check_ids(list, (size_t)n) != MCPP_OK)
-        raise_last_error(L);
+        module_raise_last_error(L);
     *n_out = (size_t)n;
     return list;
 }
@@ -638,22 +632,22 @@ static const mcpp_receipt **check_receipt_list(lua_State *L, int idx, size_t *n_
 static int mr_frontier(lua_State *L)
 {
     const char *metric = luaL_optstring(L, 3, NULL);
-    const mcpp_policy *policy = policy_for_metric(L, opt_policy(L, 2), 3); /* before the stack grows */
+    const mcpp_policy *policy = module_policy_for_metric(L, module_opt_policy(L, 2), 3); /* before the stack grows */
     size_t n = 0;
-    const mcpp_receipt **list = check_receipt_list(L, 1, &n);
+    const mcpp_receipt **list = module_check_receipt_list(L, 1, &n);
     if (mcpp_metric_check_stated(metric, list, n) != MCPP_OK) /* "did you mean" */
-        return raise_last_error(L);
+        return module_raise_last_error(L);
     mcpp_frontier *f = NULL;
     if (mcpp_frontier_build(&f, policy, list, n) != MCPP_OK)
-        return raise_last_error(L);
-    int rc = push_rendered(L, render_frontier, f);
+        return module_raise_last_error(L);
+    int rc = module_push_rendered(L, module_render_frontier, f);
     mcpp_frontier_free(f);
     if (rc != MCPP_OK)
-        return raise_last_error(L);
+        return module_raise_last_error(L);
     return 1;
 }
 
-static int render_claim(char **out, const void *r, int format)
+int module_render_claim(char **out, const void *r, int format)
 {
     return mcpp_claim_result_render(out, r, (mcpp_output_format)format);
 }
@@ -664,21 +658,21 @@ static int mr_claim(lua_State *L)
 {
     const char *selector = luaL_checkstring(L, 2);
     double value = luaL_checknumber(L, 3);
-    const mcpp_policy *policy = opt_policy(L, 4);
+    const mcpp_policy *policy = module_opt_policy(L, 4);
     const char *metric = luaL_optstring(L, 5, NULL);
     size_t n = 0;
-    const mcpp_receipt **list = check_receipt_list(L, 1, &n);
+    const mcpp_receipt **list = module_check_receipt_list(L, 1, &n);
     mcpp_claim_result *r = NULL;
     if (mcpp_claim_check(&r, policy, list, n, selector, metric, value) != MCPP_OK)
-        return raise_last_error(L);
-    int rc = push_rendered(L, render_claim, r);
+        return module_raise_last_error(L);
+    int rc = module_push_rendered(L, module_render_claim, r);
     mcpp_claim_result_free(r);
     if (rc != MCPP_OK)
-        return raise_last_error(L);
+        return module_raise_last_error(L);
     return 1;
 }
 
-static int render_gate(char **out, const void *r, int format)
+int module_render_gate(char **out, const void *r, int format)
 {
     return mcpp_gate_report_render(out, r, (mcpp_output_format)format);
 }
@@ -689,45 +683,45 @@ static int render_gate(char **out, const void *r, int format)
 static int mr_gate(lua_State *L)
 {
     const char *metric = luaL_optstring(L, 4, NULL);
-    const mcpp_policy *policy = policy_for_metric(L, opt_policy(L, 3), 4); /* before the stack grows */
+    const mcpp_policy *policy = module_policy_for_metric(L, module_opt_policy(L, 3), 4); /* before the stack grows */
     size_t nb = 0, nc = 0;
-    const mcpp_receipt **baselines = check_receipt_list(L, 1, &nb);
-    const mcpp_receipt **candidates = check_receipt_list(L, 2, &nc);
+    const mcpp_receipt **baselines = module_check_receipt_list(L, 1, &nb);
+    const mcpp_receipt **candidates = module_check_receipt_list(L, 2, &nc);
     /* stated on either side, or "did you mean" */
     if (mcpp_metric_check_stated(metric, candidates, nc) != MCPP_OK &&
         mcpp_metric_check_stated(metric, baselines, nb) != MCPP_OK)
-        return raise_last_error(L);
+        return module_raise_last_error(L);
     mcpp_gate_report *r = NULL;
     if (mcpp_gate_run(&r, policy, baselines, nb, candidates, nc) != MCPP_OK)
-        return raise_last_error(L);
-    int rc = push_rendered(L, render_gate, r);
+        return module_raise_last_error(L);
+    int rc = module_push_rendered(L, module_render_gate, r);
     mcpp_gate_report_free(r);
     if (rc != MCPP_OK)
-        return raise_last_error(L);
+        return module_raise_last_error(L);
     return 1;
 }
 
 static int mr_policy_test(lua_State *L)
 {
-    const mcpp_policy *policy = opt_policy(L, 1);
+    const mcpp_policy *policy = module_opt_policy(L, 1);
     const char *path = luaL_checkstring(L, 2);
     mcpp_policy *fallback = NULL;
     if (!policy && mcpp_policy_default(&fallback) != MCPP_OK)
-        return raise_last_error(L);
+        return module_raise_last_error(L);
     mcpp_policy_test_report *report = NULL;
     int rc = mcpp_policy_test_file(&report, policy ? policy : fallback, path);
     mcpp_policy_free(fallback);
     if (rc == MCPP_OK)
-        rc = push_rendered(L, render_policy_test, report);
+        rc = module_push_rendered(L, render_policy_test, report);
     mcpp_policy_test_report_free(report);
     if (rc != MCPP_OK)
-        return raise_last_error(L);
+        return module_raise_last_error(L);
     return 1;
 }
 
 /* ---- the module ----------------------------------------------------------------------------- */
 
-static void new_metatable(lua_State *L, const char *name, const luaL_Reg *methods)
+void module_new_metatable(lua_State *L, const char *name, const luaL_Reg *methods)
 {
     luaL_newmetatable(L, name);
     luaL_setfuncs(L, methods, 0);
@@ -763,14 +757,16 @@ int luaopen_mcpp_receipts(lua_State *L)
                                          {"policy", mr_policy},
                                          {"default_policy", mr_default_policy},
                                          {"policy_test", mr_policy_test},
+                                         {"store", mcpp_lua_store_new},
                                          {NULL, NULL}};
-    new_metatable(L, RECEIPT_MT, RECEIPT_META);
-    new_metatable(L, SECTION_MT, SECTION_META);
-    new_metatable(L, POLICY_MT, POLICY_META);
+    module_new_metatable(L, RECEIPT_MT, RECEIPT_META);
+    module_new_metatable(L, SECTION_MT, SECTION_META);
+    module_new_metatable(L, POLICY_MT, POLICY_META);
     static const luaL_Reg ERROR_META[] = {{"__tostring", error_tostring}, {NULL, NULL}};
-    new_metatable(L, ERROR_MT, ERROR_META);
+    module_new_metatable(L, ERROR_MT, ERROR_META);
 
     mcpp_lua_sections_install(L);
+    mcpp_lua_store_install(L);
 
     luaL_newlib(L, FUNCTIONS);
     lua_pushstring(L, mcpp_version_string());
