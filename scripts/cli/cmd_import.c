@@ -32,7 +32,10 @@ static const char IMPORT_HELP[] =
     "The same inputs give the same ids and bytes, so importing again is harmless.\n"
     "A malformed input (truncated log, missing run_stop, JSON of another tool,\n"
     "absent system file) is reported as FILE:LINE:COL and nothing is written.\n"
-    "exit codes: 0 imported, 3 invalid input or usage, 4 internal error\n";
+    "A receipt or directory that cannot be written (a full disk, an --out under a\n"
+    "file) is exit 4 and also leaves --out as it was.\n"
+    "exit codes: 0 imported, 3 invalid input or usage, 4 the output could not be\n"
+    "written, or an internal error\n";
 
 /* One line per registered format: "  NAME  SUMMARY". */
 static void print_formats(void)
@@ -54,6 +57,37 @@ static void print_written(const char *path, void *ctx)
     printf("%s\n", path);
 }
 
+/* The length of `prefix` when `path` is it or lies under it (whole path
+ * components; trailing slashes of the prefix ignored); 0 otherwise. */
+static size_t path_under(const char *path, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    while (n > 1 && prefix[n - 1] == '/')
+        n--;
+    if (n == 0 || strncmp(path, prefix, n) != 0)
+        return 0;
+    return path[n] == '\0' || path[n] == '/' || prefix[n - 1] == '/' ? n : 0;
+}
+
+/* 1 when the import failed writing its output rather than reading an input.
+ * Both are MCPP_EIO; the library names the file of either, and the output's
+ * files are the directory, those in it and the parents it makes (`mkdir -p`).
+ * An input inside the output directory, or one holding it, is still an input
+ * when it names the failure as closely. */
+static int failed_writing(const char *out_dir, const char *const *inputs, size_t n)
+{
+    const mcpp_error *e = mcpp_error_last();
+    if (e->code != MCPP_EIO || !e->file)
+        return 0;
+    size_t out = path_under(e->file, out_dir);
+    if (!out && path_under(out_dir, e->file)) /* a parent that could not be made */
+        out = strlen(e->file);
+    for (size_t i = 0; out && i < n; i++)
+        if (path_under(e->file, inputs[i]) >= out)
+            return 0;
+    return out > 0;
+}
+
 /* Imports straight into the directory: each receipt is written as it is made
  * (memory follows one benchmark of the input, not all of it); all or nothing. */
 static int run_import(mcpp_import_format format, const char *const *inputs, size_t n,
@@ -63,9 +97,14 @@ static int run_import(mcpp_import_format format, const char *const *inputs, size
     int rc = mcpp_import_files_to_dir_at_commit(&written, format, inputs, n, out_dir, commit,
                                                 quiet ? NULL : print_written, NULL);
     if (rc != MCPP_OK) {
+        int writing = failed_writing(out_dir, inputs, n);
         cli_print_last_error();
-        fprintf(stderr, "mcpp-receipts import: nothing was written to %s\n", out_dir);
-        return cli_exit_for_status(rc);
+        fputs(writing ? "mcpp-receipts import: could not write the receipts to "
+                      : "mcpp-receipts import: nothing was written to ",
+              stderr);
+        cli_fputs_safe(stderr, out_dir, 0);
+        fputs(writing ? " (nothing was written)\n" : "\n", stderr);
+        return writing ? cli_exit_for_write(rc) : cli_exit_for_status(rc);
     }
     if (!quiet)
         printf("imported %zu receipt%s (%s) into %s\n", written, written == 1 ? "" : "s",

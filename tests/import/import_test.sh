@@ -74,12 +74,13 @@ check "mlperf_reimport_gives_the_same_names_and_bytes" diff -r "$WORK/mlperf" "$
 check "mlperf_input_given_twice_and_reimport_into_same_dir_changes_nothing" diff -r "$WORK/mlperf" "$WORK/mlperf2"
 
 # A write that fails half way (a directory squats on the third file's name) takes back
-# the files this import had already written.
+# the files this import had already written; exit 4, as any output that cannot be
+# written (an input that cannot be read is 3).
 mkdir -p "$WORK/squat/$(ls "$WORK/mlperf" | sed -n 3p)"
 "$BIN" import mlperf "$FIX" --out "$WORK/squat" >"$WORK/out" 2>"$WORK/err"
 rc=$?
-check "failed_write_exits_3_and_removes_the_files_it_wrote" \
-    test "$rc-$(ls "$WORK/squat" | wc -l)" = "3-1"
+check "failed_write_exits_4_and_removes_the_files_it_wrote ($(tail -n 1 "$WORK/err"))" \
+    test "$rc-$(ls "$WORK/squat" | wc -l)-$(grep -c "could not write the receipts to $WORK/squat (nothing was written)" "$WORK/err")" = "4-1-1"
 
 # --out with missing parents, as the README writes it (`--out receipts/py` in a fresh
 # checkout has no receipts/): every missing directory is created, like mkdir -p.
@@ -91,12 +92,12 @@ check "out_dir_with_a_missing_parent_is_created (exit $rc: $(head -c 200 "$WORK/
 "$BIN" import mlperf "$FIX" --out "$WORK/deep/a/b//c/" -q
 check "out_dir_with_several_missing_parents_and_doubled_slashes" \
     diff -r "$WORK/mlperf" "$WORK/deep/a/b/c"
-# A parent that is a file: exit 3 naming the directory it could not create.
+# A parent that is a file: exit 4 naming the directory it could not create.
 : >"$WORK/plainfile"
 "$BIN" import mlperf "$FIX" --out "$WORK/plainfile/x/y" >"$WORK/out" 2>"$WORK/err"
 rc=$?
-check "out_dir_under_a_file_exits_3_naming_it ($(cat "$WORK/err"))" \
-    test "$rc-$(grep -c "plainfile: cannot create the directory: it exists and is not a directory" "$WORK/err")" = "3-1"
+check "out_dir_under_a_file_exits_4_naming_it ($(cat "$WORK/err"))" \
+    test "$rc-$(grep -c "plainfile: cannot create the directory: it exists and is not a directory" "$WORK/err")" = "4-1"
 
 # ---- :::SYSJSON inline system description -------------------------------------------
 mkdir -p "$WORK/loose"
