@@ -15,7 +15,9 @@ it at the end.
               taken out; then removal and tombstones, a conflicting id (the
               whole add refused, nothing kept), `check` (ok; a column changed
               behind the store's back is named, --repair mends it), a newer
-              schema refused, a database with other tables refused.
+              schema refused, a database with other tables refused; history
+              refuses a row copied under a new id and one its columns file
+              under another lane (it read the columns), as store ls does.
   concurrent  8 writers add 300 receipts each at once through `store add URL -`
               (JSON lines), 40 of them the same in every writer, while a ninth
               adds a batch whose last receipt clashes with one stored before:
@@ -156,6 +158,34 @@ def same(cli: str, example: str, work: pathlib.Path, pg: Cluster) -> None:
     p = run(cli, "store", "check", url)
     check(p.returncode == 3 and "lane summary lane-" in p.stdout, f"check names a forged lane summary ({p.stdout.strip()[:120]})")
     run(cli, "store", "check", url, "--repair")
+
+    # Forged rows (issue 48 item 5): history reads each run from its verified receipt in
+    # PostgreSQL too, as store ls does and as SQLite does; before, it read the columns and
+    # showed a row copied under a new id as one more run, exit 0.
+    runs = lambda store: sum(len(l["runs"]) for l in json.loads(  # noqa: E731
+        run(cli, "history", "--store", store, "--format", "json").stdout or '{"lanes": []}')["lanes"])
+    before = runs(url)
+    check(before > 0 and before == runs(db), f"history reads {before} runs from both backends")
+    copy_row = ("CREATE TEMP TABLE forged AS SELECT * FROM receipts WHERE id = 'lane03-run2';"
+                " UPDATE forged SET id = 'forged-copy'; INSERT INTO receipts SELECT * FROM forged;")
+    pg.psql(database, copy_row)
+    sqlite = subprocess.run(["sqlite3", db, copy_row], capture_output=True, text=True)
+    check(sqlite.returncode == 0, f"the same row copied in SQLite ({sqlite.stderr.strip()[:120]})")
+    for name, store in (("sqlite", db), ("pg", url)):
+        for args in (["history", "--store", store], ["store", "ls", store]):
+            p = run(cli, *args)
+            check(p.returncode == 3 and "forged-copy" in p.stderr,
+                  f"{name}: {args[0]} refuses a row copied under a new id (exit {p.returncode}: "
+                  f"{p.stderr.strip()[:160]})")
+    pg.psql(database, "DELETE FROM receipts WHERE id = 'forged-copy'")
+    check(runs(url) == before, "and reads its runs again once the copy is gone")
+    pg.psql(database, "UPDATE receipts SET (lane_key, lane_short) = (SELECT lane_key, lane_short FROM receipts"
+                      " WHERE id = 'lane00-run0') WHERE id = 'lane03-run2'")
+    p = run(cli, "history", "--store", url)
+    check(p.returncode == 3 and "stored receipt 'lane03-run2' is filed under another lane than its own" in p.stderr,
+          f"pg: history refuses a row its columns file under another lane ({p.stderr.strip()[:160]})")
+    run(cli, "store", "check", url, "--repair")
+    check(runs(url) == before, "and reads its runs again once check --repair has mended the row")
 
     pg.psql(database, "INSERT INTO store_schema VALUES (99, 'later')")
     p = run(cli, "store", "ls", url)

@@ -1,10 +1,11 @@
 /*
  * history.c — the history of a lane: its runs over time (created_at, then
  * id) with the metric's value and git commit, and the change points of that
- * series (changepoint.c). In SQLite every run is read from its verified
- * receipt, never from the row's cached columns (issue 48: a row copied under
- * a new id showed as one more run where `store ls` refused the store); the
- * PostgreSQL backend reads its columns (store_pg.c).
+ * series (changepoint.c). Every run is read from its verified receipt,
+ * never from the row's cached columns (issue 48: a row copied under a new id
+ * showed as one more run where `store ls` refused the store), in SQLite and
+ * in PostgreSQL alike: both backends hand take_run the receipts their query
+ * path loads and checks.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,87 +34,6 @@ static int push_run(history_lane *lane, const char *id, const unsigned char *cre
     r->value = value;
     lane->n_runs++;
     return r->id ? MCPP_OK : mcpp_error_nomem();
-}
-
-/* The value of `metric` in a stored body; *has is 0 when the receipt lacks it. */
-static int value_from_body(double *out, int *has, const mcpp_store *s, const char *body, size_t len, const char *metric)
-{
-    mcpp_receipt *r = NULL;
-    int rc = mcpp_receipt_load_buffer(&r, NULL, body, len, MCPP_FORMAT_JSON, s->path, NULL);
-    if (rc) return rc;
-    rc = mcpp_metric_value(out, metric, r);
-    *has = rc == 1;
-    mcpp_receipt_free(r);
-    return rc < 0 ? rc : MCPP_OK;
-}
-
-/* lane->metric_name = the primary metric a stored body names (one parse per
- * lane: the runs of a lane state one metric, or the gate says they differ). */
-static int name_primary(history_lane *lane, const mcpp_store *s, const char *body, size_t len)
-{
-    mcpp_receipt *r = NULL;
-    int rc = mcpp_receipt_load_buffer(&r, NULL, body, len, MCPP_FORMAT_JSON, s->path, NULL);
-    if (rc) return rc;
-    const char *name = mcpp_receipt_metric_primary(r);
-    if (name && !(lane->metric_name = mcpp_strdup(name, NULL)))
-        rc = mcpp_error_nomem();
-    mcpp_receipt_free(r);
-    return rc;
-}
-
-/* Reads one lane's rows from PostgreSQL (store_pg.h's row). */
-typedef struct lane_reader {
-    history_lane *lane;
-    mcpp_store *s;
-    const char *metric;
-} lane_reader;
-
-/* The row's body, read only when the columns do not say what is asked. */
-static int row_body(const lane_reader *r, const mcpp_store_history_row *row, char **body, size_t *len)
-{
-    if (!row->body)
-        return mcpp_store_pg_body(body, len, r->s, row->id);
-    if (!(*body = malloc(row->body_len + 1)))
-        return mcpp_error_nomem();
-    memcpy(*body, row->body, row->body_len + 1);
-    *len = row->body_len;
-    return MCPP_OK;
-}
-
-static int take_row(void *ctx, const mcpp_store_history_row *row)
-{
-    const lane_reader *r = ctx;
-    history_lane *lane = r->lane;
-    const char *metric = r->metric;
-    int stated = row->metric && strcmp(row->metric, metric) == 0;
-    double value = stated ? row->value : 0;
-    int has = stated && row->has_value, rc = MCPP_OK;
-    char *body = NULL; /* read only when the columns do not say what is asked */
-    size_t body_len = 0;
-    if (!stated || (!lane->metric_name && strcmp(metric, "primary") == 0))
-        rc = row_body(r, row, &body, &body_len);
-    if (!rc && !stated)
-        rc = value_from_body(&value, &has, r->s, body, body_len, metric);
-    if (!rc && has && value > 0) {
-        rc = push_run(lane, row->id, (const unsigned char *)row->created_at, (const unsigned char *)row->git_commit,
-                      value);
-        if (!rc && !lane->metric_name && strcmp(metric, "primary") == 0)
-            rc = name_primary(lane, r->s, body, body_len);
-    }
-    free(body);
-    if (!rc && !lane->label)
-        lane->label = mcpp_strdup(row->label, NULL);
-    return rc;
-}
-
-/* PostgreSQL: the lane's rows as store_pg.c reads them (its columns, and a
- * body only when they do not answer). */
-static int load_pg_runs(history_lane *lane, mcpp_store *s, const char *metric)
-{
-    lane_reader r = {lane, s, metric};
-    /* every body along when the stored metric column does not answer */
-    const char *stored = mcpp_policy_gate(mcpp_policy_or_default(NULL))->metric;
-    return mcpp_store_pg_lane_rows(s, lane->key, lane->short_key, strcmp(stored, metric) != 0, take_row, &r);
 }
 
 /* The lane's runs as its receipts say them: each row the lane's columns
@@ -185,12 +105,18 @@ static int by_run_order(const void *a, const void *b)
 
 static int load_runs(history_lane *lane, mcpp_store *s, sqlite3_stmt *st, const char *metric, const mcpp_policy *p)
 {
-    if (s->pg) return load_pg_runs(lane, s, metric);
-    sqlite3_reset(st);
-    sqlite3_bind_text(st, 1, lane->key, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, lane->short_key, -1, SQLITE_STATIC);
     run_reader x = {lane, metric, p, NULL, NULL};
-    int rc = mcpp_store_load_rows_each(s, st, take_run, &x);
+    int rc;
+    if (s->pg) {
+        const char *params[2] = {lane->key, lane->short_key};
+        rc = mcpp_store_pg_load(s, "SELECT id, body FROM receipts WHERE lane_short = $2 AND lane_key = $1", 2, params,
+                                take_run, &x);
+    } else {
+        sqlite3_reset(st);
+        sqlite3_bind_text(st, 1, lane->key, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, lane->short_key, -1, SQLITE_STATIC);
+        rc = mcpp_store_load_rows_each(s, st, take_run, &x);
+    }
     free(x.first_created);
     free(x.first_id);
     if (!rc && lane->n_runs > 1)

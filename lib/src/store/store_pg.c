@@ -573,42 +573,6 @@ int mcpp_store_pg_load(mcpp_store *s, const char *sql, int n, const char *const 
     return rc;
 }
 
-int mcpp_store_pg_lane_rows(mcpp_store *s, const char *key, const char *short_key, int bodies,
-                            int (*each)(void *ctx, const mcpp_store_history_row *row), void *ctx)
-{
-    const char *params[2] = {key, short_key};
-    mcpp_pg_rows *rows = NULL;
-    int rc =
-        mcpp_pg_run(&rows, s->pg,
-                    bodies ? "SELECT id, created_at, git_commit, metric, metric_value, lane_label, body FROM receipts"
-                             " WHERE lane_short = $2 AND lane_key = $1 ORDER BY created_at, id"
-                           : "SELECT id, created_at, git_commit, metric, metric_value, lane_label, NULL FROM receipts"
-                             " WHERE lane_short = $2 AND lane_key = $1 ORDER BY created_at, id",
-                    2, params, "reading the lane's runs");
-    for (size_t i = 0; !rc && i < mcpp_pg_rows_count(rows); i++) {
-        const char *value = mcpp_pg_value(rows, i, 4);
-        mcpp_store_history_row row = {
-            mcpp_pg_value(rows, i, 0),         mcpp_pg_value(rows, i, 1), mcpp_pg_value(rows, i, 2),
-            mcpp_pg_value(rows, i, 3),         mcpp_pg_value(rows, i, 5), value != NULL,
-            value ? strtod(value, NULL) : 0.0, mcpp_pg_value(rows, i, 6), mcpp_pg_length(rows, i, 6)};
-        rc = each(ctx, &row);
-    }
-    mcpp_pg_rows_free(rows);
-    return rc;
-}
-
-int mcpp_store_pg_body(char **out, size_t *len, mcpp_store *s, const char *id)
-{
-    const char *params[1] = {id};
-    int rc = single_value(out, s, "SELECT body FROM receipts WHERE id = $1", 1, params, "reading a body");
-    if (!rc && !*out)
-        return mcpp_error_at(MCPP_ENOTFOUND, MCPP_ERROR_KIND_MISSING, s->path, "id", 0, 0,
-                             "no stored receipt has id '%s'", id);
-    if (!rc)
-        *len = strlen(*out);
-    return rc;
-}
-
 int mcpp_store_pg_lane_keys(char ***out, mcpp_store *s, const char *short_key)
 {
     *out = NULL;

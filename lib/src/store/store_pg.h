@@ -100,20 +100,6 @@ int mcpp_store_pg_write_summary(mcpp_store *s, const mcpp_lane_summary *summary)
 int mcpp_store_pg_summaries_from_bodies(mcpp_lane_summary ***out, size_t *n, mcpp_store *s, const mcpp_policy *p);
 int mcpp_store_pg_save_summaries(mcpp_store *s, mcpp_lane_summary *const *lanes, size_t n);
 
-/* A row of a lane's history: what history.c reads of each stored receipt. */
-typedef struct mcpp_store_history_row {
-    const char *id, *created_at, *git_commit, *metric, *label;
-    int has_value;
-    double value;
-    const char *body; /* the canonical JSON; NULL unless asked for */
-    size_t body_len;
-} mcpp_store_history_row;
-
-/* The rows of lane `key` in created_at, id order (bodies when `bodies`). */
-int mcpp_store_pg_lane_rows(mcpp_store *s, const char *key, const char *short_key, int bodies,
-                            int (*each)(void *ctx, const mcpp_store_history_row *row), void *ctx);
-/* The body of receipt `id` (malloc'ed text) or MCPP_ENOTFOUND. */
-int mcpp_store_pg_body(char **out, size_t *len, mcpp_store *s, const char *id);
 /* Every lane key of the store, or those whose short key is `short_key`
  * (NULL: all), as a NULL-terminated array (mcpp_store_keys_free). */
 int mcpp_store_pg_lane_keys(char ***out, mcpp_store *s, const char *short_key);
