@@ -45,12 +45,17 @@ done
 echo
 echo "## site (the history site) vs the history it shows (history --store --format json)"
 echo
-echo "| receipts | history s (baseline) | first site s | pages | site / history | again, nothing new s | pages written | after 100 new receipts s | pages written |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "Again with nothing new: the median of 5, alternated with 5 where the gate page's inputs were"
+echo "forgotten (the gate made again, as the build before did every time; no page written either)."
+echo
+echo "| receipts | history s (baseline) | first site s | pages | site / history | again, nothing new s | again / history | gate made again s | again / gate made (wall, CPU) | pages written | after 100 new receipts s | pages written |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 grep '^site ' "$tmp/c.txt" | while read -r line; do
-    printf '| %s | %s | %s | %s | %sx | %s | %s | %s | %s |\n' "$(value n "$line")" "$(value history_s "$line")" \
-        "$(value first_s "$line")" "$(value pages "$line")" "$(value ratio "$line")" "$(value unchanged_s "$line")" \
-        "$(value written_again "$line")" "$(value after_add_s "$line")" "$(value written_after_add "$line")"
+    printf '| %s | %s | %s | %s | %sx | %s | %sx | %s | %sx, %sx | %s | %s | %s |\n' "$(value n "$line")" \
+        "$(value history_s "$line")" "$(value first_s "$line")" "$(value pages "$line")" "$(value ratio "$line")" \
+        "$(value unchanged_s "$line")" "$(value again_ratio "$line")" "$(value regate_s "$line")" \
+        "$(value skip_ratio "$line")" "$(value skip_cpu_ratio "$line")" "$(value written_again "$line")" \
+        "$(value after_add_s "$line")" "$(value written_after_add "$line")"
 done
 echo
 if [ "$PYCOUNT" != 0 ]; then

@@ -11,7 +11,9 @@ run 12, "flat" does not; hostile names and commits) and six lanes of three runs.
             markup; the step lane's plot has a dot per run, each a link to its
             run's row, and one change point at run 12; the gate page gates the
             newest commit of both history lanes. Incremental: a second run
-            writes nothing; one new run of the flat lane rewrites exactly the
+            writes nothing, and the digests file records what the gate page
+            was made from (so it is not made again); a gate page edited by
+            hand is written again as it was; one new run of the flat lane rewrites exactly the
             index, that lane, the frontier and the gate (other pages keep their
             inode and mtime); a lane whose receipts are all removed loses its
             page. --commit-url links commits percent-encoded; an --out that is
@@ -200,6 +202,20 @@ def incremental(cli: str, example: str, db: pathlib.Path, site: pathlib.Path, la
     got = write_site(cli, db, site)
     check(got.get("written") == 0 and got.get("unchanged") == len(before), f"a second run writes nothing ({got})")
     check(stamps(site) == before, "and leaves every file as it was")
+    # The gate page is not made again while what it reads is unchanged: the
+    # digests file keeps what it was made from beside its digest.
+    gate_line = next((line.split() for line in (site / "site-digests.txt").read_text().splitlines()
+                      if line.endswith(" gate.html") or " gate.html " in line), [])
+    check(len(gate_line) == 3 and re.fullmatch(r"[0-9a-f]{16}", gate_line[2] if len(gate_line) == 3 else ""),
+          f"site-digests.txt records what the gate page was made from ({gate_line})")
+    # ... but a gate page changed on disk is made and written again all the same.
+    gate_html = site / "gate.html"
+    good = gate_html.read_bytes()
+    gate_html.write_bytes(good.replace(b"</body>", b"<!-- edited --></body>"))
+    got = write_site(cli, db, site)
+    check(got.get("written") == 1 and gate_html.read_bytes() == good,
+          f"a gate page edited by hand is written again as it was ({got})")
+    before = stamps(site)
 
     flat = next(k for k, lane in lanes.items() if lane["runs"] and lane["runs"][0]["id"].startswith("history-flat"))
     last = json.loads((db.parent / "receipts" / "history" / "history-flat-023.json").read_text(encoding="utf-8"))

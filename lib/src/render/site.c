@@ -5,7 +5,11 @@
  * page (site_pages.c, site_gate.c, the frontier page here) and writes only the
  * pages whose content changed: DIR/site-digests.txt keeps the FNV-1a digest of
  * every page written, so a run after a few new receipts rewrites the index,
- * the frontier, the gate and the lanes those receipts joined.
+ * the frontier, the gate and the lanes those receipts joined. The gate page
+ * is the one whose making costs more than its writing (a gate over every
+ * lane): the file also keeps a digest of what it was made from
+ * (mcpp_site_gate_inputs), and while that and the page on disk are unchanged
+ * it is not made again.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -117,7 +121,8 @@ static int frontier_page(char **out, const site_model *m)
 typedef struct digest_entry {
     char *path;
     uint64_t digest;
-    int kept; /* the new site has this page */
+    uint64_t inputs; /* what the page was made from (the gate page); 0: not recorded */
+    int kept;        /* the new site has this page */
 } digest_entry;
 
 typedef struct digests {
@@ -134,13 +139,14 @@ static void digests_free(digests *d)
     memset(d, 0, sizeof *d);
 }
 
-static int digests_push(digests *d, const char *path, uint64_t digest)
+static int digests_push(digests *d, const char *path, uint64_t digest, uint64_t inputs)
 {
     MCPP_CHECK_ARRAY(d->items, d->cap, d->n + 1, MCPP_ARRAY_MAX_ITEMS);
     digest_entry *e = &d->items[d->n];
     if (!(e->path = mcpp_strdup(path, NULL)))
         return mcpp_error_nomem();
     e->digest = digest;
+    e->inputs = inputs;
     e->kept = 0;
     d->n++;
     return MCPP_OK;
@@ -180,9 +186,9 @@ static int digests_read(digests *d, const char *dir)
     }
     while (rc == MCPP_OK && fgets(line, sizeof line, f)) {
         char name[400];
-        unsigned long long digest;
-        if (sscanf(line, "%16llx %399s", &digest, name) == 2 && is_site_page(name))
-            rc = digests_push(d, name, digest);
+        unsigned long long digest, inputs = 0; /* the third field is optional */
+        if (sscanf(line, "%16llx %399s %16llx", &digest, name, &inputs) >= 2 && is_site_page(name))
+            rc = digests_push(d, name, digest, (uint64_t)inputs);
     }
     fclose(f);
     return rc;
@@ -227,7 +233,42 @@ static int put_page(site_writer *w, const char *name, char *text)
     if (was)
         was->kept = 1;
     mcpp_free(text);
-    return rc ? rc : digests_push(&w->now, name, digest);
+    return rc ? rc : digests_push(&w->now, name, digest, 0);
+}
+
+/* The FNV-1a digest of the file at `path` into *out; 0 when it cannot be read. */
+static int file_digest(uint64_t *out, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    char buf[1 << 16];
+    uint64_t h = MCPP_FNV_OFFSET;
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        h = mcpp_fnv1a(buf, n, h);
+    int ok = !ferror(f);
+    fclose(f);
+    *out = h;
+    return ok;
+}
+
+/* Keeps the page `name` of the earlier site, without making it again, when it
+ * was made from `inputs` and the file is still the page written then (not
+ * edited or removed since). Returns 1 when kept, 0 when it must be made. */
+static int keep_page(site_writer *w, const char *name, uint64_t inputs, int *rc)
+{
+    digest_entry *was = digests_find(&w->old, name);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", w->dir, name);
+    uint64_t on_disk;
+    if (!was || !was->inputs || was->inputs != inputs || !file_digest(&on_disk, path) || on_disk != was->digest)
+        return 0;
+    was->kept = 1;
+    w->result.pages++;
+    w->result.unchanged++;
+    *rc = digests_push(&w->now, name, was->digest, inputs);
+    return 1;
 }
 
 static int put_rendered(site_writer *w, const char *name, mcpp_strbuf *sb)
@@ -254,7 +295,11 @@ static int finish_site(site_writer *w)
     mcpp_sb_init_heap(&sb, 64 * (w->now.n + 1));
     mcpp_sb_puts(&sb, DIGESTS_HEADER);
     for (size_t i = 0; i < w->now.n; i++)
-        mcpp_sb_printf(&sb, "%016" PRIx64 " %s\n", w->now.items[i].digest, w->now.items[i].path);
+        if (w->now.items[i].inputs)
+            mcpp_sb_printf(&sb, "%016" PRIx64 " %s %016" PRIx64 "\n", w->now.items[i].digest, w->now.items[i].path,
+                           w->now.items[i].inputs);
+        else
+            mcpp_sb_printf(&sb, "%016" PRIx64 " %s\n", w->now.items[i].digest, w->now.items[i].path);
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", w->dir, DIGESTS_FILE);
     int rc = sb.failed ? mcpp_error_nomem() : mcpp_text_write_file(path, sb.data, sb.len);
@@ -313,12 +358,17 @@ static int write_pages(site_writer *w, site_model *m, mcpp_store *store)
     if (rc == MCPP_OK && (rc = frontier_page(&page, m)) == MCPP_OK)
         rc = put_page(w, "frontier.html", page);
     page = NULL;
-    if (rc == MCPP_OK && (rc = mcpp_site_gate_page(&page, m, store)) == MCPP_OK) {
+    uint64_t gate_inputs = mcpp_site_gate_inputs(m, store) | 1; /* never 0, which means "not recorded" */
+    if (rc != MCPP_OK || keep_page(w, "gate.html", gate_inputs, &rc))
+        return rc;
+    if ((rc = mcpp_site_gate_page(&page, m, store)) == MCPP_OK) {
         char *sealed = page;
         if (strstr(page, "<nav class=\"site\">") == NULL)
             rc = seal_report_page(&sealed, page, m);
         if (rc == MCPP_OK)
             rc = put_page(w, "gate.html", sealed);
+        if (rc == MCPP_OK)
+            w->now.items[w->now.n - 1].inputs = gate_inputs;
     }
     return rc;
 }

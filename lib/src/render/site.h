@@ -7,6 +7,8 @@
 #ifndef MCPP_RENDER_SITE_H
 #define MCPP_RENDER_SITE_H
 
+#include <stdint.h>
+
 #include "mcpp_receipts/html_report.h"
 #include "store/history_internal.h"
 #include "util/strbuf.h"
@@ -45,5 +47,10 @@ void mcpp_site_lane_page(mcpp_strbuf *sb, const site_model *m, size_t lane);
  * runs) against the commit before it in that lane, with the lane's earlier
  * runs as history. Reads those receipts from the store. */
 int mcpp_site_gate_page(char **out, site_model *m, mcpp_store *store);
+
+/* site_gate.c: a digest of what the gate page is made from (the receipts it
+ * reads, in their roles, the store's name and the library version): equal
+ * digests, equal pages. */
+uint64_t mcpp_site_gate_inputs(const site_model *m, const mcpp_store *store);
 
 #endif /* MCPP_RENDER_SITE_H */

@@ -6,6 +6,10 @@
  * informs the spread (mcpp_gate_run_with_history). All lanes go through one
  * gate, so they share its false-discovery rate as a CI gate's tests do. The
  * page is the HTML report's gate page over the baselines' frontier.
+ *
+ * The gate reads every lane's candidates against every history receipt, so it
+ * is most of a site's cost; mcpp_site_gate_inputs names what it reads (the
+ * runs' ids in their roles) so that site.c skips it when that is unchanged.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +18,9 @@
 #include "mcpp_receipts/receipt_set.h"
 #include "render/html.h"
 #include "render/site.h"
+#include "store/store_internal.h"
 #include "util/error_internal.h"
+#include "util/hash.h"
 
 enum { SITE_GATE_HISTORY = 20 };
 
@@ -102,6 +108,32 @@ static int empty_page(char **out, const site_model *m)
     mcpp_sb_puts(&sb, "<p class=\"muted\">No lane has runs of two commits yet: there is nothing to gate.</p>\n");
     mcpp_html_page_end(&sb);
     return mcpp_sb_finish(&sb, out) == 0 ? MCPP_OK : mcpp_error_nomem();
+}
+
+static uint64_t hash_text(const char *text, uint64_t h)
+{
+    return mcpp_fnv1a(text, strlen(text) + 1, h); /* with its NUL: "ab","c" is not "a","bc" */
+}
+
+/* A receipt's id names its content (the store refuses other content under
+ * it, and a removed id never comes back), so the ids and their roles are the
+ * gate's whole input, with the library version that gates them and the
+ * store's name (the page names each run's source). */
+uint64_t mcpp_site_gate_inputs(const site_model *m, const mcpp_store *store)
+{
+    uint64_t h = hash_text(mcpp_version_string(), MCPP_FNV_OFFSET);
+    h = hash_text(store->path, h);
+    for (size_t i = 0; i < m->n_lanes; i++) {
+        lane_split s;
+        if (!split_lane(&s, m->lanes[i].history))
+            continue;
+        h = hash_text(s.lane->key, h);
+        for (size_t k = s.from; k < s.end; k++) {
+            const char role = k >= s.cand ? 'c' : k >= s.base ? 'b' : 'h';
+            h = hash_text(s.lane->runs[k].id, mcpp_fnv1a(&role, 1, h));
+        }
+    }
+    return h;
 }
 
 int mcpp_site_gate_page(char **out, site_model *m, mcpp_store *store)
