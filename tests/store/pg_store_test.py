@@ -17,13 +17,17 @@ it at the end.
               behind the store's back is named, --repair mends it), a newer
               schema refused, a database with other tables refused; history
               refuses a row copied under a new id and one its columns file
-              under another lane (it read the columns), as store ls does.
+              under another lane (it read the columns), as store ls does; the
+              summaries' mark names the rows' digest, and frontier --store
+              after a row deleted behind the library's back equals the
+              frontier rebuilt from the receipts.
   concurrent  8 writers add 300 receipts each at once through `store add URL -`
               (JSON lines), 40 of them the same in every writer, while a ninth
               adds a batch whose last receipt clashes with one stored before:
               nothing is lost (count = 8 x 260 + 40 + 1), the clashing batch
               left nothing, `check` finds
-              every column and lane summary equal to what the bodies give, and
+              every column and lane summary equal to what the bodies give, the
+              summaries' mark names the rows' digest as a scan finds it, and
               the frontier equals the SQLite store's over the same receipts.
 
 Exit 77 (skip) with the reason when no PostgreSQL server can be started here;
@@ -87,9 +91,21 @@ def fill(cli: str, example: str, work: pathlib.Path, url: str) -> tuple[str, pat
     return db, inputs
 
 
+def check_mark(pg: Cluster, database: str, when: str) -> None:
+    """The lane summaries' mark names the rows as a scan of them finds them: the count and
+    the sum mod 2^64 of the server's hash of each id and body (an add adds its rows' part)."""
+    count, total = pg.psql(database, "SELECT count(*), coalesce(sum(hashtextextended(id || body, 0)), 0)"
+                                     " FROM receipts").split("|")
+    scan = f"{int(count)}/{int(total) % 2**64:016x}"
+    mark = pg.psql(database, "SELECT value FROM store_meta WHERE name = 'lane_summaries'")
+    check(mark.endswith(" rows/" + scan), f"{when}: the summaries' mark names the rows as they are "
+                                          f"({mark[-30:]} vs {scan})")
+
+
 def same(cli: str, example: str, work: pathlib.Path, pg: Cluster) -> None:
     url = pg.new_store_url()
     db, inputs = fill(cli, example, work, url)
+    check_mark(pg, url.split("///")[1].split("?")[0], "after an add")
     short = json.loads(run(cli, "history", "--store", db, "--format", "json").stdout)["lanes"][0]["short_key"]
     strip_dates = lambda t: re.sub(r'"removed_at": "[^"]*"', '"removed_at": T', t)  # noqa: E731
     for args, what in (
@@ -187,6 +203,19 @@ def same(cli: str, example: str, work: pathlib.Path, pg: Cluster) -> None:
     run(cli, "store", "check", url, "--repair")
     check(runs(url) == before, "and reads its runs again once check --repair has mended the row")
 
+    # The lane summaries are valid for a digest of the rows (issue 48 item 5), in PostgreSQL
+    # too: the mark an add leaves names the rows as a scan finds them, and a row deleted
+    # behind the library's back makes frontier --store rebuild from the receipts (it kept
+    # the summaries, marked valid by the version alone, and showed the deleted run).
+    check_mark(pg, database, "after check --repair")
+    frontier = lambda *extra: run(cli, "frontier", "--store", url, *extra, "--format", "json")  # noqa: E731
+    from_summaries = frontier().stdout
+    pg.psql(database, "DELETE FROM receipts WHERE id = 'lane03-run2'")
+    cached, rebuilt = frontier(), frontier("--policy", str(HERE.parents[1] / "policy" / "default.lua"))
+    check(cached.returncode == 0 and cached.stdout == rebuilt.stdout and cached.stdout != from_summaries,
+          "frontier --store after a row deleted behind the library equals the frontier rebuilt from the receipts"
+          f" (exit {cached.returncode}, {'same' if cached.stdout == rebuilt.stdout else 'differs'})")
+
     pg.psql(database, "INSERT INTO store_schema VALUES (99, 'later')")
     p = run(cli, "store", "ls", url)
     check(p.returncode == 3 and "newer" in p.stderr, f"a newer schema is refused ({p.stderr.strip()[:120]})")
@@ -243,6 +272,9 @@ def concurrent(cli: str, example: str, work: pathlib.Path, pg: Cluster) -> None:
           f"the batch with a conflicting id is refused ({results[writers][2].strip()[:160]})")
     p = run(cli, "store", "ls", url, "--where", "id=w9-00000")
     check("w9-00000" not in p.stdout, "and left nothing")
+    # the writers' adds each added their rows' digest to the mark, under the write lock:
+    # it names every row (else the summaries below would be rebuilt, not the kept ones)
+    check_mark(pg, url.split("///")[1].split("?")[0], "after 8 concurrent writers")
     p = run(cli, "store", "check", url)
     want = writers * (count - shared) + shared + 1
     check(p.returncode == 0 and f"{want} receipts" in p.stdout,

@@ -204,6 +204,11 @@ typedef struct mcpp_store_rows_digest {
 } mcpp_store_rows_digest;
 /* One row's part of the digest: its id and its body's bytes as stored. */
 uint64_t mcpp_store_row_digest(const char *id, const void *body, size_t len);
+/* The summaries' validity mark naming rows of digest `d` (store_meta's
+ * 'lane_summaries' value, both backends), and back: 1 when `value` is this
+ * build's mark, with the digest it names in *d; 0 for any other text. */
+void mcpp_store_summaries_mark(char *buf, size_t cap, const mcpp_store_rows_digest *d);
+int mcpp_store_summaries_mark_parse(mcpp_store_rows_digest *d, const char *value);
 /*
  * The same for a large add, on a thread of its own while the rows are
  * inserted: _start (inside the add's transaction) reads the validity mark and,

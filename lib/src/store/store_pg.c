@@ -132,14 +132,79 @@ static int read_version(int *version, mcpp_store *s)
     return rc;
 }
 
-/* The validity mark of the lane summaries (store_summaries.c's text). */
-int mcpp_store_pg_mark_summaries_valid(mcpp_store *s)
+/* ---- the lane summaries' validity mark ----------------------------------------------------- */
+
+/* One row's part of the rows' digest, hashed by the server so that checking
+ * the mark reads no body over the connection: its id and body as stored
+ * (hashtextextended, the stable hash of hash partitioning; SQLite hashes the
+ * same with FNV-1a, store_summaries.c). */
+#define PG_ROW_HASH "hashtextextended(id || body, 0)"
+#define PG_TWO_64 "18446744073709551616"
+
+/* A bigint the server returned as the unsigned 64-bit value of its bits. */
+static uint64_t row_hash_of(const char *text) { return text ? (uint64_t)strtoll(text, NULL, 10) : 0; }
+
+/* The digest of every row as stored now: the count and the sum of the rows'
+ * hashes mod 2^64, summed by the server. */
+static int rows_digest(mcpp_store_rows_digest *d, mcpp_store *s)
 {
-    const char *params[1] = {mcpp_store_summaries_state()};
+    mcpp_pg_rows *rows = NULL;
+    int rc = mcpp_pg_run(&rows, s->pg,
+                         "SELECT count(*), ((coalesce(sum(" PG_ROW_HASH "), 0) % " PG_TWO_64 ") + " PG_TWO_64
+                         ") % " PG_TWO_64 " FROM receipts",
+                         0, NULL, "reading the rows' digest");
+    memset(d, 0, sizeof *d);
+    if (!rc && mcpp_pg_rows_count(rows)) {
+        d->count = strtoull(mcpp_pg_value(rows, 0, 0), NULL, 10);
+        d->sum = strtoull(mcpp_pg_value(rows, 0, 1), NULL, 10);
+    }
+    mcpp_pg_rows_free(rows);
+    return rc;
+}
+
+/* The mark as stored: 1 in *ours when this build wrote it, naming digest *d. */
+static int read_mark(int *ours, mcpp_store_rows_digest *d, mcpp_store *s)
+{
+    char *mark = NULL;
+    int rc = single_value(&mark, s, "SELECT value FROM store_meta WHERE name = 'lane_summaries'", 0, NULL,
+                          "reading the lane summaries' state");
+    *ours = !rc && mcpp_store_summaries_mark_parse(d, mark);
+    free(mark);
+    return rc;
+}
+
+/* Marks the summaries valid for rows of digest `d` (store_summaries.c's mark). */
+static int mark_valid(mcpp_store *s, const mcpp_store_rows_digest *d)
+{
+    char value[192];
+    mcpp_store_summaries_mark(value, sizeof value, d);
+    const char *params[1] = {value};
     return mcpp_pg_run(NULL, s->pg,
                        "INSERT INTO store_meta VALUES ('lane_summaries', $1)"
                        " ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value",
                        1, params, "marking the lane summaries valid");
+}
+
+/* Marks them valid for the rows as they are (under the write lock). */
+int mcpp_store_pg_mark_summaries_valid(mcpp_store *s)
+{
+    mcpp_store_rows_digest d;
+    int rc = rows_digest(&d, s);
+    return rc ? rc : mark_valid(s, &d);
+}
+
+/* Valid: this build's mark, naming the rows as they are now (a row added,
+ * removed, copied or changed behind the library's back makes the frontier
+ * rebuild them from the verified receipts, as in SQLite). */
+int mcpp_store_pg_summaries_valid(int *valid, mcpp_store *s)
+{
+    mcpp_store_rows_digest marked, now;
+    int rc = read_mark(valid, &marked, s);
+    if (!rc && *valid)
+        rc = rows_digest(&now, s);
+    if (!rc && *valid)
+        *valid = marked.count == now.count && marked.sum == now.sum;
+    return rc;
 }
 
 /* Creates or migrates the tables under the write lock (two processes opening
@@ -215,6 +280,7 @@ typedef struct pg_add {
     int any_tombstones;
     mcpp_store_add_result *res;
     const mcpp_receipt **added;
+    uint64_t added_digest; /* the sum of the inserted rows' PG_ROW_HASH */
 } pg_add;
 
 /* Rows go to the server PG_BATCH at a time: one statement for the
@@ -317,11 +383,13 @@ static int insert_pending(pg_add *a, pg_batch *b, const char **params)
         mcpp_sb_free(&sql);
         return MCPP_OK;
     }
-    mcpp_sb_puts(&sql, " ON CONFLICT (id) DO NOTHING RETURNING id");
+    mcpp_sb_puts(&sql, " ON CONFLICT (id) DO NOTHING RETURNING id, " PG_ROW_HASH);
     mcpp_pg_rows *done = NULL;
     int rc = sql.failed ? mcpp_error_nomem() : mcpp_pg_run(&done, a->s->pg, sql.data, n, params, "adding");
     if (!rc)
         mark_ids(b, done, 2, 0);
+    for (size_t k = 0; !rc && k < mcpp_pg_rows_count(done); k++)
+        a->added_digest += row_hash_of(mcpp_pg_value(done, k, 1));
     mcpp_pg_rows_free(done);
     mcpp_sb_free(&sql);
     return rc;
@@ -369,16 +437,6 @@ static int flush_batch(pg_add *a, pg_batch *b)
     for (size_t i = 0; i < b->n; i++)
         mcpp_store_row_clear(&b->rows[i]);
     b->n = 0;
-    return rc;
-}
-
-int mcpp_store_pg_summaries_valid(int *valid, mcpp_store *s)
-{
-    char *mark = NULL;
-    int rc = single_value(&mark, s, "SELECT value FROM store_meta WHERE name = 'lane_summaries'", 0, NULL,
-                          "reading the lane summaries' state");
-    *valid = mark && strcmp(mark, mcpp_store_summaries_state()) == 0;
-    free(mark);
     return rc;
 }
 
@@ -456,17 +514,26 @@ static int add_all(pg_add *a, const mcpp_receipt *const *receipts, size_t n)
         free(b);
     }
     mcpp_store_lane_memo_clear(&memo);
+    /* the mark is trusted here, not checked against every row (as in SQLite):
+     * an add only adds its rows' digest to it, so rows changed behind the
+     * library's back still leave it wrong, and the frontier's check rebuilds */
     int valid = 0;
+    mcpp_store_rows_digest d;
     if (!rc && a->res->added)
-        rc = mcpp_store_pg_summaries_valid(&valid, a->s);
+        rc = read_mark(&valid, &d, a->s);
     if (!rc && valid)
         rc = merge_summaries(a->s, p, a->added, a->res->added);
+    if (!rc && valid) {
+        d.count += a->res->added;
+        d.sum += a->added_digest;
+        rc = mark_valid(a->s, &d);
+    }
     return rc;
 }
 
 int mcpp_store_pg_add(mcpp_store_add_result *res, mcpp_store *s, const mcpp_receipt *const *receipts, size_t n)
 {
-    pg_add a = {s, 0, res, malloc((n ? n : 1) * sizeof *a.added)};
+    pg_add a = {s, 0, res, malloc((n ? n : 1) * sizeof *a.added), 0};
     if (!a.added)
         return mcpp_error_nomem();
     int rc = mcpp_store_pg_begin_write(s);

@@ -34,9 +34,9 @@
 
 /* The validity mark: this library's version, the summaries' text format and
  * the lane keys' (so a store whose summaries another layout or key text wrote
- * rebuilds them even when the version string did not change). Both backends
- * write and compare it; the SQLite store adds a digest of the rows the
- * summaries summarize (mark_prefix). */
+ * rebuilds them even when the version string did not change), then a digest
+ * of the rows the summaries summarize (mark_prefix). Both backends write and
+ * compare it. */
 const char *mcpp_store_summaries_state(void)
 {
     static _Thread_local char value[128];
@@ -45,9 +45,10 @@ const char *mcpp_store_summaries_state(void)
     return value;
 }
 
-/* The SQLite store's mark: the state, then the digest of the rows (the count,
- * and the sum of mcpp_store_row_digest over every row: each id with its
- * stored body's bytes). The summaries are used only while the rows still give
+/* The store's mark: the state, then the digest of the rows (the count, and
+ * the sum of a hash of every row: in SQLite mcpp_store_row_digest, each id
+ * with its stored body's bytes; in PostgreSQL the server's hash of the same,
+ * store_pg.c). The summaries are used only while the rows still give
  * that digest: a row added, removed, copied or changed behind the library's
  * back makes the frontier rebuild them from the receipts, as does a store an
  * older build wrote (no digest). */
@@ -82,6 +83,25 @@ static int scan_rows(mcpp_store_rows_digest *d, mcpp_store *s)
     return rc;
 }
 
+void mcpp_store_summaries_mark(char *buf, size_t cap, const mcpp_store_rows_digest *d)
+{
+    snprintf(buf, cap, "%s%llu/%016llx", mark_prefix(), (unsigned long long)d->count, (unsigned long long)d->sum);
+}
+
+int mcpp_store_summaries_mark_parse(mcpp_store_rows_digest *d, const char *value)
+{
+    const char *prefix = mark_prefix();
+    unsigned long long count = 0, sum = 0;
+    char end = 0;
+    size_t n = strlen(prefix);
+    memset(d, 0, sizeof *d);
+    if (!value || strncmp(value, prefix, n) != 0 || sscanf(value + n, "%llu/%16llx%c", &count, &sum, &end) != 2)
+        return 0;
+    d->count = count;
+    d->sum = sum;
+    return 1;
+}
+
 /* The mark as stored: *ours is 1 when this build's layouts wrote it, with the
  * rows' digest it names in *d. */
 static int read_mark(int *ours, mcpp_store_rows_digest *d, mcpp_store *s)
@@ -95,15 +115,7 @@ static int read_mark(int *ours, mcpp_store_rows_digest *d, mcpp_store *s)
     if (rc) return rc;
     int step = sqlite3_step(st);
     if (step == SQLITE_ROW) {
-        const char *v = (const char *)sqlite3_column_text(st, 0), *prefix = mark_prefix();
-        unsigned long long count = 0, sum = 0;
-        char end = 0;
-        size_t n = strlen(prefix);
-        if (v && strncmp(v, prefix, n) == 0 && sscanf(v + n, "%llu/%16llx%c", &count, &sum, &end) == 2) {
-            *ours = 1;
-            d->count = count;
-            d->sum = sum;
-        }
+        *ours = mcpp_store_summaries_mark_parse(d, (const char *)sqlite3_column_text(st, 0));
     } else if (step != SQLITE_DONE) {
         rc = mcpp_store_sqlite_error(s, step, "reading the lane summaries' state");
     }
@@ -127,8 +139,7 @@ static int summaries_valid(int *out, mcpp_store *s)
 static int mark_valid(mcpp_store *s, const mcpp_store_rows_digest *d)
 {
     char value[192];
-    snprintf(value, sizeof value, "%s%llu/%016llx", mark_prefix(), (unsigned long long)d->count,
-             (unsigned long long)d->sum);
+    mcpp_store_summaries_mark(value, sizeof value, d);
     sqlite3_stmt *st = NULL;
     int rc = mcpp_store_prepare(&st, s, "INSERT OR REPLACE INTO store_meta VALUES ('" STATE_NAME "', ?1)",
                                 "saving the lane summaries");
