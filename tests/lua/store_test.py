@@ -13,6 +13,11 @@ test_store.lua in lua5.4 (LUA_CPATH points at the module):
               removed at the end): the same calls, and every answer the same
               from both backends
 
+Then, in each mode, one column of one row is changed behind the store's back
+in every store (SQLite through Python's sqlite3, PostgreSQL through psql) and
+test_store.lua --damaged checks that check() raises a "consistency" error
+naming it and check(true) mends it.
+
 Exit 77 (skip) with the reason when no PostgreSQL server can be started here;
 scripts/install-deps.sh installs it.
 
@@ -26,6 +31,7 @@ import json
 import os
 import pathlib
 import shutil
+import sqlite3
 import subprocess
 import sys
 
@@ -53,13 +59,24 @@ def prepare(example: pathlib.Path, work: pathlib.Path) -> tuple[pathlib.Path, pa
     return receipts, extra
 
 
+# A column changed behind the store's back: `check` must name it, `check --repair` mend it.
+FORGE = "UPDATE receipts SET lane_label = 'forged' WHERE id = 'lane03-run2'"
+
+
+def damage_sqlite(db: str) -> None:
+    with sqlite3.connect(db) as con:
+        con.execute(FORGE)
+    con.close()
+
+
 def run_lua(lua: str, script: str, receipts: pathlib.Path, extra: pathlib.Path, work: pathlib.Path,
-            *locations: str) -> int:
+            *locations: str, damaged: bool = False) -> int:
     # MCPP_LUA_ENV_NAME=value is NAME=value for the interpreter only (the
     # sanitizer runtimes it must preload: tests/lua/CMakeLists.txt)
     env = dict(os.environ)
     env.update({k[len("MCPP_LUA_ENV_"):]: v for k, v in os.environ.items() if k.startswith("MCPP_LUA_ENV_")})
-    proc = subprocess.run([lua, script, str(receipts), str(extra), str(work), *locations], env=env, timeout=600)
+    flag = ["--damaged"] if damaged else []
+    proc = subprocess.run([lua, script, *flag, str(receipts), str(extra), str(work), *locations], env=env, timeout=600)
     return proc.returncode
 
 
@@ -71,13 +88,19 @@ def main() -> int:
     receipts, extra = prepare(example, work)
     db = str(work / "store.db")
     if mode == "sqlite":
-        return run_lua(lua, script, receipts, extra, work, db)
+        rc = run_lua(lua, script, receipts, extra, work, db)
+        damage_sqlite(db)
+        return rc or run_lua(lua, script, receipts, extra, work, db, damaged=True)
     missing = Cluster.missing()
     if missing:
         print(f"skip - mr.store on PostgreSQL: {missing}")
         return SKIP
     with Cluster() as pg:
-        return run_lua(lua, script, receipts, extra, work, db, pg.new_store_url())
+        url = pg.new_store_url()
+        rc = run_lua(lua, script, receipts, extra, work, db, url)
+        damage_sqlite(db)
+        pg.psql(url.split("///")[1].split("?")[0], FORGE)
+        return rc or run_lua(lua, script, receipts, extra, work, db, url, damaged=True)
 
 
 if __name__ == "__main__":
