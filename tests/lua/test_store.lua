@@ -218,7 +218,14 @@ local function exercise(location, tag)
     assert(flat.reason:find("18 earlier runs of the lane", 1, true), flat.reason)
     assert(not flat_plain.reason:find("earlier runs", 1, true), flat_plain.reason)
     assert(dump(plain) ~= dump(g), "history=20 changes what the gate reports")
-    local ok, err = pcall(s.gate, s, before.where, {}, nil, { histroy = 3 })
+    local named_metric = s:gate(before.where, { git_commit = HISTORY_COMMIT:format(23) }, nil,
+      { history = 20, metric = "tokens_per_s" })
+    eq(candidate(named_metric, "history-flat-023").outcome, "passed", "metric= names the gate's metric")
+    local ok, err = pcall(s.gate, s, before.where, { git_commit = HISTORY_COMMIT:format(23) }, nil,
+      { metric = "tokens_per_sec" })
+    eq(ok, false, "a metric no receipt states")
+    assert(tostring(err):find("tokens_per_s", 1, true), tostring(err)) -- did you mean
+    ok, err = pcall(s.gate, s, before.where, {}, nil, { histroy = 3 })
     eq(ok, false, "a misspelt option")
     assert(tostring(err):find("unknown key 'histroy'", 1, true), tostring(err))
     answer("gate history", dump(g))

@@ -566,6 +566,11 @@ static int store_gate(lua_State *L)
     receipt_batch *earlier = new_batch(L);
     if (history > 0)
         lane_history(L, store, batch_items(cand), cand->n, (size_t)history, earlier);
+    const char *metric = lua_tostring(L, 6);
+    /* stated on either side, or "did you mean", as mr.gate */
+    if (metric && mcpp_metric_check_stated(metric, batch_items(cand), cand->n) != MCPP_OK &&
+        mcpp_metric_check_stated(metric, batch_items(base), base->n) != MCPP_OK)
+        return module_raise_last_error(L);
     mcpp_gate_report *r = NULL;
     if (mcpp_gate_run_with_history(&r, policy, batch_items(base), base->n, batch_items(cand), cand->n,
                                    batch_items(earlier), earlier->n) != MCPP_OK)
