@@ -252,6 +252,65 @@ TEST(a_quiet_benchmark_keeps_its_own_noise_beside_noisy_siblings_and_a_busy_hour
         mcpp_receipt_free(hist[i]);
 }
 
+TEST(a_suite_whose_benchmarks_were_mostly_slowed_is_not_read_as_noisier_than_its_history)
+{
+    /* Ten lanes of 2% run-to-run noise with a 12-run history each (normal
+     * scores), 3 runs a side of one commit each; six lanes slowed, two each
+     * by 5%, 10% and 30%: the median change is a slowed lane's, beyond the
+     * allowance, so the whole suite regressed and every test stays against
+     * no change. The check of today's spread against the history must then
+     * read the changes about none as well: about the median, every unchanged
+     * lane read as a betterment of three of its standard errors, the history
+     * widened every test 3x and slowdowns of 10% passed (real mixed-noise
+     * suite, 3 runs a side: 6 of 10 real 30% slowdowns caught, 9 of 10 after).
+     * Fixed values, no chance. */
+    static const double SCORE[12] = {-0.32, 1.15, -1.73, 0.55, 0.10, -0.81, 1.73, -0.10, 0.32, -0.55, 0.81, -1.15};
+    static const double SIDE[3] = {-0.67, 0.0, 0.67};
+    static const double SLOW[10] = {1, 1, 1, 1, 1.05, 1.05, 1.10, 1.10, 1.30, 1.30};
+    enum { LANES = 10, HIST = 12, RUNS = 3 };
+    mcpp_receipt *base[LANES * RUNS], *cand[LANES * RUNS], *hist[LANES * HIST];
+    for (int lane = 0; lane < LANES; lane++) {
+        double sd = 0.02, tps = 1000;
+        char id[32];
+        for (int k = 0; k < HIST; k++) {
+            snprintf(id, sizeof id, "h%d_%d", lane, k);
+            hist[lane * HIST + k] = run(id, tps * exp(SCORE[k] * sd), NULL, "ok", lane);
+        }
+        for (int k = 0; k < RUNS; k++) {
+            snprintf(id, sizeof id, "b%d_%d", lane, k);
+            base[lane * RUNS + k] = run(id, tps * exp(SIDE[k] * sd), "b000000", "ok", lane);
+            snprintf(id, sizeof id, "c%d_%d", lane, k);
+            cand[lane * RUNS + k] = run(id, tps * exp(SIDE[(k + 1) % RUNS] * sd) / SLOW[lane], "c000000", "ok", lane);
+        }
+    }
+    mcpp_gate_report *r = NULL;
+    CHECK_INT_EQ(mcpp_gate_run_with_history(&r, NULL, (const mcpp_receipt *const *)base, LANES * RUNS,
+                                            (const mcpp_receipt *const *)cand, LANES * RUNS,
+                                            (const mcpp_receipt *const *)hist, LANES * HIST),
+                 MCPP_OK);
+    char *json = NULL;
+    CHECK_INT_EQ(mcpp_gate_report_render(&json, r, MCPP_OUTPUT_JSON), MCPP_OK);
+    CHECK_CONTAINS(json, "\"common_shift_regressed\": true");
+    CHECK_CONTAINS(json, "\"widened\": false");
+    mcpp_free(json);
+    for (size_t i = 0; i < mcpp_gate_report_count(r); i++) {
+        const mcpp_metric_result *m = mcpp_gate_report_entry_metric(r, i);
+        int lane = -1;
+        sscanf(mcpp_gate_report_candidate_id(r, i), "c%d_", &lane);
+        CHECK(lane >= 0 && lane < LANES && m != NULL);
+        if (lane >= 6) /* 10% and 30%: five or more of their standard errors beyond the allowance */
+            CHECK_INT_EQ(mcpp_gate_report_entry_outcome(r, i), MCPP_GATE_FAILED);
+        if (lane < 4)
+            CHECK(mcpp_gate_report_entry_outcome(r, i) != MCPP_GATE_FAILED);
+    }
+    printf("  gate: %s\n", mcpp_gate_report_reason(r));
+    mcpp_gate_report_free(r);
+    for (int i = 0; i < LANES * RUNS; i++)
+        mcpp_receipt_free(base[i]), mcpp_receipt_free(cand[i]);
+    for (int i = 0; i < LANES * HIST; i++)
+        mcpp_receipt_free(hist[i]);
+}
+
 int main(void)
 {
     RUN(a_quiet_benchmark_keeps_its_own_noise_beside_noisy_siblings_and_a_busy_hour_in_its_history);
@@ -260,5 +319,6 @@ int main(void)
     RUN(an_undeclared_run_to_run_figure_is_named_default);
     RUN(runs_their_tool_marked_failed_never_count_and_a_failed_candidate_never_passes);
     RUN(pooled_runs_of_one_benchmark_are_one_test_in_the_counts);
+    RUN(a_suite_whose_benchmarks_were_mostly_slowed_is_not_read_as_noisier_than_its_history);
     TEST_MAIN_END();
 }
