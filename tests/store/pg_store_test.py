@@ -17,7 +17,8 @@ it at the end.
               behind the store's back is named, --repair mends it), a newer
               schema refused, a database with other tables refused; history
               refuses a row copied under a new id and one its columns file
-              under another lane (it read the columns), as store ls does; the
+              under another lane (it read the columns), as store ls does;
+              check names forged tombstones (live, another receipt's body); the
               summaries' mark names the rows' digest, and frontier --store
               after a row deleted behind the library's back equals the
               frontier rebuilt from the receipts.
@@ -174,6 +175,17 @@ def same(cli: str, example: str, work: pathlib.Path, pg: Cluster) -> None:
     p = run(cli, "store", "check", url)
     check(p.returncode == 3 and "lane summary lane-" in p.stdout, f"check names a forged lane summary ({p.stdout.strip()[:120]})")
     run(cli, "store", "check", url, "--repair")
+
+    # Forged tombstones (issue 48 item 5): check judges them as SQLite's check does
+    pg.psql(database, "INSERT INTO tombstones SELECT id, 'forged', '2026-01-01T00:00:00Z', body FROM receipts"
+                      " WHERE id = 'lane00-run1'; INSERT INTO tombstones SELECT 'gone-run', 'forged',"
+                      " '2026-01-01T00:00:00Z', body FROM receipts WHERE id = 'lane00-run2'")
+    p = run(cli, "store", "check", url)
+    check(p.returncode == 3 and "tombstone lane00-run1: the receipt is removed and live at once" in p.stdout
+          and "tombstone gone-run: its body holds another receipt" in p.stdout,
+          f"check names a tombstone of a live receipt and one holding another receipt ({p.stdout.strip()[-200:]})")
+    pg.psql(database, "DELETE FROM tombstones WHERE reason = 'forged'")
+    check(run(cli, "store", "check", url).returncode == 0, "and is ok once they are gone")
 
     # Forged rows (issue 48 item 5): history reads each run from its verified receipt in
     # PostgreSQL too, as store ls does and as SQLite does; before, it read the columns and

@@ -302,10 +302,32 @@ static int check_rows(checker *c)
     return rc;
 }
 
+int mcpp_store_tombstone_verdict(const char **why, const mcpp_store *s, const char *id, int live, const char *body,
+                                 size_t len)
+{
+    *why = NULL;
+    if (live) {
+        *why = "the receipt is removed and live at once (a row or a tombstone was written by hand)";
+        return MCPP_OK;
+    }
+    mcpp_receipt *r = NULL;
+    int got =
+        id && body ? mcpp_receipt_load_buffer(&r, NULL, body, len, MCPP_FORMAT_JSON, s->path, NULL) : MCPP_EINVALID;
+    if (got == MCPP_ENOMEM)
+        return got;
+    if (got)
+        *why = "its body no longer loads";
+    else if (strcmp(mcpp_receipt_id(r), id) != 0)
+        *why = "its body holds another receipt";
+    mcpp_error_clear();
+    mcpp_receipt_free(r);
+    return MCPP_OK;
+}
+
 /* Each tombstone: its id is not live as well (a remove deletes the row in
  * the same transaction, and an add skips a removed id), and its body still
- * loads as the receipt it names. Neither can be repaired here: which of the
- * two is the truth is the owner's call. */
+ * loads as the receipt it names (mcpp_store_tombstone_verdict). Neither can
+ * be repaired here: which of the two is the truth is the owner's call. */
 static int check_tombstones(checker *c)
 {
     sqlite3_stmt *st = NULL;
@@ -315,26 +337,19 @@ static int check_tombstones(checker *c)
                                 "checking tombstones");
     int step = SQLITE_DONE;
     while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *id = column_text(st, 0);
-        if (sqlite3_column_int(st, 2)) {
-            problem(c, "tombstone", id);
-            mcpp_sb_puts(c->report, "the receipt is removed and live at once (a row or a tombstone was written "
-                                    "by hand)\n");
-            continue;
-        }
+        const char *id = column_text(st, 0), *why = NULL;
+        int live = sqlite3_column_int(st, 2);
         char *body = NULL;
         size_t len = 0;
-        mcpp_receipt *r = NULL;
-        int got = id ? mcpp_store_column_body(c->s, st, 1, &body, &len) : MCPP_EINVALID;
-        if (got == MCPP_ENOMEM) rc = got;
-        else if (!got) got = mcpp_receipt_load_buffer(&r, NULL, body, len, MCPP_FORMAT_JSON, c->s->path, NULL);
+        int got = live || !id ? MCPP_OK : mcpp_store_column_body(c->s, st, 1, &body, &len);
+        rc = got == MCPP_ENOMEM ? got : mcpp_store_tombstone_verdict(&why, c->s, id, live, got ? NULL : body, len);
         free(body);
-        if (!rc && (got || strcmp(mcpp_receipt_id(r), id) != 0)) {
+        if (!rc && why) {
             problem(c, "tombstone", id);
-            mcpp_sb_puts(c->report, got ? "its body no longer loads\n" : "its body holds another receipt\n");
+            mcpp_sb_puts(c->report, why);
+            mcpp_sb_putc(c->report, '\n');
         }
         mcpp_error_clear();
-        mcpp_receipt_free(r);
     }
     if (!rc && step != SQLITE_DONE) rc = mcpp_store_sqlite_error(c->s, step, "checking tombstones");
     sqlite3_finalize(st);

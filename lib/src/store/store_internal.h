@@ -245,6 +245,14 @@ int mcpp_store_summaries_init_if_empty(mcpp_store *s);
  * version and the summaries' format (both backends write and compare it). */
 const char *mcpp_store_summaries_state(void);
 
+/* `store check` of a tombstone (both backends): in *why, NULL when it is
+ * sound, else what is wrong ("the receipt is removed and live at once ...",
+ * "its body no longer loads", "its body holds another receipt"). `live`: a
+ * row of the same id exists; `body` (its text, `len` bytes) NULL when it
+ * could not be read. Returns MCPP_ENOMEM or MCPP_OK. */
+int mcpp_store_tombstone_verdict(const char **why, const mcpp_store *s, const char *id, int live, const char *body,
+                                 size_t len);
+
 /* One line of `store removed`: {"id", "reason", "removed_at"} (both backends). */
 void mcpp_store_tombstone_line(struct mcpp_strbuf *b, const char *id, const char *reason, const char *removed_at);
 

@@ -6,7 +6,9 @@
  *   1. every row's body loads, with the row's id (`body ID: ...`);
  *   2. every row's columns are what its body gives (`row ID: column X is
  *      '...', its body gives '...'`);
- *   3. the lane summaries, when marked valid, are those the bodies make
+ *   3. each tombstone's id is not live too, and its body loads as that id
+ *      (`tombstone ID: ...`, the SQLite check's verdict);
+ *   4. the lane summaries, when marked valid, are those the bodies make
  *      (`lane summary SHORT: missing | differs ...`).
  *
  * The server keeps its own pages and indexes consistent (there is no
@@ -158,6 +160,26 @@ static void summary_problem(pg_checker *c, const char *key, const char *what)
     mcpp_sb_printf(&c->report, "lane summary %s: %s\n", short_key, what);
 }
 
+/* Each tombstone, by the SQLite check's rule (mcpp_store_tombstone_verdict):
+ * its id is not live too, and its body loads as the receipt it names. */
+static int check_tombstones(void *ctx, const mcpp_pg_rows *rows)
+{
+    pg_checker *c = ctx;
+    int rc = MCPP_OK;
+    for (size_t i = 0; !rc && i < mcpp_pg_rows_count(rows); i++) {
+        const char *id = mcpp_pg_value(rows, i, 0), *body = mcpp_pg_value(rows, i, 1), *why = NULL;
+        const char *live = mcpp_pg_value(rows, i, 2);
+        rc = mcpp_store_tombstone_verdict(&why, c->s, id, live && strcmp(live, "t") == 0, body,
+                                          mcpp_pg_length(rows, i, 1));
+        if (!rc && why) {
+            problem(c, "tombstone", id);
+            mcpp_sb_puts(&c->report, why);
+            mcpp_sb_putc(&c->report, '\n');
+        }
+    }
+    return rc;
+}
+
 /* The stored summaries against those the bodies make (when marked valid). */
 static int check_summaries(pg_checker *c, const mcpp_policy *p)
 {
@@ -211,6 +233,11 @@ static int run(pg_checker *c)
                             "SELECT id, created_at, git_commit, tool, name, lane_key, lane_short, lane_label, metric,"
                             " metric_value, body FROM receipts ORDER BY id",
                             0, NULL, "checking the rows", check_batch, c);
+    if (!rc)
+        rc = mcpp_pg_each_batch(c->s->pg,
+                                "SELECT t.id, t.body, EXISTS (SELECT 1 FROM receipts r WHERE r.id = t.id)"
+                                " FROM tombstones t ORDER BY t.id",
+                                0, NULL, "checking tombstones", check_tombstones, c);
     if (!rc)
         rc = check_summaries(c, p);
     return mcpp_store_pg_end(c->s, rc);
