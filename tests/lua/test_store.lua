@@ -319,6 +319,16 @@ if damaged then
   os.exit(failed == 0 and 0 or 1, true)
 end
 
+-- A password in a URL is for libpq, not for a script's output or a CI log.
+check("a_password_in_a_url_is_never_shown", function()
+  local url = "postgresql://alice:s3cret@db.example:5432/receipts?password=hunter2&sslmode=require"
+  local s = mr.store(url)
+  local text = tostring(s)
+  assert(not text:find("s3cret", 1, true) and not text:find("hunter2", 1, true), text)
+  assert(text:find("postgresql://alice@db.example:5432/receipts?password=***&sslmode=require", 1, true), text)
+  eq(s.path, url, "path, as given")
+end)
+
 local all = {}
 for i, location in ipairs(locations) do
   all[i] = exercise(location, location:match("^postgres") and "postgresql" or "sqlite")

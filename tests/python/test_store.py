@@ -204,3 +204,12 @@ def test_site_writes_the_pages_and_then_only_what_changed(store, tmp_path):
     with pytest.raises(mr.FileError, match="not-a-dir"):
         (tmp_path / "not-a-dir").write_text("x")
         store.site(tmp_path / "not-a-dir")
+
+
+def test_a_password_in_a_store_url_is_never_shown():
+    url = "postgresql://alice:s3cret@db.example:5432/receipts?password=hunter2&sslmode=require"
+    shown = repr(mr.Store(url))
+    assert "s3cret" not in shown and "hunter2" not in shown, shown
+    assert "postgresql://alice@db.example:5432/receipts?password=***&sslmode=require" in shown
+    assert mr.Store(url).path == url  # as given: what libpq is handed
+    assert repr(mr.Store("/tmp/a:b@c.db")) == "<Store '/tmp/a:b@c.db'>"  # a path is not a URL

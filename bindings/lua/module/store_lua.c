@@ -47,7 +47,8 @@ typedef struct lua_store {
     mcpp_store *store;
     int writable;
     int closed;
-    char location[]; /* as given to mr.store */
+    const char *shown; /* the location without a password: messages, tostring */
+    char location[];   /* as given to mr.store, then `shown` */
 } lua_store;
 
 /* ---- guards: C memory held while Lua values are made -------------------------------- */
@@ -148,16 +149,45 @@ static mcpp_store *open_store(lua_State *L, lua_store *s, store_need need)
     return s->store;
 }
 
+/* A postgresql:// URL without its password (user:PASSWORD@ and password=...),
+ * written to `out` (room for strlen(url) + 1): what tostring and error
+ * messages show, since a script's output and CI logs are read by others. A
+ * SQLite path is copied as it is. Returns out. */
+static const char *without_password(char *out, const char *url)
+{
+    strcpy(out, url);
+    char *scheme = strstr(out, "://");
+    if (!scheme || (strncmp(out, "postgresql://", 13) != 0 && strncmp(out, "postgres://", 11) != 0))
+        return out;
+    char *auth = scheme + 3, *end = auth + strcspn(auth, "/?"), *at = NULL;
+    for (char *p = auth; p < end; p++)
+        if (*p == '@')
+            at = p;
+    char *colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+    if (colon)
+        memmove(colon, at, strlen(at) + 1);
+    char *pw = strstr(out, "password=");
+    if (pw) {
+        pw += strlen("password=");
+        size_t len = strcspn(pw, "&");
+        memset(pw, '*', len < 3 ? len : 3);
+        if (len > 3)
+            memmove(pw + 3, pw + len, strlen(pw + len) + 1);
+    }
+    return out;
+}
+
 int mcpp_lua_store_new(lua_State *L)
 {
     size_t len;
     const char *location = luaL_checklstring(L, 1, &len);
     luaL_argcheck(L, len > 0 && strlen(location) == len, 1, "a SQLite path or a postgresql:// URL");
-    lua_store *s = lua_newuserdatauv(L, sizeof *s + len + 1, 0);
+    lua_store *s = lua_newuserdatauv(L, sizeof *s + 2 * (len + 1), 0);
     s->store = NULL;
     s->writable = 0;
     s->closed = 0;
     memcpy(s->location, location, len + 1);
+    s->shown = without_password(s->location + len + 1, location);
     luaL_setmetatable(L, STORE_MT);
     return 1;
 }
@@ -431,9 +461,9 @@ static int store_check(lua_State *L)
     int rc = repair ? mcpp_store_repair(&report, store) : mcpp_store_check(&report, store);
     if (rc == MCPP_OK || !report)
         return push_text(L, rc, report);
-    lua_pushfstring(L, "%s: the store is damaged:\n%s", s->location, report);
+    lua_pushfstring(L, "%s: the store is damaged:\n%s", s->shown, report);
     mcpp_free(report);
-    return module_raise_error(L, rc, MCPP_ERROR_KIND_CONSISTENCY, lua_tostring(L, -1), s->location, 0, 0, NULL);
+    return module_raise_error(L, rc, MCPP_ERROR_KIND_CONSISTENCY, lua_tostring(L, -1), s->shown, 0, 0, NULL);
 }
 
 /* ---- analyses ----------------------------------------------------------------------- */
@@ -586,8 +616,7 @@ static const mcpp_receipt *stored(lua_State *L, lua_store *s, mcpp_store *store,
     receipt_batch *b = query_batch(L, store, &q);
     if (!b->n)
         module_raise_error(L, MCPP_ENOTFOUND, MCPP_ERROR_KIND_NONE,
-                           lua_pushfstring(L, "%s: no stored receipt has id '%s'", s->location, id), s->location, 0, 0,
-                           "id");
+                           lua_pushfstring(L, "%s: no stored receipt has id '%s'", s->shown, id), s->shown, 0, 0, "id");
     return b->items[0];
 }
 
@@ -680,7 +709,7 @@ static int store_tostring(lua_State *L)
 {
     lua_store *s = luaL_checkudata(L, 1, STORE_MT);
     char *shown = NULL;
-    if (mcpp_output_escape(&shown, s->location, MCPP_OUTPUT_TEXT) != MCPP_OK)
+    if (mcpp_output_escape(&shown, s->shown, MCPP_OUTPUT_TEXT) != MCPP_OK)
         return module_raise_last_error(L);
     lua_pushliteral(L, "mcpp_receipts.store ");
     lua_pushstring(L, shown); /* a Lua copy; the library's text is freed next */

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from typing import Any, Iterable, NamedTuple, Union
 
 from . import _core
@@ -185,6 +186,25 @@ class History:
                 ax.hlines(mid, a, b - 1, colors=[colour], alpha=0.4, linewidth=3)
 
 
+def _without_password(location: str) -> str:
+    """A ``postgresql://`` URL without its password (``user:PASSWORD@`` and
+    ``password=...``): what ``repr`` and error messages show, since notebook
+    output and CI logs are read by others. A SQLite path as it is."""
+    if not location.startswith(("postgresql://", "postgres://")):
+        return location
+    scheme, _, rest = location.partition("://")
+    cut = len(rest)
+    for stop in "/?":
+        if stop in rest:
+            cut = min(cut, rest.index(stop))
+    auth, tail = rest[:cut], rest[cut:]
+    if "@" in auth:
+        user, _, host = auth.rpartition("@")
+        auth = user.split(":", 1)[0] + "@" + host
+    tail = re.sub(r"(password=)[^&]*", r"\1***", tail)
+    return f"{scheme}://{auth}{tail}"
+
+
 class Store:
     """A durable receipt store: one SQLite file, or a PostgreSQL database.
 
@@ -201,7 +221,7 @@ class Store:
         self.path = os.fspath(path)
 
     def __repr__(self) -> str:
-        return f"<Store {self.path!r}>"
+        return f"<Store {_without_password(self.path)!r}>"
 
     # ---- writing ------------------------------------------------------------------
 
@@ -258,7 +278,7 @@ class Store:
         repaired)."""
         ok, report = _core._store_check(self.path, bool(repair))
         if not ok:
-            raise _core.ValidationError(f"{self.path}: the store is damaged:\n{report}")
+            raise _core.ValidationError(f"{_without_password(self.path)}: the store is damaged:\n{report}")
         return report
 
     def export(self, format: str = "jsonl", **query: Any) -> str:
@@ -345,7 +365,7 @@ class Store:
         base, cand = self.query(where={"id": base_id}), self.query(where={"id": cand_id})
         for wanted, found in ((base_id, base), (cand_id, cand)):
             if not found:
-                raise KeyError(f"{self.path}: no stored receipt has id {wanted!r}")
+                raise KeyError(f"{_without_password(self.path)}: no stored receipt has id {wanted!r}")
         return compare(base[0], cand[0], policy=policy)
 
     def history(self, lane: str | None = None, metric: str | None = None, *,
