@@ -370,6 +370,58 @@ TEST(markdown_of_500_candidates_fits_a_github_comment_and_folds_the_table)
     for (int i = 0; i < N; i++) mcpp_receipt_free(cands[i]);
 }
 
+/* Issue 47 item 3: every output says which runs the candidate's headline pools
+ * (baselines and its own runs) and which baselines it set aside, with why. */
+TEST(every_format_names_the_runs_a_headline_pools_and_those_it_set_aside)
+{
+    mcpp_receipt *b1 = scaled("base-1", 1.0, "\"seq_len\":4096", "\"seq_len\":4096");
+    mcpp_receipt *b2 = scaled("base-2", 1.005, "\"seq_len\":4096", "\"seq_len\":4096");
+    mcpp_receipt *bad = scaled("base-failed", 1.3, "\"outcome\":\"ok\"", "\"outcome\":\"failed\"");
+    mcpp_receipt *other = scaled("base-8k", 1.0, "\"seq_len\":4096", "\"seq_len\":8192");
+    mcpp_receipt *cand = scaled("cand", 1.002, "\"seq_len\":4096", "\"seq_len\":4096");
+    const mcpp_receipt *bases[] = {b1, b2, bad, other}, *cands[] = {cand};
+    mcpp_gate_report *r = NULL;
+    CHECK_INT_EQ(mcpp_gate_run(&r, NULL, bases, 4, cands, 1), MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_report_entry_baseline_count(r, 0), 2);
+    cJSON *doc = render_json(r);
+    cJSON *c0 = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "candidates"), 0);
+    cJSON *runs = cJSON_GetObjectItem(c0, "candidate_runs"), *aside = cJSON_GetObjectItem(c0, "set_aside");
+    CHECK_INT_EQ(cJSON_GetArraySize(runs), 1);
+    CHECK_STR_EQ(cJSON_GetStringValue(cJSON_GetArrayItem(runs, 0)), "cand");
+    CHECK_INT_EQ(cJSON_GetArraySize(aside), 1);
+    CHECK_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(aside, 0), "id")), "base-failed");
+    CHECK_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(aside, 0), "reason")),
+                 "status.outcome failed, not ok");
+    CHECK_INT_EQ((int)cJSON_GetNumberValue(cJSON_GetObjectItem(c0, "set_aside_other_lanes")), 1);
+    cJSON_Delete(doc);
+    static const char want[] = "pools 3 runs: base-1, base-2, cand; sets aside 2: base-failed (status.outcome "
+                               "failed, not ok); and 1 more (1 of other lanes, not comparable)";
+    for (int f = 0; f < 2; f++) {
+        char *text = NULL;
+        CHECK_INT_EQ(mcpp_gate_report_render(&text, r, f ? MCPP_OUTPUT_MARKDOWN : MCPP_OUTPUT_TEXT), MCPP_OK);
+        if (text)
+            CHECK_CONTAINS(text, want);
+        mcpp_free(text);
+    }
+    mcpp_gate_report_free(r);
+    /* a candidate with no comparable baseline sets aside every one, each with the rows that kept it out */
+    const mcpp_receipt *far[] = {other};
+    CHECK_INT_EQ(mcpp_gate_run(&r, NULL, far, 1, cands, 1), MCPP_OK);
+    doc = render_json(r);
+    c0 = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "candidates"), 0);
+    aside = cJSON_GetObjectItem(c0, "set_aside");
+    CHECK_INT_EQ(cJSON_GetArraySize(aside), 1);
+    CHECK_CONTAINS(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(aside, 0), "reason")),
+                   "not_comparable: sequence: ");
+    cJSON_Delete(doc);
+    mcpp_gate_report_free(r);
+    mcpp_receipt_free(b1);
+    mcpp_receipt_free(b2);
+    mcpp_receipt_free(bad);
+    mcpp_receipt_free(other);
+    mcpp_receipt_free(cand);
+}
+
 int main(void)
 {
     RUN(passed_candidate_shows_its_lane_baselines_and_qualifications);
@@ -381,5 +433,6 @@ int main(void)
     RUN(an_unread_input_makes_the_outcome_error_in_every_format);
     RUN(changes_read_better_or_worse_with_one_sign_in_json);
     RUN(markdown_of_500_candidates_fits_a_github_comment_and_folds_the_table);
+    RUN(every_format_names_the_runs_a_headline_pools_and_those_it_set_aside);
     TEST_MAIN_END();
 }

@@ -128,6 +128,85 @@ TEST(a_gate_report_adds_a_gate_section_with_each_candidate)
     mcpp_receipt_free(c);
 }
 
+/* Issue 47 item 3: the report says which runs each lane's headline and each
+ * gated candidate pool, and which they set aside with why (the frontier's
+ * words); a lane history's series says the same, in every format. */
+TEST(the_report_and_the_history_name_the_runs_a_headline_pools_and_sets_aside)
+{
+    static const char *const names[] = {"nam56r_padded.json", "nam56r_padded_run2.json", "nam56r_padded_run3.json",
+                                        "h200_requested_h100_observed.json", "nam56r_cold_boot.json"};
+    mcpp_receipt *rs[5];
+    for (int i = 0; i < 5; i++)
+        rs[i] = example(names[i]);
+    const mcpp_receipt *base[] = {rs[0], rs[1], rs[3], rs[4]}, *cand[] = {rs[2]};
+    mcpp_gate_report *g = NULL;
+    mcpp_frontier *f = NULL;
+    char *html = NULL;
+    CHECK_INT_EQ(mcpp_gate_run(&g, NULL, base, 4, cand, 1), MCPP_OK);
+    CHECK_INT_EQ(mcpp_frontier_build(&f, NULL, (const mcpp_receipt *const *)rs, 5), MCPP_OK);
+    mcpp_html_report_options o = MCPP_HTML_REPORT_OPTIONS_INIT;
+    o.gate = g;
+    CHECK_INT_EQ(mcpp_frontier_render_html(&html, f, &o), MCPP_OK);
+    if (html) {
+        CHECK_CONTAINS(html, "<p class=\"pooled\">Its headline pools 3 runs: nam56r-padded-2026-03-14-run1, "
+                             "nam56r-padded-2026-03-14-run2, nam56r-padded-2026-03-15-run3; sets aside 1: "
+                             "nam56r-padded-h200-requested-2026-03-18 (request not met: hardware: requested NVIDIA "
+                             "H200 x8, observed NVIDIA H100 80GB HBM3 x8).</p>");
+        CHECK_CONTAINS(html, "<p class=\"pooled\">Its headline pools 1 run: nam56r-padded-cold-boot-2026-03-17; "
+                             "sets aside 0.</p>");
+        CHECK_CONTAINS(html, "<span class=\"muted\">headline:</span> pools 4 runs: nam56r-padded-2026-03-14-run1, "
+                             "nam56r-padded-2026-03-14-run2, nam56r-padded-h200-requested-2026-03-18, "
+                             "nam56r-padded-2026-03-15-run3; sets aside 1 (1 of other lanes, not comparable)");
+    }
+    mcpp_free(html);
+    mcpp_frontier_free(f);
+    mcpp_gate_report_free(g);
+    /* the same runs in a store: the lane's series sets the H200 request aside as the frontier does */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/pooled-history.db", work_dir);
+    remove(path);
+    mcpp_store *s = NULL;
+    mcpp_history *h = NULL;
+    CHECK_INT_EQ(mcpp_store_open(&s, path, MCPP_STORE_CREATE), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_add(NULL, s, (const mcpp_receipt *const *)rs, 5), MCPP_OK);
+    CHECK_INT_EQ(mcpp_history_build(&h, s, NULL, NULL, NULL), MCPP_OK);
+    static const char aside[] = "sets aside 1: nam56r-padded-h200-requested-2026-03-18 (request not met: hardware: "
+                                "requested NVIDIA H200 x8, observed NVIDIA H100 80GB HBM3 x8)";
+    char *text = NULL;
+    for (int fmt = 0; h && fmt < 3; fmt++) {
+        static const mcpp_output_format formats[] = {MCPP_OUTPUT_TEXT, MCPP_OUTPUT_MARKDOWN, MCPP_OUTPUT_JSON};
+        CHECK_INT_EQ(mcpp_history_render(&text, h, formats[fmt]), MCPP_OK);
+        if (text && fmt < 2)
+            CHECK_CONTAINS(text, "series pools 3 runs; ");
+        if (text && fmt < 2)
+            CHECK_CONTAINS(text, aside);
+        if (text && fmt == 2)
+            CHECK_CONTAINS(text, "\"set_aside\": [{\"id\": \"nam56r-padded-h200-requested-2026-03-18\", \"reason\": "
+                                 "\"request not met: hardware: requested NVIDIA H200 x8, observed NVIDIA H100 80GB "
+                                 "HBM3 x8\"}]");
+        mcpp_free(text);
+        text = NULL;
+    }
+    /* three runs in the series, not four */
+    for (size_t l = 0; h && l < mcpp_history_lane_count(h); l++)
+        if (mcpp_history_run_count(h, l) > 1)
+            CHECK_INT_EQ((int)mcpp_history_run_count(h, l), 3);
+    o = (mcpp_html_report_options)MCPP_HTML_REPORT_OPTIONS_INIT;
+    o.history = h;
+    CHECK_INT_EQ(mcpp_frontier_build(&f, NULL, (const mcpp_receipt *const *)rs, 5), MCPP_OK);
+    CHECK_INT_EQ(mcpp_frontier_render_html(&html, f, &o), MCPP_OK);
+    if (html) {
+        CHECK_CONTAINS(html, "<p class=\"pooled\">Its series pools 3 runs; ");
+        CHECK_CONTAINS(html, aside);
+    }
+    mcpp_free(html);
+    mcpp_frontier_free(f);
+    mcpp_history_free(h);
+    mcpp_store_close(s);
+    for (int i = 0; i < 5; i++)
+        mcpp_receipt_free(rs[i]);
+}
+
 /* A lane name as wide as the label column allows is fitted into the room
  * left of the axis (textLength), so the page never clips its start at the
  * left edge; a short one is drawn as it is (issue 49). */
@@ -278,6 +357,7 @@ int main(int argc, char **argv)
     RUN(an_empty_frontier_is_a_whole_page_that_says_there_is_no_headline);
     RUN(policy_name_title_and_skipped_inputs_are_escaped);
     RUN(a_gate_report_adds_a_gate_section_with_each_candidate);
+    RUN(the_report_and_the_history_name_the_runs_a_headline_pools_and_sets_aside);
     RUN(a_long_lane_label_is_fitted_left_of_the_axis_and_a_short_one_is_not);
     RUN(the_page_names_each_policy_and_its_content_digest);
     RUN(text_write_file_replaces_the_file_and_refuses_a_directory);

@@ -702,6 +702,7 @@ class LaneHistory(NamedTuple):
     label: str | None
     runs: list[Run]
     changes: list[Change]
+    set_aside: list[tuple[str, str]]
 
 class History:
     metric: str

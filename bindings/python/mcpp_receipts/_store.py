@@ -58,13 +58,16 @@ class Change(NamedTuple):
 
 
 class LaneHistory(NamedTuple):
-    """One lane of a :class:`History`: its runs and change points."""
+    """One lane of a :class:`History`: its runs and change points, and the
+    runs its series set aside as ``(id, reason)``: without the metric, or kept
+    out of the lane's headline as the frontier keeps them (a request not met)."""
 
     key: str
     short_key: str
     label: str | None
     runs: list[Run]
     changes: list[Change]
+    set_aside: list[tuple[str, str]]
 
 
 _PLOT_HINT = ("History.plot() needs matplotlib, which is not installed: "
@@ -83,7 +86,8 @@ class History:
         self.lanes: list[LaneHistory] = [
             LaneHistory(lane["key"], lane["short_key"], lane["label"],
                         [Run(**run) for run in lane["runs"]],
-                        [Change(**c) for c in lane["changes"]])
+                        [Change(**c) for c in lane["changes"]],
+                        [(a["id"], a["reason"]) for a in lane["set_aside"]])
             for lane in data["lanes"]]
 
     def to_dict(self) -> dict[str, Any]:

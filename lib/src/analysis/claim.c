@@ -196,20 +196,19 @@ static int fill_lane(claim_lane *c, const mcpp_frontier *f, size_t lane, const c
         return mcpp_error_nomem();
     }
     c->reasons = t.data;
-    mcpp_strbuf ids, aside;
-    mcpp_sb_init_heap(&ids, 256);
-    mcpp_sb_init_heap(&aside, 256);
     c->n_pooled = mcpp_frontier_lane_receipt_count(f, lane);
-    for (size_t i = 0; i < c->n_pooled; i++) {
-        mcpp_sb_puts(&ids, mcpp_frontier_lane_receipt_id(f, lane, i));
-        mcpp_sb_putc(&ids, '\x1f');
-    }
     c->n_set_aside = mcpp_frontier_lane_excluded_count(f, lane);
-    for (size_t i = 0; i < c->n_set_aside; i++)
-        mcpp_sb_printf(&aside, "%s\x1f%s\x1f", mcpp_frontier_lane_excluded_id(f, lane, i),
-                       mcpp_frontier_lane_excluded_reason(f, lane, i));
-    int failed = mcpp_sb_finish(&ids, &c->pooled) != 0;
-    failed |= mcpp_sb_finish(&aside, &c->set_aside) != 0;
+    c->pooled = calloc(c->n_pooled + 1, sizeof *c->pooled);
+    c->set_aside = calloc(2 * c->n_set_aside + 1, sizeof *c->set_aside);
+    int failed = !c->pooled || !c->set_aside;
+    if (failed)
+        c->n_pooled = c->n_set_aside = 0;
+    for (size_t i = 0; i < c->n_pooled; i++)
+        c->pooled[i] = mcpp_strdup(mcpp_frontier_lane_receipt_id(f, lane, i), &failed);
+    for (size_t i = 0; i < c->n_set_aside; i++) {
+        c->set_aside[2 * i] = mcpp_strdup(mcpp_frontier_lane_excluded_id(f, lane, i), &failed);
+        c->set_aside[2 * i + 1] = mcpp_strdup(mcpp_frontier_lane_excluded_reason(f, lane, i), &failed);
+    }
     return failed ? mcpp_error_nomem() : MCPP_OK;
 }
 
@@ -220,6 +219,10 @@ static void clear_lanes(claim_lane *l, size_t n)
         free(l[i].label);
         free(l[i].reasons);
         free(l[i].unit);
+        for (size_t k = 0; l[i].pooled && k < l[i].n_pooled; k++)
+            free(l[i].pooled[k]);
+        for (size_t k = 0; l[i].set_aside && k < 2 * l[i].n_set_aside; k++)
+            free(l[i].set_aside[k]);
         free(l[i].pooled);
         free(l[i].set_aside);
     }

@@ -19,8 +19,8 @@ typedef struct claim_lane {
     mcpp_lane_headline headline;
     char *unit; /* the lane's unit for the metric (headline.unit points here) */
     /* Which runs the headline pools and which it set aside (issue 47 item 3):
-     * ids each followed by '\x1f'; set_aside as "id\x1freason\x1f" pairs. */
-    char *pooled, *set_aside;
+     * n_pooled ids; set_aside as 2 * n_set_aside strings, id then reason. */
+    char **pooled, **set_aside;
     size_t n_pooled, n_set_aside;
 } claim_lane;
 

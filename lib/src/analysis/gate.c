@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -360,9 +361,14 @@ static int pool_baseline(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *
     int rc = mcpp_compare_verdict(&v, p, base, cg->runs[0]);
     if (rc != 0) return rc;
     by_verdict[v]++;
-    if (v != MCPP_VERDICT_COMPARABLE && v != MCPP_VERDICT_QUALIFIED) return MCPP_OK;
-    if (!mcpp_gate_run_ok(p, base))
-        return mcpp_gate_left_out_add(r, p, base, "baseline");
+    if (v != MCPP_VERDICT_COMPARABLE && v != MCPP_VERDICT_QUALIFIED)
+        return mcpp_gate_explain_set_aside(&e->why, p, base, cg->runs[0], v, NULL);
+    if (!mcpp_gate_run_ok(p, base)) {
+        char why[96]; /* status.outcome is an enum: a short word */
+        snprintf(why, sizeof why, "status.outcome %s, not ok", mcpp_gate_run_status(p, base));
+        rc = mcpp_gate_explain_set_aside(&e->why, p, base, cg->runs[0], v, why);
+        return rc ? rc : mcpp_gate_left_out_add(r, p, base, "baseline");
+    }
     if (bid && id_set_add(pooled, bid) != 0) return mcpp_error_nomem();
     pool[e->baselines++] = base;
     return mcpp_gate_explain_pooled(&e->why, p, base, cg->runs[0], v);
@@ -401,8 +407,10 @@ static int gate_one(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *p, co
     }
     if (e->baselines) {
         by_verdict[MCPP_VERDICT_NOT_COMPARABLE] += nb - in_lane;
+        e->why.set_aside_other_lanes = nb - in_lane;
     } else {
         memset(by_verdict, 0, sizeof by_verdict);
+        mcpp_gate_explain_set_aside_clear(&e->why);
         for (size_t i = 0; i < nb; i++)
             if ((rc = pool_baseline(e, r, p, baselines[i], cg, &pooled, pool, by_verdict)) != 0)
                 goto done;
@@ -410,7 +418,10 @@ static int gate_one(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *p, co
     if (dropped) {
         by_verdict[MCPP_VERDICT_NOT_COMPARABLE] += dropped[0];
         by_verdict[MCPP_VERDICT_INSUFFICIENT] += dropped[1];
+        e->why.set_aside_other_lanes += dropped[0] + dropped[1];
     }
+    if ((rc = mcpp_gate_explain_candidate_runs(&e->why, cg->runs, cg->n)) != 0)
+        goto done;
     memcpy(e->why.by_verdict, by_verdict, sizeof by_verdict);
     if (e->baselines == 0 && (rc = explain_rejected(e, p, baselines, nb, cand)) != 0) goto done;
     if (e->baselines == 0) {

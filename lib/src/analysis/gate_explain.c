@@ -138,6 +138,78 @@ int mcpp_gate_explain_pooled(gate_explain *w, const mcpp_policy *p, const mcpp_r
     return failed ? mcpp_error_nomem() : MCPP_OK;
 }
 
+/* "not_comparable: startup: startup.state differs: ...; ..." from base against cand's rows. */
+static int set_aside_reason(mcpp_strbuf *t, const mcpp_policy *p, const mcpp_receipt *base, const mcpp_receipt *cand,
+                            mcpp_verdict verdict)
+{
+    mcpp_sb_puts(t, mcpp_verdict_name(verdict));
+    mcpp_comparison *c = NULL;
+    int rc = mcpp_compare(&c, p, base, cand);
+    size_t shown = 0;
+    for (size_t i = 0; rc == MCPP_OK && i < mcpp_comparison_row_count(c) && shown < 3; i++) {
+        int st = mcpp_comparison_row_status(c, i);
+        if (st != MCPP_DIM_MISMATCH && st != MCPP_DIM_MISSING)
+            continue;
+        mcpp_sb_printf(t, "%s%s: %s", shown++ ? "; " : ": ", mcpp_comparison_row_dimension(c, i),
+                       mcpp_comparison_row_reason(c, i));
+    }
+    mcpp_comparison_free(c);
+    return rc;
+}
+
+int mcpp_gate_explain_set_aside(gate_explain *w, const mcpp_policy *p, const mcpp_receipt *base,
+                                const mcpp_receipt *cand, mcpp_verdict verdict, const char *why)
+{
+    if (w->n_set_aside == GATE_MAX_POOLED_LISTED) {
+        w->set_aside_omitted++;
+        return MCPP_OK;
+    }
+    MCPP_CHECK_ARRAY(w->set_aside, w->cap_set_aside, w->n_set_aside + 1, MCPP_ARRAY_MAX_ITEMS);
+    mcpp_strbuf t;
+    mcpp_sb_init_heap(&t, 128);
+    int rc = why ? (mcpp_sb_puts(&t, why), MCPP_OK) : set_aside_reason(&t, p, base, cand, verdict);
+    gate_baseline *b = &w->set_aside[w->n_set_aside];
+    memset(b, 0, sizeof *b);
+    b->verdict = verdict;
+    int failed = 0;
+    b->id = mcpp_strdup(mcpp_receipt_id(base), &failed);
+    b->path = mcpp_strdup(mcpp_receipt_source_name(base), &failed);
+    if (!rc && (failed || mcpp_sb_finish(&t, &b->reason) != 0))
+        rc = mcpp_error_nomem();
+    mcpp_sb_free(&t);
+    w->n_set_aside++; /* freed with the rest whatever happened */
+    return rc;
+}
+
+static void free_baselines(gate_baseline *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(list[i].id);
+        free(list[i].path);
+        free(list[i].reason);
+    }
+    free(list);
+}
+
+void mcpp_gate_explain_set_aside_clear(gate_explain *w)
+{
+    free_baselines(w->set_aside, w->n_set_aside);
+    w->set_aside = NULL;
+    w->n_set_aside = w->cap_set_aside = w->set_aside_omitted = 0;
+}
+
+int mcpp_gate_explain_candidate_runs(gate_explain *w, const mcpp_receipt *const *runs, size_t n)
+{
+    if (!(w->candidate_runs = calloc(n ? n : 1, sizeof *w->candidate_runs)))
+        return mcpp_error_nomem();
+    int failed = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *id = mcpp_receipt_id(runs[i]);
+        w->candidate_runs[w->n_candidate_runs++] = mcpp_strdup(id ? id : "", &failed);
+    }
+    return failed ? mcpp_error_nomem() : MCPP_OK;
+}
+
 int mcpp_gate_explain_rejected(gate_explain *w, const mcpp_policy *p, const mcpp_receipt *base,
                                const mcpp_receipt *cand)
 {
@@ -174,11 +246,11 @@ void mcpp_gate_explain_free(gate_explain *w)
     free(w->lane_label);
     free(w->lane_display);
     free(w->path);
-    for (size_t i = 0; i < w->n_pooled; i++) {
-        free(w->pooled[i].id);
-        free(w->pooled[i].path);
-    }
-    free(w->pooled);
+    free_baselines(w->pooled, w->n_pooled);
+    free_baselines(w->set_aside, w->n_set_aside);
+    for (size_t i = 0; i < w->n_candidate_runs; i++)
+        free(w->candidate_runs[i]);
+    free(w->candidate_runs);
     for (size_t i = 0; i < w->n_diffs; i++) {
         free(w->diffs[i].dimension);
         free(w->diffs[i].base);

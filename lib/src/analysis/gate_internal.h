@@ -11,11 +11,12 @@
 #include "analysis/median_shape.h"
 #include "analysis/null_shape.h"
 
-/* One baseline pooled with a candidate. */
+/* One baseline pooled with a candidate, or set aside. */
 typedef struct gate_baseline {
     char *id;
     char *path; /* the file it was loaded from; NULL for receipts built in memory */
     mcpp_verdict verdict;
+    char *reason; /* set aside: why (NULL for a pooled one) */
 } gate_baseline;
 
 /* One distinct difference (or fired rule) seen between the candidate and
@@ -44,6 +45,13 @@ typedef struct gate_explain {
     char *lane_display; /* the label with what tells the lane from its neighbours (frontier.h) */
     gate_baseline *pooled;
     size_t n_pooled, cap_pooled, pooled_omitted;
+    /* Baselines of the candidate's lane it was not pooled with, each with why
+     * (the first GATE_MAX_POOLED_LISTED; the rest counted), and those of other
+     * lanes (not comparable by their key: counted, never named). */
+    gate_baseline *set_aside;
+    size_t n_set_aside, cap_set_aside, set_aside_omitted, set_aside_other_lanes;
+    char **candidate_runs; /* the ids of the candidate runs pooled as its side (its lane's group) */
+    size_t n_candidate_runs;
     gate_difference *diffs;
     size_t n_diffs, cap_diffs, differences_more;
     size_t examined, unexamined; /* baselines whose rows were itemised, or not */
@@ -166,6 +174,14 @@ int mcpp_gate_explain_display_labels(gate_entry *entries, size_t n, const mcpp_p
  * fired rules too. 0 or an error code. */
 int mcpp_gate_explain_pooled(gate_explain *w, const mcpp_policy *p, const mcpp_receipt *base,
                              const mcpp_receipt *cand, mcpp_verdict verdict);
+/* Records a baseline of the candidate's lane that was not pooled, with
+ * `why`, or (NULL) the verdict and its blocking rows. 0 or an error code. */
+int mcpp_gate_explain_set_aside(gate_explain *w, const mcpp_policy *p, const mcpp_receipt *base,
+                                const mcpp_receipt *cand, mcpp_verdict verdict, const char *why);
+/* Forgets the baselines set aside so far (the gate compares them all again). */
+void mcpp_gate_explain_set_aside_clear(gate_explain *w);
+/* Records the ids of the candidate runs pooled as one side. 0 or MCPP_ENOMEM. */
+int mcpp_gate_explain_candidate_runs(gate_explain *w, const mcpp_receipt *const *runs, size_t n);
 /* Records what kept a baseline out (its mismatching and missing rows and
  * fired rules). 0 or an error code. */
 int mcpp_gate_explain_rejected(gate_explain *w, const mcpp_policy *p, const mcpp_receipt *base,

@@ -455,6 +455,21 @@ static int classify(mcpp_lane_summary *s, const mcpp_receipt *r, mcpp_lane_self_
     return rc ? rc : excluded;
 }
 
+int mcpp_lane_run_set_aside(char **reason, const mcpp_policy *p, const mcpp_receipt *r, const char *metric)
+{
+    *reason = NULL;
+    mcpp_lane_summary *s = NULL;
+    int flagged = 0, rc = mcpp_lane_summary_create(&s, p, metric ? metric : p->gate.metric, NULL);
+    if (!rc)
+        rc = classify(s, r, MCPP_LANE_SELF_FAST, NULL, &flagged);
+    if (rc == 1) { /* excluded: its one text is "id\x1freason" */
+        const char *text = textset_at(&s->excluded, 0), *sep = strchr(text, '\x1f');
+        rc = (*reason = mcpp_strdup(sep ? sep + 1 : text, NULL)) ? MCPP_OK : mcpp_error_nomem();
+    }
+    mcpp_lane_summary_free(s);
+    return rc;
+}
+
 int mcpp_lane_summary_add_keyed(mcpp_lane_summary *s, const mcpp_receipt *r)
 {
     return mcpp_lane_summary_add_checked(s, r, NULL);

@@ -59,6 +59,13 @@ int mcpp_lane_summary_note_ident(mcpp_lane_summary *s, const mcpp_metric_ident *
 /* The runs' metric identity: 1 when a run stated the metric, else 0;
  * *conflict is NULL or the reason the runs disagree. */
 int mcpp_lane_summary_ident(mcpp_metric_ident *out, const char **conflict, const mcpp_lane_summary *s);
+/* Why the frontier keeps r out of its lane's headline, in the words it lists
+ * under "excluded" (a request not met, evidence the policy needs and r
+ * lacks), into *reason (malloc'd), or NULL when r counts: the one rule every
+ * output that pools a lane's runs applies (the lane history, the report).
+ * `metric` as for mcpp_lane_summary_new (NULL: the policy's gate metric).
+ * 0 or an error code. */
+int mcpp_lane_run_set_aside(char **reason, const mcpp_policy *p, const mcpp_receipt *r, const char *metric);
 /* Adds a receipt already known to belong to the summary's lane. */
 int mcpp_lane_summary_add_keyed(mcpp_lane_summary *s, const mcpp_receipt *r);
 /* The same; *clean (when not NULL) is set to 1 when the receipt counts in the

@@ -8,28 +8,21 @@
 
 #include "analysis/claim_internal.h"
 #include "analysis/frontier_internal.h"
+#include "render/pooled_words.h"
 #include "render/render.h"
 #include "util/alloc.h"
 #include "util/error_internal.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
 
-/* Writes n bytes of s as a JSON string (json), or escaped for the markup
- * (md: markdown, else terminal). */
-static void put_part(mcpp_strbuf *b, const char *s, size_t n, int json, int md)
+static const char *pooled_id(const void *ctx, size_t i) { return ((const claim_lane *)ctx)->pooled[i]; }
+static const char *aside_id(const void *ctx, size_t i) { return ((const claim_lane *)ctx)->set_aside[2 * i]; }
+static const char *aside_reason(const void *ctx, size_t i) { return ((const claim_lane *)ctx)->set_aside[2 * i + 1]; }
+
+static void lane_words(mcpp_pooled_words *w, const claim_lane *c)
 {
-    char *part = mcpp_strndup(s, n, NULL);
-    if (!part) {
-        b->failed = 1;
-        return;
-    }
-    if (json)
-        mcpp_sb_json_string(b, part);
-    else if (md)
-        mcpp_sb_markdown(b, part);
-    else
-        mcpp_sb_terminal(b, part);
-    free(part);
+    *w = (mcpp_pooled_words){c->n_pooled, c->n_set_aside, c->n_pooled, c->n_set_aside, c, pooled_id,
+                             aside_id,    aside_reason,   NULL};
 }
 
 static void lane_json(mcpp_strbuf *b, const claim_lane *c, int with_headline)
@@ -48,51 +41,25 @@ static void lane_json(mcpp_strbuf *b, const claim_lane *c, int with_headline)
     mcpp_sb_puts(b, ", \"reasons\": ");
     mcpp_sb_json_string(b, c->reasons);
     mcpp_sb_puts(b, ", \"pooled\": [");
-    const char *at = c->pooled ? c->pooled : "";
-    for (size_t i = 0; i < c->n_pooled && *at; i++) {
-        const char *end = strchr(at, '\x1f');
+    for (size_t i = 0; i < c->n_pooled; i++) {
         if (i)
             mcpp_sb_puts(b, ", ");
-        put_part(b, at, (size_t)(end - at), 1, 0);
-        at = end + 1;
+        mcpp_sb_json_string(b, c->pooled[i]);
     }
-    mcpp_sb_puts(b, "], \"set_aside\": [");
-    at = c->set_aside ? c->set_aside : "";
-    for (size_t i = 0; i < c->n_set_aside && *at; i++) {
-        const char *mid = strchr(at, '\x1f'), *end = strchr(mid + 1, '\x1f');
-        mcpp_sb_puts(b, i ? ", {\"id\": " : "{\"id\": ");
-        put_part(b, at, (size_t)(mid - at), 1, 0);
-        mcpp_sb_puts(b, ", \"reason\": ");
-        put_part(b, mid + 1, (size_t)(end - mid - 1), 1, 0);
-        mcpp_sb_putc(b, '}');
-        at = end + 1;
-    }
-    mcpp_sb_puts(b, "]}");
+    mcpp_sb_puts(b, "], \"set_aside\": ");
+    mcpp_pooled_words w;
+    lane_words(&w, c);
+    mcpp_sb_pooled_aside_json(b, &w);
+    mcpp_sb_putc(b, '}');
 }
 
 /* "pools N runs: a, b; sets aside M: c (reason)" for one lane, in text or markdown. */
 static void pooled_lines(mcpp_strbuf *b, const claim_lane *c, int md)
 {
-    mcpp_sb_printf(b, md ? "  - its headline pools %zu run%s" : "          pools %zu run%s", c->n_pooled,
-                   c->n_pooled == 1 ? "" : "s");
-    const char *at = c->pooled ? c->pooled : "";
-    for (size_t i = 0; i < c->n_pooled && *at; i++) {
-        const char *end = strchr(at, '\x1f');
-        mcpp_sb_puts(b, i ? ", " : ": ");
-        put_part(b, at, (size_t)(end - at), 0, md);
-        at = end + 1;
-    }
-    mcpp_sb_printf(b, "; sets aside %zu", c->n_set_aside);
-    at = c->set_aside ? c->set_aside : "";
-    for (size_t i = 0; i < c->n_set_aside && *at; i++) {
-        const char *mid = strchr(at, '\x1f'), *end = strchr(mid + 1, '\x1f');
-        mcpp_sb_puts(b, i ? "; " : ": ");
-        put_part(b, at, (size_t)(mid - at), 0, md);
-        mcpp_sb_puts(b, " (");
-        put_part(b, mid + 1, (size_t)(end - mid - 1), 0, md);
-        mcpp_sb_putc(b, ')');
-        at = end + 1;
-    }
+    mcpp_pooled_words w;
+    lane_words(&w, c);
+    mcpp_sb_puts(b, md ? "  - its headline " : "          ");
+    mcpp_sb_pooled_words(b, &w, md ? mcpp_sb_markdown : mcpp_sb_terminal, (size_t)-1);
     mcpp_sb_putc(b, '\n');
 }
 

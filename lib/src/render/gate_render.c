@@ -11,6 +11,7 @@
 
 #include "analysis/gate_internal.h"
 #include "mcpp_receipts/frontier.h"
+#include "render/pooled_words.h"
 #include "render/render.h"
 #include "util/error_internal.h"
 #include "util/escape.h"
@@ -20,6 +21,44 @@
 #define GATE_MARKDOWN_BUDGET 60000
 /* Pooled baselines named one by one in text and markdown (JSON has all). */
 #define GATE_BASELINES_SHOWN 5
+
+/* Which runs the candidate's headline pools (the baselines, then the candidate
+ * runs of its side) and which baselines it set aside, in the words of every
+ * output (pooled_words.h); the baselines of other lanes close the list as a count. */
+static const char *pooled_id(const void *ctx, size_t i)
+{
+    const gate_explain *w = ctx;
+    return i < w->n_pooled ? w->pooled[i].id : w->candidate_runs[i - w->n_pooled];
+}
+static const char *aside_id(const void *ctx, size_t i) { return ((const gate_explain *)ctx)->set_aside[i].id; }
+static const char *aside_reason(const void *ctx, size_t i) { return ((const gate_explain *)ctx)->set_aside[i].reason; }
+
+static const char *aside_path(const void *ctx, size_t i) { return ((const gate_explain *)ctx)->set_aside[i].path; }
+
+static void entry_words(mcpp_pooled_words *words, const gate_entry *e)
+{
+    const gate_explain *w = &e->why;
+    *words = (mcpp_pooled_words){e->baselines + w->n_candidate_runs,
+                                 w->n_set_aside + w->set_aside_omitted + w->set_aside_other_lanes,
+                                 w->n_pooled + w->n_candidate_runs,
+                                 w->n_set_aside,
+                                 w,
+                                 pooled_id,
+                                 aside_id,
+                                 aside_reason,
+                                 aside_path};
+}
+
+void mcpp_gate_entry_pooled_words(mcpp_strbuf *b, const mcpp_gate_report *r, size_t entry,
+                                  void (*escape)(mcpp_strbuf *, const char *), size_t shown)
+{
+    const gate_explain *w = &r->entries[entry].why;
+    mcpp_pooled_words words;
+    entry_words(&words, &r->entries[entry]);
+    mcpp_sb_pooled_words(b, &words, escape, shown);
+    if (w->set_aside_other_lanes)
+        mcpp_sb_printf(b, " (%zu of other lanes, not comparable)", w->set_aside_other_lanes);
+}
 
 static size_t qualification_count(const gate_entry *e)
 {
@@ -109,7 +148,18 @@ static void put_candidate_json(mcpp_strbuf *b, const gate_entry *e)
         mcpp_sb_json_string(b, w->pooled[k].path);
         mcpp_sb_printf(b, ", \"verdict\": \"%s\"}", mcpp_verdict_name(w->pooled[k].verdict));
     }
-    mcpp_sb_printf(b, "], \"pooled_omitted\": %zu", w->pooled_omitted);
+    mcpp_sb_printf(b, "], \"pooled_omitted\": %zu, \"candidate_runs\": [", w->pooled_omitted);
+    for (size_t k = 0; k < w->n_candidate_runs; k++) {
+        if (k)
+            mcpp_sb_puts(b, ", ");
+        mcpp_sb_json_string(b, w->candidate_runs[k]);
+    }
+    mcpp_sb_puts(b, "], \"set_aside\": ");
+    mcpp_pooled_words words;
+    entry_words(&words, e);
+    mcpp_sb_pooled_aside_json(b, &words);
+    mcpp_sb_printf(b, ", \"set_aside_omitted\": %zu, \"set_aside_other_lanes\": %zu", w->set_aside_omitted,
+                   w->set_aside_other_lanes);
     put_differences_json(b, w);
     put_metric_json(b, e);
     mcpp_sb_putc(b, '}');
@@ -222,7 +272,7 @@ static void put_differences_text(mcpp_strbuf *b, const gate_explain *w)
                        w->unexamined);
 }
 
-static void put_candidate_text(mcpp_strbuf *b, const gate_entry *e)
+static void put_candidate_text(mcpp_strbuf *b, const mcpp_gate_report *r, const gate_entry *e)
 {
     const gate_explain *w = &e->why;
     mcpp_sb_puts(b, "\ncandidate   ");
@@ -250,6 +300,8 @@ static void put_candidate_text(mcpp_strbuf *b, const gate_entry *e)
         }
     }
     if (e->baselines > GATE_BASELINES_SHOWN) mcpp_sb_printf(b, ", and %zu more", e->baselines - GATE_BASELINES_SHOWN);
+    mcpp_sb_puts(b, "\n  headline  ");
+    mcpp_gate_entry_pooled_words(b, r, (size_t)(e - r->entries), mcpp_sb_terminal, GATE_BASELINES_SHOWN);
     mcpp_sb_putc(b, '\n');
     put_differences_text(b, w);
     put_metric_text(b, e);
@@ -296,7 +348,8 @@ static void gate_render_text(mcpp_strbuf *b, const void *object)
         mcpp_sb_terminal(b, e->why.lane_display);
         mcpp_sb_putc(b, '\n');
     }
-    for (size_t i = 0; i < r->n; i++) put_candidate_text(b, &r->entries[i]);
+    for (size_t i = 0; i < r->n; i++)
+        put_candidate_text(b, r, &r->entries[i]);
     mcpp_sb_free(&t);
     mcpp_sb_free(&cell);
 }
@@ -330,7 +383,7 @@ static void put_why_markdown(mcpp_strbuf *b, const gate_entry *e)
     }
 }
 
-static void put_row_markdown(mcpp_strbuf *b, const gate_entry *e, int with_why)
+static void put_row_markdown(mcpp_strbuf *b, const mcpp_gate_report *r, const gate_entry *e, int with_why)
 {
     mcpp_sb_puts(b, "| ");
     mcpp_sb_markdown(b, e->id);
@@ -348,8 +401,12 @@ static void put_row_markdown(mcpp_strbuf *b, const gate_entry *e, int with_why)
     if (with_why && e->baselines > GATE_BASELINES_SHOWN)
         mcpp_sb_printf(b, ", +%zu", e->baselines - GATE_BASELINES_SHOWN);
     mcpp_sb_puts(b, " | ");
-    if (with_why) put_why_markdown(b, e);
-    else mcpp_sb_markdown(b, e->reason);
+    if (with_why) {
+        put_why_markdown(b, e);
+        mcpp_sb_puts(b, "<br>headline ");
+        mcpp_gate_entry_pooled_words(b, r, (size_t)(e - r->entries), mcpp_sb_markdown, GATE_BASELINES_SHOWN);
+    } else
+        mcpp_sb_markdown(b, e->reason);
     mcpp_sb_puts(b, " |\n");
 }
 
@@ -366,7 +423,7 @@ static size_t put_rows_markdown(mcpp_strbuf *b, const mcpp_gate_report *r, int a
         if (attention_only && e->outcome == MCPP_GATE_PASSED && !qualification_count(e) && !gate_entry_is_new_lane(e))
             continue;
         row.len = 0;
-        put_row_markdown(&row, e, attention_only);
+        put_row_markdown(&row, r, e, attention_only);
         if (row.failed || b->len + row.len >= limit) {
             left_out++;
             continue;

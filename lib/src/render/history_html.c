@@ -16,6 +16,7 @@
 #include "render/html.h"
 #include "render/report_format.h"
 #include "render/history_html.h"
+#include "render/pooled_words.h"
 #include "store/history_internal.h"
 
 enum { WIDTH = 1080, LEFT = 86, RIGHT = 1060, TOP = 26, HEIGHT = 150, BOTTOM_AXIS = 40 };
@@ -169,6 +170,9 @@ static void put_lane(mcpp_strbuf *sb, const history_lane *l, const char *metric,
     mcpp_sb_printf(sb, "<div class=\"history-lane\" id=\"history-%s\"><h3>", l->short_key);
     mcpp_sb_html(sb, l->label ? l->label : "(no label)");
     mcpp_sb_printf(sb, " <code>%s</code></h3>\n", l->short_key);
+    mcpp_sb_puts(sb, "<p class=\"pooled\">Its series ");
+    mcpp_history_pooled_words(sb, l, mcpp_sb_html);
+    mcpp_sb_puts(sb, ".</p>\n");
     if (!l->n_runs) {
         mcpp_sb_puts(sb, "<p class=\"muted\">No run of this lane states <code>");
         mcpp_sb_html(sb, metric);

@@ -14,6 +14,7 @@
 #include "util/escape.h"
 #include "store/store_internal.h"
 #include "store/history_internal.h"
+#include "render/pooled_words.h"
 
 static const char METHOD[] =
     "binary segmentation on ln(value): a split is kept when its squared-error gain over sigma^2 exceeds "
@@ -41,6 +42,23 @@ static void json_number(mcpp_strbuf *b, double d)
     mcpp_sb_puts(b, num);
 }
 
+static const char *run_id(const void *ctx, size_t i) { return ((const history_lane *)ctx)->runs[i].id; }
+static const char *aside_id(const void *ctx, size_t i) { return ((const history_lane *)ctx)->aside[i].id; }
+static const char *aside_reason(const void *ctx, size_t i) { return ((const history_lane *)ctx)->aside[i].reason; }
+
+/* The runs are listed beside it, so only the runs set aside are named. */
+static void lane_words(mcpp_pooled_words *w, const history_lane *l)
+{
+    *w = (mcpp_pooled_words){l->n_runs, l->n_aside, 0, l->n_aside, l, run_id, aside_id, aside_reason, NULL};
+}
+
+void mcpp_history_pooled_words(mcpp_strbuf *b, const history_lane *l, void (*escape)(mcpp_strbuf *, const char *))
+{
+    mcpp_pooled_words w;
+    lane_words(&w, l);
+    mcpp_sb_pooled_words(b, &w, escape, HISTORY_ASIDE_SHOWN);
+}
+
 static void render_json_lane(mcpp_strbuf *b, const history_lane *l)
 {
     mcpp_sb_puts(b, "{\"key\": ");
@@ -62,7 +80,11 @@ static void render_json_lane(mcpp_strbuf *b, const history_lane *l)
         json_number(b, r->value);
         mcpp_sb_printf(b, ", \"segment\": %zu}", segment_of(l, i));
     }
-    mcpp_sb_puts(b, "], \"changes\": [");
+    mcpp_sb_puts(b, "], \"set_aside\": ");
+    mcpp_pooled_words words;
+    lane_words(&words, l);
+    mcpp_sb_pooled_aside_json(b, &words);
+    mcpp_sb_puts(b, ", \"changes\": [");
     for (size_t c = 0; c < l->n_changes; c++) {
         mcpp_history_change_view v = mcpp_history_change_at(l, c);
         mcpp_sb_printf(b, "%s{\"run\": %zu, \"id\": ", c ? ", " : "", v.run);
@@ -144,6 +166,9 @@ static void render_lane_readable(mcpp_strbuf *b, const history_lane *l, const ch
     char what[256];
     put_field(b, mcpp_history_lane_metric(what, sizeof what, l, metric), md);
     mcpp_sb_printf(b, ", %zu change point%s\n%s", l->n_changes, l->n_changes == 1 ? "" : "s", md ? "\n" : "");
+    mcpp_sb_puts(b, md ? "Its series " : "  its series ");
+    mcpp_history_pooled_words(b, l, md ? mcpp_sb_markdown : mcpp_sb_terminal);
+    mcpp_sb_puts(b, md ? "\n\n" : "\n");
     if (md) mcpp_sb_puts(b, "| | created_at | git_commit | value | id |\n|---|---|---|---:|---|\n");
     for (size_t i = 0; i < l->n_runs; i++)
         render_run_row(b, &t, &l->runs[i], segment_of(l, i) != (i ? segment_of(l, i - 1) : 0), md);

@@ -15,6 +15,7 @@
 #include "mcpp_receipts/html_report.h"
 #include "render/forest_plot.h"
 #include "render/html.h"
+#include "render/pooled_words.h"
 #include "render/report_format.h"
 #include "render/history_html.h"
 #include "util/error_internal.h"
@@ -129,6 +130,8 @@ static void put_gate_why(const page *p, const mcpp_gate_report *g, size_t i)
         mcpp_sb_puts(p->sb, "</code>");
     }
     if (nb > 5) mcpp_sb_printf(p->sb, ", and %zu more", nb - 5);
+    mcpp_sb_puts(p->sb, "<br><span class=\"muted\">headline:</span> ");
+    mcpp_gate_entry_pooled_words(p->sb, g, i, mcpp_sb_html, 5);
     for (size_t k = 0; k < mcpp_gate_report_entry_difference_count(g, i); k++) {
         mcpp_sb_printf(p->sb, "<br><span class=\"muted\">%s</span> %s<code>",
                        mcpp_gate_report_difference_pooled(g, i, k) ? "qualifies:" : "blocks:",
@@ -397,6 +400,27 @@ static void put_receipts(const page *p, size_t lane, const char *metric)
     mcpp_sb_puts(p->sb, "</tbody></table></div>\n");
 }
 
+/* A lane of the frontier, for the accessors of pooled_words.h. */
+typedef struct lane_at {
+    const mcpp_frontier *f;
+    size_t lane;
+} lane_at;
+static const char *lane_receipt_id(const void *ctx, size_t i)
+{
+    const lane_at *l = ctx;
+    return mcpp_frontier_lane_receipt_id(l->f, l->lane, i);
+}
+static const char *lane_excluded_id(const void *ctx, size_t i)
+{
+    const lane_at *l = ctx;
+    return mcpp_frontier_lane_excluded_id(l->f, l->lane, i);
+}
+static const char *lane_excluded_reason(const void *ctx, size_t i)
+{
+    const lane_at *l = ctx;
+    return mcpp_frontier_lane_excluded_reason(l->f, l->lane, i);
+}
+
 static void put_lane(const page *p, size_t lane)
 {
     mcpp_lane_headline h = MCPP_LANE_HEADLINE_INIT;
@@ -411,6 +435,18 @@ static void put_lane(const page *p, size_t lane)
     mcpp_sb_puts(p->sb, "</code></p>\n");
     if (mcpp_frontier_lane_status(p->f, lane) == MCPP_LANE_STABLE)
         mcpp_sb_puts(p->sb, "<p class=\"stable\">This number belongs to this lane only.</p>\n");
+    mcpp_pooled_words words = {mcpp_frontier_lane_receipt_count(p->f, lane),
+                               mcpp_frontier_lane_excluded_count(p->f, lane),
+                               mcpp_frontier_lane_receipt_count(p->f, lane),
+                               mcpp_frontier_lane_excluded_count(p->f, lane),
+                               &(lane_at){p->f, lane},
+                               lane_receipt_id,
+                               lane_excluded_id,
+                               lane_excluded_reason,
+                               NULL};
+    mcpp_sb_puts(p->sb, "<p class=\"pooled\">Its headline ");
+    mcpp_sb_pooled_words(p->sb, &words, mcpp_sb_html, RECEIPTS_SHOWN);
+    mcpp_sb_puts(p->sb, ".</p>\n");
     if (mcpp_frontier_lane_reason_count(p->f, lane)) {
         mcpp_sb_puts(p->sb, "<p>Reasons:</p><ul><li>");
         put_reasons(p, lane, "</li><li>");

@@ -16,6 +16,7 @@
 #include "util/alloc.h"
 #include "util/error_internal.h"
 #include "analysis/compare_internal.h"
+#include "analysis/lane_internal.h"
 #include "store/store_internal.h"
 #include "store/store_pg.h"
 #include "store/history_internal.h"
@@ -34,6 +35,42 @@ static int push_run(history_lane *lane, const char *id, const unsigned char *cre
     r->value = value;
     lane->n_runs++;
     return r->id ? MCPP_OK : mcpp_error_nomem();
+}
+
+/* Records a run the series leaves out: `why`, else "does not state METRIC". */
+static int set_aside(history_lane *lane, const char *id, const char *metric, const char *why)
+{
+    MCPP_CHECK_ARRAY(lane->aside, lane->cap_aside, lane->n_aside + 1, MCPP_ARRAY_MAX_ITEMS);
+    history_aside *a = &lane->aside[lane->n_aside];
+    mcpp_strbuf t;
+    mcpp_sb_init_heap(&t, 64);
+    if (why)
+        mcpp_sb_puts(&t, why);
+    else
+        mcpp_sb_printf(&t, "does not state %s with a positive value", metric);
+    int failed = 0;
+    a->id = mcpp_strdup(id ? id : "", &failed);
+    if (failed || mcpp_sb_finish(&t, &a->reason) != 0) {
+        free(a->id);
+        mcpp_sb_free(&t);
+        return mcpp_error_nomem();
+    }
+    mcpp_sb_free(&t);
+    lane->n_aside++;
+    return MCPP_OK;
+}
+
+/* The run's value counts in the series unless the frontier keeps it out of
+ * its lane's headline (a request not met, evidence the policy needs): then
+ * it is set aside with the frontier's words. 1: counted, 0: set aside. */
+static int run_counts(history_lane *lane, const mcpp_policy *p, const mcpp_receipt *r, const char *metric)
+{
+    char *why = NULL;
+    int rc = mcpp_lane_run_set_aside(&why, p, r, metric);
+    if (!rc && why)
+        rc = set_aside(lane, mcpp_receipt_id(r), metric, why);
+    free(why);
+    return rc ? rc : !why;
 }
 
 /* The lane's runs as its receipts say them: each row the lane's columns
@@ -73,6 +110,14 @@ static int take_run(void *ctx, mcpp_receipt *r)
     if (has < 0)
         rc = has;
     const char *created = mcpp_store_string_field(r, "created_at"), *id = mcpp_receipt_id(r);
+    if (!rc && !(has == 1 && value > 0)) {
+        rc = set_aside(lane, id, x->metric, NULL);
+        has = 0;
+    } else if (!rc) {
+        int counts = run_counts(lane, x->policy, r, x->metric);
+        rc = counts < 0 ? counts : MCPP_OK;
+        has = counts == 1;
+    }
     if (!rc && has == 1 && value > 0) {
         rc = push_run(lane, id, (const unsigned char *)created,
                       (const unsigned char *)mcpp_store_string_field(r, "source.git_commit"), value);
@@ -232,6 +277,11 @@ void mcpp_history_free(mcpp_history *history)
             free(lane->runs[k].git_commit);
         }
         free(lane->runs);
+        for (size_t k = 0; k < lane->n_aside; k++) {
+            free(lane->aside[k].id);
+            free(lane->aside[k].reason);
+        }
+        free(lane->aside);
         free(lane->changes);
         free(lane->key);
         free(lane->label);

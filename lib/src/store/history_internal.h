@@ -13,6 +13,11 @@ typedef struct history_run {
     double value;
 } history_run;
 
+/* A run of the lane its series leaves out, and why (issue 47 item 3). */
+typedef struct history_aside {
+    char *id, *reason;
+} history_aside;
+
 typedef struct history_lane {
     char *key;
     char short_key[24];
@@ -20,6 +25,10 @@ typedef struct history_lane {
     char *metric_name; /* for "primary": the name the lane's first run gives it; else NULL */
     history_run *runs;
     size_t n_runs, cap_runs;
+    /* runs set aside: the metric not stated, or kept out of the lane's
+     * headline by the frontier's rule (mcpp_lane_run_set_aside) */
+    history_aside *aside;
+    size_t n_aside, cap_aside;
     size_t *changes; /* run index of the first run after each change */
     size_t n_changes;
 } history_lane;
