@@ -126,15 +126,18 @@ static int load_policy(mcpp_policy **out, const common_opts *o)
     return exit_for(rc);
 }
 
-/* 0 when --metric is unset, "primary", a schema path, or stated by some receipt
+/* 0 when the metric is "primary", a schema path, or stated by some receipt
  * of one of the lists; else prints the library's "did you mean" and returns 3
- * (a misspelt metric is an error, not a report in which nothing has a value). */
-static int metric_stated(const char *metric, const mcpp_receipt *const *const *lists, const size_t *counts,
-                         size_t n_lists)
+ * (a misspelt metric is an error, not a report in which nothing has a value).
+ * The metric is --metric, else each one a policy file gates on (`policy`;
+ * NULL: the default policy, whose metric is "primary"). */
+static int metric_stated(const char *metric, const mcpp_policy *policy, const mcpp_receipt *const *const *lists,
+                         const size_t *counts, size_t n_lists)
 {
     int rc = MCPP_OK;
     for (size_t i = 0; i < n_lists; i++)
-        if ((rc = mcpp_metric_check_stated(metric, lists[i], counts[i])) == MCPP_OK)
+        if ((rc = metric || !policy ? mcpp_metric_check_stated(metric, lists[i], counts[i])
+                                    : mcpp_policy_check_metrics_stated(policy, lists[i], counts[i])) == MCPP_OK)
             return 0;
     return exit_for(rc);
 }
@@ -301,7 +304,7 @@ int cli_compare(int argc, char **argv)
     const mcpp_receipt *pair[2] = {base, cand};
     const mcpp_receipt *const *lists[1] = {pair};
     size_t counts[1] = {2};
-    if ((ex = metric_stated(o.metric, lists, counts, 1)) != 0)
+    if ((ex = metric_stated(o.metric, policy, lists, counts, 1)) != 0)
         goto done;
     rc = mcpp_compare(&cmp, policy, base, cand);
     if ((ex = exit_for(rc)) != 0) goto done;
@@ -408,7 +411,7 @@ int cli_frontier(int argc, char **argv)
         if ((ex = load_set(&set, o.store_path, o.rest, o.n_rest, &bad, NULL)) != 0) goto done;
         const mcpp_receipt *const *lists[1] = {mcpp_receipt_set_items(set)};
         size_t counts[1] = {mcpp_receipt_set_count(set)};
-        if ((ex = metric_stated(o.metric, lists, counts, 1)) != 0)
+        if ((ex = metric_stated(o.metric, policy, lists, counts, 1)) != 0)
             goto done;
         int rc = mcpp_frontier_build(&f, policy, mcpp_receipt_set_items(set), mcpp_receipt_set_count(set));
         if ((ex = exit_for(rc)) != 0) goto done;
@@ -597,7 +600,7 @@ int cli_gate(int argc, char **argv)
         goto done;
     const mcpp_receipt *const *lists[2] = {mcpp_receipt_set_items(cs), mcpp_receipt_set_items(bs)};
     size_t counts[2] = {mcpp_receipt_set_count(cs), mcpp_receipt_set_count(bs)};
-    if ((ex = metric_stated(o.metric, lists, counts, 2)) != 0)
+    if ((ex = metric_stated(o.metric, policy, lists, counts, 2)) != 0)
         goto done;
     if (hist_vals[0] && (ex = cli_store_lane_history(&hs, hist_vals[0], mcpp_receipt_set_items(cs),
                                                      mcpp_receipt_set_count(cs), (size_t)history_runs)) != 0)

@@ -746,6 +746,24 @@ TEST(a_misspelt_metric_or_selector_value_is_an_argument_error_with_a_suggestion)
     /* a value some receipt has, in a lane that is not stable, stays a verdict */
     CHECK_INT_EQ(mcpp_claim_check(&c, NULL, rs, 2, "seq_len=4096", NULL, 262144), MCPP_OK);
     mcpp_claim_result_free(c);
+    /* a policy file that gates on a misspelt metric (issue 49 item 8): the same
+     * suggestion, naming the policy; each of several gate metrics is checked */
+    static const char *const lua[] = {
+        "return { include = { \"default.lua\" }, name = \"team\", gate = { metric = \"tokens_per_sec\" } }",
+        "return { include = { \"default.lua\" }, name = \"team\", gate = { metrics = { "
+        "{ name = \"tokens_per_s\" }, { name = \"tokens_per_sec\" } } } }",
+        "return { include = { \"default.lua\" }, name = \"team\", gate = { metric = \"tokens_per_s\" } }"};
+    char name[1024];
+    snprintf(name, sizeof name, "%s/team.lua", policy_dir);
+    for (int i = 0; i < 3; i++) {
+        mcpp_policy *p = NULL;
+        CHECK_INT_EQ(mcpp_policy_load_lua_buffer(&p, lua[i], strlen(lua[i]), name, NULL), MCPP_OK);
+        CHECK_INT_EQ(mcpp_policy_check_metrics_stated(p, rs, 2), i < 2 ? MCPP_EARG : MCPP_OK);
+        if (i < 2)
+            CHECK_CONTAINS(mcpp_error_last()->message, "policy 'team' gates on the metric 'tokens_per_sec', which no "
+                                                       "receipt states; did you mean 'tokens_per_s'?");
+        mcpp_policy_free(p);
+    }
     mcpp_receipt_free(a);
     mcpp_receipt_free(b);
 }

@@ -128,6 +128,29 @@ def test_distributed_claim_refuses_what_claim_refuses(client, tmp_path):
         md.claim(tmp_path / "r", lane="seq_len=2048", value=1.0, metric="lane.name")
 
 
+def test_distributed_claim_suggests_what_claim_suggests(client, tmp_path):
+    """Issue 49 item 8: a misspelt metric (named, or in a policy file) and a
+    misspelt selector value get the "did you mean" of mr.claim, though no single
+    worker sees every receipt; a value nobody measured stays a verdict."""
+    receipts = write_shards(tmp_path / "r", receipt_set(14, n=20), random.Random(14))
+    (tmp_path / "team.lua").write_text('return { include = { "default.lua" }, name = "team", '
+                                       'gate = { metric = "tokens_per_sec" } }')
+    team = mr.Policy.from_file(tmp_path / "team.lua")
+    cases = [dict(lane="seq_len=2048", value=1.0, metric="tokens_per_sec"),
+             dict(lane="seq_len=2048", value=1.0, policy=team),
+             dict(lane="seq_len=2049", value=1.0),
+             dict(lane="seq_len=4096,top_k=2,moe=paded", value=1.0)]
+    for kw in cases:
+        with pytest.raises(mr.ArgumentError, match="did you mean") as want:
+            mr.claim(receipts, **kw)
+        with pytest.raises(mr.ArgumentError, match="did you mean") as got:
+            md.claim(tmp_path / "r", npartitions=4, **kw)
+        assert str(got.value) == str(want.value)
+    unmeasured = dict(lane="seq_len=16384", value=1.0)
+    assert md.claim(tmp_path / "r", npartitions=4, **unmeasured).verdict == \
+        mr.claim(receipts, **unmeasured).verdict == "unsupported"
+
+
 def test_distributed_gate_equals_gate(client, tmp_path):
     runs = receipt_set(15)
     receipts = write_shards(tmp_path / "r", runs, random.Random(15))

@@ -62,3 +62,47 @@ def test_the_cli_exits_3_with_the_same_suggestion():
         r = subprocess.run([cli, *args], capture_output=True, text=True, env=cli_environment(), timeout=60)
         assert r.returncode == 3, (name, r.returncode, r.stdout, r.stderr)
         assert "did you mean" in r.stderr, (name, r.stderr)
+
+
+TYPO_POLICY = ('return { include = { "default.lua" }, name = "team", '
+               'gate = { metric = "tokens_per_sec", max_regression = 0.05 } }')
+
+
+def test_a_policy_file_gating_on_a_misspelt_metric_gets_the_same_suggestion(runs, tmp_path):
+    """Issue 49 item 8: the metric a policy file names is checked as --metric is,
+    the message naming the policy, in Python and in the CLI (exit 3)."""
+    path = tmp_path / "team.lua"
+    path.write_text(TYPO_POLICY)
+    policy = mr.Policy.from_file(path)
+    calls = {
+        "frontier": lambda: mr.frontier(runs, policy),
+        "compare": lambda: mr.compare(runs[0], runs[1], policy),
+        "gate": lambda: mr.gate(runs[:2], runs[2:], policy),
+        "claim": lambda: mr.claim(runs, lane="family=NAM56R", value=395000, policy=policy),
+    }
+    want = "policy 'team' gates on the metric 'tokens_per_sec', which no receipt states; did you mean 'tokens_per_s'"
+    for name, call in calls.items():
+        with pytest.raises(mr.ArgumentError, match=want):
+            call()
+    # --metric (or metric=) overrides the policy's: the right name is gated
+    assert mr.gate(runs[:2], runs[2:], policy, metric="tokens_per_s").exit_code == 0
+
+    from mcpp_receipts._cli import cli_environment, cli_path
+
+    try:
+        cli = str(cli_path())
+    except FileNotFoundError as e:
+        pytest.skip(f"no packaged CLI: {e}")
+    files = [str(EXAMPLES / n) for n in PADDED]
+    commands = {
+        "gate": ["gate", "--baseline", files[0], "--baseline", files[1], "--candidate", files[2]],
+        "compare": ["compare", files[0], files[1]],
+        "frontier": ["frontier", *files],
+        "claim": ["claim", "--lane", "family=NAM56R", "--value", "395000", *files],
+    }
+    for name, args in commands.items():
+        r = subprocess.run([cli, *args, "--policy", str(path)], capture_output=True, text=True,
+                           env=cli_environment(), timeout=60)
+        assert r.returncode == 3, (name, r.returncode, r.stdout, r.stderr)
+        assert "policy 'team' gates on the metric 'tokens_per_sec'" in r.stderr, (name, r.stderr)
+        assert "did you mean 'tokens_per_s'?" in r.stderr, (name, r.stderr)

@@ -157,11 +157,22 @@ def _as_receipts(objs: Iterable[Receipt] | PathLike, errors: str = "raise"):
     return _inputs.gather(objs, errors, load_dir, load)
 
 
-def _check_metric(metric: str | None, receipts) -> None:
+def _check_metric(metric: str | None, receipts, policy: Policy | None = None) -> None:
     """A metric name no receipt states is almost always a misspelling
     ("tokens_per_sec"): without this check it gives a report in which no lane
     has a value. Raises ArgumentError naming the close matches and the names
-    the receipts state. "primary" and schema paths are always accepted."""
+    the receipts state. "primary" and schema paths are always accepted.
+    Without ``metric``, each metric the policy (a policy file) gates on is
+    checked alike, the message naming the policy."""
+    if metric is None and policy is not None:
+        for m in dict.fromkeys(g["metric"] for g in policy.gate["metrics"]):
+            _check_metric_named(m, receipts, f"policy {policy.name!r} gates on the metric {m!r}, "
+                                              "which no receipt states")
+        return
+    _check_metric_named(metric, receipts, f"no receipt states the metric {metric!r}")
+
+
+def _check_metric_named(metric: str | None, receipts, lead: str) -> None:
     if metric is None or metric == "primary" or metric in FIELDS or not receipts:
         return
     stated: dict[str, None] = {}
@@ -174,7 +185,7 @@ def _check_metric(metric: str | None, receipts) -> None:
 
     close = difflib.get_close_matches(metric, list(stated), n=3, cutoff=0.6)
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    exc = ArgumentError(f"no receipt states the metric {metric!r}{hint} "
+    exc = ArgumentError(f"{lead}{hint} "
                         f"(metrics stated: {', '.join(sorted(stated)) or 'none'}; "
                         "or 'primary', or a schema path such as 'metrics.tokens_per_s')")
     exc.kind, exc.field = "unknown_metric", metric
@@ -197,7 +208,7 @@ def compare(base: Receipt | PathLike, cand: Receipt | PathLike,
     "time_to_train_s", "tokens_per_s", "BM_Sort/1024.real_time", ..."""
     policy = with_gate_metric(policy, metric)
     b, c = _as_receipt(base), _as_receipt(cand)
-    _check_metric(metric, [b, c])
+    _check_metric(metric, [b, c], policy)
     data = _parse(_core._compare(b, c, policy, "j"))
     return Comparison(data, lambda f: _core._compare(b, c, policy, f)[0])
 
@@ -220,7 +231,7 @@ def frontier(receipts: Iterable[Receipt] | PathLike, policy: Policy | None = Non
     (default: the policy's gate metric)."""
     policy = with_gate_metric(policy, metric)
     items, failures = _as_receipts(receipts, errors)
-    _check_metric(metric, items)
+    _check_metric(metric, items, policy)
     # The report of 10^5 lanes is millions of new objects that all live on:
     # the collector's full passes over them while it is built are wasted.
     collecting = gc.isenabled()
@@ -247,7 +258,7 @@ def claim(receipts: Iterable[Receipt] | PathLike, *, lane: str, value: float,
     unit refuses the claim (an Error, not a verdict).
     """
     items, failures = _as_receipts(receipts, errors)
-    _check_metric(metric, items)
+    _check_metric(metric, items, policy)
     data = _parse(_core._claim(items, lane, metric, float(value), policy, "j", unit))
     return _result(ClaimResult, data,
                    lambda f: _core._claim(items, lane, metric, float(value), policy, f, unit)[0], failures)
@@ -267,7 +278,7 @@ def gate(baselines: Iterable[Receipt] | PathLike, candidates: Iterable[Receipt] 
     policy = with_gate_metric(policy, metric)
     (b, fb), (c, fc) = _as_receipts(baselines, errors), _as_receipts(candidates, errors)
     h = _as_receipts(history, errors)[0] if history is not None else None
-    _check_metric(metric, [*b, *c])
+    _check_metric(metric, [*b, *c], policy)
     # Skipped inputs go into the C report itself, so every format lists them
     # as the CLI's --skip-invalid does (to_dict()["skipped"], text, markdown).
     skipped = [(str(getattr(e, "path", None) or "") or None, str(e)) for e in fb + fc]

@@ -156,10 +156,14 @@ class _Part:
     held: list = field(default_factory=list)  # (partition, position, key, receipt) left out
     kept: list = field(default_factory=list)  # gate: baselines comparable with a candidate
     dropped: list = field(default_factory=list)  # gate: per candidate, [not_comparable, insufficient] left out
+    # claims: a receipt stating each metric name, and (the second pass) a
+    # receipt per distinct content: what "did you mean" is computed from
+    named: dict = field(default_factory=dict)
+    samples: dict = field(default_factory=dict)
 
 
 def _summarise(items, index: int, policy, metric, errors: str, selector: str | None,
-               exclude: dict[str, frozenset] | None) -> _Part:
+               exclude: dict[str, frozenset] | None, names: bool = False) -> _Part:
     receipts, failed = _load(items, errors)
     part = _Part(policy, metric, loaded=len(receipts), errors=failed)
     kept = receipts
@@ -177,6 +181,30 @@ def _summarise(items, index: int, policy, metric, errors: str, selector: str | N
     part.summaries = {s.key: s for s in summaries}
     if selector is not None:
         part.failing = _core._selector_failing_lanes(receipts, selector, policy)
+    for r in receipts if names else ():
+        for m in r.metric_list():
+            part.named.setdefault(m["name"], r)
+    return part
+
+
+# What a selector term may name and a sample keeps apart: everything but the
+# per-run fields, unless the selector names one of them.
+_PER_RUN = ("id", "created_at", "metrics", "artifacts")
+
+
+def _sample(items, errors: str, selector: str) -> _Part:
+    """One receipt per distinct content (but the per-run fields): every value a
+    selector term can name, so a claim over the samples finds the same "did you
+    mean" as one over every receipt."""
+    receipts, failed = _load(items, errors)
+    part = _Part(None, None, loaded=len(receipts), errors=failed)
+    keep_all = any(term.split("=", 1)[0].strip().split(".")[0] in _PER_RUN for term in selector.split(","))
+    for i, r in enumerate(receipts):
+        body = json.loads(r.to_json())
+        if not keep_all:
+            for key in _PER_RUN:
+                body.pop(key, None)
+        part.samples.setdefault(json.dumps(body, sort_keys=True) if not keep_all else i, r)
     return part
 
 
@@ -209,6 +237,10 @@ def _combine(parts: list[_Part]) -> _Part:
         out.errors += p.errors
         out.held += p.held
         out.kept += p.kept
+        for name, r in p.named.items():
+            out.named.setdefault(name, r)
+        for key, r in p.samples.items():
+            out.samples.setdefault(key, r)
         if p.dropped:
             out.dropped = [[a + c, b + d] for (a, b), (c, d) in zip(out.dropped or [[0, 0]] * len(p.dropped),
                                                                   p.dropped)]
@@ -232,17 +264,20 @@ def _check_options(errors: str, split_every: int) -> None:
         raise ValueError("split_every must be at least 2")
 
 
-def _run(source, policy, metric, errors, npartitions, split_every, selector=None, exclude=None) -> _Part:
-    nodes = [dask.delayed(_summarise)(items, i, policy, metric, errors, selector, exclude)
+def _run(source, policy, metric, errors, npartitions, split_every, selector=None, exclude=None,
+         names=False) -> _Part:
+    nodes = [dask.delayed(_summarise)(items, i, policy, metric, errors, selector, exclude, names)
              for i, items in enumerate(_partitions(source, npartitions))]
     (part,) = dask.compute(_tree(nodes, split_every))
     return part
 
 
-def _summaries(source, policy, metric, errors, npartitions, split_every, selector=None) -> tuple[_Part, int]:
-    """The merged summaries with each (lane, id) once, and the duplicates left out."""
+def _summaries(source, policy, metric, errors, npartitions, split_every, selector=None,
+               names=False) -> tuple[_Part, int]:
+    """The merged summaries with each (lane, id) once, and the duplicates left
+    out; with ``names``, a receipt stating each metric name (``named``)."""
     _check_options(errors, split_every)
-    part = _run(source, policy, metric, errors, npartitions, split_every, selector)
+    part = _run(source, policy, metric, errors, npartitions, split_every, selector, None, names)
     twice = {key: frozenset(ids) for key, s in part.summaries.items() if (ids := s.duplicate_ids())}
     if twice:
         again = _run(source, policy, metric, errors, npartitions, split_every, None, twice)
@@ -255,6 +290,7 @@ def _summaries(source, policy, metric, errors, npartitions, split_every, selecto
                 again.summaries[key] = LaneSummary(policy, metric)
             again.summaries[key].add(r)
         again.failing = part.failing
+        again.named = part.named
         part = again
     duplicates = part.loaded - sum(s.receipt_count for s in part.summaries.values())
     return part, duplicates
@@ -290,9 +326,14 @@ def claim(source, *, lane: str, value: float, metric: str | None = None, policy=
         bad_terms = None
     except _core.Error as exc:  # no terms: the selector must be a lane key
         selector, bad_terms = None, exc
-    part, duplicates = _summaries(source, policy, metric, errors, npartitions, split_every, selector)
+    part, duplicates = _summaries(source, policy, metric, errors, npartitions, split_every, selector, True)
     items = tuple(part.summaries.values())
     failing = part.failing if selector is not None else None
+    # a misspelt metric (named here or in the policy file): the "did you mean"
+    # of mcpp_receipts.claim, from a receipt stating each name
+    from . import _check_metric
+
+    _check_metric(metric, list(part.named.values()), policy)
 
     def render(codes: str) -> str:
         return _core._claim_from_summaries(items, failing, lane, metric, value, policy, duplicates, codes)[0]
@@ -303,9 +344,23 @@ def claim(source, *, lane: str, value: float, metric: str | None = None, policy=
         if bad_terms is not None:
             raise bad_terms from None
         raise
+    if selector is not None and data["verdict"] == "unsupported" and not data["matched"]:
+        _suggest_selector_value(source, lane, metric, value, policy, errors, npartitions, split_every, part)
     result = ClaimResult(data, render)
     result.errors = tuple(part.errors)
     return result
+
+
+def _suggest_selector_value(source, lane, metric, value, policy, errors, npartitions, split_every, part) -> None:
+    """No lane matches the selector: raises the "did you mean" mcpp_receipts.claim
+    gives for a misspelt value (``moe=paded``), checked over a sample of the
+    receipts that holds every value a term can name; a value no receipt is
+    near is a lane nobody measured, and the "unsupported" verdict stands."""
+    nodes = [dask.delayed(_sample)(items, errors, lane) for items in _partitions(source, npartitions)]
+    (sampled,) = dask.compute(_tree(nodes, split_every))
+    samples = [*sampled.samples.values(), *part.named.values()]
+    if samples:
+        _core._claim(samples, lane, metric, value, policy, "j")
 
 
 def gate(baselines, candidates, policy=None, *, errors: str = "raise", npartitions: int | None = None,

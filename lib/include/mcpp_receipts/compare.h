@@ -218,6 +218,12 @@ typedef struct mcpp_comparison mcpp_comparison;
  * "primary", a schema path, or no receipts: MCPP_OK. The CLI, Python and Lua
  * call it on the metric a user names before an analysis. */
 MCPP_EXPERIMENTAL int mcpp_metric_check_stated(const char *metric, const mcpp_receipt *const *receipts, size_t n);
+/* The same for every metric the policy gates on (a policy file's
+ * gate.metric or gate.metrics), the message naming the policy: "policy
+ * 'team' gates on the metric 'tokens_per_sec', which no receipt states; did
+ * you mean 'tokens_per_s'? ...". MCPP_EARG, or MCPP_OK. */
+MCPP_EXPERIMENTAL int mcpp_policy_check_metrics_stated(const mcpp_policy *policy, const mcpp_receipt *const *receipts,
+                                                       size_t n);
 
 MCPP_API int mcpp_compare(mcpp_comparison **out, const mcpp_policy *policy,
                           const mcpp_receipt *base, const mcpp_receipt *cand);

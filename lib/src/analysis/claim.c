@@ -554,7 +554,10 @@ int mcpp_claim_check(mcpp_claim_result **out, const mcpp_policy *policy, const m
     MCPP_CHECK_ARG(!n || receipts, "mcpp_claim_check: NULL receipts");
     const mcpp_policy *p = NULL;
     mcpp_claim_result *r = NULL;
-    int rc = mcpp_metric_check_stated(metric, receipts, n); /* a misspelt metric, not an unsupported claim */
+    /* a misspelt metric, here or in the policy file, is no unsupported claim */
+    int rc = metric || !policy
+                 ? mcpp_metric_check_stated(metric, receipts, n)
+                 : mcpp_metric_check_stated_in(mcpp_policy_gate(policy)->metric, receipts, n, mcpp_policy_name(policy));
     if (!rc)
         rc = claim_new(&r, &p, policy, lane_selector, metric, value);
     if (rc) return rc;

@@ -2,21 +2,25 @@
  * input_names.c — a metric name no receipt states is a misspelling
  * ("tokens_per_sec"), not a lane without a value: every front end (the CLI's
  * compare, frontier, gate and claim, the Python and Lua bindings) refuses it
- * through mcpp_metric_check_stated, naming the closest stated name.
+ * through mcpp_metric_check_stated, naming the closest stated name; a
+ * metric a policy file gates on is checked alike
+ * (mcpp_policy_check_metrics_stated), naming the policy.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "mcpp_receipts/compare.h"
+#include "mcpp_receipts/policy.h"
+#include "analysis/compare_internal.h"
 #include "util/edit_distance.h"
 #include "util/error_internal.h"
 #include "util/strbuf.h"
 
 static int by_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 
-int mcpp_metric_check_stated(const char *metric, const mcpp_receipt *const *receipts, size_t n)
+int mcpp_metric_check_stated_in(const char *metric, const mcpp_receipt *const *receipts, size_t n,
+                                const char *policy_name)
 {
-    MCPP_CHECK_ARG(!n || receipts, "mcpp_metric_check_stated: NULL receipts");
     if (!metric || !*metric || strcmp(metric, "primary") == 0 || mcpp_schema_field_id(metric) >= 0 || n == 0)
         return MCPP_OK;
     size_t cap = 16, count = 0;
@@ -51,7 +55,10 @@ int mcpp_metric_check_stated(const char *metric, const mcpp_receipt *const *rece
     const char *near = mcpp_closest_name(metric, names, count);
     mcpp_strbuf b;
     mcpp_sb_init_heap(&b, 256);
-    mcpp_sb_printf(&b, "no receipt states the metric '%s'", metric);
+    if (policy_name)
+        mcpp_sb_printf(&b, "policy '%s' gates on the metric '%s', which no receipt states", policy_name, metric);
+    else
+        mcpp_sb_printf(&b, "no receipt states the metric '%s'", metric);
     if (near)
         mcpp_sb_printf(&b, "; did you mean '%s'?", near);
     mcpp_sb_puts(&b, " (metrics stated: ");
@@ -65,5 +72,24 @@ int mcpp_metric_check_stated(const char *metric, const mcpp_receipt *const *rece
     int rc = b.failed ? mcpp_error_nomem()
                       : mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, metric, 0, 0, "%s", b.data);
     mcpp_sb_free(&b);
+    return rc;
+}
+
+int mcpp_metric_check_stated(const char *metric, const mcpp_receipt *const *receipts, size_t n)
+{
+    MCPP_CHECK_ARG(!n || receipts, "mcpp_metric_check_stated: NULL receipts");
+    return mcpp_metric_check_stated_in(metric, receipts, n, NULL);
+}
+
+int mcpp_policy_check_metrics_stated(const mcpp_policy *policy, const mcpp_receipt *const *receipts, size_t n)
+{
+    MCPP_CHECK_ARG(policy && (!n || receipts), "mcpp_policy_check_metrics_stated: NULL argument");
+    int rc = MCPP_OK;
+    for (size_t i = 0; rc == MCPP_OK && i < mcpp_policy_gate_metric_count(policy); i++) {
+        mcpp_gate_settings g = MCPP_GATE_SETTINGS_INIT;
+        rc = mcpp_policy_gate_metric_at(&g, policy, i);
+        if (rc == MCPP_OK)
+            rc = mcpp_metric_check_stated_in(g.metric, receipts, n, mcpp_policy_name(policy));
+    }
     return rc;
 }
