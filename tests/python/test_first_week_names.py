@@ -43,13 +43,23 @@ def test_a_misspelt_selector_value_is_an_error_and_an_unmeasured_one_a_verdict(r
     assert mr.claim(runs, lane="family=NAM56R,seq_len=16384", value=395000).verdict == "unsupported"
 
 
-def test_the_cli_exits_3_with_the_same_suggestion():
-    from mcpp_receipts._cli import cli_environment, cli_path
+def packaged_cli() -> str:
+    from mcpp_receipts._cli import cli_path
 
     try:
-        cli = str(cli_path())
+        return str(cli_path())
     except FileNotFoundError as e:
         pytest.skip(f"no packaged CLI: {e}")
+
+
+def run_cli(cli: str, args: list[str]) -> subprocess.CompletedProcess:
+    from mcpp_receipts._cli import cli_environment
+
+    return subprocess.run([cli, *args], capture_output=True, text=True, env=cli_environment(), timeout=60)
+
+
+def test_the_cli_exits_3_with_the_same_suggestion():
+    cli = packaged_cli()
     files = [str(EXAMPLES / n) for n in PADDED]
     commands = {
         "gate": ["gate", "--metric", "tokens_per_sec", "--baseline", files[0], "--baseline", files[1],
@@ -59,7 +69,7 @@ def test_the_cli_exits_3_with_the_same_suggestion():
         "claim": ["claim", "--lane", "family=NAM56R,moe=paded", "--value", "395000", *files],
     }
     for name, args in commands.items():
-        r = subprocess.run([cli, *args], capture_output=True, text=True, env=cli_environment(), timeout=60)
+        r = run_cli(cli, args)
         assert r.returncode == 3, (name, r.returncode, r.stdout, r.stderr)
         assert "did you mean" in r.stderr, (name, r.stderr)
 
@@ -87,12 +97,7 @@ def test_a_policy_file_gating_on_a_misspelt_metric_gets_the_same_suggestion(runs
     # --metric (or metric=) overrides the policy's: the right name is gated
     assert mr.gate(runs[:2], runs[2:], policy, metric="tokens_per_s").exit_code == 0
 
-    from mcpp_receipts._cli import cli_environment, cli_path
-
-    try:
-        cli = str(cli_path())
-    except FileNotFoundError as e:
-        pytest.skip(f"no packaged CLI: {e}")
+    cli = packaged_cli()
     files = [str(EXAMPLES / n) for n in PADDED]
     commands = {
         "gate": ["gate", "--baseline", files[0], "--baseline", files[1], "--candidate", files[2]],
@@ -101,8 +106,7 @@ def test_a_policy_file_gating_on_a_misspelt_metric_gets_the_same_suggestion(runs
         "claim": ["claim", "--lane", "family=NAM56R", "--value", "395000", *files],
     }
     for name, args in commands.items():
-        r = subprocess.run([cli, *args, "--policy", str(path)], capture_output=True, text=True,
-                           env=cli_environment(), timeout=60)
+        r = run_cli(cli, [*args, "--policy", str(path)])
         assert r.returncode == 3, (name, r.returncode, r.stdout, r.stderr)
         assert "policy 'team' gates on the metric 'tokens_per_sec'" in r.stderr, (name, r.stderr)
         assert "did you mean 'tokens_per_s'?" in r.stderr, (name, r.stderr)

@@ -40,13 +40,9 @@ static void lane_json(mcpp_strbuf *b, const claim_lane *c, int with_headline)
     }
     mcpp_sb_puts(b, ", \"reasons\": ");
     mcpp_sb_json_string(b, c->reasons);
-    mcpp_sb_puts(b, ", \"pooled\": [");
-    for (size_t i = 0; i < c->n_pooled; i++) {
-        if (i)
-            mcpp_sb_puts(b, ", ");
-        mcpp_sb_json_string(b, c->pooled[i]);
-    }
-    mcpp_sb_puts(b, "], \"set_aside\": ");
+    mcpp_sb_puts(b, ", \"pooled\": ");
+    mcpp_sb_json_id_list(b, c->pooled, c->n_pooled);
+    mcpp_sb_puts(b, ", \"set_aside\": ");
     mcpp_pooled_words w;
     lane_words(&w, c);
     mcpp_sb_pooled_aside_json(b, &w);

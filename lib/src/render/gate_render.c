@@ -148,13 +148,9 @@ static void put_candidate_json(mcpp_strbuf *b, const gate_entry *e)
         mcpp_sb_json_string(b, w->pooled[k].path);
         mcpp_sb_printf(b, ", \"verdict\": \"%s\"}", mcpp_verdict_name(w->pooled[k].verdict));
     }
-    mcpp_sb_printf(b, "], \"pooled_omitted\": %zu, \"candidate_runs\": [", w->pooled_omitted);
-    for (size_t k = 0; k < w->n_candidate_runs; k++) {
-        if (k)
-            mcpp_sb_puts(b, ", ");
-        mcpp_sb_json_string(b, w->candidate_runs[k]);
-    }
-    mcpp_sb_puts(b, "], \"set_aside\": ");
+    mcpp_sb_printf(b, "], \"pooled_omitted\": %zu, \"candidate_runs\": ", w->pooled_omitted);
+    mcpp_sb_json_id_list(b, w->candidate_runs, w->n_candidate_runs);
+    mcpp_sb_puts(b, ", \"set_aside\": ");
     mcpp_pooled_words words;
     entry_words(&words, e);
     mcpp_sb_pooled_aside_json(b, &words);

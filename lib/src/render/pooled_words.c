@@ -3,6 +3,17 @@
  */
 #include "render/pooled_words.h"
 
+void mcpp_sb_json_id_list(mcpp_strbuf *b, char *const *ids, size_t n)
+{
+    mcpp_sb_putc(b, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            mcpp_sb_puts(b, ", ");
+        mcpp_sb_json_string(b, ids[i]);
+    }
+    mcpp_sb_putc(b, ']');
+}
+
 void mcpp_sb_pooled_aside_json(mcpp_strbuf *b, const mcpp_pooled_words *w)
 {
     mcpp_sb_putc(b, '[');

@@ -29,6 +29,9 @@ typedef struct mcpp_pooled_words {
 void mcpp_sb_pooled_words(mcpp_strbuf *b, const mcpp_pooled_words *w, void (*escape)(mcpp_strbuf *, const char *),
                           size_t shown);
 
+/* Appends ["a", "b", ...]: n ids as a JSON array. */
+void mcpp_sb_json_id_list(mcpp_strbuf *b, char *const *ids, size_t n);
+
 /* Appends the JSON array of the runs set aside that the accessors give:
  * [{"id": ..., ("path": ...,) "reason": ...}]. */
 void mcpp_sb_pooled_aside_json(mcpp_strbuf *b, const mcpp_pooled_words *w);
