@@ -752,10 +752,13 @@ TEST(a_misspelt_metric_or_selector_value_is_an_argument_error_with_a_suggestion)
         "return { include = { \"default.lua\" }, name = \"team\", gate = { metric = \"tokens_per_sec\" } }",
         "return { include = { \"default.lua\" }, name = \"team\", gate = { metrics = { "
         "{ name = \"tokens_per_s\" }, { name = \"tokens_per_sec\" } } } }",
-        "return { include = { \"default.lua\" }, name = \"team\", gate = { metric = \"tokens_per_s\" } }"};
+        "return { include = { \"default.lua\" }, name = \"team\", gate = { metric = \"tokens_per_s\" } }",
+        /* of several, a metric of another suite (nothing near it) is skipped by the gate, not refused */
+        "return { include = { \"default.lua\" }, name = \"team\", gate = { metrics = { "
+        "{ name = \"tokens_per_s\" }, { name = \"time_to_train_s\" } } } }"};
     char name[1024];
     snprintf(name, sizeof name, "%s/team.lua", policy_dir);
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         mcpp_policy *p = NULL;
         CHECK_INT_EQ(mcpp_policy_load_lua_buffer(&p, lua[i], strlen(lua[i]), name, NULL), MCPP_OK);
         CHECK_INT_EQ(mcpp_policy_check_metrics_stated(p, rs, 2), i < 2 ? MCPP_EARG : MCPP_OK);

@@ -221,7 +221,9 @@ MCPP_EXPERIMENTAL int mcpp_metric_check_stated(const char *metric, const mcpp_re
 /* The same for every metric the policy gates on (a policy file's
  * gate.metric or gate.metrics), the message naming the policy: "policy
  * 'team' gates on the metric 'tokens_per_sec', which no receipt states; did
- * you mean 'tokens_per_s'? ...". MCPP_EARG, or MCPP_OK. */
+ * you mean 'tokens_per_s'? ...". Of several gate metrics, one that no stated
+ * name is close to is a metric of another suite, which the gate skips, and
+ * is accepted. MCPP_EARG, or MCPP_OK. */
 MCPP_EXPERIMENTAL int mcpp_policy_check_metrics_stated(const mcpp_policy *policy, const mcpp_receipt *const *receipts,
                                                        size_t n);
 

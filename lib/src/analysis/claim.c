@@ -557,7 +557,7 @@ int mcpp_claim_check(mcpp_claim_result **out, const mcpp_policy *policy, const m
     /* a misspelt metric, here or in the policy file, is no unsupported claim */
     int rc = metric || !policy
                  ? mcpp_metric_check_stated(metric, receipts, n)
-                 : mcpp_metric_check_stated_in(mcpp_policy_gate(policy)->metric, receipts, n, mcpp_policy_name(policy));
+                 : mcpp_metric_check_stated_in(mcpp_policy_gate(policy)->metric, receipts, n, mcpp_policy_name(policy), 0);
     if (!rc)
         rc = claim_new(&r, &p, policy, lane_selector, metric, value);
     if (rc) return rc;

@@ -89,10 +89,11 @@ int mcpp_metric_stated(double *out, mcpp_metric_ident *ident, const mcpp_policy 
  * malformed name (the store's metric column and history use it). */
 int mcpp_metric_value(double *out, const char *metric, const mcpp_receipt *r);
 /* mcpp_metric_check_stated for a metric the policy named `policy_name` gates
- * on (NULL: the caller named it), the message naming the policy
+ * on (NULL: the caller named it), the message naming the policy; with
+ * `misspelt_only`, only a name close to a stated one is refused
  * (input_names.c). */
 int mcpp_metric_check_stated_in(const char *metric, const mcpp_receipt *const *receipts, size_t n,
-                                const char *policy_name);
+                                const char *policy_name, int misspelt_only);
 
 /* 1 when two idents name the same metric with the same unit and direction;
  * else 0 with `what` set to the first difference ("metric", "unit", "direction"). */
