@@ -555,9 +555,9 @@ int mcpp_claim_check(mcpp_claim_result **out, const mcpp_policy *policy, const m
     const mcpp_policy *p = NULL;
     mcpp_claim_result *r = NULL;
     /* a misspelt metric, here or in the policy file, is no unsupported claim */
-    int rc = metric || !policy
-                 ? mcpp_metric_check_stated(metric, receipts, n)
-                 : mcpp_metric_check_stated_in(mcpp_policy_gate(policy)->metric, receipts, n, mcpp_policy_name(policy), 0);
+    int rc = metric || !policy ? mcpp_metric_check_stated(metric, receipts, n)
+                               : mcpp_metric_check_stated_in(mcpp_policy_gate(policy)->metric, receipts, n,
+                                                             mcpp_policy_name(policy), 0);
     if (!rc)
         rc = claim_new(&r, &p, policy, lane_selector, metric, value);
     if (rc) return rc;
