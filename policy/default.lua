@@ -44,7 +44,7 @@ return {
     -- What ran differently inside the lane, the starting line and the
     -- environment: worth knowing, not disqualifying.
     qualify = {
-      "compile_detail", -- compile.graph_breaks, .disabled_regions, recompiles and graph captures in the window
+      "compile_detail", -- compile.graph_breaks, .disabled_regions, recompiles, graph and profiler captures in the window
       "software",  -- software.framework, .version, .image, .components (when a side states it)
       "suite_version", -- benchmark.suite_version: a tool upgrade (pytest-benchmark 5.3.1 -> 5.4.0)
                        -- or another MLPerf round qualifies; it is not a new lane

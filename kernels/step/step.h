@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "mcpp_kernels/device.h"
 #include "mcpp_kernels/dispatch.h"
@@ -64,6 +65,7 @@ typedef struct step_result {
     double imbalance_mean, imbalance_max;
     size_t dropped_tokens_per_step;
     int profiled;
+    struct timespec window_began, window_ended; /* UTC: the first measured step's start, the last one's end */
 } step_result;
 
 /* Parses argv. Returns -1 to continue, or an exit code (0 after --help). */

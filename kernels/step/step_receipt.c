@@ -360,6 +360,24 @@ static void put_hardware(receipt_ctx *x)
 
 }
 
+/* metrics.window.began/.ended: the measured window's capture, in UTC to the millisecond. */
+static void put_window_times(receipt_ctx *x)
+{
+    const struct timespec *ts[2] = {&x->res->window_began, &x->res->window_ended};
+    static const char *const paths[2] = {"metrics.window.began", "metrics.window.ended"};
+    for (int i = 0; i < 2; i++) {
+        if (!ts[i]->tv_sec)
+            continue; /* no measured step ran */
+        struct tm tm;
+        time_t sec = ts[i]->tv_sec;
+        gmtime_r(&sec, &tm);
+        char day[32], text[48];
+        strftime(day, sizeof day, "%Y-%m-%dT%H:%M:%S", &tm);
+        snprintf(text, sizeof text, "%s.%03ldZ", day, ts[i]->tv_nsec / 1000000);
+        sb_str(&x->sb, paths[i], text);
+    }
+}
+
 /* metrics: step samples, throughput, per-family time, goodput. */
 static void put_metrics(receipt_ctx *x)
 {
@@ -372,6 +390,9 @@ static void put_metrics(receipt_ctx *x)
     /* the step runner compiles nothing and captures no CUDA graph: none inside the window */
     sb_int(sb, "metrics.window.recompiles", 0);
     sb_int(sb, "metrics.window.graph_recaptures", 0);
+    /* --profile-steps A:B: the measured steps the CUDA profiler captured (their times hold its overhead) */
+    sb_int(sb, "metrics.window.profiled_steps", res->profiled ? opt->profile_last - opt->profile_first + 1 : 0);
+    put_window_times(x);
     double measured_s = 0.0;
     for (long i = 0; i < steps; i++) {
         sb_check(sb, mcpp_builder_add_step_sample(sb->b, res->samples[i]), "metrics.step_time_s.samples");

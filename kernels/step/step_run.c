@@ -141,6 +141,8 @@ static int run_step(step_state *st, step_result *res, const step_options *opt, l
     step_fill_tokens(st->tokens, opt, res->data_real ? &st->file : NULL, st->cfg.vocab, s);
     double t1 = step_now();
     res->data_s += t1 - t0;
+    if (measured && m == 0)
+        clock_gettime(CLOCK_REALTIME, &res->window_began);
     mcpp_kernel_stack_stats *stats = measured ? &res->window : warm;
     int frc;
 #ifdef MCPP_HAVE_CUDA
@@ -155,6 +157,8 @@ static int run_step(step_state *st, step_result *res, const step_options *opt, l
     frc = mcpp_kernel_stack_forward(st->stack, st->tokens, &exec, stats);
 #endif
     double t2 = step_now();
+    if (measured && m == opt->steps - 1)
+        clock_gettime(CLOCK_REALTIME, &res->window_ended);
     if (frc != 0)
         return step_fail(STEP_EXIT_INTERNAL, "forward");
     if (measured)

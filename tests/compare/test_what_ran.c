@@ -648,6 +648,61 @@ TEST(recompiles_and_graph_captures_inside_the_window_qualify)
            MCPP_VERDICT_QUALIFIED, "window", MCPP_DIM_QUALIFY, "metrics.window.warmup_steps differs: 20 vs 0");
 }
 
+/* Issue 47 item 11: the measured window's capture has fields (its UTC times,
+ * the steps a profiler captured), checked against the window's own steps, and
+ * a profiled window is not silently comparable with an unprofiled one. */
+TEST(the_measured_windows_capture_has_fields_checked_against_its_steps)
+{
+    /* eight steps of 0.1 s inside 0.85 s: clean */
+    char *p = problems_of("t", "metrics",
+                          WINDOW("5", ", \"began\": \"2026-11-29T10:00:00.100Z\", \"ended\": "
+                                      "\"2026-11-29T10:00:00.950Z\", \"profiled_steps\": 0"),
+                          NULL);
+    CHECK(strstr(p, "metrics.window") == NULL);
+    free(p);
+    /* the same in another offset: one instant, still clean */
+    p = problems_of("t", "metrics",
+                    WINDOW("5", ", \"began\": \"2026-11-29T11:00:00.100+01:00\", \"ended\": "
+                                "\"2026-11-29T10:00:00.950Z\""),
+                    NULL);
+    CHECK(strstr(p, "metrics.window") == NULL);
+    free(p);
+    /* ended before it began */
+    p = problems_of("t", "metrics",
+                    WINDOW("5", ", \"began\": \"2026-11-29T10:00:01.000Z\", \"ended\": \"2026-11-29T10:00:00.950Z\""),
+                    NULL);
+    CHECK_CONTAINS(p, "metrics.window.ended: expected a time no earlier than metrics.window.began");
+    free(p);
+    /* a window of 0.3 s cannot hold 0.8 s of steps */
+    p = problems_of("t", "metrics",
+                    WINDOW("5", ", \"began\": \"2026-11-29T10:00:00.100Z\", \"ended\": \"2026-11-29T10:00:00.400Z\""),
+                    NULL);
+    CHECK_CONTAINS(p, "the measured window lasted 0.300 s (began 2026-11-29T10:00:00.100Z), less than its 8 "
+                      "measured steps (0.801 s)");
+    free(p);
+    /* whole seconds: a window of "0 s" may hold them (the times' own resolution) */
+    p = problems_of("t", "metrics",
+                    WINDOW("5", ", \"began\": \"2026-11-29T10:00:00Z\", \"ended\": \"2026-11-29T10:00:00Z\""), NULL);
+    CHECK(strstr(p, "metrics.window") == NULL);
+    free(p);
+    p = problems_of("t", "metrics", WINDOW("5", ", \"began\": \"yesterday\""), NULL);
+    CHECK_CONTAINS(p, "metrics.window.began: expected an RFC 3339 time");
+    free(p);
+    p = problems_of("t", "metrics", WINDOW("5", ", \"profiled_steps\": 9"), NULL);
+    CHECK_CONTAINS(p, "metrics.window.profiled_steps: expected at most metrics.window.measured_steps (8), got 9");
+    free(p);
+    /* four of the eight steps under a profiler against none: qualified, never silently comparable */
+    expect(mk("a", "metrics", WINDOW("5", ", \"profiled_steps\": 0"), NULL),
+           mk("b", "metrics", WINDOW("5", ", \"profiled_steps\": 4"), NULL), MCPP_VERDICT_QUALIFIED, "compile_detail",
+           MCPP_DIM_QUALIFY, "metrics.window.profiled_steps differs: 0 vs 4");
+    /* the times alone are when, not what: two windows at other times are one lane */
+    expect(mk("a", "metrics",
+              WINDOW("5", ", \"began\": \"2026-11-29T10:00:00.100Z\", \"ended\": \"2026-11-29T10:00:00.950Z\""), NULL),
+           mk("b", "metrics",
+              WINDOW("5", ", \"began\": \"2026-11-30T09:00:00.100Z\", \"ended\": \"2026-11-30T09:00:00.990Z\""), NULL),
+           MCPP_VERDICT_COMPARABLE, "window", MCPP_DIM_MATCH, "same on both sides");
+}
+
 int main(void)
 {
     RUN(quality_compares_in_its_own_direction_and_never_across_metrics);
@@ -663,5 +718,6 @@ int main(void)
     RUN(cuda_graphs_have_one_spelling);
     RUN(padding_waste_is_a_metric_and_routing_states_groups_and_expert_precision);
     RUN(recompiles_and_graph_captures_inside_the_window_qualify);
+    RUN(the_measured_windows_capture_has_fields_checked_against_its_steps);
     TEST_MAIN_END();
 }

@@ -94,6 +94,26 @@ TEST(a_cpu_moe_run_writes_a_receipt_that_validates_and_carries_the_window)
     mcpp_value v = MCPP_VALUE_INIT;
     CHECK_INT_EQ(mcpp_receipt_get(r, "metrics.step_time_s.samples", &v), 0);
     CHECK_INT_EQ(v.count, 3);
+    /* the window's capture (issue 47 item 11): its UTC times, to the millisecond, in order, within
+     * the run; nothing compiled, captured or profiled inside it (the receipt validated above) */
+    CHECK_INT_EQ(num(r, "metrics.window.recompiles"), 0);
+    CHECK_INT_EQ(num(r, "metrics.window.graph_recaptures"), 0);
+    CHECK_INT_EQ(num(r, "metrics.window.profiled_steps"), 0);
+    const char *began = str(r, "metrics.window.began"), *ended = str(r, "metrics.window.ended");
+    CHECK(began && ended && strlen(began) == 24 && strlen(ended) == 24 && began[19] == '.');
+    if (began && ended) {
+        CHECK(strcmp(began, ended) <= 0);
+        CHECK(strncmp(ended, str(r, "created_at"), 19) <= 0); /* created_at is to the second */
+    }
+    char path[1024];
+    snprintf(path, sizeof path, "%s/padded.json", MCPP_TEST_OUT_DIR);
+    mcpp_receipt *again = NULL;
+    mcpp_report *rep = NULL;
+    CHECK_INT_EQ(mcpp_receipt_load_file(&again, &rep, path, NULL), 0);
+    for (size_t i = 0; i < mcpp_report_count(rep); i++) /* the window's own checks find nothing */
+        CHECK(strncmp(mcpp_report_at(rep, i)->field ? mcpp_report_at(rep, i)->field : "", "metrics.window", 14) != 0);
+    mcpp_report_free(rep);
+    mcpp_receipt_free(again);
     CHECK(dbl(r, "metrics.per_family_ms.A") > 0);
     CHECK(dbl(r, "metrics.per_family_ms.E") > 0);
     CHECK(dbl(r, "metrics.per_family_ms.M") > 0);

@@ -57,6 +57,15 @@ def test_an_eager_cpu_run_records_what_the_runtime_reports(eager):
     # time: warmup excluded, the window's samples, tokens/s from the token counts
     assert r.metrics.window.warmup_steps == 2 and r.metrics.window.measured_steps == 6
     assert len(r.metrics.step_time_s.samples) == 6
+    # the window's capture (issue 47 item 11): its UTC times to the millisecond, in order, long
+    # enough for its steps (to the times' millisecond), and no step of it under the profiler
+    import datetime
+
+    w = r.metrics.window
+    began, ended = (datetime.datetime.fromisoformat(t.replace("Z", "+00:00")) for t in (w.began, w.ended))
+    assert w.began.endswith("Z") and w.began[19] == "."
+    assert (ended - began).total_seconds() + 0.002 >= sum(r.metrics.step_time_s.samples)
+    assert w.profiled_steps == 0 and w.recompiles == 0
     assert r.workload.tokens_per_step == 8 * 64
     assert r.metrics.tokens_per_s == pytest.approx(512 / r.metrics.step_time_s.median)
     g = r.metrics.goodput

@@ -213,6 +213,9 @@ class _MetricsWindowSection(Section):
     measured_steps: int | None
     recompiles: int | None
     graph_recaptures: int | None
+    profiled_steps: int | None
+    began: str | None
+    ended: str | None
 
 class _QualitySection(Section):
     metric: str | None

@@ -261,14 +261,14 @@ class Recorder:
         return acts
 
     def _begin_window(self) -> None:
-        self.window = (_now(), "")
+        self.window = (_now_ms(), "")
         self._compile.in_window = True
         if self._cuda:
             torch.cuda.reset_peak_memory_stats(self.device)
 
     def _end_window(self) -> None:
         self._compile.in_window = False
-        self.window = (self.window[0] if self.window else _now(), _now())
+        self.window = (self.window[0] if self.window else _now_ms(), _now_ms())
         if self._cuda:
             self._peak_gib = torch.cuda.max_memory_allocated(self.device) / float(1 << 30)
 
@@ -310,9 +310,14 @@ class Recorder:
         peak = self._peak_memory_gib()
         if peak is not None:
             out["metrics.peak_memory_gib"] = round(peak, 4)
-        extra["window"] = {"began": self.window[0] if self.window else None,
-                           "ended": self.window[1] if self.window else None,
-                           "sync": "torch.cuda.synchronize" if self._cuda else "none (CPU)"}
+        # the measured window's capture: its UTC times (fields of the schema), and
+        # no step of it under the profiler (the profiled step runs after it)
+        if self.window and self.window[0]:
+            out["metrics.window.began"] = self.window[0]
+        if self.window and self.window[1]:
+            out["metrics.window.ended"] = self.window[1]
+        out["metrics.window.profiled_steps"] = 0
+        extra["window"] = {"sync": "torch.cuda.synchronize" if self._cuda else "none (CPU)"}
 
         # the profiled step
         prof = self.profiled
@@ -561,6 +566,11 @@ def from_measurement(m: Any, lane: Mapping[str, Any] | None = None, *,
 
 def _now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _now_ms() -> str:
+    """UTC now to the millisecond: a measured window lasts a fraction of a second."""
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _median_int(values: list[int]) -> int:

@@ -88,10 +88,10 @@
       "the members not stated false: a feature in force is a tax to measure against its absence")                      \
     X(compile_detail, QUALIFY, FIELDS, MODEL, UNKNOWN, 1,                                                              \
       MCPP_DIM_LIST("compile.graph_breaks", "compile.disabled_regions", "metrics.window.recompiles",                   \
-                    "metrics.window.graph_recaptures"),                                                                \
+                    "metrics.window.graph_recaptures", "metrics.window.profiled_steps"),                               \
       MCPP_DIM_LIST(NULL),                                                                                             \
-      "a graph break, a region left out of compile, or a recompile or graph capture inside the measured window "       \
-      "changes what ran")                                                                                              \
+      "a graph break, a region left out of compile, or a recompile, graph capture or profiler capture inside the "     \
+      "measured window changes what ran")                                                                              \
     X(software, QUALIFY, FIELDS, STATED, UNKNOWN, 2,                                                                   \
       MCPP_DIM_LIST("software.framework", "software.version", "software.image", "software.components"),                \
       MCPP_DIM_LIST(NULL), "")                                                                                         \

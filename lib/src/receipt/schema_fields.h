@@ -128,6 +128,9 @@ X(metrics_window_warmup_steps, METRICS_WINDOW, "warmup_steps", "metrics.window.w
 X(metrics_window_measured_steps, METRICS_WINDOW, "measured_steps", "metrics.window.measured_steps", INT32, GE1, NULL, "steps in the measured window") \
 X(metrics_window_recompiles, METRICS_WINDOW, "recompiles", "metrics.window.recompiles", INT32, GE0, NULL, "recompilations inside the measured window") \
 X(metrics_window_graph_recaptures, METRICS_WINDOW, "graph_recaptures", "metrics.window.graph_recaptures", INT32, GE0, NULL, "CUDA graph captures inside the measured window") \
+X(metrics_window_profiled_steps, METRICS_WINDOW, "profiled_steps", "metrics.window.profiled_steps", INT32, GE0, NULL, "measured steps under a profiler capture (cudaProfilerStart/Stop, torch.profiler): their times hold its overhead") \
+X(metrics_window_began, METRICS_WINDOW, "began", "metrics.window.began", STRING, NONE, NULL, "RFC 3339 time the measured window began: the start of its capture (first measured step)") \
+X(metrics_window_ended, METRICS_WINDOW, "ended", "metrics.window.ended", STRING, NONE, NULL, "RFC 3339 time the measured window ended: the end of its capture (last measured step, synchronised)") \
 X(metrics_step_time_s_samples, METRICS_STEP_TIME, "samples", "metrics.step_time_s.samples", DLIST, GT0, NULL, "per-step seconds of the measured window") \
 X(metrics_step_time_s_median, METRICS_STEP_TIME, "median", "metrics.step_time_s.median", DOUBLE, GT0, NULL, "median step seconds") \
 X(metrics_step_time_s_p10, METRICS_STEP_TIME, "p10", "metrics.step_time_s.p10", DOUBLE, GT0, NULL, "10th percentile step seconds (linear interpolation)") \
@@ -189,7 +192,7 @@ X(TOPOLOGY, ROOT, "topology", "topology", topology_substrate, topology_fsdp) \
 X(LAUNCH, ROOT, "launch", "launch", launch_mtp_depth, launch_fixed_policy) \
 X(STARTUP, ROOT, "startup", "startup", startup_state, startup_state) \
 X(METRICS, ROOT, "metrics", "metrics", metrics_primary, metrics_named) \
-X(METRICS_WINDOW, METRICS, "window", "metrics.window", metrics_window_warmup_steps, metrics_window_graph_recaptures) \
+X(METRICS_WINDOW, METRICS, "window", "metrics.window", metrics_window_warmup_steps, metrics_window_ended) \
 X(METRICS_STEP_TIME, METRICS, "step_time_s", "metrics.step_time_s", metrics_step_time_s_samples, metrics_step_time_s_p90) \
 X(METRICS_PER_FAMILY, METRICS, "per_family_ms", "metrics.per_family_ms", metrics_per_family_ms_A, metrics_per_family_ms_R) \
 X(METRICS_GOODPUT, METRICS, "goodput", "metrics.goodput", metrics_goodput_allocated_s, metrics_goodput_badput_s_idle) \

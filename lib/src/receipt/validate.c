@@ -34,7 +34,7 @@ static int digits(const char *s, int n)
 static int num2(const char *s) { return (s[0] - '0') * 10 + (s[1] - '0'); }
 
 /* RFC 3339 date-time: 2026-11-22T01:02:03(.123)?(Z|+01:00). */
-static int is_rfc3339(const char *s)
+int mcpp_is_rfc3339(const char *s)
 {
     if (strlen(s) < 20 || !digits(s, 4) || s[4] != '-' || !digits(s + 5, 2) || s[7] != '-' ||
         !digits(s + 8, 2) || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') ||
@@ -85,7 +85,7 @@ static void check_identity(mcpp_load_ctx *ctx, const mcpp_receipt *r)
                          "expected \"%s\" (or \"%s\", read and upgraded), got \"%s\"",
                          MCPP_SCHEMA_ID, MCPP_SCHEMA_ID_V1, f->schema);
     }
-    if (P(created_at) && !is_rfc3339(f->created_at))
+    if (P(created_at) && !mcpp_is_rfc3339(f->created_at))
         mcpp_ctx_problem(ctx, MCPP_SEVERITY_ERROR, "type", "created_at", 0,
                          "expected an RFC 3339 time such as \"2026-11-22T01:02:03Z\", got \"%s\"",
                          f->created_at);

@@ -269,6 +269,7 @@ void mcpp_validate_v2(mcpp_load_ctx *ctx, const mcpp_receipt *r)
     if (P(features))
         check_features(ctx, f->features.staged);
     check_cuda_graphs(ctx, r);
+    mcpp_validate_window(ctx, r);
     if (P(source_not_recorded))
         check_not_recorded(ctx, &f->source_not_recorded);
 }
