@@ -258,10 +258,57 @@ static const char *entry_reason_code(const gate_entry *e)
     return "metric_absent_on_both";
 }
 
+/* Receipts (the baselines, the history) by lane key hash, chained in input
+ * order: the gate looks at a candidate's own lane first, so it is linear in
+ * candidates + baselines + history when lanes are distinct. */
+typedef struct lane_index {
+    size_t cap;
+    size_t *head, *tail, *next;
+    uint64_t *hash;
+} lane_index;
+
+static void lane_index_free(lane_index *x)
+{
+    free(x->head);
+    free(x->tail);
+    free(x->next);
+    free(x->hash);
+}
+
+static int lane_index_build(lane_index *x, const mcpp_policy *p, const mcpp_receipt *const *receipts, size_t nb)
+{
+    x->cap = 16;
+    while (x->cap < 2 * nb)
+        x->cap *= 2;
+    x->head = malloc(x->cap * sizeof *x->head);
+    x->tail = malloc(x->cap * sizeof *x->tail);
+    x->next = malloc((nb ? nb : 1) * sizeof *x->next);
+    x->hash = malloc((nb ? nb : 1) * sizeof *x->hash);
+    if (!x->head || !x->tail || !x->next || !x->hash)
+        return mcpp_error_nomem();
+    for (size_t i = 0; i < x->cap; i++)
+        x->head[i] = x->tail[i] = SIZE_MAX;
+    for (size_t i = 0; i < nb; i++) {
+        size_t slot = (size_t)(x->hash[i] = mcpp_lane_key_hash(p, receipts[i])) & (x->cap - 1);
+        x->next[i] = SIZE_MAX;
+        if (x->tail[slot] == SIZE_MAX)
+            x->head[slot] = i;
+        else
+            x->next[x->tail[slot]] = i;
+        x->tail[slot] = i;
+    }
+    return MCPP_OK;
+}
+
 /* The earlier runs of the candidate's lane among `history`: comparable (or
- * qualified) with it, and neither a candidate run nor a pooled baseline. */
+ * qualified) with it, and neither a candidate run nor a pooled baseline.
+ * Only the runs of its lane key hash (`hix`), in input order: any other
+ * differs in a must-match dimension, so it is not comparable (as for the
+ * baselines, gate_one); comparing every history run with every candidate
+ * made a site's gate page of 10^5 receipts cost lanes^2 x 20 verdicts. */
 static int pick_history(const mcpp_receipt ***out, size_t *n_out, const mcpp_policy *p,
-                        const mcpp_receipt *const *history, size_t nh, const cand_group *cg, const id_set *pooled)
+                        const mcpp_receipt *const *history, size_t nh, const lane_index *hix, const cand_group *cg,
+                        const id_set *pooled)
 {
     const mcpp_receipt *cand = cg->runs[0];
     *out = NULL;
@@ -271,7 +318,10 @@ static int pick_history(const mcpp_receipt ***out, size_t *n_out, const mcpp_pol
     if (!picked) return mcpp_error_nomem();
     id_set seen = {NULL, 0, 0};
     int rc = MCPP_OK;
-    for (size_t i = 0; i < nh; i++) {
+    uint64_t h = mcpp_lane_key_hash(p, cand);
+    for (size_t i = hix->head[h & (hix->cap - 1)]; i != SIZE_MAX; i = hix->next[i]) {
+        if (hix->hash[i] != h)
+            continue;
         const char *id = mcpp_receipt_id(history[i]);
         if (id && (in_group(cg, id) || id_set_contains(pooled, id) || id_set_contains(&seen, id))) continue;
         mcpp_verdict v;
@@ -312,44 +362,6 @@ static int finish_one(gate_entry *e)
  * in decide_all). A candidate with no comparable baseline gets its outcome
  * and reason here. `dropped` (NULL: none) adds baselines left out upstream
  * to the verdict tally. */
-/* The baselines by lane key hash, chained in input order: the gate looks at
- * a candidate's own lane first, so it is linear in candidates + baselines
- * when lanes are distinct. */
-typedef struct baseline_index {
-    size_t cap;
-    size_t *head, *tail, *next;
-    uint64_t *hash;
-} baseline_index;
-
-static void baseline_index_free(baseline_index *x)
-{
-    free(x->head);
-    free(x->tail);
-    free(x->next);
-    free(x->hash);
-}
-
-static int baseline_index_build(baseline_index *x, const mcpp_policy *p, const mcpp_receipt *const *baselines,
-                                size_t nb)
-{
-    x->cap = 16;
-    while (x->cap < 2 * nb) x->cap *= 2;
-    x->head = malloc(x->cap * sizeof *x->head);
-    x->tail = malloc(x->cap * sizeof *x->tail);
-    x->next = malloc((nb ? nb : 1) * sizeof *x->next);
-    x->hash = malloc((nb ? nb : 1) * sizeof *x->hash);
-    if (!x->head || !x->tail || !x->next || !x->hash) return mcpp_error_nomem();
-    for (size_t i = 0; i < x->cap; i++) x->head[i] = x->tail[i] = SIZE_MAX;
-    for (size_t i = 0; i < nb; i++) {
-        size_t slot = (size_t)(x->hash[i] = mcpp_lane_key_hash(p, baselines[i])) & (x->cap - 1);
-        x->next[i] = SIZE_MAX;
-        if (x->tail[slot] == SIZE_MAX) x->head[slot] = i;
-        else x->next[x->tail[slot]] = i;
-        x->tail[slot] = i;
-    }
-    return MCPP_OK;
-}
-
 /* Compares one baseline with the candidate: tallies its verdict, and pools
  * it when comparable or qualified (once per id; never a candidate run). */
 static int pool_baseline(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *p, const mcpp_receipt *base,
@@ -375,8 +387,8 @@ static int pool_baseline(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *
 }
 
 static int gate_one(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *p, const mcpp_receipt *const *baselines,
-                    size_t nb, const baseline_index *bix, const cand_group *cg, const size_t *dropped,
-                    const mcpp_receipt *const *history, size_t nh)
+                    size_t nb, const lane_index *bix, const cand_group *cg, const size_t *dropped,
+                    const mcpp_receipt *const *history, size_t nh, const lane_index *hix)
 {
     const mcpp_receipt *cand = cg->runs[0];
     size_t by_verdict[4] = {0, 0, 0, 0};
@@ -439,7 +451,8 @@ static int gate_one(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *p, co
         reason.data = NULL;
     } else {
         e->first_baseline = pool[0];
-        if ((rc = pick_history(&lane_history, &n_history, p, history, nh, cg, &pooled)) != 0) goto done;
+        if ((rc = pick_history(&lane_history, &n_history, p, history, nh, hix, cg, &pooled)) != 0)
+            goto done;
         mcpp_gate_metric_spec single;
         const mcpp_gate_metric_spec *specs;
         size_t n_specs = mcpp_policy_gate_metrics(p, &specs, &single);
@@ -687,14 +700,15 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
     size_t *group_of = malloc(3 * (nc ? nc : 1) * sizeof *group_of);
     size_t *group_next = group_of ? group_of + (nc ? nc : 1) : NULL, *tail = group_next ? group_next + (nc ? nc : 1) : NULL;
     cand_group cg = {malloc((nc ? nc : 1) * sizeof *cg.runs), 0};
-    baseline_index bix = {0, NULL, NULL, NULL, NULL};
+    lane_index bix = {0, NULL, NULL, NULL, NULL}, hix = {0, NULL, NULL, NULL, NULL};
     size_t unpooled = 0;
     if (!group_of || !cg.runs || (rc = group_candidates(group_of, &unpooled, p, candidates, nc)) != 0 ||
-        (rc = baseline_index_build(&bix, p, baselines, nb)) != 0) {
+        (rc = lane_index_build(&bix, p, baselines, nb)) != 0 || (rc = lane_index_build(&hix, p, history, nh)) != 0) {
         rc = rc ? rc : mcpp_error_nomem();
         free(group_of);
         free(cg.runs);
-        baseline_index_free(&bix);
+        lane_index_free(&bix);
+        lane_index_free(&hix);
         goto fail;
     }
     link_groups(group_next, tail, group_of, nc);
@@ -708,12 +722,13 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
             rc = mcpp_error_nomem();
         else if ((rc = mcpp_gate_explain_candidate(&e->why, p, candidates[i])) == 0)
             rc = mcpp_gate_run_ok(p, candidates[i])
-                     ? gate_one(e, r, p, baselines, nb, &bix, &cg, dropped ? dropped + 2 * i : NULL, history, nh)
+                     ? gate_one(e, r, p, baselines, nb, &bix, &cg, dropped ? dropped + 2 * i : NULL, history, nh, &hix)
                      : candidate_not_ok(e, r, p, candidates[i]);
     }
     free(group_of);
     free(cg.runs);
-    baseline_index_free(&bix);
+    lane_index_free(&bix);
+    lane_index_free(&hix);
     free(ok_history);
     if (rc) goto fail;
     if ((rc = decide_all(r, p)) != 0) goto fail;
