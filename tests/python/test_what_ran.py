@@ -34,6 +34,25 @@ def test_each_goodput_fraction_is_its_own_column():
     assert list(picked["metrics.goodput.badput_fraction"]) == pytest.approx([0.3, 0.1])
 
 
+def test_the_paths_docs_metrics_md_says_pandas_has_are_its_columns():
+    """Issue 47 item 16: the sentence of docs/metrics.md that says "pandas has one
+    column each" is read, and each path it names is a column of to_pandas() (the
+    CLI side of the same sentence: tests/cli/doc_figures_test.py)."""
+    import re
+
+    doc = " ".join((EXAMPLES.parents[1] / "docs" / "metrics.md").read_text(encoding="utf-8").split())
+    m = re.search(r"each at its own path \((.*?)\), so pandas has one column each", doc)
+    assert m, "docs/metrics.md no longer says which paths pandas has"
+    named, last = [], ""
+    for name in re.findall(r"`([\w.]+)`", m.group(1)):
+        name = last.rsplit(".", 1)[0] + name if name.startswith(".") else name
+        named.append(name)
+        last = name
+    assert len(named) == 3
+    df = mr.ReceiptSet([with_goodput("a", 10, 6, 4, 3)]).to_pandas()
+    assert [n for n in named if n not in df.columns] == []
+
+
 def test_goodput_seconds_are_not_a_metric_to_compare():
     a, b = with_goodput("a", 10, 6, 4, 3), with_goodput("b", 20, 10, 5, 2)
     with pytest.raises(mr.Error, match="name goodput.useful_fraction"):
