@@ -146,6 +146,14 @@ def test_distributed_claim_suggests_what_claim_suggests(client, tmp_path):
         with pytest.raises(mr.ArgumentError, match="did you mean") as got:
             md.claim(tmp_path / "r", npartitions=4, **kw)
         assert str(got.value) == str(want.value)
+    # the frontier and the gate under that policy file: the same suggestion
+    with pytest.raises(mr.ArgumentError, match="did you mean") as want:
+        mr.frontier(receipts, team)
+    with pytest.raises(mr.ArgumentError, match="did you mean") as got:
+        md.frontier(tmp_path / "r", team, npartitions=4)
+    assert str(got.value) == str(want.value)
+    with pytest.raises(mr.ArgumentError, match="policy 'team' gates on the metric 'tokens_per_sec'.*did you mean"):
+        md.gate(tmp_path / "r", receipts[:2], team, npartitions=4)
     unmeasured = dict(lane="seq_len=16384", value=1.0)
     assert md.claim(tmp_path / "r", npartitions=4, **unmeasured).verdict == \
         mr.claim(receipts, **unmeasured).verdict == "unsupported"

@@ -307,7 +307,10 @@ def frontier(source, policy=None, *, errors: str = "raise", npartitions: int | N
     how many partitions the files are cut into (default: one per file, at
     most 64). ``errors``: "raise" or "skip" (skipped files are in
     ``.errors``)."""
-    part, duplicates = _summaries(source, policy, None, errors, npartitions, split_every)
+    from . import _check_metric
+
+    part, duplicates = _summaries(source, policy, None, errors, npartitions, split_every, None, policy is not None)
+    _check_metric(None, list(part.named.values()), policy)  # a policy file's misspelt metric: "did you mean"
     result = Frontier.from_summaries(list(part.summaries.values()), policy, duplicates=duplicates)
     result.errors = tuple(part.errors)
     return result
@@ -370,7 +373,7 @@ def gate(baselines, candidates, policy=None, *, errors: str = "raise", npartitio
     input order, and tally the others per candidate; the gate runs on the
     client over the kept ones. Equal to :func:`mcpp_receipts.gate` over all
     the baselines."""
-    from . import _as_receipts
+    from . import _as_receipts, _check_metric
 
     _check_options(errors, split_every)
     cands = _as_receipts(candidates)[0]
@@ -378,6 +381,7 @@ def gate(baselines, candidates, policy=None, *, errors: str = "raise", npartitio
              for items in _partitions(baselines, npartitions)]
     (part,) = dask.compute(_tree(nodes, split_every))
     kept, dropped = tuple(part.kept), part.dropped or [[0, 0]] * len(cands)
+    _check_metric(None, [*cands, *kept], policy)  # a policy file's misspelt metric: "did you mean"
 
     def render(codes: str) -> str:
         return _core._gate_filtered(kept, cands, dropped, policy, codes)[0]
