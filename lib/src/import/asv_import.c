@@ -23,11 +23,6 @@
 static const char *const NOT_RECORDED[] = {"lane", "workload", "routing", "compile", "backend",
                                            "launch", "startup"};
 
-static const cJSON *member(const cJSON *obj, const char *key)
-{
-    return cJSON_GetObjectItemCaseSensitive(obj, key);
-}
-
 /* One results file with what its rows need. */
 typedef struct asv_file {
     mcpp_import_json doc;
@@ -62,9 +57,9 @@ static const char *short_name(const char *name)
  * the same way (a larger value is worse), so each is lower-is-better. */
 static int metric_of(const char **metric, const char **unit, const asv_file *f, const char *bench)
 {
-    const cJSON *info = member(f->benchmarks.root, bench);
-    const char *type = mcpp_import_string(member(info, "type"));
-    const char *stated = mcpp_import_string(member(info, "unit"));
+    const cJSON *info = mcpp_import_member(f->benchmarks.root, bench);
+    const char *type = mcpp_import_string(mcpp_import_member(info, "type"));
+    const char *stated = mcpp_import_string(mcpp_import_member(info, "unit"));
     const char *s = short_name(bench);
     if (!type)
         type = strncmp(s, "time_", 5) == 0      ? "time"
@@ -119,15 +114,15 @@ static int check_row(const asv_file *f, const cJSON *row)
 
 static int check_shape(asv_file *f)
 {
-    const cJSON *root = f->doc.root, *results = member(root, "results");
+    const cJSON *root = f->doc.root, *results = mcpp_import_member(root, "results");
     int64_t version = 0;
-    f->columns = member(root, "result_columns");
+    f->columns = mcpp_import_member(root, "result_columns");
     if (!cJSON_IsObject(root) || !cJSON_IsObject(results) || !cJSON_IsArray(f->columns))
         return mcpp_import_json_error(&f->doc, root, "type", NULL,
                                       "not an asv results file: expected an object with \"results\" "
                                       "and \"result_columns\"");
-    if (!mcpp_import_integer(&version, member(root, "version")) || version != 2)
-        return mcpp_import_json_error(&f->doc, member(root, "version"), "type", "version",
+    if (!mcpp_import_integer(&version, mcpp_import_member(root, "version")) || version != 2)
+        return mcpp_import_json_error(&f->doc, mcpp_import_member(root, "version"), "type", "version",
                                       "expected asv results format version 2");
     f->col_result = column(f->columns, "result");
     f->col_params = column(f->columns, "params");
@@ -148,32 +143,30 @@ static int check_shape(asv_file *f)
  * environment: the same for every receipt of the file. */
 static int map_file(mcpp_builder *b, cJSON *extra, const cJSON *root)
 {
-    const cJSON *params = member(root, "params");
-    const char *machine = mcpp_import_string(member(params, "machine"));
-    const char *commit = mcpp_import_string(member(root, "commit_hash"));
-    const char *python = mcpp_import_string(member(root, "python"));
+    const cJSON *params = mcpp_import_member(root, "params");
+    const char *machine = mcpp_import_string(mcpp_import_member(params, "machine"));
+    const char *commit = mcpp_import_string(mcpp_import_member(root, "commit_hash"));
+    const char *python = mcpp_import_string(mcpp_import_member(root, "python"));
     int64_t cpus = 0;
-    mcpp_import_integer(&cpus, member(params, "num_cpu"));
-    const char *cpu = mcpp_import_string(member(params, "cpu"));
+    mcpp_import_integer(&cpus, mcpp_import_member(params, "num_cpu"));
+    const char *cpu = mcpp_import_string(mcpp_import_member(params, "cpu"));
     int rc = mcpp_import_set_cpu(b, cpu && *cpu ? cpu : NULL, cpus);
     /* `asv machine --yes --machine NAME` records the name only: the hardware is
      * not recorded by the source (not missing), so two such runs still compare */
     if (rc == MCPP_OK && !(cpu && *cpu))
         rc = mcpp_builder_append_string(b, "source.not_recorded", "hardware");
-    if (rc == MCPP_OK && machine)
-        rc = mcpp_builder_set_string(b, "source.host", machine);
-    if (rc == MCPP_OK && commit)
-        rc = mcpp_builder_set_string(b, "source.git_commit", commit);
-    if (rc == MCPP_OK && python)
-        rc = mcpp_builder_set_string(b, "software.framework", "python");
-    if (rc == MCPP_OK && python)
-        rc = mcpp_builder_set_string(b, "software.version", python);
-    if (rc == MCPP_OK && cJSON_GetArraySize(member(root, "requirements")) > 0)
-        rc = mcpp_import_set_json(b, "software.components", member(root, "requirements"));
+    const mcpp_import_text texts[] = {{"source.host", machine},
+                                      {"source.git_commit", commit},
+                                      {"software.framework", python ? "python" : NULL},
+                                      {"software.version", python}};
+    if (rc == MCPP_OK)
+        rc = mcpp_import_set_texts(b, texts, sizeof texts / sizeof texts[0]);
+    if (rc == MCPP_OK && cJSON_GetArraySize(mcpp_import_member(root, "requirements")) > 0)
+        rc = mcpp_import_set_json(b, "software.components", mcpp_import_member(root, "requirements"));
     static const char *const KEPT[] = {"env_name", "env_vars", "params", "date"};
     for (size_t i = 0; i < sizeof KEPT / sizeof KEPT[0]; i++)
-        if (member(root, KEPT[i]) && !cJSON_IsNull(member(root, KEPT[i])))
-            cJSON_AddItemToObject(extra, KEPT[i], cJSON_Duplicate(member(root, KEPT[i]), 1));
+        if (mcpp_import_member(root, KEPT[i]) && !cJSON_IsNull(mcpp_import_member(root, KEPT[i])))
+            cJSON_AddItemToObject(extra, KEPT[i], cJSON_Duplicate(mcpp_import_member(root, KEPT[i]), 1));
     return rc;
 }
 
@@ -183,7 +176,7 @@ static cJSON *combination(const asv_file *f, const char *bench, const cJSON *par
                           char *label, size_t cap)
 {
     cJSON *obj = cJSON_CreateObject();
-    const cJSON *names = member(member(f->benchmarks.root, bench), "param_names");
+    const cJSON *names = mcpp_import_member(mcpp_import_member(f->benchmarks.root, bench), "param_names");
     int n = cJSON_GetArraySize(params);
     size_t used = 0;
     label[0] = '\0';
@@ -264,13 +257,11 @@ static int import_combination(mcpp_import_sink *sink, const asv_file *f, const c
                              : mcpp_error_nomem();
     int64_t started = 0;
     if (rc == MCPP_OK)
-        rc = mcpp_builder_set_string(b, "benchmark.name", bench);
-    if (rc == MCPP_OK) /* the lane's display label (no policy dimension reads lane.name) */
-        rc = mcpp_builder_set_string(b, "lane.name", bench);
+        rc = mcpp_import_set_name(b, bench);
     if (rc == MCPP_OK && cJSON_GetArraySize(params) > 0)
         rc = mcpp_import_set_json(b, "benchmark.params", params);
     if (rc == MCPP_OK && (mcpp_import_integer(&started, cell(row, f->col_started)) ||
-                          mcpp_import_integer(&started, member(f->doc.root, "date")))) {
+                          mcpp_import_integer(&started, mcpp_import_member(f->doc.root, "date")))) {
         char when[40];
         mcpp_import_rfc3339_from_ms(when, sizeof when, started);
         rc = mcpp_builder_set_string(b, "created_at", when);
@@ -333,7 +324,7 @@ static int import_file(mcpp_import_sink *sink, const char *path)
         rc = open_benchmarks(&f, path);
     if (rc == MCPP_OK)
         rc = check_shape(&f);
-    const cJSON *results = rc == MCPP_OK ? member(f.doc.root, "results") : NULL;
+    const cJSON *results = rc == MCPP_OK ? mcpp_import_member(f.doc.root, "results") : NULL;
     for (const cJSON *row = results ? results->child : NULL; rc == MCPP_OK && row; row = row->next) {
         const cJSON *result = cell(row, f.col_result);
         size_t k = 0;

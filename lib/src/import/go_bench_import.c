@@ -400,9 +400,7 @@ static int import_entry(mcpp_import_sink *sink, const go_state *st, const go_ent
                                                  sizeof NOT_RECORDED / sizeof NOT_RECORDED[0])
                              : mcpp_error_nomem();
     if (rc == MCPP_OK)
-        rc = mcpp_builder_set_string(b, "benchmark.name", full);
-    if (rc == MCPP_OK) /* the lane's display label (no policy dimension reads lane.name) */
-        rc = mcpp_builder_set_string(b, "lane.name", full);
+        rc = mcpp_import_set_name(b, full);
     cJSON_AddNumberToObject(params, "gomaxprocs", e->procs);
     if (rc == MCPP_OK)
         rc = mcpp_import_set_json(b, "benchmark.params", params);

@@ -314,14 +314,12 @@ static int map_context(mcpp_builder *b, cJSON *extra, const cJSON *context)
     int rc = mcpp_builder_set_string(b, "source.tool", "mcpp-receipts import google-benchmark");
     if (rc == MCPP_OK && date && mcpp_import_has_zone(date))
         rc = mcpp_builder_set_string(b, "created_at", date);
-    if (rc == MCPP_OK && host)
-        rc = mcpp_builder_set_string(b, "source.host", host);
-    if (rc == MCPP_OK && exe)
-        rc = mcpp_builder_set_string(b, "source.command", exe);
-    if (rc == MCPP_OK && version)
-        rc = mcpp_builder_set_string(b, "benchmark.suite_version", version);
-    if (rc == MCPP_OK && commit)
-        rc = mcpp_builder_set_string(b, "source.git_commit", commit);
+    const mcpp_import_text texts[] = {{"source.host", host},
+                                      {"source.command", exe},
+                                      {"benchmark.suite_version", version},
+                                      {"source.git_commit", commit}};
+    if (rc == MCPP_OK)
+        rc = mcpp_import_set_texts(b, texts, sizeof texts / sizeof texts[0]);
     if (rc == MCPP_OK && mcpp_import_integer(&cpus, cJSON_GetObjectItemCaseSensitive(context, "num_cpus")) &&
         cpus >= 1)
         rc = mcpp_builder_set_int(b, "hardware.host.cores", cpus);
@@ -378,9 +376,7 @@ static int import_run(mcpp_receipt **out, const gbench_doc *doc, run_numbers *r)
     if (rc == MCPP_OK)
         rc = mcpp_builder_set_string(b, "benchmark.suite", "google-benchmark");
     if (rc == MCPP_OK)
-        rc = mcpp_builder_set_string(b, "benchmark.name", name);
-    if (rc == MCPP_OK) /* the lane's display label (no policy dimension reads lane.name) */
-        rc = mcpp_builder_set_string(b, "lane.name", name);
+        rc = mcpp_import_set_name(b, name);
     if (rc == MCPP_OK)
         rc = mcpp_builder_set_string(b, "topology.substrate", "cpu");
     if (rc == MCPP_OK)

@@ -20,24 +20,11 @@ static const char *const NOT_RECORDED[] = {"lane", "workload", "routing", "compi
 static const char *const MAPPED[] = {"command", "times", "exit_codes", "parameters", "user", "system",
                                      "memory_usage_byte"};
 
-static const cJSON *member(const cJSON *obj, const char *key)
-{
-    return cJSON_GetObjectItemCaseSensitive(obj, key);
-}
-
-static int is_mapped(const char *key)
-{
-    for (size_t i = 0; i < sizeof MAPPED / sizeof MAPPED[0]; i++)
-        if (strcmp(key, MAPPED[i]) == 0)
-            return 1;
-    return 0;
-}
-
 /* Checks a number array member (absent is fine); `positive` refuses <= 0. */
 static int check_numbers(const mcpp_import_json *doc, const cJSON *result, const char *key,
                          const char *field, int positive)
 {
-    const cJSON *arr = member(result, key);
+    const cJSON *arr = mcpp_import_member(result, key);
     if (!arr)
         return MCPP_OK;
     char path[96];
@@ -55,7 +42,7 @@ static int check_numbers(const mcpp_import_json *doc, const cJSON *result, const
 
 static int check_shape(const mcpp_import_json *doc)
 {
-    const cJSON *results = member(doc->root, "results");
+    const cJSON *results = mcpp_import_member(doc->root, "results");
     if (!cJSON_IsObject(doc->root) || !cJSON_IsArray(results))
         return mcpp_import_json_error(doc, doc->root, "type", NULL,
                                       "not hyperfine --export-json output: expected an object with "
@@ -65,9 +52,9 @@ static int check_shape(const mcpp_import_json *doc)
         char field[48];
         double mean;
         snprintf(field, sizeof field, "results[%d]", i);
-        if (!cJSON_IsObject(r) || !mcpp_import_string(member(r, "command")))
+        if (!cJSON_IsObject(r) || !mcpp_import_string(mcpp_import_member(r, "command")))
             return mcpp_import_json_error(doc, r, "missing", field, "expected a result with a string \"command\"");
-        if (!member(r, "times") && !(mcpp_import_number(&mean, member(r, "mean")) && mean > 0))
+        if (!mcpp_import_member(r, "times") && !(mcpp_import_number(&mean, mcpp_import_member(r, "mean")) && mean > 0))
             return mcpp_import_json_error(doc, r, "missing", field,
                                           "expected \"times\" or a positive number \"mean\"");
         int rc = check_numbers(doc, r, "times", field, 1);
@@ -87,7 +74,7 @@ static int check_shape(const mcpp_import_json *doc)
 static size_t numbers_of(double *buf, const cJSON *result, const char *key)
 {
     size_t n = 0;
-    const cJSON *arr = member(result, key);
+    const cJSON *arr = mcpp_import_member(result, key);
     for (const cJSON *v = cJSON_IsArray(arr) ? arr->child : NULL; v; v = v->next)
         if (mcpp_import_number(&buf[n], v))
             n++;
@@ -99,12 +86,11 @@ static int add_metrics(mcpp_builder *b, const cJSON *result, double *buf)
     double mean = 0, user, sys;
     size_t n = numbers_of(buf, result, "times");
     int rc = n > 0 ? mcpp_import_add_samples(b, "wall_time_s", "s", MCPP_DIRECTION_LOWER, "run", buf, n)
-                   : (mcpp_import_number(&mean, member(result, "mean")),
-                      mcpp_builder_add_metric(b, "wall_time_s", "s", MCPP_DIRECTION_LOWER, mean, NULL, NULL,
-                                              NULL, 0));
-    if (rc == MCPP_OK && mcpp_import_number(&user, member(result, "user")) && user >= 0)
+                   : (mcpp_import_number(&mean, mcpp_import_member(result, "mean")),
+                      mcpp_builder_add_metric(b, "wall_time_s", "s", MCPP_DIRECTION_LOWER, mean, NULL, NULL, NULL, 0));
+    if (rc == MCPP_OK && mcpp_import_number(&user, mcpp_import_member(result, "user")) && user >= 0)
         rc = mcpp_builder_add_metric(b, "user_time_s", "s", MCPP_DIRECTION_LOWER, user, NULL, NULL, NULL, 0);
-    if (rc == MCPP_OK && mcpp_import_number(&sys, member(result, "system")) && sys >= 0)
+    if (rc == MCPP_OK && mcpp_import_number(&sys, mcpp_import_member(result, "system")) && sys >= 0)
         rc = mcpp_builder_add_metric(b, "system_time_s", "s", MCPP_DIRECTION_LOWER, sys, NULL, NULL, NULL, 0);
     n = numbers_of(buf, result, "memory_usage_byte");
     if (rc == MCPP_OK)
@@ -118,7 +104,7 @@ static int add_metrics(mcpp_builder *b, const cJSON *result, double *buf)
 static int map_exit_codes(mcpp_builder *b, const cJSON *result)
 {
     int failed = 0, rc = MCPP_OK, run = 0;
-    const cJSON *codes = member(result, "exit_codes");
+    const cJSON *codes = mcpp_import_member(result, "exit_codes");
     for (const cJSON *c = cJSON_IsArray(codes) ? codes->child : NULL; rc == MCPP_OK && c; c = c->next, run++) {
         int64_t code = 0;
         if (mcpp_import_integer(&code, c) && code != 0) {
@@ -135,8 +121,9 @@ static int map_exit_codes(mcpp_builder *b, const cJSON *result)
 
 static int import_result(mcpp_import_sink *sink, const mcpp_import_json *doc, const cJSON *result)
 {
-    const char *command = mcpp_import_string(member(result, "command"));
-    int n = cJSON_GetArraySize(member(result, "times")), m = cJSON_GetArraySize(member(result, "memory_usage_byte"));
+    const char *command = mcpp_import_string(mcpp_import_member(result, "command"));
+    int n = cJSON_GetArraySize(mcpp_import_member(result, "times")),
+        m = cJSON_GetArraySize(mcpp_import_member(result, "memory_usage_byte"));
     double *buf = malloc(((size_t)(n > m ? n : m) + 1) * sizeof *buf);
     mcpp_builder *b = NULL;
     cJSON *extra = cJSON_CreateObject();
@@ -144,19 +131,17 @@ static int import_result(mcpp_import_sink *sink, const mcpp_import_json *doc, co
                                               sizeof NOT_RECORDED / sizeof NOT_RECORDED[0])
                           : mcpp_error_nomem();
     if (rc == MCPP_OK)
-        rc = mcpp_builder_set_string(b, "benchmark.name", command);
-    if (rc == MCPP_OK) /* the lane's display label (no policy dimension reads lane.name) */
-        rc = mcpp_builder_set_string(b, "lane.name", command);
+        rc = mcpp_import_set_name(b, command);
     if (rc == MCPP_OK)
         rc = mcpp_builder_set_string(b, "source.command", command);
-    if (rc == MCPP_OK && cJSON_IsObject(member(result, "parameters")))
-        rc = mcpp_import_set_json(b, "benchmark.params", member(result, "parameters"));
+    if (rc == MCPP_OK && cJSON_IsObject(mcpp_import_member(result, "parameters")))
+        rc = mcpp_import_set_json(b, "benchmark.params", mcpp_import_member(result, "parameters"));
     if (rc == MCPP_OK)
         rc = add_metrics(b, result, buf);
     if (rc == MCPP_OK)
         rc = map_exit_codes(b, result);
     for (const cJSON *c = result->child; rc == MCPP_OK && c; c = c->next)
-        if (!is_mapped(c->string) && !cJSON_IsNull(c))
+        if (!mcpp_import_is_one_of(c->string, MAPPED, sizeof MAPPED / sizeof MAPPED[0]) && !cJSON_IsNull(c))
             cJSON_AddItemToObject(extra, c->string, cJSON_Duplicate(c, 1));
     if (rc == MCPP_OK)
         rc = mcpp_import_finish_tool(sink, b, extra, "hyperfine", command, doc->path);

@@ -686,6 +686,12 @@ const char *mcpp_import_json_tool(const char *head, size_t len)
     return NULL;
 }
 
+int mcpp_import_set_name(mcpp_builder *b, const char *name)
+{
+    int rc = mcpp_builder_set_string(b, "benchmark.name", name);
+    return rc == MCPP_OK ? mcpp_builder_set_string(b, "lane.name", name) : rc;
+}
+
 int mcpp_import_set_cpu(mcpp_builder *b, const char *model, int64_t cores)
 {
     int rc = MCPP_OK;

@@ -133,6 +133,23 @@ int mcpp_import_number(double *out, const cJSON *v);
 int mcpp_import_integer(int64_t *out, const cJSON *v);
 /* The string value of v when it is a non-empty string, else NULL. */
 const char *mcpp_import_string(const cJSON *v);
+/* obj's member `key` (case-sensitive, as every tool's JSON is), or NULL. */
+static inline const cJSON *mcpp_import_member(const cJSON *obj, const char *key)
+{
+    return cJSON_GetObjectItemCaseSensitive(obj, key);
+}
+/* 1 when `key` is one of names[0..n): a member the importer maps onto a
+ * field, which its copy of the rest into extra leaves out. */
+int mcpp_import_is_one_of(const char *key, const char *const *names, size_t n);
+
+/* A string field that a tool records or not: `path` is set to `value`
+ * when value is not NULL. */
+typedef struct mcpp_import_text {
+    const char *path;
+    const char *value;
+} mcpp_import_text;
+/* Sets texts[0..n) in order, each one that has a value; stops at the first failure. */
+int mcpp_import_set_texts(mcpp_builder *b, const mcpp_import_text *texts, size_t n);
 
 /* Sets a free-form path (extra.KEY, benchmark.params, software.components...)
  * from a cJSON value; NULL or JSON null values are skipped. */
@@ -189,6 +206,10 @@ int mcpp_import_add_samples(mcpp_builder *b, const char *name, const char *unit,
  * keys it carries ("pytest-benchmark", "Google Benchmark", "asv", "hyperfine",
  * "pyperf"), or NULL: for an importer given another tool's file to say so. */
 const char *mcpp_import_json_tool(const char *head, size_t len);
+
+/* The benchmark's name: benchmark.name, and lane.name, the lane's display
+ * label (no policy dimension reads lane.name). */
+int mcpp_import_set_name(mcpp_builder *b, const char *name);
 
 /* A CPU model the tool probed (NULL: none): hardware.host.cpu, and the
  * accelerator "cpu: MODEL" with source probed; cores >= 1: hardware.host.cores. */

@@ -300,6 +300,23 @@ const char *mcpp_import_string(const cJSON *v)
     return cJSON_IsString(v) && v->valuestring && v->valuestring[0] ? v->valuestring : NULL;
 }
 
+int mcpp_import_is_one_of(const char *key, const char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(key, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+int mcpp_import_set_texts(mcpp_builder *b, const mcpp_import_text *texts, size_t n)
+{
+    int rc = MCPP_OK;
+    for (size_t i = 0; rc == MCPP_OK && i < n; i++)
+        if (texts[i].value)
+            rc = mcpp_builder_set_string(b, texts[i].path, texts[i].value);
+    return rc;
+}
+
 int mcpp_import_set_json(mcpp_builder *b, const char *path, const cJSON *value)
 {
     if (!value || cJSON_IsNull(value))

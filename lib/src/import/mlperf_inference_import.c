@@ -48,11 +48,6 @@ typedef struct inf_layout {
     int64_t run, runs;
 } inf_layout;
 
-static const cJSON *member(const cJSON *obj, const char *key)
-{
-    return cJSON_GetObjectItemCaseSensitive(obj, key);
-}
-
 static void inf_log_free(inf_log *log)
 {
     cJSON_Delete(log->results);
@@ -65,9 +60,9 @@ static void inf_log_free(inf_log *log)
  * nothing about the result and are dropped. */
 static void take_event(inf_log *log, cJSON *event, const char *key, int line)
 {
-    const cJSON *metadata = member(event, "metadata");
-    log->errors += cJSON_IsTrue(member(metadata, "is_error"));
-    log->warnings += cJSON_IsTrue(member(metadata, "is_warning"));
+    const cJSON *metadata = mcpp_import_member(event, "metadata");
+    log->errors += cJSON_IsTrue(mcpp_import_member(metadata, "is_error"));
+    log->warnings += cJSON_IsTrue(mcpp_import_member(metadata, "is_warning"));
     if (strncmp(key, "logger_", 7) == 0 || strncmp(key, "power_", 6) == 0 ||
         strcmp(key, "generic_message") == 0 || strcmp(key, "warning_generic_message") == 0 ||
         strcmp(key, "error_generic_message") == 0)
@@ -87,14 +82,11 @@ static void take_event(inf_log *log, cJSON *event, const char *key, int line)
 static int parse_line(inf_log *log, const char *json, size_t len, int line, int col, int last)
 {
     cJSON *event = NULL;
-    int rc = mcpp_import_json_parse(&event, json, len, log->path, line - 1, col - 1);
-    if (rc != MCPP_OK && last)
-        return mcpp_error_at(rc, MCPP_ERROR_KIND_SYNTAX, log->path, NULL, line, (int)len + col,
-                              "the log ends inside this line's JSON (truncated log?)");
+    int rc = mcpp_mllog_parse_event(&event, log->path, json, len, line, col, last);
     if (rc != MCPP_OK)
         return rc;
-    const char *key = mcpp_import_string(member(event, "key"));
-    if (!cJSON_IsObject(event) || !key || !member(event, "value"))
+    const char *key = mcpp_import_string(mcpp_import_member(event, "key"));
+    if (!cJSON_IsObject(event) || !key || !mcpp_import_member(event, "value"))
         rc = mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_MISSING, log->path, NULL, line, col,
                             "an :::MLLOG event needs a string \"key\" and a \"value\"");
     else
@@ -303,10 +295,10 @@ static int add_metrics(mcpp_builder *b, cJSON *extra, const inf_log *log, const 
  * the *_met checks it logged as false. */
 static int map_status(mcpp_builder *b, const inf_log *log)
 {
-    const char *validity = mcpp_import_string(member(log->results, "result_validity"));
+    const char *validity = mcpp_import_string(mcpp_import_member(log->results, "result_validity"));
     if (validity && strcmp(validity, "VALID") == 0)
         return mcpp_builder_set_string(b, "status.outcome", "ok");
-    const char *why = mcpp_import_string(member(log->results, "result_invalid_reason"));
+    const char *why = mcpp_import_string(mcpp_import_member(log->results, "result_invalid_reason"));
     size_t why_len = why ? strlen(why) : 0;
     while (why_len > 0 && (why[why_len - 1] == ' ' || why[why_len - 1] == '\n'))
         why_len--;
@@ -343,8 +335,8 @@ static int map_system(mcpp_builder *b, cJSON *extra, const inf_layout *at, int *
         return rc;
     }
     rc = mcpp_mlperf_map_system(b, sys_extra, &sys, 1);
-    const char *accel = mcpp_import_string(member(sys.root, "accelerator_model_name"));
-    const char *cpu = mcpp_import_string(member(sys.root, "host_processor_model_name"));
+    const char *accel = mcpp_import_string(mcpp_import_member(sys.root, "accelerator_model_name"));
+    const char *cpu = mcpp_import_string(mcpp_import_member(sys.root, "host_processor_model_name"));
     if (rc == MCPP_OK && (!accel || strcmp(accel, "N/A") == 0) && cpu) {
         char name[300];
         snprintf(name, sizeof name, "cpu: %.250s", cpu);
@@ -359,9 +351,9 @@ static int map_system(mcpp_builder *b, cJSON *extra, const inf_layout *at, int *
 
 static int set_identity(mcpp_builder *b, const inf_log *log, const inf_layout *at, const char *scenario)
 {
-    const char *qsl = mcpp_import_string(member(log->loadgen, "qsl_name"));
-    const char *sut = mcpp_import_string(member(log->loadgen, "sut_name"));
-    const char *when = mcpp_import_string(member(log->loadgen, "test_datetime"));
+    const char *qsl = mcpp_import_string(mcpp_import_member(log->loadgen, "qsl_name"));
+    const char *sut = mcpp_import_string(mcpp_import_member(log->loadgen, "sut_name"));
+    const char *when = mcpp_import_string(mcpp_import_member(log->loadgen, "test_datetime"));
     int rc = MCPP_OK;
     const char *name = at->standard ? at->model : qsl;
     if (name)
@@ -403,10 +395,10 @@ static int set_identity(mcpp_builder *b, const inf_log *log, const inf_layout *a
 
 static int import_log(mcpp_import_sink *sink, const inf_log *log, const inf_layout *at)
 {
-    const char *scenario = mcpp_import_string(member(log->settings, "scenario"));
+    const char *scenario = mcpp_import_string(mcpp_import_member(log->settings, "scenario"));
     if (!scenario)
-        scenario = mcpp_import_string(member(log->loadgen, "requested_scenario"));
-    if (!scenario || !member(log->results, "result_validity"))
+        scenario = mcpp_import_string(mcpp_import_member(log->loadgen, "requested_scenario"));
+    if (!scenario || !mcpp_import_member(log->results, "result_validity"))
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_MISSING, log->path, NULL, log->lines, 0,
                               "no %s: the log ends at line %d (truncated log, the run did not finish, "
                               "or not a loadgen mlperf_log_detail.txt)",
@@ -414,7 +406,7 @@ static int import_log(mcpp_import_sink *sink, const inf_log *log, const inf_layo
     mcpp_builder *b = NULL;
     cJSON *extra = cJSON_CreateObject();
     int has_system = 0;
-    const char *sut = mcpp_import_string(member(log->loadgen, "sut_name"));
+    const char *sut = mcpp_import_string(mcpp_import_member(log->loadgen, "sut_name"));
     static const char *const NOT_RECORDED[] = {"lane", "workload", "routing", "compile", "backend",
                                                "launch", "startup", "hardware", "software"};
     int rc = extra ? mcpp_builder_new(&b) : mcpp_error_nomem();
@@ -460,7 +452,7 @@ static int import_detail(mcpp_import_sink *sink, const char *path, int walking, 
 {
     inf_log log;
     int rc = read_log(&log, path);
-    const char *mode = mcpp_import_string(member(log.settings, "test_mode"));
+    const char *mode = mcpp_import_string(mcpp_import_member(log.settings, "test_mode"));
     if (rc == MCPP_OK && walking && mode && strcmp(mode, "PerformanceOnly") != 0) {
         inf_log_free(&log);
         return MCPP_OK;

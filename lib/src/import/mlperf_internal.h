@@ -34,6 +34,11 @@ typedef struct mcpp_mllog {
 
 int mcpp_mllog_read(mcpp_mllog *log, const char *path);
 void mcpp_mllog_free(mcpp_mllog *log);
+/* Parses one event: the JSON after ":::MLLOG" at `line`, column `col` of
+ * `path` (Training's and Inference's logs alike). A syntax error on the
+ * last line when the file ends without a newline says the log is truncated. */
+int mcpp_mllog_parse_event(cJSON **out, const char *path, const char *json, size_t len, int line, int col,
+                           int last_unterminated);
 
 /* Where a result file sits in the submission layout
  * ROOT/<submitter>/results/<system>/<benchmark>/result_N.txt. */

@@ -130,15 +130,22 @@ static int take_event(mcpp_mllog *log, cJSON *event, const char *key, int64_t t,
     return MCPP_OK;
 }
 
+int mcpp_mllog_parse_event(cJSON **out, const char *path, const char *json, size_t len, int line, int col,
+                           int last_unterminated)
+{
+    int rc = mcpp_import_json_parse(out, json, len, path, line - 1, col - 1);
+    if (rc != MCPP_OK && last_unterminated)
+        return mcpp_error_at(rc, MCPP_ERROR_KIND_SYNTAX, path, NULL, line, (int)len + col,
+                             "the log ends inside this line's JSON (truncated log?)");
+    return rc;
+}
+
 /* Parses the JSON after ":::MLLOG" on one line and files the event. */
 static int parse_mllog_line(mcpp_mllog *log, const char *json, size_t len, int line, int col,
                             int last_unterminated)
 {
     cJSON *event = NULL;
-    int rc = mcpp_import_json_parse(&event, json, len, log->path, line - 1, col - 1);
-    if (rc != MCPP_OK && last_unterminated)
-        return mcpp_error_at(rc, MCPP_ERROR_KIND_SYNTAX, log->path, NULL, line, (int)len + col,
-                              "the log ends inside this line's JSON (truncated log?)");
+    int rc = mcpp_mllog_parse_event(&event, log->path, json, len, line, col, last_unterminated);
     if (rc != MCPP_OK)
         return rc;
     cJSON *key = cJSON_GetObjectItemCaseSensitive(event, "key");

@@ -17,14 +17,6 @@ static const char *const MAPPED[] = {
     "accelerator_memory_capacity", "host_processor_model_name", "framework",
     "other_software_stack", "operating_system"};
 
-static int is_mapped(const char *key)
-{
-    for (size_t i = 0; i < sizeof MAPPED / sizeof MAPPED[0]; i++)
-        if (strcmp(key, MAPPED[i]) == 0)
-            return 1;
-    return 0;
-}
-
 static const cJSON *item(const mcpp_import_json *sys, const char *key)
 {
     return cJSON_GetObjectItemCaseSensitive(sys->root, key);
@@ -137,7 +129,8 @@ int mcpp_mlperf_map_system(mcpp_builder *b, cJSON *extra, const mcpp_import_json
     if (rc == MCPP_OK)
         rc = map_software_stack(b, sys);
     for (const cJSON *c = sys->root->child; rc == MCPP_OK && c; c = c->next)
-        if (!is_mapped(c->string) && !cJSON_IsNull(c) && !(cJSON_IsString(c) && !mcpp_import_string(c)))
+        if (!mcpp_import_is_one_of(c->string, MAPPED, sizeof MAPPED / sizeof MAPPED[0]) && !cJSON_IsNull(c) &&
+            !(cJSON_IsString(c) && !mcpp_import_string(c)))
             cJSON_AddItemToObject(extra, c->string, cJSON_Duplicate(c, 1));
     return rc;
 }

@@ -21,19 +21,6 @@ static const char *const NOT_RECORDED[] = {"lane", "workload", "routing", "compi
 static const char *const MAPPED[] = {"name", "hostname", "cpu_model_name", "cpu_count",
                                      "python_implementation", "python_version", "perf_version", "unit"};
 
-static const cJSON *member(const cJSON *obj, const char *key)
-{
-    return cJSON_GetObjectItemCaseSensitive(obj, key);
-}
-
-static int is_mapped(const char *key)
-{
-    for (size_t i = 0; i < sizeof MAPPED / sizeof MAPPED[0]; i++)
-        if (strcmp(key, MAPPED[i]) == 0)
-            return 1;
-    return 0;
-}
-
 /* pyperf's units: the metric name and unit of each. pyperf compares every unit
  * the same way (a larger value is "slower"), so each is lower-is-better. */
 static int metric_of(const char **name, const char **unit, const char *pyperf_unit)
@@ -52,8 +39,8 @@ static int metric_of(const char **name, const char **unit, const char *pyperf_un
 /* A metadata value of the benchmark, else of the file (pyperf's "common metadata"). */
 static const cJSON *meta(const cJSON *root, const cJSON *bench, const char *key)
 {
-    const cJSON *v = member(member(bench, "metadata"), key);
-    return v ? v : member(member(root, "metadata"), key);
+    const cJSON *v = mcpp_import_member(mcpp_import_member(bench, "metadata"), key);
+    return v ? v : mcpp_import_member(mcpp_import_member(root, "metadata"), key);
 }
 
 static const char *unit_of(const cJSON *root, const cJSON *bench)
@@ -73,12 +60,12 @@ static int check_benchmark(const mcpp_import_json *doc, const cJSON *bench, int 
     if (!metric_of(&name, &unit, unit_of(doc->root, bench)))
         return mcpp_import_json_error(doc, meta(doc->root, bench, "unit"), "type", field,
                                       "unit: expected second, byte or integer");
-    const cJSON *runs = member(bench, "runs");
+    const cJSON *runs = mcpp_import_member(bench, "runs");
     if (!cJSON_IsArray(runs))
         return mcpp_import_json_error(doc, bench, "missing", field, "expected a list \"runs\"");
     int with_values = 0, r = 0;
     for (const cJSON *run = runs->child; run; run = run->next, r++) {
-        const cJSON *values = member(run, "values");
+        const cJSON *values = mcpp_import_member(run, "values");
         snprintf(field, sizeof field, "benchmarks[%d].runs[%d].values", i, r);
         if (values && !cJSON_IsArray(values))
             return mcpp_import_json_error(doc, values, "type", field, "expected a list of numbers");
@@ -98,8 +85,8 @@ static int check_benchmark(const mcpp_import_json *doc, const cJSON *bench, int 
 
 static int check_shape(const mcpp_import_json *doc)
 {
-    const cJSON *benchmarks = member(doc->root, "benchmarks");
-    if (!cJSON_IsObject(doc->root) || !cJSON_IsArray(benchmarks) || !member(doc->root, "version")) {
+    const cJSON *benchmarks = mcpp_import_member(doc->root, "benchmarks");
+    if (!cJSON_IsObject(doc->root) || !cJSON_IsArray(benchmarks) || !mcpp_import_member(doc->root, "version")) {
         int pytest = cJSON_HasObjectItem(doc->root, "machine_info");
         return mcpp_import_json_error(doc, doc->root, "type", NULL,
                                       "not pyperf JSON: expected an object with \"version\" and "
@@ -128,8 +115,8 @@ static int add_runs(mcpp_builder *b, cJSON *extra, const cJSON *root, const cJSO
     size_t n = 0;
     double total = 0;
     const char *first = NULL, *last = NULL;
-    for (const cJSON *run = member(bench, "runs")->child; run; run = run->next) {
-        const cJSON *vs = member(run, "values");
+    for (const cJSON *run = mcpp_import_member(bench, "runs")->child; run; run = run->next) {
+        const cJSON *vs = mcpp_import_member(run, "values");
         int k = cJSON_GetArraySize(vs);
         if (k == 0)
             continue;
@@ -139,7 +126,7 @@ static int add_runs(mcpp_builder *b, cJSON *extra, const cJSON *root, const cJSO
         buf[n] = sum / k;
         total += buf[n++];
         cJSON_AddItemToArray(values, cJSON_Duplicate(vs, 1));
-        const char *date = mcpp_import_string(member(member(run, "metadata"), "date"));
+        const char *date = mcpp_import_string(mcpp_import_member(mcpp_import_member(run, "metadata"), "date"));
         if (date) {
             first = first ? first : date;
             last = date;
@@ -166,21 +153,19 @@ static int map_metadata(mcpp_builder *b, cJSON *extra, const cJSON *root, const 
     int64_t cores = 0;
     mcpp_import_integer(&cores, meta(root, bench, "cpu_count"));
     int rc = mcpp_import_set_cpu(b, mcpp_import_string(meta(root, bench, "cpu_model_name")), cores);
-    if (rc == MCPP_OK && host)
-        rc = mcpp_builder_set_string(b, "source.host", host);
-    if (rc == MCPP_OK && impl)
-        rc = mcpp_builder_set_string(b, "software.framework", impl);
-    if (rc == MCPP_OK && pyver)
-        rc = mcpp_builder_set_string(b, "software.version", pyver);
-    if (rc == MCPP_OK && version)
-        rc = mcpp_builder_set_string(b, "benchmark.suite_version", version);
+    const mcpp_import_text texts[] = {{"source.host", host},
+                                      {"software.framework", impl},
+                                      {"software.version", pyver},
+                                      {"benchmark.suite_version", version}};
+    if (rc == MCPP_OK)
+        rc = mcpp_import_set_texts(b, texts, sizeof texts / sizeof texts[0]);
     cJSON *rest = cJSON_AddObjectToObject(extra, "metadata");
     if (!rest)
         return mcpp_error_nomem();
-    const cJSON *layers[2] = {member(root, "metadata"), member(bench, "metadata")};
+    const cJSON *layers[2] = {mcpp_import_member(root, "metadata"), mcpp_import_member(bench, "metadata")};
     for (int l = 0; l < 2; l++)
         for (const cJSON *c = cJSON_IsObject(layers[l]) ? layers[l]->child : NULL; c; c = c->next) {
-            if (is_mapped(c->string) || cJSON_IsNull(c))
+            if (mcpp_import_is_one_of(c->string, MAPPED, sizeof MAPPED / sizeof MAPPED[0]) || cJSON_IsNull(c))
                 continue;
             cJSON_DeleteItemFromObjectCaseSensitive(rest, c->string); /* the benchmark's wins */
             cJSON_AddItemToObject(rest, c->string, cJSON_Duplicate(c, 1));
@@ -191,7 +176,7 @@ static int map_metadata(mcpp_builder *b, cJSON *extra, const cJSON *root, const 
 static int import_benchmark(mcpp_import_sink *sink, const mcpp_import_json *doc, const cJSON *bench)
 {
     const char *name = mcpp_import_string(meta(doc->root, bench, "name"));
-    int n_runs = cJSON_GetArraySize(member(bench, "runs"));
+    int n_runs = cJSON_GetArraySize(mcpp_import_member(bench, "runs"));
     double *buf = malloc(((size_t)n_runs + 1) * sizeof *buf);
     mcpp_builder *b = NULL;
     cJSON *extra = cJSON_CreateObject();
@@ -199,9 +184,7 @@ static int import_benchmark(mcpp_import_sink *sink, const mcpp_import_json *doc,
                                               sizeof NOT_RECORDED / sizeof NOT_RECORDED[0])
                           : mcpp_error_nomem();
     if (rc == MCPP_OK)
-        rc = mcpp_builder_set_string(b, "benchmark.name", name);
-    if (rc == MCPP_OK) /* the lane's display label (no policy dimension reads lane.name) */
-        rc = mcpp_builder_set_string(b, "lane.name", name);
+        rc = mcpp_import_set_name(b, name);
     if (rc == MCPP_OK)
         rc = mcpp_builder_set_string(b, "topology.substrate", "cpu");
     if (rc == MCPP_OK)

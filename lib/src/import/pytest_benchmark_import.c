@@ -17,11 +17,6 @@
 static const char *const NOT_RECORDED[] = {"lane", "workload", "routing", "compile", "backend",
                                            "launch", "startup"};
 
-static const cJSON *member(const cJSON *obj, const char *key)
-{
-    return cJSON_GetObjectItemCaseSensitive(obj, key);
-}
-
 /* What the reader keeps of the document's top level: the members every
  * receipt of the file shares (pytest-benchmark writes datetime and version
  * after the benchmarks, so the list is stepped over first and read after). */
@@ -73,10 +68,10 @@ static int check_benchmark(const pytest_doc *d, const cJSON *bench, size_t i, si
     char field[48];
     snprintf(field, sizeof field, "benchmarks[%zu]", i);
     double median;
-    if (!cJSON_IsObject(bench) || !mcpp_import_string(member(bench, "fullname")))
+    if (!cJSON_IsObject(bench) || !mcpp_import_string(mcpp_import_member(bench, "fullname")))
         return mcpp_import_json_error_at(&d->text, at, "missing", field,
                                          "expected a benchmark with a string \"fullname\"");
-    if (!mcpp_import_number(&median, member(member(bench, "stats"), "median")) || median <= 0)
+    if (!mcpp_import_number(&median, mcpp_import_member(mcpp_import_member(bench, "stats"), "median")) || median <= 0)
         return mcpp_import_json_error_at(&d->text, at, "missing", field,
                                          "expected \"stats\" with a positive number \"median\"");
     return MCPP_OK;
@@ -88,30 +83,17 @@ static int map_machine(mcpp_builder *b, cJSON *extra, const pytest_doc *d)
     cJSON *machine = cJSON_Duplicate(d->machine, 1);
     cJSON *commit = cJSON_Duplicate(d->commit, 1);
     cJSON *cpu = cJSON_GetObjectItemCaseSensitive(machine, "cpu");
-    const char *node = mcpp_import_string(member(machine, "node"));
-    const char *impl = mcpp_import_string(member(machine, "python_implementation"));
-    const char *pyver = mcpp_import_string(member(machine, "python_version"));
-    const char *brand = mcpp_import_string(member(cpu, "brand_raw"));
-    const char *commit_id = mcpp_import_string(member(commit, "id"));
+    const char *node = mcpp_import_string(mcpp_import_member(machine, "node"));
+    const char *impl = mcpp_import_string(mcpp_import_member(machine, "python_implementation"));
+    const char *pyver = mcpp_import_string(mcpp_import_member(machine, "python_version"));
+    const char *brand = mcpp_import_string(mcpp_import_member(cpu, "brand_raw"));
+    const char *commit_id = mcpp_import_string(mcpp_import_member(commit, "id"));
     int64_t cores = 0;
-    int rc = machine ? MCPP_OK : mcpp_error_nomem();
-    if (rc == MCPP_OK && node)
-        rc = mcpp_builder_set_string(b, "source.host", node);
-    if (rc == MCPP_OK && impl)
-        rc = mcpp_builder_set_string(b, "software.framework", impl);
-    if (rc == MCPP_OK && pyver)
-        rc = mcpp_builder_set_string(b, "software.version", pyver);
-    if (rc == MCPP_OK && brand) {
-        char accel[300];
-        snprintf(accel, sizeof accel, "cpu: %.250s", brand);
-        rc = mcpp_builder_set_string(b, "hardware.host.cpu", brand);
-        if (rc == MCPP_OK)
-            rc = mcpp_builder_set_string(b, "hardware.observed.accelerator", accel);
-        if (rc == MCPP_OK)
-            rc = mcpp_builder_set_string(b, "hardware.observed.source", "probed");
-    }
-    if (rc == MCPP_OK && mcpp_import_integer(&cores, member(cpu, "count")) && cores >= 1)
-        rc = mcpp_builder_set_int(b, "hardware.host.cores", cores);
+    mcpp_import_integer(&cores, mcpp_import_member(cpu, "count"));
+    const mcpp_import_text texts[] = {{"source.host", node}, {"software.framework", impl}, {"software.version", pyver}};
+    int rc = machine ? mcpp_import_set_texts(b, texts, sizeof texts / sizeof texts[0]) : mcpp_error_nomem();
+    if (rc == MCPP_OK)
+        rc = mcpp_import_set_cpu(b, brand, cores);
     /* "unversioned" is what pytest-benchmark writes outside a repository: not a commit */
     if (rc == MCPP_OK && commit_id && strcmp(commit_id, "unversioned") != 0) {
         rc = mcpp_builder_set_string(b, "source.git_commit", commit_id);
@@ -154,7 +136,7 @@ static void rounds_clear(rounds *data)
 static int add_time_metric(mcpp_builder *b, const cJSON *stats, const rounds *data)
 {
     double median = 0;
-    mcpp_import_number(&median, member(stats, "median"));
+    mcpp_import_number(&median, mcpp_import_member(stats, "median"));
     size_t n = data->n;
     int rc =
         n > 0 ? mcpp_quantile(&median, data->v, n, 0.5) : MCPP_OK; /* the rounds' median, if any */
@@ -175,10 +157,10 @@ static int add_time_metric(mcpp_builder *b, const cJSON *stats, const rounds *da
 static int import_benchmark(mcpp_import_sink *sink, const pytest_doc *d, const cJSON *bench,
                             rounds *data)
 {
-    const char *fullname = mcpp_import_string(member(bench, "fullname"));
+    const char *fullname = mcpp_import_string(mcpp_import_member(bench, "fullname"));
     const char *date = mcpp_import_string(d->date);
     const char *version = mcpp_import_string(d->version);
-    const cJSON *stats = member(bench, "stats");
+    const cJSON *stats = mcpp_import_member(bench, "stats");
     mcpp_builder *b = NULL;
     cJSON *extra = cJSON_CreateObject();
     int rc = extra ? mcpp_builder_new(&b) : mcpp_error_nomem();
@@ -195,11 +177,9 @@ static int import_benchmark(mcpp_import_sink *sink, const pytest_doc *d, const c
     if (rc == MCPP_OK && version)
         rc = mcpp_builder_set_string(b, "benchmark.suite_version", version);
     if (rc == MCPP_OK)
-        rc = mcpp_builder_set_string(b, "benchmark.name", fullname);
-    if (rc == MCPP_OK) /* the lane's display label (no policy dimension reads lane.name) */
-        rc = mcpp_builder_set_string(b, "lane.name", fullname);
-    if (rc == MCPP_OK && cJSON_IsObject(member(bench, "params")))
-        rc = mcpp_import_set_json(b, "benchmark.params", member(bench, "params"));
+        rc = mcpp_import_set_name(b, fullname);
+    if (rc == MCPP_OK && cJSON_IsObject(mcpp_import_member(bench, "params")))
+        rc = mcpp_import_set_json(b, "benchmark.params", mcpp_import_member(bench, "params"));
     if (rc == MCPP_OK)
         rc = mcpp_builder_set_string(b, "topology.substrate", "cpu");
     if (rc == MCPP_OK)
