@@ -31,10 +31,22 @@ it at the end.
               summaries' mark names the rows' digest as a scan finds it, and
               the frontier equals the SQLite store's over the same receipts.
 
+  lane_keys   the lane columns in this build's lane key format (issue 48 item 5): a
+              store written in this format is not rewritten by a read-write open
+              (every row's xmin as before); a store forged as an older build left
+              it (schema version 1, every row's lane columns in an old text, no
+              recorded format) answers `store ls --lane`, `history` and
+              `gate --history` as the SQLite store does, read-only without
+              writing (xmin, no format recorded; `check` names the stale
+              columns; a role without TEMP reads the stored columns), and after one read-write open (5 at once, with an add)
+              holds the fresh columns, rewritten in one transaction, this
+              build's format and stale summaries; an empty store without a
+              format gets it recorded.
+
 Exit 77 (skip) with the reason when no PostgreSQL server can be started here;
 scripts/install-deps.sh installs it.
 
-usage: pg_store_test.py same|concurrent CLI EXAMPLE_RECEIPT WORK_DIR
+usage: pg_store_test.py same|concurrent|lane_keys CLI EXAMPLE_RECEIPT WORK_DIR
 """
 
 from __future__ import annotations
@@ -298,8 +310,107 @@ def concurrent(cli: str, example: str, work: pathlib.Path, pg: Cluster) -> None:
     check(outs[0] == outs[1] and outs[0], "the frontier from the concurrently kept summaries equals SQLite's")
 
 
+def lane_keys(cli: str, example: str, work: pathlib.Path, pg: Cluster) -> None:
+    url = pg.new_store_url()
+    database = url.split("///")[1].split("?")[0]
+    db, inputs = fill(cli, example, work, url)
+    sqlite = lambda sql: subprocess.run(["sqlite3", db, sql], capture_output=True, text=True).stdout.strip()  # noqa: E731
+    fmt = sqlite("SELECT value FROM store_meta WHERE name = 'lane_key_format'")
+    recorded = lambda: pg.psql(database, "SELECT value FROM store_meta WHERE name = 'lane_key_format'")  # noqa: E731
+    check(fmt.startswith("lanes/") and recorded() == fmt, f"a new store records this build's format ({recorded()} vs SQLite {fmt})")
+    columns = "SELECT string_agg(concat_ws('|', id, lane_key, lane_short, lane_label), E'\\n' ORDER BY id) FROM receipts"
+    fresh = pg.psql(database, columns)
+    versions = lambda: pg.psql(database, "SELECT string_agg(id || ':' || xmin::text, ',' ORDER BY id) FROM receipts"  # noqa: E731
+                                         " UNION ALL SELECT xmin::text FROM store_meta WHERE name = 'lane_key_format'")
+
+    # In this build's format: a read-write open and the readers rewrite nothing.
+    before = versions()
+    for args in (["store", "init", url], ["store", "ls", url], ["history", "--store", url]):
+        p = run(cli, *args)
+        check(p.returncode == 0, f"{' '.join(args[:2])} on a current store ({p.stderr.strip()[:120]})")
+    check(versions() == before, "a store in this build's format is not rewritten (every row's xmin as before)")
+
+    # As an older build left it: schema version 1, the lane columns in another text, no format.
+    old_text = ("UPDATE receipts SET lane_key = 'old-format ' || lane_key, lane_label = 'old ' || lane_label,"
+                " lane_short = 'lane-' || substr(md5(lane_key), 1, 8);"
+                " DELETE FROM store_meta WHERE name = 'lane_key_format'; DELETE FROM store_schema WHERE version > 1")
+    pg.psql(database, old_text)
+    forged = versions()
+    short = json.loads(run(cli, "history", "--store", db, "--format", "json").stdout)["lanes"][0]["short_key"]
+    # a candidate of the history-step lane, whose 19 earlier runs the gate reads from --history
+    history_gate = ["gate", "--baseline", str(inputs / "history" / "history-step-000.json"), "--candidate",
+                    str(inputs / "history" / "history-step-023.json"), "--history", "STORE", "--format", "json"]
+    p = run(cli, *[db if a == "STORE" else a for a in history_gate])
+    check("19 earlier runs of the lane" in p.stdout, "the gate's candidate has a history in the store")
+    for args, what in (
+        (history_gate, "gate --history (old columns)"),
+        (["store", "ls", "STORE", "--lane", short, "--format", "json"], "store ls --lane SHORT_KEY (old columns)"),
+        (["store", "ls", "STORE", "--lane", "seq_len=1024", "--format", "json"], "store ls --lane seq_len=1024 (old columns)"),
+        (["history", "--store", "STORE", "--format", "json"], "history (old columns)"),
+        (["history", "--store", "STORE", "--lane", short, "--format", "json"], "history --lane (old columns)"),
+        (["gate", "--store", "STORE", "--baseline", "name=NAM56R MoE s1024 top1", "--candidate",
+          "name=NAM56R MoE s2048 top1", "--history", "STORE", "--format", "json"], "gate --history (old columns)"),
+    ):
+        both(cli, db, url, args, what)
+    check(versions() == forged and recorded() == "", "read-only opens wrote nothing (every row's xmin as forged, no format)")
+    p = run(cli, "store", "check", url)
+    check(p.returncode == 3 and "column lane_key is 'old-format " in p.stdout,
+          f"read-only check names the stored (stale) columns, not the derived ones ({p.stdout.strip()[:120]})")
+
+    # A role that may not make temporary tables (REVOKE TEMPORARY) reads the stored columns
+    # as they are, without an error (docs/store.md says what it then misses).
+    pg.psql(database, "CREATE ROLE reader LOGIN; GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader;"
+                      f" REVOKE TEMPORARY ON DATABASE {database} FROM PUBLIC")
+    p = run(cli, "store", "ls", url.replace("user=mcpp", "user=reader"), "--format", "json")
+    check(p.returncode == 0 and len(p.stdout.splitlines()) == 84 and versions() == forged,
+          f"without TEMP a read-only open reads the stored columns, writes nothing ({p.stderr.strip()[:160]})")
+
+    # One read-write open re-derives them, under the write lock: 5 at once and an add.
+    extra = json.loads((inputs / "lanes" / "lane00-run0.json").read_text(encoding="utf-8"))
+    extra["id"] = "lane00-extra"
+    procs = [subprocess.Popen([cli, "store", "init", url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(5)]
+    procs.append(subprocess.Popen([cli, "store", "add", url, "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True))
+    procs[-1].stdin.write(json.dumps(extra) + "\n")
+    procs[-1].stdin.close()
+    results = [(p.wait(timeout=300), p.stderr.read()) for p in procs]
+    check(all(rc == 0 for rc, _ in results), f"5 read-write opens and an add at once succeed ({[e[:80] for rc, e in results if rc]})")
+    check(recorded() == fmt, f"store_meta holds this build's format afterwards ({recorded()})")
+    check(pg.psql(database, "SELECT max(version) FROM store_schema") == "2", "the store was migrated to version 2")
+    rewritten = pg.psql(database, "SELECT count(*), count(DISTINCT xmin::text) FROM receipts WHERE id <> 'lane00-extra'")
+    check(rewritten.endswith("|1"), f"every old row was rewritten in one transaction (rows|transactions: {rewritten})")
+    pg.psql(database, "DELETE FROM receipts WHERE id = 'lane00-extra'")
+    check(pg.psql(database, columns) == fresh, "the columns are those of a fresh store")
+    check(pg.psql(database, "SELECT count(*) FROM store_meta WHERE name = 'lane_summaries'") == "0",
+          "a changed key marked the lane summaries stale")
+    for args, what in (
+        (["store", "ls", "STORE", "--lane", short, "--format", "json"], "store ls --lane SHORT_KEY (re-derived)"),
+        (["history", "--store", "STORE", "--format", "json"], "history (re-derived)"),
+        (history_gate, "gate --history (re-derived)"),
+        (["gate", "--store", "STORE", "--baseline", "name=NAM56R MoE s1024 top1", "--candidate",
+          "name=NAM56R MoE s2048 top1", "--history", "STORE", "--format", "json"], "gate --history (re-derived)"),
+        (["frontier", "--store", "STORE", "--format", "json"], "frontier --store (summaries rebuilt)"),
+    ):
+        both(cli, db, url, args, what)
+    p = run(cli, "store", "check", url)
+    check(p.returncode == 0, f"check: every column as the bodies say ({p.stdout.strip()[-80:]})")
+
+    # An empty store an older build made gets the format recorded by the first read-write open.
+    empty = pg.new_database()
+    run(cli, "store", "init", pg.url(empty))
+    pg.psql(empty, "DELETE FROM store_meta WHERE name = 'lane_key_format'; DELETE FROM store_schema WHERE version > 1")
+    run(cli, "store", "ls", pg.url(empty))
+    check(pg.psql(empty, "SELECT count(*) FROM store_meta WHERE name = 'lane_key_format'") == "0",
+          "read-only: an empty store is left as it is")
+    p = run(cli, "store", "init", pg.url(empty))
+    check(p.returncode == 0 and pg.psql(empty, "SELECT value FROM store_meta WHERE name = 'lane_key_format'") == fmt,
+          "read-write: an empty store records this build's format")
+
+
 def main() -> int:
-    if len(sys.argv) != 5 or sys.argv[1] not in ("same", "concurrent"):
+    modes = {"same": same, "concurrent": concurrent, "lane_keys": lane_keys}
+    if len(sys.argv) != 5 or sys.argv[1] not in modes:
         sys.exit(__doc__)
     mode, cli, example, work = sys.argv[1], sys.argv[2], sys.argv[3], pathlib.Path(sys.argv[4])
     why = Cluster.missing()
@@ -307,7 +418,7 @@ def main() -> int:
         print(f"SKIP: {why}")
         return SKIP
     with Cluster() as pg:
-        (same if mode == "same" else concurrent)(cli, example, work, pg)
+        modes[mode](cli, example, work, pg)
     print(f"{len(failures)} failed")
     return 1 if failures else 0
 

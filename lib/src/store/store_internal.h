@@ -65,6 +65,20 @@ int mcpp_store_column_body(mcpp_store *s, sqlite3_stmt *st, int col, char **out,
  * open, re-derived from the receipts when the store records another format
  * or none (in place when writable, else into a temporary view). */
 int mcpp_store_lane_keys_refresh(mcpp_store *s);
+/* The format of the lane columns this build writes ("lanes/N", N being
+ * MCPP_LANE_KEY_FORMAT), recorded in store_meta under this name by both
+ * backends. */
+#define MCPP_STORE_LANE_KEY_FORMAT_NAME "lane_key_format"
+const char *mcpp_store_lane_key_format(void);
+/* A receipt's lane columns as this build writes them: its lane key under the
+ * default policy (mcpp_free), short key, and label (malloc). */
+typedef struct mcpp_store_lane_columns {
+    char *key;
+    char short_key[24];
+    char *label;
+} mcpp_store_lane_columns;
+int mcpp_store_lane_columns_of(mcpp_store_lane_columns *out, const mcpp_receipt *r);
+void mcpp_store_lane_columns_clear(mcpp_store_lane_columns *c);
 /* A string field of r by path (receipt/fields.h), or NULL when absent or not
  * a string; borrowed from r. */
 const char *mcpp_store_string_field(const mcpp_receipt *r, const char *path);

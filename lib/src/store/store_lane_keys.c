@@ -20,6 +20,10 @@
  *
  * A store whose receipts do not all load keeps its columns as they are (the
  * loss is reported by `store check`; a half-derived set would be worse).
+ *
+ * A receipt's three columns (mcpp_store_lane_columns_of) and the format's
+ * text are shared with the PostgreSQL backend, which keeps its columns by the
+ * same rule (store_pg_lane_keys.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,13 +34,33 @@
 #include "analysis/lane_internal.h"
 #include "store/store_internal.h"
 
-#define FORMAT_NAME "lane_key_format"
+#define FORMAT_NAME MCPP_STORE_LANE_KEY_FORMAT_NAME
 
-static const char *format_value(void)
+const char *mcpp_store_lane_key_format(void)
 {
     static char value[32];
     snprintf(value, sizeof value, "lanes/%d", MCPP_LANE_KEY_FORMAT);
     return value;
+}
+
+int mcpp_store_lane_columns_of(mcpp_store_lane_columns *out, const mcpp_receipt *r)
+{
+    memset(out, 0, sizeof *out);
+    int rc = mcpp_lane_key(&out->key, NULL, r);
+    if (!rc)
+        rc = mcpp_lane_key_short(out->short_key, sizeof out->short_key, out->key);
+    if (!rc && !(out->label = mcpp_store_lane_label(r)))
+        rc = mcpp_error_nomem();
+    if (rc)
+        mcpp_store_lane_columns_clear(out);
+    return rc;
+}
+
+void mcpp_store_lane_columns_clear(mcpp_store_lane_columns *c)
+{
+    mcpp_free(c->key);
+    free(c->label);
+    memset(c, 0, sizeof *c);
 }
 
 /* 1 in *same when the store records this build's format. */
@@ -52,7 +76,7 @@ static int recorded_format(int *same, mcpp_store *s)
         return rc;
     int step = sqlite3_step(st);
     if (step == SQLITE_ROW)
-        *same = strcmp((const char *)sqlite3_column_text(st, 0), format_value()) == 0;
+        *same = strcmp((const char *)sqlite3_column_text(st, 0), mcpp_store_lane_key_format()) == 0;
     else if (step != SQLITE_DONE)
         rc = mcpp_store_sqlite_error(s, step, "reading the lane key format");
     sqlite3_finalize(st);
@@ -66,7 +90,7 @@ static int record_format(mcpp_store *s)
                                 "recording the lane key format");
     if (rc)
         return rc;
-    sqlite3_bind_text(st, 1, format_value(), -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 1, mcpp_store_lane_key_format(), -1, SQLITE_STATIC);
     int step = sqlite3_step(st);
     sqlite3_finalize(st);
     return step == SQLITE_DONE ? MCPP_OK : mcpp_store_sqlite_error(s, step, "recording the lane key format");
@@ -82,26 +106,21 @@ typedef struct deriving {
 static int derive_one(void *ctx, mcpp_receipt *r)
 {
     deriving *d = ctx;
-    char *key = NULL, short_key[24], *label = NULL;
-    int rc = mcpp_lane_key(&key, NULL, r);
-    if (!rc)
-        rc = mcpp_lane_key_short(short_key, sizeof short_key, key);
-    if (!rc && !(label = mcpp_store_lane_label(r)))
-        rc = mcpp_error_nomem();
+    mcpp_store_lane_columns c;
+    int rc = mcpp_store_lane_columns_of(&c, r);
     if (!rc) {
         sqlite3_reset(d->put);
         sqlite3_bind_text(d->put, 1, mcpp_receipt_id(r), -1, SQLITE_STATIC);
-        sqlite3_bind_text(d->put, 2, key, -1, SQLITE_STATIC);
-        sqlite3_bind_text(d->put, 3, short_key, -1, SQLITE_STATIC);
-        sqlite3_bind_text(d->put, 4, label, -1, SQLITE_STATIC);
+        sqlite3_bind_text(d->put, 2, c.key, -1, SQLITE_STATIC);
+        sqlite3_bind_text(d->put, 3, c.short_key, -1, SQLITE_STATIC);
+        sqlite3_bind_text(d->put, 4, c.label, -1, SQLITE_STATIC);
         int step = sqlite3_step(d->put);
         if (step != SQLITE_DONE)
             rc = mcpp_store_sqlite_error(d->s, step, "deriving the lane keys");
         else
             d->changed += (size_t)sqlite3_changes(d->s->db);
     }
-    mcpp_free(key);
-    free(label);
+    mcpp_store_lane_columns_clear(&c);
     mcpp_receipt_free(r);
     return rc;
 }

@@ -47,6 +47,11 @@ static const char *const MIGRATIONS[] = {
     " removed_at TEXT COLLATE \"C\" NOT NULL, body TEXT NOT NULL);"
     "CREATE TABLE lane_summaries(lane_key TEXT COLLATE \"C\" PRIMARY KEY, summary TEXT NOT NULL);"
     "CREATE TABLE store_meta(name TEXT COLLATE \"C\" PRIMARY KEY, value TEXT);",
+    /* 2: store_meta 'lane_key_format' records the lane columns' format
+     * (store_pg_lane_keys.c). A library before it refuses the store instead
+     * of adding rows keyed in another text under a format they are not in;
+     * a store it left records none, and its columns are derived again. */
+    "DELETE FROM store_meta WHERE name = 'lane_key_format';",
 };
 enum { N_MIGRATIONS = sizeof MIGRATIONS / sizeof MIGRATIONS[0] };
 _Static_assert(N_MIGRATIONS == MCPP_STORE_PG_SCHEMA_VERSION, "one migration per PostgreSQL schema version");
@@ -239,6 +244,8 @@ static int migrate(mcpp_store *s, int create)
     }
     if (!rc && fresh)
         rc = mcpp_store_pg_mark_summaries_valid(s); /* no receipts: the (no) summaries are right */
+    if (!rc && fresh)                               /* and its rows will be keyed in this build's format */
+        rc = mcpp_store_pg_record_lane_key_format(s);
     s->version = version;
     return mcpp_store_pg_end(s, rc);
 }
@@ -264,7 +271,7 @@ int mcpp_store_pg_open(mcpp_store *s, const char *url, unsigned flags)
                            "the database holds no receipt store (create one with 'mcpp-receipts store init')");
     else if (!rc && version < MCPP_STORE_PG_SCHEMA_VERSION && !s->read_only)
         rc = migrate(s, (flags & MCPP_STORE_CREATE) != 0);
-    return rc;
+    return rc ? rc : mcpp_store_pg_lane_keys_refresh(s);
 }
 
 void mcpp_store_pg_close(mcpp_store *s)

@@ -10,7 +10,9 @@
  *                    library's errors (the only file that includes libpq-fe.h)
  *   store_pg.c       the store on it: schema and migrations, add (one
  *                    transaction under an advisory lock), remove, count,
- *                    tombstones, the lane summaries, queries, `check`
+ *                    tombstones, the lane summaries, queries
+ *   store_pg_check.c `check` and `--repair`
+ *   store_pg_lane_keys.c  the lane columns in this build's lane key format
  */
 #ifndef MCPP_STORE_PG_H
 #define MCPP_STORE_PG_H
@@ -23,7 +25,7 @@ struct mcpp_strbuf;
 
 /* The PostgreSQL schema version this library writes (its own numbering: the
  * tables of SQLite schema 6 without the compression and image columns). */
-#define MCPP_STORE_PG_SCHEMA_VERSION 1
+#define MCPP_STORE_PG_SCHEMA_VERSION 2
 
 /* 1 when `location` names a PostgreSQL store. */
 int mcpp_store_is_pg_location(const char *location);
@@ -99,6 +101,14 @@ int mcpp_store_pg_mark_summaries_valid(mcpp_store *s);
 int mcpp_store_pg_write_summary(mcpp_store *s, const mcpp_lane_summary *summary);
 int mcpp_store_pg_summaries_from_bodies(mcpp_lane_summary ***out, size_t *n, mcpp_store *s, const mcpp_policy *p);
 int mcpp_store_pg_save_summaries(mcpp_store *s, mcpp_lane_summary *const *lanes, size_t n);
+
+/* The lane columns in this build's lane key format (store_pg_lane_keys.c):
+ * on open, re-derived from the verified receipts when the store records
+ * another format or none (in place under the write lock when read-write,
+ * else into a temporary view of the session); recording the format (inside
+ * the caller's write transaction). */
+int mcpp_store_pg_lane_keys_refresh(mcpp_store *s);
+int mcpp_store_pg_record_lane_key_format(mcpp_store *s);
 
 /* Every lane key of the store, or those whose short key is `short_key`
  * (NULL: all), as a NULL-terminated array (mcpp_store_keys_free). */
