@@ -14,44 +14,8 @@
 #include "util/alloc.h"
 #include "util/error_internal.h"
 #include "util/hash.h"
+#include "util/id_set.h"
 #include "util/struct_version.h"
-
-/* The ids pooled for one candidate, as an open-addressing set that grows:
- * a history of 10^5 runs of one lane pools 10^5 ids, and checking each new
- * baseline against a list of those before it would make the gate quadratic. */
-typedef struct id_set {
-    const char **slots;
-    size_t cap, n;
-} id_set;
-
-static size_t id_slot(const id_set *s, const char *id)
-{
-    size_t i = (size_t)mcpp_fnv1a(id, strlen(id), MCPP_FNV_OFFSET) & (s->cap - 1);
-    while (s->slots[i] && strcmp(s->slots[i], id) != 0) i = (i + 1) & (s->cap - 1);
-    return i;
-}
-
-static int id_set_contains(const id_set *s, const char *id)
-{
-    return s->n && s->slots[id_slot(s, id)] != NULL;
-}
-
-/* Adds id (borrowed; not already in the set). Returns 0 or -1 when out of memory. */
-static int id_set_add(id_set *s, const char *id)
-{
-    if ((s->n + 1) * 2 > s->cap) {
-        id_set bigger = {calloc(s->cap ? s->cap * 2 : 64, sizeof(const char *)), s->cap ? s->cap * 2 : 64, 0};
-        if (!bigger.slots) return -1;
-        for (size_t i = 0; i < s->cap; i++)
-            if (s->slots[i]) bigger.slots[id_slot(&bigger, s->slots[i])] = s->slots[i];
-        bigger.n = s->n;
-        free(s->slots);
-        *s = bigger;
-    }
-    s->slots[id_slot(s, id)] = id;
-    s->n++;
-    return 0;
-}
 
 /* A candidate and the other candidates of its lane (same lane key,
  * comparable or qualified with it): the runs of the new code in that lane,
@@ -60,11 +24,17 @@ static int id_set_add(id_set *s, const char *id)
 typedef struct cand_group {
     const mcpp_receipt **runs;
     size_t n;
+    mcpp_id_set ids; /* their ids, when there are many (GROUP_SCAN_MAX) */
 } cand_group;
+
+/* Up to this many runs a group's ids are scanned: a set pays off beyond. */
+#define GROUP_SCAN_MAX 16
 
 /* Whether `id` is one of the group's runs (such a receipt is never a baseline). */
 static int in_group(const cand_group *cg, const char *id)
 {
+    if (cg->n > GROUP_SCAN_MAX)
+        return id && mcpp_id_set_contains(&cg->ids, id);
     for (size_t i = 0; id && i < cg->n; i++) {
         const char *gid = mcpp_receipt_id(cg->runs[i]);
         if (gid && strcmp(gid, id) == 0) return 1;
@@ -308,7 +278,7 @@ static int lane_index_build(lane_index *x, const mcpp_policy *p, const mcpp_rece
  * made a site's gate page of 10^5 receipts cost lanes^2 x 20 verdicts. */
 static int pick_history(const mcpp_receipt ***out, size_t *n_out, const mcpp_policy *p,
                         const mcpp_receipt *const *history, size_t nh, const lane_index *hix, const cand_group *cg,
-                        const id_set *pooled)
+                        const mcpp_id_set *pooled)
 {
     const mcpp_receipt *cand = cg->runs[0];
     *out = NULL;
@@ -316,24 +286,25 @@ static int pick_history(const mcpp_receipt ***out, size_t *n_out, const mcpp_pol
     if (!nh) return MCPP_OK;
     const mcpp_receipt **picked = malloc(nh * sizeof *picked);
     if (!picked) return mcpp_error_nomem();
-    id_set seen = {NULL, 0, 0};
+    mcpp_id_set seen = MCPP_ID_SET_INIT;
     int rc = MCPP_OK;
     uint64_t h = mcpp_lane_key_hash(p, cand);
     for (size_t i = hix->head[h & (hix->cap - 1)]; i != SIZE_MAX; i = hix->next[i]) {
         if (hix->hash[i] != h)
             continue;
         const char *id = mcpp_receipt_id(history[i]);
-        if (id && (in_group(cg, id) || id_set_contains(pooled, id) || id_set_contains(&seen, id))) continue;
+        if (id && (in_group(cg, id) || mcpp_id_set_contains(pooled, id) || mcpp_id_set_contains(&seen, id)))
+            continue;
         mcpp_verdict v;
         if ((rc = mcpp_compare_verdict(&v, p, history[i], cand)) != 0) break;
         if (v != MCPP_VERDICT_COMPARABLE && v != MCPP_VERDICT_QUALIFIED) continue;
-        if (id && id_set_add(&seen, id) != 0) {
+        if (id && mcpp_id_set_add(&seen, id) != 0) {
             rc = mcpp_error_nomem();
             break;
         }
         picked[(*n_out)++] = history[i];
     }
-    free(seen.slots);
+    mcpp_id_set_free(&seen);
     if (rc) {
         free(picked);
         *n_out = 0;
@@ -365,10 +336,11 @@ static int finish_one(gate_entry *e)
 /* Compares one baseline with the candidate: tallies its verdict, and pools
  * it when comparable or qualified (once per id; never a candidate run). */
 static int pool_baseline(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *p, const mcpp_receipt *base,
-                         const cand_group *cg, id_set *pooled, const mcpp_receipt **pool, size_t *by_verdict)
+                         const cand_group *cg, mcpp_id_set *pooled, const mcpp_receipt **pool, size_t *by_verdict)
 {
     const char *bid = mcpp_receipt_id(base);
-    if (in_group(cg, bid) || (bid && id_set_contains(pooled, bid))) return MCPP_OK;
+    if (in_group(cg, bid) || (bid && mcpp_id_set_contains(pooled, bid)))
+        return MCPP_OK;
     mcpp_verdict v;
     int rc = mcpp_compare_verdict(&v, p, base, cg->runs[0]);
     if (rc != 0) return rc;
@@ -381,7 +353,8 @@ static int pool_baseline(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *
         rc = mcpp_gate_explain_set_aside(&e->why, p, base, cg->runs[0], v, why);
         return rc ? rc : mcpp_gate_left_out_add(r, p, base, "baseline");
     }
-    if (bid && id_set_add(pooled, bid) != 0) return mcpp_error_nomem();
+    if (bid && mcpp_id_set_add(pooled, bid) != 0)
+        return mcpp_error_nomem();
     pool[e->baselines++] = base;
     return mcpp_gate_explain_pooled(&e->why, p, base, cg->runs[0], v);
 }
@@ -400,7 +373,7 @@ static int gate_one(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *p, co
     size_t n_history = 0;
     /* Ids already pooled: one run loaded twice (JSON and YAML copies) counts
      * once, and a receipt is never its own baseline. */
-    id_set pooled = {NULL, 0, 0};
+    mcpp_id_set pooled = MCPP_ID_SET_INIT;
     if (!pool) {
         rc = mcpp_error_nomem();
         goto done;
@@ -469,7 +442,7 @@ static int gate_one(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *p, co
 done:
     free(pool);
     free(lane_history);
-    free(pooled.slots);
+    mcpp_id_set_free(&pooled);
     mcpp_sb_free(&reason);
     return rc;
 }
@@ -605,8 +578,13 @@ static void link_groups(size_t *group_next, size_t *tail, const size_t *group_of
 }
 
 /* The runs of candidate i's group, candidate i first, into cg (runs holds nc). */
-static void group_runs(cand_group *cg, const size_t *group_of, const size_t *group_next,
-                       const mcpp_receipt *const *cands, size_t i)
+/* The runs of candidate i's group, itself first (a copy of it under its id
+ * left out), and their ids as a set when they are many: each baseline and
+ * history run is looked up in them (in_group), once per candidate of the
+ * group, and a scan made a lane of 1,000 candidate runs against 1,000
+ * baselines cost 10^9 comparisons. 0 or MCPP_ENOMEM. */
+static int group_runs(cand_group *cg, const size_t *group_of, const size_t *group_next,
+                      const mcpp_receipt *const *cands, size_t i)
 {
     cg->n = 0;
     cg->runs[cg->n++] = cands[i];
@@ -616,6 +594,13 @@ static void group_runs(cand_group *cg, const size_t *group_of, const size_t *gro
         if (j == i || (id && other && strcmp(id, other) == 0)) continue;
         cg->runs[cg->n++] = cands[j];
     }
+    mcpp_id_set_clear(&cg->ids);
+    for (size_t k = 0; cg->n > GROUP_SCAN_MAX && k < cg->n; k++) {
+        const char *rid = mcpp_receipt_id(cg->runs[k]);
+        if (rid && !mcpp_id_set_contains(&cg->ids, rid) && mcpp_id_set_add(&cg->ids, rid) != 0)
+            return mcpp_error_nomem();
+    }
+    return MCPP_OK;
 }
 
 /* The gate metrics as the policy names them, joined by ", " (for headings). */
@@ -699,7 +684,7 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
     }
     size_t *group_of = malloc(3 * (nc ? nc : 1) * sizeof *group_of);
     size_t *group_next = group_of ? group_of + (nc ? nc : 1) : NULL, *tail = group_next ? group_next + (nc ? nc : 1) : NULL;
-    cand_group cg = {malloc((nc ? nc : 1) * sizeof *cg.runs), 0};
+    cand_group cg = {malloc((nc ? nc : 1) * sizeof *cg.runs), 0, MCPP_ID_SET_INIT};
     lane_index bix = {0, NULL, NULL, NULL, NULL}, hix = {0, NULL, NULL, NULL, NULL};
     size_t unpooled = 0;
     if (!group_of || !cg.runs || (rc = group_candidates(group_of, &unpooled, p, candidates, nc)) != 0 ||
@@ -717,7 +702,8 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
         r->n = i + 1;
         e->group = group_of[i];
         const char *id = mcpp_receipt_id(candidates[i]);
-        group_runs(&cg, group_of, group_next, candidates, i);
+        if ((rc = group_runs(&cg, group_of, group_next, candidates, i)) != 0)
+            break;
         if (!(e->id = mcpp_strdup(id ? id : "", NULL)))
             rc = mcpp_error_nomem();
         else if ((rc = mcpp_gate_explain_candidate(&e->why, p, candidates[i])) == 0)
@@ -727,6 +713,7 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
     }
     free(group_of);
     free(cg.runs);
+    mcpp_id_set_free(&cg.ids);
     lane_index_free(&bix);
     lane_index_free(&hix);
     free(ok_history);

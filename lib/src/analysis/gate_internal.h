@@ -10,6 +10,7 @@
 #include "analysis/metric_change.h"
 #include "analysis/median_shape.h"
 #include "analysis/null_shape.h"
+#include "util/id_set.h"
 
 /* One baseline pooled with a candidate, or set aside. */
 typedef struct gate_baseline {
@@ -155,6 +156,7 @@ struct mcpp_gate_report {
     int history_widened;   /* 1: beyond chance, so the history's tests widened by it */
     gate_left_out *left_out; /* receipts whose status.outcome is not ok (gate_status.c) */
     size_t n_left_out, cap_left_out;
+    mcpp_id_set left_out_ids[3];       /* their ids (borrowed from left_out) by side: each is named once */
     int inconclusive_fails;            /* the policy's gate.on_inconclusive = "fail": an inconclusive gate exits 1 */
     size_t groups[MCPP_GATE_OUTCOMES]; /* tests (a lane's pooled candidate runs are one) by outcome */
     double suite_shift;  /* the change its tests share, tested against (0: none; see common_shifts) */

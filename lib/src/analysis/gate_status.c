@@ -29,12 +29,25 @@ int mcpp_gate_run_ok(const mcpp_policy *p, const mcpp_receipt *r)
     return !outcome || strcmp(outcome, "ok") == 0;
 }
 
+static const char *const SIDES[] = {"baseline", "history", "candidate"};
+
+static size_t side_index(const char *side)
+{
+    size_t s = 0;
+    while (s + 1 < sizeof SIDES / sizeof *SIDES && strcmp(SIDES[s], side) != 0)
+        s++;
+    return s;
+}
+
 int mcpp_gate_left_out_add(mcpp_gate_report *r, const mcpp_policy *p, const mcpp_receipt *x, const char *side)
 {
     const char *xid = mcpp_receipt_id(x);
-    for (size_t i = 0; xid && i < r->n_left_out; i++) /* a baseline left out for several candidates: once */
-        if (strcmp(r->left_out[i].side, side) == 0 && strcmp(r->left_out[i].id, xid) == 0)
-            return MCPP_OK;
+    /* a baseline left out for each of several candidates (and a run loaded
+     * twice, JSON and YAML) is named once: a set, since with C candidates and F
+     * failed baselines a scan of the list cost C x F^2 */
+    mcpp_id_set *seen = &r->left_out_ids[side_index(side)];
+    if (xid && mcpp_id_set_contains(seen, xid))
+        return MCPP_OK;
     MCPP_CHECK_ARRAY(r->left_out, r->cap_left_out, r->n_left_out + 1, MCPP_ARRAY_MAX_ITEMS);
     const char *status = mcpp_gate_run_status(p, x);
     int failed = 0;
@@ -42,7 +55,7 @@ int mcpp_gate_left_out_add(mcpp_gate_report *r, const mcpp_policy *p, const mcpp
     e->id = mcpp_strdup(xid ? xid : "", &failed);
     e->status = mcpp_strdup(status ? status : "", &failed);
     e->side = side;
-    if (failed) {
+    if (failed || (xid && mcpp_id_set_add(seen, e->id) != 0)) {
         free(e->id);
         free(e->status);
         return mcpp_error_nomem();
@@ -72,7 +85,6 @@ int mcpp_gate_keep_ok(const mcpp_receipt ***out, size_t *n_out, mcpp_gate_report
 
 void mcpp_gate_left_out_reason(const mcpp_gate_report *r, mcpp_strbuf *reason)
 {
-    static const char *const SIDES[] = {"baseline", "history", "candidate"};
     for (size_t s = 0; s < sizeof SIDES / sizeof *SIDES; s++) {
         size_t n = 0, shown = 0;
         for (size_t i = 0; i < r->n_left_out; i++)
@@ -92,6 +104,8 @@ void mcpp_gate_left_out_reason(const mcpp_gate_report *r, mcpp_strbuf *reason)
 
 void mcpp_gate_left_out_free(mcpp_gate_report *r)
 {
+    for (size_t s = 0; s < sizeof SIDES / sizeof *SIDES; s++)
+        mcpp_id_set_free(&r->left_out_ids[s]);
     for (size_t i = 0; i < r->n_left_out; i++) {
         free(r->left_out[i].id);
         free(r->left_out[i].status);
