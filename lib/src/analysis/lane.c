@@ -929,8 +929,7 @@ void mcpp_lane_headline_json(mcpp_strbuf *b, const mcpp_lane_headline *h)
         mcpp_sb_puts(b, "null");
         return;
     }
-    mcpp_sb_puts(b, "{\"median\": ");
-    mcpp_sb_json_number(b, h->median);
+    mcpp_sb_json_key_number(b, "{\"median\": ", h->median);
     mcpp_sb_puts(b, ", \"interval\": [");
     mcpp_sb_json_number(b, h->interval_low);
     mcpp_sb_puts(b, ", ");

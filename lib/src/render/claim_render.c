@@ -27,19 +27,15 @@ static void lane_words(mcpp_pooled_words *w, const claim_lane *c)
 
 static void lane_json(mcpp_strbuf *b, const claim_lane *c, int with_headline)
 {
-    mcpp_sb_puts(b, "{\"key\": ");
-    mcpp_sb_json_string(b, c->key);
-    mcpp_sb_puts(b, ", \"short_key\": ");
-    mcpp_sb_json_string(b, c->short_key);
-    mcpp_sb_puts(b, ", \"label\": ");
-    mcpp_sb_json_string(b, c->label);
+    mcpp_sb_json_key_string(b, "{\"key\": ", c->key);
+    mcpp_sb_json_key_string(b, ", \"short_key\": ", c->short_key);
+    mcpp_sb_json_key_string(b, ", \"label\": ", c->label);
     mcpp_sb_printf(b, ", \"status\": \"%s\"", mcpp_lane_status_name((mcpp_lane_status)c->status));
     if (with_headline) {
         mcpp_sb_puts(b, ", \"headline\": ");
         mcpp_lane_headline_json(b, c->has_headline ? &c->headline : NULL);
     }
-    mcpp_sb_puts(b, ", \"reasons\": ");
-    mcpp_sb_json_string(b, c->reasons);
+    mcpp_sb_json_key_string(b, ", \"reasons\": ", c->reasons);
     mcpp_sb_puts(b, ", \"pooled\": ");
     mcpp_sb_json_id_list(b, c->pooled, c->n_pooled);
     mcpp_sb_puts(b, ", \"set_aside\": ");
@@ -62,16 +58,12 @@ static void pooled_lines(mcpp_strbuf *b, const claim_lane *c, int md)
 static void claim_render_json(mcpp_strbuf *b, const void *object)
 {
     const mcpp_claim_result *r = object;
-    mcpp_sb_puts(b, "{\"schema\": \"mcpp.claim/1\", \"policy\": ");
-    mcpp_sb_json_string(b, r->policy_name);
+    mcpp_sb_json_key_string(b, "{\"schema\": \"mcpp.claim/1\", \"policy\": ", r->policy_name);
     mcpp_sb_printf(b, ", \"policy_digest\": \"%s\", \"selector\": ", r->policy_digest);
     mcpp_sb_json_string(b, r->selector);
-    mcpp_sb_puts(b, ", \"metric\": ");
-    mcpp_sb_json_string(b, r->metric);
-    mcpp_sb_puts(b, ", \"unit\": ");
-    mcpp_sb_json_string(b, r->unit);
-    mcpp_sb_puts(b, ", \"value\": ");
-    mcpp_sb_json_number(b, r->value);
+    mcpp_sb_json_key_string(b, ", \"metric\": ", r->metric);
+    mcpp_sb_json_key_string(b, ", \"unit\": ", r->unit);
+    mcpp_sb_json_key_number(b, ", \"value\": ", r->value);
     mcpp_sb_printf(b, ", \"verdict\": \"%s\", \"reason\": ", mcpp_claim_verdict_name(r->verdict));
     mcpp_sb_json_string(b, r->reason);
     mcpp_sb_puts(b, ", \"matched\": [");

@@ -114,12 +114,9 @@ static void render_text(mcpp_strbuf *b, const void *object)
 static void render_json(mcpp_strbuf *b, const void *object)
 {
     const mcpp_comparison *c = object;
-    mcpp_sb_puts(b, "{\"schema\": \"mcpp.compare/1\", \"base\": ");
-    mcpp_sb_json_string(b, mcpp_comparison_base_id(c));
-    mcpp_sb_puts(b, ", \"cand\": ");
-    mcpp_sb_json_string(b, mcpp_comparison_cand_id(c));
-    mcpp_sb_puts(b, ", \"policy\": ");
-    mcpp_sb_json_string(b, mcpp_comparison_policy_name(c));
+    mcpp_sb_json_key_string(b, "{\"schema\": \"mcpp.compare/1\", \"base\": ", mcpp_comparison_base_id(c));
+    mcpp_sb_json_key_string(b, ", \"cand\": ", mcpp_comparison_cand_id(c));
+    mcpp_sb_json_key_string(b, ", \"policy\": ", mcpp_comparison_policy_name(c));
     mcpp_sb_printf(b, ", \"policy_digest\": \"%s\"", mcpp_comparison_policy_digest(c));
     mcpp_sb_printf(b, ", \"verdict\": \"%s\", \"dimensions\": [", mcpp_verdict_name(mcpp_comparison_verdict(c)));
     for (size_t i = 0; i < mcpp_comparison_row_count(c); i++) {
@@ -129,10 +126,8 @@ static void render_json(mcpp_strbuf *b, const void *object)
                            mcpp_role_name((mcpp_role)mcpp_comparison_row_role(c, i)),
                            mcpp_dim_status_name(mcpp_comparison_row_status(c, i)));
         mcpp_sb_json_string(b, mcpp_comparison_row_base(c, i));
-        mcpp_sb_puts(b, ", \"cand\": ");
-        mcpp_sb_json_string(b, mcpp_comparison_row_cand(c, i));
-        mcpp_sb_puts(b, ", \"reason\": ");
-        mcpp_sb_json_string(b, mcpp_comparison_row_reason(c, i));
+        mcpp_sb_json_key_string(b, ", \"cand\": ", mcpp_comparison_row_cand(c, i));
+        mcpp_sb_json_key_string(b, ", \"reason\": ", mcpp_comparison_row_reason(c, i));
         mcpp_sb_putc(b, '}');
     }
     mcpp_sb_puts(b, "],\n\"metric\": ");

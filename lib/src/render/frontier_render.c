@@ -128,26 +128,20 @@ static void render_json(mcpp_strbuf *b, const void *object)
 {
     const mcpp_frontier *f = object;
     size_t L = mcpp_frontier_lane_count(f);
-    mcpp_sb_puts(b, "{\"schema\": \"mcpp.frontier/1\", \"policy\": ");
-    mcpp_sb_json_string(b, mcpp_frontier_policy_name(f));
+    mcpp_sb_json_key_string(b, "{\"schema\": \"mcpp.frontier/1\", \"policy\": ", mcpp_frontier_policy_name(f));
     mcpp_sb_printf(b, ", \"policy_digest\": \"%s\"", mcpp_frontier_policy_digest(f));
     if (!mcpp_frontier_key_dim_count(f)) {
-        mcpp_sb_puts(b, ", \"warning\": ");
-        mcpp_sb_json_string(b, NO_KEY_WARNING);
+        mcpp_sb_json_key_string(b, ", \"warning\": ", NO_KEY_WARNING);
     }
     mcpp_sb_printf(b, ", \"receipts\": %zu, \"duplicates\": %zu, \"stable\": %zu, \"lanes\": [",
                         mcpp_frontier_receipt_total(f), mcpp_frontier_duplicate_count(f), mcpp_frontier_stable_count(f));
     for (size_t i = 0; i < L; i++) {
         mcpp_sb_puts(b, i ? ",\n  {\"key\": " : "\n  {\"key\": ");
         mcpp_sb_json_string(b, mcpp_frontier_lane_key(f, i));
-        mcpp_sb_puts(b, ", \"short_key\": ");
-        mcpp_sb_json_string(b, mcpp_frontier_lane_short_key(f, i));
-        mcpp_sb_puts(b, ", \"label\": ");
-        mcpp_sb_json_string(b, mcpp_frontier_lane_label(f, i));
-        mcpp_sb_puts(b, ", \"differences\": ");
-        mcpp_sb_json_string(b, mcpp_frontier_lane_differences(f, i));
-        mcpp_sb_puts(b, ", \"display_label\": ");
-        mcpp_sb_json_string(b, mcpp_frontier_lane_display_label(f, i));
+        mcpp_sb_json_key_string(b, ", \"short_key\": ", mcpp_frontier_lane_short_key(f, i));
+        mcpp_sb_json_key_string(b, ", \"label\": ", mcpp_frontier_lane_label(f, i));
+        mcpp_sb_json_key_string(b, ", \"differences\": ", mcpp_frontier_lane_differences(f, i));
+        mcpp_sb_json_key_string(b, ", \"display_label\": ", mcpp_frontier_lane_display_label(f, i));
         mcpp_sb_printf(b, ", \"status\": \"%s\", \"receipts\": [",
                             mcpp_lane_status_name((mcpp_lane_status)mcpp_frontier_lane_status(f, i)));
         for (size_t r = 0; r < mcpp_frontier_lane_receipt_count(f, i); r++) {
@@ -158,25 +152,21 @@ static void render_json(mcpp_strbuf *b, const void *object)
         for (size_t r = 0; r < mcpp_frontier_lane_excluded_count(f, i); r++) {
             mcpp_sb_puts(b, r ? ", {\"id\": " : "{\"id\": ");
             mcpp_sb_json_string(b, mcpp_frontier_lane_excluded_id(f, i, r));
-            mcpp_sb_puts(b, ", \"reason\": ");
-            mcpp_sb_json_string(b, mcpp_frontier_lane_excluded_reason(f, i, r));
+            mcpp_sb_json_key_string(b, ", \"reason\": ", mcpp_frontier_lane_excluded_reason(f, i, r));
             mcpp_sb_putc(b, '}');
         }
         mcpp_sb_puts(b, "], \"headline\": ");
         mcpp_lane_headline h = MCPP_LANE_HEADLINE_INIT;
         if (mcpp_frontier_lane_headline(&h, f, i) == MCPP_OK) {
-            mcpp_sb_puts(b, "{\"metric\": ");
-            mcpp_sb_json_string(b, h.metric);
-            mcpp_sb_puts(b, ", \"unit\": ");
-            mcpp_sb_json_string(b, h.unit);
+            mcpp_sb_json_key_string(b, "{\"metric\": ", h.metric);
+            mcpp_sb_json_key_string(b, ", \"unit\": ", h.unit);
             mcpp_sb_printf(b, ", \"higher_is_better\": %s, \"median\": ", h.higher_is_better ? "true" : "false");
             mcpp_sb_json_number(b, h.median);
             mcpp_sb_puts(b, ", \"interval\": [");
             mcpp_sb_json_number(b, h.interval_low);
             mcpp_sb_puts(b, ", ");
             mcpp_sb_json_number(b, h.interval_high);
-            mcpp_sb_puts(b, "], \"confidence\": ");
-            mcpp_sb_json_number(b, h.confidence);
+            mcpp_sb_json_key_number(b, "], \"confidence\": ", h.confidence);
             mcpp_sb_printf(b, ", \"n\": %zu, \"n_runs\": %zu, \"rel_spread\": ", h.n, h.n_runs);
             mcpp_sb_json_number(b, h.rel_spread);
             mcpp_sb_printf(b, ", \"from_steps\": %s}", h.from_steps ? "true" : "false");
@@ -190,20 +180,17 @@ static void render_json(mcpp_strbuf *b, const void *object)
             if (r) mcpp_sb_puts(b, ", ");
             mcpp_sb_json_string(b, mcpp_frontier_lane_reason(f, i, r));
         }
-        mcpp_sb_puts(b, "], \"blocker\": ");
-        mcpp_sb_json_string(b, mcpp_frontier_lane_blocker(f, i));
+        mcpp_sb_json_key_string(b, "], \"blocker\": ", mcpp_frontier_lane_blocker(f, i));
         mcpp_sb_puts(b, ", \"adjacent\": [");
         for (size_t a = 0; a < mcpp_frontier_lane_adjacent_count(f, i); a++) {
             size_t o = mcpp_frontier_lane_adjacent_index(f, i, a);
             mcpp_sb_puts(b, a ? ", {\"key\": " : "{\"key\": ");
             mcpp_sb_json_string(b, mcpp_frontier_lane_key(f, o));
-            mcpp_sb_puts(b, ", \"short_key\": ");
-            mcpp_sb_json_string(b, mcpp_frontier_lane_short_key(f, o));
+            mcpp_sb_json_key_string(b, ", \"short_key\": ", mcpp_frontier_lane_short_key(f, o));
             mcpp_sb_printf(b, ", \"status\": \"%s\", \"differs_in\": ",
                                 mcpp_lane_status_name((mcpp_lane_status)mcpp_frontier_lane_status(f, o)));
             mcpp_sb_json_string(b, mcpp_frontier_lane_adjacent_dimensions(f, i, a));
-            mcpp_sb_puts(b, ", \"blocker\": ");
-            mcpp_sb_json_string(b, mcpp_frontier_lane_blocker(f, o));
+            mcpp_sb_json_key_string(b, ", \"blocker\": ", mcpp_frontier_lane_blocker(f, o));
             mcpp_sb_putc(b, '}');
         }
         mcpp_sb_printf(b, "], \"adjacent_total\": %zu}", mcpp_frontier_lane_adjacent_total(f, i));

@@ -72,8 +72,7 @@ static size_t qualification_count(const gate_entry *e)
 /* One metric's decision as JSON: {name, outcome, skipped, reason, result}. */
 static void gate_metric_json(mcpp_strbuf *b, const gate_metric_entry *g)
 {
-    mcpp_sb_puts(b, "{\"name\": ");
-    mcpp_sb_json_string(b, g->name);
+    mcpp_sb_json_key_string(b, "{\"name\": ", g->name);
     mcpp_sb_printf(b, ", \"outcome\": \"%s\", \"skipped\": %s, \"reason\": ", mcpp_gate_outcome_name(g->outcome),
                    g->skipped ? "true" : "false");
     mcpp_sb_json_string(b, g->reason);
@@ -107,10 +106,8 @@ static void put_differences_json(mcpp_strbuf *b, const gate_explain *w)
         mcpp_sb_json_string(b, d->dimension);
         mcpp_sb_printf(b, ", \"status\": \"%s\", \"base\": ", mcpp_dim_status_name(d->status));
         mcpp_sb_json_string(b, d->base);
-        mcpp_sb_puts(b, ", \"cand\": ");
-        mcpp_sb_json_string(b, d->cand);
-        mcpp_sb_puts(b, ", \"reason\": ");
-        mcpp_sb_json_string(b, d->reason);
+        mcpp_sb_json_key_string(b, ", \"cand\": ", d->cand);
+        mcpp_sb_json_key_string(b, ", \"reason\": ", d->reason);
         mcpp_sb_printf(b, ", \"pooled\": %s, \"baselines\": %zu}", d->pooled ? "true" : "false", d->count);
     }
     mcpp_sb_printf(b, "], \"differences_omitted\": %zu, \"baselines_unexamined\": %zu", w->differences_more,
@@ -120,32 +117,24 @@ static void put_differences_json(mcpp_strbuf *b, const gate_explain *w)
 static void put_candidate_json(mcpp_strbuf *b, const gate_entry *e)
 {
     const gate_explain *w = &e->why;
-    mcpp_sb_puts(b, "{\"id\": ");
-    mcpp_sb_json_string(b, e->id);
-    mcpp_sb_puts(b, ", \"path\": ");
-    mcpp_sb_json_string(b, w->path);
-    mcpp_sb_puts(b, ", \"lane\": {\"key\": ");
-    mcpp_sb_json_string(b, w->lane_key);
+    mcpp_sb_json_key_string(b, "{\"id\": ", e->id);
+    mcpp_sb_json_key_string(b, ", \"path\": ", w->path);
+    mcpp_sb_json_key_string(b, ", \"lane\": {\"key\": ", w->lane_key);
     char short_key[32] = "";
     if (w->lane_key) mcpp_lane_key_short(short_key, sizeof short_key, w->lane_key);
-    mcpp_sb_puts(b, ", \"short_key\": ");
-    mcpp_sb_json_string(b, short_key);
-    mcpp_sb_puts(b, ", \"label\": ");
-    mcpp_sb_json_string(b, w->lane_label);
-    mcpp_sb_puts(b, ", \"display_label\": ");
-    mcpp_sb_json_string(b, w->lane_display);
+    mcpp_sb_json_key_string(b, ", \"short_key\": ", short_key);
+    mcpp_sb_json_key_string(b, ", \"label\": ", w->lane_label);
+    mcpp_sb_json_key_string(b, ", \"display_label\": ", w->lane_display);
     mcpp_sb_printf(b, "}, \"outcome\": \"%s\", \"reason_code\": ", mcpp_gate_outcome_name(e->outcome));
     mcpp_sb_json_string(b, w->reason_code);
-    mcpp_sb_puts(b, ", \"reason\": ");
-    mcpp_sb_json_string(b, e->reason);
+    mcpp_sb_json_key_string(b, ", \"reason\": ", e->reason);
     mcpp_sb_printf(b, ", \"baselines\": %zu, \"verdicts\": {\"comparable\": %zu, \"qualified\": %zu, "
                       "\"not_comparable\": %zu, \"insufficient\": %zu}, \"pooled\": [",
                    e->baselines, w->by_verdict[0], w->by_verdict[1], w->by_verdict[2], w->by_verdict[3]);
     for (size_t k = 0; k < w->n_pooled; k++) {
         mcpp_sb_puts(b, k ? ", {\"id\": " : "{\"id\": ");
         mcpp_sb_json_string(b, w->pooled[k].id);
-        mcpp_sb_puts(b, ", \"path\": ");
-        mcpp_sb_json_string(b, w->pooled[k].path);
+        mcpp_sb_json_key_string(b, ", \"path\": ", w->pooled[k].path);
         mcpp_sb_printf(b, ", \"verdict\": \"%s\"}", mcpp_verdict_name(w->pooled[k].verdict));
     }
     mcpp_sb_printf(b, "], \"pooled_omitted\": %zu, \"candidate_runs\": ", w->pooled_omitted);
@@ -168,11 +157,9 @@ static void gate_render_json(mcpp_strbuf *b, const void *object)
     mcpp_sb_printf(b, "{\"schema\": \"mcpp.gate/2\", \"outcome\": \"%s\", \"exit_code\": %d, \"reason\": ",
                    mcpp_gate_outcome_name(r->outcome), mcpp_gate_report_exit_code(r));
     mcpp_sb_json_string(b, r->reason);
-    mcpp_sb_puts(b, ", \"policy\": ");
-    mcpp_sb_json_string(b, r->policy_name);
+    mcpp_sb_json_key_string(b, ", \"policy\": ", r->policy_name);
     mcpp_sb_printf(b, ", \"policy_digest\": \"%s\"", r->policy_digest);
-    mcpp_sb_puts(b, ", \"metric\": ");
-    mcpp_sb_json_string(b, r->metric_name);
+    mcpp_sb_json_key_string(b, ", \"metric\": ", r->metric_name);
     mcpp_sb_printf(b,
                    ", \"counts\": {\"passed\": %zu, \"failed\": %zu, \"undetermined\": %zu, \"inconclusive\": %zu, "
                    "\"candidate_runs\": %zu}, \"on_inconclusive\": \"%s\", \"left_out\": [",
@@ -189,27 +176,21 @@ static void gate_render_json(mcpp_strbuf *b, const void *object)
     mcpp_sb_printf(b, ", \"statistics\": {\"unit\": \"run\", \"tests\": %zu, \"multiplicity\": \"benjamini-hochberg\", "
                    "\"false_discovery_rate\": ", r->tests);
     mcpp_sb_json_number(b, r->fdr_q);
-    mcpp_sb_puts(b, ", \"suite_run_sd\": ");
-    mcpp_sb_json_number(b, r->suite_run_sd);
-    mcpp_sb_puts(b, ", \"suite_df\": ");
-    mcpp_sb_json_number(b, isinf(r->suite_df) ? -1 : r->suite_df);
-    mcpp_sb_puts(b, ", \"common_shift\": ");
-    mcpp_sb_json_number(b, r->suite_shift);
+    mcpp_sb_json_key_number(b, ", \"suite_run_sd\": ", r->suite_run_sd);
+    mcpp_sb_json_key_number(b, ", \"suite_df\": ", isinf(r->suite_df) ? -1 : r->suite_df);
+    mcpp_sb_json_key_number(b, ", \"common_shift\": ", r->suite_shift);
     mcpp_sb_printf(b, ", \"common_shift_regressed\": %s", r->suite_regressed ? "true" : "false");
     if (r->history_scores) {
         mcpp_sb_printf(b, ", \"history_tails\": {\"runs\": %zu, \"df\": ", r->history_scores);
         mcpp_sb_json_number(b, isinf(r->history_tail_df) ? -1 : r->history_tail_df);
-        mcpp_sb_puts(b, ", \"scale\": ");
-        mcpp_sb_json_number(b, r->history_tail_scale);
+        mcpp_sb_json_key_number(b, ", \"scale\": ", r->history_tail_scale);
         mcpp_sb_printf(b, ", \"median_tests\": %zu}", r->history_medians);
     } else {
         mcpp_sb_puts(b, ", \"history_tails\": null");
     }
     if (r->history_lane_df > 0) {
-        mcpp_sb_puts(b, ", \"history_pooled\": {\"lane_df\": ");
-        mcpp_sb_json_number(b, r->history_lane_df);
-        mcpp_sb_puts(b, ", \"spread_today\": ");
-        mcpp_sb_json_number(b, r->history_spread);
+        mcpp_sb_json_key_number(b, ", \"history_pooled\": {\"lane_df\": ", r->history_lane_df);
+        mcpp_sb_json_key_number(b, ", \"spread_today\": ", r->history_spread);
         mcpp_sb_printf(b, ", \"widened\": %s, \"shaped_tests\": %zu}", r->history_widened ? "true" : "false",
                        r->history_shaped);
     } else {
@@ -224,8 +205,7 @@ static void gate_render_json(mcpp_strbuf *b, const void *object)
     for (size_t k = 0; k < r->n_inputs; k++) {
         mcpp_sb_puts(b, k ? ", {\"path\": " : "{\"path\": ");
         mcpp_sb_json_string(b, r->inputs[k].path);
-        mcpp_sb_puts(b, ", \"error\": ");
-        mcpp_sb_json_string(b, r->inputs[k].message);
+        mcpp_sb_json_key_string(b, ", \"error\": ", r->inputs[k].message);
         mcpp_sb_printf(b, ", \"skipped_on_request\": %s}", r->inputs[k].skipped_on_request ? "true" : "false");
     }
     mcpp_sb_puts(b, "]}\n");

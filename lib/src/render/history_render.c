@@ -29,12 +29,6 @@ static size_t segment_of(const history_lane *l, size_t run)
     return s;
 }
 
-static void json_str_or_null(mcpp_strbuf *b, const char *s)
-{
-    if (s) mcpp_sb_json_string(b, s);
-    else mcpp_sb_puts(b, "null");
-}
-
 static void json_number(mcpp_strbuf *b, double d)
 {
     char num[40];
@@ -61,21 +55,17 @@ void mcpp_history_pooled_words(mcpp_strbuf *b, const history_lane *l, void (*esc
 
 static void render_json_lane(mcpp_strbuf *b, const history_lane *l)
 {
-    mcpp_sb_puts(b, "{\"key\": ");
-    mcpp_sb_json_string(b, l->key);
+    mcpp_sb_json_key_string(b, "{\"key\": ", l->key);
     mcpp_sb_printf(b, ", \"short_key\": \"%s\", \"label\": ", l->short_key);
-    json_str_or_null(b, l->label);
-    mcpp_sb_puts(b, ", \"metric\": ");
-    json_str_or_null(b, l->metric_name);
+    mcpp_sb_json_string(b, l->label);
+    mcpp_sb_json_key_string(b, ", \"metric\": ", l->metric_name);
     mcpp_sb_puts(b, ", \"runs\": [");
     for (size_t i = 0; i < l->n_runs; i++) {
         const history_run *r = &l->runs[i];
         mcpp_sb_puts(b, i ? ", {\"id\": " : "{\"id\": ");
         mcpp_sb_json_string(b, r->id);
-        mcpp_sb_puts(b, ", \"created_at\": ");
-        json_str_or_null(b, r->created_at);
-        mcpp_sb_puts(b, ", \"git_commit\": ");
-        json_str_or_null(b, r->git_commit);
+        mcpp_sb_json_key_string(b, ", \"created_at\": ", r->created_at);
+        mcpp_sb_json_key_string(b, ", \"git_commit\": ", r->git_commit);
         mcpp_sb_puts(b, ", \"value\": ");
         json_number(b, r->value);
         mcpp_sb_printf(b, ", \"segment\": %zu}", segment_of(l, i));
@@ -89,12 +79,9 @@ static void render_json_lane(mcpp_strbuf *b, const history_lane *l)
         mcpp_history_change_view v = mcpp_history_change_at(l, c);
         mcpp_sb_printf(b, "%s{\"run\": %zu, \"id\": ", c ? ", " : "", v.run);
         mcpp_sb_json_string(b, v.after->id);
-        mcpp_sb_puts(b, ", \"created_at\": ");
-        json_str_or_null(b, v.after->created_at);
-        mcpp_sb_puts(b, ", \"before_commit\": ");
-        json_str_or_null(b, v.before->git_commit);
-        mcpp_sb_puts(b, ", \"after_commit\": ");
-        json_str_or_null(b, v.after->git_commit);
+        mcpp_sb_json_key_string(b, ", \"created_at\": ", v.after->created_at);
+        mcpp_sb_json_key_string(b, ", \"before_commit\": ", v.before->git_commit);
+        mcpp_sb_json_key_string(b, ", \"after_commit\": ", v.after->git_commit);
         mcpp_sb_puts(b, ", \"before_median\": ");
         json_number(b, v.before_median);
         mcpp_sb_puts(b, ", \"after_median\": ");
@@ -108,10 +95,8 @@ static void render_json_lane(mcpp_strbuf *b, const history_lane *l)
 
 static void render_json(mcpp_strbuf *b, const mcpp_history *h)
 {
-    mcpp_sb_puts(b, "{\"schema\": \"mcpp.history/1\", \"metric\": ");
-    mcpp_sb_json_string(b, h->metric);
-    mcpp_sb_puts(b, ", \"method\": ");
-    mcpp_sb_json_string(b, METHOD);
+    mcpp_sb_json_key_string(b, "{\"schema\": \"mcpp.history/1\", \"metric\": ", h->metric);
+    mcpp_sb_json_key_string(b, ", \"method\": ", METHOD);
     mcpp_sb_puts(b, ", \"settings\": {\"penalty_per_log_n\": ");
     json_number(b, h->settings.penalty_per_log_n);
     mcpp_sb_puts(b, ", \"min_rel_change\": ");

@@ -21,11 +21,9 @@ void mcpp_sb_pooled_aside_json(mcpp_strbuf *b, const mcpp_pooled_words *w)
         mcpp_sb_puts(b, i ? ", {\"id\": " : "{\"id\": ");
         mcpp_sb_json_string(b, w->aside_id(w->ctx, i));
         if (w->aside_path) {
-            mcpp_sb_puts(b, ", \"path\": ");
-            mcpp_sb_json_string(b, w->aside_path(w->ctx, i));
+            mcpp_sb_json_key_string(b, ", \"path\": ", w->aside_path(w->ctx, i));
         }
-        mcpp_sb_puts(b, ", \"reason\": ");
-        mcpp_sb_json_string(b, w->aside_reason ? w->aside_reason(w->ctx, i) : NULL);
+        mcpp_sb_json_key_string(b, ", \"reason\": ", w->aside_reason ? w->aside_reason(w->ctx, i) : NULL);
         mcpp_sb_putc(b, '}');
     }
     mcpp_sb_putc(b, ']');

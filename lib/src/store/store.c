@@ -264,12 +264,9 @@ int mcpp_store_take_text(char **out, struct mcpp_strbuf *b)
 
 void mcpp_store_tombstone_line(mcpp_strbuf *b, const char *id, const char *reason, const char *removed_at)
 {
-    mcpp_sb_puts(b, "{\"id\": ");
-    mcpp_sb_json_string(b, id);
-    mcpp_sb_puts(b, ", \"reason\": ");
-    mcpp_sb_json_string(b, reason);
-    mcpp_sb_puts(b, ", \"removed_at\": ");
-    mcpp_sb_json_string(b, removed_at);
+    mcpp_sb_json_key_string(b, "{\"id\": ", id);
+    mcpp_sb_json_key_string(b, ", \"reason\": ", reason);
+    mcpp_sb_json_key_string(b, ", \"removed_at\": ", removed_at);
     mcpp_sb_puts(b, "}\n");
 }
 

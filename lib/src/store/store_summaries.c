@@ -393,10 +393,15 @@ static int builder_take(void *ctx, mcpp_receipt *receipt)
     return rc;
 }
 
-/* Summaries of every stored receipt under `p`, from the receipts themselves
- * (`bodies_only`: parsing every body, not reading images: what a check compares with). */
-static int rebuild(summary_builder *b, mcpp_store *s, int bodies_only)
+/* Summaries of every stored receipt under `p` (NULL: the default policy) into
+ * a new builder `b` (the caller frees it, also on failure), from the receipts
+ * themselves (`bodies_only`: parsing every body, not reading images: what a
+ * check compares with). */
+static int rebuild(summary_builder *b, mcpp_store *s, const mcpp_policy *p, int bodies_only)
 {
+    memset(b, 0, sizeof *b);
+    if (!(b->p = mcpp_policy_or_default(p)))
+        return mcpp_error_nomem();
     sqlite3_stmt *st = NULL;
     char sql[80];
     snprintf(sql, sizeof sql, "SELECT id, body, %s FROM receipts ORDER BY rowid",
@@ -432,11 +437,9 @@ static int save_all(mcpp_store *s, mcpp_lane_summary *const *lanes, size_t n)
 static int frontier_from_receipts(mcpp_frontier **out, mcpp_store *s, const mcpp_policy *p, int save)
 {
     summary_builder b;
-    memset(&b, 0, sizeof b);
-    b.p = p;
     int rc = save ? mcpp_store_begin_write(s) : MCPP_OK;
     if (rc) return rc;
-    rc = rebuild(&b, s, 0);
+    rc = rebuild(&b, s, p, 0);
     if (!rc) rc = mcpp_frontier_from_summaries(out, p, (const mcpp_lane_summary *const *)b.lanes, b.n, 0);
     if (!rc && save) rc = save_all(s, b.lanes, b.n);
     if (save) {
@@ -517,14 +520,10 @@ int mcpp_store_summaries_check(mcpp_strbuf *report, size_t *problems, mcpp_store
 {
     int valid = 0;
     int rc = summaries_valid(&valid, s);
-    if (rc || !valid) return rc; /* stale ones are rebuilt from the receipts before any use */
-    const mcpp_policy *p = mcpp_policy_or_default(NULL);
-    if (!p)
-        return mcpp_error_nomem();
+    if (rc || !valid)
+        return rc; /* stale ones are rebuilt from the receipts before any use */
     summary_builder b;
-    memset(&b, 0, sizeof b);
-    b.p = p;
-    if ((rc = rebuild(&b, s, 1)) == MCPP_EINVALID) { /* a body that does not load: reported with the rows */
+    if ((rc = rebuild(&b, s, NULL, 1)) == MCPP_EINVALID) { /* a body that does not load: reported with the rows */
         mcpp_error_clear();
         mcpp_sb_puts(report, "lane summaries: not compared (a body does not load)\n");
         builder_free(&b);
@@ -543,7 +542,7 @@ int mcpp_store_summaries_check(mcpp_strbuf *report, size_t *problems, mcpp_store
         for (; next < b.n && (!key || strcmp(mcpp_lane_summary_key(b.lanes[next]), key) < 0); next++)
             summary_problem(report, problems, mcpp_lane_summary_key(b.lanes[next]), "missing");
         int here = key && next < b.n && strcmp(mcpp_lane_summary_key(b.lanes[next]), key) == 0;
-        rc = compare_summary(report, problems, p, key, text ? text : "", text ? len : 0, here ? b.lanes[next] : NULL);
+        rc = compare_summary(report, problems, b.p, key, text ? text : "", text ? len : 0, here ? b.lanes[next] : NULL);
         if (here) next++;
     }
     if (!rc && step != SQLITE_DONE) rc = mcpp_store_sqlite_error(s, step, "checking the lane summaries");
@@ -555,13 +554,8 @@ int mcpp_store_summaries_check(mcpp_strbuf *report, size_t *problems, mcpp_store
 
 int mcpp_store_summaries_rebuild(mcpp_store *s)
 {
-    const mcpp_policy *p = mcpp_policy_or_default(NULL);
-    if (!p)
-        return mcpp_error_nomem();
     summary_builder b;
-    memset(&b, 0, sizeof b);
-    b.p = p;
-    int rc = rebuild(&b, s, 1);
+    int rc = rebuild(&b, s, NULL, 1);
     if (!rc) rc = save_all(s, b.lanes, b.n);
     else if (rc == MCPP_EINVALID) { /* a body that does not load: the next frontier reports it */
         mcpp_error_clear();

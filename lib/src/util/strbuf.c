@@ -273,6 +273,18 @@ void mcpp_sb_json_number(mcpp_strbuf *sb, double value)
         mcpp_sb_double(sb, value);
 }
 
+void mcpp_sb_json_key_number(mcpp_strbuf *sb, const char *key, double value)
+{
+    mcpp_sb_puts(sb, key);
+    mcpp_sb_json_number(sb, value);
+}
+
+void mcpp_sb_json_key_string(mcpp_strbuf *sb, const char *key, const char *s)
+{
+    mcpp_sb_puts(sb, key);
+    mcpp_sb_json_string(sb, s);
+}
+
 void mcpp_sb_int(mcpp_strbuf *sb, int64_t value)
 {
     char num[24];

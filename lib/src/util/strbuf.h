@@ -84,5 +84,10 @@ void mcpp_sb_int(mcpp_strbuf *sb, int64_t value);
  * U+2028/U+2029 as \uXXXX; a byte that is not UTF-8 as \ufffd); NULL gives
  * null. The escapers for the other output kinds are in util/escape.h. */
 void mcpp_sb_json_string(mcpp_strbuf *sb, const char *s);
+/* One member of a JSON object a writer spells out: `key` as it is (the
+ * punctuation and quoted name before the value, such as ", \"label\": "),
+ * then the value as mcpp_sb_json_string / mcpp_sb_json_number write it. */
+void mcpp_sb_json_key_string(mcpp_strbuf *sb, const char *key, const char *s);
+void mcpp_sb_json_key_number(mcpp_strbuf *sb, const char *key, double value);
 
 #endif /* MCPP_UTIL_STRBUF_H */
