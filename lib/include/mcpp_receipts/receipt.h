@@ -109,7 +109,9 @@ MCPP_API int mcpp_receipt_load_buffer(mcpp_receipt **out, mcpp_report **report_o
 /* NULL-safe. */
 MCPP_API void mcpp_receipt_free(mcpp_receipt *receipt);
 
-/* A deep copy (caller frees). */
+/* A copy that reads the same as `receipt` (caller frees; `receipt` may be freed
+ * first). Receipts never change, so the copy may share its memory: the last
+ * mcpp_receipt_free of the two releases it. */
 MCPP_API int mcpp_receipt_clone(mcpp_receipt **out, const mcpp_receipt *receipt);
 
 /* The receipt's id (stated, or derived from a content hash when absent) and
