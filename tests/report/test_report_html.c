@@ -154,9 +154,12 @@ TEST(the_report_and_the_history_name_the_runs_a_headline_pools_and_sets_aside)
                              "H200 x8, observed NVIDIA H100 80GB HBM3 x8).</p>");
         CHECK_CONTAINS(html, "<p class=\"pooled\">Its headline pools 1 run: nam56r-padded-cold-boot-2026-03-17; "
                              "sets aside 0.</p>");
-        CHECK_CONTAINS(html, "<span class=\"muted\">headline:</span> pools 4 runs: nam56r-padded-2026-03-14-run1, "
-                             "nam56r-padded-2026-03-14-run2, nam56r-padded-h200-requested-2026-03-18, "
-                             "nam56r-padded-2026-03-15-run3; sets aside 1 (1 of other lanes, not comparable)");
+        /* the gate pools what the frontier's headline pools: the H200 request not met is set aside */
+        CHECK_CONTAINS(html, "<span class=\"muted\">headline:</span> pools 3 runs: nam56r-padded-2026-03-14-run1, "
+                             "nam56r-padded-2026-03-14-run2, nam56r-padded-2026-03-15-run3; sets aside 2: "
+                             "nam56r-padded-h200-requested-2026-03-18 (request not met: hardware: requested NVIDIA "
+                             "H200 x8, observed NVIDIA H100 80GB HBM3 x8); and 1 more (1 of other lanes, not "
+                             "comparable)");
     }
     mcpp_free(html);
     mcpp_frontier_free(f);
