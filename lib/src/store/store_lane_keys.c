@@ -16,7 +16,10 @@
  *   - opened read-only, into a temporary table, with a temporary view
  *     `receipts` over the file's table that takes its lane columns from it
  *     (SQLite resolves an unqualified name in the temp schema first), so every
- *     reader's SQL reads the derived columns and the file is not written.
+ *     reader's SQL reads the derived columns and the file is not written. A
+ *     row added later (by a writer of this build, whose open rewrote the
+ *     columns) keeps its own: the view is a left join, not an inner one that
+ *     hid such rows from the handle for as long as it stayed open.
  *
  * A store whose receipts do not all load keeps its columns as they are (the
  * loss is reported by `store check`; a half-derived set would be worse).
@@ -178,10 +181,11 @@ static int derive_into_temp(mcpp_store *s)
     char view[512];
     snprintf(view, sizeof view,
              "CREATE TEMP VIEW receipts AS SELECT r.rowid AS rowid, r.id AS id, r.created_at AS created_at,"
-             " r.git_commit AS git_commit, r.tool AS tool, r.name AS name, l.lane_key AS lane_key,"
-             " l.lane_short AS lane_short, l.lane_label AS lane_label, r.metric AS metric,"
+             " r.git_commit AS git_commit, r.tool AS tool, r.name AS name,"
+             " coalesce(l.lane_key, r.lane_key) AS lane_key, coalesce(l.lane_short, r.lane_short) AS lane_short,"
+             " CASE WHEN l.id IS NULL THEN r.lane_label ELSE l.lane_label END AS lane_label, r.metric AS metric,"
              " r.metric_value AS metric_value, r.body AS body, %s AS image, r.added_at AS added_at"
-             " FROM main.receipts r JOIN temp.mcpp_lane_columns l ON l.id = r.id",
+             " FROM main.receipts r LEFT JOIN temp.mcpp_lane_columns l ON l.id = r.id",
              s->version >= 4 ? "r.image" : "NULL");
     if (!rc)
         rc = mcpp_store_exec(s, view, "deriving the lane keys");

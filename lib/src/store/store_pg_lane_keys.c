@@ -186,7 +186,10 @@ static int rewrite_in_place(mcpp_store *s)
 }
 
 /* The view reads the store's own table by its schema's name (created before
- * the view exists, `receipts` would find it too; the name says so). */
+ * the view exists, `receipts` would find it too; the name says so). A row
+ * added after this open (by a writer of this build, whose open rewrote the
+ * columns) has no derived columns and keeps its own: an inner join hid it
+ * from this handle for as long as it stayed open. */
 static int derive_into_temp(mcpp_store *s)
 {
     char *schema = NULL;
@@ -212,8 +215,10 @@ static int derive_into_temp(mcpp_store *s)
     mcpp_sb_init_heap(&view, 512);
     mcpp_sb_printf(&view,
                    "CREATE TEMP VIEW receipts AS SELECT r.id, r.created_at, r.git_commit, r.tool, r.name,"
-                   " l.lane_key, l.lane_short, l.lane_label, r.metric, r.metric_value, r.body, r.added_at"
-                   " FROM %s.receipts r JOIN pg_temp.mcpp_lane_columns l ON l.id = r.id",
+                   " coalesce(l.lane_key, r.lane_key) AS lane_key, coalesce(l.lane_short, r.lane_short) AS lane_short,"
+                   " CASE WHEN l.id IS NULL THEN r.lane_label ELSE l.lane_label END AS lane_label,"
+                   " r.metric, r.metric_value, r.body, r.added_at"
+                   " FROM %s.receipts r LEFT JOIN pg_temp.mcpp_lane_columns l ON l.id = r.id",
                    schema);
     free(schema);
     if (!rc)
