@@ -195,6 +195,29 @@ check("a_misspelt_metric_or_selector_value_is_an_error_with_a_suggestion", funct
   end
 end)
 
+check("a_policy_file_gating_on_a_misspelt_metric_gets_the_same_suggestion", function()
+  local run3 = mr.load(examples .. "/nam56r_padded_run3.json")
+  local path = os.tmpname() .. ".lua"
+  local f = assert(io.open(path, "w"))
+  f:write('return { include = { "default.lua" }, name = "team", gate = { metric = "tokens_per_sec" } }\n')
+  f:close()
+  local team = mr.policy(path)
+  os.remove(path)
+  for name, call in pairs({
+    gate = function() return mr.gate({ padded, run2 }, { run3 }, team) end,
+    compare = function() return mr.compare(padded, run2, team) end,
+    frontier = function() return mr.frontier({ padded, run2 }, team) end,
+  }) do
+    local ok, err = pcall(call)
+    assert(not ok, name .. " gated on a metric no receipt states")
+    local text = tostring(err.message or err)
+    assert(text:find("policy 'team' gates on the metric 'tokens_per_sec'", 1, true)
+      and text:find("did you mean 'tokens_per_s'", 1, true), name .. ": " .. text)
+  end
+  -- the metric named in the call still wins over the policy's
+  eq(mr.compare(padded, run2, team, "tokens_per_s").verdict ~= nil, true, "an explicit metric")
+end)
+
 check("metric_argument_applies_to_one_call_and_leaves_the_policy_as_it_was", function()
   local run3 = mr.load(examples .. "/nam56r_padded_run3.json")
   local strict = mr.policy(policies .. "/strict.lua")

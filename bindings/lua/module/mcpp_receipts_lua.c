@@ -422,6 +422,20 @@ const mcpp_policy *module_policy_for_metric(lua_State *L, const mcpp_policy *pol
     return holder->policy;
 }
 
+static int metric_stated(const char *metric, const mcpp_policy *policy, const mcpp_receipt *const *list, size_t n)
+{
+    return metric || !policy ? mcpp_metric_check_stated(metric, list, n)
+                             : mcpp_policy_check_metrics_stated(policy, list, n);
+}
+
+void module_check_metric_stated(lua_State *L, const char *metric, const mcpp_policy *policy,
+                                const mcpp_receipt *const *a, size_t na, const mcpp_receipt *const *b, size_t nb)
+{
+    if (metric_stated(metric, policy, a, na) != MCPP_OK && (!b || metric_stated(metric, policy, b, nb) != MCPP_OK))
+        module_raise_last_error(L);
+    mcpp_error_clear(); /* the first list's miss, when the second states it */
+}
+
 /* limits.NAME as milliseconds into *out (unchanged when absent). */
 static void opt_limit_ms(lua_State *L, int limits, const char *name, int64_t *out, int allow_none)
 {
@@ -595,10 +609,10 @@ static int mr_compare(lua_State *L)
 {
     lua_receipt *a = module_check_receipt(L, 1);
     lua_receipt *b = module_check_receipt(L, 2);
-    const mcpp_policy *policy = module_policy_for_metric(L, module_opt_policy(L, 3), 4);
+    const mcpp_policy *given = module_opt_policy(L, 3);
+    const mcpp_policy *policy = module_policy_for_metric(L, given, 4);
     const mcpp_receipt *pair[2] = {a->receipt, b->receipt};
-    if (mcpp_metric_check_stated(luaL_optstring(L, 4, NULL), pair, 2) != MCPP_OK) /* "did you mean" */
-        return module_raise_last_error(L);
+    module_check_metric_stated(L, luaL_optstring(L, 4, NULL), given, pair, 2, NULL, 0);
     mcpp_comparison *c = NULL;
     if (mcpp_compare(&c, policy, a->receipt, b->receipt) != MCPP_OK)
         return module_raise_last_error(L);
@@ -632,11 +646,11 @@ const mcpp_receipt **module_check_receipt_list(lua_State *L, int idx, size_t *n_
 static int mr_frontier(lua_State *L)
 {
     const char *metric = luaL_optstring(L, 3, NULL);
-    const mcpp_policy *policy = module_policy_for_metric(L, module_opt_policy(L, 2), 3); /* before the stack grows */
+    const mcpp_policy *given = module_opt_policy(L, 2);
+    const mcpp_policy *policy = module_policy_for_metric(L, given, 3); /* before the stack grows */
     size_t n = 0;
     const mcpp_receipt **list = module_check_receipt_list(L, 1, &n);
-    if (mcpp_metric_check_stated(metric, list, n) != MCPP_OK) /* "did you mean" */
-        return module_raise_last_error(L);
+    module_check_metric_stated(L, metric, given, list, n, NULL, 0);
     mcpp_frontier *f = NULL;
     if (mcpp_frontier_build(&f, policy, list, n) != MCPP_OK)
         return module_raise_last_error(L);
@@ -683,14 +697,12 @@ int module_render_gate(char **out, const void *r, int format)
 static int mr_gate(lua_State *L)
 {
     const char *metric = luaL_optstring(L, 4, NULL);
-    const mcpp_policy *policy = module_policy_for_metric(L, module_opt_policy(L, 3), 4); /* before the stack grows */
+    const mcpp_policy *given = module_opt_policy(L, 3);
+    const mcpp_policy *policy = module_policy_for_metric(L, given, 4); /* before the stack grows */
     size_t nb = 0, nc = 0;
     const mcpp_receipt **baselines = module_check_receipt_list(L, 1, &nb);
     const mcpp_receipt **candidates = module_check_receipt_list(L, 2, &nc);
-    /* stated on either side, or "did you mean" */
-    if (mcpp_metric_check_stated(metric, candidates, nc) != MCPP_OK &&
-        mcpp_metric_check_stated(metric, baselines, nb) != MCPP_OK)
-        return module_raise_last_error(L);
+    module_check_metric_stated(L, metric, given, candidates, nc, baselines, nb); /* on either side */
     mcpp_gate_report *r = NULL;
     if (mcpp_gate_run(&r, policy, baselines, nb, candidates, nc) != MCPP_OK)
         return module_raise_last_error(L);

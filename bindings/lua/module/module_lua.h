@@ -43,6 +43,14 @@ const mcpp_policy *module_opt_policy(lua_State *L, int index);
  * the stack so that the collector frees it). */
 const mcpp_policy *module_policy_for_metric(lua_State *L, const mcpp_policy *policy, int metric_index);
 
+/* The metric a call names (`metric`), else each one `policy` gates on (a
+ * policy file's; NULL policy: the default's "primary"), must be stated by a
+ * receipt of list `a` or of list `b` (NULL, 0: none): else raises the
+ * library's "did you mean", as the CLI and Python do, instead of a result in
+ * which nothing has a value. */
+void module_check_metric_stated(lua_State *L, const char *metric, const mcpp_policy *policy,
+                                const mcpp_receipt *const *a, size_t na, const mcpp_receipt *const *b, size_t nb);
+
 /* Registers the metatable `name` with `methods`, its __metatable locked. */
 void module_new_metatable(lua_State *L, const char *name, const luaL_Reg *methods);
 

@@ -501,6 +501,8 @@ static int store_frontier(lua_State *L)
     } else {
         mcpp_store_query q = check_query(L, 3);
         receipt_batch *b = query_batch(L, open_store(L, s, NEED_READ), &q);
+        module_check_metric_stated(L, NULL, policy, batch_items(b), b->n, NULL,
+                                   0); /* a policy file's, as mr.frontier */
         rc = mcpp_frontier_build(&f, policy, batch_items(b), b->n);
     }
     if (rc != MCPP_OK)
