@@ -226,6 +226,19 @@ local function exercise(location, tag)
       { metric = "tokens_per_sec" })
     eq(ok, false, "a metric no receipt states")
     assert(tostring(err):find("tokens_per_s", 1, true), tostring(err)) -- did you mean
+    local team_path = os.tmpname() .. ".lua"
+    local f = assert(io.open(team_path, "w"))
+    f:write('return { include = { "default.lua" }, name = "team", gate = { metric = "tokens_per_sec" } }\n')
+    f:close()
+    local team = mr.policy(team_path)
+    os.remove(team_path)
+    for what, call in pairs({ gate = function() return s:gate(before.where, {}, team) end,
+                              frontier = function() return s:frontier(team) end }) do
+      ok, err = pcall(call)
+      eq(ok, false, what .. ": a policy file gating on a metric no receipt states")
+      assert(tostring(err):find("policy 'team' gates on the metric 'tokens_per_sec'", 1, true)
+        and tostring(err):find("did you mean 'tokens_per_s'", 1, true), tostring(err))
+    end
     ok, err = pcall(s.gate, s, before.where, {}, nil, { histroy = 3 })
     eq(ok, false, "a misspelt option")
     assert(tostring(err):find("unknown key 'histroy'", 1, true), tostring(err))

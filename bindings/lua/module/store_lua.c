@@ -588,7 +588,8 @@ static int store_gate(lua_State *L)
         luaL_argcheck(L, history >= 0, 5, "history must be >= 0");
         lua_getfield(L, 5, "metric"); /* index 6 */
     }
-    const mcpp_policy *policy = module_policy_for_metric(L, module_opt_policy(L, 4), 6);
+    const mcpp_policy *given = module_opt_policy(L, 4);
+    const mcpp_policy *policy = module_policy_for_metric(L, given, 6);
     mcpp_store *store = open_store(L, s, NEED_READ);
     mcpp_store_query qb = {NULL, where_text(L, 2), NULL, NULL, 0, 0};
     mcpp_store_query qc = {NULL, where_text(L, 3), NULL, NULL, 0, 0};
@@ -598,11 +599,8 @@ static int store_gate(lua_State *L)
     receipt_batch *earlier = new_batch(L);
     if (history > 0)
         lane_history(L, store, batch_items(cand), cand->n, (size_t)history, earlier);
-    const char *metric = lua_tostring(L, 6);
     /* stated on either side, or "did you mean", as mr.gate */
-    if (metric && mcpp_metric_check_stated(metric, batch_items(cand), cand->n) != MCPP_OK &&
-        mcpp_metric_check_stated(metric, batch_items(base), base->n) != MCPP_OK)
-        return module_raise_last_error(L);
+    module_check_metric_stated(L, lua_tostring(L, 6), given, batch_items(cand), cand->n, batch_items(base), base->n);
     mcpp_gate_report *r = NULL;
     if (mcpp_gate_run_with_history(&r, policy, batch_items(base), base->n, batch_items(cand), cand->n,
                                    batch_items(earlier), earlier->n) != MCPP_OK)
