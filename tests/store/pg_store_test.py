@@ -38,7 +38,8 @@ it at the end.
               recorded format) answers `store ls --lane`, `history` and
               `gate --history` as the SQLite store does, read-only without
               writing (xmin, no format recorded; `check` names the stale
-              columns; a role without TEMP reads the stored columns), and after one read-write open (5 at once, with an add)
+              columns; a role without TEMP, or whose transactions are read-only as
+              on a hot standby, reads the stored columns), and after one read-write open (5 at once, with an add)
               holds the fresh columns, rewritten in one transaction, this
               build's format and stale summaries; a read-only handle kept open
               on old columns (both backends) sees a run added after it opened; an
@@ -366,6 +367,13 @@ def lane_keys(cli: str, example: str, work: pathlib.Path, pg: Cluster) -> None:
     p = run(cli, "store", "ls", url.replace("user=mcpp", "user=reader"), "--format", "json")
     check(p.returncode == 0 and len(p.stdout.splitlines()) == 84 and versions() == forged,
           f"without TEMP a read-only open reads the stored columns, writes nothing ({p.stderr.strip()[:160]})")
+    # So does a server where every transaction is read-only, as on a hot standby (SQLSTATE 25006).
+    pg.psql(database, "CREATE ROLE standby LOGIN; GRANT SELECT ON ALL TABLES IN SCHEMA public TO standby;"
+                      f" GRANT TEMPORARY ON DATABASE {database} TO standby;"
+                      " ALTER ROLE standby SET default_transaction_read_only = on")
+    p = run(cli, "store", "ls", url.replace("user=mcpp", "user=standby"), "--format", "json")
+    check(p.returncode == 0 and len(p.stdout.splitlines()) == 84 and versions() == forged,
+          f"with read-only transactions a read-only open reads the stored columns ({p.stderr.strip()[:160]})")
 
     # One read-write open re-derives them, under the write lock: 5 at once and an add.
     extra = json.loads((inputs / "lanes" / "lane00-run0.json").read_text(encoding="utf-8"))
