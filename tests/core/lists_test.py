@@ -3,7 +3,9 @@
 
 The sources: the importer registry (MCPP_IMPORT_FORMATS in
 lib/include/mcpp_receipts/import.h), the dimension table
-(lib/src/policy/dimension_table.h) and the shipped policies (policy/*.lua).
+(lib/src/policy/dimension_table.h), the shipped policies (policy/*.lua), and
+the metrics the library names itself (lib/src/receipt/metrics.c: the
+well-known metrics with their unit and direction, and the derived ones).
 Generated lists (the formats tables of docs/import.md and docs/guide/import.md,
 docs/comparability.md, docs/fields.md) have their own tests; this one reads
 the lists people write by hand, where a reader meets them first, and fails
@@ -38,9 +40,66 @@ def formats(root):
     return re.findall(r'X\(\s*\w+\s*,\s*\d+\s*,\s*"([^"]+)"', body)
 
 
-def dimensions(root):
+def dimension_rows(root):
+    """(name, role, applies) of each row of the dimension table, in its order."""
     text = read(root, "lib/src/policy/dimension_table.h")
-    return re.findall(r"^\s*X\((\w+),\s*(?:MUST_MATCH|QUALIFY|IGNORE)\b", text, re.M)
+    return re.findall(r"^\s*X\((\w+),\s*(MUST_MATCH|QUALIFY|IGNORE),\s*\w+,\s*(\w+)", text, re.M)
+
+
+def dimensions(root):
+    return [name for name, _, _ in dimension_rows(root)]
+
+
+def well_known_metrics(root):
+    """(name, unit, direction) of each row of mcpp_well_known_metrics[] (lib/src/receipt/metrics.c)."""
+    text = read(root, "lib/src/receipt/metrics.c")
+    body = text[text.index("mcpp_well_known_metrics[] = {"):]
+    body = body[:body.index("};")]
+    return [(n, u, d.lower()) for n, u, d in
+            re.findall(r'\{"([^"]+)",\s*"([^"]+)",\s*MCPP_DIRECTION_(HIGHER|LOWER)', body)]
+
+
+def derived_metrics(root):
+    """The names of the metrics the library derives (DERIVED_NAMES in lib/src/receipt/metrics.c)."""
+    m = re.search(r"DERIVED_NAMES\[\w*\]\s*=\s*\{([^}]*)\}", read(root, "lib/src/receipt/metrics.c"))
+    return re.findall(r'"([^"]+)"', m.group(1)) if m else []
+
+
+def covers(written, name):
+    """Whether a metric name as a list writes it stands for `name`: the name itself, or a
+    family: `goodput.badput_s.<cause>`, `goodput.*`, `per_family_ms.<A|M|E|R>`."""
+    m = re.match(r"^(.*?\.)(?:\*|<([^>]*)>)$", written)
+    if not m:
+        return written == name
+    rest = name[len(m.group(1)):]
+    if not name.startswith(m.group(1)) or not rest:
+        return False
+    alternatives = m.group(2)
+    return not alternatives or "|" not in alternatives or rest in alternatives.split("|")
+
+
+def compare_metrics(where, written, names, subset=False):
+    """Problems: the metric names `where` writes (families included) against `names`."""
+    if written is None:
+        return ["%s: the list was not found (moved? update tests/core/lists_test.py)" % where]
+    problems = []
+    extra = [w for w in written if not any(covers(w, n) for n in names)]
+    missing = [] if subset else [n for n in names if not any(covers(w, n) for w in written)]
+    if missing:
+        problems.append("%s does not name %s" % (where, ", ".join(missing)))
+    if extra:
+        problems.append("%s names %s, which the library does not hold" % (where, ", ".join(extra)))
+    return problems
+
+
+# A metric name in a C comment or a docstring: a word with an underscore, and its dotted parts
+# (step_time_s, goodput.badput_s.<cause>, per_family_ms.<A|M|E|R>, goodput.*); "metrics.named" and
+# a path's "metrics." are not metric names.
+C_METRIC = re.compile(r"(?<![\w.])(?!metrics\.)([a-z]+_[a-z_]*|goodput|per_family_ms)((?:\.(?:[a-z_]+|<[^>]*>|\*))*)")
+
+
+def c_metric_names(text):
+    return [a + b for a, b in C_METRIC.findall(text) if "_" in a + b or b]
 
 
 def policies(root):
@@ -103,11 +162,60 @@ def check(root):
     problems += compare("docs/guide/policies.md (default dimensions, examples)",
                         re.findall(r"`([a-z_]+)`", m.group(1)) if m else None, dims, subset=True)
 
+    # The guide's model dimensions (those that do not apply between two benchmark-suite results)
+    # are examples pointing at the generated table; each must be one.
+    comparing = read(root, "docs/guide/comparing.md")
+    m = re.search(r"the model dimensions \((.*?)\) do not apply", comparing.replace("\n", " "))
+    model = [n for n, _, applies in dimension_rows(root) if applies in ("MODEL", "MODEL_OR_STATED")]
+    problems += compare("docs/guide/comparing.md (the model dimensions, examples)",
+                        re.findall(r"`([a-z_]+)`", m.group(1)) if m else None, model, subset=True)
+
+    # The metrics the library names itself: every list of the well-known ones is whole (a family
+    # such as goodput.badput_s.<cause> stands for its members), the schema's table states each one's
+    # unit and direction, and the derived ones are named where their list is.
+    well_known = well_known_metrics(root)
+    names = [n for n, _, _ in well_known]
+    derived = derived_metrics(root)
+    if len(names) < 3 or len(derived) < 2:
+        return problems + ["found %d well-known and %d derived metrics in lib/src/receipt/metrics.c: moved?"
+                           % (len(names), len(derived))]
+    rows = re.findall(r"^\| `([^`]+)`(?: … `\.(\w+)`)? \| [^|]+ \| ([^|]+) \| (higher|lower) \|$",
+                      read(root, "docs/schema-2.md"), re.M)
+    written = [first.rsplit(".", 1)[0] + ".*" if last else first for first, last, _, _ in rows]
+    problems += compare_metrics("docs/schema-2.md (well-known metrics table)", written if rows else None, names)
+    for (first, last, unit, better), w in zip(rows, written):
+        for name, u, d in well_known:
+            if covers(w, name) and (u, d) != (unit.strip(), better):
+                problems.append("docs/schema-2.md (well-known metrics table): %s is %s, %s is better; the row "
+                                "says %s, %s" % (name, u, d, unit.strip(), better))
+    metrics_md = read(root, "docs/metrics.md")
+    doc = passage(metrics_md, r"^well-known ones at fixed paths", r"and any other under")
+    problems += compare_metrics("docs/metrics.md (well-known metrics)",
+                                re.findall(r"`([^`]+)`", doc) if doc else None, names)
+    problems += compare_metrics("docs/metrics.md (derived metrics)",
+                                sorted(set(re.findall(r"`((?:goodput\.)?\w+_fraction)`", metrics_md))), derived)
+    guide = read(root, "docs/guide/receipts.md")
+    doc = passage(guide, r"names the headline\.", r"are well-known metrics")
+    problems += compare_metrics("docs/guide/receipts.md (well-known metrics)",
+                                re.findall(r"`([^`]+)`", doc[len("names the headline."):]) if doc else None, names)
+    header = read(root, "lib/include/mcpp_receipts/receipt.h")
+    doc = passage(header, r"Every number a receipt states, by name\.", r"\*/")
+    problems += compare_metrics("lib/include/mcpp_receipts/receipt.h (named metrics)",
+                                c_metric_names(doc) if doc else None, names + derived)
+    docstring = read(root, "bindings/python/src/receipt_type.c")
+    doc = passage(docstring, r"Well-known metrics \(", r"\)")
+    problems += compare_metrics("bindings/python/src/receipt_type.c (metric docstring)",
+                                c_metric_names(doc) if doc else None, names, subset=True)
+
     # The shipped policies: both tables list every file of policy/.
     shipped = policies(root)
     for rel in ("policy/README.md", "docs/guide/policies.md"):
         rows = re.findall(r"^\| `([a-z_0-9]+\.lua)` \|", read(root, rel), re.M)
         problems += compare("%s (shipped policies table)" % rel, sorted(rows) if rows else None, shipped)
+    doc = passage(read(root, "bindings/python/mcpp_receipts/_policy.py"), r"def shipped\(", r"MCPP_POLICY_PATH")
+    problems += compare("bindings/python/mcpp_receipts/_policy.py (Policy.shipped docstring, examples)",
+                        [n + ".lua" for n in re.findall(r'"([a-z_0-9]+)"', doc)] if doc else None, shipped,
+                        subset=True)
     return problems
 
 
@@ -120,7 +228,28 @@ def self_test():
                 f.write(text)
         write("lib/include/mcpp_receipts/import.h", '#define MCPP_IMPORT_FORMATS(X) \\\n'
               '    X(A, 1, "alpha", a, "") \\\n    X(B, 2, "beta", b, "")\n\n')
-        write("lib/src/policy/dimension_table.h", "    X(pattern, MUST_MATCH, x)\n    X(cache, QUALIFY, y)\n")
+        write("lib/src/policy/dimension_table.h",
+              "    X(pattern, MUST_MATCH, FIELDS, MODEL, x)\n    X(cache, QUALIFY, FIELDS, MODEL, y)\n"
+              "    X(hardware, MUST_MATCH, FIELDS, ALL, z)\n")
+        write("lib/src/receipt/metrics.c",
+              'const mcpp_well_known_metric mcpp_well_known_metrics[] = {\n'
+              '    {"tokens_per_s", "tokens/s", MCPP_DIRECTION_HIGHER, F1},\n'
+              '    {"step_time_s", "s", MCPP_DIRECTION_LOWER, F2},\n'
+              '    {"goodput.badput_s.idle", "s", MCPP_DIRECTION_LOWER, F3},\n'
+              '    {"goodput.badput_s.eval", "s", MCPP_DIRECTION_LOWER, F4},\n};\n'
+              'static const char *const DERIVED_NAMES[N_DERIVED] = {"goodput.useful_fraction", "waste_fraction"};\n')
+        write("docs/schema-2.md", "| `tokens_per_s` | x | tokens/s | higher |\n| `step_time_s` | x | s | lower |\n"
+              "| `goodput.badput_s.<cause>` | x | s | lower |\n")
+        write("docs/metrics.md", "well-known ones at fixed paths (`tokens_per_s`, `step_time_s`, `goodput.*`) and any "
+              "other under\n`goodput.useful_fraction` and `waste_fraction`\n")
+        write("docs/guide/receipts.md", "names the headline. `tokens_per_s`, `step_time_s` and `goodput.*` "
+              "are well-known metrics\n")
+        write("docs/guide/comparing.md", "the model dimensions (`pattern`, `cache`) do not apply\n")
+        write("lib/include/mcpp_receipts/receipt.h", "/* Every number a receipt states, by name. tokens_per_s, "
+              "step_time_s, goodput.badput_s.<cause>;\n * derived: goodput.useful_fraction, waste_fraction. */\n")
+        write("bindings/python/src/receipt_type.c", '"Well-known metrics (tokens_per_s, goodput.*) and"\n')
+        write("bindings/python/mcpp_receipts/_policy.py",
+              '    def shipped(cls, name):\n        """"default", "strict" or MCPP_POLICY_PATH"""\n')
         write("policy/default.lua", "")
         write("policy/strict.lua", "")
         write("README.md", "mcpp-receipts import alpha x --out y\n")
@@ -134,15 +263,32 @@ def self_test():
             return 1
         write("README.md", "mcpp-receipts import csv x --out y\n")
         write("docs/guide/policies.md", "a default dimension (`pattern`, `gone`)\n| `default.lua` | d |\n")
+        write("docs/guide/comparing.md", "the model dimensions (`pattern`, `hardware`) do not apply\n")
+        write("docs/schema-2.md", "| `tokens_per_s` | x | tokens/s | lower |\n| `step_time_s` | x | s | lower |\n"
+              "| `goodput.badput_s.<cause>` | x | s | lower |\n| `per_family_ms.A` … `.R` | x | ms | lower |\n")
+        write("docs/guide/receipts.md", "names the headline. `tokens_per_s` and `goodput.*` are well-known metrics\n")
+        write("lib/include/mcpp_receipts/receipt.h", "/* Every number a receipt states, by name. tokens_per_s, "
+              "step_time_s, goodput.badput_s.<cause>;\n * derived: goodput.useful_fraction. */\n")
+        write("bindings/python/src/receipt_type.c", '"Well-known metrics (tokens_per_sec) and"\n')
+        write("bindings/python/mcpp_receipts/_policy.py",
+              '    def shipped(cls, name):\n        """"default", "gone" or MCPP_POLICY_PATH"""\n')
         found = check(tmp)
         expected = ["README.md (quick tour, import) names csv",
-                    "names gone", "docs/guide/policies.md (shipped policies table) does not name strict.lua"]
+                    "names gone", "docs/guide/policies.md (shipped policies table) does not name strict.lua",
+                    "docs/guide/comparing.md (the model dimensions, examples) names hardware",
+                    "tokens_per_s is tokens/s, higher is better; the row says tokens/s, lower",
+                    "docs/schema-2.md (well-known metrics table) names per_family_ms.*",
+                    "docs/guide/receipts.md (well-known metrics) does not name step_time_s",
+                    "receipt.h (named metrics) does not name waste_fraction",
+                    "receipt_type.c (metric docstring) names tokens_per_sec",
+                    "_policy.py (Policy.shipped docstring, examples) names gone.lua"]
         for e in expected:
             if not any(e in p for p in found):
                 print("FAIL: a stale list was not reported (%s):" % e, found)
                 return 1
-    print("ok: the checks report a format that is not registered, a dimension the table does not hold "
-          "and a shipped policy missing from a table")
+    print("ok: the checks report a format that is not registered, a dimension the table does not hold, "
+          "a shipped policy missing from a table or named but not shipped, a dimension named as a model "
+          "one that is not, a metric missing, unknown or with the wrong direction")
     return 0
 
 
@@ -156,8 +302,10 @@ if __name__ == "__main__":
     for p in found:
         print("FAIL:", p)
     if not found:
-        print("ok: README and the Python docstring name only registered formats (%d); "
-              "docs/guide/policies.md names only default dimensions (%d); policy/README.md and docs/guide/policies.md "
-              "the %d shipped policies" % (len(formats(sys.argv[1])), len(dimensions(sys.argv[1])),
-                                          len(policies(sys.argv[1]))))
+        root = sys.argv[1]
+        print("ok: README and the Python docstring name only registered formats (%d); the guides name only "
+              "default dimensions (%d), as model ones only model ones; policy/README.md and docs/guide/policies.md "
+              "the %d shipped policies; the lists of metrics the %d well-known and %d derived ones"
+              % (len(formats(root)), len(dimensions(root)), len(policies(root)), len(well_known_metrics(root)),
+                 len(derived_metrics(root))))
     sys.exit(1 if found else 0)

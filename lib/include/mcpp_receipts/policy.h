@@ -42,10 +42,10 @@ MCPP_EXPERIMENTAL const char *mcpp_role_name(mcpp_role role);
 /* Parses those names; MCPP_EINVALID otherwise. */
 MCPP_EXPERIMENTAL int mcpp_role_parse(mcpp_role *out, const char *name);
 
-/* The built-in default policy. Must match: pattern, routing, sequence, batch,
- * compile, topology, hardware, data, backend; qualify: compile_detail,
- * startup, cache, fallbacks (mcpp_default_dimension_name lists them); default
- * noise and gate settings. policy/default.lua is the same policy in Lua. */
+/* The built-in default policy: the default dimensions, must-match ones first
+ * then those that qualify (mcpp_default_dimension_name lists them, and
+ * docs/comparability.md tables them with their rules), with default noise
+ * and gate settings. policy/default.lua is the same policy in Lua. */
 MCPP_API int mcpp_policy_default(mcpp_policy **out);
 /* An empty policy (no dimensions, no required fields, default noise and gate). */
 MCPP_EXPERIMENTAL int mcpp_policy_new(mcpp_policy **out, const char *name);
