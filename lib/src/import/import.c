@@ -19,6 +19,7 @@
 #include "util/alloc.h"
 #include "util/error_internal.h"
 #include "util/hash.h"
+#include "util/name_sort.h"
 #include "util/quantile.h"
 #include "util/strbuf.h"
 
@@ -123,32 +124,21 @@ static int set_take(mcpp_import_sink *sink, mcpp_receipt *r)
     return mcpp_receipt_set_add(((set_sink *)sink)->set, r);
 }
 
-typedef struct id_at {
-    const char *id;
-    size_t index;
-} id_at;
-
-static int compare_ids(const void *a, const void *b)
-{
-    const id_at *x = a, *y = b;
-    int c = strcmp(x->id, y->id);
-    return c ? c : (x->index > y->index) - (x->index < y->index);
-}
-
 /* Drops receipts whose id an earlier one has (the same input given twice:
  * the id carries the content hash, so equal ids are equal receipts). The ids
  * are sorted, not compared pairwise: 10^5 receipts are 5*10^9 pairs. */
 static int dedupe(mcpp_receipt_set **set)
 {
     size_t n = mcpp_receipt_set_count(*set), dups = 0;
-    id_at *ids = malloc((n ? n : 1) * sizeof *ids);
+    mcpp_name_at *ids = malloc((n ? n : 1) * sizeof *ids);
     unsigned char *drop = calloc(n ? n : 1, 1);
     int rc = ids && drop ? MCPP_OK : mcpp_error_nomem();
-    for (size_t i = 0; rc == MCPP_OK && i < n; i++) ids[i] = (id_at){mcpp_receipt_id(mcpp_receipt_set_at(*set, i)), i};
+    for (size_t i = 0; rc == MCPP_OK && i < n; i++)
+        ids[i] = (mcpp_name_at){mcpp_receipt_id(mcpp_receipt_set_at(*set, i)), i};
     if (rc == MCPP_OK)
-        qsort(ids, n, sizeof *ids, compare_ids);
+        mcpp_name_at_sort(ids, n);
     for (size_t i = 1; rc == MCPP_OK && i < n; i++)
-        if (strcmp(ids[i].id, ids[i - 1].id) == 0) {
+        if (strcmp(ids[i].name, ids[i - 1].name) == 0) {
             drop[ids[i].index] = 1; /* not the first of its id: sorted by index within one id */
             dups++;
         }

@@ -12,6 +12,7 @@
 #include "receipt/cjson_inline.h"
 #include "receipt/load_ctx.h"
 #include "receipt/schema.h"
+#include "util/name_sort.h"
 #include "util/strbuf.h"
 
 static const char *const aggregates[] = {"single", "median", "mean", "min", "max", "sum",
@@ -228,23 +229,11 @@ static int metric_stated(const mcpp_receipt *r, const cJSON *list, const char *n
     return 0;
 }
 
-typedef struct named_index {
-    const char *name;
-    size_t index;
-} named_index;
-
-static int named_index_cmp(const void *x, const void *y)
-{
-    const named_index *a = x, *b = y;
-    int c = strcmp(a->name, b->name);
-    return c ? c : (a->index > b->index) - (a->index < b->index);
-}
-
 /* Names are unique: sorted, so a hostile list of a million metrics stays
  * O(n log n); each repeat is reported at its later position. */
 static void check_unique_names(mcpp_load_ctx *ctx, const cJSON *list, size_t n)
 {
-    named_index *all = n ? malloc(n * sizeof *all) : NULL;
+    mcpp_name_at *all = n ? malloc(n * sizeof *all) : NULL;
     if (n && !all) {
         ctx->nomem = 1;
         return;
@@ -253,9 +242,9 @@ static void check_unique_names(mcpp_load_ctx *ctx, const cJSON *list, size_t n)
     for (const cJSON *m = list->child; m; m = m->next, i++) {
         const char *name = name_of(m);
         if (name)
-            all[k++] = (named_index){name, i};
+            all[k++] = (mcpp_name_at){name, i};
     }
-    qsort(all, k, sizeof *all, named_index_cmp);
+    mcpp_name_at_sort(all, k);
     char path[64];
     for (i = 1; i < k; i++) {
         if (strcmp(all[i - 1].name, all[i].name) != 0)

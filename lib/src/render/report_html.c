@@ -339,6 +339,15 @@ static void put_metric_value(mcpp_strbuf *sb, const mcpp_receipt *r, const char 
     }
 }
 
+/* A receipt's id in <code> after `before`, and the receipt when the report was given it. */
+static const mcpp_receipt *put_receipt_id(const page *p, const char *before, const char *id)
+{
+    mcpp_sb_puts(p->sb, before);
+    mcpp_sb_html(p->sb, id);
+    mcpp_sb_puts(p->sb, "</code>");
+    return p->by_id ? receipt_with_id(p, id) : NULL;
+}
+
 /* The runs excluded from the lane's headline and status, each with why. */
 static void put_excluded(const page *p, size_t lane)
 {
@@ -348,11 +357,7 @@ static void put_excluded(const page *p, size_t lane)
     mcpp_sb_printf(p->sb, "<p>Excluded from this lane's headline and status (%zu run%s):</p><ul class=\"excluded\">\n",
                    n, n == 1 ? "" : "s");
     for (size_t i = 0; i < n && i < RECEIPTS_SHOWN; i++) {
-        const char *id = mcpp_frontier_lane_excluded_id(p->f, lane, i);
-        const mcpp_receipt *r = p->by_id ? receipt_with_id(p, id) : NULL;
-        mcpp_sb_puts(p->sb, "<li><code>");
-        mcpp_sb_html(p->sb, id);
-        mcpp_sb_puts(p->sb, "</code>");
+        const mcpp_receipt *r = put_receipt_id(p, "<li><code>", mcpp_frontier_lane_excluded_id(p->f, lane, i));
         if (r && mcpp_receipt_source_name(r)) {
             mcpp_sb_puts(p->sb, " (");
             mcpp_sb_html(p->sb, mcpp_receipt_source_name(r));
@@ -374,11 +379,8 @@ static void put_receipts(const page *p, size_t lane, const char *metric)
                         "<th>outcome</th><th>stability claimed</th><th>headline value</th><th>caveats</th></tr>"
                         "</thead><tbody>\n");
     for (size_t i = 0; i < n && i < RECEIPTS_SHOWN; i++) {
-        const char *id = mcpp_frontier_lane_receipt_id(p->f, lane, i);
-        const mcpp_receipt *r = p->by_id ? receipt_with_id(p, id) : NULL;
-        mcpp_sb_puts(p->sb, "<tr><td><code>");
-        mcpp_sb_html(p->sb, id);
-        mcpp_sb_puts(p->sb, "</code></td>");
+        const mcpp_receipt *r = put_receipt_id(p, "<tr><td><code>", mcpp_frontier_lane_receipt_id(p->f, lane, i));
+        mcpp_sb_puts(p->sb, "</td>");
         if (!r) {
             mcpp_sb_puts(p->sb, "<td colspan=\"5\" class=\"muted\">receipt not given to the report</td></tr>\n");
             continue;

@@ -655,6 +655,16 @@ static void apply_adjacency(lua_State *L, load_ctx *ctx, const file_view *f, int
         raise_library_error(L, ctx, f, line_of(f, "adjacency.width"), "adjacency");
 }
 
+/* Entry `n` of the registry's rule table `key` becomes the value on top of
+ * the stack (popped). */
+static void set_rule_entry(lua_State *L, const void *key, lua_Integer n)
+{
+    lua_rawgetp(L, LUA_REGISTRYINDEX, key);
+    lua_insert(L, -2);
+    lua_rawseti(L, -2, n);
+    lua_pop(L, 1);
+}
+
 /* Records rule number `slot` of file `f`: the file's chunk and the slot, so
  * each call can run the chunk afresh and take that rule from the result. */
 static void append_rule(lua_State *L, load_ctx *ctx, const file_view *f, int fn, const char *name,
@@ -669,24 +679,17 @@ static void append_rule(lua_State *L, load_ctx *ctx, const file_view *f, int fn,
         snprintf(fallback, sizeof fallback, "%s:%d", base ? base + 1 : f->path, ar.linedefined);
         name = fallback;
     }
-    ctx->n_rules++;
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rules_key);
+    lua_Integer n = ++ctx->n_rules;
     lua_pushvalue(L, f->chunk);
-    lua_rawseti(L, -2, ctx->n_rules);
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rule_slots_key);
+    set_rule_entry(L, &mcpp_lua_rules_key, n);
     lua_pushinteger(L, slot);
-    lua_rawseti(L, -2, ctx->n_rules);
-    lua_pop(L, 1);
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rule_names_key);
+    set_rule_entry(L, &mcpp_lua_rule_slots_key, n);
     lua_pushstring(L, name);
-    lua_rawseti(L, -2, ctx->n_rules);
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rule_files_key);
+    set_rule_entry(L, &mcpp_lua_rule_names_key, n);
     lua_pushstring(L, f->path);
-    lua_rawseti(L, -2, ctx->n_rules);
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &mcpp_lua_rule_each_key);
+    set_rule_entry(L, &mcpp_lua_rule_files_key, n);
     lua_pushboolean(L, each);
-    lua_rawseti(L, -2, ctx->n_rules);
-    lua_pop(L, 4);
+    set_rule_entry(L, &mcpp_lua_rule_each_key, n);
 }
 
 static void apply_rules(lua_State *L, load_ctx *ctx, const file_view *f, int t)
