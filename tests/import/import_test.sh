@@ -139,6 +139,12 @@ bad=$(damaged bad_system)
 printf '{"accelerators_per_node": "eight",\n "number_of_nodes": "1"}\n' >"$WORK/bad_system/ASUSTeK/systems/ESC-N8-E11.json"
 expect_invalid "system_file_with_a_bad_count_names_line_1" "ESC-N8-E11.json:1:27: accelerators_per_node: expected a positive whole number" mlperf "$bad"
 expect_invalid "mlperf_directory_without_logs_is_refused" "no MLPerf result logs" mlperf "$FIX/Dell/systems"
+deep="$WORK/deep"; for i in $(seq 1 33); do deep="$deep/d"; done; mkdir -p "$deep"
+expect_invalid "mlperf_directories_nested_deeper_than_32_are_refused_naming_the_33rd" \
+    "deep$(printf '/d%.0s' $(seq 1 33)): directories nested deeper than 32" mlperf "$WORK/deep"
+rm -rf "$WORK/deep"; deep="$WORK/deep"; for i in $(seq 1 32); do deep="$deep/d"; done; mkdir -p "$deep"
+expect_invalid "mlperf_directories_32_deep_are_walked" "no MLPerf result logs" mlperf "$WORK/deep"
+rm -rf "$WORK/deep"
 # '_' never names a format (import.h): a real-looking name would break when it is registered
 expect_invalid "unknown_format_is_a_usage_error" "unknown import format 'no_such_format'" no_such_format "$log"
 expect_invalid "missing_input_file" "cannot open" mlperf "$WORK/does-not-exist.txt"

@@ -15,7 +15,6 @@
 #include <sys/stat.h>
 
 #include "import/import_internal.h"
-#include "util/dir_list.h"
 #include "util/error_internal.h"
 
 #define MAX_DIR_DEPTH 8
@@ -358,23 +357,12 @@ static int has_machine_file(const char *dir)
     return yes;
 }
 
-/* Walks `dir` in byte order of names for results files. */
-static int walk(mcpp_import_sink *sink, const char *dir, int depth, size_t *found)
+static int is_results_file(const char *name, const char *dir) { return is_results_name(name) && has_machine_file(dir); }
+
+static int take_results_file(mcpp_import_walk *w, const char *path)
 {
-    mcpp_dir_list list;
-    int rc = mcpp_dir_list_read(&list, dir);
-    for (size_t i = 0; rc == MCPP_OK && i < list.count; i++) {
-        const char *p = list.paths[i], *name = p + list.name_offset;
-        struct stat st;
-        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode) && depth < MAX_DIR_DEPTH)
-            rc = walk(sink, p, depth + 1, found);
-        else if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && is_results_name(name) && has_machine_file(dir)) {
-            (*found)++;
-            rc = import_file(sink, p);
-        }
-    }
-    mcpp_dir_list_free(&list);
-    return rc;
+    w->found++;
+    return import_file(w->sink, path);
 }
 
 int mcpp_import_asv_path(mcpp_import_sink *sink, const char *path)
@@ -382,9 +370,9 @@ int mcpp_import_asv_path(mcpp_import_sink *sink, const char *path)
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
         return import_file(sink, path);
-    size_t found = 0;
-    int rc = walk(sink, path, 0, &found);
-    if (rc == MCPP_OK && found == 0)
+    mcpp_import_walk w = {sink, MAX_DIR_DEPTH, 0, is_results_file, take_results_file, 0};
+    int rc = mcpp_import_walk_dir(&w, path);
+    if (rc == MCPP_OK && w.found == 0)
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_MISSING, path, NULL, 0, 0,
                               "no asv results files (results/<machine>/<commit>-<env>.json) under it");
     return rc;

@@ -17,6 +17,7 @@
 #include "receipt/field_ids.h"
 #include "receipt/fields.h"
 #include "util/alloc.h"
+#include "util/dir_list.h"
 #include "util/error_internal.h"
 #include "util/hash.h"
 #include "util/name_sort.h"
@@ -675,6 +676,29 @@ const char *mcpp_import_json_tool(const char *head, size_t len)
             return MARKS[i].tool;
     return NULL;
 }
+
+static int walk_dir(mcpp_import_walk *w, const char *dir, int depth)
+{
+    mcpp_dir_list list;
+    int rc = mcpp_dir_list_read(&list, dir);
+    for (size_t i = 0; rc == MCPP_OK && i < list.count; i++) {
+        const char *p = list.paths[i];
+        struct stat st;
+        if (stat(p, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode) && depth < w->max_depth)
+            rc = walk_dir(w, p, depth + 1);
+        else if (S_ISDIR(st.st_mode) && w->deeper_is_error)
+            rc = mcpp_error_at(MCPP_ELIMIT, MCPP_ERROR_KIND_LIMIT, p, NULL, 0, 0, "directories nested deeper than %d",
+                               w->max_depth);
+        else if (S_ISREG(st.st_mode) && w->is_input(p + list.name_offset, dir))
+            rc = w->take(w, p);
+    }
+    mcpp_dir_list_free(&list);
+    return rc;
+}
+
+int mcpp_import_walk_dir(mcpp_import_walk *w, const char *dir) { return walk_dir(w, dir, 0); }
 
 int mcpp_import_set_name(mcpp_builder *b, const char *name)
 {

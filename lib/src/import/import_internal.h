@@ -207,6 +207,21 @@ int mcpp_import_add_samples(mcpp_builder *b, const char *name, const char *unit,
  * "pyperf"), or NULL: for an importer given another tool's file to say so. */
 const char *mcpp_import_json_tool(const char *head, size_t len);
 
+/* A walk of a directory tree for an importer's inputs, entries in byte order
+ * of names (mcpp_dir_list), so receipts come in the same order on every
+ * machine. `take` is called on each regular file `is_input` accepts (its name,
+ * and the directory it stands in) and counts what it imports in `found`.
+ * Directories more than `max_depth` below the start are not entered or, with
+ * `deeper_is_error`, refused (MCPP_ELIMIT naming the directory). */
+typedef struct mcpp_import_walk {
+    mcpp_import_sink *sink;
+    int max_depth, deeper_is_error;
+    int (*is_input)(const char *name, const char *dir);
+    int (*take)(struct mcpp_import_walk *w, const char *path);
+    size_t found;
+} mcpp_import_walk;
+int mcpp_import_walk_dir(mcpp_import_walk *w, const char *dir);
+
 /* The benchmark's name: benchmark.name, and lane.name, the lane's display
  * label (no policy dimension reads lane.name). */
 int mcpp_import_set_name(mcpp_builder *b, const char *name);

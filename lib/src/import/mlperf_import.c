@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 
 #include "import/mlperf_internal.h"
-#include "util/dir_list.h"
 #include "util/error_internal.h"
 
 #define MAX_DIR_DEPTH 32
@@ -305,29 +304,18 @@ int mcpp_import_mlperf_log(mcpp_import_sink *sink, const char *path)
     return rc;
 }
 
-/* Imports every result_N.txt under `dir`, visiting entries in byte order of names. */
-static int import_dir(mcpp_import_sink *sink, const char *dir, int depth, size_t *found)
+/* A result_N.txt, wherever it stands. */
+static int is_result_log(const char *name, const char *dir)
 {
-    if (depth > MAX_DIR_DEPTH)
-        return mcpp_error_at(MCPP_ELIMIT, MCPP_ERROR_KIND_LIMIT, dir, NULL, 0, 0, "directories nested deeper than %d",
-                              MAX_DIR_DEPTH);
-    mcpp_dir_list list;
-    int rc = mcpp_dir_list_read(&list, dir);
-    for (size_t i = 0; rc == MCPP_OK && i < list.count; i++) {
-        const char *p = list.paths[i];
-        struct stat st;
-        int64_t idx;
-        if (stat(p, &st) != 0)
-            continue;
-        if (S_ISDIR(st.st_mode))
-            rc = import_dir(sink, p, depth + 1, found);
-        else if (S_ISREG(st.st_mode) && result_index(&idx, p + list.name_offset)) {
-            (*found)++;
-            rc = mcpp_import_mlperf_log(sink, p);
-        }
-    }
-    mcpp_dir_list_free(&list);
-    return rc;
+    (void)dir;
+    int64_t idx;
+    return result_index(&idx, name);
+}
+
+static int take_result_log(mcpp_import_walk *w, const char *path)
+{
+    w->found++;
+    return mcpp_import_mlperf_log(w->sink, path);
 }
 
 int mcpp_import_mlperf_path(mcpp_import_sink *sink, const char *path)
@@ -337,9 +325,9 @@ int mcpp_import_mlperf_path(mcpp_import_sink *sink, const char *path)
         return mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0, "cannot open: %s", strerror(errno));
     if (!S_ISDIR(st.st_mode))
         return mcpp_import_mlperf_log(sink, path);
-    size_t found = 0;
-    int rc = import_dir(sink, path, 0, &found);
-    if (rc == MCPP_OK && found == 0)
+    mcpp_import_walk w = {sink, MAX_DIR_DEPTH, 1, is_result_log, take_result_log, 0};
+    int rc = mcpp_import_walk_dir(&w, path);
+    if (rc == MCPP_OK && w.found == 0)
         rc = mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_MISSING, path, NULL, 0, 0,
                             "no MLPerf result logs (result_N.txt) under this directory");
     return rc;

@@ -20,7 +20,6 @@
 #include <sys/stat.h>
 
 #include "import/mlperf_internal.h"
-#include "util/dir_list.h"
 #include "util/error_internal.h"
 
 #define MAX_LINE ((size_t)1 << 20)
@@ -470,29 +469,22 @@ static int import_detail(mcpp_import_sink *sink, const char *path, int walking, 
     return rc;
 }
 
-static int walk(mcpp_import_sink *sink, const char *dir, int depth, size_t *found)
+static int is_detail_log(const char *name, const char *dir)
 {
-    mcpp_dir_list list;
-    int rc = mcpp_dir_list_read(&list, dir);
-    for (size_t i = 0; rc == MCPP_OK && i < list.count; i++) {
-        const char *p = list.paths[i];
-        struct stat st;
-        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode) && depth < MAX_DIR_DEPTH)
-            rc = walk(sink, p, depth + 1, found);
-        else if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && strcmp(p + list.name_offset, DETAIL) == 0)
-            rc = import_detail(sink, p, 1, found);
-    }
-    mcpp_dir_list_free(&list);
-    return rc;
+    (void)dir;
+    return strcmp(name, DETAIL) == 0;
 }
+
+static int take_detail_log(mcpp_import_walk *w, const char *path) { return import_detail(w->sink, path, 1, &w->found); }
 
 int mcpp_import_mlperf_inference_path(mcpp_import_sink *sink, const char *path)
 {
     struct stat st;
     size_t found = 0;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        int rc = walk(sink, path, 0, &found);
-        if (rc == MCPP_OK && found == 0)
+        mcpp_import_walk w = {sink, MAX_DIR_DEPTH, 0, is_detail_log, take_detail_log, 0};
+        int rc = mcpp_import_walk_dir(&w, path);
+        if (rc == MCPP_OK && w.found == 0)
             return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_MISSING, path, NULL, 0, 0,
                                   "no performance-mode " DETAIL " under it");
         return rc;
