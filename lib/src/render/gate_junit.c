@@ -6,6 +6,7 @@
  * characters never reach the document as such.
  */
 #include "analysis/gate_internal.h"
+#include "render/gate_words.h"
 #include "render/html.h"
 #include "util/error_internal.h"
 
@@ -50,13 +51,8 @@ static void put_case(mcpp_strbuf *b, const mcpp_gate_report *r, const char *metr
     }
     mcpp_sb_printf(b, "\npooled baselines: %zu", e->baselines);
     for (size_t k = 0; k < e->why.n_diffs; k++) {
-        const gate_difference *d = &e->why.diffs[k];
-        mcpp_sb_printf(b, "\n%s %s ", d->pooled ? "qualifies:" : "blocks:", d->is_rule ? "rule" : "dimension");
-        mcpp_sb_html(b, d->dimension);
-        mcpp_sb_printf(b, " %s: baseline ", mcpp_dim_status_name(d->status));
-        mcpp_sb_html(b, d->base ? d->base : "-");
-        mcpp_sb_puts(b, ", candidate ");
-        mcpp_sb_html(b, d->cand ? d->cand : "-");
+        mcpp_sb_puts(b, e->why.diffs[k].pooled ? "\nqualifies: " : "\nblocks: ");
+        mcpp_sb_gate_difference(b, &e->why.diffs[k], mcpp_sb_html);
     }
     mcpp_sb_puts(b, "</system-out>\n  </testcase>\n");
 }

@@ -11,6 +11,7 @@
 
 #include "analysis/gate_internal.h"
 #include "mcpp_receipts/frontier.h"
+#include "render/gate_words.h"
 #include "render/pooled_words.h"
 #include "render/render.h"
 #include "util/error_internal.h"
@@ -227,16 +228,22 @@ static void put_metric_text(mcpp_strbuf *b, const gate_entry *e)
         if (e->metrics[k].has_result) mcpp_metric_render_text(b, &e->metrics[k].result, "  ");
 }
 
+void mcpp_sb_gate_difference(mcpp_strbuf *b, const gate_difference *d, void (*escape)(mcpp_strbuf *, const char *))
+{
+    mcpp_sb_puts(b, d->is_rule ? "rule " : "dimension ");
+    escape(b, d->dimension);
+    mcpp_sb_printf(b, " %s: baseline ", mcpp_dim_status_name(d->status));
+    escape(b, d->base ? d->base : "-");
+    mcpp_sb_puts(b, ", candidate ");
+    escape(b, d->cand ? d->cand : "-");
+}
+
 static void put_differences_text(mcpp_strbuf *b, const gate_explain *w)
 {
     for (size_t k = 0; k < w->n_diffs; k++) {
         const gate_difference *d = &w->diffs[k];
-        mcpp_sb_printf(b, "  %-11s %s ", d->pooled ? "qualifies" : "blocks", d->is_rule ? "rule" : "dimension");
-        mcpp_sb_terminal(b, d->dimension);
-        mcpp_sb_printf(b, " %s: baseline ", mcpp_dim_status_name(d->status));
-        mcpp_sb_terminal(b, d->base ? d->base : "-");
-        mcpp_sb_puts(b, ", candidate ");
-        mcpp_sb_terminal(b, d->cand ? d->cand : "-");
+        mcpp_sb_printf(b, "  %-11s ", d->pooled ? "qualifies" : "blocks");
+        mcpp_sb_gate_difference(b, d, mcpp_sb_terminal);
         mcpp_sb_printf(b, " (%zu baseline%s): ", d->count, d->count == 1 ? "" : "s");
         mcpp_sb_terminal(b, d->reason);
         mcpp_sb_putc(b, '\n');
