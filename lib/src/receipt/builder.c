@@ -215,15 +215,26 @@ static int set_number(mcpp_builder *b, const char *path, int id, double value)
     return MCPP_OK;
 }
 
-static int try_set_int(mcpp_builder *b, const char *path, int64_t value)
+#define ANY_NUMBER (-1) /* an integer of any width or a double */
+
+/* The field at `path` (*id) when its storage is `storage` (or ANY_NUMBER);
+ * else the error, saying `expected`. */
+static int resolve_as(mcpp_builder *b, const char *path, int *id, int storage, const char *expected)
 {
-    int id, rc = resolve(b, path, &id);
+    int rc = resolve(b, path, id);
     if (rc)
         return rc;
-    int st = mcpp_schema_entries[id].storage;
-    if (!mcpp_storage_is_int(st) && st != MCPP_ST_DOUBLE)
-        return wrong_type(path, st, "an integer");
-    if (st == MCPP_ST_INT && (value > 9007199254740992LL || value < -9007199254740992LL))
+    int st = mcpp_schema_entries[*id].storage;
+    int fits = storage == ANY_NUMBER ? mcpp_storage_is_int(st) || st == MCPP_ST_DOUBLE : st == storage;
+    return fits ? MCPP_OK : wrong_type(path, st, expected);
+}
+
+static int try_set_int(mcpp_builder *b, const char *path, int64_t value)
+{
+    int id, rc = resolve_as(b, path, &id, ANY_NUMBER, "an integer");
+    if (rc)
+        return rc;
+    if (mcpp_schema_entries[id].storage == MCPP_ST_INT && (value > 9007199254740992LL || value < -9007199254740992LL))
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_RANGE, NULL, path, 0, 0,
                               "expected integer, got %lld which overflows the exact integer "
                               "range (+-2^53)",
@@ -233,23 +244,15 @@ static int try_set_int(mcpp_builder *b, const char *path, int64_t value)
 
 static int try_set_double(mcpp_builder *b, const char *path, double value)
 {
-    int id, rc = resolve(b, path, &id);
-    if (rc)
-        return rc;
-    int st = mcpp_schema_entries[id].storage;
-    if (!mcpp_storage_is_int(st) && st != MCPP_ST_DOUBLE)
-        return wrong_type(path, st, "a number");
-    return set_number(b, path, id, value);
+    int id, rc = resolve_as(b, path, &id, ANY_NUMBER, "a number");
+    return rc ? rc : set_number(b, path, id, value);
 }
 
 static int try_set_bool(mcpp_builder *b, const char *path, int value)
 {
-    int id, rc = resolve(b, path, &id);
+    int id, rc = resolve_as(b, path, &id, MCPP_ST_BOOL, "a boolean");
     if (rc)
         return rc;
-    int st = mcpp_schema_entries[id].storage;
-    if (st != MCPP_ST_BOOL)
-        return wrong_type(path, st, "a boolean");
     *(uint8_t *)mcpp_field_ptr(&b->staging.f, id) = value ? 1 : 0;
     mcpp_set_present(&b->staging, id);
     return MCPP_OK;
@@ -257,12 +260,9 @@ static int try_set_bool(mcpp_builder *b, const char *path, int value)
 
 static int try_append_string(mcpp_builder *b, const char *path, const char *value)
 {
-    int id, rc = resolve(b, path, &id);
+    int id, rc = resolve_as(b, path, &id, MCPP_ST_SLIST, "a string to append");
     if (rc)
         return rc;
-    int st = mcpp_schema_entries[id].storage;
-    if (st != MCPP_ST_SLIST)
-        return wrong_type(path, st, "a string to append");
     if (!value)
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, path, 0, 0, "value is NULL");
     if (mcpp_utf8_valid(value, strlen(value)) != 0)
