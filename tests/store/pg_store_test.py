@@ -140,6 +140,10 @@ def same(cli: str, example: str, work: pathlib.Path, pg: Cluster) -> None:
           "json"], "frontier --store --policy strict.lua"),
         (["gate", "--store", "STORE", "--baseline", "name=NAM56R MoE s1024 top1", "--candidate",
           "name=NAM56R MoE s2048 top1", "--history", "STORE", "--format", "json"], "gate --history"),
+        # the selectors above find no candidate; this candidate's lane has 19 earlier runs in the store
+        (["gate", "--baseline", str(inputs / "history" / "history-step-000.json"), "--candidate",
+          str(inputs / "history" / "history-step-023.json"), "--history", "STORE", "--format", "json"],
+         "gate FILES --history (a lane with history)"),
         (["report", "--store", "STORE", "--out", str(work / "report.html")], "report --store"),
         (["store", "ls", "STORE", "--from-commit", "<b>c0mmit</b>&'005", "--to-commit", "<b>c0mmit</b>&'009"],
          "store ls --from-commit --to-commit"),
