@@ -334,3 +334,11 @@ def test_bf16_autocast_is_observed_in_the_matrix_multiplies():
     assert p["param_dtypes"] == ["fp32"] and p["gemm_formats"] == ["bf16"] and p["autocast_inferred"]
     fp32 = train()
     assert mr.compare(fp32, r).verdict == "not_comparable"  # precision is must-match
+    # issue 49 item 7 on real runs: the frontier, its plot and the history tell the lanes apart
+    # by what differs (precision), where the label used to be cut at "precision=" alike
+    fr = mr.frontier([fp32, r])
+    labels = sorted(lane.display_label for lane in fr.lanes)
+    assert len(set(labels)) == 2, labels
+    assert any("bf16" in label for label in labels) and any("fp32" in label for label in labels), labels
+    lanes = {lane.display_label: lane for lane in fr.lanes}
+    assert all(lane.differences for lane in lanes.values()), labels
