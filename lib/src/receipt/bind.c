@@ -219,6 +219,17 @@ static int check_array_size(mcpp_load_ctx *ctx, const char *path, const cJSON *v
     return 0;
 }
 
+/* `v` is a list of at most the limit's items (its length in *n_out); else the
+ * problem, naming `what` was expected when it is not a list. */
+static int check_list(mcpp_load_ctx *ctx, const char *path, const cJSON *v, const char *what, size_t *n_out)
+{
+    if (!mcpp_cj_is_array(v)) {
+        type_problem(ctx, path, what, v);
+        return -1;
+    }
+    return check_array_size(ctx, path, v, n_out);
+}
+
 /* Appends "[i]" or ".key" to path; returns the old length to restore. Plain
  * memcpy: this runs for every key of every receipt. */
 static size_t path_push_index(char *path, size_t cap, size_t i)
@@ -373,11 +384,7 @@ static int bind_string_list(mcpp_load_ctx *ctx, mcpp_string_list *dst, const cJS
                             char *path, size_t cap)
 {
     size_t n;
-    if (!mcpp_cj_is_array(v)) {
-        type_problem(ctx, path, "list of strings", v);
-        return -1;
-    }
-    if (check_array_size(ctx, path, v, &n) != 0)
+    if (check_list(ctx, path, v, "list of strings", &n) != 0)
         return -1;
     int bad = 0;
     size_t i = 0;
@@ -406,11 +413,7 @@ static int bind_double_list(mcpp_load_ctx *ctx, mcpp_double_list *dst, int range
                             char *path, size_t cap)
 {
     size_t n;
-    if (!mcpp_cj_is_array(v)) {
-        type_problem(ctx, path, "list of numbers", v);
-        return -1;
-    }
-    if (check_array_size(ctx, path, v, &n) != 0)
+    if (check_list(ctx, path, v, "list of numbers", &n) != 0)
         return -1;
     /* checked and copied in one walk (step windows are the longest lists) */
     double *items = n ? mcpp_ctx_alloc(ctx, n * sizeof *items) : NULL;
@@ -441,11 +444,7 @@ static int bind_artifacts(mcpp_load_ctx *ctx, mcpp_artifact_list *dst, const cJS
                           size_t cap)
 {
     size_t n;
-    if (!mcpp_cj_is_array(v)) {
-        type_problem(ctx, path, "list of {kind, uri} objects", v);
-        return -1;
-    }
-    if (check_array_size(ctx, path, v, &n) != 0)
+    if (check_list(ctx, path, v, "list of {kind, uri} objects", &n) != 0)
         return -1;
     mcpp_artifact *items = n ? mcpp_ctx_alloc(ctx, n * sizeof *items) : NULL;
     if (n && !items)
@@ -495,6 +494,22 @@ static int bind_artifacts(mcpp_load_ctx *ctx, mcpp_artifact_list *dst, const cJS
     return 0;
 }
 
+/* A free-form value (an object, or the list of named metrics) of the shape
+ * `shape_ok` says, checked (depth, strings, numbers) and staged for the
+ * packer; its path, the text in buf (cap bytes), names it in a problem. */
+static int stage_free_form(mcpp_load_ctx *ctx, void *slot, const cJSON *v, int shape_ok, const char *expected,
+                           char *buf, size_t cap)
+{
+    if (!shape_ok) {
+        type_problem(ctx, buf, expected, v);
+        return -1;
+    }
+    if (mcpp_check_free_form(ctx, v, buf, strlen(buf), cap) != 0)
+        return -1;
+    ((mcpp_object_slot *)slot)->staged = (cJSON *)v;
+    return 0;
+}
+
 /* Scalars report at the field's static path; lists and objects copy it into a
  * buffer they can extend with "[i]" / ".key" (only they need to). */
 static int bind_field(mcpp_load_ctx *ctx, mcpp_receipt *out, int id, const cJSON *v)
@@ -504,6 +519,7 @@ static int bind_field(mcpp_load_ctx *ctx, mcpp_receipt *out, int id, const cJSON
     const char *path = e->info.path;
     char buf[512];
     const size_t cap = sizeof buf;
+    int failed = 0; /* a list or free-form value the binder of its kind refused */
     if (e->storage >= MCPP_ST_SLIST) {
         size_t n = strlen(path); /* schema paths are short */
         memcpy(buf, path, n + 1);
@@ -561,39 +577,18 @@ static int bind_field(mcpp_load_ctx *ctx, mcpp_receipt *out, int id, const cJSON
         *(int8_t *)slot = (int8_t)index;
         break;
     }
-    case MCPP_ST_SLIST:
-        if (bind_string_list(ctx, slot, v, buf, cap) != 0)
-            return -1;
-        break;
-    case MCPP_ST_DLIST:
-        if (bind_double_list(ctx, slot, e->range, v, buf, cap) != 0)
-            return -1;
-        break;
-    case MCPP_ST_OBJECT:
-        if (!mcpp_cj_is_object(v)) {
-            type_problem(ctx, path, "object", v);
-            return -1;
-        }
-        if (mcpp_check_free_form(ctx, v, buf, strlen(buf), cap) != 0)
-            return -1;
-        ((mcpp_object_slot *)slot)->staged = (cJSON *)v;
-        break;
-    case MCPP_ST_ARTIFACTS:
-        if (bind_artifacts(ctx, slot, v, buf, cap) != 0)
-            return -1;
-        break;
+    case MCPP_ST_SLIST: failed = bind_string_list(ctx, slot, v, buf, cap); break;
+    case MCPP_ST_DLIST: failed = bind_double_list(ctx, slot, e->range, v, buf, cap); break;
+    case MCPP_ST_OBJECT: failed = stage_free_form(ctx, slot, v, mcpp_cj_is_object(v), "object", buf, cap); break;
+    case MCPP_ST_ARTIFACTS: failed = bind_artifacts(ctx, slot, v, buf, cap); break;
     case MCPP_ST_METRICS: /* the members of each metric are checked by validation */
-        if (!mcpp_cj_is_array(v)) {
-            type_problem(ctx, path, "list of metric objects", v);
-            return -1;
-        }
-        if (mcpp_check_free_form(ctx, v, buf, strlen(buf), cap) != 0)
-            return -1;
-        ((mcpp_object_slot *)slot)->staged = (cJSON *)v;
+        failed = stage_free_form(ctx, slot, v, mcpp_cj_is_array(v), "list of metric objects", buf, cap);
         break;
     default:
         return -1;
     }
+    if (failed)
+        return -1;
     mcpp_set_present(out, id);
     return 0;
 }
