@@ -212,6 +212,12 @@ def check(root):
     for rel in ("policy/README.md", "docs/guide/policies.md"):
         rows = re.findall(r"^\| `([a-z_0-9]+\.lua)` \|", read(root, rel), re.M)
         problems += compare("%s (shipped policies table)" % rel, sorted(rows) if rows else None, shipped)
+    m = re.search(r"^## How the shipped policies chose their figures\n\n((?:\|.*\n)+)", read(root, "docs/statistics.md"),
+                  re.M)
+    rows = re.findall(r"^\| ([^|]*) \|", m.group(1), re.M) if m else []
+    problems += compare("docs/statistics.md (the shipped policies' noise figures)",
+                        sorted(set(n for r in rows for n in re.findall(r"`([a-z_0-9]+\.lua)`", r))) if m else None,
+                        shipped)
     doc = passage(read(root, "bindings/python/mcpp_receipts/_policy.py"), r"def shipped\(", r"MCPP_POLICY_PATH")
     problems += compare("bindings/python/mcpp_receipts/_policy.py (Policy.shipped docstring, examples)",
                         [n + ".lua" for n in re.findall(r'"([a-z_0-9]+)"', doc)] if doc else None, shipped,
@@ -258,12 +264,16 @@ def self_test():
         write("docs/guide/policies.md", "a default dimension (`pattern`, `cache`, ...)\n| `default.lua` | d |\n"
               "| `strict.lua` | s |\n")
         write("policy/README.md", "| `default.lua` | d |\n| `strict.lua` | s |\n")
+        write("docs/statistics.md", "## How the shipped policies chose their figures\n\n| policy | x |\n|---|---|\n"
+              "| `default.lua` | 3% |\n| `strict.lua` | 2% (`default.lua`'s) |\n\nA team\n")
         if check(tmp):
             print("FAIL: the planted tree with current lists was refused:", check(tmp))
             return 1
         write("README.md", "mcpp-receipts import csv x --out y\n")
         write("docs/guide/policies.md", "a default dimension (`pattern`, `gone`)\n| `default.lua` | d |\n")
         write("docs/guide/comparing.md", "the model dimensions (`pattern`, `hardware`) do not apply\n")
+        write("docs/statistics.md", "## How the shipped policies chose their figures\n\n| policy | x |\n|---|---|\n"
+              "| `default.lua` | 3% |\n\nA team names `strict.lua`\n")
         write("docs/schema-2.md", "| `tokens_per_s` | x | tokens/s | lower |\n| `step_time_s` | x | s | lower |\n"
               "| `goodput.badput_s.<cause>` | x | s | lower |\n| `per_family_ms.A` … `.R` | x | ms | lower |\n")
         write("docs/guide/receipts.md", "names the headline. `tokens_per_s` and `goodput.*` are well-known metrics\n")
@@ -281,7 +291,8 @@ def self_test():
                     "docs/guide/receipts.md (well-known metrics) does not name step_time_s",
                     "receipt.h (named metrics) does not name waste_fraction",
                     "receipt_type.c (metric docstring) names tokens_per_sec",
-                    "_policy.py (Policy.shipped docstring, examples) names gone.lua"]
+                    "_policy.py (Policy.shipped docstring, examples) names gone.lua",
+                    "docs/statistics.md (the shipped policies' noise figures) does not name strict.lua"]
         for e in expected:
             if not any(e in p for p in found):
                 print("FAIL: a stale list was not reported (%s):" % e, found)
@@ -304,8 +315,8 @@ if __name__ == "__main__":
     if not found:
         root = sys.argv[1]
         print("ok: README and the Python docstring name only registered formats (%d); the guides name only "
-              "default dimensions (%d), as model ones only model ones; policy/README.md and docs/guide/policies.md "
-              "the %d shipped policies; the lists of metrics the %d well-known and %d derived ones"
+              "default dimensions (%d), as model ones only model ones; policy/README.md, docs/guide/policies.md "
+              "and docs/statistics.md the %d shipped policies; the lists of metrics the %d well-known and %d derived ones"
               % (len(formats(root)), len(dimensions(root)), len(policies(root)), len(well_known_metrics(root)),
                  len(derived_metrics(root))))
     sys.exit(1 if found else 0)
