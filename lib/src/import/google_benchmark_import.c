@@ -79,10 +79,8 @@ typedef struct gbench_doc {
 static void keep_member(void *ctx, const char *key, cJSON **v)
 {
     gbench_doc *d = ctx;
-    if (strcmp(key, "context") == 0 && !d->context) {
-        d->context = *v;
-        *v = NULL;
-    }
+    if (strcmp(key, "context") == 0)
+        mcpp_jc_keep_first(&d->context, v);
     d->machine_info |= strcmp(key, "machine_info") == 0;
 }
 
@@ -92,13 +90,8 @@ static int check_top_level(const gbench_doc *d)
 {
     if (cJSON_IsObject(d->context) && d->top.has_benchmarks)
         return MCPP_OK;
-    return mcpp_import_json_error_at(&d->text, d->top.root_at, "type", NULL,
-                                     "not Google Benchmark JSON output: expected an object with "
-                                     "\"context\" and \"benchmarks\"%s",
-                                     d->machine_info
-                                         ? " (this is pytest-benchmark output: import it as "
-                                           "pytest-benchmark)"
-                                         : "");
+    return mcpp_jc_suite_not_tool(&d->text, &d->top, "Google Benchmark", "\"context\" and \"benchmarks\"",
+                                  d->machine_info ? "pytest-benchmark" : NULL, "pytest-benchmark");
 }
 
 /* The checks of one row (benchmarks[i], at byte `at`). */

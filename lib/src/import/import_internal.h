@@ -125,6 +125,15 @@ typedef void (*mcpp_jc_member_fn)(void *ctx, const char *key, cJSON **value);
  * top level that is not an object is checked whole (then refused by the
  * importer, as has_benchmarks stays 0). */
 int mcpp_jc_read_suite_top(mcpp_jc_suite_top *top, const mcpp_import_json *doc, mcpp_jc_member_fn member, void *ctx);
+/* For a member handler: keeps *value in *slot when the slot is empty (taking
+ * it), so the first of a repeated member counts, as for cJSON's lookup. */
+void mcpp_jc_keep_first(cJSON **slot, cJSON **value);
+/* A suite file that is not `tool`'s (its name in messages): "not TOOL JSON
+ * output: expected an object with MEMBERS" at the top level, and when
+ * `other` names the tool it looks like, " (this is OTHER output: import it
+ * as FORMAT)". MCPP_EINVALID. */
+int mcpp_jc_suite_not_tool(const mcpp_import_json *doc, const mcpp_jc_suite_top *top, const char *tool,
+                           const char *members, const char *other, const char *other_format);
 
 /* A number given as a JSON number or as a string holding one ("56", " 2.0").
  * Returns 1 and sets *out, 0 when `v` is neither (or NULL, or an empty string). */

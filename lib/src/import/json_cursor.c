@@ -11,6 +11,7 @@
  * it steps over unparsed (mcpp_jc_skip) is a list an importer comes back to
  * and parses element by element.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "import/import_internal.h"
@@ -215,6 +216,24 @@ int mcpp_jc_end(mcpp_json_cursor *c)
     while (c->pos < c->doc->len && strchr(" \t\r\n", t[c->pos]) && t[c->pos])
         c->pos++;
     return c->pos == c->doc->len ? MCPP_OK : mcpp_jc_syntax_error(c);
+}
+
+void mcpp_jc_keep_first(cJSON **slot, cJSON **value)
+{
+    if (!*slot) {
+        *slot = *value;
+        *value = NULL;
+    }
+}
+
+int mcpp_jc_suite_not_tool(const mcpp_import_json *doc, const mcpp_jc_suite_top *top, const char *tool,
+                           const char *members, const char *other, const char *other_format)
+{
+    char hint[160] = "";
+    if (other)
+        snprintf(hint, sizeof hint, " (this is %s output: import it as %s)", other, other_format);
+    return mcpp_import_json_error_at(doc, top->root_at, "type", NULL,
+                                     "not %s JSON output: expected an object with %s%s", tool, members, hint);
 }
 
 int mcpp_jc_read_suite_top(mcpp_jc_suite_top *top, const mcpp_import_json *doc, mcpp_jc_member_fn member, void *ctx)

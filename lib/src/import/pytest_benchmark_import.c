@@ -27,27 +27,19 @@ typedef struct pytest_doc {
     int context; /* Google Benchmark's "context"     */
 } pytest_doc;
 
-static void keep_first(cJSON **slot, cJSON **v)
-{
-    if (!*slot) {
-        *slot = *v;
-        *v = NULL;
-    }
-}
-
 /* The top level's members (mcpp_jc_read_suite_top): the first of each one
  * the receipts share, as for cJSON's lookup. */
 static void keep_member(void *ctx, const char *key, cJSON **v)
 {
     pytest_doc *d = ctx;
     if (strcmp(key, "machine_info") == 0)
-        keep_first(&d->machine, v);
+        mcpp_jc_keep_first(&d->machine, v);
     else if (strcmp(key, "commit_info") == 0)
-        keep_first(&d->commit, v);
+        mcpp_jc_keep_first(&d->commit, v);
     else if (strcmp(key, "datetime") == 0)
-        keep_first(&d->date, v);
+        mcpp_jc_keep_first(&d->date, v);
     else if (strcmp(key, "version") == 0)
-        keep_first(&d->version, v);
+        mcpp_jc_keep_first(&d->version, v);
     d->context |= strcmp(key, "context") == 0;
 }
 
@@ -55,12 +47,8 @@ static int check_top_level(const pytest_doc *d)
 {
     if (cJSON_IsObject(d->machine) && d->top.has_benchmarks)
         return MCPP_OK;
-    return mcpp_import_json_error_at(&d->text, d->top.root_at, "type", NULL,
-                                     "not pytest-benchmark JSON output: expected an object with "
-                                     "\"machine_info\" and \"benchmarks\"%s",
-                                     d->context ? " (this is Google Benchmark output: import it as "
-                                                  "google-benchmark)"
-                                                : "");
+    return mcpp_jc_suite_not_tool(&d->text, &d->top, "pytest-benchmark", "\"machine_info\" and \"benchmarks\"",
+                                  d->context ? "Google Benchmark" : NULL, "google-benchmark");
 }
 
 static int check_benchmark(const pytest_doc *d, const cJSON *bench, size_t i, size_t at)
