@@ -626,6 +626,29 @@ TEST(history_finds_a_step_between_the_right_commits)
     mcpp_store_close(s);
 }
 
+/* A location as messages show it: a PostgreSQL URL loses its password (in
+ * the user part and in password=, however short); a SQLite path that happens
+ * to hold ':' and '@' is not a URL. */
+TEST(a_location_is_shown_without_its_password)
+{
+    static const char *const CASES[][2] = {
+        {"postgresql://alice:s3cret@db.example:5432/receipts?password=hunter2&sslmode=require",
+         "postgresql://alice@db.example:5432/receipts?password=***&sslmode=require"},
+        {"postgres://bob:x@/db?host=/tmp", "postgres://bob@/db?host=/tmp"},
+        {"postgresql:///db?password=a", "postgresql:///db?password=***"},
+        {"postgresql://carol@h/db", "postgresql://carol@h/db"},
+        {"/tmp/a:b@c.db", "/tmp/a:b@c.db"},
+    };
+    for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
+        char *shown = NULL;
+        CHECK_INT_EQ(mcpp_store_location_shown(&shown, CASES[i][0]), MCPP_OK);
+        CHECK_STR_EQ(shown, CASES[i][1]);
+        mcpp_free(shown);
+    }
+    char *shown = NULL;
+    CHECK_INT_EQ(mcpp_store_location_shown(&shown, NULL), MCPP_EARG);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/mcpp-store-test-XXXXXX");
@@ -644,6 +667,7 @@ int main(void)
     RUN(a_read_only_directory_gives_a_clear_error_and_stays_readable);
     RUN(a_full_filesystem_gives_a_clear_error_and_keeps_what_was_committed);
     RUN(history_finds_a_step_between_the_right_commits);
+    RUN(a_location_is_shown_without_its_password);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);

@@ -149,45 +149,23 @@ static mcpp_store *open_store(lua_State *L, lua_store *s, store_need need)
     return s->store;
 }
 
-/* A postgresql:// URL without its password (user:PASSWORD@ and password=...),
- * written to `out` (room for strlen(url) + 1): what tostring and error
- * messages show, since a script's output and CI logs are read by others. A
- * SQLite path is copied as it is. Returns out. */
-static const char *without_password(char *out, const char *url)
-{
-    strcpy(out, url);
-    char *scheme = strstr(out, "://");
-    if (!scheme || (strncmp(out, "postgresql://", 13) != 0 && strncmp(out, "postgres://", 11) != 0))
-        return out;
-    char *auth = scheme + 3, *end = auth + strcspn(auth, "/?"), *at = NULL;
-    for (char *p = auth; p < end; p++)
-        if (*p == '@')
-            at = p;
-    char *colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
-    if (colon)
-        memmove(colon, at, strlen(at) + 1);
-    char *pw = strstr(out, "password=");
-    if (pw) {
-        pw += strlen("password=");
-        size_t len = strcspn(pw, "&");
-        memset(pw, '*', len < 3 ? len : 3);
-        if (len > 3)
-            memmove(pw + 3, pw + len, strlen(pw + len) + 1);
-    }
-    return out;
-}
-
 int mcpp_lua_store_new(lua_State *L)
 {
     size_t len;
     const char *location = luaL_checklstring(L, 1, &len);
     luaL_argcheck(L, len > 0 && strlen(location) == len, 1, "a SQLite path or a postgresql:// URL");
-    lua_store *s = lua_newuserdatauv(L, sizeof *s + 2 * (len + 1), 0);
+    char *shown = NULL; /* what messages and tostring show: no password (the library's rule) */
+    if (mcpp_store_location_shown(&shown, location) != MCPP_OK)
+        return module_raise_last_error(L);
+    size_t shown_len = strlen(shown);
+    lua_store *s = lua_newuserdatauv(L, sizeof *s + len + 1 + shown_len + 1, 0);
     s->store = NULL;
     s->writable = 0;
     s->closed = 0;
     memcpy(s->location, location, len + 1);
-    s->shown = without_password(s->location + len + 1, location);
+    memcpy(s->location + len + 1, shown, shown_len + 1);
+    s->shown = s->location + len + 1;
+    mcpp_free(shown);
     luaL_setmetatable(L, STORE_MT);
     return 1;
 }

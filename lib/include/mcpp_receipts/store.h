@@ -75,6 +75,14 @@ typedef struct mcpp_store mcpp_store;
 MCPP_API int mcpp_store_open(mcpp_store **out, const char *path, unsigned flags);
 MCPP_API void mcpp_store_close(mcpp_store *store); /* NULL-safe */
 
+/* A store location as every message shows it: a postgresql:// (or
+ * postgres://) URL without its password (user:PASSWORD@ becomes user@,
+ * password=... becomes password=***), anything else as it is, into *out
+ * (free with mcpp_free). For front ends that print a location (the Lua
+ * module's tostring): output and CI logs are read by others.
+ * MCPP_EARG, MCPP_ENOMEM or MCPP_OK. */
+MCPP_EXPERIMENTAL int mcpp_store_location_shown(char **out, const char *location);
+
 /* The schema version of the open store (MCPP_STORE_SCHEMA_VERSION once migrated;
  * a PostgreSQL store counts its own migrations, docs/store.md). */
 MCPP_EXPERIMENTAL int mcpp_store_schema_version(const mcpp_store *store);

@@ -95,12 +95,16 @@ static int single_value(char **out, mcpp_store *s, const char *sql, int n, const
 
 /* ---- open: the URL, the schema ---------------------------------------------------------- */
 
-/* The URL without its password (user:PASSWORD@ and password=...), for messages. */
-static char *display_name(const char *url)
+int mcpp_store_location_shown(char **out, const char *location)
 {
-    char *name = mcpp_strdup(url, NULL);
+    MCPP_CHECK_ARG(out && location, "out and location are required");
+    size_t n = strlen(location);
+    char *name = *out = malloc(n + 4); /* room for "***" in place of a shorter password */
     if (!name)
-        return NULL;
+        return mcpp_error_nomem();
+    memcpy(name, location, n + 1);
+    if (strncmp(name, "postgresql://", 13) != 0 && strncmp(name, "postgres://", 11) != 0)
+        return MCPP_OK;
     char *auth = strstr(name, "://") + 3, *end = auth + strcspn(auth, "/?"), *at = NULL;
     for (char *p = auth; p < end; p++)
         if (*p == '@')
@@ -109,15 +113,13 @@ static char *display_name(const char *url)
     if (colon)
         memmove(colon, at, strlen(at) + 1);
     char *pw = strstr(name, "password=");
-    if (pw) {
+    if (pw) { /* always three stars: a short password is not shown either */
         pw += strlen("password=");
         size_t len = strcspn(pw, "&");
-        if (len >= 3) {
-            memset(pw, '*', 3);
-            memmove(pw + 3, pw + len, strlen(pw + len) + 1);
-        }
+        memmove(pw + 3, pw + len, strlen(pw + len) + 1);
+        memcpy(pw, "***", 3);
     }
-    return name;
+    return MCPP_OK;
 }
 
 static int read_version(int *version, mcpp_store *s)
@@ -252,9 +254,10 @@ static int migrate(mcpp_store *s, int create)
 
 int mcpp_store_pg_open(mcpp_store *s, const char *url, unsigned flags)
 {
-    char *name = display_name(url);
-    if (!name)
-        return mcpp_error_nomem();
+    char *name = NULL;
+    int shown = mcpp_store_location_shown(&name, url);
+    if (shown)
+        return shown;
     free(s->path);
     s->path = name;
     int rc = mcpp_pg_connect(&s->pg, url, name);
