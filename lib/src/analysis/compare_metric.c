@@ -819,66 +819,49 @@ mcpp_gate_outcome mcpp_metric_gate(const mcpp_metric_result *m, const mcpp_polic
     return outcome;
 }
 
+/* One member whose value is the pair [lo, hi] (an interval). */
+static void json_key_pair(mcpp_strbuf *b, const char *key, double lo, double hi)
+{
+    mcpp_sb_json_key_number(b, key, lo);
+    mcpp_sb_json_key_number(b, ", ", hi);
+    mcpp_sb_putc(b, ']');
+}
+
 void mcpp_metric_render_json(mcpp_strbuf *b, const mcpp_metric_result *m)
 {
-    mcpp_sb_puts(b, "{\"name\": ");
-    mcpp_sb_json_string(b, m->metric);
+    mcpp_sb_json_key_string(b, "{\"name\": ", m->metric);
     mcpp_sb_puts(b, ", \"unit\": ");
     if (m->unit) mcpp_sb_json_string(b, m->unit);
     else mcpp_sb_puts(b, "null");
-    mcpp_sb_printf(b, ", \"higher_is_better\": %s, \"base_median\": ", m->higher_is_better ? "true" : "false");
-    mcpp_sb_json_number(b, m->base_median);
-    mcpp_sb_puts(b, ", \"cand_median\": ");
-    mcpp_sb_json_number(b, m->cand_median);
-    mcpp_sb_puts(b, ", \"rel_delta\": ");
-    mcpp_sb_json_number(b, m->rel_delta);
-    mcpp_sb_puts(b, ", \"interval\": [");
-    mcpp_sb_json_number(b, m->interval_low);
-    mcpp_sb_puts(b, ", ");
-    mcpp_sb_json_number(b, m->interval_high);
-    double lo, hi;
+    mcpp_sb_printf(b, ", \"higher_is_better\": %s", m->higher_is_better ? "true" : "false");
+    mcpp_sb_json_key_number(b, ", \"base_median\": ", m->base_median);
+    mcpp_sb_json_key_number(b, ", \"cand_median\": ", m->cand_median);
+    mcpp_sb_json_key_number(b, ", \"rel_delta\": ", m->rel_delta);
+    json_key_pair(b, ", \"interval\": [", m->interval_low, m->interval_high);
+    double lo, hi, improvement = mcpp_metric_improvement(m->rel_delta, m->higher_is_better);
     mcpp_metric_improvement_interval(m, &lo, &hi);
-    mcpp_sb_puts(b, "], \"improvement\": ");
-    mcpp_sb_json_number(b, mcpp_metric_improvement(m->rel_delta, m->higher_is_better));
-    mcpp_sb_puts(b, ", \"improvement_interval\": [");
-    mcpp_sb_json_number(b, lo);
-    mcpp_sb_puts(b, ", ");
-    mcpp_sb_json_number(b, hi);
-    mcpp_sb_puts(b, "], \"change\": \"");
-    mcpp_sb_change_words(b, mcpp_metric_improvement(m->rel_delta, m->higher_is_better));
-    mcpp_sb_puts(b, "\", \"confidence\": ");
-    mcpp_sb_json_number(b, m->confidence);
-    mcpp_sb_printf(b, ", \"n_base\": %zu, \"n_cand\": %zu, \"noise_floor\": ", m->n_base, m->n_cand);
-    mcpp_sb_json_number(b, m->noise_floor);
-    mcpp_sb_puts(b, ", \"method\": ");
-    mcpp_sb_json_string(b, m->method);
-    mcpp_sb_printf(b, ", \"point_comparison\": %s, \"noise\": {\"source\": ", m->point_comparison ? "true" : "false");
-    mcpp_sb_json_string(b, m->noise_source ? m->noise_source : "none");
-    mcpp_sb_printf(b,
-                   ", \"runs_base\": %zu, \"runs_cand\": %zu, \"history_runs\": %zu, \"history_set_aside\": %zu, "
-                   "\"run_sd\": ",
+    mcpp_sb_json_key_number(b, ", \"improvement\": ", improvement);
+    json_key_pair(b, ", \"improvement_interval\": [", lo, hi);
+    mcpp_sb_puts(b, ", \"change\": \"");
+    mcpp_sb_change_words(b, improvement);
+    mcpp_sb_json_key_number(b, "\", \"confidence\": ", m->confidence);
+    mcpp_sb_printf(b, ", \"n_base\": %zu, \"n_cand\": %zu", m->n_base, m->n_cand);
+    mcpp_sb_json_key_number(b, ", \"noise_floor\": ", m->noise_floor);
+    mcpp_sb_json_key_string(b, ", \"method\": ", m->method);
+    mcpp_sb_printf(b, ", \"point_comparison\": %s", m->point_comparison ? "true" : "false");
+    mcpp_sb_json_key_string(b, ", \"noise\": {\"source\": ", m->noise_source ? m->noise_source : "none");
+    mcpp_sb_printf(b, ", \"runs_base\": %zu, \"runs_cand\": %zu, \"history_runs\": %zu, \"history_set_aside\": %zu",
                    m->n_base, m->n_cand, m->history_runs, m->history_set_aside);
-    mcpp_sb_json_number(b, m->run_sd);
-    mcpp_sb_puts(b, ", \"between_sd\": ");
-    mcpp_sb_json_number(b, m->between_sd);
-    mcpp_sb_puts(b, ", \"df\": ");
-    mcpp_sb_json_number(b, isinf(m->df) ? -1 : m->df);
-    mcpp_sb_puts(b, ", \"tail_df\": ");
-    mcpp_sb_json_number(b, m->tail_df);
-    mcpp_sb_puts(b, "}, \"p_value\": ");
-    mcpp_sb_json_number(b, m->p_value);
-    mcpp_sb_puts(b, ", \"p_threshold\": ");
-    mcpp_sb_json_number(b, m->p_threshold);
-    mcpp_sb_puts(b, ", \"decided_interval\": [");
-    mcpp_sb_json_number(b, m->decided_low);
-    mcpp_sb_puts(b, ", ");
-    mcpp_sb_json_number(b, m->decided_high);
-    mcpp_sb_puts(b, "], \"min_detectable\": ");
-    mcpp_sb_json_number(b, m->min_detectable);
-    mcpp_sb_puts(b, ", \"runs_to_settle\": ");
-    mcpp_sb_json_number(b, m->runs_to_settle);
-    mcpp_sb_puts(b, ", \"common_shift\": ");
-    mcpp_sb_json_number(b, m->suite_shift);
+    mcpp_sb_json_key_number(b, ", \"run_sd\": ", m->run_sd);
+    mcpp_sb_json_key_number(b, ", \"between_sd\": ", m->between_sd);
+    mcpp_sb_json_key_number(b, ", \"df\": ", isinf(m->df) ? -1 : m->df);
+    mcpp_sb_json_key_number(b, ", \"tail_df\": ", m->tail_df);
+    mcpp_sb_json_key_number(b, "}, \"p_value\": ", m->p_value);
+    mcpp_sb_json_key_number(b, ", \"p_threshold\": ", m->p_threshold);
+    json_key_pair(b, ", \"decided_interval\": [", m->decided_low, m->decided_high);
+    mcpp_sb_json_key_number(b, ", \"min_detectable\": ", m->min_detectable);
+    mcpp_sb_json_key_number(b, ", \"runs_to_settle\": ", m->runs_to_settle);
+    mcpp_sb_json_key_number(b, ", \"common_shift\": ", m->suite_shift);
     mcpp_sb_printf(b, ", \"tests\": %zu}", m->tests);
 }
 
