@@ -2,22 +2,8 @@
 --   LUA_CPATH=build/bindings/lua/?.so lua5.4 test_module.lua EXAMPLES_RECEIPTS_DIR POLICY_DIR
 -- Prints "ok - NAME" per check and "N passed, N failed"; exits 1 on a failure.
 local examples, policies = arg[1], arg[2]
-local passed, failed = 0, 0
-
-local function check(name, fn)
-  local ok, err = pcall(fn)
-  if ok then
-    passed = passed + 1
-    print("ok - " .. name)
-  else
-    failed = failed + 1
-    print("not ok - " .. name .. ": " .. tostring(err))
-  end
-end
-
-local function eq(a, b, what)
-  if a ~= b then error(("%s: expected %s, got %s"):format(what or "value", tostring(b), tostring(a)), 2) end
-end
+local lc = dofile((arg[0]:match("^(.*/)") or "./") .. "lua_check.lua")
+local check, eq = lc.check, lc.eq
 
 local mr = require "mcpp_receipts"
 
@@ -197,12 +183,8 @@ end)
 
 check("a_policy_file_gating_on_a_misspelt_metric_gets_the_same_suggestion", function()
   local run3 = mr.load(examples .. "/nam56r_padded_run3.json")
-  local path = os.tmpname() .. ".lua"
-  local f = assert(io.open(path, "w"))
-  f:write('return { include = { "default.lua" }, name = "team", gate = { metric = "tokens_per_sec" } }\n')
-  f:close()
-  local team = mr.policy(path)
-  os.remove(path)
+  local team = lc.policy_file(mr, 'return { include = { "default.lua" }, name = "team", '
+    .. 'gate = { metric = "tokens_per_sec" } }\n')
   for name, call in pairs({
     gate = function() return mr.gate({ padded, run2 }, { run3 }, team) end,
     compare = function() return mr.compare(padded, run2, team) end,
@@ -455,5 +437,4 @@ else
         .. "(scripts/install-deps.sh generates it)")
 end
 
-print(("%d passed, %d failed"):format(passed, failed))
-os.exit(failed == 0 and 0 or 1, true) -- close the state: receipts are freed by __gc
+lc.finish() -- closes the state: receipts are freed by __gc

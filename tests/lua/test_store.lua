@@ -14,22 +14,8 @@ local damaged = arg[1] == "--damaged"
 if damaged then table.remove(arg, 1) end
 local receipts_dir, extra_dir, work = arg[1], arg[2], arg[3]
 local locations = { table.unpack(arg, 4) }
-local passed, failed = 0, 0
-
-local function check(name, fn)
-  local ok, err = pcall(fn)
-  if ok then
-    passed = passed + 1
-    print("ok - " .. name)
-  else
-    failed = failed + 1
-    print("not ok - " .. name .. ": " .. tostring(err))
-  end
-end
-
-local function eq(a, b, what)
-  if a ~= b then error(("%s: expected %s, got %s"):format(what or "value", tostring(b), tostring(a)), 2) end
-end
+local lc = dofile((arg[0]:match("^(.*/)") or "./") .. "lua_check.lua")
+local check, eq = lc.check, lc.eq
 
 local mr = require "mcpp_receipts"
 
@@ -226,12 +212,8 @@ local function exercise(location, tag)
       { metric = "tokens_per_sec" })
     eq(ok, false, "a metric no receipt states")
     assert(tostring(err):find("tokens_per_s", 1, true), tostring(err)) -- did you mean
-    local team_path = os.tmpname() .. ".lua"
-    local f = assert(io.open(team_path, "w"))
-    f:write('return { include = { "default.lua" }, name = "team", gate = { metric = "tokens_per_sec" } }\n')
-    f:close()
-    local team = mr.policy(team_path)
-    os.remove(team_path)
+    local team = lc.policy_file(mr, 'return { include = { "default.lua" }, name = "team", '
+      .. 'gate = { metric = "tokens_per_sec" } }\n')
     for what, call in pairs({ gate = function() return s:gate(before.where, {}, team) end,
                               frontier = function() return s:frontier(team) end }) do
       ok, err = pcall(call)
@@ -329,8 +311,7 @@ if damaged then
   for _, location in ipairs(locations) do
     check_damaged(location, location:match("^postgres") and "postgresql" or "sqlite")
   end
-  print(("%d passed, %d failed"):format(passed, failed))
-  os.exit(failed == 0 and 0 or 1, true)
+  lc.finish()
 end
 
 -- A password in a URL is for libpq, not for a script's output or a CI log.
@@ -368,5 +349,4 @@ if #locations == 2 then
   end
 end
 
-print(("%d passed, %d failed"):format(passed, failed))
-os.exit(failed == 0 and 0 or 1, true)
+lc.finish()
