@@ -494,6 +494,16 @@ size_t mcpp_fallback_count(const int *list_ids, size_t n_lists, const mcpp_recei
     return n;
 }
 
+size_t mcpp_request_not_met(const mcpp_policy *p, const mcpp_receipt *r, mcpp_strbuf *t)
+{
+    size_t n = mcpp_fallback_count(&p->id_fallbacks, 1, r);
+    if (n && t) {
+        mcpp_sb_puts(t, "request not met: ");
+        mcpp_fallback_items(&p->id_fallbacks, 1, r, t, "; ");
+    }
+    return n;
+}
+
 static size_t fallback_items(const mcpp_policy_dim *d, const mcpp_receipt *r, mcpp_strbuf *t)
 {
     return mcpp_fallback_items(d->ids, d->n_fields, r, t, "; ");

@@ -24,6 +24,13 @@ size_t mcpp_fallback_items(const int *list_ids, size_t n_lists, const mcpp_recei
 /* The same count without text, read straight from the receipt's slots. */
 size_t mcpp_fallback_count(const int *list_ids, size_t n_lists, const mcpp_receipt *r);
 
+/* Whether r's request was not met under policy p (its fallbacks list fired,
+ * or a requested != observed pair): the count, and when `t` is not NULL
+ * "request not met: ITEMS" appended to it (nothing when 0). The words the
+ * frontier excludes a run from a headline with, which the lane history and
+ * the gate set it aside with. (compare.c) */
+size_t mcpp_request_not_met(const mcpp_policy *p, const mcpp_receipt *r, mcpp_strbuf *t);
+
 /* What one receipt says its metric is (strings borrowed from the receipt or static). */
 typedef struct mcpp_metric_ident {
     const char *name; /* "tokens_per_s"; a FIELD reference's path */

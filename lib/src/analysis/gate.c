@@ -42,16 +42,6 @@ static int in_group(const cand_group *cg, const char *id)
     return 0;
 }
 
-/* A run whose request was not met (a recorded fallback: another backend,
- * precision or device than asked for) counts in no headline: the frontier
- * lists it as excluded and the lane history sets it aside
- * (mcpp_lane_run_set_aside), so the gate pools it neither as a baseline nor
- * in a candidate's history. */
-static int request_unmet(const mcpp_policy *p, const mcpp_receipt *r)
-{
-    return mcpp_fallback_count(&p->id_fallbacks, 1, r) > 0;
-}
-
 /* What kept every baseline out of the pool of a candidate that has none:
  * the rows of each full comparison (the gate's loop only took verdicts). */
 static int explain_rejected(gate_entry *e, const mcpp_policy *p, const mcpp_receipt *const *baselines, size_t nb,
@@ -307,7 +297,8 @@ static int pick_history(const mcpp_receipt ***out, size_t *n_out, const mcpp_pol
             continue;
         mcpp_verdict v;
         if ((rc = mcpp_compare_verdict(&v, p, history[i], cand)) != 0) break;
-        if ((v != MCPP_VERDICT_COMPARABLE && v != MCPP_VERDICT_QUALIFIED) || request_unmet(p, history[i]))
+        /* a run whose request was not met counts in no headline (mcpp_request_not_met) */
+        if ((v != MCPP_VERDICT_COMPARABLE && v != MCPP_VERDICT_QUALIFIED) || mcpp_request_not_met(p, history[i], NULL))
             continue;
         if (id && mcpp_id_set_add(&seen, id) != 0) {
             rc = mcpp_error_nomem();
@@ -364,11 +355,13 @@ static int pool_baseline(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *
         rc = mcpp_gate_explain_set_aside(&e->why, p, base, cg->runs[0], v, why);
         return rc ? rc : mcpp_gate_left_out_add(r, p, base, "baseline");
     }
-    if (request_unmet(p, base)) { /* the frontier's rule: its numbers are another configuration's */
+    /* A run whose request was not met (another backend, precision or device
+     * than asked for) counts in no headline: the frontier excludes it and the
+     * lane history sets it aside, in these words; so does the gate. */
+    if (mcpp_request_not_met(p, base, NULL)) { /* counted first: no buffer for the runs pooled */
         mcpp_strbuf why;
         mcpp_sb_init_heap(&why, 128);
-        mcpp_sb_puts(&why, "request not met: ");
-        mcpp_fallback_items(&p->id_fallbacks, 1, base, &why, "; ");
+        mcpp_request_not_met(p, base, &why);
         rc = why.failed ? mcpp_error_nomem() : mcpp_gate_explain_set_aside(&e->why, p, base, cg->runs[0], v, why.data);
         mcpp_sb_free(&why);
         return rc;

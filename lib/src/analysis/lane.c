@@ -436,11 +436,11 @@ static int classify(mcpp_lane_summary *s, const mcpp_receipt *r, mcpp_lane_self_
         if ((rc = mcpp_compare(&self, p, r, r)) == MCPP_OK) rc = sort_self_rows(s, self, &t, &excluded, flagged);
         mcpp_comparison_free(self);
     }
-    int list_ids[1] = {p->id_fallbacks};
-    if (!rc && mcpp_fallback_count(list_ids, 1, r)) {
+    if (!rc && mcpp_request_not_met(p, r, NULL)) {
         s->n_fallback_runs++;
-        mcpp_sb_puts(&t, excluded ? "; request not met: " : "request not met: ");
-        mcpp_fallback_items(list_ids, 1, r, &t, "; ");
+        if (excluded)
+            mcpp_sb_puts(&t, "; ");
+        mcpp_request_not_met(p, r, &t);
         excluded = 1;
     }
     if (!rc && t.failed) rc = mcpp_error_nomem();
