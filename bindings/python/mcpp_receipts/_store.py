@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from typing import Any, Iterable, NamedTuple, Union
 
 from . import _core
@@ -191,22 +190,10 @@ class History:
 
 
 def _without_password(location: str) -> str:
-    """A ``postgresql://`` URL without its password (``user:PASSWORD@`` and
-    ``password=...``): what ``repr`` and error messages show, since notebook
-    output and CI logs are read by others. A SQLite path as it is."""
-    if not location.startswith(("postgresql://", "postgres://")):
-        return location
-    scheme, _, rest = location.partition("://")
-    cut = len(rest)
-    for stop in "/?":
-        if stop in rest:
-            cut = min(cut, rest.index(stop))
-    auth, tail = rest[:cut], rest[cut:]
-    if "@" in auth:
-        user, _, host = auth.rpartition("@")
-        auth = user.split(":", 1)[0] + "@" + host
-    tail = re.sub(r"(password=)[^&]*", r"\1***", tail)
-    return f"{scheme}://{auth}{tail}"
+    """The location as ``repr`` and error messages show it: the library's
+    rule (``mcpp_store_location_shown``), a ``postgresql://`` URL without its
+    password, since notebook output and CI logs are read by others."""
+    return _core._store_location_shown(location)
 
 
 class Store:

@@ -185,6 +185,7 @@ PyObject *mcpp_py_store_add(PyObject *module, PyObject *args);
 PyObject *mcpp_py_store_query(PyObject *module, PyObject *args);
 PyObject *mcpp_py_store_remove(PyObject *module, PyObject *args);
 PyObject *mcpp_py_store_count(PyObject *module, PyObject *args);
+PyObject *mcpp_py_store_location_shown(PyObject *module, PyObject *args);
 PyObject *mcpp_py_store_check(PyObject *module, PyObject *args);
 PyObject *mcpp_py_store_removed(PyObject *module, PyObject *args);
 PyObject *mcpp_py_store_export(PyObject *module, PyObject *args);

@@ -190,6 +190,8 @@ static PyMethodDef module_methods[] = {
      "_store_query(path, lane, where, since, until, limit, newest) -> [Receipt]"},
     {"_store_remove", mcpp_py_store_remove, METH_VARARGS, "_store_remove(path, id, reason)"},
     {"_store_count", mcpp_py_store_count, METH_VARARGS, "_store_count(path) -> (live, removed)"},
+    {"_store_location_shown", mcpp_py_store_location_shown, METH_VARARGS,
+     "_store_location_shown(location) -> the location without a password"},
     {"_store_check", mcpp_py_store_check, METH_VARARGS, "_store_check(path, repair=False) -> (ok, report)"},
     {"_store_removed", mcpp_py_store_removed, METH_VARARGS, "_store_removed(path) -> JSON lines"},
     {"_store_export", mcpp_py_store_export, METH_VARARGS,

@@ -177,6 +177,22 @@ PyObject *mcpp_py_store_count(PyObject *module, PyObject *args)
     return Py_BuildValue("(nn)", (Py_ssize_t)live, (Py_ssize_t)removed);
 }
 
+/* _store_location_shown(location) -> str: the library's rule for showing a
+ * location (mcpp_store_location_shown: no password in a postgresql:// URL),
+ * for repr(Store) and the binding's own messages. */
+PyObject *mcpp_py_store_location_shown(PyObject *module, PyObject *args)
+{
+    const char *location = NULL;
+    if (!PyArg_ParseTuple(args, "s:_store_location_shown", &location))
+        return NULL;
+    char *shown = NULL;
+    if (mcpp_store_location_shown(&shown, location) != MCPP_OK)
+        return PyErr_NoMemory();
+    PyObject *out = PyUnicode_DecodeFSDefault(shown);
+    mcpp_free(shown);
+    return out;
+}
+
 /* ---- text results: _store_check, _store_export, _store_removed, _store_history,
  * _store_frontier ------ */
 
