@@ -118,6 +118,21 @@ TEST(roles_and_default_dimensions_have_names)
     CHECK_INT_EQ(mcpp_role_parse(&role, "qualify"), MCPP_OK);
     CHECK_INT_EQ(role, MCPP_ROLE_QUALIFY);
     CHECK_STR_EQ(mcpp_role_name(MCPP_ROLE_MUST_MATCH), "must_match");
+    /* each name parses back to its role (one table, util/enum_names.h); a value off the table is "unknown" */
+    for (int r = MCPP_ROLE_MUST_MATCH; r <= MCPP_ROLE_IGNORE; r++) {
+        CHECK_INT_EQ(mcpp_role_parse(&role, mcpp_role_name((mcpp_role)r)), MCPP_OK);
+        CHECK_INT_EQ(role, r);
+    }
+    CHECK_STR_EQ(mcpp_role_name((mcpp_role)3), "unknown");
+    CHECK_STR_EQ(mcpp_role_name((mcpp_role)-1), "unknown");
+    CHECK_STR_EQ(mcpp_verdict_name(MCPP_VERDICT_NOT_COMPARABLE), "not_comparable");
+    CHECK_STR_EQ(mcpp_verdict_name((mcpp_verdict)4), "unknown");
+    CHECK_STR_EQ(mcpp_dim_status_name(MCPP_DIM_NOT_RECORDED), "not_recorded");
+    CHECK_STR_EQ(mcpp_dim_status_name((mcpp_dim_status)5), "unknown");
+    CHECK_STR_EQ(mcpp_gate_outcome_name(MCPP_GATE_INCONCLUSIVE), "inconclusive");
+    CHECK_STR_EQ(mcpp_gate_outcome_name((mcpp_gate_outcome)5), "unknown");
+    CHECK_STR_EQ(mcpp_lane_status_name((mcpp_lane_status)3), "unknown");
+    CHECK_STR_EQ(mcpp_claim_verdict_name((mcpp_claim_verdict)4), "unknown");
     size_t n = mcpp_default_dimension_count();
     CHECK(n > 0);
     for (size_t i = 0; i < n; i++) CHECK(mcpp_default_dimension_name(i) && *mcpp_default_dimension_name(i));

@@ -14,6 +14,7 @@
 #include "util/alloc.h"
 #include "util/c_locale.h"
 #include "util/edit_distance.h"
+#include "util/enum_names.h"
 #include "util/error_internal.h"
 #include "receipt/field_ids.h"
 #include "analysis/claim_internal.h"
@@ -54,16 +55,14 @@ typedef struct term {
     char *value;
 } term;
 
-const char *mcpp_claim_verdict_name(mcpp_claim_verdict verdict)
-{
-    switch (verdict) {
-    case MCPP_CLAIM_SUPPORTED: return "supported";
-    case MCPP_CLAIM_UNSUPPORTED: return "unsupported";
-    case MCPP_CLAIM_CONTRADICTED: return "contradicted";
-    case MCPP_CLAIM_AMBIGUOUS: return "ambiguous";
-    }
-    return "unknown";
-}
+static const char *const CLAIM_VERDICT_NAMES[] = {
+    [MCPP_CLAIM_SUPPORTED] = "supported",
+    [MCPP_CLAIM_UNSUPPORTED] = "unsupported",
+    [MCPP_CLAIM_CONTRADICTED] = "contradicted",
+    [MCPP_CLAIM_AMBIGUOUS] = "ambiguous",
+};
+
+const char *mcpp_claim_verdict_name(mcpp_claim_verdict verdict) { return MCPP_ENUM_NAME(CLAIM_VERDICT_NAMES, verdict); }
 
 static char *trim_dup(const char *s, size_t n)
 {

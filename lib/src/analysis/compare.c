@@ -16,6 +16,7 @@
 #include "receipt/fields.h"
 #include "receipt/request_pairs.h"
 #include "util/alloc.h"
+#include "util/enum_names.h"
 #include "util/error_internal.h"
 
 typedef struct cmp_row {
@@ -78,40 +79,27 @@ struct mcpp_comparison {
     char text[]; /* metric name, method, unit, rule reasons */
 };
 
-const char *mcpp_verdict_name(mcpp_verdict verdict)
-{
-    switch (verdict) {
-    case MCPP_VERDICT_COMPARABLE: return "comparable";
-    case MCPP_VERDICT_QUALIFIED: return "qualified";
-    case MCPP_VERDICT_NOT_COMPARABLE: return "not_comparable";
-    case MCPP_VERDICT_INSUFFICIENT: return "insufficient";
-    }
-    return "unknown";
-}
+static const char *const VERDICT_NAMES[] = {
+    [MCPP_VERDICT_COMPARABLE] = "comparable",
+    [MCPP_VERDICT_QUALIFIED] = "qualified",
+    [MCPP_VERDICT_NOT_COMPARABLE] = "not_comparable",
+    [MCPP_VERDICT_INSUFFICIENT] = "insufficient",
+};
+static const char *const DIM_STATUS_NAMES[] = {
+    [MCPP_DIM_MATCH] = "match",     [MCPP_DIM_QUALIFY] = "qualify",           [MCPP_DIM_MISMATCH] = "mismatch",
+    [MCPP_DIM_MISSING] = "missing", [MCPP_DIM_NOT_RECORDED] = "not_recorded",
+};
+static const char *const GATE_OUTCOME_NAMES[] = {
+    [MCPP_GATE_PASSED] = "passed",
+    [MCPP_GATE_FAILED] = "failed",
+    [MCPP_GATE_UNDETERMINED] = "undetermined",
+    [MCPP_GATE_ERROR] = "error",
+    [MCPP_GATE_INCONCLUSIVE] = "inconclusive",
+};
 
-const char *mcpp_dim_status_name(mcpp_dim_status status)
-{
-    switch (status) {
-    case MCPP_DIM_MATCH: return "match";
-    case MCPP_DIM_QUALIFY: return "qualify";
-    case MCPP_DIM_MISMATCH: return "mismatch";
-    case MCPP_DIM_MISSING: return "missing";
-    case MCPP_DIM_NOT_RECORDED: return "not_recorded";
-    }
-    return "unknown";
-}
-
-const char *mcpp_gate_outcome_name(mcpp_gate_outcome outcome)
-{
-    switch (outcome) {
-    case MCPP_GATE_PASSED: return "passed";
-    case MCPP_GATE_FAILED: return "failed";
-    case MCPP_GATE_UNDETERMINED: return "undetermined";
-    case MCPP_GATE_ERROR: return "error";
-    case MCPP_GATE_INCONCLUSIVE: return "inconclusive";
-    }
-    return "unknown";
-}
+const char *mcpp_verdict_name(mcpp_verdict verdict) { return MCPP_ENUM_NAME(VERDICT_NAMES, verdict); }
+const char *mcpp_dim_status_name(mcpp_dim_status status) { return MCPP_ENUM_NAME(DIM_STATUS_NAMES, status); }
+const char *mcpp_gate_outcome_name(mcpp_gate_outcome outcome) { return MCPP_ENUM_NAME(GATE_OUTCOME_NAMES, outcome); }
 
 int mcpp_output_format_parse(mcpp_output_format *out, const char *name)
 {

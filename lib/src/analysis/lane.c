@@ -18,6 +18,7 @@
 
 #include "util/alloc.h"
 #include "util/c_locale.h"
+#include "util/enum_names.h"
 #include "util/error_internal.h"
 #include "util/struct_version.h"
 #include "analysis/lane_internal.h"
@@ -117,15 +118,13 @@ int mcpp_lane_key_short(char *buf, size_t cap, const char *key)
     return MCPP_OK;
 }
 
-const char *mcpp_lane_status_name(mcpp_lane_status status)
-{
-    switch (status) {
-    case MCPP_LANE_STABLE: return "stable";
-    case MCPP_LANE_UNSTABLE: return "unstable";
-    case MCPP_LANE_INSUFFICIENT: return "insufficient";
-    }
-    return "unknown";
-}
+static const char *const LANE_STATUS_NAMES[] = {
+    [MCPP_LANE_STABLE] = "stable",
+    [MCPP_LANE_UNSTABLE] = "unstable",
+    [MCPP_LANE_INSUFFICIENT] = "insufficient",
+};
+
+const char *mcpp_lane_status_name(mcpp_lane_status status) { return MCPP_ENUM_NAME(LANE_STATUS_NAMES, status); }
 
 /* ---- Text multisets ------------------------------------------------------------------ */
 

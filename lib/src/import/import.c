@@ -19,7 +19,7 @@
 #include "util/alloc.h"
 #include "util/dir_list.h"
 #include "util/error_internal.h"
-#include "util/hash.h"
+#include "util/id_set.h"
 #include "util/name_sort.h"
 #include "util/quantile.h"
 #include "util/strbuf.h"
@@ -387,7 +387,7 @@ static int make_dirs(char *dir, size_t *created, size_t *n_created)
 /*
  * A directory being written, all or nothing: the files written so far (and
  * whether each existed before, so that taking them back leaves those), the
- * directories made for it, and a hash table on the file names so that a
+ * directories made for it, and the set of file names (util/id_set.h) so that a
  * receipt given twice (an input given twice: the id carries the content
  * hash) is written once. Also the sink of mcpp_import_files_to_dir, which
  * writes each receipt as the importer makes it and lets it go.
@@ -407,7 +407,7 @@ typedef struct dir_writer {
     char **paths;
     unsigned char *existed;
     size_t n, paths_cap, existed_cap;
-    size_t *table, table_cap; /* index + 1 into paths, 0 empty */
+    mcpp_id_set written; /* with dedupe: the paths written (borrowed from paths) */
     int dedupe;
     mcpp_write_batch *batch;
 } dir_writer;
@@ -433,32 +433,10 @@ static int dir_begin(dir_writer *w, const char *dir_arg, int dedupe)
     return rc;
 }
 
-/* The slot of `path` in the table: its entry, or the empty slot it would take. */
-static size_t *dir_slot(dir_writer *w, const char *path)
-{
-    size_t pos = (size_t)mcpp_fnv1a(path, strlen(path), MCPP_FNV_OFFSET) & (w->table_cap - 1);
-    while (w->table[pos] && strcmp(w->paths[w->table[pos] - 1], path) != 0)
-        pos = (pos + 1) & (w->table_cap - 1);
-    return &w->table[pos];
-}
-
 static int dir_grow(dir_writer *w)
 {
     MCPP_CHECK_ARRAY(w->paths, w->paths_cap, w->n + 1, MCPP_ARRAY_MAX_ITEMS);
     MCPP_CHECK_ARRAY(w->existed, w->existed_cap, w->n + 1, MCPP_ARRAY_MAX_ITEMS);
-    if (w->dedupe && (w->n + 1) * 2 > w->table_cap) {
-        size_t nc = w->table_cap ? w->table_cap * 2 : 128;
-        size_t *old = w->table, old_cap = w->table_cap;
-        if (!(w->table = calloc(nc, sizeof *w->table))) {
-            w->table = old;
-            return mcpp_error_nomem();
-        }
-        w->table_cap = nc;
-        for (size_t i = 0; i < old_cap; i++)
-            if (old[i])
-                *dir_slot(w, w->paths[old[i] - 1]) = old[i];
-        free(old);
-    }
     return MCPP_OK;
 }
 
@@ -474,16 +452,16 @@ static int dir_write(dir_writer *w, const mcpp_receipt *r)
         rc = mcpp_error_nomem();
     if (rc == MCPP_OK)
         rc = dir_grow(w);
-    size_t *slot = rc == MCPP_OK && w->dedupe ? dir_slot(w, path) : NULL;
-    if (rc != MCPP_OK || (slot && *slot)) {
+    int seen = rc == MCPP_OK && w->dedupe && mcpp_id_set_contains(&w->written, path);
+    if (rc == MCPP_OK && w->dedupe && !seen && mcpp_id_set_add(&w->written, path) != 0)
+        rc = mcpp_error_nomem();
+    if (rc != MCPP_OK || seen) {
         free(path);
         return rc;
     }
     w->paths[w->n] = path;
     w->existed[w->n] = access(path, F_OK) == 0;
     w->n++;
-    if (slot)
-        *slot = w->n;
     char *text = NULL;
     size_t len = 0;
     rc = mcpp_receipt_write(&text, &len, r, MCPP_FORMAT_JSON);
@@ -518,7 +496,7 @@ static void dir_end(dir_writer *w, int failed)
         free(w->paths[i]);
     free(w->paths);
     free(w->existed);
-    free(w->table);
+    mcpp_id_set_free(&w->written);
     free(w->created);
     free(w->dir);
     memset(w, 0, sizeof *w);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/enum_names.h"
 #include "util/error_internal.h"
 #include "util/struct_version.h"
 #include "policy/dimension_table.h"
@@ -56,24 +57,22 @@ static int keys_lane(const char *name)
 
 #define N_DEFAULT_DIMS (sizeof DEFAULT_DIMS / sizeof DEFAULT_DIMS[0])
 
-const char *mcpp_role_name(mcpp_role role)
-{
-    switch (role) {
-    case MCPP_ROLE_MUST_MATCH: return "must_match";
-    case MCPP_ROLE_QUALIFY: return "qualify";
-    case MCPP_ROLE_IGNORE: return "ignore";
-    }
-    return "unknown";
-}
+static const char *const ROLE_NAMES[] = {
+    [MCPP_ROLE_MUST_MATCH] = "must_match",
+    [MCPP_ROLE_QUALIFY] = "qualify",
+    [MCPP_ROLE_IGNORE] = "ignore",
+};
+
+const char *mcpp_role_name(mcpp_role role) { return MCPP_ENUM_NAME(ROLE_NAMES, role); }
 
 int mcpp_role_parse(mcpp_role *out, const char *name)
 {
     MCPP_CHECK_ARG(out && name, "role: NULL argument");
-    if (strcmp(name, "must_match") == 0) *out = MCPP_ROLE_MUST_MATCH;
-    else if (strcmp(name, "qualify") == 0) *out = MCPP_ROLE_QUALIFY;
-    else if (strcmp(name, "ignore") == 0) *out = MCPP_ROLE_IGNORE;
-    else
-        return mcpp_error_raise(MCPP_EINVALID, MCPP_ERROR_KIND_ENUM, "unknown role '%s' (expected must_match, qualify or ignore)", name);
+    int role = mcpp_enum_value_of(ROLE_NAMES, MCPP_ENUM_COUNT(ROLE_NAMES), name);
+    if (role < 0)
+        return mcpp_error_raise(MCPP_EINVALID, MCPP_ERROR_KIND_ENUM,
+                                "unknown role '%s' (expected must_match, qualify or ignore)", name);
+    *out = (mcpp_role)role;
     return MCPP_OK;
 }
 
