@@ -744,8 +744,7 @@ static int evaluate(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt 
         row->off_base = add_text(ex, pb ? "(present)" : "(absent)");
         row->off_cand = add_text(ex, pc ? "(present)" : "(absent)");
         row->off_reason = begin_text(ex);
-        mcpp_sb_printf(&ex->text, "required by policy '%s'; absent on %s", p->name,
-                           !pb && !pc ? "both sides" : !pb ? "base" : "cand");
+        mcpp_sb_printf(&ex->text, "required by policy '%s'; absent on %s", p->name, mcpp_absent_sides(pb, pc));
         end_text(ex);
     }
     for (size_t i = 0; i < p->n_rules; i++) {
@@ -966,8 +965,7 @@ static void write_gate_reason(const mcpp_comparison *c, mcpp_strbuf *reason)
         mcpp_metric_side_free(&sb);
         mcpp_metric_side_free(&sc);
     } else {
-        mcpp_sb_printf(reason, "%s is absent on %s: no metric comparison", p->gate.metric,
-                       !hb && !hc ? "both sides" : !hb ? "base" : "cand");
+        mcpp_sb_printf(reason, "%s is absent on %s: no metric comparison", p->gate.metric, mcpp_absent_sides(hb, hc));
     }
 }
 

@@ -38,6 +38,13 @@ typedef struct mcpp_metric_ident {
     int higher_is_better;
 } mcpp_metric_ident;
 
+/* The side(s) a value is absent on, as the reasons write it: "both sides",
+ * "base" or "cand" (one of has_base, has_cand is 0). */
+static inline const char *mcpp_absent_sides(int has_base, int has_cand)
+{
+    return !has_base && !has_cand ? "both sides" : !has_base ? "base" : "cand";
+}
+
 /* The `quality` dimension of a pair (quality_check.c): qualify when the two
  * name different quality metrics or targets, or reached unequal quality
  * (throughput at unequal quality); why into `why` (NULL: no text). */

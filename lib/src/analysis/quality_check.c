@@ -61,6 +61,17 @@ static int meets(double achieved, double target, mcpp_direction dir)
     return dir == MCPP_DIRECTION_LOWER ? achieved <= target : achieved >= target;
 }
 
+/* `field` is absent on a side: the pair qualifies, since throughput at a quality
+ * only one side (or neither) `verb`s is not one number. */
+static mcpp_dim_status absent_qualifies(mcpp_strbuf *why, const char *field, int has_base, int has_cand,
+                                        const char *verb)
+{
+    mcpp_sb_printf(why, "qualifies: %s is absent on %s: throughput at a quality %s %s", field,
+                   mcpp_absent_sides(has_base, has_cand), !has_base && !has_cand ? "neither side" : "only one side",
+                   verb);
+    return MCPP_DIM_QUALIFY;
+}
+
 mcpp_dim_status mcpp_quality_status(const mcpp_receipt *b, const mcpp_receipt *c, mcpp_strbuf *why)
 {
     mcpp_strbuf discard;
@@ -72,14 +83,8 @@ mcpp_dim_status mcpp_quality_status(const mcpp_receipt *b, const mcpp_receipt *c
     double ab = 0, ac = 0, tb = 0, tc = 0;
     int has_ab = number(b, MCPP_F_quality_achieved, &ab), has_ac = number(c, MCPP_F_quality_achieved, &ac);
     int has_tb = number(b, MCPP_F_quality_target, &tb), has_tc = number(c, MCPP_F_quality_target, &tc);
-    if (!mb || !mc) {
-        mcpp_sb_printf(why, "qualifies: quality.metric is %s: throughput at a quality %s",
-                       !mb && !mc ? "stated on neither side"
-                       : !mb      ? "absent on base"
-                                  : "absent on cand",
-                       !mb && !mc ? "neither side names" : "only one side names");
-        return MCPP_DIM_QUALIFY;
-    }
+    if (!mb || !mc)
+        return absent_qualifies(why, "quality.metric", mb != NULL, mc != NULL, "names");
     if (strcasecmp(mb, mc) != 0) {
         mcpp_sb_printf(why, "qualifies: trained to different quality metrics, %s vs %s: never compared as one number",
                        mb, mc);
@@ -89,14 +94,8 @@ mcpp_dim_status mcpp_quality_status(const mcpp_receipt *b, const mcpp_receipt *c
         mcpp_sb_printf(why, "qualifies: quality.target differs: %g vs %g", tb, tc);
         return MCPP_DIM_QUALIFY;
     }
-    if (!has_ab || !has_ac) {
-        mcpp_sb_printf(why, "qualifies: quality.achieved is absent on %s: throughput at a quality %s",
-                       !has_ab && !has_ac ? "both sides"
-                       : !has_ab          ? "base"
-                                          : "cand",
-                       !has_ab && !has_ac ? "neither side states" : "only one side states");
-        return MCPP_DIM_QUALIFY;
-    }
+    if (!has_ab || !has_ac)
+        return absent_qualifies(why, "quality.achieved", has_ab, has_ac, "states");
     if (ab == ac) {
         mcpp_sb_puts(why, "same quality on both sides");
         return MCPP_DIM_MATCH;

@@ -219,15 +219,26 @@ static int check_array_size(mcpp_load_ctx *ctx, const char *path, const cJSON *v
     return 0;
 }
 
-/* `v` is a list of at most the limit's items (its length in *n_out); else the
- * problem, naming `what` was expected when it is not a list. */
-static int check_list(mcpp_load_ctx *ctx, const char *path, const cJSON *v, const char *what, size_t *n_out)
+/* `v` is a list of at most the limit's items (its length in *n_out), and
+ * *items_out room for them in the load's staging memory (zeroed; NULL when the
+ * list is empty); else -1: the problem, naming `what` was expected when it is
+ * not a list, or out of memory (ctx->nomem). */
+static int check_list(mcpp_load_ctx *ctx, const char *path, const cJSON *v, const char *what, size_t item_size,
+                      void **items_out, size_t *n_out)
 {
+    *items_out = NULL;
     if (!mcpp_cj_is_array(v)) {
         type_problem(ctx, path, what, v);
         return -1;
     }
-    return check_array_size(ctx, path, v, n_out);
+    if (check_array_size(ctx, path, v, n_out) != 0)
+        return -1;
+    if (*n_out == 0)
+        return 0;
+    if (!(*items_out = mcpp_ctx_alloc(ctx, *n_out * item_size)))
+        return -1;
+    memset(*items_out, 0, *n_out * item_size);
+    return 0;
 }
 
 /* Appends "[i]" or ".key" to path; returns the old length to restore. Plain
@@ -384,7 +395,8 @@ static int bind_string_list(mcpp_load_ctx *ctx, mcpp_string_list *dst, const cJS
                             char *path, size_t cap)
 {
     size_t n;
-    if (check_list(ctx, path, v, "list of strings", &n) != 0)
+    const char **items;
+    if (check_list(ctx, path, v, "list of strings", sizeof *items, (void **)&items, &n) != 0)
         return -1;
     int bad = 0;
     size_t i = 0;
@@ -398,9 +410,6 @@ static int bind_string_list(mcpp_load_ctx *ctx, mcpp_string_list *dst, const cJS
     }
     if (bad)
         return -1;
-    const char **items = n ? mcpp_ctx_alloc(ctx, n * sizeof *items) : NULL;
-    if (n && !items)
-        return -1;
     i = 0;
     for (const cJSON *it = v->child; it; it = it->next)
         items[i++] = it->valuestring;
@@ -413,12 +422,10 @@ static int bind_double_list(mcpp_load_ctx *ctx, mcpp_double_list *dst, int range
                             char *path, size_t cap)
 {
     size_t n;
-    if (check_list(ctx, path, v, "list of numbers", &n) != 0)
+    double *items;
+    if (check_list(ctx, path, v, "list of numbers", sizeof *items, (void **)&items, &n) != 0)
         return -1;
     /* checked and copied in one walk (step windows are the longest lists) */
-    double *items = n ? mcpp_ctx_alloc(ctx, n * sizeof *items) : NULL;
-    if (n && !items)
-        return -1;
     int bad = 0;
     size_t i = 0;
     for (const cJSON *it = v->child; it; it = it->next, i++) {
@@ -444,13 +451,9 @@ static int bind_artifacts(mcpp_load_ctx *ctx, mcpp_artifact_list *dst, const cJS
                           size_t cap)
 {
     size_t n;
-    if (check_list(ctx, path, v, "list of {kind, uri} objects", &n) != 0)
+    mcpp_artifact *items;
+    if (check_list(ctx, path, v, "list of {kind, uri} objects", sizeof *items, (void **)&items, &n) != 0)
         return -1;
-    mcpp_artifact *items = n ? mcpp_ctx_alloc(ctx, n * sizeof *items) : NULL;
-    if (n && !items)
-        return -1;
-    if (n)
-        memset(items, 0, n * sizeof *items);
     int bad = 0;
     size_t i = 0;
     for (const cJSON *it = v->child; it; it = it->next, i++) {

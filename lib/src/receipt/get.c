@@ -182,30 +182,33 @@ static int put_value(mcpp_value *out, const mcpp_value *full, unsigned int versi
     return MCPP_OK;
 }
 
-int mcpp_receipt_get_field(const mcpp_receipt *receipt, int field_id, mcpp_value *out)
+/* The caller's `out` can be written: not NULL, and a layout this library knows
+ * (checked before anything is read, so a refused one is left untouched). */
+static int out_check(const mcpp_value *out, const char *call)
 {
     if (!out)
-        return MCPP_ERROR_ARG("mcpp_receipt_get_field: NULL out");
-    unsigned int version = out->version;
-    int rc = mcpp_struct_out_version_check(version, MCPP_VALUE_VERSION, "mcpp_value");
+        return MCPP_ERROR_ARG("%s: NULL out", call);
+    return mcpp_struct_out_version_check(out->version, MCPP_VALUE_VERSION, "mcpp_value");
+}
+
+int mcpp_receipt_get_field(const mcpp_receipt *receipt, int field_id, mcpp_value *out)
+{
+    int rc = out_check(out, "mcpp_receipt_get_field");
     if (rc != MCPP_OK)
         return rc;
     mcpp_value v;
     rc = mcpp_value_at_field(receipt, field_id, &v);
-    put_value(out, &v, version);
+    put_value(out, &v, out->version);
     return rc;
 }
 
 int mcpp_receipt_get(const mcpp_receipt *receipt, const char *path, mcpp_value *out)
 {
-    if (!out)
-        return MCPP_ERROR_ARG("mcpp_receipt_get: NULL out");
-    unsigned int version = out->version;
-    int rc = mcpp_struct_out_version_check(version, MCPP_VALUE_VERSION, "mcpp_value");
+    int rc = out_check(out, "mcpp_receipt_get");
     if (rc != MCPP_OK)
         return rc;
     mcpp_value v = MCPP_VALUE_INIT;
     rc = mcpp_value_at_path(receipt, path, &v);
-    put_value(out, &v, version);
+    put_value(out, &v, out->version);
     return rc;
 }
