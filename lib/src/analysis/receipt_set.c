@@ -121,28 +121,25 @@ int mcpp_receipt_set_add(mcpp_receipt_set *set, mcpp_receipt *receipt)
     }
     int rc;
     const mcpp_receipt *other = conflicting(set, receipt, &rc);
-    if (rc || other) {
-        if (other)
-            rc = mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, source_of(receipt), "id", 0, 0,
-                               "conflict: receipt '%s' in %s has other content than the receipt with the same "
-                               "id in %s (two different runs cannot share an id)",
-                               mcpp_receipt_id(receipt), source_of(receipt), source_of(other));
-        mcpp_receipt_free(receipt);
-        return rc;
-    }
-    if ((set->n + 1) * 2 > set->id_cap && (rc = grow_ids(set)) != MCPP_OK) {
-        mcpp_receipt_free(receipt);
-        return rc;
-    }
-    if ((rc = MCPP_ARRAY_RESERVE(set->items, set->cap, set->n + 1, MCPP_ARRAY_MAX_ITEMS)) != MCPP_OK) {
-        mcpp_receipt_free(receipt);
-        return rc;
-    }
+    if (other)
+        rc = mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, source_of(receipt), "id", 0, 0,
+                           "conflict: receipt '%s' in %s has other content than the receipt with the same "
+                           "id in %s (two different runs cannot share an id)",
+                           mcpp_receipt_id(receipt), source_of(receipt), source_of(other));
+    if (rc)
+        goto fail;
+    if ((set->n + 1) * 2 > set->id_cap && (rc = grow_ids(set)) != MCPP_OK)
+        goto fail;
+    if ((rc = MCPP_ARRAY_RESERVE(set->items, set->cap, set->n + 1, MCPP_ARRAY_MAX_ITEMS)) != MCPP_OK)
+        goto fail;
     size_t pos = id_slot_start(set, mcpp_receipt_id(receipt));
     while (set->by_id[pos]) pos = (pos + 1) & (set->id_cap - 1);
     set->items[set->n++] = receipt;
     set->by_id[pos] = set->n;
     return MCPP_OK;
+fail: /* the set takes the receipt only when it is added */
+    mcpp_receipt_free(receipt);
+    return rc;
 }
 
 static int record_failure(mcpp_receipt_set *set, const char *path, int code, const char *message)

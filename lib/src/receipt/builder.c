@@ -416,36 +416,27 @@ static int free_form_root(const char *path, const char **rest)
     return -1;
 }
 
-static int try_set_json(mcpp_builder *b, const char *path, const char *json_text)
+/* `json_text` as one JSON value, checked as the binder checks a free-form value
+ * (*out, the caller's; NULL on failure). */
+static int parse_free_form(cJSON **out, const char *path, const char *json_text)
 {
-    const char *rest;
-    if (!b || !path || !json_text)
-        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, path, 0, 0,
-                              "builder, path and json_text must not be NULL");
-    int id = free_form_root(path, &rest);
-    if (id < 0)
-        return mcpp_error_at(MCPP_ENOTFOUND, MCPP_ERROR_KIND_UNKNOWN_FIELD, NULL, path, 0, 0,
-                             "set_json takes a free-form object or a key in one (extra.KEY, "
-                             "launch.fixed_policy.KEY, features.KEY, benchmark.params.KEY, "
-                             "software.components.KEY); use the typed setters for schema "
-                             "fields");
+    *out = NULL;
     mcpp_limits lim;
     mcpp_limits_default(&lim);
     mcpp_report *report = mcpp_report_new();
     MCPP_CHECK_ALLOC(report);
     size_t len = strlen(json_text);
-    int rc = mcpp_json_prescan(json_text, len, &lim, NULL, report);
     cJSON *value = NULL;
+    int rc = mcpp_json_prescan(json_text, len, &lim, NULL, report);
     if (rc == 0) {
         const char *end = NULL;
         value = cJSON_ParseWithLengthOpts(json_text, len, &end, 0);
         while (value && end && (*end == ' ' || *end == '\n' || *end == '\t' || *end == '\r'))
             end++;
         if (!value || (end && *end)) {
-            cJSON_Delete(value);
-            mcpp_report_free(report);
-            return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_SYNTAX, NULL, path, 0, 0,
-                                  "expected one JSON value, got invalid JSON");
+            rc = mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_SYNTAX, NULL, path, 0, 0,
+                               "expected one JSON value, got invalid JSON");
+            goto done;
         }
         mcpp_load_ctx ctx;
         memset(&ctx, 0, sizeof ctx);
@@ -457,20 +448,41 @@ static int try_set_json(mcpp_builder *b, const char *path, const char *json_text
         if (mcpp_check_free_form(&ctx, value, p, strlen(p), sizeof p) != 0 || ctx.errors)
             rc = MCPP_EINVALID;
     }
-    if (rc != 0) {
-        cJSON_Delete(value);
+    if (rc != 0)
         rc = mcpp_report_set_last_error(report, rc);
-        mcpp_report_free(report);
-        return rc;
-    }
+done:
     mcpp_report_free(report);
+    if (rc == 0)
+        *out = value;
+    else
+        cJSON_Delete(value);
+    return rc;
+}
 
+static int try_set_json(mcpp_builder *b, const char *path, const char *json_text)
+{
+    const char *rest;
+    if (!b || !path || !json_text)
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, path, 0, 0,
+                             "builder, path and json_text must not be NULL");
+    int id = free_form_root(path, &rest);
+    if (id < 0)
+        return mcpp_error_at(MCPP_ENOTFOUND, MCPP_ERROR_KIND_UNKNOWN_FIELD, NULL, path, 0, 0,
+                             "set_json takes a free-form object or a key in one (extra.KEY, "
+                             "launch.fixed_policy.KEY, features.KEY, benchmark.params.KEY, "
+                             "software.components.KEY); use the typed setters for schema "
+                             "fields");
+    cJSON *value;
+    int rc = parse_free_form(&value, path, json_text);
+    if (rc != 0)
+        return rc;
+
+    /* from here `value` is held until the staging receipt takes it */
     mcpp_object_slot *slot = mcpp_field_ptr(&b->staging.f, id);
     if (*rest == '\0') { /* the whole object */
         if (!cJSON_IsObject(value)) {
-            cJSON_Delete(value);
-            return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_TYPE, NULL, path, 0, 0,
-                                  "expected a JSON object");
+            rc = mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_TYPE, NULL, path, 0, 0, "expected a JSON object");
+            goto fail;
         }
         cJSON_Delete(slot->staged);
         slot->staged = value;
@@ -478,8 +490,8 @@ static int try_set_json(mcpp_builder *b, const char *path, const char *json_text
         return MCPP_OK;
     }
     if (!slot->staged && !(slot->staged = cJSON_CreateObject())) {
-        cJSON_Delete(value);
-        return mcpp_error_nomem();
+        rc = mcpp_error_nomem();
+        goto fail;
     }
     /* walk/create the objects along "a.b", then replace or add the last key */
     cJSON *obj = slot->staged;
@@ -487,8 +499,8 @@ static int try_set_json(mcpp_builder *b, const char *path, const char *json_text
     for (;;) {
         size_t n = strcspn(rest, ".");
         if (n == 0 || n >= sizeof key) {
-            cJSON_Delete(value);
-            return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, path, 0, 0, "bad key in path");
+            rc = mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, path, 0, 0, "bad key in path");
+            goto fail;
         }
         memcpy(key, rest, n);
         key[n] = '\0';
@@ -499,21 +511,23 @@ static int try_set_json(mcpp_builder *b, const char *path, const char *json_text
         cJSON *next = cJSON_GetObjectItemCaseSensitive(obj, key);
         if (!cJSON_IsObject(next)) {
             cJSON_DeleteItemFromObjectCaseSensitive(obj, key);
-            next = cJSON_AddObjectToObject(obj, key);
-            if (!next) {
-                cJSON_Delete(value);
-                return mcpp_error_nomem();
+            if (!(next = cJSON_AddObjectToObject(obj, key))) {
+                rc = mcpp_error_nomem();
+                goto fail;
             }
         }
         obj = next;
     }
     cJSON_DeleteItemFromObjectCaseSensitive(obj, key);
     if (!cJSON_AddItemToObject(obj, key, value)) {
-        cJSON_Delete(value);
-        return mcpp_error_nomem();
+        rc = mcpp_error_nomem();
+        goto fail;
     }
     mcpp_set_present(&b->staging, id);
     return MCPP_OK;
+fail:
+    cJSON_Delete(value);
+    return rc;
 }
 
 static int try_unset(mcpp_builder *b, const char *path)

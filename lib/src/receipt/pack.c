@@ -393,28 +393,28 @@ int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *sourc
     *out = NULL;
     memset(&cache, 0, sizeof cache);
     mcpp_sb_init(&cache.texts, tmp_initial, sizeof tmp_initial);
+    int rc;
+    mcpp_receipt *r = NULL;
+    char *hold = NULL;
     if (pack_pass(&a, NULL, staging, source_name, &cache) != 0) {
-        text_cache_free(&cache);
-        return cache.too_big ? MCPP_ELIMIT : mcpp_error_nomem();
+        /* too much free-form text: the caller reports the limit in its words (load.c, builder.c) */
+        rc = cache.too_big ? MCPP_ELIMIT : mcpp_error_nomem();
+        goto fail;
     }
     cache.replay = 1;
     size_t size = a.used; /* never 0: the head has its flag byte */
-    mcpp_receipt *r = malloc(sizeof *r);
-    char *hold = malloc(MCPP_RECEIPT_HOLD_BYTES + size); /* the holder count, then the arena */
+    r = malloc(sizeof *r);
+    hold = malloc(MCPP_RECEIPT_HOLD_BYTES + size); /* the holder count, then the arena */
     if (!r || !hold) {
-        free(r);
-        free(hold);
-        text_cache_free(&cache);
-        return mcpp_error_nomem();
+        rc = mcpp_error_nomem();
+        goto fail;
     }
     char *block = hold + MCPP_RECEIPT_HOLD_BYTES;
     a.base = block;
     a.used = 0;
     if (pack_pass(&a, r, staging, source_name, &cache) != 0) {
-        free(r);
-        free(hold);
-        text_cache_free(&cache);
-        return mcpp_error_nomem();
+        rc = mcpp_error_nomem();
+        goto fail;
     }
     text_cache_free(&cache);
     r->arena = block;
@@ -429,6 +429,11 @@ int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *sourc
     }
     *out = r;
     return 0;
+fail:
+    free(r);
+    free(hold);
+    text_cache_free(&cache);
+    return rc;
 }
 
 int mcpp_receipt_content_hash(uint64_t *out, const mcpp_receipt *r)
