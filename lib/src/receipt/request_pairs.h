@@ -9,7 +9,9 @@
  * frontier's "request not met" (policy.c copies the table into every policy;
  * analysis/compare.c reads it there), and the policy digest (policy_digest.c
  * writes one line per entry, so a verdict that changes with the table changes
- * the digest). A new requested/observed dimension is one entry here.
+ * the digest). A new requested/observed pair is one entry here and its two
+ * fields in schema_fields.h (docs/ARCHITECTURE.md, "Adding a requested/observed
+ * pair", says what else changes when it also keys lanes).
  *
  * How a request is met (mcpp_field_request_unmet, receipt/fields.c): the
  * observation equal to it, where accelerators compare by model (any form
