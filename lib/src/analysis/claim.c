@@ -382,6 +382,14 @@ static void claim_change(mcpp_strbuf *reason, const mcpp_claim_result *r, const 
     mcpp_sb_puts(reason, mcpp_change_word(u)[0] == 'u' ? " from that median" : " than that median");
 }
 
+/* A stable lane's headline, as the supported and contradicted reasons state it:
+ * "KEY (LABEL) has METRIC median M, interval [LOW, HIGH] (n=N)". */
+static void lane_headline_words(mcpp_strbuf *reason, const claim_lane *l, const char *metric)
+{
+    mcpp_sb_printf(reason, "%s (%s) has %s median %.6g, interval [%.6g, %.6g] (n=%zu)", l->short_key, l->label, metric,
+                   l->headline.median, l->headline.interval_low, l->headline.interval_high, l->headline.n);
+}
+
 /* Sets the verdict and writes its reason. */
 static void decide(mcpp_claim_result *r, mcpp_strbuf *reason, const claim_lane *support,
                    const claim_lane *stable_match)
@@ -392,20 +400,17 @@ static void decide(mcpp_claim_result *r, mcpp_strbuf *reason, const claim_lane *
     }
     if (support) {
         r->verdict = MCPP_CLAIM_SUPPORTED;
-        mcpp_sb_printf(reason, "supported: stable lane %s (%s) has %s median %.6g, interval [%.6g, %.6g] (n=%zu); "
-                               "this number belongs to this lane only",
-                       support->short_key, support->label, r->metric, support->headline.median,
-                       support->headline.interval_low, support->headline.interval_high, support->headline.n);
+        mcpp_sb_puts(reason, "supported: stable lane ");
+        lane_headline_words(reason, support, r->metric);
+        mcpp_sb_puts(reason, "; this number belongs to this lane only");
         claim_change(reason, r, support);
         return;
     }
     if (stable_match) {
         r->verdict = MCPP_CLAIM_CONTRADICTED;
-        mcpp_sb_printf(reason, "contradicted: the matching stable lane %s (%s) has %s median %.6g, interval "
-                               "[%.6g, %.6g] (n=%zu); %.6g lies outside it",
-                       stable_match->short_key, stable_match->label, r->metric, stable_match->headline.median,
-                       stable_match->headline.interval_low, stable_match->headline.interval_high,
-                       stable_match->headline.n, r->value);
+        mcpp_sb_puts(reason, "contradicted: the matching stable lane ");
+        lane_headline_words(reason, stable_match, r->metric);
+        mcpp_sb_printf(reason, "; %.6g lies outside it", r->value);
         claim_change(reason, r, stable_match);
         describe_sources(reason, r, NULL);
         return;

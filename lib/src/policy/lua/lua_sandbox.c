@@ -381,30 +381,27 @@ static int sandbox_setup(lua_State *L)
     lua_pushcfunction(L, mcpp_lua_sandbox_tostring); /* no addresses: lua_guards.c */
     lua_setfield(L, tmpl, "tostring");
 
-    if (luaL_loadbufferx(L, PRELUDE, sizeof PRELUDE - 1, "=sandbox", "t") != LUA_OK)
-        return lua_error(L);
-    lua_getfield(L, g, "next");
-    lua_getfield(L, g, "type");
+    /* the prelude's arguments (its first line names them), from the base, table
+     * and coroutine libraries, taken before any script can change them */
     luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 0);
     mcpp_lua_guard_table_library(L);
     int tab = lua_gettop(L);
-    lua_getfield(L, tab, "sort");
-    lua_getfield(L, g, "rawget");
-    lua_getfield(L, g, "rawequal");
-    lua_getfield(L, g, "error");
-    lua_getfield(L, g, "pcall");
-    lua_getfield(L, tab, "pack");
-    lua_getfield(L, tab, "unpack");
     luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 0);
     mcpp_lua_guard_coroutine_library(L);
     int co = lua_gettop(L);
-    lua_getfield(L, co, "create");
-    lua_getfield(L, co, "resume");
-    lua_getfield(L, co, "close");
-    lua_getfield(L, co, "status");
+    const struct {
+        int lib;
+        const char *name;
+    } args[] = {{g, "next"},    {g, "type"},   {tab, "sort"}, {g, "rawget"},   {g, "rawequal"},
+                {g, "error"},   {g, "pcall"},  {tab, "pack"}, {tab, "unpack"}, {co, "create"},
+                {co, "resume"}, {co, "close"}, {co, "status"}};
+    if (luaL_loadbufferx(L, PRELUDE, sizeof PRELUDE - 1, "=sandbox", "t") != LUA_OK)
+        return lua_error(L);
+    for (size_t i = 0; i < sizeof args / sizeof args[0]; i++)
+        lua_getfield(L, args[i].lib, args[i].name);
+    lua_call(L, (int)(sizeof args / sizeof args[0]), 4);
     lua_remove(L, co);
     lua_remove(L, tab);
-    lua_call(L, 13, 4);
     lua_setfield(L, tmpl, "next"); /* in pairs' order, not the hash's */
     luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 0);
     lua_insert(L, -2);
