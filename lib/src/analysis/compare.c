@@ -160,7 +160,9 @@ static size_t add_text(explain *ex, const char *s)
     return off;
 }
 
-static cmp_row *new_row(explain *ex)
+/* A new row of status `st` and role `role`, its texts to come; NULL (and
+ * ex->failed) when there is no room. */
+static cmp_row *new_row(explain *ex, mcpp_dim_status st, mcpp_role role)
 {
     if (MCPP_ARRAY_RESERVE(ex->rows, ex->cap_rows, ex->n_rows + 1, MCPP_ARRAY_MAX_ITEMS) != 0) {
         ex->failed = 1;
@@ -168,6 +170,8 @@ static cmp_row *new_row(explain *ex)
     }
     cmp_row *r = &ex->rows[ex->n_rows++];
     memset(r, 0, sizeof *r);
+    r->status = (int)st;
+    r->role = (int)role;
     return r;
 }
 
@@ -244,10 +248,9 @@ static int dim_stated(const mcpp_policy_dim *d, const mcpp_receipt *r)
 static void uncompared_row(explain *ex, const mcpp_policy_dim *d, mcpp_dim_status st, const char *side,
                            const char *reason)
 {
-    cmp_row *row = ex ? new_row(ex) : NULL;
-    if (!row) return;
-    row->status = (int)st;
-    row->role = (int)d->role;
+    cmp_row *row = ex ? new_row(ex, st, d->role) : NULL;
+    if (!row)
+        return;
     row->off_base = add_text(ex, side);
     row->off_cand = add_text(ex, side);
     row->off_reason = add_text(ex, reason);
@@ -333,10 +336,9 @@ static mcpp_dim_status eval_fields(const mcpp_policy_dim *d, const mcpp_receipt 
     else st = MCPP_DIM_MATCH;
     if (!ex) return st;
 
-    cmp_row *row = new_row(ex);
-    if (!row) return st;
-    row->status = (int)st;
-    row->role = (int)d->role;
+    cmp_row *row = new_row(ex, st, d->role);
+    if (!row)
+        return st;
     mcpp_strbuf *t = &ex->text;
     if (d->n_fields && not_applicable == d->n_fields) {
         row->off_base = add_text(ex, "(not applicable)");
@@ -507,10 +509,9 @@ static mcpp_dim_status eval_fallbacks(const mcpp_policy_dim *d, const mcpp_recei
         st = MCPP_DIM_MISMATCH;
     else st = MCPP_DIM_QUALIFY;
     if (!ex) return st;
-    cmp_row *row = new_row(ex);
-    if (!row) return st;
-    row->status = (int)st;
-    row->role = (int)d->role;
+    cmp_row *row = new_row(ex, st, d->role);
+    if (!row)
+        return st;
     row->off_base = begin_text(ex);
     if (!fallback_items(d, b, &ex->text))
         mcpp_sb_puts(&ex->text, "none");
@@ -543,9 +544,8 @@ static mcpp_dim_status eval_fallbacks(const mcpp_policy_dim *d, const mcpp_recei
  * must-match. */
 static mcpp_dim_status eval_quality(const mcpp_policy_dim *d, const mcpp_receipt *b, const mcpp_receipt *c, explain *ex)
 {
-    cmp_row *row = ex ? new_row(ex) : NULL;
+    cmp_row *row = ex ? new_row(ex, MCPP_DIM_MATCH, d->role) : NULL; /* its status when known */
     if (row) {
-        row->role = (int)d->role;
         row->off_base = side_text(ex, d, b, c);
         row->off_cand = side_text(ex, d, c, b);
         row->off_reason = begin_text(ex);
@@ -596,10 +596,9 @@ static int run_rule(const mcpp_policy_rule *rule, const mcpp_receipt *b, const m
 static void builtin_row(explain *ex, const char *dim, mcpp_dim_status st, const char *base, const char *cand,
                         const char *reason)
 {
-    cmp_row *row = new_row(ex);
-    if (!row) return;
-    row->status = (int)st;
-    row->role = st == MCPP_DIM_QUALIFY ? MCPP_ROLE_QUALIFY : MCPP_ROLE_MUST_MATCH;
+    cmp_row *row = new_row(ex, st, st == MCPP_DIM_QUALIFY ? MCPP_ROLE_QUALIFY : MCPP_ROLE_MUST_MATCH);
+    if (!row)
+        return;
     row->off_dim = add_text(ex, dim);
     row->off_base = add_text(ex, base);
     row->off_cand = add_text(ex, cand);
@@ -647,11 +646,9 @@ static mcpp_dim_status eval_denominator(const mcpp_policy_dim *d, const mcpp_rec
     mcpp_dim_status st = fc != MCPP_FIELD_DIFFERS          ? MCPP_DIM_MATCH
                          : d->role == MCPP_ROLE_MUST_MATCH ? MCPP_DIM_MISMATCH
                                                            : MCPP_DIM_QUALIFY;
-    cmp_row *row = ex ? new_row(ex) : NULL;
+    cmp_row *row = ex ? new_row(ex, st, d->role) : NULL;
     if (!row)
         return st;
-    row->status = (int)st;
-    row->role = (int)d->role;
     row->off_base = side_text(ex, d, b, c);
     row->off_cand = side_text(ex, d, c, b);
     row->off_reason = begin_text(ex);
@@ -700,10 +697,9 @@ static int rule_status(const mcpp_policy *p, size_t i, const mcpp_receipt *b, co
 /* The row of a custom rule. */
 static void rule_row(explain *ex, const char *name, mcpp_dim_status st, const char *reason)
 {
-    cmp_row *row = new_row(ex);
-    if (!row) return;
-    row->status = (int)st;
-    row->role = st == MCPP_DIM_QUALIFY ? MCPP_ROLE_QUALIFY : MCPP_ROLE_MUST_MATCH;
+    cmp_row *row = new_row(ex, st, st == MCPP_DIM_QUALIFY ? MCPP_ROLE_QUALIFY : MCPP_ROLE_MUST_MATCH);
+    if (!row)
+        return;
     row->off_dim = add_text(ex, name);
     row->off_base = add_text(ex, "");
     row->off_cand = add_text(ex, "");
@@ -736,10 +732,9 @@ static int evaluate(mcpp_verdict *out, const mcpp_policy *p, const mcpp_receipt 
         if (pb && pc) continue;
         v = fold(v, MCPP_DIM_MISSING);
         if (!ex) continue;
-        cmp_row *row = new_row(ex);
-        if (!row) continue;
-        row->status = MCPP_DIM_MISSING;
-        row->role = MCPP_ROLE_MUST_MATCH;
+        cmp_row *row = new_row(ex, MCPP_DIM_MISSING, MCPP_ROLE_MUST_MATCH);
+        if (!row)
+            continue;
         row->off_dim = add_text(ex, p->required[i]);
         row->off_base = add_text(ex, pb ? "(present)" : "(absent)");
         row->off_cand = add_text(ex, pc ? "(present)" : "(absent)");

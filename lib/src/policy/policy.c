@@ -310,18 +310,18 @@ int mcpp_policy_default(mcpp_policy **out)
     int rc = mcpp_policy_new(&p, "default");
     if (rc) return rc;
     p->noise_declared = 1; /* the default policy declares its 3% (default.lua says why) */
-    for (size_t i = 0; i < sizeof DEFAULT_SUITE_NOISE / sizeof *DEFAULT_SUITE_NOISE; i++)
-        mcpp_policy_set_suite_noise(p, DEFAULT_SUITE_NOISE[i].suite, DEFAULT_SUITE_NOISE[i].run_to_run, -1);
-    for (size_t i = 0; i < N_DEFAULT_DIMS; i++) {
+    for (size_t i = 0; !rc && i < sizeof DEFAULT_SUITE_NOISE / sizeof *DEFAULT_SUITE_NOISE; i++)
+        rc = mcpp_policy_set_suite_noise(p, DEFAULT_SUITE_NOISE[i].suite, DEFAULT_SUITE_NOISE[i].run_to_run, -1);
+    for (size_t i = 0; !rc && i < N_DEFAULT_DIMS; i++)
         rc = policy_set_dimension_impl(p, DEFAULT_DIMS[i].name, NULL, 0, DEFAULT_DIMS[i].role, 1);
-        if (rc) {
-            mcpp_policy_free(p);
-            *out = NULL;
-            return rc;
-        }
-    }
+    if (rc)
+        goto fail;
     *out = p;
     return MCPP_OK;
+fail:
+    mcpp_policy_free(p);
+    *out = NULL;
+    return rc;
 }
 
 void mcpp_policy_free(mcpp_policy *policy)

@@ -14,18 +14,15 @@
 /* A view is a policy without rule owners and without a view of its own. */
 static void view_free(mcpp_policy *v) { mcpp_policy_free(v); }
 
-/* Copies dimension d into out (already zeroed); 0 on failure. */
+/* Copies dimension d into out; 0 on failure (out then holds what was made,
+ * for the view's free). */
 static int dim_copy(mcpp_policy_dim *out, const mcpp_policy_dim *d)
 {
     int failed = 0;
     size_t n = d->n_fields;
+    *out = *d; /* the settings (role, kind, applies, flags) as they are; every pointer replaced below */
+    out->n_fields = 0;
     out->name = mcpp_strdup(d->name, &failed);
-    out->role = d->role;
-    out->kind = d->kind;
-    out->applies = d->applies;
-    out->absent_is_none = d->absent_is_none;
-    out->unstated_qualifies = d->unstated_qualifies;
-    out->keys_lane = d->keys_lane;
     out->paths = calloc(n ? n : 1, sizeof *out->paths);
     out->ids = malloc((n ? n : 1) * sizeof *out->ids);
     out->needs = malloc(n ? n : 1);

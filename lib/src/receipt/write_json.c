@@ -38,6 +38,15 @@ static void line(mcpp_strbuf *sb, int pretty, int level)
     indent(sb, level);
 }
 
+/* Before an item of a list or object written one item a line: the comma
+ * after the item before (when it is not the first), then the item's line at
+ * `level`. */
+static void next_item(mcpp_strbuf *sb, int not_first, int pretty, int level)
+{
+    if (not_first)
+        mcpp_sb_putc(sb, ',');
+    line(sb, pretty, level);
+}
 
 static int is_scalar(const mcpp_xnode *n) { return n->kind != MCPP_X_ARRAY && n->kind != MCPP_X_OBJECT; }
 
@@ -67,9 +76,7 @@ static void xnode_json(mcpp_strbuf *sb, const mcpp_xnode *n, int level, int pret
         } else {
             mcpp_sb_putc(sb, '[');
             for (uint32_t i = 0; i < n->count; i++) {
-                if (i)
-                    mcpp_sb_putc(sb, ',');
-                line(sb, pretty, level + 1);
+                next_item(sb, i > 0, pretty, level + 1);
                 xnode_json(sb, &n->children[i], level + 1, pretty);
             }
             line(sb, pretty, level);
@@ -84,9 +91,7 @@ static void xnode_json(mcpp_strbuf *sb, const mcpp_xnode *n, int level, int pret
         }
         mcpp_sb_putc(sb, '{');
         for (uint32_t i = 0; i < n->count; i++) {
-            if (i)
-                mcpp_sb_putc(sb, ',');
-            line(sb, pretty, level + 1);
+            next_item(sb, i > 0, pretty, level + 1);
             mcpp_sb_json_string(sb, n->children[i].key);
             mcpp_sb_puts(sb, ": ");
             xnode_json(sb, &n->children[i], level + 1, pretty);
@@ -151,15 +156,12 @@ static void field_json(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int level
         }
         mcpp_sb_putc(sb, '[');
         for (size_t i = 0; i < l->count; i++) {
-            if (i)
-                mcpp_sb_putc(sb, ',');
-            line(sb, pretty, level + 1);
+            next_item(sb, i > 0, pretty, level + 1);
             mcpp_sb_putc(sb, '{');
-            line(sb, pretty, level + 2);
+            next_item(sb, 0, pretty, level + 2);
             mcpp_sb_puts(sb, "\"kind\": ");
             mcpp_sb_json_string(sb, l->items[i].kind);
-            mcpp_sb_putc(sb, ',');
-            line(sb, pretty, level + 2);
+            next_item(sb, 1, pretty, level + 2);
             mcpp_sb_puts(sb, "\"uri\": ");
             mcpp_sb_json_string(sb, l->items[i].uri);
             line(sb, pretty, level + 1);
@@ -205,20 +207,16 @@ static int write_json(mcpp_strbuf *sb, const mcpp_receipt *r, int with_id, int v
             depth--;
         }
         while (depth < n) {
-            if (!first[depth])
-                mcpp_sb_putc(sb, ',');
+            next_item(sb, !first[depth], pretty, depth + 1);
             first[depth] = 0;
-            line(sb, pretty, depth + 1);
             mcpp_sb_json_string(sb, mcpp_schema_sections[chain[depth]].name);
             mcpp_sb_puts(sb, ": {");
             open[depth] = chain[depth];
             depth++;
             first[depth] = 1;
         }
-        if (!first[depth])
-            mcpp_sb_putc(sb, ',');
+        next_item(sb, !first[depth], pretty, depth + 1);
         first[depth] = 0;
-        line(sb, pretty, depth + 1);
         mcpp_sb_json_string(sb, mcpp_write_name(id, v1));
         mcpp_sb_puts(sb, ": ");
         if (v1 && id == MCPP_F_schema)
