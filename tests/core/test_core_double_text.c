@@ -6,11 +6,15 @@
  * (random bit patterns, short decimals at every scale, the edges of the
  * printf-free range, halfway cases, negatives) is checked against that
  * definition computed with printf and strtod, with and without force_fraction.
+ * The printf-free exact path for 16- and 17-digit values (util/double_text.c)
+ * is checked on its own over its whole range, at its halfway cases and at
+ * powers of two (whose lower neighbour is closer).
  */
 #include <math.h>
 #include <stdint.h>
 
 #include "test_util.h"
+#include "util/double_text.h"
 #include "util/strbuf.h"
 
 static unsigned long long rng_state = 0x9e3779b97f4a7c15ULL;
@@ -133,11 +137,76 @@ TEST(doubles_a_few_ulps_from_15_digit_decimals_match_printf)
     CHECK_INT_EQ(mismatches, 0);
 }
 
+/* The first of %.15g, %.16g, %.17g that reads back, as printf writes it. */
+static void first_that_reads_back(char *out, size_t cap, double v)
+{
+    static const char *const formats[] = {"%.15g", "%.16g", "%.17g"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(out, cap, formats[i], v);
+        if (strtod(out, NULL) == v)
+            return;
+    }
+}
+
+static void check_exact(double v, size_t *covered)
+{
+    char got[64], want[64];
+    size_t n = mcpp_double_text_exact(got, v);
+    double a = fabs(v);
+    if (n == 0) {
+        if (a >= 1e-11 && a < 1e15 && mismatches++ < 10)
+            fprintf(stderr, "%a: the exact path declined\n", v);
+        return;
+    }
+    (*covered)++;
+    first_that_reads_back(want, sizeof want, v);
+    if ((strcmp(got, want) != 0 || n != strlen(want)) && mismatches++ < 10)
+        fprintf(stderr, "%a: exact path %s, printf %s\n", v, got, want);
+}
+
+TEST(the_exact_path_matches_printf_over_its_range)
+{
+    mismatches = 0;
+    size_t covered = 0;
+    for (int i = 0; i < 300000; i++) {
+        /* a uniformly random mantissa at every binary exponent of the range */
+        double v = ldexp(1.0 + (double)(rnd64() >> 12) / 4503599627370496.0, (int)(rnd64() % 87) - 37);
+        check_exact((rnd64() & 1) ? v : -v, &covered);
+    }
+    for (int i = 0; i < 100000; i++) {
+        /* decimals of 16 to 18 digits ending in 5: halfway at the 15th to 17th digit */
+        char dec[64];
+        snprintf(dec, sizeof dec, "%llu.%015llu5e%d", (unsigned long long)(1 + rnd64() % 9),
+                 (unsigned long long)(rnd64() % 1000000000000000ULL) / (1 + rnd64() % 100) * 1,
+                 (int)(rnd64() % 25) - 11);
+        double v = strtod(dec, NULL);
+        check_exact(v, &covered);
+        check_exact(nextafter(v, INFINITY), &covered);
+        check_exact(nextafter(v, 0.0), &covered);
+    }
+    for (int e = -36; e < 50; e++) { /* powers of two and their neighbours */
+        double v = ldexp(1.0, e);
+        check_exact(v, &covered);
+        check_exact(nextafter(v, 0.0), &covered);
+        check_exact(nextafter(v, INFINITY), &covered);
+    }
+    for (int e = -11; e < 15; e++) { /* powers of ten and their neighbours: the 17-digit window moves */
+        double v = pow(10.0, e);
+        for (int step = 0; step < 50; step++) {
+            check_exact(v, &covered);
+            v = nextafter(v, 0.0);
+        }
+    }
+    CHECK_INT_EQ(mismatches, 0);
+    CHECK(covered > 400000); /* nearly every value was in its range */
+}
+
 int main(void)
 {
     RUN(random_bit_patterns_match_printf);
     RUN(short_decimals_at_every_scale_match_printf);
     RUN(edges_of_the_fast_range_and_halfway_cases_match_printf);
     RUN(doubles_a_few_ulps_from_15_digit_decimals_match_printf);
+    RUN(the_exact_path_matches_printf_over_its_range);
     TEST_MAIN_END();
 }

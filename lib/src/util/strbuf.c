@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "util/c_locale.h"
+#include "util/double_text.h"
 #include "util/error_internal.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
@@ -244,7 +245,8 @@ size_t mcpp_format_double(char *buf, size_t cap, double value, int force_fractio
             n += 2;
         }
     } else if ((n = short_decimal_text(text, value)) == 0) {
-        n = printf_shortest(text, sizeof text, value);
+        if ((n = mcpp_double_text_exact(text, value)) == 0)
+            n = printf_shortest(text, sizeof text, value);
         if (force_fraction && isfinite(value) && !strpbrk(text, ".eE")) {
             memcpy(text + n, ".0", 3);
             n += 2;

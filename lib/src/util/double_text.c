@@ -1,0 +1,173 @@
+/*
+ * double_text.c — the first of %.15g, %.16g, %.17g that reads back to a
+ * double, found with integer arithmetic instead of printf and strtod.
+ *
+ * Writing a receipt's numbers was a quarter of a store add's CPU on measured
+ * values (times, rates: 16 or 17 significant digits): each took up to two
+ * printf calls and two strtod calls in glibc's multi-precision code. Here a
+ * double a = M * 2^e (M < 2^53) in [1e-11, 1e15) is scaled by 10^p, p <= 28,
+ * exactly: a * 10^p = M * 5^p * 2^(p+e), and M * 5^p < 2^119 fits in 128
+ * bits. So the k-digit decimal printf would print (rounded half to even, as
+ * glibc rounds) and whether strtod reads it back (it lies between a's
+ * midpoints with its neighbours; on a midpoint, strtod rounds to the even
+ * mantissa) are both decided exactly, with no approximation to check. The
+ * text is then written as %g writes it. Outside that range the caller asks
+ * printf (tests/core/test_core_double_text.c compares both with printf).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "util/double_text.h"
+
+#if defined(__SIZEOF_INT128__)
+
+typedef unsigned __int128 u128;
+
+#define MAX_P 28 /* 5^28 * 2^55 < 2^121: every product below fits in 128 bits */
+
+static u128 pow5(int p)
+{
+    u128 r = 1;
+    for (int i = 0; i < p; i++)
+        r *= 5;
+    return r;
+}
+
+/* x * 2^s for a possibly negative s, truncated. */
+static u128 shift(u128 x, int s) { return s >= 0 ? x << s : x >> -s; }
+
+/* round(M * 5^p * 2^s), halves to even; the caller keeps it below 2^64. */
+static uint64_t rounded(uint64_t m, u128 p5, int s)
+{
+    u128 x = (u128)m * p5;
+    if (s >= 0)
+        return (uint64_t)(x << s);
+    u128 n = x >> -s, rest = x - (n << -s), half = (u128)1 << (-s - 1);
+    return (uint64_t)(n + (rest > half || (rest == half && (n & 1))));
+}
+
+/* Whether strtod reads n * 10^-p back as a = m * 2^e: 4 * n * 10^-p lies in
+ * [4a - gap_below, 4a + 2 * 2^e], whose ends are included when m is even
+ * (ties go to the even mantissa; in this range no decimal of 17 digits or
+ * fewer falls on a midpoint, but the rule costs nothing). gap_below is
+ * 2 * 2^e, or 2^e when a is a power of two (the double below is closer).
+ * Both sides are multiplied by 5^p * 2^-e to stay integers. */
+static int reads_back(uint64_t n, int p, uint64_t m, int e, u128 p5)
+{
+    int below_half = m == ((uint64_t)1 << 52);
+    u128 lo = ((u128)4 * m - (below_half ? 1 : 2)) * p5, hi = ((u128)4 * m + 2) * p5;
+    int s = 2 - e - p;
+    u128 t;
+    if (s >= 0) {
+        t = (u128)n << s;
+    } else { /* scale lo and hi up instead */
+        lo <<= -s;
+        hi <<= -s;
+        t = n;
+    }
+    return (m & 1) == 0 ? t >= lo && t <= hi : t > lo && t < hi;
+}
+
+/* Writes `digits` (k significant digits, exponent x: d.ddd * 10^x) as %.kg. */
+static size_t write_g(char *out, int negative, uint64_t digits, int k, int x)
+{
+    char d[24];
+    for (int i = k - 1; i >= 0; i--, digits /= 10)
+        d[i] = (char)('0' + digits % 10);
+    int used = k;
+    while (used > 1 && d[used - 1] == '0')
+        used--; /* %g drops trailing zeros */
+    size_t n = 0;
+    if (negative)
+        out[n++] = '-';
+    if (x < -4 || x >= k) {
+        out[n++] = d[0];
+        if (used > 1) {
+            out[n++] = '.';
+            memcpy(out + n, d + 1, (size_t)used - 1);
+            n += (size_t)used - 1;
+        }
+        out[n++] = 'e';
+        out[n++] = x < 0 ? '-' : '+';
+        int ax = x < 0 ? -x : x;
+        if (ax >= 100)
+            out[n++] = (char)('0' + ax / 100);
+        out[n++] = (char)('0' + ax / 10 % 10);
+        out[n++] = (char)('0' + ax % 10);
+    } else if (x < 0) {
+        out[n++] = '0';
+        out[n++] = '.';
+        for (int i = 0; i < -x - 1; i++)
+            out[n++] = '0';
+        memcpy(out + n, d, (size_t)used);
+        n += (size_t)used;
+    } else {
+        memcpy(out + n, d, (size_t)x + 1 <= (size_t)used ? (size_t)x + 1 : (size_t)used);
+        for (int i = used; i < x + 1; i++)
+            out[n + (size_t)i] = '0';
+        n += (size_t)x + 1;
+        if (used > x + 1) {
+            out[n++] = '.';
+            memcpy(out + n, d + x + 1, (size_t)(used - x - 1));
+            n += (size_t)(used - x - 1);
+        }
+    }
+    out[n] = '\0';
+    return n;
+}
+
+size_t mcpp_double_text_exact(char *out, double v)
+{
+    double a = fabs(v);
+    if (!(a >= 1e-11 && a < 1e15))
+        return 0; /* also NaN */
+    int e2;
+    double frac = frexp(a, &e2); /* a = frac * 2^e2, frac in [0.5, 1) */
+    uint64_t m = (uint64_t)ldexp(frac, 53);
+    int e = e2 - 53;
+    /* p such that a * 10^p is in [1e16, 1e17): 17 digits before the point */
+    int p = 16 - (int)floor(log10(a));
+    for (int tries = 0; tries < 3; tries++) {
+        if (p < 2 || p > MAX_P)
+            return 0;
+        u128 x = (u128)m * pow5(p);
+        u128 whole = shift(x, p + e);
+        if (whole < (u128)10000000000000000ULL)
+            p++;
+        else if (whole >= (u128)100000000000000000ULL)
+            p--;
+        else
+            break;
+        if (tries == 2)
+            return 0;
+    }
+    for (int k = 15; k <= 17; k++) {
+        int pk = p - (17 - k);
+        u128 p5 = pow5(pk);
+        uint64_t n = rounded(m, p5, pk + e);
+        if (!reads_back(n, pk, m, e, p5))
+            continue;
+        int x = k - 1 - pk; /* the exponent of the leading digit */
+        uint64_t top = 1;
+        for (int i = 0; i < k; i++)
+            top *= 10;
+        if (n == top) { /* rounded up to the next power of ten */
+            n /= 10;
+            x++;
+        }
+        return write_g(out, v < 0, n, k, x);
+    }
+    return 0; /* not reached: 17 digits always read back */
+}
+
+#else
+
+size_t mcpp_double_text_exact(char *out, double v)
+{
+    (void)out;
+    (void)v;
+    return 0;
+}
+
+#endif
