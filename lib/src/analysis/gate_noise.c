@@ -14,6 +14,7 @@
 #include "analysis/gate_internal.h"
 #include "analysis/stats_internal.h"
 #include "util/error_internal.h"
+#include "util/quantile.h"
 
 /* The gate's tests into out (NULL: only counted): each lane's compared
  * metrics that are not point comparisons, once per lane, since the candidate
@@ -77,15 +78,96 @@ static int mark_shared_baselines(const mcpp_gate_report *r, unsigned char *share
  * the machine's run-to-run noise to be a floor. */
 #define SUITE_MIN_TESTS 8
 
+/* The standard deviation of the sorted changes x[0..n) within 3 robust
+ * deviations (1.4826 median absolute deviations) of their median `med`,
+ * the number kept in *kept: leaving out the few benchmarks that really
+ * changed keeps them from inflating it, and the standard deviation of the
+ * rest, not the MAD itself, keeps it steady (the MAD of 50 values wanders by
+ * a quarter). `scratch` holds n doubles. */
+static double median_spread(const double *x, size_t n, double med, double *scratch, size_t *kept)
+{
+    for (size_t i = 0; i < n; i++)
+        scratch[i] = fabs(x[i] - med);
+    double cut = 3 * 1.4826 * mcpp_median_sorting(scratch, n), mean = 0, ss = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (fabs(x[i] - med) <= cut)
+            mean += x[i], k++;
+    *kept = k;
+    if (k < 2)
+        return 0;
+    mean /= (double)k;
+    for (size_t i = 0; i < n; i++)
+        if (fabs(x[i] - med) <= cut)
+            ss += (x[i] - mean) * (x[i] - mean);
+    /* a normal cut at 3 sd keeps 99.73% of it and 98.66% of its spread */
+    return sqrt(ss / (double)(k - 1)) / 0.9866;
+}
+
+/* Where the unchanged tests of one run a side sit, and how far they
+ * spread: sigma clipping (keep what lies within 3 sds of the kept ones' mean,
+ * re-measure, until the kept set stands still) seeded by the densest half of
+ * the sorted changes in x[0..n) (its median, and its width as 1.349 sds).
+ * The median of all the changes is the wrong seed when a merge slowed more
+ * than half of its benchmarks, each by its own amount: it then sits among the
+ * slowed ones, every unchanged test reads as a betterment of several sds and
+ * every slowdown as spread (real mixed-noise suite, 6 of 10 slowed by 5-30%,
+ * one run a side: the suite's fit read t with 6 df and widened every test
+ * 2.9x, 12 of 24 quiet 30% slowdowns caught). Unchanged tests cluster and
+ * slowdowns of different sizes spread out, so the densest half is the
+ * unchanged ones' whenever they are more than a few. Its width is short of
+ * 1.349 sds for small n (0.52 of it at n = 10): the clipping then starts
+ * narrow and grows to the cluster's own spread, stopping before values a
+ * gap away. Returns the sd, the centre in *centre and the number kept in
+ * *kept. */
+static double clipped_spread(const double *x, size_t n, double *centre, size_t *kept)
+{
+    size_t h = (n + 1) / 2, lo = 0;
+    for (size_t i = 1; i + h <= n; i++)
+        if (x[i + h - 1] - x[i] < x[lo + h - 1] - x[lo])
+            lo = i;
+    double c = mcpp_quantile_sorted(x + lo, h, 0.5), sd = (x[lo + h - 1] - x[lo]) / 1.349;
+    size_t k = 0, was = 0;
+    for (int round = 0; round < 100; round++) {
+        double sum = 0, ss = 0;
+        k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (fabs(x[i] - c) <= 3 * sd)
+                sum += x[i], k++;
+        if (k < 2 || (k == was && round > 0))
+            break;
+        double mean = sum / (double)k;
+        for (size_t i = 0; i < n; i++)
+            if (fabs(x[i] - c) <= 3 * sd)
+                ss += (x[i] - mean) * (x[i] - mean);
+        /* a normal cut at 3 sd keeps 99.73% of it and 98.66% of its spread */
+        c = mean, sd = sqrt(ss / (double)(k - 1)) / 0.9866, was = k;
+    }
+    *centre = c;
+    *kept = k;
+    return sd;
+}
+
+/* How spread_of_changes reads one merge's changes. */
+enum spread_reading {
+    BETTERMENTS,       /* several runs a side: the betterments alone */
+    FIT_ABOUT_MEDIAN,  /* one run a side, the tests' noise one declared figure */
+    FIT_ABOUT_CLUSTER, /* one run a side, each test's noise its own (a history) */
+};
+
 /* The scale of n changes in scratch[0..n), signed so that worse is positive
  * (each test's log change scaled to one run: suite_run_noise; in standard
- * errors: history_spread_check). Two readings of their spread about the
- * median:
- * - the standard deviation of those within 3 robust deviations (1.4826
- *   median absolute deviations) of the median, with that many runs' degrees
- *   of freedom: leaving out the few benchmarks that really changed keeps them
- *   from inflating it, and the standard deviation of the rest, not the MAD
- *   itself, keeps it steady (the MAD of 50 values wanders by a quarter);
+ * errors: history_spread_check).
+ * With one run a side (FIT_*), two readings of their spread about where the
+ * unchanged ones sit:
+ * - the standard deviation of the changes kept about it, with that many
+ *   runs' degrees of freedom. About the median (median_spread) when every
+ *   test's noise is one declared figure: benchmarks that differ in noise
+ *   then spread as heavy tails, not as a cluster and outliers, and the
+ *   cluster would read the quiet ones' spread alone (noise lab, mixed noise,
+ *   10 benchmarks, one run, no history: 10.5% of 200 unchanged merges
+ *   failing about the cluster, 5.5% about the median). About the unchanged
+ *   tests' cluster (clipped_spread) when each test's noise is its own;
  * - how heavy their tails could be (mcpp_stats_t_tail_fit), from the
  *   deviations with the worse ones capped at the largest betterment:
  *   regressions sit on the worse side, and capped they cannot make the
@@ -94,45 +176,46 @@ static int mark_shared_baselines(const mcpp_gate_report *r, unsigned char *share
  *   t's scale and degrees of freedom: one far-off run a side is then no
  *   evidence of a regression. With `tails_known` the lanes' history has
  *   read them (history_tails), far better than 50 changes can: no fit.
- * Without `fit_tails` (several runs a side, where the spread of the changes
- * is what the two sides' jobs add) it is the root mean square of the
- * betterments alone, within 6 robust deviations: regressions cannot enter
- * them, so the cut only keeps out a real improvement far below the rest, and
- * at 3 it trimmed genuine spread whenever the MAD came out small (jobs shape,
- * 5 runs a side: 6% of 100 unchanged merges failing, 5% at 6 deviations;
- * 3.5% of 200 at 6, 5.0% at 3).
+ * With several runs a side (BETTERMENTS), where the spread of the changes is
+ * what the two sides' jobs add, it is the root mean square of the
+ * betterments alone about the median (about none with `about_zero`), within
+ * 6 robust deviations: regressions cannot enter them, so the cut only keeps
+ * out a real improvement far below the rest, and at 3 it trimmed genuine
+ * spread whenever the MAD came out small (jobs shape, 5 runs a side: 6% of
+ * 100 unchanged merges failing, 5% at 6 deviations; 3.5% of 200 at 6, 5.0%
+ * at 3).
  * A shift common to all benchmarks stays a change, not noise.
  * Returns the scale (0: fewer than SUITE_MIN_TESTS changes, or too few
  * kept), its df in *df and in *heavy whether they are the heavy tails' (read
- * only with `fit_tails`); both 0 unless set. `scratch` holds 2n doubles. */
-static double spread_of_changes(double *scratch, size_t n, int fit_tails, int tails_known, int about_zero, double *df,
-                                int *heavy)
+ * only with one run a side); both 0 unless set. `scratch` holds 2n doubles. */
+static double spread_of_changes(double *scratch, size_t n, enum spread_reading reading, int tails_known, int about_zero,
+                                double *df, int *heavy)
 {
     *df = 0;
     *heavy = 0;
     if (n < SUITE_MIN_TESTS) return 0;
     double med = mcpp_median_sorting(scratch, n); /* scratch stays sorted: the betterments come first */
-    for (size_t i = 0; i < n; i++) scratch[n + i] = fabs(scratch[i] - med);
-    double cut = 3 * 1.4826 * mcpp_median_sorting(scratch + n, n), mean = 0, ss = 0;
-    size_t kept = 0;
-    if (!fit_tails) { /* the betterments alone: regressions, real ones too, sit on the worse side */
-        double c = about_zero ? 0 : med;
+    if (reading == BETTERMENTS) {                 /* regressions, real ones too, sit on the worse side */
+        for (size_t i = 0; i < n; i++)
+            scratch[n + i] = fabs(scratch[i] - med);
+        double cut = 3 * 1.4826 * mcpp_median_sorting(scratch + n, n), c = about_zero ? 0 : med, ss = 0;
+        size_t kept = 0;
         for (size_t i = 0; i < n && scratch[i] < c; i++)
             if (c - scratch[i] <= 2 * cut) ss += (c - scratch[i]) * (c - scratch[i]), kept++;
         *df = (double)kept;
         return kept >= 2 ? sqrt(ss / (double)kept) : 0;
     }
-    for (size_t i = 0; i < n; i++)
-        if (fabs(scratch[i] - med) <= cut) mean += scratch[i], kept++;
-    if (kept < 2) return 0;
-    mean /= (double)kept;
-    for (size_t i = 0; i < n; i++)
-        if (fabs(scratch[i] - med) <= cut) ss += (scratch[i] - mean) * (scratch[i] - mean);
+    size_t kept;
+    double centre = med, sd = reading == FIT_ABOUT_CLUSTER ? clipped_spread(scratch, n, &centre, &kept)
+                                                           : median_spread(scratch, n, med, scratch + n, &kept);
+    if (kept < 2)
+        return 0;
     size_t better = 0;
-    for (size_t i = 0; i < n && scratch[i] < med; i++) scratch[n + better++] = med - scratch[i];
+    for (size_t i = 0; i < n && scratch[i] < centre; i++)
+        scratch[n + better++] = centre - scratch[i];
     size_t fitted = better;
     for (size_t i = better; better && i < n; i++) /* the worse half, capped at the largest betterment */
-        scratch[n + fitted++] = scratch[i] - med < scratch[n] ? scratch[i] - med : scratch[n];
+        scratch[n + fitted++] = scratch[i] - centre < scratch[n] ? scratch[i] - centre : scratch[n];
     double scale, tail_df = !tails_known && better >= SUITE_MIN_TESTS / 2
                                 ? mcpp_stats_t_tail_fit(scratch + n, fitted, &scale)
                                 : INFINITY;
@@ -142,8 +225,7 @@ static double spread_of_changes(double *scratch, size_t n, int fit_tails, int ta
         return scale;
     }
     *df = (double)(kept - 1);
-    /* a normal cut at 3 sd keeps 99.73% of it and 98.66% of its spread */
-    return sqrt(ss / (double)(kept - 1)) / 0.9866;
+    return sd;
 }
 
 /* How much more the gate's own tests spread today than each one's own noise
@@ -154,15 +236,15 @@ static double spread_of_changes(double *scratch, size_t n, int fit_tails, int ta
  * benchmark with 1% noise was judged against a sibling's 15% (docs/statistics.md,
  * "Each benchmark's own noise"). Tests whose noise is the same figure (a
  * policy's, one run a side) spread as before. */
-static double suite_noise_factor(gate_metric_entry *const *tests, size_t n, double *scratch, int fit_tails,
-                                 int tails_known, double *df, int *heavy)
+static double suite_noise_factor(gate_metric_entry *const *tests, size_t n, double *scratch,
+                                 enum spread_reading reading, int tails_known, double *df, int *heavy)
 {
     for (size_t i = 0; i < n; i++) {
         const mcpp_metric_result *res = &tests[i]->result;
         double worse = res->higher_is_better ? -1 : 1;
         scratch[i] = res->se > 0 ? worse * log1p(res->rel_delta) / res->se : 0;
     }
-    return spread_of_changes(scratch, n, fit_tails, tails_known, 0, df, heavy);
+    return spread_of_changes(scratch, n, reading, tails_known, 0, df, heavy);
 }
 
 /* Raises a result's standard error to `factor` times itself (its runs' part:
@@ -456,7 +538,7 @@ static void apply_suite_noise(mcpp_gate_report *r, gate_metric_entry *const *tes
          * and cut each test's df to the ~25 betterments the spread rests on.
          * A real job effect (the jobs shape: half the variance) makes the
          * changes spread 4x what 3 runs of one job show, far beyond it. */
-        double jobs_df, jobs = suite_noise_factor(tests, m, scratch, 0, 0, &jobs_df, &r->suite_heavy_tails);
+        double jobs_df, jobs = suite_noise_factor(tests, m, scratch, BETTERMENTS, 0, &jobs_df, &r->suite_heavy_tails);
         int measured = jobs > 0; /* enough betterments to read the jobs from */
         for (size_t i = 0; i < r->n; i++)
             for (size_t k = 0; k < r->entries[i].n_metrics; k++) {
@@ -470,7 +552,7 @@ static void apply_suite_noise(mcpp_gate_report *r, gate_metric_entry *const *tes
          * factor whose square is an F of (jobs_df, weight) df when the jobs
          * add nothing. */
         if (measured)
-            jobs = suite_noise_factor(tests, m, scratch, 0, 0, &jobs_df, &r->suite_heavy_tails);
+            jobs = suite_noise_factor(tests, m, scratch, BETTERMENTS, 0, &jobs_df, &r->suite_heavy_tails);
         if (!(jobs > 0) || !(mcpp_stats_f_sf(jobs * jobs, jobs_df, weight) < JOBS_PRETEST_LEVEL))
             return;
         for (size_t i = 0; i < r->n; i++)
@@ -489,7 +571,14 @@ static void apply_suite_noise(mcpp_gate_report *r, gate_metric_entry *const *tes
     int one_run = 0;
     for (size_t i = 0; i < m; i++) one_run |= tests[i]->result.n_base == 1 || tests[i]->result.n_cand == 1;
     int tails_known = r->history_scores && (isinf(r->history_tail_df) || !one_run);
-    double floor_df, floor = suite_noise_factor(tests, m, scratch, 1, tails_known, &floor_df, &r->suite_heavy_tails);
+    /* With a history for most tests, each one's noise is its own and the
+     * unchanged ones cluster (spread_of_changes) */
+    size_t own = 0;
+    for (size_t i = 0; i < m; i++)
+        own += tests[i]->result.history_runs > 0;
+    enum spread_reading reading = 2 * own >= m ? FIT_ABOUT_CLUSTER : FIT_ABOUT_MEDIAN;
+    double floor_df,
+        floor = suite_noise_factor(tests, m, scratch, reading, tails_known, &floor_df, &r->suite_heavy_tails);
     r->suite_run_sd = floor * rms_run_sd(tests, m);
     r->suite_df = floor_df;
     /* Tests whose noise the pooled history gives take the floor only for
@@ -652,7 +741,7 @@ static void history_spread_check(mcpp_gate_report *r, gate_metric_entry *const *
     }
     double df;
     int heavy;
-    double ratio = spread_of_changes(scratch, n, 0, 0, 1, &df, &heavy);
+    double ratio = spread_of_changes(scratch, n, BETTERMENTS, 0, 1, &df, &heavy);
     if (!(df >= 2)) return;
     double a = 2 / (9 * df), chi = 1 - a + mcpp_stats_normal_quantile(1 - HISTORY_CHECK_LEVEL) * sqrt(a);
     r->history_spread = ratio;
