@@ -199,29 +199,16 @@ static void field_yaml(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int level
         yaml_string(sb, e->info.enum_names[*(const int8_t *)slot]);
         mcpp_sb_putc(sb, '\n');
         break;
-    case MCPP_ST_SLIST: {
-        const mcpp_string_list *l = slot;
-        mcpp_sb_puts(sb, " [");
-        for (size_t i = 0; i < l->count; i++) {
-            if (i)
-                mcpp_sb_puts(sb, ", ");
-            yaml_string(sb, l->items[i]);
-        }
-        mcpp_sb_puts(sb, "]\n");
+    case MCPP_ST_SLIST:
+        mcpp_sb_putc(sb, ' ');
+        mcpp_write_string_list(sb, slot, yaml_string);
+        mcpp_sb_putc(sb, '\n');
         break;
-    }
-    case MCPP_ST_DLIST: {
-        const mcpp_double_list *l = slot;
-        mcpp_sb_puts(sb, " [");
-        for (size_t i = 0; i < l->count; i++) {
-            if (i)
-                mcpp_sb_puts(sb, ", ");
-            mcpp_format_double(num, sizeof num, l->items[i], 1);
-            mcpp_sb_puts(sb, num);
-        }
-        mcpp_sb_puts(sb, "]\n");
+    case MCPP_ST_DLIST:
+        mcpp_sb_putc(sb, ' ');
+        mcpp_write_number_list(sb, slot);
+        mcpp_sb_putc(sb, '\n');
         break;
-    }
     case MCPP_ST_OBJECT:
     case MCPP_ST_METRICS: {
         const mcpp_xnode *n = ((const mcpp_object_slot *)slot)->node;

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "receipt/layout.h"
+#include "util/strbuf.h"
 
 /* ---- the schema table (schema.c) --------------------------------------------- */
 
@@ -94,5 +95,12 @@ static inline int mcpp_write_skips(const mcpp_receipt *r, int id, int v1)
     return v1 && (id == MCPP_F_backend_precision_requested ||
                   (id >= MCPP_F_lane_blocks_A && id <= MCPP_F_lane_blocks_R));
 }
+
+/* A scalar list as both writers write it, inline: "[a, b]" (write_json.c).
+ * Strings go through `put`, the output's own string writer (JSON's escaper,
+ * YAML's quoting); numbers are canonical doubles, the same text in JSON and
+ * YAML. */
+void mcpp_write_string_list(mcpp_strbuf *sb, const mcpp_string_list *l, void (*put)(mcpp_strbuf *sb, const char *s));
+void mcpp_write_number_list(mcpp_strbuf *sb, const mcpp_double_list *l);
 
 #endif /* MCPP_RECEIPT_SCHEMA_H */

@@ -48,6 +48,29 @@ static void next_item(mcpp_strbuf *sb, int not_first, int pretty, int level)
     line(sb, pretty, level);
 }
 
+void mcpp_write_string_list(mcpp_strbuf *sb, const mcpp_string_list *l, void (*put)(mcpp_strbuf *sb, const char *s))
+{
+    mcpp_sb_putc(sb, '[');
+    for (size_t i = 0; i < l->count; i++) {
+        if (i)
+            mcpp_sb_puts(sb, ", ");
+        put(sb, l->items[i]);
+    }
+    mcpp_sb_putc(sb, ']');
+}
+
+void mcpp_write_number_list(mcpp_strbuf *sb, const mcpp_double_list *l)
+{
+    char num[40];
+    mcpp_sb_putc(sb, '[');
+    for (size_t i = 0; i < l->count; i++) {
+        if (i)
+            mcpp_sb_puts(sb, ", ");
+        mcpp_sb_put(sb, num, mcpp_format_double(num, sizeof num, l->items[i], 1));
+    }
+    mcpp_sb_putc(sb, ']');
+}
+
 static int is_scalar(const mcpp_xnode *n) { return n->kind != MCPP_X_ARRAY && n->kind != MCPP_X_OBJECT; }
 
 static void xnode_json(mcpp_strbuf *sb, const mcpp_xnode *n, int level, int pretty)
@@ -117,28 +140,8 @@ static void field_json(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int level
         break;
     case MCPP_ST_STRING: mcpp_sb_json_string(sb, *(const char *const *)slot); break;
     case MCPP_ST_ENUM: mcpp_sb_json_string(sb, e->info.enum_names[*(const int8_t *)slot]); break;
-    case MCPP_ST_SLIST: {
-        const mcpp_string_list *l = slot;
-        mcpp_sb_putc(sb, '[');
-        for (size_t i = 0; i < l->count; i++) {
-            if (i)
-                mcpp_sb_puts(sb, ", ");
-            mcpp_sb_json_string(sb, l->items[i]);
-        }
-        mcpp_sb_putc(sb, ']');
-        break;
-    }
-    case MCPP_ST_DLIST: {
-        const mcpp_double_list *l = slot;
-        mcpp_sb_putc(sb, '[');
-        for (size_t i = 0; i < l->count; i++) {
-            if (i)
-                mcpp_sb_puts(sb, ", ");
-            mcpp_sb_put(sb, num, mcpp_format_double(num, sizeof num, l->items[i], 1));
-        }
-        mcpp_sb_putc(sb, ']');
-        break;
-    }
+    case MCPP_ST_SLIST: mcpp_write_string_list(sb, slot, mcpp_sb_json_string); break;
+    case MCPP_ST_DLIST: mcpp_write_number_list(sb, slot); break;
     case MCPP_ST_OBJECT:
     case MCPP_ST_METRICS: {
         const mcpp_object_slot *o = slot;
