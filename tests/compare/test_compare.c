@@ -477,8 +477,14 @@ TEST(json_rendering_parses_and_has_the_documented_keys)
     char *md = NULL, *text = NULL;
     CHECK_INT_EQ(mcpp_comparison_render(&md, c, MCPP_OUTPUT_MARKDOWN), MCPP_OK);
     CHECK_CONTAINS(md, "| startup | **qualify** | warm_cache | cold_boot |");
+    char head[256]; /* the pair and the policy, in each output's words */
+    snprintf(head, sizeof head, "base %s → candidate %s · policy default (digest `%s`)\n\n", mcpp_comparison_base_id(c),
+             mcpp_comparison_cand_id(c), mcpp_comparison_policy_digest(c));
+    CHECK_CONTAINS(md, head);
     CHECK_INT_EQ(mcpp_comparison_render(&text, c, MCPP_OUTPUT_TEXT), MCPP_OK);
-    CHECK_CONTAINS(text, "verdict    qualified");
+    snprintf(head, sizeof head, "base       %s\ncandidate  %s\npolicy     default (digest %s)\nverdict    qualified\n",
+             mcpp_comparison_base_id(c), mcpp_comparison_cand_id(c), mcpp_comparison_policy_digest(c));
+    CHECK_CONTAINS(text, head);
     mcpp_free(md);
     mcpp_free(text);
     mcpp_comparison_free(c);

@@ -49,6 +49,20 @@ static const char *row_text(mcpp_strbuf *scratch, mcpp_strbuf *b, const mcpp_com
     return mcpp_terminal_scratch(scratch, s, b);
 }
 
+/* Which two receipts were compared under which policy, in one output's words:
+ * the words before the base id, the candidate id and the policy name (each
+ * escaped by the output's `escape`), then the digest as `digest_format` puts it. */
+static void pair_and_policy(mcpp_strbuf *b, const mcpp_comparison *c, const char *const words[3],
+                            void (*escape)(mcpp_strbuf *, const char *), const char *digest_format)
+{
+    const char *values[3] = {mcpp_comparison_base_id(c), mcpp_comparison_cand_id(c), mcpp_comparison_policy_name(c)};
+    for (int k = 0; k < 3; k++) {
+        mcpp_sb_puts(b, words[k]);
+        escape(b, values[k]);
+    }
+    mcpp_sb_printf(b, digest_format, mcpp_comparison_policy_digest(c));
+}
+
 static void render_text(mcpp_strbuf *b, const void *object)
 {
     const mcpp_comparison *c = object;
@@ -63,13 +77,8 @@ static void render_text(mcpp_strbuf *b, const void *object)
         if ((w = width_of(row_text(&t, b, c, i, 1), 36)) > wb) wb = w;
         if ((w = width_of(row_text(&t, b, c, i, 2), 36)) > wc) wc = w;
     }
-    mcpp_sb_puts(b, "base       ");
-    mcpp_sb_terminal(b, mcpp_comparison_base_id(c));
-    mcpp_sb_puts(b, "\ncandidate  ");
-    mcpp_sb_terminal(b, mcpp_comparison_cand_id(c));
-    mcpp_sb_puts(b, "\npolicy     ");
-    mcpp_sb_terminal(b, mcpp_comparison_policy_name(c));
-    mcpp_sb_printf(b, " (digest %s)", mcpp_comparison_policy_digest(c));
+    static const char *const WORDS[3] = {"base       ", "\ncandidate  ", "\npolicy     "};
+    pair_and_policy(b, c, WORDS, mcpp_sb_terminal, " (digest %s)");
     mcpp_sb_printf(b, "\nverdict    %s\n\n", mcpp_verdict_name(mcpp_comparison_verdict(c)));
     pad(b, "dimension", wd);
     pad(b, "status", ws);
@@ -253,13 +262,8 @@ static size_t put_markdown(mcpp_strbuf *b, const mcpp_comparison *c, size_t max_
 {
     size_t start = b->len, left_out = 0, more = 0;
     mcpp_sb_printf(b, "### Receipt comparison: **%s**\n\n", mcpp_verdict_name(mcpp_comparison_verdict(c)));
-    mcpp_sb_puts(b, "base ");
-    mcpp_sb_markdown(b, mcpp_comparison_base_id(c));
-    mcpp_sb_puts(b, " → candidate ");
-    mcpp_sb_markdown(b, mcpp_comparison_cand_id(c));
-    mcpp_sb_puts(b, " · policy ");
-    mcpp_sb_markdown(b, mcpp_comparison_policy_name(c));
-    mcpp_sb_printf(b, " (digest `%s`)\n\n", mcpp_comparison_policy_digest(c));
+    static const char *const WORDS[3] = {"base ", " → candidate ", " · policy "};
+    pair_and_policy(b, c, WORDS, mcpp_sb_markdown, " (digest `%s`)\n\n");
     if (max_chars)
         mcpp_sb_printf(b, "Values longer than %zu characters are cut here (the JSON output has them whole).\n\n",
                        max_chars);
