@@ -164,12 +164,12 @@ static size_t add_text(explain *ex, const char *s)
  * ex->failed) when there is no room. */
 static cmp_row *new_row(explain *ex, mcpp_dim_status st, mcpp_role role)
 {
-    if (MCPP_ARRAY_RESERVE(ex->rows, ex->cap_rows, ex->n_rows + 1, MCPP_ARRAY_MAX_ITEMS) != 0) {
+    cmp_row *r = MCPP_ARRAY_NEXT(ex->rows, ex->n_rows, ex->cap_rows, MCPP_ARRAY_MAX_ITEMS);
+    if (!r) {
         ex->failed = 1;
         return NULL;
     }
-    cmp_row *r = &ex->rows[ex->n_rows++];
-    memset(r, 0, sizeof *r);
+    ex->n_rows++;
     r->status = (int)st;
     r->role = (int)role;
     return r;

@@ -85,10 +85,9 @@ static go_series *series_of(go_entry *e, const char *unit)
     for (size_t i = 0; i < e->n_series; i++)
         if (strcmp(e->series[i].unit, unit) == 0)
             return &e->series[i];
-    if (MCPP_ARRAY_RESERVE(e->series, e->cap_series, e->n_series + 1, MCPP_ARRAY_MAX_ITEMS) != 0)
+    go_series *ns = MCPP_ARRAY_NEXT(e->series, e->n_series, e->cap_series, MCPP_ARRAY_MAX_ITEMS);
+    if (!ns)
         return NULL;
-    go_series *ns = &e->series[e->n_series];
-    memset(ns, 0, sizeof *ns);
     snprintf(ns->unit, sizeof ns->unit, "%s", unit);
     e->n_series++;
     return ns;
@@ -108,20 +107,22 @@ static go_entry *entry_of(go_state *st, const char *pkg, const char *name, int p
         if (e->procs == procs && strcmp(e->name, name) == 0 && same(e->pkg, pkg))
             return e;
     }
-    if (MCPP_ARRAY_RESERVE(st->entries, st->cap_entries, st->n_entries + 1, MCPP_ARRAY_MAX_ITEMS) != 0)
+    go_entry *e = MCPP_ARRAY_NEXT(st->entries, st->n_entries, st->cap_entries, MCPP_ARRAY_MAX_ITEMS);
+    if (!e)
         return NULL;
-    go_entry *e = &st->entries[st->n_entries];
-    memset(e, 0, sizeof *e);
-    e->name = mcpp_strdup(name, NULL);
-    e->pkg = mcpp_strdup(pkg, NULL);
-    e->cpu = mcpp_strdup(st->cpu, NULL);
-    e->goos = mcpp_strdup(st->goos, NULL);
-    e->goarch = mcpp_strdup(st->goarch, NULL);
+    st->n_entries++; /* counted at once: the state's free releases a half-made one */
+    int failed = 0;
+    e->name = mcpp_strdup(name, &failed);
+    e->pkg = mcpp_strdup(pkg, &failed);
+    e->cpu = mcpp_strdup(st->cpu, &failed);
+    e->goos = mcpp_strdup(st->goos, &failed);
+    e->goarch = mcpp_strdup(st->goarch, &failed);
     e->procs = procs;
-    if (!e->name || !series_of(e, "iterations"))
+    if (failed) {
+        mcpp_error_nomem();
         return NULL;
-    st->n_entries++;
-    return e;
+    }
+    return series_of(e, "iterations") ? e : NULL;
 }
 
 /* "BenchmarkSort/n=1000-8" -> name "BenchmarkSort/n=1000", procs 8 (Go adds
@@ -251,11 +252,8 @@ static go_pending *pending_of(go_state *st, const char *pkg)
     for (size_t i = 0; i < st->n_pending; i++)
         if (strcmp(st->pending[i].pkg, pkg) == 0)
             return &st->pending[i];
-    if (MCPP_ARRAY_RESERVE(st->pending, st->cap_pending, st->n_pending + 1, MCPP_ARRAY_MAX_ITEMS) != 0)
-        return NULL;
-    go_pending *np = &st->pending[st->n_pending];
-    memset(np, 0, sizeof *np);
-    if (!(np->pkg = mcpp_strdup(pkg, NULL)))
+    go_pending *np = MCPP_ARRAY_NEXT(st->pending, st->n_pending, st->cap_pending, MCPP_ARRAY_MAX_ITEMS);
+    if (!np || !(np->pkg = mcpp_strdup(pkg, NULL)))
         return NULL;
     st->n_pending++;
     return np;

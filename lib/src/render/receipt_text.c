@@ -166,27 +166,17 @@ static text_section *section_for(text_doc *doc, const char *name, size_t name_le
         if (strlen(doc->sections[i].name) == name_len &&
             strncmp(doc->sections[i].name, name, name_len) == 0)
             return &doc->sections[i];
-    if (MCPP_ARRAY_RESERVE(doc->sections, doc->cap, doc->count + 1, MCPP_ARRAY_MAX_ITEMS) != 0)
+    text_section *s = MCPP_ARRAY_NEXT(doc->sections, doc->count, doc->cap, MCPP_ARRAY_MAX_ITEMS);
+    if (!s || !(s->name = mcpp_strndup(name, name_len, NULL)))
         return NULL;
-    text_section *s = &doc->sections[doc->count];
-    memset(s, 0, sizeof *s);
-    s->name = malloc(name_len + 1);
-    if (!s->name)
-        return NULL;
-    memcpy(s->name, name, name_len);
-    s->name[name_len] = '\0';
     doc->count++;
     return s;
 }
 
 static text_row *row_add(text_section *s, const char *key)
 {
-    if (MCPP_ARRAY_RESERVE(s->rows, s->cap, s->count + 1, MCPP_ARRAY_MAX_ITEMS) != 0)
-        return NULL;
-    text_row *r = &s->rows[s->count];
-    memset(r, 0, sizeof *r);
-    r->key = mcpp_strdup(key, NULL);
-    if (!r->key)
+    text_row *r = MCPP_ARRAY_NEXT(s->rows, s->count, s->cap, MCPP_ARRAY_MAX_ITEMS);
+    if (!r || !(r->key = mcpp_strdup(key, NULL)))
         return NULL;
     s->count++;
     return r;

@@ -9,6 +9,7 @@
 #define MCPP_UTIL_ALLOC_H
 
 #include <stddef.h>
+#include <string.h>
 
 /* A heap copy of `s` (free with free()); NULL for NULL. When the copy fails
  * it returns NULL and, when `failed` is not NULL, sets *failed to 1, so a
@@ -44,6 +45,18 @@ char *mcpp_strndup(const char *s, size_t n, int *failed);
         if (mcpp_reserve_rc_ != 0)                                                                 \
             return mcpp_reserve_rc_;                                                               \
     } while (0)
+
+/* Room for one more item after the `n` of `items`: the address of items[n],
+ * zeroed, or NULL with the last error set (as MCPP_ARRAY_RESERVE). The caller
+ * counts it (n++) once it has made it, so a half-made item is never counted:
+ *
+ *     entry *e = MCPP_ARRAY_NEXT(list->items, list->count, list->cap, MAX);
+ *     if (!e || !(e->name = mcpp_strdup(name, NULL)))
+ *         return NULL;
+ *     list->count++;
+ */
+#define MCPP_ARRAY_NEXT(items, n, cap, max)                                                                            \
+    (MCPP_ARRAY_RESERVE(items, cap, (n) + 1, max) != 0 ? NULL : memset(&(items)[n], 0, sizeof *(items)))
 
 /* The function behind MCPP_ARRAY_RESERVE: `slot` is the address of the typed
  * pointer (read and written with memcpy, so any object pointer type works). */
