@@ -78,30 +78,35 @@ static int mark_shared_baselines(const mcpp_gate_report *r, unsigned char *share
  * the machine's run-to-run noise to be a floor. */
 #define SUITE_MIN_TESTS 8
 
-/* The standard deviation of the sorted changes x[0..n) within 3 robust
- * deviations (1.4826 median absolute deviations) of their median `med`,
- * the number kept in *kept: leaving out the few benchmarks that really
- * changed keeps them from inflating it, and the standard deviation of the
- * rest, not the MAD itself, keeps it steady (the MAD of 50 values wanders by
- * a quarter). `scratch` holds n doubles. */
+/* The standard deviation of the changes x[0..n) within `cut` of c, their
+ * number in *kept and their mean in *mean: what a cut at 3 sds keeps of a
+ * normal (99.73% of it, 98.66% of its spread) scaled back to the whole. */
+static double sd_within(const double *x, size_t n, double c, double cut, size_t *kept, double *mean)
+{
+    double sum = 0, ss = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (fabs(x[i] - c) <= cut)
+            sum += x[i], k++;
+    *kept = k;
+    *mean = k ? sum / (double)k : c;
+    for (size_t i = 0; i < n; i++)
+        if (fabs(x[i] - c) <= cut)
+            ss += (x[i] - *mean) * (x[i] - *mean);
+    return k >= 2 ? sqrt(ss / (double)(k - 1)) / 0.9866 : 0;
+}
+
+/* The spread of the changes x[0..n) within 3 robust deviations (1.4826
+ * median absolute deviations) of their median `med`: leaving out the few
+ * benchmarks that really changed keeps them from inflating it, and the
+ * standard deviation of the rest, not the MAD itself, keeps it steady (the
+ * MAD of 50 values wanders by a quarter). `scratch` holds n doubles. */
 static double median_spread(const double *x, size_t n, double med, double *scratch, size_t *kept)
 {
     for (size_t i = 0; i < n; i++)
         scratch[i] = fabs(x[i] - med);
-    double cut = 3 * 1.4826 * mcpp_median_sorting(scratch, n), mean = 0, ss = 0;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (fabs(x[i] - med) <= cut)
-            mean += x[i], k++;
-    *kept = k;
-    if (k < 2)
-        return 0;
-    mean /= (double)k;
-    for (size_t i = 0; i < n; i++)
-        if (fabs(x[i] - med) <= cut)
-            ss += (x[i] - mean) * (x[i] - mean);
-    /* a normal cut at 3 sd keeps 99.73% of it and 98.66% of its spread */
-    return sqrt(ss / (double)(k - 1)) / 0.9866;
+    double mean;
+    return sd_within(x, n, med, 3 * 1.4826 * mcpp_median_sorting(scratch, n), kept, &mean);
 }
 
 /* Where the unchanged tests of one run a side sit, and how far they
@@ -127,24 +132,15 @@ static double clipped_spread(const double *x, size_t n, double *centre, size_t *
         if (x[i + h - 1] - x[i] < x[lo + h - 1] - x[lo])
             lo = i;
     double c = mcpp_quantile_sorted(x + lo, h, 0.5), sd = (x[lo + h - 1] - x[lo]) / 1.349;
-    size_t k = 0, was = 0;
+    size_t was = 0;
+    *kept = 0;
     for (int round = 0; round < 100; round++) {
-        double sum = 0, ss = 0;
-        k = 0;
-        for (size_t i = 0; i < n; i++)
-            if (fabs(x[i] - c) <= 3 * sd)
-                sum += x[i], k++;
-        if (k < 2 || (k == was && round > 0))
+        double mean, next = sd_within(x, n, c, 3 * sd, kept, &mean);
+        if (*kept < 2 || *kept == was)
             break;
-        double mean = sum / (double)k;
-        for (size_t i = 0; i < n; i++)
-            if (fabs(x[i] - c) <= 3 * sd)
-                ss += (x[i] - mean) * (x[i] - mean);
-        /* a normal cut at 3 sd keeps 99.73% of it and 98.66% of its spread */
-        c = mean, sd = sqrt(ss / (double)(k - 1)) / 0.9866, was = k;
+        c = mean, sd = next, was = *kept;
     }
     *centre = c;
-    *kept = k;
     return sd;
 }
 
