@@ -8,7 +8,8 @@
  * definition computed with printf and strtod, with and without force_fraction.
  * The printf-free exact path for 16- and 17-digit values (util/double_text.c)
  * is checked on its own over its whole range, at its halfway cases and at
- * powers of two (whose lower neighbour is closer).
+ * powers of two (whose lower neighbour is closer); so is its reverse, the
+ * double of a decimal of up to 19 digits, against strtod.
  */
 #include <math.h>
 #include <stdint.h>
@@ -201,6 +202,69 @@ TEST(the_exact_path_matches_printf_over_its_range)
     CHECK(covered > 400000); /* nearly every value was in its range */
 }
 
+static void check_decimal(uint64_t m, int e10)
+{
+    char text[48];
+    snprintf(text, sizeof text, "%llue%d", (unsigned long long)m, e10);
+    double want = strtod(text, NULL), got = -1.0;
+    if (!mcpp_decimal_to_double_exact(&got, m, e10)) {
+        if (e10 >= -27 && e10 <= 27 && mismatches++ < 10)
+            fprintf(stderr, "%s: the exact reader declined\n", text);
+        return;
+    }
+    if (memcmp(&got, &want, sizeof got) != 0 && mismatches++ < 10)
+        fprintf(stderr, "%s: exact reader %a, strtod %a\n", text, got, want);
+}
+
+/* The reader's side: m * 10^e10 for mantissas of up to 19 digits (a
+ * writer's %.17g), against strtod of the same decimal, bit for bit; and
+ * decimals that are exactly halfway between two doubles, where strtod
+ * rounds to the even mantissa. */
+TEST(decimals_of_up_to_19_digits_read_as_strtod_reads_them)
+{
+    mismatches = 0;
+    for (int i = 0; i < 300000; i++) {
+        int digits = 1 + (int)(rnd64() % 19);
+        uint64_t m = rnd64(), scale = 1;
+        for (int d = 0; d < digits; d++)
+            scale *= 10;
+        m = digits == 19 ? m % 10000000000000000000ULL : m % scale;
+        check_decimal(m, (int)(rnd64() % 55) - 27);
+    }
+    for (int i = 0; i < 50000; i++) { /* halfway: (2M + 1) * 2^(j-1), and (2M + 1) * 5^j * 10^-j */
+        uint64_t odd = 2 * (((uint64_t)1 << 52) | (rnd64() >> 12)) + 1;
+        int j = 1 + (int)(rnd64() % 10);
+        check_decimal(odd << (j - 1), 0);
+        int k = 1 + (int)(rnd64() % 4);
+        uint64_t p5 = 1;
+        for (int d = 0; d < k; d++)
+            p5 *= 5;
+        check_decimal(odd * p5, -k);
+        check_decimal(odd * p5 + 1, -k); /* just above halfway */
+        check_decimal(odd * p5 - 1, -k); /* just below */
+    }
+    for (int i = 0; i < 50000; i++) {
+        /* the nearest 19-digit decimals * 10^-27 to halfway points near 1e-8:
+         * a hair above or below halfway, closer than the reader's quotient
+         * resolves (its remainder decides) */
+        uint64_t odd = 2 * (((uint64_t)1 << 52) | (rnd64() >> 12)) + 1;
+        int shift = 80 + (int)(rnd64() % 3); /* halfway = odd * 2^-shift: 1.9e-8 .. 7.5e-9 */
+        unsigned __int128 scaled = (unsigned __int128)odd * 7450580596923828125ULL; /* 5^27 */
+        scaled >>= shift - 27;                                                      /* * 2^27 */
+        uint64_t m = (uint64_t)scaled;
+        check_decimal(m, -27);
+        check_decimal(m + 1, -27);
+    }
+    check_decimal(0, -5);
+    check_decimal(18446744073709551615ULL, 27);
+    check_decimal(18446744073709551615ULL, -27);
+    check_decimal(1, -27);
+    CHECK_INT_EQ(mismatches, 0);
+    double unused;
+    CHECK(!mcpp_decimal_to_double_exact(&unused, 1, 28)); /* outside its range: strtod decides */
+    CHECK(!mcpp_decimal_to_double_exact(&unused, 1, -28));
+}
+
 int main(void)
 {
     RUN(random_bit_patterns_match_printf);
@@ -208,5 +272,6 @@ int main(void)
     RUN(edges_of_the_fast_range_and_halfway_cases_match_printf);
     RUN(doubles_a_few_ulps_from_15_digit_decimals_match_printf);
     RUN(the_exact_path_matches_printf_over_its_range);
+    RUN(decimals_of_up_to_19_digits_read_as_strtod_reads_them);
     TEST_MAIN_END();
 }

@@ -29,6 +29,7 @@
 
 #include "receipt/load_ctx.h"
 #include "util/c_locale.h"
+#include "util/double_text.h"
 #include "io/json_bind_reader.h"
 #include "receipt/schema.h"
 
@@ -214,7 +215,9 @@ static inline int cjson_number_byte(char c)
 /* A number in strict JSON grammar, whose bytes cJSON reads whole (at most 63,
  * followed by none it would take too): then strtod's correctly rounded value
  * is what cJSON stores. Small mantissas and exponents are exact in doubles
- * (m * 10^e or m / 10^e rounds once, like strtod); the rest goes to strtod. */
+ * (m * 10^e or m / 10^e rounds once, like strtod); up to 19 digits (a
+ * writer's %.17g) util/double_text.c rounds m * 10^e once with 128-bit
+ * integers; the rest goes to strtod. */
 static int read_number(jreader *r, double *out)
 {
     const char *s = r->p, *p = s, *end = r->end;
@@ -255,6 +258,9 @@ static int read_number(jreader *r, double *out)
         double d = (double)mantissa;
         d = e10 < 0 ? d / exact_powers[-e10] : d * exact_powers[e10];
         *out = neg ? -d : d;
+    } else if (digits <= 19 && mcpp_decimal_to_double_exact(out, mantissa, e10)) { /* mantissa < 10^19 < 2^64 */
+        if (neg)
+            *out = -*out;
     } else {
         char text[64];
         memcpy(text, s, (size_t)(p - s));

@@ -13,6 +13,11 @@
  * mantissa) are both decided exactly, with no approximation to check. The
  * text is then written as %g writes it. Outside that range the caller asks
  * printf (tests/core/test_core_double_text.c compares both with printf).
+ *
+ * The other way, the direct JSON reader's numbers of 16 to 19 digits (a
+ * writer's %.17g) went to strtod, also multi-precision: m * 10^e for
+ * |e| <= 27 is m * 5^e * 2^e, or a 128-bit quotient by 5^-e, rounded once to
+ * a double by the integer's conversion, as strtod rounds the decimal.
  */
 #include <math.h>
 #include <stdint.h>
@@ -25,6 +30,7 @@
 typedef unsigned __int128 u128;
 
 #define MAX_P 28 /* 5^28 * 2^55 < 2^121: every product below fits in 128 bits */
+#define MAX_DECIMAL_E10 27 /* 5^27 < 2^63: m * 5^27 fits, and m * 2^s / 5^27 keeps 64 bits */
 
 static u128 pow5(int p)
 {
@@ -161,12 +167,50 @@ size_t mcpp_double_text_exact(char *out, double v)
     return 0; /* not reached: 17 digits always read back */
 }
 
+/* Bits in x (0 for 0). */
+static int bit_length(u128 x)
+{
+    uint64_t high = (uint64_t)(x >> 64);
+    return high ? 128 - __builtin_clzll(high) : (uint64_t)x ? 64 - __builtin_clzll((uint64_t)x) : 0;
+}
+
+int mcpp_decimal_to_double_exact(double *out, uint64_t m, int e10)
+{
+    if (e10 < -MAX_DECIMAL_E10 || e10 > MAX_DECIMAL_E10)
+        return 0;
+    if (m == 0) {
+        *out = 0.0;
+        return 1;
+    }
+    if (e10 >= 0) { /* m * 5^e10 * 2^e10: the conversion to double is the one rounding */
+        *out = ldexp((double)((u128)m * pow5(e10)), e10);
+        return 1;
+    }
+    /* m / 10^k = (m * 2^s / 5^k) * 2^(-s-k): a quotient of 64 bits or more, its
+     * last bit set when the division left a remainder, rounds to 53 bits as the
+     * exact quotient would (that bit lies below the rounding bit) */
+    int k = -e10, s = 127 - bit_length(m);
+    u128 scaled = (u128)m << s, p5 = pow5(k), q = scaled / p5;
+    if (scaled - q * p5)
+        q |= 1;
+    *out = ldexp((double)q, -s - k);
+    return 1;
+}
+
 #else
 
 size_t mcpp_double_text_exact(char *out, double v)
 {
     (void)out;
     (void)v;
+    return 0;
+}
+
+int mcpp_decimal_to_double_exact(double *out, uint64_t m, int e10)
+{
+    (void)out;
+    (void)m;
+    (void)e10;
     return 0;
 }
 
