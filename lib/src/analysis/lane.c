@@ -221,7 +221,7 @@ struct mcpp_lane_summary {
     char *ident_conflict;
     char *key; /* NULL while empty */
     char *label;
-    size_t n_receipts, n_ok, n_failed, n_partial, n_verification_failed, n_unstable, n_blocked, n_fallback_runs;
+    mcpp_lane_summary_counts counts; /* runs by outcome, claim and fallback (lane_internal.h) */
     textset ids, blockers;
     textset excluded;     /* "id\x1freason", a multiset: runs kept out of the headline */
     textset insufficient; /* a set: key dimensions the lane does not state          */
@@ -436,7 +436,7 @@ static int classify(mcpp_lane_summary *s, const mcpp_receipt *r, mcpp_lane_self_
         mcpp_comparison_free(self);
     }
     if (!rc && mcpp_request_not_met(p, r, NULL)) {
-        s->n_fallback_runs++;
+        s->counts.fallback_runs++;
         if (excluded)
             mcpp_sb_puts(&t, "; ");
         mcpp_request_not_met(p, r, &t);
@@ -486,7 +486,7 @@ static int add_receipt(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean, 
     int rc;
     if (clean) *clean = 0;
     invalidate(s);
-    s->n_receipts++;
+    s->counts.receipts++;
     mcpp_value v;
     if (p->id_lane_name >= 0 && mcpp_value_at_field(r, p->id_lane_name, &v) == MCPP_OK &&
         v.type == MCPP_TYPE_STRING && v.string)
@@ -498,12 +498,18 @@ static int add_receipt(mcpp_lane_summary *s, const mcpp_receipt *r, int *clean, 
     if (clean) *clean = !flagged && !enum_is(r, p->id_verification, "failed");
     const char *id = mcpp_receipt_id(r);
     if ((rc = textset_add(&s->ids, id ? id : "", 0)) != 0) return rc;
-    if (enum_is(r, p->id_outcome, "ok")) s->n_ok++;
-    else if (enum_is(r, p->id_outcome, "failed")) s->n_failed++;
-    else if (enum_is(r, p->id_outcome, "partial")) s->n_partial++;
-    if (enum_is(r, p->id_verification, "failed")) s->n_verification_failed++;
-    if (enum_is(r, p->id_stability, "unstable")) s->n_unstable++;
-    if (enum_is(r, p->id_stability, "blocked")) s->n_blocked++;
+    if (enum_is(r, p->id_outcome, "ok"))
+        s->counts.ok++;
+    else if (enum_is(r, p->id_outcome, "failed"))
+        s->counts.failed++;
+    else if (enum_is(r, p->id_outcome, "partial"))
+        s->counts.partial++;
+    if (enum_is(r, p->id_verification, "failed"))
+        s->counts.verification_failed++;
+    if (enum_is(r, p->id_stability, "unstable"))
+        s->counts.claim_unstable++;
+    if (enum_is(r, p->id_stability, "blocked"))
+        s->counts.claim_blocked++;
     if (p->id_blocker >= 0 && mcpp_value_at_field(r, p->id_blocker, &v) == MCPP_OK &&
         v.type == MCPP_TYPE_STRING && v.string && *v.string)
         if ((rc = textset_add(&s->blockers, v.string, 1)) != 0) return rc;
@@ -589,14 +595,14 @@ int mcpp_lane_summary_merge(mcpp_lane_summary *into, const mcpp_lane_summary *fr
     if (!into->key && from->key && !(into->key = mcpp_strdup(from->key, NULL)))
         return mcpp_error_nomem();
     if (from->label && (rc = set_label_min(into, from->label)) != 0) return rc;
-    into->n_receipts += from->n_receipts;
-    into->n_ok += from->n_ok;
-    into->n_failed += from->n_failed;
-    into->n_partial += from->n_partial;
-    into->n_verification_failed += from->n_verification_failed;
-    into->n_unstable += from->n_unstable;
-    into->n_blocked += from->n_blocked;
-    into->n_fallback_runs += from->n_fallback_runs;
+    into->counts.receipts += from->counts.receipts;
+    into->counts.ok += from->counts.ok;
+    into->counts.failed += from->counts.failed;
+    into->counts.partial += from->counts.partial;
+    into->counts.verification_failed += from->counts.verification_failed;
+    into->counts.claim_unstable += from->counts.claim_unstable;
+    into->counts.claim_blocked += from->counts.claim_blocked;
+    into->counts.fallback_runs += from->counts.fallback_runs;
     if (from->has_ident) {
         mcpp_metric_ident id = {from->ident_name, from->ident_unit, from->ident_higher};
         if ((rc = mcpp_lane_summary_note_ident(into, &id, from->ident_conflict)) != 0) return rc;
@@ -642,15 +648,11 @@ int mcpp_lane_summary_equal(const mcpp_lane_summary *a, const mcpp_lane_summary 
     return same_text(a->key, b->key) && same_text(a->metric, b->metric) && same_text(a->label, b->label) &&
            a->has_ident == b->has_ident && same_text(a->ident_name, b->ident_name) &&
            same_text(a->ident_unit, b->ident_unit) && a->ident_higher == b->ident_higher &&
-           same_text(a->ident_conflict, b->ident_conflict) &&
-           a->n_receipts == b->n_receipts && a->n_ok == b->n_ok && a->n_failed == b->n_failed &&
-           a->n_partial == b->n_partial && a->n_verification_failed == b->n_verification_failed &&
-           a->n_unstable == b->n_unstable && a->n_blocked == b->n_blocked &&
-           a->n_fallback_runs == b->n_fallback_runs && textset_equal(&a->ids, &b->ids) &&
-           textset_equal(&a->blockers, &b->blockers) && textset_equal(&a->excluded, &b->excluded) &&
-           textset_equal(&a->insufficient, &b->insufficient) && textset_equal(&a->conflicts, &b->conflicts) &&
-           sorted_equal(&a->values, &b->values) && sorted_equal(&a->steps, &b->steps) &&
-           sorted_equal(&a->excluded_values, &b->excluded_values);
+           same_text(a->ident_conflict, b->ident_conflict) && memcmp(&a->counts, &b->counts, sizeof a->counts) == 0 &&
+           textset_equal(&a->ids, &b->ids) && textset_equal(&a->blockers, &b->blockers) &&
+           textset_equal(&a->excluded, &b->excluded) && textset_equal(&a->insufficient, &b->insufficient) &&
+           textset_equal(&a->conflicts, &b->conflicts) && sorted_equal(&a->values, &b->values) &&
+           sorted_equal(&a->steps, &b->steps) && sorted_equal(&a->excluded_values, &b->excluded_values);
 }
 
 const char *mcpp_lane_summary_label(const mcpp_lane_summary *s) { return s ? s->label : NULL; }
@@ -772,33 +774,41 @@ int mcpp_lane_summary_evaluate(const mcpp_lane_summary *s, mcpp_lane_eval *e)
         e->excluded_max = !i || x > e->excluded_max ? x : e->excluded_max;
     }
     e->has_excluded_values = s->excluded_values.n > 0;
-    if (s->n_ok < (size_t)p->noise.min_runs && s->excluded.n)
-        rc = rc ? rc : add_reason(e, &cap, "too few ok runs: %zu of %lld needed (%zu excluded from the headline)",
-                                  s->n_ok, (long long)p->noise.min_runs, s->excluded.n);
-    else if (s->n_ok < (size_t)p->noise.min_runs)
-        rc = rc ? rc : add_reason(e, &cap, "too few ok runs: %zu of %lld needed", s->n_ok, (long long)p->noise.min_runs);
-    if (s->n_failed || s->n_partial)
-        rc = rc ? rc : add_reason(e, &cap, "%zu run%s not ok (%zu failed, %zu partial)", s->n_failed + s->n_partial,
-                                  s->n_failed + s->n_partial == 1 ? "" : "s", s->n_failed, s->n_partial);
+    if (s->counts.ok < (size_t)p->noise.min_runs && s->excluded.n)
+        rc = rc ? rc
+                : add_reason(e, &cap, "too few ok runs: %zu of %lld needed (%zu excluded from the headline)",
+                             s->counts.ok, (long long)p->noise.min_runs, s->excluded.n);
+    else if (s->counts.ok < (size_t)p->noise.min_runs)
+        rc =
+            rc ? rc
+               : add_reason(e, &cap, "too few ok runs: %zu of %lld needed", s->counts.ok, (long long)p->noise.min_runs);
+    if (s->counts.failed || s->counts.partial)
+        rc =
+            rc ? rc
+               : add_reason(e, &cap, "%zu run%s not ok (%zu failed, %zu partial)", s->counts.failed + s->counts.partial,
+                            s->counts.failed + s->counts.partial == 1 ? "" : "s", s->counts.failed, s->counts.partial);
     if (s->conflicts.n) {
         const char **c = textset_sorted(&s->conflicts);
         MCPP_CHECK_ALLOC(c);
         for (size_t i = 0; !rc && i < s->conflicts.n; i++) rc = add_reason(e, &cap, "%s", c[i]);
         free(c);
     }
-    if (s->n_verification_failed)
-        rc = rc ? rc : add_reason(e, &cap, "verification failed in %zu run%s", s->n_verification_failed,
-                                  s->n_verification_failed == 1 ? "" : "s");
+    if (s->counts.verification_failed)
+        rc = rc ? rc
+                : add_reason(e, &cap, "verification failed in %zu run%s", s->counts.verification_failed,
+                             s->counts.verification_failed == 1 ? "" : "s");
     if (e->has_headline && spread > p->noise.max_rel_spread)
         rc = rc ? rc : add_reason(e, &cap, "noise over bound: relative spread %.1f%% > %.1f%% (%s)", spread * 100,
                                   p->noise.max_rel_spread * 100, e->headline.from_steps ? "within one run's steps" : "across runs");
     if (!e->has_headline && s->ids.n && !s->ident_conflict) rc = rc ? rc : add_reason(e, &cap, "%s absent in every run", s->metric);
-    if (s->n_unstable)
-        rc = rc ? rc : add_reason(e, &cap, "%zu run%s claim%s unstable", s->n_unstable, s->n_unstable == 1 ? "" : "s",
-                                  s->n_unstable == 1 ? "s" : "");
-    if (s->n_blocked)
-        rc = rc ? rc : add_reason(e, &cap, "%zu run%s claim%s blocked", s->n_blocked, s->n_blocked == 1 ? "" : "s",
-                                  s->n_blocked == 1 ? "s" : "");
+    if (s->counts.claim_unstable)
+        rc = rc ? rc
+                : add_reason(e, &cap, "%zu run%s claim%s unstable", s->counts.claim_unstable,
+                             s->counts.claim_unstable == 1 ? "" : "s", s->counts.claim_unstable == 1 ? "s" : "");
+    if (s->counts.claim_blocked)
+        rc = rc ? rc
+                : add_reason(e, &cap, "%zu run%s claim%s blocked", s->counts.claim_blocked,
+                             s->counts.claim_blocked == 1 ? "" : "s", s->counts.claim_blocked == 1 ? "s" : "");
     if (!rc && s->blockers.n) {
         const char **bl = textset_sorted(&s->blockers);
         if (!bl) rc = mcpp_error_nomem();
@@ -833,7 +843,7 @@ static const mcpp_lane_eval *cached(const mcpp_lane_summary *s)
 }
 
 const char *mcpp_lane_summary_key(const mcpp_lane_summary *s) { return s ? (s->key ? s->key : "") : NULL; }
-size_t mcpp_lane_summary_receipt_count(const mcpp_lane_summary *s) { return s ? s->n_receipts : 0; }
+size_t mcpp_lane_summary_receipt_count(const mcpp_lane_summary *s) { return s ? s->counts.receipts : 0; }
 
 mcpp_lane_status mcpp_lane_summary_status(const mcpp_lane_summary *s)
 {
@@ -960,10 +970,11 @@ int mcpp_lane_summary_serialize(char **out, const mcpp_lane_summary *s)
     mcpp_sb_json_string(&b, s->label);
     mcpp_sb_puts(&b, ", \"receipts\": ");
     json_sorted_texts(&b, &s->ids);
-    mcpp_sb_printf(&b, ", \"ok\": %zu, \"failed\": %zu, \"partial\": %zu, \"verification_failed\": %zu, "
-                            "\"claim_unstable\": %zu, \"claim_blocked\": %zu, \"fallback_runs\": %zu",
-                        s->n_ok, s->n_failed, s->n_partial, s->n_verification_failed, s->n_unstable, s->n_blocked,
-                        s->n_fallback_runs);
+    mcpp_sb_printf(&b,
+                   ", \"ok\": %zu, \"failed\": %zu, \"partial\": %zu, \"verification_failed\": %zu, "
+                   "\"claim_unstable\": %zu, \"claim_blocked\": %zu, \"fallback_runs\": %zu",
+                   s->counts.ok, s->counts.failed, s->counts.partial, s->counts.verification_failed,
+                   s->counts.claim_unstable, s->counts.claim_blocked, s->counts.fallback_runs);
     mcpp_sb_puts(&b, ", \"blockers\": ");
     json_sorted_texts(&b, &s->blockers);
     mcpp_sb_puts(&b, ", \"excluded\": ");
@@ -997,14 +1008,7 @@ const char *mcpp_lane_summary_metric(const mcpp_lane_summary *s) { return s->met
 void mcpp_lane_summary_set_counts(mcpp_lane_summary *s, const mcpp_lane_summary_counts *c)
 {
     invalidate(s);
-    s->n_receipts = c->receipts;
-    s->n_ok = c->ok;
-    s->n_failed = c->failed;
-    s->n_partial = c->partial;
-    s->n_verification_failed = c->verification_failed;
-    s->n_unstable = c->claim_unstable;
-    s->n_blocked = c->claim_blocked;
-    s->n_fallback_runs = c->fallback_runs;
+    s->counts = *c;
 }
 
 int mcpp_lane_summary_restore_text(mcpp_lane_summary *s, mcpp_lane_summary_part part, const char *text)
