@@ -35,7 +35,8 @@ typedef struct go_series {
 
 /* One benchmark of one package at one GOMAXPROCS: its result lines. */
 typedef struct go_entry {
-    char *pkg, *name, *cpu, *goos, *goarch;
+    const char *pkg, *cpu, *goos, *goarch; /* the header lines in force when it began (the state's texts) */
+    char *name;
     int procs, failed;
     char created_at[48];
     go_series *series; /* iterations first, then one per unit in line order */
@@ -45,7 +46,7 @@ typedef struct go_entry {
 /* A package of -json output: its text not yet ended by a newline (-json
  * splits lines over events), and whether its stream was closed. */
 typedef struct go_pending {
-    char *pkg;
+    const char *pkg; /* one of the state's texts */
     char *text;
     size_t len, cap;
     int open_at; /* the line of its last event while no closing event followed; 0: closed */
@@ -54,7 +55,9 @@ typedef struct go_pending {
 typedef struct go_state {
     const char *path;
     int json;
-    char *pkg, *cpu, *goos, *goarch; /* the latest header lines (text) */
+    const char *pkg, *cpu, *goos, *goarch; /* the latest header lines (each one of texts) */
+    char **texts;                          /* every header value and package name met, once each: entries borrow them */
+    size_t n_texts, cap_texts;
     go_entry *entries;
     size_t n_entries, cap_entries;
     go_pending *pending;
@@ -63,13 +66,31 @@ typedef struct go_state {
     int unclosed_at; /* the line of a result no PASS / ok / FAIL line has closed yet; 0: none */
 } go_state;
 
-static int replace(char **slot, const char *s, size_t n)
+/* The state's one copy of the text s[0..n) (NULL when out of memory, the
+ * error set). A header value or package name is kept once however many
+ * entries and events name it: -json names the package in every event. */
+static const char *text_of(go_state *st, const char *s, size_t n)
 {
+    for (size_t i = st->n_texts; i-- > 0;) /* the latest first: events come in runs of one package */
+        if (strncmp(st->texts[i], s, n) == 0 && st->texts[i][n] == '\0')
+            return st->texts[i];
+    if (MCPP_ARRAY_RESERVE(st->texts, st->cap_texts, st->n_texts + 1, MCPP_ARRAY_MAX_ITEMS) != 0)
+        return NULL;
     char *copy = mcpp_strndup(s, n, NULL);
-    if (!copy)
+    if (!copy) {
+        mcpp_error_nomem();
+        return NULL;
+    }
+    return st->texts[st->n_texts++] = copy;
+}
+
+/* Sets a header slot of the state (pkg, cpu, goos, goarch) to s[0..n). */
+static int set_header(go_state *st, const char **slot, const char *s, size_t n)
+{
+    const char *t = text_of(st, s, n);
+    if (!t)
         return mcpp_error_nomem();
-    free(*slot);
-    *slot = copy;
+    *slot = t;
     return MCPP_OK;
 }
 
@@ -111,14 +132,9 @@ static go_entry *entry_of(go_state *st, const char *pkg, const char *name, int p
     if (!e)
         return NULL;
     st->n_entries++; /* counted at once: the state's free releases a half-made one */
-    int failed = 0;
-    e->name = mcpp_strdup(name, &failed);
-    e->pkg = mcpp_strdup(pkg, &failed);
-    e->cpu = mcpp_strdup(st->cpu, &failed);
-    e->goos = mcpp_strdup(st->goos, &failed);
-    e->goarch = mcpp_strdup(st->goarch, &failed);
+    e->pkg = pkg, e->cpu = st->cpu, e->goos = st->goos, e->goarch = st->goarch;
     e->procs = procs;
-    if (failed) {
+    if (!(e->name = mcpp_strdup(name, NULL))) {
         mcpp_error_nomem();
         return NULL;
     }
@@ -208,7 +224,7 @@ static int take_line(go_state *st, char *line, size_t len, int lineno, const cha
         size_t p = strlen(HEADERS[i].prefix);
         if (strncmp(line, HEADERS[i].prefix, p) == 0) {
             st->framed = 1;
-            return replace((char **)((char *)st + HEADERS[i].off), line + p, len - p);
+            return set_header(st, (const char **)((char *)st + HEADERS[i].off), line + p, len - p);
         }
     }
     /* a package's closing line: "PASS", "FAIL", "ok  \tpkg\t1.2s", "FAIL\tpkg\t1.2s" */
@@ -253,7 +269,7 @@ static go_pending *pending_of(go_state *st, const char *pkg)
         if (strcmp(st->pending[i].pkg, pkg) == 0)
             return &st->pending[i];
     go_pending *np = MCPP_ARRAY_NEXT(st->pending, st->n_pending, st->cap_pending, MCPP_ARRAY_MAX_ITEMS);
-    if (!np || !(np->pkg = mcpp_strdup(pkg, NULL)))
+    if (!np || !(np->pkg = text_of(st, pkg, strlen(pkg))))
         return NULL;
     st->n_pending++;
     return np;
@@ -309,7 +325,7 @@ static int take_event(go_state *st, char *json, size_t len, int lineno)
         p->open_at = closes_package(ev, action) ? 0 : lineno;
     int text = rc == MCPP_OK && output && strcmp(action, "output") == 0;
     if (text && pkg)
-        rc = replace(&st->pkg, pkg, strlen(pkg)); /* the event names the package */
+        rc = set_header(st, &st->pkg, pkg, strlen(pkg)); /* the event names the package */
     for (const char *o = output; rc == MCPP_OK && text && *o;) {
         const char *nl = strchr(o, '\n');
         size_t n = nl ? (size_t)(nl - o) : strlen(o);
@@ -441,22 +457,15 @@ static void state_free(go_state *st)
         for (size_t i = 0; i < e->n_series; i++)
             free(e->series[i].v);
         free(e->series);
-        free(e->pkg);
         free(e->name);
-        free(e->cpu);
-        free(e->goos);
-        free(e->goarch);
     }
-    for (size_t i = 0; i < st->n_pending; i++) {
-        free(st->pending[i].pkg);
+    for (size_t i = 0; i < st->n_pending; i++)
         free(st->pending[i].text);
-    }
+    for (size_t i = 0; i < st->n_texts; i++)
+        free(st->texts[i]);
+    free(st->texts);
     free(st->entries);
     free(st->pending);
-    free(st->pkg);
-    free(st->cpu);
-    free(st->goos);
-    free(st->goarch);
 }
 
 /* A JSON document spread over lines, which go test -json never writes:
