@@ -11,8 +11,12 @@ the case that made the frontier quadratic) go through the Python notebook path:
 
 Each (step, size) runs in its own process, so its peak RSS is its own; it is
 the peak resident size while the step ran (the kernel's high-water mark reset
-just before it), above what the process held when the step began. The table
-ends with the log-log slope of time over size (1.0 is linear; target <= 1.1).
+just before it), above what the process held when the step began. The
+frontier and gate steps include reading every lane (candidate) once, as a
+user's loop does; what `to_json()` then takes (its text is ~3.2 KB a lane) is
+measured after the step, from the resident size before it (notes: to_json_mib,
+json_mb). The table ends with the log-log slope of time over size (1.0 is
+linear; target <= 1.1).
 
 Then the import check of issue 34: 1,000 benchmarks x 20 repetitions (with
 Google Benchmark's four aggregate rows each), `mr.import_results` against
@@ -132,13 +136,20 @@ def child(step: str, base: str, cand: str) -> None:
         extra["listed_adjacent"] = sum(len(lane.adjacent) for lane in out.lanes)
     else:
         out = mr.gate(receipts, candidates)
-        extra["outcome"] = out.to_dict().get("outcome")
+        extra["outcome"] = out.outcome
+        extra["failed"] = sum(c["outcome"] == "failed" for c in out.candidates)
     seconds = time.perf_counter() - t0
-    if step == "frontier":
-        extra["json_mb"] = len(out.to_json()) / 1e6
     peak_kib = _status_kib("VmHWM")
+    step_kib = max(peak_kib - start_kib, 0) if exact else None
+    if step != "import" and exact:
+        extra["kib_a_lane"] = step_kib / len(receipts)
+        before_kib = _status_kib("VmRSS")
+        _reset_peak()
+        extra["json_mb"] = len(out.to_json()) / 1e6
+        extra["to_json_mib"] = (_status_kib("VmHWM") - before_kib) / 1024
+        peak_kib = max(peak_kib, _status_kib("VmHWM"))
     print(json.dumps({"seconds": seconds, "peak_mib": peak_kib / 1024,
-                      "step_mib": max(peak_kib - start_kib, 0) / 1024 if exact else None, **extra}))
+                      "step_mib": step_kib / 1024 if exact else None, **extra}))
 
 
 # ---- the parent -------------------------------------------------------------------------

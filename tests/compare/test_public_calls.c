@@ -224,6 +224,75 @@ TEST(gate_run_receipts_takes_plain_receipt_arrays_and_equals_gate_run)
     mcpp_receipt_free(candidates[0]);
 }
 
+/* The outline with its empty array ("lanes": [] or "candidates": []) holding
+ * the parts after "\n  ", separated by ","; NULL when the array is not there. */
+static char *spliced(const char *outline, const char *array, char **parts, size_t n)
+{
+    const char *at = strstr(outline, array);
+    if (!at)
+        return NULL;
+    size_t head = (size_t)(at - outline) + strlen(array) - 1, total = strlen(outline) + 1;
+    for (size_t i = 0; i < n; i++)
+        total += strlen(parts[i]) + 4;
+    char *text = malloc(total), *end = text;
+    if (!text)
+        return NULL;
+    memcpy(end, outline, head);
+    end += head;
+    for (size_t i = 0; i < n; i++)
+        end += sprintf(end, "%s\n  %s", i ? "," : "", parts[i]);
+    strcpy(end, outline + head);
+    return text;
+}
+
+TEST(frontier_and_gate_json_in_parts_splice_into_the_whole_document)
+{
+    mcpp_receipt *a = FIX("\"id\":\"base-1\"", "\"id\":\"a\"");
+    mcpp_receipt *u = FIX("\"id\":\"base-1\"", "\"id\":\"u\"", "\"seq_len\":4096", "\"seq_len\":2048");
+    mcpp_receipt *c = FIX("\"id\":\"base-1\"", "\"id\":\"c\"");
+    const mcpp_receipt *rs[] = {a, u}, *cands[] = {c, u};
+    for (size_t n = 0; n <= 2; n += 2) { /* none, then two lanes and two candidates */
+        mcpp_frontier *f = NULL;
+        mcpp_gate_report *g = NULL;
+        CHECK_INT_EQ(mcpp_frontier_build(&f, NULL, rs, n), MCPP_OK);
+        CHECK_INT_EQ(mcpp_gate_run(&g, NULL, rs, 2, cands, n), MCPP_OK);
+        CHECK_INT_EQ(mcpp_frontier_lane_count(f), n);
+        CHECK_INT_EQ(mcpp_gate_report_count(g), n);
+        char *whole[2] = {NULL, NULL}, *outline[2] = {NULL, NULL}, *parts[2][2] = {{NULL, NULL}, {NULL, NULL}};
+        CHECK_INT_EQ(mcpp_frontier_render(&whole[0], f, MCPP_OUTPUT_JSON), MCPP_OK);
+        CHECK_INT_EQ(mcpp_gate_report_render(&whole[1], g, MCPP_OUTPUT_JSON), MCPP_OK);
+        CHECK_INT_EQ(mcpp_frontier_render_json_outline(&outline[0], f), MCPP_OK);
+        CHECK_INT_EQ(mcpp_gate_report_render_json_outline(&outline[1], g), MCPP_OK);
+        for (size_t i = 0; i < n; i++) {
+            CHECK_INT_EQ(mcpp_frontier_render_lane_json(&parts[0][i], f, i), MCPP_OK);
+            CHECK_INT_EQ(mcpp_gate_report_render_candidate_json(&parts[1][i], g, i), MCPP_OK);
+        }
+        char *lanes = spliced(outline[0], "\"lanes\": []", parts[0], n);
+        char *candidates = spliced(outline[1], "\"candidates\": []", parts[1], n);
+        CHECK(lanes && whole[0] && strcmp(lanes, whole[0]) == 0);
+        CHECK(candidates && whole[1] && strcmp(candidates, whole[1]) == 0);
+        char *beyond = (char *)"untouched";
+        CHECK_INT_EQ(mcpp_frontier_render_lane_json(&beyond, f, n), MCPP_EARG);
+        CHECK(beyond == NULL);
+        beyond = (char *)"untouched";
+        CHECK_INT_EQ(mcpp_gate_report_render_candidate_json(&beyond, g, n), MCPP_EARG);
+        CHECK(beyond == NULL);
+        free(lanes);
+        free(candidates);
+        for (size_t k = 0; k < 2; k++) {
+            mcpp_free(whole[k]);
+            mcpp_free(outline[k]);
+            mcpp_free(parts[k][0]);
+            mcpp_free(parts[k][1]);
+        }
+        mcpp_frontier_free(f);
+        mcpp_gate_report_free(g);
+    }
+    mcpp_receipt_free(a);
+    mcpp_receipt_free(u);
+    mcpp_receipt_free(c);
+}
+
 TEST(frontier_lanes_have_keys_labels_and_are_found_by_short_key)
 {
     mcpp_receipt *a = FIX("\"id\":\"base-1\"", "\"id\":\"a\"");
@@ -582,6 +651,7 @@ int main(void)
     RUN(gate_report_names_each_candidate);
     RUN(gate_run_receipts_takes_plain_receipt_arrays_and_equals_gate_run);
     RUN(frontier_lanes_have_keys_labels_and_are_found_by_short_key);
+    RUN(frontier_and_gate_json_in_parts_splice_into_the_whole_document);
     RUN(lane_summary_reports_key_reasons_and_headline);
     RUN(lane_headline_is_written_in_the_callers_version_and_unknown_versions_are_refused);
     RUN(every_struct_the_library_fills_is_written_in_the_callers_version_only);

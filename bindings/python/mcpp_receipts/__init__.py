@@ -21,7 +21,6 @@ the GIL released.
 
 from __future__ import annotations
 
-import gc
 import os
 from typing import Iterable, Union
 
@@ -55,6 +54,7 @@ from ._results import (
     Headline,
     Lane,
     Row,
+    _report_document,
 )
 
 __version__ = _core.__version__
@@ -236,16 +236,9 @@ def frontier(receipts: Iterable[Receipt] | PathLike, policy: Policy | None = Non
     policy = with_gate_metric(policy, metric)
     items, failures = _as_receipts(receipts, errors)
     _check_metric(metric, items, policy)
-    # The report of 10^5 lanes is millions of new objects that all live on:
-    # the collector's full passes over them while it is built are wasted.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        data = _parse(_core._frontier(items, policy, "j"))
-        return _result(Frontier, data, lambda f: _core._frontier(items, policy, f)[0], failures)
-    finally:
-        if collecting:
-            gc.enable()
+    # The frontier stays in C; a lane becomes Python objects when it is read.
+    report = _core._frontier_report(items, policy)
+    return _result(Frontier, _report_document(report, "lanes"), report.render, failures)
 
 
 def claim(receipts: Iterable[Receipt] | PathLike, *, lane: str, value: float,
@@ -286,16 +279,8 @@ def gate(baselines: Iterable[Receipt] | PathLike, candidates: Iterable[Receipt] 
     # Skipped inputs go into the C report itself, so every format lists them
     # as the CLI's --skip-invalid does (to_dict()["skipped"], text, markdown).
     skipped = [(str(getattr(e, "path", None) or "") or None, str(e)) for e in fb + fc]
-    # As for frontier: the report of 10^5 candidates is millions of new
-    # objects that all live on, and the collector's full passes over them
-    # while it is parsed made the gate superlinear (benchmarks/scale).
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        data = _parse(_core._gate(b, c, policy, "j", skipped, h))
-    finally:
-        if collecting:
-            gc.enable()
-    result = GateReport(data, lambda f: _core._gate(b, c, policy, f, skipped, h)[0])
+    # As for frontier: the report stays in C, a candidate is parsed when read.
+    report = _core._gate_report(b, c, policy, skipped, h)
+    result = GateReport(_report_document(report, "candidates"), report.render)
     result.errors = tuple(fb + fc)
     return result

@@ -547,7 +547,7 @@ class Lane:
     def _repr_html_(self) -> str: ...
 
 class Frontier(_Rendered):
-    lanes: list[Lane]
+    lanes: Sequence[Lane]  # a read-only list: each Lane is made when read
     policy: str | None
     receipt_count: int
     @property
@@ -666,7 +666,7 @@ class GateReport(_Rendered):
     outcome: _GateOutcome
     reason: str
     exit_code: int
-    candidates: list[GateCandidate]
+    candidates: Sequence[GateCandidate]  # a read-only list: each entry is parsed when read
     skipped: list[GateSkipped]
     metric: str
     counts: dict[str, int]

@@ -9,12 +9,13 @@ renderings come from the same C renderers as the CLI.
 from __future__ import annotations
 
 import html
-import io
 import json
 import os
 import tempfile
+import weakref
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, NamedTuple, Sequence
+from collections.abc import Sequence as _SequenceABC
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from . import _core
 from ._extras import require
@@ -84,18 +85,155 @@ def _pct(x: float | None) -> str:
     return "n/a" if x is None else f"{x * 100:+.2f}%"
 
 
+class _ReadOnlyList(_SequenceABC):
+    """A read-only list whose items are made when read: len, indexing,
+    slices (a list), iteration, ``in``, ``index``, ``count`` and equality with
+    a list, as a list. An item read while an earlier read of it is still held
+    somewhere is that same object (a weak cache), as a list's would be."""
+
+    __slots__ = ("_held", "__weakref__")
+
+    def __init__(self) -> None:
+        self._held: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
+
+    def _make(self, i: int) -> Any:
+        raise NotImplementedError
+
+    def _get(self, i: int) -> Any:
+        item = self._held.get(i)
+        if item is None:
+            item = self._held[i] = self._make(i)
+        return item
+
+    def __getitem__(self, i):
+        n = len(self)
+        if isinstance(i, slice):
+            return [self._get(k) for k in range(*i.indices(n))]
+        i = i.__index__()
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("list index out of range")
+        return self._get(i)
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self._get(i) for i in range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, _ReadOnlyList)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+    def __reduce__(self):
+        return (list, (list(self),))
+
+
+class _Entry(dict):
+    """A report's JSON object read from C: a dict that a weak cache can hold."""
+
+    __slots__ = ("__weakref__",)
+
+
+class _ReportItems(_ReadOnlyList):
+    """A report's lanes (a frontier) or candidates (a gate) as the JSON dicts of
+    the C renderer, each rendered and parsed from the report kept in C when it
+    is read. The whole report parsed at once took 5.7 KiB a lane in Python and
+    its JSON text 2.7-3.9 KB more while it was handed over; the C report takes
+    ~1.5-2.5 KiB a lane (benchmarks/README.md, memory per lane)."""
+
+    __slots__ = ("_report", "_n")
+
+    def __init__(self, report: Any):
+        super().__init__()
+        self._report = report
+        self._n = len(report)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __reduce__(self):
+        return (list, ([self.parsed(i) for i in range(self._n)],))
+
+    def parsed(self, i: int) -> dict[str, Any]:
+        """Item i as a fresh plain dict (no cache)."""
+        return json.loads(self._report.item(i))
+
+    def _make(self, i: int) -> Any:
+        return _Entry(self.parsed(i))
+
+    def find(self, name: str) -> int:
+        """The index of the lane with this key or short key, or of the first
+        candidate with this id; -1 when none."""
+        return self._report.find(name)
+
+
+class _MadeFrom(_ReadOnlyList):
+    """``make`` of each item of a _ReportItems, made when read."""
+
+    __slots__ = ("_items", "_make_one")
+
+    def __init__(self, items: _ReportItems, make: Callable[[dict[str, Any]], Any]):
+        super().__init__()
+        self._items = items
+        self._make_one = make
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def _make(self, i: int) -> Any:
+        return self._make_one(self._items.parsed(i))
+
+
+def _report_document(report: Any, array: str) -> dict[str, Any]:
+    """The JSON document of a report kept in C (a _core.Report), its `array`
+    ("lanes", "candidates") read item by item when asked for."""
+    data = json.loads(report.outline())
+    data[array] = _ReportItems(report)
+    return data
+
+
 def _fresh_copy(value: Any) -> Any:
     """A copy of a parsed JSON document with new dicts and lists, sharing the
     strings and numbers (they cannot change). The JSON round trip it replaces
     gave the same document but held its whole text and a second copy of every
     leaf: a 10^4-pair gate's to_dict() peaked at 134 MiB against 43 MiB, and
-    took 1.1 s against 0.6 s."""
+    took 1.1 s against 0.6 s. The items of a report kept in C are parsed anew."""
     kind = type(value)
     if kind is dict:
         return {key: _fresh_copy(item) for key, item in value.items()}
     if kind is list or kind is tuple:
         return [_fresh_copy(item) for item in value]
+    if kind is _ReportItems:
+        return [value.parsed(i) for i in range(len(value))]
     return value
+
+
+def _indented_chunks(data: dict[str, Any]) -> Iterator[str]:
+    """The chunks of ``json.dump(data, f, indent=2)``; the array of a report
+    kept in C comes one item at a time (each as json.dumps writes it at its
+    depth), so the whole document never exists as Python objects."""
+    if not any(type(v) is _ReportItems for v in data.values()):
+        yield from json.JSONEncoder(indent=2).iterencode(data)  # what json.dump writes
+        return
+    yield "{"
+    for k, (key, value) in enumerate(data.items()):
+        yield ("\n  " if k == 0 else ",\n  ") + json.dumps(key) + ": "
+        if type(value) is not _ReportItems:
+            # no raw newline inside a JSON string: each one starts a line to indent
+            yield json.dumps(value, indent=2).replace("\n", "\n  ")
+        elif not len(value):
+            yield "[]"
+        else:
+            for i in range(len(value)):
+                item = json.dumps(value.parsed(i), indent=2).replace("\n", "\n    ")
+                yield ("[\n    " if i == 0 else ",\n    ") + item
+            yield "\n  ]"
+    yield "\n}"
 
 
 class _Frozen:
@@ -139,13 +277,12 @@ class _Rendered:
 
     def to_json(self) -> str:
         """The result as JSON text (stable keys; same as the CLI's --format json)."""
-        # The same text as json.dumps(indent=2), written piece by piece: with an
-        # indent json.dumps collects every piece in a list before joining them,
-        # ~3.5x the text's size at its peak (a 10^4-lane frontier: 117 MiB for
-        # 32 MB of JSON; this way 36 MiB, and no slower).
-        out = io.StringIO()
-        json.dump(self._data, out, indent=2)
-        return out.getvalue()
+        # The same text as json.dumps(indent=2), written piece by piece into
+        # one growing str: with an indent json.dumps collects every piece in a
+        # list before joining them (a 10^4-lane frontier: 117 MiB for 32 MB of
+        # JSON), and a StringIO's getvalue() copies its buffer (62 MiB); this
+        # way the text is held once (text_join.c).
+        return _core._ascii_join(_indented_chunks(self._data))
 
     def to_text(self) -> str:
         """The result as aligned text for people (same as the CLI's default)."""
@@ -422,6 +559,29 @@ def _key_dimensions(key: str) -> dict[str, str]:
     return out
 
 
+def _lane(d: dict[str, Any]) -> Lane:
+    """A Lane from its JSON object."""
+    return Lane(
+        key=d.get("key", ""),
+        short_key=d.get("short_key", ""),
+        label=d.get("label") or d.get("short_key", ""),
+        status=d.get("status", ""),
+        receipts=tuple(d.get("receipts", ())),
+        headline=_headline(d.get("headline")),
+        reasons=tuple(d.get("reasons", ())),
+        blocker=d.get("blocker"),
+        adjacent=tuple(
+            Adjacent(a.get("key", ""), a.get("short_key", ""), a.get("status", ""),
+                     a.get("differs_in", ""), a.get("blocker"))
+            for a in d.get("adjacent", ())
+        ),
+        differences=d.get("differences") or "",
+        display_label=d.get("display_label") or d.get("label") or d.get("short_key", ""),
+        excluded=tuple((e.get("id", ""), e.get("reason", "")) for e in d.get("excluded", ())),
+        adjacent_total=d.get("adjacent_total", len(d.get("adjacent", ()))),
+    )
+
+
 class Frontier(_HtmlPage, _Rendered):
     """The lanes of a set of receipts, labelled stable or unstable, with
     adjacency. Made by :func:`frontier`.
@@ -434,28 +594,10 @@ class Frontier(_HtmlPage, _Rendered):
         self._render = render
         self.policy: str | None = data.get("policy")
         self.receipt_count: int = data.get("receipts", 0)
-        self.lanes: list[Lane] = [
-            Lane(
-                key=d.get("key", ""),
-                short_key=d.get("short_key", ""),
-                label=d.get("label") or d.get("short_key", ""),
-                status=d.get("status", ""),
-                receipts=tuple(d.get("receipts", ())),
-                headline=_headline(d.get("headline")),
-                reasons=tuple(d.get("reasons", ())),
-                blocker=d.get("blocker"),
-                adjacent=tuple(
-                    Adjacent(a.get("key", ""), a.get("short_key", ""), a.get("status", ""),
-                             a.get("differs_in", ""), a.get("blocker"))
-                    for a in d.get("adjacent", ())
-                ),
-                differences=d.get("differences") or "",
-                display_label=d.get("display_label") or d.get("label") or d.get("short_key", ""),
-                excluded=tuple((e.get("id", ""), e.get("reason", "")) for e in d.get("excluded", ())),
-                adjacent_total=d.get("adjacent_total", len(d.get("adjacent", ()))),
-            )
-            for d in data.get("lanes", [])
-        ]
+        lanes = data.get("lanes", [])
+        # A frontier kept in C makes each Lane when it is read (_ReportItems).
+        self.lanes: Sequence[Lane] = (_MadeFrom(lanes, _lane) if type(lanes) is _ReportItems
+                                      else [_lane(d) for d in lanes])
 
     @property
     def stable(self) -> list[Lane]:
@@ -485,6 +627,11 @@ class Frontier(_HtmlPage, _Rendered):
 
     def lane(self, key: str) -> Lane:
         """The lane with this key or short key (KeyError otherwise)."""
+        if isinstance(self.lanes, _MadeFrom):
+            at = self.lanes._items.find(key)
+            if at < 0:
+                raise KeyError(key)
+            return self.lanes[at]
         for lane in self.lanes:
             if key in (lane.key, lane.short_key):
                 return lane
@@ -577,8 +724,9 @@ class Frontier(_HtmlPage, _Rendered):
                              label_width=label_width)
 
     def __repr__(self) -> str:
-        return (f"<Frontier {len(self.lanes)} lanes ({len(self.stable)} stable) over "
-                f"{self.receipt_count} receipts>")
+        # a frontier kept in C states its count: no lane is made to count them
+        stable = self._data["stable"] if isinstance(self.lanes, _MadeFrom) else len(self.stable)
+        return f"<Frontier {len(self.lanes)} lanes ({stable} stable) over {self.receipt_count} receipts>"
 
     def _repr_html_(self) -> str:
         rows = []
@@ -683,7 +831,10 @@ class GateReport(_HtmlPage, _Rendered):
         self.outcome: str = data["outcome"]
         self.reason: str = data.get("reason", "")
         self.exit_code: int = data["exit_code"]
-        self.candidates: list[dict[str, Any]] = list(data.get("candidates", []))
+        candidates = data.get("candidates", [])
+        # A gate report kept in C parses each candidate when it is read (_ReportItems).
+        self.candidates: Sequence[dict[str, Any]] = (candidates if type(candidates) is _ReportItems
+                                                     else list(candidates))
         self.skipped: list[dict[str, Any]] = list(data.get("skipped", []))
         self.metric: str = data.get("metric", "")
         self.counts: dict[str, int] = dict(data.get("counts", {}))
@@ -695,6 +846,11 @@ class GateReport(_HtmlPage, _Rendered):
 
     def candidate(self, id: str) -> dict[str, Any]:
         """The entry of the candidate with this id (KeyError when none)."""
+        if type(self.candidates) is _ReportItems:
+            at = self.candidates.find(id)
+            if at < 0:
+                raise KeyError(id)
+            return self.candidates[at]
         for c in self.candidates:
             if c.get("id") == id:
                 return c

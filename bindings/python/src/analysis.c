@@ -238,6 +238,32 @@ static PyObject *analysis_end(analysis_call *c, int rc)
     return result;
 }
 
+/* About what a lane's JSON takes: a report kept in C (below) of this many
+ * lanes gives the freed heap back as a rendered one of as much text would. */
+#define LANE_TEXT_BYTES 3000
+
+/* Like analysis_end, but hands over the report itself, kept in C
+ * (report_type.c): it takes the first sequence's receipts (the frontier's, or
+ * the gate's baselines, which its HTML page draws) and holds `keep` (the other
+ * receipts and the policy object) and the policy the call made. */
+static PyObject *analysis_end_report(analysis_call *c, int rc, mcpp_frontier *fr, mcpp_gate_report *gate,
+                                     PyObject *keep)
+{
+    if (rc < 0 || !keep) {
+        mcpp_frontier_free(fr);
+        mcpp_gate_report_free(gate);
+        Py_XDECREF(keep);
+        return rc < 0 ? analysis_end(c, rc) : NULL;
+    }
+    size_t lanes = fr ? mcpp_frontier_lane_count(fr) : mcpp_gate_report_count(gate);
+    PyObject *report = mcpp_py_report_wrap(c->st, fr, gate, c->seqs[0].keep, keep, c->policy, c->owned_policy);
+    c->owned_policy = NULL;
+    Py_DECREF(keep);
+    Py_XDECREF(analysis_end(c, 0)); /* no renderings: an empty tuple */
+    give_back_freed_heap(lanes * LANE_TEXT_BYTES);
+    return report;
+}
+
 /* ---- compare ---------------------------------------------------------------------- */
 
 PyObject *mcpp_py_compare(PyObject *module, PyObject *args)
@@ -290,6 +316,23 @@ PyObject *mcpp_py_frontier(PyObject *module, PyObject *args)
     mcpp_frontier_free(fr);
     Py_END_ALLOW_THREADS
     return analysis_end(&c, rc);
+}
+
+/* _frontier_report(receipts, policy=None): the frontier kept in C. */
+PyObject *mcpp_py_frontier_report(PyObject *module, PyObject *args)
+{
+    PyObject *seq, *policy_obj = Py_None;
+    if (!PyArg_ParseTuple(args, "O|O:_frontier_report", &seq, &policy_obj))
+        return NULL;
+    analysis_call c;
+    if (analysis_begin(&c, module_state(module), "", seq, NULL, policy_obj) < 0)
+        return NULL;
+    mcpp_frontier *fr = NULL;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS rc = mcpp_frontier_build(&fr, c.policy, c.seqs[0].items, c.seqs[0].n);
+    if (rc < 0)
+        mcpp_py_error_capture(&c.err, rc);
+    Py_END_ALLOW_THREADS return analysis_end_report(&c, rc, fr, NULL, rc < 0 ? NULL : PyTuple_Pack(1, policy_obj));
 }
 
 /* ---- claim ---------------------------------------------------------------------------- */
@@ -352,34 +395,85 @@ static int skipped_inputs(PyObject *skipped, const char ***paths, const char ***
     return 0;
 }
 
+/* The gate of the call's sequences and `history`, the inputs skipped on
+ * request (errors="skip") listed in it: they show in every format, and the
+ * outcome comes from the rest. Runs without the GIL. */
+static int gate_with_skipped(mcpp_gate_report **rep, const analysis_call *c, const receipt_array *history,
+                             const char **paths, const char **messages, Py_ssize_t n_skipped)
+{
+    const receipt_array *base = &c->seqs[0], *cand = &c->seqs[1];
+    int rc = mcpp_gate_run_with_history(rep, c->policy, base->items, base->n, cand->items, cand->n, history->items,
+                                        history->n);
+    for (Py_ssize_t i = 0; rc == 0 && i < n_skipped; i++)
+        rc = mcpp_gate_report_add_input_error(*rep, paths[i], messages[i], 1);
+    return rc;
+}
+
+/* What a gate call takes besides its sequences: the history and the skipped
+ * inputs; 0, or -1 with an exception set and nothing held. */
+static int gate_begin(analysis_call *c, PyObject *module, const char *codes, PyObject *bseq, PyObject *cseq,
+                      PyObject *policy_obj, PyObject *skipped, PyObject *hseq, receipt_array *history,
+                      const char ***paths, const char ***messages, Py_ssize_t *n_skipped)
+{
+    memset(history, 0, sizeof *history);
+    *paths = *messages = NULL;
+    *n_skipped = 0;
+    if (hseq != Py_None && receipt_array_from(module_state(module), hseq, history) < 0)
+        return -1;
+    if (skipped_inputs(skipped, paths, messages, n_skipped) < 0 ||
+        analysis_begin(c, module_state(module), codes, bseq, cseq, policy_obj) < 0) {
+        PyMem_Free(*paths);
+        PyMem_Free(*messages);
+        receipt_array_clear(history);
+        return -1;
+    }
+    return 0;
+}
+
+/* _gate_report(baselines, candidates, policy=None, skipped=None, history=None):
+ * the gate report kept in C. */
+PyObject *mcpp_py_gate_report(PyObject *module, PyObject *args)
+{
+    PyObject *bseq, *cseq, *policy_obj = Py_None, *skipped = Py_None, *hseq = Py_None;
+    if (!PyArg_ParseTuple(args, "OO|OOO:_gate_report", &bseq, &cseq, &policy_obj, &skipped, &hseq))
+        return NULL;
+    analysis_call c;
+    receipt_array history;
+    const char **paths, **messages;
+    Py_ssize_t n_skipped;
+    if (gate_begin(&c, module, "", bseq, cseq, policy_obj, skipped, hseq, &history, &paths, &messages, &n_skipped) < 0)
+        return NULL;
+    mcpp_gate_report *rep = NULL;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS rc = gate_with_skipped(&rep, &c, &history, paths, messages, n_skipped);
+    if (rc < 0)
+        mcpp_py_error_capture(&c.err, rc);
+    Py_END_ALLOW_THREADS PyMem_Free(paths);
+    PyMem_Free(messages);
+    /* the report may borrow what it was made from: the candidates, the history and the policy stay */
+    PyObject *keep = rc < 0 ? NULL : PyTuple_Pack(3, c.seqs[1].keep, history.keep ? history.keep : Py_None, policy_obj);
+    receipt_array_clear(&history);
+    return analysis_end_report(&c, rc, NULL, rep, keep);
+}
+
 PyObject *mcpp_py_gate(PyObject *module, PyObject *args)
 {
     PyObject *bseq, *cseq, *policy_obj = Py_None, *skipped = Py_None, *hseq = Py_None;
     const char *codes = "j";
     if (!PyArg_ParseTuple(args, "OO|OsOO:_gate", &bseq, &cseq, &policy_obj, &codes, &skipped, &hseq))
         return NULL;
-    receipt_array history = {0};
-    if (hseq != Py_None && receipt_array_from(module_state(module), hseq, &history) < 0) return NULL;
-    const char **paths = NULL, **messages = NULL;
-    Py_ssize_t n_skipped = 0;
     analysis_call c;
-    if (skipped_inputs(skipped, &paths, &messages, &n_skipped) < 0 ||
-        analysis_begin(&c, module_state(module), codes, bseq, cseq, policy_obj) < 0) {
-        PyMem_Free(paths);
-        PyMem_Free(messages);
-        receipt_array_clear(&history);
+    receipt_array history;
+    const char **paths, **messages;
+    Py_ssize_t n_skipped;
+    if (gate_begin(&c, module, codes, bseq, cseq, policy_obj, skipped, hseq, &history, &paths, &messages, &n_skipped) <
+        0)
         return NULL;
-    }
-    const receipt_array *base = &c.seqs[0], *cand = &c.seqs[1];
+    const receipt_array *base = &c.seqs[0];
 
     mcpp_gate_report *rep = NULL;
     int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = mcpp_gate_run_with_history(&rep, c.policy, base->items, base->n, cand->items, cand->n, history.items,
-                                    history.n);
-    /* errors="skip": listed in every format, the outcome from the rest */
-    for (Py_ssize_t i = 0; rc == 0 && i < n_skipped; i++)
-        rc = mcpp_gate_report_add_input_error(rep, paths[i], messages[i], 1);
+    Py_BEGIN_ALLOW_THREADS rc = gate_with_skipped(&rep, &c, &history, paths, messages, n_skipped);
     for (size_t i = 0; rc == 0 && i < c.out.n; i++) {
         if (c.out.codes[i] != 'h') {
             rc = mcpp_gate_report_render(&c.out.text[i], rep, format_of(c.out.codes[i]));

@@ -20,6 +20,7 @@ typedef struct mcpp_py_state {
     PyTypeObject *receipt_type;  /* _core.Receipt (the C base type)                  */
     PyTypeObject *builder_type;  /* _core.Builder                                    */
     PyTypeObject *policy_type;   /* _core.Policy                                     */
+    PyTypeObject *report_type;   /* _core.Report: a frontier or gate kept in C       */
     PyObject *receipt_class;     /* what load() instantiates: the pure-Python subclass
                                     registered by mcpp_receipts/__init__.py, or the base */
     PyObject *error;             /* mcpp_receipts.Error                              */
@@ -168,6 +169,21 @@ PyObject *mcpp_py_compare(PyObject *module, PyObject *args);
 PyObject *mcpp_py_frontier(PyObject *module, PyObject *args);
 PyObject *mcpp_py_claim(PyObject *module, PyObject *args);
 PyObject *mcpp_py_gate(PyObject *module, PyObject *args);
+/* _frontier_report and _gate_report: the report kept in C, a _core.Report (report_type.c). */
+PyObject *mcpp_py_frontier_report(PyObject *module, PyObject *args);
+PyObject *mcpp_py_gate_report(PyObject *module, PyObject *args);
+
+/* text_join.c: _ascii_join(chunks) -> str, the text written once. */
+PyObject *mcpp_py_ascii_join(PyObject *module, PyObject *chunks);
+
+/* ---- report_type.c: _core.Report ----------------------------------------- */
+
+PyType_Spec *mcpp_py_report_spec(void);
+/* Wraps a frontier or a gate report (owned, also on failure, as is
+ * `owned_policy`): `receipts` is the tuple its HTML page draws, `keep` what
+ * else it borrows, `policy` the policy it was made under (NULL: the default). */
+PyObject *mcpp_py_report_wrap(mcpp_py_state *st, mcpp_frontier *frontier, mcpp_gate_report *gate, PyObject *receipts,
+                              PyObject *keep, const mcpp_policy *policy, mcpp_policy *owned_policy);
 PyObject *mcpp_py_lane_key(PyObject *module, PyObject *args);
 
 /* policy_search.c: _find_policy(name, from_dir) -> path or None, and

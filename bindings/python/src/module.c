@@ -170,6 +170,13 @@ static PyMethodDef module_methods[] = {
     {"_frontier", mcpp_py_frontier, METH_VARARGS, frontier_doc},
     {"_claim", mcpp_py_claim, METH_VARARGS, claim_doc},
     {"_gate", mcpp_py_gate, METH_VARARGS, gate_doc},
+    {"_ascii_join", mcpp_py_ascii_join, METH_O,
+     "_ascii_join(chunks)\n--\n\nThe str of an iterable of ASCII str chunks, never held twice (to_json())."},
+    {"_frontier_report", mcpp_py_frontier_report, METH_VARARGS,
+     "_frontier_report(receipts, policy=None)\n--\n\nThe frontier kept in C, read lane by lane (a Report)."},
+    {"_gate_report", mcpp_py_gate_report, METH_VARARGS,
+     "_gate_report(baselines, candidates, policy=None, skipped=None, history=None)\n--\n\n"
+     "The gate report kept in C, read candidate by candidate (a Report)."},
     {"lane_key", mcpp_py_lane_key, METH_VARARGS, lane_key_doc},
     {"_find_policy", mcpp_py_find_policy, METH_VARARGS, "_find_policy(name, from_dir) -> path or None"},
     {"_policy_search_path", mcpp_py_policy_search_path, METH_VARARGS,
@@ -220,7 +227,8 @@ static int module_exec(PyObject *module)
     mcpp_py_state *st = module_state(module);
     if (add_type(module, &mcpp_py_receipt_spec, &st->receipt_type) < 0 ||
         add_type(module, &mcpp_py_builder_spec, &st->builder_type) < 0 ||
-        add_type(module, &mcpp_py_policy_spec, &st->policy_type) < 0)
+        add_type(module, &mcpp_py_policy_spec, &st->policy_type) < 0 ||
+        add_type(module, mcpp_py_report_spec(), &st->report_type) < 0)
         return -1;
     st->receipt_class = Py_NewRef((PyObject *)st->receipt_type);
     mcpp_py_json_arena_install();
@@ -249,6 +257,7 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg)
     Py_VISIT(st->receipt_type);
     Py_VISIT(st->builder_type);
     Py_VISIT(st->policy_type);
+    Py_VISIT(st->report_type);
     Py_VISIT(st->receipt_class);
     Py_VISIT(st->error);
     Py_VISIT(st->parse_error);
@@ -270,6 +279,7 @@ static int module_clear(PyObject *module)
     Py_CLEAR(st->receipt_type);
     Py_CLEAR(st->builder_type);
     Py_CLEAR(st->policy_type);
+    Py_CLEAR(st->report_type);
     Py_CLEAR(st->receipt_class);
     Py_CLEAR(st->error);
     Py_CLEAR(st->parse_error);

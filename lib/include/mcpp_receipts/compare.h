@@ -544,6 +544,13 @@ MCPP_EXPERIMENTAL int mcpp_gate_report_input_error_skipped(const mcpp_gate_repor
  */
 MCPP_API int mcpp_gate_report_render(char **out, const mcpp_gate_report *report,
                                      mcpp_output_format format);
+/* The JSON of mcpp_gate_report_render in parts, as for the frontier
+ * (mcpp_frontier_render_json_outline): the document with an empty
+ * "candidates" array, and candidate `index`'s object exactly as that array
+ * holds it ("\n  " before each, "," between them). MCPP_EARG for an index out
+ * of range. Free *out with mcpp_free(). */
+MCPP_EXPERIMENTAL int mcpp_gate_report_render_json_outline(char **out, const mcpp_gate_report *report);
+MCPP_EXPERIMENTAL int mcpp_gate_report_render_candidate_json(char **out, const mcpp_gate_report *report, size_t index);
 /* JUnit XML for CI test views: one testsuite, one testcase per candidate and
  * metric (classname the lane label, name "ID METRIC"), <failure> for failed,
  * <skipped> for undetermined, and one <error> testcase per input that could

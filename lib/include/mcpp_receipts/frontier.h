@@ -266,6 +266,15 @@ MCPP_EXPERIMENTAL int mcpp_frontier_find_lane(size_t *out, const mcpp_frontier *
  * blocker}] (the listed ones), adjacent_total}]. Free *out with mcpp_free(). */
 MCPP_API int mcpp_frontier_render(char **out, const mcpp_frontier *frontier,
                                   mcpp_output_format format);
+/* The JSON of mcpp_frontier_render in parts, for a caller that keeps the
+ * frontier and reads its lanes one at a time (the Python binding makes a lane's
+ * objects only when it is read): the document with an empty "lanes" array, and
+ * lane `lane`'s object exactly as that array holds it. The document is the
+ * outline with its "lanes": [] holding each lane's object after "\n  ", the
+ * lanes separated by ",". MCPP_EARG for a lane out of range. Free *out with
+ * mcpp_free(). */
+MCPP_EXPERIMENTAL int mcpp_frontier_render_json_outline(char **out, const mcpp_frontier *frontier);
+MCPP_EXPERIMENTAL int mcpp_frontier_render_lane_json(char **out, const mcpp_frontier *frontier, size_t lane);
 
 /* ---- Claims ------------------------------------------------------------------------- */
 

@@ -124,10 +124,9 @@ static void render_text(mcpp_strbuf *b, const void *object)
     }
 }
 
-static void render_json(mcpp_strbuf *b, const void *object)
+/* The document up to and including the lanes array's "[". */
+static void put_json_head(mcpp_strbuf *b, const mcpp_frontier *f)
 {
-    const mcpp_frontier *f = object;
-    size_t L = mcpp_frontier_lane_count(f);
     mcpp_sb_json_key_string(b, "{\"schema\": \"mcpp.frontier/1\", \"policy\": ", mcpp_frontier_policy_name(f));
     mcpp_sb_printf(b, ", \"policy_digest\": \"%s\"", mcpp_frontier_policy_digest(f));
     if (!mcpp_frontier_key_dim_count(f)) {
@@ -135,66 +134,89 @@ static void render_json(mcpp_strbuf *b, const void *object)
     }
     mcpp_sb_printf(b, ", \"receipts\": %zu, \"duplicates\": %zu, \"stable\": %zu, \"lanes\": [",
                         mcpp_frontier_receipt_total(f), mcpp_frontier_duplicate_count(f), mcpp_frontier_stable_count(f));
-    for (size_t i = 0; i < L; i++) {
-        mcpp_sb_puts(b, i ? ",\n  {\"key\": " : "\n  {\"key\": ");
-        mcpp_sb_json_string(b, mcpp_frontier_lane_key(f, i));
-        mcpp_sb_json_key_string(b, ", \"short_key\": ", mcpp_frontier_lane_short_key(f, i));
-        mcpp_sb_json_key_string(b, ", \"label\": ", mcpp_frontier_lane_label(f, i));
-        mcpp_sb_json_key_string(b, ", \"differences\": ", mcpp_frontier_lane_differences(f, i));
-        mcpp_sb_json_key_string(b, ", \"display_label\": ", mcpp_frontier_lane_display_label(f, i));
-        mcpp_sb_printf(b, ", \"status\": \"%s\", \"receipts\": [",
-                            mcpp_lane_status_name((mcpp_lane_status)mcpp_frontier_lane_status(f, i)));
-        for (size_t r = 0; r < mcpp_frontier_lane_receipt_count(f, i); r++) {
-            if (r) mcpp_sb_puts(b, ", ");
-            mcpp_sb_json_string(b, mcpp_frontier_lane_receipt_id(f, i, r));
-        }
-        mcpp_sb_puts(b, "], \"excluded\": [");
-        for (size_t r = 0; r < mcpp_frontier_lane_excluded_count(f, i); r++) {
-            mcpp_sb_puts(b, r ? ", {\"id\": " : "{\"id\": ");
-            mcpp_sb_json_string(b, mcpp_frontier_lane_excluded_id(f, i, r));
-            mcpp_sb_json_key_string(b, ", \"reason\": ", mcpp_frontier_lane_excluded_reason(f, i, r));
-            mcpp_sb_putc(b, '}');
-        }
-        mcpp_sb_puts(b, "], \"headline\": ");
-        mcpp_lane_headline h = MCPP_LANE_HEADLINE_INIT;
-        if (mcpp_frontier_lane_headline(&h, f, i) == MCPP_OK) {
-            mcpp_sb_json_key_string(b, "{\"metric\": ", h.metric);
-            mcpp_sb_json_key_string(b, ", \"unit\": ", h.unit);
-            mcpp_sb_printf(b, ", \"higher_is_better\": %s, \"median\": ", h.higher_is_better ? "true" : "false");
-            mcpp_sb_json_number(b, h.median);
-            mcpp_sb_puts(b, ", \"interval\": [");
-            mcpp_sb_json_number(b, h.interval_low);
+}
+
+/* Lane i's object, as the lanes array holds it. */
+static void put_lane_json(mcpp_strbuf *b, const void *object, size_t i)
+{
+    const mcpp_frontier *f = object;
+    mcpp_sb_puts(b, "{\"key\": ");
+    mcpp_sb_json_string(b, mcpp_frontier_lane_key(f, i));
+    mcpp_sb_json_key_string(b, ", \"short_key\": ", mcpp_frontier_lane_short_key(f, i));
+    mcpp_sb_json_key_string(b, ", \"label\": ", mcpp_frontier_lane_label(f, i));
+    mcpp_sb_json_key_string(b, ", \"differences\": ", mcpp_frontier_lane_differences(f, i));
+    mcpp_sb_json_key_string(b, ", \"display_label\": ", mcpp_frontier_lane_display_label(f, i));
+    mcpp_sb_printf(b, ", \"status\": \"%s\", \"receipts\": [",
+                   mcpp_lane_status_name((mcpp_lane_status)mcpp_frontier_lane_status(f, i)));
+    for (size_t r = 0; r < mcpp_frontier_lane_receipt_count(f, i); r++) {
+        if (r)
             mcpp_sb_puts(b, ", ");
-            mcpp_sb_json_number(b, h.interval_high);
-            mcpp_sb_json_key_number(b, "], \"confidence\": ", h.confidence);
-            mcpp_sb_printf(b, ", \"n\": %zu, \"n_runs\": %zu, \"rel_spread\": ", h.n, h.n_runs);
-            mcpp_sb_json_number(b, h.rel_spread);
-            mcpp_sb_printf(b, ", \"from_steps\": %s}", h.from_steps ? "true" : "false");
-        } else {
-            mcpp_sb_puts(b, "null");
-        }
-        if (mcpp_frontier_lane_status(f, i) == MCPP_LANE_STABLE)
-            mcpp_sb_puts(b, ", \"note\": \"this number belongs to this lane only\"");
-        mcpp_sb_puts(b, ", \"reasons\": [");
-        for (size_t r = 0; r < mcpp_frontier_lane_reason_count(f, i); r++) {
-            if (r) mcpp_sb_puts(b, ", ");
-            mcpp_sb_json_string(b, mcpp_frontier_lane_reason(f, i, r));
-        }
-        mcpp_sb_json_key_string(b, "], \"blocker\": ", mcpp_frontier_lane_blocker(f, i));
-        mcpp_sb_puts(b, ", \"adjacent\": [");
-        for (size_t a = 0; a < mcpp_frontier_lane_adjacent_count(f, i); a++) {
-            size_t o = mcpp_frontier_lane_adjacent_index(f, i, a);
-            mcpp_sb_puts(b, a ? ", {\"key\": " : "{\"key\": ");
-            mcpp_sb_json_string(b, mcpp_frontier_lane_key(f, o));
-            mcpp_sb_json_key_string(b, ", \"short_key\": ", mcpp_frontier_lane_short_key(f, o));
-            mcpp_sb_printf(b, ", \"status\": \"%s\", \"differs_in\": ",
-                                mcpp_lane_status_name((mcpp_lane_status)mcpp_frontier_lane_status(f, o)));
-            mcpp_sb_json_string(b, mcpp_frontier_lane_adjacent_dimensions(f, i, a));
-            mcpp_sb_json_key_string(b, ", \"blocker\": ", mcpp_frontier_lane_blocker(f, o));
-            mcpp_sb_putc(b, '}');
-        }
-        mcpp_sb_printf(b, "], \"adjacent_total\": %zu}", mcpp_frontier_lane_adjacent_total(f, i));
+        mcpp_sb_json_string(b, mcpp_frontier_lane_receipt_id(f, i, r));
     }
+    mcpp_sb_puts(b, "], \"excluded\": [");
+    for (size_t r = 0; r < mcpp_frontier_lane_excluded_count(f, i); r++) {
+        mcpp_sb_puts(b, r ? ", {\"id\": " : "{\"id\": ");
+        mcpp_sb_json_string(b, mcpp_frontier_lane_excluded_id(f, i, r));
+        mcpp_sb_json_key_string(b, ", \"reason\": ", mcpp_frontier_lane_excluded_reason(f, i, r));
+        mcpp_sb_putc(b, '}');
+    }
+    mcpp_sb_puts(b, "], \"headline\": ");
+    mcpp_lane_headline h = MCPP_LANE_HEADLINE_INIT;
+    if (mcpp_frontier_lane_headline(&h, f, i) == MCPP_OK) {
+        mcpp_sb_json_key_string(b, "{\"metric\": ", h.metric);
+        mcpp_sb_json_key_string(b, ", \"unit\": ", h.unit);
+        mcpp_sb_printf(b, ", \"higher_is_better\": %s, \"median\": ", h.higher_is_better ? "true" : "false");
+        mcpp_sb_json_number(b, h.median);
+        mcpp_sb_puts(b, ", \"interval\": [");
+        mcpp_sb_json_number(b, h.interval_low);
+        mcpp_sb_puts(b, ", ");
+        mcpp_sb_json_number(b, h.interval_high);
+        mcpp_sb_json_key_number(b, "], \"confidence\": ", h.confidence);
+        mcpp_sb_printf(b, ", \"n\": %zu, \"n_runs\": %zu, \"rel_spread\": ", h.n, h.n_runs);
+        mcpp_sb_json_number(b, h.rel_spread);
+        mcpp_sb_printf(b, ", \"from_steps\": %s}", h.from_steps ? "true" : "false");
+    } else {
+        mcpp_sb_puts(b, "null");
+    }
+    if (mcpp_frontier_lane_status(f, i) == MCPP_LANE_STABLE)
+        mcpp_sb_puts(b, ", \"note\": \"this number belongs to this lane only\"");
+    mcpp_sb_puts(b, ", \"reasons\": [");
+    for (size_t r = 0; r < mcpp_frontier_lane_reason_count(f, i); r++) {
+        if (r)
+            mcpp_sb_puts(b, ", ");
+        mcpp_sb_json_string(b, mcpp_frontier_lane_reason(f, i, r));
+    }
+    mcpp_sb_json_key_string(b, "], \"blocker\": ", mcpp_frontier_lane_blocker(f, i));
+    mcpp_sb_puts(b, ", \"adjacent\": [");
+    for (size_t a = 0; a < mcpp_frontier_lane_adjacent_count(f, i); a++) {
+        size_t o = mcpp_frontier_lane_adjacent_index(f, i, a);
+        mcpp_sb_puts(b, a ? ", {\"key\": " : "{\"key\": ");
+        mcpp_sb_json_string(b, mcpp_frontier_lane_key(f, o));
+        mcpp_sb_json_key_string(b, ", \"short_key\": ", mcpp_frontier_lane_short_key(f, o));
+        mcpp_sb_printf(b, ", \"status\": \"%s\", \"differs_in\": ",
+                       mcpp_lane_status_name((mcpp_lane_status)mcpp_frontier_lane_status(f, o)));
+        mcpp_sb_json_string(b, mcpp_frontier_lane_adjacent_dimensions(f, i, a));
+        mcpp_sb_json_key_string(b, ", \"blocker\": ", mcpp_frontier_lane_blocker(f, o));
+        mcpp_sb_putc(b, '}');
+    }
+    mcpp_sb_printf(b, "], \"adjacent_total\": %zu}", mcpp_frontier_lane_adjacent_total(f, i));
+}
+
+static void render_json(mcpp_strbuf *b, const void *object)
+{
+    const mcpp_frontier *f = object;
+    put_json_head(b, f);
+    for (size_t i = 0; i < mcpp_frontier_lane_count(f); i++) {
+        mcpp_sb_puts(b, i ? ",\n  " : "\n  ");
+        put_lane_json(b, f, i);
+    }
+    mcpp_sb_puts(b, "]}\n");
+}
+
+/* The JSON document with an empty lanes array (mcpp_frontier_render_json_outline). */
+static void render_json_outline(mcpp_strbuf *b, const void *object)
+{
+    put_json_head(b, object);
     mcpp_sb_puts(b, "]}\n");
 }
 
@@ -256,4 +278,17 @@ int mcpp_frontier_render(char **out, const mcpp_frontier *frontier, mcpp_output_
     MCPP_CHECK_ARG(out && frontier, "mcpp_frontier_render: NULL argument");
     static const mcpp_renderer renderer = {render_text, render_json, render_markdown, 8192};
     return mcpp_render(out, frontier, format, &renderer);
+}
+
+int mcpp_frontier_render_json_outline(char **out, const mcpp_frontier *frontier)
+{
+    MCPP_CHECK_ARG(out && frontier, "mcpp_frontier_render_json_outline: NULL argument");
+    static const mcpp_renderer renderer = {NULL, render_json_outline, NULL, 512};
+    return mcpp_render(out, frontier, MCPP_OUTPUT_JSON, &renderer);
+}
+
+int mcpp_frontier_render_lane_json(char **out, const mcpp_frontier *frontier, size_t lane)
+{
+    return mcpp_render_item(out, frontier, lane, frontier ? mcpp_frontier_lane_count(frontier) : 0, put_lane_json,
+                            "mcpp_frontier_render_lane_json");
 }

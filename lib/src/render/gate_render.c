@@ -151,9 +151,9 @@ static void put_candidate_json(mcpp_strbuf *b, const gate_entry *e)
     mcpp_sb_putc(b, '}');
 }
 
-static void gate_render_json(mcpp_strbuf *b, const void *object)
+/* The document up to and including the candidates array's "[". */
+static void put_json_head(mcpp_strbuf *b, const mcpp_gate_report *r)
 {
-    const mcpp_gate_report *r = object;
     const size_t *count = r->groups; /* by test: a lane's pooled candidate runs are one */
     mcpp_sb_printf(b, "{\"schema\": \"mcpp.gate/2\", \"outcome\": \"%s\", \"exit_code\": %d, \"reason\": ",
                    mcpp_gate_outcome_name(r->outcome), mcpp_gate_report_exit_code(r));
@@ -198,10 +198,11 @@ static void gate_render_json(mcpp_strbuf *b, const void *object)
         mcpp_sb_puts(b, ", \"history_pooled\": null");
     }
     mcpp_sb_puts(b, "}, \"candidates\": [");
-    for (size_t i = 0; i < r->n; i++) {
-        mcpp_sb_puts(b, i ? ",\n  " : "\n  ");
-        put_candidate_json(b, &r->entries[i]);
-    }
+}
+
+/* The document after the candidates, from the array's "]". */
+static void put_json_tail(mcpp_strbuf *b, const mcpp_gate_report *r)
+{
     mcpp_sb_puts(b, "],\n\"skipped\": [");
     for (size_t k = 0; k < r->n_inputs; k++) {
         mcpp_sb_puts(b, k ? ", {\"path\": " : "{\"path\": ");
@@ -210,6 +211,29 @@ static void gate_render_json(mcpp_strbuf *b, const void *object)
         mcpp_sb_printf(b, ", \"skipped_on_request\": %s}", r->inputs[k].skipped_on_request ? "true" : "false");
     }
     mcpp_sb_puts(b, "]}\n");
+}
+
+static void gate_render_json(mcpp_strbuf *b, const void *object)
+{
+    const mcpp_gate_report *r = object;
+    put_json_head(b, r);
+    for (size_t i = 0; i < r->n; i++) {
+        mcpp_sb_puts(b, i ? ",\n  " : "\n  ");
+        put_candidate_json(b, &r->entries[i]);
+    }
+    put_json_tail(b, r);
+}
+
+static void put_candidate_item(mcpp_strbuf *b, const void *object, size_t i)
+{
+    put_candidate_json(b, &((const mcpp_gate_report *)object)->entries[i]);
+}
+
+/* The JSON document with an empty candidates array (mcpp_gate_report_render_json_outline). */
+static void gate_render_json_outline(mcpp_strbuf *b, const void *object)
+{
+    put_json_head(b, object);
+    put_json_tail(b, object);
 }
 
 /* ---- text ------------------------------------------------------------------------------ */
@@ -481,4 +505,16 @@ int mcpp_gate_report_render(char **out, const mcpp_gate_report *r, mcpp_output_f
     MCPP_CHECK_ARG(out && r, "mcpp_gate_report_render: NULL argument");
     static const mcpp_renderer renderer = {gate_render_text, gate_render_json, gate_render_markdown, 4096};
     return mcpp_render(out, r, format, &renderer);
+}
+
+int mcpp_gate_report_render_json_outline(char **out, const mcpp_gate_report *r)
+{
+    MCPP_CHECK_ARG(out && r, "mcpp_gate_report_render_json_outline: NULL argument");
+    static const mcpp_renderer renderer = {NULL, gate_render_json_outline, NULL, 1024};
+    return mcpp_render(out, r, MCPP_OUTPUT_JSON, &renderer);
+}
+
+int mcpp_gate_report_render_candidate_json(char **out, const mcpp_gate_report *r, size_t index)
+{
+    return mcpp_render_item(out, r, index, r ? r->n : 0, put_candidate_item, "mcpp_gate_report_render_candidate_json");
 }

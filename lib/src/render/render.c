@@ -26,3 +26,15 @@ int mcpp_render(char **out, const void *object, mcpp_output_format format,
     write(&sb, object);
     return mcpp_sb_finish(&sb, out);
 }
+
+int mcpp_render_item(char **out, const void *object, size_t index, size_t count, mcpp_render_item_fn write,
+                     const char *what)
+{
+    MCPP_CHECK_ARG(out, "%s: NULL argument", what);
+    *out = NULL;
+    MCPP_CHECK_ARG(object && index < count, "%s: NULL report or item %zu out of range", what, index);
+    mcpp_strbuf sb;
+    mcpp_sb_init_heap(&sb, 2048);
+    write(&sb, object, index);
+    return mcpp_sb_finish(&sb, out);
+}

@@ -23,4 +23,14 @@ typedef struct mcpp_renderer {
 int mcpp_render(char **out, const void *object, mcpp_output_format format,
                 const mcpp_renderer *renderer);
 
+/* Writes item `index` of `object` (a frontier's lane, a gate's candidate) into sb. */
+typedef void (*mcpp_render_item_fn)(mcpp_strbuf *sb, const void *object, size_t index);
+
+/* Renders item `index` of `object`, of which there are `count`, with `write`
+ * into a heap string *out (caller frees with mcpp_free); `what` names the
+ * caller in the error. MCPP_EARG for a NULL argument or an index out of
+ * range, MCPP_ENOMEM; *out is NULL on failure. */
+int mcpp_render_item(char **out, const void *object, size_t index, size_t count, mcpp_render_item_fn write,
+                     const char *what);
+
 #endif /* MCPP_RENDER_H */

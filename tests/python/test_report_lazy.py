@@ -1,0 +1,104 @@
+"""A frontier and a gate report stay in C and their lanes (candidates) become
+Python objects only when read (issue 50 item 5): the same documents as the
+whole JSON the C renderer writes, lists that read as lists, and no Python
+objects per lane until one is read."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import shutil
+import tracemalloc
+
+import pytest
+
+import mcpp_receipts as mr
+from mcpp_receipts import _core
+
+from conftest import EXAMPLES
+
+
+def _gbench(path, n: int, slower: float = 1.0) -> None:
+    """A Google Benchmark --benchmark_out file of n benchmarks x 3 repetitions."""
+    rows = [{"name": f"BM_K/{i}", "run_name": f"BM_K/{i}", "run_type": "iteration", "repetitions": 3,
+             "repetition_index": r, "threads": 1, "iterations": 1000,
+             "real_time": (100.0 + i % 7 + r * 0.5) * slower, "cpu_time": 99.0 + i % 7, "time_unit": "ns"}
+            for i in range(n) for r in range(3)]
+    context = {"date": "2026-11-29T10:00:00+00:00", "host_name": "ci", "executable": "./bench", "num_cpus": 2,
+               "mhz_per_cpu": 2000, "cpu_scaling_enabled": False, "caches": [], "load_avg": [0.5],
+               "library_build_type": "release"}
+    path.write_text(json.dumps({"context": context, "benchmarks": rows}), encoding="utf-8")
+
+
+def test_frontier_and_gate_documents_equal_the_whole_json_of_the_c_renderer(tmp_path):
+    receipts = list(mr.load_dir(EXAMPLES))
+    fr = mr.frontier(receipts)
+    whole = json.loads(_core._frontier(tuple(receipts), None, "j")[0])
+    assert len(fr.lanes) == len(whole["lanes"]) > 5
+    assert fr.to_dict() == whole
+    assert fr.to_json() == json.dumps(whole, indent=2)
+
+    # a gate with an input skipped on request: "skipped" follows the candidates
+    folder = tmp_path / "cands"
+    shutil.copytree(EXAMPLES, folder)
+    (folder / "broken.json").write_text("{", encoding="utf-8")
+    report = mr.gate(EXAMPLES, folder, errors="skip")
+    whole = json.loads(_core._gate(tuple(receipts), tuple(mr.load_dir(folder, errors="skip")), None, "j",
+                                   [(str(e.path), str(e)) for e in report.errors])[0])
+    assert len(report.candidates) == len(whole["candidates"]) > 5 and whole["skipped"]
+    assert report.to_dict() == whole
+    assert report.to_json() == json.dumps(whole, indent=2)
+    assert pickle.loads(pickle.dumps(report)).to_json() == report.to_json()
+
+
+def test_lanes_and_candidates_read_as_read_only_lists():
+    fr = mr.frontier(EXAMPLES)
+    lanes = list(fr.lanes)
+    assert fr.lanes == lanes and lanes == fr.lanes and fr.lanes != lanes[1:]
+    assert fr.lanes[-1] == lanes[-1] and fr.lanes[1:4] == lanes[1:4] and fr.lanes[::-2] == lanes[::-2]
+    assert lanes[2] in fr.lanes and fr.lanes.index(lanes[2]) == 2 and fr.lanes.count(lanes[0]) == 1
+    assert list(reversed(fr.lanes)) == lanes[::-1]
+    with pytest.raises(IndexError):
+        fr.lanes[len(lanes)]
+    with pytest.raises(TypeError):
+        fr.lanes[0] = lanes[0]  # type: ignore[index]
+    for lane in lanes:  # a lane still held is the same object, as in a list
+        assert fr.lane(lane.key) is lane and fr.lane(lane.short_key) is lane
+    with pytest.raises(KeyError):
+        fr.lane("lane-000000000000")
+    assert pickle.loads(pickle.dumps(fr)).lanes == lanes
+    assert repr(fr) == f"<Frontier {len(lanes)} lanes ({len(fr.stable)} stable) over {fr.receipt_count} receipts>"
+
+    report = mr.gate(EXAMPLES, EXAMPLES)
+    candidates = list(report.candidates)
+    assert report.candidates == candidates and report.candidates[-1] == candidates[-1]
+    assert [report.candidate(c["id"]) for c in candidates] == [
+        next(d for d in candidates if d["id"] == c["id"]) for c in candidates]
+    with pytest.raises(KeyError):
+        report.candidate("no-such-id")
+    assert report.candidates[0] is candidates[0] and type(candidates[0]).__mro__[1] is dict
+    assert type(pickle.loads(pickle.dumps(report.candidates))[0]) is dict
+
+
+def test_no_python_objects_are_made_per_lane_until_a_lane_is_read(tmp_path):
+    n = 2000
+    _gbench(tmp_path / "base.json", n)
+    _gbench(tmp_path / "cand.json", n, slower=1.01)
+    base = mr.import_results("google-benchmark", tmp_path / "base.json")
+    cand = mr.import_results("google-benchmark", tmp_path / "cand.json")
+    tracemalloc.start()
+    try:
+        fr = mr.frontier(base)
+        report = mr.gate(base, cand)
+        _, peak = tracemalloc.get_traced_memory()  # Python's allocations only: the reports stay in C
+        # parsed whole, the two reports took ~11 KiB of Python objects a lane (5.7 KiB each)
+        assert peak < 100 * n, f"{peak / n:.0f} bytes of Python objects a lane"
+        tracemalloc.reset_peak()
+        stable = sum(lane.stable for lane in fr.lanes)
+        failed = sum(c["outcome"] == "failed" for c in report.candidates)
+        _, peak = tracemalloc.get_traced_memory()
+        assert peak < 100 * n, f"reading lane by lane held {peak / n:.0f} bytes a lane"
+    finally:
+        tracemalloc.stop()
+    assert len(fr.lanes) == len(report.candidates) == n
+    assert stable == fr.to_dict()["stable"] and failed == report.counts["failed"]
