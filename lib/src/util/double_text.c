@@ -32,13 +32,36 @@ typedef unsigned __int128 u128;
 #define MAX_P 28 /* 5^28 * 2^55 < 2^121: every product below fits in 128 bits */
 #define MAX_DECIMAL_E10 27 /* 5^27 < 2^63: m * 5^27 fits, and m * 2^s / 5^27 keeps 64 bits */
 
-static u128 pow5(int p)
-{
-    u128 r = 1;
-    for (int i = 0; i < p; i++)
-        r *= 5;
-    return r;
-}
+static const uint64_t POW5[28] = {1ULL,
+                                  5ULL,
+                                  25ULL,
+                                  125ULL,
+                                  625ULL,
+                                  3125ULL,
+                                  15625ULL,
+                                  78125ULL,
+                                  390625ULL,
+                                  1953125ULL,
+                                  9765625ULL,
+                                  48828125ULL,
+                                  244140625ULL,
+                                  1220703125ULL,
+                                  6103515625ULL,
+                                  30517578125ULL,
+                                  152587890625ULL,
+                                  762939453125ULL,
+                                  3814697265625ULL,
+                                  19073486328125ULL,
+                                  95367431640625ULL,
+                                  476837158203125ULL,
+                                  2384185791015625ULL,
+                                  11920928955078125ULL,
+                                  59604644775390625ULL,
+                                  298023223876953125ULL,
+                                  1490116119384765625ULL,
+                                  7450580596923828125ULL};
+
+static u128 pow5(int p) { return p < 28 ? (u128)POW5[p] : (u128)POW5[27] * 5; } /* p <= MAX_P */
 
 /* x * 2^s for a possibly negative s, truncated. */
 static u128 shift(u128 x, int s) { return s >= 0 ? x << s : x >> -s; }
@@ -132,8 +155,9 @@ size_t mcpp_double_text_exact(char *out, double v)
     double frac = frexp(a, &e2); /* a = frac * 2^e2, frac in [0.5, 1) */
     uint64_t m = (uint64_t)ldexp(frac, 53);
     int e = e2 - 53;
-    /* p such that a * 10^p is in [1e16, 1e17): 17 digits before the point */
-    int p = 16 - (int)floor(log10(a));
+    /* p such that a * 10^p is in [1e16, 1e17): 17 digits before the point;
+     * a >= 2^(e2-1) gives the exponent of its leading digit or one less */
+    int p = 16 - (int)floor((e2 - 1) * 0.30102999566398120);
     for (int tries = 0; tries < 3; tries++) {
         if (p < 2 || p > MAX_P)
             return 0;
@@ -148,7 +172,11 @@ size_t mcpp_double_text_exact(char *out, double v)
         if (tries == 2)
             return 0;
     }
-    for (int k = 15; k <= 17; k++) {
+    /* When %.15g reads back, a lies within half an ulp (< 12 units of the
+     * 17th digit) of it, so the 17-digit decimal ends near 00; otherwise the
+     * 15-digit attempt is skipped (most measured values) */
+    uint64_t tail = rounded(m, pow5(p), p + e) % 100;
+    for (int k = tail <= 24 || tail >= 76 ? 15 : 16; k <= 17; k++) {
         int pk = p - (17 - k);
         u128 p5 = pow5(pk);
         uint64_t n = rounded(m, p5, pk + e);
