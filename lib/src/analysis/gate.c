@@ -691,8 +691,14 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
     r->entries = calloc(nc ? nc : 1, sizeof *r->entries);
     r->policy_name = mcpp_strdup(p->name ? p->name : "", NULL);
     mcpp_policy_digest_fill(r->policy_digest, p);
+    char **labels = NULL; /* each candidate's lane labels, before the entries fill up */
     if (!r->entries || !r->policy_name || (rc = gate_metric_names(&r->metric_name, p)) != 0) {
         rc = mcpp_error_nomem();
+        free(ok_history);
+        goto fail;
+    }
+    if ((rc = mcpp_gate_explain_labels(&labels, p, candidates, nc)) != 0) {
+        free(ok_history);
         goto fail;
     }
     size_t *group_of = malloc(3 * (nc ? nc : 1) * sizeof *group_of);
@@ -707,6 +713,8 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
         free(cg.runs);
         lane_index_free(&bix);
         lane_index_free(&hix);
+        free(ok_history);
+        mcpp_gate_explain_labels_free(labels, nc);
         goto fail;
     }
     link_groups(group_next, tail, group_of, nc);
@@ -730,7 +738,11 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
     lane_index_free(&bix);
     lane_index_free(&hix);
     free(ok_history);
-    if (rc) goto fail;
+    if (rc) {
+        mcpp_gate_explain_labels_free(labels, nc);
+        goto fail;
+    }
+    mcpp_gate_explain_take_labels(r->entries, nc, labels);
     if ((rc = decide_all(r, p)) != 0) goto fail;
     size_t new_lanes = 0;
     int left_out = 0;
@@ -749,7 +761,6 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
     size_t failed = g[MCPP_GATE_FAILED], undetermined = g[MCPP_GATE_UNDETERMINED];
     size_t inconclusive = g[MCPP_GATE_INCONCLUSIVE];
     const char *tests_s = tests == 1 ? "" : "s";
-    if ((rc = mcpp_gate_explain_display_labels(r->entries, nc, p, candidates)) != 0) goto fail;
     mcpp_strbuf reason;
     mcpp_sb_init_heap(&reason, 256);
     /* A definite regression outranks an undetermined pair: both fail the gate,

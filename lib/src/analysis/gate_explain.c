@@ -31,28 +31,55 @@ int mcpp_gate_explain_candidate(gate_explain *w, const mcpp_policy *p, const mcp
     return failed ? mcpp_error_nomem() : MCPP_OK;
 }
 
-int mcpp_gate_explain_display_labels(gate_entry *entries, size_t n, const mcpp_policy *p,
-                                     const mcpp_receipt *const *candidates)
+int mcpp_gate_explain_labels(char ***out, const mcpp_policy *p, const mcpp_receipt *const *candidates, size_t n)
 {
-    /* The frontier also decides stability, more than a label needs, but a
-     * gate has few candidates, and one labelling rule beats two. */
+    /* The frontier also decides stability, more than a label needs, but one
+     * labelling rule beats two. It is made before the candidates are gated,
+     * and freed, so its peak does not stack on the gate's entries. */
+    *out = calloc(2 * n + 1, sizeof **out);
+    MCPP_CHECK_ALLOC(*out);
     mcpp_frontier *f = NULL;
     int rc = mcpp_frontier_build(&f, p, candidates, n);
     for (size_t i = 0; i < n && rc == MCPP_OK; i++) {
-        gate_explain *w = &entries[i].why;
+        char *key = NULL;
         size_t lane = 0;
-        if (mcpp_frontier_find_lane(&lane, f, w->lane_key) != MCPP_OK) {
-            rc = mcpp_error_raise(MCPP_EINTERNAL, MCPP_ERROR_KIND_INTERNAL, "candidate %zu has no frontier lane", i);
+        if ((rc = mcpp_lane_key(&key, p, candidates[i])) != MCPP_OK)
             break;
-        }
+        if (mcpp_frontier_find_lane(&lane, f, key) != MCPP_OK)
+            rc = mcpp_error_raise(MCPP_EINTERNAL, MCPP_ERROR_KIND_INTERNAL, "candidate %zu has no frontier lane", i);
+        free(key);
+        if (rc != MCPP_OK)
+            break;
         int failed = 0;
-        free(w->lane_label);
-        w->lane_label = mcpp_strdup(mcpp_frontier_lane_label(f, lane), &failed);
-        w->lane_display = mcpp_strdup(mcpp_frontier_lane_display_label(f, lane), &failed);
+        (*out)[2 * i] = mcpp_strdup(mcpp_frontier_lane_label(f, lane), &failed);
+        (*out)[2 * i + 1] = mcpp_strdup(mcpp_frontier_lane_display_label(f, lane), &failed);
         if (failed) rc = mcpp_error_nomem();
     }
     mcpp_frontier_free(f);
+    if (rc != MCPP_OK) {
+        mcpp_gate_explain_labels_free(*out, n);
+        *out = NULL;
+    }
     return rc;
+}
+
+void mcpp_gate_explain_labels_free(char **labels, size_t n)
+{
+    for (size_t i = 0; labels && i < 2 * n; i++)
+        free(labels[i]);
+    free(labels);
+}
+
+void mcpp_gate_explain_take_labels(gate_entry *entries, size_t n, char **labels)
+{
+    for (size_t i = 0; i < n; i++) {
+        gate_explain *w = &entries[i].why;
+        free(w->lane_label);
+        free(w->lane_display);
+        w->lane_label = labels[2 * i];
+        w->lane_display = labels[2 * i + 1];
+    }
+    free(labels);
 }
 
 static int same(const char *a, const char *b)
