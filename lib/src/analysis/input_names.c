@@ -12,6 +12,7 @@
 #include "mcpp_receipts/compare.h"
 #include "mcpp_receipts/policy.h"
 #include "analysis/compare_internal.h"
+#include "util/alloc.h"
 #include "util/edit_distance.h"
 #include "util/error_internal.h"
 #include "util/strbuf.h"
@@ -23,40 +24,28 @@ int mcpp_metric_check_stated_in(const char *metric, const mcpp_receipt *const *r
 {
     if (!metric || !*metric || strcmp(metric, "primary") == 0 || mcpp_schema_field_id(metric) >= 0 || n == 0)
         return MCPP_OK;
-    size_t cap = 16, count = 0;
-    const char **names = malloc(cap * sizeof *names); /* borrowed from the receipts */
-    MCPP_CHECK_ALLOC(names);
-    for (size_t i = 0; i < n; i++) {
+    const char **names = NULL; /* the distinct names stated, borrowed from the receipts */
+    size_t count = 0, cap = 0;
+    int rc = MCPP_OK, stated = 0;
+    for (size_t i = 0; !stated && rc == MCPP_OK && i < n; i++) {
         mcpp_metric m;
-        for (size_t k = 0; mcpp_receipt_metric_at(&m, receipts[i], k) == MCPP_OK; k++) {
-            if (strcmp(m.name, metric) == 0) {
-                free(names);
-                mcpp_error_clear();
-                return MCPP_OK;
-            }
-            int seen = 0;
+        for (size_t k = 0; !stated && rc == MCPP_OK && mcpp_receipt_metric_at(&m, receipts[i], k) == MCPP_OK; k++) {
+            int seen = stated = strcmp(m.name, metric) == 0;
             for (size_t j = 0; j < count && !seen; j++)
                 seen = strcmp(names[j], m.name) == 0;
-            if (seen)
-                continue;
-            if (count == cap) {
-                const char **grown = realloc(names, 2 * cap * sizeof *names);
-                if (!grown) {
-                    free(names);
-                    return mcpp_error_nomem();
-                }
-                names = grown, cap *= 2;
-            }
-            names[count++] = m.name;
+            if (!seen && (rc = MCPP_ARRAY_RESERVE(names, cap, count + 1, MCPP_ARRAY_MAX_ITEMS)) == MCPP_OK)
+                names[count++] = m.name;
         }
     }
+    if (rc != MCPP_OK)
+        goto done;
     mcpp_error_clear(); /* metric_at's MCPP_ENOTFOUND ends each list */
+    if (stated)
+        goto done;
     qsort(names, count, sizeof *names, by_name);
     const char *near = mcpp_closest_name(metric, names, count);
-    if (misspelt_only && !near) { /* a metric of another suite: not gated here, as before */
-        free(names);
-        return MCPP_OK;
-    }
+    if (misspelt_only && !near) /* a metric of another suite: not gated here, as before */
+        goto done;
     mcpp_strbuf b;
     mcpp_sb_init_heap(&b, 256);
     if (policy_name)
@@ -72,10 +61,11 @@ int mcpp_metric_check_stated_in(const char *metric, const mcpp_receipt *const *r
         mcpp_sb_printf(&b, ", ... %zu more", count - 20);
     mcpp_sb_puts(&b, count ? "" : "none");
     mcpp_sb_puts(&b, "; or 'primary', or a schema path such as 'metrics.tokens_per_s')");
-    free(names);
-    int rc = b.failed ? mcpp_error_nomem()
-                      : mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, metric, 0, 0, "%s", b.data);
+    rc = b.failed ? mcpp_error_nomem()
+                  : mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, metric, 0, 0, "%s", b.data);
     mcpp_sb_free(&b);
+done:
+    free(names);
     return rc;
 }
 

@@ -557,20 +557,24 @@ int mcpp_lane_summary_add(mcpp_lane_summary *s, const mcpp_receipt *r)
     mcpp_strbuf b;
     mcpp_sb_init_heap(&b, 512);
     mcpp_lane_key_append(&b, s->policy, r, NULL);
+    int rc = MCPP_OK;
     if (b.failed) {
-        mcpp_sb_free(&b);
-        return mcpp_error_nomem();
+        rc = mcpp_error_nomem();
+        goto done;
     }
     if (s->key && strcmp(s->key, b.data) != 0) {
-        mcpp_sb_free(&b);
-        return mcpp_error_raise(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, "receipt '%s' belongs to another lane than this summary", mcpp_receipt_id(r));
+        rc = mcpp_error_raise(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY,
+                              "receipt '%s' belongs to another lane than this summary", mcpp_receipt_id(r));
+        goto done;
     }
-    if (!s->key) {
+    if (!s->key) { /* the first receipt's key is the summary's */
         s->key = b.data;
         b.data = NULL;
     }
+    rc = mcpp_lane_summary_add_keyed(s, r);
+done:
     mcpp_sb_free(&b);
-    return mcpp_lane_summary_add_keyed(s, r);
+    return rc;
 }
 
 static int textset_merge(textset *into, const textset *from, int unique)

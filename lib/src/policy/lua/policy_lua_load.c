@@ -984,13 +984,11 @@ static int load_policy(mcpp_policy **out, const char *path, const char *buf, siz
         free(engine);
         return rc;
     }
+    /* from here the sandbox and the policy being loaded are held until fail: or success */
     ctx.sb = &engine->sb;
     rc = mcpp_policy_new(&ctx.policy, ctx.policy_name);
-    if (rc != MCPP_OK) {
-        mcpp_lua_sandbox_close(&engine->sb);
-        free(engine);
-        return rc;
-    }
+    if (rc != MCPP_OK)
+        goto fail;
     lua_State *L = engine->sb.L;
     lua_pushcfunction(L, load_main);
     lua_pushlightuserdata(L, &ctx);
@@ -1009,13 +1007,9 @@ static int load_policy(mcpp_policy **out, const char *path, const char *buf, siz
         rc = mcpp_error_last()->code ? mcpp_error_last()->code : MCPP_EINTERNAL;
     }
     lua_settop(L, 0);
-    if (rc != MCPP_OK) {
-        mcpp_policy_free(ctx.policy);
-        mcpp_lua_sandbox_close(&engine->sb);
-        free(engine);
-        return rc;
-    }
-    if (ctx.n_rules == 0) {
+    if (rc != MCPP_OK)
+        goto fail;
+    if (ctx.n_rules == 0) { /* no rule runs later: the engine is not kept */
         mcpp_lua_sandbox_close(&engine->sb);
         free(engine);
         *out = ctx.policy;
@@ -1023,10 +1017,8 @@ static int load_policy(mcpp_policy **out, const char *path, const char *buf, siz
     }
     mcpp_lua_sandbox_settle(&engine->sb);
     if (pthread_mutex_init(&engine->mutex, NULL) != 0) {
-        mcpp_policy_free(ctx.policy);
-        mcpp_lua_sandbox_close(&engine->sb);
-        free(engine);
-        return mcpp_error_set(MCPP_EINTERNAL, "internal", NULL, NULL, 0, 0, "cannot create a mutex");
+        rc = mcpp_error_set(MCPP_EINTERNAL, "internal", NULL, NULL, 0, 0, "cannot create a mutex");
+        goto fail;
     }
     engine->refs = 1; /* the loader's own reference, dropped below */
     rc = mcpp_lua_rules_register(ctx.policy, engine, ctx.n_rules);
@@ -1038,6 +1030,11 @@ static int load_policy(mcpp_policy **out, const char *path, const char *buf, siz
     mcpp_lua_engine_release(engine);
     *out = ctx.policy;
     return MCPP_OK;
+fail:
+    mcpp_policy_free(ctx.policy);
+    mcpp_lua_sandbox_close(&engine->sb);
+    free(engine);
+    return rc;
 }
 
 int mcpp_policy_load_lua_file(mcpp_policy **out, const char *path, const mcpp_lua_limits *limits)
