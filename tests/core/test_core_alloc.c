@@ -73,6 +73,36 @@ TEST(check_array_returns_the_error_from_the_caller)
     free(list);
 }
 
+/* MCPP_ARRAY_NEXT: room for one more, zeroed, not yet counted; past the cap,
+ * NULL with the limit as the last error and the array as it was. */
+TEST(array_next_gives_a_zeroed_item_the_caller_counts)
+{
+    struct item {
+        int a;
+        char *s;
+    } *items = NULL;
+    size_t n = 0, cap = 0;
+    for (int k = 0; k < 3; k++) {
+        if (n < cap) /* room left from the last growth: make it dirty, the macro clears it */
+            items[n].a = 99, items[n].s = (char *)items;
+        struct item *it = MCPP_ARRAY_NEXT(items, n, cap, 3);
+        CHECK(it == &items[n]);
+        CHECK(it && it->a == 0 && it->s == NULL);
+        CHECK_INT_EQ(n, (size_t)k); /* not counted by the macro */
+        if (!it)
+            break;
+        it->a = k + 1;
+        n++;
+    }
+    CHECK_INT_EQ(n, 3);
+    CHECK(MCPP_ARRAY_NEXT(items, n, cap, 3) == NULL);
+    CHECK_INT_EQ(mcpp_error_last()->code, MCPP_ELIMIT);
+    CHECK_INT_EQ(n, 3);
+    for (size_t i = 0; i < n; i++)
+        CHECK_INT_EQ(items[i].a, (int)i + 1);
+    free(items);
+}
+
 TEST(dir_list_is_sorted_and_skips_hidden_names)
 {
     char dir[] = "/tmp/mcpp_dir_list_XXXXXX";
@@ -111,6 +141,7 @@ int main(void)
     RUN(array_grows_by_doubling_and_keeps_items);
     RUN(array_refuses_to_grow_past_its_cap);
     RUN(check_array_returns_the_error_from_the_caller);
+    RUN(array_next_gives_a_zeroed_item_the_caller_counts);
     RUN(dir_list_is_sorted_and_skips_hidden_names);
     TEST_MAIN_END();
 }
