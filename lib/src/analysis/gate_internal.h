@@ -39,6 +39,9 @@ typedef struct gate_difference {
 #define GATE_MAX_DIFFERENCES 64
 #define GATE_MAX_POOLED_LISTED 1000
 #define GATE_MAX_ROWS_EXAMINED 256
+/* A candidate with no comparable baseline lists this many set aside with
+ * their rows; further baselines of other lanes are counted. */
+#define GATE_MAX_OTHER_LANES_LISTED 20
 
 /* Why a candidate was decided as it was, beyond its reason line. */
 typedef struct gate_explain {
