@@ -16,18 +16,16 @@ N^3: 16.6 s at N = 1,000.
 
 from __future__ import annotations
 
-import argparse
 import json
-import math
 import pathlib
 import sys
-import time
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1] / "tests" / "python"))
 
 import mcpp_receipts as mr  # noqa: E402
 from conftest import variant  # noqa: E402  (the test suite's base receipt)
+from gate_timing import arguments, best_of, print_slope  # noqa: E402
 
 
 def receipts(n: int, prefix: str, outcome: str, spread: int) -> list[mr.Receipt]:
@@ -35,21 +33,8 @@ def receipts(n: int, prefix: str, outcome: str, spread: int) -> list[mr.Receipt]
                                         id=f"{prefix}-{i}"))) for i in range(n)]
 
 
-def best_of(runs: int, fn) -> float:
-    best = math.inf
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", default="250,500,1000")
-    ap.add_argument("--runs", type=int, default=3)
-    args = ap.parse_args()
-    sizes = [int(s) for s in args.sizes.split(",")]
+    sizes, runs = arguments(__doc__.splitlines()[0])
     print("| N | failed baselines s | ok baselines s (baseline) | ratio | left out named |")
     print("|---|---|---|---|---|")
     times = []
@@ -58,13 +43,11 @@ def main() -> int:
         failed = receipts(n, "fail", "failed", 5) + receipts(1, "okb", "ok", 1)
         ok = receipts(n + 1, "base", "ok", 5)
         report = mr.gate(failed, cands)
-        t_failed = best_of(args.runs, lambda: mr.gate(failed, cands))
-        t_ok = best_of(args.runs, lambda: mr.gate(ok, cands))
+        t_failed = best_of(runs, lambda: mr.gate(failed, cands))
+        t_ok = best_of(runs, lambda: mr.gate(ok, cands))
         times.append(t_failed)
         print(f"| {n} | {t_failed:.3f} | {t_ok:.3f} | {t_failed / t_ok:.2f}x | {len(report.left_out)} |")
-    if len(sizes) > 1:
-        slope = math.log(times[-1] / times[0]) / math.log(sizes[-1] / sizes[0])
-        print(f"\nlog-log slope of the failed-baselines gate over N: {slope:.2f} (2.0: a verdict per candidate and baseline)")
+    print_slope(sizes, times, "the failed-baselines gate")
     return 0
 
 

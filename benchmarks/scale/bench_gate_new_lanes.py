@@ -16,18 +16,16 @@ a 210 MB report.
 
 from __future__ import annotations
 
-import argparse
 import json
-import math
 import pathlib
 import sys
-import time
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1] / "tests" / "python"))
 
 import mcpp_receipts as mr  # noqa: E402
 from conftest import variant  # noqa: E402  (the test suite's base receipt)
+from gate_timing import arguments, best_of, print_slope  # noqa: E402
 
 
 def receipts(n: int, prefix: str, seq_from: int) -> list[mr.Receipt]:
@@ -35,21 +33,8 @@ def receipts(n: int, prefix: str, seq_from: int) -> list[mr.Receipt]:
     return [mr.loads(json.dumps(variant({"workload.seq_len": seq_from + i}, id=f"{prefix}-{i}"))) for i in range(n)]
 
 
-def best_of(runs: int, fn) -> float:
-    best = math.inf
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", default="250,500,1000")
-    ap.add_argument("--runs", type=int, default=3)
-    args = ap.parse_args()
-    sizes = [int(s) for s in args.sizes.split(",")]
+    sizes, runs = arguments(__doc__.splitlines()[0])
     print("| N | new lanes s | own lanes s (baseline) | ratio | report of new lanes, bytes a candidate |")
     print("|---|---|---|---|---|")
     times = []
@@ -59,14 +44,12 @@ def main() -> int:
         own = receipts(n, "base", 1024)
         report = mr.gate(strangers, cands)
         assert all(c["outcome"] == "undetermined" for c in report.candidates)
-        t_new = best_of(args.runs, lambda: mr.gate(strangers, cands))
-        t_own = best_of(args.runs, lambda: mr.gate(own, cands))
+        t_new = best_of(runs, lambda: mr.gate(strangers, cands))
+        t_own = best_of(runs, lambda: mr.gate(own, cands))
         times.append(t_new)
         size = len(report.to_json()) / n
         print(f"| {n} | {t_new:.3f} | {t_own:.3f} | {t_new / t_own:.2f}x | {size:,.0f} |")
-    if len(sizes) > 1:
-        slope = math.log(times[-1] / times[0]) / math.log(sizes[-1] / sizes[0])
-        print(f"\nlog-log slope of the new-lanes gate over N: {slope:.2f} (2.0: a verdict per candidate and baseline)")
+    print_slope(sizes, times, "the new-lanes gate")
     return 0
 
 
