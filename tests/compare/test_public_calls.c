@@ -639,6 +639,29 @@ TEST(well_known_metrics_accelerators_and_the_policy_directory)
     mcpp_free(dir);
 }
 
+/* Every render call refuses a NULL object naming itself (render/render.c checks
+ * for all of them), and leaves *out NULL. */
+TEST(render_calls_refuse_a_null_object_naming_the_call)
+{
+    char *out = (char *)"untouched";
+    CHECK_INT_EQ(mcpp_comparison_render(&out, NULL, MCPP_OUTPUT_TEXT), MCPP_EARG);
+    CHECK_CONTAINS(mcpp_error_last()->message, "mcpp_comparison_render: NULL argument");
+    CHECK(out == NULL);
+    out = (char *)"untouched";
+    CHECK_INT_EQ(mcpp_frontier_render(&out, NULL, MCPP_OUTPUT_TEXT), MCPP_EARG);
+    CHECK(out == NULL);
+    CHECK_CONTAINS(mcpp_error_last()->message, "mcpp_frontier_render: NULL argument");
+    CHECK_INT_EQ(mcpp_frontier_render_json_outline(&out, NULL), MCPP_EARG);
+    CHECK_CONTAINS(mcpp_error_last()->message, "mcpp_frontier_render_json_outline: NULL argument");
+    CHECK_INT_EQ(mcpp_gate_report_render(&out, NULL, MCPP_OUTPUT_JSON), MCPP_EARG);
+    CHECK_CONTAINS(mcpp_error_last()->message, "mcpp_gate_report_render: NULL argument");
+    CHECK_INT_EQ(mcpp_gate_report_render_json_outline(&out, NULL), MCPP_EARG);
+    CHECK_CONTAINS(mcpp_error_last()->message, "mcpp_gate_report_render_json_outline: NULL argument");
+    CHECK_INT_EQ(mcpp_claim_result_render(&out, NULL, MCPP_OUTPUT_MARKDOWN), MCPP_EARG);
+    CHECK_CONTAINS(mcpp_error_last()->message, "mcpp_claim_result_render: NULL argument");
+    CHECK_INT_EQ(mcpp_frontier_render(NULL, NULL, MCPP_OUTPUT_TEXT), MCPP_EARG);
+}
+
 int main(void)
 {
     RUN(lane_key_text_of_a_double_is_the_writers_text);
@@ -664,5 +687,6 @@ int main(void)
     RUN(policy_inconclusive_settings_round_trip_and_refuse_a_negative_bound);
     RUN(import_registry_names_summaries_and_file_names);
     RUN(well_known_metrics_accelerators_and_the_policy_directory);
+    RUN(render_calls_refuse_a_null_object_naming_the_call);
     TEST_MAIN_END();
 }

@@ -123,7 +123,7 @@ static void claim_render_markdown(mcpp_strbuf *b, const void *object) { claim_re
 
 int mcpp_claim_result_render(char **out, const mcpp_claim_result *r, mcpp_output_format format)
 {
-    MCPP_CHECK_ARG(out && r, "mcpp_claim_result_render: NULL argument");
-    static const mcpp_renderer renderer = {claim_render_text, claim_render_json, claim_render_markdown, 2048};
+    static const mcpp_renderer renderer = {claim_render_text, claim_render_json, claim_render_markdown, 2048,
+                                           "mcpp_claim_result_render"};
     return mcpp_render(out, r, format, &renderer);
 }

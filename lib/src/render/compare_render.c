@@ -304,10 +304,11 @@ static void render_markdown(mcpp_strbuf *b, const void *object)
 
 int mcpp_comparison_render(char **out, const mcpp_comparison *comparison, mcpp_output_format format)
 {
-    MCPP_CHECK_ARG(out && comparison, "mcpp_comparison_render: NULL argument");
+    MCPP_CHECK_ARG(out, "mcpp_comparison_render: NULL argument");
     *out = NULL;
+    MCPP_CHECK_ARG(comparison, "mcpp_comparison_render: NULL argument");
     int rc = mcpp_comparison_explain(comparison); /* the rows are made when first read */
     if (rc != MCPP_OK) return rc;
-    static const mcpp_renderer renderer = {render_text, render_json, render_markdown, 4096};
+    static const mcpp_renderer renderer = {render_text, render_json, render_markdown, 4096, "mcpp_comparison_render"};
     return mcpp_render(out, comparison, format, &renderer);
 }

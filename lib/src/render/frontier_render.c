@@ -275,15 +275,13 @@ static void render_markdown(mcpp_strbuf *b, const void *object)
 
 int mcpp_frontier_render(char **out, const mcpp_frontier *frontier, mcpp_output_format format)
 {
-    MCPP_CHECK_ARG(out && frontier, "mcpp_frontier_render: NULL argument");
-    static const mcpp_renderer renderer = {render_text, render_json, render_markdown, 8192};
+    static const mcpp_renderer renderer = {render_text, render_json, render_markdown, 8192, "mcpp_frontier_render"};
     return mcpp_render(out, frontier, format, &renderer);
 }
 
 int mcpp_frontier_render_json_outline(char **out, const mcpp_frontier *frontier)
 {
-    MCPP_CHECK_ARG(out && frontier, "mcpp_frontier_render_json_outline: NULL argument");
-    static const mcpp_renderer renderer = {NULL, render_json_outline, NULL, 512};
+    static const mcpp_renderer renderer = {NULL, render_json_outline, NULL, 512, "mcpp_frontier_render_json_outline"};
     return mcpp_render(out, frontier, MCPP_OUTPUT_JSON, &renderer);
 }
 

@@ -502,15 +502,15 @@ static void gate_render_markdown(mcpp_strbuf *b, const void *object)
 
 int mcpp_gate_report_render(char **out, const mcpp_gate_report *r, mcpp_output_format format)
 {
-    MCPP_CHECK_ARG(out && r, "mcpp_gate_report_render: NULL argument");
-    static const mcpp_renderer renderer = {gate_render_text, gate_render_json, gate_render_markdown, 4096};
+    static const mcpp_renderer renderer = {gate_render_text, gate_render_json, gate_render_markdown, 4096,
+                                           "mcpp_gate_report_render"};
     return mcpp_render(out, r, format, &renderer);
 }
 
 int mcpp_gate_report_render_json_outline(char **out, const mcpp_gate_report *r)
 {
-    MCPP_CHECK_ARG(out && r, "mcpp_gate_report_render_json_outline: NULL argument");
-    static const mcpp_renderer renderer = {NULL, gate_render_json_outline, NULL, 1024};
+    static const mcpp_renderer renderer = {NULL, gate_render_json_outline, NULL, 1024,
+                                           "mcpp_gate_report_render_json_outline"};
     return mcpp_render(out, r, MCPP_OUTPUT_JSON, &renderer);
 }
 

@@ -17,7 +17,9 @@ static mcpp_render_fn writer_for(const mcpp_renderer *renderer, mcpp_output_form
 int mcpp_render(char **out, const void *object, mcpp_output_format format,
                 const mcpp_renderer *renderer)
 {
-    *out = NULL;
+    MCPP_CHECK_ARG(out, "%s: NULL argument", renderer->call);
+    *out = NULL; /* whatever fails below */
+    MCPP_CHECK_ARG(object, "%s: NULL argument", renderer->call);
     mcpp_render_fn write = writer_for(renderer, format);
     if (!write)
         return MCPP_ERROR_ARG("unknown output format %d", (int)format);
