@@ -77,44 +77,9 @@ static void put_table(FILE *b)
     fputs(END, b);
 }
 
-/* The whole file with its generated block replaced; NULL when the file
- * cannot be read or has no markers. */
-static char *with_table(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *old = NULL, *text = NULL;
-    size_t old_len = 0, len = 0;
-    FILE *o = open_memstream(&old, &old_len);
-    int c;
-    while (o && (c = fgetc(f)) != EOF) fputc(c, o);
-    fclose(f);
-    if (!o || fclose(o) != 0) return NULL;
-    char *begin = strstr(old, BEGIN), *end = begin ? strstr(begin, END) : NULL;
-    FILE *b = end ? open_memstream(&text, &len) : NULL;
-    if (b) {
-        fwrite(old, 1, (size_t)(begin - old), b);
-        put_table(b);
-        fputs(end + strlen(END), b);
-        if (fclose(b) != 0) free(text), text = NULL;
-    }
-    free(old);
-    return text;
-}
-
 int main(int argc, char **argv)
 {
-    int check;
-    const char *path = doc_args(argc, argv, &check);
-    if (!path) return 2;
-    char *text = with_table(path);
-    if (!text) {
-        fprintf(stderr, "%s: cannot read it, or it lacks the marker lines\n%s%s", path, BEGIN, END);
-        return 1;
-    }
     char ok[64];
     snprintf(ok, sizeof ok, "lists the %zu default dimensions", sizeof ROWS / sizeof ROWS[0]);
-    int rc = doc_output(path, text, check, "mcpp-gen-dimensions-doc", ok);
-    free(text);
-    return rc;
+    return doc_block_main(argc, argv, BEGIN, END, put_table, ok);
 }

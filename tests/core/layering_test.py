@@ -47,6 +47,7 @@ FRONT_ENDS = ("bindings/", "kernels/", "scripts/", "lib/include/", "lib/shared/"
 # Build-time generators that read a private table of lib/src on purpose (file: why).
 GENERATORS = {
     "tools/gen_dimensions_doc.c": "writes docs/comparability.md from policy/dimension_table.h",
+    "tools/gen_metrics_doc.c": "writes docs/schema-2.md's well-known metrics from receipt/metrics.c",
 }
 # Headers that stay inside the modules (or files) named, so that a change to them
 # touches those only: the receipt's layout, and each third-party library behind

@@ -264,16 +264,16 @@ MCPP_EXPERIMENTAL int mcpp_receipt_get_field(const mcpp_receipt *receipt, int fi
 /*
  * Every number a receipt states, by name. The well-known metrics live at fixed
  * paths with a fixed unit and direction (tokens_per_s in tokens/s, higher;
- * step_time_s in s, lower, the median of metrics.step_time_s; peak_memory_gib;
- * goodput.allocated_s, goodput.kernel_busy_s, goodput.useful_s,
- * goodput.badput_s.<cause>; per_family_ms.<A|M|E|R>). The library derives
+ * step_time_s in s, lower, the median of metrics.step_time_s; goodput.*; the
+ * whole list is docs/schema-2.md's table, written from the library's
+ * registry). The library derives
  * more from them when their inputs are stated (docs/metrics.md):
  * goodput.useful_fraction, goodput.kernel_busy_fraction,
  * goodput.badput_fraction and padding_waste_fraction. Any other metric is an
  * entry of metrics.named. Well-known metrics come first, in schema order, then
  * the derived ones, then the named ones in the order the receipt lists them.
  * A schema-1 receipt's tokens_per_s and step_time_s are found here by name
- * like any other. (A test checks this list against the library's.)
+ * like any other. (A test checks these names against the library's.)
  */
 typedef enum mcpp_direction {
     MCPP_DIRECTION_HIGHER = 0, /* higher is better (throughput) */
