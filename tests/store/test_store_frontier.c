@@ -12,6 +12,7 @@
 
 #include "../test_util.h"
 #include "store_fixture.h"
+#include "store/store_internal.h"
 
 static char tmpdir[256];
 
@@ -90,8 +91,8 @@ static void run_sql(const char *path, const char *sql)
  * text and lane key formats; the digest of the rows follows. */
 static const char *valid_mark(void)
 {
-    static char mark[96];
-    snprintf(mark, sizeof mark, "%s summaries/2 lanes/4 rows/", mcpp_version_string());
+    static char mark[128];
+    snprintf(mark, sizeof mark, "%s summaries/2 %s rows/", mcpp_version_string(), mcpp_store_lane_key_format());
     return mark;
 }
 

@@ -24,10 +24,16 @@
 #include "store_fixture.h"
 #include "util/hash.h"
 #include "analysis/lane_internal.h"
+#include "policy/policy_internal.h"
+#include "receipt/fields.h"
+#include "store/store_internal.h"
+#include "util/strbuf.h"
 
-#define DIGEST_OF_FORMAT_2 0x7022bbd2524cb6c9ULL /* nam52_dense, nam56r_padded, h200_requested_h100_observed */
-#define DIGEST_OF_FORMAT_3 0x896e589cf2aecb41ULL /* the same, with the starting line keying lanes (issue 47) */
-#define DIGEST_OF_FORMAT_4 0xc57996242d6e5367ULL /* the same, with the routing fields and one CUDA graph spelling */
+/* Formats 2-4 pinned the whole key text of nam52_dense, nam56r_padded and
+ * h200_requested_h100_observed (2: 0x7022bbd2524cb6c9, 3: 0x896e589cf2aecb41,
+ * 4: 0xc57996242d6e5367); since the key's layout is part of the recorded
+ * format by itself, the test pins how values are written: */
+#define VALUES_OF_FORMAT_4 0x7208d46c2e0fa9e2ULL /* the values of VALUE_PATHS in the same three */
 
 #define RUNS 12
 #define HEADER 40      /* bytes of an image's header */
@@ -503,29 +509,60 @@ TEST(lane_columns_of_another_key_format_are_derived_again)
     mcpp_free(report);
 }
 
-/* The key text of example receipts under each lane key format: a change to
- * the text fails here until MCPP_LANE_KEY_FORMAT is bumped (and the new
- * digest added), so stores re-derive their lane columns. */
+/* How a lane key writes its values, pinned under each MCPP_LANE_KEY_FORMAT:
+ * the text of key fields covering every kind of value (a string, an integer,
+ * a number, a boolean, a list and an object with escaped separators, an
+ * absent field) in example receipts. A value written otherwise fails here
+ * until the number is bumped (and the new digest added), so stores
+ * re-derive their lane columns. A dimension or field added, renamed or
+ * reordered needs no bump: the key's layout is part of the recorded format
+ * by itself (mcpp_lane_key_layout_hash; checked below). */
 TEST(the_lane_key_format_is_bumped_with_the_key_text)
 {
     static const struct {
         int format;
         uint64_t digest;
-    } KNOWN[] = {{2, DIGEST_OF_FORMAT_2}, {3, DIGEST_OF_FORMAT_3}, {4, DIGEST_OF_FORMAT_4}};
+    } KNOWN[] = {{4, VALUES_OF_FORMAT_4}};
     static const char *const EXAMPLES[] = {"nam52_dense.json", "nam56r_padded.json",
                                            "h200_requested_h100_observed.json"};
+    static const char *const VALUE_PATHS[] = {"lane.pattern",
+                                              "lane.params_total",
+                                              "routing.capacity_factor",
+                                              "topology.sp",
+                                              "benchmark.name",
+                                              "workload.data.dataset",
+                                              "launch.generated_args",
+                                              "launch.fixed_policy",
+                                              "workload.seq_len",
+                                              "hardware.observed.accelerator"};
+    const mcpp_policy *p = mcpp_policy_builtin();
+    CHECK(p != NULL);
     uint64_t digest = MCPP_FNV_OFFSET;
-    for (size_t i = 0; i < sizeof EXAMPLES / sizeof EXAMPLES[0]; i++) {
-        char path[512], *key = NULL;
+    size_t seen = 0;
+    for (size_t i = 0; p && i < sizeof EXAMPLES / sizeof EXAMPLES[0]; i++) {
+        char path[512];
         snprintf(path, sizeof path, "%s/%s", MCPP_STORE_EXAMPLES_DIR, EXAMPLES[i]);
         mcpp_receipt *r = NULL;
         CHECK_INT_EQ(mcpp_receipt_load_file(&r, NULL, path, NULL), MCPP_OK);
-        CHECK_INT_EQ(r ? mcpp_lane_key(&key, NULL, r) : -1, MCPP_OK);
-        if (key)
-            digest = mcpp_fnv1a(key, strlen(key) + 1, digest);
-        mcpp_free(key);
+        for (size_t v = 0; r && v < sizeof VALUE_PATHS / sizeof VALUE_PATHS[0]; v++)
+            for (size_t k = 0; k < mcpp_lane_key_dim_count(p); k++) {
+                const mcpp_policy_dim *d = mcpp_lane_key_dim(p, k);
+                for (size_t f = 0; f < d->n_fields; f++) {
+                    if (strcmp(d->paths[f], VALUE_PATHS[v]) != 0)
+                        continue;
+                    mcpp_strbuf b;
+                    mcpp_sb_init_heap(&b, 64);
+                    mcpp_sb_puts(&b, VALUE_PATHS[v]);
+                    mcpp_sb_putc(&b, '=');
+                    mcpp_field_text(&b, r, d->ids[f], 1);
+                    if (!b.failed)
+                        digest = mcpp_fnv1a(b.data, b.len + 1, digest), seen++;
+                    mcpp_sb_free(&b);
+                }
+            }
         mcpp_receipt_free(r);
     }
+    CHECK_INT_EQ((int)seen, (int)(3 * (sizeof VALUE_PATHS / sizeof VALUE_PATHS[0])));
     int found = 0;
     for (size_t k = 0; k < sizeof KNOWN / sizeof KNOWN[0]; k++) {
         if (KNOWN[k].format != MCPP_LANE_KEY_FORMAT)
@@ -533,12 +570,33 @@ TEST(the_lane_key_format_is_bumped_with_the_key_text)
         found = 1;
         if (KNOWN[k].digest != digest)
             fprintf(stderr,
-                    "the lane key text changed (digest %#llx): bump MCPP_LANE_KEY_FORMAT in "
+                    "a lane key value is written otherwise (digest %#llx): bump MCPP_LANE_KEY_FORMAT in "
                     "lib/src/analysis/lane_internal.h and add its digest here\n",
                     (unsigned long long)digest);
         CHECK(KNOWN[k].digest == digest);
     }
     CHECK(found);
+}
+
+/* The recorded format follows the key's layout with no hand edit: one more
+ * keying dimension, or one field more in a dimension, is another layout. */
+TEST(the_lane_key_format_follows_the_keys_layout)
+{
+    const mcpp_policy *builtin = mcpp_policy_builtin();
+    mcpp_policy *more = NULL, *wider = NULL;
+    CHECK_INT_EQ(mcpp_policy_default(&more), MCPP_OK);
+    CHECK_INT_EQ(mcpp_policy_default(&wider), MCPP_OK);
+    uint64_t base = mcpp_lane_key_layout_hash(builtin);
+    CHECK(mcpp_lane_key_layout_hash(more) == base); /* the same layout, the same hash */
+    const char *optimizer[] = {"source.git_commit"};
+    CHECK_INT_EQ(mcpp_policy_set_dimension(more, "optimizer", optimizer, 1, MCPP_ROLE_MUST_MATCH), MCPP_OK);
+    CHECK(mcpp_lane_key_layout_hash(more) != base);
+    const char *sequence[] = {"workload.seq_len", "workload.micro_batch"};
+    CHECK_INT_EQ(mcpp_policy_set_dimension(wider, "sequence", sequence, 2, MCPP_ROLE_MUST_MATCH), MCPP_OK);
+    CHECK(mcpp_lane_key_layout_hash(wider) != base);
+    CHECK_CONTAINS(mcpp_store_lane_key_format(), "lanes/");
+    mcpp_policy_free(more);
+    mcpp_policy_free(wider);
 }
 
 /* A history over damaged rows fails with a consistency error and frees what
@@ -574,6 +632,7 @@ int main(void)
     RUN(lane_columns_of_another_key_format_are_derived_again);
     RUN(history_reads_runs_from_verified_receipts_not_columns);
     RUN(the_lane_key_format_is_bumped_with_the_key_text);
+    RUN(the_lane_key_format_follows_the_keys_layout);
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);

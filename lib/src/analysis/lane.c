@@ -75,6 +75,21 @@ void mcpp_lane_key_append(mcpp_strbuf *b, const mcpp_policy *p, const mcpp_recei
     }
 }
 
+uint64_t mcpp_lane_key_layout_hash(const mcpp_policy *p)
+{
+    uint64_t h = MCPP_FNV_OFFSET;
+    for (size_t i = 0; i < p->n_dims; i++) {
+        const mcpp_policy_dim *d = &p->dims[i];
+        if (!is_key_dim(d))
+            continue;
+        h = mcpp_fnv1a(d->name, strlen(d->name) + 1, h); /* each text with its NUL: no two layouts run together */
+        for (size_t f = 0; f < d->n_fields; f++)
+            h = mcpp_fnv1a(d->paths[f], strlen(d->paths[f]) + 1, h);
+        h = mcpp_fnv1a(";", 1, h);
+    }
+    return h;
+}
+
 uint64_t mcpp_lane_key_hash(const mcpp_policy *p, const mcpp_receipt *r)
 {
     uint64_t h = MCPP_FNV_OFFSET;

@@ -27,6 +27,9 @@ int mcpp_lane_key_differences(char **out, const mcpp_policy *p, const char *key,
 /* Appends the lane key of r to b. When seg_hashes is not NULL it receives one
  * hash per key dimension (of that dimension's segment text). */
 void mcpp_lane_key_append(mcpp_strbuf *b, const mcpp_policy *p, const mcpp_receipt *r, uint64_t *seg_hashes);
+/* A hash of p's lane key layout: each keying dimension's name and field
+ * paths, in order (MCPP_LANE_KEY_FORMAT says why). */
+uint64_t mcpp_lane_key_layout_hash(const mcpp_policy *p);
 
 /* A hash of r's lane-key fields from their raw values (equal keys, equal
  * hashes), and whether two receipts have the same lane key; both without
@@ -98,12 +101,16 @@ const char *mcpp_lane_summary_label(const mcpp_lane_summary *s);
  * frees the array only). NULL with *n = 0 when empty or out of memory. */
 const char **mcpp_lane_summary_sorted_ids(const mcpp_lane_summary *s, size_t *n);
 
-/* The text of a lane key (mcpp_lane_key_append): bump it whenever that text
- * changes for any receipt (a dimension added, renamed or reordered, a value
- * written otherwise). A store records the format of its lane columns and
- * re-derives them when it is not this one (store/store_lane_keys.c); the
- * test store.lane_keys.the_lane_key_format_is_bumped_with_the_key_text holds
- * the key of example receipts under each format. 2: the first recorded (the
+/* The text of a lane key (mcpp_lane_key_append) has two parts. Its layout
+ * (which dimensions key a lane, in order, and the fields of each) is read
+ * from the built-in policy by mcpp_lane_key_layout_hash and is part of the
+ * format a store records, so a dimension or field added, renamed or
+ * reordered needs nothing by hand. How each value is written is this number:
+ * bump it whenever a value is written otherwise. A store records the format
+ * of its lane columns and re-derives them when it is not this build's
+ * (store/store_lane_keys.c); the test
+ * store.lane_keys.the_lane_key_format_is_bumped_with_the_key_text holds the
+ * values of example receipts under each number. 2: the first recorded (the
  * keys of stores written before it may be of an earlier text). 3: issue 47,
  * hardware.observed.threads in the hardware segment and the starting line
  * (startup, software, window, denominator) keying lanes. 4: the routing

@@ -4,7 +4,8 @@
  *
  * The columns are what `--lane` selectors, `history`, `gate --history` and
  * the lane summaries find rows by. A build whose lane key text differs
- * (analysis/lane_internal.h, MCPP_LANE_KEY_FORMAT) would look for keys no row
+ * (analysis/lane_internal.h, MCPP_LANE_KEY_FORMAT: how values are written,
+ * and the key's layout, a dimension added) would look for keys no row
  * has, and say the selector matches no lane. So the store records the format
  * its columns were written in (store_meta 'lane_key_format'), and on open,
  * when it is not this build's (or not recorded, as in a store an older build
@@ -35,14 +36,18 @@
 #include "mcpp_receipts/frontier.h"
 #include "util/error_internal.h"
 #include "analysis/lane_internal.h"
+#include "policy/policy_internal.h"
 #include "store/store_internal.h"
 
 #define FORMAT_NAME MCPP_STORE_LANE_KEY_FORMAT_NAME
 
 const char *mcpp_store_lane_key_format(void)
 {
-    static char value[32];
-    snprintf(value, sizeof value, "lanes/%d", MCPP_LANE_KEY_FORMAT);
+    /* how values are written, then the layout of the built-in policy's keys */
+    static _Thread_local char value[48];
+    const mcpp_policy *p = mcpp_policy_builtin();
+    snprintf(value, sizeof value, "lanes/%d/%016llx", MCPP_LANE_KEY_FORMAT,
+             p ? (unsigned long long)mcpp_lane_key_layout_hash(p) : 0ULL);
     return value;
 }
 

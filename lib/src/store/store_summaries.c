@@ -40,8 +40,8 @@
 const char *mcpp_store_summaries_state(void)
 {
     static _Thread_local char value[128];
-    snprintf(value, sizeof value, "%s summaries/%d lanes/%d", mcpp_version_string(), MCPP_LANE_SUMMARY_FORMAT,
-             MCPP_LANE_KEY_FORMAT);
+    snprintf(value, sizeof value, "%s summaries/%d %s", mcpp_version_string(), MCPP_LANE_SUMMARY_FORMAT,
+             mcpp_store_lane_key_format());
     return value;
 }
 
