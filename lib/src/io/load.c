@@ -354,32 +354,40 @@ int mcpp_receipt_load_file(mcpp_receipt **out, mcpp_report **report_out, const c
         snprintf(text, sizeof text, "cannot open: %s", strerror(errno));
         return io_failure(report_out, MCPP_EIO, "io", path, text);
     }
+    /* The file and the bytes read from it are released at done: on every path; the file is
+     * closed before the bytes are parsed, so a load holds no descriptor while it works. */
+    char *buf = NULL;
+    size_t size = 0, got = 0;
+    int rc, read_error;
     /* size first: a huge file is refused without reading it */
     if (fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(fp);
-        return io_failure(report_out, MCPP_EIO, "io", path, "not a regular file");
+        rc = io_failure(report_out, MCPP_EIO, "io", path, "not a regular file");
+        goto done;
     }
     if ((unsigned long long)st.st_size > (unsigned long long)lim.max_input_bytes) {
-        fclose(fp);
         snprintf(text, sizeof text, "file of %lld bytes is beyond the limit of %zu bytes",
                  (long long)st.st_size, lim.max_input_bytes);
-        return io_failure(report_out, MCPP_ELIMIT, "limit", path, text);
+        rc = io_failure(report_out, MCPP_ELIMIT, "limit", path, text);
+        goto done;
     }
-    size_t size = (size_t)st.st_size;
-    char *buf = malloc(size ? size : 1);
+    size = (size_t)st.st_size;
+    buf = malloc(size ? size : 1);
     if (!buf) {
-        fclose(fp);
-        return mcpp_error_nomem();
+        rc = mcpp_error_nomem();
+        goto done;
     }
-    size_t got = size ? fread(buf, 1, size, fp) : 0;
-    int read_error = ferror(fp);
+    got = size ? fread(buf, 1, size, fp) : 0;
+    read_error = ferror(fp);
     fclose(fp);
+    fp = NULL;
     if (read_error || got != size) {
-        free(buf);
-        return io_failure(report_out, MCPP_EIO, "io", path, "read failed or file changed size");
+        rc = io_failure(report_out, MCPP_EIO, "io", path, "read failed or file changed size");
+        goto done;
     }
-    int rc = mcpp_receipt_load_buffer(out, report_out, buf, size, format_from_extension(path),
-                                      path, &lim);
+    rc = mcpp_receipt_load_buffer(out, report_out, buf, size, format_from_extension(path), path, &lim);
+done:
+    if (fp)
+        fclose(fp);
     free(buf);
     return rc;
 }

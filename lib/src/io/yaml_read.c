@@ -170,33 +170,40 @@ static int fail(reader *rd, int code, const char *kind, const yaml_mark_t *at, c
     return code;
 }
 
-/* Attaches a new value to the current container (or makes it the root). */
+/* Attaches a new value to the current container (or makes it the root), which
+ * owns it from then on (a value the container could not take is freed here),
+ * and records its mark; a mapping's pending key is released on every path. */
 static int attach(reader *rd, cJSON *value, const yaml_mark_t *at)
 {
     if (!value)
         return mcpp_error_nomem();
-    if (rd->depth == 0) {
+    frame *top = rd->depth ? &rd->stack[rd->depth - 1] : NULL;
+    char *key = NULL; /* cJSON copies it; released at done: */
+    int rc = MCPP_OK, key_line = 0, key_column = 0;
+    if (!top) {
         rd->root = value;
-        return marks_add(rd->marks, value, at, 0, 0) ? mcpp_error_nomem() : 0;
-    }
-    frame *top = &rd->stack[rd->depth - 1];
-    if (top->is_map) {
-        char *key = top->key;
-        top->key = NULL;
-        if (!cJSON_AddItemToObject(top->node, key, value)) {
-            free(key);
-            cJSON_Delete(value);
-            return mcpp_error_nomem();
+    } else {
+        int taken;
+        if (top->is_map) {
+            key = top->key;
+            top->key = NULL;
+            key_line = top->key_line;
+            key_column = top->key_column;
+            taken = cJSON_AddItemToObject(top->node, key, value);
+        } else {
+            taken = cJSON_AddItemToArray(top->node, value);
         }
-        int rc = marks_add(rd->marks, value, at, top->key_line, top->key_column);
-        free(key);
-        return rc ? mcpp_error_nomem() : 0;
+        if (!taken) {
+            cJSON_Delete(value);
+            rc = mcpp_error_nomem();
+            goto done;
+        }
     }
-    if (!cJSON_AddItemToArray(top->node, value)) {
-        cJSON_Delete(value);
-        return mcpp_error_nomem();
-    }
-    return marks_add(rd->marks, value, at, 0, 0) ? mcpp_error_nomem() : 0;
+    if (marks_add(rd->marks, value, at, key_line, key_column))
+        rc = mcpp_error_nomem();
+done:
+    free(key);
+    return rc;
 }
 
 static int expecting_key(const reader *rd)
@@ -249,10 +256,10 @@ static int on_scalar(reader *rd, const yaml_event_t *ev)
                      value);
             return fail(rd, MCPP_EINVALID, "duplicate_key", &ev->start_mark, text);
         }
-        top->key = malloc(length + 1);
-        if (!top->key)
+        int failed = 0;
+        top->key = mcpp_strndup(value, length, &failed);
+        if (failed)
             return mcpp_error_nomem();
-        memcpy(top->key, value, length + 1);
         top->key_line = (int)ev->start_mark.line + 1;
         top->key_column = (int)ev->start_mark.column + 1;
         return 0;
