@@ -5,11 +5,14 @@
  * binary defines malloc, calloc, realloc and free over glibc's own, so every
  * allocation of a load (the library's, cJSON's and libyaml's) is counted and
  * the Nth one can be made to fail; each case fails every allocation of one
- * load in turn. Not built under the sanitizers, which own malloc.
+ * load, or of one write over an existing file, in turn. Not built under the
+ * sanitizers, which own malloc.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mcpp_receipts.h"
 #include "test_util.h"
@@ -112,9 +115,75 @@ TEST(a_json_load_fails_cleanly_at_each_allocation)
     CHECK(load_failing_each_allocation(MCPP_EXAMPLES_DIR "/receipts/nam52_dense.json") > 0);
 }
 
+/* The bytes of `path` (NUL-terminated) into buf; their count, -1 when unreadable. */
+static long read_file(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    size_t n = fread(buf, 1, cap - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return (long)n;
+}
+
+/* Entries of `dir` other than . and .. */
+static int entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+TEST(a_write_over_a_file_fails_cleanly_at_each_allocation)
+{
+    mcpp_receipt *r = NULL;
+    CHECK_INT_EQ(mcpp_receipt_load_file(&r, NULL, MCPP_EXAMPLES_DIR "/receipts/nam52_dense.json", NULL), MCPP_OK);
+    char dir[] = "/tmp/mcpp-failed-allocations-XXXXXX", path[64], text[1 << 16];
+    CHECK(r && mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/r.yaml", dir);
+    CHECK_INT_EQ(mcpp_receipt_write_file(r, path, MCPP_FORMAT_YAML), MCPP_OK); /* once-only allocations */
+    CHECK_INT_EQ(mcpp_text_write_file(path, "old\n", 4), MCPP_OK);
+    live = calls = 0;
+    CHECK_INT_EQ(mcpp_receipt_write_file(r, path, MCPP_FORMAT_YAML), MCPP_OK);
+    long total = calls, failed = 0, whole = read_file(path, text, sizeof text);
+    CHECK_INT_EQ(live, 0);
+    CHECK(whole > 100);
+    for (long n = 1; n <= total; n++) {
+        CHECK_INT_EQ(mcpp_text_write_file(path, "old\n", 4), MCPP_OK);
+        live = 0;
+        countdown = n;
+        int rc = mcpp_receipt_write_file(r, path, MCPP_FORMAT_YAML);
+        countdown = -1;
+        long got = read_file(path, text, sizeof text);
+        if (rc != MCPP_OK) {
+            failed++;
+            CHECK_INT_EQ(mcpp_error_last()->code, rc);
+            CHECK(got == 4 && strcmp(text, "old\n") == 0); /* the old file untouched */
+        } else {
+            CHECK_INT_EQ(got, whole);
+        }
+        if (live != 0 || entries(dir) != 1)
+            fprintf(stderr, "allocation %ld of %ld failed: rc %d, %ld blocks and %d files left\n", n, total, rc, live,
+                    entries(dir));
+        CHECK_INT_EQ(live, 0);
+        CHECK_INT_EQ(entries(dir), 1); /* no temporary left beside it */
+    }
+    printf("# a YAML write: %ld allocations, %ld of the writes with one failed returned an error\n", total, failed);
+    CHECK(failed > 0);
+    unlink(path);
+    rmdir(dir);
+    mcpp_receipt_free(r);
+}
+
 int main(void)
 {
     RUN(a_yaml_load_fails_cleanly_at_each_allocation);
     RUN(a_json_load_fails_cleanly_at_each_allocation);
+    RUN(a_write_over_a_file_fails_cleanly_at_each_allocation);
     TEST_MAIN_END();
 }

@@ -68,11 +68,12 @@ static int write_all(int fd, const char *data, size_t len)
  * its target is replaced (atomically, in the target's directory) and the
  * link itself stays a link; a link to nothing is refused rather than turned
  * into a regular file. Sets *mode to the existing file's permission bits, or
- * to -1 for a new file. Caller frees *target.
+ * to -1 for a new file. Caller frees *target (NULL after a failure).
  */
 static int resolve_target(char **target, int *mode, const char *path)
 {
     struct stat st;
+    int rc;
     *target = NULL;
     *mode = -1;
     if (lstat(path, &st) != 0) {
@@ -85,39 +86,30 @@ static int resolve_target(char **target, int *mode, const char *path)
     if (S_ISLNK(st.st_mode)) {
         *target = realpath(path, NULL);
         if (!*target || stat(*target, &st) != 0) {
-            int err = errno;
-            free(*target);
-            *target = NULL;
-            return mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0,
-                                 "is a symbolic link whose target cannot be written: %s",
-                                 strerror(err));
+            rc = mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0,
+                               "is a symbolic link whose target cannot be written: %s", strerror(errno));
+            goto fail;
         }
-    } else {
-        *target = mcpp_strdup(path, NULL);
-        if (!*target)
-            return mcpp_error_nomem();
+    } else if (!(*target = mcpp_strdup(path, NULL))) {
+        return mcpp_error_nomem();
     }
     if (!S_ISREG(st.st_mode)) {
-        free(*target);
-        *target = NULL;
-        return mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0,
-                             "is not a regular file");
+        rc = mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0, "is not a regular file");
+        goto fail;
     }
     *mode = (int)(st.st_mode & 07777);
     return MCPP_OK;
+fail:
+    free(*target);
+    *target = NULL;
+    return rc;
 }
 
 /* "DIR/" of `path` ("" when it has no directory part) into a new string. */
 static char *directory_prefix(const char *path)
 {
     const char *slash = strrchr(path, '/');
-    size_t n = slash ? (size_t)(slash - path) + 1 : 0;
-    char *dir = malloc(n + 1);
-    if (dir) {
-        memcpy(dir, path, n);
-        dir[n] = '\0';
-    }
-    return dir;
+    return mcpp_strndup(path, slash ? (size_t)(slash - path) + 1 : 0, NULL);
 }
 
 /*
@@ -198,16 +190,13 @@ static int write_temp(pending_file *f, int mode, const char *text, size_t len)
     if (!dir)
         return mcpp_error_nomem();
     int fd = create_temp(&f->tmp, dir);
-    if (fd < 0) {
-        int rc = mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, f->path, NULL, 0, 0,
-                               "cannot create a temporary file in '%s': %s", *dir ? dir : ".",
-                               strerror(errno));
-        free(dir);
-        return rc;
-    }
+    int rc = fd >= 0 ? MCPP_OK
+                     : mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, f->path, NULL, 0, 0,
+                                     "cannot create a temporary file in '%s': %s", *dir ? dir : ".", strerror(errno));
     free(dir);
+    if (rc != MCPP_OK)
+        return rc;
     struct stat st;
-    int rc = MCPP_OK;
     if ((mode >= 0 && fchmod(fd, (mode_t)mode) != 0) || write_all(fd, text, len) != 0 ||
         fstat(fd, &st) != 0)
         rc = mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, f->path, NULL, 0, 0, "write failed: %s",
