@@ -671,6 +671,66 @@ int mcpp_gate_run_with_history(mcpp_gate_report **out, const mcpp_policy *policy
     return gate_run(out, policy, baselines, nb, candidates, nc, NULL, history, nh);
 }
 
+/* The report's entries: each candidate grouped with its lane's other runs
+ * (*unpooled: those of no commit in common, candidates of their own) and
+ * gated against its baselines and its lane's history. Runs their own tool
+ * marked not ok never count (gate_status.c): history here, baselines as they
+ * are pooled (pool_baseline), so that they are counted by verdict like any
+ * other. The lane labels are made first: made after, the frontier they come
+ * from stacked on the filled entries. */
+static int fill_entries(mcpp_gate_report *r, const mcpp_policy *p, const mcpp_receipt *const *baselines, size_t nb,
+                        const mcpp_receipt *const *candidates, size_t nc, const mcpp_receipt *const *history, size_t nh,
+                        const size_t *dropped, size_t *unpooled)
+{
+    const mcpp_receipt **ok_history = NULL;
+    char **labels = NULL;
+    size_t cap = nc ? nc : 1, *group_of = NULL;
+    cand_group cg = {NULL, 0, MCPP_ID_SET_INIT};
+    lane_index bix = {0, NULL, NULL, NULL, NULL}, hix = {0, NULL, NULL, NULL, NULL};
+    int rc = mcpp_gate_keep_ok(&ok_history, &nh, r, p, history, nh, "history");
+    if (rc || (rc = mcpp_gate_explain_labels(&labels, p, candidates, nc)) != 0)
+        goto done;
+    history = ok_history;
+    group_of = malloc(3 * cap * sizeof *group_of);
+    cg.runs = malloc(cap * sizeof *cg.runs);
+    if (!group_of || !cg.runs) {
+        rc = mcpp_error_nomem();
+        goto done;
+    }
+    size_t *group_next = group_of + cap, *tail = group_next + cap;
+    if ((rc = group_candidates(group_of, unpooled, p, candidates, nc)) != 0 ||
+        (rc = lane_index_build(&bix, p, baselines, nb)) != 0 || (rc = lane_index_build(&hix, p, history, nh)) != 0)
+        goto done;
+    link_groups(group_next, tail, group_of, nc);
+    for (size_t i = 0; i < nc && rc == MCPP_OK; i++) {
+        gate_entry *e = &r->entries[i];
+        r->n = i + 1;
+        e->group = group_of[i];
+        const char *id = mcpp_receipt_id(candidates[i]);
+        if ((rc = group_runs(&cg, group_of, group_next, candidates, i)) != 0)
+            break;
+        if (!(e->id = mcpp_strdup(id ? id : "", NULL)))
+            rc = mcpp_error_nomem();
+        else if ((rc = mcpp_gate_explain_candidate(&e->why, p, candidates[i])) == 0)
+            rc = mcpp_gate_run_ok(p, candidates[i])
+                     ? gate_one(e, r, p, baselines, nb, &bix, &cg, dropped ? dropped + 2 * i : NULL, history, nh, &hix)
+                     : candidate_not_ok(e, r, p, candidates[i]);
+    }
+    if (rc == MCPP_OK) {
+        mcpp_gate_explain_take_labels(r->entries, nc, labels);
+        labels = NULL;
+    }
+done:
+    free(group_of);
+    free(cg.runs);
+    mcpp_id_set_free(&cg.ids);
+    lane_index_free(&bix);
+    lane_index_free(&hix);
+    free(ok_history);
+    mcpp_gate_explain_labels_free(labels, nc);
+    return rc;
+}
+
 static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcpp_receipt *const *baselines,
                     size_t nb, const mcpp_receipt *const *candidates, size_t nc, const size_t *dropped,
                     const mcpp_receipt *const *history, size_t nh)
@@ -691,70 +751,16 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
     MCPP_CHECK_ALLOC(r);
     int rc = MCPP_OK;
     r->inconclusive_fails = p->inconclusive_fails;
-    /* Runs their own tool marked not ok never count (gate_status.c): history
-     * here, baselines as they are pooled (pool_baseline), so that they are
-     * counted by verdict like any other. */
-    const mcpp_receipt **ok_history = NULL;
-    if ((rc = mcpp_gate_keep_ok(&ok_history, &nh, r, p, history, nh, "history")) != 0) {
-        free(ok_history);
-        goto fail;
-    }
-    history = ok_history;
     r->entries = calloc(nc ? nc : 1, sizeof *r->entries);
     r->policy_name = mcpp_strdup(p->name ? p->name : "", NULL);
     mcpp_policy_digest_fill(r->policy_digest, p);
-    char **labels = NULL; /* each candidate's lane labels, before the entries fill up */
     if (!r->entries || !r->policy_name || (rc = gate_metric_names(&r->metric_name, p)) != 0) {
         rc = mcpp_error_nomem();
-        free(ok_history);
         goto fail;
     }
-    if ((rc = mcpp_gate_explain_labels(&labels, p, candidates, nc)) != 0) {
-        free(ok_history);
-        goto fail;
-    }
-    size_t *group_of = malloc(3 * (nc ? nc : 1) * sizeof *group_of);
-    size_t *group_next = group_of ? group_of + (nc ? nc : 1) : NULL, *tail = group_next ? group_next + (nc ? nc : 1) : NULL;
-    cand_group cg = {malloc((nc ? nc : 1) * sizeof *cg.runs), 0, MCPP_ID_SET_INIT};
-    lane_index bix = {0, NULL, NULL, NULL, NULL}, hix = {0, NULL, NULL, NULL, NULL};
     size_t unpooled = 0;
-    if (!group_of || !cg.runs || (rc = group_candidates(group_of, &unpooled, p, candidates, nc)) != 0 ||
-        (rc = lane_index_build(&bix, p, baselines, nb)) != 0 || (rc = lane_index_build(&hix, p, history, nh)) != 0) {
-        rc = rc ? rc : mcpp_error_nomem();
-        free(group_of);
-        free(cg.runs);
-        lane_index_free(&bix);
-        lane_index_free(&hix);
-        free(ok_history);
-        mcpp_gate_explain_labels_free(labels, nc);
+    if ((rc = fill_entries(r, p, baselines, nb, candidates, nc, history, nh, dropped, &unpooled)) != 0)
         goto fail;
-    }
-    link_groups(group_next, tail, group_of, nc);
-    for (size_t i = 0; i < nc && rc == MCPP_OK; i++) {
-        gate_entry *e = &r->entries[i];
-        r->n = i + 1;
-        e->group = group_of[i];
-        const char *id = mcpp_receipt_id(candidates[i]);
-        if ((rc = group_runs(&cg, group_of, group_next, candidates, i)) != 0)
-            break;
-        if (!(e->id = mcpp_strdup(id ? id : "", NULL)))
-            rc = mcpp_error_nomem();
-        else if ((rc = mcpp_gate_explain_candidate(&e->why, p, candidates[i])) == 0)
-            rc = mcpp_gate_run_ok(p, candidates[i])
-                     ? gate_one(e, r, p, baselines, nb, &bix, &cg, dropped ? dropped + 2 * i : NULL, history, nh, &hix)
-                     : candidate_not_ok(e, r, p, candidates[i]);
-    }
-    free(group_of);
-    free(cg.runs);
-    mcpp_id_set_free(&cg.ids);
-    lane_index_free(&bix);
-    lane_index_free(&hix);
-    free(ok_history);
-    if (rc) {
-        mcpp_gate_explain_labels_free(labels, nc);
-        goto fail;
-    }
-    mcpp_gate_explain_take_labels(r->entries, nc, labels);
     if ((rc = decide_all(r, p)) != 0) goto fail;
     size_t new_lanes = 0;
     int left_out = 0;

@@ -761,35 +761,22 @@ int mcpp_gate_suite_noise(mcpp_gate_report *r, double q, double *threshold)
     double *pv = malloc((4 * m + 1) * sizeof *pv), *shift = pv + 2 * m, *widen = pv + 3 * m;
     unsigned char *shared = malloc(r->n + 1);
     int rc = tests && pv && shared ? mark_shared_baselines(r, shared) : mcpp_error_nomem();
-    if (rc) {
-        free(tests);
-        free(pv);
-        free(shared);
-        return rc;
-    }
+    if (rc)
+        goto done;
     /* What the suite measures comes from one test per baseline side (the
      * first ms of tests); every test is decided and counted (all m). */
     size_t ms = lane_tests(tests, r, shared, 0);
     lane_tests(tests + ms, r, shared, 1);
-    free(shared);
-    rc = history_tails(r, tests, ms);
-    if (rc == MCPP_OK) rc = apply_history_noise(r, tests, ms, pv);
-    if (rc) {
-        free(tests);
-        free(pv);
-        return rc;
-    }
+    if ((rc = history_tails(r, tests, ms)) || (rc = apply_history_noise(r, tests, ms, pv)))
+        goto done;
     apply_suite_noise(r, tests, ms, pv);
-    if ((rc = mcpp_gate_history_medians(r, tests, ms, q)) != MCPP_OK) {
-        free(tests);
-        free(pv);
-        return rc;
-    }
+    if ((rc = mcpp_gate_history_medians(r, tests, ms, q)) != MCPP_OK)
+        goto done;
     common_shifts(r, tests, ms, q, shift, widen, pv);
     history_spread_check(r, tests, ms, shift, widen, pv);
     center_on_common_shifts(r, tests, ms, shift, widen);
-    for (size_t j = 0; j < m; j++) pv[j] = tests[j]->result.p_value;
-    free(tests);
+    for (size_t j = 0; j < m; j++)
+        pv[j] = tests[j]->result.p_value;
     double cutoff = m > 1 ? mcpp_stats_bh_cutoff(pv, m, q, pv + m) : q;
     /* The level decided: with k discoveries, Benjamini-Hochberg's line q k / m
      * (the same decisions as p <= the k-th smallest p, which lies under it,
@@ -798,8 +785,11 @@ int mcpp_gate_suite_noise(mcpp_gate_report *r, double q, double *threshold)
     for (size_t j = 0; j < m; j++)
         tested += !isnan(pv[j]), k += cutoff >= 0 && pv[j] <= cutoff;
     *threshold = m <= 1 ? q : q * (double)(k ? k : 1) / (double)(tested ? tested : m);
-    free(pv);
     r->tests = m;
     r->fdr_q = q;
-    return MCPP_OK;
+done:
+    free(tests);
+    free(pv);
+    free(shared);
+    return rc;
 }
