@@ -297,6 +297,12 @@ last_result = max(i for i, line in enumerate(whole) if line.startswith("Benchmar
 expect_invalid("go_text_cut_at_a_line_boundary_is_refused_at_its_last_result_line",
                f"go_cut_at_a_line.txt:{last_result - 1}:1: the output ends after this result line without go test's "
                "closing PASS, ok or FAIL line", "go-bench", WORK / "go_cut_at_a_line.txt")
+# a header value holding a NUL byte, twice (fuzz_import, 2026-11-29: the second read past the first's
+# copy, cut short at the NUL; the sanitizer suite runs this file): it imports, or is refused, never worse
+nul = WORK / "go_nul_in_a_header.txt"
+nul.write_bytes(b"goos: linux\ngoarch: am\x00d64\ngoarch: am\x00d64\n" + (go / "base.txt").read_bytes())
+p = run("import", "go-bench", nul, "--out", WORK / "go-nul", "-q")
+check("go_a_header_value_holding_a_nul_byte_imports_or_is_refused", p.returncode in (0, 3), p.stderr[:300])
 grepped = WORK / "go_result_lines_only.txt"  # what `grep ^Benchmark` leaves: no framing, nothing promised
 grepped.write_text("".join(line for line in whole if line.startswith("Benchmark")))
 p = run("import", "go-bench", grepped, "--out", WORK / "go-grepped", "-q")

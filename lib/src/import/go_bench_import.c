@@ -71,6 +71,11 @@ typedef struct go_state {
  * entries and events name it: -json names the package in every event. */
 static const char *text_of(go_state *st, const char *s, size_t n)
 {
+    /* a NUL inside ends the text, as the copy below ends it: compared whole,
+     * an earlier copy cut short there was read past its end (fuzz_import) */
+    const char *nul = memchr(s, '\0', n);
+    if (nul)
+        n = (size_t)(nul - s);
     for (size_t i = st->n_texts; i-- > 0;) /* the latest first: events come in runs of one package */
         if (strncmp(st->texts[i], s, n) == 0 && st->texts[i][n] == '\0')
             return st->texts[i];
