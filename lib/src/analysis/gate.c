@@ -344,17 +344,17 @@ static int pool_baseline(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *
     int rc = mcpp_compare_verdict(&v, p, base, cg->runs[0]);
     if (rc != 0) return rc;
     by_verdict[v]++;
-    /* Baselines of other lanes beyond the first few are counted, not listed
-     * with their rows: listed, each candidate of a new lane carried up to
-     * 1,000 of them (a gate of 1,000 new lanes wrote 210 MB and held 526 MB);
-     * explain_rejected says what most often kept them out. */
-    if ((v != MCPP_VERDICT_COMPARABLE && v != MCPP_VERDICT_QUALIFIED) && other_lane &&
-        e->why.n_set_aside >= GATE_MAX_OTHER_LANES_LISTED) {
-        e->why.set_aside_other_lanes++;
-        return MCPP_OK;
-    }
-    if (v != MCPP_VERDICT_COMPARABLE && v != MCPP_VERDICT_QUALIFIED)
+    if (v != MCPP_VERDICT_COMPARABLE && v != MCPP_VERDICT_QUALIFIED) {
+        /* Baselines of other lanes beyond the first few are counted, not
+         * listed with their rows: listed, each candidate of a new lane carried
+         * up to 1,000 of them (a gate of 1,000 new lanes wrote 210 MB and held
+         * 526 MB); explain_rejected says what most often kept them out. */
+        if (other_lane && e->why.n_set_aside >= GATE_MAX_OTHER_LANES_LISTED) {
+            e->why.set_aside_other_lanes++;
+            return MCPP_OK;
+        }
         return mcpp_gate_explain_set_aside(&e->why, p, base, cg->runs[0], v, NULL);
+    }
     if (!mcpp_gate_run_ok(p, base)) {
         char why[96]; /* status.outcome is an enum: a short word */
         snprintf(why, sizeof why, "status.outcome %s, not ok", mcpp_gate_run_status(p, base));
@@ -602,12 +602,11 @@ static void link_groups(size_t *group_next, size_t *tail, const size_t *group_of
     }
 }
 
-/* The runs of candidate i's group, candidate i first, into cg (runs holds nc). */
-/* The runs of candidate i's group, itself first (a copy of it under its id
- * left out), and their ids as a set when they are many: each baseline and
- * history run is looked up in them (in_group), once per candidate of the
- * group, and a scan made a lane of 1,000 candidate runs against 1,000
- * baselines cost 10^9 comparisons. 0 or MCPP_ENOMEM. */
+/* The runs of candidate i's group into cg (runs holds nc), itself first (a
+ * copy of it under its id left out), and their ids as a set when they are
+ * many: each baseline and history run is looked up in them (in_group), once
+ * per candidate of the group, and a scan made a lane of 1,000 candidate runs
+ * against 1,000 baselines cost 10^9 comparisons. 0 or MCPP_ENOMEM. */
 static int group_runs(cand_group *cg, const size_t *group_of, const size_t *group_next,
                       const mcpp_receipt *const *cands, size_t i)
 {

@@ -96,17 +96,24 @@ static double sd_within(const double *x, size_t n, double c, double cut, size_t 
     return k >= 2 ? sqrt(ss / (double)(k - 1)) / 0.9866 : 0;
 }
 
-/* The spread of the changes x[0..n) within 3 robust deviations (1.4826
- * median absolute deviations) of their median `med`: leaving out the few
- * benchmarks that really changed keeps them from inflating it, and the
- * standard deviation of the rest, not the MAD itself, keeps it steady (the
- * MAD of 50 values wanders by a quarter). `scratch` holds n doubles. */
-static double median_spread(const double *x, size_t n, double med, double *scratch, size_t *kept)
+/* One robust deviation of x[0..n) about their median `med`: 1.4826 median
+ * absolute deviations. `scratch` holds n doubles. */
+static double robust_deviation(const double *x, size_t n, double med, double *scratch)
 {
     for (size_t i = 0; i < n; i++)
         scratch[i] = fabs(x[i] - med);
+    return 1.4826 * mcpp_median_sorting(scratch, n);
+}
+
+/* The spread of the changes x[0..n) within 3 robust deviations of their
+ * median `med`: leaving out the few benchmarks that really changed keeps them
+ * from inflating it, and the standard deviation of the rest, not the MAD
+ * itself, keeps it steady (the MAD of 50 values wanders by a quarter).
+ * `scratch` holds n doubles. */
+static double median_spread(const double *x, size_t n, double med, double *scratch, size_t *kept)
+{
     double mean;
-    return sd_within(x, n, med, 3 * 1.4826 * mcpp_median_sorting(scratch, n), kept, &mean);
+    return sd_within(x, n, med, 3 * robust_deviation(x, n, med, scratch), kept, &mean);
 }
 
 /* Where the unchanged tests of one run a side sit, and how far they
@@ -192,9 +199,7 @@ static double spread_of_changes(double *scratch, size_t n, enum spread_reading r
     if (n < SUITE_MIN_TESTS) return 0;
     double med = mcpp_median_sorting(scratch, n); /* scratch stays sorted: the betterments come first */
     if (reading == BETTERMENTS) {                 /* regressions, real ones too, sit on the worse side */
-        for (size_t i = 0; i < n; i++)
-            scratch[n + i] = fabs(scratch[i] - med);
-        double cut = 3 * 1.4826 * mcpp_median_sorting(scratch + n, n), c = about_zero ? 0 : med, ss = 0;
+        double cut = 3 * robust_deviation(scratch, n, med, scratch + n), c = about_zero ? 0 : med, ss = 0;
         size_t kept = 0;
         for (size_t i = 0; i < n && scratch[i] < c; i++)
             if (c - scratch[i] <= 2 * cut) ss += (c - scratch[i]) * (c - scratch[i]), kept++;
