@@ -23,7 +23,6 @@ usage: bench_lane_keys.py [--cli PATH] [--count 20000] [--repeat 3]
 from __future__ import annotations
 
 import argparse
-import json
 import pathlib
 import subprocess
 import sys
@@ -32,7 +31,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT / "tests" / "store"))
-from bench_pg import lines_for, timed  # noqa: E402
+from bench_pg import base_receipt, lines_for, timed  # noqa: E402
 from pg_cluster import Cluster  # noqa: E402
 
 OLD_COLUMNS = ("UPDATE receipts SET lane_key = 'old-format ' || lane_key, lane_label = 'old ' || lane_label,"
@@ -61,8 +60,7 @@ def main() -> int:
     if why:
         print(f"bench_lane_keys: {why}")
         return 2
-    base = json.loads((ROOT / "examples" / "receipts" / "nam52_dense.json").read_text(encoding="utf-8"))
-    base["workload"].pop("useful_tokens_per_step", None)
+    base = base_receipt()
     receipts = lines_for(base, 1, a.count, 0)
     rows = {}
     with Cluster() as pg:

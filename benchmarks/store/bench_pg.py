@@ -34,6 +34,14 @@ sys.path.insert(0, str(ROOT / "tests" / "store"))
 from pg_cluster import Cluster  # noqa: E402
 
 
+def base_receipt() -> dict:
+    """The example receipt the PostgreSQL benchmarks vary, without its denominator
+    (without it any tokens_per_s is consistent with the step times)."""
+    base = json.loads((ROOT / "examples" / "receipts" / "nam52_dense.json").read_text(encoding="utf-8"))
+    base["workload"].pop("useful_tokens_per_step", None)
+    return base
+
+
 def lines_for(base: dict, writer: int, n: int, lane_runs: int) -> str:
     """Writer w's receipts: 16 lanes (seq_len x batch); writer 0's first
     lane_runs receipts all in one lane, a commit every 10 runs."""
@@ -93,8 +101,7 @@ def main() -> int:
     if why:
         print(f"bench_pg: {why}")
         return 2
-    base = json.loads((ROOT / "examples" / "receipts" / "nam52_dense.json").read_text(encoding="utf-8"))
-    base["workload"].pop("useful_tokens_per_step", None)
+    base = base_receipt()
     batches = [lines_for(base, w, a.per_writer, min(a.lane_runs, a.per_writer)) for w in range(a.writers)]
     total = a.writers * a.per_writer
     with Cluster() as pg:
