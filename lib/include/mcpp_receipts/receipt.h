@@ -201,7 +201,8 @@ typedef enum mcpp_type {
  *           MCPP_EARG, the struct untouched.
  *   OBJECT: string holds canonical JSON of the value, compact and with keys
  *           sorted bytewise, e.g. {"a":1,"b":[true,"x"]}; count is its number of
- *           members or items (artifacts: [{"kind":"trace","uri":"..."}])
+ *           members or items (artifacts: [{"kind":"trace","uri":"..."}]). The
+ *           text is written when first read and lives as long as the receipt.
  */
 #define MCPP_VALUE_VERSION 1u
 typedef struct mcpp_value {
@@ -256,7 +257,11 @@ MCPP_EXPERIMENTAL int mcpp_schema_field_suggest(char *buf, size_t cap, const cha
  */
 MCPP_API int mcpp_receipt_get(const mcpp_receipt *receipt, const char *path, mcpp_value *out);
 
-/* The same by field id; never allocates (the hot path of comparisons). */
+/* The same by field id (the hot path of comparisons); it allocates only the
+ * first time a free-form value's or the artifact list's text is read (a
+ * packed receipt keeps their trees; the text is written then and kept with
+ * the receipt, so later reads return the same pointer), MCPP_ENOMEM when
+ * that fails. */
 MCPP_EXPERIMENTAL int mcpp_receipt_get_field(const mcpp_receipt *receipt, int field_id, mcpp_value *out);
 
 /* ---- Named metrics ----------------------------------------------------------- */

@@ -129,25 +129,16 @@ static void init_ctx(mcpp_load_ctx *ctx, const char *buf, size_t len, mcpp_forma
 
 /* Validates a bound staging receipt and packs it into *out. Returns 0 or a
  * status code (problems in the report). */
-static int validate_pack(mcpp_receipt **out, mcpp_load_ctx *ctx, mcpp_receipt *staging,
-                         const char *name, mcpp_report *report)
+static int validate_pack(mcpp_receipt **out, mcpp_load_ctx *ctx, mcpp_receipt *staging, const char *name)
 {
     if (!ctx->nomem)
         mcpp_validate(ctx, staging);
     if (ctx->schema_version == 1)
         mcpp_derive_block_counts(staging); /* schema 2 states them (after the check
                                               that a schema-1 file does not) */
-    int rc = 0;
     if (ctx->nomem)
-        rc = mcpp_error_nomem();
-    else if (ctx->errors)
-        rc = MCPP_EINVALID;
-    else if ((rc = mcpp_pack(out, staging, name)) == MCPP_ELIMIT)
-        mcpp_report_add(report, MCPP_SEVERITY_ERROR, "limit", name, NULL, 0, 0,
-                        "free-form data (extra, metrics.named with its samples, features, launch.fixed_policy) "
-                        "takes more than 64 MiB as indexed text (each nested object and array keeps its own "
-                        "canonical JSON, so both its size and its nesting count): too large or nested too deeply");
-    return rc;
+        return mcpp_error_nomem();
+    return ctx->errors ? MCPP_EINVALID : mcpp_pack(out, staging, name);
 }
 
 /* Binds the tree into a staging receipt, validates it and packs it into *out.
@@ -173,7 +164,7 @@ static int bind_validate_pack(mcpp_receipt **out, cJSON *root, const mcpp_yaml_m
         ctx.nomem = 1;
     else
         mcpp_bind_tree(&ctx, &staging, root);
-    int rc = validate_pack(out, &ctx, &staging, name, report);
+    int rc = validate_pack(out, &ctx, &staging, name);
     mcpp_ctx_release(&ctx); /* staging lists; strings belong to the tree */
     return rc;
 }
@@ -206,7 +197,7 @@ static int read_validate_pack(mcpp_receipt **out, const char *buf, size_t len, c
     subtrees.count = 0;
     int rc = mcpp_json_bind_read(&ctx, &staging, &subtrees, strings);
     if (rc == MCPP_JSON_READ_BOUND)
-        rc = validate_pack(out, &ctx, &staging, name, report);
+        rc = validate_pack(out, &ctx, &staging, name);
     else
         COUNT_FALLBACK();
     mcpp_ctx_release(&ctx);

@@ -98,7 +98,7 @@ static void xnode_inline(mcpp_strbuf *sb, const mcpp_xnode *n)
     case MCPP_X_TRUE: mcpp_sb_puts(sb, "true"); break;
     case MCPP_X_FALSE: mcpp_sb_puts(sb, "false"); break;
     case MCPP_X_NUMBER: mcpp_sb_double(sb, n->number); break;
-    case MCPP_X_STRING: yaml_string(sb, n->text); break;
+    case MCPP_X_STRING: yaml_string(sb, n->str); break;
     case MCPP_X_OBJECT: mcpp_sb_puts(sb, "{}"); break;
     case MCPP_X_ARRAY:
         mcpp_sb_putc(sb, '[');

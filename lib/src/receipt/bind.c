@@ -493,7 +493,6 @@ static int bind_artifacts(mcpp_load_ctx *ctx, mcpp_artifact_list *dst, const cJS
         return -1;
     dst->items = items;
     dst->count = n;
-    dst->json = NULL;
     return 0;
 }
 

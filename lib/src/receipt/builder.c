@@ -724,11 +724,8 @@ int mcpp_builder_finish(mcpp_receipt **out, mcpp_report **report_out, const mcpp
         rc = mcpp_error_nomem();
     else if (ctx.errors)
         rc = MCPP_EINVALID;
-    else if ((rc = mcpp_pack(out, &staging, NULL)) == MCPP_ELIMIT)
-        mcpp_report_add(report, MCPP_SEVERITY_ERROR, "limit", NULL, NULL, 0, 0,
-                        "free-form data (extra, metrics.named with its samples, features, launch.fixed_policy) "
-                        "takes more than 64 MiB as indexed text (each nested object and array keeps its own "
-                        "canonical JSON, so both its size and its nesting count): too large or nested too deeply");
+    else
+        rc = mcpp_pack(out, &staging, NULL);
     if (rc == MCPP_ENOMEM) {
         mcpp_report_free(report);
         return mcpp_error_nomem();

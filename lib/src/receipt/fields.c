@@ -13,6 +13,7 @@
 #include "receipt/fields.h"
 #include "mcpp_receipts/model_family.h"
 #include "receipt/schema.h"
+#include "receipt/packed_text.h"
 #include "util/strbuf.h"
 #include "util/hash.h"
 
@@ -326,11 +327,35 @@ static size_t features_on(const mcpp_receipt *r)
     return k;
 }
 
+/* A member's value as its canonical text: a string's own, a container's
+ * compact JSON written into `sb` (the packed tree keeps none); NULL for the
+ * other kinds, which compare by kind or number. */
+static const char *member_value_text(mcpp_strbuf *sb, const mcpp_xnode *x)
+{
+    if (x->kind == MCPP_X_STRING)
+        return x->str;
+    if (x->kind != MCPP_X_ARRAY && x->kind != MCPP_X_OBJECT)
+        return NULL;
+    mcpp_xnode_compact(sb, x);
+    return sb->failed ? "" : sb->data;
+}
+
 static int feature_equal(const mcpp_xnode *x, const mcpp_xnode *y)
 {
     if (strcmp(x->key, y->key) != 0 || x->kind != y->kind) return 0;
     if (x->kind == MCPP_X_NUMBER) return x->number == y->number;
-    return !x->text || !y->text ? x->text == y->text : strcmp(x->text, y->text) == 0;
+    if (x->kind == MCPP_X_STRING)
+        return strcmp(x->str, y->str) == 0;
+    if (x->kind != MCPP_X_ARRAY && x->kind != MCPP_X_OBJECT)
+        return 1;
+    char ia[256], ib[256];
+    mcpp_strbuf ta, tb;
+    mcpp_sb_init(&ta, ia, sizeof ia);
+    mcpp_sb_init(&tb, ib, sizeof ib);
+    int equal = strcmp(member_value_text(&ta, x), member_value_text(&tb, y)) == 0;
+    mcpp_sb_free(&ta);
+    mcpp_sb_free(&tb);
+    return equal;
 }
 
 static mcpp_field_cmp features_compare(const mcpp_receipt *a, const mcpp_receipt *b)
@@ -356,7 +381,14 @@ static uint64_t member_hash(const mcpp_xnode *x, uint64_t h)
         double v = x->number == 0 ? 0 : x->number;
         return mcpp_fnv1a(&v, sizeof v, h);
     }
-    return x->text ? mcpp_fnv1a(x->text, strlen(x->text) + 1, h) : h;
+    char initial[256];
+    mcpp_strbuf sb;
+    mcpp_sb_init(&sb, initial, sizeof initial);
+    const char *text = member_value_text(&sb, x);
+    if (text)
+        h = mcpp_fnv1a(text, strlen(text) + 1, h);
+    mcpp_sb_free(&sb);
+    return h;
 }
 
 static void member_text(mcpp_strbuf *sb, const mcpp_xnode *x)
@@ -372,9 +404,9 @@ static void member_text(mcpp_strbuf *sb, const mcpp_xnode *x)
     else if (x->kind == MCPP_X_NULL)
         mcpp_sb_puts(sb, "null");
     else if (x->kind == MCPP_X_STRING)
-        mcpp_sb_json_string(sb, x->text ? x->text : "");
+        mcpp_sb_json_string(sb, x->str);
     else
-        mcpp_sb_puts(sb, x->text ? x->text : "");
+        mcpp_xnode_compact(sb, x);
 }
 
 static uint64_t features_hash(const mcpp_receipt *r, uint64_t h)
@@ -440,12 +472,12 @@ int mcpp_cuda_graphs_pinned(const mcpp_receipt *r)
             return 0;
         if (x->kind == MCPP_X_TRUE)
             return 3;
-        if (x->kind == MCPP_X_STRING && x->text) {
-            if (strcmp(x->text, "off") == 0)
+        if (x->kind == MCPP_X_STRING) {
+            if (strcmp(x->str, "off") == 0)
                 return 0;
-            if (strcmp(x->text, "partial") == 0)
+            if (strcmp(x->str, "partial") == 0)
                 return 1;
-            if (strcmp(x->text, "full") == 0)
+            if (strcmp(x->str, "full") == 0)
                 return 2;
         }
         return 4;

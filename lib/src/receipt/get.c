@@ -1,6 +1,7 @@
 /*
- * get.c — reading fields of a receipt: by id (the allocation-free hot path),
- * by dotted path, and into free-form objects ("extra.team.name").
+ * get.c — reading fields of a receipt: by id (the hot path, allocation-free
+ * but for a free-form value's text the first time it is read), by dotted path,
+ * and into free-form objects ("extra.team.name").
  */
 #include <math.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "util/error_internal.h"
 #include "util/struct_version.h"
 #include "receipt/fields.h"
+#include "receipt/packed_text.h"
 #include "receipt/schema.h"
 
 const char *mcpp_receipt_id(const mcpp_receipt *receipt)
@@ -61,20 +63,24 @@ int mcpp_value_at_field(const mcpp_receipt *receipt, int field_id, mcpp_value *o
     case MCPP_ST_OBJECT:
     case MCPP_ST_METRICS: {
         const mcpp_xnode *n = ((const mcpp_object_slot *)slot)->node;
-        out->string = n && n->text ? n->text : "{}";
+        if (!receipt->arena) /* a staging struct holds a cJSON tree, and no text */
+            return MCPP_OK;
         out->count = n ? n->count : 0;
-        break;
+        out->string = !n ? "{}" : mcpp_packed_text(receipt, n, NULL);
+        return out->string ? MCPP_OK : mcpp_error_nomem();
     }
     case MCPP_ST_ARTIFACTS:
-        out->string = ((const mcpp_artifact_list *)slot)->json;
         out->count = ((const mcpp_artifact_list *)slot)->count;
-        break;
+        if (!receipt->arena)
+            return MCPP_OK;
+        out->string = mcpp_packed_text(receipt, NULL, slot);
+        return out->string ? MCPP_OK : mcpp_error_nomem();
     default: return MCPP_EINTERNAL;
     }
     return MCPP_OK;
 }
 
-static void xnode_value(const mcpp_xnode *n, mcpp_value *out)
+static int xnode_value(const mcpp_receipt *r, const mcpp_xnode *n, mcpp_value *out)
 {
     switch (n->kind) {
     case MCPP_X_TRUE:
@@ -93,7 +99,7 @@ static void xnode_value(const mcpp_xnode *n, mcpp_value *out)
         break;
     case MCPP_X_STRING:
         out->type = MCPP_TYPE_STRING;
-        out->string = n->text;
+        out->string = n->str;
         break;
     case MCPP_X_NULL:
         out->type = MCPP_TYPE_OBJECT;
@@ -101,10 +107,11 @@ static void xnode_value(const mcpp_xnode *n, mcpp_value *out)
         break;
     default:
         out->type = MCPP_TYPE_OBJECT;
-        out->string = n->text;
         out->count = n->count;
-        break;
+        out->string = mcpp_packed_text(r, n, NULL);
+        return out->string ? MCPP_OK : mcpp_error_nomem();
     }
+    return MCPP_OK;
 }
 
 /* Walks "a.b.2.c" below a free-form root; NULL when a step is missing. */
@@ -160,9 +167,7 @@ int mcpp_value_at_path(const mcpp_receipt *receipt, const char *path, mcpp_value
             return MCPP_OK;
         const mcpp_object_slot *slot = mcpp_field_cptr(&receipt->f, k);
         const mcpp_xnode *n = xnode_walk(slot->node, path + rl + 1);
-        if (n)
-            xnode_value(n, out);
-        return MCPP_OK;
+        return n ? xnode_value(receipt, n, out) : MCPP_OK;
     }
     return mcpp_error_at(MCPP_ENOTFOUND, MCPP_ERROR_KIND_UNKNOWN_FIELD, NULL, path, 0, 0,
                           "no such field in schema %s", MCPP_SCHEMA_ID);

@@ -4,7 +4,9 @@
  * Layout: a 40-byte header (magic, fingerprint, checksum, sizes), the struct
  * mcpp_receipt with its arena pointer zeroed, then the arena. Every pointer in
  * the struct and the arena (strings, list items, free-form trees, artifacts)
- * is stored as its offset in the arena plus one (0 is NULL). The arena's head
+ * is stored as its offset in the arena plus one (0 is NULL). The texts a
+ * receipt made on demand (packed_text.h) live outside its arena and are not
+ * part of its image. The arena's head
  * (flag, source name, derived id: receipt/layout.h) is replaced on reading
  * by one naming the new source; the rest moves by a multiple of 16 bytes, so
  * every member keeps its alignment.
@@ -23,8 +25,6 @@
 
 #define IMAGE_MAGIC "MCPPIMG1"
 #define MAX_DEPTH 256
-/* the text of an empty free-form object, a static string outside any arena */
-#define EMPTY_OBJECT_TEXT UINTPTR_MAX
 
 typedef struct image_header {
     char magic[8];
@@ -46,7 +46,7 @@ static uint64_t hash_text(const char *s, uint64_t h)
 
 /* The image format itself (header, checksum); bump when either changes, so
  * images of an earlier build of the same version are refused, not misread. */
-#define IMAGE_FORMAT "mcpp-image/3 checksum_blob in four lanes"
+#define IMAGE_FORMAT "mcpp-image/4 free-form trees without their texts"
 
 /* Changes whenever the image format, the library version or any part of the
  * packed layout does. */
@@ -97,11 +97,6 @@ static void *reloc_slot(reloc *x, void *slot, size_t need, int is_string)
     if (x->mode != READ) {
         const char *p = (const char *)v;
         int inside = p >= x->old_base + x->head_old && p < x->old_base + x->size;
-        if (!inside && is_string && strcmp(p, "{}") == 0) {
-            uintptr_t mark = EMPTY_OBJECT_TEXT;
-            if (x->mode == WRITE) memcpy(slot, &mark, sizeof mark);
-            return NULL;
-        }
         off = (size_t)(p - x->old_base);
         if (!inside || need > x->size - off) {
             x->bad = 1;
@@ -115,11 +110,6 @@ static void *reloc_slot(reloc *x, void *slot, size_t need, int is_string)
         uintptr_t stored = (uintptr_t)off + 1;
         memcpy(slot, &stored, sizeof stored);
         return x->base + off;
-    }
-    if (is_string && v == EMPTY_OBJECT_TEXT) {
-        const char *text = "{}";
-        memcpy(slot, &text, sizeof text);
-        return NULL;
     }
     off = (size_t)(v - 1);
     if (off < x->head_old || off - x->head_old >= x->size - x->head_new) {
@@ -154,9 +144,13 @@ static void reloc_xnode(reloc *x, mcpp_xnode *node, int depth)
     }
     uint32_t count = node->count;
     reloc_slot(x, &node->key, 0, 1);
-    reloc_slot(x, &node->text, 0, 1);
-    mcpp_xnode *children = reloc_slot(x, &node->children, items_bytes(count, sizeof *children), 0);
-    for (uint32_t i = 0; children && i < count; i++) reloc_xnode(x, &children[i], depth + 1);
+    if (node->kind == MCPP_X_STRING) {
+        reloc_slot(x, &node->str, 0, 1);
+    } else if (node->kind == MCPP_X_ARRAY || node->kind == MCPP_X_OBJECT) {
+        mcpp_xnode *children = reloc_slot(x, &node->children, items_bytes(count, sizeof *children), 0);
+        for (uint32_t i = 0; children && i < count; i++)
+            reloc_xnode(x, &children[i], depth + 1);
+    }
 }
 
 static void reloc_field(reloc *x, mcpp_receipt *r, int id)
@@ -188,7 +182,6 @@ static void reloc_field(reloc *x, mcpp_receipt *r, int id)
             reloc_slot(x, &items[i].kind, 0, 1);
             reloc_slot(x, &items[i].uri, 0, 1);
         }
-        reloc_slot(x, &l->json, 0, 1);
         break;
     }
     default: break;

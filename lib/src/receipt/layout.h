@@ -59,20 +59,25 @@ typedef struct mcpp_double_list {
     size_t count;
 } mcpp_double_list;
 
-/* A free-form JSON value (extra, launch.fixed_policy) in packed form. Containers
- * carry their compact canonical JSON text so mcpp_receipt_get can hand it out
- * without allocating. Object members are sorted bytewise by key. */
+/* A free-form JSON value (extra, launch.fixed_policy) in packed form: a tree
+ * of 24-byte nodes. Object members are sorted bytewise by key. A container's
+ * compact canonical JSON is not kept in the tree: receipt/packed_text.h makes
+ * it when it is first read and keeps it with the receipt (each level's text
+ * beside the tree took a Google Benchmark row's 1.7 KB of JSON to 6.9 KB). */
 enum mcpp_xkind { MCPP_X_NULL, MCPP_X_FALSE, MCPP_X_TRUE, MCPP_X_NUMBER, MCPP_X_STRING,
                   MCPP_X_ARRAY, MCPP_X_OBJECT };
 typedef struct mcpp_xnode mcpp_xnode;
 struct mcpp_xnode {
-    const char *key;  /* member name inside an object, else NULL */
-    const char *text; /* STRING: the string; ARRAY/OBJECT: compact canonical JSON */
-    double number;
-    mcpp_xnode *children;
+    const char *key;          /* member name inside an object, else NULL */
+    union {                   /* by kind; zero for NULL, FALSE and TRUE */
+        double number;        /* NUMBER */
+        const char *str;      /* STRING: the string */
+        mcpp_xnode *children; /* ARRAY, OBJECT: `count` of them (NULL when none) */
+    };
     uint32_t count;
     uint8_t kind;
 };
+_Static_assert(sizeof(mcpp_xnode) == 24, "a packed free-form node is three words");
 
 /* OBJECT fields: packed receipts (arena != NULL) use `node`; staging structs
  * (arena == NULL) hold a cJSON tree, borrowed from the parse or owned by the
@@ -90,7 +95,6 @@ typedef struct mcpp_artifact {
 typedef struct mcpp_artifact_list {
     mcpp_artifact *items;
     size_t count;
-    const char *json; /* compact canonical JSON (packed receipts only) */
 } mcpp_artifact_list;
 
 /* Members are laid out by width: eight-byte ones first, then the four-byte
@@ -185,15 +189,37 @@ struct mcpp_receipt {
 _Static_assert(sizeof(struct mcpp_receipt) <= 1000,
                "a receipt struct over 1000 bytes makes every load take malloc's large path");
 
-/* A packed receipt's arena is preceded, in the same allocation, by the count
- * of its holders besides the caller that made it (a comparison holds the two
- * receipts it explains): mcpp_receipt_free frees at the last one. Kept there
- * because the struct has to stay under that size. */
+/* A packed receipt's arena is preceded, in the same allocation, by its hold
+ * block: the count of its holders besides the caller that made it (a
+ * comparison holds the two receipts it explains; mcpp_receipt_free frees at
+ * the last one), and the texts made on demand (receipt/packed_text.h: the
+ * canonical JSON of a free-form value, read through mcpp_receipt_get, lives
+ * as long as the receipt). Kept there because the struct has to stay under
+ * that size. */
+struct mcpp_packed_text;
+typedef struct mcpp_receipt_hold_block {
+    atomic_uint holders;
+    _Atomic(struct mcpp_packed_text *) texts;
+} mcpp_receipt_hold_block;
 #define MCPP_RECEIPT_HOLD_BYTES 16 /* keeps the arena 16-byte aligned */
+_Static_assert(sizeof(mcpp_receipt_hold_block) <= MCPP_RECEIPT_HOLD_BYTES, "the hold block fits before the arena");
+
+static inline mcpp_receipt_hold_block *mcpp_receipt_hold_of(const void *arena)
+{
+    return (mcpp_receipt_hold_block *)((char *)arena - MCPP_RECEIPT_HOLD_BYTES);
+}
 
 static inline atomic_uint *mcpp_receipt_holders(const mcpp_receipt *r)
 {
-    return (atomic_uint *)((char *)r->arena - MCPP_RECEIPT_HOLD_BYTES);
+    return &mcpp_receipt_hold_of(r->arena)->holders;
+}
+
+/* An empty hold block (no holders besides the maker, no texts) before `arena`. */
+static inline void mcpp_receipt_hold_init(char *arena)
+{
+    mcpp_receipt_hold_block *hold = mcpp_receipt_hold_of(arena);
+    atomic_init(&hold->holders, 0);
+    atomic_init(&hold->texts, NULL);
 }
 
 /* An arena of `size` bytes with its holder count before it (0 holders
@@ -204,7 +230,7 @@ static inline char *mcpp_receipt_arena_alloc(size_t size)
 {
     char *hold = malloc(MCPP_RECEIPT_HOLD_BYTES + (size ? size : 1));
     if (!hold) return NULL;
-    atomic_init((atomic_uint *)hold, 0);
+    mcpp_receipt_hold_init(hold + MCPP_RECEIPT_HOLD_BYTES);
     return hold + MCPP_RECEIPT_HOLD_BYTES;
 }
 

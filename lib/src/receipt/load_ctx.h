@@ -132,8 +132,8 @@ int mcpp_rel_differs(double stated, double derived);
 
 /* ---- packing (pack.c) ---------------------------------------------------------- */
 
-/* Copies a staging struct into the compact receipt, derives the id. Returns 0,
- * MCPP_ENOMEM, or MCPP_ELIMIT when free-form data would index to > 64 MiB. */
+/* Copies a staging struct into the compact receipt, derives the id. Returns 0
+ * or MCPP_ENOMEM. */
 int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *source_name);
 /* Frees what a staging struct owns: list arrays always; strings and cJSON
  * trees too when `owns_strings`. Leaves *r zeroed. */

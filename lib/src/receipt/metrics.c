@@ -158,7 +158,7 @@ static const mcpp_xnode *member(const mcpp_xnode *obj, const char *key)
 static const char *member_text(const mcpp_xnode *obj, const char *key)
 {
     const mcpp_xnode *m = member(obj, key);
-    return m && m->kind == MCPP_X_STRING ? m->text : NULL;
+    return m && m->kind == MCPP_X_STRING ? m->str : NULL;
 }
 
 static void named_view(mcpp_metric *out, const mcpp_xnode *obj)

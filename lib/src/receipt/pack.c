@@ -23,6 +23,7 @@
 #include "receipt/cjson_inline.h"
 #include "receipt/canonical_json.h"
 #include "receipt/load_ctx.h"
+#include "receipt/packed_text.h"
 #include "util/hash.h"
 #include "util/quantile.h"
 #include "receipt/schema.h"
@@ -69,69 +70,10 @@ static const char *arena_str(arena *a, const char *s)
     return arena_strn(a, s, n);
 }
 
-/* Canonical texts of containers. While measuring, each free-form value's
- * compact JSON (mcpp_sb_cjson_compact's bytes) is written once, front to
- * back, into `texts`, and the span of every container in it is recorded in
- * post-order (a container after its children); the copy pass replays the
- * spans in the same order. A nested container's text is a span of its
- * parent's, so each byte is formatted and kept once however deep it sits.
- * (Each level composed from its children's cached copies kept every level's
- * text twice while packing: 13 MB for one 200,000-round pytest-benchmark
- * metric, ~1x its input; formatting each level afresh formatted a number
- * once per container above it: 60% of importing a Google Benchmark file.) */
-typedef struct text_span {
-    size_t start, len;
-} text_span;
-
-typedef struct text_cache {
-    mcpp_strbuf texts;
-    text_span *spans;
-    size_t n_spans, cap_spans;
-    size_t cursor; /* the next span to replay */
-    size_t arena_text; /* bytes of text the spans put in the arena */
-    int replay;
-    int too_big;
-} text_cache;
-
-/* Every nested container keeps its own copy of its text in the arena, so
- * deep nesting multiplies the bytes (a 15 MiB list 60 levels down would need
- * ~1 GiB): past this bound the receipt is refused as a limit instead of
- * exhausting memory. */
-#define MCPP_MAX_FREE_FORM_TEXT ((size_t)64 << 20)
-
-/* Ends the container whose text began at `start` (measuring) or takes the
- * next span (replaying): its text as an arena string, NULL on failure. */
-static const char *span_text(arena *a, text_cache *tc, size_t start)
-{
-    text_span span;
-    if (tc->replay) {
-        span = tc->spans[tc->cursor++];
-    } else {
-        span = (text_span){start, tc->texts.len - start};
-        if (tc->n_spans == tc->cap_spans) {
-            size_t cap = tc->cap_spans ? tc->cap_spans * 2 : 64;
-            text_span *grown = realloc(tc->spans, cap * sizeof *grown);
-            if (!grown)
-                tc->texts.failed = 1;
-            else {
-                tc->spans = grown;
-                tc->cap_spans = cap;
-            }
-        }
-        if (!tc->texts.failed)
-            tc->spans[tc->n_spans++] = span;
-        tc->arena_text += span.len + 1;
-        if (tc->arena_text > MCPP_MAX_FREE_FORM_TEXT) {
-            tc->too_big = 1;
-            tc->texts.failed = 1;
-        }
-    }
-    return tc->texts.failed ? NULL : arena_strn(a, tc->texts.data + span.start, span.len);
-}
-
 /* Builds the packed form of cJSON value `v` into *dst (dst NULL while
- * measuring), writing a container's text around its children's (measuring). */
-static int pack_xnode(arena *a, mcpp_xnode *dst, const cJSON *v, const char *key, text_cache *tc)
+ * measuring). No text is kept for containers (packed_text.h makes it when
+ * read). Returns -1 when out of memory. */
+static int pack_xnode(arena *a, mcpp_xnode *dst, const cJSON *v, const char *key)
 {
     mcpp_xnode node;
     memset(&node, 0, sizeof node);
@@ -154,31 +96,11 @@ static int pack_xnode(arena *a, mcpp_xnode *dst, const cJSON *v, const char *key
             order[i++] = c;
         if (object && n > 1)
             mcpp_cjson_sort_members(order, n);
-        mcpp_strbuf *sb = tc->replay ? NULL : &tc->texts;
-        size_t start = tc->texts.len;
-        if (sb)
-            mcpp_sb_putc(sb, object ? '{' : '[');
         int rc = 0;
         const cJSON *c = NULL;
         for (i = 0; !rc && i < n; i++) {
             c = order ? order[i] : c ? c->next : v->child;
-            if (sb) {
-                if (i)
-                    mcpp_sb_putc(sb, ',');
-                if (object) {
-                    mcpp_sb_json_string(sb, c->string);
-                    mcpp_sb_putc(sb, ':');
-                }
-                if (!mcpp_cj_is_object(c) && !mcpp_cj_is_array(c))
-                    mcpp_sb_cjson_compact(sb, c); /* a container writes its own */
-            }
-            rc = pack_xnode(a, node.children ? &node.children[i] : NULL, c, object ? c->string : NULL, tc);
-        }
-        if (sb)
-            mcpp_sb_putc(sb, object ? '}' : ']');
-        if (!rc) {
-            node.text = span_text(a, tc, start);
-            rc = tc->texts.failed ? -1 : 0;
+            rc = pack_xnode(a, node.children ? &node.children[i] : NULL, c, object ? c->string : NULL);
         }
         if (order && order != stack_order)
             free(order);
@@ -186,7 +108,7 @@ static int pack_xnode(arena *a, mcpp_xnode *dst, const cJSON *v, const char *key
             return -1;
     } else if (mcpp_cj_is_string(v)) {
         node.kind = MCPP_X_STRING;
-        node.text = arena_str(a, v->valuestring);
+        node.str = arena_str(a, v->valuestring);
     } else if (mcpp_cj_is_number(v)) {
         node.kind = MCPP_X_NUMBER;
         node.number = v->valuedouble;
@@ -207,12 +129,13 @@ static void copy_xnode(arena *a, mcpp_xnode *dst, const mcpp_xnode *src)
 {
     mcpp_xnode node = *src;
     node.key = src->key ? arena_str(a, src->key) : NULL;
-    node.text = src->text ? arena_str(a, src->text) : NULL;
-    node.children = src->count ? arena_take(a, src->count * sizeof(mcpp_xnode),
-                                            alignof(mcpp_xnode))
-                               : NULL;
-    for (uint32_t i = 0; i < src->count; i++)
-        copy_xnode(a, node.children ? &node.children[i] : NULL, &src->children[i]);
+    if (src->kind == MCPP_X_STRING) {
+        node.str = arena_str(a, src->str);
+    } else if (src->kind == MCPP_X_ARRAY || src->kind == MCPP_X_OBJECT) {
+        node.children = src->count ? arena_take(a, src->count * sizeof(mcpp_xnode), alignof(mcpp_xnode)) : NULL;
+        for (uint32_t i = 0; i < src->count; i++)
+            copy_xnode(a, node.children ? &node.children[i] : NULL, &src->children[i]);
+    }
     if (dst)
         *dst = node;
 }
@@ -249,28 +172,26 @@ static const uint64_t pointer_fields[MCPP_PRESENT_WORDS] = {0 MCPP_SCHEMA_FIELDS
 
 /* A free-form object: packed from the staged tree, copied from a packed
  * node, or the empty object. `to` is NULL in the sizing pass. */
-static int pack_object(arena *a, const mcpp_object_slot *from, int from_packed,
-                       mcpp_object_slot *to, text_cache *tmp)
+static int pack_object(arena *a, const mcpp_object_slot *from, int from_packed, mcpp_object_slot *to)
 {
     mcpp_xnode *node = arena_take(a, sizeof(mcpp_xnode), alignof(mcpp_xnode));
     /* the slot is a union: a packed source holds a node, a staging one a tree */
     if (from_packed && from->node) {
         copy_xnode(a, node, from->node);
     } else if (!from_packed && from->staged) {
-        if (pack_xnode(a, node, from->staged, NULL, tmp) != 0)
+        if (pack_xnode(a, node, from->staged, NULL) != 0)
             return -1;
     } else if (node) {
         memset(node, 0, sizeof *node);
         node->kind = MCPP_X_OBJECT;
-        node->text = "{}";
     }
     if (to)
         to->node = node;
     return 0;
 }
 
-/* The artifact list with its canonical JSON text. */
-static int pack_artifacts(arena *a, const mcpp_artifact_list *from, mcpp_artifact_list *to, text_cache *tmp)
+/* The artifact list (its text is made when read: packed_text.h). */
+static void pack_artifacts(arena *a, const mcpp_artifact_list *from, mcpp_artifact_list *to)
 {
     mcpp_artifact *items =
         from->count ? arena_take(a, from->count * sizeof(mcpp_artifact), alignof(mcpp_artifact)) : NULL;
@@ -282,32 +203,12 @@ static int pack_artifacts(arena *a, const mcpp_artifact_list *from, mcpp_artifac
             items[i].uri = u;
         }
     }
-    size_t start = tmp->texts.len;
-    if (!tmp->replay) {
-        mcpp_strbuf *sb = &tmp->texts;
-        mcpp_sb_putc(sb, '[');
-        for (size_t i = 0; i < from->count; i++) {
-            mcpp_sb_puts(sb, i ? ",{\"kind\":" : "{\"kind\":");
-            mcpp_sb_json_string(sb, from->items[i].kind);
-            mcpp_sb_puts(sb, ",\"uri\":");
-            mcpp_sb_json_string(sb, from->items[i].uri);
-            mcpp_sb_putc(sb, '}');
-        }
-        mcpp_sb_putc(sb, ']');
-    }
-    const char *json = span_text(a, tmp, start);
-    if (tmp->texts.failed)
-        return -1;
-    if (to) {
+    if (to)
         to->items = items;
-        to->json = json;
-    }
-    return 0;
 }
 
 /* One pass of packing: dst is NULL while measuring. */
-static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const char *source_name,
-                     text_cache *tmp)
+static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const char *source_name)
 {
     mcpp_receipt *r = dst;
     if (r) {
@@ -360,13 +261,10 @@ static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const
             }
             case MCPP_ST_OBJECT:
             case MCPP_ST_METRICS:
-                if (pack_object(a, from, src->arena != NULL, to, tmp) != 0)
+                if (pack_object(a, from, src->arena != NULL, to) != 0)
                     return -1;
                 break;
-            case MCPP_ST_ARTIFACTS:
-                if (pack_artifacts(a, from, to, tmp) != 0)
-                    return -1;
-                break;
+            case MCPP_ST_ARTIFACTS: pack_artifacts(a, from, to); break;
             default:
                 break;
             }
@@ -375,50 +273,31 @@ static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const
     return 0;
 }
 
-static void text_cache_free(text_cache *tc)
-{
-    mcpp_sb_free(&tc->texts);
-    free(tc->spans);
-    tc->spans = NULL;
-}
-
 int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *source_name)
 {
-    char tmp_initial[1024];
-    text_cache cache;
     arena a;
     a.base = NULL;
     a.used = 0;
     a.n_lengths = a.next_length = 0;
     *out = NULL;
-    memset(&cache, 0, sizeof cache);
-    mcpp_sb_init(&cache.texts, tmp_initial, sizeof tmp_initial);
-    int rc;
-    mcpp_receipt *r = NULL;
-    char *hold = NULL;
-    if (pack_pass(&a, NULL, staging, source_name, &cache) != 0) {
-        /* too much free-form text: the caller reports the limit in its words (load.c, builder.c) */
-        rc = cache.too_big ? MCPP_ELIMIT : mcpp_error_nomem();
-        goto fail;
-    }
-    cache.replay = 1;
+    if (pack_pass(&a, NULL, staging, source_name) != 0)
+        return mcpp_error_nomem();
     size_t size = a.used; /* never 0: the head has its flag byte */
-    r = malloc(sizeof *r);
-    hold = malloc(MCPP_RECEIPT_HOLD_BYTES + size); /* the holder count, then the arena */
-    if (!r || !hold) {
-        rc = mcpp_error_nomem();
-        goto fail;
+    mcpp_receipt *r = malloc(sizeof *r);
+    char *block = mcpp_receipt_arena_alloc(size); /* the hold block, then the arena */
+    if (!r || !block) {
+        free(r);
+        mcpp_receipt_arena_free(block);
+        return mcpp_error_nomem();
     }
-    char *block = hold + MCPP_RECEIPT_HOLD_BYTES;
     a.base = block;
     a.used = 0;
-    if (pack_pass(&a, r, staging, source_name, &cache) != 0) {
-        rc = mcpp_error_nomem();
-        goto fail;
+    if (pack_pass(&a, r, staging, source_name) != 0) {
+        free(r);
+        mcpp_receipt_arena_free(block);
+        return mcpp_error_nomem();
     }
-    text_cache_free(&cache);
     r->arena = block;
-    atomic_init(mcpp_receipt_holders(r), 0);
     if (!mcpp_present(r, MCPP_F_id)) { /* derived id: deterministic */
         uint64_t hash;
         if (mcpp_receipt_content_hash(&hash, r) != MCPP_OK) {
@@ -429,11 +308,6 @@ int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *sourc
     }
     *out = r;
     return 0;
-fail:
-    free(r);
-    free(hold);
-    text_cache_free(&cache);
-    return rc;
 }
 
 int mcpp_receipt_content_hash(uint64_t *out, const mcpp_receipt *r)
@@ -501,7 +375,8 @@ void mcpp_receipt_free(mcpp_receipt *receipt)
     }
     if (atomic_fetch_sub_explicit(mcpp_receipt_holders(receipt), 1, memory_order_acq_rel) != 0)
         return;
-    free((char *)receipt->arena - MCPP_RECEIPT_HOLD_BYTES);
+    mcpp_packed_texts_free(receipt->arena);
+    mcpp_receipt_arena_free(receipt->arena);
     free(receipt);
 }
 

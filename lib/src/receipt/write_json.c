@@ -16,6 +16,7 @@
 
 #include "util/error_internal.h"
 #include "receipt/canonical_json.h"
+#include "receipt/packed_text.h"
 #include "receipt/schema.h"
 
 static void indent(mcpp_strbuf *sb, int level)
@@ -76,11 +77,6 @@ static int is_scalar(const mcpp_xnode *n) { return n->kind != MCPP_X_ARRAY && n-
 static void xnode_json(mcpp_strbuf *sb, const mcpp_xnode *n, int level, int pretty)
 {
     switch (n->kind) {
-    case MCPP_X_NULL: mcpp_sb_puts(sb, "null"); break;
-    case MCPP_X_TRUE: mcpp_sb_puts(sb, "true"); break;
-    case MCPP_X_FALSE: mcpp_sb_puts(sb, "false"); break;
-    case MCPP_X_NUMBER: mcpp_sb_double(sb, n->number); break;
-    case MCPP_X_STRING: mcpp_sb_json_string(sb, n->text); break;
     case MCPP_X_ARRAY: {
         int inline_all = 1;
         for (uint32_t i = 0; i < n->count; i++)
@@ -122,7 +118,7 @@ static void xnode_json(mcpp_strbuf *sb, const mcpp_xnode *n, int level, int pret
         line(sb, pretty, level);
         mcpp_sb_putc(sb, '}');
         break;
-    default: break;
+    default: mcpp_xnode_compact(sb, n); break; /* a scalar reads the same in both */
     }
 }
 
