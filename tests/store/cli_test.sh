@@ -107,6 +107,20 @@ if command -v sqlite3 >/dev/null 2>&1; then
   "$M" store ls "$tmp/column.db" >"$tmp/out" 2>&1; check "a dropped column exits 3" 3 $?
   contains "the message says the tables do not match" "$tmp/out" "no such column: image (the file's tables"
   "$M" frontier --store "$tmp/column.db" >"$tmp/out" 2>&1; check "a dropped table exits 3" 3 $?
+  # an add stores no image; the first read (here a gate) makes them and answers as every later read does
+  GDB=$tmp/gate_images.db
+  "$M" store add "$GDB" "$EX" >/dev/null 2>&1
+  check "an add stores no image" 0 "$(sqlite3 "$GDB" "SELECT count(*) FROM receipts WHERE image IS NOT NULL")"
+  "$M" gate --store "$GDB" --baseline id=nam56r-padded-2026-03-14-run1 --candidate id=nam56r-padded-2026-03-15-run3 >"$tmp/gate1" 2>&1
+  check "gate --store on a store without images exits 0" 0 $?
+  made=$(sqlite3 "$GDB" "SELECT count(*) FROM receipts WHERE image IS NOT NULL")
+  check "the gate's read made the images of the rows it read" 1 "$([ "$made" -gt 0 ] && echo 1 || echo 0)"
+  "$M" store ls "$GDB" >/dev/null 2>&1
+  check "ls, reading every row, made every image" 0 "$(sqlite3 "$GDB" "SELECT count(*) FROM receipts WHERE image IS NULL")"
+  "$M" gate --store "$GDB" --baseline id=nam56r-padded-2026-03-14-run1 --candidate id=nam56r-padded-2026-03-15-run3 >"$tmp/gate2" 2>&1
+  if cmp -s "$tmp/gate1" "$tmp/gate2"; then echo "ok - the gate from images says what the gate from bodies said"
+  else echo "not ok - the gate from images differs from the gate from bodies"; diff "$tmp/gate1" "$tmp/gate2" | head; fails=$((fails + 1)); fi
+  "$M" store check "$GDB" >"$tmp/out" 2>&1; check "check of the store with the images made exits 0" 0 $?
 else
   echo "skip: sqlite3 (the command-line shell) is not installed; tampered-store CLI cases not run"
 fi

@@ -31,7 +31,7 @@ static inline long long test_sql_count(const char *path, const char *sql)
 
 /* The image in a stored blob (malloc'ed; a plain image is copied), its
  * length in *out_len; NULL when it does not unpack. */
-static unsigned char *test_image_unpack(const char *db, const void *blob, size_t len, size_t *out_len)
+static inline unsigned char *test_image_unpack(const char *db, const void *blob, size_t len, size_t *out_len)
 {
     if (!mcpp_store_image_is_packed(blob, len)) {
         unsigned char *copy = malloc(len ? len : 1);
@@ -52,7 +52,7 @@ static unsigned char *test_image_unpack(const char *db, const void *blob, size_t
 }
 
 /* The blob an add would store for image `raw` (malloc'ed), in *out_len. */
-static unsigned char *test_image_pack(const char *db, const unsigned char *raw, size_t len, size_t *out_len)
+static inline unsigned char *test_image_pack(const char *db, const unsigned char *raw, size_t len, size_t *out_len)
 {
     mcpp_store *s = NULL;
     if (mcpp_store_open(&s, db, MCPP_STORE_READ_ONLY) != MCPP_OK || mcpp_store_codec_refresh(s) != MCPP_OK) abort();

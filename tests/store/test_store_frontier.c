@@ -13,6 +13,7 @@
 #include "../test_util.h"
 #include "store_fixture.h"
 #include "store/store_internal.h"
+#include "store_images.h"
 
 static char tmpdir[256];
 
@@ -233,6 +234,76 @@ TEST(another_policy_reads_the_receipts)
     mcpp_store_close(s);
 }
 
+/* The frontier of the example receipts and five fixture runs as loaded from
+ * their files (not from any store), each id once as the store keeps it,
+ * under `policy`. */
+static char *frontier_of_the_files(const mcpp_policy *policy)
+{
+    mcpp_receipt_set *set = NULL;
+    mcpp_frontier *f = NULL;
+    char *text = NULL;
+    if (mcpp_receipt_set_new(&set) != MCPP_OK ||
+        mcpp_receipt_set_add_path(set, MCPP_STORE_EXAMPLES_DIR, NULL) != MCPP_OK)
+        abort();
+    for (size_t i = 0; i < 5; i++)
+        mcpp_receipt_set_add(set, fixture_numbered("fixture-run", i, 1000.0 + (double)i));
+    size_t n = mcpp_receipt_set_count(set), kept = 0;
+    const mcpp_receipt **once = calloc(n ? n : 1, sizeof *once);
+    if (!once)
+        abort();
+    for (size_t i = 0; i < n; i++) {
+        const mcpp_receipt *r = mcpp_receipt_set_items(set)[i];
+        size_t k = 0;
+        while (k < kept && strcmp(mcpp_receipt_id(once[k]), mcpp_receipt_id(r)) != 0)
+            k++;
+        if (k == kept)
+            once[kept++] = r;
+    }
+    if (mcpp_frontier_build(&f, policy, once, kept) == MCPP_OK)
+        text = frontier_json(f);
+    free(once);
+    mcpp_frontier_free(f);
+    mcpp_receipt_set_free(set);
+    return text;
+}
+
+/* An add stores no receipt image (store_image_cache.c): a frontier that
+ * reads the receipts (another policy), through a read-only handle, gives the
+ * frontier of the files from the bodies, makes every image, and gives the
+ * same frontier from them. */
+TEST(a_store_whose_images_are_not_made_yet_answers_the_same_and_makes_them)
+{
+    mcpp_store *s = filled_store("noimages.db");
+    mcpp_store_close(s);
+    const char *path = db_path("noimages.db");
+    long long rows = test_sql_count(path, "SELECT count(*) FROM receipts");
+    CHECK(rows > 5);
+    CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM receipts WHERE image IS NOT NULL"), 0);
+    mcpp_policy *p = NULL;
+    CHECK_INT_EQ(mcpp_policy_default(&p), MCPP_OK);
+    mcpp_noise_settings noise = *mcpp_policy_noise(p);
+    noise.noise_floor = 0.5; /* not the default policy: the receipts are read, not the summaries */
+    CHECK_INT_EQ(mcpp_policy_set_noise(p, &noise), MCPP_OK);
+    char *want = frontier_of_the_files(p);
+    CHECK(want != NULL);
+    for (int pass = 0; pass < 2; pass++) { /* from the bodies, then from the images the first made */
+        mcpp_frontier *f = NULL;
+        CHECK_INT_EQ(mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY), MCPP_OK);
+        CHECK_INT_EQ(mcpp_store_frontier(&f, s, p), MCPP_OK);
+        char *got = frontier_json(f);
+        CHECK(got != NULL);
+        if (got && want)
+            CHECK_STR_EQ(got, want);
+        CHECK_INT_EQ((long long)mcpp_store_images_refused(s), 0);
+        CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM receipts WHERE image IS NOT NULL"), rows);
+        mcpp_free(got);
+        mcpp_frontier_free(f);
+        mcpp_store_close(s);
+    }
+    mcpp_free(want);
+    mcpp_policy_free(p);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/mcpp-store-frontier-XXXXXX");
@@ -244,6 +315,7 @@ int main(void)
     RUN(a_store_from_before_the_summaries_is_migrated_and_rebuilt);
     RUN(summaries_of_rows_changed_behind_the_library_are_not_used);
     RUN(another_policy_reads_the_receipts);
+    RUN(a_store_whose_images_are_not_made_yet_answers_the_same_and_makes_them);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);

@@ -1,11 +1,12 @@
 /*
- * test_store_image.c — the stored receipt images (schema version 4 on): every
- * added row gets one; a query loads from it the same receipts as from the
+ * test_store_image.c — the stored receipt images (schema version 4 on): an add
+ * stores none, the first read makes every row's (and never fails for want of
+ * the write lock); a query loads from it the same receipts as from the
  * canonical JSON (the JSON of each compared byte for byte); an image that is
  * damaged, truncated, garbage, of another build, or forged with a valid
  * checksum over bad offsets falls back to the body, never crashes; and the
  * body stays the source of truth (`check` still reports a damaged body).
- * Adding the same receipts again rewrites missing and foreign images.
+ * A read rewrites missing and foreign images.
  * Loading runs in batches, read and decoded in a pipeline: thousands of rows,
  * some with refused images, come back complete, equal and in order.
  */
@@ -51,8 +52,11 @@ static void run_sql(const char *path, const char *sql)
     sqlite3_close(db);
 }
 
-/* A store of RUNS fixture receipts; want_json[i] gets each one's canonical JSON. */
-static void make_store(const char *name)
+static void check_loads_the_same(const char *name);
+
+/* A store of RUNS fixture receipts, as an add leaves it (no image);
+ * want_json[i] gets each one's canonical JSON. */
+static void add_receipts(const char *name)
 {
     mcpp_store *s = NULL;
     if (mcpp_store_open(&s, db_path(name), MCPP_STORE_CREATE) != MCPP_OK) abort();
@@ -69,6 +73,13 @@ static void make_store(const char *name)
     if (mcpp_store_add(NULL, s, (const mcpp_receipt *const *)rs, RUNS) != MCPP_OK) abort();
     for (size_t i = 0; i < RUNS; i++) mcpp_receipt_free(rs[i]);
     mcpp_store_close(s);
+}
+
+/* The same, read once: the read made the images. */
+static void make_store(const char *name)
+{
+    add_receipts(name);
+    check_loads_the_same(name);
 }
 
 /* Loads the store and checks every receipt against want_json, in id order. */
@@ -92,11 +103,55 @@ static void check_loads_the_same(const char *name)
     mcpp_store_close(s);
 }
 
-TEST(every_added_row_has_an_image_that_loads_the_same_receipt)
+/* store check of `path` (read-only) returns `rc` with a report holding `text`. */
+static void check_reports(const char *path, int rc, const char *text)
 {
-    make_store("images.db");
-    CHECK_INT_EQ(test_sql_count(db_path("images.db"), "SELECT count(*) FROM receipts WHERE image IS NOT NULL"), RUNS);
-    check_loads_the_same("images.db");
+    mcpp_store *s = NULL;
+    char *report = NULL;
+    CHECK_INT_EQ(mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_check(&report, s), rc);
+    if (report)
+        CHECK_CONTAINS(report, text);
+    mcpp_free(report);
+    mcpp_store_close(s);
+}
+
+TEST(an_add_stores_no_image_and_the_first_read_makes_every_one)
+{
+    add_receipts("images.db");
+    const char *path = db_path("images.db");
+    static const char *const WITH_IMAGE = "SELECT count(*) FROM receipts WHERE image IS NOT NULL";
+    CHECK_INT_EQ(test_sql_count(path, WITH_IMAGE), 0);
+    char *all = NULL;
+    mcpp_store *s = NULL;
+    CHECK_INT_EQ(mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_export(&all, s, NULL, "jsonl"), MCPP_OK); /* reads bodies only: makes nothing */
+    mcpp_free(all);
+    mcpp_store_close(s);
+    check_reports(path, MCPP_OK, "ok\n"); /* a missing image is nothing wrong (nor written) */
+    CHECK_INT_EQ(test_sql_count(path, WITH_IMAGE), 0);
+    check_loads_the_same("images.db"); /* from the bodies, through a read-only handle */
+    CHECK_INT_EQ(test_sql_count(path, WITH_IMAGE), RUNS);
+    check_loads_the_same("images.db");    /* from the images */
+    check_reports(path, MCPP_OK, "ok\n"); /* each image equals its body */
+}
+
+/* A reader never waits for the write lock nor fails for want of it: while
+ * another connection holds it, the read comes from the bodies and makes no
+ * image; the next read makes them. */
+TEST(a_read_while_another_writer_holds_the_lock_reads_the_bodies_and_writes_nothing)
+{
+    add_receipts("locked.db");
+    const char *path = db_path("locked.db");
+    sqlite3 *writer = NULL;
+    CHECK_INT_EQ(sqlite3_open(path, &writer), SQLITE_OK);
+    CHECK_INT_EQ(sqlite3_exec(writer, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+    check_loads_the_same("locked.db");
+    CHECK_INT_EQ(sqlite3_exec(writer, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(writer);
+    CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM receipts WHERE image IS NOT NULL"), 0);
+    check_loads_the_same("locked.db");
+    CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM receipts WHERE image IS NOT NULL"), RUNS);
 }
 
 TEST(a_query_loads_from_the_image_and_check_still_reads_the_body)
@@ -105,13 +160,7 @@ TEST(a_query_loads_from_the_image_and_check_still_reads_the_body)
     /* a damaged body: the image still loads the receipt, proving it is used */
     run_sql(db_path("bodies.db"), "UPDATE receipts SET body = '{' WHERE id = 'image-000003'");
     check_loads_the_same("bodies.db");
-    mcpp_store *s = NULL;
-    char *report = NULL;
-    CHECK_INT_EQ(mcpp_store_open(&s, db_path("bodies.db"), MCPP_STORE_READ_ONLY), MCPP_OK);
-    CHECK_INT_EQ(mcpp_store_check(&report, s), MCPP_EINVALID);
-    if (report) CHECK_CONTAINS(report, "image-000003");
-    mcpp_free(report);
-    mcpp_store_close(s);
+    check_reports(db_path("bodies.db"), MCPP_EINVALID, "image-000003");
 }
 
 TEST(damaged_truncated_garbage_and_foreign_images_fall_back_to_the_body)
@@ -144,18 +193,27 @@ static unsigned char *stored_image(sqlite3 *db, const char *id, size_t *len)
     return img;
 }
 
+static void put_image(sqlite3 *db, const char *id, const unsigned char *raw, size_t len);
+
 /* What an upgrade leaves: rows without an image and rows whose image has
- * another build's fingerprint. Adding the same receipts again rewrites
- * those; an image with this build's fingerprint stays as it is (here one
- * with a flipped byte, which keeps loading from its body). */
-TEST(adding_the_same_receipts_again_rewrites_images_of_another_build)
+ * another build's fingerprint. Adding the same receipts again changes no
+ * row; the next read rewrites those images; an image with this build's
+ * fingerprint stays as it is (here one with a flipped byte, which keeps
+ * loading from its body: store check names it, --repair rewrites it). */
+TEST(a_read_rewrites_images_of_another_build_and_missing_ones)
 {
     make_store("refresh.db");
     const char *path = db_path("refresh.db");
     run_sql(path, "UPDATE receipts SET image = NULL WHERE id = 'image-000001'");
-    /* (|| makes text of blobs; the casts keep them blobs, as the store writes them) */
-    run_sql(path, "UPDATE receipts SET image = CAST(substr(image, 1, 8) || X'0000000000000000' || substr(image, 17)"
-                  " AS BLOB) WHERE id = 'image-000002'");
+    /* another build's image: its fingerprint (bytes 8..16 of the image, and of the packed blob's head) zeroed */
+    sqlite3 *db = NULL;
+    CHECK_INT_EQ(sqlite3_open(path, &db), SQLITE_OK);
+    size_t len = 0;
+    unsigned char *img = stored_image(db, "image-000002", &len);
+    memset(img + 8, 0, 8);
+    put_image(db, "image-000002", img, len);
+    free(img);
+    sqlite3_close(db);
     /* byte 30: inside the compressed frame (after the 20-byte head of store_codec.c) */
     run_sql(path, "UPDATE receipts SET image = CAST(substr(image, 1, 29) || X'5A' || substr(image, 31) AS BLOB)"
                   " WHERE id = 'image-000003'");
@@ -165,8 +223,10 @@ TEST(adding_the_same_receipts_again_rewrites_images_of_another_build)
                                        " AND substr(image, 30, 1) = X'5A'";
     CHECK_INT_EQ(test_sql_count(path, CURRENT), RUNS - 2);
     CHECK_INT_EQ(test_sql_count(path, FLIPPED), 1);
-    make_store("refresh.db"); /* the same receipts again: all unchanged */
+    add_receipts("refresh.db"); /* the same receipts again: all unchanged, no image written */
     CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM receipts"), RUNS);
+    CHECK_INT_EQ(test_sql_count(path, CURRENT), RUNS - 2);
+    check_loads_the_same("refresh.db"); /* rows 1 and 2 from their bodies; their images made */
     CHECK_INT_EQ(test_sql_count(path, CURRENT), RUNS);
     CHECK_INT_EQ(test_sql_count(path, FLIPPED), 1);
     check_loads_the_same("refresh.db");
@@ -411,7 +471,7 @@ TEST(rows_from_before_compression_read_check_and_add_as_before)
     mcpp_free(all);
     CHECK_INT_EQ((long long)mcpp_store_images_refused(s), 0);
     mcpp_store_close(s);
-    make_store("legacy.db"); /* the same receipts again: unchanged, the missing image written packed */
+    make_store("legacy.db"); /* the same receipts again: unchanged; the read wrote the missing image packed */
     CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM receipts"), RUNS);
     CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM receipts WHERE image IS NULL"), 0);
     CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM receipts WHERE typeof(body) = 'text'"), 2);
@@ -493,10 +553,11 @@ int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/mcpp-store-image-XXXXXX");
     if (!mkdtemp(tmpdir)) return 1;
-    RUN(every_added_row_has_an_image_that_loads_the_same_receipt);
+    RUN(an_add_stores_no_image_and_the_first_read_makes_every_one);
+    RUN(a_read_while_another_writer_holds_the_lock_reads_the_bodies_and_writes_nothing);
     RUN(a_query_loads_from_the_image_and_check_still_reads_the_body);
     RUN(damaged_truncated_garbage_and_foreign_images_fall_back_to_the_body);
-    RUN(adding_the_same_receipts_again_rewrites_images_of_another_build);
+    RUN(a_read_rewrites_images_of_another_build_and_missing_ones);
     RUN(forged_images_with_a_valid_checksum_never_crash_the_loader);
     RUN(an_image_frame_claiming_more_than_its_header_allows_is_refused_before_inflating);
     RUN(many_rows_across_batches_come_back_complete_equal_and_in_order);

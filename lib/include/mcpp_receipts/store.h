@@ -90,9 +90,9 @@ MCPP_EXPERIMENTAL int mcpp_store_schema_version(const mcpp_store *store);
 /* What one add call did. */
 typedef struct mcpp_store_add_result {
     size_t added;           /* new receipts written                                */
-    size_t unchanged;       /* already there with the same content: no-ops, except
-                               that a missing image or one of another library
-                               build is rewritten (docs/store.md)              */
+    size_t unchanged;       /* already there with the same content: no-ops (a
+                               missing image, or one of another library build,
+                               is made by the next read: docs/store.md)        */
     size_t skipped_removed; /* ids with a tombstone: not added again               */
 } mcpp_store_add_result;
 

@@ -587,12 +587,15 @@ static int describe_lanes(mcpp_frontier *f, const mcpp_policy *p)
 }
 
 /* Orders the lanes by key (remapping lane_of), evaluates and labels them, and
- * finds adjacency: the part of building shared with mcpp_frontier_from_summaries. */
-static int finish(mcpp_frontier *f, const mcpp_policy *p, size_t *lane_of, size_t n)
+ * finds adjacency: the part of building shared with mcpp_frontier_from_summaries.
+ * For summaries only, adjacency and the lanes' descriptions are left out. */
+static int finish(mcpp_frontier *f, const mcpp_policy *p, size_t *lane_of, size_t n, int summaries_only)
 {
     int rc = sort_lanes(f, n, lane_of);
     if (!rc) rc = evaluate_lanes(f);
-    if (!rc) rc = find_adjacency(f, p->adjacency_width);
+    if (rc || summaries_only)
+        return rc;
+    rc = find_adjacency(f, p->adjacency_width);
     if (!rc) rc = describe_lanes(f, p);
     return rc;
 }
@@ -713,8 +716,8 @@ static int group_receipts(frontier_builder *b, const mcpp_receipt *const *receip
     return rc;
 }
 
-int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const mcpp_receipt *const *receipts,
-                               size_t n, const char *metric, size_t *lane_of)
+int mcpp_frontier_build_lanes(mcpp_frontier **out, const mcpp_policy *p, const mcpp_receipt *const *receipts, size_t n,
+                              const char *metric, size_t *lane_of, int summaries_only)
 {
     *out = NULL;
     mcpp_metric_ref ref; /* refused here, before any work, when malformed */
@@ -731,7 +734,8 @@ int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const 
     if (!rc) rc = group_receipts(&b, receipts, n, lanes ? lanes : lane_of, clean);
     if (!rc && pairs) rc = check_rule_pairs(&b, receipts, n, lanes, clean);
     if (!rc && lanes && lane_of) memcpy(lane_of, lanes, n * sizeof *lanes);
-    if (!rc) rc = finish(f, p, lane_of, n);
+    if (!rc)
+        rc = finish(f, p, lane_of, n, summaries_only);
     free(lanes);
     free(clean);
     builder_release(&b);
@@ -741,6 +745,12 @@ int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const 
     }
     *out = f;
     return MCPP_OK;
+}
+
+int mcpp_frontier_build_metric(mcpp_frontier **out, const mcpp_policy *p, const mcpp_receipt *const *receipts, size_t n,
+                               const char *metric, size_t *lane_of)
+{
+    return mcpp_frontier_build_lanes(out, p, receipts, n, metric, lane_of, 0);
 }
 
 int mcpp_frontier_build(mcpp_frontier **out, const mcpp_policy *policy, const mcpp_receipt *const *receipts, size_t n)
@@ -1006,7 +1016,7 @@ int mcpp_frontier_from_summaries(mcpp_frontier **out, const mcpp_policy *policy,
     if (!rc) {
         f->n_receipts += duplicates;
         f->n_duplicates = duplicates;
-        rc = finish(f, p, NULL, 0);
+        rc = finish(f, p, NULL, 0, 0);
     }
     if (rc) {
         mcpp_frontier_free(f);

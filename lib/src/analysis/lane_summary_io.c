@@ -229,7 +229,7 @@ int mcpp_lane_summaries_build(mcpp_lane_summary ***out, size_t *n_out, size_t *d
     if (!p)
         return mcpp_error_nomem();
     mcpp_frontier *f = NULL;
-    int rc = mcpp_frontier_build_metric(&f, p, receipts, n, metric ? metric : p->gate.metric, NULL);
+    int rc = mcpp_frontier_build_lanes(&f, p, receipts, n, metric ? metric : p->gate.metric, NULL, 1);
     if (rc) return rc;
     size_t L = mcpp_frontier_lane_count(f);
     mcpp_lane_summary **all = calloc(L ? L : 1, sizeof *all);

@@ -110,7 +110,7 @@ void mcpp_store_lane_memo_clear(mcpp_store_lane_memo *memo)
 }
 
 int mcpp_store_row_fill(mcpp_store_row *row, const mcpp_receipt *r, const char *metric, const mcpp_store_codec *codec,
-                        mcpp_store_zctx *z, mcpp_store_lane_memo *memo)
+                        mcpp_store_zctx *z, mcpp_store_lane_memo *memo, int with_image)
 {
     memset(row, 0, sizeof *row);
     row->id = mcpp_receipt_id(r);
@@ -124,7 +124,7 @@ int mcpp_store_row_fill(mcpp_store_row *row, const mcpp_receipt *r, const char *
     if (!rc && !(row->lane_label = mcpp_store_lane_label(r)))
         rc = mcpp_error_nomem();
     /* no image (a pointer outside the arena): the row loads from its body */
-    if (!rc && mcpp_receipt_image_write(&row->image, &row->image_len, r) == MCPP_ENOMEM)
+    if (!rc && with_image && mcpp_receipt_image_write(&row->image, &row->image_len, r) == MCPP_ENOMEM)
         rc = mcpp_error_nomem();
     if (!rc && metric) row->has_value = mcpp_metric_value(&row->value, metric, r) == 1;
     if (!rc && z) rc = pack_row(row, codec, z);
@@ -143,7 +143,7 @@ void mcpp_store_row_clear(mcpp_store_row *row)
 }
 
 typedef struct add_statements {
-    sqlite3_stmt *insert, *existing, *tombstone, *refresh_image;
+    sqlite3_stmt *insert, *existing, *tombstone;
     int any_tombstones; /* read once per add, inside its transaction */
 } add_statements;
 
@@ -165,22 +165,6 @@ static int lookup(int *found, char **body, mcpp_store *s, sqlite3_stmt *st, cons
     size_t len = 0;
     if (body && *found) return mcpp_store_column_body(s, st, 0, body, &len);
     return MCPP_OK;
-}
-
-/* An unchanged receipt's stored image is rewritten when it is missing or
- * was written by another build (magic and fingerprint: its first 16 bytes),
- * so adding the same receipts again makes a store written by an older
- * version load from images. Images of this build are left alone: they name
- * the file they were read from, so they differ between two adds of one
- * receipt, and rewriting them would make every repeated add write. */
-static int refresh_image(mcpp_store *s, sqlite3_stmt *st, const mcpp_store_row *row)
-{
-    if (!row->image) return MCPP_OK;
-    sqlite3_reset(st);
-    sqlite3_bind_text(st, 1, row->id, -1, SQLITE_STATIC);
-    sqlite3_bind_blob(st, 2, row->image, (int)row->image_len, SQLITE_STATIC);
-    int step = sqlite3_step(st);
-    return step == SQLITE_DONE ? MCPP_OK : mcpp_store_sqlite_error(s, step, "refreshing an image");
 }
 
 static int insert_row(mcpp_store *s, add_statements *a, const mcpp_store_row *row, mcpp_store_add_result *res)
@@ -224,7 +208,7 @@ static int insert_row(mcpp_store *s, add_statements *a, const mcpp_store_row *ro
         free(stored);
         if (same) {
             res->unchanged++;
-            return refresh_image(s, a->refresh_image, row);
+            return MCPP_OK;
         }
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, s->path, "id", 0, 0,
                               "conflict: receipt '%s' is already stored with different content "
@@ -259,11 +243,6 @@ static int prepare_all(add_statements *a, mcpp_store *s)
         }
         sqlite3_finalize(any);
     }
-    if (!rc)
-        rc = mcpp_store_prepare(&a->refresh_image, s,
-                                "UPDATE receipts SET image = ?2 WHERE id = ?1"
-                                " AND (image IS NULL OR substr(image, 1, 16) IS NOT substr(?2, 1, 16))",
-                                "adding");
     return rc;
 }
 
@@ -297,7 +276,7 @@ static int add_all(mcpp_store *s, const mcpp_receipt *const *receipts, size_t n,
         if (!receipts[i])
             return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_store_add: receipt %zu is NULL", i);
     mcpp_policy *policy = NULL;
-    add_state a = {s, {NULL, NULL, NULL, NULL, 0}, receipts, malloc((n ? n : 1) * sizeof *a.added), res, 0};
+    add_state a = {s, {NULL, NULL, NULL, 0}, receipts, malloc((n ? n : 1) * sizeof *a.added), res, 0};
     int rc = a.added ? mcpp_policy_default(&policy) : mcpp_error_nomem();
     if (!rc) rc = mcpp_store_codec_prepare_add(s, receipts, n);
     if (!rc) rc = prepare_all(&a.statements, s);
@@ -308,7 +287,6 @@ static int add_all(mcpp_store *s, const mcpp_receipt *const *receipts, size_t n,
     sqlite3_finalize(a.statements.insert);
     sqlite3_finalize(a.statements.existing);
     sqlite3_finalize(a.statements.tombstone);
-    sqlite3_finalize(a.statements.refresh_image);
     rc = mcpp_store_summaries_finish(&job, s, a.added, res->added, a.added_digest, rc);
     free(a.added);
     mcpp_policy_free(policy);

@@ -81,7 +81,7 @@ static void fill_unit(pipeline *p, size_t u, filler *f)
 {
     unit_slot *slot = &p->slots[u % WINDOW_UNITS];
     for (size_t i = u * UNIT_ROWS; i < unit_end(p, u); i++) {
-        int rc = f && f->z ? mcpp_store_row_fill(row_at(p, i), p->receipts[i], p->metric, p->codec, f->z, &f->memo)
+        int rc = f && f->z ? mcpp_store_row_fill(row_at(p, i), p->receipts[i], p->metric, p->codec, f->z, &f->memo, 0)
                            : mcpp_error_nomem();
         if (rc) {
             slot->rc = rc;
@@ -177,7 +177,7 @@ static int insert_unit(pipeline *p, size_t u, filler *f,
     }
     if (!slot->rc) return MCPP_OK;
     mcpp_store_row again;
-    int rc = f->z ? mcpp_store_row_fill(&again, p->receipts[slot->failed_at], p->metric, p->codec, f->z, NULL)
+    int rc = f->z ? mcpp_store_row_fill(&again, p->receipts[slot->failed_at], p->metric, p->codec, f->z, NULL, 0)
                   : mcpp_error_nomem();
     if (!rc) mcpp_store_row_clear(&again);
     return rc ? rc : slot->rc;

@@ -266,7 +266,7 @@ static int check_row(checker *c, sqlite3_stmt *st)
         return MCPP_OK;
     }
     mcpp_store_row want;
-    int rc = mcpp_store_row_fill(&want, r, c->metric, NULL, NULL, NULL); /* unpacked: compared, not stored */
+    int rc = mcpp_store_row_fill(&want, r, c->metric, NULL, NULL, NULL, 1); /* unpacked: compared, not stored */
     if (!rc) {
         int ok = columns_match(c, st, id, &want), type = sqlite3_column_type(st, 3);
         size_t len = (size_t)sqlite3_column_bytes(st, 3);
@@ -380,7 +380,8 @@ static int repair_rows(checker *c)
         if (!rc) rc = mcpp_receipt_load_buffer(&r, NULL, body, body_len, MCPP_FORMAT_JSON, c->s->path, NULL);
         free(body);
         /* borrows r's strings: freed after the update; the image packed as an add packs it */
-        if (!rc) rc = mcpp_store_row_fill(&w, r, c->metric, c->s->codec, c->s->zctx, NULL);
+        if (!rc)
+            rc = mcpp_store_row_fill(&w, r, c->metric, c->s->codec, c->s->zctx, NULL, 1);
         if (rc) {
             mcpp_receipt_free(r);
             break;
@@ -410,8 +411,9 @@ static int repair_rows(checker *c)
 static int finish_report(char **out, checker *c)
 {
     if (c->foreign)
-        mcpp_sb_printf(c->report, "note: %zu image%s written by another library build (those rows load from their "
-                                  "bodies; store check --repair or store add rewrites them)\n",
+        mcpp_sb_printf(c->report,
+                       "note: %zu image%s written by another library build (those rows load from their "
+                       "bodies; store check --repair or the next read rewrites them)\n",
                        c->foreign, c->foreign == 1 ? " was" : "s were");
     if (!c->problems) mcpp_sb_puts(c->report, "ok\n");
     int rc = mcpp_store_take_text(out, c->report);

@@ -172,9 +172,11 @@ void mcpp_store_lane_memo_clear(mcpp_store_lane_memo *memo);
  * is the default gate metric path. With a zctx the body and image are
  * packed with the codec's dictionaries (the body's text is kept too, for the
  * identity check); without, stored as before version 6. `memo` (may be NULL)
- * is the calling thread's. Free with mcpp_store_row_clear. */
+ * is the calling thread's. The image is made only `with_image` (store check
+ * and its repair): an add stores none, the first read makes it
+ * (store_load.c). Free with mcpp_store_row_clear. */
 int mcpp_store_row_fill(mcpp_store_row *row, const mcpp_receipt *r, const char *metric, const mcpp_store_codec *codec,
-                        mcpp_store_zctx *z, mcpp_store_lane_memo *memo);
+                        mcpp_store_zctx *z, mcpp_store_lane_memo *memo, int with_image);
 void mcpp_store_row_clear(mcpp_store_row *row);
 
 /*
@@ -184,6 +186,27 @@ void mcpp_store_row_clear(mcpp_store_row *row);
  */
 int mcpp_store_rows_each(const mcpp_receipt *const *receipts, size_t n, const char *metric,
                          const mcpp_store_codec *codec, int (*each)(void *ctx, const mcpp_store_row *row, size_t index), void *ctx);
+
+/*
+ * Images made by the first read (store_image_cache.c): an add stores none.
+ * _make builds a receipt's image and packs it as the store keeps it
+ * (MCPP_EUNSUPPORTED: the receipt gets none). The writer is a second,
+ * read-write connection a reader opens lazily (_ready: 1 when it can write:
+ * this build's schema, a writable file); _put writes one batch of images
+ * (NULL entries skipped) in one transaction, without waiting for the lock,
+ * and turns itself off for good on any failure. Nothing here fails a read.
+ */
+typedef struct mcpp_store_image_writer {
+    sqlite3 *db;
+    sqlite3_stmt *put;
+    int state; /* 0 untried, 1 ready, -1 off */
+} mcpp_store_image_writer;
+int mcpp_store_image_make(unsigned char **out, size_t *out_len, const mcpp_store_codec *c, mcpp_store_zctx *z,
+                          const mcpp_receipt *r);
+int mcpp_store_image_writer_ready(mcpp_store_image_writer *w, const mcpp_store *s);
+void mcpp_store_image_writer_put(mcpp_store_image_writer *w, char *const *ids, unsigned char *const *images,
+                                 const size_t *lengths, size_t n);
+void mcpp_store_image_writer_close(mcpp_store_image_writer *w);
 
 /*
  * Loads the bodies a prepared statement yields (column 0 = id, 1 = body) into

@@ -9,6 +9,11 @@
  * the rest of the previous one beside the worker instead of waiting for it.
  * A row whose image this build does not accept has its body read by id and
  * parsed on the caller's thread. Receipts reach the sink in row order.
+ *
+ * A row without an image (an add stores none) or with another build's has
+ * its image made from the receipt its body gave, on the decoding thread, and
+ * written after the batch on a connection of the reader's own
+ * (store_image_cache.c), so the next read of that row is an image's.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -35,6 +40,12 @@ typedef struct batch {
     unsigned char packed[BATCH_ROWS]; /* the body is a packed blob (store_codec.c), not text */
     mcpp_receipt *receipts[BATCH_ROWS];
     char *errors[BATCH_ROWS]; /* message of a body that failed to load */
+    unsigned char foreign[BATCH_ROWS];  /* its image is another build's */
+    unsigned char no_image[BATCH_ROWS]; /* the row has none (not: the query did not select it) */
+    unsigned char *made[BATCH_ROWS];    /* an image made from the body's receipt, packed; to be written */
+    size_t made_lengths[BATCH_ROWS];
+    size_t without_image; /* rows copied without an image */
+    int make_images;      /* make images of rows that have none (the writer can write) */
     size_t n;
     atomic_size_t next_unclaimed; /* the first row no thread has taken to decode */
     const char *name;
@@ -47,7 +58,7 @@ typedef struct batch {
  * or it names another id (the row's body is then parsed). An image of this
  * build that is refused is damaged or forged: it is counted on the store, so
  * the caller can warn (store check names it, store check --repair rewrites it). */
-static mcpp_receipt *from_image(const batch *b, size_t i, mcpp_store_zctx *z)
+static mcpp_receipt *from_image(batch *b, size_t i, mcpp_store_zctx *z)
 {
     mcpp_receipt *r = NULL;
     const unsigned char *image = b->images[i];
@@ -64,6 +75,7 @@ static mcpp_receipt *from_image(const batch *b, size_t i, mcpp_store_zctx *z)
     free(unpacked);
     if (rc == MCPP_OK && strcmp(mcpp_receipt_id(r), b->ids[i]) == 0) return r;
     mcpp_receipt_free(r);
+    b->foreign[i] = rc == MCPP_EUNSUPPORTED;
     if (rc != MCPP_EUNSUPPORTED && rc != MCPP_ENOMEM) atomic_fetch_add(&b->store->images_refused, 1);
     return NULL;
 }
@@ -96,6 +108,8 @@ static void decode_rows(batch *b, size_t from, size_t to, mcpp_store_zctx *z)
             b->errors[i] = mcpp_strdup(mcpp_error_last()->message, NULL);
         else if (strcmp(mcpp_receipt_id(b->receipts[i]), b->ids[i]) != 0)
             b->errors[i] = mcpp_strdup("its id does not match the stored id", NULL);
+        else if (b->make_images && b->no_image[i] && z) /* none made (too large): the row loads from its body */
+            mcpp_store_image_make(&b->made[i], &b->made_lengths[i], b->store->codec, z, b->receipts[i]);
     }
 }
 
@@ -129,9 +143,11 @@ static void *decode_batch(void *arg)
     return NULL;
 }
 
-/* Starts decoding the batch on a worker (here, when none can be started). */
-static void batch_start(batch *b)
+/* Starts decoding the batch on a worker (here, when none can be started),
+ * making the images of rows that have none when they can be written. */
+static void batch_start(batch *b, mcpp_store_image_writer *w)
 {
+    b->make_images = b->without_image && mcpp_store_image_writer_ready(w, b->store);
     atomic_store(&b->next_unclaimed, 0);
     b->decoding = pthread_create(&b->worker, NULL, decode_batch, b) == 0;
     if (!b->decoding) decode_batch(b);
@@ -155,6 +171,10 @@ static int copy_row(batch *b, sqlite3_stmt *stmt)
     const char *id = (const char *)sqlite3_column_text(stmt, 0);
     size_t i = b->n;
     b->errors[i] = NULL;
+    b->made[i] = NULL;
+    b->made_lengths[i] = 0;
+    b->foreign[i] = 0;
+    b->no_image[i] = 0;
     b->bodies[i] = NULL;
     b->images[i] = NULL;
     b->receipts[i] = NULL;
@@ -162,7 +182,11 @@ static int copy_row(batch *b, sqlite3_stmt *stmt)
     b->packed[i] = 0;
     if (!(b->ids[i] = mcpp_strdup(id ? id : "", NULL)))
         return mcpp_error_nomem();
-    int has_image = sqlite3_column_count(stmt) > 2 && sqlite3_column_type(stmt, 2) == SQLITE_BLOB;
+    /* the image column itself, not the NULL that export's and check's
+     * bodies-only queries select in its place (it has no declared type) */
+    const char *decl = sqlite3_column_count(stmt) > 2 ? sqlite3_column_decltype(stmt, 2) : NULL;
+    int image_selected = decl && strcmp(decl, "BLOB") == 0;
+    int has_image = image_selected && sqlite3_column_type(stmt, 2) == SQLITE_BLOB;
     b->packed[i] = !has_image && sqlite3_column_type(stmt, 1) == SQLITE_BLOB;
     int rc = has_image ? copy_column((void **)&b->images[i], &b->image_lengths[i], stmt, 2, 0)
                        : copy_column((void **)&b->bodies[i], &b->lengths[i], stmt, 1, !b->packed[i]);
@@ -170,6 +194,8 @@ static int copy_row(batch *b, sqlite3_stmt *stmt)
         free(b->ids[i]);
         return rc;
     }
+    b->no_image[i] = image_selected && sqlite3_column_type(stmt, 2) == SQLITE_NULL;
+    b->without_image += b->no_image[i];
     b->n++;
     return MCPP_OK;
 }
@@ -210,10 +236,26 @@ static int parse_bodies_of_refused_images(batch *b, mcpp_store *s)
     return rc;
 }
 
+/* The images of the rows whose image was another build's (their bodies
+ * were parsed here), made on the caller's thread; then the batch's new
+ * images written. */
+static void write_images(batch *b, mcpp_store *s, mcpp_store_image_writer *w)
+{
+    size_t foreign = 0;
+    for (size_t i = 0; i < b->n; i++)
+        foreign += b->foreign[i] && b->receipts[i];
+    if (foreign && mcpp_store_image_writer_ready(w, s) && (s->zctx || (s->zctx = mcpp_store_zctx_new())))
+        for (size_t i = 0; i < b->n; i++)
+            if (b->foreign[i] && b->receipts[i] && !b->made[i])
+                mcpp_store_image_make(&b->made[i], &b->made_lengths[i], s->codec, s->zctx, b->receipts[i]);
+    mcpp_store_image_writer_put(w, b->ids, b->made, b->made_lengths, b->n);
+}
+
 /* Waits for the batch's decoding, then (while rc is MCPP_OK) hands its
  * receipts to the sink in order; the first failure becomes the result.
  * Every row is freed either way. */
-static int finish_batch(batch *b, int rc, mcpp_store *s, mcpp_store_receipt_fn sink, void *ctx)
+static int finish_batch(batch *b, int rc, mcpp_store *s, mcpp_store_image_writer *w, mcpp_store_receipt_fn sink,
+                        void *ctx)
 {
     if (b->decoding) {
         decode_unclaimed(b); /* the caller's thread takes what the worker has not reached */
@@ -221,6 +263,8 @@ static int finish_batch(batch *b, int rc, mcpp_store *s, mcpp_store_receipt_fn s
     }
     b->decoding = 0;
     if (!rc) rc = parse_bodies_of_refused_images(b, s);
+    if (!rc)
+        write_images(b, s, w);
     for (size_t i = 0; i < b->n; i++) {
         if (!rc && b->errors[i])
             rc = mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, s->path, "body", 0, 0,
@@ -235,8 +279,10 @@ static int finish_batch(batch *b, int rc, mcpp_store *s, mcpp_store_receipt_fn s
         free(b->bodies[i]);
         free(b->images[i]);
         free(b->errors[i]);
+        free(b->made[i]);
     }
     b->n = 0;
+    b->without_image = 0;
     return rc;
 }
 
@@ -260,19 +306,22 @@ int mcpp_store_load_rows_each(mcpp_store *s, sqlite3_stmt *stmt, mcpp_store_rece
     }
     b[0]->name = b[1]->name = s->path;
     b[0]->store = b[1]->store = s;
+    mcpp_store_image_writer w = {NULL, NULL, 0};
     int rc = mcpp_store_codec_refresh(s), step = SQLITE_DONE, k = 0; /* read-only while workers decode */
     while (!rc && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
         rc = copy_row(b[k], stmt);
         if (!rc && b[k]->n == BATCH_ROWS) {
-            batch_start(b[k]); /* decoded while the next batch is read */
+            batch_start(b[k], &w); /* decoded while the next batch is read */
             k ^= 1;
-            rc = finish_batch(b[k], rc, s, sink, ctx); /* the one before it */
+            rc = finish_batch(b[k], rc, s, &w, sink, ctx); /* the one before it */
         }
     }
     if (!rc && step != SQLITE_DONE) rc = mcpp_store_sqlite_error(s, step, "reading receipts");
-    if (!rc && b[k]->n) batch_start(b[k]);
-    rc = finish_batch(b[k ^ 1], rc, s, sink, ctx); /* the older batch first */
-    rc = finish_batch(b[k], rc, s, sink, ctx);
+    if (!rc && b[k]->n)
+        batch_start(b[k], &w);
+    rc = finish_batch(b[k ^ 1], rc, s, &w, sink, ctx); /* the older batch first */
+    rc = finish_batch(b[k], rc, s, &w, sink, ctx);
+    mcpp_store_image_writer_close(&w);
     free(b[0]);
     free(b[1]);
     return rc;

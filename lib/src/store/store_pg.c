@@ -510,7 +510,7 @@ static int add_all(pg_add *a, const mcpp_receipt *const *receipts, size_t n)
                                "mcpp_store_add: receipt %zu is NULL", i);
             break;
         }
-        rc = mcpp_store_row_fill(&b->rows[b->n], receipts[i], mcpp_policy_gate(p)->metric, NULL, NULL, &memo);
+        rc = mcpp_store_row_fill(&b->rows[b->n], receipts[i], mcpp_policy_gate(p)->metric, NULL, NULL, &memo, 0);
         if (rc)
             break;
         b->receipts[b->n] = receipts[i];

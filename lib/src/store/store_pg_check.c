@@ -103,7 +103,7 @@ static int check_row(pg_checker *c, const mcpp_pg_rows *rows, size_t i)
         return MCPP_OK;
     }
     mcpp_store_row want;
-    rc = mcpp_store_row_fill(&want, r, c->metric, NULL, NULL, NULL);
+    rc = mcpp_store_row_fill(&want, r, c->metric, NULL, NULL, NULL, 0);
     int same = 1;
     for (int k = 0; !rc && k < 8; k++) {
         const char *stored = mcpp_pg_value(rows, i, 1 + k);
