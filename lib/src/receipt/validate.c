@@ -15,6 +15,7 @@
 #include "receipt/request_pairs.h"
 #include "receipt/schema.h"
 #include "util/strbuf.h"
+#include "util/quantile.h"
 
 #define P(id) mcpp_present(r, MCPP_F_##id)
 #define PATH(id) mcpp_schema_entries[MCPP_F_##id].info.path
@@ -160,6 +161,39 @@ static void check_counts(mcpp_load_ctx *ctx, const mcpp_receipt *r)
 /* Step statistics: their order, then their agreement with the samples.
  * Returns the samples' median (NAN without samples), which check_throughput
  * reuses instead of sorting the samples again. */
+/* The median, p10 and p90 of the step samples. When the median is stated,
+ * the stated figures that sit between the ranks they interpolate are read in
+ * one pass (mcpp_quantiles_near); else the samples are sorted (which was ~7%
+ * of a load). */
+static void samples_quantiles(const mcpp_fields *f, int has_med, int has_p10, int has_p90, double *med, double *p10,
+                              double *p90)
+{
+    const double *s = f->metrics_step_time_s_samples.items;
+    size_t n = f->metrics_step_time_s_samples.count, k = 0;
+    double q[3], stated[3], found[3];
+    if (has_med) {
+        q[k] = 0.5;
+        stated[k++] = f->metrics_step_time_s_median;
+        if (has_p10) {
+            q[k] = 0.1;
+            stated[k++] = f->metrics_step_time_s_p10;
+        }
+        if (has_p90) {
+            q[k] = 0.9;
+            stated[k++] = f->metrics_step_time_s_p90;
+        }
+    }
+    if (!k || !mcpp_quantiles_near(found, s, n, q, stated, k)) {
+        mcpp_sample_stats(s, n, med, p10, p90);
+        return;
+    }
+    *med = found[0];
+    if (has_p10)
+        *p10 = found[1];
+    if (has_p90)
+        *p90 = found[k - 1];
+}
+
 static double check_step_stats(mcpp_load_ctx *ctx, const mcpp_receipt *r)
 {
     double samples_median = NAN;
@@ -176,8 +210,8 @@ static double check_step_stats(mcpp_load_ctx *ctx, const mcpp_receipt *r)
                          f->metrics_step_time_s_p90);
     if (P(metrics_step_time_s_samples) && f->metrics_step_time_s_samples.count > 0) {
         size_t n = f->metrics_step_time_s_samples.count;
-        double med, p10, p90;
-        mcpp_sample_stats(f->metrics_step_time_s_samples.items, n, &med, &p10, &p90);
+        double med = NAN, p10 = NAN, p90 = NAN;
+        samples_quantiles(f, has_med, has_p10, has_p90, &med, &p10, &p90);
         samples_median = med;
         if (has_med)
             check_stat(ctx, PATH(metrics_step_time_s_median), f->metrics_step_time_s_median, med,

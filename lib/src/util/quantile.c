@@ -2,6 +2,7 @@
  * quantile.c — sorting samples and the type-7 quantile read from them.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,47 @@ void mcpp_sort_doubles(double *values, size_t n)
         }
         values[j] = x;
     }
+}
+
+/* sorted[lo] and sorted[lo + 1] of n values that are not negative, when
+ * exactly lo + 1 of them are at or below `near`; else 0. Such doubles order
+ * as their bit patterns do, so the largest at or below and the smallest
+ * above are kept as integers with no branch on the data (which side of a
+ * figure a sample falls is a coin toss: branching on it cost as much as
+ * sorting the samples). */
+static int ranks_around(double *low, double *high, const double *values, size_t n, size_t lo, double near)
+{
+    uint64_t below = 0, above = UINT64_MAX, signs = 0;
+    size_t at_or_below = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t bits, le = values[i] <= near;
+        memcpy(&bits, &values[i], sizeof bits);
+        uint64_t mask = 0 - le; /* all ones at or below near */
+        uint64_t b = bits & mask, a = bits | mask;
+        below = b > below ? b : below;
+        above = a < above ? a : above;
+        at_or_below += le;
+        signs |= bits;
+    }
+    if (signs >> 63 || at_or_below != lo + 1)
+        return 0;
+    memcpy(low, &below, sizeof below);
+    memcpy(high, &above, sizeof above);
+    return 1;
+}
+
+int mcpp_quantiles_near(double *out, const double *values, size_t n, const double *q, const double *near, size_t k)
+{
+    for (size_t j = 0; j < k; j++) {
+        if (n < 2)
+            return 0;
+        double pos = q[j] * (double)(n - 1), low, high;
+        size_t lo = (size_t)floor(pos);
+        if (lo >= n - 1 || !ranks_around(&low, &high, values, n, lo, near[j]))
+            return 0;
+        out[j] = low + (pos - (double)lo) * (high - low); /* mcpp_quantile_sorted's arithmetic */
+    }
+    return 1;
 }
 
 double mcpp_quantile_sorted(const double *sorted, size_t n, double q)
