@@ -2,8 +2,9 @@
  * json_bind_reader.c — reads a JSON receipt straight into the staging struct,
  * without building a cJSON tree first: the sections and fields of the schema
  * are walked as the text is read, scalars and lists are bound as they are met,
- * and only free-form values (extra, features, benchmark.params, ...,
- * metrics.named, artifacts) are handed to cJSON, which parses just their bytes.
+ * and free-form values (extra, features, benchmark.params, ..., metrics.named,
+ * artifacts) become cJSON trees for the binder: small ones read here into a
+ * pool of nodes, larger ones parsed by cJSON from just their bytes.
  *
  * The reader is a fast path, not a second parser with its own diagnostics. It
  * either binds the receipt exactly as the tree path (cJSON + bind.c) would,
@@ -22,11 +23,13 @@
  * depth limit. Keys are ASCII schema names (anything else gives up), and the
  * free-form values handed to cJSON are pre-scanned over their own bytes.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "receipt/cjson_inline.h"
 #include "receipt/load_ctx.h"
 #include "util/c_locale.h"
 #include "util/double_text.h"
@@ -391,14 +394,98 @@ size_t mcpp_json_raw_control(const char *s, size_t len)
     return SIZE_MAX;
 }
 
-/* A free-form value (or metrics.named, artifacts): cJSON parses just its
- * bytes, which must pass the pre-scan as the rest of the text would (nested
- * within what the limit leaves below r->depth); one with a raw control
- * character goes to the tree path, which refuses it. */
+static int read_free_value(jreader *r, cJSON **out);
+
+/* The members or items of the object or array at r->p into node `v`. */
+static int read_free_container(jreader *r, cJSON *v, int object)
+{
+    if (++r->depth > r->ctx->limits->max_depth)
+        return GIVE_UP;
+    v->type = object ? cJSON_Object : cJSON_Array;
+    r->p++; /* '{' or '[' */
+    skip_blanks(r);
+    if (peek(r) == (object ? '}' : ']')) {
+        r->p++;
+        r->depth--;
+        return 0;
+    }
+    cJSON *last = NULL;
+    for (;;) {
+        const char *key = NULL;
+        cJSON *item;
+        if (object && (peek(r) != '"' || read_string(r, &key) != 0 || after_key(r, r->p - 1) != 0))
+            return GIVE_UP;
+        if (read_free_value(r, &item) != 0)
+            return GIVE_UP;
+        item->string = (char *)key;
+        if (last) { /* linked as cJSON links them: the first item's prev is the last */
+            last->next = item;
+            item->prev = last;
+        } else {
+            v->child = item;
+        }
+        v->child->prev = last = item;
+        skip_blanks(r);
+        int c = peek(r);
+        r->p++;
+        if (c == (object ? '}' : ']'))
+            break;
+        if (c != ',')
+            return GIVE_UP;
+        skip_blanks(r);
+    }
+    r->depth--;
+    return 0;
+}
+
+/* One value of a free-form tree into a node of the pool: the tree cJSON
+ * would parse from the same bytes (strict JSON only; the strings decoded
+ * and checked by read_string, so the text passes the pre-scan's rules);
+ * GIVE_UP on anything else, or when the pool runs out. */
+static int read_free_value(jreader *r, cJSON **out)
+{
+    mcpp_json_subtrees *t = r->subtrees;
+    if (t->pool_used == MCPP_JSON_POOL_NODES)
+        return GIVE_UP;
+    cJSON *v = &t->pool[t->pool_used++];
+    memset(v, 0, sizeof *v);
+    *out = v;
+    int c = peek(r);
+    if (c == '{' || c == '[')
+        return read_free_container(r, v, c == '{');
+    if (read_scalar(r, v) != 0)
+        return GIVE_UP;
+    if (!mcpp_cj_is_number(v))
+        return 0;
+    if (v->valuedouble >= INT_MAX) /* cJSON's saturated copy */
+        v->valueint = INT_MAX;
+    else if (v->valuedouble <= (double)INT_MIN)
+        v->valueint = INT_MIN;
+    else
+        v->valueint = (int)v->valuedouble;
+    return 0;
+}
+
+/* A free-form value (or metrics.named, artifacts). A small one is read
+ * straight into the pool (parsing it with cJSON, pre-scanning its bytes and
+ * freeing the tree was ~8% of a load); on anything that read does not take
+ * on, cJSON parses just its bytes, which must pass the pre-scan as the rest
+ * of the text would (nested within what the limit leaves below r->depth),
+ * and one with a raw control character goes to the tree path, which refuses
+ * it. */
 static int read_subtree(jreader *r, int id, int opening)
 {
     if (peek(r) != opening || r->subtrees->count == MCPP_JSON_MAX_SUBTREES || r->depth >= r->ctx->limits->max_depth)
         return GIVE_UP;
+    const char *start = r->p;
+    size_t depth = r->depth, pool_used = r->subtrees->pool_used, strings_used = r->strings_used;
+    cJSON *small = NULL;
+    if (read_free_value(r, &small) == 0)
+        return mcpp_bind_value_quiet(r->ctx, r->out, id, small) == 0 ? 0 : GIVE_UP;
+    r->p = start; /* as it was: cJSON reads it */
+    r->depth = depth;
+    r->subtrees->pool_used = pool_used;
+    r->strings_used = strings_used;
     const char *after = NULL;
     cJSON *tree = cJSON_ParseWithLengthOpts(r->p, (size_t)(r->end - r->p), &after, 0);
     if (!tree)
@@ -564,6 +651,7 @@ int mcpp_json_bind_read(mcpp_load_ctx *ctx, mcpp_receipt *out, mcpp_json_subtree
     r.out = out;
     r.strings = strings;
     r.subtrees = subtrees;
+    subtrees->pool_used = 0;
     /* cJSON refuses nesting beyond 1000 counted from the document, the
      * subtree parses from their own start: only equal below that */
     if (ctx->limits->max_depth >= 990)

@@ -9,12 +9,17 @@
 
 #include "receipt/load_ctx.h"
 
-/* Free-form values are parsed by cJSON into trees the staging struct borrows;
- * at most one per OBJECT / METRICS / ARTIFACTS field (a second is a duplicate). */
+/* Free-form values are read into trees the staging struct borrows: a small
+ * one into nodes of `pool` (its strings in the reader's string area), a
+ * larger one (or one the reader does not take on) by cJSON, at most one per
+ * OBJECT / METRICS / ARTIFACTS field (a second is a duplicate). */
 #define MCPP_JSON_MAX_SUBTREES 8
+#define MCPP_JSON_POOL_NODES 96 /* a Google Benchmark row's extra and metrics.named: ~60 */
 typedef struct mcpp_json_subtrees {
-    cJSON *trees[MCPP_JSON_MAX_SUBTREES];
+    cJSON *trees[MCPP_JSON_MAX_SUBTREES]; /* cJSON's: cJSON_Delete each */
     size_t count;
+    cJSON pool[MCPP_JSON_POOL_NODES]; /* the reader's: freed with the struct */
+    size_t pool_used;
 } mcpp_json_subtrees;
 
 enum { MCPP_JSON_READ_BOUND = 0, MCPP_JSON_READ_FALLBACK = 1 };
@@ -30,10 +35,11 @@ size_t mcpp_json_raw_control(const char *s, size_t len);
 /* Reads ctx->buf (JSON, pre-scanned or not: a text it binds passes the
  * pre-scan, mcpp_json_prescan) into `out` (zeroed), strings decoded into
  * `strings` (at least ctx->len + 1 bytes), free-form trees into `subtrees`
- * (count 0). MCPP_JSON_READ_BOUND: bound exactly as the tree path would bind
- * it, nothing reported (a schema-1 input gets the upgrade warning). FALLBACK:
- * nothing reported; the caller frees the subtrees, releases ctx and loads the
- * text through cJSON + mcpp_bind_tree. */
+ * (count 0), which must outlive the packing of `out`.
+ * MCPP_JSON_READ_BOUND: bound exactly as the tree path would bind it, nothing
+ * reported (a schema-1 input gets the upgrade warning). FALLBACK: nothing
+ * reported; the caller frees the subtrees, releases ctx and loads the text
+ * through cJSON + mcpp_bind_tree. */
 int mcpp_json_bind_read(mcpp_load_ctx *ctx, mcpp_receipt *out, mcpp_json_subtrees *subtrees,
                         char *strings);
 
