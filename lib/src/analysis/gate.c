@@ -835,6 +835,10 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
                        r->fdr_q * 100);
         if (r->suite_run_sd > 0) mcpp_sb_printf(&reason, ", run-to-run %.1f%% as the suite shows", r->suite_run_sd * 100);
         if (r->suite_heavy_tails) mcpp_sb_printf(&reason, " with heavy tails (t, %.0f df)", r->suite_df);
+        if (r->baseline_spikes)
+            mcpp_sb_printf(&reason, ", %zu baseline run%s far slower than %s history left out of that reading",
+                           r->baseline_spikes, r->baseline_spikes == 1 ? "" : "s",
+                           r->baseline_spikes == 1 ? "its" : "their");
         if (r->history_scores && isinf(r->history_tail_df))
             mcpp_sb_printf(&reason, ", tails read from %zu earlier runs: normal", r->history_scores);
         else if (r->history_scores)

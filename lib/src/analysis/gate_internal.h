@@ -146,6 +146,7 @@ struct mcpp_gate_report {
     double suite_run_sd; /* the run-to-run noise its tests showed (docs/statistics.md); 0: too few tests */
     double suite_df;     /* its degrees of freedom */
     int suite_heavy_tails; /* 1: one run a side, and suite_df are the tails' of a Student t */
+    size_t baseline_spikes; /* one run a side: baselines far slower than their history, left out of the suite's fit */
     size_t history_scores; /* earlier runs whose pooled normal scores read the machine's tails (0: too few) */
     double history_tail_df, history_tail_scale; /* their Student t (INFINITY: normal) */
     double history_lane_df; /* the weight of the variance the lanes' histories agree on (0: not pooled) */

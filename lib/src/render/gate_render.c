@@ -181,6 +181,7 @@ static void put_json_head(mcpp_strbuf *b, const mcpp_gate_report *r)
     mcpp_sb_json_key_number(b, ", \"suite_df\": ", isinf(r->suite_df) ? -1 : r->suite_df);
     mcpp_sb_json_key_number(b, ", \"common_shift\": ", r->suite_shift);
     mcpp_sb_printf(b, ", \"common_shift_regressed\": %s", r->suite_regressed ? "true" : "false");
+    mcpp_sb_printf(b, ", \"baseline_spikes\": %zu", r->baseline_spikes);
     if (r->history_scores) {
         mcpp_sb_printf(b, ", \"history_tails\": {\"runs\": %zu, \"df\": ", r->history_scores);
         mcpp_sb_json_number(b, isinf(r->history_tail_df) ? -1 : r->history_tail_df);
