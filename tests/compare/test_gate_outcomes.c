@@ -350,7 +350,8 @@ static int one_run_lane_failed(const one_run_gate *g, int lane)
     for (size_t i = 0; i < mcpp_gate_report_count(g->r); i++) {
         int at = -1;
         sscanf(mcpp_gate_report_candidate_id(g->r, i), "c%d", &at);
-        if (at == lane) return mcpp_gate_report_entry_outcome(g->r, i) == MCPP_GATE_FAILED;
+        if (at == lane)
+            return mcpp_gate_report_entry_outcome(g->r, i) == MCPP_GATE_FAILED;
     }
     return -1;
 }
@@ -385,7 +386,8 @@ TEST(one_run_a_side_reads_the_machine_from_the_unchanged_tests_when_most_benchma
     one_run_gate g;
     one_run_gate_run(&g, HEAVY_SCORE, SD_1_5, NOT_SLOWED, TODAY, SLOW);
     for (int lane = 0; lane < ONE_RUN_LANES; lane++)
-        if (lane >= 8 || lane < 4) CHECK_INT_EQ(one_run_lane_failed(&g, lane), lane >= 8);
+        if (lane >= 8 || lane < 4)
+            CHECK_INT_EQ(one_run_lane_failed(&g, lane), lane >= 8);
     one_run_gate_free(&g);
 }
 
@@ -433,7 +435,8 @@ TEST(a_shift_the_slowed_benchmarks_pulled_does_not_widen_the_unchanged_ones)
     one_run_gate_run(&g, SCORE, SD, NOT_SLOWED, NEAR, SLOW);
     CHECK(!strstr(mcpp_gate_report_reason(g.r), "widened"));
     for (int lane = 0; lane < ONE_RUN_LANES; lane++)
-        if (lane >= 8 || lane < 4) CHECK_INT_EQ(one_run_lane_failed(&g, lane), lane >= 8);
+        if (lane >= 8 || lane < 4)
+            CHECK_INT_EQ(one_run_lane_failed(&g, lane), lane >= 8);
     one_run_gate_free(&g);
 }
 
