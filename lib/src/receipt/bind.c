@@ -614,28 +614,6 @@ static const char *member_path(char *buf, size_t cap, int section, const char *k
     return buf;
 }
 
-/* Writers (ours included) emit keys in schema order, so the key after field f
- * is most often field f+1, or the subsection that holds it: one comparison
- * instead of a hash lookup. This names the one expected. */
-const char *mcpp_schema_predict_name(int section, int guess, int *field, int *sub)
-{
-    if (guess < 0 || guess >= MCPP_FIELD_COUNT)
-        return NULL;
-    int s = mcpp_schema_entries[guess].section;
-    if (s == section) {
-        *field = guess;
-        *sub = -1;
-        return mcpp_schema_entries[guess].name;
-    }
-    while (s != MCPP_S_ROOT && mcpp_schema_sections[s].parent != section)
-        s = mcpp_schema_sections[s].parent;
-    if (s == MCPP_S_ROOT)
-        return NULL;
-    *field = -1;
-    *sub = s;
-    return mcpp_schema_sections[s].name;
-}
-
 /* The tree path's form of the shortcut, for a key already copied out: libc's
  * strcmp compares a vector at a time (safely near the end of the key's
  * allocation), fewer instructions and faster here than a byte loop. */

@@ -33,6 +33,30 @@ typedef struct mcpp_section_entry {
 extern const mcpp_schema_entry mcpp_schema_entries[MCPP_FIELD_COUNT];
 extern const mcpp_section_entry mcpp_schema_sections[MCPP_SECTION_COUNT];
 
+/* The name the lookup's shortcut expects after field `guess - 1` (with *field
+ * or *sub set for it, the other -1), or NULL when there is none. Writers (ours
+ * included) emit keys in schema order, so the key after field f is most often
+ * field f+1, or the subsection that holds it. Inline: the JSON reader asks it
+ * for every key it reads. */
+static inline const char *mcpp_schema_predict_name(int section, int guess, int *field, int *sub)
+{
+    if (guess < 0 || guess >= MCPP_FIELD_COUNT)
+        return NULL;
+    int s = mcpp_schema_entries[guess].section;
+    if (s == section) {
+        *field = guess;
+        *sub = -1;
+        return mcpp_schema_entries[guess].name;
+    }
+    while (s != MCPP_S_ROOT && mcpp_schema_sections[s].parent != section)
+        s = mcpp_schema_sections[s].parent;
+    if (s == MCPP_S_ROOT)
+        return NULL;
+    *field = -1;
+    *sub = s;
+    return mcpp_schema_sections[s].name;
+}
+
 /* Member `key` of section `section`: sets *field_out (>= 0) for a field or
  * *section_out (>= 0) for a subsection; returns 0 when found, -1 otherwise. */
 int mcpp_schema_lookup(int section, const char *key, int *field_out, int *section_out);
@@ -40,10 +64,6 @@ int mcpp_schema_lookup(int section, const char *key, int *field_out, int *sectio
  * field `guess - 1` is most often field `guess` or the subsection holding it.
  * Returns 0 with *field or *sub set (the other -1) when `key` is that one. */
 int mcpp_schema_predict(int section, int guess, const char *key, int *field, int *sub);
-/* The name the shortcut expects after field `guess - 1` (with *field or *sub
- * set for it, the other -1), or NULL when there is none; the JSON reader
- * compares it with the key's bytes in place, without copying the key. */
-const char *mcpp_schema_predict_name(int section, int guess, int *field, int *sub);
 /* Reference implementation by linear scan (tests compare the two). */
 int mcpp_schema_lookup_scan(int section, const char *key, int *field_out, int *section_out);
 /* The known name inside `section` closest to `key` (for "did you mean"), or NULL. */
