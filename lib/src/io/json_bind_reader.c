@@ -624,7 +624,7 @@ static inline int match_key(jreader *r, const key_pattern *k)
     return after_key(r, p) == GIVE_UP ? GIVE_UP : 1;
 }
 
-/* Fields tried in schema order after the previous one before the hash lookup. */
+/* Members tried in schema order after the previous one before the hash lookup. */
 enum { PREDICT_AHEAD = 4 };
 
 static int read_member(jreader *r, int field, int sub, int *guess)
@@ -668,12 +668,16 @@ static int read_section(jreader *r, int section)
         /* the predicted key, or one of the next few (optional fields a
          * writer left out); a mismatch fails on its first bytes */
         int matched = 0;
-        for (int ahead = 0; ahead < PREDICT_AHEAD && !matched; ahead++) {
-            if (!mcpp_schema_predict_name(section, guess + ahead, &field, &sub))
+        for (int ahead = 0, next = guess; ahead < PREDICT_AHEAD; ahead++) {
+            if (!mcpp_schema_predict_name(section, next, &field, &sub))
                 break;
-            if ((matched = match_key(r, field >= 0 ? &field_keys[field] : &section_keys[sub])) < 0)
-                return GIVE_UP;
+            if ((matched = match_key(r, field >= 0 ? &field_keys[field] : &section_keys[sub])) != 0)
+                break;
+            /* the member after this one: past a subsection's fields, each tried once */
+            next = field >= 0 ? field + 1 : mcpp_schema_sections[sub].last_field + 1;
         }
+        if (matched < 0)
+            return GIVE_UP;
         if (!matched) {
             /* not the predicted key: read it and look it up (unknown: give up) */
             if (read_key(r, key, sizeof key) != 0 ||
