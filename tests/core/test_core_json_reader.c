@@ -213,6 +213,32 @@ TEST(escapes_and_number_forms_are_read_like_cjson)
     check_receipt("\"sorce\": {}", 1);                                   /* unknown */
 }
 
+/* The reader scans strings eight bytes at a time: every kind of byte that
+ * ends a plain run (the closing quote, an escape, UTF-8, DEL as a plain byte,
+ * a raw control byte) at every offset of the first words of a string, in a
+ * schema field and in a free-form value. */
+TEST(each_kind_of_string_byte_at_every_offset_of_a_word_is_read_like_cjson)
+{
+    static const struct {
+        const char *text;
+        int fallback;
+    } ends[] = {{"", 0},         {"\\\"", 0},         {"\\\\", 0},
+                {"\\n", 0},      {"\\u00e9", 0},      {"\\ud83d\\ude00", 0},
+                {"\xC3\xA9", 0}, {"\xE2\x82\xAC", 0}, {"\xF0\x9F\x98\x80", 0},
+                {"\x7F", 0},     {" ~", 0},           {"\x1F", 1}};
+    char plain[40], members[200];
+    for (size_t e = 0; e < sizeof ends / sizeof ends[0]; e++)
+        for (int k = 0; k <= 17; k++) {
+            memset(plain, 'x', (size_t)k);
+            plain[k] = '\0';
+            snprintf(members, sizeof members, "\"source\": {\"host\": \"%s%s%s\"}", plain, ends[e].text, plain + k / 2);
+            check_receipt(members, ends[e].fallback);
+            snprintf(members, sizeof members, "\"extra\": {\"%s%s\": \"%s%s\"}", plain, ends[e].text, plain,
+                     ends[e].text);
+            check_receipt(members, ends[e].fallback);
+        }
+}
+
 TEST(schema_1_is_upgraded_on_the_direct_path_when_its_schema_comes_first)
 {
     const char *v1 = "{\"schema\": \"mcpp.receipt/1\", \"created_at\": \"2026-11-22T01:02:03Z\", "
@@ -314,6 +340,7 @@ int main(void)
     RUN(mutated_seeds_load_the_same_through_both_paths);
     RUN(example_receipts_take_the_direct_path);
     RUN(escapes_and_number_forms_are_read_like_cjson);
+    RUN(each_kind_of_string_byte_at_every_offset_of_a_word_is_read_like_cjson);
     RUN(schema_1_is_upgraded_on_the_direct_path_when_its_schema_comes_first);
     RUN(long_lists_and_long_texts_take_the_direct_path);
     RUN(what_the_pre_scan_refuses_the_reader_hands_back);

@@ -58,6 +58,13 @@ static inline void skip_blanks(jreader *r)
 
 static inline int peek(const jreader *r) { return r->p < r->end ? (unsigned char)*r->p : -1; }
 
+static inline uint64_t load_word(const char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    return w;
+}
+
 static int hex4(const char *s, unsigned *out)
 {
     unsigned v = 0;
@@ -123,11 +130,28 @@ static int read_string(jreader *r, const char **out)
     char *dst = r->strings + r->strings_used, *start = dst;
     const char *open = r->p, *p = r->p + 1, *end = r->end;
     for (;;) {
-        const char *run = p;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        /* printable ASCII but quote and backslash, eight bytes at a time (a
+         * scan, then a memcpy call, per run was ~4% of a load). Storing all
+         * eight is safe: a decoded string is never longer than its text, so
+         * dst stays behind p's offset in a buffer as long as the text. */
+        while (end - p >= 8) {
+            const uint64_t ones = 0x0101010101010101u, high = 0x80 * ones;
+            uint64_t w = load_word(p), quote = w ^ ('"' * ones), backslash = w ^ ('\\' * ones);
+            /* the lowest flagged byte is the first that is no plain one (a
+             * borrow starts only at a byte flagged itself) */
+            uint64_t special =
+                (w | ((w - 0x20 * ones) & ~w) | ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash)) & high;
+            memcpy(dst, &w, sizeof w);
+            size_t n = special ? (size_t)__builtin_ctzll(special) / 8 : 8;
+            p += n;
+            dst += n;
+            if (n < 8)
+                break;
+        }
+#endif
         while (p < end && *p != '"' && *p != '\\' && (unsigned char)*p - 0x20u < 0x60u)
-            p++; /* printable ASCII */
-        memcpy(dst, run, (size_t)(p - run));
-        dst += p - run;
+            *dst++ = *p++; /* printable ASCII */
         if (p >= end || (unsigned char)*p < 0x20)
             return GIVE_UP; /* unterminated, or a raw control byte (cJSON keeps it; rare) */
         if ((unsigned char)*p >= 0x80) { /* the pre-scan's rule: valid UTF-8 */
@@ -571,13 +595,6 @@ MCPP_SCHEMA_FIELDS(X_FIELD_FITS)
 MCPP_SCHEMA_SECTIONS(X_SECTION_FITS)
 #undef X_FIELD_FITS
 #undef X_SECTION_FITS
-
-static inline uint64_t load_word(const char *p)
-{
-    uint64_t w;
-    memcpy(&w, p, sizeof w);
-    return w;
-}
 
 /* The bits of a loaded word that hold its first `count` (1..7) bytes. */
 static inline uint64_t first_bytes(size_t count)
