@@ -545,6 +545,10 @@ static int read_field_value(jreader *r, int id)
     case MCPP_ST_METRICS:
     case MCPP_ST_ARTIFACTS: return read_subtree(r, id, '[');
     default: {
+        int c = peek(r);
+        double d;
+        if ((mcpp_storage_is_int(e->storage) || e->storage == MCPP_ST_DOUBLE) && (c == '-' || (c >= '0' && c <= '9')))
+            return read_number(r, &d) == 0 && mcpp_bind_number_quiet(r->ctx, r->out, id, d) == 0 ? 0 : GIVE_UP;
         cJSON v;
         if (read_scalar(r, &v) != 0 || mcpp_bind_value_quiet(r->ctx, r->out, id, &v) != 0)
             return GIVE_UP;

@@ -634,33 +634,38 @@ int mcpp_schema_predict(int section, int guess, const char *key, int *field, int
  * stored, and bind_field takes it from the start: it checks the same rules
  * again and reports what is wrong. The tests below accept exactly what
  * bind_field accepts. */
-static inline int bind_scalar_fast(mcpp_receipt *out, int id, const cJSON *v)
+/* bind_scalar_fast's numbers: d stored in an INT, INT32 or DOUBLE field
+ * whose rules it meets (0), else -1 with nothing stored. */
+static inline int bind_number_fast(mcpp_receipt *out, int id, double d)
 {
     const mcpp_schema_entry *e = &mcpp_schema_entries[id];
     void *slot = (char *)&out->f + e->offset;
-    switch (e->storage) {
-    case MCPP_ST_INT:
-    case MCPP_ST_INT32: {
-        if (!mcpp_cj_is_number(v))
-            return -1;
-        double d = v->valuedouble;
+    if (mcpp_storage_is_int(e->storage)) {
         /* within +-2^53 (false for NaN and infinities), then integral: the
          * cast is exact there, so it stands in for floor() */
         if (!(fabs(d) <= MCPP_EXACT_INT_LIMIT) || (double)(int64_t)d != d ||
             mcpp_int_width_problem(e->storage, d) || mcpp_range_problem(e->range, d))
             return -1;
         mcpp_int_slot_write(slot, e->storage, (int64_t)d);
-        break;
-    }
-    case MCPP_ST_DOUBLE: {
-        if (!mcpp_cj_is_number(v))
-            return -1;
-        double d = v->valuedouble;
+    } else if (e->storage == MCPP_ST_DOUBLE) {
         if (!isfinite(d) || mcpp_range_problem(e->range, d))
             return -1;
         *(double *)slot = d;
-        break;
+    } else {
+        return -1;
     }
+    mcpp_set_present(out, id);
+    return 0;
+}
+
+static inline int bind_scalar_fast(mcpp_receipt *out, int id, const cJSON *v)
+{
+    const mcpp_schema_entry *e = &mcpp_schema_entries[id];
+    void *slot = (char *)&out->f + e->offset;
+    switch (e->storage) {
+    case MCPP_ST_INT:
+    case MCPP_ST_INT32:
+    case MCPP_ST_DOUBLE: return mcpp_cj_is_number(v) ? bind_number_fast(out, id, v->valuedouble) : -1;
     case MCPP_ST_STRING:
         if (!mcpp_cj_is_string(v) || e->info.enum_names)
             return -1;
@@ -696,6 +701,17 @@ int mcpp_bind_value_quiet(mcpp_load_ctx *ctx, mcpp_receipt *out, int id, const c
     int rc = bind_field(ctx, out, id, v);
     ctx->quiet = 0;
     return rc != 0 || ctx->quiet_problems != before || ctx->nomem ? -1 : 0;
+}
+
+int mcpp_bind_number_quiet(mcpp_load_ctx *ctx, mcpp_receipt *out, int id, double d)
+{
+    if (bind_number_fast(out, id, d) == 0)
+        return 0;
+    cJSON v; /* the number as cJSON would hold it, for the binder's rules */
+    memset(&v, 0, sizeof v);
+    v.type = cJSON_Number;
+    v.valuedouble = d;
+    return mcpp_bind_value_quiet(ctx, out, id, &v);
 }
 
 static void bind_section(mcpp_load_ctx *ctx, mcpp_receipt *out, int section, const cJSON *obj,

@@ -105,6 +105,9 @@ void mcpp_bind_tree(mcpp_load_ctx *ctx, mcpp_receipt *out, const struct cJSON *r
  * 0 when bound, -1 when the binder would report a problem (nothing stored
  * that matters: the caller then loads the file through the tree path). */
 int mcpp_bind_value_quiet(mcpp_load_ctx *ctx, mcpp_receipt *out, int id, const struct cJSON *v);
+/* The same for a number read straight from the text (the JSON reader's
+ * common case, without a cJSON value around it). */
+int mcpp_bind_number_quiet(mcpp_load_ctx *ctx, mcpp_receipt *out, int id, double d);
 /* Checks that a number fits field `id`'s range; returns NULL or the words for the message. */
 const char *mcpp_range_problem(int range, double value);
 /* Cross-field rules on a staging struct. */
