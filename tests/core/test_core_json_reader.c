@@ -211,6 +211,13 @@ TEST(escapes_and_number_forms_are_read_like_cjson)
     check_receipt("\"source\": {\"host\": \"a\", \"host\": \"b\"}", 1);  /* duplicate */
     check_receipt("\"source\": {\"host\": \"\\ud83d\"}", 1);           /* lone surrogate */
     check_receipt("\"sorce\": {}", 1);                                   /* unknown */
+    /* enum names are matched in the text; an escaped one is decoded first */
+    check_receipt("\"status\": {\"outcome\": \"partial\", \"stability\": \"blocked\"}", 0);
+    check_receipt("\"status\": {\"outcome\": \"o\\u006b\"}", 0);
+    check_receipt("\"status\": {\"outcome\": \"okay\"}", 1);
+    check_receipt("\"status\": {\"outcome\": \"o\"}", 1);
+    check_receipt("\"status\": {\"outcome\": \"\"}", 1);
+    check_receipt("\"status\": {\"outcome\": \"ok\\\"\"}", 1);
 }
 
 /* The reader scans strings eight bytes at a time: every kind of byte that
