@@ -322,17 +322,15 @@ static int check_duplicates(mcpp_load_ctx *ctx, const cJSON *obj, char *path, si
     return bad ? -1 : 0;
 }
 
-int mcpp_check_free_form(mcpp_load_ctx *ctx, const cJSON *node, char *path, size_t path_len,
-                         size_t cap)
+int mcpp_check_free_form(mcpp_load_ctx *ctx, const cJSON *node, char *path, size_t cap)
 {
     int bad = 0;
-    (void)path_len;
     if (mcpp_cj_is_object(node)) {
         if (check_duplicates(ctx, node, path, cap) != 0)
             bad = -1;
         for (const cJSON *c = node->child; c; c = c->next) {
             size_t old = path_push_key(path, cap, c->string ? c->string : "");
-            if (mcpp_check_free_form(ctx, c, path, strlen(path), cap) != 0)
+            if (mcpp_check_free_form(ctx, c, path, cap) != 0)
                 bad = -1;
             path[old] = '\0';
         }
@@ -342,7 +340,7 @@ int mcpp_check_free_form(mcpp_load_ctx *ctx, const cJSON *node, char *path, size
             return -1;
         for (const cJSON *c = node->child; c; c = c->next, i++) {
             size_t old = path_push_index(path, cap, i);
-            if (mcpp_check_free_form(ctx, c, path, strlen(path), cap) != 0)
+            if (mcpp_check_free_form(ctx, c, path, cap) != 0)
                 bad = -1;
             path[old] = '\0';
         }
@@ -506,7 +504,7 @@ static int stage_free_form(mcpp_load_ctx *ctx, void *slot, const cJSON *v, int s
         type_problem(ctx, buf, expected, v);
         return -1;
     }
-    if (mcpp_check_free_form(ctx, v, buf, strlen(buf), cap) != 0)
+    if (mcpp_check_free_form(ctx, v, buf, cap) != 0)
         return -1;
     ((mcpp_object_slot *)slot)->staged = (cJSON *)v;
     return 0;

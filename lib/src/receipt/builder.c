@@ -445,7 +445,7 @@ static int parse_free_form(cJSON **out, const char *path, const char *json_text)
         char p[512];
         strncpy(p, path, sizeof p - 1);
         p[sizeof p - 1] = '\0';
-        if (mcpp_check_free_form(&ctx, value, p, strlen(p), sizeof p) != 0 || ctx.errors)
+        if (mcpp_check_free_form(&ctx, value, p, sizeof p) != 0 || ctx.errors)
             rc = MCPP_EINVALID;
     }
     if (rc != 0)

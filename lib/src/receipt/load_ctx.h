@@ -122,8 +122,7 @@ int mcpp_is_rfc3339(const char *s);
  * its steps and created_at (window_check.c). */
 void mcpp_validate_window(mcpp_load_ctx *ctx, const mcpp_receipt *r);
 /* Checks a free-form tree for duplicate keys / non-finite numbers, reporting at `path`. */
-int mcpp_check_free_form(mcpp_load_ctx *ctx, const struct cJSON *node, char *path, size_t path_len,
-                         size_t path_cap);
+int mcpp_check_free_form(mcpp_load_ctx *ctx, const struct cJSON *node, char *path, size_t path_cap);
 
 /* ---- metrics (metrics_check.c) ---------------------------------------------- */
 
