@@ -5,8 +5,8 @@ own: the mixed-noise suite (benchmarks/stats/mixed_noise/: ten pytest-benchmark
 and ten Google Benchmark benchmarks, 12 us to 40 ms a call), slowed by exactly
 5%, 10% or 30% by real extra work (MCPP_SLOW adds units of the same work).
 
-    .venv-py/bin/python benchmarks/stats/real_mixed_noise.py record [--campaign idle|loaded]
-    .venv-py/bin/python benchmarks/stats/real_mixed_noise.py table [--campaign idle|loaded]
+    .venv-py/bin/python benchmarks/stats/real_mixed_noise.py record [--campaign idle|loaded|idle-late]
+    .venv-py/bin/python benchmarks/stats/real_mixed_noise.py table [--campaign idle|loaded|idle-late]
 
 `record` makes the runs of a campaign (42 runs of each suite, 15-20 minutes) and
 packs the tools' own JSON into benchmarks/stats/data/mixed-noise-CAMPAIGN.tar.xz;
@@ -18,7 +18,9 @@ unchanged code and a candidate run in which 2 benchmarks are slowed by 5%,
 slowed by each amount once and unchanged twice). "loaded": each of the 30
 measured runs is made under the load with probability 1/2 (the other jobs of
 a shared CI machine come and go); "idle": no load of ours (other sessions may
-still share the machine: their load average is in the saved meta.json).
+still share the machine: their load average is in the saved meta.json);
+"idle-late": made like "idle" after the gate's last changes (2026-11-29 16:41), runs
+that never tuned it (`table` leaves it out unless asked for).
 
 `table` imports every run with the CLI (`mcpp-receipts import`, with --commit
 for the 3-runs-a-side rule), keeps the 12 history runs in a store (`store
@@ -381,8 +383,9 @@ def print_totals(totals: dict[str, list[Score]]) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("action", choices=("record", "table"))
-    ap.add_argument("--campaign", choices=("idle", "loaded"), action="append",
-                    help="one campaign (repeatable; default both)")
+    ap.add_argument("--campaign", choices=("idle", "loaded", "idle-late"), action="append",
+                    help="one campaign (repeatable; default idle and loaded; idle-late: recorded like idle after "
+                         "the gate's last changes, never used to tune them)")
     args = ap.parse_args()
     campaigns = args.campaign or ["idle", "loaded"]
     if args.action == "record":
