@@ -136,6 +136,7 @@ typedef struct run_numbers {
     cJSON *aggregates;    /* per aggregate name, its first row's kept members   */
     cJSON *iterations;    /* per repetition                                     */
     cJSON *caveats;       /* "repetition failed: ..." per failed row            */
+    size_t nonfinite;     /* counter values NaN or Infinity in its repetitions    */
     cJSON *threads;       /* the first row's "threads" that has one, a number   */
     int threads_seen, errors;
 } run_numbers;
@@ -155,9 +156,13 @@ static void run_numbers_free(run_numbers *r)
     cJSON_Delete(r->threads);
 }
 
-/* A member of the first row that is a user counter (a number under a name
- * Google Benchmark does not use for itself). */
-static int is_counter(const cJSON *c) { return !is_row_key(c->string) && cJSON_IsNumber(c); }
+/* A number the library wrote as NaN or Infinity, as mcpp_import_json_nonfinite_as_empty
+ * marks it (an empty array). */
+static int is_nonfinite(const cJSON *c) { return cJSON_IsArray(c) && !c->child; }
+
+/* A member of the first row that is a user counter (a number, or one written
+ * NaN or Infinity, under a name Google Benchmark does not use for itself). */
+static int is_counter(const cJSON *c) { return !is_row_key(c->string) && (cJSON_IsNumber(c) || is_nonfinite(c)); }
 
 static int values_add(run_values *x, double v)
 {
@@ -180,6 +185,8 @@ static int take_repetition(run_numbers *r, const cJSON *row)
     for (const cJSON *c = r->first->child; rc == MCPP_OK && c; c = c->next, k++)
         if (is_counter(c) && mcpp_import_number(&v, cJSON_GetObjectItemCaseSensitive(row, c->string)))
             rc = values_add(&r->counters[k], v);
+    for (const cJSON *c = row->child; c; c = c->next) /* mcpp_import_json_nonfinite_as_empty's marks */
+        r->nonfinite += !is_row_key(c->string) && is_nonfinite(c);
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(row, "iterations");
     if (rc == MCPP_OK && cJSON_IsNumber(it) && !cJSON_AddItemToArray(r->iterations, cJSON_Duplicate(it, 0)))
         rc = mcpp_error_nomem();
@@ -349,6 +356,13 @@ static int map_rows(mcpp_builder *b, cJSON *extra, run_numbers *r)
     int rc = MCPP_OK;
     for (const cJSON *c = r->caveats->child; rc == MCPP_OK && c; c = c->next)
         rc = mcpp_builder_append_string(b, "status.caveats", c->valuestring);
+    if (rc == MCPP_OK && r->nonfinite) {
+        char caveat[200];
+        snprintf(caveat, sizeof caveat,
+                 "%zu counter value%s NaN or Infinity (as Google Benchmark writes a rate over a zero time): left out",
+                 r->nonfinite, r->nonfinite == 1 ? " was" : "s were");
+        rc = mcpp_builder_append_string(b, "status.caveats", caveat);
+    }
     if (rc == MCPP_OK && r->threads && !move_to(extra, "threads", &r->threads))
         rc = mcpp_error_nomem();
     if (rc == MCPP_OK)
@@ -607,6 +621,8 @@ int mcpp_import_google_benchmark_file(mcpp_import_sink *sink, const char *path)
     row_index x = {0};
     grouped_rows g = {0};
     int rc = mcpp_import_json_read(&doc.text, path);
+    if (rc == MCPP_OK) /* the library writes a non-finite counter as a bare NaN or Infinity */
+        mcpp_import_json_nonfinite_as_empty(doc.text.text, doc.text.len);
     if (rc == MCPP_OK)
         rc = mcpp_jc_read_suite_top(&doc.top, &doc.text, keep_member, &doc);
     if (rc == MCPP_OK)

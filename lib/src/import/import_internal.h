@@ -36,6 +36,14 @@ int mcpp_import_json_parse(cJSON **out, const char *text, size_t len, const char
 int mcpp_import_json_syntax_error(const char *text, size_t len, size_t offset, const char *path,
                                   int line_base, int col_base);
 
+/* Rewrites in place the bare NaN, Infinity and -Infinity that stand as
+ * values in text[0..len) (outside strings) as empty arrays of the same
+ * length ("[ ]", "[      ]", "[       ]"): the non-finite numbers some tools
+ * write (Google Benchmark's rate over a zero time) which JSON has not, kept
+ * where they were so that positions stay true and a reader can tell such a
+ * value from a missing one. Returns how many it rewrote. */
+size_t mcpp_import_json_nonfinite_as_empty(char *text, size_t len);
+
 /* Reads a JSON file into *doc without parsing it (root stays NULL): for the
  * cursor below. Free with mcpp_import_json_free. */
 int mcpp_import_json_read(mcpp_import_json *doc, const char *path);

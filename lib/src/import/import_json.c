@@ -3,6 +3,7 @@
  * line numbers, so an error about a value finds the value's byte offset by
  * walking the tree and the text in the same (document) order.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -111,6 +112,49 @@ int mcpp_import_json_parse(cJSON **out, const char *text, size_t len, const char
     }
     size_t offset = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
     return mcpp_import_json_syntax_error(text, len, offset, path, line_base, col_base);
+}
+
+/* The token at text[i..len) when it is one of the non-finite numbers' words,
+ * its length; 0 otherwise (a longer name such as NaNs is not one). */
+static size_t nonfinite_token(const char *text, size_t i, size_t len)
+{
+    static const char *const WORDS[] = {"NaN", "Infinity", "-Infinity"};
+    for (size_t w = 0; w < sizeof WORDS / sizeof *WORDS; w++) {
+        size_t n = strlen(WORDS[w]);
+        if (len - i >= n && memcmp(text + i, WORDS[w], n) == 0 &&
+            (i + n == len || !(isalnum((unsigned char)text[i + n]) || text[i + n] == '_')))
+            return n;
+    }
+    return 0;
+}
+
+size_t mcpp_import_json_nonfinite_as_empty(char *text, size_t len)
+{
+    size_t rewritten = 0;
+    char before = 0; /* the last character outside strings and blanks: a value follows : , or [ */
+    for (size_t i = 0; i < len; i++) {
+        char ch = text[i];
+        if (ch == '"') {
+            for (i++; i < len && text[i] != '"'; i++)
+                if (text[i] == '\\')
+                    i++;
+            before = '"';
+            continue;
+        }
+        if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n')
+            continue;
+        size_t n = before == ':' || before == ',' || before == '[' ? nonfinite_token(text, i, len) : 0;
+        if (n) {
+            memset(text + i, ' ', n);
+            text[i] = '[';
+            text[i + n - 1] = ']';
+            rewritten++;
+            i += n - 1;
+            ch = ']';
+        }
+        before = ch;
+    }
+    return rewritten;
 }
 
 int mcpp_import_json_read(mcpp_import_json *doc, const char *path)
