@@ -289,19 +289,20 @@ static int mark_baseline_spikes(mcpp_gate_report *r, gate_metric_entry *const *t
     for (size_t i = 0; i < m; i++)
         if (tests[i]->n_history_scores > longest)
             longest = tests[i]->n_history_scores;
-    double *off = malloc((m + longest + 1) * sizeof *off), *from = off + m;
+    double *off = malloc((m + longest + 1) * sizeof *off), *scratch = off + m;
     unsigned char *mark = calloc(m + 1, 1);
     if (!off || !mark) {
         free(off);
         free(mark);
         return mcpp_error_nomem();
     }
-    for (size_t i = 0; i < m; i++) {
-        off[i] = baseline_from_history(tests[i], from);
+    for (size_t i = 0; i < m; i++)
+        off[i] = baseline_from_history(tests[i], scratch);
+    /* the offsets of those that have one, after every history used the scratch */
+    for (size_t i = 0; i < m; i++)
         if (!isnan(off[i]))
-            from[n++] = off[i];
-    }
-    double shared = n >= SUITE_MIN_TESTS ? mcpp_median_sorting(from, n) : NAN;
+            scratch[n++] = off[i];
+    double shared = n >= SUITE_MIN_TESTS ? mcpp_median_sorting(scratch, n) : NAN;
     for (size_t i = 0; i < m && !isnan(shared); i++)
         r->baseline_spikes += mark[i] = !isnan(off[i]) && off[i] - shared > BASELINE_SPIKE_SDS;
     free(off);
