@@ -783,6 +783,23 @@ static void center_on_common_shifts(mcpp_gate_report *r, gate_metric_entry *cons
     }
 }
 
+/* The root mean square of the betterments of the tests with the history's
+ * noise, in standard errors, about the shift each is measured from (or,
+ * without `about_shift`, about none), and its df in *df. */
+static double spread_of_betterments(gate_metric_entry *const *tests, size_t m, const double *shift, const double *widen,
+                                    int about_shift, double *scratch, double *df)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m; i++) {
+        const mcpp_metric_result *res = &tests[i]->result;
+        double from = about_shift && widen[i] > 0 ? shift[i] : 0; /* what the test is measured from */
+        if (tests[i]->history_noise && res->se > 0)
+            scratch[n++] = ((res->higher_is_better ? -1 : 1) * log1p(res->rel_delta) - from) / res->se;
+    }
+    int heavy;
+    return spread_of_changes(scratch, n, BETTERMENTS, 0, 1, df, &heavy);
+}
+
 /* Whether the machine is as noisy today as the lanes' history says. Each
  * test with the history's noise (apply_history_noise) turns its change
  * beyond the common shift (shift[i], common_shifts) into standard errors,
@@ -802,23 +819,6 @@ static void center_on_common_shifts(mcpp_gate_report *r, gate_metric_entry *cons
  * quantile of its degrees of freedom at HISTORY_CHECK_LEVEL, by Wilson and
  * Hilferty's approximation), every such test widens by it, with its degrees
  * of freedom. `scratch` holds 2m doubles. */
-/* The root mean square of the betterments of the tests with the history's
- * noise, in standard errors, about the shift each is measured from (or,
- * without `about_shift`, about none), and its df in *df. */
-static double spread_of_betterments(gate_metric_entry *const *tests, size_t m, const double *shift, const double *widen,
-                                    int about_shift, double *scratch, double *df)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < m; i++) {
-        const mcpp_metric_result *res = &tests[i]->result;
-        double from = about_shift && widen[i] > 0 ? shift[i] : 0; /* what the test is measured from */
-        if (tests[i]->history_noise && res->se > 0)
-            scratch[n++] = ((res->higher_is_better ? -1 : 1) * log1p(res->rel_delta) - from) / res->se;
-    }
-    int heavy;
-    return spread_of_changes(scratch, n, BETTERMENTS, 0, 1, df, &heavy);
-}
-
 static void history_spread_check(mcpp_gate_report *r, gate_metric_entry *const *tests, size_t m, const double *shift,
                                  const double *widen, double *scratch)
 {
@@ -865,7 +865,7 @@ int mcpp_gate_suite_noise(mcpp_gate_report *r, double q, double *threshold)
     lane_tests(tests + ms, r, shared, 1);
     if ((rc = history_tails(r, tests, ms)) || (rc = apply_history_noise(r, tests, ms, pv)))
         goto done;
-    if ((rc = apply_suite_noise(r, tests, ms, pv)) || (rc = mcpp_gate_history_medians(r, tests, ms, q)) != MCPP_OK)
+    if ((rc = apply_suite_noise(r, tests, ms, pv)) || (rc = mcpp_gate_history_medians(r, tests, ms, q)))
         goto done;
     common_shifts(r, tests, ms, q, shift, widen, pv);
     history_spread_check(r, tests, ms, shift, widen, pv);

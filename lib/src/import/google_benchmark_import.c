@@ -186,7 +186,7 @@ static int take_repetition(run_numbers *r, const cJSON *row)
         if (is_counter(c) && mcpp_import_number(&v, cJSON_GetObjectItemCaseSensitive(row, c->string)))
             rc = values_add(&r->counters[k], v);
     for (const cJSON *c = row->child; c; c = c->next) /* mcpp_import_json_nonfinite_as_empty's marks */
-        r->nonfinite += !is_row_key(c->string) && is_nonfinite(c);
+        r->nonfinite += is_nonfinite(c) && !is_row_key(c->string);
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(row, "iterations");
     if (rc == MCPP_OK && cJSON_IsNumber(it) && !cJSON_AddItemToArray(r->iterations, cJSON_Duplicate(it, 0)))
         rc = mcpp_error_nomem();
