@@ -75,7 +75,11 @@ MCPP_EXPERIMENTAL const char *mcpp_import_format_summary(mcpp_import_format form
  * mlperf takes result_N.txt files and directories (walked for results/<system>/
  * <benchmark>/result_N.txt, in byte order of names); the JSON formats take
  * files. One receipt per MLPerf run, per pytest-benchmark benchmark, per
- * Google Benchmark run name. An input given twice is imported once.
+ * Google Benchmark run name. An input given twice is imported once. The
+ * receipts of one call share one copy of what repeats between them (member
+ * names, the tool's strings, Google Benchmark's context); each holds what it
+ * shares, so a receipt (mcpp_receipt_clone) may outlive the set and the
+ * others, and reads the same from any thread.
  */
 MCPP_API int mcpp_import_files(mcpp_receipt_set **out, mcpp_import_format format,
                                const char *const *paths, size_t n_paths);

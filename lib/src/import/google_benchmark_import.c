@@ -72,6 +72,7 @@ typedef struct gbench_doc {
     cJSON *context;   /* the first "context" member, parsed               */
     int machine_info; /* a "machine_info" member: pytest-benchmark's file  */
     const char *git_commit; /* the import's (mcpp_import_make), or NULL   */
+    mcpp_share *share;      /* the import's (mcpp_import_make), or NULL   */
 } gbench_doc;
 
 /* The top level's members (mcpp_jc_read_suite_top): "context" kept, the
@@ -401,7 +402,7 @@ static int import_run(mcpp_receipt **out, const gbench_doc *doc, run_numbers *r)
     if (rc == MCPP_OK) {
         char readable[200];
         snprintf(readable, sizeof readable, "gbench-%s", name);
-        rc = mcpp_import_make(out, b, readable, doc->text.path, doc->git_commit);
+        rc = mcpp_import_make(out, b, readable, doc->text.path, doc->git_commit, doc->share);
     }
     mcpp_builder_free(b);
     cJSON_Delete(extra);
@@ -617,7 +618,7 @@ static int import_runs(mcpp_import_sink *sink, const gbench_doc *doc, const grou
 
 int mcpp_import_google_benchmark_file(mcpp_import_sink *sink, const char *path)
 {
-    gbench_doc doc = {.git_commit = sink->git_commit};
+    gbench_doc doc = {.git_commit = sink->git_commit, .share = sink->share};
     row_index x = {0};
     grouped_rows g = {0};
     int rc = mcpp_import_json_read(&doc.text, path);

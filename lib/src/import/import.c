@@ -16,6 +16,7 @@
 #include "io/io_internal.h"
 #include "receipt/field_ids.h"
 #include "receipt/fields.h"
+#include "receipt/share.h"
 #include "util/alloc.h"
 #include "util/dir_list.h"
 #include "util/error_internal.h"
@@ -174,9 +175,16 @@ int mcpp_import_files_at_commit(mcpp_receipt_set **out, mcpp_import_format forma
     *out = NULL;
     mcpp_receipt_set *set = NULL;
     int rc = mcpp_receipt_set_new(&set);
-    set_sink sink = {{set_take, commit_or_null(git_commit)}, set};
+    /* the receipts of one import share what repeats (receipt/share.h); each
+     * that points into the share holds it, so it may outlive the set */
+    mcpp_share *share = rc == MCPP_OK ? mcpp_share_new() : NULL;
+    if (rc == MCPP_OK && !share)
+        rc = mcpp_error_nomem();
+    set_sink sink = {{set_take, commit_or_null(git_commit), share}, set};
     if (rc == MCPP_OK)
         rc = import_all(&sink.base, format, paths, n_paths);
+    mcpp_share_seal(share);
+    mcpp_share_release(share);
     if (rc == MCPP_OK)
         rc = dedupe(&set);
     if (rc != MCPP_OK) {
@@ -236,7 +244,7 @@ static int stamp_commit(mcpp_builder *b, const char *git_commit, const char *pat
 }
 
 int mcpp_import_make(mcpp_receipt **out, mcpp_builder *b, const char *readable, const char *path,
-                     const char *git_commit)
+                     const char *git_commit, mcpp_share *share)
 {
     *out = NULL;
     int rc = stamp_commit(b, git_commit, path);
@@ -260,6 +268,12 @@ int mcpp_import_make(mcpp_receipt **out, mcpp_builder *b, const char *readable, 
         snprintf(id, sizeof id, "%s-%.12s", prefix, hex);
         rc = mcpp_receipt_rename_unshared(r, id);
     }
+    if (rc == MCPP_OK && share) { /* named: now its repeated parts go to the share */
+        mcpp_receipt *shared = NULL;
+        rc = mcpp_pack_shared(&shared, r, share);
+        mcpp_receipt_free(r);
+        r = shared;
+    }
     if (rc != MCPP_OK) {
         mcpp_receipt_free(r);
         const mcpp_error *e = mcpp_error_last();
@@ -276,7 +290,7 @@ int mcpp_import_finish(mcpp_import_sink *sink, mcpp_builder *b, const char *read
                        const char *path)
 {
     mcpp_receipt *r = NULL;
-    int rc = mcpp_import_make(&r, b, readable, path, sink->git_commit);
+    int rc = mcpp_import_make(&r, b, readable, path, sink->git_commit, sink->share);
     return rc == MCPP_OK ? sink->take(sink, r) : rc;
 }
 

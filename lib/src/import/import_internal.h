@@ -12,6 +12,7 @@
 
 /* A JSON input kept with its text, so errors can point at a line. */
 typedef struct mcpp_import_sink mcpp_import_sink; /* where an importer's receipts go (below) */
+typedef struct mcpp_share mcpp_share;             /* receipt/share.h */
 
 typedef struct mcpp_import_json {
     const char *path;
@@ -186,6 +187,7 @@ int mcpp_import_has_zone(const char *s);
 struct mcpp_import_sink {
     int (*take)(mcpp_import_sink *sink, mcpp_receipt *r);
     const char *git_commit; /* the commit the caller says the inputs measured, or NULL */
+    mcpp_share *share;      /* what the receipts share (receipt/share.h), or NULL */
 };
 
 /*
@@ -204,9 +206,9 @@ int mcpp_import_finish(mcpp_import_sink *sink, mcpp_builder *b, const char *read
 int mcpp_import_finish_tool(mcpp_import_sink *sink, mcpp_builder *b, const cJSON *extra, const char *tool,
                             const char *name, const char *path);
 /* The same, handing the receipt to the caller (*out; NULL on failure);
- * `git_commit` as the sink's (NULL: none). */
+ * `git_commit` and `share` as the sink's (NULL: none). */
 int mcpp_import_make(mcpp_receipt **out, mcpp_builder *b, const char *readable, const char *path,
-                     const char *git_commit);
+                     const char *git_commit, mcpp_share *share);
 
 /* A new builder (*out, freed by the caller also on failure) with what every
  * importer states first: source.tool "mcpp-receipts import FORMAT", each

@@ -4,7 +4,10 @@
  * Layout: a 40-byte header (magic, fingerprint, checksum, sizes), the struct
  * mcpp_receipt with its arena pointer zeroed, then the arena. Every pointer in
  * the struct and the arena (strings, list items, free-form trees, artifacts)
- * is stored as its offset in the arena plus one (0 is NULL). The texts a
+ * is stored as its offset in the arena plus one (0 is NULL). What a receipt
+ * points to outside its arena (the strings and subtrees it shares with the
+ * other receipts of its import: share.h) is copied into the image after the
+ * arena's own bytes, so an image stands alone. The texts a
  * receipt made on demand (packed_text.h) live outside its arena and are not
  * part of its image. The arena's head
  * (flag, source name, derived id: receipt/layout.h) is replaced on reading
@@ -84,7 +87,10 @@ typedef struct reloc {
     size_t head_old, head_new;
     size_t budget; /* reading: tree nodes still allowed (a loop cannot hang) */
     int bad;
+    size_t tail; /* measuring: bytes copied in from outside the arena; writing: where the next goes */
 } reloc;
+
+static size_t round8(size_t n) { return (n + 7) & ~(size_t)7; }
 
 /* Rewrites the pointer at `slot`; returns where it points in x->base (NULL
  * for NULL). `need` bytes must lie in the arena there; a string must end in it. */
@@ -96,7 +102,18 @@ static void *reloc_slot(reloc *x, void *slot, size_t need, int is_string)
     size_t off;
     if (x->mode != READ) {
         const char *p = (const char *)v;
-        int inside = p >= x->old_base + x->head_old && p < x->old_base + x->size;
+        if (p < x->old_base || p >= x->old_base + x->size) { /* shared: copied in after the arena */
+            size_t n = is_string ? strlen(p) + 1 : need;
+            off = x->tail;
+            x->tail += round8(n);
+            if (x->mode == MEASURE)
+                return (char *)p;
+            memcpy(x->base + off, p, n);
+            uintptr_t stored = (uintptr_t)off + 1;
+            memcpy(slot, &stored, sizeof stored);
+            return x->base + off;
+        }
+        int inside = p >= x->old_base + x->head_old;
         off = (size_t)(p - x->old_base);
         if (!inside || need > x->size - off) {
             x->bad = 1;
@@ -218,17 +235,20 @@ int mcpp_receipt_image_write(unsigned char **out, size_t *out_len, const mcpp_re
     size_t head = head_size(r->arena, bound, mcpp_present(r, MCPP_F_id));
     if (head == SIZE_MAX) return MCPP_EUNSUPPORTED;
     mcpp_receipt copy = *r;
-    reloc x = {MEASURE, r->arena, head, NULL, bound, head, head, 0, 0};
+    reloc x = {MEASURE, r->arena, head, NULL, bound, head, head, 0, 0, 0};
     reloc_receipt(&x, &copy);
-    if (x.bad || x.end > UINT32_MAX) return MCPP_EUNSUPPORTED;
-    size_t total = sizeof(image_header) + sizeof copy + x.end;
+    /* the arena, then what it shares (nothing: the image is the arena's bytes alone) */
+    size_t own = x.tail ? round8(x.end) : x.end, arena_size = own + x.tail;
+    if (x.bad || arena_size > UINT32_MAX)
+        return MCPP_EUNSUPPORTED;
+    size_t total = sizeof(image_header) + sizeof copy + arena_size;
     if (total > mcpp_receipt_image_max_bytes())
         return MCPP_EUNSUPPORTED;
-    unsigned char *img = malloc(total);
+    unsigned char *img = calloc(1, total); /* padding is zero: the same receipt, the same bytes */
     if (!img) return mcpp_error_nomem();
     char *arena = (char *)img + sizeof(image_header) + sizeof copy;
     memcpy(arena, r->arena, x.end);
-    x = (reloc){WRITE, r->arena, x.end, arena, x.end, head, head, 0, 0};
+    x = (reloc){WRITE, r->arena, x.end, arena, x.end, head, head, 0, 0, own};
     reloc_receipt(&x, &copy);
     if (x.bad) {
         free(img);
@@ -236,7 +256,7 @@ int mcpp_receipt_image_write(unsigned char **out, size_t *out_len, const mcpp_re
     }
     copy.arena = NULL;
     memcpy(img + sizeof(image_header), &copy, sizeof copy);
-    image_header h = {IMAGE_MAGIC, fingerprint(), 0, (uint32_t)x.end, (uint32_t)head, (uint32_t)sizeof copy, 0};
+    image_header h = {IMAGE_MAGIC, fingerprint(), 0, (uint32_t)arena_size, (uint32_t)head, (uint32_t)sizeof copy, 0};
     h.checksum = mcpp_checksum_blob(img + sizeof h, total - sizeof h, MCPP_FNV_OFFSET);
     memcpy(img, &h, sizeof h);
     *out = img;
@@ -341,7 +361,7 @@ int mcpp_receipt_image_read(mcpp_receipt **out, const void *blob, size_t len, co
         free(r);
         return mcpp_error_nomem();
     }
-    reloc x = {READ, NULL, 0, arena, size, h.head_size, head, size / sizeof(mcpp_xnode) + 1, 0};
+    reloc x = {READ, NULL, 0, arena, size, h.head_size, head, size / sizeof(mcpp_xnode) + 1, 0, 0};
     reloc_receipt(&x, r);
     r->arena = arena;
     int rc = x.bad ? refused(MCPP_EINVALID, why, why_len, "an offset points outside its arena")

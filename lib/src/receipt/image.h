@@ -37,9 +37,11 @@ size_t mcpp_receipt_image_max_bytes(void);
 int mcpp_receipt_image_declared_size(size_t *total, const void *head, size_t head_len, char *why,
                                      size_t why_len);
 
-/* The image of `r` in *out (malloc'ed; free()). MCPP_EUNSUPPORTED when the
- * receipt holds a pointer outside its arena or its image would be larger than
- * mcpp_receipt_image_max_bytes (then store no image), MCPP_ENOMEM. */
+/* The image of `r` in *out (malloc'ed; free()): what r shares with other
+ * receipts (receipt/share.h) is copied in, so the image stands alone.
+ * MCPP_EUNSUPPORTED when the receipt points into its arena's head or its
+ * image would be larger than mcpp_receipt_image_max_bytes (then store no
+ * image), MCPP_ENOMEM. */
 int mcpp_receipt_image_write(unsigned char **out, size_t *out_len, const mcpp_receipt *r);
 
 /* The receipt an image holds, named `source_name` (may be NULL), as if it had

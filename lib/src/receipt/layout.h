@@ -192,16 +192,20 @@ _Static_assert(sizeof(struct mcpp_receipt) <= 1000,
 /* A packed receipt's arena is preceded, in the same allocation, by its hold
  * block: the count of its holders besides the caller that made it (a
  * comparison holds the two receipts it explains; mcpp_receipt_free frees at
- * the last one), and the texts made on demand (receipt/packed_text.h: the
+ * the last one), the texts made on demand (receipt/packed_text.h: the
  * canonical JSON of a free-form value, read through mcpp_receipt_get, lives
- * as long as the receipt). Kept there because the struct has to stay under
- * that size. */
+ * as long as the receipt), and the share its repeated parts point into
+ * (receipt/share.h: the receipts of one import share strings and free-form
+ * subtrees; NULL when none), released with the receipt. Kept there because
+ * the struct has to stay under that size. */
 struct mcpp_packed_text;
+struct mcpp_share;
 typedef struct mcpp_receipt_hold_block {
     atomic_uint holders;
     _Atomic(struct mcpp_packed_text *) texts;
+    struct mcpp_share *share;
 } mcpp_receipt_hold_block;
-#define MCPP_RECEIPT_HOLD_BYTES 16 /* keeps the arena 16-byte aligned */
+#define MCPP_RECEIPT_HOLD_BYTES 32 /* keeps the arena 16-byte aligned */
 _Static_assert(sizeof(mcpp_receipt_hold_block) <= MCPP_RECEIPT_HOLD_BYTES, "the hold block fits before the arena");
 
 static inline mcpp_receipt_hold_block *mcpp_receipt_hold_of(const void *arena)
@@ -220,6 +224,7 @@ static inline void mcpp_receipt_hold_init(char *arena)
     mcpp_receipt_hold_block *hold = mcpp_receipt_hold_of(arena);
     atomic_init(&hold->holders, 0);
     atomic_init(&hold->texts, NULL);
+    hold->share = NULL;
 }
 
 /* An arena of `size` bytes with its holder count before it (0 holders

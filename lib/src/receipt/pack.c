@@ -24,6 +24,7 @@
 #include "receipt/canonical_json.h"
 #include "receipt/load_ctx.h"
 #include "receipt/packed_text.h"
+#include "receipt/share.h"
 #include "util/hash.h"
 #include "util/quantile.h"
 #include "receipt/schema.h"
@@ -35,6 +36,12 @@ typedef struct arena {
      * passes make the same calls in the same order): one strlen per string */
     uint32_t lengths[256];
     size_t n_lengths, next_length;
+    /* repacking into a share (share.h): what the share gave while measuring
+     * (NULL: a copy of our own), replayed while copying, so both passes take
+     * the same path whatever the share holds by then */
+    mcpp_share *share;
+    const void *decided[512];
+    size_t n_decided, next_decided, n_shared;
 } arena;
 
 static void *arena_take(arena *a, size_t n, size_t align)
@@ -68,6 +75,33 @@ static const char *arena_str(arena *a, const char *s)
         n = strlen(s);
     }
     return arena_strn(a, s, n);
+}
+
+/* What the share holds of a string (children NULL) or a members array, or
+ * NULL when the receipt keeps its own copy. */
+static const void *share_decide(arena *a, const char *str, const mcpp_xnode *children, uint32_t count)
+{
+    if (!a->share)
+        return NULL;
+    const void *d = NULL;
+    if (!a->base) {
+        if (a->n_decided == sizeof a->decided / sizeof a->decided[0])
+            return NULL;
+        d = children ? (const void *)mcpp_share_children(a->share, children, count)
+                     : (const void *)mcpp_share_string(a->share, str);
+        a->decided[a->n_decided++] = d;
+    } else if (a->next_decided < a->n_decided) {
+        d = a->decided[a->next_decided++];
+        a->n_shared += d != NULL;
+    }
+    return d;
+}
+
+/* A string of a packed source: the share's copy or one in the arena. */
+static const char *arena_str_shared(arena *a, const char *s)
+{
+    const char *shared = share_decide(a, s, NULL, 0);
+    return shared ? shared : arena_str(a, s);
 }
 
 /* Builds the packed form of cJSON value `v` into *dst (dst NULL while
@@ -124,17 +158,22 @@ static int pack_xnode(arena *a, mcpp_xnode *dst, const cJSON *v, const char *key
     return 0;
 }
 
-/* Copies an already packed tree (clone, builder re-finish). */
+/* Copies an already packed tree (clone, builder re-finish, a repack into a
+ * share, which may hand out the members of a container whole). */
 static void copy_xnode(arena *a, mcpp_xnode *dst, const mcpp_xnode *src)
 {
     mcpp_xnode node = *src;
-    node.key = src->key ? arena_str(a, src->key) : NULL;
+    node.key = src->key ? arena_str_shared(a, src->key) : NULL;
     if (src->kind == MCPP_X_STRING) {
-        node.str = arena_str(a, src->str);
-    } else if (src->kind == MCPP_X_ARRAY || src->kind == MCPP_X_OBJECT) {
-        node.children = src->count ? arena_take(a, src->count * sizeof(mcpp_xnode), alignof(mcpp_xnode)) : NULL;
-        for (uint32_t i = 0; i < src->count; i++)
+        node.str = arena_str_shared(a, src->str);
+    } else if ((src->kind == MCPP_X_ARRAY || src->kind == MCPP_X_OBJECT) && src->count) {
+        const mcpp_xnode *shared = share_decide(a, NULL, src->children, src->count);
+        node.children =
+            shared ? (mcpp_xnode *)shared : arena_take(a, src->count * sizeof(mcpp_xnode), alignof(mcpp_xnode));
+        for (uint32_t i = 0; !shared && i < src->count; i++)
             copy_xnode(a, node.children ? &node.children[i] : NULL, &src->children[i]);
+    } else if (src->kind == MCPP_X_ARRAY || src->kind == MCPP_X_OBJECT) {
+        node.children = NULL;
     }
     if (dst)
         *dst = node;
@@ -230,8 +269,9 @@ static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const
             const void *from = mcpp_field_cptr(&src->f, id);
             void *to = r ? mcpp_field_ptr(&r->f, id) : NULL;
             switch (mcpp_schema_entries[id].storage) {
-            case MCPP_ST_STRING: {
-                const char *s = arena_str(a, *(const char *const *)from);
+            case MCPP_ST_STRING: { /* never a shared id: mcpp_receipt_rename_unshared writes it */
+                const char *from_s = *(const char *const *)from;
+                const char *s = id == MCPP_F_id ? arena_str(a, from_s) : arena_str_shared(a, from_s);
                 if (to)
                     *(const char **)to = s;
                 break;
@@ -241,7 +281,7 @@ static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const
                 const char **items =
                     l->count ? arena_take(a, l->count * sizeof(char *), alignof(char *)) : NULL;
                 for (size_t i = 0; i < l->count; i++) {
-                    const char *s = arena_str(a, l->items[i]);
+                    const char *s = arena_str_shared(a, l->items[i]);
                     if (items)
                         items[i] = s;
                 }
@@ -273,12 +313,14 @@ static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const
     return 0;
 }
 
-int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *source_name)
+static int pack_into(mcpp_receipt **out, const mcpp_receipt *staging, const char *source_name, mcpp_share *share)
 {
     arena a;
     a.base = NULL;
     a.used = 0;
     a.n_lengths = a.next_length = 0;
+    a.share = share;
+    a.n_decided = a.next_decided = a.n_shared = 0;
     *out = NULL;
     if (pack_pass(&a, NULL, staging, source_name) != 0)
         return mcpp_error_nomem();
@@ -298,6 +340,10 @@ int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *sourc
         return mcpp_error_nomem();
     }
     r->arena = block;
+    if (a.n_shared) { /* the receipt points into the share: it holds it */
+        mcpp_share_retain(share);
+        mcpp_receipt_hold_of(block)->share = share;
+    }
     if (!mcpp_present(r, MCPP_F_id)) { /* derived id: deterministic */
         uint64_t hash;
         if (mcpp_receipt_content_hash(&hash, r) != MCPP_OK) {
@@ -308,6 +354,16 @@ int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *sourc
     }
     *out = r;
     return 0;
+}
+
+int mcpp_pack(mcpp_receipt **out, const mcpp_receipt *staging, const char *source_name)
+{
+    return pack_into(out, staging, source_name, NULL);
+}
+
+int mcpp_pack_shared(mcpp_receipt **out, const mcpp_receipt *src, mcpp_share *share)
+{
+    return pack_into(out, src, mcpp_head_source_name(src), share);
 }
 
 int mcpp_receipt_content_hash(uint64_t *out, const mcpp_receipt *r)
@@ -376,6 +432,7 @@ void mcpp_receipt_free(mcpp_receipt *receipt)
     if (atomic_fetch_sub_explicit(mcpp_receipt_holders(receipt), 1, memory_order_acq_rel) != 0)
         return;
     mcpp_packed_texts_free(receipt->arena);
+    mcpp_share_release(mcpp_receipt_hold_of(receipt->arena)->share);
     mcpp_receipt_arena_free(receipt->arena);
     free(receipt);
 }
