@@ -70,6 +70,7 @@ typedef struct mcpp_metric_side {
     size_t n_steps, cap_steps;
     double *runs; /* log of each run's value: one per receipt, or each "run" sample */
     size_t n_runs, cap_runs;
+    size_t split_runs; /* runs whose samples lie in two modes */
     double within_var; /* sum over the runs of the variance of their log value from within-run samples */
     int unloggable;    /* a run value <= 0 or not finite: no log scale, so no interval */
     double *stated; /* the stated (or derived) metric, one per receipt */

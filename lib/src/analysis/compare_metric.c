@@ -217,16 +217,34 @@ static void note_ident(mcpp_metric_side *s, const mcpp_metric_ident *id)
     }
 }
 
+/* A run's samples lie in two modes when at least SPLIT_SHARE of them sit
+ * farther than SPLIT_DISTANCE (in log: 1.5x or 1 / 1.5x) from their median.
+ * Timing noise inside one run is a few percent (the real mixed-noise
+ * campaigns' pytest-benchmark rounds: the upper quartile 0.4-3.7% above the
+ * median, but for two numpy benchmarks whose runs differ by 70-100%); rounds
+ * half again as slow are another state of the machine or the code (a
+ * collection, a cold cache, another job's time slice). With a tenth of the
+ * rounds there, a busier moment can tip the median into that mode, and the
+ * run's value jumps by the modes' distance: test_sorted, 42% of its rounds
+ * 1.5x off in its median run, landed more than 4 robust deviations off its
+ * history in 7 of 30 baseline runs (up to 75); no test without such rounds
+ * beyond 9.
+ * Fewer than SPLIT_MIN_SAMPLES samples tell no modes apart. */
+#define SPLIT_DISTANCE 0.4054651081081644 /* log(1.5) */
+#define SPLIT_SHARE 0.1
+#define SPLIT_MIN_SAMPLES 5
+
 /* The variance of a run's log value from its own samples: the median of n
  * samples has about pi/2 times the variance of their mean, with the spread
  * of the log samples taken robustly (1.4826 median absolute deviations), so
- * a few rounds disturbed by another job do not swamp the run's precision. */
-static double within_run_var(const receipt_metric *m)
+ * a few rounds disturbed by another job do not swamp the run's precision.
+ * *split: whether they lie in two modes (above). */
+static double within_run_var(const receipt_metric *m, int *split)
 {
     double small[64];
     double *x = m->n_samples <= 64 ? small : malloc(m->n_samples * sizeof *x);
     if (!x) return 0;
-    size_t n = 0;
+    size_t n = 0, far = 0;
     for (size_t i = 0; i < m->n_samples; i++) {
         double t = m->from_view ? mcpp_metric_sample(&m->view, i) : m->samples[i];
         if (t > 0 && isfinite(t)) x[n++] = log(t);
@@ -234,10 +252,12 @@ static double within_run_var(const receipt_metric *m)
     double var = 0;
     if (n >= 2) {
         double med = mcpp_median_sorting(x, n);
-        for (size_t i = 0; i < n; i++) x[i] = fabs(x[i] - med);
+        for (size_t i = 0; i < n; i++)
+            far += (x[i] = fabs(x[i] - med)) > SPLIT_DISTANCE;
         double sd = 1.4826 * mcpp_median_sorting(x, n);
         var = 1.5707963267948966 * sd * sd / (double)n;
     }
+    *split = n >= SPLIT_MIN_SAMPLES && (double)far >= SPLIT_SHARE * (double)n;
     if (x != small) free(x);
     return var;
 }
@@ -255,7 +275,10 @@ static int add_run(mcpp_metric_side *s, const receipt_metric *m)
         return 0;
     }
     int rc = push(&s->runs, &s->n_runs, &s->cap_runs, log(m->stated));
-    if (rc == 0 && m->use_steps) s->within_var += within_run_var(m);
+    int split = 0;
+    if (rc == 0 && m->use_steps)
+        s->within_var += within_run_var(m, &split);
+    s->split_runs += (size_t)split;
     return rc;
 }
 

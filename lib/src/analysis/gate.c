@@ -138,6 +138,7 @@ static int gate_metric(gate_metric_entry *g, const mcpp_policy *p, const mcpp_ga
             mcpp_metric_side_spread(&sc, &ss_c, &df_c);
             g->runs_ss = ss_b + ss_c;
             g->runs_df = df_b + df_c;
+            g->split_runs = sb.split_runs + sc.split_runs;
             if (g->result.history_runs) mcpp_metric_side_spread(&sh, &g->history_ss, &g->history_df);
             if (use_history && sh.n_runs >= 4) {
                 g->history_scores = malloc(sh.n_runs * sizeof *g->history_scores);
@@ -835,6 +836,12 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
                        r->fdr_q * 100);
         if (r->suite_run_sd > 0) mcpp_sb_printf(&reason, ", run-to-run %.1f%% as the suite shows", r->suite_run_sd * 100);
         if (r->suite_heavy_tails) mcpp_sb_printf(&reason, " with heavy tails (t, %.0f df)", r->suite_df);
+        if (r->history_tails_kept)
+            mcpp_sb_printf(&reason, " that %d betterments cannot tell: %zu test%s kept the history's tails",
+                           r->suite_heavy_tails, r->history_tails_kept, r->history_tails_kept == 1 ? "" : "s");
+        if (r->split_rounds)
+            mcpp_sb_printf(&reason, "%s%zu whose rounds lie in two modes took the suite's",
+                           r->history_tails_kept ? ", " : " that the betterments cannot tell: ", r->split_rounds);
         if (r->baseline_spikes)
             mcpp_sb_printf(&reason, ", %zu baseline run%s far slower than %s history left out of that reading",
                            r->baseline_spikes, r->baseline_spikes == 1 ? "" : "s",

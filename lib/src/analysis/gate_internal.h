@@ -77,6 +77,7 @@ typedef struct gate_metric_entry {
     double declared_df; /* the df of the run-to-run figure the policy declares for its suite */
     double runs_ss, runs_df; /* the spread of the pooled runs about each side's mean (mcpp_metric_side_spread) */
     double history_ss, history_df; /* the same of the lane's earlier runs (0: no history compared) */
+    size_t split_runs;             /* runs of either side whose samples lie in two modes */
     int history_noise; /* 1: its noise comes from the suite's pooled history (apply_history_noise) */
     double *history_scores; /* the lane's earlier runs as normal scores (mcpp_stats_loo_normal_scores) */
     size_t n_history_scores;
@@ -145,7 +146,10 @@ struct mcpp_gate_report {
     double fdr_q;  /* its false discovery rate (one-sided, (1 - confidence) / 2) */
     double suite_run_sd; /* the run-to-run noise its tests showed (docs/statistics.md); 0: too few tests */
     double suite_df;     /* its degrees of freedom */
-    int suite_heavy_tails; /* 1: one run a side, and suite_df are the tails' of a Student t */
+    int suite_heavy_tails;     /* one run a side, suite_df are the tails' of a Student t: the betterments
+                                  read (0: not heavy) */
+    size_t history_tails_kept; /* tests that kept the history's tails: the suite's few changes tell none */
+    size_t split_rounds;       /* of the others, tests whose runs' samples lie in two modes */
     size_t baseline_spikes; /* one run a side: baselines far slower than their history, left out of the suite's fit */
     size_t history_scores; /* earlier runs whose pooled normal scores read the machine's tails (0: too few) */
     double history_tail_df, history_tail_scale; /* their Student t (INFINITY: normal) */

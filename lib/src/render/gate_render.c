@@ -186,7 +186,8 @@ static void put_json_head(mcpp_strbuf *b, const mcpp_gate_report *r)
         mcpp_sb_printf(b, ", \"history_tails\": {\"runs\": %zu, \"df\": ", r->history_scores);
         mcpp_sb_json_number(b, isinf(r->history_tail_df) ? -1 : r->history_tail_df);
         mcpp_sb_json_key_number(b, ", \"scale\": ", r->history_tail_scale);
-        mcpp_sb_printf(b, ", \"median_tests\": %zu}", r->history_medians);
+        mcpp_sb_printf(b, ", \"median_tests\": %zu, \"tests_keeping_them\": %zu, \"tests_with_split_rounds\": %zu}",
+                       r->history_medians, r->history_tails_kept, r->split_rounds);
     } else {
         mcpp_sb_puts(b, ", \"history_tails\": null");
     }
