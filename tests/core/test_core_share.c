@@ -16,6 +16,7 @@
 #include "mcpp_receipts.h"
 #include "receipt/image.h"
 #include "receipt/layout.h"
+#include "receipt/schema.h"
 #include "test_util.h"
 
 #define ROWS 6
@@ -79,7 +80,7 @@ static const mcpp_xnode *member(const mcpp_xnode *obj, const char *key)
 
 static const mcpp_xnode *context_of(const mcpp_receipt *r)
 {
-    return member(member(r->f.extra.node, "google_benchmark"), "context");
+    return member(member(MCPP_FIELD(r, extra, mcpp_object_slot).node, "google_benchmark"), "context");
 }
 
 TEST(receipts_of_one_import_point_to_one_copy_of_what_repeats)
@@ -92,12 +93,13 @@ TEST(receipts_of_one_import_point_to_one_copy_of_what_repeats)
     /* met twice by then: the context's members, the tool's name and each
      * member name are the share's, not a copy in each arena */
     CHECK(context_of(a) && context_of(b) && context_of(a)->children == context_of(b)->children);
-    CHECK(a->f.source_tool == b->f.source_tool);
-    CHECK(a->f.extra.node->children[0].key == b->f.extra.node->children[0].key);
+    CHECK(MCPP_FIELD(a, source_tool, char *) == MCPP_FIELD(b, source_tool, char *));
+    CHECK(MCPP_FIELD(a, extra, mcpp_object_slot).node->children[0].key ==
+          MCPP_FIELD(b, extra, mcpp_object_slot).node->children[0].key);
     CHECK(mcpp_receipt_hold_of(b->arena)->share != NULL);
     /* what differs is each receipt's own */
-    CHECK(a->f.benchmark_name != b->f.benchmark_name && strcmp(a->f.benchmark_name, b->f.benchmark_name) != 0);
-    CHECK(a->f.id != b->f.id);
+    CHECK(strcmp(MCPP_FIELD(a, benchmark_name, char *), MCPP_FIELD(b, benchmark_name, char *)) != 0);
+    CHECK(MCPP_FIELD(a, id, char *) != MCPP_FIELD(b, id, char *));
     /* and every receipt reads as the same receipt loaded from its own text */
     for (size_t i = 0; i < ROWS; i++) {
         const mcpp_receipt *r = mcpp_receipt_set_at(set, i);

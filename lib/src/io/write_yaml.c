@@ -171,7 +171,7 @@ static void xnode_block(mcpp_strbuf *sb, const mcpp_xnode *n, int level, int fir
 
 static void field_yaml(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int level, int v1)
 {
-    const void *slot = mcpp_field_cptr(&r->f, id);
+    const void *slot = mcpp_field_slot(r, id);
     const mcpp_schema_entry *e = &mcpp_schema_entries[id];
     char num[40];
     indent(sb, level);

@@ -106,9 +106,10 @@ typedef struct field_slot {
 static const field_slot slots[MCPP_FIELD_COUNT] = {MCPP_SCHEMA_FIELDS(MCPP_X_SLOT)};
 #undef MCPP_X_SLOT
 
+/* mcpp_field_slot (schema.h) with the dense table for staging structs. */
 static inline const void *slot_of(const mcpp_receipt *r, int id)
 {
-    return (const char *)&r->f + slots[id].offset;
+    return mcpp_is_compact(r) ? mcpp_field_slot(r, id) : (const char *)&r->f + slots[id].offset;
 }
 
 /* ---- Paths inside free-form values (free_paths.c): read by path, compared as values ---- */
@@ -670,7 +671,7 @@ enum { MAX_SORTED_ARGS = 256 };
 /* r's generated arguments sorted into out (at most MAX_SORTED_ARGS); their count. */
 static size_t sorted_args(const char **out, const mcpp_receipt *r)
 {
-    const mcpp_string_list *l = &r->f.launch_generated_args;
+    const mcpp_string_list *l = &MCPP_FIELD(r, launch_generated_args, mcpp_string_list);
     size_t n = l->count < MAX_SORTED_ARGS ? l->count : MAX_SORTED_ARGS;
     memcpy(out, l->items, n * sizeof *out);
     qsort(out, n, sizeof *out, compare_parts);
@@ -681,7 +682,8 @@ static mcpp_field_cmp args_compare(const mcpp_receipt *a, const mcpp_receipt *b)
 {
     const char *x[MAX_SORTED_ARGS], *y[MAX_SORTED_ARGS];
     size_t nx = sorted_args(x, a), ny = sorted_args(y, b);
-    if (nx != ny || a->f.launch_generated_args.count != b->f.launch_generated_args.count)
+    if (nx != ny || MCPP_FIELD(a, launch_generated_args, mcpp_string_list).count !=
+                        MCPP_FIELD(b, launch_generated_args, mcpp_string_list).count)
         return MCPP_FIELD_DIFFERS;
     for (size_t i = 0; i < nx; i++)
         if (strcmp(x[i], y[i]) != 0)
@@ -857,14 +859,14 @@ const char *mcpp_field_string(const mcpp_receipt *r, int id)
 {
     if (!mcpp_field_present(r, id) || mcpp_schema_entries[id].storage != MCPP_ST_STRING)
         return NULL;
-    return *(const char *const *)mcpp_field_cptr(&r->f, id);
+    return *(const char *const *)mcpp_field_slot(r, id);
 }
 
 size_t mcpp_field_list_count(const mcpp_receipt *r, int id)
 {
     if (!mcpp_field_present(r, id) || mcpp_schema_entries[id].storage != MCPP_ST_SLIST)
         return 0;
-    return ((const mcpp_string_list *)mcpp_field_cptr(&r->f, id))->count;
+    return ((const mcpp_string_list *)mcpp_field_slot(r, id))->count;
 }
 
 void mcpp_field_text(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int escape_key)

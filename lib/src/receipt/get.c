@@ -17,7 +17,7 @@ const char *mcpp_receipt_id(const mcpp_receipt *receipt)
 {
     if (!receipt)
         return NULL;
-    return mcpp_present(receipt, MCPP_F_id) ? receipt->f.id : mcpp_head_derived_id(receipt);
+    return mcpp_present(receipt, MCPP_F_id) ? MCPP_FIELD(receipt, id, char *) : mcpp_head_derived_id(receipt);
 }
 
 const char *mcpp_receipt_source_name(const mcpp_receipt *receipt)
@@ -37,7 +37,7 @@ int mcpp_value_at_field(const mcpp_receipt *receipt, int field_id, mcpp_value *o
     if (!mcpp_present(receipt, field_id))
         return MCPP_OK; /* type ABSENT */
     const mcpp_schema_entry *e = &mcpp_schema_entries[field_id];
-    const void *slot = mcpp_field_cptr(&receipt->f, field_id);
+    const void *slot = mcpp_field_slot(receipt, field_id);
     out->type = e->info.type;
     switch (e->storage) {
     case MCPP_ST_BOOL: out->boolean = *(const uint8_t *)slot; break;
@@ -165,7 +165,7 @@ int mcpp_value_at_path(const mcpp_receipt *receipt, const char *path, mcpp_value
         out->enum_index = -1;
         if (!mcpp_present(receipt, k))
             return MCPP_OK;
-        const mcpp_object_slot *slot = mcpp_field_cptr(&receipt->f, k);
+        const mcpp_object_slot *slot = mcpp_field_slot(receipt, k);
         const mcpp_xnode *n = xnode_walk(slot->node, path + rl + 1);
         return n ? xnode_value(receipt, n, out) : MCPP_OK;
     }

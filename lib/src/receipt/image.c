@@ -234,7 +234,8 @@ int mcpp_receipt_image_write(unsigned char **out, size_t *out_len, const mcpp_re
     size_t bound = malloc_usable_size((char *)r->arena - MCPP_RECEIPT_HOLD_BYTES) - MCPP_RECEIPT_HOLD_BYTES;
     size_t head = head_size(r->arena, bound, mcpp_present(r, MCPP_F_id));
     if (head == SIZE_MAX) return MCPP_EUNSUPPORTED;
-    mcpp_receipt copy = *r;
+    mcpp_receipt copy; /* the image holds the whole struct (a receipt keeps it compact: layout.h) */
+    mcpp_receipt_expand(&copy, r);
     reloc x = {MEASURE, r->arena, head, NULL, bound, head, head, 0, 0, 0};
     reloc_receipt(&x, &copy);
     /* the arena, then what it shares (nothing: the image is the arena's bytes alone) */
@@ -346,31 +347,24 @@ int mcpp_receipt_image_read(mcpp_receipt **out, const void *blob, size_t len, co
         return refused(MCPP_EINVALID, why, why_len, "its sizes do not add up");
     if (h.checksum != mcpp_checksum_blob(bytes + sizeof h, len - sizeof h, MCPP_FNV_OFFSET))
         return refused(MCPP_EINVALID, why, why_len, "its checksum does not match");
-    mcpp_receipt *r = malloc(sizeof *r);
-    if (!r) return mcpp_error_nomem();
+    mcpp_receipt whole, *r = &whole; /* checked whole, then kept compact (layout.h) */
     memcpy(r, bytes + sizeof h, sizeof *r);
     const char *old = (const char *)bytes + sizeof h + sizeof *r;
     int has_id = mcpp_present(r, MCPP_F_id);
-    if (head_size(old, h.head_size, has_id) != h.head_size) {
-        free(r);
+    if (head_size(old, h.head_size, has_id) != h.head_size)
         return refused(MCPP_EINVALID, why, why_len, "its head is malformed");
-    }
     size_t head = 0, size = 0;
     char *arena = new_arena(&head, &size, old, &h, has_id, source_name);
-    if (!arena) {
-        free(r);
+    if (!arena)
         return mcpp_error_nomem();
-    }
     reloc x = {READ, NULL, 0, arena, size, h.head_size, head, size / sizeof(mcpp_xnode) + 1, 0, 0};
     reloc_receipt(&x, r);
     r->arena = arena;
     int rc = x.bad ? refused(MCPP_EINVALID, why, why_len, "an offset points outside its arena")
                    : mcpp_receipt_image_check_values(r, why, why_len);
-    if (rc) {
+    if (!rc && !(*out = mcpp_receipt_compact(r)))
+        rc = mcpp_error_nomem();
+    if (rc)
         mcpp_receipt_arena_free(arena);
-        free(r);
-        return rc;
-    }
-    *out = r;
-    return MCPP_OK;
+    return rc;
 }

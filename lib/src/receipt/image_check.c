@@ -204,23 +204,6 @@ static void check_field(check *c, mcpp_receipt *r, int id)
     }
 }
 
-/* Bytes of field `id`'s member in mcpp_fields. */
-static size_t member_size(int id)
-{
-    switch (mcpp_schema_entries[id].storage) {
-    case MCPP_ST_BOOL:
-    case MCPP_ST_ENUM: return 1;
-    case MCPP_ST_INT: return sizeof(int64_t);
-    case MCPP_ST_INT32: return sizeof(int32_t);
-    case MCPP_ST_DOUBLE: return sizeof(double);
-    case MCPP_ST_STRING: return sizeof(const char *);
-    case MCPP_ST_SLIST: return sizeof(mcpp_string_list);
-    case MCPP_ST_DLIST: return sizeof(mcpp_double_list);
-    case MCPP_ST_ARTIFACTS: return sizeof(mcpp_artifact_list);
-    default: return sizeof(mcpp_object_slot);
-    }
-}
-
 /* The derived id in the head: "r-" and 16 lowercase hex digits. */
 static int derived_id_ok(const mcpp_receipt *r)
 {
@@ -243,7 +226,8 @@ int mcpp_receipt_image_check_values(mcpp_receipt *r, char *why, size_t why_len)
     }
     for (int id = 0; id < MCPP_FIELD_COUNT && !c.bad; id++) {
         if (mcpp_present(r, id)) check_field(&c, r, id);
-        else memset(mcpp_field_ptr(&r->f, id), 0, member_size(id));
+        else
+            memset(mcpp_field_ptr(&r->f, id), 0, mcpp_member_size(id));
     }
     if (!c.bad && !mcpp_present(r, MCPP_F_id) && !derived_id_ok(r)) refuse(&c, "id", "the derived id is malformed");
     return c.bad ? MCPP_EINVALID : MCPP_OK;

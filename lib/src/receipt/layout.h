@@ -176,6 +176,20 @@ static inline const char *mcpp_int_width_problem(int storage, double value)
 
 #define MCPP_PRESENT_WORDS ((MCPP_FIELD_COUNT + 63) / 64)
 
+/* A packed receipt keeps only its present members (issue 50 item 5: a Google
+ * Benchmark row states 17 of the 141 fields, and the whole struct was 952 of
+ * its 3,400 bytes). Its `f` then holds, instead of the struct's members, a
+ * byte per field id (0: absent; else 1 + the 8-byte word where its member
+ * starts) and after that table the members, each in 8 bytes (16 for the
+ * lists), allocated to size. The last presence bit marks that form; staging
+ * structs (the binder's, the builder's) keep the whole struct. Every read
+ * goes through mcpp_field_slot (schema.h), which serves both; compact.c
+ * turns one form into the other (the packer and the image build the whole
+ * struct, then keep the compact one). */
+#define MCPP_COMPACT_BIT (MCPP_PRESENT_WORDS * 64 - 1)
+_Static_assert(MCPP_FIELD_COUNT <= MCPP_COMPACT_BIT, "the compact mark is a presence bit no field uses");
+#define MCPP_SLOT_TABLE_BYTES ((MCPP_FIELD_COUNT + 7) & ~7)
+
 /* The arena of a packed receipt starts with a head: one byte saying whether a
  * source name follows, the source name, then (when no id is stated) the
  * derived id, "r-" + 16 hex digits of the FNV-1a hash of the canonical JSON.
@@ -262,6 +276,17 @@ static inline char *mcpp_head_derived_id(const mcpp_receipt *r)
     char *head = (char *)r->arena;
     return head[0] ? head + 2 + strlen(head + 1) : head + 1;
 }
+
+static inline int mcpp_is_compact(const mcpp_receipt *r)
+{
+    return (int)((r->present[MCPP_COMPACT_BIT >> 6] >> (MCPP_COMPACT_BIT & 63)) & 1u);
+}
+
+/* The compact copy of the whole struct `full` (malloc'ed; its arena pointer
+ * and presence as full's), or NULL when out of memory. */
+mcpp_receipt *mcpp_receipt_compact(const mcpp_receipt *full);
+/* The whole struct of r (compact or not) into *full. */
+void mcpp_receipt_expand(mcpp_receipt *full, const mcpp_receipt *r);
 
 static inline int mcpp_present(const mcpp_receipt *r, int id)
 {

@@ -53,7 +53,7 @@ static int well_known_present(const mcpp_receipt *r, size_t k)
     if (mcpp_well_known_metrics[k].field == MCPP_F_metrics_step_time_s_median)
         return mcpp_present(r, MCPP_F_metrics_step_time_s_median) ||
                (mcpp_present(r, MCPP_F_metrics_step_time_s_samples) &&
-                r->f.metrics_step_time_s_samples.count > 0);
+                MCPP_FIELD(r, metrics_step_time_s_samples, mcpp_double_list).count > 0);
     return mcpp_present(r, mcpp_well_known_metrics[k].field);
 }
 
@@ -67,20 +67,20 @@ static void well_known_view(mcpp_metric *out, const mcpp_receipt *r, size_t k)
     out->well_known = 1;
     out->path = mcpp_schema_entries[w->field].info.path;
     if (w->field != MCPP_F_metrics_step_time_s_median) {
-        out->value = *(const double *)mcpp_field_cptr(&r->f, w->field);
+        out->value = *(const double *)mcpp_field_slot(r, w->field);
         out->aggregate = "single";
         return;
     }
     out->path = "metrics.step_time_s";
     out->aggregate = "median";
-    const mcpp_double_list *s = &r->f.metrics_step_time_s_samples;
+    const mcpp_double_list *s = &MCPP_FIELD(r, metrics_step_time_s_samples, mcpp_double_list);
     if (mcpp_present(r, MCPP_F_metrics_step_time_s_samples) && s->count > 0) {
         out->sample_kind = "step";
         out->sample_count = s->count;
         out->samples_ = s->items;
     }
     if (mcpp_present(r, MCPP_F_metrics_step_time_s_median)) {
-        out->value = r->f.metrics_step_time_s_median;
+        out->value = MCPP_FIELD(r, metrics_step_time_s_median, double);
     } else {
         double p10, p90;
         mcpp_sample_stats(s->items, s->count, &out->value, &p10, &p90);
@@ -109,26 +109,31 @@ static int derived_value(const mcpp_receipt *r, size_t k, double *value)
 {
     if (k == 3) {
         if (!mcpp_present(r, MCPP_F_workload_tokens_per_step) ||
-            !mcpp_present(r, MCPP_F_workload_useful_tokens_per_step) || r->f.workload_tokens_per_step <= 0)
+            !mcpp_present(r, MCPP_F_workload_useful_tokens_per_step) ||
+            MCPP_FIELD(r, workload_tokens_per_step, int64_t) <= 0)
             return 0;
-        *value = 1.0 - (double)r->f.workload_useful_tokens_per_step / (double)r->f.workload_tokens_per_step;
+        *value = 1.0 - (double)MCPP_FIELD(r, workload_useful_tokens_per_step, int64_t) /
+                           (double)MCPP_FIELD(r, workload_tokens_per_step, int64_t);
         return 1;
     }
-    if (!mcpp_present(r, MCPP_F_metrics_goodput_allocated_s) || !(r->f.metrics_goodput_allocated_s > 0)) return 0;
-    double allocated = r->f.metrics_goodput_allocated_s, sum = 0;
+    if (!mcpp_present(r, MCPP_F_metrics_goodput_allocated_s) ||
+        !(MCPP_FIELD(r, metrics_goodput_allocated_s, double) > 0))
+        return 0;
+    double allocated = MCPP_FIELD(r, metrics_goodput_allocated_s, double), sum = 0;
     int any = 0;
     switch (k) {
     case 0:
         if (!mcpp_present(r, MCPP_F_metrics_goodput_useful_s)) return 0;
-        sum = r->f.metrics_goodput_useful_s, any = 1;
+        sum = MCPP_FIELD(r, metrics_goodput_useful_s, double), any = 1;
         break;
     case 1:
         if (!mcpp_present(r, MCPP_F_metrics_goodput_kernel_busy_s)) return 0;
-        sum = r->f.metrics_goodput_kernel_busy_s, any = 1;
+        sum = MCPP_FIELD(r, metrics_goodput_kernel_busy_s, double), any = 1;
         break;
     default:
         for (int id = MCPP_F_metrics_goodput_badput_s_compile; id <= MCPP_F_metrics_goodput_badput_s_idle; id++)
-            if (mcpp_present(r, id)) sum += *(const double *)mcpp_field_cptr(&r->f, id), any = 1;
+            if (mcpp_present(r, id))
+                sum += *(const double *)mcpp_field_slot(r, id), any = 1;
     }
     *value = sum / allocated;
     return any;
@@ -185,7 +190,7 @@ static const mcpp_xnode *named_list(const mcpp_receipt *r)
 {
     if (!mcpp_present(r, MCPP_F_metrics_named))
         return NULL;
-    const mcpp_xnode *n = r->f.metrics_named.node;
+    const mcpp_xnode *n = MCPP_FIELD(r, metrics_named, mcpp_object_slot).node;
     return n && n->kind == MCPP_X_ARRAY ? n : NULL;
 }
 
@@ -276,7 +281,7 @@ const char *mcpp_receipt_metric_primary(const mcpp_receipt *receipt)
     if (!receipt)
         return NULL;
     if (mcpp_present(receipt, MCPP_F_metrics_primary))
-        return receipt->f.metrics_primary;
+        return MCPP_FIELD(receipt, metrics_primary, char *);
     mcpp_metric m;
     if (mcpp_receipt_metric_find(&m, receipt, "tokens_per_s") == MCPP_OK ||
         mcpp_receipt_metric_find(&m, receipt, "step_time_s") == MCPP_OK ||

@@ -8,7 +8,8 @@
  * Why two blocks and not one: glibc treats requests >= 1 KiB as "large" and
  * consolidates its fastbins on every such malloc — right after cJSON has freed
  * a few hundred small nodes that is a third of the cost of a load. The struct
- * (~830 bytes) and a typical arena both stay below that size.
+ * (kept compact: its present members only, layout.h) and a typical arena
+ * both stay below that size.
  *
  * Also here: releasing staging structs, and the derived id.
  */
@@ -246,12 +247,12 @@ static void pack_artifacts(arena *a, const mcpp_artifact_list *from, mcpp_artifa
         to->items = items;
 }
 
-/* One pass of packing: dst is NULL while measuring. */
+/* One pass of packing: dst (the whole struct) is NULL while measuring. */
 static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const char *source_name)
 {
     mcpp_receipt *r = dst;
     if (r) {
-        *r = *src; /* scalars and presence; pointers are replaced below */
+        mcpp_receipt_expand(r, src); /* scalars and presence; pointers are replaced below */
         r->arena = NULL;
     }
     /* the head (layout.h): flag, source name, room for the derived id */
@@ -266,7 +267,7 @@ static int pack_pass(arena *a, mcpp_receipt *dst, const mcpp_receipt *src, const
     for (int w = 0; w < MCPP_PRESENT_WORDS; w++) {
         for (uint64_t bits = src->present[w] & pointer_fields[w]; bits; bits &= bits - 1) {
             int id = w * 64 + __builtin_ctzll(bits);
-            const void *from = mcpp_field_cptr(&src->f, id);
+            const void *from = mcpp_field_slot(src, id);
             void *to = r ? mcpp_field_ptr(&r->f, id) : NULL;
             switch (mcpp_schema_entries[id].storage) {
             case MCPP_ST_STRING: { /* never a shared id: mcpp_receipt_rename_unshared writes it */
@@ -324,22 +325,22 @@ static int pack_into(mcpp_receipt **out, const mcpp_receipt *staging, const char
     *out = NULL;
     if (pack_pass(&a, NULL, staging, source_name) != 0)
         return mcpp_error_nomem();
-    size_t size = a.used; /* never 0: the head has its flag byte */
-    mcpp_receipt *r = malloc(sizeof *r);
+    size_t size = a.used;                         /* never 0: the head has its flag byte */
     char *block = mcpp_receipt_arena_alloc(size); /* the hold block, then the arena */
-    if (!r || !block) {
-        free(r);
-        mcpp_receipt_arena_free(block);
+    if (!block)
         return mcpp_error_nomem();
-    }
     a.base = block;
     a.used = 0;
-    if (pack_pass(&a, r, staging, source_name) != 0) {
-        free(r);
+    mcpp_receipt full; /* the whole struct, kept compact (layout.h) */
+    mcpp_receipt *r = NULL;
+    if (pack_pass(&a, &full, staging, source_name) == 0) {
+        full.arena = block;
+        r = mcpp_receipt_compact(&full);
+    }
+    if (!r) {
         mcpp_receipt_arena_free(block);
         return mcpp_error_nomem();
     }
-    r->arena = block;
     if (a.n_shared) { /* the receipt points into the share: it holds it */
         mcpp_share_retain(share);
         mcpp_receipt_hold_of(block)->share = share;
@@ -460,10 +461,10 @@ int mcpp_receipt_rename_unshared(mcpp_receipt *r, const char *id)
 {
     MCPP_CHECK_ARG(r && id && *id, "mcpp_receipt_rename_unshared: NULL argument or empty id");
     size_t n = strlen(id);
-    if (!mcpp_present(r, MCPP_F_id) || strlen(r->f.id) < n)
+    if (!mcpp_present(r, MCPP_F_id) || strlen(MCPP_FIELD(r, id, char *)) < n)
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, "id", 0, 0,
                              "mcpp_receipt_rename_unshared: the receipt's id is shorter than '%s'", id);
-    memcpy((char *)r->f.id, id, n + 1); /* the id lies in r's own arena */
+    memcpy((char *)MCPP_FIELD(r, id, char *), id, n + 1); /* the id lies in r's own arena */
     return MCPP_OK;
 }
 

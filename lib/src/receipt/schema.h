@@ -77,6 +77,37 @@ static inline const void *mcpp_field_cptr(const mcpp_fields *f, int id)
 {
     return (const char *)f + mcpp_schema_entries[id].offset;
 }
+/* Bytes of field `id`'s member in mcpp_fields. */
+static inline size_t mcpp_member_size(int id)
+{
+    switch (mcpp_schema_entries[id].storage) {
+    case MCPP_ST_BOOL:
+    case MCPP_ST_ENUM: return 1;
+    case MCPP_ST_INT: return sizeof(int64_t);
+    case MCPP_ST_INT32: return sizeof(int32_t);
+    case MCPP_ST_DOUBLE: return sizeof(double);
+    case MCPP_ST_STRING: return sizeof(const char *);
+    case MCPP_ST_SLIST: return sizeof(mcpp_string_list);
+    case MCPP_ST_DLIST: return sizeof(mcpp_double_list);
+    case MCPP_ST_ARTIFACTS: return sizeof(mcpp_artifact_list);
+    default: return sizeof(mcpp_object_slot);
+    }
+}
+/* Zeros, read for an absent member of a compact receipt (layout.h). */
+extern const uint64_t mcpp_absent_member[2];
+/* The member of field `id` of r, a staging struct or a compact packed one
+ * (layout.h): the one way to read a receipt's field. An absent member of a
+ * compact receipt reads as zeros. */
+static inline const void *mcpp_field_slot(const mcpp_receipt *r, int id)
+{
+    if (!mcpp_is_compact(r))
+        return (const char *)&r->f + mcpp_schema_entries[id].offset;
+    unsigned word = ((const uint8_t *)&r->f)[id];
+    return word ? (const void *)((const char *)&r->f + MCPP_SLOT_TABLE_BYTES + 8u * (word - 1))
+                : (const void *)mcpp_absent_member;
+}
+/* Field `name`'s member of r as a value of `type` (mcpp_field_slot). */
+#define MCPP_FIELD(r, name, type) (*(const type *)mcpp_field_slot((r), MCPP_F_##name))
 /* Index of `value` in the NULL-terminated list, or -1. */
 int mcpp_enum_index(const char *const *names, const char *value);
 /* "a", "b" or "c" into buf (for messages). */

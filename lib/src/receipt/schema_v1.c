@@ -112,7 +112,9 @@ int mcpp_schema1_check(const mcpp_receipt *r)
                              "%s has no place in schema %s; keep this receipt in %s",
                              mcpp_schema_entries[id].info.path, MCPP_SCHEMA_ID_V1,
                              MCPP_SCHEMA_ID);
-    const mcpp_fields *f = &r->f;
+    mcpp_receipt whole; /* a packed receipt keeps its struct compact (layout.h) */
+    mcpp_receipt_expand(&whole, r);
+    const mcpp_fields *f = &whole.f;
     if (mcpp_present(r, MCPP_F_backend_precision_requested) &&
         (!mcpp_present(r, MCPP_F_backend_precision_observed) ||
          strcmp(f->backend_precision_requested, f->backend_precision_observed) != 0))

@@ -124,7 +124,7 @@ static void xnode_json(mcpp_strbuf *sb, const mcpp_xnode *n, int level, int pret
 
 static void field_json(mcpp_strbuf *sb, const mcpp_receipt *r, int id, int level, int pretty)
 {
-    const void *slot = mcpp_field_cptr(&r->f, id);
+    const void *slot = mcpp_field_slot(r, id);
     const mcpp_schema_entry *e = &mcpp_schema_entries[id];
     char num[40];
     switch (e->storage) {
