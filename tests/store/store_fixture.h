@@ -92,4 +92,17 @@ static mcpp_receipt *fixture_numbered(const char *prefix, size_t i, double token
     return fixture_receipt(id, created, commit, tokens_per_s);
 }
 
+/* An add leaves its rows' lane summaries to the first frontier (or check)
+ * after it: a frontier on the writable store `s` saves them, for tests that
+ * damage or read the lane_summaries table itself. */
+static inline void fixture_save_summaries(mcpp_store *s)
+{
+    mcpp_frontier *f = NULL;
+    if (mcpp_store_frontier(&f, s, NULL) != MCPP_OK) {
+        fprintf(stderr, "fixture: frontier: %s\n", mcpp_error_last()->message);
+        abort();
+    }
+    mcpp_frontier_free(f);
+}
+
 #endif /* MCPP_TEST_STORE_FIXTURE_H */

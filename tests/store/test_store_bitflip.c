@@ -54,6 +54,7 @@ static void make_store(void)
     if (mcpp_store_open(&s, db, MCPP_STORE_CREATE) != MCPP_OK) abort();
     if (mcpp_store_add(NULL, s, (const mcpp_receipt *const *)rs, n) != MCPP_OK) abort();
     for (size_t i = 0; i < n; i++) mcpp_receipt_free(rs[i]);
+    fixture_save_summaries(s); /* the flips damage saved summaries */
     mcpp_store_close(s);
 }
 

@@ -304,6 +304,111 @@ TEST(a_store_whose_images_are_not_made_yet_answers_the_same_and_makes_them)
     mcpp_policy_free(p);
 }
 
+/* Issue 50 item 2: an add builds no lane summary (a fifth of its CPU); its
+ * rows wait, from the first one, for the first frontier. A read-only reader
+ * merges them in memory and writes nothing; a writable one saves them (and,
+ * reading those rows without the write lock, the images of their rows); a
+ * later add waits from its own first row and keeps what was saved. */
+TEST(an_add_leaves_its_summaries_to_the_first_frontier_which_saves_them)
+{
+    mcpp_store *s = filled_store("deferred.db");
+    mcpp_store_close(s);
+    const char *path = db_path("deferred.db");
+    long long rows = test_sql_count(path, "SELECT count(*) FROM receipts");
+    CHECK(rows > 5);
+    CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM lane_summaries"), 0);
+    CHECK_INT_EQ(
+        test_sql_count(path, "SELECT count(*) FROM store_meta WHERE name = 'lane_summaries_from' AND value = 1"), 1);
+    CHECK_INT_EQ(mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY), MCPP_OK);
+    check_frontier_matches(s, NULL, 3);
+    mcpp_store_close(s);
+    CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM lane_summaries"), 0); /* nothing written */
+    CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM store_meta WHERE name = 'lane_summaries_from'"), 1);
+    CHECK_INT_EQ(mcpp_store_open(&s, path, 0), MCPP_OK);
+    mcpp_frontier *f = NULL;
+    CHECK_INT_EQ(mcpp_store_frontier(&f, s, NULL), MCPP_OK); /* saves them */
+    mcpp_frontier_free(f);
+    CHECK(test_sql_count(path, "SELECT count(*) FROM lane_summaries") >= 3);
+    CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM store_meta WHERE name = 'lane_summaries_from'"), 0);
+    CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM receipts WHERE image IS NOT NULL"), rows);
+    char state[96];
+    summaries_state(path, state, sizeof state);
+    CHECK_VALID_MARK(state);
+    check_frontier_matches(s, NULL, 3); /* from the saved summaries */
+    mcpp_receipt *late[3];
+    for (size_t i = 0; i < 3; i++)
+        late[i] = fixture_numbered("fixture-late", i, 2000.0 + (double)i);
+    CHECK_INT_EQ(mcpp_store_add(NULL, s, (const mcpp_receipt *const *)late, 3), MCPP_OK);
+    for (size_t i = 0; i < 3; i++)
+        mcpp_receipt_free(late[i]);
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM store_meta WHERE name = 'lane_summaries_from' AND value = %lld",
+             rows + 1);
+    CHECK_INT_EQ(test_sql_count(path, sql), 1);
+    CHECK(test_sql_count(path, "SELECT count(*) FROM lane_summaries") >= 3); /* kept */
+    char *report = NULL;
+    CHECK_INT_EQ(mcpp_store_check(&report, s), MCPP_OK); /* the saved ones with the waiting rows merged in */
+    if (report)
+        CHECK_STR_EQ(report, "ok\n");
+    mcpp_free(report);
+    check_frontier_matches(s, NULL, 3);
+    CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM store_meta WHERE name = 'lane_summaries_from'"), 0);
+    mcpp_store_close(s);
+}
+
+/* A reader does not wait for a writer to save the summaries: with another
+ * connection holding the write lock (an add in progress), a frontier on a
+ * writable handle answers from the summaries with the waiting rows merged in
+ * memory and leaves them waiting (it used to wait for the lock, up to about
+ * a minute, and fail); the next frontier saves them. */
+TEST(a_reader_does_not_wait_for_an_add_to_save_the_summaries)
+{
+    mcpp_store *s = filled_store("busy.db");
+    mcpp_store_close(s);
+    const char *path = db_path("busy.db");
+    sqlite3 *writer = NULL;
+    CHECK_INT_EQ(sqlite3_open(path, &writer), SQLITE_OK);
+    CHECK_INT_EQ(sqlite3_exec(writer, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+    CHECK_INT_EQ(mcpp_store_open(&s, path, 0), MCPP_OK);
+    check_frontier_matches(s, NULL, 3);
+    CHECK_INT_EQ(sqlite3_exec(writer, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(writer);
+    CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM lane_summaries"), 0);
+    CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM store_meta WHERE name = 'lane_summaries_from'"), 1);
+    check_frontier_matches(s, NULL, 3);
+    CHECK(test_sql_count(path, "SELECT count(*) FROM lane_summaries") >= 3);
+    CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM store_meta WHERE name = 'lane_summaries_from'"), 0);
+    mcpp_store_close(s);
+}
+
+/* `store check` with rows waiting compares the saved summaries with those of
+ * the rows before them: a damaged saved summary is still named (here every
+ * one, its values edited so that it no longer reads back). */
+TEST(check_names_a_damaged_summary_while_rows_wait)
+{
+    mcpp_store *s = filled_store("checkwait.db");
+    const char *path = db_path("checkwait.db");
+    mcpp_frontier *f = NULL;
+    CHECK_INT_EQ(mcpp_store_frontier(&f, s, NULL), MCPP_OK); /* saves them */
+    mcpp_frontier_free(f);
+    mcpp_store_close(s);
+    run_sql(path, "UPDATE lane_summaries SET summary = replace(summary, '\"values\": [', '\"values\": [1, ')");
+    CHECK_INT_EQ(mcpp_store_open(&s, path, 0), MCPP_OK);
+    mcpp_receipt *late[2];
+    for (size_t i = 0; i < 2; i++)
+        late[i] = fixture_numbered("fixture-late", i, 2000.0 + (double)i);
+    CHECK_INT_EQ(mcpp_store_add(NULL, s, (const mcpp_receipt *const *)late, 2), MCPP_OK);
+    for (size_t i = 0; i < 2; i++)
+        mcpp_receipt_free(late[i]);
+    CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM store_meta WHERE name = 'lane_summaries_from'"), 1);
+    char *report = NULL;
+    CHECK_INT_EQ(mcpp_store_check(&report, s), MCPP_EINVALID);
+    if (report)
+        CHECK(strstr(report, "lane summary lane-") && strstr(report, "does not read back"));
+    mcpp_free(report);
+    mcpp_store_close(s);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/mcpp-store-frontier-XXXXXX");
@@ -316,6 +421,9 @@ int main(void)
     RUN(summaries_of_rows_changed_behind_the_library_are_not_used);
     RUN(another_policy_reads_the_receipts);
     RUN(a_store_whose_images_are_not_made_yet_answers_the_same_and_makes_them);
+    RUN(an_add_leaves_its_summaries_to_the_first_frontier_which_saves_them);
+    RUN(a_reader_does_not_wait_for_an_add_to_save_the_summaries);
+    RUN(check_names_a_damaged_summary_while_rows_wait);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);

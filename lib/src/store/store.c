@@ -15,7 +15,6 @@
 #include "store/store_pg.h"
 
 enum {
-    BUSY_TIMEOUT_MS = 5000, /* how long a call waits for another process's lock */
     BUSY_RETRY_MS = 10,
 };
 
@@ -69,7 +68,7 @@ static int read_only_error(const mcpp_store *s)
 static int step_retrying_busy(sqlite3_stmt *st)
 {
     int step = sqlite3_step(st);
-    for (int waited_ms = 0; (step == SQLITE_BUSY || step == SQLITE_LOCKED) && waited_ms < BUSY_TIMEOUT_MS;
+    for (int waited_ms = 0; (step == SQLITE_BUSY || step == SQLITE_LOCKED) && waited_ms < MCPP_STORE_BUSY_TIMEOUT_MS;
          waited_ms += BUSY_RETRY_MS) {
         sqlite3_reset(st);
         sqlite3_sleep(BUSY_RETRY_MS);
@@ -80,7 +79,7 @@ static int step_retrying_busy(sqlite3_stmt *st)
 
 static int configure(mcpp_store *s)
 {
-    sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+    sqlite3_busy_timeout(s->db, MCPP_STORE_BUSY_TIMEOUT_MS);
     int rc;
     if (s->read_only)
         return (rc = mcpp_store_migrate(s)) ? rc : mcpp_store_lane_keys_refresh(s);

@@ -249,46 +249,38 @@ static int prepare_all(add_statements *a, mcpp_store *s)
 typedef struct add_state {
     mcpp_store *s;
     add_statements statements;
-    const mcpp_receipt *const *receipts;
-    const mcpp_receipt **added; /* the receipts this call inserts, for the lane summaries */
     mcpp_store_add_result *res;
-    uint64_t added_digest; /* of the rows inserted: the summaries' mark (store_summaries.c) */
 } add_state;
 
 static int insert_each(void *ctx, const mcpp_store_row *row, size_t index)
 {
+    (void)index;
     add_state *a = ctx;
-    size_t before = a->res->added;
-    int rc = insert_row(a->s, &a->statements, row, a->res);
-    if (a->res->added > before) {
-        a->added[a->res->added - 1] = a->receipts[index];
-        a->added_digest += row->packed_body ? mcpp_store_row_digest(row->id, row->packed_body, row->packed_body_len)
-                                            : mcpp_store_row_digest(row->id, row->body, row->body_len);
-    }
-    return rc;
+    return insert_row(a->s, &a->statements, row, a->res);
 }
 
-/* The rows are filled ahead on worker threads and the lane summaries built on
- * another while this thread inserts (store_add_rows.c, store_summaries.c). */
+/* The rows are filled ahead on worker threads while this thread inserts
+ * (store_add_rows.c); their lane summaries are left to the first reader
+ * that needs them (store_summaries.c). */
 static int add_all(mcpp_store *s, const mcpp_receipt *const *receipts, size_t n, mcpp_store_add_result *res)
 {
     for (size_t i = 0; i < n; i++)
         if (!receipts[i])
             return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_store_add: receipt %zu is NULL", i);
     mcpp_policy *policy = NULL;
-    add_state a = {s, {NULL, NULL, NULL, 0}, receipts, malloc((n ? n : 1) * sizeof *a.added), res, 0};
-    int rc = a.added ? mcpp_policy_default(&policy) : mcpp_error_nomem();
+    add_state a = {s, {NULL, NULL, NULL, 0}, res};
+    sqlite3_int64 first_rowid = 0;
+    int rc = mcpp_policy_default(&policy);
     if (!rc) rc = mcpp_store_codec_prepare_add(s, receipts, n);
     if (!rc) rc = prepare_all(&a.statements, s);
-    mcpp_store_summaries_job job;
-    if (!rc) rc = mcpp_store_summaries_start(&job, s, mcpp_policy_or_default(NULL), receipts, n);
-    else memset(&job, 0, sizeof job);
+    if (!rc)
+        rc = mcpp_store_summaries_next_rowid(&first_rowid, s);
     if (!rc) rc = mcpp_store_rows_each(receipts, n, mcpp_policy_gate(policy)->metric, s->codec, insert_each, &a);
     sqlite3_finalize(a.statements.insert);
     sqlite3_finalize(a.statements.existing);
     sqlite3_finalize(a.statements.tombstone);
-    rc = mcpp_store_summaries_finish(&job, s, a.added, res->added, a.added_digest, rc);
-    free(a.added);
+    if (!rc && res->added)
+        rc = mcpp_store_summaries_defer(s, first_rowid);
     mcpp_policy_free(policy);
     return rc;
 }

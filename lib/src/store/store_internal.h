@@ -5,7 +5,6 @@
 #ifndef MCPP_STORE_INTERNAL_H
 #define MCPP_STORE_INTERNAL_H
 
-#include <pthread.h>
 #include <sqlite3.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -97,6 +96,9 @@ int mcpp_store_codec_check(struct mcpp_strbuf *report, size_t *problems, const m
  * "store"), SQLITE_NOMEM is MCPP_ENOMEM. `what` says what was being done.
  */
 int mcpp_store_sqlite_error(const mcpp_store *s, int sqlite_rc, const char *what);
+
+/* How long a call waits for another process's lock (the connection's busy timeout). */
+#define MCPP_STORE_BUSY_TIMEOUT_MS 5000
 
 /* Runs SQL without results; maps failures with mcpp_store_sqlite_error. */
 int mcpp_store_exec(mcpp_store *s, const char *sql, const char *what);
@@ -247,28 +249,15 @@ uint64_t mcpp_store_row_digest(const char *id, const void *body, size_t len);
 void mcpp_store_summaries_mark(char *buf, size_t cap, const mcpp_store_rows_digest *d);
 int mcpp_store_summaries_mark_parse(mcpp_store_rows_digest *d, const char *value);
 /*
- * The same for a large add, on a thread of its own while the rows are
- * inserted: _start (inside the add's transaction) reads the validity mark and,
- * when valid, starts building the summaries of all `n` receipts; _finish
- * (always call it: it joins the thread) merges them when every receipt was
- * inserted, else builds over `added` (those inserted), and adds
- * `added_digest` (the sum of the inserted rows' mcpp_store_row_digest) to the
- * mark. With `add_rc` non-zero it only joins, frees and returns add_rc.
+ * An add does not build the summaries of its rows: the first frontier
+ * after it reads those rows and merges theirs in (store_summaries.c).
+ * _next_rowid (before the add's inserts) gives the rowid its first row will
+ * get; _defer (after them, inside its transaction, when rows were inserted)
+ * records it, when the summaries are this build's and no earlier add's rows
+ * wait already.
  */
-typedef struct mcpp_store_summaries_job {
-    const mcpp_policy *policy;
-    const mcpp_receipt *const *receipts;
-    size_t n;
-    int valid, started, rc;
-    mcpp_store_rows_digest digest; /* what the mark names, when valid */
-    pthread_t thread;
-    mcpp_lane_summary **fresh;
-    size_t n_fresh;
-} mcpp_store_summaries_job;
-int mcpp_store_summaries_start(mcpp_store_summaries_job *job, mcpp_store *s, const mcpp_policy *p,
-                               const mcpp_receipt *const *receipts, size_t n);
-int mcpp_store_summaries_finish(mcpp_store_summaries_job *job, mcpp_store *s, const mcpp_receipt *const *added,
-                                size_t n_added, uint64_t added_digest, int add_rc);
+int mcpp_store_summaries_next_rowid(sqlite3_int64 *out, mcpp_store *s);
+int mcpp_store_summaries_defer(mcpp_store *s, sqlite3_int64 from);
 int mcpp_store_summaries_invalidate(mcpp_store *s);
 /* `store check`: when marked valid, the stored summaries against those the
  * bodies make; one report line per difference, counted in *problems. */

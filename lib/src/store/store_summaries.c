@@ -6,15 +6,23 @@
  *
  * The summaries are a cache with one rule: they are used only while
  * store_meta says they are valid for this library's layouts and for the rows
- * as they are now (a digest of every row's id and stored body). An add merges its
- * new receipts into them inside the add's own transaction; a remove marks them
- * stale in its transaction; a store made by an older library, or one whose
- * summaries are stale, gets them rebuilt from the receipts by the next
- * frontier (and saved, when the store is writable). A frontier from the
+ * they summarize (a digest of each row's id and stored body). An add does not
+ * build them (that was a fifth of its CPU): inside its transaction it records
+ * the rowid of its first row ('lane_summaries_from'), unless an earlier add's
+ * rows are already waiting. The first frontier after it reads the rows from
+ * that rowid on and merges their summaries in: saved when it can take the
+ * write lock at once, in memory otherwise (a check compares the stored ones
+ * with the rows before that rowid). The summaries are used only while the
+ * rows before that rowid still give the mark's digest, so any other change
+ * (a row removed, copied or changed behind the library's back, an add by a
+ * build that merged its rows itself) makes the frontier rebuild them from
+ * every receipt. A remove marks them stale in its transaction; a store made by
+ * an older library, or one whose summaries are stale, gets them rebuilt by the
+ * next frontier (and saved, when the store is writable). A frontier from the
  * summaries equals mcpp_frontier_build over the stored receipts: the
  * summaries are the distributed frontier's (mcpp_frontier_from_summaries).
  */
-#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +38,8 @@
 #include "analysis/lane_internal.h"
 
 #define STATE_NAME "lane_summaries"
-#define SUMMARIES_THREAD_MIN 256
+#define PENDING_NAME "lane_summaries_from" /* rows from this rowid on are not summarized yet */
+#define NONE_PENDING INT64_MAX
 
 /* The validity mark: this library's version, the summaries' text format and
  * the lane keys' (so a store whose summaries another layout or key text wrote
@@ -64,16 +73,21 @@ uint64_t mcpp_store_row_digest(const char *id, const void *body, size_t len)
     return mcpp_fnv1a(body, len, mcpp_fnv1a(id, strlen(id) + 1, MCPP_FNV_OFFSET));
 }
 
-/* The digest of every row as stored now. */
-static int scan_rows(mcpp_store_rows_digest *d, mcpp_store *s)
+/* The digest of the rows as stored now: those before rowid `from` in *before,
+ * the others in *after (NULL: every row in *before). */
+static int scan_rows_split(mcpp_store_rows_digest *before, mcpp_store_rows_digest *after, mcpp_store *s,
+                           sqlite3_int64 from)
 {
-    memset(d, 0, sizeof *d);
+    memset(before, 0, sizeof *before);
+    if (after)
+        memset(after, 0, sizeof *after);
     sqlite3_stmt *st = NULL;
-    int rc = mcpp_store_prepare(&st, s, "SELECT id, body FROM main.receipts", "reading the rows' digest");
+    int rc = mcpp_store_prepare(&st, s, "SELECT id, body, rowid FROM main.receipts", "reading the rows' digest");
     int step = SQLITE_DONE;
     while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
         const char *id = (const char *)sqlite3_column_text(st, 0);
         const void *body = sqlite3_column_blob(st, 1);
+        mcpp_store_rows_digest *d = after && sqlite3_column_int64(st, 2) >= from ? after : before;
         d->count++;
         d->sum += mcpp_store_row_digest(id ? id : "", body ? body : "", (size_t)sqlite3_column_bytes(st, 1));
     }
@@ -82,6 +96,9 @@ static int scan_rows(mcpp_store_rows_digest *d, mcpp_store *s)
     sqlite3_finalize(st);
     return rc;
 }
+
+/* The digest of every row as stored now. */
+static int scan_rows(mcpp_store_rows_digest *d, mcpp_store *s) { return scan_rows_split(d, NULL, s, NONE_PENDING); }
 
 void mcpp_store_summaries_mark(char *buf, size_t cap, const mcpp_store_rows_digest *d)
 {
@@ -123,15 +140,55 @@ static int read_mark(int *ours, mcpp_store_rows_digest *d, mcpp_store *s)
     return rc;
 }
 
-/* 1 when the summaries are valid: this build's mark, naming the rows as they are. */
+/* The rowid from which rows are not summarized yet (NONE_PENDING: none are
+ * waiting). Any value is safe: the digest of the rows before it must still
+ * be the mark's for the summaries to be used. */
+static int read_pending(sqlite3_int64 *from, mcpp_store *s)
+{
+    *from = NONE_PENDING;
+    if (s->version < 3)
+        return MCPP_OK;
+    sqlite3_stmt *st = NULL;
+    int rc = mcpp_store_prepare(&st, s, "SELECT value FROM main.store_meta WHERE name = '" PENDING_NAME "'",
+                                "reading the lane summaries' state");
+    if (rc)
+        return rc;
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW)
+        *from = sqlite3_column_int64(st, 0);
+    else if (step != SQLITE_DONE)
+        rc = mcpp_store_sqlite_error(s, step, "reading the lane summaries' state");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* The summaries against the rows as they are now. */
+typedef struct summaries_status {
+    int usable;                           /* this build's mark, naming exactly the rows before `from` */
+    sqlite3_int64 from;                   /* rows from this rowid on were added since (NONE_PENDING: none) */
+    mcpp_store_rows_digest before, after; /* the rows before `from`, and the others */
+} summaries_status;
+
+static int read_status(summaries_status *st, mcpp_store *s)
+{
+    memset(st, 0, sizeof *st);
+    int ours = 0;
+    mcpp_store_rows_digest marked;
+    int rc = read_mark(&ours, &marked, s);
+    if (!rc)
+        rc = read_pending(&st->from, s);
+    if (!rc && ours)
+        rc = scan_rows_split(&st->before, &st->after, s, st->from);
+    st->usable = !rc && ours && marked.count == st->before.count && marked.sum == st->before.sum;
+    return rc;
+}
+
+/* 1 when the summaries are valid for every row as it is now. */
 static int summaries_valid(int *out, mcpp_store *s)
 {
-    mcpp_store_rows_digest marked, now;
-    int rc = read_mark(out, &marked, s);
-    if (!rc && *out)
-        rc = scan_rows(&now, s);
-    if (!rc && *out)
-        *out = marked.count == now.count && marked.sum == now.sum;
+    summaries_status st;
+    int rc = read_status(&st, s);
+    *out = !rc && st.usable && st.after.count == 0;
     return rc;
 }
 
@@ -152,8 +209,14 @@ static int mark_valid(mcpp_store *s, const mcpp_store_rows_digest *d)
 
 int mcpp_store_summaries_invalidate(mcpp_store *s)
 {
-    return mcpp_store_exec(s, "DELETE FROM store_meta WHERE name = '" STATE_NAME "'",
+    return mcpp_store_exec(s, "DELETE FROM store_meta WHERE name IN ('" STATE_NAME "', '" PENDING_NAME "')",
                            "marking the lane summaries stale");
+}
+
+/* Forgets the rows waiting (inside a write transaction, with the mark written for them). */
+static int clear_pending(mcpp_store *s)
+{
+    return mcpp_store_exec(s, "DELETE FROM store_meta WHERE name = '" PENDING_NAME "'", "saving the lane summaries");
 }
 
 int mcpp_store_summaries_init_if_empty(mcpp_store *s)
@@ -233,62 +296,39 @@ static int merge_and_write(mcpp_store *s, const mcpp_policy *p, mcpp_lane_summar
     return rc;
 }
 
-/* The summaries of `added` merged in (the store's mark being this build's). */
-static int summaries_add(mcpp_store *s, const mcpp_policy *p, const mcpp_receipt *const *added, size_t n)
+/* ---- an add: its rows wait for the first reader -------------------------------------- */
+
+int mcpp_store_summaries_next_rowid(sqlite3_int64 *out, mcpp_store *s)
 {
-    mcpp_lane_summary **fresh = NULL;
-    size_t n_fresh = 0;
-    int rc = mcpp_lane_summaries_build(&fresh, &n_fresh, NULL, p, NULL, added, n);
-    if (!rc) rc = merge_and_write(s, p, fresh, n_fresh);
-    mcpp_lane_summaries_free(fresh, n_fresh);
+    *out = 1;
+    sqlite3_stmt *st = NULL;
+    int rc = mcpp_store_prepare(&st, s, "SELECT ifnull(max(rowid), 0) + 1 FROM main.receipts", "adding");
+    if (rc)
+        return rc;
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW)
+        *out = sqlite3_column_int64(st, 0);
+    else
+        rc = mcpp_store_sqlite_error(s, step, "adding");
+    sqlite3_finalize(st);
     return rc;
 }
 
-/* ---- the summaries of an add, built while its rows are inserted ------------------- */
-
-static void *build_job(void *arg)
+int mcpp_store_summaries_defer(mcpp_store *s, sqlite3_int64 from)
 {
-    mcpp_store_summaries_job *j = arg;
-    j->rc = mcpp_lane_summaries_build(&j->fresh, &j->n_fresh, NULL, j->policy, NULL, j->receipts, j->n);
-    return NULL;
-}
-
-int mcpp_store_summaries_start(mcpp_store_summaries_job *j, mcpp_store *s, const mcpp_policy *p,
-                               const mcpp_receipt *const *receipts, size_t n)
-{
-    memset(j, 0, sizeof *j);
-    j->policy = p;
-    j->receipts = receipts;
-    j->n = n;
-    /* the mark is trusted here, not checked against every row: an add only
-     * adds its rows' digest to it, so rows changed behind the library's back
-     * still leave it wrong, and the frontier's check still rebuilds */
-    int rc = read_mark(&j->valid, &j->digest, s);
-    /* a small add builds them in _finish: a thread would cost more */
-    if (rc || !j->valid || n < SUMMARIES_THREAD_MIN) return rc;
-    j->started = pthread_create(&j->thread, NULL, build_job, j) == 0;
-    return MCPP_OK;
-}
-
-int mcpp_store_summaries_finish(mcpp_store_summaries_job *j, mcpp_store *s, const mcpp_receipt *const *added,
-                                size_t n_added, uint64_t added_digest, int add_rc)
-{
-    if (j->started) pthread_join(j->thread, NULL);
-    int rc = add_rc;
-    if (!rc && j->valid && n_added) {
-        /* the job's summaries hold every receipt given: usable when all were
-         * inserted and it succeeded; else build over the inserted ones here
-         * (which also raises any error on this thread) */
-        if (!j->started || j->rc || n_added != j->n)
-            rc = summaries_add(s, j->policy, added, n_added);
-        else rc = merge_and_write(s, j->policy, j->fresh, j->n_fresh);
-        mcpp_store_rows_digest d = {j->digest.count + n_added, j->digest.sum + added_digest};
-        if (!rc)
-            rc = mark_valid(s, &d);
-    }
-    mcpp_lane_summaries_free(j->fresh, j->n_fresh);
-    memset(j, 0, sizeof *j);
-    return rc;
+    int ours = 0;
+    mcpp_store_rows_digest marked;
+    int rc = read_mark(&ours, &marked, s);
+    if (rc || !ours)
+        return rc; /* stale: the next frontier rebuilds them from every receipt */
+    sqlite3_stmt *st = NULL;
+    /* OR IGNORE: an earlier add's rows wait already, from a smaller rowid */
+    if ((rc = mcpp_store_prepare(&st, s, "INSERT OR IGNORE INTO store_meta VALUES ('" PENDING_NAME "', ?1)", "adding")))
+        return rc;
+    sqlite3_bind_int64(st, 1, from);
+    int step = sqlite3_step(st);
+    sqlite3_finalize(st);
+    return step == SQLITE_DONE ? MCPP_OK : mcpp_store_sqlite_error(s, step, "adding");
 }
 
 /* ---- the frontier ----------------------------------------------------------------- */
@@ -380,6 +420,14 @@ static int builder_lane(mcpp_lane_summary **out, summary_builder *b, const char 
     return MCPP_OK;
 }
 
+static void builder_free(summary_builder *b)
+{
+    mcpp_lane_summaries_free(b->lanes, b->n);
+    free(b->hashes);
+    free(b->table);
+    memset(b, 0, sizeof *b);
+}
+
 static int builder_take(void *ctx, mcpp_receipt *receipt)
 {
     summary_builder *b = ctx;
@@ -393,22 +441,96 @@ static int builder_take(void *ctx, mcpp_receipt *receipt)
     return rc;
 }
 
-/* Summaries of every stored receipt under `p` (NULL: the default policy) into
- * a new builder `b` (the caller frees it, also on failure), from the receipts
+/* Summaries of the stored receipts of rowids in [from, until) (until
+ * NONE_PENDING: no end) under `p` (NULL: the default policy) into a new
+ * builder `b` (the caller frees it, also on failure), from the receipts
  * themselves (`bodies_only`: parsing every body, not reading images: what a
  * check compares with). */
-static int rebuild(summary_builder *b, mcpp_store *s, const mcpp_policy *p, int bodies_only)
+static int rebuild_range(summary_builder *b, mcpp_store *s, const mcpp_policy *p, int bodies_only, sqlite3_int64 from,
+                         sqlite3_int64 until)
 {
     memset(b, 0, sizeof *b);
     if (!(b->p = mcpp_policy_or_default(p)))
         return mcpp_error_nomem();
     sqlite3_stmt *st = NULL;
-    char sql[80];
-    snprintf(sql, sizeof sql, "SELECT id, body, %s FROM receipts ORDER BY rowid",
-             bodies_only ? "NULL" : mcpp_store_image_column(s));
+    char sql[160], end[48] = "";
+    if (until != NONE_PENDING)
+        snprintf(end, sizeof end, " AND rowid < %lld", (long long)until);
+    snprintf(sql, sizeof sql, "SELECT id, body, %s FROM receipts WHERE rowid >= %lld%s ORDER BY rowid",
+             bodies_only ? "NULL" : mcpp_store_image_column(s), (long long)from, end);
     int rc = mcpp_store_prepare(&st, s, sql, "reading receipts");
     if (!rc) rc = mcpp_store_load_rows_each(s, st, builder_take, b);
     sqlite3_finalize(st);
+    return rc;
+}
+
+/* The same over every stored receipt. */
+static int rebuild(summary_builder *b, mcpp_store *s, const mcpp_policy *p, int bodies_only)
+{
+    return rebuild_range(b, s, p, bodies_only, INT64_MIN, NONE_PENDING);
+}
+
+static int by_key(const void *a, const void *b)
+{
+    return strcmp(mcpp_lane_summary_key(*(mcpp_lane_summary *const *)a),
+                  mcpp_lane_summary_key(*(mcpp_lane_summary *const *)b));
+}
+
+/* Merges the builder's summaries into `*lanes` (n_stored of them, in
+ * lane-key order), handing over those of new lanes; leaves them in lane-key
+ * order. */
+static int merge_into(mcpp_lane_summary ***lanes, size_t *n, summary_builder *b)
+{
+    size_t stored = *n, cap = *n;
+    int rc = MCPP_ARRAY_RESERVE(*lanes, cap, stored + b->n, MCPP_ARRAY_MAX_ITEMS);
+    for (size_t i = 0; !rc && i < b->n; i++) {
+        mcpp_lane_summary **found = stored ? bsearch(&b->lanes[i], *lanes, stored, sizeof **lanes, by_key) : NULL;
+        if (found) {
+            rc = mcpp_lane_summary_merge(*found, b->lanes[i]);
+        } else { /* a new lane */
+            (*lanes)[(*n)++] = b->lanes[i];
+            b->lanes[i] = NULL;
+        }
+    }
+    if (!rc && *n > 1)
+        qsort(*lanes, *n, sizeof **lanes, by_key);
+    return rc;
+}
+
+/* Saves the summaries of the rows waiting, `fresh` (built from a snapshot
+ * whose status was `seen`), when the store is still as it was then: under
+ * the write lock, merged into the stored ones, the mark set for every row,
+ * nothing waiting any more. A store that changed meanwhile (another add, a
+ * reader that saved them first) is left as it is, and so is one whose lock
+ * another writer holds: a reader does not wait for an add (the next reader
+ * saves them). */
+static int save_caught_up(mcpp_store *s, const mcpp_policy *p, const summaries_status *seen,
+                          mcpp_lane_summary *const *fresh, size_t n)
+{
+    summaries_status now;
+    sqlite3_busy_timeout(s->db, 0);
+    int begun = sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+    sqlite3_busy_timeout(s->db, MCPP_STORE_BUSY_TIMEOUT_MS);
+    if ((begun & 0xFF) == SQLITE_BUSY || (begun & 0xFF) == SQLITE_LOCKED)
+        return MCPP_OK;
+    if (begun != SQLITE_OK)
+        return mcpp_store_sqlite_error(s, begun, "saving the lane summaries");
+    int rc;
+    rc = read_status(&now, s);
+    int same = !rc && now.usable && now.from == seen->from && now.before.count == seen->before.count &&
+               now.before.sum == seen->before.sum && now.after.count == seen->after.count &&
+               now.after.sum == seen->after.sum;
+    if (same)
+        rc = merge_and_write(s, p, fresh, n);
+    mcpp_store_rows_digest d = {seen->before.count + seen->after.count, seen->before.sum + seen->after.sum};
+    if (same && !rc)
+        rc = mark_valid(s, &d);
+    if (same && !rc)
+        rc = clear_pending(s);
+    if (rc)
+        mcpp_store_rollback(s);
+    else
+        rc = mcpp_store_commit(s);
     return rc;
 }
 
@@ -428,6 +550,8 @@ static int save_all(mcpp_store *s, mcpp_lane_summary *const *lanes, size_t n)
         rc = scan_rows(&d, s); /* the rows the summaries were built from: the write lock is held */
     if (!rc)
         rc = mark_valid(s, &d);
+    if (!rc)
+        rc = clear_pending(s); /* every row is summarized */
     return rc;
 }
 
@@ -454,20 +578,6 @@ static int frontier_from_receipts(mcpp_frontier **out, mcpp_store *s, const mcpp
     free(b.hashes);
     free(b.table);
     return rc;
-}
-
-static void builder_free(summary_builder *b)
-{
-    mcpp_lane_summaries_free(b->lanes, b->n);
-    free(b->hashes);
-    free(b->table);
-    memset(b, 0, sizeof *b);
-}
-
-static int by_key(const void *a, const void *b)
-{
-    return strcmp(mcpp_lane_summary_key(*(mcpp_lane_summary *const *)a),
-                  mcpp_lane_summary_key(*(mcpp_lane_summary *const *)b));
 }
 
 /* ---- store check ------------------------------------------------------------------ */
@@ -518,13 +628,14 @@ static int compare_summary(mcpp_strbuf *report, size_t *problems, const mcpp_pol
 
 int mcpp_store_summaries_check(mcpp_strbuf *report, size_t *problems, mcpp_store *s)
 {
-    int valid = 0;
-    int rc = summaries_valid(&valid, s);
-    if (rc || !valid)
+    summaries_status status;
+    int rc = read_status(&status, s);
+    if (rc || !status.usable)
         return rc; /* stale ones are rebuilt from the receipts before any use */
+    /* with rows waiting, the stored ones summarize the rows before them */
     summary_builder b;
-    if ((rc = rebuild(&b, s, NULL, 1)) == MCPP_EINVALID) { /* a body that does not load: reported with the rows */
-        mcpp_error_clear();
+    if ((rc = rebuild_range(&b, s, NULL, 1, INT64_MIN, status.from)) == MCPP_EINVALID) {
+        mcpp_error_clear(); /* a body that does not load: reported with the rows */
         mcpp_sb_puts(report, "lane summaries: not compared (a body does not load)\n");
         builder_free(&b);
         return MCPP_OK;
@@ -565,15 +676,46 @@ int mcpp_store_summaries_rebuild(mcpp_store *s)
     return rc;
 }
 
-/* The frontier from the stored summaries; MCPP_EINVALID when one no longer
- * reads back under this build (the caller then rebuilds them). */
-static int frontier_from_summaries(mcpp_frontier **out, mcpp_store *s, const mcpp_policy *p)
+/* The frontier from the stored summaries and, when rows wait, theirs merged
+ * in (saved when `save`). Everything is read in one snapshot and without the
+ * write lock, so that the images the read of the waiting rows makes are
+ * written (store_image_cache.c never waits for the lock). *stale is set when
+ * the summaries cannot be used: not this build's, not for the rows as they
+ * are, or one does not read back (the caller rebuilds them from every
+ * receipt, which also names a body that does not load). */
+static int frontier_from_cache(mcpp_frontier **out, int *stale, mcpp_store *s, const mcpp_policy *p, int save)
 {
+    summaries_status st;
+    summary_builder b;
     mcpp_lane_summary **lanes = NULL;
     size_t n = 0;
-    int rc = read_all(&lanes, &n, s, p);
-    if (!rc) rc = mcpp_frontier_from_summaries(out, p, (const mcpp_lane_summary *const *)lanes, n, 0);
+    memset(&b, 0, sizeof b);
+    *stale = 0;
+    int rc = mcpp_store_exec(s, "BEGIN", "reading the lane summaries");
+    if (rc)
+        return rc;
+    if (!(rc = read_status(&st, s)) && !(*stale = !st.usable) && st.after.count)
+        rc = rebuild_range(&b, s, p, 0, st.from, NONE_PENDING);
+    if (!rc && !*stale)
+        rc = read_all(&lanes, &n, s, p);
+    int ended = mcpp_store_exec(s, "COMMIT", "reading the lane summaries"); /* the snapshot ends */
+    if (!rc)
+        rc = ended;
+    else
+        mcpp_store_rollback(s);
+    if (rc == MCPP_EINVALID) {
+        mcpp_error_clear();
+        *stale = 1;
+        rc = MCPP_OK;
+    }
+    if (!rc && !*stale && b.n && save)
+        rc = save_caught_up(s, p, &st, b.lanes, b.n);
+    if (!rc && !*stale && b.n)
+        rc = merge_into(&lanes, &n, &b);
+    if (!rc && !*stale)
+        rc = mcpp_frontier_from_summaries(out, p, (const mcpp_lane_summary *const *)lanes, n, 0);
     mcpp_lane_summaries_free(lanes, n);
+    builder_free(&b);
     return rc;
 }
 
@@ -587,13 +729,12 @@ int mcpp_store_frontier(mcpp_frontier **out, mcpp_store *store, const mcpp_polic
     const mcpp_policy *p = mcpp_policy_or_default(policy);
     if (!p)
         return mcpp_error_nomem();
-    int cached = policy == NULL, valid = 0, rc = MCPP_OK;
-    if (cached) rc = summaries_valid(&valid, store);
-    if (rc) return rc;
-    if (valid) {
-        rc = frontier_from_summaries(out, store, p);
-        if (rc != MCPP_EINVALID) return rc;
-        mcpp_error_clear(); /* made by another build of the library: rebuild */
-    }
+    int cached = policy == NULL, stale = 1, rc = MCPP_OK;
+    if (cached && (rc = frontier_from_cache(out, &stale, store, p, !store->read_only)))
+        return rc;
+    if (!stale)
+        return MCPP_OK;
+    mcpp_frontier_free(*out);
+    *out = NULL;
     return frontier_from_receipts(out, store, p, cached && !store->read_only);
 }
