@@ -97,9 +97,28 @@ void mcpp_share_release(mcpp_share *s)
 
 /* ---- hashing and comparing packed values --------------------------------- */
 
-static uint64_t hash_u64(uint64_t v, uint64_t h) { return mcpp_fnv1a(&v, sizeof v, h); }
+/* Hashes a word at a time (FNV-1a's byte at a time was a third of the
+ * sharing's cost): each step a bijection of h, as mcpp_checksum_step. */
+static uint64_t hash_u64(uint64_t v, uint64_t h)
+{
+    h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+    return h ^ (h >> 29);
+}
 
-static uint64_t hash_str(const char *s, uint64_t h) { return s ? mcpp_fnv1a(s, strlen(s) + 1, h) : hash_u64(0, h); }
+static uint64_t hash_str(const char *s, uint64_t h)
+{
+    if (!s)
+        return hash_u64(UINT64_MAX, h); /* no key: no string's last word is all ones (NUL-padded) */
+    size_t n = strlen(s);
+    for (; n >= 8; s += 8, n -= 8) {
+        uint64_t w;
+        memcpy(&w, s, sizeof w);
+        h = hash_u64(w, h);
+    }
+    uint64_t tail = 0;
+    memcpy(&tail, s, n);
+    return hash_u64(tail ^ ((uint64_t)n << 59), h);
+}
 
 static int hash_children(const mcpp_xnode *c, uint32_t count, uint64_t *h, size_t *budget);
 
@@ -111,7 +130,12 @@ static int hash_node(const mcpp_xnode *n, uint64_t *h, size_t *budget)
     (*budget)--;
     *h = hash_str(n->key, hash_u64(n->kind, *h));
     switch (n->kind) {
-    case MCPP_X_NUMBER: *h = mcpp_fnv1a(&n->number, sizeof n->number, *h); break;
+    case MCPP_X_NUMBER: {
+        uint64_t bits;
+        memcpy(&bits, &n->number, sizeof bits);
+        *h = hash_u64(bits, *h);
+        break;
+    }
     case MCPP_X_STRING: *h = hash_str(n->str, *h); break;
     case MCPP_X_ARRAY:
     case MCPP_X_OBJECT: return hash_children(n->children, n->count, h, budget);
