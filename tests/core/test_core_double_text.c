@@ -265,11 +265,38 @@ TEST(decimals_of_up_to_19_digits_read_as_strtod_reads_them)
     CHECK(!mcpp_decimal_to_double_exact(&unused, 1, -28));
 }
 
+/* The fast path finds the exponent of the leading digit by comparing with
+ * powers of ten (util/strbuf.c): the doubles on either side of each power,
+ * and 15-digit decimals that round up to it (9.99999999999999e-3), match. */
+TEST(doubles_next_to_each_power_of_ten_match_printf)
+{
+    mismatches = 0;
+    for (int x = -5; x <= 15; x++) {
+        double p = pow(10.0, x), below = p, above = p;
+        for (int step = 0; step < 300; step++) {
+            below = nextafter(below, 0.0);
+            above = nextafter(above, INFINITY);
+            check_value(below);
+            check_value(above);
+            check_value(-below);
+        }
+        for (int digits = 1; digits <= 17; digits++) {
+            double nines = (1.0 - pow(10.0, -digits)) * p; /* 0.99..9 * 10^x */
+            check_value(nines);
+            check_value(nextafter(nines, 0.0));
+            check_value(nextafter(nines, INFINITY));
+            check_value(p + p * pow(10.0, -digits)); /* 1.00..01 * 10^x */
+        }
+    }
+    CHECK_INT_EQ(mismatches, 0);
+}
+
 int main(void)
 {
     RUN(random_bit_patterns_match_printf);
     RUN(short_decimals_at_every_scale_match_printf);
     RUN(edges_of_the_fast_range_and_halfway_cases_match_printf);
+    RUN(doubles_next_to_each_power_of_ten_match_printf);
     RUN(doubles_a_few_ulps_from_15_digit_decimals_match_printf);
     RUN(the_exact_path_matches_printf_over_its_range);
     RUN(decimals_of_up_to_19_digits_read_as_strtod_reads_them);

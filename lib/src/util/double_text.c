@@ -98,12 +98,21 @@ static int reads_back(uint64_t n, int p, uint64_t m, int e, u128 p5)
     return (m & 1) == 0 ? t >= lo && t <= hi : t > lo && t < hi;
 }
 
+/* "00" to "99": two digits a division (the digits of 16 and 17 digit
+ * numbers were a tenth of writing a receipt's JSON). */
+static const char DIGIT_PAIRS[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                  "8081828384858687888990919293949596979899";
+
 /* Writes `digits` (k significant digits, exponent x: d.ddd * 10^x) as %.kg. */
 static size_t write_g(char *out, int negative, uint64_t digits, int k, int x)
 {
     char d[24];
-    for (int i = k - 1; i >= 0; i--, digits /= 10)
-        d[i] = (char)('0' + digits % 10);
+    int left = k;
+    for (; left >= 2; left -= 2, digits /= 100)
+        memcpy(d + left - 2, DIGIT_PAIRS + 2 * (digits % 100), 2);
+    if (left == 1)
+        d[0] = (char)('0' + digits);
     int used = k;
     while (used > 1 && d[used - 1] == '0')
         used--; /* %g drops trailing zeros */
@@ -146,6 +155,35 @@ static size_t write_g(char *out, int negative, uint64_t digits, int k, int x)
     return n;
 }
 
+/* Writes n * 10^-p, n of k digits (or 10^k, rounded up to the next power of ten). */
+static size_t write_digits(char *out, int negative, uint64_t n, int k, int p)
+{
+    static const uint64_t POW10[18] = {1ULL,
+                                       10ULL,
+                                       100ULL,
+                                       1000ULL,
+                                       10000ULL,
+                                       100000ULL,
+                                       1000000ULL,
+                                       10000000ULL,
+                                       100000000ULL,
+                                       1000000000ULL,
+                                       10000000000ULL,
+                                       100000000000ULL,
+                                       1000000000000ULL,
+                                       10000000000000ULL,
+                                       100000000000000ULL,
+                                       1000000000000000ULL,
+                                       10000000000000000ULL,
+                                       100000000000000000ULL};
+    int x = k - 1 - p; /* the exponent of the leading digit */
+    if (n == POW10[k]) {
+        n /= 10;
+        x++;
+    }
+    return write_g(out, negative, n, k, x);
+}
+
 size_t mcpp_double_text_exact(char *out, double v)
 {
     double a = fabs(v);
@@ -175,24 +213,15 @@ size_t mcpp_double_text_exact(char *out, double v)
     /* When %.15g reads back, a lies within half an ulp (< 12 units of the
      * 17th digit) of it, so the 17-digit decimal ends near 00; otherwise the
      * 15-digit attempt is skipped (most measured values) */
-    uint64_t tail = rounded(m, pow5(p), p + e) % 100;
-    for (int k = tail <= 24 || tail >= 76 ? 15 : 16; k <= 17; k++) {
+    uint64_t n17 = rounded(m, pow5(p), p + e);
+    for (int k = n17 % 100 <= 24 || n17 % 100 >= 76 ? 15 : 16; k <= 16; k++) {
         int pk = p - (17 - k);
         u128 p5 = pow5(pk);
         uint64_t n = rounded(m, p5, pk + e);
-        if (!reads_back(n, pk, m, e, p5))
-            continue;
-        int x = k - 1 - pk; /* the exponent of the leading digit */
-        uint64_t top = 1;
-        for (int i = 0; i < k; i++)
-            top *= 10;
-        if (n == top) { /* rounded up to the next power of ten */
-            n /= 10;
-            x++;
-        }
-        return write_g(out, v < 0, n, k, x);
+        if (reads_back(n, pk, m, e, p5))
+            return write_digits(out, v < 0, n, k, pk);
     }
-    return 0; /* not reached: 17 digits always read back */
+    return write_digits(out, v < 0, n17, 17, p); /* 17 correctly rounded digits always read back */
 }
 
 /* Bits in x (0 for 0). */
@@ -226,6 +255,35 @@ int mcpp_decimal_to_double_exact(double *out, uint64_t m, int e10)
 }
 
 #else
+
+/* Writes n * 10^-p, n of k digits (or 10^k, rounded up to the next power of ten). */
+static size_t write_digits(char *out, int negative, uint64_t n, int k, int p)
+{
+    static const uint64_t POW10[18] = {1ULL,
+                                       10ULL,
+                                       100ULL,
+                                       1000ULL,
+                                       10000ULL,
+                                       100000ULL,
+                                       1000000ULL,
+                                       10000000ULL,
+                                       100000000ULL,
+                                       1000000000ULL,
+                                       10000000000ULL,
+                                       100000000000ULL,
+                                       1000000000000ULL,
+                                       10000000000000ULL,
+                                       100000000000000ULL,
+                                       1000000000000000ULL,
+                                       10000000000000000ULL,
+                                       100000000000000000ULL};
+    int x = k - 1 - p; /* the exponent of the leading digit */
+    if (n == POW10[k]) {
+        n /= 10;
+        x++;
+    }
+    return write_g(out, negative, n, k, x);
+}
 
 size_t mcpp_double_text_exact(char *out, double v)
 {
