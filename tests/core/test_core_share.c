@@ -5,8 +5,10 @@
  * receipts that own everything do. A receipt may outlive its set and the
  * other receipts (it holds the share), its image stands alone, and receipts
  * freed from several threads at once free the share once (run under the
- * sanitizer build for the lifetime checks).
+ * sanitizer build for the lifetime checks). Also the compact struct's slot
+ * tables (compact.c): one per set of stated fields, up to a cap.
  */
+#include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -224,6 +226,58 @@ TEST(receipts_freed_from_many_threads_free_their_share_once)
     }
 }
 
+TEST(receipts_stating_the_same_fields_share_one_slot_table)
+{
+    mcpp_receipt_set *set = import_fixture();
+    if (!set)
+        return;
+    const mcpp_receipt *a = mcpp_receipt_set_at(set, 0), *b = mcpp_receipt_set_at(set, ROWS - 1);
+    CHECK(mcpp_is_compact(a) && mcpp_is_compact(b));
+    CHECK(*(const uint8_t *const *)&a->f == *(const uint8_t *const *)&b->f);
+    mcpp_receipt_set_free(set);
+}
+
+/* Past the process's few thousand tables a receipt keeps its own, and reads
+ * the same: 2^13 receipts, each stating another subset of 13 string fields. */
+TEST(past_the_shared_tables_a_receipt_keeps_its_own_and_reads_the_same)
+{
+    static const char *const paths[] = {"source.command",          "source.host",        "benchmark.suite",
+                                        "benchmark.suite_version", "benchmark.name",     "benchmark.submitter",
+                                        "benchmark.system",        "benchmark.division", "software.framework",
+                                        "software.version",        "software.image",     "workload.data.dataset",
+                                        "hardware.host.cpu"};
+    enum { N_PATHS = sizeof paths / sizeof paths[0] };
+    int own = 0, shared = 0, wrong = 0;
+    for (unsigned mask = 0; mask < (1u << N_PATHS); mask++) {
+        mcpp_builder *b = NULL;
+        if (mcpp_builder_new(&b) != MCPP_OK)
+            break;
+        CHECK_INT_EQ(mcpp_builder_set_string(b, "created_at", "2026-11-29T18:00:00Z"), MCPP_OK);
+        for (int k = 0; k < N_PATHS; k++)
+            if (mask >> k & 1u)
+                CHECK_INT_EQ(mcpp_builder_set_string(b, paths[k], paths[k]), MCPP_OK);
+        mcpp_receipt *r = NULL;
+        CHECK_INT_EQ(mcpp_builder_finish(&r, NULL, b), MCPP_OK);
+        mcpp_builder_free(b);
+        if (!r)
+            break;
+        const char *table = *(const char *const *)&r->f;
+        if (table > (const char *)r && table < (const char *)r + malloc_usable_size(r))
+            own++;
+        else
+            shared++;
+        for (int k = 0; k < N_PATHS; k++) {
+            mcpp_value v = MCPP_VALUE_INIT;
+            CHECK_INT_EQ(mcpp_receipt_get(r, paths[k], &v), MCPP_OK);
+            wrong += (mask >> k & 1u) ? !(v.string && strcmp(v.string, paths[k]) == 0) : v.type != MCPP_TYPE_ABSENT;
+        }
+        mcpp_receipt_free(r);
+    }
+    CHECK_INT_EQ(wrong, 0);
+    CHECK(shared >= 4000 && shared <= 4096); /* the first patterns (other cases may have made a few) */
+    CHECK(own >= (1 << N_PATHS) - 4096);
+}
+
 int main(void)
 {
     write_gbench(fixture, sizeof fixture);
@@ -232,6 +286,8 @@ int main(void)
     RUN(a_receipt_freed_before_its_set_leaves_the_set_whole);
     RUN(the_image_of_a_sharing_receipt_stands_alone);
     RUN(receipts_freed_from_many_threads_free_their_share_once);
+    RUN(receipts_stating_the_same_fields_share_one_slot_table);
+    RUN(past_the_shared_tables_a_receipt_keeps_its_own_and_reads_the_same);
     unlink(fixture);
     TEST_MAIN_END();
 }

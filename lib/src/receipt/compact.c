@@ -1,43 +1,105 @@
 /*
  * compact.c — a packed receipt's struct with its present members only
- * (layout.h): made from the whole struct, and back.
+ * (layout.h): made from the whole struct, and back; and the slot tables that
+ * receipts stating the same fields share.
  */
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "receipt/layout.h"
 #include "receipt/schema.h"
+#include "util/hash.h"
 
 const uint64_t mcpp_absent_member[2] = {0, 0};
-/* a member takes one word, or two for the 16-byte ones, of which the struct has fewer than sizeof / 16 */
+/* a member takes one word, or two for the 16-byte ones, of which the struct
+ * has fewer than sizeof / 16; the word after the table pointer is the first */
 _Static_assert(MCPP_FIELD_COUNT + sizeof(mcpp_fields) / 16 < 255, "a member's word fits the table's byte");
 
 /* 8-byte words a member takes in the compact form. */
 static unsigned member_words(int id) { return (unsigned)((mcpp_member_size(id) + 7) / 8); }
 
+/* ---- the slot tables of the process, one per set of present fields ----------
+ * Kept for the process (never freed: a few hundred bytes each, at most
+ * TABLES_MAX of them, so varied or hostile inputs cannot grow it without
+ * bound); an open-addressing table on the presence words, under a lock. A
+ * table once published never changes, so readers need no lock. */
+#define TABLES_MAX 4096
+#define TABLES_SLOTS (2 * TABLES_MAX)
+
+typedef struct slot_table {
+    uint64_t present[MCPP_PRESENT_WORDS];
+    uint8_t table[MCPP_SLOT_TABLE_BYTES];
+} slot_table;
+
+static slot_table *tables[TABLES_SLOTS];
+static size_t n_tables;
+static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void fill_table(uint8_t *table, const mcpp_receipt *full)
+{
+    memset(table, 0, MCPP_SLOT_TABLE_BYTES);
+    unsigned at = 1; /* word 0 holds the table pointer */
+    for (int id = 0; id < MCPP_FIELD_COUNT; id++)
+        if (mcpp_present(full, id)) {
+            table[id] = (uint8_t)at;
+            at += member_words(id);
+        }
+}
+
+/* The process's table for full's present fields, or NULL when there is no
+ * room (or memory) for another: the receipt then keeps its own. */
+static const uint8_t *shared_table(const mcpp_receipt *full)
+{
+    uint64_t h = mcpp_fnv1a(full->present, sizeof full->present, MCPP_FNV_OFFSET);
+    const uint8_t *found = NULL;
+    pthread_mutex_lock(&tables_lock);
+    for (size_t i = h & (TABLES_SLOTS - 1);; i = (i + 1) & (TABLES_SLOTS - 1)) {
+        slot_table *t = tables[i];
+        if (t && memcmp(t->present, full->present, sizeof t->present) == 0) {
+            found = t->table;
+            break;
+        }
+        if (!t) {
+            if (n_tables < TABLES_MAX && (t = malloc(sizeof *t))) {
+                memcpy(t->present, full->present, sizeof t->present);
+                fill_table(t->table, full);
+                tables[i] = t;
+                n_tables++;
+                found = t->table;
+            }
+            break;
+        }
+    }
+    pthread_mutex_unlock(&tables_lock);
+    return found;
+}
+
 mcpp_receipt *mcpp_receipt_compact(const mcpp_receipt *full)
 {
-    unsigned words = 0;
+    unsigned words = 1; /* the table pointer */
     for (int id = 0; id < MCPP_FIELD_COUNT; id++)
         if (mcpp_present(full, id))
             words += member_words(id);
-    mcpp_receipt *r = calloc(1, offsetof(mcpp_receipt, f) + MCPP_SLOT_TABLE_BYTES + 8u * words);
+    const uint8_t *table = shared_table(full);
+    size_t own_table = table ? 0 : MCPP_SLOT_TABLE_BYTES; /* after the members */
+    mcpp_receipt *r = calloc(1, offsetof(mcpp_receipt, f) + 8u * words + own_table);
     if (!r)
         return NULL;
     memcpy(r->present, full->present, sizeof r->present);
     mcpp_set_present(r, MCPP_COMPACT_BIT);
     r->arena = full->arena;
-    uint8_t *table = (uint8_t *)&r->f;
-    char *members = (char *)&r->f + MCPP_SLOT_TABLE_BYTES;
-    unsigned at = 0;
-    for (int id = 0; id < MCPP_FIELD_COUNT; id++) {
-        if (!mcpp_present(full, id))
-            continue;
-        table[id] = (uint8_t)(at + 1);
-        memcpy(members + 8u * at, mcpp_field_cptr(&full->f, id), mcpp_member_size(id));
-        at += member_words(id);
+    char *base = (char *)&r->f;
+    if (!table) {
+        uint8_t *mine = (uint8_t *)base + 8u * words;
+        fill_table(mine, full);
+        table = mine;
     }
+    memcpy(base, &table, sizeof table);
+    for (int id = 0; id < MCPP_FIELD_COUNT; id++)
+        if (table[id])
+            memcpy(base + 8u * table[id], mcpp_field_cptr(&full->f, id), mcpp_member_size(id));
     return r;
 }
 

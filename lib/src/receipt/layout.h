@@ -179,9 +179,12 @@ static inline const char *mcpp_int_width_problem(int storage, double value)
 /* A packed receipt keeps only its present members (issue 50 item 5: a Google
  * Benchmark row states 17 of the 141 fields, and the whole struct was 952 of
  * its 3,400 bytes). Its `f` then holds, instead of the struct's members, a
- * byte per field id (0: absent; else 1 + the 8-byte word where its member
- * starts) and after that table the members, each in 8 bytes (16 for the
- * lists), allocated to size. The last presence bit marks that form; staging
+ * pointer to its slot table, a byte per field id (0: absent; else 1 + the
+ * 8-byte word where its member starts after that pointer), and then the
+ * members, each in 8 bytes (16 for the lists), allocated to size. The table
+ * depends only on which fields are present, so receipts stating the same
+ * fields point to one table (compact.c keeps up to a few thousand, for the
+ * process; past that a receipt keeps its own after its members). The last presence bit marks that form; staging
  * structs (the binder's, the builder's) keep the whole struct. Every read
  * goes through mcpp_field_slot (schema.h), which serves both; compact.c
  * turns one form into the other (the packer and the image build the whole

@@ -102,9 +102,9 @@ static inline const void *mcpp_field_slot(const mcpp_receipt *r, int id)
 {
     if (!mcpp_is_compact(r))
         return (const char *)&r->f + mcpp_schema_entries[id].offset;
-    unsigned word = ((const uint8_t *)&r->f)[id];
-    return word ? (const void *)((const char *)&r->f + MCPP_SLOT_TABLE_BYTES + 8u * (word - 1))
-                : (const void *)mcpp_absent_member;
+    const uint8_t *table = *(const uint8_t *const *)&r->f;
+    unsigned word = table[id];
+    return word ? (const void *)((const char *)&r->f + 8u * word) : (const void *)mcpp_absent_member;
 }
 /* Field `name`'s member of r as a value of `type` (mcpp_field_slot). */
 #define MCPP_FIELD(r, name, type) (*(const type *)mcpp_field_slot((r), MCPP_F_##name))
