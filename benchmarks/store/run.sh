@@ -44,12 +44,13 @@ done
 echo
 echo "## frontier --store (from the store's lane summaries) vs the frontier of the same receipts in memory"
 echo
-echo "| receipts | lanes | frontier --store s | in memory s (baseline) | store / in memory | read every receipt + build s (before the summaries) | that read (makes the images) s | read again (from the images) s |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| receipts | lanes | frontier --store s | in memory s (baseline) | store / in memory | the first frontier after the add (saves the summaries) s | read every receipt + build s (before the summaries) | that read (makes the images) s | read again (from the images) s |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 grep '^frontier ' "$tmp/c.txt" | while read -r line; do
-    printf '| %s | %s | %s | %s | %sx | %s | %s | %s |\n' "$(value n "$line")" "$(value lanes "$line")" \
+    printf '| %s | %s | %s | %s | %sx | %s | %s | %s | %s |\n' "$(value n "$line")" "$(value lanes "$line")" \
         "$(value store_total_s "$line")" "$(value memory_build_s "$line")" "$(value ratio "$line")" \
-        "$(value read_all_s "$line")" "$(value read_s "$line")" "$(value read_again_s "$line")"
+        "$(value first_after_add_s "$line")" "$(value read_all_s "$line")" "$(value read_s "$line")" \
+        "$(value read_again_s "$line")"
 done
 echo
 echo "## site (the history site) vs the history it shows (history --store --format json)"

@@ -28,7 +28,8 @@ static const char STORE_HELP[] =
     "one store many writers share; every command that takes a store (--store, --history) takes it.\n"
     "A receipt's id is its identity: adding the same receipt again changes nothing; the same\n"
     "id with other content is refused and the whole add is undone. One add is one transaction.\n"
-    "An add stores no fast-loading image: the first read of a row makes it (ls, query, --store).\n"
+    "An add stores no fast-loading image: the first read of a row makes it (ls, query, --store);\n"
+    "nor its lanes' summaries: the first frontier --store after it reads its rows and saves them.\n"
     "check re-derives every row's columns and image and the lane summaries from the receipts'\n"
     "bodies (the truth) and names each difference; --repair rewrites them from the bodies.\n"
     "exit codes: 0 ok, 3 invalid input or a damaged store, 4 internal error\n";

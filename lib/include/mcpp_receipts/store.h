@@ -134,12 +134,15 @@ typedef struct mcpp_store_query {
 
 /*
  * The frontier of every stored receipt. With `policy` NULL (the default
- * policy) it is built from lane summaries the store keeps up to date on each
- * add, without reading the receipts: the same frontier as mcpp_frontier_build
- * over them, in time proportional to the lanes' sizes rather than the
- * receipts' bytes. When those summaries are stale (after a remove, or made by
- * another library version) they are rebuilt from the receipts first, and
- * saved unless the store is read-only. Any other policy reads every receipt.
+ * policy) it is built from lane summaries the store keeps, without reading
+ * the receipts: the same frontier as mcpp_frontier_build over them, in time
+ * proportional to the lanes' sizes rather than the receipts' bytes. An add
+ * leaves the summaries of its receipts to the first frontier after it, which
+ * reads those receipts and merges them in (saved when the store is writable
+ * and no other writer holds it; never waiting for one). When the summaries
+ * are stale (after a remove, or made by another library version) they are
+ * rebuilt from the receipts first, and saved unless the store is read-only.
+ * Any other policy reads every receipt.
  */
 MCPP_API int mcpp_store_frontier(mcpp_frontier **out, mcpp_store *store, const mcpp_policy *policy);
 
