@@ -74,15 +74,19 @@ uint64_t mcpp_store_row_digest(const char *id, const void *body, size_t len)
 }
 
 /* The digest of the rows as stored now: those before rowid `from` in *before,
- * the others in *after (NULL: every row in *before). */
-static int scan_rows_split(mcpp_store_rows_digest *before, mcpp_store_rows_digest *after, mcpp_store *s,
-                           sqlite3_int64 from)
+ * the others in *after (NULL: every row in *before); with `after_only`, only
+ * the rows from `from` on are read (*before stays empty). */
+static int scan_rows_range(mcpp_store_rows_digest *before, mcpp_store_rows_digest *after, mcpp_store *s,
+                           sqlite3_int64 from, int after_only)
 {
     memset(before, 0, sizeof *before);
     if (after)
         memset(after, 0, sizeof *after);
     sqlite3_stmt *st = NULL;
-    int rc = mcpp_store_prepare(&st, s, "SELECT id, body, rowid FROM main.receipts", "reading the rows' digest");
+    char sql[96] = "SELECT id, body, rowid FROM main.receipts";
+    if (after_only)
+        snprintf(sql, sizeof sql, "SELECT id, body, rowid FROM main.receipts WHERE rowid >= %lld", (long long)from);
+    int rc = mcpp_store_prepare(&st, s, sql, "reading the rows' digest");
     int step = SQLITE_DONE;
     while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
         const char *id = (const char *)sqlite3_column_text(st, 0);
@@ -95,6 +99,12 @@ static int scan_rows_split(mcpp_store_rows_digest *before, mcpp_store_rows_diges
         rc = mcpp_store_sqlite_error(s, step, "reading the rows' digest");
     sqlite3_finalize(st);
     return rc;
+}
+
+static int scan_rows_split(mcpp_store_rows_digest *before, mcpp_store_rows_digest *after, mcpp_store *s,
+                           sqlite3_int64 from)
+{
+    return scan_rows_range(before, after, s, from, 0);
 }
 
 /* The digest of every row as stored now. */
@@ -507,7 +517,7 @@ static int merge_into(mcpp_lane_summary ***lanes, size_t *n, summary_builder *b)
 static int save_caught_up(mcpp_store *s, const mcpp_policy *p, const summaries_status *seen,
                           mcpp_lane_summary *const *fresh, size_t n)
 {
-    summaries_status now;
+    summaries_status now = {0, NONE_PENDING, {0, 0}, {0, 0}};
     sqlite3_busy_timeout(s->db, 0);
     int begun = sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
     sqlite3_busy_timeout(s->db, MCPP_STORE_BUSY_TIMEOUT_MS);
@@ -515,11 +525,19 @@ static int save_caught_up(mcpp_store *s, const mcpp_policy *p, const summaries_s
         return MCPP_OK;
     if (begun != SQLITE_OK)
         return mcpp_store_sqlite_error(s, begun, "saving the lane summaries");
-    int rc;
-    rc = read_status(&now, s);
-    int same = !rc && now.usable && now.from == seen->from && now.before.count == seen->before.count &&
-               now.before.sum == seen->before.sum && now.after.count == seen->after.count &&
-               now.after.sum == seen->after.sum;
+    /* Only the rows from that rowid on are read again: the library changes
+     * rows before it only through the mark (a remove deletes it), and the
+     * mark saved is the digest the snapshot read, so a row changed behind its
+     * back meanwhile fails the next frontier's check, which rebuilds. */
+    int ours = 0;
+    mcpp_store_rows_digest marked, unused;
+    int rc = read_mark(&ours, &marked, s);
+    if (!rc)
+        rc = read_pending(&now.from, s);
+    if (!rc && ours)
+        rc = scan_rows_range(&unused, &now.after, s, seen->from, 1);
+    int same = !rc && ours && marked.count == seen->before.count && marked.sum == seen->before.sum &&
+               now.from == seen->from && now.after.count == seen->after.count && now.after.sum == seen->after.sum;
     if (same)
         rc = merge_and_write(s, p, fresh, n);
     mcpp_store_rows_digest d = {seen->before.count + seen->after.count, seen->before.sum + seen->after.sum};
