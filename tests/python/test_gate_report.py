@@ -235,12 +235,13 @@ def test_runs_their_tool_marked_failed_are_left_out_and_named():
     assert ok.candidate("c")["metric"]["n_base"] == 2
 
 
-def _idle_late_runs(tmp_path, indices):
+def _idle_late_runs(tmp_path, indices, commit=None):
     """Saved real runs of the mixed-noise Google Benchmark suite
     (benchmarks/stats/data/mixed-noise-idle-late.tar.xz: ten benchmarks made
     on this project's 2-core VM; runs 0-11 unchanged code, the history; runs
-    31 slowed two benchmarks by 30%, two by 10% and two by 5% by extra work,
-    run 30 its baseline), imported by index."""
+    31, 33 and 35 slowed two benchmarks by 30%, two by 10% and two by 5% by
+    extra work, runs 30, 32 and 34 their baselines), imported by index, as
+    runs of `commit` when given."""
     import tarfile
 
     folder = tmp_path / "idle-late"
@@ -248,7 +249,7 @@ def _idle_late_runs(tmp_path, indices):
         with tarfile.open(REPO / "benchmarks" / "stats" / "data" / "mixed-noise-idle-late.tar.xz") as tar:
             tar.extractall(tmp_path, filter="data")
     return [r for i in indices
-            for r in mr.import_results("google-benchmark", folder / f"run{i:02d}-gbench.json")]
+            for r in mr.import_results("google-benchmark", folder / f"run{i:02d}-gbench.json", commit=commit)]
 
 
 def _outcomes(report):
@@ -272,3 +273,22 @@ def test_real_runs_keep_the_historys_tails_where_ten_changes_cannot_tell_them(tm
     tails = report.to_dict()["statistics"]["history_tails"]
     assert (tails["df"], tails["tests_keeping_them"], tails["tests_with_split_rounds"]) == (10, 10, 0)
     assert "4 betterments cannot tell: 10 tests kept the history's tails" in report.reason
+
+
+def test_real_runs_three_a_side_keep_the_slowed_benchmarks_out_of_the_suites_floor(tmp_path):
+    """Three runs a side (one commit each) with the history, the same
+    merge. Six of the ten benchmarks were slowed, and the clipping that finds
+    the unchanged tests' cluster grew from the four unchanged ones (-1.5 to
+    0.7 standard errors) into the slowed ones (up to 12.6): a floor of 4.9
+    for every test, both 30% slowdowns inconclusive. With the worse side
+    capped at the farthest betterment (docs/statistics.md, "Where the
+    run-to-run noise comes from"), the slowed ones stay out of it."""
+    history = _idle_late_runs(tmp_path, range(12))
+    base = _idle_late_runs(tmp_path, [30, 32, 34], commit="b" * 40)
+    cand = _idle_late_runs(tmp_path, [31, 33, 35], commit="c" * 40)
+    report = mr.gate(base, cand, history=history)
+    outcome = _outcomes(report)
+    assert outcome["BM_CopyLarge"] == outcome["BM_StringJoin"] == "failed"  # slowed by 30%
+    for unchanged in ("BM_Accumulate", "BM_Alloc", "BM_MapBuild", "BM_TreeBuild"):
+        assert outcome[unchanged] != "failed", unchanged
+    assert report.to_dict()["statistics"]["suite_run_sd"] < 0.07  # 14.1% before (the slowed ones), 4.6% now
