@@ -256,35 +256,6 @@ int mcpp_decimal_to_double_exact(double *out, uint64_t m, int e10)
 
 #else
 
-/* Writes n * 10^-p, n of k digits (or 10^k, rounded up to the next power of ten). */
-static size_t write_digits(char *out, int negative, uint64_t n, int k, int p)
-{
-    static const uint64_t POW10[18] = {1ULL,
-                                       10ULL,
-                                       100ULL,
-                                       1000ULL,
-                                       10000ULL,
-                                       100000ULL,
-                                       1000000ULL,
-                                       10000000ULL,
-                                       100000000ULL,
-                                       1000000000ULL,
-                                       10000000000ULL,
-                                       100000000000ULL,
-                                       1000000000000ULL,
-                                       10000000000000ULL,
-                                       100000000000000ULL,
-                                       1000000000000000ULL,
-                                       10000000000000000ULL,
-                                       100000000000000000ULL};
-    int x = k - 1 - p; /* the exponent of the leading digit */
-    if (n == POW10[k]) {
-        n /= 10;
-        x++;
-    }
-    return write_g(out, negative, n, k, x);
-}
-
 size_t mcpp_double_text_exact(char *out, double v)
 {
     (void)out;
