@@ -278,6 +278,45 @@ TEST(past_the_shared_tables_a_receipt_keeps_its_own_and_reads_the_same)
     CHECK(own >= (1 << N_PATHS) - 4096);
 }
 
+/* The public calls: receipts loaded one by one (as load_dir does) packed
+ * into a share point to one copy of what repeats, read the same, and outlive
+ * the share's maker and each other. */
+TEST(receipts_packed_into_a_public_share_point_to_one_copy_and_outlive_it)
+{
+    mcpp_receipt_set *set = import_fixture(); /* texts of receipts that repeat a context */
+    if (!set)
+        return;
+    mcpp_receipt_share *share = NULL;
+    CHECK_INT_EQ(mcpp_receipt_share_new(&share), MCPP_OK);
+    CHECK_INT_EQ(mcpp_receipt_share_new(NULL), MCPP_EARG);
+    mcpp_receipt *mine[ROWS] = {NULL};
+    char *texts[ROWS] = {NULL};
+    for (size_t i = 0; i < ROWS; i++) {
+        texts[i] = json_of(mcpp_receipt_set_at(set, i));
+        mcpp_receipt *loaded = NULL;
+        CHECK_INT_EQ(
+            mcpp_receipt_load_buffer(&loaded, NULL, texts[i], strlen(texts[i]), MCPP_FORMAT_JSON, "loaded.json", NULL),
+            MCPP_OK);
+        if (loaded)
+            CHECK_INT_EQ(mcpp_receipt_share_pack(&mine[i], loaded, share), MCPP_OK);
+        CHECK_STR_EQ(mcpp_receipt_source_name(mine[i]), "loaded.json");
+        mcpp_receipt_free(loaded);
+    }
+    mcpp_receipt *none = NULL;
+    CHECK_INT_EQ(mcpp_receipt_share_pack(&none, NULL, share), MCPP_EARG);
+    CHECK(none == NULL);
+    mcpp_receipt_set_free(set);
+    mcpp_receipt_share_free(share); /* the receipts keep what they share */
+    CHECK(context_of(mine[ROWS - 2]) && context_of(mine[ROWS - 2])->children == context_of(mine[ROWS - 1])->children);
+    for (size_t i = 0; i < ROWS; i++) {
+        char *again = mine[i] ? json_of(mine[i]) : NULL;
+        CHECK_STR_EQ(again, texts[i]);
+        mcpp_free(again);
+        mcpp_free(texts[i]);
+        mcpp_receipt_free(mine[i]);
+    }
+}
+
 int main(void)
 {
     write_gbench(fixture, sizeof fixture);
@@ -288,6 +327,7 @@ int main(void)
     RUN(receipts_freed_from_many_threads_free_their_share_once);
     RUN(receipts_stating_the_same_fields_share_one_slot_table);
     RUN(past_the_shared_tables_a_receipt_keeps_its_own_and_reads_the_same);
+    RUN(receipts_packed_into_a_public_share_point_to_one_copy_and_outlive_it);
     unlink(fixture);
     TEST_MAIN_END();
 }

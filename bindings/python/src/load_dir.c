@@ -17,6 +17,10 @@
  *   - parsing them: the direct JSON reader binds without a tree; the cJSON
  *     subtrees it (or the tree path) still builds come from a per-thread
  *     arena (json_arena.c);
+ *   - keeping them: the receipts of one call share one copy of what repeats
+ *     between them (mcpp_receipt_share_pack: member names, strings, subtrees
+ *     such as a suite's context), which halves what 10^5 receipts of one
+ *     suite hold, for a seventh more time;
  *   - wrapping them: a Receipt object per file, with the GIL held after the
  *     workers finish; it is a small share (the object holds the C receipt
  *     and builds nothing else until asked), so it is not overlapped with
@@ -332,6 +336,7 @@ typedef struct load_job {
     size_t count;
     size_t max_bytes; /* the default input limit, checked before reading */
     atomic_size_t next;
+    mcpp_receipt_share *share; /* what the receipts share, or NULL (out of memory: none) */
 } load_job;
 
 /* A worker's read buffer, grown as needed and reused for every file, and the
@@ -457,8 +462,15 @@ static void load_one(load_job *job, size_t i, worker_io *io)
                                       NULL);
     else /* fails again there, with the library's own message and kind */
         rc = mcpp_receipt_load_file(&slot->receipt, NULL, e->path, NULL);
-    if (rc < 0)
+    if (rc < 0) {
         mcpp_py_error_capture(&slot->error, rc);
+        return;
+    }
+    mcpp_receipt *shared = NULL; /* out of memory: the receipt keeps its own copy */
+    if (job->share && mcpp_receipt_share_pack(&shared, slot->receipt, job->share) == MCPP_OK) {
+        mcpp_receipt_free(slot->receipt);
+        slot->receipt = shared;
+    }
 }
 
 static void *load_worker(void *arg)
@@ -614,8 +626,10 @@ PyObject *mcpp_py_load_dir(PyObject *module, PyObject *const *args, Py_ssize_t n
     if (rc == 0) {
         mcpp_limits lim;
         mcpp_limits_default(&lim);
-        load_job job = {files.items, slots, files.count, lim.max_input_bytes, 0};
+        load_job job = {files.items, slots, files.count, lim.max_input_bytes, 0, NULL};
+        (void)mcpp_receipt_share_new(&job.share);
         load_all(&job, threads);
+        mcpp_receipt_share_free(job.share); /* each receipt holds what it shares */
     }
     Py_END_ALLOW_THREADS
     Py_DECREF(path);

@@ -114,6 +114,20 @@ MCPP_API void mcpp_receipt_free(mcpp_receipt *receipt);
  * mcpp_receipt_free of the two releases it. */
 MCPP_API int mcpp_receipt_clone(mcpp_receipt **out, const mcpp_receipt *receipt);
 
+/* Receipts that keep one copy of what repeats between them (member names,
+ * strings, free-form subtrees met twice), as the receipts of one import do:
+ * mcpp_receipt_share_pack makes a copy of `receipt` (*out, caller frees) that
+ * reads the same and whose repeated parts point into `share`. Each such copy
+ * holds the share, so it may outlive the share's maker and the other
+ * receipts. Safe from several threads at once. mcpp_receipt_share_free drops
+ * the maker's hold (NULL-safe): nothing more may be packed into it then.
+ * MCPP_ENOMEM, MCPP_EARG for NULL. */
+typedef struct mcpp_share mcpp_receipt_share;
+MCPP_EXPERIMENTAL int mcpp_receipt_share_new(mcpp_receipt_share **out);
+MCPP_EXPERIMENTAL int mcpp_receipt_share_pack(mcpp_receipt **out, const mcpp_receipt *receipt,
+                                              mcpp_receipt_share *share);
+MCPP_EXPERIMENTAL void mcpp_receipt_share_free(mcpp_receipt_share *share);
+
 /* The receipt's id (stated, or derived from a content hash when absent) and
  * the name of the input it was loaded from (NULL for built receipts). Borrowed.
  * A derived id is "r-" + 16 hex digits of the 64-bit FNV-1a hash of the

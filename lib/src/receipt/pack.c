@@ -345,7 +345,9 @@ static int pack_into(mcpp_receipt **out, const mcpp_receipt *staging, const char
         mcpp_share_retain(share);
         mcpp_receipt_hold_of(block)->share = share;
     }
-    if (!mcpp_present(r, MCPP_F_id)) { /* derived id: deterministic */
+    if (!mcpp_present(r, MCPP_F_id) && staging->arena) { /* a repack: the same content, the same id */
+        memcpy(mcpp_head_derived_id(r), mcpp_head_derived_id(staging), 19);
+    } else if (!mcpp_present(r, MCPP_F_id)) { /* derived id: deterministic */
         uint64_t hash;
         if (mcpp_receipt_content_hash(&hash, r) != MCPP_OK) {
             mcpp_receipt_free(r);

@@ -19,6 +19,7 @@
 
 #include "receipt/layout.h"
 #include "receipt/share.h"
+#include "util/error_internal.h"
 #include "util/hash.h"
 
 #define SEEN_SLOTS (1u << 15)
@@ -63,6 +64,29 @@ mcpp_share *mcpp_share_new(void)
     atomic_init(&s->refs, 1);
     pthread_mutex_init(&s->lock, NULL);
     return s;
+}
+
+/* ---- the public calls (receipt.h) ------------------------------------------ */
+
+int mcpp_receipt_share_new(mcpp_receipt_share **out)
+{
+    MCPP_CHECK_ARG(out, "mcpp_receipt_share_new: out is NULL");
+    *out = mcpp_share_new();
+    return *out ? MCPP_OK : mcpp_error_nomem();
+}
+
+int mcpp_receipt_share_pack(mcpp_receipt **out, const mcpp_receipt *receipt, mcpp_receipt_share *share)
+{
+    MCPP_CHECK_ARG(out, "mcpp_receipt_share_pack: out is NULL");
+    *out = NULL;
+    MCPP_CHECK_ARG(receipt && share && receipt->arena, "mcpp_receipt_share_pack: NULL argument");
+    return mcpp_pack_shared(out, receipt, share);
+}
+
+void mcpp_receipt_share_free(mcpp_receipt_share *share)
+{
+    mcpp_share_seal(share);
+    mcpp_share_release(share);
 }
 
 void mcpp_share_retain(mcpp_share *s) { atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed); }
