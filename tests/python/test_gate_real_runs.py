@@ -80,7 +80,7 @@ def _merges(suite: str, slow_percent: int, tmp):
     it failed up to 1 in 8): a single merge is still a coin with a small
     chance of the wrong side. So a merge the test does not accept is
     followed by another, independent one, and its report printed, up to
-    three; all three going wrong (a few in a million when the model holds,
+    three; all three going wrong (at most about 1 in 10,000 when the model holds,
     every time when it does not) fails the test. Two were once not enough:
     one failure in a session whose eight agents shared the 2 cores with
     builds and noise labs (2026-11-29), which no single-merge rate above
