@@ -34,7 +34,7 @@ echo "==> the thread tests under ThreadSanitizer (build/tsan: the library and th
 # are built, so this stays short (~2 minutes on 2 cores).
 cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMCPP_TSAN=ON -DMCPP_CUDA=OFF \
       -DMCPP_BUILD_BENCHMARKS=OFF >/dev/null
-cmake --build build/tsan -j"$JOBS" --target test_threads test_compare_lazy test_core_hostile test_lane_self_fast
+cmake --build build/tsan -j"$JOBS" --target test_threads test_compare_lazy test_core_hostile test_lane_self_fast test_core_share
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
   ctest --test-dir build/tsan --output-on-failure -j"$JOBS" -R 'thread' -E 'thread_safety'
 
