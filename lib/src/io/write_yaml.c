@@ -76,19 +76,11 @@ static void yaml_string(mcpp_strbuf *sb, const char *s)
     mcpp_sb_putc(sb, '"');
 }
 
-
-static int is_scalar(const mcpp_xnode *n) { return n->kind != MCPP_X_ARRAY && n->kind != MCPP_X_OBJECT; }
-
 static int inline_node(const mcpp_xnode *n)
 {
-    if (is_scalar(n) || n->count == 0)
+    if (mcpp_xnode_is_scalar(n) || n->count == 0)
         return 1;
-    if (n->kind == MCPP_X_OBJECT)
-        return 0;
-    for (uint32_t i = 0; i < n->count; i++)
-        if (!is_scalar(&n->children[i]))
-            return 0;
-    return 1;
+    return n->kind == MCPP_X_ARRAY && mcpp_xnode_children_scalar(n);
 }
 
 static void xnode_inline(mcpp_strbuf *sb, const mcpp_xnode *n)

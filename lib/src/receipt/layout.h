@@ -79,6 +79,21 @@ struct mcpp_xnode {
 };
 _Static_assert(sizeof(mcpp_xnode) == 24, "a packed free-form node is three words");
 
+/* Whether a node is a scalar (neither array nor object), and whether every
+ * child of a container is: the JSON and YAML writers print such a container
+ * on one line. */
+static inline int mcpp_xnode_is_scalar(const mcpp_xnode *n)
+{
+    return n->kind != MCPP_X_ARRAY && n->kind != MCPP_X_OBJECT;
+}
+static inline int mcpp_xnode_children_scalar(const mcpp_xnode *n)
+{
+    for (uint32_t i = 0; i < n->count; i++)
+        if (!mcpp_xnode_is_scalar(&n->children[i]))
+            return 0;
+    return 1;
+}
+
 /* OBJECT fields: packed receipts (arena != NULL) use `node`; staging structs
  * (arena == NULL) hold a cJSON tree, borrowed from the parse or owned by the
  * builder. One or the other, so they share the space. */

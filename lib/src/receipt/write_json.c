@@ -72,19 +72,13 @@ void mcpp_write_number_list(mcpp_strbuf *sb, const mcpp_double_list *l)
     mcpp_sb_putc(sb, ']');
 }
 
-static int is_scalar(const mcpp_xnode *n) { return n->kind != MCPP_X_ARRAY && n->kind != MCPP_X_OBJECT; }
-
 static void xnode_json(mcpp_strbuf *sb, const mcpp_xnode *n, int level, int pretty)
 {
     switch (n->kind) {
     case MCPP_X_ARRAY: {
-        int inline_all = 1;
-        for (uint32_t i = 0; i < n->count; i++)
-            if (!is_scalar(&n->children[i]))
-                inline_all = 0;
         if (n->count == 0) {
             mcpp_sb_puts(sb, "[]");
-        } else if (inline_all) {
+        } else if (mcpp_xnode_children_scalar(n)) {
             mcpp_sb_putc(sb, '[');
             for (uint32_t i = 0; i < n->count; i++) {
                 if (i)
