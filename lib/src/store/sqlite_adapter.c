@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <time.h>
 
+#include "util/alloc.h"
 #include "util/error_internal.h"
 #include "store/store_internal.h"
 
@@ -77,6 +78,25 @@ int mcpp_store_prepare(sqlite3_stmt **out, mcpp_store *s, const char *sql, const
 {
     int rc = sqlite3_prepare_v2(s->db, sql, -1, out, NULL);
     return rc == SQLITE_OK ? MCPP_OK : mcpp_store_sqlite_error(s, rc, what);
+}
+
+int mcpp_store_meta_text(char **out, mcpp_store *s, const char *name, const char *what)
+{
+    *out = NULL;
+    if (s->version < 3)
+        return MCPP_OK; /* no store_meta: an older store, opened read-only */
+    sqlite3_stmt *st = NULL;
+    int rc = mcpp_store_prepare(&st, s, "SELECT value FROM main.store_meta WHERE name = ?1", what);
+    if (rc)
+        return rc;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    int step = sqlite3_step(st), failed = 0;
+    if (step == SQLITE_ROW)
+        *out = mcpp_strdup((const char *)sqlite3_column_text(st, 0), &failed);
+    else if (step != SQLITE_DONE)
+        rc = mcpp_store_sqlite_error(s, step, what);
+    sqlite3_finalize(st);
+    return failed ? mcpp_error_nomem() : rc;
 }
 
 static void sleep_ms(long ms)

@@ -117,6 +117,11 @@ void mcpp_store_rollback(mcpp_store *s);
 /* Prepares `sql`; maps failures. */
 int mcpp_store_prepare(sqlite3_stmt **out, mcpp_store *s, const char *sql, const char *what);
 
+/* The value store_meta holds under `name`, a copy in *out (free it), or NULL
+ * when there is none or the store predates store_meta (schema 3); `what`
+ * names the reading in errors. MCPP_OK or an error code. */
+int mcpp_store_meta_text(char **out, mcpp_store *s, const char *name, const char *what);
+
 /* Reads the schema version and migrates forward (unless read-only). */
 int mcpp_store_migrate(mcpp_store *s);
 

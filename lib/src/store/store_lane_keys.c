@@ -74,20 +74,10 @@ void mcpp_store_lane_columns_clear(mcpp_store_lane_columns *c)
 /* 1 in *same when the store records this build's format. */
 static int recorded_format(int *same, mcpp_store *s)
 {
-    *same = 0;
-    if (s->version < 3)
-        return MCPP_OK; /* no store_meta: an older store, opened read-only */
-    sqlite3_stmt *st = NULL;
-    int rc = mcpp_store_prepare(&st, s, "SELECT value FROM main.store_meta WHERE name = '" FORMAT_NAME "'",
-                                "reading the lane key format");
-    if (rc)
-        return rc;
-    int step = sqlite3_step(st);
-    if (step == SQLITE_ROW)
-        *same = strcmp((const char *)sqlite3_column_text(st, 0), mcpp_store_lane_key_format()) == 0;
-    else if (step != SQLITE_DONE)
-        rc = mcpp_store_sqlite_error(s, step, "reading the lane key format");
-    sqlite3_finalize(st);
+    char *value;
+    int rc = mcpp_store_meta_text(&value, s, FORMAT_NAME, "reading the lane key format");
+    *same = value && strcmp(value, mcpp_store_lane_key_format()) == 0;
+    free(value);
     return rc;
 }
 

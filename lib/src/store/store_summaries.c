@@ -133,20 +133,11 @@ int mcpp_store_summaries_mark_parse(mcpp_store_rows_digest *d, const char *value
  * rows' digest it names in *d. */
 static int read_mark(int *ours, mcpp_store_rows_digest *d, mcpp_store *s)
 {
-    *ours = 0;
     memset(d, 0, sizeof *d);
-    if (s->version < 3) return MCPP_OK; /* an older store, opened read-only */
-    sqlite3_stmt *st = NULL;
-    int rc = mcpp_store_prepare(&st, s, "SELECT value FROM main.store_meta WHERE name = '" STATE_NAME "'",
-                                "reading the lane summaries' state");
-    if (rc) return rc;
-    int step = sqlite3_step(st);
-    if (step == SQLITE_ROW) {
-        *ours = mcpp_store_summaries_mark_parse(d, (const char *)sqlite3_column_text(st, 0));
-    } else if (step != SQLITE_DONE) {
-        rc = mcpp_store_sqlite_error(s, step, "reading the lane summaries' state");
-    }
-    sqlite3_finalize(st);
+    char *value;
+    int rc = mcpp_store_meta_text(&value, s, STATE_NAME, "reading the lane summaries' state");
+    *ours = !rc && value && mcpp_store_summaries_mark_parse(d, value);
+    free(value);
     return rc;
 }
 
@@ -155,20 +146,10 @@ static int read_mark(int *ours, mcpp_store_rows_digest *d, mcpp_store *s)
  * be the mark's for the summaries to be used. */
 static int read_pending(sqlite3_int64 *from, mcpp_store *s)
 {
-    *from = NONE_PENDING;
-    if (s->version < 3)
-        return MCPP_OK;
-    sqlite3_stmt *st = NULL;
-    int rc = mcpp_store_prepare(&st, s, "SELECT value FROM main.store_meta WHERE name = '" PENDING_NAME "'",
-                                "reading the lane summaries' state");
-    if (rc)
-        return rc;
-    int step = sqlite3_step(st);
-    if (step == SQLITE_ROW)
-        *from = sqlite3_column_int64(st, 0);
-    else if (step != SQLITE_DONE)
-        rc = mcpp_store_sqlite_error(s, step, "reading the lane summaries' state");
-    sqlite3_finalize(st);
+    char *value;
+    int rc = mcpp_store_meta_text(&value, s, PENDING_NAME, "reading the lane summaries' state");
+    *from = value ? strtoll(value, NULL, 10) : NONE_PENDING;
+    free(value);
     return rc;
 }
 
