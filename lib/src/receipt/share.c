@@ -122,12 +122,8 @@ void mcpp_share_release(mcpp_share *s)
 /* ---- hashing and comparing packed values --------------------------------- */
 
 /* Hashes a word at a time (FNV-1a's byte at a time was a third of the
- * sharing's cost): each step a bijection of h, as mcpp_checksum_step. */
-static uint64_t hash_u64(uint64_t v, uint64_t h)
-{
-    h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
-    return h ^ (h >> 29);
-}
+ * sharing's cost), each step mcpp_hash_word. */
+static uint64_t hash_u64(uint64_t v, uint64_t h) { return mcpp_hash_word(h, v); }
 
 static uint64_t hash_str(const char *s, uint64_t h)
 {

@@ -24,14 +24,21 @@ static inline uint64_t mcpp_fnv1a(const void *data, size_t n, uint64_t h)
     return h;
 }
 
-/* One step of a checksum lane: (h ^ word) * odd, then h ^= h >> 29. Each is
- * a bijection of h, so changing the word always changes the lane. */
+/* One word mixed into h: (h ^ word) * odd, then h ^= h >> 29. Each is a
+ * bijection of h, so changing the word always changes the result (the
+ * checksum's lanes below, and the receipt share's hash of packed values). */
+static inline uint64_t mcpp_hash_word(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+    return h ^ (h >> 29);
+}
+
+/* One step of a checksum lane: the 8 bytes at p as a word (mcpp_hash_word). */
 static inline uint64_t mcpp_checksum_step(uint64_t h, const unsigned char *p)
 {
     uint64_t w;
     memcpy(&w, p, sizeof w);
-    h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
-    return h ^ (h >> 29);
+    return mcpp_hash_word(h, w);
 }
 
 /* A checksum of n bytes, continuing from h. For damage checks of blobs read
