@@ -1,6 +1,6 @@
 /*
  * test_core_alloc.c — the library's one string copy and one growable array
- * (lib/src/util/alloc.h), and the sorted directory listing the importers and
+ * (lib/src/util/alloc.h), the text a string buffer hands over, and the sorted directory listing the importers and
  * receipt sets walk with (lib/src/util/dir_list.h).
  */
 #include <stdint.h>
@@ -8,12 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <malloc.h>
 #include <unistd.h>
 
 #include "mcpp_receipts.h"
 #include "test_util.h"
 #include "util/alloc.h"
 #include "util/dir_list.h"
+#include "util/strbuf.h"
 
 TEST(strdup_copies_and_passes_null_through)
 {
@@ -135,6 +137,55 @@ TEST(dir_list_is_sorted_and_skips_hidden_names)
     CHECK_INT_EQ(list.count, 0);
 }
 
+/* A kept array gives back the slack of doubling (a report keeps such arrays
+ * for each of its lanes): malloc_usable_size is glibc's own measure of the
+ * block. */
+TEST(array_fit_cuts_the_block_to_its_items_and_frees_an_empty_one)
+{
+    int *items = NULL;
+    size_t cap = 0;
+    for (size_t n = 0; n < 1025; n++) {
+        CHECK_INT_EQ(MCPP_ARRAY_RESERVE(items, cap, n + 1, MCPP_ARRAY_MAX_ITEMS), 0);
+        items[n] = (int)n;
+    }
+    CHECK_INT_EQ(cap, 2048);
+    MCPP_ARRAY_FIT(items, cap, 1025);
+    CHECK_INT_EQ(cap, 1025);
+    CHECK(malloc_usable_size(items) < 1025 * sizeof *items + 32);
+    CHECK_INT_EQ(items[0], 0);
+    CHECK_INT_EQ(items[1024], 1024);
+    MCPP_ARRAY_FIT(items, cap, 2000); /* never grows */
+    CHECK_INT_EQ(cap, 1025);
+    MCPP_ARRAY_FIT(items, cap, 0);
+    CHECK(items == NULL);
+    CHECK_INT_EQ(cap, 0);
+    CHECK_INT_EQ(MCPP_ARRAY_RESERVE(items, cap, 1, MCPP_ARRAY_MAX_ITEMS), 0); /* and grows again */
+    items[0] = 7;
+    CHECK_INT_EQ(items[0], 7);
+    free(items);
+}
+
+/* The text mcpp_sb_finish hands over is kept (keys, labels, reasons): its
+ * block is the text's, not the doubled capacity it was written in. */
+TEST(finished_text_keeps_a_block_of_its_length)
+{
+    mcpp_strbuf b;
+    mcpp_sb_init_heap(&b, 512);
+    mcpp_sb_puts(&b, "benchmark=google-benchmark|BM_Kernel/0");
+    char *text = NULL;
+    CHECK_INT_EQ(mcpp_sb_finish(&b, &text), MCPP_OK);
+    CHECK_STR_EQ(text, "benchmark=google-benchmark|BM_Kernel/0");
+    CHECK(malloc_usable_size(text) < 64); /* 512 before */
+    free(text);
+    char stack[16]; /* text still in the caller's memory is copied out, as before */
+    mcpp_sb_init(&b, stack, sizeof stack);
+    mcpp_sb_puts(&b, "abc");
+    CHECK_INT_EQ(mcpp_sb_finish(&b, &text), MCPP_OK);
+    CHECK_STR_EQ(text, "abc");
+    CHECK(text != stack);
+    free(text);
+}
+
 int main(void)
 {
     RUN(strdup_copies_and_passes_null_through);
@@ -142,6 +193,8 @@ int main(void)
     RUN(array_refuses_to_grow_past_its_cap);
     RUN(check_array_returns_the_error_from_the_caller);
     RUN(array_next_gives_a_zeroed_item_the_caller_counts);
+    RUN(array_fit_cuts_the_block_to_its_items_and_frees_an_empty_one);
+    RUN(finished_text_keeps_a_block_of_its_length);
     RUN(dir_list_is_sorted_and_skips_hidden_names);
     TEST_MAIN_END();
 }

@@ -31,22 +31,26 @@
 #define ADJACENT_PER_DIM 4
 #define ADJACENT_WIDE_MAX 16
 
+/* A lane refers to what its summary already holds (the evaluation, the
+ * label, the ids) rather than copying it, and its adjacent lanes' dimension
+ * texts are the frontier's, one copy of each: a frontier of 10^5 lanes kept
+ * ~2.6 KiB a lane when each held its own. */
 typedef struct frontier_lane {
     mcpp_lane_summary *summary;
     const mcpp_receipt *rep; /* the lane's first receipt, only while building */
     char short_key[24];
-    char *label;
+    const char *label; /* the summary's, or short_key */
     char *differences; /* key fields that tell it from its neighbours (lane_distinct.c) */
     char *display_label; /* label (differences) */
-    uint64_t *segs; /* key_dims segment hashes, into frontier->segs */
-    mcpp_lane_eval eval;
+    uint64_t *segs;      /* key_dims segment hashes, into frontier->segs; only while building */
+    const mcpp_lane_eval *eval; /* the summary's */
     const char **ids;
     size_t n_ids;
-    char **excluded_ids; /* parallel: id and reason of each excluded run */
+    char **excluded_ids; /* parallel: id and reason of each excluded run; NULL when none */
     const char **excluded_reasons;
     size_t n_excluded;
     size_t *adj; /* the listed adjacent lanes */
-    char **adj_dims;
+    const char **adj_dims; /* into frontier->adj_texts */
     size_t n_adj, cap_adj;
     size_t adj_total; /* every adjacent lane, listed or not */
 } frontier_lane;
@@ -61,8 +65,10 @@ struct mcpp_frontier {
     size_t n_stable;
     size_t key_dims;
     char **dim_names;
-    uint64_t *segs;
+    uint64_t *segs; /* only while building */
     size_t cap_segs;
+    char **adj_texts; /* the distinct dimension texts of adjacent lanes */
+    size_t n_adj_texts, cap_adj_texts;
 };
 
 void mcpp_frontier_free(mcpp_frontier *f)
@@ -71,19 +77,19 @@ void mcpp_frontier_free(mcpp_frontier *f)
     for (size_t i = 0; i < f->n_lanes; i++) {
         frontier_lane *l = &f->lanes[i];
         mcpp_lane_summary_free(l->summary);
-        free(l->label);
         free(l->differences);
         free(l->display_label);
-        mcpp_lane_eval_clear(&l->eval);
         free(l->ids);
         for (size_t j = 0; j < l->n_excluded; j++) free(l->excluded_ids[j]);
         free(l->excluded_ids);
         free(l->excluded_reasons);
-        for (size_t j = 0; j < l->n_adj; j++) free(l->adj_dims[j]);
         free(l->adj);
         free(l->adj_dims);
     }
     free(f->lanes);
+    for (size_t i = 0; i < f->n_adj_texts; i++)
+        free(f->adj_texts[i]);
+    free(f->adj_texts);
     if (f->dim_names)
         for (size_t k = 0; k < f->key_dims; k++) free(f->dim_names[k]);
     free(f->dim_names);
@@ -118,15 +124,31 @@ static int table_grow(slot **table, size_t *cap, const frontier_lane *lanes, siz
     return MCPP_OK;
 }
 
-static int add_adjacent(frontier_lane *l, size_t other, const char *dims)
+/* The frontier's one copy of an adjacency's dimension text ("routing",
+ * "backend, compile"): few distinct ones, each named by many lanes. */
+static int adj_text(const char **out, mcpp_frontier *f, const char *dims)
+{
+    for (size_t i = f->n_adj_texts; i-- > 0;)
+        if (strcmp(f->adj_texts[i], dims) == 0) {
+            *out = f->adj_texts[i];
+            return MCPP_OK;
+        }
+    MCPP_CHECK_ARRAY(f->adj_texts, f->cap_adj_texts, f->n_adj_texts + 1, MCPP_ARRAY_MAX_ITEMS);
+    char *d = mcpp_strdup(dims, NULL);
+    MCPP_CHECK_ALLOC(d);
+    *out = f->adj_texts[f->n_adj_texts++] = d;
+    return MCPP_OK;
+}
+
+static int add_adjacent(mcpp_frontier *f, frontier_lane *l, size_t other, const char *dims)
 {
     size_t cap_dims = l->cap_adj; /* the two arrays grow in the same steps */
     MCPP_CHECK_ARRAY(l->adj_dims, cap_dims, l->n_adj + 1, MCPP_ARRAY_MAX_ITEMS);
     MCPP_CHECK_ARRAY(l->adj, l->cap_adj, l->n_adj + 1, MCPP_ARRAY_MAX_ITEMS);
-    char *d = mcpp_strdup(dims, NULL);
-    MCPP_CHECK_ALLOC(d);
+    int rc = adj_text(&l->adj_dims[l->n_adj], f, dims);
+    if (rc)
+        return rc;
     l->adj[l->n_adj] = other;
-    l->adj_dims[l->n_adj] = d;
     l->n_adj++;
     return MCPP_OK;
 }
@@ -178,8 +200,9 @@ static int link_pairs(mcpp_frontier *f, const bucket *bs, size_t n, mcpp_strbuf 
             t->len = 0;
             differing(f, bs[a].lane, bs[b].lane, t, &k);
             if (k != 1 || t->failed) continue; /* a hash collision, not a neighbour */
-            rc = add_adjacent(&f->lanes[bs[a].lane], bs[b].lane, t->data);
-            if (!rc) rc = add_adjacent(&f->lanes[bs[b].lane], bs[a].lane, t->data);
+            rc = add_adjacent(f, &f->lanes[bs[a].lane], bs[b].lane, t->data);
+            if (!rc)
+                rc = add_adjacent(f, &f->lanes[bs[b].lane], bs[a].lane, t->data);
             f->lanes[bs[a].lane].adj_total++;
             f->lanes[bs[b].lane].adj_total++;
         }
@@ -205,7 +228,8 @@ static int link_bucket(mcpp_frontier *f, const bucket *bs, size_t n, mcpp_strbuf
         size_t first = i > window / 2 ? i - window / 2 : 0;
         if (first + window + 1 > n) first = n - window - 1;
         for (size_t j = first; j <= first + window && !rc; j++)
-            if (j != i) rc = add_adjacent(l, bs[j].lane, name);
+            if (j != i)
+                rc = add_adjacent(f, l, bs[j].lane, name);
     }
     return rc;
 }
@@ -235,9 +259,10 @@ static int link_group(mcpp_frontier *f, const bucket *bs, size_t n, size_t g1, s
             for (size_t k = 0; k < f->key_dims && others_equal; k++)
                 if (k != g1 && k != g2 && x->segs[k] != y->segs[k]) others_equal = 0;
             if (!others_equal || x->segs[g1] == y->segs[g1] || x->segs[g2] == y->segs[g2]) continue;
-            if (f->lanes[bs[a].lane].n_adj < ADJACENT_WIDE_MAX) rc = add_adjacent(&f->lanes[bs[a].lane], bs[b].lane, dims);
+            if (f->lanes[bs[a].lane].n_adj < ADJACENT_WIDE_MAX)
+                rc = add_adjacent(f, &f->lanes[bs[a].lane], bs[b].lane, dims);
             if (!rc && f->lanes[bs[b].lane].n_adj < ADJACENT_WIDE_MAX)
-                rc = add_adjacent(&f->lanes[bs[b].lane], bs[a].lane, dims);
+                rc = add_adjacent(f, &f->lanes[bs[b].lane], bs[a].lane, dims);
             f->lanes[bs[a].lane].adj_total++;
             f->lanes[bs[b].lane].adj_total++;
         }
@@ -303,8 +328,10 @@ static int find_adjacency(mcpp_frontier *f, int width)
                 t.len = 0;
                 differing(f, a, b, &t, &n);
                 if (t.failed) break;
-                if (f->lanes[a].n_adj < ADJACENT_WIDE_MAX) rc = add_adjacent(&f->lanes[a], b, t.data);
-                if (!rc && f->lanes[b].n_adj < ADJACENT_WIDE_MAX) rc = add_adjacent(&f->lanes[b], a, t.data);
+                if (f->lanes[a].n_adj < ADJACENT_WIDE_MAX)
+                    rc = add_adjacent(f, &f->lanes[a], b, t.data);
+                if (!rc && f->lanes[b].n_adj < ADJACENT_WIDE_MAX)
+                    rc = add_adjacent(f, &f->lanes[b], a, t.data);
                 f->lanes[a].adj_total++;
                 f->lanes[b].adj_total++;
             }
@@ -317,7 +344,7 @@ static int find_adjacency(mcpp_frontier *f, int width)
         frontier_lane *x = &f->lanes[l];
         for (size_t i = 1; i < x->n_adj; i++) {
             size_t a = x->adj[i];
-            char *d = x->adj_dims[i];
+            const char *d = x->adj_dims[i];
             size_t j = i;
             for (; j > 0 && x->adj[j - 1] > a; j--) {
                 x->adj[j] = x->adj[j - 1];
@@ -482,6 +509,10 @@ static int sort_lanes(mcpp_frontier *f, size_t n, size_t *lane_of)
 {
     size_t *order = malloc((f->n_lanes ? f->n_lanes : 1) * sizeof *order);
     MCPP_CHECK_ALLOC(order);
+    /* the lanes are all there: their arrays lose the slack of doubling (a lane is ~160 bytes) */
+    MCPP_ARRAY_FIT(f->lanes, f->cap_lanes, f->n_lanes);
+    if (f->key_dims)
+        MCPP_ARRAY_FIT(f->segs, f->cap_segs, f->n_lanes * f->key_dims);
     for (size_t l = 0; l < f->n_lanes; l++) f->lanes[l].segs = f->segs + l * f->key_dims;
     for (size_t l = 0; l < f->n_lanes; l++) f->lanes[l].n_adj = l; /* remember the old index */
     if (f->n_lanes > 1) qsort(f->lanes, f->n_lanes, sizeof *f->lanes, compare_lanes);
@@ -501,6 +532,10 @@ static int list_excluded(frontier_lane *x)
     size_t n = 0;
     const char **texts = mcpp_lane_summary_excluded_sorted(x->summary, &n);
     MCPP_CHECK_ALLOC(texts);
+    if (!n) {
+        free(texts);
+        return MCPP_OK;
+    }
     x->excluded_ids = calloc(n ? n : 1, sizeof *x->excluded_ids);
     x->excluded_reasons = calloc(n ? n : 1, sizeof *x->excluded_reasons);
     int rc = x->excluded_ids && x->excluded_reasons ? MCPP_OK : mcpp_error_nomem();
@@ -524,12 +559,16 @@ static int evaluate_lanes(mcpp_frontier *f)
         frontier_lane *x = &f->lanes[l];
         const char *k = mcpp_lane_summary_key(x->summary);
         mcpp_lane_key_short(x->short_key, sizeof x->short_key, k);
-        if ((rc = mcpp_lane_summary_evaluate(x->summary, &x->eval)) != 0) break;
-        if (x->eval.status == MCPP_LANE_STABLE) f->n_stable++;
+        mcpp_lane_summary_fit(x->summary); /* kept as it is from here on */
+        if ((rc = mcpp_lane_summary_eval_cached(x->summary, &x->eval)) != 0)
+            break;
+        if (x->eval->status == MCPP_LANE_STABLE)
+            f->n_stable++;
         x->ids = mcpp_lane_summary_sorted_ids(x->summary, &x->n_ids);
         const char *label = mcpp_lane_summary_label(x->summary);
-        x->label = mcpp_strdup(label ? label : x->short_key, NULL);
-        if (!x->ids || !x->label) rc = mcpp_error_nomem();
+        x->label = label ? label : x->short_key;
+        if (!x->ids)
+            rc = mcpp_error_nomem();
         if (!rc) rc = list_excluded(x);
     }
     return rc;
@@ -593,10 +632,21 @@ static int finish(mcpp_frontier *f, const mcpp_policy *p, size_t *lane_of, size_
 {
     int rc = sort_lanes(f, n, lane_of);
     if (!rc) rc = evaluate_lanes(f);
-    if (rc || summaries_only)
-        return rc;
-    rc = find_adjacency(f, p->adjacency_width);
-    if (!rc) rc = describe_lanes(f, p);
+    if (!rc && !summaries_only)
+        rc = find_adjacency(f, p->adjacency_width);
+    if (!rc && !summaries_only)
+        rc = describe_lanes(f, p);
+    /* What only building needed goes, and the kept lists lose their slack. */
+    free(f->segs);
+    f->segs = NULL;
+    f->cap_segs = 0;
+    for (size_t l = 0; l < f->n_lanes; l++) {
+        frontier_lane *x = &f->lanes[l];
+        size_t cap_dims = x->cap_adj;
+        x->segs = NULL;
+        MCPP_ARRAY_FIT(x->adj_dims, cap_dims, x->n_adj);
+        MCPP_ARRAY_FIT(x->adj, x->cap_adj, x->n_adj);
+    }
     return rc;
 }
 
@@ -774,7 +824,7 @@ static const frontier_lane *lane_at(const mcpp_frontier *f, size_t i)
 const mcpp_lane_eval *mcpp_frontier_lane_eval(const mcpp_frontier *f, size_t lane)
 {
     const frontier_lane *l = lane_at(f, lane);
-    return l ? &l->eval : NULL;
+    return l ? l->eval : NULL;
 }
 
 size_t mcpp_frontier_lane_count(const mcpp_frontier *f) { return f ? f->n_lanes : 0; }
@@ -813,7 +863,7 @@ const char *mcpp_frontier_lane_display_label(const mcpp_frontier *f, size_t lane
 int mcpp_frontier_lane_status(const mcpp_frontier *f, size_t lane)
 {
     const frontier_lane *l = lane_at(f, lane);
-    return l ? (int)l->eval.status : -1;
+    return l ? (int)l->eval->status : -1;
 }
 
 size_t mcpp_frontier_lane_receipt_count(const mcpp_frontier *f, size_t lane)
@@ -835,20 +885,21 @@ int mcpp_frontier_lane_headline(mcpp_lane_headline *out, const mcpp_frontier *f,
     int rc = mcpp_lane_headline_version_ok(out);
     if (rc != MCPP_OK)
         return rc;
-    if (!l->eval.has_headline) return mcpp_error_raise(MCPP_ENOTFOUND, MCPP_ERROR_KIND_MISSING, "lane has no headline");
-    return mcpp_lane_headline_put(out, &l->eval.headline);
+    if (!l->eval->has_headline)
+        return mcpp_error_raise(MCPP_ENOTFOUND, MCPP_ERROR_KIND_MISSING, "lane has no headline");
+    return mcpp_lane_headline_put(out, &l->eval->headline);
 }
 
 size_t mcpp_frontier_lane_reason_count(const mcpp_frontier *f, size_t lane)
 {
     const frontier_lane *l = lane_at(f, lane);
-    return l ? l->eval.n_reasons : 0;
+    return l ? l->eval->n_reasons : 0;
 }
 
 const char *mcpp_frontier_lane_reason(const mcpp_frontier *f, size_t lane, size_t index)
 {
     const frontier_lane *l = lane_at(f, lane);
-    return l && index < l->eval.n_reasons ? l->eval.reasons[index] : NULL;
+    return l && index < l->eval->n_reasons ? l->eval->reasons[index] : NULL;
 }
 
 size_t mcpp_frontier_lane_excluded_count(const mcpp_frontier *f, size_t lane)
@@ -872,7 +923,7 @@ const char *mcpp_frontier_lane_excluded_reason(const mcpp_frontier *f, size_t la
 const char *mcpp_frontier_lane_blocker(const mcpp_frontier *f, size_t lane)
 {
     const frontier_lane *l = lane_at(f, lane);
-    return l ? l->eval.blocker : NULL;
+    return l ? l->eval->blocker : NULL;
 }
 
 size_t mcpp_frontier_lane_adjacent_count(const mcpp_frontier *f, size_t lane)

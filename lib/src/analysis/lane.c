@@ -179,6 +179,12 @@ static int textset_add(textset *t, const char *s, int unique)
     return MCPP_OK;
 }
 
+static void textset_fit(textset *t)
+{
+    MCPP_ARRAY_FIT(t->arena, t->cap, t->len);
+    MCPP_ARRAY_FIT(t->offs, t->ncap, t->n);
+}
+
 static int compare_cstr(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -223,6 +229,8 @@ static void dvec_free(dvec *d)
     free(d->v);
     memset(d, 0, sizeof *d);
 }
+
+static void dvec_fit(dvec *d) { MCPP_ARRAY_FIT(d->v, d->cap, d->n); }
 
 struct mcpp_lane_summary {
     const mcpp_policy *policy;
@@ -845,20 +853,42 @@ int mcpp_lane_summary_evaluate(const mcpp_lane_summary *s, mcpp_lane_eval *e)
         e->blocker = NULL;
     }
     if (rc) mcpp_lane_eval_clear(e);
+    else
+        MCPP_ARRAY_FIT(e->reasons, cap, e->n_reasons); /* kept with the summary */
     return rc;
 }
 
 /* ---- Public accessors of a summary ------------------------------------------------------- */
 
-static const mcpp_lane_eval *cached(const mcpp_lane_summary *s)
+int mcpp_lane_summary_eval_cached(const mcpp_lane_summary *s, const mcpp_lane_eval **out)
 {
-    /* The cache is logically const: it only memoises evaluate(). */
-    mcpp_lane_summary *m = (mcpp_lane_summary *)s;
+    mcpp_lane_summary *m = (mcpp_lane_summary *)s; /* the cache only memoises evaluate() */
     if (!m->cache_valid) {
-        if (mcpp_lane_summary_evaluate(s, &m->cache) != MCPP_OK) return NULL;
+        int rc = mcpp_lane_summary_evaluate(s, &m->cache);
+        if (rc)
+            return rc;
         m->cache_valid = 1;
     }
-    return &m->cache;
+    *out = &m->cache;
+    return MCPP_OK;
+}
+
+static const mcpp_lane_eval *cached(const mcpp_lane_summary *s)
+{
+    const mcpp_lane_eval *e = NULL;
+    return mcpp_lane_summary_eval_cached(s, &e) == MCPP_OK ? e : NULL;
+}
+
+void mcpp_lane_summary_fit(mcpp_lane_summary *s)
+{
+    textset_fit(&s->ids);
+    textset_fit(&s->blockers);
+    textset_fit(&s->excluded);
+    textset_fit(&s->insufficient);
+    textset_fit(&s->conflicts);
+    dvec_fit(&s->values);
+    dvec_fit(&s->steps);
+    dvec_fit(&s->excluded_values);
 }
 
 const char *mcpp_lane_summary_key(const mcpp_lane_summary *s) { return s ? (s->key ? s->key : "") : NULL; }

@@ -52,6 +52,15 @@ typedef struct mcpp_lane_eval {
 
 void mcpp_lane_eval_clear(mcpp_lane_eval *e);
 int mcpp_lane_summary_evaluate(const mcpp_lane_summary *s, mcpp_lane_eval *out);
+/* The summary's own evaluation (made on first use, kept until an add or a
+ * merge changes the summary), borrowed: the frontier's lanes point to it
+ * rather than keep a copy. 0 or an error code. */
+int mcpp_lane_summary_eval_cached(const mcpp_lane_summary *s, const mcpp_lane_eval **out);
+/* Cuts the summary's lists, grown by doubling, to what they hold: for a
+ * summary kept as it is (a frontier's), not one still being added to.
+ * Pointers into its texts (mcpp_lane_summary_sorted_ids) taken before are
+ * no longer valid. */
+void mcpp_lane_summary_fit(mcpp_lane_summary *s);
 
 /* A summary for a known key and metric (the frontier computes keys itself).
  * MCPP_EARG for a metric name mcpp_metric_ref_init refuses. */

@@ -50,3 +50,19 @@ int mcpp_array_reserve(void *slot, size_t *cap, size_t need, size_t item_size, s
     *cap = grown;
     return 0;
 }
+
+void mcpp_array_fit(void *slot, size_t *cap, size_t n, size_t item_size)
+{
+    void *items;
+    memcpy(&items, slot, sizeof items);
+    if (!items || *cap <= n)
+        return;
+    if (!n) {
+        free(items);
+        items = NULL;
+    } else if (!(items = realloc(items, n * item_size))) {
+        return;
+    }
+    memcpy(slot, &items, sizeof items);
+    *cap = n;
+}

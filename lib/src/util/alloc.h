@@ -37,6 +37,12 @@ char *mcpp_strndup(const char *s, size_t n, int *failed);
 #define MCPP_ARRAY_RESERVE(items, cap, need, max)                                                  \
     ((need) <= (cap) ? 0 : mcpp_array_reserve(&(items), &(cap), (need), sizeof *(items), (max)))
 
+/* Cuts the array `items` (as for MCPP_ARRAY_RESERVE) to its `n` items once
+ * it is complete and kept: doubling leaves up to half the block unused, and
+ * a report keeps such arrays for every lane. n 0 frees it (items NULL, cap
+ * 0). When realloc fails the array stays as it is. */
+#define MCPP_ARRAY_FIT(items, cap, n) mcpp_array_fit(&(items), &(cap), (n), sizeof *(items))
+
 /* MCPP_ARRAY_RESERVE in a function returning int: returns its error code
  * (as MCPP_CHECK_ALLOC does for one allocation). */
 #define MCPP_CHECK_ARRAY(items, cap, need, max)                                                    \
@@ -61,5 +67,7 @@ char *mcpp_strndup(const char *s, size_t n, int *failed);
 /* The function behind MCPP_ARRAY_RESERVE: `slot` is the address of the typed
  * pointer (read and written with memcpy, so any object pointer type works). */
 int mcpp_array_reserve(void *slot, size_t *cap, size_t need, size_t item_size, size_t max);
+/* The function behind MCPP_ARRAY_FIT (`slot` as above). */
+void mcpp_array_fit(void *slot, size_t *cap, size_t n, size_t item_size);
 
 #endif /* MCPP_UTIL_ALLOC_H */

@@ -56,6 +56,7 @@ int mcpp_sb_grow(mcpp_strbuf *sb, size_t extra)
     }
     if (!sb->owned && sb->len)
         memcpy(p, sb->data, sb->len);
+    p[sb->len] = '\0'; /* a text moved out of the caller's memory ends too (mcpp_sb_finish hands it over) */
     sb->data = p;
     sb->cap = cap;
     sb->owned = 1;
@@ -110,6 +111,14 @@ int mcpp_sb_finish(mcpp_strbuf *sb, char **out)
     if (sb->failed || !sb->data) {
         mcpp_sb_free(sb);
         return mcpp_error_nomem();
+    }
+    /* The text is kept (a report's labels, reasons and keys): its block is
+     * cut to the text, not left at the doubled capacity (a lane key of ~300
+     * bytes sat in 512, a reason in up to twice its length). */
+    if (sb->cap > sb->len + 1) {
+        char *fit = realloc(sb->data, sb->len + 1);
+        if (fit)
+            sb->data = fit;
     }
     *out = sb->data;
     sb->owned = 0;

@@ -1,0 +1,120 @@
+/*
+ * test_report_memory.c — what a frontier and a gate keep of many lanes
+ * (issue 50 item 5): a Google Benchmark result of 2,000 benchmarks, imported
+ * with the real importer, each benchmark its own lane, every lane adjacent to
+ * every other (the benchmark name is the only key field that differs).
+ *
+ * The bytes kept are glibc's own count of the heap in use (mallinfo2: the
+ * arenas' chunks plus the mmapped blocks) after the call less before it:
+ * deterministic for one glibc, no timing. The budgets sit between what the
+ * builds before and after the change kept, so a lane that copies again what
+ * its summary holds, or arrays left at their doubled size, fail them.
+ */
+#include <malloc.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#include "../test_util.h"
+#include "mcpp_receipts.h"
+
+enum { N = 2000 };
+
+static char dir[64];
+static char base_path[128], cand_path[128];
+
+static void write_gbench(const char *path, double slower)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    fputs("{\"context\": {\"date\": \"2026-11-20T10:00:00+00:00\", \"host_name\": \"bench-host\", "
+          "\"executable\": \"./bench_suite\", \"num_cpus\": 16, \"mhz_per_cpu\": 3000, "
+          "\"cpu_scaling_enabled\": false, \"library_build_type\": \"release\"}, \"benchmarks\": [\n",
+          f);
+    for (int i = 0; i < N; i++)
+        for (int r = 0; r < 3; r++) {
+            double t = (100.0 + i % 997) * slower * (1.0 + 0.01 * (r - 1));
+            fprintf(f,
+                    "%s{\"name\": \"BM_Kernel/%d\", \"family_index\": 0, \"per_family_instance_index\": %d, "
+                    "\"run_name\": \"BM_Kernel/%d\", \"run_type\": \"iteration\", \"repetitions\": 3, "
+                    "\"repetition_index\": %d, \"threads\": 1, \"iterations\": 1000000, \"real_time\": %.6f, "
+                    "\"cpu_time\": %.6f, \"time_unit\": \"ns\"}\n",
+                    i || r ? "," : "", i, i, i, r, t, t * 0.999);
+        }
+    fputs("]}\n", f);
+    fclose(f);
+}
+
+static mcpp_receipt_set *import(const char *path)
+{
+    mcpp_import_format fmt;
+    mcpp_receipt_set *set = NULL;
+    const char *paths[1] = {path};
+    if (mcpp_import_format_from_name(&fmt, "google-benchmark") != MCPP_OK ||
+        mcpp_import_files(&set, fmt, paths, 1) != MCPP_OK)
+        return NULL;
+    return set;
+}
+
+/* Bytes of heap in use, as glibc counts them. */
+static size_t heap_in_use(void)
+{
+    struct mallinfo2 m = mallinfo2();
+    return m.uordblks + m.hblkhd;
+}
+
+/* 1 when mallinfo2 sees this process's allocations (not under a sanitizer's
+ * allocator, which has its own heap and leaves glibc's counts at zero). */
+static int heap_counted(void)
+{
+    size_t before = heap_in_use();
+    char *p = malloc(1 << 20);
+    if (p)
+        p[0] = 1;
+    size_t after = heap_in_use();
+    free(p);
+    return p && after >= before + (1 << 20);
+}
+
+TEST(a_frontier_keeps_under_2000_bytes_a_lane)
+{
+    if (!heap_counted()) {
+        printf("skipped: glibc's mallinfo2 does not see this allocator (a sanitizer build)\n");
+        return;
+    }
+    mcpp_receipt_set *set = import(base_path);
+    CHECK(set && mcpp_receipt_set_count(set) == N);
+    if (!set)
+        return;
+    size_t before = heap_in_use();
+    mcpp_frontier *f = NULL;
+    CHECK_INT_EQ(mcpp_frontier_build(&f, NULL, mcpp_receipt_set_items(set), N), MCPP_OK);
+    double per_lane = ((double)heap_in_use() - (double)before) / N;
+    printf("# frontier: %.0f bytes a lane kept\n", per_lane);
+    CHECK_INT_EQ(mcpp_frontier_lane_count(f), N);
+    CHECK(per_lane < 2000); /* 2,783 before the lanes referred to their summaries, 1,801 after */
+    /* the lanes name their adjacent lanes' dimension with one shared text */
+    CHECK(mcpp_frontier_lane_adjacent_count(f, 0) > 0 && mcpp_frontier_lane_adjacent_count(f, 1) > 0);
+    CHECK_STR_EQ(mcpp_frontier_lane_adjacent_dimensions(f, 0, 0), "benchmark");
+    CHECK(mcpp_frontier_lane_adjacent_dimensions(f, 0, 0) == mcpp_frontier_lane_adjacent_dimensions(f, 1, 0));
+    mcpp_frontier_free(f);
+    mcpp_receipt_set_free(set);
+}
+
+int main(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/mcpp-report-memory-XXXXXX");
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "cannot make a temporary folder\n");
+        return 1;
+    }
+    snprintf(base_path, sizeof base_path, "%s/base.json", dir);
+    snprintf(cand_path, sizeof cand_path, "%s/cand.json", dir);
+    write_gbench(base_path, 1.0);
+    write_gbench(cand_path, 1.002);
+    RUN(a_frontier_keeps_under_2000_bytes_a_lane);
+    unlink(base_path);
+    unlink(cand_path);
+    rmdir(dir);
+    TEST_MAIN_END();
+}
