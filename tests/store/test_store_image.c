@@ -549,6 +549,67 @@ TEST(the_compact_body_is_the_canonical_json_folded)
     mcpp_receipt_free(r);
 }
 
+/* A row an add fills keeps its packed body and no text (the text is written
+ * in the filling thread's buffer, reused row after row, and written again
+ * only for a conflict): the blob is exactly the frame, unpacks to the
+ * canonical JSON, and stays so when the next row is filled on that thread.
+ * A re-add is still "unchanged" and another body under the id a conflict. */
+TEST(an_added_row_keeps_only_its_own_packed_body)
+{
+    make_store("rowbody.db");
+    mcpp_store *s = NULL;
+    CHECK_INT_EQ(mcpp_store_open(&s, db_path("rowbody.db"), 0), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_codec_refresh(s), MCPP_OK);
+    mcpp_store_zctx *z = mcpp_store_zctx_new();
+    const char *names[2] = {"nam52_dense.json", "nam56r_padded.json"};
+    mcpp_receipt *rs[2] = {NULL, NULL};
+    mcpp_store_row rows[2];
+    for (int i = 0; i < 2; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", MCPP_STORE_EXAMPLES_DIR, names[i]);
+        CHECK_INT_EQ(mcpp_receipt_load_file(&rs[i], NULL, path, NULL), MCPP_OK);
+        CHECK_INT_EQ(mcpp_store_row_fill(&rows[i], rs[i], "metrics.tokens_per_s", s->codec, z, NULL, 0), MCPP_OK);
+    }
+    for (int i = 0; i < 2; i++) {
+        CHECK(rows[i].body == NULL);
+        CHECK(rows[i].packed_body != NULL && mcpp_store_body_is_packed(rows[i].packed_body, rows[i].packed_body_len));
+        char *text = NULL, why[128];
+        size_t len = 0;
+        CHECK_INT_EQ(mcpp_store_unpack_body(s->codec, z, rows[i].packed_body, rows[i].packed_body_len, &text, &len, why,
+                                            sizeof why),
+                     MCPP_OK);
+        mcpp_strbuf want;
+        mcpp_sb_init_heap(&want, 4096);
+        CHECK_INT_EQ(mcpp_write_json_compact(&want, rs[i]), MCPP_OK);
+        CHECK(text != NULL && len == want.len && memcmp(text, want.data, len) == 0);
+        mcpp_sb_free(&want);
+        free(text);
+        mcpp_store_row_clear(&rows[i]);
+    }
+    mcpp_store_zctx_free(z);
+    mcpp_store_add_result res = {0, 0, 0};
+    const mcpp_receipt *again[2] = {rs[0], rs[1]};
+    CHECK_INT_EQ(mcpp_store_add(&res, s, again, 2), MCPP_OK);
+    CHECK_INT_EQ((int)res.added, 2);
+    CHECK_INT_EQ(mcpp_store_add(&res, s, again, 2), MCPP_OK);
+    CHECK_INT_EQ((int)res.unchanged, 2);
+    char *other = NULL;
+    size_t other_len = 0;
+    CHECK_INT_EQ(mcpp_receipt_write(&other, &other_len, rs[0], MCPP_FORMAT_JSON), MCPP_OK);
+    replace_once(&other, "\"seq_len\": 4096", "\"seq_len\": 8192");
+    mcpp_receipt *changed = NULL;
+    CHECK_INT_EQ(mcpp_receipt_load_buffer(&changed, NULL, other, strlen(other), MCPP_FORMAT_JSON, "changed", NULL),
+                 MCPP_OK);
+    const mcpp_receipt *conflict[1] = {changed};
+    CHECK_INT_EQ(mcpp_store_add(&res, s, conflict, 1), MCPP_EINVALID);
+    CHECK_CONTAINS(mcpp_error_last()->message, "conflict: receipt");
+    mcpp_receipt_free(changed);
+    mcpp_free(other);
+    for (int i = 0; i < 2; i++)
+        mcpp_receipt_free(rs[i]);
+    mcpp_store_close(s);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/mcpp-store-image-XXXXXX");
@@ -564,6 +625,7 @@ int main(void)
     RUN(rows_from_before_compression_read_check_and_add_as_before);
     RUN(a_damaged_dictionary_is_reported_by_check);
     RUN(the_compact_body_is_the_canonical_json_folded);
+    RUN(an_added_row_keeps_only_its_own_packed_body);
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);

@@ -44,14 +44,16 @@ char *mcpp_store_lane_label(const mcpp_receipt *r)
     return label;
 }
 
-/* The body and image packed (store_codec.c); the plain image is dropped. */
-static int pack_row(mcpp_store_row *row, const mcpp_store_codec *codec, mcpp_store_zctx *z)
+/* The image packed (store_codec.c); the plain image is dropped. */
+static int pack_image(mcpp_store_row *row, const mcpp_store_codec *codec, mcpp_store_zctx *z)
 {
-    int rc = mcpp_store_pack_body(codec, z, row->body, row->body_len, &row->packed_body, &row->packed_body_len);
-    if (rc || !row->image) return rc;
+    if (!row->image)
+        return MCPP_OK;
     unsigned char *packed = NULL;
     size_t len = 0;
-    if ((rc = mcpp_store_pack_image(codec, z, row->image, row->image_len, &packed, &len))) return rc;
+    int rc = mcpp_store_pack_image(codec, z, row->image, row->image_len, &packed, &len);
+    if (rc)
+        return rc;
     free(row->image);
     row->image = packed;
     row->image_len = len;
@@ -59,18 +61,52 @@ static int pack_row(mcpp_store_row *row, const mcpp_store_codec *codec, mcpp_sto
 }
 
 /* The one-line canonical JSON, written as such (writing the indented text
- * and folding it cost a quarter of the add's CPU); a receipt's body is
- * ~2.5 KB, so the buffer starts big enough for one. */
-static int compact_body(mcpp_store_row *row, const mcpp_receipt *r)
+ * and folding it cost a quarter of the add's CPU). */
+static int write_body(mcpp_strbuf *sb, const mcpp_receipt *r)
 {
+    if (mcpp_write_json_compact(sb, r) || sb->failed)
+        return mcpp_error_nomem();
+    return MCPP_OK;
+}
+
+/* The body: packed from the zctx's buffer when there is a zctx (the text is
+ * not kept), else the text itself; a receipt's body is ~2.5 KB, so a buffer
+ * of its own starts big enough for one. */
+static int fill_body(mcpp_store_row *row, const mcpp_receipt *r, const mcpp_store_codec *codec, mcpp_store_zctx *z)
+{
+    if (z) {
+        mcpp_strbuf *sb = mcpp_store_zctx_text(z);
+        int rc = write_body(sb, r);
+        return rc ? rc : mcpp_store_pack_body(codec, z, sb->data, sb->len, &row->packed_body, &row->packed_body_len);
+    }
     mcpp_strbuf sb;
     mcpp_sb_init_heap(&sb, 4096);
-    if (mcpp_write_json_compact(&sb, r) || sb.failed) {
+    int rc = write_body(&sb, r);
+    if (rc) {
         mcpp_sb_free(&sb);
-        return mcpp_error_nomem();
+        return rc;
     }
     row->body_len = sb.len;
     return mcpp_sb_finish(&sb, &row->body);
+}
+
+/* The row's body as text (*owned: a copy to mcpp_free, NULL when it is
+ * row->body): a packed row keeps none, and only a conflict needs it. */
+static int row_body(const char **text, char **owned, const mcpp_store_row *row)
+{
+    *owned = NULL;
+    *text = row->body;
+    if (row->body)
+        return MCPP_OK;
+    mcpp_strbuf sb;
+    mcpp_sb_init_heap(&sb, 4096);
+    int rc = write_body(&sb, row->receipt);
+    if (!rc)
+        rc = mcpp_sb_finish(&sb, owned);
+    else
+        mcpp_sb_free(&sb);
+    *text = *owned;
+    return rc;
 }
 
 /* The row's lane key and short key: from the memo when a receipt of the
@@ -113,13 +149,14 @@ int mcpp_store_row_fill(mcpp_store_row *row, const mcpp_receipt *r, const char *
                         mcpp_store_zctx *z, mcpp_store_lane_memo *memo, int with_image)
 {
     memset(row, 0, sizeof *row);
+    row->receipt = r;
     row->id = mcpp_receipt_id(r);
     row->created_at = mcpp_store_string_field(r, "created_at");
     row->git_commit = mcpp_store_string_field(r, "source.git_commit");
     row->tool = mcpp_store_string_field(r, "source.tool");
     row->name = mcpp_store_string_field(r, "lane.name");
     row->metric = metric;
-    int rc = compact_body(row, r);
+    int rc = fill_body(row, r, codec, z);
     if (!rc) rc = lane_keys(row, r, memo);
     if (!rc && !(row->lane_label = mcpp_store_lane_label(r)))
         rc = mcpp_error_nomem();
@@ -127,7 +164,8 @@ int mcpp_store_row_fill(mcpp_store_row *row, const mcpp_receipt *r, const char *
     if (!rc && with_image && mcpp_receipt_image_write(&row->image, &row->image_len, r) == MCPP_ENOMEM)
         rc = mcpp_error_nomem();
     if (!rc && metric) row->has_value = mcpp_metric_value(&row->value, metric, r) == 1;
-    if (!rc && z) rc = pack_row(row, codec, z);
+    if (!rc && z)
+        rc = pack_image(row, codec, z);
     if (rc) mcpp_store_row_clear(row);
     return rc;
 }
@@ -201,11 +239,16 @@ static int insert_row(mcpp_store *s, add_statements *a, const mcpp_store_row *ro
         return MCPP_OK;
     }
     /* Nothing inserted: the id is taken. */
-    char *stored = NULL;
+    char *stored = NULL, *owned = NULL;
+    const char *body = NULL;
     if ((rc = lookup(&found, &stored, s, a->existing, row->id))) return rc;
     if (found) {
-        int same = strcmp(stored, row->body) == 0;
+        rc = row_body(&body, &owned, row);
+        int same = !rc && strcmp(stored, body) == 0;
         free(stored);
+        mcpp_free(owned);
+        if (rc)
+            return rc;
         if (same) {
             res->unchanged++;
             return MCPP_OK;

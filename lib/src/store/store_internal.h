@@ -46,6 +46,9 @@ void mcpp_store_codec_forget(mcpp_store *s);
 int mcpp_store_codec_prepare_add(mcpp_store *s, const mcpp_receipt *const *receipts, size_t n);
 mcpp_store_zctx *mcpp_store_zctx_new(void);
 void mcpp_store_zctx_free(mcpp_store_zctx *z);
+/* The zctx's text buffer, emptied: a thread writes the body it packs next
+ * there instead of in a buffer of its own per row. */
+struct mcpp_strbuf *mcpp_store_zctx_text(mcpp_store_zctx *z);
 int mcpp_store_pack_body(const mcpp_store_codec *c, mcpp_store_zctx *z, const char *text, size_t len,
                          unsigned char **out, size_t *out_len);
 int mcpp_store_pack_image(const mcpp_store_codec *c, mcpp_store_zctx *z, const unsigned char *image, size_t len,
@@ -138,8 +141,9 @@ size_t mcpp_store_fold_json(char *text, size_t len);
 
 /* The stored columns of one receipt, computed through the public API. */
 typedef struct mcpp_store_row {
+    const mcpp_receipt *receipt; /* the receipt the row is of (borrowed) */
     const char *id;
-    char *body; /* canonical JSON, mcpp_free */
+    char *body; /* canonical JSON, mcpp_free; NULL when packed (an add writes it again for a conflict) */
     size_t body_len;
     const char *created_at;
     const char *git_commit;
@@ -177,8 +181,9 @@ void mcpp_store_lane_memo_clear(mcpp_store_lane_memo *memo);
 
 /* Fills `row` for `r` (strings borrowed from r except those marked); `metric`
  * is the default gate metric path. With a zctx the body and image are
- * packed with the codec's dictionaries (the body's text is kept too, for the
- * identity check); without, stored as before version 6. `memo` (may be NULL)
+ * packed with the codec's dictionaries (the body's text is written in the
+ * zctx's buffer and not kept); without, stored as
+ * before version 6. `memo` (may be NULL)
  * is the calling thread's. The image is made only `with_image` (store check
  * and its repair): an add stores none, the first read makes it
  * (store_load.c). Free with mcpp_store_row_clear. */
