@@ -101,6 +101,29 @@ TEST(a_frontier_keeps_under_2000_bytes_a_lane)
     mcpp_receipt_set_free(set);
 }
 
+TEST(a_gate_keeps_under_2500_bytes_a_pair)
+{
+    if (!heap_counted()) {
+        printf("skipped: glibc's mallinfo2 does not see this allocator (a sanitizer build)\n");
+        return;
+    }
+    mcpp_receipt_set *base = import(base_path), *cand = import(cand_path);
+    CHECK(base && cand && mcpp_receipt_set_count(cand) == N);
+    if (base && cand) {
+        size_t before = heap_in_use();
+        mcpp_gate_report *g = NULL;
+        CHECK_INT_EQ(mcpp_gate_run(&g, NULL, mcpp_receipt_set_items(base), N, mcpp_receipt_set_items(cand), N),
+                     MCPP_OK);
+        double per_pair = ((double)heap_in_use() - (double)before) / N;
+        printf("# gate: %.0f bytes a pair kept\n", per_pair);
+        CHECK_INT_EQ(mcpp_gate_report_count(g), N);
+        CHECK(per_pair < 2500); /* 2,721 before its reasons and lists were cut to their length, 2,402 after */
+        mcpp_gate_report_free(g);
+    }
+    mcpp_receipt_set_free(base);
+    mcpp_receipt_set_free(cand);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/mcpp-report-memory-XXXXXX");
@@ -113,6 +136,7 @@ int main(void)
     write_gbench(base_path, 1.0);
     write_gbench(cand_path, 1.002);
     RUN(a_frontier_keeps_under_2000_bytes_a_lane);
+    RUN(a_gate_keeps_under_2500_bytes_a_pair);
     unlink(base_path);
     unlink(cand_path);
     rmdir(dir);

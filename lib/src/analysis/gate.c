@@ -192,8 +192,7 @@ static int decide_metric(gate_metric_entry *g, const mcpp_policy *p)
         return mcpp_error_nomem();
     }
     free(g->reason);
-    g->reason = reason.data;
-    return MCPP_OK;
+    return mcpp_sb_finish(&reason, &g->reason); /* kept with the report: a block of its length */
 }
 
 /* The candidate's outcome from its metrics' (mcpp_gate_outcome_of; a
@@ -328,8 +327,7 @@ static int finish_one(gate_entry *e)
         mcpp_sb_free(&reason);
         return mcpp_error_nomem();
     }
-    e->reason = reason.data;
-    return MCPP_OK;
+    return mcpp_sb_finish(&reason, &e->reason); /* kept with the report: a block of its length */
 }
 
 /* Compares one baseline with the candidate: tallies its verdict, and pools
@@ -465,6 +463,7 @@ static int gate_one(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *p, co
                 goto done;
         }
     }
+    mcpp_gate_explain_fit(&e->why);
 done:
     free(pool);
     free(lane_history);

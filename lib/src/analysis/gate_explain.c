@@ -225,6 +225,13 @@ void mcpp_gate_explain_set_aside_clear(gate_explain *w)
     w->n_set_aside = w->cap_set_aside = w->set_aside_omitted = 0;
 }
 
+void mcpp_gate_explain_fit(gate_explain *w)
+{
+    MCPP_ARRAY_FIT(w->pooled, w->cap_pooled, w->n_pooled);
+    MCPP_ARRAY_FIT(w->set_aside, w->cap_set_aside, w->n_set_aside);
+    MCPP_ARRAY_FIT(w->diffs, w->cap_diffs, w->n_diffs);
+}
+
 int mcpp_gate_explain_candidate_runs(gate_explain *w, const mcpp_receipt *const *runs, size_t n)
 {
     if (!(w->candidate_runs = calloc(n ? n : 1, sizeof *w->candidate_runs)))

@@ -197,6 +197,9 @@ int mcpp_gate_explain_set_aside(gate_explain *w, const mcpp_policy *p, const mcp
 void mcpp_gate_explain_set_aside_clear(gate_explain *w);
 /* Records the ids of the candidate runs pooled as one side. 0 or MCPP_ENOMEM. */
 int mcpp_gate_explain_candidate_runs(gate_explain *w, const mcpp_receipt *const *runs, size_t n);
+/* Cuts the explanation's lists (pooled, set aside, differences) to their
+ * items once the candidate is explained: a report keeps one per candidate. */
+void mcpp_gate_explain_fit(gate_explain *w);
 /* Records what kept a baseline out (its mismatching and missing rows and
  * fired rules). 0 or an error code. */
 int mcpp_gate_explain_rejected(gate_explain *w, const mcpp_policy *p, const mcpp_receipt *base,
