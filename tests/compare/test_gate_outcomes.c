@@ -496,6 +496,48 @@ TEST(few_changes_that_cannot_tell_the_tails_leave_each_test_the_historys_unless_
     one_run_gate_free(&g);
 }
 
+TEST(one_run_a_side_reads_each_baseline_beside_its_history_unless_it_lies_far_off)
+{
+    /* Ten lanes of 1-6% run-to-run noise (lanes 0, 1, 8 and 9: 1.5%) with
+     * normal 12-run histories whose median is the lanes' 1000 tokens/s;
+     * lanes 8 and 9 slowed by 9%. A
+     * single baseline run is as noisy as the candidate, so the change of two
+     * runs has sqrt(2) of one run's error; each baseline that agrees with its
+     * history takes its level from both, and its error falls below that
+     * (docs/statistics.md, "The baseline's level from the history"; the real
+     * runs where it decides: tests/python/test_gate_report.py). Lane 1's run,
+     * 1.5 sds slow, gets a level between its run and its history; lane 0's,
+     * 5 sds slow, is too far off to be steadied (a lane changed since its
+     * history) and keeps its own. */
+    static const double SCORE[12] = {-0.32, 1.15, -1.73, 0.55, 0.10, -0.81, 1.73, -0.10, 0.32, -0.55, 0.81, -1.15};
+    static const double NEAR[10] = {-0.4, 0.6, -0.3, 0.2, 0.1, -0.1, 0.3, -0.2, 0.4, -0.3};
+    static const double SLOW[10] = {1, 1, 1, 1, 1, 1, 1, 1, 1.09, 1.09};
+    static const double SD[10] = {0.015, 0.015, 0.01, 0.04, 0.02, 0.06, 0.01, 0.03, 0.015, 0.015};
+    double base_slow[10] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    base_slow[0] = exp(5 * 0.015), base_slow[1] = exp(1.5 * 0.015);
+    one_run_gate g = {0};
+    one_run_gate_run(&g, SCORE, SD, base_slow, NEAR, SLOW);
+    CHECK_CONTAINS(mcpp_gate_report_reason(g.r), "9 one-run baselines steadied by their history");
+    for (size_t i = 0; i < mcpp_gate_report_count(g.r); i++) {
+        const mcpp_metric_result *m = mcpp_gate_report_entry_metric(g.r, i);
+        int lane = -1;
+        sscanf(mcpp_gate_report_candidate_id(g.r, i), "c%d", &lane);
+        CHECK(m != NULL && lane >= 0);
+        if (lane == 0) {
+            CHECK(m->history_level_weight == 0);
+            CHECK(fabs(m->base_median - 1000 / base_slow[0]) < 1e-6);
+        } else {
+            CHECK(m->history_level_weight > 0.2 && m->history_level_weight < 0.8);
+            CHECK(m->se < sqrt(2) * m->run_sd);
+        }
+        if (lane == 1)
+            CHECK(m->base_median > 1000 / base_slow[1] + 1 && m->base_median < 999);
+    }
+    for (int lane = 0; lane < ONE_RUN_LANES; lane++)
+        CHECK_INT_EQ(one_run_lane_failed(&g, lane), lane >= 8);
+    one_run_gate_free(&g);
+}
+
 int main(void)
 {
     RUN(a_quiet_benchmark_keeps_its_own_noise_beside_noisy_siblings_and_a_busy_hour_in_its_history);
@@ -509,5 +551,6 @@ int main(void)
     RUN(one_run_a_side_leaves_a_baseline_spike_out_of_the_suites_reading_of_the_machine);
     RUN(a_shift_the_slowed_benchmarks_pulled_does_not_widen_the_unchanged_ones);
     RUN(few_changes_that_cannot_tell_the_tails_leave_each_test_the_historys_unless_its_rounds_lie_in_two_modes);
+    RUN(one_run_a_side_reads_each_baseline_beside_its_history_unless_it_lies_far_off);
     TEST_MAIN_END();
 }

@@ -859,7 +859,7 @@ TEST(the_lanes_histories_pool_and_a_noisier_day_overrules_them)
     char *json = NULL;
     CHECK_INT_EQ(mcpp_gate_report_render(&json, same, MCPP_OUTPUT_JSON), MCPP_OK);
     CHECK_CONTAINS(json, "\"history_pooled\": {\"lane_df\": ");
-    CHECK_CONTAINS(json, "\"widened\": false, \"shaped_tests\": 20}");
+    CHECK_CONTAINS(json, "\"widened\": false, \"shaped_tests\": 20, \"baseline_level_tests\": 0");
     mcpp_free(json);
     /* Today's changes spread three times what the history says: the machine
      * is not the one the history saw, and the tests widen to today's spread

@@ -235,18 +235,18 @@ def test_runs_their_tool_marked_failed_are_left_out_and_named():
     assert ok.candidate("c")["metric"]["n_base"] == 2
 
 
-def _idle_late_runs(tmp_path, indices, commit=None):
+def _saved_runs(tmp_path, campaign, indices, commit=None):
     """Saved real runs of the mixed-noise Google Benchmark suite
-    (benchmarks/stats/data/mixed-noise-idle-late.tar.xz: ten benchmarks made
-    on this project's 2-core VM; runs 0-11 unchanged code, the history; runs
-    31, 33 and 35 slowed two benchmarks by 30%, two by 10% and two by 5% by
-    extra work, runs 30, 32 and 34 their baselines), imported by index, as
-    runs of `commit` when given."""
+    (benchmarks/stats/data/mixed-noise-<campaign>.tar.xz: ten benchmarks made
+    on this project's 2-core VM; runs 0-11 unchanged code, the history; each
+    odd run from 13 on slowed two benchmarks by 30%, two by 10% and two by 5%
+    by extra work (the campaign's meta.json says which), the even run before
+    it its baseline), imported by index, as runs of `commit` when given."""
     import tarfile
 
-    folder = tmp_path / "idle-late"
+    folder = tmp_path / campaign
     if not folder.exists():
-        with tarfile.open(REPO / "benchmarks" / "stats" / "data" / "mixed-noise-idle-late.tar.xz") as tar:
+        with tarfile.open(REPO / "benchmarks" / "stats" / "data" / f"mixed-noise-{campaign}.tar.xz") as tar:
             tar.extractall(tmp_path, filter="data")
     return [r for i in indices
             for r in mr.import_results("google-benchmark", folder / f"run{i:02d}-gbench.json", commit=commit)]
@@ -264,8 +264,8 @@ def test_real_runs_keep_the_historys_tails_where_ten_changes_cannot_tell_them(tm
     every test was inconclusive, both 30% slowdowns too. Each test with a
     history now keeps the history's tails (docs/statistics.md, "Heavy tails,
     read from the history"). Fixed inputs: no chance involved."""
-    history = _idle_late_runs(tmp_path, range(12))
-    report = mr.gate(_idle_late_runs(tmp_path, [30]), _idle_late_runs(tmp_path, [31]), history=history)
+    history = _saved_runs(tmp_path, "idle-late", range(12))
+    report = mr.gate(_saved_runs(tmp_path, "idle-late", [30]), _saved_runs(tmp_path, "idle-late", [31]), history=history)
     outcome = _outcomes(report)
     assert outcome["BM_CopyLarge"] == outcome["BM_StringJoin"] == "failed"  # slowed by 30%
     for unchanged in ("BM_Accumulate", "BM_Alloc", "BM_MapBuild", "BM_TreeBuild"):
@@ -273,6 +273,40 @@ def test_real_runs_keep_the_historys_tails_where_ten_changes_cannot_tell_them(tm
     tails = report.to_dict()["statistics"]["history_tails"]
     assert (tails["df"], tails["tests_keeping_them"], tails["tests_with_split_rounds"]) == (10, 10, 0)
     assert "4 betterments cannot tell: 10 tests kept the history's tails" in report.reason
+
+
+def test_real_runs_one_a_side_read_each_baseline_beside_its_history(tmp_path):
+    """The loaded campaign, one run a side with the 12 earlier runs as
+    history. A single baseline run is as noisy as the candidate, and 30%
+    slowdowns of BM_CopyLarge (8.6% noise) and BM_MapBuild (5.4%) stayed
+    inconclusive where conbench's z-score against the history's mean found
+    them. Each baseline that agrees with its history now takes its level
+    from both (docs/statistics.md, "The baseline's level from the
+    history"). BM_CopyLarge's level moved 20% since its history on that
+    loaded machine, and its other benchmarks' did not: without the prior
+    drift of one run's variance the history pulled its baselines down and
+    the unchanged 40 -> 41 failed on it. Fixed inputs: no chance involved."""
+    history = _saved_runs(tmp_path, "loaded", range(12))
+
+    def outcome(base, cand):
+        report = mr.gate(_saved_runs(tmp_path, "loaded", [base]), _saved_runs(tmp_path, "loaded", [cand]),
+                         history=history)
+        return report, _outcomes(report)
+
+    report, slowed_copy = outcome(30, 31)  # BM_CopyLarge and BM_StringJoin slowed by 30%
+    assert slowed_copy["BM_CopyLarge"] == slowed_copy["BM_StringJoin"] == "failed"
+    statistics = report.to_dict()["statistics"]["history_pooled"]
+    assert statistics["baseline_level_tests"] == 10 and statistics["lane_drift"] >= 1
+    assert "10 one-run baselines steadied by their history" in report.reason
+    copy = next(c for c in report.to_dict()["candidates"] if c["lane"]["label"].endswith("BM_CopyLarge"))
+    weight = copy["metrics"][0]["result"]["noise"]["history_level_weight"]
+    assert 0.2 < weight < 0.8  # the run and the history both count
+    _, slowed_map = outcome(26, 27)  # BM_MapBuild and BM_TreeBuild slowed by 30%
+    assert slowed_map["BM_MapBuild"] == slowed_map["BM_TreeBuild"] == "failed"
+    _, unchanged_copy = outcome(40, 41)  # BM_Hash and BM_SortLarge slowed by 30%; BM_CopyLarge not
+    assert unchanged_copy["BM_Hash"] == unchanged_copy["BM_SortLarge"] == "failed"
+    for unchanged in ("BM_CopyLarge", "BM_MapBuild", "BM_TreeBuild", "BM_StringJoin"):
+        assert unchanged_copy[unchanged] != "failed", unchanged
 
 
 def test_real_runs_three_a_side_keep_the_slowed_benchmarks_out_of_the_suites_floor(tmp_path):
@@ -283,9 +317,9 @@ def test_real_runs_three_a_side_keep_the_slowed_benchmarks_out_of_the_suites_flo
     for every test, both 30% slowdowns inconclusive. With the worse side
     capped at the farthest betterment (docs/statistics.md, "Where the
     run-to-run noise comes from"), the slowed ones stay out of it."""
-    history = _idle_late_runs(tmp_path, range(12))
-    base = _idle_late_runs(tmp_path, [30, 32, 34], commit="b" * 40)
-    cand = _idle_late_runs(tmp_path, [31, 33, 35], commit="c" * 40)
+    history = _saved_runs(tmp_path, "idle-late", range(12))
+    base = _saved_runs(tmp_path, "idle-late", [30, 32, 34], commit="b" * 40)
+    cand = _saved_runs(tmp_path, "idle-late", [31, 33, 35], commit="c" * 40)
     report = mr.gate(base, cand, history=history)
     outcome = _outcomes(report)
     assert outcome["BM_CopyLarge"] == outcome["BM_StringJoin"] == "failed"  # slowed by 30%

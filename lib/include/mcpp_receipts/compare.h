@@ -188,6 +188,10 @@ typedef struct mcpp_metric_result {
                                  not, the change itself is that large)           */
     size_t history_set_aside; /* earlier runs of the lane left out of run_sd: far
                                off the lane's median (a busy machine)          */
+    double history_level_weight; /* a gate with one run a side and the lanes' history:
+                               the weight of the lane's earlier runs in the
+                               baseline's level (base_median), the rest its one
+                               run's; 0: the baseline run alone                 */
 } mcpp_metric_result;
 
 /* ---- One comparison ------------------------------------------------------------ */

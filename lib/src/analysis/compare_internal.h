@@ -190,6 +190,12 @@ void mcpp_metric_medians(mcpp_metric_result *m, double base_center, double cand_
  * freedom: the gate's tests spread more today than their history predicts. */
 void mcpp_metric_widen(mcpp_metric_result *m, double factor, double df);
 
+/* Moves a compared result's baseline level by base_move (a log change of
+ * the metric's value), the history weighing `weight` in it, and gives its
+ * change standard error se: the gate's one baseline run read beside its
+ * lane's history (history_anchor.c). */
+void mcpp_metric_anchor(mcpp_metric_result *m, double base_move, double weight, double se);
+
 /* Tests the result against a gate's common shift instead of no change: the
  * p-value becomes that of (change - shift), with the standard error widened
  * by `se_factor` for the shift's own uncertainty. The headline and its

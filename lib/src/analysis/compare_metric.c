@@ -567,6 +567,17 @@ void mcpp_metric_widen(mcpp_metric_result *m, double factor, double df)
     set_interval(m, log1p(m->rel_delta), m->se * factor);
 }
 
+void mcpp_metric_anchor(mcpp_metric_result *m, double base_move, double weight, double se)
+{
+    if (m->point_comparison || !(se > 0))
+        return;
+    m->history_level_weight = weight;
+    double d = log1p(m->rel_delta) - base_move;
+    m->base_median *= exp(base_move);
+    m->rel_delta = expm1(d);
+    set_interval(m, d, se);
+}
+
 void mcpp_metric_center(mcpp_metric_result *m, double shift, double se_factor)
 {
     if (m->point_comparison || !(m->se > 0)) return;
@@ -697,6 +708,8 @@ static void put_noise(mcpp_strbuf *b, const mcpp_metric_result *m)
     if (m->history_runs) mcpp_sb_printf(b, ", %zu earlier runs of the lane", m->history_runs);
     if (m->history_set_aside)
         mcpp_sb_printf(b, " (%zu set aside: far off the lane's median, a busy machine)", m->history_set_aside);
+    if (m->history_level_weight > 0)
+        mcpp_sb_printf(b, ", the baseline's level %.0f%% from them", m->history_level_weight * 100);
     mcpp_sb_printf(b, "; run-to-run %.1f%% (%s, df %.0f)", m->run_sd * 100, m->noise_source, m->df);
     if (between_sides_var(m) > 0)
         mcpp_sb_printf(b, "; between jobs %.1f%%, which runs of one job do not average out", m->between_sd * 100);
@@ -875,6 +888,7 @@ void mcpp_metric_render_json(mcpp_strbuf *b, const mcpp_metric_result *m)
     mcpp_sb_json_key_string(b, ", \"noise\": {\"source\": ", m->noise_source ? m->noise_source : "none");
     mcpp_sb_printf(b, ", \"runs_base\": %zu, \"runs_cand\": %zu, \"history_runs\": %zu, \"history_set_aside\": %zu",
                    m->n_base, m->n_cand, m->history_runs, m->history_set_aside);
+    mcpp_sb_json_key_number(b, ", \"history_level_weight\": ", m->history_level_weight);
     mcpp_sb_json_key_number(b, ", \"run_sd\": ", m->run_sd);
     mcpp_sb_json_key_number(b, ", \"between_sd\": ", m->between_sd);
     mcpp_sb_json_key_number(b, ", \"df\": ", isinf(m->df) ? -1 : m->df);

@@ -859,6 +859,9 @@ static int gate_run(mcpp_gate_report **out, const mcpp_policy *policy, const mcp
         if (r->history_shaped)
             mcpp_sb_printf(&reason, ", %zu test%s read against the shape of their runs", r->history_shaped,
                            r->history_shaped == 1 ? "" : "s");
+        if (r->history_anchored)
+            mcpp_sb_printf(&reason, ", %zu one-run baseline%s steadied by %s history", r->history_anchored,
+                           r->history_anchored == 1 ? "" : "s", r->history_anchored == 1 ? "its" : "their");
         if (r->history_widened)
             mcpp_sb_printf(&reason, ", widened %.2fx: the tests spread more today than their history says",
                            r->history_spread);

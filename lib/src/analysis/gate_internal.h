@@ -157,6 +157,8 @@ struct mcpp_gate_report {
     mcpp_null_shape **null_shapes; /* the shapes of the pooled history, one per runs a side read (apply_history_noise) */
     size_t n_null_shapes;
     size_t history_shaped; /* tests whose p-value one of them gives */
+    double history_drift;  /* the lanes' drift from their history, a share of a run's variance */
+    size_t history_anchored;           /* tests whose baseline level their history steadied (history_anchor.c) */
     mcpp_median_shape **median_shapes; /* heavy tails: the medians' shapes, one per run counts read (history_medians.c) */
     size_t n_median_shapes;
     size_t history_medians; /* tests that compare the medians of their runs against one of them */
@@ -255,6 +257,9 @@ int mcpp_gate_settle_new_lanes(mcpp_gate_report *r, const mcpp_policy *p, const 
  * the order statistics of that t, at a scale read from its lane's history
  * and pooled over the lanes. Over the m lane tests (the groups' first
  * entries; every entry of a group is set alike). 0 or MCPP_ENOMEM. */
+/* Steadies each one-run baseline that agrees with its lane's history with
+ * that history's level (history_anchor.c); MCPP_ENOMEM or 0. */
+int mcpp_gate_history_anchor(mcpp_gate_report *r, gate_metric_entry *const *tests, size_t m);
 int mcpp_gate_history_medians(mcpp_gate_report *r, gate_metric_entry *const *tests, size_t m, double q);
 
 #endif /* MCPP_GATE_INTERNAL_H */

@@ -740,27 +740,6 @@ static size_t first_of_metric(gate_metric_entry *const *tests, size_t i)
  * measured from (the median when the whole suite regressed) and widen[i] the
  * variance that shift adds to a test measured from it, 0 when the tests stay
  * against no change. `scratch` holds 2m doubles. */
-static int by_change(const void *a, const void *b)
-{
-    double x = ((const double *)a)[0], y = ((const double *)b)[0];
-    return x < y ? -1 : x > y;
-}
-
-/* The median of n log changes weighed by the precision of each (pairs of
- * change, weight in `cw`, sorted here): the value where half the weight lies
- * on either side. */
-static double weighted_median(double *cw, size_t n)
-{
-    double total = 0, below = 0;
-    qsort(cw, n, 2 * sizeof *cw, by_change);
-    for (size_t j = 0; j < n; j++)
-        total += cw[2 * j + 1];
-    for (size_t j = 0; j < n; j++)
-        if ((below += cw[2 * j + 1]) >= total / 2)
-            return cw[2 * j];
-    return n ? cw[2 * (n - 1)] : 0;
-}
-
 static void common_shifts(mcpp_gate_report *r, gate_metric_entry *const *tests, size_t m, double q, double *shift,
                           double *widen, double *scratch)
 {
@@ -783,7 +762,7 @@ static void common_shifts(mcpp_gate_report *r, gate_metric_entry *const *tests, 
             n++;
         }
         if (n < SUITE_MIN_TESTS) continue;
-        double median = weighted_median(scratch, n); /* worse is positive */
+        double median = mcpp_weighted_median_sorting(scratch, n); /* worse is positive */
         /* a median's standard error, sqrt(pi/2) that of the precision-weighed mean */
         double se = 1.2533 / sqrt(weight);
         double beyond = median - log1p(tests[i]->allowance);
@@ -900,7 +879,8 @@ int mcpp_gate_suite_noise(mcpp_gate_report *r, double q, double *threshold)
     lane_tests(tests + ms, r, shared, 1);
     if ((rc = history_tails(r, tests, ms)) || (rc = apply_history_noise(r, tests, ms, pv)))
         goto done;
-    if ((rc = apply_suite_noise(r, tests, ms, pv)) || (rc = mcpp_gate_history_medians(r, tests, ms, q)))
+    if ((rc = apply_suite_noise(r, tests, ms, pv)) || (rc = mcpp_gate_history_medians(r, tests, ms, q)) ||
+        (rc = mcpp_gate_history_anchor(r, tests, ms)))
         goto done;
     common_shifts(r, tests, ms, q, shift, widen, pv);
     history_spread_check(r, tests, ms, shift, widen, pv);

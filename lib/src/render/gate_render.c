@@ -194,8 +194,11 @@ static void put_json_head(mcpp_strbuf *b, const mcpp_gate_report *r)
     if (r->history_lane_df > 0) {
         mcpp_sb_json_key_number(b, ", \"history_pooled\": {\"lane_df\": ", r->history_lane_df);
         mcpp_sb_json_key_number(b, ", \"spread_today\": ", r->history_spread);
-        mcpp_sb_printf(b, ", \"widened\": %s, \"shaped_tests\": %zu}", r->history_widened ? "true" : "false",
+        mcpp_sb_printf(b, ", \"widened\": %s, \"shaped_tests\": %zu", r->history_widened ? "true" : "false",
                        r->history_shaped);
+        mcpp_sb_printf(b, ", \"baseline_level_tests\": %zu", r->history_anchored);
+        mcpp_sb_json_key_number(b, ", \"lane_drift\": ", r->history_drift);
+        mcpp_sb_putc(b, '}');
     } else {
         mcpp_sb_puts(b, ", \"history_pooled\": null");
     }

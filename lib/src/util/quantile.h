@@ -29,4 +29,9 @@ int mcpp_quantiles_near(double *out, const double *values, size_t n, const doubl
 /* The median of n values, sorting them in place (NaN for n == 0). */
 double mcpp_median_sorting(double *values, size_t n);
 
+/* The weighted median of n (value, weight) pairs in pairs[0..2n), sorted
+ * here by value: the value where half the total weight lies on either side
+ * (0 for n == 0). */
+double mcpp_weighted_median_sorting(double *pairs, size_t n);
+
 #endif /* MCPP_UTIL_QUANTILE_H */
