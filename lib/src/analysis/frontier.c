@@ -153,10 +153,14 @@ static int add_adjacent(mcpp_frontier *f, frontier_lane *l, size_t other, const 
     return MCPP_OK;
 }
 
+/* 16 bytes: there are lanes x (dimensions + 1) of them at once, the
+ * frontier's largest block while it is built (24 bytes each made 55 MB of
+ * 10^5 lanes' 23 buckets). A lane index fits: the lanes array holds at most
+ * MCPP_ARRAY_MAX_ITEMS (2^28). */
 typedef struct bucket {
     uint64_t hash;
-    size_t dim;
-    size_t lane;
+    uint32_t dim;
+    uint32_t lane;
 } bucket;
 
 static int compare_buckets(const void *a, const void *b)
@@ -270,6 +274,21 @@ static int link_group(mcpp_frontier *f, const bucket *bs, size_t n, size_t g1, s
     return rc;
 }
 
+/* Marks the key dimensions in which some lanes differ, and counts them. A
+ * bucket of a dimension every lane shares holds one lane (keys are distinct),
+ * so none is made for it: a suite's lanes differ in a few of the ~20. */
+static size_t varying_dims(const mcpp_frontier *f, unsigned char *varies)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < f->key_dims; k++) {
+        varies[k] = 0;
+        for (size_t l = 1; l < f->n_lanes && !varies[k]; l++)
+            varies[k] = f->lanes[l].segs[k] != f->lanes[0].segs[k];
+        n += varies[k];
+    }
+    return n;
+}
+
 static int find_adjacency(mcpp_frontier *f, int width)
 {
     size_t L = f->n_lanes, D = f->key_dims;
@@ -280,30 +299,39 @@ static int find_adjacency(mcpp_frontier *f, int width)
     group_dims(f, &g1, &g2);
     int grouped = g1 < D && g2 < D;
     if (width <= 1) {
-        bucket *bs = malloc((L * (D + 1) > 0 ? L * (D + 1) : 1) * sizeof *bs);
-        if (!bs) {
+        unsigned char *varies = calloc(D ? D : 1, 1);
+        size_t per_lane = varies ? varying_dims(f, varies) : 0;
+        /* lanes differing in both backend and compile, when some do */
+        int group_bucket = grouped && varies && varies[g1] && varies[g2];
+        per_lane += (size_t)group_bucket;
+        bucket *bs = malloc((L * per_lane > 0 ? L * per_lane : 1) * sizeof *bs);
+        if (!bs || !varies) {
+            free(bs);
+            free(varies);
             mcpp_sb_free(&t);
             return mcpp_error_nomem();
         }
         size_t nb = 0;
         for (size_t l = 0; l < L; l++) {
             for (size_t d = 0; d < D; d++) {
+                if (!varies[d])
+                    continue;
                 uint64_t h = mcpp_fnv1a(&d, sizeof d, MCPP_FNV_OFFSET);
                 for (size_t k = 0; k < D; k++)
                     if (k != d) h = mcpp_fnv1a(&f->lanes[l].segs[k], sizeof(uint64_t), h);
                 bs[nb].hash = h;
-                bs[nb].dim = d;
-                bs[nb].lane = l;
+                bs[nb].dim = (uint32_t)d;
+                bs[nb].lane = (uint32_t)l;
                 nb++;
             }
-            if (grouped) { /* the group bucket: every dimension but backend and compile */
+            if (group_bucket) { /* the group bucket: every dimension but backend and compile */
                 size_t d = D;
                 uint64_t h = mcpp_fnv1a(&d, sizeof d, MCPP_FNV_OFFSET);
                 for (size_t k = 0; k < D; k++)
                     if (k != g1 && k != g2) h = mcpp_fnv1a(&f->lanes[l].segs[k], sizeof(uint64_t), h);
                 bs[nb].hash = h;
-                bs[nb].dim = D;
-                bs[nb].lane = l;
+                bs[nb].dim = (uint32_t)D;
+                bs[nb].lane = (uint32_t)l;
                 nb++;
             }
         }
@@ -315,6 +343,7 @@ static int find_adjacency(mcpp_frontier *f, int width)
             i = j;
         }
         free(bs);
+        free(varies);
     } else {
         for (size_t a = 0; a < L && !rc; a++) {
             for (size_t b = a + 1; b < L && !rc; b++) {
