@@ -618,9 +618,12 @@ class GateNoise(TypedDict):
     runs_base: int
     runs_cand: int
     history_runs: int
+    history_set_aside: int  # earlier runs left out: one busy block
+    history_level_weight: float  # one run a side: the history's share of the baseline's level; 0: the run alone
     run_sd: float
     between_sd: float  # what separate jobs differ by; 0 when unknown
     df: float
+    tail_df: float
 
 class GateMetricDecision(TypedDict):
     name: str
