@@ -610,6 +610,111 @@ TEST(an_added_row_keeps_only_its_own_packed_body)
     mcpp_store_close(s);
 }
 
+/* The literals' coding of each block of the zstd frame in a packed blob
+ * (`head` bytes before it): 1 when every compressed block's literals are
+ * raw or RLE (RFC 8878 3.1.1.3.1.1: Literals_Block_Type 0 or 1), 0 when one
+ * is Huffman-coded (2 or 3), -1 when the frame does not parse. */
+static int literals_uncoded(const unsigned char *blob, size_t len, size_t head)
+{
+    const unsigned char *p = blob + head, *end = blob + len;
+    if (len < head + 6 || p[0] != 0x28 || p[1] != 0xB5 || p[2] != 0x2F || p[3] != 0xFD)
+        return -1;
+    unsigned fhd = p[4];
+    unsigned fcs_flag = fhd >> 6, single = (fhd >> 5) & 1, dict_flag = fhd & 3;
+    static const size_t DICT_BYTES[4] = {0, 1, 2, 4}, FCS_BYTES[4] = {0, 2, 4, 8};
+    size_t fcs = fcs_flag == 0 ? (single ? 1 : 0) : FCS_BYTES[fcs_flag];
+    p += 5 + (single ? 0 : 1) + DICT_BYTES[dict_flag] + fcs;
+    for (int last = 0; !last;) {
+        if (end - p < 3)
+            return -1;
+        unsigned h = (unsigned)p[0] | (unsigned)p[1] << 8 | (unsigned)p[2] << 16;
+        last = h & 1;
+        unsigned type = (h >> 1) & 3;
+        size_t size = h >> 3;
+        p += 3;
+        if (type == 2 && (size == 0 || (size_t)(end - p) < size))
+            return -1;
+        if (type == 2 && (p[0] & 3) >= 2)
+            return 0;
+        p += type == 1 ? 1 : size; /* an RLE block is one byte */
+        if (p > end)
+            return -1;
+    }
+    return 1;
+}
+
+/* Issue 50 item 2: bodies and images are packed at a negative zstd level,
+ * which leaves literals uncoded (Huffman coding them was a third of
+ * compressing a body, and compressing a quarter of an add's CPU); both still
+ * read back (make_store loads every receipt and compares it). */
+TEST(packed_bodies_and_images_leave_their_literals_uncoded)
+{
+    /* receipts unlike the dictionary's samples: each carries 2,000 letters
+     * of its own, which level 1 Huffman-codes (5 bits a letter) */
+    enum { N = 24, LETTERS = 2000 };
+    const char *path = db_path("literals.db");
+    unlink(path);
+    mcpp_store *s = NULL;
+    CHECK_INT_EQ(mcpp_store_open(&s, path, MCPP_STORE_CREATE), MCPP_OK);
+    mcpp_receipt *rs[N];
+    uint64_t x = 88172645463325252ull;
+    for (int i = 0; i < N; i++) {
+        char note[LETTERS + 1], text[LETTERS + 512];
+        for (int k = 0; k < LETTERS; k++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            note[k] = (char)('a' + x % 26);
+        }
+        note[LETTERS] = '\0';
+        snprintf(
+            text, sizeof text,
+            "{\"schema\": \"mcpp.receipt/2\", \"id\": \"letters-%02d\", \"created_at\": \"2026-01-01T00:00:%02dZ\","
+            " \"lane\": {\"name\": \"letters\"}, \"metrics\": {\"tokens_per_s\": %d.5}, \"extra\": {\"note\": \"%s\"}}",
+            i, i, 100 + i, note);
+        rs[i] = NULL;
+        CHECK_INT_EQ(mcpp_receipt_load_buffer(&rs[i], NULL, text, strlen(text), MCPP_FORMAT_JSON, "letters", NULL),
+                     MCPP_OK);
+    }
+    CHECK_INT_EQ(mcpp_store_add(NULL, s, (const mcpp_receipt *const *)rs, N), MCPP_OK);
+    mcpp_receipt_set *set = NULL;
+    CHECK_INT_EQ(mcpp_store_query_set(&set, s, NULL), MCPP_OK); /* makes the images */
+    CHECK_INT_EQ((int)mcpp_receipt_set_count(set), N);
+    for (int i = 0; set && i < N; i++) { /* and every receipt reads back as added */
+        char *want = NULL, *got = NULL;
+        size_t len = 0;
+        CHECK_INT_EQ(mcpp_receipt_write(&want, &len, rs[i], MCPP_FORMAT_JSON), MCPP_OK);
+        CHECK_INT_EQ(mcpp_receipt_write(&got, &len, mcpp_receipt_set_items(set)[i], MCPP_FORMAT_JSON), MCPP_OK);
+        CHECK(want && got && strcmp(want, got) == 0);
+        mcpp_free(want);
+        mcpp_free(got);
+    }
+    mcpp_receipt_set_free(set);
+    mcpp_store_close(s);
+    for (int i = 0; i < N; i++)
+        mcpp_receipt_free(rs[i]);
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    CHECK_INT_EQ(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    CHECK_INT_EQ(sqlite3_prepare_v2(db, "SELECT body, image FROM receipts", -1, &st, NULL), SQLITE_OK);
+    int bodies = 0, images = 0, coded = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const unsigned char *body = sqlite3_column_blob(st, 0), *image = sqlite3_column_blob(st, 1);
+        size_t body_len = (size_t)sqlite3_column_bytes(st, 0), image_len = (size_t)sqlite3_column_bytes(st, 1);
+        if (mcpp_store_body_is_packed(body, body_len)) {
+            bodies++;
+            coded += literals_uncoded(body, body_len, 8) != 1; /* "MCZB", dictionary id */
+        }
+        if (mcpp_store_image_is_packed(image, image_len)) {
+            images++;
+            coded += literals_uncoded(image, image_len, 20) != 1; /* magic, fingerprint, dictionary id */
+        }
+    }
+    CHECK_INT_EQ(bodies, N);
+    CHECK_INT_EQ(images, N);
+    CHECK_INT_EQ(coded, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/mcpp-store-image-XXXXXX");
@@ -626,6 +731,7 @@ int main(void)
     RUN(a_damaged_dictionary_is_reported_by_check);
     RUN(the_compact_body_is_the_canonical_json_folded);
     RUN(an_added_row_keeps_only_its_own_packed_body);
+    RUN(packed_bodies_and_images_leave_their_literals_uncoded);
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);
