@@ -86,7 +86,8 @@ static int gate_metric(gate_metric_entry *g, const mcpp_policy *p, const mcpp_ga
     memset(&sc, 0, sizeof sc);
     memset(&sh, 0, sizeof sh);
     mcpp_strbuf reason;
-    mcpp_sb_init_heap(&reason, 256);
+    char reason_text[1024]; /* kept texts leave no block behind (mcpp_sb_finish copies them out) */
+    mcpp_sb_init(&reason, reason_text, sizeof reason_text);
     int failed = 0, rc, hc = 0;
     /* The candidate's side: its own run (hc: whether it has the metric), then
      * every other candidate run of its lane. */
@@ -165,8 +166,7 @@ static int gate_metric(gate_metric_entry *g, const mcpp_policy *p, const mcpp_ga
         rc = mcpp_error_nomem();
         goto done;
     }
-    g->reason = reason.data;
-    reason.data = NULL;
+    rc = mcpp_sb_finish(&reason, &g->reason); /* a compared metric's is "" until decided */
 done:
     mcpp_sb_free(&reason);
     mcpp_metric_side_free(&sb);
@@ -179,7 +179,8 @@ done:
 static int decide_metric(gate_metric_entry *g, const mcpp_policy *p)
 {
     mcpp_strbuf reason;
-    mcpp_sb_init_heap(&reason, 256);
+    char reason_text[1024]; /* kept texts leave no block behind (mcpp_sb_finish copies them out) */
+    mcpp_sb_init(&reason, reason_text, sizeof reason_text);
     mcpp_metric_settle(&g->result, p, g->allowance, 1);
     g->outcome = mcpp_metric_gate(&g->result, p, g->allowance, &reason);
     g->code = g->outcome == MCPP_GATE_PASSED                              ? "passed"
@@ -320,7 +321,8 @@ static int pick_history(const mcpp_receipt ***out, size_t *n_out, const mcpp_pol
 static int finish_one(gate_entry *e)
 {
     mcpp_strbuf reason;
-    mcpp_sb_init_heap(&reason, 256);
+    char reason_text[1024]; /* kept texts leave no block behind (mcpp_sb_finish copies them out) */
+    mcpp_sb_init(&reason, reason_text, sizeof reason_text);
     combine_metrics(e, &reason);
     e->why.reason_code = entry_reason_code(e);
     if (reason.failed) {
@@ -389,7 +391,8 @@ static int gate_one(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *p, co
     size_t by_verdict[4] = {0, 0, 0, 0};
     int rc = MCPP_OK;
     mcpp_strbuf reason;
-    mcpp_sb_init_heap(&reason, 256);
+    char reason_text[1024]; /* kept texts leave no block behind (mcpp_sb_finish copies them out) */
+    mcpp_sb_init(&reason, reason_text, sizeof reason_text);
     const mcpp_receipt **pool = malloc((nb ? nb : 1) * sizeof *pool);
     const mcpp_receipt **lane_history = NULL;
     size_t n_history = 0;
@@ -444,8 +447,8 @@ static int gate_one(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *p, co
             rc = mcpp_error_nomem();
             goto done;
         }
-        e->reason = reason.data;
-        reason.data = NULL;
+        if ((rc = mcpp_sb_finish(&reason, &e->reason)) != 0)
+            goto done;
     } else {
         e->first_baseline = pool[0];
         if ((rc = pick_history(&lane_history, &n_history, p, history, nh, hix, cg, &pooled)) != 0)

@@ -119,8 +119,9 @@ int mcpp_lane_key(char **out, const mcpp_policy *policy, const mcpp_receipt *rec
     const mcpp_policy *p = mcpp_policy_or_default(policy);
     if (!p)
         return mcpp_error_nomem();
+    char text[1024]; /* copied out at its length: a report keeps one per candidate */
     mcpp_strbuf b;
-    mcpp_sb_init_heap(&b, 512);
+    mcpp_sb_init(&b, text, sizeof text);
     mcpp_lane_key_append(&b, p, receipt, NULL);
     return mcpp_sb_finish(&b, out);
 }

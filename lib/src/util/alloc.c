@@ -60,8 +60,16 @@ void mcpp_array_fit(void *slot, size_t *cap, size_t n, size_t item_size)
     if (!n) {
         free(items);
         items = NULL;
-    } else if (!(items = realloc(items, n * item_size))) {
-        return;
+    } else if (n * item_size >= MCPP_FIT_COPY_BELOW) {
+        if (!(items = realloc(items, n * item_size))) /* a mapped block shrinks in place (mremap) */
+            return;
+    } else {
+        void *fit = malloc(n * item_size);
+        if (!fit)
+            return;
+        memcpy(fit, items, n * item_size);
+        free(items);
+        items = fit;
     }
     memcpy(slot, &items, sizeof items);
     *cap = n;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/c_locale.h"
 #include "util/double_text.h"
 #include "util/error_internal.h"
@@ -106,8 +107,19 @@ void mcpp_sb_free(mcpp_strbuf *sb)
 int mcpp_sb_finish(mcpp_strbuf *sb, char **out)
 {
     *out = NULL;
-    if (!sb->failed && !sb->owned) /* still in caller memory (or empty): copy out */
-        mcpp_sb_grow(sb, sb->cap + 1);
+    if (!sb->failed && !sb->owned) { /* still in caller memory (or empty): copied out, a block of its length */
+        char *copy = malloc(sb->len + 1);
+        if (copy) {
+            if (sb->len)
+                memcpy(copy, sb->data, sb->len);
+            copy[sb->len] = '\0';
+            sb->data = copy;
+            sb->cap = sb->len + 1;
+            sb->owned = 1;
+        } else {
+            sb->failed = 1;
+        }
+    }
     if (sb->failed || !sb->data) {
         mcpp_sb_free(sb);
         return mcpp_error_nomem();
@@ -115,11 +127,8 @@ int mcpp_sb_finish(mcpp_strbuf *sb, char **out)
     /* The text is kept (a report's labels, reasons and keys): its block is
      * cut to the text, not left at the doubled capacity (a lane key of ~300
      * bytes sat in 512, a reason in up to twice its length). */
-    if (sb->cap > sb->len + 1) {
-        char *fit = realloc(sb->data, sb->len + 1);
-        if (fit)
-            sb->data = fit;
-    }
+    if (sb->cap > sb->len + 1) /* as MCPP_ARRAY_FIT cuts a kept array (util/alloc.h says how) */
+        MCPP_ARRAY_FIT(sb->data, sb->cap, sb->len + 1);
     *out = sb->data;
     sb->owned = 0;
     mcpp_sb_free(sb);
