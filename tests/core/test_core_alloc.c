@@ -17,6 +17,18 @@
 #include "util/dir_list.h"
 #include "util/strbuf.h"
 
+/* GCC names the sanitizers with macros, clang with __has_feature. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SANITIZER_ALLOCATOR 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define SANITIZER_ALLOCATOR 1
+#endif
+#endif
+#ifndef SANITIZER_ALLOCATOR
+#define SANITIZER_ALLOCATOR 0
+#endif
+
 TEST(strdup_copies_and_passes_null_through)
 {
     int failed = 0;
@@ -193,8 +205,8 @@ TEST(finished_text_keeps_a_block_of_its_length)
  * made after it (a gate of 10^4 candidates left 16,000 gaps of 224 bytes). */
 TEST(array_fit_gives_a_small_arrays_old_block_back_whole)
 {
-#ifdef __SANITIZE_ADDRESS__
-    printf("skipped: AddressSanitizer's allocator holds freed blocks back (quarantine), glibc's does not\n");
+#if SANITIZER_ALLOCATOR
+    printf("skipped: a sanitizer's allocator holds freed blocks back (quarantine), glibc's does not\n");
 #else
     char *items = NULL;
     size_t cap = 0;
