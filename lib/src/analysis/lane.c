@@ -144,11 +144,14 @@ const char *mcpp_lane_status_name(mcpp_lane_status status) { return MCPP_ENUM_NA
 
 /* ---- Text multisets ------------------------------------------------------------------ */
 
+/* Counts and offsets in 32 bits: a list holds at most MCPP_ARRAY_MAX_ITEMS
+ * (2^28) bytes or items, and a frontier keeps five of these a lane (48 bytes
+ * each with size_t, 32 now; with dvec's the summary 656 -> 552 bytes). */
 typedef struct textset {
     char *arena;
-    size_t len, cap;
-    size_t *offs;
-    size_t n, ncap;
+    uint32_t *offs;
+    uint32_t len, cap;
+    uint32_t n, ncap;
 } textset;
 
 static void textset_free(textset *t)
@@ -171,19 +174,24 @@ static int textset_contains(const textset *t, const char *s)
 static int textset_add(textset *t, const char *s, int unique)
 {
     if (unique && textset_contains(t, s)) return MCPP_OK;
-    size_t n = strlen(s) + 1;
-    MCPP_CHECK_ARRAY(t->arena, t->cap, t->len + n, MCPP_ARRAY_MAX_ITEMS);
-    MCPP_CHECK_ARRAY(t->offs, t->ncap, t->n + 1, MCPP_ARRAY_MAX_ITEMS);
+    size_t n = strlen(s) + 1, cap = t->cap, ncap = t->ncap;
+    MCPP_CHECK_ARRAY(t->arena, cap, (size_t)t->len + n, MCPP_ARRAY_MAX_ITEMS);
+    t->cap = (uint32_t)cap;
+    MCPP_CHECK_ARRAY(t->offs, ncap, (size_t)t->n + 1, MCPP_ARRAY_MAX_ITEMS);
+    t->ncap = (uint32_t)ncap;
     memcpy(t->arena + t->len, s, n);
     t->offs[t->n++] = t->len;
-    t->len += n;
+    t->len += (uint32_t)n;
     return MCPP_OK;
 }
 
 static void textset_fit(textset *t)
 {
-    MCPP_ARRAY_FIT(t->arena, t->cap, t->len);
-    MCPP_ARRAY_FIT(t->offs, t->ncap, t->n);
+    size_t cap = t->cap, ncap = t->ncap;
+    MCPP_ARRAY_FIT(t->arena, cap, t->len);
+    MCPP_ARRAY_FIT(t->offs, ncap, t->n);
+    t->cap = (uint32_t)cap;
+    t->ncap = (uint32_t)ncap;
 }
 
 static int compare_cstr(const void *a, const void *b)
@@ -215,12 +223,14 @@ static int textset_equal(const textset *a, const textset *b)
 
 typedef struct dvec {
     double *v;
-    size_t n, cap;
+    uint32_t n, cap; /* as textset's */
 } dvec;
 
 static int dvec_push(dvec *d, double x)
 {
-    MCPP_CHECK_ARRAY(d->v, d->cap, d->n + 1, MCPP_ARRAY_MAX_ITEMS);
+    size_t cap = d->cap;
+    MCPP_CHECK_ARRAY(d->v, cap, (size_t)d->n + 1, MCPP_ARRAY_MAX_ITEMS);
+    d->cap = (uint32_t)cap;
     d->v[d->n++] = x;
     return MCPP_OK;
 }
@@ -231,7 +241,12 @@ static void dvec_free(dvec *d)
     memset(d, 0, sizeof *d);
 }
 
-static void dvec_fit(dvec *d) { MCPP_ARRAY_FIT(d->v, d->cap, d->n); }
+static void dvec_fit(dvec *d)
+{
+    size_t cap = d->cap;
+    MCPP_ARRAY_FIT(d->v, cap, d->n);
+    d->cap = (uint32_t)cap;
+}
 
 struct mcpp_lane_summary {
     const mcpp_policy *policy;
@@ -805,7 +820,7 @@ int mcpp_lane_summary_evaluate(const mcpp_lane_summary *s, mcpp_lane_eval *e)
     if (s->counts.ok < (size_t)p->noise.min_runs && s->excluded.n)
         rc = rc ? rc
                 : add_reason(e, &cap, "too few ok runs: %zu of %lld needed (%zu excluded from the headline)",
-                             s->counts.ok, (long long)p->noise.min_runs, s->excluded.n);
+                             s->counts.ok, (long long)p->noise.min_runs, (size_t)s->excluded.n);
     else if (s->counts.ok < (size_t)p->noise.min_runs)
         rc =
             rc ? rc
