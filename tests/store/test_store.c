@@ -649,6 +649,82 @@ TEST(a_location_is_shown_without_its_password)
     CHECK_INT_EQ(mcpp_store_location_shown(&shown, NULL), MCPP_EARG);
 }
 
+/* A clock that moves a second each time SQLite reads it: the default VFS
+ * with xCurrentTimeInt64 replaced, made the default while a test runs. */
+static sqlite3_vfs ticking_vfs;
+static sqlite3_int64 ticks;
+
+static int ticking_time(sqlite3_vfs *vfs, sqlite3_int64 *now)
+{
+    (void)vfs;
+    *now = (sqlite3_int64)(2461000.5 * 86400000.0) + 1000 * ticks++; /* Julian day, in ms */
+    return SQLITE_OK;
+}
+
+/* added_at is the add's time: every row of one add gets the same (SQLite
+ * formatted 'now' anew for each inserted row, and with a clock that moves
+ * between two rows, rows of one add had different times); the next add
+ * gets its own. The add's rows are filled on worker threads: each row's
+ * columns are checked against its receipt too. */
+TEST(the_rows_of_one_add_share_its_added_at)
+{
+    sqlite3_vfs *real = sqlite3_vfs_find(NULL);
+    ticking_vfs = *real;
+    ticking_vfs.zName = "mcpp-test-ticking";
+    ticking_vfs.iVersion = real->iVersion < 2 ? real->iVersion : 2; /* xCurrentTimeInt64 is version 2 */
+    ticking_vfs.xCurrentTimeInt64 = ticking_time;
+    CHECK_INT_EQ(sqlite3_vfs_register(&ticking_vfs, 1), SQLITE_OK);
+    enum { N = 300 };
+    mcpp_store *s = fresh_store("added-at.db");
+    mcpp_receipt **rs = calloc(N + 1, sizeof *rs);
+    for (size_t i = 0; i <= N; i++)
+        rs[i] = laned_receipt(i, 1000.0 + (double)i);
+    CHECK_INT_EQ(mcpp_store_add(NULL, s, (const mcpp_receipt *const *)rs, N), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_add(NULL, s, (const mcpp_receipt *const *)&rs[N], 1), MCPP_OK);
+    mcpp_store_close(s);
+    sqlite3_vfs_unregister(&ticking_vfs);
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    CHECK_INT_EQ(sqlite3_open_v2(db_path("added-at.db"), &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    CHECK_INT_EQ(
+        sqlite3_prepare_v2(db,
+                           "SELECT count(DISTINCT added_at), count(*), min(added_at) < (SELECT added_at FROM receipts"
+                           " WHERE id = 'big-000300') FROM receipts WHERE id <> 'big-000300'",
+                           -1, &st, NULL),
+        SQLITE_OK);
+    CHECK_INT_EQ(sqlite3_step(st), SQLITE_ROW);
+    CHECK_INT_EQ(sqlite3_column_int(st, 0), 1);
+    CHECK_INT_EQ(sqlite3_column_int(st, 1), N);
+    CHECK_INT_EQ(sqlite3_column_int(st, 2), 1);
+    sqlite3_finalize(st);
+    CHECK_INT_EQ(sqlite3_prepare_v2(db, "SELECT id, created_at, git_commit, tool, name FROM receipts ORDER BY id", -1,
+                                    &st, NULL),
+                 SQLITE_OK);
+    size_t rows = 0, wrong = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const mcpp_receipt *r = rs[rows++];
+        const char *paths[4] = {"created_at", "source.git_commit", "source.tool", "lane.name"};
+        for (int k = 0; k < 4; k++) {
+            mcpp_value v = MCPP_VALUE_INIT;
+            if (mcpp_receipt_get(r, paths[k], &v) != MCPP_OK)
+                wrong++;
+            const char *col = (const char *)sqlite3_column_text(st, 1 + k);
+            int text = v.type == MCPP_TYPE_STRING || v.type == MCPP_TYPE_ENUM;
+            if (text ? !col || strcmp(col, v.string) != 0 : col != NULL)
+                wrong++;
+        }
+        if (strcmp((const char *)sqlite3_column_text(st, 0), mcpp_receipt_id(r)) != 0)
+            wrong++;
+    }
+    CHECK_INT_EQ((int)rows, N + 1);
+    CHECK_INT_EQ((int)wrong, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    for (size_t i = 0; i <= N; i++)
+        mcpp_receipt_free(rs[i]);
+    free(rs);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/mcpp-store-test-XXXXXX");
@@ -657,6 +733,7 @@ int main(void)
     RUN(same_id_and_same_content_is_a_no_op);
     RUN(same_id_with_other_content_is_a_conflict_and_the_call_keeps_nothing);
     RUN(a_large_add_stores_each_receipts_own_lane_key_and_a_late_conflict_keeps_nothing);
+    RUN(the_rows_of_one_add_share_its_added_at);
     RUN(remove_keeps_a_tombstone_and_a_removed_id_is_not_added_again);
     RUN(queries_filter_by_lane_columns_time_and_limit);
     RUN(export_writes_json_jsonl_and_yaml_that_load_back);

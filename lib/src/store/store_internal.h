@@ -154,6 +154,11 @@ typedef struct mcpp_store_row {
     char lane_short[24];
     char *lane_label; /* malloc */
     const char *metric;
+    /* id, created_at, git_commit, tool and name point into `texts` (one
+     * malloc, filled on the filling thread), their lengths in text_len
+     * (-1: NULL); the lane label's, the metric's and the short key's too */
+    char *texts;
+    int text_len[8];
     int has_value;
     double value;
     unsigned char *image; /* receipt/image.h, packed (store_codec.c), malloc; NULL: none */
