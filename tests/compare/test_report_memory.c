@@ -100,7 +100,7 @@ static long peak_rss_kib(int reset)
     return kib;
 }
 
-TEST(a_frontier_keeps_under_1750_bytes_a_lane)
+TEST(a_frontier_keeps_under_1700_bytes_a_lane)
 {
     if (!heap_counted()) {
         printf("skipped: glibc's mallinfo2 does not see this allocator (a sanitizer build)\n");
@@ -116,12 +116,16 @@ TEST(a_frontier_keeps_under_1750_bytes_a_lane)
     double per_lane = ((double)heap_in_use() - (double)before) / N;
     printf("# frontier: %.0f bytes a lane kept\n", per_lane);
     CHECK_INT_EQ(mcpp_frontier_lane_count(f), N);
-    CHECK(per_lane <
-          1750); /* 2,783 before the lanes referred to their summaries, 1,801 after; 1,672 with 32-bit list counts */
+    /* 2,783 before the lanes referred to their summaries, 1,801 after; 1,672
+     * with 32-bit list counts; 1,624 with the blocker borrowed */
+    CHECK(per_lane < 1700);
     /* the lanes name their adjacent lanes' dimension with one shared text */
     CHECK(mcpp_frontier_lane_adjacent_count(f, 0) > 0 && mcpp_frontier_lane_adjacent_count(f, 1) > 0);
     CHECK_STR_EQ(mcpp_frontier_lane_adjacent_dimensions(f, 0, 0), "benchmark");
     CHECK(mcpp_frontier_lane_adjacent_dimensions(f, 0, 0) == mcpp_frontier_lane_adjacent_dimensions(f, 1, 0));
+    /* an unstable lane's blocker without a stated one is its first reason, the same text, not a copy */
+    CHECK_INT_EQ(mcpp_frontier_lane_status(f, 0), MCPP_LANE_UNSTABLE);
+    CHECK(mcpp_frontier_lane_blocker(f, 0) && mcpp_frontier_lane_blocker(f, 0) == mcpp_frontier_lane_reason(f, 0, 0));
     mcpp_frontier_free(f);
     mcpp_receipt_set_free(set);
 }
@@ -198,7 +202,7 @@ int main(void)
     write_gbench(base_path, N, 1.0);
     write_gbench(cand_path, N, 1.002);
     write_gbench(big_path, BIG, 1.0);
-    RUN(a_frontier_keeps_under_1750_bytes_a_lane);
+    RUN(a_frontier_keeps_under_1700_bytes_a_lane);
     RUN(a_gate_keeps_under_2500_bytes_a_pair);
     RUN(building_a_frontier_raises_the_peak_rss_under_1450_bytes_a_lane);
     unlink(base_path);

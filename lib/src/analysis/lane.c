@@ -748,7 +748,6 @@ void mcpp_lane_eval_clear(mcpp_lane_eval *e)
 {
     for (size_t i = 0; i < e->n_reasons; i++) free(e->reasons[i]);
     free(e->reasons);
-    free(e->blocker);
     memset(e, 0, sizeof *e);
 }
 
@@ -855,19 +854,15 @@ int mcpp_lane_summary_evaluate(const mcpp_lane_summary *s, mcpp_lane_eval *e)
     if (!rc && s->blockers.n) {
         const char **bl = textset_sorted(&s->blockers);
         if (!bl) rc = mcpp_error_nomem();
-        else {
-            if (!(e->blocker = mcpp_strdup(bl[0], NULL)))
-                rc = mcpp_error_nomem();
-            free(bl);
-        }
+        else
+            e->blocker = bl[0]; /* the summary's own text */
+        free(bl);
     }
     e->status = s->insufficient.n ? MCPP_LANE_INSUFFICIENT : e->n_reasons ? MCPP_LANE_UNSTABLE : MCPP_LANE_STABLE;
-    if (!rc && e->status != MCPP_LANE_STABLE && !e->blocker && !(e->blocker = mcpp_strdup(e->reasons[0], NULL)))
-        rc = mcpp_error_nomem();
-    if (!rc && e->status == MCPP_LANE_STABLE && e->blocker) {
-        free(e->blocker);
+    if (!rc && e->status != MCPP_LANE_STABLE && !e->blocker)
+        e->blocker = e->reasons[0];
+    if (e->status == MCPP_LANE_STABLE)
         e->blocker = NULL;
-    }
     if (rc) mcpp_lane_eval_clear(e);
     else
         MCPP_ARRAY_FIT(e->reasons, cap, e->n_reasons); /* kept with the summary */
@@ -897,6 +892,7 @@ static const mcpp_lane_eval *cached(const mcpp_lane_summary *s)
 
 void mcpp_lane_summary_fit(mcpp_lane_summary *s)
 {
+    invalidate(s); /* its evaluation points into the texts that move */
     textset_fit(&s->ids);
     textset_fit(&s->blockers);
     textset_fit(&s->excluded);

@@ -42,7 +42,7 @@ typedef struct mcpp_lane_eval {
     mcpp_lane_status status;
     char **reasons;
     size_t n_reasons;
-    char *blocker; /* NULL when stable */
+    const char *blocker; /* NULL when stable; borrowed: the summary's first blocker or reasons[0] */
     int has_headline;
     mcpp_lane_headline headline; /* headline.metric is borrowed from the summary */
     double min_value, max_value; /* range of the values the headline is over */
@@ -51,6 +51,8 @@ typedef struct mcpp_lane_eval {
 } mcpp_lane_eval;
 
 void mcpp_lane_eval_clear(mcpp_lane_eval *e);
+/* The evaluation borrows the summary's texts (the blocker): it is the
+ * summary's cache (mcpp_lane_summary_eval_cached), cleared when they change. */
 int mcpp_lane_summary_evaluate(const mcpp_lane_summary *s, mcpp_lane_eval *out);
 /* The summary's own evaluation (made on first use, kept until an add or a
  * merge changes the summary), borrowed: the frontier's lanes point to it
