@@ -34,7 +34,11 @@ add`), and scores on the same pairs, per suite:
   * Google's compare.py U test (p < 0.05 and more than 5% slower on CPU time;
     Google Benchmark suite, 1 run a side: the repetitions are its samples);
   * pytest-benchmark's --benchmark-compare-fail=median:5% (the median of any
-    benchmark more than 5% slower).
+    benchmark more than 5% slower);
+  * lanes moved since the history: two candidate runs of one slowdown pattern
+    gated against each other with the history (and conbench's z of the second):
+    unchanged merges in which six lanes lie 5-30% off their history, as after
+    a slowdown main accepted once its history was made.
 Unchanged tests are every unchanged benchmark of a candidate run, plus every
 benchmark of each baseline run gated against the baseline run before it.
 A benchmark's own noise is the robust sd (1.4826 MAD) of the log of its
@@ -294,6 +298,22 @@ def score_suite(folder: pathlib.Path, meta: dict, suite: str, work: pathlib.Path
         for rule, f in flags.items():
             scores[rule].add_merge(names, slow, quiet, f, outcomes.get(rule, {}))
         z_merges.append((slow, z_scores({n: math.log(values[c["index"]][n]) for n in names})))
+    # Lanes that moved since the history: two candidate runs of one pattern, both slowed alike (a
+    # slowdown main accepted after its history was made), gated against each other: unchanged merges
+    # whose moved lanes lie off their history, where a rule that trusts the history's level fails
+    moved_gate, moved_z = ("gate --history, 1 run a side, lanes moved since the history",
+                           "conbench z > 5, lanes moved since the history")
+    scores[moved_gate], scores[moved_z] = Score(), Score()
+    by_pattern: dict[int, list[dict]] = {}
+    for c in cands:
+        by_pattern.setdefault(c["pattern"], []).append(c)
+    for same in by_pattern.values():
+        for c0, c1 in zip(same, same[1:]):
+            out = gate([d(c0)], [d(c1)], store)
+            flags = {n: o == "failed" for n, o in out.items()}
+            scores[moved_gate].add_merge(names, {}, quiet, flags, out)
+            scores[moved_z].add_merge(names, {}, quiet, z_flags({n: math.log(values[c1["index"]][n]) for n in names}),
+                                      {})
     # conbench's z at the gate's false positives: the least limit (steps of 0.5) that flags no more
     # unchanged tests than the gate with the history did on the same merges
     gate_flagged = scores["gate --history (12 runs), 1 run a side"].flagged.get((0, True), 0) + \
@@ -374,8 +394,8 @@ def print_totals(totals: dict[str, list[Score]]) -> None:
     for rule, cells in totals.items():
         def total(level: int, quiet_only: bool = False) -> str:
             keys = [(level, True)] + ([] if quiet_only else [(level, False)])
-            return (f"{sum(c.flagged.get(k, 0) for c in cells for k in keys)}/"
-                    f"{sum(c.total.get(k, 0) for c in cells for k in keys)}")
+            n = sum(c.total.get(k, 0) for c in cells for k in keys)
+            return f"{sum(c.flagged.get(k, 0) for c in cells for k in keys)}/{n}" if n else "-"
         print(f"| {rule} | {sum(c.unchanged_merges[0] for c in cells)}/{sum(c.unchanged_merges[1] for c in cells)} "
               f"| {total(0)} | {total(30)} | {total(30, quiet_only=True)} |")
 
