@@ -188,6 +188,9 @@ TEST(runs_their_tool_marked_failed_never_count_and_a_failed_candidate_never_pass
     mcpp_receipt_free(c), mcpp_receipt_free(cbad);
 }
 
+/* Twelve normal scores whose median is 0: a lane's history centred on its level. */
+static const double NORMAL_SCORE[12] = {-0.32, 1.15, -1.73, 0.55, 0.10, -0.81, 1.73, -0.10, 0.32, -0.55, 0.81, -1.15};
+
 TEST(pooled_runs_of_one_benchmark_are_one_test_in_the_counts)
 {
     /* Three benchmarks run three times each at one commit, all 20% slower:
@@ -224,7 +227,6 @@ TEST(a_quiet_benchmark_keeps_its_own_noise_beside_noisy_siblings_and_a_busy_hour
      * one run a side. The 1% lane slowed by 30% is 26 of its own standard
      * deviations off: it must fail; no unchanged lane may. Fixed values, no
      * chance: the outcome is the same on every run. */
-    static const double SCORE[12] = {-0.32, 1.15, -1.73, 0.55, 0.10, -0.81, 1.73, -0.10, 0.32, -0.55, 0.81, -1.15};
     /* runs 8-10 (consecutive) were made while the machine was busy */
     enum { LANES = 10, HIST = 12 };
     mcpp_receipt *base[LANES], *cand[LANES], *hist[LANES * HIST];
@@ -234,7 +236,7 @@ TEST(a_quiet_benchmark_keeps_its_own_noise_beside_noisy_siblings_and_a_busy_hour
         for (int k = 0; k < HIST; k++) {
             double busy = k >= 8 && k < 11 ? 1.25 : 1;
             snprintf(id, sizeof id, "h%d_%d", lane, k);
-            hist[lane * HIST + k] = run(id, tps * exp(SCORE[k] * sd) / busy, NULL, "ok", lane);
+            hist[lane * HIST + k] = run(id, tps * exp(NORMAL_SCORE[k] * sd) / busy, NULL, "ok", lane);
         }
         snprintf(id, sizeof id, "b%d", lane);
         base[lane] = run(id, tps * exp(0.2 * sd), NULL, "ok", lane);
@@ -273,7 +275,6 @@ TEST(a_suite_whose_benchmarks_were_mostly_slowed_is_not_read_as_noisier_than_its
      * widened every test 3x and slowdowns of 10% passed (real mixed-noise
      * suite, 3 runs a side: 6 of 10 real 30% slowdowns caught, 9 of 10 after).
      * Fixed values, no chance. */
-    static const double SCORE[12] = {-0.32, 1.15, -1.73, 0.55, 0.10, -0.81, 1.73, -0.10, 0.32, -0.55, 0.81, -1.15};
     static const double SIDE[3] = {-0.67, 0.0, 0.67};
     static const double SLOW[10] = {1, 1, 1, 1, 1.05, 1.05, 1.10, 1.10, 1.30, 1.30};
     enum { LANES = 10, HIST = 12, RUNS = 3 };
@@ -283,7 +284,7 @@ TEST(a_suite_whose_benchmarks_were_mostly_slowed_is_not_read_as_noisier_than_its
         char id[32];
         for (int k = 0; k < HIST; k++) {
             snprintf(id, sizeof id, "h%d_%d", lane, k);
-            hist[lane * HIST + k] = run(id, tps * exp(SCORE[k] * sd), NULL, "ok", lane);
+            hist[lane * HIST + k] = run(id, tps * exp(NORMAL_SCORE[k] * sd), NULL, "ok", lane);
         }
         for (int k = 0; k < RUNS; k++) {
             snprintf(id, sizeof id, "b%d_%d", lane, k);
@@ -392,6 +393,8 @@ static const double HEAVY_SCORE[12] = {-0.32, 1.15, -1.73, 3.2, 0.10, -0.81, 1.7
 static const double TODAY[10] = {-0.4, 0.6, -0.9, 0.3, 0.2, -0.5, 0.7, -0.1, 0.4, -0.3};
 static const double SD_1_5[10] = {0.015, 0.015, 0.015, 0.015, 0.015, 0.015, 0.015, 0.015, 0.015, 0.015};
 static const double NOT_SLOWED[10] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+/* Candidates within half a run's sd of their lane's level. */
+static const double NEAR[10] = {-0.4, 0.6, -0.3, 0.2, 0.1, -0.1, 0.3, -0.2, 0.4, -0.3};
 
 TEST(one_run_a_side_reads_the_machine_from_the_unchanged_tests_when_most_benchmarks_were_slowed)
 {
@@ -456,12 +459,10 @@ TEST(a_shift_the_slowed_benchmarks_pulled_does_not_widen_the_unchanged_ones)
      * 1.8x with 4 df, and neither 10% slowdown was established any more (real
      * mixed-noise runs, Google Benchmark: 30% slowdowns passed the same way).
      * About no shift they spread as their history says: no widening. */
-    static const double SCORE[12] = {-0.32, 1.15, -1.73, 0.55, 0.10, -0.81, 1.73, -0.10, 0.32, -0.55, 0.81, -1.15};
-    static const double NEAR[10] = {-0.4, 0.6, -0.3, 0.2, 0.1, -0.1, 0.3, -0.2, 0.4, -0.3};
     static const double SD[10] = {0.015, 0.015, 0.015, 0.015, 0.004, 0.004, 0.015, 0.015, 0.015, 0.015};
     static const double SLOW[10] = {1, 1, 1, 1, 1.04, 1.04, 1.10, 1.10, 1.30, 1.30};
     one_run_gate g = {0};
-    one_run_gate_run(&g, SCORE, SD, NOT_SLOWED, NEAR, SLOW);
+    one_run_gate_run(&g, NORMAL_SCORE, SD, NOT_SLOWED, NEAR, SLOW);
     CHECK(!strstr(mcpp_gate_report_reason(g.r), "widened"));
     for (int lane = 0; lane < ONE_RUN_LANES; lane++)
         if (lane >= 8 || lane < 4)
@@ -500,23 +501,21 @@ TEST(one_run_a_side_reads_each_baseline_beside_its_history_unless_it_lies_far_of
 {
     /* Ten lanes of 1-6% run-to-run noise (lanes 0, 1, 8 and 9: 1.5%) with
      * normal 12-run histories whose median is the lanes' 1000 tokens/s;
-     * lanes 8 and 9 slowed by 9%. A
-     * single baseline run is as noisy as the candidate, so the change of two
-     * runs has sqrt(2) of one run's error; each baseline that agrees with its
-     * history takes its level from both, and its error falls below that
-     * (docs/statistics.md, "The baseline's level from the history"; the real
-     * runs where it decides: tests/python/test_gate_report.py). Lane 1's run,
+     * lanes 8 and 9 slowed by 9%. A single baseline run is as noisy as the
+     * candidate, so the change of two runs has sqrt(2) of one run's error;
+     * each baseline that agrees with its history takes its level from both,
+     * and its error falls below that (docs/statistics.md, "The baseline's
+     * level from the history"; the real runs where it decides:
+     * tests/python/test_gate_report.py). Lane 1's run,
      * 1.5 sds slow, gets a level between its run and its history; lane 0's,
      * 5 sds slow, is too far off to be steadied (a lane changed since its
      * history) and keeps its own. */
-    static const double SCORE[12] = {-0.32, 1.15, -1.73, 0.55, 0.10, -0.81, 1.73, -0.10, 0.32, -0.55, 0.81, -1.15};
-    static const double NEAR[10] = {-0.4, 0.6, -0.3, 0.2, 0.1, -0.1, 0.3, -0.2, 0.4, -0.3};
     static const double SLOW[10] = {1, 1, 1, 1, 1, 1, 1, 1, 1.09, 1.09};
     static const double SD[10] = {0.015, 0.015, 0.01, 0.04, 0.02, 0.06, 0.01, 0.03, 0.015, 0.015};
     double base_slow[10] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
     base_slow[0] = exp(5 * 0.015), base_slow[1] = exp(1.5 * 0.015);
     one_run_gate g = {0};
-    one_run_gate_run(&g, SCORE, SD, base_slow, NEAR, SLOW);
+    one_run_gate_run(&g, NORMAL_SCORE, SD, base_slow, NEAR, SLOW);
     CHECK_CONTAINS(mcpp_gate_report_reason(g.r), "9 one-run baselines steadied by their history");
     for (size_t i = 0; i < mcpp_gate_report_count(g.r); i++) {
         const mcpp_metric_result *m = mcpp_gate_report_entry_metric(g.r, i);

@@ -79,18 +79,24 @@ int mcpp_gate_history_anchor(mcpp_gate_report *r, gate_metric_entry *const *test
     for (size_t i = 0; i < m; i++)
         if (tests[i]->n_history_scores > longest)
             longest = tests[i]->n_history_scores;
+    /* each test's lane read once: its history sorted for its median */
+    anchor_lane *lanes = malloc((m + 1) * sizeof *lanes);
     double *cw = malloc((2 * m + longest + 1) * sizeof *cw), *scratch = cw + 2 * m, weight = 0;
-    if (!cw)
+    if (!lanes || !cw) {
+        free(lanes);
+        free(cw);
         return mcpp_error_nomem();
+    }
     for (size_t i = 0; i < m; i++) {
         if (!anchorable(tests[i]))
             continue;
-        anchor_lane a = lane_of(tests[i], scratch);
-        cw[2 * n] = a.offset;
-        weight += cw[2 * n + 1] = 1 / (a.run_var + a.median_var);
+        lanes[n] = lane_of(tests[i], scratch);
+        cw[2 * n] = lanes[n].offset;
+        weight += cw[2 * n + 1] = 1 / (lanes[n].run_var + lanes[n].median_var);
         n++;
     }
     if (n < ANCHOR_MIN_LANES) {
+        free(lanes);
         free(cw);
         return MCPP_OK;
     }
@@ -98,13 +104,9 @@ int mcpp_gate_history_anchor(mcpp_gate_report *r, gate_metric_entry *const *test
     /* The lanes' drift beyond the prior: how far their offsets spread beyond
      * their noise, read from the median of the squared standardized offsets
      * so that one spiked baseline cannot set it. */
-    n = 0;
-    for (size_t i = 0; i < m; i++) {
-        if (!anchorable(tests[i]))
-            continue;
-        anchor_lane a = lane_of(tests[i], scratch);
-        double z = (a.offset - shift) / sqrt(a.run_var + a.median_var + shift_var);
-        cw[n++] = z * z;
+    for (size_t j = 0; j < n; j++) {
+        double z = (lanes[j].offset - shift) / sqrt(lanes[j].run_var + lanes[j].median_var + shift_var);
+        cw[j] = z * z;
     }
     double beyond = mcpp_median_sorting(cw, n) / CHI2_1_MEDIAN - 1;
     r->history_drift = DRIFT_PRIOR + (beyond > 0 ? beyond : 0);
@@ -122,6 +124,7 @@ int mcpp_gate_history_anchor(mcpp_gate_report *r, gate_metric_entry *const *test
             mcpp_metric_anchor(&g->result, -w * off, w, sqrt(a.run_var + (1 - w) * a.run_var));
             r->history_anchored += r->entries[e].group == e;
         }
+    free(lanes);
     free(cw);
     return MCPP_OK;
 }
