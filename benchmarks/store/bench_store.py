@@ -17,7 +17,9 @@ The add is put next to plain ``sqlite3`` (the standard library) inserting the
 same rows, id and JSON text, with ``executemany`` in one transaction under the
 store's pragmas (32 KiB pages, WAL, synchronous=FULL, 32 MiB cache), each after
 ``os.sync()``, the two alternated --repeat times into fresh databases, best of
-each (issue 34's target: ``Store.add`` >= 0.8x of it).
+each (issue 34's target: ``Store.add`` >= 0.8x of it). Each is timed from an
+empty store: the baseline's table and the store's schema are made before the
+clock starts.
 
 With ``--corpus varied`` (issue 50 item 2) only the add is measured, on
 receipts that differ the way a real store's do: Google Benchmark results of
@@ -93,10 +95,11 @@ def varied_add(args, tmp: pathlib.Path) -> None:
     for _ in range(args.repeat):
         for old in tmp.glob("*.db*"):
             old.unlink()
+        store = empty_store(db)
         os.sync()
         loads.append(os.getloadavg()[0])
         t0, c0 = time.perf_counter(), time.process_time()
-        result = mr.Store(db).add(loaded)
+        result = store.add(loaded)
         add_s, add_cpu = min(add_s, time.perf_counter() - t0), min(add_cpu, time.process_time() - c0)
         assert result.added == len(rows)
         c0 = time.process_time()
@@ -112,6 +115,14 @@ def varied_add(args, tmp: pathlib.Path) -> None:
           f"{len(rows) / plain_s:,.0f} | 1.00x | {plain_cpu:.3f} | |")
     print(f"| `mr.Store(db).add(receipts)` | {add_s:.3f} | {len(rows) / add_s:,.0f} | "
           f"{plain_s / add_s:.2f}x | {add_cpu:.3f} | >= 0.8x: {'met' if plain_s / add_s >= 0.8 else 'NOT met'} |")
+
+
+def empty_store(db: pathlib.Path) -> mr.Store:
+    """A new store with its schema made (an add of nothing), as the baseline's
+    table is made before its clock starts."""
+    store = mr.Store(db)
+    store.add([])
+    return store
 
 
 def best_of(repeat: int, fn):
@@ -167,9 +178,10 @@ def main() -> None:
         for attempt in range(args.repeat):  # alternated, best of each: the VM's noise hits both alike
             for old in tmp.glob("*.db*"):
                 old.unlink()
+            store = empty_store(db)
             os.sync()  # files written before are not written back during the add
             t0 = time.perf_counter()
-            result = mr.Store(db).add(loaded)
+            result = store.add(loaded)
             add_s = min(add_s, time.perf_counter() - t0)
             assert result.added == args.count
             plain_s = min(plain_s, plain_executemany(tmp / "plain.db", rows))

@@ -43,6 +43,15 @@ def test_a_conflicting_id_raises_and_the_call_adds_nothing(store):
     assert len(store) == 1
 
 
+def test_an_id_given_twice_in_one_add_is_kept_once_or_raises_naming_the_add(store):
+    # the same content twice is one row; other content under one id is a
+    # conflict within the call, which adds nothing (not even the rows before it)
+    assert store.add([receipt(0), receipt(1), receipt(0)]) == mr.AddResult(2, 1, 0)
+    with pytest.raises(mr.ValidationError, match="conflict: receipt 'run-0003' is given twice in this add"):
+        store.add([receipt(2), receipt(3), receipt(3, value=1.0)])
+    assert len(store) == 2
+
+
 def test_query_filters_and_to_pandas(store):
     store.add([receipt(i, commit="aaaa1111" if i < 6 else "bbbb2222") for i in range(10)])
     assert len(store.query(where={"git_commit": "bbbb"})) == 4

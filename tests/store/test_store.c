@@ -102,7 +102,7 @@ TEST(same_id_with_other_content_is_a_conflict_and_the_call_keeps_nothing)
     const mcpp_receipt *batch[2] = {fresh, b};
     mcpp_store_add_result res = {9, 9, 9};
     CHECK_INT_EQ(mcpp_store_add(&res, s, batch, 2), MCPP_EINVALID);
-    CHECK_CONTAINS(mcpp_error_last()->message, "conflict: receipt 'dup-1'");
+    CHECK_CONTAINS(mcpp_error_last()->message, "conflict: receipt 'dup-1' is already stored");
     CHECK_INT_EQ((int)res.added, 0);
     CHECK_INT_EQ((int)live_count(s), 1); /* new-1 went with the failed call */
     /* the conflict inside one call is caught too */
@@ -110,6 +110,7 @@ TEST(same_id_with_other_content_is_a_conflict_and_the_call_keeps_nothing)
     mcpp_receipt *d = fixture_receipt("dup-2", "2026-04-01T00:00:00Z", "abcdef0123", 2.0);
     const mcpp_receipt *inner[2] = {c, d};
     CHECK_INT_EQ(mcpp_store_add(NULL, s, inner, 2), MCPP_EINVALID);
+    CHECK_CONTAINS(mcpp_error_last()->message, "conflict: receipt 'dup-2' is given twice in this add");
     CHECK_INT_EQ((int)live_count(s), 1);
     mcpp_receipt_free(a);
     mcpp_receipt_free(b);

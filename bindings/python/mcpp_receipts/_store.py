@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Iterable, NamedTuple, Union
+from typing import Any, Iterable, NamedTuple, Sequence, Union
 
 from . import _core
 from ._extras import require
@@ -196,6 +196,9 @@ def _without_password(location: str) -> str:
     return _core._store_location_shown(location)
 
 
+_PG_SCHEMES = ("postgresql://", "postgres://")
+
+
 class Store:
     """A durable receipt store: one SQLite file, or a PostgreSQL database.
 
@@ -222,7 +225,13 @@ class Store:
         from . import _as_receipts
 
         if isinstance(receipts, _core.Receipt):
-            items: tuple[Receipt, ...] = (receipts,)  # type: ignore[assignment]
+            items: Sequence[Receipt] = (receipts,)
+        elif (isinstance(receipts, (list, tuple)) and not self.path.startswith(_PG_SCHEMES)
+              and all(isinstance(r, _core.Receipt) for r in receipts)):
+            # the file store keeps one row an id and names an id given twice
+            # with other content itself (_as_receipts' pass over the ids was
+            # 4% of adding 10^5 receipts)
+            items = receipts
         else:
             items = _as_receipts(receipts)[0]
         return AddResult(*_core._store_add(self.path, items))

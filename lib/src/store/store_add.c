@@ -217,6 +217,7 @@ typedef struct add_statements {
     sqlite3_stmt *insert, *existing, *tombstone;
     int any_tombstones; /* read once per add, inside its transaction */
     char added_at[32];  /* the add's time, every row's added_at */
+    sqlite3_int64 first_rowid; /* rows from this one on were inserted by this add */
 } add_statements;
 
 static void bind_text_or_null(sqlite3_stmt *st, int index, const char *text, int len)
@@ -227,8 +228,8 @@ static void bind_text_or_null(sqlite3_stmt *st, int index, const char *text, int
 }
 
 /* Whether a statement keyed by ?1 = id yields a row; *body (malloc'ed text)
- * gets column 0. */
-static int lookup(int *found, char **body, mcpp_store *s, sqlite3_stmt *st, const char *id)
+ * gets column 0 and *rowid column 1. */
+static int lookup(int *found, char **body, sqlite3_int64 *rowid, mcpp_store *s, sqlite3_stmt *st, const char *id)
 {
     sqlite3_reset(st);
     sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -236,6 +237,8 @@ static int lookup(int *found, char **body, mcpp_store *s, sqlite3_stmt *st, cons
     if (step != SQLITE_ROW && step != SQLITE_DONE) return mcpp_store_sqlite_error(s, step, "adding");
     *found = step == SQLITE_ROW;
     size_t len = 0;
+    if (rowid && *found)
+        *rowid = sqlite3_column_int64(st, 1);
     if (body && *found) return mcpp_store_column_body(s, st, 0, body, &len);
     return MCPP_OK;
 }
@@ -244,7 +247,8 @@ static int insert_row(mcpp_store *s, add_statements *a, const mcpp_store_row *ro
 {
     int found = 0, rc;
     if (a->any_tombstones) { /* a removed id is not added again */
-        if ((rc = lookup(&found, NULL, s, a->tombstone, row->id))) return rc;
+        if ((rc = lookup(&found, NULL, NULL, s, a->tombstone, row->id)))
+            return rc;
         if (found) {
             res->skipped_removed++;
             return MCPP_OK;
@@ -278,7 +282,9 @@ static int insert_row(mcpp_store *s, add_statements *a, const mcpp_store_row *ro
     /* Nothing inserted: the id is taken. */
     char *stored = NULL, *owned = NULL;
     const char *body = NULL;
-    if ((rc = lookup(&found, &stored, s, a->existing, row->id))) return rc;
+    sqlite3_int64 rowid = 0;
+    if ((rc = lookup(&found, &stored, &rowid, s, a->existing, row->id)))
+        return rc;
     if (found) {
         rc = row_body(&body, &owned, row);
         int same = !rc && strcmp(stored, body) == 0;
@@ -291,9 +297,9 @@ static int insert_row(mcpp_store *s, add_statements *a, const mcpp_store_row *ro
             return MCPP_OK;
         }
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_CONSISTENCY, s->path, "id", 0, 0,
-                              "conflict: receipt '%s' is already stored with different content "
-                              "(a receipt's id is its identity; give the new run its own id)",
-                              row->id);
+                             "conflict: receipt '%s' %s with different content "
+                             "(a receipt's id is its identity; give the new run its own id)",
+                             row->id, rowid >= a->first_rowid ? "is given twice in this add" : "is already stored");
     }
     return mcpp_error_at(MCPP_EINTERNAL, MCPP_ERROR_KIND_INTERNAL, s->path, NULL, 0, 0, "insert of '%s' did nothing", row->id);
 }
@@ -312,7 +318,8 @@ static int prepare_all(add_statements *a, mcpp_store *s)
         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
         " ON CONFLICT(id) DO NOTHING",
         "adding");
-    if (!rc) rc = mcpp_store_prepare(&a->existing, s, "SELECT body FROM receipts WHERE id = ?1", "adding");
+    if (!rc)
+        rc = mcpp_store_prepare(&a->existing, s, "SELECT body, rowid FROM receipts WHERE id = ?1", "adding");
     if (!rc) rc = mcpp_store_prepare(&a->tombstone, s, "SELECT 1 FROM tombstones WHERE id = ?1", "adding");
     if (!rc) {
         /* one time for the whole add (its transaction), not one per row:
@@ -356,19 +363,18 @@ static int add_all(mcpp_store *s, const mcpp_receipt *const *receipts, size_t n,
         if (!receipts[i])
             return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_store_add: receipt %zu is NULL", i);
     mcpp_policy *policy = NULL;
-    add_state a = {s, {NULL, NULL, NULL, 0, ""}, res};
-    sqlite3_int64 first_rowid = 0;
+    add_state a = {s, {NULL, NULL, NULL, 0, "", 0}, res};
     int rc = mcpp_policy_default(&policy);
     if (!rc) rc = mcpp_store_codec_prepare_add(s, receipts, n);
     if (!rc) rc = prepare_all(&a.statements, s);
     if (!rc)
-        rc = mcpp_store_summaries_next_rowid(&first_rowid, s);
+        rc = mcpp_store_summaries_next_rowid(&a.statements.first_rowid, s);
     if (!rc) rc = mcpp_store_rows_each(receipts, n, mcpp_policy_gate(policy)->metric, s->codec, insert_each, &a);
     sqlite3_finalize(a.statements.insert);
     sqlite3_finalize(a.statements.existing);
     sqlite3_finalize(a.statements.tombstone);
     if (!rc && res->added)
-        rc = mcpp_store_summaries_defer(s, first_rowid);
+        rc = mcpp_store_summaries_defer(s, a.statements.first_rowid);
     mcpp_policy_free(policy);
     return rc;
 }
