@@ -92,8 +92,16 @@ int cli_policy_load(mcpp_policy **out, const char *path);
 int cli_policy_run_samples(const mcpp_policy *policy, const mcpp_policy *again, const char *path, char **sample_paths,
                            int n_paths);
 
+/* The mcpp_write_fn that puts a streamed report on stdout. */
+int cli_write_stdout(void *ctx, const char *data, size_t len);
+
 /* cli_skipped.c: removes --skip-invalid from argv; 1 when it was given. */
 int cli_take_skip_invalid(int *argc, char **argv);
+/* How many files the sets skipped; the list of them as it follows a text or
+ * markdown report (nothing for JSON, whose object holds it). */
+size_t cli_skipped_count(const struct mcpp_receipt_set *const *sets, size_t n_sets);
+void cli_print_skipped_after(FILE *to, mcpp_output_format format, const struct mcpp_receipt_set *const *sets,
+                             size_t n_sets);
 /* Prints a rendered report with the files the sets skipped listed inside it
  * (a "skipped" member of the JSON object; lines after text and markdown). */
 void cli_print_with_skipped(FILE *to, const char *text, mcpp_output_format format,

@@ -83,6 +83,12 @@ void cli_fputs_json(FILE *to, const char *s)
         put_escaped(to, s, MCPP_OUTPUT_JSON);
 }
 
+int cli_write_stdout(void *ctx, const char *data, size_t len)
+{
+    (void)ctx;
+    return fwrite(data, 1, len, stdout) == len ? 0 : -1;
+}
+
 int cli_wants_help(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)

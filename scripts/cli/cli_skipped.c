@@ -24,7 +24,7 @@ int cli_take_skip_invalid(int *argc, char **argv)
     return found;
 }
 
-static size_t skipped_total(const mcpp_receipt_set *const *sets, size_t n_sets)
+size_t cli_skipped_count(const mcpp_receipt_set *const *sets, size_t n_sets)
 {
     size_t n = 0;
     for (size_t s = 0; s < n_sets; s++) n += mcpp_receipt_set_failure_count(sets[s]);
@@ -51,8 +51,7 @@ static void skipped_json(FILE *to, const mcpp_receipt_set *const *sets, size_t n
 void cli_print_with_skipped(FILE *to, const char *text, mcpp_output_format format, const mcpp_receipt_set *const *sets,
                       size_t n_sets)
 {
-    size_t total = skipped_total(sets, n_sets);
-    if (format == MCPP_OUTPUT_JSON && total) {
+    if (format == MCPP_OUTPUT_JSON && cli_skipped_count(sets, n_sets)) {
         /* The report is one JSON object: the list goes in as its last member. */
         const char *close = strrchr(text, '}');
         if (!close) {
@@ -65,6 +64,12 @@ void cli_print_with_skipped(FILE *to, const char *text, mcpp_output_format forma
         return;
     }
     fputs(text, to);
+    cli_print_skipped_after(to, format, sets, n_sets);
+}
+
+void cli_print_skipped_after(FILE *to, mcpp_output_format format, const mcpp_receipt_set *const *sets, size_t n_sets)
+{
+    size_t total = cli_skipped_count(sets, n_sets);
     if (!total || format == MCPP_OUTPUT_JSON) return;
     fprintf(to, format == MCPP_OUTPUT_MARKDOWN ? "\n**%zu file%s skipped** (not part of this report):\n\n"
                                                : "\nskipped   %zu file%s (not part of this report):\n",

@@ -162,6 +162,23 @@ static int print_report(int rc, char *text, mcpp_output_format format, const mcp
     return 0;
 }
 
+/* Prints a frontier as it is rendered (a report of 10^5 lanes is ~300 MB of
+ * JSON, never held whole), the sets' skipped files after it; a JSON report
+ * with files to list inside it is made whole (print_report). */
+static int print_frontier(const mcpp_frontier *f, mcpp_output_format format, const mcpp_receipt_set *const *sets,
+                          size_t n_sets)
+{
+    if (format == MCPP_OUTPUT_JSON && cli_skipped_count(sets, n_sets)) {
+        char *text = NULL;
+        int rc = mcpp_frontier_render(&text, f, format);
+        return print_report(rc, text, format, sets, n_sets);
+    }
+    int ex = exit_for(mcpp_frontier_render_stream(f, format, cli_write_stdout, NULL));
+    if (!ex)
+        cli_print_skipped_after(stdout, format, sets, n_sets);
+    return ex;
+}
+
 /* 3 when a named input could not be read, or a file was skipped without
  * --skip-invalid; else 0 (the command's own verdict decides). */
 static int inputs_exit(int bad, int skip_invalid, const mcpp_receipt_set *const *sets, size_t n_sets)
@@ -416,11 +433,10 @@ int cli_frontier(int argc, char **argv)
         int rc = mcpp_frontier_build(&f, policy, mcpp_receipt_set_items(set), mcpp_receipt_set_count(set));
         if ((ex = exit_for(rc)) != 0) goto done;
     }
-    char *text = NULL;
-    int rc = mcpp_frontier_render(&text, f, o.format);
     const mcpp_receipt_set *sets[1] = {set};
     size_t n_sets = set ? 1 : 0; /* the whole store: no set was loaded */
-    if ((ex = print_report(rc, text, o.format, sets, n_sets)) != 0) goto done;
+    if ((ex = print_frontier(f, o.format, sets, n_sets)) != 0)
+        goto done;
     frontier_ctx ctx = {f, set};
     if ((ex = cli_write_outputs(&outs, render_frontier, &ctx)) != 0) goto done;
     ex = inputs_exit(bad, skip, sets, n_sets);
@@ -611,9 +627,9 @@ int cli_gate(int argc, char **argv)
     if ((ex = exit_for(rc)) != 0) goto done;
     const mcpp_receipt_set *sets[2] = {bs, cs};
     if ((ex = note_inputs(report, &unread, sets, skip)) != 0) goto done;
-    char *text = NULL;
-    rc = mcpp_gate_report_render(&text, report, o.format);
-    if ((ex = print_rendered(rc, text)) != 0) goto done;
+    /* printed as it is rendered: the report of 10^5 pairs is ~400 MB of JSON */
+    if ((ex = exit_for(mcpp_gate_report_render_stream(report, o.format, cli_write_stdout, NULL))) != 0)
+        goto done;
     gate_ctx ctx = {report, policy, {bs, cs}};
     if ((ex = cli_write_outputs(&outs, render_gate, &ctx)) != 0) goto done;
     ex = bad ? CLI_EXIT_INVALID : mcpp_gate_report_exit_code(report); /* bad: named in the report */

@@ -293,6 +293,75 @@ TEST(frontier_and_gate_json_in_parts_splice_into_the_whole_document)
     mcpp_receipt_free(c);
 }
 
+/* A growing copy of what a streaming render hands over; refuses past `limit` (0: never). */
+typedef struct collected {
+    char *text;
+    size_t len, pieces, limit;
+} collected;
+
+static int collect(void *ctx, const char *data, size_t len)
+{
+    collected *c = ctx;
+    if (c->limit && c->len + len > c->limit)
+        return 1;
+    char *grown = realloc(c->text, c->len + len + 1);
+    if (!grown)
+        return 1;
+    memcpy(grown + c->len, data, len);
+    c->text = grown;
+    c->len += len;
+    c->text[c->len] = '\0';
+    c->pieces++;
+    return 0;
+}
+
+/* The streamed reports are the rendered ones byte for byte, in every format,
+ * for a frontier and a gate of 400 lanes (~1 MB of JSON: many 64 KiB pieces,
+ * so the text crosses piece boundaries anywhere); a writer that refuses
+ * stops the render with MCPP_EIO. */
+TEST(frontier_and_gate_reports_stream_as_they_render)
+{
+    enum { N = 400 };
+    mcpp_receipt *rs[N];
+    for (int i = 0; i < N; i++) {
+        char id[32], seq[32];
+        snprintf(id, sizeof id, "\"id\":\"s-%d\"", i);
+        snprintf(seq, sizeof seq, "\"seq_len\":%d", 1000 + i);
+        rs[i] = FIX("\"id\":\"base-1\"", id, "\"seq_len\":4096", seq);
+    }
+    mcpp_frontier *f = NULL;
+    mcpp_gate_report *g = NULL;
+    CHECK_INT_EQ(mcpp_frontier_build(&f, NULL, (const mcpp_receipt *const *)rs, N), MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_run(&g, NULL, (const mcpp_receipt *const *)rs, N, (const mcpp_receipt *const *)rs, N),
+                 MCPP_OK);
+    for (int format = MCPP_OUTPUT_TEXT; format <= MCPP_OUTPUT_MARKDOWN; format++) {
+        char *whole[2] = {NULL, NULL};
+        collected streamed[2] = {{NULL, 0, 0, 0}, {NULL, 0, 0, 0}};
+        CHECK_INT_EQ(mcpp_frontier_render(&whole[0], f, (mcpp_output_format)format), MCPP_OK);
+        CHECK_INT_EQ(mcpp_gate_report_render(&whole[1], g, (mcpp_output_format)format), MCPP_OK);
+        CHECK_INT_EQ(mcpp_frontier_render_stream(f, (mcpp_output_format)format, collect, &streamed[0]), MCPP_OK);
+        CHECK_INT_EQ(mcpp_gate_report_render_stream(g, (mcpp_output_format)format, collect, &streamed[1]), MCPP_OK);
+        for (int k = 0; k < 2; k++) {
+            CHECK(streamed[k].text && whole[k] && strcmp(streamed[k].text, whole[k]) == 0);
+            if (format == MCPP_OUTPUT_JSON)
+                CHECK(streamed[k].len > 300 * 1024 && streamed[k].pieces >= 5);
+            free(streamed[k].text);
+            mcpp_free(whole[k]);
+        }
+    }
+    collected refusing = {NULL, 0, 0, 100 * 1024};
+    CHECK_INT_EQ(mcpp_frontier_render_stream(f, MCPP_OUTPUT_JSON, collect, &refusing), MCPP_EIO);
+    CHECK_CONTAINS(mcpp_error_last()->message, "mcpp_frontier_render_stream: the writer refused");
+    CHECK(refusing.len <= 100 * 1024);
+    free(refusing.text);
+    CHECK_INT_EQ(mcpp_frontier_render_stream(NULL, MCPP_OUTPUT_JSON, collect, NULL), MCPP_EARG);
+    CHECK_INT_EQ(mcpp_gate_report_render_stream(g, MCPP_OUTPUT_JSON, NULL, NULL), MCPP_EARG);
+    mcpp_frontier_free(f);
+    mcpp_gate_report_free(g);
+    for (int i = 0; i < N; i++)
+        mcpp_receipt_free(rs[i]);
+}
+
 TEST(frontier_lanes_have_keys_labels_and_are_found_by_short_key)
 {
     mcpp_receipt *a = FIX("\"id\":\"base-1\"", "\"id\":\"a\"");
@@ -675,6 +744,7 @@ int main(void)
     RUN(gate_run_receipts_takes_plain_receipt_arrays_and_equals_gate_run);
     RUN(frontier_lanes_have_keys_labels_and_are_found_by_short_key);
     RUN(frontier_and_gate_json_in_parts_splice_into_the_whole_document);
+    RUN(frontier_and_gate_reports_stream_as_they_render);
     RUN(lane_summary_reports_key_reasons_and_headline);
     RUN(lane_headline_is_written_in_the_callers_version_and_unknown_versions_are_refused);
     RUN(every_struct_the_library_fills_is_written_in_the_callers_version_only);

@@ -224,6 +224,57 @@ TEST(array_fit_gives_a_small_arrays_old_block_back_whole)
 #endif
 }
 
+/* What a streaming buffer's sink was handed, in order, and after how many
+ * bytes it refuses (0: never). */
+typedef struct sink_log {
+    char text[256];
+    size_t len, pieces, refuse_after;
+} sink_log;
+
+static int log_piece(void *ctx, const char *data, size_t len)
+{
+    sink_log *log = ctx;
+    if (log->refuse_after && log->len + len > log->refuse_after)
+        return -1;
+    if (log->len + len >= sizeof log->text)
+        return -1;
+    memcpy(log->text + log->len, data, len);
+    log->len += len;
+    log->text[log->len] = '\0';
+    log->pieces++;
+    return 0;
+}
+
+/* A streaming buffer holds at most its block: each append that does not fit
+ * first hands what it holds to the sink, one longer than the block grows it
+ * once, and the flush hands the rest; the sink's refusal latches. */
+TEST(streaming_text_reaches_its_sink_whole_and_in_order)
+{
+    sink_log log = {{0}, 0, 0, 0};
+    mcpp_strbuf b;
+    mcpp_sb_init_sink(&b, 8, log_piece, &log);
+    mcpp_sb_puts(&b, "abc");
+    mcpp_sb_puts(&b, "defg"); /* 7 bytes and the NUL: fits */
+    CHECK_INT_EQ((int)log.pieces, 0);
+    mcpp_sb_putc(&b, 'h'); /* does not: "abcdefg" goes first */
+    CHECK_INT_EQ((int)log.pieces, 1);
+    mcpp_sb_printf(&b, "%s-%d", "a longer piece than the block", 42);
+    mcpp_sb_puts(&b, "!");
+    CHECK_INT_EQ(mcpp_sb_flush(&b), 0);
+    CHECK_STR_EQ(log.text, "abcdefgha longer piece than the block-42!");
+    CHECK(b.len == 0 && !b.failed);
+    mcpp_sb_free(&b);
+
+    sink_log refusing = {{0}, 0, 0, 4};
+    mcpp_sb_init_sink(&b, 8, log_piece, &refusing);
+    mcpp_sb_puts(&b, "abcdefg");
+    mcpp_sb_puts(&b, "hij"); /* the sink refuses "abcdefg" */
+    CHECK(b.failed && b.sink_failed);
+    CHECK_INT_EQ(mcpp_sb_flush(&b), -1);
+    CHECK_INT_EQ((int)refusing.len, 0);
+    mcpp_sb_free(&b);
+}
+
 int main(void)
 {
     RUN(strdup_copies_and_passes_null_through);
@@ -233,6 +284,7 @@ int main(void)
     RUN(array_next_gives_a_zeroed_item_the_caller_counts);
     RUN(array_fit_cuts_the_block_to_its_items_and_frees_an_empty_one);
     RUN(finished_text_keeps_a_block_of_its_length);
+    RUN(streaming_text_reaches_its_sink_whole_and_in_order);
     RUN(array_fit_gives_a_small_arrays_old_block_back_whole);
     RUN(dir_list_is_sorted_and_skips_hidden_names);
     TEST_MAIN_END();

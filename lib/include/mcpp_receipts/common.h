@@ -139,6 +139,11 @@ typedef enum mcpp_output_format {
     MCPP_OUTPUT_MARKDOWN = 2
 } mcpp_output_format;
 
+/* Where a streamed report goes (mcpp_frontier_render_stream,
+ * mcpp_gate_report_render_stream): called with the text in order, in pieces
+ * of up to 64 KiB; non-zero stops the rendering. */
+typedef int (*mcpp_write_fn)(void *ctx, const char *data, size_t len);
+
 /* Parses "text", "json", "markdown" (also "md"); MCPP_EARG otherwise. */
 MCPP_API int mcpp_output_format_parse(mcpp_output_format *out, const char *name);
 

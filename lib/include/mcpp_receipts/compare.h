@@ -548,6 +548,10 @@ MCPP_EXPERIMENTAL int mcpp_gate_report_input_error_skipped(const mcpp_gate_repor
  */
 MCPP_API int mcpp_gate_report_render(char **out, const mcpp_gate_report *report,
                                      mcpp_output_format format);
+/* The same text handed to `write` piece by piece, as for the frontier
+ * (mcpp_frontier_render_stream). */
+MCPP_EXPERIMENTAL int mcpp_gate_report_render_stream(const mcpp_gate_report *report, mcpp_output_format format,
+                                                     mcpp_write_fn write, void *ctx);
 /* The JSON of mcpp_gate_report_render in parts, as for the frontier
  * (mcpp_frontier_render_json_outline): the document with an empty
  * "candidates" array, and candidate `index`'s object exactly as that array

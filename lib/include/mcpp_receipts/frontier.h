@@ -266,6 +266,11 @@ MCPP_EXPERIMENTAL int mcpp_frontier_find_lane(size_t *out, const mcpp_frontier *
  * blocker}] (the listed ones), adjacent_total}]. Free *out with mcpp_free(). */
 MCPP_API int mcpp_frontier_render(char **out, const mcpp_frontier *frontier,
                                   mcpp_output_format format);
+/* The same text handed to `write` piece by piece as it is rendered, never
+ * held whole (TEXT and JSON; MARKDOWN is made whole first): a report of 10^5
+ * lanes is ~300 MB of JSON. MCPP_EIO when `write` returns non-zero. */
+MCPP_EXPERIMENTAL int mcpp_frontier_render_stream(const mcpp_frontier *frontier, mcpp_output_format format,
+                                                  mcpp_write_fn write, void *ctx);
 /* The JSON of mcpp_frontier_render in parts, for a caller that keeps the
  * frontier and reads its lanes one at a time (the Python binding makes a lane's
  * objects only when it is read): the document with an empty "lanes" array, and

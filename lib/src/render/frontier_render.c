@@ -273,10 +273,18 @@ static void render_markdown(mcpp_strbuf *b, const void *object)
     }
 }
 
+static const mcpp_renderer FRONTIER_RENDERER = {render_text, render_json, render_markdown, 8192,
+                                                "mcpp_frontier_render"};
+
 int mcpp_frontier_render(char **out, const mcpp_frontier *frontier, mcpp_output_format format)
 {
-    static const mcpp_renderer renderer = {render_text, render_json, render_markdown, 8192, "mcpp_frontier_render"};
-    return mcpp_render(out, frontier, format, &renderer);
+    return mcpp_render(out, frontier, format, &FRONTIER_RENDERER);
+}
+
+int mcpp_frontier_render_stream(const mcpp_frontier *frontier, mcpp_output_format format, mcpp_write_fn write,
+                                void *ctx)
+{
+    return mcpp_render_stream(frontier, format, &FRONTIER_RENDERER, write, ctx);
 }
 
 int mcpp_frontier_render_json_outline(char **out, const mcpp_frontier *frontier)

@@ -505,11 +505,17 @@ static void gate_render_markdown(mcpp_strbuf *b, const void *object)
     mcpp_sb_puts(b, "\n</details>\n");
 }
 
+static const mcpp_renderer GATE_RENDERER = {gate_render_text, gate_render_json, gate_render_markdown, 4096,
+                                            "mcpp_gate_report_render"};
+
 int mcpp_gate_report_render(char **out, const mcpp_gate_report *r, mcpp_output_format format)
 {
-    static const mcpp_renderer renderer = {gate_render_text, gate_render_json, gate_render_markdown, 4096,
-                                           "mcpp_gate_report_render"};
-    return mcpp_render(out, r, format, &renderer);
+    return mcpp_render(out, r, format, &GATE_RENDERER);
+}
+
+int mcpp_gate_report_render_stream(const mcpp_gate_report *r, mcpp_output_format format, mcpp_write_fn write, void *ctx)
+{
+    return mcpp_render_stream(r, format, &GATE_RENDERER, write, ctx);
 }
 
 int mcpp_gate_report_render_json_outline(char **out, const mcpp_gate_report *r)

@@ -29,6 +29,33 @@ int mcpp_render(char **out, const void *object, mcpp_output_format format,
     return mcpp_sb_finish(&sb, out);
 }
 
+int mcpp_render_stream(const void *object, mcpp_output_format format, const mcpp_renderer *renderer,
+                       mcpp_write_fn write, void *ctx)
+{
+    MCPP_CHECK_ARG(object && write, "%s_stream: NULL argument", renderer->call);
+    mcpp_render_fn writer = writer_for(renderer, format);
+    if (!writer)
+        return MCPP_ERROR_ARG("unknown output format %d", (int)format);
+    mcpp_strbuf sb;
+    if (format == MCPP_OUTPUT_MARKDOWN)
+        mcpp_sb_init_heap(&sb, renderer->initial_size);
+    else
+        mcpp_sb_init_sink(&sb, 64 * 1024, write, ctx);
+    writer(&sb, object);
+    int rc = MCPP_OK;
+    if (format == MCPP_OUTPUT_MARKDOWN && !sb.failed && write(ctx, sb.data, sb.len) != 0)
+        sb.sink_failed = 1;
+    else if (format != MCPP_OUTPUT_MARKDOWN)
+        mcpp_sb_flush(&sb);
+    if (sb.sink_failed)
+        rc = mcpp_error_raise(MCPP_EIO, MCPP_ERROR_KIND_IO, "%s_stream: the writer refused the report's text",
+                              renderer->call);
+    else if (sb.failed)
+        rc = mcpp_error_nomem();
+    mcpp_sb_free(&sb);
+    return rc;
+}
+
 int mcpp_render_item(char **out, const void *object, size_t index, size_t count, mcpp_render_item_fn write,
                      const char *what)
 {

@@ -25,6 +25,15 @@ typedef struct mcpp_renderer {
 int mcpp_render(char **out, const void *object, mcpp_output_format format,
                 const mcpp_renderer *renderer);
 
+/* Renders `object` as mcpp_render does, handing the text to `write` in
+ * pieces as it is written (64 KiB at most are held) instead of returning it:
+ * the TEXT and JSON writers only append. MARKDOWN writers may cut what they
+ * wrote (to keep under a comment's size), so that text is made whole first.
+ * MCPP_EIO when `write` refuses a piece, MCPP_EARG and MCPP_ENOMEM as for
+ * mcpp_render. */
+int mcpp_render_stream(const void *object, mcpp_output_format format, const mcpp_renderer *renderer,
+                       mcpp_write_fn write, void *ctx);
+
 /* Writes item `index` of `object` (a frontier's lane, a gate's candidate) into sb. */
 typedef void (*mcpp_render_item_fn)(mcpp_strbuf *sb, const void *object, size_t index);
 

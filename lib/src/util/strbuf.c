@@ -22,6 +22,9 @@ void mcpp_sb_init(mcpp_strbuf *sb, char *initial, size_t cap)
     sb->cap = initial ? cap : 0;
     sb->failed = 0;
     sb->owned = 0;
+    sb->sink = NULL;
+    sb->sink_ctx = NULL;
+    sb->sink_failed = 0;
     if (initial && cap)
         initial[0] = '\0';
 }
@@ -40,13 +43,41 @@ void mcpp_sb_init_heap(mcpp_strbuf *sb, size_t initial)
     sb->owned = 1;
 }
 
-/* The first block may be the caller's (stack); growth always moves to the heap. */
+void mcpp_sb_init_sink(mcpp_strbuf *sb, size_t block, int (*sink)(void *ctx, const char *data, size_t len), void *ctx)
+{
+    mcpp_sb_init_heap(sb, block);
+    sb->sink = sink;
+    sb->sink_ctx = ctx;
+}
+
+int mcpp_sb_flush(mcpp_strbuf *sb)
+{
+    if (sb->failed)
+        return -1;
+    if (sb->len && sb->sink(sb->sink_ctx, sb->data, sb->len) != 0) {
+        sb->failed = sb->sink_failed = 1;
+        return -1;
+    }
+    sb->len = 0;
+    sb->data[0] = '\0';
+    return 0;
+}
+
+/* The first block may be the caller's (stack); growth always moves to the
+ * heap. A streaming buffer grows only for a single append longer than its
+ * block. */
 int mcpp_sb_grow(mcpp_strbuf *sb, size_t extra)
 {
     if (sb->failed)
         return -1;
     if (sb->len + extra + 1 <= sb->cap)
         return 0;
+    if (sb->sink) {
+        if (mcpp_sb_flush(sb) != 0)
+            return -1;
+        if (extra + 1 <= sb->cap)
+            return 0;
+    }
     size_t cap = sb->cap ? sb->cap : 256;
     while (cap < sb->len + extra + 1)
         cap *= 2;

@@ -19,6 +19,13 @@ typedef struct mcpp_strbuf {
     size_t len, cap;
     int failed;
     int owned; /* data is heap memory this buffer must free */
+    /* A streaming buffer hands its text to sink whenever its block is full
+     * (and at mcpp_sb_flush) and starts again at the block's beginning: what
+     * was written before is gone from data, so only writers that append
+     * (never read back or cut) may write into one. */
+    int (*sink)(void *ctx, const char *data, size_t len);
+    void *sink_ctx;
+    int sink_failed; /* the sink refused a piece (failed is latched too) */
 } mcpp_strbuf;
 
 /* Starts in `initial` (cap bytes, may be NULL): nothing is allocated yet. */
@@ -29,8 +36,14 @@ void mcpp_sb_init_heap(mcpp_strbuf *sb, size_t initial);
 /* A buffer that keeps nothing: every append is skipped before any formatting
  * (for a caller that wants a function's decision now and its text later). */
 void mcpp_sb_init_discard(mcpp_strbuf *sb);
-/* Makes room for `extra` more bytes and the NUL; -1 (and `failed` latched)
- * when that fails or an earlier append failed. */
+/* A streaming buffer (see mcpp_strbuf) with a heap block of `block` bytes. */
+void mcpp_sb_init_sink(mcpp_strbuf *sb, size_t block, int (*sink)(void *ctx, const char *data, size_t len), void *ctx);
+/* Hands what a streaming buffer holds to its sink; -1 when the sink refused
+ * it or an append failed. */
+int mcpp_sb_flush(mcpp_strbuf *sb);
+/* Makes room for `extra` more bytes and the NUL (a streaming buffer first
+ * hands its text to the sink); -1 (and `failed` latched) when that fails or
+ * an earlier append failed. */
 int mcpp_sb_grow(mcpp_strbuf *sb, size_t extra);
 
 /* The appends are inline: writers call them once per character or token,
