@@ -591,6 +591,47 @@ TEST(receipt_set_takes_added_receipts_and_lists_them)
     mcpp_receipt_set_free(set);
 }
 
+/* The receipts a set loads from files share what repeats between them (one
+ * pool for the set); each reads as the file loaded alone does, content and
+ * source name, and outlives the set. */
+TEST(receipts_a_set_loads_from_files_read_as_each_file_alone)
+{
+    char dir[] = "/tmp/mcpp_share_XXXXXX", path[3][64];
+    CHECK(mkdtemp(dir) != NULL);
+    mcpp_receipt_set *set = NULL;
+    CHECK_INT_EQ(mcpp_receipt_set_new(&set), MCPP_OK);
+    for (int i = 0; i < 3; i++) {
+        char id[32], seq[32];
+        snprintf(id, sizeof id, "\"id\":\"shared-%d\"", i);
+        snprintf(seq, sizeof seq, "\"seq_len\":%d", 1024 * (i + 1));
+        mcpp_receipt *r = FIX("\"id\":\"base-1\"", id, "\"seq_len\":4096", seq);
+        snprintf(path[i], sizeof path[i], "%s/r%d.json", dir, i);
+        CHECK_INT_EQ(mcpp_receipt_write_file(r, path[i], MCPP_FORMAT_JSON), MCPP_OK);
+        mcpp_receipt_free(r);
+    }
+    CHECK_INT_EQ(mcpp_receipt_set_add_path(set, dir, NULL), MCPP_OK);
+    CHECK_INT_EQ(mcpp_receipt_set_count(set), 3);
+    mcpp_receipt *kept[3];
+    for (int i = 0; i < 3; i++)
+        CHECK_INT_EQ(mcpp_receipt_clone(&kept[i], mcpp_receipt_set_at(set, (size_t)i)), MCPP_OK);
+    mcpp_receipt_set_free(set); /* its pool stays with the receipts that point into it */
+    for (int i = 0; i < 3; i++) {
+        mcpp_receipt *alone = NULL;
+        char *a = NULL, *b = NULL;
+        CHECK_INT_EQ(mcpp_receipt_load_file(&alone, NULL, path[i], NULL), MCPP_OK);
+        CHECK_INT_EQ(mcpp_receipt_write(&a, NULL, kept[i], MCPP_FORMAT_JSON), MCPP_OK);
+        CHECK_INT_EQ(mcpp_receipt_write(&b, NULL, alone, MCPP_FORMAT_JSON), MCPP_OK);
+        CHECK(a && b && strcmp(a, b) == 0);
+        CHECK_STR_EQ(mcpp_receipt_source_name(kept[i]), path[i]);
+        mcpp_free(a);
+        mcpp_free(b);
+        mcpp_receipt_free(alone);
+        mcpp_receipt_free(kept[i]);
+        remove(path[i]);
+    }
+    remove(dir);
+}
+
 /* The kernels and the step runner report failures this way (kernels/common). */
 TEST(error_report_sets_the_last_error_as_the_library_does)
 {
@@ -750,6 +791,7 @@ int main(void)
     RUN(every_struct_the_library_fills_is_written_in_the_callers_version_only);
     RUN(claim_result_names_matched_and_source_lanes);
     RUN(receipt_set_takes_added_receipts_and_lists_them);
+    RUN(receipts_a_set_loads_from_files_read_as_each_file_alone);
     RUN(error_report_sets_the_last_error_as_the_library_does);
     RUN(quantile_is_type_7_and_leaves_the_values_alone);
     RUN(fnv1a64_is_the_published_fnv_1a);
