@@ -262,6 +262,42 @@ TEST(queries_filter_by_lane_columns_time_and_limit)
     mcpp_store_close(s);
 }
 
+/* A git_commit prefix is read as a range of the commit index (the prefix to
+ * the prefix with its last byte one higher) checked by substr(): the commits
+ * just below and just above the range are not matched, those inside are, and
+ * a prefix the range cannot express (ending in '~') still matches exactly. */
+TEST(a_commit_prefix_matches_its_commits_and_no_neighbour)
+{
+    mcpp_store *s = fresh_store("commits.db");
+    const char *commits[] = {"abcc99990000", "abcd00000000", "abcdffff0000", "abce00000000", "abc~12340000", "abc~"};
+    mcpp_receipt *rs[6];
+    for (size_t i = 0; i < 6; i++) {
+        char id[32], created[32];
+        snprintf(id, sizeof id, "c-%zu", i);
+        snprintf(created, sizeof created, "2026-04-01T00:0%zu:00Z", i);
+        rs[i] = fixture_receipt(id, created, commits[i], 1000.0);
+    }
+    CHECK_INT_EQ(mcpp_store_add(NULL, s, (const mcpp_receipt *const *)rs, 6), MCPP_OK);
+    mcpp_store_query q = {0};
+    static const struct {
+        const char *where;
+        int count;
+    } cases[] = {{"git_commit=abcd", 2},
+                 {"git_commit=abcdf", 1},
+                 {"git_commit=abcc", 1},
+                 {"git_commit=abce0000", 1},
+                 {"git_commit=abc~", 2},
+                 {"git_commit=abc~1", 1},
+                 {"git_commit=abcd,git_commit=abcdff", 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        q.where = cases[i].where;
+        CHECK_INT_EQ((int)query_count(s, &q), cases[i].count);
+    }
+    for (size_t i = 0; i < 6; i++)
+        mcpp_receipt_free(rs[i]);
+    mcpp_store_close(s);
+}
+
 TEST(export_writes_json_jsonl_and_yaml_that_load_back)
 {
     mcpp_store *s = fresh_store("export.db");
@@ -737,6 +773,7 @@ int main(void)
     RUN(the_rows_of_one_add_share_its_added_at);
     RUN(remove_keeps_a_tombstone_and_a_removed_id_is_not_added_again);
     RUN(queries_filter_by_lane_columns_time_and_limit);
+    RUN(a_commit_prefix_matches_its_commits_and_no_neighbour);
     RUN(export_writes_json_jsonl_and_yaml_that_load_back);
     RUN(an_older_store_is_migrated_forward_and_a_newer_one_refused);
     RUN(files_that_are_not_stores_are_refused_clearly);

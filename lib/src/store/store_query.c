@@ -173,6 +173,8 @@ typedef struct sql_builder {
     const char *binds[MAX_BINDS];
     size_t n_binds;
     char shorts[MAX_BINDS][24]; /* short keys of the selected lanes */
+    char commit_ends[4][72];    /* the ends of git_commit prefix ranges (range_of_prefix) */
+    size_t n_commit_ends;
 } sql_builder;
 
 static int bind_value(sql_builder *q, const char *value)
@@ -185,6 +187,27 @@ static int bind_value(sql_builder *q, const char *value)
 }
 
 static const char *const WHERE_COLUMNS[] = {"id", "tool", "git_commit", "name", "lane_label", "metric", NULL};
+
+/* A git_commit prefix as a range the commit index reads (SQLite compares
+ * text byte by byte): git_commit >= prefix AND git_commit < the prefix with
+ * its last byte one higher. substr() alone read every row (10^5 rows: 0.10 s
+ * for one receipt). Not for PostgreSQL, whose collation may order otherwise,
+ * nor for a prefix ending in a byte past '}' or longer than a SHA-256. */
+static int add_commit_range(sql_builder *q, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (q->store->pg || q->n_commit_ends == 4 || n >= sizeof q->commit_ends[0] || (unsigned char)prefix[n - 1] >= 0x7e)
+        return MCPP_OK;
+    char *end = q->commit_ends[q->n_commit_ends++];
+    memcpy(end, prefix, n + 1);
+    end[n - 1]++;
+    int rc;
+    mcpp_sb_puts(&q->sql, " AND git_commit >= ");
+    if ((rc = bind_value(q, prefix)))
+        return rc;
+    mcpp_sb_puts(&q->sql, " AND git_commit < ");
+    return bind_value(q, end);
+}
 
 /* COLUMN=VALUE terms; values point into `copy` (a writable copy of where). */
 static int add_where_terms(sql_builder *q, char *copy)
@@ -202,6 +225,8 @@ static int add_where_terms(sql_builder *q, char *copy)
                                   "unknown column '%s' (use id, tool, git_commit, name, lane_label, metric)", term);
         int rc;
         if (strcmp(term, "git_commit") == 0 && strlen(eq + 1) >= 4) {
+            if ((rc = add_commit_range(q, eq + 1)))
+                return rc;
             mcpp_sb_puts(&q->sql, " AND substr(git_commit, 1, length(");
             if ((rc = bind_value(q, eq + 1))) return rc;
             mcpp_sb_puts(&q->sql, ")) = ");
