@@ -49,13 +49,18 @@ import mcpp_receipts as mr
 EXAMPLE = pathlib.Path(__file__).resolve().parents[2] / "examples" / "receipts" / "nam52_dense.json"
 
 
+def created_at(i: int) -> str:
+    """Receipt i's created_at (one a second)."""
+    return f"2026-04-{1 + (i // 86400) % 28:02d}T{(i // 3600) % 24:02d}:{(i // 60) % 60:02d}:{i % 60:02d}Z"
+
+
 def write_files(folder: pathlib.Path, count: int) -> None:
     base = json.loads(EXAMPLE.read_text())
     # Without its denominator any tokens_per_s is consistent with the step times.
     base["workload"].pop("useful_tokens_per_step", None)
     for i in range(count):
         base["id"] = f"bench-{i:08d}"
-        base["created_at"] = f"2026-04-{1 + (i // 86400) % 28:02d}T{(i // 3600) % 24:02d}:{(i // 60) % 60:02d}:{i % 60:02d}Z"
+        base["created_at"] = created_at(i)
         base["source"]["git_commit"] = f"{i // 100:040x}"
         base["workload"]["seq_len"] = 512 * (1 + i % 16)
         base["metrics"]["tokens_per_s"] = 500000.0 + i % 997
@@ -191,6 +196,15 @@ def main() -> None:
         first_s = time.perf_counter() - t0
         assert len(first) == args.count
         del first
+        # one commit's runs (100 receipts): by its commit, and by the time range
+        # they span (an indexed read of the same rows, the baseline)
+        k = min(777, (args.count - 1) // 100)
+        commit = f"{k:040x}"
+        first_i, last_i = 100 * k, min(100 * k + 99, args.count - 1)
+        by_commit_s, by_commit = best_of(args.repeat, lambda: mr.Store(db).query(where={"git_commit": commit}))
+        by_time_s, by_time = best_of(args.repeat, lambda: mr.Store(db).query(since=created_at(first_i),
+                                                                             until=created_at(last_i)))
+        assert [r.id for r in by_commit] == [r.id for r in by_time] and len(by_commit) == last_i - first_i + 1
         dir_s, from_dir = best_of(args.repeat, lambda: mr.load_dir(files))
         store_s, from_store = best_of(args.repeat, lambda: mr.Store(db).query())
         assert len(from_store) == len(from_dir) == args.count
@@ -204,6 +218,11 @@ def main() -> None:
               f"{args.count / first_s:,.0f} | {dir_s / first_s:.2f}x |")
         print(f"| `mr.Store(db).query()` | {store_s:.3f} | {args.count / store_s:,.0f} | {dir_s / store_s:.2f}x |")
         print(f"| `mr.Store(db).add(receipts)` (one call) | {add_s:.3f} | {args.count / add_s:,.0f} | |")
+        print(f"\n## one commit's {len(by_commit)} receipts of {args.count} (best of {args.repeat})\n")
+        print("| what | s | vs the time range |")
+        print("|---|---:|---:|")
+        print(f"| `mr.Store(db).query(since=..., until=...)`, the range they span (baseline) | {by_time_s:.4f} | 1.00x |")
+        print(f"| `mr.Store(db).query(where={{'git_commit': C}})` | {by_commit_s:.4f} | {by_time_s / by_commit_s:.2f}x |")
         load = " ".join(open("/proc/loadavg").read().split()[:3])
         print(f"\n## adding {args.count} receipts (one call / one transaction, same pragmas, after os.sync(), "
               f"best of {args.repeat} alternated; "
