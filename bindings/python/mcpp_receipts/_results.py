@@ -292,8 +292,61 @@ class _Rendered:
         """The result as Markdown, for pull-request comments."""
         return self._render("m")
 
+    def write(self, path: str | os.PathLike[str], format: str | None = None) -> None:
+        """Writes the result to ``path`` atomically (a failure leaves an
+        earlier file as it was): ``format`` "json", "text", "markdown" or
+        "html", else from the suffix (.json, .md, .html; text otherwise). The
+        JSON goes to the file as it is written, never whole in memory (the
+        frontier of 10^5 lanes is ~320 MB of it, which ``to_json()`` holds
+        as one str)."""
+        fmt = format or {".json": "json", ".md": "markdown", ".markdown": "markdown",
+                         ".html": "html", ".htm": "html"}.get(os.path.splitext(os.fspath(path))[1].lower(), "text")
+        if fmt == "json":
+            chunks: Iterable[str] = _indented_chunks(self._data)
+        elif fmt in ("text", "markdown"):
+            chunks = (self.to_text() if fmt == "text" else self.to_markdown(),)
+        elif fmt == "html" and isinstance(self, _HtmlPage):
+            chunks = (self.to_html(),)
+        else:
+            names = '"json", "text", "markdown" or "html"' if isinstance(self, _HtmlPage) else \
+                '"json", "text" or "markdown"'
+            raise ValueError(f"format must be {names}, got {fmt!r}")
+        _write_atomically(path, chunks)
+
     def __str__(self) -> str:
         return self.to_text()
+
+
+def _file_mode(target: str) -> int:
+    """The permission bits the file at ``target`` keeps, or a new file's
+    (0666 less the process's umask, read without changing it)."""
+    try:
+        return os.stat(target).st_mode & 0o7777
+    except OSError:
+        pass
+    try:
+        with open("/proc/self/status") as f:
+            umask = next((int(line.split()[1], 8) for line in f if line.startswith("Umask:")), 0o022)
+    except OSError:
+        umask = 0o022
+    return 0o666 & ~umask
+
+
+def _write_atomically(path: str | os.PathLike[str], chunks: Iterable[str]) -> None:
+    """Writes the chunks into a temporary sibling of ``path``, then puts it in
+    place: a failure (or an exception from ``chunks``) leaves an earlier file
+    as it was."""
+    target = os.fspath(path)
+    fd, tmp = tempfile.mkstemp(prefix=".mcpp-report-", dir=os.path.dirname(os.path.abspath(target)))
+    try:
+        os.fchmod(fd, _file_mode(target))  # mkstemp's is 0600
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            for chunk in chunks:
+                f.write(chunk)
+        os.replace(tmp, target)
+    except BaseException:
+        os.unlink(tmp)
+        raise
 
 
 class _HtmlPage:
@@ -314,17 +367,7 @@ class _HtmlPage:
     def write_html(self, path: str | os.PathLike[str]) -> None:
         """Writes :meth:`to_html` to ``path`` atomically (a failure leaves an
         earlier file as it was)."""
-        page = self.to_html()
-        target = os.fspath(path)
-        fd, tmp = tempfile.mkstemp(prefix=".mcpp-report-", suffix=".html",
-                                   dir=os.path.dirname(os.path.abspath(target)))
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(page)
-            os.replace(tmp, target)
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        _write_atomically(path, (self.to_html(),))
 
 
 # ---- comparison ------------------------------------------------------------------
