@@ -16,7 +16,8 @@ frontier and gate steps include reading every lane (candidate) once, as a
 user's loop does; what `to_json()` then takes (its text is ~3.2 KB a lane) is
 measured after the step, from the resident size before it (notes: to_json_mib,
 json_mb); process_kib_a_lane_without_json is the process's peak before it, a
-lane. The table ends with the log-log slope of time over size (1.0 is
+lane, and process_kib_a_lane_with_write the peak once `write()` has put the
+JSON in a file (streamed, never whole), a lane. The table ends with the log-log slope of time over size (1.0 is
 linear; target <= 1.1).
 
 Then the import check of issue 34: 1,000 benchmarks x 20 repetitions (with
@@ -147,6 +148,12 @@ def child(step: str, base: str, cand: str) -> None:
         # the process's peak up to here (the import's earlier peak is lower): what a
         # run that reads the report without rendering all of it holds, a lane
         extra["process_kib_a_lane_without_json"] = peak_kib / len(receipts)
+        # the report written to a file with write(), its JSON streamed: the
+        # process's peak with the output made, a lane
+        _reset_peak()
+        with tempfile.TemporaryDirectory() as tmp:
+            out.write(os.path.join(tmp, "report.json"))
+        extra["process_kib_a_lane_with_write"] = max(peak_kib, _status_kib("VmHWM")) / len(receipts)
         before_kib = _status_kib("VmRSS")
         _reset_peak()
         extra["json_mb"] = len(out.to_json()) / 1e6
