@@ -74,6 +74,18 @@ static inline mcpp_receipt *fixture(const char *const *pairs, size_t n_pairs)
     fixture((const char *const[]){__VA_ARGS__},                                       \
             sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *) / 2)
 
+/* n receipts of n lanes that differ in seq_len only (1000 + i), ids
+ * "<prefix><i>": a sweep, each lane adjacent to every other. */
+static inline void fixture_seq_sweep(mcpp_receipt **rs, int n, const char *id_prefix)
+{
+    for (int i = 0; i < n; i++) {
+        char id[48], seq[32];
+        snprintf(id, sizeof id, "\"id\":\"%s%d\"", id_prefix, i);
+        snprintf(seq, sizeof seq, "\"seq_len\":%d", 1000 + i);
+        rs[i] = FIX("\"id\":\"base-1\"", id, "\"seq_len\":4096", seq);
+    }
+}
+
 /* Step samples scaled by `factor` (a slower candidate has factor > 1). */
 static inline const char *samples_scaled(char *buf, size_t cap, double factor)
 {

@@ -323,12 +323,7 @@ TEST(frontier_and_gate_reports_stream_as_they_render)
 {
     enum { N = 400 };
     mcpp_receipt *rs[N];
-    for (int i = 0; i < N; i++) {
-        char id[32], seq[32];
-        snprintf(id, sizeof id, "\"id\":\"s-%d\"", i);
-        snprintf(seq, sizeof seq, "\"seq_len\":%d", 1000 + i);
-        rs[i] = FIX("\"id\":\"base-1\"", id, "\"seq_len\":4096", seq);
-    }
+    fixture_seq_sweep(rs, N, "s-");
     mcpp_frontier *f = NULL;
     mcpp_gate_report *g = NULL;
     CHECK_INT_EQ(mcpp_frontier_build(&f, NULL, (const mcpp_receipt *const *)rs, N), MCPP_OK);
