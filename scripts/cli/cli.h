@@ -111,8 +111,10 @@ int cli_render_with_skipped(char **out, const char *text, mcpp_output_format for
                             const struct mcpp_receipt_set *const *sets, size_t n_sets);
 
 /* cli_outputs.c: `--output FORMAT=PATH`, repeatable, so one run writes every
- * format it is asked for. Each file is rendered first and then written
- * atomically (mcpp_text_write_file); PATH "-" is stdout. */
+ * format it is asked for. Each file is written atomically (mcpp_text_write_file);
+ * PATH "-" is stdout. A format the command streams goes to its file as it is
+ * rendered (mcpp_text_write_file_from: a large report is never held whole);
+ * the others are rendered whole first. */
 typedef struct cli_output {
     const char *format; /* "text", "json", "markdown", "junit", "html" */
     const char *path;
@@ -127,9 +129,16 @@ typedef int (*cli_render_fn)(char **out, const char *format, const void *ctx);
 /* Removes every --output SPEC / --output=SPEC from argv into *outs; a format
  * not in `allowed` (NULL-terminated) is an error. 0 or an exit code. */
 int cli_take_outputs(int *argc, char **argv, cli_outputs *outs, const char *const *allowed);
-/* Renders and writes every output; 0 or an exit code (nothing is written
- * when a render fails). */
-int cli_write_outputs(const cli_outputs *outs, cli_render_fn render, const void *ctx);
+/* Whether a command streams `format` of its report, and the streaming of it
+ * (mcpp_frontier_render_stream and the like; a library status). */
+typedef int (*cli_streams_fn)(const char *format, const void *ctx);
+typedef int (*cli_stream_fn)(const char *format, const void *ctx, mcpp_write_fn write, void *wctx);
+/* Renders and writes every output; 0 or an exit code. The whole renders come
+ * first: nothing is written when one fails; a streamed output that fails
+ * leaves its file as it was (and stops the outputs after it). `streams` and
+ * `stream` may be NULL (every format rendered whole). */
+int cli_write_outputs(const cli_outputs *outs, cli_render_fn render, cli_streams_fn streams, cli_stream_fn stream,
+                      const void *ctx);
 
 /* cmd_receipt.c: writes a JSON string literal (invalid UTF-8 becomes U+FFFD). */
 void cli_json_string(FILE *to, const char *s);

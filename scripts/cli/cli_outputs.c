@@ -59,12 +59,31 @@ int cli_take_outputs(int *argc, char **argv, cli_outputs *outs, const char *cons
     return 0;
 }
 
-int cli_write_outputs(const cli_outputs *outs, cli_render_fn render, const void *ctx)
+/* One output streamed to its file: the command's stream of one format. */
+typedef struct streamed_output {
+    cli_stream_fn stream;
+    const char *format;
+    const void *ctx;
+} streamed_output;
+
+static int produce_output(void *c, mcpp_write_fn write, void *wctx)
+{
+    const streamed_output *o = c;
+    return o->stream(o->format, o->ctx, write, wctx);
+}
+
+int cli_write_outputs(const cli_outputs *outs, cli_render_fn render, cli_streams_fn streams, cli_stream_fn stream,
+                      const void *ctx)
 {
     char *texts[CLI_MAX_OUTPUTS] = {NULL};
+    int streamed[CLI_MAX_OUTPUTS] = {0};
     int ex = 0;
     for (int k = 0; k < outs->n && !ex; k++) {
-        int rc = render(&texts[k], outs->items[k].format, ctx);
+        const cli_output *o = &outs->items[k];
+        streamed[k] = stream && strcmp(o->path, "-") != 0 && streams(o->format, ctx);
+        if (streamed[k])
+            continue;
+        int rc = render(&texts[k], o->format, ctx);
         if (rc != MCPP_OK) {
             cli_print_last_error();
             ex = cli_exit_for_status(rc);
@@ -72,14 +91,18 @@ int cli_write_outputs(const cli_outputs *outs, cli_render_fn render, const void 
     }
     for (int k = 0; k < outs->n && !ex; k++) {
         const char *path = outs->items[k].path;
-        if (strcmp(path, "-") == 0) {
+        int rc = MCPP_OK;
+        if (streamed[k]) {
+            streamed_output o = {stream, outs->items[k].format, ctx};
+            rc = mcpp_text_write_file_from(path, produce_output, &o);
+        } else if (strcmp(path, "-") == 0) {
             fputs(texts[k], stdout);
         } else {
-            int rc = mcpp_text_write_file(path, texts[k], strlen(texts[k]));
-            if (rc != MCPP_OK) {
-                cli_print_last_error();
-                ex = cli_exit_for_write(rc);
-            }
+            rc = mcpp_text_write_file(path, texts[k], strlen(texts[k]));
+        }
+        if (rc != MCPP_OK) {
+            cli_print_last_error();
+            ex = cli_exit_for_write(rc);
         }
     }
     for (int k = 0; k < outs->n; k++) mcpp_free(texts[k]);

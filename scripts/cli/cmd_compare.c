@@ -328,7 +328,8 @@ int cli_compare(int argc, char **argv)
     char *text = NULL;
     rc = mcpp_comparison_render(&text, cmp, o.format);
     if ((ex = print_rendered(rc, text)) != 0) goto done;
-    if ((ex = cli_write_outputs(&outs, render_comparison, cmp)) != 0) goto done;
+    if ((ex = cli_write_outputs(&outs, render_comparison, NULL, NULL, cmp)) != 0)
+        goto done;
     mcpp_verdict v = mcpp_comparison_verdict(cmp);
     if (v == MCPP_VERDICT_NOT_COMPARABLE || v == MCPP_VERDICT_INSUFFICIENT) ex = CLI_EXIT_NOT_COMPARABLE;
     else if (mcpp_comparison_gate(cmp) == MCPP_GATE_FAILED) ex = CLI_EXIT_REGRESSION;
@@ -367,6 +368,36 @@ static int render_frontier_html(char **out, const frontier_ctx *x)
     o.n_skipped = n_skipped;
     int rc = mcpp_frontier_render_html(out, x->f, &o);
     free(skipped);
+    return rc;
+}
+
+/* Text, JSON and markdown stream to their --output file, but for a JSON
+ * report that has skipped files to list inside its object. */
+static int frontier_streams(const char *format, const void *ctx)
+{
+    const frontier_ctx *x = ctx;
+    mcpp_output_format fmt;
+    const mcpp_receipt_set *sets[1] = {x->set};
+    return mcpp_output_format_parse(&fmt, format) == MCPP_OK &&
+           !(fmt == MCPP_OUTPUT_JSON && cli_skipped_count(sets, x->set ? 1 : 0));
+}
+
+static int stream_frontier(const char *format, const void *ctx, mcpp_write_fn write, void *wctx)
+{
+    const frontier_ctx *x = ctx;
+    mcpp_output_format fmt = MCPP_OUTPUT_TEXT;
+    int rc = mcpp_output_format_parse(&fmt, format);
+    if (rc == MCPP_OK)
+        rc = mcpp_frontier_render_stream(x->f, fmt, write, wctx);
+    if (rc == MCPP_OK && fmt != MCPP_OUTPUT_JSON) {
+        /* the skipped files after the report, as stdout has them */
+        char *list = NULL;
+        const mcpp_receipt_set *sets[1] = {x->set};
+        rc = cli_render_with_skipped(&list, "", fmt, sets, x->set ? 1 : 0);
+        if (rc == MCPP_OK && *list && write(wctx, list, strlen(list)) != 0)
+            rc = MCPP_EIO;
+        free(list);
+    }
     return rc;
 }
 
@@ -438,7 +469,8 @@ int cli_frontier(int argc, char **argv)
     if ((ex = print_frontier(f, o.format, sets, n_sets)) != 0)
         goto done;
     frontier_ctx ctx = {f, set};
-    if ((ex = cli_write_outputs(&outs, render_frontier, &ctx)) != 0) goto done;
+    if ((ex = cli_write_outputs(&outs, render_frontier, frontier_streams, stream_frontier, &ctx)) != 0)
+        goto done;
     ex = inputs_exit(bad, skip, sets, n_sets);
 done:
     mcpp_frontier_free(f);
@@ -529,6 +561,22 @@ static int render_gate(char **out, const char *format, const void *ctx)
     mcpp_output_format f = MCPP_OUTPUT_TEXT;
     int rc = mcpp_output_format_parse(&f, format);
     return rc == MCPP_OK ? mcpp_gate_report_render(out, g->report, f) : rc;
+}
+
+/* Text, JSON and markdown stream to their --output file (the report lists its skipped inputs itself). */
+static int gate_streams(const char *format, const void *ctx)
+{
+    (void)ctx;
+    mcpp_output_format fmt;
+    return mcpp_output_format_parse(&fmt, format) == MCPP_OK;
+}
+
+static int stream_gate(const char *format, const void *ctx, mcpp_write_fn write, void *wctx)
+{
+    const gate_ctx *g = ctx;
+    mcpp_output_format fmt = MCPP_OUTPUT_TEXT;
+    int rc = mcpp_output_format_parse(&fmt, format);
+    return rc == MCPP_OK ? mcpp_gate_report_render_stream(g->report, fmt, write, wctx) : rc;
 }
 
 /* Puts the inputs that were not gated into the report itself, so every
@@ -631,7 +679,8 @@ int cli_gate(int argc, char **argv)
     if ((ex = exit_for(mcpp_gate_report_render_stream(report, o.format, cli_write_stdout, NULL))) != 0)
         goto done;
     gate_ctx ctx = {report, policy, {bs, cs}};
-    if ((ex = cli_write_outputs(&outs, render_gate, &ctx)) != 0) goto done;
+    if ((ex = cli_write_outputs(&outs, render_gate, gate_streams, stream_gate, &ctx)) != 0)
+        goto done;
     ex = bad ? CLI_EXIT_INVALID : mcpp_gate_report_exit_code(report); /* bad: named in the report */
 done:
     mcpp_gate_report_free(report);

@@ -67,6 +67,7 @@ full_disk report-file file report "$a" "$b" "$c" --out "$work/full/report.html"
 full_disk report-stdout stdout report "$a" "$b" "$c" --out -
 full_disk frontier-output-file file frontier "$a" "$b" "$c" --output "json=$work/full/frontier.json"
 full_disk frontier-stdout stdout frontier "$a" "$b" "$c" --format json
+full_disk gate-output-file file gate --baseline "$a" --candidate "$b" --output "json=$work/full/gate.json"
 # import --out DIR: receipts that cannot be written exit 4 and say so naming
 # the directory (they exited 3, as an input that cannot be read still does),
 # and leave no receipt behind

@@ -6,7 +6,8 @@
  * file is left behind. The batch that an import writes a directory with
  * (io/write_batch.c): no target is touched before its commit, a batch freed
  * without one leaves nothing, and a committed batch of many files (synced
- * once) reads back whole with no temporary left.
+ * once) reads back whole with no temporary left; a file written as its text
+ * is made (mcpp_text_write_file_from) appears whole or not at all.
  */
 #include <dirent.h>
 #include <limits.h>
@@ -193,6 +194,44 @@ TEST(a_batch_freed_without_its_commit_leaves_the_directory_as_it_was)
     CHECK(holds(in_dir("kept.json"), "old"));
 }
 
+/* A producer of `pieces` pieces "0123456789" each, failing (MCPP_ENOMEM, as
+ * a render out of memory) after `fail_after` of them when that is >= 0. */
+typedef struct pieces {
+    int pieces, fail_after;
+} pieces;
+
+static int produce_pieces(void *ctx, mcpp_write_fn write, void *wctx)
+{
+    const pieces *p = ctx;
+    for (int i = 0; i < p->pieces; i++) {
+        if (i == p->fail_after)
+            return MCPP_ENOMEM;
+        if (write(wctx, "0123456789", 10) != 0)
+            return MCPP_EIO;
+    }
+    return MCPP_OK;
+}
+
+/* mcpp_text_write_file_from: what the producer hands over becomes the file
+ * whole; a producer that fails part way leaves the earlier file and no
+ * temporary, and its own status is returned. */
+TEST(a_file_written_as_it_is_made_appears_whole_or_not_at_all)
+{
+    clear_dir();
+    pieces whole = {1000, -1};
+    CHECK_INT_EQ(mcpp_text_write_file_from(in_dir("made.txt"), produce_pieces, &whole), MCPP_OK);
+    struct stat st;
+    CHECK(stat(in_dir("made.txt"), &st) == 0 && st.st_size == 10000);
+    CHECK_INT_EQ(mcpp_text_write_file(in_dir("kept.txt"), "old", 3), MCPP_OK);
+    pieces failing = {1000, 500};
+    CHECK_INT_EQ(mcpp_text_write_file_from(in_dir("kept.txt"), produce_pieces, &failing), MCPP_ENOMEM);
+    CHECK(holds(in_dir("kept.txt"), "old"));
+    CHECK_INT_EQ(entries_in_dir(), 2);
+    CHECK_INT_EQ(mcpp_text_write_file_from(in_dir("x"), NULL, NULL), MCPP_EARG);
+    CHECK_INT_EQ(mcpp_text_write_file_from(dir, produce_pieces, &whole), MCPP_EIO); /* a directory */
+    CHECK_INT_EQ(entries_in_dir(), 2);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "%s/mcpp-write-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -212,6 +251,7 @@ int main(void)
     RUN(a_directory_is_refused);
     RUN(a_batch_touches_no_target_before_its_commit_and_leaves_no_temporary);
     RUN(a_batch_freed_without_its_commit_leaves_the_directory_as_it_was);
+    RUN(a_file_written_as_it_is_made_appears_whole_or_not_at_all);
     clear_dir();
     rmdir(dir);
     mcpp_receipt_free(receipt);

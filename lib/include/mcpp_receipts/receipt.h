@@ -173,6 +173,13 @@ MCPP_API int mcpp_receipt_write_file(const mcpp_receipt *receipt, const char *pa
 /* Writes `len` bytes of `text` (a rendered report, say) to `path` the same
  * atomic way as mcpp_receipt_write_file. */
 MCPP_API int mcpp_text_write_file(const char *path, const char *text, size_t len);
+/* The same with the text made as it is written: `produce(ctx, write, wctx)`
+ * hands it to `write(wctx, data, len)` piece by piece (a streamed render:
+ * mcpp_frontier_render_stream and the like) and returns MCPP_OK or its own
+ * failure, which leaves `path` as it was (so does a failed write: MCPP_EIO,
+ * "write failed: ..."). */
+typedef int (*mcpp_produce_fn)(void *ctx, mcpp_write_fn write, void *wctx);
+MCPP_EXPERIMENTAL int mcpp_text_write_file_from(const char *path, mcpp_produce_fn produce, void *ctx);
 
 /*
  * Renders a receipt for people or tools (what `mcpp-receipts show` prints).

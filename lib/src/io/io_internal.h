@@ -42,6 +42,9 @@ typedef struct mcpp_write_batch mcpp_write_batch;
 int mcpp_write_batch_new(mcpp_write_batch **out);
 /* Writes `text` to a temporary sibling of `path` (not yet synced nor in place). */
 int mcpp_write_batch_add(mcpp_write_batch *b, const char *path, const char *text, size_t len);
+/* The same with the text handed over piece by piece by `produce` (see
+ * mcpp_text_write_file_from). */
+int mcpp_write_batch_add_from(mcpp_write_batch *b, const char *path, mcpp_produce_fn produce, void *ctx);
 /* Syncs, renames, syncs the directories. On failure the temporaries not yet
  * renamed are removed (the targets renamed before the failure stay, whole). */
 int mcpp_write_batch_commit(mcpp_write_batch *b);

@@ -181,10 +181,41 @@ void mcpp_write_batch_free(mcpp_write_batch *b)
     free(b);
 }
 
-/* Writes `text` into a new temporary sibling of `target` with `mode` (-1:
- * the umask's); starts its writeback where the system can, so that the
- * batch's sync finds most of it done. */
-static int write_temp(pending_file *f, int mode, const char *text, size_t len)
+/* The writer a producer hands its text to: the temporary's descriptor, and
+ * the errno of the first write that failed (0: none). */
+typedef struct fd_writer {
+    int fd;
+    int err;
+} fd_writer;
+
+static int write_to_fd(void *ctx, const char *data, size_t len)
+{
+    fd_writer *w = ctx;
+    if (w->err)
+        return -1;
+    if (write_all(w->fd, data, len) != 0) {
+        w->err = errno ? errno : EIO;
+        return -1;
+    }
+    return 0;
+}
+
+/* A whole text as a producer. */
+typedef struct whole_text {
+    const char *text;
+    size_t len;
+} whole_text;
+
+static int produce_whole(void *ctx, mcpp_write_fn write, void *wctx)
+{
+    const whole_text *t = ctx;
+    return t->len && write(wctx, t->text, t->len) != 0 ? MCPP_EIO : MCPP_OK;
+}
+
+/* Writes what `produce` hands over into a new temporary sibling of `target`
+ * with `mode` (-1: the umask's); starts its writeback where the system can,
+ * so that the batch's sync finds most of it done. */
+static int write_temp(pending_file *f, int mode, mcpp_produce_fn produce, void *ctx)
 {
     char *dir = directory_prefix(f->target);
     if (!dir)
@@ -197,10 +228,15 @@ static int write_temp(pending_file *f, int mode, const char *text, size_t len)
     if (rc != MCPP_OK)
         return rc;
     struct stat st;
-    if ((mode >= 0 && fchmod(fd, (mode_t)mode) != 0) || write_all(fd, text, len) != 0 ||
-        fstat(fd, &st) != 0)
+    fd_writer w = {fd, 0};
+    if (mode >= 0 && fchmod(fd, (mode_t)mode) != 0)
+        w.err = errno;
+    int made = w.err ? MCPP_EIO : produce(ctx, write_to_fd, &w);
+    if (w.err || (made == MCPP_OK && fstat(fd, &st) != 0))
         rc = mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, f->path, NULL, 0, 0, "write failed: %s",
-                           strerror(errno));
+                           strerror(w.err ? w.err : errno));
+    else if (made != MCPP_OK)
+        rc = made; /* the producer's own failure, its error set */
     else
         f->dev = st.st_dev;
 #ifdef SYNC_FILE_RANGE_WRITE
@@ -220,7 +256,16 @@ static int write_temp(pending_file *f, int mode, const char *text, size_t len)
 
 int mcpp_write_batch_add(mcpp_write_batch *b, const char *path, const char *text, size_t len)
 {
-    if (!b || !path || (!text && len))
+    if (!text && len)
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, path, NULL, 0, 0,
+                             "batch, path and text must not be NULL");
+    whole_text t = {text, len};
+    return mcpp_write_batch_add_from(b, path, produce_whole, &t);
+}
+
+int mcpp_write_batch_add_from(mcpp_write_batch *b, const char *path, mcpp_produce_fn produce, void *ctx)
+{
+    if (!b || !path || !produce)
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, path, NULL, 0, 0,
                              "batch, path and text must not be NULL");
     MCPP_CHECK_ARRAY(b->files, b->cap, b->n + 1, MCPP_ARRAY_MAX_ITEMS);
@@ -231,7 +276,7 @@ int mcpp_write_batch_add(mcpp_write_batch *b, const char *path, const char *text
     if (rc == MCPP_OK && !(f->path = mcpp_strdup(path, NULL)))
         rc = mcpp_error_nomem();
     if (rc == MCPP_OK)
-        rc = write_temp(f, mode, text ? text : "", len);
+        rc = write_temp(f, mode, produce, ctx);
     if (rc != MCPP_OK) {
         free(f->path);
         free(f->target);
@@ -330,6 +375,21 @@ int mcpp_write_batch_commit(mcpp_write_batch *b)
     }
     sync_directories(b);
     return MCPP_OK;
+}
+
+int mcpp_text_write_file_from(const char *path, mcpp_produce_fn produce, void *ctx)
+{
+    if (!path || !produce)
+        return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, path, NULL, 0, 0,
+                             "path and producer must not be NULL");
+    mcpp_write_batch *b = NULL;
+    int rc = mcpp_write_batch_new(&b);
+    if (rc == MCPP_OK)
+        rc = mcpp_write_batch_add_from(b, path, produce, ctx);
+    if (rc == MCPP_OK)
+        rc = mcpp_write_batch_commit(b);
+    mcpp_write_batch_free(b);
+    return rc;
 }
 
 int mcpp_text_write_file(const char *path, const char *text, size_t len)
