@@ -192,7 +192,9 @@ static int decide_metric(gate_metric_entry *g, const mcpp_policy *p)
         mcpp_sb_free(&reason);
         return mcpp_error_nomem();
     }
-    free(g->reason);
+    if (!g->reason_in_entry)
+        free(g->reason);
+    g->reason_in_entry = 0;
     return mcpp_sb_finish(&reason, &g->reason); /* kept with the report: a block of its length */
 }
 
@@ -329,7 +331,18 @@ static int finish_one(gate_entry *e)
         mcpp_sb_free(&reason);
         return mcpp_error_nomem();
     }
-    return mcpp_sb_finish(&reason, &e->reason); /* kept with the report: a block of its length */
+    int rc = mcpp_sb_finish(&reason, &e->reason); /* kept with the report: a block of its length */
+    /* A candidate of one compared metric: its reason is "against N comparable
+     * baselines: " and the metric's, which then points into it (~480 bytes a
+     * candidate kept once; issue 50 item 5). */
+    gate_metric_entry *g = e->n_metrics == 1 && e->metrics[0].has_result ? &e->metrics[0] : NULL;
+    size_t whole = rc || !g ? 0 : strlen(e->reason), tail = g && !g->reason_in_entry ? strlen(g->reason) : 0;
+    if (g && !g->reason_in_entry && whole >= tail && strcmp(e->reason + whole - tail, g->reason) == 0) {
+        free(g->reason);
+        g->reason = e->reason + whole - tail;
+        g->reason_in_entry = 1;
+    }
+    return rc;
 }
 
 /* Compares one baseline with the candidate: tallies its verdict, and pools
@@ -895,7 +908,8 @@ void mcpp_gate_report_free(mcpp_gate_report *report)
         gate_entry *e = &report->entries[i];
         for (size_t k = 0; k < e->n_metrics; k++) {
             free(e->metrics[k].name);
-            free(e->metrics[k].reason);
+            if (!e->metrics[k].reason_in_entry)
+                free(e->metrics[k].reason);
             free(e->metrics[k].result_name);
             free(e->metrics[k].result_unit);
             free(e->metrics[k].history_scores);

@@ -69,6 +69,7 @@ typedef struct gate_metric_entry {
     mcpp_gate_outcome outcome;
     int skipped; /* absent on the candidate and every pooled baseline: not gated */
     char *reason;
+    int reason_in_entry; /* reason is the tail of its entry's (finish_one), not a block of its own */
     int has_result;
     mcpp_metric_result result; /* result.metric / .unit point at result_name / result_unit */
     char *result_name, *result_unit;
