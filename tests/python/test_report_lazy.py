@@ -64,7 +64,7 @@ def test_write_puts_each_format_in_place_and_streams_the_json(tmp_path):
                            ("f.html", fr.to_html())):
         fr.write(tmp_path / name)
         assert (tmp_path / name).read_text(encoding="utf-8") == expected
-    report.write(tmp_path / "gate.out", format="json")
+    report.write(bytes(tmp_path / "gate.out"), format="json")  # a bytes path too
     assert (tmp_path / "gate.out").read_text(encoding="utf-8") == report.to_json()
     assert (tmp_path / "f.json").stat().st_mode & 0o777 == 0o666 & ~_umask()
     (tmp_path / "f.json").chmod(0o640)

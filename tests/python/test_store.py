@@ -4,6 +4,7 @@ store, lane history with change points, and its plot."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import sys
 
@@ -50,6 +51,7 @@ def test_an_id_given_twice_in_one_add_is_kept_once_or_raises_naming_the_add(stor
     with pytest.raises(mr.ValidationError, match="conflict: receipt 'run-0003' is given twice in this add"):
         store.add([receipt(2), receipt(3), receipt(3, value=1.0)])
     assert len(store) == 2
+    assert mr.Store(os.fsencode(store.path)).add([receipt(4)]) == mr.AddResult(1, 0, 0)  # a bytes path too
 
 
 def test_query_filters_and_to_pandas(store):

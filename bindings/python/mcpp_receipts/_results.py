@@ -300,7 +300,7 @@ class _Rendered:
         frontier of 10^5 lanes is ~320 MB of it, which ``to_json()`` holds
         as one str)."""
         fmt = format or {".json": "json", ".md": "markdown", ".markdown": "markdown",
-                         ".html": "html", ".htm": "html"}.get(os.path.splitext(os.fspath(path))[1].lower(), "text")
+                         ".html": "html", ".htm": "html"}.get(os.path.splitext(os.fsdecode(path))[1].lower(), "text")
         if fmt == "json":
             chunks: Iterable[str] = _indented_chunks(self._data)
         elif fmt in ("text", "markdown"):
@@ -336,7 +336,7 @@ def _write_atomically(path: str | os.PathLike[str], chunks: Iterable[str]) -> No
     """Writes the chunks into a temporary sibling of ``path``, then puts it in
     place: a failure (or an exception from ``chunks``) leaves an earlier file
     as it was."""
-    target = os.fspath(path)
+    target = os.fsdecode(path)
     fd, tmp = tempfile.mkstemp(prefix=".mcpp-report-", dir=os.path.dirname(os.path.abspath(target)))
     try:
         os.fchmod(fd, _file_mode(target))  # mkstemp's is 0600

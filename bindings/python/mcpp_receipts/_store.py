@@ -226,7 +226,7 @@ class Store:
 
         if isinstance(receipts, _core.Receipt):
             items: Sequence[Receipt] = (receipts,)
-        elif (isinstance(receipts, (list, tuple)) and not self.path.startswith(_PG_SCHEMES)
+        elif (isinstance(receipts, (list, tuple)) and not os.fsdecode(self.path).startswith(_PG_SCHEMES)
               and all(isinstance(r, _core.Receipt) for r in receipts)):
             # the file store keeps one row an id and names an id given twice
             # with other content itself (_as_receipts' pass over the ids was
