@@ -397,12 +397,6 @@ int mcpp_text_write_file(const char *path, const char *text, size_t len)
     if (!path || (!text && len))
         return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, path, NULL, 0, 0,
                              "path and text must not be NULL");
-    mcpp_write_batch *b = NULL;
-    int rc = mcpp_write_batch_new(&b);
-    if (rc == MCPP_OK)
-        rc = mcpp_write_batch_add(b, path, text, len);
-    if (rc == MCPP_OK)
-        rc = mcpp_write_batch_commit(b);
-    mcpp_write_batch_free(b);
-    return rc;
+    whole_text t = {text, len};
+    return mcpp_text_write_file_from(path, produce_whole, &t);
 }
