@@ -70,16 +70,10 @@ static int write_body(mcpp_strbuf *sb, const mcpp_receipt *r)
     return MCPP_OK;
 }
 
-/* The body: packed from the zctx's buffer when there is a zctx (the text is
- * not kept), else the text itself; a receipt's body is ~2.5 KB, so a buffer
- * of its own starts big enough for one. */
-static int fill_body(mcpp_store_row *row, const mcpp_receipt *r, const mcpp_store_codec *codec, mcpp_store_zctx *z)
+/* The body as a text of its own (mcpp_free); a receipt's body is ~2.5 KB,
+ * so the buffer starts big enough for one. */
+static int body_text(char **out, size_t *len, const mcpp_receipt *r)
 {
-    if (z) {
-        mcpp_strbuf *sb = mcpp_store_zctx_text(z);
-        int rc = write_body(sb, r);
-        return rc ? rc : mcpp_store_pack_body(codec, z, sb->data, sb->len, &row->packed_body, &row->packed_body_len);
-    }
     mcpp_strbuf sb;
     mcpp_sb_init_heap(&sb, 4096);
     int rc = write_body(&sb, r);
@@ -87,8 +81,20 @@ static int fill_body(mcpp_store_row *row, const mcpp_receipt *r, const mcpp_stor
         mcpp_sb_free(&sb);
         return rc;
     }
-    row->body_len = sb.len;
-    return mcpp_sb_finish(&sb, &row->body);
+    if (len)
+        *len = sb.len;
+    return mcpp_sb_finish(&sb, out);
+}
+
+/* The body: packed from the zctx's buffer when there is a zctx (the text is
+ * not kept), else the text itself. */
+static int fill_body(mcpp_store_row *row, const mcpp_receipt *r, const mcpp_store_codec *codec, mcpp_store_zctx *z)
+{
+    if (!z)
+        return body_text(&row->body, &row->body_len, r);
+    mcpp_strbuf *sb = mcpp_store_zctx_text(z);
+    int rc = write_body(sb, r);
+    return rc ? rc : mcpp_store_pack_body(codec, z, sb->data, sb->len, &row->packed_body, &row->packed_body_len);
 }
 
 /* The row's body as text (*owned: a copy to mcpp_free, NULL when it is
@@ -99,13 +105,7 @@ static int row_body(const char **text, char **owned, const mcpp_store_row *row)
     *text = row->body;
     if (row->body)
         return MCPP_OK;
-    mcpp_strbuf sb;
-    mcpp_sb_init_heap(&sb, 4096);
-    int rc = write_body(&sb, row->receipt);
-    if (!rc)
-        rc = mcpp_sb_finish(&sb, owned);
-    else
-        mcpp_sb_free(&sb);
+    int rc = body_text(owned, NULL, row->receipt);
     *text = *owned;
     return rc;
 }
