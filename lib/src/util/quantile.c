@@ -95,16 +95,10 @@ double mcpp_median_sorting(double *values, size_t n)
     return mcpp_quantile_sorted(values, n, 0.5);
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = ((const double *)a)[0], y = ((const double *)b)[0];
-    return x < y ? -1 : x > y;
-}
-
 double mcpp_weighted_median_sorting(double *pairs, size_t n)
 {
     double total = 0, below = 0;
-    qsort(pairs, n, 2 * sizeof *pairs, by_value);
+    qsort(pairs, n, 2 * sizeof *pairs, double_order); /* a pair orders by its first double, the value */
     for (size_t j = 0; j < n; j++)
         total += pairs[2 * j + 1];
     for (size_t j = 0; j < n; j++)
