@@ -565,8 +565,8 @@ static int list_excluded(frontier_lane *x)
         free(texts);
         return MCPP_OK;
     }
-    x->excluded_ids = calloc(n ? n : 1, sizeof *x->excluded_ids);
-    x->excluded_reasons = calloc(n ? n : 1, sizeof *x->excluded_reasons);
+    x->excluded_ids = calloc(n, sizeof *x->excluded_ids);
+    x->excluded_reasons = calloc(n, sizeof *x->excluded_reasons);
     int rc = x->excluded_ids && x->excluded_reasons ? MCPP_OK : mcpp_error_nomem();
     for (size_t i = 0; !rc && i < n; i++) {
         const char *sep = strchr(texts[i], '\x1f');
@@ -661,10 +661,11 @@ static int finish(mcpp_frontier *f, const mcpp_policy *p, size_t *lane_of, size_
 {
     int rc = sort_lanes(f, n, lane_of);
     if (!rc) rc = evaluate_lanes(f);
-    if (!rc && !summaries_only)
+    if (!rc && !summaries_only) {
         rc = find_adjacency(f, p->adjacency_width);
-    if (!rc && !summaries_only)
-        rc = describe_lanes(f, p);
+        if (!rc)
+            rc = describe_lanes(f, p);
+    }
     /* What only building needed goes, and the kept lists lose their slack. */
     free(f->segs);
     f->segs = NULL;

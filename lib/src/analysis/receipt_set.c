@@ -171,12 +171,13 @@ static int load_one(mcpp_receipt_set *set, const char *path, const mcpp_limits *
     if (rc == MCPP_ENOMEM) return rc;
     if (rc != MCPP_OK) return record_failure(set, path, rc, mcpp_error_last()->message);
     mcpp_receipt *shared = NULL;
-    if ((!set->share && (rc = mcpp_receipt_share_new(&set->share))) ||
-        (rc = mcpp_receipt_share_pack(&shared, r, set->share))) {
-        mcpp_receipt_free(r);
-        return rc;
-    }
+    if (!set->share)
+        rc = mcpp_receipt_share_new(&set->share);
+    if (!rc)
+        rc = mcpp_receipt_share_pack(&shared, r, set->share);
     mcpp_receipt_free(r);
+    if (rc)
+        return rc;
     rc = mcpp_receipt_set_add(set, shared);
     if (rc == MCPP_EINVALID) return record_failure(set, path, rc, mcpp_error_last()->message);
     return rc;

@@ -187,9 +187,8 @@ void mcpp_store_lane_memo_clear(mcpp_store_lane_memo *memo);
 /* Fills `row` for `r` (strings borrowed from r except those marked); `metric`
  * is the default gate metric path. With a zctx the body and image are
  * packed with the codec's dictionaries (the body's text is written in the
- * zctx's buffer and not kept); without, stored as
- * before version 6. `memo` (may be NULL)
- * is the calling thread's. The image is made only `with_image` (store check
+ * zctx's buffer and not kept); without, stored as before version 6. `memo`
+ * (may be NULL) is the calling thread's. The image is made only `with_image` (store check
  * and its repair): an add stores none, the first read makes it
  * (store_load.c). Free with mcpp_store_row_clear. */
 int mcpp_store_row_fill(mcpp_store_row *row, const mcpp_receipt *r, const char *metric, const mcpp_store_codec *codec,

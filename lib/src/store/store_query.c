@@ -173,7 +173,7 @@ typedef struct sql_builder {
     const char *binds[MAX_BINDS];
     size_t n_binds;
     char shorts[MAX_BINDS][24]; /* short keys of the selected lanes */
-    char commit_ends[4][72];    /* the ends of git_commit prefix ranges (range_of_prefix) */
+    char commit_ends[4][72];    /* the ends of git_commit prefix ranges (add_commit_range) */
     size_t n_commit_ends;
 } sql_builder;
 
