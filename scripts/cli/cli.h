@@ -97,11 +97,8 @@ int cli_write_stdout(void *ctx, const char *data, size_t len);
 
 /* cli_skipped.c: removes --skip-invalid from argv; 1 when it was given. */
 int cli_take_skip_invalid(int *argc, char **argv);
-/* How many files the sets skipped; the list of them as it follows a text or
- * markdown report (nothing for JSON, whose object holds it). */
+/* How many files the sets skipped. */
 size_t cli_skipped_count(const struct mcpp_receipt_set *const *sets, size_t n_sets);
-void cli_print_skipped_after(FILE *to, mcpp_output_format format, const struct mcpp_receipt_set *const *sets,
-                             size_t n_sets);
 /* Prints a rendered report with the files the sets skipped listed inside it
  * (a "skipped" member of the JSON object; lines after text and markdown). */
 void cli_print_with_skipped(FILE *to, const char *text, mcpp_output_format format,

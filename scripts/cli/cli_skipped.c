@@ -48,6 +48,23 @@ static void skipped_json(FILE *to, const mcpp_receipt_set *const *sets, size_t n
     fputc(']', to);
 }
 
+/* The list of skipped files as it follows a text or markdown report (nothing
+ * for JSON, whose object holds it). */
+static void print_skipped_after(FILE *to, mcpp_output_format format, const mcpp_receipt_set *const *sets, size_t n_sets)
+{
+    size_t total = cli_skipped_count(sets, n_sets);
+    if (!total || format == MCPP_OUTPUT_JSON)
+        return;
+    fprintf(to,
+            format == MCPP_OUTPUT_MARKDOWN ? "\n**%zu file%s skipped** (not part of this report):\n\n"
+                                           : "\nskipped   %zu file%s (not part of this report):\n",
+            total, total == 1 ? "" : "s");
+    for (size_t s = 0; s < n_sets; s++)
+        for (size_t i = 0; i < mcpp_receipt_set_failure_count(sets[s]); i++)
+            fprintf(to, format == MCPP_OUTPUT_MARKDOWN ? "- `%s`: %s\n" : "          %s: %s\n",
+                    mcpp_receipt_set_failure_path(sets[s], i), mcpp_receipt_set_failure_message(sets[s], i));
+}
+
 void cli_print_with_skipped(FILE *to, const char *text, mcpp_output_format format, const mcpp_receipt_set *const *sets,
                       size_t n_sets)
 {
@@ -64,20 +81,7 @@ void cli_print_with_skipped(FILE *to, const char *text, mcpp_output_format forma
         return;
     }
     fputs(text, to);
-    cli_print_skipped_after(to, format, sets, n_sets);
-}
-
-void cli_print_skipped_after(FILE *to, mcpp_output_format format, const mcpp_receipt_set *const *sets, size_t n_sets)
-{
-    size_t total = cli_skipped_count(sets, n_sets);
-    if (!total || format == MCPP_OUTPUT_JSON) return;
-    fprintf(to, format == MCPP_OUTPUT_MARKDOWN ? "\n**%zu file%s skipped** (not part of this report):\n\n"
-                                               : "\nskipped   %zu file%s (not part of this report):\n",
-            total, total == 1 ? "" : "s");
-    for (size_t s = 0; s < n_sets; s++)
-        for (size_t i = 0; i < mcpp_receipt_set_failure_count(sets[s]); i++)
-            fprintf(to, format == MCPP_OUTPUT_MARKDOWN ? "- `%s`: %s\n" : "          %s: %s\n",
-                    mcpp_receipt_set_failure_path(sets[s], i), mcpp_receipt_set_failure_message(sets[s], i));
+    print_skipped_after(to, format, sets, n_sets);
 }
 
 int cli_render_with_skipped(char **out, const char *text, mcpp_output_format format,

@@ -162,23 +162,6 @@ static int print_report(int rc, char *text, mcpp_output_format format, const mcp
     return 0;
 }
 
-/* Prints a frontier as it is rendered (a report of 10^5 lanes is ~300 MB of
- * JSON, never held whole), the sets' skipped files after it; a JSON report
- * with files to list inside it is made whole (print_report). */
-static int print_frontier(const mcpp_frontier *f, mcpp_output_format format, const mcpp_receipt_set *const *sets,
-                          size_t n_sets)
-{
-    if (format == MCPP_OUTPUT_JSON && cli_skipped_count(sets, n_sets)) {
-        char *text = NULL;
-        int rc = mcpp_frontier_render(&text, f, format);
-        return print_report(rc, text, format, sets, n_sets);
-    }
-    int ex = exit_for(mcpp_frontier_render_stream(f, format, cli_write_stdout, NULL));
-    if (!ex)
-        cli_print_skipped_after(stdout, format, sets, n_sets);
-    return ex;
-}
-
 /* 3 when a named input could not be read, or a file was skipped without
  * --skip-invalid; else 0 (the command's own verdict decides). */
 static int inputs_exit(int bad, int skip_invalid, const mcpp_receipt_set *const *sets, size_t n_sets)
@@ -371,26 +354,20 @@ static int render_frontier_html(char **out, const frontier_ctx *x)
     return rc;
 }
 
-/* Text, JSON and markdown stream to their --output file, but for a JSON
- * report that has skipped files to list inside its object. */
-static int frontier_streams(const char *format, const void *ctx)
+/* Text, JSON and markdown are written as they are rendered (a report of 10^5
+ * lanes is ~300 MB of JSON, never held whole), the skipped files after them;
+ * but a JSON report with skipped files to list inside its object is made
+ * whole (render_frontier). */
+static int frontier_streams_in(const frontier_ctx *x, mcpp_output_format fmt)
 {
-    const frontier_ctx *x = ctx;
-    mcpp_output_format fmt;
     const mcpp_receipt_set *sets[1] = {x->set};
-    return mcpp_output_format_parse(&fmt, format) == MCPP_OK &&
-           !(fmt == MCPP_OUTPUT_JSON && cli_skipped_count(sets, x->set ? 1 : 0));
+    return !(fmt == MCPP_OUTPUT_JSON && cli_skipped_count(sets, x->set ? 1 : 0));
 }
 
-static int stream_frontier(const char *format, const void *ctx, mcpp_write_fn write, void *wctx)
+static int frontier_stream_in(const frontier_ctx *x, mcpp_output_format fmt, mcpp_write_fn write, void *wctx)
 {
-    const frontier_ctx *x = ctx;
-    mcpp_output_format fmt = MCPP_OUTPUT_TEXT;
-    int rc = mcpp_output_format_parse(&fmt, format);
-    if (rc == MCPP_OK)
-        rc = mcpp_frontier_render_stream(x->f, fmt, write, wctx);
+    int rc = mcpp_frontier_render_stream(x->f, fmt, write, wctx);
     if (rc == MCPP_OK && fmt != MCPP_OUTPUT_JSON) {
-        /* the skipped files after the report, as stdout has them */
         char *list = NULL;
         const mcpp_receipt_set *sets[1] = {x->set};
         rc = cli_render_with_skipped(&list, "", fmt, sets, x->set ? 1 : 0);
@@ -401,8 +378,22 @@ static int stream_frontier(const char *format, const void *ctx, mcpp_write_fn wr
     return rc;
 }
 
-/* A frontier --output file: the report with the skipped files listed in it,
- * as stdout has them. */
+/* The two above for --output FORMAT=FILE (cli_write_outputs). */
+static int frontier_streams(const char *format, const void *ctx)
+{
+    mcpp_output_format fmt;
+    return mcpp_output_format_parse(&fmt, format) == MCPP_OK && frontier_streams_in(ctx, fmt);
+}
+
+static int stream_frontier(const char *format, const void *ctx, mcpp_write_fn write, void *wctx)
+{
+    mcpp_output_format fmt = MCPP_OUTPUT_TEXT;
+    int rc = mcpp_output_format_parse(&fmt, format);
+    return rc == MCPP_OK ? frontier_stream_in(ctx, fmt, write, wctx) : rc;
+}
+
+/* A frontier --output file made whole: the report with the skipped files
+ * listed in it, as stdout has them. */
 static int render_frontier(char **out, const char *format, const void *ctx)
 {
     const frontier_ctx *x = ctx;
@@ -466,9 +457,16 @@ int cli_frontier(int argc, char **argv)
     }
     const mcpp_receipt_set *sets[1] = {set};
     size_t n_sets = set ? 1 : 0; /* the whole store: no set was loaded */
-    if ((ex = print_frontier(f, o.format, sets, n_sets)) != 0)
-        goto done;
     frontier_ctx ctx = {f, set};
+    if (frontier_streams_in(&ctx, o.format)) {
+        ex = exit_for(frontier_stream_in(&ctx, o.format, cli_write_stdout, NULL));
+    } else {
+        char *text = NULL;
+        int rc = mcpp_frontier_render(&text, f, o.format);
+        ex = print_report(rc, text, o.format, sets, n_sets);
+    }
+    if (ex)
+        goto done;
     if ((ex = cli_write_outputs(&outs, render_frontier, frontier_streams, stream_frontier, &ctx)) != 0)
         goto done;
     ex = inputs_exit(bad, skip, sets, n_sets);
