@@ -76,6 +76,15 @@ static int heap_counted(void)
     return p && after >= before + (1 << 20);
 }
 
+/* In a test: returns, saying why, when the heap cannot be counted. */
+#define SKIP_UNLESS_HEAP_COUNTED()                                                                                     \
+    do {                                                                                                               \
+        if (!heap_counted()) {                                                                                         \
+            printf("skipped: glibc's mallinfo2 does not see this allocator (a sanitizer build)\n");                    \
+            return;                                                                                                    \
+        }                                                                                                              \
+    } while (0)
+
 /* The process's peak resident size in KiB (VmHWM), after resetting it when
  * `reset` (writing 5 to /proc/self/clear_refs, Linux >= 4.0); -1 when the
  * kernel does not offer either. */
@@ -102,10 +111,7 @@ static long peak_rss_kib(int reset)
 
 TEST(a_frontier_keeps_under_1700_bytes_a_lane)
 {
-    if (!heap_counted()) {
-        printf("skipped: glibc's mallinfo2 does not see this allocator (a sanitizer build)\n");
-        return;
-    }
+    SKIP_UNLESS_HEAP_COUNTED();
     mcpp_receipt_set *set = import(base_path);
     CHECK(set && mcpp_receipt_set_count(set) == N);
     if (!set)
@@ -135,10 +141,7 @@ TEST(a_frontier_keeps_under_1700_bytes_a_lane)
  * and the metric's), ~480 bytes a pair. */
 TEST(a_gate_keeps_under_2100_bytes_a_pair)
 {
-    if (!heap_counted()) {
-        printf("skipped: glibc's mallinfo2 does not see this allocator (a sanitizer build)\n");
-        return;
-    }
+    SKIP_UNLESS_HEAP_COUNTED();
     mcpp_receipt_set *base = import(base_path), *cand = import(cand_path);
     CHECK(base && cand && mcpp_receipt_set_count(cand) == N);
     if (base && cand) {
@@ -173,10 +176,7 @@ TEST(a_gate_keeps_under_2100_bytes_a_pair)
  * 4 KiB; the bound is 3-4 MiB from both. */
 TEST(building_a_frontier_raises_the_peak_rss_under_1450_bytes_a_lane)
 {
-    if (!heap_counted()) {
-        printf("skipped: glibc's mallinfo2 does not see this allocator (a sanitizer build)\n");
-        return;
-    }
+    SKIP_UNLESS_HEAP_COUNTED();
     mcpp_receipt_set *set = import(big_path);
     CHECK(set && mcpp_receipt_set_count(set) == BIG);
     if (!set)
