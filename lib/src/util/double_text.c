@@ -66,15 +66,17 @@ static u128 pow5(int p) { return p < 28 ? (u128)POW5[p] : (u128)POW5[27] * 5; } 
 /* x * 2^s for a possibly negative s, truncated. */
 static u128 shift(u128 x, int s) { return s >= 0 ? x << s : x >> -s; }
 
-/* round(M * 5^p * 2^s), halves to even; the caller keeps it below 2^64. */
-static uint64_t rounded(uint64_t m, u128 p5, int s)
+/* round(x * 2^s), halves to even; the caller keeps it below 2^64. */
+static uint64_t rounded_product(u128 x, int s)
 {
-    u128 x = (u128)m * p5;
     if (s >= 0)
         return (uint64_t)(x << s);
     u128 n = x >> -s, rest = x - (n << -s), half = (u128)1 << (-s - 1);
     return (uint64_t)(n + (rest > half || (rest == half && (n & 1))));
 }
+
+/* round(M * 5^p * 2^s), halves to even. */
+static uint64_t rounded(uint64_t m, u128 p5, int s) { return rounded_product((u128)m * p5, s); }
 
 /* Whether strtod reads n * 10^-p back as a = m * 2^e: 4 * n * 10^-p lies in
  * [4a - gap_below, 4a + 2 * 2^e], whose ends are included when m is even
@@ -189,17 +191,22 @@ size_t mcpp_double_text_exact(char *out, double v)
     double a = fabs(v);
     if (!(a >= 1e-11 && a < 1e15))
         return 0; /* also NaN */
-    int e2;
-    double frac = frexp(a, &e2); /* a = frac * 2^e2, frac in [0.5, 1) */
-    uint64_t m = (uint64_t)ldexp(frac, 53);
-    int e = e2 - 53;
-    /* p such that a * 10^p is in [1e16, 1e17): 17 digits before the point;
-     * a >= 2^(e2-1) gives the exponent of its leading digit or one less */
-    int p = 16 - (int)floor((e2 - 1) * 0.30102999566398120);
+    /* a = m * 2^e with m in [2^52, 2^53), read off its bits (every double of
+     * this range is normal): frexp and ldexp were library calls */
+    uint64_t bits;
+    memcpy(&bits, &a, sizeof bits);
+    uint64_t m = (bits & ((1ULL << 52) - 1)) | (1ULL << 52);
+    int e = (int)(bits >> 52) - 1075;
+    /* p such that a * 10^p is in [1e16, 1e17): 17 digits before the point.
+     * a >= 2^(e+52), whose leading digit's exponent is floor((e+52) log10 2),
+     * here (x * 78913) >> 18 rounded down (exact for |x| < 1000), or one less */
+    int x2 = e + 52;
+    int p = 16 - (x2 >= 0 ? (x2 * 78913) >> 18 : -((-x2 * 78913 + (1 << 18) - 1) >> 18));
+    u128 x = 0;
     for (int tries = 0; tries < 3; tries++) {
         if (p < 2 || p > MAX_P)
             return 0;
-        u128 x = (u128)m * pow5(p);
+        x = (u128)m * pow5(p);
         u128 whole = shift(x, p + e);
         if (whole < (u128)10000000000000000ULL)
             p++;
@@ -213,7 +220,7 @@ size_t mcpp_double_text_exact(char *out, double v)
     /* When %.15g reads back, a lies within half an ulp (< 12 units of the
      * 17th digit) of it, so the 17-digit decimal ends near 00; otherwise the
      * 15-digit attempt is skipped (most measured values) */
-    uint64_t n17 = rounded(m, pow5(p), p + e);
+    uint64_t n17 = rounded_product(x, p + e);
     for (int k = n17 % 100 <= 24 || n17 % 100 >= 76 ? 15 : 16; k <= 16; k++) {
         int pk = p - (17 - k);
         u128 p5 = pow5(pk);
