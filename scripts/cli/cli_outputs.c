@@ -23,6 +23,12 @@ static int take_one(cli_outputs *outs, const char *spec, const char *const *allo
             fprintf(stderr, "mcpp-receipts: at most %d --output options\n", CLI_MAX_OUTPUTS);
             return CLI_EXIT_INVALID;
         }
+        for (int j = 0; j < outs->n; j++) /* the later file would silently replace the earlier */
+            if (strcmp(outs->items[j].path, eq + 1) == 0) {
+                fprintf(stderr, "mcpp-receipts: --output names '%s' twice (%s and %s): give each format its own file\n",
+                        eq + 1, outs->items[j].format, allowed[k]);
+                return CLI_EXIT_INVALID;
+            }
         outs->items[outs->n].format = allowed[k];
         outs->items[outs->n++].path = eq + 1;
         return 0;

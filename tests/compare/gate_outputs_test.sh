@@ -91,6 +91,10 @@ check skip_invalid_still_lists_the_file grep -q 'broken.json' "$W/s.json"
 check unknown_output_format_exits_3 test $? -eq 3
 "$BIN" gate --baseline "$EX" --candidate "$EX" --output json > /dev/null 2>&1
 check output_without_path_exits_3 test $? -eq 3
+"$BIN" gate --baseline "$EX" --candidate "$EX" --output json="$W/x.yaml" --output markdown="$W/x.yaml" \
+    > /dev/null 2> "$W/twice.err"
+check one_path_for_two_formats_exits_3 test $? -eq 3
+check one_path_for_two_formats_names_both grep -q "names '$W/x.yaml' twice (json and markdown)" "$W/twice.err"
 check nothing_written_for_refused_specs test ! -e "$W/x.yaml"
 # compare and frontier take --output too.
 "$BIN" compare "$EX/nam56r_padded.json" "$EX/nam56r_padded_run2.json" --output json="$W/c.json" \
