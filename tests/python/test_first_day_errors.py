@@ -11,7 +11,7 @@ import shutil
 import pytest
 
 import mcpp_receipts as mr
-from conftest import EXAMPLES
+from conftest import EXAMPLES, REPO
 
 
 def test_builder_type_errors_are_mr_errors_and_still_type_errors():
@@ -66,6 +66,19 @@ def test_file_error_keeps_errno_strerror_and_filename_through_pickle(tmp_path):
     assert (back.errno, back.strerror, back.filename) == (e.errno, e.strerror, e.filename) != (None, None, None)
     assert (back.path, back.kind, back.code) == (e.path, e.kind, e.code)
     assert str(back) == str(e)
+
+
+def test_another_tools_results_read_as_a_receipt_name_the_tool_and_its_import():
+    # Google Benchmark's own JSON where a receipt was expected: once "context:
+    # unknown top-level field" and "benchmarks: ... did you mean 'benchmark'?"
+    gb = REPO / "tests" / "data" / "google-benchmark" / "base.json"
+    hint = r'this is Google Benchmark output; import it first: .*import_results\("google-benchmark", path\)'
+    with pytest.raises(mr.Error, match=hint) as info:
+        mr.load(gb)
+    assert "unknown top-level field" not in str(info.value)
+    rs = mr.load_dir(gb.parent, errors="skip")
+    assert len(rs) == 0 and "this is Google Benchmark output" in str(rs.errors[0])
+    assert len(mr.import_results("google-benchmark", gb)) > 0  # what the message says to do works
 
 
 def test_frontier_of_a_skipping_load_dir_does_not_raise_what_was_skipped(tmp_path):

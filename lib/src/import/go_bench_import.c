@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "import/import_internal.h"
+#include "io/tool_output.h"
 #include "util/alloc.h"
 #include "util/error_internal.h"
 
@@ -480,12 +481,10 @@ static int not_go_json(go_state *st, FILE *f, int lineno)
 {
     char head[65536];
     size_t n = fseek(f, 0, SEEK_SET) == 0 ? fread(head, 1, sizeof head, f) : 0;
-    const char *tool = mcpp_import_json_tool(head, n);
+    const char *format = NULL, *tool = mcpp_tool_output_of(head, n, &format);
     if (tool)
         return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_TYPE, st->path, NULL, lineno, 1,
-                             "not go test -bench output: this is %s JSON (import it as that format; "
-                             "mcpp-receipts import --help lists them)",
-                             tool);
+                             "not go test -bench output: this is %s JSON (import it as %s)", tool, format);
     return mcpp_error_at(MCPP_EINVALID, MCPP_ERROR_KIND_TYPE, st->path, NULL, lineno, 1,
                          "not go test -bench output: a JSON document over several lines (go test -json "
                          "writes one event per line)");

@@ -647,28 +647,6 @@ int mcpp_import_add_samples(mcpp_builder *b, const char *name, const char *unit,
     return rc;
 }
 
-const char *mcpp_import_json_tool(const char *head, size_t len)
-{
-    /* keys each tool's JSON carries near its start, most specific first */
-    static const struct {
-        const char *key, *also, *tool;
-    } MARKS[] = {
-        {"\"machine_info\"", "\"benchmarks\"", "pytest-benchmark"},
-        {"\"context\"", "\"benchmarks\"", "Google Benchmark"},
-        {"\"result_columns\"", "\"results\"", "asv"},
-        {"\"command\"", "\"results\"", "hyperfine"},
-        {"\"runs\"", "\"benchmarks\"", "pyperf"},
-    };
-    char buf[65537];
-    size_t n = len < sizeof buf - 1 ? len : sizeof buf - 1;
-    memcpy(buf, head, n);
-    buf[n] = '\0';
-    for (size_t i = 0; i < sizeof MARKS / sizeof MARKS[0]; i++)
-        if (strstr(buf, MARKS[i].key) && strstr(buf, MARKS[i].also))
-            return MARKS[i].tool;
-    return NULL;
-}
-
 static int walk_dir(mcpp_import_walk *w, const char *dir, int depth)
 {
     mcpp_dir_list list;

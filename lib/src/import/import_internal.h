@@ -221,11 +221,6 @@ int mcpp_import_begin(mcpp_builder **out, const char *format, const char *suite,
 int mcpp_import_add_samples(mcpp_builder *b, const char *name, const char *unit, mcpp_direction dir,
                             const char *kind, const double *samples, size_t n);
 
-/* The tool whose JSON `head` (the first bytes of a file) looks like, by the
- * keys it carries ("pytest-benchmark", "Google Benchmark", "asv", "hyperfine",
- * "pyperf"), or NULL: for an importer given another tool's file to say so. */
-const char *mcpp_import_json_tool(const char *head, size_t len);
-
 /* A walk of a directory tree for an importer's inputs, entries in byte order
  * of names (mcpp_dir_list), so receipts come in the same order on every
  * machine. `take` is called on each regular file `is_input` accepts (its name,

@@ -16,6 +16,7 @@
 #include "util/struct_version.h"
 #include "io/json_bind_reader.h"
 #include "io/io_internal.h"
+#include "io/tool_output.h"
 
 static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -248,6 +249,31 @@ static int finish(mcpp_report *report, mcpp_report **report_out, int rc)
     return MCPP_OK;
 }
 
+/* A file that is another tool's results, not a receipt: its report becomes
+ * one error naming the tool and the import that makes receipts of it, instead
+ * of that tool's keys listed as unknown fields ("benchmarks: ... did you mean
+ * 'benchmark'?"). Only a load that failed is looked at. */
+static void name_other_tool(mcpp_report **report, const char *buf, size_t len, const char *name, int rc)
+{
+    const char *format = NULL, *tool = rc == MCPP_EINVALID ? mcpp_tool_output_of(buf, len, &format) : NULL;
+    mcpp_report *named = tool ? mcpp_report_new() : NULL;
+    if (!named)
+        return; /* not another tool's, or no memory: the report as it was */
+    if (!mcpp_report_keeps(*report, MCPP_SEVERITY_WARNING))
+        mcpp_report_errors_only(named);
+    char text[400];
+    snprintf(text, sizeof text,
+             "not a receipt: this is %s output; import it first: `mcpp-receipts import %s %s --out DIR` "
+             "(Python: mcpp_receipts.import_results(\"%s\", path))",
+             tool, format, name ? name : "FILE", format);
+    if (mcpp_report_add(named, MCPP_SEVERITY_ERROR, "type", name, NULL, 1, 1, text) != MCPP_OK) {
+        mcpp_report_free(named);
+        return;
+    }
+    mcpp_report_free(*report);
+    *report = named;
+}
+
 /* The caller's limits (MCPP_EARG, error set, for a version this library does not know),
  * or the defaults when it passes none. */
 static int limits_or_default(mcpp_limits *lim, const mcpp_limits *limits)
@@ -292,14 +318,15 @@ int mcpp_receipt_load_buffer(mcpp_receipt **out, mcpp_report **report_out, const
     }
     if (format == MCPP_FORMAT_AUTO)
         format = sniff(buf, len);
-    if (format == MCPP_FORMAT_JSON)
-        return finish(report, report_out, load_json(out, buf, len, name, &lim, report));
-    int rc = mcpp_yaml_read(&root, &marks, buf, len, &lim, name, report);
-    if (rc == 0) {
+    int rc;
+    if (format == MCPP_FORMAT_JSON) {
+        rc = load_json(out, buf, len, name, &lim, report);
+    } else if ((rc = mcpp_yaml_read(&root, &marks, buf, len, &lim, name, report)) == 0) {
         rc = bind_validate_pack(out, root, marks, buf, len, format, name, &lim, report);
         cJSON_Delete(root);
         mcpp_yaml_marks_free(marks);
     }
+    name_other_tool(&report, buf, len, name, rc);
     return finish(report, report_out, rc);
 }
 
