@@ -140,4 +140,15 @@ int cli_write_outputs(const cli_outputs *outs, cli_render_fn render, cli_streams
 /* cmd_receipt.c: writes a JSON string literal (invalid UTF-8 becomes U+FFFD). */
 void cli_json_string(FILE *to, const char *s);
 
+/* Paths, each malloc'ed. */
+typedef struct cli_path_list {
+    char **paths;
+    size_t n, cap;
+} cli_path_list;
+/* Appends the receipt files `path` names (cli_receipt_files.c): the file, or
+ * a directory's *.json, *.yaml and *.yml files as a receipt set reads it.
+ * 0, or an exit code after a message (a directory unreadable or holding none). */
+int cli_receipt_files(cli_path_list *list, const char *path);
+void cli_path_list_free(cli_path_list *list);
+
 #endif /* MCPP_CLI_H */

@@ -13,11 +13,11 @@
 
 /* ---- help texts ------------------------------------------------------------ */
 
-static const char VALIDATE_USAGE[] =
-    "usage: mcpp-receipts validate [--quiet] [--format text|json] FILE...\n";
+static const char VALIDATE_USAGE[] = "usage: mcpp-receipts validate [--quiet] [--format text|json] PATH...\n";
 static const char VALIDATE_HELP[] =
     "\n"
     "Checks each receipt (JSON or YAML; \"-\" reads stdin) against schema mcpp.receipt/2 (schema 1 is read too).\n"
+    "A directory stands for its *.json, *.yaml and *.yml files, walked as gate and frontier walk it.\n"
     "Prints \"ok FILE (id ID, lane NAME)\" for a valid receipt, or every problem as\n"
     "\"FILE:LINE:COL: FIELD: MESSAGE [KIND]\" (warnings as \"[warning: KIND]\"), then a summary.\n"
     "\n"
@@ -29,7 +29,7 @@ static const char VALIDATE_HELP[] =
     "exit codes: 0 all valid, 3 any invalid input (or a bad option), 4 internal error\n"
     "\n"
     "example:\n"
-    "  mcpp-receipts validate examples/receipts/*.json examples/receipts/*.yaml\n";
+    "  mcpp-receipts validate examples/receipts/\n";
 
 static const char SHOW_USAGE[] = "usage: mcpp-receipts show [--format text|json|yaml] FILE\n";
 static const char SHOW_HELP[] =
@@ -349,11 +349,19 @@ int cli_validate(int argc, char **argv)
         return rc;
     validate_totals t;
     memset(&t, 0, sizeof t);
+    /* a directory stands for its receipt files, as gate and frontier read it */
+    cli_path_list files = {0};
+    for (int f = 0; f < args.nfiles; f++) {
+        int ex = cli_receipt_files(&files, args.files[f]);
+        if (ex > t.exit_code)
+            t.exit_code = ex;
+    }
+    free(args.files);
     if (args.json)
         fputs("{\n  \"files\": [", stdout);
-    for (int f = 0; f < args.nfiles; f++)
-        validate_one_file(&args, args.files[f], &t);
-    free(args.files);
+    for (size_t f = 0; f < files.n; f++)
+        validate_one_file(&args, files.paths[f], &t);
+    cli_path_list_free(&files);
     if (args.json) {
         fprintf(stdout, "\n  ],\n  \"valid\": %zu,\n  \"invalid\": %zu,\n  \"warnings\": %zu\n}\n",
                 t.valid, t.invalid, t.warnings);

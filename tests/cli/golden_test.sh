@@ -68,6 +68,19 @@ expect_exit "validate --quiet on valid input" 0 "$cli" validate --quiet ./*.json
 [ ! -s "$work/last.out" ] && ok "validate --quiet prints nothing when all are valid" \
   || { bad "validate --quiet printed:"; head -n 5 "$work/last.out"; }
 
+# ---- a directory stands for its receipt files (as gate and frontier read it) ---------------
+mkdir -p "$work/tree/sub" "$work/tree/.hidden" "$work/empty"
+cp nam52_dense.json nam56r_padded.yaml "$work/tree/" && cp nam56r_padded.json "$work/tree/sub/"
+cp nam52_dense.json "$work/tree/.hidden/" && echo "not a receipt" >"$work/tree/notes.txt"
+expect_exit "validate DIR walks it" 0 "$cli" validate "$work/tree"
+sed "s|$work/tree|T|g" "$work/last.out" | grep -o '^ok [^ ]*\|^[0-9]* files: [0-9]* valid' >"$work/tree.out"
+printf 'ok T/nam52_dense.json\nok T/nam56r_padded.yaml\nok T/sub/nam56r_padded.json\n3 files: 3 valid\n' \
+  >"$work/tree.want"
+same_bytes "validate DIR: its receipt files in byte order, recursively, JSON and YAML; no dot entries, no .txt" \
+  "$work/tree.out" "$work/tree.want"
+expect_exit "validate of a directory with no receipt files" 3 "$cli" validate "$work/empty"
+contains "it says the directory holds none" "$work/last.out" "a directory with no receipt files"
+
 # ---- canonical forms and round trips ----------------------------------------------------
 for f in *.json; do
   stem=${f%.json}
