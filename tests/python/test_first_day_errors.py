@@ -79,6 +79,8 @@ def test_another_tools_results_read_as_a_receipt_name_the_tool_and_its_import():
     rs = mr.load_dir(gb.parent, errors="skip")
     assert len(rs) == 0 and "this is Google Benchmark output" in str(rs.errors[0])
     assert len(mr.import_results("google-benchmark", gb)) > 0  # what the message says to do works
+    with pytest.raises(ValueError, match=r"unknown import format 'gbench': did you mean google-benchmark\?"):
+        mr.import_results("gbench", gb)
 
 
 def test_frontier_of_a_skipping_load_dir_does_not_raise_what_was_skipped(tmp_path):

@@ -3,6 +3,7 @@
  * receipt set or straight into a directory, deterministic ids and file names,
  * and writing into a directory without leaving part of it behind.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -56,6 +57,38 @@ static void list_names(char *buf, size_t cap)
                               IMPORTERS[i].name);
 }
 
+/* The format a near miss of its name most likely meant ("gbench",
+ * "google_benchmark", "pytest", "mlperf-training"), or NULL: named in the
+ * error, never taken in its place. */
+static const char *meant_format(const char *name)
+{
+    static const struct {
+        const char *alias, *format;
+    } ALIASES[] = {{"gbench", "google-benchmark"}, {"googlebenchmark", "google-benchmark"},
+                   {"mlperf-training", "mlperf"},  {"airspeed-velocity", "asv"},
+                   {"go-test", "go-bench"},        {"gotest", "go-bench"},
+                   {"gobench", "go-bench"},        {"pytestbenchmark", "pytest-benchmark"}};
+    char norm[64];
+    size_t n = 0;
+    for (; name[n] && n < sizeof norm - 1; n++) /* lower case, '_' and ' ' as '-' */
+        norm[n] = name[n] == '_' || name[n] == ' ' ? '-' : (char)tolower((unsigned char)name[n]);
+    norm[n] = '\0';
+    if (name[n] || !n)
+        return NULL;
+    for (size_t i = 0; i < sizeof ALIASES / sizeof ALIASES[0]; i++)
+        if (strcmp(norm, ALIASES[i].alias) == 0)
+            return ALIASES[i].format;
+    const char *prefixed = NULL; /* "pytest" for pytest-benchmark, "go" for go-bench: when one name starts so */
+    for (size_t i = 0; i < N_IMPORTERS; i++) {
+        const char *f = IMPORTERS[i].name;
+        if (strcmp(norm, f) == 0)
+            return f;
+        if (strncmp(f, norm, n) == 0 && f[n] == '-')
+            prefixed = prefixed ? "" : f;
+    }
+    return prefixed && *prefixed ? prefixed : NULL;
+}
+
 int mcpp_import_format_from_name(mcpp_import_format *out, const char *name)
 {
     if (!out || !name)
@@ -67,8 +100,10 @@ int mcpp_import_format_from_name(mcpp_import_format *out, const char *name)
         }
     char names[512];
     list_names(names, sizeof names);
+    const char *meant = meant_format(name);
     return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0,
-                          "unknown import format '%s' (expected %s)", name, names);
+                         "unknown import format '%s'%s%s%s (expected %s)", name, meant ? ": did you mean " : "",
+                         meant ? meant : "", meant ? "?" : "", names);
 }
 
 const char *mcpp_import_format_name(mcpp_import_format format)
