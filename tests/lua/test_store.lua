@@ -131,6 +131,10 @@ local function exercise(location, tag)
     eq(ids(s:query { where = { name = "NAM56R MoE s1024 top1" } }), ids(named_lane), "the same as a table")
     local window = s:query { since = "2026-04-10T00:00:00Z", ["until"] = "2026-04-12T23:59:59Z" }
     eq(#window, 6, "since/until: three days of two history lanes")
+    eq(#s:query { since = "2026-04-10", ["until"] = "2026-04-12" }, 6, "since/until as dates: whole days")
+    local no_time, why = pcall(s.query, s, { since = "yesterday" })
+    eq(no_time, false, "a since that is no time")
+    assert(tostring(why):find("since: 'yesterday' is not a time", 1, true), tostring(why))
     local newest = s:query { limit = 5, newest = true }
     eq(#newest, 5, "limit")
     local bad, err = pcall(s.query, s, { lnae = "x" })

@@ -62,9 +62,26 @@ def test_query_filters_and_to_pandas(store):
     assert len(store.query(lane="family=OTHER")) == 0
     assert [r.id for r in store.query(limit=2, newest=True)] == ["run-0008", "run-0009"]
     assert len(store.query(since="2026-04-01T00:02:00Z", until="2026-04-01T00:04:00Z")) == 3
+    assert len(store.query(until="2026-04-01")) == 10  # a date stands for all of its day
+    assert len(store.query(since="2026-04-02")) == 0
     df = store.to_pandas(where={"git_commit": "aaaa"})
     assert list(df["id"]) == [f"run-{i:04d}" for i in range(6)]
     assert set(df["lane"]) == {mr.lane_key(receipt(0))[1]}
+
+
+def test_a_query_that_would_select_wrongly_without_a_word_is_refused(store):
+    # compared as text, "yesterday" selected nothing; a negative limit meant all;
+    # a misspelt export argument was ignored and every receipt exported
+    store.add([receipt(i) for i in range(3)])
+    with pytest.raises(mr.Error, match=r"since: 'yesterday' is not a time: expected RFC 3339 text"):
+        store.query(since="yesterday")
+    with pytest.raises(mr.Error, match=r"until: '2026/04/01' is not a time"):
+        store.export(until="2026/04/01")
+    with pytest.raises(ValueError, match="limit must be 0 \\(all\\) or more, got -1"):
+        store.query(limit=-1)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'sinse'"):
+        store.export("jsonl", sinse="2026-04-01")
+    assert len(store.export("jsonl", since="2026-04-01").splitlines()) == 3
 
 
 def test_remove_keeps_a_tombstone(store):

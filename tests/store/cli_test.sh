@@ -54,6 +54,10 @@ check "query by commit prefix finds the one NAM52 run" 1 "$(wc -l <"$tmp/out" | 
 contains "commit range selects that commit's run" "$tmp/out" "1 receipt "
 "$M" store ls "$DB" --since 2026-03-17T00:00:00Z --until 2026-03-18T23:59:59Z >"$tmp/out" 2>&1
 contains "a time range selects three runs" "$tmp/out" "3 receipts"
+"$M" store ls "$DB" --since 2026-03-17 --until 2026-03-18 >"$tmp/out" 2>&1
+contains "dates select the same runs: --until keeps its whole day" "$tmp/out" "3 receipts"
+"$M" store ls "$DB" --since yesterday >"$tmp/out" 2>&1; check "a since that is no time exits 3" 3 $?
+contains "it names the bound and what a time looks like" "$tmp/out" "since: 'yesterday' is not a time"
 
 "$M" store rm "$DB" nam56r-padded-synthetic-2026-03-19 >"$tmp/out" 2>&1; check "rm without a reason exits 3" 3 $?
 "$M" store rm "$DB" nam56r-padded-synthetic-2026-03-19 --reason "synthetic run" >"$tmp/out" 2>&1; check "rm exits 0" 0 $?

@@ -131,6 +131,7 @@ def same(cli: str, example: str, work: pathlib.Path, pg: Cluster) -> None:
         (["store", "ls", "STORE", "--where", "git_commit=<b>c0,name=x", "--format", "json"], "store ls --where (none)"),
         (["store", "ls", "STORE", "--where", "git_commit=9f3c2e1a", "--format", "json"], "store ls --where commit prefix"),
         (["store", "ls", "STORE", "--since", "2026-04-10T00:00:00Z", "--until", "2026-04-20T00:00:00Z"], "--since --until"),
+        (["store", "ls", "STORE", "--since", "2026-04-10", "--until", "2026-04-20"], "--since --until dates (whole days)"),
         (["store", "ls", "STORE", "--limit", "5", "--newest"], "store ls --limit 5 --newest"),
         (["store", "export", "STORE", "--format", "jsonl"], "store export"),
         (["history", "--store", "STORE", "--format", "json"], "history"),

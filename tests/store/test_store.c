@@ -246,6 +246,29 @@ TEST(queries_filter_by_lane_columns_time_and_limit)
     q.since = "2026-04-01T00:05:00Z";
     q.until = "2026-04-01T00:09:00Z";
     CHECK_INT_EQ((int)query_count(s, &q), 5);
+    /* a date, a month or a year stands for all of itself: until 2026-04-01 keeps that day */
+    memset(&q, 0, sizeof q);
+    q.until = "2026-04-01";
+    CHECK_INT_EQ((int)query_count(s, &q), 30);
+    q.until = "2026-04";
+    CHECK_INT_EQ((int)query_count(s, &q), 30);
+    q.until = "2026-03-31";
+    CHECK_INT_EQ((int)query_count(s, &q), 0);
+    q.until = NULL;
+    q.since = "2026-04-02";
+    CHECK_INT_EQ((int)query_count(s, &q), 0);
+    q.since = "2026";
+    CHECK_INT_EQ((int)query_count(s, &q), 30);
+    /* text that is no time selected nothing, silently: it is refused, naming the bound */
+    const char *not_times[] = {"yesterday", "2026/04/01", "2026-13-01", "2026-04-1", "2026-04-01T00:05", ""};
+    for (size_t i = 0; i < sizeof not_times / sizeof not_times[0]; i++) {
+        q.since = i % 2 ? NULL : not_times[i];
+        q.until = i % 2 ? not_times[i] : NULL;
+        CHECK_INT_EQ((int)query_count(s, &q), (int)(size_t)-1);
+        CHECK_INT_EQ(mcpp_error_last()->code, MCPP_EARG);
+        CHECK_CONTAINS(mcpp_error_last()->message, i % 2 ? "until" : "since");
+        CHECK_CONTAINS(mcpp_error_last()->message, "is not a time: expected RFC 3339 text");
+    }
     memset(&q, 0, sizeof q);
     q.limit = 3;
     q.newest = 1;

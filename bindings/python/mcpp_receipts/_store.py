@@ -199,6 +199,15 @@ def _without_password(location: str) -> str:
 _PG_SCHEMES = ("postgresql://", "postgres://")
 
 
+def _query_args(lane, where, since, until, limit, newest) -> tuple:
+    """A query's arguments as the C calls take them (docs/store.md)."""
+    if limit is not None and limit < 0:
+        raise ValueError(f"limit must be 0 (all) or more, got {limit}")
+    if isinstance(where, dict):
+        where = ",".join(f"{k}={v}" for k, v in where.items())
+    return lane, where, since, until, int(limit or 0), bool(newest)
+
+
 class Store:
     """A durable receipt store: one SQLite file, or a PostgreSQL database.
 
@@ -251,13 +260,11 @@ class Store:
         ``lane``: a lane selector as for :func:`claim`; ``where``:
         ``"column=value,..."`` or a dict over id, tool, git_commit (a prefix
         of 4+ characters matches), name, lane_label, metric; ``since`` /
-        ``until``: created_at bounds (RFC 3339); ``limit`` with ``newest``
-        keeps the newest ones.
+        ``until``: created_at bounds, RFC 3339 or a date, month or year
+        standing for all of itself (``until="2026-11-30"`` keeps that day);
+        ``limit`` (0: all) with ``newest`` keeps the newest ones.
         """
-        if isinstance(where, dict):
-            where = ",".join(f"{k}={v}" for k, v in where.items())
-        return ReceiptSet(_core._store_query(self.path, lane, where, since, until,
-                                             int(limit or 0), bool(newest)),
+        return ReceiptSet(_core._store_query(self.path, *_query_args(lane, where, since, until, limit, newest)),
                           _ids_checked=True)  # the store's id is its primary key
 
     def __len__(self) -> int:
@@ -281,14 +288,13 @@ class Store:
             raise _core.ValidationError(f"{_without_password(self.path)}: the store is damaged:\n{report}")
         return report
 
-    def export(self, format: str = "jsonl", **query: Any) -> str:
-        """The selected receipts as "json" (array), "jsonl" or "yaml" text."""
-        where = query.get("where")
-        if isinstance(where, dict):
-            where = ",".join(f"{k}={v}" for k, v in where.items())
-        return _core._store_export(self.path, format, query.get("lane"), where, query.get("since"),
-                                   query.get("until"), int(query.get("limit") or 0),
-                                   bool(query.get("newest", False)))
+    def export(self, format: str = "jsonl", *, lane: str | None = None, where: str | dict[str, str] | None = None,
+               since: str | None = None, until: str | None = None, limit: int | None = None,
+               newest: bool = False) -> str:
+        """The selected receipts (the arguments of :meth:`query`) as "json"
+        (array), "jsonl" or "yaml" text. A misspelt argument raises TypeError:
+        it was ignored, and the export held every receipt."""
+        return _core._store_export(self.path, format, *_query_args(lane, where, since, until, limit, newest))
 
     def to_pandas(self, **query: Any):  # -> pandas.DataFrame
         """One row per selected receipt: id, created_at, git_commit, lane

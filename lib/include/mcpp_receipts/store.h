@@ -119,8 +119,11 @@ MCPP_API int mcpp_store_remove(mcpp_store *store, const char *id, const char *re
  *   where    comma-separated COLUMN=VALUE terms on the stored columns: id,
  *            tool, git_commit (a prefix of at least 4 characters matches),
  *            name, lane_label, metric
- *   since    created_at >= since (RFC 3339 text; compared as text)
- *   until    created_at <= until
+ *   since    created_at >= since (compared as text)
+ *   until    created_at <= until, or created_at starting with until: a bound
+ *            is RFC 3339 text (2026-11-30T12:00:00Z) or a date, month or
+ *            year (2026-11-30, 2026-11, 2026) standing for all of itself, so
+ *            until 2026-11-30 keeps that day; anything else is MCPP_EARG
  *   limit    at most this many (0: no limit); the newest when `newest` is set
  */
 typedef struct mcpp_store_query {

@@ -116,8 +116,6 @@ void mcpp_validate(mcpp_load_ctx *ctx, const mcpp_receipt *r);
 void mcpp_validate_family(mcpp_load_ctx *ctx, const mcpp_receipt *r, int has_e);
 /* Rules of the fields schema 2 added (validate_v2.c). */
 void mcpp_validate_v2(mcpp_load_ctx *ctx, const mcpp_receipt *r);
-/* 1 when s is an RFC 3339 date-time such as "2026-11-22T01:02:03.5Z" (validate.c). */
-int mcpp_is_rfc3339(const char *s);
 /* The measured window's capture, metrics.window.began/.ended, against itself,
  * its steps and created_at (window_check.c). */
 void mcpp_validate_window(mcpp_load_ctx *ctx, const mcpp_receipt *r);

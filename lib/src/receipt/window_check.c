@@ -15,6 +15,7 @@
 #include "receipt/layout.h"
 #include "receipt/load_ctx.h"
 #include "receipt/schema.h"
+#include "util/rfc3339.h"
 
 #define P(name) mcpp_present(r, MCPP_F_##name)
 

@@ -10,6 +10,7 @@
 #include "mcpp_receipts/frontier.h"
 #include "util/alloc.h"
 #include "util/error_internal.h"
+#include "util/rfc3339.h"
 #include "util/strbuf.h"
 #include "store/store_internal.h"
 #include "store/store_pg.h"
@@ -238,6 +239,20 @@ static int add_where_terms(sql_builder *q, char *copy)
     return MCPP_OK;
 }
 
+/* A since/until bound: an RFC 3339 time as created_at holds it, or a date
+ * (2026-11-30), a month (2026-11) or a year, each standing for all of itself.
+ * Anything else ("yesterday", "2026/11/30") was compared as text and selected
+ * nothing, or the wrong receipts, without a word. */
+static int check_time_bound(const char *name, const char *t)
+{
+    if (mcpp_is_rfc3339(t) || mcpp_is_rfc3339_date_prefix(t))
+        return MCPP_OK;
+    return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, name, 0, 0,
+                         "'%s' is not a time: expected RFC 3339 text as created_at holds it "
+                         "(2026-11-30T12:00:00Z), or a date (2026-11-30), a month (2026-11) or a year (2026)",
+                         t);
+}
+
 static int build_sql(sql_builder *q, char *where_copy, char **lanes, const mcpp_store_query *query)
 {
     /* SQL both backends read: boolean terms (1 = 1, 1 = 0), the subquery named,
@@ -270,9 +285,16 @@ static int build_sql(sql_builder *q, char *where_copy, char **lanes, const mcpp_
         mcpp_sb_puts(&q->sql, " AND created_at >= ");
         rc = bind_value(q, query->since);
     }
-    if (!rc && query->until) {
-        mcpp_sb_puts(&q->sql, " AND created_at <= ");
+    if (!rc && query->until) { /* until 2026-11-30 keeps that day: a bound's prefixes are inside it */
+        mcpp_sb_puts(&q->sql, " AND (created_at <= ");
         rc = bind_value(q, query->until);
+        mcpp_sb_puts(&q->sql, " OR substr(created_at, 1, length(");
+        if (!rc)
+            rc = bind_value(q, query->until);
+        mcpp_sb_puts(&q->sql, ")) = ");
+        if (!rc)
+            rc = bind_value(q, query->until);
+        mcpp_sb_puts(&q->sql, ")");
     }
     const char *order = query->newest ? "DESC" : "ASC";
     mcpp_sb_printf(&q->sql, " ORDER BY created_at %s, id %s", order, order);
@@ -301,6 +323,9 @@ int mcpp_store_query_from(mcpp_store *store, const mcpp_store_query *query, int 
     char **lanes = NULL, *where_copy = NULL;
     sqlite3_stmt *st = NULL;
     int rc = MCPP_OK;
+    if ((query->since && (rc = check_time_bound("since", query->since))) ||
+        (query->until && (rc = check_time_bound("until", query->until))))
+        goto done;
     if (query->lane && (rc = mcpp_store_select_lanes_from(&lanes, store, query->lane, bodies_only))) goto done;
     if (query->where && !(where_copy = mcpp_strdup(query->where, NULL)))
         rc = mcpp_error_nomem();
