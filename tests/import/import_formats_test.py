@@ -309,11 +309,12 @@ p = run("import", "go-bench", grepped, "--out", WORK / "go-grepped", "-q")
 check("go_result_lines_alone_still_import", p.returncode == 0, p.stderr[:300])
 # a near miss of a format's name is refused, naming the format it most likely meant (never taken for it)
 for typed, meant in (("gbench", "google-benchmark"), ("google_benchmark", "google-benchmark"), ("pytest", "pytest-benchmark"),
-                     ("go", "go-bench"), ("mlperf-training", "mlperf"), ("MLPerf_Inference", "mlperf-inference")):
+                     ("go", "go-bench"), ("mlperf-training", "mlperf"), ("MLPerf_Inference", "mlperf-inference"),
+                     ("hyperfin", "hyperfine"), ("pyperff", "pyperf")):
     expect_invalid(f"import_format_{typed}_suggests_{meant}", f"unknown import format '{typed}': did you mean {meant}?",
                    typed, DATA / "google-benchmark" / "base.json")
-expect_invalid("import_format_hyperfin_suggests_nothing_it_cannot_tell", "unknown import format 'hyperfin' (expected",
-               "hyperfin", DATA / "hyperfine" / "base.json")
+expect_invalid("import_format_criterion_suggests_nothing_it_cannot_tell", "unknown import format 'criterion' (expected",
+               "criterion", DATA / "hyperfine" / "base.json")
 # issue 48 item 9: another tool's file said "the JSON ends early (truncated?)"; it is named
 expect_invalid("go_given_pytest_benchmark_json_names_that_tool", "this is pytest-benchmark JSON", "go-bench",
                DATA / "pytest-benchmark" / "base.json")

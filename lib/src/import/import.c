@@ -20,6 +20,7 @@
 #include "receipt/share.h"
 #include "util/alloc.h"
 #include "util/dir_list.h"
+#include "util/edit_distance.h"
 #include "util/error_internal.h"
 #include "util/id_set.h"
 #include "util/name_sort.h"
@@ -58,8 +59,8 @@ static void list_names(char *buf, size_t cap)
 }
 
 /* The format a near miss of its name most likely meant ("gbench",
- * "google_benchmark", "pytest", "mlperf-training"), or NULL: named in the
- * error, never taken in its place. */
+ * "google_benchmark", "pytest", "mlperf-training", "hyperfin"), or NULL:
+ * named in the error, never taken in its place. */
 static const char *meant_format(const char *name)
 {
     static const struct {
@@ -78,15 +79,17 @@ static const char *meant_format(const char *name)
     for (size_t i = 0; i < sizeof ALIASES / sizeof ALIASES[0]; i++)
         if (strcmp(norm, ALIASES[i].alias) == 0)
             return ALIASES[i].format;
-    const char *prefixed = NULL; /* "pytest" for pytest-benchmark, "go" for go-bench: when one name starts so */
-    for (size_t i = 0; i < N_IMPORTERS; i++) {
-        const char *f = IMPORTERS[i].name;
+    const char *prefixed = NULL, *names[N_IMPORTERS];
+    for (size_t i = 0; i < N_IMPORTERS; i++) { /* "pytest" for pytest-benchmark, "go" for go-bench */
+        const char *f = names[i] = IMPORTERS[i].name;
         if (strcmp(norm, f) == 0)
             return f;
         if (strncmp(f, norm, n) == 0 && f[n] == '-')
             prefixed = prefixed ? "" : f;
     }
-    return prefixed && *prefixed ? prefixed : NULL;
+    if (prefixed && *prefixed)
+        return prefixed;
+    return mcpp_closest_name(norm, names, N_IMPORTERS); /* a typo: "hyperfin" */
 }
 
 int mcpp_import_format_from_name(mcpp_import_format *out, const char *name)
