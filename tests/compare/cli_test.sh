@@ -50,6 +50,27 @@ expect gate_same_lane_passes_exit_0 0 "gate inconclusive" \
 expect gate_without_comparable_baseline_exit_2 2 "no comparable baseline" \
     "$BIN" gate --baseline "$EX/nam56r_padded.json" --candidate "$EX/nam52_dense.json"
 expect gate_needs_both_sides_exit_3 3 "" "$BIN" gate --baseline "$EX"
+# A usage slip is named in one line, with the usage lines and where the rest of the help is,
+# not the whole help (the gate's is 40 lines) with no word of what was wrong.
+says() { # NAME TEXT CMD...: exit 3, stderr holds TEXT and the usage, not the help's prose
+    name=$1 text=$2
+    shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" -eq 3 ] && grep -qF -- "$text" "$tmp/err" && grep -q "^usage: " "$tmp/err" &&
+        grep -q -- "--help' for more" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -le 8 ]; then
+        echo "ok - $name"
+    else
+        echo "not ok - $name: exit $got"; cat "$tmp/err"; fails=$((fails + 1))
+    fi
+}
+says gate_names_the_missing_side "mcpp-receipts gate: --candidate PATH is missing" "$BIN" gate --baseline "$EX"
+says gate_asks_which_side_a_bare_path_is "say which side it is, --baseline $EX or --candidate $EX" \
+    "$BIN" gate "$EX" "$EX"
+says compare_names_what_it_needs "mcpp-receipts compare: name two receipts, BASE and CAND" \
+    "$BIN" compare "$EX/nam56r_padded.json"
+says frontier_names_what_it_needs "mcpp-receipts frontier: name the receipts" "$BIN" frontier
+says claim_names_the_missing_value "mcpp-receipts claim: --value V is missing" "$BIN" claim --lane family=NAM56R "$EX"
 # Named metrics (docs/metrics.md): --metric NAME in compare, gate, frontier and
 # claim; unit and direction come from the receipts; claim --unit refuses another.
 expect compare_metric_by_name_reads_unit_and_direction 0 "metric      step_time_s (s, lower is better)" \
