@@ -73,6 +73,11 @@ void cli_fputs_json(FILE *to, const char *s);
 
 /* True when argv has -h or --help. */
 int cli_wants_help(int argc, char **argv);
+/* A usage slip: "mcpp-receipts COMMAND: REASON", the usage lines of `help`
+ * (up to its first blank line) and where the whole help is, on stderr; the
+ * whole help after a slip buried the one line that said what it was.
+ * Returns CLI_EXIT_INVALID. */
+int cli_usage_error(const char *command, const char *help, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* cli_policy_limits.c: removes --policy-time-limit / --policy-total-limit
  * from argv into the limits every policy load uses; 0 or an exit code. */

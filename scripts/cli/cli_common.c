@@ -1,6 +1,7 @@
 /*
  * cli_common.c — helpers every command shares: error printing and exit codes.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,19 @@ int cli_write_stdout(void *ctx, const char *data, size_t len)
 {
     (void)ctx;
     return fwrite(data, 1, len, stdout) == len ? 0 : -1;
+}
+
+int cli_usage_error(const char *command, const char *help, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "mcpp-receipts %s: ", command);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    const char *end = strstr(help, "\n\n");
+    size_t n = end ? (size_t)(end - help) + 1 : strlen(help);
+    fprintf(stderr, "\n%.*sRun 'mcpp-receipts %s --help' for more.\n", (int)n, help, command);
+    return CLI_EXIT_INVALID;
 }
 
 int cli_wants_help(int argc, char **argv)

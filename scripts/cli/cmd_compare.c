@@ -100,18 +100,6 @@ static int exit_for(int rc)
     return cli_exit_for_status(rc);
 }
 
-/* Prints the command's usage on stderr; returns the exit code for it. */
-/* What was wrong, the usage lines of `help` (up to its first blank line) and
- * where the rest is: the whole help after a slip buried the one line that
- * said what the slip was. */
-static int usage_error(const char *command, const char *help, const char *reason)
-{
-    const char *end = strstr(help, "\n\n");
-    fprintf(stderr, "mcpp-receipts %s: %s\n%.*s\nRun 'mcpp-receipts %s --help' for more.\n", command, reason,
-            end ? (int)(end - help) : (int)strlen(help), help, command);
-    return CLI_EXIT_INVALID;
-}
-
 /* The --policy file (NULL without one: the library's default), gating on
  * --metric alone when it is given. Returns 0 or an exit code. */
 static int load_policy(mcpp_policy **out, const common_opts *o)
@@ -292,9 +280,9 @@ int cli_compare(int argc, char **argv)
     mcpp_comparison *cmp = NULL;
     if (ex) goto done;
     if (o.n_rest != 2) {
-        ex = usage_error("compare", COMPARE_HELP,
-                         o.n_rest < 2 ? "name two receipts, BASE and CAND"
-                                      : "more than two receipts named: BASE and CAND");
+        ex = cli_usage_error("compare", COMPARE_HELP, "%s",
+                             o.n_rest < 2 ? "name two receipts, BASE and CAND"
+                                          : "more than two receipts named: BASE and CAND");
         goto done;
     }
     if ((ex = load_policy(&policy, &o)) != 0) goto done;
@@ -447,7 +435,7 @@ int cli_frontier(int argc, char **argv)
     mcpp_frontier *f = NULL;
     if (ex) goto done;
     if (o.n_rest < 1 && !o.store_path) {
-        ex = usage_error("frontier", FRONTIER_HELP, "name the receipts: files or directories, or --store DB");
+        ex = cli_usage_error("frontier", FRONTIER_HELP, "name the receipts: files or directories, or --store DB");
         goto done;
     }
     if ((ex = load_policy(&policy, &o)) != 0) goto done;
@@ -650,18 +638,16 @@ int cli_gate(int argc, char **argv)
     char *end = NULL;
     if (hist_vals[1]) history_runs = strtol(hist_vals[1], &end, 10);
     if (o.n_rest || !nb || !nc || (hist_vals[1] && (!hist_vals[0] || *end || history_runs < 2))) {
-        char reason[300];
         if (o.n_rest)
-            snprintf(reason, sizeof reason, "'%s': say which side it is, --baseline %s or --candidate %s", o.rest[0],
-                     o.rest[0], o.rest[0]);
+            ex = cli_usage_error("gate", GATE_HELP, "'%s': say which side it is, --baseline %s or --candidate %s",
+                                 o.rest[0], o.rest[0], o.rest[0]);
         else if (!nb || !nc)
-            snprintf(reason, sizeof reason, "%s PATH is missing: a gate compares candidates with baselines",
-                     !nb ? "--baseline" : "--candidate");
+            ex = cli_usage_error("gate", GATE_HELP, "%s PATH is missing: a gate compares candidates with baselines",
+                                 !nb ? "--baseline" : "--candidate");
         else if (!hist_vals[0])
-            snprintf(reason, sizeof reason, "--history-runs needs --history DB");
+            ex = cli_usage_error("gate", GATE_HELP, "--history-runs needs --history DB");
         else
-            snprintf(reason, sizeof reason, "--history-runs '%s' is not a whole number >= 2", hist_vals[1]);
-        ex = usage_error("gate", GATE_HELP, reason);
+            ex = cli_usage_error("gate", GATE_HELP, "--history-runs '%s' is not a whole number >= 2", hist_vals[1]);
         goto done;
     }
     if (hist_vals[2] && strcmp(hist_vals[2], "pass") != 0 && strcmp(hist_vals[2], "fail") != 0) {
@@ -766,15 +752,13 @@ int cli_claim(int argc, char **argv)
     char *end = NULL;
     double value = vals[2] ? strtod(vals[2], &end) : 0;
     if (!vals[0] || !vals[2] || (o.n_rest < 1 && !o.store_path) || !end || *end || end == vals[2]) {
-        char reason[200];
         if (!vals[0] || !vals[2])
-            snprintf(reason, sizeof reason, "%s is missing: a claim is a value quoted for a lane",
-                     !vals[0] ? "--lane SELECTOR" : "--value V");
+            ex = cli_usage_error("claim", CLAIM_HELP, "%s is missing: a claim is a value quoted for a lane",
+                                 !vals[0] ? "--lane SELECTOR" : "--value V");
         else if (!end || *end || end == vals[2])
-            snprintf(reason, sizeof reason, "--value '%s' is not a number", vals[2]);
+            ex = cli_usage_error("claim", CLAIM_HELP, "--value '%s' is not a number", vals[2]);
         else
-            snprintf(reason, sizeof reason, "name the receipts: files or directories, or --store DB");
-        ex = usage_error("claim", CLAIM_HELP, reason);
+            ex = cli_usage_error("claim", CLAIM_HELP, "name the receipts: files or directories, or --store DB");
         goto done;
     }
     if ((ex = load_policy(&policy, &o)) != 0) goto done;

@@ -59,15 +59,13 @@ static int parse(history_args *a, mcpp_changepoint_settings *cfg, mcpp_output_fo
     for (int i = 1; i < argc; i++) {
         const char **slot = slot_for(a, argv[i]);
         if (!slot || i + 1 >= argc) {
-            fprintf(stderr, "mcpp-receipts history: %s '%s'\n\n%s", slot ? "a value is needed after" : "unknown argument",
-                    argv[i], HISTORY_HELP);
-            return CLI_EXIT_INVALID;
+            return cli_usage_error("history", HISTORY_HELP, "%s '%s'",
+                                   slot ? "a value is needed after" : "unknown argument", argv[i]);
         }
         *slot = argv[++i];
     }
     if (!a->db) {
-        fprintf(stderr, "mcpp-receipts history: --store DB is required\n\n%s", HISTORY_HELP);
-        return CLI_EXIT_INVALID;
+        return cli_usage_error("history", HISTORY_HELP, "--store DB is required");
     }
     *format = MCPP_OUTPUT_TEXT;
     if (a->format && mcpp_output_format_parse(format, a->format) != MCPP_OK) {

@@ -22,25 +22,22 @@
 
 #define CASES_SCHEMA "mcpp.policy-cases/1"
 
-static void policy_usage(FILE *to)
-{
-    fprintf(to,
-            "usage: mcpp-receipts policy check [--strict] [--sample RECEIPT]... [--format text|json] POLICY.lua...\n"
-            "       mcpp-receipts policy test POLICY.lua CASES.json...\n\n"
-            "check  loads each policy in the sandbox and lints it: unknown keys, dimension\n"
-            "       names and field paths, nonsensical thresholds are errors (exit 3);\n"
-            "       doubtful settings are warnings (exit 3 with --strict). Custom rules run\n"
-            "       on every pair of sample receipts (built-in examples, or --sample) under\n"
-            "       the command's policy limits: a rule that fails or hits a limit is exit 3.\n"
-            "       --format json: one document {schema, policies: [{path, status, error,\n"
-            "       warnings, name, dimensions, required, noise, gate, adjacency_width, rules}],\n"
-            "       exit_code}, the same exit code.\n"
-            "test   runs the policy on every case (a base and a candidate receipt with the\n"
-            "       expected verdict, and optionally row statuses and the gate outcome) and\n"
-            "       prints ok/FAIL per case; exit 0 when all pass, 1 when one fails, 3 when\n"
-            "       the policy, a case file or a receipt is invalid.\n"
-            "Case file format: mcpp_policy_test_file in mcpp_receipts/compare.h (schema \"" CASES_SCHEMA "\").\n");
-}
+static const char POLICY_HELP[] =
+    "usage: mcpp-receipts policy check [--strict] [--sample RECEIPT]... [--format text|json] POLICY.lua...\n"
+    "       mcpp-receipts policy test POLICY.lua CASES.json...\n\n"
+    "check  loads each policy in the sandbox and lints it: unknown keys, dimension\n"
+    "       names and field paths, nonsensical thresholds are errors (exit 3);\n"
+    "       doubtful settings are warnings (exit 3 with --strict). Custom rules run\n"
+    "       on every pair of sample receipts (built-in examples, or --sample) under\n"
+    "       the command's policy limits: a rule that fails or hits a limit is exit 3.\n"
+    "       --format json: one document {schema, policies: [{path, status, error,\n"
+    "       warnings, name, dimensions, required, noise, gate, adjacency_width, rules}],\n"
+    "       exit_code}, the same exit code.\n"
+    "test   runs the policy on every case (a base and a candidate receipt with the\n"
+    "       expected verdict, and optionally row statuses and the gate outcome) and\n"
+    "       prints ok/FAIL per case; exit 0 when all pass, 1 when one fails, 3 when\n"
+    "       the policy, a case file or a receipt is invalid.\n"
+    "Case file format: mcpp_policy_test_file in mcpp_receipts/compare.h (schema \"" CASES_SCHEMA "\").\n";
 
 /* ---- check ------------------------------------------------------------------------ */
 
@@ -475,8 +472,7 @@ static int policy_check(int argc, char **argv)
     if (files == 0) {
         if (json)
             fputs("]}\n", stdout);
-        policy_usage(stderr);
-        return CLI_EXIT_INVALID;
+        return cli_usage_error("policy", POLICY_HELP, "check needs at least one POLICY.lua");
     }
     if (json)
         printf("\n], \"exit_code\": %d}\n", exit_code);
@@ -510,10 +506,8 @@ static int test_one_file(const mcpp_policy *policy, const char *path, size_t *pa
 
 static int policy_test(int argc, char **argv)
 {
-    if (argc < 3) {
-        policy_usage(stderr);
-        return CLI_EXIT_INVALID;
-    }
+    if (argc < 3)
+        return cli_usage_error("policy", POLICY_HELP, "test needs the POLICY.lua and at least one CASES.json");
     mcpp_policy *policy = NULL;
     if (mcpp_policy_load_lua_file(&policy, argv[1], cli_policy_limits()) != MCPP_OK) {
         cli_print_last_error();
@@ -534,17 +528,16 @@ static int policy_test(int argc, char **argv)
 
 int cli_policy(int argc, char **argv)
 {
-    if (argc < 2 || cli_wants_help(2, argv)) {
-        policy_usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? CLI_EXIT_INVALID : CLI_EXIT_OK;
+    if (argc < 2)
+        return cli_usage_error("policy", POLICY_HELP, "name a subcommand: check or test");
+    if (cli_wants_help(2, argv) ||
+        ((strcmp(argv[1], "check") == 0 || strcmp(argv[1], "test") == 0) && cli_wants_help(argc - 1, argv + 1))) {
+        fputs(POLICY_HELP, stdout);
+        return CLI_EXIT_OK;
     }
     if (strcmp(argv[1], "check") == 0)
-        return cli_wants_help(argc - 1, argv + 1) ? (policy_usage(stdout), CLI_EXIT_OK)
-                                                  : policy_check(argc - 1, argv + 1);
+        return policy_check(argc - 1, argv + 1);
     if (strcmp(argv[1], "test") == 0)
-        return cli_wants_help(argc - 1, argv + 1) ? (policy_usage(stdout), CLI_EXIT_OK)
-                                                  : policy_test(argc - 1, argv + 1);
-    fprintf(stderr, "mcpp-receipts policy: unknown subcommand '%s'\n", argv[1]);
-    policy_usage(stderr);
-    return CLI_EXIT_INVALID;
+        return policy_test(argc - 1, argv + 1);
+    return cli_usage_error("policy", POLICY_HELP, "unknown subcommand '%s'", argv[1]);
 }

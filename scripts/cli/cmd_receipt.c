@@ -69,14 +69,6 @@ static const char CONVERT_HELP[] =
     "example:\n"
     "  mcpp-receipts convert examples/receipts/nam52_dense.yaml --to json\n";
 
-static int usage_error(const char *command, const char *usage, const char *fmt, const char *arg)
-{
-    fprintf(stderr, "mcpp-receipts %s: ", command);
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n%sRun 'mcpp-receipts %s --help' for more.\n", usage, command);
-    return CLI_EXIT_INVALID;
-}
-
 static int print_help(const char *usage, const char *help)
 {
     fputs(usage, stdout);
@@ -239,15 +231,14 @@ static int parse_validate_args(validate_args *args, int argc, char **argv)
         }
         free(args->files);
         if (taken < 0)
-            return usage_error("validate", VALIDATE_USAGE, "option '%s' needs a value", argv[i]);
+            return cli_usage_error("validate", VALIDATE_USAGE, "option '%s' needs a value", argv[i]);
         if (taken > 0)
-            return usage_error("validate", VALIDATE_USAGE,
-                               "unknown format '%s' (expected text or json)", value);
-        return usage_error("validate", VALIDATE_USAGE, "unknown option '%s'", argv[i]);
+            return cli_usage_error("validate", VALIDATE_USAGE, "unknown format '%s' (expected text or json)", value);
+        return cli_usage_error("validate", VALIDATE_USAGE, "unknown option '%s'", argv[i]);
     }
     if (!args->nfiles) {
         free(args->files);
-        return usage_error("validate", VALIDATE_USAGE, "%s", "no FILE given");
+        return cli_usage_error("validate", VALIDATE_USAGE, "%s", "no FILE given");
     }
     return -1;
 }
@@ -435,7 +426,7 @@ static int parse_single(int argc, char **argv, const char *command, const char *
         int taken;
         if (only_files || !is_option(argv[i])) {
             if (*file)
-                return usage_error(command, usage, "unexpected argument '%s' (one FILE only)", argv[i]);
+                return cli_usage_error(command, usage, "unexpected argument '%s' (one FILE only)", argv[i]);
             *file = argv[i];
             continue;
         }
@@ -447,15 +438,15 @@ static int parse_single(int argc, char **argv, const char *command, const char *
             return print_help(usage, help);
         taken = take_value_option(argc, argv, &i, long_name, short_name, &value);
         if (taken < 0)
-            return usage_error(command, usage, "option '%s' needs a value", argv[i]);
+            return cli_usage_error(command, usage, "option '%s' needs a value", argv[i]);
         if (taken > 0) {
             *format = value;
             continue;
         }
-        return usage_error(command, usage, "unknown option '%s'", argv[i]);
+        return cli_usage_error(command, usage, "unknown option '%s'", argv[i]);
     }
     if (!*file)
-        return usage_error(command, usage, "%s", "no FILE given");
+        return cli_usage_error(command, usage, "%s", "no FILE given");
     return -1;
 }
 
@@ -466,8 +457,7 @@ int cli_show(int argc, char **argv)
     if (rc >= 0)
         return rc;
     if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0 && strcmp(format, "yaml") != 0)
-        return usage_error("show", SHOW_USAGE, "unknown format '%s' (expected text, json or yaml)",
-                           format);
+        return cli_usage_error("show", SHOW_USAGE, "unknown format '%s' (expected text, json or yaml)", format);
 
     mcpp_receipt *receipt = NULL;
     int status = load_one(&receipt, file);
@@ -520,15 +510,14 @@ int cli_convert(int argc, char **argv)
     const char *file = NULL, *format = NULL;
     int schema = 2;
     if (take_schema_option(&argc, argv, &schema) != 0)
-        return usage_error("convert", CONVERT_USAGE, "%s", "--schema takes 1 or 2");
+        return cli_usage_error("convert", CONVERT_USAGE, "%s", "--schema takes 1 or 2");
     int rc = parse_single(argc, argv, "convert", CONVERT_USAGE, CONVERT_HELP, "--to", "-t", &file, &format);
     if (rc >= 0)
         return rc;
     if (!format)
-        return usage_error("convert", CONVERT_USAGE, "%s", "--to json|yaml is required");
+        return cli_usage_error("convert", CONVERT_USAGE, "%s", "--to json|yaml is required");
     if (strcmp(format, "json") != 0 && strcmp(format, "yaml") != 0)
-        return usage_error("convert", CONVERT_USAGE, "unknown format '%s' (expected json or yaml)",
-                           format);
+        return cli_usage_error("convert", CONVERT_USAGE, "unknown format '%s' (expected json or yaml)", format);
 
     mcpp_receipt *receipt = NULL;
     int status = load_one(&receipt, file);

@@ -60,22 +60,19 @@ static int parse_args(report_args *a, int argc, char **argv)
             }
             *slot = argv[++i];
         } else if (strncmp(argv[i], "--", 2) == 0) {
-            fprintf(stderr, "mcpp-receipts: unknown option '%s'\n\n%s", argv[i], REPORT_HELP);
-            return CLI_EXIT_INVALID;
+            return cli_usage_error("report", REPORT_HELP, "unknown option '%s'", argv[i]);
         } else {
             a->paths[a->n_paths++] = argv[i];
         }
     }
-    if (!a->out || (a->n_paths == 0 && !a->store)) {
-        fputs(REPORT_HELP, stderr);
-        return CLI_EXIT_INVALID;
-    }
+    if (!a->out)
+        return cli_usage_error("report", REPORT_HELP, "--out FILE.html is missing: the page has to go somewhere");
+    if (a->n_paths == 0 && !a->store)
+        return cli_usage_error("report", REPORT_HELP, "name the receipts: files or directories, or --store DB");
     if (a->store ? a->n_paths > 1 : a->lane != NULL) {
-        fprintf(stderr, "mcpp-receipts: %s\n\n%s",
-                a->store ? "with --store give at most one selection (COLUMN=VALUE,...), not paths"
-                         : "--lane selects the history of a store: give --store DB",
-                REPORT_HELP);
-        return CLI_EXIT_INVALID;
+        return cli_usage_error("report", REPORT_HELP, "%s",
+                               a->store ? "with --store give at most one selection (COLUMN=VALUE,...), not paths"
+                                        : "--lane selects the history of a store: give --store DB");
     }
     return 0;
 }

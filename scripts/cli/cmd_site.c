@@ -36,15 +36,13 @@ int cli_site(int argc, char **argv)
                             : strcmp(argv[i], "--commit-url") == 0 ? &options.commit_url
                                                                    : NULL;
         if (!slot || i + 1 >= argc) {
-            fprintf(stderr, "mcpp-receipts site: %s '%s'\n\n%s", slot ? "a value is needed after" : "unknown argument",
-                    argv[i], SITE_HELP);
-            return CLI_EXIT_INVALID;
+            return cli_usage_error("site", SITE_HELP, "%s '%s'", slot ? "a value is needed after" : "unknown argument",
+                                   argv[i]);
         }
         *slot = argv[++i];
     }
     if (!db || !out) {
-        fprintf(stderr, "mcpp-receipts site: --store DB and --out DIR are required\n\n%s", SITE_HELP);
-        return CLI_EXIT_INVALID;
+        return cli_usage_error("site", SITE_HELP, "%s is required", !db ? "--store DB" : "--out DIR");
     }
     mcpp_store *store = NULL;
     int rc = mcpp_store_open(&store, db, 0); /* writable when it can be: stale lane summaries are saved once rebuilt */

@@ -102,10 +102,8 @@ static int parse_args(store_args *a, int argc, char **argv)
         }
         a->query.limit = (size_t)n;
     }
-    if (!a->db) {
-        fputs(STORE_HELP, stderr);
-        return CLI_EXIT_INVALID;
-    }
+    if (!a->db)
+        return cli_usage_error("store", STORE_HELP, "%s needs DB: a SQLite file or a postgresql:// URL", argv[1]);
     return 0;
 }
 
@@ -525,9 +523,12 @@ static int cmd_check(store_args *a)
 
 int cli_store(int argc, char **argv)
 {
-    if (argc < 2 || cli_wants_help(argc, argv)) {
-        fputs(STORE_HELP, argc < 2 ? stderr : stdout);
-        return argc < 2 ? CLI_EXIT_INVALID : CLI_EXIT_OK;
+    if (argc < 2)
+        return cli_usage_error("store", STORE_HELP,
+                               "name a subcommand: init, add, ls, query, export, rm, removed or check");
+    if (cli_wants_help(argc, argv)) {
+        fputs(STORE_HELP, stdout);
+        return CLI_EXIT_OK;
     }
     static const struct {
         const char *name;
@@ -537,8 +538,7 @@ int cli_store(int argc, char **argv)
     size_t k = 0, n = sizeof SUBCOMMANDS / sizeof SUBCOMMANDS[0];
     while (k < n && strcmp(argv[1], SUBCOMMANDS[k].name) != 0) k++;
     if (k == n) {
-        fprintf(stderr, "mcpp-receipts store: unknown subcommand '%s'\n\n%s", argv[1], STORE_HELP);
-        return CLI_EXIT_INVALID;
+        return cli_usage_error("store", STORE_HELP, "unknown subcommand '%s'", argv[1]);
     }
     store_args a;
     int ex = parse_args(&a, argc, argv);

@@ -203,6 +203,28 @@ expect_exit "show with an unknown option" 3 "$cli" show -x nam52_dense.json
 contains "show's unknown option prints the usage" "$work/last.out" "usage: mcpp-receipts show"
 expect_exit "convert with an unknown option" 3 "$cli" convert --from json nam52_dense.json --to yaml
 contains "convert's unknown option prints the usage" "$work/last.out" "usage: mcpp-receipts convert"
+# every command says what a usage slip was in its first line, then its usage and where the
+# rest of the help is: never the whole help with no word of the slip (gate's is 40 lines)
+slip() { # LABEL FIRST_LINE CMD...
+  local label=$1 first=$2; shift 2
+  "$@" >"$work/slip.out" 2>&1; local rc=$?
+  if [ "$rc" -eq 3 ] && [ "$(head -n 1 "$work/slip.out")" = "$first" ] && grep -q '^usage: ' "$work/slip.out" &&
+     grep -q -- "--help' for more\.$" "$work/slip.out" && [ "$(wc -l <"$work/slip.out")" -le 12 ]; then
+    ok "$label"
+  else
+    bad "$label: exit $rc"; head -n 14 "$work/slip.out" | sed 's/^/    /'
+  fi
+}
+slip "store without a subcommand says so" "mcpp-receipts store: name a subcommand: init, add, ls, query, export, rm, removed or check" "$cli" store
+slip "store add without DB says so" "mcpp-receipts store: add needs DB: a SQLite file or a postgresql:// URL" "$cli" store add
+slip "store with an unknown subcommand names it" "mcpp-receipts store: unknown subcommand 'frob'" "$cli" store frob x.db
+slip "history without --store says so" "mcpp-receipts history: --store DB is required" "$cli" history
+slip "report without --out says so" "mcpp-receipts report: --out FILE.html is missing: the page has to go somewhere" "$cli" report .
+slip "site without --out says so" "mcpp-receipts site: --out DIR is required" "$cli" site --store x.db
+slip "policy without a subcommand says so" "mcpp-receipts policy: name a subcommand: check or test" "$cli" policy
+slip "policy check without a file says so" "mcpp-receipts policy: check needs at least one POLICY.lua" "$cli" policy check
+slip "import without a format says so" "mcpp-receipts import: name a FORMAT (mcpp-receipts import --help lists them)" "$cli" import
+slip "validate with an unknown option names it" "mcpp-receipts validate: unknown option '--frob'" "$cli" validate --frob x
 expect_exit "validate with no FILE" 3 "$cli" validate
 expect_exit "validate --format xml" 3 "$cli" validate --format xml nam52_dense.json
 expect_exit "validate --format without a value" 3 "$cli" validate nam52_dense.json --format
