@@ -16,6 +16,19 @@ def test_load_dir_walks_recursively_in_sorted_order(receipt_dir):
     assert rs.errors == []
 
 
+def test_a_receipt_set_is_indexed_by_position_slice_or_id(receipt_dir):
+    rs = mr.load_dir(receipt_dir)
+    assert rs["padded-run2"].id == "padded-run2" and rs["padded-run2"] is rs[[r.id for r in rs].index("padded-run2")]
+    with pytest.raises(KeyError, match=r"no receipt with id 'padded-run' among these 4; did you mean .*'padded-run1'"):
+        rs["padded-run"]
+    with pytest.raises(TypeError, match="ReceiptSet indices are positions, slices or receipt ids, not float"):
+        rs[1.0]
+    np = pytest.importorskip("numpy", reason="numpy is a test dependency (scripts/test-python.sh)")
+    assert rs[np.int64(1)] is rs[1] and rs[-1] is rs[3] and len(rs[1:3]) == 2
+    with pytest.raises(IndexError):
+        rs[4]
+
+
 def test_load_dir_without_recursion_skips_subfolders(receipt_dir):
     ids = {r.id for r in mr.load_dir(receipt_dir, recursive=False)}
     assert "jagged-fallback" not in ids and len(ids) == 3

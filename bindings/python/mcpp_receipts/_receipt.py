@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import json
+import operator
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
@@ -254,7 +255,7 @@ class ReceiptSet(Sequence[Receipt]):
     ``.path``/``.line``/``.column``/``.field``) for each file that failed.
     """
 
-    __slots__ = ("_items", "errors", "_ids_checked")
+    __slots__ = ("_items", "errors", "_ids_checked", "_by_id")
 
     def __init__(self, receipts: Sequence[Receipt] = (), errors: Sequence[BaseException] = (), *,
                  _ids_checked: bool = False):
@@ -267,15 +268,39 @@ class ReceiptSet(Sequence[Receipt]):
         # import_results and Store.query check it once; frontier/gate/claim then
         # do not check it again: a second pass was 11-18% of load_dir + frontier)
         self._ids_checked = _ids_checked
+        self._by_id: dict[str, Receipt] | None = None  # made by the first look-up of an id
 
     @overload
     def __getitem__(self, index: int) -> Receipt: ...
     @overload
     def __getitem__(self, index: slice) -> ReceiptSet: ...
+    @overload
+    def __getitem__(self, index: str) -> Receipt: ...
     def __getitem__(self, index):  # type: ignore[no-untyped-def]
+        """A position, a slice (a ReceiptSet), or a receipt's id."""
         if isinstance(index, slice):
             return ReceiptSet(self._items[index], _ids_checked=self._ids_checked)
-        return self._items[index]
+        if isinstance(index, str):
+            return self._receipt_with_id(index)
+        try:
+            position = operator.index(index)  # an int, numpy's integers too
+        except TypeError:  # the tuple inside said "tuple indices must be integers"
+            raise TypeError(f"ReceiptSet indices are positions, slices or receipt ids, not {type(index).__name__}") from None
+        return self._items[position]
+
+    def _receipt_with_id(self, rid: str) -> Receipt:
+        if self._by_id is None:
+            self._by_id = {}
+            for r in self._items:
+                self._by_id.setdefault(r.id, r)  # the same run loaded twice: the first
+        try:
+            return self._by_id[rid]
+        except KeyError:
+            import difflib
+
+            close = difflib.get_close_matches(rid, list(self._by_id), n=3)
+            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+            raise KeyError(f"no receipt with id {rid!r} among these {len(self._items)}{hint}") from None
 
     def __len__(self) -> int:
         return len(self._items)
