@@ -627,6 +627,17 @@ TEST(gate_run_without_comparable_baseline_is_undetermined_exit_2)
     CHECK_INT_EQ(mcpp_gate_run(&r, NULL, bases, 1, NULL, 0), MCPP_OK);
     CHECK_INT_EQ(mcpp_gate_report_exit_code(r), 2);
     mcpp_gate_report_free(r);
+    /* The same receipts on both sides: a run is never its own baseline, and
+     * the reason says that is why there is none ("among 0" alone read as if no
+     * baseline had been given) */
+    const mcpp_receipt *same[] = {c1, b1};
+    CHECK_INT_EQ(mcpp_gate_run(&r, NULL, same, 2, cands, 1), MCPP_OK);
+    CHECK_INT_EQ(mcpp_gate_report_exit_code(r), 2);
+    CHECK_CONTAINS(mcpp_gate_report_entry_reason(r, 0), "no comparable baseline among 1 (1 not_comparable");
+    CHECK_CONTAINS(
+        mcpp_gate_report_entry_reason(r, 0),
+        "; 1 baseline is this candidate's own run, never its baseline (the same receipts given on both sides?)");
+    mcpp_gate_report_free(r);
     mcpp_receipt_free(b1);
     mcpp_receipt_free(c1);
 }

@@ -423,7 +423,7 @@ static int gate_one(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *p, co
      * listed with what kept each out and those of other lanes counted;
      * explain_rejected gives the rows that most often kept them out. */
     uint64_t h = mcpp_lane_key_hash(p, cand);
-    size_t in_lane = 0;
+    size_t in_lane = 0, own_runs = 0;
     for (size_t i = bix->head[h & (bix->cap - 1)]; i != SIZE_MAX; i = bix->next[i]) {
         if (bix->hash[i] != h) continue;
         in_lane++;
@@ -436,9 +436,11 @@ static int gate_one(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *p, co
     } else {
         memset(by_verdict, 0, sizeof by_verdict);
         mcpp_gate_explain_set_aside_clear(&e->why);
-        for (size_t i = 0; i < nb; i++)
+        for (size_t i = 0; i < nb; i++) {
+            own_runs += in_group(cg, mcpp_receipt_id(baselines[i])); /* never its own baseline */
             if ((rc = pool_baseline(e, r, p, baselines[i], cg, &pooled, pool, by_verdict, bix->hash[i] != h)) != 0)
                 goto done;
+        }
     }
     if (dropped) {
         by_verdict[MCPP_VERDICT_NOT_COMPARABLE] += dropped[0];
@@ -454,6 +456,11 @@ static int gate_one(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *p, co
         mcpp_sb_printf(&reason, "no comparable baseline among %zu (%zu not_comparable, %zu insufficient)",
                             by_verdict[0] + by_verdict[1] + by_verdict[2] + by_verdict[3],
                             by_verdict[MCPP_VERDICT_NOT_COMPARABLE], by_verdict[MCPP_VERDICT_INSUFFICIENT]);
+        if (own_runs) /* "among 0" alone read as if no baseline had been given */
+            mcpp_sb_printf(&reason,
+                           "; %zu baseline%s %s this candidate's own run%s, never its baseline (the same "
+                           "receipts given on both sides?)",
+                           own_runs, own_runs == 1 ? "" : "s", own_runs == 1 ? "is" : "are", own_runs == 1 ? "" : "s");
         mcpp_gate_explain_blockers(&e->why, &reason);
         e->why.reason_code = "no_comparable_baseline";
         if (reason.failed) {
