@@ -53,7 +53,9 @@ static char *joined(const char *dir, const char *name)
     return p;
 }
 
-/* 0, or an exit code after a message */
+/* 0, or an exit code after a message. A directory that cannot be read, or
+ * nests too deep (a link to itself), is named and the walk goes on with the
+ * rest, as a receipt set's does; only running out of memory stops it. */
 static int walk(cli_path_list *list, const char *dir, int depth)
 {
     if (depth > MAX_DEPTH) {
@@ -78,13 +80,15 @@ static int walk(cli_path_list *list, const char *dir, int depth)
     closedir(d);
     if (!ex && entries.n > 1)
         qsort(entries.paths, entries.n, sizeof *entries.paths, by_name);
-    for (size_t i = 0; !ex && i < entries.n; i++) {
+    for (size_t i = 0; ex != CLI_EXIT_INTERNAL && i < entries.n; i++) {
         char *path = joined(dir, entries.paths[i]);
         struct stat st;
         if (!path) {
             ex = CLI_EXIT_INTERNAL;
         } else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-            ex = walk(list, path, depth + 1);
+            int sub = walk(list, path, depth + 1);
+            if (sub > ex)
+                ex = sub;
             free(path);
         } else if (has_receipt_extension(entries.paths[i])) {
             if (append(list, path) != 0)
@@ -103,7 +107,7 @@ int cli_receipt_files(cli_path_list *list, const char *path)
     if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         size_t before = list->n;
         int ex = walk(list, path, 0);
-        if (!ex && list->n == before) {
+        if (ex != CLI_EXIT_INTERNAL && list->n == before) {
             fprintf(stderr, "mcpp-receipts: %s: a directory with no receipt files (*.json, *.yaml, *.yml) in it\n",
                     path);
             ex = CLI_EXIT_INVALID;

@@ -80,6 +80,10 @@ same_bytes "validate DIR: its receipt files in byte order, recursively, JSON and
   "$work/tree.out" "$work/tree.want"
 expect_exit "validate of a directory with no receipt files" 3 "$cli" validate "$work/empty"
 contains "it says the directory holds none" "$work/last.out" "a directory with no receipt files"
+mkdir -p "$work/looped" && cp nam52_dense.json "$work/looped/" && ln -s . "$work/looped/a_loop"
+expect_exit "validate of a directory holding a link to itself" 3 "$cli" validate "$work/looped"
+contains "the loop is named as too deep" "$work/last.out" "directories nested deeper than 32"
+contains "and the files past it are still read" "$work/last.out" "ok $work/looped/nam52_dense.json (id "
 
 # ---- canonical forms and round trips ----------------------------------------------------
 for f in *.json; do
