@@ -315,7 +315,13 @@ int step_parse_args(step_options *o, int argc, char **argv)
             v = eq + 1;
         } else {
             snprintf(name, sizeof name, "%s", a);
-            if (i + 1 >= argc) return step_bad(a, "a value after it", "");
+            if (i + 1 >= argc) { /* also a misspelt option, last on the line */
+                fprintf(stderr,
+                        "mcpp-step: %s: nothing follows it: options take a value (--name VALUE or "
+                        "--name=VALUE; --help lists them)\n",
+                        a);
+                return STEP_EXIT_BAD_INPUT;
+            }
             v = argv[++i];
         }
         int rc = take_number(o, &counts, name, v);

@@ -245,6 +245,7 @@ TEST(bad_input_exits_3_and_help_exits_0)
     CHECK_INT_EQ(run_step("--precision bf16", NULL), 3);
     CHECK_INT_EQ(run_step("--profile-steps 3:1", NULL), 3);
     CHECK_INT_EQ(run_step("--frobnicate 1", NULL), 3);
+    CHECK_INT_EQ(run_step("--frobnicate", NULL), 3); /* last on the line: named, not "got ''" */
     CHECK_INT_EQ(run_step("--accelerator ''", NULL), 3);
     CHECK_INT_EQ(run_step("--help", NULL), 0);
 }
