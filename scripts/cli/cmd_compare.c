@@ -572,6 +572,36 @@ static int stream_gate(const char *format, const void *ctx, mcpp_write_fn write,
     return rc == MCPP_OK ? mcpp_gate_report_render_stream(g->report, fmt, write, wctx) : rc;
 }
 
+static int by_id_text(const void *a, const void *b)
+{
+    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+    return strcmp(x ? x : "", y ? y : "");
+}
+
+/* `gate --baseline R --candidate R` by mistake: a run is never its own
+ * baseline, so each such candidate is undetermined; said once on stderr, not
+ * only in every candidate's reason. */
+static void warn_if_candidates_are_baselines(const mcpp_receipt_set *bs, const mcpp_receipt_set *cs)
+{
+    size_t nb = mcpp_receipt_set_count(bs), nc = mcpp_receipt_set_count(cs), own = 0;
+    const char **ids = nb ? malloc(nb * sizeof *ids) : NULL;
+    if (!ids)
+        return; /* none, or no memory for a note */
+    for (size_t i = 0; i < nb; i++)
+        ids[i] = mcpp_receipt_id(mcpp_receipt_set_at(bs, i));
+    qsort(ids, nb, sizeof *ids, by_id_text);
+    for (size_t i = 0; i < nc; i++) {
+        const char *id = mcpp_receipt_id(mcpp_receipt_set_at(cs, i));
+        own += bsearch(&id, ids, nb, sizeof *ids, by_id_text) != NULL;
+    }
+    free(ids);
+    if (own)
+        fprintf(stderr,
+                "mcpp-receipts gate: %zu of %zu candidates are also among the baselines (the same receipts on both "
+                "sides?): a run is never its own baseline\n",
+                own, nc);
+}
+
 /* Puts the inputs that were not gated into the report itself, so every
  * format lists them; 0 or an exit code. */
 static int note_inputs(mcpp_gate_report *report, const unread_inputs *u, const mcpp_receipt_set *const *sets,
@@ -662,6 +692,7 @@ int cli_gate(int argc, char **argv)
     if ((ex = load_set(&bs, o.store_path, bpaths, nb, &bad, &unread)) != 0 ||
         (ex = load_set(&cs, o.store_path, cpaths, nc, &bad, &unread)) != 0)
         goto done;
+    warn_if_candidates_are_baselines(bs, cs);
     const mcpp_receipt *const *lists[2] = {mcpp_receipt_set_items(cs), mcpp_receipt_set_items(bs)};
     size_t counts[2] = {mcpp_receipt_set_count(cs), mcpp_receipt_set_count(bs)};
     if ((ex = metric_stated(o.metric, policy, lists, counts, 2)) != 0)

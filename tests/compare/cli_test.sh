@@ -71,6 +71,19 @@ says compare_names_what_it_needs "mcpp-receipts compare: name two receipts, BASE
     "$BIN" compare "$EX/nam56r_padded.json"
 says frontier_names_what_it_needs "mcpp-receipts frontier: name the receipts" "$BIN" frontier
 says claim_names_the_missing_value "mcpp-receipts claim: --value V is missing" "$BIN" claim --lane family=NAM56R "$EX"
+# The same receipts on both sides by mistake: said once, before the report (each candidate's
+# reason says it too: a run is never its own baseline).
+"$BIN" gate --baseline "$EX/nam56r_padded.json" --candidate "$EX/nam56r_padded.json" >"$tmp/out" 2>"$tmp/err"
+got=$?
+if [ "$got" -eq 2 ] && grep -qF "1 of 1 candidates are also among the baselines (the same receipts on both sides?)" \
+    "$tmp/err" && grep -qF "this candidate's own run, never its baseline" "$tmp/out"; then
+    echo "ok - gate_of_the_same_receipts_on_both_sides_says_so"
+else
+    echo "not ok - gate_of_the_same_receipts_on_both_sides_says_so: exit $got"; cat "$tmp/err"; fails=$((fails + 1))
+fi
+"$BIN" gate --baseline "$EX/nam56r_padded.json" --candidate "$EX/nam56r_padded_run3.json" >"$tmp/out" 2>"$tmp/err"
+if [ ! -s "$tmp/err" ]; then echo "ok - a_gate_of_other_runs_notes_nothing"
+else echo "not ok - a_gate_of_other_runs_notes_nothing"; cat "$tmp/err"; fails=$((fails + 1)); fi
 # Named metrics (docs/metrics.md): --metric NAME in compare, gate, frontier and
 # claim; unit and direction come from the receipts; claim --unit refuses another.
 expect compare_metric_by_name_reads_unit_and_direction 0 "metric      step_time_s (s, lower is better)" \

@@ -93,8 +93,11 @@ def test_frontier_of_a_skipping_load_dir_does_not_raise_what_was_skipped(tmp_pat
     assert len(fr.errors) == 1 and "broken.json" in str(fr.errors[0])
     assert [s["path"] for s in fr.to_dict()["skipped"]] == [str(tmp_path / "broken.json")]
     assert "broken.json" in fr.to_text()
-    g = mr.gate(rs, rs)
+    with pytest.warns(UserWarning, match="the baselines and the candidates are the same receipts"):
+        g = mr.gate(rs, rs)  # by mistake: the same receipts on both sides
     assert len(g.errors) == 2
+    with pytest.warns(UserWarning, match="a run is never its own baseline"):
+        mr.gate(str(tmp_path), tmp_path, errors="skip")  # the same folder, as a str and a Path
 
 
 def test_a_section_read_as_a_field_names_its_fields():

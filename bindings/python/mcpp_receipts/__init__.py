@@ -22,6 +22,7 @@ the GIL released.
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Iterable, Union
 
 from . import _core, _errors, _inputs  # noqa: F401 (_errors: FileError pickling)
@@ -261,6 +262,18 @@ def claim(receipts: Iterable[Receipt] | PathLike, *, lane: str, value: float,
                    lambda f: _core._claim(items, lane, metric, float(value), policy, f, unit)[0], failures)
 
 
+def _warn_if_the_same(baselines, candidates) -> None:
+    """gate(rs, rs) or gate("runs", "runs") by mistake: a run is never its own
+    baseline, so each candidate meets only the others; said once here. An
+    identity test, not a pass over the ids: the gate's report stays in C."""
+    same = baselines is candidates or (isinstance(baselines, (str, os.PathLike)) and
+                                       isinstance(candidates, (str, os.PathLike)) and
+                                       os.fspath(baselines) == os.fspath(candidates))
+    if same:
+        warnings.warn("the baselines and the candidates are the same receipts: a run is never its own baseline, "
+                      "so each candidate is compared only with the others", UserWarning, stacklevel=3)
+
+
 def gate(baselines: Iterable[Receipt] | PathLike, candidates: Iterable[Receipt] | PathLike,
          policy: Policy | None = None, *, errors: str = "raise", metric: str | None = None,
          history: Iterable[Receipt] | PathLike | None = None) -> GateReport:
@@ -273,6 +286,7 @@ def gate(baselines: Iterable[Receipt] | PathLike, candidates: Iterable[Receipt] 
     earlier runs of the lanes (``Store.query(...)``, say), which inform only
     the run-to-run noise (docs/statistics.md)."""
     policy = with_gate_metric(policy, metric)
+    _warn_if_the_same(baselines, candidates)
     (b, fb), (c, fc) = _as_receipts(baselines, errors), _as_receipts(candidates, errors)
     h = _as_receipts(history, errors)[0] if history is not None else None
     _check_metric(metric, [*b, *c], policy)
