@@ -175,6 +175,7 @@ typedef struct sql_builder {
     size_t n_binds;
     char shorts[MAX_BINDS][24]; /* short keys of the selected lanes */
     char commit_ends[4][72];    /* the ends of git_commit prefix ranges (add_commit_range) */
+    char until_end[72];         /* the end of an until bound's range (add_until) */
     size_t n_commit_ends;
 } sql_builder;
 
@@ -253,6 +254,33 @@ static int check_time_bound(const char *name, const char *t)
                          t);
 }
 
+/* created_at up to `until` and every time it is the start of (until
+ * 2026-11-30 keeps that day). In SQLite that is created_at < the bound with
+ * its last byte one higher, a range the time index reads (a checked bound
+ * ends in a digit or a zone letter); an OR with substr() read the index from
+ * the lower bound to its end. PostgreSQL's collation may order otherwise:
+ * there the words as they are. */
+static int add_until(sql_builder *q, const char *until)
+{
+    size_t n = strlen(until);
+    if (!q->store->pg && n < sizeof q->until_end) {
+        memcpy(q->until_end, until, n + 1);
+        q->until_end[n - 1]++;
+        mcpp_sb_puts(&q->sql, " AND created_at < ");
+        return bind_value(q, q->until_end);
+    }
+    mcpp_sb_puts(&q->sql, " AND (created_at <= ");
+    int rc = bind_value(q, until);
+    mcpp_sb_puts(&q->sql, " OR substr(created_at, 1, length(");
+    if (!rc)
+        rc = bind_value(q, until);
+    mcpp_sb_puts(&q->sql, ")) = ");
+    if (!rc)
+        rc = bind_value(q, until);
+    mcpp_sb_puts(&q->sql, ")");
+    return rc;
+}
+
 static int build_sql(sql_builder *q, char *where_copy, char **lanes, const mcpp_store_query *query)
 {
     /* SQL both backends read: boolean terms (1 = 1, 1 = 0), the subquery named,
@@ -285,17 +313,8 @@ static int build_sql(sql_builder *q, char *where_copy, char **lanes, const mcpp_
         mcpp_sb_puts(&q->sql, " AND created_at >= ");
         rc = bind_value(q, query->since);
     }
-    if (!rc && query->until) { /* until 2026-11-30 keeps that day: a bound's prefixes are inside it */
-        mcpp_sb_puts(&q->sql, " AND (created_at <= ");
-        rc = bind_value(q, query->until);
-        mcpp_sb_puts(&q->sql, " OR substr(created_at, 1, length(");
-        if (!rc)
-            rc = bind_value(q, query->until);
-        mcpp_sb_puts(&q->sql, ")) = ");
-        if (!rc)
-            rc = bind_value(q, query->until);
-        mcpp_sb_puts(&q->sql, ")");
-    }
+    if (!rc && query->until)
+        rc = add_until(q, query->until);
     const char *order = query->newest ? "DESC" : "ASC";
     mcpp_sb_printf(&q->sql, " ORDER BY created_at %s, id %s", order, order);
     if (query->limit) mcpp_sb_printf(&q->sql, " LIMIT %zu", query->limit);
