@@ -6,6 +6,7 @@ tool's keys listed as unknown receipt fields ("benchmarks: ... did you mean
 'benchmark'?", what a first week met). The suggested command is run and its
 receipts validate; a receipt that fails for its own reasons keeps its own
 errors, even when it was imported from such a tool and carries its keys.
+Several receipts in one file (what `store export` writes) are named as that.
 
 usage: not_a_receipt_test.py MCPP_RECEIPTS DATA_DIR WORK_DIR"""
 import json
@@ -79,6 +80,27 @@ p = run("validate", broken)
 check("a_receipt_broken_for_its_own_reason_keeps_its_own_errors",
       p.returncode == 3 and "not a receipt" not in p.stdout and "benchmarks: unknown top-level field" in p.stdout,
       p.stdout[:400])
+
+# Several receipts in one file, as `store export` writes them, are named as that, not "got a list"
+# or "trailing characters after the receipt"; a receipt whose own line starts with '{' is not.
+examples = DATA.parent.parent / "examples" / "receipts"
+db = WORK / "exported.db"
+p = run("store", "add", db, examples)
+check("store_add_of_the_examples_exits_0", p.returncode == 0, p.stderr[:300])
+for fmt, said in (("json", "not a receipt but a list of receipts (as `mcpp-receipts store export --format json` writes)"),
+                  ("jsonl", "not a receipt but receipts one a line (as `mcpp-receipts store export --format jsonl` writes)")):
+    out = WORK / f"exported.{fmt}"
+    out.write_text(run("store", "export", db, "--format", fmt).stdout)
+    p = run("validate", out)
+    check(f"validate_names_a_store_export_{fmt}_as_several_receipts",
+          p.returncode == 3 and f"{out}:1:1: {said}: a receipt file holds one" in p.stdout, p.stdout[:400])
+    p = run("frontier", out)
+    check(f"frontier_names_it_too_{fmt}", "mcpp-receipts store add DB -" in p.stderr, p.stderr[:300])
+own = WORK / "unindented.json"
+own.write_text('{"schema": "mcpp.receipt/2", "extra": {"runs": [\n{"a": 1}]}, "lane": {"nmae": "x"}}\n')
+p = run("validate", own)
+check("a_receipt_with_a_line_starting_with_a_brace_keeps_its_own_errors",
+      p.returncode == 3 and "not a receipt" not in p.stdout and "nmae" in p.stdout, p.stdout[:400])
 
 print(f"# {fails} failed")
 sys.exit(1 if fails else 0)

@@ -249,23 +249,31 @@ static int finish(mcpp_report *report, mcpp_report **report_out, int rc)
     return MCPP_OK;
 }
 
-/* A file that is another tool's results, not a receipt: its report becomes
- * one error naming the tool and the import that makes receipts of it, instead
- * of that tool's keys listed as unknown fields ("benchmarks: ... did you mean
- * 'benchmark'?"). Only a load that failed is looked at. */
-static void name_other_tool(mcpp_report **report, const char *buf, size_t len, const char *name, int rc)
+/* A file that is not one receipt but what a user may well hand over instead:
+ * another tool's results, or several receipts. Its report becomes one error
+ * saying what the file is and what reads it, instead of that tool's keys
+ * listed as unknown fields ("benchmarks: ... did you mean 'benchmark'?") or
+ * "got a list". Only a load that failed is looked at. */
+static void name_what_it_is(mcpp_report **report, const char *buf, size_t len, const char *name, int rc)
 {
     const char *format = NULL, *tool = rc == MCPP_EINVALID ? mcpp_tool_output_of(buf, len, &format) : NULL;
-    mcpp_report *named = tool ? mcpp_report_new() : NULL;
+    const char *many = rc == MCPP_EINVALID && !tool ? mcpp_several_receipts_of(buf, len) : NULL;
+    mcpp_report *named = tool || many ? mcpp_report_new() : NULL;
     if (!named)
-        return; /* not another tool's, or no memory: the report as it was */
+        return; /* a receipt with its own errors, or no memory: the report as it was */
     if (!mcpp_report_keeps(*report, MCPP_SEVERITY_WARNING))
         mcpp_report_errors_only(named);
     char text[400];
-    snprintf(text, sizeof text,
-             "not a receipt: this is %s output; import it first: `mcpp-receipts import %s %s --out DIR` "
-             "(Python: mcpp_receipts.import_results(\"%s\", path))",
-             tool, format, name ? name : "FILE", format);
+    if (tool)
+        snprintf(text, sizeof text,
+                 "not a receipt: this is %s output; import it first: `mcpp-receipts import %s %s --out DIR` "
+                 "(Python: mcpp_receipts.import_results(\"%s\", path))",
+                 tool, format, name ? name : "FILE", format);
+    else
+        snprintf(text, sizeof text,
+                 "not a receipt but %s: a receipt file holds one; read them from a store (--store DB; "
+                 "`mcpp-receipts store add DB -` takes receipts one a line) or write one file a receipt",
+                 many);
     if (mcpp_report_add(named, MCPP_SEVERITY_ERROR, "type", name, NULL, 1, 1, text) != MCPP_OK) {
         mcpp_report_free(named);
         return;
@@ -326,7 +334,7 @@ int mcpp_receipt_load_buffer(mcpp_receipt **out, mcpp_report **report_out, const
         cJSON_Delete(root);
         mcpp_yaml_marks_free(marks);
     }
-    name_other_tool(&report, buf, len, name, rc);
+    name_what_it_is(&report, buf, len, name, rc);
     return finish(report, report_out, rc);
 }
 

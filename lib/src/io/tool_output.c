@@ -5,7 +5,8 @@
  * Google Benchmark's own JSON, `gate --baseline` said "context: unknown
  * top-level field" and "benchmarks: ... did you mean 'benchmark'?", where the
  * user needed `mcpp-receipts import google-benchmark`. The importers name it
- * when handed another format than the one asked for.
+ * when handed another format than the one asked for. It also tells several
+ * receipts in one file (what `store export` writes) from one.
  */
 #define _GNU_SOURCE /* memmem: a GNU extension, also in every BSD libc */
 #include <string.h>
@@ -42,5 +43,27 @@ const char *mcpp_tool_output_of(const char *text, size_t len, const char **forma
                 *format = MARKS[i].format;
             return MARKS[i].tool;
         }
+    return NULL;
+}
+
+const char *mcpp_several_receipts_of(const char *text, size_t len)
+{
+    size_t i = 0, n = len < HEAD_BYTES ? len : HEAD_BYTES;
+    while (i < len && strchr(" \t\r\n", text[i]) && text[i])
+        i++;
+    if (i == len || !has(text, n, "\"mcpp.receipt/"))
+        return NULL;
+    if (text[i] == '[')
+        return "a list of receipts (as `mcpp-receipts store export --format json` writes)";
+    /* JSON lines: the first line is a whole object ('{' to '}') and a later
+     * line starts another; an indented receipt's first line is "{" alone */
+    const char *nl = memchr(text + i, '\n', len - i), *last = nl;
+    while (last && last > text + i && strchr(" \t\r\n", last[-1]) && last[-1])
+        last--;
+    if (text[i] != '{' || !last || last <= text + i + 1 || last[-1] != '}')
+        return NULL;
+    for (; nl && nl + 1 < text + len; nl = memchr(nl + 1, '\n', (size_t)(text + len - nl - 1)))
+        if (nl[1] == '{')
+            return "receipts one a line (as `mcpp-receipts store export --format jsonl` writes)";
     return NULL;
 }
