@@ -190,19 +190,30 @@ static int bind_value(sql_builder *q, const char *value)
 
 static const char *const WHERE_COLUMNS[] = {"id", "tool", "git_commit", "name", "lane_label", "metric", NULL};
 
-/* A git_commit prefix as a range the commit index reads (SQLite compares
- * text byte by byte): git_commit >= prefix AND git_commit < the prefix with
- * its last byte one higher. substr() alone read every row (10^5 rows: 0.10 s
- * for one receipt). Not for PostgreSQL, whose collation may order otherwise,
- * nor for a prefix ending in a byte past '}' or longer than a SHA-256. */
-static int add_commit_range(sql_builder *q, const char *prefix)
+/* The end of the range of every text that starts with `prefix`, in SQLite's
+ * byte order: the prefix with its last byte one higher, into end (cap
+ * bytes). 0 when it does not fit or that byte is past '}'. */
+static int prefix_end(char *end, size_t cap, const char *prefix)
 {
     size_t n = strlen(prefix);
-    if (q->store->pg || q->n_commit_ends == 4 || n >= sizeof q->commit_ends[0] || (unsigned char)prefix[n - 1] >= 0x7e)
-        return MCPP_OK;
-    char *end = q->commit_ends[q->n_commit_ends++];
+    if (!n || n >= cap || (unsigned char)prefix[n - 1] >= 0x7e)
+        return 0;
     memcpy(end, prefix, n + 1);
     end[n - 1]++;
+    return 1;
+}
+
+/* A git_commit prefix as a range the commit index reads (SQLite compares
+ * text byte by byte): git_commit >= prefix AND git_commit < prefix_end.
+ * substr() alone read every row (10^5 rows: 0.10 s for one receipt). Not
+ * for PostgreSQL, whose collation may order otherwise, nor for a prefix
+ * prefix_end cannot end or longer than a SHA-256. */
+static int add_commit_range(sql_builder *q, const char *prefix)
+{
+    char *end = q->commit_ends[q->n_commit_ends];
+    if (q->store->pg || q->n_commit_ends == 4 || !prefix_end(end, sizeof q->commit_ends[0], prefix))
+        return MCPP_OK;
+    q->n_commit_ends++;
     int rc;
     mcpp_sb_puts(&q->sql, " AND git_commit >= ");
     if ((rc = bind_value(q, prefix)))
@@ -255,17 +266,14 @@ static int check_time_bound(const char *name, const char *t)
 }
 
 /* created_at up to `until` and every time it is the start of (until
- * 2026-11-30 keeps that day). In SQLite that is created_at < the bound with
- * its last byte one higher, a range the time index reads (a checked bound
- * ends in a digit or a zone letter); an OR with substr() read the index from
- * the lower bound to its end. PostgreSQL's collation may order otherwise:
- * there the words as they are. */
+ * 2026-11-30 keeps that day). In SQLite that is created_at < prefix_end, a
+ * range the time index reads (a checked bound ends in a digit or a zone
+ * letter); an OR with substr() read the index from the lower bound to its
+ * end. PostgreSQL's collation may order otherwise: there the words as they
+ * are. */
 static int add_until(sql_builder *q, const char *until)
 {
-    size_t n = strlen(until);
-    if (!q->store->pg && n < sizeof q->until_end) {
-        memcpy(q->until_end, until, n + 1);
-        q->until_end[n - 1]++;
+    if (!q->store->pg && prefix_end(q->until_end, sizeof q->until_end, until)) {
         mcpp_sb_puts(&q->sql, " AND created_at < ");
         return bind_value(q, q->until_end);
     }
