@@ -346,13 +346,19 @@ static int finish_one(gate_entry *e)
 }
 
 /* Compares one baseline with the candidate: tallies its verdict, and pools
- * it when comparable or qualified (once per id; never a candidate run). */
+ * it when comparable or qualified (once per id; never a candidate run, which
+ * *own_runs counts when not NULL). */
 static int pool_baseline(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *p, const mcpp_receipt *base,
                          const cand_group *cg, mcpp_id_set *pooled, const mcpp_receipt **pool, size_t *by_verdict,
-                         int other_lane)
+                         int other_lane, size_t *own_runs)
 {
     const char *bid = mcpp_receipt_id(base);
-    if (in_group(cg, bid) || (bid && mcpp_id_set_contains(pooled, bid)))
+    if (in_group(cg, bid)) {
+        if (own_runs)
+            ++*own_runs;
+        return MCPP_OK;
+    }
+    if (bid && mcpp_id_set_contains(pooled, bid))
         return MCPP_OK;
     mcpp_verdict v;
     int rc = mcpp_compare_verdict(&v, p, base, cg->runs[0]);
@@ -427,7 +433,7 @@ static int gate_one(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *p, co
     for (size_t i = bix->head[h & (bix->cap - 1)]; i != SIZE_MAX; i = bix->next[i]) {
         if (bix->hash[i] != h) continue;
         in_lane++;
-        if ((rc = pool_baseline(e, r, p, baselines[i], cg, &pooled, pool, by_verdict, 0)) != 0)
+        if ((rc = pool_baseline(e, r, p, baselines[i], cg, &pooled, pool, by_verdict, 0, NULL)) != 0)
             goto done;
     }
     if (e->baselines) {
@@ -436,11 +442,10 @@ static int gate_one(gate_entry *e, mcpp_gate_report *r, const mcpp_policy *p, co
     } else {
         memset(by_verdict, 0, sizeof by_verdict);
         mcpp_gate_explain_set_aside_clear(&e->why);
-        for (size_t i = 0; i < nb; i++) {
-            own_runs += in_group(cg, mcpp_receipt_id(baselines[i])); /* never its own baseline */
-            if ((rc = pool_baseline(e, r, p, baselines[i], cg, &pooled, pool, by_verdict, bix->hash[i] != h)) != 0)
+        for (size_t i = 0; i < nb; i++)
+            if ((rc = pool_baseline(e, r, p, baselines[i], cg, &pooled, pool, by_verdict, bix->hash[i] != h,
+                                    &own_runs)) != 0)
                 goto done;
-        }
     }
     if (dropped) {
         by_verdict[MCPP_VERDICT_NOT_COMPARABLE] += dropped[0];
