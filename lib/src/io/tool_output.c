@@ -17,6 +17,8 @@
 
 static int has(const char *head, size_t n, const char *mark) { return memmem(head, n, mark, strlen(mark)) != NULL; }
 
+static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
 const char *mcpp_tool_output_of(const char *text, size_t len, const char **format)
 {
     /* most specific first: pytest-benchmark's files also have "benchmarks",
@@ -49,7 +51,7 @@ const char *mcpp_tool_output_of(const char *text, size_t len, const char **forma
 const char *mcpp_several_receipts_of(const char *text, size_t len)
 {
     size_t i = 0, n = len < HEAD_BYTES ? len : HEAD_BYTES;
-    while (i < len && strchr(" \t\r\n", text[i]) && text[i])
+    while (i < len && is_blank(text[i]))
         i++;
     if (i == len || !has(text, n, "\"mcpp.receipt/"))
         return NULL;
@@ -58,7 +60,7 @@ const char *mcpp_several_receipts_of(const char *text, size_t len)
     /* JSON lines: the first line is a whole object ('{' to '}') and a later
      * line starts another; an indented receipt's first line is "{" alone */
     const char *nl = memchr(text + i, '\n', len - i), *last = nl;
-    while (last && last > text + i && strchr(" \t\r\n", last[-1]) && last[-1])
+    while (last && last > text + i && is_blank(last[-1]))
         last--;
     if (text[i] != '{' || !last || last <= text + i + 1 || last[-1] != '}')
         return NULL;
