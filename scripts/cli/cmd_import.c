@@ -123,25 +123,24 @@ int cli_import(int argc, char **argv)
     for (int i = 1; i < argc && rc < 0; i++) {
         if (strcmp(argv[i], "--out") == 0 || strcmp(argv[i], "-o") == 0) {
             if (i + 1 >= argc)
-                rc = cli_usage_error("import", IMPORT_USAGE, "%s", "--out needs a directory");
+                rc = cli_usage_error("import", IMPORT_USAGE, "--out needs a directory");
             else
                 out_dir = argv[++i];
         } else if (strncmp(argv[i], "--out=", 6) == 0) {
             out_dir = argv[i] + 6;
         } else if (strcmp(argv[i], "--commit") == 0) {
             if (i + 1 >= argc || !*argv[i + 1])
-                rc = cli_usage_error("import", IMPORT_USAGE, "%s", "--commit needs a commit (git rev-parse HEAD)");
+                rc = cli_usage_error("import", IMPORT_USAGE, "--commit needs a commit (git rev-parse HEAD)");
             else
                 commit = argv[++i];
         } else if (strncmp(argv[i], "--commit=", 9) == 0) {
             commit = argv[i] + 9;
             if (!*commit)
-                rc = cli_usage_error("import", IMPORT_USAGE, "%s", "--commit needs a commit (git rev-parse HEAD)");
+                rc = cli_usage_error("import", IMPORT_USAGE, "--commit needs a commit (git rev-parse HEAD)");
         } else if (strcmp(argv[i], "-q") == 0 || strcmp(argv[i], "--quiet") == 0) {
             quiet = 1;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "mcpp-receipts import: unknown option '%s'\n%s", argv[i], IMPORT_USAGE);
-            rc = CLI_EXIT_INVALID;
+            rc = cli_usage_error("import", IMPORT_USAGE, "unknown option '%s'", argv[i]);
         } else if (!format_name) {
             format_name = argv[i];
         } else {
@@ -150,13 +149,13 @@ int cli_import(int argc, char **argv)
     }
     mcpp_import_format format = MCPP_IMPORT_MLPERF;
     if (rc < 0 && !format_name)
-        rc = cli_usage_error("import", IMPORT_USAGE, "%s", "name a FORMAT (mcpp-receipts import --help lists them)");
+        rc = cli_usage_error("import", IMPORT_USAGE, "name a FORMAT (mcpp-receipts import --help lists them)");
     else if (rc < 0 && mcpp_import_format_from_name(&format, format_name) != MCPP_OK)
         rc = cli_usage_error("import", IMPORT_USAGE, "%s", mcpp_error_last()->message);
     else if (rc < 0 && n == 0)
-        rc = cli_usage_error("import", IMPORT_USAGE, "%s", "name at least one INPUT");
+        rc = cli_usage_error("import", IMPORT_USAGE, "name at least one INPUT");
     else if (rc < 0 && !out_dir)
-        rc = cli_usage_error("import", IMPORT_USAGE, "%s", "--out DIR is required");
+        rc = cli_usage_error("import", IMPORT_USAGE, "--out DIR is required");
     if (rc < 0)
         rc = run_import(format, inputs, n, out_dir, commit, quiet);
     free(inputs);

@@ -238,7 +238,7 @@ static int parse_validate_args(validate_args *args, int argc, char **argv)
     }
     if (!args->nfiles) {
         free(args->files);
-        return cli_usage_error("validate", VALIDATE_USAGE, "%s", "no FILE given");
+        return cli_usage_error("validate", VALIDATE_USAGE, "no FILE given");
     }
     return -1;
 }
@@ -446,7 +446,7 @@ static int parse_single(int argc, char **argv, const char *command, const char *
         return cli_usage_error(command, usage, "unknown option '%s'", argv[i]);
     }
     if (!*file)
-        return cli_usage_error(command, usage, "%s", "no FILE given");
+        return cli_usage_error(command, usage, "no FILE given");
     return -1;
 }
 
@@ -510,12 +510,12 @@ int cli_convert(int argc, char **argv)
     const char *file = NULL, *format = NULL;
     int schema = 2;
     if (take_schema_option(&argc, argv, &schema) != 0)
-        return cli_usage_error("convert", CONVERT_USAGE, "%s", "--schema takes 1 or 2");
+        return cli_usage_error("convert", CONVERT_USAGE, "--schema takes 1 or 2");
     int rc = parse_single(argc, argv, "convert", CONVERT_USAGE, CONVERT_HELP, "--to", "-t", &file, &format);
     if (rc >= 0)
         return rc;
     if (!format)
-        return cli_usage_error("convert", CONVERT_USAGE, "%s", "--to json|yaml is required");
+        return cli_usage_error("convert", CONVERT_USAGE, "--to json|yaml is required");
     if (strcmp(format, "json") != 0 && strcmp(format, "yaml") != 0)
         return cli_usage_error("convert", CONVERT_USAGE, "unknown format '%s' (expected json or yaml)", format);
 
