@@ -228,6 +228,7 @@ slip "site without --out says so" "mcpp-receipts site: --out DIR is required" "$
 slip "policy without a subcommand says so" "mcpp-receipts policy: name a subcommand: check or test" "$cli" policy
 slip "policy check without a file says so" "mcpp-receipts policy: check needs at least one POLICY.lua" "$cli" policy check
 slip "import without a format says so" "mcpp-receipts import: name a FORMAT (mcpp-receipts import --help lists them)" "$cli" import
+slip "import with an unknown option names it" "mcpp-receipts import: unknown option '--frob'" "$cli" import --frob
 slip "validate with an unknown option names it" "mcpp-receipts validate: unknown option '--frob'" "$cli" validate --frob x
 expect_exit "validate with no FILE" 3 "$cli" validate
 expect_exit "validate --format xml" 3 "$cli" validate --format xml nam52_dense.json

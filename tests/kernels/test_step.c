@@ -29,6 +29,18 @@ static int run_step(const char *args, const char *out_name)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* What mcpp-step prints on stderr for `args` (into out, cap bytes). */
+static void step_stderr(char *out, size_t cap, const char *args)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>&1 >/dev/null", MCPP_STEP_EXE, args);
+    FILE *p = popen(cmd, "r");
+    size_t n = p ? fread(out, 1, cap - 1, p) : 0;
+    out[n] = '\0';
+    if (p)
+        pclose(p);
+}
+
 static mcpp_receipt *load(const char *name)
 {
     char path[1024];
@@ -245,7 +257,10 @@ TEST(bad_input_exits_3_and_help_exits_0)
     CHECK_INT_EQ(run_step("--precision bf16", NULL), 3);
     CHECK_INT_EQ(run_step("--profile-steps 3:1", NULL), 3);
     CHECK_INT_EQ(run_step("--frobnicate 1", NULL), 3);
-    CHECK_INT_EQ(run_step("--frobnicate", NULL), 3); /* last on the line: named, not "got ''" */
+    CHECK_INT_EQ(run_step("--frobnicate", NULL), 3);
+    char err[512];
+    step_stderr(err, sizeof err, "--frobnicate"); /* last on the line: said so, not "got ''" */
+    CHECK_CONTAINS(err, "mcpp-step: --frobnicate: nothing follows it: options take a value");
     CHECK_INT_EQ(run_step("--accelerator ''", NULL), 3);
     CHECK_INT_EQ(run_step("--help", NULL), 0);
 }
