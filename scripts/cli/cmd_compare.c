@@ -32,8 +32,10 @@ typedef struct common_opts {
 
 /* Parses --policy and --format (also --opt=value); other arguments are left
  * for the command in o->rest (allocated here, freed by the caller even when
- * this fails). Returns 0, or an exit code. */
-static int parse_common(int argc, char **argv, common_opts *o, const char *const *extra_opts, const char **extra_vals)
+ * this fails). Returns 0, or an exit code; a slip (an unknown option, one
+ * with no value) is named with the usage lines of `command`'s `help`. */
+static int parse_common(int argc, char **argv, common_opts *o, const char *command, const char *help,
+                        const char *const *extra_opts, const char **extra_vals)
 {
     o->policy_path = NULL;
     o->store_path = NULL;
@@ -63,10 +65,8 @@ static int parse_common(int argc, char **argv, common_opts *o, const char *const
             if (strcmp(name, extra_opts[k]) == 0) extra = k;
         if (takes || extra >= 0) {
             if (!val) {
-                if (i + 1 >= argc) {
-                    fprintf(stderr, "mcpp-receipts: %s needs a value\n", name);
-                    return CLI_EXIT_INVALID;
-                }
+                if (i + 1 >= argc)
+                    return cli_usage_error(command, help, "%s needs a value", name);
                 val = argv[++i];
             }
             if (strcmp(name, "--policy") == 0) o->policy_path = val;
@@ -82,10 +82,8 @@ static int parse_common(int argc, char **argv, common_opts *o, const char *const
             }
             continue;
         }
-        if (strncmp(a, "--", 2) == 0) {
-            fprintf(stderr, "mcpp-receipts: unknown option '%s'\n", a);
-            return CLI_EXIT_INVALID;
-        }
+        if (strncmp(a, "--", 2) == 0)
+            return cli_usage_error(command, help, "unknown option '%s'", a);
         o->rest[o->n_rest++] = argv[i];
     }
     return 0;
@@ -274,7 +272,8 @@ int cli_compare(int argc, char **argv)
     cli_outputs outs;
     common_opts o = {0};
     int ex = cli_take_outputs(&argc, argv, &outs, REPORT_FORMATS);
-    if (!ex) ex = parse_common(argc, argv, &o, NULL, NULL);
+    if (!ex)
+        ex = parse_common(argc, argv, &o, "compare", COMPARE_HELP, NULL, NULL);
     mcpp_policy *policy = NULL;
     mcpp_receipt *base = NULL, *cand = NULL;
     mcpp_comparison *cmp = NULL;
@@ -429,7 +428,8 @@ int cli_frontier(int argc, char **argv)
     cli_outputs outs;
     common_opts o = {0};
     int bad = 0, ex = cli_take_outputs(&argc, argv, &outs, FRONTIER_FORMATS);
-    if (!ex) ex = parse_common(argc, argv, &o, NULL, NULL);
+    if (!ex)
+        ex = parse_common(argc, argv, &o, "frontier", FRONTIER_HELP, NULL, NULL);
     mcpp_policy *policy = NULL;
     mcpp_receipt_set *set = NULL;
     mcpp_frontier *f = NULL;
@@ -663,7 +663,8 @@ int cli_gate(int argc, char **argv)
     if (ex || (ex = split_gate_args(argc, argv, bpaths, &nb, cpaths, &nc, others, &no)) != 0) goto done;
     static const char *const gate_extra[] = {"--history", "--history-runs", "--new-lanes", NULL};
     const char *hist_vals[3] = {NULL, NULL, NULL};
-    if ((ex = parse_common(no, others, &o, gate_extra, hist_vals)) != 0) goto done;
+    if ((ex = parse_common(no, others, &o, "gate", GATE_HELP, gate_extra, hist_vals)) != 0)
+        goto done;
     long history_runs = 20;
     char *end = NULL;
     if (hist_vals[1]) history_runs = strtol(hist_vals[1], &end, 10);
@@ -681,8 +682,7 @@ int cli_gate(int argc, char **argv)
         goto done;
     }
     if (hist_vals[2] && strcmp(hist_vals[2], "pass") != 0 && strcmp(hist_vals[2], "fail") != 0) {
-        fprintf(stderr, "mcpp-receipts: --new-lanes '%s': expected pass or fail\n", hist_vals[2]);
-        ex = CLI_EXIT_INVALID;
+        ex = cli_usage_error("gate", GATE_HELP, "--new-lanes '%s': expected pass or fail", hist_vals[2]);
         goto done;
     }
     if ((ex = load_policy(&policy, &o)) != 0) goto done;
@@ -775,7 +775,7 @@ int cli_claim(int argc, char **argv)
     static const char *const extra[] = {"--lane", "--unit", "--value", NULL};
     const char *vals[3] = {NULL, NULL, NULL};
     common_opts o;
-    int bad = 0, ex = parse_common(argc, argv, &o, extra, vals);
+    int bad = 0, ex = parse_common(argc, argv, &o, "claim", CLAIM_HELP, extra, vals);
     mcpp_policy *policy = NULL;
     mcpp_receipt_set *set = NULL;
     mcpp_claim_result *res = NULL;

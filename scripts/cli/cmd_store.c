@@ -78,14 +78,10 @@ static int parse_args(store_args *a, int argc, char **argv)
         else if (strcmp(arg, "--newest") == 0) a->query.newest = 1;
         else if (strncmp(arg, "--", 2) == 0) {
             const char **slot = option_slot(a, arg);
-            if (!slot) {
-                fprintf(stderr, "mcpp-receipts store: unknown option '%s'\n", arg);
-                return CLI_EXIT_INVALID;
-            }
-            if (i + 1 >= argc) {
-                fprintf(stderr, "mcpp-receipts store: %s needs a value\n", arg);
-                return CLI_EXIT_INVALID;
-            }
+            if (!slot)
+                return cli_usage_error("store", STORE_HELP, "unknown option '%s'", arg);
+            if (i + 1 >= argc)
+                return cli_usage_error("store", STORE_HELP, "%s needs a value", arg);
             *slot = argv[++i];
         } else if (!a->db) {
             a->db = arg;
@@ -96,10 +92,8 @@ static int parse_args(store_args *a, int argc, char **argv)
     if (a->limit_text) {
         char *end = NULL;
         long long n = strtoll(a->limit_text, &end, 10);
-        if (!end || *end || n < 1) {
-            fprintf(stderr, "mcpp-receipts store: --limit '%s' is not a positive integer\n", a->limit_text);
-            return CLI_EXIT_INVALID;
-        }
+        if (!end || *end || n < 1)
+            return cli_usage_error("store", STORE_HELP, "--limit '%s' is not a positive integer", a->limit_text);
         a->query.limit = (size_t)n;
     }
     if (!a->db)

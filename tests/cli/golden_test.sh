@@ -230,6 +230,20 @@ slip "policy check without a file says so" "mcpp-receipts policy: check needs at
 slip "import without a format says so" "mcpp-receipts import: name a FORMAT (mcpp-receipts import --help lists them)" "$cli" import
 slip "import with an unknown option names it" "mcpp-receipts import: unknown option '--frob'" "$cli" import --frob
 slip "validate with an unknown option names it" "mcpp-receipts validate: unknown option '--frob'" "$cli" validate --frob x
+# compare, frontier, gate and claim share one option parser, store has its own: each names its
+# command and prints that command's usage (they printed "mcpp-receipts: unknown option" alone)
+slip "gate with an unknown option names it" "mcpp-receipts gate: unknown option '--frob'" \
+  "$cli" gate --baseline x --candidate y --frob
+slip "frontier with an option and no value says so" "mcpp-receipts frontier: --policy needs a value" \
+  "$cli" frontier x --policy
+slip "compare with an unknown option names it" "mcpp-receipts compare: unknown option '--frob'" "$cli" compare a b --frob
+slip "claim with an unknown option names it" "mcpp-receipts claim: unknown option '--frob'" \
+  "$cli" claim --lane x --value 1 --frob
+slip "gate --new-lanes maybe says what it takes" "mcpp-receipts gate: --new-lanes 'maybe': expected pass or fail" \
+  "$cli" gate --baseline x --candidate y --new-lanes maybe
+slip "store with an unknown option names it" "mcpp-receipts store: unknown option '--limt'" "$cli" store ls x.db --limt 3
+slip "store --limit 0 says what it takes" "mcpp-receipts store: --limit '0' is not a positive integer" \
+  "$cli" store ls x.db --limit 0
 expect_exit "validate with no FILE" 3 "$cli" validate
 expect_exit "validate --format xml" 3 "$cli" validate --format xml nam52_dense.json
 expect_exit "validate --format without a value" 3 "$cli" validate nam52_dense.json --format
