@@ -739,6 +739,18 @@ TEST(a_misspelt_metric_or_selector_value_is_an_argument_error_with_a_suggestion)
     CHECK_CONTAINS(mcpp_error_last()->message, "no receipt has workload.seq_len = '4069'; did you mean '4096'?");
     CHECK_INT_EQ(mcpp_claim_check(&c, NULL, rs, 2, "seq_len=4096", "tokens_per_sec", 262144), MCPP_EARG);
     CHECK_CONTAINS(mcpp_error_last()->message, "did you mean 'tokens_per_s'?");
+    /* names and labels: the case ("name=nam56r hybrid moe lane") or a
+     * name's first words ("name=NAM56R") are slips too; a pattern's start is
+     * not ("AEME" of AEMEAEMEAEMR: a pattern of its own, nobody measured) */
+    CHECK_INT_EQ(mcpp_claim_check(&c, NULL, rs, 2, "name=nam56r hybrid moe lane", NULL, 262144), MCPP_EARG);
+    CHECK_CONTAINS(mcpp_error_last()->message,
+                   "no receipt has lane.name = 'nam56r hybrid moe lane'; did you mean 'NAM56R hybrid MoE lane'?");
+    CHECK_INT_EQ(mcpp_claim_check(&c, NULL, rs, 2, "name=NAM56R", NULL, 262144), MCPP_EARG);
+    CHECK_CONTAINS(mcpp_error_last()->message,
+                   "no receipt has lane.name = 'NAM56R'; did you mean 'NAM56R hybrid MoE lane'?");
+    CHECK_INT_EQ(mcpp_claim_check(&c, NULL, rs, 2, "pattern=AEME", NULL, 262144), MCPP_OK);
+    CHECK_INT_EQ(mcpp_claim_result_verdict(c), MCPP_CLAIM_UNSUPPORTED);
+    mcpp_claim_result_free(c);
     /* a value far from every stated one is a lane nobody measured: a verdict */
     CHECK_INT_EQ(mcpp_claim_check(&c, NULL, rs, 2, "seq_len=16384", NULL, 262144), MCPP_OK);
     CHECK_INT_EQ(mcpp_claim_result_verdict(c), MCPP_CLAIM_UNSUPPORTED);

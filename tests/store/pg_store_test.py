@@ -152,6 +152,11 @@ def same(cli: str, example: str, work: pathlib.Path, pg: Cluster) -> None:
         (["compare", "--store", "STORE", "history-flat-003", "history-flat-004"], "compare --store"),
     ):
         both(cli, db, url, args, what)
+    # a where value no row has, in another case than a stored name: refused naming it, by both
+    slips = [run(cli, "store", "ls", store, "--where", "name=nam56r moe s2048 top2") for store in (db, url)]
+    check(all(p.returncode == 3 and p.stderr.endswith(": no stored receipt has name = 'nam56r moe s2048 top2'; "
+                                                       "did you mean 'NAM56R MoE s2048 top2'?\n") for p in slips),
+          f"store ls --where a name in another case is refused by both, naming it ({slips[1].stderr.strip()})")
     pages = {}
     for name, store in (("sqlite", db), ("pg", url)):
         p = run(cli, "site", "--store", store, "--out", str(work / f"site-{name}"))

@@ -242,6 +242,26 @@ TEST(queries_filter_by_lane_columns_time_and_limit)
     q.where = "colour=red";
     CHECK_INT_EQ((int)query_count(s, &q), (int)(size_t)-1);
     CHECK_CONTAINS(mcpp_error_last()->message, "unknown column 'colour'");
+    /* a value no row has, when a stored one is what it likely meant (its
+     * case, its first words), is refused naming it; one far from them all, or
+     * one some row has that other filters leave out, is an empty answer */
+    q.where = "name=nam52 dense hybrid lane";
+    CHECK_INT_EQ((int)query_count(s, &q), (int)(size_t)-1);
+    CHECK_CONTAINS(mcpp_error_last()->message,
+                   "no stored receipt has name = 'nam52 dense hybrid lane'; did you mean 'NAM52 dense hybrid lane'?");
+    q.where = "id=q-000001,name=NAM52";
+    CHECK_INT_EQ((int)query_count(s, &q), (int)(size_t)-1);
+    CHECK_CONTAINS(mcpp_error_last()->message, "did you mean 'NAM52 dense hybrid lane'?");
+    q.where = "name=a lane of another suite";
+    CHECK_INT_EQ((int)query_count(s, &q), 0);
+    q.where = "name=NAM52 dense hybrid lan"; /* a spelling away is another lane's name, not a slip */
+    CHECK_INT_EQ((int)query_count(s, &q), 0);
+    q.where = "name=NAM52 dense hybrid lane,id=q-999999";
+    CHECK_INT_EQ((int)query_count(s, &q), 0);
+    q.where = NULL;
+    q.lane = "name=nam52 DENSE hybrid lane";
+    CHECK_INT_EQ((int)query_count(s, &q), (int)(size_t)-1);
+    CHECK_CONTAINS(mcpp_error_last()->message, "did you mean 'NAM52 dense hybrid lane'?");
     memset(&q, 0, sizeof q);
     q.since = "2026-04-01T00:05:00Z";
     q.until = "2026-04-01T00:09:00Z";

@@ -324,7 +324,10 @@ typedef struct mcpp_claim_result mcpp_claim_result;
  * the matching lanes and, separately, the lanes whose numbers do contain the
  * value (the value lies within the lane's interval or the range of its values
  * widened by noise_floor) — where the number really came from. MCPP_EARG for
- * a malformed selector, an unknown key, or a malformed metric name.
+ * a malformed selector, an unknown key, or a malformed metric name; and when
+ * no lane matches, for a term's value that is a slip of one the receipts
+ * state: a spelling away ("moe=jaged"), another case, or a name's first words
+ * ("name=NAM56R" for "NAM56R hybrid MoE lane"), named in the message.
  */
 MCPP_API int mcpp_claim_check(mcpp_claim_result **out, const mcpp_policy *policy,
                               const mcpp_receipt *const *receipts, size_t n,

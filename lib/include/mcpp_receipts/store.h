@@ -115,10 +115,14 @@ MCPP_API int mcpp_store_remove(mcpp_store *store, const char *id, const char *re
  * created_at, then id.
  *
  *   lane     a lane selector of frontier.h (key, short key or KEY=VALUE terms),
- *            under the default policy
+ *            under the default policy; a term's value that is a slip of a
+ *            stated one is MCPP_EARG, as for mcpp_claim_check
  *   where    comma-separated COLUMN=VALUE terms on the stored columns: id,
  *            tool, git_commit (a prefix of at least 4 characters matches),
- *            name, lane_label, metric
+ *            name, lane_label, metric. When nothing is selected, a value of
+ *            tool, name, lane_label or metric that no row has but a stored
+ *            one equals in another case, or begins with ("name=NAM56R" for
+ *            "NAM56R hybrid MoE lane"), is MCPP_EARG naming that one
  *   since    created_at >= since (compared as text)
  *   until    created_at <= until, or created_at starting with until: a bound
  *            is RFC 3339 text (2026-11-30T12:00:00Z) or a date, month or

@@ -493,8 +493,10 @@ static size_t field_texts(char **texts, int id, const mcpp_receipt *const *recei
 }
 
 /* A selector whose term holds for no receipt, when a stated value is a
- * spelling away ("moe=jaged": jagged), is a misspelling, refused with that
- * value rather than answered "unsupported". A value far from every stated
+ * spelling away ("moe=jaged": jagged), or the same but for case, or begins
+ * with its words ("name=NAM56R": "NAM56R hybrid MoE lane";
+ * mcpp_meant_value), is a slip, refused with that value rather than
+ * answered "unsupported" or, from a store, nothing. A value far from every stated
  * one ("seq_len=16384" where 4096 was measured) is a claim about a lane that
  * was not measured, and keeps its verdict (the number's real lane is named).
  * Called when no lane matched. */
@@ -513,12 +515,15 @@ static int check_selector_values(const char *selector, const mcpp_receipt *const
             continue;
         char *texts[64];
         size_t count = field_texts(texts, terms[k].id, receipts, n, &scratch);
-        const char *near = mcpp_closest_name(terms[k].value, (const char *const *)texts, count);
         const mcpp_field_info *field = mcpp_schema_field_at(terms[k].id);
         const char *path = field->path;
-        /* numbers: a slip in a long one (4069 for 4096), never top_k=9 against 1 */
-        if (near && (field->type == MCPP_TYPE_INT || field->type == MCPP_TYPE_DOUBLE) &&
-            (strlen(terms[k].value) < 3 || mcpp_edit_distance(terms[k].value, near) > 1))
+        int number = field->type == MCPP_TYPE_INT || field->type == MCPP_TYPE_DOUBLE;
+        /* names: a spelling, the case or the start of one ("name=nam56r");
+         * numbers: a slip in a long one (4069 for 4096), never top_k=9 against 1 */
+        const char *near = mcpp_closest_name(terms[k].value, (const char *const *)texts, count);
+        if (!near && !number)
+            near = mcpp_meant_value(terms[k].value, (const char *const *)texts, count, NULL);
+        if (near && number && (strlen(terms[k].value) < 3 || mcpp_edit_distance(terms[k].value, near) > 1))
             near = NULL;
         mcpp_strbuf msg;
         mcpp_sb_init_heap(&msg, 256);

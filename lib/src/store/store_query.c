@@ -9,6 +9,7 @@
 
 #include "mcpp_receipts/frontier.h"
 #include "util/alloc.h"
+#include "util/edit_distance.h"
 #include "util/error_internal.h"
 #include "util/rfc3339.h"
 #include "util/strbuf.h"
@@ -331,6 +332,97 @@ static int build_sql(sql_builder *q, char *where_copy, char **lanes, const mcpp_
     return rc;
 }
 
+/* The distinct values of a where column, in byte order (at most 256: NULL
+ * *out past that). */
+static int column_values(char ***out, mcpp_store *s, const char *column)
+{
+    enum { MAX_VALUES = 256 };
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT DISTINCT %s FROM receipts WHERE %s IS NOT NULL ORDER BY 1 LIMIT %d", column,
+             column, MAX_VALUES + 1); /* in byte order: PostgreSQL's columns are COLLATE "C" */
+    *out = NULL;
+    char **values = calloc(MAX_VALUES + 2, sizeof *values);
+    if (!values)
+        return mcpp_error_nomem();
+    size_t n = 0;
+    int rc = MCPP_OK;
+    if (s->pg) {
+        mcpp_pg_rows *rows = NULL;
+        rc = mcpp_pg_run(&rows, s->pg, sql, 0, NULL, "querying");
+        for (size_t i = 0; !rc && i < (rc ? 0 : mcpp_pg_rows_count(rows)); i++)
+            if (!(values[n++] = mcpp_strdup(mcpp_pg_value(rows, i, 0), NULL)))
+                rc = mcpp_error_nomem();
+        mcpp_pg_rows_free(rows);
+    } else {
+        sqlite3_stmt *st = NULL;
+        int step = SQLITE_DONE;
+        rc = mcpp_store_prepare(&st, s, sql, "querying");
+        while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW)
+            if (!(values[n++] = mcpp_strdup((const char *)sqlite3_column_text(st, 0), NULL)))
+                rc = mcpp_error_nomem();
+        if (!rc && step != SQLITE_DONE)
+            rc = mcpp_store_sqlite_error(s, step, "querying");
+        sqlite3_finalize(st);
+    }
+    if (rc || n > MAX_VALUES) {
+        mcpp_store_keys_free(values);
+        return rc;
+    }
+    *out = values;
+    return MCPP_OK;
+}
+
+/* After a query that selected nothing: a where term whose value no row has,
+ * when a stored value is surely what it meant (its case, its first words:
+ * "name=nam56r" for "NAM56R hybrid MoE lane", mcpp_meant_value), is refused
+ * naming it, as a lane selector's term is (claim.c); the empty answer said
+ * nothing. A spelling away is not enough here: "NAM56R MoE s2048 top1" is
+ * another lane's name than "... top2", looked for before it has runs. Ids
+ * and commits, one a receipt or a run, are not searched. */
+static int check_where_values(mcpp_store *s, char *copy)
+{
+    char *save = NULL;
+    int rc = MCPP_OK;
+    for (char *term = strtok_r(copy, ",", &save); term && !rc; term = strtok_r(NULL, ",", &save)) {
+        char *value = strchr(term, '=');
+        if (!value || strcmp(term, "id=") == 0)
+            continue;
+        *value++ = '\0';
+        if (strcmp(term, "id") == 0 || strcmp(term, "git_commit") == 0)
+            continue;
+        char **values = NULL;
+        if ((rc = column_values(&values, s, term)) || !values)
+            continue;
+        size_t n = 0, held = 0, others = 0;
+        for (; values[n]; n++)
+            held |= strcmp(values[n], value) == 0;
+        const char *near = held ? NULL : mcpp_meant_value(value, (const char *const *)values, n, &others);
+        if (near && others)
+            rc = mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, "where", 0, 0,
+                               "no stored receipt has %s = '%s'; did you mean '%s' (or one of %zu more %ss that "
+                               "begin with it)?",
+                               term, value, near, others, term);
+        else if (near)
+            rc = mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, "where", 0, 0,
+                               "no stored receipt has %s = '%s'; did you mean '%s'?", term, value, near);
+        mcpp_store_keys_free(values);
+    }
+    return rc;
+}
+
+typedef struct counted {
+    mcpp_store_receipt_fn fn;
+    void *ctx;
+    size_t n;
+} counted;
+
+static int count_each(void *ctx, mcpp_receipt *receipt)
+{
+    counted *c = ctx;
+    c->n++;
+    return c->fn(c->ctx, receipt);
+}
+
 int mcpp_store_query_each(mcpp_store *store, const mcpp_store_query *query, mcpp_store_receipt_fn fn, void *ctx)
 {
     if (!store || !fn) return mcpp_error_at(MCPP_EARG, MCPP_ERROR_KIND_ARGUMENT, NULL, NULL, 0, 0, "mcpp_store_query_each: NULL argument");
@@ -357,15 +449,24 @@ int mcpp_store_query_from(mcpp_store *store, const mcpp_store_query *query, int 
     if (query->where && !(where_copy = mcpp_strdup(query->where, NULL)))
         rc = mcpp_error_nomem();
     if (!rc) rc = build_sql(&q, where_copy, lanes, query);
+    counted c = {fn, ctx, 0};
     if (!rc && store->pg) {
         for (char *p = q.sql.data; (p = strchr(p, '?')) != NULL; p++)
             *p = '$'; /* the query's only '?' are parameters */
-        rc = mcpp_store_pg_load(store, q.sql.data, (int)q.n_binds, q.binds, fn, ctx);
-        goto done;
+        rc = mcpp_store_pg_load(store, q.sql.data, (int)q.n_binds, q.binds, count_each, &c);
+    } else {
+        if (!rc)
+            rc = mcpp_store_prepare(&st, store, q.sql.data, "querying");
+        for (size_t i = 0; !rc && i < q.n_binds; i++)
+            sqlite3_bind_text(st, (int)i + 1, q.binds[i], -1, SQLITE_STATIC);
+        if (!rc)
+            rc = mcpp_store_load_rows_each(store, st, count_each, &c);
     }
-    if (!rc) rc = mcpp_store_prepare(&st, store, q.sql.data, "querying");
-    for (size_t i = 0; !rc && i < q.n_binds; i++) sqlite3_bind_text(st, (int)i + 1, q.binds[i], -1, SQLITE_STATIC);
-    if (!rc) rc = mcpp_store_load_rows_each(store, st, fn, ctx);
+    if (!rc && c.n == 0 && query->where) {
+        free(where_copy); /* add_where_terms cut it up */
+        rc =
+            (where_copy = mcpp_strdup(query->where, NULL)) ? check_where_values(store, where_copy) : mcpp_error_nomem();
+    }
 done:
     sqlite3_finalize(st);
     mcpp_sb_free(&q.sql);

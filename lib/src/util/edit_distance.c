@@ -42,3 +42,42 @@ const char *mcpp_closest_name(const char *name, const char *const *candidates, s
     }
     return best_d <= limit ? best : NULL;
 }
+
+static unsigned char ascii_lower(unsigned char c) { return c >= 'A' && c <= 'Z' ? (unsigned char)(c - 'A' + 'a') : c; }
+
+static int is_alnum(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || (ascii_lower(c) >= 'a' && ascii_lower(c) <= 'z');
+}
+
+/* Whether `text` is `prefix` (whole), or starts with it and a word ends there
+ * ("NAM56R hybrid", "flash_attn": never "AEME" in "AEMEAEMR", another
+ * pattern), ASCII case aside. */
+static int starts_caseless(const char *text, const char *prefix, int whole)
+{
+    const unsigned char *t = (const unsigned char *)text, *p = (const unsigned char *)prefix;
+    for (; *p; t++, p++)
+        if (ascii_lower(*t) != ascii_lower(*p))
+            return 0;
+    return whole ? !*t : *t && !is_alnum(*t);
+}
+
+const char *mcpp_meant_value(const char *value, const char *const *candidates, size_t n, size_t *others)
+{
+    if (others)
+        *others = 0;
+    const char *near = NULL;
+    for (size_t i = 0; !near && i < n; i++)
+        if (starts_caseless(candidates[i], value, 1))
+            near = candidates[i];
+    if (near || strlen(value) < 2)
+        return near;
+    for (size_t i = 0; i < n; i++)
+        if (starts_caseless(candidates[i], value, 0)) {
+            if (near && others)
+                ++*others;
+            else if (!near)
+                near = candidates[i];
+        }
+    return near;
+}

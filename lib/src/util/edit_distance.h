@@ -18,4 +18,14 @@ static inline size_t mcpp_edit_distance_limit(size_t len) { return len <= 3 ? 1 
 /* The candidate closest to `name` within mcpp_edit_distance_limit, or NULL. */
 const char *mcpp_closest_name(const char *name, const char *const *candidates, size_t n);
 
+/* The stated value a text that matches none was surely meant for: one equal
+ * to it but for the case of ASCII letters ("nam56r": "NAM56R"), else the
+ * first one whose first
+ * words it is, case aside, when it has 2 bytes or more ("NAM56R": "NAM56R
+ * hybrid MoE lane"; not "AEME" for "AEMEAEMR"); NULL when none is. Unlike a
+ * spelling (mcpp_closest_name: "top1" for "top2", two lanes' names), neither
+ * is another name. For names and labels, not numbers; *others (when not
+ * NULL) gets how many more begin with its words. */
+const char *mcpp_meant_value(const char *value, const char *const *candidates, size_t n, size_t *others);
+
 #endif /* MCPP_UTIL_EDIT_DISTANCE_H */
