@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fixtures.h"
@@ -586,6 +587,75 @@ TEST(receipt_set_takes_added_receipts_and_lists_them)
     mcpp_receipt_set_free(set);
 }
 
+/* The walk a set reads a directory by, for tools that report on each file:
+ * receipt files in byte order of names, hidden entries and other files
+ * skipped, a tree too deep named and walked past, a non-zero return from
+ * the callback the walk's result. */
+typedef struct walked {
+    char text[4096];
+    int stop_at; /* the file at which the callback returns 7; 0: never */
+    int files;
+} walked;
+
+static int note_file(void *ctx, const char *path, int code, const char *message)
+{
+    walked *w = ctx;
+    const char *name = strstr(path, "/walk/") ? strstr(path, "/walk/") + 6 : path;
+    size_t n = strlen(w->text);
+    if (code)
+        snprintf(w->text + n, sizeof w->text - n, "%s: %d %s\n", strlen(name) > 40 ? "deep/d/..." : name, code,
+                 message);
+    else
+        snprintf(w->text + n, sizeof w->text - n, "%s\n", name);
+    return code == 0 && ++w->files == w->stop_at ? 7 : 0;
+}
+
+static void touch(const char *dir, const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *fp = fopen(path, "w");
+    if (fp)
+        fclose(fp);
+}
+
+TEST(the_receipt_files_of_a_tree_are_walked_in_name_order)
+{
+    char root[] = "/tmp/mcpp_walk_XXXXXX", dir[64], deep[512];
+    CHECK(mkdtemp(root) != NULL);
+    snprintf(dir, sizeof dir, "%s/walk", root);
+    CHECK_INT_EQ(mkdir(dir, 0700), 0);
+    touch(dir, "b.json");
+    touch(dir, "a.yaml");
+    touch(dir, "notes.txt");
+    touch(dir, ".hidden.json");
+    snprintf(deep, sizeof deep, "%s/sub", dir);
+    CHECK_INT_EQ(mkdir(deep, 0700), 0);
+    touch(deep, "z.yml");
+    snprintf(deep, sizeof deep, "%s/deep", dir);
+    CHECK_INT_EQ(mkdir(deep, 0700), 0);
+    for (int k = 0; k < 32; k++) { /* deep is 1 below the walk's root, its 32nd d 33 */
+        strcat(deep, "/d");
+        CHECK_INT_EQ(mkdir(deep, 0700), 0);
+    }
+    touch(deep, "never.json");
+    walked w = {"", 0, 0};
+    CHECK_INT_EQ(mcpp_receipt_files_walk(dir, note_file, &w), MCPP_OK);
+    char want[512];
+    snprintf(want, sizeof want, "a.yaml\nb.json\ndeep/d/...: %d directories nested deeper than 32\nsub/z.yml\n",
+             MCPP_ELIMIT);
+    CHECK_STR_EQ(w.text, want);
+    walked stop = {"", 2, 0};
+    CHECK_INT_EQ(mcpp_receipt_files_walk(dir, note_file, &stop), 7);
+    CHECK_STR_EQ(stop.text, "a.yaml\nb.json\n");
+    snprintf(deep, sizeof deep, "%s/a.yaml", dir);
+    CHECK_INT_EQ(mcpp_receipt_files_walk(deep, note_file, &w), MCPP_EIO);
+    CHECK_CONTAINS(mcpp_error_last()->message, "not a directory");
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    CHECK_INT_EQ(system(cmd), 0);
+}
+
 /* The receipts a set loads from files share what repeats between them (one
  * pool for the set); each reads as the file loaded alone does, content and
  * source name, and outlives the set. */
@@ -787,6 +857,7 @@ int main(void)
     RUN(claim_result_names_matched_and_source_lanes);
     RUN(receipt_set_takes_added_receipts_and_lists_them);
     RUN(receipts_a_set_loads_from_files_read_as_each_file_alone);
+    RUN(the_receipt_files_of_a_tree_are_walked_in_name_order);
     RUN(error_report_sets_the_last_error_as_the_library_does);
     RUN(quantile_is_type_7_and_leaves_the_values_alone);
     RUN(fnv1a64_is_the_published_fnv_1a);

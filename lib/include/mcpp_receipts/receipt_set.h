@@ -38,6 +38,20 @@ MCPP_API void mcpp_receipt_set_free(mcpp_receipt_set *set); /* NULL-safe */
  */
 MCPP_API int mcpp_receipt_set_add_path(mcpp_receipt_set *set, const char *path,
                                        const mcpp_limits *limits);
+/* Receives a receipt file of a walk (`code` MCPP_OK, `message` NULL), or a
+ * path the walk could not read: a directory that does not open, an entry
+ * stat fails on, directories nested too deep (its status and message). A
+ * non-zero return stops the walk, which returns it. */
+typedef int (*mcpp_receipt_file_fn)(void *ctx, const char *path, int code, const char *message);
+/*
+ * The receipt files of directory `dir` as mcpp_receipt_set_add_path reads
+ * them: regular *.json, *.yaml and *.yml files, recursively, in byte order of
+ * names, entries starting with '.' skipped, at most 32 directories deep. A
+ * path that cannot be read goes to `fn` with its error and the walk goes on
+ * (for tools that report on each file, as `validate DIR` does), `dir` itself
+ * too. MCPP_EIO when `dir` is not a directory.
+ */
+MCPP_EXPERIMENTAL int mcpp_receipt_files_walk(const char *dir, mcpp_receipt_file_fn fn, void *ctx);
 /* Adds a receipt the set takes ownership of (also on failure, when it frees it).
  * A receipt with the id of one already in the set and other canonical content
  * is refused with MCPP_EINVALID naming both sources (an id conflict; through

@@ -5,6 +5,7 @@
  * claiming one name: the second is recorded as a failure naming both files.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -189,21 +190,54 @@ static int has_receipt_extension(const char *name)
     return dot && (strcmp(dot, ".json") == 0 || strcmp(dot, ".yaml") == 0 || strcmp(dot, ".yml") == 0);
 }
 
-static int walk(mcpp_receipt_set *set, const char *dir, const mcpp_limits *limits, int depth)
+static int walk(const char *dir, int depth, mcpp_receipt_file_fn fn, void *ctx)
 {
-    if (depth > MAX_DIR_DEPTH) return record_failure(set, dir, MCPP_ELIMIT, "directory nesting too deep");
+    char reason[96];
+    if (depth > MAX_DIR_DEPTH) {
+        snprintf(reason, sizeof reason, "directories nested deeper than %d", MAX_DIR_DEPTH);
+        return fn(ctx, dir, MCPP_ELIMIT, reason);
+    }
     mcpp_dir_list list;
     int rc = mcpp_dir_list_read(&list, dir);
-    if (rc == MCPP_EIO) return record_failure(set, dir, MCPP_EIO, strerror(errno));
+    if (rc == MCPP_EIO) {
+        snprintf(reason, sizeof reason, "cannot read the directory: %s", strerror(errno));
+        return fn(ctx, dir, MCPP_EIO, reason);
+    }
     for (size_t i = 0; i < list.count && !rc; i++) {
         const char *path = list.paths[i];
         struct stat st;
-        if (stat(path, &st) != 0) rc = record_failure(set, path, MCPP_EIO, strerror(errno));
-        else if (S_ISDIR(st.st_mode)) rc = walk(set, path, limits, depth + 1);
-        else if (S_ISREG(st.st_mode) && has_receipt_extension(path + list.name_offset)) rc = load_one(set, path, limits);
+        if (stat(path, &st) != 0)
+            rc = fn(ctx, path, MCPP_EIO, strerror(errno));
+        else if (S_ISDIR(st.st_mode))
+            rc = walk(path, depth + 1, fn, ctx);
+        else if (S_ISREG(st.st_mode) && has_receipt_extension(path + list.name_offset))
+            rc = fn(ctx, path, MCPP_OK, NULL);
     }
     mcpp_dir_list_free(&list);
     return rc;
+}
+
+int mcpp_receipt_files_walk(const char *dir, mcpp_receipt_file_fn fn, void *ctx)
+{
+    MCPP_CHECK_ARG(dir && fn, "mcpp_receipt_files_walk: NULL argument");
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, dir, NULL, 0, 0, "cannot read: %s", strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, dir, NULL, 0, 0, "not a directory");
+    return walk(dir, 0, fn, ctx);
+}
+
+typedef struct set_walk {
+    mcpp_receipt_set *set;
+    const mcpp_limits *limits;
+} set_walk;
+
+/* A walk's file loaded into the set, or its failure recorded. */
+static int take_file(void *ctx, const char *path, int code, const char *message)
+{
+    set_walk *w = ctx;
+    return code ? record_failure(w->set, path, code, message) : load_one(w->set, path, w->limits);
 }
 
 int mcpp_receipt_set_add_path(mcpp_receipt_set *set, const char *path, const mcpp_limits *limits)
@@ -215,7 +249,10 @@ int mcpp_receipt_set_add_path(mcpp_receipt_set *set, const char *path, const mcp
     struct stat st;
     if (stat(path, &st) != 0)
         return mcpp_error_at(MCPP_EIO, MCPP_ERROR_KIND_IO, path, NULL, 0, 0, "cannot read: %s", strerror(errno));
-    if (S_ISDIR(st.st_mode)) return walk(set, path, limits, 0);
+    if (S_ISDIR(st.st_mode)) {
+        set_walk w = {set, limits};
+        return walk(path, 0, take_file, &w);
+    }
     return load_one(set, path, limits);
 }
 
