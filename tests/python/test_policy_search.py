@@ -67,3 +67,31 @@ def test_shipped_policies_still_pickle_by_name():
     strict = Policy.shipped("strict")
     assert pickle.loads(pickle.dumps(strict)) is strict
     assert pathlib.Path(POLICY_DIR / "strict.lua").is_file()
+
+
+def test_policy_arguments_take_a_shipped_name_or_a_lua_path(tmp_path):
+    """policy="strict" failed deep inside ("'str' object has no attribute
+    'gate'"): every policy= takes a Policy, a shipped policy's name or a .lua
+    file's path, and names what it takes otherwise."""
+    import mcpp_receipts as mr
+
+    examples = pathlib.Path(__file__).resolve().parents[2] / "examples" / "receipts"
+    rs = mr.load_dir(examples)
+    strict = mr.frontier(rs, policy=Policy.shipped("strict")).to_json()
+    assert mr.frontier(rs, policy="strict").to_json() == strict
+    team = tmp_path / "team.lua"
+    team.write_text('return { include = {"strict.lua"}, name = "team" }\n', encoding="utf-8")
+    assert mr.frontier(rs, policy=team).to_dict()["policy"] == "team"
+    assert mr.frontier(rs, policy=str(team)).to_dict()["policy"] == "team"
+    pair = (examples / "nam56r_padded.json", examples / "nam56r_padded_run2.json")
+    assert mr.compare(*pair, policy="strict").to_json() == mr.compare(*pair, policy=Policy.shipped("strict")).to_json()
+    assert mr.gate([pair[0]], [pair[1]], policy="strict").to_json() == \
+        mr.gate([pair[0]], [pair[1]], policy=Policy.shipped("strict")).to_json()
+    assert len(rs.to_pandas(policy="strict")) == len(rs)
+    assert mr.LaneSummary.of_receipts(rs, policy="strict")
+    with pytest.raises(ValueError, match="no shipped policy 'stict'; shipped: .*strict"):
+        mr.frontier(rs, policy="stict")
+    with pytest.raises(FileError):
+        mr.frontier(rs, policy=tmp_path / "missing.lua")
+    with pytest.raises(TypeError, match="policy must be a Policy, a shipped policy's name .* not int"):
+        mr.claim(rs, lane="family=NAM56R", value=1.0, policy=3)

@@ -41,7 +41,7 @@ from ._core import (
     library_version,
 )
 from ._lanes import LaneSummary
-from ._policy import Policy, with_gate_metric
+from ._policy import Policy, as_policy, with_gate_metric
 from ._receipt import FIELDS, Receipt, ReceiptSet, Section
 from ._store import AddResult, Change, History, LaneHistory, Run, Store
 from ._results import (
@@ -73,6 +73,8 @@ __all__ = [
 ]
 
 PathLike = Union[str, "os.PathLike[str]"]
+# a Policy, a shipped policy's name ("strict") or a .lua file's path; None: the default
+PolicyLike = Union[Policy, str, "os.PathLike[str]", None]
 
 
 def __getattr__(name: str):
@@ -204,14 +206,14 @@ def _parse(texts: tuple[str, ...]):
 
 
 def compare(base: Receipt | PathLike, cand: Receipt | PathLike,
-            policy: Policy | None = None, *, metric: str | None = None) -> Comparison:
+            policy: PolicyLike = None, *, metric: str | None = None) -> Comparison:
     """Compares a candidate receipt against a base under ``policy`` (default:
     ``Policy.default()``): a verdict with one row per dimension, and, when the
     verdict allows it, the headline metric's relative delta with an interval
     and the merge-gate outcome. Receipts may be given as paths. ``metric``
     (default: the policy's gate metric, "primary") names the metric to compare:
     "time_to_train_s", "tokens_per_s", "BM_Sort/1024.real_time", ..."""
-    policy = with_gate_metric(policy, metric)
+    policy = with_gate_metric(as_policy(policy), metric)
     b, c = _as_receipt(base), _as_receipt(cand)
     _check_metric(metric, [b, c], policy)
     data = _parse(_core._compare(b, c, policy, "j"))
@@ -225,7 +227,7 @@ def _result(cls, data, render, failures):
     return result
 
 
-def frontier(receipts: Iterable[Receipt] | PathLike, policy: Policy | None = None, *,
+def frontier(receipts: Iterable[Receipt] | PathLike, policy: PolicyLike = None, *,
              errors: str = "raise", metric: str | None = None) -> Frontier:
     """Groups receipts into lanes (by their must-match dimensions) and labels
     each stable, unstable or insufficient, with reasons, excluded runs,
@@ -234,7 +236,7 @@ def frontier(receipts: Iterable[Receipt] | PathLike, policy: Policy | None = Non
     with ``errors="skip"`` it is listed in the report (``.errors`` and
     ``to_dict()["skipped"]``) instead. ``metric`` names the headline metric
     (default: the policy's gate metric)."""
-    policy = with_gate_metric(policy, metric)
+    policy = with_gate_metric(as_policy(policy), metric)
     items, failures = _as_receipts(receipts, errors)
     _check_metric(metric, items, policy)
     # The frontier stays in C; a lane becomes Python objects when it is read.
@@ -243,7 +245,7 @@ def frontier(receipts: Iterable[Receipt] | PathLike, policy: Policy | None = Non
 
 
 def claim(receipts: Iterable[Receipt] | PathLike, *, lane: str, value: float,
-          metric: str | None = None, policy: Policy | None = None, errors: str = "raise",
+          metric: str | None = None, policy: PolicyLike = None, errors: str = "raise",
           unit: str | None = None) -> ClaimResult:
     """Checks a quoted number: is ``value`` of ``metric`` (default: the policy's
     gate metric) backed by a stable lane matching the selector ``lane``?
@@ -255,6 +257,7 @@ def claim(receipts: Iterable[Receipt] | PathLike, *, lane: str, value: float,
     ``unit`` states the claim's unit: a lane stating the metric in another
     unit refuses the claim (an Error, not a verdict).
     """
+    policy = as_policy(policy)
     items, failures = _as_receipts(receipts, errors)
     _check_metric(metric, items, policy)
     data = _parse(_core._claim(items, lane, metric, float(value), policy, "j", unit))
@@ -275,7 +278,7 @@ def _warn_if_the_same(baselines, candidates) -> None:
 
 
 def gate(baselines: Iterable[Receipt] | PathLike, candidates: Iterable[Receipt] | PathLike,
-         policy: Policy | None = None, *, errors: str = "raise", metric: str | None = None,
+         policy: PolicyLike = None, *, errors: str = "raise", metric: str | None = None,
          history: Iterable[Receipt] | PathLike | None = None) -> GateReport:
     """The pre-merge gate: each candidate against the comparable baselines;
     fails on an established regression beyond the policy's threshold, and is
@@ -285,7 +288,7 @@ def gate(baselines: Iterable[Receipt] | PathLike, candidates: Iterable[Receipt] 
     candidate's ``metrics`` lists every gate metric's decision. ``history``:
     earlier runs of the lanes (``Store.query(...)``, say), which inform only
     the run-to-run noise (docs/statistics.md)."""
-    policy = with_gate_metric(policy, metric)
+    policy = with_gate_metric(as_policy(policy), metric)
     _warn_if_the_same(baselines, candidates)
     (b, fb), (c, fc) = _as_receipts(baselines, errors), _as_receipts(candidates, errors)
     h = _as_receipts(history, errors)[0] if history is not None else None

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from . import _core
+from ._policy import as_policy
 
 
 def _restore_summary(text: str, policy) -> "LaneSummary":
@@ -37,7 +38,7 @@ class LaneSummary(_core.LaneSummary):
         """The summaries of every lane of ``receipts`` (in lane-key order) and
         how many receipts were left out because their lane already held their
         id, as :func:`mcpp_receipts.frontier` groups them."""
-        summaries, duplicates = _core._lane_summaries(tuple(receipts), policy, metric, cls)
+        summaries, duplicates = _core._lane_summaries(tuple(receipts), as_policy(policy), metric, cls)
         return summaries, duplicates
 
     def __reduce__(self):

@@ -58,6 +58,24 @@ def _restore_policy(recipe: tuple) -> "Policy":
         return _RECIPES.setdefault(recipe, made)  # type: ignore[return-value]
 
 
+def as_policy(policy: "Policy | str | os.PathLike[str] | None") -> "Policy | None":
+    """``policy`` as a Policy: None (the default policy) and a Policy as they
+    are; a path ending in ``.lua`` or holding a directory is read
+    (``Policy.from_file``); any other text names a shipped policy ("strict":
+    ``Policy.shipped``, which lists them when it is none). Every function
+    that takes ``policy=`` takes these; a name given where a Policy was
+    wanted failed deep inside with "'str' object has no attribute 'gate'"."""
+    if policy is None or isinstance(policy, _core.Policy):
+        return policy
+    if isinstance(policy, (str, os.PathLike)):
+        text = os.fspath(policy)
+        if text.endswith(".lua") or os.sep in text:
+            return Policy.from_file(text)
+        return Policy.shipped(text)
+    raise TypeError(f"policy must be a Policy, a shipped policy's name such as \"strict\", or a .lua file's "
+                    f"path, not {type(policy).__name__}")
+
+
 def with_gate_metric(policy: "Policy | None", metric: str | None) -> "Policy | None":
     """`policy` (None: the default) gating on `metric` alone ("primary", a
     metric name such as "time_to_train_s", or a schema path); `policy` itself

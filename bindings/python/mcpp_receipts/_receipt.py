@@ -16,6 +16,7 @@ from typing import Any, overload
 
 from . import _core
 from ._extras import require
+from ._policy import as_policy
 
 
 def shown_number(value: Any) -> str:
@@ -338,6 +339,7 @@ class ReceiptSet(Sequence[Receipt]):
         ``Int64`` columns, bool fields nullable ``boolean`` ones, never object.
         The columns are there even when the set is empty. Needs pandas.
         """
+        policy = as_policy(policy)
         pd = require("pandas")
 
         if columns is not None:

@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from . import _core
 from ._extras import require
+from ._policy import as_policy
 from ._receipt import rounded_repr
 
 #: The four comparability verdicts, in order of precedence (compare.h).
@@ -665,6 +666,7 @@ class Frontier(_HtmlPage, _Rendered):
         items = tuple(summaries)
         if policy is None and items:
             policy = items[0].policy
+        policy = as_policy(policy)
         data = json.loads(_core._frontier_from_summaries(items, policy, duplicates, "j")[0])
         return cls(data, lambda f: _core._frontier_from_summaries(items, policy, duplicates, f)[0])
 

@@ -40,6 +40,7 @@ import dask.bag  # noqa: E402
 
 from . import _core
 from ._lanes import LaneSummary
+from ._policy import as_policy
 from ._results import ClaimResult, Frontier, GateReport
 
 __all__ = ["PartitionError", "frontier", "claim", "gate", "receipt_files"]
@@ -307,6 +308,7 @@ def frontier(source, policy=None, *, errors: str = "raise", npartitions: int | N
     how many partitions the files are cut into (default: one per file, at
     most 64). ``errors``: "raise" or "skip" (skipped files are in
     ``.errors``)."""
+    policy = as_policy(policy)
     from . import _check_metric
 
     part, duplicates = _summaries(source, policy, None, errors, npartitions, split_every, None, policy is not None)
@@ -321,6 +323,7 @@ def claim(source, *, lane: str, value: float, metric: str | None = None, policy=
     """:func:`mcpp_receipts.claim` on a cluster: the frontier of ``metric``
     from partition summaries, and the selector's terms evaluated on every
     receipt by the workers (a lane holds them when all its receipts do)."""
+    policy = as_policy(policy)
     value = float(value)
     _core._claim_from_summaries((), set(), lane, metric, value, policy)  # checks metric and value first
     try:
@@ -373,6 +376,7 @@ def gate(baselines, candidates, policy=None, *, errors: str = "raise", npartitio
     input order, and tally the others per candidate; the gate runs on the
     client over the kept ones. Equal to :func:`mcpp_receipts.gate` over all
     the baselines."""
+    policy = as_policy(policy)
     from . import _as_receipts, _check_metric
 
     _check_options(errors, split_every)
