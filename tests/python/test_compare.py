@@ -140,6 +140,13 @@ def test_frontier_labels_lanes_stable_and_unstable(receipt_dir):
     assert unstable.blocker and unstable.reasons
     assert [a.key for a in stable.adjacent] == [unstable.key]
     assert fr.lane(stable.short_key) is stable
+    # looked up by a word of its label (a bare KeyError('nam56r') said nothing): named with its short key
+    word = stable.label.split()[0].lower()
+    with pytest.raises(KeyError, match=rf"no lane has the key or short key '{word}'.*label holds it: .*{stable.short_key}"):
+        fr.lane(word)
+    with pytest.raises(KeyError) as nothing_near:
+        fr.lane("zzz-no-such-lane")
+    assert "label holds it" not in str(nothing_near.value)
 
 
 def test_frontier_accepts_a_directory_path(receipt_dir):

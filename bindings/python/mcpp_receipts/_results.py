@@ -626,6 +626,20 @@ def _lane(d: dict[str, Any]) -> Lane:
     )
 
 
+def _no_lane(key: str, lanes) -> str:
+    """What a look-up of a lane by a name rather than its key is told: the
+    lanes whose label holds the text (case aside), with their short keys; a
+    bare KeyError('nam56r') said nothing. Up to 10,000 lanes are read for it."""
+    import itertools
+
+    text = str(key).lower()
+    near = [(lane.short_key, lane.display_label or lane.label) for lane in itertools.islice(lanes, 10_000)
+            if text and lane.label and text in lane.label.lower()]
+    hint = "; lanes whose label holds it: " + ", ".join(f"{s} ({label!r})" for s, label in near[:5]) + \
+        (f" and {len(near) - 5} more" if len(near) > 5 else "") if near else ""
+    return f"no lane has the key or short key {key!r} (a short key reads 'lane-' and 12 hex digits){hint}"
+
+
 class Frontier(_HtmlPage, _Rendered):
     """The lanes of a set of receipts, labelled stable or unstable, with
     adjacency. Made by :func:`frontier`.
@@ -671,16 +685,17 @@ class Frontier(_HtmlPage, _Rendered):
         return cls(data, lambda f: _core._frontier_from_summaries(items, policy, duplicates, f)[0])
 
     def lane(self, key: str) -> Lane:
-        """The lane with this key or short key (KeyError otherwise)."""
+        """The lane with this key or short key (KeyError otherwise, naming the
+        lanes whose label holds it)."""
         if isinstance(self.lanes, _MadeFrom):
             at = self.lanes._items.find(key)
-            if at < 0:
-                raise KeyError(key)
-            return self.lanes[at]
-        for lane in self.lanes:
-            if key in (lane.key, lane.short_key):
-                return lane
-        raise KeyError(key)
+            if at >= 0:
+                return self.lanes[at]
+        else:
+            for lane in self.lanes:
+                if key in (lane.key, lane.short_key):
+                    return lane
+        raise KeyError(_no_lane(key, self.lanes))
 
     def __len__(self) -> int:
         return len(self.lanes)
