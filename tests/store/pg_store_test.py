@@ -157,6 +157,11 @@ def same(cli: str, example: str, work: pathlib.Path, pg: Cluster) -> None:
     check(all(p.returncode == 3 and p.stderr.endswith(": no stored receipt has name = 'nam56r moe s2048 top2'; "
                                                        "did you mean 'NAM56R MoE s2048 top2'?\n") for p in slips),
           f"store ls --where a name in another case is refused by both, naming it ({slips[1].stderr.strip()})")
+    # a metric no stored receipt states is a misspelling, named by both
+    slips = [run(cli, "history", "--store", store, "--metric", "tokens_per_sec") for store in (db, url)]
+    check(all(p.returncode == 3 and "no receipt states the metric 'tokens_per_sec'; did you mean 'tokens_per_s'?"
+              in p.stderr for p in slips) and slips[0].stderr == slips[1].stderr,
+          f"history --metric tokens_per_sec is refused by both, naming tokens_per_s ({slips[1].stderr.strip()[:120]})")
     pages = {}
     for name, store in (("sqlite", db), ("pg", url)):
         p = run(cli, "site", "--store", store, "--out", str(work / f"site-{name}"))

@@ -702,6 +702,29 @@ TEST(history_finds_a_step_between_the_right_commits)
     CHECK_INT_EQ((int)mcpp_history_change_count(h, 0), 0);
     mcpp_history_free(h);
     CHECK_INT_EQ(mcpp_history_build(&h, s, NULL, "metrics.no_such_metric", NULL), MCPP_EARG);
+    /* a metric name no stored receipt states is a misspelling, named as in
+     * memory (it gave every lane without a run); so is a policy's for the
+     * store's frontier */
+    CHECK_INT_EQ(mcpp_history_build(&h, s, NULL, "tokens_per_sec", NULL), MCPP_EARG);
+    CHECK_CONTAINS(mcpp_error_last()->message,
+                   "no receipt states the metric 'tokens_per_sec'; did you mean 'tokens_per_s'?");
+    CHECK_INT_EQ(mcpp_history_build(&h, s, NULL, "tokens_per_s", NULL), MCPP_OK);
+    CHECK_INT_EQ((int)mcpp_history_run_count(h, 0), 40);
+    mcpp_history_free(h);
+    mcpp_policy *p = NULL;
+    CHECK_INT_EQ(mcpp_policy_default(&p), MCPP_OK);
+    mcpp_gate_settings g = *mcpp_policy_gate(p);
+    g.metric = "tokens_per_sec";
+    CHECK_INT_EQ(mcpp_policy_set_gate(p, &g), MCPP_OK);
+    mcpp_frontier *f = NULL;
+    CHECK_INT_EQ(mcpp_store_frontier(&f, s, p), MCPP_EARG);
+    CHECK_CONTAINS(mcpp_error_last()->message, "did you mean 'tokens_per_s'?");
+    g.metric = "tokens_per_s";
+    CHECK_INT_EQ(mcpp_policy_set_gate(p, &g), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_frontier(&f, s, p), MCPP_OK);
+    CHECK_INT_EQ((int)mcpp_frontier_lane_count(f), 1);
+    mcpp_frontier_free(f);
+    mcpp_policy_free(p);
     for (size_t i = 0; i < 40; i++) mcpp_receipt_free(rs[i]);
     mcpp_store_close(s);
 }

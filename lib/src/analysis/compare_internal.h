@@ -103,6 +103,11 @@ int mcpp_metric_stated(double *out, mcpp_metric_ident *ident, const mcpp_policy 
  * the analyses read it: 1 when r has it, 0 when not, MCPP_EARG for a
  * malformed name (the store's metric column and history use it). */
 int mcpp_metric_value(double *out, const char *metric, const mcpp_receipt *r);
+/* 1 when a receipt must state `metric` for it to mean anything: a name
+ * that is not "primary" nor a schema path; for a policy, one of its gate
+ * metrics is such a name. */
+int mcpp_metric_named(const char *metric);
+int mcpp_policy_metrics_named(const mcpp_policy *policy);
 /* mcpp_metric_check_stated for a metric the policy named `policy_name` gates
  * on (NULL: the caller named it), the message naming the policy; with
  * `misspelt_only`, only a name close to a stated one is refused

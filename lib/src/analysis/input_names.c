@@ -19,10 +19,26 @@
 
 static int by_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 
+int mcpp_metric_named(const char *metric)
+{
+    return metric && *metric && strcmp(metric, "primary") != 0 && mcpp_schema_field_id(metric) < 0;
+}
+
+int mcpp_policy_metrics_named(const mcpp_policy *policy)
+{
+    size_t k = mcpp_policy_gate_metric_count(policy);
+    for (size_t i = 0; i < k; i++) {
+        mcpp_gate_settings g = MCPP_GATE_SETTINGS_INIT;
+        if (mcpp_policy_gate_metric_at(&g, policy, i) == MCPP_OK && mcpp_metric_named(g.metric))
+            return 1;
+    }
+    return 0;
+}
+
 int mcpp_metric_check_stated_in(const char *metric, const mcpp_receipt *const *receipts, size_t n,
                                 const char *policy_name, int misspelt_only)
 {
-    if (!metric || !*metric || strcmp(metric, "primary") == 0 || mcpp_schema_field_id(metric) >= 0 || n == 0)
+    if (!mcpp_metric_named(metric) || n == 0)
         return MCPP_OK;
     const char **names = NULL; /* the distinct names stated, borrowed from the receipts */
     size_t count = 0, cap = 0;

@@ -252,6 +252,8 @@ int mcpp_history_build(mcpp_history **out, mcpp_store *store, const char *lane_s
         rc = mcpp_error_nomem();
     mcpp_metric_ref ref; /* a malformed name is refused before any lane is read */
     if (!rc) rc = mcpp_metric_ref_init(&ref, h->metric, 1);
+    if (!rc)
+        rc = mcpp_store_check_metric_stated(store, h->metric, NULL);
     mcpp_changepoint_settings_default(&h->settings);
     if (h && settings) h->settings = *settings;
     if (!rc) rc = lane_selector ? mcpp_store_select_lanes(&keys, store, lane_selector) : all_lanes(&keys, store);

@@ -243,6 +243,12 @@ int mcpp_store_select_lanes_from(char ***out, mcpp_store *s, const char *selecto
 int mcpp_store_query_from(mcpp_store *store, const mcpp_store_query *query, int bodies_only, mcpp_store_receipt_fn fn,
                           void *ctx);
 void mcpp_store_keys_free(char **keys);
+/* One receipt of each lane (the lane's first row), loaded into a new set. */
+int mcpp_store_lane_exemplars(mcpp_receipt_set **out, mcpp_store *s);
+/* MCPP_EARG naming the closest stated name when no stored receipt states
+ * `metric`, or (policy not NULL) a metric the policy gates on
+ * (store_metric_names.c); MCPP_OK for "primary" and schema paths. */
+int mcpp_store_check_metric_stated(mcpp_store *s, const char *metric, const mcpp_policy *policy);
 
 /*
  * The default policy's lane summaries (store_summaries.c): merged with the

@@ -115,6 +115,18 @@ static int keys_of_short(char ***out, mcpp_store *s, const char *short_key)
     return rc;
 }
 
+/* One receipt of each lane, its images read unless `bodies_only`. */
+static int exemplars(mcpp_receipt_set **out, mcpp_store *s, int bodies_only)
+{
+    char sql[200];
+    snprintf(sql, sizeof sql,
+             "SELECT id, body, %s FROM receipts WHERE rowid IN (SELECT min(rowid) FROM receipts GROUP BY lane_key)",
+             bodies_only ? "NULL" : mcpp_store_image_column(s));
+    return load_sql(out, s, sql, NULL);
+}
+
+int mcpp_store_lane_exemplars(mcpp_receipt_set **out, mcpp_store *s) { return exemplars(out, s, 0); }
+
 int mcpp_store_select_lanes_from(char ***out, mcpp_store *s, const char *selector, int bodies_only)
 {
     const char *image = bodies_only ? "NULL" : mcpp_store_image_column(s);
@@ -124,10 +136,7 @@ int mcpp_store_select_lanes_from(char ***out, mcpp_store *s, const char *selecto
     mcpp_receipt_set *set = NULL;
     char **candidates = NULL;
     char sql[200];
-    snprintf(sql, sizeof sql,
-             "SELECT id, body, %s FROM receipts WHERE rowid IN (SELECT min(rowid) FROM receipts GROUP BY lane_key)",
-             image);
-    int rc = load_sql(&set, s, sql, NULL);
+    int rc = exemplars(&set, s, bodies_only);
     if (!rc) rc = matched_keys(&candidates, set, selector);
     mcpp_receipt_set_free(set);
     set = NULL;

@@ -722,6 +722,9 @@ int mcpp_store_frontier(mcpp_frontier **out, mcpp_store *store, const mcpp_polic
 {
     MCPP_CHECK_ARG(out && store, "mcpp_store_frontier: NULL argument");
     *out = NULL;
+    int checked = policy ? mcpp_store_check_metric_stated(store, NULL, policy) : MCPP_OK;
+    if (checked)
+        return checked;
     if (store->pg)
         return mcpp_store_pg_frontier(out, store, policy);
     /* the library's own default object: summaries and the frontier borrow it */
