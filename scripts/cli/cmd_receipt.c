@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "cmd_receipt_io.h"
@@ -447,6 +448,14 @@ static int parse_single(int argc, char **argv, const char *command, const char *
     }
     if (!*file)
         return cli_usage_error(command, usage, "no FILE given");
+    struct stat st;
+    if (stat(*file, &st) == 0 && S_ISDIR(st.st_mode)) /* the load said "not a regular file [io]" */
+        return cli_usage_error(command, usage,
+                               "'%s' is a directory: %s takes one receipt file (validate DIR checks each file in "
+                               "it, frontier DIR groups them into lanes)",
+                               *file, command);
+    if (*format && strcmp(*format, "yml") == 0)
+        *format = "yaml"; /* the files' own extension */
     return -1;
 }
 

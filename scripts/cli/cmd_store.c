@@ -463,8 +463,7 @@ static int cmd_export(store_args *a)
 static int cmd_rm(store_args *a)
 {
     if (a->n_positional != 1 || !a->reason || !*a->reason) {
-        fputs("mcpp-receipts store rm: usage: store rm DB ID --reason TEXT (the reason is kept)\n", stderr);
-        return CLI_EXIT_INVALID;
+        return cli_usage_error("store", STORE_HELP, "rm needs DB, one ID and --reason TEXT (kept with its tombstone)");
     }
     mcpp_store *store = NULL;
     int ex = open_store(&store, a->db, 0);

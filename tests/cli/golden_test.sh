@@ -244,6 +244,14 @@ slip "gate --new-lanes maybe says what it takes" "mcpp-receipts gate: --new-lane
 slip "store with an unknown option names it" "mcpp-receipts store: unknown option '--limt'" "$cli" store ls x.db --limt 3
 slip "store --limit 0 says what it takes" "mcpp-receipts store: --limit '0' is not a positive integer" \
   "$cli" store ls x.db --limit 0
+slip "show of a directory says what takes one" \
+  "mcpp-receipts show: '.' is a directory: show takes one receipt file (validate DIR checks each file in it, frontier DIR groups them into lanes)" \
+  "$cli" show .
+slip "store rm without --reason says what it needs" \
+  "mcpp-receipts store: rm needs DB, one ID and --reason TEXT (kept with its tombstone)" "$cli" store rm x.db some-id
+"$cli" convert nam52_dense.json --to yaml >"$work/as_yaml.out" 2>&1
+expect_exit "convert --to yml (the files' own extension) is --to yaml" 0 "$cli" convert nam52_dense.json --to yml
+if cmp -s "$work/last.out" "$work/as_yaml.out"; then ok "convert --to yml writes what --to yaml writes"; else bad "convert --to yml differs from --to yaml"; fi
 expect_exit "validate with no FILE" 3 "$cli" validate
 expect_exit "validate --format xml" 3 "$cli" validate --format xml nam52_dense.json
 expect_exit "validate --format without a value" 3 "$cli" validate nam52_dense.json --format
