@@ -4,6 +4,7 @@
  * --policy-total-limit MS (wall clock for all the policy's Lua in the
  * command, -1 for none), taken out of argv before the command parses it.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,12 +76,54 @@ const char *cli_policy_defect(const mcpp_policy *p)
     return NULL;
 }
 
+static int by_text(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The shipped policies' names, sorted, on stderr after a --policy that is
+ * neither a file nor one of them. */
+static void list_shipped(void)
+{
+    char *dirs = NULL, *names[64];
+    size_t n = 0;
+    if (mcpp_policy_search_path(&dirs, NULL) != MCPP_OK) {
+        mcpp_error_clear();
+        return;
+    }
+    char *save = NULL;
+    for (char *dir = strtok_r(dirs, "\n", &save); dir; dir = strtok_r(NULL, "\n", &save)) {
+        DIR *d = opendir(dir);
+        for (struct dirent *e; d && n < 64 && (e = readdir(d));) {
+            size_t len = strlen(e->d_name);
+            if (len > 4 && e->d_name[0] != '.' && strcmp(e->d_name + len - 4, ".lua") == 0 &&
+                (names[n] = strndup(e->d_name, len - 4)))
+                n++;
+        }
+        if (d)
+            closedir(d);
+    }
+    qsort(names, n, sizeof *names, by_text);
+    fputs("mcpp-receipts: --policy takes a .lua file or a shipped policy's name:", stderr);
+    for (size_t i = 0; i < n; i++) {
+        if (!i || strcmp(names[i], names[i - 1]) != 0)
+            fprintf(stderr, " %s", names[i]);
+    }
+    fputc('\n', stderr);
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    mcpp_free(dirs);
+}
+
 int cli_policy_load(mcpp_policy **out, const char *path)
 {
     *out = NULL;
-    int rc = mcpp_policy_load_lua_file(out, path, cli_policy_limits());
+    char *found = NULL; /* --policy strict: the shipped one (mcpp_policy_locate) */
+    int rc = mcpp_policy_locate(&found, path);
+    if (rc == MCPP_OK)
+        rc = mcpp_policy_load_lua_file(out, found, cli_policy_limits());
+    mcpp_free(found);
     if (rc != MCPP_OK) {
         cli_print_last_error();
+        if (rc == MCPP_EIO && !strchr(path, '/'))
+            list_shipped();
         return cli_exit_for_status(rc);
     }
     const char *defect = cli_policy_defect(*out);

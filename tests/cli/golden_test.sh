@@ -236,6 +236,13 @@ slip "gate with an unknown option names it" "mcpp-receipts gate: unknown option 
   "$cli" gate --baseline x --candidate y --frob
 slip "frontier with an option and no value says so" "mcpp-receipts frontier: --policy needs a value" \
   "$cli" frontier x --policy
+# --policy strict is the shipped policy of that name (it said "cannot open policy 'strict'")
+"$cli" frontier . --policy "$(dirname "$0")/../../policy/strict.lua" --format json >"$work/strict_by_path.out" 2>&1
+expect_exit "frontier --policy strict (a shipped policy's name)" 0 "$cli" frontier . --policy strict --format json
+if cmp -s "$work/last.out" "$work/strict_by_path.out"; then ok "--policy strict reads policy/strict.lua"; else bad "--policy strict differs from the file"; fi
+expect_exit "frontier --policy stict" 3 "$cli" frontier . --policy stict
+contains "a policy that is neither a file nor shipped lists the shipped names" "$work/last.out" \
+  "mcpp-receipts: --policy takes a .lua file or a shipped policy's name: ablation cross_hardware default"
 slip "compare with an unknown option names it" "mcpp-receipts compare: unknown option '--frob'" "$cli" compare a b --frob
 slip "claim with an unknown option names it" "mcpp-receipts claim: unknown option '--frob'" \
   "$cli" claim --lane x --value 1 --frob

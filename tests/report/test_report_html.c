@@ -326,6 +326,17 @@ TEST(policy_find_looks_in_the_own_directory_then_installed_then_mcpp_policy_path
     snprintf(file, sizeof file, "%s/only_extra.lua", extra);
     CHECK_STR_EQ(path, file);
     mcpp_free(path);
+    /* a policy argument (--policy, mr.policy): a bare name is a shipped
+     * policy; a path, or a name with no policy, is itself (the load names it) */
+    CHECK_INT_EQ(mcpp_policy_locate(&path, "only_extra"), MCPP_OK);
+    CHECK_STR_EQ(path, file);
+    mcpp_free(path);
+    const char *themselves[] = {"only_extra.lua", "./only_extra", "no_such_policy", "a b"};
+    for (size_t i = 0; i < sizeof themselves / sizeof themselves[0]; i++) {
+        CHECK_INT_EQ(mcpp_policy_locate(&path, themselves[i]), MCPP_OK);
+        CHECK_STR_EQ(path, themselves[i]);
+        mcpp_free(path);
+    }
     CHECK_INT_EQ(mcpp_policy_find(&path, "nowhere.lua", own), MCPP_ENOTFOUND);
     CHECK(path == NULL);
     CHECK_CONTAINS(mcpp_error_last()->message, extra);

@@ -459,7 +459,12 @@ static int mr_policy(lua_State *L)
         opt_limit_ms(L, 2, "total_time_limit_ms", &limits.max_total_ms, 1);
     }
     mcpp_policy *policy = NULL;
-    if (mcpp_policy_load_lua_file(&policy, path, &limits) != MCPP_OK)
+    char *found = NULL; /* mr.policy("strict"): the shipped one */
+    int rc = mcpp_policy_locate(&found, path);
+    if (rc == MCPP_OK)
+        rc = mcpp_policy_load_lua_file(&policy, found, &limits);
+    mcpp_free(found);
+    if (rc != MCPP_OK)
         return module_raise_last_error(L);
     push_policy(L, policy);
     return 1;

@@ -60,7 +60,7 @@ def _restore_policy(recipe: tuple) -> "Policy":
 
 def as_policy(policy: "Policy | str | os.PathLike[str] | None") -> "Policy | None":
     """``policy`` as a Policy: None (the default policy) and a Policy as they
-    are; a path ending in ``.lua`` or holding a directory is read
+    are; a file, or a path ending in ``.lua`` or holding a directory, is read
     (``Policy.from_file``); any other text names a shipped policy ("strict":
     ``Policy.shipped``, which lists them when it is none). Every function
     that takes ``policy=`` takes these; a name given where a Policy was
@@ -69,7 +69,7 @@ def as_policy(policy: "Policy | str | os.PathLike[str] | None") -> "Policy | Non
         return policy
     if isinstance(policy, (str, os.PathLike)):
         text = os.fspath(policy)
-        if text.endswith(".lua") or os.sep in text:
+        if text.endswith(".lua") or os.sep in text or os.path.exists(text):  # mcpp_policy_locate's rule
             return Policy.from_file(text)
         return Policy.shipped(text)
     raise TypeError(f"policy must be a Policy, a shipped policy's name such as \"strict\", or a .lua file's "

@@ -82,6 +82,15 @@ MCPP_EXPERIMENTAL int mcpp_policy_load_lua_buffer(mcpp_policy **out, const char 
  */
 MCPP_EXPERIMENTAL int mcpp_policy_find(char **out, const char *name, const char *from_dir);
 
+/*
+ * The file a policy argument names (the CLI's --policy, Lua's mr.policy):
+ * `arg` itself when it is a file or reads as a path ('/' in it, or ".lua" at
+ * its end); else a bare name ("strict") is the shipped policy NAME.lua
+ * (mcpp_policy_find), and `arg` itself when there is none, for the load to
+ * name. *out to free with mcpp_free(); MCPP_ENOMEM.
+ */
+MCPP_EXPERIMENTAL int mcpp_policy_locate(char **out, const char *arg);
+
 /* The directories mcpp_policy_find() searches, in order, one per line
  * ('\n'-separated, no trailing newline). Free *out with mcpp_free(). */
 MCPP_EXPERIMENTAL int mcpp_policy_search_path(char **out, const char *from_dir);

@@ -26,6 +26,7 @@
 
 #include "mcpp_receipts/policy_lua.h"
 #include "policy/policy_internal.h"
+#include "util/alloc.h"
 #include "util/error_internal.h"
 #include "util/strbuf.h"
 
@@ -205,4 +206,27 @@ int mcpp_policy_find(char **out, const char *name, const char *from_dir)
     }
     mcpp_free(dirs);
     return rc;
+}
+
+int mcpp_policy_locate(char **out, const char *arg)
+{
+    MCPP_CHECK_ARG(out && arg, "mcpp_policy_locate: NULL argument");
+    *out = NULL;
+    size_t n = strlen(arg);
+    struct stat st;
+    if (!strchr(arg, '/') && !(n >= 4 && strcmp(arg + n - 4, ".lua") == 0) && stat(arg, &st) != 0) {
+        char *name = malloc(n + 5);
+        MCPP_CHECK_ALLOC(name);
+        memcpy(name, arg, n);
+        memcpy(name + n, ".lua", 5);
+        int rc = mcpp_policy_name_is_plain(name) ? mcpp_policy_find(out, name, NULL) : MCPP_ENOTFOUND;
+        free(name);
+        if (rc == MCPP_OK)
+            return MCPP_OK;
+        if (rc != MCPP_ENOTFOUND)
+            return rc;
+        mcpp_error_clear(); /* the load names the file it cannot open */
+    }
+    MCPP_CHECK_ALLOC(*out = mcpp_strdup(arg, NULL));
+    return MCPP_OK;
 }
