@@ -37,6 +37,9 @@ static void print_usage(FILE *to)
         fprintf(to, "  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
     fprintf(to, "\nRun 'mcpp-receipts COMMAND --help' for a command's options.\n"
                 "Options for every command that runs a Lua policy:\n"
+                "  --policy P.lua|NAME      a policy file, or a shipped one by name (strict,\n"
+                "                           shared_cpu, ...: the installed policies, then\n"
+                "                           the directories on MCPP_POLICY_PATH)\n"
                 "  --policy-time-limit MS   wall clock per rule call and per load (default 1000)\n"
                 "  --policy-total-limit MS  wall clock for all policy code in the command\n"
                 "                           (default 1500; -1: no bound)\n\n"
