@@ -61,8 +61,11 @@ def test_each_candidate_names_its_lane_baseline_files_and_differences(gate_dir):
     team.write_text('return { include = {"default.lua"}, gate = { new_lanes = "fail" } }\n', encoding="utf-8")
     strict = mr.gate(gate_dir / "base", gate_dir / "cand", policy=mr.Policy.from_file(team))
     assert strict.outcome == "undetermined" and strict.candidate("elsewhere")["reason_code"] == "new_lane"
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError, match="no candidate has the id 'nobody'") as nobody:
         report.candidate("nobody")
+    assert "did you mean" not in str(nobody.value)
+    with pytest.raises(KeyError, match="did you mean 'elsewhere'"):  # a slip names the id meant
+        report.candidate("elsewher")
     html = report._repr_html_()
     assert "NAM56R hybrid MoE lane" in html and "sequence" in html
 

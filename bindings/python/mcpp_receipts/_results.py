@@ -905,16 +905,23 @@ class GateReport(_HtmlPage, _Rendered):
         return self.outcome == "passed"
 
     def candidate(self, id: str) -> dict[str, Any]:
-        """The entry of the candidate with this id (KeyError when none)."""
+        """The entry of the candidate with this id (KeyError when none, naming
+        the close ids)."""
         if type(self.candidates) is _ReportItems:
             at = self.candidates.find(id)
-            if at < 0:
-                raise KeyError(id)
-            return self.candidates[at]
-        for c in self.candidates:
-            if c.get("id") == id:
-                return c
-        raise KeyError(id)
+            if at >= 0:
+                return self.candidates[at]
+        else:
+            for c in self.candidates:
+                if c.get("id") == id:
+                    return c
+        import difflib
+        import itertools
+
+        ids = [c.get("id") for c in itertools.islice(self.candidates, 10_000) if c.get("id")]
+        close = difflib.get_close_matches(str(id), ids, n=3, cutoff=0.6)
+        hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+        raise KeyError(f"no candidate has the id {id!r} (of {len(self.candidates):,}){hint}")
 
     def __repr__(self) -> str:
         return f"<GateReport {self.outcome}: {_t(self.reason)}>"
