@@ -358,7 +358,8 @@ static int column_values(char ***out, mcpp_store *s, const char *column)
     if (s->pg) {
         mcpp_pg_rows *rows = NULL;
         rc = mcpp_pg_run(&rows, s->pg, sql, 0, NULL, "querying");
-        for (size_t i = 0; !rc && i < (rc ? 0 : mcpp_pg_rows_count(rows)); i++)
+        size_t count = rc ? 0 : mcpp_pg_rows_count(rows);
+        for (size_t i = 0; !rc && i < count; i++)
             if (!(values[n++] = mcpp_strdup(mcpp_pg_value(rows, i, 0), NULL)))
                 rc = mcpp_error_nomem();
         mcpp_pg_rows_free(rows);
@@ -390,14 +391,18 @@ static int column_values(char ***out, mcpp_store *s, const char *column)
  * and commits, one a receipt or a run, are not searched. */
 static int check_where_values(mcpp_store *s, char *copy)
 {
+    static const char *const SEARCHED[] = {"tool", "name", "lane_label", "metric"};
     char *save = NULL;
     int rc = MCPP_OK;
     for (char *term = strtok_r(copy, ",", &save); term && !rc; term = strtok_r(NULL, ",", &save)) {
         char *value = strchr(term, '=');
-        if (!value || strcmp(term, "id=") == 0)
+        if (!value)
             continue;
         *value++ = '\0';
-        if (strcmp(term, "id") == 0 || strcmp(term, "git_commit") == 0)
+        size_t k = 0; /* only these go into the SQL below as a column name */
+        while (k < sizeof SEARCHED / sizeof *SEARCHED && strcmp(SEARCHED[k], term) != 0)
+            k++;
+        if (k == sizeof SEARCHED / sizeof *SEARCHED)
             continue;
         char **values = NULL;
         if ((rc = column_values(&values, s, term)) || !values)
