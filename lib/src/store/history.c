@@ -215,28 +215,8 @@ static int build_lanes(mcpp_history *h, mcpp_store *s, char **keys, const mcpp_p
 /* Every lane key of the store, as select_lanes returns them. */
 static int all_lanes(char ***out, mcpp_store *s)
 {
-    if (s->pg)
-        return mcpp_store_pg_lane_keys(out, s, NULL);
-    sqlite3_stmt *st = NULL;
-    int rc = mcpp_store_prepare(&st, s, "SELECT DISTINCT lane_key FROM receipts ORDER BY lane_key", "listing lanes");
-    size_t n = 0, cap = 16;
-    char **keys = rc ? NULL : calloc(cap + 1, sizeof *keys);
-    if (!rc && !keys) rc = mcpp_error_nomem();
-    int step = SQLITE_DONE;
-    while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
-        if ((rc = MCPP_ARRAY_RESERVE(keys, cap, n + 2, MCPP_ARRAY_MAX_ITEMS)) != MCPP_OK) /* + the NULL */
-            break;
-        if (!(keys[n++] = mcpp_strdup((const char *)sqlite3_column_text(st, 0), NULL))) rc = mcpp_error_nomem();
-        keys[n] = NULL;
-    }
-    if (!rc && step != SQLITE_DONE) rc = mcpp_store_sqlite_error(s, step, "listing lanes");
-    sqlite3_finalize(st);
-    if (rc) {
-        mcpp_store_keys_free(keys);
-        keys = NULL;
-    }
-    *out = keys;
-    return rc;
+    return mcpp_store_texts(out, s, "SELECT DISTINCT lane_key FROM receipts ORDER BY lane_key", NULL, 0,
+                            "listing lanes");
 }
 
 int mcpp_history_build(mcpp_history **out, mcpp_store *store, const char *lane_selector, const char *metric,

@@ -243,6 +243,11 @@ int mcpp_store_select_lanes_from(char ***out, mcpp_store *s, const char *selecto
 int mcpp_store_query_from(mcpp_store *store, const mcpp_store_query *query, int bodies_only, mcpp_store_receipt_fn fn,
                           void *ctx);
 void mcpp_store_keys_free(char **keys);
+/* The texts of the first column `sql` selects (binding ?1 = arg when not
+ * NULL), in SQLite or PostgreSQL, as a NULL-terminated array of malloc'ed
+ * strings (mcpp_store_keys_free); NULL *out, and MCPP_OK, when `max` is not 0
+ * and there are more. `what` names the work in errors. */
+int mcpp_store_texts(char ***out, mcpp_store *s, const char *sql, const char *arg, size_t max, const char *what);
 /* One receipt of each lane (the lane's first row), loaded into a new set. */
 int mcpp_store_lane_exemplars(mcpp_receipt_set **out, mcpp_store *s);
 /* MCPP_EARG naming the closest stated name when no stored receipt states

@@ -650,31 +650,6 @@ int mcpp_store_pg_load(mcpp_store *s, const char *sql, int n, const char *const 
     return rc;
 }
 
-int mcpp_store_pg_lane_keys(char ***out, mcpp_store *s, const char *short_key)
-{
-    *out = NULL;
-    const char *params[1] = {short_key};
-    mcpp_pg_rows *rows = NULL;
-    int rc = mcpp_pg_run(&rows, s->pg,
-                         short_key ? "SELECT DISTINCT lane_key FROM receipts WHERE lane_short = $1 ORDER BY lane_key"
-                                   : "SELECT DISTINCT lane_key FROM receipts ORDER BY lane_key",
-                         short_key ? 1 : 0, params, "listing lanes");
-    size_t n = rc ? 0 : mcpp_pg_rows_count(rows);
-    char **keys = rc ? NULL : calloc(n + 1, sizeof *keys);
-    if (!rc && !keys)
-        rc = mcpp_error_nomem();
-    for (size_t i = 0; !rc && i < n; i++)
-        if (!(keys[i] = mcpp_strdup(mcpp_pg_value(rows, i, 0), NULL)))
-            rc = mcpp_error_nomem();
-    mcpp_pg_rows_free(rows);
-    if (rc) {
-        mcpp_store_keys_free(keys);
-        return rc;
-    }
-    *out = keys;
-    return MCPP_OK;
-}
-
 /* ---- the frontier from the lane summaries ------------------------------------------------ */
 
 static int frontier_from_summaries(mcpp_frontier **out, mcpp_store *s, const mcpp_policy *p)

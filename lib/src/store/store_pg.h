@@ -110,8 +110,4 @@ int mcpp_store_pg_save_summaries(mcpp_store *s, mcpp_lane_summary *const *lanes,
 int mcpp_store_pg_lane_keys_refresh(mcpp_store *s);
 int mcpp_store_pg_record_lane_key_format(mcpp_store *s);
 
-/* Every lane key of the store, or those whose short key is `short_key`
- * (NULL: all), as a NULL-terminated array (mcpp_store_keys_free). */
-int mcpp_store_pg_lane_keys(char ***out, mcpp_store *s, const char *short_key);
-
 #endif /* MCPP_STORE_PG_H */

@@ -82,37 +82,57 @@ static int is_short_key(const char *selector)
     return 1;
 }
 
-/* The lanes whose stored short key is `short_key`: the column is the default
- * policy's short key, which is what the claim selector compares, so this is
- * its answer without loading a receipt (the history site asks once per lane). */
-static int keys_of_short(char ***out, mcpp_store *s, const char *short_key)
+/* Appends a copy of `text` to the NULL-terminated *texts, keeping it terminated. */
+static int push_text(char ***texts, size_t *n, size_t *cap, const char *text)
 {
-    sqlite3_stmt *st = NULL;
-    int rc = mcpp_store_prepare(
-        &st, s, "SELECT DISTINCT lane_key FROM receipts WHERE lane_short = ?1 ORDER BY lane_key", "selecting lanes");
-    size_t n = 0, cap = 4;
-    char **keys = rc ? NULL : calloc(cap + 1, sizeof *keys);
-    if (!rc && !keys)
-        rc = mcpp_error_nomem();
-    if (!rc)
-        sqlite3_bind_text(st, 1, short_key, -1, SQLITE_STATIC);
-    int step = SQLITE_DONE;
-    while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
-        if ((rc = MCPP_ARRAY_RESERVE(keys, cap, n + 2, MCPP_ARRAY_MAX_ITEMS)) != MCPP_OK)
-            break;
-        if (!(keys[n++] = mcpp_strdup((const char *)sqlite3_column_text(st, 0), NULL)))
-            rc = mcpp_error_nomem();
-        keys[n] = NULL;
+    int rc = MCPP_ARRAY_RESERVE(*texts, *cap, *n + 2, MCPP_ARRAY_MAX_ITEMS); /* + the NULL */
+    if (rc)
+        return rc;
+    if (!((*texts)[*n] = mcpp_strdup(text, NULL)))
+        return mcpp_error_nomem();
+    (*texts)[++*n] = NULL;
+    return MCPP_OK;
+}
+
+int mcpp_store_texts(char ***out, mcpp_store *s, const char *sql, const char *arg, size_t max, const char *what)
+{
+    *out = NULL;
+    size_t n = 0, cap = 1;
+    char **texts = calloc(cap, sizeof *texts);
+    if (!texts)
+        return mcpp_error_nomem();
+    int rc = MCPP_OK;
+    if (s->pg) {
+        char pg_sql[256]; /* its one parameter written $1 */
+        if (snprintf(pg_sql, sizeof pg_sql, "%s", sql) >= (int)sizeof pg_sql)
+            rc = mcpp_error_at(MCPP_EINTERNAL, MCPP_ERROR_KIND_INTERNAL, NULL, NULL, 0, 0, "%s: SQL too long", what);
+        for (char *p = pg_sql; !rc && (p = strchr(p, '?')) != NULL; p++)
+            *p = '$';
+        mcpp_pg_rows *rows = NULL;
+        if (!rc)
+            rc = mcpp_pg_run(&rows, s->pg, pg_sql, arg ? 1 : 0, &arg, what);
+        size_t count = rc ? 0 : mcpp_pg_rows_count(rows);
+        for (size_t i = 0; !rc && i < count; i++)
+            rc = push_text(&texts, &n, &cap, mcpp_pg_value(rows, i, 0));
+        mcpp_pg_rows_free(rows);
+    } else {
+        sqlite3_stmt *st = NULL;
+        int step = SQLITE_DONE;
+        rc = mcpp_store_prepare(&st, s, sql, what);
+        if (!rc && arg)
+            sqlite3_bind_text(st, 1, arg, -1, SQLITE_STATIC);
+        while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW)
+            rc = push_text(&texts, &n, &cap, (const char *)sqlite3_column_text(st, 0));
+        if (!rc && step != SQLITE_DONE)
+            rc = mcpp_store_sqlite_error(s, step, what);
+        sqlite3_finalize(st);
     }
-    if (!rc && step != SQLITE_DONE)
-        rc = mcpp_store_sqlite_error(s, step, "selecting lanes");
-    sqlite3_finalize(st);
-    if (rc) {
-        mcpp_store_keys_free(keys);
-        keys = NULL;
+    if (rc || (max && n > max)) {
+        mcpp_store_keys_free(texts);
+        return rc;
     }
-    *out = keys;
-    return rc;
+    *out = texts;
+    return MCPP_OK;
 }
 
 /* One receipt of each lane, its images read unless `bodies_only`. */
@@ -131,8 +151,14 @@ int mcpp_store_select_lanes_from(char ***out, mcpp_store *s, const char *selecto
 {
     const char *image = bodies_only ? "NULL" : mcpp_store_image_column(s);
     *out = NULL;
+    /* the lanes whose stored short key it is: the column is the default
+     * policy's short key, which is what the claim selector compares, so this
+     * is its answer without loading a receipt (the history site asks once
+     * per lane) */
     if (!bodies_only && is_short_key(selector))
-        return s->pg ? mcpp_store_pg_lane_keys(out, s, selector) : keys_of_short(out, s, selector);
+        return mcpp_store_texts(out, s,
+                                "SELECT DISTINCT lane_key FROM receipts WHERE lane_short = ?1 ORDER BY lane_key",
+                                selector, 0, "selecting lanes");
     mcpp_receipt_set *set = NULL;
     char **candidates = NULL;
     char sql[200];
@@ -341,45 +367,15 @@ static int build_sql(sql_builder *q, char *where_copy, char **lanes, const mcpp_
     return rc;
 }
 
-/* The distinct values of a where column, in byte order (at most 256: NULL
- * *out past that). */
+/* The distinct values of a where column, in byte order (PostgreSQL's
+ * columns are COLLATE "C"); at most 256: NULL *out past that. */
 static int column_values(char ***out, mcpp_store *s, const char *column)
 {
     enum { MAX_VALUES = 256 };
     char sql[128];
     snprintf(sql, sizeof sql, "SELECT DISTINCT %s FROM receipts WHERE %s IS NOT NULL ORDER BY 1 LIMIT %d", column,
-             column, MAX_VALUES + 1); /* in byte order: PostgreSQL's columns are COLLATE "C" */
-    *out = NULL;
-    char **values = calloc(MAX_VALUES + 2, sizeof *values);
-    if (!values)
-        return mcpp_error_nomem();
-    size_t n = 0;
-    int rc = MCPP_OK;
-    if (s->pg) {
-        mcpp_pg_rows *rows = NULL;
-        rc = mcpp_pg_run(&rows, s->pg, sql, 0, NULL, "querying");
-        size_t count = rc ? 0 : mcpp_pg_rows_count(rows);
-        for (size_t i = 0; !rc && i < count; i++)
-            if (!(values[n++] = mcpp_strdup(mcpp_pg_value(rows, i, 0), NULL)))
-                rc = mcpp_error_nomem();
-        mcpp_pg_rows_free(rows);
-    } else {
-        sqlite3_stmt *st = NULL;
-        int step = SQLITE_DONE;
-        rc = mcpp_store_prepare(&st, s, sql, "querying");
-        while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW)
-            if (!(values[n++] = mcpp_strdup((const char *)sqlite3_column_text(st, 0), NULL)))
-                rc = mcpp_error_nomem();
-        if (!rc && step != SQLITE_DONE)
-            rc = mcpp_store_sqlite_error(s, step, "querying");
-        sqlite3_finalize(st);
-    }
-    if (rc || n > MAX_VALUES) {
-        mcpp_store_keys_free(values);
-        return rc;
-    }
-    *out = values;
-    return MCPP_OK;
+             column, MAX_VALUES + 1);
+    return mcpp_store_texts(out, s, sql, NULL, MAX_VALUES, "querying");
 }
 
 /* After a query that selected nothing: a where term whose value no row has,
