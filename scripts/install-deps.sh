@@ -3,7 +3,7 @@
 # mcpp_receipts (apt only; Python packages go into a virtualenv in test.sh).
 # Idempotent: does nothing when everything is present.
 set -euo pipefail
-PACKAGES=(build-essential cmake pkg-config libcjson-dev libyaml-dev libsqlite3-dev sqlite3 libzstd-dev liblua5.4-dev lua5.4
+PACKAGES=(build-essential cmake pkg-config libcjson-dev libyaml-dev libsqlite3-dev sqlite3 libzstd-dev liblz4-dev liblua5.4-dev lua5.4
           libpq-dev postgresql # a store in PostgreSQL: libpq the client, the server for tests/store's throwaway cluster
           libopenblas-dev python3-venv python3-dev libbenchmark-dev
           libbenchmark-tools # Google Benchmark's compare.py: the gate's peer in benchmarks/scale/bench_scale.py

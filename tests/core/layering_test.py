@@ -67,6 +67,7 @@ CONTAINED = {
     "<yaml.h>": (("io/yaml_read.c",), {}),
     "<sqlite3.h>": (("store/",), {}),
     "<zstd.h>": (("store/store_codec.c",), {}),
+    "<lz4.h>": (("store/store_codec.c",), {}),
     "<libpq-fe.h>": (("store/store_pg_conn.c",), {}),
     "<lua.h>": (("policy/lua/",), {}),
 }

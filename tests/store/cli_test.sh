@@ -20,7 +20,7 @@ DB=$tmp/s.db
 N=$(find "$EX" -name "*.json" | wc -l | tr -d " ")
 
 "$M" store init "$DB" >"$tmp/out" 2>&1; check "init exits 0" 0 $?
-contains "init names the schema version" "$tmp/out" "schema version 7"
+contains "init names the schema version" "$tmp/out" "schema version 8"
 "$M" store add "$DB" "$EX" >"$tmp/out" 2>&1; check "add a directory exits 0" 0 $?
 contains "add counts the new receipts (json and yaml of one receipt are one)" "$tmp/out" "added $N, unchanged $N"
 "$M" store add "$DB" "$EX" >"$tmp/out" 2>&1; check "adding again exits 0" 0 $?

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "../test_util.h"
 #include "mcpp_receipts.h"
@@ -478,6 +479,221 @@ TEST(rows_from_before_compression_read_check_and_add_as_before)
     check_loads_the_same("legacy.db");
 }
 
+/* The blob in column `column` of row `id` (malloc'ed), its length in *len. */
+static unsigned char *stored_blob(const char *path, const char *column, const char *id, size_t *len)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT %s FROM receipts WHERE id = ?1", column);
+    sqlite3_open(path, &db);
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        abort();
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    unsigned char *blob = NULL;
+    *len = 0;
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_BLOB) {
+        *len = (size_t)sqlite3_column_bytes(st, 0);
+        if (!(blob = malloc(*len)))
+            abort();
+        memcpy(blob, sqlite3_column_blob(st, 0), *len);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return blob;
+}
+
+static void put_body(const char *path, const char *id, const void *blob, size_t len)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    sqlite3_open(path, &db);
+    if (sqlite3_prepare_v2(db, "UPDATE receipts SET body = ?2 WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+        abort();
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 2, blob, (int)len, SQLITE_STATIC);
+    if (sqlite3_step(st) != SQLITE_DONE)
+        abort();
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+}
+
+/* Sets row `id`'s body to what versions 6 and 7 wrote: "MCZB", the newest
+ * body dictionary's id, and a zstd frame of the canonical text (its size and
+ * checksum in it) against that dictionary's bytes. */
+static void make_row_zstd(const char *path, const char *id)
+{
+    mcpp_store *s = NULL;
+    char *lines = NULL, where[64];
+    snprintf(where, sizeof where, "id=%s", id);
+    mcpp_store_query q = {NULL, where, NULL, NULL, 0, 0};
+    if (mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY) != MCPP_OK ||
+        mcpp_store_export(&lines, s, &q, "jsonl") != MCPP_OK)
+        abort();
+    mcpp_store_close(s);
+    size_t text_len = strcspn(lines, "\n");
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    sqlite3_open(path, &db);
+    if (sqlite3_prepare_v2(db, "SELECT id, dict FROM store_dicts WHERE kind = 'body' ORDER BY id DESC LIMIT 1", -1, &st,
+                           NULL) != SQLITE_OK ||
+        sqlite3_step(st) != SQLITE_ROW)
+        abort();
+    uint32_t dict_id = (uint32_t)sqlite3_column_int64(st, 0);
+    ZSTD_CCtx *c = ZSTD_createCCtx();
+    size_t cap = 8 + ZSTD_compressBound(text_len);
+    unsigned char *blob = malloc(cap);
+    if (!c || !blob)
+        abort();
+    ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
+    ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, -3);
+    ZSTD_CCtx_loadDictionary(c, sqlite3_column_blob(st, 1), (size_t)sqlite3_column_bytes(st, 1));
+    memcpy(blob, "MCZB", 4);
+    for (int i = 0; i < 4; i++)
+        blob[4 + i] = (unsigned char)(dict_id >> (8 * i));
+    size_t got = ZSTD_compress2(c, blob + 8, cap - 8, lines, text_len);
+    if (ZSTD_isError(got))
+        abort();
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    put_body(path, id, blob, 8 + got);
+    ZSTD_freeCCtx(c);
+    free(blob);
+    mcpp_free(lines);
+}
+
+/* Version 8 packs bodies as LZ4 blocks; a store of version 7 holds zstd
+ * frames ("MCZB"). Such a store reads and checks as it is, read-only keeps
+ * it at 7, and a writable open takes it to 8 with its rows untouched: the
+ * same receipts added again are "unchanged" (compared with the old bodies),
+ * and new rows beside them are LZ4 blocks. */
+TEST(bodies_packed_by_zstd_before_version_8_read_check_and_add_as_before)
+{
+    make_store("zstd.db");
+    const char *path = db_path("zstd.db");
+    static const char *const ZSTD_ROWS =
+        "SELECT count(*) FROM receipts WHERE substr(body, 1, 4) = CAST('MCZB' AS BLOB)";
+    static const char *const LZ4_ROWS = "SELECT count(*) FROM receipts WHERE substr(body, 1, 4) = CAST('MCLB' AS BLOB)";
+    CHECK_INT_EQ(test_sql_count(path, LZ4_ROWS), RUNS);
+    make_row_zstd(path, "image-000003");
+    make_row_zstd(path, "image-000007");
+    run_sql(path, "DELETE FROM store_schema WHERE version = 8; UPDATE receipts SET image = NULL"); /* read the bodies */
+    CHECK_INT_EQ(test_sql_count(path, ZSTD_ROWS), 2);
+    mcpp_store *s = NULL;
+    CHECK_INT_EQ(mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_schema_version(s), 7);
+    mcpp_store_close(s);
+    check_loads_the_same("zstd.db");
+    check_reports(path, MCPP_OK, "ok\n");
+    add_receipts("zstd.db");
+    CHECK_INT_EQ(test_sql_count(path, "SELECT max(version) FROM store_schema"), MCPP_STORE_SCHEMA_VERSION);
+    CHECK_INT_EQ(test_sql_count(path, ZSTD_ROWS), 2);
+    CHECK_INT_EQ(test_sql_count(path, "SELECT count(*) FROM receipts"), RUNS);
+    check_loads_the_same("zstd.db");
+    mcpp_receipt *more = fixture_numbered("more", 1, 123.0);
+    CHECK_INT_EQ(mcpp_store_open(&s, path, 0), MCPP_OK);
+    mcpp_store_add_result res = {0, 0, 0};
+    CHECK_INT_EQ(mcpp_store_add(&res, s, (const mcpp_receipt *const *)&more, 1), MCPP_OK);
+    CHECK_INT_EQ((long long)res.added, 1);
+    mcpp_store_close(s);
+    mcpp_receipt_free(more);
+    CHECK_INT_EQ(test_sql_count(path, LZ4_ROWS), RUNS - 2 + 1);
+    check_reports(path, MCPP_OK, "ok\n"); /* reads every body of both kinds */
+}
+
+/* What unpacking a changed body gives: 0 refused, 1 the same text, 2 another text. */
+static int unpacks_to(const mcpp_store_codec *codec, mcpp_store_zctx *z, const unsigned char *blob, size_t len,
+                      const char *text, size_t text_len, char *why, size_t why_len)
+{
+    char *out = NULL;
+    size_t out_len = 0;
+    why[0] = '\0';
+    int rc = mcpp_store_unpack_body(codec, z, blob, len, &out, &out_len, why, why_len);
+    int same = rc == MCPP_OK && out_len == text_len && memcmp(out, text, text_len) == 0;
+    free(out);
+    if (rc == MCPP_OK)
+        return same ? 1 : 2;
+    CHECK(rc == MCPP_EINVALID || rc == MCPP_EUNSUPPORTED); /* EUNSUPPORTED: a dictionary id past the newest */
+    CHECK(why[0] != '\0');
+    return 0;
+}
+
+/* A stored LZ4 body with any byte changed (four ways), or cut short at any
+ * length, is refused and never read as another text: LZ4 refuses a block
+ * that does not inflate to the length the body states, and the checksum
+ * what does. (A change may also leave the text as it was, a match moved to
+ * an equal run: that reads as the same text.) Lengths and dictionaries that
+ * lie are refused before anything is inflated, and a damaged body reaches
+ * `store check` and a query as the row's problem. */
+TEST(a_damaged_lz4_body_is_refused_never_read_as_another_text)
+{
+    make_store("lz4.db");
+    const char *path = db_path("lz4.db");
+    size_t len = 0;
+    unsigned char *blob = stored_blob(path, "body", "image-000005", &len);
+    CHECK(blob != NULL && len > 20 && memcmp(blob, "MCLB", 4) == 0);
+    if (!blob || len <= 20)
+        return;
+    mcpp_store *s = NULL;
+    CHECK_INT_EQ(mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_codec_refresh(s), MCPP_OK);
+    mcpp_store_zctx *z = mcpp_store_zctx_new();
+    char *text = NULL, why[160];
+    size_t text_len = 0;
+    CHECK_INT_EQ(mcpp_store_unpack_body(s->codec, z, blob, len, &text, &text_len, why, sizeof why), MCPP_OK);
+    unsigned char *copy = malloc(len);
+    static const unsigned char FLIPS[] = {0x01, 0x10, 0x80, 0xff};
+    int counts[3] = {0, 0, 0};
+    for (size_t at = 0; text && at < len; at++) {
+        for (size_t f = 0; f < sizeof FLIPS; f++) {
+            memcpy(copy, blob, len);
+            copy[at] ^= FLIPS[f];
+            int got = unpacks_to(s->codec, z, copy, len, text, text_len, why, sizeof why);
+            counts[got]++;
+            if (at >= 8 && at < 20)
+                CHECK_INT_EQ(got, 0); /* its length or its checksum */
+        }
+    }
+    CHECK_INT_EQ(counts[2], 0);
+    CHECK(counts[0] > (int)(3 * len)); /* nearly every change is refused */
+    for (size_t cut = 0; text && cut < len; cut++)
+        CHECK_INT_EQ(unpacks_to(s->codec, z, blob, cut, text, text_len, why, sizeof why), 0);
+    struct {
+        size_t at;
+        uint32_t value;
+        const char *why;
+    } lies[] = {
+        {8, 16u << 20 | 1, "claims 16777217 bytes, more than the 16777216 a stored body may have"},
+        {8, (uint32_t)text_len + 1, "does not decompress (short)"},
+        {8, (uint32_t)text_len - 1, "does not decompress (not an LZ4 block of its length)"},
+        {4, (uint32_t)test_sql_count(path, "SELECT id FROM store_dicts WHERE kind = 'image'"), "which is not a body's"},
+    };
+    for (size_t i = 0; text && i < sizeof lies / sizeof lies[0]; i++) {
+        memcpy(copy, blob, len);
+        for (int b = 0; b < 4; b++)
+            copy[lies[i].at + (size_t)b] = (unsigned char)(lies[i].value >> (8 * b));
+        CHECK_INT_EQ(unpacks_to(s->codec, z, copy, len, text, text_len, why, sizeof why), 0);
+        CHECK_CONTAINS(why, lies[i].why);
+    }
+    mcpp_store_zctx_free(z);
+    mcpp_store_close(s);
+    memcpy(copy, blob, len);
+    copy[len - 1] ^= 0x80; /* the block's last literal: LZ4 inflates it, the checksum refuses it */
+    put_body(path, "image-000005", copy, len);
+    run_sql(path, "UPDATE receipts SET image = NULL WHERE id = 'image-000005'");
+    check_reports(path, MCPP_EINVALID, "body image-000005: no longer loads: ");
+    check_reports(path, MCPP_EINVALID, "the stored body does not decompress (checksum)");
+    mcpp_receipt_set *set = NULL;
+    CHECK_INT_EQ(mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_query_set(&set, s, NULL), MCPP_EINVALID);
+    CHECK_CONTAINS(mcpp_error_last()->message, "does not decompress (checksum)");
+    mcpp_receipt_set_free(set);
+    mcpp_store_close(s);
+    free(text);
+    free(copy);
+    free(blob);
+}
+
 /* The dictionaries are part of every compressed body's truth: one damaged is
  * reported by check (and by any read of a body that needs it), never read
  * silently. */
@@ -643,11 +859,11 @@ static int literals_uncoded(const unsigned char *blob, size_t len, size_t head)
     return 1;
 }
 
-/* Issue 50 item 2: bodies and images are packed at a negative zstd level,
- * which leaves literals uncoded (Huffman coding them was a third of
- * compressing a body, and compressing a quarter of an add's CPU); both still
- * read back (make_store loads every receipt and compares it). */
-TEST(packed_bodies_and_images_leave_their_literals_uncoded)
+/* Issue 50 item 2: images are packed at a negative zstd level, which leaves
+ * literals uncoded (Huffman coding them was a third of compressing a body,
+ * and compressing a quarter of an add's CPU), and bodies (version 8) as LZ4
+ * blocks; both read back as added. */
+TEST(packed_images_leave_their_literals_uncoded_and_bodies_are_lz4_blocks)
 {
     /* receipts unlike the dictionary's samples: each carries 2,000 letters
      * of its own, which level 1 Huffman-codes (5 bits a letter) */
@@ -699,10 +915,7 @@ TEST(packed_bodies_and_images_leave_their_literals_uncoded)
     while (sqlite3_step(st) == SQLITE_ROW) {
         const unsigned char *body = sqlite3_column_blob(st, 0), *image = sqlite3_column_blob(st, 1);
         size_t body_len = (size_t)sqlite3_column_bytes(st, 0), image_len = (size_t)sqlite3_column_bytes(st, 1);
-        if (mcpp_store_body_is_packed(body, body_len)) {
-            bodies++;
-            coded += literals_uncoded(body, body_len, 8) != 1; /* "MCZB", dictionary id */
-        }
+        bodies += mcpp_store_body_is_packed(body, body_len) && memcmp(body, "MCLB", 4) == 0;
         if (mcpp_store_image_is_packed(image, image_len)) {
             images++;
             coded += literals_uncoded(image, image_len, 20) != 1; /* magic, fingerprint, dictionary id */
@@ -728,10 +941,12 @@ int main(void)
     RUN(an_image_frame_claiming_more_than_its_header_allows_is_refused_before_inflating);
     RUN(many_rows_across_batches_come_back_complete_equal_and_in_order);
     RUN(rows_from_before_compression_read_check_and_add_as_before);
+    RUN(bodies_packed_by_zstd_before_version_8_read_check_and_add_as_before);
+    RUN(a_damaged_lz4_body_is_refused_never_read_as_another_text);
     RUN(a_damaged_dictionary_is_reported_by_check);
     RUN(the_compact_body_is_the_canonical_json_folded);
     RUN(an_added_row_keeps_only_its_own_packed_body);
-    RUN(packed_bodies_and_images_leave_their_literals_uncoded);
+    RUN(packed_images_leave_their_literals_uncoded_and_bodies_are_lz4_blocks);
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);

@@ -49,7 +49,7 @@ extern "C" {
 #endif
 
 /* The newest store schema version this library writes. */
-#define MCPP_STORE_SCHEMA_VERSION 7
+#define MCPP_STORE_SCHEMA_VERSION 8
 
 /* Thread safety: one thread at a time per handle (see above). */
 typedef struct mcpp_store mcpp_store;

@@ -1,35 +1,46 @@
 /*
- * store_codec.c — compressed bodies and images (schema version 6), the only
- * code that includes zstd.
+ * store_codec.c — compressed bodies and images (schema versions 6 and 8), the
+ * only code that includes zstd and LZ4.
  *
  * A row was ~6.2 KB (canonical body 2.6 KB, image 2.8 KB, lane key 0.6 KB):
  * the add wrote each byte twice (WAL, then checkpoint) and a query read it
- * back. Receipts of one store are small and alike, which is what zstd's
+ * back. Receipts of one store are small and alike, which is what
  * dictionaries are for: each store keeps its own in `store_dicts`, made from
  * the canonical bodies (and the images) of receipts of its first add, used
  * as raw content (no training: a receipt of the same suite is mostly a copy
- * of a sample). The body compresses to about a tenth, the image as well, and
- * both decompress in well under a microsecond.
+ * of a sample). The body compresses to about a fifth, the image to a tenth.
+ *
+ * Bodies are LZ4 blocks since version 8: every add packs every body, and
+ * zstd at its fastest level still took 2.6 µs for a varied body of 2.4 KB
+ * where an LZ4 block against the same dictionary takes 1.4 µs (plus 0.1 µs
+ * for the checksum) and 2% more bytes (issue 50 item 2: the add against a
+ * plain sqlite3 insert of the same rows; benchmarks/README.md). Images are
+ * made by the first read, not the add, and stay zstd (a tenth of their size).
  *
  * Blobs (a text body or an image with the plain magic is stored as before
  * and read as before, so rows written before version 6 need no rewrite):
  *
- *   body:  "MCZB" | dictionary id (u32 LE; 0 = none) | zstd frame
+ *   body:  "MCLB" | dictionary id (u32 LE; 0 = none) | its length (u32 LE) |
+ *          checksum of the text (u64 LE, util/hash.h's mcpp_checksum_blob) |
+ *          LZ4 block (version 8 on)
+ *   body:  "MCZB" | dictionary id (u32 LE; 0 = none) | zstd frame (versions
+ *          6 and 7: still read, no longer written)
  *   image: "MCPPIMGZ" | the image's fingerprint (its bytes 8..16) | dictionary
  *          id (u32 LE) | zstd frame of the whole image
  *
  * The image blob starts with the 16 bytes the add compares to decide whether
  * a stored image is another build's (store_add.c), so that rule holds as is.
- * Frames carry their content size and zstd's checksum: a damaged body is
- * refused ("does not decompress"), never read as another receipt. Nothing
- * is inflated past what the receipt limits allow: a body claiming more than
- * the largest input a receipt may come from, an image more than its own
- * header declares (itself at most receipt/image.h's bound), is refused
- * before it is decompressed. A
- * dictionary is stored with a checksum; one that fails it makes the rows
- * that use it fail to read, which `store check` reports. Dictionaries are
- * never changed or deleted once committed; ids only grow.
+ * Every blob says its length and carries a checksum (zstd's, or the LZ4
+ * body's own): a damaged body is refused ("does not decompress"), never read
+ * as another receipt. Nothing is inflated past what the receipt limits allow:
+ * a body claiming more than the largest input a receipt may come from, an
+ * image more than its own header declares (itself at most receipt/image.h's
+ * bound), is refused before it is decompressed. A dictionary is stored with
+ * a checksum; one that fails it makes the rows that use it fail to read,
+ * which `store check` reports. Dictionaries are never changed or deleted
+ * once committed; ids only grow.
  */
+#include <lz4.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,16 +54,22 @@
 #include "receipt/image.h"
 #include "store/store_internal.h"
 
-#define BODY_MAGIC "MCZB"
+#define LZ4_BODY_MAGIC "MCLB"
+#define ZSTD_BODY_MAGIC "MCZB"
 #define IMAGE_MAGIC "MCPPIMGZ"
-#define BODY_HEAD 8   /* magic, dictionary id */
-#define IMAGE_HEAD 20 /* magic, fingerprint, dictionary id */
+#define LZ4_BODY_HEAD 20 /* magic, dictionary id, length, checksum */
+#define ZSTD_BODY_HEAD 8 /* magic, dictionary id */
+#define IMAGE_HEAD 20    /* magic, fingerprint, dictionary id */
+/* LZ4's acceleration: 4 took 1.37 µs a varied body for 537 bytes, 1 (its
+ * default) 2.4 µs for 526, 8 1.2 µs for 596 (the varied corpus of
+ * benchmarks/store/bench_store.py, 2.4 KB a body). */
+#define LZ4_ACCELERATION 4
 /* zstd level -3: at these sizes the dictionary does nearly all the work
  * (level 3 saved ~10% more bytes than level 1 at twice the time), and a
  * negative level leaves the literals uncoded: Huffman-coding a few hundred
  * bytes of literals per frame was a third of zstd's time at level 1 (4.7 µs
- * a varied body of 2.4 KB, 321 bytes packed; level -3: 2.8 µs, 531 bytes),
- * and compressing every body was 27% of an add's CPU (issue 50 item 2). */
+ * a varied body of 2.4 KB, 321 bytes packed; level -3: 2.8 µs, 531 bytes).
+ * Images are packed with it, and bodies were before version 8. */
 #define LEVEL (-3)
 #define DICT_SAMPLES 16                    /* receipts a dictionary is made from */
 #define DICT_MAX_BYTES (112 * 1024)        /* of samples in one dictionary */
@@ -66,7 +83,14 @@ typedef struct codec_dict {
     size_t samples;
     int damaged; /* its checksum failed: rows using it do not read */
     ZSTD_DDict *d;
-    ZSTD_CDict *c; /* only for the newest of its kind */
+    ZSTD_CDict *c; /* only for the newest image dictionary */
+    /* body dictionaries: their bytes (LZ4 reads a block against them), and
+     * for the newest, a stream that has loaded them, copied before each
+     * body is packed (loading 64 KB of dictionary a body would cost more
+     * than packing it) */
+    unsigned char *bytes;
+    size_t len;
+    LZ4_stream_t *lz;
 } codec_dict;
 
 struct mcpp_store_codec {
@@ -84,6 +108,7 @@ struct mcpp_store_codec {
 struct mcpp_store_zctx {
     ZSTD_CCtx *c;
     ZSTD_DCtx *d;
+    LZ4_stream_t lz; /* the newest body dictionary's stream, copied per body */
     mcpp_strbuf text;
     unsigned char *frame;
     size_t frame_cap;
@@ -123,6 +148,8 @@ void mcpp_store_codec_forget(mcpp_store *s)
     for (size_t i = 0; i < c->n; i++) {
         ZSTD_freeDDict(c->dicts[i].d);
         ZSTD_freeCDict(c->dicts[i].c);
+        free(c->dicts[i].bytes);
+        LZ4_freeStream(c->dicts[i].lz);
     }
     free(c->dicts);
     free(c);
@@ -132,6 +159,20 @@ void mcpp_store_codec_forget(mcpp_store *s)
 static void put_u32(unsigned char *p, uint32_t v)
 {
     for (int i = 0; i < 4; i++) p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void put_u64(unsigned char *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t get_u64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
 }
 
 static uint32_t get_u32(const unsigned char *p)
@@ -169,10 +210,21 @@ static int load_dict(mcpp_store_codec *c, sqlite3_stmt *st)
         /* raw content: neither samples start with zstd's dictionary magic
          * ('{' and "MCPPIMG1"), and the checksum passed */
         d->d = ZSTD_createDDict(bytes, len);
-        d->c = ZSTD_createCDict(bytes, len, LEVEL);
-        if (!d->d || !d->c) {
+        int made = d->d != NULL;
+        if (d->kind == KIND_IMAGE) {
+            made &= (d->c = ZSTD_createCDict(bytes, len, LEVEL)) != NULL;
+        } else if ((d->bytes = malloc(len ? len : 1)) && (d->lz = LZ4_createStream())) {
+            memcpy(d->bytes, bytes, len);
+            d->len = len;
+            LZ4_loadDict(d->lz, (const char *)d->bytes, (int)len); /* its last 64 KB: LZ4's window */
+        } else {
+            made = 0;
+        }
+        if (!made) {
             ZSTD_freeDDict(d->d);
             ZSTD_freeCDict(d->c);
+            free(d->bytes);
+            LZ4_freeStream(d->lz);
             return mcpp_error_nomem();
         }
     }
@@ -183,6 +235,8 @@ static int load_dict(mcpp_store_codec *c, sqlite3_stmt *st)
         if (*newest >= 0) { /* only the newest compresses */
             ZSTD_freeCDict(c->dicts[*newest].c);
             c->dicts[*newest].c = NULL;
+            LZ4_freeStream(c->dicts[*newest].lz);
+            c->dicts[*newest].lz = NULL;
         }
         *newest = (long)(c->n - 1);
     }
@@ -299,20 +353,40 @@ int mcpp_store_codec_prepare_add(mcpp_store *s, const mcpp_receipt *const *rs, s
 
 /* ---- Packing (any thread) ------------------------------------------------------------- */
 
-static int pack(const mcpp_store_codec *c, int kind, mcpp_store_zctx *z, const void *data, size_t len,
-                unsigned char **out, size_t *out_len, const unsigned char *head, size_t head_len)
+/* z's frame buffer, at least `cap` bytes. */
+static int frame_room(mcpp_store_zctx *z, size_t cap)
+{
+    if (cap <= z->frame_cap)
+        return MCPP_OK;
+    unsigned char *grown = realloc(z->frame, cap);
+    MCPP_CHECK_ALLOC(grown);
+    z->frame = grown;
+    z->frame_cap = cap;
+    return MCPP_OK;
+}
+
+/* The first n bytes of z's frame, copied exactly: rows wait in the add's window. */
+static int blob_of(unsigned char **out, size_t *out_len, const mcpp_store_zctx *z, size_t n)
+{
+    unsigned char *blob = malloc(n);
+    MCPP_CHECK_ALLOC(blob);
+    memcpy(blob, z->frame, n);
+    *out = blob;
+    *out_len = n;
+    return MCPP_OK;
+}
+
+static int pack_zstd(const mcpp_store_codec *c, int kind, mcpp_store_zctx *z, const void *data, size_t len,
+                     unsigned char **out, size_t *out_len, const unsigned char *head, size_t head_len)
 {
     *out = NULL;
     *out_len = 0;
     if (!z->c && !(z->c = ZSTD_createCCtx())) return mcpp_error_nomem();
     const codec_dict *d = c && c->newest[kind] >= 0 ? &c->dicts[c->newest[kind]] : NULL;
     size_t cap = head_len + 4 + ZSTD_compressBound(len);
-    if (cap > z->frame_cap) {
-        unsigned char *grown = realloc(z->frame, cap);
-        MCPP_CHECK_ALLOC(grown);
-        z->frame = grown;
-        z->frame_cap = cap;
-    }
+    int rc = frame_room(z, cap);
+    if (rc)
+        return rc;
     unsigned char *buf = z->frame;
     memcpy(buf, head, head_len);
     put_u32(buf + head_len, d ? d->id : 0);
@@ -320,29 +394,46 @@ static int pack(const mcpp_store_codec *c, int kind, mcpp_store_zctx *z, const v
     ZSTD_CCtx_reset(z->c, ZSTD_reset_session_and_parameters);
     ZSTD_CCtx_setParameter(z->c, ZSTD_c_checksumFlag, 1);
     ZSTD_CCtx_setParameter(z->c, ZSTD_c_contentSizeFlag, 1);
-    size_t got;
-    if (d && d->c) {
+    if (d && d->c)
         ZSTD_CCtx_refCDict(z->c, d->c);
-        got = ZSTD_compress2(z->c, buf + at, cap - at, data, len);
-    } else {
+    else
         ZSTD_CCtx_setParameter(z->c, ZSTD_c_compressionLevel, LEVEL);
-        got = ZSTD_compress2(z->c, buf + at, cap - at, data, len);
-    }
+    size_t got = ZSTD_compress2(z->c, buf + at, cap - at, data, len);
     if (ZSTD_isError(got))
         return mcpp_error_raise(MCPP_EINTERNAL, MCPP_ERROR_KIND_INTERNAL, "compressing a %s: %s", KIND_NAMES[kind],
                                 ZSTD_getErrorName(got));
-    unsigned char *blob = malloc(at + got); /* exactly the blob: rows wait in the add's window */
-    MCPP_CHECK_ALLOC(blob);
-    memcpy(blob, buf, at + got);
-    *out = blob;
-    *out_len = at + got;
-    return MCPP_OK;
+    return blob_of(out, out_len, z, at + got);
 }
 
 int mcpp_store_pack_body(const mcpp_store_codec *c, mcpp_store_zctx *z, const char *text, size_t len,
                          unsigned char **out, size_t *out_len)
 {
-    return pack(c, KIND_BODY, z, text, len, out, out_len, (const unsigned char *)BODY_MAGIC, 4);
+    *out = NULL;
+    *out_len = 0;
+    if (len > (size_t)LZ4_MAX_INPUT_SIZE)
+        return mcpp_error_raise(MCPP_EINVALID, MCPP_ERROR_KIND_LIMIT, "a body of %zu bytes is more than a store keeps",
+                                len);
+    const codec_dict *d = c && c->newest[KIND_BODY] >= 0 ? &c->dicts[c->newest[KIND_BODY]] : NULL;
+    size_t bound = (size_t)LZ4_compressBound((int)len);
+    int rc = frame_room(z, LZ4_BODY_HEAD + bound);
+    if (rc)
+        return rc;
+    unsigned char *buf = z->frame;
+    memcpy(buf, LZ4_BODY_MAGIC, 4);
+    put_u32(buf + 4, d ? d->id : 0);
+    put_u32(buf + 8, (uint32_t)len);
+    put_u64(buf + 12, mcpp_checksum_blob(text, len, MCPP_FNV_OFFSET));
+    char *block = (char *)buf + LZ4_BODY_HEAD;
+    int got;
+    if (d && d->lz) {
+        memcpy(&z->lz, d->lz, sizeof z->lz);
+        got = LZ4_compress_fast_continue(&z->lz, text, block, (int)len, (int)bound, LZ4_ACCELERATION);
+    } else {
+        got = LZ4_compress_fast(text, block, (int)len, (int)bound, LZ4_ACCELERATION);
+    }
+    if (got <= 0)
+        return mcpp_error_raise(MCPP_EINTERNAL, MCPP_ERROR_KIND_INTERNAL, "compressing a body: LZ4 failed");
+    return blob_of(out, out_len, z, LZ4_BODY_HEAD + (size_t)got);
 }
 
 int mcpp_store_pack_image(const mcpp_store_codec *c, mcpp_store_zctx *z, const unsigned char *image, size_t len,
@@ -352,14 +443,15 @@ int mcpp_store_pack_image(const mcpp_store_codec *c, mcpp_store_zctx *z, const u
     memcpy(head, IMAGE_MAGIC, 8);
     memset(head + 8, 0, 8);
     if (len >= 16) memcpy(head + 8, image + 8, 8); /* the fingerprint, where a plain image has it */
-    return pack(c, KIND_IMAGE, z, image, len, out, out_len, head, 16);
+    return pack_zstd(c, KIND_IMAGE, z, image, len, out, out_len, head, 16);
 }
 
 /* ---- Unpacking (any thread) ----------------------------------------------------------- */
 
 int mcpp_store_body_is_packed(const void *blob, size_t len)
 {
-    return blob && len >= BODY_HEAD && memcmp(blob, BODY_MAGIC, 4) == 0;
+    return blob && ((len >= LZ4_BODY_HEAD && memcmp(blob, LZ4_BODY_MAGIC, 4) == 0) ||
+                    (len >= ZSTD_BODY_HEAD && memcmp(blob, ZSTD_BODY_MAGIC, 4) == 0));
 }
 
 int mcpp_store_image_is_packed(const void *blob, size_t len)
@@ -485,8 +577,8 @@ static int unpack_image(const codec_dict *d, mcpp_store_zctx *z, const unsigned 
 
 /* A body: at most the receipt limits' largest input (the loader refuses a
  * longer one), with a NUL after it. */
-static int unpack_body(const codec_dict *d, mcpp_store_zctx *z, const unsigned char *frame, size_t frame_len,
-                       unsigned char **out, size_t *out_len, char *why, size_t why_len)
+static int unpack_zstd_body(const codec_dict *d, mcpp_store_zctx *z, const unsigned char *frame, size_t frame_len,
+                            unsigned char **out, size_t *out_len, char *why, size_t why_len)
 {
     mcpp_limits limits = MCPP_LIMITS_INIT;
     size_t size = 0;
@@ -508,6 +600,49 @@ static int unpack_body(const codec_dict *d, mcpp_store_zctx *z, const unsigned c
     return MCPP_OK;
 }
 
+/* An LZ4 body: its frame is its length, its text's checksum and the block.
+ * The length is checked against the receipt limits before anything is
+ * inflated, and LZ4 is told it (a block that inflates to more or less is
+ * refused); the checksum then tells a damaged block from the text. */
+static int unpack_lz4_body(const codec_dict *d, const unsigned char *frame, size_t frame_len, unsigned char **out,
+                           size_t *out_len, char *why, size_t why_len)
+{
+    mcpp_limits limits = MCPP_LIMITS_INIT;
+    if (frame_len < LZ4_BODY_HEAD - ZSTD_BODY_HEAD || frame_len - 12 > (size_t)INT32_MAX) {
+        snprintf(why, why_len, "too %s", frame_len < 12 ? "short" : "long");
+        return MCPP_EINVALID;
+    }
+    size_t size = get_u32(frame);
+    if (size > limits.max_input_bytes) {
+        snprintf(why, why_len, "claims %zu bytes, more than the %zu a stored body may have", size,
+                 limits.max_input_bytes);
+        return MCPP_EINVALID;
+    }
+    if (d && !d->bytes) {
+        snprintf(why, why_len, "names compression dictionary %u, which is not a body's", (unsigned)d->id);
+        return MCPP_EINVALID;
+    }
+    char *buf = malloc(size + 1);
+    MCPP_CHECK_ALLOC(buf);
+    const char *block = (const char *)frame + 12;
+    int block_len = (int)(frame_len - 12);
+    int got = d ? LZ4_decompress_safe_usingDict(block, buf, block_len, (int)size, (const char *)d->bytes, (int)d->len)
+                : LZ4_decompress_safe(block, buf, block_len, (int)size);
+    const char *damage = got < 0               ? "not an LZ4 block of its length"
+                         : (size_t)got != size ? "short"
+                         : mcpp_checksum_blob(buf, size, MCPP_FNV_OFFSET) != get_u64(frame + 4) ? "checksum"
+                                                                                                : NULL;
+    if (damage) {
+        free(buf);
+        snprintf(why, why_len, "does not decompress (%s)", damage);
+        return MCPP_EINVALID;
+    }
+    buf[size] = '\0';
+    *out = (unsigned char *)buf;
+    *out_len = size;
+    return MCPP_OK;
+}
+
 /* The bytes of a packed blob of `kind`, with a NUL after them; MCPP_EINVALID
  * with `why` when it does not decompress. */
 static int unpack(const mcpp_store_codec *c, mcpp_store_zctx *z, const unsigned char *blob, size_t len, int kind,
@@ -520,8 +655,11 @@ static int unpack(const mcpp_store_codec *c, mcpp_store_zctx *z, const unsigned 
     size_t frame_len = 0;
     int rc = frame_of(&d, &frame, &frame_len, c, blob, len, kind == KIND_IMAGE ? 16 : 4, why, why_len);
     if (rc) return rc;
-    return kind == KIND_IMAGE ? unpack_image(d, z, frame, frame_len, out, out_len, why, why_len)
-                              : unpack_body(d, z, frame, frame_len, out, out_len, why, why_len);
+    if (kind == KIND_IMAGE)
+        return unpack_image(d, z, frame, frame_len, out, out_len, why, why_len);
+    if (memcmp(blob, LZ4_BODY_MAGIC, 4) == 0)
+        return unpack_lz4_body(d, frame, frame_len, out, out_len, why, why_len);
+    return unpack_zstd_body(d, z, frame, frame_len, out, out_len, why, why_len);
 }
 
 int mcpp_store_unpack_image(const mcpp_store_codec *c, mcpp_store_zctx *z, const void *blob, size_t len,

@@ -41,13 +41,13 @@ static inline uint64_t mcpp_checksum_step(uint64_t h, const unsigned char *p)
     return mcpp_hash_word(h, w);
 }
 
-/* A checksum of n bytes, continuing from h. For damage checks of blobs read
- * back by the build that wrote them (receipt images): byte-at-a-time FNV-1a
+/* A checksum of n bytes, continuing from h. For damage checks of blobs
+ * (receipt images, the store's dictionaries and LZ4 bodies): byte-at-a-time FNV-1a
  * was 40% of loading a stored receipt, one 8-byte lane still 20% (each step
  * waits on the multiply before it). Four lanes take 32 bytes a step, then a
  * fifth takes the whole words left and FNV-1a the tail. The lanes are joined
- * by xor, so changing any one word changes its lane and the result. Not a
- * stable format: never store it where another version reads it. */
+ * by xor, so changing any one word changes its lane and the result. Stores
+ * keep it (store_codec.c): changing it is a new store schema version. */
 static inline uint64_t mcpp_checksum_blob(const void *data, size_t n, uint64_t h)
 {
     const unsigned char *p = data;
