@@ -115,6 +115,55 @@ TEST(doubles_keep_a_fraction_and_shortest_form)
     mcpp_receipt_free(r);
 }
 
+/* The JSON writer escapes what RFC 8259 and the canonical form require (a
+ * control byte, '"', '\\', U+007F, U+0080..U+009F, U+2028, U+2029) and keeps
+ * the rest raw, wherever it stands in a string: each kind is put at every
+ * place of strings of 0..24 bytes, so it falls on each byte of the writer's
+ * 8-byte steps and in the bytes after them. */
+TEST(strings_are_escaped_wherever_the_escaped_character_stands)
+{
+    static const struct {
+        const char *in;  /* as the input JSON writes it */
+        const char *out; /* as the canonical JSON must */
+    } kinds[] = {
+        {"\\u0001", "\\u0001"},
+        {"\\n", "\\n"},
+        {"\\u001f", "\\u001f"},
+        {"\\\"", "\\\""},
+        {"\\\\", "\\\\"},
+        {"\\u007f", "\\u007f"},
+        {"\\u0085", "\\u0085"},
+        {"\\u2028", "\\u2028"},
+        {"\\u00e9", "\xc3\xa9"},
+        {"\\ud83d\\ude00", "\xf0\x9f\x98\x80"},
+        {"~", "~"},
+        {" ", " "},
+    };
+    int checked = 0;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        for (int len = 0; len <= 24; len++) {
+            for (int at = 0; at <= len; at++) {
+                char name_in[128], name_out[128], in[512], want[160];
+                snprintf(name_in, sizeof name_in, "%.*s%s%.*s", at, "abcdefghijklmnopqrstuvwxyz", kinds[k].in, len - at,
+                         "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+                snprintf(name_out, sizeof name_out, "%.*s%s%.*s", at, "abcdefghijklmnopqrstuvwxyz", kinds[k].out,
+                         len - at, "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+                snprintf(in, sizeof in, "{\"schema\": \"mcpp.receipt/2\", \"lane\": {\"name\": \"%s\"}}", name_in);
+                snprintf(want, sizeof want, "\"name\": \"%s\"\n", name_out);
+                mcpp_receipt *r = must_load(in, strlen(in), MCPP_FORMAT_JSON);
+                char *out = r ? write_text(r, MCPP_FORMAT_JSON) : NULL;
+                CHECK(out && strstr(out, want));
+                if (out && !strstr(out, want))
+                    fprintf(stderr, "want %s in:\n%s\n", want, out);
+                mcpp_free(out);
+                mcpp_receipt_free(r);
+                checked++;
+            }
+        }
+    }
+    CHECK_INT_EQ(checked, 12 * 325);
+}
+
 TEST(yaml_writer_quotes_strings_that_would_retype)
 {
     const char *in = "{\"schema\": \"mcpp.receipt/2\", \"status\": {\"caveats\": [\"yes\", "
@@ -298,6 +347,7 @@ int main(void)
     RUN(golden_yaml_twins_write_the_json_twin_and_are_stable);
     RUN(every_example_receipt_round_trips);
     RUN(doubles_keep_a_fraction_and_shortest_form);
+    RUN(strings_are_escaped_wherever_the_escaped_character_stands);
     RUN(yaml_writer_quotes_strings_that_would_retype);
     RUN(yaml_writer_writes_long_keys_in_explicit_form);
     RUN(absent_id_is_derived_from_content_and_deterministic);

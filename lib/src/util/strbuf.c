@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -367,6 +368,29 @@ static int json_escapes_code_point(uint32_t cp)
     return cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029;
 }
 
+/* Past the bytes from p on that a JSON string holds as they are (printable
+ * ASCII but '"' and '\\'), 8 a step while 8 remain before `end`: a byte at a
+ * time was 6% of a store add's CPU (its bodies' strings). A word needs a
+ * look when a byte is below 0x20, is '"', '\\' or 0x7F (each found as a zero
+ * byte of the word xor'ed with it), or has its high bit set; each test is
+ * exact for the word as a whole. */
+static const unsigned char *plain_ascii_end(const unsigned char *p, const unsigned char *end)
+{
+    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    for (; end - p >= 8; p += 8) {
+        uint64_t w;
+        memcpy(&w, p, sizeof w);
+        uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\'), del = w ^ (ones * 0x7F);
+        uint64_t look = ((w - ones * 0x20) & ~w) | ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) |
+                        ((del - ones) & ~del) | w;
+        if (look & highs)
+            break;
+    }
+    while (p < end && *p >= 0x20 && *p < 0x7F && *p != '"' && *p != '\\')
+        p++;
+    return p;
+}
+
 void mcpp_sb_json_string(mcpp_strbuf *sb, const char *s)
 {
     if (!s) {
@@ -374,12 +398,8 @@ void mcpp_sb_json_string(mcpp_strbuf *sb, const char *s)
         return;
     }
     mcpp_sb_putc(sb, '"');
-    const unsigned char *p = (const unsigned char *)s, *run = p;
-    while (*p) {
-        if (*p >= 0x20 && *p < 0x7F && *p != '"' && *p != '\\') { /* printable ASCII, the common case */
-            p++;
-            continue;
-        }
+    const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s), *run = p;
+    while ((p = plain_ascii_end(p, end)) < end) {
         uint32_t cp = 0;
         size_t n = mcpp_utf8_decode(p, &cp);
         if (n && cp >= 0x20 && cp != '"' && cp != '\\' && !json_escapes_code_point(cp)) {
