@@ -24,8 +24,10 @@
  *
  * repeated; kinds 4 and 5 take the rest of the input. The image checksum is
  * recomputed with the library's private hash (util/hash.h). Images are stored
- * compressed (schema 6): an edit unpacks the image, changes it and packs it
- * again (store_images.h); a whole replacement stores the input as it is.
+ * compressed (LZ4 since schema 8): an edit unpacks the image, changes it and
+ * packs it again (store_images.h); a whole replacement stores the input as it
+ * is. Kind 6's frames are zstd, as schemas 6 and 7 wrote them, which every
+ * later library still reads.
  */
 #include <sqlite3.h>
 #include <stdint.h>

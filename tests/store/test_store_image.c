@@ -215,7 +215,7 @@ TEST(a_read_rewrites_images_of_another_build_and_missing_ones)
     put_image(db, "image-000002", img, len);
     free(img);
     sqlite3_close(db);
-    /* byte 30: inside the compressed frame (after the 20-byte head of store_codec.c) */
+    /* byte 30: inside the compressed block (after the 24-byte head of store_codec.c) */
     run_sql(path, "UPDATE receipts SET image = CAST(substr(image, 1, 29) || X'5A' || substr(image, 31) AS BLOB)"
                   " WHERE id = 'image-000003'");
     static const char *const CURRENT = "SELECT count(*) FROM receipts WHERE substr(image, 1, 16) ="
@@ -518,9 +518,45 @@ static void put_body(const char *path, const char *id, const void *blob, size_t 
     sqlite3_close(db);
 }
 
-/* Sets row `id`'s body to what versions 6 and 7 wrote: "MCZB", the newest
- * body dictionary's id, and a zstd frame of the canonical text (its size and
- * checksum in it) against that dictionary's bytes. */
+/* `data` packed as versions 6 and 7 packed it: `head` (head_len bytes), the
+ * id of the newest dictionary of `kind`, and a zstd frame (its content size
+ * and checksum in it) against that dictionary's bytes; malloc'ed. */
+static unsigned char *zstd_blob(size_t *out_len, const char *path, const char *kind, const char *head, size_t head_len,
+                                const void *data, size_t len)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    sqlite3_open(path, &db);
+    if (sqlite3_prepare_v2(db, "SELECT id, dict FROM store_dicts WHERE kind = ?1 ORDER BY id DESC LIMIT 1", -1, &st,
+                           NULL) != SQLITE_OK)
+        abort();
+    sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) != SQLITE_ROW)
+        abort();
+    uint32_t dict_id = (uint32_t)sqlite3_column_int64(st, 0);
+    ZSTD_CCtx *c = ZSTD_createCCtx();
+    size_t cap = head_len + 4 + ZSTD_compressBound(len);
+    unsigned char *blob = malloc(cap);
+    if (!c || !blob)
+        abort();
+    ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
+    ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, -3);
+    ZSTD_CCtx_loadDictionary(c, sqlite3_column_blob(st, 1), (size_t)sqlite3_column_bytes(st, 1));
+    memcpy(blob, head, head_len);
+    for (int i = 0; i < 4; i++)
+        blob[head_len + (size_t)i] = (unsigned char)(dict_id >> (8 * i));
+    size_t got = ZSTD_compress2(c, blob + head_len + 4, cap - head_len - 4, data, len);
+    if (ZSTD_isError(got))
+        abort();
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    ZSTD_freeCCtx(c);
+    *out_len = head_len + 4 + got;
+    return blob;
+}
+
+/* Sets row `id`'s body and image to what versions 6 and 7 wrote: zstd
+ * frames ("MCZB" and "MCPPIMGZ" with the image's fingerprint). */
 static void make_row_zstd(const char *path, const char *id)
 {
     mcpp_store *s = NULL;
@@ -531,43 +567,42 @@ static void make_row_zstd(const char *path, const char *id)
         mcpp_store_export(&lines, s, &q, "jsonl") != MCPP_OK)
         abort();
     mcpp_store_close(s);
-    size_t text_len = strcspn(lines, "\n");
+    size_t body_len = 0, packed_len = 0, raw_len = 0;
+    unsigned char *body = zstd_blob(&body_len, path, "body", "MCZB", 4, lines, strcspn(lines, "\n"));
+    put_body(path, id, body, body_len);
+    unsigned char *packed = stored_blob(path, "image", id, &packed_len);
+    unsigned char *raw = packed ? test_image_unpack(path, packed, packed_len, &raw_len) : NULL;
+    if (!raw || raw_len < 16)
+        abort();
+    char head[16];
+    memcpy(head, "MCPPIMGZ", 8);
+    memcpy(head + 8, raw + 8, 8);
+    size_t image_len = 0;
+    unsigned char *image = zstd_blob(&image_len, path, "image", head, 16, raw, raw_len);
     sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;
     sqlite3_open(path, &db);
-    if (sqlite3_prepare_v2(db, "SELECT id, dict FROM store_dicts WHERE kind = 'body' ORDER BY id DESC LIMIT 1", -1, &st,
-                           NULL) != SQLITE_OK ||
-        sqlite3_step(st) != SQLITE_ROW)
+    if (sqlite3_prepare_v2(db, "UPDATE receipts SET image = ?2 WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
         abort();
-    uint32_t dict_id = (uint32_t)sqlite3_column_int64(st, 0);
-    ZSTD_CCtx *c = ZSTD_createCCtx();
-    size_t cap = 8 + ZSTD_compressBound(text_len);
-    unsigned char *blob = malloc(cap);
-    if (!c || !blob)
-        abort();
-    ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
-    ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, -3);
-    ZSTD_CCtx_loadDictionary(c, sqlite3_column_blob(st, 1), (size_t)sqlite3_column_bytes(st, 1));
-    memcpy(blob, "MCZB", 4);
-    for (int i = 0; i < 4; i++)
-        blob[4 + i] = (unsigned char)(dict_id >> (8 * i));
-    size_t got = ZSTD_compress2(c, blob + 8, cap - 8, lines, text_len);
-    if (ZSTD_isError(got))
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 2, image, (int)image_len, SQLITE_STATIC);
+    if (sqlite3_step(st) != SQLITE_DONE)
         abort();
     sqlite3_finalize(st);
     sqlite3_close(db);
-    put_body(path, id, blob, 8 + got);
-    ZSTD_freeCCtx(c);
-    free(blob);
+    free(image);
+    free(raw);
+    free(packed);
+    free(body);
     mcpp_free(lines);
 }
 
-/* Version 8 packs bodies as LZ4 blocks; a store of version 7 holds zstd
- * frames ("MCZB"). Such a store reads and checks as it is, read-only keeps
- * it at 7, and a writable open takes it to 8 with its rows untouched: the
- * same receipts added again are "unchanged" (compared with the old bodies),
- * and new rows beside them are LZ4 blocks. */
-TEST(bodies_packed_by_zstd_before_version_8_read_check_and_add_as_before)
+/* Version 8 packs bodies and images as LZ4 blocks; a store of version 7
+ * holds zstd frames. Such a store reads (its images, then its bodies) and
+ * checks as it is, read-only keeps it at 7, and a writable open takes it to
+ * 8 with its rows untouched: the same receipts added again are "unchanged"
+ * (compared with the old bodies), and new rows beside them are LZ4 blocks. */
+TEST(rows_packed_by_zstd_before_version_8_read_check_and_add_as_before)
 {
     make_store("zstd.db");
     const char *path = db_path("zstd.db");
@@ -577,14 +612,18 @@ TEST(bodies_packed_by_zstd_before_version_8_read_check_and_add_as_before)
     CHECK_INT_EQ(test_sql_count(path, LZ4_ROWS), RUNS);
     make_row_zstd(path, "image-000003");
     make_row_zstd(path, "image-000007");
-    run_sql(path, "DELETE FROM store_schema WHERE version = 8; UPDATE receipts SET image = NULL"); /* read the bodies */
+    run_sql(path, "DELETE FROM store_schema WHERE version = 8");
     CHECK_INT_EQ(test_sql_count(path, ZSTD_ROWS), 2);
+    CHECK_INT_EQ(
+        test_sql_count(path, "SELECT count(*) FROM receipts WHERE substr(image, 1, 8) = CAST('MCPPIMGZ' AS BLOB)"), 2);
     mcpp_store *s = NULL;
     CHECK_INT_EQ(mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY), MCPP_OK);
     CHECK_INT_EQ(mcpp_store_schema_version(s), 7);
     mcpp_store_close(s);
-    check_loads_the_same("zstd.db");
-    check_reports(path, MCPP_OK, "ok\n");
+    check_loads_the_same("zstd.db");      /* from the images */
+    check_reports(path, MCPP_OK, "ok\n"); /* each image against its body */
+    run_sql(path, "UPDATE receipts SET image = NULL");
+    check_loads_the_same("zstd.db"); /* from the bodies */
     add_receipts("zstd.db");
     CHECK_INT_EQ(test_sql_count(path, "SELECT max(version) FROM store_schema"), MCPP_STORE_SCHEMA_VERSION);
     CHECK_INT_EQ(test_sql_count(path, ZSTD_ROWS), 2);
@@ -666,7 +705,8 @@ TEST(a_damaged_lz4_body_is_refused_never_read_as_another_text)
         {8, 16u << 20 | 1, "claims 16777217 bytes, more than the 16777216 a stored body may have"},
         {8, (uint32_t)text_len + 1, "does not decompress (short)"},
         {8, (uint32_t)text_len - 1, "does not decompress (not an LZ4 block of its length)"},
-        {4, (uint32_t)test_sql_count(path, "SELECT id FROM store_dicts WHERE kind = 'image'"), "which is not a body's"},
+        {4, (uint32_t)test_sql_count(path, "SELECT id FROM store_dicts WHERE kind = 'image'"),
+         "which is an image dictionary"},
     };
     for (size_t i = 0; text && i < sizeof lies / sizeof lies[0]; i++) {
         memcpy(copy, blob, len);
@@ -690,6 +730,56 @@ TEST(a_damaged_lz4_body_is_refused_never_read_as_another_text)
     mcpp_receipt_set_free(set);
     mcpp_store_close(s);
     free(text);
+    free(copy);
+    free(blob);
+}
+
+/* A stored LZ4 image with any byte changed (four ways) never reads as
+ * another receipt: the unpacking refuses it (its length, its block, its
+ * header's size), or the image reader refuses what it inflates to (the
+ * image's checksum), or it is the same image. */
+TEST(a_damaged_lz4_image_never_reads_as_another_receipt)
+{
+    make_store("lz4img.db");
+    const char *path = db_path("lz4img.db");
+    size_t len = 0;
+    unsigned char *blob = stored_blob(path, "image", "image-000006", &len);
+    CHECK(blob != NULL && len > 24 && memcmp(blob, "MCPPIMGL", 8) == 0);
+    if (!blob || len <= 24)
+        return;
+    mcpp_store *s = NULL;
+    CHECK_INT_EQ(mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_codec_refresh(s), MCPP_OK);
+    mcpp_store_zctx *z = mcpp_store_zctx_new();
+    unsigned char *copy = malloc(len), *raw = NULL;
+    char why[160];
+    size_t raw_len = 0;
+    CHECK_INT_EQ(mcpp_store_unpack_image(s->codec, z, blob, len, &raw, &raw_len, why, sizeof why), MCPP_OK);
+    static const unsigned char FLIPS[] = {0x01, 0x10, 0x80, 0xff};
+    int refused = 0, same = 0, another = 0;
+    for (size_t at = 0; raw && at < len; at++) {
+        for (size_t f = 0; f < sizeof FLIPS; f++) {
+            memcpy(copy, blob, len);
+            copy[at] ^= FLIPS[f];
+            unsigned char *got = NULL;
+            size_t got_len = 0;
+            mcpp_receipt *r = NULL;
+            if (mcpp_store_unpack_image(s->codec, z, copy, len, &got, &got_len, why, sizeof why) != MCPP_OK ||
+                mcpp_receipt_image_read(&r, got, got_len, "lz4img", why, sizeof why) != MCPP_OK)
+                refused++;
+            else if (got_len == raw_len && memcmp(got, raw, raw_len) == 0)
+                same++;
+            else
+                another++;
+            mcpp_receipt_free(r);
+            free(got);
+        }
+    }
+    CHECK_INT_EQ(another, 0);
+    CHECK(refused > (int)(3 * len));
+    mcpp_store_zctx_free(z);
+    mcpp_store_close(s);
+    free(raw);
     free(copy);
     free(blob);
 }
@@ -826,47 +916,11 @@ TEST(an_added_row_keeps_only_its_own_packed_body)
     mcpp_store_close(s);
 }
 
-/* The literals' coding of each block of the zstd frame in a packed blob
- * (`head` bytes before it): 1 when every compressed block's literals are
- * raw or RLE (RFC 8878 3.1.1.3.1.1: Literals_Block_Type 0 or 1), 0 when one
- * is Huffman-coded (2 or 3), -1 when the frame does not parse. */
-static int literals_uncoded(const unsigned char *blob, size_t len, size_t head)
+/* Issue 50 item 2: bodies and images are packed as LZ4 blocks (version 8),
+ * receipts unlike the dictionary's samples too, and read back as added. */
+TEST(bodies_and_images_are_packed_as_lz4_blocks)
 {
-    const unsigned char *p = blob + head, *end = blob + len;
-    if (len < head + 6 || p[0] != 0x28 || p[1] != 0xB5 || p[2] != 0x2F || p[3] != 0xFD)
-        return -1;
-    unsigned fhd = p[4];
-    unsigned fcs_flag = fhd >> 6, single = (fhd >> 5) & 1, dict_flag = fhd & 3;
-    static const size_t DICT_BYTES[4] = {0, 1, 2, 4}, FCS_BYTES[4] = {0, 2, 4, 8};
-    size_t fcs = fcs_flag == 0 ? (single ? 1 : 0) : FCS_BYTES[fcs_flag];
-    p += 5 + (single ? 0 : 1) + DICT_BYTES[dict_flag] + fcs;
-    for (int last = 0; !last;) {
-        if (end - p < 3)
-            return -1;
-        unsigned h = (unsigned)p[0] | (unsigned)p[1] << 8 | (unsigned)p[2] << 16;
-        last = h & 1;
-        unsigned type = (h >> 1) & 3;
-        size_t size = h >> 3;
-        p += 3;
-        if (type == 2 && (size == 0 || (size_t)(end - p) < size))
-            return -1;
-        if (type == 2 && (p[0] & 3) >= 2)
-            return 0;
-        p += type == 1 ? 1 : size; /* an RLE block is one byte */
-        if (p > end)
-            return -1;
-    }
-    return 1;
-}
-
-/* Issue 50 item 2: images are packed at a negative zstd level, which leaves
- * literals uncoded (Huffman coding them was a third of compressing a body,
- * and compressing a quarter of an add's CPU), and bodies (version 8) as LZ4
- * blocks; both read back as added. */
-TEST(packed_images_leave_their_literals_uncoded_and_bodies_are_lz4_blocks)
-{
-    /* receipts unlike the dictionary's samples: each carries 2,000 letters
-     * of its own, which level 1 Huffman-codes (5 bits a letter) */
+    /* each carries 2,000 letters of its own, which the dictionary lacks */
     enum { N = 24, LETTERS = 2000 };
     const char *path = db_path("literals.db");
     unlink(path);
@@ -911,19 +965,15 @@ TEST(packed_images_leave_their_literals_uncoded_and_bodies_are_lz4_blocks)
     sqlite3_stmt *st = NULL;
     CHECK_INT_EQ(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
     CHECK_INT_EQ(sqlite3_prepare_v2(db, "SELECT body, image FROM receipts", -1, &st, NULL), SQLITE_OK);
-    int bodies = 0, images = 0, coded = 0;
+    int bodies = 0, images = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
         const unsigned char *body = sqlite3_column_blob(st, 0), *image = sqlite3_column_blob(st, 1);
         size_t body_len = (size_t)sqlite3_column_bytes(st, 0), image_len = (size_t)sqlite3_column_bytes(st, 1);
         bodies += mcpp_store_body_is_packed(body, body_len) && memcmp(body, "MCLB", 4) == 0;
-        if (mcpp_store_image_is_packed(image, image_len)) {
-            images++;
-            coded += literals_uncoded(image, image_len, 20) != 1; /* magic, fingerprint, dictionary id */
-        }
+        images += mcpp_store_image_is_packed(image, image_len) && memcmp(image, "MCPPIMGL", 8) == 0;
     }
     CHECK_INT_EQ(bodies, N);
     CHECK_INT_EQ(images, N);
-    CHECK_INT_EQ(coded, 0);
     sqlite3_finalize(st);
     sqlite3_close(db);
 }
@@ -941,12 +991,13 @@ int main(void)
     RUN(an_image_frame_claiming_more_than_its_header_allows_is_refused_before_inflating);
     RUN(many_rows_across_batches_come_back_complete_equal_and_in_order);
     RUN(rows_from_before_compression_read_check_and_add_as_before);
-    RUN(bodies_packed_by_zstd_before_version_8_read_check_and_add_as_before);
+    RUN(rows_packed_by_zstd_before_version_8_read_check_and_add_as_before);
     RUN(a_damaged_lz4_body_is_refused_never_read_as_another_text);
+    RUN(a_damaged_lz4_image_never_reads_as_another_receipt);
     RUN(a_damaged_dictionary_is_reported_by_check);
     RUN(the_compact_body_is_the_canonical_json_folded);
     RUN(an_added_row_keeps_only_its_own_packed_body);
-    RUN(packed_images_leave_their_literals_uncoded_and_bodies_are_lz4_blocks);
+    RUN(bodies_and_images_are_packed_as_lz4_blocks);
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);

@@ -8,31 +8,32 @@
  * dictionaries are for: each store keeps its own in `store_dicts`, made from
  * the canonical bodies (and the images) of receipts of its first add, used
  * as raw content (no training: a receipt of the same suite is mostly a copy
- * of a sample). The body compresses to about a fifth, the image to a tenth.
+ * of a sample). The body compresses to about a fifth, the image to a sixth.
  *
- * Bodies are LZ4 blocks since version 8: every add packs every body, and
- * zstd at its fastest level still took 2.6 µs for a varied body of 2.4 KB
- * where an LZ4 block against the same dictionary takes 1.4 µs (plus 0.1 µs
- * for the checksum) and 2% more bytes (issue 50 item 2: the add against a
- * plain sqlite3 insert of the same rows; benchmarks/README.md). Images are
- * made by the first read, not the add, and stay zstd (a tenth of their size).
+ * Both are LZ4 blocks since version 8, zstd frames before (still read, no
+ * longer written). Every add packs every body, and zstd at its fastest level
+ * (-3) still took 2.6 µs for a varied body of 2.4 KB where an LZ4 block
+ * against the same dictionary takes 1.4 µs (plus 0.1 µs for the checksum)
+ * for 2% more bytes (issue 50 item 2: the add against a plain sqlite3
+ * insert of the same rows; benchmarks/README.md); every query unpacks every
+ * image, which LZ4 does in well under half zstd's time.
  *
  * Blobs (a text body or an image with the plain magic is stored as before
  * and read as before, so rows written before version 6 need no rewrite):
  *
  *   body:  "MCLB" | dictionary id (u32 LE; 0 = none) | its length (u32 LE) |
  *          checksum of the text (u64 LE, util/hash.h's mcpp_checksum_blob) |
- *          LZ4 block (version 8 on)
- *   body:  "MCZB" | dictionary id (u32 LE; 0 = none) | zstd frame (versions
- *          6 and 7: still read, no longer written)
- *   image: "MCPPIMGZ" | the image's fingerprint (its bytes 8..16) | dictionary
- *          id (u32 LE) | zstd frame of the whole image
+ *          LZ4 block
+ *   image: "MCPPIMGL" | the image's fingerprint (its bytes 8..16) | dictionary
+ *          id (u32 LE) | its length (u32 LE) | LZ4 block
+ *   versions 6 and 7: body "MCZB" | dictionary id | zstd frame; image
+ *          "MCPPIMGZ" | fingerprint | dictionary id | zstd frame
  *
- * The image blob starts with the 16 bytes the add compares to decide whether
- * a stored image is another build's (store_add.c), so that rule holds as is.
- * Every blob says its length and carries a checksum (zstd's, or the LZ4
- * body's own): a damaged body is refused ("does not decompress"), never read
- * as another receipt. Nothing is inflated past what the receipt limits allow:
+ * The image blob starts with the 16 bytes the image cache compares to decide
+ * whether a stored image is another build's (store_image_cache.c). Every blob
+ * says its length and carries a checksum (zstd's, the LZ4 body's own, or the
+ * image's, which the image reader checks): a damaged body is refused ("does
+ * not decompress"), never read as another receipt. Nothing is inflated past what the receipt limits allow:
  * a body claiming more than the largest input a receipt may come from, an
  * image more than its own header declares (itself at most receipt/image.h's
  * bound), is refused before it is decompressed. A dictionary is stored with
@@ -56,21 +57,16 @@
 
 #define LZ4_BODY_MAGIC "MCLB"
 #define ZSTD_BODY_MAGIC "MCZB"
-#define IMAGE_MAGIC "MCPPIMGZ"
-#define LZ4_BODY_HEAD 20 /* magic, dictionary id, length, checksum */
-#define ZSTD_BODY_HEAD 8 /* magic, dictionary id */
-#define IMAGE_HEAD 20    /* magic, fingerprint, dictionary id */
+#define LZ4_IMAGE_MAGIC "MCPPIMGL"
+#define ZSTD_IMAGE_MAGIC "MCPPIMGZ"
+#define LZ4_BODY_HEAD 20   /* magic, dictionary id, length, checksum */
+#define ZSTD_BODY_HEAD 8   /* magic, dictionary id */
+#define LZ4_IMAGE_HEAD 24  /* magic, fingerprint, dictionary id, length */
+#define ZSTD_IMAGE_HEAD 20 /* magic, fingerprint, dictionary id */
 /* LZ4's acceleration: 4 took 1.37 µs a varied body for 537 bytes, 1 (its
  * default) 2.4 µs for 526, 8 1.2 µs for 596 (the varied corpus of
  * benchmarks/store/bench_store.py, 2.4 KB a body). */
 #define LZ4_ACCELERATION 4
-/* zstd level -3: at these sizes the dictionary does nearly all the work
- * (level 3 saved ~10% more bytes than level 1 at twice the time), and a
- * negative level leaves the literals uncoded: Huffman-coding a few hundred
- * bytes of literals per frame was a third of zstd's time at level 1 (4.7 µs
- * a varied body of 2.4 KB, 321 bytes packed; level -3: 2.8 µs, 531 bytes).
- * Images are packed with it, and bodies were before version 8. */
-#define LEVEL (-3)
 #define DICT_SAMPLES 16                    /* receipts a dictionary is made from */
 #define DICT_MAX_BYTES (112 * 1024)        /* of samples in one dictionary */
 
@@ -82,12 +78,10 @@ typedef struct codec_dict {
     int kind;
     size_t samples;
     int damaged; /* its checksum failed: rows using it do not read */
-    ZSTD_DDict *d;
-    ZSTD_CDict *c; /* only for the newest image dictionary */
-    /* body dictionaries: their bytes (LZ4 reads a block against them), and
-     * for the newest, a stream that has loaded them, copied before each
-     * body is packed (loading 64 KB of dictionary a body would cost more
-     * than packing it) */
+    ZSTD_DDict *d; /* for the zstd frames of versions 6 and 7 */
+    /* its bytes (LZ4 reads a block against them), and for the newest of its
+     * kind, a stream that has loaded them, copied before each blob is packed
+     * (loading 64 KB of dictionary a blob would cost more than packing it) */
     unsigned char *bytes;
     size_t len;
     LZ4_stream_t *lz;
@@ -106,9 +100,8 @@ struct mcpp_store_codec {
  * 3-4% of an add's CPU in malloc and page faults; the row keeps a copy of
  * the frame's few hundred bytes). */
 struct mcpp_store_zctx {
-    ZSTD_CCtx *c;
     ZSTD_DCtx *d;
-    LZ4_stream_t lz; /* the newest body dictionary's stream, copied per body */
+    LZ4_stream_t lz; /* the newest dictionary's stream, copied per blob */
     mcpp_strbuf text;
     unsigned char *frame;
     size_t frame_cap;
@@ -124,8 +117,8 @@ mcpp_store_zctx *mcpp_store_zctx_new(void)
 
 void mcpp_store_zctx_free(mcpp_store_zctx *z)
 {
-    if (!z) return;
-    ZSTD_freeCCtx(z->c);
+    if (!z)
+        return;
     ZSTD_freeDCtx(z->d);
     mcpp_sb_free(&z->text);
     free(z->frame);
@@ -147,7 +140,6 @@ void mcpp_store_codec_forget(mcpp_store *s)
     if (!c) return;
     for (size_t i = 0; i < c->n; i++) {
         ZSTD_freeDDict(c->dicts[i].d);
-        ZSTD_freeCDict(c->dicts[i].c);
         free(c->dicts[i].bytes);
         LZ4_freeStream(c->dicts[i].lz);
     }
@@ -210,19 +202,14 @@ static int load_dict(mcpp_store_codec *c, sqlite3_stmt *st)
         /* raw content: neither samples start with zstd's dictionary magic
          * ('{' and "MCPPIMG1"), and the checksum passed */
         d->d = ZSTD_createDDict(bytes, len);
-        int made = d->d != NULL;
-        if (d->kind == KIND_IMAGE) {
-            made &= (d->c = ZSTD_createCDict(bytes, len, LEVEL)) != NULL;
-        } else if ((d->bytes = malloc(len ? len : 1)) && (d->lz = LZ4_createStream())) {
+        d->bytes = malloc(len ? len : 1);
+        d->lz = LZ4_createStream();
+        if (d->d && d->bytes && d->lz) {
             memcpy(d->bytes, bytes, len);
             d->len = len;
             LZ4_loadDict(d->lz, (const char *)d->bytes, (int)len); /* its last 64 KB: LZ4's window */
         } else {
-            made = 0;
-        }
-        if (!made) {
             ZSTD_freeDDict(d->d);
-            ZSTD_freeCDict(d->c);
             free(d->bytes);
             LZ4_freeStream(d->lz);
             return mcpp_error_nomem();
@@ -233,8 +220,6 @@ static int load_dict(mcpp_store_codec *c, sqlite3_stmt *st)
     if (!d->damaged) {
         long *newest = &c->newest[d->kind];
         if (*newest >= 0) { /* only the newest compresses */
-            ZSTD_freeCDict(c->dicts[*newest].c);
-            c->dicts[*newest].c = NULL;
             LZ4_freeStream(c->dicts[*newest].lz);
             c->dicts[*newest].lz = NULL;
         }
@@ -376,74 +361,56 @@ static int blob_of(unsigned char **out, size_t *out_len, const mcpp_store_zctx *
     return MCPP_OK;
 }
 
-static int pack_zstd(const mcpp_store_codec *c, int kind, mcpp_store_zctx *z, const void *data, size_t len,
-                     unsigned char **out, size_t *out_len, const unsigned char *head, size_t head_len)
+/* A blob: `head` (head_len bytes), the dictionary id, the length, the
+ * checksum of the data when `with_checksum` (an image has its own), and
+ * the LZ4 block, against the newest dictionary of `kind`. */
+static int pack(const mcpp_store_codec *c, int kind, mcpp_store_zctx *z, const void *data, size_t len,
+                const unsigned char *head, size_t head_len, int with_checksum, unsigned char **out, size_t *out_len)
 {
     *out = NULL;
     *out_len = 0;
-    if (!z->c && !(z->c = ZSTD_createCCtx())) return mcpp_error_nomem();
+    if (len > (size_t)LZ4_MAX_INPUT_SIZE)
+        return mcpp_error_raise(MCPP_EINVALID, MCPP_ERROR_KIND_LIMIT, "a %s of %zu bytes is more than a store keeps",
+                                KIND_NAMES[kind], len);
     const codec_dict *d = c && c->newest[kind] >= 0 ? &c->dicts[c->newest[kind]] : NULL;
-    size_t cap = head_len + 4 + ZSTD_compressBound(len);
-    int rc = frame_room(z, cap);
+    size_t at = head_len + 8 + (with_checksum ? 8 : 0), bound = (size_t)LZ4_compressBound((int)len);
+    int rc = frame_room(z, at + bound);
     if (rc)
         return rc;
     unsigned char *buf = z->frame;
     memcpy(buf, head, head_len);
     put_u32(buf + head_len, d ? d->id : 0);
-    size_t at = head_len + 4;
-    ZSTD_CCtx_reset(z->c, ZSTD_reset_session_and_parameters);
-    ZSTD_CCtx_setParameter(z->c, ZSTD_c_checksumFlag, 1);
-    ZSTD_CCtx_setParameter(z->c, ZSTD_c_contentSizeFlag, 1);
-    if (d && d->c)
-        ZSTD_CCtx_refCDict(z->c, d->c);
-    else
-        ZSTD_CCtx_setParameter(z->c, ZSTD_c_compressionLevel, LEVEL);
-    size_t got = ZSTD_compress2(z->c, buf + at, cap - at, data, len);
-    if (ZSTD_isError(got))
-        return mcpp_error_raise(MCPP_EINTERNAL, MCPP_ERROR_KIND_INTERNAL, "compressing a %s: %s", KIND_NAMES[kind],
-                                ZSTD_getErrorName(got));
-    return blob_of(out, out_len, z, at + got);
+    put_u32(buf + head_len + 4, (uint32_t)len);
+    if (with_checksum)
+        put_u64(buf + head_len + 8, mcpp_checksum_blob(data, len, MCPP_FNV_OFFSET));
+    char *block = (char *)buf + at;
+    int got;
+    if (d && d->lz) {
+        memcpy(&z->lz, d->lz, sizeof z->lz);
+        got = LZ4_compress_fast_continue(&z->lz, data, block, (int)len, (int)bound, LZ4_ACCELERATION);
+    } else {
+        got = LZ4_compress_fast(data, block, (int)len, (int)bound, LZ4_ACCELERATION);
+    }
+    if (got <= 0)
+        return mcpp_error_raise(MCPP_EINTERNAL, MCPP_ERROR_KIND_INTERNAL, "compressing a %s: LZ4 failed",
+                                KIND_NAMES[kind]);
+    return blob_of(out, out_len, z, at + (size_t)got);
 }
 
 int mcpp_store_pack_body(const mcpp_store_codec *c, mcpp_store_zctx *z, const char *text, size_t len,
                          unsigned char **out, size_t *out_len)
 {
-    *out = NULL;
-    *out_len = 0;
-    if (len > (size_t)LZ4_MAX_INPUT_SIZE)
-        return mcpp_error_raise(MCPP_EINVALID, MCPP_ERROR_KIND_LIMIT, "a body of %zu bytes is more than a store keeps",
-                                len);
-    const codec_dict *d = c && c->newest[KIND_BODY] >= 0 ? &c->dicts[c->newest[KIND_BODY]] : NULL;
-    size_t bound = (size_t)LZ4_compressBound((int)len);
-    int rc = frame_room(z, LZ4_BODY_HEAD + bound);
-    if (rc)
-        return rc;
-    unsigned char *buf = z->frame;
-    memcpy(buf, LZ4_BODY_MAGIC, 4);
-    put_u32(buf + 4, d ? d->id : 0);
-    put_u32(buf + 8, (uint32_t)len);
-    put_u64(buf + 12, mcpp_checksum_blob(text, len, MCPP_FNV_OFFSET));
-    char *block = (char *)buf + LZ4_BODY_HEAD;
-    int got;
-    if (d && d->lz) {
-        memcpy(&z->lz, d->lz, sizeof z->lz);
-        got = LZ4_compress_fast_continue(&z->lz, text, block, (int)len, (int)bound, LZ4_ACCELERATION);
-    } else {
-        got = LZ4_compress_fast(text, block, (int)len, (int)bound, LZ4_ACCELERATION);
-    }
-    if (got <= 0)
-        return mcpp_error_raise(MCPP_EINTERNAL, MCPP_ERROR_KIND_INTERNAL, "compressing a body: LZ4 failed");
-    return blob_of(out, out_len, z, LZ4_BODY_HEAD + (size_t)got);
+    return pack(c, KIND_BODY, z, text, len, (const unsigned char *)LZ4_BODY_MAGIC, 4, 1, out, out_len);
 }
 
 int mcpp_store_pack_image(const mcpp_store_codec *c, mcpp_store_zctx *z, const unsigned char *image, size_t len,
                           unsigned char **out, size_t *out_len)
 {
     unsigned char head[16];
-    memcpy(head, IMAGE_MAGIC, 8);
+    memcpy(head, LZ4_IMAGE_MAGIC, 8);
     memset(head + 8, 0, 8);
     if (len >= 16) memcpy(head + 8, image + 8, 8); /* the fingerprint, where a plain image has it */
-    return pack_zstd(c, KIND_IMAGE, z, image, len, out, out_len, head, 16);
+    return pack(c, KIND_IMAGE, z, image, len, head, 16, 0, out, out_len);
 }
 
 /* ---- Unpacking (any thread) ----------------------------------------------------------- */
@@ -456,7 +423,8 @@ int mcpp_store_body_is_packed(const void *blob, size_t len)
 
 int mcpp_store_image_is_packed(const void *blob, size_t len)
 {
-    return blob && len >= IMAGE_HEAD && memcmp(blob, IMAGE_MAGIC, 8) == 0;
+    return blob && ((len >= LZ4_IMAGE_HEAD && memcmp(blob, LZ4_IMAGE_MAGIC, 8) == 0) ||
+                    (len >= ZSTD_IMAGE_HEAD && memcmp(blob, ZSTD_IMAGE_MAGIC, 8) == 0));
 }
 
 /* The frame of a packed blob (head_len bytes before the dictionary id) and
@@ -532,8 +500,8 @@ static int inflate_to(ZSTD_DCtx *d, ZSTD_outBuffer *out, ZSTD_inBuffer *in, size
  * receipt may have, and a frame of zeros nothing. Another build's image is
  * inflated within that bound; the image reader then refuses it as another
  * build's, which the loader and `store check` tell from a forged one. */
-static int unpack_image(const codec_dict *d, mcpp_store_zctx *z, const unsigned char *frame, size_t frame_len,
-                        unsigned char **out, size_t *out_len, char *why, size_t why_len)
+static int unpack_zstd_image(const codec_dict *d, mcpp_store_zctx *z, const unsigned char *frame, size_t frame_len,
+                             unsigned char **out, size_t *out_len, char *why, size_t why_len)
 {
     size_t size = 0;
     int rc = content_size(&size, frame, frame_len, KIND_IMAGE, mcpp_receipt_image_max_bytes(), why, why_len);
@@ -600,38 +568,106 @@ static int unpack_zstd_body(const codec_dict *d, mcpp_store_zctx *z, const unsig
     return MCPP_OK;
 }
 
-/* An LZ4 body: its frame is its length, its text's checksum and the block.
- * The length is checked against the receipt limits before anything is
- * inflated, and LZ4 is told it (a block that inflates to more or less is
- * refused); the checksum then tells a damaged block from the text. */
+/* The LZ4 part of a blob: the length it states (at most `max`), then
+ * `skip` bytes (a body's checksum), then the block; refused when it is
+ * short, states more than `max`, or names another kind's dictionary. */
+static int lz4_block(size_t *size, const char **block, int *block_len, const codec_dict *d, int kind,
+                     const unsigned char *frame, size_t frame_len, size_t skip, size_t max, char *why, size_t why_len)
+{
+    if (frame_len < 4 + skip || frame_len - 4 - skip > (size_t)INT32_MAX) {
+        snprintf(why, why_len, "too %s", frame_len < 4 + skip ? "short" : "long");
+        return MCPP_EINVALID;
+    }
+    *size = get_u32(frame);
+    if (*size > max) {
+        snprintf(why, why_len, "claims %zu bytes, more than the %zu a stored %s may have", *size, max,
+                 KIND_NAMES[kind]);
+        return MCPP_EINVALID;
+    }
+    if (d && d->kind != kind) {
+        snprintf(why, why_len, "names compression dictionary %u, which is %s %s dictionary", (unsigned)d->id,
+                 d->kind == KIND_IMAGE ? "an" : "a", KIND_NAMES[d->kind]);
+        return MCPP_EINVALID;
+    }
+    *block = (const char *)frame + 4 + skip;
+    *block_len = (int)(frame_len - 4 - skip);
+    return MCPP_OK;
+}
+
+/* The block inflated into `size` bytes at buf: NULL, or why it is not a
+ * block of exactly that length. */
+static const char *inflate_lz4(char *buf, size_t size, const char *block, int block_len, const codec_dict *d)
+{
+    int got = d ? LZ4_decompress_safe_usingDict(block, buf, block_len, (int)size, (const char *)d->bytes, (int)d->len)
+                : LZ4_decompress_safe(block, buf, block_len, (int)size);
+    return got < 0 ? "not an LZ4 block of its length" : (size_t)got != size ? "short" : NULL;
+}
+
+/* An LZ4 body: its length, its text's checksum, the block. The length is
+ * checked against the receipt limits before anything is inflated, and LZ4
+ * is held to it; the checksum then tells a damaged block from the text. */
 static int unpack_lz4_body(const codec_dict *d, const unsigned char *frame, size_t frame_len, unsigned char **out,
                            size_t *out_len, char *why, size_t why_len)
 {
     mcpp_limits limits = MCPP_LIMITS_INIT;
-    if (frame_len < LZ4_BODY_HEAD - ZSTD_BODY_HEAD || frame_len - 12 > (size_t)INT32_MAX) {
-        snprintf(why, why_len, "too %s", frame_len < 12 ? "short" : "long");
+    size_t size = 0;
+    const char *block = NULL;
+    int block_len = 0;
+    int rc =
+        lz4_block(&size, &block, &block_len, d, KIND_BODY, frame, frame_len, 8, limits.max_input_bytes, why, why_len);
+    if (rc)
+        return rc;
+    char *buf = malloc(size + 1);
+    MCPP_CHECK_ALLOC(buf);
+    const char *damage = inflate_lz4(buf, size, block, block_len, d);
+    if (!damage && mcpp_checksum_blob(buf, size, MCPP_FNV_OFFSET) != get_u64(frame + 4))
+        damage = "checksum";
+    if (damage) {
+        free(buf);
+        snprintf(why, why_len, "does not decompress (%s)", damage);
         return MCPP_EINVALID;
     }
-    size_t size = get_u32(frame);
-    if (size > limits.max_input_bytes) {
-        snprintf(why, why_len, "claims %zu bytes, more than the %zu a stored body may have", size,
-                 limits.max_input_bytes);
+    buf[size] = '\0';
+    *out = (unsigned char *)buf;
+    *out_len = size;
+    return MCPP_OK;
+}
+
+/* An LZ4 image: as a zstd one, its header is inflated first and the rest
+ * only when the length the header declares is the blob's (so a forged blob
+ * costs at most one image of the largest size); the image's own checksum is
+ * the image reader's to check. */
+static int unpack_lz4_image(const codec_dict *d, const unsigned char *frame, size_t frame_len, unsigned char **out,
+                            size_t *out_len, char *why, size_t why_len)
+{
+    size_t size = 0, declared = 0;
+    const char *block = NULL;
+    int block_len = 0;
+    int rc = lz4_block(&size, &block, &block_len, d, KIND_IMAGE, frame, frame_len, 0, mcpp_receipt_image_max_bytes(),
+                       why, why_len);
+    if (rc)
+        return rc;
+    char head[MCPP_IMAGE_HEADER_BYTES];
+    int want = size < sizeof head ? (int)size : (int)sizeof head;
+    int got = d ? LZ4_decompress_safe_partial_usingDict(block, head, block_len, want, (int)sizeof head,
+                                                        (const char *)d->bytes, (int)d->len)
+                : LZ4_decompress_safe_partial(block, head, block_len, want, (int)sizeof head);
+    if (got < 0) {
+        snprintf(why, why_len, "does not decompress (not an LZ4 block)");
         return MCPP_EINVALID;
     }
-    if (d && !d->bytes) {
-        snprintf(why, why_len, "names compression dictionary %u, which is not a body's", (unsigned)d->id);
+    rc = mcpp_receipt_image_declared_size(&declared, head, (size_t)got, why, why_len);
+    if (rc == MCPP_EUNSUPPORTED)
+        declared = size; /* another build's: the image reader says so, as before */
+    else if (rc)
+        return rc;
+    if (declared != size) {
+        snprintf(why, why_len, "its header says %zu bytes, its frame %zu", declared, size);
         return MCPP_EINVALID;
     }
     char *buf = malloc(size + 1);
     MCPP_CHECK_ALLOC(buf);
-    const char *block = (const char *)frame + 12;
-    int block_len = (int)(frame_len - 12);
-    int got = d ? LZ4_decompress_safe_usingDict(block, buf, block_len, (int)size, (const char *)d->bytes, (int)d->len)
-                : LZ4_decompress_safe(block, buf, block_len, (int)size);
-    const char *damage = got < 0               ? "not an LZ4 block of its length"
-                         : (size_t)got != size ? "short"
-                         : mcpp_checksum_blob(buf, size, MCPP_FNV_OFFSET) != get_u64(frame + 4) ? "checksum"
-                                                                                                : NULL;
+    const char *damage = inflate_lz4(buf, size, block, block_len, d);
     if (damage) {
         free(buf);
         snprintf(why, why_len, "does not decompress (%s)", damage);
@@ -656,10 +692,11 @@ static int unpack(const mcpp_store_codec *c, mcpp_store_zctx *z, const unsigned 
     int rc = frame_of(&d, &frame, &frame_len, c, blob, len, kind == KIND_IMAGE ? 16 : 4, why, why_len);
     if (rc) return rc;
     if (kind == KIND_IMAGE)
-        return unpack_image(d, z, frame, frame_len, out, out_len, why, why_len);
-    if (memcmp(blob, LZ4_BODY_MAGIC, 4) == 0)
-        return unpack_lz4_body(d, frame, frame_len, out, out_len, why, why_len);
-    return unpack_zstd_body(d, z, frame, frame_len, out, out_len, why, why_len);
+        return memcmp(blob, LZ4_IMAGE_MAGIC, 8) == 0
+                   ? unpack_lz4_image(d, frame, frame_len, out, out_len, why, why_len)
+                   : unpack_zstd_image(d, z, frame, frame_len, out, out_len, why, why_len);
+    return memcmp(blob, LZ4_BODY_MAGIC, 4) == 0 ? unpack_lz4_body(d, frame, frame_len, out, out_len, why, why_len)
+                                                : unpack_zstd_body(d, z, frame, frame_len, out, out_len, why, why_len);
 }
 
 int mcpp_store_unpack_image(const mcpp_store_codec *c, mcpp_store_zctx *z, const void *blob, size_t len,
