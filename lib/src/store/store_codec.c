@@ -33,10 +33,11 @@
  * whether a stored image is another build's (store_image_cache.c). Every blob
  * says its length and carries a checksum (zstd's, the LZ4 body's own, or the
  * image's, which the image reader checks): a damaged body is refused ("does
- * not decompress"), never read as another receipt. Nothing is inflated past what the receipt limits allow:
- * a body claiming more than the largest input a receipt may come from, an
- * image more than its own header declares (itself at most receipt/image.h's
- * bound), is refused before it is decompressed. A dictionary is stored with
+ * not decompress"), never read as another receipt. Nothing is inflated past
+ * what the receipt limits allow: a body claiming more than the largest input
+ * a receipt may come from, an image more than its own header declares
+ * (itself at most receipt/image.h's bound), is refused before it is
+ * decompressed. A dictionary is stored with
  * a checksum; one that fails it makes the rows that use it fail to read,
  * which `store check` reports. Dictionaries are never changed or deleted
  * once committed; ids only grow.
@@ -594,13 +595,29 @@ static int lz4_block(size_t *size, const char **block, int *block_len, const cod
     return MCPP_OK;
 }
 
-/* The block inflated into `size` bytes at buf: NULL, or why it is not a
- * block of exactly that length. */
-static const char *inflate_lz4(char *buf, size_t size, const char *block, int block_len, const codec_dict *d)
+/* The block inflated into a new buffer of `size` bytes and a NUL, handed
+ * out when it is a block of exactly that length and, with `sum`, when its
+ * checksum is the one stored at `sum`; MCPP_EINVALID with `why` otherwise. */
+static int inflate_lz4(unsigned char **out, size_t *out_len, size_t size, const char *block, int block_len,
+                       const codec_dict *d, const unsigned char *sum, char *why, size_t why_len)
 {
+    char *buf = malloc(size + 1);
+    MCPP_CHECK_ALLOC(buf);
     int got = d ? LZ4_decompress_safe_usingDict(block, buf, block_len, (int)size, (const char *)d->bytes, (int)d->len)
                 : LZ4_decompress_safe(block, buf, block_len, (int)size);
-    return got < 0 ? "not an LZ4 block of its length" : (size_t)got != size ? "short" : NULL;
+    const char *damage = got < 0               ? "not an LZ4 block of its length"
+                         : (size_t)got != size ? "short"
+                         : sum && mcpp_checksum_blob(buf, size, MCPP_FNV_OFFSET) != get_u64(sum) ? "checksum"
+                                                                                                 : NULL;
+    if (damage) {
+        free(buf);
+        snprintf(why, why_len, "does not decompress (%s)", damage);
+        return MCPP_EINVALID;
+    }
+    buf[size] = '\0';
+    *out = (unsigned char *)buf;
+    *out_len = size;
+    return MCPP_OK;
 }
 
 /* An LZ4 body: its length, its text's checksum, the block. The length is
@@ -615,22 +632,7 @@ static int unpack_lz4_body(const codec_dict *d, const unsigned char *frame, size
     int block_len = 0;
     int rc =
         lz4_block(&size, &block, &block_len, d, KIND_BODY, frame, frame_len, 8, limits.max_input_bytes, why, why_len);
-    if (rc)
-        return rc;
-    char *buf = malloc(size + 1);
-    MCPP_CHECK_ALLOC(buf);
-    const char *damage = inflate_lz4(buf, size, block, block_len, d);
-    if (!damage && mcpp_checksum_blob(buf, size, MCPP_FNV_OFFSET) != get_u64(frame + 4))
-        damage = "checksum";
-    if (damage) {
-        free(buf);
-        snprintf(why, why_len, "does not decompress (%s)", damage);
-        return MCPP_EINVALID;
-    }
-    buf[size] = '\0';
-    *out = (unsigned char *)buf;
-    *out_len = size;
-    return MCPP_OK;
+    return rc ? rc : inflate_lz4(out, out_len, size, block, block_len, d, frame + 4, why, why_len);
 }
 
 /* An LZ4 image: as a zstd one, its header is inflated first and the rest
@@ -665,18 +667,7 @@ static int unpack_lz4_image(const codec_dict *d, const unsigned char *frame, siz
         snprintf(why, why_len, "its header says %zu bytes, its frame %zu", declared, size);
         return MCPP_EINVALID;
     }
-    char *buf = malloc(size + 1);
-    MCPP_CHECK_ALLOC(buf);
-    const char *damage = inflate_lz4(buf, size, block, block_len, d);
-    if (damage) {
-        free(buf);
-        snprintf(why, why_len, "does not decompress (%s)", damage);
-        return MCPP_EINVALID;
-    }
-    buf[size] = '\0';
-    *out = (unsigned char *)buf;
-    *out_len = size;
-    return MCPP_OK;
+    return inflate_lz4(out, out_len, size, block, block_len, d, NULL, why, why_len);
 }
 
 /* The bytes of a packed blob of `kind`, with a NUL after them; MCPP_EINVALID
