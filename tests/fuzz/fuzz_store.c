@@ -16,7 +16,9 @@
  *               row's own header or (byte 3 odd) after that header with its
  *               arena claimed as long as the frame (issue 48 item 1: the
  *               loader must not inflate what no image may hold; libFuzzer's
- *               -timeout and -rss_limit_mb catch it when it does)
+ *               -timeout and -rss_limit_mb catch it when it does),
+ *               7 a byte of an image as stored: its LZ4 block, the length
+ *               and dictionary id before it (nothing recomputed)
  *   byte 1      which row (modulo the rows)
  *   bytes 2-3   where in the value (modulo its length), little endian
  *   byte 4      the byte written there (images: with the checksum recomputed,
@@ -93,12 +95,13 @@ static void build_template(void)
 typedef struct cell {
     const char *table, *column;
     int blob;
+    int as_stored; /* an image edited in its packed bytes, not unpacked */
 } cell;
 
 static const cell CELLS[] = {
-    {"receipts", "image", 1},        {"lane_summaries", "summary", 0}, {"receipts", "lane_key", 0},
-    {"receipts", "metric_value", 0}, {"receipts", "image", 1},         {"lane_summaries", "summary", 0},
-    {"receipts", "image", 1},
+    {"receipts", "image", 1, 0},        {"lane_summaries", "summary", 0, 0}, {"receipts", "lane_key", 0, 0},
+    {"receipts", "metric_value", 0, 0}, {"receipts", "image", 1, 0},         {"lane_summaries", "summary", 0, 0},
+    {"receipts", "image", 1, 0},        {"receipts", "image", 1, 1},
 };
 enum { N_CELLS = sizeof CELLS / sizeof CELLS[0] };
 
@@ -238,7 +241,7 @@ static size_t apply_edit(sqlite3 *h, const uint8_t *data, size_t size)
         if (v && len && (bytes = malloc(len))) memcpy(bytes, v, len);
     }
     sqlite3_finalize(st);
-    if (bytes && c->blob) { /* the image itself, as the reader sees it (stored compressed) */
+    if (bytes && c->blob && !c->as_stored) { /* the image itself, as the reader sees it (stored compressed) */
         size_t raw_len = 0;
         unsigned char *raw = test_image_unpack(work_db, bytes, len, &raw_len);
         free(bytes);
@@ -248,11 +251,11 @@ static size_t apply_edit(sqlite3 *h, const uint8_t *data, size_t size)
     if (bytes && len) {
         size_t at = ((size_t)data[2] | (size_t)data[3] << 8) % len;
         bytes[at] = data[4];
-        if (c->blob && len > IMAGE_HEADER && at >= IMAGE_HEADER) { /* a forger's valid checksum */
+        if (c->blob && !c->as_stored && len > IMAGE_HEADER && at >= IMAGE_HEADER) { /* a forger's valid checksum */
             uint64_t sum = mcpp_checksum_blob(bytes + IMAGE_HEADER, len - IMAGE_HEADER, MCPP_FNV_OFFSET);
             memcpy(bytes + IMAGE_CHECKSUM_AT, &sum, sizeof sum);
         }
-        if (c->blob) {
+        if (c->blob && !c->as_stored) {
             size_t packed_len = 0;
             unsigned char *packed = test_image_pack(work_db, bytes, len, &packed_len);
             put(h, c, rowid, packed, packed_len, 0, 0);
