@@ -503,12 +503,15 @@ static unsigned char *stored_blob(const char *path, const char *column, const ch
     return blob;
 }
 
-static void put_body(const char *path, const char *id, const void *blob, size_t len)
+/* Sets column `column` of row `id` to the blob, as it is (stored_blob's other way). */
+static void put_blob(const char *path, const char *column, const char *id, const void *blob, size_t len)
 {
     sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;
+    char sql[128];
+    snprintf(sql, sizeof sql, "UPDATE receipts SET %s = ?2 WHERE id = ?1", column);
     sqlite3_open(path, &db);
-    if (sqlite3_prepare_v2(db, "UPDATE receipts SET body = ?2 WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
         abort();
     sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
     sqlite3_bind_blob(st, 2, blob, (int)len, SQLITE_STATIC);
@@ -569,7 +572,7 @@ static void make_row_zstd(const char *path, const char *id)
     mcpp_store_close(s);
     size_t body_len = 0, packed_len = 0, raw_len = 0;
     unsigned char *body = zstd_blob(&body_len, path, "body", "MCZB", 4, lines, strcspn(lines, "\n"));
-    put_body(path, id, body, body_len);
+    put_blob(path, "body", id, body, body_len);
     unsigned char *packed = stored_blob(path, "image", id, &packed_len);
     unsigned char *raw = packed ? test_image_unpack(path, packed, packed_len, &raw_len) : NULL;
     if (!raw || raw_len < 16)
@@ -579,17 +582,7 @@ static void make_row_zstd(const char *path, const char *id)
     memcpy(head + 8, raw + 8, 8);
     size_t image_len = 0;
     unsigned char *image = zstd_blob(&image_len, path, "image", head, 16, raw, raw_len);
-    sqlite3 *db = NULL;
-    sqlite3_stmt *st = NULL;
-    sqlite3_open(path, &db);
-    if (sqlite3_prepare_v2(db, "UPDATE receipts SET image = ?2 WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
-        abort();
-    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-    sqlite3_bind_blob(st, 2, image, (int)image_len, SQLITE_STATIC);
-    if (sqlite3_step(st) != SQLITE_DONE)
-        abort();
-    sqlite3_finalize(st);
-    sqlite3_close(db);
+    put_blob(path, "image", id, image, image_len);
     free(image);
     free(raw);
     free(packed);
@@ -719,7 +712,7 @@ TEST(a_damaged_lz4_body_is_refused_never_read_as_another_text)
     mcpp_store_close(s);
     memcpy(copy, blob, len);
     copy[len - 1] ^= 0x80; /* the block's last literal: LZ4 inflates it, the checksum refuses it */
-    put_body(path, "image-000005", copy, len);
+    put_blob(path, "body", "image-000005", copy, len);
     run_sql(path, "UPDATE receipts SET image = NULL WHERE id = 'image-000005'");
     check_reports(path, MCPP_EINVALID, "body image-000005: no longer loads: ");
     check_reports(path, MCPP_EINVALID, "the stored body does not decompress (checksum)");
