@@ -10,7 +10,12 @@ receipt files with `mcpp-receipts import`, then
 
 each in its own process, its report on stdout (written to a file here). The
 figure is the process's peak resident size (the kernel's `ru_maxrss` of the
-child) over N: issue 50 item 5 asks <= 4 KB a lane. With `--before CLI` the
+child) over N: issue 50 item 5 asks <= 4 KB a lane. It counts a gate's lanes
+by side: its "~14 KB of RSS per lane in many-lane frontier and gate runs" was
+1.45 GB for the frontier's 10^5 lanes and 2.7 GB for a gate of 10^5 pairs,
+i.e. 2 x 10^5 lanes, a baseline's and a candidate's (27 KB a pair). The gate's
+target column reads its figure the issue's way, a lane a receipt, and shows
+the figure a pair beside it. With `--before CLI` the
 same commands run with another build's CLI in the same session, one after the
 other, and the reports are compared byte for byte (memory does not depend on
 the load; the seconds do, so they are only shown).
@@ -98,17 +103,20 @@ def main() -> None:
                     rows.append((step, n, "same report bytes", None, None, len(digests) == 1))
     load = " ".join(open("/proc/loadavg").read().split()[:3])
     print(f"## mcpp-receipts frontier / gate, peak RSS a lane (load average {load})\n")
-    print("| step | lanes | build | s | peak MiB | KiB a lane | KiB a receipt | report MB | target |")
+    print("| step | lanes or pairs | build | s | peak MiB | KiB a lane or pair | KiB a receipt | report MB | target |")
     print("|---|---:|---|---:|---:|---:|---:|---:|---|")
     for step, n, label, seconds, kib, size in rows:
         if seconds is None:
             print(f"| {step} | {n:,} | before and after: same report bytes: {'yes' if size else 'NO'} | | | | | | |")
             continue
         per_lane = kib / n
-        receipts = n * (2 if step == "gate" else 1)  # a gate's lane holds a baseline and a candidate
+        receipts = n * (2 if step == "gate" else 1)  # a gate's pair: a baseline and a candidate
+        per_issue_lane = kib / receipts  # the issue's count: a gate's lanes by side
+        target = f"<= 4 KB a lane: {'met' if per_issue_lane * 1024 <= 4000 else 'NOT met'}"
+        if step == "gate":
+            target += f" (a lane a side, as issue 50 counts; a pair: {per_lane:.2f} KiB)"
         print(f"| {step} | {n:,} | {label} | {seconds:.2f} | {kib / 1024:,.0f} | {per_lane:.2f} | {kib / receipts:.2f} | "
-              f"{size / 1e6:,.0f} | "
-              f"<= 4 KB a lane: {'met' if per_lane * 1024 <= 4000 else 'NOT met'} |")
+              f"{size / 1e6:,.0f} | {target} |")
 
 
 if __name__ == "__main__":
