@@ -479,17 +479,26 @@ TEST(rows_from_before_compression_read_check_and_add_as_before)
     check_loads_the_same("legacy.db");
 }
 
+/* `sql_format` (its %s: `column`) prepared on the store file with ?1 bound
+ * to `id`; *db is closed by the caller after the statement is finalized. */
+static sqlite3_stmt *row_statement(sqlite3 **db, const char *path, const char *sql_format, const char *column,
+                                   const char *id)
+{
+    sqlite3_stmt *st = NULL;
+    char sql[128];
+    snprintf(sql, sizeof sql, sql_format, column);
+    sqlite3_open(path, db);
+    if (sqlite3_prepare_v2(*db, sql, -1, &st, NULL) != SQLITE_OK)
+        abort();
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    return st;
+}
+
 /* The blob in column `column` of row `id` (malloc'ed), its length in *len. */
 static unsigned char *stored_blob(const char *path, const char *column, const char *id, size_t *len)
 {
     sqlite3 *db = NULL;
-    sqlite3_stmt *st = NULL;
-    char sql[128];
-    snprintf(sql, sizeof sql, "SELECT %s FROM receipts WHERE id = ?1", column);
-    sqlite3_open(path, &db);
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-        abort();
-    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    sqlite3_stmt *st = row_statement(&db, path, "SELECT %s FROM receipts WHERE id = ?1", column, id);
     unsigned char *blob = NULL;
     *len = 0;
     if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_BLOB) {
@@ -507,13 +516,7 @@ static unsigned char *stored_blob(const char *path, const char *column, const ch
 static void put_blob(const char *path, const char *column, const char *id, const void *blob, size_t len)
 {
     sqlite3 *db = NULL;
-    sqlite3_stmt *st = NULL;
-    char sql[128];
-    snprintf(sql, sizeof sql, "UPDATE receipts SET %s = ?2 WHERE id = ?1", column);
-    sqlite3_open(path, &db);
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-        abort();
-    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    sqlite3_stmt *st = row_statement(&db, path, "UPDATE receipts SET %s = ?2 WHERE id = ?1", column, id);
     sqlite3_bind_blob(st, 2, blob, (int)len, SQLITE_STATIC);
     if (sqlite3_step(st) != SQLITE_DONE)
         abort();
@@ -650,6 +653,47 @@ static int unpacks_to(const mcpp_store_codec *codec, mcpp_store_zctx *z, const u
     return 0;
 }
 
+/* The bytes each byte of a stored blob is xor'ed with, one at a time. */
+static const unsigned char FLIPS[] = {0x01, 0x10, 0x80, 0xff};
+
+/* What the damage tests start from: a store of their own, the blob `column`
+ * of row `id` as stored, and the store open read-only with its codec and a
+ * zctx to unpack with. */
+typedef struct damage_case {
+    const char *path;
+    unsigned char *blob;
+    size_t len;
+    mcpp_store *s;
+    mcpp_store_zctx *z;
+} damage_case;
+
+/* 0 when the blob is not there, or does not start with `magic` and run past
+ * its `head` bytes (checked: a failure). */
+static int damage_case_open(damage_case *c, const char *db, const char *column, const char *id, const char *magic,
+                            size_t head)
+{
+    memset(c, 0, sizeof *c);
+    make_store(db);
+    c->path = db_path(db);
+    c->blob = stored_blob(c->path, column, id, &c->len);
+    CHECK(c->blob != NULL && c->len > head && memcmp(c->blob, magic, strlen(magic)) == 0);
+    if (!c->blob || c->len <= head)
+        return 0;
+    CHECK_INT_EQ(mcpp_store_open(&c->s, c->path, MCPP_STORE_READ_ONLY), MCPP_OK);
+    CHECK_INT_EQ(mcpp_store_codec_refresh(c->s), MCPP_OK);
+    c->z = mcpp_store_zctx_new();
+    return 1;
+}
+
+/* Closes the store and frees the zctx; the blob stays until the test frees it. */
+static void damage_case_close(damage_case *c)
+{
+    mcpp_store_zctx_free(c->z);
+    mcpp_store_close(c->s);
+    c->z = NULL;
+    c->s = NULL;
+}
+
 /* A stored LZ4 body with any byte changed (four ways), or cut short at any
  * length, is refused and never read as another text: LZ4 refuses a block
  * that does not inflate to the length the body states, and the checksum
@@ -659,22 +703,18 @@ static int unpacks_to(const mcpp_store_codec *codec, mcpp_store_zctx *z, const u
  * `store check` and a query as the row's problem. */
 TEST(a_damaged_lz4_body_is_refused_never_read_as_another_text)
 {
-    make_store("lz4.db");
-    const char *path = db_path("lz4.db");
-    size_t len = 0;
-    unsigned char *blob = stored_blob(path, "body", "image-000005", &len);
-    CHECK(blob != NULL && len > 20 && memcmp(blob, "MCLB", 4) == 0);
-    if (!blob || len <= 20)
+    damage_case c;
+    if (!damage_case_open(&c, "lz4.db", "body", "image-000005", "MCLB", 20))
         return;
-    mcpp_store *s = NULL;
-    CHECK_INT_EQ(mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY), MCPP_OK);
-    CHECK_INT_EQ(mcpp_store_codec_refresh(s), MCPP_OK);
-    mcpp_store_zctx *z = mcpp_store_zctx_new();
+    const char *path = c.path;
+    unsigned char *blob = c.blob;
+    size_t len = c.len;
+    mcpp_store *s = c.s;
+    mcpp_store_zctx *z = c.z;
     char *text = NULL, why[160];
     size_t text_len = 0;
     CHECK_INT_EQ(mcpp_store_unpack_body(s->codec, z, blob, len, &text, &text_len, why, sizeof why), MCPP_OK);
     unsigned char *copy = malloc(len);
-    static const unsigned char FLIPS[] = {0x01, 0x10, 0x80, 0xff};
     int counts[3] = {0, 0, 0};
     for (size_t at = 0; text && at < len; at++) {
         for (size_t f = 0; f < sizeof FLIPS; f++) {
@@ -708,8 +748,7 @@ TEST(a_damaged_lz4_body_is_refused_never_read_as_another_text)
         CHECK_INT_EQ(unpacks_to(s->codec, z, copy, len, text, text_len, why, sizeof why), 0);
         CHECK_CONTAINS(why, lies[i].why);
     }
-    mcpp_store_zctx_free(z);
-    mcpp_store_close(s);
+    damage_case_close(&c);
     memcpy(copy, blob, len);
     copy[len - 1] ^= 0x80; /* the block's last literal: LZ4 inflates it, the checksum refuses it */
     put_blob(path, "body", "image-000005", copy, len);
@@ -733,22 +772,17 @@ TEST(a_damaged_lz4_body_is_refused_never_read_as_another_text)
  * image's checksum), or it is the same image. */
 TEST(a_damaged_lz4_image_never_reads_as_another_receipt)
 {
-    make_store("lz4img.db");
-    const char *path = db_path("lz4img.db");
-    size_t len = 0;
-    unsigned char *blob = stored_blob(path, "image", "image-000006", &len);
-    CHECK(blob != NULL && len > 24 && memcmp(blob, "MCPPIMGL", 8) == 0);
-    if (!blob || len <= 24)
+    damage_case c;
+    if (!damage_case_open(&c, "lz4img.db", "image", "image-000006", "MCPPIMGL", 24))
         return;
-    mcpp_store *s = NULL;
-    CHECK_INT_EQ(mcpp_store_open(&s, path, MCPP_STORE_READ_ONLY), MCPP_OK);
-    CHECK_INT_EQ(mcpp_store_codec_refresh(s), MCPP_OK);
-    mcpp_store_zctx *z = mcpp_store_zctx_new();
+    unsigned char *blob = c.blob;
+    size_t len = c.len;
+    mcpp_store *s = c.s;
+    mcpp_store_zctx *z = c.z;
     unsigned char *copy = malloc(len), *raw = NULL;
     char why[160];
     size_t raw_len = 0;
     CHECK_INT_EQ(mcpp_store_unpack_image(s->codec, z, blob, len, &raw, &raw_len, why, sizeof why), MCPP_OK);
-    static const unsigned char FLIPS[] = {0x01, 0x10, 0x80, 0xff};
     int refused = 0, same = 0, another = 0;
     for (size_t at = 0; raw && at < len; at++) {
         for (size_t f = 0; f < sizeof FLIPS; f++) {
@@ -770,8 +804,7 @@ TEST(a_damaged_lz4_image_never_reads_as_another_receipt)
     }
     CHECK_INT_EQ(another, 0);
     CHECK(refused > (int)(3 * len));
-    mcpp_store_zctx_free(z);
-    mcpp_store_close(s);
+    damage_case_close(&c);
     free(raw);
     free(copy);
     free(blob);
